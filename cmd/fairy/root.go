@@ -37,7 +37,17 @@ type settings struct {
 // newRootCmd builds the command tree. getenv is the environment lookup (os.Getenv in main,
 // a map in tests).
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *cobra.Command {
-	s := &settings{v: viper.New(), getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+	return newSettings(stdin, stdout, stderr, getenv).rootCmd()
+}
+
+// newSettings returns unresolved settings; rootCmd's pre-run resolves them.
+func newSettings(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *settings {
+	return &settings{v: viper.New(), getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+}
+
+// rootCmd builds the command tree over s.
+func (s *settings) rootCmd() *cobra.Command {
+	stdin, stdout, stderr := s.stdin, s.stdout, s.stderr
 	root := &cobra.Command{
 		Use:   "fairy",
 		Short: "An Android GUI agent that carries out instructions on a phone and learns from every run",
@@ -52,6 +62,7 @@ Try it with no phone and no model: 'fairy demo' runs a simulated phone and a scr
 			if err := s.load(cmd); err != nil {
 				return withExit(2, err)
 			}
+			s.applyEnv(cmd, envKeys)
 			return nil
 		},
 	}
@@ -81,9 +92,6 @@ Try it with no phone and no model: 'fairy demo' runs a simulated phone and a scr
 
 // load reads the config file and the environment into s.v.
 func (s *settings) load(cmd *cobra.Command) error {
-	s.v.SetEnvPrefix("FAIRY")
-	s.v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
-	s.v.AutomaticEnv()
 	s.v.SetDefault(keyADBHost, "localhost")
 	s.v.SetDefault(keyADBPort, 5037)
 
@@ -109,6 +117,31 @@ func (s *settings) load(cmd *cobra.Command) error {
 		return fmt.Errorf("read config %s: %w", path, err)
 	}
 	return nil
+}
+
+// envKeys are the configuration keys that FAIRY_<KEY> variables set, each with the flag that
+// overrides the variable ("" for none).
+var envKeys = map[string]string{
+	keyRuns: keyRuns, keyKnowledge: keyKnowledge, keyLogLevel: keyLogLevel,
+	keySerial: "serial", keyADBHost: "adb-host", keyADBPort: "adb-port",
+}
+
+// applyEnv gives FAIRY_<KEY> variables precedence over the config file but not over flags.
+// The environment comes from s.getenv, so tests need not touch the process environment.
+func (s *settings) applyEnv(cmd *cobra.Command, keys map[string]string) {
+	r := strings.NewReplacer(".", "_", "-", "_")
+	for key, flag := range keys {
+		val := s.getenv("FAIRY_" + strings.ToUpper(r.Replace(key)))
+		if val == "" {
+			continue
+		}
+		if flag != "" {
+			if f := cmd.Flags().Lookup(flag); f != nil && f.Changed {
+				continue
+			}
+		}
+		s.v.Set(key, val)
+	}
 }
 
 // configDir is where fairy looks for config.yaml by default.
