@@ -1,0 +1,6 @@
+package memory
+
+import "errors"
+
+// ErrBadAction means an action record is malformed (unknown type, missing target, …).
+var ErrBadAction = errors.New("memory: bad action")

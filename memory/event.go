@@ -1,0 +1,257 @@
+package memory
+
+import "time"
+
+// Event is something that happened in a run. Every event is a small struct that encodes to
+// JSON; its Kind is the name the trace writes.
+type Event interface {
+	Kind() string
+}
+
+// Record is an event as the bus delivers it: numbered and stamped.
+type Record struct {
+	Seq   int64
+	Time  time.Time
+	Event Event
+}
+
+// RunStarted opens a run.
+type RunStarted struct {
+	RunID       string `json:"run_id"`
+	Instruction string `json:"instruction"`
+	TextOnly    bool   `json:"text_only,omitempty"`
+}
+
+// GlobalPlanned is the Global Planner's plan (first or adjusted).
+type GlobalPlanned struct {
+	Tasks    []AppTask `json:"tasks"`
+	Next     int       `json:"next"`               // index into Tasks of the task to run next; -1 when ending
+	Progress string    `json:"progress,omitempty"` // what is done so far
+	Adjusted bool      `json:"adjusted,omitempty"` // false for the first plan
+}
+
+// AppTaskStarted hands an app task to the App-Level Executor.
+type AppTaskStarted struct {
+	Index       int     `json:"index"`
+	Instruction string  `json:"instruction"` // the person's whole instruction
+	Task        AppTask `json:"task"`
+	Context     []Fact  `json:"context,omitempty"` // key context gathered by earlier tasks
+}
+
+// StepStarted opens a step of the app task.
+type StepStarted struct {
+	Step int    `json:"step"`
+	App  string `json:"app"`
+}
+
+// ScreenPerceived is the perceived screen of a step. The images are not written to the
+// trace line; the recorder stores the marked one as a file.
+type ScreenPerceived struct {
+	Step      int    `json:"step"`
+	Package   string `json:"package,omitempty"`
+	Activity  string `json:"activity,omitempty"`
+	Signature string `json:"signature"`
+	Elements  int    `json:"elements"`
+	Keyboard  bool   `json:"keyboard,omitempty"`
+	Secure    bool   `json:"secure,omitempty"`
+	Text      string `json:"text"`
+	Marked    []byte `json:"-"` // set-of-mark PNG, when rendered
+}
+
+// Reflected is the Re-Planner's verdict on the last step's actions.
+type Reflected struct {
+	Step       int    `json:"step"`             // the step that reflects
+	Result     string `json:"result,omitempty"` // A done, B partial, C wrong, D no change; "" on the first step
+	Reflection string `json:"reflection,omitempty"`
+	Progress   string `json:"progress,omitempty"`
+}
+
+// Planned is the Re-Planner's plan and choice for the step.
+type Planned struct {
+	Step        int      `json:"step"`
+	Plan        []string `json:"plan"`
+	Subgoal     string   `json:"subgoal"`               // "Finished" when the task looks done
+	Interaction int      `json:"interaction,omitempty"` // 0 none … 4 ambiguous
+	Reason      string   `json:"reason,omitempty"`      // why the person must be asked
+	Full        bool     `json:"full,omitempty"`        // a full re-plan (three C/D, loop, failed check)
+}
+
+// InteractionAsked is a question put to the person.
+type InteractionAsked struct {
+	Step     int      `json:"step"`
+	Type     int      `json:"type"`
+	Question string   `json:"question"`
+	Options  []string `json:"options,omitempty"`
+}
+
+// InteractionAnswered is the person's answer.
+type InteractionAnswered struct {
+	Step   int    `json:"step"`
+	Answer string `json:"answer"`
+}
+
+// InteractionEnded closes an interaction; a settled one pushes its summary onto the
+// instruction stack, with the consent it carries.
+type InteractionEnded struct {
+	Step     int      `json:"step"`
+	Settled  bool     `json:"settled"`
+	Summary  string   `json:"summary,omitempty"`
+	Consent  *Consent `json:"consent,omitempty"`
+	Turns    int      `json:"turns"`
+	Subgoal  string   `json:"subgoal,omitempty"`
+	Category string   `json:"category,omitempty"`
+}
+
+// ActionsDecided is the Action Decider's batch.
+type ActionsDecided struct {
+	Step    int      `json:"step"`
+	Thought string   `json:"thought,omitempty"`
+	Actions []Action `json:"actions"`
+}
+
+// ActionRejected is an action that was not executed: an index the screen lacks, a bad
+// field, a denied shell command. The decider is asked again.
+type ActionRejected struct {
+	Step   int    `json:"step"`
+	Action Action `json:"action"`
+	Reason string `json:"reason"`
+}
+
+// ActionGuarded is a sensitive action the guard held back until the person consents.
+type ActionGuarded struct {
+	Step     int    `json:"step"`
+	Action   Action `json:"action"`
+	Category string `json:"category"`
+	Target   string `json:"target,omitempty"` // the element's label
+}
+
+// ElementRef identifies the element an action touched, robustly (not by index).
+type ElementRef struct {
+	Label      string `json:"label,omitempty"`
+	ResourceID string `json:"resource_id,omitempty"`
+	Class      string `json:"class,omitempty"`
+	X          int    `json:"x"`
+	Y          int    `json:"y"`
+}
+
+// ActionExecuted is one action carried out on the device.
+type ActionExecuted struct {
+	Step      int         `json:"step"`
+	Action    Action      `json:"action"`
+	Signature string      `json:"signature"` // page signature the action was taken on
+	Element   *ElementRef `json:"element,omitempty"`
+	Consent   string      `json:"consent,omitempty"` // the consent category it used
+	Err       string      `json:"error,omitempty"`
+}
+
+// ContextCollected is key context extracted from the screen at the end of a step.
+type ContextCollected struct {
+	Step  int    `json:"step"`
+	Facts []Fact `json:"facts"`
+}
+
+// LoopBroken says the same action on the same page came back and how it was broken.
+type LoopBroken struct {
+	Step      int    `json:"step"`
+	Action    Action `json:"action"`
+	Signature string `json:"signature"`
+	Remedy    string `json:"remedy"` // back, replan, fail
+}
+
+// FinishChecked is the verdict of the finish check.
+type FinishChecked struct {
+	Step   int    `json:"step"`
+	Passed bool   `json:"passed"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// ModelCalled accounts for one model call.
+type ModelCalled struct {
+	Role             string  `json:"role"`
+	Step             int     `json:"step,omitempty"`
+	Critical         bool    `json:"critical"` // on the step's critical path
+	Model            string  `json:"model,omitempty"`
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	Cost             float64 `json:"cost"`
+	LatencyMS        float64 `json:"latency_ms"`
+	Err              string  `json:"error,omitempty"`
+}
+
+// TaskFinished closes an app task.
+type TaskFinished struct {
+	Index   int     `json:"index"`
+	App     string  `json:"app"`
+	Outcome Outcome `json:"outcome"`
+	Reason  string  `json:"reason,omitempty"`
+	Steps   int     `json:"steps"`
+	Answer  string  `json:"answer,omitempty"`
+	Facts   []Fact  `json:"facts,omitempty"`
+}
+
+// RunFinished closes the run.
+type RunFinished struct {
+	Outcome Outcome `json:"outcome"`
+	Reason  string  `json:"reason,omitempty"`
+	Answer  string  `json:"answer,omitempty"`
+}
+
+// Kind implements Event.
+func (RunStarted) Kind() string { return "RunStarted" }
+
+// Kind implements Event.
+func (GlobalPlanned) Kind() string { return "GlobalPlanned" }
+
+// Kind implements Event.
+func (AppTaskStarted) Kind() string { return "AppTaskStarted" }
+
+// Kind implements Event.
+func (StepStarted) Kind() string { return "StepStarted" }
+
+// Kind implements Event.
+func (ScreenPerceived) Kind() string { return "ScreenPerceived" }
+
+// Kind implements Event.
+func (Reflected) Kind() string { return "Reflected" }
+
+// Kind implements Event.
+func (Planned) Kind() string { return "Planned" }
+
+// Kind implements Event.
+func (InteractionAsked) Kind() string { return "InteractionAsked" }
+
+// Kind implements Event.
+func (InteractionAnswered) Kind() string { return "InteractionAnswered" }
+
+// Kind implements Event.
+func (InteractionEnded) Kind() string { return "InteractionEnded" }
+
+// Kind implements Event.
+func (ActionsDecided) Kind() string { return "ActionsDecided" }
+
+// Kind implements Event.
+func (ActionRejected) Kind() string { return "ActionRejected" }
+
+// Kind implements Event.
+func (ActionGuarded) Kind() string { return "ActionGuarded" }
+
+// Kind implements Event.
+func (ActionExecuted) Kind() string { return "ActionExecuted" }
+
+// Kind implements Event.
+func (ContextCollected) Kind() string { return "ContextCollected" }
+
+// Kind implements Event.
+func (LoopBroken) Kind() string { return "LoopBroken" }
+
+// Kind implements Event.
+func (FinishChecked) Kind() string { return "FinishChecked" }
+
+// Kind implements Event.
+func (ModelCalled) Kind() string { return "ModelCalled" }
+
+// Kind implements Event.
+func (TaskFinished) Kind() string { return "TaskFinished" }
+
+// Kind implements Event.
+func (RunFinished) Kind() string { return "RunFinished" }

@@ -1,0 +1,238 @@
+package memory
+
+import "sync"
+
+// Consent is the person's answer to a consent question.
+type Consent struct {
+	Granted  bool   `json:"granted"`
+	Category string `json:"category,omitempty"` // guard category it covers; "" covers any
+	Subject  string `json:"subject,omitempty"`  // what was asked about, e.g. `tap "Pay ¥18"`
+}
+
+// Instruction is one entry of the instruction stack.
+type Instruction struct {
+	Text    string   `json:"text"`
+	Source  string   `json:"source"` // "task" for the app task, "user" for an interaction summary
+	Consent *Consent `json:"consent,omitempty"`
+	Used    bool     `json:"used,omitempty"` // the consent was spent on an action
+}
+
+// Frame is one step of the action loop.
+type Frame struct {
+	Step        int
+	Package     string
+	Signature   string
+	Screen      string // the screen's text form at the start of the step
+	Plan        []string
+	Subgoal     string
+	Interaction int
+	Thought     string
+	Actions     []Action // decided
+	Executed    []ActionExecuted
+	Rejected    []ActionRejected
+	Result      string // A/B/C/D, filled by the next step's reflection
+	Reflection  string
+}
+
+// Turn is one question and answer of the current interaction.
+type Turn struct {
+	Question string
+	Options  []string
+	Answer   string
+}
+
+// Manager keeps the short-term stacks of a run. It is fed by events (Handle) and answers
+// queries; it is safe for concurrent use. Queries return copies.
+type Manager struct {
+	mu           sync.Mutex
+	overall      string
+	task         AppTask
+	instructions []Instruction
+	frames       []Frame
+	turns        []Turn
+	facts        []Fact
+	progress     string
+}
+
+// NewManager returns an empty manager.
+func NewManager() *Manager { return &Manager{} }
+
+// Attach subscribes the manager to bus and returns the unsubscribe function.
+func (m *Manager) Attach(bus *Bus) func() { return bus.Subscribe(m.Handle) }
+
+// Handle applies one event to the stacks.
+func (m *Manager) Handle(r Record) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch e := r.Event.(type) {
+	case RunStarted:
+		m.overall = e.Instruction
+	case AppTaskStarted:
+		// A new app task starts with fresh stacks; the key context flows on.
+		m.overall = e.Instruction
+		m.task = e.Task
+		m.instructions = []Instruction{{Text: e.Task.Task, Source: "task"}}
+		m.frames = nil
+		m.turns = nil
+		m.progress = ""
+		for _, f := range e.Context {
+			m.addFact(f)
+		}
+	case StepStarted:
+		m.frames = append(m.frames, Frame{Step: e.Step})
+	case ScreenPerceived:
+		if f := m.frame(e.Step); f != nil {
+			f.Package, f.Signature, f.Screen = e.Package, e.Signature, e.Text
+		}
+	case Reflected:
+		m.progress = e.Progress
+		// The verdict is on the previous step's actions.
+		if f := m.frame(e.Step - 1); f != nil && e.Result != "" {
+			f.Result, f.Reflection = e.Result, e.Reflection
+		}
+	case Planned:
+		if f := m.frame(e.Step); f != nil {
+			f.Plan = append([]string(nil), e.Plan...)
+			f.Subgoal, f.Interaction = e.Subgoal, e.Interaction
+		}
+	case InteractionAsked:
+		m.turns = append(m.turns, Turn{Question: e.Question, Options: append([]string(nil), e.Options...)})
+	case InteractionAnswered:
+		if n := len(m.turns); n > 0 {
+			m.turns[n-1].Answer = e.Answer
+		}
+	case InteractionEnded:
+		if e.Settled && e.Summary != "" {
+			m.instructions = append(m.instructions, Instruction{Text: e.Summary, Source: "user", Consent: e.Consent})
+		}
+		m.turns = nil
+	case ActionsDecided:
+		if f := m.frame(e.Step); f != nil {
+			f.Thought = e.Thought
+			f.Actions = append(f.Actions, e.Actions...)
+		}
+	case ActionRejected:
+		if f := m.frame(e.Step); f != nil {
+			f.Rejected = append(f.Rejected, e)
+		}
+	case ActionExecuted:
+		if f := m.frame(e.Step); f != nil {
+			f.Executed = append(f.Executed, e)
+		}
+		if e.Consent != "" && e.Err == "" {
+			m.spend(e.Consent)
+		}
+	case ContextCollected:
+		for _, f := range e.Facts {
+			m.addFact(f)
+		}
+	}
+}
+
+// frame returns the frame of step, or nil.
+func (m *Manager) frame(step int) *Frame {
+	for i := len(m.frames) - 1; i >= 0; i-- {
+		if m.frames[i].Step == step {
+			return &m.frames[i]
+		}
+	}
+	return nil
+}
+
+// addFact pushes f, replacing an earlier fact with the same key.
+func (m *Manager) addFact(f Fact) {
+	if f.Key == "" || f.Value == "" {
+		return
+	}
+	for i := range m.facts {
+		if m.facts[i].Key == f.Key {
+			m.facts = append(m.facts[:i:i], m.facts[i+1:]...)
+			break
+		}
+	}
+	m.facts = append(m.facts, f)
+}
+
+// spend marks the newest unspent consent covering category as used.
+func (m *Manager) spend(category string) {
+	for i := len(m.instructions) - 1; i >= 0; i-- {
+		c := m.instructions[i].Consent
+		if c != nil && c.Granted && !m.instructions[i].Used && (c.Category == "" || c.Category == category) {
+			m.instructions[i].Used = true
+			return
+		}
+	}
+}
+
+// Overall is the person's whole instruction.
+func (m *Manager) Overall() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.overall
+}
+
+// Task is the current app task.
+func (m *Manager) Task() AppTask {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.task
+}
+
+// Instructions is the instruction stack, bottom first.
+func (m *Manager) Instructions() []Instruction {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]Instruction(nil), m.instructions...)
+}
+
+// Consent returns the newest unspent granted consent that covers category.
+func (m *Manager) Consent(category string) (Consent, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := len(m.instructions) - 1; i >= 0; i-- {
+		in := m.instructions[i]
+		if in.Consent != nil && in.Consent.Granted && !in.Used && (in.Consent.Category == "" || in.Consent.Category == category) {
+			return *in.Consent, true
+		}
+	}
+	return Consent{}, false
+}
+
+// Frames is the action-loop stack, oldest first.
+func (m *Manager) Frames() []Frame {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Frame, len(m.frames))
+	copy(out, m.frames)
+	return out
+}
+
+// LastFrames returns up to n most recent frames, oldest first.
+func (m *Manager) LastFrames(n int) []Frame {
+	fs := m.Frames()
+	if n >= 0 && len(fs) > n {
+		fs = fs[len(fs)-n:]
+	}
+	return fs
+}
+
+// Turns is the interaction-loop stack of the current interaction.
+func (m *Manager) Turns() []Turn {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]Turn(nil), m.turns...)
+}
+
+// KeyContext is the key-context stack, one fact per key, oldest first.
+func (m *Manager) KeyContext() []Fact {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]Fact(nil), m.facts...)
+}
+
+// Progress is the Re-Planner's latest progress note.
+func (m *Manager) Progress() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.progress
+}
