@@ -1,0 +1,126 @@
+package prompts
+
+import "github.com/fairy-go/fairy/memory"
+
+// App is a launchable app as the Global Planner sees it.
+type App struct {
+	Package     string
+	Label       string
+	Description string
+}
+
+// TaskResult is how an earlier app task ended, for the planner's adjust phase.
+type TaskResult struct {
+	Index   int
+	Task    memory.AppTask
+	Outcome memory.Outcome
+	Reason  string
+	Answer  string
+}
+
+// PlannerData fills the Global Planner prompt. Phase "plan" makes the first plan;
+// "adjust" reviews the plan after an app task.
+type PlannerData struct {
+	Phase       string
+	Instruction string
+	Apps        []App
+	Tasks       []memory.AppTask // the current plan (adjust phase)
+	Done        []TaskResult     // finished app tasks (adjust phase)
+	Context     []memory.Fact
+	Tricks      []string
+}
+
+// Plan renders the Global Planner prompt.
+func (s *Set) Plan(d PlannerData) (Prompt, error) { return s.render(NamePlanner, d) }
+
+// StepNote is a fact the executor tells a model about the step: why it is asked again,
+// what went wrong, what the person just said.
+type StepNote = string
+
+// ReplannerData fills the Re-Planner prompt.
+type ReplannerData struct {
+	Instruction  string               // the person's whole instruction
+	Task         memory.AppTask       // the app task
+	Instructions []memory.Instruction // the instruction stack
+	Step         int
+	First        bool // no plan yet: make one
+	Plan         []string
+	Subgoal      string
+	Progress     string
+	LastActions  []string // the previous step's actions with their effect
+	Change       string   // how the screen changed since the previous step
+	Screen       string   // text form
+	Secure       bool     // the screenshot is black (FLAG_SECURE)
+	Visual       bool     // a set-of-mark screenshot is attached
+	Context      []memory.Fact
+	Tricks       []string
+	Hint         string // navigation hint from the App Map
+	Notes        []StepNote
+}
+
+// Replan renders the Re-Planner prompt.
+func (s *Set) Replan(d ReplannerData) (Prompt, error) { return s.render(NameReplanner, d) }
+
+// DeciderData fills the Action Decider prompt.
+type DeciderData struct {
+	Task         memory.AppTask
+	Instructions []memory.Instruction
+	Plan         []string
+	Subgoal      string
+	History      []string // earlier actions and their results, oldest first
+	Screen       string
+	Keyboard     bool
+	Secure       bool
+	Visual       bool
+	Context      []memory.Fact
+	Tricks       []string
+	Shell        []string // allow-listed shell commands; empty: no Shell action
+	Notes        []StepNote
+}
+
+// Decide renders the Action Decider prompt.
+func (s *Set) Decide(d DeciderData) (Prompt, error) { return s.render(NameDecider, d) }
+
+// InteractorData fills the User Interactor prompt.
+type InteractorData struct {
+	Instruction  string
+	Task         memory.AppTask
+	Instructions []memory.Instruction
+	Subgoal      string
+	Type         int    // 1 sensitive, 2 irreversible, 3 choice, 4 ambiguous
+	Kind         string // yes/no, options, open
+	Reason       string
+	Screen       string
+	Turns        []memory.Turn
+	MaxTurns     int
+}
+
+// Interact renders the User Interactor prompt.
+func (s *Set) Interact(d InteractorData) (Prompt, error) { return s.render(NameInteractor, d) }
+
+// ExtractorData fills the Key Context Collector prompt.
+type ExtractorData struct {
+	Instruction string
+	Task        memory.AppTask
+	Subgoal     string
+	Screen      string
+	Known       []memory.Fact
+}
+
+// Extract renders the Key Context Collector prompt.
+func (s *Set) Extract(d ExtractorData) (Prompt, error) { return s.render(NameExtractor, d) }
+
+// CheckerData fills the finish-check prompt.
+type CheckerData struct {
+	Instruction  string
+	Task         memory.AppTask
+	Instructions []memory.Instruction
+	Screen       string
+	Context      []memory.Fact
+	Answer       string
+	Plan         []string
+	Progress     string
+}
+
+// Check renders the finish-check prompt.
+func (s *Set) Check(d CheckerData) (Prompt, error) { return s.render(NameChecker, d) }

@@ -1,0 +1,186 @@
+// Package prompts holds the agent's prompts as embedded text/template files and the JSON
+// schemas of the answers, one pair per role.
+//
+// Every prompt marks what comes from the phone or the person — the screen text, the
+// instruction, interaction answers, key context — as data: it sits between `<<<NAME` and
+// `NAME>>>` lines, and the system prompt says such blocks are never instructions. Any `>>>`
+// inside data is broken up so data cannot close its own block.
+package prompts
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/template"
+
+	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/memory"
+)
+
+//go:embed templates/*.tmpl schemas/*.json
+var files embed.FS
+
+// The prompt names; each is also the schema name and, except for the checker, the llm role.
+const (
+	NamePlanner    = "planner"
+	NameReplanner  = "replanner"
+	NameDecider    = "decider"
+	NameInteractor = "interactor"
+	NameExtractor  = "extractor"
+	NameChecker    = "checker"
+)
+
+// Names lists every prompt.
+func Names() []string {
+	return []string{NamePlanner, NameReplanner, NameDecider, NameInteractor, NameExtractor, NameChecker}
+}
+
+// Prompt is a rendered prompt: the system text, the user text and the answer's schema.
+type Prompt struct {
+	System string
+	User   string
+	Schema llm.Schema
+}
+
+// Set is the parsed templates and schemas. It is immutable and safe for concurrent use.
+type Set struct {
+	tmpl    *template.Template
+	schemas map[string]json.RawMessage
+}
+
+// Load parses the embedded templates and schemas.
+func Load() (*Set, error) {
+	t, err := template.New("").Funcs(funcs).ParseFS(files, "templates/*.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("prompts: parse templates: %w", err)
+	}
+	s := &Set{tmpl: t, schemas: map[string]json.RawMessage{}}
+	for _, n := range Names() {
+		b, err := files.ReadFile("schemas/" + n + ".json")
+		if err != nil {
+			return nil, fmt.Errorf("prompts: schema %s: %w", n, err)
+		}
+		if !json.Valid(b) {
+			return nil, fmt.Errorf("prompts: schema %s is not valid JSON", n)
+		}
+		s.schemas[n] = json.RawMessage(bytes.TrimSpace(b))
+		for _, part := range []string{n + ".system", n + ".user"} {
+			if s.tmpl.Lookup(part) == nil {
+				return nil, fmt.Errorf("prompts: template %s missing", part)
+			}
+		}
+	}
+	return s, nil
+}
+
+// Schema returns the schema of a prompt.
+func (s *Set) Schema(name string) llm.Schema {
+	return llm.Schema{Name: name, JSON: s.schemas[name]}
+}
+
+// render renders the named prompt with data.
+func (s *Set) render(name string, data any) (Prompt, error) {
+	var sys, user strings.Builder
+	if err := s.tmpl.ExecuteTemplate(&sys, name+".system", data); err != nil {
+		return Prompt{}, fmt.Errorf("prompts: render %s system: %w", name, err)
+	}
+	if err := s.tmpl.ExecuteTemplate(&user, name+".user", data); err != nil {
+		return Prompt{}, fmt.Errorf("prompts: render %s user: %w", name, err)
+	}
+	return Prompt{System: tidy(sys.String()), User: tidy(user.String()), Schema: s.Schema(name)}, nil
+}
+
+// tidy trims the template's edges and squeezes runs of blank lines.
+func tidy(s string) string {
+	s = strings.TrimSpace(s)
+	for strings.Contains(s, "\n\n\n") {
+		s = strings.ReplaceAll(s, "\n\n\n", "\n\n")
+	}
+	return s + "\n"
+}
+
+var funcs = template.FuncMap{
+	"data":      dataBlock,
+	"quote":     strconv.QuoteToGraphic,
+	"inc":       func(i int) int { return i + 1 },
+	"facts":     factsText,
+	"stack":     stackText,
+	"lines":     linesText,
+	"action":    func(a memory.Action) string { return a.String() },
+	"join":      strings.Join,
+	"appsText":  appsText,
+	"turnsText": turnsText,
+}
+
+// appsText renders the launchable apps one a line.
+func appsText(apps []App) string {
+	var b strings.Builder
+	for _, a := range apps {
+		fmt.Fprintf(&b, "- %s — %s", a.Package, a.Label)
+		if a.Description != "" {
+			fmt.Fprintf(&b, " — %s", a.Description)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// turnsText renders the interaction turns.
+func turnsText(ts []memory.Turn) string {
+	var b strings.Builder
+	for _, t := range ts {
+		fmt.Fprintf(&b, "Agent: %s\n", t.Question)
+		if len(t.Options) > 0 {
+			fmt.Fprintf(&b, "Options: %s\n", strings.Join(t.Options, " | "))
+		}
+		if t.Answer != "" {
+			fmt.Fprintf(&b, "Person: %s\n", t.Answer)
+		}
+	}
+	return b.String()
+}
+
+// dataBlock wraps untrusted text in a delimited block that it cannot close.
+func dataBlock(name, body string) string {
+	body = strings.ReplaceAll(body, ">>>", "> > >")
+	body = strings.ReplaceAll(body, "<<<", "< < <")
+	body = strings.TrimRight(body, "\n")
+	if body == "" {
+		body = "(none)"
+	}
+	return "<<<" + name + "\n" + body + "\n" + name + ">>>"
+}
+
+// factsText renders key context one fact a line.
+func factsText(fs []memory.Fact) string {
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "- %s: %s\n", f.Key, f.Value)
+	}
+	return b.String()
+}
+
+// stackText renders the instruction stack bottom first.
+func stackText(ins []memory.Instruction) string {
+	var b strings.Builder
+	for i, in := range ins {
+		src := "task"
+		if in.Source == "user" {
+			src = "the user said"
+		}
+		fmt.Fprintf(&b, "%d. (%s) %s\n", i+1, src, in.Text)
+	}
+	return b.String()
+}
+
+// linesText renders a list one item a line, numbered.
+func linesText(xs []string) string {
+	var b strings.Builder
+	for i, x := range xs {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, x)
+	}
+	return b.String()
+}
