@@ -1,0 +1,250 @@
+package interaction
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strings"
+
+	"github.com/fairy-go/fairy/executor/prompts"
+	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/memory"
+)
+
+// Model is the one model method the interactor needs.
+type Model interface {
+	Generate(ctx context.Context, req llm.Request) (llm.Response, error)
+}
+
+// Memory is what the interactor reads from the short-term memory manager.
+type Memory interface {
+	Overall() string
+	Task() memory.AppTask
+	Instructions() []memory.Instruction
+	Turns() []memory.Turn
+}
+
+// DefaultMaxTurns is how many questions one interaction may ask when Config.MaxTurns is 0.
+const DefaultMaxTurns = 3
+
+// Config holds an Interactor's parts.
+type Config struct {
+	Model    Model        // required; called with role "interactor"
+	Dialoger Dialoger     // required
+	Memory   Memory       // required
+	Prompts  *prompts.Set // required
+	Bus      *memory.Bus  // events go here; nil drops them
+	MaxTurns int          // questions per interaction; 0: DefaultMaxTurns
+	Logger   *slog.Logger // nil: discard
+}
+
+// Interactor is the User Interactor.
+type Interactor struct {
+	cfg Config
+	log *slog.Logger
+}
+
+// New checks cfg and returns an Interactor.
+func New(cfg Config) (*Interactor, error) {
+	switch {
+	case cfg.Model == nil:
+		return nil, fmt.Errorf("%w: no model", ErrConfig)
+	case cfg.Dialoger == nil:
+		return nil, fmt.Errorf("%w: no dialoger", ErrConfig)
+	case cfg.Memory == nil:
+		return nil, fmt.Errorf("%w: no memory", ErrConfig)
+	case cfg.Prompts == nil:
+		return nil, fmt.Errorf("%w: no prompts", ErrConfig)
+	}
+	if cfg.MaxTurns <= 0 {
+		cfg.MaxTurns = DefaultMaxTurns
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Interactor{cfg: cfg, log: log}, nil
+}
+
+// Need is why the agent must ask.
+type Need struct {
+	Step     int
+	Type     int    // 1 sensitive, 2 irreversible, 3 choice, 4 ambiguous
+	Reason   string // in words, for the question
+	Subgoal  string
+	Screen   string // the screen's text form
+	Category string // the guard category a consent covers ("" covers any)
+	Subject  string // what the consent is for, e.g. `tap "Pay ¥18"`
+}
+
+// Result is how an interaction ended.
+type Result struct {
+	Settled bool            // the answers settled the need
+	Summary string          // pushed onto the instruction stack
+	Consent *memory.Consent // for types 1 and 2: granted or refused
+	Turns   int
+}
+
+// Refused reports whether the person refused consent.
+func (r Result) Refused() bool { return r.Consent != nil && !r.Consent.Granted }
+
+// answer is the interactor model's JSON answer.
+type answer struct {
+	Status   string   `json:"status"`
+	Question string   `json:"question"`
+	Options  []string `json:"options"`
+	Summary  string   `json:"summary"`
+	Consent  string   `json:"consent"`
+}
+
+// Resolve runs one interaction loop: question, answer, judgement, until the need is
+// settled or the turns run out. It publishes InteractionAsked, InteractionAnswered and
+// InteractionEnded.
+func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
+	if need.Type < 1 || need.Type > 4 {
+		return Result{}, fmt.Errorf("%w: interaction type %d is not 1–4", ErrConfig, need.Type)
+	}
+	kind := KindFor(need.Type)
+	turns := 0
+	var lastAnswer string
+	for {
+		a, err := it.ask(ctx, need, kind)
+		if err != nil {
+			return Result{}, err
+		}
+		switch {
+		case a.Status == "A" && turns > 0:
+			res, settled := it.settle(need, a, lastAnswer, turns)
+			if settled {
+				it.end(need, res)
+				return res, nil
+			}
+			// The model settled a consent question without a verdict: ask plainly.
+			a = answer{Status: "B", Question: fmt.Sprintf("Do you allow this: %s? Please answer yes or no.", need.Reason)}
+		case turns >= it.cfg.MaxTurns:
+			res := Result{Settled: false, Turns: turns}
+			it.end(need, res)
+			return res, nil
+		}
+		q := Question{Type: need.Type, Kind: kind, Text: strings.TrimSpace(a.Question), Options: a.Options, Reason: need.Reason}
+		if q.Text == "" {
+			q.Text = defaultQuestion(need)
+		}
+		if kind == YesNo {
+			q.Options = nil
+		}
+		it.cfg.Bus.Publish(memory.InteractionAsked{Step: need.Step, Type: need.Type, Question: q.Text, Options: q.Options})
+		reply, err := it.cfg.Dialoger.Ask(ctx, q)
+		if err != nil {
+			it.end(need, Result{Turns: turns})
+			return Result{}, fmt.Errorf("interaction: ask the person: %w", err)
+		}
+		turns++
+		lastAnswer = reply
+		it.cfg.Bus.Publish(memory.InteractionAnswered{Step: need.Step, Answer: reply})
+		// A plain "no" to a consent question ends it at once, whatever a model would make of it.
+		if need.Type <= 2 {
+			if granted, clear := yesNo(reply); clear && !granted {
+				res := Result{Settled: true, Turns: turns, Summary: fmt.Sprintf("The person refused: %s.", need.Reason),
+					Consent: &memory.Consent{Granted: false, Category: need.Category, Subject: need.Subject}}
+				it.end(need, res)
+				return res, nil
+			}
+		}
+	}
+}
+
+// settle builds the result of a settled interaction; false when a consent question has no
+// clear verdict and turns remain to ask again.
+func (it *Interactor) settle(need Need, a answer, lastAnswer string, turns int) (Result, bool) {
+	res := Result{Settled: true, Summary: strings.TrimSpace(a.Summary), Turns: turns}
+	if res.Summary == "" {
+		res.Summary = fmt.Sprintf("About %q the person answered: %s", need.Reason, lastAnswer)
+	}
+	if need.Type <= 2 {
+		granted, ok := consentOf(a.Consent, lastAnswer)
+		if !ok {
+			if turns < it.cfg.MaxTurns {
+				return Result{}, false
+			}
+			granted = false // no clear yes is no consent
+		}
+		res.Consent = &memory.Consent{Granted: granted, Category: need.Category, Subject: need.Subject}
+	}
+	return res, true
+}
+
+func (it *Interactor) end(need Need, r Result) {
+	it.cfg.Bus.Publish(memory.InteractionEnded{Step: need.Step, Settled: r.Settled, Summary: r.Summary, Consent: r.Consent,
+		Turns: r.Turns, Subgoal: need.Subgoal, Category: need.Category})
+}
+
+// ask calls the interactor model once.
+func (it *Interactor) ask(ctx context.Context, need Need, kind Kind) (answer, error) {
+	m := it.cfg.Memory
+	p, err := it.cfg.Prompts.Interact(prompts.InteractorData{
+		Instruction: m.Overall(), Task: m.Task(), Instructions: m.Instructions(), Subgoal: need.Subgoal,
+		Type: need.Type, Kind: string(kind), Reason: need.Reason, Screen: need.Screen, Turns: m.Turns(), MaxTurns: it.cfg.MaxTurns,
+	})
+	if err != nil {
+		return answer{}, err
+	}
+	resp, err := it.cfg.Model.Generate(ctx, llm.Request{Role: llm.RoleInteractor, System: p.System,
+		Messages: []llm.Message{{Role: "user", Text: p.User}}, Schema: &p.Schema})
+	if err != nil {
+		return answer{}, fmt.Errorf("interaction: interactor model: %w", err)
+	}
+	text, err := llm.ExtractJSON(resp.Text)
+	if err != nil {
+		return answer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
+	}
+	var a answer
+	if err := json.Unmarshal([]byte(text), &a); err != nil {
+		return answer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
+	}
+	a.Status = strings.ToUpper(strings.TrimSpace(a.Status))
+	return a, nil
+}
+
+func defaultQuestion(n Need) string {
+	switch n.Type {
+	case 1, 2:
+		return fmt.Sprintf("May I go ahead: %s?", n.Reason)
+	case 3:
+		return fmt.Sprintf("Which one do you want? (%s)", n.Reason)
+	}
+	return fmt.Sprintf("Could you clarify: %s?", n.Reason)
+}
+
+// consentOf turns the model's verdict, or failing that the plain answer, into a consent.
+func consentOf(verdict, reply string) (granted, ok bool) {
+	if g, clear := yesNo(reply); clear {
+		return g, true // the person's own words win over the model's reading
+	}
+	switch strings.ToLower(strings.TrimSpace(verdict)) {
+	case "granted":
+		return true, true
+	case "refused":
+		return false, true
+	}
+	return false, false
+}
+
+var (
+	yesRE = regexp.MustCompile(`(?i)^\s*(?:(?:y|yes|yeah|yep|ok|okay|sure|go ahead|confirm|approve|allow|do it)\b|是|好|可以|确认|同意|行)`)
+	noRE  = regexp.MustCompile(`(?i)^\s*(?:(?:n|no|nope|don'?t|do not|stop|cancel|refuse|deny|never)\b|不|否|取消|拒绝|别)`)
+)
+
+// yesNo reads a plain yes or no; clear is false for anything else.
+func yesNo(s string) (yes, clear bool) {
+	s = strings.TrimSpace(s)
+	if noRE.MatchString(s) {
+		return false, true
+	}
+	if yesRE.MatchString(s) {
+		return true, true
+	}
+	return false, false
+}
