@@ -1,0 +1,265 @@
+package knowledge
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const chat = "com.example.chat"
+
+var (
+	tapCompose = Action{Kind: ActionTap, Target: Element{ResourceID: "com.example.chat:id/compose", Text: "Start chat", Class: "android.widget.Button"}}
+	tapContact = Action{Kind: ActionTap, Target: Element{Text: "Alice", Class: "android.widget.TextView"}}
+	back       = Action{Kind: ActionBack}
+	scrollDown = Action{Kind: ActionSwipe, Args: map[string]string{"direction": "up"}}
+	tapMenu    = Action{Kind: ActionTap, Target: Element{Desc: "More options"}}
+)
+
+// recordChat records a small map: list → compose → conversation, with a
+// flaky shortcut list → conversation and a menu that does nothing.
+func recordChat(t *testing.T, s *Store) {
+	t.Helper()
+	pages := []Page{
+		{Activity: ".ConversationList", Signature: "s1", Description: "Conversation list", Elements: []Element{{ResourceID: "compose", Text: "Start chat"}}},
+		{Activity: ".Compose", Signature: "s2", Description: "New conversation: pick a contact"},
+		{Activity: ".Conversation", Signature: "s3", Description: "Conversation with one contact"},
+	}
+	for _, p := range pages {
+		if _, err := s.RecordPage(chat, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, compose, conv := PageKey(".ConversationList", "s1"), PageKey(".Compose", "s2"), PageKey(".Conversation", "s3")
+	rec := func(from, to string, a Action, eff Effect, ok bool) {
+		t.Helper()
+		if _, err := s.RecordTransition(chat, Transition{From: from, To: to, Action: a, Effect: eff}, ok); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 3 {
+		rec(list, compose, tapCompose, "", true)
+		rec(compose, conv, tapContact, EffectNewPage, true)
+	}
+	rec(list, conv, Action{Kind: ActionTap, Target: Element{Text: "Alice"}}, EffectNewPage, true)
+	for range 4 {
+		rec(list, conv, Action{Kind: ActionTap, Target: Element{Text: "Alice"}}, EffectNewPage, false)
+	}
+	rec(conv, list, back, EffectNewPage, true)
+	rec(list, list, scrollDown, EffectSamePage, true)
+	rec(list, list, tapMenu, EffectNoChange, true)
+}
+
+func TestMapRecordAndReopen(t *testing.T) {
+	s, path := openTemp(t, Options{})
+	recordChat(t, s)
+	m, err := s.Map(chat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Pages) != 3 || len(m.Transitions) != 6 {
+		t.Fatalf("map has %d pages, %d transitions; want 3, 6", len(m.Pages), len(m.Transitions))
+	}
+	if p := m.Pages[0]; p.ID != "p1" || p.Visits != 1 || p.Description != "Conversation list" || p.FirstSeen.IsZero() || p.LastSeen.Before(p.FirstSeen) {
+		t.Fatalf("first page %+v", p)
+	}
+	effects := map[Effect]int{}
+	for _, tr := range m.Transitions {
+		effects[tr.Effect]++
+	}
+	if effects[EffectNewPage] != 4 || effects[EffectSamePage] != 1 || effects[EffectNoChange] != 1 {
+		t.Fatalf("effects %v", effects)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, preload := range []bool{false, true} {
+		s2, err := Open(path, Options{Preload: preload})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m2, err := s2.Map(chat)
+		s2.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(m, m2); diff != "" {
+			t.Fatalf("reopened map (preload %v) differs (-before +after):\n%s", preload, diff)
+		}
+	}
+}
+
+func TestMapGraph(t *testing.T) {
+	s, _ := openTemp(t, Options{})
+	recordChat(t, s)
+	m, _ := s.Map(chat)
+	g, err := m.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	order, _ := g.Order()
+	size, _ := g.Size()
+	if order != 3 || size != 5 { // list→compose, compose→conv, list→conv, conv→list, list→list
+		t.Fatalf("graph order %d size %d, want 3 and 5", order, size)
+	}
+	e, err := g.Edge(PageKey(".ConversationList", "s1"), PageKey(".ConversationList", "s1"))
+	if err != nil || len(e.Properties.Data.([]Transition)) != 2 {
+		t.Fatalf("self-loop edge %+v, %v", e, err)
+	}
+}
+
+func TestPathPrefersReliableEdges(t *testing.T) {
+	s, _ := openTemp(t, Options{})
+	recordChat(t, s)
+	path, err := s.Path(chat, "p1", "p3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tr := range path {
+		got = append(got, tr.Action.String())
+	}
+	want := []string{`tap id=compose "Start chat"`, `tap "Alice"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("path (-want +got):\n%s", diff)
+	}
+	// Once the direct tap has worked often enough, it wins.
+	for range 20 {
+		if _, err := s.RecordTransition(chat, Transition{From: PageKey(".ConversationList", "s1"), To: PageKey(".Conversation", "s3"),
+			Action: Action{Kind: ActionTap, Target: Element{Text: "Alice"}}}, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path, err = s.Path(chat, ".ConversationList#", PageKey(".Conversation", "s3"))
+	if err != nil || len(path) != 1 {
+		t.Fatalf("path after reinforcement: %v, %v", path, err)
+	}
+	if path, err := s.Path(chat, "p2", "p2"); err != nil || len(path) != 0 {
+		t.Fatalf("path to itself: %v, %v", path, err)
+	}
+}
+
+func TestPathErrors(t *testing.T) {
+	s, _ := openTemp(t, Options{})
+	recordChat(t, s)
+	if _, err := s.RecordPage(chat, Page{Activity: ".Settings", Signature: "s9"}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		app, from, to string
+		want          error
+	}{
+		{chat, "p1", "p4", ErrNoPath},
+		{chat, "p1", "p99", ErrNotFound},
+		{chat, ".Co", "p1", ErrAmbiguous},
+		{"com.unknown", "p1", "p2", ErrNotFound},
+	}
+	for _, tt := range tests {
+		if _, err := s.Path(tt.app, tt.from, tt.to); !errors.Is(err, tt.want) {
+			t.Errorf("Path(%s, %s, %s) = %v, want %v", tt.app, tt.from, tt.to, err, tt.want)
+		}
+	}
+}
+
+func TestRecordInvalid(t *testing.T) {
+	s, _ := openTemp(t, Options{})
+	a, b := "A#1", "B#2"
+	tap := Action{Kind: ActionTap}
+	trans := []Transition{
+		{From: a, Action: tap},
+		{From: a, To: b},
+		{From: a, To: a, Action: tap},
+		{From: a, To: a, Action: tap, Effect: EffectNewPage},
+		{From: a, To: b, Action: tap, Effect: EffectNoChange},
+		{From: a, To: b, Action: tap, Effect: "teleport"},
+	}
+	for _, tr := range trans {
+		if _, err := s.RecordTransition("com.a", tr, true); !errors.Is(err, ErrInvalid) {
+			t.Errorf("RecordTransition(%+v) = %v, want ErrInvalid", tr, err)
+		}
+	}
+	if _, err := s.RecordTransition("", Transition{From: a, To: b, Action: tap}, true); !errors.Is(err, ErrInvalid) {
+		t.Errorf("empty app: %v", err)
+	}
+	if _, err := s.RecordPage("com.a", Page{}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("empty page: %v", err)
+	}
+	if apps, _ := s.Apps(); len(apps) != 0 {
+		t.Errorf("invalid writes left apps %v", apps)
+	}
+}
+
+func TestAppsAndMetadata(t *testing.T) {
+	s, _ := openTemp(t, Options{})
+	recordChat(t, s)
+	if _, err := s.PutApp(App{Package: chat, Label: "Chat", LauncherActivity: ".ConversationList"}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.PutApp(App{Package: chat, Description: "Send and read text messages."})
+	if err != nil || a.Label != "Chat" || a.LauncherActivity != ".ConversationList" || a.Description == "" {
+		t.Fatalf("merged metadata %+v, %v", a, err)
+	}
+	if _, err := s.PutApp(App{Package: "com.tea.shop", Label: "Tea"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutApp(App{Package: Common}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("PutApp(common) = %v", err)
+	}
+	if _, err := s.AddTrick(Trick{App: chat, Kind: KindAction, Text: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GetApp("com.none"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("GetApp(none) = %v", err)
+	}
+	list, _ := s.ListApps()
+	if len(list) != 2 || list[0].Package != chat {
+		t.Fatalf("ListApps = %+v", list)
+	}
+	apps, err := s.Apps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []AppSummary{
+		{Package: chat, Label: "Chat", Pages: 3, Transitions: 6, Tricks: 1},
+		{Package: "com.tea.shop", Label: "Tea"},
+	}
+	if diff := cmp.Diff(want, apps); diff != "" {
+		t.Fatalf("Apps (-want +got):\n%s", diff)
+	}
+}
+
+func TestRenderings(t *testing.T) {
+	s, _ := openTemp(t, Options{})
+	recordChat(t, s)
+	m, _ := s.Map(chat)
+	tests := []struct {
+		name  string
+		write func(*bytes.Buffer) error
+		want  []string
+	}{
+		{"dot", func(b *bytes.Buffer) error { return m.WriteDOT(b) }, []string{
+			`digraph "com.example.chat" {`, `"p1" [label="p1: Conversation list"`,
+			`"p1" -> "p2" [label="tap id=compose \"Start chat\" (3✓ 0✗)"]`, `"p1" -> "p3" [label="tap \"Alice\" (1✓ 4✗)", color=red]`,
+			`"p1" -> "p1" [label="swipe direction=\"up\" (1✓ 0✗)", style=dashed]`}},
+		{"mermaid", func(b *bytes.Buffer) error { return m.WriteMermaid(b) }, []string{
+			"flowchart LR", `p1["p1: Conversation list"]`, `p1 -->|"tap id=compose #quot;Start chat#quot; (3✓ 0✗)"| p2`, `p1 -.->|`}},
+		{"json", func(b *bytes.Buffer) error { return m.WriteJSON(b) }, []string{
+			`"app": "com.example.chat"`, `"effect": "same-page-changed"`, `"resource_id": "com.example.chat:id/compose"`}},
+		{"table", func(b *bytes.Buffer) error { return m.WriteTable(b) }, []string{
+			"App com.example.chat: 3 pages, 6 transitions", "PAGE", "p1    1", `tap id=compose "Start chat"`, "no-change"}},
+	}
+	for _, tt := range tests {
+		var b bytes.Buffer
+		if err := tt.write(&b); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s output lacks %q:\n%s", tt.name, w, b.String())
+			}
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package knowledge_test
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fairy-go/fairy/knowledge"
+)
+
+func Example() {
+	dir, err := os.MkdirTemp("", "fairy-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	clock := func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }
+	s, err := knowledge.Open(filepath.Join(dir, "knowledge.db"), knowledge.Options{Clock: clock})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+
+	// Learn a trick and find it again, in English and in Chinese.
+	_, _ = s.AddTrick(knowledge.Trick{App: "com.example.chat", Kind: knowledge.KindAction,
+		Text: "In Messages, tap the compose button, then type the contact's name."})
+	_, _ = s.AddTrick(knowledge.Trick{App: "com.example.tea", Kind: knowledge.KindAction,
+		Text: "在菜单里搜索珍珠奶茶，然后点加入购物车。"})
+	hits, _ := s.Search("com.example.chat", knowledge.KindAction, "send a message to Alice", 3)
+	fmt.Println(hits[0].Trick.ID, hits[0].Trick.Text)
+	hits, _ = s.Search("com.example.tea", "", "点一杯珍珠奶茶", 3)
+	fmt.Println(hits[0].Trick.ID, hits[0].Trick.Text)
+
+	// Learn two transitions of the App Map and ask for a path.
+	list, compose, conv := knowledge.PageKey(".List", "a"), knowledge.PageKey(".Compose", "b"), knowledge.PageKey(".Chat", "c")
+	_, _ = s.RecordTransition("com.example.chat", knowledge.Transition{From: list, To: compose,
+		Action: knowledge.Action{Kind: knowledge.ActionTap, Target: knowledge.Element{ResourceID: "compose"}}}, true)
+	_, _ = s.RecordTransition("com.example.chat", knowledge.Transition{From: compose, To: conv,
+		Action: knowledge.Action{Kind: knowledge.ActionTap, Target: knowledge.Element{Text: "Alice"}}}, true)
+	path, _ := s.Path("com.example.chat", list, conv)
+	for _, t := range path {
+		fmt.Println(t.Action)
+	}
+	// Output:
+	// t1 In Messages, tap the compose button, then type the contact's name.
+	// t2 在菜单里搜索珍珠奶茶，然后点加入购物车。
+	// tap id=compose
+	// tap "Alice"
+}

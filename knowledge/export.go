@@ -1,0 +1,252 @@
+package knowledge
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// ExportFormat names the export document format.
+const ExportFormat = "fairy-knowledge"
+
+// Document is the JSON export of a whole knowledge file (see the package
+// documentation for the format). Lists are sorted so that the same
+// knowledge always exports to the same bytes, save ExportedAt.
+type Document struct {
+	Format     string    `json:"format"` // always "fairy-knowledge"
+	Schema     int       `json:"schema"` // SchemaVersion
+	ExportedAt time.Time `json:"exported_at"`
+	Apps       []App     `json:"apps"`
+	Maps       []Map     `json:"maps"`
+	Tricks     []Trick   `json:"tricks"`
+	Runs       []Run     `json:"runs"`
+}
+
+// ImportStats counts what Import added or merged.
+type ImportStats struct {
+	Apps, Pages, Transitions, Tricks, Runs int
+}
+
+// Export writes everything in the file as one JSON document, read in a
+// single consistent transaction.
+func (s *Store) Export(w io.Writer) error {
+	doc := Document{Format: ExportFormat, Schema: SchemaVersion, ExportedAt: s.now()}
+	err := s.view(func(tx *bolt.Tx) error {
+		var err error
+		if doc.Apps, err = listApps(tx); err != nil {
+			return err
+		}
+		if b := tx.Bucket(bucketMaps); b != nil {
+			var apps []string
+			_ = b.ForEachBucket(func(k []byte) error { apps = append(apps, string(k)); return nil })
+			for _, app := range apps {
+				m, err := loadMap(tx, app)
+				if err != nil {
+					return err
+				}
+				doc.Maps = append(doc.Maps, *m.snapshot())
+			}
+		}
+		if doc.Tricks, err = listTricks(tx, "", "", false); err != nil {
+			return err
+		}
+		slices.SortFunc(doc.Tricks, func(a, b Trick) int {
+			if c := cmp.Compare(a.App, b.App); c != 0 {
+				return c
+			}
+			return compareIDs(a.ID, b.ID)
+		})
+		doc.Runs, err = listRuns(tx)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("export knowledge: %w", err)
+	}
+	if doc.Apps == nil {
+		doc.Apps = []App{}
+	}
+	if doc.Maps == nil {
+		doc.Maps = []Map{}
+	}
+	if doc.Tricks == nil {
+		doc.Tricks = []Trick{}
+	}
+	if doc.Runs == nil {
+		doc.Runs = []Run{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("export knowledge: %w", err)
+	}
+	return nil
+}
+
+// Import merges an exported document into the store in one transaction:
+// nothing is written if any record is invalid. Merging is idempotent —
+// importing the same document twice changes nothing the second time:
+//   - apps: non-empty imported fields replace stored ones;
+//   - pages (by key) and transitions (by from, action, to): counters become the
+//     larger of the two, first/last seen the earliest/latest, empty
+//     descriptions and elements are filled; new pages get local short IDs;
+//   - tricks: one with the same app, kind and text as a stored trick updates
+//     its counters (larger of the two); others are added under their ID, or a
+//     new one when that ID is taken;
+//   - runs: by ID, replaced.
+func (s *Store) Import(r io.Reader) (ImportStats, error) {
+	var doc Document
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		return ImportStats{}, fmt.Errorf("import knowledge: decode: %w", err)
+	}
+	if doc.Format != ExportFormat {
+		return ImportStats{}, fmt.Errorf("import knowledge: format %q, want %q: %w", doc.Format, ExportFormat, ErrFormat)
+	}
+	if doc.Schema != SchemaVersion {
+		return ImportStats{}, fmt.Errorf("import knowledge: schema %d, this fairy reads %d: %w", doc.Schema, SchemaVersion, ErrFormat)
+	}
+	var st ImportStats
+	err := s.Update(func(tx *Tx) error {
+		st = ImportStats{}
+		for _, a := range doc.Apps {
+			if _, err := tx.PutApp(a); err != nil {
+				return err
+			}
+			st.Apps++
+		}
+		for _, m := range doc.Maps {
+			n, k, err := tx.importMap(m)
+			if err != nil {
+				return err
+			}
+			st.Pages += n
+			st.Transitions += k
+		}
+		for _, t := range doc.Tricks {
+			if err := tx.importTrick(t); err != nil {
+				return err
+			}
+			st.Tricks++
+		}
+		for _, r := range doc.Runs {
+			if err := tx.PutRun(r); err != nil {
+				return err
+			}
+			st.Runs++
+		}
+		return nil
+	})
+	if err != nil {
+		return ImportStats{}, fmt.Errorf("import knowledge: %w", err)
+	}
+	return st, nil
+}
+
+func earlier(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+func (tx *Tx) importMap(m Map) (pagesN, transN int, err error) {
+	if m.App == "" {
+		return 0, 0, fmt.Errorf("map without app: %w", ErrInvalid)
+	}
+	pages, trans, err := tx.mapBuckets(m.App)
+	if err != nil {
+		return 0, 0, fmt.Errorf("map %s: %w", m.App, err)
+	}
+	for _, p := range m.Pages {
+		if p.Key == "" {
+			return 0, 0, fmt.Errorf("map %s: page without key: %w", m.App, ErrInvalid)
+		}
+		stored, found, err := getPage(pages, p.Key)
+		if err != nil {
+			return 0, 0, fmt.Errorf("map %s: %w", m.App, err)
+		}
+		if !found {
+			stored = p
+			if stored.ID, err = newPageID(pages); err != nil {
+				return 0, 0, err
+			}
+		} else {
+			stored.Visits = max(stored.Visits, p.Visits)
+			stored.FirstSeen = earlier(stored.FirstSeen, p.FirstSeen)
+			stored.LastSeen = later(stored.LastSeen, p.LastSeen)
+			stored.Description = cmp.Or(stored.Description, p.Description)
+			if len(stored.Elements) == 0 {
+				stored.Elements = p.Elements
+			}
+		}
+		if err := putJSON(pages, stored.Key, stored); err != nil {
+			return 0, 0, err
+		}
+		pagesN++
+	}
+	for _, t := range m.Transitions {
+		if t.From == "" || t.To == "" || t.Action.Kind == "" {
+			return 0, 0, fmt.Errorf("map %s: transition needs from, to and action kind: %w", m.App, ErrInvalid)
+		}
+		if pages.Get([]byte(t.From)) == nil || pages.Get([]byte(t.To)) == nil {
+			return 0, 0, fmt.Errorf("map %s: transition %s → %s refers to a missing page: %w", m.App, t.From, t.To, ErrInvalid)
+		}
+		k := t.key()
+		stored := t
+		if v := trans.Get([]byte(k)); v != nil {
+			if err := json.Unmarshal(v, &stored); err != nil {
+				return 0, 0, fmt.Errorf("map %s: decode transition: %w", m.App, err)
+			}
+			stored.Successes = max(stored.Successes, t.Successes)
+			stored.Failures = max(stored.Failures, t.Failures)
+			stored.FirstSeen = earlier(stored.FirstSeen, t.FirstSeen)
+			stored.LastSeen = later(stored.LastSeen, t.LastSeen)
+		}
+		if err := putJSON(trans, k, stored); err != nil {
+			return 0, 0, err
+		}
+		transN++
+	}
+	app := m.App
+	tx.after = append(tx.after, func() { delete(tx.s.maps, app) }) // reload lazily
+	return pagesN, transN, nil
+}
+
+func (tx *Tx) importTrick(t Trick) error {
+	if err := t.validate(); err != nil {
+		return fmt.Errorf("trick %s: %w", t.ID, err)
+	}
+	same, err := listTricks(tx.tx, t.App, t.Kind, false)
+	if err != nil {
+		return err
+	}
+	for _, old := range same {
+		if old.Text == t.Text {
+			old.Uses = max(old.Uses, t.Uses)
+			old.Successes = max(old.Successes, t.Successes)
+			old.Merges = max(old.Merges, t.Merges)
+			old.Demotions = max(old.Demotions, t.Demotions)
+			old.rescore()
+			return tx.putTrick(old)
+		}
+	}
+	if t.ID != "" && tx.tx.Bucket(bucketTrickIDs).Get([]byte(t.ID)) != nil {
+		t.ID = ""
+	}
+	_, err = tx.AddTrick(t)
+	return err
+}
