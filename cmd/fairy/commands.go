@@ -4,5 +4,7 @@ import "github.com/spf13/cobra"
 
 // subcommands lists fairy's commands; each lives in a file of its own.
 func (s *settings) subcommands() []*cobra.Command {
-	return []*cobra.Command{}
+	return []*cobra.Command{
+		newPerceiveCmd(),
+	}
 }

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fairy-go/fairy/perception"
+)
+
+// newPerceiveCmd builds `fairy perceive`: read a UI dump (and optionally a
+// screenshot) from files and print what the model would see.
+func newPerceiveCmd() *cobra.Command {
+	var (
+		pngPath  string
+		format   string
+		somPath  string
+		longEdge int
+		maxText  int
+	)
+	cmd := &cobra.Command{
+		Use:   "perceive DUMP.xml",
+		Short: "Show a UI Automator dump as the agent perceives it",
+		Long: `Parse a UI Automator dump (adb shell uiautomator dump, uiautomator2 or Appium page
+source) and print the screen: the compact text form (--format text) or JSON (--format json)
+with package, keyboard, signature, text and elements. With --png and --som, also write the
+set-of-mark image (numbered boxes over the screenshot); a .jpg/.jpeg name gives a JPEG.`,
+		Example: `  fairy perceive window_dump.xml
+  fairy perceive window_dump.xml --format json
+  fairy perceive window_dump.xml --png shot.png --som marked.jpg`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "json" {
+				return fmt.Errorf("unknown --format %q: use text or json", format)
+			}
+			if somPath != "" && pngPath == "" {
+				return errors.New("--som needs the screenshot: pass --png SHOT.png")
+			}
+			dump, err := os.ReadFile(args[0])
+			if err != nil {
+				return fmt.Errorf("read dump: %w", err)
+			}
+			s, err := perception.Parse(dump)
+			if err != nil {
+				var de *perception.DumperError
+				if errors.As(err, &de) {
+					return fmt.Errorf("%s holds a dumper message, not a UI hierarchy (%q): dump again once the screen is idle", args[0], de.Message)
+				}
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			if somPath != "" {
+				if err := writeSetOfMark(s, pngPath, somPath, longEdge); err != nil {
+					return err
+				}
+			}
+			out := cmd.OutOrStdout()
+			if format == "json" {
+				j := s.JSON()
+				j.Text = s.TextWith(perception.TextOptions{MaxText: maxText})
+				enc := json.NewEncoder(out)
+				enc.SetEscapeHTML(false)
+				return enc.Encode(j)
+			}
+			_, err = fmt.Fprint(out, s.TextWith(perception.TextOptions{MaxText: maxText}))
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&pngPath, "png", "", "screenshot `SHOT.png` taken with the dump (needed for --som)")
+	f.StringVar(&format, "format", "text", "output format: text or json")
+	f.StringVar(&somPath, "som", "", "write the set-of-mark image to `OUT.png` (or .jpg)")
+	f.IntVar(&longEdge, "long-edge", perception.DefaultLongEdge, "downscale the set-of-mark image to this long side in pixels (-1: keep size)")
+	f.IntVar(&maxText, "max-text", perception.DefaultMaxText, "cut texts longer than this many characters (-1: never)")
+	return cmd
+}
+
+func writeSetOfMark(s *perception.Screen, pngPath, somPath string, longEdge int) error {
+	shot, err := os.ReadFile(pngPath)
+	if err != nil {
+		return fmt.Errorf("read screenshot: %w", err)
+	}
+	format := perception.FormatPNG
+	switch strings.ToLower(filepath.Ext(somPath)) {
+	case ".jpg", ".jpeg":
+		format = perception.FormatJPEG
+	}
+	if longEdge == 0 {
+		longEdge = -1
+	}
+	m, err := perception.NewMarker(perception.MarkOptions{LongEdge: longEdge, Format: format})
+	if err != nil {
+		return err
+	}
+	img, _, err := m.Render(shot, s)
+	if err != nil {
+		return fmt.Errorf("%s: %w", pngPath, err)
+	}
+	if err := os.WriteFile(somPath, img, 0o644); err != nil {
+		return fmt.Errorf("write set-of-mark image: %w", err)
+	}
+	return nil
+}

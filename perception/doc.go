@@ -1,0 +1,12 @@
+// Package perception turns what a phone shows into what a model reads.
+//
+// It is pure: bytes in, values out. [Parse] reads a UI Automator dump (the
+// stock `uiautomator dump` format or the uiautomator2/Appium page source),
+// tolerating what real devices send, and returns a [Screen]: the foreground
+// package, the actionable elements indexed 1..N in reading order, keyboard
+// state, a page signature and the informative static text. [Screen.Text]
+// renders the compact nested text form the models read (non-visual mode), a
+// [Marker] draws the set-of-mark image (visual mode), [Diff] compares two
+// screens for reflection and an [IconDescriber] fills in descriptions of
+// text-less icons through a caption function supplied by the caller.
+package perception

@@ -1,0 +1,554 @@
+package perception
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
+
+// node flags, one bit each.
+const (
+	fClickable uint32 = 1 << iota
+	fLongClickable
+	fCheckable
+	fChecked
+	fEnabled
+	fFocusable
+	fFocused
+	fScrollable
+	fPassword
+	fSelected
+	fHidden // visible-to-user="false" or displayed="false"
+	fEditable
+)
+
+// node is one element of the raw tree as the dump states it.
+type node struct {
+	class, text, desc, rid, pkg, hint string
+	raw                               Bounds // bounds as dumped
+	vis                               Bounds // raw clipped to the screen; empty when not visible
+	flags                             uint32
+	parent                            int32 // -1 for a top-level window
+	depth                             int32
+	childStart, childN                int32 // range in tree.kids
+}
+
+func (n *node) has(f uint32) bool { return n.flags&f != 0 }
+
+// tree is the parsed dump: nodes in document order (a parent before its
+// children), plus what the <hierarchy> element said.
+type tree struct {
+	nodes         []node
+	kids          []int32 // children of each node, see node.childStart
+	roots         []int32 // top-level windows in document order
+	rotation      int
+	width, height int // from <hierarchy width height> (Appium), else 0
+	sawHierarchy  bool
+}
+
+// maxDepth bounds the element nesting the parser tracks; deeper elements are
+// attached to the deepest tracked ancestor so hostile input cannot make later
+// passes quadratic.
+const maxDepth = 512
+
+// parseTree scans a dump with a small hand-written, allocation-light XML
+// tokenizer. It never fails on malformed markup: it keeps what it can read.
+func parseTree(data []byte) (*tree, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, ErrEmpty
+	}
+	start := bytes.Index(data, []byte("<hierarchy"))
+	if start < 0 {
+		start = bytes.Index(data, []byte("<?xml"))
+	}
+	if start < 0 {
+		start = bytes.Index(data, []byte("<node"))
+	}
+	if start < 0 {
+		if bytes.IndexByte(trimmed, '<') < 0 {
+			return nil, &DumperError{Message: cutMessage(trimmed)}
+		}
+		start = bytes.IndexByte(data, '<')
+	}
+	s := string(data[start:])
+	p := &parser{s: s, t: &tree{}}
+	p.t.nodes = make([]node, 0, strings.Count(s, "bounds=")+1)
+	p.run()
+	if !p.t.sawHierarchy && !p.sawBounds {
+		// Markup, but not a UI dump (every dumped node has bounds).
+		if msg := bytes.TrimSpace(data[:start]); len(msg) > 0 && bytes.IndexByte(msg, '<') < 0 {
+			return nil, &DumperError{Message: cutMessage(msg)}
+		}
+		return nil, ErrNoHierarchy
+	}
+	p.t.link()
+	return p.t, nil
+}
+
+func cutMessage(b []byte) string {
+	const max = 300
+	if len(b) > max {
+		b = b[:max]
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}
+
+type parser struct {
+	s     string
+	i     int
+	t     *tree
+	stack []openTag
+	// sawBounds records that some element had a bounds attribute.
+	sawBounds bool
+}
+
+type openTag struct {
+	name string
+	node int32 // -1 for <hierarchy> and elements past maxDepth
+}
+
+func (p *parser) parent() int32 {
+	for k := len(p.stack) - 1; k >= 0; k-- {
+		if p.stack[k].node >= 0 {
+			return p.stack[k].node
+		}
+	}
+	return -1
+}
+
+func (p *parser) run() {
+	s := p.s
+	for p.i < len(s) {
+		j := strings.IndexByte(s[p.i:], '<')
+		if j < 0 {
+			return
+		}
+		p.i += j
+		rest := s[p.i:]
+		switch {
+		case strings.HasPrefix(rest, "<!--"):
+			p.skipPast("-->")
+		case strings.HasPrefix(rest, "<![CDATA["):
+			p.skipPast("]]>")
+		case strings.HasPrefix(rest, "<?"):
+			p.skipPast("?>")
+		case strings.HasPrefix(rest, "<!"):
+			p.skipPast(">")
+		case strings.HasPrefix(rest, "</"):
+			p.i += 2
+			name := p.name()
+			p.skipPast(">")
+			if p.closeTag(name) {
+				return // the hierarchy is complete; ignore trailing noise
+			}
+		default:
+			p.i++
+			if p.i < len(s) && isNameStart(s[p.i]) {
+				if !p.startTag() {
+					return
+				}
+			}
+		}
+	}
+}
+
+func (p *parser) skipPast(end string) {
+	j := strings.Index(p.s[p.i:], end)
+	if j < 0 {
+		p.i = len(p.s)
+		return
+	}
+	p.i += j + len(end)
+}
+
+func isNameStart(c byte) bool {
+	return c == '_' || c == ':' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
+
+func (p *parser) name() string {
+	s := p.s
+	j := p.i
+	for j < len(s) && !isSpace(s[j]) && s[j] != '>' && s[j] != '/' && s[j] != '=' && s[j] != '<' {
+		j++
+	}
+	n := s[p.i:j]
+	p.i = j
+	return n
+}
+
+// closeTag pops the stack down to the matching open tag (ignoring a stray
+// close tag) and reports whether the outermost element just closed.
+func (p *parser) closeTag(name string) bool {
+	for k := len(p.stack) - 1; k >= 0; k-- {
+		if p.stack[k].name == name {
+			p.stack = p.stack[:k]
+			return k == 0 && name == "hierarchy"
+		}
+	}
+	return false
+}
+
+// startTag parses one start tag at p.i (just past '<'). It returns false when
+// the input ends inside the tag.
+func (p *parser) startTag() bool {
+	s := p.s
+	name := p.name()
+	isHier := name == "hierarchy"
+	n := node{flags: fEnabled} // a dump that omits "enabled" means enabled
+	var w, h, rot int
+	var sawBounds, sawClass bool
+	selfClose := false
+	for {
+		for p.i < len(s) && isSpace(s[p.i]) {
+			p.i++
+		}
+		if p.i >= len(s) {
+			return false
+		}
+		c := s[p.i]
+		if c == '>' {
+			p.i++
+			break
+		}
+		if c == '/' {
+			if p.i+1 < len(s) && s[p.i+1] == '>' {
+				p.i += 2
+				selfClose = true
+				break
+			}
+			p.i++
+			continue
+		}
+		if c == '<' { // broken tag; let the main loop resync here
+			break
+		}
+		attr := p.name()
+		if attr == "" {
+			p.i++
+			continue
+		}
+		for p.i < len(s) && isSpace(s[p.i]) {
+			p.i++
+		}
+		if p.i >= len(s) {
+			return false
+		}
+		if s[p.i] != '=' {
+			continue // attribute without a value
+		}
+		p.i++
+		for p.i < len(s) && isSpace(s[p.i]) {
+			p.i++
+		}
+		if p.i >= len(s) {
+			return false
+		}
+		var val string
+		if q := s[p.i]; q == '"' || q == '\'' {
+			j := strings.IndexByte(s[p.i+1:], q)
+			if j < 0 {
+				return false
+			}
+			val = s[p.i+1 : p.i+1+j]
+			p.i += j + 2
+		} else {
+			j := p.i
+			for j < len(s) && !isSpace(s[j]) && s[j] != '>' {
+				j++
+			}
+			val = s[p.i:j]
+			p.i = j
+		}
+		if isHier {
+			switch attr {
+			case "rotation":
+				rot = atoi(val)
+			case "width":
+				w = atoi(val)
+			case "height":
+				h = atoi(val)
+			}
+			continue
+		}
+		switch attr {
+		case "text":
+			n.text = decode(val)
+		case "content-desc":
+			n.desc = decode(val)
+		case "resource-id":
+			n.rid = decode(val)
+		case "class":
+			n.class = decode(val)
+			sawClass = true
+		case "package":
+			n.pkg = decode(val)
+		case "hint":
+			n.hint = decode(val)
+		case "bounds":
+			n.raw, sawBounds = parseBounds(val)
+		case "clickable":
+			n.setFlag(fClickable, val)
+		case "long-clickable":
+			n.setFlag(fLongClickable, val)
+		case "checkable":
+			n.setFlag(fCheckable, val)
+		case "checked":
+			n.setFlag(fChecked, val)
+		case "enabled":
+			n.setFlag(fEnabled, val)
+		case "focusable":
+			n.setFlag(fFocusable, val)
+		case "focused":
+			n.setFlag(fFocused, val)
+		case "scrollable":
+			n.setFlag(fScrollable, val)
+		case "password":
+			n.setFlag(fPassword, val)
+		case "selected":
+			n.setFlag(fSelected, val)
+		case "visible-to-user", "displayed":
+			if val == "false" {
+				n.flags |= fHidden
+			}
+		}
+	}
+	if isHier {
+		p.t.sawHierarchy = true
+		p.t.rotation, p.t.width, p.t.height = rot, w, h
+		if !selfClose {
+			p.stack = append(p.stack, openTag{name: name, node: -1})
+		}
+		return true
+	}
+	if !sawClass {
+		n.class = name // Appium page sources name elements by class
+	}
+	p.sawBounds = p.sawBounds || sawBounds
+	idx := int32(-1)
+	if len(p.stack) < maxDepth {
+		n.parent = p.parent()
+		if n.parent >= 0 {
+			n.depth = p.t.nodes[n.parent].depth + 1
+		}
+		idx = int32(len(p.t.nodes))
+		p.t.nodes = append(p.t.nodes, n)
+	}
+	if !selfClose {
+		p.stack = append(p.stack, openTag{name: name, node: idx})
+	}
+	return true
+}
+
+func (n *node) setFlag(f uint32, val string) {
+	if val == "true" {
+		n.flags |= f
+	} else {
+		n.flags &^= f
+	}
+}
+
+func atoi(s string) int {
+	n, neg, i := 0, false, 0
+	if i < len(s) && s[i] == '-' {
+		neg, i = true, 1
+	}
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		if n < 1<<30 {
+			n = n*10 + int(s[i]-'0')
+		}
+	}
+	if neg {
+		return -n
+	}
+	return n
+}
+
+// parseBounds reads "[x1,y1][x2,y2]".
+func parseBounds(v string) (Bounds, bool) {
+	var nums [4]int
+	k := 0
+	for i := 0; i < len(v) && k < 4; {
+		c := v[i]
+		if c == '-' || c >= '0' && c <= '9' {
+			j := i + 1
+			for j < len(v) && v[j] >= '0' && v[j] <= '9' {
+				j++
+			}
+			nums[k] = atoi(v[i:j])
+			k++
+			i = j
+			continue
+		}
+		i++
+	}
+	if k < 4 {
+		return Bounds{}, false
+	}
+	return Bounds{X1: nums[0], Y1: nums[1], X2: nums[2], Y2: nums[3]}, true
+}
+
+// decode resolves entity and character references and drops what is not
+// valid text: control characters, invalid UTF-8 and lone surrogates. The
+// common case (plain text) returns v without copying.
+func decode(v string) string {
+	clean := true
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == '&' || c < 0x20 || c >= 0x80 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return v
+	}
+	if strings.IndexByte(v, '&') < 0 && utf8.ValidString(v) && !hasControl(v) {
+		return v
+	}
+	var b strings.Builder
+	b.Grow(len(v))
+	var pendingHigh rune // a high surrogate waiting for its low half
+	flush := func() {
+		if pendingHigh != 0 {
+			b.WriteRune(utf8.RuneError)
+			pendingHigh = 0
+		}
+	}
+	for i := 0; i < len(v); {
+		c := v[i]
+		if c == '&' {
+			if r, n, ok := entity(v[i:]); ok {
+				i += n
+				switch {
+				case r >= 0xD800 && r < 0xDC00:
+					flush()
+					pendingHigh = r
+				case r >= 0xDC00 && r < 0xE000:
+					if pendingHigh != 0 {
+						b.WriteRune(0x10000 + (pendingHigh-0xD800)<<10 + (r - 0xDC00))
+						pendingHigh = 0
+					} else {
+						b.WriteRune(utf8.RuneError)
+					}
+				default:
+					flush()
+					writeTextRune(&b, r)
+				}
+				continue
+			}
+		}
+		flush()
+		r, n := utf8.DecodeRuneInString(v[i:])
+		i += n
+		writeTextRune(&b, r)
+	}
+	flush()
+	return b.String()
+}
+
+func hasControl(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 && c != '\n' && c != '\t' && c != '\r' {
+			return true
+		}
+	}
+	return false
+}
+
+func writeTextRune(b *strings.Builder, r rune) {
+	switch {
+	case r == '\n' || r == '\t' || r == '\r':
+		b.WriteRune(r)
+	case r < 0x20 || r == 0xFFFE || r == 0xFFFF:
+		// invalid in XML text: drop
+	case r > utf8.MaxRune || r >= 0xD800 && r < 0xE000:
+		b.WriteRune(utf8.RuneError)
+	default:
+		b.WriteRune(r)
+	}
+}
+
+// entity decodes one reference at the start of s ("&amp;", "&#10;", "&#x1F600;").
+func entity(s string) (rune, int, bool) {
+	end := strings.IndexByte(s, ';')
+	if end < 2 || end > 12 {
+		return 0, 0, false
+	}
+	body := s[1:end]
+	switch body {
+	case "amp":
+		return '&', end + 1, true
+	case "lt":
+		return '<', end + 1, true
+	case "gt":
+		return '>', end + 1, true
+	case "quot":
+		return '"', end + 1, true
+	case "apos":
+		return '\'', end + 1, true
+	}
+	if body[0] != '#' || len(body) < 2 {
+		return 0, 0, false
+	}
+	base, digits := 10, body[1:]
+	if digits[0] == 'x' || digits[0] == 'X' {
+		base, digits = 16, digits[1:]
+	}
+	if digits == "" {
+		return 0, 0, false
+	}
+	var r rune
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		var d rune
+		switch {
+		case c >= '0' && c <= '9':
+			d = rune(c - '0')
+		case base == 16 && c >= 'a' && c <= 'f':
+			d = rune(c-'a') + 10
+		case base == 16 && c >= 'A' && c <= 'F':
+			d = rune(c-'A') + 10
+		default:
+			return 0, 0, false
+		}
+		r = r*rune(base) + d
+		if r > utf8.MaxRune {
+			r = utf8.MaxRune + 1
+		}
+	}
+	return r, end + 1, true
+}
+
+// link builds the child lists and the list of top-level windows.
+func (t *tree) link() {
+	counts := make([]int32, len(t.nodes))
+	for i := range t.nodes {
+		if p := t.nodes[i].parent; p >= 0 {
+			counts[p]++
+		} else {
+			t.roots = append(t.roots, int32(i))
+		}
+	}
+	var off int32
+	for i := range t.nodes {
+		t.nodes[i].childStart = off
+		off += counts[i]
+	}
+	t.kids = make([]int32, off)
+	for i := range t.nodes {
+		if p := t.nodes[i].parent; p >= 0 {
+			pn := &t.nodes[p]
+			t.kids[pn.childStart+pn.childN] = int32(i)
+			pn.childN++
+		}
+	}
+}
+
+func (t *tree) children(i int32) []int32 {
+	n := &t.nodes[i]
+	return t.kids[n.childStart : n.childStart+n.childN]
+}

@@ -1,0 +1,573 @@
+package perception
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Bounds is a rectangle in screen pixels, X2/Y2 exclusive as uiautomator
+// prints them. JSON form: [x1,y1,x2,y2].
+type Bounds struct{ X1, Y1, X2, Y2 int }
+
+// Point is a screen position. JSON form: [x,y].
+type Point struct{ X, Y int }
+
+// Empty reports whether b covers no pixel (this includes inverted bounds).
+func (b Bounds) Empty() bool { return b.X2 <= b.X1 || b.Y2 <= b.Y1 }
+
+// Dx is the width of b (0 when empty).
+func (b Bounds) Dx() int {
+	if b.Empty() {
+		return 0
+	}
+	return b.X2 - b.X1
+}
+
+// Dy is the height of b (0 when empty).
+func (b Bounds) Dy() int {
+	if b.Empty() {
+		return 0
+	}
+	return b.Y2 - b.Y1
+}
+
+// Area is Dx*Dy.
+func (b Bounds) Area() int { return b.Dx() * b.Dy() }
+
+// Center is the middle pixel of b.
+func (b Bounds) Center() Point { return Point{X: (b.X1 + b.X2) / 2, Y: (b.Y1 + b.Y2) / 2} }
+
+// Contains reports whether p lies inside b.
+func (b Bounds) Contains(p Point) bool {
+	return p.X >= b.X1 && p.X < b.X2 && p.Y >= b.Y1 && p.Y < b.Y2
+}
+
+// Intersect returns the overlap of b and o (empty when they do not overlap).
+func (b Bounds) Intersect(o Bounds) Bounds {
+	r := Bounds{X1: max(b.X1, o.X1), Y1: max(b.Y1, o.Y1), X2: min(b.X2, o.X2), Y2: min(b.Y2, o.Y2)}
+	if r.Empty() {
+		return Bounds{}
+	}
+	return r
+}
+
+// String formats b the way uiautomator does: [x1,y1][x2,y2].
+func (b Bounds) String() string { return fmt.Sprintf("[%d,%d][%d,%d]", b.X1, b.Y1, b.X2, b.Y2) }
+
+// Scroll directions of a scrollable element.
+const (
+	ScrollVertical   = "vertical"
+	ScrollHorizontal = "horizontal"
+)
+
+// Element is one actionable node of the screen: clickable, long-clickable,
+// scrollable, checkable or editable, visible, with its 1-based Index in
+// reading order. The model names elements by Index.
+type Element struct {
+	Index int    `json:"index"`
+	Role  string `json:"role"` // short lowercase word: button, input, text, image, switch, …
+	// Label is what the text form shows: the element's own text, else its
+	// content-desc, else the text of a label-only child folded into it, else
+	// an icon caption. Never the text of a password field.
+	Label      string `json:"label,omitempty"`
+	Text       string `json:"text"` // own text; empty for password fields
+	Desc       string `json:"desc"` // own content-desc
+	Hint       string `json:"hint,omitempty"`
+	ResourceID string `json:"resource_id"`
+	Class      string `json:"class"`
+	Package    string `json:"package,omitempty"`
+	Bounds     Bounds `json:"bounds"` // visible part, clipped to the screen
+	Center     Point  `json:"center"` // where a tap lands; inside Bounds
+
+	Clickable     bool   `json:"clickable,omitempty"`
+	LongClickable bool   `json:"long_clickable,omitempty"`
+	Checkable     bool   `json:"checkable,omitempty"`
+	Checked       bool   `json:"checked,omitempty"`
+	Editable      bool   `json:"editable,omitempty"`
+	Scrollable    bool   `json:"scrollable,omitempty"`
+	ScrollDir     string `json:"scroll_dir,omitempty"` // ScrollVertical, ScrollHorizontal or "" when unknown
+	Selected      bool   `json:"selected,omitempty"`
+	Focused       bool   `json:"focused,omitempty"`
+	Enabled       bool   `json:"enabled"`
+	Password      bool   `json:"password,omitempty"`
+
+	// Texts are the other informative static texts inside the element
+	// (a list row's subtitle, price, date), in reading order.
+	Texts []string `json:"texts,omitempty"`
+	// Caption is an icon description from an [IconDescriber]; set only on
+	// elements that had no label.
+	Caption string `json:"caption,omitempty"`
+}
+
+// Screen is one perceived screen.
+type Screen struct {
+	// Package is the foreground app: the package of the largest application
+	// window (status bar, navigation bar and keyboard windows do not count).
+	Package string
+	// Activity is not in a dump; callers that know it (dumpsys) may set it.
+	Activity string
+	// Rotation is the dump's rotation attribute (0..3).
+	Rotation int
+	// Width and Height are the screen size the bounds refer to.
+	Width, Height int
+	// Keyboard reports an input method window on screen.
+	Keyboard bool
+	// Signature identifies the page: it stays the same when only texts,
+	// states or list contents change and differs between pages.
+	Signature string
+	// Elements are the actionable elements; Elements[i].Index == i+1.
+	Elements []Element
+	// Context holds the static texts that belong to no element, in reading order.
+	Context []string
+
+	lines []line
+}
+
+// line is one line of the text form.
+type line struct {
+	depth int32
+	elem  int32  // index into Elements, or -1 for a static text line
+	text  string // static text
+	desc  string // static content-desc when it differs from text
+}
+
+// Parse reads a UI Automator dump (stock `uiautomator dump`, uiautomator2 or
+// Appium page source) and returns the Screen. It tolerates noise around the
+// XML, a BOM, CRLF, invalid characters, unbalanced or truncated markup and odd
+// bounds. A dumper message instead of XML yields a [*DumperError]; empty input
+// [ErrEmpty]. It never panics.
+func Parse(xml []byte) (*Screen, error) {
+	t, err := parseTree(xml)
+	if err != nil {
+		return nil, fmt.Errorf("perception parse: %w", err)
+	}
+	return build(t), nil
+}
+
+// window categories, in the order windows are listed.
+const (
+	winApp = iota
+	winOther
+	winSystem
+	winIME
+)
+
+type builder struct {
+	t      *tree
+	s      *Screen
+	act    []bool // node is an indexed element
+	subAct []bool // some descendant is an indexed element
+	sig    []uint64
+}
+
+func build(t *tree) *Screen {
+	s := &Screen{Rotation: t.rotation}
+	b := &builder{t: t, s: s}
+	b.geometry()
+	order := b.windows()
+	b.classify()
+	for _, r := range order {
+		b.visit(r, 0, -1, false)
+	}
+	s.Signature = b.signature()
+	return s
+}
+
+// geometry finds the screen size and clips every node to it.
+func (b *builder) geometry() {
+	t, s := b.t, b.s
+	w, h := t.width, t.height
+	for _, r := range t.roots {
+		rb := t.nodes[r].raw
+		if !rb.Empty() {
+			w, h = max(w, rb.X2), max(h, rb.Y2)
+		}
+	}
+	const limit = 1 << 20
+	w, h = min(w, limit), min(h, limit)
+	s.Width, s.Height = w, h
+	scr := Bounds{X2: w, Y2: h}
+	for i := range t.nodes {
+		n := &t.nodes[i]
+		if n.has(fHidden) || n.raw.Empty() {
+			continue
+		}
+		n.vis = n.raw.Intersect(scr)
+		if isEditableClass(n.class) {
+			n.flags |= fEditable
+		}
+	}
+}
+
+// windows picks the foreground package, detects the keyboard and returns
+// the top-level windows to show, application windows first.
+func (b *builder) windows() []int32 {
+	t, s := b.t, b.s
+	cat := make([]int, len(t.roots))
+	best, bestArea := int32(-1), -1
+	anyBest, anyArea := int32(-1), -1
+	for k, r := range t.roots {
+		n := &t.nodes[r]
+		area := n.vis.Area()
+		switch {
+		case isIMEPackage(n.pkg):
+			cat[k] = winIME
+			if area > 0 {
+				s.Keyboard = true
+			}
+		case isSystemPackage(n.pkg) || b.isBar(n.vis):
+			cat[k] = winSystem
+		default:
+			cat[k] = winApp
+			if area > bestArea {
+				best, bestArea = r, area
+			}
+		}
+		if cat[k] != winIME && area > anyArea {
+			anyBest, anyArea = r, area
+		}
+	}
+	switch {
+	case best >= 0:
+		s.Package = t.nodes[best].pkg
+	case anyBest >= 0:
+		s.Package = t.nodes[anyBest].pkg
+	}
+	for k, r := range t.roots {
+		if cat[k] == winApp && t.nodes[r].pkg != s.Package {
+			cat[k] = winOther
+		}
+	}
+	var order []int32
+	for c := winApp; c < winIME; c++ {
+		for k, r := range t.roots {
+			if cat[k] == c {
+				order = append(order, r)
+			}
+		}
+	}
+	return order
+}
+
+// isBar reports a thin strip along the screen (status, navigation, gesture bar).
+func (b *builder) isBar(v Bounds) bool {
+	if b.s.Width == 0 || b.s.Height == 0 || v.Empty() {
+		return false
+	}
+	return v.Dy()*12 <= b.s.Height || v.Dx()*12 <= b.s.Width
+}
+
+// classify decides which nodes are indexed elements.
+func (b *builder) classify() {
+	t := b.t
+	b.act = make([]bool, len(t.nodes))
+	b.subAct = make([]bool, len(t.nodes))
+	screenArea := b.s.Width * b.s.Height
+	for i := range t.nodes {
+		n := &t.nodes[i]
+		if n.vis.Empty() || isIMEPackage(n.pkg) {
+			continue
+		}
+		const acts = fClickable | fLongClickable | fScrollable | fCheckable | fEditable
+		if n.flags&acts == 0 {
+			continue
+		}
+		// A text-less tap target spanning the whole window adds nothing the
+		// model can use; its children are listed instead.
+		if n.flags&(fScrollable|fCheckable|fEditable) == 0 && n.text == "" && n.desc == "" &&
+			screenArea > 0 && n.vis.Area()*10 >= screenArea*9 {
+			continue
+		}
+		b.act[i] = true
+	}
+	for i := len(t.nodes) - 1; i >= 0; i-- {
+		if p := t.nodes[i].parent; p >= 0 && (b.act[i] || b.subAct[i]) {
+			b.subAct[p] = true
+		}
+	}
+}
+
+// kids returns the children of i sorted in reading order: a box wholly
+// above another comes first, boxes side by side go left to right.
+func (b *builder) kids(i int32) []int32 {
+	t := b.t
+	kids := t.children(i)
+	if len(kids) > 1 {
+		slices.SortStableFunc(kids, func(x, y int32) int {
+			bx, by := t.nodes[x].raw, t.nodes[y].raw
+			switch {
+			case bx.Y2 <= by.Y1 && bx.Y1 < by.Y1:
+				return -1
+			case by.Y2 <= bx.Y1 && by.Y1 < bx.Y1:
+				return 1
+			case bx.X1 != by.X1:
+				return bx.X1 - by.X1
+			}
+			return bx.Y1 - by.Y1
+		})
+	}
+	return kids
+}
+
+// visit walks the tree in reading order, numbering elements and laying out
+// the text form. owner is the Elements index of the nearest element ancestor.
+func (b *builder) visit(i int32, depth int32, owner int32, inList bool) {
+	t, s := b.t, b.s
+	n := &t.nodes[i]
+	b.sigToken(n, inList, b.act[i])
+	if b.act[i] {
+		e := b.element(i)
+		ei := int32(len(s.Elements))
+		s.Elements = append(s.Elements, e)
+		s.lines = append(s.lines, line{depth: depth, elem: ei})
+		list := inList || n.has(fScrollable)
+		for _, k := range b.kids(i) {
+			b.visit(k, depth+1, ei, list)
+		}
+		return
+	}
+	txt, desc := "", ""
+	if !n.vis.Empty() {
+		txt, desc = strings.TrimSpace(n.text), strings.TrimSpace(n.desc)
+		if n.has(fPassword) {
+			txt = ""
+		}
+		if desc == txt {
+			desc = ""
+		}
+		if txt == "" {
+			txt, desc = desc, ""
+		}
+	}
+	if txt == "" {
+		for _, k := range b.kids(i) {
+			b.visit(k, depth, owner, inList)
+		}
+		return
+	}
+	if owner >= 0 {
+		e := &s.Elements[owner]
+		switch {
+		case e.Label == "" && !b.subAct[i]:
+			// A label-only child folds into its element.
+			e.Label = txt
+			if desc != "" {
+				e.Texts = append(e.Texts, desc)
+				s.lines = append(s.lines, line{depth: depth, elem: -1, text: desc})
+			}
+			for _, k := range b.kids(i) {
+				b.visit(k, depth, owner, inList)
+			}
+			return
+		}
+		// Texts the label already says ("Directions" under "Directions to
+		// Soul Vegetarian") are not repeated.
+		if desc != "" && strings.Contains(e.Label, desc) {
+			desc = ""
+		}
+		if strings.Contains(e.Label, txt) {
+			txt, desc = desc, ""
+		}
+		if txt == "" {
+			for _, k := range b.kids(i) {
+				b.visit(k, depth, owner, inList)
+			}
+			return
+		}
+		e.Texts = append(e.Texts, txt)
+	} else {
+		s.Context = append(s.Context, txt)
+	}
+	s.lines = append(s.lines, line{depth: depth, elem: -1, text: txt, desc: desc})
+	for _, k := range b.kids(i) {
+		b.visit(k, depth+1, owner, inList)
+	}
+}
+
+func (b *builder) element(i int32) Element {
+	n := &b.t.nodes[i]
+	e := Element{
+		Index:         len(b.s.Elements) + 1,
+		Text:          n.text,
+		Desc:          n.desc,
+		Hint:          n.hint,
+		ResourceID:    n.rid,
+		Class:         n.class,
+		Package:       n.pkg,
+		Bounds:        n.vis,
+		Center:        n.vis.Center(),
+		Clickable:     n.has(fClickable),
+		LongClickable: n.has(fLongClickable),
+		Checkable:     n.has(fCheckable),
+		Checked:       n.has(fChecked),
+		Editable:      n.has(fEditable),
+		Scrollable:    n.has(fScrollable),
+		Selected:      n.has(fSelected),
+		Focused:       n.has(fFocused),
+		Enabled:       n.has(fEnabled),
+		Password:      n.has(fPassword),
+	}
+	if e.Password {
+		e.Text = ""
+	}
+	if e.Hint == e.Text {
+		e.Hint = ""
+	}
+	e.Label = strings.TrimSpace(e.Text)
+	if e.Label == "" {
+		e.Label = strings.TrimSpace(e.Desc)
+	}
+	if e.Scrollable {
+		e.ScrollDir = b.scrollDir(i)
+	}
+	e.Role = role(n.class, &e)
+	return e
+}
+
+// scrollDir guesses the scroll direction from the class, else from how the
+// visible children are laid out.
+func (b *builder) scrollDir(i int32) string {
+	c := b.t.nodes[i].class
+	switch {
+	case strings.Contains(c, "HorizontalScrollView") || strings.Contains(c, "ViewPager"):
+		return ScrollHorizontal
+	case strings.HasSuffix(c, "ScrollView") || strings.HasSuffix(c, "ListView"):
+		return ScrollVertical
+	}
+	var first Bounds
+	seen := 0
+	for _, k := range b.t.children(i) {
+		v := b.t.nodes[k].vis
+		if v.Empty() {
+			continue
+		}
+		if seen == 0 {
+			first = v
+		} else if v.X1 != first.X1 && v.Y1 == first.Y1 {
+			return ScrollHorizontal
+		} else if v.Y1 != first.Y1 {
+			return ScrollVertical
+		}
+		seen++
+	}
+	return ""
+}
+
+// sigToken adds the structural token of a visible node to the signature.
+// Inside scrolling containers only resource ids count, so list contents and
+// their lengths do not change the page.
+func (b *builder) sigToken(n *node, inList, act bool) {
+	if n.vis.Empty() {
+		return
+	}
+	if inList && n.rid == "" {
+		return
+	}
+	if n.rid == "" && !act && n.text == "" && n.desc == "" {
+		return // layout-only wrapper: depth and count vary too easily
+	}
+	h := fnvString(fnvOffset, shortClass(n.class))
+	h = fnvString(h, "#")
+	h = fnvString(h, n.rid)
+	if n.has(fScrollable) {
+		h = fnvString(h, "~")
+	}
+	b.sig = append(b.sig, h)
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// fnvString continues an FNV-1a 64 hash over s.
+func fnvString(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
+}
+
+func (b *builder) signature() string {
+	slices.Sort(b.sig)
+	b.sig = slices.Compact(b.sig)
+	h := fnvString(fnvOffset, b.s.Package)
+	if b.s.Width > b.s.Height {
+		h = fnvString(h, "L")
+	}
+	for _, v := range b.sig {
+		for k := 0; k < 8; k++ {
+			h ^= (v >> (8 * k)) & 0xff
+			h *= fnvPrime
+		}
+	}
+	return fmt.Sprintf("%016x", h)
+}
+
+func shortClass(c string) string {
+	if i := strings.LastIndexAny(c, ".$"); i >= 0 {
+		return c[i+1:]
+	}
+	return c
+}
+
+func isEditableClass(c string) bool {
+	return strings.Contains(c, "EditText") || strings.Contains(c, "AutoCompleteTextView")
+}
+
+// role maps a class and flags to the short word the text form shows.
+func role(class string, e *Element) string {
+	c := shortClass(class)
+	switch {
+	case e.Editable:
+		return "input"
+	case strings.Contains(c, "Switch") || strings.Contains(c, "Toggle"):
+		return "switch"
+	case strings.Contains(c, "CheckBox") || strings.Contains(c, "CheckedTextView"):
+		return "checkbox"
+	case strings.Contains(c, "RadioButton"):
+		return "radio"
+	case strings.Contains(c, "SeekBar") || strings.Contains(c, "Slider"):
+		return "slider"
+	case strings.Contains(c, "Spinner"):
+		return "dropdown"
+	case strings.Contains(c, "Tab"):
+		return "tab"
+	case strings.Contains(c, "Button"):
+		return "button"
+	case strings.Contains(c, "Image"):
+		return "image"
+	case c == "WebView":
+		return "web"
+	case e.Scrollable && strings.Contains(c, "Pager"):
+		return "pager"
+	case e.Scrollable:
+		return "list"
+	case strings.Contains(c, "TextView") || c == "Text":
+		return "text"
+	case e.Checkable:
+		return "checkbox"
+	}
+	return "item"
+}
+
+// isIMEPackage reports an input method (soft keyboard) package.
+func isIMEPackage(p string) bool {
+	switch p {
+	case "com.baidu.input", "com.baidu.input_mi", "com.baidu.input_huawei", "com.baidu.input_oppo",
+		"com.baidu.input_vivo", "com.tencent.wetype", "com.tencent.qqpinyin", "com.touchtype.swiftkey":
+		return true
+	}
+	return strings.Contains(p, "inputmethod") || strings.Contains(p, "keyboard") ||
+		strings.Contains(p, "honeyboard") || strings.Contains(p, ".ime")
+}
+
+func isSystemPackage(p string) bool {
+	switch p {
+	case "com.android.systemui", "android", "gesture", "":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,300 @@
+package perception
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/jpeg"
+	"image/png"
+	"strconv"
+
+	xdraw "golang.org/x/image/draw"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
+)
+
+// Image formats a [Marker] encodes to.
+const (
+	FormatJPEG = "jpeg"
+	FormatPNG  = "png"
+)
+
+// DefaultLongEdge is the long side, in pixels, of a set-of-mark image when
+// MarkOptions.LongEdge is 0.
+const DefaultLongEdge = 1280
+
+// MarkOptions configures a [Marker]. The zero value gives a 1280-pixel JPEG.
+type MarkOptions struct {
+	// LongEdge is the longest side of the output image: larger screenshots
+	// are downscaled to it, smaller ones are kept. 0 means DefaultLongEdge,
+	// a negative value never scales.
+	LongEdge int
+	// Format is FormatJPEG (default) or FormatPNG.
+	Format string
+	// Quality is the JPEG quality, 1..100 (default 80).
+	Quality int
+	// LabelSize is the font size of the index labels in output pixels
+	// (default: about 1/55 of LongEdge, at least 14).
+	LabelSize float64
+}
+
+// Marker draws set-of-mark images: a numbered box over the screenshot for
+// every indexed element, labels placed so they hide each other as little
+// as possible. A Marker is safe for concurrent use.
+type Marker struct {
+	opt    MarkOptions
+	glyphs [10]glyph
+	lineH  int // label text height (ascent + descent)
+	ascent int
+}
+
+type glyph struct {
+	mask    *image.Alpha
+	off     image.Point // mask origin relative to the pen on the baseline
+	advance int
+}
+
+// NewMarker checks the options and prepares the label font.
+func NewMarker(opt MarkOptions) (*Marker, error) {
+	if opt.LongEdge == 0 {
+		opt.LongEdge = DefaultLongEdge
+	}
+	if opt.Format == "" {
+		opt.Format = FormatJPEG
+	}
+	if opt.Format != FormatJPEG && opt.Format != FormatPNG {
+		return nil, fmt.Errorf("perception marker: format %q: want %q or %q", opt.Format, FormatJPEG, FormatPNG)
+	}
+	if opt.Quality == 0 {
+		opt.Quality = 80
+	}
+	if opt.Quality < 1 || opt.Quality > 100 {
+		return nil, fmt.Errorf("perception marker: JPEG quality %d out of 1..100", opt.Quality)
+	}
+	if opt.LabelSize == 0 {
+		opt.LabelSize = 22
+		if opt.LongEdge > 0 {
+			opt.LabelSize = max(14, float64(opt.LongEdge)/55)
+		}
+	}
+	if opt.LabelSize < 4 || opt.LabelSize > 200 {
+		return nil, fmt.Errorf("perception marker: label size %g out of 4..200", opt.LabelSize)
+	}
+	f, err := opentype.Parse(gobold.TTF)
+	if err != nil {
+		return nil, fmt.Errorf("perception marker: font: %w", err)
+	}
+	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: opt.LabelSize, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		return nil, fmt.Errorf("perception marker: font face: %w", err)
+	}
+	defer face.Close()
+	m := &Marker{opt: opt}
+	// Digits only: the cap height is what the label needs, not the descent.
+	var top, bottom int
+	for d := range m.glyphs {
+		dr, mask, mp, adv, ok := face.Glyph(fixed.Point26_6{}, rune('0'+d))
+		if !ok {
+			return nil, fmt.Errorf("perception marker: font lacks digit %d", d)
+		}
+		a := image.NewAlpha(image.Rect(0, 0, dr.Dx(), dr.Dy()))
+		draw.Draw(a, a.Bounds(), mask, mp, draw.Src)
+		m.glyphs[d] = glyph{mask: a, off: dr.Min, advance: adv.Round()}
+		top, bottom = min(top, dr.Min.Y), max(bottom, dr.Max.Y)
+	}
+	m.ascent, m.lineH = -top, bottom-top
+	return m, nil
+}
+
+// markColor cycles through dark, distinct colours white digits read well on.
+func markColor(i int) color.RGBA {
+	palette := [...]color.RGBA{
+		{220, 20, 60, 255}, {0, 90, 200, 255}, {0, 130, 60, 255}, {200, 0, 160, 255},
+		{210, 100, 0, 255}, {0, 120, 130, 255}, {110, 40, 200, 255}, {130, 70, 20, 255},
+	}
+	return palette[i%len(palette)]
+}
+
+// Annotate returns a copy of the screenshot, downscaled to the configured
+// long edge, with the elements of s boxed and numbered. Element bounds are
+// in screen coordinates (s.Width × s.Height) and are scaled to the image.
+func (m *Marker) Annotate(shot image.Image, s *Screen) *image.RGBA {
+	sb := shot.Bounds()
+	w, h := sb.Dx(), sb.Dy()
+	if le := m.opt.LongEdge; le > 0 && max(w, h) > le {
+		if w >= h {
+			w, h = le, max(1, h*le/w)
+		} else {
+			w, h = max(1, w*le/h), le
+		}
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	if w == sb.Dx() && h == sb.Dy() {
+		draw.Draw(dst, dst.Bounds(), shot, sb.Min, draw.Src)
+	} else {
+		xdraw.ApproxBiLinear.Scale(dst, dst.Bounds(), shot, sb, xdraw.Src, nil)
+	}
+	if s == nil || len(s.Elements) == 0 {
+		return dst
+	}
+	scrW, scrH := s.Width, s.Height
+	if scrW <= 0 || scrH <= 0 {
+		scrW, scrH = sb.Dx(), sb.Dy()
+	}
+	fx, fy := float64(w)/float64(scrW), float64(h)/float64(scrH)
+	thick := max(2, w/400)
+	boxes := make([]image.Rectangle, len(s.Elements))
+	for i := range s.Elements {
+		b := s.Elements[i].Bounds
+		r := image.Rect(int(float64(b.X1)*fx), int(float64(b.Y1)*fy), int(float64(b.X2)*fx+0.5), int(float64(b.Y2)*fy+0.5))
+		boxes[i] = r.Intersect(dst.Bounds())
+		drawFrame(dst, boxes[i], thick, markColor(i))
+	}
+	placed := make([]image.Rectangle, 0, len(boxes))
+	for i, box := range boxes {
+		if box.Empty() {
+			continue
+		}
+		lr := m.placeLabel(dst.Bounds(), box, strconv.Itoa(s.Elements[i].Index), placed)
+		placed = append(placed, lr)
+		m.drawLabel(dst, lr, strconv.Itoa(s.Elements[i].Index), markColor(i))
+	}
+	return dst
+}
+
+func drawFrame(dst *image.RGBA, r image.Rectangle, t int, c color.RGBA) {
+	if r.Empty() {
+		return
+	}
+	u := image.NewUniform(c)
+	t = min(t, r.Dx()/2+1, r.Dy()/2+1)
+	for _, e := range []image.Rectangle{
+		{r.Min, image.Pt(r.Max.X, r.Min.Y+t)},
+		{image.Pt(r.Min.X, r.Max.Y-t), r.Max},
+		{r.Min, image.Pt(r.Min.X+t, r.Max.Y)},
+		{image.Pt(r.Max.X-t, r.Min.Y), r.Max},
+	} {
+		draw.Draw(dst, e, u, image.Point{}, draw.Src)
+	}
+}
+
+func (m *Marker) labelSize(text string) image.Point {
+	w := 0
+	for i := 0; i < len(text); i++ {
+		w += m.glyphs[text[i]-'0'].advance
+	}
+	pad := max(2, m.lineH/5)
+	return image.Pt(w+2*pad, m.lineH+2*pad)
+}
+
+// placeLabel tries the corners inside and outside the box and keeps the
+// first spot that overlaps no label placed so far, else the least bad one.
+func (m *Marker) placeLabel(img, box image.Rectangle, text string, placed []image.Rectangle) image.Rectangle {
+	sz := m.labelSize(text)
+	cands := [...]image.Point{
+		box.Min,                              // inside, top left
+		{box.Min.X, box.Min.Y - sz.Y},        // above, left
+		{box.Max.X - sz.X, box.Min.Y},        // inside, top right
+		{box.Min.X, box.Max.Y},               // below, left
+		{box.Min.X, box.Max.Y - sz.Y},        // inside, bottom left
+		{box.Max.X - sz.X, box.Max.Y - sz.Y}, // inside, bottom right
+		{box.Min.X - sz.X, box.Min.Y},        // left of the box
+		{box.Max.X, box.Min.Y},               // right of the box
+		{box.Max.X - sz.X, box.Min.Y - sz.Y}, // above, right
+		{box.Max.X - sz.X, box.Max.Y},        // below, right
+		{(box.Min.X + box.Max.X - sz.X) / 2, (box.Min.Y + box.Max.Y - sz.Y) / 2}, // centre
+	}
+	best, bestCost := image.Rectangle{}, -1
+	for _, p := range cands {
+		r := image.Rectangle{Min: p, Max: p.Add(sz)}
+		// Keep the label on the image.
+		if r.Max.X > img.Max.X {
+			r = r.Sub(image.Pt(r.Max.X-img.Max.X, 0))
+		}
+		if r.Max.Y > img.Max.Y {
+			r = r.Sub(image.Pt(0, r.Max.Y-img.Max.Y))
+		}
+		if r.Min.X < img.Min.X {
+			r = r.Add(image.Pt(img.Min.X-r.Min.X, 0))
+		}
+		if r.Min.Y < img.Min.Y {
+			r = r.Add(image.Pt(0, img.Min.Y-r.Min.Y))
+		}
+		cost := 0
+		for _, q := range placed {
+			o := r.Intersect(q)
+			cost += o.Dx() * o.Dy()
+		}
+		if cost == 0 {
+			return r
+		}
+		if bestCost < 0 || cost < bestCost {
+			best, bestCost = r, cost
+		}
+	}
+	return best
+}
+
+func (m *Marker) drawLabel(dst *image.RGBA, r image.Rectangle, text string, bg color.RGBA) {
+	draw.Draw(dst, r, image.NewUniform(bg), image.Point{}, draw.Src)
+	pad := max(2, m.lineH/5)
+	pen := image.Pt(r.Min.X+pad, r.Min.Y+pad+m.ascent)
+	white := image.NewUniform(color.White)
+	for i := 0; i < len(text); i++ {
+		g := m.glyphs[text[i]-'0']
+		gr := g.mask.Bounds().Add(pen.Add(g.off))
+		draw.DrawMask(dst, gr, white, image.Point{}, g.mask, image.Point{}, draw.Over)
+		pen.X += g.advance
+	}
+}
+
+// Encode encodes img in the configured format and returns the bytes and
+// their MIME type.
+func (m *Marker) Encode(img image.Image) ([]byte, string, error) {
+	var buf bytes.Buffer
+	if m.opt.Format == FormatPNG {
+		enc := png.Encoder{CompressionLevel: png.BestSpeed}
+		if err := enc.Encode(&buf, img); err != nil {
+			return nil, "", fmt.Errorf("perception encode png: %w: %w", ErrImage, err)
+		}
+		return buf.Bytes(), "image/png", nil
+	}
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: m.opt.Quality}); err != nil {
+		return nil, "", fmt.Errorf("perception encode jpeg: %w: %w", ErrImage, err)
+	}
+	return buf.Bytes(), "image/jpeg", nil
+}
+
+// Render decodes a PNG or JPEG screenshot, annotates it with the elements
+// of s and encodes it: the set-of-mark image for the model.
+func (m *Marker) Render(shot []byte, s *Screen) ([]byte, string, error) {
+	img, err := DecodeScreenshot(shot)
+	if err != nil {
+		return nil, "", err
+	}
+	return m.Encode(m.Annotate(img, s))
+}
+
+// DecodeScreenshot decodes a PNG (what screencap -p writes) or JPEG image.
+func DecodeScreenshot(data []byte) (image.Image, error) {
+	var (
+		img image.Image
+		err error
+	)
+	switch {
+	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
+		img, err = png.Decode(bytes.NewReader(data))
+	case bytes.HasPrefix(data, []byte("\xff\xd8")):
+		img, err = jpeg.Decode(bytes.NewReader(data))
+	default:
+		return nil, fmt.Errorf("perception decode screenshot: %w: neither PNG nor JPEG", ErrImage)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("perception decode screenshot: %w: %w", ErrImage, err)
+	}
+	return img, nil
+}

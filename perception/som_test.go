@@ -1,0 +1,181 @@
+package perception
+
+import (
+	"bytes"
+	"errors"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"testing"
+)
+
+// fakeShot paints a screenshot of the given size: a gradient background and
+// every element of s filled with a light colour, so boxes can be checked.
+func fakeShot(w, h int, s *Screen) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			o := img.PixOffset(x, y)
+			img.Pix[o], img.Pix[o+1], img.Pix[o+2], img.Pix[o+3] = uint8(200+x%50), uint8(200+y%50), 230, 255
+		}
+	}
+	return img
+}
+
+func corpusScreen(t testing.TB, name string) *Screen {
+	t.Helper()
+	data, err := os.ReadFile("testdata/corpus/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestMarker(t *testing.T) {
+	s := corpusScreen(t, "gmail-inbox-1080x2400-drawing-order.xml")
+	shot := fakeShot(1080, 2400, s)
+	tests := []struct {
+		name   string
+		opt    MarkOptions
+		w, h   int
+		mime   string
+		wantOK bool
+	}{
+		{"default jpeg", MarkOptions{}, 576, 1280, "image/jpeg", true},
+		{"png 800", MarkOptions{LongEdge: 800, Format: FormatPNG}, 360, 800, "image/png", true},
+		{"no scaling", MarkOptions{LongEdge: -1, Format: FormatPNG}, 1080, 2400, "image/png", true},
+		{"bigger than shot keeps size", MarkOptions{LongEdge: 4000, Format: FormatPNG}, 1080, 2400, "image/png", true},
+		{"bad format", MarkOptions{Format: "gif"}, 0, 0, "", false},
+		{"bad quality", MarkOptions{Quality: 101}, 0, 0, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := NewMarker(tt.opt)
+			if (err == nil) != tt.wantOK {
+				t.Fatalf("NewMarker: %v", err)
+			}
+			if err != nil {
+				return
+			}
+			var pngShot bytes.Buffer
+			if err := png.Encode(&pngShot, shot); err != nil {
+				t.Fatal(err)
+			}
+			data, mime, err := m.Render(pngShot.Bytes(), s)
+			if err != nil || mime != tt.mime {
+				t.Fatalf("Render: %q, %v", mime, err)
+			}
+			img, err := DecodeScreenshot(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := img.Bounds(); b.Dx() != tt.w || b.Dy() != tt.h {
+				t.Errorf("size %v, want %dx%d", b, tt.w, tt.h)
+			}
+		})
+	}
+}
+
+// TestMarkerBoxes checks, on a lossless image, that every element gets a
+// frame in its colour and a label, and that labels do not overlap when
+// there is room.
+func TestMarkerBoxes(t *testing.T) {
+	s := mustParse(t, loginPage("Sign in", "alice"))
+	m, err := NewMarker(MarkOptions{LongEdge: 1200, Format: FormatPNG})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := m.Annotate(fakeShot(1080, 2400, s), s)
+	if img.Bounds().Dy() != 1200 || img.Bounds().Dx() != 540 {
+		t.Fatalf("size %v", img.Bounds())
+	}
+	for i, e := range s.Elements {
+		// the middle of the bottom edge of the frame, scaled by 1/2
+		x, y := e.Center.X/2, e.Bounds.Y2/2-1
+		if got := img.RGBAAt(x, y); got != markColor(i) {
+			t.Errorf("[%d] frame pixel at %d,%d = %v, want %v", e.Index, x, y, got, markColor(i))
+		}
+	}
+	var placed []image.Rectangle
+	for i := 0; i < 30; i++ {
+		box := image.Rect(100, 100+i*4, 300, 140+i*4) // a pile of overlapping boxes
+		r := m.placeLabel(img.Bounds(), box, "12", placed)
+		for _, q := range placed {
+			if r.Overlaps(q) && i < 8 {
+				t.Errorf("label %d at %v overlaps %v although free spots exist", i, r, q)
+			}
+		}
+		if !r.In(img.Bounds()) {
+			t.Errorf("label %v off the image", r)
+		}
+		placed = append(placed, r)
+	}
+	// white digit pixels inside the first label
+	found := false
+	for y := 200; y < 240 && !found; y++ {
+		for x := 0; x < 60; x++ {
+			if c := img.RGBAAt(x, y); c.R > 240 && c.G > 240 && c.B > 240 {
+				found = true
+				break
+			}
+		}
+	}
+	if !found {
+		t.Error("no white label digits drawn near element 1")
+	}
+}
+
+func TestDecodeScreenshotErrors(t *testing.T) {
+	for _, in := range [][]byte{nil, []byte("GIF89a"), []byte("\x89PNG\r\n\x1a\ntruncated"), {0xff, 0xd8, 0}} {
+		if _, err := DecodeScreenshot(in); !errors.Is(err, ErrImage) {
+			t.Errorf("DecodeScreenshot(%q) = %v, want ErrImage", in, err)
+		}
+	}
+	m, _ := NewMarker(MarkOptions{})
+	if _, _, err := m.Render([]byte("nope"), nil); !errors.Is(err, ErrImage) {
+		t.Errorf("Render = %v", err)
+	}
+	// A nil screen or one without elements just scales the image.
+	img := m.Annotate(image.NewUniform(color.Black), nil)
+	_ = img
+}
+
+// BenchmarkSetOfMark annotates and downscales a decoded 1080×2400
+// screenshot of a 43-element screen to 1280 px (target ≤ 60 ms/op).
+func BenchmarkSetOfMark(b *testing.B) {
+	s := corpusScreen(b, "gmail-inbox-1080x2400-drawing-order.xml")
+	shot := fakeShot(1080, 2400, s)
+	m, err := NewMarker(MarkOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Annotate(shot, s)
+	}
+}
+
+// BenchmarkSetOfMarkRender is the whole visual-mode path: PNG decode,
+// annotate, downscale, JPEG encode.
+func BenchmarkSetOfMarkRender(b *testing.B) {
+	s := corpusScreen(b, "gmail-inbox-1080x2400-drawing-order.xml")
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, fakeShot(1080, 2400, s)); err != nil {
+		b.Fatal(err)
+	}
+	m, err := NewMarker(MarkOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := m.Render(buf.Bytes(), s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
