@@ -6,5 +6,8 @@ import "github.com/spf13/cobra"
 func (s *settings) subcommands() []*cobra.Command {
 	return []*cobra.Command{
 		newPerceiveCmd(),
+		newMapCmd(s.knowledgePath),
+		newTricksCmd(s.knowledgePath),
+		newKnowledgeCmd(s.knowledgePath),
 	}
 }

@@ -1,0 +1,375 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/spf13/cobra"
+)
+
+// Commands to inspect and edit long-term knowledge: `fairy map …`, `fairy
+// tricks …`, `fairy knowledge export|import`. Each takes knowledgePath, which
+// resolves the --knowledge flag or its default when the command runs.
+
+// knowledgeLockWait is how long inspection commands wait for a file that a
+// running fairy holds.
+const knowledgeLockWait = 2 * time.Second
+
+// openKnowledge opens the knowledge file; read-only commands on a missing file
+// get errNoKnowledge so they can say there is nothing learned yet.
+func openKnowledge(knowledgePath func() (string, error), write bool) (*knowledge.Store, error) {
+	path, err := knowledgePath()
+	if err != nil {
+		return nil, err
+	}
+	if write {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("create knowledge directory: %w", err)
+		}
+	}
+	s, err := knowledge.Open(path, knowledge.Options{ReadOnly: !write, Timeout: knowledgeLockWait})
+	if !write && errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no knowledge file at %s yet: run a task first, or pass --knowledge FILE: %w", path, errNoKnowledge)
+	}
+	return s, err
+}
+
+var errNoKnowledge = errors.New("nothing learned yet")
+
+// withKnowledge runs f on an open store and closes it.
+func withKnowledge(knowledgePath func() (string, error), write bool, f func(*knowledge.Store) error) error {
+	s, err := openKnowledge(knowledgePath, write)
+	if err != nil {
+		return err
+	}
+	err = f(s)
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// newMapCmd builds `fairy map list|show|path|export`.
+func newMapCmd(knowledgePath func() (string, error)) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "map",
+		Short: "Inspect the learned App Maps (pages and transitions of each app)",
+	}
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List apps with their page, transition and trick counts",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			err := withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
+				apps, err := s.Apps()
+				if err != nil {
+					return err
+				}
+				if len(apps) == 0 {
+					fmt.Fprintln(c.OutOrStdout(), "No apps learned yet.")
+					return nil
+				}
+				tw := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "PACKAGE\tLABEL\tPAGES\tTRANSITIONS\tTRICKS")
+				for _, a := range apps {
+					fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", a.Package, a.Label, a.Pages, a.Transitions, a.Tricks)
+				}
+				return tw.Flush()
+			})
+			if errors.Is(err, errNoKnowledge) {
+				fmt.Fprintln(c.OutOrStdout(), "No apps learned yet.")
+				return nil
+			}
+			return err
+		},
+	}
+	show := &cobra.Command{
+		Use:   "show PKG",
+		Short: "Show an app's pages and transitions as a table",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
+				m, err := appMap(s, args[0])
+				if err != nil {
+					return err
+				}
+				return m.WriteTable(c.OutOrStdout())
+			})
+		},
+	}
+	path := &cobra.Command{
+		Use:   "path PKG FROM TO",
+		Short: "Show the known path between two pages (page IDs like p3, keys, or key prefixes)",
+		Args:  cobra.ExactArgs(3),
+		RunE: func(c *cobra.Command, args []string) error {
+			return withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
+				steps, err := s.Path(args[0], args[1], args[2])
+				if err != nil {
+					return err
+				}
+				out := c.OutOrStdout()
+				if len(steps) == 0 {
+					fmt.Fprintln(out, "Already there: FROM and TO are the same page.")
+					return nil
+				}
+				m, err := s.Map(args[0])
+				if err != nil {
+					return err
+				}
+				name := func(key string) string {
+					if p, err := m.Page(key); err == nil {
+						return p.ID + " (" + p.Name() + ")"
+					}
+					return key
+				}
+				tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "STEP\tFROM\tACTION\tTO\tRELIABILITY")
+				for i, t := range steps {
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.2f\n", i+1, name(t.From), t.Action, name(t.To), t.Reliability())
+				}
+				return tw.Flush()
+			})
+		},
+	}
+	var format string
+	export := &cobra.Command{
+		Use:   "export PKG",
+		Short: "Write an app's map as Graphviz DOT, JSON or Mermaid to stdout",
+		Example: `  fairy map export com.android.settings --format dot | dot -Tsvg > settings.svg
+  fairy map export com.android.settings --format mermaid`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			write := map[string]func(*knowledge.Map, io.Writer) error{
+				"dot": (*knowledge.Map).WriteDOT, "json": (*knowledge.Map).WriteJSON, "mermaid": (*knowledge.Map).WriteMermaid,
+			}[strings.ToLower(format)]
+			if write == nil {
+				return withExit(2, fmt.Errorf("--format %q: want dot, json or mermaid", format))
+			}
+			return withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
+				m, err := appMap(s, args[0])
+				if err != nil {
+					return err
+				}
+				return write(m, c.OutOrStdout())
+			})
+		},
+	}
+	export.Flags().StringVar(&format, "format", "dot", "output format: dot, json or mermaid")
+	cmd.AddCommand(list, show, path, export)
+	return cmd
+}
+
+// appMap returns app's map, or an error that says the app has none.
+func appMap(s *knowledge.Store, app string) (*knowledge.Map, error) {
+	m, err := s.Map(app)
+	if err != nil {
+		return nil, err
+	}
+	if len(m.Pages) == 0 {
+		return nil, fmt.Errorf("no map learned for %s: see 'fairy map list': %w", app, knowledge.ErrNotFound)
+	}
+	return m, nil
+}
+
+// newTricksCmd builds `fairy tricks list|show|add|rm`.
+func newTricksCmd(knowledgePath func() (string, error)) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "tricks",
+		Short: "List, show, add and remove App Tricks (learned tips per app)",
+	}
+	var kindFlag string
+	list := &cobra.Command{
+		Use:   "list [PKG]",
+		Short: "List tricks, best first (PKG: one app, or \"common\")",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			var kind knowledge.Kind
+			if kindFlag != "" {
+				k, err := knowledge.ParseKind(kindFlag)
+				if err != nil {
+					return withExit(2, err)
+				}
+				kind = k
+			}
+			app := ""
+			if len(args) == 1 {
+				app = args[0]
+			}
+			err := withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
+				tricks, err := s.Tricks(app, kind)
+				if err != nil {
+					return err
+				}
+				if len(tricks) == 0 {
+					fmt.Fprintln(c.OutOrStdout(), "No tricks.")
+					return nil
+				}
+				tw := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tAPP\tKIND\tSCORE\tUSES\tTEXT")
+				for _, t := range tricks {
+					text := strings.Join(strings.Fields(t.Text), " ")
+					if r := []rune(text); len(r) > 70 {
+						text = string(r[:69]) + "…"
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%d/%d\t%s\n", t.ID, t.App, t.Kind, t.Score, t.Successes, t.Uses, text)
+				}
+				return tw.Flush()
+			})
+			if errors.Is(err, errNoKnowledge) {
+				fmt.Fprintln(c.OutOrStdout(), "No tricks.")
+				return nil
+			}
+			return err
+		},
+	}
+	list.Flags().StringVar(&kindFlag, "kind", "", "only this kind: planning, action or error-recovery")
+	show := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show one trick with its provenance and counters",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
+				t, err := s.Trick(args[0])
+				if err != nil {
+					return err
+				}
+				tw := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
+				for _, row := range [][2]string{
+					{"ID", t.ID}, {"App", t.App}, {"Kind", string(t.Kind)}, {"Text", t.Text},
+					{"Score", fmt.Sprintf("%.2f", t.Score)},
+					{"Uses", fmt.Sprintf("%d (%d succeeded)", t.Uses, t.Successes)},
+					{"Merged", fmt.Sprint(t.Merges)}, {"Demoted", fmt.Sprint(t.Demotions)},
+					{"Learned", t.Provenance.Time.Local().Format("2006-01-02 15:04:05")},
+					{"Instruction", t.Provenance.Instruction}, {"Run", t.Provenance.RunID}, {"Outcome", t.Provenance.Outcome},
+				} {
+					if row[1] != "" {
+						fmt.Fprintf(tw, "%s:\t%s\n", row[0], row[1])
+					}
+				}
+				return tw.Flush()
+			})
+		},
+	}
+	var addApp, addKind string
+	add := &cobra.Command{
+		Use:     "add --app PKG --kind KIND TEXT...",
+		Short:   "Add a trick by hand",
+		Example: `  fairy tricks add --app com.android.settings --kind action "Wi-Fi is under Network & internet."`,
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			kind, err := knowledge.ParseKind(addKind)
+			if err != nil {
+				return withExit(2, err)
+			}
+			if addApp == "" {
+				return withExit(2, errors.New("--app is required (a package, or \"common\")"))
+			}
+			return withKnowledge(knowledgePath, true, func(s *knowledge.Store) error {
+				t, merged, err := s.UpsertTrick(knowledge.Trick{App: addApp, Kind: kind, Text: strings.Join(args, " "),
+					Provenance: knowledge.Provenance{Outcome: "manual"}})
+				if err != nil {
+					return err
+				}
+				if merged {
+					fmt.Fprintf(c.OutOrStdout(), "Merged into similar trick %s.\n", t.ID)
+				} else {
+					fmt.Fprintf(c.OutOrStdout(), "Added trick %s.\n", t.ID)
+				}
+				return nil
+			})
+		},
+	}
+	add.Flags().StringVar(&addApp, "app", "", "app package, or \"common\" for every app")
+	add.Flags().StringVar(&addKind, "kind", string(knowledge.KindAction), "planning, action or error-recovery")
+	rm := &cobra.Command{
+		Use:   "rm ID...",
+		Short: "Remove tricks",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return withKnowledge(knowledgePath, true, func(s *knowledge.Store) error {
+				for _, id := range args {
+					if err := s.DeleteTrick(id); err != nil {
+						return err
+					}
+					fmt.Fprintf(c.OutOrStdout(), "Removed trick %s.\n", id)
+				}
+				return nil
+			})
+		},
+	}
+	cmd.AddCommand(list, show, add, rm)
+	return cmd
+}
+
+// newKnowledgeCmd builds `fairy knowledge export|import`.
+func newKnowledgeCmd(knowledgePath func() (string, error)) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "knowledge",
+		Short: "Move everything learned between machines as JSON",
+	}
+	export := &cobra.Command{
+		Use:   "export FILE",
+		Short: "Write all knowledge (apps, maps, tricks, runs) as JSON to FILE (- for stdout)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
+				if args[0] == "-" {
+					return s.Export(c.OutOrStdout())
+				}
+				// Write beside the target and rename, so a failed export never leaves half a file.
+				tmp, err := os.CreateTemp(filepath.Dir(args[0]), ".fairy-export-*")
+				if err != nil {
+					return fmt.Errorf("export knowledge: %w", err)
+				}
+				defer os.Remove(tmp.Name())
+				if err := s.Export(tmp); err != nil {
+					tmp.Close()
+					return err
+				}
+				if err := tmp.Close(); err != nil {
+					return fmt.Errorf("export knowledge: %w", err)
+				}
+				if err := os.Rename(tmp.Name(), args[0]); err != nil {
+					return fmt.Errorf("export knowledge: %w", err)
+				}
+				fmt.Fprintf(c.ErrOrStderr(), "Exported knowledge to %s.\n", args[0])
+				return nil
+			})
+		},
+	}
+	imp := &cobra.Command{
+		Use:   "import FILE",
+		Short: "Merge knowledge exported by 'fairy knowledge export' (FILE, or - for stdin)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			var r io.Reader = c.InOrStdin()
+			if args[0] != "-" {
+				f, err := os.Open(args[0])
+				if err != nil {
+					return fmt.Errorf("import knowledge: %w", err)
+				}
+				defer f.Close()
+				r = f
+			}
+			return withKnowledge(knowledgePath, true, func(s *knowledge.Store) error {
+				st, err := s.Import(r)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(c.OutOrStdout(), "Imported %d apps, %d pages, %d transitions, %d tricks, %d runs.\n",
+					st.Apps, st.Pages, st.Transitions, st.Tricks, st.Runs)
+				return nil
+			})
+		},
+	}
+	cmd.AddCommand(export, imp)
+	return cmd
+}
