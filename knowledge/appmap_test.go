@@ -263,3 +263,48 @@ func TestRenderings(t *testing.T) {
 		}
 	}
 }
+
+func TestConcurrentUse(t *testing.T) {
+	s, _ := openTemp(t, Options{})
+	recordChat(t, s)
+	seedTricks(t, s)
+	done := make(chan error, 3)
+	go func() {
+		for i := range 50 {
+			if _, err := s.RecordTransition(chat, Transition{From: PageKey(".Compose", "s2"), To: PageKey(".ConversationList", "s1"), Action: back}, i%2 == 0); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	go func() {
+		for range 50 {
+			if _, err := s.Path(chat, "p1", "p3"); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	go func() {
+		for range 50 {
+			if _, err := s.Search(chat, "", "send a message", 3); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for range 3 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, _ := s.Map(chat)
+	for _, tr := range m.Transitions {
+		if tr.Action.Kind == ActionBack && tr.From == PageKey(".Compose", "s2") && (tr.Successes != 25 || tr.Failures != 25) {
+			t.Fatalf("concurrent counts %+v", tr)
+		}
+	}
+}
