@@ -47,15 +47,16 @@ type StepStarted struct {
 // ScreenPerceived is the perceived screen of a step. The images are not written to the
 // trace line; the recorder stores the marked one as a file.
 type ScreenPerceived struct {
-	Step      int    `json:"step"`
-	Package   string `json:"package,omitempty"`
-	Activity  string `json:"activity,omitempty"`
-	Signature string `json:"signature"`
-	Elements  int    `json:"elements"`
-	Keyboard  bool   `json:"keyboard,omitempty"`
-	Secure    bool   `json:"secure,omitempty"`
-	Text      string `json:"text"`
-	Marked    []byte `json:"-"` // set-of-mark PNG, when rendered
+	Step       int    `json:"step"`
+	Package    string `json:"package,omitempty"`
+	Activity   string `json:"activity,omitempty"`
+	Signature  string `json:"signature"`
+	Elements   int    `json:"elements"`
+	Keyboard   bool   `json:"keyboard,omitempty"`
+	Secure     bool   `json:"secure,omitempty"`
+	Text       string `json:"text"`
+	Marked     []byte `json:"-"` // set-of-mark image, when rendered
+	MarkedMIME string `json:"-"` // its type: image/png or image/jpeg
 }
 
 // Reflected is the Re-Planner's verdict on the last step's actions.

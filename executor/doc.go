@@ -1,0 +1,22 @@
+// Package executor is fairy's App-Level Executor: it carries out one app task as a loop of
+// steps, each an explicit state machine
+//
+//	PERCEIVE → REFLECT → [INTERACT] → DECIDE → GUARD → ACT → PERCEIVE …
+//	                         ↘ CHECK → FINISH | back to REFLECT
+//
+// ending in FINISH (done), REFUSE (the person said no), FAIL (a limit, a loop that cannot be
+// broken, an unsettled question) or ERROR (the device or the model failed, or the run was
+// stopped).
+//
+// The Re-Planner (role "replanner") makes the plan of sub-goals, classifies each step's
+// result A/B/C/D, picks the sub-goal and the interaction type 0–4. The Action Decider (role
+// "decider") turns the sub-goal into a short batch of atomic actions on indexed elements.
+// The Key Context Collector (role "extractor") reads facts off each new screen concurrently
+// with the next step, off the critical path. The Guard turns an unconsented sensitive or
+// irreversible action into an interaction, whatever the models said. The finish check (role
+// "checker") checks the final screen and key context before a task is reported done.
+//
+// The phone is reached only through Device, the model only through Model, the person only
+// through an Interactor; every stage publishes a memory event on the run's bus and reads
+// history from the memory manager.
+package executor

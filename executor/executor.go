@@ -1,0 +1,271 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fairy-go/fairy/executor/prompts"
+	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/perception"
+)
+
+// Config holds an Executor's parts and settings.
+type Config struct {
+	Device     Device       // required
+	Model      Model        // required; wrap it in Metered to account for calls
+	Interactor Interactor   // required
+	Memory     Memory       // required; fed by Bus
+	Prompts    *prompts.Set // required
+	Bus        *memory.Bus  // where events go; the Memory must listen to it
+	Meter      *llm.Meter   // run totals for the token and cost limits; nil: those limits are off
+	Guard      *Guard       // nil: the DefaultGuardPolicy
+	Tricks     Tricks       // optional App Tricks
+	Hints      Hints        // optional App Map navigation hints
+	Mark       MarkFunc     // set-of-mark renderer for visual mode; nil sends the plain screenshot
+	TextOnly   bool         // no screenshots: the models see the text form only
+	Limits     Limits
+	Shell      []string // allow-listed shell commands offered to the decider (the device enforces them)
+	// NoFinishCheck skips the finish check (the "checker" call) before a task is done.
+	NoFinishCheck bool
+	Clock         func() time.Time                                 // nil: time.Now
+	Sleep         func(ctx context.Context, d time.Duration) error // nil: a timer honouring ctx
+	Logger        *slog.Logger                                     // nil: discard
+}
+
+// Executor is the App-Level Executor. One Executor may run app tasks one after another; it
+// is not meant for concurrent Runs on one device.
+type Executor struct {
+	cfg Config
+	log *slog.Logger
+}
+
+// New checks cfg and returns an Executor.
+func New(cfg Config) (*Executor, error) {
+	switch {
+	case cfg.Device == nil:
+		return nil, fmt.Errorf("%w: no device", ErrConfig)
+	case cfg.Model == nil:
+		return nil, fmt.Errorf("%w: no model", ErrConfig)
+	case cfg.Interactor == nil:
+		return nil, fmt.Errorf("%w: no interactor", ErrConfig)
+	case cfg.Memory == nil:
+		return nil, fmt.Errorf("%w: no memory", ErrConfig)
+	case cfg.Prompts == nil:
+		return nil, fmt.Errorf("%w: no prompts", ErrConfig)
+	}
+	if cfg.Guard == nil {
+		g, err := NewGuard(DefaultGuardPolicy())
+		if err != nil {
+			return nil, err
+		}
+		cfg.Guard = g
+	}
+	if cfg.Limits.MaxSteps == 0 {
+		cfg.Limits.MaxSteps = DefaultMaxSteps
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	if cfg.Sleep == nil {
+		cfg.Sleep = sleep
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Executor{cfg: cfg, log: log}, nil
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Assignment is one app task handed to the executor by the Task Manager, which has already
+// launched the app.
+type Assignment struct {
+	Index       int            // position in the global plan
+	Instruction string         // the person's whole instruction
+	Task        memory.AppTask // the app task
+	Context     []memory.Fact  // key context gathered by earlier tasks
+}
+
+// Result is how an app task ended.
+type Result struct {
+	Outcome memory.Outcome
+	Reason  string
+	State   State // the terminal state
+	Steps   int
+	Answer  string        // the decider's Finish text, if any
+	Facts   []memory.Fact // key context at the end, earlier tasks' included
+}
+
+// Log attribute keys.
+const (
+	logStep  = "step"
+	logState = "state"
+	logErr   = "err"
+	logRole  = "role"
+)
+
+// Run carries out one app task. The returned error is non-nil only when the task ended in
+// ERROR (device or model failure, or ctx ended — then the outcome is "stopped").
+func (e *Executor) Run(ctx context.Context, a Assignment) (Result, error) {
+	r := &run{e: e, cfg: &e.cfg, a: a, start: e.cfg.Clock(), loops: map[string]int{}}
+	e.cfg.Bus.Publish(memory.AppTaskStarted{Index: a.Index, Instruction: a.Instruction, Task: a.Task, Context: a.Context})
+	st, err := StatePerceive, error(nil)
+	for !st.Terminal() {
+		if cerr := ctx.Err(); cerr != nil {
+			st, err = StateError, cerr
+			break
+		}
+		from := st
+		st, err = r.handle(ctx, st)
+		if err != nil {
+			e.log.Warn("step failed", logStep, r.step, logState, string(from), logErr, err)
+			err = &StepError{Step: r.step, State: from, Err: err}
+			st = StateError
+		}
+	}
+	r.collectors.Wait()
+	res := Result{State: st, Steps: r.step, Answer: r.answer, Reason: r.reason, Facts: e.cfg.Memory.KeyContext()}
+	switch st {
+	case StateFinish:
+		res.Outcome = memory.OutcomeDone
+	case StateRefuse:
+		res.Outcome = memory.OutcomeRefused
+	case StateFail:
+		res.Outcome = memory.OutcomeFailed
+	default:
+		res.Outcome = memory.OutcomeFailed
+		if ctx.Err() != nil {
+			res.Outcome = memory.OutcomeStopped
+			res.Reason = "stopped: " + ctx.Err().Error()
+		} else if res.Reason == "" && err != nil {
+			res.Reason = err.Error()
+		}
+	}
+	e.cfg.Bus.Publish(memory.TaskFinished{Index: a.Index, App: a.Task.App, Outcome: res.Outcome, Reason: res.Reason,
+		Steps: res.Steps, Answer: res.Answer, Facts: res.Facts})
+	return res, err
+}
+
+// run is the state of one app task.
+type run struct {
+	e     *Executor
+	cfg   *Config
+	a     Assignment
+	start time.Time
+	step  int
+
+	screen    *perception.Screen
+	image     []byte // what the models see: the marked screenshot, or the plain one; nil in text-only mode
+	imageMIME string
+	secure    bool
+	change    string // how the screen changed since the previous step
+	reuse     bool   // the next PERCEIVE keeps the screen: nothing was done on the phone
+	noActs    bool   // the coming reflection has no actions to classify
+	rawPNG    []byte
+	lastTxt   string // text of the last screen sent to the collector
+
+	plan     []string
+	subgoal  string
+	full     bool     // the next reflection makes a full new plan
+	cd       int      // C/D results in a row
+	planNote []string // notes for the next Re-Planner call
+	decNote  []string // notes for the next decider call
+	lastActs []string // the last step's actions and their effect
+	forced   string   // the decider's NeedInteraction reason, awaiting the planner
+
+	need        *interaction.Need
+	batch       []memory.Action
+	consents    map[int]string // batch index → consent category it spends
+	finishAfter bool
+
+	loops      map[string]int
+	loopBreaks int
+	checkFails int
+	answer     string
+	reason     string
+
+	collectors sync.WaitGroup
+}
+
+func (r *run) handle(ctx context.Context, st State) (State, error) {
+	switch st {
+	case StatePerceive:
+		return r.perceive(ctx)
+	case StateReflect:
+		return r.reflect(ctx)
+	case StateInteract:
+		return r.interact(ctx)
+	case StateDecide:
+		return r.decide(ctx)
+	case StateGuard:
+		return r.guard()
+	case StateAct:
+		return r.act(ctx)
+	case StateCheck:
+		return r.check(ctx)
+	}
+	return StateError, fmt.Errorf("executor: no handler for state %s", st)
+}
+
+func (r *run) publish(ev memory.Event) { r.cfg.Bus.Publish(ev) }
+
+// element returns the element with a 1-based index on the current screen.
+func (r *run) element(i int) *perception.Element {
+	if r.screen == nil || i < 1 || i > len(r.screen.Elements) {
+		return nil
+	}
+	return &r.screen.Elements[i-1]
+}
+
+// images returns what to attach to a prompt.
+func (r *run) images() []llm.Image {
+	if r.image == nil || r.secure {
+		return nil
+	}
+	return []llm.Image{{MIME: r.imageMIME, Data: r.image}}
+}
+
+// tricks asks the knowledge for tips; failures only cost the tips.
+func (r *run) tricks(ctx context.Context, kind, query string) []string {
+	if r.cfg.Tricks == nil {
+		return nil
+	}
+	ts, err := r.cfg.Tricks.Tricks(ctx, r.a.Task.App, kind, query, 3)
+	if err != nil {
+		r.e.log.Warn("tricks lookup failed", logErr, err)
+		return nil
+	}
+	return ts
+}
+
+func (r *run) fail(reason string) (State, error) {
+	r.reason = reason
+	return StateFail, nil
+}
+
+func isFinished(subgoal string) bool {
+	s := strings.ToLower(strings.TrimSpace(subgoal))
+	return s == "finished" || s == "finish" || s == "done"
+}
+
+// errorsIsCtx reports whether err comes from a cancelled or expired context.
+func errorsIsCtx(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}

@@ -1,0 +1,177 @@
+package executor
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/perception"
+)
+
+// GuardRule marks actions of one category as needing consent.
+type GuardRule struct {
+	Category string `json:"category" yaml:"category"` // payment, order, delete, send, permission, …
+	// Type is the interaction type asked: 1 sensitive or dangerous, 2 irreversible.
+	Type int `json:"type" yaml:"type"`
+	// Keywords match an element's label, text, description or resource id: ASCII words
+	// match whole words, case-insensitive; other text (Chinese, …) matches as a substring.
+	Keywords []string `json:"keywords" yaml:"keywords"`
+	// IDs are regular expressions on the element's resource id.
+	IDs []string `json:"ids,omitempty" yaml:"ids,omitempty"`
+	// Commands are regular expressions on a Shell action's command.
+	Commands []string `json:"commands,omitempty" yaml:"commands,omitempty"`
+}
+
+// GuardPolicy is the configurable guard: the rules, checked in order.
+type GuardPolicy struct {
+	Rules []GuardRule `json:"rules" yaml:"rules"`
+}
+
+// DefaultGuardPolicy covers paying, placing orders, deleting, sending and granting
+// permissions, in English and Chinese.
+func DefaultGuardPolicy() GuardPolicy {
+	return GuardPolicy{Rules: []GuardRule{
+		{Category: "payment", Type: 1, Keywords: []string{"pay", "pay now", "checkout", "check out", "buy", "buy now", "purchase",
+			"confirm payment", "支付", "付款", "立即支付", "确认支付", "去支付", "购买", "立即购买", "结算"}, IDs: []string{`(?i)(^|[/_:])pay(_|$|ment_confirm)`}},
+		{Category: "order", Type: 2, Keywords: []string{"place order", "submit order", "confirm order", "order now",
+			"提交订单", "下单", "确认订单", "立即下单"}, IDs: []string{`(?i)(place|submit)_order`}},
+		{Category: "delete", Type: 2, Keywords: []string{"delete", "remove", "erase", "uninstall", "clear data", "clear all",
+			"删除", "移除", "清空", "卸载"}, Commands: []string{`(^|\s)(rm|pm\s+(uninstall|clear))\s`}},
+		{Category: "send", Type: 2, Keywords: []string{"send", "post", "publish", "share", "发送", "发布", "分享"}, IDs: []string{`(?i)send`}},
+		{Category: "permission", Type: 1, Keywords: []string{"allow", "grant", "while using the app", "only this time",
+			"允许", "授权", "始终允许", "仅在使用中允许"}, IDs: []string{`permission_allow`}},
+	}}
+}
+
+// Verdict is what the guard says about one action.
+type Verdict struct {
+	Category string
+	Type     int    // interaction type to ask
+	Subject  string // e.g. `tap "Pay ¥18"`
+}
+
+// Guard applies a GuardPolicy.
+type Guard struct {
+	rules []compiledRule
+}
+
+type compiledRule struct {
+	GuardRule
+	words []*regexp.Regexp
+	ids   []*regexp.Regexp
+	cmds  []*regexp.Regexp
+}
+
+// NewGuard compiles a policy.
+func NewGuard(p GuardPolicy) (*Guard, error) {
+	g := &Guard{}
+	for i, r := range p.Rules {
+		if r.Category == "" || (r.Type != 1 && r.Type != 2) {
+			return nil, fmt.Errorf("%w: guard rule %d: needs a category and type 1 or 2", ErrConfig, i)
+		}
+		c := compiledRule{GuardRule: r}
+		for _, k := range r.Keywords {
+			k = strings.TrimSpace(k)
+			if k == "" {
+				continue
+			}
+			pat := regexp.QuoteMeta(k)
+			if isASCII(k) {
+				pat = `(?i)(^|[^\pL\pN])` + pat + `($|[^\pL\pN])`
+			}
+			c.words = append(c.words, regexp.MustCompile(pat))
+		}
+		for _, lists := range []struct {
+			src []string
+			dst *[]*regexp.Regexp
+		}{{r.IDs, &c.ids}, {r.Commands, &c.cmds}} {
+			for _, s := range lists.src {
+				re, err := regexp.Compile(s)
+				if err != nil {
+					return nil, fmt.Errorf("%w: guard rule %s pattern %q: %w", ErrConfig, r.Category, s, err)
+				}
+				*lists.dst = append(*lists.dst, re)
+			}
+		}
+		g.rules = append(g.rules, c)
+	}
+	return g, nil
+}
+
+func isASCII(s string) bool {
+	for _, r := range s {
+		if r > unicode.MaxASCII {
+			return false
+		}
+	}
+	return true
+}
+
+// Check says whether a needs consent; el is the element it targets (nil for untargeted
+// actions). Taps, long presses and Enter on a focused field are judged by the element;
+// shell commands by the command.
+func (g *Guard) Check(a memory.Action, el *perception.Element) (Verdict, bool) {
+	if g == nil {
+		return Verdict{}, false
+	}
+	switch a.Type {
+	case memory.Shell:
+		for _, r := range g.rules {
+			for _, re := range r.cmds {
+				if re.MatchString(a.Command) {
+					return Verdict{Category: r.Category, Type: r.Type, Subject: "run " + strconv.QuoteToGraphic(a.Command)}, true
+				}
+			}
+		}
+		return Verdict{}, false
+	case memory.Tap, memory.LongPress:
+	default:
+		return Verdict{}, false
+	}
+	if el == nil {
+		return Verdict{}, false
+	}
+	texts := []string{el.Label, el.Text, el.Desc}
+	id := el.ResourceID
+	if i := strings.LastIndex(id, "/"); i >= 0 {
+		id = id[i+1:]
+	}
+	for _, r := range g.rules {
+		hit := false
+		for _, re := range r.words {
+			for _, t := range texts {
+				if t != "" && re.MatchString(t) {
+					hit = true
+				}
+			}
+			if id != "" && re.MatchString(strings.ReplaceAll(id, "_", " ")) {
+				hit = true
+			}
+		}
+		for _, re := range r.ids {
+			if el.ResourceID != "" && re.MatchString(el.ResourceID) {
+				hit = true
+			}
+		}
+		if hit {
+			return Verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", strings.ToLower(string(a.Type)), strconv.QuoteToGraphic(label(el)))}, true
+		}
+	}
+	return Verdict{}, false
+}
+
+// label is the best human name of an element.
+func label(el *perception.Element) string {
+	for _, s := range []string{el.Label, el.Text, el.Desc} {
+		if s != "" {
+			return s
+		}
+	}
+	if el.ResourceID != "" {
+		return el.ResourceID
+	}
+	return el.Role
+}

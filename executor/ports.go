@@ -1,0 +1,73 @@
+package executor
+
+import (
+	"context"
+	"time"
+
+	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/perception"
+)
+
+// Device is the phone as the executor needs it; *adb.Device (executor/adb) satisfies it.
+// Every method honours ctx.
+type Device interface {
+	Dump(ctx context.Context) ([]byte, error)
+	Screenshot(ctx context.Context) ([]byte, error)
+	Tap(ctx context.Context, x, y int) error
+	LongPress(ctx context.Context, x, y int, d time.Duration) error
+	Swipe(ctx context.Context, x1, y1, x2, y2 int, d time.Duration) error
+	Key(ctx context.Context, key string) error
+	TypeText(ctx context.Context, text string) error
+	ClearText(ctx context.Context, x, y int, n int) error
+	Launch(ctx context.Context, pkg string) error
+	Foreground(ctx context.Context) (pkg, activity string, err error)
+	Shell(ctx context.Context, cmd string) (string, error)
+	Settle(ctx context.Context) error
+}
+
+// Model is the one model method the agent needs; *openai.Client satisfies it.
+type Model interface {
+	Generate(ctx context.Context, req llm.Request) (llm.Response, error)
+}
+
+// Interactor runs an interaction loop with the person; *interaction.Interactor satisfies it.
+type Interactor interface {
+	Resolve(ctx context.Context, need interaction.Need) (interaction.Result, error)
+}
+
+// Memory is what the executor reads from the short-term memory manager; *memory.Manager
+// satisfies it.
+type Memory interface {
+	Overall() string
+	Task() memory.AppTask
+	Instructions() []memory.Instruction
+	Consent(category string) (memory.Consent, bool)
+	LastFrames(n int) []memory.Frame
+	KeyContext() []memory.Fact
+	Progress() string
+}
+
+// Trick kinds, as the knowledge store names them.
+const (
+	TrickPlanning = "planning"
+	TrickAction   = "action"
+	TrickRecovery = "error-recovery"
+)
+
+// Tricks supplies learned tips (App Tricks) for an app, of a kind, relevant to a query
+// (instruction, sub-goal or error text). The knowledge store plugs in here; nil means none.
+type Tricks interface {
+	Tricks(ctx context.Context, app, kind, query string, k int) ([]string, error)
+}
+
+// Hints supplies a navigation hint from the App Map: how to get from the page with this
+// signature to a page that serves the sub-goal; "" when the map knows none.
+type Hints interface {
+	Hint(ctx context.Context, app, signature, subgoal string) (string, error)
+}
+
+// MarkFunc draws the set-of-mark boxes of s over a screenshot and returns the encoded image
+// for the model with its MIME type; (*perception.Marker).Render is one.
+type MarkFunc func(shot []byte, s *perception.Screen) ([]byte, string, error)

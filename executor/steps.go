@@ -1,0 +1,670 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/fairy-go/fairy/executor/prompts"
+	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/perception"
+	"golang.org/x/sync/errgroup"
+)
+
+// perceive starts a step: limits, then the screen (dump, screenshot and foreground
+// activity concurrently), then the key-context collection of the new screen in the
+// background.
+func (r *run) perceive(ctx context.Context) (State, error) {
+	if why := r.cfg.Limits.exceeded(r.step, r.cfg.Clock().Sub(r.start), r.cfg.Meter); why != "" {
+		return r.fail(why)
+	}
+	r.step++
+	r.publish(memory.StepStarted{Step: r.step, App: r.a.Task.App})
+	if r.reuse && r.screen != nil {
+		r.reuse = false
+		r.change = "no action since the last step"
+		r.publishScreen(nil)
+		return StateReflect, nil
+	}
+	s, png, err := r.observe(ctx)
+	if err != nil {
+		return StateError, err
+	}
+	prev := r.screen
+	r.screen, r.rawPNG = s, png
+	r.secure = png != nil && isBlack(png)
+	r.image, r.imageMIME = nil, ""
+	var marked []byte
+	if png != nil && !r.secure {
+		r.image, r.imageMIME = png, "image/png"
+		if r.cfg.Mark != nil {
+			if m, mime, err := r.cfg.Mark(png, s); err == nil {
+				r.image, r.imageMIME, marked = m, mime, m
+			} else {
+				r.e.log.Warn("set-of-mark failed", logErr, err)
+			}
+		}
+	}
+	unchanged := false
+	if prev == nil {
+		r.change = "first screen of the task"
+	} else {
+		d := perception.Diff(prev, s)
+		unchanged = d.Unchanged()
+		r.change = strings.TrimSpace(d.String())
+	}
+	r.publishScreen(marked)
+	if !unchanged {
+		r.collect(ctx, r.step, s)
+	}
+	return StateReflect, nil
+}
+
+func (r *run) publishScreen(marked []byte) {
+	s := r.screen
+	r.publish(memory.ScreenPerceived{Step: r.step, Package: s.Package, Activity: s.Activity, Signature: s.Signature,
+		Elements: len(s.Elements), Keyboard: s.Keyboard, Secure: r.secure, Text: s.Text(), Marked: marked, MarkedMIME: r.markedMIME(marked)})
+}
+
+func (r *run) markedMIME(marked []byte) string {
+	if marked == nil {
+		return ""
+	}
+	return r.imageMIME
+}
+
+// observe reads the screen; a dumper error ("could not get idle state") is retried after
+// the screen settles.
+func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		if attempt > 0 {
+			if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+		}
+		var xml, png []byte
+		var activity string
+		g, gctx := errgroup.WithContext(ctx)
+		g.Go(func() (err error) { xml, err = r.cfg.Device.Dump(gctx); return err })
+		if !r.cfg.TextOnly {
+			g.Go(func() (err error) { png, err = r.cfg.Device.Screenshot(gctx); return err })
+		}
+		g.Go(func() error {
+			// The activity only enriches the screen; a failure here is not fatal.
+			if _, act, err := r.cfg.Device.Foreground(gctx); err == nil {
+				activity = act
+			}
+			return nil
+		})
+		if err := g.Wait(); err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			lastErr = err
+			continue
+		}
+		s, err := perception.Parse(xml)
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		s.Activity = activity
+		return s, png, nil
+	}
+	return nil, nil, fmt.Errorf("%w: %w", ErrPerceive, lastErr)
+}
+
+// replan is the Re-Planner's JSON answer.
+type replan struct {
+	Result      string   `json:"result"`
+	Reflection  string   `json:"reflection"`
+	Progress    string   `json:"progress"`
+	Plan        []string `json:"plan"`
+	Subgoal     string   `json:"subgoal"`
+	Interaction int      `json:"interaction"`
+	Reason      string   `json:"reason"`
+}
+
+// reflect asks the Re-Planner to classify the last step and plan this one.
+func (r *run) reflect(ctx context.Context) (State, error) {
+	mem := r.cfg.Memory
+	first := r.plan == nil || r.full
+	full := r.full && r.plan != nil
+	r.full = false
+	d := prompts.ReplannerData{
+		Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(), Step: r.step, First: first,
+		Plan: r.plan, Subgoal: r.subgoal, Progress: mem.Progress(), LastActions: r.lastActs, Change: r.change,
+		Screen: r.screen.Text(), Secure: r.secure, Visual: r.images() != nil, Context: mem.KeyContext(),
+		Notes: r.planNote,
+	}
+	query := r.a.Task.Task
+	if r.subgoal != "" {
+		query += " " + r.subgoal
+	}
+	d.Tricks = r.tricks(ctx, TrickPlanning, query)
+	if r.cd > 0 {
+		d.Tricks = append(d.Tricks, r.tricks(ctx, TrickRecovery, strings.Join(r.lastActs, "; "))...)
+	}
+	if r.cfg.Hints != nil && r.subgoal != "" {
+		if h, err := r.cfg.Hints.Hint(ctx, r.a.Task.App, r.screen.Signature, r.subgoal); err == nil {
+			d.Hint = h
+		}
+	}
+	p, err := r.cfg.Prompts.Replan(d)
+	if err != nil {
+		return StateError, err
+	}
+	var ans replan
+	if err := call(ctx, r.cfg.Model, llm.RoleReplanner, p, r.images(), &ans); err != nil {
+		return StateError, err
+	}
+	r.planNote = nil
+	ans.Result = strings.ToUpper(strings.TrimSpace(ans.Result))
+	if first || r.noActs {
+		ans.Result = "" // nothing was done to classify
+	}
+	r.noActs = false
+	if ans.Interaction < 0 || ans.Interaction > 4 {
+		ans.Interaction = 4
+	}
+	if len(ans.Plan) == 0 {
+		ans.Plan = r.plan
+	}
+	if len(ans.Plan) == 0 && !isFinished(ans.Subgoal) {
+		ans.Plan = []string{ans.Subgoal}
+	}
+	if !first {
+		r.publish(memory.Reflected{Step: r.step, Result: ans.Result, Reflection: ans.Reflection, Progress: ans.Progress})
+	} else {
+		r.publish(memory.Reflected{Step: r.step, Progress: ans.Progress})
+	}
+	switch ans.Result {
+	case "C", "D":
+		r.cd++
+	case "A", "B":
+		r.cd = 0
+	}
+	if r.cd >= 3 {
+		// Three wrong or idle results in a row: the plan does not work. Make a new one now.
+		r.cd = 0
+		r.full = true
+		r.plan = ans.Plan
+		r.planNote = append(r.planNote, "The last three steps failed (results C or D). The current plan does not work: make a full new plan from the current screen.")
+		return StateReflect, nil
+	}
+	r.plan, r.subgoal = ans.Plan, strings.TrimSpace(ans.Subgoal)
+	r.publish(memory.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal, Interaction: ans.Interaction, Reason: ans.Reason, Full: full})
+
+	if r.forced != "" && ans.Interaction == 0 {
+		// The decider saw that the person must decide; the planner did not: ask anyway.
+		ans.Interaction, ans.Reason = 4, r.forced
+	}
+	r.forced = ""
+	if ans.Interaction != 0 {
+		reason := ans.Reason
+		if reason == "" {
+			reason = r.subgoal
+		}
+		r.need = &interaction.Need{Step: r.step, Type: ans.Interaction, Reason: reason, Subgoal: r.subgoal, Screen: r.screen.Text()}
+		return StateInteract, nil
+	}
+	if isFinished(r.subgoal) {
+		return StateCheck, nil
+	}
+	return StateDecide, nil
+}
+
+// interact runs the interaction loop for the pending need.
+func (r *run) interact(ctx context.Context) (State, error) {
+	need := *r.need
+	r.need = nil
+	res, err := r.cfg.Interactor.Resolve(ctx, need)
+	if err != nil {
+		if ctx.Err() != nil {
+			return StateError, err
+		}
+		if errors.Is(err, interaction.ErrNoAnswer) {
+			return r.fail("no answer from the person: " + need.Reason)
+		}
+		return StateError, err
+	}
+	if res.Refused() {
+		return StateRefuse, r.setReason("the person refused: " + need.Reason)
+	}
+	if !res.Settled {
+		return r.fail("the person's answers did not settle it: " + need.Reason)
+	}
+	r.planNote = append(r.planNote, fmt.Sprintf("The person was just asked (%s) and answered; the summary is on the instruction stack: %q. Keep working on the sub-goal this was for (%s): do not skip it.", need.Reason, res.Summary, need.Subgoal))
+	r.reuse, r.noActs, r.lastActs = true, true, nil
+	return StatePerceive, nil
+}
+
+func (r *run) setReason(s string) error {
+	r.reason = s
+	return nil
+}
+
+// decision is the Action Decider's JSON answer.
+type decision struct {
+	Thought string          `json:"thought"`
+	Actions []memory.Action `json:"actions"`
+}
+
+// maxReasks is how often one step asks the decider again for a usable batch.
+const maxReasks = 2
+
+// decide asks the Action Decider for a batch and checks it against the screen.
+func (r *run) decide(ctx context.Context) (State, error) {
+	mem := r.cfg.Memory
+	for attempt := 0; ; attempt++ {
+		d := prompts.DeciderData{
+			Task: r.a.Task, Instructions: mem.Instructions(), Plan: r.plan, Subgoal: r.subgoal,
+			History: history(mem.LastFrames(6)), Screen: r.screen.Text(), Keyboard: r.screen.Keyboard, Secure: r.secure,
+			Visual: r.images() != nil, Context: mem.KeyContext(), Shell: r.cfg.Shell, Notes: r.decNote,
+			Tricks: r.tricks(ctx, TrickAction, r.subgoal),
+		}
+		p, err := r.cfg.Prompts.Decide(d)
+		if err != nil {
+			return StateError, err
+		}
+		var ans decision
+		if err := call(ctx, r.cfg.Model, llm.RoleDecider, p, r.images(), &ans); err != nil {
+			return StateError, err
+		}
+		r.decNote = nil
+		batch, problems := r.screenCheck(ans.Actions)
+		if len(problems) == 0 && len(batch) > 0 {
+			r.publish(memory.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: r.masked(batch)})
+			return r.route(batch)
+		}
+		if len(problems) == 0 {
+			problems = []string{"The answer had no action. Give at least one action."}
+		}
+		if attempt >= maxReasks {
+			// Nothing usable: let the planner see it and try again next step.
+			r.planNote = append(r.planNote, "The Action Decider gave no usable action: "+strings.Join(problems, " "))
+			r.reuse, r.noActs, r.lastActs = true, true, nil
+			return StatePerceive, nil
+		}
+		r.decNote = problems
+	}
+}
+
+// screenCheck truncates a batch after the first action that changes the screen and rejects actions
+// the screen cannot take; it returns the usable batch or the problems to tell the decider.
+func (r *run) screenCheck(actions []memory.Action) ([]memory.Action, []string) {
+	var batch []memory.Action
+	var problems []string
+	for _, a := range actions {
+		a.Type = normalizeType(a.Type)
+		if err := a.Validate(); err != nil {
+			problems = append(problems, fmt.Sprintf("%s is not valid: %v.", a, err))
+			r.publish(memory.ActionRejected{Step: r.step, Action: a, Reason: err.Error()})
+			continue
+		}
+		if (a.Targeted() || (a.Type == memory.Swipe && a.Index > 0)) && r.element(a.Index) == nil {
+			why := fmt.Sprintf("index %d is not on the current screen (it has elements 1–%d)", a.Index, len(r.screen.Elements))
+			problems = append(problems, fmt.Sprintf("%s: %s; use an index from the screen.", a, why))
+			r.publish(memory.ActionRejected{Step: r.step, Action: a, Reason: why})
+			continue
+		}
+		batch = append(batch, a)
+		if a.EndsBatch() {
+			break // the screen changes under anything after it
+		}
+	}
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	return batch, nil
+}
+
+// normalizeType maps a type in any letter case to its canonical name.
+func normalizeType(t memory.ActionType) memory.ActionType {
+	for _, k := range memory.ActionTypes() {
+		if strings.EqualFold(string(k), string(t)) {
+			return k
+		}
+	}
+	return t
+}
+
+// route sends a checked batch on: to the planner (NeedInteraction), the finish check
+// (Finish alone) or the guard.
+func (r *run) route(batch []memory.Action) (State, error) {
+	last := batch[len(batch)-1]
+	if last.Type == memory.NeedInteraction {
+		r.forced = last.Reason
+		if r.forced == "" {
+			r.forced = "the Action Decider says the person must decide before going on"
+		}
+		r.planNote = append(r.planNote, "The Action Decider says the person must be asked before going on: "+r.forced+". Decide the interaction type and ask.")
+		r.reuse, r.noActs, r.lastActs = true, true, nil
+		return StatePerceive, nil
+	}
+	r.finishAfter = false
+	if last.Type == memory.Finish {
+		r.answer = last.Text
+		if len(batch) == 1 {
+			return StateCheck, nil
+		}
+		batch = batch[:len(batch)-1]
+		r.finishAfter = true
+	}
+	r.batch = batch
+	return StateGuard, nil
+}
+
+// masked returns the batch with text typed into password fields hidden.
+func (r *run) masked(batch []memory.Action) []memory.Action {
+	out := append([]memory.Action(nil), batch...)
+	for i, a := range out {
+		if a.Type == memory.Input {
+			if el := r.element(a.Index); el != nil && el.Password {
+				out[i].Text = "••••••"
+			}
+		}
+	}
+	return out
+}
+
+// guard holds back the first sensitive action the person has not consented to; the
+// actions before it still run.
+func (r *run) guard() (State, error) {
+	r.consents = map[int]string{}
+	for i, a := range r.batch {
+		v, hit := r.cfg.Guard.Check(a, r.element(a.Index))
+		if !hit {
+			continue
+		}
+		if _, ok := r.cfg.Memory.Consent(v.Category); ok {
+			r.consents[i] = v.Category
+			continue
+		}
+		r.publish(memory.ActionGuarded{Step: r.step, Action: a, Category: v.Category, Target: strings.TrimPrefix(v.Subject, strings.ToLower(string(a.Type))+" ")})
+		r.need = &interaction.Need{Step: r.step, Type: v.Type, Reason: fmt.Sprintf("%s (%s)", v.Subject, v.Category),
+			Subgoal: r.subgoal, Screen: r.screen.Text(), Category: v.Category, Subject: v.Subject}
+		r.batch = r.batch[:i]
+		r.finishAfter = false
+		break
+	}
+	return StateAct, nil
+}
+
+// loopLimit is how often the same action on the same page may run before it is a loop.
+const loopLimit = 3
+
+// act runs the batch on the device.
+func (r *run) act(ctx context.Context) (State, error) {
+	r.lastActs = nil
+	acted := false
+	for i, a := range r.batch {
+		key := r.screen.Signature + "\x00" + a.String()
+		if r.loops[key]+1 >= loopLimit {
+			st, err := r.breakLoop(ctx, a)
+			if st != "" || err != nil {
+				return st, err
+			}
+			acted = true
+			break
+		}
+		r.loops[key]++
+		el := r.element(a.Index)
+		out, err := r.exec(ctx, a, el)
+		ev := memory.ActionExecuted{Step: r.step, Action: r.masked([]memory.Action{a})[0], Signature: r.screen.Signature, Consent: r.consents[i]}
+		if el != nil {
+			ev.Element = &memory.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+		}
+		desc := ev.Action.String()
+		if el != nil {
+			desc += fmt.Sprintf(" on %s %q", el.Role, label(el))
+		}
+		if err != nil {
+			ev.Err = err.Error()
+			r.publish(ev)
+			if ctx.Err() != nil {
+				return StateError, ctx.Err()
+			}
+			r.lastActs = append(r.lastActs, desc+": failed: "+err.Error())
+			break
+		}
+		r.publish(ev)
+		acted = true
+		if out != "" {
+			desc += ": output: " + llm.Head(out, 400)
+		}
+		r.lastActs = append(r.lastActs, desc)
+	}
+	r.batch, r.consents = nil, nil
+	if acted {
+		if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
+			return StateError, ctx.Err()
+		}
+	}
+	if r.finishAfter {
+		r.finishAfter = false
+		r.planNote = append(r.planNote, "The Action Decider believes the task is finished after these actions; check the screen and answer Finished if so.")
+	}
+	if r.need != nil {
+		// The guard held an action back: ask before anything else.
+		r.reuse = !acted
+		return StateInteract, nil
+	}
+	if !acted && len(r.lastActs) == 0 {
+		r.noActs = true
+		r.reuse = true
+	}
+	return StatePerceive, nil
+}
+
+// breakLoop handles an action about to run for the loopLimit-th time on the same page:
+// first it goes back, then it forces a full re-plan, then it gives up. It returns "" to go on.
+func (r *run) breakLoop(ctx context.Context, a memory.Action) (State, error) {
+	r.loopBreaks++
+	for k := range r.loops {
+		delete(r.loops, k)
+	}
+	note := fmt.Sprintf("%s on this page came back %d times without progress: it does not work here; try another way.", a, loopLimit)
+	ev := memory.LoopBroken{Step: r.step, Action: a, Signature: r.screen.Signature}
+	switch r.loopBreaks {
+	case 1:
+		ev.Remedy = "back"
+		r.publish(ev)
+		err := r.cfg.Device.Key(ctx, "back")
+		r.publish(memory.ActionExecuted{Step: r.step, Action: memory.Action{Type: memory.Back}, Signature: r.screen.Signature, Err: errText(err)})
+		if err != nil && ctx.Err() != nil {
+			return StateError, ctx.Err()
+		}
+		r.lastActs = append(r.lastActs, "Back(): pressed by the executor to leave a loop")
+		r.planNote = append(r.planNote, note+" The executor pressed Back.")
+	case 2:
+		ev.Remedy = "replan"
+		r.publish(ev)
+		r.full = true
+		r.planNote = append(r.planNote, note+" Make a full new plan.")
+		r.noActs, r.reuse = true, true
+		return StatePerceive, nil
+	default:
+		ev.Remedy = "fail"
+		r.publish(ev)
+		return r.fail(fmt.Sprintf("stuck in a loop: %s keeps coming back on the same page", a))
+	}
+	return "", nil
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// Gesture timings.
+const (
+	longPressDuration = 800 * time.Millisecond
+	swipeDuration     = 300 * time.Millisecond
+)
+
+// exec performs one action; it returns a Shell command's output.
+func (r *run) exec(ctx context.Context, a memory.Action, el *perception.Element) (string, error) {
+	dev := r.cfg.Device
+	switch a.Type {
+	case memory.Tap:
+		return "", dev.Tap(ctx, el.Center.X, el.Center.Y)
+	case memory.LongPress:
+		return "", dev.LongPress(ctx, el.Center.X, el.Center.Y, longPressDuration)
+	case memory.Input:
+		if n := utf8.RuneCountInString(el.Text); n > 0 && el.Text != el.Hint {
+			if err := dev.ClearText(ctx, el.Center.X, el.Center.Y, n); err != nil {
+				return "", err
+			}
+		} else if !el.Focused {
+			if err := dev.Tap(ctx, el.Center.X, el.Center.Y); err != nil {
+				return "", err
+			}
+		}
+		return "", dev.TypeText(ctx, a.Text)
+	case memory.Clear:
+		return "", dev.ClearText(ctx, el.Center.X, el.Center.Y, max(utf8.RuneCountInString(el.Text), 1))
+	case memory.Swipe:
+		b := perception.Bounds{X2: r.screen.Width, Y2: r.screen.Height}
+		if el != nil {
+			b = el.Bounds
+		}
+		x1, y1, x2, y2 := swipePath(b, a.Direction)
+		return "", dev.Swipe(ctx, x1, y1, x2, y2, swipeDuration)
+	case memory.Back:
+		return "", dev.Key(ctx, "back")
+	case memory.Home:
+		return "", dev.Key(ctx, "home")
+	case memory.Enter:
+		return "", dev.Key(ctx, "enter")
+	case memory.Wait:
+		return "", r.cfg.Sleep(ctx, time.Duration(a.Seconds*float64(time.Second)))
+	case memory.OpenApp:
+		return "", dev.Launch(ctx, a.Package)
+	case memory.Shell:
+		return dev.Shell(ctx, a.Command)
+	}
+	return "", fmt.Errorf("executor: action %s cannot be executed", a.Type)
+}
+
+// swipePath is a finger path across the middle of b, in the direction of the finger.
+func swipePath(b perception.Bounds, dir string) (x1, y1, x2, y2 int) {
+	cx, cy := (b.X1+b.X2)/2, (b.Y1+b.Y2)/2
+	dx, dy := (b.X2-b.X1)*3/10, (b.Y2-b.Y1)*3/10
+	switch dir {
+	case "up":
+		return cx, cy + dy, cx, cy - dy
+	case "down":
+		return cx, cy - dy, cx, cy + dy
+	case "left":
+		return cx + dx, cy, cx - dx, cy
+	default:
+		return cx - dx, cy, cx + dx, cy
+	}
+}
+
+// verdict is the finish check's JSON answer.
+type verdict struct {
+	Passed bool   `json:"passed"`
+	Reason string `json:"reason"`
+}
+
+// maxCheckFails is how many failed finish checks end the task.
+const maxCheckFails = 3
+
+// check runs the finish check: the final screen and key context against the task.
+func (r *run) check(ctx context.Context) (State, error) {
+	r.collectors.Wait() // the final screen's facts count
+	if r.cfg.NoFinishCheck {
+		return StateFinish, nil
+	}
+	mem := r.cfg.Memory
+	p, err := r.cfg.Prompts.Check(prompts.CheckerData{Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(),
+		Screen: r.screen.Text(), Context: mem.KeyContext(), Answer: r.answer, Plan: r.plan, Progress: mem.Progress()})
+	if err != nil {
+		return StateError, err
+	}
+	var v verdict
+	if err := call(ctx, r.cfg.Model, RoleChecker, p, r.images(), &v); err != nil {
+		return StateError, err
+	}
+	r.publish(memory.FinishChecked{Step: r.step, Passed: v.Passed, Reason: v.Reason})
+	if v.Passed {
+		return StateFinish, nil
+	}
+	r.checkFails++
+	if r.checkFails >= maxCheckFails {
+		return r.fail("the task is not done: " + v.Reason)
+	}
+	r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+v.Reason+". Re-plan what is missing.")
+	r.reuse, r.noActs, r.lastActs = true, true, nil
+	return StatePerceive, nil
+}
+
+// extraction is the Key Context Collector's JSON answer.
+type extraction struct {
+	Facts []memory.Fact `json:"facts"`
+}
+
+// collect extracts key context from s in the background; the next step goes on without
+// waiting (it uses what earlier collections found). A failure costs only the facts.
+func (r *run) collect(ctx context.Context, step int, s *perception.Screen) {
+	text := s.Text()
+	if text == r.lastTxt || len(s.Elements) == 0 && len(s.Context) == 0 {
+		return
+	}
+	r.lastTxt = text
+	mem := r.cfg.Memory
+	d := prompts.ExtractorData{Instruction: r.a.Instruction, Task: r.a.Task, Subgoal: r.subgoal, Screen: text, Known: mem.KeyContext()}
+	r.collectors.Go(func() {
+		p, err := r.cfg.Prompts.Extract(d)
+		if err != nil {
+			return
+		}
+		var ans extraction
+		if err := call(ctx, r.cfg.Model, llm.RoleExtractor, p, nil, &ans); err != nil {
+			r.e.log.Warn("key context collection failed", logStep, step, logErr, err)
+			return
+		}
+		var facts []memory.Fact
+		for _, f := range ans.Facts {
+			f.Key, f.Value = strings.TrimSpace(f.Key), strings.TrimSpace(f.Value)
+			if f.Key == "" || f.Value == "" {
+				continue
+			}
+			f.App, f.Step = r.a.Task.App, step
+			facts = append(facts, f)
+		}
+		if len(facts) > 0 {
+			r.publish(memory.ContextCollected{Step: step, Facts: facts})
+		}
+	})
+}
+
+// history renders earlier steps' actions and results for the decider.
+func history(frames []memory.Frame) []string {
+	var out []string
+	for _, f := range frames {
+		for _, e := range f.Executed {
+			s := fmt.Sprintf("step %d: %s", f.Step, e.Action)
+			if e.Element != nil && e.Element.Label != "" {
+				s += fmt.Sprintf(" on %q", e.Element.Label)
+			}
+			if e.Err != "" {
+				s += " (failed: " + e.Err + ")"
+			} else if f.Result != "" {
+				s += " → " + f.Result
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
