@@ -258,9 +258,11 @@ func (s *Server) Connect(t testing.TB, addr string) string {
 // ConnectState is Connect waiting for another state ("unauthorized", "offline").
 func (s *Server) ConnectState(t testing.TB, addr, state string) string {
 	t.Helper()
-	out := s.Run(t, "connect", addr)
-	if !bytes.Contains(out, []byte("connected to")) {
-		t.Fatalf("adb connect %s: %s", addr, out)
+	// An unauthorized device makes adb connect report "failed to authenticate"; the
+	// listed state is what counts.
+	out, errOut, err := s.Exec(t.Context(), nil, "connect", addr)
+	if state == "device" && (err != nil || !bytes.Contains(out, []byte("connected to"))) {
+		t.Fatalf("adb connect %s: %v: %s%s", addr, err, out, errOut)
 	}
 	s.WaitState(t, addr, state)
 	return addr
