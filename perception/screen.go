@@ -158,6 +158,7 @@ type builder struct {
 	s      *Screen
 	act    []bool // node is an indexed element
 	subAct []bool // some descendant is an indexed element
+	cbox   []Bounds // union of the visible elements and texts in a subtree
 	sig    []uint64
 }
 
@@ -281,21 +282,44 @@ func (b *builder) classify() {
 		}
 		b.act[i] = true
 	}
+	// Content boxes: where a node's elements and texts are, for reading order.
+	b.cbox = make([]Bounds, len(t.nodes))
 	for i := len(t.nodes) - 1; i >= 0; i-- {
-		if p := t.nodes[i].parent; p >= 0 && (b.act[i] || b.subAct[i]) {
-			b.subAct[p] = true
+		n := &t.nodes[i]
+		if b.act[i] || (!n.vis.Empty() && (n.text != "" || n.desc != "")) {
+			b.cbox[i] = union(b.cbox[i], n.vis)
+		}
+		if p := n.parent; p >= 0 {
+			if b.act[i] || b.subAct[i] {
+				b.subAct[p] = true
+			}
+			b.cbox[p] = union(b.cbox[p], b.cbox[i])
 		}
 	}
 }
 
-// kids returns the children of i sorted in reading order: a box wholly
-// above another comes first, boxes side by side go left to right.
+func union(a, b Bounds) Bounds {
+	switch {
+	case a.Empty():
+		return b
+	case b.Empty():
+		return a
+	}
+	return Bounds{X1: min(a.X1, b.X1), Y1: min(a.Y1, b.Y1), X2: max(a.X2, b.X2), Y2: max(a.Y2, b.Y2)}
+}
+
+// kids returns the children of i sorted in reading order of what they
+// show (not of their own bounds: full-screen layers all start at 0,0): a box
+// wholly above another comes first, boxes side by side go left to right.
 func (b *builder) kids(i int32) []int32 {
 	t := b.t
 	kids := t.children(i)
 	if len(kids) > 1 {
 		slices.SortStableFunc(kids, func(x, y int32) int {
-			bx, by := t.nodes[x].raw, t.nodes[y].raw
+			bx, by := b.cbox[x], b.cbox[y]
+			if bx.Empty() || by.Empty() {
+				return 0
+			}
 			switch {
 			case bx.Y2 <= by.Y1 && bx.Y1 < by.Y1:
 				return -1
@@ -349,7 +373,7 @@ func (b *builder) visit(i int32, depth int32, owner int32, inList bool) {
 	if owner >= 0 {
 		e := &s.Elements[owner]
 		switch {
-		case e.Label == "" && !b.subAct[i]:
+		case e.Label == "" && !e.Scrollable && !b.subAct[i]:
 			// A label-only child folds into its element.
 			e.Label = txt
 			if desc != "" {

@@ -10,7 +10,6 @@ import (
 	"image/png"
 	"strconv"
 
-	xdraw "golang.org/x/image/draw"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/opentype"
@@ -136,7 +135,7 @@ func (m *Marker) Annotate(shot image.Image, s *Screen) *image.RGBA {
 	if w == sb.Dx() && h == sb.Dy() {
 		draw.Draw(dst, dst.Bounds(), shot, sb.Min, draw.Src)
 	} else {
-		xdraw.ApproxBiLinear.Scale(dst, dst.Bounds(), shot, sb, xdraw.Src, nil)
+		downscale(dst, shot)
 	}
 	if s == nil || len(s.Elements) == 0 {
 		return dst
