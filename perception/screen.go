@@ -156,8 +156,8 @@ const (
 type builder struct {
 	t      *tree
 	s      *Screen
-	act    []bool // node is an indexed element
-	subAct []bool // some descendant is an indexed element
+	act    []bool   // node is an indexed element
+	subAct []bool   // some descendant is an indexed element
 	cbox   []Bounds // union of the visible elements and texts in a subtree
 	sig    []uint64
 }
