@@ -28,6 +28,7 @@ type PlannerData struct {
 	Done        []TaskResult     // finished app tasks (adjust phase)
 	Context     []memory.Fact
 	Tricks      []string
+	Notes       []string // what was wrong with the last answer
 }
 
 // Plan renders the Global Planner prompt.

@@ -1,0 +1,249 @@
+package global
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/executor/prompts"
+	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/memory"
+)
+
+// App is a launchable app: package, label and, when learned, what it does.
+type App = prompts.App
+
+// AppSource lists the phone's launchable apps (the App Metadata Manager). cmd adapts the
+// device layer and the knowledge store's learned descriptions to it.
+type AppSource interface {
+	Apps(ctx context.Context) ([]App, error)
+}
+
+// Launcher starts an app on the phone; *adb.Device satisfies it.
+type Launcher interface {
+	Launch(ctx context.Context, pkg string) error
+}
+
+// Runner carries out one app task; *executor.Executor satisfies it.
+type Runner interface {
+	Run(ctx context.Context, a executor.Assignment) (executor.Result, error)
+}
+
+// Model is the one model method the planner needs.
+type Model = executor.Model
+
+// Memory is what the Task Manager reads from the memory manager.
+type Memory interface {
+	KeyContext() []memory.Fact
+}
+
+// DefaultMaxTasks bounds how many app tasks one run may start when Config.MaxTasks is 0.
+const DefaultMaxTasks = 8
+
+// Config holds a Manager's parts.
+type Config struct {
+	Apps     AppSource    // required
+	Launcher Launcher     // required
+	Executor Runner       // required
+	Model    Model        // required; role "planner"
+	Prompts  *prompts.Set // required
+	Memory   Memory       // required
+	Bus      *memory.Bus
+	Tricks   executor.Tricks // planning tips ("common" app); optional
+	RunID    string
+	TextOnly bool
+	MaxTasks int
+	Logger   *slog.Logger
+}
+
+// Manager is the Global Task Manager.
+type Manager struct {
+	cfg Config
+	log *slog.Logger
+}
+
+// New checks cfg and returns a Manager.
+func New(cfg Config) (*Manager, error) {
+	switch {
+	case cfg.Apps == nil:
+		return nil, fmt.Errorf("%w: no app source", ErrConfig)
+	case cfg.Launcher == nil:
+		return nil, fmt.Errorf("%w: no launcher", ErrConfig)
+	case cfg.Executor == nil:
+		return nil, fmt.Errorf("%w: no executor", ErrConfig)
+	case cfg.Model == nil:
+		return nil, fmt.Errorf("%w: no model", ErrConfig)
+	case cfg.Prompts == nil:
+		return nil, fmt.Errorf("%w: no prompts", ErrConfig)
+	case cfg.Memory == nil:
+		return nil, fmt.Errorf("%w: no memory", ErrConfig)
+	}
+	if cfg.MaxTasks <= 0 {
+		cfg.MaxTasks = DefaultMaxTasks
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Manager{cfg: cfg, log: log}, nil
+}
+
+// Result is how a run ended.
+type Result struct {
+	Outcome memory.Outcome
+	Reason  string
+	Answer  string // what the last app task answered, if anything
+	Tasks   []prompts.TaskResult
+	Facts   []memory.Fact
+}
+
+// plannerAnswer is the Global Planner's JSON answer.
+type plannerAnswer struct {
+	Thought  string           `json:"thought"`
+	Status   string           `json:"status"` // continue, done, impossible
+	Tasks    []memory.AppTask `json:"tasks"`
+	Next     int              `json:"next"`
+	Progress string           `json:"progress"`
+	Reason   string           `json:"reason"`
+}
+
+// Run carries out the person's instruction. The error is non-nil when the run could not
+// go on (device, model, or ctx ended — then the outcome is "stopped"); the Result always
+// says how it ended and RunFinished is always published.
+func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err error) {
+	bus := m.cfg.Bus
+	bus.Publish(memory.RunStarted{RunID: m.cfg.RunID, Instruction: instruction, TextOnly: m.cfg.TextOnly})
+	defer func() {
+		if ctx.Err() != nil && res.Outcome != memory.OutcomeDone {
+			res.Outcome, res.Reason = memory.OutcomeStopped, "stopped: "+ctx.Err().Error()
+		}
+		if res.Outcome == "" {
+			res.Outcome = memory.OutcomeFailed
+			if err != nil && res.Reason == "" {
+				res.Reason = err.Error()
+			}
+		}
+		res.Facts = m.cfg.Memory.KeyContext()
+		bus.Publish(memory.RunFinished{Outcome: res.Outcome, Reason: res.Reason, Answer: res.Answer})
+	}()
+
+	apps, err := m.cfg.Apps.Apps(ctx)
+	if err != nil {
+		return res, fmt.Errorf("global: list apps: %w", err)
+	}
+	if len(apps) == 0 {
+		res.Reason = "the phone has no launchable app"
+		return res, ErrNoApps
+	}
+	data := prompts.PlannerData{Phase: "plan", Instruction: instruction, Apps: apps}
+	if m.cfg.Tricks != nil {
+		if ts, err := m.cfg.Tricks.Tricks(ctx, "common", executor.TrickPlanning, instruction, 3); err == nil {
+			data.Tricks = ts
+		}
+	}
+	ans, err := m.plan(ctx, data, apps)
+	if err != nil {
+		return res, err
+	}
+	for started := 0; ; started++ {
+		bus.Publish(memory.GlobalPlanned{Tasks: ans.Tasks, Next: ans.Next, Progress: ans.Progress, Adjusted: data.Phase == "adjust"})
+		switch ans.Status {
+		case "done":
+			res.Outcome, res.Reason = memory.OutcomeDone, ans.Reason
+			return res, nil
+		case "impossible":
+			res.Outcome, res.Reason = memory.OutcomeFailed, "cannot be done: "+ans.Reason
+			return res, nil
+		}
+		if started >= m.cfg.MaxTasks {
+			res.Reason = fmt.Sprintf("gave up after %d app tasks", started)
+			return res, nil
+		}
+		task := ans.Tasks[ans.Next]
+		if err := m.cfg.Launcher.Launch(ctx, task.App); err != nil {
+			return res, fmt.Errorf("global: launch %s: %w", task.App, err)
+		}
+		r, err := m.cfg.Executor.Run(ctx, executor.Assignment{Index: started, Instruction: instruction, Task: task, Context: m.cfg.Memory.KeyContext()})
+		tr := prompts.TaskResult{Index: started, Task: task, Outcome: r.Outcome, Reason: r.Reason, Answer: r.Answer}
+		res.Tasks = append(res.Tasks, tr)
+		if r.Answer != "" {
+			res.Answer = r.Answer
+		}
+		if err != nil {
+			res.Reason = r.Reason
+			return res, err
+		}
+		if r.Outcome == memory.OutcomeRefused || r.Outcome == memory.OutcomeStopped {
+			// The person said no: nothing else is done on their behalf.
+			res.Outcome, res.Reason = r.Outcome, r.Reason
+			return res, nil
+		}
+		data = prompts.PlannerData{Phase: "adjust", Instruction: instruction, Apps: apps, Tasks: ans.Tasks, Done: res.Tasks,
+			Context: m.cfg.Memory.KeyContext(), Tricks: data.Tricks}
+		if ans, err = m.plan(ctx, data, apps); err != nil {
+			return res, err
+		}
+	}
+}
+
+// plan calls the Global Planner and checks its answer; an answer naming an app that is not
+// installed, or no task to run, is asked for once more.
+func (m *Manager) plan(ctx context.Context, data prompts.PlannerData, apps []App) (plannerAnswer, error) {
+	var problem string
+	for attempt := 0; attempt < 2; attempt++ {
+		if problem != "" {
+			data.Notes = []string{problem}
+		}
+		p, err := m.cfg.Prompts.Plan(data)
+		if err != nil {
+			return plannerAnswer{}, err
+		}
+		resp, err := m.cfg.Model.Generate(ctx, llm.Request{Role: llm.RolePlanner, System: p.System, Schema: &p.Schema,
+			Messages: []llm.Message{{Role: "user", Text: p.User}}})
+		if err != nil {
+			return plannerAnswer{}, fmt.Errorf("global: planner model: %w", err)
+		}
+		var ans plannerAnswer
+		text, err := llm.ExtractJSON(resp.Text)
+		if err == nil {
+			err = json.Unmarshal([]byte(text), &ans)
+		}
+		if err != nil {
+			problem = fmt.Sprintf("Your last answer could not be read (%v); answer with one JSON object.", err)
+			continue
+		}
+		if problem = check(&ans, apps); problem == "" {
+			return ans, nil
+		}
+	}
+	return plannerAnswer{}, fmt.Errorf("%w: %s", ErrBadAnswer, problem)
+}
+
+// check validates a planner answer; it returns the problem in words, or "".
+func check(a *plannerAnswer, apps []App) string {
+	a.Status = strings.ToLower(strings.TrimSpace(a.Status))
+	switch a.Status {
+	case "done", "impossible":
+		return ""
+	case "continue", "":
+		a.Status = "continue"
+	default:
+		return fmt.Sprintf("status %q is not continue, done or impossible", a.Status)
+	}
+	if len(a.Tasks) == 0 {
+		return "status continue needs at least one task"
+	}
+	if a.Next < 0 || a.Next >= len(a.Tasks) {
+		return fmt.Sprintf("next %d is not an index of tasks (0–%d)", a.Next, len(a.Tasks)-1)
+	}
+	for i, t := range a.Tasks {
+		if !slices.ContainsFunc(apps, func(x App) bool { return x.Package == t.App }) {
+			return fmt.Sprintf("task %d names app %q, which is not in the list of launchable apps; use a listed package, or status impossible when none fits", i, t.App)
+		}
+	}
+	return ""
+}
