@@ -174,3 +174,23 @@ func addrOf(t *testing.T, s string) net.Addr {
 	}
 	return a
 }
+
+// TestDeviceDropRealAdb: a drop fault cuts the connection; the real server lists the device
+// offline, reconnects by itself, and the phone serves again.
+func TestDeviceDropRealAdb(t *testing.T) {
+	dev := newTestDoubleDevice("unused")
+	face := startDevice(t, dev)
+	adb := adbtest.Start(t)
+	serial := adb.Connect(t, face.Addr().String())
+	out, errOut, _ := adb.Exec(t.Context(), nil, "-s", serial, "shell", "drop")
+	if string(out) != "partial" {
+		t.Errorf("adb shell drop: %q %q", out, errOut)
+	}
+	if st, err := adb.State(serial); err != nil || st == "device" {
+		t.Errorf("right after the drop the device is %q (%v), want it offline", st, err)
+	}
+	adb.WaitState(t, serial, "device")
+	if out := string(adb.Run(t, "-s", serial, "shell", "echo", "back")); out != "back\n" {
+		t.Errorf("after reconnect: %q", out)
+	}
+}
