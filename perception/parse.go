@@ -46,9 +46,9 @@ type tree struct {
 	sawHierarchy  bool
 }
 
-// maxDepth bounds the element nesting the parser tracks; deeper elements are
-// attached to the deepest tracked ancestor so hostile input cannot make later
-// passes quadratic.
+// maxDepth bounds the element nesting the parser keeps; deeper elements
+// (real dumps stay under 40 levels) are skipped, so hostile input cannot
+// make the later recursive passes deep or quadratic.
 const maxDepth = 512
 
 // parseTree scans a dump with a small hand-written, allocation-light XML
@@ -74,7 +74,7 @@ func parseTree(data []byte) (*tree, error) {
 	}
 	s := string(data[start:])
 	p := &parser{s: s, t: &tree{}}
-	p.t.nodes = make([]node, 0, strings.Count(s, "bounds=")+1)
+	p.t.nodes = make([]node, 0, len(s)/300+8) // a dumped node takes 300-500 bytes
 	p.run()
 	if !p.t.sawHierarchy && !p.sawBounds {
 		// Markup, but not a UI dump (every dumped node has bounds).
@@ -106,16 +106,14 @@ type parser struct {
 
 type openTag struct {
 	name string
-	node int32 // -1 for <hierarchy> and elements past maxDepth
+	near int32 // the node this element is, or its nearest node ancestor; -1 for none
 }
 
 func (p *parser) parent() int32 {
-	for k := len(p.stack) - 1; k >= 0; k-- {
-		if p.stack[k].node >= 0 {
-			return p.stack[k].node
-		}
+	if len(p.stack) == 0 {
+		return -1
 	}
-	return -1
+	return p.stack[len(p.stack)-1].near
 }
 
 func (p *parser) run() {
@@ -181,9 +179,11 @@ func (p *parser) name() string {
 }
 
 // closeTag pops the stack down to the matching open tag (ignoring a stray
-// close tag) and reports whether the outermost element just closed.
+// close tag) and reports whether the outermost element just closed. Only the
+// innermost closeScan tags are searched, so hostile input stays linear.
 func (p *parser) closeTag(name string) bool {
-	for k := len(p.stack) - 1; k >= 0; k-- {
+	const closeScan = 64
+	for k := len(p.stack) - 1; k >= 0 && k >= len(p.stack)-closeScan; k-- {
 		if p.stack[k].name == name {
 			p.stack = p.stack[:k]
 			return k == 0 && name == "hierarchy"
@@ -320,7 +320,7 @@ func (p *parser) startTag() bool {
 		p.t.sawHierarchy = true
 		p.t.rotation, p.t.width, p.t.height = rot, w, h
 		if !selfClose {
-			p.stack = append(p.stack, openTag{name: name, node: -1})
+			p.stack = append(p.stack, openTag{name: name, near: p.parent()})
 		}
 		return true
 	}
@@ -328,7 +328,7 @@ func (p *parser) startTag() bool {
 		n.class = name // Appium page sources name elements by class
 	}
 	p.sawBounds = p.sawBounds || sawBounds
-	idx := int32(-1)
+	idx := p.parent()
 	if len(p.stack) < maxDepth {
 		n.parent = p.parent()
 		if n.parent >= 0 {
@@ -338,7 +338,7 @@ func (p *parser) startTag() bool {
 		p.t.nodes = append(p.t.nodes, n)
 	}
 	if !selfClose {
-		p.stack = append(p.stack, openTag{name: name, node: idx})
+		p.stack = append(p.stack, openTag{name: name, near: idx})
 	}
 	return true
 }

@@ -365,6 +365,26 @@ func TestHugeTree(t *testing.T) {
 	}
 }
 
+// TestHostileInput feeds shapes that would make a naive parser quadratic;
+// if it regresses, the test runs into the package timeout.
+func TestHostileInput(t *testing.T) {
+	const n = 200000
+	for name, in := range map[string]string{
+		"unmatched closes": "<hierarchy>" + strings.Repeat("<a>", n) + strings.Repeat("</b>", n),
+		"nested roots":     strings.Repeat("<hierarchy>", n) + strings.Repeat(`<node bounds="[0,0][1,1]"/>`, n),
+		"deep nodes":       strings.Repeat(`<node text="x" clickable="true" bounds="[0,0][9,9]">`, n),
+		"long attribute":   `<hierarchy><node text="` + strings.Repeat("&amp;&#128512;x", n) + `" bounds="[0,0][9,9]"/></hierarchy>`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, err := Parse([]byte(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = s.Text()
+		})
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, file := range dumps(f, "*") {
 		data, err := os.ReadFile(file)
