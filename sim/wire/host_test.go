@@ -466,3 +466,46 @@ func BenchmarkHostShell(b *testing.B) {
 	}
 	b.ReportMetric(float64(time.Since(start).Microseconds())/float64(b.N), "µs/roundtrip")
 }
+
+// decodeV2 splits a shell-v2 stream into stdout text and the exit status (-1 if none).
+func decodeV2(t *testing.T, b []byte) (string, int) {
+	t.Helper()
+	var out strings.Builder
+	status := -1
+	for len(b) >= 5 {
+		n := int(b[1]) | int(b[2])<<8 | int(b[3])<<16 | int(b[4])<<24
+		if len(b) < 5+n {
+			t.Fatalf("truncated v2 packet")
+		}
+		switch b[0] {
+		case 1:
+			out.Write(b[5 : 5+n])
+		case 3:
+			status = int(b[5])
+		}
+		b = b[5+n:]
+	}
+	return out.String(), status
+}
+
+func TestHostShellV2Pty(t *testing.T) {
+	srv := startHost(t, newTestDoubleDevice("solo"))
+	c, err := net.Dial("tcp", srv.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprint(c, hex4("host:transport:solo")+hex4("shell,v2,TERM=xterm,pty:"))
+	in := "echo hx\x7fi\rexit\r"
+	c.Write(append([]byte{0, byte(len(in)), 0, 0, 0}, in...))
+	b, _ := io.ReadAll(c)
+	if !bytes.HasPrefix(b, []byte("OKAYOKAY")) {
+		t.Fatalf("got %q", b)
+	}
+	out, status := decodeV2(t, b[8:])
+	want := "fairy:/ $ echo hx\b \bi\r\nhi\r\nfairy:/ $ exit\r\n"
+	if out != want || status != 0 {
+		t.Errorf("pty session %q (status %d), want %q", out, status, want)
+	}
+}
