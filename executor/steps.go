@@ -406,6 +406,9 @@ func (r *run) act(ctx context.Context) (State, error) {
 	acted := false
 	for i, a := range r.batch {
 		key := r.screen.Signature + "\x00" + a.String()
+		if el := r.element(a.Index); el != nil {
+			key += "\x00" + label(el)
+		}
 		if r.loops[key]+1 >= loopLimit {
 			st, err := r.breakLoop(ctx, a)
 			if st != "" || err != nil {
