@@ -193,6 +193,7 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 // plan calls the Global Planner and checks its answer; an answer naming an app that is not
 // installed, or no task to run, is asked for once more.
 func (m *Manager) plan(ctx context.Context, data prompts.PlannerData, apps []App) (plannerAnswer, error) {
+	keep := data.Tasks // an adjust answer without tasks keeps the current plan
 	var problem string
 	for attempt := 0; attempt < 2; attempt++ {
 		if problem != "" {
@@ -215,6 +216,9 @@ func (m *Manager) plan(ctx context.Context, data prompts.PlannerData, apps []App
 		if err != nil {
 			problem = fmt.Sprintf("Your last answer could not be read (%v); answer with one JSON object.", err)
 			continue
+		}
+		if len(ans.Tasks) == 0 {
+			ans.Tasks = keep
 		}
 		if problem = check(&ans, apps); problem == "" {
 			return ans, nil
