@@ -1,0 +1,399 @@
+package sim
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"strings"
+	"unicode"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
+)
+
+// Screenshots are drawn from the same nodes the dump prints, with the Go fonts. The Go fonts
+// have no CJK glyphs: such characters are drawn as hollow boxes of the right width (a real
+// phone would show the glyphs; the tree carries the text either way).
+
+type fontSet struct {
+	regular, bold *opentype.Font
+	faces         map[[2]int]font.Face
+}
+
+func newFontSet() (*fontSet, error) {
+	r, err := opentype.Parse(goregular.TTF)
+	if err != nil {
+		return nil, fmt.Errorf("parse font: %w", err)
+	}
+	b, err := opentype.Parse(gobold.TTF)
+	if err != nil {
+		return nil, fmt.Errorf("parse font: %w", err)
+	}
+	return &fontSet{regular: r, bold: b, faces: map[[2]int]font.Face{}}, nil
+}
+
+func (fs *fontSet) face(px int, bold bool) font.Face {
+	k := [2]int{px, 0}
+	if bold {
+		k[1] = 1
+	}
+	if f, ok := fs.faces[k]; ok {
+		return f
+	}
+	src := fs.regular
+	if bold {
+		src = fs.bold
+	}
+	f, err := opentype.NewFace(src, &opentype.FaceOptions{Size: float64(px), DPI: 72, Hinting: font.HintingNone})
+	if err != nil {
+		return nil
+	}
+	fs.faces[k] = f
+	return f
+}
+
+func (fs *fontSet) advance(f font.Face, r rune, px int) int {
+	if f != nil {
+		if a, ok := f.GlyphAdvance(r); ok && r < 0x2E80 {
+			return a.Ceil()
+		}
+	}
+	if r < 0x2E80 {
+		return px * 6 / 10
+	}
+	return px
+}
+
+// width measures s at px pixels.
+func (fs *fontSet) width(s string, px int) int {
+	f := fs.face(px, false)
+	w := 0
+	for _, r := range s {
+		w += fs.advance(f, r, px)
+	}
+	return w
+}
+
+// wrap breaks s into lines no wider than w (at spaces, or anywhere in CJK text).
+func (fs *fontSet) wrap(s string, px, w int) []string {
+	if s == "" {
+		return nil
+	}
+	f := fs.face(px, false)
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		line, lw := "", 0
+		word, ww := "", 0
+		flushWord := func() {
+			if word == "" {
+				return
+			}
+			if lw+ww > w && line != "" {
+				lines = append(lines, strings.TrimRight(line, " "))
+				line, lw = "", 0
+				word = strings.TrimLeft(word, " ")
+				ww = fs.width(word, px)
+			}
+			line += word
+			lw += ww
+			word, ww = "", 0
+		}
+		for _, r := range para {
+			a := fs.advance(f, r, px)
+			if r == ' ' || r >= 0x2E80 {
+				flushWord()
+				word, ww = string(r), a
+				flushWord()
+				continue
+			}
+			word += string(r)
+			ww += a
+		}
+		flushWord()
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+type palette struct {
+	bg, fg, sub, primary, onPrimary, surface, divider, statusBg, hint color.RGBA
+}
+
+func paletteFor(dark bool) palette {
+	if dark {
+		return palette{
+			bg: color.RGBA{18, 18, 18, 255}, fg: color.RGBA{235, 235, 235, 255}, sub: color.RGBA{170, 170, 170, 255},
+			primary: color.RGBA{138, 180, 248, 255}, onPrimary: color.RGBA{10, 10, 10, 255}, surface: color.RGBA{40, 40, 44, 255},
+			divider: color.RGBA{60, 60, 60, 255}, statusBg: color.RGBA{0, 0, 0, 255}, hint: color.RGBA{120, 120, 120, 255},
+		}
+	}
+	return palette{
+		bg: color.RGBA{255, 255, 255, 255}, fg: color.RGBA{32, 33, 36, 255}, sub: color.RGBA{95, 99, 104, 255},
+		primary: color.RGBA{26, 115, 232, 255}, onPrimary: color.RGBA{255, 255, 255, 255}, surface: color.RGBA{241, 243, 244, 255},
+		divider: color.RGBA{218, 220, 224, 255}, statusBg: color.RGBA{230, 230, 230, 255}, hint: color.RGBA{150, 150, 150, 255},
+	}
+}
+
+// screenshotLocked returns the PNG of the current frame, cached per state version.
+func (p *Phone) screenshotLocked() ([]byte, error) {
+	if p.cache.png != nil && p.cache.pngVersion == p.version {
+		return p.cache.png, nil
+	}
+	img := p.renderLocked()
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, img); err != nil {
+		return nil, fmt.Errorf("screencap: %w", err)
+	}
+	p.cache.png = buf.Bytes()
+	p.cache.pngVersion = p.version
+	return p.cache.png, nil
+}
+
+// renderLocked draws the current frame.
+func (p *Phone) renderLocked() *image.RGBA {
+	f := p.frameLocked()
+	m := p.metrics()
+	img := image.NewRGBA(image.Rect(0, 0, m.w, m.h))
+	if f.secure {
+		draw.Draw(img, img.Bounds(), image.NewUniform(color.RGBA{0, 0, 0, 255}), image.Point{}, draw.Src)
+		return img
+	}
+	pal := paletteFor(f.dark)
+	fill(img, img.Bounds(), pal.bg)
+	r := &renderer{p: p, img: img, pal: pal, m: m}
+	if f.under != nil {
+		r.node(f.under.root)
+		dimImage(img, image.Rect(0, 0, m.w, m.h))
+	}
+	for _, w := range f.windows {
+		r.node(w.root)
+		if w.kind == "keyboard" {
+			for _, k := range f.keys {
+				kr := k.r.Inset(m.dp(3))
+				fill(img, kr, pal.bg)
+				r.text(k.label, kr, m.dp(20), pal.fg, true, false)
+			}
+		}
+	}
+	if f.toast != "" {
+		tw := p.fonts.width(f.toast, m.dp(14)) + m.dp(32)
+		tr := image.Rect((m.w-tw)/2, m.h-m.nb-m.dp(120), (m.w+tw)/2, m.h-m.nb-m.dp(80))
+		fill(img, tr, color.RGBA{60, 60, 60, 255})
+		r.text(f.toast, tr, m.dp(14), color.RGBA{255, 255, 255, 255}, true, false)
+	}
+	return img
+}
+
+type renderer struct {
+	p   *Phone
+	img *image.RGBA
+	pal palette
+	m   metrics
+}
+
+func fill(img *image.RGBA, r image.Rectangle, c color.RGBA) {
+	draw.Draw(img, r, image.NewUniform(c), image.Point{}, draw.Src)
+}
+
+func dimImage(img *image.RGBA, r image.Rectangle) {
+	r = r.Intersect(img.Bounds())
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		row := img.Pix[y*img.Stride:]
+		for x := r.Min.X * 4; x < r.Max.X*4; x++ {
+			if x%4 != 3 {
+				row[x] = row[x] * 2 / 5
+			}
+		}
+	}
+}
+
+func circle(img *image.RGBA, r image.Rectangle, c color.RGBA) {
+	cx, cy := (r.Min.X+r.Max.X)/2, (r.Min.Y+r.Max.Y)/2
+	rad := min(r.Dx(), r.Dy()) / 2
+	for y := -rad; y <= rad; y++ {
+		for x := -rad; x <= rad; x++ {
+			if x*x+y*y <= rad*rad {
+				img.SetRGBA(cx+x, cy+y, c)
+			}
+		}
+	}
+}
+
+func outline(img *image.RGBA, r image.Rectangle, c color.RGBA, t int) {
+	fill(img, image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+t), c)
+	fill(img, image.Rect(r.Min.X, r.Max.Y-t, r.Max.X, r.Max.Y), c)
+	fill(img, image.Rect(r.Min.X, r.Min.Y, r.Min.X+t, r.Max.Y), c)
+	fill(img, image.Rect(r.Max.X-t, r.Min.Y, r.Max.X, r.Max.Y), c)
+}
+
+// text draws one line in r, centred or left-aligned, vertically centred.
+func (r *renderer) text(s string, box image.Rectangle, px int, c color.RGBA, center, bold bool) {
+	if s == "" {
+		return
+	}
+	fs := r.p.fonts
+	face := fs.face(px, bold)
+	if face == nil {
+		return
+	}
+	w := fs.width(s, px)
+	x := box.Min.X
+	if center {
+		x = box.Min.X + (box.Dx()-w)/2
+	}
+	base := box.Min.Y + (box.Dy()+px*7/10)/2
+	d := &font.Drawer{Dst: r.img, Src: image.NewUniform(c), Face: face}
+	clip := r.img.SubImage(box).(*image.RGBA)
+	d.Dst = clip
+	for _, ch := range s {
+		a := fs.advance(face, ch, px)
+		if x > box.Max.X {
+			break
+		}
+		if ch >= 0x2E80 || !hasGlyph(face, ch) {
+			if !unicode.IsSpace(ch) {
+				gr := image.Rect(x+px/10, base-px*8/10, x+a-px/10, base+px/10).Intersect(box)
+				outline(clip, gr, c, max(1, px/16))
+			}
+		} else {
+			d.Dot = fixed.P(x, base)
+			d.DrawString(string(ch))
+		}
+		x += a
+	}
+}
+
+func hasGlyph(f font.Face, r rune) bool {
+	_, ok := f.GlyphAdvance(r)
+	return ok
+}
+
+func (r *renderer) lines(lines []string, box image.Rectangle, px int, c color.RGBA, bold bool) {
+	lh := r.m.dp(22)
+	for i, l := range lines {
+		lb := image.Rect(box.Min.X, box.Min.Y+i*lh, box.Max.X, box.Min.Y+(i+1)*lh)
+		if len(lines) == 1 {
+			lb = box
+		}
+		r.text(l, lb, px, c, false, bold)
+	}
+}
+
+func (r *renderer) node(n *node) {
+	m, pal, img := r.m, r.pal, r.img
+	b := n.b
+	switch n.kind {
+	case "window":
+		fill(img, b, pal.bg)
+	case "statusbar":
+		fill(img, b, pal.statusBg)
+	case "statustext":
+		r.text(n.text, b, m.dp(14), pal.fg, false, true)
+	case "navbar":
+		fill(img, b, pal.statusBg)
+	case "navbtn":
+		g := map[string]string{"Back": "◁", "Home": "○", "Overview": "□"}[n.desc]
+		r.text(g, b, m.dp(22), pal.fg, true, false)
+	case "keyboard":
+		fill(img, b, pal.surface)
+	case "dialog":
+		dimImage(img, image.Rect(0, m.sb, m.w, m.h-m.nb))
+		fill(img, b, pal.bg)
+	case "toolbar":
+		fill(img, b, pal.surface)
+	case "title":
+		if len(n.lines) > 0 {
+			r.lines(n.lines, b, m.dp(20), pal.fg, true)
+		} else {
+			r.text(n.text, b, m.dp(20), pal.fg, false, true)
+		}
+	case "text":
+		r.lines(n.lines, b, m.dp(16), pal.fg, false)
+	case "button", "fab":
+		bg, fg := pal.primary, pal.onPrimary
+		if !n.enabled {
+			bg, fg = pal.divider, pal.sub
+		}
+		if n.kind == "fab" || n.text != "" {
+			fill(img, b, bg)
+		}
+		label := n.text
+		if label == "" {
+			label = iconGlyph(n.desc)
+		}
+		r.text(label, b, m.dp(16), fg, true, true)
+	case "input":
+		fill(img, b, pal.surface)
+		line := pal.sub
+		if n.focused {
+			line = pal.primary
+		}
+		fill(img, image.Rect(b.Min.X, b.Max.Y-m.dp(2), b.Max.X, b.Max.Y), line)
+		c := pal.fg
+		if n.hint {
+			c = pal.hint
+		}
+		tb := image.Rect(b.Min.X+m.dp(12), b.Min.Y, b.Max.X-m.dp(12), b.Max.Y)
+		r.text(n.text, tb, m.dp(16), c, false, false)
+		if n.focused && !n.hint {
+			cx := tb.Min.X + r.p.fonts.width(n.text, m.dp(16)) + 2
+			fill(img, image.Rect(cx, b.Min.Y+m.dp(12), cx+m.dp(2), b.Max.Y-m.dp(12)), pal.primary)
+		} else if n.focused {
+			fill(img, image.Rect(tb.Min.X, b.Min.Y+m.dp(12), tb.Min.X+m.dp(2), b.Max.Y-m.dp(12)), pal.primary)
+		}
+	case "switch", "checkbox":
+		tw := m.dp(44)
+		track := image.Rect(b.Max.X-tw, b.Min.Y+(b.Dy()-m.dp(20))/2, b.Max.X, b.Min.Y+(b.Dy()+m.dp(20))/2)
+		c := pal.divider
+		if n.checked {
+			c = pal.primary
+		}
+		fill(img, track, c)
+		knob := image.Rect(track.Min.X, track.Min.Y-m.dp(3), track.Min.X+m.dp(26), track.Max.Y+m.dp(3))
+		if n.checked {
+			knob = image.Rect(track.Max.X-m.dp(26), knob.Min.Y, track.Max.X, knob.Max.Y)
+		}
+		circle(img, knob, pal.fg)
+		if n.text != "" {
+			r.text(n.text, image.Rect(b.Min.X, b.Min.Y, track.Min.X-m.dp(8), b.Max.Y), m.dp(16), pal.fg, false, false)
+		}
+	case "icon":
+		circle(img, b.Inset(m.dp(4)), pal.surface)
+		g := ""
+		if len(n.lines) > 0 {
+			g = n.lines[0]
+		}
+		r.text(g, b, m.dp(20), pal.fg, true, true)
+	case "image":
+		fill(img, b, pal.surface)
+		r.text(n.desc, b, m.dp(14), pal.sub, true, false)
+	case "row":
+		fill(img, image.Rect(b.Min.X+m.dp(16), b.Max.Y-1, b.Max.X, b.Max.Y), pal.divider)
+	case "rowtitle":
+		r.text(n.text, b, m.dp(16), pal.fg, false, false)
+	case "small":
+		r.text(n.text, b, m.dp(14), pal.sub, false, false)
+	case "avatar":
+		circle(img, b, pal.primary)
+		if len(n.lines) > 0 {
+			r.text(n.lines[0], b, m.dp(18), pal.onPrimary, true, true)
+		}
+	case "cell":
+		ic := image.Rect(b.Min.X+(b.Dx()-m.dp(56))/2, b.Min.Y+m.dp(8), b.Min.X+(b.Dx()+m.dp(56))/2, b.Min.Y+m.dp(64))
+		circle(img, ic, pal.primary)
+		if len(n.lines) > 0 {
+			r.text(n.lines[0], ic, m.dp(24), pal.onPrimary, true, true)
+		}
+		r.text(n.text, image.Rect(b.Min.X, b.Min.Y+m.dp(68), b.Max.X, b.Min.Y+m.dp(96)), m.dp(13), pal.fg, true, false)
+	}
+	for _, c := range n.children {
+		r.node(c)
+	}
+}
