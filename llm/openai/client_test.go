@@ -1,0 +1,816 @@
+package openai_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"log/slog"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/llm/openai"
+)
+
+const testKey = "sk-test-SECRET0123456789abcdef"
+
+var deciderSchema = &llm.Schema{
+	Name: "decider",
+	JSON: json.RawMessage(`{"type":"object","properties":{"action":{"type":"string"},"index":{"type":"integer"}},"required":["action","index"]}`),
+}
+
+// wireReq is what the fake endpoints read from a request.
+type wireReq struct {
+	Model    string `json:"model"`
+	Messages []struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"messages"`
+	ResponseFormat *struct {
+		Type       string `json:"type"`
+		JSONSchema *struct {
+			Name   string          `json:"name"`
+			Schema json.RawMessage `json:"schema"`
+		} `json:"json_schema"`
+	} `json:"response_format"`
+	MaxTokens   int     `json:"max_tokens"`
+	Temperature float32 `json:"temperature"`
+}
+
+func (w wireReq) text(i int) string {
+	var s string
+	_ = json.Unmarshal(w.Messages[i].Content, &s)
+	return s
+}
+
+func (w wireReq) last() string { return w.text(len(w.Messages) - 1) }
+
+// endpoint is a fake OpenAI-compatible server driven by a function per call.
+type endpoint struct {
+	t     *testing.T
+	mu    sync.Mutex
+	calls []wireReq
+	auth  []string
+	srv   *httptest.Server
+}
+
+type reply struct {
+	status  int
+	header  map[string]string
+	body    string // raw body when set
+	content string // assistant content
+	model   string
+	usage   [2]int
+	block   bool // wait until the client goes away
+}
+
+func newEndpoint(t *testing.T, answer func(n int, r wireReq) reply) *endpoint {
+	t.Helper()
+	e := &endpoint{t: t}
+	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req wireReq
+		body, _ := io.ReadAll(r.Body)
+		if err := json.Unmarshal(body, &req); err != nil {
+			t.Errorf("endpoint: bad request body: %v", err)
+		}
+		e.mu.Lock()
+		e.calls = append(e.calls, req)
+		e.auth = append(e.auth, r.Header.Get("Authorization"))
+		n := len(e.calls)
+		e.mu.Unlock()
+		rp := answer(n, req)
+		if rp.block {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+			return
+		}
+		for k, v := range rp.header {
+			w.Header().Set(k, v)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if rp.status == 0 {
+			rp.status = 200
+		}
+		w.WriteHeader(rp.status)
+		if rp.body != "" {
+			_, _ = io.WriteString(w, rp.body)
+			return
+		}
+		if rp.model == "" {
+			rp.model = req.Model
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"id": "x", "object": "chat.completion", "model": rp.model,
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+				"message": map[string]any{"role": "assistant", "content": rp.content}}},
+			"usage": map[string]int{"prompt_tokens": rp.usage[0], "completion_tokens": rp.usage[1], "total_tokens": rp.usage[0] + rp.usage[1]},
+		})
+	}))
+	t.Cleanup(e.srv.Close)
+	return e
+}
+
+func (e *endpoint) n() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.calls)
+}
+
+func (e *endpoint) call(i int) wireReq {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.calls[i]
+}
+
+func apiError(status int, msg string) reply {
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error"}})
+	return reply{status: status, body: string(b)}
+}
+
+// sleeps records the back-off delays instead of waiting.
+type sleeps struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	s.d = append(s.d, d)
+	s.mu.Unlock()
+	return ctx.Err()
+}
+
+func (s *sleeps) all() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.d...)
+}
+
+type harness struct {
+	c      *openai.Client
+	sleeps *sleeps
+	logs   *bytes.Buffer
+}
+
+func newClient(t *testing.T, url string, mod func(*openai.Config)) harness {
+	t.Helper()
+	h := harness{sleeps: &sleeps{}, logs: &bytes.Buffer{}}
+	cfg := openai.Config{
+		BaseURL:      url + "/v1",
+		APIKey:       testKey,
+		DefaultModel: "test-model",
+		Models:       map[llm.Role]string{llm.RolePlanner: "plan-model"},
+		Sleep:        h.sleeps.sleep,
+		Rand:         func() float64 { return 0.5 },
+		Logger:       slog.New(slog.NewTextHandler(&lockedWriter{w: h.logs}, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	}
+	if mod != nil {
+		mod(&cfg)
+	}
+	c, err := openai.New(cfg)
+	if err != nil {
+		t.Fatalf("openai.New: %v", err)
+	}
+	h.c = c
+	return h
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func deciderRequest(prompt string) llm.Request {
+	return llm.Request{
+		Role:     llm.RoleDecider,
+		System:   "You decide the next action.",
+		Messages: []llm.Message{{Role: "user", Text: prompt}},
+		Schema:   deciderSchema,
+	}
+}
+
+func TestStructuredModes(t *testing.T) {
+	const answer = `{"action":"tap","index":3}`
+	tests := []struct {
+		mode  openai.Mode
+		check func(t *testing.T, r wireReq)
+	}{
+		{openai.ModeJSONSchema, func(t *testing.T, r wireReq) {
+			if r.ResponseFormat == nil || r.ResponseFormat.Type != "json_schema" || r.ResponseFormat.JSONSchema == nil ||
+				r.ResponseFormat.JSONSchema.Name != "decider" || !strings.Contains(string(r.ResponseFormat.JSONSchema.Schema), `"required"`) {
+				t.Errorf("response_format = %+v, want json_schema named decider with the schema", r.ResponseFormat)
+			}
+			if strings.Contains(r.text(0), llm.RoleMarker) {
+				t.Errorf("json_schema mode should not add the role marker: %q", r.text(0))
+			}
+		}},
+		{openai.ModeJSONObject, func(t *testing.T, r wireReq) {
+			if r.ResponseFormat == nil || r.ResponseFormat.Type != "json_object" {
+				t.Errorf("response_format = %+v, want json_object", r.ResponseFormat)
+			}
+			if sys := r.text(0); !strings.Contains(sys, `"required"`) || !strings.Contains(sys, llm.RoleMarker+"decider") {
+				t.Errorf("system prompt lacks schema or role marker: %q", sys)
+			}
+		}},
+		{openai.ModeText, func(t *testing.T, r wireReq) {
+			if r.ResponseFormat != nil {
+				t.Errorf("response_format = %+v, want none", r.ResponseFormat)
+			}
+			if sys := r.text(0); !strings.Contains(sys, "JSON schema") || !strings.Contains(sys, llm.RoleMarker+"decider") {
+				t.Errorf("system prompt lacks schema or role marker: %q", sys)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.mode), func(t *testing.T) {
+			e := newEndpoint(t, func(int, wireReq) reply { return reply{content: answer, usage: [2]int{10, 5}} })
+			h := newClient(t, e.srv.URL, func(c *openai.Config) { c.Mode = tt.mode })
+			temp := float32(0.2)
+			req := deciderRequest("screen")
+			req.Temperature, req.MaxTokens = &temp, 256
+			resp, err := h.c.Generate(t.Context(), req)
+			if err != nil {
+				t.Fatalf("Generate: %v", err)
+			}
+			if resp.Text != answer || resp.Model != "test-model" || resp.Usage != (llm.Usage{PromptTokens: 10, CompletionTokens: 5}) {
+				t.Errorf("response = %+v", resp)
+			}
+			if resp.Latency <= 0 {
+				t.Errorf("latency = %v, want > 0", resp.Latency)
+			}
+			r := e.call(0)
+			if r.Messages[0].Role != "system" || r.Messages[1].Role != "user" || r.last() != "screen" {
+				t.Errorf("messages = %+v, want system then a plain-string user message", r.Messages)
+			}
+			if r.MaxTokens != 256 || math.Abs(float64(r.Temperature-0.2)) > 1e-6 {
+				t.Errorf("max_tokens %d temperature %v", r.MaxTokens, r.Temperature)
+			}
+			if e.auth[0] != "Bearer "+testKey {
+				t.Errorf("authorization header = %q", e.auth[0])
+			}
+			tt.check(t, r)
+		})
+	}
+}
+
+func TestRolesPickModels(t *testing.T) {
+	e := newEndpoint(t, func(int, wireReq) reply { return reply{content: "free text answer"} })
+	h := newClient(t, e.srv.URL, nil)
+	for _, tc := range []struct {
+		role  llm.Role
+		model string
+	}{{llm.RolePlanner, "plan-model"}, {llm.RoleJudge, "test-model"}} {
+		resp, err := h.c.Generate(t.Context(), llm.Request{Role: tc.role, Messages: []llm.Message{{Text: "hi"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Model != tc.model || resp.Text != "free text answer" {
+			t.Errorf("role %s: response %+v, want model %s", tc.role, resp, tc.model)
+		}
+	}
+	// Without a schema the role still travels as a marker, for the scripted model.
+	if sys := e.call(0).text(0); sys != llm.RoleMarker+"planner" {
+		t.Errorf("system = %q", sys)
+	}
+}
+
+func TestTolerantExtraction(t *testing.T) {
+	const obj = `{"action":"tap","index":3}`
+	tests := []struct{ name, content string }{
+		{"fenced", "```json\n" + obj + "\n```"},
+		{"fence no tag", "```\n" + obj + "\n```"},
+		{"prose around", "Sure! Here is my answer: " + obj + " Let me know."},
+		{"prose and fence", "I will tap.\n```json\n" + obj + "\n```\nDone."},
+		{"braces in prose first", "Use {curly} things. " + obj},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEndpoint(t, func(int, wireReq) reply { return reply{content: tt.content} })
+			h := newClient(t, e.srv.URL, func(c *openai.Config) { c.Mode = openai.ModeText })
+			resp, err := h.c.Generate(t.Context(), deciderRequest("x"))
+			if err != nil {
+				t.Fatalf("Generate: %v", err)
+			}
+			if resp.Text != obj {
+				t.Errorf("text = %q, want %q", resp.Text, obj)
+			}
+			if e.n() != 1 {
+				t.Errorf("calls = %d, want 1 (no repair needed)", e.n())
+			}
+		})
+	}
+}
+
+func TestRepair(t *testing.T) {
+	tests := []struct {
+		name, bad, wantHint string
+	}{
+		{"invalid json", `{"action": "tap", "index": }`, "no JSON object"},
+		{"missing key", `{"action": "tap"}`, `missing required key(s) "index"`},
+		{"not an object", `[1,2,3]`, "no JSON object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEndpoint(t, func(n int, r wireReq) reply {
+				if n == 1 {
+					return reply{content: tt.bad, usage: [2]int{100, 10}}
+				}
+				return reply{content: `{"action":"back","index":0}`, usage: [2]int{150, 12}}
+			})
+			h := newClient(t, e.srv.URL, func(c *openai.Config) {
+				c.Prices = llm.PriceTable{"test-model": {PromptPerM: 1, CompletionPerM: 2}}
+			})
+			resp, err := h.c.Generate(t.Context(), deciderRequest("x"))
+			if err != nil {
+				t.Fatalf("Generate: %v", err)
+			}
+			if resp.Text != `{"action":"back","index":0}` {
+				t.Errorf("text = %q", resp.Text)
+			}
+			if e.n() != 2 {
+				t.Fatalf("calls = %d, want 2", e.n())
+			}
+			r := e.call(1)
+			if n := len(r.Messages); n != 4 || r.Messages[2].Role != "assistant" || r.text(2) != tt.bad {
+				t.Fatalf("repair call messages = %+v, want the bad answer echoed as assistant", r.Messages)
+			}
+			if hint := r.last(); !strings.Contains(hint, tt.wantHint) || !strings.Contains(hint, "could not be used") {
+				t.Errorf("repair prompt = %q, want it to say %q", hint, tt.wantHint)
+			}
+			if want := (llm.Usage{PromptTokens: 250, CompletionTokens: 22}); resp.Usage != want {
+				t.Errorf("usage = %+v, want %+v (both calls)", resp.Usage, want)
+			}
+			if want := (250*1 + 22*2) / 1e6; math.Abs(resp.Cost-want) > 1e-12 {
+				t.Errorf("cost = %v, want %v", resp.Cost, want)
+			}
+		})
+	}
+}
+
+func TestRepairBounded(t *testing.T) {
+	e := newEndpoint(t, func(int, wireReq) reply { return reply{content: "I refuse to answer in JSON."} })
+	h := newClient(t, e.srv.URL, func(c *openai.Config) { c.RepairRetries = 2 })
+	_, err := h.c.Generate(t.Context(), deciderRequest("x"))
+	if !errors.Is(err, openai.ErrBadAnswer) {
+		t.Fatalf("err = %v, want ErrBadAnswer", err)
+	}
+	if e.n() != 3 {
+		t.Errorf("calls = %d, want 1 + 2 repairs", e.n())
+	}
+	if !strings.Contains(err.Error(), "I refuse") {
+		t.Errorf("error should quote the answer: %v", err)
+	}
+}
+
+func TestRetries(t *testing.T) {
+	ok := reply{content: `{"action":"tap","index":1}`}
+	tests := []struct {
+		name       string
+		replies    []reply
+		wantSleeps []time.Duration
+	}{
+		{"429 with Retry-After seconds", []reply{
+			{status: 429, header: map[string]string{"Retry-After": "7"}, body: `{"error":{"message":"slow down","type":"rate_limit"}}`},
+			ok}, []time.Duration{7 * time.Second}},
+		{"429 with Retry-After date", []reply{
+			{status: 429, header: map[string]string{"Retry-After": time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)},
+				body: `{"error":{"message":"slow down"}}`},
+			ok}, []time.Duration{60 * time.Second}}, // capped at MaxRetryAfter
+		{"429 without Retry-After", []reply{apiError(429, "slow"), ok}, []time.Duration{750 * time.Millisecond}},
+		{"500 then success", []reply{apiError(500, "boom"), ok}, []time.Duration{750 * time.Millisecond}},
+		{"502 non-JSON twice then success", []reply{{status: 502, body: "<html>bad gateway</html>"}, {status: 503, body: "down"}, ok},
+			[]time.Duration{750 * time.Millisecond, 1500 * time.Millisecond}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEndpoint(t, func(n int, _ wireReq) reply { return tt.replies[min(n, len(tt.replies))-1] })
+			h := newClient(t, e.srv.URL, nil)
+			resp, err := h.c.Generate(t.Context(), deciderRequest("x"))
+			if err != nil {
+				t.Fatalf("Generate: %v", err)
+			}
+			if resp.Text != ok.content {
+				t.Errorf("text = %q", resp.Text)
+			}
+			if got := h.sleeps.all(); fmt.Sprint(got) != fmt.Sprint(tt.wantSleeps) {
+				t.Errorf("sleeps = %v, want %v", got, tt.wantSleeps)
+			}
+		})
+	}
+}
+
+func TestRetriesExhausted(t *testing.T) {
+	tests := []struct {
+		name string
+		r    reply
+		want error
+	}{
+		{"429", apiError(429, "slow"), openai.ErrRateLimited},
+		{"500", apiError(500, "boom"), openai.ErrServer},
+		{"401 not retried", apiError(401, "bad key"), openai.ErrRejected},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEndpoint(t, func(int, wireReq) reply { return tt.r })
+			h := newClient(t, e.srv.URL, func(c *openai.Config) { c.MaxRetries = 2 })
+			_, err := h.c.Generate(t.Context(), deciderRequest("x"))
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("err = %v, want %v", err, tt.want)
+			}
+			wantCalls := 3
+			if tt.want == openai.ErrRejected {
+				wantCalls = 1
+			}
+			if e.n() != wantCalls {
+				t.Errorf("calls = %d, want %d", e.n(), wantCalls)
+			}
+		})
+	}
+}
+
+func TestBackupModel(t *testing.T) {
+	e := newEndpoint(t, func(_ int, r wireReq) reply {
+		if r.Model == "backup-model" {
+			return reply{content: `{"action":"tap","index":2}`}
+		}
+		return apiError(503, "overloaded")
+	})
+	h := newClient(t, e.srv.URL, func(c *openai.Config) { c.BackupModel = "backup-model"; c.FailoverAfter = 2 })
+	resp, err := h.c.Generate(t.Context(), deciderRequest("x"))
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	if resp.Model != "backup-model" || e.n() != 3 {
+		t.Errorf("model %q after %d calls, want backup-model after 3", resp.Model, e.n())
+	}
+	if !strings.Contains(h.logs.String(), "backup") {
+		t.Errorf("switch to the backup model not logged:\n%s", h.logs)
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	e := newEndpoint(t, func(n int, _ wireReq) reply {
+		if n == 1 {
+			return reply{block: true}
+		}
+		return reply{content: `{"action":"tap","index":1}`}
+	})
+	h := newClient(t, e.srv.URL, func(c *openai.Config) { c.Timeout = 100 * time.Millisecond })
+	start := time.Now()
+	resp, err := h.c.Generate(t.Context(), deciderRequest("x"))
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	if resp.Text == "" || e.n() != 2 || len(h.sleeps.all()) != 1 {
+		t.Errorf("resp %+v after %d calls and sleeps %v", resp, e.n(), h.sleeps.all())
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("took %v", d)
+	}
+
+	// Every attempt timing out ends in ErrTimeout.
+	e2 := newEndpoint(t, func(int, wireReq) reply { return reply{block: true} })
+	h2 := newClient(t, e2.srv.URL, func(c *openai.Config) { c.Timeout = 50 * time.Millisecond; c.MaxRetries = 1 })
+	if _, err := h2.c.Generate(t.Context(), deciderRequest("x")); !errors.Is(err, openai.ErrTimeout) {
+		t.Errorf("err = %v, want ErrTimeout", err)
+	}
+}
+
+func TestCancellation(t *testing.T) {
+	e := newEndpoint(t, func(int, wireReq) reply { return reply{block: true} })
+	h := newClient(t, e.srv.URL, nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	start := time.Now()
+	_, err := h.c.Generate(ctx, deciderRequest("x"))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("cancellation took %v", d)
+	}
+	if len(h.sleeps.all()) != 0 {
+		t.Errorf("a cancelled call must not retry: sleeps %v", h.sleeps.all())
+	}
+}
+
+func TestModeRejected(t *testing.T) {
+	e := newEndpoint(t, func(int, wireReq) reply {
+		return apiError(400, "response_format type json_schema is not supported by this model")
+	})
+	h := newClient(t, e.srv.URL, func(c *openai.Config) { c.ModeSetting = "models.mode" })
+	_, err := h.c.Generate(t.Context(), deciderRequest("x"))
+	if !errors.Is(err, openai.ErrModeRejected) {
+		t.Fatalf("err = %v, want ErrModeRejected", err)
+	}
+	for _, want := range []string{"models.mode", `"json_object"`, `"text"`, "not supported"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if e.n() != 1 {
+		t.Errorf("calls = %d, want 1 (not retried)", e.n())
+	}
+}
+
+func pngImage(t *testing.T, w, h int, noise bool) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	seed := uint32(1)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			c := color.RGBA{uint8(x), uint8(y), 128, 255}
+			if noise {
+				seed = seed*1664525 + 1013904223
+				c = color.RGBA{uint8(seed >> 24), uint8(seed >> 16), uint8(seed >> 8), 255}
+			}
+			img.Set(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// parts decodes an array content.
+type part struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	ImageURL *struct {
+		URL string `json:"url"`
+	} `json:"image_url"`
+}
+
+func TestImages(t *testing.T) {
+	small := pngImage(t, 40, 30, false)
+	big := pngImage(t, 600, 600, true) // ~1 MB of noise
+	const limit = 150 << 10
+	tests := []struct {
+		name     string
+		img      llm.Image
+		wantMIME string
+		same     bool
+	}{
+		{"small png kept", llm.Image{MIME: "image/png", Data: small}, "image/png", true},
+		{"mime sniffed", llm.Image{Data: small}, "image/png", true},
+		{"big png downscaled to jpeg", llm.Image{MIME: "image/png", Data: big}, "image/jpeg", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEndpoint(t, func(int, wireReq) reply { return reply{content: `{"action":"tap","index":1}`} })
+			h := newClient(t, e.srv.URL, func(c *openai.Config) { c.MaxImageBytes = limit })
+			req := deciderRequest("look")
+			req.Messages[0].Images = []llm.Image{tt.img}
+			if _, err := h.c.Generate(t.Context(), req); err != nil {
+				t.Fatalf("Generate: %v", err)
+			}
+			var parts []part
+			if err := json.Unmarshal(e.call(0).Messages[1].Content, &parts); err != nil {
+				t.Fatalf("content is not an array of parts: %v", err)
+			}
+			if len(parts) != 2 || parts[0].Text != "look" || parts[1].ImageURL == nil {
+				t.Fatalf("parts = %+v", parts)
+			}
+			prefix := "data:" + tt.wantMIME + ";base64,"
+			url := parts[1].ImageURL.URL
+			if !strings.HasPrefix(url, prefix) {
+				t.Fatalf("url starts %q, want %q", url[:min(40, len(url))], prefix)
+			}
+			data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(url, prefix))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(data) > limit {
+				t.Errorf("image %d bytes, over the %d limit", len(data), limit)
+			}
+			if tt.same != bytes.Equal(data, tt.img.Data) {
+				t.Errorf("image kept = %v, want %v", !tt.same, tt.same)
+			}
+			if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
+				t.Errorf("sent image does not decode: %v", err)
+			}
+		})
+	}
+	t.Run("undecodable and too big", func(t *testing.T) {
+		e := newEndpoint(t, func(int, wireReq) reply { return reply{content: "{}"} })
+		h := newClient(t, e.srv.URL, func(c *openai.Config) { c.MaxImageBytes = 100 })
+		req := deciderRequest("look")
+		req.Messages[0].Images = []llm.Image{{MIME: "image/png", Data: bytes.Repeat([]byte("x"), 1000)}}
+		_, err := h.c.Generate(t.Context(), req)
+		if !errors.Is(err, openai.ErrImageTooLarge) || e.n() != 0 {
+			t.Errorf("err = %v after %d calls, want ErrImageTooLarge before any call", err, e.n())
+		}
+	})
+}
+
+func TestArrayContentRejected(t *testing.T) {
+	e := newEndpoint(t, func(_ int, r wireReq) reply {
+		for _, m := range r.Messages {
+			if len(m.Content) > 0 && m.Content[0] == '[' {
+				return apiError(400, "messages[1].content: Input should be a valid string, got array")
+			}
+		}
+		return reply{content: `{"action":"tap","index":1}`}
+	})
+	h := newClient(t, e.srv.URL, nil)
+	req := deciderRequest("look")
+	req.Messages[0].Images = []llm.Image{{MIME: "image/png", Data: pngImage(t, 8, 8, false)}}
+	for i := range 2 {
+		if _, err := h.c.Generate(t.Context(), req); err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+	}
+	if e.n() != 3 {
+		t.Fatalf("calls = %d, want 3 (rejected, fallback, then plain from the start)", e.n())
+	}
+	for _, i := range []int{1, 2} {
+		if got := e.call(i).last(); !strings.HasPrefix(got, "look") || !strings.Contains(got, "image(s) omitted") {
+			t.Errorf("call %d content = %q, want plain text with a note", i, got)
+		}
+	}
+	if !strings.Contains(h.logs.String(), "plain text") {
+		t.Errorf("fallback not logged:\n%s", h.logs)
+	}
+
+	// TextOnly from the config sends strings at once.
+	e2 := newEndpoint(t, func(int, wireReq) reply { return reply{content: `{"action":"tap","index":1}`} })
+	h2 := newClient(t, e2.srv.URL, func(c *openai.Config) { c.TextOnly = true })
+	if _, err := h2.c.Generate(t.Context(), req); err != nil {
+		t.Fatal(err)
+	}
+	if got := e2.call(0).last(); !strings.HasPrefix(got, "look") {
+		t.Errorf("content = %q", got)
+	}
+}
+
+func TestCost(t *testing.T) {
+	prices := llm.PriceTable{
+		"gpt-4o":      {PromptPerM: 2.5, CompletionPerM: 10},
+		"gpt-4o-mini": {PromptPerM: 0.15, CompletionPerM: 0.6},
+	}
+	tests := []struct {
+		asked, answered string
+		usage           [2]int
+		want            float64
+	}{
+		{"gpt-4o", "gpt-4o", [2]int{1000, 200}, 0.0045},
+		{"gpt-4o", "gpt-4o-2024-08-06", [2]int{1_000_000, 1_000_000}, 12.5},
+		{"gpt-4o-mini", "gpt-4o-mini-2024-07-18", [2]int{2000, 1000}, 0.0009},
+		{"local", "llama3", [2]int{5000, 5000}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.answered, func(t *testing.T) {
+			e := newEndpoint(t, func(int, wireReq) reply {
+				return reply{content: "ok", model: tt.answered, usage: tt.usage}
+			})
+			h := newClient(t, e.srv.URL, func(c *openai.Config) { c.DefaultModel = tt.asked; c.Prices = prices })
+			resp, err := h.c.Generate(t.Context(), llm.Request{Role: llm.RoleJudge, Messages: []llm.Message{{Text: "x"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(resp.Cost-tt.want) > 1e-12 {
+				t.Errorf("cost = %v, want %v", resp.Cost, tt.want)
+			}
+		})
+	}
+}
+
+func TestConcurrencyLimit(t *testing.T) {
+	var inFlight, peak atomic.Int32
+	e := newEndpoint(t, func(int, wireReq) reply {
+		n := inFlight.Add(1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		time.Sleep(30 * time.Millisecond)
+		inFlight.Add(-1)
+		return reply{content: "ok"}
+	})
+	h := newClient(t, e.srv.URL, func(c *openai.Config) { c.Concurrency = 2 })
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Go(func() {
+			if _, err := h.c.Generate(t.Context(), llm.Request{Role: llm.RoleJudge, Messages: []llm.Message{{Text: "x"}}}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if p := peak.Load(); p != 2 {
+		t.Errorf("peak in flight = %d, want 2", p)
+	}
+}
+
+func TestRequestsPerSecond(t *testing.T) {
+	e := newEndpoint(t, func(int, wireReq) reply { return reply{content: "ok"} })
+	h := newClient(t, e.srv.URL, func(c *openai.Config) { c.RequestsPerSecond = 2 })
+	for range 3 {
+		if _, err := h.c.Generate(t.Context(), llm.Request{Role: llm.RoleJudge, Messages: []llm.Message{{Text: "x"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The first call goes at once; the others wait about 500ms, 1s after it.
+	got := h.sleeps.all()
+	if len(got) != 2 || got[0] < 400*time.Millisecond || got[1] < 900*time.Millisecond {
+		t.Errorf("rate-limit sleeps = %v, want ~[500ms 1s]", got)
+	}
+}
+
+func TestKeyNeverLeaks(t *testing.T) {
+	var lastAuth string
+	tests := []struct {
+		name string
+		mk   func(auth string) reply
+		mod  func(*openai.Config)
+	}{
+		{"401 echoing the key", func(a string) reply { return apiError(401, "Incorrect API key provided: "+a) }, nil},
+		{"500 echoing the key", func(a string) reply { return apiError(500, "upstream saw "+a) }, nil},
+		{"non-JSON body echoing the key", func(a string) reply { return reply{status: 502, body: "proxy: " + a} }, nil},
+		{"400 mode echoing the key", func(a string) reply { return apiError(400, "json_schema unsupported for key "+a) }, nil},
+		{"bad answer echoing the key", func(a string) reply { return reply{content: "no json, key " + a} }, nil},
+		{"timeout", func(string) reply { return reply{block: true} }, func(c *openai.Config) { c.Timeout = 30 * time.Millisecond }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.Copy(io.Discard, r.Body) // lets the server notice the client going away
+				lastAuth = r.Header.Get("Authorization")
+				rp := tt.mk(strings.TrimPrefix(lastAuth, "Bearer "))
+				if rp.block {
+					select {
+					case <-r.Context().Done():
+					case <-time.After(5 * time.Second):
+					}
+					return
+				}
+				if rp.status == 0 {
+					rp.status = 200
+				}
+				if rp.body == "" {
+					b, _ := json.Marshal(map[string]any{"model": "m", "choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": rp.content}}}})
+					rp.body = string(b)
+				}
+				w.WriteHeader(rp.status)
+				_, _ = io.WriteString(w, rp.body)
+			}))
+			defer srv.Close()
+			h := newClient(t, srv.URL, func(c *openai.Config) {
+				c.MaxRetries = 1
+				if tt.mod != nil {
+					tt.mod(c)
+				}
+			})
+			_, err := h.c.Generate(t.Context(), deciderRequest("x"))
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			if lastAuth != "Bearer "+testKey {
+				t.Fatalf("the key was not sent: %q", lastAuth)
+			}
+			for what, s := range map[string]string{"error": err.Error(), "logs": h.logs.String()} {
+				if strings.Contains(s, testKey) || strings.Contains(s, "SECRET") {
+					t.Errorf("%s contains the key: %s", what, s)
+				}
+			}
+		})
+	}
+}
+
+func TestNewRejectsBadConfig(t *testing.T) {
+	tests := []openai.Config{
+		{DefaultModel: "m"},
+		{BaseURL: "http://x"},
+		{BaseURL: "http://x", DefaultModel: "m", Mode: "xml"},
+	}
+	for _, cfg := range tests {
+		if _, err := openai.New(cfg); !errors.Is(err, openai.ErrConfig) {
+			t.Errorf("New(%+v) err = %v, want ErrConfig", cfg, err)
+		}
+	}
+}
