@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -43,11 +44,11 @@ func (p *Phone) dispatch(c *cmdIO) (int, error) {
 				c.errorf("/system/bin/sh: too deep\n")
 				return 1, nil
 			}
-			sub := &shellEnv{ctx: c.ctx, p: p, vars: c.env.vars, depth: c.env.depth + 1}
+			sub := &shellEnv{ctx: c.ctx, p: p, vars: maps.Clone(c.env.vars), depth: c.env.depth + 1}
 			return sub.runLine(c.args[2], c.stdin, c.stdout)
 		}
 		if len(c.args) == 1 && len(c.stdin) > 0 {
-			sub := &shellEnv{ctx: c.ctx, p: p, vars: c.env.vars, depth: c.env.depth + 1}
+			sub := &shellEnv{ctx: c.ctx, p: p, vars: maps.Clone(c.env.vars), depth: c.env.depth + 1}
 			return sub.runLine(string(c.stdin), nil, c.stdout)
 		}
 		return 0, nil
