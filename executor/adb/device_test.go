@@ -1,0 +1,403 @@
+package adb
+
+import (
+	"context"
+	"errors"
+	"image"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/sim"
+	"github.com/fairy-go/fairy/sim/adbtest"
+)
+
+const shop = "com.fairy.shop"
+
+// element finds the element whose resource id ends with id on the current screen.
+func element(t testing.TB, d *Device, id string) perception.Element {
+	t.Helper()
+	xml, err := d.Dump(t.Context())
+	if err != nil {
+		t.Fatalf("Dump: %v", err)
+	}
+	s, err := perception.Parse(xml)
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	for _, e := range s.Elements {
+		if strings.HasSuffix(e.ResourceID, "/"+id) || e.ResourceID == id {
+			return e
+		}
+	}
+	t.Fatalf("no element %q on screen:\n%s", id, s.Text())
+	return perception.Element{}
+}
+
+// openShopSearch launches the shop and focuses its search field.
+func openShopSearch(t testing.TB, d *Device) perception.Element {
+	t.Helper()
+	ctx := t.Context()
+	if err := d.Launch(ctx, shop); err != nil {
+		t.Fatalf("Launch: %v", err)
+	}
+	e := element(t, d, "search_input")
+	if err := d.Tap(ctx, e.Center.X, e.Center.Y); err != nil {
+		t.Fatalf("Tap: %v", err)
+	}
+	return e
+}
+
+func TestOperations(t *testing.T) {
+	for _, f := range faces {
+		t.Run(f.name, func(t *testing.T) {
+			ctx := t.Context()
+			p := newPhone(t, sim.Config{})
+			d := f.open(t, p, Config{})
+
+			// Observe.
+			o, err := d.Observe(ctx)
+			if err != nil {
+				t.Fatalf("Observe: %v", err)
+			}
+			if !strings.HasPrefix(string(o.XML), "<?xml") || !strings.HasSuffix(string(o.XML), "</hierarchy>") || o.Secure {
+				t.Errorf("Observe: xml %q…%q secure %v", o.XML[:min(40, len(o.XML))], o.XML[max(0, len(o.XML)-40):], o.Secure)
+			}
+			if _, err := checkPNG(o.PNG); err != nil {
+				t.Errorf("Observe png: %v", err)
+			}
+			si, err := d.Screen(ctx)
+			if err != nil || si.Width != 1080 || si.Height != 2400 || si.Density != 420 || si.Landscape {
+				t.Errorf("Screen = %+v, %v", si, err)
+			}
+
+			// Apps and launching.
+			apps, err := d.Apps(ctx)
+			if err != nil {
+				t.Fatalf("Apps: %v", err)
+			}
+			var found bool
+			for _, a := range apps {
+				found = found || a.Package == shop && a.Activity == shop+"/.MainActivity"
+			}
+			if !found {
+				t.Errorf("Apps = %+v, want %s", apps, shop)
+			}
+			field := openShopSearch(t, d)
+			pkg, act, err := d.Foreground(ctx)
+			if err != nil || pkg != shop || act != shop+".MainActivity" {
+				t.Errorf("Foreground = %q %q %v", pkg, act, err)
+			}
+			if up, err := d.KeyboardShown(ctx); err != nil || !up {
+				t.Errorf("KeyboardShown = %v, %v; want true", up, err)
+			}
+
+			// ASCII typing goes through input text; Chinese through ADB Keyboard.
+			p.commands()
+			if err := d.TypeText(ctx, "tea 100%s"); err != nil {
+				t.Fatalf("TypeText ascii: %v", err)
+			}
+			if got := p.Var(shop, "q"); got != "tea 100%s" {
+				t.Errorf("field = %q after ascii", got)
+			}
+			if err := d.ClearText(ctx, field.Center.X, field.Center.Y, 0); err != nil {
+				t.Fatalf("ClearText: %v", err)
+			}
+			if got := p.Var(shop, "q"); got != "" {
+				t.Errorf("field = %q after ClearText", got)
+			}
+			p.commands()
+			if err := d.TypeText(ctx, "奶茶"); err != nil {
+				t.Fatalf("TypeText chinese: %v", err)
+			}
+			if got := p.Var(shop, "q"); got != "奶茶" {
+				t.Errorf("field = %q, want 奶茶", got)
+			}
+			for _, c := range p.commands() {
+				if strings.Contains(c, "input text") || strings.Contains(c, "奶茶") {
+					t.Errorf("Chinese text went through %q", c)
+				}
+			}
+			if ime := p.State().IME; ime == ADBKeyboardIME {
+				t.Errorf("IME left at ADB Keyboard")
+			}
+			if err := d.ClearText(ctx, field.Center.X, field.Center.Y, 1); err != nil || p.Var(shop, "q") != "奶" {
+				t.Errorf("ClearText 1: %v, field %q", err, p.Var(shop, "q"))
+			}
+
+			// Keys, gestures, stop.
+			if err := d.Key(ctx, "back"); err != nil {
+				t.Errorf("Key back: %v", err)
+			}
+			if err := d.Swipe(ctx, 500, 1500, 500, 600, 0); err != nil {
+				t.Errorf("Swipe: %v", err)
+			}
+			if err := d.SwipeDir(ctx, Up, image.Rectangle{}, 0); err != nil {
+				t.Errorf("SwipeDir: %v", err)
+			}
+			if err := d.LongPress(ctx, 500, 1200, 0); err != nil {
+				t.Errorf("LongPress: %v", err)
+			}
+			if err := d.Settle(ctx); err != nil {
+				t.Errorf("Settle: %v", err)
+			}
+			if err := d.Stop(ctx, shop); err != nil {
+				t.Errorf("Stop: %v", err)
+			}
+			if pkg, _ := p.Foreground(); pkg == shop {
+				t.Errorf("shop still in front after Stop")
+			}
+			if err := d.Launch(ctx, "com.example.absent"); !errors.Is(err, ErrNoLauncher) {
+				t.Errorf("Launch absent = %v, want ErrNoLauncher", err)
+			}
+			if err := d.Key(ctx, "rm -rf"); !errors.Is(err, ErrUnknownKey) {
+				t.Errorf("Key bad = %v", err)
+			}
+		})
+	}
+}
+
+func TestExitStatus(t *testing.T) {
+	for _, f := range faces {
+		t.Run(f.name, func(t *testing.T) {
+			d := f.open(t, newPhone(t, sim.Config{}), Config{})
+			out, st, err := d.RawShell(t.Context(), "echo -n partial; false")
+			if err != nil || st != 1 || out != "partial" {
+				t.Errorf("RawShell = %q %d %v", out, st, err)
+			}
+			_, err = d.sh(t.Context(), "cat /nonexistent", false)
+			var ee *ExitError
+			if !errors.As(err, &ee) || ee.Status != 1 || !errors.Is(err, ErrCommandFailed) {
+				t.Errorf("sh = %v, want *ExitError status 1", err)
+			}
+		})
+	}
+}
+
+func TestTechnicianShell(t *testing.T) {
+	p := newPhone(t, sim.Config{})
+	d := faces[0].open(t, p, Config{ShellAllow: []string{"getprop", "settings get", "echo"}})
+	ctx := t.Context()
+	if out, err := d.Shell(ctx, "getprop ro.build.version.release"); err != nil || strings.TrimSpace(out) != "14" {
+		t.Errorf("allowed = %q, %v", out, err)
+	}
+	if out, err := d.Shell(ctx, `echo "a;b" '$(id)'`); err != nil || out != "a;b $(id)\n" {
+		t.Errorf("quoted = %q, %v", out, err)
+	}
+	for _, cmd := range []string{"settings put global x 1", "rm -rf /sdcard", "getprop; rm -rf /", "echo $(id)", "echo `id`", "getprop | sh", "echo a\nrm x", "", "getprop > /sdcard/x"} {
+		p.commands()
+		if _, err := d.Shell(ctx, cmd); !errors.Is(err, ErrDenied) {
+			t.Errorf("Shell(%q) = %v, want ErrDenied", cmd, err)
+		}
+		if c := p.commands(); len(c) != 0 {
+			t.Errorf("Shell(%q) ran %q", cmd, c)
+		}
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	ctx := t.Context()
+	one := newPhone(t, sim.Config{Serial: "emulator-5554"})
+	two := newPhone(t, sim.Config{Serial: "emulator-5556"})
+	off := newPhone(t, sim.Config{Serial: "emulator-5558"})
+	off.state = "offline"
+	unauth := newPhone(t, sim.Config{Serial: "emulator-5560"})
+	unauth.state = "unauthorized"
+	host, port := hostFace(t, one, two, off, unauth)
+	single, singlePort := hostFace(t, newPhone(t, sim.Config{Serial: "solo"}))
+
+	// A port nobody listens on.
+	_, downPort := splitAddr(t, "127.0.0.1:1")
+
+	tests := []struct {
+		name string
+		cfg  Config
+		want error
+	}{
+		{"server down", Config{Host: "127.0.0.1", Port: downPort}, ErrServerDown},
+		{"several, none chosen", Config{Host: host, Port: port}, ErrMultipleDevices},
+		{"not found", Config{Host: host, Port: port, Serial: "nope"}, ErrDeviceNotFound},
+		{"offline", Config{Host: host, Port: port, Serial: "emulator-5558"}, ErrOffline},
+		{"unauthorized", Config{Host: host, Port: port, Serial: "emulator-5560"}, ErrUnauthorized},
+		{"chosen", Config{Host: host, Port: port, Serial: "emulator-5556"}, nil},
+		{"only device", Config{Host: single, Port: singlePort}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := Open(ctx, tt.cfg)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("Open = %v, want %v", err, tt.want)
+			}
+			if d != nil {
+				defer d.Close(ctx)
+				if tt.cfg.Serial != "" && d.Serial() != tt.cfg.Serial {
+					t.Errorf("Serial = %q", d.Serial())
+				}
+			}
+		})
+	}
+
+	list, err := Devices(ctx, Config{Host: host, Port: port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states []string
+	for _, d := range list {
+		states = append(states, d.Serial+"="+d.State)
+	}
+	if got := strings.Join(states, " "); got != "emulator-5554=device emulator-5556=device emulator-5558=offline emulator-5560=unauthorized" {
+		t.Errorf("Devices = %s", got)
+	}
+	// The device going offline after Open: calls fail with ErrOffline.
+	d, err := Open(ctx, Config{Host: host, Port: port, Serial: "emulator-5554"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close(ctx)
+	one.mu.Lock()
+	one.state = "offline"
+	one.mu.Unlock()
+	if err := d.Tap(ctx, 1, 1); !errors.Is(err, ErrOffline) {
+		t.Errorf("Tap on offline = %v", err)
+	}
+}
+
+func TestRealADBStates(t *testing.T) {
+	ctx := t.Context()
+	srv := adbtest.Start(t)
+	// No device at all.
+	if _, err := Open(ctx, Config{Port: srv.Port}); !errors.Is(err, ErrNoDevice) {
+		t.Errorf("Open with no device = %v, want ErrNoDevice", err)
+	}
+	// Wireless connect through the server's host:connect.
+	p := newPhone(t, sim.Config{})
+	addr := deviceFace(t, p)
+	d, err := Open(ctx, Config{Port: srv.Port, Connect: addr})
+	if err != nil {
+		t.Fatalf("Open Connect: %v", err)
+	}
+	defer d.Close(ctx)
+	if d.Serial() != addr {
+		t.Errorf("Serial = %q, want %q", d.Serial(), addr)
+	}
+	// An unauthorized device listed alongside (gadb's DeviceList would drop it).
+	u := newPhone(t, sim.Config{Serial: "locked"})
+	u.state = "unauthorized"
+	uaddr := srv.ConnectState(t, deviceFace(t, u), "unauthorized")
+	list, err := Devices(ctx, Config{Port: srv.Port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, i := range list {
+		got[i.Serial] = i.State
+	}
+	if got[addr] != "device" || got[uaddr] != "unauthorized" {
+		t.Errorf("Devices = %+v", list)
+	}
+	if _, err := Open(ctx, Config{Port: srv.Port}); !errors.Is(err, ErrMultipleDevices) {
+		t.Errorf("Open with two = %v", err)
+	}
+	if _, err := Open(ctx, Config{Port: srv.Port, Serial: uaddr}); !errors.Is(err, ErrUnauthorized) {
+		t.Errorf("Open unauthorized = %v", err)
+	}
+}
+
+func TestFaults(t *testing.T) {
+	for _, f := range faces {
+		t.Run(f.name, func(t *testing.T) {
+			ctx := t.Context()
+			p := newPhone(t, sim.Config{})
+			d := f.open(t, p, Config{})
+
+			// Idle-state errors (exit status 0) are retried until the dump comes.
+			p.SetFaults(sim.Faults{Idle: 1, IdleRun: 2})
+			p.commands()
+			if _, err := d.Dump(ctx); err != nil {
+				t.Errorf("Dump with 2 idle errors: %v", err)
+			}
+			if n := len(p.commands()); n != 3 {
+				t.Errorf("dump took %d commands, want 3", n)
+			}
+			// Always idle: a typed error after the retries, never an empty success.
+			p.SetFaults(sim.Faults{Idle: 1, IdleRun: 100})
+			_, err := d.Dump(ctx)
+			var de *DumpError
+			if !errors.As(err, &de) || !de.Idle || !errors.Is(err, ErrIdle) || de.Attempts != 4 {
+				t.Errorf("Dump always idle = %v", err)
+			}
+			if _, err := d.Observe(ctx); !errors.Is(err, ErrIdle) {
+				t.Errorf("Observe always idle = %v", err)
+			}
+
+			// Slow responses: the deadline holds.
+			p.SetFaults(sim.Faults{Slow: 2 * time.Second})
+			dctx, cancel := context.WithTimeout(ctx, 150*time.Millisecond)
+			start := time.Now()
+			_, err = d.Dump(dctx)
+			cancel()
+			if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > time.Second {
+				t.Errorf("slow Dump = %v after %v", err, time.Since(start))
+			}
+			cctx, cancel := context.WithCancel(ctx)
+			time.AfterFunc(100*time.Millisecond, cancel)
+			start = time.Now()
+			if err := d.Tap(cctx, 1, 1); !errors.Is(err, context.Canceled) || time.Since(start) > time.Second {
+				t.Errorf("cancelled Tap = %v after %v", err, time.Since(start))
+			}
+			// Dropped connections: never a success.
+			p.SetFaults(sim.Faults{Drop: 1})
+			if err := d.Tap(ctx, 10, 10); !errors.Is(err, ErrConnLost) {
+				t.Errorf("Tap dropped = %v, want ErrConnLost", err)
+			}
+			// Through the real adb server a dropped device connection leaves the device
+			// offline until it is connected again: ErrOffline, never a success.
+			if _, err := d.Screenshot(ctx); !errors.Is(err, ErrConnLost) && !errors.Is(err, ErrOffline) {
+				t.Errorf("Screenshot dropped = %v, want ErrConnLost or ErrOffline", err)
+			}
+			if _, err := d.Dump(ctx); !errors.Is(err, ErrConnLost) && !errors.Is(err, ErrOffline) {
+				t.Errorf("Dump dropped = %v, want ErrConnLost or ErrOffline", err)
+			}
+
+			p.SetFaults(sim.Faults{})
+		})
+	}
+}
+
+func TestNonASCII(t *testing.T) {
+	ctx := t.Context()
+	t.Run("no ADB Keyboard", func(t *testing.T) {
+		p := newPhone(t, sim.Config{NoADBKeyboard: true})
+		d := faces[0].open(t, p, Config{})
+		openShopSearch(t, d)
+		p.commands()
+		if err := d.TypeText(ctx, "奶茶"); !errors.Is(err, ErrNoADBKeyboard) {
+			t.Errorf("TypeText = %v, want ErrNoADBKeyboard", err)
+		}
+		for _, c := range p.commands() {
+			if strings.Contains(c, "input text") {
+				t.Errorf("ran %q", c)
+			}
+		}
+		if err := d.TypeText(ctx, "ok then"); err != nil || p.Var(shop, "q") != "ok then" {
+			t.Errorf("ascii = %v, field %q", err, p.Var(shop, "q"))
+		}
+	})
+	t.Run("read-back mismatch", func(t *testing.T) {
+		p := newPhone(t, sim.Config{})
+		d := faces[0].open(t, p, Config{})
+		// Nothing focused: the home screen has no field, so the text lands nowhere.
+		if err := d.TypeText(ctx, "lost"); !errors.Is(err, ErrTextMismatch) {
+			t.Errorf("TypeText unfocused = %v, want ErrTextMismatch", err)
+		}
+	})
+	t.Run("refused", func(t *testing.T) {
+		for _, s := range []string{"a\x00b", "\xff", "bell\a", strings.Repeat("x", MaxTextBytes+1)} {
+			if _, err := CheckText(s); !errors.Is(err, ErrTextRefused) {
+				t.Errorf("CheckText(%q) = %v", abbreviate(s, 20), err)
+			}
+		}
+	})
+}
+

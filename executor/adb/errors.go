@@ -1,0 +1,122 @@
+package adb
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Sentinel errors. Errors returned by this package wrap one of them (or ctx's error) with
+// the operation named.
+var (
+	// ErrServerDown: the adb server does not answer on its host:port.
+	ErrServerDown = errors.New("adb: server not reachable: start it with `adb start-server` or check --adb-host/--adb-port")
+	// ErrNoDevice: the adb server lists no device.
+	ErrNoDevice = errors.New("adb: no device: connect one (USB debugging on) or pass --serial")
+	// ErrMultipleDevices: several devices are listed and none was chosen.
+	ErrMultipleDevices = errors.New("adb: more than one device: choose one with --serial or ANDROID_SERIAL")
+	// ErrDeviceNotFound: the chosen serial is not listed by the adb server.
+	ErrDeviceNotFound = errors.New("adb: device not found")
+	// ErrOffline: the device is listed as offline (or in another state than "device").
+	ErrOffline = errors.New("adb: device offline: reconnect it or restart adb on the device")
+	// ErrUnauthorized: the device has not accepted this computer's adb key.
+	ErrUnauthorized = errors.New("adb: device unauthorized: accept the USB debugging prompt on the phone")
+	// ErrConnLost: the connection ended before the command's status marker arrived (device
+	// vanished, connection dropped or output truncated).
+	ErrConnLost = errors.New("adb: connection lost before the command finished")
+	// ErrProtocol: the adb server answered something this package does not understand.
+	ErrProtocol = errors.New("adb: protocol error")
+	// ErrCommandFailed is wrapped by *ExitError: a device command exited with a non-zero
+	// status or reported an error.
+	ErrCommandFailed = errors.New("adb: command failed")
+	// ErrDump is wrapped by *DumpError: uiautomator could not dump the UI.
+	ErrDump = errors.New("adb: ui dump failed")
+	// ErrIdle is wrapped by *DumpError when the dumper reported "could not get idle state".
+	ErrIdle = errors.New("adb: screen never idle")
+	// ErrScreenshot: the screenshot is not a valid PNG.
+	ErrScreenshot = errors.New("adb: bad screenshot")
+	// ErrTextRefused: the text cannot be typed safely (invalid UTF-8, NUL or other control
+	// characters, too long).
+	ErrTextRefused = errors.New("adb: text refused")
+	// ErrNoADBKeyboard: the text needs ADB Keyboard, which is not installed.
+	ErrNoADBKeyboard = errors.New("adb: cannot type this text: install ADB Keyboard (com.android.adbkeyboard, https://github.com/senzhk/ADBKeyBoard) on the device")
+	// ErrTextMismatch is wrapped by *TextError: the field does not hold the typed text.
+	ErrTextMismatch = errors.New("adb: typed text not in the field")
+	// ErrDenied: a technician shell command outside the allow-list.
+	ErrDenied = errors.New("adb: shell command denied")
+	// ErrUnknownKey: a key name that is neither known nor a key code.
+	ErrUnknownKey = errors.New("adb: unknown key")
+	// ErrNoLauncher: the package has no launcher activity (or is not installed).
+	ErrNoLauncher = errors.New("adb: no launcher activity")
+	// ErrNotSettled: the screen kept changing until the settle bound.
+	ErrNotSettled = errors.New("adb: screen did not settle")
+	// ErrBadArgument: an argument out of range (negative coordinate, empty package, …).
+	ErrBadArgument = errors.New("adb: bad argument")
+	// ErrClosed: the Device was closed.
+	ErrClosed = errors.New("adb: device closed")
+)
+
+// ExitError is a device command that failed: non-zero exit status, or an error message
+// from a command that exits 0 anyway.
+type ExitError struct {
+	Serial  string
+	Command string // the command line as sent (without the status marker)
+	Status  int
+	Output  string // combined output, trimmed to a few hundred bytes
+}
+
+func (e *ExitError) Error() string {
+	return fmt.Sprintf("adb %s: %q exited with status %d: %s", e.Serial, abbreviate(e.Command, 80), e.Status, abbreviate(strings.TrimSpace(e.Output), 300))
+}
+
+// Unwrap returns ErrCommandFailed.
+func (e *ExitError) Unwrap() error { return ErrCommandFailed }
+
+// DumpError is a UI dump that failed after its retries.
+type DumpError struct {
+	Serial   string
+	Attempts int
+	Message  string // the dumper's message, e.g. "ERROR: could not get idle state."
+	Idle     bool   // the idle-state error
+}
+
+func (e *DumpError) Error() string {
+	return fmt.Sprintf("adb %s: ui dump failed after %d attempts: %s", e.Serial, e.Attempts, abbreviate(e.Message, 200))
+}
+
+// Unwrap returns ErrDump, and ErrIdle for the idle-state error.
+func (e *DumpError) Unwrap() []error {
+	if e.Idle {
+		return []error{ErrDump, ErrIdle}
+	}
+	return []error{ErrDump}
+}
+
+// TextError reports that the focused field does not hold the typed text.
+type TextError struct {
+	Want string // the text typed
+	Got  string // the focused field's text after typing ("" when no field was focused)
+	Note string // why, when known
+}
+
+func (e *TextError) Error() string {
+	msg := fmt.Sprintf("adb type text: field holds %q, want it to end with %q", abbreviate(e.Got, 120), abbreviate(e.Want, 120))
+	if e.Note != "" {
+		msg += " (" + e.Note + ")"
+	}
+	return msg
+}
+
+// Unwrap returns ErrTextMismatch.
+func (e *TextError) Unwrap() error { return ErrTextMismatch }
+
+func abbreviate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

@@ -1,0 +1,346 @@
+package adb
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"log/slog"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// Observation is one look at the screen: the UI dump and the screenshot taken together.
+type Observation struct {
+	XML []byte // uiautomator dump, the trailer stripped
+	PNG []byte // screencap -p, validated
+	// Secure is set when the screenshot is an all-black frame (FLAG_SECURE windows, DRM):
+	// the pixels tell nothing, rely on the dump.
+	Secure bool
+}
+
+const ttyDumpFile = "/dev/tty"
+
+// fileDumpPath is where the fallback dump is written; it is removed first so a failed dump
+// cannot return a stale file.
+const fileDumpPath = "/data/local/tmp/fairy_window_dump.xml"
+
+// Dump returns the UI hierarchy XML. It dumps to /dev/tty in one round trip and falls
+// back to a file (for devices that cannot write to /dev/tty). Dumper errors that exit 0
+// ("ERROR: could not get idle state.", "null root node", …) are retried with back-off;
+// when every attempt fails the error is a *DumpError (wrapping ErrDump, and ErrIdle for
+// the idle-state error).
+func (d *Device) Dump(ctx context.Context) ([]byte, error) {
+	var last *DumpError
+	backoff := d.cfg.DumpBackoff
+	for attempt := 1; attempt <= d.cfg.DumpAttempts; attempt++ {
+		xml, msg, err := d.dumpOnce(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("adb dump ui: %w", err)
+		}
+		if msg == "" {
+			return xml, nil
+		}
+		last = &DumpError{Serial: d.serial, Attempts: attempt, Message: msg, Idle: strings.Contains(msg, "idle state")}
+		d.log.Debug("adb: ui dump failed", slog.Int(keyAttempt, attempt), slog.String(keyErr, msg))
+		if attempt == d.cfg.DumpAttempts {
+			break
+		}
+		if err := d.cfg.Sleep(ctx, backoff); err != nil {
+			return nil, fmt.Errorf("adb dump ui: %w", err)
+		}
+		backoff *= 2
+	}
+	return nil, last
+}
+
+// dumpOnce runs one dump; msg is the dumper's complaint when no hierarchy came back.
+func (d *Device) dumpOnce(ctx context.Context) (xml []byte, msg string, err error) {
+	if !d.fileDump.Load() {
+		r, err := d.run(ctx, "shell", "uiautomator dump "+ttyDumpFile, true)
+		if err != nil {
+			return nil, "", err
+		}
+		xml, msg := extractDump(r.out)
+		if xml != nil || isDumperError(msg) {
+			return xml, msg, nil
+		}
+		// No hierarchy and no known complaint: this device cannot dump to /dev/tty.
+		d.log.Debug("adb: /dev/tty dump unsupported, using a file", slog.String(keyErr, msg))
+		d.fileDump.Store(true)
+	}
+	cmd := "rm -f " + fileDumpPath + "\nuiautomator dump " + fileDumpPath + "\ncat " + fileDumpPath
+	r, err := d.run(ctx, "shell", cmd, true)
+	if err != nil {
+		return nil, "", err
+	}
+	xml, msg = extractDump(r.out)
+	if xml == nil && msg == "" {
+		msg = "no hierarchy in dumper output"
+	}
+	return xml, msg, nil
+}
+
+var dumperErrorRE = regexp.MustCompile(`(?m)^(ERROR:.*|.*(null root node|Killed|Exception|could not get idle state).*)$`)
+
+func isDumperError(msg string) bool { return dumperErrorRE.MatchString(msg) }
+
+// extractDump cuts the hierarchy out of dumper output: from "<?xml" (or "<hierarchy") to
+// the end of "</hierarchy>", which drops the "UI hierchary dumped to: …" trailer. msg is
+// the first dumper error line, or the whole output abbreviated when there is no hierarchy.
+func extractDump(out []byte) (xml []byte, msg string) {
+	if m := dumperErrorRE.Find(out); m != nil && !bytes.Contains(out, []byte("</hierarchy>")) {
+		return nil, strings.TrimSpace(string(m))
+	}
+	start := bytes.Index(out, []byte("<?xml"))
+	if start < 0 {
+		start = bytes.Index(out, []byte("<hierarchy"))
+	}
+	end := bytes.LastIndex(out, []byte("</hierarchy>"))
+	if start < 0 || end < start {
+		if m := dumperErrorRE.Find(out); m != nil {
+			return nil, strings.TrimSpace(string(m))
+		}
+		return nil, abbreviate(strings.TrimSpace(string(out)), 200)
+	}
+	return bytes.Clone(out[start : end+len("</hierarchy>")]), ""
+}
+
+// Screenshot returns the screen as PNG bytes (screencap -p), validated.
+func (d *Device) Screenshot(ctx context.Context) ([]byte, error) {
+	b, _, err := d.screenshot(ctx)
+	return b, err
+}
+
+func (d *Device) screenshot(ctx context.Context) ([]byte, bool, error) {
+	// exec: keeps binary output untouched (no pty line-ending translation on old devices).
+	r, err := d.run(ctx, "exec", "screencap -p", true)
+	if err != nil {
+		return nil, false, fmt.Errorf("adb screenshot: %w", err)
+	}
+	if r.status != 0 {
+		return nil, false, fmt.Errorf("adb screenshot: %w", &ExitError{Serial: d.serial, Command: "screencap -p", Status: r.status, Output: abbreviate(string(r.out), 200)})
+	}
+	secure, err := checkPNG(r.out)
+	if err != nil {
+		return nil, false, fmt.Errorf("adb screenshot %s: %w", d.serial, err)
+	}
+	return r.out, secure, nil
+}
+
+var pngMagic = []byte("\x89PNG\r\n\x1a\n")
+
+// checkPNG validates a screenshot and reports whether it is an all-black frame. A black
+// frame compresses to almost nothing, so only small files are decoded in full.
+func checkPNG(b []byte) (black bool, err error) {
+	if !bytes.HasPrefix(b, pngMagic) {
+		return false, fmt.Errorf("%w: not a PNG (%d bytes, starts %q)", ErrScreenshot, len(b), abbreviate(string(b[:min(len(b), 40)]), 40))
+	}
+	if !bytes.Contains(b[max(0, len(b)-16):], []byte("IEND")) {
+		return false, fmt.Errorf("%w: truncated PNG (%d bytes, no IEND)", ErrScreenshot, len(b))
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return false, fmt.Errorf("%w: %v", ErrScreenshot, err)
+	}
+	if cfg.Width == 0 || cfg.Height == 0 {
+		return false, fmt.Errorf("%w: empty image", ErrScreenshot)
+	}
+	if len(b) > cfg.Width*cfg.Height/64+4096 {
+		return false, nil
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		return false, fmt.Errorf("%w: %v", ErrScreenshot, err)
+	}
+	return allBlack(img), nil
+}
+
+func allBlack(img image.Image) bool {
+	r := img.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if cr > 0x0808 || cg > 0x0808 || cb > 0x0808 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Observe takes the dump and the screenshot concurrently.
+func (d *Device) Observe(ctx context.Context) (Observation, error) {
+	var o Observation
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		x, err := d.Dump(gctx)
+		o.XML = x
+		return err
+	})
+	g.Go(func() error {
+		p, secure, err := d.screenshot(gctx)
+		o.PNG, o.Secure = p, secure
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return Observation{}, fmt.Errorf("adb observe: %w", err)
+	}
+	return o, nil
+}
+
+// ObserveSequential is Observe one call after the other (for comparison and for devices
+// that cannot take two commands at once).
+func (d *Device) ObserveSequential(ctx context.Context) (Observation, error) {
+	x, err := d.Dump(ctx)
+	if err != nil {
+		return Observation{}, fmt.Errorf("adb observe: %w", err)
+	}
+	p, secure, err := d.screenshot(ctx)
+	if err != nil {
+		return Observation{}, fmt.Errorf("adb observe: %w", err)
+	}
+	return Observation{XML: x, PNG: p, Secure: secure}, nil
+}
+
+// ScreenInfo is the display's geometry.
+type ScreenInfo struct {
+	Width, Height int // current (override) size in pixels, portrait as reported by wm
+	Density       int // current (override) density in dpi
+	// Rotation is 0..3 (quarter turns); Landscape is set for 1 and 3.
+	Rotation  int
+	Landscape bool
+}
+
+var (
+	sizeRE     = regexp.MustCompile(`(Physical|Override) size:\s*(\d+)x(\d+)`)
+	densityRE  = regexp.MustCompile(`(Physical|Override) density:\s*(\d+)`)
+	rotationRE = regexp.MustCompile(`(?:mCurrentRotation=(?:ROTATION_)?|mRotation=|SurfaceOrientation:\s*|rotation=")(\d+)`)
+)
+
+const sectionMark = ":fairy-section:"
+
+// Screen returns size, density and orientation in one round trip (wm size, wm density and
+// dumpsys window displays / input for the rotation).
+func (d *Device) Screen(ctx context.Context) (ScreenInfo, error) {
+	out, err := d.sh(ctx, "wm size; echo "+sectionMark+"; wm density; echo "+sectionMark+"; dumpsys window displays; dumpsys input", true)
+	if err != nil {
+		return ScreenInfo{}, fmt.Errorf("adb screen info: %w", err)
+	}
+	return parseScreenInfo(out)
+}
+
+func parseScreenInfo(out string) (ScreenInfo, error) {
+	var si ScreenInfo
+	parts := strings.SplitN(out, sectionMark, 3)
+	for _, m := range sizeRE.FindAllStringSubmatch(parts[0], -1) {
+		si.Width, _ = strconv.Atoi(m[2])
+		si.Height, _ = strconv.Atoi(m[3])
+	}
+	if len(parts) > 1 {
+		for _, m := range densityRE.FindAllStringSubmatch(parts[1], -1) {
+			si.Density, _ = strconv.Atoi(m[2])
+		}
+	}
+	if len(parts) > 2 {
+		if m := rotationRE.FindStringSubmatch(parts[2]); m != nil {
+			si.Rotation, _ = strconv.Atoi(m[1])
+			si.Rotation %= 4
+		}
+	}
+	if si.Width == 0 || si.Height == 0 {
+		return si, fmt.Errorf("adb screen info: %w: no size in %q", ErrProtocol, abbreviate(out, 120))
+	}
+	si.Landscape = si.Rotation%2 == 1
+	return si, nil
+}
+
+// RotationFromDump reads the rotation attribute of a dump's <hierarchy> element (0..3).
+func RotationFromDump(xml []byte) int {
+	m := regexp.MustCompile(`<hierarchy[^>]*\srotation="(\d)"`).FindSubmatch(xml)
+	if m == nil {
+		return 0
+	}
+	r, _ := strconv.Atoi(string(m[1]))
+	return r % 4
+}
+
+var (
+	// ActivityRecord{1f72345 u0 com.mediatek.camera/.CameraLauncher t12} (any version)
+	resumedRE = regexp.MustCompile(`(?:mResumedActivity|ResumedActivity|topResumedActivity|mFocusedApp)[=:].*?ActivityRecord\{\S+ u\d+ ([\w.]+)/([\w.$]+)`)
+	// mCurrentFocus=Window{e615992 u0 com.google.android.apps.photos/com.google...HomeActivity}
+	focusRE = regexp.MustCompile(`mCurrentFocus=Window\{\S+ u\d+ ([\w.]+)/([\w.$]+)\}`)
+)
+
+// Foreground returns the resumed activity's package and activity (fully qualified). It
+// reads `dumpsys activity activities` (mResumedActivity on Android ≤ 11, ResumedActivity
+// on 12+), falling back to the window manager's focus (mCurrentFocus / mFocusedApp).
+func (d *Device) Foreground(ctx context.Context) (pkg, activity string, err error) {
+	out, err := d.sh(ctx, "dumpsys activity activities; echo "+sectionMark+"; dumpsys window windows", true)
+	if err != nil {
+		return "", "", fmt.Errorf("adb foreground: %w", err)
+	}
+	pkg, activity, ok := ParseForeground(out)
+	if !ok {
+		return "", "", fmt.Errorf("adb foreground: %w: no resumed activity or focused window in dumpsys output", ErrProtocol)
+	}
+	return pkg, activity, nil
+}
+
+// ParseForeground finds the foreground package and activity in dumpsys activity or
+// dumpsys window output of any Android version (UTF-16 and CRLF output tolerated).
+func ParseForeground(out string) (pkg, activity string, ok bool) {
+	out = normalizeText(out)
+	if m := resumedRE.FindStringSubmatch(out); m != nil {
+		return m[1], fullActivity(m[1], m[2]), true
+	}
+	if m := focusRE.FindStringSubmatch(out); m != nil {
+		return m[1], fullActivity(m[1], m[2]), true
+	}
+	return "", "", false
+}
+
+// normalizeText decodes UTF-16LE output (some vendors' dumpsys) and drops CRs.
+func normalizeText(s string) string {
+	b := []byte(s)
+	if len(b) >= 2 && (b[0] == 0xff && b[1] == 0xfe || len(b) > 4 && b[1] == 0 && b[3] == 0) {
+		if b[0] == 0xff && b[1] == 0xfe {
+			b = b[2:]
+		}
+		var sb strings.Builder
+		for i := 0; i+1 < len(b); i += 2 {
+			sb.WriteRune(rune(uint16(b[i]) | uint16(b[i+1])<<8))
+		}
+		s = sb.String()
+	}
+	return strings.ReplaceAll(s, "\r", "")
+}
+
+func fullActivity(pkg, act string) string {
+	if strings.HasPrefix(act, ".") {
+		return pkg + act
+	}
+	return act
+}
+
+var inputShownRE = regexp.MustCompile(`mInputShown=(true|false)`)
+
+// KeyboardShown reports whether the soft keyboard is up (dumpsys input_method).
+func (d *Device) KeyboardShown(ctx context.Context) (bool, error) {
+	out, err := d.sh(ctx, "dumpsys input_method", true)
+	if err != nil {
+		return false, fmt.Errorf("adb keyboard shown: %w", err)
+	}
+	m := inputShownRE.FindStringSubmatch(out)
+	if m == nil {
+		return false, fmt.Errorf("adb keyboard shown: %w: no mInputShown in dumpsys input_method", ErrProtocol)
+	}
+	return m[1] == "true", nil
+}
+
+var errNoFocus = errors.New("no focused text field")
