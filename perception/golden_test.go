@@ -106,8 +106,9 @@ func corpusNodes(t *testing.T, data []byte) *tree {
 // TestCorpus checks the targets on every real capture: no error
 // except the error-message captures, every visible actionable node listed
 // with its center inside its bounds, every visible text present.
+// The virtual phone's screens are held to the same checks.
 func TestCorpus(t *testing.T) {
-	for _, f := range dumps(t, "corpus") {
+	for _, f := range append(dumps(t, "corpus"), dumps(t, "sim")...) {
 		name := filepath.Base(f)
 		t.Run(strings.TrimSuffix(name, ".xml"), func(t *testing.T) {
 			data, err := os.ReadFile(f)

@@ -179,3 +179,34 @@ func BenchmarkSetOfMarkRender(b *testing.B) {
 		}
 	}
 }
+
+// TestMarkerSimScreenshot annotates a screenshot the virtual phone rendered,
+// with the dump taken on the same screen.
+func TestMarkerSimScreenshot(t *testing.T) {
+	s := corpusScreen(t, "../sim/com.fairy.shop.xml")
+	shot, err := os.ReadFile("testdata/sim/com.fairy.shop.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMarker(MarkOptions{Format: FormatPNG})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, mime, err := m.Render(shot, s)
+	if err != nil || mime != "image/png" {
+		t.Fatalf("Render: %v %q", err, mime)
+	}
+	img, err := DecodeScreenshot(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 576 || b.Dy() != 1280 {
+		t.Errorf("size %v, want 576x1280", b)
+	}
+	// The frame of the cart button ([13]) is drawn in its colour.
+	e := s.Elements[12]
+	x, y := e.Center.X*576/1080, e.Bounds.Y2*1280/2400-1
+	if got := color.RGBAModel.Convert(img.At(x, y)).(color.RGBA); got != markColor(12) {
+		t.Errorf("frame pixel of [13] at %d,%d = %v, want %v", x, y, got, markColor(12))
+	}
+}
