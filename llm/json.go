@@ -61,8 +61,7 @@ func isObject(s string) bool {
 	if err := dec.Decode(&m); err != nil {
 		return false
 	}
-	_, err := dec.Token()
-	return err != nil // io.EOF: nothing after the object
+	return strings.TrimSpace(s[dec.InputOffset():]) == ""
 }
 
 // balancedEnd returns the length of the brace-balanced prefix of s (which starts with '{'),
