@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"text/tabwriter"
+	"time"
+
+	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/llm/openai"
+	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/spf13/cobra"
+)
+
+// modelDeps are the lead's hooks for `fairy model`.
+type modelDeps struct {
+	// Config resolves the model settings (base URL, key, models per role, mode, prices, …)
+	// from flags, config file and environment.
+	Config func(cmd *cobra.Command) (openai.Config, error)
+	// Logger is the configured logger (nil: discard).
+	Logger func() *slog.Logger
+}
+
+// newModelCmd builds `fairy model check` and `fairy model serve`.
+func newModelCmd(d modelDeps) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "model",
+		Short: "Check the configured models, or serve the scripted model",
+		// The root command reports errors; these stay quiet when the command runs alone (tests).
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	cmd.AddCommand(newModelCheckCmd(d), newModelServeCmd(d))
+	return cmd
+}
+
+func (d modelDeps) logger() *slog.Logger {
+	if d.Logger != nil {
+		if l := d.Logger(); l != nil {
+			return l
+		}
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// checkSchema is the tiny answer `fairy model check` asks for.
+var checkSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`)
+
+func newModelCheckCmd(d modelDeps) *cobra.Command {
+	var timeout time.Duration
+	var roles []string
+	cmd := &cobra.Command{
+		Use:   "check [--role R]... [--timeout D]",
+		Short: "Send each role's model a tiny request and report ok, latency and tokens",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := d.Config(cmd)
+			if err != nil {
+				return withExit(2, err)
+			}
+			cfg.MaxRetries = -1 // a check reports what the endpoint does now
+			cfg.RepairRetries = -1
+			if cfg.Logger == nil {
+				cfg.Logger = d.logger()
+			}
+			c, err := openai.New(cfg)
+			if err != nil {
+				return withExit(2, err)
+			}
+			list := llm.Roles()
+			if len(roles) > 0 {
+				list = list[:0]
+				for _, r := range roles {
+					list = append(list, llm.Role(r))
+				}
+			}
+			failed := checkModels(cmd.Context(), c, list, timeout, cmd)
+			if failed > 0 {
+				return withExit(1, fmt.Errorf("%d of %d role(s) failed the model check", failed, len(list)))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().DurationVar(&timeout, "timeout", 60*time.Second, "time allowed per role")
+	cmd.Flags().StringSliceVar(&roles, "role", nil, "check only these roles (default: all)")
+	return cmd
+}
+
+// checkModels runs the check for each role, prints a table and returns the number of failures.
+func checkModels(ctx context.Context, c *openai.Client, roles []llm.Role, timeout time.Duration, cmd *cobra.Command) int {
+	tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ROLE\tMODEL\tRESULT\tLATENCY\tTOKENS\tCOST\tERROR")
+	failed := 0
+	for _, role := range roles {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		resp, err := c.Generate(cctx, llm.Request{
+			Role:      role,
+			System:    llm.CheckMarker + ": this is a connectivity check. Reply with the JSON object {\"ok\": true} and nothing else.",
+			Messages:  []llm.Message{{Role: "user", Text: "ping"}},
+			Schema:    &llm.Schema{Name: string(role), JSON: checkSchema},
+			MaxTokens: 50,
+		})
+		cancel()
+		if err != nil {
+			failed++
+			fmt.Fprintf(tw, "%s\t%s\tFAIL\t-\t-\t-\t%v\n", role, c.ModelFor(role), err)
+			if ctx.Err() != nil {
+				break
+			}
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\tok\t%s\t%d+%d\t$%.6f\t\n", role, resp.Model, resp.Latency.Round(time.Millisecond),
+			resp.Usage.PromptTokens, resp.Usage.CompletionTokens, resp.Cost)
+	}
+	_ = tw.Flush()
+	return failed
+}
+
+func newModelServeCmd(d modelDeps) *cobra.Command {
+	var rulesPath, addr string
+	cmd := &cobra.Command{
+		Use:   "serve --rules FILE [--addr A]",
+		Short: "Serve the scripted model (an OpenAI-compatible endpoint answering from a rules file)",
+		Long: `Serve the scripted model: a deterministic OpenAI-compatible endpoint (POST /v1/chat/completions,
+GET /v1/models) that answers from a rules file. It is not a real model; its answers say so
+(model "fairy-scripted"). See the rules format in the README or 'go doc github.com/fairy-go/fairy/llm/scripted'.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if rulesPath == "" {
+				return withExit(2, errors.New("model serve: pass --rules FILE"))
+			}
+			rules, err := scripted.LoadRules(rulesPath)
+			if err != nil {
+				return withExit(2, err)
+			}
+			srv, err := scripted.NewServer(rules, scripted.Options{Logger: d.logger()})
+			if err != nil {
+				return withExit(2, err)
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return withExit(2, fmt.Errorf("model serve: listen on %s: %w", addr, err))
+			}
+			return serveScripted(cmd.Context(), ln, srv, len(rules), cmd)
+		},
+	}
+	cmd.Flags().StringVar(&rulesPath, "rules", "", "rules file (YAML)")
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8765", "listen address")
+	return cmd
+}
+
+// serveScripted serves until ctx ends, then shuts down gracefully.
+func serveScripted(ctx context.Context, ln net.Listener, h http.Handler, nrules int, cmd *cobra.Command) error {
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(cmd.OutOrStdout(), "scripted model %q (not a real model) with %d rules at http://%s/v1\n",
+		scripted.ModelName, nrules, ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("model serve: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("model serve: shutdown: %w", err)
+	}
+	<-errc
+	return nil
+}
