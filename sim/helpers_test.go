@@ -45,10 +45,10 @@ func sh(t testing.TB, p *Phone, line string) (string, int) {
 
 type xnode struct {
 	Index, Text, RID, Class, Pkg, Desc, Bounds string
-	Clickable, Checked, Focused, Scrollable     bool
-	X1, Y1, X2, Y2                              int
-	Depth                                       int
-	Attrs                                       []string
+	Clickable, Checked, Focused, Scrollable    bool
+	X1, Y1, X2, Y2                             int
+	Depth                                      int
+	Attrs                                      []string
 }
 
 var boundsRe = regexp.MustCompile(`^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$`)

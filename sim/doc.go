@@ -1,0 +1,86 @@
+// Package sim is a virtual Android phone for tests and demos: an honest test double that
+// speaks through the same shell commands a real phone answers over ADB. It knows nothing of
+// agents. *Phone implements wire.Device, so sim/wire serves it on the adb host protocol and
+// the adbd device protocol; a Farm hosts several phones (emulator-5554, emulator-5556, …).
+//
+// # Construction
+//
+//	p, err := sim.New(sim.Config{Serial: "emulator-5554", Seed: 1, Clock: clock})
+//	f, err := sim.NewFarm(sim.FarmConfig{Phones: 2, Base: sim.Config{Seed: 1}})
+//
+// Config sets the serial, the seed (every random choice, e.g. faults, comes from it), the
+// screen (default 1080x2400 at 420 dpi), the build properties, the faults, whether ADB
+// Keyboard is installed (default yes) and the apps (default DefaultApps(), the embedded
+// catalogue under sim/apps). Clock, Sleep and Logger are injected. There is no package
+// state; a Phone is safe for concurrent use (commands are serialised on its lock).
+//
+// # Shell
+//
+// Phone.Shell runs a command line as mksh would: quotes, backslashes, $? and $VAR, ";",
+// "&&", "||", "|", ">", ">>", "2>&1", sh -c. Unknown commands answer
+// "/system/bin/sh: X: not found" with status 127. Commands, with outputs in the formats of
+// real devices (held to the captures in shared/android-corpus by TestOutputFormatsMatchCorpus):
+// uiautomator dump [file|/dev/tty] ("UI hierchary dumped to: …", the real typo), cat, rm,
+// ls, mkdir, touch, grep, head, tail, wc, base64, echo, sleep, screencap [-p] [FILE],
+// input tap|swipe|draganddrop|text|keyevent|keycombination|motionevent, am start [-W] -n,
+// am force-stop, am broadcast, monkey -p PKG -c android.intent.category.LAUNCHER 1,
+// pm list packages [-3|-s|-f], pm path, cmd package resolve-activity [--brief],
+// dumpsys window|activity activities|input_method|package PKG, wm size|density,
+// getprop [KEY], setprop, settings get|put|delete|list, ime list|enable|disable|set|reset.
+//
+// Text input follows Android: `input text` types only its first argument, "%s" is a space,
+// and a character the virtual key map cannot type (anything but printable ASCII, \n, \t)
+// makes the whole command fail as Android 11+ does — a NullPointerException message and
+// exit status 255, nothing typed. ADB Keyboard (com.android.adbkeyboard/.AdbIME) types any
+// Unicode through `am broadcast -a ADB_INPUT_B64 --es msg BASE64` or ADB_INPUT_TEXT, and
+// clears with ADB_CLEAR_TEXT, but only once it is enabled and selected (`ime enable`,
+// `ime set`) and a text field is focused.
+//
+// # Screens
+//
+// Apps are data: YAML files (AppSpec) with screens, elements (text, title, button, input,
+// switch, checkbox, icon, image, hbox, list, grid, fab), lists generated from records,
+// inputs bound to variables, conditions and actions (go, replace, reset, finish, back,
+// home, launch, open, set, toggle, toggle_setting, put_setting, add, update, delete, copy,
+// clear, toast), in Go text/template syntax over {.v vars, .p screen params, .item record,
+// .app}. Template functions: eq ne not and or (builtin), contains, matches (search),
+// add sub mul gtn ltn, initial, lower upper trim default, count, sum, summary, field,
+// setting, now, money, nextid. The engine lays screens out (status bar, toolbar, body,
+// pinned bottom bars, FABs, navigation bar; the soft keyboard as a separate window with
+// adjustResize), keeps a back stack per task (Back hides the keyboard first, Back on a
+// task's root sends it behind the launcher, Home shows the launcher), scrolls lists longer
+// than the screen with `input swipe`, and treats a swipe that stays put for 500 ms or more
+// as a long press.
+//
+// Dumps are the stock `uiautomator dump` format: one line, the classic attribute set and
+// order, `<node … />` leaves, KXmlSerializer escaping (&amp; &lt; &gt; &quot;, &#10;,
+// astral characters as &#NNNNN;, control characters as "."), one top-level node per window
+// (status bar, app or dialog, keyboard, navigation bar). Screenshots are drawn from the
+// same nodes with the Go fonts; CJK characters, which those fonts lack, are drawn as boxes.
+// FLAG_SECURE screens (the shop's payment) give an all-black screenshot while the tree
+// stays dumpable. Dumps and screenshots are cached per state version.
+//
+// # State for evaluations
+//
+// Go API: State() (every app's variables and collections, settings, foreground, screen,
+// keyboard, IME), Records("messages") or Records("com.fairy.shop:orders"), Var(pkg, name),
+// Setting("global/wifi_on"), Foreground(), ScreenID(), Dump(), Screenshot(), and typed
+// helpers Messages(), Events(), Notes(), Orders(); Reset() restores the factory state.
+// Phone-only shell service:
+//
+//	fairy-sim state [COLLECTION|PACKAGE]   JSON of the state, a collection or an app
+//	fairy-sim settings                     JSON of the settings
+//	fairy-sim reset                        factory reset
+//	fairy-sim faults [SPEC]                print or set the faults
+//
+// # Faults
+//
+// ParseFaults reads "idle=0.3,idlerun=2,slow=200ms,drop=0.05,deadtap=0.1,dialog=0.1,nonascii":
+// idle — a dump answers "ERROR: could not get idle state." with status 0 (at most idlerun
+// times in a row, default 2); slow — every command waits (honouring ctx); drop — a command
+// writes half its output and Shell returns an error wrapping wire.ErrDropConnection; deadtap
+// — a tap changes nothing; dialog — a "Rate this app" dialog ("Not now" / "Rate now") pops
+// up when an app comes to the front or opens a screen; nonascii — `input text` drops
+// non-ASCII characters silently with status 0 instead of failing loudly. Faults can be
+// switched at run time with SetFaults or `fairy-sim faults SPEC`.
+package sim
