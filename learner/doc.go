@@ -1,0 +1,37 @@
+// Package learner is fairy's Self-Learner: it turns every run into long-term knowledge
+// (package knowledge) and answers the agent's questions from it.
+//
+// # During a run: the App Map, no model
+//
+// Learner.Start gives a Session for the run; Session.Attach subscribes it to the run's
+// memory.Bus. At each ScreenPerceived it writes, in one knowledge transaction, the page
+// (activity + signature, a short description and representative elements taken from the
+// screen's text form) and the transitions of the actions executed on the step before
+// (ActionExecuted): the target element named by resource-id, label and class — never by
+// index, and never by typed text — the page after, and the effect: new page (signature or
+// activity changed), same page changed (other text), no change. Within one batch only the
+// last action may move to another page; actions that stay on their page (typing, focusing
+// a field) are same-page transitions. When an action no longer leads where the map says,
+// the old transition counts a failure, so Path prefers what works now.
+//
+// # After a task: App Tricks, one model call
+//
+// Session.Learn sends each finished app task's trajectory (instruction, plans, sub-goals,
+// actions, results A/B/C/D, reflections, errors, recoveries, interactions, outcome, and the
+// tricks the task was given) to the model under the role and schema name "learner". The
+// answer's tricks are merged into the store (near-duplicates fold into one) with their
+// provenance; tricks the answer calls wrong are demoted; the given tricks' uses are counted
+// as successes or failures by the task's outcome; the app's description is learned. A
+// failed learning call returns an error (ErrModel, ErrBadAnswer, ErrStore) and never loses
+// what was stored.
+//
+// # Using the knowledge
+//
+//   - Session.Tricks (the executor's Tricks port): top tricks for a query, as prompt lines;
+//   - Learner.DescribeApps: the app list with learned descriptions for the Global Planner;
+//   - Learner.Hint (the executor's Hints port) and Learner.Route: a known path from the
+//     current page to the page that best serves a sub-goal, matched in English or Chinese;
+//   - Learner.Shortcut: a reliable path's steps with the page signature expected before
+//     each; Step.Resolve checks the screen and turns a step into the action to run, or
+//     fails with ErrMismatch so the executor falls back to normal steps.
+package learner

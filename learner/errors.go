@@ -1,0 +1,19 @@
+package learner
+
+import "errors"
+
+// Sentinel errors. Callers test them with errors.Is; the errors a caller sees wrap them
+// with the app, run or operation concerned.
+var (
+	// ErrConfig reports a Learner built without a required part.
+	ErrConfig = errors.New("learner: bad config")
+	// ErrModel reports that the learning model call failed (transport, endpoint, budget).
+	ErrModel = errors.New("learner: learning model call failed")
+	// ErrBadAnswer reports a learning answer that is not the JSON the learner asked for.
+	ErrBadAnswer = errors.New("learner: unusable learning answer")
+	// ErrStore reports a knowledge write or read that failed.
+	ErrStore = errors.New("learner: knowledge store")
+	// ErrMismatch reports a shortcut step whose expected page is not the current one, or
+	// whose element is not (or not unambiguously) on the screen: replay must stop there.
+	ErrMismatch = errors.New("learner: screen does not match the shortcut")
+)

@@ -1,0 +1,100 @@
+package learner
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/llm"
+)
+
+// Model is the one model method the learner needs; *openai.Client satisfies it.
+type Model interface {
+	Generate(ctx context.Context, req llm.Request) (llm.Response, error)
+}
+
+// Store is what the learner uses of the knowledge file; *knowledge.Store satisfies it.
+type Store interface {
+	Update(fn func(*knowledge.Tx) error) error
+	Search(app string, kind knowledge.Kind, query string, k int) ([]knowledge.Hit, error)
+	Map(app string) (*knowledge.Map, error)
+	Path(app, from, to string) ([]knowledge.Transition, error)
+	GetApp(pkg string) (knowledge.App, error)
+	ListApps() ([]knowledge.App, error)
+}
+
+// Defaults.
+const (
+	// DefaultMinReliability is the least reliability ((s+1)/(s+f+2)) every transition of a
+	// shortcut must have: one clean success (2/3) is enough, one failure after one success
+	// (1/2) is not.
+	DefaultMinReliability = 0.6
+	// DefaultMaxTricks bounds the tricks one learning call may add.
+	DefaultMaxTricks = 8
+	// DefaultMaxTrajectory bounds the trajectory text sent to the learning model, in bytes.
+	DefaultMaxTrajectory = 16000
+	// maxTrickText bounds one trick's text, in bytes.
+	maxTrickText = 400
+)
+
+// Config holds a Learner's parts and settings.
+type Config struct {
+	Store Store // required: the knowledge file
+	Model Model // optional: without it Learn only counts trick uses (no distillation)
+	// MinReliability is the least reliability of each shortcut transition; zero means
+	// DefaultMinReliability.
+	MinReliability float64
+	// MaxTricks bounds the tricks kept from one learning answer; zero means DefaultMaxTricks.
+	MaxTricks int
+	// MaxTrajectory bounds the trajectory text in the learning prompt (bytes); zero means
+	// DefaultMaxTrajectory.
+	MaxTrajectory int
+	Clock         func() time.Time // provenance and page times; nil: time.Now
+	Logger        *slog.Logger     // nil: discard
+}
+
+// Learner is fairy's Self-Learner: it turns runs into an App Map (Session, per step, no
+// model) and App Tricks (Session.Learn, one model call per finished app task), and answers
+// the agent's questions from what was learned (Tricks, Hint, Shortcut, DescribeApps).
+// It is safe for concurrent use.
+type Learner struct {
+	cfg Config
+	log *slog.Logger
+}
+
+// Log attribute keys.
+const (
+	logApp  = "app"
+	logErr  = "err"
+	logStep = "step"
+	logRun  = "run"
+)
+
+// New checks cfg and returns a Learner.
+func New(cfg Config) (*Learner, error) {
+	if cfg.Store == nil {
+		return nil, fmt.Errorf("%w: no knowledge store", ErrConfig)
+	}
+	if cfg.MinReliability == 0 {
+		cfg.MinReliability = DefaultMinReliability
+	}
+	if cfg.MinReliability < 0 || cfg.MinReliability > 1 {
+		return nil, fmt.Errorf("%w: MinReliability %.2f is outside 0..1", ErrConfig, cfg.MinReliability)
+	}
+	if cfg.MaxTricks <= 0 {
+		cfg.MaxTricks = DefaultMaxTricks
+	}
+	if cfg.MaxTrajectory <= 0 {
+		cfg.MaxTrajectory = DefaultMaxTrajectory
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Learner{cfg: cfg, log: log}, nil
+}

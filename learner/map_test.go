@@ -1,0 +1,278 @@
+package learner_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/learner"
+	"github.com/fairy-go/fairy/memory"
+	"github.com/google/go-cmp/cmp"
+)
+
+const settingsApp = "com.example.settings"
+
+var (
+	mainPage = screen{settingsApp, ".Main", "s-main", `- "Settings"
+- [1] item "Display" id=display
+- [2] item "Sound" id=sound
+- [3] input "" id=search`}
+	mainTyped = screen{settingsApp, ".Main", "s-main", `- "Settings"
+- [1] item "Display" id=display
+- [2] item "Sound" id=sound
+- [3] input "secret words" id=search focused`}
+	displayPage = screen{settingsApp, ".Display", "s-display", `- "Display"
+- [1] switch "Dark theme" id=dark
+- [2] item "Brightness level" id=brightness`}
+	displayDark = screen{settingsApp, ".Display", "s-display", `- "Display"
+- [1] switch "Dark theme" id=dark checked
+- [2] item "Brightness level" id=brightness`}
+	searchPage = screen{settingsApp, ".Search", "s-search", `- "Results"
+- [1] item "Display" id=result`}
+)
+
+// settingsRun drives one task through the settings app: open Display, switch on the dark
+// theme, a swipe that does nothing, back, then a search typed into a field.
+func settingsRun(t *testing.T, s *learner.Session, outcome memory.Outcome) {
+	t.Helper()
+	r := startRun(t, s, "run-1", "Turn on the dark theme", settingsApp, "Turn on the dark theme")
+	r.see(mainPage, "", "Open Display")
+	r.do("s-main", tap(1, "Display", settingsApp+":id/display", "android.widget.LinearLayout"))
+	r.see(displayPage, "A", "Turn on Dark theme")
+	r.do("s-display", tap(1, "Dark theme", settingsApp+":id/dark", "android.widget.Switch"))
+	r.see(displayDark, "A", "Look for more")
+	r.do("s-display", act{a: memory.Action{Type: memory.Swipe, Direction: "up"}})
+	r.see(displayDark, "D", "Go back")
+	r.do("s-display", act{a: memory.Action{Type: memory.Back}})
+	r.see(mainPage, "A", "Search for display")
+	r.do("s-main",
+		tap(3, "", settingsApp+":id/search", "android.widget.EditText"),
+		act{a: memory.Action{Type: memory.Input, Index: 3, Text: "secret words"},
+			el: &memory.ElementRef{Label: "", ResourceID: settingsApp + ":id/search", Class: "android.widget.EditText"}},
+		act{a: memory.Action{Type: memory.Enter}})
+	r.see(searchPage, "A", "Finished")
+	r.finish(outcome, "")
+}
+
+type edge struct {
+	from, to string
+	kind     knowledge.ActionKind
+	target   string
+	effect   knowledge.Effect
+	s, f     int
+}
+
+func edges(m *knowledge.Map) []edge {
+	var out []edge
+	for _, t := range m.Transitions {
+		out = append(out, edge{t.From, t.To, t.Action.Kind, t.Action.Target.ResourceID + "|" + t.Action.Target.Text, t.Effect, t.Successes, t.Failures})
+	}
+	return out
+}
+
+func TestMapFromSteps(t *testing.T) {
+	st, path := tempStore(t)
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	settingsRun(t, s, memory.OutcomeDone)
+	if err := s.Err(); err != nil {
+		t.Fatalf("map writes: %v", err)
+	}
+	m, err := st.Map(settingsApp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := func(x string) string { return settingsApp + ":id/" + x }
+	main, disp, search := ".Main#s-main", ".Display#s-display", ".Search#s-search"
+	want := []edge{
+		{main, disp, knowledge.ActionTap, id("display") + "|Display", knowledge.EffectNewPage, 1, 0},
+		{main, main, knowledge.ActionTap, id("search") + "|", knowledge.EffectSamePage, 1, 0},
+		{main, main, knowledge.ActionInput, id("search") + "|", knowledge.EffectSamePage, 1, 0},
+		{main, search, knowledge.ActionEnter, "|", knowledge.EffectNewPage, 1, 0},
+		{disp, disp, knowledge.ActionTap, id("dark") + "|Dark theme", knowledge.EffectSamePage, 1, 0},
+		{disp, disp, knowledge.ActionSwipe, "|", knowledge.EffectNoChange, 1, 0},
+		{disp, main, knowledge.ActionBack, "|", knowledge.EffectNewPage, 1, 0},
+	}
+	sortEdges := cmp.Transformer("sort", func(in []edge) []edge {
+		out := append([]edge(nil), in...)
+		for i := range out {
+			for j := i + 1; j < len(out); j++ {
+				a, b := out[i], out[j]
+				if a.from+string(a.kind)+a.to > b.from+string(b.kind)+b.to {
+					out[i], out[j] = b, a
+				}
+			}
+		}
+		return out
+	})
+	if d := cmp.Diff(want, edges(m), cmp.AllowUnexported(edge{}), sortEdges); d != "" {
+		t.Errorf("transitions (-want +got):\n%s", d)
+	}
+	pages := map[string]knowledge.Page{}
+	for _, p := range m.Pages {
+		pages[p.Key] = p
+	}
+	if len(pages) != 3 {
+		t.Fatalf("pages = %d, want 3: %+v", len(pages), m.Pages)
+	}
+	tests := []struct {
+		key, desc string
+		visits    int
+	}{
+		{main, "Settings: Display, Sound", 2},
+		{disp, "Display: Dark theme, Brightness level", 3},
+		{search, "Results: Display", 1},
+	}
+	for _, tc := range tests {
+		p := pages[tc.key]
+		if p.Description != tc.desc || p.Visits != tc.visits {
+			t.Errorf("page %s: description %q visits %d, want %q %d", tc.key, p.Description, p.Visits, tc.desc, tc.visits)
+		}
+	}
+	if len(pages[main].Elements) == 0 || pages[main].Elements[0] != (knowledge.Element{ResourceID: "display", Text: "Display"}) {
+		t.Errorf("main page elements = %+v", pages[main].Elements)
+	}
+
+	// Typed text never reaches the file.
+	var buf bytes.Buffer
+	if err := st.Export(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "secret") {
+		t.Errorf("typed text stored in the knowledge file:\n%s", buf.String())
+	}
+	for _, tr := range m.Transitions {
+		if len(tr.Action.Args) > 0 && tr.Action.Kind == knowledge.ActionInput {
+			t.Errorf("input transition has args %v", tr.Action.Args)
+		}
+		if tr.Action.Kind == knowledge.ActionEnter && tr.Action.Args[learner.ArgAfter] != learner.AfterInput {
+			t.Errorf("enter after typing not marked: %v", tr.Action.Args)
+		}
+	}
+	if steps, ok := l.Shortcut(t.Context(), settingsApp, "s-main", "s-search"); ok {
+		t.Errorf("shortcut needing typed text: %v", steps)
+	}
+
+	// The file holds the same graph after reopening.
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again := openStore(t, path)
+	m2, err := again.Map(settingsApp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(m, m2); d != "" {
+		t.Errorf("map after reopening differs (-before +after):\n%s", d)
+	}
+	g, err := m2.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := g.Order(); n != 3 {
+		t.Errorf("graph order = %d, want 3", n)
+	}
+	if _, err := g.Edge(main, disp); err != nil {
+		t.Errorf("graph lacks main → display: %v", err)
+	}
+}
+
+func TestMapCountsBrokenExpectations(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	settingsRun(t, l.Start("", ""), memory.OutcomeDone)
+
+	// Second run: Display now opens an error page, and a tap fails on the device.
+	errPage := screen{settingsApp, ".Error", "s-error", `- "Something went wrong"`}
+	s := l.Start("", "")
+	r := startRun(t, s, "run-2", "Turn on the dark theme", settingsApp, "Turn on the dark theme")
+	r.see(mainPage, "", "Open Display")
+	r.do("s-main", tap(1, "Display", settingsApp+":id/display", "android.widget.LinearLayout"))
+	r.see(errPage, "C", "Go back")
+	r.do("s-error", act{a: memory.Action{Type: memory.Back}})
+	r.see(mainPage, "A", "Open Display")
+	r.do("s-main", act{a: memory.Action{Type: memory.Tap, Index: 1},
+		el: &memory.ElementRef{Label: "Display", ResourceID: settingsApp + ":id/display", Class: "android.widget.LinearLayout"}, err: "device gone"})
+	r.see(mainPage, "D", "Open Display")
+	r.finish(memory.OutcomeFailed, "display does not open")
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	m, err := st.Map(settingsApp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var toDisplay, toError *knowledge.Transition
+	for i, tr := range m.Transitions {
+		if tr.From == ".Main#s-main" && tr.Action.Kind == knowledge.ActionTap && tr.Action.Target.Text == "Display" {
+			switch tr.To {
+			case ".Display#s-display":
+				toDisplay = &m.Transitions[i]
+			case ".Error#s-error":
+				toError = &m.Transitions[i]
+			}
+		}
+	}
+	if toDisplay == nil || toError == nil {
+		t.Fatalf("transitions = %+v", m.Transitions)
+	}
+	// One success in run 1; failures: led elsewhere, then the device refused the tap.
+	if toDisplay.Successes != 1 || toDisplay.Failures != 2 {
+		t.Errorf("main → display: %d successes %d failures, want 1 2", toDisplay.Successes, toDisplay.Failures)
+	}
+	// The failed device tap also counts against the new expectation.
+	if toError.Successes != 1 || toError.Failures != 1 {
+		t.Errorf("main → error: %d successes %d failures, want 1 1", toError.Successes, toError.Failures)
+	}
+	// No longer reliable: no shortcut.
+	if steps, ok := l.Shortcut(t.Context(), settingsApp, "s-main", "s-display"); ok {
+		t.Errorf("shortcut over an unreliable transition: %v", steps)
+	}
+}
+
+func TestMapWriteFailureIsReported(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r := startRun(t, s, "run-1", "x", settingsApp, "x")
+	r.see(mainPage, "", "Open Display") // must not panic
+	if err := s.Err(); !errors.Is(err, learner.ErrStore) || !errors.Is(err, knowledge.ErrClosed) {
+		t.Errorf("Err() = %v, want ErrStore wrapping knowledge.ErrClosed", err)
+	}
+}
+
+func TestSessionConcurrentUse(t *testing.T) {
+	st, _ := tempStore(t)
+	if _, err := st.AddTrick(knowledge.Trick{App: settingsApp, Kind: knowledge.KindAction, Text: "Display holds the dark theme."}); err != nil {
+		t.Fatal(err)
+	}
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 20 {
+			if _, err := s.Tricks(t.Context(), settingsApp, "action", "dark theme", 2); err != nil {
+				t.Error(err)
+				return
+			}
+			if _, err := s.Hint(t.Context(), settingsApp, "s-main", "dark theme"); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	settingsRun(t, s, memory.OutcomeDone)
+	<-done
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+}

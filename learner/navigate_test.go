@@ -1,0 +1,206 @@
+package learner_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/learner"
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/perception"
+)
+
+const shezhiApp = "com.example.shezhi"
+
+var (
+	zhMain = screen{shezhiApp, ".Main", "z-main", `- "设置"
+- [1] item "显示" id=display
+- [2] item "声音" id=sound`}
+	zhDisplay = screen{shezhiApp, ".Display", "z-display", `- "显示"
+- [1] switch "深色模式" id=dark
+- [2] item "亮度" id=brightness`}
+	zhBright = screen{shezhiApp, ".Brightness", "z-bright", `- "亮度"
+- [1] slider "亮度级别" id=level`}
+)
+
+// zhRun walks the Chinese settings app: main → 显示 → 亮度 → back → back.
+func zhRun(t *testing.T, l *learner.Learner) {
+	t.Helper()
+	s := l.Start("", "")
+	r := startRun(t, s, "run-zh", "调高亮度", shezhiApp, "调高亮度")
+	r.see(zhMain, "", "打开显示")
+	r.do("z-main", tap(1, "显示", shezhiApp+":id/display", "android.widget.LinearLayout"))
+	r.see(zhDisplay, "A", "打开亮度")
+	r.do("z-display", tap(2, "亮度", shezhiApp+":id/brightness", "android.widget.LinearLayout"))
+	r.see(zhBright, "A", "返回")
+	r.do("z-bright", act{a: memory.Action{Type: memory.Back}})
+	r.see(zhDisplay, "A", "返回")
+	r.do("z-display", act{a: memory.Action{Type: memory.Back}})
+	r.see(zhMain, "A", "Finished")
+	r.finish(memory.OutcomeDone, "")
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHint(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	settingsRun(t, l.Start("", ""), memory.OutcomeDone)
+	zhRun(t, l)
+
+	tests := []struct {
+		name, app, sig, subgoal string
+		want                    []string // substrings; nil: no hint
+	}{
+		{"english", settingsApp, "s-main", "Switch on the dark theme",
+			[]string{`to page p2 "Display: Dark theme, Brightness level" in 1 step`, `1. tap id=display "Display"`, `Navigate("p2")`}},
+		{"english, on the page already", settingsApp, "s-display", "dark theme", nil},
+		{"english, nothing matches", settingsApp, "s-main", "order a pizza", nil},
+		{"english, unknown page", settingsApp, "s-nowhere", "dark theme", nil},
+		{"chinese, one step", shezhiApp, "z-main", "打开深色模式", []string{`p2 "显示: 深色模式, 亮度"`, "1 step", `Navigate("p2")`}},
+		{"chinese, two steps", shezhiApp, "z-main", "把亮度调高", []string{`p3 "亮度: 亮度级别"`, "2 steps", `"显示"`, `"亮度"`}},
+		{"chinese, back up", shezhiApp, "z-bright", "声音", []string{`p1 "设置`, "2 steps", "back"}},
+		{"unknown app", "com.nothing", "s-main", "dark theme", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h, err := l.Start("", "").Hint(t.Context(), tc.app, tc.sig, tc.subgoal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("hint: %s", h)
+			if tc.want == nil {
+				if h != "" {
+					t.Errorf("hint = %q, want none", h)
+				}
+				return
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(h, w) {
+					t.Errorf("hint %q lacks %q", h, w)
+				}
+			}
+		})
+	}
+}
+
+func TestShortcut(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	zhRun(t, l)
+
+	for _, target := range []string{"p3", "z-bright", ".Brightness#z-bright"} {
+		steps, ok := l.Shortcut(t.Context(), shezhiApp, "z-main", target)
+		if !ok || len(steps) != 2 {
+			t.Fatalf("Shortcut to %s = %v, %v", target, steps, ok)
+		}
+		if steps[0].Signature != "z-main" || steps[0].Activity != ".Main" || steps[1].Signature != "z-display" {
+			t.Errorf("expected pages: %+v", steps)
+		}
+		if steps[0].Action.Target.Text != "显示" || steps[1].Action.Target.Text != "亮度" {
+			t.Errorf("actions: %v, %v", steps[0].Action, steps[1].Action)
+		}
+	}
+	if _, ok := l.Shortcut(t.Context(), shezhiApp, "z-main", "z-main"); ok {
+		t.Error("shortcut to the page itself")
+	}
+	if _, ok := l.Shortcut(t.Context(), shezhiApp, "z-main", "p99"); ok {
+		t.Error("shortcut to an unknown page")
+	}
+	steps, _ := l.Shortcut(t.Context(), shezhiApp, "z-main", "p3")
+
+	// Replay: each step checks the screen first.
+	el := func(i int, label, id string) perception.Element {
+		return perception.Element{Index: i, Role: "item", Label: label, Text: label, ResourceID: shezhiApp + ":id/" + id, Class: "android.widget.LinearLayout"}
+	}
+	main := &perception.Screen{Package: shezhiApp, Activity: ".Main", Signature: "z-main",
+		Elements: []perception.Element{el(1, "声音", "sound"), el(2, "显示", "display")}}
+	a, err := steps[0].Resolve(main)
+	if err != nil || a != (memory.Action{Type: memory.Tap, Index: 2}) {
+		t.Errorf("Resolve on main = %v, %v; want Tap(2) (the element moved, found by id and label)", a, err)
+	}
+	tests := []struct {
+		name   string
+		screen *perception.Screen
+	}{
+		{"other page", &perception.Screen{Signature: "z-bright", Elements: main.Elements}},
+		{"other activity", &perception.Screen{Activity: ".Other", Signature: "z-main", Elements: main.Elements}},
+		{"element gone", &perception.Screen{Signature: "z-main", Elements: []perception.Element{el(1, "声音", "sound")}}},
+		{"element twice", &perception.Screen{Signature: "z-main", Elements: []perception.Element{el(1, "显示", "display"), el(2, "显示", "display")}}},
+		{"no screen", nil},
+	}
+	for _, tc := range tests {
+		if _, err := steps[0].Resolve(tc.screen); !errors.Is(err, learner.ErrMismatch) {
+			t.Errorf("%s: Resolve = %v, want ErrMismatch", tc.name, err)
+		}
+	}
+	back := learner.Step{Signature: "z-bright", Action: knowledge.Action{Kind: knowledge.ActionBack}}
+	if a, err := back.Resolve(&perception.Screen{Signature: "z-bright"}); err != nil || a.Type != memory.Back {
+		t.Errorf("back step = %v, %v", a, err)
+	}
+}
+
+func TestTricksRetrievalEnglishAndChinese(t *testing.T) {
+	st, _ := tempStore(t)
+	for _, tr := range []knowledge.Trick{
+		{App: shezhiApp, Kind: knowledge.KindAction, Text: "深色模式的开关在显示页面里。"},
+		{App: shezhiApp, Kind: knowledge.KindAction, Text: "The volume slider is on the Sound page."},
+		{App: knowledge.Common, Kind: knowledge.KindRecovery, Text: "当弹出权限对话框时，点击允许后再继续。"},
+	} {
+		if _, err := st.AddTrick(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	tests := []struct {
+		kind, query, want string
+	}{
+		{"action", "打开深色模式", "深色模式的开关"},
+		{"action", "raise the volume on the sound page", "volume slider"},
+		{"error-recovery", "出现权限对话框", "权限对话框"},
+		{"recovery", "权限", "权限对话框"},
+	}
+	for _, tc := range tests {
+		got, err := s.Tricks(t.Context(), shezhiApp, tc.kind, tc.query, 1)
+		if err != nil || len(got) != 1 || !strings.Contains(got[0], tc.want) {
+			t.Errorf("Tricks(%s, %q) = %q, %v; want %q", tc.kind, tc.query, got, err, tc.want)
+		}
+	}
+	if _, err := s.Tricks(t.Context(), shezhiApp, "cooking", "x", 1); err == nil {
+		t.Error("unknown kind accepted")
+	}
+}
+
+func TestDescribeApps(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	if err := l.LearnApps([]learner.AppInfo{{Package: settingsApp, Activity: ".Main", Label: "Settings"}, {Package: ""}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.PutApp(knowledge.App{Package: settingsApp, Description: "System settings."}); err != nil {
+		t.Fatal(err)
+	}
+	// A device scan later keeps the learned description.
+	if err := l.LearnApps([]learner.AppInfo{{Package: settingsApp, Activity: ".Main", Label: "Settings"}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := l.DescribeApps(t.Context(), []string{settingsApp, "com.unknown"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "- com.example.settings (Settings): System settings.\n- com.unknown\n"
+	if got != want {
+		t.Errorf("DescribeApps = %q, want %q", got, want)
+	}
+	all, err := l.DescribeApps(t.Context(), nil)
+	if err != nil || all != "- com.example.settings (Settings): System settings.\n" {
+		t.Errorf("DescribeApps(all) = %q, %v", all, err)
+	}
+	a, _ := st.GetApp(settingsApp)
+	if a.LauncherActivity != ".Main" {
+		t.Errorf("launcher = %q", a.LauncherActivity)
+	}
+}

@@ -1,0 +1,409 @@
+package learner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/memory"
+)
+
+// Session is the learner's part in one run. Attached to the run's bus it updates the App
+// Map at every perceived screen (one knowledge transaction per step, no model) and keeps
+// each app task's trajectory; as the executor's Tricks and Hints it remembers which tricks
+// the run was given. After a task (or the run) ends, Learn distils tricks from the
+// trajectories. Safe for concurrent use.
+type Session struct {
+	l *Learner
+
+	mu          sync.Mutex
+	runID       string
+	instruction string
+	cur         *observation            // the screen of the current step
+	curApp      string                  // the app its page is filed under
+	pending     []memory.ActionExecuted // actions taken on cur
+	task        *taskTrace              // the app task under way
+	done        []*taskTrace            // finished tasks, learned or not
+	early       []knowledge.Trick       // tricks given before the first app task (global planning)
+	edges       map[string]map[string]map[string]bool
+	errs        []error
+}
+
+// taskTrace is one app task's trajectory as the learner keeps it.
+type taskTrace struct {
+	index        int
+	app          string
+	task         string
+	instruction  string
+	steps        []*stepTrace
+	served       map[string]knowledge.Trick // tricks put into the task's prompts, by ID
+	servedOrder  []string
+	interactions []string
+	recoveries   []string
+	outcome      memory.Outcome
+	reason       string
+	answer       string
+	nsteps       int
+	finished     bool
+	usesCounted  bool
+	learned      bool
+}
+
+// stepTrace is one step of a trajectory.
+type stepTrace struct {
+	step       int
+	page       string
+	plan       []string
+	subgoal    string
+	actions    []string
+	result     string
+	reflection string
+}
+
+// Start begins a Session for one run. runID and instruction may be empty: a RunStarted
+// event fills them.
+func (l *Learner) Start(runID, instruction string) *Session {
+	return &Session{l: l, runID: runID, instruction: instruction, edges: map[string]map[string]map[string]bool{}}
+}
+
+// Attach subscribes the session to the run's bus and returns the unsubscribe function.
+func (s *Session) Attach(bus *memory.Bus) (unsubscribe func()) { return bus.Subscribe(s.Handle) }
+
+// Err returns the App Map writes that failed so far (joined), or nil. A failed write
+// never stops the run; it only costs that step's map update.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return errors.Join(s.errs...)
+}
+
+// Handle applies one event of the run. It writes to the knowledge file on ScreenPerceived
+// (the page and the transitions of the step before), and only records otherwise.
+func (s *Session) Handle(r memory.Record) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch e := r.Event.(type) {
+	case memory.RunStarted:
+		if e.RunID != "" {
+			s.runID = e.RunID
+		}
+		if e.Instruction != "" {
+			s.instruction = e.Instruction
+		}
+	case memory.AppTaskStarted:
+		s.closeTask()
+		s.task = &taskTrace{index: e.Index, app: e.Task.App, task: e.Task.Task, instruction: e.Instruction,
+			served: map[string]knowledge.Trick{}}
+		if s.instruction == "" {
+			s.instruction = e.Instruction
+		}
+		for _, tr := range s.early {
+			s.task.serve(tr)
+		}
+		s.early = nil
+		// The Task Manager moved to another app: no transition links the two screens.
+		s.cur, s.pending = nil, nil
+	case memory.ScreenPerceived:
+		s.perceived(e)
+	case memory.Planned:
+		if st := s.step(e.Step); st != nil {
+			st.plan, st.subgoal = append([]string(nil), e.Plan...), e.Subgoal
+		}
+	case memory.Reflected:
+		if st := s.step(e.Step - 1); st != nil && e.Result != "" {
+			st.result, st.reflection = e.Result, e.Reflection
+		}
+	case memory.ActionExecuted:
+		if s.cur != nil && e.Step == s.cur.step {
+			s.pending = append(s.pending, e)
+		}
+		if st := s.step(e.Step); st != nil {
+			line := e.Action.String()
+			if e.Action.Type == memory.Input {
+				line = fmt.Sprintf("Input(%d, <text>)", e.Action.Index) // typed text stays out of the knowledge
+			}
+			if e.Element != nil {
+				line += " on " + target(e.Element).String()
+			}
+			if e.Err != "" {
+				line += " → failed: " + e.Err
+			}
+			st.actions = append(st.actions, line)
+		}
+	case memory.ActionRejected:
+		if st := s.step(e.Step); st != nil {
+			st.actions = append(st.actions, fmt.Sprintf("%s rejected: %s", e.Action.Type, e.Reason))
+		}
+	case memory.LoopBroken:
+		if s.task != nil {
+			s.task.recoveries = append(s.task.recoveries,
+				fmt.Sprintf("step %d: %s kept coming back on the same page; remedy: %s", e.Step, e.Action.Type, e.Remedy))
+		}
+	case memory.InteractionEnded:
+		if s.task != nil && e.Summary != "" {
+			s.task.interactions = append(s.task.interactions, fmt.Sprintf("step %d: asked the person (%s): %s", e.Step, e.Category, e.Summary))
+		}
+	case memory.FinishChecked:
+		if s.task != nil && !e.Passed {
+			s.task.recoveries = append(s.task.recoveries, fmt.Sprintf("step %d: finish check failed: %s", e.Step, e.Reason))
+		}
+	case memory.TaskFinished:
+		if s.task != nil {
+			s.task.outcome, s.task.reason, s.task.nsteps, s.task.answer = e.Outcome, e.Reason, e.Steps, e.Answer
+			s.task.finished = true
+			s.closeTask()
+		}
+		s.cur, s.pending = nil, nil
+	}
+}
+
+// closeTask moves the task under way to the finished list.
+func (s *Session) closeTask() {
+	if s.task == nil {
+		return
+	}
+	if !s.task.finished {
+		// A task that ended without TaskFinished (the run was cut) counts as stopped.
+		s.task.outcome, s.task.finished = memory.OutcomeStopped, true
+	}
+	s.done = append(s.done, s.task)
+	s.task = nil
+}
+
+// step returns the trace of step n of the task under way, or nil.
+func (s *Session) step(n int) *stepTrace {
+	if s.task == nil {
+		return nil
+	}
+	for i := len(s.task.steps) - 1; i >= 0; i-- {
+		if s.task.steps[i].step == n {
+			return s.task.steps[i]
+		}
+	}
+	return nil
+}
+
+// perceived records the new screen and what the last step's actions did, in one
+// transaction.
+func (s *Session) perceived(e memory.ScreenPerceived) {
+	now := observation{step: e.Step, pkg: e.Package, activity: e.Activity, signature: e.Signature, text: e.Text}
+	taskApp := ""
+	if s.task != nil {
+		taskApp = s.task.app
+		s.task.steps = append(s.task.steps, &stepTrace{step: e.Step, page: now.page().Description})
+	}
+	app := now.pkg
+	if app == "" {
+		app = taskApp
+	}
+	prev, prevApp, acts := s.cur, s.curApp, s.pending
+	s.cur, s.curApp, s.pending = &now, app, nil
+	if app == "" || e.Signature == "" {
+		return
+	}
+	if prev != nil && len(acts) == 0 && prev.key() == now.key() && prev.text == now.text {
+		return // the same screen shown again (no action since): not a new visit
+	}
+	var trs []plannedTransition
+	if prev != nil && prevApp == app {
+		trs = s.transitions(app, *prev, now, acts)
+	}
+	firstOfTask := prev == nil && app == taskApp
+	err := s.l.cfg.Store.Update(func(tx *knowledge.Tx) error {
+		if _, err := tx.RecordPage(app, now.page()); err != nil {
+			return err
+		}
+		if firstOfTask {
+			// Make the app known to the Global Planner's app list; PutApp keeps every
+			// stored field (label, launcher, description) that this leaves empty.
+			if _, err := tx.PutApp(knowledge.App{Package: app}); err != nil {
+				return err
+			}
+		}
+		for _, t := range trs {
+			if _, err := tx.RecordTransition(app, t.t, t.success); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		err = fmt.Errorf("%w: record step %d of %s: %w", ErrStore, e.Step, app, err)
+		s.errs = append(s.errs, err)
+		s.l.log.Warn("app map update failed", logApp, app, logStep, e.Step, logErr, err)
+		return
+	}
+	km := s.known(app)
+	for _, t := range trs {
+		if !t.success {
+			continue
+		}
+		k := t.t.From + "\x00" + actionKey(t.t.Action)
+		if km[k] == nil {
+			km[k] = map[string]bool{}
+		}
+		km[k][t.t.To] = true
+	}
+}
+
+// plannedTransition is one RecordTransition to make.
+type plannedTransition struct {
+	t       knowledge.Transition
+	success bool
+}
+
+// transitions works out what the actions taken on page before did, given the page after.
+// Every action but the last of a batch must stay on its page (typing, focusing a field)
+// for the map to know where it acted; a batch that moved on earlier is recorded up to the
+// move only. An action the device refused counts against what the map expected of it.
+func (s *Session) transitions(app string, before, after observation, acts []memory.ActionExecuted) []plannedTransition {
+	var out []plannedTransition
+	from := before.key()
+	typed := false
+	for i, a := range acts {
+		k, ok := mapAction(a.Action, a.Element)
+		if !ok {
+			continue
+		}
+		if a.Err != "" {
+			out = append(out, s.expectedFailures(app, from, k, "")...)
+			break
+		}
+		last := i == len(acts)-1
+		if !last && !inPage(k) {
+			s.l.log.Debug("batch moved on before its last action; rest not mapped", logApp, app, logStep, before.step)
+			break
+		}
+		to, eff := from, knowledge.EffectSamePage
+		if last {
+			to, eff = after.key(), effect(before, after)
+			if typed && !inPage(k) {
+				// Where it led depends on what was typed first: not replayable alone.
+				k.Args = withArg(k.Args, ArgAfter, AfterInput)
+			}
+		}
+		if k.Kind == knowledge.ActionInput {
+			typed = true
+		}
+		out = append(out, s.expectedFailures(app, from, k, to)...)
+		out = append(out, plannedTransition{t: knowledge.Transition{From: from, To: to, Action: k, Effect: eff}, success: true})
+	}
+	return out
+}
+
+// The transition argument that marks an action whose effect depended on text typed just
+// before it in the same batch (a search's Enter). Such a transition is never replayed.
+const (
+	ArgAfter   = "after"
+	AfterInput = "input"
+)
+
+func withArg(args map[string]string, k, v string) map[string]string {
+	out := make(map[string]string, len(args)+1)
+	for a, b := range args {
+		out[a] = b
+	}
+	out[k] = v
+	return out
+}
+
+// expectedFailures returns a failure for every known transition of action k on page from
+// that did not lead to page to this time.
+func (s *Session) expectedFailures(app, from string, k knowledge.Action, to string) []plannedTransition {
+	var out []plannedTransition
+	dests := s.known(app)[from+"\x00"+actionKey(k)]
+	keys := make([]string, 0, len(dests))
+	for d := range dests {
+		if d != to {
+			keys = append(keys, d)
+		}
+	}
+	sort.Strings(keys)
+	for _, d := range keys {
+		out = append(out, plannedTransition{t: knowledge.Transition{From: from, To: d, Action: k}, success: false})
+	}
+	return out
+}
+
+// known returns the app's transitions the session knows, as from+action → destinations,
+// loading them from the store on first use.
+func (s *Session) known(app string) map[string]map[string]bool {
+	if m, ok := s.edges[app]; ok {
+		return m
+	}
+	m := map[string]map[string]bool{}
+	if mp, err := s.l.cfg.Store.Map(app); err == nil {
+		for _, t := range mp.Transitions {
+			k := t.From + "\x00" + actionKey(t.Action)
+			if m[k] == nil {
+				m[k] = map[string]bool{}
+			}
+			m[k][t.To] = true
+		}
+	} else {
+		s.l.log.Warn("app map load failed", logApp, app, logErr, err)
+	}
+	s.edges[app] = m
+	return m
+}
+
+// actionKey is an action's identity within a page: kind, target and arguments.
+func actionKey(a knowledge.Action) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s|%s|%s|%s|%s", a.Kind, a.Target.ResourceID, a.Target.Text, a.Target.Desc, a.Target.Class)
+	keys := make([]string, 0, len(a.Args))
+	for k := range a.Args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "|%s=%s", k, a.Args[k])
+	}
+	return b.String()
+}
+
+// Tricks returns the k tricks of app and kind most relevant to query, as prompt lines, and
+// remembers them: after the task, Learn counts their use and lets the model say which were
+// wrong. It satisfies the executor's Tricks port.
+func (s *Session) Tricks(ctx context.Context, app, kind, query string, k int) ([]string, error) {
+	hits, err := s.l.search(app, kind, query, k)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(hits))
+	for _, h := range hits {
+		out = append(out, h.Trick.Text)
+		if s.task != nil {
+			s.task.serve(h.Trick)
+		} else {
+			// Given before an app task (the Global Planner's): it counts with the next task.
+			s.early = append(s.early, h.Trick)
+		}
+	}
+	return out, nil
+}
+
+// serve remembers a trick the task was given.
+func (t *taskTrace) serve(tr knowledge.Trick) {
+	if _, ok := t.served[tr.ID]; ok {
+		return
+	}
+	t.served[tr.ID] = tr
+	t.servedOrder = append(t.servedOrder, tr.ID)
+}
+
+// Hint is Learner.Hint; it satisfies the executor's Hints port.
+func (s *Session) Hint(ctx context.Context, app, signature, subgoal string) (string, error) {
+	return s.l.Hint(ctx, app, signature, subgoal)
+}
+
+// Shortcut is Learner.Shortcut.
+func (s *Session) Shortcut(ctx context.Context, app, from, target string) ([]Step, bool) {
+	return s.l.Shortcut(ctx, app, from, target)
+}
