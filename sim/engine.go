@@ -20,6 +20,7 @@ type appState struct {
 	running bool
 	tmpl    map[string]*template.Template
 	funcs   template.FuncMap
+	nextRec int // numbers records added at run time
 }
 
 func newAppState(p *Phone, spec *AppSpec) *appState {
@@ -531,7 +532,8 @@ func (p *Phone) runActions(a *appState, inst *screenInst, item Record, acts []Ac
 				rec["id"] = key
 			}
 			if rec["id"] == "" {
-				rec["id"] = fmt.Sprintf("%s-%d", ac.Add.To, len(a.records[ac.Add.To])+1+int(p.version%1000))
+				a.nextRec++
+				rec["id"] = fmt.Sprintf("%s-new%d", ac.Add.To, a.nextRec)
 			}
 			coll := a.records[ac.Add.To]
 			if i := slices.IndexFunc(coll, func(r Record) bool { return key != "" && r["id"] == key }); i >= 0 {
@@ -561,7 +563,8 @@ func (p *Phone) runActions(a *appState, inst *screenInst, item Record, acts []Ac
 				for k, v := range ac.Copy.Set {
 					nr[k] = a.eval(v, tctx{inst: inst, item: r})
 				}
-				nr["id"] = fmt.Sprintf("%s-%d", ac.Copy.To, len(a.records[ac.Copy.To])+1)
+				a.nextRec++
+				nr["id"] = fmt.Sprintf("%s-new%d", ac.Copy.To, a.nextRec)
 				a.records[ac.Copy.To] = append(a.records[ac.Copy.To], nr)
 			}
 		case ac.Clear != "":
