@@ -6,6 +6,7 @@ import "github.com/spf13/cobra"
 func (s *settings) subcommands() []*cobra.Command {
 	return []*cobra.Command{
 		newPerceiveCmd(),
+		newSimCmd(),
 		newMapCmd(s.knowledgePath),
 		newTricksCmd(s.knowledgePath),
 		newKnowledgeCmd(s.knowledgePath),

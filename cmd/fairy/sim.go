@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strconv"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/fairy-go/fairy/sim"
+	"github.com/fairy-go/fairy/sim/wire"
+)
+
+// simServeOptions are the flags of `fairy sim serve`.
+type simServeOptions struct {
+	host   string
+	adbd   string
+	phones int
+	seed   uint64
+	faults string
+}
+
+// newSimCmd is `fairy sim`, the virtual phone.
+func newSimCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "sim",
+		Short: "The virtual phone: a simulated Android device on the real ADB protocols",
+	}
+	cmd.AddCommand(newSimServeCmd())
+	return cmd
+}
+
+func newSimServeCmd() *cobra.Command {
+	var o simServeOptions
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve virtual phones to adb and to fairy until interrupted",
+		Long: `Serve one or more virtual phones (a simulated device, not a real phone).
+
+Each phone has two faces:
+  --host  the adb host protocol, what an adb server offers on port 5037: fairy and gadb
+          connect to it directly (fairy --adb-port PORT …)
+  --adbd  the adbd device protocol: the real adb server connects to it with
+          'adb connect ADDR'; with several phones the faces take consecutive ports.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return serveSim(cmd.Context(), cmd.OutOrStdout(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.host, "host", "127.0.0.1:5038", "address of the adb-host-protocol face (empty: none)")
+	f.StringVar(&o.adbd, "adbd", "127.0.0.1:5555", "address of the first adbd device face (empty: none)")
+	f.IntVar(&o.phones, "phones", 1, "number of phones")
+	f.Uint64Var(&o.seed, "seed", 1, "seed of the first phone (each next phone adds 1)")
+	f.StringVar(&o.faults, "faults", "", "faults, e.g. idle=0.3,slow=200ms,drop=0.05,deadtap=0.1,dialog=0.1,nonascii")
+	return cmd
+}
+
+// serveSim runs the phones' faces until ctx ends.
+func serveSim(ctx context.Context, out io.Writer, o simServeOptions) error {
+	if o.phones < 1 {
+		return withExit(2, fmt.Errorf("--phones must be at least 1, got %d", o.phones))
+	}
+	if o.host == "" && o.adbd == "" {
+		return withExit(2, errors.New("nothing to serve: give --host, --adbd or both"))
+	}
+	faults, err := sim.ParseFaults(o.faults)
+	if err != nil {
+		return withExit(2, fmt.Errorf("--faults: %w", err))
+	}
+	farm, err := sim.NewFarm(sim.FarmConfig{Phones: o.phones, Base: sim.Config{Seed: o.seed, Faults: faults}})
+	if err != nil {
+		return err
+	}
+	phones := farm.Phones()
+	devices := make([]wire.Device, len(phones))
+	for i, p := range phones {
+		devices[i] = p
+	}
+	log := slog.New(slog.DiscardHandler)
+
+	g, ctx := errgroup.WithContext(ctx)
+	fmt.Fprintf(out, "fairy sim: %d virtual phone(s) — simulated devices, not real phones\n", len(phones))
+	if o.host != "" {
+		hs, err := wire.NewHostServer(wire.HostConfig{Devices: devices, Addr: o.host, Logger: log})
+		if err != nil {
+			return fmt.Errorf("sim serve: host face on %s: %w", o.host, err)
+		}
+		defer hs.Close()
+		host, port, _ := net.SplitHostPort(hs.Addr().String())
+		fmt.Fprintf(out, "\nadb host protocol on %s\n", hs.Addr())
+		fmt.Fprintf(out, "  fairy:  fairy devices --adb-host %s --adb-port %s\n", host, port)
+		fmt.Fprintf(out, "  adb:    ADB_SERVER_SOCKET=tcp:%s adb devices -l   (a client of this face)\n", hs.Addr())
+		g.Go(func() error { return hs.Serve(ctx) })
+	}
+	if o.adbd != "" {
+		dg, err := wire.NewDeviceGroup(wire.DeviceGroupConfig{Devices: devices, Addr: o.adbd, Logger: log})
+		if err != nil {
+			return fmt.Errorf("sim serve: device faces from %s: %w", o.adbd, err)
+		}
+		defer dg.Close()
+		fmt.Fprintf(out, "\nadbd device protocol (connect the real adb server):\n")
+		for i, s := range dg.Servers() {
+			addr := s.Addr().String()
+			fmt.Fprintf(out, "  %s  adb connect %s && adb -s %s exec-out screencap -p > s.png\n",
+				phones[i].Serial(), addr, addr)
+		}
+		fmt.Fprintf(out, "  then:   fairy devices   (fairy through the real adb server)\n")
+		g.Go(func() error { return dg.Serve(ctx) })
+	}
+	fmt.Fprintf(out, "\nPhone serials: ")
+	for i, p := range phones {
+		if i > 0 {
+			fmt.Fprint(out, ", ")
+		}
+		fmt.Fprint(out, strconv.Quote(p.Serial()))
+	}
+	fmt.Fprintf(out, "\nServing until interrupted (Ctrl-C).\n")
+	if err := g.Wait(); err != nil && !errors.Is(err, wire.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
