@@ -10,5 +10,9 @@ func (s *settings) subcommands() []*cobra.Command {
 		newMapCmd(s.knowledgePath),
 		newTricksCmd(s.knowledgePath),
 		newKnowledgeCmd(s.knowledgePath),
+		newDevicesCmd(s.device),
+		newScreenCmd(s.device),
+		newActCmd(s.device),
+		newAppsCmd(s.device),
 	}
 }

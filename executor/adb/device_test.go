@@ -400,4 +400,3 @@ func TestNonASCII(t *testing.T) {
 		}
 	})
 }
-

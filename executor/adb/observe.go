@@ -250,6 +250,9 @@ func parseScreenInfo(out string) (ScreenInfo, error) {
 	if len(parts) > 2 {
 		if m := rotationRE.FindStringSubmatch(parts[2]); m != nil {
 			si.Rotation, _ = strconv.Atoi(m[1])
+			if si.Rotation >= 90 { // ROTATION_90, …
+				si.Rotation /= 90
+			}
 			si.Rotation %= 4
 		}
 	}
@@ -275,6 +278,8 @@ var (
 	resumedRE = regexp.MustCompile(`(?:mResumedActivity|ResumedActivity|topResumedActivity|mFocusedApp)[=:].*?ActivityRecord\{\S+ u\d+ ([\w.]+)/([\w.$]+)`)
 	// mCurrentFocus=Window{e615992 u0 com.google.android.apps.photos/com.google...HomeActivity}
 	focusRE = regexp.MustCompile(`mCurrentFocus=Window\{\S+ u\d+ ([\w.]+)/([\w.$]+)\}`)
+	// The top app window's record, when a dump has no focus line (windows are listed top first).
+	windowRecordRE = regexp.MustCompile(`mActivityRecord=ActivityRecord\{\S+ u\d+ ([\w.]+)/([\w.$]+)`)
 )
 
 // Foreground returns the resumed activity's package and activity (fully qualified). It
@@ -299,8 +304,10 @@ func ParseForeground(out string) (pkg, activity string, ok bool) {
 	if m := resumedRE.FindStringSubmatch(out); m != nil {
 		return m[1], fullActivity(m[1], m[2]), true
 	}
-	if m := focusRE.FindStringSubmatch(out); m != nil {
-		return m[1], fullActivity(m[1], m[2]), true
+	for _, re := range []*regexp.Regexp{focusRE, windowRecordRE} {
+		if m := re.FindStringSubmatch(out); m != nil {
+			return m[1], fullActivity(m[1], m[2]), true
+		}
 	}
 	return "", "", false
 }

@@ -15,7 +15,7 @@ import (
 const markerPrefix = "#fairy-status:"
 
 // Quote returns s as one word for the device shell (mksh): single-quoted, with each ' as
-// '\''. Every byte of s reaches the command as given.
+// '\”. Every byte of s reaches the command as given.
 func Quote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/:=@+%") == "" {
 		return s

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fairy-go/fairy/executor/adb"
+	"github.com/fairy-go/fairy/perception"
+)
+
+// adbConfig turns the device flags into the device layer's Config.
+func adbConfig(t deviceTarget) adb.Config {
+	return adb.Config{Host: t.Host, Port: t.Port, Serial: t.Serial}
+}
+
+// openDevice opens the device the flags, config and ANDROID_SERIAL choose.
+func openDevice(ctx context.Context, target func() deviceTarget) (*adb.Device, error) {
+	return adb.Open(ctx, adbConfig(target()))
+}
+
+// newDevicesCmd builds `fairy devices`.
+func newDevicesCmd(target func() deviceTarget) *cobra.Command {
+	return &cobra.Command{
+		Use:   "devices",
+		Short: "List the devices the adb server knows, in any state",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			list, err := adb.Devices(cmd.Context(), adbConfig(target()))
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if len(list) == 0 {
+				_, err := fmt.Fprintln(out, "No devices: connect one with USB debugging on, or `adb connect HOST:PORT`.")
+				return err
+			}
+			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "SERIAL\tSTATE\tMODEL")
+			for _, d := range list {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Serial, d.State, d.Model)
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+// newScreenCmd builds `fairy screen`.
+func newScreenCmd(target func() deviceTarget) *cobra.Command {
+	var xmlPath, pngPath, format string
+	cmd := &cobra.Command{
+		Use:   "screen",
+		Short: "Look at the phone's screen: print it as the agent sees it, save the dump and screenshot",
+		Example: `  fairy screen
+  fairy screen --xml window.xml --png shot.png --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if format != "text" && format != "json" {
+				return fmt.Errorf("unknown --format %q: use text or json", format)
+			}
+			ctx := cmd.Context()
+			d, err := openDevice(ctx, target)
+			if err != nil {
+				return err
+			}
+			defer d.Close(context.WithoutCancel(ctx))
+			var xml []byte
+			if pngPath != "" {
+				o, err := d.Observe(ctx)
+				if err != nil {
+					return err
+				}
+				if err := os.WriteFile(pngPath, o.PNG, 0o644); err != nil {
+					return fmt.Errorf("save screenshot: %w", err)
+				}
+				if o.Secure {
+					fmt.Fprintln(cmd.ErrOrStderr(), "note: the screenshot is all black (a secure screen)")
+				}
+				xml = o.XML
+			} else if xml, err = d.Dump(ctx); err != nil {
+				return err
+			}
+			if xmlPath != "" {
+				if err := os.WriteFile(xmlPath, xml, 0o644); err != nil {
+					return fmt.Errorf("save dump: %w", err)
+				}
+			}
+			s, err := perception.Parse(xml)
+			if err != nil {
+				return fmt.Errorf("read the dump: %w", err)
+			}
+			out := cmd.OutOrStdout()
+			if format == "json" {
+				enc := json.NewEncoder(out)
+				enc.SetEscapeHTML(false)
+				return enc.Encode(s.JSON())
+			}
+			_, err = fmt.Fprint(out, s.Text())
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&xmlPath, "xml", "", "save the raw UI dump to `FILE`")
+	f.StringVar(&pngPath, "png", "", "save the screenshot to `FILE`")
+	f.StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+// newActCmd builds `fairy act`.
+func newActCmd(target func() deviceTarget) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "act",
+		Short: "Perform one action on the phone",
+		Example: `  fairy act tap 540 1200
+  fairy act swipe 540 1800 540 600
+  fairy act text "珍珠奶茶"
+  fairy act key back
+  fairy act launch com.android.settings`,
+	}
+	do := func(f func(ctx context.Context, d *adb.Device, args []string) error) func(*cobra.Command, []string) error {
+		return func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			d, err := openDevice(ctx, target)
+			if err != nil {
+				return err
+			}
+			defer d.Close(context.WithoutCancel(ctx))
+			return f(ctx, d, args)
+		}
+	}
+	ints := func(args []string) ([]int, error) {
+		v := make([]int, len(args))
+		for i, a := range args {
+			n, err := strconv.Atoi(a)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("%q is not a pixel coordinate", a)
+			}
+			v[i] = n
+		}
+		return v, nil
+	}
+	cmd.AddCommand(
+		&cobra.Command{Use: "tap X Y", Short: "Tap a point", Args: cobra.ExactArgs(2),
+			RunE: do(func(ctx context.Context, d *adb.Device, args []string) error {
+				v, err := ints(args)
+				if err != nil {
+					return err
+				}
+				return d.Tap(ctx, v[0], v[1])
+			})},
+		&cobra.Command{Use: "swipe X1 Y1 X2 Y2", Short: "Swipe from one point to another", Args: cobra.ExactArgs(4),
+			RunE: do(func(ctx context.Context, d *adb.Device, args []string) error {
+				v, err := ints(args)
+				if err != nil {
+					return err
+				}
+				return d.Swipe(ctx, v[0], v[1], v[2], v[3], 0)
+			})},
+		&cobra.Command{Use: "text TEXT", Short: "Type text into the focused field (non-ASCII needs ADB Keyboard)", Args: cobra.ExactArgs(1),
+			RunE: do(func(ctx context.Context, d *adb.Device, args []string) error {
+				err := d.TypeText(ctx, args[0])
+				var te *adb.TextError
+				if errors.As(err, &te) {
+					return fmt.Errorf("%w: focus a text field first (tap it)", err)
+				}
+				return err
+			})},
+		&cobra.Command{Use: "key KEY", Short: "Press a key: back, home, enter, delete, tab, menu, app_switch, … or a key code", Args: cobra.ExactArgs(1),
+			RunE: do(func(ctx context.Context, d *adb.Device, args []string) error { return d.Key(ctx, args[0]) })},
+		&cobra.Command{Use: "launch PACKAGE", Short: "Start an app by package name", Args: cobra.ExactArgs(1),
+			RunE: do(func(ctx context.Context, d *adb.Device, args []string) error { return d.Launch(ctx, args[0]) })},
+	)
+	return cmd
+}
+
+// newAppsCmd builds `fairy apps`.
+func newAppsCmd(target func() deviceTarget) *cobra.Command {
+	return &cobra.Command{
+		Use:   "apps",
+		Short: "List the phone's launchable apps",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			d, err := openDevice(ctx, target)
+			if err != nil {
+				return err
+			}
+			defer d.Close(context.WithoutCancel(ctx))
+			apps, err := d.Apps(ctx)
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "PACKAGE\tACTIVITY\tLABEL")
+			for _, a := range apps {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", a.Package, a.Activity, a.Label)
+			}
+			return tw.Flush()
+		},
+	}
+}
