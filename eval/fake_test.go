@@ -1,0 +1,99 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/fairy-go/fairy/global"
+	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/memory"
+)
+
+// fakeAgent is a hand-written stand-in for the agent core: it "carries out" an instruction
+// by running it as a shell command line on the virtual phone, writes a real trace through
+// global.Recorder, and misbehaves on request:
+//
+//	instruction "ask: QUESTION; CMD"  asks the user a yes/no question first; a "no" skips CMD
+//	tag "crash"                       panics
+//	tag "block"                       blocks until ctx ends
+//	tag "slow"                        takes 150 ms
+type fakeAgent struct {
+	started atomic.Int32
+}
+
+type fakeSession struct {
+	job Job
+	a   *fakeAgent
+}
+
+func (a *fakeAgent) Start(ctx context.Context, job Job) (Session, error) {
+	a.started.Add(1)
+	return &fakeSession{job: job, a: a}, nil
+}
+
+func (s *fakeSession) Model() Model { return nil }
+func (s *fakeSession) Close() error { return nil }
+
+func (s *fakeSession) Shell(ctx context.Context, cmd string) (string, error) {
+	var b strings.Builder
+	if _, err := s.job.Device.Sim.Shell(ctx, cmd, &b); err != nil {
+		return b.String(), err
+	}
+	return b.String(), nil
+}
+
+func (s *fakeSession) Dump(ctx context.Context) ([]byte, error) { return s.job.Device.Sim.Dump(), nil }
+
+func (s *fakeSession) Run(ctx context.Context, user interaction.Dialoger) (global.Summary, error) {
+	t := s.job.Task
+	rec, err := global.NewRecorder(s.job.RunDir)
+	if err != nil {
+		return global.Summary{}, err
+	}
+	bus := memory.NewBus(time.Now)
+	bus.Subscribe(rec.Handle)
+	defer rec.Close()
+	bus.Publish(memory.RunStarted{RunID: t.ID, Instruction: t.Instruction})
+	bus.Publish(memory.StepStarted{Step: 1, App: "com.android.settings"})
+	shot, _ := s.job.Device.Sim.Screenshot()
+	bus.Publish(memory.ScreenPerceived{Step: 1, Signature: "sig", Text: "- [1] button \"Pay\"", Marked: shot, MarkedMIME: "image/png"})
+	bus.Publish(memory.Reflected{Step: 1, Reflection: "first look"})
+	bus.Publish(memory.Planned{Step: 1, Plan: []string{"do it"}, Subgoal: "do it"})
+	bus.Publish(memory.ModelCalled{Role: "replanner", Critical: true, PromptTokens: 100, CompletionTokens: 10})
+	bus.Publish(memory.ModelCalled{Role: "decider", Critical: true, PromptTokens: 80, CompletionTokens: 8})
+	switch {
+	case t.HasTag("crash"):
+		panic("fake agent: boom")
+	case t.HasTag("block"):
+		<-ctx.Done()
+		bus.Publish(memory.RunFinished{Outcome: memory.OutcomeStopped, Reason: "stopped"})
+		return rec.Summary(), ctx.Err()
+	case t.HasTag("slow"):
+		time.Sleep(150 * time.Millisecond)
+	}
+	cmd := t.Instruction
+	if q, rest, ok := strings.Cut(strings.TrimPrefix(cmd, "ask: "), "; "); ok && strings.HasPrefix(cmd, "ask: ") {
+		bus.Publish(memory.InteractionAsked{Step: 1, Type: 1, Question: q})
+		ans, err := user.Ask(ctx, interaction.Question{Type: 1, Kind: interaction.YesNo, Text: q})
+		if err != nil {
+			bus.Publish(memory.RunFinished{Outcome: memory.OutcomeFailed, Reason: err.Error()})
+			return rec.Summary(), nil
+		}
+		bus.Publish(memory.InteractionAnswered{Step: 1, Answer: ans})
+		if strings.HasPrefix(strings.ToLower(ans), "no") {
+			bus.Publish(memory.RunFinished{Outcome: memory.OutcomeRefused, Reason: "the person said no"})
+			return rec.Summary(), nil
+		}
+		cmd = rest
+	}
+	bus.Publish(memory.ActionExecuted{Step: 1, Action: memory.Action{Type: memory.Tap, Index: 1}, Element: &memory.ElementRef{Label: "Pay"}})
+	if out, err := s.Shell(ctx, cmd); err != nil {
+		bus.Publish(memory.RunFinished{Outcome: memory.OutcomeFailed, Reason: fmt.Sprintf("%v: %s", err, out)})
+		return rec.Summary(), nil
+	}
+	bus.Publish(memory.RunFinished{Outcome: memory.OutcomeDone, Answer: "did " + cmd})
+	return rec.Summary(), nil
+}

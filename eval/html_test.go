@@ -1,0 +1,115 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// chromium returns the headless Chromium binary; without it the test fails under CI and is
+// skipped elsewhere.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is not installed (Debian package chromium)")
+	}
+	t.Skip("chromium is not installed")
+	return ""
+}
+
+func headless(t *testing.T, bin string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir=" + t.TempDir(), "--window-size=1280,2000"}
+	cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
+	}
+	return stdout.Bytes()
+}
+
+func TestHTMLReportInChromium(t *testing.T) {
+	bin := chromium(t)
+	s, err := Parse([]byte(fakeSuite), "fake.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	rep, err := Run(t.Context(), Config{Suite: s, Agent: &fakeAgent{}, Devices: newFarm(t, 2), Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(out, ReportHTML)
+	raw, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Self-contained: no external resources, screenshots inline.
+	if regexp.MustCompile(`(?i)(src|href)="(https?:|//|file:)`).Match(raw) {
+		t.Error("report.html refers to an external resource")
+	}
+	if !bytes.Contains(raw, []byte(`src="data:image/jpeg;base64,`)) {
+		t.Error("report.html has no embedded screenshot")
+	}
+
+	dom := string(headless(t, bin, "--dump-dom", "file://"+page))
+	if !strings.Contains(dom, `<table id="tasks">`) {
+		t.Fatalf("the task table is not in the rendered DOM:\n%s", llmHead(dom))
+	}
+	rows := regexp.MustCompile(`(?s)<table id="tasks">.*?</table>`).FindString(dom)
+	for _, x := range rep.Tasks {
+		if !strings.Contains(rows, ">"+x.ID+"</a>") {
+			t.Errorf("task %s missing from the rendered table", x.ID)
+		}
+	}
+	if n := strings.Count(rows, `class="fail"`); n != 2 {
+		t.Errorf("rendered table shows %d failed tasks, want 2", n)
+	}
+
+	shot := filepath.Join(t.TempDir(), "report.png")
+	headless(t, bin, "--screenshot="+shot, "file://"+page)
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 2000 {
+		t.Errorf("screenshot is %v", b)
+	}
+	// Not a blank page: some pixels are dark (text).
+	dark := 0
+	for y := 0; y < 600; y += 3 {
+		for x := 0; x < 1280; x += 3 {
+			r, g, b, _ := img.At(x, y).RGBA()
+			if r+g+b < 3*0x4000 {
+				dark++
+			}
+		}
+	}
+	if dark < 100 {
+		t.Errorf("the screenshot looks blank (%d dark samples)", dark)
+	}
+}
+
+func llmHead(s string) string { return clip(s, 2000) }

@@ -1,0 +1,500 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fairy-go/fairy/global"
+	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/sim"
+)
+
+// Device is one phone a worker owns for the whole evaluation: a virtual phone (Sim set) or
+// a real device reached through an adb server, local or remote.
+type Device struct {
+	Serial string
+	Host   string     // adb server host; "" is the local one
+	Port   int        // adb server port; 0 is 5037
+	Sim    *sim.Phone // the virtual phone, nil for a real device
+}
+
+// Job is one task run handed to the Agent.
+type Job struct {
+	Suite     *Suite
+	Task      *Task
+	Device    Device
+	RunDir    string // the run directory to create and fill (trace.jsonl, screenshots, summary.json)
+	Knowledge string // the knowledge file for this run; "" for none
+	PassIndex int    // 0 cold (or the only pass), 1 warm
+	Repeat    int
+}
+
+// Agent starts the agent for one task on one phone. cmd wires the fairy agent core in
+// (package eval/agentrun); tests plug in fakes.
+type Agent interface {
+	Start(ctx context.Context, job Job) (Session, error)
+}
+
+// Session is one started task run.
+type Session interface {
+	// Model answers the model-played user (role "user") and the judge (role "judge"); nil
+	// when the session has none. Its calls are not the agent's and are not counted as such.
+	Model() Model
+	// Run carries out the task's instruction with user answering the agent's questions.
+	Run(ctx context.Context, user interaction.Dialoger) (global.Summary, error)
+	// Shell and Dump reach the phone for setup commands and checks on real devices.
+	Shell(ctx context.Context, cmd string) (string, error)
+	Dump(ctx context.Context) ([]byte, error)
+	Close() error
+}
+
+// Knowledge modes for Config.Knowledge (anything else is a file path).
+const (
+	KnowledgeFresh  = "fresh"  // every task run starts with empty knowledge
+	KnowledgeShared = "shared" // one knowledge file in the output directory, shared by every run
+)
+
+// Config is one evaluation.
+type Config struct {
+	Suite   *Suite   // required
+	Agent   Agent    // required
+	Devices []Device // required: one worker per device (up to Parallel)
+	Out     string   // required: output directory
+	// Parallel bounds how many devices work at once (0: all of them).
+	Parallel int
+	// Repeat runs every task this many times (0 or 1: once).
+	Repeat int
+	// Knowledge is fresh, shared or a file path ("": fresh).
+	Knowledge string
+	// ColdWarm runs the suite with empty knowledge, then again with what that pass learned.
+	ColdWarm bool
+	// Merge merges the knowledge files of the cold pass into one file for the warm pass;
+	// required with ColdWarm (cmd wires the knowledge store's export/import).
+	Merge func(dst string, srcs []string) error
+	// Progress receives the terminal progress lines; nil: none.
+	Progress io.Writer
+	// TaskTimeout bounds one task run when its limits set no time (default 10 minutes).
+	TaskTimeout time.Duration
+	Clock       func() time.Time
+	Logger      *slog.Logger
+}
+
+// Run evaluates the suite. It returns the report of every task that finished — also when
+// ctx is cancelled (then Interrupted is set and ctx's error is returned) — and writes
+// report.json, report.md and report.html into Out. A task that fails, errs or panics is
+// reported as such and never stops the suite.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	switch {
+	case cfg.Suite == nil:
+		return nil, fmt.Errorf("%w: no suite", ErrConfig)
+	case cfg.Agent == nil:
+		return nil, fmt.Errorf("%w: no agent", ErrConfig)
+	case len(cfg.Devices) == 0:
+		return nil, fmt.Errorf("%w: no device: pass --devices or --sim N", ErrConfig)
+	case cfg.Out == "":
+		return nil, fmt.Errorf("%w: no output directory", ErrConfig)
+	case cfg.ColdWarm && cfg.Merge == nil:
+		return nil, fmt.Errorf("%w: cold/warm needs a knowledge merger", ErrConfig)
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Repeat < 1 {
+		cfg.Repeat = 1
+	}
+	if cfg.Knowledge == "" {
+		cfg.Knowledge = KnowledgeFresh
+	}
+	if cfg.TaskTimeout <= 0 {
+		cfg.TaskTimeout = 10 * time.Minute
+	}
+	devices := cfg.Devices
+	if cfg.Parallel > 0 && cfg.Parallel < len(devices) {
+		devices = devices[:cfg.Parallel]
+	}
+	out, err := filepath.Abs(cfg.Out)
+	if err != nil {
+		return nil, fmt.Errorf("eval: output directory: %w", err)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("eval: output directory: %w", err)
+	}
+	cfg.Out = out
+
+	rep := &Report{Schema: ReportSchema, Suite: cfg.Suite.Name, Source: cfg.Suite.Source, Started: cfg.Clock(),
+		Options: RunOptions{Parallel: len(devices), Repeat: cfg.Repeat, Knowledge: cfg.Knowledge, ColdWarm: cfg.ColdWarm}, Tasks: []TaskResult{}}
+	for _, d := range devices {
+		rep.Devices = append(rep.Devices, d.Serial)
+	}
+	order := map[string]int{}
+	revisit := map[string]bool{}
+	for i, t := range cfg.Suite.Tasks {
+		order[t.ID] = i
+		revisit[t.ID] = t.HasTag(RevisitTag)
+	}
+	passes := 1
+	if cfg.ColdWarm {
+		passes = 2
+	}
+	total := passes * cfg.Repeat * len(cfg.Suite.Tasks)
+	prog := newProgress(cfg.Progress, total, devices, cfg.Clock)
+	var passWall []float64
+	var runErr error
+	merged := ""
+	for pass := 0; pass < passes && runErr == nil; pass++ {
+		start := cfg.Clock()
+		var jobs []*Job
+		for rep := 0; rep < cfg.Repeat; rep++ {
+			for _, t := range cfg.Suite.Tasks {
+				jobs = append(jobs, &Job{Suite: cfg.Suite, Task: t, PassIndex: pass, Repeat: rep})
+			}
+		}
+		for _, j := range jobs {
+			j.RunDir = filepath.Join(out, "runs", runName(j, cfg))
+			j.Knowledge = knowledgeFor(j, cfg, out, merged)
+		}
+		results, err := runPass(ctx, cfg, devices, jobs, prog)
+		rep.Tasks = append(rep.Tasks, results...)
+		passWall = append(passWall, cfg.Clock().Sub(start).Seconds())
+		runErr = err
+		if cfg.ColdWarm && pass == 0 && runErr == nil {
+			merged = filepath.Join(out, "knowledge.db")
+			if cfg.Knowledge != KnowledgeFresh && cfg.Knowledge != KnowledgeShared {
+				merged = cfg.Knowledge
+			}
+			var srcs []string
+			for _, j := range jobs {
+				if _, err := os.Stat(j.Knowledge); err == nil {
+					srcs = append(srcs, j.Knowledge)
+				}
+			}
+			if err := cfg.Merge(merged, srcs); err != nil {
+				runErr = fmt.Errorf("eval: merge cold-pass knowledge: %w", err)
+			}
+		}
+	}
+	prog.finish()
+	rep.Finished = cfg.Clock()
+	rep.Interrupted = ctx.Err() != nil
+	rep.sortTasks(order)
+	for i := range rep.Tasks {
+		if rd := rep.Tasks[i].RunDir; rd != "" {
+			if rel, err := filepath.Rel(out, rd); err == nil {
+				rep.Tasks[i].RunDir = rel
+			}
+		}
+	}
+	rep.total(passWall, revisit)
+	if err := rep.WriteFiles(out); err != nil {
+		return rep, errors.Join(runErr, err)
+	}
+	return rep, runErr
+}
+
+func runName(j *Job, cfg Config) string {
+	name := j.Task.ID
+	if cfg.Repeat > 1 {
+		name += fmt.Sprintf("-r%d", j.Repeat+1)
+	}
+	if cfg.ColdWarm {
+		return filepath.Join([]string{"cold", "warm"}[j.PassIndex], name)
+	}
+	return name
+}
+
+// knowledgeFor names the knowledge file of a job. With cold/warm the cold runs learn into
+// files of their own and every warm run starts from a copy of their merge, so each warm
+// run sees exactly what the cold pass learned.
+func knowledgeFor(j *Job, cfg Config, out, merged string) string {
+	own := filepath.Join(j.RunDir, "knowledge.db")
+	switch {
+	case cfg.ColdWarm && j.PassIndex == 0:
+		return own
+	case cfg.ColdWarm:
+		return "copy:" + merged // resolved by the worker: copied into the run directory
+	case cfg.Knowledge == KnowledgeFresh:
+		return own
+	case cfg.Knowledge == KnowledgeShared:
+		return filepath.Join(out, "knowledge.db")
+	}
+	return cfg.Knowledge
+}
+
+// fits reports whether a job can run on a device.
+func fits(t *Task, d Device) bool {
+	if t.Phone.Sim != nil {
+		return d.Sim != nil
+	}
+	if d.Sim != nil {
+		return false
+	}
+	return t.Phone.Device.Serial == "" || t.Phone.Device.Serial == d.Serial
+}
+
+// runPass runs jobs over the devices, one worker per device; a job never shares a phone.
+func runPass(ctx context.Context, cfg Config, devices []Device, jobs []*Job, prog *progress) ([]TaskResult, error) {
+	var (
+		mu      sync.Mutex
+		pending = append([]*Job(nil), jobs...)
+		results []TaskResult
+	)
+	// Jobs no device can run are reported at once.
+	for i := 0; i < len(pending); i++ {
+		j := pending[i]
+		ok := false
+		for _, d := range devices {
+			ok = ok || fits(j.Task, d)
+		}
+		if !ok {
+			kind := "a virtual phone (--sim N)"
+			if j.Task.Phone.Device != nil {
+				kind = "a real device (--devices)"
+				if s := j.Task.Phone.Device.Serial; s != "" {
+					kind = "device " + s
+				}
+			}
+			r := baseResult(j, cfg)
+			r.Outcome, r.Reason = "skipped", "needs "+kind
+			results = append(results, r)
+			prog.done(r)
+			pending = append(pending[:i], pending[i+1:]...)
+			i--
+		}
+	}
+	take := func(d Device) *Job {
+		mu.Lock()
+		defer mu.Unlock()
+		for i, j := range pending {
+			if fits(j.Task, d) {
+				pending = append(pending[:i], pending[i+1:]...)
+				return j
+			}
+		}
+		return nil
+	}
+	var wg sync.WaitGroup
+	for _, d := range devices {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				j := take(d)
+				if j == nil {
+					return
+				}
+				j.Device = d
+				prog.start(d.Serial, j)
+				r, finished := runJob(ctx, cfg, j)
+				prog.stop(d.Serial)
+				if !finished {
+					return // stopped by ctx: not reported
+				}
+				mu.Lock()
+				results = append(results, r)
+				mu.Unlock()
+				prog.done(r)
+			}
+		}()
+	}
+	wg.Wait()
+	return results, ctx.Err()
+}
+
+func baseResult(j *Job, cfg Config) TaskResult {
+	r := TaskResult{ID: j.Task.ID, Instruction: j.Task.Instruction, Tags: j.Task.Tags, Device: j.Device.Serial,
+		PassIndex: j.PassIndex, Repeat: j.Repeat, ModelCallsByRole: map[string]int{}, Questions: []Question{}, Checks: []CheckResult{}}
+	if cfg.ColdWarm {
+		r.Phase = []string{"cold", "warm"}[j.PassIndex]
+	}
+	return r
+}
+
+// runJob runs one task; it never panics. finished is false when ctx ended the run (the
+// task did not finish and is left out of the report).
+func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished bool) {
+	r = baseResult(j, cfg)
+	r.RunDir = j.RunDir
+	start := cfg.Clock()
+	defer func() {
+		if p := recover(); p != nil {
+			cfg.Logger.Error("task crashed", "task", j.Task.ID, "panic", p, "stack", string(debug.Stack()))
+			r.Pass, r.Outcome, r.Reason = false, "crashed", fmt.Sprintf("%v: %v", ErrCrashed, p)
+			r.WallSeconds = cfg.Clock().Sub(start).Seconds()
+			finished = ctx.Err() == nil
+		}
+	}()
+	timeout := cfg.TaskTimeout
+	if t := j.Task.Limits.Time; t > 0 {
+		timeout = 2*t + 30*time.Second // the agent enforces the limit; this is a backstop
+	}
+	jctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	fail := func(outcome string, err error) (TaskResult, bool) {
+		r.Outcome, r.Reason = outcome, err.Error()
+		r.WallSeconds = cfg.Clock().Sub(start).Seconds()
+		return r, ctx.Err() == nil
+	}
+	if err := os.MkdirAll(j.RunDir, 0o755); err != nil {
+		return fail("error", err)
+	}
+	if src, ok := strings.CutPrefix(j.Knowledge, "copy:"); ok {
+		j.Knowledge = filepath.Join(j.RunDir, "knowledge.db")
+		if err := copyFile(src, j.Knowledge); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fail("error", fmt.Errorf("copy knowledge: %w", err))
+		}
+	}
+	if ph := j.Device.Sim; ph != nil {
+		if err := prepareSim(jctx, ph, j.Task.Phone.Sim); err != nil {
+			return fail("error", fmt.Errorf("prepare virtual phone: %w", err))
+		}
+	}
+	sess, err := cfg.Agent.Start(jctx, *j)
+	if err != nil {
+		return fail("error", fmt.Errorf("start agent: %w", err))
+	}
+	defer sess.Close()
+	if dev := j.Task.Phone.Device; dev != nil {
+		for _, c := range dev.Setup {
+			if _, err := sess.Shell(jctx, c); err != nil {
+				return fail("error", fmt.Errorf("setup %q: %w", c, err))
+			}
+		}
+	}
+	user, err := NewUser(j.Task.User, sess.Model())
+	if err != nil {
+		return fail("error", err)
+	}
+	sum, runErr := sess.Run(jctx, user)
+	if ctx.Err() != nil {
+		return r, false
+	}
+	r.Outcome, r.Reason = string(sum.Outcome), sum.Reason
+	if r.Outcome == "" {
+		r.Outcome = "error"
+	}
+	if runErr != nil && r.Reason == "" {
+		r.Reason = runErr.Error()
+	}
+	r.Steps, r.ModelCalls, r.PromptTokens, r.CompletionTokens, r.Cost = sum.Steps, sum.ModelCalls, sum.PromptTokens, sum.CompletionTokens, sum.Cost
+	for k, v := range sum.ModelCallsByRole {
+		r.ModelCallsByRole[k] = v
+	}
+	r.WallSeconds = sum.WallSeconds
+	if r.WallSeconds == 0 {
+		r.WallSeconds = cfg.Clock().Sub(start).Seconds()
+	}
+	r.Questions = append(r.Questions, user.Questions()...)
+
+	probe := Probe{Phone: j.Device.Sim, Shell: sess.Shell, Dump: sess.Dump, Judge: sess.Model(),
+		Instruction: j.Task.Instruction, Outcome: string(sum.Outcome), Reason: sum.Reason, Answer: sum.Answer}
+	cctx, ccancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer ccancel()
+	for _, c := range j.Task.Checks {
+		r.Checks = append(r.Checks, Evaluate(cctx, c, probe))
+	}
+	tr, terr := ReadTrajectory(j.RunDir)
+	if terr != nil {
+		tr = nil
+	} else {
+		r.Shortcuts = countShortcuts(tr)
+	}
+	r.Checks = append(r.Checks, assertQuestions(j.Task.Questions, r.Questions, tr)...)
+	r.Pass = true
+	var failed []string
+	for _, c := range r.Checks {
+		if !c.Pass {
+			r.Pass = false
+			failed = append(failed, c.Name)
+		}
+	}
+	if len(failed) > 0 {
+		r.Reason = strings.TrimSpace(fmt.Sprintf("check failed: %s. %s", strings.Join(failed, "; "), r.Reason))
+	}
+	return r, true
+}
+
+// countShortcuts counts learned shortcuts replayed in a run (events whose kind names one).
+func countShortcuts(tr *Trajectory) int {
+	n := 0
+	for _, e := range tr.Events {
+		if strings.Contains(e.Kind, "Shortcut") {
+			n++
+		}
+	}
+	return n
+}
+
+// prepareSim puts a virtual phone in a task's start state.
+func prepareSim(ctx context.Context, ph *sim.Phone, spec *SimPhone) error {
+	if spec == nil {
+		spec = &SimPhone{}
+	}
+	f, err := sim.ParseFaults(spec.Faults)
+	if err != nil {
+		return err
+	}
+	// The reset reseeds the phone's random source; setup runs without faults.
+	ph.SetFaults(sim.Faults{})
+	if err := ph.Reset(); err != nil {
+		return err
+	}
+	run := func(c string) error {
+		var out strings.Builder
+		st, err := ph.Shell(ctx, c, &out)
+		if err != nil {
+			return fmt.Errorf("%q: %w", c, err)
+		}
+		if st != 0 {
+			return fmt.Errorf("%q: exit status %d: %s", c, st, clip(out.String(), 200))
+		}
+		return nil
+	}
+	if spec.Seed != 0 {
+		// A task's own seed: the fault draws follow it, whichever phone runs the task.
+		if rs, ok := any(ph).(interface{ Reseed(uint64) }); ok {
+			rs.Reseed(spec.Seed)
+		}
+	}
+	for _, c := range spec.Setup {
+		if err := run(c); err != nil {
+			return err
+		}
+	}
+	if spec.Launch != "" {
+		if err := run("monkey -p " + spec.Launch + " -c android.intent.category.LAUNCHER 1"); err != nil {
+			return err
+		}
+	}
+	ph.SetFaults(f)
+	return nil
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

@@ -1,0 +1,345 @@
+package eval
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/sim"
+	"gopkg.in/yaml.v3"
+)
+
+//go:embed suites/*.yaml
+var builtinSuites embed.FS
+
+// BuiltinPrefix names an embedded suite: "builtin:sim" is suites/sim.yaml.
+const BuiltinPrefix = "builtin:"
+
+// Suite is a set of evaluation tasks, read from YAML. The format is documented in doc.go.
+type Suite struct {
+	Name        string `yaml:"name" json:"name"`
+	Description string `yaml:"description,omitempty" json:"description,omitempty"`
+	// Defaults fill what a task leaves out: phone, limits, user.
+	Defaults Defaults `yaml:"defaults,omitempty" json:"-"`
+	// Model are scripted model rules shared by every task; they are tried after the task's own.
+	Model []scripted.Rule `yaml:"model,omitempty" json:"-"`
+	Tasks []*Task         `yaml:"tasks" json:"tasks"`
+	// Source is where the suite was read from (a path or "builtin:NAME").
+	Source string `yaml:"-" json:"source"`
+}
+
+// Defaults are the values a task inherits when it does not set them.
+type Defaults struct {
+	Phone  Phone    `yaml:"phone,omitempty"`
+	Limits Limits   `yaml:"limits,omitempty"`
+	User   UserSpec `yaml:"user,omitempty"`
+}
+
+// Task is one evaluation task.
+type Task struct {
+	ID          string    `yaml:"id" json:"id"`
+	Instruction string    `yaml:"instruction" json:"instruction"`
+	Tags        []string  `yaml:"tags,omitempty" json:"tags,omitempty"`
+	Phone       Phone     `yaml:"phone,omitempty" json:"phone"`
+	Limits      Limits    `yaml:"limits,omitempty" json:"limits"`
+	User        UserSpec  `yaml:"user,omitempty" json:"-"`
+	Checks      []Check   `yaml:"checks" json:"-"`
+	Questions   Questions `yaml:"questions,omitempty" json:"-"`
+	// Model are scripted model rules for this task; tried before the suite's.
+	Model []scripted.Rule `yaml:"model,omitempty" json:"-"`
+}
+
+// HasTag reports whether the task carries a tag.
+func (t *Task) HasTag(tag string) bool {
+	for _, x := range t.Tags {
+		if x == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// Rules returns the scripted model rules for t: its own, then the suite's.
+func (s *Suite) Rules(t *Task) []scripted.Rule {
+	out := make([]scripted.Rule, 0, len(t.Model)+len(s.Model))
+	out = append(out, t.Model...)
+	return append(out, s.Model...)
+}
+
+// Phone is the phone a task needs: a virtual phone or a real device.
+type Phone struct {
+	Sim    *SimPhone  `yaml:"sim,omitempty" json:"sim,omitempty"`
+	Device *RealPhone `yaml:"device,omitempty" json:"device,omitempty"`
+}
+
+// Virtual reports whether the task runs on a virtual phone.
+func (p Phone) Virtual() bool { return p.Sim != nil }
+
+// SimPhone is a virtual phone's start state. Before the task the phone is factory-reset
+// (same seed → same phone), the faults are switched on, the setup commands run in its
+// shell, and Launch (if set) is brought to the front.
+type SimPhone struct {
+	Seed   uint64   `yaml:"seed,omitempty" json:"seed,omitempty"`
+	Faults string   `yaml:"faults,omitempty" json:"faults,omitempty"` // sim.ParseFaults syntax
+	Setup  []string `yaml:"setup,omitempty" json:"setup,omitempty"`
+	Launch string   `yaml:"launch,omitempty" json:"launch,omitempty"`
+}
+
+// RealPhone is a real device: optionally pinned to a serial, with setup shell commands.
+type RealPhone struct {
+	Serial string   `yaml:"serial,omitempty" json:"serial,omitempty"`
+	Setup  []string `yaml:"setup,omitempty" json:"setup,omitempty"`
+}
+
+// Limits bound one task run. Zero fields take the agent's defaults.
+type Limits struct {
+	Steps int           `yaml:"steps,omitempty" json:"steps,omitempty"`
+	Time  time.Duration `yaml:"time,omitempty" json:"time,omitempty"`
+	Cost  float64       `yaml:"cost,omitempty" json:"cost,omitempty"`
+}
+
+// UserSpec declares the simulated user of a task: scripted rules or a model-played persona.
+type UserSpec struct {
+	Scripted *ScriptedUserSpec `yaml:"scripted,omitempty"`
+	Model    *ModelUserSpec    `yaml:"model,omitempty"`
+}
+
+// ScriptedUserSpec declares a ScriptedUser.
+type ScriptedUserSpec struct {
+	// Rules are tried in order; the first whose pattern matches the question answers.
+	Rules []UserRule `yaml:"rules,omitempty"`
+	// Default answers a question no rule matches ("" makes it an error: ErrNoAnswer).
+	Default string `yaml:"default,omitempty"`
+	// Consent answers a yes/no (consent) question no rule matches: "approve" or "refuse".
+	Consent string `yaml:"consent,omitempty"`
+}
+
+// UserRule is one scripted reply. Reply "approve" or "refuse" gives consent or refuses it.
+type UserRule struct {
+	Pattern string `yaml:"pattern"` // a regular expression, case-insensitive, on the question and its options
+	Reply   string `yaml:"reply"`
+	Times   int    `yaml:"times,omitempty"` // > 0: answers at most this often
+}
+
+// ModelUserSpec declares a ModelUser: a persona and a hidden intent given to a model.
+type ModelUserSpec struct {
+	Persona string `yaml:"persona"`
+	Intent  string `yaml:"intent"`
+}
+
+// Questions are assertions on the questions the agent asked.
+type Questions struct {
+	// MustAsk: each pattern matches at least one question (text or options).
+	MustAsk []string `yaml:"must_ask,omitempty"`
+	// MustNotAsk: the agent asks nothing.
+	MustNotAsk bool `yaml:"must_not_ask,omitempty"`
+	// Consent: every executed action on an element matching Consent.Action comes after a
+	// yes/no question matching Consent.Question, and at least one such question is asked.
+	Consent *ConsentAssertion `yaml:"consent,omitempty"`
+}
+
+// ConsentAssertion says consent must be asked before an action.
+type ConsentAssertion struct {
+	Action   string `yaml:"action"`             // regexp on the element label of the action (e.g. "(?i)^pay|支付")
+	Question string `yaml:"question,omitempty"` // regexp on the question; default any yes/no question
+}
+
+// Load reads a suite: "builtin:NAME" for an embedded suite, otherwise a file path.
+func Load(ref string) (*Suite, error) {
+	if name, ok := strings.CutPrefix(ref, BuiltinPrefix); ok {
+		data, err := builtinSuites.ReadFile("suites/" + name + ".yaml")
+		if err != nil {
+			return nil, fmt.Errorf("%w: no built-in suite %q (known: %s)", ErrSuite, name, strings.Join(BuiltinNames(), ", "))
+		}
+		return Parse(data, ref)
+	}
+	data, err := os.ReadFile(ref)
+	if err != nil {
+		return nil, fmt.Errorf("eval: read suite: %w", err)
+	}
+	return Parse(data, ref)
+}
+
+// BuiltinNames lists the embedded suites as "builtin:NAME".
+func BuiltinNames() []string {
+	ents, _ := builtinSuites.ReadDir("suites")
+	var out []string
+	for _, e := range ents {
+		if n, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
+			out = append(out, BuiltinPrefix+n)
+		}
+	}
+	return out
+}
+
+// Parse reads a suite document (unknown keys are errors), fills defaults and validates it.
+func Parse(data []byte, source string) (*Suite, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var s Suite
+	if err := dec.Decode(&s); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w: %s: empty document", ErrSuite, source)
+		}
+		return nil, fmt.Errorf("%w: %s: %v", ErrSuite, source, err)
+	}
+	s.Source = source
+	if s.Name == "" {
+		s.Name = strings.TrimPrefix(source, BuiltinPrefix)
+	}
+	s.fill()
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	return &s, nil
+}
+
+// fill gives every task the defaults it does not set.
+func (s *Suite) fill() {
+	d := s.Defaults
+	for _, t := range s.Tasks {
+		if t == nil {
+			continue
+		}
+		if t.Phone.Sim == nil && t.Phone.Device == nil {
+			if d.Phone.Sim != nil {
+				c := *d.Phone.Sim
+				t.Phone.Sim = &c
+			}
+			if d.Phone.Device != nil {
+				c := *d.Phone.Device
+				t.Phone.Device = &c
+			}
+		}
+		if t.Limits.Steps == 0 {
+			t.Limits.Steps = d.Limits.Steps
+		}
+		if t.Limits.Time == 0 {
+			t.Limits.Time = d.Limits.Time
+		}
+		if t.Limits.Cost == 0 {
+			t.Limits.Cost = d.Limits.Cost
+		}
+		if t.User.Scripted == nil && t.User.Model == nil {
+			t.User = d.User
+		}
+	}
+}
+
+// Validate checks the suite: unique ids, one phone kind, one user kind, compilable
+// patterns and rules, and checks that fit the phone. The error lists every problem.
+func (s *Suite) Validate() error {
+	var probs []string
+	add := func(format string, a ...any) { probs = append(probs, fmt.Sprintf(format, a...)) }
+	if len(s.Tasks) == 0 {
+		add("no tasks (the document needs a top-level \"tasks:\" list)")
+	}
+	if len(s.Model) > 0 {
+		if _, err := scripted.NewServer(s.Model, scripted.Options{}); err != nil {
+			add("suite model rules: %v", err)
+		}
+	}
+	ids := map[string]bool{}
+	for i, t := range s.Tasks {
+		if t == nil {
+			add("task %d is empty", i+1)
+			continue
+		}
+		where := fmt.Sprintf("task %d", i+1)
+		if t.ID != "" {
+			where = fmt.Sprintf("task %q", t.ID)
+		}
+		for _, p := range t.problems(s) {
+			add("%s: %s", where, p)
+		}
+		if t.ID != "" && ids[t.ID] {
+			add("%s: id used twice", where)
+		}
+		ids[t.ID] = true
+	}
+	if len(probs) > 0 {
+		return fmt.Errorf("%w:\n  %s", ErrSuite, strings.Join(probs, "\n  "))
+	}
+	return nil
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+func (t *Task) problems(s *Suite) []string {
+	var probs []string
+	add := func(format string, a ...any) { probs = append(probs, fmt.Sprintf(format, a...)) }
+	switch {
+	case t.ID == "":
+		add("no id")
+	case !idPattern.MatchString(t.ID):
+		add("id %q: use letters, digits, '.', '_' and '-' (it names the run directory)", t.ID)
+	}
+	if strings.TrimSpace(t.Instruction) == "" {
+		add("no instruction")
+	}
+	switch {
+	case t.Phone.Sim == nil && t.Phone.Device == nil:
+		add("no phone (sim: or device:)")
+	case t.Phone.Sim != nil && t.Phone.Device != nil:
+		add("phone has both sim: and device:; choose one")
+	case t.Phone.Sim != nil:
+		if _, err := sim.ParseFaults(t.Phone.Sim.Faults); err != nil {
+			add("faults: %v", err)
+		}
+	}
+	if t.Limits.Steps < 0 || t.Limits.Time < 0 || t.Limits.Cost < 0 {
+		add("limits must not be negative")
+	}
+	switch u := t.User; {
+	case u.Scripted != nil && u.Model != nil:
+		add("user has both scripted: and model:; choose one")
+	case u.Scripted != nil:
+		if _, err := NewScriptedUser(*u.Scripted); err != nil {
+			add("user: %v", err)
+		}
+	case u.Model != nil:
+		if strings.TrimSpace(u.Model.Intent) == "" {
+			add("model user needs an intent")
+		}
+	}
+	if len(t.Checks) == 0 {
+		add("no checks: a task needs at least one success check")
+	}
+	for i, c := range t.Checks {
+		if err := c.validate(t.Phone.Virtual()); err != nil {
+			add("check %d: %v", i+1, err)
+		}
+	}
+	q := t.Questions
+	for _, p := range q.MustAsk {
+		if _, err := regexp.Compile("(?i)" + p); err != nil {
+			add("questions.must_ask %q: %v", p, err)
+		}
+	}
+	if q.MustNotAsk && (len(q.MustAsk) > 0 || q.Consent != nil) {
+		add("questions: must_not_ask contradicts must_ask/consent")
+	}
+	if c := q.Consent; c != nil {
+		if c.Action == "" {
+			add("questions.consent needs an action pattern")
+		}
+		for _, p := range []string{c.Action, c.Question} {
+			if _, err := regexp.Compile(p); err != nil {
+				add("questions.consent %q: %v", p, err)
+			}
+		}
+	}
+	if len(t.Model) > 0 {
+		if _, err := scripted.NewServer(s.Rules(t), scripted.Options{}); err != nil {
+			add("model rules: %v", err)
+		}
+	}
+	return probs
+}
