@@ -23,6 +23,9 @@ type GuardRule struct {
 	IDs []string `json:"ids,omitempty" yaml:"ids,omitempty"`
 	// Commands are regular expressions on a Shell action's command.
 	Commands []string `json:"commands,omitempty" yaml:"commands,omitempty"`
+	// Except are keywords (matched like Keywords) that clear a hit of this rule: a
+	// "Don't allow" button declines a permission and needs no consent.
+	Except []string `json:"except,omitempty" yaml:"except,omitempty"`
 }
 
 // GuardPolicy is the configurable guard: the rules, checked in order.
@@ -34,15 +37,18 @@ type GuardPolicy struct {
 // permissions, in English and Chinese.
 func DefaultGuardPolicy() GuardPolicy {
 	return GuardPolicy{Rules: []GuardRule{
-		{Category: "payment", Type: 1, Keywords: []string{"pay", "pay now", "checkout", "check out", "buy", "buy now", "purchase",
-			"confirm payment", "支付", "付款", "立即支付", "确认支付", "去支付", "购买", "立即购买", "结算"}, IDs: []string{`(?i)(^|[/_:])pay(_|$|ment_confirm)`}},
+		// Going to a checkout page ("Checkout", "去结算") only shows the order: the page's own
+		// submit and pay buttons are what the guard holds back.
+		{Category: "payment", Type: 1, Keywords: []string{"pay", "pay now", "buy", "buy now", "purchase",
+			"confirm payment", "支付", "付款", "立即支付", "确认支付", "去支付", "购买", "立即购买"}, IDs: []string{`(?i)(^|[/_:])pay(_|$|ment_confirm)`}},
 		{Category: "order", Type: 2, Keywords: []string{"place order", "submit order", "confirm order", "order now",
 			"提交订单", "下单", "确认订单", "立即下单"}, IDs: []string{`(?i)(place|submit)_order`}},
 		{Category: "delete", Type: 2, Keywords: []string{"delete", "remove", "erase", "uninstall", "clear data", "clear all",
 			"删除", "移除", "清空", "卸载"}, Commands: []string{`(^|\s)(rm|pm\s+(uninstall|clear))\s`}},
 		{Category: "send", Type: 2, Keywords: []string{"send", "post", "publish", "share", "发送", "发布", "分享"}, IDs: []string{`(?i)send`}},
 		{Category: "permission", Type: 1, Keywords: []string{"allow", "grant", "while using the app", "only this time",
-			"允许", "授权", "始终允许", "仅在使用中允许"}, IDs: []string{`permission_allow`}},
+			"允许", "授权", "始终允许", "仅在使用中允许"}, IDs: []string{`permission_allow`},
+			Except: []string{"don't allow", "don’t allow", "do not allow", "deny", "decline", "不允许", "拒绝", "禁止"}},
 	}}
 }
 
@@ -60,9 +66,10 @@ type Guard struct {
 
 type compiledRule struct {
 	GuardRule
-	words []*regexp.Regexp
-	ids   []*regexp.Regexp
-	cmds  []*regexp.Regexp
+	words  []*regexp.Regexp
+	except []*regexp.Regexp
+	ids    []*regexp.Regexp
+	cmds   []*regexp.Regexp
 }
 
 // NewGuard compiles a policy.
@@ -73,17 +80,8 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 			return nil, fmt.Errorf("%w: guard rule %d: needs a category and type 1 or 2", ErrConfig, i)
 		}
 		c := compiledRule{GuardRule: r}
-		for _, k := range r.Keywords {
-			k = strings.TrimSpace(k)
-			if k == "" {
-				continue
-			}
-			pat := regexp.QuoteMeta(k)
-			if isASCII(k) {
-				pat = `(?i)(^|[^\pL\pN])` + pat + `($|[^\pL\pN])`
-			}
-			c.words = append(c.words, regexp.MustCompile(pat))
-		}
+		c.words = keywordPatterns(r.Keywords)
+		c.except = keywordPatterns(r.Except)
 		for _, lists := range []struct {
 			src []string
 			dst *[]*regexp.Regexp
@@ -99,6 +97,24 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 		g.rules = append(g.rules, c)
 	}
 	return g, nil
+}
+
+// keywordPatterns compiles keywords, case-insensitive: ASCII ones match whole words, others
+// (Chinese, or with typographic quotes) as substrings.
+func keywordPatterns(keywords []string) []*regexp.Regexp {
+	var out []*regexp.Regexp
+	for _, k := range keywords {
+		k = strings.TrimSpace(k)
+		if k == "" {
+			continue
+		}
+		pat := `(?i)` + regexp.QuoteMeta(k)
+		if isASCII(k) {
+			pat = `(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(k) + `($|[^\pL\pN])`
+		}
+		out = append(out, regexp.MustCompile(pat))
+	}
+	return out
 }
 
 func isASCII(s string) bool {
@@ -154,6 +170,13 @@ func (g *Guard) Check(a memory.Action, el *perception.Element) (Verdict, bool) {
 		for _, re := range r.ids {
 			if el.ResourceID != "" && re.MatchString(el.ResourceID) {
 				hit = true
+			}
+		}
+		for _, re := range r.except {
+			for _, t := range texts {
+				if hit && t != "" && re.MatchString(t) {
+					hit = false
+				}
 			}
 		}
 		if hit {

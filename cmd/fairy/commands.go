@@ -14,5 +14,7 @@ func (s *settings) subcommands() []*cobra.Command {
 		newScreenCmd(s.device),
 		newActCmd(s.device),
 		newAppsCmd(s.device),
+		newRunCmd(runDeps{Config: s.runConfig, OpenDevice: s.openAgentDevice, Stdin: s.stdin, Stdout: s.stdout}),
+		newDemoCmd(demoDeps{RunsDir: s.runsDir, Logger: s.runLogger, Stdin: s.stdin}),
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -68,7 +67,7 @@ func newRunCmd(d runDeps) *cobra.Command {
 				return withExit(2, err)
 			}
 			if cfg.Model == nil {
-				return withExit(2, errors.New("no model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for another endpoint) or llm.* in the config file; try 'fairy demo' to see fairy work with a simulated phone and a scripted model"))
+				return withExit(2, errNoModel)
 			}
 			if textOnly {
 				cfg.TextOnly = true
@@ -80,6 +79,7 @@ func newRunCmd(d runDeps) *cobra.Command {
 			if err != nil {
 				return withExit(2, fmt.Errorf("open device: %w", err))
 			}
+			defer closeDevice(cmd.Context(), dev)
 			person := interaction.NewTerminal(d.Stdin, d.Stdout)
 			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Device: dev, Dialoger: person, Out: d.Stdout, HideQuestions: true}, args[0])
 			return err

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/executor/adb"
+	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/llm/openai"
+	"github.com/fairy-go/fairy/perception"
+	"github.com/spf13/cobra"
+)
+
+// Model and agent configuration keys (config file, FAIRY_<KEY> in the environment).
+//
+//	model:
+//	  base-url: https://api.openai.com/v1   # or $OPENAI_BASE_URL; Ollama: http://localhost:11434/v1
+//	  api-key: sk-…                          # or $OPENAI_API_KEY
+//	  default: gpt-4o-mini                   # model for roles without their own
+//	  roles: {planner: gpt-4o, decider: gpt-4o-mini}
+//	  backup: gpt-4o-mini                    # takes over after repeated failures
+//	  mode: json_schema                      # or json_object, text
+//	  timeout: 120s
+//	  prices: {gpt-4o: {prompt_per_m: 2.5, completion_per_m: 10}}
+//	agent:
+//	  max-steps: 30
+//	  max-wall: 10m
+//	  max-tokens: 0
+//	  max-cost: 0
+//	  text-only: false
+//	  shell: [getprop, "settings get"]       # the technician's allow-list
+const (
+	keyModelBaseURL = "model.base-url"
+	keyModelAPIKey  = "model.api-key"
+	keyModelDefault = "model.default"
+	keyModelRoles   = "model.roles"
+	keyModelBackup  = "model.backup"
+	keyModelMode    = "model.mode"
+	keyModelTimeout = "model.timeout"
+	keyModelPrices  = "model.prices"
+
+	keyAgentMaxSteps  = "agent.max-steps"
+	keyAgentMaxWall   = "agent.max-wall"
+	keyAgentMaxTokens = "agent.max-tokens"
+	keyAgentMaxCost   = "agent.max-cost"
+	keyAgentTextOnly  = "agent.text-only"
+	keyAgentShell     = "agent.shell"
+)
+
+// openAIBaseURL is the endpoint used when only an API key is given.
+const openAIBaseURL = "https://api.openai.com/v1"
+
+// defaultModelName is the model used with OpenAI's endpoint when none is configured.
+const defaultModelName = "gpt-4o-mini"
+
+// modelEnvKeys are the model and agent keys FAIRY_<KEY> variables set (none has a flag).
+var modelEnvKeys = map[string]string{
+	keyModelBaseURL: "", keyModelAPIKey: "", keyModelDefault: "", keyModelBackup: "", keyModelMode: "",
+	keyModelTimeout: "", keyAgentMaxSteps: "", keyAgentMaxWall: "", keyAgentMaxTokens: "", keyAgentMaxCost: "",
+	keyAgentTextOnly: "",
+}
+
+// errNoModel says no model endpoint is configured.
+var errNoModel = errors.New("no model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for another endpoint), or model.base-url and model.default in the config file; try 'fairy demo' to see fairy work with a simulated phone and a scripted model")
+
+// openAIConfig resolves the model settings; ok is false when no endpoint is configured
+// (neither a base URL nor an API key anywhere).
+func (s *settings) openAIConfig(cmd *cobra.Command) (cfg openai.Config, ok bool, err error) {
+	s.applyEnv(cmd, modelEnvKeys)
+	v := s.v
+	cfg.APIKey = v.GetString(keyModelAPIKey)
+	if cfg.APIKey == "" {
+		cfg.APIKey = s.getenv("OPENAI_API_KEY")
+	}
+	cfg.BaseURL = v.GetString(keyModelBaseURL)
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = s.getenv("OPENAI_BASE_URL")
+	}
+	if cfg.BaseURL == "" && cfg.APIKey == "" {
+		return openai.Config{}, false, nil
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = openAIBaseURL
+	}
+	cfg.DefaultModel = v.GetString(keyModelDefault)
+	if roles := v.GetStringMapString(keyModelRoles); len(roles) > 0 {
+		cfg.Models = map[llm.Role]string{}
+		for role, m := range roles {
+			cfg.Models[llm.Role(strings.ToLower(role))] = m
+		}
+	}
+	if cfg.DefaultModel == "" && len(cfg.Models) == 0 {
+		if strings.TrimRight(cfg.BaseURL, "/") != openAIBaseURL {
+			return openai.Config{}, false, fmt.Errorf("model endpoint %s has no model name: set model.default (FAIRY_MODEL_DEFAULT) or model.roles.<role>", cfg.BaseURL)
+		}
+		cfg.DefaultModel = defaultModelName
+	}
+	cfg.BackupModel = v.GetString(keyModelBackup)
+	cfg.Mode = openai.Mode(v.GetString(keyModelMode))
+	cfg.ModeSetting = keyModelMode
+	if t := v.GetString(keyModelTimeout); t != "" {
+		if cfg.Timeout, err = time.ParseDuration(t); err != nil {
+			return openai.Config{}, false, fmt.Errorf("%s: %w", keyModelTimeout, err)
+		}
+	}
+	if v.IsSet(keyModelPrices) {
+		var prices map[string]llm.Price
+		if err := v.UnmarshalKey(keyModelPrices, &prices); err != nil {
+			return openai.Config{}, false, fmt.Errorf("%s: %w", keyModelPrices, err)
+		}
+		cfg.Prices = llm.PriceTable(prices)
+	}
+	cfg.Logger = s.runLogger()
+	return cfg, true, nil
+}
+
+// modelConfig is openAIConfig for commands that need a model (fairy model check).
+func (s *settings) modelConfig(cmd *cobra.Command) (openai.Config, error) {
+	cfg, ok, err := s.openAIConfig(cmd)
+	if err != nil {
+		return openai.Config{}, err
+	}
+	if !ok {
+		return openai.Config{}, errNoModel
+	}
+	return cfg, nil
+}
+
+// runConfig resolves what `fairy run` needs; Model stays nil when no model is configured
+// (the command then says how to configure one).
+func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
+	var rc runConfig
+	var err error
+	if rc.RunsDir, err = s.runsDir(); err != nil {
+		return rc, err
+	}
+	rc.Logger = s.runLogger()
+	mc, ok, err := s.openAIConfig(cmd)
+	if err != nil {
+		return rc, err
+	}
+	if ok {
+		c, err := openai.New(mc)
+		if err != nil {
+			return rc, err
+		}
+		rc.Model = c
+		if mc.APIKey != "" {
+			rc.Secrets = append(rc.Secrets, mc.APIKey)
+		}
+	}
+	v := s.v
+	rc.Limits.MaxSteps = v.GetInt(keyAgentMaxSteps)
+	rc.Limits.MaxTokens = v.GetInt(keyAgentMaxTokens)
+	rc.Limits.MaxCost = v.GetFloat64(keyAgentMaxCost)
+	if w := v.GetString(keyAgentMaxWall); w != "" {
+		if rc.Limits.MaxWall, err = time.ParseDuration(w); err != nil {
+			return rc, fmt.Errorf("%s: %w", keyAgentMaxWall, err)
+		}
+	}
+	rc.TextOnly = v.GetBool(keyAgentTextOnly)
+	rc.Shell = v.GetStringSlice(keyAgentShell)
+	if !rc.TextOnly {
+		m, err := perception.NewMarker(perception.MarkOptions{})
+		if err != nil {
+			return rc, err
+		}
+		rc.Mark = m.Render
+	}
+	return rc, nil
+}
+
+// openAgentDevice opens the configured phone for the agent.
+func (s *settings) openAgentDevice(ctx context.Context) (agentDevice, error) {
+	t := s.device()
+	d, err := adb.Open(ctx, adb.Config{Host: t.Host, Port: t.Port, Serial: t.Serial,
+		ShellAllow: s.v.GetStringSlice(keyAgentShell), Logger: s.runLogger()})
+	if err != nil {
+		return nil, err
+	}
+	return agentPhone{Device: d}, nil
+}
+
+// runLogger is the logger of the agent commands: text on stderr at the configured level.
+func (s *settings) runLogger() *slog.Logger {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(s.v.GetString(keyLogLevel))); err != nil {
+		level = slog.LevelWarn
+	}
+	return slog.New(slog.NewTextHandler(s.stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// Compile-time check: the OpenAI client is a model for the agent.
+var _ executor.Model = (*openai.Client)(nil)
