@@ -16,5 +16,6 @@ func (s *settings) subcommands() []*cobra.Command {
 		newAppsCmd(s.device),
 		newRunCmd(runDeps{Config: s.runConfig, OpenDevice: s.openAgentDevice, Stdin: s.stdin, Stdout: s.stdout}),
 		newDemoCmd(demoDeps{RunsDir: s.runsDir, Logger: s.runLogger, Stdin: s.stdin}),
+		newModelCmd(modelDeps{Config: s.modelConfig, Logger: s.runLogger}),
 	}
 }
