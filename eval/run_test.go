@@ -111,7 +111,7 @@ func TestRunFakeAgent(t *testing.T) {
 	}
 	// A failing check says which check and what it saw.
 	imp := got["impossible"]
-	if !strings.Contains(imp.Reason, "setting global/zen_mode = 2") || len(imp.Checks) != 1 || imp.Checks[0].Evidence != "global/zen_mode = 1" {
+	if !strings.Contains(imp.Reason, "setting global/zen_mode = 2") || len(imp.Checks) != 2 || imp.Checks[0].Evidence != "global/zen_mode = 1" {
 		t.Errorf("impossible: reason %q, checks %+v", imp.Reason, imp.Checks)
 	}
 	if !strings.Contains(got["crash"].Reason, "boom") {

@@ -28,6 +28,9 @@ type Suite struct {
 	Description string `yaml:"description,omitempty" json:"description,omitempty"`
 	// Defaults fill what a task leaves out: phone, limits, user.
 	Defaults Defaults `yaml:"defaults,omitempty" json:"-"`
+	// Recover are scripted model rules tried before every task's own (e.g. dismissing an
+	// unexpected dialog whatever the task).
+	Recover []scripted.Rule `yaml:"recover,omitempty" json:"-"`
 	// Model are scripted model rules shared by every task; they are tried after the task's own.
 	Model []scripted.Rule `yaml:"model,omitempty" json:"-"`
 	Tasks []*Task         `yaml:"tasks" json:"tasks"`
@@ -54,6 +57,8 @@ type Task struct {
 	Questions   Questions `yaml:"questions,omitempty" json:"-"`
 	// Model are scripted model rules for this task; tried before the suite's.
 	Model []scripted.Rule `yaml:"model,omitempty" json:"-"`
+	// Walk is a walkthrough compiled into scripted model rules (after Model).
+	Walk []WalkTask `yaml:"walk,omitempty" json:"-"`
 }
 
 // HasTag reports whether the task carries a tag.
@@ -66,11 +71,18 @@ func (t *Task) HasTag(tag string) bool {
 	return false
 }
 
-// Rules returns the scripted model rules for t: its own, then the suite's.
-func (s *Suite) Rules(t *Task) []scripted.Rule {
-	out := make([]scripted.Rule, 0, len(t.Model)+len(s.Model))
+// Rules returns the scripted model rules for t: the suite's recovery rules, the task's
+// own, its walkthrough's, then the suite's shared rules.
+func (s *Suite) Rules(t *Task) ([]scripted.Rule, error) {
+	walk, err := walkRules(t)
+	if err != nil {
+		return nil, fmt.Errorf("%w: task %q: %v", ErrSuite, t.ID, err)
+	}
+	out := make([]scripted.Rule, 0, len(s.Recover)+len(t.Model)+len(walk)+len(s.Model))
+	out = append(out, s.Recover...)
 	out = append(out, t.Model...)
-	return append(out, s.Model...)
+	out = append(out, walk...)
+	return append(out, s.Model...), nil
 }
 
 // Phone is the phone a task needs: a virtual phone or a real device.
@@ -241,9 +253,11 @@ func (s *Suite) Validate() error {
 	if len(s.Tasks) == 0 {
 		add("no tasks (the document needs a top-level \"tasks:\" list)")
 	}
-	if len(s.Model) > 0 {
-		if _, err := scripted.NewServer(s.Model, scripted.Options{}); err != nil {
-			add("suite model rules: %v", err)
+	for name, rs := range map[string][]scripted.Rule{"model": s.Model, "recover": s.Recover} {
+		if len(rs) > 0 {
+			if _, err := scripted.NewServer(rs, scripted.Options{}); err != nil {
+				add("suite %s rules: %v", name, err)
+			}
 		}
 	}
 	ids := map[string]bool{}
@@ -336,8 +350,12 @@ func (t *Task) problems(s *Suite) []string {
 			}
 		}
 	}
-	if len(t.Model) > 0 {
-		if _, err := scripted.NewServer(s.Rules(t), scripted.Options{}); err != nil {
+	if len(t.Model) > 0 || len(t.Walk) > 0 {
+		rules, err := s.Rules(t)
+		if err == nil {
+			_, err = scripted.NewServer(rules, scripted.Options{})
+		}
+		if err != nil {
 			add("model rules: %v", err)
 		}
 	}

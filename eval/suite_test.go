@@ -73,6 +73,33 @@ tasks:
 	}
 }
 
+func TestBuiltinSim(t *testing.T) {
+	s, err := Load("builtin:sim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Tasks) < 24 {
+		t.Errorf("builtin:sim has %d tasks, want at least 24", len(s.Tasks))
+	}
+	// The suite covers what issue 8 asks for.
+	for _, tag := range []string{"single-app", "cross-app", "ambiguous", "choice", "consent", "payment", "deletion", "refused", "scrolling", "fault", "chinese", "revisit", "model-user"} {
+		n := 0
+		for _, x := range s.Tasks {
+			if x.HasTag(tag) {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("no task tagged %q", tag)
+		}
+	}
+	for _, x := range s.Tasks {
+		if _, err := s.Rules(x); err != nil {
+			t.Errorf("%s: %v", x.ID, err)
+		}
+	}
+}
+
 func TestLoadBuiltin(t *testing.T) {
 	if got := BuiltinNames(); len(got) == 0 || got[0] != "builtin:sim" {
 		t.Errorf("BuiltinNames = %v", got)
