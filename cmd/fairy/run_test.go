@@ -80,7 +80,10 @@ func TestRunThroughRealADB(t *testing.T) {
 	env := envMap(map[string]string{"OPENAI_BASE_URL": url, "OPENAI_API_KEY": "sk-test-secret-123"})
 	root := newRootCmd(strings.NewReader("18:00\nyes\nyes\n"), &out, &errOut, env)
 	root.SetArgs([]string{"run", "--config", cfg, "--runs", runs, "--adb-port", strconv.Itoa(adb.Port), "-s", serial, demoInstruction})
-	if err := root.ExecuteContext(t.Context()); err != nil {
+	// The whole task takes a few seconds; a hung device call must not eat the package's time.
+	runCtx, stop := context.WithTimeout(t.Context(), 20*time.Second)
+	defer stop()
+	if err := root.ExecuteContext(runCtx); err != nil {
 		t.Fatalf("fairy run: %v\n%s\n%s", err, out.String(), errOut.String())
 	}
 	sum, rundir := readSummary(t, out.String())
