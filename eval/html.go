@@ -27,9 +27,9 @@ type htmlStep struct {
 
 type htmlTask struct {
 	TaskResult
-	Anchor string
-	Steps  []htmlStep
-	Note   string
+	Anchor     string
+	Trajectory []htmlStep
+	Note       string
 }
 
 type htmlPage struct {
@@ -78,7 +78,7 @@ details.task>summary{cursor:pointer}
 <table><tr><th>check</th><th>result</th><th>evidence</th></tr>{{range .Checks}}<tr><td>{{.Name}}</td><td>{{if .Pass}}<span class="pass">pass</span>{{else}}<span class="fail">fail</span>{{end}}</td><td class="evidence">{{.Evidence}}</td></tr>{{end}}</table>
 {{if .Questions}}<p><b>Questions</b></p><ul>{{range .Questions}}<li>{{.Text}}{{if .Options}} [{{range $i, $o := .Options}}{{if $i}} | {{end}}{{$o}}{{end}}]{{end}} → <i>{{.Answer}}</i> <span class="muted">({{.By}})</span></li>{{end}}</ul>{{end}}
 {{if .Note}}<p class="muted">{{.Note}}</p>{{end}}
-<div class="steps">{{range $i, $s := .Steps}}<div class="step"><b>{{add1 $i}}. {{$s.App}}</b> step {{$s.Step}}{{if $s.Result}} · <span class="res">{{$s.Result}}</span>{{end}}
+<div class="steps">{{range $i, $s := .Trajectory}}<div class="step"><b>{{add1 $i}}. {{$s.App}}</b> step {{$s.Step}}{{if $s.Result}} · <span class="res">{{$s.Result}}</span>{{end}}
 {{if $s.Img}}<img alt="step {{$s.Step}} screenshot" src="{{$s.Img}}">{{end}}
 {{if $s.Reflection}}<div><i>{{$s.Reflection}}</i></div>{{end}}
 {{if $s.Subgoal}}<div>Sub-goal: {{$s.Subgoal}}</div>{{end}}
@@ -105,9 +105,9 @@ func (r *Report) HTML(w io.Writer, dir string) error {
 				it.Note = "No trajectory: " + err.Error()
 			} else {
 				for _, s := range tr.Steps {
-					it.Steps = append(it.Steps, htmlStep{StepView: s})
+					it.Trajectory = append(it.Trajectory, htmlStep{StepView: s})
 					if s.Image != "" {
-						jobs = append(jobs, job{i, len(it.Steps) - 1})
+						jobs = append(jobs, job{i, len(it.Trajectory) - 1})
 						paths = append(paths, filepath.Join(dir, x.RunDir, s.Image))
 					}
 				}
@@ -134,7 +134,7 @@ func (r *Report) HTML(w io.Writer, dir string) error {
 	close(next)
 	wg.Wait()
 	for k, j := range jobs {
-		page.Items[j.task].Steps[j.step].Img = urls[k]
+		page.Items[j.task].Trajectory[j.step].Img = urls[k]
 	}
 	var buf bytes.Buffer
 	if err := htmlTmpl.Execute(&buf, page); err != nil {
@@ -165,7 +165,7 @@ func thumbnail(path string) template.URL {
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	draw.ApproxBiLinear.Scale(dst, dst.Bounds(), img, b, draw.Src, nil)
 	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, dst, &jpeg.Options{Quality: 70}); err != nil {
+	if err := jpeg.Encode(&buf, dst, &jpeg.Options{Quality: 55}); err != nil {
 		return ""
 	}
 	// The data URL is built here from our own JPEG bytes, so it is safe to mark as a URL.

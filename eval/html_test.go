@@ -82,6 +82,13 @@ func TestHTMLReportInChromium(t *testing.T) {
 	if n := strings.Count(rows, `class="fail"`); n != 2 {
 		t.Errorf("rendered table shows %d failed tasks, want 2", n)
 	}
+	// The numeric columns hold numbers (a trajectory must not leak into the table).
+	if strings.Contains(rows, "data:image") {
+		t.Error("the task table holds image data")
+	}
+	if !regexp.MustCompile(`<td class="n">1</td><td class="n">2</td>`).MatchString(rows) {
+		t.Errorf("the task table lacks steps=1, model calls=2 cells:\n%s", llmHead(rows))
+	}
 
 	shot := filepath.Join(t.TempDir(), "report.png")
 	headless(t, bin, "--screenshot="+shot, "file://"+page)

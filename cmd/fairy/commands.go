@@ -17,5 +17,6 @@ func (s *settings) subcommands() []*cobra.Command {
 		newRunCmd(runDeps{Config: s.runConfig, OpenDevice: s.openAgentDevice, Stdin: s.stdin, Stdout: s.stdout}),
 		newDemoCmd(demoDeps{RunsDir: s.runsDir, Logger: s.runLogger, Stdin: s.stdin}),
 		newModelCmd(modelDeps{Config: s.modelConfig, Logger: s.runLogger}),
+		newEvalCmd(evalDeps{Config: s.runConfig, Device: s.device, Stdout: s.stdout}),
 	}
 }

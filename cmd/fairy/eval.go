@@ -1,0 +1,209 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/agentrun"
+	"github.com/fairy-go/fairy/sim"
+	"github.com/spf13/cobra"
+)
+
+// evalDeps are the hooks of `fairy eval`.
+type evalDeps struct {
+	// Config resolves the model (nil: each task gets the scripted model with the suite's
+	// rules), limits and the runs directory, as for `fairy run`.
+	Config func(cmd *cobra.Command) (runConfig, error)
+	// Device gives the default adb server (--adb-host/--adb-port) for --devices.
+	Device func() deviceTarget
+	Stdout io.Writer
+	Now    func() time.Time
+}
+
+// evalFlags are `fairy eval`'s options.
+type evalFlags struct {
+	devices   string
+	sims      int
+	parallel  int
+	repeat    int
+	knowledge string
+	coldWarm  bool
+	out       string
+	only      string
+}
+
+// newEvalCmd builds `fairy eval`.
+func newEvalCmd(d evalDeps) *cobra.Command {
+	var f evalFlags
+	cmd := &cobra.Command{
+		Use:   "eval SUITE [--devices S1,S2,… | --sim N] [--parallel N] [--repeat K] [--knowledge fresh|shared|FILE] [--cold-warm] [--out DIR]",
+		Short: "Evaluate the agent on a suite of tasks with simulated users, on one or many phones",
+		Long: `Runs every task of SUITE (a YAML file, or builtin:sim) with its simulated user, checks the
+outcome, and writes report.json, report.md and report.html (plus one run directory per task)
+into --out. One worker per phone; a task never shares a phone.
+
+Phones: --sim N starts N virtual phones in-process; --devices takes serials of real devices,
+each SERIAL or HOST:PORT/SERIAL for a device behind a remote adb server.
+With no model configured the suite's scripted model rules answer (a test double).
+--cold-warm runs the suite with empty knowledge, then again with what that pass learned.
+Ctrl-C stops the run and still writes the report of the tasks that finished.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runEval(cmd, d, f, args[0])
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.devices, "devices", "", "real devices: SERIAL or HOST:PORT/SERIAL, comma-separated")
+	fl.IntVar(&f.sims, "sim", 0, "number of virtual phones to start")
+	fl.IntVar(&f.parallel, "parallel", 0, "phones working at once (default: all)")
+	fl.IntVar(&f.repeat, "repeat", 1, "run every task this many times")
+	fl.StringVar(&f.knowledge, "knowledge", eval.KnowledgeFresh, "knowledge per run: fresh, shared (one file in --out) or a knowledge FILE")
+	fl.BoolVar(&f.coldWarm, "cold-warm", false, "run with empty knowledge, then again with what was learned, and compare")
+	fl.StringVar(&f.out, "out", "", "output directory (default: a new directory under the runs directory)")
+	fl.StringVar(&f.only, "tasks", "", "run only these task ids (comma-separated)")
+	return cmd
+}
+
+func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
+	ctx := cmd.Context()
+	out := d.Stdout
+	if out == nil {
+		out = cmd.OutOrStdout()
+	}
+	now := d.Now
+	if now == nil {
+		now = time.Now
+	}
+	switch {
+	case f.devices != "" && f.sims > 0:
+		return withExit(2, errors.New("use either --devices or --sim, not both"))
+	case f.devices == "" && f.sims <= 0:
+		return withExit(2, errors.New("no phones: pass --sim N for virtual phones or --devices S1,S2 for real ones"))
+	case f.repeat < 1 || f.parallel < 0:
+		return withExit(2, errors.New("--repeat must be at least 1 and --parallel not negative"))
+	}
+	suite, err := eval.Load(ref)
+	if err != nil {
+		return withExit(2, err)
+	}
+	if f.only != "" {
+		if err := keepTasks(suite, f.only); err != nil {
+			return withExit(2, err)
+		}
+	}
+	rc, err := d.Config(cmd)
+	if err != nil {
+		return withExit(2, err)
+	}
+	log := rc.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if f.out == "" {
+		f.out = filepath.Join(rc.RunsDir, "eval-"+now().UTC().Format("20060102-150405"))
+	}
+	var devices []eval.Device
+	if f.sims > 0 {
+		farm, err := agentrun.ServeFarm(sim.FarmConfig{Phones: f.sims, Base: sim.Config{Seed: 1, Logger: log}}, log)
+		if err != nil {
+			return withExit(2, err)
+		}
+		defer farm.Close()
+		devices = farm.Devices()
+	} else if devices, err = parseDevices(f.devices, d.Device()); err != nil {
+		return withExit(2, err)
+	}
+	agent, err := agentrun.New(agentrun.Config{Model: rc.Model, Limits: rc.Limits, Guard: rc.Guard, TextOnly: rc.TextOnly,
+		Shell: rc.Shell, Secrets: rc.Secrets, Logger: log})
+	if err != nil {
+		return withExit(2, err)
+	}
+	if rc.Model == nil {
+		fmt.Fprintln(out, "model: the scripted model answers from the suite's rules (a test double, not a real model)")
+	}
+	if f.sims > 0 {
+		fmt.Fprintf(out, "phones: %d virtual phone(s) (sim, a test double)\n", f.sims)
+	}
+	fmt.Fprintf(out, "suite %s: %d tasks → %s\n", suite.Name, len(suite.Tasks), f.out)
+	rep, runErr := eval.Run(ctx, eval.Config{Suite: suite, Agent: agent, Devices: devices, Out: f.out, Parallel: f.parallel,
+		Repeat: f.repeat, Knowledge: f.knowledge, ColdWarm: f.coldWarm, Merge: agentrun.Merge, Progress: out, Logger: log})
+	if rep != nil {
+		t := rep.Totals
+		fmt.Fprintf(out, "passed %d of %d · %d model calls · %.1f s\n", t.Passed, t.Tasks, t.ModelCalls, t.WallSeconds)
+		if cw := t.ColdWarm; cw != nil {
+			fmt.Fprintf(out, "cold %d → warm %d model calls (%.0f%% fewer); tasks tagged revisit: %d → %d (%.0f%% fewer)\n",
+				t.Cold.ModelCalls, t.Warm.ModelCalls, 100*cw.ModelCallsReduction, cw.Revisit.ColdModelCalls, cw.Revisit.WarmModelCalls, 100*cw.Revisit.Reduction)
+		}
+		fmt.Fprintf(out, "report: %s\n", filepath.Join(f.out, eval.ReportHTML))
+	}
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case runErr != nil:
+		return withExit(1, runErr)
+	case rep.Totals.Failed > 0:
+		return withExit(1, fmt.Errorf("%d of %d tasks failed", rep.Totals.Failed, rep.Totals.Tasks))
+	}
+	return nil
+}
+
+// keepTasks narrows a suite to the listed task ids.
+func keepTasks(s *eval.Suite, only string) error {
+	want := map[string]bool{}
+	for _, id := range strings.Split(only, ",") {
+		want[strings.TrimSpace(id)] = true
+	}
+	var ts []*eval.Task
+	for _, t := range s.Tasks {
+		if want[t.ID] {
+			ts = append(ts, t)
+			delete(want, t.ID)
+		}
+	}
+	for id := range want {
+		return fmt.Errorf("--tasks: suite %s has no task %q", s.Name, id)
+	}
+	s.Tasks = ts
+	return nil
+}
+
+// parseDevices reads --devices: SERIAL (on the default adb server) or HOST:PORT/SERIAL.
+func parseDevices(list string, def deviceTarget) ([]eval.Device, error) {
+	var out []eval.Device
+	seen := map[string]bool{}
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		d := eval.Device{Serial: item, Host: def.Host, Port: def.Port}
+		if server, serial, ok := strings.Cut(item, "/"); ok {
+			host, port, found := strings.Cut(server, ":")
+			n, err := strconv.Atoi(port)
+			if !found || host == "" || err != nil || n <= 0 || n > 65535 || serial == "" {
+				return nil, fmt.Errorf("--devices %q: use SERIAL or HOST:PORT/SERIAL", item)
+			}
+			d = eval.Device{Serial: serial, Host: host, Port: n}
+		}
+		key := fmt.Sprintf("%s:%d/%s", d.Host, d.Port, d.Serial)
+		if seen[key] {
+			return nil, fmt.Errorf("--devices: %s listed twice (a task never shares a phone)", item)
+		}
+		seen[key] = true
+		out = append(out, d)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("--devices: no serial given")
+	}
+	return out, nil
+}
+
+// Compile-time check: the evaluation's agent is the agent core.
+var _ eval.Agent = (*agentrun.Agent)(nil)
