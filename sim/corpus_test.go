@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// corpusDir holds real device captures (see ../../shared/android-corpus/SOURCES.md).
-const corpusDir = "../../shared/android-corpus"
+// corpusDir holds real device captures (see ../testdata/android-corpus/SOURCES.md).
+const corpusDir = "../testdata/android-corpus"
 
 func readCorpus(t *testing.T, rel string) string {
 	t.Helper()

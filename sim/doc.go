@@ -19,7 +19,7 @@
 // Phone.Shell runs a command line as mksh would: quotes, backslashes, $? and $VAR, ";",
 // "&&", "||", "|", ">", ">>", "2>&1", sh -c. Unknown commands answer
 // "/system/bin/sh: X: not found" with status 127. Commands, with outputs in the formats of
-// real devices (held to the captures in shared/android-corpus by TestOutputFormatsMatchCorpus):
+// real devices (held to the captures in testdata/android-corpus by TestOutputFormatsMatchCorpus):
 // uiautomator dump [file|/dev/tty] ("UI hierchary dumped to: …", the real typo), cat, rm,
 // ls, mkdir, touch, grep, head, tail, wc, base64, echo, sleep, screencap [-p] [FILE],
 // input tap|swipe|draganddrop|text|keyevent|keycombination|motionevent, am start [-W] -n,

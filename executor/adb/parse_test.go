@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-const corpus = "../../../shared/android-corpus/shell"
+const corpus = "../../testdata/android-corpus/shell"
 
 func readCorpus(t *testing.T, name string) string {
 	t.Helper()
