@@ -28,6 +28,7 @@ type Config struct {
 	Guard      *Guard       // nil: the DefaultGuardPolicy
 	Tricks     Tricks       // optional App Tricks
 	Hints      Hints        // optional App Map navigation hints
+	Shortcuts  Shortcuts    // optional App Map paths the decider's Navigate replays
 	Mark       MarkFunc     // set-of-mark renderer for visual mode; nil sends the plain screenshot
 	TextOnly   bool         // no screenshots: the models see the text form only
 	Limits     Limits
@@ -179,7 +180,9 @@ type run struct {
 	reuse     bool   // the next PERCEIVE keeps the screen: nothing was done on the phone
 	noActs    bool   // the coming reflection has no actions to classify
 	rawPNG    []byte
-	lastTxt   string // text of the last screen sent to the collector
+	replaying bool            // perceiving a page on a shortcut's way: no key-context collection
+	noNav     map[string]bool // page signatures where a Navigate could not be replayed: no more hints there
+	lastTxt   string          // text of the last screen sent to the collector
 
 	plan     []string
 	subgoal  string

@@ -59,7 +59,7 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 		r.change = strings.TrimSpace(d.String())
 	}
 	r.publishScreen(marked)
-	if !unchanged {
+	if !unchanged && !r.replaying {
 		r.collect(ctx, r.step, s)
 	}
 	return StateReflect, nil
@@ -151,11 +151,12 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	if r.cd > 0 {
 		d.Tricks = append(d.Tricks, r.tricks(ctx, TrickRecovery, strings.Join(r.lastActs, "; "))...)
 	}
-	if r.cfg.Hints != nil && r.subgoal != "" {
-		if h, err := r.cfg.Hints.Hint(ctx, r.a.Task.App, r.screen.Signature, r.subgoal); err == nil {
-			d.Hint = h
-		}
+	if r.subgoal != "" {
+		d.Hint = r.hint(ctx, r.subgoal)
+	} else {
+		d.Hint = r.hint(ctx, r.a.Task.Task) // no sub-goal yet: a page that serves the task
 	}
+	r.served(string(llm.RoleReplanner), len(d.Tricks), d.Hint)
 	p, err := r.cfg.Prompts.Replan(d)
 	if err != nil {
 		return StateError, err
@@ -269,6 +270,11 @@ func (r *run) decide(ctx context.Context) (State, error) {
 			Visual: r.images() != nil, Context: mem.KeyContext(), Shell: r.cfg.Shell, Notes: r.decNote,
 			Tricks: r.tricks(ctx, TrickAction, r.subgoal),
 		}
+		if r.cfg.Shortcuts != nil {
+			d.Hint = r.hint(ctx, r.subgoal)
+			d.Navigate = d.Hint != ""
+		}
+		r.served(string(llm.RoleDecider), len(d.Tricks), d.Hint)
 		p, err := r.cfg.Prompts.Decide(d)
 		if err != nil {
 			return StateError, err
@@ -279,6 +285,15 @@ func (r *run) decide(ctx context.Context) (State, error) {
 		}
 		r.decNote = nil
 		batch, problems := r.screenCheck(ans.Actions)
+		if n := len(batch); len(problems) == 0 && n > 0 && batch[n-1].Type == memory.Navigate {
+			steps, why := r.shortcut(ctx, batch)
+			if why == "" {
+				r.publish(memory.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: batch})
+				return r.navigate(ctx, batch[n-1].Target, steps)
+			}
+			r.publish(memory.ActionRejected{Step: r.step, Action: batch[n-1], Reason: why})
+			problems = []string{why}
+		}
 		if len(problems) == 0 && len(batch) > 0 {
 			r.publish(memory.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: r.masked(batch)})
 			return r.route(batch)

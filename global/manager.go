@@ -145,6 +145,9 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 			data.Tricks = ts
 		}
 	}
+	if n := described(apps); n > 0 || len(data.Tricks) > 0 {
+		bus.Publish(memory.KnowledgeServed{Role: string(llm.RolePlanner), Tricks: len(data.Tricks), Apps: n})
+	}
 	ans, err := m.plan(ctx, data, apps)
 	if err != nil {
 		return res, err

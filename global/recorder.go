@@ -35,6 +35,10 @@ const SummarySchema = 1
 //	interactions             int     interaction loops with the person
 //	questions                []string every question asked, in order
 //	tasks                    []{index, app, task, outcome, reason, steps}
+//	knowledge                object  long-term knowledge used and learned: used (bool), tricks and
+//	                                 hints (put into prompts), described_apps, navigations,
+//	                                 shortcut_steps (replayed with no model call), fallbacks,
+//	                                 learned_tasks, learned_tricks, learn_errors
 //	started, finished        RFC 3339 times
 type Summary struct {
 	Schema               int            `json:"schema"`
@@ -55,6 +59,7 @@ type Summary struct {
 	Interactions         int            `json:"interactions"`
 	Questions            []string       `json:"questions"`
 	Tasks                []TaskSummary  `json:"tasks"`
+	Knowledge            KnowledgeUse   `json:"knowledge"`
 	Started              time.Time      `json:"started"`
 	Finished             time.Time      `json:"finished"`
 }
@@ -117,6 +122,8 @@ func (t *Tally) Handle(r memory.Record) {
 				t.stepCalls++
 			}
 		}
+	case memory.KnowledgeServed, memory.Navigated, memory.Learned:
+		s.Knowledge.add(e)
 	case memory.InteractionAsked:
 		s.Questions = append(s.Questions, e.Question)
 	case memory.InteractionEnded:

@@ -28,7 +28,7 @@ const (
 
 // ActionTypes lists every action type in a stable order.
 func ActionTypes() []ActionType {
-	return []ActionType{Tap, LongPress, Swipe, Input, Clear, Back, Home, Enter, Wait, OpenApp, Finish, Shell, NeedInteraction}
+	return []ActionType{Tap, LongPress, Swipe, Input, Clear, Back, Home, Enter, Wait, OpenApp, Finish, Shell, NeedInteraction, Navigate}
 }
 
 // Action is one atomic action as the decider writes it and as events carry it.
@@ -41,6 +41,7 @@ type Action struct {
 	Package   string     `json:"package,omitempty"`
 	Command   string     `json:"command,omitempty"`
 	Reason    string     `json:"reason,omitempty"`
+	Target    string     `json:"target,omitempty"` // Navigate: the App Map page to go to
 }
 
 // Targeted reports whether the action needs an element index.
@@ -56,7 +57,7 @@ func (a Action) Targeted() bool {
 // changes under it.
 func (a Action) EndsBatch() bool {
 	switch a.Type {
-	case Swipe, Back, Home, OpenApp, Finish, NeedInteraction:
+	case Swipe, Back, Home, OpenApp, Finish, NeedInteraction, Navigate:
 		return true
 	}
 	return false
@@ -94,6 +95,10 @@ func (a Action) Validate() error {
 		if strings.TrimSpace(a.Command) == "" {
 			return fmt.Errorf("%w: Shell needs a command", ErrBadAction)
 		}
+	case Navigate:
+		if strings.TrimSpace(a.Target) == "" {
+			return fmt.Errorf("%w: Navigate needs a target page", ErrBadAction)
+		}
 	case Back, Home, Enter, Finish, NeedInteraction:
 	default:
 		return fmt.Errorf("%w: unknown action type %q", ErrBadAction, a.Type)
@@ -122,6 +127,8 @@ func (a Action) String() string {
 		return fmt.Sprintf("Shell(%s)", q(a.Command))
 	case NeedInteraction:
 		return fmt.Sprintf("NeedInteraction(%s)", q(a.Reason))
+	case Navigate:
+		return fmt.Sprintf("Navigate(%s)", q(a.Target))
 	case Finish:
 		if a.Text != "" {
 			return fmt.Sprintf("Finish(%s)", q(a.Text))

@@ -77,6 +77,8 @@ type DeciderData struct {
 	Tricks       []string
 	Shell        []string // allow-listed shell commands; empty: no Shell action
 	Notes        []StepNote
+	Hint         string // navigation hint from the App Map
+	Navigate     bool   // offer the Navigate action (the App Map can replay paths)
 }
 
 // Decide renders the Action Decider prompt.

@@ -54,6 +54,11 @@ func TestGolden(t *testing.T) {
 				History: []string{"Tap(3): ok"}, Screen: screen, Keyboard: true, Context: facts, Shell: []string{"getprop ro.product.model"},
 				Notes: []string{"Index 42 is not on the screen; use an index from the screen."}})
 		}},
+		{"decider_navigate", func() (Prompt, error) {
+			return s.Decide(DeciderData{Task: task, Instructions: stack[:1], Plan: []string{"Go to the cart", "Pay"}, Subgoal: "Go to the cart",
+				Screen: screen, Navigate: true, Tricks: []string{"The cart is behind the basket icon."},
+				Hint: `The App Map knows a path from this page (p1 "Menu") to page p3 "Cart" in 2 steps: 1. tap id=menu "Menu"; 2. tap "Cart". It is reliable: Navigate("p3") replays it without deciding each step.`})
+		}},
 		{"interactor", func() (Prompt, error) {
 			return s.Interact(InteractorData{Instruction: "Order a bubble tea", Task: task, Instructions: stack, Subgoal: "Pay", Type: 1, Kind: "yes/no",
 				Reason: `about to tap "Pay" (payment)`, Screen: screen, Turns: []memory.Turn{{Question: "Pay ¥18?", Answer: "hmm"}}, MaxTurns: 3})

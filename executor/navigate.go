@@ -1,0 +1,155 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/perception"
+)
+
+// Shortcuts supplies the App Map's known paths for the decider's Navigate action: the steps
+// from the page with signature from to the page target (a page ID a navigation hint named);
+// ok is false when the map knows no reliable path that can be replayed without the model.
+// cmd adapts the learner's session to it; nil means Navigate is not offered.
+type Shortcuts interface {
+	Shortcut(ctx context.Context, app, from, target string) ([]ShortcutStep, bool)
+}
+
+// ShortcutStep is one step of a known path.
+type ShortcutStep interface {
+	// Resolve checks that screen is the page the step expects and returns the action to run
+	// on it; an error means the phone is not where the map expected: the replay stops there.
+	Resolve(screen *perception.Screen) (memory.Action, error)
+	String() string
+}
+
+// hint asks the App Map for a navigation hint toward a page that serves query; failures
+// only cost the hint.
+func (r *run) hint(ctx context.Context, query string) string {
+	if r.cfg.Hints == nil || r.screen == nil || strings.TrimSpace(query) == "" || isFinished(query) || r.noNav[r.screen.Signature] {
+		return ""
+	}
+	h, err := r.cfg.Hints.Hint(ctx, r.a.Task.App, r.screen.Signature, query)
+	if err != nil {
+		r.e.log.Warn("navigation hint failed", logErr, err)
+		return ""
+	}
+	return h
+}
+
+// served publishes that long-term knowledge went into a prompt of role.
+func (r *run) served(role string, tricks int, hint string) {
+	if tricks == 0 && hint == "" {
+		return
+	}
+	r.publish(memory.KnowledgeServed{Step: r.step, Role: role, Tricks: tricks, Hint: hint != ""})
+}
+
+// shortcut checks a batch ending in Navigate and looks its path up; why is what to tell the
+// decider when the batch cannot be replayed.
+func (r *run) shortcut(ctx context.Context, batch []memory.Action) (steps []ShortcutStep, why string) {
+	nav := batch[len(batch)-1]
+	switch {
+	case len(batch) > 1:
+		return nil, fmt.Sprintf("%s must be the only action of its batch.", nav)
+	case r.cfg.Shortcuts == nil:
+		return nil, fmt.Sprintf("%s is not available: there is no App Map; use atomic actions.", nav)
+	}
+	steps, ok := r.cfg.Shortcuts.Shortcut(ctx, r.a.Task.App, r.screen.Signature, nav.Target)
+	if !ok || len(steps) == 0 {
+		// The hint promised more than the map holds: no more hints on this page.
+		if r.noNav == nil {
+			r.noNav = map[string]bool{}
+		}
+		r.noNav[r.screen.Signature] = true
+		return nil, fmt.Sprintf("%s: the App Map knows no reliable path from this page to page %q; use atomic actions.", nav, nav.Target)
+	}
+	return steps, ""
+}
+
+// navigate replays a known path with no model call: before each step it perceives the
+// page reached (no key-context collection on the way) and checks it against the map; at
+// the first mismatch, guarded action or failed action it stops, and the task goes on with
+// normal steps from wherever the phone is. Every replayed action is published as an
+// ActionExecuted, so the App Map keeps learning from replays.
+func (r *run) navigate(ctx context.Context, target string, steps []ShortcutStep) (State, error) {
+	ev := memory.Navigated{Step: r.step, App: r.a.Task.App, Target: target, Planned: len(steps)}
+	r.lastActs = nil
+	var done []string
+	unreflected := false // the screen was read during the replay and nothing was done on it yet
+	for i, st := range steps {
+		if i > 0 {
+			r.replaying = true
+			next, err := r.perceive(ctx)
+			r.replaying = false
+			if err != nil || next != StateReflect {
+				r.publish(ev)
+				return next, err
+			}
+			unreflected = true
+		}
+		a, err := st.Resolve(r.screen)
+		if err != nil {
+			ev.Stopped = fmt.Sprintf("step %d of %d (%s): %v", i+1, len(steps), st, err)
+			break
+		}
+		el := r.element(a.Index)
+		if (a.Targeted() || (a.Type == memory.Swipe && a.Index > 0)) && el == nil {
+			ev.Stopped = fmt.Sprintf("step %d of %d (%s): index %d is not on the screen", i+1, len(steps), st, a.Index)
+			break
+		}
+		if v, hit := r.cfg.Guard.Check(a, el); hit {
+			if _, ok := r.cfg.Memory.Consent(v.Category); !ok {
+				ev.Stopped = fmt.Sprintf("step %d of %d: %s needs the person's consent (%s)", i+1, len(steps), v.Subject, v.Category)
+				break
+			}
+		}
+		_, err = r.exec(ctx, a, el)
+		ae := memory.ActionExecuted{Step: r.step, Action: a, Signature: r.screen.Signature}
+		desc := a.String()
+		if el != nil {
+			ae.Element = &memory.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+			desc += fmt.Sprintf(" on %s %q", el.Role, label(el))
+		}
+		unreflected = false
+		if err != nil {
+			ae.Err = err.Error()
+			r.publish(ae)
+			if ctx.Err() != nil {
+				r.publish(ev)
+				return StateError, ctx.Err()
+			}
+			done = append(done, desc+": failed: "+err.Error())
+			ev.Stopped = fmt.Sprintf("step %d of %d (%s) failed: %v", i+1, len(steps), st, err)
+			break
+		}
+		r.publish(ae)
+		ev.Replayed++
+		done = append(done, desc)
+		if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
+			r.publish(ev)
+			return StateError, ctx.Err()
+		}
+	}
+	r.publish(ev)
+	line := fmt.Sprintf("Navigate(%q): replayed %d of %d known steps of the App Map with no decision", target, ev.Replayed, ev.Planned)
+	if len(done) > 0 {
+		line += ": " + strings.Join(done, "; ")
+	}
+	r.lastActs = []string{line}
+	if ev.Stopped != "" {
+		r.planNote = append(r.planNote, fmt.Sprintf("The shortcut to page %q stopped at %s. Go on step by step from the current screen.", target, ev.Stopped))
+	}
+	switch {
+	case unreflected:
+		// The replay stopped on a page it had just read: that page is this step's screen.
+		r.collect(ctx, r.step, r.screen)
+		return StateReflect, nil
+	case len(done) == 0:
+		// Nothing ran: the same screen is planned on again.
+		r.reuse, r.noActs = true, true
+	}
+	return StatePerceive, nil
+}
