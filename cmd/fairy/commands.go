@@ -15,7 +15,7 @@ func (s *settings) subcommands() []*cobra.Command {
 		newActCmd(s.device),
 		newAppsCmd(s.device),
 		newRunCmd(runDeps{Config: s.runConfig, OpenDevice: s.openAgentDevice, Stdin: s.stdin, Stdout: s.stdout}),
-		newDemoCmd(demoDeps{RunsDir: s.runsDir, Logger: s.runLogger, Stdin: s.stdin}),
+		newDemoCmd(demoDeps{RunsDir: s.runsDir, Knowledge: s.demoKnowledgePath, Logger: s.runLogger, Stdin: s.stdin}),
 		newModelCmd(modelDeps{Config: s.modelConfig, Logger: s.runLogger}),
 		newEvalCmd(evalDeps{Config: s.runConfig, Device: s.device, Stdout: s.stdout}),
 	}

@@ -139,6 +139,9 @@ func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
 	if rc.RunsDir, err = s.runsDir(); err != nil {
 		return rc, err
 	}
+	if p, err := s.knowledgePath(); err == nil {
+		rc.Knowledge = p // without a data directory (no HOME) the run goes without knowledge
+	}
 	rc.Logger = s.runLogger()
 	mc, ok, err := s.openAIConfig(cmd)
 	if err != nil {

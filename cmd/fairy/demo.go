@@ -41,6 +41,8 @@ type demoDeps struct {
 	RunsDir func() (string, error)
 	Logger  func() *slog.Logger // nil: discard
 	Stdin   io.Reader
+	// Knowledge is the demo's knowledge file; nil runs the demo without long-term knowledge.
+	Knowledge func() (string, error)
 }
 
 // newDemoCmd builds `fairy demo`.
@@ -71,8 +73,14 @@ before the order is placed and paid. A scripted person answers; with --interacti
 			if stdin == nil {
 				stdin = cmd.InOrStdin()
 			}
+			var kpath string
+			if d.Knowledge != nil {
+				if kpath, err = d.Knowledge(); err != nil {
+					return withExit(2, err)
+				}
+			}
 			_, err = runDemo(cmd.Context(), demoOptions{RunsDir: runs, Interactive: interactive, TextOnly: textOnly,
-				Stdin: stdin, Out: cmd.OutOrStdout(), Logger: log})
+				Stdin: stdin, Out: cmd.OutOrStdout(), Logger: log, Knowledge: kpath})
 			return err
 		},
 	}
@@ -89,6 +97,7 @@ type demoOptions struct {
 	Stdin       io.Reader
 	Out         io.Writer
 	Logger      *slog.Logger
+	Knowledge   string // the knowledge file the demo learns into; "" runs without
 }
 
 // demoResult is what a demo run did, for tests.
@@ -135,7 +144,7 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 		return res, err
 	}
 	cfg := runConfig{RunsDir: o.RunsDir, Model: client, Logger: o.Logger, TextOnly: o.TextOnly,
-		Limits: executor.Limits{MaxSteps: 25}}
+		Limits: executor.Limits{MaxSteps: 25}, Knowledge: o.Knowledge}
 	if !o.TextOnly {
 		m, err := perception.NewMarker(perception.MarkOptions{})
 		if err != nil {

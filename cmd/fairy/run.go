@@ -43,6 +43,9 @@ type runConfig struct {
 	Logger   *slog.Logger
 	Now      func() time.Time
 	NewRunID func() string
+	// Knowledge is the long-term knowledge file (--knowledge); "" runs without it. With it,
+	// the Self-Learner learns from the run, and tricks, hints and shortcuts come from it.
+	Knowledge string
 }
 
 // runDeps are the lead's hooks for `fairy run`.
@@ -134,19 +137,36 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 	progress.HideQuestions = s.HideQuestions
 	bus.Subscribe(progress.Handle)
 	model := executor.Metered{Model: cfg.Model, Meter: meter, Bus: bus}
+	tricks, hints, apps := cfg.Tricks, cfg.Hints, s.Device
+	var shortcuts executor.Shortcuts
+	var kn *runKnowledge
+	if cfg.Knowledge != "" {
+		kn, err = openRunKnowledge(ctx, knowledgeParts{Path: cfg.Knowledge, RunID: id, Instruction: instruction, Device: s.Device,
+			Model: model, Bus: bus, Now: now, Logger: cfg.Logger})
+		if err != nil {
+			_ = rec.Close()
+			return global.Summary{}, withExit(2, err)
+		}
+		defer kn.Close()
+		tricks, hints, shortcuts, apps = kn.sess, kn.sess, kn.shortcuts(), kn.device(s.Device)
+	}
 
 	it, err := interaction.New(interaction.Config{Model: model, Dialoger: s.Dialoger, Memory: mem, Prompts: ps, Bus: bus, Logger: cfg.Logger})
 	if err != nil {
 		return global.Summary{}, err
 	}
 	ex, err := executor.New(executor.Config{Device: s.Device, Model: model, Interactor: it, Memory: mem, Prompts: ps, Bus: bus,
-		Meter: meter, Guard: cfg.Guard, Tricks: cfg.Tricks, Hints: cfg.Hints, Mark: cfg.Mark, TextOnly: cfg.TextOnly,
+		Meter: meter, Guard: cfg.Guard, Tricks: tricks, Hints: hints, Shortcuts: shortcuts, Mark: cfg.Mark, TextOnly: cfg.TextOnly,
 		Limits: cfg.Limits, Shell: cfg.Shell, Clock: now, Logger: cfg.Logger})
 	if err != nil {
 		return global.Summary{}, err
 	}
-	gm, err := global.New(global.Config{Apps: s.Device, Launcher: s.Device, Executor: ex, Model: model, Prompts: ps, Memory: mem,
-		Bus: bus, Tricks: cfg.Tricks, RunID: id, TextOnly: cfg.TextOnly, Logger: cfg.Logger})
+	var runner global.Runner = ex
+	if kn != nil {
+		runner = kn.runner(ex, bus, cfg.Logger)
+	}
+	gm, err := global.New(global.Config{Apps: apps, Launcher: s.Device, Executor: runner, Model: model, Prompts: ps, Memory: mem,
+		Bus: bus, Tricks: tricks, RunID: id, TextOnly: cfg.TextOnly, Logger: cfg.Logger})
 	if err != nil {
 		return global.Summary{}, err
 	}
@@ -155,6 +175,10 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 		runErr = err
 	}
 	sum := rec.Summary()
+	kn.report(s.Out, sum)
+	if err := kn.Close(); err != nil && runErr == nil {
+		runErr = err
+	}
 	fmt.Fprintf(s.Out, "summary: %s (%d steps, %d model calls, %d questions)\n", filepath.Join(dir, "summary.json"), sum.Steps, sum.ModelCalls, len(sum.Questions))
 	switch {
 	case ctx.Err() != nil:
