@@ -2,6 +2,7 @@ package agentrun
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,4 +84,77 @@ func TestBuiltinSuiteColdWarm(t *testing.T) {
 	t.Logf("cold %d calls, warm %d calls (%.0f%% fewer); revisit tasks %v: %d → %d (%.0f%% fewer)",
 		rep.Totals.Cold.ModelCalls, rep.Totals.Warm.ModelCalls, 100*cw.ModelCallsReduction,
 		cw.Revisit.Tasks, cw.Revisit.ColdModelCalls, cw.Revisit.WarmModelCalls, 100*cw.Revisit.Reduction)
+}
+
+// BenchmarkSuitePhones runs the built-in suite (one pass) on one phone and on two phones
+// side by side; wall_s/op is the evaluation's wall time.
+func BenchmarkSuitePhones(b *testing.B) {
+	for _, phones := range []int{1, 2} {
+		b.Run(fmt.Sprintf("phones=%d", phones), func(b *testing.B) {
+			s := loadSuite(b)
+			f := serveFarm(b, phones)
+			a, err := New(Config{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var wall float64
+			for b.Loop() {
+				rep, err := eval.Run(b.Context(), eval.Config{Suite: s, Agent: a, Devices: f.Devices(), Parallel: phones, Out: b.TempDir()})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if rep.Totals.Passed != rep.Totals.Tasks {
+					b.Fatalf("%d of %d tasks passed", rep.Totals.Passed, rep.Totals.Tasks)
+				}
+				wall += rep.Totals.WallSeconds
+			}
+			b.ReportMetric(wall/float64(b.N), "wall_s/op")
+			b.ReportMetric(float64(len(s.Tasks)), "tasks")
+		})
+	}
+}
+
+// TestFailingTaskShowsEvidence runs a real agent run whose check cannot be met, next to a
+// task whose phone setup breaks: both are reported failed with reason and evidence and the
+// suite goes on.
+func TestFailingTaskShowsEvidence(t *testing.T) {
+	s, err := eval.Load("builtin:sim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wifi *eval.Task
+	for _, x := range s.Tasks {
+		if x.ID == "settings-wifi-off" {
+			wifi = x
+		}
+	}
+	impossible := *wifi
+	impossible.ID = "wifi-impossible"
+	impossible.Checks = append([]eval.Check{{Setting: &eval.SettingCheck{Name: "global/wifi_on", Equals: "2"}}}, wifi.Checks...)
+	broken := *wifi
+	broken.ID = "broken-setup"
+	broken.Phone = eval.Phone{Sim: &eval.SimPhone{Setup: []string{"no-such-command"}}}
+	s.Tasks = []*eval.Task{&impossible, &broken, wifi}
+	a, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := eval.Run(t.Context(), eval.Config{Suite: s, Agent: a, Devices: serveFarm(t, 1).Devices(), Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]eval.TaskResult{}
+	for _, x := range rep.Tasks {
+		got[x.ID] = x
+	}
+	if r := got["wifi-impossible"]; r.Pass || r.Outcome != "done" || !strings.Contains(r.Reason, "setting global/wifi_on = 2") ||
+		r.Checks[0].Evidence != "global/wifi_on = 0" {
+		t.Errorf("impossible task: %+v", r)
+	}
+	if r := got["broken-setup"]; r.Pass || r.Outcome != "error" || !strings.Contains(r.Reason, "no-such-command") {
+		t.Errorf("broken task: %+v", r)
+	}
+	if r := got[wifi.ID]; !r.Pass {
+		t.Errorf("the task after the failures: %+v", r)
+	}
 }

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fairy-go/fairy/eval"
+)
+
+// TestEvalCommand runs `fairy eval builtin:sim` on two virtual phones with cold/warm passes
+// for a few tasks (the whole suite runs in eval/agentrun's TestBuiltinSuiteColdWarm).
+func TestEvalCommand(t *testing.T) {
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	root := newRootCmd(strings.NewReader(""), &stdout, &stderr, envMap(nil))
+	root.SetArgs([]string{"eval", "builtin:sim", "--sim", "2", "--parallel", "2", "--cold-warm", "--out", out, "--runs", t.TempDir(),
+		"--tasks", "settings-wifi-off,contacts-which-alice-email,shop-fries-refuse-pay"})
+	if err := root.ExecuteContext(t.Context()); err != nil {
+		t.Fatalf("fairy eval: %v\n%s\n%s", err, stdout.String(), stderr.String())
+	}
+	text := stdout.String()
+	for _, want := range []string{"scripted model", "virtual phone", "[6/6]", "passed 6 of 6", "cold ", "report.html"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+	rep, err := eval.ReadReport(filepath.Join(out, eval.ReportJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Totals.Passed != 6 || rep.Totals.Cold == nil || rep.Totals.Warm == nil || len(rep.Devices) != 2 {
+		t.Errorf("report totals %+v devices %v", rep.Totals, rep.Devices)
+	}
+}
+
+func TestEvalCommandUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"eval", "builtin:sim"}, "no phones"},
+		{[]string{"eval", "builtin:sim", "--sim", "1", "--devices", "x"}, "either --devices or --sim"},
+		{[]string{"eval", "builtin:nope", "--sim", "1"}, "no built-in suite"},
+		{[]string{"eval", "builtin:sim", "--sim", "1", "--tasks", "nope"}, "no task \"nope\""},
+		{[]string{"eval", "builtin:sim", "--devices", "host:x/serial"}, "HOST:PORT/SERIAL"},
+		{[]string{"eval", "builtin:sim", "--sim", "1", "--repeat", "0"}, "--repeat"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		root := newRootCmd(strings.NewReader(""), &stdout, &stderr, envMap(nil))
+		root.SetArgs(append(tt.args, "--runs", t.TempDir(), "--out", t.TempDir()))
+		err := root.ExecuteContext(t.Context())
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: err = %v, want exit 2 mentioning %q", tt.args, err, tt.want)
+		}
+	}
+}
+
+func TestParseDevices(t *testing.T) {
+	ds, err := parseDevices("R58M, 10.0.0.5:5037/emulator-5554", deviceTarget{Host: "127.0.0.1", Port: 5037})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 2 || ds[0].Serial != "R58M" || ds[0].Host != "127.0.0.1" || ds[1].Host != "10.0.0.5" || ds[1].Port != 5037 || ds[1].Serial != "emulator-5554" {
+		t.Errorf("%+v", ds)
+	}
+	if _, err := parseDevices("a,a", deviceTarget{}); err == nil {
+		t.Error("a device listed twice was accepted")
+	}
+}
