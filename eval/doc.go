@@ -1,0 +1,68 @@
+// Package eval evaluates fairy on suites of tasks with simulated users, on one or many
+// phones, and writes reports: report.json (schema in Report), report.md and report.html
+// (one self-contained page: totals, task table, every task's trajectory with set-of-mark
+// screenshots, actions and reflections), plus one run directory per task.
+//
+// # Suite format (YAML; unknown keys are errors)
+//
+//	name: sim
+//	defaults:                      # what tasks leave out
+//	  phone: {sim: {}}
+//	  limits: {steps: 20, time: 2m, cost: 0.5}
+//	  user: {scripted: {default: "I don't mind", consent: approve}}
+//	recover: [scripted rules]      # scripted model rules tried before every task's own
+//	model:   [scripted rules]      # scripted model rules tried after every task's own
+//	tasks:
+//	  - id: messages-which-alice   # letters, digits, . _ - (names the run directory)
+//	    instruction: "Send Alice a message saying: see you at 7"
+//	    tags: [single-app, choice] # "revisit" marks tasks compared in the cold/warm report
+//	    phone:
+//	      sim: {seed: 7, faults: "idle=0.3,deadtap=0.2,dialog=1", setup: [shell…], launch: PKG}
+//	      # or a real device: device: {serial: R58M…, setup: [shell…]}
+//	    limits: {steps: 15, time: 90s, cost: 0.10}
+//	    user:
+//	      scripted:                # ordered rules: pattern (regexp on question+options) → reply
+//	        rules: [{pattern: alice, reply: "Alice Chen", times: 1}, {pattern: pay, reply: refuse}]
+//	        default: "whatever"    # questions no rule matches
+//	        consent: approve       # yes/no questions no rule matches: approve | refuse
+//	      # or model: {persona: "...", intent: "..."}   (role "user"; answers only what the intent settles)
+//	    checks:                    # all must hold; without an outcome check, outcome done is implied
+//	      - message: {to: Alice Chen, contains: ["see you at 7"]}   # none: true for "no such message"
+//	      - order: {items: 2, item: 抹茶拿铁, paid: true, delivery: "19:00"}   # none: true
+//	      - event: {title: Dinner, date: "2025-06-20", time: "19:00"}          # none: true
+//	      - setting: {name: global/wifi_on, equals: "0"}
+//	      - note: {title: Packing, body: passport}   # deleted: true
+//	      - records: {collection: "com.android.contacts:contacts", where: {name: "^Nina"}, count: 1}
+//	      - foreground: com.fairy.shop
+//	      - outcome: refused       # done | failed | refused | stopped
+//	      - answer: "415-555-0199" # the agent's final answer contains it
+//	      - screen: {contains: "Sent", pattern: "regexp"}   # any phone: final screen's text form
+//	      - shell: {command: "settings get global wifi_on", match: "^0"}
+//	      - judge: {criteria: "the message mentions the address"}   # a model, role "judge"
+//	    questions:
+//	      must_ask: ["alice"]      # each pattern matches some question
+//	      must_not_ask: true
+//	      consent: {action: "^支付$", question: "(?i)pay"}   # a yes/no question before every such action
+//	    model: [scripted rules]    # the task's own scripted model rules
+//	    walk:                      # a walkthrough, compiled into scripted model rules (WalkTask)
+//	      - app: com.google.android.apps.messaging
+//	        done: '"see you at 7"\n *- "You · '
+//	        steps:
+//	          - {screen: 'Start chat', subgoal: Start a new conversation, do: ['Tap "Start chat"']}
+//	          - screen: 'item "Alice Chen"[\s\S]*item "Alice Wong"'
+//	            subgoal: Pick the right Alice
+//	            ask: {type: 3, reason: two contacts are named Alice, options: [Alice Chen, Alice Wong]}
+//	            do: ['Tap "Alice Chen"']
+//
+// Scripted model rules are llm/scripted rules; they serve the agent when no model is
+// configured, and the model-played user and the judge when their roles are scripted.
+//
+// # Runs
+//
+// Run distributes the tasks over the devices, one worker per device (a task never shares a
+// phone), recovers from a task that panics or errs (it is reported, the suite goes on),
+// stops cleanly when ctx ends (the report of the finished tasks is still written), prints
+// progress (done/total, the task on each device, ETA) and, with ColdWarm, runs the suite
+// with empty knowledge, merges what that pass learned, and runs it again on copies of it.
+// The agent is plugged in through Agent (eval/agentrun wires fairy's agent core).
+package eval
