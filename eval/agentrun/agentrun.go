@@ -235,6 +235,7 @@ func (s *Session) Run(ctx context.Context, user interaction.Dialoger) (global.Su
 	var (
 		tricks executor.Tricks
 		hints  executor.Hints
+		cuts   executor.Shortcuts
 		ls     *learner.Session
 	)
 	if s.store != nil {
@@ -245,7 +246,7 @@ func (s *Session) Run(ctx context.Context, user interaction.Dialoger) (global.Su
 		runID := job.Task.ID
 		ls = l.Start(runID, job.Task.Instruction)
 		defer ls.Attach(bus)()
-		tricks, hints = ls, ls
+		tricks, hints, cuts = ls, ls, shortcuts{ls}
 	}
 	limits := a.cfg.Limits
 	if l := job.Task.Limits; l.Steps > 0 {
@@ -266,7 +267,7 @@ func (s *Session) Run(ctx context.Context, user interaction.Dialoger) (global.Su
 		mark = a.marker.Render
 	}
 	ex, err := executor.New(executor.Config{Device: s.dev, Model: model, Interactor: it, Memory: mem, Prompts: a.prompt, Bus: bus,
-		Meter: meter, Guard: a.cfg.Guard, Tricks: tricks, Hints: hints, Mark: mark, TextOnly: a.cfg.TextOnly,
+		Meter: meter, Guard: a.cfg.Guard, Tricks: tricks, Hints: hints, Shortcuts: cuts, Mark: mark, TextOnly: a.cfg.TextOnly,
 		Limits: limits, Shell: a.cfg.Shell, Clock: a.cfg.Clock, Logger: a.log})
 	if err != nil {
 		return global.Summary{}, err
@@ -290,6 +291,22 @@ func (s *Session) Run(ctx context.Context, user interaction.Dialoger) (global.Su
 		runErr = err
 	}
 	return rec.Summary(), runErr
+}
+
+// shortcuts adapts the learner's known paths to the executor's Navigate action.
+type shortcuts struct{ s *learner.Session }
+
+// Shortcut implements executor.Shortcuts.
+func (c shortcuts) Shortcut(ctx context.Context, app, from, target string) ([]executor.ShortcutStep, bool) {
+	steps, ok := c.s.Shortcut(ctx, app, from, target)
+	if !ok {
+		return nil, false
+	}
+	out := make([]executor.ShortcutStep, len(steps))
+	for i, st := range steps {
+		out[i] = st
+	}
+	return out, true
 }
 
 // appSource lists the phone's launchable apps for the Global Planner, with the learned
