@@ -4,30 +4,21 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"math"
-	"net"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/fairy-go/fairy/executor"
-	"github.com/fairy-go/fairy/executor/adb"
-	"github.com/fairy-go/fairy/executor/prompts"
+	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/learner"
-	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/sim"
-	"github.com/fairy-go/fairy/sim/wire"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -113,13 +104,12 @@ type knowledgeRun struct {
 	sum     global.Summary // read back from the run's summary.json
 	res     global.Result
 	phone   *sim.Phone
-	trace   []memory.Record
 	settled *knowledge.Map // the Settings map as the run left it, before the file was closed
 }
 
 // runWithKnowledge runs the instruction once on a fresh virtual phone (host face, the real
 // device layer), with the scripted model behind the real OpenAI adapter and the Self-Learner
-// attached to the knowledge file at path, wired as fairy run wires it.
+// attached to the knowledge file at path: assembled by package agent, as fairy run does.
 func runWithKnowledge(t *testing.T, path, runID string) knowledgeRun {
 	t.Helper()
 	ctx := t.Context()
@@ -142,22 +132,16 @@ func runWithKnowledge(t *testing.T, path, runID string) knowledgeRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs, err := wire.NewHostServer(wire.HostConfig{Devices: []wire.Device{phone}, Addr: "127.0.0.1:0"})
+	phones, err := agent.ServePhones(nil, phone)
 	if err != nil {
 		t.Fatal(err)
 	}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(context.WithoutCancel(ctx)) }()
 	t.Cleanup(func() {
-		hs.Close()
-		if err := <-served; err != nil && !errors.Is(err, wire.ErrServerClosed) {
+		if err := phones.Close(); err != nil {
 			t.Errorf("host face: %v", err)
 		}
 	})
-	host, port, _ := net.SplitHostPort(hs.Addr().String())
-	pn, _ := strconv.Atoi(port)
-	dev, err := adb.Open(ctx, adb.Config{Host: host, Port: pn, Serial: phone.Serial(),
-		SettleInterval: 5 * time.Millisecond, DumpBackoff: 5 * time.Millisecond})
+	dev, err := agent.OpenDevice(ctx, phones.Device(phone.Serial(), nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,16 +151,11 @@ func runWithKnowledge(t *testing.T, path, runID string) knowledgeRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	script, err := scripted.NewServer(rules, scripted.Options{})
+	model, err := agent.ServeScripted(rules, openai.Config{MaxRetries: -1, RepairRetries: -1, Timeout: 10 * time.Second}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms := httptest.NewServer(script)
-	t.Cleanup(ms.Close)
-	client, err := openai.New(openai.Config{BaseURL: ms.URL + "/v1", DefaultModel: "scripted", MaxRetries: -1, RepairRetries: -1, Timeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Cleanup(func() { model.Close() })
 
 	store, err := knowledge.Open(path, knowledge.Options{Timeout: time.Second, Clock: clock})
 	if err != nil {
@@ -188,71 +167,25 @@ func runWithKnowledge(t *testing.T, path, runID string) knowledgeRun {
 			store.Close()
 		}
 	}()
-
-	bus := memory.NewBus(clock)
-	var trace []memory.Record
-	bus.Subscribe(func(r memory.Record) { trace = append(trace, r) })
-	runDir := filepath.Join(t.TempDir(), runID)
-	rec, err := global.NewRecorder(runDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bus.Subscribe(rec.Handle)
-	mem := memory.NewManager()
-	mem.Attach(bus)
-	meter := &llm.Meter{}
-	model := executor.Metered{Model: client, Meter: meter, Bus: bus}
-
-	l, err := learner.New(learner.Config{Store: store, Model: model, Clock: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	devApps, err := dev.Apps(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	infos := make([]learner.AppInfo, 0, len(devApps))
-	for _, a := range devApps {
-		infos = append(infos, learner.AppInfo{Package: a.Package, Activity: a.Activity, Label: a.Label})
-	}
-	if err := l.LearnApps(infos); err != nil {
-		t.Fatal(err)
-	}
-	sess := l.Start(runID, knowledgeInstruction)
-	unsub := sess.Attach(bus)
-	defer unsub()
-
-	ps, err := prompts.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
 	person, err := interaction.NewScripted(nil, "yes")
 	if err != nil {
 		t.Fatal(err)
 	}
-	it, err := interaction.New(interaction.Config{Model: model, Dialoger: person, Memory: mem, Prompts: ps, Bus: bus})
+	ag, err := agent.New(agent.Config{TextOnly: true, Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := executor.New(executor.Config{Device: dev, Model: model, Interactor: it, Memory: mem, Prompts: ps, Bus: bus,
-		Meter: meter, Tricks: sess, Hints: sess, Shortcuts: sessionShortcuts{sess}, TextOnly: true, Clock: clock})
+	runDir := filepath.Join(t.TempDir(), runID)
+	res, err := ag.Run(ctx, agent.Run{Instruction: knowledgeInstruction, Dir: runDir, ID: runID, Device: dev, Model: model.Model,
+		Dialoger: person, Knowledge: store})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gm, err := global.New(global.Config{Apps: describedApps{dev, store}, Launcher: dev, Model: model, Prompts: ps, Memory: mem, Bus: bus,
-		Executor: global.Learning{Runner: ex, Learn: learnFunc(sess), Bus: bus}, Tricks: sess, RunID: runID, TextOnly: true})
-	if err != nil {
-		t.Fatal(err)
+	if res.Err != nil {
+		t.Fatalf("run %s: %v", runID, res.Err)
 	}
-	res, err := gm.Run(ctx, knowledgeInstruction)
-	if err != nil {
-		t.Fatalf("run %s: %v", runID, err)
-	}
-	if err := sess.Err(); err != nil {
-		t.Errorf("App Map writes of run %s: %v", runID, err)
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
+	if res.KnowledgeErr != nil {
+		t.Errorf("App Map writes of run %s: %v", runID, res.KnowledgeErr)
 	}
 	m, err := store.Map(deep.Package)
 	if err != nil {
@@ -270,58 +203,12 @@ func runWithKnowledge(t *testing.T, path, runID string) knowledgeRun {
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatalf("summary.json: %v", err)
 	}
-	return knowledgeRun{sum: sum, res: res, phone: phone, trace: trace, settled: m}
+	return knowledgeRun{sum: sum, res: res.Result, phone: phone, settled: m}
 }
 
 // notificationsOff reports whether the run left Maps' notifications off.
 func notificationsOff(r knowledgeRun) bool {
 	return r.phone.Setting("secure/notif_off_com.fairy.maps") == "1"
-}
-
-// describedApps lists the phone's apps with the descriptions the knowledge file learned,
-// as cmd's adapter does for the Global Planner.
-type describedApps struct {
-	dev   *adb.Device
-	store *knowledge.Store
-}
-
-func (d describedApps) Apps(ctx context.Context) ([]global.App, error) {
-	list, err := d.dev.Apps(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]global.App, 0, len(list))
-	for _, a := range list {
-		app := global.App{Package: a.Package, Label: a.Label}
-		if k, err := d.store.GetApp(a.Package); err == nil {
-			app.Description = k.Description
-		}
-		out = append(out, app)
-	}
-	return out, nil
-}
-
-// sessionShortcuts adapts the learner's session to the executor's Shortcuts port, as cmd does.
-type sessionShortcuts struct{ s *learner.Session }
-
-func (a sessionShortcuts) Shortcut(ctx context.Context, app, from, target string) ([]executor.ShortcutStep, bool) {
-	steps, ok := a.s.Shortcut(ctx, app, from, target)
-	if !ok {
-		return nil, false
-	}
-	out := make([]executor.ShortcutStep, len(steps))
-	for i, st := range steps {
-		out[i] = st
-	}
-	return out, true
-}
-
-// learnFunc adapts Session.Learn to global.Learning, as cmd does.
-func learnFunc(s *learner.Session) global.LearnFunc {
-	return func(ctx context.Context) (memory.Learned, error) {
-		rep, err := s.Learn(ctx)
-		return memory.Learned{Tasks: rep.Tasks, Added: len(rep.Added), Merged: len(rep.Merged), Demoted: len(rep.Demoted)}, err
-	}
 }
 
 func TestKnowledgeLearnedFromOneRun(t *testing.T) {

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
-	"github.com/fairy-go/fairy/perception"
 	"github.com/spf13/cobra"
 )
 
@@ -131,8 +131,8 @@ func (s *settings) modelConfig(cmd *cobra.Command) (openai.Config, error) {
 	return cfg, nil
 }
 
-// runConfig resolves what `fairy run` needs; Model stays nil when no model is configured
-// (the command then says how to configure one).
+// runConfig resolves what `fairy run` and `fairy eval` need; Model stays nil when no model
+// is configured (run then says how to configure one; eval uses the suite's scripted model).
 func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
 	var rc runConfig
 	var err error
@@ -142,7 +142,7 @@ func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
 	if p, err := s.knowledgePath(); err == nil {
 		rc.Knowledge = p // without a data directory (no HOME) the run goes without knowledge
 	}
-	rc.Logger = s.runLogger()
+	rc.Agent.Logger = s.runLogger()
 	mc, ok, err := s.openAIConfig(cmd)
 	if err != nil {
 		return rc, err
@@ -154,39 +154,29 @@ func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
 		}
 		rc.Model = c
 		if mc.APIKey != "" {
-			rc.Secrets = append(rc.Secrets, mc.APIKey)
+			rc.Agent.Secrets = append(rc.Agent.Secrets, mc.APIKey)
 		}
 	}
 	v := s.v
-	rc.Limits.MaxSteps = v.GetInt(keyAgentMaxSteps)
-	rc.Limits.MaxTokens = v.GetInt(keyAgentMaxTokens)
-	rc.Limits.MaxCost = v.GetFloat64(keyAgentMaxCost)
+	l := &rc.Agent.Limits
+	l.MaxSteps = v.GetInt(keyAgentMaxSteps)
+	l.MaxTokens = v.GetInt(keyAgentMaxTokens)
+	l.MaxCost = v.GetFloat64(keyAgentMaxCost)
 	if w := v.GetString(keyAgentMaxWall); w != "" {
-		if rc.Limits.MaxWall, err = time.ParseDuration(w); err != nil {
+		if l.MaxWall, err = time.ParseDuration(w); err != nil {
 			return rc, fmt.Errorf("%s: %w", keyAgentMaxWall, err)
 		}
 	}
-	rc.TextOnly = v.GetBool(keyAgentTextOnly)
-	rc.Shell = v.GetStringSlice(keyAgentShell)
-	if !rc.TextOnly {
-		m, err := perception.NewMarker(perception.MarkOptions{})
-		if err != nil {
-			return rc, err
-		}
-		rc.Mark = m.Render
-	}
+	rc.Agent.TextOnly = v.GetBool(keyAgentTextOnly)
+	rc.Agent.Shell = v.GetStringSlice(keyAgentShell)
 	return rc, nil
 }
 
 // openAgentDevice opens the configured phone for the agent.
-func (s *settings) openAgentDevice(ctx context.Context) (agentDevice, error) {
+func (s *settings) openAgentDevice(ctx context.Context) (*adb.Device, error) {
 	t := s.device()
-	d, err := adb.Open(ctx, adb.Config{Host: t.Host, Port: t.Port, Serial: t.Serial,
-		ShellAllow: s.v.GetStringSlice(keyAgentShell), Logger: s.runLogger()})
-	if err != nil {
-		return nil, err
-	}
-	return agentPhone{Device: d}, nil
+	return agent.OpenDevice(ctx, agent.DeviceConfig{Host: t.Host, Port: t.Port, Serial: t.Serial,
+		Shell: s.v.GetStringSlice(keyAgentShell), Logger: s.runLogger()})
 }
 
 // runLogger is the logger of the agent commands: text on stderr at the configured level.

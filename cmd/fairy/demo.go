@@ -8,12 +8,12 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/spf13/cobra"
 )
@@ -126,32 +126,29 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 	if err != nil {
 		return res, fmt.Errorf("demo rules: %w", err)
 	}
-	model, err := startScripted(rules, o.Logger)
+	model, err := agent.ServeScripted(rules, openai.Config{Logger: o.Logger, MaxRetries: -1, RepairRetries: -1}, o.Logger)
 	if err != nil {
 		return res, err
 	}
 	defer model.Close()
-	phone, err := startVirtualPhone(ctx, sim.Config{Seed: 1, Logger: o.Logger}, o.Logger)
+	p, err := sim.New(sim.Config{Seed: 1, Logger: o.Logger})
+	if err != nil {
+		return res, fmt.Errorf("virtual phone: %w", err)
+	}
+	phones, err := agent.ServePhones(o.Logger, p)
 	if err != nil {
 		return res, err
 	}
-	defer phone.Close()
-	res.Phone = phone.Phone
+	defer phones.Close()
+	res.Phone = p
+	dev, err := agent.OpenDevice(ctx, phones.Device(p.Serial(), o.Logger))
+	if err != nil {
+		return res, fmt.Errorf("virtual phone: %w", err)
+	}
+	defer dev.Close(context.WithoutCancel(ctx))
 
-	client, err := openai.New(openai.Config{BaseURL: model.URL, DefaultModel: scripted.ModelName, Logger: o.Logger,
-		MaxRetries: -1, RepairRetries: -1})
-	if err != nil {
-		return res, err
-	}
-	cfg := runConfig{RunsDir: o.RunsDir, Model: client, Logger: o.Logger, TextOnly: o.TextOnly,
-		Limits: executor.Limits{MaxSteps: 25}, Knowledge: o.Knowledge}
-	if !o.TextOnly {
-		m, err := perception.NewMarker(perception.MarkOptions{})
-		if err != nil {
-			return res, err
-		}
-		cfg.Mark = m.Render
-	}
+	cfg := runConfig{RunsDir: o.RunsDir, Model: model.Model, Knowledge: o.Knowledge,
+		Agent: agent.Config{Logger: o.Logger, TextOnly: o.TextOnly, Limits: executor.Limits{MaxSteps: 25}}}
 	var person interaction.Dialoger
 	var scriptedPerson *interaction.Scripted
 	if o.Interactive {
@@ -162,13 +159,13 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 		}
 		person = scriptedPerson
 	}
-	res.Summary, err = runAgent(ctx, agentSetup{Config: cfg, Device: agentPhone{Device: phone.Device}, Dialoger: person,
+	res.Summary, err = runAgent(ctx, agentSetup{Config: cfg, Device: dev, Dialoger: person,
 		Out: out, HideQuestions: o.Interactive}, demoInstruction)
 	if scriptedPerson != nil {
 		res.Asked = scriptedPerson.Asked()
 	}
 	res.Unused = model.Script.Unused()
-	printPhoneState(out, phone.Phone)
+	printPhoneState(out, p)
 	return res, err
 }
 

@@ -102,7 +102,7 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	if err != nil {
 		return withExit(2, err)
 	}
-	log := rc.Logger
+	log := rc.Agent.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -120,8 +120,9 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	} else if devices, err = parseDevices(f.devices, d.Device()); err != nil {
 		return withExit(2, err)
 	}
-	agent, err := agentrun.New(agentrun.Config{Model: rc.Model, Limits: rc.Limits, Guard: rc.Guard, TextOnly: rc.TextOnly,
-		Shell: rc.Shell, Secrets: rc.Secrets, Logger: log})
+	ac := rc.Agent
+	agent, err := agentrun.New(agentrun.Config{Model: rc.Model, Limits: ac.Limits, Guard: ac.Guard, TextOnly: ac.TextOnly,
+		Shell: ac.Shell, Secrets: ac.Secrets, Logger: log})
 	if err != nil {
 		return withExit(2, err)
 	}

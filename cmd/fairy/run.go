@@ -4,54 +4,38 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/executor"
-	"github.com/fairy-go/fairy/executor/prompts"
+	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
-	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/spf13/cobra"
 )
 
-// agentDevice is the phone as `fairy run` and `fairy demo` need it: the executor's device
-// methods plus the launchable apps. The lead wires *adb.Device in through an adapter that
-// turns adb.App into global.App (label, package, learned description).
-type agentDevice interface {
-	executor.Device
-	Apps(ctx context.Context) ([]global.App, error)
-}
-
-// runConfig is what the agent commands need from flags, config and environment. The lead
-// resolves it (viper keys, OPENAI_API_KEY, OPENAI_BASE_URL) after the config is loaded.
+// runConfig is what the agent commands need from flags, config and environment, resolved
+// by settings.runConfig after the config is loaded.
 type runConfig struct {
-	RunsDir  string            // run directories go here
-	Model    executor.Model    // nil: no model configured → a usage error pointing to the config and the demo
-	Meter    *llm.Meter        // optional; token/cost limits and summary totals
-	Secrets  []string          // redacted from traces (API keys)
-	Guard    *executor.Guard   // nil: the default policy
-	Tricks   executor.Tricks   // optional knowledge
-	Hints    executor.Hints    // optional knowledge
-	Mark     executor.MarkFunc // set-of-mark renderer for visual mode
-	Limits   executor.Limits
-	TextOnly bool
-	Shell    []string // allow-listed shell commands offered to the decider
-	Logger   *slog.Logger
-	Now      func() time.Time
-	NewRunID func() string
+	RunsDir string         // run directories go here
+	Model   executor.Model // nil: no model configured → a usage error pointing to the config and the demo
+	// Agent is what every run shares: guard, limits, text-only mode, the shell allow-list,
+	// secrets to redact, clock and logger.
+	Agent    agent.Config
+	NewRunID func() string // nil: time and process id
 	// Knowledge is the long-term knowledge file (--knowledge); "" runs without it. With it,
 	// the Self-Learner learns from the run, and tricks, hints and shortcuts come from it.
 	Knowledge string
 }
 
-// runDeps are the lead's hooks for `fairy run`.
+// runDeps are the hooks of `fairy run`.
 type runDeps struct {
 	Config     func(cmd *cobra.Command) (runConfig, error)
-	OpenDevice func(ctx context.Context) (agentDevice, error) // adb.Open with the resolved target
+	OpenDevice func(ctx context.Context) (*adb.Device, error) // the resolved target
 	Stdin      io.Reader
 	Stdout     io.Writer
 }
@@ -73,16 +57,16 @@ func newRunCmd(d runDeps) *cobra.Command {
 				return withExit(2, errNoModel)
 			}
 			if textOnly {
-				cfg.TextOnly = true
+				cfg.Agent.TextOnly = true
 			}
 			if maxSteps > 0 {
-				cfg.Limits.MaxSteps = maxSteps
+				cfg.Agent.Limits.MaxSteps = maxSteps
 			}
 			dev, err := d.OpenDevice(cmd.Context())
 			if err != nil {
 				return withExit(2, fmt.Errorf("open device: %w", err))
 			}
-			defer closeDevice(cmd.Context(), dev)
+			defer dev.Close(context.WithoutCancel(cmd.Context()))
 			person := interaction.NewTerminal(d.Stdin, d.Stdout)
 			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Device: dev, Dialoger: person, Out: d.Stdout, HideQuestions: true}, args[0])
 			return err
@@ -96,18 +80,20 @@ func newRunCmd(d runDeps) *cobra.Command {
 // agentSetup is one agent run's parts.
 type agentSetup struct {
 	Config        runConfig
-	Device        agentDevice
+	Device        agent.Device
 	Dialoger      interaction.Dialoger
 	Out           io.Writer
 	HideQuestions bool
 }
 
-// runAgent wires the agent core for one run, runs the instruction and maps the outcome to
-// fairy's exit statuses: nil when done, exit 1 when failed or refused; an interrupted run
-// returns ctx's error (main maps it to 130) after the trace is flushed.
+// runAgent runs the instruction with package agent, in a new run directory and with the
+// knowledge file, tells the person what happened, and maps the outcome to fairy's exit
+// statuses: nil when done, exit 1 when failed or refused, exit 2 when the run could not
+// start; an interrupted run returns ctx's error (main maps it to 130) after the trace is
+// flushed.
 func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Summary, error) {
 	cfg := s.Config
-	now := cfg.Now
+	now := cfg.Agent.Clock
 	if now == nil {
 		now = time.Now
 	}
@@ -115,69 +101,39 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 	if cfg.NewRunID != nil {
 		id = cfg.NewRunID()
 	}
-	dir := filepath.Join(cfg.RunsDir, id)
-	rec, err := global.NewRecorder(dir, cfg.Secrets...)
+	var store *knowledge.Store
+	closeStore := func() error {
+		if store == nil {
+			return nil
+		}
+		err := store.Close()
+		store = nil
+		return err
+	}
+	defer closeStore()
+	if cfg.Knowledge != "" {
+		var err error
+		if store, err = openRunKnowledge(cfg.Knowledge, now); err != nil {
+			return global.Summary{}, withExit(2, err)
+		}
+	}
+	ag, err := agent.New(cfg.Agent)
 	if err != nil {
 		return global.Summary{}, withExit(2, err)
 	}
+	dir := filepath.Join(cfg.RunsDir, id)
 	fmt.Fprintf(s.Out, "run directory: %s\n", dir)
-	ps, err := prompts.Load()
+	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: dir, ID: id, Device: s.Device, Model: cfg.Model,
+		Dialoger: s.Dialoger, Knowledge: store, Progress: s.Out, HideQuestions: s.HideQuestions})
 	if err != nil {
-		return global.Summary{}, err
+		return global.Summary{}, withExit(2, err)
 	}
-	meter := cfg.Meter
-	if meter == nil {
-		meter = &llm.Meter{}
-	}
-	bus := memory.NewBus(now)
-	mem := memory.NewManager()
-	mem.Attach(bus)
-	bus.Subscribe(rec.Handle)
-	progress := global.NewProgress(s.Out)
-	progress.HideQuestions = s.HideQuestions
-	bus.Subscribe(progress.Handle)
-	model := executor.Metered{Model: cfg.Model, Meter: meter, Bus: bus}
-	tricks, hints, apps := cfg.Tricks, cfg.Hints, s.Device
-	var shortcuts executor.Shortcuts
-	var kn *runKnowledge
-	if cfg.Knowledge != "" {
-		kn, err = openRunKnowledge(ctx, knowledgeParts{Path: cfg.Knowledge, RunID: id, Instruction: instruction, Device: s.Device,
-			Model: model, Bus: bus, Now: now, Logger: cfg.Logger})
-		if err != nil {
-			_ = rec.Close()
-			return global.Summary{}, withExit(2, err)
+	sum, runErr := res.Summary, res.Err
+	if store != nil {
+		reportKnowledge(s.Out, cfg.Knowledge, sum, res.KnowledgeErr)
+		if err := closeStore(); err != nil && runErr == nil {
+			runErr = fmt.Errorf("close knowledge file: %w", err)
 		}
-		defer kn.Close()
-		tricks, hints, shortcuts, apps = kn.sess, kn.sess, kn.shortcuts(), kn.device(s.Device)
-	}
-
-	it, err := interaction.New(interaction.Config{Model: model, Dialoger: s.Dialoger, Memory: mem, Prompts: ps, Bus: bus, Logger: cfg.Logger})
-	if err != nil {
-		return global.Summary{}, err
-	}
-	ex, err := executor.New(executor.Config{Device: s.Device, Model: model, Interactor: it, Memory: mem, Prompts: ps, Bus: bus,
-		Meter: meter, Guard: cfg.Guard, Tricks: tricks, Hints: hints, Shortcuts: shortcuts, Mark: cfg.Mark, TextOnly: cfg.TextOnly,
-		Limits: cfg.Limits, Shell: cfg.Shell, Clock: now, Logger: cfg.Logger})
-	if err != nil {
-		return global.Summary{}, err
-	}
-	var runner global.Runner = ex
-	if kn != nil {
-		runner = kn.runner(ex, bus, cfg.Logger)
-	}
-	gm, err := global.New(global.Config{Apps: apps, Launcher: s.Device, Executor: runner, Model: model, Prompts: ps, Memory: mem,
-		Bus: bus, Tricks: tricks, RunID: id, TextOnly: cfg.TextOnly, Logger: cfg.Logger})
-	if err != nil {
-		return global.Summary{}, err
-	}
-	res, runErr := gm.Run(ctx, instruction)
-	if err := rec.Close(); err != nil && runErr == nil {
-		runErr = err
-	}
-	sum := rec.Summary()
-	kn.report(s.Out, sum)
-	if err := kn.Close(); err != nil && runErr == nil {
-		runErr = err
 	}
 	fmt.Fprintf(s.Out, "summary: %s (%d steps, %d model calls, %d questions)\n", filepath.Join(dir, "summary.json"), sum.Steps, sum.ModelCalls, len(sum.Questions))
 	switch {

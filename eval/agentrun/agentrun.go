@@ -1,9 +1,8 @@
-// Package agentrun runs fairy's agent core for evaluations: it implements eval.Agent by
-// wiring, for each task run, the device layer (executor/adb) to the task's phone, the
-// model (a configured endpoint, or the scripted model serving the suite's rules over HTTP
-// through the real OpenAI adapter), the knowledge file and the Self-Learner, the memory
-// bus with its trace recorder, the interaction loop with the simulated user, the
-// App-Level Executor and the Global Task Manager.
+// Package agentrun plugs fairy's agent into evaluations: it implements eval.Agent by
+// opening, for each task run, the task's phone, the model (a configured endpoint, or the
+// scripted model serving the suite's rules over HTTP through the real OpenAI adapter) and
+// the knowledge file, and by running the task's instruction with package agent — the same
+// assembly `fairy run` uses — with the simulated user as the person.
 //
 // It also serves virtual phones (a sim.Farm on the adb host protocol) for `--sim N`.
 package agentrun
@@ -14,31 +13,19 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
-	"strings"
 	"sync"
 	"time"
-	"unicode"
 
+	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
-	"github.com/fairy-go/fairy/executor/prompts"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/learner"
-	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
-	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/memory"
-	"github.com/fairy-go/fairy/perception"
 )
-
-// ErrConfig means the Agent was built with a bad part.
-var ErrConfig = errors.New("agentrun: bad configuration")
 
 // Config holds what every task run shares.
 type Config struct {
@@ -65,10 +52,9 @@ type Config struct {
 // Agent implements eval.Agent. Knowledge files are opened once per path and shared by
 // the runs using them at the same time.
 type Agent struct {
-	cfg    Config
-	log    *slog.Logger
-	prompt *prompts.Set
-	marker *perception.Marker
+	cfg   Config
+	log   *slog.Logger
+	agent *agent.Agent
 
 	mu     sync.Mutex
 	stores map[string]*storeRef
@@ -81,14 +67,6 @@ type storeRef struct {
 
 // New checks cfg and returns an Agent.
 func New(cfg Config) (*Agent, error) {
-	ps, err := prompts.Load()
-	if err != nil {
-		return nil, fmt.Errorf("agentrun: %w", err)
-	}
-	m, err := perception.NewMarker(perception.MarkOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("agentrun: %w", err)
-	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
@@ -96,7 +74,12 @@ func New(cfg Config) (*Agent, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Agent{cfg: cfg, log: log, prompt: ps, marker: m, stores: map[string]*storeRef{}}, nil
+	ag, err := agent.New(agent.Config{Guard: cfg.Guard, Limits: cfg.Limits, TextOnly: cfg.TextOnly, Shell: cfg.Shell,
+		Secrets: cfg.Secrets, Clock: cfg.Clock, Logger: log})
+	if err != nil {
+		return nil, fmt.Errorf("agentrun: %w", err)
+	}
+	return &Agent{cfg: cfg, log: log, agent: ag, stores: map[string]*storeRef{}}, nil
 }
 
 func (a *Agent) openStore(path string) (*knowledge.Store, error) {
@@ -134,7 +117,7 @@ type Session struct {
 	job     eval.Job
 	dev     *adb.Device
 	model   executor.Model
-	script  *scriptedEndpoint
+	script  *agent.Scripted
 	store   *knowledge.Store
 	storeAt string
 }
@@ -152,22 +135,16 @@ func (a *Agent) Start(ctx context.Context, job eval.Job) (_ eval.Session, err er
 		if err != nil {
 			return nil, err
 		}
-		s.script, err = startScripted(rules, a.log)
-		if err != nil {
-			return nil, err
+		if s.script, err = agent.ServeScripted(rules, openai.Config{MaxRetries: 1}, a.log); err != nil {
+			return nil, fmt.Errorf("agentrun: %w", err)
 		}
-		s.model, err = openai.New(openai.Config{BaseURL: s.script.URL, DefaultModel: scripted.ModelName, MaxRetries: 1})
-		if err != nil {
-			return nil, fmt.Errorf("agentrun: scripted model client: %w", err)
-		}
+		s.model = s.script.Model
 	}
 	d := job.Device
-	ac := adb.Config{Host: d.Host, Port: d.Port, Serial: d.Serial, ShellAllow: a.cfg.Shell, Logger: a.log}
-	if a.cfg.FastSettle || d.Sim != nil {
-		ac.SettleInterval, ac.DumpBackoff = 20*time.Millisecond, 20*time.Millisecond
-	}
-	if s.dev, err = adb.Open(ctx, ac); err != nil {
-		return nil, fmt.Errorf("agentrun: open %s: %w", d.Serial, err)
+	s.dev, err = agent.OpenDevice(ctx, agent.DeviceConfig{Host: d.Host, Port: d.Port, Serial: d.Serial, Shell: a.cfg.Shell,
+		Virtual: a.cfg.FastSettle || d.Sim != nil, Logger: a.log})
+	if err != nil {
+		return nil, fmt.Errorf("agentrun: %w", err)
 	}
 	if job.Knowledge != "" && !a.cfg.NoLearn {
 		if s.store, err = a.openStore(job.Knowledge); err != nil {
@@ -218,168 +195,20 @@ func (s *Session) Unused() []string {
 }
 
 // Run implements eval.Session: one agent run of the task's instruction, recorded in the
-// job's run directory.
+// job's run directory; the Self-Learner learns after every app task.
 func (s *Session) Run(ctx context.Context, user interaction.Dialoger) (global.Summary, error) {
-	a, job := s.a, s.job
-	rec, err := global.NewRecorder(job.RunDir, a.cfg.Secrets...)
+	job := s.job
+	l := job.Task.Limits
+	res, err := s.a.agent.Run(ctx, agent.Run{Instruction: job.Task.Instruction, Dir: job.RunDir, ID: job.Task.ID,
+		Device: s.dev, Model: s.model, Dialoger: user, Knowledge: s.store,
+		Limits: executor.Limits{MaxSteps: l.Steps, MaxWall: l.Time, MaxCost: l.Cost}})
 	if err != nil {
 		return global.Summary{}, err
 	}
-	bus := memory.NewBus(a.cfg.Clock)
-	mem := memory.NewManager()
-	mem.Attach(bus)
-	bus.Subscribe(rec.Handle)
-	meter := &llm.Meter{}
-	model := executor.Metered{Model: s.model, Meter: meter, Bus: bus}
-
-	var (
-		tricks executor.Tricks
-		hints  executor.Hints
-		cuts   executor.Shortcuts
-		ls     *learner.Session
-	)
-	if s.store != nil {
-		l, err := learner.New(learner.Config{Store: s.store, Model: model, Clock: a.cfg.Clock, Logger: a.log})
-		if err != nil {
-			return global.Summary{}, err
-		}
-		runID := job.Task.ID
-		ls = l.Start(runID, job.Task.Instruction)
-		defer ls.Attach(bus)()
-		tricks, hints, cuts = ls, ls, shortcuts{ls}
+	if res.KnowledgeErr != nil {
+		s.a.log.Warn("App Map updates failed", "task", job.Task.ID, "err", res.KnowledgeErr)
 	}
-	limits := a.cfg.Limits
-	if l := job.Task.Limits; l.Steps > 0 {
-		limits.MaxSteps = l.Steps
-	}
-	if l := job.Task.Limits; l.Time > 0 {
-		limits.MaxWall = l.Time
-	}
-	if l := job.Task.Limits; l.Cost > 0 {
-		limits.MaxCost = l.Cost
-	}
-	it, err := interaction.New(interaction.Config{Model: model, Dialoger: user, Memory: mem, Prompts: a.prompt, Bus: bus, Logger: a.log})
-	if err != nil {
-		return global.Summary{}, err
-	}
-	var mark executor.MarkFunc
-	if !a.cfg.TextOnly {
-		mark = a.marker.Render
-	}
-	ex, err := executor.New(executor.Config{Device: s.dev, Model: model, Interactor: it, Memory: mem, Prompts: a.prompt, Bus: bus,
-		Meter: meter, Guard: a.cfg.Guard, Tricks: tricks, Hints: hints, Shortcuts: cuts, Mark: mark, TextOnly: a.cfg.TextOnly,
-		Limits: limits, Shell: a.cfg.Shell, Clock: a.cfg.Clock, Logger: a.log})
-	if err != nil {
-		return global.Summary{}, err
-	}
-	phone := appSource{dev: s.dev, store: s.store}
-	gm, err := global.New(global.Config{Apps: phone, Launcher: s.dev, Executor: ex, Model: model, Prompts: a.prompt, Memory: mem,
-		Bus: bus, Tricks: tricks, RunID: job.Task.ID, TextOnly: a.cfg.TextOnly, Logger: a.log})
-	if err != nil {
-		return global.Summary{}, err
-	}
-	_, runErr := gm.Run(ctx, job.Task.Instruction)
-	if ls != nil {
-		// Learning never fails the task; it runs even after a stop, bounded.
-		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
-		if _, err := ls.Learn(lctx); err != nil {
-			a.log.Warn("learning failed", "task", job.Task.ID, "err", err)
-		}
-		cancel()
-	}
-	if err := rec.Close(); err != nil && runErr == nil {
-		runErr = err
-	}
-	return rec.Summary(), runErr
-}
-
-// shortcuts adapts the learner's known paths to the executor's Navigate action.
-type shortcuts struct{ s *learner.Session }
-
-// Shortcut implements executor.Shortcuts.
-func (c shortcuts) Shortcut(ctx context.Context, app, from, target string) ([]executor.ShortcutStep, bool) {
-	steps, ok := c.s.Shortcut(ctx, app, from, target)
-	if !ok {
-		return nil, false
-	}
-	out := make([]executor.ShortcutStep, len(steps))
-	for i, st := range steps {
-		out[i] = st
-	}
-	return out, true
-}
-
-// appSource lists the phone's launchable apps for the Global Planner, with the learned
-// descriptions from the knowledge file.
-type appSource struct {
-	dev   *adb.Device
-	store *knowledge.Store
-}
-
-func (p appSource) Apps(ctx context.Context) ([]global.App, error) {
-	list, err := p.dev.Apps(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]global.App, 0, len(list))
-	for _, x := range list {
-		app := global.App{Package: x.Package, Label: x.Label}
-		if app.Label == "" {
-			app.Label = labelFromPackage(x.Package)
-		}
-		if p.store != nil {
-			if k, err := p.store.GetApp(x.Package); err == nil {
-				app.Description = k.Description
-			}
-		}
-		out = append(out, app)
-	}
-	return out, nil
-}
-
-// labelFromPackage makes a readable label of a package name's last part.
-func labelFromPackage(pkg string) string {
-	last := pkg[strings.LastIndex(pkg, ".")+1:]
-	if last == "" {
-		return pkg
-	}
-	r := []rune(last)
-	r[0] = unicode.ToUpper(r[0])
-	return string(r)
-}
-
-// scriptedEndpoint is the scripted model served over HTTP on a free loopback port, so the
-// agent reaches it through the real OpenAI adapter.
-type scriptedEndpoint struct {
-	Script *scripted.Server
-	URL    string
-	hs     *http.Server
-	done   chan error
-}
-
-func startScripted(rules []scripted.Rule, log *slog.Logger) (*scriptedEndpoint, error) {
-	srv, err := scripted.NewServer(rules, scripted.Options{Logger: log})
-	if err != nil {
-		return nil, fmt.Errorf("agentrun: scripted model: %w", err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("agentrun: scripted model: listen: %w", err)
-	}
-	e := &scriptedEndpoint{Script: srv, URL: "http://" + ln.Addr().String() + "/v1",
-		hs: &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}, done: make(chan error, 1)}
-	go func() { e.done <- e.hs.Serve(ln) }()
-	return e, nil
-}
-
-// Close stops the server at once. The run is over, so no answer is cut; Shutdown would wait
-// up to 5 s for a connection the client dialed but never used (http.StateNew).
-func (e *scriptedEndpoint) Close() error {
-	err := e.hs.Close()
-	if serr := <-e.done; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
-		err = serr
-	}
-	return err
+	return res.Summary, res.Err
 }
 
 // Merge imports the knowledge files srcs into dst (created when missing): what the cold

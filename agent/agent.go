@@ -1,0 +1,206 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/executor/prompts"
+	"github.com/fairy-go/fairy/global"
+	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/learner"
+	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/perception"
+)
+
+// Config is what every run of an Agent shares.
+type Config struct {
+	Guard    *executor.Guard // nil: the default policy
+	Limits   executor.Limits // defaults; a Run's non-zero limits override them
+	TextOnly bool            // the models get the screen text only, no screenshots
+	Shell    []string        // the technician shell's allow-list offered to the decider
+	Secrets  []string        // redacted from traces (API keys)
+	Clock    func() time.Time
+	Logger   *slog.Logger // nil: discard
+}
+
+// Agent runs instructions; one Agent may run many at once (each Run has its own bus,
+// memory and recorder). It holds the prompt templates and the set-of-mark renderer.
+type Agent struct {
+	cfg    Config
+	log    *slog.Logger
+	prompt *prompts.Set
+	mark   executor.MarkFunc
+}
+
+// New loads the prompts and, in visual mode, the set-of-mark renderer.
+func New(cfg Config) (*Agent, error) {
+	ps, err := prompts.Load()
+	if err != nil {
+		return nil, fmt.Errorf("agent: %w", err)
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	a := &Agent{cfg: cfg, log: cfg.Logger, prompt: ps}
+	if a.log == nil {
+		a.log = slog.New(slog.DiscardHandler)
+	}
+	if !cfg.TextOnly {
+		m, err := perception.NewMarker(perception.MarkOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("agent: %w", err)
+		}
+		a.mark = m.Render
+	}
+	return a, nil
+}
+
+// Run is one run's values.
+type Run struct {
+	Instruction string
+	// Dir is the run directory (trace.jsonl, screenshots, summary.json); required.
+	Dir string
+	// ID names the run in the trace and in what the Self-Learner stores; "" is Dir's base name.
+	ID       string
+	Device   Device               // required; *adb.Device is one
+	Model    executor.Model       // required; every role, metered per run
+	Dialoger interaction.Dialoger // required: the person, or a simulated one
+	// Knowledge is the long-term knowledge file, opened and closed by the caller; nil runs
+	// without. With it, tricks, navigation hints, shortcuts and app descriptions come from
+	// it and the Self-Learner learns after every app task.
+	Knowledge *knowledge.Store
+	Limits    executor.Limits // non-zero fields override Config.Limits
+	// Progress, if set, receives the terminal progress view; HideQuestions leaves the
+	// questions out of it, for when the Dialoger shows them on the same terminal.
+	Progress      io.Writer
+	HideQuestions bool
+}
+
+// Result is what a run did.
+type Result struct {
+	global.Result
+	// Summary is summary.json as written into the run directory.
+	Summary global.Summary
+	// Err is why the run ended in error (the run's own error or a failed trace flush);
+	// an interrupted run has its context's error here.
+	Err error
+	// KnowledgeErr reports App Map updates that failed; the run was not affected.
+	KnowledgeErr error
+}
+
+// Run carries out r.Instruction. The error is for a run that could not be assembled
+// (missing part, run directory not writable); what happened to the task, even when it
+// ended in error, is in the Result, whose trace is flushed.
+func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
+	if r.Dir == "" || r.Device == nil || r.Model == nil || r.Dialoger == nil {
+		return Result{}, fmt.Errorf("%w: a run needs a directory, a device, a model and a dialoger", ErrConfig)
+	}
+	id := r.ID
+	if id == "" {
+		id = filepath.Base(r.Dir)
+	}
+	rec, err := global.NewRecorder(r.Dir, a.cfg.Secrets...)
+	if err != nil {
+		return Result{}, err
+	}
+	bus := memory.NewBus(a.cfg.Clock)
+	mem := memory.NewManager()
+	mem.Attach(bus)
+	bus.Subscribe(rec.Handle)
+	if r.Progress != nil {
+		p := global.NewProgress(r.Progress)
+		p.HideQuestions = r.HideQuestions
+		bus.Subscribe(p.Handle)
+	}
+	meter := &llm.Meter{}
+	model := executor.Metered{Model: r.Model, Meter: meter, Bus: bus}
+	apps := phoneApps{dev: r.Device, store: r.Knowledge}
+
+	var (
+		tricks executor.Tricks
+		hints  executor.Hints
+		cuts   executor.Shortcuts
+		sess   *learner.Session
+	)
+	if r.Knowledge != nil {
+		if sess, err = a.startLearning(ctx, r, id, model, apps); err != nil {
+			_ = rec.Close()
+			return Result{}, err
+		}
+		defer sess.Attach(bus)()
+		tricks, hints, cuts = sess, sess, shortcuts{sess}
+	}
+	gm, err := a.assemble(r, id, assembly{model: model, meter: meter, bus: bus, mem: mem, apps: apps, tricks: tricks, hints: hints, cuts: cuts, sess: sess})
+	if err != nil {
+		_ = rec.Close()
+		return Result{}, err
+	}
+	res, runErr := gm.Run(ctx, r.Instruction)
+	if err := rec.Close(); err != nil && runErr == nil {
+		runErr = err
+	}
+	out := Result{Result: res, Summary: rec.Summary(), Err: runErr}
+	if sess != nil {
+		out.KnowledgeErr = sess.Err()
+	}
+	return out, nil
+}
+
+// assembly is one run's shared parts, for assemble.
+type assembly struct {
+	model  executor.Metered
+	meter  *llm.Meter
+	bus    *memory.Bus
+	mem    *memory.Manager
+	apps   global.AppSource
+	tricks executor.Tricks
+	hints  executor.Hints
+	cuts   executor.Shortcuts
+	sess   *learner.Session // nil: no learning
+}
+
+// assemble builds the interaction loop, the App-Level Executor (wrapped so the learner
+// learns after each app task) and the Global Task Manager.
+func (a *Agent) assemble(r Run, id string, p assembly) (*global.Manager, error) {
+	it, err := interaction.New(interaction.Config{Model: p.model, Dialoger: r.Dialoger, Memory: p.mem, Prompts: a.prompt, Bus: p.bus, Logger: a.log})
+	if err != nil {
+		return nil, err
+	}
+	ex, err := executor.New(executor.Config{Device: r.Device, Model: p.model, Interactor: it, Memory: p.mem, Prompts: a.prompt, Bus: p.bus,
+		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Mark: a.mark, TextOnly: a.cfg.TextOnly,
+		Limits: a.limits(r.Limits), Shell: a.cfg.Shell, Clock: a.cfg.Clock, Logger: a.log})
+	if err != nil {
+		return nil, err
+	}
+	var runner global.Runner = ex
+	if p.sess != nil {
+		runner = global.Learning{Runner: ex, Learn: learnFunc(p.sess), Bus: p.bus, Logger: a.log}
+	}
+	return global.New(global.Config{Apps: p.apps, Launcher: r.Device, Executor: runner, Model: p.model, Prompts: a.prompt, Memory: p.mem,
+		Bus: p.bus, Tricks: p.tricks, RunID: id, TextOnly: a.cfg.TextOnly, Logger: a.log})
+}
+
+// limits are the configured limits with the run's non-zero ones on top.
+func (a *Agent) limits(over executor.Limits) executor.Limits {
+	l := a.cfg.Limits
+	if over.MaxSteps > 0 {
+		l.MaxSteps = over.MaxSteps
+	}
+	if over.MaxWall > 0 {
+		l.MaxWall = over.MaxWall
+	}
+	if over.MaxTokens > 0 {
+		l.MaxTokens = over.MaxTokens
+	}
+	if over.MaxCost > 0 {
+		l.MaxCost = over.MaxCost
+	}
+	return l
+}
