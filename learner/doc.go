@@ -31,7 +31,21 @@
 //   - Learner.DescribeApps: the app list with learned descriptions for the Global Planner;
 //   - Learner.Hint (the executor's Hints port) and Learner.Route: a known path from the
 //     current page to the page that best serves a sub-goal, matched in English or Chinese;
-//   - Learner.Shortcut: a reliable path's steps with the page signature expected before
-//     each; Step.Resolve checks the screen and turns a step into the action to run, or
-//     fails with ErrMismatch so the executor falls back to normal steps.
+//   - Learner.ShortcutFor (and Session.Shortcut, the executor's Shortcuts port): a reliable
+//     path's steps with the page signature expected before each; Step.Resolve checks the
+//     screen and turns a step into the action to run, or fails with ErrMismatch so the
+//     executor falls back to normal steps.
+//
+// # List rows
+//
+// Pages are structural: every item of a list opens the same page (a shop's item page, an
+// app's App info), so "the path to the item page" would replay whichever row was learned.
+// A tap is item-specific when the map knows taps on other rows leading to the same page,
+// or when its page shows several elements with the tapped element's resource-id. Routes
+// and shortcuts take, at an item-specific step, the row whose label the sub-goal names
+// (English words or Chinese bigrams) and stop before one it does not name: the hint then
+// offers Navigate up to the list page, and the model picks the row. A list row's label
+// never counts as the name of the page it opens. Session.Hint remembers the routes it
+// offered, so the Navigate that follows replays exactly the route the hint showed, rows
+// included; without a hint, Learner.Shortcut never guesses a row.
 package learner

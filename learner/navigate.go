@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -34,9 +35,19 @@ type Route struct {
 	Steps    []Step
 	// Match is how well the target page matches the sub-goal (0..1).
 	Match float64
-	// Replayable is true when every step can run as a shortcut: each transition at least
-	// Config.MinReliability reliable and of a kind the executor can replay (no typing).
+	// Replay is how many leading steps Navigate replays: all of them, or those before the
+	// first step that taps one row of a list (an item-specific step: the map knows taps on
+	// different rows leading to the same page) and the sub-goal names no row of it — the
+	// model picks the row there. Stop is the page the replay ends on (To when Replay is
+	// len(Steps)).
+	Replay int
+	Stop   knowledge.Page
+	// Replayable is true when Navigate can replay the first Replay steps (Replay > 0): each
+	// transition at least Config.MinReliability reliable and of a kind the executor can
+	// replay (no typing).
 	Replayable bool
+	// Open marks the steps that tap a list row the sub-goal does not name.
+	Open []bool
 }
 
 // maxCandidates bounds the pages Route tries to reach, best matches first.
@@ -100,11 +111,156 @@ func (l *Learner) Route(ctx context.Context, app, signature, subgoal string) (Ro
 		if found && len(path) >= len(best.Steps) {
 			continue
 		}
-		steps, replayable := l.steps(m, path)
-		best = Route{App: app, From: from, To: c.p, Steps: steps, Match: c.score, Replayable: replayable}
+		best = l.route(m, from, c.p, path, q)
+		best.Match = c.score
 		found = true
 	}
 	return best, found, nil
+}
+
+// route makes a Route of a path: item-specific steps re-picked for the query q, and the
+// replay cut before the first one the query does not settle or that cannot be replayed.
+func (l *Learner) route(m *knowledge.Map, from, to knowledge.Page, path []knowledge.Transition, q map[string]bool) Route {
+	fit, open := fitRows(m, path, q)
+	steps, _ := l.steps(m, fit)
+	r := Route{App: m.App, From: from, To: to, Steps: steps, Open: open, Replay: len(steps)}
+	for i, st := range steps {
+		if open[i] || !l.replayableStep(st) {
+			r.Replay = i
+			break
+		}
+	}
+	r.Replayable = r.Replay > 0
+	r.Stop = to
+	if r.Replay < len(steps) {
+		if p, err := m.Page(steps[r.Replay].From); err == nil {
+			r.Stop = p
+		}
+	}
+	return r
+}
+
+// fitRows re-picks each item-specific step of path — a tap on one row of a list, where
+// the map knows taps on different rows leading to the same page, or where the page shows
+// several elements with the row's resource-id — as the row whose label the query q names
+// (English words or Chinese bigrams; the best match, unique, covering at least a third of
+// the label). open[i] is true where no row is named: replaying the row the map happened to
+// learn would open the wrong item (抹茶拿铁 for a task that wants 珍珠奶茶).
+func fitRows(m *knowledge.Map, path []knowledge.Transition, q map[string]bool) ([]knowledge.Transition, []bool) {
+	out := slices.Clone(path)
+	open := make([]bool, len(path))
+	ix := newRows(m)
+	for i, t := range path {
+		if !ix.specific(t) {
+			continue
+		}
+		if row, ok := pickRow(parallel(m, t), q); ok {
+			out[i] = row
+		} else {
+			open[i] = true
+		}
+	}
+	return out, open
+}
+
+// rowLabel is the label a tap's target shows.
+func rowLabel(e knowledge.Element) string {
+	if e.Text != "" {
+		return e.Text
+	}
+	return e.Desc
+}
+
+// parallel returns t and the map's other taps from t's page to t's page on other labels.
+func parallel(m *knowledge.Map, t knowledge.Transition) []knowledge.Transition {
+	out := []knowledge.Transition{t}
+	for _, u := range m.Transitions {
+		if u.From == t.From && u.To == t.To && u.Action.Kind == t.Action.Kind && rowLabel(u.Action.Target) != rowLabel(t.Action.Target) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// rows indexes a map's list rows: the labels tapped between two pages, and each page's
+// elements by resource-id.
+type rows struct {
+	labels map[[3]string]map[string]bool // from, to, kind → labels tapped
+	pages  map[string]knowledge.Page
+}
+
+func newRows(m *knowledge.Map) rows {
+	r := rows{labels: map[[3]string]map[string]bool{}, pages: make(map[string]knowledge.Page, len(m.Pages))}
+	for _, p := range m.Pages {
+		r.pages[p.Key] = p
+	}
+	for _, t := range m.Transitions {
+		k := [3]string{t.From, t.To, string(t.Action.Kind)}
+		if r.labels[k] == nil {
+			r.labels[k] = map[string]bool{}
+		}
+		r.labels[k][rowLabel(t.Action.Target)] = true
+	}
+	return r
+}
+
+// specific reports a tap on one row of a list of like items (see fitRows).
+func (r rows) specific(t knowledge.Transition) bool {
+	if t.From == t.To || (t.Action.Kind != knowledge.ActionTap && t.Action.Kind != knowledge.ActionLongPress) || rowLabel(t.Action.Target) == "" {
+		return false
+	}
+	if len(r.labels[[3]string{t.From, t.To, string(t.Action.Kind)}]) > 1 {
+		return true
+	}
+	id := t.Action.Target.ResourceID
+	if id == "" {
+		return false
+	}
+	labels := map[string]bool{}
+	for _, e := range r.pages[t.From].Elements {
+		if e.ResourceID != "" && sameID(e.ResourceID, id) {
+			labels[rowLabel(e)] = true
+		}
+	}
+	return len(labels) > 1
+}
+
+// minRowMatch is the least share of a row label's terms the query must name.
+const minRowMatch = 1.0 / 3
+
+// pickRow picks the transition whose row label the query names best; ok is false when
+// none does, or two do equally well.
+func pickRow(alts []knowledge.Transition, q map[string]bool) (knowledge.Transition, bool) {
+	best, second := -1.0, -1.0
+	var pick knowledge.Transition
+	for _, t := range alts {
+		lt := terms(rowLabel(t.Action.Target))
+		if len(lt) == 0 {
+			continue
+		}
+		n := 0
+		for w := range lt {
+			if q[w] {
+				n++
+			}
+		}
+		sc := float64(n) / float64(len(lt))
+		switch {
+		case sc > best:
+			second, best, pick = best, sc, t
+		case sc > second:
+			second = sc
+		}
+	}
+	if best < minRowMatch || best == second {
+		return knowledge.Transition{}, false
+	}
+	return pick, true
+}
+
+// replayableStep reports a step Navigate can replay.
+func (l *Learner) replayableStep(s Step) bool {
+	return s.Reliability >= l.cfg.MinReliability && s.Signature != "" && replayable(s.Action)
 }
 
 // Hint writes a navigation hint for the Re-Planner: the known path from the page with this
@@ -128,22 +284,44 @@ func (r Route) Hint() string {
 	}
 	b.WriteString(":")
 	for i, s := range r.Steps {
-		fmt.Fprintf(&b, " %d. %s;", i+1, s.Action)
+		fmt.Fprintf(&b, " %d. %s", i+1, s.Action)
+		if i < len(r.Open) && r.Open[i] {
+			b.WriteString(" (one row of a list: the learned row, pick the one the task needs)")
+		}
+		b.WriteString(";")
 	}
 	s := strings.TrimSuffix(b.String(), ";") + "."
-	if r.Replayable {
+	switch {
+	case !r.Replayable:
+	case r.Replay == n:
 		s += fmt.Sprintf(" It is reliable: Navigate(%q) replays it without deciding each step.", r.To.ID)
+	default:
+		s += fmt.Sprintf(" Its first %d step", r.Replay)
+		if r.Replay != 1 {
+			s += "s"
+		}
+		s += fmt.Sprintf(" are reliable: Navigate(%q) replays them without deciding each step, up to page %s %q; go on from there step by step.", r.Stop.ID, r.Stop.ID, r.Stop.Name())
 	}
 	return s
 }
 
-// Shortcut returns the steps of the known reliable path of app from page from to page
-// target (each a page key, short ID, unique key prefix, or a page signature), with the
-// expected page before each step, so the executor can replay it with no model call: before
-// each step it checks the screen (Step.Resolve) and falls back to normal steps at the first
-// mismatch. ok is false when there is no such path, a transition on it is less reliable
-// than Config.MinReliability, or a step cannot be replayed (typing needs the model).
+// Shortcut is ShortcutFor with no sub-goal: it never guesses a list row, so the steps end
+// before the first item-specific step of the path.
 func (l *Learner) Shortcut(ctx context.Context, app, from, target string) ([]Step, bool) {
+	return l.ShortcutFor(ctx, app, from, target, "")
+}
+
+// ShortcutFor returns the steps of the known reliable path of app from page from to page
+// target (each a page key, short ID, unique key prefix, or a page signature), with the
+// expected page before each, so the executor can replay them with no model call: before
+// each step it checks the screen (Step.Resolve) and falls back to normal steps at the
+// first mismatch. Where the map knows several rows of a list leading on (item-specific
+// steps), the row is the one query names (the sub-goal or instruction, English or
+// Chinese); the steps end before an item-specific step query does not settle. ok is false
+// when there is no such path, a transition before that end is less reliable than
+// Config.MinReliability or cannot be replayed (typing needs the model), or nothing is
+// left to replay.
+func (l *Learner) ShortcutFor(ctx context.Context, app, from, target, query string) ([]Step, bool) {
 	m, err := l.cfg.Store.Map(app)
 	if err != nil {
 		l.log.Warn("shortcut: map load failed", logApp, app, logErr, err)
@@ -158,11 +336,15 @@ func (l *Learner) Shortcut(ctx context.Context, app, from, target string) ([]Ste
 	if err != nil || len(path) == 0 {
 		return nil, false
 	}
-	steps, ok := l.steps(m, path)
-	if !ok {
-		return nil, false
+	r := l.route(m, f, t, path, terms(query))
+	if r.Replay < len(r.Steps) {
+		// A step before the end cannot be replayed: only a cut at an unnamed list row
+		// leaves something to replay.
+		if !r.Open[r.Replay] || !r.Replayable {
+			return nil, false
+		}
 	}
-	return steps, true
+	return r.Steps[:r.Replay], true
 }
 
 // steps turns a path into shortcut steps and says whether all can be replayed.
@@ -225,13 +407,15 @@ func findPage(m *knowledge.Map, ref string) (knowledge.Page, bool) {
 
 // pageScores rates every page against the sub-goal's terms: a term found in the page's
 // title (its description up to ": ") or in the label of an element that leads to the page
-// weighs 2, in one of its elements 1; rarer terms weigh more (idf). Terms no page has are
+// (not a list row: see fitRows) weighs 2, in one of its elements 1; rarer terms weigh more (idf). Terms no page has are
 // left out, so a sub-goal's other words (or stray CJK bigrams) do not dilute the match.
 // Scores are normalised to 0..1.
 func pageScores(m *knowledge.Map, q map[string]bool) map[string]float64 {
 	incoming := map[string][]string{}
+	ix := newRows(m)
 	for _, t := range m.Transitions {
-		if t.To != t.From && !t.Action.Target.IsZero() {
+		// A list row's label names the item, not the page it opens (every row opens it).
+		if t.To != t.From && !t.Action.Target.IsZero() && !ix.specific(t) {
 			incoming[t.To] = append(incoming[t.To], t.Action.Target.Text, t.Action.Target.Desc, t.Action.Target.ResourceID)
 		}
 	}

@@ -204,3 +204,121 @@ func TestDescribeApps(t *testing.T) {
 		t.Errorf("launcher = %q", a.LauncherActivity)
 	}
 }
+
+const rowsApp = "com.example.rows"
+
+var (
+	rowsHome = screen{rowsApp, ".Home", "r-home", `- "Settings"
+- [1] item "Apps" id=apps
+- [2] item "Display" id=display`}
+	rowsList = screen{rowsApp, ".AllApps", "r-list", `- "All apps"
+- [1] item "Calendar" id=app_row
+- [2] item "Maps" id=app_row
+- [3] item "Messages" id=app_row
+- [4] item "珍珠奶茶 Bubble tea" id=app_row`}
+	rowsInfo = screen{rowsApp, ".AppInfo", "r-info", `- "App info"
+- [1] item "Notifications" id=notifications
+- [2] item "Storage & cache" id=storage`}
+	rowsNotif = screen{rowsApp, ".AppNotifications", "r-notif", `- "Notifications"
+- [1] switch "All notifications" id=switch_bar checked`}
+)
+
+// rowsRun walks home → Apps → the list → each row in turn → App info → Notifications and
+// back, so the map knows several rows of the list leading to the same page.
+func rowsRun(t *testing.T, l *learner.Learner, rows ...string) {
+	t.Helper()
+	s := l.Start("", "")
+	r := startRun(t, s, "run-rows", "notifications", rowsApp, "notifications")
+	r.see(rowsHome, "", "Open Apps")
+	r.do("r-home", tap(1, "Apps", rowsApp+":id/apps", "android.widget.LinearLayout"))
+	for _, row := range rows {
+		r.see(rowsList, "A", "Open "+row)
+		r.do("r-list", tap(2, row, rowsApp+":id/app_row", "android.widget.LinearLayout"))
+		r.see(rowsInfo, "A", "Open Notifications")
+		r.do("r-info", tap(1, "Notifications", rowsApp+":id/notifications", "android.widget.LinearLayout"))
+		r.see(rowsNotif, "A", "Go back")
+		r.do("r-notif", act{a: memory.Action{Type: memory.Back}})
+		r.see(rowsInfo, "A", "Go back")
+		r.do("r-info", act{a: memory.Action{Type: memory.Back}})
+	}
+	r.see(rowsList, "A", "Finished")
+	r.finish(memory.OutcomeDone, "")
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRouteRespectsSubgoal: where taps on different rows of a list lead to the same page,
+// the hint and the shortcut take the row the sub-goal names, and stop before a row it does
+// not name; a row learned once is still a row when its page shows others like it.
+func TestRouteRespectsSubgoal(t *testing.T) {
+	tests := []struct {
+		name    string
+		learned []string
+		subgoal string
+		want    []string // the replayed steps' target labels; nil: no Navigate offered
+		hint    []string // substrings of the hint
+	}{
+		{"two rows learned, the second named", []string{"Maps", "Messages"}, "Turn off the notifications of Messages",
+			[]string{"Apps", "Messages", "Notifications"}, []string{`Navigate("p4") replays it`}},
+		{"two rows learned, the first named", []string{"Maps", "Messages"}, "Turn off the notifications of Maps",
+			[]string{"Apps", "Maps", "Notifications"}, []string{`Navigate("p4") replays it`}},
+		{"a row not learned", []string{"Maps", "Messages"}, "Turn off the notifications of Calendar",
+			[]string{"Apps"}, []string{`(one row of a list`, `Its first 1 step are reliable: Navigate("p2")`, `up to page p2 "All apps`}},
+		{"one row learned, another named", []string{"Maps"}, "Turn off the notifications of Messages",
+			[]string{"Apps"}, []string{`Navigate("p2") replays them`}},
+		{"one row learned and named", []string{"Maps"}, "Turn off the notifications of Maps",
+			[]string{"Apps", "Maps", "Notifications"}, []string{`Navigate("p4") replays it`}},
+		// The row's words make the list page the best match for the hint; ShortcutFor to
+		// the notifications page still picks the row in Chinese.
+		{"chinese row", []string{"Maps", "珍珠奶茶 Bubble tea"}, "关掉珍珠奶茶的通知 notifications",
+			[]string{"Apps"}, []string{`to page p2 "All apps`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st, _ := tempStore(t)
+			l := newLearner(t, st, nil)
+			rowsRun(t, l, tc.learned...)
+			s := l.Start("", "")
+			h, err := s.Hint(t.Context(), rowsApp, "r-home", tc.subgoal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("hint: %s", h)
+			for _, w := range tc.hint {
+				if !strings.Contains(h, w) {
+					t.Errorf("hint lacks %q", w)
+				}
+			}
+			target := h[strings.Index(h, `Navigate("`)+len(`Navigate("`):]
+			target = target[:strings.IndexByte(target, '"')]
+			steps, ok := s.Shortcut(t.Context(), rowsApp, "r-home", target)
+			var got []string
+			for _, st := range steps {
+				got = append(got, st.Action.Target.Text)
+			}
+			if !ok || strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("Shortcut after the hint = %q, %v; want %q", got, ok, tc.want)
+			}
+			// Without the hint, the learner never guesses a row: it stops before the list.
+			steps, ok = l.Shortcut(t.Context(), rowsApp, "r-home", "r-notif")
+			if !ok || len(steps) != 1 || steps[0].Action.Target.Text != "Apps" {
+				t.Errorf("Shortcut with no sub-goal = %v, %v; want the tap on Apps only", steps, ok)
+			}
+			// With the sub-goal given, ShortcutFor picks the same row.
+			steps, ok = l.ShortcutFor(t.Context(), rowsApp, "r-home", "r-notif", tc.subgoal)
+			row := ""
+			for _, r := range tc.learned {
+				if w, _, _ := strings.Cut(r, " "); strings.Contains(tc.subgoal, w) {
+					row = r
+				}
+			}
+			switch {
+			case row != "" && (!ok || len(steps) != 3 || steps[1].Action.Target.Text != row):
+				t.Errorf("ShortcutFor = %v, %v; want the row %q", steps, ok, row)
+			case row == "" && (!ok || len(steps) != 1):
+				t.Errorf("ShortcutFor = %v, %v; want the tap on Apps only", steps, ok)
+			}
+		})
+	}
+}

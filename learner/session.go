@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -31,6 +32,7 @@ type Session struct {
 	early       []knowledge.Trick       // tricks given before the first app task (global planning)
 	edges       map[string]map[string]map[string]bool
 	errs        []error
+	routes      map[routeKey][]Step // replayable routes the session's hints offered
 }
 
 // taskTrace is one app task's trajectory as the learner keeps it.
@@ -398,12 +400,43 @@ func (t *taskTrace) serve(tr knowledge.Trick) {
 	t.servedOrder = append(t.servedOrder, tr.ID)
 }
 
-// Hint is Learner.Hint; it satisfies the executor's Hints port.
+// Hint is Learner.Hint; it satisfies the executor's Hints port. The session remembers the
+// replayable part of each route it hinted at, so that a Navigate the hint offered replays
+// that very route — with the list rows its sub-goal named — rather than whichever row the
+// map learned first.
 func (s *Session) Hint(ctx context.Context, app, signature, subgoal string) (string, error) {
-	return s.l.Hint(ctx, app, signature, subgoal)
+	r, ok, err := s.l.Route(ctx, app, signature, subgoal)
+	if err != nil || !ok {
+		return "", err
+	}
+	if r.Replayable {
+		s.mu.Lock()
+		if s.routes == nil {
+			s.routes = map[routeKey][]Step{}
+		}
+		s.routes[routeKey{app, signature, r.Stop.Key}] = slices.Clone(r.Steps[:r.Replay])
+		s.mu.Unlock()
+	}
+	return r.Hint(), nil
 }
 
-// Shortcut is Learner.Shortcut.
+// routeKey names a route a hint offered: app, the page signature it starts from, the key
+// of the page its replay ends on.
+type routeKey struct{ app, from, stop string }
+
+// Shortcut returns the steps of the route a hint of this session offered from the page
+// with signature from to page target (the hint's Navigate target); without such a hint it
+// is Learner.Shortcut, which never guesses a list row.
 func (s *Session) Shortcut(ctx context.Context, app, from, target string) ([]Step, bool) {
+	if m, err := s.l.cfg.Store.Map(app); err == nil {
+		if t, ok := findPage(m, target); ok {
+			s.mu.Lock()
+			steps, hinted := s.routes[routeKey{app, from, t.Key}]
+			s.mu.Unlock()
+			if hinted && len(steps) > 0 {
+				return slices.Clone(steps), true
+			}
+		}
+	}
 	return s.l.Shortcut(ctx, app, from, target)
 }

@@ -75,6 +75,63 @@ func TestSettingsToggles(t *testing.T) {
 	}
 }
 
+// TestSettingsDeepPages walks Settings as deep as Android 14's: an app's notification
+// switch and cache, the screen timeout, bold text — and the main list's subtitles are
+// rendered text, never template source.
+func TestSettingsDeepPages(t *testing.T) {
+	tests := []struct {
+		name  string
+		taps  []string
+		check func(t *testing.T, p *Phone)
+	}{
+		{"maps notifications off", []string{"Apps", "See all apps", "Maps", "Notifications", "All Maps notifications"}, func(t *testing.T, p *Phone) {
+			if got := p.Setting("secure/notif_off_com.fairy.maps"); got != "1" || !has(t, p, "Off: notifications from this app are blocked") {
+				t.Errorf("notif_off = %q; screen: %s", got, labels(t, p))
+			}
+		}},
+		{"messages cache cleared", []string{"Apps", "See all apps", "Messages", "Storage & cache", "Clear cache"}, func(t *testing.T, p *Phone) {
+			recs, err := p.Records("com.android.settings:cleared_cache")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != 1 || recs[0]["package"] != "com.google.android.apps.messaging" || !has(t, p, "Cache  0 B") {
+				t.Errorf("cleared caches %v; screen: %s", recs, labels(t, p))
+			}
+		}},
+		{"screen timeout", []string{"Display", "Screen timeout", "5 minutes"}, func(t *testing.T, p *Phone) {
+			if got := p.Setting("system/screen_off_timeout"); got != "300000" {
+				t.Errorf("screen_off_timeout = %q", got)
+			}
+			sh(t, p, "input keyevent KEYCODE_BACK")
+			if !has(t, p, "After 5 minutes of inactivity") {
+				t.Errorf("display page: %s", labels(t, p))
+			}
+		}},
+		{"bold text", []string{"Display", "Display size and text", "Bold text"}, func(t *testing.T, p *Phone) {
+			if got := p.Setting("secure/font_weight_adjustment"); got != "300" {
+				t.Errorf("font_weight_adjustment = %q", got)
+			}
+			tap(t, p, "Bold text")
+			if got := p.Setting("secure/font_weight_adjustment"); got != "0" {
+				t.Errorf("font_weight_adjustment after a second tap = %q", got)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPhone(t)
+			launch(t, p, "com.android.settings")
+			if l := labels(t, p); strings.Contains(l, "{{") || !strings.Contains(l, "Wi-Fi is on") || !strings.Contains(l, "On - 3 apps have access to location") {
+				t.Fatalf("main list: %s", l)
+			}
+			for _, l := range tc.taps {
+				tap(t, p, l)
+			}
+			tc.check(t, p)
+		})
+	}
+}
+
 func TestScrollingLongList(t *testing.T) {
 	p := newPhone(t)
 	launch(t, p, "com.android.contacts")

@@ -1062,6 +1062,8 @@ func cmdPm(p *Phone, c *cmdIO) int {
 		return 1
 	case "resolve-activity":
 		return resolveActivity(p, c, c.args[2:])
+	case "query-activities":
+		return queryActivities(p, c, c.args[2:])
 	}
 	c.errorf("Unknown command: %s\n", c.args[1])
 	return 255
@@ -1119,12 +1121,27 @@ func resolveActivity(p *Phone, c *cmdIO, args []string) int {
 		c.printf("priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n%s\n", comp)
 		return 0
 	}
+	c.printf("%s", resolveInfo(p, a, "", false))
+	return 0
+}
+
+// resolveInfo renders a ResolveInfo as PackageManagerShellCommand prints it (ResolveInfo.dump
+// with each line after prefix). With labels, the activity and its application carry the
+// app's label as nonLocalizedLabel (an app whose android:label is a literal string) rather
+// than a resource id: query-activities shows them, so a client gets labels without aapt.
+func resolveInfo(p *Phone, a *appState, prefix string, labels bool) string {
+	s := a.spec
+	pkg := s.Package
+	label := "labelRes=0x7f110029 nonLocalizedLabel=null"
+	if labels && s.Label != "" {
+		label = "labelRes=0x0 nonLocalizedLabel=" + s.Label
+	}
 	uid := 10100 + int(crc(pkg)%400)
-	c.printf(`priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false
+	body := fmt.Sprintf(`priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false
 ActivityInfo:
   name=%[1]s
   packageName=%[2]s
-  labelRes=0x7f110029 nonLocalizedLabel=null icon=0x7f0e0000 banner=0x0
+  %[5]s icon=0x7f0e0000 banner=0x0
   enabled=true exported=true directBootAware=false
   taskAffinity=%[2]s targetActivity=null persistableMode=PERSIST_ROOT_ONLY
   launchMode=0 flags=0x200 privateFlags=0x0 theme=0x7f120132
@@ -1134,14 +1151,82 @@ ActivityInfo:
   ApplicationInfo:
     name=%[2]s.App
     packageName=%[2]s
-    labelRes=0x7f110029 nonLocalizedLabel=null icon=0x7f0e0000 banner=0x0
+    %[5]s icon=0x7f0e0000 banner=0x0
     className=%[2]s.App
     processName=%[2]s
     taskAffinity=%[2]s
     uid=%[3]d flags=0x3088be44 privateFlags=0x8c001000 theme=0x0
     requiresSmallestWidthDp=0 compatibleWidthLimitDp=0 largestWidthLimitDp=0
     sourceDir=%[4]s
-`, s.component(s.Activity), pkg, uid, p.apkPath(pkg, s.System))
+`, s.component(s.Activity), pkg, uid, p.apkPath(pkg, s.System), label)
+	if prefix == "" {
+		return body
+	}
+	var b strings.Builder
+	for line := range strings.Lines(body) {
+		b.WriteString(prefix + line)
+	}
+	return b.String()
+}
+
+// queryActivities answers `cmd package query-activities [--brief] [--components] INTENT`
+// as Android 7+ does for the intents the phone knows: MAIN/LAUNCHER lists every launchable
+// app in install order; a package (-p or a trailing name) narrows it.
+func queryActivities(p *Phone, c *cmdIO, args []string) int {
+	brief, components := false, false
+	var rest []string
+	for _, a := range args {
+		switch a {
+		case "--brief":
+			brief = true
+		case "--components":
+			components = true
+		default:
+			rest = append(rest, a)
+		}
+	}
+	in := parseIntent(rest)
+	launcher := in.action == "" || in.action == "android.intent.action.MAIN"
+	for _, cat := range in.categories {
+		if cat != "android.intent.category.LAUNCHER" && cat != "android.intent.category.DEFAULT" {
+			launcher = false
+		}
+	}
+	var found []*appState
+	if launcher {
+		for _, pkg := range p.order {
+			a := p.apps[pkg]
+			if a == nil || a.spec.Hidden || a.spec.Home {
+				continue
+			}
+			if in.pkg != "" && in.pkg != pkg {
+				continue
+			}
+			if in.component != "" && !strings.HasPrefix(in.component, pkg+"/") {
+				continue
+			}
+			found = append(found, a)
+		}
+	}
+	if len(found) == 0 {
+		c.printf("No activities found\n")
+		return 0
+	}
+	if components {
+		for _, a := range found {
+			c.printf("%s\n", a.spec.shortComponent(a.spec.Activity))
+		}
+		return 0
+	}
+	c.printf("%d activities found:\n", len(found))
+	for i, a := range found {
+		c.printf("  Activity #%d:\n", i)
+		if brief {
+			c.printf("    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n    %s\n", a.spec.shortComponent(a.spec.Activity))
+			continue
+		}
+		c.printf("%s", resolveInfo(p, a, "    ", true))
+	}
 	return 0
 }
 

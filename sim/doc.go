@@ -25,6 +25,8 @@
 // input tap|swipe|draganddrop|text|keyevent|keycombination|motionevent, am start [-W] -n,
 // am force-stop, am broadcast, monkey -p PKG -c android.intent.category.LAUNCHER 1,
 // pm list packages [-3|-s|-f], pm path, cmd package resolve-activity [--brief],
+// cmd package query-activities [--brief|--components] (launchable apps, with their labels
+// as nonLocalizedLabel),
 // dumpsys window|activity activities|input_method|package PKG, wm size|density,
 // getprop [KEY], setprop, settings get|put|delete|list, ime list|enable|disable|set|reset.
 //
@@ -65,7 +67,10 @@
 // Go API: State() (every app's variables and collections, settings, foreground, screen,
 // keyboard, IME), Records("messages") or Records("com.fairy.shop:orders"), Var(pkg, name),
 // Setting("global/wifi_on"), Foreground(), ScreenID(), Dump(), Screenshot(), and typed
-// helpers Messages(), Events(), Notes(), Orders(); Reset() restores the factory state.
+// helpers Messages(), Events(), Notes(), Orders(); Reset() restores the factory state and
+// Reseed(seed) restarts the random source (fault draws) as if the phone had that seed.
+// Settings keeps app notifications as secure/notif_off_PKG = 1 and cleared caches and
+// storage as its collections cleared_cache and cleared_storage (records with the package).
 // Phone-only shell service:
 //
 //	fairy-sim state [COLLECTION|PACKAGE]   JSON of the state, a collection or an app

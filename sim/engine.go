@@ -516,7 +516,7 @@ func (p *Phone) runActions(a *appState, inst *screenInst, item Record, acts []Ac
 			}
 		case ac.PutSetting != nil:
 			for k, v := range ac.PutSetting {
-				ns, key, _ := strings.Cut(k, "/")
+				ns, key, _ := strings.Cut(a.eval(k, c), "/")
 				if p.settings[ns] != nil {
 					p.settings[ns][key] = a.eval(v, c)
 				}

@@ -171,6 +171,32 @@ func TestDeterministicFromSeed(t *testing.T) {
 	}
 }
 
+// TestReseed: a phone reseeded after a reset draws its faults as a phone made with that
+// seed does.
+func TestReseed(t *testing.T) {
+	draws := func(p *Phone) string {
+		var log strings.Builder
+		for i := 0; i < 12; i++ {
+			out, _ := sh(t, p, "uiautomator dump /dev/tty")
+			log.WriteString(out[:5])
+		}
+		return log.String()
+	}
+	faults := func(c *Config) { c.Faults = Faults{Idle: 0.5, IdleRun: 12} }
+	want := draws(newPhone(t, faults, func(c *Config) { c.Seed = 42 }))
+	p := newPhone(t, faults, func(c *Config) { c.Seed = 1 })
+	if got := draws(p); got == want {
+		t.Fatalf("seeds 1 and 42 drew the same: %s", got)
+	}
+	if err := p.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	p.Reseed(42)
+	if got := draws(p); got != want {
+		t.Errorf("reseeded phone drew %s, a phone with seed 42 draws %s", got, want)
+	}
+}
+
 func TestConcurrentClients(t *testing.T) {
 	p := newPhone(t)
 	var wg sync.WaitGroup

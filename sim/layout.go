@@ -699,8 +699,8 @@ func (p *Phone) cellNode(m metrics, pkg string, inst *screenInst, e *ElementSpec
 	n := baseNode("android.widget.TextView", pkg, r)
 	n.text = a.eval(e.Row.Title, c)
 	n.desc = a.eval(e.Row.Desc, c)
-	if e.Row.ID != "" {
-		n.rid = pkg + ":id/" + e.Row.ID
+	if id := a.eval(e.Row.ID, c); id != "" {
+		n.rid = pkg + ":id/" + id
 	}
 	n.kind = "cell"
 	n.lines = []string{a.eval(e.Row.Icon, c)}
@@ -715,8 +715,8 @@ func (p *Phone) rowNode(m metrics, pkg string, inst *screenInst, e *ElementSpec,
 	c := tctx{inst: inst, item: rec}
 	rs := e.Row
 	n := baseNode("android.widget.LinearLayout", pkg, r)
-	if rs.ID != "" {
-		n.rid = pkg + ":id/" + rs.ID
+	if id := a.eval(rs.ID, c); id != "" {
+		n.rid = pkg + ":id/" + id
 	}
 	n.desc = a.eval(rs.Desc, c)
 	n.kind = "row"
@@ -737,8 +737,8 @@ func (p *Phone) rowNode(m metrics, pkg string, inst *screenInst, e *ElementSpec,
 	right := r.Max.X - m.dp(16)
 	var widget *node
 	for _, wdg := range []struct{ tmpl, class, id string }{{rs.Switch, "android.widget.Switch", "android:id/switch_widget"}, {rs.Radio, "android.widget.RadioButton", pkg + ":id/radio"}, {rs.Checkbox, "android.widget.CheckBox", "android:id/checkbox"}} {
-		if wdg.tmpl == "" {
-			continue
+		if wdg.tmpl == "" || a.eval(wdg.tmpl, c) == "" {
+			continue // a mixed list: this row has no widget
 		}
 		widget = baseNode(wdg.class, pkg, image.Rect(right-m.dp(52), r.Min.Y+(r.Dy()-m.dp(32))/2, right, r.Min.Y+(r.Dy()+m.dp(32))/2))
 		widget.rid = wdg.id

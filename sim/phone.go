@@ -355,3 +355,14 @@ func abbreviate(s string) string {
 	}
 	return s
 }
+
+// Reseed restarts the phone's random source (fault draws) from seed, as a phone made with
+// Config.Seed = seed would have it; app data, settings and faults stay as they are. An
+// evaluation calls it after Reset so that a task's own seed applies whichever phone of a
+// farm runs the task.
+func (p *Phone) Reseed(seed uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	p.idleRun = 0
+}

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -85,6 +87,8 @@ func TestCommandsBasics(t *testing.T) {
 		{"pm list packages -3", []string{"package:com.fairy.shop\n", "package:com.fairy.maps\n", "package:com.android.adbkeyboard\n"}, 0},
 		{"pm path com.fairy.maps", []string{"package:/data/app/"}, 0},
 		{"cmd package resolve-activity --brief com.android.settings", []string{"priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\ncom.android.settings/.Settings\n"}, 0},
+		{"cmd package query-activities --components -a android.intent.action.MAIN -c android.intent.category.LAUNCHER", []string{"com.android.settings/.Settings\n", "com.fairy.shop/.MainActivity\n"}, 0},
+		{"cmd package query-activities -a android.intent.action.VIEW", []string{"No activities found\n"}, 0},
 		{"ime list -s", []string{imeGboard + "\n"}, 0},
 		{"ime list -a -s", []string{imeADB + "\n"}, 0},
 		{"dumpsys window | grep mCurrentFocus", []string{"  mCurrentFocus=Window{"}, 0},
@@ -108,6 +112,39 @@ func TestCommandsBasics(t *testing.T) {
 	}
 	if out, _ := sh(t, p, "pm list packages -3"); strings.Contains(out, "com.android.settings") {
 		t.Errorf("pm list packages -3 lists a system app: %q", out)
+	}
+}
+
+// TestQueryActivitiesLauncher: the launchable apps as Android prints them, one ActivityInfo
+// block each with the app's label as nonLocalizedLabel; never the launcher itself.
+func TestQueryActivitiesLauncher(t *testing.T) {
+	p := newPhone(t)
+	out, st := sh(t, p, "cmd package query-activities -a android.intent.action.MAIN -c android.intent.category.LAUNCHER")
+	if st != 0 {
+		t.Fatalf("status %d: %s", st, out)
+	}
+	head := regexp.MustCompile(`^(\d+) activities found:\n  Activity #0:\n    priority=0 `).FindStringSubmatch(out)
+	if head == nil {
+		t.Fatalf("output starts %q", out[:min(len(out), 120)])
+	}
+	block := regexp.MustCompile(`(?m)^  Activity #\d+:\n    priority=.*\n    ActivityInfo:\n      name=(\S+)\n      packageName=(\S+)\n      labelRes=0x0 nonLocalizedLabel=(.+) icon=0x`)
+	got := map[string]string{}
+	for _, m := range block.FindAllStringSubmatch(out, -1) {
+		if !strings.HasPrefix(m[1], m[2]+".") {
+			t.Errorf("activity %s of package %s", m[1], m[2])
+		}
+		got[m[2]] = m[3]
+	}
+	if n, _ := strconv.Atoi(head[1]); n != len(got) || n < 7 {
+		t.Errorf("%s activities announced, %d blocks read: %v", head[1], len(got), got)
+	}
+	for pkg, label := range map[string]string{"com.android.settings": "Settings", "com.fairy.shop": "FoodShop 外卖", "com.fairy.maps": "Maps"} {
+		if got[pkg] != label {
+			t.Errorf("%s: label %q, want %q", pkg, got[pkg], label)
+		}
+	}
+	if _, ok := got["com.android.launcher3"]; ok {
+		t.Error("the launcher is listed")
 	}
 }
 

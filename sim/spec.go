@@ -112,9 +112,12 @@ type RowSpec struct {
 	Trailing string `yaml:"trailing"`
 	Desc     string `yaml:"desc"`
 	Icon     string `yaml:"icon"`     // letter or short text drawn in a round icon
-	Switch   string `yaml:"switch"`   // when set, a Switch with this checked state
-	Radio    string `yaml:"radio"`    // when set, a RadioButton with this checked state
-	Checkbox string `yaml:"checkbox"` // when set, a CheckBox with this checked state
+	// Switch, Radio and Checkbox, when set and not evaluating to "" for the row, add that
+	// widget with the checked state they evaluate to ("true"); a row whose template gives ""
+	// has none, so one list can mix switch rows with plain rows as Android's settings do.
+	Switch   string `yaml:"switch"`
+	Radio    string `yaml:"radio"`
+	Checkbox string `yaml:"checkbox"`
 }
 
 // Action is one step of what an element does. Exactly one verb is set per step; If guards it.
@@ -134,7 +137,7 @@ type Action struct {
 	Set           map[string]string `yaml:"set"`            // app variables (templates)
 	Toggle        string            `yaml:"toggle"`         // flip a "true"/"false" variable
 	ToggleSetting string            `yaml:"toggle_setting"` // "namespace/key": flip 0/1
-	PutSetting    map[string]string `yaml:"put_setting"`    // "namespace/key": value (template)
+	PutSetting    map[string]string `yaml:"put_setting"`    // "namespace/key" (template): value (template)
 
 	Add    *AddAction    `yaml:"add"`
 	Update *UpdateAction `yaml:"update"`
