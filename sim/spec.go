@@ -111,7 +111,7 @@ type RowSpec struct {
 	Subtitle string `yaml:"subtitle"`
 	Trailing string `yaml:"trailing"`
 	Desc     string `yaml:"desc"`
-	Icon     string `yaml:"icon"`     // letter or short text drawn in a round icon
+	Icon     string `yaml:"icon"` // letter or short text drawn in a round icon
 	// Switch, Radio and Checkbox, when set and not evaluating to "" for the row, add that
 	// widget with the checked state they evaluate to ("true"); a row whose template gives ""
 	// has none, so one list can mix switch rows with plain rows as Android's settings do.
