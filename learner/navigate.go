@@ -23,6 +23,10 @@ type Step struct {
 	Action      knowledge.Action
 	Effect      knowledge.Effect
 	Reliability float64
+	// Row marks a tap on one row of a list (see the package doc): its label must match.
+	// Another step's element may show other text than when it was learned (a cart button
+	// with its count) when its resource-id names it alone.
+	Row bool
 }
 
 // String is a short human form: on .Main#a1b2: tap id=settings "Settings".
@@ -209,20 +213,21 @@ func (r rows) specific(t knowledge.Transition) bool {
 	if t.From == t.To || (t.Action.Kind != knowledge.ActionTap && t.Action.Kind != knowledge.ActionLongPress) || rowLabel(t.Action.Target) == "" {
 		return false
 	}
-	if len(r.labels[[3]string{t.From, t.To, string(t.Action.Kind)}]) > 1 {
-		return true
-	}
-	id := t.Action.Target.ResourceID
-	if id == "" {
-		return false
-	}
-	labels := map[string]bool{}
-	for _, e := range r.pages[t.From].Elements {
-		if e.ResourceID != "" && sameID(e.ResourceID, id) {
-			labels[rowLabel(e)] = true
+	if id := t.Action.Target.ResourceID; id != "" {
+		labels := map[string]bool{}
+		for _, e := range r.pages[t.From].Elements {
+			if e.ResourceID != "" && sameID(e.ResourceID, id) {
+				labels[rowLabel(e)] = true
+			}
+		}
+		switch {
+		case len(labels) > 1:
+			return true // rows of a list share their resource-id
+		case len(labels) == 1:
+			return false // one element whose text changes (a cart button with its count)
 		}
 	}
-	return len(labels) > 1
+	return len(r.labels[[3]string{t.From, t.To, string(t.Action.Kind)}]) > 1
 }
 
 // minRowMatch is the least share of a row label's terms the query must name.
@@ -349,16 +354,13 @@ func (l *Learner) ShortcutFor(ctx context.Context, app, from, target, query stri
 
 // steps turns a path into shortcut steps and says whether all can be replayed.
 func (l *Learner) steps(m *knowledge.Map, path []knowledge.Transition) ([]Step, bool) {
-	pages := make(map[string]knowledge.Page, len(m.Pages))
-	for _, p := range m.Pages {
-		pages[p.Key] = p
-	}
+	ix := newRows(m)
 	out := make([]Step, 0, len(path))
 	ok := true
 	for _, t := range path {
-		p := pages[t.From]
+		p := ix.pages[t.From]
 		s := Step{From: t.From, To: t.To, Activity: p.Activity, Signature: p.Signature, Action: t.Action,
-			Effect: t.Effect, Reliability: t.Reliability()}
+			Effect: t.Effect, Reliability: t.Reliability(), Row: ix.specific(t)}
 		if s.Reliability < l.cfg.MinReliability || s.Signature == "" || !replayable(t.Action) {
 			ok = false
 		}
@@ -481,6 +483,9 @@ func (s Step) Resolve(screen *perception.Screen) (memory.Action, error) {
 	}
 	index := func() (int, error) {
 		e, err := Locate(screen, s.Action.Target)
+		if err != nil && !s.Row && s.Action.Target.ResourceID != "" {
+			e, err = Locate(screen, knowledge.Element{ResourceID: s.Action.Target.ResourceID, Class: s.Action.Target.Class})
+		}
 		if err != nil {
 			return 0, err
 		}

@@ -2,6 +2,7 @@ package learner_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -320,5 +321,50 @@ func TestRouteRespectsSubgoal(t *testing.T) {
 				t.Errorf("ShortcutFor = %v, %v; want the tap on Apps only", steps, ok)
 			}
 		})
+	}
+}
+
+// TestShortcutButtonWithChangingText: a button whose text changes (a cart with its count)
+// is one element, not rows of a list: the shortcut takes it whatever it shows now.
+func TestShortcutButtonWithChangingText(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	menu := func(n int) screen {
+		return screen{rowsApp, ".Menu", "m-menu", fmt.Sprintf("- \"Menu\"\n- [1] item \"Tea\" id=menu_item\n- [2] item \"Coffee\" id=menu_item\n- [3] button \"Cart (%d)\" id=cart_button", n)}
+	}
+	cart := screen{rowsApp, ".Cart", "m-cart", "- \"Cart\"\n- [1] button \"Check out\" id=checkout"}
+	checkout := screen{rowsApp, ".Checkout", "m-checkout", "- \"Confirm order\"\n- [1] button \"Submit\" id=submit"}
+	s := l.Start("", "")
+	r := startRun(t, s, "run-cart", "order", rowsApp, "order")
+	for n := 1; n <= 2; n++ {
+		r.see(menu(n), "A", "Open the cart")
+		r.do("m-menu", tap(3, fmt.Sprintf("Cart (%d)", n), rowsApp+":id/cart_button", "android.widget.Button"))
+		r.see(cart, "A", "Check out")
+		r.do("m-cart", tap(1, "Check out", rowsApp+":id/checkout", "android.widget.Button"))
+		r.see(checkout, "A", "Go back")
+		r.do("m-checkout", act{a: memory.Action{Type: memory.Back}})
+		r.see(cart, "A", "Go back")
+		r.do("m-cart", act{a: memory.Action{Type: memory.Back}})
+	}
+	r.see(menu(2), "A", "Finished")
+	r.finish(memory.OutcomeDone, "")
+
+	steps, ok := l.Shortcut(t.Context(), rowsApp, "m-menu", "m-checkout")
+	if !ok || len(steps) != 2 || steps[0].Row {
+		t.Fatalf("Shortcut = %+v, %v; want two steps, the cart button not a row", steps, ok)
+	}
+	now := &perception.Screen{Package: rowsApp, Activity: ".Menu", Signature: "m-menu", Elements: []perception.Element{
+		{Index: 1, Role: "item", Label: "Tea", ResourceID: rowsApp + ":id/menu_item", Class: "android.widget.LinearLayout"},
+		{Index: 2, Role: "item", Label: "Coffee", ResourceID: rowsApp + ":id/menu_item", Class: "android.widget.LinearLayout"},
+		{Index: 3, Role: "button", Label: "Cart (5)", Text: "Cart (5)", ResourceID: rowsApp + ":id/cart_button", Class: "android.widget.Button"},
+	}}
+	if a, err := steps[0].Resolve(now); err != nil || a.Index != 3 {
+		t.Errorf("Resolve on a cart of 5 = %v, %v; want Tap(3)", a, err)
+	}
+	// A row is held to its label: another row with the same resource-id is no match.
+	row := learner.Step{Signature: "m-menu", Row: true, Action: knowledge.Action{Kind: knowledge.ActionTap,
+		Target: knowledge.Element{ResourceID: rowsApp + ":id/menu_item", Text: "Juice", Class: "android.widget.LinearLayout"}}}
+	if _, err := row.Resolve(now); !errors.Is(err, learner.ErrMismatch) {
+		t.Errorf("row Juice resolved on a menu without it: %v", err)
 	}
 }
