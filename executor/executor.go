@@ -194,8 +194,10 @@ type run struct {
 	forced   string   // the decider's NeedInteraction reason, awaiting the planner
 
 	need        *interaction.Need
+	heldAfter   bool // the guard held an action back after others of its batch ran
 	batch       []memory.Action
 	consents    map[int]string // batch index → consent category it spends
+	typed       map[int]bool   // element indexes typed into by the batch running now
 	finishAfter bool
 
 	loops      map[string]int

@@ -65,8 +65,8 @@ func TestGuardStopsUnconsentedPayment(t *testing.T) {
 				t.Errorf("Pay tapped %d times, want %d", got, tt.wantPaid)
 			}
 			g := find[memory.ActionGuarded](h)
-			if len(g) != 1 || g[0].Category != "payment" {
-				t.Errorf("guard events = %+v", g)
+			if len(g) != 1 || g[0].Category != "payment" || g[0].Target != "Pay" {
+				t.Errorf("guard events = %+v, want one payment hold on Pay", g)
 			}
 			if asked := h.person.Asked(); len(asked) != 1 || asked[0].Question.Kind != interaction.YesNo {
 				t.Errorf("questions = %+v", asked)

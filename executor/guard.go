@@ -57,6 +57,7 @@ type Verdict struct {
 	Category string
 	Type     int    // interaction type to ask
 	Subject  string // e.g. `tap "Pay ¥18"`
+	Target   string // what the action is on, plain: the element's label ("Pay ¥18") or the shell command
 }
 
 // Guard applies a GuardPolicy.
@@ -138,7 +139,7 @@ func (g *Guard) Check(a memory.Action, el *perception.Element) (Verdict, bool) {
 		for _, r := range g.rules {
 			for _, re := range r.cmds {
 				if re.MatchString(a.Command) {
-					return Verdict{Category: r.Category, Type: r.Type, Subject: "run " + strconv.QuoteToGraphic(a.Command)}, true
+					return Verdict{Category: r.Category, Type: r.Type, Subject: "run " + strconv.QuoteToGraphic(a.Command), Target: a.Command}, true
 				}
 			}
 		}
@@ -180,7 +181,8 @@ func (g *Guard) Check(a memory.Action, el *perception.Element) (Verdict, bool) {
 			}
 		}
 		if hit {
-			return Verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", strings.ToLower(string(a.Type)), strconv.QuoteToGraphic(label(el)))}, true
+			name := label(el)
+			return Verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", strings.ToLower(string(a.Type)), strconv.QuoteToGraphic(name)), Target: name}, true
 		}
 	}
 	return Verdict{}, false

@@ -42,6 +42,10 @@ func TestDefaultGuardPolicy(t *testing.T) {
 			if got := map[bool]string{true: v.Category}[hit]; got != tc.category {
 				t.Errorf("category %q, want %q (verdict %+v)", got, tc.category, v)
 			}
+			// The target is the plain label (or command), never the quoted one of the subject.
+			if want := map[bool]string{true: tc.el.Label, false: tc.a.Command}[tc.a.Type != memory.Shell]; hit && v.Target != want {
+				t.Errorf("target %q, want %q", v.Target, want)
+			}
 		})
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/fairy-go/fairy/executor/prompts"
 	"github.com/fairy-go/fairy/interaction"
@@ -224,7 +223,8 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 // interact runs the interaction loop for the pending need.
 func (r *run) interact(ctx context.Context) (State, error) {
 	need := *r.need
-	r.need = nil
+	ranBefore := r.heldAfter
+	r.need, r.heldAfter = nil, false
 	res, err := r.cfg.Interactor.Resolve(ctx, need)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -242,6 +242,12 @@ func (r *run) interact(ctx context.Context) (State, error) {
 		return r.fail("the person's answers did not settle it: " + need.Reason)
 	}
 	r.planNote = append(r.planNote, fmt.Sprintf("The person was just asked (%s) and answered; the summary is on the instruction stack: %q. Keep working on the sub-goal this was for (%s): do not skip it.", need.Reason, res.Summary, need.Subgoal))
+	if ranBefore {
+		// The actions before the held one ran: the screen changed under them (a typed
+		// text, a ticked box). Read it again, and let the planner judge what they did.
+		r.reuse, r.noActs = false, false
+		return StatePerceive, nil
+	}
 	r.reuse, r.noActs, r.lastActs = true, true, nil
 	return StatePerceive, nil
 }
@@ -402,7 +408,7 @@ func (r *run) guard() (State, error) {
 			r.consents[i] = v.Category
 			continue
 		}
-		r.publish(memory.ActionGuarded{Step: r.step, Action: a, Category: v.Category, Target: strings.TrimPrefix(v.Subject, strings.ToLower(string(a.Type))+" ")})
+		r.publish(memory.ActionGuarded{Step: r.step, Action: a, Category: v.Category, Target: v.Target})
 		r.need = &interaction.Need{Step: r.step, Type: v.Type, Reason: fmt.Sprintf("%s (%s)", v.Subject, v.Category),
 			Subgoal: r.subgoal, Screen: r.screen.Text(), Category: v.Category, Subject: v.Subject}
 		r.batch = r.batch[:i]
@@ -418,6 +424,7 @@ const loopLimit = 3
 // act runs the batch on the device.
 func (r *run) act(ctx context.Context) (State, error) {
 	r.lastActs = nil
+	r.typed = map[int]bool{}
 	acted := false
 	for i, a := range r.batch {
 		key := r.screen.Signature + "\x00" + a.String()
@@ -471,7 +478,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 	}
 	if r.need != nil {
 		// The guard held an action back: ask before anything else.
-		r.reuse = !acted
+		r.heldAfter = acted
 		return StateInteract, nil
 	}
 	if !acted && len(r.lastActs) == 0 {
@@ -538,8 +545,12 @@ func (r *run) exec(ctx context.Context, a memory.Action, el *perception.Element)
 	case memory.LongPress:
 		return "", dev.LongPress(ctx, el.Center.X, el.Center.Y, longPressDuration)
 	case memory.Input:
-		if n := utf8.RuneCountInString(el.Text); n > 0 && el.Text != el.Hint {
-			if err := dev.ClearText(ctx, el.Center.X, el.Center.Y, n); err != nil {
+		// The field's text on the screen may be stale (an earlier action of this batch typed
+		// into it) or only its hint (an empty EditText reports its hint as text on Android 8+).
+		// Its length is no count of characters to delete: ClearText with n = 0 reads the
+		// focused field's text afresh and deletes exactly that.
+		if el.Text != "" || r.typed[a.Index] {
+			if err := dev.ClearText(ctx, el.Center.X, el.Center.Y, 0); err != nil {
 				return "", err
 			}
 		} else if !el.Focused {
@@ -547,9 +558,13 @@ func (r *run) exec(ctx context.Context, a memory.Action, el *perception.Element)
 				return "", err
 			}
 		}
+		if r.typed == nil {
+			r.typed = map[int]bool{} // a shortcut's replay types outside act
+		}
+		r.typed[a.Index] = true
 		return "", dev.TypeText(ctx, a.Text)
 	case memory.Clear:
-		return "", dev.ClearText(ctx, el.Center.X, el.Center.Y, max(utf8.RuneCountInString(el.Text), 1))
+		return "", dev.ClearText(ctx, el.Center.X, el.Center.Y, 0)
 	case memory.Swipe:
 		b := perception.Bounds{X2: r.screen.Width, Y2: r.screen.Height}
 		if el != nil {

@@ -48,6 +48,7 @@ func (p phoneApps) Apps(ctx context.Context) ([]global.App, error) {
 // face, the device layer over gadb, the scripted model over HTTP behind the OpenAI adapter.
 type scenario struct {
 	rules  string          // file under testdata
+	script string          // the rules themselves, when rules is ""
 	extra  []scripted.Rule // tried before the file's rules
 	user   []interaction.Rule
 	limits executor.Limits
@@ -96,9 +97,11 @@ func (sc scenario) run(t *testing.T, instruction string) outcome {
 	}
 	t.Cleanup(func() { dev.Close(context.Background()) })
 
-	data, err := os.ReadFile(filepath.Join("testdata", sc.rules))
-	if err != nil {
-		t.Fatal(err)
+	data := []byte(sc.script)
+	if sc.rules != "" {
+		if data, err = os.ReadFile(filepath.Join("testdata", sc.rules)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	rules, err := scripted.ParseRules(data)
 	if err != nil {

@@ -63,7 +63,7 @@ func TestGuardStopsPaymentAndNoEndsUnpaid(t *testing.T) {
 	}
 	var paymentHeld bool
 	for _, g := range eventsOf[memory.ActionGuarded](o) {
-		paymentHeld = paymentHeld || (g.Category == "payment" && strings.Contains(g.Target, "支付"))
+		paymentHeld = paymentHeld || (g.Category == "payment" && g.Target == "支付")
 	}
 	if !paymentHeld {
 		t.Errorf("the guard did not hold back the tap on 支付: %+v", eventsOf[memory.ActionGuarded](o))

@@ -230,7 +230,10 @@ func (d *Device) Stop(ctx context.Context, pkg string) error {
 }
 
 // ClearText focuses the field at x,y and deletes n characters before the cursor (moved to
-// the end first). n ≤ 0 deletes the field's whole text, as read from a dump.
+// the end first). n ≤ 0 deletes the field's whole text, as read from a dump taken after
+// focusing it: the way to empty a field, because a count taken from an earlier screen can
+// be stale (text typed since) or the hint's length (an empty EditText reports its hint as
+// its text on Android 8+), and deleting by it removes characters that were not meant.
 func (d *Device) ClearText(ctx context.Context, x, y int, n int) error {
 	if err := d.Tap(ctx, x, y); err != nil {
 		return fmt.Errorf("adb clear text: %w", err)

@@ -125,6 +125,12 @@ func TestOperations(t *testing.T) {
 			if err := d.ClearText(ctx, field.Center.X, field.Center.Y, 1); err != nil || p.Var(shop, "q") != "奶" {
 				t.Errorf("ClearText 1: %v, field %q", err, p.Var(shop, "q"))
 			}
+			// An empty field reports its hint as its text: clearing it again is harmless.
+			for i := range 2 {
+				if err := d.ClearText(ctx, field.Center.X, field.Center.Y, 0); err != nil || p.Var(shop, "q") != "" {
+					t.Errorf("ClearText 0 (#%d): %v, field %q", i+1, err, p.Var(shop, "q"))
+				}
+			}
 
 			// Keys, gestures, stop.
 			if err := d.Key(ctx, "back"); err != nil {
