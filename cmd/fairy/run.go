@@ -25,8 +25,7 @@ type runConfig struct {
 	Model   executor.Model // nil: no model configured → a usage error pointing to the config and the demo
 	// Agent is what every run shares: guard, limits, text-only mode, the shell allow-list,
 	// secrets to redact, clock and logger.
-	Agent    agent.Config
-	NewRunID func() string // nil: time and process id
+	Agent agent.Config
 	// Knowledge is the long-term knowledge file (--knowledge); "" runs without it. With it,
 	// the Self-Learner learns from the run, and tricks, hints and shortcuts come from it.
 	Knowledge string
@@ -98,9 +97,6 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 		now = time.Now
 	}
 	id := fmt.Sprintf("%s-%d", now().UTC().Format("20060102-150405"), os.Getpid())
-	if cfg.NewRunID != nil {
-		id = cfg.NewRunID()
-	}
 	var store *knowledge.Store
 	closeStore := func() error {
 		if store == nil {
