@@ -166,11 +166,19 @@ func serveScripted(ctx context.Context, ln net.Listener, h http.Handler, nrules 
 		return fmt.Errorf("model serve: %w", err)
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	// Answers in flight get a moment to finish; a connection a client opened but never used
+	// (http.StateNew) would hold Shutdown for seconds, so after the grace it is closed.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), serveGrace)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
-		return fmt.Errorf("model serve: shutdown: %w", err)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("model serve: shutdown: %w", err)
+		}
+		_ = hs.Close()
 	}
 	<-errc
 	return nil
 }
+
+// serveGrace is how long `fairy model serve` lets answers in flight finish on Ctrl-C.
+const serveGrace = 500 * time.Millisecond
