@@ -15,7 +15,7 @@
 //	tasks:
 //	  - id: messages-which-alice   # letters, digits, . _ - (names the run directory)
 //	    instruction: "Send Alice a message saying: see you at 7"
-//	    tags: [single-app, choice] # "revisit" marks tasks compared in the cold/warm report
+//	    tags: [single-app, choice] # "revisit": deep pages learned in the cold pass (cold/warm report)
 //	    phone:
 //	      sim: {seed: 7, faults: "idle=0.3,deadtap=0.2,dialog=1", setup: [shell…], launch: PKG}
 //	      # or a real device: device: {serial: R58M…, setup: [shell…]}
@@ -53,6 +53,12 @@
 //	            subgoal: Pick the right Alice
 //	            ask: {type: 3, reason: two contacts are named Alice, options: [Alice Chen, Alice Wong]}
 //	            do: ['Tap "Alice Chen"']
+//	      # A step may take the learned shortcut: navigate is a regexp on the name of the
+//	      # page an App Map hint in the decider's prompt leads to; when the hint offers a
+//	      # replayable Navigate toward such a page the decider answers Navigate, else do.
+//	      # The same rules serve runs with and without knowledge (see the revisit tasks):
+//	      #   {screen: 'item "Apps"', subgoal: Open the notifications of Maps,
+//	      #    navigate: 'Notifications: [^"]*notifications', do: ['Tap "Apps"']}
 //
 // Scripted model rules are llm/scripted rules; they serve the agent when no model is
 // configured, and the model-played user and the judge when their roles are scripted.

@@ -174,6 +174,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			merged = filepath.Join(out, "knowledge.db")
 			if cfg.Knowledge != KnowledgeFresh && cfg.Knowledge != KnowledgeShared {
 				merged = cfg.Knowledge
+			} else if err := os.Remove(merged); err != nil && !errors.Is(err, os.ErrNotExist) {
+				// What this cold pass learned, not what an earlier evaluation left there.
+				runErr = fmt.Errorf("eval: merge cold-pass knowledge: %w", err)
 			}
 			var srcs []string
 			for _, j := range jobs {
@@ -350,6 +353,12 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 	}
 	if err := os.MkdirAll(j.RunDir, 0o755); err != nil {
 		return fail("error", err)
+	}
+	if own := filepath.Join(j.RunDir, "knowledge.db"); j.Knowledge == own {
+		// A run's own knowledge starts empty, even in an output directory used before.
+		if err := os.Remove(own); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fail("error", fmt.Errorf("fresh knowledge: %w", err))
+		}
 	}
 	if src, ok := strings.CutPrefix(j.Knowledge, "copy:"); ok {
 		j.Knowledge = filepath.Join(j.RunDir, "knowledge.db")

@@ -46,6 +46,18 @@ type WalkStep struct {
 	Ask *WalkAsk `yaml:"ask,omitempty"`
 	// Facts are the key context the collector reads off this screen.
 	Facts map[string]string `yaml:"facts,omitempty"`
+	// Navigate is a regexp on the name of the page a navigation hint leads to. When the
+	// decider's prompt holds an App Map hint toward such a page that Navigate can replay,
+	// the decider answers Navigate (the learned shortcut) instead of Do; otherwise Do. The
+	// same rules serve a run with no knowledge and one with it: only the hint differs. Give
+	// the step a sub-goal that names where the task is going (the hint is looked up for it).
+	Navigate string `yaml:"navigate,omitempty"`
+}
+
+// hintPattern matches a navigation hint block toward a page whose name matches to (a
+// regexp) that offers a replayable Navigate; group 1 is the Navigate target.
+func hintPattern(to string) string {
+	return `<<<HINT\n[^\n]*? to page p\d+ "(?:` + to + `)[^\n]*?Navigate\("(\w+)"\) replays`
 }
 
 // WalkAsk is a question the Re-Planner raises (interaction type 1–4).
@@ -173,6 +185,15 @@ func walkRules(t *Task) ([]scripted.Rule, error) {
 			acts, err := walkActions(s.Do)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			if s.Navigate != "" {
+				if _, err := regexp.Compile(s.Navigate); err != nil {
+					return nil, fmt.Errorf("%s: navigate: %v", name, err)
+				}
+				// The hint pattern comes first: its group is {{match 1}}.
+				add(scripted.Rule{Name: name + ": take the known way", Role: "decider",
+					Match:  []string{hintPattern(s.Navigate), marker, `Current sub-goal: ` + regexp.QuoteMeta(s.Subgoal) + `\n`, inScreen(s.Screen)},
+					Answer: fmt.Sprintf(`{"thought":%s,"actions":[{"type":"Navigate","target":"{{match 1}}"}]}`, mustJSON(s.Subgoal+": the App Map knows the way"))})
 			}
 			add(scripted.Rule{Name: name + ": act", Role: "decider",
 				Match:  []string{marker, `Current sub-goal: ` + regexp.QuoteMeta(s.Subgoal) + `\n`, inScreen(s.Screen)},

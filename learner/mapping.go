@@ -13,6 +13,7 @@ import (
 // How a page is described from its screen text, without a model.
 const (
 	maxPageElements = 12 // representative elements kept per page
+	maxRowsPerID    = 3  // of them, elements sharing one resource-id (rows of a list)
 	maxLabel        = 40 // longer labels are content (a message, an address), not structure
 	maxDescription  = 80
 )
@@ -75,6 +76,7 @@ func describePage(activity, text string) (string, []knowledge.Element) {
 	elems, statics := parseText(text)
 	var rep []knowledge.Element
 	seen := map[knowledge.Element]bool{}
+	perID := map[string]int{} // a list's rows share a resource-id: keep a few, not the list
 	var labels []string
 	for _, e := range elems {
 		el := knowledge.Element{ResourceID: e.id}
@@ -87,10 +89,13 @@ func describePage(activity, text string) (string, []knowledge.Element) {
 		if el.Text != "" && len(labels) < 3 {
 			labels = append(labels, el.Text)
 		}
-		if seen[el] || len(rep) >= maxPageElements {
+		if seen[el] || len(rep) >= maxPageElements || (el.ResourceID != "" && perID[el.ResourceID] >= maxRowsPerID) {
 			continue
 		}
 		seen[el] = true
+		if el.ResourceID != "" {
+			perID[el.ResourceID]++
+		}
 		rep = append(rep, el)
 	}
 	var title string

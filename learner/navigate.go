@@ -409,7 +409,8 @@ func findPage(m *knowledge.Map, ref string) (knowledge.Page, bool) {
 
 // pageScores rates every page against the sub-goal's terms: a term found in the page's
 // title (its description up to ": ") or in the label of an element that leads to the page
-// (not a list row: see fitRows) weighs 2, in one of its elements 1; rarer terms weigh more (idf). Terms no page has are
+// (not a list row: see fitRows) weighs 2, in one of its elements 1 (not a list row, whose
+// label names an item rather than the page); rarer terms weigh more (idf). Terms no page has are
 // left out, so a sub-goal's other words (or stray CJK bigrams) do not dilute the match.
 // Scores are normalised to 0..1.
 func pageScores(m *knowledge.Map, q map[string]bool) map[string]float64 {
@@ -432,7 +433,21 @@ func pageScores(m *knowledge.Map, q map[string]bool) map[string]float64 {
 				}
 			}
 		}
+		rowIDs := map[string]map[string]bool{} // resource-id → labels: rows share an id
 		for _, e := range p.Elements {
+			if e.ResourceID != "" {
+				if rowIDs[e.ResourceID] == nil {
+					rowIDs[e.ResourceID] = map[string]bool{}
+				}
+				rowIDs[e.ResourceID][rowLabel(e)] = true
+			}
+		}
+		for _, e := range p.Elements {
+			if len(rowIDs[e.ResourceID]) > 1 {
+				// A list row names an item of the list, not the page: "the notifications of
+				// Maps" is about the notifications page, not the app list that shows Maps.
+				continue
+			}
 			add(e.Text+" "+e.Desc+" "+e.ResourceID, 1)
 		}
 		// A description made from the screen is "title: first labels"; the labels

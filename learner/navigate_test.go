@@ -270,10 +270,8 @@ func TestRouteRespectsSubgoal(t *testing.T) {
 			[]string{"Apps"}, []string{`Navigate("p2") replays them`}},
 		{"one row learned and named", []string{"Maps"}, "Turn off the notifications of Maps",
 			[]string{"Apps", "Maps", "Notifications"}, []string{`Navigate("p4") replays it`}},
-		// The row's words make the list page the best match for the hint; ShortcutFor to
-		// the notifications page still picks the row in Chinese.
 		{"chinese row", []string{"Maps", "珍珠奶茶 Bubble tea"}, "关掉珍珠奶茶的通知 notifications",
-			[]string{"Apps"}, []string{`to page p2 "All apps`}},
+			[]string{"Apps", "珍珠奶茶 Bubble tea", "Notifications"}, []string{`Navigate("p4") replays it`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -94,7 +94,7 @@ func TestSettingsDeepPages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(recs) != 1 || recs[0]["package"] != "com.google.android.apps.messaging" || !has(t, p, "Cache  0 B") {
+			if len(recs) != 1 || recs[0]["package"] != "com.google.android.apps.messaging" || !has(t, p, "Cache 0 B") {
 				t.Errorf("cleared caches %v; screen: %s", recs, labels(t, p))
 			}
 		}},
