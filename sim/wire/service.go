@@ -81,6 +81,78 @@ func runService(ctx context.Context, dev Device, svc service, st serviceStream, 
 	}
 }
 
+// burstDelay is how long output waits for more before it goes out on its own. A command
+// writes its output in many small pieces; sent one packet each, every piece would cost the
+// adbd face a WRTE/OKAY round trip with the host.
+const burstDelay = 2 * time.Millisecond
+
+// burstWriter gathers the small writes of a command into bursts: a burst goes out when the
+// command ends (Flush), when it reaches burstMax, or burstDelay after its first byte, so
+// long-running commands still stream.
+type burstWriter struct {
+	mu    sync.Mutex
+	w     io.Writer
+	buf   []byte
+	delay time.Duration
+	timer *time.Timer
+	err   error
+}
+
+// burstMax is the largest burst held back; larger output goes out at once.
+const burstMax = 64 << 10
+
+func newBurstWriter(w io.Writer, delay time.Duration) *burstWriter {
+	return &burstWriter{w: w, delay: delay}
+}
+
+func (b *burstWriter) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.err != nil {
+		return 0, b.err
+	}
+	b.buf = append(b.buf, p...)
+	if len(b.buf) >= burstMax {
+		return len(p), b.flushLocked()
+	}
+	if b.timer == nil {
+		b.timer = time.AfterFunc(b.delay, func() {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			b.timer = nil
+			_ = b.flushLocked()
+		})
+	}
+	return len(p), nil
+}
+
+// Flush sends what is held back.
+func (b *burstWriter) Flush() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.flushLocked()
+}
+
+// Stop drops the pending timer; output not flushed is discarded.
+func (b *burstWriter) Stop() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.timer != nil {
+		b.timer.Stop()
+		b.timer = nil
+	}
+	b.buf = nil
+}
+
+func (b *burstWriter) flushLocked() error {
+	if b.err != nil || len(b.buf) == 0 {
+		return b.err
+	}
+	_, b.err = b.w.Write(b.buf)
+	b.buf = b.buf[:0]
+	return b.err
+}
+
 // cancelWriter cancels a command whose client stopped reading.
 type cancelWriter struct {
 	w      io.Writer
@@ -110,8 +182,13 @@ func serveShellV1(ctx context.Context, dev Device, svc service, st serviceStream
 		_, _ = io.Copy(io.Discard, st)
 		cancel()
 	}()
-	_, err := dev.Shell(ctx, svc.cmdline, w)
+	bw := newBurstWriter(w, burstDelay)
+	_, err := dev.Shell(ctx, svc.cmdline, bw)
 	abort := errors.Is(err, ErrDropConnection)
+	if !abort {
+		_ = bw.Flush()
+	}
+	bw.Stop()
 	st.end(abort)
 	<-done
 	if err != nil {
