@@ -49,3 +49,18 @@ func Example() {
 	// tap id=compose
 	// tap "Alice"
 }
+
+func ExampleTerms() {
+	fmt.Println(knowledge.Terms("Tapping Alice's messages"))
+	fmt.Println(knowledge.Terms("点一杯珍珠奶茶"))
+	// Output:
+	// [tap alice message]
+	// [点一 一杯 杯珍 珍珠 珠奶 奶茶]
+}
+
+func ExampleTokenizer() {
+	ids := knowledge.Tokenizer{Stop: map[string]bool{"id": true, "button": true}, Camel: true}
+	fmt.Println(ids.Terms("com.example:id/wifiToggle Wi-Fi button"))
+	// Output:
+	// [com example wifi toggle wi fi]
+}

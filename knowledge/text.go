@@ -6,17 +6,33 @@ import (
 	"unicode"
 )
 
-// Text relevance for trick retrieval and near-duplicate detection.
-//
-// Texts become terms: runs of Latin (and other space-separated) letters and
-// digits become lower-cased words, stop words dropped and lightly stemmed
-// ("messages" → "message", "tapping" → "tap"); runs of Han, kana or Hangul
-// become overlapping character bigrams ("珍珠奶茶" → 珍珠 珠奶 奶茶), a lone
-// character its unigram. Full-width ASCII is folded first. Relevance is BM25
-// over the candidate tricks.
+// Text relevance for trick retrieval and near-duplicate detection: texts become
+// terms (see Terms), relevance is BM25 over the candidate tricks.
 
-// terms splits text into index terms (duplicates kept, for term frequency).
-func terms(text string) []string {
+// Terms splits text into index terms, in order and duplicates kept (for term
+// frequency), the way trick search and near-duplicate detection see text; it is
+// Tokenizer{}.Terms. Full-width ASCII is folded first. Runs of letters, digits
+// and combining marks (Latin and other space-separated scripts) become lower-cased
+// words: one-letter words other than digits and English stop words are dropped,
+// an apostrophe ends the word ("Alice's" → "alice"), and the rest are lightly
+// stemmed ("messages" → "message", "tapping" → "tap"). Runs of Han, kana or
+// Hangul become overlapping character bigrams ("珍珠奶茶" → 珍珠 珠奶 奶茶), a lone
+// character its unigram.
+func Terms(text string) []string { return Tokenizer{}.Terms(text) }
+
+// A Tokenizer splits text into terms as Terms does, with a caller's own
+// vocabulary on top. The zero value is Terms.
+type Tokenizer struct {
+	// Stop holds more words to drop besides the English stop words, lower-cased
+	// and unstemmed (a word is checked before it is stemmed).
+	Stop map[string]bool
+	// Camel also ends a word where a lower-case letter meets an upper-case one,
+	// so identifiers split into words ("wifiToggle" → wifi, toggle).
+	Camel bool
+}
+
+// Terms splits text into index terms (see the package function Terms).
+func (tk Tokenizer) Terms(text string) []string {
 	var out []string
 	var word []rune
 	var cjk []rune
@@ -25,11 +41,9 @@ func terms(text string) []string {
 			return
 		}
 		w := string(word)
+		short := len(word) < 2 && !unicode.IsDigit(word[0])
 		word = word[:0]
-		if len([]rune(w)) < 2 && !unicode.IsDigit([]rune(w)[0]) {
-			return
-		}
-		if stopWords[w] {
+		if short || stopWords[w] || tk.Stop[w] {
 			return
 		}
 		out = append(out, stem(w))
@@ -48,6 +62,7 @@ func terms(text string) []string {
 		cjk = cjk[:0]
 	}
 	skipTail := false // inside "'s" / "'t": drop the rest of the word
+	var prev rune
 	for _, r := range text {
 		if r >= 0xFF01 && r <= 0xFF5E { // full-width ASCII
 			r -= 0xFEE0
@@ -59,6 +74,10 @@ func terms(text string) []string {
 			cjk = append(cjk, r)
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
 			flushCJK()
+			if tk.Camel && unicode.IsUpper(r) && unicode.IsLower(prev) {
+				flushWord()
+				skipTail = false
+			}
 			if !skipTail {
 				word = append(word, unicode.ToLower(r))
 			}
@@ -69,6 +88,7 @@ func terms(text string) []string {
 			flushCJK()
 			skipTail = false
 		}
+		prev = r
 	}
 	flushWord()
 	flushCJK()

@@ -183,10 +183,10 @@ func (s *Store) Search(app string, kind Kind, query string, k int) ([]Hit, error
 	if err != nil {
 		return nil, fmt.Errorf("search tricks: %w", err)
 	}
-	q := terms(query)
+	q := Terms(query)
 	docs := make([]bm25Doc, len(cands))
 	for i, c := range cands {
-		ts := terms(c.Text)
+		ts := Terms(c.Text)
 		docs[i] = bm25Doc{tf: termFreq(ts), len: len(ts)}
 	}
 	rel := bm25(q, docs)
@@ -310,13 +310,13 @@ func (tx *Tx) UpsertTrick(t Trick) (Trick, bool, error) {
 	if err != nil {
 		return Trick{}, false, fmt.Errorf("upsert trick: %w", err)
 	}
-	tf := termFreq(terms(t.Text))
+	tf := termFreq(Terms(t.Text))
 	best, bestSim := -1, 0.0
 	for i, c := range cands {
 		if c.App != t.App {
 			continue
 		}
-		if sim := similarity(tf, termFreq(terms(c.Text))); sim > bestSim {
+		if sim := similarity(tf, termFreq(Terms(c.Text))); sim > bestSim {
 			best, bestSim = i, sim
 		}
 	}

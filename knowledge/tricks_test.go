@@ -23,9 +23,34 @@ func TestTerms(t *testing.T) {
 		{"  ,,, !!", nil},
 	}
 	for _, tt := range tests {
-		if got := terms(tt.in); !slices.Equal(got, tt.want) {
-			t.Errorf("terms(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := Terms(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("Terms(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestTokenizer(t *testing.T) {
+	ids := Tokenizer{Stop: map[string]bool{"app": true, "button": true}, Camel: true}
+	tests := []struct {
+		name string
+		tk   Tokenizer
+		in   string
+		want []string
+	}{
+		{"zero value is Terms", Tokenizer{}, "WeChat settingsButton", []string{"wechat", "settingsbutton"}},
+		{"camelCase", ids, "PlayStore settingsButton", []string{"play", "store", "setting"}},
+		{"snake_case and dots", ids, "com.android.settings:id/switch_widget", []string{"com", "android", "setting", "id", "switch", "widget"}},
+		{"stop words before stemming", ids, "app apps buttons", []string{"app", "button"}},
+		{"English stop words still dropped", ids, "Turn off the Wi-Fi", []string{"turn", "wi", "fi"}},
+		{"apostrophe then camel", ids, "Bob'sPhone", []string{"bob", "phone"}},
+		{"CJK beside an id", ids, "打开wifiToggle", []string{"打开", "wifi", "toggle"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.tk.Terms(tt.in); !slices.Equal(got, tt.want) {
+				t.Errorf("Terms(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
 	}
 }
 
