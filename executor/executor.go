@@ -202,6 +202,7 @@ type run struct {
 
 	loops      map[string]int
 	loopBreaks int
+	badDecides int // steps in a row whose decider gave no usable batch
 	checkFails int
 	answer     string
 	reason     string

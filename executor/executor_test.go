@@ -345,3 +345,45 @@ func TestKeyContextOffCriticalPath(t *testing.T) {
 	}
 	_ = critical
 }
+
+// TestUnusableDecisionsFailTheTask: a decider that never gives a usable batch (an index not
+// on the screen, an action type that does not exist) is re-asked within the step, then the
+// task fails after maxBadDecides such steps in a row with the problem as the reason, not
+// after the step limit. A usable batch in between starts the count again.
+func TestUnusableDecisionsFailTheTask(t *testing.T) {
+	tests := []struct {
+		name      string
+		bad       string
+		goodAfter int // decider call (0-based) that gives a usable tap; -1 none
+		want      string
+		calls     int
+	}{
+		{"index out of range", tap(42), -1, "index 42 is not on the current screen", 3 * maxBadDecides},
+		{"unknown type", `{"thought":"","actions":[{"type":"Teleport","index":1}]}`, -1, "unknown action type \"Teleport\"", 3 * maxBadDecides},
+		// Two bad steps, one good, then bad ones again: 6 + 1 + 9 calls.
+		{"count restarts", tap(42), 6, "no usable action in 3 steps in a row", 6 + 1 + 3*maxBadDecides},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := shopModel()
+			m.fn[llm.RoleDecider] = func(n int, u string) string {
+				if n == tc.goodAfter {
+					return tap(index(u, "Large ¥18"))
+				}
+				return tc.bad
+			}
+			m.fn[llm.RoleReplanner] = func(int, string) string { return plan("B", "Pick large", 0, "") }
+			h := newHarness(t, shopPhone(), m, nil, func(c *Config) { c.Limits.MaxSteps = 30 })
+			res := h.run(t, "Pick a large bubble tea")
+			if res.Outcome != memory.OutcomeFailed || !strings.Contains(res.Reason, tc.want) {
+				t.Fatalf("outcome %s (%q), want failed saying %q", res.Outcome, res.Reason, tc.want)
+			}
+			if got := m.count(llm.RoleDecider); got != tc.calls {
+				t.Errorf("decider calls = %d, want %d", got, tc.calls)
+			}
+			if len(h.phone.taps) > 0 && tc.goodAfter < 0 {
+				t.Errorf("taps = %v, want none", h.phone.taps)
+			}
+		})
+	}
+}

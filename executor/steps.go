@@ -266,6 +266,10 @@ type decision struct {
 // maxReasks is how often one step asks the decider again for a usable batch.
 const maxReasks = 2
 
+// maxBadDecides is how many steps in a row may end without a usable batch before the
+// task fails.
+const maxBadDecides = 3
+
 // decide asks the Action Decider for a batch and checks it against the screen.
 func (r *run) decide(ctx context.Context) (State, error) {
 	mem := r.cfg.Memory
@@ -291,6 +295,9 @@ func (r *run) decide(ctx context.Context) (State, error) {
 		}
 		r.decNote = nil
 		batch, problems := r.screenCheck(ans.Actions)
+		if len(problems) == 0 && len(batch) > 0 {
+			r.badDecides = 0
+		}
 		if n := len(batch); len(problems) == 0 && n > 0 && batch[n-1].Type == memory.Navigate {
 			steps, why := r.shortcut(ctx, batch)
 			if why == "" {
@@ -308,6 +315,12 @@ func (r *run) decide(ctx context.Context) (State, error) {
 			problems = []string{"The answer had no action. Give at least one action."}
 		}
 		if attempt >= maxReasks {
+			r.badDecides++
+			if r.badDecides >= maxBadDecides {
+				// The re-planner's new sub-goals did not help either: more steps would only
+				// spend model calls until the step limit hides why.
+				return r.fail(fmt.Sprintf("the Action Decider gave no usable action in %d steps in a row: %s", r.badDecides, strings.Join(problems, " ")))
+			}
 			// Nothing usable: let the planner see it and try again next step.
 			r.planNote = append(r.planNote, "The Action Decider gave no usable action: "+strings.Join(problems, " "))
 			r.reuse, r.noActs, r.lastActs = true, true, nil

@@ -1,0 +1,372 @@
+package agent_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fairy-go/fairy/agent"
+	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/global"
+	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/llm/openai"
+	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/sim"
+	"github.com/fairy-go/fairy/sim/wire"
+)
+
+// vaultApp is a test-only app: a password field, and guarded buttons labelled in Chinese
+// and one icon with only a content-desc.
+//
+//go:embed testdata/vault.yaml
+var vaultApp []byte
+
+// vaultPlan is the Global Planner of the vault scenarios: one app task in the vault, and
+// after it done or impossible depending on how the task ended.
+const vaultPlan = `
+  - name: plan
+    role: planner
+    match: ['Phase: plan']
+    answer: '{"thought":"","status":"continue","tasks":[{"app":"com.fairy.vault","task":"Work in the vault","produces":""}],"next":0,"progress":"","reason":""}'
+  - name: adjust done
+    role: planner
+    match: ['Phase: adjust', '— done']
+    answer: '{"thought":"","status":"done","tasks":[],"next":-1,"progress":"done","reason":"done in the vault"}'
+  - name: adjust otherwise
+    role: planner
+    match: ['Phase: adjust']
+    answer: '{"thought":"","status":"impossible","tasks":[],"next":-1,"progress":"","reason":"the vault task did not succeed"}'
+  - name: no facts
+    role: extractor
+    answer: '{"facts":[]}'
+  - name: check
+    role: checker
+    answer: '{"passed":true,"reason":"done"}'
+  - name: learn nothing
+    role: learner
+    answer: '{"tricks":[]}'
+`
+
+// recordingPhone is a virtual phone that records every command line its shell receives,
+// exactly as it arrived over the wire.
+type recordingPhone struct {
+	*sim.Phone
+	mu    sync.Mutex
+	lines []string
+}
+
+func (p *recordingPhone) Shell(ctx context.Context, cmdline string, w io.Writer) (int, error) {
+	p.mu.Lock()
+	p.lines = append(p.lines, cmdline)
+	p.mu.Unlock()
+	return p.Phone.Shell(ctx, cmdline, w)
+}
+
+func (p *recordingPhone) commands() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.lines...)
+}
+
+// hookModel sees every request before it goes to the real adapter.
+type hookModel struct {
+	executor.Model
+	before func(llm.Request)
+}
+
+func (m hookModel) Generate(ctx context.Context, req llm.Request) (llm.Response, error) {
+	if m.before != nil {
+		m.before(req)
+	}
+	return m.Model.Generate(ctx, req)
+}
+
+// syncBuffer is a bytes.Buffer safe for the logger's concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// rig is one whole run on a virtual phone with the vault app: the phone on its adb host
+// face, reached through the device layer; the scripted model over HTTP behind the OpenAI
+// adapter; a knowledge file; every log line at debug level kept.
+type rig struct {
+	rules    string             // the scripted model's rules (vaultPlan is added)
+	user     []interaction.Rule // the scripted person
+	shell    []string           // technician shell allow-list
+	maxSteps int
+	apiKey   string
+	endpoint http.Handler                                       // replaces the scripted model's endpoint when set
+	hook     func(r *rigRun, req llm.Request)                   // sees every model request
+	setup    func(t *testing.T, ctx context.Context, r *rigRun) // runs before the agent
+}
+
+// rigRun is what one rig run produced.
+type rigRun struct {
+	phone   *recordingPhone
+	host    *wire.HostServer
+	res     agent.Result
+	dir     string
+	trace   []byte
+	summary []byte
+	logs    string
+	export  []byte
+	asked   []interaction.Asked
+	events  []map[string]any // trace lines
+}
+
+func (g rig) run(t *testing.T, instruction string) *rigRun {
+	t.Helper()
+	ctx := t.Context()
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+
+	app, err := sim.ParseApp(vaultApp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apps, err := sim.DefaultApps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := sim.New(sim.Config{Seed: 1, Apps: append(apps, app)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &rigRun{phone: &recordingPhone{Phone: p}}
+	hs, err := wire.NewHostServer(wire.HostConfig{Devices: []wire.Device{out.phone}, Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.host = hs
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(context.WithoutCancel(ctx)) }()
+	t.Cleanup(func() { hs.Close(); <-served })
+	host, port, _ := net.SplitHostPort(hs.Addr().String())
+	n, _ := strconv.Atoi(port)
+	dev, err := agent.OpenDevice(ctx, agent.DeviceConfig{Host: host, Port: n, Serial: p.Serial(), Shell: g.shell, Virtual: true, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close(context.WithoutCancel(ctx))
+
+	endpoint := g.endpoint
+	if endpoint == nil {
+		rules, err := scripted.ParseRules([]byte("rules:" + g.rules + vaultPlan))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv, err := scripted.NewServer(rules, scripted.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		endpoint = srv
+	}
+	hsrv := httptest.NewServer(endpoint)
+	defer hsrv.Close()
+	client, err := openai.New(openai.Config{BaseURL: hsrv.URL + "/v1", DefaultModel: scripted.ModelName, APIKey: g.apiKey,
+		MaxRetries: -1, RepairRetries: -1, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := hookModel{Model: client, before: func(req llm.Request) {
+		if g.hook != nil {
+			g.hook(out, req)
+		}
+	}}
+
+	kpath := filepath.Join(t.TempDir(), "knowledge.db")
+	store, err := knowledge.Open(kpath, knowledge.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	person, err := interaction.NewScripted(g.user, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var secrets []string
+	if g.apiKey != "" {
+		secrets = append(secrets, g.apiKey)
+	}
+	ag, err := agent.New(agent.Config{TextOnly: true, Shell: g.shell, Secrets: secrets, Logger: log,
+		Limits: executor.Limits{MaxSteps: max(g.maxSteps, 8)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.setup != nil {
+		g.setup(t, ctx, out)
+	}
+	out.dir = filepath.Join(t.TempDir(), "run")
+	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: out.dir, Device: dev, Model: model, Dialoger: person, Knowledge: store})
+	if err != nil {
+		t.Fatalf("run could not start: %v", err)
+	}
+	out.res = res
+	var export bytes.Buffer
+	if err := store.Export(&export); err != nil {
+		t.Errorf("export the knowledge: %v", err)
+	}
+	if err := store.Close(); err != nil {
+		t.Errorf("close the knowledge: %v", err)
+	}
+	out.export = export.Bytes()
+	out.asked = person.Asked()
+	out.logs = logs.String()
+	if out.trace, err = os.ReadFile(filepath.Join(out.dir, "trace.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if out.summary, err = os.ReadFile(filepath.Join(out.dir, "summary.json")); err != nil {
+		t.Fatal(err)
+	}
+	out.events = traceLines(t, out.trace)
+	return out
+}
+
+// traceLines decodes trace.jsonl; every line must be a complete JSON object.
+func traceLines(t *testing.T, trace []byte) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	sc := bufio.NewScanner(bytes.NewReader(trace))
+	sc.Buffer(nil, 1<<24)
+	for i := 1; sc.Scan(); i++ {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("trace line %d is not JSON: %v: %.200s", i, err, sc.Text())
+		}
+		out = append(out, m)
+	}
+	if len(trace) > 0 && trace[len(trace)-1] != '\n' {
+		t.Error("the trace's last line is cut")
+	}
+	return out
+}
+
+// kinds counts the trace's events by kind.
+func (r *rigRun) kinds() map[string]int {
+	m := map[string]int{}
+	for _, e := range r.events {
+		m[e["kind"].(string)]++
+	}
+	return m
+}
+
+// sum decodes summary.json.
+func (r *rigRun) sum(t *testing.T) global.Summary {
+	t.Helper()
+	var s global.Summary
+	if err := json.Unmarshal(r.summary, &s); err != nil {
+		t.Fatalf("summary.json: %v", err)
+	}
+	return s
+}
+
+// failed checks that the run ended failed, not done, with a summary saying so and a
+// reason containing want.
+func (r *rigRun) failed(t *testing.T, want string) {
+	t.Helper()
+	s := r.sum(t)
+	if r.res.Outcome != memory.OutcomeFailed || s.Outcome != memory.OutcomeFailed {
+		t.Errorf("outcome %s (summary %s), want failed; reason %q, err %v", r.res.Outcome, s.Outcome, r.res.Reason, r.res.Err)
+	}
+	why := s.Reason
+	for _, task := range s.Tasks {
+		why += " | " + task.Reason
+	}
+	if r.res.Err != nil {
+		why += " | " + r.res.Err.Error()
+	}
+	if !strings.Contains(why, want) {
+		t.Errorf("the reasons %q do not say %q", why, want)
+	}
+}
+
+// nonsenseRules: the vault task, with the re-planner's and decider's answers given by the
+// case (the other role answers sensibly).
+func nonsenseRules(replanner, decider string) string {
+	if replanner == "" {
+		replanner = `'{"result":"B","reflection":"","progress":"","plan":["Refresh the vault"],"subgoal":"Refresh the vault","interaction":0,"reason":""}'`
+	}
+	if decider == "" {
+		decider = `'{"thought":"","actions":[{"type":"Tap","index":2}]}'`
+	}
+	return `
+  - name: replanner
+    role: replanner
+    answer: ` + replanner + `
+  - name: decider
+    role: decider
+    answer: ` + decider + `
+`
+}
+
+// TestModelNonsenseFailsTheTask: a model answering garbage, JSON of the wrong shape, an
+// index not on the screen or an action type that does not exist gets a bounded number of
+// retries, then the task fails with a reason that says what was wrong — never a panic,
+// never done, and never a step limit's worth of model calls.
+func TestModelNonsenseFailsTheTask(t *testing.T) {
+	tests := []struct {
+		name      string
+		planner   string // replaces the Global Planner's first answer
+		replanner string
+		decider   string
+		want      string // in the reasons
+	}{
+		{name: "decider prose", decider: `'I would tap the login button.'`, want: "unusable"},
+		{name: "decider wrong shape", decider: `'{"thought":"","actions":"Tap(2)"}'`, want: "unusable"},
+		{name: "decider index out of range", decider: `'{"thought":"","actions":[{"type":"Tap","index":99}]}'`, want: "index 99 is not on the current screen"},
+		{name: "decider negative index", decider: `'{"thought":"","actions":[{"type":"Input","index":-3,"text":"x"}]}'`, want: "Input needs an element index"},
+		{name: "decider unknown action", decider: `'{"thought":"","actions":[{"type":"Teleport","index":1}]}'`, want: "unknown action type"},
+		{name: "decider no action", decider: `'{"thought":"nothing to do","actions":[]}'`, want: "gave no usable action in 3 steps"},
+		{name: "replanner prose", replanner: `'Sure! Here is my plan: tap login.'`, want: "unusable"},
+		{name: "replanner wrong shape", replanner: `'{"result":"B","plan":"log in","subgoal":["x"],"interaction":"soon"}'`, want: "unusable"},
+		{name: "planner prose", planner: `'Open the vault app, I think.'`, want: "unusable"},
+		{name: "planner index out of range", planner: `'{"thought":"","status":"continue","tasks":[{"app":"com.fairy.vault","task":"x","produces":""}],"next":7,"progress":"","reason":""}'`, want: "next 7 is not an index"},
+		{name: "planner unknown app", planner: `'{"thought":"","status":"continue","tasks":[{"app":"com.evil.app","task":"x","produces":""}],"next":0,"progress":"","reason":""}'`, want: "not in the list of launchable apps"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rules := nonsenseRules(tc.replanner, tc.decider)
+			if tc.planner != "" {
+				rules = "\n  - name: nonsense planner\n    role: planner\n    match: ['Phase: plan']\n    answer: " + tc.planner + rules
+			}
+			r := rig{rules: rules, maxSteps: 30}.run(t, "Refresh the vault")
+			r.failed(t, tc.want)
+			s := r.sum(t)
+			// Three steps of three decider calls at most, not thirty steps' worth.
+			if s.ModelCallsByRole["decider"] > 9 || s.ModelCallsByRole["replanner"] > 4 || s.Steps > 3 {
+				t.Errorf("%d steps, %v model calls: the retries are not bounded", s.Steps, s.ModelCallsByRole)
+			}
+			if k := r.kinds(); k["RunFinished"] != 1 {
+				t.Errorf("trace events %v: want one RunFinished", k)
+			}
+		})
+	}
+}
