@@ -69,12 +69,17 @@ type recordingPhone struct {
 	*sim.Phone
 	mu    sync.Mutex
 	lines []string
+	drop  string // a command line starting with this loses its connection
 }
 
 func (p *recordingPhone) Shell(ctx context.Context, cmdline string, w io.Writer) (int, error) {
 	p.mu.Lock()
 	p.lines = append(p.lines, cmdline)
+	drop := p.drop != "" && strings.HasPrefix(cmdline, p.drop)
 	p.mu.Unlock()
+	if drop {
+		return 0, wire.ErrDropConnection
+	}
 	return p.Phone.Shell(ctx, cmdline, w)
 }
 
@@ -369,4 +374,110 @@ func TestModelNonsenseFailsTheTask(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDeviceVanishingFailsTheRun: the phone's adb face goes away in the middle of a run
+// (at the first decider call, after the screen was read). The run ends failed — not done,
+// not hung — with a reason naming the device, and the run directory is complete.
+func TestDeviceVanishingFailsTheRun(t *testing.T) {
+	var once sync.Once
+	g := rig{rules: nonsenseRules("", ""), hook: func(r *rigRun, req llm.Request) {
+		if req.Role == llm.RoleDecider {
+			once.Do(func() { r.host.Close() })
+		}
+	}}
+	r := g.run(t, "Refresh the vault")
+	r.failed(t, r.phone.Serial())
+	if r.res.Err == nil || !strings.Contains(r.res.Err.Error(), r.phone.Serial()) {
+		t.Errorf("run error %v does not name the device %s", r.res.Err, r.phone.Serial())
+	}
+	if k := r.kinds(); k["RunFinished"] != 1 || k["TaskFinished"] != 1 {
+		t.Errorf("trace events %v: want the task and the run finished", k)
+	}
+}
+
+// vaultSecret is the password the decider types; nothing but the phone may see it.
+const vaultSecret = "Tr0ub4dor&3 horse"
+
+// loginRules log into the vault: the decider types the password and taps Log in.
+const loginRules = `
+  - name: logged in
+    role: replanner
+    match: ['"保险箱"']
+    answer: '{"result":"A","reflection":"","progress":"logged in","plan":["Log in"],"subgoal":"Finished","interaction":0,"reason":""}'
+  - name: log in
+    role: replanner
+    answer: '{"result":"","reflection":"","progress":"","plan":["Log in"],"subgoal":"Log in","interaction":0,"reason":""}'
+  - name: type the password
+    role: decider
+    answer: '{"thought":"type it and log in","actions":[{"type":"Input","index":{{index "field_a"}},"text":"Tr0ub4dor&3 horse"},{"type":"Tap","index":{{index "Log in"}}}]}'
+`
+
+// TestSecretsStayOut: text typed into a password field reaches the phone and nothing
+// else — not the trace, the summary, the knowledge file, or the logs — also when typing
+// fails and the device's error would quote the command line; the API key appears in none
+// of them either, nor in the run's error, also when the endpoint echoes it back.
+func TestSecretsStayOut(t *testing.T) {
+	const key = "sk-vault-test-0123456789abcdef"
+	check := func(t *testing.T, r *rigRun, secrets ...string) {
+		t.Helper()
+		places := map[string]string{"trace.jsonl": string(r.trace), "summary.json": string(r.summary), "knowledge export": string(r.export),
+			"logs": r.logs, "reason": r.res.Reason}
+		if r.res.Err != nil {
+			places["run error"] = r.res.Err.Error()
+		}
+		for _, s := range secrets {
+			for _, part := range strings.Fields(s) {
+				for where, text := range places {
+					if strings.Contains(text, part) {
+						t.Errorf("%q is in the %s", part, where)
+					}
+				}
+			}
+		}
+	}
+	t.Run("typed", func(t *testing.T) {
+		r := rig{rules: loginRules, apiKey: key}.run(t, "Log into the vault")
+		if r.res.Outcome != memory.OutcomeDone {
+			t.Fatalf("outcome %s: %s %v", r.res.Outcome, r.res.Reason, r.res.Err)
+		}
+		if got := r.phone.Var("com.fairy.vault", "pw"); got != vaultSecret {
+			t.Errorf("the field holds %q, want the password typed", got)
+		}
+		if r.kinds()["ActionExecuted"] < 2 || len(r.export) == 0 {
+			t.Fatalf("nothing to look in: events %v, %d bytes of knowledge", r.kinds(), len(r.export))
+		}
+		check(t, r, vaultSecret, key)
+	})
+	t.Run("typing fails", func(t *testing.T) {
+		// The connection drops while the text is typed: the device layer's error quotes
+		// the command line, password and all.
+		g := rig{rules: loginRules, apiKey: key, setup: func(_ *testing.T, _ context.Context, r *rigRun) {
+			r.phone.drop = "input text"
+		}}
+		r := g.run(t, "Log into the vault")
+		if r.res.Outcome == memory.OutcomeDone {
+			t.Errorf("outcome done although the password was never typed")
+		}
+		failed := false
+		for _, e := range r.events {
+			ev, _ := e["event"].(map[string]any)
+			failed = failed || (e["kind"] == "ActionExecuted" && ev["error"] != nil)
+		}
+		if !failed {
+			t.Fatalf("no failed action in the trace; events %v", r.kinds())
+		}
+		check(t, r, vaultSecret, key)
+	})
+	t.Run("key echoed", func(t *testing.T) {
+		// A provider's 401 that quotes the key back.
+		endpoint := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			io.WriteString(w, `{"error":{"message":"Incorrect API key provided: `+key+`. You can find your API key at https://example.invalid.","type":"invalid_request_error","code":"invalid_api_key"}}`)
+		})
+		r := rig{endpoint: endpoint, apiKey: key}.run(t, "Log into the vault")
+		r.failed(t, "401")
+		check(t, r, key)
+	})
 }

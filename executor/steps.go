@@ -395,6 +395,9 @@ func (r *run) route(batch []memory.Action) (State, error) {
 	return StateGuard, nil
 }
 
+// errSecretWithheld replaces the device's error when typing into a password field fails.
+const errSecretWithheld = "typing into the password field failed (the device's message is withheld: it may quote the password)"
+
 // masked returns the batch with text typed into password fields hidden.
 func (r *run) masked(batch []memory.Action) []memory.Action {
 	out := append([]memory.Action(nil), batch...)
@@ -465,11 +468,15 @@ func (r *run) act(ctx context.Context) (State, error) {
 		}
 		if err != nil {
 			ev.Err = err.Error()
+			if ev.Action.Text != a.Text {
+				// The device's error may quote the command line, password and all.
+				ev.Err = errSecretWithheld
+			}
 			r.publish(ev)
 			if ctx.Err() != nil {
 				return StateError, ctx.Err()
 			}
-			r.lastActs = append(r.lastActs, desc+": failed: "+err.Error())
+			r.lastActs = append(r.lastActs, desc+": failed: "+ev.Err)
 			break
 		}
 		r.publish(ev)
@@ -508,6 +515,7 @@ func (r *run) breakLoop(ctx context.Context, a memory.Action) (State, error) {
 	for k := range r.loops {
 		delete(r.loops, k)
 	}
+	a = r.masked([]memory.Action{a})[0] // from here on it is only shown
 	note := fmt.Sprintf("%s on this page came back %d times without progress: it does not work here; try another way.", a, loopLimit)
 	ev := memory.LoopBroken{Step: r.step, Action: a, Signature: r.screen.Signature}
 	switch r.loopBreaks {

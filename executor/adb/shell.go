@@ -60,7 +60,9 @@ func (d *Device) run(ctx context.Context, kind, cmdline string, idempotent bool)
 		if err == nil {
 			return r, nil
 		}
-		if ctx.Err() != nil || !errors.Is(err, ErrConnLost) {
+		if ctx.Err() != nil || !errors.Is(err, ErrConnLost) || i+1 == attempts {
+			// No retry follows: a non-idempotent command line (typed text among them) is
+			// not logged.
 			break
 		}
 		d.log.Debug("adb: retrying after lost connection", slog.String(keyCmd, abbreviate(cmdline, 80)), slog.Int(keyAttempt, i+1), slog.Any(keyErr, err))
