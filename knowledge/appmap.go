@@ -342,21 +342,10 @@ func loadMap(tx *bolt.Tx, app string) (*appMap, error) {
 	if ab == nil {
 		return m, nil
 	}
-	if err := ab.Bucket(bucketPages).ForEach(func(k, v []byte) error {
-		var p Page
-		if err := json.Unmarshal(v, &p); err != nil {
-			return fmt.Errorf("page %q: decode: %w", k, err)
-		}
-		m.putPage(p)
-		return nil
-	}); err != nil {
+	if err := eachJSON(ab.Bucket(bucketPages), "page", func(_ []byte, p Page) error { m.putPage(p); return nil }); err != nil {
 		return nil, fmt.Errorf("load map %s: %w", app, err)
 	}
-	if err := ab.Bucket(bucketTrans).ForEach(func(k, v []byte) error {
-		var t Transition
-		if err := json.Unmarshal(v, &t); err != nil {
-			return fmt.Errorf("transition %q: decode: %w", k, err)
-		}
+	if err := eachJSON(ab.Bucket(bucketTrans), "transition", func(k []byte, t Transition) error {
 		if m.pages[t.From] == nil || m.pages[t.To] == nil {
 			return fmt.Errorf("transition %q refers to a missing page: %w", k, ErrInvalid)
 		}
@@ -507,17 +496,11 @@ func (s *Store) Apps() ([]AppSummary, error) {
 		return a
 	}
 	err := s.view(func(tx *bolt.Tx) error {
-		if b := tx.Bucket(bucketApps); b != nil {
-			if err := b.ForEach(func(k, v []byte) error {
-				var a App
-				if err := json.Unmarshal(v, &a); err != nil {
-					return fmt.Errorf("app %s: decode: %w", k, err)
-				}
-				get(string(k)).Label = a.Label
-				return nil
-			}); err != nil {
-				return err
-			}
+		if err := eachJSON(tx.Bucket(bucketApps), "app", func(k []byte, a App) error {
+			get(string(k)).Label = a.Label
+			return nil
+		}); err != nil {
+			return err
 		}
 		if b := tx.Bucket(bucketMaps); b != nil {
 			if err := b.ForEachBucket(func(k []byte) error {

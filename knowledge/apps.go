@@ -56,19 +56,8 @@ func (s *Store) ListApps() ([]App, error) {
 }
 
 func listApps(tx *bolt.Tx) ([]App, error) {
-	b := tx.Bucket(bucketApps)
-	if b == nil {
-		return nil, nil
-	}
 	var out []App
-	err := b.ForEach(func(k, v []byte) error {
-		var a App
-		if err := json.Unmarshal(v, &a); err != nil {
-			return fmt.Errorf("app %s: decode: %w", k, err)
-		}
-		out = append(out, a)
-		return nil
-	})
+	err := eachJSON(tx.Bucket(bucketApps), "app", func(_ []byte, a App) error { out = append(out, a); return nil })
 	slices.SortFunc(out, func(a, b App) int { return cmp.Compare(a.Package, b.Package) })
 	return out, err
 }

@@ -2,7 +2,6 @@ package knowledge
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -47,19 +46,8 @@ func (s *Store) Runs(limit int) ([]Run, error) {
 }
 
 func listRuns(tx *bolt.Tx) ([]Run, error) {
-	b := tx.Bucket(bucketRuns)
-	if b == nil {
-		return nil, nil
-	}
 	var out []Run
-	err := b.ForEach(func(k, v []byte) error {
-		var r Run
-		if err := json.Unmarshal(v, &r); err != nil {
-			return fmt.Errorf("run %s: decode: %w", k, err)
-		}
-		out = append(out, r)
-		return nil
-	})
+	err := eachJSON(tx.Bucket(bucketRuns), "run", func(_ []byte, r Run) error { out = append(out, r); return nil })
 	slices.SortFunc(out, func(a, b Run) int {
 		if c := a.Start.Compare(b.Start); c != 0 {
 			return c

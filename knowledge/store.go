@@ -299,6 +299,21 @@ func root(tx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
 	return tx.CreateBucket(name)
 }
 
+// eachJSON decodes every record of b (none when b is nil) and hands it to fn
+// with its key; what names a record in a decode error ("app", "run").
+func eachJSON[T any](b *bolt.Bucket, what string, fn func(k []byte, v T) error) error {
+	if b == nil {
+		return nil
+	}
+	return b.ForEach(func(k, v []byte) error {
+		var x T
+		if err := json.Unmarshal(v, &x); err != nil {
+			return fmt.Errorf("%s %q: decode: %w", what, k, err)
+		}
+		return fn(k, x)
+	})
+}
+
 func putJSON(b *bolt.Bucket, key string, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {

@@ -253,3 +253,78 @@ func TestUpdateRollsBackOnError(t *testing.T) {
 		t.Fatalf("rolled-back transaction left %d pages, %d tricks", len(m.Pages), len(tr))
 	}
 }
+
+// TestCorruptRecordIsAnError damages one record of each kind in the file and checks that
+// every reader of that kind reports which record failed to decode instead of skipping it.
+func TestCorruptRecordIsAnError(t *testing.T) {
+	const app = "com.a"
+	seed := func(t *testing.T) string {
+		s, path := openTemp(t, Options{})
+		if _, err := s.PutApp(App{Package: app, Label: "A"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.PutRun(Run{ID: "r1"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.AddTrick(Trick{App: app, Kind: KindAction, Text: "tap Send"}); err != nil {
+			t.Fatal(err)
+		}
+		from, to := PageKey(".A", "s1"), PageKey(".B", "s2")
+		if _, err := s.RecordTransition(app, Transition{From: from, To: to,
+			Action: Action{Kind: ActionTap, Target: Element{ResourceID: "next"}}}, true); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	tests := []struct {
+		name   string
+		bucket func(tx *bolt.Tx) *bolt.Bucket
+		read   func(s *Store) error
+		want   string
+	}{
+		{"app in ListApps", func(tx *bolt.Tx) *bolt.Bucket { return tx.Bucket(bucketApps) },
+			func(s *Store) error { _, err := s.ListApps(); return err }, `app "com.a": decode`},
+		{"app in Apps", func(tx *bolt.Tx) *bolt.Bucket { return tx.Bucket(bucketApps) },
+			func(s *Store) error { _, err := s.Apps(); return err }, `app "com.a": decode`},
+		{"run", func(tx *bolt.Tx) *bolt.Bucket { return tx.Bucket(bucketRuns) },
+			func(s *Store) error { _, err := s.Runs(0); return err }, `run "r1": decode`},
+		{"trick", func(tx *bolt.Tx) *bolt.Bucket { return tx.Bucket(bucketTricks).Bucket([]byte(app)) },
+			func(s *Store) error { _, err := s.Tricks(app, ""); return err }, `trick "`},
+		{"page", func(tx *bolt.Tx) *bolt.Bucket { return appBucket(tx, app).Bucket(bucketPages) },
+			func(s *Store) error { _, err := s.Map(app); return err }, `page ".A#s1": decode`},
+		{"transition", func(tx *bolt.Tx) *bolt.Bucket { return appBucket(tx, app).Bucket(bucketTrans) },
+			func(s *Store) error { _, err := s.Map(app); return err }, `transition "`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := seed(t)
+			db, err := bolt.Open(path, 0o600, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = db.Update(func(tx *bolt.Tx) error {
+				b := tt.bucket(tx)
+				k, _ := b.Cursor().First()
+				return b.Put(k, []byte("{not json"))
+			})
+			if cerr := db.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Open(path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			err = tt.read(s)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("read after corrupting a %s record: %v, want an error with %q", tt.name, err, tt.want)
+			}
+		})
+	}
+}

@@ -422,15 +422,7 @@ func listTricks(tx *bolt.Tx, app string, kind Kind, withCommon bool) ([]Trick, e
 	}
 	var out []Trick
 	read := func(name []byte) error {
-		ab := tricks.Bucket(name)
-		if ab == nil {
-			return nil
-		}
-		return ab.ForEach(func(k, v []byte) error {
-			var t Trick
-			if err := json.Unmarshal(v, &t); err != nil {
-				return fmt.Errorf("trick %s: decode: %w", k, err)
-			}
+		return eachJSON(tricks.Bucket(name), "trick", func(_ []byte, t Trick) error {
 			if kind == "" || t.Kind == kind {
 				out = append(out, t)
 			}
