@@ -481,3 +481,181 @@ func TestSecretsStayOut(t *testing.T) {
 		check(t, r, key)
 	})
 }
+
+// yamlQuote makes s a single-quoted YAML scalar.
+func yamlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// shellRules run one technician command, then finish.
+func shellRules(command string) string {
+	act, err := json.Marshal(map[string]any{"thought": "", "actions": []map[string]string{{"type": "Shell", "command": command}}})
+	if err != nil {
+		panic(err)
+	}
+	return `
+  - name: run it
+    role: replanner
+    times: 1
+    answer: '{"result":"","reflection":"","progress":"","plan":["Run the check"],"subgoal":"Run the check","interaction":0,"reason":""}'
+  - name: ran it
+    role: replanner
+    answer: '{"result":"A","reflection":"","progress":"ran","plan":["Run the check"],"subgoal":"Finished","interaction":0,"reason":""}'
+  - name: shell
+    role: decider
+    answer: ` + yamlQuote(string(act)) + `
+`
+}
+
+// TestShellFromTheModel: a decider's Shell command is model text. Operators, expansions
+// and control characters outside quotes are refused, as is anything not allow-listed;
+// what is allowed reaches the device with every argument verbatim and nothing else runs
+// (an injected touch creates no file).
+func TestShellFromTheModel(t *testing.T) {
+	const file = "/sdcard/pwned"
+	tests := []struct {
+		name    string
+		allow   []string
+		command string
+		want    string // the command line the device receives; "" refused
+		created bool   // the file exists afterwards
+	}{
+		{"quoted semicolon", []string{"echo"}, "echo 'a;touch " + file + "'", "echo 'a;touch " + file + "'", false},
+		{"quoted substitutions", []string{"echo"}, `echo "$(touch ` + file + `)" '` + "`touch " + file + "`'", `echo '$(touch ` + file + `)' '` + "`touch " + file + "`'", false},
+		{"quoted quote", []string{"echo"}, `echo "it's; touch ` + file + `"`, `echo 'it'\''s; touch ` + file + `'`, false},
+		{"semicolon", []string{"echo"}, "echo ok; touch " + file, "", false},
+		{"and", []string{"echo"}, "echo ok && touch " + file, "", false},
+		{"substitution", []string{"echo"}, "echo $(touch " + file + ")", "", false},
+		{"backticks", []string{"echo"}, "echo `touch " + file + "`", "", false},
+		{"newline", []string{"echo"}, "echo ok\ntouch " + file, "", false},
+		{"quoted newline", []string{"echo"}, "echo 'ok\ntouch " + file + "'", "", false},
+		{"not allow-listed", []string{"echo"}, "touch " + file, "", false},
+		{"no allow-list", nil, "echo ok", "", false},
+		// The observable works: an allowed touch does create the file.
+		{"allowed touch", []string{"touch"}, "touch " + file, "touch " + file, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rig{rules: shellRules(tc.command), shell: tc.allow, apiKey: ""}.run(t, "Run the check")
+			var got []string
+			for _, line := range r.phone.commands() {
+				if strings.Contains(line, "touch") || strings.HasPrefix(line, "echo ") && !strings.HasPrefix(line, "echo '#fairy") {
+					got = append(got, line)
+				}
+			}
+			_, err := r.phone.Stat(file)
+			if created := err == nil; created != tc.created {
+				t.Errorf("%s exists: %v, want %v (device got %q)", file, created, tc.created, got)
+			}
+			var errs []string
+			for _, e := range r.events {
+				if ev, _ := e["event"].(map[string]any); e["kind"] == "ActionExecuted" && ev["error"] != nil {
+					errs = append(errs, ev["error"].(string))
+				}
+			}
+			if tc.want == "" {
+				if len(got) > 0 {
+					t.Errorf("refused command reached the device: %q", got)
+				}
+				if len(errs) != 1 || !strings.Contains(errs[0], "denied") {
+					t.Errorf("action errors %q, want one denial", errs)
+				}
+				return
+			}
+			if len(got) != 1 || !strings.HasPrefix(got[0], tc.want+"\n") {
+				t.Errorf("device got %q, want %q followed by the status echo", got, tc.want)
+			}
+			if len(errs) > 0 {
+				t.Errorf("action errors %q", errs)
+			}
+		})
+	}
+}
+
+// guardRules log in, then tap the button labelled by the case (twice: once held back, once
+// after a yes), then finish.
+func guardRules(label string) string {
+	return `
+  - name: log in
+    role: replanner
+    match: ['\[\d+\] button "Log in"']
+    answer: '{"result":"","reflection":"","progress":"","plan":["Log in","Press it"],"subgoal":"Log in","interaction":0,"reason":""}'
+  - name: press
+    role: replanner
+    answer: '{"result":"B","reflection":"","progress":"","plan":["Press it"],"subgoal":"Press it","interaction":0,"reason":""}'
+  - name: tap log in
+    role: decider
+    match: ['Current sub-goal: Log in']
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Log in"}}}]}'
+  - name: press it
+    role: decider
+    times: 2
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "` + label + `"}}}]}'
+  - name: finish
+    role: decider
+    answer: '{"thought":"","actions":[{"type":"Finish","text":"pressed"}]}'
+  - name: consent given
+    role: interactor
+    match: ['Interaction type: [12]', 'Why the agent asks: ([^\n]*)', '(?m)^Person: (?i:y|yes)']
+    answer: '{"status":"A","question":"","options":[],"summary":"agreed","consent":"granted"}'
+  - name: ask consent
+    role: interactor
+    match: ['Interaction type: [12]', 'Why the agent asks: ([^\n]*)']
+    answer: '{"status":"B","question":{{json (printf "May I %s?" (match 1))}},"options":[],"summary":"","consent":""}'
+`
+}
+
+// TestGuardHoldsChineseAndDescOnlyButtons: buttons labelled 支付, 删除, 发送, 提交订单 and an
+// icon known only by its content-desc are held for the person's consent (their resource
+// ids say nothing); a "no" is obeyed — the button is never tapped and the run is refused —
+// and a "yes" lets the tap through.
+func TestGuardHoldsChineseAndDescOnlyButtons(t *testing.T) {
+	tests := []struct {
+		label    string
+		tapped   string // the phone's record of the tap
+		category string // "" not guarded
+		reply    string
+	}{
+		{"支付", "支付", "payment", "no"},
+		{"删除", "删除", "delete", "不要"},
+		{"发送", "发送", "send", "no"},
+		{"提交订单", "提交订单", "order", "no"},
+		{"Delete everything", "icon", "delete", "no"},
+		{"提交订单", "提交订单", "order", "yes"},
+		{"Refresh", "Refresh", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.label+" "+tc.reply, func(t *testing.T) {
+			r := rig{rules: guardRules(tc.label), user: []interaction.Rule{{Pattern: ".", Reply: tc.reply}}}.run(t, "Press the button")
+			got := r.phone.Var("com.fairy.vault", "tapped")
+			var held []string
+			for _, e := range r.events {
+				if ev, _ := e["event"].(map[string]any); e["kind"] == "ActionGuarded" {
+					held = append(held, ev["category"].(string)+":"+ev["target"].(string))
+				}
+			}
+			switch {
+			case tc.category == "":
+				if len(held) > 0 || len(r.asked) > 0 || got != tc.tapped || r.res.Outcome != memory.OutcomeDone {
+					t.Errorf("held %q, asked %d, tapped %q, outcome %s: want a plain tap", held, len(r.asked), got, r.res.Outcome)
+				}
+				return
+			case len(held) != 1 || held[0] != tc.category+":"+tc.label:
+				t.Errorf("held %q, want %s:%s", held, tc.category, tc.label)
+			}
+			if len(r.asked) != 1 || !strings.Contains(r.asked[0].Question.Text, tc.label) {
+				t.Errorf("asked %+v, want one question naming %q", r.asked, tc.label)
+			}
+			if tc.reply == "yes" {
+				if got != tc.tapped || r.res.Outcome != memory.OutcomeDone {
+					t.Errorf("after yes: tapped %q, outcome %s (%s)", got, r.res.Outcome, r.res.Reason)
+				}
+				return
+			}
+			if got != "" {
+				t.Errorf("the person said no, yet %q was tapped", got)
+			}
+			if r.res.Outcome != memory.OutcomeRefused || r.sum(t).Outcome != memory.OutcomeRefused {
+				t.Errorf("outcome %s (summary %s), want refused", r.res.Outcome, r.sum(t).Outcome)
+			}
+		})
+	}
+}
