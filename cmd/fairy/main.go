@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -18,29 +19,36 @@ func main() {
 	os.Exit(run())
 }
 
-// run executes the command line and maps its outcome to an exit status:
-// 0 success, 1 task failed or refused, 2 usage or configuration error, 130 interrupted.
+// run executes the command line and maps its outcome to an exit status.
 func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	root := newRootCmd(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
-	err := root.ExecuteContext(ctx)
+	return exitStatus(ctx, root.ExecuteContext(ctx), os.Stderr)
+}
+
+// exitStatus maps a command's error to fairy's exit status and tells the person why on
+// stderr: 0 success, 1 task failed or refused, 2 usage or configuration error, 130
+// interrupted. An interrupted command is 130 whatever its error says: a run stopped by
+// Ctrl-C may fail on the way out (a device call or a model request cut short) with an
+// error that would otherwise read as a failure or a usage error.
+func exitStatus(ctx context.Context, err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "fairy: interrupted:", err)
+		return 130
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(os.Stderr, "fairy:", ee.err)
+			fmt.Fprintln(stderr, "fairy:", ee.err)
 		}
 		return ee.code
 	}
-	if ctx.Err() != nil {
-		fmt.Fprintln(os.Stderr, "fairy: interrupted:", err)
-		return 130
-	}
-	fmt.Fprintln(os.Stderr, "fairy:", err)
+	fmt.Fprintln(stderr, "fairy:", err)
 	return 2
 }
 
