@@ -469,6 +469,49 @@ func TestSecretsStayOut(t *testing.T) {
 		}
 		check(t, r, vaultSecret, key)
 	})
+	t.Run("rejected", func(t *testing.T) {
+		// The decider types the password into an index the screen lacks, or no index at
+		// all: its answer is rejected, and the rejection — in the trace, in the next
+		// prompts, in the reason the task fails with — shows the action without its text,
+		// while the decider is still told what was wrong.
+		for _, index := range []string{"99", "-3"} {
+			t.Run(index, func(t *testing.T) {
+				rules := nonsenseRules("", `'{"thought":"","actions":[{"type":"Input","index":`+index+`,"text":"`+vaultSecret+`"}]}'`)
+				var mu sync.Mutex
+				var leaked []llm.Role
+				told := false
+				g := rig{rules: rules, apiKey: key, maxSteps: 30, hook: func(_ *rigRun, req llm.Request) {
+					mu.Lock()
+					defer mu.Unlock()
+					text := req.System
+					for _, m := range req.Messages {
+						text += "\n" + m.Text
+					}
+					for _, part := range strings.Fields(vaultSecret) {
+						if strings.Contains(text, part) {
+							leaked = append(leaked, req.Role)
+						}
+					}
+					told = told || req.Role == llm.RoleDecider && strings.Contains(text, "Input("+index+", ") &&
+						(strings.Contains(text, "is not on the current screen") || strings.Contains(text, "needs an element index"))
+				}}
+				r := g.run(t, "Refresh the vault")
+				r.failed(t, "Input("+index+", ")
+				if r.kinds()["ActionRejected"] == 0 {
+					t.Fatalf("nothing rejected; events %v", r.kinds())
+				}
+				check(t, r, vaultSecret, key)
+				mu.Lock()
+				defer mu.Unlock()
+				if len(leaked) > 0 {
+					t.Errorf("the password is in prompts to %v", leaked)
+				}
+				if !told {
+					t.Error("no decider prompt says what was wrong with the rejected Input")
+				}
+			})
+		}
+	})
 	t.Run("key echoed", func(t *testing.T) {
 		// A provider's 401 that quotes the key back.
 		endpoint := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -655,6 +698,101 @@ func TestGuardHoldsChineseAndDescOnlyButtons(t *testing.T) {
 			}
 			if r.res.Outcome != memory.OutcomeRefused || r.sum(t).Outcome != memory.OutcomeRefused {
 				t.Errorf("outcome %s (summary %s), want refused", r.res.Outcome, r.sum(t).Outcome)
+			}
+		})
+	}
+}
+
+// chatRules log in, open the vault's chat and send "hello" with the decider's batch of
+// the case (twice at most: once held back, once after a yes), then finish.
+func chatRules(batch string) string {
+	return `
+  - name: log in
+    role: replanner
+    match: ['\[\d+\] button "Log in"']
+    answer: '{"result":"","reflection":"","progress":"","plan":["Log in","Open the chat","Send hello"],"subgoal":"Log in","interaction":0,"reason":""}'
+  - name: open the chat
+    role: replanner
+    match: ['\[\d+\] button "Chat"']
+    answer: '{"result":"A","reflection":"","progress":"","plan":["Open the chat","Send hello"],"subgoal":"Open the chat","interaction":0,"reason":""}'
+  - name: send
+    role: replanner
+    answer: '{"result":"B","reflection":"","progress":"","plan":["Send hello"],"subgoal":"Send hello","interaction":0,"reason":""}'
+  - name: tap log in
+    role: decider
+    match: ['Current sub-goal: Log in']
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Log in"}}}]}'
+  - name: tap chat
+    role: decider
+    match: ['Current sub-goal: Open the chat']
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Chat"}}}]}'
+  - name: send it
+    role: decider
+    times: 2
+    answer: ` + yamlQuote(batch) + `
+  - name: finish
+    role: decider
+    answer: '{"thought":"","actions":[{"type":"Finish","text":"sent"}]}'
+  - name: consent given
+    role: interactor
+    match: ['Interaction type: [12]', 'Why the agent asks: ([^\n]*)', '(?m)^Person: (?i:y|yes)']
+    answer: '{"status":"A","question":"","options":[],"summary":"agreed","consent":"granted"}'
+  - name: ask consent
+    role: interactor
+    match: ['Interaction type: [12]', 'Why the agent asks: ([^\n]*)']
+    answer: '{"status":"B","question":{{json (printf "May I %s?" (match 1))}},"options":[],"summary":"","consent":""}'
+`
+}
+
+// TestGuardHoldsEnterThatSubmits: the vault's chat sends on Enter in its compose field as
+// on its 发送 button. Enter in the field — also when the batch typed into the field just
+// before, so the field had no focus when the batch was decided — and text typed with a
+// trailing line break are held like a tap on 发送: the person is asked, a "no" is obeyed
+// (nothing is sent; the line break is not even typed) and a "yes" sends once.
+func TestGuardHoldsEnterThatSubmits(t *testing.T) {
+	const (
+		enter   = `{"thought":"","actions":[{"type":"Input","index":{{index "field_b"}},"text":"hello"},{"type":"Enter"}]}`
+		newline = `{"thought":"","actions":[{"type":"Input","index":{{index "field_b"}},"text":"hello\n"}]}`
+	)
+	tests := []struct {
+		name  string
+		batch string
+		reply string
+		sent  string // the chat's record of what was sent
+		draft string // what the compose field holds at the end
+	}{
+		{"enter no", enter, "no", "", "hello"},
+		{"enter 不要", enter, "不要", "", "hello"},
+		{"enter yes", enter, "yes", "|hello", ""},
+		{"line break no", newline, "no", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rig{rules: chatRules(tc.batch), user: []interaction.Rule{{Pattern: ".", Reply: tc.reply}}}.run(t, "Send hello in the vault chat")
+			var held []string
+			for _, e := range r.events {
+				if ev, _ := e["event"].(map[string]any); e["kind"] == "ActionGuarded" {
+					held = append(held, ev["category"].(string)+":"+ev["target"].(string))
+				}
+			}
+			if len(held) != 1 || held[0] != "send:发送" {
+				t.Errorf("held %q, want send:发送", held)
+			}
+			if len(r.asked) != 1 || !strings.Contains(r.asked[0].Question.Text, "发送") {
+				t.Errorf("asked %+v, want one question naming 发送", r.asked)
+			}
+			if got := r.phone.Var("com.fairy.vault", "sent"); got != tc.sent {
+				t.Errorf("sent %q, want %q", got, tc.sent)
+			}
+			if got := r.phone.Var("com.fairy.vault", "draft"); got != tc.draft {
+				t.Errorf("the compose field holds %q, want %q", got, tc.draft)
+			}
+			want := memory.OutcomeRefused
+			if tc.reply == "yes" {
+				want = memory.OutcomeDone
+			}
+			if r.res.Outcome != want || r.sum(t).Outcome != want {
+				t.Errorf("outcome %s (summary %s), want %s; reason %q", r.res.Outcome, r.sum(t).Outcome, want, r.res.Reason)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -385,5 +386,53 @@ func TestUnusableDecisionsFailTheTask(t *testing.T) {
 				t.Errorf("taps = %v, want none", h.phone.taps)
 			}
 		})
+	}
+}
+
+// TestGuardHoldsAPINTypedWithALineBreak: a payment PIN typed with a trailing line break
+// may submit the form as the Pay button would: it is held for consent like a tap on Pay,
+// a "no" is obeyed (nothing typed, nothing pressed), and the held action is shown with
+// its text masked, since the field is a password field.
+func TestGuardHoldsAPINTypedWithALineBreak(t *testing.T) {
+	const pin = "4821"
+	phone := &fakePhone{pkg: "com.fairy.shop", cur: "pay", screens: map[string][]fakeNode{
+		"pay": {{kind: "text", text: "Total ¥18"}, {kind: "password", id: "com.fairy.shop:id/pin"}, {kind: "button", text: "Pay", to: "paid"}},
+	}}
+	model := &fakeModel{fn: map[llm.Role]func(int, string) string{
+		llm.RoleReplanner: func(int, string) string { return plan("", "Pay", 0, "") },
+		llm.RoleDecider: func(_ int, u string) string {
+			i := strings.Index(u, "id=pin")
+			n := 0
+			if j := strings.LastIndex(u[:max(i, 0)], "["); i > 0 && j >= 0 {
+				fmt.Sscan(u[j+1:], &n)
+			}
+			return fmt.Sprintf(`{"thought":"","actions":[{"type":"Input","index":%d,"text":%q}]}`, n, pin+"\n")
+		},
+		llm.RoleInteractor: func(_ int, u string) string {
+			if !strings.Contains(u, "Person:") {
+				return `{"status":"B","question":"May I submit the PIN and pay ¥18?","options":[],"summary":"","consent":""}`
+			}
+			return `{"status":"A","question":"","options":[],"summary":"The person does not allow paying.","consent":"denied"}`
+		},
+	}}
+	h := newHarness(t, phone, model, []interaction.Rule{{Pattern: ".", Reply: "no"}}, nil)
+	res := h.run(t, "Pay for the tea")
+	if res.Outcome != memory.OutcomeRefused {
+		t.Errorf("outcome = %s (%s), want refused", res.Outcome, res.Reason)
+	}
+	if len(phone.typed) > 0 || len(phone.taps) > 0 || len(phone.keys) > 0 {
+		t.Errorf("typed %q, tapped %q, keys %q: the person said no", phone.typed, phone.taps, phone.keys)
+	}
+	g := find[memory.ActionGuarded](h)
+	if len(g) != 1 || g[0].Category != "payment" || g[0].Target != "Pay" {
+		t.Fatalf("guard events = %+v, want one payment hold on Pay", g)
+	}
+	if g[0].Action.Type != memory.Input || g[0].Action.Text != maskedText {
+		t.Errorf("held action %s, want the Input with its text masked", g[0].Action)
+	}
+	for _, e := range h.events {
+		if s := fmt.Sprintf("%+v", e); strings.Contains(s, pin) {
+			t.Errorf("the PIN is in a %T event: %s", e, s)
+		}
 	}
 }

@@ -18,7 +18,7 @@ import (
 
 // fakeNode is one widget of a fake screen.
 type fakeNode struct {
-	kind string // button, edit, text
+	kind string // button, edit, password (an edit), text
 	text string
 	id   string
 	to   string // screen a tap leads to
@@ -52,16 +52,18 @@ func (p *fakePhone) Dump(context.Context) ([]byte, error) {
 	b.WriteString(`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">`)
 	fmt.Fprintf(&b, `<node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="%s" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]">`, p.pkg)
 	for i, n := range p.screens[p.cur] {
-		class, click := "android.widget.TextView", "false"
+		class, click, password := "android.widget.TextView", "false", "false"
 		switch n.kind {
 		case "button":
 			class, click = "android.widget.Button", "true"
 		case "edit":
 			class, click = "android.widget.EditText", "true"
+		case "password":
+			class, click, password = "android.widget.EditText", "true", "true"
 		}
 		top := 200 + i*120
-		fmt.Fprintf(&b, `<node index="%d" text="%s" resource-id="%s" class="%s" package="%s" content-desc="" checkable="false" checked="false" clickable="%s" enabled="true" focusable="%s" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,%d][1080,%d]" />`,
-			i, html.EscapeString(n.text), n.id, class, p.pkg, click, click, top, top+100)
+		fmt.Fprintf(&b, `<node index="%d" text="%s" resource-id="%s" class="%s" package="%s" content-desc="" checkable="false" checked="false" clickable="%s" enabled="true" focusable="%s" focused="false" scrollable="false" long-clickable="false" password="%s" selected="false" bounds="[0,%d][1080,%d]" />`,
+			i, html.EscapeString(n.text), n.id, class, p.pkg, click, click, password, top, top+100)
 	}
 	b.WriteString(`</node></hierarchy>`)
 	return []byte(b.String()), nil

@@ -127,10 +127,15 @@ func isASCII(s string) bool {
 	return true
 }
 
-// Check says whether a needs consent; el is the element it targets (nil for untargeted
-// actions). Taps, long presses and Enter on a focused field are judged by the element;
-// shell commands by the command.
-func (g *Guard) Check(a memory.Action, el *perception.Element) (Verdict, bool) {
+// Check says whether a needs consent on screen s. el is the element a targets; for Enter,
+// the element that has the focus (nil: none is known). Taps and long presses are judged
+// by their element, shell commands by the command. Enter in a text field submits it, and
+// so may text typed into a field when it ends with a line break (ADB Keyboard commits the
+// line break as text, and chat apps with "Enter to send" send on it): both are judged as
+// the sensitive action the screen offers nearest the field, and need the consent a tap on
+// that element needs. Enter on a focused element that is not a text field clicks it
+// (Android's confirm key): it is judged as a tap on it.
+func (g *Guard) Check(a memory.Action, el *perception.Element, s *perception.Screen) (Verdict, bool) {
 	if g == nil {
 		return Verdict{}, false
 	}
@@ -143,13 +148,72 @@ func (g *Guard) Check(a memory.Action, el *perception.Element) (Verdict, bool) {
 				}
 			}
 		}
-		return Verdict{}, false
 	case memory.Tap, memory.LongPress:
-	default:
+		if r, ok := g.match(el); ok {
+			name := label(el)
+			return Verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", strings.ToLower(string(a.Type)), strconv.QuoteToGraphic(name)), Target: name}, true
+		}
+	case memory.Enter:
+		if el != nil && !el.Editable {
+			if r, ok := g.match(el); ok {
+				name := label(el)
+				return Verdict{Category: r.Category, Type: r.Type, Subject: "press Enter on " + strconv.QuoteToGraphic(name), Target: name}, true
+			}
+			return Verdict{}, false
+		}
+		if el == nil && (s == nil || !s.Keyboard) {
+			return Verdict{}, false // no text field has the focus: Enter submits nothing
+		}
+		return g.submit("press Enter in "+fieldName(el), el, s)
+	case memory.Input:
+		if strings.HasSuffix(a.Text, "\n") {
+			// The typed text is never part of the verdict: it may be a password.
+			return g.submit("type text ending in a line break into "+fieldName(el), el, s)
+		}
+	}
+	return Verdict{}, false
+}
+
+// submit judges submitting field (nil: a focused field whose place is unknown) on s: the
+// sensitive element nearest the field is what the submission may do. Text fields
+// themselves are not actions: what they hold is only text.
+func (g *Guard) submit(what string, field *perception.Element, s *perception.Screen) (Verdict, bool) {
+	if s == nil {
 		return Verdict{}, false
 	}
-	if el == nil {
+	var best *perception.Element
+	var rule compiledRule
+	bestDist := 0
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		if e.Editable || (field != nil && e.Index == field.Index) {
+			continue
+		}
+		r, ok := g.match(e)
+		if !ok {
+			continue
+		}
+		dist := 0
+		if field != nil {
+			dx, dy := e.Center.X-field.Center.X, e.Center.Y-field.Center.Y
+			dist = dx*dx + dy*dy
+		}
+		if best == nil || dist < bestDist {
+			best, rule, bestDist = e, r, dist
+		}
+	}
+	if best == nil {
 		return Verdict{}, false
+	}
+	name := label(best)
+	return Verdict{Category: rule.Category, Type: rule.Type, Target: name,
+		Subject: fmt.Sprintf("%s, which may act like tapping %s", what, strconv.QuoteToGraphic(name))}, true
+}
+
+// match returns the first rule el trips, judged by its labels and resource id.
+func (g *Guard) match(el *perception.Element) (compiledRule, bool) {
+	if el == nil {
+		return compiledRule{}, false
 	}
 	texts := []string{el.Label, el.Text, el.Desc}
 	id := el.ResourceID
@@ -181,11 +245,30 @@ func (g *Guard) Check(a memory.Action, el *perception.Element) (Verdict, bool) {
 			}
 		}
 		if hit {
-			name := label(el)
-			return Verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", strings.ToLower(string(a.Type)), strconv.QuoteToGraphic(name)), Target: name}, true
+			return r, true
 		}
 	}
-	return Verdict{}, false
+	return compiledRule{}, false
+}
+
+// fieldName names a text field by what it is for, never by what it holds (a field's text
+// may be a password or a message not yet sent).
+func fieldName(el *perception.Element) string {
+	switch {
+	case el == nil:
+		return "the focused field"
+	case el.Hint != "":
+		return strconv.QuoteToGraphic(el.Hint)
+	case el.Desc != "":
+		return strconv.QuoteToGraphic(el.Desc)
+	case el.ResourceID != "":
+		id := el.ResourceID
+		if i := strings.LastIndex(id, "/"); i >= 0 {
+			id = id[i+1:]
+		}
+		return "the field " + id
+	}
+	return "the " + el.Role
 }
 
 // label is the best human name of an element.

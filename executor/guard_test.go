@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/fairy-go/fairy/memory"
@@ -38,13 +39,72 @@ func TestDefaultGuardPolicy(t *testing.T) {
 			if tc.a.Type == memory.Shell {
 				el = nil
 			}
-			v, hit := g.Check(tc.a, el)
+			v, hit := g.Check(tc.a, el, nil)
 			if got := map[bool]string{true: v.Category}[hit]; got != tc.category {
 				t.Errorf("category %q, want %q (verdict %+v)", got, tc.category, v)
 			}
 			// The target is the plain label (or command), never the quoted one of the subject.
 			if want := map[bool]string{true: tc.el.Label, false: tc.a.Command}[tc.a.Type != memory.Shell]; hit && v.Target != want {
 				t.Errorf("target %q, want %q", v.Target, want)
+			}
+		})
+	}
+}
+
+// TestGuardJudgesSubmitting: Enter in a text field, and text typed with a trailing line
+// break, are judged as the sensitive element the screen offers nearest the field; Enter
+// on a focused button is a tap on it. The verdict never quotes what was typed.
+func TestGuardJudgesSubmitting(t *testing.T) {
+	g, err := NewGuard(DefaultGuardPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(i int, y int, el perception.Element) perception.Element {
+		el.Index, el.Center = i, perception.Point{X: 540, Y: y}
+		return el
+	}
+	compose := at(3, 2200, perception.Element{Role: "input", Editable: true, Focused: true, Hint: "Text message", Label: "delete the photos"})
+	chat := &perception.Screen{Elements: []perception.Element{
+		at(1, 150, perception.Element{Role: "button", Label: "Delete conversation"}),
+		at(2, 1000, perception.Element{Role: "item", Label: "See you at lunch"}),
+		compose,
+		at(4, 2200, perception.Element{Role: "button", Label: "发送"}),
+	}}
+	search := &perception.Screen{Keyboard: true, Elements: []perception.Element{
+		at(1, 150, perception.Element{Role: "input", Editable: true, Hint: "Search"}),
+		at(2, 600, perception.Element{Role: "button", Label: "Refresh"}),
+	}}
+	pin := at(1, 800, perception.Element{Role: "input", Editable: true, Password: true, ResourceID: "com.fairy.shop:id/pin"})
+	pay := &perception.Screen{Elements: []perception.Element{pin, at(2, 1000, perception.Element{Role: "button", Label: "Pay ¥18"})}}
+	payButton := at(2, 1000, perception.Element{Role: "button", Label: "Pay ¥18", Focused: true})
+	enter := memory.Action{Type: memory.Enter}
+	tests := []struct {
+		name     string
+		a        memory.Action
+		el       *perception.Element
+		s        *perception.Screen
+		category string // "" = not guarded
+		target   string
+	}{
+		{"enter in compose sends", enter, &compose, chat, "send", "发送"},
+		{"enter with the keyboard up but no focus known", enter, nil, &perception.Screen{Keyboard: true, Elements: chat.Elements}, "delete", "Delete conversation"},
+		{"enter with nothing focused", enter, nil, &perception.Screen{Elements: chat.Elements}, "", ""},
+		{"enter in a search field with nothing sensitive", enter, &search.Elements[0], search, "", ""},
+		{"enter on a focused pay button taps it", enter, &payButton, pay, "payment", "Pay ¥18"},
+		{"enter with no screen", enter, &compose, nil, "", ""},
+		{"pin with a line break pays", memory.Action{Type: memory.Input, Index: 1, Text: "4821\n"}, &pin, pay, "payment", "Pay ¥18"},
+		{"pin without a line break", memory.Action{Type: memory.Input, Index: 1, Text: "4821"}, &pin, pay, "", ""},
+		{"line break inside the text", memory.Action{Type: memory.Input, Index: 3, Text: "hi\nthere"}, &compose, chat, "", ""},
+		{"message with a line break sends", memory.Action{Type: memory.Input, Index: 3, Text: "see you\n"}, &compose, chat, "send", "发送"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v, hit := g.Check(tc.a, tc.el, tc.s)
+			if got := map[bool]string{true: v.Category}[hit]; got != tc.category || (hit && v.Target != tc.target) {
+				t.Errorf("verdict %q on %q, want %q on %q (%+v)", got, v.Target, tc.category, tc.target, v)
+			}
+			if hit && tc.a.Text != "" && strings.Contains(v.Subject, strings.TrimSpace(tc.a.Text)) {
+				t.Errorf("the subject %q quotes the typed text", v.Subject)
 			}
 		})
 	}

@@ -100,7 +100,7 @@ func (r *run) navigate(ctx context.Context, target string, steps []ShortcutStep)
 			ev.Stopped = fmt.Sprintf("step %d of %d (%s): index %d is not on the screen", i+1, len(steps), st, a.Index)
 			break
 		}
-		if v, hit := r.cfg.Guard.Check(a, el); hit {
+		if v, hit := r.judge(a, focused(r.screen)); hit {
 			if _, ok := r.cfg.Memory.Consent(v.Category); !ok {
 				ev.Stopped = fmt.Sprintf("step %d of %d: %s needs the person's consent (%s)", i+1, len(steps), v.Subject, v.Category)
 				break

@@ -304,7 +304,7 @@ func (r *run) decide(ctx context.Context) (State, error) {
 				r.publish(memory.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: batch})
 				return r.navigate(ctx, batch[n-1].Target, steps)
 			}
-			r.publish(memory.ActionRejected{Step: r.step, Action: batch[n-1], Reason: why})
+			r.publish(memory.ActionRejected{Step: r.step, Action: withheld(batch[n-1]), Reason: why})
 			problems = []string{why}
 		}
 		if len(problems) == 0 && len(batch) > 0 {
@@ -338,14 +338,16 @@ func (r *run) screenCheck(actions []memory.Action) ([]memory.Action, []string) {
 	for _, a := range actions {
 		a.Type = normalizeType(a.Type)
 		if err := a.Validate(); err != nil {
-			problems = append(problems, fmt.Sprintf("%s is not valid: %v.", a, err))
-			r.publish(memory.ActionRejected{Step: r.step, Action: a, Reason: err.Error()})
+			shown := withheld(a)
+			problems = append(problems, fmt.Sprintf("%s is not valid: %v.", shown, err))
+			r.publish(memory.ActionRejected{Step: r.step, Action: shown, Reason: err.Error()})
 			continue
 		}
 		if (a.Targeted() || (a.Type == memory.Swipe && a.Index > 0)) && r.element(a.Index) == nil {
+			shown := withheld(a)
 			why := fmt.Sprintf("index %d is not on the current screen (it has elements 1–%d)", a.Index, len(r.screen.Elements))
-			problems = append(problems, fmt.Sprintf("%s: %s; use an index from the screen.", a, why))
-			r.publish(memory.ActionRejected{Step: r.step, Action: a, Reason: why})
+			problems = append(problems, fmt.Sprintf("%s: %s; use an index from the screen.", shown, why))
+			r.publish(memory.ActionRejected{Step: r.step, Action: shown, Reason: why})
 			continue
 		}
 		batch = append(batch, a)
@@ -398,25 +400,43 @@ func (r *run) route(batch []memory.Action) (State, error) {
 // errSecretWithheld replaces the device's error when typing into a password field fails.
 const errSecretWithheld = "typing into the password field failed (the device's message is withheld: it may quote the password)"
 
+// maskedText replaces text that may be a password wherever an action is shown.
+const maskedText = "••••••"
+
 // masked returns the batch with text typed into password fields hidden.
 func (r *run) masked(batch []memory.Action) []memory.Action {
 	out := append([]memory.Action(nil), batch...)
 	for i, a := range out {
 		if a.Type == memory.Input {
 			if el := r.element(a.Index); el != nil && el.Password {
-				out[i].Text = "••••••"
+				out[i].Text = maskedText
 			}
 		}
 	}
 	return out
 }
 
+// withheld is a rejected action as events and prompts show it. Its target is unknown or
+// unchecked, so its text may have been meant for a password field: the text is always
+// hidden (an Input's, or one an action of an unknown type carries); the reason still tells
+// the decider what was wrong.
+func withheld(a memory.Action) memory.Action {
+	if a.Text != "" {
+		a.Text = maskedText
+	}
+	return a
+}
+
 // guard holds back the first sensitive action the person has not consented to; the
 // actions before it still run.
 func (r *run) guard() (State, error) {
 	r.consents = map[int]string{}
+	focus := focused(r.screen)
 	for i, a := range r.batch {
-		v, hit := r.cfg.Guard.Check(a, r.element(a.Index))
+		v, hit := r.judge(a, focus)
+		if el := r.element(a.Index); el != nil && (el.Editable || a.Type == memory.Input || a.Type == memory.Clear) {
+			focus = el // the action puts the focus there: an Enter after it goes to it
+		}
 		if !hit {
 			continue
 		}
@@ -424,7 +444,7 @@ func (r *run) guard() (State, error) {
 			r.consents[i] = v.Category
 			continue
 		}
-		r.publish(memory.ActionGuarded{Step: r.step, Action: a, Category: v.Category, Target: v.Target})
+		r.publish(memory.ActionGuarded{Step: r.step, Action: r.masked([]memory.Action{a})[0], Category: v.Category, Target: v.Target})
 		r.need = &interaction.Need{Step: r.step, Type: v.Type, Reason: fmt.Sprintf("%s (%s)", v.Subject, v.Category),
 			Subgoal: r.subgoal, Screen: r.screen.Text(), Category: v.Category, Subject: v.Subject}
 		r.batch = r.batch[:i]
@@ -432,6 +452,36 @@ func (r *run) guard() (State, error) {
 		break
 	}
 	return StateAct, nil
+}
+
+// judge asks the guard about a on the current screen; focus is the element that has the
+// focus when a runs (nil: none known), which is where an Enter goes.
+func (r *run) judge(a memory.Action, focus *perception.Element) (Verdict, bool) {
+	el := r.element(a.Index)
+	if a.Type == memory.Enter {
+		el = focus
+	}
+	return r.cfg.Guard.Check(a, el, r.screen)
+}
+
+// focused is the element of s that has the focus, a text field before any other (a dump
+// may mark both the field and its container), or nil.
+func focused(s *perception.Screen) *perception.Element {
+	if s == nil {
+		return nil
+	}
+	var other *perception.Element
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		switch {
+		case !e.Focused:
+		case e.Editable:
+			return e
+		case other == nil:
+			other = e
+		}
+	}
+	return other
 }
 
 // loopLimit is how often the same action on the same page may run before it is a loop.
