@@ -743,7 +743,6 @@ func TestRequestsPerSecond(t *testing.T) {
 }
 
 func TestKeyNeverLeaks(t *testing.T) {
-	var lastAuth string
 	tests := []struct {
 		name string
 		mk   func(auth string) reply
@@ -758,10 +757,14 @@ func TestKeyNeverLeaks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// Handlers run on the server's goroutines, and a timed-out attempt's handler may
+			// still be running when Generate returns: the header travels through an atomic.
+			var lastAuth atomic.Value
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				_, _ = io.Copy(io.Discard, r.Body) // lets the server notice the client going away
-				lastAuth = r.Header.Get("Authorization")
-				rp := tt.mk(strings.TrimPrefix(lastAuth, "Bearer "))
+				auth := r.Header.Get("Authorization")
+				lastAuth.Store(auth)
+				rp := tt.mk(strings.TrimPrefix(auth, "Bearer "))
 				if rp.block {
 					select {
 					case <-r.Context().Done():
@@ -790,8 +793,8 @@ func TestKeyNeverLeaks(t *testing.T) {
 			if err == nil {
 				t.Fatal("want an error")
 			}
-			if lastAuth != "Bearer "+testKey {
-				t.Fatalf("the key was not sent: %q", lastAuth)
+			if got, _ := lastAuth.Load().(string); got != "Bearer "+testKey {
+				t.Fatalf("the key was not sent: %q", got)
 			}
 			for what, s := range map[string]string{"error": err.Error(), "logs": h.logs.String()} {
 				if strings.Contains(s, testKey) || strings.Contains(s, "SECRET") {
