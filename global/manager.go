@@ -3,6 +3,7 @@ package global
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -113,13 +114,20 @@ type plannerAnswer struct {
 
 // Run carries out the person's instruction. The error is non-nil when the run could not
 // go on (device, model, or ctx ended — then the outcome is "stopped"); the Result always
-// says how it ended and RunFinished is always published.
+// says how it ended and RunFinished is always published. A ctx ended because the run
+// cannot be recorded (its cause a *RecordError, see Recorder.Context) is no stop: the
+// outcome is failed, the reason and the error the failed write.
 func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err error) {
 	bus := m.cfg.Bus
 	bus.Publish(memory.RunStarted{RunID: m.cfg.RunID, Instruction: instruction, TextOnly: m.cfg.TextOnly})
 	defer func() {
 		if ctx.Err() != nil && res.Outcome != memory.OutcomeDone {
-			res.Outcome, res.Reason = memory.OutcomeStopped, "stopped: "+ctx.Err().Error()
+			var rerr *RecordError
+			if errors.As(context.Cause(ctx), &rerr) {
+				res.Outcome, res.Reason, err = memory.OutcomeFailed, rerr.Error(), rerr
+			} else {
+				res.Outcome, res.Reason = memory.OutcomeStopped, "stopped: "+ctx.Err().Error()
+			}
 		}
 		if res.Outcome == "" {
 			res.Outcome = memory.OutcomeFailed

@@ -1,178 +1,48 @@
 package global
 
 import (
-	"bufio"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/fairy-go/fairy/memory"
 )
 
-// SummarySchema is the version of summary.json's schema.
-const SummarySchema = 1
-
-// Summary is summary.json: a stable schema that scripts read. Fields are only ever added.
-//
-//	schema                   int     SummarySchema
-//	run_id, instruction      string
-//	outcome                  string  done | failed | refused | stopped
-//	reason                   string  why it ended (empty when done without remark)
-//	answer                   string  the agent's answer for the person, if any
-//	steps                    int     executor steps over all app tasks
-//	model_calls              int     all model calls
-//	model_calls_by_role      object  role → calls (planner, replanner, decider, interactor, extractor, checker)
-//	critical_calls           int     calls on a step's critical path (all but the extractor)
-//	critical_calls_per_step  number  critical calls made inside steps, per step
-//	prompt_tokens, completion_tokens int
-//	cost                     number  USD
-//	wall_seconds             number
-//	interactions             int     interaction loops with the person
-//	questions                []string every question asked, in order
-//	tasks                    []{index, app, task, outcome, reason, steps}
-//	knowledge                object  long-term knowledge used and learned: used (bool), tricks and
-//	                                 hints (put into prompts), described_apps, navigations,
-//	                                 shortcut_steps (replayed with no model call), fallbacks,
-//	                                 learned_tasks, learned_tricks, learn_errors
-//	started, finished        RFC 3339 times
-type Summary struct {
-	Schema               int            `json:"schema"`
-	RunID                string         `json:"run_id"`
-	Instruction          string         `json:"instruction"`
-	Outcome              memory.Outcome `json:"outcome"`
-	Reason               string         `json:"reason"`
-	Answer               string         `json:"answer,omitempty"`
-	Steps                int            `json:"steps"`
-	ModelCalls           int            `json:"model_calls"`
-	ModelCallsByRole     map[string]int `json:"model_calls_by_role"`
-	CriticalCalls        int            `json:"critical_calls"`
-	CriticalCallsPerStep float64        `json:"critical_calls_per_step"`
-	PromptTokens         int            `json:"prompt_tokens"`
-	CompletionTokens     int            `json:"completion_tokens"`
-	Cost                 float64        `json:"cost"`
-	WallSeconds          float64        `json:"wall_seconds"`
-	Interactions         int            `json:"interactions"`
-	Questions            []string       `json:"questions"`
-	Tasks                []TaskSummary  `json:"tasks"`
-	Knowledge            KnowledgeUse   `json:"knowledge"`
-	Started              time.Time      `json:"started"`
-	Finished             time.Time      `json:"finished"`
-}
-
-// TaskSummary is one app task in summary.json.
-type TaskSummary struct {
-	Index   int            `json:"index"`
-	App     string         `json:"app"`
-	Task    string         `json:"task"`
-	Outcome memory.Outcome `json:"outcome"`
-	Reason  string         `json:"reason,omitempty"`
-	Steps   int            `json:"steps"`
-}
-
-// Tally adds up a run's events into a Summary. It is what the Recorder writes and what
-// evaluations read; safe for concurrent use.
-type Tally struct {
-	mu          sync.Mutex
-	s           Summary
-	inStep      bool
-	stepCalls   int
-	started     bool
-	lastStarted memory.AppTaskStarted
-}
-
-// NewTally returns an empty tally.
-func NewTally() *Tally {
-	return &Tally{s: Summary{Schema: SummarySchema, ModelCallsByRole: map[string]int{}, Questions: []string{}, Tasks: []TaskSummary{}}}
-}
-
-// Handle counts one event.
-func (t *Tally) Handle(r memory.Record) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := &t.s
-	switch e := r.Event.(type) {
-	case memory.RunStarted:
-		s.RunID, s.Instruction, s.Started = e.RunID, e.Instruction, r.Time
-		t.started = true
-	case memory.AppTaskStarted:
-		t.lastStarted = e
-		if !t.started {
-			s.Started, t.started = r.Time, true
-			if s.Instruction == "" {
-				s.Instruction = e.Instruction
-			}
-		}
-	case memory.StepStarted:
-		s.Steps++
-		t.inStep = true
-	case memory.ModelCalled:
-		s.ModelCalls++
-		s.ModelCallsByRole[e.Role]++
-		s.PromptTokens += e.PromptTokens
-		s.CompletionTokens += e.CompletionTokens
-		s.Cost += e.Cost
-		if e.Critical {
-			s.CriticalCalls++
-			if t.inStep && e.Role != "planner" {
-				t.stepCalls++
-			}
-		}
-	case memory.KnowledgeServed, memory.Navigated, memory.Learned:
-		s.Knowledge.add(e)
-	case memory.InteractionAsked:
-		s.Questions = append(s.Questions, e.Question)
-	case memory.InteractionEnded:
-		s.Interactions++
-	case memory.TaskFinished:
-		t.inStep = false
-		s.Tasks = append(s.Tasks, TaskSummary{Index: e.Index, App: e.App, Task: t.lastStarted.Task.Task, Outcome: e.Outcome, Reason: e.Reason, Steps: e.Steps})
-		// A lone app task run without a Global Task Manager ends the run with it.
-		s.Outcome, s.Reason, s.Answer, s.Finished = e.Outcome, e.Reason, e.Answer, r.Time
-	case memory.RunFinished:
-		s.Outcome, s.Reason, s.Finished = e.Outcome, e.Reason, r.Time
-		if e.Answer != "" {
-			s.Answer = e.Answer
-		}
-	}
-	if !s.Finished.IsZero() && !s.Started.IsZero() {
-		s.WallSeconds = s.Finished.Sub(s.Started).Seconds()
-	}
-	if s.Steps > 0 {
-		s.CriticalCallsPerStep = float64(t.stepCalls) / float64(s.Steps)
-	}
-}
-
-// Summary returns a copy of the summary so far.
-func (t *Tally) Summary() Summary {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.s
-	s.ModelCallsByRole = make(map[string]int, len(t.s.ModelCallsByRole))
-	for k, v := range t.s.ModelCallsByRole {
-		s.ModelCallsByRole[k] = v
-	}
-	s.Questions = append([]string{}, t.s.Questions...)
-	s.Tasks = append([]TaskSummary{}, t.s.Tasks...)
-	return s
-}
+// The files of a run directory.
+const (
+	TraceFile   = "trace.jsonl"
+	SummaryFile = "summary.json"
+)
 
 // Recorder writes a run directory: trace.jsonl (one event a line: seq, time, kind, event,
 // and image for a step's set-of-mark screenshot file), the screenshots, and summary.json
 // on Close. Secrets given to it never reach the files.
+//
+// An agent that cannot record does not act: the first write that fails (a full disk, an
+// I/O error) ends the contexts made by Context with a *RecordError as their cause, so the
+// run stops before its next action, and nothing more is written to the trace. Each trace
+// line is written whole with one write, so a killed process leaves only whole lines; the
+// trace is synced to disk at every step boundary. summary.json is replaced atomically or
+// left as it was.
 type Recorder struct {
-	mu     sync.Mutex
-	dir    string
-	f      *os.File
-	w      *bufio.Writer
-	redact *strings.Replacer
-	tally  *Tally
-	err    error
-	shots  int
+	mu      sync.Mutex
+	dir     string
+	f       *os.File
+	size    int64 // bytes of whole lines in the trace
+	redact  *strings.Replacer
+	tally   *Tally
+	err     error                     // the first failed write, a *RecordError
+	halts   []context.CancelCauseFunc // what Context handed out
+	shots   int
+	summary bool // summary.json was written
 }
 
 // NewRecorder creates dir (and parents) and opens its trace. Each string in secrets is
@@ -184,8 +54,12 @@ func NewRecorder(dir string, secrets ...string) (*Recorder, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("global: create run directory: %w", err)
 	}
-	f, err := os.Create(filepath.Join(dir, "trace.jsonl"))
+	f, err := os.Create(filepath.Join(dir, TraceFile))
 	if err != nil {
+		return nil, fmt.Errorf("global: create trace: %w", err)
+	}
+	if err := syncDir(dir); err != nil {
+		f.Close()
 		return nil, fmt.Errorf("global: create trace: %w", err)
 	}
 	var pairs []string
@@ -195,11 +69,47 @@ func NewRecorder(dir string, secrets ...string) (*Recorder, error) {
 			pairs = append(pairs, s, "[redacted]")
 		}
 	}
-	return &Recorder{dir: dir, f: f, w: bufio.NewWriter(f), redact: strings.NewReplacer(pairs...), tally: NewTally()}, nil
+	return &Recorder{dir: dir, f: f, redact: strings.NewReplacer(pairs...), tally: NewTally()}, nil
 }
 
 // Dir is the run directory.
 func (r *Recorder) Dir() string { return r.dir }
+
+// Context returns a copy of parent that ends, with the recorder's *RecordError as its
+// cause (context.Cause), the moment a write fails — at once if one has failed already.
+// Running the agent with it stops the run before its next action: the executor checks its
+// context before every state and the device layer refuses calls on an ended context.
+// cancel releases the context when the run is over.
+func (r *Recorder) Context(parent context.Context) (ctx context.Context, cancel context.CancelFunc) {
+	ctx, halt := context.WithCancelCause(parent)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil {
+		halt(r.err)
+	} else {
+		r.halts = append(r.halts, halt)
+	}
+	return ctx, func() { halt(nil) }
+}
+
+// Err is the first write that failed, a *RecordError, or nil.
+func (r *Recorder) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// fail keeps the first failed write and ends the contexts made by Context.
+func (r *Recorder) fail(file string, err error) {
+	if r.err != nil {
+		return
+	}
+	r.err = &RecordError{File: file, Err: err}
+	for _, halt := range r.halts {
+		halt(r.err)
+	}
+	r.halts = nil
+}
 
 // traceLine is one line of trace.jsonl.
 type traceLine struct {
@@ -210,7 +120,8 @@ type traceLine struct {
 	Event memory.Event `json:"event"`
 }
 
-// Handle writes one event; a write error is kept and returned by Close.
+// Handle writes one event: its screenshot, if any, then its trace line. After a failed
+// write it writes nothing more (the summary still counts every event).
 func (r *Recorder) Handle(rec memory.Record) {
 	r.tally.Handle(rec)
 	r.mu.Lock()
@@ -226,46 +137,170 @@ func (r *Recorder) Handle(rec memory.Record) {
 		}
 		r.shots++
 		name := fmt.Sprintf("step-%03d-%02d%s", sp.Step, r.shots, ext)
-		if err := os.WriteFile(filepath.Join(r.dir, name), sp.Marked, 0o644); err != nil {
-			r.err = fmt.Errorf("global: write screenshot: %w", err)
+		// Synced before the line that names it, so the trace never points at a lost image.
+		if err := writeSynced(filepath.Join(r.dir, name), sp.Marked); err != nil {
+			r.fail(name, err)
 			return
 		}
 		line.Image = name
 	}
 	b, err := json.Marshal(line)
 	if err != nil {
-		r.err = fmt.Errorf("global: encode %s: %w", line.Kind, err)
+		r.fail(TraceFile, fmt.Errorf("encode %s: %w", line.Kind, err))
 		return
 	}
-	if _, err := r.w.WriteString(r.redact.Replace(string(b)) + "\n"); err != nil {
-		r.err = fmt.Errorf("global: write trace: %w", err)
+	if err := r.writeLine(append([]byte(r.redact.Replace(string(b))), '\n')); err != nil {
+		r.fail(TraceFile, err)
+		return
+	}
+	switch rec.Event.(type) {
+	case memory.StepStarted, memory.TaskFinished, memory.RunFinished:
+		// A step boundary: what the run did so far survives a crash of the machine too.
+		if err := syncFile(r.f); err != nil {
+			r.fail(TraceFile, err)
+		}
 	}
 }
 
-// Summary returns the summary so far.
-func (r *Recorder) Summary() Summary { return r.tally.Summary() }
+// writeLine appends one line with one write. A write cut short (the disk filled up
+// mid-line) is undone, so the trace holds whole lines only.
+func (r *Recorder) writeLine(b []byte) error {
+	n, err := r.f.Write(b)
+	if err != nil {
+		if n > 0 {
+			_ = r.f.Truncate(r.size)
+		}
+		return err
+	}
+	r.size += int64(n)
+	return nil
+}
 
-// Close flushes the trace and writes summary.json.
+// Summary returns the summary so far; once a write has failed, its outcome is failed and
+// its reason the failed write.
+func (r *Recorder) Summary() Summary {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.summaryLocked()
+}
+
+func (r *Recorder) summaryLocked() Summary {
+	s := r.tally.Summary()
+	if r.err != nil {
+		s.Outcome, s.Reason = memory.OutcomeFailed, r.err.Error()
+	}
+	return s
+}
+
+// Written reports whether Close wrote summary.json.
+func (r *Recorder) Written() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.summary
+}
+
+// Close syncs and closes the trace and writes summary.json atomically: the file is either
+// the whole new summary or, when that cannot be written, what it was before (usually no
+// file). It returns the first failed write, a *RecordError, or nil.
 func (r *Recorder) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.f == nil {
 		return r.err
 	}
-	err := r.err
-	if ferr := r.w.Flush(); err == nil && ferr != nil {
-		err = fmt.Errorf("global: flush trace: %w", ferr)
+	if r.err == nil {
+		if err := syncFile(r.f); err != nil {
+			r.fail(TraceFile, err)
+		}
 	}
-	if cerr := r.f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("global: close trace: %w", cerr)
+	if err := r.f.Close(); err != nil {
+		r.fail(TraceFile, err)
 	}
 	r.f = nil
-	b, merr := json.MarshalIndent(r.tally.Summary(), "", "  ")
-	if merr != nil {
-		return merr
+	b, err := json.MarshalIndent(r.summaryLocked(), "", "  ")
+	if err != nil {
+		r.fail(SummaryFile, fmt.Errorf("encode summary: %w", err))
+		return r.err
 	}
-	if werr := os.WriteFile(filepath.Join(r.dir, "summary.json"), []byte(r.redact.Replace(string(b))+"\n"), 0o644); err == nil && werr != nil {
-		err = fmt.Errorf("global: write summary: %w", werr)
+	if err := writeAtomic(r.dir, SummaryFile, append([]byte(r.redact.Replace(string(b))), '\n')); err != nil {
+		r.fail(SummaryFile, err)
+	} else {
+		r.summary = true
+	}
+	r.halts = nil
+	return r.err
+}
+
+// writeAtomic replaces dir/name with data: a temporary file in dir, written, synced and
+// renamed over name, then the directory synced. On failure name is untouched and the
+// temporary file removed.
+func writeAtomic(dir, name string, data []byte) (err error) {
+	f, err := os.CreateTemp(dir, "."+name+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = syncFile(f); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(f.Name(), filepath.Join(dir, name)); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// writeSynced writes a new file and syncs it; a file that could not be written whole is
+// removed.
+func writeSynced(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = syncFile(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
+}
+
+// syncFile flushes f to disk. A file that cannot be synced by nature (a pipe, a device, a
+// file system without fsync) is not an error.
+func syncFile(f *os.File) error {
+	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOTSUP) {
+		return err
+	}
+	return nil
+}
+
+// syncDir makes the directory's entries (a new or renamed file) durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = syncFile(d)
+	if cerr := d.Close(); err == nil {
+		err = cerr
 	}
 	return err
 }

@@ -1,0 +1,155 @@
+package global
+
+import (
+	"sync"
+	"time"
+
+	"github.com/fairy-go/fairy/memory"
+)
+
+// SummarySchema is the version of summary.json's schema.
+const SummarySchema = 1
+
+// Summary is summary.json: a stable schema that scripts read. Fields are only ever added.
+//
+//	schema                   int     SummarySchema
+//	run_id, instruction      string
+//	outcome                  string  done | failed | refused | stopped
+//	reason                   string  why it ended (empty when done without remark)
+//	answer                   string  the agent's answer for the person, if any
+//	steps                    int     executor steps over all app tasks
+//	model_calls              int     all model calls
+//	model_calls_by_role      object  role → calls (planner, replanner, decider, interactor, extractor, checker)
+//	critical_calls           int     calls on a step's critical path (all but the extractor)
+//	critical_calls_per_step  number  critical calls made inside steps, per step
+//	prompt_tokens, completion_tokens int
+//	cost                     number  USD
+//	wall_seconds             number
+//	interactions             int     interaction loops with the person
+//	questions                []string every question asked, in order
+//	tasks                    []{index, app, task, outcome, reason, steps}
+//	knowledge                object  long-term knowledge used and learned: used (bool), tricks and
+//	                                 hints (put into prompts), described_apps, navigations,
+//	                                 shortcut_steps (replayed with no model call), fallbacks,
+//	                                 learned_tasks, learned_tricks, learn_errors
+//	started, finished        RFC 3339 times
+type Summary struct {
+	Schema               int            `json:"schema"`
+	RunID                string         `json:"run_id"`
+	Instruction          string         `json:"instruction"`
+	Outcome              memory.Outcome `json:"outcome"`
+	Reason               string         `json:"reason"`
+	Answer               string         `json:"answer,omitempty"`
+	Steps                int            `json:"steps"`
+	ModelCalls           int            `json:"model_calls"`
+	ModelCallsByRole     map[string]int `json:"model_calls_by_role"`
+	CriticalCalls        int            `json:"critical_calls"`
+	CriticalCallsPerStep float64        `json:"critical_calls_per_step"`
+	PromptTokens         int            `json:"prompt_tokens"`
+	CompletionTokens     int            `json:"completion_tokens"`
+	Cost                 float64        `json:"cost"`
+	WallSeconds          float64        `json:"wall_seconds"`
+	Interactions         int            `json:"interactions"`
+	Questions            []string       `json:"questions"`
+	Tasks                []TaskSummary  `json:"tasks"`
+	Knowledge            KnowledgeUse   `json:"knowledge"`
+	Started              time.Time      `json:"started"`
+	Finished             time.Time      `json:"finished"`
+}
+
+// TaskSummary is one app task in summary.json.
+type TaskSummary struct {
+	Index   int            `json:"index"`
+	App     string         `json:"app"`
+	Task    string         `json:"task"`
+	Outcome memory.Outcome `json:"outcome"`
+	Reason  string         `json:"reason,omitempty"`
+	Steps   int            `json:"steps"`
+}
+
+// Tally adds up a run's events into a Summary. It is what the Recorder writes and what
+// evaluations read; safe for concurrent use.
+type Tally struct {
+	mu          sync.Mutex
+	s           Summary
+	inStep      bool
+	stepCalls   int
+	started     bool
+	lastStarted memory.AppTaskStarted
+}
+
+// NewTally returns an empty tally.
+func NewTally() *Tally {
+	return &Tally{s: Summary{Schema: SummarySchema, ModelCallsByRole: map[string]int{}, Questions: []string{}, Tasks: []TaskSummary{}}}
+}
+
+// Handle counts one event.
+func (t *Tally) Handle(r memory.Record) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := &t.s
+	switch e := r.Event.(type) {
+	case memory.RunStarted:
+		s.RunID, s.Instruction, s.Started = e.RunID, e.Instruction, r.Time
+		t.started = true
+	case memory.AppTaskStarted:
+		t.lastStarted = e
+		if !t.started {
+			s.Started, t.started = r.Time, true
+			if s.Instruction == "" {
+				s.Instruction = e.Instruction
+			}
+		}
+	case memory.StepStarted:
+		s.Steps++
+		t.inStep = true
+	case memory.ModelCalled:
+		s.ModelCalls++
+		s.ModelCallsByRole[e.Role]++
+		s.PromptTokens += e.PromptTokens
+		s.CompletionTokens += e.CompletionTokens
+		s.Cost += e.Cost
+		if e.Critical {
+			s.CriticalCalls++
+			if t.inStep && e.Role != "planner" {
+				t.stepCalls++
+			}
+		}
+	case memory.KnowledgeServed, memory.Navigated, memory.Learned:
+		s.Knowledge.add(e)
+	case memory.InteractionAsked:
+		s.Questions = append(s.Questions, e.Question)
+	case memory.InteractionEnded:
+		s.Interactions++
+	case memory.TaskFinished:
+		t.inStep = false
+		s.Tasks = append(s.Tasks, TaskSummary{Index: e.Index, App: e.App, Task: t.lastStarted.Task.Task, Outcome: e.Outcome, Reason: e.Reason, Steps: e.Steps})
+		// A lone app task run without a Global Task Manager ends the run with it.
+		s.Outcome, s.Reason, s.Answer, s.Finished = e.Outcome, e.Reason, e.Answer, r.Time
+	case memory.RunFinished:
+		s.Outcome, s.Reason, s.Finished = e.Outcome, e.Reason, r.Time
+		if e.Answer != "" {
+			s.Answer = e.Answer
+		}
+	}
+	if !s.Finished.IsZero() && !s.Started.IsZero() {
+		s.WallSeconds = s.Finished.Sub(s.Started).Seconds()
+	}
+	if s.Steps > 0 {
+		s.CriticalCallsPerStep = float64(t.stepCalls) / float64(s.Steps)
+	}
+}
+
+// Summary returns a copy of the summary so far.
+func (t *Tally) Summary() Summary {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.s
+	s.ModelCallsByRole = make(map[string]int, len(t.s.ModelCallsByRole))
+	for k, v := range t.s.ModelCallsByRole {
+		s.ModelCallsByRole[k] = v
+	}
+	s.Questions = append([]string{}, t.s.Questions...)
+	s.Tasks = append([]TaskSummary{}, t.s.Tasks...)
+	return s
+}
