@@ -196,8 +196,8 @@ type run struct {
 	need        *interaction.Need
 	heldAfter   bool // the guard held an action back after others of its batch ran
 	batch       []memory.Action
-	consents    map[int]string // batch index → consent category it spends
-	typed       map[int]bool   // element indexes typed into by the batch running now
+	consents    map[int]Verdict // batch index → the guarded verdict whose consent it spends
+	typed       map[int]bool    // element indexes typed into by the batch running now
 	finishAfter bool
 
 	loops      map[string]int

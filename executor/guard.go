@@ -1,11 +1,15 @@
 package executor
 
 import (
+	_ "embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
@@ -16,40 +20,121 @@ type GuardRule struct {
 	Category string `json:"category" yaml:"category"` // payment, order, delete, send, permission, …
 	// Type is the interaction type asked: 1 sensitive or dangerous, 2 irreversible.
 	Type int `json:"type" yaml:"type"`
-	// Keywords match an element's label, text, description or resource id: ASCII words
-	// match whole words, case-insensitive; other text (Chinese, …) matches as a substring.
+	// Keywords match an element's label, text, description or resource id. Words written
+	// with spaces between words (Latin, Cyrillic, …) match whole words, case-insensitive;
+	// Chinese, Japanese and Korean words match as substrings.
 	Keywords []string `json:"keywords" yaml:"keywords"`
 	// IDs are regular expressions on the element's resource id.
 	IDs []string `json:"ids,omitempty" yaml:"ids,omitempty"`
 	// Commands are regular expressions on a Shell action's command.
 	Commands []string `json:"commands,omitempty" yaml:"commands,omitempty"`
-	// Except are keywords (matched like Keywords) that clear a hit of this rule: a
-	// "Don't allow" button declines a permission and needs no consent.
+	// Except are keywords (matched like Keywords) that clear a hit of this rule when no
+	// keyword trips outside them: "Don't allow" declines a permission and needs no consent,
+	// "Allow — don't allow later" still grants one.
 	Except []string `json:"except,omitempty" yaml:"except,omitempty"`
+	// Page are words that, in a page's own text, make a generic confirm (Confirm.Words, or
+	// a label-less button or icon) an action of this category; with Amount the page must
+	// also show an amount of money.
+	Page   []string `json:"page,omitempty" yaml:"page,omitempty"`
+	Amount bool     `json:"amount,omitempty" yaml:"amount,omitempty"`
 }
 
-// GuardPolicy is the configurable guard: the rules, checked in order.
+// GuardPolicy is the configurable guard: the rules, checked in order, and the generic
+// confirms that take the category of the page they are on.
 type GuardPolicy struct {
 	Rules []GuardRule `json:"rules" yaml:"rules"`
+	// Confirm are generic confirm labels (OK, Confirm, Continue, Done, …), matched like
+	// keywords against the whole label.
+	Confirm []string `json:"confirm,omitempty" yaml:"confirm,omitempty"`
+	// Dismiss are labels (and resource-id words) that never confirm anything: Cancel,
+	// Close, Back.
+	Dismiss []string `json:"dismiss,omitempty" yaml:"dismiss,omitempty"`
 }
 
-// DefaultGuardPolicy covers paying, placing orders, deleting, sending and granting
-// permissions, in English and Chinese.
+//go:embed guard.yaml
+var guardVocabulary []byte
+
+// vocabularyFile is guard.yaml: word lists grouped by language.
+type vocabularyFile struct {
+	Rules []struct {
+		Category string              `yaml:"category"`
+		Type     int                 `yaml:"type"`
+		Keywords map[string][]string `yaml:"keywords"`
+		IDs      []string            `yaml:"ids"`
+		Commands []string            `yaml:"commands"`
+		Except   map[string][]string `yaml:"except"`
+		Page     map[string][]string `yaml:"page"`
+		Amount   bool                `yaml:"amount"`
+	} `yaml:"rules"`
+	Confirm map[string][]string `yaml:"confirm"`
+	Dismiss map[string][]string `yaml:"dismiss"`
+}
+
+// guardLanguages is the order languages are read from guard.yaml.
+var guardLanguages = []string{"en", "zh", "es", "de", "fr", "ja", "pt", "ru", "ko"}
+
+// DefaultGuardPolicy covers paying, transferring money, placing orders, subscribing,
+// deleting, sending and granting permissions, in English, Chinese, Spanish, German,
+// French, Japanese, Portuguese, Russian and Korean (the vocabulary is executor/guard.yaml).
 func DefaultGuardPolicy() GuardPolicy {
-	return GuardPolicy{Rules: []GuardRule{
-		// Going to a checkout page ("Checkout", "去结算") only shows the order: the page's own
-		// submit and pay buttons are what the guard holds back.
-		{Category: "payment", Type: 1, Keywords: []string{"pay", "pay now", "buy", "buy now", "purchase",
-			"confirm payment", "支付", "付款", "立即支付", "确认支付", "去支付", "购买", "立即购买"}, IDs: []string{`(?i)(^|[/_:])pay(_|$|ment_confirm)`}},
-		{Category: "order", Type: 2, Keywords: []string{"place order", "submit order", "confirm order", "order now",
-			"提交订单", "下单", "确认订单", "立即下单"}, IDs: []string{`(?i)(place|submit)_order`}},
-		{Category: "delete", Type: 2, Keywords: []string{"delete", "remove", "erase", "uninstall", "clear data", "clear all",
-			"删除", "移除", "清空", "卸载"}, Commands: []string{`(^|\s)(rm|pm\s+(uninstall|clear))\s`}},
-		{Category: "send", Type: 2, Keywords: []string{"send", "post", "publish", "share", "发送", "发布", "分享"}, IDs: []string{`(?i)send`}},
-		{Category: "permission", Type: 1, Keywords: []string{"allow", "grant", "while using the app", "only this time",
-			"允许", "授权", "始终允许", "仅在使用中允许"}, IDs: []string{`permission_allow`},
-			Except: []string{"don't allow", "don’t allow", "do not allow", "deny", "decline", "不允许", "拒绝", "禁止"}},
-	}}
+	var f vocabularyFile
+	if err := yaml.Unmarshal(guardVocabulary, &f); err != nil {
+		// guard.yaml is compiled in and tested (TestGuardVocabularyLoads): this cannot
+		// happen in a released binary.
+		panic("executor: guard.yaml: " + err.Error())
+	}
+	flat := func(m map[string][]string) []string {
+		var out []string
+		for _, lang := range guardLanguages {
+			out = append(out, m[lang]...)
+		}
+		return out
+	}
+	var p GuardPolicy
+	for _, r := range f.Rules {
+		p.Rules = append(p.Rules, GuardRule{Category: r.Category, Type: r.Type, Keywords: flat(r.Keywords), IDs: r.IDs,
+			Commands: r.Commands, Except: flat(r.Except), Page: flat(r.Page), Amount: r.Amount})
+	}
+	p.Confirm, p.Dismiss = flat(f.Confirm), flat(f.Dismiss)
+	return p
+}
+
+// GuardExtension is what a person adds to the default policy in their config.
+type GuardExtension struct {
+	// Keywords are extra sensitive words per existing category (payment, delete, …).
+	Keywords map[string][]string `json:"keywords,omitempty" yaml:"keywords,omitempty"`
+	// Confirm are extra generic confirm labels.
+	Confirm []string `json:"confirm,omitempty" yaml:"confirm,omitempty"`
+	// Rules are whole new categories, checked after the built-in ones.
+	Rules []GuardRule `json:"rules,omitempty" yaml:"rules,omitempty"`
+}
+
+// Extend returns p with x added; a keyword for a category p lacks is an error (a typo
+// would silently guard nothing).
+func (p GuardPolicy) Extend(x GuardExtension) (GuardPolicy, error) {
+	out := GuardPolicy{Confirm: append(slices.Clone(p.Confirm), x.Confirm...), Dismiss: slices.Clone(p.Dismiss)}
+	for _, r := range p.Rules {
+		r.Keywords = slices.Clone(r.Keywords)
+		out.Rules = append(out.Rules, r)
+	}
+	cats := make([]string, 0, len(x.Keywords))
+	for c := range x.Keywords {
+		cats = append(cats, c)
+	}
+	slices.Sort(cats)
+	for _, c := range cats {
+		i := slices.IndexFunc(out.Rules, func(r GuardRule) bool { return r.Category == c })
+		if i < 0 {
+			var known []string
+			for _, r := range out.Rules {
+				known = append(known, r.Category)
+			}
+			return GuardPolicy{}, fmt.Errorf("%w: guard keywords for unknown category %q (known: %s; add a new one under guard.rules)", ErrConfig, c, strings.Join(known, ", "))
+		}
+		out.Rules[i].Keywords = append(out.Rules[i].Keywords, x.Keywords[c]...)
+	}
+	out.Rules = append(out.Rules, x.Rules...)
+	return out, nil
 }
 
 // Verdict is what the guard says about one action.
@@ -58,24 +143,34 @@ type Verdict struct {
 	Type     int    // interaction type to ask
 	Subject  string // e.g. `tap "Pay ¥18"`
 	Target   string // what the action is on, plain: the element's label ("Pay ¥18") or the shell command
+	// Action identifies the action a consent must name to cover it: the sensitive element
+	// on its page (the same element whatever gesture reaches it), or the shell command.
+	Action string
+	// Page is set when the category comes from the page (a generic confirm on a payment
+	// sheet), not from the element's own words.
+	Page bool
 }
 
-// Guard applies a GuardPolicy.
+// Guard applies a GuardPolicy. What is on the screen is judged, never obeyed: no text
+// on a screen changes the policy.
 type Guard struct {
-	rules []compiledRule
+	rules   []compiledRule
+	confirm []*regexp.Regexp
+	dismiss []*regexp.Regexp
 }
 
 type compiledRule struct {
 	GuardRule
 	words  []*regexp.Regexp
 	except []*regexp.Regexp
+	page   []*regexp.Regexp
 	ids    []*regexp.Regexp
 	cmds   []*regexp.Regexp
 }
 
 // NewGuard compiles a policy.
 func NewGuard(p GuardPolicy) (*Guard, error) {
-	g := &Guard{}
+	g := &Guard{confirm: keywordPatterns(p.Confirm), dismiss: keywordPatterns(p.Dismiss)}
 	for i, r := range p.Rules {
 		if r.Category == "" || (r.Type != 1 && r.Type != 2) {
 			return nil, fmt.Errorf("%w: guard rule %d: needs a category and type 1 or 2", ErrConfig, i)
@@ -83,6 +178,7 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 		c := compiledRule{GuardRule: r}
 		c.words = keywordPatterns(r.Keywords)
 		c.except = keywordPatterns(r.Except)
+		c.page = keywordPatterns(r.Page)
 		for _, lists := range []struct {
 			src []string
 			dst *[]*regexp.Regexp
@@ -100,8 +196,8 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 	return g, nil
 }
 
-// keywordPatterns compiles keywords, case-insensitive: ASCII ones match whole words, others
-// (Chinese, or with typographic quotes) as substrings.
+// keywordPatterns compiles keywords, case-insensitive: words of scripts written with
+// spaces match whole words, Chinese, Japanese and Korean ones as substrings.
 func keywordPatterns(keywords []string) []*regexp.Regexp {
 	var out []*regexp.Regexp
 	for _, k := range keywords {
@@ -110,7 +206,7 @@ func keywordPatterns(keywords []string) []*regexp.Regexp {
 			continue
 		}
 		pat := `(?i)` + regexp.QuoteMeta(k)
-		if isASCII(k) {
+		if !hasCJK(k) {
 			pat = `(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(k) + `($|[^\pL\pN])`
 		}
 		out = append(out, regexp.MustCompile(pat))
@@ -118,60 +214,74 @@ func keywordPatterns(keywords []string) []*regexp.Regexp {
 	return out
 }
 
-func isASCII(s string) bool {
+func hasCJK(s string) bool {
 	for _, r := range s {
-		if r > unicode.MaxASCII {
-			return false
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // Check says whether a needs consent on screen s. el is the element a targets; for Enter,
-// the element that has the focus (nil: none is known). Taps and long presses are judged
-// by their element, shell commands by the command. Enter in a text field submits it, and
-// so may text typed into a field when it ends with a line break (ADB Keyboard commits the
-// line break as text, and chat apps with "Enter to send" send on it): both are judged as
-// the sensitive action the screen offers nearest the field, and need the consent a tap on
-// that element needs. Enter on a focused element that is not a text field clicks it
-// (Android's confirm key): it is judged as a tap on it.
+// the element that has the focus (nil: none is known).
+//
+// Taps, long presses and swipes that start on an element are judged by the element: its
+// own words, or — for a generic confirm or a label-less button — the page it is on.
+// Shell commands are judged by the command, and `input tap|swipe|keyevent` typed into a
+// shell by the element or key they reach. Enter in a text field submits it, and so may
+// text typed into a field when it holds a line break (ADB Keyboard commits the line break
+// as text, and chat apps with "Enter to send" send on it): both are judged as the
+// sensitive action the screen offers nearest the field. Enter on a focused element that
+// is not a text field clicks it (Android's confirm key): it is judged as a tap on it.
 func (g *Guard) Check(a memory.Action, el *perception.Element, s *perception.Screen) (Verdict, bool) {
 	if g == nil {
 		return Verdict{}, false
 	}
 	switch a.Type {
 	case memory.Shell:
-		for _, r := range g.rules {
-			for _, re := range r.cmds {
-				if re.MatchString(a.Command) {
-					return Verdict{Category: r.Category, Type: r.Type, Subject: "run " + strconv.QuoteToGraphic(a.Command), Target: a.Command}, true
-				}
-			}
+		return g.shell(a.Command, s)
+	case memory.Tap, memory.LongPress, memory.Swipe:
+		if el == nil {
+			return Verdict{}, false // a swipe across the screen scrolls
 		}
-	case memory.Tap, memory.LongPress:
-		if r, ok := g.match(el); ok {
-			name := label(el)
-			return Verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", strings.ToLower(string(a.Type)), strconv.QuoteToGraphic(name)), Target: name}, true
+		verb := strings.ToLower(string(a.Type))
+		if a.Type == memory.Swipe {
+			verb = "swipe on"
 		}
+		return g.element(verb, el, s)
 	case memory.Enter:
 		if el != nil && !el.Editable {
-			if r, ok := g.match(el); ok {
-				name := label(el)
-				return Verdict{Category: r.Category, Type: r.Type, Subject: "press Enter on " + strconv.QuoteToGraphic(name), Target: name}, true
-			}
-			return Verdict{}, false
+			return g.element("press Enter on", el, s)
 		}
 		if el == nil && (s == nil || !s.Keyboard) {
 			return Verdict{}, false // no text field has the focus: Enter submits nothing
 		}
 		return g.submit("press Enter in "+fieldName(el), el, s)
 	case memory.Input:
-		if strings.HasSuffix(a.Text, "\n") {
+		if strings.ContainsAny(a.Text, "\n\r") {
 			// The typed text is never part of the verdict: it may be a password.
-			return g.submit("type text ending in a line break into "+fieldName(el), el, s)
+			return g.submit("type text with a line break into "+fieldName(el), el, s)
 		}
 	}
 	return Verdict{}, false
+}
+
+// element judges an action on el: its own words first, then the page's category when it
+// is a generic confirm.
+func (g *Guard) element(verb string, el *perception.Element, s *perception.Screen) (Verdict, bool) {
+	r, ok := g.match(el)
+	page := false
+	if !ok && g.generic(el) {
+		r, ok = g.pageCategory(s)
+		page = ok
+	}
+	if !ok {
+		return Verdict{}, false
+	}
+	name := label(el)
+	return Verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", verb, strconv.QuoteToGraphic(name)),
+		Target: name, Action: elementIdentity(el, s), Page: page}, true
 }
 
 // submit judges submitting field (nil: a focused field whose place is unknown) on s: the
@@ -182,14 +292,14 @@ func (g *Guard) submit(what string, field *perception.Element, s *perception.Scr
 		return Verdict{}, false
 	}
 	var best *perception.Element
-	var rule compiledRule
+	var bestV Verdict
 	bestDist := 0
 	for i := range s.Elements {
 		e := &s.Elements[i]
 		if e.Editable || (field != nil && e.Index == field.Index) {
 			continue
 		}
-		r, ok := g.match(e)
+		v, ok := g.element("tap", e, s)
 		if !ok {
 			continue
 		}
@@ -199,15 +309,100 @@ func (g *Guard) submit(what string, field *perception.Element, s *perception.Scr
 			dist = dx*dx + dy*dy
 		}
 		if best == nil || dist < bestDist {
-			best, rule, bestDist = e, r, dist
+			best, bestV, bestDist = e, v, dist
 		}
 	}
 	if best == nil {
 		return Verdict{}, false
 	}
-	name := label(best)
-	return Verdict{Category: rule.Category, Type: rule.Type, Target: name,
-		Subject: fmt.Sprintf("%s, which may act like tapping %s", what, strconv.QuoteToGraphic(name))}, true
+	bestV.Subject = fmt.Sprintf("%s, which may act like tapping %s", what, strconv.QuoteToGraphic(bestV.Target))
+	return bestV, true
+}
+
+// inputCommand reads the `input` commands a shell can use to act on the screen.
+var inputCommand = regexp.MustCompile(`^\s*(?:/system/bin/)?input(?:\s+(?:touchscreen|keyboard|-d\s+\d+))?\s+(tap|swipe|draganddrop|keyevent|press)\s*(.*)$`)
+
+// shellSeparators split a command line into its commands.
+var shellSeparators = regexp.MustCompile(`;|&&|\|\|?|\n`)
+
+// shell judges a Shell command: by the rules' command patterns, and an `input` command by
+// what it would touch on s. A command made of several commands (`;`, `&&`, a pipe) is
+// judged part by part.
+func (g *Guard) shell(cmd string, s *perception.Screen) (Verdict, bool) {
+	for _, r := range g.rules {
+		for _, re := range r.cmds {
+			if re.MatchString(cmd) {
+				return Verdict{Category: r.Category, Type: r.Type, Subject: "run " + strconv.QuoteToGraphic(cmd), Target: cmd, Action: "shell " + cmd}, true
+			}
+		}
+	}
+	for _, part := range shellSeparators.Split(cmd, -1) {
+		m := inputCommand.FindStringSubmatch(part)
+		if m == nil {
+			continue
+		}
+		f := strings.Fields(m[2])
+		switch m[1] {
+		case "keyevent", "press":
+			for _, k := range f {
+				if k == "66" || strings.EqualFold(k, "ENTER") || strings.EqualFold(k, "KEYCODE_ENTER") || k == "23" || strings.EqualFold(k, "KEYCODE_DPAD_CENTER") {
+					if v, ok := g.Check(memory.Action{Type: memory.Enter}, focused(s), s); ok {
+						v.Subject = "run " + strconv.QuoteToGraphic(cmd) + " (" + v.Subject + ")"
+						return v, true
+					}
+				}
+			}
+		default:
+			if len(f) < 2 || s == nil {
+				continue
+			}
+			x, errX := strconv.ParseFloat(f[0], 64)
+			y, errY := strconv.ParseFloat(f[1], 64)
+			if errX != nil || errY != nil {
+				continue
+			}
+			if el := elementAt(s, int(x), int(y)); el != nil {
+				if v, ok := g.element("tap", el, s); ok {
+					v.Subject = "run " + strconv.QuoteToGraphic(cmd) + " (" + v.Subject + ")"
+					return v, true
+				}
+			}
+		}
+	}
+	return Verdict{}, false
+}
+
+// elementAt is the smallest element of s whose bounds hold (x, y).
+func elementAt(s *perception.Screen, x, y int) *perception.Element {
+	var best *perception.Element
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		b := e.Bounds
+		if x < b.X1 || x >= b.X2 || y < b.Y1 || y >= b.Y2 {
+			continue
+		}
+		if best == nil || (b.X2-b.X1)*(b.Y2-b.Y1) < (best.Bounds.X2-best.Bounds.X1)*(best.Bounds.Y2-best.Bounds.Y1) {
+			best = e
+		}
+	}
+	return best
+}
+
+// Offers returns the verdicts of every element of s a tap on which needs consent.
+func (g *Guard) Offers(s *perception.Screen) []Verdict {
+	if g == nil || s == nil {
+		return nil
+	}
+	var out []Verdict
+	for i := range s.Elements {
+		if s.Elements[i].Editable {
+			continue
+		}
+		if v, ok := g.element("tap", &s.Elements[i], s); ok {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // match returns the first rule el trips, judged by its labels and resource id.
@@ -220,16 +415,24 @@ func (g *Guard) match(el *perception.Element) (compiledRule, bool) {
 	if i := strings.LastIndex(id, "/"); i >= 0 {
 		id = id[i+1:]
 	}
+	if id != "" {
+		texts = append(texts, strings.ReplaceAll(id, "_", " "))
+	}
 	for _, r := range g.rules {
 		hit := false
-		for _, re := range r.words {
-			for _, t := range texts {
-				if t != "" && re.MatchString(t) {
+		for _, t := range texts {
+			if t == "" {
+				continue
+			}
+			// An exception ("Don't allow") explains the words it covers, nothing else.
+			rest := t
+			for _, re := range r.except {
+				rest = re.ReplaceAllString(rest, " ")
+			}
+			for _, re := range r.words {
+				if re.MatchString(rest) {
 					hit = true
 				}
-			}
-			if id != "" && re.MatchString(strings.ReplaceAll(id, "_", " ")) {
-				hit = true
 			}
 		}
 		for _, re := range r.ids {
@@ -237,18 +440,111 @@ func (g *Guard) match(el *perception.Element) (compiledRule, bool) {
 				hit = true
 			}
 		}
-		for _, re := range r.except {
-			for _, t := range texts {
-				if hit && t != "" && re.MatchString(t) {
-					hit = false
-				}
-			}
-		}
 		if hit {
 			return r, true
 		}
 	}
 	return compiledRule{}, false
+}
+
+// generic reports whether el is a generic confirm: its whole label is a confirm word (OK,
+// 确定, Weiter), or it is a button or icon with no label at all, and it is not a way out
+// (Cancel, Close, a back arrow).
+func (g *Guard) generic(el *perception.Element) bool {
+	if el.Editable || el.Scrollable || el.Checkable {
+		return false
+	}
+	own := ""
+	for _, t := range []string{el.Text, el.Desc, el.Label} {
+		if own = strings.TrimSpace(t); own != "" {
+			break
+		}
+	}
+	if el.Text == "" && el.Desc == "" && el.Label == el.Caption {
+		own = "" // an icon caption is fairy's guess, not the app's word
+	}
+	id := el.ResourceID
+	if i := strings.LastIndex(id, "/"); i >= 0 {
+		id = id[i+1:]
+	}
+	for _, re := range g.dismiss {
+		if (own != "" && re.MatchString(own)) || (id != "" && re.MatchString(strings.ReplaceAll(id, "_", " "))) {
+			return false
+		}
+	}
+	if own == "" {
+		return el.Clickable || el.LongClickable
+	}
+	for _, re := range g.confirm {
+		if loc := re.FindStringIndex(own); loc != nil && len(strings.TrimFunc(re.ReplaceAllString(own, ""), notWordy)) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func notWordy(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }
+
+// amountPattern finds an amount of money: a currency sign or code before or after a number.
+var amountPattern = regexp.MustCompile(`(?i)([$€£¥￥₽₩₹₺₫฿]|\b(?:US\$|R\$|CHF|USD|EUR|GBP|JPY|CNY|RMB|RUB|KRW|BRL|MXN)\s?)\s?\d[\d.,\s]*|\d[\d.,]*\s?([€£₽₩円元원]|руб|\b(?:EUR|USD|CHF|GBP|BRL)\b)`)
+
+// pageCategory is the first rule whose page words are in s's own text (static texts and
+// the texts inside elements, never the labels of buttons), with an amount of money on
+// the page where the rule needs one.
+func (g *Guard) pageCategory(s *perception.Screen) (compiledRule, bool) {
+	if s == nil {
+		return compiledRule{}, false
+	}
+	texts := append([]string(nil), s.Context...)
+	all := append([]string(nil), s.Context...)
+	password := false
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		texts = append(texts, e.Texts...)
+		all = append(all, e.Texts...)
+		all = append(all, e.Label)
+		password = password || e.Password
+	}
+	money := false
+	for _, t := range all {
+		if amountPattern.MatchString(t) {
+			money = true
+			break
+		}
+	}
+	for _, r := range g.rules {
+		if r.Amount && !money {
+			continue
+		}
+		if r.Amount && password {
+			return r, true // a password or PIN asked on a page that shows an amount
+		}
+		for _, re := range r.page {
+			for _, t := range texts {
+				if re.MatchString(t) {
+					return r, true
+				}
+			}
+		}
+	}
+	return compiledRule{}, false
+}
+
+// elementIdentity names el on its page for a consent: the page's signature and the
+// element's resource id, class and label (its bounds when it has no label).
+func elementIdentity(el *perception.Element, s *perception.Screen) string {
+	sig := ""
+	if s != nil {
+		sig = s.Signature
+	}
+	id := fmt.Sprintf("page %s: %s %s", sig, el.Class, strconv.QuoteToGraphic(label(el)))
+	if el.ResourceID != "" {
+		id += " id=" + el.ResourceID
+	}
+	if el.Label == "" && el.Text == "" && el.Desc == "" {
+		id += fmt.Sprintf(" at [%d,%d][%d,%d]", el.Bounds.X1, el.Bounds.Y1, el.Bounds.X2, el.Bounds.Y2)
+	}
+	return id
 }
 
 // fieldName names a text field by what it is for, never by what it holds (a field's text

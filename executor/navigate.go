@@ -100,14 +100,20 @@ func (r *run) navigate(ctx context.Context, target string, steps []ShortcutStep)
 			ev.Stopped = fmt.Sprintf("step %d of %d (%s): index %d is not on the screen", i+1, len(steps), st, a.Index)
 			break
 		}
+		var used Verdict
 		if v, hit := r.judge(a, focused(r.screen)); hit {
-			if _, ok := r.cfg.Memory.Consent(v.Category); !ok {
+			if _, ok := r.cfg.Memory.Consent(v.Category, v.Action); !ok {
+				// A replay never passes a sensitive step unasked: ask now; the task goes
+				// on from this page with normal steps after the answer.
 				ev.Stopped = fmt.Sprintf("step %d of %d: %s needs the person's consent (%s)", i+1, len(steps), v.Subject, v.Category)
+				r.hold(a, v)
 				break
 			}
+			used = v
 		}
 		_, err = r.exec(ctx, a, el)
-		ae := memory.ActionExecuted{Step: r.step, Action: a, Signature: r.screen.Signature}
+		ae := memory.ActionExecuted{Step: r.step, Action: r.masked([]memory.Action{a})[0], Signature: r.screen.Signature,
+			Consent: used.Category, ConsentFor: used.Action}
 		desc := a.String()
 		if el != nil {
 			ae.Element = &memory.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
@@ -143,6 +149,10 @@ func (r *run) navigate(ctx context.Context, target string, steps []ShortcutStep)
 		r.planNote = append(r.planNote, fmt.Sprintf("The shortcut to page %q stopped at %s. Go on step by step from the current screen.", target, ev.Stopped))
 	}
 	switch {
+	case r.need != nil:
+		// The replay stopped at a sensitive step: ask before anything else.
+		r.heldAfter = len(done) > 0 || unreflected
+		return StateInteract, nil
 	case unreflected:
 		// The replay stopped on a page it had just read: that page is this step's screen.
 		r.collect(ctx, r.step, r.screen)

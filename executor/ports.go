@@ -43,7 +43,7 @@ type Memory interface {
 	Overall() string
 	Task() memory.AppTask
 	Instructions() []memory.Instruction
-	Consent(category string) (memory.Consent, bool)
+	Consent(category, action string) (memory.Consent, bool)
 	LastFrames(n int) []memory.Frame
 	KeyContext() []memory.Fact
 	Progress() string

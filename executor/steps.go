@@ -212,12 +212,29 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 			reason = r.subgoal
 		}
 		r.need = &interaction.Need{Step: r.step, Type: ans.Interaction, Reason: reason, Subgoal: r.subgoal, Screen: r.screen.Text()}
+		if ans.Interaction <= 2 {
+			r.bindConsent(r.need)
+		}
 		return StateInteract, nil
 	}
 	if isFinished(r.subgoal) {
 		return StateCheck, nil
 	}
 	return StateDecide, nil
+}
+
+// bindConsent gives the Re-Planner's own consent question (type 1 or 2) the one action it
+// can be about: when the screen offers exactly one action the guard holds, the question
+// names it and a yes covers that action once. Otherwise the question stays vague, and a
+// yes to it authorises nothing the guard holds: the guard asks again at the action.
+func (r *run) bindConsent(need *interaction.Need) {
+	offers := r.cfg.Guard.Offers(r.screen)
+	if len(offers) != 1 {
+		return
+	}
+	v := offers[0]
+	need.Category, need.Action, need.Subject = v.Category, v.Action, v.Subject
+	need.Reason = fmt.Sprintf("%s — a yes allows once: %s (%s)", need.Reason, v.Subject, v.Category)
 }
 
 // interact runs the interaction loop for the pending need.
@@ -428,9 +445,11 @@ func withheld(a memory.Action) memory.Action {
 }
 
 // guard holds back the first sensitive action the person has not consented to; the
-// actions before it still run.
+// actions before it still run. A consent covers one action: two sensitive actions of a
+// batch need two consents.
 func (r *run) guard() (State, error) {
-	r.consents = map[int]string{}
+	r.consents = map[int]Verdict{}
+	reserved := map[string]bool{}
 	focus := focused(r.screen)
 	for i, a := range r.batch {
 		v, hit := r.judge(a, focus)
@@ -440,18 +459,24 @@ func (r *run) guard() (State, error) {
 		if !hit {
 			continue
 		}
-		if _, ok := r.cfg.Memory.Consent(v.Category); ok {
-			r.consents[i] = v.Category
+		if _, ok := r.cfg.Memory.Consent(v.Category, v.Action); ok && !reserved[v.Action] {
+			reserved[v.Action] = true
+			r.consents[i] = v
 			continue
 		}
-		r.publish(memory.ActionGuarded{Step: r.step, Action: r.masked([]memory.Action{a})[0], Category: v.Category, Target: v.Target})
-		r.need = &interaction.Need{Step: r.step, Type: v.Type, Reason: fmt.Sprintf("%s (%s)", v.Subject, v.Category),
-			Subgoal: r.subgoal, Screen: r.screen.Text(), Category: v.Category, Subject: v.Subject}
+		r.hold(a, v)
 		r.batch = r.batch[:i]
 		r.finishAfter = false
 		break
 	}
 	return StateAct, nil
+}
+
+// hold publishes that the guard held a back and sets the consent question for it.
+func (r *run) hold(a memory.Action, v Verdict) {
+	r.publish(memory.ActionGuarded{Step: r.step, Action: r.masked([]memory.Action{a})[0], Category: v.Category, Target: v.Target})
+	r.need = &interaction.Need{Step: r.step, Type: v.Type, Reason: fmt.Sprintf("%s (%s)", v.Subject, v.Category),
+		Subgoal: r.subgoal, Screen: r.screen.Text(), Category: v.Category, Action: v.Action, Subject: v.Subject}
 }
 
 // judge asks the guard about a on the current screen; focus is the element that has the
@@ -508,7 +533,8 @@ func (r *run) act(ctx context.Context) (State, error) {
 		r.loops[key]++
 		el := r.element(a.Index)
 		out, err := r.exec(ctx, a, el)
-		ev := memory.ActionExecuted{Step: r.step, Action: r.masked([]memory.Action{a})[0], Signature: r.screen.Signature, Consent: r.consents[i]}
+		ev := memory.ActionExecuted{Step: r.step, Action: r.masked([]memory.Action{a})[0], Signature: r.screen.Signature,
+			Consent: r.consents[i].Category, ConsentFor: r.consents[i].Action}
 		if el != nil {
 			ev.Element = &memory.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
 		}

@@ -75,7 +75,8 @@ type Need struct {
 	Reason   string // in words, for the question
 	Subgoal  string
 	Screen   string // the screen's text form
-	Category string // the guard category a consent covers ("" covers any)
+	Category string // the guard category a consent covers ("": the consent covers nothing sensitive)
+	Action   string // the identity of the one action a consent covers (the guard's Verdict.Action)
 	Subject  string // what the consent is for, e.g. `tap "Pay ¥18"`
 }
 
@@ -148,7 +149,7 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 		if need.Type <= 2 {
 			if granted, clear := yesNo(reply); clear && !granted {
 				res := Result{Settled: true, Turns: turns, Summary: fmt.Sprintf("The person refused: %s.", need.Reason),
-					Consent: &memory.Consent{Granted: false, Category: need.Category, Subject: need.Subject}}
+					Consent: &memory.Consent{Granted: false, Category: need.Category, Action: need.Action, Subject: need.Subject}}
 				it.end(need, res)
 				return res, nil
 			}
@@ -171,7 +172,7 @@ func (it *Interactor) settle(need Need, a answer, lastAnswer string, turns int) 
 			}
 			granted = false // no clear yes is no consent
 		}
-		res.Consent = &memory.Consent{Granted: granted, Category: need.Category, Subject: need.Subject}
+		res.Consent = &memory.Consent{Granted: granted, Category: need.Category, Action: need.Action, Subject: need.Subject}
 	}
 	return res, true
 }

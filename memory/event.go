@@ -137,12 +137,13 @@ type ElementRef struct {
 
 // ActionExecuted is one action carried out on the device.
 type ActionExecuted struct {
-	Step      int         `json:"step"`
-	Action    Action      `json:"action"`
-	Signature string      `json:"signature"` // page signature the action was taken on
-	Element   *ElementRef `json:"element,omitempty"`
-	Consent   string      `json:"consent,omitempty"` // the consent category it used
-	Err       string      `json:"error,omitempty"`
+	Step       int         `json:"step"`
+	Action     Action      `json:"action"`
+	Signature  string      `json:"signature"` // page signature the action was taken on
+	Element    *ElementRef `json:"element,omitempty"`
+	Consent    string      `json:"consent,omitempty"`     // the consent category it used
+	ConsentFor string      `json:"consent_for,omitempty"` // the identity of the action that consent names
+	Err        string      `json:"error,omitempty"`
 }
 
 // ContextCollected is key context extracted from the screen at the end of a step.

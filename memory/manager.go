@@ -2,11 +2,22 @@ package memory
 
 import "sync"
 
-// Consent is the person's answer to a consent question.
+// Consent is the person's answer to a consent question. A granted consent is specific: it
+// covers one action of one guard category — the action it was asked for, named by Action
+// (the element's identity on its page, or the shell command) — and is used up by it. A
+// consent with no category or no action (a vague "may I go on?") authorises nothing the
+// guard holds back.
 type Consent struct {
 	Granted  bool   `json:"granted"`
-	Category string `json:"category,omitempty"` // guard category it covers; "" covers any
+	Category string `json:"category,omitempty"` // guard category it covers: payment, order, delete, …
+	Action   string `json:"action,omitempty"`   // identity of the action it covers (Verdict.Action)
 	Subject  string `json:"subject,omitempty"`  // what was asked about, e.g. `tap "Pay ¥18"`
+}
+
+// Covers reports whether c authorises one action of category with identity action: it
+// must be granted, and name both exactly.
+func (c Consent) Covers(category, action string) bool {
+	return c.Granted && c.Category != "" && c.Action != "" && c.Category == category && c.Action == action
 }
 
 // Instruction is one entry of the instruction stack.
@@ -120,7 +131,7 @@ func (m *Manager) Handle(r Record) {
 			f.Executed = append(f.Executed, e)
 		}
 		if e.Consent != "" && e.Err == "" {
-			m.spend(e.Consent)
+			m.spend(e.Consent, e.ConsentFor)
 		}
 	case ContextCollected:
 		for _, f := range e.Facts {
@@ -153,11 +164,11 @@ func (m *Manager) addFact(f Fact) {
 	m.facts = append(m.facts, f)
 }
 
-// spend marks the newest unspent consent covering category as used.
-func (m *Manager) spend(category string) {
+// spend marks the newest unspent consent covering category and action as used.
+func (m *Manager) spend(category, action string) {
 	for i := len(m.instructions) - 1; i >= 0; i-- {
 		c := m.instructions[i].Consent
-		if c != nil && c.Granted && !m.instructions[i].Used && (c.Category == "" || c.Category == category) {
+		if c != nil && !m.instructions[i].Used && c.Covers(category, action) {
 			m.instructions[i].Used = true
 			return
 		}
@@ -185,13 +196,14 @@ func (m *Manager) Instructions() []Instruction {
 	return append([]Instruction(nil), m.instructions...)
 }
 
-// Consent returns the newest unspent granted consent that covers category.
-func (m *Manager) Consent(category string) (Consent, bool) {
+// Consent returns the newest unspent granted consent that covers one action of category
+// with identity action (see Consent.Covers). A consent with no category covers nothing.
+func (m *Manager) Consent(category, action string) (Consent, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i := len(m.instructions) - 1; i >= 0; i-- {
 		in := m.instructions[i]
-		if in.Consent != nil && in.Consent.Granted && !in.Used && (in.Consent.Category == "" || in.Consent.Category == category) {
+		if in.Consent != nil && !in.Used && in.Consent.Covers(category, action) {
 			return *in.Consent, true
 		}
 	}

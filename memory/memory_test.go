@@ -35,23 +35,30 @@ func TestManagerStacks(t *testing.T) {
 	if got := m.Turns(); len(got) != 1 || got[0].Answer != "yes" {
 		t.Fatalf("turns during interaction = %+v", got)
 	}
-	bus.Publish(InteractionEnded{Step: 2, Settled: true, Summary: "The user agrees to pay ¥18.", Consent: &Consent{Granted: true, Category: "payment"}})
+	bus.Publish(InteractionEnded{Step: 2, Settled: true, Summary: "The user agrees to pay ¥18.", Consent: &Consent{Granted: true, Category: "payment", Action: "pay@s2"}})
 
 	if got := m.Turns(); len(got) != 0 {
 		t.Errorf("interaction stack not cleared: %+v", got)
 	}
-	wantIns := []Instruction{{Text: "order tea", Source: "task"}, {Text: "The user agrees to pay ¥18.", Source: "user", Consent: &Consent{Granted: true, Category: "payment"}}}
+	wantIns := []Instruction{{Text: "order tea", Source: "task"}, {Text: "The user agrees to pay ¥18.", Source: "user", Consent: &Consent{Granted: true, Category: "payment", Action: "pay@s2"}}}
 	if d := cmp.Diff(wantIns, m.Instructions()); d != "" {
 		t.Errorf("instructions (-want +got):\n%s", d)
 	}
-	if _, ok := m.Consent("payment"); !ok {
+	if _, ok := m.Consent("payment", "pay@s2"); !ok {
 		t.Fatal("payment consent not found")
 	}
-	if _, ok := m.Consent("delete"); ok {
+	if _, ok := m.Consent("delete", "pay@s2"); ok {
 		t.Fatal("payment consent covers delete")
 	}
-	bus.Publish(ActionExecuted{Step: 2, Action: pay, Consent: "payment"})
-	if _, ok := m.Consent("payment"); ok {
+	if _, ok := m.Consent("payment", "other-pay@s2"); ok {
+		t.Fatal("payment consent covers another payment action")
+	}
+	bus.Publish(ActionExecuted{Step: 2, Action: pay, Consent: "payment", ConsentFor: "other-pay@s2"})
+	if _, ok := m.Consent("payment", "pay@s2"); !ok {
+		t.Fatal("another action spent the consent")
+	}
+	bus.Publish(ActionExecuted{Step: 2, Action: pay, Consent: "payment", ConsentFor: "pay@s2"})
+	if _, ok := m.Consent("payment", "pay@s2"); ok {
 		t.Error("consent still available after it was spent")
 	}
 	fs := m.Frames()
@@ -70,6 +77,23 @@ func TestManagerStacks(t *testing.T) {
 	bus.Publish(AppTaskStarted{Index: 1, Task: AppTask{App: "calendar", Task: "add event"}})
 	if len(m.Frames()) != 0 || len(m.Instructions()) != 1 || len(m.KeyContext()) != 2 {
 		t.Errorf("after new task: frames %d instructions %d facts %d", len(m.Frames()), len(m.Instructions()), len(m.KeyContext()))
+	}
+}
+
+// TestVagueConsentCoversNothing: a yes to a question that named no category or no action
+// (the Re-Planner's own "may I go on?") authorises no sensitive action.
+func TestVagueConsentCoversNothing(t *testing.T) {
+	bus := NewBus(nil)
+	m := NewManager()
+	defer m.Attach(bus)()
+	bus.Publish(AppTaskStarted{Task: AppTask{App: "shop", Task: "order tea"}})
+	bus.Publish(InteractionEnded{Settled: true, Summary: "The person says go on.", Consent: &Consent{Granted: true}})
+	bus.Publish(InteractionEnded{Settled: true, Summary: "The person allows paying.", Consent: &Consent{Granted: true, Category: "payment"}})
+	bus.Publish(InteractionEnded{Settled: true, Summary: "The person refused.", Consent: &Consent{Granted: false, Category: "payment", Action: "pay@s1"}})
+	for _, c := range [][2]string{{"payment", "pay@s1"}, {"payment", ""}, {"", ""}, {"delete", "del@s1"}} {
+		if got, ok := m.Consent(c[0], c[1]); ok {
+			t.Errorf("Consent(%q, %q) = %+v: a vague or refused consent authorised it", c[0], c[1], got)
+		}
 	}
 }
 
