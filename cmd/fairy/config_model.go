@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +28,7 @@ import (
 //	  backup: gpt-4o-mini                    # takes over after repeated failures
 //	  mode: json_schema                      # or json_object, text
 //	  timeout: 120s
+//	  max-response-bytes: 8MiB               # a longer answer fails the call (bytes, or KiB/MiB/GiB)
 //	  prices: {gpt-4o: {prompt_per_m: 2.5, completion_per_m: 10}}
 //	agent:
 //	  max-steps: 30
@@ -43,6 +46,7 @@ const (
 	keyModelMode    = "model.mode"
 	keyModelTimeout = "model.timeout"
 	keyModelPrices  = "model.prices"
+	keyModelMaxResp = "model.max-response-bytes"
 
 	keyAgentMaxSteps  = "agent.max-steps"
 	keyAgentMaxWall   = "agent.max-wall"
@@ -61,7 +65,7 @@ const defaultModelName = "gpt-4o-mini"
 // modelEnvKeys are the model and agent keys FAIRY_<KEY> variables set (none has a flag).
 var modelEnvKeys = map[string]string{
 	keyModelBaseURL: "", keyModelAPIKey: "", keyModelDefault: "", keyModelBackup: "", keyModelMode: "",
-	keyModelTimeout: "", keyAgentMaxSteps: "", keyAgentMaxWall: "", keyAgentMaxTokens: "", keyAgentMaxCost: "",
+	keyModelTimeout: "", keyModelMaxResp: "", keyAgentMaxSteps: "", keyAgentMaxWall: "", keyAgentMaxTokens: "", keyAgentMaxCost: "",
 	keyAgentTextOnly: "",
 }
 
@@ -108,6 +112,12 @@ func (s *settings) openAIConfig(cmd *cobra.Command) (cfg openai.Config, ok bool,
 			return openai.Config{}, false, fmt.Errorf("%s: %w", keyModelTimeout, err)
 		}
 	}
+	if b := v.GetString(keyModelMaxResp); b != "" {
+		if cfg.MaxResponseBytes, err = parseByteSize(b); err != nil {
+			return openai.Config{}, false, fmt.Errorf("%s: %w", keyModelMaxResp, err)
+		}
+	}
+	cfg.MaxResponseSetting = keyModelMaxResp
 	if v.IsSet(keyModelPrices) {
 		var prices map[string]llm.Price
 		if err := v.UnmarshalKey(keyModelPrices, &prices); err != nil {
@@ -117,6 +127,25 @@ func (s *settings) openAIConfig(cmd *cobra.Command) (cfg openai.Config, ok bool,
 	}
 	cfg.Logger = s.runLogger()
 	return cfg, true, nil
+}
+
+// parseByteSize reads a positive byte count: "8388608", "512KiB", "8MiB", "1GiB".
+func parseByteSize(s string) (int64, error) {
+	num, unit := strings.TrimSpace(s), int64(1)
+	for _, u := range []struct {
+		suffix string
+		size   int64
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}} {
+		if strings.HasSuffix(strings.ToLower(num), u.suffix) {
+			num, unit = strings.TrimSpace(num[:len(num)-len(u.suffix)]), u.size
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 || n > math.MaxInt64/unit {
+		return 0, fmt.Errorf("%q is not a size: give bytes (8388608) or KiB, MiB, GiB (8MiB)", s)
+	}
+	return n * unit, nil
 }
 
 // modelConfig is openAIConfig for commands that need a model (fairy model check).

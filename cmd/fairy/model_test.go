@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -112,5 +113,71 @@ func TestModelServe(t *testing.T) {
 	var ee *exitError
 	if err := bad.ExecuteContext(t.Context()); !errors.As(err, &ee) || ee.code != 2 {
 		t.Errorf("err = %v, want exit 2", err)
+	}
+}
+
+// TestModelMaxResponseBytes: model.max-response-bytes (config file or FAIRY_ env) reaches the
+// client: `fairy model check` against an endpoint whose answer is over the cap fails and
+// names the key; a bad size is a usage error.
+func TestModelMaxResponseBytes(t *testing.T) {
+	answer := `{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{\"ok\":true}` +
+		strings.Repeat(" ", 4096) + `"}}]}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, answer)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	cfgFile := func(size string) string {
+		p := filepath.Join(t.TempDir(), "config.yaml")
+		body := "model:\n  base-url: " + srv.URL + "/v1\n  default: m\n  max-response-bytes: " + size + "\n"
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name     string
+		config   string
+		env      string // FAIRY_MODEL_MAX_RESPONSE_BYTES
+		wantCode int    // 0 ok, 1 check failed, 2 usage error
+		want     string
+	}{
+		{"config file, answer over the cap", cfgFile("2KiB"), "", 1, "model.max-response-bytes"},
+		{"config file, answer under the cap", cfgFile("1MiB"), "", 0, " ok "},
+		{"environment beats the file", cfgFile("1MiB"), "1024", 1, "larger than 1 KiB"},
+		{"plain bytes", cfgFile("8192"), "", 0, " ok "},
+		{"bad size", cfgFile("lots"), "", 2, `"lots" is not a size`},
+		{"zero", cfgFile("0"), "", 2, "is not a size"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			env := map[string]string{"HOME": dir, "FAIRY_MODEL_MAX_RESPONSE_BYTES": tt.env}
+			root := newRootCmd(strings.NewReader(""), &out, &errb, envMap(env))
+			root.SetOut(&out)
+			root.SetArgs([]string{"--config", tt.config, "model", "check", "--role", "decider"})
+			code := exitStatus(t.Context(), root.ExecuteContext(t.Context()), &errb)
+			if code != tt.wantCode {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.wantCode, out.String(), errb.String())
+			}
+			if got := out.String() + errb.String(); !strings.Contains(got, tt.want) {
+				t.Errorf("output lacks %q:\n%s", tt.want, got)
+			}
+		})
+	}
+}
+
+func TestParseByteSize(t *testing.T) {
+	for in, want := range map[string]int64{"1": 1, "8388608": 8 << 20, "512KiB": 512 << 10, "8 MiB": 8 << 20, "1gib": 1 << 30} {
+		if got, err := parseByteSize(in); err != nil || got != want {
+			t.Errorf("parseByteSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "-1", "0", "8MB", "1.5MiB", "9999999999GiB"} {
+		if got, err := parseByteSize(in); err == nil {
+			t.Errorf("parseByteSize(%q) = %d, want an error", in, got)
+		}
 	}
 }

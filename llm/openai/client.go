@@ -40,6 +40,10 @@ const (
 	DefaultMaxImageBytes = 4 << 20
 	DefaultConcurrency   = 4
 	DefaultModeSetting   = "llm.mode"
+	// DefaultMaxResponseBytes bounds one HTTP response body. A chat completion of even
+	// 100k tokens is well under 1 MiB; anything near 8 MiB is an endpoint gone wrong.
+	DefaultMaxResponseBytes   = 8 << 20
+	DefaultMaxResponseSetting = "llm.max-response-bytes"
 )
 
 // Config configures a Client. Zero values take the defaults above; a negative MaxRetries or
@@ -65,6 +69,11 @@ type Config struct {
 
 	MaxImageBytes int // raw bytes per image before base64
 
+	// MaxResponseBytes bounds the bytes read of one response body (answer or error); a
+	// larger one fails the call with a *ResponseTooLargeError, not retried. 0: the default.
+	MaxResponseBytes   int64
+	MaxResponseSetting string // the configuration key named in that error ("llm.max-response-bytes")
+
 	Prices            llm.PriceTable
 	Concurrency       int     // calls in flight at once
 	RequestsPerSecond float64 // 0 = unlimited
@@ -75,6 +84,9 @@ type Config struct {
 	Sleep      func(context.Context, time.Duration) error // back-off sleep; nil: a timer
 	Rand       func() float64                             // jitter in [0,1); nil: math/rand/v2
 }
+
+// maxErrDetail bounds the bytes of an endpoint's error quoted in errors and logs.
+const maxErrDetail = 1000
 
 // Log attribute keys.
 const (
@@ -114,6 +126,12 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.ModeSetting == "" {
 		cfg.ModeSetting = DefaultModeSetting
+	}
+	if cfg.MaxResponseBytes <= 0 {
+		cfg.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if cfg.MaxResponseSetting == "" {
+		cfg.MaxResponseSetting = DefaultMaxResponseSetting
 	}
 	if cfg.DefaultModel == "" && len(cfg.Models) == 0 {
 		return nil, fmt.Errorf("%w: no model: set a default model or one per role", ErrConfig)
@@ -166,7 +184,7 @@ func New(cfg Config) (*Client, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	hc.Transport = &transport{base: base}
+	hc.Transport = &transport{base: base, maxBody: cfg.MaxResponseBytes, maxBodySetting: cfg.MaxResponseSetting}
 
 	oc := goai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
@@ -208,6 +226,7 @@ const (
 	failTimeout
 	failMode
 	failArray
+	failTooLarge
 )
 
 // Generate sends req and returns the answer; with a Schema, Text is the JSON object.
@@ -253,7 +272,8 @@ func (c *Client) Generate(ctx context.Context, req llm.Request) (llm.Response, e
 		resp, info, err := c.attempt(ctx, cr)
 		if err != nil {
 			kind := c.classify(ctx, err, info, cr)
-			detail := c.scrub.Scrub(err.Error())
+			// An error body can be megabytes (a proxy's page, a runaway answer): quote its head.
+			detail := llm.Head(c.scrub.Scrub(err.Error()), maxErrDetail)
 			switch kind {
 			case failCanceled:
 				return fail(ctx.Err(), "model %q: %s", current, detail)
@@ -274,6 +294,14 @@ func (c *Client) Generate(ctx context.Context, req llm.Request) (llm.Response, e
 				return fail(ErrRejected, "model %q: %s", current, detail)
 			case failFatal:
 				return fail(ErrRejected, "model %q: %s", current, detail)
+			case failTooLarge:
+				// Not retried: no chat completion comes near the cap, so the endpoint (or a
+				// proxy before it) is broken, and another try would read up to the cap again.
+				var tl *ResponseTooLargeError
+				errors.As(err, &tl)
+				out := *tl
+				out.Role, out.Model = req.Role, current
+				return llm.Response{}, &out
 			}
 			retries++
 			failures++
@@ -394,6 +422,10 @@ func (c *Client) attempt(ctx context.Context, cr goai.ChatCompletionRequest) (go
 func (c *Client) classify(ctx context.Context, err error, info *attemptInfo, cr goai.ChatCompletionRequest) failure {
 	if ctx.Err() != nil {
 		return failCanceled
+	}
+	var tooLarge *ResponseTooLargeError
+	if errors.As(err, &tooLarge) {
+		return failTooLarge
 	}
 	status := info.status
 	msg := strings.ToLower(err.Error())

@@ -21,6 +21,10 @@
 //   - images go as data URLs, re-encoded as JPEG and downscaled when over Config.MaxImageBytes;
 //   - every Response carries usage, latency and cost (Config.Prices);
 //   - Config.Concurrency and Config.RequestsPerSecond bound the load;
+//   - a response body (answer or error) over Config.MaxResponseBytes (8 MiB by default) is
+//     cut off while it is read and fails the call at once with a *ResponseTooLargeError, so
+//     a runaway endpoint costs neither memory nor retries; errors quote only the head of an
+//     endpoint's error body;
 //   - the API key is scrubbed from every error and log line;
 //   - Config.Recorder appends every exchange to a recording that llm.Replay serves back.
 package openai

@@ -1,6 +1,11 @@
 package openai
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fairy-go/fairy/llm"
+)
 
 var (
 	// ErrConfig means the Config cannot work (no base URL, no model for a role, bad mode).
@@ -20,4 +25,42 @@ var (
 	ErrBadAnswer = errors.New("llm openai: unusable answer")
 	// ErrImageTooLarge means an image stayed over the size limit after re-encoding and downscaling.
 	ErrImageTooLarge = errors.New("llm openai: image too large")
+	// ErrResponseTooLarge is wrapped by every [*ResponseTooLargeError].
+	ErrResponseTooLarge = errors.New("llm openai: response too large")
 )
+
+// ResponseTooLargeError means a response body (an answer or an error) ran past
+// Config.MaxResponseBytes. Reading stopped at the cap, so memory stays bounded; the call is
+// not retried.
+type ResponseTooLargeError struct {
+	Limit   int64    // the cap, in bytes
+	Setting string   // the configuration key that sets it
+	Role    llm.Role // the role the call was for ("" outside Generate)
+	Model   string   // the model asked
+}
+
+// Error implements error.
+func (e *ResponseTooLargeError) Error() string {
+	who := ""
+	if e.Role != "" || e.Model != "" {
+		who = fmt.Sprintf(" (role %q, model %q)", e.Role, e.Model)
+	}
+	return fmt.Sprintf("llm openai: the endpoint's response is larger than %s%s, reading stopped: "+
+		"check the endpoint, or raise %s if such answers are expected", byteSize(e.Limit), who, e.Setting)
+}
+
+// Unwrap returns [ErrResponseTooLarge], so errors.Is(err, ErrResponseTooLarge) holds.
+func (e *ResponseTooLargeError) Unwrap() error { return ErrResponseTooLarge }
+
+// byteSize writes n in the largest binary unit that divides it, else in bytes.
+func byteSize(n int64) string {
+	for _, u := range []struct {
+		size int64
+		name string
+	}{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}} {
+		if n >= u.size && n%u.size == 0 {
+			return fmt.Sprintf("%d %s", n/u.size, u.name)
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -19,9 +20,13 @@ type attemptInfo struct {
 	retryAfter time.Duration
 }
 
-// transport wraps the HTTP client's transport to read Retry-After.
+// transport wraps the HTTP client's transport to read Retry-After and to cap the response
+// body: go-openai reads a body whole (json.Decoder, io.ReadAll), so without the cap an
+// endpoint streaming a huge answer takes memory in proportion.
 type transport struct {
-	base http.RoundTripper
+	base           http.RoundTripper
+	maxBody        int64
+	maxBodySetting string
 }
 
 func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -33,8 +38,43 @@ func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 		info.status = resp.StatusCode
 		info.retryAfter = parseRetryAfter(resp.Header, time.Now())
 	}
+	tooLarge := &ResponseTooLargeError{Limit: t.maxBody, Setting: t.maxBodySetting}
+	if resp.ContentLength > t.maxBody {
+		// Announced too large: refuse before reading any of it.
+		_ = resp.Body.Close()
+		return nil, tooLarge
+	}
+	resp.Body = &cappedBody{rc: resp.Body, left: t.maxBody, tooLarge: tooLarge}
 	return resp, nil
 }
+
+// cappedBody reads at most the cap from rc and fails with tooLarge as soon as rc holds more.
+type cappedBody struct {
+	rc       io.ReadCloser
+	left     int64 // bytes still allowed
+	tooLarge error
+	err      error // sticky
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	// One byte past the cap tells "exactly the cap" from "more than the cap".
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.rc.Read(p)
+	if int64(n) > b.left {
+		n, b.err = int(b.left), b.tooLarge
+		b.left = 0
+		return n, b.err
+	}
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *cappedBody) Close() error { return b.rc.Close() }
 
 // parseRetryAfter reads Retry-After (seconds or an HTTP date) and the non-standard
 // retry-after-ms; 0 when absent or unreadable.
