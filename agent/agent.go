@@ -86,10 +86,14 @@ type Run struct {
 // Result is what a run did.
 type Result struct {
 	global.Result
-	// Summary is summary.json as written into the run directory.
+	// Summary is summary.json as written into the run directory, or as it would have been
+	// when it could not be written.
 	Summary global.Summary
-	// Err is why the run ended in error (the run's own error or a failed trace flush);
-	// an interrupted run has its context's error here.
+	// SummaryWritten reports whether summary.json was written.
+	SummaryWritten bool
+	// Err is why the run ended in error: the run's own error, or a *global.RecordError when
+	// the run could not be recorded (the run stopped at the failed write, its outcome is
+	// failed); an interrupted run has its context's error here.
 	Err error
 	// KnowledgeErr reports App Map updates that failed; the run was not affected.
 	KnowledgeErr error
@@ -97,7 +101,8 @@ type Result struct {
 
 // Run carries out r.Instruction. The error is for a run that could not be assembled
 // (missing part, run directory not writable); what happened to the task, even when it
-// ended in error, is in the Result, whose trace is flushed.
+// ended in error, is in the Result, whose trace is synced to disk. A run whose trace,
+// screenshots or summary cannot be written stops before its next action and fails.
 func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 	if r.Dir == "" || r.Device == nil || r.Model == nil || r.Dialoger == nil {
 		return Result{}, fmt.Errorf("%w: a run needs a directory, a device, a model and a dialoger", ErrConfig)
@@ -110,14 +115,23 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	// An agent that cannot record does not act: the first write that fails ends the run's
+	// context, so it stops before its next action.
+	ctx, halt := rec.Context(ctx)
+	defer halt()
 	bus := memory.NewBus(a.cfg.Clock)
 	mem := memory.NewManager()
 	mem.Attach(bus)
 	bus.Subscribe(rec.Handle)
+	var view *global.Progress
 	if r.Progress != nil {
-		p := global.NewProgress(r.Progress)
-		p.HideQuestions = r.HideQuestions
-		bus.Subscribe(p.Handle)
+		view = global.NewProgress(r.Progress)
+		view.HideQuestions = r.HideQuestions
+		bus.Subscribe(func(e memory.Record) {
+			if _, last := e.Event.(memory.RunFinished); !last {
+				view.Handle(e)
+			}
+		})
 	}
 	meter := &llm.Meter{}
 	model := executor.Metered{Model: r.Model, Meter: meter, Bus: bus}
@@ -143,10 +157,16 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 		return Result{}, err
 	}
 	res, runErr := gm.Run(ctx, r.Instruction)
-	if err := rec.Close(); err != nil && runErr == nil {
-		runErr = err
+	if err := rec.Close(); err != nil {
+		// Whatever the run did, it is not on record: it failed.
+		res.Outcome, res.Reason, runErr = memory.OutcomeFailed, err.Error(), err
 	}
-	out := Result{Result: res, Summary: rec.Summary(), Err: runErr}
+	if view != nil {
+		// The run's last line is said once its record is closed, so it never reads
+		// "✓ done" for a run whose trace or summary could not be written.
+		view.Handle(memory.Record{Time: a.cfg.Clock(), Event: memory.RunFinished{Outcome: res.Outcome, Reason: res.Reason, Answer: res.Answer}})
+	}
+	out := Result{Result: res, Summary: rec.Summary(), SummaryWritten: rec.Written(), Err: runErr}
 	if sess != nil {
 		out.KnowledgeErr = sess.Err()
 	}
