@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -87,9 +88,9 @@ type agentSetup struct {
 
 // runAgent runs the instruction with package agent, in a new run directory and with the
 // knowledge file, tells the person what happened, and maps the outcome to fairy's exit
-// statuses: nil when done, exit 1 when failed or refused, exit 2 when the run could not
-// start; an interrupted run returns ctx's error (main maps it to 130) after the trace is
-// flushed.
+// statuses: nil when done, exit 1 when failed or refused (a run that could not be
+// recorded among them), exit 2 when the run could not start; an interrupted run returns
+// ctx's error (main maps it to 130) after the trace is synced.
 func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Summary, error) {
 	cfg := s.Config
 	now := cfg.Agent.Clock
@@ -131,10 +132,17 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 			runErr = fmt.Errorf("close knowledge file: %w", err)
 		}
 	}
-	fmt.Fprintf(s.Out, "summary: %s (%d steps, %d model calls, %d questions)\n", filepath.Join(dir, "summary.json"), sum.Steps, sum.ModelCalls, len(sum.Questions))
+	if res.SummaryWritten {
+		fmt.Fprintf(s.Out, "summary: %s (%d steps, %d model calls, %d questions)\n", filepath.Join(dir, global.SummaryFile), sum.Steps, sum.ModelCalls, len(sum.Questions))
+	} else {
+		fmt.Fprintf(s.Out, "summary: not written (%d steps, %d model calls, %d questions)\n", sum.Steps, sum.ModelCalls, len(sum.Questions))
+	}
+	var unrecorded *global.RecordError
 	switch {
 	case ctx.Err() != nil:
 		return sum, ctx.Err()
+	case errors.As(runErr, &unrecorded):
+		return sum, withExit(1, fmt.Errorf("%w — the run stopped there; free space under %s or choose another directory with --runs", runErr, cfg.RunsDir))
 	case runErr != nil:
 		return sum, withExit(1, runErr)
 	case res.Outcome != memory.OutcomeDone:
