@@ -2,6 +2,7 @@ package perception
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -52,12 +53,22 @@ type tree struct {
 const maxDepth = 512
 
 // parseTree scans a dump with a small hand-written, allocation-light XML
-// tokenizer. It never fails on malformed markup: it keeps what it can read.
+// tokenizer. It keeps what it can read of sloppy markup (stray end tags, attributes
+// without values, an end tag closing several elements), but fails on input that is no
+// dump (binary data, text without markup), on a dump cut short (it ends inside an element,
+// a tag or a comment) and on a broken tag (an invalid character in a name).
 func parseTree(data []byte) (*tree, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	bom := 0
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		bom = 3
+	}
+	data = data[bom:]
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return nil, ErrEmpty
+	}
+	if looks := sniffBinary(data); looks != "" {
+		return nil, &NotXMLError{Looks: looks}
 	}
 	start := bytes.Index(data, []byte("<hierarchy"))
 	if start < 0 {
@@ -68,17 +79,23 @@ func parseTree(data []byte) (*tree, error) {
 	}
 	if start < 0 {
 		if bytes.IndexByte(trimmed, '<') < 0 {
-			return nil, &DumperError{Message: cutMessage(trimmed)}
+			if isDumperMessage(trimmed) {
+				return nil, &DumperError{Message: cutMessage(trimmed)}
+			}
+			return nil, &NotXMLError{Looks: "plain text", Head: firstLine(trimmed)}
 		}
 		start = bytes.IndexByte(data, '<')
 	}
 	s := string(data[start:])
-	p := &parser{s: s, t: &tree{}}
+	p := &parser{s: s, base: bom + start, t: &tree{}, hier: -1}
 	p.t.nodes = make([]node, 0, len(s)/300+8) // a dumped node takes 300-500 bytes
 	p.run()
+	if p.err != nil {
+		return nil, p.err
+	}
 	if !p.t.sawHierarchy && !p.sawBounds {
 		// Markup, but not a UI dump (every dumped node has bounds).
-		if msg := bytes.TrimSpace(data[:start]); len(msg) > 0 && bytes.IndexByte(msg, '<') < 0 {
+		if msg := bytes.TrimSpace(data[:start]); len(msg) > 0 && bytes.IndexByte(msg, '<') < 0 && isDumperMessage(msg) {
 			return nil, &DumperError{Message: cutMessage(msg)}
 		}
 		return nil, ErrNoHierarchy
@@ -98,15 +115,30 @@ func cutMessage(b []byte) string {
 type parser struct {
 	s     string
 	i     int
+	base  int // offset of s in the input given to Parse
 	t     *tree
 	stack []openTag
+	hier  int // stack index of the outermost open <hierarchy>, or -1
 	// sawBounds records that some element had a bounds attribute.
 	sawBounds bool
+	err       *SyntaxError
 }
 
 type openTag struct {
 	name string
 	near int32 // the node this element is, or its nearest node ancestor; -1 for none
+	at   int   // offset of its '<' in s
+}
+
+// truncated records that the input ends inside what opened at s[at:].
+func (p *parser) truncated(what string, at int) {
+	p.err = &SyntaxError{Offset: p.base + len(p.s), Truncated: true,
+		Problem: fmt.Sprintf("it ends inside %s begun at byte %d", what, p.base+at)}
+}
+
+// malformed records a broken tag at s[at:].
+func (p *parser) malformed(at int, format string, args ...any) {
+	p.err = &SyntaxError{Offset: p.base + at, Problem: fmt.Sprintf(format, args...)}
 }
 
 func (p *parser) parent() int32 {
@@ -118,47 +150,103 @@ func (p *parser) parent() int32 {
 
 func (p *parser) run() {
 	s := p.s
-	for p.i < len(s) {
+	for p.i < len(s) && p.err == nil {
 		j := strings.IndexByte(s[p.i:], '<')
 		if j < 0 {
-			return
+			break
 		}
 		p.i += j
+		at := p.i
 		rest := s[p.i:]
 		switch {
 		case strings.HasPrefix(rest, "<!--"):
-			p.skipPast("-->")
+			p.skipPast("-->", "a comment", at)
 		case strings.HasPrefix(rest, "<![CDATA["):
-			p.skipPast("]]>")
+			p.skipPast("]]>", "a CDATA section", at)
 		case strings.HasPrefix(rest, "<?"):
-			p.skipPast("?>")
+			p.skipPast("?>", "a processing instruction", at)
 		case strings.HasPrefix(rest, "<!"):
-			p.skipPast(">")
+			p.skipPast(">", "a declaration", at)
 		case strings.HasPrefix(rest, "</"):
 			p.i += 2
 			name := p.name()
-			p.skipPast(">")
+			if !p.validName(name, "end tag", at+2) {
+				return
+			}
+			if !p.skipPast(">", "the end tag </"+name, at) {
+				return
+			}
 			if p.closeTag(name) {
 				return // the hierarchy is complete; ignore trailing noise
 			}
 		default:
 			p.i++
-			if p.i < len(s) && isNameStart(s[p.i]) {
-				if !p.startTag() {
-					return
-				}
+			switch {
+			case p.i >= len(s):
+				p.truncated("a tag", at)
+			case isNameStart(s[p.i]):
+				p.startTag(at)
+			case len(p.stack) > 0:
+				// Inside the hierarchy every '<' starts markup (text has &lt;).
+				p.malformed(p.i, "'<' followed by %s starts no tag", quoteByte(s[p.i]))
 			}
 		}
 	}
+	if p.err == nil && len(p.stack) > 0 {
+		top := p.stack[len(p.stack)-1]
+		what := fmt.Sprintf("<%s>", top.name)
+		if len(p.stack) > 1 {
+			what += fmt.Sprintf(" (%d elements still open)", len(p.stack))
+		}
+		p.truncated(what, top.at)
+	}
 }
 
-func (p *parser) skipPast(end string) {
+// skipPast moves past the next end; at the end of the input it records that what, begun
+// at s[at:], is cut short and returns false.
+func (p *parser) skipPast(end, what string, at int) bool {
 	j := strings.Index(p.s[p.i:], end)
 	if j < 0 {
 		p.i = len(p.s)
-		return
+		p.truncated(what, at)
+		return false
 	}
 	p.i += j + len(end)
+	return true
+}
+
+// validName checks an element or attribute name read from s[at:]; on a bad one it
+// records the error and returns false. Names are ASCII letters, digits, '_', ':', '-', '.'
+// or UTF-8 letters, starting with neither a digit, '-' nor '.'.
+func (p *parser) validName(name, what string, at int) bool {
+	if name == "" {
+		p.malformed(at, "%s without a name", what)
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		ok := isNameStart(c) || c >= '0' && c <= '9' || c == '-' || c == '.'
+		if i == 0 {
+			ok = isNameStart(c)
+		}
+		if !ok {
+			p.malformed(at+i, "invalid character %s in the %s name %q", quoteByte(c), what, name)
+			return false
+		}
+	}
+	if !utf8.ValidString(name) {
+		p.malformed(at, "invalid UTF-8 in the %s name %q", what, name)
+		return false
+	}
+	return true
+}
+
+// quoteByte writes c for an error message: printable ASCII quoted, anything else in hex.
+func quoteByte(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return fmt.Sprintf("%q", c)
+	}
+	return fmt.Sprintf("0x%02X", c)
 }
 
 func isNameStart(c byte) bool {
@@ -185,18 +273,35 @@ func (p *parser) closeTag(name string) bool {
 	const closeScan = 64
 	for k := len(p.stack) - 1; k >= 0 && k >= len(p.stack)-closeScan; k-- {
 		if p.stack[k].name == name {
-			p.stack = p.stack[:k]
+			p.pop(k)
 			return k == 0 && name == "hierarchy"
 		}
+	}
+	if name == "hierarchy" && p.hier >= 0 {
+		// Elements left open deeper than the scan: the hierarchy's end closes them all.
+		k := p.hier
+		p.pop(k)
+		return k == 0
 	}
 	return false
 }
 
-// startTag parses one start tag at p.i (just past '<'). It returns false when
-// the input ends inside the tag.
-func (p *parser) startTag() bool {
+// pop closes the open elements from stack index k up.
+func (p *parser) pop(k int) {
+	p.stack = p.stack[:k]
+	if p.hier >= k {
+		p.hier = -1
+	}
+}
+
+// startTag parses one start tag at p.i (just past the '<' at s[at]). It records an
+// error when the input ends inside the tag or a name in it is invalid.
+func (p *parser) startTag(at int) {
 	s := p.s
 	name := p.name()
+	if !p.validName(name, "tag", at+1) {
+		return
+	}
 	isHier := name == "hierarchy"
 	n := node{flags: fEnabled} // a dump that omits "enabled" means enabled
 	var w, h, rot int
@@ -207,7 +312,8 @@ func (p *parser) startTag() bool {
 			p.i++
 		}
 		if p.i >= len(s) {
-			return false
+			p.truncated("the start tag <"+name, at)
+			return
 		}
 		c := s[p.i]
 		if c == '>' {
@@ -223,19 +329,25 @@ func (p *parser) startTag() bool {
 			p.i++
 			continue
 		}
-		if c == '<' { // broken tag; let the main loop resync here
-			break
+		if c == '<' {
+			p.malformed(p.i, "the start tag <%s begun at byte %d has no '>'", name, p.base+at)
+			return
 		}
+		attrAt := p.i
 		attr := p.name()
 		if attr == "" {
 			p.i++
 			continue
 		}
+		if !p.validName(attr, "attribute", attrAt) {
+			return
+		}
 		for p.i < len(s) && isSpace(s[p.i]) {
 			p.i++
 		}
 		if p.i >= len(s) {
-			return false
+			p.truncated("the start tag <"+name, at)
+			return
 		}
 		if s[p.i] != '=' {
 			continue // attribute without a value
@@ -245,13 +357,15 @@ func (p *parser) startTag() bool {
 			p.i++
 		}
 		if p.i >= len(s) {
-			return false
+			p.truncated("the start tag <"+name, at)
+			return
 		}
 		var val string
 		if q := s[p.i]; q == '"' || q == '\'' {
 			j := strings.IndexByte(s[p.i+1:], q)
 			if j < 0 {
-				return false
+				p.truncated(fmt.Sprintf("the value of %s in <%s", attr, name), at)
+				return
 			}
 			val = s[p.i+1 : p.i+1+j]
 			p.i += j + 2
@@ -320,9 +434,12 @@ func (p *parser) startTag() bool {
 		p.t.sawHierarchy = true
 		p.t.rotation, p.t.width, p.t.height = rot, w, h
 		if !selfClose {
-			p.stack = append(p.stack, openTag{name: name, near: p.parent()})
+			if p.hier < 0 {
+				p.hier = len(p.stack)
+			}
+			p.stack = append(p.stack, openTag{name: name, near: p.parent(), at: at})
 		}
-		return true
+		return
 	}
 	if !sawClass {
 		n.class = name // Appium page sources name elements by class
@@ -338,9 +455,8 @@ func (p *parser) startTag() bool {
 		p.t.nodes = append(p.t.nodes, n)
 	}
 	if !selfClose {
-		p.stack = append(p.stack, openTag{name: name, near: idx})
+		p.stack = append(p.stack, openTag{name: name, near: idx, at: at})
 	}
-	return true
 }
 
 func (n *node) setFlag(f uint32, val string) {

@@ -1,6 +1,8 @@
 package perception
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -118,7 +120,6 @@ func TestParseQuirks(t *testing.T) {
 		{"noise around", "UI hierchary dumped to: /dev/tty\r\n" + page + "\nUI hierchary dumped to: /dev/tty\n", `"OK"`, 1},
 		{"dumped-to after xml", page + "UI hierchary dumped to: /dev/tty", `"OK"`, 1},
 		{"crlf pretty", strings.ReplaceAll(hierarchy(nodeXML(nil, "\r\n  "+btn+"\r\n")), "><", ">\r\n<"), `"OK"`, 1},
-		{"truncated", page[:len(page)-15], `"OK"`, 1},
 		{"no hierarchy root", btn, `"OK"`, 1},
 		{"empty hierarchy", `<?xml version="1.0"?><hierarchy rotation="0"/>`, "", 0},
 		{"empty hierarchy pair", `<hierarchy rotation="0"></hierarchy>`, "", 0},
@@ -174,6 +175,8 @@ func TestParseErrors(t *testing.T) {
 		{"blank", " \r\n\t", false, ErrEmpty},
 		{"bom only", "\xef\xbb\xbf\n", false, ErrEmpty},
 		{"markup without hierarchy", "<html><body>hi</body></html>", false, ErrNoHierarchy},
+		{"plain text file", "Dear Bob,\nthe meeting is at noon.\n", false, ErrNotXML},
+		{"json file", `{"screen": "home"}`, false, ErrNotXML},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,6 +193,151 @@ func TestParseErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestParseRejectsBrokenDumps: a dump cut short or with a broken tag is an error that says
+// what is wrong and at which byte, not an empty or partial screen.
+func TestParseRejectsBrokenDumps(t *testing.T) {
+	btn := nodeXML(map[string]string{"class": "android.widget.Button", "clickable": "true", "text": "OK", "bounds": "[100,100][300,200]"})
+	page := hierarchy(nodeXML(nil, btn))
+	noise := "UI hierchary dumped to: /dev/tty\r\n"
+	at := func(sub string) int { return strings.Index(page, sub) }
+	tests := []struct {
+		name      string
+		in        string
+		truncated bool
+		offset    int      // want SyntaxError.Offset
+		says      []string // in the message
+	}{
+		{"cut after the last node", page[:len(page)-len("</hierarchy>")], true, len(page) - len("</hierarchy>"),
+			[]string{"<hierarchy>", fmt.Sprintf("byte %d", at("<hierarchy"))}},
+		{"cut inside a window", page[:len(page)-len("</node></hierarchy>")], true, len(page) - len("</node></hierarchy>"),
+			[]string{"<node>", "2 elements still open", fmt.Sprintf("byte %d", at("<node"))}},
+		{"cut before the hierarchy closes", page[:len(page)-3], true, len(page) - 3, []string{"end tag </hierar"}},
+		{"cut inside a start tag", page[:at(`text="OK"`)], true, at(`text="OK"`), []string{"start tag <node"}},
+		{"cut inside a value", page[:at(`text="OK"`)+7], true, at(`text="OK"`) + 7, []string{"value of text in <node"}},
+		{"cut after a lone <", page[:at("<node")+1], true, at("<node") + 1, []string{"a tag"}},
+		{"cut inside a comment", `<hierarchy rotation="0"><!-- x`, true, 30, []string{"a comment begun at byte 24"}},
+		{"cut with noise before", noise + page[:len(page)-20], true, len(noise) + len(page) - 20, nil},
+		{"hierarchy only opened", `<?xml version="1.0"?><hierarchy rotation="0">`, true, 45, []string{"<hierarchy>"}},
+		{"NUL in a tag name", strings.Replace(page, "<node", "<no\x00de", 1), false, at("<node") + 3,
+			[]string{`invalid character 0x00 in the tag name "no\x00de"`}},
+		{"NUL in an attribute name", strings.Replace(page, "clickable=", "click\x00able=", 1), false, at("clickable=") + 5,
+			[]string{"attribute name"}},
+		{"quote in a tag name", strings.Replace(page, "<node", `<no"de`, 1), false, at("<node") + 3, []string{`'"'`}},
+		{"NUL after <", strings.Replace(page, "<node", "<\x00node", 1), false, at("<node") + 1,
+			[]string{"'<' followed by 0x00 starts no tag"}},
+		{"tag without >", strings.Replace(page, `bounds="[100,100][300,200]" />`, `bounds="[100,100][300,200]" `, 1), false, -1,
+			[]string{"has no '>'"}},
+		{"end tag NUL", strings.Replace(page, "</hierarchy>", "</hier\x00archy>", 1), false, at("</hierarchy>") + 6,
+			[]string{"end tag name"}},
+		{"bom counts in offsets", "\xef\xbb\xbf" + page[:len(page)-1], true, 3 + len(page) - 1, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse([]byte(tt.in))
+			var se *SyntaxError
+			if s != nil || !errors.As(err, &se) {
+				t.Fatalf("Parse = %v, %v; want a *SyntaxError", s, err)
+			}
+			want := ErrMalformed
+			if tt.truncated {
+				want = ErrTruncated
+			}
+			if !errors.Is(err, want) || se.Truncated != tt.truncated {
+				t.Errorf("err = %v, want %v", err, want)
+			}
+			if tt.offset >= 0 && se.Offset != tt.offset {
+				t.Errorf("Offset = %d, want %d (%v)", se.Offset, tt.offset, err)
+			}
+			if se.Offset < 0 || se.Offset > len(tt.in) {
+				t.Errorf("Offset %d outside the input of %d bytes", se.Offset, len(tt.in))
+			}
+			for _, w := range append(tt.says, fmt.Sprintf("byte %d", se.Offset)) {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if strings.ContainsRune(err.Error(), 0) {
+				t.Errorf("error holds a NUL byte: %q", err)
+			}
+		})
+	}
+}
+
+// TestParseRejectsBinary: a screenshot, an archive or any NUL-heavy file is named for
+// what it looks like, and the error never carries its bytes.
+func TestParseRejectsBinary(t *testing.T) {
+	png, err := os.ReadFile("testdata/sim/com.fairy.shop.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	dump, err := os.ReadFile("testdata/sim/com.fairy.shop.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zw.Write(dump); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	utf16 := make([]byte, 0, 2*len(dump))
+	for _, c := range dump[:200] {
+		utf16 = append(utf16, c, 0)
+	}
+	nulHeavy := []byte(strings.Repeat("<node\x00\x00\x00\x00 text=\"x\"/>", 50))
+	tests := []struct {
+		name  string
+		in    []byte
+		looks string
+	}{
+		{"png screenshot", png, "a PNG image"},
+		{"gzipped dump", gz.Bytes(), "gzip data"},
+		{"jpeg", []byte("\xff\xd8\xff\xe0\x00\x10JFIF\x00<hierarchy>"), "a JPEG image"},
+		{"zip", []byte("PK\x03\x04\x14\x00<hierarchy>"), "a zip archive"},
+		{"utf-16 with bom", append([]byte("\xff\xfe"), utf16...), "UTF-16 text"},
+		{"utf-16 without bom", utf16, "UTF-16 text"},
+		{"nul heavy", nulHeavy, "binary data"},
+		{"random bytes", randomBytes(4096), "binary data"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse(tt.in)
+			var ne *NotXMLError
+			if s != nil || !errors.As(err, &ne) || !errors.Is(err, ErrNotXML) {
+				t.Fatalf("Parse = %v, %.200v; want a *NotXMLError", s, err)
+			}
+			if !strings.HasPrefix(ne.Looks, tt.looks) || !strings.Contains(err.Error(), "not XML (looks like "+tt.looks) {
+				t.Errorf("err = %q, want it to say it looks like %s", err, tt.looks)
+			}
+			for _, c := range []byte(err.Error()) {
+				if c < 0x20 || c == 0x7f {
+					t.Fatalf("error carries a control byte 0x%02X: %q", c, err)
+				}
+			}
+			if !utf8.ValidString(err.Error()) || len(err.Error()) > 200 {
+				t.Errorf("error is not short valid text: %q", err)
+			}
+		})
+	}
+	// The odd control byte in a real dump's text is no reason to call it binary.
+	mustParse(t, hierarchy(nodeXML(map[string]string{"text": "a\x00b\x01c\x02", "bounds": "[0,0][10,10]"})))
+}
+
+// randomBytes returns n bytes from a fixed generator.
+func randomBytes(n int) []byte {
+	b := make([]byte, n)
+	x := uint32(2463534242)
+	for i := range b {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		b[i] = byte(x)
+	}
+	return b
 }
 
 func TestLongTextCut(t *testing.T) {
@@ -366,21 +514,25 @@ func TestHugeTree(t *testing.T) {
 }
 
 // TestHostileInput feeds shapes that would make a naive parser quadratic;
-// if it regresses, the test runs into the package timeout.
+// if it regresses, the test runs into the package timeout. Each shape is tried
+// well terminated (it parses) and cut short (ErrTruncated, as fast).
 func TestHostileInput(t *testing.T) {
 	const n = 200000
-	for name, in := range map[string]string{
-		"unmatched closes": "<hierarchy>" + strings.Repeat("<a>", n) + strings.Repeat("</b>", n),
-		"nested roots":     strings.Repeat("<hierarchy>", n) + strings.Repeat(`<node bounds="[0,0][1,1]"/>`, n),
-		"deep nodes":       strings.Repeat(`<node text="x" clickable="true" bounds="[0,0][9,9]">`, n),
-		"long attribute":   `<hierarchy><node text="` + strings.Repeat("&amp;&#128512;x", n) + `" bounds="[0,0][9,9]"/></hierarchy>`,
+	for name, in := range map[string][2]string{
+		"unmatched closes": {"<hierarchy>" + strings.Repeat("<a>", n) + strings.Repeat("</b>", n), "</hierarchy>"},
+		"nested roots":     {strings.Repeat("<hierarchy>", n) + strings.Repeat(`<node bounds="[0,0][1,1]"/>`, n), strings.Repeat("</hierarchy>", n)},
+		"deep nodes":       {strings.Repeat(`<node text="x" clickable="true" bounds="[0,0][9,9]">`, n), strings.Repeat("</node>", n)},
+		"long attribute":   {`<hierarchy><node text="` + strings.Repeat("&amp;&#128512;x", n), `" bounds="[0,0][9,9]"/></hierarchy>`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			s, err := Parse([]byte(in))
+			s, err := Parse([]byte(in[0] + in[1]))
 			if err != nil {
 				t.Fatal(err)
 			}
 			_ = s.Text()
+			if _, err := Parse([]byte(in[0])); !errors.Is(err, ErrTruncated) {
+				t.Fatalf("cut short: err = %.300v, want ErrTruncated", err)
+			}
 		})
 	}
 }
@@ -395,6 +547,12 @@ func FuzzParse(f *testing.F) {
 	}
 	for _, seed := range []string{
 		"", "ERROR: could not get idle state.", "<", "<hierarchy", "<node bounds=\"[1,2][3", "&#", "<a b='&#xFFFFFFFF;'/>",
+		// cut short, broken names, binary
+		`<?xml version="1.0"?><hierarchy rotation="0"><node bounds="[0,0][9,9]" text="a">`,
+		`<hierarchy><node bounds="[0,0][9,9]"/></hierar`, "<hierarchy><!-- ", `<hierarchy><node text="x`,
+		"<hierarchy><no\x00de bounds=\"[0,0][9,9]\"/></hierarchy>", "<hierarchy><node b\x00ounds=\"[0,0][9,9]\"/></hierarchy>",
+		"<hierarchy><\x00node/></hierarchy>", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "\x1f\x8b\x08\x00<hierarchy>",
+		"\xff\xfe<\x00h\x00", "\x00\x00\x00\x00<node bounds='[0,0][1,1]'/>", "just some text",
 		"<hierarchy><node text=\"&#55357;&#56832;&#56832;\" bounds=\"[0,0][9,9]\"/></hierarchy>",
 		"<?xml?><!-- x --><hierarchy width='-5' height='99999999999'><node clickable='true' bounds='[-9,-9][-1,-1]'/></hierarchy>",
 	} {
@@ -405,6 +563,15 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			if s != nil {
 				t.Fatal("screen and error both returned")
+			}
+			var se *SyntaxError
+			if errors.As(err, &se) && (se.Offset < 0 || se.Offset > len(data)) {
+				t.Fatalf("offset %d outside the %d-byte input: %v", se.Offset, len(data), err)
+			}
+			// The message is safe to print: quoted, never raw input bytes.
+			msg := err.Error()
+			if !utf8.ValidString(msg) || strings.ContainsFunc(msg, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+				t.Fatalf("error message holds raw bytes: %q", msg)
 			}
 			return
 		}

@@ -133,10 +133,12 @@ type line struct {
 }
 
 // Parse reads a UI Automator dump (stock `uiautomator dump`, uiautomator2 or
-// Appium page source) and returns the Screen. It tolerates noise around the
-// XML, a BOM, CRLF, invalid characters, unbalanced or truncated markup and odd
-// bounds. A dumper message instead of XML yields a [*DumperError]; empty input
-// [ErrEmpty]. It never panics.
+// Appium page source) and returns the Screen. It tolerates what real devices
+// send: noise around the XML (the "UI hierchary dumped to" trailer), a BOM,
+// CRLF, invalid characters in text, stray end tags and odd bounds. A dumper
+// message instead of XML yields a [*DumperError]; a dump cut short or with a
+// broken tag a [*SyntaxError] (with the byte offset); binary data or text
+// without markup a [*NotXMLError]; empty input [ErrEmpty]. It never panics.
 func Parse(xml []byte) (*Screen, error) {
 	t, err := parseTree(xml)
 	if err != nil {

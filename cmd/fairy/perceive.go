@@ -47,11 +47,7 @@ set-of-mark image (numbered boxes over the screenshot); a .jpg/.jpeg name gives 
 			}
 			s, err := perception.Parse(dump)
 			if err != nil {
-				var de *perception.DumperError
-				if errors.As(err, &de) {
-					return fmt.Errorf("%s holds a dumper message, not a UI hierarchy (%q): dump again once the screen is idle", args[0], de.Message)
-				}
-				return fmt.Errorf("%s: %w", args[0], err)
+				return parseError(args[0], err)
 			}
 			if somPath != "" {
 				if err := writeSetOfMark(s, pngPath, somPath, longEdge); err != nil {
@@ -77,6 +73,26 @@ set-of-mark image (numbered boxes over the screenshot); a .jpg/.jpeg name gives 
 	f.IntVar(&longEdge, "long-edge", perception.DefaultLongEdge, "downscale the set-of-mark image to this long side in pixels (-1: keep size)")
 	f.IntVar(&maxText, "max-text", perception.DefaultMaxText, "cut texts longer than this many characters (-1: never)")
 	return cmd
+}
+
+// parseError says what is wrong with the dump file and what to do. Its text never holds
+// the file's bytes beyond a short quoted (escaped) head.
+func parseError(path string, err error) error {
+	var (
+		de *perception.DumperError
+		ne *perception.NotXMLError
+		se *perception.SyntaxError
+	)
+	switch {
+	case errors.As(err, &de):
+		return fmt.Errorf("%s holds a dumper message, not a UI hierarchy (%q): dump again once the screen is idle", path, de.Message)
+	case errors.As(err, &ne):
+		return fmt.Errorf("%s is not a UI dump: %s; give the XML that 'adb shell uiautomator dump' writes (a screenshot goes to --png)",
+			path, strings.TrimPrefix(ne.Error(), "perception: "))
+	case errors.As(err, &se):
+		return fmt.Errorf("%s is a broken UI dump: %s; dump the screen again", path, strings.TrimPrefix(se.Error(), "perception: "))
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 func writeSetOfMark(s *perception.Screen, pngPath, somPath string, longEdge int) error {

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -10,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/fairy-go/fairy/perception"
 )
@@ -81,5 +84,75 @@ func TestPerceiveCmd(t *testing.T) {
 		if _, err := runPerceive(t, bad...); err == nil {
 			t.Errorf("perceive %q: no error", bad)
 		}
+	}
+}
+
+// TestPerceiveRejectsBadFiles: a screenshot, an archive, a plain text file, a dump cut short
+// or with a NUL in a tag name each end in exit 2 with a sentence naming the problem, nothing
+// on stdout, and no byte of the file on the terminal.
+func TestPerceiveRejectsBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	dump, err := os.ReadFile(filepath.Join("..", "..", "perception", "testdata", "corpus", "gmail-inbox-1080x2400-drawing-order.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, 64, 64))
+	img.Set(3, 3, color.RGBA{R: 0xff, A: 0xff})
+	var shot bytes.Buffer
+	if err := png.Encode(&shot, img); err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write(dump)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	cut := len(dump) / 2
+	nameAt := bytes.Index(dump[cut:], []byte("<node")) + cut
+	nul := bytes.Clone(dump)
+	nul[nameAt+3] = 0
+	tests := []struct {
+		file string
+		data []byte
+		want []string
+	}{
+		{"shot.png", shot.Bytes(), []string{"shot.png is not a UI dump", "not XML (looks like a PNG image)", "--png"}},
+		{"dump.xml.gz", gz.Bytes(), []string{"not XML (looks like gzip data)"}},
+		{"notes.txt", []byte("shopping list\nmilk\n"), []string{"not XML (looks like plain text", "shopping list"}},
+		{"cut.xml", dump[:cut], []string{"cut.xml is a broken UI dump", fmt.Sprintf("cut short at byte %d", cut), "dump the screen again"}},
+		{"nul.xml", nul, []string{"nul.xml is a broken UI dump", fmt.Sprintf("at byte %d", nameAt+3), "invalid character 0x00 in the tag name"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			path := filepath.Join(dir, tt.file)
+			if err := os.WriteFile(path, tt.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			root := newRootCmd(strings.NewReader(""), &stdout, &stderr, envMap(map[string]string{"HOME": dir}))
+			root.SetOut(&stdout)
+			root.SetErr(&stderr)
+			root.SetArgs([]string{"perceive", path})
+			code := exitStatus(t.Context(), root.ExecuteContext(t.Context()), &stderr)
+			if code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout: %q", stdout.String())
+			}
+			msg := stderr.String()
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, msg)
+				}
+			}
+			if !utf8.ValidString(msg) || strings.ContainsFunc(msg, func(r rune) bool { return r < 0x20 && r != '\n' || r == 0x7f }) {
+				t.Errorf("stderr holds raw bytes: %q", msg)
+			}
+			if len(msg) > 400 {
+				t.Errorf("stderr is %d bytes long:\n%s", len(msg), msg)
+			}
+		})
 	}
 }
