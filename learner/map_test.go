@@ -3,6 +3,7 @@ package learner_test
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -274,5 +275,128 @@ func TestSessionConcurrentUse(t *testing.T) {
 	}
 	if _, err := s.Learn(t.Context()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// soundPage is where the Sound row leads once it works.
+var soundPage = screen{settingsApp, ".Sound", "s-sound", `- "Sound"
+- [1] switch "Do not disturb" id=dnd`}
+
+func tapSound() act {
+	return tap(2, "Sound", settingsApp+":id/sound", "android.widget.LinearLayout")
+}
+
+// deadTapRun: the Sound row first does nothing (a dead tap: the page stays as it was),
+// then works in a batch after a tap on the search field, then fails on the device.
+func deadTapRun(t *testing.T, s *learner.Session) {
+	t.Helper()
+	r := startRun(t, s, "run-1", "Turn on do not disturb", settingsApp, "Turn on do not disturb")
+	r.see(mainPage, "", "Open Sound")
+	r.do("s-main", tapSound())
+	r.see(mainPage, "C", "Open Sound")
+	r.do("s-main", tap(3, "", settingsApp+":id/search", "android.widget.EditText"), tapSound())
+	r.see(soundPage, "A", "Go back and try again")
+	r.do("s-sound", act{a: memory.Action{Type: memory.Back}})
+	r.see(mainPage, "A", "Open Sound")
+	failed := tapSound()
+	failed.err = "device refused the tap"
+	r.do("s-main", failed)
+	r.see(mainPage, "D", "Open Sound")
+	r.finish(memory.OutcomeDone, "")
+}
+
+// TestMapDeadTapKeepsTheStep: the known dead tap (a same-page transition with no effect)
+// broken later — by the tap working, then by the device refusing it — counts as a failure
+// of that transition; the steps still record their pages and other transitions.
+func TestMapDeadTapKeepsTheStep(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	deadTapRun(t, s)
+	if err := s.Err(); err != nil {
+		t.Fatalf("map writes: %v", err)
+	}
+	m, err := st.Map(settingsApp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := func(x string) string { return settingsApp + ":id/" + x }
+	main, sound := ".Main#s-main", ".Sound#s-sound"
+	want := []edge{
+		// the dead tap: seen once, then broken twice
+		{main, main, knowledge.ActionTap, id("sound") + "|Sound", knowledge.EffectNoChange, 1, 2},
+		// the step that broke it first still holds its other transitions
+		{main, main, knowledge.ActionTap, id("search") + "|", knowledge.EffectSamePage, 1, 0},
+		{main, sound, knowledge.ActionTap, id("sound") + "|Sound", knowledge.EffectNewPage, 1, 1},
+		{sound, main, knowledge.ActionBack, "|", knowledge.EffectNewPage, 1, 0},
+	}
+	byKey := func(in []edge) []edge {
+		out := append([]edge(nil), in...)
+		slices.SortFunc(out, func(a, b edge) int {
+			return strings.Compare(a.from+a.to+string(a.kind)+a.target, b.from+b.to+string(b.kind)+b.target)
+		})
+		return out
+	}
+	if d := cmp.Diff(byKey(want), byKey(edges(m)), cmp.AllowUnexported(edge{})); d != "" {
+		t.Errorf("transitions (-want +got):\n%s", d)
+	}
+	visits := map[string]int{}
+	for _, p := range m.Pages {
+		visits[p.Key] = p.Visits
+	}
+	if d := cmp.Diff(map[string]int{main: 4, sound: 1}, visits); d != "" {
+		t.Errorf("page visits (-want +got):\n%s", d)
+	}
+	for _, tr := range m.Transitions {
+		if tr.From == main && tr.To == main && tr.Action.Target.Text == "Sound" && tr.Reliability() >= learner.DefaultMinReliability {
+			t.Errorf("dead tap reliability %.2f, want below %.2f", tr.Reliability(), learner.DefaultMinReliability)
+		}
+	}
+}
+
+// refusingStore serves an App Map holding a transition without a destination (a damaged
+// or hand-edited knowledge file), so that the learner's expected failure of it is refused.
+type refusingStore struct{ *knowledge.Store }
+
+func (r refusingStore) Map(app string) (*knowledge.Map, error) {
+	m, err := r.Store.Map(app)
+	if err != nil {
+		return nil, err
+	}
+	out := *m
+	out.Transitions = append(slices.Clone(m.Transitions), knowledge.Transition{From: ".Main#s-main", To: "",
+		Action: knowledge.Action{Kind: knowledge.ActionTap, Target: knowledge.Element{ResourceID: settingsApp + ":id/sound", Text: "Sound", Class: "android.widget.LinearLayout"}}})
+	return &out, nil
+}
+
+// TestMapRefusedTransitionCostsOnlyItself: when the knowledge file refuses one transition
+// of a step, the step's page and other transitions are still recorded, and Err names it.
+func TestMapRefusedTransitionCostsOnlyItself(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, refusingStore{st}, nil)
+	s := l.Start("", "")
+	deadTapRun(t, s)
+	err := s.Err()
+	if !errors.Is(err, learner.ErrStore) || !errors.Is(err, knowledge.ErrInvalid) || !strings.Contains(err.Error(), "transition left out") {
+		t.Fatalf("Err() = %v, want the refused transition reported", err)
+	}
+	m, err := st.Map(settingsApp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]int{}
+	for _, p := range m.Pages {
+		pages[p.Key] = p.Visits
+	}
+	if pages[".Sound#s-sound"] != 1 || pages[".Main#s-main"] != 4 {
+		t.Errorf("page visits = %v, want every step's page recorded", pages)
+	}
+	var toSound, search bool
+	for _, tr := range m.Transitions {
+		toSound = toSound || tr.To == ".Sound#s-sound" && tr.Successes == 1
+		search = search || tr.Action.Target.ResourceID == settingsApp+":id/search" && tr.Successes == 1
+	}
+	if !toSound || !search {
+		t.Errorf("transitions of the step with the refused one are missing: %+v", m.Transitions)
 	}
 }

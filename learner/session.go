@@ -30,9 +30,10 @@ type Session struct {
 	task        *taskTrace              // the app task under way
 	done        []*taskTrace            // finished tasks, learned or not
 	early       []knowledge.Trick       // tricks given before the first app task (global planning)
-	edges       map[string]map[string]map[string]bool
-	errs        []error
-	routes      map[routeKey][]Step // replayable routes the session's hints offered
+	// edges holds the transitions known per app: from+action → destination → effect.
+	edges  map[string]map[string]map[string]knowledge.Effect
+	errs   []error
+	routes map[routeKey][]Step // replayable routes the session's hints offered
 }
 
 // taskTrace is one app task's trajectory as the learner keeps it.
@@ -69,14 +70,15 @@ type stepTrace struct {
 // Start begins a Session for one run. runID and instruction may be empty: a RunStarted
 // event fills them.
 func (l *Learner) Start(runID, instruction string) *Session {
-	return &Session{l: l, runID: runID, instruction: instruction, edges: map[string]map[string]map[string]bool{}}
+	return &Session{l: l, runID: runID, instruction: instruction, edges: map[string]map[string]map[string]knowledge.Effect{}}
 }
 
 // Attach subscribes the session to the run's bus and returns the unsubscribe function.
 func (s *Session) Attach(bus *memory.Bus) (unsubscribe func()) { return bus.Subscribe(s.Handle) }
 
 // Err returns the App Map writes that failed so far (joined), or nil. A failed write
-// never stops the run; it only costs that step's map update.
+// never stops the run; it only costs that step's map update, or only the transition when
+// the knowledge file refuses one of the step's transitions.
 func (s *Session) Err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -215,24 +217,40 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 		trs = s.transitions(app, *prev, now, acts)
 	}
 	firstOfTask := prev == nil && app == taskApp
-	err := s.l.cfg.Store.Update(func(tx *knowledge.Tx) error {
-		if _, err := tx.RecordPage(app, now.page()); err != nil {
-			return err
-		}
-		if firstOfTask {
-			// Make the app known to the Global Planner's app list; PutApp keeps every
-			// stored field (label, launcher, description) that this leaves empty.
-			if _, err := tx.PutApp(knowledge.App{Package: app}); err != nil {
+	var err error
+	for {
+		bad := -1
+		err = s.l.cfg.Store.Update(func(tx *knowledge.Tx) error {
+			if _, err := tx.RecordPage(app, now.page()); err != nil {
 				return err
 			}
-		}
-		for _, t := range trs {
-			if _, err := tx.RecordTransition(app, t.t, t.success); err != nil {
-				return err
+			if firstOfTask {
+				// Make the app known to the Global Planner's app list; PutApp keeps every
+				// stored field (label, launcher, description) that this leaves empty.
+				if _, err := tx.PutApp(knowledge.App{Package: app}); err != nil {
+					return err
+				}
 			}
+			for i, t := range trs {
+				if _, err := tx.RecordTransition(app, t.t, t.success); err != nil {
+					if errors.Is(err, knowledge.ErrInvalid) {
+						bad = i
+					}
+					return err
+				}
+			}
+			return nil
+		})
+		if err == nil || bad < 0 {
+			break
 		}
-		return nil
-	})
+		// The transaction rolled back: record the step again without the transition the
+		// knowledge file refused, so one bad transition never costs the page and the rest.
+		err = fmt.Errorf("%w: step %d of %s: transition left out: %w", ErrStore, e.Step, app, err)
+		s.errs = append(s.errs, err)
+		s.l.log.Warn("app map transition refused", logApp, app, logStep, e.Step, logErr, err)
+		trs = slices.Delete(trs, bad, bad+1)
+	}
 	if err != nil {
 		err = fmt.Errorf("%w: record step %d of %s: %w", ErrStore, e.Step, app, err)
 		s.errs = append(s.errs, err)
@@ -246,9 +264,9 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 		}
 		k := t.t.From + "\x00" + actionKey(t.t.Action)
 		if km[k] == nil {
-			km[k] = map[string]bool{}
+			km[k] = map[string]knowledge.Effect{}
 		}
-		km[k][t.t.To] = true
+		km[k][t.t.To] = t.t.Effect
 	}
 }
 
@@ -314,7 +332,10 @@ func withArg(args map[string]string, k, v string) map[string]string {
 }
 
 // expectedFailures returns a failure for every known transition of action k on page from
-// that did not lead to page to this time.
+// that did not lead to page to this time: a failed action, or one that led elsewhere,
+// lowers the reliability of what the map expected of it. Each failure keeps the known
+// transition's effect, so an action once seen to stay on its page (a dead tap) is counted
+// against as what it is, a same-page transition.
 func (s *Session) expectedFailures(app, from string, k knowledge.Action, to string) []plannedTransition {
 	var out []plannedTransition
 	dests := s.known(app)[from+"\x00"+actionKey(k)]
@@ -326,25 +347,32 @@ func (s *Session) expectedFailures(app, from string, k knowledge.Action, to stri
 	}
 	sort.Strings(keys)
 	for _, d := range keys {
-		out = append(out, plannedTransition{t: knowledge.Transition{From: from, To: d, Action: k}, success: false})
+		eff := dests[d]
+		switch {
+		case d != from:
+			eff = knowledge.EffectNewPage
+		case eff != knowledge.EffectSamePage && eff != knowledge.EffectNoChange:
+			eff = knowledge.EffectSamePage
+		}
+		out = append(out, plannedTransition{t: knowledge.Transition{From: from, To: d, Action: k, Effect: eff}, success: false})
 	}
 	return out
 }
 
-// known returns the app's transitions the session knows, as from+action → destinations,
-// loading them from the store on first use.
-func (s *Session) known(app string) map[string]map[string]bool {
+// known returns the app's transitions the session knows, as from+action → destination →
+// effect, loading them from the store on first use.
+func (s *Session) known(app string) map[string]map[string]knowledge.Effect {
 	if m, ok := s.edges[app]; ok {
 		return m
 	}
-	m := map[string]map[string]bool{}
+	m := map[string]map[string]knowledge.Effect{}
 	if mp, err := s.l.cfg.Store.Map(app); err == nil {
 		for _, t := range mp.Transitions {
 			k := t.From + "\x00" + actionKey(t.Action)
 			if m[k] == nil {
-				m[k] = map[string]bool{}
+				m[k] = map[string]knowledge.Effect{}
 			}
-			m[k][t.To] = true
+			m[k][t.To] = t.Effect
 		}
 	} else {
 		s.l.log.Warn("app map load failed", logApp, app, logErr, err)
