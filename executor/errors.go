@@ -12,6 +12,9 @@ var (
 	ErrBadAnswer = errors.New("executor: unusable model answer")
 	// ErrPerceive means the screen could not be read.
 	ErrPerceive = errors.New("executor: cannot read the screen")
+	// ErrTypedElsewhere means typed text did not land in the field it was meant for: the
+	// focus did not move there, or the field does not hold it afterwards.
+	ErrTypedElsewhere = errors.New("typed text did not land in its field")
 )
 
 // StepError is a failure inside one step, with the state it happened in.

@@ -198,6 +198,7 @@ type run struct {
 	batch       []memory.Action
 	consents    map[int]Verdict // batch index → the guarded verdict whose consent it spends
 	typed       map[int]bool    // element indexes typed into by the batch running now
+	fresh       bool            // nothing ran since the screen was read: its focus is current
 	finishAfter bool
 
 	loops      map[string]int

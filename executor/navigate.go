@@ -111,6 +111,7 @@ func (r *run) navigate(ctx context.Context, target string, steps []ShortcutStep)
 			}
 			used = v
 		}
+		r.fresh = true
 		_, err = r.exec(ctx, a, el)
 		ae := memory.ActionExecuted{Step: r.step, Action: r.masked([]memory.Action{a})[0], Signature: r.screen.Signature,
 			Consent: used.Category, ConsentFor: used.Action}

@@ -532,6 +532,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 		}
 		r.loops[key]++
 		el := r.element(a.Index)
+		r.fresh = i == 0
 		out, err := r.exec(ctx, a, el)
 		ev := memory.ActionExecuted{Step: r.step, Action: r.masked([]memory.Action{a})[0], Signature: r.screen.Signature,
 			Consent: r.consents[i].Category, ConsentFor: r.consents[i].Action}
@@ -642,24 +643,11 @@ func (r *run) exec(ctx context.Context, a memory.Action, el *perception.Element)
 	case memory.LongPress:
 		return "", dev.LongPress(ctx, el.Center.X, el.Center.Y, longPressDuration)
 	case memory.Input:
-		// The field's text on the screen may be stale (an earlier action of this batch typed
-		// into it) or only its hint (an empty EditText reports its hint as text on Android 8+).
-		// Its length is no count of characters to delete: ClearText with n = 0 reads the
-		// focused field's text afresh and deletes exactly that.
-		if el.Text != "" || r.typed[a.Index] {
-			if err := dev.ClearText(ctx, el.Center.X, el.Center.Y, 0); err != nil {
-				return "", err
-			}
-		} else if !el.Focused {
-			if err := dev.Tap(ctx, el.Center.X, el.Center.Y); err != nil {
-				return "", err
-			}
-		}
 		if r.typed == nil {
 			r.typed = map[int]bool{} // a shortcut's replay types outside act
 		}
 		r.typed[a.Index] = true
-		return "", dev.TypeText(ctx, a.Text)
+		return "", r.typeInto(ctx, a.Text, el)
 	case memory.Clear:
 		return "", dev.ClearText(ctx, el.Center.X, el.Center.Y, 0)
 	case memory.Swipe:
