@@ -4,5 +4,7 @@
 // the key context gathered so far to the App-Level Executor, and collects the result.
 //
 // It also holds what a run leaves behind: the Recorder (a run directory with trace.jsonl,
-// the step screenshots and summary.json) and the Progress view for a terminal.
+// the step screenshots and summary.json) and the Progress view for a terminal. A run that
+// cannot be recorded does not go on: the Recorder's first failed write ends the run's
+// context (Recorder.Context), and the Manager reports the run failed with that write.
 package global
