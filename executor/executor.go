@@ -154,7 +154,7 @@ func (e *Executor) Run(ctx context.Context, a Assignment) (Result, error) {
 		res.Outcome = memory.OutcomeFailed
 		if ctx.Err() != nil {
 			res.Outcome = memory.OutcomeStopped
-			res.Reason = "stopped: " + ctx.Err().Error()
+			res.Reason = "stopped: " + context.Cause(ctx).Error()
 		} else if res.Reason == "" && err != nil {
 			res.Reason = err.Error()
 		}

@@ -197,3 +197,159 @@ func TestNavigateStopsAtGuardedStep(t *testing.T) {
 		t.Errorf("guard events = %+v: the guarded step must go through the normal guard", g)
 	}
 }
+
+// payPhone is a shop whose known path to the receipt passes a Pay button.
+func payPhone() *fakePhone {
+	return &fakePhone{pkg: "com.fairy.shop", cur: "home", screens: map[string][]fakeNode{
+		"home": {{kind: "text", text: "Shop"}, {kind: "button", text: "Cart", to: "cart"}},
+		"cart": {{kind: "text", text: "Total ¥18"}, {kind: "button", text: "Pay ¥18", to: "info"}},
+		"info": {{kind: "text", text: "Paid ¥18"}, {kind: "button", text: "Home", to: "home"}},
+	}}
+}
+
+// payModel navigates to the receipt when the hint offers it, taps Pay ¥18 when the
+// re-planner asks for it, and answers consent questions with the person's word.
+func payModel() *fakeModel {
+	return &fakeModel{fn: map[llm.Role]func(int, string) string{
+		llm.RoleReplanner: func(_ int, u string) string {
+			switch {
+			case strings.Contains(u, `"Paid ¥18"`):
+				return plan("A", "Finished", 0, "")
+			case index(u, "Pay ¥18") > 0:
+				return plan("B", "Pay", 0, "")
+			}
+			return plan("", "Go to the receipt", 0, "", "Go to the receipt")
+		},
+		llm.RoleDecider: func(_ int, u string) string {
+			if i := index(u, "Pay ¥18"); i > 0 {
+				return tap(i)
+			}
+			return `{"thought":"known way","actions":[{"type":"Navigate","target":"info"}]}`
+		},
+		llm.RoleInteractor: func(_ int, u string) string {
+			switch {
+			case !strings.Contains(u, "Person:"):
+				return `{"status":"B","question":"May I pay ¥18?","options":[],"summary":"","consent":""}`
+			case strings.Contains(u, "Person: yes"):
+				return `{"status":"A","question":"","options":[],"summary":"The person allows paying ¥18.","consent":"granted"}`
+			}
+			return `{"status":"A","question":"","options":[],"summary":"The person does not allow paying.","consent":"denied"}`
+		},
+	}}
+}
+
+// TestNavigateAsksAtAPayment: a replayed path never passes a sensitive step unasked. The
+// replay stops at Pay and asks; "no" ends the task with nothing paid; "yes" pays once,
+// spending the consent.
+func TestNavigateAsksAtAPayment(t *testing.T) {
+	for _, reply := range []string{"no", "yes"} {
+		t.Run(reply, func(t *testing.T) {
+			phone := payPhone()
+			h := newHarness(t, phone, payModel(), []interaction.Rule{{Pattern: ".", Reply: reply}}, func(c *Config) {
+				c.Shortcuts = &fixedShortcuts{steps: []ShortcutStep{tapStep{"Cart"}, tapStep{"Pay ¥18"}}}
+				c.Hints = pageHints{phone}
+			})
+			res := h.run(t, "Pay for the cart")
+			g := find[memory.ActionGuarded](h)
+			if len(g) != 1 || g[0].Category != "payment" || g[0].Target != "Pay ¥18" {
+				t.Fatalf("guard events %+v, want one payment hold on Pay ¥18", g)
+			}
+			if navs := find[memory.Navigated](h); len(navs) != 1 || navs[0].Replayed != 1 || !strings.Contains(navs[0].Stopped, "consent") {
+				t.Errorf("navigation %+v, want a replay stopped before Pay for consent", navs)
+			}
+			paid := phone.tapped("Pay ¥18")
+			if reply == "no" {
+				if paid != 0 || res.Outcome != memory.OutcomeRefused {
+					t.Errorf("paid %d times, outcome %s: the person said no", paid, res.Outcome)
+				}
+				return
+			}
+			if paid != 1 || res.Outcome != memory.OutcomeDone {
+				t.Fatalf("paid %d times, outcome %s (%s), want one payment", paid, res.Outcome, res.Reason)
+			}
+			for _, e := range find[memory.ActionExecuted](h) {
+				if e.Element != nil && e.Element.Label == "Pay ¥18" && (e.Consent != "payment" || e.ConsentFor == "") {
+					t.Errorf("the payment ran without spending its consent: %+v", e)
+				}
+			}
+			for _, in := range h.mem.Instructions() {
+				if in.Consent != nil && in.Consent.Granted && !in.Used {
+					t.Errorf("consent %+v left unspent after the payment", in.Consent)
+				}
+			}
+		})
+	}
+}
+
+// TestNavigateSpendsAConsent: a consent the person gave for Pay covers one replay through
+// it; the replay uses it up, so a second payment would have to ask again.
+func TestNavigateSpendsAConsent(t *testing.T) {
+	phone := payPhone()
+	phone.cur = "cart"
+	xml, _ := phone.Dump(context.Background())
+	cart, err := perception.Parse(xml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	phone.cur = "home"
+	g, _ := NewGuard(DefaultGuardPolicy())
+	v, hit := g.Check(memory.Action{Type: memory.Tap, Index: 1}, &cart.Elements[0], cart)
+	if !hit {
+		t.Fatalf("Pay ¥18 is not guarded: %+v", cart.Elements)
+	}
+	h := newHarness(t, phone, payModel(), nil, func(c *Config) {
+		c.Shortcuts = &fixedShortcuts{steps: []ShortcutStep{tapStep{"Cart"}, tapStep{"Pay ¥18"}}}
+		c.Hints = pageHints{phone}
+	})
+	// The person consented to this payment as the task began (the task's start resets
+	// the stacks, so the consent is given then).
+	h.bus.Subscribe(func(r memory.Record) {
+		if _, ok := r.Event.(memory.AppTaskStarted); ok {
+			h.mem.Handle(memory.Record{Event: memory.InteractionEnded{Settled: true, Summary: "The person allows paying ¥18.",
+				Consent: &memory.Consent{Granted: true, Category: v.Category, Action: v.Action, Subject: v.Subject}}})
+		}
+	})
+	res := h.run(t, "Pay for the cart")
+	if res.Outcome != memory.OutcomeDone || phone.tapped("Pay ¥18") != 1 {
+		t.Fatalf("outcome %s (%s), paid %d times", res.Outcome, res.Reason, phone.tapped("Pay ¥18"))
+	}
+	if len(find[memory.ActionGuarded](h)) != 0 {
+		t.Error("the replay asked although the person had consented to this payment")
+	}
+	if _, ok := h.mem.Consent(v.Category, v.Action); ok {
+		t.Error("the replay through Pay left its consent unspent: one yes could pay twice")
+	}
+}
+
+// TestPlannerConsentBindsToTheOnlySensitiveAction: the Re-Planner's own consent question on
+// a page that offers exactly one guarded action names that action, and a yes covers it
+// once: the payment runs without a second question, and the consent is spent.
+func TestPlannerConsentBindsToTheOnlySensitiveAction(t *testing.T) {
+	phone := payPhone()
+	phone.cur = "cart"
+	model := payModel()
+	model.fn[llm.RoleReplanner] = func(n int, u string) string {
+		switch {
+		case strings.Contains(u, `"Paid ¥18"`):
+			return plan("A", "Finished", 0, "")
+		case n == 0:
+			return plan("", "Pay", 1, "paying spends the person's money")
+		}
+		return plan("B", "Pay", 0, "")
+	}
+	h := newHarness(t, phone, model, []interaction.Rule{{Pattern: ".", Reply: "yes"}}, nil)
+	res := h.run(t, "Pay for the cart")
+	if res.Outcome != memory.OutcomeDone || phone.tapped("Pay ¥18") != 1 {
+		t.Fatalf("outcome %s (%s), paid %d times", res.Outcome, res.Reason, phone.tapped("Pay ¥18"))
+	}
+	asked := find[memory.InteractionEnded](h)
+	if len(asked) != 1 || asked[0].Consent == nil || asked[0].Consent.Category != "payment" || !strings.Contains(asked[0].Consent.Subject, "Pay ¥18") {
+		t.Fatalf("interactions %+v, want one consent naming the payment", asked)
+	}
+	if len(find[memory.ActionGuarded](h)) != 0 {
+		t.Error("the guard asked again although the person's yes named this payment")
+	}
+	if _, ok := h.mem.Consent(asked[0].Consent.Category, asked[0].Consent.Action); ok {
+		t.Error("the consent was not spent by the payment")
+	}
+}
