@@ -203,8 +203,11 @@ func TestVagueYesDoesNotPay(t *testing.T) {
 	if len(r.asked) != 2 {
 		t.Fatalf("asked %d questions, want the vague one and then the payment: %+v", len(r.asked), r.asked)
 	}
-	if !strings.Contains(r.asked[1].Question.Text, "支付") {
-		t.Errorf("the second question %q does not name the payment", r.asked[1].Question.Text)
+	if !strings.Contains(r.asked[1].Question.Text, "支付") || !strings.Contains(r.asked[1].Question.Covers, "支付") {
+		t.Errorf("the second question %+v does not name the payment", r.asked[1].Question)
+	}
+	if r.asked[0].Question.Covers != "" {
+		t.Errorf("the vague question claims to cover %q", r.asked[0].Question.Covers)
 	}
 	if h := r.held(); len(h) != 1 || h[0] != "payment:支付" {
 		t.Errorf("held %q, want payment:支付", h)

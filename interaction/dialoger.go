@@ -40,6 +40,10 @@ type Question struct {
 	Text    string   `json:"text"`
 	Options []string `json:"options,omitempty"`
 	Reason  string   `json:"reason,omitempty"` // why the agent asks
+	// Covers is, for a consent question, the one action a yes allows, e.g.
+	// `tap "Pay ¥18" (payment)`; "" when the question names no action (a yes to it
+	// authorises nothing the guard holds back).
+	Covers string `json:"covers,omitempty"`
 }
 
 // Dialoger shows a question to the person and returns the answer.
@@ -75,6 +79,9 @@ func (t *Terminal) Ask(ctx context.Context, q Question) (string, error) {
 	fmt.Fprintf(&b, "\n? %s\n", q.Text)
 	for i, o := range q.Options {
 		fmt.Fprintf(&b, "  %d) %s\n", i+1, o)
+	}
+	if q.Covers != "" {
+		fmt.Fprintf(&b, "  (a yes allows this once: %s)\n", q.Covers)
 	}
 	switch q.Kind {
 	case YesNo:

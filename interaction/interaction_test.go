@@ -192,14 +192,14 @@ func TestTerminal(t *testing.T) {
 	if err != nil || got != "Large" {
 		t.Errorf("option by number = %q, %v", got, err)
 	}
-	got, err = term.Ask(ctx, Question{Kind: YesNo, Text: "Pay?"})
+	got, err = term.Ask(ctx, Question{Kind: YesNo, Text: "Pay?", Covers: `tap "Pay ¥18" (payment)`})
 	if err != nil || got != "maybe later" {
 		t.Errorf("free answer = %q, %v", got, err)
 	}
 	if _, err := term.Ask(ctx, Question{Kind: Open, Text: "More?"}); !errors.Is(err, ErrNoAnswer) {
 		t.Errorf("EOF: err = %v", err)
 	}
-	if !strings.Contains(out.String(), "? Which size?\n  1) Medium\n  2) Large\n") || !strings.Contains(out.String(), "[y/n] > ") {
+	if !strings.Contains(out.String(), "? Which size?\n  1) Medium\n  2) Large\n") || !strings.Contains(out.String(), "? Pay?\n  (a yes allows this once: tap \"Pay ¥18\" (payment))\n  [y/n] > ") {
 		t.Errorf("output:\n%s", out.String())
 	}
 

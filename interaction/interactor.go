@@ -135,6 +135,9 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 		}
 		if kind == YesNo {
 			q.Options = nil
+			if need.Subject != "" && need.Category != "" && need.Action != "" {
+				q.Covers = fmt.Sprintf("%s (%s)", need.Subject, need.Category)
+			}
 		}
 		it.cfg.Bus.Publish(memory.InteractionAsked{Step: need.Step, Type: need.Type, Question: q.Text, Options: q.Options})
 		reply, err := it.cfg.Dialoger.Ask(ctx, q)

@@ -54,6 +54,8 @@ const (
 	keyAgentMaxCost   = "agent.max-cost"
 	keyAgentTextOnly  = "agent.text-only"
 	keyAgentShell     = "agent.shell"
+
+	keyGuard = "guard" // executor.GuardExtension: keywords per category, confirm, rules
 )
 
 // openAIBaseURL is the endpoint used when only an API key is given.
@@ -198,7 +200,31 @@ func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
 	}
 	rc.Agent.TextOnly = v.GetBool(keyAgentTextOnly)
 	rc.Agent.Shell = v.GetStringSlice(keyAgentShell)
+	if rc.Agent.Guard, err = s.guard(); err != nil {
+		return rc, err
+	}
 	return rc, nil
+}
+
+// guard is the default guard policy extended by the config's guard section; nil when the
+// config has none (the executor then uses the default policy).
+func (s *settings) guard() (*executor.Guard, error) {
+	if !s.v.IsSet(keyGuard) {
+		return nil, nil
+	}
+	var x executor.GuardExtension
+	if err := s.v.UnmarshalKey(keyGuard, &x); err != nil {
+		return nil, fmt.Errorf("config %s: %w (see the README: guard.keywords, guard.confirm, guard.rules)", keyGuard, err)
+	}
+	p, err := executor.DefaultGuardPolicy().Extend(x)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", keyGuard, err)
+	}
+	g, err := executor.NewGuard(p)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", keyGuard, err)
+	}
+	return g, nil
 }
 
 // openAgentDevice opens the configured phone for the agent.
