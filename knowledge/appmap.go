@@ -2,7 +2,6 @@ package knowledge
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"runtime"
@@ -372,7 +371,9 @@ func (s *Store) appMapLocked(app string) (*appMap, error) {
 		return m, nil
 	}
 	var m *appMap
-	if err := s.db.View(func(tx *bolt.Tx) error { var err error; m, err = loadMap(tx, app); return err }); err != nil {
+	if err := s.guard(func() error {
+		return s.db.View(func(tx *bolt.Tx) error { var err error; m, err = loadMap(tx, app); return err })
+	}); err != nil {
 		return nil, err
 	}
 	s.maps[app] = m
@@ -395,7 +396,7 @@ func (s *Store) withMap(app string, f func(*appMap) error) error {
 
 func (s *Store) preload() error {
 	var apps []string
-	if err := s.db.View(func(tx *bolt.Tx) error {
+	if err := s.view(func(tx *bolt.Tx) error {
 		if b := tx.Bucket(bucketMaps); b != nil {
 			return b.ForEachBucket(func(k []byte) error { apps = append(apps, string(k)); return nil })
 		}
@@ -409,7 +410,7 @@ func (s *Store) preload() error {
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, app := range apps {
 		g.Go(func() error {
-			return s.db.View(func(tx *bolt.Tx) error { var err error; loaded[i], err = loadMap(tx, app); return err })
+			return s.view(func(tx *bolt.Tx) error { var err error; loaded[i], err = loadMap(tx, app); return err })
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -506,8 +507,12 @@ func (s *Store) Apps() ([]AppSummary, error) {
 			if err := b.ForEachBucket(func(k []byte) error {
 				ab := b.Bucket(k)
 				a := get(string(k))
-				a.Pages = ab.Bucket(bucketPages).Stats().KeyN
-				a.Transitions = ab.Bucket(bucketTrans).Stats().KeyN
+				if p := ab.Bucket(bucketPages); p != nil {
+					a.Pages = p.Stats().KeyN
+				}
+				if t := ab.Bucket(bucketTrans); t != nil {
+					a.Transitions = t.Stats().KeyN
+				}
 				return nil
 			}); err != nil {
 				return err
@@ -616,8 +621,8 @@ func getPage(pages *bolt.Bucket, key string) (Page, bool, error) {
 		return Page{}, false, nil
 	}
 	var p Page
-	if err := json.Unmarshal(v, &p); err != nil {
-		return Page{}, false, fmt.Errorf("page %q: decode: %w", key, err)
+	if err := decode("page", []byte(key), v, &p); err != nil {
+		return Page{}, false, err
 	}
 	return p, true, nil
 }
@@ -682,8 +687,8 @@ func (tx *Tx) RecordTransition(app string, t Transition, success bool) (Transiti
 	stored := Transition{From: t.From, To: t.To, Action: t.Action, FirstSeen: now}
 	stored.Action.Args = maps.Clone(t.Action.Args)
 	if v := trans.Get([]byte(k)); v != nil {
-		if err := json.Unmarshal(v, &stored); err != nil {
-			return Transition{}, fmt.Errorf("record transition in %s: decode: %w", app, err)
+		if err := decode("transition", []byte(k), v, &stored); err != nil {
+			return Transition{}, fmt.Errorf("record transition in %s: %w", app, err)
 		}
 	}
 	stored.Effect = t.Effect

@@ -2,7 +2,6 @@ package knowledge
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -40,7 +39,7 @@ func (s *Store) GetApp(pkg string) (App, error) {
 		if v == nil {
 			return fmt.Errorf("app %s: %w", pkg, ErrNotFound)
 		}
-		return json.Unmarshal(v, &a)
+		return decode("app", []byte(pkg), v, &a)
 	})
 	return a, err
 }
@@ -77,8 +76,8 @@ func (tx *Tx) PutApp(a App) (App, error) {
 	}
 	if v := b.Get([]byte(a.Package)); v != nil {
 		var old App
-		if err := json.Unmarshal(v, &old); err != nil {
-			return App{}, fmt.Errorf("put app %s: decode: %w", a.Package, err)
+		if err := decode("app", []byte(a.Package), v, &old); err != nil {
+			return App{}, fmt.Errorf("put app %s: %w", a.Package, err)
 		}
 		a.Label = cmp.Or(a.Label, old.Label)
 		a.LauncherActivity = cmp.Or(a.LauncherActivity, old.LauncherActivity)

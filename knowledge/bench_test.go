@@ -1,10 +1,14 @@
 package knowledge
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"testing"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // buildTreeMap writes an app map of n pages shaped like a real app: a tree
@@ -79,13 +83,9 @@ func BenchmarkShortestPath10k(b *testing.B) {
 	b.Run("dominikbraun", func(b *testing.B) { run(b, m.pathViaGraph) })
 }
 
-// BenchmarkOpen100Apps opens a file holding 100 apps, each with 50 pages,
-// ~150 transitions, 20 tricks and metadata: lazily (maps load on first use),
-// lazily plus loading one app's map and searching its tricks (a run's start),
-// and eagerly (every map loaded at Open).
-func BenchmarkOpen100Apps(b *testing.B) {
-	dir := b.TempDir()
-	path := filepath.Join(dir, "k.db")
+// write100Apps writes a file holding 100 apps, each with 50 pages, ~150 transitions,
+// 20 tricks and metadata.
+func write100Apps(b *testing.B, path string) {
 	s, err := Open(path, Options{Clock: fakeClock()})
 	if err != nil {
 		b.Fatal(err)
@@ -112,6 +112,15 @@ func BenchmarkOpen100Apps(b *testing.B) {
 	if err := s.Close(); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// BenchmarkOpen100Apps opens a file holding 100 apps (write100Apps): lazily (maps load on
+// first use), lazily plus loading one app's map and searching its tricks (a run's start),
+// and eagerly (every map loaded at Open). Open verifies the file each time
+// (BenchmarkOpenVerified).
+func BenchmarkOpen100Apps(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "k.db")
+	write100Apps(b, path)
 	for _, bm := range []struct {
 		name string
 		opts Options
@@ -144,5 +153,68 @@ func BenchmarkOpen100Apps(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
 		})
+	}
+}
+
+// BenchmarkOpenVerified measures what verifying a file at Open costs, on the 100-app file
+// of BenchmarkOpen100Apps (16 MiB) and on the realistic file of the damage tests (6 apps,
+// 0.5 MiB): Open as fairy run does it (verified, for writing), the verification alone,
+// bbolt's open with no verification (what Open cost before), and bbolt's own consistency
+// check (Tx.Check) for comparison.
+func BenchmarkOpenVerified(b *testing.B) {
+	big := filepath.Join(b.TempDir(), "k.db")
+	write100Apps(b, big)
+	small := filepath.Join(b.TempDir(), "k.db")
+	writeRealistic(b, small)
+	for _, file := range []struct{ name, path string }{{"100apps", big}, {"6apps", small}} {
+		info, err := os.Stat(file.path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		path := file.path
+		for _, bm := range []struct {
+			name string
+			run  func() error
+		}{
+			{"open", func() error {
+				s, err := Open(path, Options{})
+				if err != nil {
+					return err
+				}
+				return s.Close()
+			}},
+			{"verify-only", func() error { return verifyFile(path) }},
+			{"bbolt-open-unverified", func() error {
+				db, err := bolt.Open(path, 0o600, nil)
+				if err != nil {
+					return err
+				}
+				return db.Close()
+			}},
+			{"bbolt-tx-check", func() error {
+				db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+				if err != nil {
+					return err
+				}
+				defer db.Close()
+				return db.View(func(tx *bolt.Tx) error {
+					var first error
+					for err := range tx.Check() {
+						first = cmp.Or(first, err)
+					}
+					return first
+				})
+			}},
+		} {
+			b.Run(file.name+"/"+bm.name, func(b *testing.B) {
+				for b.Loop() {
+					if err := bm.run(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+				b.ReportMetric(float64(info.Size())/(1<<20), "file-MiB")
+			})
+		}
 	}
 }

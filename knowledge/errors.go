@@ -1,6 +1,10 @@
 package knowledge
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
 
 // Sentinel errors. Callers test them with errors.Is; the messages a user sees
 // wrap them with the file, app or ID concerned.
@@ -25,4 +29,34 @@ var (
 	ErrInvalid = errors.New("knowledge: invalid value")
 	// ErrFormat reports an import document in an unknown format or version.
 	ErrFormat = errors.New("knowledge: unknown export format")
+	// ErrDamaged reports a knowledge file whose pages or records do not read back as they
+	// were written: cut short, overwritten, bit-rotted. The error is a *DamageError.
+	ErrDamaged = errors.New("knowledge: file is damaged")
+	// ErrTooLarge reports an import document, or a text in it, over one of the import caps.
+	ErrTooLarge = errors.New("knowledge: input too large")
 )
+
+// DamageError is a damaged knowledge file: which file, and what is wrong with it. It
+// wraps ErrDamaged, and its message says what to do.
+type DamageError struct {
+	File string
+	// Problems says what is wrong, one finding each (at most a few dozen).
+	Problems []string
+	// Unreadable is true when not even the file's meta pages read, so that Repair cannot
+	// save anything from it either.
+	Unreadable bool
+}
+
+func (e *DamageError) Error() string {
+	what := strings.Join(e.Problems[:min(len(e.Problems), 3)], "; ")
+	if n := len(e.Problems) - 3; n > 0 {
+		what += fmt.Sprintf("; and %d more", n)
+	}
+	if e.Unreadable {
+		return fmt.Sprintf("knowledge file %s is damaged beyond reading (%s): move it away to start afresh, or restore it from a backup or an export", e.File, what)
+	}
+	return fmt.Sprintf("knowledge file %s is damaged (%s): save what still reads with 'fairy knowledge repair %s --out NEW' and use NEW, or move it away to start afresh", e.File, what, e.File)
+}
+
+// Unwrap makes errors.Is(err, ErrDamaged) hold.
+func (e *DamageError) Unwrap() error { return ErrDamaged }

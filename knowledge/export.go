@@ -89,7 +89,8 @@ func (s *Store) Export(w io.Writer) error {
 }
 
 // Import merges an exported document into the store in one transaction:
-// nothing is written if any record is invalid. Merging is idempotent —
+// nothing is written if any record is invalid, or if the document or a text in it
+// is over an import cap (ErrTooLarge; see MaxImportBytes). Merging is idempotent —
 // importing the same document twice changes nothing the second time:
 //   - apps: non-empty imported fields replace stored ones;
 //   - pages (by key) and transitions (by from, action, to): counters become the
@@ -101,9 +102,14 @@ func (s *Store) Export(w io.Writer) error {
 //   - runs: by ID, replaced.
 func (s *Store) Import(r io.Reader) (ImportStats, error) {
 	var doc Document
-	dec := json.NewDecoder(r)
+	lr := &io.LimitedReader{R: r, N: MaxImportBytes + 1}
+	dec := json.NewDecoder(lr)
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil {
+	err := dec.Decode(&doc)
+	if lr.N <= 0 {
+		return ImportStats{}, fmt.Errorf("import knowledge: the document is over the %d MiB cap: %w", MaxImportBytes>>20, ErrTooLarge)
+	}
+	if err != nil {
 		return ImportStats{}, fmt.Errorf("import knowledge: decode: %w", err)
 	}
 	if doc.Format != ExportFormat {
@@ -112,8 +118,11 @@ func (s *Store) Import(r io.Reader) (ImportStats, error) {
 	if doc.Schema != SchemaVersion {
 		return ImportStats{}, fmt.Errorf("import knowledge: schema %d, this fairy reads %d: %w", doc.Schema, SchemaVersion, ErrFormat)
 	}
+	if err := doc.checkCaps(); err != nil {
+		return ImportStats{}, fmt.Errorf("import knowledge: nothing imported: %w", err)
+	}
 	var st ImportStats
-	err := s.Update(func(tx *Tx) error {
+	err = s.Update(func(tx *Tx) error {
 		st = ImportStats{}
 		for _, a := range doc.Apps {
 			if _, err := tx.PutApp(a); err != nil {
@@ -208,8 +217,8 @@ func (tx *Tx) importMap(m Map) (pagesN, transN int, err error) {
 		k := t.key()
 		stored := t
 		if v := trans.Get([]byte(k)); v != nil {
-			if err := json.Unmarshal(v, &stored); err != nil {
-				return 0, 0, fmt.Errorf("map %s: decode transition: %w", m.App, err)
+			if err := decode("transition", []byte(k), v, &stored); err != nil {
+				return 0, 0, fmt.Errorf("map %s: %w", m.App, err)
 			}
 			stored.Successes = max(stored.Successes, t.Successes)
 			stored.Failures = max(stored.Failures, t.Failures)

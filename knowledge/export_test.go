@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -156,5 +159,110 @@ func TestRuns(t *testing.T) {
 	runs, _ := s.Runs(2)
 	if len(runs) != 2 || runs[0].ID != "a" || runs[1].ID != "c" {
 		t.Fatalf("Runs(2) = %+v", runs)
+	}
+}
+
+// spaces is an endless stream of spaces: JSON whitespace.
+type spaces struct{}
+
+func (spaces) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
+
+// TestImportCaps: a document over MaxImportBytes, or with one text over its cap among
+// sound records, is refused with ErrTooLarge naming the record, and nothing is imported.
+func TestImportCaps(t *testing.T) {
+	src, _ := openTemp(t, Options{})
+	fill(t, src)
+	doc, _ := exportDoc(t, src)
+	long := func(n int) string { return strings.Repeat("长", n/3+1) } // n bytes and a little more, in UTF-8
+	tests := []struct {
+		name string
+		edit func(d *Document)
+		want string
+	}{
+		{"trick text", func(d *Document) { d.Tricks[3].Text = long(MaxTrickText) }, "text is 4098 bytes, over the 4096-byte cap"},
+		{"50 MB trick text", func(d *Document) { d.Tricks[0].Text = strings.Repeat("x", 50<<20) }, "text is 52428800 bytes"},
+		{"trick provenance", func(d *Document) { d.Tricks[1].Provenance.Instruction = long(MaxTrickText) }, "instruction is"},
+		{"app label", func(d *Document) { d.Apps[0].Label = long(MaxName) }, "app com.example.chat: label is 258 bytes, over the 256-byte cap"},
+		{"app description", func(d *Document) { d.Apps[0].Description = long(MaxDescription) }, "description is 2049 bytes"},
+		{"page description", func(d *Document) { d.Maps[0].Pages[1].Description = long(MaxDescription) }, "page .Compose#s2: description is"},
+		{"page key", func(d *Document) { d.Maps[0].Pages[0].Key = long(MaxName) }, "key is 258 bytes"},
+		{"page element text", func(d *Document) { d.Maps[0].Pages[0].Elements[0].Text = long(MaxDescription) }, "element: text is"},
+		{"transition argument", func(d *Document) {
+			for i, tr := range d.Maps[0].Transitions {
+				if tr.Action.Args != nil {
+					d.Maps[0].Transitions[i].Action.Args["direction"] = long(MaxDescription)
+				}
+			}
+		}, "argument direction is"},
+		{"run instruction", func(d *Document) { d.Runs[0].Instruction = long(MaxTrickText) }, "run r1: instruction is"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := doc
+			d.Apps, d.Maps, d.Tricks, d.Runs = slices.Clone(doc.Apps), slices.Clone(doc.Maps), slices.Clone(doc.Tricks), slices.Clone(doc.Runs)
+			d.Maps[0].Pages, d.Maps[0].Transitions = slices.Clone(doc.Maps[0].Pages), slices.Clone(doc.Maps[0].Transitions)
+			d.Maps[0].Pages[0].Elements = slices.Clone(doc.Maps[0].Pages[0].Elements)
+			for i := range d.Maps[0].Transitions {
+				d.Maps[0].Transitions[i].Action.Args = maps.Clone(doc.Maps[0].Transitions[i].Action.Args)
+			}
+			tt.edit(&d)
+			raw, err := json.Marshal(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dst, _ := openTemp(t, Options{})
+			_, err = dst.Import(bytes.NewReader(raw))
+			if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "nothing imported") {
+				t.Fatalf("Import = %v, want ErrTooLarge saying %q", err, tt.want)
+			}
+			assertEmpty(t, dst)
+		})
+	}
+	// The unedited document imports: the caps are not in the way of fairy's own exports.
+	raw, _ := json.Marshal(doc)
+	dst, _ := openTemp(t, Options{})
+	if _, err := dst.Import(bytes.NewReader(raw)); err != nil {
+		t.Fatalf("the sound document: %v", err)
+	}
+}
+
+// TestImportDocumentCap: a document over MaxImportBytes is refused once that much is read.
+func TestImportDocumentCap(t *testing.T) {
+	dst, _ := openTemp(t, Options{})
+	doc := io.MultiReader(strings.NewReader(`{"format":"fairy-knowledge","schema":1,"apps":[{"package":"com.a"}]`), spaces{})
+	_, err := dst.Import(doc)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "over the 64 MiB cap") {
+		t.Fatalf("Import = %v, want ErrTooLarge", err)
+	}
+	assertEmpty(t, dst)
+}
+
+// TestTrickTextCap: the trick text cap holds for tricks added by hand or learned, too.
+func TestTrickTextCap(t *testing.T) {
+	s, _ := openTemp(t, Options{})
+	if _, err := s.AddTrick(Trick{App: chat, Kind: KindAction, Text: strings.Repeat("x", MaxTrickText+1)}); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("AddTrick over the cap = %v, want ErrTooLarge", err)
+	}
+	if _, _, err := s.UpsertTrick(Trick{App: chat, Kind: KindAction, Text: strings.Repeat("x", MaxTrickText+1)}); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("UpsertTrick over the cap = %v, want ErrTooLarge", err)
+	}
+	if _, err := s.AddTrick(Trick{App: chat, Kind: KindAction, Text: strings.Repeat("x", MaxTrickText)}); err != nil {
+		t.Fatalf("AddTrick at the cap: %v", err)
+	}
+}
+
+// assertEmpty fails unless s holds nothing.
+func assertEmpty(t *testing.T, s *Store) {
+	t.Helper()
+	apps, err1 := s.Apps()
+	tricks, err2 := s.Tricks("", "")
+	runs, err3 := s.Runs(0)
+	if len(apps)+len(tricks)+len(runs) != 0 || errors.Join(err1, err2, err3) != nil {
+		t.Fatalf("a refused import left %d apps, %d tricks, %d runs (%v)", len(apps), len(tricks), len(runs), errors.Join(err1, err2, err3))
 	}
 }

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,10 +10,10 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // SchemaVersion is the layout version this package reads and writes. It is
@@ -82,6 +83,7 @@ type Store struct {
 	mu     sync.RWMutex // guards maps and serialises writes with the cache
 	maps   map[string]*appMap
 	closed bool
+	damage atomic.Pointer[DamageError] // set when bbolt failed on a page: no more writes
 }
 
 // Open opens (creating if needed, unless read-only) the knowledge file at path.
@@ -102,22 +104,23 @@ func Open(path string, opts Options) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if opts.ReadOnly {
-		if _, err := os.Stat(path); err != nil {
-			return nil, fmt.Errorf("open knowledge file %s: %w", path, err)
-		}
-	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.Timeout, ReadOnly: opts.ReadOnly})
-	if err != nil {
-		switch {
-		case errors.Is(err, bolterrors.ErrTimeout):
-			return nil, fmt.Errorf("knowledge file %s is in use by another fairy process; close it or pass --knowledge OTHER: %w", path, ErrInUse)
-		case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrVersionMismatch), errors.Is(err, bolterrors.ErrChecksum):
-			return nil, fmt.Errorf("knowledge file %s is not a fairy knowledge file (%v): %w", path, err, ErrNotKnowledge)
-		case errors.Is(err, fs.ErrNotExist):
-			return nil, fmt.Errorf("open knowledge file %s: %w", path, err)
-		}
+	// An existing file is verified before bbolt reads a page of it (damage.go); an empty
+	// or missing one becomes a new knowledge file.
+	info, err := os.Stat(path)
+	if err != nil && (opts.ReadOnly || !errors.Is(err, fs.ErrNotExist)) {
 		return nil, fmt.Errorf("open knowledge file %s: %w", path, err)
+	}
+	var db *bolt.DB
+	switch {
+	case err == nil && info.Size() > 0:
+		db, err = openVerified(path, opts)
+	case opts.ReadOnly:
+		return nil, fmt.Errorf("knowledge file %s is empty and opened read-only: %w", path, ErrNotKnowledge)
+	default:
+		db, err = openBolt(path, opts, false)
+	}
+	if err != nil {
+		return nil, err
 	}
 	s := &Store{db: db, path: path, opts: opts, log: log, maps: map[string]*appMap{}}
 	if err := s.checkSchema(); err != nil {
@@ -155,7 +158,7 @@ func (s *Store) checkSchema() error {
 		return false, nil
 	}
 	var fresh bool
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		var err error
 		fresh, err = check(tx)
 		return err
@@ -166,26 +169,29 @@ func (s *Store) checkSchema() error {
 	if s.opts.ReadOnly {
 		return fmt.Errorf("knowledge file %s is empty and opened read-only: %w", s.path, ErrNotKnowledge)
 	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
-		meta, err := tx.CreateBucketIfNotExists(bucketMeta)
-		if err != nil {
-			return err
-		}
-		if err := meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
-			return err
-		}
-		if err := meta.Put(keyCreated, []byte(s.opts.Clock().UTC().Format(time.RFC3339))); err != nil {
-			return err
-		}
-		for _, name := range [][]byte{bucketApps, bucketMaps, bucketTricks, bucketTrickIDs, bucketRuns} {
-			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err = s.guard(func() error { return s.db.Update(s.initialise) })
 	if err != nil {
 		return fmt.Errorf("initialise knowledge file %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// initialise writes the layout of a new file.
+func (s *Store) initialise(tx *bolt.Tx) error {
+	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+	if err != nil {
+		return err
+	}
+	if err := meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
+		return err
+	}
+	if err := meta.Put(keyCreated, []byte(s.opts.Clock().UTC().Format(time.RFC3339))); err != nil {
+		return err
+	}
+	for _, name := range [][]byte{bucketApps, bucketMaps, bucketTricks, bucketTrickIDs, bucketRuns} {
+		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -208,40 +214,6 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// Check verifies the file's B+tree consistency and that every transition
-// refers to pages that exist. It returns the first problem found.
-func (s *Store) Check() error {
-	return s.view(func(tx *bolt.Tx) error {
-		var first error
-		for err := range tx.Check() { // drain fully: Check's goroutine blocks otherwise
-			if first == nil {
-				first = err
-			}
-		}
-		if first != nil {
-			return fmt.Errorf("check knowledge file %s: %w", s.path, first)
-		}
-		maps := tx.Bucket(bucketMaps)
-		if maps == nil {
-			return nil
-		}
-		return maps.ForEachBucket(func(app []byte) error {
-			ab := maps.Bucket(app)
-			pages, trans := ab.Bucket(bucketPages), ab.Bucket(bucketTrans)
-			return trans.ForEach(func(k, v []byte) error {
-				var t Transition
-				if err := json.Unmarshal(v, &t); err != nil {
-					return fmt.Errorf("check knowledge file %s: app %s transition %q: %w", s.path, app, k, err)
-				}
-				if pages.Get([]byte(t.From)) == nil || pages.Get([]byte(t.To)) == nil {
-					return fmt.Errorf("check knowledge file %s: app %s transition %q refers to a missing page: %w", s.path, app, k, ErrInvalid)
-				}
-				return nil
-			})
-		})
-	})
-}
-
 // Tx is one write transaction: everything done through it commits together
 // or not at all. Use it for a learning write that touches several records.
 type Tx struct {
@@ -261,10 +233,15 @@ func (s *Store) Update(fn func(*Tx) error) error {
 	if s.closed {
 		return ErrClosed
 	}
+	if d := s.damage.Load(); d != nil {
+		return d
+	}
 	var t *Tx
-	err := s.db.Update(func(btx *bolt.Tx) error {
-		t = &Tx{s: s, tx: btx}
-		return fn(t)
+	err := s.guard(func() error {
+		return s.db.Update(func(btx *bolt.Tx) error {
+			t = &Tx{s: s, tx: btx}
+			return fn(t)
+		})
 	})
 	if err != nil {
 		return err
@@ -282,7 +259,7 @@ func (s *Store) view(fn func(*bolt.Tx) error) error {
 	if closed {
 		return ErrClosed
 	}
-	return s.db.View(fn)
+	return s.guard(func() error { return s.db.View(fn) })
 }
 
 func (s *Store) now() time.Time { return s.opts.Clock().UTC() }
@@ -307,11 +284,19 @@ func eachJSON[T any](b *bolt.Bucket, what string, fn func(k []byte, v T) error) 
 	}
 	return b.ForEach(func(k, v []byte) error {
 		var x T
-		if err := json.Unmarshal(v, &x); err != nil {
-			return fmt.Errorf("%s %q: decode: %w", what, k, err)
+		if err := decode(what, k, v, &x); err != nil {
+			return err
 		}
 		return fn(k, x)
 	})
+}
+
+// decode decodes record k of kind what (a *recordError when it does not decode).
+func decode(what string, k, v []byte, x any) error {
+	if err := json.Unmarshal(v, x); err != nil {
+		return &recordError{what: what, key: bytes.Clone(k), err: err}
+	}
+	return nil
 }
 
 func putJSON(b *bolt.Bucket, key string, v any) error {

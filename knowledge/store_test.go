@@ -255,7 +255,8 @@ func TestUpdateRollsBackOnError(t *testing.T) {
 }
 
 // TestCorruptRecordIsAnError damages one record of each kind in the file and checks that
-// every reader of that kind reports which record failed to decode instead of skipping it.
+// every reader of that kind, and Check, report the file as damaged, naming the record that
+// failed to decode instead of skipping it.
 func TestCorruptRecordIsAnError(t *testing.T) {
 	const app = "com.a"
 	seed := func(t *testing.T) string {
@@ -322,8 +323,11 @@ func TestCorruptRecordIsAnError(t *testing.T) {
 			}
 			defer s.Close()
 			err = tt.read(s)
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("read after corrupting a %s record: %v, want an error with %q", tt.name, err, tt.want)
+			if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "fairy knowledge repair "+path) {
+				t.Fatalf("read after corrupting a %s record: %v, want ErrDamaged with %q and the way to repair", tt.name, err, tt.want)
+			}
+			if err := s.Check(); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Check after corrupting a %s record: %v, want ErrDamaged with %q", tt.name, err, tt.want)
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package knowledge
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -75,6 +74,9 @@ func (t *Trick) validate() error {
 	t.App = strings.TrimSpace(t.App)
 	if t.Text == "" {
 		return fmt.Errorf("trick: empty text: %w", ErrInvalid)
+	}
+	if len(t.Text) > MaxTrickText {
+		return fmt.Errorf("trick: text is %d bytes, over the %d-byte cap: %w", len(t.Text), MaxTrickText, ErrTooLarge)
 	}
 	if t.App == "" {
 		return fmt.Errorf("trick: empty app (use %q for every app): %w", Common, ErrInvalid)
@@ -407,8 +409,8 @@ func getTrick(tx *bolt.Tx, id string) (Trick, error) {
 		return Trick{}, fmt.Errorf("trick %s: index points at missing record: %w", id, ErrNotFound)
 	}
 	var t Trick
-	if err := json.Unmarshal(v, &t); err != nil {
-		return Trick{}, fmt.Errorf("trick %s: decode: %w", id, err)
+	if err := decode("trick", []byte(id), v, &t); err != nil {
+		return Trick{}, err
 	}
 	return t, nil
 }

@@ -1,0 +1,327 @@
+package knowledge
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// Damage. A knowledge file can be cut short (a full disk, a copy that stopped), have pages
+// overwritten or bits flipped. bbolt reads pages through a memory map and trusts them, so
+// such a file makes it panic or fault. Three things keep fairy standing:
+//
+//   - Open verifies an existing file with the bounds-checked reader of disk.go before
+//     bbolt reads a page of it: the meta record, the file's length, every page of every
+//     bucket (type, size, key order, each page reached once) and the freelist. This is
+//     bbolt's own consistency check (Tx.Check) done without trusting the pages;
+//     BenchmarkOpenVerified measures it.
+//   - Every read and write runs under guard, which turns a panic or a memory fault inside
+//     bbolt into a *DamageError, should a page be damaged after Open, and then refuses
+//     further writes.
+//   - A record that does not decode is reported as damage too, naming the record.
+//
+// A *DamageError names the file and says what to do: Repair copies what still reads into
+// a new file.
+
+// maxProblems is how many problems a DamageError keeps.
+const maxProblems = 20
+
+// verifyFile checks the whole file at path as verify does.
+func verifyFile(path string) error {
+	d, err := readDisk(path)
+	switch {
+	case d == nil && errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("open knowledge file %s: %w", path, err)
+	case d == nil:
+		return &DamageError{File: path, Problems: []string{err.Error()}, Unreadable: true}
+	}
+	var problems []string
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	if problems = append(problems, verify(d)...); len(problems) > 0 {
+		return &DamageError{File: path, Problems: problems}
+	}
+	return nil
+}
+
+// verify walks every bucket of d and its freelist and returns what is wrong.
+func verify(d *diskFile) []string {
+	w := newWalker(d, maxProblems)
+	// A meta page whose checksum fails is how bbolt survives a write torn by a crash: it
+	// uses the other one. A meta page that is not a meta page at all was overwritten.
+	for id := range uint64(2) {
+		if h := readHeader(d.data[id*d.pageSize:]); h.id != id || h.flags != pageMeta {
+			w.problem("meta page %d is overwritten (the other one is used: the last change may be lost)", id)
+		}
+	}
+	var walk func(where string, hdr []byte)
+	walk = func(where string, hdr []byte) {
+		w.walkBucket(where, hdr, func(k, v []byte, bucket bool) {
+			if bucket {
+				walk(bucketPath(where, k), v)
+			}
+		})
+	}
+	walk("root", rootHeader(d))
+	w.checkFreelist()
+	return w.problems
+}
+
+// rootHeader is the root bucket's header: its page, as the meta record names it.
+func rootHeader(d *diskFile) []byte {
+	hdr := make([]byte, bucketHeaderSize)
+	le.PutUint64(hdr, d.meta.root)
+	return hdr
+}
+
+// bucketPath names bucket k inside the bucket parent ("root" for the top): maps/com.a/pages.
+func bucketPath(parent string, k []byte) string {
+	if parent == "root" {
+		return printable(k)
+	}
+	return parent + "/" + printable(k)
+}
+
+// printable is a bucket name or key as a problem shows it.
+func printable(b []byte) string {
+	s := string(b)
+	if strconv.CanBackquote(s) && !strings.ContainsAny(s, "/ ") {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// classify explains why bbolt refused the file at path (boltErr): a knowledge file whose
+// meta pages are damaged (the rest still looks like bbolt's), or not a bbolt file at all.
+func classify(path string, boltErr error) error {
+	ps := int64(os.Getpagesize())
+	head := make([]byte, 3*ps)
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("open knowledge file %s: %w", path, err)
+	}
+	n, _ := io.ReadFull(f, head)
+	_ = f.Close()
+	head = head[:n]
+	if !looksLikeBolt(head, ps) {
+		return fmt.Errorf("knowledge file %s is not a fairy knowledge file (%v): %w", path, boltErr, ErrNotKnowledge)
+	}
+	problem := boltErr.Error()
+	if _, err := parseDisk(head, int64(n)); err != nil {
+		problem = err.Error()
+	}
+	return &DamageError{File: path, Problems: []string{problem}, Unreadable: true}
+}
+
+// openError maps bbolt's error opening path to this package's.
+func openError(path string, err error) error {
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return fmt.Errorf("knowledge file %s is in use by another fairy process; close it or pass --knowledge OTHER: %w", path, ErrInUse)
+	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrChecksum), strings.Contains(err.Error(), "file size too small"):
+		return classify(path, err)
+	case errors.Is(err, bolterrors.ErrVersionMismatch):
+		return fmt.Errorf("knowledge file %s is not a fairy knowledge file (%v): %w", path, err, ErrNotKnowledge)
+	}
+	return fmt.Errorf("open knowledge file %s: %w", path, err)
+}
+
+// looksLikeBolt reports whether head (the start of a file) has a bbolt magic number or a
+// bbolt page 2, as a file of bbolt's whose meta pages were overwritten still has.
+func looksLikeBolt(head []byte, ps int64) bool {
+	for _, at := range []int64{pageHeaderSize, ps + pageHeaderSize} {
+		if int64(len(head)) >= at+4 && le.Uint32(head[at:]) == boltMagic {
+			return true
+		}
+	}
+	if int64(len(head)) < 3*ps {
+		return false
+	}
+	h := readHeader(head[2*ps:])
+	return h.id == 2 && (h.flags == pageLeaf || h.flags == pageBranch || h.flags == pageFreelist)
+}
+
+// openBolt opens the bbolt file, mapping bbolt's errors to this package's.
+func openBolt(path string, opts Options, readOnly bool) (db *bolt.DB, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		// bbolt reads the freelist while opening for writing; Open verified it, but not
+		// against a file damaged since. The half-open file cannot be closed here.
+		if r := recover(); r != nil {
+			db, err = nil, &DamageError{File: path, Problems: []string{fmt.Sprintf("bbolt failed to open it: %v", r)}}
+		}
+	}()
+	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.Timeout, ReadOnly: readOnly})
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	return db, nil
+}
+
+// openVerified opens an existing, non-empty file: under a shared lock, so that no writer
+// changes it meanwhile, it verifies the file before bbolt reads any page, then reopens it
+// for writing unless opts.ReadOnly.
+func openVerified(path string, opts Options) (*bolt.DB, error) {
+	db, err := openBolt(path, opts, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := verifyFile(path); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	if opts.ReadOnly {
+		return db, nil
+	}
+	if err := db.Close(); err != nil {
+		return nil, fmt.Errorf("open knowledge file %s: %w", path, err)
+	}
+	return openBolt(path, opts, false)
+}
+
+// guard runs fn, turning a panic or memory fault inside bbolt (a page damaged after Open
+// verified the file) into a *DamageError; from then on the store writes nothing.
+func (s *Store) guard(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Debug("recovered a panic reading the knowledge file", "file", s.path, "panic", r, "stack", string(debug.Stack()))
+			d := &DamageError{File: s.path, Problems: []string{fmt.Sprintf("bbolt failed reading it: %v", r)}}
+			s.damage.CompareAndSwap(nil, d)
+			err = d
+		}
+	}()
+	err = fn()
+	var re *recordError
+	if errors.As(err, &re) {
+		return &DamageError{File: s.path, Problems: []string{err.Error()}}
+	}
+	return err
+}
+
+// recordError is a record that does not decode.
+type recordError struct {
+	what string // "app", "trick", …
+	key  []byte
+	err  error
+}
+
+func (e *recordError) Error() string { return fmt.Sprintf("%s %q: decode: %v", e.what, e.key, e.err) }
+func (e *recordError) Unwrap() error { return e.err }
+
+// Check verifies the whole file: its pages as Open does, then bbolt's own consistency
+// check (Tx.Check), that every record decodes, that every transition joins two pages of
+// its map, and that the trick index and the tricks agree. It returns a *DamageError
+// listing what is wrong, or nil.
+func (s *Store) Check() error {
+	s.mu.Lock() // no write of this store while the file is read outside a transaction
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	if err := verifyFile(s.path); err != nil {
+		return err
+	}
+	var problems []string
+	add := func(format string, args ...any) {
+		if len(problems) < maxProblems {
+			problems = append(problems, fmt.Sprintf(format, args...))
+		}
+	}
+	err := s.guard(func() error {
+		return s.db.View(func(tx *bolt.Tx) error {
+			for err := range tx.Check() { // drain fully: Check's goroutine blocks otherwise
+				add("%v", err)
+			}
+			checkRecords(tx, add)
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return &DamageError{File: s.path, Problems: problems}
+	}
+	return nil
+}
+
+// checkRecords reports, through add, records that do not decode or do not agree.
+func checkRecords(tx *bolt.Tx, add func(format string, args ...any)) {
+	if meta := tx.Bucket(bucketMeta); meta == nil || meta.Get(keySchema) == nil {
+		add("no schema record")
+	}
+	if b := tx.Bucket(bucketApps); b != nil {
+		checkEach[App](b, "app", "", add, nil)
+	}
+	if b := tx.Bucket(bucketRuns); b != nil {
+		checkEach[Run](b, "run", "", add, nil)
+	}
+	ids := tx.Bucket(bucketTrickIDs)
+	if tricks := tx.Bucket(bucketTricks); tricks != nil {
+		_ = tricks.ForEachBucket(func(app []byte) error {
+			checkEach(tricks.Bucket(app), "trick", " of "+string(app), add, func(k []byte, t Trick) {
+				switch {
+				case t.ID != string(k) || t.App != string(app):
+					add("trick %q of %s calls itself %s of %s", k, app, t.ID, t.App)
+				case ids == nil || !bytes.Equal(ids.Get(k), app):
+					add("trick %q of %s is missing from the trick index", k, app)
+				}
+			})
+			return nil
+		})
+		if ids != nil {
+			_ = ids.ForEach(func(id, app []byte) error {
+				if b := tricks.Bucket(app); b == nil || b.Get(id) == nil {
+					add("trick index entry %q points at a missing trick of %s", id, app)
+				}
+				return nil
+			})
+		}
+	}
+	maps := tx.Bucket(bucketMaps)
+	if maps == nil {
+		return
+	}
+	_ = maps.ForEachBucket(func(app []byte) error {
+		ab := maps.Bucket(app)
+		pages, trans := ab.Bucket(bucketPages), ab.Bucket(bucketTrans)
+		if pages == nil || trans == nil {
+			add("map of %s lacks its pages or transitions", app)
+			return nil
+		}
+		of := " of " + string(app)
+		checkEach[Page](pages, "page", of, add, nil)
+		checkEach(trans, "transition", of, add, func(k []byte, t Transition) {
+			if pages.Get([]byte(t.From)) == nil || pages.Get([]byte(t.To)) == nil {
+				add("transition %q of %s refers to a missing page", k, app)
+			}
+		})
+		return nil
+	})
+}
+
+// checkEach decodes every record of b as a T and hands it to fn (when not nil); it reports
+// through add a record that is a bucket or does not decode. of says whose records they are.
+func checkEach[T any](b *bolt.Bucket, what, of string, add func(format string, args ...any), fn func(k []byte, x T)) {
+	_ = b.ForEach(func(k, v []byte) error {
+		var x T
+		if v == nil {
+			add("%s %q%s is a bucket", what, k, of)
+		} else if err := decode(what, k, v, &x); err != nil {
+			add("%v%s", err, of)
+		} else if fn != nil {
+			fn(k, x)
+		}
+		return nil
+	})
+}
