@@ -233,12 +233,18 @@ type walker struct {
 	d         *diskFile
 	reached   map[uint64]bool // pages reached, overflow pages included
 	problems  []string
-	badPages  int // pages (or inline buckets) skipped as damaged
-	maxReport int // problems kept; 0 keeps all
+	maxReport int    // problems kept; 0 keeps all
+	onBad     func() // called for each page (or inline bucket) skipped as damaged
 }
 
 func newWalker(d *diskFile, maxReport int) *walker {
 	return &walker{d: d, reached: map[uint64]bool{0: true, 1: true}, maxReport: maxReport}
+}
+
+func (w *walker) bad() {
+	if w.onBad != nil {
+		w.onBad()
+	}
 }
 
 func (w *walker) problem(format string, args ...any) {
@@ -264,7 +270,7 @@ func (r bucketRange) holds(k []byte) bool {
 // where names the bucket in problems.
 func (w *walker) walkBucket(where string, hdr []byte, visit visitFunc) {
 	if len(hdr) < bucketHeaderSize {
-		w.badPages++
+		w.bad()
 		w.problem("%s: bucket header is %d bytes", where, len(hdr))
 		return
 	}
@@ -273,13 +279,13 @@ func (w *walker) walkBucket(where string, hdr []byte, visit visitFunc) {
 	if root == 0 {
 		inline := hdr[bucketHeaderSize:]
 		if len(inline) < pageHeaderSize {
-			w.badPages++
+			w.bad()
 			w.problem("%s: inline bucket is cut short", where)
 			return
 		}
 		h := readHeader(inline)
 		if h.flags != pageLeaf {
-			w.badPages++
+			w.bad()
 			w.problem("%s: inline bucket has page type %#x", where, h.flags)
 			return
 		}
@@ -291,18 +297,18 @@ func (w *walker) walkBucket(where string, hdr []byte, visit visitFunc) {
 
 func (w *walker) walkPage(where string, id uint64, r bucketRange, depth int, last *[]byte, visit visitFunc) {
 	if depth > maxTreeDepth {
-		w.badPages++
+		w.bad()
 		w.problem("%s: tree deeper than %d pages at page %d", where, maxTreeDepth, id)
 		return
 	}
 	if w.reached[id] {
-		w.badPages++
+		w.bad()
 		w.problem("%s: page %d is reached twice", where, id)
 		return
 	}
 	h, page, err := w.d.page(id, pageBranch|pageLeaf)
 	if err != nil {
-		w.badPages++
+		w.bad()
 		w.problem("%s: %v", where, err)
 		return
 	}
@@ -317,7 +323,7 @@ func (w *walker) walkPage(where string, id uint64, r bucketRange, depth int, las
 		return
 	}
 	if h.count == 0 {
-		w.badPages++
+		w.bad()
 		w.problem("%s: page %d: branch page without children", where, id)
 		return
 	}
@@ -329,7 +335,7 @@ func (w *walker) walkPage(where string, id uint64, r bucketRange, depth int, las
 	for i := range int(h.count) {
 		_, k, _, c, err := element(h, page, i)
 		if err != nil {
-			w.badPages++
+			w.bad()
 			w.problem("%s: page %d: %v", where, id, err)
 			return
 		}
@@ -352,7 +358,7 @@ func (w *walker) leaf(where string, id uint64, h pageHeader, page []byte, r buck
 	for i := range int(h.count) {
 		flags, k, v, _, err := element(h, page, i)
 		if err != nil {
-			w.badPages++
+			w.bad()
 			w.problem("%s: page %d: %v", where, id, err)
 			return
 		}

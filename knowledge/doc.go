@@ -10,6 +10,21 @@
 // file. Every change is one bbolt transaction — Store.Update groups several
 // into one — so a process killed mid-write leaves the last committed state.
 //
+// # Damage
+//
+// A file cut short, or with pages overwritten or bits flipped, is reported as a
+// *DamageError (errors.Is ErrDamaged) that names the file and says what to do, never as
+// a panic. Open verifies an existing file page by page before bbolt reads it, with a
+// bounds-checked reader of bbolt's format (disk.go; a few milliseconds for a 16 MiB file,
+// BenchmarkOpenVerified); every read and write also turns a panic or memory fault inside
+// bbolt into a DamageError, after which the store writes nothing; a record that does not
+// decode is a DamageError naming it. Store.Check adds bbolt's own consistency check and
+// checks that the records agree. Repair copies every record that still reads into a new
+// file and counts, kind by kind, what it saved and lost; it never writes the damaged file.
+//
+// Import refuses, whole, a document over MaxImportBytes or with a text over its cap
+// (MaxTrickText, MaxDescription, MaxName): ErrTooLarge.
+//
 // # App Tricks
 //
 // A Trick is a natural-language tip for one app package (or Common) of one

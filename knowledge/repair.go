@@ -1,0 +1,394 @@
+package knowledge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Record kinds, as a RepairReport counts them.
+const (
+	KindApps        = "apps"
+	KindPages       = "pages"
+	KindTransitions = "transitions"
+	KindTricks      = "tricks"
+	KindRuns        = "runs"
+)
+
+// RepairReport says what Repair saved from a damaged file and what it lost, kind by kind.
+type RepairReport struct {
+	// Kinds counts apps, pages, transitions, tricks and runs, in that order.
+	Kinds []RepairCount
+	// Problems is the damage met on the way (at most a few dozen).
+	Problems []string
+}
+
+// RepairCount is what Repair did with one kind of record.
+type RepairCount struct {
+	Kind  string // KindApps, KindPages, KindTransitions, KindTricks or KindRuns
+	Saved int    // records copied into the new file
+	// Lost counts records found but not copied: they do not decode, are invalid or repeat
+	// one already saved; transitions whose page was lost; tricks the trick index names
+	// but no readable page holds.
+	Lost int
+	// LostPages counts damaged pages of this kind's buckets, skipped whole: how many
+	// records they held is unknown.
+	LostPages int
+}
+
+// Repair copies every record of the knowledge file src that still reads into a new
+// knowledge file dst, and reports, kind by kind, what it saved and lost. It reads src
+// with the bounds-checked reader of disk.go, so that a damaged page loses its own records
+// only, and never writes src. dst must not exist; it appears whole or not at all. Repair
+// needs src's meta pages: when they are unreadable it returns a *DamageError saying so.
+func Repair(src, dst string, opts Options) (RepairReport, error) {
+	var rep RepairReport
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if _, err := os.Stat(dst); err == nil {
+		return rep, fmt.Errorf("repair knowledge file %s: %s already exists: name a new file for the repaired copy: %w", src, dst, ErrInvalid)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return rep, fmt.Errorf("repair knowledge file %s: %w", src, err)
+	}
+	// A shared lock keeps a running fairy from writing src meanwhile. A file bbolt cannot
+	// open at all is read without one: readDisk says what is left of it.
+	if db, err := openBolt(src, Options{Timeout: opts.Timeout}, true); err == nil {
+		defer db.Close()
+	} else if errors.Is(err, ErrInUse) || errors.Is(err, fs.ErrNotExist) {
+		return rep, fmt.Errorf("repair: %w", err)
+	}
+	d, err := readDisk(src)
+	if d == nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return rep, fmt.Errorf("repair knowledge file %s: %w", src, err)
+		}
+		return rep, &DamageError{File: src, Problems: []string{err.Error(), "nothing can be saved"}, Unreadable: true}
+	}
+	// The problems are the verification's (meta pages and freelist included); the salvage
+	// walk meets the same ones in the buckets.
+	if err != nil {
+		rep.Problems = append(rep.Problems, err.Error())
+	}
+	rep.Problems = append(rep.Problems, verify(d)...)
+	sv := newSalvage(d)
+	sv.collect()
+	if sv.schema != "" && sv.schema != strconv.Itoa(SchemaVersion) {
+		return rep, fmt.Errorf("repair knowledge file %s: it has schema version %s but this fairy reads version %d: %w", src, sv.schema, SchemaVersion, ErrSchema)
+	}
+	if err := sv.write(dst, opts); err != nil {
+		return rep, fmt.Errorf("repair knowledge file %s: %w", src, err)
+	}
+	for _, k := range []string{KindApps, KindPages, KindTransitions, KindTricks, KindRuns} {
+		rep.Kinds = append(rep.Kinds, *sv.counts[k])
+	}
+	return rep, nil
+}
+
+// salvage is what Repair read from the damaged file: raw records by their identity.
+type salvage struct {
+	w      *walker
+	counts map[string]*RepairCount
+
+	schema, created string
+	apps            map[string][]byte            // package → App
+	pages           map[string]map[string][]byte // app → page key → Page
+	pageSeq         map[string]uint64            // app → the pages bucket's sequence
+	trans           map[string]map[string]Transition
+	transRaw        map[string]map[string][]byte
+	tricks          map[string]salvagedTrick // ID → trick
+	trickSeq        uint64
+	indexed         map[string]bool // trick IDs the trick index names
+	lostTricks      map[string]bool // trick IDs whose record was found but lost
+	runs            map[string][]byte
+}
+
+type salvagedTrick struct {
+	app string
+	raw []byte
+}
+
+func newSalvage(d *diskFile) *salvage {
+	sv := &salvage{
+		w: newWalker(d, maxProblems), counts: map[string]*RepairCount{},
+		apps: map[string][]byte{}, pages: map[string]map[string][]byte{}, pageSeq: map[string]uint64{},
+		trans: map[string]map[string]Transition{}, transRaw: map[string]map[string][]byte{},
+		tricks: map[string]salvagedTrick{}, indexed: map[string]bool{}, lostTricks: map[string]bool{}, runs: map[string][]byte{},
+	}
+	for _, k := range []string{KindApps, KindPages, KindTransitions, KindTricks, KindRuns} {
+		sv.counts[k] = &RepairCount{Kind: k}
+	}
+	return sv
+}
+
+// walk walks one bucket, counting the pages it skips (not those of buckets inside it,
+// walked with their own kind) against kind ("" for none).
+func (sv *salvage) walk(kind, where string, hdr []byte, visit visitFunc) {
+	outer := sv.w.onBad
+	defer func() { sv.w.onBad = outer }()
+	sv.w.onBad = func() {
+		if kind != "" {
+			sv.counts[kind].LostPages++
+		}
+	}
+	sv.w.walkBucket(where, hdr, visit)
+}
+
+// records walks a bucket of plain records of kind, handing each to keep, which says
+// whether it was saved; nested buckets are lost records.
+func (sv *salvage) records(kind, where string, hdr []byte, keep func(k, v []byte) bool) {
+	sv.walk(kind, where, hdr, func(k, v []byte, bucket bool) {
+		if bucket || !keep(k, v) {
+			sv.counts[kind].Lost++
+			return
+		}
+		sv.counts[kind].Saved++
+	})
+}
+
+// collect reads every bucket of the layout.
+func (sv *salvage) collect() {
+	sv.walk("", "root", rootHeader(sv.w.d), func(name, hdr []byte, bucket bool) {
+		if !bucket {
+			sv.w.problem("root: record %s is not a bucket", printable(name))
+			return
+		}
+		switch string(name) {
+		case string(bucketMeta):
+			sv.walk("", "meta", hdr, func(k, v []byte, _ bool) {
+				switch string(k) {
+				case string(keySchema):
+					sv.schema = string(v)
+				case string(keyCreated):
+					sv.created = string(v)
+				}
+			})
+		case string(bucketApps):
+			sv.records(KindApps, "apps", hdr, func(_, v []byte) bool {
+				var a App
+				if json.Unmarshal(v, &a) != nil || strings.TrimSpace(a.Package) == "" || a.Package == Common || sv.apps[a.Package] != nil {
+					return false
+				}
+				sv.apps[a.Package] = v
+				return true
+			})
+		case string(bucketMaps):
+			sv.walk(KindPages, "maps", hdr, func(app, hdr []byte, bucket bool) {
+				if bucket {
+					sv.collectMap(string(app), hdr)
+				}
+			})
+		case string(bucketTricks):
+			sv.walk(KindTricks, "tricks", hdr, func(app, hdr []byte, bucket bool) {
+				if bucket {
+					sv.collectTricks(string(app), hdr)
+				}
+			})
+		case string(bucketTrickIDs):
+			sv.trickSeq = sequence(hdr)
+			sv.walk("", "trickids", hdr, func(id, _ []byte, _ bool) { sv.indexed[string(id)] = true })
+		case string(bucketRuns):
+			sv.records(KindRuns, "runs", hdr, func(_, v []byte) bool {
+				var r Run
+				if json.Unmarshal(v, &r) != nil || strings.TrimSpace(r.ID) == "" || sv.runs[r.ID] != nil {
+					return false
+				}
+				sv.runs[r.ID] = v
+				return true
+			})
+		default:
+			sv.w.problem("root: unknown bucket %s skipped", printable(name))
+		}
+	})
+}
+
+// sequence is a bucket header's sequence number (0 for a header cut short).
+func sequence(hdr []byte) uint64 {
+	if len(hdr) < bucketHeaderSize {
+		return 0
+	}
+	return le.Uint64(hdr[8:])
+}
+
+func (sv *salvage) collectMap(app string, hdr []byte) {
+	where := "maps/" + printable([]byte(app))
+	pages, trans := map[string][]byte{}, map[string]Transition{}
+	raw := map[string][]byte{}
+	sv.walk(KindPages, where, hdr, func(name, hdr []byte, bucket bool) {
+		switch {
+		case bucket && string(name) == string(bucketPages):
+			sv.pageSeq[app] = sequence(hdr)
+			sv.records(KindPages, where+"/pages", hdr, func(_, v []byte) bool {
+				var p Page
+				if json.Unmarshal(v, &p) != nil || p.Key == "" || pages[p.Key] != nil {
+					return false
+				}
+				pages[p.Key] = v
+				return true
+			})
+		case bucket && string(name) == string(bucketTrans):
+			// Counted once their pages are known (write).
+			sv.walk(KindTransitions, where+"/trans", hdr, func(_, v []byte, bucket bool) {
+				var t Transition
+				if bucket || json.Unmarshal(v, &t) != nil || t.From == "" || t.To == "" || t.Action.Kind == "" {
+					sv.counts[KindTransitions].Lost++
+					return
+				}
+				if _, dup := trans[t.key()]; dup {
+					sv.counts[KindTransitions].Lost++
+					return
+				}
+				trans[t.key()], raw[t.key()] = t, v
+			})
+		default:
+			sv.w.problem("%s: unknown record %s skipped", where, printable(name))
+		}
+	})
+	sv.pages[app], sv.trans[app], sv.transRaw[app] = pages, trans, raw
+}
+
+func (sv *salvage) collectTricks(app string, hdr []byte) {
+	sv.records(KindTricks, "tricks/"+printable([]byte(app)), hdr, func(k, v []byte) bool {
+		var t Trick
+		ok := json.Unmarshal(v, &t) == nil && t.ID != "" && sv.tricks[t.ID].raw == nil
+		if ok {
+			check := t
+			err := check.validate()
+			ok = err == nil || errors.Is(err, ErrTooLarge) // a long text stored before the cap is kept
+		}
+		if !ok {
+			sv.lostTricks[string(k)] = true
+			return false
+		}
+		sv.tricks[t.ID] = salvagedTrick{app: strings.TrimSpace(t.App), raw: v}
+		return true
+	})
+}
+
+// write writes what was saved into a new file at a temporary name beside dst, checks it,
+// and renames it to dst.
+func (sv *salvage) write(dst string, opts Options) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".fairy-repair-*.db")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = os.Remove(name)
+		}
+	}()
+	s, err := Open(name, Options{Timeout: opts.Timeout, Clock: opts.Clock, Logger: opts.Logger})
+	if err != nil {
+		return err
+	}
+	err = s.Update(func(tx *Tx) error { return sv.put(tx) })
+	if err == nil {
+		err = s.Check()
+	}
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write the repaired copy: %w", err)
+	}
+	return os.Rename(name, dst)
+}
+
+// put writes the saved records, verbatim, into a new file's transaction.
+func (sv *salvage) put(tx *Tx) error {
+	btx := tx.tx
+	if _, err := time.Parse(time.RFC3339, sv.created); err == nil {
+		if err := btx.Bucket(bucketMeta).Put(keyCreated, []byte(sv.created)); err != nil {
+			return err
+		}
+	}
+	apps := btx.Bucket(bucketApps)
+	for _, pkg := range sortedKeys(sv.apps) {
+		if err := apps.Put([]byte(pkg), sv.apps[pkg]); err != nil {
+			return err
+		}
+	}
+	for _, app := range sortedKeys(sv.pages) {
+		pages, trans, err := tx.mapBuckets(app)
+		if err != nil {
+			return err
+		}
+		seq := sv.pageSeq[app]
+		for _, key := range sortedKeys(sv.pages[app]) {
+			if err := pages.Put([]byte(key), sv.pages[app][key]); err != nil {
+				return err
+			}
+			var p Page
+			_ = json.Unmarshal(sv.pages[app][key], &p)
+			seq = max(seq, idNumber(p.ID, "p"))
+		}
+		if err := pages.SetSequence(seq); err != nil {
+			return err
+		}
+		for _, k := range sortedKeys(sv.trans[app]) {
+			t := sv.trans[app][k]
+			if sv.pages[app][t.From] == nil || sv.pages[app][t.To] == nil {
+				sv.counts[KindTransitions].Lost++
+				continue
+			}
+			if err := trans.Put([]byte(k), sv.transRaw[app][k]); err != nil {
+				return err
+			}
+			sv.counts[KindTransitions].Saved++
+		}
+	}
+	tricks, ids := btx.Bucket(bucketTricks), btx.Bucket(bucketTrickIDs)
+	seq := sv.trickSeq
+	for _, id := range sortedKeys(sv.tricks) {
+		t := sv.tricks[id]
+		ab, err := tricks.CreateBucketIfNotExists([]byte(t.app))
+		if err != nil {
+			return err
+		}
+		if err := ab.Put([]byte(id), t.raw); err != nil {
+			return err
+		}
+		if err := ids.Put([]byte(id), []byte(t.app)); err != nil {
+			return err
+		}
+		seq = max(seq, idNumber(id, "t"))
+	}
+	if err := ids.SetSequence(seq); err != nil {
+		return err
+	}
+	for id := range sv.indexed {
+		if sv.tricks[id].raw == nil && !sv.lostTricks[id] {
+			sv.counts[KindTricks].Lost++ // its page was lost
+		}
+	}
+	runs := btx.Bucket(bucketRuns)
+	for _, id := range sortedKeys(sv.runs) {
+		if err := runs.Put([]byte(id), sv.runs[id]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// idNumber is n of an ID prefix+n (t12, p3); 0 for another ID.
+func idNumber(id, prefix string) uint64 {
+	n, err := strconv.ParseUint(strings.TrimPrefix(id, prefix), 10, 64)
+	if err != nil || !strings.HasPrefix(id, prefix) {
+		return 0
+	}
+	return n
+}
+
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
