@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of fairy on a fresh machine: installs what the tests need where it can,
-# then vet, the unit and integration tests, and the short fuzz runs.
+# then vet, the unit and integration tests, the race detector on the concurrent packages,
+# and the short fuzz runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +28,8 @@ echo "== go vet"
 go vet ./...
 echo "== go test"
 go test -count=1 -timeout 30m ./...
+echo "== go test -race (the packages that run goroutines)"
+go test -race -count=1 -timeout 30m ./executor ./executor/adb ./knowledge ./learner ./eval ./llm/openai
 echo "== fuzz (short, fixed time)"
 while read -r pkg fuzz; do
 	go test -run '^$' -fuzz "^${fuzz}\$" -fuzztime 15s "$pkg"
