@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/executor"
-	"github.com/fairy-go/fairy/executor/prompts"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
@@ -17,6 +16,7 @@ import (
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // Config is what every run of an Agent shares.
@@ -76,7 +76,10 @@ type Run struct {
 	// without. With it, tricks, navigation hints, shortcuts and app descriptions come from
 	// it and the Self-Learner learns after every app task.
 	Knowledge *knowledge.Store
-	Limits    executor.Limits // non-zero fields override Config.Limits
+	// KnowledgeOff, with no Knowledge, says why the run goes without the knowledge file it
+	// was configured with (it is damaged); the summary says it (knowledge.off).
+	KnowledgeOff string
+	Limits       executor.Limits // non-zero fields override Config.Limits
 	// Progress, if set, receives the terminal progress view; HideQuestions leaves the
 	// questions out of it, for when the Dialoger shows them on the same terminal.
 	Progress      io.Writer
@@ -114,6 +117,9 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 	rec, err := global.NewRecorder(r.Dir, a.cfg.Secrets...)
 	if err != nil {
 		return Result{}, err
+	}
+	if r.Knowledge == nil && r.KnowledgeOff != "" {
+		rec.SetKnowledgeOff(r.KnowledgeOff)
 	}
 	// An agent that cannot record does not act: the first write that fails ends the run's
 	// context, so it stops before its next action.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/memory"
 )
 
 // Device is the phone as a run needs it: the executor's device methods and the launchable
@@ -71,15 +71,15 @@ func (p phoneApps) list(ctx context.Context) ([]adb.App, error) {
 	return list, nil
 }
 
-// Apps implements global.AppSource.
-func (p phoneApps) Apps(ctx context.Context) ([]global.App, error) {
+// Apps implements memory.AppSource.
+func (p phoneApps) Apps(ctx context.Context) ([]memory.App, error) {
 	list, err := p.list(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]global.App, 0, len(list))
+	out := make([]memory.App, 0, len(list))
 	for _, x := range list {
-		app := global.App{Package: x.Package, Label: x.Label}
+		app := memory.App{Package: x.Package, Label: x.Label}
 		if p.store != nil {
 			if k, err := p.store.GetApp(x.Package); err == nil {
 				app.Description = k.Description

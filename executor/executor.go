@@ -9,11 +9,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fairy-go/fairy/executor/prompts"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // Config holds an Executor's parts and settings.

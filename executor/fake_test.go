@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairy-go/fairy/executor/prompts"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // fakeNode is one widget of a fake screen.

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/fairy-go/fairy/executor/prompts"
 	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // call sends a rendered prompt under role and decodes the JSON answer into out; keys the
@@ -28,6 +28,9 @@ func call(ctx context.Context, m Model, role llm.Role, p prompts.Prompt, images 
 		text, err := llm.ExtractJSON(resp.Text)
 		if err == nil {
 			err = json.Unmarshal([]byte(text), out)
+		}
+		if v, ok := out.(prompts.Validator); ok && err == nil {
+			err = v.Validate()
 		}
 		if err == nil {
 			return nil

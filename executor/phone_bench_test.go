@@ -12,13 +12,13 @@ import (
 
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
-	"github.com/fairy-go/fairy/executor/prompts"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/prompts"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
 )

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairy-go/fairy/executor/prompts"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/prompts"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -119,17 +119,6 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 	return nil, nil, fmt.Errorf("%w: %w", ErrPerceive, lastErr)
 }
 
-// replan is the Re-Planner's JSON answer.
-type replan struct {
-	Result      string   `json:"result"`
-	Reflection  string   `json:"reflection"`
-	Progress    string   `json:"progress"`
-	Plan        []string `json:"plan"`
-	Subgoal     string   `json:"subgoal"`
-	Interaction int      `json:"interaction"`
-	Reason      string   `json:"reason"`
-}
-
 // reflect asks the Re-Planner to classify the last step and plan this one.
 func (r *run) reflect(ctx context.Context) (State, error) {
 	mem := r.cfg.Memory
@@ -160,7 +149,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	if err != nil {
 		return StateError, err
 	}
-	var ans replan
+	var ans prompts.ReplannerAnswer
 	if err := call(ctx, r.cfg.Model, llm.RoleReplanner, p, r.images(), &ans); err != nil {
 		return StateError, err
 	}
@@ -274,12 +263,6 @@ func (r *run) setReason(s string) error {
 	return nil
 }
 
-// decision is the Action Decider's JSON answer.
-type decision struct {
-	Thought string          `json:"thought"`
-	Actions []memory.Action `json:"actions"`
-}
-
 // maxReasks is how often one step asks the decider again for a usable batch.
 const maxReasks = 2
 
@@ -306,7 +289,7 @@ func (r *run) decide(ctx context.Context) (State, error) {
 		if err != nil {
 			return StateError, err
 		}
-		var ans decision
+		var ans prompts.DeciderAnswer
 		if err := call(ctx, r.cfg.Model, llm.RoleDecider, p, r.images(), &ans); err != nil {
 			return StateError, err
 		}
@@ -689,12 +672,6 @@ func swipePath(b perception.Bounds, dir string) (x1, y1, x2, y2 int) {
 	}
 }
 
-// verdict is the finish check's JSON answer.
-type verdict struct {
-	Passed bool   `json:"passed"`
-	Reason string `json:"reason"`
-}
-
 // maxCheckFails is how many failed finish checks end the task.
 const maxCheckFails = 3
 
@@ -710,7 +687,7 @@ func (r *run) check(ctx context.Context) (State, error) {
 	if err != nil {
 		return StateError, err
 	}
-	var v verdict
+	var v prompts.CheckerAnswer
 	if err := call(ctx, r.cfg.Model, RoleChecker, p, r.images(), &v); err != nil {
 		return StateError, err
 	}
@@ -725,11 +702,6 @@ func (r *run) check(ctx context.Context) (State, error) {
 	r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+v.Reason+". Re-plan what is missing.")
 	r.reuse, r.noActs, r.lastActs = true, true, nil
 	return StatePerceive, nil
-}
-
-// extraction is the Key Context Collector's JSON answer.
-type extraction struct {
-	Facts []memory.Fact `json:"facts"`
 }
 
 // collect extracts key context from s in the background; the next step goes on without
@@ -747,7 +719,7 @@ func (r *run) collect(ctx context.Context, step int, s *perception.Screen) {
 		if err != nil {
 			return
 		}
-		var ans extraction
+		var ans prompts.ExtractorAnswer
 		if err := call(ctx, r.cfg.Model, llm.RoleExtractor, p, nil, &ans); err != nil {
 			r.e.log.Warn("key context collection failed", logStep, step, logErr, err)
 			return

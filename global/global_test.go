@@ -12,14 +12,14 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/executor"
-	"github.com/fairy-go/fairy/executor/prompts"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/prompts"
 )
 
-type appList []App
+type appList []memory.App
 
-func (a appList) Apps(context.Context) ([]App, error) { return a, nil }
+func (a appList) Apps(context.Context) ([]memory.App, error) { return a, nil }
 
 type launcher struct{ launched []string }
 

@@ -64,6 +64,17 @@ type KnowledgeUse struct {
 	LearnedTasks  int  `json:"learned_tasks"`  // app tasks the Self-Learner distilled
 	LearnedTricks int  `json:"learned_tricks"` // tricks it added or merged
 	LearnErrors   int  `json:"learn_errors"`   // learning passes that failed (the task did not)
+	// Off says why the run went without long-term knowledge although a knowledge file was
+	// configured (it is damaged); empty otherwise. Set with Recorder.SetKnowledgeOff.
+	Off string `json:"off,omitempty"`
+}
+
+// SetKnowledgeOff records in the summary that the run goes without its knowledge file,
+// and why (knowledge.off).
+func (r *Recorder) SetKnowledgeOff(reason string) {
+	r.tally.mu.Lock()
+	defer r.tally.mu.Unlock()
+	r.tally.s.Knowledge.Off = reason
 }
 
 // add counts one knowledge event.
@@ -92,7 +103,7 @@ func (k *KnowledgeUse) add(e memory.Event) {
 }
 
 // described counts the apps with a learned description.
-func described(apps []App) int {
+func described(apps []memory.App) int {
 	n := 0
 	for _, a := range apps {
 		if a.Description != "" {

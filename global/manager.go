@@ -10,18 +10,15 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/executor"
-	"github.com/fairy-go/fairy/executor/prompts"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/prompts"
 )
-
-// App is a launchable app: package, label and, when learned, what it does.
-type App = prompts.App
 
 // AppSource lists the phone's launchable apps (the App Metadata Manager). cmd adapts the
 // device layer and the knowledge store's learned descriptions to it.
 type AppSource interface {
-	Apps(ctx context.Context) ([]App, error)
+	Apps(ctx context.Context) ([]memory.App, error)
 }
 
 // Launcher starts an app on the phone; *adb.Device satisfies it.
@@ -34,8 +31,10 @@ type Runner interface {
 	Run(ctx context.Context, a executor.Assignment) (executor.Result, error)
 }
 
-// Model is the one model method the planner needs.
-type Model = executor.Model
+// Model is the one model method the planner needs; *openai.Client satisfies it.
+type Model interface {
+	Generate(ctx context.Context, req llm.Request) (llm.Response, error)
+}
 
 // Memory is what the Task Manager reads from the memory manager.
 type Memory interface {
@@ -98,18 +97,8 @@ type Result struct {
 	Outcome memory.Outcome
 	Reason  string
 	Answer  string // what the last app task answered, if anything
-	Tasks   []prompts.TaskResult
+	Tasks   []memory.TaskResult
 	Facts   []memory.Fact
-}
-
-// plannerAnswer is the Global Planner's JSON answer.
-type plannerAnswer struct {
-	Thought  string           `json:"thought"`
-	Status   string           `json:"status"` // continue, done, impossible
-	Tasks    []memory.AppTask `json:"tasks"`
-	Next     int              `json:"next"`
-	Progress string           `json:"progress"`
-	Reason   string           `json:"reason"`
 }
 
 // Run carries out the person's instruction. The error is non-nil when the run could not
@@ -179,7 +168,7 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 			return res, fmt.Errorf("global: launch %s: %w", task.App, err)
 		}
 		r, err := m.cfg.Executor.Run(ctx, executor.Assignment{Index: started, Instruction: instruction, Task: task, Context: m.cfg.Memory.KeyContext()})
-		tr := prompts.TaskResult{Index: started, Task: task, Outcome: r.Outcome, Reason: r.Reason, Answer: r.Answer}
+		tr := memory.TaskResult{Index: started, Task: task, Outcome: r.Outcome, Reason: r.Reason, Answer: r.Answer}
 		res.Tasks = append(res.Tasks, tr)
 		if r.Answer != "" {
 			res.Answer = r.Answer
@@ -203,7 +192,7 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 
 // plan calls the Global Planner and checks its answer; an answer naming an app that is not
 // installed, or no task to run, is asked for once more.
-func (m *Manager) plan(ctx context.Context, data prompts.PlannerData, apps []App) (plannerAnswer, error) {
+func (m *Manager) plan(ctx context.Context, data prompts.PlannerData, apps []memory.App) (prompts.PlannerAnswer, error) {
 	keep := data.Tasks // an adjust answer without tasks keeps the current plan
 	var problem string
 	for attempt := 0; attempt < 2; attempt++ {
@@ -212,14 +201,14 @@ func (m *Manager) plan(ctx context.Context, data prompts.PlannerData, apps []App
 		}
 		p, err := m.cfg.Prompts.Plan(data)
 		if err != nil {
-			return plannerAnswer{}, err
+			return prompts.PlannerAnswer{}, err
 		}
 		resp, err := m.cfg.Model.Generate(ctx, llm.Request{Role: llm.RolePlanner, System: p.System, Schema: &p.Schema,
 			Messages: []llm.Message{{Role: "user", Text: p.User}}})
 		if err != nil {
-			return plannerAnswer{}, fmt.Errorf("global: planner model: %w", err)
+			return prompts.PlannerAnswer{}, fmt.Errorf("global: planner model: %w", err)
 		}
-		var ans plannerAnswer
+		var ans prompts.PlannerAnswer
 		text, err := llm.ExtractJSON(resp.Text)
 		if err == nil {
 			err = json.Unmarshal([]byte(text), &ans)
@@ -235,11 +224,11 @@ func (m *Manager) plan(ctx context.Context, data prompts.PlannerData, apps []App
 			return ans, nil
 		}
 	}
-	return plannerAnswer{}, fmt.Errorf("%w: %s", ErrBadAnswer, problem)
+	return prompts.PlannerAnswer{}, fmt.Errorf("%w: %s", ErrBadAnswer, problem)
 }
 
 // check validates a planner answer; it returns the problem in words, or "".
-func check(a *plannerAnswer, apps []App) string {
+func check(a *prompts.PlannerAnswer, apps []memory.App) string {
 	a.Status = strings.ToLower(strings.TrimSpace(a.Status))
 	switch a.Status {
 	case "done", "impossible":
@@ -256,7 +245,7 @@ func check(a *plannerAnswer, apps []App) string {
 		return fmt.Sprintf("next %d is not an index of tasks (0–%d)", a.Next, len(a.Tasks)-1)
 	}
 	for i, t := range a.Tasks {
-		if !slices.ContainsFunc(apps, func(x App) bool { return x.Package == t.App }) {
+		if !slices.ContainsFunc(apps, func(x memory.App) bool { return x.Package == t.App }) {
 			return fmt.Sprintf("task %d names app %q, which is not in the list of launchable apps; use a listed package, or status impossible when none fits", i, t.App)
 		}
 	}

@@ -15,13 +15,13 @@ import (
 
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
-	"github.com/fairy-go/fairy/executor/prompts"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
 	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/prompts"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
 )
@@ -30,16 +30,16 @@ import (
 // cmd/fairy does (the virtual phone exposes no labels through adb).
 type phoneApps struct{ *adb.Device }
 
-func (p phoneApps) Apps(ctx context.Context) ([]global.App, error) {
+func (p phoneApps) Apps(ctx context.Context) ([]memory.App, error) {
 	list, err := p.Device.Apps(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]global.App, len(list))
+	out := make([]memory.App, len(list))
 	for i, a := range list {
 		last := []rune(a.Package[strings.LastIndex(a.Package, ".")+1:])
 		last[0] = unicode.ToUpper(last[0])
-		out[i] = global.App{Package: a.Package, Label: string(last)}
+		out[i] = memory.App{Package: a.Package, Label: string(last)}
 	}
 	return out, nil
 }

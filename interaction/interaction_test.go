@@ -8,9 +8,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fairy-go/fairy/executor/prompts"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // fakeModel answers interactor calls from a list, in order, and records the prompts.

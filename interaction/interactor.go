@@ -8,9 +8,9 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/fairy-go/fairy/executor/prompts"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // Model is the one model method the interactor needs.
@@ -91,15 +91,6 @@ type Result struct {
 // Refused reports whether the person refused consent.
 func (r Result) Refused() bool { return r.Consent != nil && !r.Consent.Granted }
 
-// answer is the interactor model's JSON answer.
-type answer struct {
-	Status   string   `json:"status"`
-	Question string   `json:"question"`
-	Options  []string `json:"options"`
-	Summary  string   `json:"summary"`
-	Consent  string   `json:"consent"`
-}
-
 // Resolve runs one interaction loop: question, answer, judgement, until the need is
 // settled or the turns run out. It publishes InteractionAsked, InteractionAnswered and
 // InteractionEnded.
@@ -123,7 +114,7 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 				return res, nil
 			}
 			// The model settled a consent question without a verdict: ask plainly.
-			a = answer{Status: "B", Question: fmt.Sprintf("Do you allow this: %s? Please answer yes or no.", need.Reason)}
+			a = prompts.InteractorAnswer{Status: "B", Question: fmt.Sprintf("Do you allow this: %s? Please answer yes or no.", need.Reason)}
 		case turns >= it.cfg.MaxTurns:
 			res := Result{Settled: false, Turns: turns}
 			it.end(need, res)
@@ -162,7 +153,7 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 
 // settle builds the result of a settled interaction; false when a consent question has no
 // clear verdict and turns remain to ask again.
-func (it *Interactor) settle(need Need, a answer, lastAnswer string, turns int) (Result, bool) {
+func (it *Interactor) settle(need Need, a prompts.InteractorAnswer, lastAnswer string, turns int) (Result, bool) {
 	res := Result{Settled: true, Summary: strings.TrimSpace(a.Summary), Turns: turns}
 	if res.Summary == "" {
 		res.Summary = fmt.Sprintf("About %q the person answered: %s", need.Reason, lastAnswer)
@@ -186,27 +177,27 @@ func (it *Interactor) end(need Need, r Result) {
 }
 
 // ask calls the interactor model once.
-func (it *Interactor) ask(ctx context.Context, need Need, kind Kind) (answer, error) {
+func (it *Interactor) ask(ctx context.Context, need Need, kind Kind) (prompts.InteractorAnswer, error) {
 	m := it.cfg.Memory
 	p, err := it.cfg.Prompts.Interact(prompts.InteractorData{
 		Instruction: m.Overall(), Task: m.Task(), Instructions: m.Instructions(), Subgoal: need.Subgoal,
 		Type: need.Type, Kind: string(kind), Reason: need.Reason, Screen: need.Screen, Turns: m.Turns(), MaxTurns: it.cfg.MaxTurns,
 	})
 	if err != nil {
-		return answer{}, err
+		return prompts.InteractorAnswer{}, err
 	}
 	resp, err := it.cfg.Model.Generate(ctx, llm.Request{Role: llm.RoleInteractor, System: p.System,
 		Messages: []llm.Message{{Role: "user", Text: p.User}}, Schema: &p.Schema})
 	if err != nil {
-		return answer{}, fmt.Errorf("interaction: interactor model: %w", err)
+		return prompts.InteractorAnswer{}, fmt.Errorf("interaction: interactor model: %w", err)
 	}
 	text, err := llm.ExtractJSON(resp.Text)
 	if err != nil {
-		return answer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
+		return prompts.InteractorAnswer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
 	}
-	var a answer
+	var a prompts.InteractorAnswer
 	if err := json.Unmarshal([]byte(text), &a); err != nil {
-		return answer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
+		return prompts.InteractorAnswer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
 	}
 	a.Status = strings.ToUpper(strings.TrimSpace(a.Status))
 	return a, nil

@@ -153,6 +153,23 @@ type AppTask struct {
 	Produces string `json:"produces,omitempty"` // what later tasks need from it
 }
 
+// App is a launchable app as the Global Planner sees it: package, label and, when learned,
+// what it does.
+type App struct {
+	Package     string `json:"package"`
+	Label       string `json:"label"`
+	Description string `json:"description,omitempty"`
+}
+
+// TaskResult is how an app task ended, as the Global Planner's adjust phase sees it.
+type TaskResult struct {
+	Index   int     `json:"index"`
+	Task    AppTask `json:"task"`
+	Outcome Outcome `json:"outcome"`
+	Reason  string  `json:"reason,omitempty"`
+	Answer  string  `json:"answer,omitempty"`
+}
+
 // Outcome is how a task or run ended.
 type Outcome string
 

@@ -2,30 +2,14 @@ package prompts
 
 import "github.com/fairy-go/fairy/memory"
 
-// App is a launchable app as the Global Planner sees it.
-type App struct {
-	Package     string
-	Label       string
-	Description string
-}
-
-// TaskResult is how an earlier app task ended, for the planner's adjust phase.
-type TaskResult struct {
-	Index   int
-	Task    memory.AppTask
-	Outcome memory.Outcome
-	Reason  string
-	Answer  string
-}
-
 // PlannerData fills the Global Planner prompt. Phase "plan" makes the first plan;
 // "adjust" reviews the plan after an app task.
 type PlannerData struct {
 	Phase       string
 	Instruction string
-	Apps        []App
+	Apps        []memory.App
 	Tasks       []memory.AppTask // the current plan (adjust phase)
-	Done        []TaskResult     // finished app tasks (adjust phase)
+	Done        []memory.TaskResult // finished app tasks (adjust phase)
 	Context     []memory.Fact
 	Tricks      []string
 	Notes       []string // what was wrong with the last answer

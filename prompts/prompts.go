@@ -113,10 +113,11 @@ var funcs = template.FuncMap{
 	"join":      strings.Join,
 	"appsText":  appsText,
 	"turnsText": turnsText,
+	"mark":      mark,
 }
 
 // appsText renders the launchable apps one a line.
-func appsText(apps []App) string {
+func appsText(apps []memory.App) string {
 	var b strings.Builder
 	for _, a := range apps {
 		fmt.Fprintf(&b, "- %s — %s", a.Package, a.Label)

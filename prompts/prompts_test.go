@@ -31,13 +31,13 @@ func TestGolden(t *testing.T) {
 	}{
 		{"planner_plan", func() (Prompt, error) {
 			return s.Plan(PlannerData{Phase: "plan", Instruction: "Order a bubble tea, then put the delivery time in my calendar",
-				Apps: []App{{Package: "com.fairy.shop", Label: "Food", Description: "order food and drinks"}, {Package: "com.fairy.calendar", Label: "Calendar"}}})
+				Apps: []memory.App{{Package: "com.fairy.shop", Label: "Food", Description: "order food and drinks"}, {Package: "com.fairy.calendar", Label: "Calendar"}}})
 		}},
 		{"planner_adjust", func() (Prompt, error) {
 			return s.Plan(PlannerData{Phase: "adjust", Instruction: "Order a bubble tea, then put the delivery time in my calendar",
-				Apps:    []App{{Package: "com.fairy.shop", Label: "Food"}},
+				Apps:    []memory.App{{Package: "com.fairy.shop", Label: "Food"}},
 				Tasks:   []memory.AppTask{task, {App: "com.fairy.calendar", Task: "Add an event at the delivery time"}},
-				Done:    []TaskResult{{Index: 0, Task: task, Outcome: memory.OutcomeDone, Answer: "arrives 18:30"}},
+				Done:    []memory.TaskResult{{Index: 0, Task: task, Outcome: memory.OutcomeDone, Answer: "arrives 18:30"}},
 				Context: facts, Tricks: []string{"The shop asks for the size before the cart."}})
 		}},
 		{"replanner_first", func() (Prompt, error) {

@@ -1,0 +1,76 @@
+package prompts
+
+// Markers are the fixed labels the prompts put at the start of a line. The templates write
+// them through the `mark` function, and the scripted model's rules and eval's walkthroughs
+// match prompts by them: a template that stops writing one breaks the walkthrough tests,
+// never silently.
+const (
+	// MarkPhase opens the Global Planner's prompt: "Phase: plan" or "Phase: adjust".
+	MarkPhase = "Phase: "
+	// MarkFinishedTasks heads the planner's list of finished app tasks, one a line:
+	// "N. [package] task — outcome".
+	MarkFinishedTasks = "Finished app tasks:"
+	// MarkTask heads an app task: "App task in PACKAGE:".
+	MarkTask = "App task in "
+	// MarkSubgoal is the sub-goal line of the Re-Planner and the Action Decider.
+	MarkSubgoal = "Current sub-goal: "
+	// MarkLastActions heads the Re-Planner's list of the previous step's actions.
+	MarkLastActions = "Last actions:"
+	// MarkExpected is what the Action Decider expected its last actions to show.
+	MarkExpected = "Expected after them: "
+	// MarkScreenChange is the Re-Planner's line on how the screen changed; ChangeNone is
+	// its value when nothing did.
+	MarkScreenChange = "Screen change: "
+	// MarkInteractionType opens the User Interactor's prompt: "Interaction type: N (kind)".
+	MarkInteractionType = "Interaction type: "
+	// MarkWhyAsk is the reason the agent asks the person.
+	MarkWhyAsk = "Why the agent asks: "
+	// MarkAgent and MarkPerson start the turns of a conversation with the person.
+	MarkAgent  = "Agent: "
+	MarkPerson = "Person: "
+	// MarkUserSaid marks an instruction-stack entry that came from the person.
+	MarkUserSaid = "(the user said) "
+)
+
+// Phases of the Global Planner.
+const (
+	PhasePlan   = "plan"
+	PhaseAdjust = "adjust"
+)
+
+// ChangeNone is the screen change when the screen did not change (perception.Diff).
+const ChangeNone = "no change"
+
+// Data block names: untrusted text sits between a line "<<<NAME" and a line "NAME>>>".
+const (
+	BlockInstruction  = "INSTRUCTION"
+	BlockTask         = "TASK"
+	BlockInstructions = "INSTRUCTIONS"
+	BlockScreen       = "SCREEN"
+	BlockContext      = "CONTEXT"
+	BlockHint         = "HINT"
+	BlockApps         = "APPS"
+	BlockConversation = "CONVERSATION"
+	BlockTrajectory   = "TRAJECTORY"
+)
+
+// markers is what templates reach through `mark`.
+var markers = map[string]string{
+	"Phase": MarkPhase, "FinishedTasks": MarkFinishedTasks, "Task": MarkTask, "Subgoal": MarkSubgoal,
+	"LastActions": MarkLastActions, "Expected": MarkExpected, "ScreenChange": MarkScreenChange,
+	"InteractionType": MarkInteractionType, "WhyAsk": MarkWhyAsk, "Agent": MarkAgent, "Person": MarkPerson,
+	"UserSaid": MarkUserSaid,
+}
+
+// mark returns the marker named name; an unknown name fails the template.
+func mark(name string) (string, error) {
+	m, ok := markers[name]
+	if !ok {
+		return "", errUnknownMarker(name)
+	}
+	return m, nil
+}
+
+type errUnknownMarker string
+
+func (e errUnknownMarker) Error() string { return "prompts: unknown marker " + string(e) }
