@@ -111,3 +111,14 @@ type CheckerData struct {
 
 // Check renders the finish-check prompt.
 func (s *Set) Check(d CheckerData) (Prompt, error) { return s.render(NameChecker, d) }
+
+// StepRecord is one earlier step as the Action Decider's history shows it: what was done,
+// what was expected, and how the Re-Planner judged it.
+type StepRecord struct {
+	Step       int
+	Subgoal    string
+	Actions    []string // each action with its element, and ": failed: …" when it failed
+	Expect     string   // what the decider expected the actions to show
+	Result     string   // A, B, C or D; "" when not judged yet
+	Reflection string
+}

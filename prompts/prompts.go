@@ -12,6 +12,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
 	"text/template"
@@ -52,14 +53,21 @@ type Set struct {
 }
 
 // Load parses the embedded templates and schemas.
-func Load() (*Set, error) {
-	t, err := template.New("").Funcs(funcs).ParseFS(files, "templates/*.tmpl")
+func Load() (*Set, error) { return LoadFrom(files) }
+
+// Files returns the embedded templates (templates/*.tmpl) and schemas (schemas/*.json), for
+// tests that load a changed copy with LoadFrom.
+func Files() fs.FS { return files }
+
+// LoadFrom parses templates and schemas laid out as the embedded ones are.
+func LoadFrom(fsys fs.FS) (*Set, error) {
+	t, err := template.New("").Funcs(funcs).ParseFS(fsys, "templates/*.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("prompts: parse templates: %w", err)
 	}
 	s := &Set{tmpl: t, schemas: map[string]json.RawMessage{}}
 	for _, n := range Names() {
-		b, err := files.ReadFile("schemas/" + n + ".json")
+		b, err := fs.ReadFile(fsys, "schemas/"+n+".json")
 		if err != nil {
 			return nil, fmt.Errorf("prompts: schema %s: %w", n, err)
 		}
@@ -114,6 +122,7 @@ var funcs = template.FuncMap{
 	"appsText":  appsText,
 	"turnsText": turnsText,
 	"mark":      mark,
+	"history":   historyText,
 }
 
 // appsText renders the launchable apps one a line.
@@ -182,6 +191,38 @@ func linesText(xs []string) string {
 	var b strings.Builder
 	for i, x := range xs {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, x)
+	}
+	return b.String()
+}
+
+// resultWords says what a Re-Planner result means, for the history.
+var resultWords = map[string]string{"A": "A: sub-goal done", "B": "B: partial progress", "C": "C: wrong result", "D": "D: nothing changed"}
+
+// historyText renders earlier steps, oldest first.
+func historyText(steps []StepRecord) string {
+	var b strings.Builder
+	for _, s := range steps {
+		fmt.Fprintf(&b, "step %d", s.Step)
+		if s.Subgoal != "" {
+			fmt.Fprintf(&b, " (sub-goal: %s)", s.Subgoal)
+		}
+		b.WriteString(": ")
+		if len(s.Actions) == 0 {
+			b.WriteString("no action")
+		} else {
+			b.WriteString(strings.Join(s.Actions, "; "))
+		}
+		if s.Result != "" {
+			r := resultWords[s.Result]
+			if r == "" {
+				r = s.Result
+			}
+			fmt.Fprintf(&b, " → %s", r)
+			if s.Reflection != "" {
+				fmt.Fprintf(&b, " (%s)", s.Reflection)
+			}
+		}
+		b.WriteByte('\n')
 	}
 	return b.String()
 }
