@@ -14,7 +14,7 @@ func (s *settings) subcommands() []*cobra.Command {
 		newScreenCmd(s.device),
 		newActCmd(s.device),
 		newAppsCmd(s.device),
-		newRunCmd(runDeps{Config: s.runConfig, OpenDevice: s.openAgentDevice, Stdin: s.stdin, Stdout: s.stdout}),
+		newRunCmd(runDeps{Config: s.runConfig, OpenDevice: s.openAgentDevice, Stdin: s.stdin, Stdout: s.stdout, Stderr: s.stderr}),
 		newDemoCmd(demoDeps{RunsDir: s.runsDir, Knowledge: s.demoKnowledgePath, Logger: s.runLogger, Stdin: s.stdin}),
 		newModelCmd(modelDeps{Config: s.modelConfig, Logger: s.runLogger}),
 		newEvalCmd(evalDeps{Config: s.runConfig, Device: s.device, Stdout: s.stdout}),

@@ -172,6 +172,7 @@ func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
 	}
 	if p, err := s.knowledgePath(); err == nil {
 		rc.Knowledge = p // without a data directory (no HOME) the run goes without knowledge
+		rc.KnowledgeDefault = s.v.GetString(keyKnowledge) == ""
 	}
 	rc.Agent.Logger = s.runLogger()
 	mc, ok, err := s.openAIConfig(cmd)

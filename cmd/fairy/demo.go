@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"fmt"
@@ -41,8 +42,9 @@ type demoDeps struct {
 	RunsDir func() (string, error)
 	Logger  func() *slog.Logger // nil: discard
 	Stdin   io.Reader
-	// Knowledge is the demo's knowledge file; nil runs the demo without long-term knowledge.
-	Knowledge func() (string, error)
+	// Knowledge is the demo's knowledge file and whether it is the default one (not named
+	// by the person); nil runs the demo without long-term knowledge.
+	Knowledge func() (path string, isDefault bool, err error)
 }
 
 // newDemoCmd builds `fairy demo`.
@@ -74,13 +76,14 @@ before the order is placed and paid. A scripted person answers; with --interacti
 				stdin = cmd.InOrStdin()
 			}
 			var kpath string
+			var kdefault bool
 			if d.Knowledge != nil {
-				if kpath, err = d.Knowledge(); err != nil {
+				if kpath, kdefault, err = d.Knowledge(); err != nil {
 					return withExit(2, err)
 				}
 			}
 			_, err = runDemo(cmd.Context(), demoOptions{RunsDir: runs, Interactive: interactive, TextOnly: textOnly,
-				Stdin: stdin, Out: cmd.OutOrStdout(), Logger: log, Knowledge: kpath})
+				Stdin: stdin, Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr(), Logger: log, Knowledge: kpath, KnowledgeDefault: kdefault})
 			return err
 		},
 	}
@@ -96,8 +99,11 @@ type demoOptions struct {
 	TextOnly    bool
 	Stdin       io.Reader
 	Out         io.Writer
+	Err         io.Writer // nil: io.Discard
 	Logger      *slog.Logger
 	Knowledge   string // the knowledge file the demo learns into; "" runs without
+	// KnowledgeDefault: Knowledge is the default file; damaged, the demo runs without it.
+	KnowledgeDefault bool
 }
 
 // demoResult is what a demo run did, for tests.
@@ -122,6 +128,11 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 	}
 	fmt.Fprintln(out)
 
+	kn, err := openRunKnowledge(o.Knowledge, o.KnowledgeDefault, nil, cmp.Or(o.Err, io.Discard))
+	if err != nil {
+		return res, err
+	}
+	defer kn.close()
 	rules, err := scripted.ParseRules(demoRules)
 	if err != nil {
 		return res, fmt.Errorf("demo rules: %w", err)
@@ -147,7 +158,7 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 	}
 	defer dev.Close(context.WithoutCancel(ctx))
 
-	cfg := runConfig{RunsDir: o.RunsDir, Model: model.Model, Knowledge: o.Knowledge,
+	cfg := runConfig{RunsDir: o.RunsDir, Model: model.Model,
 		Agent: agent.Config{Logger: o.Logger, TextOnly: o.TextOnly, Limits: executor.Limits{MaxSteps: 25}}}
 	var person interaction.Dialoger
 	var scriptedPerson *interaction.Scripted
@@ -159,7 +170,7 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 		}
 		person = scriptedPerson
 	}
-	res.Summary, err = runAgent(ctx, agentSetup{Config: cfg, Device: dev, Dialoger: person,
+	res.Summary, err = runAgent(ctx, agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person,
 		Out: out, HideQuestions: o.Interactive}, demoInstruction)
 	if scriptedPerson != nil {
 		res.Asked = scriptedPerson.Asked()

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/agentrun"
+	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/spf13/cobra"
 )
@@ -109,6 +112,9 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	if f.out == "" {
 		f.out = filepath.Join(rc.RunsDir, "eval-"+now().UTC().Format("20060102-150405"))
 	}
+	if err := checkEvalKnowledge(f.knowledge, f.out); err != nil {
+		return withExit(2, err)
+	}
 	var devices []eval.Device
 	if f.sims > 0 {
 		farm, err := agentrun.ServeFarm(sim.FarmConfig{Phones: f.sims, Base: sim.Config{Seed: 1, Logger: log}}, log)
@@ -153,6 +159,27 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		return withExit(1, fmt.Errorf("%d of %d tasks failed", rep.Totals.Failed, rep.Totals.Tasks))
 	}
 	return nil
+}
+
+// checkEvalKnowledge checks, before any phone is started, the knowledge file an evaluation
+// would share (--knowledge FILE, or shared: knowledge.db in the output directory) when it
+// exists: a damaged one stops the evaluation instead of failing every task.
+func checkEvalKnowledge(mode, out string) error {
+	path := mode
+	switch mode {
+	case eval.KnowledgeFresh:
+		return nil
+	case eval.KnowledgeShared:
+		path = filepath.Join(out, "knowledge.db")
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	s, err := knowledge.Open(path, knowledge.Options{ReadOnly: true, Timeout: knowledgeLockWait})
+	if err != nil {
+		return fmt.Errorf("--knowledge %s: %w", mode, err)
+	}
+	return s.Close()
 }
 
 // keepTasks narrows a suite to the listed task ids.

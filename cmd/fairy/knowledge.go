@@ -16,8 +16,9 @@ import (
 )
 
 // Commands to inspect and edit long-term knowledge: `fairy map …`, `fairy
-// tricks …`, `fairy knowledge export|import`. Each takes knowledgePath, which
-// resolves the --knowledge flag or its default when the command runs.
+// tricks …`, `fairy knowledge export|import|check|repair`. Each takes knowledgePath,
+// which resolves the --knowledge flag or its default when the command runs. A damaged
+// file is exit status 2 with the knowledge package's sentence saying what to do.
 
 // knowledgeLockWait is how long inspection commands wait for a file that a
 // running fairy holds.
@@ -309,11 +310,11 @@ func newTricksCmd(knowledgePath func() (string, error)) *cobra.Command {
 	return cmd
 }
 
-// newKnowledgeCmd builds `fairy knowledge export|import`.
+// newKnowledgeCmd builds `fairy knowledge export|import|check|repair`.
 func newKnowledgeCmd(knowledgePath func() (string, error)) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "knowledge",
-		Short: "Move everything learned between machines as JSON",
+		Short: "Move everything learned between machines as JSON; check and repair the knowledge file",
 	}
 	export := &cobra.Command{
 		Use:   "export FILE",
@@ -357,6 +358,10 @@ func newKnowledgeCmd(knowledgePath func() (string, error)) *cobra.Command {
 					return fmt.Errorf("import knowledge: %w", err)
 				}
 				defer f.Close()
+				if info, err := f.Stat(); err == nil && info.Size() > knowledge.MaxImportBytes {
+					return withExit(2, fmt.Errorf("import knowledge: %s is %d MiB, over the %d MiB cap for an export: nothing imported: %w",
+						args[0], info.Size()>>20, knowledge.MaxImportBytes>>20, knowledge.ErrTooLarge))
+				}
 				r = f
 			}
 			return withKnowledge(knowledgePath, true, func(s *knowledge.Store) error {
@@ -370,6 +375,124 @@ func newKnowledgeCmd(knowledgePath func() (string, error)) *cobra.Command {
 			})
 		},
 	}
-	cmd.AddCommand(export, imp)
+	cmd.AddCommand(export, imp, newKnowledgeCheckCmd(knowledgePath), newKnowledgeRepairCmd(knowledgePath))
+	return cmd
+}
+
+// fileArg is the FILE argument of check and repair: the configured knowledge file when
+// none is given.
+func fileArg(knowledgePath func() (string, error), args []string) (string, error) {
+	if len(args) == 1 {
+		return args[0], nil
+	}
+	return knowledgePath()
+}
+
+// newKnowledgeCheckCmd builds `fairy knowledge check [FILE]`.
+func newKnowledgeCheckCmd(knowledgePath func() (string, error)) *cobra.Command {
+	return &cobra.Command{
+		Use:   "check [FILE]",
+		Short: "Check a knowledge file (default: the configured one): exit 0 when sound, 2 with what is wrong",
+		Long: `Reads every page and record of the knowledge file: bbolt's structure, every record, and
+that the records agree (transitions and their pages, the trick index and the tricks).
+Exit status 0 when it is sound, 2 with what is wrong otherwise. The file is only read.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			path, err := fileArg(knowledgePath, args)
+			if err != nil {
+				return withExit(2, err)
+			}
+			out := c.OutOrStdout()
+			s, err := knowledge.Open(path, knowledge.Options{ReadOnly: true, Timeout: knowledgeLockWait})
+			if err == nil {
+				err = s.Check()
+				if err == nil {
+					err = printSound(out, s)
+				}
+				if cerr := s.Close(); err == nil {
+					err = cerr
+				}
+			}
+			var de *knowledge.DamageError
+			if errors.As(err, &de) {
+				fmt.Fprintf(out, "%s is damaged:\n", path)
+				for _, p := range de.Problems {
+					fmt.Fprintf(out, "  - %s\n", p)
+				}
+			}
+			if err != nil {
+				return withExit(2, err)
+			}
+			return nil
+		},
+	}
+}
+
+// printSound says that the file of s is sound and what it holds.
+func printSound(out io.Writer, s *knowledge.Store) error {
+	apps, err := s.Apps()
+	if err != nil {
+		return err
+	}
+	runs, err := s.Runs(0)
+	if err != nil {
+		return err
+	}
+	var pages, trans, tricks int
+	for _, a := range apps {
+		pages, trans, tricks = pages+a.Pages, trans+a.Transitions, tricks+a.Tricks
+	}
+	fmt.Fprintf(out, "%s is sound: %d apps, %d pages, %d transitions, %d tricks, %d runs.\n", s.File(), len(apps), pages, trans, tricks, len(runs))
+	return nil
+}
+
+// newKnowledgeRepairCmd builds `fairy knowledge repair [FILE] --out NEW`.
+func newKnowledgeRepairCmd(knowledgePath func() (string, error)) *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "repair [FILE] --out NEW",
+		Short: "Copy every record of a damaged knowledge file that still reads into NEW; FILE is not changed",
+		Long: `Reads the knowledge file (default: the configured one) page by page, skipping what is
+damaged, and copies every record that still reads — apps, pages, transitions, tricks, runs,
+with their IDs — into the new file NEW, which must not exist. It reports, kind by kind,
+what it saved and what it lost. FILE itself is never written: use NEW with --knowledge
+NEW, or move it in place of FILE.`,
+		Example: "  fairy knowledge repair ~/.local/share/fairy/knowledge.db --out ~/knowledge-repaired.db",
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if out == "" {
+				return withExit(2, errors.New("--out NEW is required: the repaired copy goes to a new file, and FILE is never changed"))
+			}
+			path, err := fileArg(knowledgePath, args)
+			if err != nil {
+				return withExit(2, err)
+			}
+			rep, err := knowledge.Repair(path, out, knowledge.Options{Timeout: knowledgeLockWait})
+			if err != nil {
+				return withExit(2, err)
+			}
+			w := c.OutOrStdout()
+			if len(rep.Problems) == 0 {
+				fmt.Fprintf(w, "%s has no damage; copied it whole.\n", path)
+			} else {
+				fmt.Fprintf(w, "%s is damaged:\n", path)
+				for _, p := range rep.Problems {
+					fmt.Fprintf(w, "  - %s\n", p)
+				}
+			}
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "KIND\tSAVED\tLOST\tDAMAGED PAGES")
+			for _, k := range rep.Kinds {
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\n", k.Kind, k.Saved, k.Lost, k.LostPages)
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "Saved to %s; %s is unchanged. Use the copy with --knowledge %s, or move it in place of %s.\n", out, path, out, path)
+			fmt.Fprintln(w, "LOST: records known but not saved (unreadable, or named by the trick index); DAMAGED PAGES: pages skipped whole, their records uncounted.")
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "the new file for the repaired copy (must not exist)")
 	return cmd
 }

@@ -15,25 +15,63 @@ import (
 // runLockWait is how long a run waits for a knowledge file another fairy holds.
 const runLockWait = 2 * time.Second
 
-// openRunKnowledge opens a run's knowledge file, creating it and its directory when missing.
-// A file that another fairy holds is a clear error.
-func openRunKnowledge(path string, now func() time.Time) (*knowledge.Store, error) {
+// runKnowledge is a run's long-term knowledge, opened before the phone.
+type runKnowledge struct {
+	Store *knowledge.Store // nil: the run goes without
+	Path  string
+	// Off says why the run goes without although a file was configured (it is damaged);
+	// the run's summary says it too.
+	Off string
+}
+
+// close closes the store, once; closing again is harmless.
+func (k *runKnowledge) close() error {
+	if k.Store == nil {
+		return nil
+	}
+	err := k.Store.Close()
+	k.Store = nil
+	return err
+}
+
+// openRunKnowledge opens a run's knowledge file (none when path is ""), creating it and
+// its directory when missing. A file another fairy holds is a clear error (exit 2), and
+// so is a damaged file the person named (isDefault false: --knowledge, FAIRY_KNOWLEDGE or
+// the config file). The default file, damaged, is left aside instead: the run goes
+// without knowledge and says so on stderr and in its summary. Call it before the phone
+// is touched.
+func openRunKnowledge(path string, isDefault bool, now func() time.Time, stderr io.Writer) (runKnowledge, error) {
+	k := runKnowledge{Path: path}
+	if path == "" {
+		return k, nil
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("create knowledge directory: %w", err)
+		return k, withExit(2, fmt.Errorf("create knowledge directory: %w", err))
 	}
 	st, err := knowledge.Open(path, knowledge.Options{Timeout: runLockWait, Clock: now})
-	if errors.Is(err, knowledge.ErrInUse) {
-		return nil, fmt.Errorf("knowledge file %s is in use by another fairy: wait for it to finish, or pass --knowledge OTHER_FILE: %w", path, err)
+	switch {
+	case err == nil:
+		k.Store = st
+		return k, nil
+	case errors.Is(err, knowledge.ErrInUse):
+		return k, withExit(2, fmt.Errorf("knowledge file %s is in use by another fairy: wait for it to finish, or pass --knowledge OTHER_FILE: %w", path, err))
+	case isDefault && (errors.Is(err, knowledge.ErrDamaged) || errors.Is(err, knowledge.ErrNotKnowledge)):
+		fmt.Fprintf(stderr, "fairy: %v\nfairy: running without knowledge: nothing learned is used, and learning is off for this run\n", err)
+		k.Off = err.Error()
+		return k, nil
+	case errors.Is(err, knowledge.ErrDamaged), errors.Is(err, knowledge.ErrNotKnowledge), errors.Is(err, knowledge.ErrSchema):
+		return k, withExit(2, err)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("open knowledge file %s: %w", path, err)
-	}
-	return st, nil
+	return k, withExit(2, fmt.Errorf("open knowledge file %s: %w", path, err))
 }
 
 // reportKnowledge tells the person what the run used and learned, and any App Map updates
-// that failed (mapErr).
-func reportKnowledge(out io.Writer, path string, sum global.Summary, mapErr error) {
+// that failed (mapErr), or that it ran without knowledge.
+func reportKnowledge(out io.Writer, k runKnowledge, sum global.Summary, mapErr error) {
+	if k.Off != "" {
+		fmt.Fprintf(out, "knowledge: off for this run (nothing used, nothing learned): %s cannot be read; see 'fairy knowledge check %s'\n", k.Path, k.Path)
+		return
+	}
 	if mapErr != nil {
 		fmt.Fprintf(out, "knowledge: some App Map updates failed (the run was not affected): %v\n", mapErr)
 	}
@@ -46,19 +84,20 @@ func reportKnowledge(out io.Writer, path string, sum global.Summary, mapErr erro
 	if u.LearnErrors > 0 {
 		learned += fmt.Sprintf(", %d learning passes failed (see the trace)", u.LearnErrors)
 	}
-	fmt.Fprintf(out, "knowledge: %s; %s; file %s\n", used, learned, path)
+	fmt.Fprintf(out, "knowledge: %s; %s; file %s\n", used, learned, k.Path)
 }
 
-// demoKnowledgePath is the demo's knowledge file: --knowledge when given, else a file of
-// its own next to the real one, so what the virtual phone teaches never mixes with what a
-// real phone taught; "" (the demo runs without knowledge) when there is no data directory.
-func (s *settings) demoKnowledgePath() (string, error) {
+// demoKnowledgePath is the demo's knowledge file: --knowledge when given, else (isDefault)
+// a file of its own next to the real one, so what the virtual phone teaches never mixes
+// with what a real phone taught; "" (the demo runs without knowledge) when there is no
+// data directory.
+func (s *settings) demoKnowledgePath() (path string, isDefault bool, err error) {
 	if p := s.v.GetString(keyKnowledge); p != "" {
-		return p, nil
+		return p, false, nil
 	}
 	d, err := s.dataDir()
 	if err != nil {
-		return "", nil //nolint:nilerr // no place to keep knowledge: the demo still runs
+		return "", false, nil //nolint:nilerr // no place to keep knowledge: the demo still runs
 	}
-	return filepath.Join(d, "demo-knowledge.db"), nil
+	return filepath.Join(d, "demo-knowledge.db"), true, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -14,7 +15,6 @@ import (
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
-	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/spf13/cobra"
 )
@@ -30,6 +30,9 @@ type runConfig struct {
 	// Knowledge is the long-term knowledge file (--knowledge); "" runs without it. With it,
 	// the Self-Learner learns from the run, and tricks, hints and shortcuts come from it.
 	Knowledge string
+	// KnowledgeDefault is true when Knowledge is the default file, not one the person
+	// named: damaged, it is left aside for the run instead of stopping it.
+	KnowledgeDefault bool
 }
 
 // runDeps are the hooks of `fairy run`.
@@ -38,6 +41,7 @@ type runDeps struct {
 	OpenDevice func(ctx context.Context) (*adb.Device, error) // the resolved target
 	Stdin      io.Reader
 	Stdout     io.Writer
+	Stderr     io.Writer
 }
 
 // newRunCmd builds `fairy run`.
@@ -62,13 +66,18 @@ func newRunCmd(d runDeps) *cobra.Command {
 			if maxSteps > 0 {
 				cfg.Agent.Limits.MaxSteps = maxSteps
 			}
+			kn, err := openRunKnowledge(cfg.Knowledge, cfg.KnowledgeDefault, cfg.Agent.Clock, cmp.Or(d.Stderr, cmd.ErrOrStderr()))
+			if err != nil {
+				return err
+			}
+			defer kn.close()
 			dev, err := d.OpenDevice(cmd.Context())
 			if err != nil {
 				return withExit(2, fmt.Errorf("open device: %w", err))
 			}
 			defer dev.Close(context.WithoutCancel(cmd.Context()))
 			person := interaction.NewTerminal(d.Stdin, d.Stdout)
-			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Device: dev, Dialoger: person, Out: d.Stdout, HideQuestions: true}, args[0])
+			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: d.Stdout, HideQuestions: true}, args[0])
 			return err
 		},
 	}
@@ -80,6 +89,7 @@ func newRunCmd(d runDeps) *cobra.Command {
 // agentSetup is one agent run's parts.
 type agentSetup struct {
 	Config        runConfig
+	Knowledge     runKnowledge // opened by openRunKnowledge; runAgent closes it
 	Device        agent.Device
 	Dialoger      interaction.Dialoger
 	Out           io.Writer
@@ -98,22 +108,8 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 		now = time.Now
 	}
 	id := fmt.Sprintf("%s-%d", now().UTC().Format("20060102-150405"), os.Getpid())
-	var store *knowledge.Store
-	closeStore := func() error {
-		if store == nil {
-			return nil
-		}
-		err := store.Close()
-		store = nil
-		return err
-	}
-	defer closeStore()
-	if cfg.Knowledge != "" {
-		var err error
-		if store, err = openRunKnowledge(cfg.Knowledge, now); err != nil {
-			return global.Summary{}, withExit(2, err)
-		}
-	}
+	kn := s.Knowledge
+	defer kn.close()
 	ag, err := agent.New(cfg.Agent)
 	if err != nil {
 		return global.Summary{}, withExit(2, err)
@@ -121,14 +117,14 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 	dir := filepath.Join(cfg.RunsDir, id)
 	fmt.Fprintf(s.Out, "run directory: %s\n", dir)
 	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: dir, ID: id, Device: s.Device, Model: cfg.Model,
-		Dialoger: s.Dialoger, Knowledge: store, Progress: s.Out, HideQuestions: s.HideQuestions})
+		Dialoger: s.Dialoger, Knowledge: kn.Store, KnowledgeOff: kn.Off, Progress: s.Out, HideQuestions: s.HideQuestions})
 	if err != nil {
 		return global.Summary{}, withExit(2, err)
 	}
 	sum, runErr := res.Summary, res.Err
-	if store != nil {
-		reportKnowledge(s.Out, cfg.Knowledge, sum, res.KnowledgeErr)
-		if err := closeStore(); err != nil && runErr == nil {
+	if kn.Store != nil || kn.Off != "" {
+		reportKnowledge(s.Out, kn, sum, res.KnowledgeErr)
+		if err := kn.close(); err != nil && runErr == nil {
 			runErr = fmt.Errorf("close knowledge file: %w", err)
 		}
 	}
