@@ -160,7 +160,7 @@ func openBolt(path string, opts Options, readOnly bool) (db *bolt.DB, err error)
 			db, err = nil, &DamageError{File: path, Problems: []string{fmt.Sprintf("bbolt failed to open it: %v", r)}}
 		}
 	}()
-	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.Timeout, ReadOnly: readOnly})
+	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.Timeout, ReadOnly: readOnly, NoSync: opts.noSync})
 	if err != nil {
 		return nil, openError(path, err)
 	}

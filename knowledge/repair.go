@@ -289,7 +289,7 @@ func (sv *salvage) write(dst string, opts Options) (err error) {
 			_ = os.Remove(name)
 		}
 	}()
-	s, err := Open(name, Options{Timeout: opts.Timeout, Clock: opts.Clock, Logger: opts.Logger})
+	s, err := Open(name, Options{Timeout: opts.Timeout, Clock: opts.Clock, Logger: opts.Logger, noSync: opts.noSync})
 	if err != nil {
 		return err
 	}

@@ -69,6 +69,8 @@ type Options struct {
 	Preload bool
 	// Logger receives debug records; nil discards them.
 	Logger *slog.Logger
+
+	noSync bool // tests: commit without fsync
 }
 
 // Store is an open knowledge file: App Tricks, App Maps, app metadata and run
