@@ -95,10 +95,10 @@ func TestOutOfRangeIndexIsReasked(t *testing.T) {
 			return tap(42)
 		}
 		if !strings.Contains(u, "index 42 is not on the current screen") && n == 1 {
-			return `{"thought":"","actions":[]}`
+			return `{"thought":"","actions":[],"expect":""}`
 		}
 		if i := index(u, "Pay"); i > 0 {
-			return `{"thought":"","actions":[{"type":"Finish"}]}`
+			return `{"thought":"","actions":[{"type":"Finish"}],"expect":""}`
 		}
 		return tap(index(u, "Large ¥18"))
 	}
@@ -149,7 +149,7 @@ func TestThreeFailuresForceFullReplan(t *testing.T) {
 			if strings.Contains(u, "Current sub-goal: Use the New note button") {
 				return tap(index(u, "New note"))
 			}
-			return `{"thought":"","actions":[{"type":"Wait","seconds":0.1}]}`
+			return `{"thought":"","actions":[{"type":"Wait","seconds":0.1}],"expect":""}`
 		},
 	}}
 	h := newHarness(t, phone, m, nil, nil)
@@ -187,7 +187,7 @@ func TestDeciderNeedInteractionAsksThePerson(t *testing.T) {
 			if strings.Contains(u, "Alice Chen.") {
 				return tap(index(u, "Alice Chen"))
 			}
-			return `{"thought":"two Alices","actions":[{"type":"NeedInteraction","reason":"there are two contacts named Alice"}]}`
+			return `{"thought":"two Alices","actions":[{"type":"NeedInteraction","reason":"there are two contacts named Alice"}],"expect":""}`
 		},
 		llm.RoleInteractor: func(n int, u string) string {
 			if !strings.Contains(u, "Person:") {
@@ -344,7 +344,14 @@ func TestKeyContextOffCriticalPath(t *testing.T) {
 	if off == 0 || off != m.count(llm.RoleExtractor) {
 		t.Errorf("extractor calls off the path = %d, want %d", off, m.count(llm.RoleExtractor))
 	}
-	_ = critical
+	// Every other role's call is on the step's critical path.
+	onPath := 0
+	for _, r := range []llm.Role{llm.RolePlanner, llm.RoleReplanner, llm.RoleDecider, llm.RoleInteractor, RoleChecker} {
+		onPath += m.count(r)
+	}
+	if critical == 0 || critical != onPath {
+		t.Errorf("calls on the critical path = %d, want %d (planner, re-planner, decider, interactor, checker)", critical, onPath)
+	}
 }
 
 // TestUnusableDecisionsFailTheTask: a decider that never gives a usable batch (an index not
@@ -360,7 +367,7 @@ func TestUnusableDecisionsFailTheTask(t *testing.T) {
 		calls     int
 	}{
 		{"index out of range", tap(42), -1, "index 42 is not on the current screen", 3 * maxBadDecides},
-		{"unknown type", `{"thought":"","actions":[{"type":"Teleport","index":1}]}`, -1, "unknown action type \"Teleport\"", 3 * maxBadDecides},
+		{"unknown type", `{"thought":"","actions":[{"type":"Teleport","index":1}],"expect":""}`, -1, "unknown action type \"Teleport\"", 3 * maxBadDecides},
 		// Two bad steps, one good, then bad ones again: 6 + 1 + 9 calls.
 		{"count restarts", tap(42), 6, "no usable action in 3 steps in a row", 6 + 1 + 3*maxBadDecides},
 	}
@@ -406,7 +413,7 @@ func TestGuardHoldsAPINTypedWithALineBreak(t *testing.T) {
 			if j := strings.LastIndex(u[:max(i, 0)], "["); i > 0 && j >= 0 {
 				fmt.Sscan(u[j+1:], &n)
 			}
-			return fmt.Sprintf(`{"thought":"","actions":[{"type":"Input","index":%d,"text":%q}]}`, n, pin+"\n")
+			return fmt.Sprintf(`{"thought":"","actions":[{"type":"Input","index":%d,"text":%q}],"expect":""}`, n, pin+"\n")
 		},
 		llm.RoleInteractor: func(_ int, u string) string {
 			if !strings.Contains(u, "Person:") {
