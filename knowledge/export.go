@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -101,15 +102,18 @@ func (s *Store) Export(w io.Writer) error {
 //     new one when that ID is taken;
 //   - runs: by ID, replaced.
 func (s *Store) Import(r io.Reader) (ImportStats, error) {
-	var doc Document
-	lr := &io.LimitedReader{R: r, N: MaxImportBytes + 1}
-	dec := json.NewDecoder(lr)
-	dec.DisallowUnknownFields()
-	err := dec.Decode(&doc)
-	if lr.N <= 0 {
-		return ImportStats{}, fmt.Errorf("import knowledge: the document is over the %d MiB cap: %w", MaxImportBytes>>20, ErrTooLarge)
-	}
+	// Read up to the cap first: a document over it is refused without being parsed.
+	raw, err := io.ReadAll(io.LimitReader(r, MaxImportBytes+1))
 	if err != nil {
+		return ImportStats{}, fmt.Errorf("import knowledge: %w", err)
+	}
+	if len(raw) > MaxImportBytes {
+		return ImportStats{}, fmt.Errorf("import knowledge: the document is over the %d MiB cap: nothing imported: %w", MaxImportBytes>>20, ErrTooLarge)
+	}
+	var doc Document
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
 		return ImportStats{}, fmt.Errorf("import knowledge: decode: %w", err)
 	}
 	if doc.Format != ExportFormat {
