@@ -34,6 +34,13 @@ import (
 // maxProblems is how many problems a DamageError keeps.
 const maxProblems = 20
 
+// Log attribute keys.
+const (
+	keyFile  = "file"
+	keyPanic = "panic"
+	keyStack = "stack"
+)
+
 // verifyFile checks the whole file at path as verify does.
 func verifyFile(path string) error {
 	d, err := readDisk(path)
@@ -194,7 +201,7 @@ func (s *Store) guard(fn func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			s.log.Debug("recovered a panic reading the knowledge file", "file", s.path, "panic", r, "stack", string(debug.Stack()))
+			s.log.Debug("recovered a panic reading the knowledge file", keyFile, s.path, keyPanic, r, keyStack, string(debug.Stack()))
 			d := &DamageError{File: s.path, Problems: []string{fmt.Sprintf("bbolt failed reading it: %v", r)}}
 			s.damage.CompareAndSwap(nil, d)
 			err = d

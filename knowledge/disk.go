@@ -355,16 +355,22 @@ func (w *walker) walkPage(where string, id uint64, r bucketRange, depth int, las
 
 // leaf visits the records of leaf page id (0 for an inline bucket) in order.
 func (w *walker) leaf(where string, id uint64, h pageHeader, page []byte, r bucketRange, last *[]byte, visit visitFunc) {
+	name := func() string { // only for problems: this loop runs for every page
+		if id == 0 {
+			return "inline bucket"
+		}
+		return fmt.Sprintf("page %d", id)
+	}
 	for i := range int(h.count) {
 		flags, k, v, _, err := element(h, page, i)
 		if err != nil {
 			w.bad()
-			w.problem("%s: page %d: %v", where, id, err)
+			w.problem("%s: %s: %v", where, name(), err)
 			return
 		}
 		// Keys rise through the bucket, and stay in the range the branch above gives.
 		if *last != nil && bytes.Compare(k, *last) <= 0 || (i == 0 || i == int(h.count)-1) && !r.holds(k) {
-			w.problem("%s: page %d: key %d out of order", where, id, i)
+			w.problem("%s: %s: key %d out of order", where, name(), i)
 		}
 		*last = k
 		visit(k, v, flags&leafBucket != 0)
