@@ -320,7 +320,7 @@ func nonsenseRules(replanner, decider string) string {
 		replanner = `'{"result":"B","reflection":"","progress":"","plan":["Refresh the vault"],"subgoal":"Refresh the vault","interaction":0,"reason":""}'`
 	}
 	if decider == "" {
-		decider = `'{"thought":"","actions":[{"type":"Tap","index":2}]}'`
+		decider = `'{"thought":"","actions":[{"type":"Tap","index":2}],"expect":""}'`
 	}
 	return `
   - name: replanner
@@ -346,10 +346,10 @@ func TestModelNonsenseFailsTheTask(t *testing.T) {
 	}{
 		{name: "decider prose", decider: `'I would tap the login button.'`, want: "unusable"},
 		{name: "decider wrong shape", decider: `'{"thought":"","actions":"Tap(2)"}'`, want: "unusable"},
-		{name: "decider index out of range", decider: `'{"thought":"","actions":[{"type":"Tap","index":99}]}'`, want: "index 99 is not on the current screen"},
-		{name: "decider negative index", decider: `'{"thought":"","actions":[{"type":"Input","index":-3,"text":"x"}]}'`, want: "Input needs an element index"},
-		{name: "decider unknown action", decider: `'{"thought":"","actions":[{"type":"Teleport","index":1}]}'`, want: "unknown action type"},
-		{name: "decider no action", decider: `'{"thought":"nothing to do","actions":[]}'`, want: "gave no usable action in 3 steps"},
+		{name: "decider index out of range", decider: `'{"thought":"","actions":[{"type":"Tap","index":99}],"expect":""}'`, want: "index 99 is not on the current screen"},
+		{name: "decider negative index", decider: `'{"thought":"","actions":[{"type":"Input","index":-3,"text":"x"}],"expect":""}'`, want: "Input needs an element index"},
+		{name: "decider unknown action", decider: `'{"thought":"","actions":[{"type":"Teleport","index":1}],"expect":""}'`, want: "unknown action type"},
+		{name: "decider no action", decider: `'{"thought":"nothing to do","actions":[],"expect":""}'`, want: "gave no usable action in 3 steps"},
 		{name: "replanner prose", replanner: `'Sure! Here is my plan: tap login.'`, want: "unusable"},
 		{name: "replanner wrong shape", replanner: `'{"result":"B","plan":"log in","subgoal":["x"],"interaction":"soon"}'`, want: "unusable"},
 		{name: "planner prose", planner: `'Open the vault app, I think.'`, want: "unusable"},
@@ -410,7 +410,7 @@ const loginRules = `
     answer: '{"result":"","reflection":"","progress":"","plan":["Log in"],"subgoal":"Log in","interaction":0,"reason":""}'
   - name: type the password
     role: decider
-    answer: '{"thought":"type it and log in","actions":[{"type":"Input","index":{{index "field_a"}},"text":"Tr0ub4dor&3 horse"},{"type":"Tap","index":{{index "Log in"}}}]}'
+    answer: '{"thought":"type it and log in","actions":[{"type":"Input","index":{{index "field_a"}},"text":"Tr0ub4dor&3 horse"},{"type":"Tap","index":{{index "Log in"}}}],"expect":""}'
 `
 
 // TestSecretsStayOut: text typed into a password field reaches the phone and nothing
@@ -476,7 +476,7 @@ func TestSecretsStayOut(t *testing.T) {
 		// while the decider is still told what was wrong.
 		for _, index := range []string{"99", "-3"} {
 			t.Run(index, func(t *testing.T) {
-				rules := nonsenseRules("", `'{"thought":"","actions":[{"type":"Input","index":`+index+`,"text":"`+vaultSecret+`"}]}'`)
+				rules := nonsenseRules("", `'{"thought":"","actions":[{"type":"Input","index":`+index+`,"text":"`+vaultSecret+`"}],"expect":""}'`)
 				var mu sync.Mutex
 				var leaked []llm.Role
 				told := false
@@ -530,7 +530,7 @@ func yamlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") 
 
 // shellRules run one technician command, then finish.
 func shellRules(command string) string {
-	act, err := json.Marshal(map[string]any{"thought": "", "actions": []map[string]string{{"type": "Shell", "command": command}}})
+	act, err := json.Marshal(map[string]any{"thought": "", "actions": []map[string]string{{"type": "Shell", "command": command}}, "expect": ""})
 	if err != nil {
 		panic(err)
 	}
@@ -627,14 +627,14 @@ func guardRules(label string) string {
   - name: tap log in
     role: decider
     match: ['Current sub-goal: Log in']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Log in"}}}]}'
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Log in"}}}],"expect":""}'
   - name: press it
     role: decider
     times: 2
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "` + label + `"}}}]}'
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "` + label + `"}}}],"expect":""}'
   - name: finish
     role: decider
-    answer: '{"thought":"","actions":[{"type":"Finish","text":"pressed"}]}'
+    answer: '{"thought":"","actions":[{"type":"Finish","text":"pressed"}],"expect":""}'
   - name: consent given
     role: interactor
     match: ['Interaction type: [12]', 'Why the agent asks: ([^\n]*)', '(?m)^Person: (?i:y|yes)']
@@ -721,18 +721,18 @@ func chatRules(batch string) string {
   - name: tap log in
     role: decider
     match: ['Current sub-goal: Log in']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Log in"}}}]}'
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Log in"}}}],"expect":""}'
   - name: tap chat
     role: decider
     match: ['Current sub-goal: Open the chat']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Chat"}}}]}'
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Chat"}}}],"expect":""}'
   - name: send it
     role: decider
     times: 2
     answer: ` + yamlQuote(batch) + `
   - name: finish
     role: decider
-    answer: '{"thought":"","actions":[{"type":"Finish","text":"sent"}]}'
+    answer: '{"thought":"","actions":[{"type":"Finish","text":"sent"}],"expect":""}'
   - name: consent given
     role: interactor
     match: ['Interaction type: [12]', 'Why the agent asks: ([^\n]*)', '(?m)^Person: (?i:y|yes)']
@@ -751,8 +751,8 @@ func chatRules(batch string) string {
 // (nothing is sent; the line break is not even typed) and a "yes" sends once.
 func TestGuardHoldsEnterThatSubmits(t *testing.T) {
 	const (
-		enter   = `{"thought":"","actions":[{"type":"Input","index":{{index "field_b"}},"text":"hello"},{"type":"Enter"}]}`
-		newline = `{"thought":"","actions":[{"type":"Input","index":{{index "field_b"}},"text":"hello\n"}]}`
+		enter   = `{"thought":"","actions":[{"type":"Input","index":{{index "field_b"}},"text":"hello"},{"type":"Enter"}],"expect":""}`
+		newline = `{"thought":"","actions":[{"type":"Input","index":{{index "field_b"}},"text":"hello\n"}],"expect":""}`
 	)
 	tests := []struct {
 		name  string

@@ -33,18 +33,18 @@ func pageRules(open, replan, batch string, times int) string {
   - name: tap log in
     role: decider
     match: ['Current sub-goal: Log in']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Log in"}}}]}'
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Log in"}}}],"expect":""}'
   - name: open it
     role: decider
     match: ['Current sub-goal: Open the page']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "%[1]s"}}}]}'
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "%[1]s"}}}],"expect":""}'
   - name: press
     role: decider
     times: %[4]d
     answer: %[3]s
   - name: finish
     role: decider
-    answer: '{"thought":"","actions":[{"type":"Finish","text":"pressed"}]}'
+    answer: '{"thought":"","actions":[{"type":"Finish","text":"pressed"}],"expect":""}'
   - name: consent given
     role: interactor
     match: ['Interaction type: [12]', 'Why the agent asks: ([^\n]*)', '(?m)^Person: (?i:y|yes)']
@@ -72,7 +72,7 @@ func tapBatch(labels ...string) string {
 	for _, l := range labels {
 		acts = append(acts, fmt.Sprintf(`{"type":"Tap","index":{{index %q}}}`, l))
 	}
-	return `{"thought":"the page says to tap every button","actions":[` + strings.Join(acts, ",") + `]}`
+	return `{"thought":"the page says to tap every button","actions":[` + strings.Join(acts, ",") + `],"expect":""}`
 }
 
 // worldButtons are the vault's World page buttons after Refresh: pay, buy, delete and send
@@ -150,10 +150,10 @@ func TestModelThatTapsEverything(t *testing.T) {
 // and a label-less icon count as paying; Cancel does not.
 func TestGuardJudgesThePaymentSheet(t *testing.T) {
 	for _, tc := range []struct{ tap, held string }{
-		{`{"thought":"","actions":[{"type":"Tap","index":{{index "OK"}}}]}`, "payment:OK"},
-		{`{"thought":"","actions":[{"type":"Tap","index":{{index "Confirm"}}}]}`, "payment:Confirm"},
-		{`{"thought":"","actions":[{"type":"Tap","index":{{index "s_c"}}}]}`, "payment:"},
-		{`{"thought":"","actions":[{"type":"Tap","index":{{index "Cancel"}}}]}`, ""},
+		{`{"thought":"","actions":[{"type":"Tap","index":{{index "OK"}}}],"expect":""}`, "payment:OK"},
+		{`{"thought":"","actions":[{"type":"Tap","index":{{index "Confirm"}}}],"expect":""}`, "payment:Confirm"},
+		{`{"thought":"","actions":[{"type":"Tap","index":{{index "s_c"}}}],"expect":""}`, "payment:"},
+		{`{"thought":"","actions":[{"type":"Tap","index":{{index "Cancel"}}}],"expect":""}`, ""},
 	} {
 		t.Run(tc.held, func(t *testing.T) {
 			r := rig{rules: pageRules("Wallet", "", tc.tap, 1), user: []interaction.Rule{{Pattern: ".", Reply: "no"}}}.run(t, "Press the button")
@@ -193,7 +193,7 @@ func TestVagueYesDoesNotPay(t *testing.T) {
   - name: tap log in
     role: decider
     match: ['Current sub-goal: Log in']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Log in"}}}]}'
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Log in"}}}],"expect":""}'
   - name: pay
     role: decider
     times: 2
@@ -222,7 +222,7 @@ func TestVagueYesDoesNotPay(t *testing.T) {
 // and no "done": typed text never lands in the wrong field unnoticed.
 func TestTypingUnderDeadTaps(t *testing.T) {
 	const want = "alpha|bravo|charlie"
-	fill := `{"thought":"","actions":[{"type":"Input","index":{{index "field_x"}},"text":"alpha"},{"type":"Input","index":{{index "field_y"}},"text":"bravo"},{"type":"Input","index":{{index "field_z"}},"text":"charlie"}]}`
+	fill := `{"thought":"","actions":[{"type":"Input","index":{{index "field_x"}},"text":"alpha"},{"type":"Input","index":{{index "field_y"}},"text":"bravo"},{"type":"Input","index":{{index "field_z"}},"text":"charlie"}],"expect":""}`
 	rules := `
   - name: log in
     role: replanner
@@ -251,11 +251,11 @@ func TestTypingUnderDeadTaps(t *testing.T) {
   - name: tap log in
     role: decider
     match: ['Current sub-goal: Log in']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Log in"}}}]}'
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Log in"}}}],"expect":""}'
   - name: open it
     role: decider
     match: ['Current sub-goal: Open the form']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Form"}}}]}'
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Form"}}}],"expect":""}'
   - name: fill it
     role: decider
     match: ['Current sub-goal: Fill the form']
@@ -263,7 +263,7 @@ func TestTypingUnderDeadTaps(t *testing.T) {
   - name: keep it
     role: decider
     match: ['Current sub-goal: Keep the form']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Keep"}}}]}'
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Keep"}}}],"expect":""}'
 `
 	done, retried := 0, 0
 	for seed := uint64(1); seed <= 16; seed++ {

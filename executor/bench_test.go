@@ -51,7 +51,7 @@ func BenchmarkStep(b *testing.B) {
 		llm.RoleDecider: func(_ int, u string) string {
 			u = u[strings.Index(u, "<<<SCREEN"):]
 			i := strings.Index(u, `"Next `)
-			return fmt.Sprintf(`{"thought":"","actions":[{"type":"Tap","index":%d}]}`, index(u, u[i+1:i+1+strings.Index(u[i+1:], `"`)]))
+			return fmt.Sprintf(`{"thought":"","actions":[{"type":"Tap","index":%d}],"expect":""}`, index(u, u[i+1:i+1+strings.Index(u[i+1:], `"`)]))
 		},
 	}}
 	h := newHarness(b, &phone.fakePhone, m, nil, func(c *Config) {

@@ -199,6 +199,7 @@ type run struct {
 	consents    map[int]Verdict // batch index → the guarded verdict whose consent it spends
 	typed       map[int]bool    // element indexes typed into by the batch running now
 	fresh       bool            // nothing ran since the screen was read: its focus is current
+	expect      string          // what the decider expected its last batch to show
 	finishAfter bool
 
 	loops      map[string]int

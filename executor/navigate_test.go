@@ -42,14 +42,14 @@ func deepModel() *fakeModel {
 		},
 		llm.RoleDecider: func(_ int, u string) string {
 			if strings.Contains(u, "Current sub-goal: Go to") && strings.Contains(u, `Navigate("info") replays it`) {
-				return `{"thought":"known way","actions":[{"type":"Navigate","target":"info"}]}`
+				return `{"thought":"known way","actions":[{"type":"Navigate","target":"info"}],"expect":""}`
 			}
 			for _, l := range []string{"Turn off", "Apps", "All apps", "Maps", "Maps app"} {
 				if i := index(u, l); i > 0 {
 					return tap(i)
 				}
 			}
-			return `{"thought":"lost","actions":[]}`
+			return `{"thought":"lost","actions":[],"expect":""}`
 		},
 	}}
 }
@@ -173,7 +173,7 @@ func TestNavigateStopsAtGuardedStep(t *testing.T) {
 	model := deepModel()
 	dec := model.fn[llm.RoleDecider]
 	model.fn[llm.RoleDecider] = func(n int, u string) string {
-		if i := index(u, "Pay"); i > 0 && !strings.Contains(u, "Go to") {
+		if i := index(u, "Pay"); i > 0 && !strings.Contains(u, "Current sub-goal: Go to") {
 			return tap(i)
 		}
 		return dec(n, u)
@@ -224,7 +224,7 @@ func payModel() *fakeModel {
 			if i := index(u, "Pay ¥18"); i > 0 {
 				return tap(i)
 			}
-			return `{"thought":"known way","actions":[{"type":"Navigate","target":"info"}]}`
+			return `{"thought":"known way","actions":[{"type":"Navigate","target":"info"}],"expect":""}`
 		},
 		llm.RoleInteractor: func(_ int, u string) string {
 			switch {

@@ -30,7 +30,7 @@ rules:
   - role: replanner
     answer: '{"result":"B","reflection":"","progress":"","plan":["Type drafts"],"subgoal":"Type drafts","interaction":0,"reason":""}'
   - role: decider
-    answer: '{"thought":"","actions":[{"type":"Input","index":{{index "compose_message_text"}},"text":"draft {{.Times}}"}]}'
+    answer: '{"thought":"","actions":[{"type":"Input","index":{{index "compose_message_text"}},"text":"draft {{.Times}}"}],"expect":""}'
   - role: extractor
     answer: '{"facts":[{"key":"draft","value":"seen"}]}'
 `

@@ -127,7 +127,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	r.full = false
 	d := prompts.ReplannerData{
 		Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(), Step: r.step, First: first,
-		Plan: r.plan, Subgoal: r.subgoal, Progress: mem.Progress(), LastActions: r.lastActs, Change: r.change,
+		Plan: r.plan, Subgoal: r.subgoal, Progress: mem.Progress(), LastActions: r.lastActs, Expect: r.expect, Change: r.change,
 		Screen: r.screen.Text(), Secure: r.secure, Visual: r.images() != nil, Context: mem.KeyContext(),
 		Notes: r.planNote,
 	}
@@ -149,6 +149,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	if err != nil {
 		return StateError, err
 	}
+	r.expect = "" // said once, with the actions it was about
 	var ans prompts.ReplannerAnswer
 	if err := call(ctx, r.cfg.Model, llm.RoleReplanner, p, r.images(), &ans); err != nil {
 		return StateError, err
@@ -275,7 +276,7 @@ func (r *run) decide(ctx context.Context) (State, error) {
 	mem := r.cfg.Memory
 	for attempt := 0; ; attempt++ {
 		d := prompts.DeciderData{
-			Task: r.a.Task, Instructions: mem.Instructions(), Plan: r.plan, Subgoal: r.subgoal,
+			Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(), Plan: r.plan, Subgoal: r.subgoal,
 			History: history(mem.LastFrames(6)), Screen: r.screen.Text(), Keyboard: r.screen.Keyboard, Secure: r.secure,
 			Visual: r.images() != nil, Context: mem.KeyContext(), Shell: r.cfg.Shell, Notes: r.decNote,
 			Tricks: r.tricks(ctx, TrickAction, r.subgoal),
@@ -301,14 +302,16 @@ func (r *run) decide(ctx context.Context) (State, error) {
 		if n := len(batch); len(problems) == 0 && n > 0 && batch[n-1].Type == memory.Navigate {
 			steps, why := r.shortcut(ctx, batch)
 			if why == "" {
-				r.publish(memory.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: batch})
+				r.publish(memory.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: batch, Expect: ans.Expect})
+				r.expect = ans.Expect
 				return r.navigate(ctx, batch[n-1].Target, steps)
 			}
 			r.publish(memory.ActionRejected{Step: r.step, Action: withheld(batch[n-1]), Reason: why})
 			problems = []string{why}
 		}
 		if len(problems) == 0 && len(batch) > 0 {
-			r.publish(memory.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: r.masked(batch)})
+			r.publish(memory.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: r.masked(batch), Expect: ans.Expect})
+			r.expect = ans.Expect
 			return r.route(batch)
 		}
 		if len(problems) == 0 {
@@ -739,22 +742,26 @@ func (r *run) collect(ctx context.Context, step int, s *perception.Screen) {
 	})
 }
 
-// history renders earlier steps' actions and results for the decider.
-func history(frames []memory.Frame) []string {
-	var out []string
+// history is the earlier steps for the decider: what ran (and what failed, with why),
+// what the decider expected, and the Re-Planner's judgement of it.
+func history(frames []memory.Frame) []prompts.StepRecord {
+	var out []prompts.StepRecord
 	for _, f := range frames {
+		if len(f.Executed) == 0 && f.Result == "" {
+			continue // a step that only asked or planned
+		}
+		rec := prompts.StepRecord{Step: f.Step, Subgoal: f.Subgoal, Expect: f.Expect, Result: f.Result, Reflection: f.Reflection}
 		for _, e := range f.Executed {
-			s := fmt.Sprintf("step %d: %s", f.Step, e.Action)
+			s := e.Action.String()
 			if e.Element != nil && e.Element.Label != "" {
 				s += fmt.Sprintf(" on %q", e.Element.Label)
 			}
 			if e.Err != "" {
-				s += " (failed: " + e.Err + ")"
-			} else if f.Result != "" {
-				s += " → " + f.Result
+				s += ": failed: " + llm.Head(e.Err, 200)
 			}
-			out = append(out, s)
+			rec.Actions = append(rec.Actions, s)
 		}
+		out = append(out, rec)
 	}
 	return out
 }

@@ -76,15 +76,15 @@ rules:
   - name: navigate
     role: decider
     match: ['Current sub-goal: Go to', 'Navigate\("(\w+)"\) replays it']
-    answer: '{"thought":"the App Map knows the way","actions":[{"type":"Navigate","target":"{{match 1}}"}]}'
+    answer: '{"thought":"the App Map knows the way","actions":[{"type":"Navigate","target":"{{match 1}}"}],"expect":""}'
   - name: open
     role: decider
     match: ['Current sub-goal: Open ([^\n]+)']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index (match 1)}}}]}'
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index (match 1)}}}],"expect":""}'
   - name: turn off
     role: decider
     match: ['Current sub-goal: Turn off']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "All Maps notifications"}}}]}'
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "All Maps notifications"}}}],"expect":""}'
 
   - name: nothing to extract
     role: extractor

@@ -136,7 +136,7 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 		res.Reason = "the phone has no launchable app"
 		return res, ErrNoApps
 	}
-	data := prompts.PlannerData{Phase: "plan", Instruction: instruction, Apps: apps}
+	data := prompts.PlannerData{Phase: prompts.PhasePlan, Instruction: instruction, Apps: apps}
 	if m.cfg.Tricks != nil {
 		if ts, err := m.cfg.Tricks.Tricks(ctx, "common", executor.TrickPlanning, instruction, 3); err == nil {
 			data.Tricks = ts
@@ -182,7 +182,7 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 			res.Outcome, res.Reason = r.Outcome, r.Reason
 			return res, nil
 		}
-		data = prompts.PlannerData{Phase: "adjust", Instruction: instruction, Apps: apps, Tasks: ans.Tasks, Done: res.Tasks,
+		data = prompts.PlannerData{Phase: prompts.PhaseAdjust, Instruction: instruction, Progress: ans.Progress, Apps: apps, Tasks: ans.Tasks, Done: res.Tasks,
 			Context: m.cfg.Memory.KeyContext(), Tricks: data.Tricks}
 		if ans, err = m.plan(ctx, data, apps); err != nil {
 			return res, err

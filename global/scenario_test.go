@@ -85,7 +85,7 @@ func decider(subgoal string, times int, answer string) scripted.Rule {
 
 func TestOutOfRangeIndexIsReasked(t *testing.T) {
 	o := scenario{rules: "calendar.yaml", extra: []scripted.Rule{
-		decider("Create a new event", 1, `{"thought":"","actions":[{"type":"Tap","index":99}]}`),
+		decider("Create a new event", 1, `{"thought":"","actions":[{"type":"Tap","index":99}],"expect":""}`),
 	}}.run(t, dinner)
 	if o.res.Outcome != memory.OutcomeDone || !dinnerSaved(o) {
 		t.Fatalf("outcome %+v (%v); events %+v", o.res, o.err, o.phone.Events())
@@ -105,7 +105,7 @@ func TestThreeFailuresForceFullReplan(t *testing.T) {
 	o := scenario{rules: "calendar.yaml", extra: []scripted.Rule{
 		{Name: "no change", Role: "replanner", Match: scripted.Patterns{`\[\d+\] input "Add title" id=title`}, Not: scripted.Patterns{"The last three steps failed"}, Times: 3,
 			Answer: `{"result":"D","reflection":"nothing changed","progress":"","plan":["Wait for the form"],"subgoal":"Wait for the form","interaction":0,"reason":""}`},
-		decider("Wait for the form", 0, `{"thought":"","actions":[{"type":"Wait","seconds":0.01}]}`),
+		decider("Wait for the form", 0, `{"thought":"","actions":[{"type":"Wait","seconds":0.01}],"expect":""}`),
 	}}.run(t, dinner)
 	if o.res.Outcome != memory.OutcomeDone || !dinnerSaved(o) {
 		t.Fatalf("outcome %+v (%v)", o.res, o.err)
@@ -123,7 +123,7 @@ func TestThreeFailuresForceFullReplan(t *testing.T) {
 
 func TestDeciderNeedInteractionAsks(t *testing.T) {
 	o := scenario{rules: "calendar.yaml", user: []interaction.Rule{{Pattern: `title`, Reply: "Call it Dinner"}}, extra: []scripted.Rule{
-		decider("Enter the title", 1, `{"thought":"","actions":[{"type":"NeedInteraction","reason":"Which title should the event have?"}]}`),
+		decider("Enter the title", 1, `{"thought":"","actions":[{"type":"NeedInteraction","reason":"Which title should the event have?"}],"expect":""}`),
 	}}.run(t, dinner)
 	if o.res.Outcome != memory.OutcomeDone || !dinnerSaved(o) {
 		t.Fatalf("outcome %+v (%v)", o.res, o.err)
@@ -182,7 +182,7 @@ func TestBudgetsEndTheTask(t *testing.T) {
 
 func TestFinishCheckCatchesPrematureFinish(t *testing.T) {
 	o := scenario{rules: "calendar.yaml", extra: []scripted.Rule{
-		decider("Enter the title", 1, `{"thought":"looks done","actions":[{"type":"Finish","text":"Done"}]}`),
+		decider("Enter the title", 1, `{"thought":"looks done","actions":[{"type":"Finish","text":"Done"}],"expect":""}`),
 	}}.run(t, dinner)
 	if o.res.Outcome != memory.OutcomeDone || !dinnerSaved(o) {
 		t.Fatalf("outcome %+v (%v)", o.res, o.err)

@@ -47,11 +47,11 @@ rules:
   - name: open chat
     role: decider
     match: ['Current sub-goal: Open the chat with Alice']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Alice Chen"}}}]}'
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Alice Chen"}}}],"expect":""}'
   - name: type and send
     role: decider
     match: ['Current sub-goal: Send the message']
-    answer: '{"thought":"","actions":[{"type":"Input","index":{{index "compose_message_text"}},"text":"On my way, see you at the coffee place at six"},{"type":"Tap","index":{{index "Send SMS"}}}]}'
+    answer: '{"thought":"","actions":[{"type":"Input","index":{{index "compose_message_text"}},"text":"On my way, see you at the coffee place at six"},{"type":"Tap","index":{{index "Send SMS"}}}],"expect":""}'
 
   - name: consent given
     role: interactor
@@ -136,7 +136,7 @@ func TestClearInBatchEmptiesTheField(t *testing.T) {
 		{Name: "retype", Role: "decider", Match: scripted.Patterns{"Current sub-goal: Send the message"}, Times: 1,
 			Answer: `{"thought":"","actions":[{"type":"Input","index":{{index "compose_message_text"}},"text":"Running late, sorry about that, see you soon"},` +
 				`{"type":"Clear","index":{{index "compose_message_text"}}},` +
-				`{"type":"Input","index":{{index "compose_message_text"}},"text":"` + typedMessage + `"},{"type":"Tap","index":{{index "Send SMS"}}}]}`},
+				`{"type":"Input","index":{{index "compose_message_text"}},"text":"` + typedMessage + `"},{"type":"Tap","index":{{index "Send SMS"}}}],"expect":""}`},
 	}}.run(t, "Text Alice: "+typedMessage)
 	if o.err != nil || o.res.Outcome != memory.OutcomeDone {
 		t.Fatalf("run: %v, %+v", o.err, o.res)

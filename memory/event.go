@@ -108,6 +108,7 @@ type ActionsDecided struct {
 	Step    int      `json:"step"`
 	Thought string   `json:"thought,omitempty"`
 	Actions []Action `json:"actions"`
+	Expect  string   `json:"expect,omitempty"` // what the decider expects the screen to show after them
 }
 
 // ActionRejected is an action that was not executed: an index the screen lacks, a bad

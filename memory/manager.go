@@ -39,6 +39,7 @@ type Frame struct {
 	Interaction int
 	Thought     string
 	Actions     []Action // decided
+	Expect      string   // what the decider expected them to show
 	Executed    []ActionExecuted
 	Rejected    []ActionRejected
 	Result      string // A/B/C/D, filled by the next step's reflection
@@ -119,7 +120,7 @@ func (m *Manager) Handle(r Record) {
 		m.turns = nil
 	case ActionsDecided:
 		if f := m.frame(e.Step); f != nil {
-			f.Thought = e.Thought
+			f.Thought, f.Expect = e.Thought, e.Expect
 			f.Actions = append(f.Actions, e.Actions...)
 		}
 	case ActionRejected:

@@ -7,6 +7,7 @@ import "github.com/fairy-go/fairy/memory"
 type PlannerData struct {
 	Phase       string
 	Instruction string
+	Progress    string // the planner's own progress note from its last answer (adjust phase)
 	Apps        []memory.App
 	Tasks       []memory.AppTask // the current plan (adjust phase)
 	Done        []memory.TaskResult // finished app tasks (adjust phase)
@@ -33,6 +34,7 @@ type ReplannerData struct {
 	Subgoal      string
 	Progress     string
 	LastActions  []string // the previous step's actions with their effect
+	Expect       string   // what the Action Decider expected them to show
 	Change       string   // how the screen changed since the previous step
 	Screen       string   // text form
 	Secure       bool     // the screenshot is black (FLAG_SECURE)
@@ -48,11 +50,12 @@ func (s *Set) Replan(d ReplannerData) (Prompt, error) { return s.render(NameRepl
 
 // DeciderData fills the Action Decider prompt.
 type DeciderData struct {
+	Instruction  string // the person's whole instruction
 	Task         memory.AppTask
 	Instructions []memory.Instruction
 	Plan         []string
 	Subgoal      string
-	History      []string // earlier actions and their results, oldest first
+	History      []StepRecord // earlier steps, oldest first
 	Screen       string
 	Keyboard     bool
 	Secure       bool

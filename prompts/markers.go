@@ -30,6 +30,12 @@ const (
 	MarkPerson = "Person: "
 	// MarkUserSaid marks an instruction-stack entry that came from the person.
 	MarkUserSaid = "(the user said) "
+	// MarkOutcome is how an app task (Self-Learner) or a run (judge) ended:
+	// "Outcome: done", the learner's followed by " after N steps".
+	MarkOutcome = "Outcome: "
+	// MarkQuestionKind is the kind of the question the simulated user is asked:
+	// "Question kind: yes/no", "options" or "open".
+	MarkQuestionKind = "Question kind: "
 )
 
 // Phases of the Global Planner.
@@ -52,6 +58,15 @@ const (
 	BlockApps         = "APPS"
 	BlockConversation = "CONVERSATION"
 	BlockTrajectory   = "TRAJECTORY"
+	BlockTricks       = "TRICKS"
+	BlockErrors       = "ERRORS"
+	BlockReason       = "REASON"
+	BlockAnswer       = "ANSWER"
+	BlockPersona      = "PERSONA"
+	BlockIntent       = "INTENT"
+	BlockQuestion     = "QUESTION"
+	BlockOptions      = "OPTIONS"
+	BlockCriteria     = "CRITERIA"
 )
 
 // markers is what templates reach through `mark`.
@@ -59,7 +74,7 @@ var markers = map[string]string{
 	"Phase": MarkPhase, "FinishedTasks": MarkFinishedTasks, "Task": MarkTask, "Subgoal": MarkSubgoal,
 	"LastActions": MarkLastActions, "Expected": MarkExpected, "ScreenChange": MarkScreenChange,
 	"InteractionType": MarkInteractionType, "WhyAsk": MarkWhyAsk, "Agent": MarkAgent, "Person": MarkPerson,
-	"UserSaid": MarkUserSaid,
+	"UserSaid": MarkUserSaid, "Outcome": MarkOutcome, "QuestionKind": MarkQuestionKind,
 }
 
 // mark returns the marker named name; an unknown name fails the template.

@@ -32,11 +32,15 @@ const (
 	NameInteractor = "interactor"
 	NameExtractor  = "extractor"
 	NameChecker    = "checker"
+	NameLearner    = "learner" // the Self-Learner
+	NameUser       = "user"    // the simulated user of evaluations
+	NameJudge      = "judge"   // the judge of evaluation checks
 )
 
 // Names lists every prompt.
 func Names() []string {
-	return []string{NamePlanner, NameReplanner, NameDecider, NameInteractor, NameExtractor, NameChecker}
+	return []string{NamePlanner, NameReplanner, NameDecider, NameInteractor, NameExtractor, NameChecker,
+		NameLearner, NameUser, NameJudge}
 }
 
 // Prompt is a rendered prompt: the system text, the user text and the answer's schema.
@@ -142,12 +146,12 @@ func appsText(apps []memory.App) string {
 func turnsText(ts []memory.Turn) string {
 	var b strings.Builder
 	for _, t := range ts {
-		fmt.Fprintf(&b, "Agent: %s\n", t.Question)
+		fmt.Fprintf(&b, "%s%s\n", MarkAgent, t.Question)
 		if len(t.Options) > 0 {
 			fmt.Fprintf(&b, "Options: %s\n", strings.Join(t.Options, " | "))
 		}
 		if t.Answer != "" {
-			fmt.Fprintf(&b, "Person: %s\n", t.Answer)
+			fmt.Fprintf(&b, "%s%s\n", MarkPerson, t.Answer)
 		}
 	}
 	return b.String()
@@ -177,11 +181,11 @@ func factsText(fs []memory.Fact) string {
 func stackText(ins []memory.Instruction) string {
 	var b strings.Builder
 	for i, in := range ins {
-		src := "task"
+		src := "(task) "
 		if in.Source == "user" {
-			src = "the user said"
+			src = MarkUserSaid
 		}
-		fmt.Fprintf(&b, "%d. (%s) %s\n", i+1, src, in.Text)
+		fmt.Fprintf(&b, "%d. %s%s\n", i+1, src, in.Text)
 	}
 	return b.String()
 }
