@@ -182,7 +182,9 @@ func plan(result, subgoal string, inter int, reason string, steps ...string) str
 		result, subgoal, strings.Join(q, ","), subgoal, inter, reason)
 }
 
-func tap(i int) string { return fmt.Sprintf(`{"thought":"","actions":[{"type":"Tap","index":%d}],"expect":""}`, i) }
+func tap(i int) string {
+	return fmt.Sprintf(`{"thought":"","actions":[{"type":"Tap","index":%d}],"expect":""}`, i)
+}
 
 // harness wires an executor to a fake phone, a fake model and a scripted person.
 type harness struct {

@@ -9,7 +9,7 @@ type PlannerData struct {
 	Instruction string
 	Progress    string // the planner's own progress note from its last answer (adjust phase)
 	Apps        []memory.App
-	Tasks       []memory.AppTask // the current plan (adjust phase)
+	Tasks       []memory.AppTask    // the current plan (adjust phase)
 	Done        []memory.TaskResult // finished app tasks (adjust phase)
 	Context     []memory.Fact
 	Tricks      []string
