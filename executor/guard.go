@@ -3,10 +3,12 @@ package executor
 import (
 	_ "embed"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"gopkg.in/yaml.v3"
@@ -157,6 +159,12 @@ type Guard struct {
 	rules   []compiledRule
 	confirm []*regexp.Regexp
 	dismiss []*regexp.Regexp
+	search  []*regexp.Regexp // fields where Enter searches, not sends
+
+	mu       sync.Mutex // guards the page-category cache
+	lastPage *perception.Screen
+	lastRule compiledRule
+	lastOK   bool
 }
 
 type compiledRule struct {
@@ -170,7 +178,7 @@ type compiledRule struct {
 
 // NewGuard compiles a policy.
 func NewGuard(p GuardPolicy) (*Guard, error) {
-	g := &Guard{confirm: keywordPatterns(p.Confirm), dismiss: keywordPatterns(p.Dismiss)}
+	g := &Guard{confirm: keywordPatterns(p.Confirm), dismiss: keywordPatterns(p.Dismiss), search: keywordPatterns(searchWords)}
 	for i, r := range p.Rules {
 		if r.Category == "" || (r.Type != 1 && r.Type != 2) {
 			return nil, fmt.Errorf("%w: guard rule %d: needs a category and type 1 or 2", ErrConfig, i)
@@ -242,8 +250,16 @@ func (g *Guard) Check(a memory.Action, el *perception.Element, s *perception.Scr
 	case memory.Shell:
 		return g.shell(a.Command, s)
 	case memory.Tap, memory.LongPress, memory.Swipe:
+		if el == nil && a.Type == memory.Swipe && s != nil {
+			// A swipe across the screen drags whatever is under its start: a "slide to
+			// pay" slider.
+			x1, y1, _, _ := swipePath(perception.Bounds{X2: s.Width, Y2: s.Height}, a.Direction)
+			if at := elementAt(s, x1, y1); at != nil && isSlider(at) {
+				el = at
+			}
+		}
 		if el == nil {
-			return Verdict{}, false // a swipe across the screen scrolls
+			return Verdict{}, false
 		}
 		verb := strings.ToLower(string(a.Type))
 		if a.Type == memory.Swipe {
@@ -275,6 +291,20 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 	if !ok && g.generic(el) {
 		r, ok = g.pageCategory(s)
 		page = ok
+	}
+	if !ok && s != nil {
+		// The tap lands on whatever is drawn at the element's centre: a card whose middle
+		// is its own Pay button pays.
+		if at := elementAt(s, el.Center.X, el.Center.Y); at != nil && at != el && at.Index != el.Index {
+			if v, hit := g.element(verb, at, nil); hit {
+				return v, true
+			}
+			if g.generic(at) {
+				if r, ok = g.pageCategory(s); ok {
+					el, page = at, true
+				}
+			}
+		}
 	}
 	if !ok {
 		return Verdict{}, false
@@ -313,63 +343,151 @@ func (g *Guard) submit(what string, field *perception.Element, s *perception.Scr
 		}
 	}
 	if best == nil {
+		// A field that sends on Enter may show its Send button only once it holds text:
+		// with nothing sensitive in sight, Enter in a field that is not a search field
+		// counts as sending what it holds.
+		if field == nil || !field.Editable || g.searchField(field) {
+			return Verdict{}, false
+		}
+		for _, r := range g.rules {
+			if r.Category == "send" {
+				return Verdict{Category: r.Category, Type: r.Type, Target: fieldName(field), Action: "submit " + elementIdentity(field, s),
+					Subject: what + ", which may send what it holds"}, true
+			}
+		}
 		return Verdict{}, false
 	}
 	bestV.Subject = fmt.Sprintf("%s, which may act like tapping %s", what, strconv.QuoteToGraphic(bestV.Target))
 	return bestV, true
 }
 
-// inputCommand reads the `input` commands a shell can use to act on the screen.
-var inputCommand = regexp.MustCompile(`^\s*(?:/system/bin/)?input(?:\s+(?:touchscreen|keyboard|-d\s+\d+))?\s+(tap|swipe|draganddrop|keyevent|press)\s*(.*)$`)
+// searchWords name fields where Enter searches or goes to an address.
+var searchWords = []string{"search", "find", "query", "url", "address bar", "搜索", "查找", "検索", "buscar", "suche", "suchen", "recherche", "rechercher", "pesquisar", "поиск", "검색"}
+
+// searchField reports whether field is a search or address field.
+func (g *Guard) searchField(field *perception.Element) bool {
+	for _, t := range []string{field.Hint, field.Desc, field.ResourceID, field.Label} {
+		t = normLabel(strings.ReplaceAll(t, "_", " "))
+		for _, re := range g.search {
+			if re.MatchString(t) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // shellSeparators split a command line into its commands.
 var shellSeparators = regexp.MustCompile(`;|&&|\|\|?|\n`)
 
-// shell judges a Shell command: by the rules' command patterns, and an `input` command by
+// shellWrappers run the command that follows them.
+var shellWrappers = map[string]bool{"busybox": true, "toybox": true, "nohup": true, "env": true, "sudo": true, "exec": true, "time": true, "nice": true}
+
+// inputSources are the words `input` takes before its command.
+var inputSources = map[string]bool{"touchscreen": true, "touch": true, "keyboard": true, "stylus": true, "mouse": true, "touchpad": true,
+	"dpad": true, "gamepad": true, "joystick": true, "trackball": true, "rotaryencoder": true, "touchnavigation": true}
+
+// enterKeys are key codes that confirm: Enter, the numeric pad's Enter, the D-pad centre.
+var enterKeys = map[string]bool{"66": true, "160": true, "23": true, "ENTER": true, "KEYCODE_ENTER": true,
+	"NUMPAD_ENTER": true, "KEYCODE_NUMPAD_ENTER": true, "DPAD_CENTER": true, "KEYCODE_DPAD_CENTER": true}
+
+// shell judges a Shell command: by the rules' command patterns (read with the shell's
+// quotes removed, so `"rm"` is rm), and an `input` command (also through `cmd input`) by
 // what it would touch on s. A command made of several commands (`;`, `&&`, a pipe) is
-// judged part by part.
+// judged part by part; the device's allow-list refuses such lines anyway.
 func (g *Guard) shell(cmd string, s *perception.Screen) (Verdict, bool) {
-	for _, r := range g.rules {
-		for _, re := range r.cmds {
-			if re.MatchString(cmd) {
-				return Verdict{Category: r.Category, Type: r.Type, Subject: "run " + strconv.QuoteToGraphic(cmd), Target: cmd, Action: "shell " + cmd}, true
-			}
-		}
-	}
 	for _, part := range shellSeparators.Split(cmd, -1) {
-		m := inputCommand.FindStringSubmatch(part)
-		if m == nil {
+		words, _ := shellWords(part)
+		if len(words) == 0 {
 			continue
 		}
-		f := strings.Fields(m[2])
-		switch m[1] {
-		case "keyevent", "press":
-			for _, k := range f {
-				if k == "66" || strings.EqualFold(k, "ENTER") || strings.EqualFold(k, "KEYCODE_ENTER") || k == "23" || strings.EqualFold(k, "KEYCODE_DPAD_CENTER") {
-					if v, ok := g.Check(memory.Action{Type: memory.Enter}, focused(s), s); ok {
-						v.Subject = "run " + strconv.QuoteToGraphic(cmd) + " (" + v.Subject + ")"
-						return v, true
-					}
+		for len(words) > 1 && shellWrappers[words[0]] {
+			words = words[1:]
+			words[0] = path.Base(words[0])
+		}
+		plain := strings.Join(words, " ") + " "
+		for _, r := range g.rules {
+			for _, re := range r.cmds {
+				// The command is its first word: `echo 'rm -rf /'` only prints.
+				if loc := re.FindStringIndex(plain); loc != nil && loc[0] == 0 {
+					return Verdict{Category: r.Category, Type: r.Type, Subject: "run " + strconv.QuoteToGraphic(cmd), Target: cmd, Action: "shell " + cmd}, true
 				}
 			}
-		default:
-			if len(f) < 2 || s == nil {
-				continue
+		}
+		if words[0] == "cmd" && len(words) > 1 && words[1] == "input" {
+			words = words[1:]
+		}
+		if words[0] != "input" {
+			continue
+		}
+		args := words[1:]
+		for len(args) > 0 && (inputSources[strings.ToLower(args[0])] || args[0] == "-d") {
+			if args[0] == "-d" && len(args) > 1 {
+				args = args[1:]
 			}
-			x, errX := strconv.ParseFloat(f[0], 64)
-			y, errY := strconv.ParseFloat(f[1], 64)
-			if errX != nil || errY != nil {
-				continue
-			}
-			if el := elementAt(s, int(x), int(y)); el != nil {
-				if v, ok := g.element("tap", el, s); ok {
-					v.Subject = "run " + strconv.QuoteToGraphic(cmd) + " (" + v.Subject + ")"
-					return v, true
-				}
-			}
+			args = args[1:]
+		}
+		if len(args) == 0 {
+			continue
+		}
+		if v, ok := g.inputCommand(strings.ToLower(args[0]), args[1:], s); ok {
+			v.Subject = "run " + strconv.QuoteToGraphic(cmd) + " (" + v.Subject + ")"
+			v.Target = cmd
+			return v, true
 		}
 	}
 	return Verdict{}, false
+}
+
+// inputCommand judges one `input` command by the element or key it reaches.
+func (g *Guard) inputCommand(verb string, args []string, s *perception.Screen) (Verdict, bool) {
+	switch verb {
+	case "keyevent", "press", "keycombination":
+		for _, k := range args {
+			if enterKeys[strings.ToUpper(k)] {
+				return g.Check(memory.Action{Type: memory.Enter}, focused(s), s)
+			}
+		}
+	case "tap", "swipe", "draganddrop", "motionevent":
+		if verb == "motionevent" && len(args) > 0 {
+			args = args[1:] // DOWN, MOVE, UP
+		}
+		if len(args) < 2 || s == nil {
+			return Verdict{}, false
+		}
+		x, okX := leadingNumber(args[0])
+		y, okY := leadingNumber(args[1])
+		if !okX || !okY {
+			return Verdict{}, false
+		}
+		if el := elementAt(s, x, y); el != nil {
+			return g.element("tap", el, s)
+		}
+	}
+	return Verdict{}, false
+}
+
+// leadingNumber reads the number a word starts with ("540", "540.5", "540f").
+func leadingNumber(w string) (int, bool) {
+	end := 0
+	for end < len(w) && (w[end] >= '0' && w[end] <= '9' || w[end] == '.' || (end == 0 && w[end] == '-')) {
+		end++
+	}
+	f, err := strconv.ParseFloat(w[:end], 64)
+	if err != nil {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// sliderWords mark a control that acts when dragged.
+var sliderWords = regexp.MustCompile(`(?i)\b(slide|swipe)\b|滑动|滑块|スライド|deslizar|wischen|schieben|glisser|сдвиньте|밀어`)
+
+// isSlider reports whether el acts when dragged: a seek bar or slider, or a control that
+// says to slide or swipe.
+func isSlider(el *perception.Element) bool {
+	c := strings.ToLower(el.Class)
+	return strings.Contains(c, "seekbar") || strings.Contains(c, "slider") || sliderWords.MatchString(normLabel(label(el)))
 }
 
 // elementAt is the smallest element of s whose bounds hold (x, y).
@@ -410,13 +528,18 @@ func (g *Guard) match(el *perception.Element) (compiledRule, bool) {
 	if el == nil {
 		return compiledRule{}, false
 	}
-	texts := []string{el.Label, el.Text, el.Desc}
+	var texts []string
+	for _, t := range append([]string{el.Label, el.Text, el.Desc}, el.Texts...) {
+		if t != "" {
+			texts = append(texts, normLabel(t))
+		}
+	}
 	id := el.ResourceID
 	if i := strings.LastIndex(id, "/"); i >= 0 {
 		id = id[i+1:]
 	}
 	if id != "" {
-		texts = append(texts, strings.ReplaceAll(id, "_", " "))
+		texts = append(texts, normLabel(strings.ReplaceAll(id, "_", " ")))
 	}
 	for _, r := range g.rules {
 		hit := false
@@ -456,12 +579,15 @@ func (g *Guard) generic(el *perception.Element) bool {
 	}
 	own := ""
 	for _, t := range []string{el.Text, el.Desc, el.Label} {
-		if own = strings.TrimSpace(t); own != "" {
+		if own = strings.TrimSpace(normLabel(t)); own != "" {
 			break
 		}
 	}
 	if el.Text == "" && el.Desc == "" && el.Label == el.Caption {
 		own = "" // an icon caption is fairy's guess, not the app's word
+	}
+	if !hasWordy(own) {
+		own = "" // ✓, →, »: a symbol is no label
 	}
 	id := el.ResourceID
 	if i := strings.LastIndex(id, "/"); i >= 0 {
@@ -475,18 +601,21 @@ func (g *Guard) generic(el *perception.Element) bool {
 	if own == "" {
 		return el.Clickable || el.LongClickable
 	}
+	// A confirm word, with nothing else but other confirm words, amounts and punctuation:
+	// "OK", "Yes, continue", "Confirm ¥18.00", "Continue · $4.99".
+	rest, hit := own, false
 	for _, re := range g.confirm {
-		if loc := re.FindStringIndex(own); loc != nil && len(strings.TrimFunc(re.ReplaceAllString(own, ""), notWordy)) == 0 {
-			return true
+		if re.MatchString(rest) {
+			hit = true
+			rest = re.ReplaceAllString(rest, " ")
 		}
 	}
-	return false
+	return hit && !hasLetter(amountPattern.ReplaceAllString(rest, " "))
 }
 
-func notWordy(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }
-
-// amountPattern finds an amount of money: a currency sign or code before or after a number.
-var amountPattern = regexp.MustCompile(`(?i)([$€£¥￥₽₩₹₺₫฿]|\b(?:US\$|R\$|CHF|USD|EUR|GBP|JPY|CNY|RMB|RUB|KRW|BRL|MXN)\s?)\s?\d[\d.,\s]*|\d[\d.,]*\s?([€£₽₩円元원]|руб|\b(?:EUR|USD|CHF|GBP|BRL)\b)`)
+// amountPattern finds an amount of money: a currency sign or code before or after a
+// number, or a number with two decimals ("Total 18.00").
+var amountPattern = regexp.MustCompile(`(?i)([$€£¥￥₽₩₹₺₫฿]|\b(?:US\$|R\$|CHF|USD|EUR|GBP|JPY|CNY|RMB|RUB|KRW|BRL|MXN)\s?)\s?\d[\d.,\s]*|\d[\d.,]*\s?([€£₽₩円元원]|руб|\b(?:EUR|USD|CHF|GBP|BRL)\b)|\b\d{1,3}(?:[.,\s]\d{3})*[.,]\d{2}\b`)
 
 // pageCategory is the first rule whose page words are in s's own text (static texts and
 // the texts inside elements, never the labels of buttons), with an amount of money on
@@ -495,14 +624,36 @@ func (g *Guard) pageCategory(s *perception.Screen) (compiledRule, bool) {
 	if s == nil {
 		return compiledRule{}, false
 	}
-	texts := append([]string(nil), s.Context...)
-	all := append([]string(nil), s.Context...)
+	// A screen is judged many times (every element of it for Offers and submit): its
+	// category is worked out once.
+	g.mu.Lock()
+	if g.lastPage == s {
+		r, ok := g.lastRule, g.lastOK
+		g.mu.Unlock()
+		return r, ok
+	}
+	g.mu.Unlock()
+	r, ok := g.pageCategoryOf(s)
+	g.mu.Lock()
+	g.lastPage, g.lastRule, g.lastOK = s, r, ok
+	g.mu.Unlock()
+	return r, ok
+}
+
+func (g *Guard) pageCategoryOf(s *perception.Screen) (compiledRule, bool) {
+	var texts, all []string
+	for _, t := range s.Context {
+		texts = append(texts, normLabel(t))
+		all = append(all, normLabel(t))
+	}
 	password := false
 	for i := range s.Elements {
 		e := &s.Elements[i]
-		texts = append(texts, e.Texts...)
-		all = append(all, e.Texts...)
-		all = append(all, e.Label)
+		for _, t := range e.Texts {
+			texts = append(texts, normLabel(t))
+			all = append(all, normLabel(t))
+		}
+		all = append(all, normLabel(e.Label))
 		password = password || e.Password
 	}
 	money := false
@@ -541,10 +692,40 @@ func elementIdentity(el *perception.Element, s *perception.Screen) string {
 	if el.ResourceID != "" {
 		id += " id=" + el.ResourceID
 	}
+	if len(el.Texts) > 0 {
+		id += " texts=" + strconv.QuoteToGraphic(strings.Join(el.Texts, " | "))
+	}
+	if s != nil {
+		// A yes to pay ¥18 is no yes to pay ¥1,800 on the same sheet: the amounts the
+		// page shows are part of what was consented to.
+		if amounts := pageAmounts(s); amounts != "" {
+			id += " amounts=" + strconv.QuoteToGraphic(amounts)
+		}
+	}
 	if el.Label == "" && el.Text == "" && el.Desc == "" {
 		id += fmt.Sprintf(" at [%d,%d][%d,%d]", el.Bounds.X1, el.Bounds.Y1, el.Bounds.X2, el.Bounds.Y2)
 	}
 	return id
+}
+
+// pageAmounts lists the amounts of money s shows, in reading order.
+func pageAmounts(s *perception.Screen) string {
+	var out []string
+	add := func(t string) {
+		for _, m := range amountPattern.FindAllString(t, -1) {
+			out = append(out, strings.TrimSpace(m))
+		}
+	}
+	for _, t := range s.Context {
+		add(t)
+	}
+	for i := range s.Elements {
+		add(s.Elements[i].Label)
+		for _, t := range s.Elements[i].Texts {
+			add(t)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // fieldName names a text field by what it is for, never by what it holds (a field's text

@@ -255,6 +255,12 @@ func (r *run) interact(ctx context.Context) (State, error) {
 		r.reuse, r.noActs = false, false
 		return StatePerceive, nil
 	}
+	if need.Type <= 2 {
+		// The screen may have changed while the person read the question (a total that
+		// went up): read it again before anything is done under the consent.
+		r.reuse, r.noActs, r.lastActs = false, true, nil
+		return StatePerceive, nil
+	}
 	r.reuse, r.noActs, r.lastActs = true, true, nil
 	return StatePerceive, nil
 }
@@ -344,6 +350,14 @@ func (r *run) screenCheck(actions []memory.Action) ([]memory.Action, []string) {
 			shown := withheld(a)
 			problems = append(problems, fmt.Sprintf("%s is not valid: %v.", shown, err))
 			r.publish(memory.ActionRejected{Step: r.step, Action: shown, Reason: err.Error()})
+			continue
+		}
+		if el := r.element(a.Index); el != nil && (a.Type == memory.Input || a.Type == memory.Clear) && !el.Editable {
+			// Focusing it would tap it: typing into a button is pressing the button.
+			shown := withheld(a)
+			why := fmt.Sprintf("[%d] is a %s, not a text field", a.Index, el.Role)
+			problems = append(problems, fmt.Sprintf("%s: %s; type only into input fields.", shown, why))
+			r.publish(memory.ActionRejected{Step: r.step, Action: shown, Reason: why})
 			continue
 		}
 		if (a.Targeted() || (a.Type == memory.Swipe && a.Index > 0)) && r.element(a.Index) == nil {
@@ -516,6 +530,14 @@ func (r *run) act(ctx context.Context) (State, error) {
 			acted = true
 			break
 		}
+		if i > 0 && mayNavigate(r.batch[i-1], r.element(r.batch[i-1].Index)) {
+			// The guard judged this action on the screen before the batch: if the last
+			// action opened another page, what is at its place now is unknown.
+			if now, err := r.dump(ctx); err != nil || now.Signature != r.screen.Signature || !sameTarget(now, r.element(a.Index)) {
+				r.lastActs = append(r.lastActs, fmt.Sprintf("%s and the rest of the batch were not run: the screen changed under them", a))
+				break
+			}
+		}
 		r.loops[key]++
 		el := r.element(a.Index)
 		r.fresh = i == 0
@@ -569,6 +591,26 @@ func (r *run) act(ctx context.Context) (State, error) {
 		r.reuse = true
 	}
 	return StatePerceive, nil
+}
+
+// sameTarget reports whether what a tap on el would reach on now is still el (same label,
+// resource id and class); true when el is nil.
+func sameTarget(now *perception.Screen, el *perception.Element) bool {
+	if el == nil {
+		return true
+	}
+	at := elementAt(now, el.Center.X, el.Center.Y)
+	return at != nil && label(at) == label(el) && at.ResourceID == el.ResourceID && at.Class == el.Class
+}
+
+// mayNavigate reports whether a may open another page: a tap, long press or Enter on
+// anything but a text field or a checkable box.
+func mayNavigate(a memory.Action, el *perception.Element) bool {
+	switch a.Type {
+	case memory.Tap, memory.LongPress, memory.Enter:
+		return el == nil || !(el.Editable || el.Checkable)
+	}
+	return false
 }
 
 // breakLoop handles an action about to run for the loopLimit-th time on the same page:

@@ -56,8 +56,12 @@ func (r *run) typeOnce(ctx context.Context, text string, field *perception.Eleme
 	if cur != nil && !cur.Password {
 		n = len([]rune(cur.Text))
 	}
+	at := field.Center
+	if cur != nil {
+		at = cur.Center // where the field is now (the keyboard may have moved it)
+	}
 	if n > 0 || cur == nil || cur.Password {
-		if err := dev.ClearText(ctx, field.Center.X, field.Center.Y, n); err != nil {
+		if err := dev.ClearText(ctx, at.X, at.Y, n); err != nil {
 			return err
 		}
 	}
@@ -146,7 +150,7 @@ func (r *run) dump(ctx context.Context) (*perception.Screen, error) {
 // same resource id, else the same bounds and class, else the only text field of its class.
 func findField(s *perception.Screen, want *perception.Element) *perception.Element {
 	var best *perception.Element
-	bestScore, sameClass := 0, 0
+	bestScore, ties, sameClass := 0, 0, 0
 	var only *perception.Element
 	for i := range s.Elements {
 		e := &s.Elements[i]
@@ -167,20 +171,26 @@ func findField(s *perception.Screen, want *perception.Element) *perception.Eleme
 		if e.Class == want.Class {
 			score++
 		}
-		if want.Hint != "" && e.Hint == want.Hint {
+		switch {
+		case want.Hint != "" && e.Hint == want.Hint:
 			score += 2
+		case want.Hint != "" && e.Hint != "":
+			score -= 6 // rows sharing an id, scrolled by one: another field
 		}
-		if score > bestScore {
-			best, bestScore = e, score
+		switch {
+		case score > bestScore:
+			best, bestScore, ties = e, score, 0
+		case score == bestScore:
+			ties++
 		}
 	}
 	switch {
-	case bestScore >= 4:
+	case bestScore >= 4 && ties == 0:
 		return best
-	case sameClass == 1 && want.ResourceID == "":
+	case bestScore < 4 && sameClass == 1 && want.ResourceID == "" && (want.Hint == "" || only.Hint == "" || only.Hint == want.Hint):
 		return only // the keyboard moved it, and it has no id: it is the one field there is
 	}
-	return nil
+	return nil // not found, or two fields it could be: never guess
 }
 
 // sameText reports whether a field showing got holds the typed want: exactly, or the same

@@ -233,3 +233,28 @@ func TestYesNo(t *testing.T) {
 		}
 	}
 }
+
+// TestConsentIsNotReadIntoDoubt: replies that start like a yes but take it back or leave it
+// open never count as a yes, and never overrule a model that heard a refusal.
+func TestConsentIsNotReadIntoDoubt(t *testing.T) {
+	for _, reply := range []string{"好贵，算了", "可以不买吗", "是不是要扣钱？那不要了", "Okay, never mind", "ok wait, don't",
+		"Do it later", "Sure... actually no", "yes but not now", "好贵", "allow? hmm", "OK if it is under 10"} {
+		if g, clear := yesNo(reply); g && clear {
+			t.Errorf("yesNo(%q) reads a clear yes", reply)
+		}
+		if g, _ := consentOf("refused", reply); g {
+			t.Errorf("consentOf(refused, %q) grants", reply)
+		}
+		if g, _ := consentOf("", reply); g {
+			t.Errorf("consentOf(\"\", %q) grants with no verdict", reply)
+		}
+	}
+	for _, reply := range []string{"yes", "Yes, go ahead.", "ok", "好的", "确认支付", "可以", "yes please"} {
+		if g, clear := yesNo(reply); !g || !clear {
+			t.Errorf("yesNo(%q) = %v, %v: a plain yes", reply, g, clear)
+		}
+	}
+	if g, ok := consentOf("granted", "no"); g || !ok {
+		t.Error("a plain no lost to the model's granted")
+	}
+}

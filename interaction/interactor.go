@@ -215,30 +215,39 @@ func defaultQuestion(n Need) string {
 
 // consentOf turns the model's verdict, or failing that the plain answer, into a consent.
 func consentOf(verdict, reply string) (granted, ok bool) {
-	if g, clear := yesNo(reply); clear {
-		return g, true // the person's own words win over the model's reading
-	}
-	switch strings.ToLower(strings.TrimSpace(verdict)) {
-	case "granted":
+	v := strings.ToLower(strings.TrimSpace(verdict))
+	g, clear := yesNo(reply)
+	switch {
+	case clear && !g:
+		return false, true // a plain no wins over any reading
+	case v == "refused" || v == "denied":
+		return false, true // a model that heard a no is never overruled by a yes-looking start
+	case clear && g:
 		return true, true
-	case "refused":
-		return false, true
+	case v == "granted":
+		return true, true
 	}
 	return false, false
 }
 
 var (
-	yesRE = regexp.MustCompile(`(?i)^\s*(?:(?:y|yes|yeah|yep|ok|okay|sure|go ahead|confirm|approve|allow|do it)\b|是|好|可以|确认|同意|行)`)
-	noRE  = regexp.MustCompile(`(?i)^\s*(?:(?:n|no|nope|don'?t|do not|stop|cancel|refuse|deny|never)\b|不|否|取消|拒绝|别)`)
+	// yesRE is a whole reply that only agrees: yes words, an optional sensitive verb
+	// ("确认支付", "yes, pay"), politeness and punctuation — nothing else.
+	yesRE = regexp.MustCompile(`(?i)^(?:(?:y|yes|yeah|yep|ok|okay|sure|go ahead|confirm|confirmed|approve|approved|allow|do it|please|pay|send|delete|order|proceed|是|是的|好|好的|可以|确认|同意|行|支付|付款|购买|删除|发送|下单|吧|的|啊|呀|了)[\s,.!。！，、]*)+$`)
+	noRE  = regexp.MustCompile(`(?i)^\s*(?:(?:n|no|nope|don'?t|do not|stop|cancel|refuse|deny|never)\b|不|否|取消|拒绝|别|算了)`)
+	// doubtRE is anything that takes a yes back or leaves it open.
+	doubtRE = regexp.MustCompile(`(?i)\b(?:no|not|nope|don'?t|never|cancel|stop|wait|later|hold|mind|actually|but|unless|maybe)\b|n't\b|[?？]|不|别|否|取消|拒绝|算了|等等|再说|吗|先不|贵`)
 )
 
-// yesNo reads a plain yes or no; clear is false for anything else.
+// yesNo reads a plain yes or no; clear is false for anything else. A no is a reply that
+// starts with a no word; a yes is a whole reply of agreeing words with no doubt in it
+// ("好贵，算了", "Sure... actually no" and "Do it later" are neither).
 func yesNo(s string) (yes, clear bool) {
 	s = strings.TrimSpace(s)
 	if noRE.MatchString(s) {
 		return false, true
 	}
-	if yesRE.MatchString(s) {
+	if yesRE.MatchString(s) && !doubtRE.MatchString(s) {
 		return true, true
 	}
 	return false, false

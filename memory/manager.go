@@ -131,7 +131,9 @@ func (m *Manager) Handle(r Record) {
 		if f := m.frame(e.Step); f != nil {
 			f.Executed = append(f.Executed, e)
 		}
-		if e.Consent != "" && e.Err == "" {
+		if e.Consent != "" {
+			// Spent when tried: a failed action (a connection lost after the tap ran)
+			// may still have paid.
 			m.spend(e.Consent, e.ConsentFor)
 		}
 	case ContextCollected:

@@ -166,3 +166,17 @@ func TestEventsEncode(t *testing.T) {
 		t.Errorf("ScreenPerceived JSON = %s (the image must stay out)", b)
 	}
 }
+
+// TestConsentSpentByAFailedAttempt: an action that failed after it may have run (a lost
+// connection after the tap) still uses up its consent.
+func TestConsentSpentByAFailedAttempt(t *testing.T) {
+	bus := NewBus(nil)
+	m := NewManager()
+	defer m.Attach(bus)()
+	bus.Publish(AppTaskStarted{Task: AppTask{App: "shop", Task: "pay"}})
+	bus.Publish(InteractionEnded{Settled: true, Summary: "yes", Consent: &Consent{Granted: true, Category: "payment", Action: "pay@s1"}})
+	bus.Publish(ActionExecuted{Step: 1, Action: Action{Type: Tap, Index: 1}, Consent: "payment", ConsentFor: "pay@s1", Err: "connection lost"})
+	if _, ok := m.Consent("payment", "pay@s1"); ok {
+		t.Error("a failed attempt left the consent for a second payment")
+	}
+}

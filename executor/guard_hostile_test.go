@@ -1,0 +1,249 @@
+package executor
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/perception"
+)
+
+func defaultGuard(t testing.TB) *Guard {
+	t.Helper()
+	g, err := NewGuard(DefaultGuardPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func button(i int, label string, y int) perception.Element {
+	return perception.Element{Index: i, Role: "button", Label: label, Text: label, Class: "android.widget.Button", Clickable: true,
+		Bounds: perception.Bounds{X1: 100, Y1: y, X2: 980, Y2: y + 150}, Center: perception.Point{X: 540, Y: y + 75}}
+}
+
+// TestGuardReadsDisguisedLabels: look-alike, invisible, spaced and joined spellings of a
+// sensitive word are read as the word; a split label counts with its parts.
+func TestGuardReadsDisguisedLabels(t *testing.T) {
+	g := defaultGuard(t)
+	pay := &perception.Screen{Signature: "p", Context: []string{"Payment", "Total ¥18.00"}}
+	del := &perception.Screen{Signature: "d", Context: []string{"Delete 3 photos?"}}
+	plain := &perception.Screen{Signature: "x"}
+	tap := memory.Action{Type: memory.Tap, Index: 1}
+	for _, tc := range []struct {
+		label    string
+		s        *perception.Screen
+		category string
+	}{
+		{"Ｐａｙ", plain, "payment"}, {"P\u200bay", plain, "payment"}, {"Pa\u00ady", plain, "payment"}, {"Pаy", plain, "payment"},
+		{"PayNow", plain, "payment"}, {"BuyNow", plain, "payment"}, {"支 付", plain, "payment"}, {"删 除", plain, "delete"},
+		{"Place your order", plain, "order"}, {"Jetzt zahlen", plain, "payment"}, {"Donate", plain, "payment"},
+		{"Confirm ¥18.00", pay, "payment"}, {"Continue · ¥18.00", pay, "payment"}, {"Yes, continue", pay, "payment"},
+		{"✓", pay, "payment"}, {"→", pay, "payment"}, {"确 定", pay, "payment"}, {"OK", del, "delete"},
+		{"OK", &perception.Screen{Signature: "t", Context: []string{"Total", "18.00"}}, "payment"},
+		{"Оплатить", plain, "payment"}, // Russian stays Russian
+		{"Continue reading", pay, ""}, {"Cancel", pay, ""},
+	} {
+		el := button(1, tc.label, 1000)
+		v, hit := g.Check(tap, &el, tc.s)
+		if got := map[bool]string{true: v.Category}[hit]; got != tc.category {
+			t.Errorf("tap %q: category %q, want %q", tc.label, got, tc.category)
+		}
+	}
+	split := button(1, "¥18.00", 1000)
+	split.Texts = []string{"Pay"}
+	if v, hit := g.Check(tap, &split, plain); !hit || v.Category != "payment" {
+		t.Errorf("a bar labelled ¥18.00 with a Pay text inside: %+v, %v", v, hit)
+	}
+}
+
+// TestGuardJudgesWhereTheTapLands: a harmless card whose centre is its own Pay button pays.
+func TestGuardJudgesWhereTheTapLands(t *testing.T) {
+	g := defaultGuard(t)
+	card := perception.Element{Index: 1, Role: "item", Label: "Order #123 details", Clickable: true, LongClickable: true,
+		Bounds: perception.Bounds{X1: 0, Y1: 900, X2: 1080, Y2: 1250}, Center: perception.Point{X: 540, Y: 1075}}
+	pay := button(2, "Pay", 1000)
+	s := &perception.Screen{Signature: "c", Elements: []perception.Element{card, pay}}
+	for _, typ := range []memory.ActionType{memory.Tap, memory.LongPress} {
+		if v, hit := g.Check(memory.Action{Type: typ, Index: 1}, &s.Elements[0], s); !hit || v.Category != "payment" {
+			t.Errorf("%s on the card over Pay: %+v, %v", typ, v, hit)
+		}
+	}
+}
+
+// TestConsentNamesTheAmount: the same OK on a ¥18 sheet and on a ¥1,800 sheet are two
+// actions; a consent for one does not cover the other.
+func TestConsentNamesTheAmount(t *testing.T) {
+	g := defaultGuard(t)
+	ok := button(1, "OK", 1000)
+	a := &perception.Screen{Signature: "sheet", Context: []string{"Total ¥18"}, Elements: []perception.Element{ok}}
+	b := &perception.Screen{Signature: "sheet", Context: []string{"Total ¥1,800"}, Elements: []perception.Element{ok}}
+	va, _ := g.Check(memory.Action{Type: memory.Tap, Index: 1}, &a.Elements[0], a)
+	vb, _ := g.Check(memory.Action{Type: memory.Tap, Index: 1}, &b.Elements[0], b)
+	if va.Action == "" || va.Action == vb.Action {
+		t.Errorf("the consent identities of OK at ¥18 and at ¥1,800: %q, %q", va.Action, vb.Action)
+	}
+	rowA, rowB := button(1, "Buy", 1000), button(1, "Buy", 1000)
+	rowA.Texts, rowB.Texts = []string{"$1.00"}, []string{"$1,800.00"}
+	s := &perception.Screen{Signature: "list"}
+	v1, _ := g.Check(memory.Action{Type: memory.Tap, Index: 1}, &rowA, s)
+	v2, _ := g.Check(memory.Action{Type: memory.Tap, Index: 1}, &rowB, s)
+	if v1.Action == v2.Action {
+		t.Errorf("Buy on a $1 row and on a $1,800 row share the identity %q", v1.Action)
+	}
+}
+
+// TestGuardEnterInAFieldThatSends: Enter in a chat field whose Send button shows only once
+// it holds text counts as sending; in a search field it does not.
+func TestGuardEnterInAFieldThatSends(t *testing.T) {
+	g := defaultGuard(t)
+	chat := perception.Element{Index: 1, Role: "input", Editable: true, Focused: true, Hint: "Message", Class: "android.widget.EditText"}
+	search := perception.Element{Index: 1, Role: "input", Editable: true, Focused: true, Hint: "Search", Class: "android.widget.EditText"}
+	voice := button(2, "Voice message", 2200)
+	for _, tc := range []struct {
+		field perception.Element
+		a     memory.Action
+		want  string
+	}{
+		{chat, memory.Action{Type: memory.Enter}, "send"},
+		{chat, memory.Action{Type: memory.Input, Index: 1, Text: "I quit.\n"}, "send"},
+		{search, memory.Action{Type: memory.Enter}, ""},
+	} {
+		s := &perception.Screen{Signature: "c", Keyboard: true, Elements: []perception.Element{tc.field, voice}}
+		v, hit := g.Check(tc.a, &s.Elements[0], s)
+		if got := map[bool]string{true: v.Category}[hit]; got != tc.want {
+			t.Errorf("%s in %q: %q, want %q", tc.a.Type, tc.field.Hint, got, tc.want)
+		}
+	}
+}
+
+// TestGuardShellRewrites: quoting, paths, other input sources, motion events, other Enter
+// keys and other ways to delete or call are judged like the plain commands.
+func TestGuardShellRewrites(t *testing.T) {
+	g := defaultGuard(t)
+	pay := button(1, "Pay", 1000)
+	s := &perception.Screen{Signature: "p", Elements: []perception.Element{pay}}
+	s.Elements[0].Focused = true
+	for _, cmd := range []string{`input "tap" 540 1075`, `'input' tap 540 1075`, `cmd input tap 540 1075`, `input stylus tap 540 1075`,
+		`input mouse tap 540 1075`, `input tap 540f 1075`, `input motionevent DOWN 540 1075`, `input keyevent 160`,
+		`input keyevent KEYCODE_NUMPAD_ENTER`, `/system/bin/rm -rf /sdcard/DCIM`, `"rm" -rf /sdcard/DCIM`, `cmd package uninstall com.bank`,
+		`am start -a android.intent.action.CALL_PRIVILEGED -d tel:900123`, `service call isms 5 s16 x`} {
+		if _, hit := g.Check(memory.Action{Type: memory.Shell, Command: cmd}, nil, s); !hit {
+			t.Errorf("%q is not guarded", cmd)
+		}
+	}
+	for _, cmd := range []string{`getprop ro.product.model`, `echo 'rm -rf /'`, `settings get system user_rotation`} {
+		if v, hit := g.Check(memory.Action{Type: memory.Shell, Command: cmd}, nil, s); hit {
+			t.Errorf("%q is guarded: %+v", cmd, v)
+		}
+	}
+}
+
+// TestGuardSwipeThroughASlider: a swipe across the screen that starts on a "slide to pay"
+// slider drags it; one that starts on a list does not.
+func TestGuardSwipeThroughASlider(t *testing.T) {
+	g := defaultGuard(t)
+	slider := perception.Element{Index: 1, Role: "button", Label: "Slide to pay ¥18", Clickable: true,
+		Bounds: perception.Bounds{X1: 0, Y1: 1100, X2: 1080, Y2: 1300}, Center: perception.Point{X: 540, Y: 1200}}
+	s := &perception.Screen{Signature: "s", Width: 1080, Height: 2400, Elements: []perception.Element{slider}}
+	if v, hit := g.Check(memory.Action{Type: memory.Swipe, Direction: "right"}, nil, s); !hit || v.Category != "payment" {
+		t.Errorf("swipe right through the slider: %+v, %v", v, hit)
+	}
+	list := &perception.Screen{Signature: "l", Width: 1080, Height: 2400, Elements: []perception.Element{
+		{Index: 1, Role: "item", Label: "Delete old photos", Clickable: true, Bounds: perception.Bounds{X1: 0, Y1: 1100, X2: 1080, Y2: 1300}}}}
+	if v, hit := g.Check(memory.Action{Type: memory.Swipe, Direction: "up"}, nil, list); hit {
+		t.Errorf("scrolling a list over a note named delete is held: %+v", v)
+	}
+}
+
+// TestFindFieldNeverGuesses: rows that share a resource id, scrolled by one row, are told
+// apart by their hints; a tie is no match.
+func TestFindFieldNeverGuesses(t *testing.T) {
+	row := func(i int, hint string, y int) perception.Element {
+		return perception.Element{Index: i, Role: "input", Editable: true, Class: "android.widget.EditText", ResourceID: "app:id/value", Hint: hint,
+			Bounds: perception.Bounds{X1: 0, Y1: y, X2: 1080, Y2: y + 120}}
+	}
+	want := row(1, "Recipient", 600)
+	scrolled := &perception.Screen{Elements: []perception.Element{row(1, "Amount", 600), row(2, "Note", 720)}}
+	if got := findField(scrolled, &want); got != nil {
+		t.Errorf("found %q for the Recipient field", got.Hint)
+	}
+	twins := &perception.Screen{Elements: []perception.Element{row(1, "", 600), row(2, "", 720)}}
+	noHint := row(1, "", 900)
+	if got := findField(twins, &noHint); got != nil {
+		t.Errorf("picked one of two identical fields: %+v", got)
+	}
+	moved := &perception.Screen{Elements: []perception.Element{row(1, "Amount", 400), row(2, "Recipient", 520)}}
+	if got := findField(moved, &want); got == nil || got.Hint != "Recipient" {
+		t.Errorf("the Recipient field moved by the keyboard was not found: %+v", got)
+	}
+}
+
+// TestInputIntoAButtonIsRejected: Input or Clear aimed at a Pay button is rejected before
+// anything taps it.
+func TestInputIntoAButtonIsRejected(t *testing.T) {
+	for _, act := range []string{`{"type":"Input","index":%d,"text":"1"}`, `{"type":"Clear","index":%d}`} {
+		phone := payPhone()
+		phone.cur = "cart"
+		model := &fakeModel{fn: map[llm.Role]func(int, string) string{
+			llm.RoleReplanner: func(int, string) string { return plan("", "Pay", 0, "") },
+			llm.RoleDecider: func(_ int, u string) string {
+				return fmt.Sprintf(`{"thought":"","actions":[`+act+`],"expect":""}`, index(u, "Pay ¥18"))
+			},
+		}}
+		h := newHarness(t, phone, model, []interaction.Rule{{Pattern: ".", Reply: "no"}}, nil)
+		res := h.run(t, "Pay")
+		if phone.tapped("Pay ¥18") != 0 {
+			t.Errorf("%s: Pay was tapped (outcome %s)", act, res.Outcome)
+		}
+		rej := find[memory.ActionRejected](h)
+		if len(rej) == 0 || !strings.Contains(rej[0].Reason, "not a text field") {
+			t.Errorf("%s: rejections %+v", act, rej)
+		}
+	}
+}
+
+// TestBatchStopsWhenThePageChanges: a batch of two taps whose first opens another page
+// does not run the second on whatever is now at its place.
+func TestBatchStopsWhenThePageChanges(t *testing.T) {
+	phone := &fakePhone{pkg: "com.fairy.shop", cur: "size", screens: map[string][]fakeNode{
+		"size": {{kind: "text", text: "Size"}, {kind: "button", text: "Large ¥18", to: "pay"}},
+		"pay":  {{kind: "text", text: "Total ¥18"}, {kind: "button", text: "Pay", to: "paid"}},
+		"paid": {{kind: "text", text: "Paid"}},
+	}}
+	model := &fakeModel{fn: map[llm.Role]func(int, string) string{
+		llm.RoleReplanner: func(n int, u string) string {
+			if n > 0 {
+				return plan("A", "Finished", 0, "")
+			}
+			return plan("", "Pick the large size", 0, "")
+		},
+		llm.RoleDecider: func(_ int, u string) string {
+			i := index(u, "Large ¥18")
+			return fmt.Sprintf(`{"thought":"","actions":[{"type":"Tap","index":%d},{"type":"Tap","index":%d}],"expect":""}`, i, i)
+		},
+	}}
+	h := newHarness(t, phone, model, nil, nil)
+	h.run(t, "Pick the large size")
+	if phone.tapped("Pay") != 0 || phone.tapped("Large ¥18") != 1 {
+		t.Errorf("taps %q: the second tap ran on the next page", phone.taps)
+	}
+}
+
+// BenchmarkGuardCrowdedPage: judging every element of a page of 1,000 label-less buttons
+// and 1,000 texts (a hostile WebView) works out the page's category once.
+func BenchmarkGuardCrowdedPage(b *testing.B) {
+	g := defaultGuard(b)
+	s := &perception.Screen{Signature: "w"}
+	for i := range 1000 {
+		s.Context = append(s.Context, fmt.Sprintf("line %d", i))
+		s.Elements = append(s.Elements, perception.Element{Index: i + 1, Role: "button", Clickable: true,
+			Bounds: perception.Bounds{X1: 0, Y1: i, X2: 10, Y2: i + 1}, Center: perception.Point{X: 5, Y: i}})
+	}
+	for b.Loop() {
+		g.Offers(s)
+	}
+}
