@@ -199,31 +199,25 @@ func linesText(xs []string) string {
 	return b.String()
 }
 
-// resultWords says what a Re-Planner result means, for the history.
-var resultWords = map[string]string{"A": "A: sub-goal done", "B": "B: partial progress", "C": "C: wrong result", "D": "D: nothing changed"}
-
-// historyText renders earlier steps, oldest first.
+// historyText renders earlier steps, oldest first; a sub-goal is named where it changes.
 func historyText(steps []StepRecord) string {
 	var b strings.Builder
+	sub := ""
 	for _, s := range steps {
-		fmt.Fprintf(&b, "step %d", s.Step)
-		if s.Subgoal != "" {
-			fmt.Fprintf(&b, " (sub-goal: %s)", s.Subgoal)
+		if s.Subgoal != "" && s.Subgoal != sub {
+			fmt.Fprintf(&b, "[%s]\n", s.Subgoal)
+			sub = s.Subgoal
 		}
-		b.WriteString(": ")
+		fmt.Fprintf(&b, "%d. ", s.Step)
 		if len(s.Actions) == 0 {
 			b.WriteString("no action")
 		} else {
 			b.WriteString(strings.Join(s.Actions, "; "))
 		}
 		if s.Result != "" {
-			r := resultWords[s.Result]
-			if r == "" {
-				r = s.Result
-			}
-			fmt.Fprintf(&b, " → %s", r)
-			if s.Reflection != "" {
-				fmt.Fprintf(&b, " (%s)", s.Reflection)
+			fmt.Fprintf(&b, " → %s", s.Result)
+			if r := strings.TrimSpace(s.Reflection); r != "" {
+				fmt.Fprintf(&b, " (%s)", llm.Head(r, 100))
 			}
 		}
 		b.WriteByte('\n')
