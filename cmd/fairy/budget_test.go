@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/prompts"
+)
+
+// promptBaseline is each role's mean prompt size on the demo, in tokens as the meter
+// counts them (bytes/4 of system and user text, the scripted model's estimate), measured
+// before the model-contract rework of the prompts (issue 12). No role may grow by more
+// than 25% over it.
+var promptBaseline = map[string]float64{
+	"planner": 532, "replanner": 979, "decider": 751, "interactor": 636, "extractor": 423, "checker": 581, "learner": 988,
+}
+
+// demoPromptTokens runs the demo and returns each role's mean prompt tokens.
+func demoPromptTokens(tb testing.TB) map[string]float64 {
+	tb.Helper()
+	runs := tb.TempDir()
+	res, err := runDemo(tb.Context(), demoOptions{RunsDir: runs, Out: io.Discard, Stdin: strings.NewReader(""),
+		Knowledge: filepath.Join(tb.TempDir(), "k.db")})
+	if err != nil {
+		tb.Fatalf("demo: %v", err)
+	}
+	if res.Summary.Outcome != memory.OutcomeDone {
+		tb.Fatalf("demo outcome %s", res.Summary.Outcome)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(runs, "*", "trace.jsonl"))
+	if len(dirs) != 1 {
+		tb.Fatalf("trace files: %v", dirs)
+	}
+	f, err := os.Open(dirs[0])
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	sum, n := map[string]float64{}, map[string]float64{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var line struct {
+			Kind  string `json:"kind"`
+			Event struct {
+				Role   string `json:"role"`
+				Prompt int    `json:"prompt_tokens"`
+			} `json:"event"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			tb.Fatal(err)
+		}
+		if line.Kind == "ModelCalled" {
+			sum[line.Event.Role] += float64(line.Event.Prompt)
+			n[line.Event.Role]++
+		}
+	}
+	out := map[string]float64{}
+	for r := range sum {
+		out[r] = sum[r] / n[r]
+	}
+	return out
+}
+
+// largestCorpusScreen is the real capture with the most elements, as the models see it.
+func largestCorpusScreen(tb testing.TB) (string, string) {
+	tb.Helper()
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "android-corpus", "dumps", "*.xml"))
+	best, bestN, text := "", -1, ""
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		s, err := perception.Parse(b)
+		if err != nil {
+			continue // the corpus holds error captures too
+		}
+		if len(s.Elements) > bestN {
+			best, bestN, text = filepath.Base(f), len(s.Elements), s.Text()
+		}
+	}
+	if best == "" {
+		tb.Fatal("no corpus dump parsed")
+	}
+	return best, text
+}
+
+// corpusPromptTokens renders each executor role's prompt on screen and counts its tokens.
+func corpusPromptTokens(tb testing.TB, screen string) map[string]float64 {
+	tb.Helper()
+	set, err := prompts.Load()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	task := memory.AppTask{App: "com.example", Task: "Find the settings page and turn on dark theme"}
+	stack := []memory.Instruction{{Text: task.Task, Source: "task"}}
+	plan := []string{"Open the display settings", "Turn on dark theme"}
+	out := map[string]float64{}
+	count := func(role string, p prompts.Prompt, err error) {
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out[role] = float64((len(p.System) + len(p.User) + 3) / 4)
+	}
+	p, err := set.Replan(prompts.ReplannerData{Instruction: task.Task, Task: task, Instructions: stack, Step: 2, Plan: plan, Subgoal: plan[0],
+		LastActions: []string{`Tap(3) on item "Display"`}, Expect: "the display settings", Change: "new page", Screen: screen})
+	count("replanner", p, err)
+	p, err = set.Decide(prompts.DeciderData{Instruction: task.Task, Task: task, Instructions: stack, Plan: plan, Subgoal: plan[0], Screen: screen})
+	count("decider", p, err)
+	p, err = set.Extract(prompts.ExtractorData{Instruction: task.Task, Task: task, Subgoal: plan[0], Screen: screen})
+	count("extractor", p, err)
+	p, err = set.Check(prompts.CheckerData{Instruction: task.Task, Task: task, Instructions: stack, Screen: screen, Plan: plan})
+	count("checker", p, err)
+	p, err = set.Interact(prompts.InteractorData{Instruction: task.Task, Task: task, Instructions: stack, Type: 3, Kind: "options",
+		Reason: "which theme", Screen: screen, MaxTurns: 3})
+	count("interactor", p, err)
+	return out
+}
+
+// TestPromptBudgets: no role's mean prompt on the demo grew by more than 25% over the
+// baseline; the figures are logged next to it.
+func TestPromptBudgets(t *testing.T) {
+	got := demoPromptTokens(t)
+	roles := make([]string, 0, len(got))
+	for r := range got {
+		roles = append(roles, r)
+	}
+	sort.Strings(roles)
+	for _, r := range roles {
+		base, ok := promptBaseline[r]
+		t.Logf("%-10s %6.0f tokens (baseline %4.0f, %+5.1f%%)", r, got[r], base, 100*(got[r]/base-1))
+		if ok && got[r] > 1.25*base {
+			t.Errorf("%s prompts grew to %.0f tokens, more than 25%% over %.0f", r, got[r], base)
+		}
+	}
+	name, screen := largestCorpusScreen(t)
+	for r, v := range corpusPromptTokens(t, screen) {
+		t.Logf("%-10s %6.0f tokens on %s", r, v, name)
+	}
+}
+
+// BenchmarkPromptBudget reports each role's mean prompt tokens on the demo (role-tokens)
+// and on the largest real capture (role-corpus-tokens).
+func BenchmarkPromptBudget(b *testing.B) {
+	var demo map[string]float64
+	for b.Loop() {
+		demo = demoPromptTokens(b)
+	}
+	for r, v := range demo {
+		b.ReportMetric(v, r+"-tokens")
+	}
+	_, screen := largestCorpusScreen(b)
+	for r, v := range corpusPromptTokens(b, screen) {
+		b.ReportMetric(v, r+"-corpus-tokens")
+	}
+}
