@@ -47,6 +47,7 @@ const (
 	keyModelTimeout = "model.timeout"
 	keyModelPrices  = "model.prices"
 	keyModelMaxResp = "model.max-response-bytes"
+	keyModelStrict  = "model.strict"
 
 	keyAgentMaxSteps  = "agent.max-steps"
 	keyAgentMaxWall   = "agent.max-wall"
@@ -109,6 +110,9 @@ func (s *settings) openAIConfig(cmd *cobra.Command) (cfg openai.Config, ok bool,
 	cfg.BackupModel = v.GetString(keyModelBackup)
 	cfg.Mode = openai.Mode(v.GetString(keyModelMode))
 	cfg.ModeSetting = keyModelMode
+	if v.IsSet(keyModelStrict) {
+		cfg.NotStrict = !v.GetBool(keyModelStrict)
+	}
 	if t := v.GetString(keyModelTimeout); t != "" {
 		if cfg.Timeout, err = time.ParseDuration(t); err != nil {
 			return openai.Config{}, false, fmt.Errorf("%s: %w", keyModelTimeout, err)

@@ -58,7 +58,10 @@ type Config struct {
 
 	Mode        Mode   // "" = json_schema
 	ModeSetting string // the configuration key named in ErrModeRejected errors ("llm.mode")
-	TextOnly    bool   // always send plain-string content (images dropped), for endpoints that reject arrays
+	// NotStrict sends json_schema without "strict": for endpoints that reject strict
+	// structured outputs. The default is strict: the endpoint must answer to the schema.
+	NotStrict bool
+	TextOnly  bool // always send plain-string content (images dropped), for endpoints that reject arrays
 
 	Timeout       time.Duration // per attempt
 	MaxRetries    int           // retries after the first attempt on 429/5xx/timeouts
@@ -530,7 +533,7 @@ func (c *Client) chatRequest(model string, req llm.Request, msgs []goai.ChatComp
 			cr.ResponseFormat = &goai.ChatCompletionResponseFormat{
 				Type: goai.ChatCompletionResponseFormatTypeJSONSchema,
 				JSONSchema: &goai.ChatCompletionResponseFormatJSONSchema{
-					Name: req.Schema.Name, Schema: schema, Strict: false,
+					Name: req.Schema.Name, Schema: schema, Strict: !c.cfg.NotStrict,
 				},
 			}
 		case ModeJSONObject:

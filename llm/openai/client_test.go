@@ -44,6 +44,7 @@ type wireReq struct {
 		JSONSchema *struct {
 			Name   string          `json:"name"`
 			Schema json.RawMessage `json:"schema"`
+			Strict bool            `json:"strict"`
 		} `json:"json_schema"`
 	} `json:"response_format"`
 	MaxTokens   int     `json:"max_tokens"`
@@ -220,6 +221,9 @@ func TestStructuredModes(t *testing.T) {
 			if r.ResponseFormat == nil || r.ResponseFormat.Type != "json_schema" || r.ResponseFormat.JSONSchema == nil ||
 				r.ResponseFormat.JSONSchema.Name != "decider" || !strings.Contains(string(r.ResponseFormat.JSONSchema.Schema), `"required"`) {
 				t.Errorf("response_format = %+v, want json_schema named decider with the schema", r.ResponseFormat)
+			}
+			if r.ResponseFormat != nil && r.ResponseFormat.JSONSchema != nil && !r.ResponseFormat.JSONSchema.Strict {
+				t.Error("json_schema mode is not strict by default")
 			}
 			if strings.Contains(r.text(0), llm.RoleMarker) {
 				t.Errorf("json_schema mode should not add the role marker: %q", r.text(0))
