@@ -1,13 +1,15 @@
 package eval
 
 import (
-	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // WalkTask is one app task of a walkthrough: a compact way to write the scripted model's
@@ -16,8 +18,24 @@ import (
 // takes; Done says on which screen the app task is finished. Walk.Rules turns it into
 // scripted.Rule values for every role: the Global Planner's plan and adjustments, the
 // Re-Planner (state-based: the most advanced matching step wins, so the walk stays right
-// after a dead tap, a popped dialog or a learned shortcut), the Action Decider, the Key
-// Context Collector (Facts) and the User Interactor (Ask).
+// after a dead tap, a popped dialog or a learned shortcut; a screen of an earlier step
+// while a later step's sub-goal is current is a wrong page, C, and so is a screen no step
+// knows), the Action Decider, the Key Context Collector (Facts) and the User Interactor
+// (Ask).
+//
+// The answers are the typed answers of package prompts, and the rules find their way
+// through a prompt by its exported markers: a template that stops writing one breaks the
+// walkthrough tests.
+//
+// # Reading values
+//
+// A quoted argument of Do, a value of Facts and Expect may read what the model would read:
+// ${NAME} is the text of the named group NAME ((?P<NAME>…)) of the step's Screen or When
+// pattern, or the person's answer to an Ask with `as: NAME` anywhere in the same app task
+// (narrowed to the option the person named when the ask lists options). So
+// `screen: '"(?P<number>\+[\d -]+)"'` with `do: ['Finish "The number is ${number}"']`
+// answers with the number on the screen, and the task's check fails when the screen or its
+// reading is wrong.
 type WalkTask struct {
 	App      string     `yaml:"app"`
 	Task     string     `yaml:"task,omitempty"` // default: the instruction
@@ -41,6 +59,13 @@ type WalkStep struct {
 	// Wait SECONDS, OpenApp PACKAGE, Finish ["ANSWER"], NeedInteraction "REASON". A label is
 	// looked up on the screen when the model answers (exact, id, then substring).
 	Do []string `yaml:"do"`
+	// Expect is what the screen shows once Do ran (the decider's "expect"); by default the
+	// next step's sub-goal, the finished app task after the last step, or the answer after
+	// a Finish.
+	Expect string `yaml:"expect,omitempty"`
+	// Loop marks a step the walk comes back to from a later step as progress (a menu the
+	// task returns to for its next item): its screen after a later step is no wrong page.
+	Loop bool `yaml:"loop,omitempty"`
 	// Ask makes the Re-Planner ask the person here first, until the answer is on the
 	// instruction stack.
 	Ask *WalkAsk `yaml:"ask,omitempty"`
@@ -54,36 +79,64 @@ type WalkStep struct {
 	Navigate string `yaml:"navigate,omitempty"`
 }
 
-// hintPattern matches a navigation hint block toward a page whose name matches to (a
-// regexp) that offers a replayable Navigate; group 1 is the Navigate target.
-func hintPattern(to string) string {
-	return `<<<HINT\n[^\n]*? to page p\d+ "(?:` + to + `)[^\n]*?Navigate\("(\w+)"\) replays`
-}
-
 // WalkAsk is a question the Re-Planner raises (interaction type 1–4).
 type WalkAsk struct {
 	Type     int      `yaml:"type"`
 	Reason   string   `yaml:"reason"`
 	Question string   `yaml:"question,omitempty"`
 	Options  []string `yaml:"options,omitempty"`
+	// As names the person's answer for ${NAME} in this and later steps.
+	As string `yaml:"as,omitempty"`
 }
 
-// answeredMarker is what the generic interactor rule writes into a summary; a step's ask
-// counts as answered once the instruction stack holds its reason followed by it.
+// answeredMarker is what the walk's interactor rules write into a summary between the
+// reason and the person's words; a step's ask counts as answered once the instruction
+// stack holds its reason followed by it.
 const answeredMarker = " — the person answered: "
+
+// lostSubgoal is the Re-Planner's sub-goal on a screen no step of the walk knows.
+const lostSubgoal = "Go back to a screen the walkthrough knows"
+
+// Patterns on the prompts, built from the markers package prompts writes.
+
+// line matches a whole line that starts with a marker followed by text (both literal).
+func line(marker, text string) string {
+	return `(?m)^` + regexp.QuoteMeta(marker+text) + `$`
+}
+
+// block matches the opening of a data block.
+func block(name string) string { return regexp.QuoteMeta("<<<"+name) + `\n` }
 
 // inScreen scopes a pattern to the SCREEN block, the last block of the Re-Planner's,
 // the decider's and the collector's prompts.
-func inScreen(p string) string { return `(?s)<<<SCREEN\n.*(?-s:` + p + `)` }
+func inScreen(p string) string { return `(?s)` + block(prompts.BlockScreen) + `.*(?-s:` + p + `)` }
 
-func taskMarker(app string) string { return `App task in ` + regexp.QuoteMeta(app) + `:` }
+// taskMarker matches the heading of an app task in app.
+func taskMarker(app string) string {
+	return `(?m)^` + regexp.QuoteMeta(prompts.MarkTask+app) + `:`
+}
 
-func mustJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // only strings and slices of strings are encoded
+// hintPattern matches a navigation hint block toward a page whose name matches to (a
+// regexp) that offers a replayable Navigate; group 1 is the Navigate target.
+func hintPattern(to string) string {
+	return block(prompts.BlockHint) + `[^\n]*? to page p\d+ "(?:` + to + `)[^\n]*?Navigate\("(\w+)"\) replays`
+}
+
+// answeredPattern matches the instruction-stack entry the person's answer to reason left;
+// with capture, group NAME is the answer (the option it names when there are options).
+func answeredPattern(reason string, options []string, capture string) string {
+	p := `(?m)^\d+\. ` + regexp.QuoteMeta(prompts.MarkUserSaid+reason+answeredMarker)
+	if capture == "" {
+		return p
 	}
-	return string(b)
+	if len(options) == 0 {
+		return p + `(?P<` + capture + `>[^\n]*)`
+	}
+	alts := make([]string, len(options))
+	for i, o := range options {
+		alts[i] = regexp.QuoteMeta(o)
+	}
+	return p + `[^\n]*?(?P<` + capture + `>(?i:` + strings.Join(alts, "|") + `))`
 }
 
 // walkRules compiles a task's walkthrough into scripted rules.
@@ -91,253 +144,286 @@ func walkRules(t *Task) ([]scripted.Rule, error) {
 	if len(t.Walk) == 0 {
 		return nil, nil
 	}
-	var rules []scripted.Rule
-	add := func(r scripted.Rule) { rules = append(rules, r) }
-	type planTask struct {
-		App      string `json:"app"`
-		Task     string `json:"task"`
-		Produces string `json:"produces"`
+	c := &walkCompiler{}
+	if err := c.planner(t); err != nil {
+		return nil, err
 	}
-	var plan []planTask
+	for wi := range t.Walk {
+		if err := c.appTask(wi, &t.Walk[wi]); err != nil {
+			return nil, fmt.Errorf("walk %d: %w", wi+1, err)
+		}
+	}
+	c.interactor()
+	return c.rules, nil
+}
+
+// walkCompiler collects the rules of one task's walkthrough.
+type walkCompiler struct {
+	rules []scripted.Rule
+}
+
+func (c *walkCompiler) add(name, role string, m *matcher, not []string, answer string) {
+	c.rules = append(c.rules, scripted.Rule{Name: name, Role: role, Match: m.patterns(), Not: not, Answer: answer})
+}
+
+// planner adds the Global Planner's plan and its adjustments after each app task.
+func (c *walkCompiler) planner(t *Task) error {
+	var plan []memory.AppTask
 	for i, w := range t.Walk {
 		if w.App == "" {
-			return nil, fmt.Errorf("walk %d: no app", i+1)
+			return fmt.Errorf("walk %d: no app", i+1)
 		}
 		task := w.Task
 		if task == "" {
 			task = t.Instruction
 		}
-		plan = append(plan, planTask{App: w.App, Task: task, Produces: w.Produces})
+		plan = append(plan, memory.AppTask{App: w.App, Task: task, Produces: w.Produces})
 	}
-	add(scripted.Rule{Name: "walk: plan", Role: "planner", Match: []string{`Phase: plan`},
-		Answer: fmt.Sprintf(`{"thought":"walkthrough","status":"continue","tasks":%s,"next":0,"progress":"","reason":""}`, mustJSON(plan))})
+	c.add("walk: plan", prompts.NamePlanner, mustMatch(line(prompts.MarkPhase, prompts.PhasePlan)), nil,
+		typedAnswer(prompts.PlannerAnswer{Thought: "walkthrough", Status: prompts.StatusContinue, Tasks: plan, Next: 0}, nil))
+	adjust := line(prompts.MarkPhase, prompts.PhaseAdjust)
+	finished := func(i int, app, outcome string) string {
+		return `(?ms)^` + regexp.QuoteMeta(prompts.MarkFinishedTasks) + `$.*^` + fmt.Sprintf("%d", i) + `\. \[` + regexp.QuoteMeta(app) + `\][^\n]* — (?:` + outcome + `)`
+	}
+	// A failed app task ends the instruction: no later rule may take it for a done one.
+	failed := `(?:` + string(memory.OutcomeFailed) + `|` + string(memory.OutcomeStopped) + `)`
+	for i, w := range t.Walk {
+		c.add(fmt.Sprintf("walk: adjust after task %d: failed", i), prompts.NamePlanner, mustMatch(adjust, finished(i, w.App, failed)), nil,
+			typedAnswer(prompts.PlannerAnswer{Thought: "an app task failed", Status: prompts.StatusImpossible, Tasks: []memory.AppTask{}, Next: -1,
+				Reason: fmt.Sprintf("app task %d in %s failed", i, w.App)}, nil))
+	}
 	for i := len(t.Walk) - 1; i >= 0; i-- {
-		done := fmt.Sprintf(`(?m)^%d\. \[%s\][^\n]*— done`, i, regexp.QuoteMeta(t.Walk[i].App))
+		done := finished(i, t.Walk[i].App, string(memory.OutcomeDone))
 		if i == len(t.Walk)-1 {
-			add(scripted.Rule{Name: fmt.Sprintf("walk: adjust after task %d: done", i), Role: "planner", Match: []string{`Phase: adjust`, done},
-				Answer: `{"thought":"every app task is done","status":"done","tasks":[],"next":-1,"progress":"all done","reason":"done"}`})
+			c.add(fmt.Sprintf("walk: adjust after task %d: done", i), prompts.NamePlanner, mustMatch(adjust, done), nil,
+				typedAnswer(prompts.PlannerAnswer{Thought: "every app task is done", Status: prompts.StatusDone, Tasks: []memory.AppTask{}, Next: -1,
+					Progress: "all done", Reason: "done"}, nil))
 			continue
 		}
-		add(scripted.Rule{Name: fmt.Sprintf("walk: adjust after task %d", i), Role: "planner", Match: []string{`Phase: adjust`, done},
-			Answer: fmt.Sprintf(`{"thought":"next app task","status":"continue","tasks":[],"next":%d,"progress":"%d of %d app tasks done","reason":""}`, i+1, i+1, len(t.Walk))})
+		c.add(fmt.Sprintf("walk: adjust after task %d", i), prompts.NamePlanner, mustMatch(adjust, done), nil,
+			typedAnswer(prompts.PlannerAnswer{Thought: "next app task", Status: prompts.StatusContinue, Tasks: []memory.AppTask{}, Next: i + 1,
+				Progress: fmt.Sprintf("%d of %d app tasks done", i+1, len(t.Walk))}, nil))
 	}
-	for wi, w := range t.Walk {
-		marker := taskMarker(w.App)
-		var subgoals []string
-		for _, s := range w.Steps {
-			subgoals = append(subgoals, s.Subgoal)
+	return nil
+}
+
+// appTask adds the Re-Planner's, the decider's, the collector's and the interactor's rules
+// of one app task.
+func (c *walkCompiler) appTask(wi int, w *WalkTask) error {
+	marker := taskMarker(w.App)
+	var subgoals []string
+	asks := map[string]*WalkAsk{}
+	for si, s := range w.Steps {
+		name := fmt.Sprintf("step %d (%s)", si+1, s.Subgoal)
+		if s.Subgoal == "" || s.Screen == "" {
+			return fmt.Errorf("%s: a step needs screen and subgoal", name)
 		}
-		planJSON := mustJSON(subgoals)
-		reply := func(result, subgoal string, interaction int, reason string) string {
-			return fmt.Sprintf(`{"result":%q,"reflection":%s,"progress":%s,"plan":%s,"subgoal":%s,"interaction":%d,"reason":%s}`,
-				result, mustJSON("walkthrough: "+subgoal), mustJSON("at: "+subgoal), planJSON, mustJSON(subgoal), interaction, mustJSON(reason))
+		for what, p := range map[string]string{"screen": s.Screen, "when": s.When, "unless": s.Unless, "navigate": s.Navigate} {
+			if _, err := regexp.Compile(p); err != nil {
+				return fmt.Errorf("%s: %s: %v", name, what, err)
+			}
 		}
-		if w.Done != "" {
-			if _, err := regexp.Compile(w.Done); err != nil {
-				return nil, fmt.Errorf("walk %d done: %v", wi+1, err)
+		if a := s.Ask; a != nil {
+			if a.Type < 1 || a.Type > 4 || a.Reason == "" {
+				return fmt.Errorf("%s: ask needs a type 1–4 and a reason", name)
 			}
-			var not []string
-			if w.Unless != "" {
-				not = append(not, inScreen(w.Unless))
+			if a.As != "" {
+				if !groupName.MatchString(a.As) || asks[a.As] != nil {
+					return fmt.Errorf("%s: ask as %q: a name of letters, digits and _ used once", name, a.As)
+				}
+				asks[a.As] = a
 			}
-			add(scripted.Rule{Name: fmt.Sprintf("walk %d: finished", wi+1), Role: "replanner",
-				Match: []string{marker, inScreen(w.Done)}, Not: not, Answer: reply("A", "Finished", 0, "")})
 		}
-		for si := len(w.Steps) - 1; si >= 0; si-- {
-			s := w.Steps[si]
-			name := fmt.Sprintf("walk %d step %d (%s)", wi+1, si+1, s.Subgoal)
-			if s.Subgoal == "" || s.Screen == "" {
-				return nil, fmt.Errorf("%s: a step needs screen and subgoal", name)
-			}
-			match := []string{marker, inScreen(s.Screen)}
+		subgoals = append(subgoals, s.Subgoal)
+	}
+	reply := func(result, subgoal, reflection string, interaction int, reason string) string {
+		return typedAnswer(prompts.ReplannerAnswer{Result: result, Reflection: reflection, Progress: "at: " + subgoal,
+			Plan: subgoals, Subgoal: subgoal, Interaction: interaction, Reason: reason}, nil)
+	}
+	for _, p := range []string{w.Done, w.Unless} {
+		if _, err := regexp.Compile(p); err != nil {
+			return fmt.Errorf("done: %v", err)
+		}
+	}
+	if w.Done != "" {
+		var not []string
+		if w.Unless != "" {
+			not = append(not, inScreen(w.Unless))
+		}
+		c.add(fmt.Sprintf("walk %d: finished", wi+1), prompts.NameReplanner, mustMatch(marker, inScreen(w.Done)), not,
+			reply("A", prompts.Finished, "walkthrough: the app task is done", 0, ""))
+	}
+	for si := len(w.Steps) - 1; si >= 0; si-- {
+		s := &w.Steps[si]
+		name := fmt.Sprintf("walk %d step %d (%s)", wi+1, si+1, s.Subgoal)
+		at := func() *matcher {
+			m := mustMatch(marker, inScreen(s.Screen))
 			if s.When != "" {
-				match = append(match, s.When)
+				m.add(s.When)
 			}
-			var not []string
-			if s.Unless != "" {
-				not = append(not, s.Unless)
-			}
-			if a := s.Ask; a != nil {
-				if a.Type < 1 || a.Type > 4 || a.Reason == "" {
-					return nil, fmt.Errorf("%s: ask needs a type 1–4 and a reason", name)
-				}
-				answered := `\(the user said\) ` + regexp.QuoteMeta(a.Reason) + regexp.QuoteMeta(answeredMarker)
-				add(scripted.Rule{Name: name + ": ask", Role: "replanner", Match: match, Not: append(append([]string(nil), not...), answered),
-					Answer: reply("B", s.Subgoal, a.Type, a.Reason)})
-				if a.Question != "" || len(a.Options) > 0 {
-					q := a.Question
-					if q == "" {
-						q = a.Reason + "?"
-					}
-					opts := a.Options
-					if opts == nil {
-						opts = []string{}
-					}
-					add(scripted.Rule{Name: name + ": question", Role: "interactor",
-						Match:  []string{`Why the agent asks: ` + regexp.QuoteMeta(a.Reason) + `\n`},
-						Not:    []string{`(?m)^Person: `},
-						Answer: fmt.Sprintf(`{"status":"B","question":%s,"options":%s,"summary":"","consent":""}`, mustJSON(q), mustJSON(opts))})
-				}
-			}
-			add(scripted.Rule{Name: name + ": no change", Role: "replanner", Match: append(append([]string(nil), match...), `Screen change: no change`), Not: not,
-				Answer: reply("D", s.Subgoal, 0, "")})
-			add(scripted.Rule{Name: name, Role: "replanner", Match: match, Not: not, Answer: reply("A", s.Subgoal, 0, "")})
-			acts, err := walkActions(s.Do)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-			if s.Navigate != "" {
-				if _, err := regexp.Compile(s.Navigate); err != nil {
-					return nil, fmt.Errorf("%s: navigate: %v", name, err)
-				}
-				// The hint pattern comes first: its group is {{match 1}}.
-				add(scripted.Rule{Name: name + ": take the known way", Role: "decider",
-					Match:  []string{hintPattern(s.Navigate), marker, `Current sub-goal: ` + regexp.QuoteMeta(s.Subgoal) + `\n`, inScreen(s.Screen)},
-					Answer: fmt.Sprintf(`{"thought":%s,"actions":[{"type":"Navigate","target":"{{match 1}}"}]}`, mustJSON(s.Subgoal+": the App Map knows the way"))})
-			}
-			add(scripted.Rule{Name: name + ": act", Role: "decider",
-				Match:  []string{marker, `Current sub-goal: ` + regexp.QuoteMeta(s.Subgoal) + `\n`, inScreen(s.Screen)},
-				Answer: fmt.Sprintf(`{"thought":%s,"actions":[%s]}`, mustJSON(s.Subgoal), strings.Join(acts, ","))})
-			if len(s.Facts) > 0 {
-				var facts []map[string]string
-				for _, k := range sortedKeys(s.Facts) {
-					facts = append(facts, map[string]string{"key": k, "value": s.Facts[k]})
-				}
-				add(scripted.Rule{Name: name + ": facts", Role: "extractor", Match: []string{marker, inScreen(s.Screen)},
-					Answer: fmt.Sprintf(`{"facts":%s}`, mustJSON(facts))})
-			}
+			return m
 		}
-		// Without this the decider sees a screen no step names: say so plainly.
-		add(scripted.Rule{Name: fmt.Sprintf("walk %d: lost", wi+1), Role: "decider", Match: []string{marker},
-			Answer: `{"thought":"the walkthrough does not know this screen","actions":[{"type":"Back"}]}`})
-	}
-	return rules, nil
-}
-
-func sortedKeys(m map[string]string) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	for i := 1; i < len(ks); i++ {
-		for j := i; j > 0 && ks[j] < ks[j-1]; j-- {
-			ks[j], ks[j-1] = ks[j-1], ks[j]
+		var not []string
+		if s.Unless != "" {
+			not = append(not, s.Unless)
+		}
+		if a := s.Ask; a != nil {
+			c.add(name+": ask", prompts.NameReplanner, at(), append(append([]string(nil), not...), answeredPattern(a.Reason, nil, "")),
+				reply("B", s.Subgoal, "walkthrough: "+s.Subgoal+" needs the person", a.Type, a.Reason))
+			c.ask(name, a)
+		}
+		c.add(name+": no change", prompts.NameReplanner, at().with(line(prompts.MarkScreenChange, prompts.ChangeNone)), not,
+			reply("D", s.Subgoal, "walkthrough: the screen did not change", 0, ""))
+		if later := laterSubgoals(w.Steps, si); len(later) > 0 && !s.Loop {
+			c.add(name+": wrong page", prompts.NameReplanner, at().with(`(?m)^`+regexp.QuoteMeta(prompts.MarkSubgoal)+`(?:`+strings.Join(later, "|")+`)$`), not,
+				reply("C", s.Subgoal, "walkthrough: wrong page, this is the screen of an earlier sub-goal", 0, ""))
+		}
+		c.add(name, prompts.NameReplanner, at(), not, reply("A", s.Subgoal, "walkthrough: "+s.Subgoal, 0, ""))
+		if err := c.decider(name, marker, w, si, asks); err != nil {
+			return err
+		}
+		if len(s.Facts) > 0 {
+			m := mustMatch(marker, inScreen(s.Screen))
+			var sl slots
+			var facts []memory.Fact
+			for _, k := range slices.Sorted(maps.Keys(s.Facts)) {
+				v, err := sl.text(s.Facts[k], m, s, asks)
+				if err != nil {
+					return fmt.Errorf("%s: fact %q: %w", name, k, err)
+				}
+				facts = append(facts, memory.Fact{Key: k, Value: v})
+			}
+			c.add(name+": facts", prompts.NameExtractor, m, nil, typedAnswer(prompts.ExtractorAnswer{Facts: facts}, sl))
 		}
 	}
-	return ks
+	// A screen no step knows: say so, and go back.
+	c.add(fmt.Sprintf("walk %d: lost", wi+1), prompts.NameReplanner, mustMatch(marker), nil,
+		reply("C", lostSubgoal, "walkthrough: wrong page, no step of the walkthrough knows this screen", 0, ""))
+	c.add(fmt.Sprintf("walk %d: lost", wi+1), prompts.NameDecider, mustMatch(marker), nil,
+		typedAnswer(prompts.DeciderAnswer{Thought: "the walkthrough does not know this screen", Actions: []memory.Action{{Type: memory.Back}},
+			Expect: "an earlier screen of the walkthrough"}, nil))
+	return nil
 }
 
-// walkActions turns the action shorthand into decider JSON (with index templates).
-func walkActions(do []string) ([]string, error) {
-	if len(do) == 0 {
-		return nil, fmt.Errorf("no actions (do:)")
-	}
+// laterSubgoals lists, as patterns, the sub-goals of the steps after si that differ from
+// its own: with one of them current, si's screen means the agent went back or astray.
+func laterSubgoals(steps []WalkStep, si int) []string {
 	var out []string
-	for _, d := range do {
-		toks, err := splitAction(d)
-		if err != nil {
-			return nil, fmt.Errorf("action %q: %w", d, err)
+	seen := map[string]bool{steps[si].Subgoal: true}
+	for _, s := range steps[si+1:] {
+		if !seen[s.Subgoal] {
+			seen[s.Subgoal] = true
+			out = append(out, regexp.QuoteMeta(s.Subgoal))
 		}
-		typ := toks[0].text
-		args := toks[1:]
-		idx := func(t token) string { return `{{index ` + strconv.Quote(t.text) + `}}` }
-		bad := func() ([]string, error) { return nil, fmt.Errorf("action %q: bad arguments for %s", d, typ) }
-		var js string
-		switch typ {
-		case "Tap", "LongPress", "Clear":
-			if len(args) != 1 || !args[0].quoted {
-				return bad()
-			}
-			js = fmt.Sprintf(`{"type":%q,"index":%s}`, typ, idx(args[0]))
-		case "Input":
-			if len(args) != 2 || !args[0].quoted || !args[1].quoted {
-				return bad()
-			}
-			js = fmt.Sprintf(`{"type":"Input","index":%s,"text":%s}`, idx(args[0]), mustJSON(args[1].text))
-		case "Swipe":
-			switch {
-			case len(args) == 1 && !args[0].quoted:
-				js = fmt.Sprintf(`{"type":"Swipe","index":0,"direction":%q}`, args[0].text)
-			case len(args) == 2 && args[0].quoted && !args[1].quoted:
-				js = fmt.Sprintf(`{"type":"Swipe","index":%s,"direction":%q}`, idx(args[0]), args[1].text)
-			default:
-				return bad()
-			}
-		case "Back", "Home", "Enter":
-			if len(args) != 0 {
-				return bad()
-			}
-			js = fmt.Sprintf(`{"type":%q}`, typ)
-		case "Wait":
-			if len(args) != 1 {
-				return bad()
-			}
-			if _, err := strconv.ParseFloat(args[0].text, 64); err != nil {
-				return bad()
-			}
-			js = fmt.Sprintf(`{"type":"Wait","seconds":%s}`, args[0].text)
-		case "OpenApp":
-			if len(args) != 1 {
-				return bad()
-			}
-			js = fmt.Sprintf(`{"type":"OpenApp","package":%s}`, mustJSON(args[0].text))
-		case "Finish":
-			switch len(args) {
-			case 0:
-				js = `{"type":"Finish"}`
-			case 1:
-				js = fmt.Sprintf(`{"type":"Finish","text":%s}`, mustJSON(args[0].text))
-			default:
-				return bad()
-			}
-		case "NeedInteraction":
-			if len(args) != 1 {
-				return bad()
-			}
-			js = fmt.Sprintf(`{"type":"NeedInteraction","reason":%s}`, mustJSON(args[0].text))
+	}
+	return out
+}
+
+// decider adds the Action Decider's rules of step si.
+func (c *walkCompiler) decider(name, marker string, w *WalkTask, si int, asks map[string]*WalkAsk) error {
+	s := &w.Steps[si]
+	subgoal := line(prompts.MarkSubgoal, s.Subgoal)
+	expect := s.Expect
+	if expect == "" {
+		switch {
+		case endsWithFinish(s.Do):
+			expect = "the app task ends with the answer"
+		case si+1 < len(w.Steps):
+			expect = "the screen for the next sub-goal: " + w.Steps[si+1].Subgoal
 		default:
-			return nil, fmt.Errorf("action %q: unknown type %q", d, typ)
+			expect = "the app task is done"
 		}
-		out = append(out, js)
 	}
-	return out, nil
+	if s.Navigate != "" {
+		// The hint pattern comes first: its group is {{match 1}}.
+		m := mustMatch(hintPattern(s.Navigate), marker, subgoal, inScreen(s.Screen))
+		var sl slots
+		c.add(name+": take the known way", prompts.NameDecider, m, nil, typedAnswer(prompts.DeciderAnswer{
+			Thought: s.Subgoal + ": the App Map knows the way",
+			Actions: []memory.Action{{Type: memory.Navigate, Target: sl.expr("match 1")}},
+			Expect:  "the page the App Map hint leads to"}, sl))
+	}
+	m := mustMatch(marker, subgoal, inScreen(s.Screen))
+	var sl slots
+	acts, err := walkActions(s.Do, func(arg string) (string, error) { return sl.text(arg, m, s, asks) },
+		func(label string) (int, error) { return sl.index(label, m, s, asks) })
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	exp, err := sl.text(expect, m, s, asks)
+	if err != nil {
+		return fmt.Errorf("%s: expect: %w", name, err)
+	}
+	c.add(name+": act", prompts.NameDecider, m, nil, typedAnswer(prompts.DeciderAnswer{Thought: s.Subgoal, Actions: acts, Expect: exp}, sl))
+	return nil
 }
 
-type token struct {
-	text   string
-	quoted bool
+// ask adds the interactor's rules for a step's question: the question, then the summary
+// of the person's answer that the walk reads back from the instruction stack. A consent
+// question's reason may go on (the one action a yes allows), so the reason is a prefix.
+func (c *walkCompiler) ask(name string, a *WalkAsk) {
+	why := `(?m)^` + regexp.QuoteMeta(prompts.MarkWhyAsk+a.Reason)
+	if a.Question != "" || len(a.Options) > 0 {
+		q := a.Question
+		if q == "" {
+			q = a.Reason + "?"
+		}
+		opts := a.Options
+		if opts == nil {
+			opts = []string{}
+		}
+		c.add(name+": question", prompts.NameInteractor, mustMatch(why), []string{personPattern},
+			typedAnswer(prompts.InteractorAnswer{Status: "B", Question: q, Options: opts}, nil))
+	}
+	c.settle(name, mustMatch(why), quote(a.Reason+answeredMarker))
 }
 
-// splitAction splits `Input "To" "Alice Chen"` into words, Go-quoted strings unquoted.
-func splitAction(s string) ([]token, error) {
-	var toks []token
-	s = strings.TrimSpace(s)
-	for s != "" {
-		if s[0] == '"' {
-			end := 1
-			for end < len(s) && s[end] != '"' {
-				if s[end] == '\\' {
-					end++
-				}
-				end++
-			}
-			if end >= len(s) {
-				return nil, fmt.Errorf("unterminated quote")
-			}
-			text, err := strconv.Unquote(s[:end+1])
-			if err != nil {
-				return nil, err
-			}
-			toks = append(toks, token{text: text, quoted: true})
-			s = strings.TrimSpace(s[end+1:])
-			continue
+// interactor adds the interactor's rules for any other question (the guard's consent, a
+// decider's NeedInteraction): ask it as it stands, then settle with the answer.
+func (c *walkCompiler) interactor() {
+	why := `(?m)^` + regexp.QuoteMeta(prompts.MarkWhyAsk) + `(?P<why>[^\n]*)`
+	var q slots
+	c.add("walk: ask the question", prompts.NameInteractor, mustMatch(why), []string{personPattern},
+		typedAnswer(prompts.InteractorAnswer{Status: "B", Question: q.expr("match 1"), Options: []string{}}, q))
+	c.settle("walk", mustMatch(why), "(match 1) "+quote(answeredMarker))
+}
+
+// personPattern matches a conversation in which the person answered.
+var personPattern = `(?m)^` + regexp.QuoteMeta(prompts.MarkPerson)
+
+// lastAnswer matches the person's last answer in a conversation when it matches answer;
+// group "person" is the whole answer.
+func lastAnswer(answer string) string {
+	return `(?m)^` + regexp.QuoteMeta(prompts.MarkPerson) + `(?P<person>` + answer + `[^\n]*)\n` + regexp.QuoteMeta(prompts.BlockConversation+">>>") + `$`
+}
+
+// A plain yes or no to a consent question, as the interactor model reads it.
+const (
+	consentYes = `(?i:(?:yes|yeah|yep|ok|okay|sure|go ahead|approve|allow|do it)\b|是|好|可以|确认|同意|行)`
+	consentNo  = `(?i:(?:no|nope|don't|do not|stop|cancel|refuse|deny|never)\b|不|否|取消|拒绝|别)`
+)
+
+// settle adds the rules that settle a question with the person's last answer: the summary
+// is prefix (a template expression) followed by the answer. To a consent question (types 1
+// and 2) a plain no is a refusal and a plain yes a grant, read from the answer.
+func (c *walkCompiler) settle(name string, m *matcher, prefix string) {
+	consent := `(?m)^` + regexp.QuoteMeta(prompts.MarkInteractionType) + `[12] `
+	for _, v := range []struct{ name, answer, verdict string }{
+		{"refused", consentNo, prompts.ConsentRefused},
+		{"granted", consentYes, prompts.ConsentGranted},
+		{"settle", "", ""},
+	} {
+		r := m.with(lastAnswer(v.answer))
+		if v.verdict != "" {
+			r.add(consent)
 		}
-		word, rest, _ := strings.Cut(s, " ")
-		toks = append(toks, token{text: word})
-		s = strings.TrimSpace(rest)
+		var sl slots
+		c.add(name+": "+v.name, prompts.NameInteractor, r, nil, typedAnswer(prompts.InteractorAnswer{
+			Status: "A", Options: []string{}, Consent: v.verdict,
+			Summary: sl.expr(fmt.Sprintf("print %s (match %d)", prefix, r.groups["person"]))}, sl))
 	}
-	if len(toks) == 0 {
-		return nil, fmt.Errorf("empty action")
-	}
-	return toks, nil
+}
+
+func endsWithFinish(do []string) bool {
+	return len(do) > 0 && strings.HasPrefix(strings.TrimSpace(do[len(do)-1]), string(memory.Finish))
 }
