@@ -9,6 +9,9 @@ var (
 	ErrSchema = errors.New("llm: answer does not fit the schema")
 	// ErrReplayMiss means a replayed run asked something the recording does not hold.
 	ErrReplayMiss = errors.New("llm: request not in the recording")
+	// ErrPromptChanged means a replayed request differs from the recorded one of its role:
+	// the prompts changed since the run was recorded.
+	ErrPromptChanged = errors.New("llm replay: the prompt changed since the recording")
 	// ErrRecording means a recording file is malformed.
 	ErrRecording = errors.New("llm: bad recording")
 )

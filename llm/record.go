@@ -172,13 +172,14 @@ func (r *Recorder) Record(req Request, resp Response) error {
 type Replay struct {
 	mu      sync.Mutex
 	answers map[string][]RecordedAnswer
+	inputs  map[Role][]RecordedInput // what was asked, per role, to explain a miss
 	served  map[string]int
 	total   int
 }
 
 // LoadReplay reads a recording written by a Recorder.
 func LoadReplay(r io.Reader) (*Replay, error) {
-	rp := &Replay{answers: map[string][]RecordedAnswer{}, served: map[string]int{}}
+	rp := &Replay{answers: map[string][]RecordedAnswer{}, inputs: map[Role][]RecordedInput{}, served: map[string]int{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -194,6 +195,7 @@ func LoadReplay(r io.Reader) (*Replay, error) {
 			return nil, fmt.Errorf("%w: line %d: no key", ErrRecording, n)
 		}
 		rp.answers[ex.Key] = append(rp.answers[ex.Key], ex.Response)
+		rp.inputs[ex.Role] = append(rp.inputs[ex.Role], ex.Request)
 		rp.total++
 	}
 	if err := sc.Err(); err != nil {
@@ -219,6 +221,9 @@ func (rp *Replay) Generate(ctx context.Context, req Request) (Response, error) {
 		if n := len(req.Messages); n > 0 {
 			prompt = req.Messages[n-1].Text
 		}
+		if why := rp.changed(req); why != "" {
+			return Response{}, fmt.Errorf("%w: %w: role %q: %s", ErrReplayMiss, ErrPromptChanged, req.Role, why)
+		}
 		return Response{}, fmt.Errorf("%w: role %q, key %s, prompt starts %q", ErrReplayMiss, req.Role, key[:12], head(prompt, 300))
 	}
 	i := min(rp.served[key], len(list)-1)
@@ -231,4 +236,69 @@ func (rp *Replay) Generate(ctx context.Context, req Request) (Response, error) {
 		Latency: time.Duration(a.LatencyNS),
 		Cost:    a.Cost,
 	}, nil
+}
+
+// changed explains a miss by the recorded request of the same role that is nearest to req
+// (the longest common start): which part of the prompt differs, at which line, recorded
+// and now. "" when the recording has no request of that role.
+func (rp *Replay) changed(req Request) string {
+	now := []string{req.System}
+	for _, m := range req.Messages {
+		now = append(now, m.Text)
+	}
+	best, bestLen := -1, -1
+	var bestParts []string
+	for i, in := range rp.inputs[req.Role] {
+		parts := []string{in.System}
+		for _, m := range in.Messages {
+			parts = append(parts, m.Text)
+		}
+		n := commonStart(strings.Join(parts, "\x00"), strings.Join(now, "\x00"))
+		if n > bestLen {
+			best, bestLen, bestParts = i, n, parts
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	for p := 0; p < max(len(now), len(bestParts)); p++ {
+		var was, is string
+		if p < len(bestParts) {
+			was = bestParts[p]
+		}
+		if p < len(now) {
+			is = now[p]
+		}
+		if was == is {
+			continue
+		}
+		part := "the system prompt"
+		if p > 0 {
+			part = fmt.Sprintf("message %d", p)
+		}
+		wl, il := strings.Split(was, "\n"), strings.Split(is, "\n")
+		for l := 0; l < max(len(wl), len(il)); l++ {
+			var a, b string
+			if l < len(wl) {
+				a = wl[l]
+			}
+			if l < len(il) {
+				b = il[l]
+			}
+			if a != b {
+				return fmt.Sprintf("the prompt changed since the recording: %s differs at line %d: recorded %q, now %q (record the run again)",
+					part, l+1, head(a, 160), head(b, 160))
+			}
+		}
+	}
+	return "the prompt changed since the recording in its images or schema (record the run again)"
+}
+
+// commonStart is the length of the common prefix of a and b.
+func commonStart(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
