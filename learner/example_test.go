@@ -42,6 +42,6 @@ func ExampleSession() {
 	steps, ok := l.Shortcut(ctx, app, "main", "p2")
 	fmt.Println(ok, steps[0].Signature, steps[0].Action)
 	// Output:
-	// The App Map knows a path from this page (p1 "Settings: Display") to page p2 "Display: Dark theme" in 1 step: 1. tap id=display "Display". It is reliable: Navigate("p2") replays it without deciding each step.
+	// The App Map knows a path from this page (p1 "Settings: Display") to page p2 "Display: Dark theme" in 1 step: 1. tap id=display "Display". It is reliable: the Action Decider's Navigate("p2") replays it without deciding each step.
 	// true main tap id=display "Display"
 }

@@ -299,13 +299,13 @@ func (r Route) Hint() string {
 	switch {
 	case !r.Replayable:
 	case r.Replay == n:
-		s += fmt.Sprintf(" It is reliable: Navigate(%q) replays it without deciding each step.", r.To.ID)
+		s += fmt.Sprintf(" It is reliable: the Action Decider's Navigate(%q) replays it without deciding each step.", r.To.ID)
 	default:
 		s += fmt.Sprintf(" Its first %d step", r.Replay)
 		if r.Replay != 1 {
 			s += "s"
 		}
-		s += fmt.Sprintf(" are reliable: Navigate(%q) replays them without deciding each step, up to page %s %q; go on from there step by step.", r.Stop.ID, r.Stop.ID, r.Stop.Name())
+		s += fmt.Sprintf(" are reliable: the Action Decider's Navigate(%q) replays them without deciding each step, up to page %s %q; go on from there step by step.", r.Stop.ID, r.Stop.ID, r.Stop.Name())
 	}
 	return s
 }

@@ -265,7 +265,7 @@ func TestRouteRespectsSubgoal(t *testing.T) {
 		{"two rows learned, the first named", []string{"Maps", "Messages"}, "Turn off the notifications of Maps",
 			[]string{"Apps", "Maps", "Notifications"}, []string{`Navigate("p4") replays it`}},
 		{"a row not learned", []string{"Maps", "Messages"}, "Turn off the notifications of Calendar",
-			[]string{"Apps"}, []string{`(one row of a list`, `Its first 1 step are reliable: Navigate("p2")`, `up to page p2 "All apps`}},
+			[]string{"Apps"}, []string{`(one row of a list`, `Its first 1 step are reliable: the Action Decider's Navigate("p2")`, `up to page p2 "All apps`}},
 		{"one row learned, another named", []string{"Maps"}, "Turn off the notifications of Messages",
 			[]string{"Apps"}, []string{`Navigate("p2") replays them`}},
 		{"one row learned and named", []string{"Maps"}, "Turn off the notifications of Maps",
