@@ -13,7 +13,7 @@ import (
 // it the phone's apps (label, launcher activity). The caller attaches the session to the
 // run's bus before anything is published.
 func (a *Agent) startLearning(ctx context.Context, r Run, id string, model learner.Model, apps phoneApps) (*learner.Session, error) {
-	l, err := learner.New(learner.Config{Store: r.Knowledge, Model: model, Clock: a.cfg.Clock, Logger: a.log})
+	l, err := learner.New(learner.Config{Store: r.Knowledge, Model: model, Prompts: a.prompt, Clock: a.cfg.Clock, Logger: a.log})
 	if err != nil {
 		return nil, err
 	}

@@ -96,7 +96,7 @@ rules:
     answer: '{"pass": false, "reason": "not shown"}'
 `)
 	ph := newPhone(t)
-	p := Probe{Phone: ph, Judge: m, Outcome: "done", Instruction: "turn off wifi"}
+	p := Probe{Phone: ph, Judge: m, Prompts: loadPrompts(t), Outcome: "done", Instruction: "turn off wifi"}
 	r := Evaluate(t.Context(), Check{Judge: &JudgeCheck{Criteria: "Wi-Fi is off"}}, p)
 	if !r.Pass || !strings.Contains(r.Evidence, "shows off") {
 		t.Errorf("judge: %+v", r)

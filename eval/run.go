@@ -16,6 +16,7 @@ import (
 
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/prompts"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -85,8 +86,11 @@ type Config struct {
 	Progress io.Writer
 	// TaskTimeout bounds one task run when its limits set no time (default 10 minutes).
 	TaskTimeout time.Duration
-	Clock       func() time.Time
-	Logger      *slog.Logger
+	// Prompts renders the model-played users' and the judge's prompts; nil: the embedded
+	// set (prompts.Load).
+	Prompts *prompts.Set
+	Clock   func() time.Time
+	Logger  *slog.Logger
 }
 
 // Run evaluates the suite. It returns the report of every task that finished — also when
@@ -117,6 +121,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if cfg.Knowledge == "" {
 		cfg.Knowledge = KnowledgeFresh
+	}
+	if cfg.Prompts == nil {
+		ps, err := prompts.Load()
+		if err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+		cfg.Prompts = ps
 	}
 	if cfg.TaskTimeout <= 0 {
 		cfg.TaskTimeout = 10 * time.Minute
@@ -383,7 +394,7 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 			}
 		}
 	}
-	user, err := NewUser(j.Task.User, sess.Model())
+	user, err := NewUser(j.Task, sess.Model(), cfg.Prompts)
 	if err != nil {
 		return fail("error", err)
 	}
@@ -408,7 +419,7 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 	}
 	r.Questions = append(r.Questions, user.Questions()...)
 
-	probe := Probe{Phone: j.Device.Sim, Shell: sess.Shell, Dump: sess.Dump, Judge: sess.Model(),
+	probe := Probe{Phone: j.Device.Sim, Shell: sess.Shell, Dump: sess.Dump, Judge: sess.Model(), Prompts: cfg.Prompts,
 		Instruction: j.Task.Instruction, Outcome: string(sum.Outcome), Reason: sum.Reason, Answer: sum.Answer}
 	cctx, ccancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer ccancel()

@@ -11,6 +11,7 @@ import (
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 func TestParseErrors(t *testing.T) {
@@ -169,6 +170,16 @@ func TestScriptedUser(t *testing.T) {
 	}
 }
 
+// loadPrompts loads the embedded prompts.
+func loadPrompts(t *testing.T) *prompts.Set {
+	t.Helper()
+	ps, err := prompts.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
 // newScriptedModel serves rules with the scripted model over HTTP and returns the real
 // go-openai adapter pointed at it.
 func newScriptedModel(t *testing.T, rules string) Model {
@@ -205,7 +216,9 @@ rules:
     role: user
     answer: '{"answer": "I do not mind, you decide."}'
 `)
-	u, err := NewModelUser(m, ModelUserSpec{Persona: "a student who likes bubble tea", Intent: "a large bubble tea, paying at most ¥20"})
+	ps := loadPrompts(t)
+	u, err := NewModelUser(ModelUserConfig{Model: m, Prompts: ps, Instruction: "Order a bubble tea",
+		Spec: ModelUserSpec{Persona: "a student who likes bubble tea", Intent: "a large bubble tea, paying at most ¥20"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,15 +239,18 @@ rules:
 	if qs := u.Questions(); len(qs) != 3 || qs[0].By != "model" || qs[1].Answer != "Yes, ¥15 is fine." {
 		t.Errorf("questions %+v", qs)
 	}
-	if _, err := NewModelUser(nil, ModelUserSpec{Intent: "x"}); !errors.Is(err, ErrConfig) {
+	if _, err := NewModelUser(ModelUserConfig{Prompts: ps, Spec: ModelUserSpec{Intent: "x"}}); !errors.Is(err, ErrConfig) {
 		t.Errorf("nil model: %v", err)
+	}
+	if _, err := NewModelUser(ModelUserConfig{Model: m, Spec: ModelUserSpec{Intent: "x"}}); !errors.Is(err, ErrConfig) {
+		t.Errorf("no prompts: %v", err)
 	}
 	var _ llm.Role = llm.RoleUser
 }
 
 func TestModelUserBadAnswer(t *testing.T) {
 	m := newScriptedModel(t, "rules:\n  - {role: user, answer: '{\"answer\": \"\"}'}\n")
-	u, _ := NewModelUser(m, ModelUserSpec{Intent: "x"})
+	u, _ := NewModelUser(ModelUserConfig{Model: m, Prompts: loadPrompts(t), Spec: ModelUserSpec{Intent: "x"}})
 	if _, err := u.Ask(t.Context(), interaction.Question{Text: "?"}); !errors.Is(err, ErrNoAnswer) {
 		t.Errorf("empty answer: %v", err)
 	}

@@ -5,18 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // maxDescriptionBytes bounds a learned app description.
 const maxDescriptionBytes = 300
-
-// Role is the model role (and schema name) of the learning call.
-const Role llm.Role = "learner"
 
 // Report says what one Learn call did.
 type Report struct {
@@ -28,55 +27,6 @@ type Report struct {
 	Apps    []string          // apps whose description was learned
 	Skipped []string          // answer entries not stored, and why
 }
-
-// answer is the learning model's JSON answer.
-type answer struct {
-	Tricks []struct {
-		Kind string `json:"kind"`
-		App  string `json:"app"`
-		Text string `json:"text"`
-	} `json:"tricks"`
-	Wrong          []string `json:"wrong"`
-	AppDescription string   `json:"app_description"`
-}
-
-// schema is the learning answer's JSON schema.
-const schema = `{
-  "type": "object",
-  "properties": {
-    "tricks": {"type": "array", "items": {"type": "object", "properties": {
-      "kind": {"type": "string", "enum": ["planning", "action", "error-recovery"]},
-      "app": {"type": "string"},
-      "text": {"type": "string"}
-    }, "required": ["kind", "app", "text"], "additionalProperties": false}},
-    "wrong": {"type": "array", "items": {"type": "string"}},
-    "app_description": {"type": "string"}
-  },
-  "required": ["tricks", "wrong", "app_description"],
-  "additionalProperties": false
-}`
-
-// system is the learning call's system prompt.
-const system = `You are the Self-Learner of a mobile GUI agent that operates Android apps for a person.
-You read the trajectory of one app task — instruction, plans, sub-goals, actions, results
-(A done, B partial, C wrong, D no change), reflections, errors, recoveries and the outcome —
-and write App Tricks: short tips that make the next task in this app shorter and safer.
-
-Kinds of trick:
-- "planning": how to break such a task into sub-goals in this app;
-- "action": which element or gesture does what, on which page;
-- "error-recovery": how a failure showed itself and how to get out of it.
-
-Rules:
-- Write only what the trajectory shows. Prefer what worked; for a failure, say what to avoid
-  or how it was recovered. At most 5 tricks, each one sentence, general enough to reuse.
-- Never copy personal data, typed text, passwords, codes or amounts into a trick.
-- "app" is the app's package, or "common" for a tip that holds in every app.
-- Write each trick in the language of the instruction.
-- "wrong": the ids of the given tricks (listed with ids) that this run shows to be wrong or
-  misleading; [] when none.
-- "app_description": one short sentence saying what the app is for ("" if unclear).
-Answer with one JSON object: {"tricks": [{"kind", "app", "text"}], "wrong": [], "app_description": ""}.`
 
 // Learn distils tricks from every app task of the run that has finished and was not learned
 // yet: one model call per task. Before the call it counts the uses of the tricks the task was
@@ -190,35 +140,38 @@ func (s *Session) countUses(t *taskTrace, served []knowledge.Trick) (int, error)
 }
 
 // ask makes the learning call and decodes its answer.
-func (s *Session) ask(ctx context.Context, t *taskTrace, instruction string, served []knowledge.Trick) (answer, error) {
+func (s *Session) ask(ctx context.Context, t *taskTrace, instruction string, served []knowledge.Trick) (prompts.LearnerAnswer, error) {
 	s.mu.Lock()
-	prompt := s.trajectory(t, instruction, served)
+	data := s.learnerData(t, instruction, served)
 	s.mu.Unlock()
+	p, err := s.fit(data)
+	if err != nil {
+		return prompts.LearnerAnswer{}, fmt.Errorf("learning prompt: %w", err)
+	}
 	temp := float32(0)
-	req := llm.Request{Role: Role, System: system, Temperature: &temp,
-		Schema:   &llm.Schema{Name: string(Role), JSON: json.RawMessage(schema)},
-		Messages: []llm.Message{{Role: "user", Text: prompt}}}
+	req := llm.Request{Role: llm.RoleLearner, System: p.System, Temperature: &temp, Schema: &p.Schema,
+		Messages: []llm.Message{{Role: "user", Text: p.User}}}
 	resp, err := s.l.cfg.Model.Generate(ctx, req)
 	if errors.Is(err, llm.ErrNoJSON) || errors.Is(err, llm.ErrSchema) {
 		// The adapter checked the answer (and asked for a repair) already.
-		return answer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
+		return prompts.LearnerAnswer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
 	}
 	if err != nil {
-		return answer{}, fmt.Errorf("%w: %w", ErrModel, err)
+		return prompts.LearnerAnswer{}, fmt.Errorf("%w: %w", ErrModel, err)
 	}
 	text, err := llm.ExtractJSON(resp.Text)
 	if err != nil {
-		return answer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
+		return prompts.LearnerAnswer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
 	}
-	var ans answer
+	var ans prompts.LearnerAnswer
 	if err := json.Unmarshal([]byte(text), &ans); err != nil {
-		return answer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
+		return prompts.LearnerAnswer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
 	}
 	return ans, nil
 }
 
 // store merges the answer into the knowledge in one transaction.
-func (s *Session) store(t *taskTrace, runID, instruction string, served []knowledge.Trick, ans answer, rep *Report) error {
+func (s *Session) store(t *taskTrace, runID, instruction string, served []knowledge.Trick, ans prompts.LearnerAnswer, rep *Report) error {
 	if instruction == "" {
 		instruction = t.instruction
 	}
@@ -316,76 +269,51 @@ func outcomeName(o memory.Outcome) string {
 	return string(o)
 }
 
-// trajectory renders a task for the learning prompt, cut to Config.MaxTrajectory bytes
-// (the latest steps are kept: they hold the outcome and the recoveries).
-func (s *Session) trajectory(t *taskTrace, instruction string, served []knowledge.Trick) string {
-	var head strings.Builder
+// learnerData is a finished task as the learning prompt shows it, every step included.
+// The caller holds s.mu.
+func (s *Session) learnerData(t *taskTrace, instruction string, served []knowledge.Trick) prompts.LearnerData {
 	if instruction == "" {
 		instruction = t.instruction
 	}
-	fmt.Fprintf(&head, "Instruction: %s\nApp: %s\nApp task: %s\n", instruction, t.app, t.task)
-	fmt.Fprintf(&head, "Outcome: %s after %d steps", t.outcome, t.nsteps)
-	if t.reason != "" {
-		fmt.Fprintf(&head, " (%s)", t.reason)
+	d := prompts.LearnerData{Instruction: instruction, Task: memory.AppTask{App: t.app, Task: t.task},
+		Outcome: t.outcome, Reason: t.reason, Steps: t.nsteps,
+		Interactions: slices.Clone(t.interactions), Recoveries: slices.Clone(t.recoveries)}
+	for _, tr := range served {
+		d.Tricks = append(d.Tricks, prompts.GivenTrick{ID: tr.ID, Kind: string(tr.Kind), Text: tr.Text})
 	}
-	head.WriteString("\n")
-	if len(served) > 0 {
-		head.WriteString("\nTricks the agent was given:\n")
-		for _, tr := range served {
-			fmt.Fprintf(&head, "- [%s] (%s) %s\n", tr.ID, tr.Kind, tr.Text)
+	for _, st := range t.steps {
+		d.Trajectory = append(d.Trajectory, prompts.TrajectoryStep{Step: st.step, Page: st.page, Plan: slices.Clone(st.plan),
+			Subgoal: st.subgoal, Actions: slices.Clone(st.actions), Result: st.result, Reflection: st.reflection})
+	}
+	return d
+}
+
+// fit renders the learning prompt within Config.MaxTrajectory bytes of user text by
+// leaving out the earliest steps (the latest hold the outcome and the recoveries); when
+// even no step fits, it sends none.
+func (s *Session) fit(d prompts.LearnerData) (prompts.Prompt, error) {
+	steps := d.Trajectory
+	render := func(first int) (prompts.Prompt, error) {
+		d.Trajectory, d.Omitted = steps[first:], first
+		return s.l.prompts.Learn(d)
+	}
+	p, err := render(0)
+	if err != nil || len(p.User) <= s.l.cfg.MaxTrajectory {
+		return p, err
+	}
+	// The smallest first that fits: the prompt shrinks as first grows.
+	lo, hi := 1, len(steps)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		q, err := render(mid)
+		if err != nil {
+			return q, err
+		}
+		if len(q.User) <= s.l.cfg.MaxTrajectory {
+			hi = mid
+		} else {
+			lo = mid + 1
 		}
 	}
-	var tail strings.Builder
-	if len(t.interactions) > 0 {
-		tail.WriteString("\nInteractions with the person:\n")
-		for _, x := range t.interactions {
-			tail.WriteString("- " + x + "\n")
-		}
-	}
-	if len(t.recoveries) > 0 {
-		tail.WriteString("\nErrors and recoveries:\n")
-		for _, x := range t.recoveries {
-			tail.WriteString("- " + x + "\n")
-		}
-	}
-	steps := make([]string, len(t.steps))
-	for i, st := range t.steps {
-		var b strings.Builder
-		fmt.Fprintf(&b, "Step %d on page %q\n", st.step, st.page)
-		if len(st.plan) > 0 {
-			fmt.Fprintf(&b, "  plan: %s\n", strings.Join(st.plan, "; "))
-		}
-		if st.subgoal != "" {
-			fmt.Fprintf(&b, "  sub-goal: %s\n", st.subgoal)
-		}
-		for _, a := range st.actions {
-			fmt.Fprintf(&b, "  action: %s\n", a)
-		}
-		if st.result != "" {
-			fmt.Fprintf(&b, "  result: %s", st.result)
-			if st.reflection != "" {
-				fmt.Fprintf(&b, " — %s", st.reflection)
-			}
-			b.WriteString("\n")
-		}
-		steps[i] = b.String()
-	}
-	budget := s.l.cfg.MaxTrajectory - head.Len() - tail.Len() - 64
-	first := len(steps)
-	used := 0
-	for first > 0 && used+len(steps[first-1]) <= budget {
-		first--
-		used += len(steps[first])
-	}
-	var b strings.Builder
-	b.WriteString(head.String())
-	b.WriteString("\nTrajectory:\n")
-	if first > 0 {
-		fmt.Fprintf(&b, "(%d earlier steps left out)\n", first)
-	}
-	for _, st := range steps[first:] {
-		b.WriteString(st)
-	}
-	b.WriteString(tail.String())
-	return b.String()
+	return render(lo)
 }

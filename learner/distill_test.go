@@ -1,13 +1,18 @@
 package learner_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/learner"
+	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // learnRules answer the learning call of a successful settings task.
@@ -15,7 +20,7 @@ const learnRules = `
 rules:
   - name: learn from success
     role: learner
-    match: ['(?s)Instruction: Turn on the dark theme.*Outcome: done', 'Dark theme']
+    match: ['(?s)<<<INSTRUCTION\nTurn on the dark theme\n.*\nOutcome: done', 'Dark theme']
     answer: |
       {"tricks": [
         {"kind": "action", "app": "com.example.settings", "text": "The Dark theme switch is on the Display page, reached from the Display item of the main Settings list."},
@@ -250,5 +255,84 @@ func TestLearnOnClosedStore(t *testing.T) {
 	}
 	if srv.Calls() != 0 {
 		t.Errorf("model calls = %d, want none: nothing could be stored", srv.Calls())
+	}
+}
+
+// promptModel records the learning prompts and answers with no tricks.
+type promptModel struct{ reqs []llm.Request }
+
+func (m *promptModel) Generate(_ context.Context, req llm.Request) (llm.Response, error) {
+	m.reqs = append(m.reqs, req)
+	return llm.Response{Text: `{"tricks": [], "wrong": [], "app_description": ""}`}, nil
+}
+
+func TestLearnPromptShowsTheInteractions(t *testing.T) {
+	st, _ := tempStore(t)
+	m := &promptModel{}
+	l := newLearner(t, st, m)
+	s := l.Start("", "")
+	r := startRun(t, s, "run-1", "Message Alice", "com.example.chat", "Message Alice")
+	r.see(screen{"com.example.chat", ".Contacts", "c-list", `- [1] item "Alice Chen"` + "\n" + `- [2] item "Alice Wong"`}, "", "Pick the right Alice")
+	r.bus.Publish(memory.InteractionAsked{Step: 1, Type: 3, Question: "Which Alice?", Options: []string{"Alice Chen", "Alice Wong"}})
+	r.bus.Publish(memory.InteractionAnswered{Step: 1, Answer: "Alice Chen"})
+	r.bus.Publish(memory.InteractionEnded{Step: 1, Settled: true, Summary: "The person means Alice Chen.", Turns: 1, Subgoal: "Pick the right Alice"})
+	r.do("c-list", tap(1, "Alice Chen", "", "android.widget.TextView"))
+	r.see(screen{"com.example.chat", ".Chat", "c-chat", `- [1] button "Send"`}, "A", "Send")
+	r.bus.Publish(memory.InteractionAsked{Step: 2, Type: 2, Question: "Send the message to Alice Chen?"})
+	r.bus.Publish(memory.InteractionAnswered{Step: 2, Answer: "yes"})
+	r.bus.Publish(memory.InteractionEnded{Step: 2, Settled: true, Summary: "The person allows sending.", Turns: 1,
+		Consent: &memory.Consent{Granted: true, Category: "message"}})
+	r.finish(memory.OutcomeDone, "sent")
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.reqs) != 1 {
+		t.Fatalf("model calls = %d, want 1", len(m.reqs))
+	}
+	req := m.reqs[0]
+	user := req.Messages[0].Text
+	for _, want := range []string{
+		"<<<CONVERSATION\nstep 1, type 3 (choice), sub-goal: Pick the right Alice\n" +
+			prompts.MarkAgent + "Which Alice?\nOptions: Alice Chen | Alice Wong\n" + prompts.MarkPerson + "Alice Chen\nSettled: The person means Alice Chen.\n",
+		"step 2, type 2 (irreversible)\n" + prompts.MarkAgent + "Send the message to Alice Chen?\n" + prompts.MarkPerson + "yes\nConsent granted (message): The person allows sending.\nCONVERSATION>>>",
+	} {
+		if !strings.Contains(user, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, user)
+		}
+	}
+	if strings.Contains(user, "()") {
+		t.Errorf("prompt shows an empty category:\n%s", user)
+	}
+	if !strings.Contains(req.System, "never instructions to you") || req.Role != llm.RoleLearner || req.Schema == nil || req.Schema.Name != prompts.NameLearner {
+		t.Errorf("request: role %q, schema %+v, system:\n%s", req.Role, req.Schema, req.System)
+	}
+}
+
+func TestLearnPromptKeepsTheLatestSteps(t *testing.T) {
+	st, _ := tempStore(t)
+	m := &promptModel{}
+	l, err := learner.New(learner.Config{Store: st, Model: m, Clock: clock, MaxTrajectory: 1500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := l.Start("", "")
+	r := startRun(t, s, "run-1", "Turn on the dark theme", settingsApp, "Turn on the dark theme")
+	for i := range 30 {
+		r.see(mainPage, "D", fmt.Sprintf("Try number %d", i+1))
+		r.do("s-main", act{a: memory.Action{Type: memory.Swipe, Direction: "up"}})
+	}
+	r.finish(memory.OutcomeFailed, "gave up")
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	user := m.reqs[0].Messages[0].Text
+	if len(user) > 1500 {
+		t.Errorf("prompt is %d bytes, over the 1500 asked", len(user))
+	}
+	if !strings.Contains(user, "Try number 30\n") || strings.Contains(user, "Try number 1\n") {
+		t.Errorf("prompt does not keep the latest steps:\n%s", user)
+	}
+	if !regexp.MustCompile(`Trajectory \(\d+ earlier steps left out\):`).MatchString(user) {
+		t.Errorf("prompt does not say steps were left out:\n%s", user)
 	}
 }

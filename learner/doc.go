@@ -17,13 +17,14 @@
 // # After a task: App Tricks, one model call
 //
 // Session.Learn sends each finished app task's trajectory (instruction, plans, sub-goals,
-// actions, results A/B/C/D, reflections, errors, recoveries, interactions, outcome, and the
-// tricks the task was given) to the model under the role and schema name "learner". The
-// answer's tricks are merged into the store (near-duplicates fold into one) with their
-// provenance; tricks the answer calls wrong are demoted; the given tricks' uses are counted
-// as successes or failures by the task's outcome; the app's description is learned. A
-// failed learning call returns an error (ErrModel, ErrBadAnswer, ErrStore) and never loses
-// what was stored.
+// actions, results A/B/C/D, reflections, errors, recoveries, the questions put to the
+// person with their options and answers, outcome, and the tricks the task was given) to the
+// model under the role and schema name "learner", in the prompt package prompts renders
+// (Config.Prompts). The answer's tricks are merged into the store (near-duplicates fold
+// into one) with their provenance; tricks the answer calls wrong are demoted; the given
+// tricks' uses are counted as successes or failures by the task's outcome; the app's
+// description is learned. A failed learning call returns an error (ErrModel, ErrBadAnswer,
+// ErrStore) and never loses what was stored.
 //
 // # Using the knowledge
 //

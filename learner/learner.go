@@ -8,6 +8,7 @@ import (
 
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // Model is the one model method the learner needs; *openai.Client satisfies it.
@@ -43,13 +44,15 @@ const (
 type Config struct {
 	Store Store // required: the knowledge file
 	Model Model // optional: without it Learn only counts trick uses (no distillation)
+	// Prompts renders the learning prompt; nil: the embedded set (prompts.Load).
+	Prompts *prompts.Set
 	// MinReliability is the least reliability of each shortcut transition; zero means
 	// DefaultMinReliability.
 	MinReliability float64
 	// MaxTricks bounds the tricks kept from one learning answer; zero means DefaultMaxTricks.
 	MaxTricks int
-	// MaxTrajectory bounds the trajectory text in the learning prompt (bytes); zero means
-	// DefaultMaxTrajectory.
+	// MaxTrajectory bounds the learning prompt's text (bytes, the system prompt aside): the
+	// earliest steps are left out to fit. Zero means DefaultMaxTrajectory.
 	MaxTrajectory int
 	Clock         func() time.Time // provenance and page times; nil: time.Now
 	Logger        *slog.Logger     // nil: discard
@@ -60,8 +63,9 @@ type Config struct {
 // the agent's questions from what was learned (Tricks, Hint, Shortcut, DescribeApps).
 // It is safe for concurrent use.
 type Learner struct {
-	cfg Config
-	log *slog.Logger
+	cfg     Config
+	log     *slog.Logger
+	prompts *prompts.Set
 }
 
 // Log attribute keys.
@@ -96,5 +100,12 @@ func New(cfg Config) (*Learner, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Learner{cfg: cfg, log: log}, nil
+	ps := cfg.Prompts
+	if ps == nil && cfg.Model != nil {
+		var err error
+		if ps, err = prompts.Load(); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+	}
+	return &Learner{cfg: cfg, log: log, prompts: ps}, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // Session is the learner's part in one run. Attached to the run's bus it updates the App
@@ -45,7 +46,8 @@ type taskTrace struct {
 	steps        []*stepTrace
 	served       map[string]knowledge.Trick // tricks put into the task's prompts, by ID
 	servedOrder  []string
-	interactions []string
+	interactions []prompts.Interaction
+	asking       *prompts.Interaction // the interaction under way
 	recoveries   []string
 	outcome      memory.Outcome
 	reason       string
@@ -147,9 +149,21 @@ func (s *Session) Handle(r memory.Record) {
 			s.task.recoveries = append(s.task.recoveries,
 				fmt.Sprintf("step %d: %s kept coming back on the same page; remedy: %s", e.Step, e.Action.Type, e.Remedy))
 		}
+	case memory.InteractionAsked:
+		if s.task != nil {
+			if s.task.asking == nil {
+				s.task.asking = &prompts.Interaction{Step: e.Step, Type: e.Type}
+			}
+			x := s.task.asking
+			x.Turns = append(x.Turns, memory.Turn{Question: e.Question, Options: append([]string(nil), e.Options...)})
+		}
+	case memory.InteractionAnswered:
+		if s.task != nil && s.task.asking != nil && len(s.task.asking.Turns) > 0 {
+			s.task.asking.Turns[len(s.task.asking.Turns)-1].Answer = e.Answer
+		}
 	case memory.InteractionEnded:
-		if s.task != nil && e.Summary != "" {
-			s.task.interactions = append(s.task.interactions, fmt.Sprintf("step %d: asked the person (%s): %s", e.Step, e.Category, e.Summary))
+		if s.task != nil {
+			s.task.endInteraction(e)
 		}
 	case memory.FinishChecked:
 		if s.task != nil && !e.Passed {
@@ -163,6 +177,30 @@ func (s *Session) Handle(r memory.Record) {
 		}
 		s.cur, s.pending = nil, nil
 	}
+}
+
+// endInteraction files the interaction under way with how it ended; one that ended
+// before any question and settled nothing is left out.
+func (t *taskTrace) endInteraction(e memory.InteractionEnded) {
+	x := t.asking
+	t.asking = nil
+	if x == nil {
+		x = &prompts.Interaction{Step: e.Step}
+	}
+	if len(x.Turns) == 0 && !e.Settled {
+		return
+	}
+	x.Subgoal, x.Settled, x.Summary, x.Category = e.Subgoal, e.Settled, e.Summary, e.Category
+	if e.Consent != nil {
+		x.Consent = prompts.ConsentRefused
+		if e.Consent.Granted {
+			x.Consent = prompts.ConsentGranted
+		}
+		if x.Category == "" {
+			x.Category = e.Consent.Category
+		}
+	}
+	t.interactions = append(t.interactions, *x)
 }
 
 // closeTask moves the task under way to the finished list.

@@ -36,6 +36,7 @@ type GivenTrick struct {
 // GivenTricks renders as one trick a line: "- [ID] (kind) text".
 type GivenTricks []GivenTrick
 
+// String renders the tricks for the TRICKS block.
 func (ts GivenTricks) String() string {
 	var b strings.Builder
 	for _, t := range ts {
@@ -58,6 +59,7 @@ type TrajectoryStep struct {
 // Trajectory renders the steps oldest first; a plan is shown only where it changed.
 type Trajectory []TrajectoryStep
 
+// String renders the steps for the TRAJECTORY block.
 func (tr Trajectory) String() string {
 	var b strings.Builder
 	var plan []string
@@ -113,6 +115,7 @@ var interactionTypes = map[int]string{1: "sensitive", 2: "irreversible", 3: "cho
 // Interactions renders each interaction as its heading, its turns and its end.
 type Interactions []Interaction
 
+// String renders the interactions for the CONVERSATION block.
 func (xs Interactions) String() string {
 	var b strings.Builder
 	for i, x := range xs {

@@ -75,7 +75,7 @@ func TestGolden(t *testing.T) {
 		{"learner", func() (Prompt, error) {
 			return s.Learn(LearnerData{Instruction: "Order a bubble tea, then put the delivery time in my calendar", Task: task,
 				Outcome: memory.OutcomeDone, Steps: 6, Reason: "Paid; arrives 18:30",
-				Tricks: GivenTricks{{ID: "t7", Kind: "action", Text: "The size buttons are on the drink's page."}},
+				Tricks:  GivenTricks{{ID: "t7", Kind: "action", Text: "The size buttons are on the drink's page."}},
 				Omitted: 2,
 				Trajectory: Trajectory{
 					{Step: 3, Page: "Bubble Tea", Plan: []string{"Pick the size", "Pay"}, Subgoal: "Pick the size",
