@@ -53,6 +53,7 @@ type WalkStep struct {
 	Screen  string `yaml:"screen"`           // regexp on the current screen's text form
 	When    string `yaml:"when,omitempty"`   // regexp on the whole prompt that must match too
 	Unless  string `yaml:"unless,omitempty"` // regexp on the whole prompt that must not match
+	Without string `yaml:"without,omitempty"` // regexp the current screen must not match
 	Subgoal string `yaml:"subgoal"`
 	// Do are the decider's actions: Tap "LABEL", LongPress "LABEL", Clear "LABEL",
 	// Input "LABEL" "TEXT", Swipe up|down|left|right, Swipe "LABEL" DIR, Back, Home, Enter,
@@ -218,7 +219,7 @@ func (c *walkCompiler) appTask(wi int, w *WalkTask) error {
 		if s.Subgoal == "" || s.Screen == "" {
 			return fmt.Errorf("%s: a step needs screen and subgoal", name)
 		}
-		for what, p := range map[string]string{"screen": s.Screen, "when": s.When, "unless": s.Unless, "navigate": s.Navigate} {
+		for what, p := range map[string]string{"screen": s.Screen, "when": s.When, "unless": s.Unless, "without": s.Without, "navigate": s.Navigate} {
 			if _, err := regexp.Compile(p); err != nil {
 				return fmt.Errorf("%s: %s: %v", name, what, err)
 			}
@@ -267,6 +268,9 @@ func (c *walkCompiler) appTask(wi int, w *WalkTask) error {
 		if s.Unless != "" {
 			not = append(not, s.Unless)
 		}
+		if s.Without != "" {
+			not = append(not, inScreen(s.Without))
+		}
 		if a := s.Ask; a != nil {
 			c.add(name+": ask", prompts.NameReplanner, at(), append(append([]string(nil), not...), answeredPattern(a.Reason, nil, "")),
 				reply("B", s.Subgoal, "walkthrough: "+s.Subgoal+" needs the person", a.Type, a.Reason))
@@ -305,11 +309,15 @@ func (c *walkCompiler) appTask(wi int, w *WalkTask) error {
 	return nil
 }
 
-// laterSubgoals lists, as patterns, the sub-goals of the steps after si that differ from
-// its own: with one of them current, si's screen means the agent went back or astray.
+// laterSubgoals lists, as patterns, the sub-goals only steps after si have: with one of
+// them current, si's screen means the agent went back or astray. (A sub-goal that comes
+// twice, before and after si, tells nothing.)
 func laterSubgoals(steps []WalkStep, si int) []string {
 	var out []string
-	seen := map[string]bool{steps[si].Subgoal: true}
+	seen := map[string]bool{}
+	for _, s := range steps[:si+1] {
+		seen[s.Subgoal] = true
+	}
 	for _, s := range steps[si+1:] {
 		if !seen[s.Subgoal] {
 			seen[s.Subgoal] = true
