@@ -19,7 +19,7 @@ func call(ctx context.Context, m Model, role llm.Role, p prompts.Prompt, images 
 	for attempt := 0; attempt < 2; attempt++ {
 		if problem != nil {
 			req.Messages = append(req.Messages[:1],
-				llm.Message{Role: "user", Text: fmt.Sprintf("Your last answer could not be used: %v. Answer again with one JSON object of the schema %q.", problem, p.Schema.Name)})
+				llm.Message{Role: "user", Text: prompts.AskAgain(problem, p.Schema.Name)})
 		}
 		resp, err := m.Generate(ctx, req)
 		if err != nil {

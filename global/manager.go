@@ -214,7 +214,7 @@ func (m *Manager) plan(ctx context.Context, data prompts.PlannerData, apps []mem
 			err = json.Unmarshal([]byte(text), &ans)
 		}
 		if err != nil {
-			problem = fmt.Sprintf("Your last answer could not be read (%v); answer with one JSON object.", err)
+			problem = prompts.AskAgain(err, p.Schema.Name)
 			continue
 		}
 		if len(ans.Tasks) == 0 {

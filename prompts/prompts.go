@@ -224,3 +224,9 @@ func historyText(steps []StepRecord) string {
 	}
 	return b.String()
 }
+
+// AskAgain is the message that asks a model for its answer once more, naming what was
+// wrong with the last one.
+func AskAgain(problem error, schema string) string {
+	return fmt.Sprintf("Your last answer could not be used: %v. Answer again with one JSON object of the schema %q.", problem, schema)
+}
