@@ -50,9 +50,9 @@ type WalkTask struct {
 
 // WalkStep is one state of a walkthrough.
 type WalkStep struct {
-	Screen  string `yaml:"screen"`           // regexp on the current screen's text form
-	When    string `yaml:"when,omitempty"`   // regexp on the whole prompt that must match too
-	Unless  string `yaml:"unless,omitempty"` // regexp on the whole prompt that must not match
+	Screen  string `yaml:"screen"`            // regexp on the current screen's text form
+	When    string `yaml:"when,omitempty"`    // regexp on the whole prompt that must match too
+	Unless  string `yaml:"unless,omitempty"`  // regexp on the whole prompt that must not match
 	Without string `yaml:"without,omitempty"` // regexp the current screen must not match
 	Subgoal string `yaml:"subgoal"`
 	// Do are the decider's actions: Tap "LABEL", LongPress "LABEL", Clear "LABEL",
@@ -60,6 +60,9 @@ type WalkStep struct {
 	// Wait SECONDS, OpenApp PACKAGE, Finish ["ANSWER"], NeedInteraction "REASON". A label is
 	// looked up on the screen when the model answers (exact, id, then substring).
 	Do []string `yaml:"do"`
+	// Slip are actions the decider takes instead of Do the first time it acts here: a
+	// mis-tap a recovery task must notice and undo.
+	Slip []string `yaml:"slip,omitempty"`
 	// Expect is what the screen shows once Do ran (the decider's "expect"); by default the
 	// next step's sub-goal, the finished app task after the last step, or the answer after
 	// a Finish.
@@ -351,18 +354,30 @@ func (c *walkCompiler) decider(name, marker string, w *WalkTask, si int, asks ma
 			Actions: []memory.Action{{Type: memory.Navigate, Target: sl.expr("match 1")}},
 			Expect:  "the page the App Map hint leads to"}, sl))
 	}
-	m := mustMatch(marker, subgoal, inScreen(s.Screen))
-	var sl slots
-	acts, err := walkActions(s.Do, func(arg string) (string, error) { return sl.text(arg, m, s, asks) },
-		func(label string) (int, error) { return sl.index(label, m, s, asks) })
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+	// The decider takes its actions for the step's sub-goal on the step's screen; a slip
+	// comes first, once.
+	for _, v := range []struct {
+		what  string
+		do    []string
+		times int
+	}{{": slip", s.Slip, 1}, {": act", s.Do, 0}} {
+		if v.what == ": slip" && len(v.do) == 0 {
+			continue
+		}
+		m := mustMatch(marker, subgoal, inScreen(s.Screen))
+		var sl slots
+		acts, err := walkActions(v.do, func(arg string) (string, error) { return sl.text(arg, m, s, asks) },
+			func(label string) (int, error) { return sl.index(label, m, s, asks) })
+		if err != nil {
+			return fmt.Errorf("%s%s: %w", name, v.what, err)
+		}
+		exp, err := sl.text(expect, m, s, asks)
+		if err != nil {
+			return fmt.Errorf("%s: expect: %w", name, err)
+		}
+		c.add(name+v.what, prompts.NameDecider, m, nil, typedAnswer(prompts.DeciderAnswer{Thought: s.Subgoal, Actions: acts, Expect: exp}, sl))
+		c.rules[len(c.rules)-1].Times = v.times
 	}
-	exp, err := sl.text(expect, m, s, asks)
-	if err != nil {
-		return fmt.Errorf("%s: expect: %w", name, err)
-	}
-	c.add(name+": act", prompts.NameDecider, m, nil, typedAnswer(prompts.DeciderAnswer{Thought: s.Subgoal, Actions: acts, Expect: exp}, sl))
 	return nil
 }
 

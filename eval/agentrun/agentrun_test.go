@@ -168,3 +168,125 @@ func TestFailingTaskShowsEvidence(t *testing.T) {
 		t.Errorf("the task after the failures: %+v", r)
 	}
 }
+
+// runTasks runs tasks of the built-in suite once on one virtual phone, with the scripted
+// model, and returns their results by id and the report's directory.
+func runTasks(t *testing.T, s *eval.Suite, tasks ...*eval.Task) (map[string]eval.TaskResult, string) {
+	t.Helper()
+	s.Tasks = tasks
+	a, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	rep, err := eval.Run(t.Context(), eval.Config{Suite: s, Agent: a, Devices: serveFarm(t, 1).Devices(), Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]eval.TaskResult{}
+	for _, x := range rep.Tasks {
+		got[x.ID] = x
+	}
+	return got, out
+}
+
+// suiteTask returns a copy of the built-in task id of s.
+func suiteTask(t *testing.T, s *eval.Suite, id string) *eval.Task {
+	t.Helper()
+	for _, x := range s.Tasks {
+		if x.ID == id {
+			c := *x
+			return &c
+		}
+	}
+	t.Fatalf("no task %q in %s", id, s.Source)
+	return nil
+}
+
+// TestChoiceFollowsTheAnswer: the walkthroughs of the choice tasks pick what the person
+// answered, read from the instruction stack, so with another answer the same rules pick
+// the other option and the task's check fails.
+func TestChoiceFollowsTheAnswer(t *testing.T) {
+	s, err := eval.Load("builtin:sim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		id, pattern, answer string
+		wantFailed          string // the check that fails with the other answer
+	}{
+		{"messages-which-alice", "alice", "Alice Wong", "message to Alice Chen"},
+		{"contacts-which-alice-email", "alice", "Alice Chen", `answer contains "alice.wong@example.com"`},
+		{"shop-which-milk-tea", "奶茶|milk tea", "椰果奶茶", "红豆奶茶"},
+	}
+	var tasks []*eval.Task
+	for _, tc := range tests {
+		orig := suiteTask(t, s, tc.id)
+		other := *orig
+		other.ID = tc.id + "-other-answer"
+		u := *orig.User.Scripted
+		u.Rules = []eval.UserRule{{Pattern: tc.pattern, Reply: tc.answer}}
+		other.User = eval.UserSpec{Scripted: &u}
+		tasks = append(tasks, orig, &other)
+	}
+	got, _ := runTasks(t, s, tasks...)
+	for _, tc := range tests {
+		if r := got[tc.id]; !r.Pass {
+			t.Errorf("%s with the suite's answer: %s — %s", tc.id, r.Outcome, r.Reason)
+		}
+		r := got[tc.id+"-other-answer"]
+		if r.Pass {
+			t.Errorf("%s answered %q passed: the walkthrough does not follow the answer", tc.id, tc.answer)
+			continue
+		}
+		failed := false
+		for _, c := range r.Checks {
+			if !c.Pass && strings.Contains(c.Name, tc.wantFailed) {
+				failed = true
+			}
+		}
+		if !failed {
+			t.Errorf("%s answered %q: want the check %q to fail; checks %+v", tc.id, tc.answer, tc.wantFailed, r.Checks)
+		}
+	}
+}
+
+// TestRecoveryFromWrongPage: the recovery task's decider slips onto a page no step knows,
+// then back onto an earlier step's page; each time the Re-Planner says C (wrong page) and
+// the walk takes the way again, and the task passes.
+func TestRecoveryFromWrongPage(t *testing.T) {
+	s, err := eval.Load("builtin:sim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := suiteTask(t, s, "settings-airplane-wrong-page")
+	if !task.HasTag("recovery") {
+		t.Errorf("tags %v lack recovery", task.Tags)
+	}
+	got, out := runTasks(t, s, task)
+	r := got[task.ID]
+	if !r.Pass {
+		t.Fatalf("%s: %s — %s", task.ID, r.Outcome, r.Reason)
+	}
+	tr, err := eval.ReadTrajectory(filepath.Join(out, r.RunDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type judged struct{ result, subgoal string }
+	var steps []judged
+	for _, st := range tr.Steps {
+		steps = append(steps, judged{st.Result, st.Subgoal})
+	}
+	want := []judged{
+		{"", "Open Network & internet"},                    // slips to Connected devices
+		{"C", "Go back to a screen the walkthrough knows"}, // no step knows it: Back
+		{"A", "Open Network & internet"},
+		{"A", "Switch airplane mode on"}, // slips back to the list
+		{"C", "Open Network & internet"}, // an earlier step's page
+		{"A", "Switch airplane mode on"},
+		{"A", "Finished"},
+	}
+	if fmt.Sprint(steps) != fmt.Sprint(want) {
+		t.Errorf("steps (result, sub-goal):\n got %v\nwant %v", steps, want)
+	}
+}
