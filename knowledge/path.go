@@ -35,6 +35,23 @@ func (b *edgeBundle) best() *Transition {
 	return best
 }
 
+// bestWay picks the most reliable transition of a bundle that is a way to its page (not
+// a side effect); nil when there is none.
+func (b *edgeBundle) bestWay() *Transition {
+	var best *Transition
+	for _, t := range b.trans {
+		if t.Action.Args[ArgSideEffect] != "" {
+			continue
+		}
+		if best == nil || t.Reliability() > best.Reliability() ||
+			(t.Reliability() == best.Reliability() && t.Successes > best.Successes) ||
+			(t.Reliability() == best.Reliability() && t.Successes == best.Successes && t.key() < best.key()) {
+			best = t
+		}
+	}
+	return best
+}
+
 // graphWeight is the integer edge weight kept in the graph: cost in thousandths.
 func (b *edgeBundle) graphWeight() int { return int(math.Round(1000 * edgeCost(b.best()))) }
 
@@ -84,7 +101,10 @@ func (m *appMap) pathIndex() *pathIndex {
 		slices.SortFunc(targets, func(a, b string) int { return cmp.Compare(ix.id[a], ix.id[b]) })
 		for _, to := range targets {
 			b := adj[k][to].Properties.Data.(*edgeBundle)
-			t := b.best()
+			t := b.bestWay()
+			if t == nil {
+				continue // only side effects lead there: no way
+			}
 			ix.src = append(ix.src, int32(i))
 			ix.dst = append(ix.dst, ix.id[to])
 			ix.cost = append(ix.cost, edgeCost(t))

@@ -400,3 +400,54 @@ func TestMapRefusedTransitionCostsOnlyItself(t *testing.T) {
 		t.Errorf("transitions of the step with the refused one are missing: %+v", m.Transitions)
 	}
 }
+
+// TestMapSideEffectIsNoWay: 加入购物车 adds to the cart and returns to the menu the item was
+// opened from. The map records it as a side effect: no path from the item page to the menu
+// goes through it, and no shortcut replays it. Back stays a way.
+func TestMapSideEffectIsNoWay(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	const app = "com.fairy.shop"
+	menu := screen{app, ".MainActivity", "s-menu", `- [1] item "珍珠奶茶 Bubble tea" id=menu_item` + "\n" + `- [2] button "购物车 (0)" id=cart_button`}
+	menuFull := screen{app, ".MainActivity", "s-menu", `- [1] item "珍珠奶茶 Bubble tea" id=menu_item` + "\n" + `- [2] button "购物车 (1)" id=cart_button`}
+	item := screen{app, ".ItemActivity", "s-item", `- "珍珠奶茶"` + "\n" + `- [1] button "加入购物车" id=add_to_cart`}
+	cart := screen{app, ".CartActivity", "s-cart", `- [1] button "去结算" id=checkout_button`}
+	r := startRun(t, s, "r1", "order a tea", app, "order a tea")
+	r.see(menu, "", "Open the tea")
+	r.do("s-menu", tap(1, "珍珠奶茶 Bubble tea", app+":id/menu_item", "android.widget.LinearLayout"))
+	r.see(item, "A", "Add it to the cart")
+	r.do("s-item", tap(1, "加入购物车", app+":id/add_to_cart", "android.widget.Button"))
+	r.see(menuFull, "A", "Open the cart")
+	r.do("s-menu", tap(2, "购物车 (1)", app+":id/cart_button", "android.widget.Button"))
+	r.see(cart, "A", "Finished")
+	r.finish(memory.OutcomeDone, "")
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	m, err := st.Map(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var itemKey, menuKey string
+	for _, tr := range m.Transitions {
+		if tr.Action.Target.Text == "加入购物车" {
+			itemKey, menuKey = tr.From, tr.To
+			if tr.Action.Args[knowledge.ArgSideEffect] == "" {
+				t.Errorf("加入购物车 is recorded as a way to the menu: %+v", tr.Action)
+			}
+		}
+		if tr.Action.Target.Text == "珍珠奶茶 Bubble tea" && tr.Action.Args[knowledge.ArgSideEffect] != "" {
+			t.Errorf("opening the item is marked a side effect: %+v", tr.Action)
+		}
+	}
+	if itemKey == "" {
+		t.Fatalf("no 加入购物车 transition in %+v", edges(m))
+	}
+	if p, err := st.Path(app, itemKey, menuKey); err == nil {
+		t.Errorf("a path from the item to the menu goes through a side effect: %+v", p)
+	}
+	if steps, ok := l.Shortcut(t.Context(), app, itemKey, "s-cart"); ok {
+		t.Errorf("a shortcut from the item to the cart replays %+v", steps)
+	}
+}

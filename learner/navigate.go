@@ -371,7 +371,7 @@ func (l *Learner) steps(m *knowledge.Map, path []knowledge.Transition) ([]Step, 
 
 // replayable reports an action the executor can replay without the model.
 func replayable(a knowledge.Action) bool {
-	if a.Args[ArgAfter] == AfterInput {
+	if a.Args[ArgAfter] == AfterInput || a.Args[knowledge.ArgSideEffect] != "" {
 		return false
 	}
 	switch a.Kind {

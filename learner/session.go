@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -28,6 +29,7 @@ type Session struct {
 	cur         *observation            // the screen of the current step
 	curApp      string                  // the app its page is filed under
 	pending     []memory.ActionExecuted // actions taken on cur
+	origin      string                  // key of the page cur was reached from
 	task        *taskTrace              // the app task under way
 	done        []*taskTrace            // finished tasks, learned or not
 	early       []knowledge.Trick       // tricks given before the first app task (global planning)
@@ -244,6 +246,15 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 	}
 	prev, prevApp, acts := s.cur, s.curApp, s.pending
 	s.cur, s.curApp, s.pending = &now, app, nil
+	origin := s.origin
+	if prev != nil && prev.key() != now.key() {
+		// The page the new page was opened from, when it was opened going forward (a
+		// tap on a row or a button, not Back).
+		s.origin = ""
+		if n := len(acts); n > 0 && acts[n-1].Action.Type != memory.Back && !isWayBack(acts[n-1].Element) {
+			s.origin = prev.key()
+		}
+	}
 	if app == "" || e.Signature == "" {
 		return
 	}
@@ -252,7 +263,7 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 	}
 	var trs []plannedTransition
 	if prev != nil && prevApp == app {
-		trs = s.transitions(app, *prev, now, acts)
+		trs = s.transitions(app, *prev, now, acts, origin)
 	}
 	firstOfTask := prev == nil && app == taskApp
 	var err error
@@ -308,6 +319,31 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 	}
 }
 
+// wayBack matches controls that go back: a back or up arrow, close, cancel, done.
+var wayBack = regexp.MustCompile(`(?i)\b(back|navigate up|up|close|cancel|dismiss|done|exit)\b|返回|关闭|取消|完成|戻る|閉じる|atrás|zurück|retour|назад|뒤로`)
+
+// sideEffect reports whether k, an action that returned to the page its page was opened
+// from, did so as a side effect of doing something: a tap or long press on a control that
+// is not a way back.
+func sideEffect(k knowledge.Action, el *memory.ElementRef) bool {
+	if k.Kind != knowledge.ActionTap && k.Kind != knowledge.ActionLongPress {
+		return false
+	}
+	return el != nil && !isWayBack(el)
+}
+
+// isWayBack reports whether el is a control that goes back.
+func isWayBack(el *memory.ElementRef) bool {
+	if el == nil {
+		return false
+	}
+	id := el.ResourceID
+	if i := strings.LastIndex(id, "/"); i >= 0 {
+		id = id[i+1:]
+	}
+	return wayBack.MatchString(el.Label) || wayBack.MatchString(strings.ReplaceAll(id, "_", " "))
+}
+
 // plannedTransition is one RecordTransition to make.
 type plannedTransition struct {
 	t       knowledge.Transition
@@ -318,7 +354,7 @@ type plannedTransition struct {
 // Every action but the last of a batch must stay on its page (typing, focusing a field)
 // for the map to know where it acted; a batch that moved on earlier is recorded up to the
 // move only. An action the device refused counts against what the map expected of it.
-func (s *Session) transitions(app string, before, after observation, acts []memory.ActionExecuted) []plannedTransition {
+func (s *Session) transitions(app string, before, after observation, acts []memory.ActionExecuted, origin string) []plannedTransition {
 	var out []plannedTransition
 	from := before.key()
 	typed := false
@@ -342,6 +378,11 @@ func (s *Session) transitions(app string, before, after observation, acts []memo
 			if typed && !inPage(k) {
 				// Where it led depends on what was typed first: not replayable alone.
 				k.Args = withArg(k.Args, ArgAfter, AfterInput)
+			}
+			if to != from && to == origin && sideEffect(k, a.Element) {
+				// Back where the page was opened from, by a control that is no way back
+				// ("加入购物车"): it did something on its way. Never a route.
+				k.Args = withArg(k.Args, knowledge.ArgSideEffect, "returns")
 			}
 		}
 		if k.Kind == knowledge.ActionInput {
