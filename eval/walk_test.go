@@ -2,12 +2,18 @@ package eval
 
 import (
 	"encoding/json"
+	"fmt"
+	"io/fs"
 	"net/http/httptest"
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // TestWalkNavigate: a walk step with navigate answers Navigate when the decider's prompt
@@ -23,52 +29,384 @@ func TestWalkNavigate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := scripted.NewServer(rules, scripted.Options{})
+	m := serveRules(t, rules)
+	set, err := prompts.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	m, err := openai.New(openai.Config{BaseURL: hs.URL + "/v1", DefaultModel: scripted.ModelName})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prompt := func(hint string) string {
-		p := "App task in com.android.settings: Turn off notifications for Maps\n\nCurrent sub-goal: Open the notifications of Maps\n\n"
-		if hint != "" {
-			p += "<<<HINT\n" + hint + "\nHINT>>>\n\n"
+	prompt := func(hint string) prompts.Prompt {
+		p, err := set.Decide(prompts.DeciderData{Instruction: task.Instruction, Task: memory.AppTask{App: "com.android.settings", Task: task.Instruction},
+			Subgoal: "Open the notifications of Maps", Hint: hint, Navigate: hint != "",
+			Screen: "- [1] item \"Network & internet\"\n- [2] item \"Apps\""})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return p + "<<<SCREEN\n- [1] item \"Network & internet\"\n- [2] item \"Apps\"\nSCREEN>>>\n"
+		return p
 	}
 	const path = `The App Map knows a path from this page (p1 "Settings") to page p7 "Notifications: Navigate up, All Maps notifications" in 4 steps: 1. tap "Apps"; 2. tap "See all apps"; 3. tap id=app_row "Maps"; 4. tap "Notifications".`
 	tests := []struct {
 		name, hint string
-		want       memoryAction
+		want       memory.Action
 	}{
-		{"no hint", "", memoryAction{Type: "Tap", Index: 2}},
-		{"replayable hint", path + ` It is reliable: Navigate("p7") replays it without deciding each step.`, memoryAction{Type: "Navigate", Target: "p7"}},
-		{"partial replay", path + ` Its first 2 steps are reliable: Navigate("p5") replays them without deciding each step, up to page p5 "All apps"; go on from there step by step.`, memoryAction{Type: "Navigate", Target: "p5"}},
-		{"no replay offered", path, memoryAction{Type: "Tap", Index: 2}},
-		{"another page", `The App Map knows a path from this page (p1 "Settings") to page p3 "Display: Dark theme" in 1 step: 1. tap "Display". It is reliable: Navigate("p3") replays it without deciding each step.`, memoryAction{Type: "Tap", Index: 2}},
+		{"no hint", "", memory.Action{Type: memory.Tap, Index: 2}},
+		{"replayable hint", path + ` It is reliable: Navigate("p7") replays it without deciding each step.`, memory.Action{Type: memory.Navigate, Target: "p7"}},
+		{"partial replay", path + ` Its first 2 steps are reliable: Navigate("p5") replays them without deciding each step, up to page p5 "All apps"; go on from there step by step.`, memory.Action{Type: memory.Navigate, Target: "p5"}},
+		{"no replay offered", path, memory.Action{Type: memory.Tap, Index: 2}},
+		{"another page", `The App Map knows a path from this page (p1 "Settings") to page p3 "Display: Dark theme" in 1 step: 1. tap "Display". It is reliable: Navigate("p3") replays it without deciding each step.`, memory.Action{Type: memory.Tap, Index: 2}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			resp, err := m.Generate(t.Context(), llm.Request{Role: llm.RoleDecider, Schema: &llm.Schema{Name: "decider", JSON: json.RawMessage(`{"type":"object"}`)},
-				Messages: []llm.Message{{Role: "user", Text: prompt(tc.hint)}}})
+			p := prompt(tc.hint)
+			resp, err := m.Generate(t.Context(), llm.Request{Role: llm.RoleDecider, System: p.System, Schema: &p.Schema,
+				Messages: []llm.Message{{Role: "user", Text: p.User}}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var d struct{ Actions []memoryAction }
-			if err := json.Unmarshal([]byte(resp.Text), &d); err != nil || len(d.Actions) != 1 || d.Actions[0] != tc.want {
+			var d prompts.DeciderAnswer
+			if err := json.Unmarshal([]byte(resp.Text), &d); err != nil || len(d.Actions) != 1 || d.Actions[0] != tc.want || d.Expect == "" {
 				t.Errorf("decider answered %s (%v), want %+v", resp.Text, err, tc.want)
 			}
 		})
 	}
 }
 
-// memoryAction is the part of a decider action the test compares.
-type memoryAction struct {
-	Type   string `json:"type"`
-	Index  int    `json:"index,omitempty"`
-	Target string `json:"target,omitempty"`
+// Screens of the virtual phone's Messages app, as perception writes them.
+const (
+	messagesList = `- "Messages"
+- [1] item "Alice Chen" id=swipeableContainer
+  - "You: Sounds good!"
+- [2] item "Carol Diaz" id=swipeableContainer
+  - "Thanks for the photos!"
+- [3] button "Start chat" id=start_chat_fab`
+	messagesPicker = `- [1] button "Navigate up"
+- "New conversation"
+- [2] input "Type a name, phone number, or email" id=recipient_text_view
+- [3] list id=contact_picker_list scroll-vertical
+  - [4] item "Alice Chen" id=contact_picker_row
+    - "+1 415-555-0132"
+  - [5] item "Alice Wong" id=contact_picker_row
+    - "+1 650-555-0178"
+  - [6] item "Bob Smith" id=contact_picker_row
+    - "+1 415-555-0199"`
+	messagesThread = `- [1] button "Navigate up"
+- "Alice Chen"
+- [2] button "Call" id=action_call
+- "Sounds good!"
+- [3] input "Text message" id=compose_message_text
+- [4] button "Send SMS" id=send_message_button_icon`
+	rateDialog = `- "Rate this app"
+- [1] button "Not now" id=not_now
+- [2] button "Rate" id=rate`
+)
+
+// exchange is one request of a walkthrough to the scripted model: a prompt rendered from a
+// template set and a check of the answer.
+type exchange struct {
+	name   string
+	role   llm.Role
+	prompt func(*prompts.Set) (prompts.Prompt, error)
+	check  func(text string) error
+}
+
+// answer decodes a typed answer and checks it.
+func answer[T any](check func(a T) error) func(string) error {
+	return func(text string) error {
+		var a T
+		if err := json.Unmarshal([]byte(text), &a); err != nil {
+			return err
+		}
+		return check(a)
+	}
+}
+
+func wantReplan(result, subgoal string, interaction int) func(string) error {
+	return answer(func(a prompts.ReplannerAnswer) error {
+		if a.Result != result || a.Subgoal != subgoal || a.Interaction != interaction {
+			return fmt.Errorf("answered %s %q interaction %d, want %s %q interaction %d", a.Result, a.Subgoal, a.Interaction, result, subgoal, interaction)
+		}
+		return nil
+	})
+}
+
+func wantActions(want ...memory.Action) func(string) error {
+	return answer(func(a prompts.DeciderAnswer) error {
+		if fmt.Sprint(a.Actions) != fmt.Sprint(want) || a.Expect == "" {
+			return fmt.Errorf("answered %v expecting %q, want %v and an expectation", a.Actions, a.Expect, want)
+		}
+		return nil
+	})
+}
+
+// whichAlice is the conversation of builtin:sim's messages-which-alice with the model, plus
+// the suite's recovery from a rating dialog, as the agent's prompts render it.
+func whichAlice() []exchange {
+	const (
+		app         = "com.google.android.apps.messaging"
+		instruction = "Send Alice a message saying: see you at 7"
+		reason      = "two contacts are named Alice"
+	)
+	task := memory.AppTask{App: app, Task: instruction}
+	plan := []string{"Start a new conversation", "Find Alice", "Pick the right Alice", "Write the message", "Send the message"}
+	stack := func(answer string) []memory.Instruction {
+		ins := []memory.Instruction{{Text: instruction, Source: "task"}}
+		if answer != "" {
+			ins = append(ins, memory.Instruction{Text: reason + answeredMarker + answer, Source: "user"})
+		}
+		return ins
+	}
+	replan := func(step int, subgoal, change, screen, answer string) func(*prompts.Set) (prompts.Prompt, error) {
+		return func(s *prompts.Set) (prompts.Prompt, error) {
+			return s.Replan(prompts.ReplannerData{Instruction: instruction, Task: task, Instructions: stack(answer), Step: step, First: step == 1,
+				Plan: plan, Subgoal: subgoal, LastActions: []string{`Tap(3) on button "Start chat": ok`}, Expect: "the next screen", Change: change, Screen: screen})
+		}
+	}
+	decide := func(subgoal, screen, answer string) func(*prompts.Set) (prompts.Prompt, error) {
+		return func(s *prompts.Set) (prompts.Prompt, error) {
+			return s.Decide(prompts.DeciderData{Instruction: instruction, Task: task, Instructions: stack(answer), Plan: plan, Subgoal: subgoal, Screen: screen})
+		}
+	}
+	interact := func(answer string) func(*prompts.Set) (prompts.Prompt, error) {
+		return func(s *prompts.Set) (prompts.Prompt, error) {
+			d := prompts.InteractorData{Instruction: instruction, Task: task, Instructions: stack(""), Subgoal: "Pick the right Alice",
+				Type: 3, Kind: "options", Reason: reason, Screen: messagesPicker, MaxTurns: 3}
+			if answer != "" {
+				d.Turns = []memory.Turn{{Question: "Which Alice: Alice Chen or Alice Wong?", Options: []string{"Alice Chen", "Alice Wong"}, Answer: answer}}
+			}
+			return s.Interact(d)
+		}
+	}
+	return []exchange{
+		{"plan", llm.RolePlanner, func(s *prompts.Set) (prompts.Prompt, error) {
+			return s.Plan(prompts.PlannerData{Phase: prompts.PhasePlan, Instruction: instruction, Apps: []memory.App{{Package: app, Label: "Messages"}}})
+		}, answer(func(a prompts.PlannerAnswer) error {
+			if a.Status != prompts.StatusContinue || len(a.Tasks) != 1 || a.Tasks[0].App != app {
+				return fmt.Errorf("planned %+v", a)
+			}
+			return nil
+		})},
+		{"first step", llm.RoleReplanner, replan(1, "", "", messagesList, ""), wantReplan("A", "Start a new conversation", 0)},
+		{"start the chat", llm.RoleDecider, decide("Start a new conversation", messagesList, ""), wantActions(memory.Action{Type: memory.Tap, Index: 3})},
+		{"a dead tap", llm.RoleReplanner, replan(2, "Start a new conversation", prompts.ChangeNone, messagesList, ""), wantReplan("D", "Start a new conversation", 0)},
+		{"two Alices", llm.RoleReplanner, replan(3, "Start a new conversation", "new screen", messagesPicker, ""), wantReplan("B", "Pick the right Alice", 3)},
+		{"the question", llm.RoleInteractor, interact(""), answer(func(a prompts.InteractorAnswer) error {
+			if a.Status != "B" || fmt.Sprint(a.Options) != "[Alice Chen Alice Wong]" {
+				return fmt.Errorf("asked %+v", a)
+			}
+			return nil
+		})},
+		{"the person's answer", llm.RoleInteractor, interact("Alice Chen, the one from the meetup"), answer(func(a prompts.InteractorAnswer) error {
+			if a.Status != "A" || a.Summary != reason+answeredMarker+"Alice Chen, the one from the meetup" {
+				return fmt.Errorf("settled %+v", a)
+			}
+			return nil
+		})},
+		{"answered", llm.RoleReplanner, replan(4, "Pick the right Alice", "same screen", messagesPicker, "Alice Chen, the one from the meetup"), wantReplan("A", "Pick the right Alice", 0)},
+		{"pick Alice Chen", llm.RoleDecider, decide("Pick the right Alice", messagesPicker, "Alice Chen, the one from the meetup"), wantActions(memory.Action{Type: memory.Tap, Index: 4})},
+		{"pick Alice Wong", llm.RoleDecider, decide("Pick the right Alice", messagesPicker, "alice wong please"), wantActions(memory.Action{Type: memory.Tap, Index: 5})},
+		{"write", llm.RoleDecider, decide("Write the message", messagesThread, "Alice Chen"), wantActions(memory.Action{Type: memory.Input, Index: 3, Text: "see you at 7"})},
+		{"wrong page", llm.RoleReplanner, replan(6, "Write the message", "new screen", messagesList, "Alice Chen"), wantReplan("C", "Start a new conversation", 0)},
+		{"rating dialog", llm.RoleReplanner, replan(5, "Write the message", "new screen", rateDialog, "Alice Chen"), wantReplan("C", "Dismiss the rating dialog", 0)},
+		{"dismiss it", llm.RoleDecider, decide("Dismiss the rating dialog", rateDialog, "Alice Chen"), wantActions(memory.Action{Type: memory.Tap, Index: 1})},
+		{"adjust", llm.RolePlanner, func(s *prompts.Set) (prompts.Prompt, error) {
+			return s.Plan(prompts.PlannerData{Phase: prompts.PhaseAdjust, Instruction: instruction, Tasks: []memory.AppTask{task},
+				Done: []memory.TaskResult{{Index: 0, Task: task, Outcome: memory.OutcomeDone}}})
+		}, answer(func(a prompts.PlannerAnswer) error {
+			if a.Status != prompts.StatusDone {
+				return fmt.Errorf("adjusted %+v", a)
+			}
+			return nil
+		})},
+	}
+}
+
+// play sends each exchange's prompt, rendered from set, to the scripted model serving
+// builtin:sim's rules for id, and returns the first answer that is not what it should be.
+func play(t *testing.T, set *prompts.Set, id string, xs []exchange) error {
+	t.Helper()
+	s, err := Load("builtin:sim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var task *Task
+	for _, x := range s.Tasks {
+		if x.ID == id {
+			task = x
+		}
+	}
+	rules, err := s.Rules(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := serveRules(t, rules)
+	for _, x := range xs {
+		p, err := x.prompt(set)
+		if err != nil {
+			t.Fatalf("%s: %v", x.name, err)
+		}
+		resp, err := m.Generate(t.Context(), llm.Request{Role: x.role, System: p.System, Schema: &p.Schema,
+			Messages: []llm.Message{{Role: "user", Text: p.User}}})
+		if err == nil {
+			err = x.check(resp.Text)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", x.name, err)
+		}
+	}
+	return nil
+}
+
+// serveRules serves rules with the scripted model behind the real adapter.
+func serveRules(t *testing.T, rules []scripted.Rule) *openai.Client {
+	t.Helper()
+	srv, err := scripted.NewServer(rules, scripted.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	m, err := openai.New(openai.Config{BaseURL: hs.URL + "/v1", DefaultModel: scripted.ModelName, MaxRetries: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// changedTemplates loads the prompt templates with old replaced by new in their source.
+func changedTemplates(t *testing.T, old, new string) *prompts.Set {
+	t.Helper()
+	changed := fstest.MapFS{}
+	n := 0
+	err := fs.WalkDir(prompts.Files(), ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(prompts.Files(), path)
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(path, ".tmpl") {
+			n += strings.Count(string(b), old)
+			b = []byte(strings.ReplaceAll(string(b), old, new))
+		}
+		changed[path] = &fstest.MapFile{Data: b}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatalf("no template writes %s", old)
+	}
+	set, err := prompts.LoadFrom(changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+// TestWalkFollowsTheTemplates: builtin:sim's rules find their way through the prompts the
+// templates render, by the markers; a template that writes one marker differently breaks
+// the walkthrough — an answer goes wrong or none comes — so a test fails, never a run
+// silently.
+func TestWalkFollowsTheTemplates(t *testing.T) {
+	set, err := prompts.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := play(t, set, "messages-which-alice", whichAlice()); err != nil {
+		t.Fatalf("with the real templates: %v", err)
+	}
+	// Each writes a marker's text differently (a template constant in place of the
+	// marker) or renames the screen's data block.
+	tests := []struct{ old, new string }{
+		{`mark "Phase"`, `"Stage: "`},
+		{`mark "Task"`, `"Task in "`},
+		{`mark "Subgoal"`, `"Sub-goal now: "`},
+		{`mark "ScreenChange"`, `"Change on the screen: "`},
+		{`mark "WhyAsk"`, `"Reason to ask: "`},
+		{`mark "FinishedTasks"`, `"App tasks done:"`},
+		{`data "SCREEN"`, `data "SCREEN_TEXT"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.old, func(t *testing.T) {
+			err := play(t, changedTemplates(t, tc.old, tc.new), "messages-which-alice", whichAlice())
+			if err == nil {
+				t.Fatalf("templates writing %q for %s: the walkthrough still passes", tc.new, tc.old)
+			}
+			t.Logf("templates writing %q for %s: %v", tc.new, tc.old, err)
+		})
+	}
+}
+
+// TestWalkReadsValues: ${NAME} in a step's actions reads the named group of its screen or
+// when pattern when the model answers; text that looks like a template stays text.
+func TestWalkReadsValues(t *testing.T) {
+	task := &Task{ID: "t", Instruction: `Note what the {{weather}} is: "sunny"`, Walk: []WalkTask{{
+		App: "com.fairy.notes",
+		Steps: []WalkStep{{Screen: `"Temperature (?P<temp>\d+)°"`, When: `is: "(?P<word>\w+)"`, Subgoal: "Write it down",
+			Do: []string{`Input "body" "${word}, ${temp} degrees {{not a template}}"`, `Finish "It is ${temp}°"`}}},
+	}}}
+	rules, err := walkRules(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := serveRules(t, rules)
+	set, err := prompts.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := set.Decide(prompts.DeciderData{Instruction: task.Instruction, Task: memory.AppTask{App: "com.fairy.notes", Task: task.Instruction},
+		Subgoal: "Write it down", Screen: "- \"Temperature 21°\"\n- [1] input \"\" id=body"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := m.Generate(t.Context(), llm.Request{Role: llm.RoleDecider, System: p.System, Schema: &p.Schema, Messages: []llm.Message{{Role: "user", Text: p.User}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d prompts.DeciderAnswer
+	if err := json.Unmarshal([]byte(resp.Text), &d); err != nil {
+		t.Fatal(err)
+	}
+	want := []memory.Action{{Type: memory.Input, Index: 1, Text: "sunny, 21 degrees {{not a template}}"}, {Type: memory.Finish, Text: "It is 21°"}}
+	if fmt.Sprint(d.Actions) != fmt.Sprint(want) || d.Expect != "the app task ends with the answer" {
+		t.Errorf("decider answered %s, want %v", resp.Text, want)
+	}
+}
+
+func TestWalkErrors(t *testing.T) {
+	step := func(s WalkStep) *Task {
+		if s.Screen == "" {
+			s.Screen = "x"
+		}
+		if s.Subgoal == "" {
+			s.Subgoal = "y"
+		}
+		if s.Do == nil {
+			s.Do = []string{"Back"}
+		}
+		return &Task{ID: "t", Instruction: "i", Walk: []WalkTask{{App: "a", Steps: []WalkStep{s}}}}
+	}
+	tests := []struct {
+		name string
+		task *Task
+		want string
+	}{
+		{"no app", &Task{Walk: []WalkTask{{Steps: []WalkStep{{Screen: "x", Subgoal: "y", Do: []string{"Back"}}}}}}, "no app"},
+		{"no subgoal", &Task{Walk: []WalkTask{{App: "a", Steps: []WalkStep{{Screen: "x", Do: []string{"Back"}}}}}}, "needs screen and subgoal"},
+		{"bad screen", step(WalkStep{Screen: "("}), "screen"},
+		{"unknown value", step(WalkStep{Do: []string{`Finish "${nope}"`}}), "${nope}: no group"},
+		{"bad ask", step(WalkStep{Ask: &WalkAsk{Type: 5, Reason: "r"}}), "type 1–4"},
+		{"bad ask name", step(WalkStep{Ask: &WalkAsk{Type: 3, Reason: "r", As: "a b"}}), `as "a b"`},
+		{"unknown action", step(WalkStep{Do: []string{`Fly "x"`}}), `unknown type "Fly"`},
+		{"bad swipe", step(WalkStep{Do: []string{`Swipe sideways`}}), "direction"},
+		{"bad slip", step(WalkStep{Slip: []string{`Tap`}}), "slip"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := walkRules(tc.task); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
 }
