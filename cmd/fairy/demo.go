@@ -13,6 +13,7 @@ import (
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
 	"github.com/fairy-go/fairy/sim"
@@ -104,6 +105,19 @@ type demoOptions struct {
 	Knowledge   string // the knowledge file the demo learns into; "" runs without
 	// KnowledgeDefault: Knowledge is the default file; damaged, the demo runs without it.
 	KnowledgeDefault bool
+	// Sees, when set, is shown every request to the model before it is sent (tests).
+	Sees func(llm.Request)
+}
+
+// seeingModel shows each request to a function before passing it on.
+type seeingModel struct {
+	executor.Model
+	sees func(llm.Request)
+}
+
+func (m seeingModel) Generate(ctx context.Context, req llm.Request) (llm.Response, error) {
+	m.sees(req)
+	return m.Model.Generate(ctx, req)
 }
 
 // demoResult is what a demo run did, for tests.
@@ -158,7 +172,11 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 	}
 	defer dev.Close(context.WithoutCancel(ctx))
 
-	cfg := runConfig{RunsDir: o.RunsDir, Model: model.Model,
+	var m executor.Model = model.Model
+	if o.Sees != nil {
+		m = seeingModel{Model: m, sees: o.Sees}
+	}
+	cfg := runConfig{RunsDir: o.RunsDir, Model: m,
 		Agent: agent.Config{Logger: o.Logger, TextOnly: o.TextOnly, Limits: executor.Limits{MaxSteps: 25}}}
 	var person interaction.Dialoger
 	var scriptedPerson *interaction.Scripted
