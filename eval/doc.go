@@ -51,8 +51,17 @@
 //	          - {screen: 'Start chat', subgoal: Start a new conversation, do: ['Tap "Start chat"']}
 //	          - screen: 'item "Alice Chen"[\s\S]*item "Alice Wong"'
 //	            subgoal: Pick the right Alice
-//	            ask: {type: 3, reason: two contacts are named Alice, options: [Alice Chen, Alice Wong]}
-//	            do: ['Tap "Alice Chen"']
+//	            ask: {type: 3, reason: two contacts are named Alice, options: [Alice Chen, Alice Wong], as: alice}
+//	            do: ['Tap "${alice}"']          # the Alice the person named
+//	          - screen: 'input "Text message"'
+//	            when: 'saying: (?P<text>[^\n]+)'   # a pattern on the whole prompt; without: one the screen must not match
+//	            subgoal: Write the message
+//	            do: ['Input "compose_message_text" "${text}"']   # read from the instruction
+//	            expect: the message typed       # the decider's "expect" (default: the next step's sub-goal)
+//	      # A step's values are read when the model answers: ${NAME} is a named group of its
+//	      # screen or when pattern, or the answer to an ask "as: NAME". slip: actions taken
+//	      # once instead of do (a mis-tap to recover from); loop: true when a later step comes
+//	      # back to this one (otherwise its screen under a later sub-goal is a wrong page, C).
 //	      # A step may take the learned shortcut: navigate is a regexp on the name of the
 //	      # page an App Map hint in the decider's prompt leads to; when the hint offers a
 //	      # replayable Navigate toward such a page the decider answers Navigate, else do.

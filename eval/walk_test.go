@@ -97,6 +97,10 @@ const (
 	rateDialog = `- "Rate this app"
 - [1] button "Not now" id=not_now
 - [2] button "Rate" id=rate`
+	locationDialog = `- "Allow Maps to access this device’s location?"
+- [1] button "While using the app" id=permission_allow_foreground_only_button
+- [2] button "Only this time" id=permission_allow_one_time_button
+- [3] button "Don’t allow" id=permission_deny_and_dont_ask_again_button`
 )
 
 // exchange is one request of a walkthrough to the scripted model: a prompt rendered from a
@@ -137,9 +141,10 @@ func wantActions(want ...memory.Action) func(string) error {
 	})
 }
 
-// whichAlice is the conversation of builtin:sim's messages-which-alice with the model, plus
-// the suite's recovery from a rating dialog, as the agent's prompts render it.
-func whichAlice() []exchange {
+// whichAlice is the conversation of builtin:sim's messages-which-alice with the model, and
+// the suite's recovery from a rating dialog or a permission dialog on its way, as the
+// agent's prompts render them.
+func whichAlice() (walk, recover []exchange) {
 	const (
 		app         = "com.google.android.apps.messaging"
 		instruction = "Send Alice a message saying: see you at 7"
@@ -175,6 +180,12 @@ func whichAlice() []exchange {
 			return s.Interact(d)
 		}
 	}
+	recover = []exchange{
+		{"rating dialog", llm.RoleReplanner, replan(5, "Write the message", "new screen", rateDialog, "Alice Chen"), wantReplan("C", "Dismiss the rating dialog", 0)},
+		{"dismiss it", llm.RoleDecider, decide("Dismiss the rating dialog", rateDialog, "Alice Chen"), wantActions(memory.Action{Type: memory.Tap, Index: 1})},
+		{"location permission", llm.RoleReplanner, replan(2, "Start a new conversation", "new screen", locationDialog, ""), wantReplan("B", "Answer the location permission dialog", 0)},
+		{"while using the app", llm.RoleDecider, decide("Answer the location permission dialog", locationDialog, ""), wantActions(memory.Action{Type: memory.Tap, Index: 1})},
+	}
 	return []exchange{
 		{"plan", llm.RolePlanner, func(s *prompts.Set) (prompts.Prompt, error) {
 			return s.Plan(prompts.PlannerData{Phase: prompts.PhasePlan, Instruction: instruction, Apps: []memory.App{{Package: app, Label: "Messages"}}})
@@ -205,8 +216,6 @@ func whichAlice() []exchange {
 		{"pick Alice Wong", llm.RoleDecider, decide("Pick the right Alice", messagesPicker, "alice wong please"), wantActions(memory.Action{Type: memory.Tap, Index: 5})},
 		{"write", llm.RoleDecider, decide("Write the message", messagesThread, "Alice Chen"), wantActions(memory.Action{Type: memory.Input, Index: 3, Text: "see you at 7"})},
 		{"wrong page", llm.RoleReplanner, replan(6, "Write the message", "new screen", messagesList, "Alice Chen"), wantReplan("C", "Start a new conversation", 0)},
-		{"rating dialog", llm.RoleReplanner, replan(5, "Write the message", "new screen", rateDialog, "Alice Chen"), wantReplan("C", "Dismiss the rating dialog", 0)},
-		{"dismiss it", llm.RoleDecider, decide("Dismiss the rating dialog", rateDialog, "Alice Chen"), wantActions(memory.Action{Type: memory.Tap, Index: 1})},
 		{"adjust", llm.RolePlanner, func(s *prompts.Set) (prompts.Prompt, error) {
 			return s.Plan(prompts.PlannerData{Phase: prompts.PhaseAdjust, Instruction: instruction, Tasks: []memory.AppTask{task},
 				Done: []memory.TaskResult{{Index: 0, Task: task, Outcome: memory.OutcomeDone}}})
@@ -216,7 +225,7 @@ func whichAlice() []exchange {
 			}
 			return nil
 		})},
-	}
+	}, recover
 }
 
 // play sends each exchange's prompt, rendered from set, to the scripted model serving
@@ -313,27 +322,37 @@ func TestWalkFollowsTheTemplates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := play(t, set, "messages-which-alice", whichAlice()); err != nil {
-		t.Fatalf("with the real templates: %v", err)
+	walk, recover := whichAlice()
+	conversations := map[string][]exchange{"walk": walk, "recover": recover}
+	for name, xs := range conversations {
+		if err := play(t, set, "messages-which-alice", xs); err != nil {
+			t.Fatalf("%s with the real templates: %v", name, err)
+		}
 	}
 	// Each writes a marker's text differently (a template constant in place of the
-	// marker) or renames the screen's data block.
-	tests := []struct{ old, new string }{
-		{`mark "Phase"`, `"Stage: "`},
-		{`mark "Task"`, `"Task in "`},
-		{`mark "Subgoal"`, `"Sub-goal now: "`},
-		{`mark "ScreenChange"`, `"Change on the screen: "`},
-		{`mark "WhyAsk"`, `"Reason to ask: "`},
-		{`mark "FinishedTasks"`, `"App tasks done:"`},
-		{`data "SCREEN"`, `data "SCREEN_TEXT"`},
+	// marker) or renames the screen's data block, and breaks the conversations listed.
+	tests := []struct {
+		old, new string
+		breaks   []string
+	}{
+		{`mark "Phase"`, `"Stage: "`, []string{"walk"}},
+		{`mark "Task"`, `"Task in "`, []string{"walk"}},
+		{`mark "Subgoal"`, `"Sub-goal now: "`, []string{"walk", "recover"}},
+		{`mark "ScreenChange"`, `"Change on the screen: "`, []string{"walk"}},
+		{`mark "WhyAsk"`, `"Reason to ask: "`, []string{"walk"}},
+		{`mark "FinishedTasks"`, `"App tasks done:"`, []string{"walk"}},
+		{`data "SCREEN"`, `data "SCREEN_TEXT"`, []string{"walk", "recover"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.old, func(t *testing.T) {
-			err := play(t, changedTemplates(t, tc.old, tc.new), "messages-which-alice", whichAlice())
-			if err == nil {
-				t.Fatalf("templates writing %q for %s: the walkthrough still passes", tc.new, tc.old)
+			changed := changedTemplates(t, tc.old, tc.new)
+			for _, name := range tc.breaks {
+				err := play(t, changed, "messages-which-alice", conversations[name])
+				if err == nil {
+					t.Fatalf("templates writing %s for %s: the %s conversation still passes", tc.new, tc.old, name)
+				}
+				t.Logf("templates writing %s for %s: %s: %v", tc.new, tc.old, name, err)
 			}
-			t.Logf("templates writing %q for %s: %v", tc.new, tc.old, err)
 		})
 	}
 }
