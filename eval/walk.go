@@ -5,6 +5,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fairy-go/fairy/llm/scripted"
@@ -15,7 +16,7 @@ import (
 // WalkTask is one app task of a walkthrough: a compact way to write the scripted model's
 // rules for a task. Each step says on which screen it applies (a pattern on the screen's
 // text form), the sub-goal the Re-Planner names there and the actions the Action Decider
-// takes; Done says on which screen the app task is finished. Walk.Rules turns it into
+// takes; Done says on which screen the app task is finished. walkRules turns it into
 // scripted.Rule values for every role: the Global Planner's plan and adjustments, the
 // Re-Planner (state-based: the most advanced matching step wins, so the walk stays right
 // after a dead tap, a popped dialog or a learned shortcut; a screen of an earlier step
@@ -187,7 +188,7 @@ func (c *walkCompiler) planner(t *Task) error {
 		typedAnswer(prompts.PlannerAnswer{Thought: "walkthrough", Status: prompts.StatusContinue, Tasks: plan, Next: 0}, nil))
 	adjust := line(prompts.MarkPhase, prompts.PhaseAdjust)
 	finished := func(i int, app, outcome string) string {
-		return `(?ms)^` + regexp.QuoteMeta(prompts.MarkFinishedTasks) + `$.*^` + fmt.Sprintf("%d", i) + `\. \[` + regexp.QuoteMeta(app) + `\][^\n]* — (?:` + outcome + `)`
+		return `(?ms)^` + regexp.QuoteMeta(prompts.MarkFinishedTasks) + `$.*^` + strconv.Itoa(i) + `\. \[` + regexp.QuoteMeta(app) + `\][^\n]* — (?:` + outcome + `)`
 	}
 	// A failed app task ends the instruction: no later rule may take it for a done one.
 	failed := `(?:` + string(memory.OutcomeFailed) + `|` + string(memory.OutcomeStopped) + `)`
