@@ -3,7 +3,6 @@ package executor
 import (
 	_ "embed"
 	"fmt"
-	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -377,135 +376,6 @@ func (g *Guard) searchField(field *perception.Element) bool {
 	return false
 }
 
-// shellSeparators split a command line into its commands.
-var shellSeparators = regexp.MustCompile(`;|&&|\|\|?|\n`)
-
-// shellWrappers run the command that follows them.
-var shellWrappers = map[string]bool{"busybox": true, "toybox": true, "nohup": true, "env": true, "sudo": true, "exec": true, "time": true, "nice": true}
-
-// inputSources are the words `input` takes before its command.
-var inputSources = map[string]bool{"touchscreen": true, "touch": true, "keyboard": true, "stylus": true, "mouse": true, "touchpad": true,
-	"dpad": true, "gamepad": true, "joystick": true, "trackball": true, "rotaryencoder": true, "touchnavigation": true}
-
-// enterKeys are key codes that confirm: Enter, the numeric pad's Enter, the D-pad centre.
-var enterKeys = map[string]bool{"66": true, "160": true, "23": true, "ENTER": true, "KEYCODE_ENTER": true,
-	"NUMPAD_ENTER": true, "KEYCODE_NUMPAD_ENTER": true, "DPAD_CENTER": true, "KEYCODE_DPAD_CENTER": true}
-
-// shell judges a Shell command: by the rules' command patterns (read with the shell's
-// quotes removed, so `"rm"` is rm), and an `input` command (also through `cmd input`) by
-// what it would touch on s. A command made of several commands (`;`, `&&`, a pipe) is
-// judged part by part; the device's allow-list refuses such lines anyway.
-func (g *Guard) shell(cmd string, s *perception.Screen) (Verdict, bool) {
-	for _, part := range shellSeparators.Split(cmd, -1) {
-		words, _ := shellWords(part)
-		if len(words) == 0 {
-			continue
-		}
-		for len(words) > 1 && shellWrappers[words[0]] {
-			words = words[1:]
-			words[0] = path.Base(words[0])
-		}
-		plain := strings.Join(words, " ") + " "
-		for _, r := range g.rules {
-			for _, re := range r.cmds {
-				// The command is its first word: `echo 'rm -rf /'` only prints.
-				if loc := re.FindStringIndex(plain); loc != nil && loc[0] == 0 {
-					return Verdict{Category: r.Category, Type: r.Type, Subject: "run " + strconv.QuoteToGraphic(cmd), Target: cmd, Action: "shell " + cmd}, true
-				}
-			}
-		}
-		if words[0] == "cmd" && len(words) > 1 && words[1] == "input" {
-			words = words[1:]
-		}
-		if words[0] != "input" {
-			continue
-		}
-		args := words[1:]
-		for len(args) > 0 && (inputSources[strings.ToLower(args[0])] || args[0] == "-d") {
-			if args[0] == "-d" && len(args) > 1 {
-				args = args[1:]
-			}
-			args = args[1:]
-		}
-		if len(args) == 0 {
-			continue
-		}
-		if v, ok := g.inputCommand(strings.ToLower(args[0]), args[1:], s); ok {
-			v.Subject = "run " + strconv.QuoteToGraphic(cmd) + " (" + v.Subject + ")"
-			v.Target = cmd
-			return v, true
-		}
-	}
-	return Verdict{}, false
-}
-
-// inputCommand judges one `input` command by the element or key it reaches.
-func (g *Guard) inputCommand(verb string, args []string, s *perception.Screen) (Verdict, bool) {
-	switch verb {
-	case "keyevent", "press", "keycombination":
-		for _, k := range args {
-			if enterKeys[strings.ToUpper(k)] {
-				return g.Check(memory.Action{Type: memory.Enter}, focused(s), s)
-			}
-		}
-	case "tap", "swipe", "draganddrop", "motionevent":
-		if verb == "motionevent" && len(args) > 0 {
-			args = args[1:] // DOWN, MOVE, UP
-		}
-		if len(args) < 2 || s == nil {
-			return Verdict{}, false
-		}
-		x, okX := leadingNumber(args[0])
-		y, okY := leadingNumber(args[1])
-		if !okX || !okY {
-			return Verdict{}, false
-		}
-		if el := elementAt(s, x, y); el != nil {
-			return g.element("tap", el, s)
-		}
-	}
-	return Verdict{}, false
-}
-
-// leadingNumber reads the number a word starts with ("540", "540.5", "540f").
-func leadingNumber(w string) (int, bool) {
-	end := 0
-	for end < len(w) && (w[end] >= '0' && w[end] <= '9' || w[end] == '.' || (end == 0 && w[end] == '-')) {
-		end++
-	}
-	f, err := strconv.ParseFloat(w[:end], 64)
-	if err != nil {
-		return 0, false
-	}
-	return int(f), true
-}
-
-// sliderWords mark a control that acts when dragged.
-var sliderWords = regexp.MustCompile(`(?i)\b(slide|swipe)\b|滑动|滑块|スライド|deslizar|wischen|schieben|glisser|сдвиньте|밀어`)
-
-// isSlider reports whether el acts when dragged: a seek bar or slider, or a control that
-// says to slide or swipe.
-func isSlider(el *perception.Element) bool {
-	c := strings.ToLower(el.Class)
-	return strings.Contains(c, "seekbar") || strings.Contains(c, "slider") || sliderWords.MatchString(normLabel(label(el)))
-}
-
-// elementAt is the smallest element of s whose bounds hold (x, y).
-func elementAt(s *perception.Screen, x, y int) *perception.Element {
-	var best *perception.Element
-	for i := range s.Elements {
-		e := &s.Elements[i]
-		b := e.Bounds
-		if x < b.X1 || x >= b.X2 || y < b.Y1 || y >= b.Y2 {
-			continue
-		}
-		if best == nil || (b.X2-b.X1)*(b.Y2-b.Y1) < (best.Bounds.X2-best.Bounds.X1)*(best.Bounds.Y2-best.Bounds.Y1) {
-			best = e
-		}
-	}
-	return best
-}
-
 // Offers returns the verdicts of every element of s a tap on which needs consent.
 func (g *Guard) Offers(s *perception.Screen) []Verdict {
 	if g == nil || s == nil {
@@ -613,74 +483,6 @@ func (g *Guard) generic(el *perception.Element) bool {
 	return hit && !hasLetter(amountPattern.ReplaceAllString(rest, " "))
 }
 
-// amountPattern finds an amount of money: a currency sign or code before or after a
-// number, or a number with two decimals ("Total 18.00").
-var amountPattern = regexp.MustCompile(`(?i)([$€£¥￥₽₩₹₺₫฿]|\b(?:US\$|R\$|CHF|USD|EUR|GBP|JPY|CNY|RMB|RUB|KRW|BRL|MXN)\s?)\s?\d[\d.,\s]*|\d[\d.,]*\s?([€£₽₩円元원]|руб|\b(?:EUR|USD|CHF|GBP|BRL)\b)|\b\d{1,3}(?:[.,\s]\d{3})*[.,]\d{2}\b`)
-
-// pageCategory is the first rule whose page words are in s's own text (static texts and
-// the texts inside elements, never the labels of buttons), with an amount of money on
-// the page where the rule needs one.
-func (g *Guard) pageCategory(s *perception.Screen) (compiledRule, bool) {
-	if s == nil {
-		return compiledRule{}, false
-	}
-	// A screen is judged many times (every element of it for Offers and submit): its
-	// category is worked out once.
-	g.mu.Lock()
-	if g.lastPage == s {
-		r, ok := g.lastRule, g.lastOK
-		g.mu.Unlock()
-		return r, ok
-	}
-	g.mu.Unlock()
-	r, ok := g.pageCategoryOf(s)
-	g.mu.Lock()
-	g.lastPage, g.lastRule, g.lastOK = s, r, ok
-	g.mu.Unlock()
-	return r, ok
-}
-
-func (g *Guard) pageCategoryOf(s *perception.Screen) (compiledRule, bool) {
-	var texts, all []string
-	for _, t := range s.Context {
-		texts = append(texts, normLabel(t))
-		all = append(all, normLabel(t))
-	}
-	password := false
-	for i := range s.Elements {
-		e := &s.Elements[i]
-		for _, t := range e.Texts {
-			texts = append(texts, normLabel(t))
-			all = append(all, normLabel(t))
-		}
-		all = append(all, normLabel(e.Label))
-		password = password || e.Password
-	}
-	money := false
-	for _, t := range all {
-		if amountPattern.MatchString(t) {
-			money = true
-			break
-		}
-	}
-	for _, r := range g.rules {
-		if r.Amount && !money {
-			continue
-		}
-		if r.Amount && password {
-			return r, true // a password or PIN asked on a page that shows an amount
-		}
-		for _, re := range r.page {
-			for _, t := range texts {
-				if re.MatchString(t) {
-					return r, true
-				}
-			}
-		}
-	}
-	return compiledRule{}, false
-}
-
 // elementIdentity names el on its page for a consent: the page's signature and the
 // element's resource id, class and label (its bounds when it has no label).
 func elementIdentity(el *perception.Element, s *perception.Screen) string {
@@ -706,26 +508,6 @@ func elementIdentity(el *perception.Element, s *perception.Screen) string {
 		id += fmt.Sprintf(" at [%d,%d][%d,%d]", el.Bounds.X1, el.Bounds.Y1, el.Bounds.X2, el.Bounds.Y2)
 	}
 	return id
-}
-
-// pageAmounts lists the amounts of money s shows, in reading order.
-func pageAmounts(s *perception.Screen) string {
-	var out []string
-	add := func(t string) {
-		for _, m := range amountPattern.FindAllString(t, -1) {
-			out = append(out, strings.TrimSpace(m))
-		}
-	}
-	for _, t := range s.Context {
-		add(t)
-	}
-	for i := range s.Elements {
-		add(s.Elements[i].Label)
-		for _, t := range s.Elements[i].Texts {
-			add(t)
-		}
-	}
-	return strings.Join(out, " ")
 }
 
 // fieldName names a text field by what it is for, never by what it holds (a field's text
