@@ -182,6 +182,13 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 			res.Outcome, res.Reason = r.Outcome, r.Reason
 			return res, nil
 		}
+		if len(ans.Tasks) == 1 && r.Outcome == memory.OutcomeDone {
+			// The plan's only task is done: an adjust call could only say "done". A failed
+			// task still goes to the planner, which may re-plan (another app, a narrower
+			// task) or explain why the instruction cannot be done.
+			res.Outcome, res.Reason = memory.OutcomeDone, r.Reason
+			return res, nil
+		}
 		data = prompts.PlannerData{Phase: prompts.PhaseAdjust, Instruction: instruction, Progress: ans.Progress, Apps: apps, Tasks: ans.Tasks, Done: res.Tasks,
 			Context: m.cfg.Memory.KeyContext(), Tricks: data.Tricks}
 		if ans, err = m.plan(ctx, data, apps); err != nil {
