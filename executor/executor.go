@@ -182,7 +182,7 @@ type run struct {
 	rawPNG    []byte
 	replaying bool            // perceiving a page on a shortcut's way: no key-context collection
 	noNav     map[string]bool // page signatures where a Navigate could not be replayed: no more hints there
-	lastTxt   string          // text of the last screen sent to the collector
+	extracted map[string]bool // text forms of the screens this task sent to the collector
 
 	plan     []string
 	subgoal  string

@@ -749,41 +749,6 @@ func (r *run) check(ctx context.Context) (State, error) {
 	return StatePerceive, nil
 }
 
-// collect extracts key context from s in the background; the next step goes on without
-// waiting (it uses what earlier collections found). A failure costs only the facts.
-func (r *run) collect(ctx context.Context, step int, s *perception.Screen) {
-	text := s.Text()
-	if text == r.lastTxt || len(s.Elements) == 0 && len(s.Context) == 0 {
-		return
-	}
-	r.lastTxt = text
-	mem := r.cfg.Memory
-	d := prompts.ExtractorData{Instruction: r.a.Instruction, Task: r.a.Task, Subgoal: r.subgoal, Screen: text, Known: mem.KeyContext()}
-	r.collectors.Go(func() {
-		p, err := r.cfg.Prompts.Extract(d)
-		if err != nil {
-			return
-		}
-		var ans prompts.ExtractorAnswer
-		if err := call(ctx, r.cfg.Model, llm.RoleExtractor, p, nil, &ans); err != nil {
-			r.e.log.Warn("key context collection failed", logStep, step, logErr, err)
-			return
-		}
-		var facts []memory.Fact
-		for _, f := range ans.Facts {
-			f.Key, f.Value = strings.TrimSpace(f.Key), strings.TrimSpace(f.Value)
-			if f.Key == "" || f.Value == "" {
-				continue
-			}
-			f.App, f.Step = r.a.Task.App, step
-			facts = append(facts, f)
-		}
-		if len(facts) > 0 {
-			r.publish(memory.ContextCollected{Step: step, Facts: facts})
-		}
-	})
-}
-
 // history is the earlier steps for the decider: what ran (and what failed, with why),
 // what the decider expected, and the Re-Planner's judgement of it.
 func history(frames []memory.Frame) []prompts.StepRecord {
