@@ -147,6 +147,7 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 		tricks executor.Tricks
 		hints  executor.Hints
 		cuts   executor.Shortcuts
+		preds  executor.Predictions
 		sess   *learner.Session
 	)
 	if r.Knowledge != nil {
@@ -155,9 +156,9 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 			return Result{}, err
 		}
 		defer sess.Attach(bus)()
-		tricks, hints, cuts = sess, sess, shortcuts{sess}
+		tricks, hints, cuts, preds = sess, sess, shortcuts{sess}, sess
 	}
-	gm, err := a.assemble(r, id, assembly{model: model, meter: meter, bus: bus, mem: mem, apps: apps, tricks: tricks, hints: hints, cuts: cuts, sess: sess})
+	gm, err := a.assemble(r, id, assembly{model: model, meter: meter, bus: bus, mem: mem, apps: apps, tricks: tricks, hints: hints, cuts: cuts, preds: preds, sess: sess})
 	if err != nil {
 		_ = rec.Close()
 		return Result{}, err
@@ -189,6 +190,7 @@ type assembly struct {
 	tricks executor.Tricks
 	hints  executor.Hints
 	cuts   executor.Shortcuts
+	preds  executor.Predictions
 	sess   *learner.Session // nil: no learning
 }
 
@@ -200,7 +202,7 @@ func (a *Agent) assemble(r Run, id string, p assembly) (*global.Manager, error) 
 		return nil, err
 	}
 	ex, err := executor.New(executor.Config{Device: r.Device, Model: p.model, Interactor: it, Memory: p.mem, Prompts: a.prompt, Bus: p.bus,
-		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Mark: a.mark, TextOnly: a.cfg.TextOnly,
+		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Mark: a.mark, TextOnly: a.cfg.TextOnly,
 		Limits: a.limits(r.Limits), Shell: a.cfg.Shell, Clock: a.cfg.Clock, Logger: a.log})
 	if err != nil {
 		return nil, err

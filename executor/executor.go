@@ -29,10 +29,13 @@ type Config struct {
 	Tricks     Tricks       // optional App Tricks
 	Hints      Hints        // optional App Map navigation hints
 	Shortcuts  Shortcuts    // optional App Map paths the decider's Navigate replays
-	Mark       MarkFunc     // set-of-mark renderer for visual mode; nil sends the plain screenshot
-	TextOnly   bool         // no screenshots: the models see the text form only
-	Limits     Limits
-	Shell      []string // allow-listed shell commands offered to the decider (the device enforces them)
+	// Predictions, optional, lets a step whose known action opened the page the App Map
+	// predicted confirm its sub-goal without the Re-Planner (a verified step).
+	Predictions Predictions
+	Mark        MarkFunc // set-of-mark renderer for visual mode; nil sends the plain screenshot
+	TextOnly    bool     // no screenshots: the models see the text form only
+	Limits      Limits
+	Shell       []string // allow-listed shell commands offered to the decider (the device enforces them)
 	// NoFinishCheck skips the finish check (the "checker" call) before a task is done.
 	NoFinishCheck bool
 	Clock         func() time.Time                                 // nil: time.Now
@@ -184,14 +187,15 @@ type run struct {
 	noNav     map[string]bool // page signatures where a Navigate could not be replayed: no more hints there
 	extracted map[string]bool // text forms of the screens this task sent to the collector
 
-	plan     []string
-	subgoal  string
-	full     bool     // the next reflection makes a full new plan
-	cd       int      // C/D results in a row
-	planNote []string // notes for the next Re-Planner call
-	decNote  []string // notes for the next decider call
-	lastActs []string // the last step's actions and their effect
-	forced   string   // the decider's NeedInteraction reason, awaiting the planner
+	plan      []string
+	subgoal   string
+	full      bool     // the next reflection makes a full new plan
+	cd        int      // C/D results in a row
+	planNote  []string // notes for the next Re-Planner call
+	decNote   []string // notes for the next decider call
+	lastActs  []string // the last step's actions and their effect
+	forced    string   // the decider's NeedInteraction reason, awaiting the planner
+	predicted string   // signature of the page the App Map expects the last batch to open
 
 	need        *interaction.Need
 	heldAfter   bool // the guard held an action back after others of its batch ran

@@ -71,3 +71,12 @@ type Hints interface {
 // MarkFunc draws the set-of-mark boxes of s over a screenshot and returns the encoded image
 // for the model with its MIME type; (*perception.Marker).Render is one.
 type MarkFunc func(shot []byte, s *perception.Screen) ([]byte, string, error)
+
+// Predictions says where a known action leads: the signature of the page the App Map
+// expects action a on element el (nil: no element) to open from the page with signature
+// from. ok is true only for a reliable transition to another page that is navigation — no
+// side effect, no effect of text typed before it. The learner's session satisfies it; nil
+// means every step is re-planned.
+type Predictions interface {
+	Predict(ctx context.Context, app, from string, a memory.Action, el *memory.ElementRef) (to string, ok bool)
+}

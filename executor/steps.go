@@ -121,6 +121,9 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 
 // reflect asks the Re-Planner to classify the last step and plan this one.
 func (r *run) reflect(ctx context.Context) (State, error) {
+	if r.verify() {
+		return StateDecide, nil
+	}
 	mem := r.cfg.Memory
 	first := r.plan == nil || r.full
 	full := r.full && r.plan != nil
@@ -517,6 +520,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 	r.lastActs = nil
 	r.typed = map[int]bool{}
 	acted := false
+	var done []memory.ActionExecuted // what ran without error, for the App Map's prediction
 	for i, a := range r.batch {
 		key := r.screen.Signature + "\x00" + a.String()
 		if el := r.element(a.Index); el != nil {
@@ -565,12 +569,14 @@ func (r *run) act(ctx context.Context) (State, error) {
 			break
 		}
 		r.publish(ev)
+		done = append(done, ev)
 		acted = true
 		if out != "" {
 			desc += ": output: " + llm.Head(out, 400)
 		}
 		r.lastActs = append(r.lastActs, desc)
 	}
+	whole := len(done) == len(r.batch) && len(r.consents) == 0
 	r.batch, r.consents = nil, nil
 	if acted {
 		if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
@@ -589,6 +595,9 @@ func (r *run) act(ctx context.Context) (State, error) {
 	if !acted && len(r.lastActs) == 0 {
 		r.noActs = true
 		r.reuse = true
+	}
+	if whole {
+		r.predict(ctx, done)
 	}
 	return StatePerceive, nil
 }

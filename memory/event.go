@@ -65,6 +65,9 @@ type Reflected struct {
 	Result     string `json:"result,omitempty"` // A done, B partial, C wrong, D no change; "" on the first step
 	Reflection string `json:"reflection,omitempty"`
 	Progress   string `json:"progress,omitempty"`
+	// Verified marks a verdict the executor gave without the Re-Planner: the last action
+	// was a reliable App Map transition and the screen is the page it predicted (result A).
+	Verified bool `json:"verified,omitempty"`
 }
 
 // Planned is the Re-Planner's plan and choice for the step.

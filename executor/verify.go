@@ -1,0 +1,82 @@
+package executor
+
+import (
+	"context"
+	"strings"
+
+	"github.com/fairy-go/fairy/memory"
+)
+
+// verifiedReflection is the reflection of a step the App Map verified.
+const verifiedReflection = "verified: the App Map predicted this page"
+
+// predict asks the App Map where the batch that just ran whole leads: the page its last
+// action is known to open. A batch that typed first is left to the Re-Planner (where it
+// leads depends on the text).
+func (r *run) predict(ctx context.Context, done []memory.ActionExecuted) {
+	if r.cfg.Predictions == nil || len(done) == 0 {
+		return
+	}
+	for _, ev := range done {
+		if ev.Action.Type == memory.Input || ev.Action.Type == memory.Clear {
+			return
+		}
+	}
+	last := done[len(done)-1]
+	if to, ok := r.cfg.Predictions.Predict(ctx, r.a.Task.App, last.Signature, last.Action, last.Element); ok {
+		r.predicted = to
+	}
+}
+
+// verify confirms the sub-goal without the Re-Planner when the last batch's known action
+// opened the page the App Map predicted and the plan already names the next sub-goal: it
+// publishes result A and the next sub-goal, as the Re-Planner would have. Anything the
+// Re-Planner must judge — the first step, a C/D before, a note for it (an answer, a finish
+// check, a loop, a decider's question), a pending interaction, a secure or empty screen,
+// the plan's last sub-goal — sends the step to it as usual.
+func (r *run) verify() bool {
+	want := r.predicted
+	r.predicted = ""
+	s := r.screen
+	switch {
+	case want == "" || s == nil || s.Signature != want || r.secure || len(s.Elements) == 0:
+		return false
+	case r.step <= 1 || r.plan == nil || r.full || r.noActs || r.cd > 0:
+		return false
+	case len(r.planNote) > 0 || r.forced != "" || r.need != nil || r.heldAfter:
+		return false
+	}
+	next := nextSubgoal(r.plan, r.subgoal)
+	if next == "" {
+		return false
+	}
+	progress := strings.TrimSpace(r.cfg.Memory.Progress())
+	if progress != "" {
+		progress += " "
+	}
+	progress += "Done: " + strings.TrimSpace(r.subgoal) + "."
+	r.publish(memory.Reflected{Step: r.step, Result: "A", Reflection: verifiedReflection, Progress: progress, Verified: true})
+	r.subgoal, r.expect = next, ""
+	r.publish(memory.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal})
+	return true
+}
+
+// nextSubgoal is the sub-goal after cur in plan, or "" when cur is not in the plan, is its
+// last sub-goal, or is followed by the end of the task.
+func nextSubgoal(plan []string, cur string) string {
+	cur = strings.TrimSpace(cur)
+	for i, p := range plan {
+		if strings.TrimSpace(p) != cur {
+			continue
+		}
+		if i+1 >= len(plan) {
+			return ""
+		}
+		next := strings.TrimSpace(plan[i+1])
+		if next == "" || isFinished(next) {
+			return ""
+		}
+		return next
+	}
+	return ""
+}

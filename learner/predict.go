@@ -1,0 +1,72 @@
+package learner
+
+import (
+	"context"
+
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/memory"
+)
+
+// Predict says which page the App Map expects action a on element el (nil: none) to open
+// from the page of app with signature from: the signature of the page its most reliable
+// transition leads to. ok is false when the map does not know the page or the action, when
+// that transition is less reliable than Config.MinReliability, stays on its page or shares
+// the lead with another destination, or is no navigation: a side effect
+// (knowledge.ArgSideEffect) or an action whose effect depended on text typed before it.
+func (l *Learner) Predict(ctx context.Context, app, from string, a memory.Action, el *memory.ElementRef) (string, bool) {
+	k, ok := mapAction(a, el)
+	if !ok || inPage(k) || from == "" || ctx.Err() != nil {
+		return "", false
+	}
+	m, err := l.cfg.Store.Map(app)
+	if err != nil {
+		l.log.Warn("predict: map load failed", logApp, app, logErr, err)
+		return "", false
+	}
+	pages := make(map[string]knowledge.Page, len(m.Pages))
+	for _, p := range m.Pages {
+		pages[p.Key] = p
+	}
+	want := navKey(k)
+	var best knowledge.Transition
+	found, tie := false, false
+	for _, t := range m.Transitions {
+		if pages[t.From].Signature != from || navKey(t.Action) != want {
+			continue
+		}
+		if t.Action.Args[knowledge.ArgSideEffect] != "" || t.Action.Args[ArgAfter] != "" {
+			return "", false // it did something once: never a prediction of where it leads
+		}
+		switch r, b := t.Reliability(), best.Reliability(); {
+		case !found || r > b:
+			best, found, tie = t, true, false
+		case r == b && pages[t.To].Signature != pages[best.To].Signature:
+			tie = true
+		}
+	}
+	to := pages[best.To].Signature
+	if !found || tie || best.Effect != knowledge.EffectNewPage || best.To == best.From || to == "" || to == from ||
+		best.Reliability() < l.cfg.MinReliability {
+		return "", false
+	}
+	return to, true
+}
+
+// navKey is an action's identity without the marks the learner adds to a transition.
+func navKey(a knowledge.Action) string {
+	if a.Args[knowledge.ArgSideEffect] != "" || a.Args[ArgAfter] != "" {
+		args := make(map[string]string, len(a.Args))
+		for k, v := range a.Args {
+			if k != knowledge.ArgSideEffect && k != ArgAfter {
+				args[k] = v
+			}
+		}
+		a.Args = args
+	}
+	return actionKey(a)
+}
+
+// Predict is Learner.Predict; it satisfies the executor's Predictions port.
+func (s *Session) Predict(ctx context.Context, app, from string, a memory.Action, el *memory.ElementRef) (string, bool) {
+	return s.l.Predict(ctx, app, from, a, el)
+}
