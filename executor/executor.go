@@ -254,9 +254,11 @@ func (r *run) images() []llm.Image {
 	return []llm.Image{{MIME: r.imageMIME, Data: r.image}}
 }
 
-// tricks asks the knowledge for tips; failures only cost the tips.
+// tricks asks the knowledge for tips of one kind that match query; failures only cost the
+// tips. An empty query matches nothing: the store would rank every tip by its score alone,
+// and tips that match nothing the role is doing only cost tokens.
 func (r *run) tricks(ctx context.Context, kind, query string) []string {
-	if r.cfg.Tricks == nil {
+	if r.cfg.Tricks == nil || strings.TrimSpace(query) == "" {
 		return nil
 	}
 	ts, err := r.cfg.Tricks.Tricks(ctx, r.a.Task.App, kind, query, 3)

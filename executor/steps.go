@@ -139,7 +139,9 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 		query += " " + r.subgoal
 	}
 	d.Tricks = r.tricks(ctx, TrickPlanning, query)
-	if r.cd > 0 {
+	if r.cd > 0 || full {
+		// After a wrong or idle result (or a full re-plan, which follows three of them or a
+		// loop): recovery tips that match what was just done.
 		d.Tricks = append(d.Tricks, r.tricks(ctx, TrickRecovery, strings.Join(r.lastActs, "; "))...)
 	}
 	if r.subgoal != "" {
@@ -283,12 +285,13 @@ const maxBadDecides = 3
 // decide asks the Action Decider for a batch and checks it against the screen.
 func (r *run) decide(ctx context.Context) (State, error) {
 	mem := r.cfg.Memory
+	tips := r.tricks(ctx, TrickAction, r.subgoal) // once a step, not once an attempt
 	for attempt := 0; ; attempt++ {
 		d := prompts.DeciderData{
 			Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(), Plan: r.plan, Subgoal: r.subgoal,
 			History: history(mem.LastFrames(6)), Screen: r.screen.Text(), Keyboard: r.screen.Keyboard, Secure: r.secure,
 			Visual: r.images() != nil, Context: mem.KeyContext(), Shell: r.cfg.Shell, Notes: r.decNote,
-			Tricks: r.tricks(ctx, TrickAction, r.subgoal),
+			Tricks: tips,
 		}
 		if r.cfg.Shortcuts != nil {
 			d.Hint = r.hint(ctx, r.subgoal)
