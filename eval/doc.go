@@ -78,6 +78,8 @@
 // phone), recovers from a task that panics or errs (it is reported, the suite goes on),
 // stops cleanly when ctx ends (the report of the finished tasks is still written), prints
 // progress (done/total, the task on each device, ETA) and, with ColdWarm, runs the suite
-// with empty knowledge, merges what that pass learned, and runs it again on copies of it.
+// with empty knowledge, merges what that pass learned, and runs it again on copies of it;
+// the report compares the passes in model calls, steps and prompt tokens (all tasks, the
+// tasks tagged revisit, each task).
 // The agent is plugged in through Agent (eval/agentrun wires fairy's agent core).
 package eval

@@ -38,9 +38,10 @@ type htmlPage struct {
 }
 
 var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct":   pct,
-	"phase": phaseName,
-	"add1":  func(i int) int { return i + 1 },
+	"pct":    pct,
+	"phase":  phaseName,
+	"add1":   func(i int) int { return i + 1 },
+	"cwrows": cwRows,
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>fairy eval — {{.Suite}}</title>
@@ -67,6 +68,13 @@ details.task>summary{cursor:pointer}
 {{with .Totals.Warm}}<tr><th>warm</th><td class="n">{{.Tasks}}</td><td class="n">{{.Passed}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}</td><td class="n">{{.CompletionTokens}}</td><td class="n">${{printf "%.4f" .Cost}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td></tr>{{end}}
 </table>
 {{with .Totals.ColdWarm}}<p>Warm vs cold: <b>{{pct .ModelCallsReduction}}</b> fewer model calls over all tasks; <b>{{pct .Revisit.Reduction}}</b> fewer on the {{len .Revisit.Tasks}} tasks tagged “revisit” ({{.Revisit.ColdModelCalls}} → {{.Revisit.WarmModelCalls}}).</p>{{end}}
+{{with .Totals.ColdWarm}}<h2>Cold vs warm</h2>
+<table id="coldwarm"><tr><th></th><th>cold</th><th>warm</th><th>fewer</th></tr>
+{{range cwrows $.Totals}}<tr><th>{{.Name}}</th><td class="n">{{.Cold}}</td><td class="n">{{.Warm}}</td><td class="n">{{pct .Reduction}}</td></tr>
+{{end}}</table>
+<table id="coldwarm-tasks"><tr><th>task</th><th>model calls cold → warm</th><th>steps cold → warm</th><th>prompt tokens cold → warm</th></tr>
+{{range .PerTask}}<tr><td>{{.ID}}</td><td class="n">{{.ColdModelCalls}} → {{.WarmModelCalls}}</td><td class="n">{{.ColdSteps}} → {{.WarmSteps}}</td><td class="n">{{.ColdPromptTokens}} → {{.WarmPromptTokens}}</td></tr>
+{{end}}</table>{{end}}
 <h2>Tasks</h2>
 <table id="tasks"><thead><tr><th>task</th><th>phase</th><th>device</th><th>result</th><th>outcome</th><th>steps</th><th>model calls</th><th>tokens</th><th>questions</th><th>wall s</th><th>reason</th></tr></thead><tbody>
 {{range .Items}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td><td>{{phase .TaskResult}}</td><td>{{.Device}}</td><td>{{if .Pass}}<span class="pass">pass</span>{{else}}<span class="fail">fail</span>{{end}}</td><td>{{.Outcome}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}+{{.CompletionTokens}}</td><td class="n">{{len .Questions}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td><td>{{.Reason}}</td></tr>

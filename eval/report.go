@@ -40,8 +40,11 @@ const ReportSchema = 1
 //	  wall_seconds    number   elapsed wall time of the evaluation (of the pass for cold/warm)
 //	  task_seconds    number   sum of the tasks' wall times
 //	  cold, warm      Totals   with --cold-warm: the two passes
-//	  cold_warm       with --cold-warm: {model_calls_reduction, revisit: {tasks[], cold_model_calls,
-//	                  warm_model_calls, reduction}, per_task[]: {id, cold_model_calls, warm_model_calls, reduction}}
+//	  cold_warm       with --cold-warm: {model_calls_reduction, steps_reduction, prompt_tokens_reduction,
+//	                  revisit: {tasks[], cold_model_calls, warm_model_calls, reduction, cold_steps, warm_steps,
+//	                  steps_reduction, cold_prompt_tokens, warm_prompt_tokens, prompt_tokens_reduction},
+//	                  per_task[]: {id, cold_model_calls, warm_model_calls, reduction, cold_pass, warm_pass,
+//	                  cold_steps, warm_steps, cold_prompt_tokens, warm_prompt_tokens}}
 type Report struct {
 	Schema      int          `json:"schema"`
 	Suite       string       `json:"suite"`
@@ -111,27 +114,41 @@ type Totals struct {
 type ColdWarm struct {
 	// ModelCallsReduction is 1 − warm/cold model calls over all tasks.
 	ModelCallsReduction float64 `json:"model_calls_reduction"`
+	// StepsReduction and PromptTokensReduction are 1 − warm/cold steps and prompt tokens.
+	StepsReduction        float64 `json:"steps_reduction"`
+	PromptTokensReduction float64 `json:"prompt_tokens_reduction"`
 	// Revisit compares the tasks tagged "revisit": tasks whose pages the cold pass learned.
 	Revisit CallComparison   `json:"revisit"`
 	PerTask []TaskComparison `json:"per_task"`
 }
 
-// CallComparison compares model calls of a group of tasks.
+// CallComparison compares model calls (Reduction), steps and prompt tokens of a group of
+// tasks.
 type CallComparison struct {
-	Tasks          []string `json:"tasks"`
-	ColdModelCalls int      `json:"cold_model_calls"`
-	WarmModelCalls int      `json:"warm_model_calls"`
-	Reduction      float64  `json:"reduction"`
+	Tasks                 []string `json:"tasks"`
+	ColdModelCalls        int      `json:"cold_model_calls"`
+	WarmModelCalls        int      `json:"warm_model_calls"`
+	Reduction             float64  `json:"reduction"`
+	ColdSteps             int      `json:"cold_steps"`
+	WarmSteps             int      `json:"warm_steps"`
+	StepsReduction        float64  `json:"steps_reduction"`
+	ColdPromptTokens      int      `json:"cold_prompt_tokens"`
+	WarmPromptTokens      int      `json:"warm_prompt_tokens"`
+	PromptTokensReduction float64  `json:"prompt_tokens_reduction"`
 }
 
 // TaskComparison compares one task's passes.
 type TaskComparison struct {
-	ID             string  `json:"id"`
-	ColdModelCalls int     `json:"cold_model_calls"`
-	WarmModelCalls int     `json:"warm_model_calls"`
-	Reduction      float64 `json:"reduction"`
-	ColdPass       bool    `json:"cold_pass"`
-	WarmPass       bool    `json:"warm_pass"`
+	ID               string  `json:"id"`
+	ColdModelCalls   int     `json:"cold_model_calls"`
+	WarmModelCalls   int     `json:"warm_model_calls"`
+	Reduction        float64 `json:"reduction"`
+	ColdPass         bool    `json:"cold_pass"`
+	WarmPass         bool    `json:"warm_pass"`
+	ColdSteps        int     `json:"cold_steps"`
+	WarmSteps        int     `json:"warm_steps"`
+	ColdPromptTokens int     `json:"cold_prompt_tokens"`
+	WarmPromptTokens int     `json:"warm_prompt_tokens"`
 }
 
 // RevisitTag marks tasks that revisit pages an earlier task of the suite learned.
@@ -175,9 +192,11 @@ func (r *Report) total(passWall []float64, revisit map[string]bool) {
 	if r.Options.ColdWarm {
 		cold, warm := &Totals{ModelCallsByRole: map[string]int{}}, &Totals{ModelCallsByRole: map[string]int{}}
 		type pair struct {
-			cold, warm         int
-			coldPass, warmPass bool
-			coldN, warmN       int
+			cold, warm             int
+			coldSteps, warmSteps   int
+			coldTokens, warmTokens int
+			coldPass, warmPass     bool
+			coldN, warmN           int
 		}
 		per := map[string]*pair{}
 		var order []string
@@ -191,11 +210,15 @@ func (r *Report) total(passWall []float64, revisit map[string]bool) {
 			if x.PassIndex == 0 {
 				addTo(cold, x)
 				p.cold += x.ModelCalls
+				p.coldSteps += x.Steps
+				p.coldTokens += x.PromptTokens
 				p.coldPass = p.coldPass && x.Pass
 				p.coldN++
 			} else {
 				addTo(warm, x)
 				p.warm += x.ModelCalls
+				p.warmSteps += x.Steps
+				p.warmTokens += x.PromptTokens
 				p.warmPass = p.warmPass && x.Pass
 				p.warmN++
 			}
@@ -206,21 +229,31 @@ func (r *Report) total(passWall []float64, revisit map[string]bool) {
 		if len(passWall) > 1 {
 			warm.WallSeconds = passWall[1]
 		}
-		cw := &ColdWarm{ModelCallsReduction: reduction(cold.ModelCalls, warm.ModelCalls), Revisit: CallComparison{Tasks: []string{}}, PerTask: []TaskComparison{}}
+		cw := &ColdWarm{ModelCallsReduction: reduction(cold.ModelCalls, warm.ModelCalls), StepsReduction: reduction(cold.Steps, warm.Steps),
+			PromptTokensReduction: reduction(cold.PromptTokens, warm.PromptTokens), Revisit: CallComparison{Tasks: []string{}}, PerTask: []TaskComparison{}}
 		for _, id := range order {
 			p := per[id]
 			if p.coldN == 0 || p.warmN == 0 {
 				continue // only tasks both passes finished compare
 			}
 			cw.PerTask = append(cw.PerTask, TaskComparison{ID: id, ColdModelCalls: p.cold, WarmModelCalls: p.warm,
-				Reduction: reduction(p.cold, p.warm), ColdPass: p.coldPass, WarmPass: p.warmPass})
+				Reduction: reduction(p.cold, p.warm), ColdPass: p.coldPass, WarmPass: p.warmPass,
+				ColdSteps: p.coldSteps, WarmSteps: p.warmSteps, ColdPromptTokens: p.coldTokens, WarmPromptTokens: p.warmTokens})
 			if revisit[id] {
-				cw.Revisit.Tasks = append(cw.Revisit.Tasks, id)
-				cw.Revisit.ColdModelCalls += p.cold
-				cw.Revisit.WarmModelCalls += p.warm
+				rv := &cw.Revisit
+				rv.Tasks = append(rv.Tasks, id)
+				rv.ColdModelCalls += p.cold
+				rv.WarmModelCalls += p.warm
+				rv.ColdSteps += p.coldSteps
+				rv.WarmSteps += p.warmSteps
+				rv.ColdPromptTokens += p.coldTokens
+				rv.WarmPromptTokens += p.warmTokens
 			}
 		}
-		cw.Revisit.Reduction = reduction(cw.Revisit.ColdModelCalls, cw.Revisit.WarmModelCalls)
+		rv := &cw.Revisit
+		rv.Reduction = reduction(rv.ColdModelCalls, rv.WarmModelCalls)
+		rv.StepsReduction = reduction(rv.ColdSteps, rv.WarmSteps)
+		rv.PromptTokensReduction = reduction(rv.ColdPromptTokens, rv.WarmPromptTokens)
 		t.Cold, t.Warm, t.ColdWarm = cold, warm, cw
 	}
 	r.Totals = t
@@ -320,6 +353,14 @@ func (r *Report) Markdown() string {
 	if cw := t.ColdWarm; cw != nil {
 		fmt.Fprintf(&b, "\nWarm vs cold model calls: %s fewer over all tasks; %s fewer on the %d tasks tagged %q (%d → %d).\n",
 			pct(cw.ModelCallsReduction), pct(cw.Revisit.Reduction), len(cw.Revisit.Tasks), RevisitTag, cw.Revisit.ColdModelCalls, cw.Revisit.WarmModelCalls)
+		b.WriteString("\n## Cold vs warm\n\n| | cold | warm | fewer |\n|---|---:|---:|---:|\n")
+		for _, c := range cwRows(t) {
+			fmt.Fprintf(&b, "| %s | %d | %d | %s |\n", c.Name, c.Cold, c.Warm, pct(c.Reduction))
+		}
+		b.WriteString("\n| task | model calls cold → warm | steps cold → warm | prompt tokens cold → warm |\n|---|---:|---:|---:|\n")
+		for _, x := range cw.PerTask {
+			fmt.Fprintf(&b, "| %s | %d → %d | %d → %d | %d → %d |\n", x.ID, x.ColdModelCalls, x.WarmModelCalls, x.ColdSteps, x.WarmSteps, x.ColdPromptTokens, x.WarmPromptTokens)
+		}
 	}
 	b.WriteString("\n## Tasks\n\n| task | phase | device | pass | outcome | steps | model calls | questions | wall s | reason |\n|---|---|---|---|---|---:|---:|---:|---:|---|\n")
 	for _, x := range r.Tasks {
@@ -351,6 +392,36 @@ func (r *Report) Markdown() string {
 		}
 	}
 	return b.String()
+}
+
+// cwRow is one figure of the cold/warm comparison: its cold and warm value and the
+// reduction.
+type cwRow struct {
+	Name       string
+	Cold, Warm int
+	Reduction  float64
+}
+
+// cwRows lists model calls, steps and prompt tokens, cold and warm, over all tasks (the
+// pass totals) and over the tasks tagged revisit; nil without a cold/warm comparison.
+func cwRows(t Totals) []cwRow {
+	cw := t.ColdWarm
+	if cw == nil {
+		return nil
+	}
+	var rows []cwRow
+	if t.Cold != nil && t.Warm != nil {
+		rows = append(rows,
+			cwRow{"model calls, all tasks", t.Cold.ModelCalls, t.Warm.ModelCalls, cw.ModelCallsReduction},
+			cwRow{"steps, all tasks", t.Cold.Steps, t.Warm.Steps, cw.StepsReduction},
+			cwRow{"prompt tokens, all tasks", t.Cold.PromptTokens, t.Warm.PromptTokens, cw.PromptTokensReduction})
+	}
+	rv := cw.Revisit
+	tag := fmt.Sprintf("%d tasks tagged %s", len(rv.Tasks), RevisitTag)
+	return append(rows,
+		cwRow{"model calls, " + tag, rv.ColdModelCalls, rv.WarmModelCalls, rv.Reduction},
+		cwRow{"steps, " + tag, rv.ColdSteps, rv.WarmSteps, rv.StepsReduction},
+		cwRow{"prompt tokens, " + tag, rv.ColdPromptTokens, rv.WarmPromptTokens, rv.PromptTokensReduction})
 }
 
 func phaseName(x TaskResult) string {

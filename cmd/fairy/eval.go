@@ -145,8 +145,11 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		t := rep.Totals
 		fmt.Fprintf(out, "passed %d of %d · %d model calls · %.1f s\n", t.Passed, t.Tasks, t.ModelCalls, t.WallSeconds)
 		if cw := t.ColdWarm; cw != nil {
+			rv := cw.Revisit
 			fmt.Fprintf(out, "cold %d → warm %d model calls (%.0f%% fewer); tasks tagged revisit: %d → %d (%.0f%% fewer)\n",
-				t.Cold.ModelCalls, t.Warm.ModelCalls, 100*cw.ModelCallsReduction, cw.Revisit.ColdModelCalls, cw.Revisit.WarmModelCalls, 100*cw.Revisit.Reduction)
+				t.Cold.ModelCalls, t.Warm.ModelCalls, 100*cw.ModelCallsReduction, rv.ColdModelCalls, rv.WarmModelCalls, 100*rv.Reduction)
+			fmt.Fprintf(out, "cold %d → warm %d steps, %d → %d prompt tokens; tasks tagged revisit: %d → %d steps, %d → %d prompt tokens\n",
+				t.Cold.Steps, t.Warm.Steps, t.Cold.PromptTokens, t.Warm.PromptTokens, rv.ColdSteps, rv.WarmSteps, rv.ColdPromptTokens, rv.WarmPromptTokens)
 		}
 		fmt.Fprintf(out, "report: %s\n", filepath.Join(f.out, eval.ReportHTML))
 	}

@@ -22,7 +22,7 @@ func TestEvalCommand(t *testing.T) {
 		t.Fatalf("fairy eval: %v\n%s\n%s", err, stdout.String(), stderr.String())
 	}
 	text := stdout.String()
-	for _, want := range []string{"scripted model", "virtual phone", "[6/6]", "passed 6 of 6", "cold ", "report.html"} {
+	for _, want := range []string{"scripted model", "virtual phone", "[6/6]", "passed 6 of 6", "cold ", " steps, ", " prompt tokens; tasks tagged revisit", "report.html"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
