@@ -142,6 +142,9 @@ func TestVerifiedStepsOnSecondRun(t *testing.T) {
 	if w >= c || c-w != 4 {
 		t.Errorf("replanner calls %d → %d, want 4 fewer on the warm run (four known taps)", c, w)
 	}
+	if cold.Knowledge.VerifiedSteps != 0 || warm.Knowledge.VerifiedSteps != 4 {
+		t.Errorf("verified steps %d → %d, want 0 → 4", cold.Knowledge.VerifiedSteps, warm.Knowledge.VerifiedSteps)
+	}
 	if warm.Steps != cold.Steps {
 		t.Errorf("steps %d → %d, want the same", cold.Steps, warm.Steps)
 	}

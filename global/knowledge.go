@@ -60,6 +60,7 @@ type KnowledgeUse struct {
 	DescribedApps int  `json:"described_apps"` // learned app descriptions given to the Global Planner
 	Navigations   int  `json:"navigations"`    // Navigate actions replayed
 	ShortcutSteps int  `json:"shortcut_steps"` // steps replayed from the App Map with no model call
+	VerifiedSteps int  `json:"verified_steps"` // sub-goals confirmed by an App Map prediction with no Re-Planner call
 	Fallbacks     int  `json:"fallbacks"`      // replays that stopped before their target
 	LearnedTasks  int  `json:"learned_tasks"`  // app tasks the Self-Learner distilled
 	LearnedTricks int  `json:"learned_tricks"` // tricks it added or merged
@@ -92,6 +93,10 @@ func (k *KnowledgeUse) add(e memory.Event) {
 		if e.Stopped != "" {
 			k.Fallbacks++
 		}
+	case memory.Reflected:
+		if e.Verified {
+			k.VerifiedSteps++
+		}
 	case memory.Learned:
 		k.LearnedTasks += e.Tasks
 		k.LearnedTricks += e.Added + e.Merged
@@ -99,7 +104,7 @@ func (k *KnowledgeUse) add(e memory.Event) {
 			k.LearnErrors++
 		}
 	}
-	k.Used = k.Tricks > 0 || k.Hints > 0 || k.DescribedApps > 0 || k.ShortcutSteps > 0
+	k.Used = k.Tricks > 0 || k.Hints > 0 || k.DescribedApps > 0 || k.ShortcutSteps > 0 || k.VerifiedSteps > 0
 }
 
 // described counts the apps with a learned description.

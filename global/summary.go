@@ -30,7 +30,8 @@ const SummarySchema = 1
 //	tasks                    []{index, app, task, outcome, reason, steps}
 //	knowledge                object  long-term knowledge used and learned: used (bool), tricks and
 //	                                 hints (put into prompts), described_apps, navigations,
-//	                                 shortcut_steps (replayed with no model call), fallbacks,
+//	                                 shortcut_steps (replayed with no model call), verified_steps
+//	                                 (confirmed by the App Map with no Re-Planner call), fallbacks,
 //	                                 learned_tasks, learned_tricks, learn_errors
 //	started, finished        RFC 3339 times
 type Summary struct {
@@ -115,7 +116,7 @@ func (t *Tally) Handle(r memory.Record) {
 				t.stepCalls++
 			}
 		}
-	case memory.KnowledgeServed, memory.Navigated, memory.Learned:
+	case memory.KnowledgeServed, memory.Navigated, memory.Learned, memory.Reflected:
 		s.Knowledge.add(e)
 	case memory.InteractionAsked:
 		s.Questions = append(s.Questions, e.Question)
