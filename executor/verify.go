@@ -33,7 +33,9 @@ func (r *run) predict(ctx context.Context, done []memory.ActionExecuted) {
 // publishes result A and the next sub-goal, as the Re-Planner would have. Anything the
 // Re-Planner must judge — the first step, a C/D before, a note for it (an answer, a finish
 // check, a loop, a decider's question), a pending interaction, a secure or empty screen,
-// the plan's last sub-goal — sends the step to it as usual.
+// a screen that offers an action the guard holds (where the person may have to be asked
+// first: a checkout with its choices), the plan's last sub-goal — sends the step to it as
+// usual.
 func (r *run) verify() bool {
 	want := r.predicted
 	r.predicted = ""
@@ -44,6 +46,8 @@ func (r *run) verify() bool {
 	case r.step <= 1 || r.plan == nil || r.full || r.noActs || r.cd > 0:
 		return false
 	case len(r.planNote) > 0 || r.forced != "" || r.need != nil || r.heldAfter:
+		return false
+	case len(r.cfg.Guard.Offers(s)) > 0:
 		return false
 	}
 	next := nextSubgoal(r.plan, r.subgoal)

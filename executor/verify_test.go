@@ -149,8 +149,13 @@ func TestVerifiedStepSkipsReplanner(t *testing.T) {
 func TestVerifyDeclines(t *testing.T) {
 	plan := []string{"Open Apps", "Open All apps", "Turn off"}
 	screen := &perception.Screen{Signature: "sig", Elements: []perception.Element{{Index: 1}}}
+	guard, err := NewGuard(DefaultGuardPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &Config{Guard: guard}
 	base := func() *run {
-		return &run{step: 2, plan: plan, subgoal: "Open Apps", predicted: "sig", screen: screen}
+		return &run{cfg: cfg, step: 2, plan: plan, subgoal: "Open Apps", predicted: "sig", screen: screen}
 	}
 	tests := []struct {
 		name  string
@@ -168,6 +173,10 @@ func TestVerifyDeclines(t *testing.T) {
 		{"sub-goal not in the plan", func(r *run) { r.subgoal = "Look around" }},
 		{"finished next", func(r *run) { r.plan = []string{"Open Apps", "Finished"} }},
 		{"full re-plan", func(r *run) { r.full = true }},
+		{"the screen offers a guarded action", func(r *run) {
+			r.screen = &perception.Screen{Signature: "sig", Elements: []perception.Element{
+				{Index: 1, Role: "button", Label: "Pay now", Text: "Pay now", Class: "android.widget.Button", Clickable: true}}}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
