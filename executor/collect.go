@@ -13,21 +13,15 @@ import (
 // collect extracts key context from s in the background; the next step goes on without
 // waiting (it uses what earlier collections found). A failure costs only the facts.
 //
-// No extractor call is made for a screen whose text form this app task already sent (a
-// page seen again after Back, a list revisited: its facts are known), nor for one with
-// nothing to read (no static text, no labelled element).
+// The extractor only reads text this app task has not sent it yet: a screen whose every
+// static text and element label was on an earlier screen of the task (a page seen again
+// after Back, a switch toggled, a list revisited) has no new fact to give, and a page with
+// nothing to read (no static text, no labelled element) has none either.
 func (r *run) collect(ctx context.Context, step int, s *perception.Screen) {
-	if !readable(s) {
+	if !r.newText(s) {
 		return
 	}
 	text := s.Text()
-	if r.extracted[text] {
-		return
-	}
-	if r.extracted == nil {
-		r.extracted = map[string]bool{}
-	}
-	r.extracted[text] = true
 	mem := r.cfg.Memory
 	d := prompts.ExtractorData{Instruction: r.a.Instruction, Task: r.a.Task, Subgoal: r.subgoal, Screen: text, Known: mem.KeyContext()}
 	r.collectors.Go(func() {
@@ -55,18 +49,24 @@ func (r *run) collect(ctx context.Context, step int, s *perception.Screen) {
 	})
 }
 
-// readable reports whether s shows any text a fact could come from: a static text or an
-// element with a label.
-func readable(s *perception.Screen) bool {
-	for _, t := range s.Context {
-		if strings.TrimSpace(t) != "" {
-			return true
+// newText reports whether s shows a static text or an element label that no screen
+// sent to the extractor in this app task showed, and remembers them all.
+func (r *run) newText(s *perception.Screen) bool {
+	if r.extracted == nil {
+		r.extracted = map[string]bool{}
+	}
+	fresh := false
+	see := func(t string) {
+		if t = strings.TrimSpace(t); t != "" && !r.extracted[t] {
+			r.extracted[t] = true
+			fresh = true
 		}
+	}
+	for _, t := range s.Context {
+		see(t)
 	}
 	for _, e := range s.Elements {
-		if strings.TrimSpace(e.Label) != "" {
-			return true
-		}
+		see(e.Label)
 	}
-	return false
+	return fresh
 }

@@ -185,7 +185,7 @@ type run struct {
 	rawPNG    []byte
 	replaying bool            // perceiving a page on a shortcut's way: no key-context collection
 	noNav     map[string]bool // page signatures where a Navigate could not be replayed: no more hints there
-	extracted map[string]bool // text forms of the screens this task sent to the collector
+	extracted map[string]bool // static texts and labels of the screens this task sent to the extractor
 
 	plan      []string
 	subgoal   string
