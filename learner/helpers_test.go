@@ -105,7 +105,7 @@ func (r *run) do(sig string, acts ...act) {
 	}
 	r.bus.Publish(memory.ActionsDecided{Step: r.step, Actions: batch})
 	for _, a := range acts {
-		r.bus.Publish(memory.ActionExecuted{Step: r.step, Action: a.a, Signature: sig, Element: a.el, Err: a.err})
+		r.bus.Publish(memory.ActionExecuted{Step: r.step, Action: a.a, Signature: sig, Element: a.el, Err: a.err, Consent: a.consent})
 	}
 }
 
@@ -115,9 +115,10 @@ func (r *run) finish(o memory.Outcome, reason string) {
 }
 
 type act struct {
-	a   memory.Action
-	el  *memory.ElementRef
-	err string
+	a       memory.Action
+	el      *memory.ElementRef
+	err     string
+	consent string // the guard category the person consented to
 }
 
 func tap(i int, label, id, class string) act {

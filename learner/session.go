@@ -379,10 +379,10 @@ func (s *Session) transitions(app string, before, after observation, acts []memo
 				// Where it led depends on what was typed first: not replayable alone.
 				k.Args = withArg(k.Args, ArgAfter, AfterInput)
 			}
-			if to != from && to == origin && sideEffect(k, a.Element) {
-				// Back where the page was opened from, by a control that is no way back
-				// ("加入购物车"): it did something on its way. Never a route.
-				k.Args = withArg(k.Args, knowledge.ArgSideEffect, "returns")
+			if why := sideEffectOf(k, a, before, after, origin, typed); why != "" {
+				// It did something (added to the cart, toggled, sent): an effect, never
+				// a route.
+				k.Args = withArg(k.Args, knowledge.ArgSideEffect, why)
 			}
 		}
 		if k.Kind == knowledge.ActionInput {

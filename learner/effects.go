@@ -1,0 +1,196 @@
+package learner
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/memory"
+)
+
+// Side effects. A transition that changed the app's state is recorded with
+// knowledge.ArgSideEffect set to why: no path, shortcut, replay or prediction goes
+// through it. The learner sees four kinds, without a model:
+const (
+	// EffectReturns: a control that is no way back returned to the page its page was
+	// opened from ("加入购物车" adds to the cart and returns to the menu).
+	EffectReturns = "returns"
+	// EffectToggles: a tap on a checkable element (switch, checkbox, radio) that stayed
+	// on its page, or on a switch, checkbox or radio button wherever it led.
+	EffectToggles = "toggles"
+	// EffectSensitive: an action the guard held (it used consent) or whose label says it
+	// sends, deletes, pays or orders.
+	EffectSensitive = "sensitive"
+	// EffectChanges: a tap that stayed on its page and changed a counter or a checked
+	// state there ("购物车 (0)" → "购物车 (1)", "×1" appearing) and little else.
+	EffectChanges = "changes"
+)
+
+// sideEffectOf says why a's map action k, taken on page before and leading to page
+// after, is a side effect; "" when it is none. origin is the key of the page before was
+// opened from; typed says text was typed before a in its batch (what changed then is the
+// answer to it: search results, not a state change).
+func sideEffectOf(k knowledge.Action, a memory.ActionExecuted, before, after observation, origin string, typed bool) string {
+	if k.Kind != knowledge.ActionTap && k.Kind != knowledge.ActionLongPress {
+		if a.Consent != "" && k.Kind == knowledge.ActionEnter {
+			return EffectSensitive // a submit the guard held (a message sent with Enter)
+		}
+		return ""
+	}
+	from, to := before.key(), after.key()
+	el := a.Element
+	switch {
+	case a.Consent != "" || sensitiveLabel(el):
+		return EffectSensitive
+	case checkableClass(el) || (to == from && checkableOnScreen(before.text, a.Action.Index)):
+		return EffectToggles
+	case to != from && to == origin && sideEffect(k, el):
+		return EffectReturns
+	case !typed && to == from && before.pkg == after.pkg && stateChanged(before.text, after.text):
+		return EffectChanges
+	}
+	return ""
+}
+
+// checkableClass reports a switch, toggle, checkbox or radio button by its Android class.
+func checkableClass(el *memory.ElementRef) bool {
+	if el == nil {
+		return false
+	}
+	c := el.Class
+	if i := strings.LastIndexAny(c, ".$"); i >= 0 {
+		c = c[i+1:]
+	}
+	return strings.Contains(c, "Switch") || strings.Contains(c, "ToggleButton") ||
+		strings.Contains(c, "CheckBox") || strings.Contains(c, "RadioButton")
+}
+
+// indexLine is a text-form element line's index and role.
+var indexLine = regexp.MustCompile(`^\s*- \[(\d+)\] (\S+)`)
+
+// quoted is a quoted label, desc or hint of a text-form line.
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// checkableOnScreen reports whether element index of the screen's text form is a switch,
+// checkbox or radio, or shows a checked state.
+func checkableOnScreen(text string, index int) bool {
+	if index <= 0 {
+		return false
+	}
+	want := strconv.Itoa(index)
+	for line := range strings.SplitSeq(text, "\n") {
+		m := indexLine.FindStringSubmatch(line)
+		if m == nil || m[1] != want {
+			continue
+		}
+		switch m[2] {
+		case "switch", "checkbox", "radio":
+			return true
+		}
+		for _, w := range strings.Fields(quoted.ReplaceAllString(line, `""`)) {
+			if w == "checked" || w == "unchecked" {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// sensitiveWords are labels of actions that do something that cannot be taken back:
+// send, delete, pay, order — a small part of the guard's vocabulary (the guard's own
+// verdict arrives as the action's consent). Words in Latin script match whole words.
+var sensitiveWords = regexp.MustCompile(`(?i)\b(send|send now|delete|remove|erase|pay|pay now|buy|buy now|purchase|place order|submit order|confirm order|order now|transfer)\b` +
+	`|发送|删除|移除|支付|付款|购买|提交订单|下单|确认订单|转账|送信|削除|購入|注文する`)
+
+// sensitiveLabel reports an element whose label or resource id says it sends, deletes,
+// pays or orders.
+func sensitiveLabel(el *memory.ElementRef) bool {
+	if el == nil {
+		return false
+	}
+	id := el.ResourceID
+	if i := strings.LastIndex(id, "/"); i >= 0 {
+		id = id[i+1:]
+	}
+	return sensitiveWords.MatchString(el.Label) || sensitiveWords.MatchString(strings.ReplaceAll(id, "_", " "))
+}
+
+// How much of a page may change for the change to read as a state change, not new
+// content (a list filled after a search, a tab's rows).
+const maxChangedLines = 4
+
+var (
+	elementIndex = regexp.MustCompile(`\[\d+\]`)
+	digits       = regexp.MustCompile(`\d+`)
+	clockTime    = regexp.MustCompile(`\d{1,2}:\d{2}`)
+	quantity     = regexp.MustCompile(`[×✕]\s?\d+|(?:^|[\s"(])[xX]\s?\d+\b`)
+	checkedWord  = regexp.MustCompile(`\b(un)?checked\b`)
+)
+
+// stateChanged reports whether the screen text after differs from before only in a few
+// lines, one of which changed a counter ("购物车 (0)" → "购物车 (1)"), a checked state,
+// or shows a quantity that was not there ("×1"). Element indices are ignored (an added
+// line shifts them); a clock's time is no counter.
+func stateChanged(before, after string) bool {
+	if before == after {
+		return false
+	}
+	removed, added := lineDiff(before, after)
+	if len(added) == 0 || len(removed) > maxChangedLines || len(added) > maxChangedLines {
+		return false
+	}
+	for _, r := range removed {
+		for _, a := range added {
+			if checkedWord.ReplaceAllString(stripQuoted(r), "") == checkedWord.ReplaceAllString(stripQuoted(a), "") &&
+				quotedParts(r) == quotedParts(a) && r != a {
+				return true // checked ↔ unchecked
+			}
+			if digits.MatchString(r) && !clockTime.MatchString(r) && !clockTime.MatchString(a) &&
+				digits.ReplaceAllString(r, "#") == digits.ReplaceAllString(a, "#") {
+				return true // a counter moved
+			}
+		}
+	}
+	for _, a := range added {
+		if quantity.MatchString(strings.Join(quoted.FindAllString(a, -1), " ")) {
+			return true // "×1" appeared
+		}
+	}
+	return false
+}
+
+func stripQuoted(line string) string { return quoted.ReplaceAllString(line, `""`) }
+
+func quotedParts(line string) string { return strings.Join(quoted.FindAllString(line, -1), "\x00") }
+
+// lineDiff returns the lines of before missing from after and those of after missing
+// from before, as multisets, with element indices dropped.
+func lineDiff(before, after string) (removed, added []string) {
+	count := map[string]int{}
+	for line := range strings.SplitSeq(before, "\n") {
+		if strings.TrimSpace(line) != "" {
+			count[elementIndex.ReplaceAllString(line, "[]")]++
+		}
+	}
+	for line := range strings.SplitSeq(after, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		l := elementIndex.ReplaceAllString(line, "[]")
+		if count[l] > 0 {
+			count[l]--
+			continue
+		}
+		added = append(added, l)
+	}
+	for line := range strings.SplitSeq(before, "\n") {
+		l := elementIndex.ReplaceAllString(line, "[]")
+		if strings.TrimSpace(line) != "" && count[l] > 0 {
+			count[l]--
+			removed = append(removed, l)
+		}
+	}
+	return removed, added
+}
