@@ -111,9 +111,10 @@ func (a Action) key() string {
 }
 
 // ArgSideEffect, set on a transition's action, marks an action that changed the app's
-// state on its way to the next page ("加入购物车" adds to the cart and returns to the menu):
-// the map records it, but no path goes through it — it is an effect, never a way to reach
-// a page.
+// state ("加入购物车" adds to the cart and returns to the menu; a switch toggled, a message
+// sent, a counter moved on the page); its value says how the learner saw it (returns,
+// toggles, sensitive, changes). The map records it, but no path goes through it — it is
+// an effect, never a way to reach a page.
 const ArgSideEffect = "side-effect"
 
 // Effect is what an action did to the screen.
