@@ -65,6 +65,7 @@
 //	      # A step may take the learned shortcut: navigate is a regexp on the name of the
 //	      # page an App Map hint in the decider's prompt leads to; when the hint offers a
 //	      # replayable Navigate toward such a page the decider answers Navigate, else do.
+//	      # WithoutNavigate (Job.NoNavigate) drops these rules: the decider acts step by step.
 //	      # The same rules serve runs with and without knowledge (see the revisit tasks):
 //	      #   {screen: 'item "Apps"', subgoal: Open the notifications of Maps,
 //	      #    navigate: 'Notifications: [^"]*notifications', do: ['Tap "Apps"']}
@@ -78,8 +79,12 @@
 // phone), recovers from a task that panics or errs (it is reported, the suite goes on),
 // stops cleanly when ctx ends (the report of the finished tasks is still written), prints
 // progress (done/total, the task on each device, ETA) and, with ColdWarm, runs the suite
-// with empty knowledge, merges what that pass learned, and runs it again on copies of it;
-// the report compares the passes in model calls, steps and prompt tokens (all tasks, the
-// tasks tagged revisit, each task).
+// with empty knowledge, merges what that pass learned, and runs it again on copies of it
+// twice: with the Navigate rules (model-cooperating) and without (model-independent: what
+// the executor saves by itself). With Learn, Learn's tasks first learn into one shared
+// file and the suite's tasks run cold and warm (both ways) with that file instead:
+// learn-then-evaluate. The report compares the passes in model calls, steps and prompt
+// tokens (all tasks, the tasks tagged revisit, each task) and splits each figure's saving
+// by mechanism: verified steps, Navigate replays, skipped fixed calls, calls per role.
 // The agent is plugged in through Agent (eval/agentrun wires fairy's agent core).
 package eval

@@ -38,10 +38,11 @@ type htmlPage struct {
 }
 
 var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct":    pct,
-	"phase":  phaseName,
-	"add1":   func(i int) int { return i + 1 },
-	"cwrows": cwRows,
+	"pct":     pct,
+	"phase":   phaseName,
+	"add1":    func(i int) int { return i + 1 },
+	"cwrows":  cwRows,
+	"savings": savingsRows,
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>fairy eval — {{.Suite}}</title>
@@ -60,12 +61,14 @@ details.task>summary{cursor:pointer}
 .res{font-weight:700}.evidence{white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:12px}
 </style></head><body>
 <h1>fairy eval — {{.Suite}}</h1>
-<p class="muted">{{.Started.Format "2006-01-02 15:04:05 MST"}} · devices: {{range $i, $d := .Devices}}{{if $i}}, {{end}}{{$d}}{{end}} · parallel {{.Options.Parallel}} · repeat {{.Options.Repeat}} · knowledge {{.Options.Knowledge}}{{if .Options.ColdWarm}} · cold/warm{{end}}{{if .Interrupted}} · <b class="fail">interrupted</b>: only finished tasks are reported{{end}}</p>
+<p class="muted">{{.Started.Format "2006-01-02 15:04:05 MST"}} · devices: {{range $i, $d := .Devices}}{{if $i}}, {{end}}{{$d}}{{end}} · parallel {{.Options.Parallel}} · repeat {{.Options.Repeat}} · knowledge {{.Options.Knowledge}}{{if .Options.ColdWarm}} · cold/warm{{end}}{{with .Options.Learn}} · learned first on {{.}}{{end}}{{if .Interrupted}} · <b class="fail">interrupted</b>: only finished tasks are reported{{end}}</p>
 <h2>Totals</h2>
 <table id="totals"><tr><th></th><th>tasks</th><th>passed</th><th>steps</th><th>model calls</th><th>prompt tokens</th><th>completion tokens</th><th>cost</th><th>wall s</th></tr>
 {{with .Totals}}<tr><th>total</th><td class="n">{{.Tasks}}</td><td class="n">{{.Passed}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}</td><td class="n">{{.CompletionTokens}}</td><td class="n">${{printf "%.4f" .Cost}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td></tr>{{end}}
 {{with .Totals.Cold}}<tr><th>cold</th><td class="n">{{.Tasks}}</td><td class="n">{{.Passed}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}</td><td class="n">{{.CompletionTokens}}</td><td class="n">${{printf "%.4f" .Cost}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td></tr>{{end}}
 {{with .Totals.Warm}}<tr><th>warm</th><td class="n">{{.Tasks}}</td><td class="n">{{.Passed}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}</td><td class="n">{{.CompletionTokens}}</td><td class="n">${{printf "%.4f" .Cost}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td></tr>{{end}}
+{{with .Totals.WarmIndependent}}<tr><th>warm-independent</th><td class="n">{{.Tasks}}</td><td class="n">{{.Passed}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}</td><td class="n">{{.CompletionTokens}}</td><td class="n">${{printf "%.4f" .Cost}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td></tr>{{end}}
+{{with .Totals.Learn}}<tr><th>learn</th><td class="n">{{.Tasks}}</td><td class="n">{{.Passed}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}</td><td class="n">{{.CompletionTokens}}</td><td class="n">${{printf "%.4f" .Cost}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td></tr>{{end}}
 </table>
 {{with .Totals.ColdWarm}}<p>Warm vs cold: <b>{{pct .ModelCallsReduction}}</b> fewer model calls over all tasks; <b>{{pct .Revisit.Reduction}}</b> fewer on the {{len .Revisit.Tasks}} tasks tagged “revisit” ({{.Revisit.ColdModelCalls}} → {{.Revisit.WarmModelCalls}}).</p>{{end}}
 {{with .Totals.ColdWarm}}<h2>Cold vs warm</h2>
@@ -75,6 +78,10 @@ details.task>summary{cursor:pointer}
 <table id="coldwarm-tasks"><tr><th>task</th><th>model calls cold → warm</th><th>steps cold → warm</th><th>prompt tokens cold → warm</th></tr>
 {{range .PerTask}}<tr><td>{{.ID}}</td><td class="n">{{.ColdModelCalls}} → {{.WarmModelCalls}}</td><td class="n">{{.ColdSteps}} → {{.WarmSteps}}</td><td class="n">{{.ColdPromptTokens}} → {{.WarmPromptTokens}}</td></tr>
 {{end}}</table>{{end}}
+{{with savings .Totals}}<h2>Savings by mechanism</h2>
+<table id="savings">{{range $i, $row := .}}<tr>{{range $j, $c := $row}}{{if or (eq $i 0) (eq $j 0)}}<th>{{$c}}</th>{{else}}<td class="n">{{$c}}</td>{{end}}{{end}}</tr>
+{{end}}</table>
+<ul>{{range $.Totals.ColdWarm.Figures}}<li><b>{{.Name}}</b>: {{.ProducedBy}}.</li>{{end}}<li><b>cold</b>: empty knowledge; no hint offers Navigate then, so one cold pass serves both figures.</li></ul>{{end}}
 <h2>Tasks</h2>
 <table id="tasks"><thead><tr><th>task</th><th>phase</th><th>device</th><th>result</th><th>outcome</th><th>steps</th><th>model calls</th><th>tokens</th><th>questions</th><th>wall s</th><th>reason</th></tr></thead><tbody>
 {{range .Items}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td><td>{{phase .TaskResult}}</td><td>{{.Device}}</td><td>{{if .Pass}}<span class="pass">pass</span>{{else}}<span class="fail">fail</span>{{end}}</td><td>{{.Outcome}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}+{{.CompletionTokens}}</td><td class="n">{{len .Questions}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td><td>{{.Reason}}</td></tr>

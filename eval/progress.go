@@ -29,8 +29,8 @@ func newProgress(w io.Writer, total int, devices []Device, now func() time.Time)
 
 func jobName(j *Job) string {
 	s := j.Task.ID
-	if j.PassIndex == 1 {
-		s += " (warm)"
+	if j.Phase != "" && j.Phase != PhaseCold {
+		s += " (" + j.Phase + ")"
 	}
 	if j.Repeat > 0 {
 		s += fmt.Sprintf(" #%d", j.Repeat+1)
@@ -62,8 +62,8 @@ func (p *progress) done(r TaskResult) {
 		mark = "✗"
 	}
 	name := r.ID
-	if r.PassIndex == 1 {
-		name += " (warm)"
+	if r.Phase != "" && r.Phase != PhaseCold {
+		name += " (" + r.Phase + ")"
 	}
 	var busy []string
 	for s, t := range p.current {

@@ -19,7 +19,7 @@ const ReportSchema = 1
 //	suite, source     string   suite name and where it was read from
 //	started, finished RFC 3339 times
 //	interrupted       bool     the evaluation was stopped (Ctrl-C) before every task ran
-//	options           {parallel, repeat, knowledge, cold_warm}
+//	options           {parallel, repeat, knowledge, cold_warm, no_navigate, learn (the learning suite), learn_tasks[]}
 //	devices           []string the serials the workers used
 //	tasks[]           one entry per task run (TaskResult):
 //	  id, instruction, tags
@@ -30,8 +30,9 @@ const ReportSchema = 1
 //	  questions[]     {time, type, kind, text, options, answer, by}
 //	  checks[]        {name, kind, pass, evidence}  (success checks, then question assertions)
 //	  device          string   serial of the phone it ran on
-//	  pass_index      int      0 (cold, or the only pass), 1 (warm) with --cold-warm
-//	  phase           string   "cold" | "warm" | ""
+//	  pass_index      int      0 (cold, or the only pass), 1 (warm), 2 (warm-independent), 3 (learn)
+//	  phase           string   "cold" | "warm" | "warm-independent" | "learn" | ""
+//	  verified_steps, navigations, shortcut_steps  int  from the run's summary.json knowledge
 //	  repeat          int      0-based repetition with --repeat
 //	  run_dir         string   the task's run directory (trace.jsonl, screenshots, summary.json), relative to the report
 //	  shortcuts       int      learned shortcuts the run replayed (from the trace)
@@ -40,11 +41,18 @@ const ReportSchema = 1
 //	  wall_seconds    number   elapsed wall time of the evaluation (of the pass for cold/warm)
 //	  task_seconds    number   sum of the tasks' wall times
 //	  cold, warm      Totals   with --cold-warm: the two passes
+//	  warm_independent Totals  with --cold-warm: the warm pass again with a model that never takes Navigate
+//	  learn           Totals   with a learning suite: its learning pass
+//	  verified_steps, navigations, shortcut_steps  int
 //	  cold_warm       with --cold-warm: {model_calls_reduction, steps_reduction, prompt_tokens_reduction,
 //	                  revisit: {tasks[], cold_model_calls, warm_model_calls, reduction, cold_steps, warm_steps,
 //	                  steps_reduction, cold_prompt_tokens, warm_prompt_tokens, prompt_tokens_reduction},
 //	                  per_task[]: {id, cold_model_calls, warm_model_calls, reduction, cold_pass, warm_pass,
-//	                  cold_steps, warm_steps, cold_prompt_tokens, warm_prompt_tokens}}
+//	                  cold_steps, warm_steps, cold_prompt_tokens, warm_prompt_tokens, independent_model_calls,
+//	                  independent_steps}, figures[]: {name (model-cooperating | model-independent), phase,
+//	                  produced_by, the revisit fields over every task both passes ran, outcomes_changed[],
+//	                  savings: {saved, verified_steps, navigations, cold_navigations, shortcut_steps,
+//	                  navigate_saved, other, by_role: {role: {cold, warm}}}}}
 type Report struct {
 	Schema      int          `json:"schema"`
 	Suite       string       `json:"suite"`
@@ -64,6 +72,12 @@ type RunOptions struct {
 	Repeat    int    `json:"repeat"`
 	Knowledge string `json:"knowledge"`
 	ColdWarm  bool   `json:"cold_warm"`
+	// NoNavigate: the single, cold and learning passes ran without Navigate rules.
+	NoNavigate bool `json:"no_navigate,omitempty"`
+	// Learn names the suite learned on before the cold/warm comparison (learn-then-evaluate),
+	// LearnTasks its tasks.
+	Learn      string   `json:"learn,omitempty"`
+	LearnTasks []string `json:"learn_tasks,omitempty"`
 }
 
 // TaskResult is one task run in the report.
@@ -89,6 +103,12 @@ type TaskResult struct {
 	Repeat           int            `json:"repeat"`
 	RunDir           string         `json:"run_dir"`
 	Shortcuts        int            `json:"shortcuts"`
+	// VerifiedSteps, Navigations and ShortcutSteps are the run's summary.json knowledge
+	// figures: sub-goals the App Map confirmed with no Re-Planner call, Navigate actions
+	// replayed and the steps they replayed.
+	VerifiedSteps int `json:"verified_steps"`
+	Navigations   int `json:"navigations"`
+	ShortcutSteps int `json:"shortcut_steps"`
 }
 
 // Totals add up task results.
@@ -104,8 +124,13 @@ type Totals struct {
 	Cost             float64        `json:"cost"`
 	WallSeconds      float64        `json:"wall_seconds"`
 	TaskSeconds      float64        `json:"task_seconds"`
+	VerifiedSteps    int            `json:"verified_steps"`
+	Navigations      int            `json:"navigations"`
+	ShortcutSteps    int            `json:"shortcut_steps"`
 	Cold             *Totals        `json:"cold,omitempty"`
 	Warm             *Totals        `json:"warm,omitempty"`
+	WarmIndependent  *Totals        `json:"warm_independent,omitempty"`
+	Learn            *Totals        `json:"learn,omitempty"`
 	ColdWarm         *ColdWarm      `json:"cold_warm,omitempty"`
 }
 
@@ -120,6 +145,52 @@ type ColdWarm struct {
 	// Revisit compares the tasks tagged "revisit": tasks whose pages the cold pass learned.
 	Revisit CallComparison   `json:"revisit"`
 	PerTask []TaskComparison `json:"per_task"`
+	// Figures are the warm savings with the model cooperating (it takes Navigate when a
+	// hint offers it) and model-independent (it never does), each by mechanism.
+	Figures []Figure `json:"figures"`
+}
+
+// Figure names of ColdWarm.Figures.
+const (
+	FigureCooperating = "model-cooperating"
+	FigureIndependent = "model-independent"
+)
+
+// Figure is one warm pass compared with the cold pass over every task both ran.
+type Figure struct {
+	Name       string `json:"name"`        // FigureCooperating or FigureIndependent
+	Phase      string `json:"phase"`       // the warm pass: PhaseWarm or PhaseIndependent
+	ProducedBy string `json:"produced_by"` // what produced it, in a sentence
+	CallComparison
+	// OutcomesChanged lists the tasks that passed in one pass and not in the other.
+	OutcomesChanged []string `json:"outcomes_changed"`
+	Savings         Savings  `json:"savings"`
+}
+
+// Savings splits the model calls a warm pass saved by mechanism.
+type Savings struct {
+	Saved int `json:"saved"` // cold − warm model calls
+	// VerifiedSteps is warm − cold verified steps: each saved one Re-Planner call.
+	VerifiedSteps int `json:"verified_steps"`
+	// Navigations and ShortcutSteps are the Navigate actions the warm pass replayed and
+	// the steps they replayed; ColdNavigations the cold pass's (0: the cold pass never
+	// had a hint to take).
+	Navigations     int `json:"navigations"`
+	ColdNavigations int `json:"cold_navigations"`
+	ShortcutSteps   int `json:"shortcut_steps"`
+	// NavigateSaved is what the tasks whose warm run replayed a Navigate saved beyond
+	// their verified steps.
+	NavigateSaved int `json:"navigate_saved"`
+	// Other is the remainder, Saved − VerifiedSteps − NavigateSaved: fixed calls skipped
+	// (extractor, adjust, learner) and any other difference; ByRole shows where.
+	Other  int                  `json:"other"`
+	ByRole map[string]RoleCalls `json:"by_role"`
+}
+
+// RoleCalls are one role's model calls in the cold and the warm pass.
+type RoleCalls struct {
+	Cold int `json:"cold"`
+	Warm int `json:"warm"`
 }
 
 // CallComparison compares model calls (Reduction), steps and prompt tokens of a group of
@@ -149,6 +220,9 @@ type TaskComparison struct {
 	WarmSteps        int     `json:"warm_steps"`
 	ColdPromptTokens int     `json:"cold_prompt_tokens"`
 	WarmPromptTokens int     `json:"warm_prompt_tokens"`
+	// IndependentModelCalls and IndependentSteps are the warm-independent pass's.
+	IndependentModelCalls int `json:"independent_model_calls"`
+	IndependentSteps      int `json:"independent_steps"`
 }
 
 // RevisitTag marks tasks that revisit pages an earlier task of the suite learned.
@@ -173,6 +247,9 @@ func addTo(t *Totals, r TaskResult) {
 	t.CompletionTokens += r.CompletionTokens
 	t.Cost += r.Cost
 	t.TaskSeconds += r.WallSeconds
+	t.VerifiedSteps += r.VerifiedSteps
+	t.Navigations += r.Navigations
+	t.ShortcutSteps += r.ShortcutSteps
 }
 
 func reduction(cold, warm int) float64 {
@@ -182,7 +259,8 @@ func reduction(cold, warm int) float64 {
 	return 1 - float64(warm)/float64(cold)
 }
 
-// total computes the report's totals; passWall are the wall seconds of each pass.
+// total computes the report's totals; passWall are the wall seconds of each pass, by
+// pass index.
 func (r *Report) total(passWall []float64, revisit map[string]bool) {
 	t := Totals{ModelCallsByRole: map[string]int{}}
 	for _, x := range r.Tasks {
@@ -190,87 +268,170 @@ func (r *Report) total(passWall []float64, revisit map[string]bool) {
 	}
 	t.WallSeconds = r.Finished.Sub(r.Started).Seconds()
 	if r.Options.ColdWarm {
-		cold, warm := &Totals{ModelCallsByRole: map[string]int{}}, &Totals{ModelCallsByRole: map[string]int{}}
-		type pair struct {
-			cold, warm             int
-			coldSteps, warmSteps   int
-			coldTokens, warmTokens int
-			coldPass, warmPass     bool
-			coldN, warmN           int
-		}
-		per := map[string]*pair{}
+		byPhase := map[string]*Totals{}
+		// per[phase][id] adds up one task's runs of a pass.
+		per := map[string]map[string]*TaskResult{}
 		var order []string
+		seen := map[string]bool{}
 		for _, x := range r.Tasks {
-			p := per[x.ID]
-			if p == nil {
-				p = &pair{coldPass: true, warmPass: true}
-				per[x.ID] = p
+			ph := x.Phase
+			if ph == "" {
+				ph = []string{PhaseCold, PhaseWarm}[min(x.PassIndex, 1)]
+			}
+			if byPhase[ph] == nil {
+				byPhase[ph] = &Totals{ModelCallsByRole: map[string]int{}}
+				if i := passIndex[ph]; i < len(passWall) {
+					byPhase[ph].WallSeconds = passWall[i]
+				}
+				per[ph] = map[string]*TaskResult{}
+			}
+			addTo(byPhase[ph], x)
+			if ph == PhaseLearn {
+				continue
+			}
+			if !seen[x.ID] {
+				seen[x.ID] = true
 				order = append(order, x.ID)
 			}
-			if x.PassIndex == 0 {
-				addTo(cold, x)
-				p.cold += x.ModelCalls
-				p.coldSteps += x.Steps
-				p.coldTokens += x.PromptTokens
-				p.coldPass = p.coldPass && x.Pass
-				p.coldN++
-			} else {
-				addTo(warm, x)
-				p.warm += x.ModelCalls
-				p.warmSteps += x.Steps
-				p.warmTokens += x.PromptTokens
-				p.warmPass = p.warmPass && x.Pass
-				p.warmN++
+			p := per[ph][x.ID]
+			if p == nil {
+				p = &TaskResult{ID: x.ID, Pass: true, ModelCallsByRole: map[string]int{}}
+				per[ph][x.ID] = p
+			}
+			p.Pass = p.Pass && x.Pass
+			p.ModelCalls += x.ModelCalls
+			p.Steps += x.Steps
+			p.PromptTokens += x.PromptTokens
+			p.VerifiedSteps += x.VerifiedSteps
+			p.Navigations += x.Navigations
+			p.ShortcutSteps += x.ShortcutSteps
+			for k, v := range x.ModelCallsByRole {
+				p.ModelCallsByRole[k] += v
 			}
 		}
-		if len(passWall) > 0 {
-			cold.WallSeconds = passWall[0]
+		cold, warm := byPhase[PhaseCold], byPhase[PhaseWarm]
+		if cold == nil {
+			cold = &Totals{ModelCallsByRole: map[string]int{}}
 		}
-		if len(passWall) > 1 {
-			warm.WallSeconds = passWall[1]
+		if warm == nil {
+			warm = &Totals{ModelCallsByRole: map[string]int{}}
 		}
 		cw := &ColdWarm{ModelCallsReduction: reduction(cold.ModelCalls, warm.ModelCalls), StepsReduction: reduction(cold.Steps, warm.Steps),
-			PromptTokensReduction: reduction(cold.PromptTokens, warm.PromptTokens), Revisit: CallComparison{Tasks: []string{}}, PerTask: []TaskComparison{}}
+			PromptTokensReduction: reduction(cold.PromptTokens, warm.PromptTokens), Revisit: CallComparison{Tasks: []string{}}, PerTask: []TaskComparison{}, Figures: []Figure{}}
 		for _, id := range order {
-			p := per[id]
-			if p.coldN == 0 || p.warmN == 0 {
+			c, w := per[PhaseCold][id], per[PhaseWarm][id]
+			if c == nil || w == nil {
 				continue // only tasks both passes finished compare
 			}
-			cw.PerTask = append(cw.PerTask, TaskComparison{ID: id, ColdModelCalls: p.cold, WarmModelCalls: p.warm,
-				Reduction: reduction(p.cold, p.warm), ColdPass: p.coldPass, WarmPass: p.warmPass,
-				ColdSteps: p.coldSteps, WarmSteps: p.warmSteps, ColdPromptTokens: p.coldTokens, WarmPromptTokens: p.warmTokens})
+			tc := TaskComparison{ID: id, ColdModelCalls: c.ModelCalls, WarmModelCalls: w.ModelCalls,
+				Reduction: reduction(c.ModelCalls, w.ModelCalls), ColdPass: c.Pass, WarmPass: w.Pass,
+				ColdSteps: c.Steps, WarmSteps: w.Steps, ColdPromptTokens: c.PromptTokens, WarmPromptTokens: w.PromptTokens}
+			if in := per[PhaseIndependent][id]; in != nil {
+				tc.IndependentModelCalls, tc.IndependentSteps = in.ModelCalls, in.Steps
+			}
+			cw.PerTask = append(cw.PerTask, tc)
 			if revisit[id] {
-				rv := &cw.Revisit
-				rv.Tasks = append(rv.Tasks, id)
-				rv.ColdModelCalls += p.cold
-				rv.WarmModelCalls += p.warm
-				rv.ColdSteps += p.coldSteps
-				rv.WarmSteps += p.warmSteps
-				rv.ColdPromptTokens += p.coldTokens
-				rv.WarmPromptTokens += p.warmTokens
+				cw.Revisit.add(id, c, w)
 			}
 		}
-		rv := &cw.Revisit
-		rv.Reduction = reduction(rv.ColdModelCalls, rv.WarmModelCalls)
-		rv.StepsReduction = reduction(rv.ColdSteps, rv.WarmSteps)
-		rv.PromptTokensReduction = reduction(rv.ColdPromptTokens, rv.WarmPromptTokens)
-		t.Cold, t.Warm, t.ColdWarm = cold, warm, cw
+		cw.Revisit.reduce()
+		learned := "what the cold pass learned (its runs' knowledge merged)"
+		if r.Options.Learn != "" {
+			learned = fmt.Sprintf("what the %d tasks of %s learned into one file", len(r.Options.LearnTasks), r.Options.Learn)
+		}
+		for _, f := range []Figure{
+			{Name: FigureCooperating, Phase: PhaseWarm, ProducedBy: "warm pass with " + learned +
+				"; the scripted model answers Navigate where a walk step says navigate: and the decider's prompt offers a replayable hint"},
+			{Name: FigureIndependent, Phase: PhaseIndependent, ProducedBy: "warm pass again with " + learned +
+				"; the scripted rules compiled without Navigate, so the model acts step by step: only what the executor saves by itself"},
+		} {
+			if per[f.Phase] == nil {
+				continue
+			}
+			cw.Figures = append(cw.Figures, figure(f, order, per[PhaseCold], per[f.Phase], cold, byPhase[f.Phase]))
+		}
+		t.Cold, t.Warm, t.WarmIndependent, t.Learn, t.ColdWarm = cold, warm, byPhase[PhaseIndependent], byPhase[PhaseLearn], cw
 	}
 	r.Totals = t
+}
+
+// add counts one task's cold and warm runs into the comparison.
+func (c *CallComparison) add(id string, cold, warm *TaskResult) {
+	c.Tasks = append(c.Tasks, id)
+	c.ColdModelCalls += cold.ModelCalls
+	c.WarmModelCalls += warm.ModelCalls
+	c.ColdSteps += cold.Steps
+	c.WarmSteps += warm.Steps
+	c.ColdPromptTokens += cold.PromptTokens
+	c.WarmPromptTokens += warm.PromptTokens
+}
+
+func (c *CallComparison) reduce() {
+	c.Reduction = reduction(c.ColdModelCalls, c.WarmModelCalls)
+	c.StepsReduction = reduction(c.ColdSteps, c.WarmSteps)
+	c.PromptTokensReduction = reduction(c.ColdPromptTokens, c.WarmPromptTokens)
+}
+
+// figure compares a warm pass with the cold pass over the tasks both ran and splits the
+// saving by mechanism.
+func figure(f Figure, order []string, cold, warm map[string]*TaskResult, coldT, warmT *Totals) Figure {
+	f.Tasks, f.OutcomesChanged = []string{}, []string{}
+	s := Savings{ByRole: map[string]RoleCalls{}}
+	for _, id := range order {
+		c, w := cold[id], warm[id]
+		if c == nil || w == nil {
+			continue
+		}
+		f.add(id, c, w)
+		if c.Pass != w.Pass {
+			f.OutcomesChanged = append(f.OutcomesChanged, id)
+		}
+		verified := w.VerifiedSteps - c.VerifiedSteps
+		s.VerifiedSteps += verified
+		s.Navigations += w.Navigations
+		s.ColdNavigations += c.Navigations
+		s.ShortcutSteps += w.ShortcutSteps
+		if w.Navigations > 0 {
+			s.NavigateSaved += c.ModelCalls - w.ModelCalls - verified
+		}
+	}
+	f.reduce()
+	s.Saved = f.ColdModelCalls - f.WarmModelCalls
+	s.Other = s.Saved - s.VerifiedSteps - s.NavigateSaved
+	for k, v := range coldT.ModelCallsByRole {
+		rc := s.ByRole[k]
+		rc.Cold = v
+		s.ByRole[k] = rc
+	}
+	for k, v := range warmT.ModelCallsByRole {
+		rc := s.ByRole[k]
+		rc.Warm = v
+		s.ByRole[k] = rc
+	}
+	f.Savings = s
+	return f
 }
 
 // sortTasks orders results by pass, task order in the suite, repeat.
 func (r *Report) sortTasks(order map[string]int) {
 	sort.SliceStable(r.Tasks, func(i, j int) bool {
 		a, b := r.Tasks[i], r.Tasks[j]
-		if a.PassIndex != b.PassIndex {
-			return a.PassIndex < b.PassIndex
+		if ra, rb := passRank(a), passRank(b); ra != rb {
+			return ra < rb
 		}
 		if order[a.ID] != order[b.ID] {
 			return order[a.ID] < order[b.ID]
 		}
 		return a.Repeat < b.Repeat
 	})
+}
+
+// passRank orders passes as they ran: the learning pass first, then by pass index.
+func passRank(x TaskResult) int {
+	if x.Phase == PhaseLearn {
+		return -1
+	}
+	return x.PassIndex
 }
 
 // Report file names in the output directory.
@@ -335,6 +496,9 @@ func (r *Report) Markdown() string {
 	if r.Options.ColdWarm {
 		b.WriteString(" · cold/warm")
 	}
+	if r.Options.Learn != "" {
+		fmt.Fprintf(&b, " · learned first on %s (%s)", r.Options.Learn, strings.Join(r.Options.LearnTasks, ", "))
+	}
 	b.WriteString("\n\n")
 	if r.Interrupted {
 		b.WriteString("**Interrupted**: only the tasks that finished are reported.\n\n")
@@ -350,6 +514,12 @@ func (r *Report) Markdown() string {
 	if t.Warm != nil {
 		row("warm", t.Warm)
 	}
+	if t.WarmIndependent != nil {
+		row("warm-independent", t.WarmIndependent)
+	}
+	if t.Learn != nil {
+		row("learn", t.Learn)
+	}
 	if cw := t.ColdWarm; cw != nil {
 		fmt.Fprintf(&b, "\nWarm vs cold model calls: %s fewer over all tasks; %s fewer on the %d tasks tagged %q (%d → %d).\n",
 			pct(cw.ModelCallsReduction), pct(cw.Revisit.Reduction), len(cw.Revisit.Tasks), RevisitTag, cw.Revisit.ColdModelCalls, cw.Revisit.WarmModelCalls)
@@ -357,9 +527,29 @@ func (r *Report) Markdown() string {
 		for _, c := range cwRows(t) {
 			fmt.Fprintf(&b, "| %s | %d | %d | %s |\n", c.Name, c.Cold, c.Warm, pct(c.Reduction))
 		}
-		b.WriteString("\n| task | model calls cold → warm | steps cold → warm | prompt tokens cold → warm |\n|---|---:|---:|---:|\n")
+		b.WriteString("\n| task | model calls cold → warm | steps cold → warm | prompt tokens cold → warm | model calls, steps warm-independent |\n|---|---:|---:|---:|---:|\n")
 		for _, x := range cw.PerTask {
-			fmt.Fprintf(&b, "| %s | %d → %d | %d → %d | %d → %d |\n", x.ID, x.ColdModelCalls, x.WarmModelCalls, x.ColdSteps, x.WarmSteps, x.ColdPromptTokens, x.WarmPromptTokens)
+			fmt.Fprintf(&b, "| %s | %d → %d | %d → %d | %d → %d | %d, %d |\n", x.ID, x.ColdModelCalls, x.WarmModelCalls, x.ColdSteps, x.WarmSteps, x.ColdPromptTokens, x.WarmPromptTokens,
+				x.IndependentModelCalls, x.IndependentSteps)
+		}
+		if rows := savingsRows(t); len(rows) > 0 {
+			b.WriteString("\n## Savings by mechanism\n\n|")
+			for _, c := range rows[0] {
+				b.WriteString(" " + c + " |")
+			}
+			b.WriteString("\n|---|" + strings.Repeat("---:|", len(rows[0])-1) + "\n")
+			for _, row := range rows[1:] {
+				b.WriteString("|")
+				for _, c := range row {
+					b.WriteString(" " + mdEscape(c) + " |")
+				}
+				b.WriteString("\n")
+			}
+			b.WriteString("\n")
+			for _, f := range cw.Figures {
+				fmt.Fprintf(&b, "- **%s**: %s.\n", f.Name, f.ProducedBy)
+			}
+			b.WriteString("- **cold**: empty knowledge; no hint offers Navigate then, so one cold pass serves both figures (cold Navigate replays are counted above).\n")
 		}
 	}
 	b.WriteString("\n## Tasks\n\n| task | phase | device | pass | outcome | steps | model calls | questions | wall s | reason |\n|---|---|---|---|---|---:|---:|---:|---:|---|\n")
@@ -422,6 +612,70 @@ func cwRows(t Totals) []cwRow {
 		cwRow{"model calls, " + tag, rv.ColdModelCalls, rv.WarmModelCalls, rv.Reduction},
 		cwRow{"steps, " + tag, rv.ColdSteps, rv.WarmSteps, rv.StepsReduction},
 		cwRow{"prompt tokens, " + tag, rv.ColdPromptTokens, rv.WarmPromptTokens, rv.PromptTokensReduction})
+}
+
+// savingsRows is the savings-by-mechanism table: a header row, then one row per figure of
+// each cold/warm figure, then the model calls of each role; nil without figures.
+func savingsRows(t Totals) [][]string {
+	cw := t.ColdWarm
+	if cw == nil || len(cw.Figures) == 0 {
+		return nil
+	}
+	head := []string{""}
+	for _, f := range cw.Figures {
+		head = append(head, f.Name)
+	}
+	rows := [][]string{head}
+	line := func(name string, v func(f Figure) string) {
+		row := []string{name}
+		for _, f := range cw.Figures {
+			row = append(row, v(f))
+		}
+		rows = append(rows, row)
+	}
+	line("model calls cold → warm", func(f Figure) string {
+		return fmt.Sprintf("%d → %d (%.2f×)", f.ColdModelCalls, f.WarmModelCalls, ratio(f.ColdModelCalls, f.WarmModelCalls))
+	})
+	line("steps cold → warm", func(f Figure) string { return fmt.Sprintf("%d → %d", f.ColdSteps, f.WarmSteps) })
+	line("prompt tokens cold → warm", func(f Figure) string { return fmt.Sprintf("%d → %d", f.ColdPromptTokens, f.WarmPromptTokens) })
+	line("calls saved", func(f Figure) string { return fmt.Sprint(f.Savings.Saved) })
+	line("· verified steps (1 Re-Planner call each)", func(f Figure) string { return fmt.Sprint(f.Savings.VerifiedSteps) })
+	line("· on tasks that replayed a Navigate, beyond their verified steps", func(f Figure) string {
+		return fmt.Sprintf("%d (%d Navigate, %d steps replayed; cold %d)", f.Savings.NavigateSaved, f.Savings.Navigations, f.Savings.ShortcutSteps, f.Savings.ColdNavigations)
+	})
+	line("· skipped fixed calls and the rest", func(f Figure) string { return fmt.Sprint(f.Savings.Other) })
+	line("tasks whose result changed", func(f Figure) string {
+		if len(f.OutcomesChanged) == 0 {
+			return "none"
+		}
+		return strings.Join(f.OutcomesChanged, ", ")
+	})
+	roles := map[string]bool{}
+	for _, f := range cw.Figures {
+		for k := range f.Savings.ByRole {
+			roles[k] = true
+		}
+	}
+	var names []string
+	for k := range roles {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		line(k+" calls cold → warm", func(f Figure) string {
+			rc := f.Savings.ByRole[k]
+			return fmt.Sprintf("%d → %d", rc.Cold, rc.Warm)
+		})
+	}
+	return rows
+}
+
+// ratio is warm/cold (0 without cold calls).
+func ratio(cold, warm int) float64 {
+	if cold == 0 {
+		return 0
+	}
+	return float64(warm) / float64(cold)
 }
 
 func phaseName(x TaskResult) string {

@@ -36,9 +36,26 @@ type Job struct {
 	Device    Device
 	RunDir    string // the run directory to create and fill (trace.jsonl, screenshots, summary.json)
 	Knowledge string // the knowledge file for this run; "" for none
-	PassIndex int    // 0 cold (or the only pass), 1 warm
-	Repeat    int
+	PassIndex int    // 0 cold (or the only pass), 1 warm, 2 warm without Navigate, 3 learn
+	Phase     string // with cold/warm or learning: PhaseCold, PhaseWarm, PhaseIndependent or PhaseLearn
+	// NoNavigate asks for a model that never takes a learned shortcut (Navigate): the
+	// scripted model's rules are compiled WithoutNavigate.
+	NoNavigate bool
+	Repeat     int
 }
+
+// Phases of an evaluation with cold/warm passes or a learning pass.
+const (
+	PhaseCold = "cold" // empty knowledge
+	PhaseWarm = "warm" // what was learned; the model may take Navigate (model-cooperating)
+	// PhaseIndependent is the warm pass again with a model that never takes Navigate:
+	// what the executor saves by itself (model-independent).
+	PhaseIndependent = "warm-independent"
+	PhaseLearn       = "learn" // Config.Learn's tasks, learning into one shared file
+)
+
+// passIndex numbers the phases (Job.PassIndex, TaskResult.PassIndex).
+var passIndex = map[string]int{PhaseCold: 0, PhaseWarm: 1, PhaseIndependent: 2, PhaseLearn: 3}
 
 // Agent starts the agent for one task on one phone. cmd wires the fairy agent core in
 // (package eval/agentrun); tests plug in fakes.
@@ -77,8 +94,18 @@ type Config struct {
 	Repeat int
 	// Knowledge is fresh, shared or a file path ("": fresh).
 	Knowledge string
-	// ColdWarm runs the suite with empty knowledge, then again with what that pass learned.
+	// ColdWarm runs the suite with empty knowledge, then again with what that pass learned
+	// twice: with the model taking Navigate when a hint offers it (warm), and with a model
+	// that never does (warm-independent).
 	ColdWarm bool
+	// Learn, when set, runs its tasks first with fresh knowledge learning into one shared
+	// file (learned.db in Out), then Suite's tasks cold and warm (both ways, as ColdWarm)
+	// with that file instead of what a cold pass learned: learn on some tasks, evaluate on
+	// others. Merge is not needed.
+	Learn *Suite
+	// NoNavigate compiles the scripted rules without Navigate for the single pass, the
+	// cold pass and the learning pass (the warm passes are set by ColdWarm).
+	NoNavigate bool
 	// Merge merges the knowledge files of the cold pass into one file for the warm pass;
 	// required with ColdWarm (cmd wires the knowledge store's export/import).
 	Merge func(dst string, srcs []string) error
@@ -107,7 +134,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, fmt.Errorf("%w: no device: pass --devices or --sim N", ErrConfig)
 	case cfg.Out == "":
 		return nil, fmt.Errorf("%w: no output directory", ErrConfig)
-	case cfg.ColdWarm && cfg.Merge == nil:
+	case cfg.ColdWarm && cfg.Learn == nil && cfg.Merge == nil:
 		return nil, fmt.Errorf("%w: cold/warm needs a knowledge merger", ErrConfig)
 	}
 	if cfg.Clock == nil {
@@ -145,8 +172,20 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	cfg.Out = out
 
+	if cfg.Learn != nil {
+		cfg.ColdWarm = true
+	}
 	rep := &Report{Schema: ReportSchema, Suite: cfg.Suite.Name, Source: cfg.Suite.Source, Started: cfg.Clock(),
-		Options: RunOptions{Parallel: len(devices), Repeat: cfg.Repeat, Knowledge: cfg.Knowledge, ColdWarm: cfg.ColdWarm}, Tasks: []TaskResult{}}
+		Options: RunOptions{Parallel: len(devices), Repeat: cfg.Repeat, Knowledge: cfg.Knowledge, ColdWarm: cfg.ColdWarm, NoNavigate: cfg.NoNavigate}, Tasks: []TaskResult{}}
+	if cfg.Learn != nil {
+		rep.Options.Learn = cfg.Learn.Source
+		if rep.Options.Learn == "" {
+			rep.Options.Learn = cfg.Learn.Name
+		}
+		for _, t := range cfg.Learn.Tasks {
+			rep.Options.LearnTasks = append(rep.Options.LearnTasks, t.ID)
+		}
+	}
 	for _, d := range devices {
 		rep.Devices = append(rep.Devices, d.Serial)
 	}
@@ -156,21 +195,46 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		order[t.ID] = i
 		revisit[t.ID] = t.HasTag(RevisitTag)
 	}
-	passes := 1
-	if cfg.ColdWarm {
-		passes = 2
+	phases := []string{""}
+	switch {
+	case cfg.Learn != nil:
+		phases = []string{PhaseLearn, PhaseCold, PhaseWarm, PhaseIndependent}
+	case cfg.ColdWarm:
+		phases = []string{PhaseCold, PhaseWarm, PhaseIndependent}
 	}
-	total := passes * cfg.Repeat * len(cfg.Suite.Tasks)
+	total := 0
+	for _, ph := range phases {
+		suite := cfg.Suite
+		if ph == PhaseLearn {
+			suite = cfg.Learn
+		}
+		total += cfg.Repeat * len(suite.Tasks)
+	}
 	prog := newProgress(cfg.Progress, total, devices, cfg.Clock)
-	var passWall []float64
+	passWall := make([]float64, len(passIndex))
 	var runErr error
 	merged := ""
-	for pass := 0; pass < passes && runErr == nil; pass++ {
+	for _, phase := range phases {
+		if runErr != nil {
+			break
+		}
 		start := cfg.Clock()
+		suite := cfg.Suite
+		if phase == PhaseLearn {
+			suite = cfg.Learn
+		}
 		var jobs []*Job
 		for rep := 0; rep < cfg.Repeat; rep++ {
-			for _, t := range cfg.Suite.Tasks {
-				jobs = append(jobs, &Job{Suite: cfg.Suite, Task: t, PassIndex: pass, Repeat: rep})
+			for _, t := range suite.Tasks {
+				jobs = append(jobs, &Job{Suite: suite, Task: t, PassIndex: passIndex[phase], Phase: phase, Repeat: rep,
+					NoNavigate: phase == PhaseIndependent || (cfg.NoNavigate && phase != PhaseWarm)})
+			}
+		}
+		if phase == PhaseLearn {
+			merged = filepath.Join(out, "learned.db")
+			if err := os.Remove(merged); err != nil && !errors.Is(err, os.ErrNotExist) {
+				runErr = fmt.Errorf("eval: fresh learning knowledge: %w", err)
+				break
 			}
 		}
 		for _, j := range jobs {
@@ -179,9 +243,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		results, err := runPass(ctx, cfg, devices, jobs, prog)
 		rep.Tasks = append(rep.Tasks, results...)
-		passWall = append(passWall, cfg.Clock().Sub(start).Seconds())
+		passWall[passIndex[phase]] = cfg.Clock().Sub(start).Seconds()
 		runErr = err
-		if cfg.ColdWarm && pass == 0 && runErr == nil {
+		if phase == PhaseCold && cfg.Learn == nil && runErr == nil {
 			merged = filepath.Join(out, "knowledge.db")
 			if cfg.Knowledge != KnowledgeFresh && cfg.Knowledge != KnowledgeShared {
 				merged = cfg.Knowledge
@@ -223,8 +287,8 @@ func runName(j *Job, cfg Config) string {
 	if cfg.Repeat > 1 {
 		name += fmt.Sprintf("-r%d", j.Repeat+1)
 	}
-	if cfg.ColdWarm {
-		return filepath.Join([]string{"cold", "warm"}[j.PassIndex], name)
+	if j.Phase != "" {
+		return filepath.Join(j.Phase, name)
 	}
 	return name
 }
@@ -235,9 +299,11 @@ func runName(j *Job, cfg Config) string {
 func knowledgeFor(j *Job, cfg Config, out, merged string) string {
 	own := filepath.Join(j.RunDir, "knowledge.db")
 	switch {
-	case cfg.ColdWarm && j.PassIndex == 0:
+	case j.Phase == PhaseLearn:
+		return merged // one shared file: each learning run builds on the ones before
+	case j.Phase == PhaseCold:
 		return own
-	case cfg.ColdWarm:
+	case j.Phase == PhaseWarm || j.Phase == PhaseIndependent:
 		return "copy:" + merged // resolved by the worker: copied into the run directory
 	case cfg.Knowledge == KnowledgeFresh:
 		return own
@@ -329,10 +395,7 @@ func runPass(ctx context.Context, cfg Config, devices []Device, jobs []*Job, pro
 
 func baseResult(j *Job, cfg Config) TaskResult {
 	r := TaskResult{ID: j.Task.ID, Instruction: j.Task.Instruction, Tags: j.Task.Tags, Device: j.Device.Serial,
-		PassIndex: j.PassIndex, Repeat: j.Repeat, ModelCallsByRole: map[string]int{}, Questions: []Question{}, Checks: []CheckResult{}}
-	if cfg.ColdWarm {
-		r.Phase = []string{"cold", "warm"}[j.PassIndex]
-	}
+		PassIndex: j.PassIndex, Phase: j.Phase, Repeat: j.Repeat, ModelCallsByRole: map[string]int{}, Questions: []Question{}, Checks: []CheckResult{}}
 	return r
 }
 
@@ -417,6 +480,8 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 	if r.WallSeconds == 0 {
 		r.WallSeconds = cfg.Clock().Sub(start).Seconds()
 	}
+	k := sum.Knowledge
+	r.VerifiedSteps, r.Navigations, r.ShortcutSteps = k.VerifiedSteps, k.Navigations, k.ShortcutSteps
 	r.Questions = append(r.Questions, user.Questions()...)
 
 	probe := Probe{Phone: j.Device.Sim, Shell: sess.Shell, Dump: sess.Dump, Judge: sess.Model(), Prompts: cfg.Prompts,

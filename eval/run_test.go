@@ -177,11 +177,16 @@ func TestRunColdWarm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Tasks) != 8 || rep.Totals.Cold == nil || rep.Totals.Warm == nil || rep.Totals.ColdWarm == nil {
+	// Cold, warm, and warm again without Navigate (the model-independent figure).
+	if len(rep.Tasks) != 12 || rep.Totals.Cold == nil || rep.Totals.Warm == nil || rep.Totals.WarmIndependent == nil || rep.Totals.ColdWarm == nil {
 		t.Fatalf("report %+v", rep.Totals)
 	}
-	if rep.Totals.Cold.Tasks != 4 || rep.Totals.Warm.Tasks != 4 || len(rep.Totals.ColdWarm.Revisit.Tasks) != 1 {
+	if rep.Totals.Cold.Tasks != 4 || rep.Totals.Warm.Tasks != 4 || rep.Totals.WarmIndependent.Tasks != 4 || len(rep.Totals.ColdWarm.Revisit.Tasks) != 1 {
 		t.Errorf("cold/warm totals %+v %+v %+v", rep.Totals.Cold, rep.Totals.Warm, rep.Totals.ColdWarm)
+	}
+	if fs := rep.Totals.ColdWarm.Figures; len(fs) != 2 || fs[0].Name != FigureCooperating || fs[1].Name != FigureIndependent ||
+		fs[1].ColdModelCalls != 8 || fs[1].WarmModelCalls != 8 || fs[1].Savings.ByRole["replanner"] != (RoleCalls{Cold: 4, Warm: 4}) {
+		t.Errorf("figures %+v", fs)
 	}
 	if len(merged) != 1 || merged[0] != filepath.Join(out, "knowledge.db") {
 		t.Errorf("merged into %v", merged)
@@ -196,7 +201,62 @@ func TestRunColdWarm(t *testing.T) {
 				t.Errorf("%s: phase %q dir %q", x.ID, x.Phase, x.RunDir)
 			}
 		}
+		if x.PassIndex == 2 && (x.Phase != PhaseIndependent || !strings.HasPrefix(x.RunDir, "runs/warm-independent/")) {
+			t.Errorf("%s: phase %q dir %q", x.ID, x.Phase, x.RunDir)
+		}
 	}
+}
+
+// TestRunLearnThenEvaluate: the learning suite's tasks run first into one shared file;
+// the evaluated tasks run cold (own fresh files) and warm, both ways, each from its own
+// copy of it.
+func TestRunLearnThenEvaluate(t *testing.T) {
+	s, err := Parse([]byte(fakeSuite), "fake.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	learn := *s
+	learn.Tasks = s.Tasks[:1]
+	s.Tasks = s.Tasks[1:2]
+	out := t.TempDir()
+	a := &jobAgent{}
+	rep, err := Run(t.Context(), Config{Suite: s, Learn: &learn, Agent: a, Devices: newFarm(t, 1), Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Tasks) != 4 || rep.Totals.Learn == nil || rep.Totals.Learn.Tasks != 1 || rep.Totals.Cold.Tasks != 1 || len(rep.Totals.ColdWarm.Figures) != 2 {
+		t.Fatalf("report %+v", rep.Totals)
+	}
+	if rep.Tasks[0].Phase != PhaseLearn || rep.Options.LearnTasks[0] != learn.Tasks[0].ID {
+		t.Errorf("first task %s %q, options %+v", rep.Tasks[0].ID, rep.Tasks[0].Phase, rep.Options)
+	}
+	shared := filepath.Join(out, "learned.db")
+	for _, j := range a.jobs {
+		var want string
+		switch j.Phase {
+		case PhaseLearn:
+			want = shared
+		default: // cold: its own fresh file; warm: its own copy of the shared one
+			want = filepath.Join(j.RunDir, "knowledge.db")
+		}
+		if j.Knowledge != want || j.NoNavigate != (j.Phase == PhaseIndependent) {
+			t.Errorf("%s %s: knowledge %q no-navigate %t, want %q", j.Task.ID, j.Phase, j.Knowledge, j.NoNavigate, want)
+		}
+	}
+}
+
+// jobAgent is a fakeAgent that records the jobs it was given, as the pass handed them.
+type jobAgent struct {
+	fakeAgent
+	mu   sync.Mutex
+	jobs []Job
+}
+
+func (a *jobAgent) Start(ctx context.Context, job Job) (Session, error) {
+	a.mu.Lock()
+	a.jobs = append(a.jobs, job)
+	a.mu.Unlock()
+	return a.fakeAgent.Start(ctx, job)
 }
 
 func TestRunInterrupted(t *testing.T) {

@@ -71,10 +71,28 @@ func (t *Task) HasTag(tag string) bool {
 	return false
 }
 
+// RulesOption tweaks the scripted rules Rules compiles.
+type RulesOption func(*rulesOptions)
+
+type rulesOptions struct {
+	noNavigate bool
+}
+
+// WithoutNavigate drops the walkthroughs' Navigate rules: the scripted model never takes
+// a learned shortcut, also when a hint offers one, and acts step by step — what the
+// executor saves then is saved whatever the model says (the model-independent figure).
+func WithoutNavigate() RulesOption {
+	return func(o *rulesOptions) { o.noNavigate = true }
+}
+
 // Rules returns the scripted model rules for t: the suite's recovery rules, the task's
 // own, its walkthrough's, then the suite's shared rules.
-func (s *Suite) Rules(t *Task) ([]scripted.Rule, error) {
-	walk, err := walkRules(t)
+func (s *Suite) Rules(t *Task, opts ...RulesOption) ([]scripted.Rule, error) {
+	var o rulesOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	walk, err := walkRules(t, o)
 	if err != nil {
 		return nil, fmt.Errorf("%w: task %q: %v", ErrSuite, t.ID, err)
 	}

@@ -145,11 +145,11 @@ func answeredPattern(reason string, options []string, capture string) string {
 }
 
 // walkRules compiles a task's walkthrough into scripted rules.
-func walkRules(t *Task) ([]scripted.Rule, error) {
+func walkRules(t *Task, o rulesOptions) ([]scripted.Rule, error) {
 	if len(t.Walk) == 0 {
 		return nil, nil
 	}
-	c := &walkCompiler{}
+	c := &walkCompiler{noNavigate: o.noNavigate}
 	if err := c.planner(t); err != nil {
 		return nil, err
 	}
@@ -164,7 +164,8 @@ func walkRules(t *Task) ([]scripted.Rule, error) {
 
 // walkCompiler collects the rules of one task's walkthrough.
 type walkCompiler struct {
-	rules []scripted.Rule
+	rules      []scripted.Rule
+	noNavigate bool // WithoutNavigate: no step takes its navigate shortcut
 }
 
 func (c *walkCompiler) add(name, role string, m *matcher, not []string, answer string) {
@@ -346,7 +347,7 @@ func (c *walkCompiler) decider(name, marker string, w *WalkTask, si int, asks ma
 			expect = "the app task is done"
 		}
 	}
-	if s.Navigate != "" {
+	if s.Navigate != "" && !c.noNavigate {
 		// The hint pattern comes first: its group is {{match 1}}.
 		m := mustMatch(hintPattern(s.Navigate), marker, subgoal, inScreen(s.Screen))
 		var sl slots

@@ -25,11 +25,16 @@ func TestWalkNavigate(t *testing.T) {
 		Steps: []WalkStep{{Screen: `item "Apps"`, Subgoal: "Open the notifications of Maps",
 			Navigate: `Notifications: [^"]*notifications`, Do: []string{`Tap "Apps"`}}},
 	}}}
-	rules, err := walkRules(task)
+	rules, err := walkRules(task, rulesOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := serveRules(t, rules)
+	stepRules, err := walkRules(task, rulesOptions{noNavigate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := serveRules(t, stepRules)
 	set, err := prompts.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +70,16 @@ func TestWalkNavigate(t *testing.T) {
 			var d prompts.DeciderAnswer
 			if err := json.Unmarshal([]byte(resp.Text), &d); err != nil || len(d.Actions) != 1 || d.Actions[0] != tc.want || d.Expect == "" {
 				t.Errorf("decider answered %s (%v), want %+v", resp.Text, err, tc.want)
+			}
+			// WithoutNavigate: the same prompt is answered step by step, hint or not.
+			resp, err = step.Generate(t.Context(), llm.Request{Role: llm.RoleDecider, System: p.System, Schema: &p.Schema,
+				Messages: []llm.Message{{Role: "user", Text: p.User}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d = prompts.DeciderAnswer{}
+			if err := json.Unmarshal([]byte(resp.Text), &d); err != nil || len(d.Actions) != 1 || d.Actions[0] != (memory.Action{Type: memory.Tap, Index: 2}) {
+				t.Errorf("without Navigate the decider answered %s (%v), want Tap 2", resp.Text, err)
 			}
 		})
 	}
@@ -365,7 +380,7 @@ func TestWalkReadsValues(t *testing.T) {
 		Steps: []WalkStep{{Screen: `"Temperature (?P<temp>\d+)°"`, When: `is: "(?P<word>\w+)"`, Subgoal: "Write it down",
 			Do: []string{`Input "body" "${word}, ${temp} degrees {{not a template}}"`, `Finish "It is ${temp}°"`}}},
 	}}}
-	rules, err := walkRules(task)
+	rules, err := walkRules(task, rulesOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,7 +438,7 @@ func TestWalkErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := walkRules(tc.task); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := walkRules(tc.task, rulesOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want %q", err, tc.want)
 			}
 		})

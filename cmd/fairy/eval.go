@@ -40,13 +40,20 @@ type evalFlags struct {
 	coldWarm  bool
 	out       string
 	only      string
+	// noNavigate compiles the scripted rules without Navigate (single, cold and learning
+	// passes).
+	noNavigate bool
+	// learnFrom, learnTags and evalTags ask for learn-then-evaluate.
+	learnFrom string
+	learnTags string
+	evalTags  string
 }
 
 // newEvalCmd builds `fairy eval`.
 func newEvalCmd(d evalDeps) *cobra.Command {
 	var f evalFlags
 	cmd := &cobra.Command{
-		Use:   "eval SUITE [--devices S1,S2,… | --sim N] [--parallel N] [--repeat K] [--knowledge fresh|shared|FILE] [--cold-warm] [--out DIR]",
+		Use:   "eval SUITE [--devices S1,S2,… | --sim N] [--parallel N] [--repeat K] [--knowledge fresh|shared|FILE] [--cold-warm] [--learn-from LEARN | --learn-tags T --eval-tags T] [--no-navigate] [--out DIR]",
 		Short: "Evaluate the agent on a suite of tasks with simulated users, on one or many phones",
 		Long: `Runs every task of SUITE (a YAML file, or builtin:sim) with its simulated user, checks the
 outcome, and writes report.json, report.md and report.html (plus one run directory per task)
@@ -55,7 +62,14 @@ into --out. One worker per phone; a task never shares a phone.
 Phones: --sim N starts N virtual phones in-process; --devices takes serials of real devices,
 each SERIAL or HOST:PORT/SERIAL for a device behind a remote adb server.
 With no model configured the suite's scripted model rules answer (a test double).
---cold-warm runs the suite with empty knowledge, then again with what that pass learned.
+--cold-warm runs the suite with empty knowledge, then again with what that pass learned,
+twice: with the scripted model taking Navigate when a hint offers it (model-cooperating)
+and with a model that never does (model-independent); the report splits each saving by
+mechanism (verified steps, Navigate replays, skipped fixed calls, calls per role).
+--learn-from LEARN (a suite) or --learn-tags T1,T2 (tasks of SUITE; the others, or those
+tagged --eval-tags, are evaluated) learns first on those tasks into one shared knowledge
+file, then runs the evaluated tasks cold and with that file, both ways: learn-then-evaluate.
+--no-navigate compiles the scripted rules without Navigate (a single pass or the cold one).
 Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -71,6 +85,10 @@ Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 	fl.BoolVar(&f.coldWarm, "cold-warm", false, "run with empty knowledge, then again with what was learned, and compare")
 	fl.StringVar(&f.out, "out", "", "output directory (default: a new directory under the runs directory)")
 	fl.StringVar(&f.only, "tasks", "", "run only these task ids (comma-separated)")
+	fl.BoolVar(&f.noNavigate, "no-navigate", false, "scripted model: never take a learned shortcut (Navigate)")
+	fl.StringVar(&f.learnFrom, "learn-from", "", "learn first on this suite's tasks, then evaluate SUITE cold and with what they learned")
+	fl.StringVar(&f.learnTags, "learn-tags", "", "learn first on SUITE's tasks with one of these tags (comma-separated)")
+	fl.StringVar(&f.evalTags, "eval-tags", "", "with --learn-tags: evaluate the tasks with one of these tags (default: all the others)")
 	return cmd
 }
 
@@ -100,6 +118,10 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		if err := keepTasks(suite, f.only); err != nil {
 			return withExit(2, err)
 		}
+	}
+	learn, err := learnSuite(suite, f)
+	if err != nil {
+		return withExit(2, err)
 	}
 	rc, err := d.Config(cmd)
 	if err != nil {
@@ -139,8 +161,11 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		fmt.Fprintf(out, "phones: %d virtual phone(s) (sim, a test double)\n", f.sims)
 	}
 	fmt.Fprintf(out, "suite %s: %d tasks → %s\n", suite.Name, len(suite.Tasks), f.out)
-	rep, runErr := eval.Run(ctx, eval.Config{Suite: suite, Agent: agent, Devices: devices, Out: f.out, Parallel: f.parallel,
-		Repeat: f.repeat, Knowledge: f.knowledge, ColdWarm: f.coldWarm, Merge: agentrun.Merge, Progress: out, Logger: log})
+	if learn != nil {
+		fmt.Fprintf(out, "learning first on %d tasks: %s\n", len(learn.Tasks), taskIDs(learn))
+	}
+	rep, runErr := eval.Run(ctx, eval.Config{Suite: suite, Learn: learn, Agent: agent, Devices: devices, Out: f.out, Parallel: f.parallel,
+		Repeat: f.repeat, Knowledge: f.knowledge, ColdWarm: f.coldWarm, NoNavigate: f.noNavigate, Merge: agentrun.Merge, Progress: out, Logger: log})
 	if rep != nil {
 		t := rep.Totals
 		fmt.Fprintf(out, "passed %d of %d · %d model calls · %.1f s\n", t.Passed, t.Tasks, t.ModelCalls, t.WallSeconds)
@@ -150,6 +175,12 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 				t.Cold.ModelCalls, t.Warm.ModelCalls, 100*cw.ModelCallsReduction, rv.ColdModelCalls, rv.WarmModelCalls, 100*rv.Reduction)
 			fmt.Fprintf(out, "cold %d → warm %d steps, %d → %d prompt tokens; tasks tagged revisit: %d → %d steps, %d → %d prompt tokens\n",
 				t.Cold.Steps, t.Warm.Steps, t.Cold.PromptTokens, t.Warm.PromptTokens, rv.ColdSteps, rv.WarmSteps, rv.ColdPromptTokens, rv.WarmPromptTokens)
+			for _, fg := range cw.Figures {
+				sv := fg.Savings
+				fmt.Fprintf(out, "%s: cold %d → warm %d model calls (%.2f×), %d saved: %d verified steps, %d on tasks that replayed %d Navigate, %d fixed calls and the rest\n",
+					fg.Name, fg.ColdModelCalls, fg.WarmModelCalls, float64(fg.WarmModelCalls)/float64(max(fg.ColdModelCalls, 1)), sv.Saved,
+					sv.VerifiedSteps, sv.NavigateSaved, sv.Navigations, sv.Other)
+			}
 		}
 		fmt.Fprintf(out, "report: %s\n", filepath.Join(f.out, eval.ReportHTML))
 	}
@@ -183,6 +214,58 @@ func checkEvalKnowledge(mode, out string) error {
 		return fmt.Errorf("--knowledge %s: %w", mode, err)
 	}
 	return s.Close()
+}
+
+// learnSuite splits off the tasks to learn on first (--learn-from or --learn-tags; nil
+// for neither); with --learn-tags, suite keeps the tasks to evaluate.
+func learnSuite(suite *eval.Suite, f evalFlags) (*eval.Suite, error) {
+	switch {
+	case f.learnFrom != "" && f.learnTags != "":
+		return nil, errors.New("use either --learn-from or --learn-tags, not both")
+	case f.evalTags != "" && f.learnTags == "":
+		return nil, errors.New("--eval-tags needs --learn-tags (the tasks to learn on first)")
+	case f.learnFrom != "":
+		l, err := eval.Load(f.learnFrom)
+		if err != nil {
+			return nil, fmt.Errorf("--learn-from: %w", err)
+		}
+		return l, nil
+	case f.learnTags == "":
+		return nil, nil
+	}
+	tagged := func(t *eval.Task, list string) bool {
+		for _, tag := range strings.Split(list, ",") {
+			if t.HasTag(strings.TrimSpace(tag)) {
+				return true
+			}
+		}
+		return false
+	}
+	learn := *suite
+	learn.Tasks = nil
+	var evaluate []*eval.Task
+	for _, t := range suite.Tasks {
+		switch {
+		case tagged(t, f.learnTags):
+			learn.Tasks = append(learn.Tasks, t)
+		case f.evalTags == "" || tagged(t, f.evalTags):
+			evaluate = append(evaluate, t)
+		}
+	}
+	if len(learn.Tasks) == 0 || len(evaluate) == 0 {
+		return nil, fmt.Errorf("--learn-tags %s --eval-tags %s: %d tasks to learn on, %d to evaluate; both need at least one",
+			f.learnTags, f.evalTags, len(learn.Tasks), len(evaluate))
+	}
+	suite.Tasks = evaluate
+	return &learn, nil
+}
+
+func taskIDs(s *eval.Suite) string {
+	ids := make([]string, len(s.Tasks))
+	for i, t := range s.Tasks {
+		ids[i] = t.ID
+	}
+	return strings.Join(ids, ", ")
 }
 
 // keepTasks narrows a suite to the listed task ids.

@@ -22,7 +22,8 @@ func TestEvalCommand(t *testing.T) {
 		t.Fatalf("fairy eval: %v\n%s\n%s", err, stdout.String(), stderr.String())
 	}
 	text := stdout.String()
-	for _, want := range []string{"scripted model", "virtual phone", "[6/6]", "passed 6 of 6", "cold ", " steps, ", " prompt tokens; tasks tagged revisit", "report.html"} {
+	for _, want := range []string{"scripted model", "virtual phone", "[9/9]", "passed 9 of 9", "cold ", " steps, ", " prompt tokens; tasks tagged revisit",
+		"model-cooperating: cold ", "model-independent: cold ", " verified steps, ", "report.html"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
@@ -31,7 +32,7 @@ func TestEvalCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Totals.Passed != 6 || rep.Totals.Cold == nil || rep.Totals.Warm == nil || len(rep.Devices) != 2 {
+	if rep.Totals.Passed != 9 || rep.Totals.Cold == nil || rep.Totals.Warm == nil || rep.Totals.WarmIndependent == nil || len(rep.Devices) != 2 {
 		t.Errorf("report totals %+v devices %v", rep.Totals, rep.Devices)
 	}
 }
@@ -47,6 +48,9 @@ func TestEvalCommandUsage(t *testing.T) {
 		{[]string{"eval", "builtin:sim", "--sim", "1", "--tasks", "nope"}, "no task \"nope\""},
 		{[]string{"eval", "builtin:sim", "--devices", "host:x/serial"}, "HOST:PORT/SERIAL"},
 		{[]string{"eval", "builtin:sim", "--sim", "1", "--repeat", "0"}, "--repeat"},
+		{[]string{"eval", "builtin:sim", "--sim", "1", "--eval-tags", "eval"}, "--eval-tags needs --learn-tags"},
+		{[]string{"eval", "builtin:sim", "--sim", "1", "--learn-tags", "nope"}, "0 tasks to learn on"},
+		{[]string{"eval", "builtin:sim", "--sim", "1", "--learn-tags", "x", "--learn-from", "builtin:sim"}, "either --learn-from or --learn-tags"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

@@ -131,7 +131,11 @@ func (a *Agent) Start(ctx context.Context, job eval.Job) (_ eval.Session, err er
 		}
 	}()
 	if s.model == nil {
-		rules, err := job.Suite.Rules(job.Task)
+		var opts []eval.RulesOption
+		if job.NoNavigate {
+			opts = append(opts, eval.WithoutNavigate())
+		}
+		rules, err := job.Suite.Rules(job.Task, opts...)
 		if err != nil {
 			return nil, err
 		}
