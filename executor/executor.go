@@ -204,6 +204,7 @@ type run struct {
 	typed       map[int]bool    // element indexes typed into by the batch running now
 	fresh       bool            // nothing ran since the screen was read: its focus is current
 	expect      string          // what the decider expected its last batch to show
+	subgoalAt   int             // the sub-goal's position in the plan; -1 when not known
 	finishAfter bool
 
 	loops      map[string]int

@@ -194,6 +194,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 		return StateReflect, nil
 	}
 	r.plan, r.subgoal = ans.Plan, strings.TrimSpace(ans.Subgoal)
+	r.subgoalAt = planPosition(r.plan, r.subgoal)
 	r.publish(memory.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal, Interaction: ans.Interaction, Reason: ans.Reason, Full: full})
 
 	if r.forced != "" && ans.Interaction == 0 {

@@ -50,7 +50,7 @@ func (r *run) verify() bool {
 	case len(r.cfg.Guard.Offers(s)) > 0:
 		return false
 	}
-	next := nextSubgoal(r.plan, r.subgoal)
+	next := nextSubgoal(r.plan, r.subgoalAt)
 	if next == "" {
 		return false
 	}
@@ -60,27 +60,37 @@ func (r *run) verify() bool {
 	}
 	progress += "Done: " + strings.TrimSpace(r.subgoal) + "."
 	r.publish(memory.Reflected{Step: r.step, Result: "A", Reflection: verifiedReflection, Progress: progress, Verified: true})
-	r.subgoal, r.expect = next, ""
+	r.subgoal, r.subgoalAt, r.expect = next, r.subgoalAt+1, ""
 	r.publish(memory.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal})
 	return true
 }
 
-// nextSubgoal is the sub-goal after cur in plan, or "" when cur is not in the plan, is its
-// last sub-goal, or is followed by the end of the task.
-func nextSubgoal(plan []string, cur string) string {
+// nextSubgoal is the sub-goal after position at of plan, or "" when the position is not
+// known, is the last sub-goal, or is followed by the end of the task.
+func nextSubgoal(plan []string, at int) string {
+	if at < 0 || at+1 >= len(plan) {
+		return ""
+	}
+	next := strings.TrimSpace(plan[at+1])
+	if next == "" || isFinished(next) {
+		return ""
+	}
+	return next
+}
+
+// planPosition is where sub-goal cur stands in plan: its index when it stands there
+// exactly once, -1 when it is missing or repeated (which one is meant is not known).
+func planPosition(plan []string, cur string) int {
 	cur = strings.TrimSpace(cur)
+	at := -1
 	for i, p := range plan {
 		if strings.TrimSpace(p) != cur {
 			continue
 		}
-		if i+1 >= len(plan) {
-			return ""
+		if at >= 0 {
+			return -1
 		}
-		next := strings.TrimSpace(plan[i+1])
-		if next == "" || isFinished(next) {
-			return ""
-		}
-		return next
+		at = i
 	}
-	return ""
+	return at
 }

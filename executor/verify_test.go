@@ -155,7 +155,7 @@ func TestVerifyDeclines(t *testing.T) {
 	}
 	cfg := &Config{Guard: guard}
 	base := func() *run {
-		return &run{cfg: cfg, step: 2, plan: plan, subgoal: "Open Apps", predicted: "sig", screen: screen}
+		return &run{cfg: cfg, step: 2, plan: plan, subgoal: "Open Apps", subgoalAt: planPosition(plan, "Open Apps"), predicted: "sig", screen: screen}
 	}
 	tests := []struct {
 		name  string
@@ -169,8 +169,8 @@ func TestVerifyDeclines(t *testing.T) {
 		{"a decider question", func(r *run) { r.forced = "which one" }},
 		{"secure screen", func(r *run) { r.secure = true }},
 		{"empty screen", func(r *run) { r.screen = &perception.Screen{Signature: "sig"} }},
-		{"last sub-goal", func(r *run) { r.subgoal = "Turn off" }},
-		{"sub-goal not in the plan", func(r *run) { r.subgoal = "Look around" }},
+		{"last sub-goal", func(r *run) { r.subgoal = "Turn off"; r.subgoalAt = planPosition(r.plan, r.subgoal) }},
+		{"sub-goal not in the plan", func(r *run) { r.subgoal = "Look around"; r.subgoalAt = planPosition(r.plan, r.subgoal) }},
 		{"finished next", func(r *run) { r.plan = []string{"Open Apps", "Finished"} }},
 		{"full re-plan", func(r *run) { r.full = true }},
 		{"the screen offers a guarded action", func(r *run) {
@@ -189,5 +189,31 @@ func TestVerifyDeclines(t *testing.T) {
 				t.Errorf("prediction %q kept after the step", r.predicted)
 			}
 		})
+	}
+}
+
+// TestNextSubgoalByPosition: the plan is followed by position, so a sub-goal written twice
+// ("Open the notifications of X" first and last) never sends a verified step back to the
+// start; a repeated sub-goal the Re-Planner picked has no known position and is not
+// verified at all.
+func TestNextSubgoalByPosition(t *testing.T) {
+	plan := []string{"Open the notifications of Maps", "Open See all apps", "Open Maps", "Open the notifications of Maps", "Turn them off"}
+	if got := planPosition(plan, "Open the notifications of Maps"); got != -1 {
+		t.Errorf("a repeated sub-goal has position %d, want -1 (unknown)", got)
+	}
+	if got := nextSubgoal(plan, -1); got != "" {
+		t.Errorf("an unknown position leads to %q", got)
+	}
+	if got := planPosition(plan, "Open Maps"); got != 2 {
+		t.Fatalf("position of Open Maps = %d", got)
+	}
+	if got := nextSubgoal(plan, 2); got != "Open the notifications of Maps" {
+		t.Errorf("after Open Maps comes %q", got)
+	}
+	if got := nextSubgoal(plan, 3); got != "Turn them off" {
+		t.Errorf("after the second notifications sub-goal comes %q, want Turn them off", got)
+	}
+	if got := nextSubgoal(append(plan, "Finished"), 4); got != "" {
+		t.Errorf("before Finished comes %q, want none", got)
 	}
 }
