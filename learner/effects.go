@@ -66,9 +66,6 @@ func checkableClass(el *memory.ElementRef) bool {
 		strings.Contains(c, "CheckBox") || strings.Contains(c, "RadioButton")
 }
 
-// indexLine is a text-form element line's index and role.
-var indexLine = regexp.MustCompile(`^\s*- \[(\d+)\] (\S+)`)
-
 // quoted is a quoted label, desc or hint of a text-form line.
 var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 
@@ -80,7 +77,7 @@ func checkableOnScreen(text string, index int) bool {
 	}
 	want := strconv.Itoa(index)
 	for line := range strings.SplitSeq(text, "\n") {
-		m := indexLine.FindStringSubmatch(line)
+		m := elementLine.FindStringSubmatch(line)
 		if m == nil || m[1] != want {
 			continue
 		}
@@ -193,4 +190,29 @@ func lineDiff(before, after string) (removed, added []string) {
 		}
 	}
 	return removed, added
+}
+
+// wayBack matches controls that go back: a back or up arrow, close, cancel, done.
+var wayBack = regexp.MustCompile(`(?i)\b(back|navigate up|up|close|cancel|dismiss|done|exit)\b|返回|关闭|取消|完成|戻る|閉じる|atrás|zurück|retour|назад|뒤로`)
+
+// sideEffect reports whether k, an action that returned to the page its page was opened
+// from, did so as a side effect of doing something: a tap or long press on a control that
+// is not a way back.
+func sideEffect(k knowledge.Action, el *memory.ElementRef) bool {
+	if k.Kind != knowledge.ActionTap && k.Kind != knowledge.ActionLongPress {
+		return false
+	}
+	return el != nil && !isWayBack(el)
+}
+
+// isWayBack reports whether el is a control that goes back.
+func isWayBack(el *memory.ElementRef) bool {
+	if el == nil {
+		return false
+	}
+	id := el.ResourceID
+	if i := strings.LastIndex(id, "/"); i >= 0 {
+		id = id[i+1:]
+	}
+	return wayBack.MatchString(el.Label) || wayBack.MatchString(strings.ReplaceAll(id, "_", " "))
 }

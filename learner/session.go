@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -317,31 +316,6 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 		}
 		km[k][t.t.To] = t.t.Effect
 	}
-}
-
-// wayBack matches controls that go back: a back or up arrow, close, cancel, done.
-var wayBack = regexp.MustCompile(`(?i)\b(back|navigate up|up|close|cancel|dismiss|done|exit)\b|返回|关闭|取消|完成|戻る|閉じる|atrás|zurück|retour|назад|뒤로`)
-
-// sideEffect reports whether k, an action that returned to the page its page was opened
-// from, did so as a side effect of doing something: a tap or long press on a control that
-// is not a way back.
-func sideEffect(k knowledge.Action, el *memory.ElementRef) bool {
-	if k.Kind != knowledge.ActionTap && k.Kind != knowledge.ActionLongPress {
-		return false
-	}
-	return el != nil && !isWayBack(el)
-}
-
-// isWayBack reports whether el is a control that goes back.
-func isWayBack(el *memory.ElementRef) bool {
-	if el == nil {
-		return false
-	}
-	id := el.ResourceID
-	if i := strings.LastIndex(id, "/"); i >= 0 {
-		id = id[i+1:]
-	}
-	return wayBack.MatchString(el.Label) || wayBack.MatchString(strings.ReplaceAll(id, "_", " "))
 }
 
 // plannedTransition is one RecordTransition to make.
