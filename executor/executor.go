@@ -201,7 +201,6 @@ type run struct {
 	heldAfter   bool // the guard held an action back after others of its batch ran
 	batch       []memory.Action
 	consents    map[int]Verdict // batch index → the guarded verdict whose consent it spends
-	typed       map[int]bool    // element indexes typed into by the batch running now
 	fresh       bool            // nothing ran since the screen was read: its focus is current
 	expect      string          // what the decider expected its last batch to show
 	subgoalAt   int             // the sub-goal's position in the plan; -1 when not known

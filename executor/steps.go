@@ -522,7 +522,6 @@ const loopLimit = 3
 // act runs the batch on the device.
 func (r *run) act(ctx context.Context) (State, error) {
 	r.lastActs = nil
-	r.typed = map[int]bool{}
 	acted := false
 	var done []memory.ActionExecuted // what ran without error, for the App Map's prediction
 	for i, a := range r.batch {
@@ -684,10 +683,6 @@ func (r *run) exec(ctx context.Context, a memory.Action, el *perception.Element)
 	case memory.LongPress:
 		return "", dev.LongPress(ctx, el.Center.X, el.Center.Y, longPressDuration)
 	case memory.Input:
-		if r.typed == nil {
-			r.typed = map[int]bool{} // a shortcut's replay types outside act
-		}
-		r.typed[a.Index] = true
 		return "", r.typeInto(ctx, a.Text, el)
 	case memory.Clear:
 		return "", dev.ClearText(ctx, el.Center.X, el.Center.Y, 0)
