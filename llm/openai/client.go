@@ -230,6 +230,7 @@ const (
 	failMode
 	failArray
 	failTooLarge
+	failAuth
 )
 
 // Generate sends req and returns the answer; with a Schema, Text is the JSON object.
@@ -297,6 +298,8 @@ func (c *Client) Generate(ctx context.Context, req llm.Request) (llm.Response, e
 				return fail(ErrRejected, "model %q: %s", current, detail)
 			case failFatal:
 				return fail(ErrRejected, "model %q: %s", current, detail)
+			case failAuth:
+				return fail(ErrAuth, "model %q: %s", current, detail)
 			case failTooLarge:
 				// Not retried: no chat completion comes near the cap, so the endpoint (or a
 				// proxy before it) is broken, and another try would read up to the cap again.
@@ -449,6 +452,8 @@ func (c *Client) classify(ctx context.Context, err error, info *attemptInfo, cr 
 		return failServer
 	case status == http.StatusRequestTimeout:
 		return failTimeout
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return failAuth
 	case status >= 400:
 		if hasArrayContent(cr) && mentionsArray(msg) {
 			return failArray

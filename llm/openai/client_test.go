@@ -433,6 +433,9 @@ func TestRetriesExhausted(t *testing.T) {
 		{"429", apiError(429, "slow"), openai.ErrRateLimited},
 		{"500", apiError(500, "boom"), openai.ErrServer},
 		{"401 not retried", apiError(401, "bad key"), openai.ErrRejected},
+		{"401 is an auth error", apiError(401, "bad key"), openai.ErrAuth},
+		{"403 is an auth error", apiError(403, "no access"), openai.ErrAuth},
+		{"400 is not an auth error", apiError(400, "bad request"), openai.ErrRejected},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -442,8 +445,11 @@ func TestRetriesExhausted(t *testing.T) {
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}
+			if strings.HasPrefix(tt.name, "400") && errors.Is(err, openai.ErrAuth) {
+				t.Errorf("err = %v, an auth error for a status that is not 401 or 403", err)
+			}
 			wantCalls := 3
-			if tt.want == openai.ErrRejected {
+			if errors.Is(tt.want, openai.ErrRejected) {
 				wantCalls = 1
 			}
 			if e.n() != wantCalls {

@@ -21,6 +21,9 @@ var (
 	ErrTimeout = errors.New("llm openai: timed out")
 	// ErrRejected means the endpoint refused the request (4xx other than 429); not retried.
 	ErrRejected = errors.New("llm openai: request rejected")
+	// ErrAuth means the endpoint refused the credentials (401 or 403); not retried. It wraps
+	// ErrRejected.
+	ErrAuth = fmt.Errorf("%w: the endpoint refused the API key", ErrRejected)
 	// ErrBadAnswer means the answer held no usable JSON object even after the repair retries.
 	ErrBadAnswer = errors.New("llm openai: unusable answer")
 	// ErrImageTooLarge means an image stayed over the size limit after re-encoding and downscaling.
