@@ -29,7 +29,7 @@ func dial(ctx context.Context, addr string, timeout time.Duration) (*hostConn, e
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("%w (%s: %v)", ErrServerDown, addr, err)
+		return nil, serverDown(addr, err)
 	}
 	if tc, ok := c.(*net.TCPConn); ok {
 		_ = tc.SetNoDelay(true)

@@ -103,7 +103,7 @@ func Open(ctx context.Context, cfg Config) (*Device, error) {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("adb open: %w", ctx.Err())
 		}
-		return nil, fmt.Errorf("adb open: %w (%s: %v)", ErrServerDown, d.addr, err)
+		return nil, fmt.Errorf("adb open: %w", serverDown(d.addr, err))
 	}
 	if cfg.Connect != "" {
 		serial, err := d.connect(ctx, cfg.Connect)

@@ -3,6 +3,7 @@ package adb
 import (
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"strings"
 	"testing"
@@ -234,6 +235,9 @@ func TestOpenErrors(t *testing.T) {
 			d, err := Open(ctx, tt.cfg)
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("Open = %v, want %v", err, tt.want)
+			}
+			if tt.want == ErrServerDown && !strings.Contains(err.Error(), fmt.Sprintf("`adb -P %d start-server`", tt.cfg.Port)) {
+				t.Errorf("Open = %v, want the hint to start the server on port %d", err, tt.cfg.Port)
 			}
 			if d != nil {
 				defer d.Close(ctx)

@@ -3,6 +3,7 @@ package adb
 import (
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 )
 
@@ -10,7 +11,8 @@ import (
 // the operation named.
 var (
 	// ErrServerDown: the adb server does not answer on its host:port.
-	ErrServerDown = errors.New("adb: server not reachable: start it with `adb start-server` or check --adb-host/--adb-port")
+	// The error that wraps it says how to start the server on the port that was asked.
+	ErrServerDown = errors.New("adb: server not reachable")
 	// ErrNoDevice: the adb server lists no device.
 	ErrNoDevice = errors.New("adb: no device: connect one (USB debugging on) or pass --serial")
 	// ErrMultipleDevices: several devices are listed and none was chosen.
@@ -119,4 +121,14 @@ func abbreviate(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// serverDown wraps ErrServerDown for the server at addr with how to start it there: `adb
+// start-server` listens on 5037 only, so another port needs `adb -P PORT start-server`.
+func serverDown(addr string, err error) error {
+	start := "adb start-server"
+	if _, port, perr := net.SplitHostPort(addr); perr == nil && port != "5037" {
+		start = "adb -P " + port + " start-server"
+	}
+	return fmt.Errorf("%w (%s: %v): start it with `%s` or check --adb-host/--adb-port", ErrServerDown, addr, err, start)
 }
