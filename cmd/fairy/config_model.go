@@ -89,13 +89,19 @@ func (s *settings) openAIConfig(cmd *cobra.Command) (cfg openai.Config, ok bool,
 		cfg.BaseURL = s.getenv("OPENAI_BASE_URL")
 	}
 	if cfg.BaseURL == "" && cfg.APIKey == "" {
+		if name, named := namedModel(cmd); named {
+			return openai.Config{}, false, fmt.Errorf("--model %s: no model endpoint configured: set OPENAI_BASE_URL (and OPENAI_API_KEY), or model.base-url in the config file", name)
+		}
 		return openai.Config{}, false, nil
 	}
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = openAIBaseURL
 	}
 	cfg.DefaultModel = v.GetString(keyModelDefault)
-	if roles := v.GetStringMapString(keyModelRoles); len(roles) > 0 {
+	if name, named := namedModel(cmd); named {
+		// --model NAME answers every role: the command named it, so no role keeps another.
+		cfg.DefaultModel = name
+	} else if roles := v.GetStringMapString(keyModelRoles); len(roles) > 0 {
 		cfg.Models = map[llm.Role]string{}
 		for role, m := range roles {
 			cfg.Models[llm.Role(strings.ToLower(role))] = m
@@ -189,6 +195,7 @@ func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
 			return rc, err
 		}
 		rc.Model = c
+		rc.ModelName = modelDescription(mc)
 		if mc.APIKey != "" {
 			rc.Agent.Secrets = append(rc.Agent.Secrets, mc.APIKey)
 		}

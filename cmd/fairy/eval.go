@@ -61,7 +61,8 @@ into --out. One worker per phone; a task never shares a phone.
 
 Phones: --sim N starts N virtual phones in-process; --devices takes serials of real devices,
 each SERIAL or HOST:PORT/SERIAL for a device behind a remote adb server.
-With no model configured the suite's scripted model rules answer (a test double).
+With no model configured the suite's scripted model rules answer (a test double); a built-in
+suite always answers with them unless --model NAME or --real-model names a real one.
 --cold-warm runs the suite with empty knowledge, then again with what that pass learned,
 twice: with the scripted model taking Navigate when a hint offers it (model-cooperating)
 and with a model that never does (model-independent); the report splits each saving by
@@ -89,6 +90,7 @@ Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 	fl.StringVar(&f.learnFrom, "learn-from", "", "learn first on this suite's tasks, then evaluate SUITE cold and with what they learned")
 	fl.StringVar(&f.learnTags, "learn-tags", "", "learn first on SUITE's tasks with one of these tags (comma-separated)")
 	fl.StringVar(&f.evalTags, "eval-tags", "", "with --learn-tags: evaluate the tasks with one of these tags (default: all the others)")
+	addEvalModelFlags(cmd)
 	return cmd
 }
 
@@ -127,6 +129,10 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	if err != nil {
 		return withExit(2, err)
 	}
+	rc, modelLine, err := evalModel(cmd, ref, rc)
+	if err != nil {
+		return withExit(2, err)
+	}
 	log := rc.Agent.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -154,9 +160,7 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	if err != nil {
 		return withExit(2, err)
 	}
-	if rc.Model == nil {
-		fmt.Fprintln(out, "model: the scripted model answers from the suite's rules (a test double, not a real model)")
-	}
+	fmt.Fprintln(out, modelLine)
 	if f.sims > 0 {
 		fmt.Fprintf(out, "phones: %d virtual phone(s) (sim, a test double)\n", f.sims)
 	}

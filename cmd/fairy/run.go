@@ -24,6 +24,8 @@ import (
 type runConfig struct {
 	RunsDir string         // run directories go here
 	Model   executor.Model // nil: no model configured → a usage error pointing to the config and the demo
+	// ModelName says which model Model is and where it answers, for messages ("" with no Model).
+	ModelName string
 	// Agent is what every run shares: guard, limits, text-only mode, the shell allow-list,
 	// secrets to redact, clock and logger.
 	Agent agent.Config
