@@ -374,12 +374,25 @@ func appBucket(tx *bolt.Tx, app string) *bolt.Bucket {
 // appMapLocked returns the cached map of app, loading it; s.mu must be held
 // for writing.
 func (s *Store) appMapLocked(app string) (*appMap, error) {
-	if m, ok := s.maps[app]; ok {
-		return m, nil
+	// Even a cached map opens the file: its transaction number says whether another
+	// process wrote since the map was read (syncCache).
+	db, err := s.acquire()
+	if err != nil {
+		return nil, err
 	}
+	defer s.release()
 	var m *appMap
 	if err := s.guard(func() error {
-		return s.db.View(func(tx *bolt.Tx) error { var err error; m, err = loadMap(tx, app); return err })
+		return db.View(func(tx *bolt.Tx) error {
+			s.syncCache(uint64(tx.ID()))
+			if c, ok := s.maps[app]; ok {
+				m = c
+				return nil
+			}
+			var err error
+			m, err = loadMap(tx, app)
+			return err
+		})
 	}); err != nil {
 		return nil, err
 	}
@@ -402,8 +415,11 @@ func (s *Store) withMap(app string, f func(*appMap) error) error {
 }
 
 func (s *Store) preload() error {
+	// Open holds the file through preloading, so every view below reads one state.
 	var apps []string
+	var txid uint64
 	if err := s.view(func(tx *bolt.Tx) error {
+		txid = uint64(tx.ID())
 		if b := tx.Bucket(bucketMaps); b != nil {
 			return b.ForEachBucket(func(k []byte) error { apps = append(apps, string(k)); return nil })
 		}
@@ -425,6 +441,7 @@ func (s *Store) preload() error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.syncCache(txid)
 	for i, app := range apps {
 		s.maps[app] = loaded[i]
 	}

@@ -235,6 +235,11 @@ func (s *Store) Check() error {
 	if s.closed {
 		return ErrClosed
 	}
+	db, err := s.acquire() // held through the check: no other process writes meanwhile
+	if err != nil {
+		return err
+	}
+	defer s.release()
 	if err := verifyFile(s.path); err != nil {
 		return err
 	}
@@ -244,8 +249,8 @@ func (s *Store) Check() error {
 			problems = append(problems, fmt.Sprintf(format, args...))
 		}
 	}
-	err := s.guard(func() error {
-		return s.db.View(func(tx *bolt.Tx) error {
+	err = s.guard(func() error {
+		return db.View(func(tx *bolt.Tx) error {
 			for err := range tx.Check() { // drain fully: Check's goroutine blocks otherwise
 				add("%v", err)
 			}

@@ -20,8 +20,8 @@ import (
 // stored in every knowledge file and checked on Open.
 const SchemaVersion = 1
 
-// DefaultTimeout is how long Open waits for the file lock when
-// Options.Timeout is zero.
+// DefaultTimeout is how long Open, and every transaction after it, waits for
+// the file lock when Options.Timeout is zero.
 const DefaultTimeout = time.Second
 
 // DefaultMergeThreshold is the similarity (0..1) at or above which Upsert
@@ -53,7 +53,9 @@ var (
 
 // Options tunes Open. The zero value is useful.
 type Options struct {
-	// Timeout bounds the wait for the file lock; zero means DefaultTimeout.
+	// Timeout bounds each wait for the file lock: at Open and at every
+	// transaction, since the store holds the file only while a transaction
+	// runs (file.go). Zero means DefaultTimeout.
 	Timeout time.Duration
 	// ReadOnly opens the file with a shared lock; writes fail with ErrReadOnly.
 	// The file must exist.
@@ -74,16 +76,19 @@ type Options struct {
 }
 
 // Store is an open knowledge file: App Tricks, App Maps, app metadata and run
-// history. It is safe for concurrent use by several goroutines. Every change
-// is one bbolt transaction, so a crash leaves the last committed state.
+// history. It is safe for concurrent use by several goroutines, and by several
+// processes: it holds the file's lock only while a transaction runs (file.go).
+// Every change is one bbolt transaction, so a crash leaves the last committed
+// state.
 type Store struct {
-	db   *bolt.DB
 	path string
 	opts Options
 	log  *slog.Logger
+	file fileHandle
 
 	mu     sync.RWMutex // guards maps and serialises writes with the cache
 	maps   map[string]*appMap
+	mapsTx uint64 // the file's transaction the cached maps were read at
 	closed bool
 	damage atomic.Pointer[DamageError] // set when bbolt failed on a page: no more writes
 }
@@ -124,14 +129,15 @@ func Open(path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, path: path, opts: opts, log: log, maps: map[string]*appMap{}}
+	// The file stays open (and locked) through the schema check and preloading only.
+	s := &Store{path: path, opts: opts, log: log, maps: map[string]*appMap{}}
+	s.hold(db)
+	defer s.release()
 	if err := s.checkSchema(); err != nil {
-		_ = db.Close()
 		return nil, err
 	}
 	if opts.Preload {
 		if err := s.preload(); err != nil {
-			_ = db.Close()
 			return nil, err
 		}
 	}
@@ -171,7 +177,12 @@ func (s *Store) checkSchema() error {
 	if s.opts.ReadOnly {
 		return fmt.Errorf("knowledge file %s is empty and opened read-only: %w", s.path, ErrNotKnowledge)
 	}
-	err = s.guard(func() error { return s.db.Update(s.initialise) })
+	db, err := s.acquire()
+	if err != nil {
+		return err
+	}
+	defer s.release()
+	err = s.guard(func() error { return db.Update(s.initialise) })
 	if err != nil {
 		return fmt.Errorf("initialise knowledge file %s: %w", s.path, err)
 	}
@@ -201,18 +212,14 @@ func (s *Store) initialise(tx *bolt.Tx) error {
 // File returns the path of the file the store was opened from.
 func (s *Store) File() string { return s.path }
 
-// Close releases the file and its lock. Closing twice is harmless.
+// Close ends the use of the store; the file is not held between transactions,
+// so a transaction still running frees it when it ends. Closing twice is
+// harmless.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return nil
-	}
 	s.closed = true
 	s.maps = nil
-	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("close knowledge file %s: %w", s.path, err)
-	}
 	return nil
 }
 
@@ -238,9 +245,17 @@ func (s *Store) Update(fn func(*Tx) error) error {
 	if d := s.damage.Load(); d != nil {
 		return d
 	}
+	db, err := s.acquire()
+	if err != nil {
+		return err
+	}
+	defer s.release()
 	var t *Tx
-	err := s.guard(func() error {
-		return s.db.Update(func(btx *bolt.Tx) error {
+	var txid uint64
+	err = s.guard(func() error {
+		return db.Update(func(btx *bolt.Tx) error {
+			txid = uint64(btx.ID())
+			s.syncCache(txid - 1) // the state this write starts from
 			t = &Tx{s: s, tx: btx}
 			return fn(t)
 		})
@@ -251,6 +266,7 @@ func (s *Store) Update(fn func(*Tx) error) error {
 	for _, f := range t.after {
 		f()
 	}
+	s.mapsTx = txid
 	return nil
 }
 
@@ -261,7 +277,12 @@ func (s *Store) view(fn func(*bolt.Tx) error) error {
 	if closed {
 		return ErrClosed
 	}
-	return s.guard(func() error { return s.db.View(fn) })
+	db, err := s.acquire()
+	if err != nil {
+		return err
+	}
+	defer s.release()
+	return s.guard(func() error { return db.View(fn) })
 }
 
 func (s *Store) now() time.Time { return s.opts.Clock().UTC() }

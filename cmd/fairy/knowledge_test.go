@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fairy-go/fairy/knowledge"
@@ -113,13 +114,36 @@ func TestKnowledgeCommands(t *testing.T) {
 		t.Fatalf("export to stdout: %q", out)
 	}
 
-	// A held file gives the clear in-use error.
+	// A file held by another fairy's transaction longer than the wait gives the clear
+	// in-use error.
 	held, err := knowledge.Open(path, knowledge.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer held.Close()
+	release := holdKnowledge(t, held)
+	defer release()
 	if _, err := runKnowledgeCmd(t, newTricksCmd(kp), "", "rm", "t2"); err == nil || !strings.Contains(err.Error(), "in use by another fairy process") {
 		t.Fatalf("rm on a held file: %v", err)
+	}
+}
+
+// holdKnowledge keeps a write transaction of s open, so that its file's lock is held,
+// until release is called — another fairy process in the middle of a long write.
+func holdKnowledge(t *testing.T, s *knowledge.Store) (release func()) {
+	t.Helper()
+	held, done, errc := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		errc <- s.Update(func(*knowledge.Tx) error { close(held); <-done; return nil })
+	}()
+	<-held
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			close(done)
+			if err := <-errc; err != nil {
+				t.Errorf("the holding transaction: %v", err)
+			}
+		})
 	}
 }

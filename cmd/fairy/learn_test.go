@@ -78,7 +78,8 @@ func TestDemoLearnsAcrossRuns(t *testing.T) {
 	}
 }
 
-// TestRunKnowledgeInUse: a knowledge file another fairy holds is a clear error, not a hang.
+// TestRunKnowledgeInUse: a knowledge file another fairy keeps locked (a transaction longer
+// than the wait) is a clear error, not a hang.
 func TestRunKnowledgeInUse(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "knowledge.db")
 	held, err := knowledge.Open(path, knowledge.Options{})
@@ -86,6 +87,8 @@ func TestRunKnowledgeInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer held.Close()
+	release := holdKnowledge(t, held)
+	defer release()
 	var out bytes.Buffer
 	start := time.Now()
 	_, err = runDemo(t.Context(), demoOptions{RunsDir: t.TempDir(), TextOnly: true, Out: &out, Knowledge: path})
