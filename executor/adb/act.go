@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -124,6 +126,9 @@ var keyCodes = map[string]int{
 	"mute": 164, "app_switch": 187, "recent": 187, "recents": 187, "sleep": 223, "wakeup": 224,
 	"paste": 279, "copy": 278, "cut": 277,
 }
+
+// KeyNames lists the friendly key names Key accepts, sorted (for shell completion).
+func KeyNames() []string { return slices.Sorted(maps.Keys(keyCodes)) }
 
 var keycodeNameRE = regexp.MustCompile(`^KEYCODE_[A-Z0-9_]+$`)
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -167,6 +168,15 @@ func TestQuoteAndKeys(t *testing.T) {
 	for k, want := range map[string]string{"back": "4", "ENTER": "66", "KEYCODE_home": "KEYCODE_HOME", "187": "187"} {
 		if got, err := KeyCode(k); err != nil || got != want {
 			t.Errorf("KeyCode(%q) = %q, %v", k, got, err)
+		}
+	}
+	names := KeyNames()
+	if len(names) < 20 || !slices.IsSorted(names) || !slices.Contains(names, "back") || !slices.Contains(names, "app_switch") {
+		t.Errorf("KeyNames = %v", names)
+	}
+	for _, k := range names {
+		if _, err := KeyCode(k); err != nil {
+			t.Errorf("KeyNames lists %q, which KeyCode refuses: %v", k, err)
 		}
 	}
 }
