@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"image/png"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -159,7 +160,12 @@ func TestKeyboardAndBack(t *testing.T) {
 	p := newPhone(t)
 	launch(t, p, "com.android.contacts")
 	tap(t, p, "Search contacts")
-	nodes := dumpNodes(t, p)
+	for _, n := range dumpNodes(t, p) {
+		if n.Pkg == gboardPkg {
+			t.Fatal("the classic dump holds the keyboard window: it dumps the active window only")
+		}
+	}
+	nodes := allNodes(t, p)
 	kb := false
 	for _, n := range nodes {
 		if n.Pkg == gboardPkg && n.Depth == 1 {
@@ -259,7 +265,7 @@ func TestNonASCIIText(t *testing.T) {
 	if got := p.Var("com.fairy.shop", "q"); got != "fries" {
 		t.Fatalf("ADB_INPUT_TEXT typed %q", got)
 	}
-	if !has(t, p, "ADB Keyboard {ON}") {
+	if slices.IndexFunc(allNodes(t, p), func(n xnode) bool { return n.Text == "ADB Keyboard {ON}" }) < 0 {
 		t.Fatal("ADB Keyboard window missing")
 	}
 	if out, _ := sh(t, p, "settings get secure default_input_method"); out != imeADB+"\n" {

@@ -12,6 +12,8 @@ type renderCache struct {
 	frameVersion uint64
 	xml          []byte
 	xmlVersion   uint64
+	allXML       []byte
+	allVersion   uint64
 	png          []byte
 	pngVersion   uint64
 }
@@ -19,9 +21,12 @@ type renderCache struct {
 const xmlHeader = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>"
 
 // dumpLocked returns the uiautomator XML of the current frame, cached per state version.
-// The format is that of `uiautomator dump` (AccessibilityNodeInfoDumper through Android's
-// KXmlSerializer): one line, no trailing newline, the classic attribute set in its order,
-// leaves written as `<node … />`, one top-level <node> per window.
+// The format is that of a stock `uiautomator dump` (AccessibilityNodeInfoDumper through
+// Android's KXmlSerializer): one line, no trailing newline, the classic attribute set in its
+// order, leaves written as `<node … />`. The dumper reads UiAutomation.getRootInActiveWindow,
+// so the only top-level <node> is the active window: the app, or the dialog in front of it —
+// never the status bar, the navigation bar or the keyboard (every classic capture in
+// testdata/android-corpus has one top-level node).
 func (p *Phone) dumpLocked() []byte {
 	if p.cache.xml != nil && p.cache.xmlVersion == p.version {
 		return p.cache.xml
@@ -31,8 +36,8 @@ func (p *Phone) dumpLocked() []byte {
 	b.Grow(64 << 10)
 	b.WriteString(xmlHeader)
 	b.WriteString(`<hierarchy rotation="0">`)
-	for _, w := range f.windows {
-		writeNode(&b, w.root, 0)
+	if w := f.activeWindow(); w != nil {
+		writeNode(&b, w.root, 0, -1)
 	}
 	b.WriteString("</hierarchy>")
 	p.cache.xml = []byte(b.String())
@@ -40,7 +45,52 @@ func (p *Phone) dumpLocked() []byte {
 	return p.cache.xml
 }
 
-func writeNode(b *strings.Builder, n *node, index int) {
+// dumpAllLocked returns the all-windows dump a uiautomator2 server answers to its
+// dumpWindowHierarchy call (androidx AccessibilityNodeInfoDumper over every window of
+// UiAutomation.getWindows): indented two spaces a level, one top-level <node index="0">
+// per window in the frame's order, `visible-to-user` before the bounds and `drawing-order`,
+// `hint`, `display-id` after them — the openatx signature of the corpus's multi-window
+// captures (ths-stock-2windows-display-id, google-tasks-tablet-2windows-display-id).
+func (p *Phone) dumpAllLocked() []byte {
+	if p.cache.allXML != nil && p.cache.allVersion == p.version {
+		return p.cache.allXML
+	}
+	f := p.frameLocked()
+	var b strings.Builder
+	b.Grow(128 << 10)
+	b.WriteString(xmlHeader)
+	b.WriteString("\n<hierarchy rotation=\"0\">\n")
+	for _, w := range f.windows {
+		writeNode(&b, w.root, 0, 1)
+	}
+	b.WriteString("</hierarchy>")
+	p.cache.allXML = []byte(b.String())
+	p.cache.allVersion = p.version
+	return p.cache.allXML
+}
+
+// activeWindow is the window with input focus: a dialog over its app, else the app.
+func (f *frame) activeWindow() *window {
+	for _, w := range f.windows {
+		if w.kind == "dialog" {
+			return w
+		}
+	}
+	for _, w := range f.windows {
+		if w.kind == "app" {
+			return w
+		}
+	}
+	return nil
+}
+
+// writeNode writes n and its children. depth < 0 writes the classic one-line form; depth ≥ 0
+// writes the uiautomator2 form, indented by depth and with its extra attributes.
+func writeNode(b *strings.Builder, n *node, index, depth int) {
+	u2 := depth >= 0
+	if u2 {
+		b.WriteString(strings.Repeat("  ", depth))
+	}
 	b.WriteString(`<node index="`)
 	b.WriteString(strconv.Itoa(index))
 	b.WriteString(`" text="`)
@@ -64,6 +114,9 @@ func writeNode(b *strings.Builder, n *node, index int) {
 		b.WriteString(`="`)
 		b.WriteString(strconv.FormatBool(a.v))
 	}
+	if u2 {
+		b.WriteString(`" visible-to-user="true`)
+	}
 	b.WriteString(`" bounds="[`)
 	b.WriteString(strconv.Itoa(n.b.Min.X))
 	b.WriteByte(',')
@@ -73,15 +126,44 @@ func writeNode(b *strings.Builder, n *node, index int) {
 	b.WriteByte(',')
 	b.WriteString(strconv.Itoa(n.b.Max.Y))
 	b.WriteString(`]"`)
+	if u2 {
+		order := index + 1 // a window's root is drawn first: 0
+		if depth == 1 {
+			order = 0
+		}
+		b.WriteString(` drawing-order="`)
+		b.WriteString(strconv.Itoa(order))
+		b.WriteString(`" hint="`)
+		if n.hint {
+			escapeAttr(b, n.text)
+		}
+		b.WriteString(`" display-id="0"`)
+	}
 	if len(n.children) == 0 {
 		b.WriteString(" />")
+		if u2 {
+			b.WriteByte('\n')
+		}
 		return
 	}
 	b.WriteByte('>')
+	if u2 {
+		b.WriteByte('\n')
+	}
 	for i, c := range n.children {
-		writeNode(b, c, i)
+		d := -1
+		if u2 {
+			d = depth + 1
+		}
+		writeNode(b, c, i, d)
+	}
+	if u2 {
+		b.WriteString(strings.Repeat("  ", depth))
 	}
 	b.WriteString("</node>")
+	if u2 {
+		b.WriteByte('\n')
+	}
 }
 
 // escapeAttr writes s as KXmlSerializer writes an attribute value after uiautomator's

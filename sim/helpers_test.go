@@ -125,6 +125,13 @@ func dumpNodes(t testing.TB, p *Phone) []xnode {
 	return parseDump(t, []byte(xmlPart))
 }
 
+// allNodes parses the all-windows dump of the uiautomator2 server (status bar, app,
+// keyboard, navigation bar).
+func allNodes(t testing.TB, p *Phone) []xnode {
+	t.Helper()
+	return parseDump(t, p.DumpAllWindows())
+}
+
 // find returns the node whose text or content-desc is label (the last, deepest match).
 func find(t testing.TB, p *Phone, label string) (xnode, bool) {
 	t.Helper()

@@ -31,9 +31,10 @@ type DeviceConfig struct {
 // DeviceServer serves the adbd device protocol for one device over TCP, so that the real
 // adb server reaches it with `adb connect ADDR`.
 type DeviceServer struct {
-	loop    *listenerLoop
-	dev     Device
-	maxData uint32
+	loop     *listenerLoop
+	dev      Device
+	maxData  uint32
+	reverses forwardTable // adb reverse rules the device keeps
 }
 
 // NewDeviceServer checks cfg and opens the listener; call Serve to accept hosts.
@@ -242,7 +243,7 @@ func (c *adbdConn) open(p packet) error {
 	}
 	req := strings.TrimRight(string(p.data), "\x00")
 	svc, ok := parseService(req)
-	if !ok {
+	if !ok || !available(c.srv.dev, svc) {
 		c.log.Debug("wire: unknown service", slog.String(keyService, req))
 		return c.send(packet{cmd: cmdCLSE, arg0: 0, arg1: p.arg0})
 	}
@@ -269,7 +270,7 @@ func (c *adbdConn) open(p packet) error {
 				c.abort()
 			}
 		}()
-		runService(ctx, c.srv.dev, svc, st, c.log)
+		runService(ctx, c.srv.dev, svc, st, &c.srv.reverses, c.log)
 	}()
 	return nil
 }

@@ -44,6 +44,7 @@ type HostServer struct {
 	loop    *listenerLoop
 	devices []Device
 	onKill  func()
+	fwd     hostForwards
 }
 
 // NewHostServer checks cfg and opens the listener; call Serve to accept clients.
@@ -65,7 +66,12 @@ func NewHostServer(cfg HostConfig) (*HostServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new host server: %w", err)
 	}
-	return &HostServer{loop: loop, devices: append([]Device(nil), cfg.Devices...), onKill: cfg.OnKill}, nil
+	s := &HostServer{loop: loop, devices: append([]Device(nil), cfg.Devices...), onKill: cfg.OnKill}
+	s.fwd.rev = make(map[Device]*forwardTable, len(cfg.Devices))
+	for _, d := range cfg.Devices {
+		s.fwd.rev[d] = &forwardTable{}
+	}
+	return s, nil
 }
 
 // Addr is the address clients connect to.
@@ -75,7 +81,11 @@ func (s *HostServer) Addr() net.Addr { return s.loop.ln.Addr() }
 func (s *HostServer) Serve(ctx context.Context) error { return s.loop.serve(ctx, s.handle) }
 
 // Close stops the server, ends every client connection and waits for their goroutines.
-func (s *HostServer) Close() error { return s.loop.close() }
+func (s *HostServer) Close() error {
+	err := s.loop.close()
+	s.closeForwards()
+	return err
+}
 
 // hostConn is one client connection; reads go through a buffer that later services share.
 type hostConn struct {
@@ -227,6 +237,12 @@ func (s *HostServer) hostService(c *hostConn, req string) (Device, bool) {
 	case "host:host-features":
 		_ = writeOkay(c, deviceFeatures)
 		return nil, false
+	case "host:list-forward", "host-local:list-forward":
+		s.forwardRequest(c, nil, "list-forward")
+		return nil, false
+	case "host:killforward-all", "host-local:killforward-all":
+		s.forwardRequest(c, nil, "killforward-all")
+		return nil, false
 	case "host:kill":
 		_ = writeOkay(c)
 		if s.onKill != nil {
@@ -288,6 +304,10 @@ func (s *HostServer) hostService(c *hostConn, req string) (Device, bool) {
 		_ = writeFail(c, err.Error())
 		return nil, false
 	}
+	if forwardQuery(query) {
+		s.forwardRequest(c, dev, query)
+		return nil, false
+	}
 	switch query {
 	case "get-state":
 		_ = writeOkay(c, dev.ConnState())
@@ -334,7 +354,9 @@ func (s *HostServer) deviceQuery(req string) (dev Device, query string, err erro
 		switch q {
 		case "get-state", "get-serialno", "get-devpath", "features":
 		default:
-			return nil, "", nil, false
+			if !forwardQuery(q) {
+				return nil, "", nil, false
+			}
 		}
 		dev, _, err = s.pick("", false)
 		return dev, q, err, true
@@ -385,12 +407,12 @@ func appendProp(b *strings.Builder, key, value string, sanitize bool) {
 // deviceService runs one device service on the switched transport.
 func (s *HostServer) deviceService(ctx context.Context, c *hostConn, dev Device, req string, log *slog.Logger) {
 	svc, ok := parseService(req)
-	if !ok {
+	if !ok || !available(dev, svc) {
 		_ = writeFail(c, "closed")
 		return
 	}
 	if err := writeOkay(c); err != nil {
 		return
 	}
-	runService(ctx, dev, svc, c, log)
+	runService(ctx, dev, svc, c, s.reverses(dev), log)
 }

@@ -27,7 +27,7 @@ type serviceStream interface {
 
 // service is a parsed device service request.
 type service struct {
-	kind    string // "shell", "exec" or "sync"
+	kind    string // "shell", "exec", "sync", "socket" (cmdline: the address), "framebuffer" or "reverse" (cmdline: the request)
 	v2      bool   // shell protocol v2 (framed stdin/stdout/stderr/exit)
 	pty     bool
 	cmdline string
@@ -36,6 +36,9 @@ type service struct {
 // parseService parses a device service request such as "shell:ls",
 // "shell,v2,TERM=xterm,raw:ls", "exec:cat x" or "sync:".
 func parseService(req string) (service, bool) {
+	if socketAddr(req) {
+		return service{kind: "socket", cmdline: req}, true
+	}
 	name, rest, ok := strings.Cut(req, ":")
 	if !ok {
 		return service{}, false
@@ -45,6 +48,10 @@ func parseService(req string) (service, bool) {
 		return service{kind: "exec", cmdline: rest}, true
 	case name == "sync":
 		return service{kind: "sync"}, rest == ""
+	case name == "framebuffer":
+		return service{kind: "framebuffer"}, rest == ""
+	case name == "reverse":
+		return service{kind: "reverse", cmdline: rest}, rest != ""
 	case name == "shell" || strings.HasPrefix(name, "shell,"):
 		s := service{kind: "shell", cmdline: rest, pty: rest == ""}
 		for _, opt := range strings.Split(name, ",")[1:] {
@@ -64,12 +71,21 @@ func parseService(req string) (service, bool) {
 
 // runService runs svc for dev on st and ends st (each shell form ends it itself, before
 // waiting for its input reader, which only returns once the stream has ended). ctx is cancelled when the client closes.
-func runService(ctx context.Context, dev Device, svc service, st serviceStream, log *slog.Logger) {
+func runService(ctx context.Context, dev Device, svc service, st serviceStream, reverses *forwardTable, log *slog.Logger) {
 	log = log.With(slog.String(keySerial, dev.Serial()), slog.String(keyService, svc.kind))
 	var err error
 	switch {
 	case svc.kind == "sync":
 		err = serveSync(dev, st)
+		st.end(false)
+	case svc.kind == "socket":
+		err = serveSocket(ctx, dev, svc.cmdline, st)
+		st.end(false)
+	case svc.kind == "framebuffer":
+		err = serveFramebuffer(dev, st)
+		st.end(false)
+	case svc.kind == "reverse":
+		err = serveReverse(reverses, svc.cmdline, st)
 		st.end(false)
 	case svc.v2:
 		err = serveShellV2(ctx, dev, svc, st)
