@@ -156,6 +156,10 @@ func element(t *testing.T, screen, want string) int {
 // next screen, and bad arguments get a tool error that says what to do.
 func TestMCPPhoneTools(t *testing.T) {
 	r := startMCP(t, nil)
+	// The server speaks the newest version in which it may ask during a call.
+	if v := r.session.InitializeResult().ProtocolVersion; v != "2025-11-25" {
+		t.Errorf("negotiated protocol %s, want 2025-11-25", v)
+	}
 	tools, err := r.session.ListTools(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -368,7 +372,7 @@ func TestMCPRunPaymentRefused(t *testing.T) {
 		t.Fatalf("run: %v\n%s", err, r.stderr.String())
 	}
 	text := res.Content[0].(*sdk.TextContent).Text
-	if !res.IsError || strings.HasPrefix(text, "done") {
+	if !res.IsError || !strings.HasPrefix(text, "refused") || !strings.Contains(text, "支付") {
 		t.Errorf("a run whose payment was refused says: %s", text)
 	}
 	orders := r.phone.Orders()
@@ -379,5 +383,71 @@ func TestMCPRunPaymentRefused(t *testing.T) {
 	defer r.mu.Unlock()
 	if len(r.asked) < 3 || !strings.Contains(r.asked[2], "Pay") {
 		t.Errorf("asked %q, want the payment asked third", r.asked)
+	}
+}
+
+// TestMCPOverHTTP serves `fairy mcp --http` and drives it with the SDK's streamable HTTP
+// client: the tools, the screen, and an order that the person allows through elicitation
+// over the HTTP stream.
+func TestMCPOverHTTP(t *testing.T) {
+	phone, err := sim.New(sim.Config{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, err := wire.NewHostServer(wire.HostConfig{Devices: []wire.Device{phone}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = hs.Serve(context.Background()) }()
+	t.Cleanup(func() { _ = hs.Close() })
+	host, port, _ := strings.Cut(hs.Addr().String(), ":")
+
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(t.Context())
+	stderr := &syncBuffer{}
+	root := newRootCmd(strings.NewReader(""), &syncBuffer{}, stderr, envMap(map[string]string{"HOME": dir}))
+	root.SetArgs([]string{"mcp", "--http", "127.0.0.1:0", "--adb-host", host, "--adb-port", port, "--knowledge", filepath.Join(dir, "k.db")})
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("fairy mcp --http: %v", err)
+		}
+	})
+	re := regexp.MustCompile(`http://\S+/`)
+	var endpoint string
+	for deadline := time.Now().Add(5 * time.Second); endpoint == ""; time.Sleep(10 * time.Millisecond) {
+		endpoint = re.FindString(stderr.String())
+		if time.Now().After(deadline) {
+			t.Fatalf("fairy mcp --http did not start: %s", stderr.String())
+		}
+	}
+	r := &mcpRig{phone: phone, stderr: stderr}
+	client := sdk.NewClient(&sdk.Implementation{Name: "fairy-test", Version: "0"}, &sdk.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			r.mu.Lock()
+			r.asked = append(r.asked, req.Params.Message)
+			r.mu.Unlock()
+			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"answer": "yes"}}, nil
+		},
+	})
+	cs, err := client.Connect(t.Context(), &sdk.StreamableClientTransport{Endpoint: endpoint}, nil)
+	if err != nil {
+		t.Fatalf("connect to %s: %v", endpoint, err)
+	}
+	defer cs.Close()
+	r.session = cs
+	tools, err := cs.ListTools(t.Context(), nil)
+	if err != nil || len(tools.Tools) != 7 {
+		t.Fatalf("tools over HTTP: %v %v", err, tools)
+	}
+	screen := shopToCheckout(t, r)
+	screen = r.call(t, "act", map[string]any{"action": "tap", "element": element(t, screen, `"提交订单"`)}, false)
+	if len(r.asked) != 1 || !strings.Contains(r.asked[0], "提交订单") || !strings.Contains(screen, "支付") {
+		t.Errorf("asked %q; the screen after the order:\n%s", r.asked, screen)
+	}
+	if orders := phone.Orders(); len(orders) != 1 || orders[0].Paid {
+		t.Errorf("orders = %+v, want one, unpaid", orders)
 	}
 }
