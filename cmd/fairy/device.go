@@ -27,16 +27,27 @@ func openDevice(ctx context.Context, target func() deviceTarget) (*adb.Device, e
 
 // newDevicesCmd builds `fairy devices`.
 func newDevicesCmd(target func() deviceTarget) *cobra.Command {
-	return &cobra.Command{
-		Use:   "devices",
+	var format string
+	cmd := &cobra.Command{
+		Use:   "devices [--format table|json]",
 		Short: "List the devices the adb server knows, in any state",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFormat(format); err != nil {
+				return err
+			}
 			list, err := adb.Devices(cmd.Context(), adbConfig(target()))
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
+			if isJSON(format) {
+				rows := make([]deviceJSON, len(list))
+				for i, d := range list {
+					rows[i] = deviceJSON{Serial: d.Serial, State: d.State, Model: d.Model, Product: d.Product}
+				}
+				return writeJSON(out, rows)
+			}
 			if len(list) == 0 {
 				_, err := fmt.Fprintln(out, "No devices: connect one with USB debugging on, or `adb connect HOST:PORT`.")
 				return err
@@ -49,6 +60,8 @@ func newDevicesCmd(target func() deviceTarget) *cobra.Command {
 			return tw.Flush()
 		},
 	}
+	addFormatFlag(cmd, &format)
+	return cmd
 }
 
 // newScreenCmd builds `fairy screen`.
@@ -62,7 +75,7 @@ func newScreenCmd(target func() deviceTarget) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if format != "text" && format != "json" {
-				return fmt.Errorf("unknown --format %q: use text or json", format)
+				return withExit(exitUsage, fmt.Errorf("unknown --format %q: use text or json", format))
 			}
 			ctx := cmd.Context()
 			d, err := openDevice(ctx, target)
@@ -131,7 +144,11 @@ func newActCmd(target func() deviceTarget) *cobra.Command {
 				return err
 			}
 			defer d.Close(context.WithoutCancel(ctx))
-			return f(ctx, d, args)
+			err = f(ctx, d, args)
+			if errors.Is(err, adb.ErrUnknownKey) || errors.Is(err, adb.ErrBadArgument) {
+				return withExit(exitUsage, err) // the argument is wrong, not the phone
+			}
+			return err
 		}
 	}
 	ints := func(args []string) ([]int, error) {
@@ -139,7 +156,7 @@ func newActCmd(target func() deviceTarget) *cobra.Command {
 		for i, a := range args {
 			n, err := strconv.Atoi(a)
 			if err != nil || n < 0 {
-				return nil, fmt.Errorf("%q is not a pixel coordinate", a)
+				return nil, withExit(exitUsage, fmt.Errorf("%q is not a pixel coordinate", a))
 			}
 			v[i] = n
 		}
@@ -166,26 +183,35 @@ func newActCmd(target func() deviceTarget) *cobra.Command {
 			RunE: do(func(ctx context.Context, d *adb.Device, args []string) error {
 				err := d.TypeText(ctx, args[0])
 				var te *adb.TextError
-				if errors.As(err, &te) {
+				switch {
+				case errors.As(err, &te):
 					return fmt.Errorf("%w: focus a text field first (tap it)", err)
+				case errors.Is(err, adb.ErrTextRefused):
+					return withExit(exitUsage, err) // the argument itself cannot be typed
 				}
 				return err
 			})},
 		&cobra.Command{Use: "key KEY", Short: "Press a key: back, home, enter, delete, tab, menu, app_switch, … or a key code", Args: cobra.ExactArgs(1),
-			RunE: do(func(ctx context.Context, d *adb.Device, args []string) error { return d.Key(ctx, args[0]) })},
+			ValidArgsFunction: completeKeys,
+			RunE:              do(func(ctx context.Context, d *adb.Device, args []string) error { return d.Key(ctx, args[0]) })},
 		&cobra.Command{Use: "launch PACKAGE", Short: "Start an app by package name", Args: cobra.ExactArgs(1),
-			RunE: do(func(ctx context.Context, d *adb.Device, args []string) error { return d.Launch(ctx, args[0]) })},
+			ValidArgsFunction: completeLaunchable(target),
+			RunE:              do(func(ctx context.Context, d *adb.Device, args []string) error { return d.Launch(ctx, args[0]) })},
 	)
 	return cmd
 }
 
 // newAppsCmd builds `fairy apps`.
 func newAppsCmd(target func() deviceTarget) *cobra.Command {
-	return &cobra.Command{
-		Use:   "apps",
+	var format string
+	cmd := &cobra.Command{
+		Use:   "apps [--format table|json]",
 		Short: "List the phone's launchable apps",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFormat(format); err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			d, err := openDevice(ctx, target)
 			if err != nil {
@@ -196,6 +222,13 @@ func newAppsCmd(target func() deviceTarget) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if isJSON(format) {
+				rows := make([]appJSON, len(apps))
+				for i, a := range apps {
+					rows[i] = appJSON{Package: a.Package, Activity: a.Activity, Label: a.Label}
+				}
+				return writeJSON(cmd.OutOrStdout(), rows)
+			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "PACKAGE\tACTIVITY\tLABEL")
 			for _, a := range apps {
@@ -204,4 +237,6 @@ func newAppsCmd(target func() deviceTarget) *cobra.Command {
 			return tw.Flush()
 		},
 	}
+	addFormatFlag(cmd, &format)
+	return cmd
 }

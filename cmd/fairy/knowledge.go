@@ -64,15 +64,22 @@ func newMapCmd(knowledgePath func() (string, error)) *cobra.Command {
 		Use:   "map",
 		Short: "Inspect the learned App Maps (pages and transitions of each app)",
 	}
+	var listFormat, showFormat, pathFormat string
 	list := &cobra.Command{
-		Use:   "list",
+		Use:   "list [--format table|json]",
 		Short: "List apps with their page, transition and trick counts",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if err := checkFormat(listFormat); err != nil {
+				return err
+			}
 			err := withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
 				apps, err := s.Apps()
 				if err != nil {
 					return err
+				}
+				if isJSON(listFormat) {
+					return writeMapList(c.OutOrStdout(), apps)
 				}
 				if len(apps) == 0 {
 					fmt.Fprintln(c.OutOrStdout(), "No apps learned yet.")
@@ -86,6 +93,9 @@ func newMapCmd(knowledgePath func() (string, error)) *cobra.Command {
 				return tw.Flush()
 			})
 			if errors.Is(err, errNoKnowledge) {
+				if isJSON(listFormat) {
+					return writeMapList(c.OutOrStdout(), nil)
+				}
 				fmt.Fprintln(c.OutOrStdout(), "No apps learned yet.")
 				return nil
 			}
@@ -93,31 +103,42 @@ func newMapCmd(knowledgePath func() (string, error)) *cobra.Command {
 		},
 	}
 	show := &cobra.Command{
-		Use:   "show PKG",
-		Short: "Show an app's pages and transitions as a table",
-		Args:  cobra.ExactArgs(1),
+		Use:               "show PKG [--format table|json]",
+		Short:             "Show an app's pages and transitions as a table (or the map as JSON)",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeMapApps(knowledgePath),
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := checkFormat(showFormat); err != nil {
+				return err
+			}
 			return withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
 				m, err := appMap(s, args[0])
 				if err != nil {
 					return err
+				}
+				if isJSON(showFormat) {
+					return m.WriteJSON(c.OutOrStdout())
 				}
 				return m.WriteTable(c.OutOrStdout())
 			})
 		},
 	}
 	path := &cobra.Command{
-		Use:   "path PKG FROM TO",
-		Short: "Show the known path between two pages (page IDs like p3, keys, or key prefixes)",
-		Args:  cobra.ExactArgs(3),
+		Use:               "path PKG FROM TO [--format table|json]",
+		Short:             "Show the known path between two pages (page IDs like p3, keys, or key prefixes)",
+		Args:              cobra.ExactArgs(3),
+		ValidArgsFunction: completeMapPath(knowledgePath),
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := checkFormat(pathFormat); err != nil {
+				return err
+			}
 			return withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
 				steps, err := s.Path(args[0], args[1], args[2])
 				if err != nil {
 					return err
 				}
 				out := c.OutOrStdout()
-				if len(steps) == 0 {
+				if len(steps) == 0 && !isJSON(pathFormat) {
 					fmt.Fprintln(out, "Already there: FROM and TO are the same page.")
 					return nil
 				}
@@ -130,6 +151,9 @@ func newMapCmd(knowledgePath func() (string, error)) *cobra.Command {
 						return p.ID + " (" + p.Name() + ")"
 					}
 					return key
+				}
+				if isJSON(pathFormat) {
+					return writePath(out, steps, name)
 				}
 				tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "STEP\tFROM\tACTION\tTO\tRELIABILITY")
@@ -164,6 +188,10 @@ func newMapCmd(knowledgePath func() (string, error)) *cobra.Command {
 		},
 	}
 	export.Flags().StringVar(&format, "format", "dot", "output format: dot, json or mermaid")
+	export.ValidArgsFunction = completeMapApps(knowledgePath)
+	addFormatFlag(list, &listFormat)
+	addFormatFlag(show, &showFormat)
+	addFormatFlag(path, &pathFormat)
 	cmd.AddCommand(list, show, path, export)
 	return cmd
 }
@@ -186,12 +214,16 @@ func newTricksCmd(knowledgePath func() (string, error)) *cobra.Command {
 		Use:   "tricks",
 		Short: "List, show, add and remove App Tricks (learned tips per app)",
 	}
-	var kindFlag string
+	var kindFlag, listFormat string
 	list := &cobra.Command{
-		Use:   "list [PKG]",
-		Short: "List tricks, best first (PKG: one app, or \"common\")",
-		Args:  cobra.MaximumNArgs(1),
+		Use:               "list [PKG] [--kind K] [--format table|json]",
+		Short:             "List tricks, best first (PKG: one app, or \"common\")",
+		Args:              cobra.MaximumNArgs(1),
+		ValidArgsFunction: completeTrickApps(knowledgePath),
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := checkFormat(listFormat); err != nil {
+				return err
+			}
 			var kind knowledge.Kind
 			if kindFlag != "" {
 				k, err := knowledge.ParseKind(kindFlag)
@@ -209,6 +241,9 @@ func newTricksCmd(knowledgePath func() (string, error)) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				if isJSON(listFormat) {
+					return writeTricks(c.OutOrStdout(), tricks)
+				}
 				if len(tricks) == 0 {
 					fmt.Fprintln(c.OutOrStdout(), "No tricks.")
 					return nil
@@ -225,6 +260,9 @@ func newTricksCmd(knowledgePath func() (string, error)) *cobra.Command {
 				return tw.Flush()
 			})
 			if errors.Is(err, errNoKnowledge) {
+				if isJSON(listFormat) {
+					return writeTricks(c.OutOrStdout(), nil)
+				}
 				fmt.Fprintln(c.OutOrStdout(), "No tricks.")
 				return nil
 			}
@@ -232,6 +270,8 @@ func newTricksCmd(knowledgePath func() (string, error)) *cobra.Command {
 		},
 	}
 	list.Flags().StringVar(&kindFlag, "kind", "", "only this kind: planning, action or error-recovery")
+	_ = list.RegisterFlagCompletionFunc("kind", completeKinds)
+	addFormatFlag(list, &listFormat)
 	show := &cobra.Command{
 		Use:   "show ID",
 		Short: "Show one trick with its provenance and counters",

@@ -54,11 +54,15 @@ var checkSchema = json.RawMessage(`{"type":"object","properties":{"ok":{"type":"
 func newModelCheckCmd(d modelDeps) *cobra.Command {
 	var timeout time.Duration
 	var roles []string
+	var format string
 	cmd := &cobra.Command{
-		Use:   "check [--role R]... [--timeout D]",
+		Use:   "check [--role R]... [--timeout D] [--format table|json]",
 		Short: "Send each role's model a tiny request and report ok, latency and tokens",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFormat(format); err != nil {
+				return err
+			}
 			cfg, err := d.Config(cmd)
 			if err != nil {
 				return withExit(2, err)
@@ -79,23 +83,33 @@ func newModelCheckCmd(d modelDeps) *cobra.Command {
 					list = append(list, llm.Role(r))
 				}
 			}
-			failed := checkModels(cmd.Context(), c, list, timeout, cmd)
-			if failed > 0 {
-				return withExit(1, fmt.Errorf("%d of %d role(s) failed the model check", failed, len(list)))
+			failures := checkModels(cmd.Context(), c, list, timeout, format, cmd)
+			if len(failures) == 0 {
+				return nil
 			}
-			return nil
+			err = fmt.Errorf("%d of %d role(s) failed the model check", len(failures), len(list))
+			for _, f := range failures {
+				if errors.Is(f, openai.ErrAuth) {
+					// A refused key is configuration (exit 2), not a model that fails.
+					err = fmt.Errorf("%w: %w", err, f)
+					break
+				}
+			}
+			return withExit(exitFailed, err)
 		},
 	}
 	cmd.Flags().DurationVar(&timeout, "timeout", 60*time.Second, "time allowed per role")
 	cmd.Flags().StringSliceVar(&roles, "role", nil, "check only these roles (default: all)")
+	_ = cmd.RegisterFlagCompletionFunc("role", completeRoles)
+	addFormatFlag(cmd, &format)
 	return cmd
 }
 
-// checkModels runs the check for each role, prints a table and returns the number of failures.
-func checkModels(ctx context.Context, c *openai.Client, roles []llm.Role, timeout time.Duration, cmd *cobra.Command) int {
-	tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ROLE\tMODEL\tRESULT\tLATENCY\tTOKENS\tCOST\tERROR")
-	failed := 0
+// checkModels runs the check for each role, prints a table (or JSON) and returns the
+// failures.
+func checkModels(ctx context.Context, c *openai.Client, roles []llm.Role, timeout time.Duration, format string, cmd *cobra.Command) []error {
+	var failed []error
+	rows := make([]roleCheckJSON, 0, len(roles))
 	for _, role := range roles {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		resp, err := c.Generate(cctx, llm.Request{
@@ -107,15 +121,29 @@ func checkModels(ctx context.Context, c *openai.Client, roles []llm.Role, timeou
 		})
 		cancel()
 		if err != nil {
-			failed++
-			fmt.Fprintf(tw, "%s\t%s\tFAIL\t-\t-\t-\t%v\n", role, c.ModelFor(role), err)
+			failed = append(failed, err)
+			rows = append(rows, roleCheckJSON{Role: string(role), Model: c.ModelFor(role), Error: err.Error()})
 			if ctx.Err() != nil {
 				break
 			}
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\tok\t%s\t%d+%d\t$%.6f\t\n", role, resp.Model, resp.Latency.Round(time.Millisecond),
-			resp.Usage.PromptTokens, resp.Usage.CompletionTokens, resp.Cost)
+		rows = append(rows, roleCheckJSON{Role: string(role), Model: resp.Model, OK: true, LatencyMS: resp.Latency.Milliseconds(),
+			PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens, Cost: resp.Cost})
+	}
+	if isJSON(format) {
+		_ = writeJSON(cmd.OutOrStdout(), rows)
+		return failed
+	}
+	tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ROLE\tMODEL\tRESULT\tLATENCY\tTOKENS\tCOST\tERROR")
+	for _, r := range rows {
+		if !r.OK {
+			fmt.Fprintf(tw, "%s\t%s\tFAIL\t-\t-\t-\t%s\n", r.Role, r.Model, r.Error)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\tok\t%s\t%d+%d\t$%.6f\t\n", r.Role, r.Model, time.Duration(r.LatencyMS)*time.Millisecond,
+			r.PromptTokens, r.CompletionTokens, r.Cost)
 	}
 	_ = tw.Flush()
 	return failed

@@ -36,18 +36,18 @@ set-of-mark image (numbered boxes over the screenshot); a .jpg/.jpeg name gives 
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {
-				return fmt.Errorf("unknown --format %q: use text or json", format)
+				return withExit(exitUsage, fmt.Errorf("unknown --format %q: use text or json", format))
 			}
 			if somPath != "" && pngPath == "" {
-				return errors.New("--som needs the screenshot: pass --png SHOT.png")
+				return withExit(exitUsage, errors.New("--som needs the screenshot: pass --png SHOT.png"))
 			}
 			dump, err := os.ReadFile(args[0])
 			if err != nil {
-				return fmt.Errorf("read dump: %w", err)
+				return withExit(exitUsage, fmt.Errorf("read dump: %w", err))
 			}
 			s, err := perception.Parse(dump)
 			if err != nil {
-				return parseError(args[0], err)
+				return withExit(exitUsage, parseError(args[0], err))
 			}
 			if somPath != "" {
 				if err := writeSetOfMark(s, pngPath, somPath, longEdge); err != nil {

@@ -58,17 +58,22 @@ App Tricks and an App Map from every run.
 Try it with no phone and no model: 'fairy demo' runs a simulated phone and a scripted model.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       buildVersion(),
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			if err := s.load(cmd); err != nil {
 				return withExit(2, err)
 			}
 			s.applyEnv(cmd, envKeys)
+			if err := s.checkEnvAndFlags(cmd); err != nil {
+				return withExit(2, err)
+			}
 			return nil
 		},
 	}
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return withExit(2, err) })
 
 	pf := root.PersistentFlags()
@@ -78,7 +83,7 @@ Try it with no phone and no model: 'fairy demo' runs a simulated phone and a scr
 	pf.StringP("serial", "s", "", "device serial (default: $ANDROID_SERIAL, or the only device)")
 	pf.String("adb-host", "", "adb server host (default: localhost)")
 	pf.Int("adb-port", 0, "adb server port (default: 5037)")
-	pf.String(keyLogLevel, "warn", "log level: debug, info, warn, error")
+	pf.String(keyLogLevel, "warn", "log level: "+strings.Join(logLevels, ", "))
 	_ = s.v.BindPFlag(keyRuns, pf.Lookup(keyRuns))
 	_ = s.v.BindPFlag(keyKnowledge, pf.Lookup(keyKnowledge))
 	_ = s.v.BindPFlag(keySerial, pf.Lookup("serial"))
@@ -87,6 +92,10 @@ Try it with no phone and no model: 'fairy demo' runs a simulated phone and a scr
 	_ = s.v.BindPFlag(keyLogLevel, pf.Lookup(keyLogLevel))
 
 	root.AddCommand(s.subcommands()...)
+	classifyFailures(root)
+	s.completionSeesConfig(root)
+	_ = root.RegisterFlagCompletionFunc("serial", s.completeSerials)
+	_ = root.RegisterFlagCompletionFunc(keyLogLevel, cobra.FixedCompletions(logLevels, cobra.ShellCompDirectiveNoFileComp))
 	return root
 }
 
@@ -116,7 +125,7 @@ func (s *settings) load(cmd *cobra.Command) error {
 		}
 		return fmt.Errorf("read config %s: %w", path, err)
 	}
-	return nil
+	return checkConfigFile(path)
 }
 
 // envKeys are the configuration keys that FAIRY_<KEY> variables set, each with the flag that

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fairy-go/fairy/agent"
@@ -51,9 +52,12 @@ func newRunCmd(d runDeps) *cobra.Command {
 	var textOnly bool
 	var maxSteps int
 	cmd := &cobra.Command{
-		Use:   "run [--serial S] [--adb-host H --adb-port P] [--text-only] [--max-steps N] \"instruction\"",
+		Use:   "run [--serial S] [--adb-host H --adb-port P] [--text-only] [--max-steps N] INSTRUCTION...",
 		Short: "Carry out an instruction on a phone",
-		Args:  cobra.ExactArgs(1),
+		Long: `Carry out an instruction on a phone. The instruction may be quoted or not: the words are
+joined with spaces ('fairy run turn off wifi' is 'fairy run "turn off wifi"'); put -- before
+an instruction that starts with a dash.`,
+		Args: instructionArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := d.Config(cmd)
 			if err != nil {
@@ -79,7 +83,7 @@ func newRunCmd(d runDeps) *cobra.Command {
 			}
 			defer dev.Close(context.WithoutCancel(cmd.Context()))
 			person := interaction.NewTerminal(d.Stdin, d.Stdout)
-			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: d.Stdout, HideQuestions: true}, args[0])
+			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: d.Stdout, HideQuestions: true}, instruction(args))
 			return err
 		},
 	}
@@ -117,6 +121,10 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 		return global.Summary{}, withExit(2, err)
 	}
 	dir := filepath.Join(cfg.RunsDir, id)
+	// Made here, before it is named: a run directory that cannot be made is never printed.
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return global.Summary{}, withExit(exitUsage, fmt.Errorf("cannot make a run directory under %s: %w: choose a writable directory with --runs DIR", cfg.RunsDir, err))
+	}
 	fmt.Fprintf(s.Out, "run directory: %s\n", dir)
 	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: dir, ID: id, Device: s.Device, Model: cfg.Model,
 		Dialoger: s.Dialoger, Knowledge: kn.Store, KnowledgeOff: kn.Off, Progress: s.Out, HideQuestions: s.HideQuestions})
@@ -148,3 +156,14 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 	}
 	return sum, nil
 }
+
+// instructionArgs accepts an instruction given as one quoted argument or as several words.
+func instructionArgs(_ *cobra.Command, args []string) error {
+	if strings.TrimSpace(instruction(args)) == "" {
+		return withExit(exitUsage, errors.New("no instruction: say what to do, e.g. fairy run turn off wifi"))
+	}
+	return nil
+}
+
+// instruction joins the words of an instruction given without quotes.
+func instruction(args []string) string { return strings.TrimSpace(strings.Join(args, " ")) }

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fairy-go/fairy/executor/adb"
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/llm/openai"
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses, as README.md's table lists them.
+const (
+	exitFailed      = 1   // the task failed or was refused; a command could not do its work
+	exitUsage       = 2   // usage or configuration error: flags, arguments, config, model key, device choice
+	exitInterrupted = 130 // Ctrl-C or SIGTERM
+)
+
+// classifyFailures wraps the RunE of c and of every command below it so that a plain error
+// from a command's work is a failure (exit 1), and an error whose cause is configuration
+// (a refused model key, no or several devices, an unreadable knowledge file, a bad import
+// document) is a usage or configuration error (exit 2), whatever status the command gave it. Errors cobra raises
+// before RunE (unknown commands and flags, wrong argument counts) stay usage errors, and a
+// command says exit 2 itself for a bad argument it finds.
+func classifyFailures(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		classifyFailures(sub)
+	}
+	if run := c.RunE; run != nil {
+		c.RunE = func(cmd *cobra.Command, args []string) error { return failureStatus(run(cmd, args)) }
+	}
+}
+
+// failureStatus gives err its exit status; see classifyFailures.
+func failureStatus(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *exitError
+	isExit := errors.As(err, &ee)
+	if configCause(err) {
+		if isExit && ee.code == exitUsage {
+			return err
+		}
+		if isExit && ee.err != nil {
+			err = ee.err
+		}
+		if errors.Is(err, openai.ErrAuth) {
+			err = fmt.Errorf("%w: check the API key (OPENAI_API_KEY or model.api-key) and the endpoint (OPENAI_BASE_URL or model.base-url)", err)
+		}
+		return withExit(exitUsage, err)
+	}
+	if isExit {
+		return err
+	}
+	return withExit(exitFailed, err)
+}
+
+// configCause reports whether err comes from the configuration or the person's input
+// rather than the work: a refused model key, a device that cannot be chosen, a knowledge
+// file that cannot be used, an import document or a page reference that is wrong.
+func configCause(err error) bool {
+	for _, cause := range []error{openai.ErrAuth,
+		adb.ErrServerDown, adb.ErrNoDevice, adb.ErrMultipleDevices, adb.ErrDeviceNotFound, adb.ErrOffline, adb.ErrUnauthorized,
+		knowledge.ErrDamaged, knowledge.ErrNotKnowledge, knowledge.ErrSchema, knowledge.ErrInUse,
+		knowledge.ErrTooLarge, knowledge.ErrFormat, knowledge.ErrInvalid, knowledge.ErrAmbiguous} {
+		if errors.Is(err, cause) {
+			return true
+		}
+	}
+	return false
+}
