@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"path"
 	"regexp"
 	"slices"
 	"sort"
@@ -52,6 +53,15 @@ func (p *Phone) dispatch(c *cmdIO) (int, error) {
 			return sub.runLine(string(c.stdin), nil, c.stdout)
 		}
 		return 0, nil
+	case "nohup", "exec", "setsid":
+		// Runs the rest of the line as the command (nohup CMD …: a pushed helper started in
+		// the background).
+		if len(c.args) < 2 {
+			c.errorf("%s: Needs 1 argument (see \"%s --help\")\n", name, name)
+			return 1, nil
+		}
+		c.args = c.args[1:]
+		return p.dispatch(c)
 	case "exit":
 		st := c.env.status
 		if len(c.args) > 1 {
@@ -90,6 +100,8 @@ func newCommandTable() map[string]command {
 		"am": cmdAm, "monkey": cmdMonkey, "pm": cmdPm, "cmd": cmdCmd, "dumpsys": cmdDumpsys,
 		"wm": cmdWm, "getprop": cmdGetprop, "setprop": cmdSetprop, "settings": cmdSettings, "ime": cmdIme,
 		"fairy-sim": cmdFairySim,
+		"mv":        cmdMv, "stat": cmdStat, "which": cmdWhich, "ps": cmdPs, "content": cmdContent,
+		"app_process": cmdAppProcess, "app_process64": cmdAppProcess,
 	}
 }
 
@@ -213,15 +225,41 @@ func cmdLs(p *Phone, c *cmdIO) int {
 	flags, ops := operands(c.args[1:])
 	long := strings.Contains(flags, "l")
 	all := strings.Contains(flags, "a")
+	dirAsFile := strings.Contains(flags, "d")
 	if len(ops) == 0 {
 		ops = []string{"/"}
 	}
 	st := 0
-	line := func(fi fileInfo) {
-		if long {
-			c.printf("%s 1 shell shell %8d %s %s\n", modeString(fi.Mode), fi.Size, fi.ModTime.Format("2006-01-02 15:04"), fi.Name)
-		} else {
-			c.printf("%s\n", fi.Name)
+	// list prints one listing as toybox does: with -l a "total" of 1K blocks for a directory
+	// and columns as wide as their widest entry.
+	list := func(entries []fileInfo, dir string, total bool) {
+		if !long {
+			for _, e := range entries {
+				c.printf("%s\n", e.Name)
+			}
+			return
+		}
+		var wl, wu, wg, ws, blocks int
+		for i, e := range entries {
+			if e.Mode.IsDir() {
+				entries[i].Size = 4096
+			}
+			u, g, _, _ := owner(path.Join(dir, e.Name))
+			wu, wg = max(wu, len(u)), max(wg, len(g))
+			wl = max(wl, 1)
+			ws = max(ws, len(strconv.FormatInt(entries[i].Size, 10)))
+			blocks += int((entries[i].Size + 4095) / 4096 * 4)
+		}
+		if total {
+			c.printf("total %d\n", blocks)
+		}
+		for _, e := range entries {
+			u, g, _, _ := owner(path.Join(dir, e.Name))
+			links := "1"
+			if e.Mode.IsDir() {
+				links = "2"
+			}
+			c.printf("%s %*s %-*s %-*s %*d %s %s\n", modeString(e.Mode), wl, links, wu, u, wg, g, ws, e.Size, e.ModTime.Format("2006-01-02 15:04"), e.Name)
 		}
 	}
 	for i, d := range ops {
@@ -231,9 +269,9 @@ func cmdLs(p *Phone, c *cmdIO) int {
 			st = 1
 			continue
 		}
-		if !fi.Mode.IsDir() {
+		if !fi.Mode.IsDir() || dirAsFile {
 			fi.Name = d
-			line(fi)
+			list([]fileInfo{fi}, "", false)
 			continue
 		}
 		if len(ops) > 1 {
@@ -242,20 +280,17 @@ func cmdLs(p *Phone, c *cmdIO) int {
 			}
 			c.printf("%s:\n", d)
 		}
-		list, _ := p.fs.readDir(d)
-		if long {
-			c.printf("total %d\n", len(list)*8)
-		}
+		entries, _ := p.fs.readDir(d)
+		var shown []fileInfo
 		if all {
-			line(fileInfo{Name: ".", Mode: fs.ModeDir | 0o771, ModTime: fi.ModTime})
-			line(fileInfo{Name: "..", Mode: fs.ModeDir | 0o771, ModTime: fi.ModTime})
+			shown = append(shown, fileInfo{Name: ".", Mode: fi.Mode, ModTime: fi.ModTime}, fileInfo{Name: "..", Mode: fs.ModeDir | 0o755, ModTime: fi.ModTime})
 		}
-		for _, e := range list {
-			if !all && strings.HasPrefix(e.Name, ".") {
-				continue
+		for _, e := range entries {
+			if all || !strings.HasPrefix(e.Name, ".") {
+				shown = append(shown, e)
 			}
-			line(e)
 		}
+		list(shown, cleanPath(d), true)
 	}
 	return st
 }
@@ -1021,6 +1056,12 @@ func cmdPm(p *Phone, c *cmdIO) int {
 	}
 	switch c.args[1] {
 	case "list":
+		if len(c.args) >= 3 && c.args[2] == "features" {
+			for _, f := range deviceFeatures {
+				c.printf("feature:%s\n", f)
+			}
+			return 0
+		}
 		if len(c.args) < 3 || (c.args[2] != "packages" && c.args[2] != "package") {
 			c.errorf("Error: unknown list type '%s'\n", strings.Join(c.args[2:], " "))
 			return 255
@@ -1443,11 +1484,7 @@ func cmdSettings(p *Phone, c *cmdIO) int {
 		if len(args) < 4 {
 			return usage()
 		}
-		store[args[2]] = args[3]
-		if ns == "secure" && args[2] == "default_input_method" && slices.Contains(p.imes, args[3]) {
-			p.currentIME = args[3]
-		}
-		p.bump()
+		p.putSetting(ns, args[2], args[3])
 	case "delete":
 		if len(args) < 3 {
 			return usage()
@@ -1468,6 +1505,15 @@ func cmdSettings(p *Phone, c *cmdIO) int {
 		return usage()
 	}
 	return 0
+}
+
+// putSetting stores one setting (settings put, content insert).
+func (p *Phone) putSetting(ns, key, value string) {
+	p.settings[ns][key] = value
+	if ns == "secure" && key == "default_input_method" && slices.Contains(p.imes, value) {
+		p.currentIME = value
+	}
+	p.bump()
 }
 
 func (p *Phone) syncIMESettings() {

@@ -160,3 +160,36 @@ func (m *memFS) remove(p string, recursive bool) error {
 	}
 	return nil
 }
+
+// rename moves a file or a directory tree to a new path (mv); the target's directory must
+// exist and a directory is never moved into itself.
+func (m *memFS) rename(from, to string) error {
+	from, to = cleanPath(from), cleanPath(to)
+	f, ok := m.files[from]
+	if !ok {
+		return fmt.Errorf("rename %s: %w", from, fs.ErrNotExist)
+	}
+	if parent, ok := m.files[path.Dir(to)]; !ok || !parent.dir {
+		return fmt.Errorf("rename %s: %w", to, fs.ErrNotExist)
+	}
+	if from == to {
+		return nil
+	}
+	if f.dir && strings.HasPrefix(to, from+"/") {
+		return fmt.Errorf("rename %s into itself: %w", from, fs.ErrInvalid)
+	}
+	if old, ok := m.files[to]; ok && old.dir != f.dir {
+		return fmt.Errorf("rename %s over %s: %w", from, to, fs.ErrInvalid)
+	}
+	m.files[to] = f
+	delete(m.files, from)
+	if f.dir {
+		for k, v := range m.files {
+			if strings.HasPrefix(k, from+"/") {
+				m.files[to+strings.TrimPrefix(k, from)] = v
+				delete(m.files, k)
+			}
+		}
+	}
+	return nil
+}

@@ -210,11 +210,19 @@ func (p *Phone) reset() error {
 	p.motionDown = nil
 	now := cfg.Clock()
 	p.fs = newMemFS(now)
+	seedSystem(p.fs, now)
 	p.settings = map[string]map[string]string{
-		"system": {"screen_brightness": "102", "screen_off_timeout": "60000", "font_scale": "1.0", "accelerometer_rotation": "0"},
-		"secure": {"ui_night_mode": "1", "location_mode": "3", "android_id": fmt.Sprintf("%016x", cfg.Seed*2654435761+1)},
+		// The keys adb clients read answer as on a freshly set-up phone: user_rotation 0
+		// (mobile-mcp, mobilecli), the animation scales (uiautomator2, Appium), provisioning.
+		"system": {"screen_brightness": "102", "screen_off_timeout": "60000", "font_scale": "1.0", "accelerometer_rotation": "0",
+			"user_rotation": "0", "screen_brightness_mode": "0", "haptic_feedback_enabled": "1", "sound_effects_enabled": "1"},
+		"secure": {"ui_night_mode": "1", "location_mode": "3", "android_id": fmt.Sprintf("%016x", cfg.Seed*2654435761+1),
+			"user_setup_complete": "1", "show_ime_with_hard_keyboard": "0", "accessibility_enabled": "0"},
 		"global": {"wifi_on": "1", "bluetooth_on": "0", "airplane_mode_on": "0", "mobile_data": "1", "low_power": "0",
-			"zen_mode": "0", "adb_enabled": "1", "auto_time": "1", "device_name": cfg.Model},
+			"zen_mode": "0", "adb_enabled": "1", "auto_time": "1", "device_name": cfg.Model,
+			"window_animation_scale": "1.0", "transition_animation_scale": "1.0", "animator_duration_scale": "1.0",
+			"stay_on_while_plugged_in": "0", "development_settings_enabled": "1", "device_provisioned": "1",
+			"package_verifier_enable": "1", "verifier_verify_adb_installs": "1"},
 	}
 	p.imes = []string{imeGboard}
 	if !cfg.NoADBKeyboard {

@@ -219,6 +219,7 @@ type redir struct {
 type pipeline struct {
 	cmds []simpleCmd
 	op   string // how this pipeline joins the previous one: "", ";", "&&", "||"
+	bg   bool   // ended by "&": run to its end here, but its status is 0, as a job's start
 }
 
 // parse groups tokens into pipelines joined by list operators.
@@ -264,6 +265,7 @@ func parse(toks []token) ([]pipeline, error) {
 					return nil, &errSyntax{fmt.Sprintf("/system/bin/sh: syntax error: '%s' unexpected", t.op)}
 				}
 				cur.op = pendingOp
+				cur.bg = t.op == "&"
 				out = append(out, cur)
 				cur = pipeline{}
 				pendingOp = t.op
@@ -316,7 +318,8 @@ func (e *shellEnv) expand(w word) string {
 type cmdIO struct {
 	ctx    context.Context
 	env    *shellEnv
-	args   []string // args[0] is the command name
+	args   []string          // args[0] is the command name
+	cmdEnv map[string]string // VAR=value words before the command
 	stdin  []byte
 	stdout io.Writer
 	stderr io.Writer
@@ -363,6 +366,9 @@ func (e *shellEnv) runList(pls []pipeline, stdin []byte, out io.Writer) (int, er
 			}
 		}
 		st, err := e.runPipeline(pl, stdin, out)
+		if pl.bg {
+			st = 0
+		}
 		e.status = st
 		if err != nil {
 			return st, err
@@ -451,7 +457,20 @@ func (e *shellEnv) runSimple(c simpleCmd, stdin []byte, out io.Writer) (int, err
 		e.vars[k] = v
 		return 0, nil
 	}
-	cio := &cmdIO{ctx: e.ctx, env: e, args: args, stdin: stdin, stdout: stdout, stderr: stderr}
+	// VAR=value words before a command set its environment only (CLASSPATH=… app_process …).
+	var cmdEnv map[string]string
+	for len(args) > 1 {
+		k, v, ok := strings.Cut(args[0], "=")
+		if !ok || k == "" || strings.ContainsAny(k, "/-.") {
+			break
+		}
+		if cmdEnv == nil {
+			cmdEnv = map[string]string{}
+		}
+		cmdEnv[k] = v
+		args = args[1:]
+	}
+	cio := &cmdIO{ctx: e.ctx, env: e, args: args, cmdEnv: cmdEnv, stdin: stdin, stdout: stdout, stderr: stderr}
 	st, err := e.p.dispatch(cio)
 	for _, f := range files {
 		if werr := e.p.writeRedirect(f.path, f.buf.Bytes(), f.append); werr != nil {
