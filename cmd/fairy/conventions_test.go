@@ -273,3 +273,57 @@ func TestExitStatuses(t *testing.T) {
 		})
 	}
 }
+
+// TestCompletion: shell completion offers package names from the knowledge file (found
+// through the config file too), page ids of an app's map, device serials from the adb
+// server, key names and trick kinds.
+func TestCompletion(t *testing.T) {
+	_, dev := phoneOnADB(t, 1) // --adb-port P -s SERIAL
+	kpath := seedKnowledge(t)
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfg, []byte("knowledge: "+kpath+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	home := map[string]string{"HOME": t.TempDir()}
+	tests := []struct {
+		name string
+		args []string
+		want []string // completion lines start with these
+		not  []string
+	}{
+		{"map show", []string{"--knowledge", kpath, "map", "show", ""}, []string{"com.tea"}, nil},
+		{"map show, knowledge from the config file", []string{"--config", cfg, "map", "show", ""}, []string{"com.tea"}, nil},
+		{"map export", []string{"--knowledge", kpath, "map", "export", "c"}, []string{"com.tea"}, nil},
+		{"map path: app", []string{"--knowledge", kpath, "map", "path", ""}, []string{"com.tea"}, nil},
+		{"map path: pages", []string{"--knowledge", kpath, "map", "path", "com.tea", ""}, []string{"p1\t", "p2\t", "p3\t"}, []string{"com.tea"}},
+		{"map path: to", []string{"--knowledge", kpath, "map", "path", "com.tea", "p1", ""}, []string{"p3\t"}, nil},
+		{"tricks list", []string{"--knowledge", kpath, "tricks", "list", ""}, []string{"common\t", "com.tea"}, nil},
+		{"tricks --kind", []string{"tricks", "list", "--kind", ""}, []string{"planning", "action", "error-recovery"}, nil},
+		{"act key", []string{"act", "key", ""}, []string{"back", "home", "enter", "app_switch"}, nil},
+		{"--format", []string{"devices", "--format", ""}, []string{"table", "json"}, nil},
+		{"--log-level", []string{"--log-level", ""}, []string{"debug", "warn"}, nil},
+		{"model check --role", []string{"model", "check", "--role", ""}, []string{"planner", "decider", "learner"}, nil},
+		{"-s serials", []string{dev[0], dev[1], "devices", "-s", ""}, []string{dev[3] + "\tdevice"}, nil},
+		{"act launch", append([]string{"act", "launch", dev[0], dev[1], dev[2], dev[3]}, ""), []string{"com.fairy.shop"}, nil},
+		{"no knowledge file: nothing, no error", []string{"--knowledge", filepath.Join(t.TempDir(), "none.db"), "map", "show", ""}, nil, []string{"com.tea"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := execRoot(t, home, "", append([]string{"__complete"}, tt.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			lines := strings.Split(stdout, "\n")
+			for _, w := range tt.want {
+				if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, w) }) {
+					t.Errorf("no completion starting %q:\n%s", w, stdout)
+				}
+			}
+			for _, n := range tt.not {
+				if slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, n) }) {
+					t.Errorf("completion %q offered:\n%s", n, stdout)
+				}
+			}
+		})
+	}
+}
