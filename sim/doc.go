@@ -58,7 +58,8 @@
 // order, `<node … />` leaves, KXmlSerializer escaping (&amp; &lt; &gt; &quot;, &#10;,
 // astral characters as &#NNNNN;, control characters as "."), one top-level node per window
 // (status bar, app or dialog, keyboard, navigation bar). Screenshots are drawn from the
-// same nodes with the Go fonts; CJK characters, which those fonts lack, are drawn as boxes.
+// same nodes with the Go fonts, and CJK characters, which those fonts lack, with the
+// embedded subset of Droid Sans Fallback (package cjkfont).
 // FLAG_SECURE screens (the shop's payment) give an all-black screenshot while the tree
 // stays dumpable. Dumps and screenshots are cached per state version.
 //

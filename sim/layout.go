@@ -282,7 +282,8 @@ func (p *Phone) layoutScreen(m metrics, inst *screenInst, top, bottom int) *node
 			wd := m.dp(48)
 			label := a.eval(e.Text, c)
 			if label != "" {
-				wd = m.dp(16) + p.fonts.width(label, m.dp(14))
+				// The label is drawn at 16dp inside the button's 16dp insets, with 8dp to spare.
+				wd = m.dp(40) + p.fonts.width(label, m.dp(16))
 			}
 			n := p.elementNode(m, pkg, inst, e, nil, image.Rect(right-wd-m.dp(4), y+m.dp(8), right-m.dp(4), y+m.dp(56)))
 			right -= wd + m.dp(4)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/fairy-go/fairy/sim/cjkfont"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
@@ -17,13 +18,22 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
-// Screenshots are drawn from the same nodes the dump prints, with the Go fonts. The Go fonts
-// have no CJK glyphs: such characters are drawn as hollow boxes of the right width (a real
-// phone would show the glyphs; the tree carries the text either way).
+// Screenshots are drawn from the same nodes the dump prints, with the Go fonts, and CJK
+// characters (which the Go fonts lack) with the embedded subset of Droid Sans Fallback
+// (sim/cjkfont), Android's own CJK font. A CJK character takes one em, as on a phone, and
+// the layout measures it so with or without its glyph. A character neither font has is
+// drawn as a hollow box of its width (the tree carries the text either way).
+
+// Face styles: the keys of fontSet.faces beside the size.
+const (
+	styleRegular = iota
+	styleBold
+	styleCJK
+)
 
 type fontSet struct {
-	regular, bold *opentype.Font
-	faces         map[[2]int]font.Face
+	regular, bold, cjk *opentype.Font
+	faces              map[[2]int]font.Face
 }
 
 func newFontSet() (*fontSet, error) {
@@ -35,20 +45,31 @@ func newFontSet() (*fontSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse font: %w", err)
 	}
-	return &fontSet{regular: r, bold: b, faces: map[[2]int]font.Face{}}, nil
+	c, err := cjkfont.Parse()
+	if err != nil {
+		return nil, err
+	}
+	return &fontSet{regular: r, bold: b, cjk: c, faces: map[[2]int]font.Face{}}, nil
 }
 
 func (fs *fontSet) face(px int, bold bool) font.Face {
-	k := [2]int{px, 0}
 	if bold {
-		k[1] = 1
+		return fs.styled(px, styleBold)
 	}
+	return fs.styled(px, styleRegular)
+}
+
+// cjkFace is the CJK font at px pixels (it has no bold: text draws it twice, shifted).
+func (fs *fontSet) cjkFace(px int) font.Face { return fs.styled(px, styleCJK) }
+
+func (fs *fontSet) styled(px, style int) font.Face {
+	k := [2]int{px, style}
 	if f, ok := fs.faces[k]; ok {
 		return f
 	}
-	src := fs.regular
-	if bold {
-		src = fs.bold
+	src := [...]*opentype.Font{styleRegular: fs.regular, styleBold: fs.bold, styleCJK: fs.cjk}[style]
+	if src == nil {
+		return nil
 	}
 	f, err := opentype.NewFace(src, &opentype.FaceOptions{Size: float64(px), DPI: 72, Hinting: font.HintingNone})
 	if err != nil {
@@ -252,19 +273,30 @@ func (r *renderer) text(s string, box image.Rectangle, px int, c color.RGBA, cen
 	d := &font.Drawer{Dst: r.img, Src: image.NewUniform(c), Face: face}
 	clip := r.img.SubImage(box).(*image.RGBA)
 	d.Dst = clip
+	cjk := fs.cjkFace(px)
+	cd := &font.Drawer{Dst: clip, Src: d.Src, Face: cjk}
 	for _, ch := range s {
 		a := fs.advance(face, ch, px)
 		if x > box.Max.X {
 			break
 		}
-		if ch >= 0x2E80 || !hasGlyph(face, ch) {
-			if !unicode.IsSpace(ch) {
-				gr := image.Rect(x+px/10, base-px*8/10, x+a-px/10, base+px/10).Intersect(box)
-				outline(clip, gr, c, max(1, px/16))
-			}
-		} else {
+		switch {
+		case ch < 0x2E80 && hasGlyph(face, ch):
 			d.Dot = fixed.P(x, base)
 			d.DrawString(string(ch))
+		case cjk != nil && hasGlyph(cjk, ch):
+			// Centred in its advance; bold text draws it again one pixel on.
+			ga, _ := cjk.GlyphAdvance(ch)
+			gx := x + (a-ga.Round())/2
+			cd.Dot = fixed.P(gx, base)
+			cd.DrawString(string(ch))
+			if bold {
+				cd.Dot = fixed.P(gx+max(1, px/24), base)
+				cd.DrawString(string(ch))
+			}
+		case !unicode.IsSpace(ch):
+			gr := image.Rect(x+px/10, base-px*8/10, x+a-px/10, base+px/10).Intersect(box)
+			outline(clip, gr, c, max(1, px/16))
 		}
 		x += a
 	}
