@@ -3,6 +3,7 @@ package global
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -13,6 +14,9 @@ import (
 type Progress struct {
 	mu sync.Mutex
 	w  io.Writer
+	// plan is the plan last shown, so that an adjustment that changes nothing is not shown
+	// again.
+	plan []memory.AppTask
 	// HideQuestions leaves questions out, for when the Dialoger shows them on the same terminal.
 	HideQuestions bool
 }
@@ -27,6 +31,9 @@ func (p *Progress) Handle(r memory.Record) {
 	case memory.RunStarted:
 		line = fmt.Sprintf("▶ %s", e.Instruction)
 	case memory.GlobalPlanned:
+		if !p.newPlan(e.Tasks) {
+			return // re-planned to the same tasks: nothing for a person to read
+		}
 		var b strings.Builder
 		verb := "plan"
 		if e.Adjusted {
@@ -46,7 +53,10 @@ func (p *Progress) Handle(r memory.Record) {
 		}
 	case memory.Reflected:
 		if e.Result != "" {
-			line = fmt.Sprintf("  step %d · last result %s %s", e.Step, e.Result, e.Reflection)
+			line = fmt.Sprintf("  step %d · last step: %s (%s)", e.Step, resultWords(e.Result), e.Result)
+			if e.Reflection != "" {
+				line += " · " + e.Reflection
+			}
 		}
 	case memory.ActionsDecided:
 		acts := make([]string, len(e.Actions))
@@ -80,7 +90,7 @@ func (p *Progress) Handle(r memory.Record) {
 			line = fmt.Sprintf("  step %d · not done yet: %s", e.Step, e.Reason)
 		}
 	case memory.TaskFinished:
-		line = fmt.Sprintf("%s task %d %s after %d steps", mark(e.Outcome), e.Index+1, e.Outcome, e.Steps)
+		line = fmt.Sprintf("%s task %d %s after %s", mark(e.Outcome), e.Index+1, e.Outcome, Count(e.Steps, "step", "steps"))
 		if e.Reason != "" {
 			line += ": " + e.Reason
 		}
@@ -106,4 +116,38 @@ func mark(o memory.Outcome) string {
 		return "✓"
 	}
 	return "✗"
+}
+
+// newPlan records tasks as the plan shown and reports whether it differs from the last one.
+func (p *Progress) newPlan(tasks []memory.AppTask) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.plan != nil && slices.EqualFunc(p.plan, tasks, func(a, b memory.AppTask) bool { return a.App == b.App && a.Task == b.Task }) {
+		return false
+	}
+	p.plan = slices.Clone(tasks)
+	return true
+}
+
+// resultWords says what a reflection's result letter means to a person.
+func resultWords(r string) string {
+	switch r {
+	case "A":
+		return "succeeded"
+	case "B":
+		return "partly done"
+	case "C":
+		return "went wrong"
+	case "D":
+		return "changed nothing"
+	}
+	return "result"
+}
+
+// Count writes n with the singular or the plural noun: "1 step", "3 steps".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
