@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/spf13/cobra"
 )
@@ -409,8 +410,7 @@ func newKnowledgeCmd(knowledgePath func() (string, error)) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(c.OutOrStdout(), "Imported %d apps, %d pages, %d transitions, %d tricks, %d runs.\n",
-					st.Apps, st.Pages, st.Transitions, st.Tricks, st.Runs)
+				fmt.Fprintf(c.OutOrStdout(), "Imported %s.\n", knowledgeCounts(st.Apps, st.Pages, st.Transitions, st.Tricks, st.Runs))
 				return nil
 			})
 		},
@@ -482,7 +482,7 @@ func printSound(out io.Writer, s *knowledge.Store) error {
 	for _, a := range apps {
 		pages, trans, tricks = pages+a.Pages, trans+a.Transitions, tricks+a.Tricks
 	}
-	fmt.Fprintf(out, "%s is sound: %d apps, %d pages, %d transitions, %d tricks, %d runs.\n", s.File(), len(apps), pages, trans, tricks, len(runs))
+	fmt.Fprintf(out, "%s is sound: %s.\n", s.File(), knowledgeCounts(len(apps), pages, trans, tricks, len(runs)))
 	return nil
 }
 
@@ -535,4 +535,10 @@ NEW, or move it in place of FILE.`,
 	}
 	cmd.Flags().StringVar(&out, "out", "", "the new file for the repaired copy (must not exist)")
 	return cmd
+}
+
+// knowledgeCounts says how much knowledge there is: "1 app, 3 pages, 2 transitions, 1 trick, 0 runs".
+func knowledgeCounts(apps, pages, transitions, tricks, runs int) string {
+	return strings.Join([]string{global.Count(apps, "app", "apps"), global.Count(pages, "page", "pages"),
+		global.Count(transitions, "transition", "transitions"), global.Count(tricks, "trick", "tricks"), global.Count(runs, "run", "runs")}, ", ")
 }

@@ -179,7 +179,7 @@ func TestKnowledgeCheckAndRepair(t *testing.T) {
 		t.Fatalf("repair changed the damaged file (%v)", err)
 	}
 	code, stdout, _ = execRoot(t, nil, "", "knowledge", "check", repaired)
-	if want := fmt.Sprintf("%s is sound: 2 apps, 3 pages, 2 transitions, %d tricks, 1 runs.", repaired, 21-lostTricks); code != 0 || !strings.Contains(stdout, want) {
+	if want := fmt.Sprintf("%s is sound: 2 apps, 3 pages, 2 transitions, %d tricks, 1 run.", repaired, 21-lostTricks); code != 0 || !strings.Contains(stdout, want) {
 		t.Fatalf("check of the repaired copy: exit %d, %q; want %q", code, stdout, want)
 	}
 	if code, stdout, _ := execRoot(t, nil, "", "tricks", "list", "com.a", "--knowledge", repaired); code != 0 || !strings.Contains(stdout, "Tap Menu, then Search.") {
@@ -253,7 +253,7 @@ func TestKnowledgeImportCaps(t *testing.T) {
 		t.Errorf("after the refused imports: exit %d, %q", code, stdout)
 	}
 	if code, stdout, _ := execRoot(t, nil, "", "knowledge", "import", doc("ok.json", `{"package":"com.a"}`, trick("Tap Menu.")), "--knowledge", path); code != 0 ||
-		!strings.Contains(stdout, "Imported 1 apps, 0 pages, 0 transitions, 1 tricks, 0 runs") {
+		!strings.Contains(stdout, "Imported 1 app, 0 pages, 0 transitions, 1 trick, 0 runs") {
 		t.Errorf("a document within the caps: exit %d, %q", code, stdout)
 	}
 }

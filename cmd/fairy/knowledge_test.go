@@ -107,7 +107,7 @@ func TestKnowledgeCommands(t *testing.T) {
 	}
 	other := func() (string, error) { return filepath.Join(dir, "other.db"), nil }
 	out, err = runKnowledgeCmd(t, newKnowledgeCmd(other), "", "import", exported)
-	if err != nil || !strings.Contains(out, "Imported 0 apps, 3 pages, 2 transitions, 1 tricks, 0 runs") {
+	if err != nil || !strings.Contains(out, "Imported 0 apps, 3 pages, 2 transitions, 1 trick, 0 runs") {
 		t.Fatalf("knowledge import: %q, %v", out, err)
 	}
 	if out, _ := runKnowledgeCmd(t, newKnowledgeCmd(other), "", "export", "-"); !strings.Contains(out, `"format": "fairy-knowledge"`) {

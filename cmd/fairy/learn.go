@@ -78,11 +78,12 @@ func reportKnowledge(out io.Writer, k runKnowledge, sum global.Summary, mapErr e
 	u := sum.Knowledge
 	used := "nothing used yet"
 	if u.Used {
-		used = fmt.Sprintf("used %d tricks, %d navigation hints, %d steps replayed by shortcut", u.Tricks, u.Hints, u.ShortcutSteps)
+		used = fmt.Sprintf("used %s, %s, %s replayed by shortcut", global.Count(u.Tricks, "trick", "tricks"),
+			global.Count(u.Hints, "navigation hint", "navigation hints"), global.Count(u.ShortcutSteps, "step", "steps"))
 	}
-	learned := fmt.Sprintf("learned from %d app tasks (%d tricks)", u.LearnedTasks, u.LearnedTricks)
+	learned := fmt.Sprintf("learned from %s (%s)", global.Count(u.LearnedTasks, "app task", "app tasks"), global.Count(u.LearnedTricks, "trick", "tricks"))
 	if u.LearnErrors > 0 {
-		learned += fmt.Sprintf(", %d learning passes failed (see the trace)", u.LearnErrors)
+		learned += fmt.Sprintf(", %s failed (see the trace)", global.Count(u.LearnErrors, "learning pass", "learning passes"))
 	}
 	fmt.Fprintf(out, "knowledge: %s; %s; file %s\n", used, learned, k.Path)
 }

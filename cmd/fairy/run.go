@@ -138,10 +138,12 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 			runErr = fmt.Errorf("close knowledge file: %w", err)
 		}
 	}
+	counts := fmt.Sprintf("%s, %s, %s", global.Count(sum.Steps, "step", "steps"), global.Count(sum.ModelCalls, "model call", "model calls"),
+		global.Count(len(sum.Questions), "question", "questions"))
 	if res.SummaryWritten {
-		fmt.Fprintf(s.Out, "summary: %s (%d steps, %d model calls, %d questions)\n", filepath.Join(dir, global.SummaryFile), sum.Steps, sum.ModelCalls, len(sum.Questions))
+		fmt.Fprintf(s.Out, "summary: %s (%s)\n", filepath.Join(dir, global.SummaryFile), counts)
 	} else {
-		fmt.Fprintf(s.Out, "summary: not written (%d steps, %d model calls, %d questions)\n", sum.Steps, sum.ModelCalls, len(sum.Questions))
+		fmt.Fprintf(s.Out, "summary: not written (%s)\n", counts)
 	}
 	var unrecorded *global.RecordError
 	switch {

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fairy-go/fairy/global"
+)
+
+// TestDemoMessagesReadForAPerson: the demo's output says each step's result in words, shows
+// no plan block when re-planning left the plan as it was, and counts in the singular where
+// there is one ("learned from 1 app task (1 trick)").
+func TestDemoMessagesReadForAPerson(t *testing.T) {
+	var out, errOut bytes.Buffer
+	dir := t.TempDir()
+	root := newRootCmd(strings.NewReader(""), &out, &errOut, envMap(nil))
+	root.SetArgs([]string{"demo", "--runs", filepath.Join(dir, "runs"), "--knowledge", filepath.Join(dir, "k.db")})
+	if err := root.ExecuteContext(t.Context()); err != nil {
+		t.Fatalf("fairy demo: %v\n%s\n%s", err, out.String(), errOut.String())
+	}
+	text := out.String()
+	for _, want := range []string{"last step: succeeded (A) · ", "◆ plan:\n", "✓ task 2 done after 5 steps"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+	for _, never := range []string{"last result", "plan adjusted:", " 1 steps", " 1 tricks", " 1 app tasks", " 1 questions"} {
+		if strings.Contains(text, never) {
+			t.Errorf("output says %q:\n%s", never, text)
+		}
+	}
+}
+
+func TestKnowledgeReportCounts(t *testing.T) {
+	for _, tc := range []struct {
+		u    global.KnowledgeUse
+		want string
+	}{
+		{global.KnowledgeUse{Used: true, Tricks: 1, Hints: 1, ShortcutSteps: 1, LearnedTasks: 1, LearnedTricks: 1, LearnErrors: 1},
+			"knowledge: used 1 trick, 1 navigation hint, 1 step replayed by shortcut; learned from 1 app task (1 trick), 1 learning pass failed (see the trace); file k.db\n"},
+		{global.KnowledgeUse{LearnedTasks: 2, LearnedTricks: 3},
+			"knowledge: nothing used yet; learned from 2 app tasks (3 tricks); file k.db\n"},
+	} {
+		var b strings.Builder
+		reportKnowledge(&b, runKnowledge{Path: "k.db"}, global.Summary{Knowledge: tc.u}, nil)
+		if b.String() != tc.want {
+			t.Errorf("reportKnowledge = %q, want %q", b.String(), tc.want)
+		}
+	}
+	if got := knowledgeCounts(1, 1, 0, 1, 1); got != "1 app, 1 page, 0 transitions, 1 trick, 1 run" {
+		t.Errorf("knowledgeCounts = %q", got)
+	}
+}
