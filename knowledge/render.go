@@ -6,7 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
+
+	"github.com/fairy-go/fairy/internal/table"
 )
 
 // WriteJSON writes the map as indented JSON: {"app", "pages", "transitions"},
@@ -99,7 +100,7 @@ func (m *Map) WriteMermaid(w io.Writer) error {
 // WriteTable writes the map as two aligned tables, pages then transitions,
 // for `fairy map show`.
 func (m *Map) WriteTable(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := table.NewWriter(w)
 	fmt.Fprintf(tw, "App %s: %d pages, %d transitions\n\n", m.App, len(m.Pages), len(m.Transitions))
 	fmt.Fprintln(tw, "PAGE\tVISITS\tLAST SEEN\tACTIVITY\tDESCRIPTION")
 	ids := map[string]string{}

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fairy-go/fairy/executor/adb"
+	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -52,7 +52,7 @@ func newDevicesCmd(target func() deviceTarget) *cobra.Command {
 				_, err := fmt.Fprintln(out, "No devices: connect one with USB debugging on, or `adb connect HOST:PORT`.")
 				return err
 			}
-			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			tw := table.NewWriter(out)
 			fmt.Fprintln(tw, "SERIAL\tSTATE\tMODEL")
 			for _, d := range list {
 				fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Serial, d.State, d.Model)
@@ -229,7 +229,7 @@ func newAppsCmd(target func() deviceTarget) *cobra.Command {
 				}
 				return writeJSON(cmd.OutOrStdout(), rows)
 			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			tw := table.NewWriter(cmd.OutOrStdout())
 			fmt.Fprintln(tw, "PACKAGE\tACTIVITY\tLABEL")
 			for _, a := range apps {
 				fmt.Fprintf(tw, "%s\t%s\t%s\n", a.Package, a.Activity, a.Label)

@@ -8,9 +8,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"text/tabwriter"
 	"time"
 
+	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
@@ -135,7 +135,7 @@ func checkModels(ctx context.Context, c *openai.Client, roles []llm.Role, timeou
 		_ = writeJSON(cmd.OutOrStdout(), rows)
 		return failed
 	}
-	tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+	tw := table.NewWriter(cmd.OutOrStdout())
 	fmt.Fprintln(tw, "ROLE\tMODEL\tRESULT\tLATENCY\tTOKENS\tCOST\tERROR")
 	for _, r := range rows {
 		if !r.OK {
