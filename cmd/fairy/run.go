@@ -45,6 +45,8 @@ type runDeps struct {
 	Stdin      io.Reader
 	Stdout     io.Writer
 	Stderr     io.Writer
+	// Color colours the progress lines (stdout is a terminal and NO_COLOR is not set).
+	Color bool
 }
 
 // newRunCmd builds `fairy run`.
@@ -83,7 +85,7 @@ an instruction that starts with a dash.`,
 			}
 			defer dev.Close(context.WithoutCancel(cmd.Context()))
 			person := interaction.NewTerminal(d.Stdin, d.Stdout)
-			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: d.Stdout, HideQuestions: true}, instruction(args))
+			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: colored(d.Stdout, d.Color), HideQuestions: true}, instruction(args))
 			return err
 		},
 	}
