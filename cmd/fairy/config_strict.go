@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 
+	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 )
@@ -56,7 +57,7 @@ func configSchema() keySpec {
 	str, num, flt := keySpec{kind: kindString}, keySpec{kind: kindInt}, keySpec{kind: kindFloat}
 	boolean, dur, strs := keySpec{kind: kindBool}, keySpec{kind: kindDuration}, keySpec{kind: kindStrings}
 	section := func(f map[string]keySpec) keySpec { return keySpec{kind: kindSection, fields: f} }
-	roles := make([]string, 0, len(llm.Roles()))
+	roles := []string{string(executor.RoleChecker)} // the finish check, a role of the executor's own
 	for _, r := range llm.Roles() {
 		roles = append(roles, string(r))
 	}

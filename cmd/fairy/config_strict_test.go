@@ -59,7 +59,7 @@ model:
   base-url: http://localhost:11434/v1
   api-key: sk-x
   default: qwen2.5
-  roles: {Planner: big, decider: small}
+  roles: {Planner: big, decider: small, checker: small}
   backup: small
   mode: json_object
   timeout: 30s
@@ -129,5 +129,29 @@ func TestEditDistance(t *testing.T) {
 	}
 	if got := didYouMean("zzzzzz", []string{"runs", "model"}); got != "" {
 		t.Errorf("didYouMean for a far word = %q", got)
+	}
+}
+
+// TestREADMEConfigIsValid: every YAML config example in README.md passes the strict check,
+// so the schema and the documentation agree.
+func TestREADMEConfigIsValid(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := 0
+	for _, part := range strings.Split(string(readme), "```yaml\n")[1:] {
+		body, _, _ := strings.Cut(part, "```")
+		path := filepath.Join(t.TempDir(), "config.yaml")
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := checkConfigFile(path); err != nil {
+			t.Errorf("README example fails the strict check: %v\n%s", err, body)
+		}
+		blocks++
+	}
+	if blocks < 2 {
+		t.Errorf("found %d YAML examples in README.md, want the guard and the configuration ones", blocks)
 	}
 }
