@@ -19,6 +19,33 @@ if [ ${#need[@]} -gt 0 ]; then
 	fi
 fi
 
+# The interop tests (sim/interop) drive the virtual phone with third-party adb clients from
+# npm; they live in a cache outside the repository, installed once (pinned versions).
+command -v node >/dev/null 2>&1 || need_node=1
+if [ -n "${need_node:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "test.sh: installing nodejs and npm with apt-get"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+fi
+interop="${FAIRY_INTEROP_DIR:-$HOME/.cache/fairy/interop}"
+interop_pkgs=(@devicefarmer/adbkit@3.3.9 @mobilenext/mobile-mcp@1.0.4 @modelcontextprotocol/sdk@1.32.2)
+if command -v npm >/dev/null 2>&1; then
+	missing=0
+	for p in "${interop_pkgs[@]}"; do
+		name="${p%@*}"
+		[ -f "$interop/node_modules/$name/package.json" ] && grep -q "\"version\": \"${p##*@}\"" "$interop/node_modules/$name/package.json" || missing=1
+	done
+	if [ "$missing" = 1 ]; then
+		echo "test.sh: installing ${interop_pkgs[*]} into $interop"
+		mkdir -p "$interop"
+		[ -f "$interop/package.json" ] || echo '{"name":"fairy-interop","private":true}' >"$interop/package.json"
+		npm install --prefix "$interop" --no-audit --no-fund --loglevel=error "${interop_pkgs[@]}" >/dev/null
+	fi
+else
+	echo "test.sh: npm missing: the interop tests skip locally and fail under CI" >&2
+fi
+export FAIRY_INTEROP_DIR="$interop"
+
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then

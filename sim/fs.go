@@ -20,6 +20,7 @@ type memFile struct {
 	data  []byte
 	mode  fs.FileMode
 	mtime time.Time
+	gen   func() []byte // content made when read (/proc files: stat reports size 0)
 }
 
 // fileInfo is what Stat and ReadDir report; the wire adapter converts it.
@@ -101,6 +102,9 @@ func (m *memFS) readFile(p string) ([]byte, error) {
 	}
 	if f.dir {
 		return nil, fmt.Errorf("read %s: is a directory: %w", p, fs.ErrInvalid)
+	}
+	if f.gen != nil {
+		return f.gen(), nil
 	}
 	return append([]byte(nil), f.data...), nil
 }

@@ -210,7 +210,7 @@ func (p *Phone) reset() error {
 	p.motionDown = nil
 	now := cfg.Clock()
 	p.fs = newMemFS(now)
-	seedSystem(p.fs, now)
+	seedSystem(p.fs, now, cfg.Clock)
 	p.settings = map[string]map[string]string{
 		// The keys adb clients read answer as on a freshly set-up phone: user_rotation 0
 		// (mobile-mcp, mobilecli), the animation scales (uiautomator2, Appium), provisioning.

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"io/fs"
 	"strings"
 	"time"
@@ -73,8 +74,6 @@ func systemFiles() map[string]string {
 	files := map[string]string{
 		"/proc/version":              "Linux version 6.1.23-android14-4-00257-g7e35917775b8-ab9964412 (build-user@build-host) (Android (9796371, based on r487747) clang version 17.0.0) #1 SMP PREEMPT Mon Apr 17 20:50:58 UTC 2023\n",
 		"/proc/loadavg":              "0.84 0.61 0.52 2/1472 5012\n",
-		"/proc/uptime":               "3601.27 13844.10\n",
-		"/proc/stat":                 "cpu  10390 1213 9850 1394311 1337 0 405 0 0 0\ncpu0 2655 300 2510 348381 340 0 212 0 0 0\ncpu1 2590 310 2440 348620 331 0 64 0 0 0\ncpu2 2571 298 2461 348672 332 0 67 0 0 0\ncpu3 2574 305 2439 348638 334 0 62 0 0 0\nintr 1093852 0 9 0 0 0 0 3 0 1 0 0 0 0 0 0 0\nctxt 2198760\nbtime 1700000000\nprocesses 5013\nprocs_running 2\nprocs_blocked 0\nsoftirq 611043 2 173102 3 5617 0 0 1181 229487 0 201651\n",
 		"/proc/meminfo":              "MemTotal:        2017504 kB\nMemFree:          155732 kB\nMemAvailable:     895720 kB\nBuffers:            5480 kB\nCached:           815968 kB\nSwapCached:         5112 kB\nActive:           556212 kB\nInactive:         856508 kB\nSwapTotal:       1512124 kB\nSwapFree:        1402876 kB\n",
 		"/proc/sys/kernel/osrelease": "6.1.23-android14-4-00257-g7e35917775b8-ab9964412\n",
 	}
@@ -97,9 +96,15 @@ var systemBinaries = map[string]int{
 	"wm": 195, "getprop": 18936, "ime": 197, "content": 207,
 }
 
-// seedSystem adds the system files and /proc to a fresh file system.
-func seedSystem(m *memFS, now time.Time) {
+// seedSystem adds the system files and /proc to a fresh file system; clock drives the
+// counters of /proc/stat and /proc/uptime, which clients sample (adbkit's openProcStat).
+func seedSystem(m *memFS, now time.Time, clock func() time.Time) {
 	boot := now.Add(-time.Hour).Truncate(time.Minute)
+	m.files["/proc/uptime"] = &memFile{mode: 0o444, mtime: boot, gen: func() []byte {
+		up := clock().Sub(boot).Seconds()
+		return []byte(fmt.Sprintf("%.2f %.2f\n", up, up*3.7))
+	}}
+	m.files["/proc/stat"] = &memFile{mode: 0o444, mtime: boot, gen: func() []byte { return procStat(clock().Sub(boot)) }}
 	for _, d := range []string{"/proc", "/proc/sys", "/proc/sys/kernel", "/system/etc", "/vendor", "/apex", "/product"} {
 		m.files[d] = &memFile{dir: true, mode: fs.ModeDir | 0o755, mtime: boot}
 	}
@@ -112,4 +117,23 @@ func seedSystem(m *memFS, now time.Time) {
 	for p, text := range systemFiles() {
 		m.files[p] = &memFile{data: []byte(text), mode: 0o444, mtime: boot}
 	}
+}
+
+// procStat renders /proc/stat after up of uptime on four CPUs at 100 ticks a second: a
+// phone idling at about 6% load (user 3%, nice 0.3%, system 2.5%, iowait 0.2%).
+func procStat(up time.Duration) []byte {
+	ticks := int64(up / (10 * time.Millisecond))
+	line := func(name string, t int64) string {
+		user, nice, sys, iowait, irq := t*30/1000, t*3/1000, t*25/1000, t*2/1000, t*1/1000
+		idle := t - user - nice - sys - iowait - irq
+		return fmt.Sprintf("%s %d %d %d %d %d 0 %d 0 0 0\n", name, user, nice, sys, idle, iowait, irq)
+	}
+	var b strings.Builder
+	b.WriteString(strings.Replace(line("cpu", 4*ticks), "cpu ", "cpu  ", 1))
+	for i := range 4 {
+		b.WriteString(line(fmt.Sprintf("cpu%d", i), ticks))
+	}
+	fmt.Fprintf(&b, "intr %d 0 9 0 0 0 0 3 0 1 0 0 0 0 0 0 0\nctxt %d\nbtime %d\nprocesses %d\nprocs_running 2\nprocs_blocked 0\nsoftirq %d 2 %d 3 5617 0 0 1181 229487 0 201651\n",
+		ticks*3, ticks*6, 1700000000, 5000+ticks/100, ticks*2, ticks/2)
+	return []byte(b.String())
 }

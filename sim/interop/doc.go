@@ -1,0 +1,8 @@
+// Package interop holds the interoperability tests of the virtual phone: third-party adb
+// clients from npm — @devicefarmer/adbkit and @mobilenext/mobile-mcp with both of its robots
+// (its adb robot and mobilecli) — drive a phone through the real adb server, as they would
+// drive a device, and every operation they report is checked against the phone. The node
+// scripts are in testdata; scripts/test.sh installs node's packages into
+// ~/.cache/fairy/interop (or $FAIRY_INTEROP_DIR). The tests skip locally without node or the
+// packages and fail when CI is set.
+package interop
