@@ -396,7 +396,7 @@ func newKnowledgeCmd(knowledgePath func() (string, error)) *cobra.Command {
 			if args[0] != "-" {
 				f, err := os.Open(args[0])
 				if err != nil {
-					return fmt.Errorf("import knowledge: %w", err)
+					return withExit(exitUsage, fmt.Errorf("import knowledge: %w", err)) // FILE is a bad argument
 				}
 				defer f.Close()
 				if info, err := f.Stat(); err == nil && info.Size() > knowledge.MaxImportBytes {
