@@ -34,6 +34,8 @@ type Config struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Logger receives debug logs of commands (default: discard).
 	Logger *slog.Logger
+	// Profile is how long commands take (default ProfileInstant: at once); see ParseProfile.
+	Profile Profile
 }
 
 // Phone is one virtual Android phone. It is safe for concurrent use: commands from many
@@ -62,9 +64,12 @@ type Phone struct {
 	enabledIME map[string]bool
 	currentIME string
 
-	rng     *rand.Rand
-	faults  Faults
-	idleRun int
+	rng *rand.Rand
+	lat *rand.Rand // draws the profile's delays, apart from rng so faults stay as seeded
+	// changedAt is when the screen last changed: a dump's idle wait counts from it.
+	changedAt time.Time
+	faults    Faults
+	idleRun   int
 
 	wmSize, wmDensity string
 
@@ -205,6 +210,7 @@ func (p *Phone) reset() error {
 	p.nextInstID = 1
 	p.kbShown, p.selectAll, p.toast = false, false, ""
 	p.rng = rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
+	p.lat = rand.New(rand.NewPCG(cfg.Seed^0x5851f42d4c957f2d, cfg.Seed))
 	p.idleRun = 0
 	p.wmSize, p.wmDensity = "", ""
 	p.motionDown = nil
@@ -289,7 +295,12 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 }
 
 // bump records that the screen or state changed, so cached renders are stale.
-func (p *Phone) bump() { p.version++ }
+func (p *Phone) bump() {
+	p.version++
+	if !p.cfg.Profile.instant() {
+		p.changedAt = p.cfg.Clock()
+	}
+}
 
 // Serial returns the phone's adb serial.
 func (p *Phone) Serial() string { return p.cfg.Serial }

@@ -470,6 +470,9 @@ func (e *shellEnv) runSimple(c simpleCmd, stdin []byte, out io.Writer) (int, err
 		cmdEnv[k] = v
 		args = args[1:]
 	}
+	if err := e.p.waitProfile(e.ctx, args); err != nil {
+		return 130, err
+	}
 	cio := &cmdIO{ctx: e.ctx, env: e, args: args, cmdEnv: cmdEnv, stdin: stdin, stdout: stdout, stderr: stderr}
 	st, err := e.p.dispatch(cio)
 	for _, f := range files {

@@ -47,6 +47,8 @@ type evalFlags struct {
 	learnFrom string
 	learnTags string
 	evalTags  string
+	// profile is the virtual phones' timing (sim.ParseProfile).
+	profile string
 }
 
 // newEvalCmd builds `fairy eval`.
@@ -80,6 +82,7 @@ Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.devices, "devices", "", "real devices: SERIAL or HOST:PORT/SERIAL, comma-separated")
 	fl.IntVar(&f.sims, "sim", 0, "number of virtual phones to start")
+	fl.StringVar(&f.profile, "profile", "instant", "timing of the virtual phones: instant, pixel (a recent phone's latencies) or slow (an older phone's)")
 	fl.IntVar(&f.parallel, "parallel", 0, "phones working at once (default: all)")
 	fl.IntVar(&f.repeat, "repeat", 1, "run every task this many times")
 	fl.StringVar(&f.knowledge, "knowledge", eval.KnowledgeFresh, "knowledge per run: fresh, shared (one file in --out) or a knowledge FILE")
@@ -144,8 +147,15 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		return withExit(2, err)
 	}
 	var devices []eval.Device
+	profile, err := sim.ParseProfile(f.profile)
+	if err != nil {
+		return withExit(2, fmt.Errorf("--profile: %w", err))
+	}
+	if f.sims == 0 && profile.Name != "instant" {
+		return withExit(2, errors.New("--profile times virtual phones: use it with --sim N"))
+	}
 	if f.sims > 0 {
-		farm, err := agentrun.ServeFarm(sim.FarmConfig{Phones: f.sims, Base: sim.Config{Seed: 1, Logger: log}}, log)
+		farm, err := agentrun.ServeFarm(sim.FarmConfig{Phones: f.sims, Base: sim.Config{Seed: 1, Logger: log, Profile: profile}}, log)
 		if err != nil {
 			return withExit(2, err)
 		}

@@ -18,11 +18,12 @@ import (
 
 // simServeOptions are the flags of `fairy sim serve`.
 type simServeOptions struct {
-	host   string
-	adbd   string
-	phones int
-	seed   uint64
-	faults string
+	host    string
+	adbd    string
+	phones  int
+	seed    uint64
+	faults  string
+	profile string
 }
 
 // newSimCmd is `fairy sim`, the virtual phone.
@@ -58,6 +59,7 @@ Each phone has two faces:
 	f.IntVar(&o.phones, "phones", 1, "number of phones")
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the first phone (each next phone adds 1)")
 	f.StringVar(&o.faults, "faults", "", "faults, e.g. idle=0.3,slow=200ms,drop=0.05,deadtap=0.1,dialog=0.1,nonascii")
+	f.StringVar(&o.profile, "profile", "instant", "timing: instant, pixel (a recent phone's latencies) or slow (an older phone's)")
 	return cmd
 }
 
@@ -73,7 +75,11 @@ func serveSim(ctx context.Context, out io.Writer, o simServeOptions) error {
 	if err != nil {
 		return withExit(2, fmt.Errorf("--faults: %w", err))
 	}
-	farm, err := sim.NewFarm(sim.FarmConfig{Phones: o.phones, Base: sim.Config{Seed: o.seed, Faults: faults}})
+	profile, err := sim.ParseProfile(o.profile)
+	if err != nil {
+		return withExit(2, fmt.Errorf("--profile: %w", err))
+	}
+	farm, err := sim.NewFarm(sim.FarmConfig{Phones: o.phones, Base: sim.Config{Seed: o.seed, Faults: faults, Profile: profile}})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,179 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Profile is how long the phone takes to answer each kind of shell command, so that wall
+// times, timeouts and the value of a saved round trip look like a real device's. The zero
+// Profile (ProfileInstant) answers at once, as tests want.
+type Profile struct {
+	// Name is the profile's name: "instant", "pixel" or "slow".
+	Name string
+	// Shell is any toybox command (ls, cat, echo, getprop…): the adb round trip and a fork.
+	Shell Latency
+	// Service is a command that asks a system service over binder (am force-stop, pm,
+	// settings, dumpsys, wm, cmd, content, ime).
+	Service Latency
+	// Input is `input tap|swipe|text|keyevent`: a Java process starts for every call.
+	Input Latency
+	// AppStart is `am start` and `monkey -p`: the launch until the first frame is drawn.
+	AppStart Latency
+	// Dump is `uiautomator dump` once the UI is idle: the Java process start and the walk
+	// of the window's tree, written out.
+	Dump Latency
+	// IdleQuiet and IdleCeiling are uiautomator's idle wait (UiAutomation.waitForIdle(1000,
+	// 10000) in DumpCommand): a dump waits until the screen has sent no accessibility event
+	// for IdleQuiet, at most IdleCeiling. Animation is how long a screen change keeps
+	// sending events (a transition, a ripple).
+	IdleQuiet, IdleCeiling, Animation time.Duration
+	// Screencap is `screencap -p` (PNG encoding of the whole screen); ScreencapRaw is
+	// `screencap` without -p (raw pixels, no encoding).
+	Screencap, ScreencapRaw Latency
+}
+
+// Latency is a range a delay is drawn from, uniformly.
+type Latency struct{ Min, Max time.Duration }
+
+func (l Latency) draw(r *rand.Rand) time.Duration {
+	if l.Max <= l.Min {
+		return l.Min
+	}
+	return l.Min + time.Duration(r.Int64N(int64(l.Max-l.Min)))
+}
+
+func ms(a, b int) Latency {
+	return Latency{Min: time.Duration(a) * time.Millisecond, Max: time.Duration(b) * time.Millisecond}
+}
+
+// The profiles' figures come from published measurements of real devices:
+//   - uiautomator dump: DumpCommand calls UiAutomation.waitForIdle(1000, 10000) before it
+//     dumps (AOSP frameworks/testing uiautomator, DumpCommand.java): one quiet second after
+//     the last accessibility event, ten at most; a dump right after an activity start took
+//     1–4 s (dtmilano/CulebraTester2-public#17), and idle waits up to the 10 s ceiling are
+//     reported on animated screens (appium/appium#8397, appium/appium-uiautomator2-server#277).
+//   - screencap -p: "it need 2 sec" (Genymobile/scrcpy#469); "screencap takes 250ms or so to
+//     capture" and most of the rest encoding, and starting a Java process "is already about
+//     800ms" (rom1v in Genymobile/scrcpy#112); PNG through a pipe 500–800 ms, raw 250–300 ms
+//     on an emulator (MangetsuC/arkHelper#16); "截图 2S 多, 点击 1S 以内" — screenshot 2 s+,
+//     tap under 1 s (mzlogin/awesome-adb#54).
+//   - input tap: 1160 ms on a Galaxy Note 4, most of it the Java process start
+//     (prog.world, "tap, swipe and two smoking events").
+//   - app start: "Displayed +1s380ms" for a cold start as ActivityTaskManager logs it
+//     (dev.to/pyricau, "How adb measures App Startup"); Android vitals count a cold start of
+//     5 s or more, a warm one of 2 s or more, as excessive.
+//
+// pixel is a recent Pixel-class phone over USB (the fast end of those figures); slow an
+// older or budget phone (their slow end: Galaxy Note 4-class).
+var profiles = map[string]Profile{
+	"instant": {Name: "instant"},
+	"pixel": {
+		Name:  "pixel",
+		Shell: ms(15, 40), Service: ms(60, 160), Input: ms(250, 550), AppStart: ms(600, 1400),
+		Dump: ms(500, 1100), IdleQuiet: time.Second, IdleCeiling: 10 * time.Second, Animation: 300 * time.Millisecond,
+		Screencap: ms(400, 900), ScreencapRaw: ms(200, 350),
+	},
+	"slow": {
+		Name:  "slow",
+		Shell: ms(30, 90), Service: ms(150, 400), Input: ms(900, 1300), AppStart: ms(1500, 3500),
+		Dump: ms(1200, 2500), IdleQuiet: time.Second, IdleCeiling: 10 * time.Second, Animation: 500 * time.Millisecond,
+		Screencap: ms(1500, 2500), ScreencapRaw: ms(300, 600),
+	},
+}
+
+// ProfileInstant answers every command at once (the default).
+var ProfileInstant = Profile{Name: "instant"}
+
+// ProfileNames lists the profiles ParseProfile knows.
+func ProfileNames() []string {
+	names := make([]string, 0, len(profiles))
+	for n := range profiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ParseProfile returns the named profile: "instant" (or ""), "pixel" or "slow".
+func ParseProfile(name string) (Profile, error) {
+	if name == "" {
+		return ProfileInstant, nil
+	}
+	p, ok := profiles[strings.ToLower(strings.TrimSpace(name))]
+	if !ok {
+		return Profile{}, fmt.Errorf("%w: profile %q: want one of %s", ErrConfig, name, strings.Join(ProfileNames(), ", "))
+	}
+	return p, nil
+}
+
+// instant reports a profile that never waits.
+func (pr Profile) instant() bool { return pr == Profile{} || pr == ProfileInstant }
+
+// commandDelay is how long the command in args takes on the phone's profile before it
+// answers; a dump adds its idle wait after the last screen change.
+func (p *Phone) commandDelay(args []string) time.Duration {
+	pr := p.cfg.Profile
+	if pr.instant() || len(args) == 0 {
+		return 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	name := args[0]
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	sub := ""
+	if len(args) > 1 {
+		sub = args[1]
+	}
+	switch name {
+	case "sh", "bash", "mksh", "nohup", "exec", "setsid", "sleep", "exit", "true", "false", "echo":
+		return 0 // a builtin, or a wrapper whose command pays for itself
+	case "uiautomator":
+		if sub != "dump" {
+			return pr.Shell.draw(p.lat)
+		}
+		var idle time.Duration
+		if !p.changedAt.IsZero() {
+			quietAt := p.changedAt.Add(pr.Animation + pr.IdleQuiet)
+			idle = min(max(quietAt.Sub(p.cfg.Clock()), 0), pr.IdleCeiling)
+		}
+		return idle + pr.Dump.draw(p.lat)
+	case "screencap":
+		for _, a := range args[1:] {
+			if a == "-p" || strings.HasSuffix(a, ".png") {
+				return pr.Screencap.draw(p.lat)
+			}
+		}
+		return pr.ScreencapRaw.draw(p.lat)
+	case "input":
+		return pr.Input.draw(p.lat)
+	case "monkey":
+		return pr.AppStart.draw(p.lat)
+	case "am":
+		if sub == "start" || sub == "start-activity" {
+			return pr.AppStart.draw(p.lat)
+		}
+		return pr.Service.draw(p.lat)
+	case "pm", "cmd", "settings", "dumpsys", "wm", "content", "ime":
+		return pr.Service.draw(p.lat)
+	}
+	return pr.Shell.draw(p.lat)
+}
+
+// waitProfile sleeps for the command's delay on the phone's profile.
+func (p *Phone) waitProfile(ctx context.Context, args []string) error {
+	d := p.commandDelay(args)
+	if d <= 0 {
+		return nil
+	}
+	if err := p.cfg.Sleep(ctx, d); err != nil {
+		return fmt.Errorf("sim %s: %w", args[0], err)
+	}
+	return nil
+}

@@ -1,0 +1,80 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeTime is a clock that only moves when the phone sleeps, recording each sleep.
+type fakeTime struct {
+	now    time.Time
+	sleeps []time.Duration
+}
+
+func (f *fakeTime) Now() time.Time { return f.now }
+
+func (f *fakeTime) Sleep(_ context.Context, d time.Duration) error {
+	f.sleeps = append(f.sleeps, d)
+	f.now = f.now.Add(d)
+	return nil
+}
+
+func TestParseProfile(t *testing.T) {
+	for _, name := range []string{"", "instant", "pixel", "slow", " Pixel "} {
+		if _, err := ParseProfile(name); err != nil {
+			t.Errorf("ParseProfile(%q): %v", name, err)
+		}
+	}
+	_, err := ParseProfile("fast")
+	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "instant, pixel, slow") {
+		t.Errorf("ParseProfile(fast) = %v, want ErrConfig naming the profiles", err)
+	}
+}
+
+// Each command waits as long as its kind takes on the profile's device; a dump right after
+// a screen change waits for the screen to be quiet (animation + uiautomator's idle second)
+// first; the instant profile never waits.
+func TestProfileDelays(t *testing.T) {
+	clk := &fakeTime{now: fixedNow}
+	p := newPhone(t, func(c *Config) { c.Clock, c.Sleep = clk.Now, clk.Sleep })
+	sh(t, p, "input tap 540 1200")
+	sh(t, p, "uiautomator dump /dev/tty")
+	if len(clk.sleeps) != 0 {
+		t.Fatalf("instant profile slept %v", clk.sleeps)
+	}
+
+	pixel, _ := ParseProfile("pixel")
+	p = newPhone(t, func(c *Config) { c.Clock, c.Sleep, c.Profile = clk.Now, clk.Sleep, pixel })
+	ms := time.Millisecond
+	steps := []struct {
+		line     string
+		min, max time.Duration
+	}{
+		{"echo hi", 0, 0}, // a shell builtin
+		{"ls /sdcard", 15 * ms, 40 * ms},
+		{"getprop ro.build.version.sdk", 15 * ms, 40 * ms},
+		{"settings get system user_rotation", 60 * ms, 160 * ms},
+		{"screencap -p", 400 * ms, 900 * ms},
+		{"screencap", 200 * ms, 350 * ms},
+		{"am start -n com.android.settings/.Settings", 600 * ms, 1400 * ms},
+		// The launch changed the screen: the dump waits out the animation and a quiet second.
+		{"uiautomator dump /dev/tty", 1300*ms + 500*ms, 1300*ms + 1100*ms},
+		// The screen has been quiet since: the dump itself only.
+		{"uiautomator dump /dev/tty", 500 * ms, 1100 * ms},
+		{"input keyevent 4", 250 * ms, 550 * ms},
+	}
+	for _, s := range steps {
+		clk.sleeps = nil
+		sh(t, p, s.line)
+		var total time.Duration
+		for _, d := range clk.sleeps {
+			total += d
+		}
+		if total < s.min || total > s.max {
+			t.Errorf("%s waited %v, want %v..%v on the pixel profile", s.line, total, s.min, s.max)
+		}
+	}
+}
