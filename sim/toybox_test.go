@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"os"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -77,5 +79,34 @@ func TestSystemPathsStat(t *testing.T) {
 	list, err := p.ReadDir("/system/bin")
 	if err != nil || len(list) < 10 {
 		t.Errorf("list /system/bin: %d entries, %v", len(list), err)
+	}
+}
+
+// The formats added for clients have their real twins in testdata/android-corpus/shell.
+func TestClientOutputsMatchCorpus(t *testing.T) {
+	p := newPhone(t)
+	real, err := os.ReadFile("../testdata/android-corpus/shell/pm-list-features-galaxy-note10-android10-truncated.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, _ := sh(t, p, "pm list features")
+	line := regexp.MustCompile(`^feature:(reqGlEsVersion=0x[0-9a-f]+|[a-z][a-z0-9_.]*(=\d+)?)$`)
+	for _, out := range []string{string(real), ours} {
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if !strings.HasPrefix(lines[0], "feature:reqGlEsVersion=0x") || !sort.StringsAreSorted(lines[1:]) {
+			t.Errorf("pm list features: want reqGlEsVersion first, then sorted names:\n%s", out)
+		}
+		for _, l := range lines {
+			if !line.MatchString(l) {
+				t.Errorf("pm list features line %q", l)
+			}
+		}
+	}
+	aborted, err := os.ReadFile("../testdata/android-corpus/shell/app_process-helper-cannot-start-aborted.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, st := sh(t, p, "CLASSPATH=/data/local/tmp/x.jar app_process / com.example.Server 1.0"); out != string(aborted) || st != 134 {
+		t.Errorf("app_process: %q (status %d), want the real device's %q (134)", out, st, aborted)
 	}
 }
