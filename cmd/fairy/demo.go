@@ -46,8 +46,8 @@ type demoDeps struct {
 	// Knowledge is the demo's knowledge file and whether it is the default one (not named
 	// by the person); nil runs the demo without long-term knowledge.
 	Knowledge func() (path string, isDefault bool, err error)
-	// Color colours the progress lines (stdout is a terminal and NO_COLOR is not set).
-	Color bool
+	// Style dresses the progress on a terminal: colour, a live status line.
+	Style termStyle
 }
 
 // newDemoCmd builds `fairy demo`.
@@ -86,7 +86,7 @@ before the order is placed and paid. A scripted person answers; with --interacti
 				}
 			}
 			_, err = runDemo(cmd.Context(), demoOptions{RunsDir: runs, Interactive: interactive, TextOnly: textOnly,
-				Stdin: stdin, Out: colored(cmd.OutOrStdout(), d.Color), Err: cmd.ErrOrStderr(), Logger: log, Knowledge: kpath, KnowledgeDefault: kdefault})
+				Stdin: stdin, Out: d.Style.wrap(cmd.OutOrStdout()), Err: cmd.ErrOrStderr(), Logger: log, Knowledge: kpath, KnowledgeDefault: kdefault})
 			return err
 		},
 	}

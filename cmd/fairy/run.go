@@ -45,8 +45,8 @@ type runDeps struct {
 	Stdin      io.Reader
 	Stdout     io.Writer
 	Stderr     io.Writer
-	// Color colours the progress lines (stdout is a terminal and NO_COLOR is not set).
-	Color bool
+	// Style dresses the progress on a terminal: colour, a live status line.
+	Style termStyle
 }
 
 // newRunCmd builds `fairy run`.
@@ -84,8 +84,9 @@ an instruction that starts with a dash.`,
 				return withExit(2, fmt.Errorf("open device: %w", err))
 			}
 			defer dev.Close(context.WithoutCancel(cmd.Context()))
-			person := interaction.NewTerminal(d.Stdin, d.Stdout)
-			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: colored(d.Stdout, d.Color), HideQuestions: true}, instruction(args))
+			out := d.Style.wrap(d.Stdout)
+			person := interaction.NewTerminal(d.Stdin, out)
+			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out, HideQuestions: true}, instruction(args))
 			return err
 		},
 	}
@@ -128,7 +129,7 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 		return global.Summary{}, withExit(exitUsage, fmt.Errorf("cannot make a run directory under %s: %w: choose a writable directory with --runs DIR", cfg.RunsDir, err))
 	}
 	fmt.Fprintf(s.Out, "run directory: %s\n", dir)
-	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: dir, ID: id, Device: s.Device, Model: cfg.Model,
+	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: dir, ID: id, Device: s.Device, Model: liveModelFor(cfg.Model, s.Out),
 		Dialoger: s.Dialoger, Knowledge: kn.Store, KnowledgeOff: kn.Off, Progress: s.Out, HideQuestions: s.HideQuestions})
 	if err != nil {
 		return global.Summary{}, withExit(2, err)

@@ -2,21 +2,33 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"io"
 	"os"
 	"sync"
+
+	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/llm"
 )
 
-// Colour on a terminal only: progress lines get colour when stdout is a terminal, NO_COLOR
-// is not set (https://no-color.org) and TERM is not "dumb"; piped or redirected output
-// stays plain lines, byte for byte what a terminal shows without the colour.
+// On a terminal only, `fairy run` and `fairy demo` dress their progress: lines in colour
+// (unless NO_COLOR is set, https://no-color.org) and a live status line while a model is
+// being waited for, erased before the next line. Piped or redirected output, or TERM=dumb,
+// stays plain lines: byte for byte what the terminal shows without the dressing.
 
-// useColor says whether output to w may carry colour.
-func useColor(w io.Writer, getenv func(string) string) bool {
-	if getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" {
-		return false
+// termStyle is how the output of one command is dressed.
+type termStyle struct {
+	Live  bool // a transient status line while a model answers
+	Color bool // progress lines in colour
+}
+
+// styleFor decides the dressing of output to w.
+func styleFor(w io.Writer, getenv func(string) string) termStyle {
+	if !isTerminal(w) || getenv("TERM") == "dumb" {
+		return termStyle{}
 	}
-	return isTerminal(w)
+	return termStyle{Live: true, Color: getenv("NO_COLOR") == ""}
 }
 
 // isTerminal reports whether w is a character device (a terminal), not a pipe or a file.
@@ -29,14 +41,24 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// ANSI styles of the progress view's lines.
+// wrap returns w itself when there is nothing to dress, else a termWriter over w.
+func (st termStyle) wrap(w io.Writer) io.Writer {
+	if !st.Live && !st.Color {
+		return w
+	}
+	return &termWriter{w: w, style: st}
+}
+
+// ANSI sequences of the dressing.
 const (
-	ansiReset  = "\x1b[0m"
-	ansiBold   = "\x1b[1m"
-	ansiGreen  = "\x1b[32m"
-	ansiRed    = "\x1b[31m"
-	ansiYellow = "\x1b[33m"
-	ansiCyan   = "\x1b[36m"
+	ansiReset     = "\x1b[0m"
+	ansiBold      = "\x1b[1m"
+	ansiDim       = "\x1b[2m"
+	ansiGreen     = "\x1b[32m"
+	ansiRed       = "\x1b[31m"
+	ansiYellow    = "\x1b[33m"
+	ansiCyan      = "\x1b[36m"
+	ansiClearLine = "\r\x1b[K"
 )
 
 // lineStyles colour a line by how it starts: the marks of global.Progress.
@@ -52,54 +74,100 @@ var lineStyles = []struct {
 	{[]byte("  ? "), ansiYellow},
 }
 
-// colorWriter colours whole lines written to w by their first characters; everything else
-// passes through unchanged. Safe for concurrent use.
-type colorWriter struct {
+// termWriter dresses whole lines written to w (see termStyle) and shows a transient status
+// line that the next write erases. Safe for concurrent use.
+type termWriter struct {
 	mu        sync.Mutex
 	w         io.Writer
+	style     termStyle
 	midLine   bool // the last write ended inside a line: its rest is not a line start
-	openStyle bool // a style is open on the current line
+	openStyle bool // a colour is open on the current line
+	status    bool // a status line is shown
 }
 
-// colored returns w itself when color is false, else a colorWriter over w.
-func colored(w io.Writer, color bool) io.Writer {
-	if !color {
-		return w
-	}
-	return &colorWriter{w: w}
-}
-
-func (c *colorWriter) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (t *termWriter) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	var out bytes.Buffer
+	if t.status {
+		out.WriteString(ansiClearLine)
+		t.status = false
+	}
 	rest := p
 	for len(rest) > 0 {
 		line, tail, nl := bytes.Cut(rest, []byte("\n"))
-		if !c.midLine {
+		if !t.midLine && t.style.Color {
 			for _, s := range lineStyles {
 				if bytes.HasPrefix(line, s.prefix) {
 					out.WriteString(s.style)
-					c.openStyle = true
+					t.openStyle = true
 					break
 				}
 			}
 		}
 		out.Write(line)
 		if !nl {
-			c.midLine = true
+			t.midLine = true
 			break
 		}
-		if c.openStyle {
+		if t.openStyle {
 			out.WriteString(ansiReset)
-			c.openStyle = false
+			t.openStyle = false
 		}
 		out.WriteByte('\n')
-		c.midLine = false
+		t.midLine = false
 		rest = tail
 	}
-	if _, err := c.w.Write(out.Bytes()); err != nil {
+	if _, err := t.w.Write(out.Bytes()); err != nil {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// showStatus replaces the status line with text, unless a line is half written.
+func (t *termWriter) showStatus(text string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.midLine {
+		return
+	}
+	s := ansiClearLine + text
+	if t.style.Color {
+		s = ansiClearLine + ansiDim + text + ansiReset
+	}
+	if _, err := io.WriteString(t.w, s); err == nil {
+		t.status = true
+	}
+}
+
+// clearStatus erases the status line, if one is shown.
+func (t *termWriter) clearStatus() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.status {
+		_, _ = io.WriteString(t.w, ansiClearLine)
+		t.status = false
+	}
+}
+
+// liveModel shows, on the terminal, which role's model is being waited for.
+type liveModel struct {
+	executor.Model
+	out *termWriter
+}
+
+func (m liveModel) Generate(ctx context.Context, req llm.Request) (llm.Response, error) {
+	m.out.showStatus(fmt.Sprintf("⋯ waiting for the %s model", req.Role))
+	defer m.out.clearStatus()
+	return m.Model.Generate(ctx, req)
+}
+
+// liveModelFor wraps model so that out shows a status line while it answers, when out is a
+// terminal with live progress; otherwise it returns model.
+func liveModelFor(model executor.Model, out io.Writer) executor.Model {
+	t, ok := out.(*termWriter)
+	if !ok || !t.style.Live || model == nil {
+		return model
+	}
+	return liveModel{Model: model, out: t}
 }

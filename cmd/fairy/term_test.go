@@ -6,30 +6,39 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
 
-func TestColorWriter(t *testing.T) {
+func TestTermWriter(t *testing.T) {
 	var b bytes.Buffer
-	w := colored(&b, true)
+	w := termStyle{Live: true, Color: true}.wrap(&b)
+	tw := w.(*termWriter)
 	for _, chunk := range []string{"▶ Order a tea\n", "◆ plan:\n   1. [shop] Order\n", "  step 1 · Tap(4)\n", "✓ task 1 ", "done after 1 step\n✗ failed\n", "  ? When?\n"} {
+		if chunk == "  step 1 · Tap(4)\n" {
+			tw.showStatus("⋯ waiting for the decider model")
+		}
 		if _, err := w.Write([]byte(chunk)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want := "\x1b[1m▶ Order a tea\x1b[0m\n\x1b[36m◆ plan:\x1b[0m\n   1. [shop] Order\n  step 1 · Tap(4)\n" +
-		"\x1b[32m✓ task 1 done after 1 step\x1b[0m\n\x1b[31m✗ failed\x1b[0m\n\x1b[33m  ? When?\x1b[0m\n"
+	tw.showStatus("⋯ waiting for the planner model")
+	tw.clearStatus()
+	want := "\x1b[1m▶ Order a tea\x1b[0m\n\x1b[36m◆ plan:\x1b[0m\n   1. [shop] Order\n" +
+		"\r\x1b[K\x1b[2m⋯ waiting for the decider model\x1b[0m\r\x1b[K  step 1 · Tap(4)\n" +
+		"\x1b[32m✓ task 1 done after 1 step\x1b[0m\n\x1b[31m✗ failed\x1b[0m\n\x1b[33m  ? When?\x1b[0m\n" +
+		"\r\x1b[K\x1b[2m⋯ waiting for the planner model\x1b[0m\r\x1b[K"
 	if b.String() != want {
-		t.Errorf("colored:\n%q\nwant\n%q", b.String(), want)
+		t.Errorf("dressed:\n%q\nwant\n%q", b.String(), want)
 	}
 	var plain bytes.Buffer
-	if colored(&plain, false) != &plain {
-		t.Error("colored(w, false) is not w itself")
+	if (termStyle{}).wrap(&plain) != &plain {
+		t.Error("an undressed style wraps the writer")
 	}
 	for _, env := range []map[string]string{{"NO_COLOR": "1"}, {"TERM": "dumb"}, {}} {
-		if useColor(&plain, envMap(env)) {
-			t.Errorf("useColor on a buffer with %v", env)
+		if st := styleFor(&plain, envMap(env)); st.Live || st.Color {
+			t.Errorf("styleFor a buffer with %v = %+v", env, st)
 		}
 	}
 }
@@ -50,8 +59,9 @@ func TestColorChild(t *testing.T) {
 }
 
 // TestColorOnlyOnATerminal runs `fairy demo` on a terminal (a pseudo-terminal made by
-// util-linux `script`) and through a pipe: colour on the terminal, none with NO_COLOR or
-// through the pipe, and the same words every time.
+// util-linux `script`) and through a pipe: colour and a live status line on the terminal,
+// the status but no colour with NO_COLOR, plain lines through the pipe — the same lines
+// every time.
 func TestColorOnlyOnATerminal(t *testing.T) {
 	script, err := exec.LookPath("script")
 	if err != nil {
@@ -85,20 +95,31 @@ func TestColorOnlyOnATerminal(t *testing.T) {
 	if !strings.Contains(term, "\x1b[32m✓ done") || !strings.Contains(term, "\x1b[1m▶ ") {
 		t.Errorf("on a terminal the progress has no colour:\n%q", term)
 	}
+	if !strings.Contains(term, ansiClearLine+ansiDim+"⋯ waiting for the planner model"+ansiReset+ansiClearLine) {
+		t.Errorf("on a terminal there is no live status while the model answers:\n%q", term)
+	}
 	noColor := run(true, "NO_COLOR=1")
+	if !strings.Contains(noColor, ansiClearLine+"⋯ waiting for the decider model"+ansiClearLine) {
+		t.Errorf("with NO_COLOR the live status is gone too:\n%q", noColor)
+	}
 	piped := run(false)
 	for name, out := range map[string]string{"NO_COLOR": noColor, "piped": piped} {
-		if strings.Contains(out, "\x1b[") {
-			t.Errorf("%s output has escape sequences:\n%q", name, out)
+		for _, sgr := range []string{ansiReset, ansiBold, ansiDim, ansiGreen, ansiRed, ansiYellow, ansiCyan} {
+			if strings.Contains(out, sgr) {
+				t.Errorf("%s output has colour %q:\n%q", name, sgr, out)
+			}
 		}
 		if !strings.Contains(out, "✓ done") {
 			t.Errorf("%s output:\n%s", name, out)
 		}
 	}
-	strip := strings.NewReplacer(ansiReset, "", ansiBold, "", ansiGreen, "", ansiRed, "", ansiYellow, "", ansiCyan, "")
-	if a, b := lineCount(strip.Replace(term)), lineCount(piped); a != b {
-		t.Errorf("terminal output has %d lines, piped %d", a, b)
+	if strings.Contains(piped, "\x1b") || strings.Contains(piped, "waiting for") {
+		t.Errorf("piped output is dressed:\n%q", piped)
+	}
+	// Without the dressing, the terminal shows the same lines as the pipe.
+	undress := regexp.MustCompile(`\r\x1b\[K(\x1b\[2m⋯[^\r\n]*\x1b\[0m|⋯[^\r\n]*)?|\x1b\[[0-9]*m`)
+	paths := regexp.MustCompile(`/\S+`) // run directories and files differ from run to run
+	if got, want := paths.ReplaceAllString(undress.ReplaceAllString(term, ""), "PATH"), paths.ReplaceAllString(piped, "PATH"); got != want {
+		t.Errorf("the terminal's lines differ from the pipe's:\n%s\n---\n%s", got, want)
 	}
 }
-
-func lineCount(s string) int { return strings.Count(s, "\n") }
