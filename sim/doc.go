@@ -56,12 +56,36 @@
 //
 // Dumps are the stock `uiautomator dump` format: one line, the classic attribute set and
 // order, `<node … />` leaves, KXmlSerializer escaping (&amp; &lt; &gt; &quot;, &#10;,
-// astral characters as &#NNNNN;, control characters as "."), one top-level node per window
-// (status bar, app or dialog, keyboard, navigation bar). Screenshots are drawn from the
+// astral characters as &#NNNNN;, control characters as "."), and, as UiAutomation's
+// getRootInActiveWindow gives it, one top-level node: the active window (the app, or the
+// dialog in front of it). The all-windows dump (status bar, app or dialog, keyboard,
+// navigation bar; indented, with visible-to-user, drawing-order, hint and display-id, the
+// uiautomator2 format) is DumpAllWindows, and what the uiautomator2 server the phone runs
+// on device port 9008 (U2Port) answers to JSON-RPC dumpWindowHierarchy on /jsonrpc/0, through
+// `adb forward tcp:N tcp:9008`. Screenshots are drawn from the
 // same nodes with the Go fonts, and CJK characters, which those fonts lack, with the
 // embedded subset of Droid Sans Fallback (package cjkfont).
 // FLAG_SECURE screens (the shop's payment) give an all-black screenshot while the tree
 // stays dumpable. Dumps and screenshots are cached per state version.
+//
+// # Clients other than fairy
+//
+// What third-party adb clients use answers as on a device (sim/interop drives the phone
+// with adbkit and mobile-mcp): pm list features, toybox mv, stat, which, ps and ls -l in
+// toybox's columns, /system/bin files a sync STAT finds, /proc files (stat and uptime
+// advance with the clock), content query|insert on settings, the settings keys clients read
+// (user_rotation 0, the animation scales), nohup and background jobs (status 0), device
+// sockets (Sockets: the uiautomator2 server; any other port is refused), the framebuffer:
+// service (Framebuffer, version-2 header). app_process, which clients use to start a pushed
+// helper, aborts at once ("Aborted ", status 134) as on a device that cannot load it.
+//
+// # Timing
+//
+// Config.Profile (ParseProfile: instant, pixel, slow) makes every shell command wait as
+// long as its kind takes on a real device — toybox commands, binder services, input, app
+// starts, screencap raw and PNG, and uiautomator dump after its idle wait (a quiet second
+// after the last screen change, ten at most); figures and their sources are in profile.go.
+// The default, instant, never waits.
 //
 // # State for evaluations
 //
