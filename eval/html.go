@@ -60,9 +60,12 @@ func parseHTML() *template.Template {
 	})
 	template.Must(t.New("style").Parse(styleHTML))
 	template.Must(t.New("task").Parse(taskHTML))
-	// Chromium draws the first text that makes it load a web font with the fallback font and
-	// does not redraw it: a hidden character starts the load before any text shows.
+	// Chromium may draw the text laid out before the embedded font has loaded with the
+	// fallback font's boxes and never redraw it: a hidden character starts the load before
+	// any text shows ("cjkwarm"), and once it has loaded the body is laid out anew
+	// ("cjkredraw").
 	template.Must(t.New("cjkwarm").Parse(`<div aria-hidden="true" style="position:absolute;visibility:hidden;font-family:'Fairy CJK'">中</div>`))
+	template.Must(t.New("cjkredraw").Parse(`<script>if(document.fonts)document.fonts.load('16px "Fairy CJK"','中').then(function(){document.body.innerHTML=document.body.innerHTML})</script>`))
 	return template.Must(t.Parse(reportHTML))
 }
 
@@ -98,7 +101,7 @@ const reportHTML = `<!DOCTYPE html>
 {{end}}</tbody></table>
 <h2>Trajectories</h2>
 {{range .Items}}{{template "task" .}}{{end}}
-</body></html>
+{{template "cjkredraw"}}</body></html>
 `
 
 const styleHTML = `{{cjkFontFace}}<style>

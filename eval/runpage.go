@@ -60,7 +60,7 @@ var runTmpl = template.Must(template.Must(htmlTmpl.Clone()).New("run").Parse(`<!
 {{with .Served}}<ul id="served" class="muted">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <h2>Steps</h2>
 {{template "task" .Task}}
-</body></html>
+{{template "cjkredraw"}}</body></html>
 `))
 
 // RunView is one run directory read back: what `fairy runs show` says and the run's

@@ -151,8 +151,12 @@ func TestRunPageInChromium(t *testing.T) {
 	if err := htmlTmpl.ExecuteTemplate(&warm, "cjkwarm", nil); err != nil {
 		t.Fatal(err)
 	}
+	var redraw bytes.Buffer
+	if err := htmlTmpl.ExecuteTemplate(&redraw, "cjkredraw", nil); err != nil {
+		t.Fatal(err)
+	}
 	probe := filepath.Join(t.TempDir(), "glyphs.html")
-	if err := os.WriteFile(probe, []byte("<!DOCTYPE html><html><head><meta charset=\"utf-8\">"+css.String()+"</head><body>"+warm.String()+cells.String()+"</body></html>"), 0o600); err != nil {
+	if err := os.WriteFile(probe, []byte("<!DOCTYPE html><html><head><meta charset=\"utf-8\">"+css.String()+"</head><body>"+warm.String()+cells.String()+redraw.String()+"</body></html>"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	img := chromiumShot(t, bin, probe)
