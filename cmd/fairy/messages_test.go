@@ -53,3 +53,23 @@ func TestKnowledgeReportCounts(t *testing.T) {
 		t.Errorf("knowledgeCounts = %q", got)
 	}
 }
+
+// TestModelCheckOnDemoRules: `fairy model check` against the scripted model serving the
+// demo's own rules passes every role: the rules answer the agent's prompts, and the
+// check's tiny request gets the check's answer.
+func TestModelCheckOnDemoRules(t *testing.T) {
+	url := serveModel(t, demoRules)
+	env := map[string]string{"HOME": t.TempDir(), "OPENAI_BASE_URL": url, "FAIRY_MODEL_DEFAULT": "fairy-scripted"}
+	code, stdout, stderr := execRoot(t, env, "", "model", "check")
+	if code != 0 || strings.Contains(stdout, "FAIL") {
+		t.Fatalf("model check on the demo rules: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, role := range []string{"planner", "replanner", "decider", "interactor", "extractor", "learner", "user", "judge"} {
+		if !strings.Contains(stdout, role+" ") {
+			t.Errorf("no line for %s:\n%s", role, stdout)
+		}
+	}
+	if n := strings.Count(stdout, " ok "); n != 8 {
+		t.Errorf("%d roles ok, want 8:\n%s", n, stdout)
+	}
+}
