@@ -236,7 +236,9 @@ func TestExitStatuses(t *testing.T) {
 		{"devices", nil, []string{"devices"}, 0, "", "", true},
 		{"devices, adb server down", nil, []string{"devices", "--adb-port", downPort}, 2, "`adb -P " + downPort + " start-server`", "", false},
 		{"apps", nil, []string{"apps"}, 0, "", "", true},
+		{"screen", nil, []string{"screen"}, 0, "", "", true},
 		{"screen, bad format", nil, []string{"screen", "--format", "xml"}, 2, "use text or json", "", true},
+		{"act tap", nil, []string{"act", "tap", "10", "10"}, 0, "", "", true},
 		{"act tap, not a number", nil, []string{"act", "tap", "x", "1"}, 2, "not a pixel coordinate", "", true},
 		{"act key, unknown key", nil, []string{"act", "key", "frob"}, 2, "frob", "", true},
 		{"act key", nil, []string{"act", "key", "home"}, 0, "", "", true},
@@ -260,6 +262,7 @@ func TestExitStatuses(t *testing.T) {
 		{"run, key refused", refusedEnv, []string{"run", "--runs", filepath.Join(home, "runs"), "--knowledge", filepath.Join(home, "k.db"), "turn", "off", "wifi"}, 2, "check the API key", "", true},
 		{"run, runs directory cannot be made", refusedEnv, []string{"--runs", "/proc/x", "run", "--knowledge", filepath.Join(home, "k.db"), "turn off wifi"}, 2, "--runs", "run directory", true},
 		{"run, no model", map[string]string{"HOME": home}, []string{"run", "turn", "off", "wifi"}, 2, "no model configured", "", false},
+		{"demo, runs directory cannot be made", nil, []string{"demo", "--runs", "/proc/x", "--knowledge", filepath.Join(home, "d.db")}, 2, "--runs", "run directory", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
