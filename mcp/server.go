@@ -138,20 +138,10 @@ func New(cfg Config) (*Server, error) {
 // instructions tell a client's model how the tools fit together.
 const instructions = `fairy drives an Android phone. Read the phone with "screen": a numbered list of the elements on screen. Act with "act" on an element number from the latest "screen" (or on coordinates); each act returns the next screen. Sensitive actions (pay, delete, send, order, grant a permission) are asked of the person first and refused without their yes. "run" carries out a whole instruction with fairy's own model and asks the person when it must. "map" and "tricks" read what fairy learned about apps.`
 
-// ServeStdio serves one session on stdin and stdout until the client disconnects or ctx
-// ends.
-func (s *Server) ServeStdio(ctx context.Context) error {
-	return s.Serve(ctx, &sdk.StdioTransport{})
-}
-
-// ServeIO serves one session on r and w (newline-delimited JSON-RPC, as on stdio).
+// ServeIO serves one session on r and w (newline-delimited JSON-RPC, as on stdio) until
+// the client disconnects or ctx ends.
 func (s *Server) ServeIO(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
-	return s.Serve(ctx, &sdk.IOTransport{Reader: r, Writer: w})
-}
-
-// Serve serves one session on t.
-func (s *Server) Serve(ctx context.Context, t sdk.Transport) error {
-	err := s.server.Run(ctx, t)
+	err := s.server.Run(ctx, &sdk.IOTransport{Reader: r, Writer: w})
 	if err != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}

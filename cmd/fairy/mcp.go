@@ -134,6 +134,9 @@ func serveMCPHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.W
 	}
 	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "fairy mcp: serving streamable HTTP on http://%s/\n", ln.Addr())
+	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {
+		fmt.Fprintln(stderr, "fairy mcp: warning: the address is not loopback and the endpoint has no authentication: anyone who reaches it can drive the phone")
+	}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {

@@ -301,8 +301,16 @@ func payCenter(t *testing.T, r *mcpRig) [2]int {
 // notifications, the summary comes back, and the map and tricks tools read what the run
 // learned.
 func TestMCPRun(t *testing.T) {
-	r := startMCP(t, func(msg string, schema any) (string, string) {
+	var r *mcpRig
+	var during string // what act said while the run waited for the person
+	r = startMCP(t, func(msg string, schema any) (string, string) {
 		if strings.Contains(msg, "When should") {
+			res, err := r.session.CallTool(t.Context(), &sdk.CallToolParams{Name: "act", Arguments: map[string]any{"action": "key", "key": "home"}})
+			if err == nil && res.IsError {
+				r.mu.Lock()
+				during = res.Content[0].(*sdk.TextContent).Text
+				r.mu.Unlock()
+			}
 			return "accept", "18:00"
 		}
 		return "accept", "yes"
@@ -331,7 +339,7 @@ func TestMCPRun(t *testing.T) {
 		t.Errorf("orders = %+v", orders)
 	}
 	r.mu.Lock()
-	asked, progress := r.asked, r.progress
+	asked, progress, during := r.asked, r.progress, during
 	r.mu.Unlock()
 	if len(asked) != 3 || !strings.Contains(asked[0], "When should the bubble tea arrive?") {
 		t.Errorf("asked %q, want the delivery time and two consents", asked)
@@ -339,11 +347,20 @@ func TestMCPRun(t *testing.T) {
 	if len(progress) < 5 || !strings.Contains(strings.Join(progress, "\n"), "run directory:") {
 		t.Errorf("progress notifications: %q", progress)
 	}
+	if !strings.Contains(during, "busy") || !strings.Contains(during, "bubble tea") {
+		t.Errorf("act during the run said %q, want that a run holds the phone", during)
+	}
 	if out := r.call(t, "map", map[string]any{"command": "list"}, false); !strings.Contains(out, "com.fairy.shop") {
 		t.Errorf("map list after the run: %s", out)
 	}
 	if out := r.call(t, "map", map[string]any{"command": "show", "package": "com.fairy.shop"}, false); !strings.Contains(out, "App com.fairy.shop:") {
 		t.Errorf("map show: %s", out)
+	}
+	if out := r.call(t, "map", map[string]any{"command": "path", "package": "com.fairy.shop", "from": "p1", "to": "p1"}, false); !strings.HasPrefix(out, "Already there") {
+		t.Errorf("map path to the same page: %s", out)
+	}
+	if out := r.call(t, "map", map[string]any{"command": "path", "package": "com.fairy.shop"}, true); !strings.Contains(out, "needs from and to") {
+		t.Errorf("map path without pages: %s", out)
 	}
 	if out := r.call(t, "tricks", map[string]any{"command": "search", "query": "check out the cart and pay"}, false); !strings.Contains(out, "com.fairy.shop") {
 		t.Errorf("tricks search: %s", out)
@@ -441,6 +458,9 @@ func TestMCPOverHTTP(t *testing.T) {
 	tools, err := cs.ListTools(t.Context(), nil)
 	if err != nil || len(tools.Tools) != 7 {
 		t.Fatalf("tools over HTTP: %v %v", err, tools)
+	}
+	if out := r.call(t, "run", map[string]any{"instruction": "open the shop"}, true); !strings.Contains(out, "no model configured") {
+		t.Errorf("run without a model: %s", out)
 	}
 	screen := shopToCheckout(t, r)
 	screen = r.call(t, "act", map[string]any{"action": "tap", "element": element(t, screen, `"提交订单"`)}, false)
