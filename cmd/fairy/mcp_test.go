@@ -49,8 +49,33 @@ type mcpRig struct {
 // answerFunc answers one elicitation: the action (accept, decline, cancel) and the answer.
 type answerFunc func(message string, schema any) (action, answer string)
 
-// startMCP starts the rig; answer nil makes a client without elicitation.
+// startMCP starts the rig with the test binary as the fairy command; answer nil makes a
+// client without elicitation.
 func startMCP(t *testing.T, answer answerFunc) *mcpRig {
+	t.Helper()
+	return startMCPWith(t, "", answer)
+}
+
+// buildFairy builds the fairy command into a temporary directory.
+func buildFairy(t *testing.T) string {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("go not found on PATH: %v", err)
+		}
+		t.Skipf("go not found on PATH: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "fairy")
+	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startMCPWith starts the rig with bin as the fairy command ("": the test binary, which
+// runs fairy's main when runMainEnv is set).
+func startMCPWith(t *testing.T, bin string, answer answerFunc) *mcpRig {
 	t.Helper()
 	adb := adbtest.Start(t)
 	phone, err := sim.New(sim.Config{Seed: 3})
@@ -74,11 +99,14 @@ func startMCP(t *testing.T, answer answerFunc) *mcpRig {
 		t.Fatal(err)
 	}
 	r := &mcpRig{phone: phone, knowledge: filepath.Join(dir, "knowledge.db"), stderr: &syncBuffer{}}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
+	if bin == "" {
+		self, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin = self
 	}
-	cmd := exec.Command(self, "mcp", "--config", cfg, "--runs", filepath.Join(dir, "runs"), "--knowledge", r.knowledge,
+	cmd := exec.Command(bin, "mcp", "--config", cfg, "--runs", filepath.Join(dir, "runs"), "--knowledge", r.knowledge,
 		"--adb-port", strconv.Itoa(adb.Port), "-s", serial)
 	cmd.Env = append(os.Environ(), runMainEnv+"=1", "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_DATA_HOME="+dir,
 		"OPENAI_BASE_URL="+url, "OPENAI_API_KEY=sk-test-secret-123", "ANDROID_SERIAL=")
@@ -151,11 +179,12 @@ func element(t *testing.T, screen, want string) int {
 	return n
 }
 
-// TestMCPPhoneTools drives `fairy mcp` over its stdio with the SDK's client: the tools are
-// listed with their schemas, the screen is read, an element tapped by number changes the
-// next screen, and bad arguments get a tool error that says what to do.
+// TestMCPPhoneTools drives a built fairy binary's `fairy mcp` over its stdio with the
+// SDK's client: the tools are listed with their schemas, the screen is read, an element
+// tapped by number changes the next screen, and bad arguments get a tool error that says
+// what to do.
 func TestMCPPhoneTools(t *testing.T) {
-	r := startMCP(t, nil)
+	r := startMCPWith(t, buildFairy(t), nil)
 	// The server speaks the newest version in which it may ask during a call.
 	if v := r.session.InitializeResult().ProtocolVersion; v != "2025-11-25" {
 		t.Errorf("negotiated protocol %s, want 2025-11-25", v)
