@@ -107,6 +107,9 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	if now == nil {
 		now = time.Now
 	}
+	if f.devices == "" && !cmd.Flags().Changed("sim") && strings.HasPrefix(ref, eval.BuiltinPrefix) {
+		f.sims = 1 // a built-in suite is written for the virtual phone: `fairy eval builtin:sim` just runs
+	}
 	switch {
 	case f.devices != "" && f.sims > 0:
 		return withExit(2, errors.New("use either --devices or --sim, not both"))

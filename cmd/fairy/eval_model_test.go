@@ -46,7 +46,8 @@ func TestEvalBuiltinNeverBillsByAccident(t *testing.T) {
 	env, cfg := modelEnv(t, srv.URL)
 	var stdout, stderr bytes.Buffer
 	root := newRootCmd(strings.NewReader(""), &stdout, &stderr, envMap(env))
-	root.SetArgs([]string{"eval", "builtin:sim", "--config", cfg, "--sim", "1", "--out", t.TempDir(), "--runs", t.TempDir(),
+	// No --sim: a built-in suite gets one virtual phone.
+	root.SetArgs([]string{"eval", "builtin:sim", "--config", cfg, "--out", t.TempDir(), "--runs", t.TempDir(),
 		"--tasks", "settings-wifi-off,contacts-which-alice-email"})
 	if err := root.ExecuteContext(t.Context()); err != nil {
 		t.Fatalf("fairy eval: %v\n%s\n%s", err, stdout.String(), stderr.String())
@@ -55,7 +56,7 @@ func TestEvalBuiltinNeverBillsByAccident(t *testing.T) {
 	if !strings.Contains(first, "scripted model") || !strings.Contains(first, "--real-model") {
 		t.Errorf("first line %q does not say the scripted model answers (and how to use the configured one)", first)
 	}
-	if !strings.Contains(stdout.String(), "passed 2 of 2") {
+	if !strings.Contains(stdout.String(), "passed 2 of 2") || !strings.Contains(stdout.String(), "1 virtual phone") {
 		t.Errorf("output:\n%s", stdout.String())
 	}
 	if n := calls.Load(); n != 0 {

@@ -42,7 +42,8 @@ func TestEvalCommandUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"eval", "builtin:sim"}, "no phones"},
+		{[]string{"eval", "my-suite.yaml"}, "no phones"},
+		{[]string{"eval", "builtin:sim", "--sim", "0"}, "no phones"},
 		{[]string{"eval", "builtin:sim", "--sim", "1", "--devices", "x"}, "either --devices or --sim"},
 		{[]string{"eval", "builtin:nope", "--sim", "1"}, "no built-in suite"},
 		{[]string{"eval", "builtin:sim", "--sim", "1", "--tasks", "nope"}, "no task \"nope\""},
