@@ -81,7 +81,7 @@ Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.devices, "devices", "", "real devices: SERIAL or HOST:PORT/SERIAL, comma-separated")
-	fl.IntVar(&f.sims, "sim", 0, "number of virtual phones to start")
+	fl.IntVar(&f.sims, "sim", 0, "number of virtual phones to start (a built-in suite with no --devices: 1)")
 	fl.StringVar(&f.profile, "profile", "instant", "timing of the virtual phones: instant, pixel (a recent phone's latencies) or slow (an older phone's)")
 	fl.IntVar(&f.parallel, "parallel", 0, "phones working at once (default: all)")
 	fl.IntVar(&f.repeat, "repeat", 1, "run every task this many times")
