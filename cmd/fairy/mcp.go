@@ -57,10 +57,13 @@ through the client and refused without their yes.`,
 				return serveMCPHTTP(ctx, srv, addr, d.Stderr)
 			}
 			err = srv.ServeIO(ctx, io.NopCloser(d.Stdin), nopWriteCloser{d.Stdout})
-			if errors.Is(err, io.EOF) {
+			switch {
+			case err == nil, errors.Is(err, io.EOF):
 				return nil // the client closed the pipe: the session is over
+			case ctx.Err() != nil:
+				return err
 			}
-			return err
+			return fmt.Errorf("mcp session ended: %w (a client speaks JSON-RPC 2.0 on stdin, one message a line)", err)
 		},
 	}
 	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on `ADDR` (host:port) instead of stdio")
