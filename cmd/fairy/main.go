@@ -30,7 +30,7 @@ func run() int {
 
 // exitStatus maps a command's error to fairy's exit status and tells the person why on
 // stderr: 0 success, 1 task failed or refused, 2 usage or configuration error, 130
-// interrupted. An interrupted command is 130 whatever its error says: a run stopped by
+// interrupted (README.md's table; exit.go says which error is which). An interrupted command is 130 whatever its error says: a run stopped by
 // Ctrl-C may fail on the way out (a device call or a model request cut short) with an
 // error that would otherwise read as a failure or a usage error.
 func exitStatus(ctx context.Context, err error, stderr io.Writer) int {
@@ -39,7 +39,7 @@ func exitStatus(ctx context.Context, err error, stderr io.Writer) int {
 	}
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "fairy: interrupted:", err)
-		return 130
+		return exitInterrupted
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
@@ -48,8 +48,10 @@ func exitStatus(ctx context.Context, err error, stderr io.Writer) int {
 		}
 		return ee.code
 	}
+	// Errors cobra raises before a command runs (unknown commands and flags, wrong argument
+	// counts) are usage errors; a command's own errors carry their status (classifyFailures).
 	fmt.Fprintln(stderr, "fairy:", err)
-	return 2
+	return exitUsage
 }
 
 // exitError carries a specific exit status out of a command.
