@@ -148,6 +148,8 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 		hints  executor.Hints
 		cuts   executor.Shortcuts
 		preds  executor.Predictions
+		reads  executor.Readings
+		rts    executor.Routines
 		sess   *learner.Session
 	)
 	if r.Knowledge != nil {
@@ -156,9 +158,9 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 			return Result{}, err
 		}
 		defer sess.Attach(bus)()
-		tricks, hints, cuts, preds = sess, sess, shortcuts{sess}, sess
+		tricks, hints, cuts, preds, reads, rts = sess, sess, shortcuts{sess}, sess, sess, routines{sess}
 	}
-	gm, err := a.assemble(r, id, assembly{model: model, meter: meter, bus: bus, mem: mem, apps: apps, tricks: tricks, hints: hints, cuts: cuts, preds: preds, sess: sess})
+	gm, err := a.assemble(r, id, assembly{model: model, meter: meter, bus: bus, mem: mem, apps: apps, tricks: tricks, hints: hints, cuts: cuts, preds: preds, reads: reads, routines: rts, sess: sess})
 	if err != nil {
 		_ = rec.Close()
 		return Result{}, err
@@ -182,16 +184,18 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 
 // assembly is one run's shared parts, for assemble.
 type assembly struct {
-	model  executor.Metered
-	meter  *llm.Meter
-	bus    *memory.Bus
-	mem    *memory.Manager
-	apps   global.AppSource
-	tricks executor.Tricks
-	hints  executor.Hints
-	cuts   executor.Shortcuts
-	preds  executor.Predictions
-	sess   *learner.Session // nil: no learning
+	model    executor.Metered
+	meter    *llm.Meter
+	bus      *memory.Bus
+	mem      *memory.Manager
+	apps     global.AppSource
+	tricks   executor.Tricks
+	hints    executor.Hints
+	cuts     executor.Shortcuts
+	preds    executor.Predictions
+	reads    executor.Readings
+	routines executor.Routines
+	sess     *learner.Session // nil: no learning
 }
 
 // assemble builds the interaction loop, the App-Level Executor (wrapped so the learner
@@ -202,7 +206,7 @@ func (a *Agent) assemble(r Run, id string, p assembly) (*global.Manager, error) 
 		return nil, err
 	}
 	ex, err := executor.New(executor.Config{Device: r.Device, Model: p.model, Interactor: it, Memory: p.mem, Prompts: a.prompt, Bus: p.bus,
-		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Mark: a.mark, TextOnly: a.cfg.TextOnly,
+		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Readings: p.reads, Routines: p.routines, Mark: a.mark, TextOnly: a.cfg.TextOnly,
 		Limits: a.limits(r.Limits), Shell: a.cfg.Shell, Clock: a.cfg.Clock, Logger: a.log})
 	if err != nil {
 		return nil, err

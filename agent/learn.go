@@ -45,10 +45,36 @@ func (c shortcuts) Shortcut(ctx context.Context, app, from, target string) ([]ex
 	return out, true
 }
 
+// routines adapts a learner session to executor.Routines.
+type routines struct{ s *learner.Session }
+
+// Offer implements executor.Routines.
+func (c routines) Offer(ctx context.Context, app, signature, task string, answers, labels []string) []executor.RoutineOffer {
+	offers := c.s.Offer(ctx, app, signature, task, answers, labels)
+	out := make([]executor.RoutineOffer, len(offers))
+	for i, o := range offers {
+		out[i] = executor.RoutineOffer{ID: o.ID, End: o.End, Offer: o.Offer}
+	}
+	return out
+}
+
+// Steps implements executor.Routines.
+func (c routines) Steps(ctx context.Context, app, id, signature string, args []string, at int) (executor.RoutineRun, error) {
+	steps, from, pause, err := c.s.RoutineSteps(ctx, app, id, signature, args, at)
+	if err != nil {
+		return executor.RoutineRun{}, err
+	}
+	out := make([]executor.ShortcutStep, len(steps))
+	for i, st := range steps {
+		out[i] = st
+	}
+	return executor.RoutineRun{Steps: out, From: from, Pause: pause}, nil
+}
+
 // learnFunc adapts Session.Learn to global.Learning.
 func learnFunc(s *learner.Session) global.LearnFunc {
 	return func(ctx context.Context) (memory.Learned, error) {
 		rep, err := s.Learn(ctx)
-		return memory.Learned{Tasks: rep.Tasks, Added: len(rep.Added), Merged: len(rep.Merged), Demoted: len(rep.Demoted)}, err
+		return memory.Learned{Tasks: rep.Tasks, Added: len(rep.Added), Merged: len(rep.Merged), Demoted: len(rep.Demoted), Skipped: rep.Unsurprised}, err
 	}
 }

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
@@ -259,6 +260,12 @@ func (c *walkCompiler) appTask(wi int, w *WalkTask) error {
 		c.add(fmt.Sprintf("walk %d: finished", wi+1), prompts.NameReplanner, mustMatch(marker, inScreen(w.Done)), not,
 			reply("A", prompts.Finished, "walkthrough: the app task is done", 0, ""))
 	}
+	if !c.noNavigate {
+		// A routine the prompt says fits this task is what a capable model takes: the
+		// learned steps of this very task, from this screen.
+		c.add(fmt.Sprintf("walk %d: run the fitting routine", wi+1), prompts.NameReplanner, mustMatch(routinePattern, marker), nil,
+			routineReply(subgoals))
+	}
 	for si := len(w.Steps) - 1; si >= 0; si-- {
 		s := &w.Steps[si]
 		name := fmt.Sprintf("walk %d step %d (%s)", wi+1, si+1, s.Subgoal)
@@ -312,6 +319,20 @@ func (c *walkCompiler) appTask(wi int, w *WalkTask) error {
 		typedAnswer(prompts.DeciderAnswer{Thought: "the walkthrough does not know this screen", Actions: []memory.Action{{Type: memory.Back}},
 			Expect: "an earlier screen of the walkthrough"}, nil))
 	return nil
+}
+
+// routinePattern matches a routine offer that fits the task (a regexp): group 1 is its
+// name as quoted in the prompt, group 2 its arguments as a JSON array.
+var routinePattern = block(prompts.BlockRoutines) + `(?:[^\n]*\n)*?- "([^"\n]*)" — [^\n]*?` + regexp.QuoteMeta(prompts.MarkRoutineFit) + `(\[[^\n]*\])`
+
+// routineReply is the Re-Planner's answer that runs the fitting routine.
+func routineReply(subgoals []string) string {
+	var sl slots
+	const argsMark = "\x00args\x00"
+	out := typedAnswer(prompts.ReplannerAnswer{Result: "B", Reflection: "walkthrough: a learned routine does this task", Progress: "running the learned routine",
+		Plan: subgoals, Subgoal: "Run the learned routine", Routine: memory.Routine{Name: sl.expr("match 1"), Args: []string{argsMark}}}, sl)
+	args, _ := json.Marshal([]string{argsMark})
+	return strings.Replace(out, string(args), "{{match 2}}", 1)
 }
 
 // laterSubgoals lists, as patterns, the sub-goals only steps after si have: with one of

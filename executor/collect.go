@@ -13,6 +13,10 @@ import (
 // collect extracts key context from s in the background; the next step goes on without
 // waiting (it uses what earlier collections found). A failure costs only the facts.
 //
+// A page content read before (Config.Readings) gives the facts read off it then, with no
+// model call: for this instruction, or — when this app task produces nothing for later
+// tasks — for any task.
+//
 // The extractor only reads text this app task has not sent it yet: a screen whose every
 // static text and element label was on an earlier screen of the task (a page seen again
 // after Back, a switch toggled, a list revisited) has no new fact to give, and a page with
@@ -23,6 +27,16 @@ func (r *run) collect(ctx context.Context, step int, s *perception.Screen) {
 	}
 	text := s.Text()
 	mem := r.cfg.Memory
+	if rd := r.cfg.Readings; rd != nil && !r.secure {
+		app, instr, sig := r.a.Task.App, r.a.Instruction, s.Signature
+		if known, ok := rd.Read(ctx, app, instr, sig, text, strings.TrimSpace(r.a.Task.Produces) == ""); ok {
+			r.publish(memory.ContextRead{Step: step, Facts: len(known)})
+			if facts := newFacts(known, mem.KeyContext(), step); len(facts) > 0 {
+				r.publish(memory.ContextCollected{Step: step, Facts: facts})
+			}
+			return
+		}
+	}
 	d := prompts.ExtractorData{Instruction: r.a.Instruction, Task: r.a.Task, Subgoal: r.subgoal, Screen: text, Known: mem.KeyContext()}
 	r.collectors.Go(func() {
 		p, err := r.cfg.Prompts.Extract(d)
@@ -35,6 +49,11 @@ func (r *run) collect(ctx context.Context, step int, s *perception.Screen) {
 			return
 		}
 		var facts []memory.Fact
+		defer func() {
+			if r.cfg.Readings != nil && !r.secure {
+				r.cfg.Readings.Remember(ctx, r.a.Task.App, r.a.Instruction, s.Signature, text, facts)
+			}
+		}()
 		for _, f := range ans.Facts {
 			f.Key, f.Value = strings.TrimSpace(f.Key), strings.TrimSpace(f.Value)
 			if f.Key == "" || f.Value == "" {
@@ -69,4 +88,21 @@ func (r *run) newText(s *perception.Screen) bool {
 		see(e.Label)
 	}
 	return fresh
+}
+
+// newFacts are the facts of known not already in had (same key and value), filed under
+// step.
+func newFacts(known, had []memory.Fact, step int) []memory.Fact {
+	have := make(map[[2]string]bool, len(had))
+	for _, f := range had {
+		have[[2]string{f.Key, f.Value}] = true
+	}
+	var out []memory.Fact
+	for _, f := range known {
+		if !have[[2]string{f.Key, f.Value}] {
+			f.Step = step
+			out = append(out, f)
+		}
+	}
+	return out
 }

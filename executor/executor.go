@@ -32,10 +32,15 @@ type Config struct {
 	// Predictions, optional, lets a step whose known action opened the page the App Map
 	// predicted confirm its sub-goal without the Re-Planner (a verified step).
 	Predictions Predictions
-	Mark        MarkFunc // set-of-mark renderer for visual mode; nil sends the plain screenshot
-	TextOnly    bool     // no screenshots: the models see the text form only
-	Limits      Limits
-	Shell       []string // allow-listed shell commands offered to the decider (the device enforces them)
+	// Readings, optional, lets a page content read before give its facts without the
+	// Key Context Collector.
+	Readings Readings
+	// Routines, optional, offers learned routines to the Re-Planner.
+	Routines Routines
+	Mark     MarkFunc // set-of-mark renderer for visual mode; nil sends the plain screenshot
+	TextOnly bool     // no screenshots: the models see the text form only
+	Limits   Limits
+	Shell    []string // allow-listed shell commands offered to the decider (the device enforces them)
 	// NoFinishCheck skips the finish check (the "checker" call) before a task is done.
 	NoFinishCheck bool
 	Clock         func() time.Time                                 // nil: time.Now
@@ -128,7 +133,7 @@ const (
 // Run carries out one app task. The returned error is non-nil only when the task ended in
 // ERROR (device or model failure, or ctx ended — then the outcome is "stopped").
 func (e *Executor) Run(ctx context.Context, a Assignment) (Result, error) {
-	r := &run{e: e, cfg: &e.cfg, a: a, start: e.cfg.Clock(), loops: map[string]int{}}
+	r := &run{e: e, cfg: &e.cfg, a: a, start: e.cfg.Clock(), loops: map[string]int{}, surprised: map[string]bool{}, paused: map[string]int{}}
 	e.cfg.Bus.Publish(memory.AppTaskStarted{Index: a.Index, Instruction: a.Instruction, Task: a.Task, Context: a.Context})
 	st, err := StatePerceive, error(nil)
 	for !st.Terminal() {
@@ -185,7 +190,12 @@ type run struct {
 	rawPNG    []byte
 	replaying bool            // perceiving a page on a shortcut's way: no key-context collection
 	noNav     map[string]bool // page signatures where a Navigate could not be replayed: no more hints there
-	extracted map[string]bool // static texts and labels of the screens this task sent to the extractor
+	offered   []RoutineOffer  // the routines this step's Re-Planner prompt listed
+	paused    map[string]int  // routines paused for the person: the step each goes on at
+	// routineEnd is the page a routine that just ran whole expects to end on.
+	routineEnd string
+	surprised  map[string]bool // routines that met a surprise or ran whole in this task: not offered again
+	extracted  map[string]bool // static texts and labels of the screens this task sent to the extractor
 
 	plan      []string
 	subgoal   string

@@ -69,43 +69,72 @@ func (r *run) shortcut(ctx context.Context, batch []memory.Action) (steps []Shor
 	return steps, ""
 }
 
-// navigate replays a known path with no model call: before each step it perceives the
-// page reached (no key-context collection on the way) and checks it against the map; at
-// the first mismatch, guarded action or failed action it stops, and the task goes on with
-// normal steps from wherever the phone is. Every replayed action is published as an
-// ActionExecuted, so the App Map keeps learning from replays.
+// navigate replays a known path with no model call (see replay); at the first mismatch,
+// guarded action or failed action it stops, and the task goes on with normal steps from
+// wherever the phone is.
 func (r *run) navigate(ctx context.Context, target string, steps []ShortcutStep) (State, error) {
 	ev := memory.Navigated{Step: r.step, App: r.a.Task.App, Target: target, Planned: len(steps)}
+	res := r.replay(ctx, steps)
+	ev.Replayed, ev.Stopped = res.replayed, res.stopped
+	r.publish(ev)
+	if res.state != "" {
+		return res.state, res.err
+	}
+	line := fmt.Sprintf("Navigate(%q): replayed %d of %d known steps of the App Map with no decision", target, ev.Replayed, ev.Planned)
+	if ev.Stopped != "" {
+		r.planNote = append(r.planNote, fmt.Sprintf("The shortcut to page %q stopped at %s. Go on step by step from the current screen.", target, ev.Stopped))
+	}
+	return r.afterReplay(ctx, line, res)
+}
+
+// replayed is what a replay did.
+type replayed struct {
+	replayed int
+	stopped  string   // why it stopped before its end ("" when it ran whole)
+	done     []string // the actions run, in words
+	// unreflected: the screen was read during the replay and nothing was done on it yet.
+	unreflected bool
+	held        bool  // it stopped at a sensitive step to ask the person
+	state       State // set when the run must leave at once (an error, a cancel, a perceive failure)
+	err         error
+}
+
+// replay runs known steps with no model call: before each step it perceives the page
+// reached (no key-context collection on the way) and checks it against what the step
+// expects; at the first mismatch, guarded action without consent, or failed action it
+// stops. Every replayed action is published as an ActionExecuted, so the App Map keeps
+// learning from replays, and a sensitive step needs the person's consent every time.
+func (r *run) replay(ctx context.Context, steps []ShortcutStep) replayed {
+	var res replayed
 	r.lastActs = nil
-	var done []string
-	unreflected := false // the screen was read during the replay and nothing was done on it yet
 	for i, st := range steps {
 		if i > 0 {
 			r.replaying = true
 			next, err := r.perceive(ctx)
 			r.replaying = false
 			if err != nil || next != StateReflect {
-				r.publish(ev)
-				return next, err
+				res.state, res.err = next, err
+				return res
 			}
-			unreflected = true
+			res.unreflected = true
 		}
 		a, err := st.Resolve(r.screen)
 		if err != nil {
-			ev.Stopped = fmt.Sprintf("step %d of %d (%s): %v", i+1, len(steps), st, err)
+			res.stopped = fmt.Sprintf("step %d of %d (%s): %v", i+1, len(steps), st, err)
 			break
 		}
 		el := r.element(a.Index)
 		if (a.Targeted() || (a.Type == memory.Swipe && a.Index > 0)) && el == nil {
-			ev.Stopped = fmt.Sprintf("step %d of %d (%s): index %d is not on the screen", i+1, len(steps), st, a.Index)
+			res.stopped = fmt.Sprintf("step %d of %d (%s): index %d is not on the screen", i+1, len(steps), st, a.Index)
 			break
 		}
 		var used Verdict
 		if v, hit := r.judge(a, focused(r.screen)); hit {
 			if _, ok := r.cfg.Memory.Consent(v.Category, v.Action); !ok {
 				// A replay never passes a sensitive step unasked: ask now; the task goes
-				// on from this page with normal steps after the answer.
-				ev.Stopped = fmt.Sprintf("step %d of %d: %s needs the person's consent (%s)", i+1, len(steps), v.Subject, v.Category)
+				// on from this page after the answer.
+				res.stopped = fmt.Sprintf("step %d of %d: %s needs the person's consent (%s)", i+1, len(steps), v.Subject, v.Category)
+				res.held = true
 				r.hold(a, v)
 				break
 			}
@@ -115,50 +144,51 @@ func (r *run) navigate(ctx context.Context, target string, steps []ShortcutStep)
 		_, err = r.exec(ctx, a, el)
 		ae := memory.ActionExecuted{Step: r.step, Action: r.masked([]memory.Action{a})[0], Signature: r.screen.Signature,
 			Consent: used.Category, ConsentFor: used.Action}
-		desc := a.String()
+		desc := r.masked([]memory.Action{a})[0].String()
 		if el != nil {
 			ae.Element = &memory.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
 			desc += fmt.Sprintf(" on %s %q", el.Role, label(el))
 		}
-		unreflected = false
+		res.unreflected = false
 		if err != nil {
 			ae.Err = err.Error()
 			r.publish(ae)
 			if ctx.Err() != nil {
-				r.publish(ev)
-				return StateError, ctx.Err()
+				res.state, res.err = StateError, ctx.Err()
+				return res
 			}
-			done = append(done, desc+": failed: "+err.Error())
-			ev.Stopped = fmt.Sprintf("step %d of %d (%s) failed: %v", i+1, len(steps), st, err)
+			res.done = append(res.done, desc+": failed: "+err.Error())
+			res.stopped = fmt.Sprintf("step %d of %d (%s) failed: %v", i+1, len(steps), st, err)
 			break
 		}
 		r.publish(ae)
-		ev.Replayed++
-		done = append(done, desc)
+		res.replayed++
+		res.done = append(res.done, desc)
 		if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
-			r.publish(ev)
-			return StateError, ctx.Err()
+			res.state, res.err = StateError, ctx.Err()
+			return res
 		}
 	}
-	r.publish(ev)
-	line := fmt.Sprintf("Navigate(%q): replayed %d of %d known steps of the App Map with no decision", target, ev.Replayed, ev.Planned)
-	if len(done) > 0 {
-		line += ": " + strings.Join(done, "; ")
+	return res
+}
+
+// afterReplay tells the next Re-Planner call what a replay did (line, and the actions)
+// and says where the step loop goes on.
+func (r *run) afterReplay(ctx context.Context, line string, res replayed) (State, error) {
+	if len(res.done) > 0 {
+		line += ": " + strings.Join(res.done, "; ")
 	}
 	r.lastActs = []string{line}
-	if ev.Stopped != "" {
-		r.planNote = append(r.planNote, fmt.Sprintf("The shortcut to page %q stopped at %s. Go on step by step from the current screen.", target, ev.Stopped))
-	}
 	switch {
 	case r.need != nil:
 		// The replay stopped at a sensitive step: ask before anything else.
-		r.heldAfter = len(done) > 0 || unreflected
+		r.heldAfter = len(res.done) > 0 || res.unreflected
 		return StateInteract, nil
-	case unreflected:
+	case res.unreflected:
 		// The replay stopped on a page it had just read: that page is this step's screen.
 		r.collect(ctx, r.step, r.screen)
 		return StateReflect, nil
-	case len(done) == 0:
+	case len(res.done) == 0:
 		// Nothing ran: the same screen is planned on again.
 		r.reuse, r.noActs = true, true
 	}

@@ -80,3 +80,13 @@ type MarkFunc func(shot []byte, s *perception.Screen) ([]byte, string, error)
 type Predictions interface {
 	Predict(ctx context.Context, app, from string, a memory.Action, el *memory.ElementRef) (to string, ok bool)
 }
+
+// Readings remembers what the Key Context Collector read off a page content, so a content
+// read before is not sent to the model again. Read returns the facts read off it before
+// (ok false: never read); anyTask lets a reading made for another instruction count.
+// Remember records a reading (no facts: nothing on it mattered). The learner's session
+// satisfies it; nil means every new text is read by the model.
+type Readings interface {
+	Read(ctx context.Context, app, instruction, signature, text string, anyTask bool) ([]memory.Fact, bool)
+	Remember(ctx context.Context, app, instruction, signature, text string, facts []memory.Fact)
+}

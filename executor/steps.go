@@ -121,6 +121,9 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 
 // reflect asks the Re-Planner to classify the last step and plan this one.
 func (r *run) reflect(ctx context.Context) (State, error) {
+	if r.routineDone() {
+		return StateCheck, nil
+	}
 	if r.verify() {
 		return StateDecide, nil
 	}
@@ -149,6 +152,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	} else {
 		d.Hint = r.hint(ctx, r.a.Task.Task) // no sub-goal yet: a page that serves the task
 	}
+	d.Routines = r.offers(ctx)
 	r.served(string(llm.RoleReplanner), len(d.Tricks), d.Hint)
 	p, err := r.cfg.Prompts.Replan(d)
 	if err != nil {
@@ -215,6 +219,9 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	}
 	if isFinished(r.subgoal) {
 		return StateCheck, nil
+	}
+	if strings.TrimSpace(ans.Routine.Name) != "" && r.cfg.Routines != nil {
+		return r.runRoutine(ctx, ans.Routine)
 	}
 	return StateDecide, nil
 }

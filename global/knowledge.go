@@ -62,6 +62,10 @@ type KnowledgeUse struct {
 	ShortcutSteps int  `json:"shortcut_steps"` // steps replayed from the App Map with no model call
 	VerifiedSteps int  `json:"verified_steps"` // sub-goals confirmed by an App Map prediction with no Re-Planner call
 	Fallbacks     int  `json:"fallbacks"`      // replays that stopped before their target
+	Routines      int  `json:"routines"`       // learned routines run
+	RoutineSteps  int  `json:"routine_steps"`  // steps routines replayed with no model call
+	KnownReads    int  `json:"known_reads"`    // page contents whose facts were known: no Key Context Collector call
+	SkippedLearns int  `json:"skipped_learns"` // app tasks not distilled: they followed a known routine
 	LearnedTasks  int  `json:"learned_tasks"`  // app tasks the Self-Learner distilled
 	LearnedTricks int  `json:"learned_tricks"` // tricks it added or merged
 	LearnErrors   int  `json:"learn_errors"`   // learning passes that failed (the task did not)
@@ -93,6 +97,14 @@ func (k *KnowledgeUse) add(e memory.Event) {
 		if e.Stopped != "" {
 			k.Fallbacks++
 		}
+	case memory.RoutineRan:
+		k.Routines++
+		k.RoutineSteps += e.Replayed
+		if e.Stopped != "" && !e.Held {
+			k.Fallbacks++
+		}
+	case memory.ContextRead:
+		k.KnownReads++
 	case memory.Reflected:
 		if e.Verified {
 			k.VerifiedSteps++
@@ -100,11 +112,13 @@ func (k *KnowledgeUse) add(e memory.Event) {
 	case memory.Learned:
 		k.LearnedTasks += e.Tasks
 		k.LearnedTricks += e.Added + e.Merged
+		k.SkippedLearns += e.Skipped
 		if e.Err != "" {
 			k.LearnErrors++
 		}
 	}
-	k.Used = k.Tricks > 0 || k.Hints > 0 || k.DescribedApps > 0 || k.ShortcutSteps > 0 || k.VerifiedSteps > 0
+	k.Used = k.Tricks > 0 || k.Hints > 0 || k.DescribedApps > 0 || k.ShortcutSteps > 0 || k.VerifiedSteps > 0 ||
+		k.RoutineSteps > 0 || k.KnownReads > 0 || k.SkippedLearns > 0
 }
 
 // described counts the apps with a learned description.

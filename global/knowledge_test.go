@@ -47,31 +47,31 @@ rules:
     role: replanner
     match: ['switch "All Maps notifications" id=switch_bar']
     not: ['switch "All Maps notifications" id=switch_bar checked']
-    answer: '{"result":"A","reflection":"the switch is off","progress":"done","plan":["Turn off All Maps notifications"],"subgoal":"Finished","interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"the switch is off","progress":"done","plan":["Turn off All Maps notifications"],"subgoal":"Finished","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: switch is on
     role: replanner
     match: ['switch "All Maps notifications" id=switch_bar checked']
-    answer: '{"result":"A","reflection":"on the page","progress":"on the notifications page","plan":["Turn off All Maps notifications"],"subgoal":"Turn off All Maps notifications","interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"on the page","progress":"on the notifications page","plan":["Turn off All Maps notifications"],"subgoal":"Turn off All Maps notifications","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: known way
     role: replanner
     match: ['Navigate\("(\w+)"\) replays it']
-    answer: '{"result":"","reflection":"","progress":"","plan":["Go to the All Maps notifications switch","Turn off All Maps notifications"],"subgoal":"Go to the All Maps notifications switch","interaction":0,"reason":""}'
+    answer: '{"result":"","reflection":"","progress":"","plan":["Go to the All Maps notifications switch","Turn off All Maps notifications"],"subgoal":"Go to the All Maps notifications switch","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: main page
     role: replanner
     match: ['\[\d+\] item "Network & internet"']
-    answer: '{"result":"","reflection":"","progress":"","plan":["Open Apps","Open See all apps","Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Apps","interaction":0,"reason":""}'
+    answer: '{"result":"","reflection":"","progress":"","plan":["Open Apps","Open See all apps","Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Apps","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: apps page
     role: replanner
     match: ['\[\d+\] item "See all apps"']
-    answer: '{"result":"A","reflection":"","progress":"in Apps","plan":["Open See all apps","Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open See all apps","interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"in Apps","plan":["Open See all apps","Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open See all apps","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: all apps page
     role: replanner
     match: ['(?m)^- "All apps"$']
-    answer: '{"result":"A","reflection":"","progress":"in All apps","plan":["Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Maps","interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"in All apps","plan":["Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Maps","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: app info page
     role: replanner
     match: ['\[\d+\] item "Storage & cache"']
-    answer: '{"result":"A","reflection":"","progress":"in App info","plan":["Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Notifications","interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"in App info","plan":["Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Notifications","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
 
   - name: navigate
     role: decider

@@ -116,7 +116,7 @@ func (t *Tally) Handle(r memory.Record) {
 				t.stepCalls++
 			}
 		}
-	case memory.KnowledgeServed, memory.Navigated, memory.Learned, memory.Reflected:
+	case memory.KnowledgeServed, memory.Navigated, memory.Learned, memory.Reflected, memory.RoutineRan, memory.ContextRead:
 		s.Knowledge.add(e)
 	case memory.InteractionAsked:
 		s.Questions = append(s.Questions, e.Question)

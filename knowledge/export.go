@@ -26,11 +26,22 @@ type Document struct {
 	Maps       []Map     `json:"maps"`
 	Tricks     []Trick   `json:"tricks"`
 	Runs       []Run     `json:"runs"`
+	Routines   []Routine `json:"routines,omitempty"`
+	// Readings are the page contents the Key Context Collector read (hashed), with
+	// their facts.
+	Readings []ReadingRecord `json:"readings,omitempty"`
+}
+
+// ReadingRecord is one reading in an export document.
+type ReadingRecord struct {
+	App string `json:"app"`
+	Key string `json:"key"`
+	Reading
 }
 
 // ImportStats counts what Import added or merged.
 type ImportStats struct {
-	Apps, Pages, Transitions, Tricks, Runs int
+	Apps, Pages, Transitions, Tricks, Runs, Routines, Readings int
 }
 
 // Export writes everything in the file as one JSON document, read in a
@@ -62,6 +73,12 @@ func (s *Store) Export(w io.Writer) error {
 			}
 			return compareIDs(a.ID, b.ID)
 		})
+		if doc.Routines, err = listRoutines(tx, ""); err != nil {
+			return err
+		}
+		if doc.Readings, err = listReadings(tx); err != nil {
+			return err
+		}
 		doc.Runs, err = listRuns(tx)
 		return err
 	})
@@ -100,7 +117,9 @@ func (s *Store) Export(w io.Writer) error {
 //   - tricks: one with the same app, kind and text as a stored trick updates
 //     its counters (larger of the two); others are added under their ID, or a
 //     new one when that ID is taken;
-//   - runs: by ID, replaced.
+//   - runs: by ID, replaced;
+//   - routines (by ID) and readings (by app and key): counters become the larger of
+//     the two; a reading's facts are the union.
 func (s *Store) Import(r io.Reader) (ImportStats, error) {
 	// Read up to the cap first: a document over it is refused without being parsed.
 	raw, err := io.ReadAll(io.LimitReader(r, MaxImportBytes+1))
@@ -153,6 +172,18 @@ func (s *Store) Import(r io.Reader) (ImportStats, error) {
 				return err
 			}
 			st.Runs++
+		}
+		for _, r := range doc.Routines {
+			if err := tx.importRoutine(r); err != nil {
+				return err
+			}
+			st.Routines++
+		}
+		for _, r := range doc.Readings {
+			if err := tx.importReading(r); err != nil {
+				return err
+			}
+			st.Readings++
 		}
 		return nil
 	})
@@ -262,4 +293,53 @@ func (tx *Tx) importTrick(t Trick) error {
 	}
 	_, err = tx.AddTrick(t)
 	return err
+}
+
+// importRoutine merges one routine.
+func (tx *Tx) importRoutine(r Routine) error {
+	if err := r.validate(); err != nil {
+		return err
+	}
+	if r.ID != RoutineID(r.App, r.Steps) {
+		return fmt.Errorf("routine %s of %s: its ID does not match its steps: %w", r.ID, r.App, ErrInvalid)
+	}
+	top, err := root(tx.tx, bucketRoutines)
+	if err != nil {
+		return err
+	}
+	b, err := top.CreateBucketIfNotExists([]byte(r.App))
+	if err != nil {
+		return err
+	}
+	var old Routine
+	if v := b.Get([]byte(r.ID)); v != nil && decode("routine", []byte(r.ID), v, &old) == nil {
+		r.Runs, r.Stops = max(r.Runs, old.Runs), max(r.Stops, old.Stops)
+		r.FirstSeen, r.LastSeen = earlier(old.FirstSeen, r.FirstSeen), later(old.LastSeen, r.LastSeen)
+	}
+	return putJSON(b, r.ID, r)
+}
+
+// importReading merges one reading.
+func (tx *Tx) importReading(r ReadingRecord) error {
+	if r.App == "" || r.Key == "" || len(r.Facts) > MaxReadingFacts {
+		return fmt.Errorf("reading %q of %q: needs an app, a key and at most %d facts: %w", r.Key, r.App, MaxReadingFacts, ErrInvalid)
+	}
+	top, err := root(tx.tx, bucketReadings)
+	if err != nil {
+		return err
+	}
+	b, err := top.CreateBucketIfNotExists([]byte(r.App))
+	if err != nil {
+		return err
+	}
+	var old Reading
+	if v := b.Get([]byte(r.Key)); v != nil && decode("reading", []byte(r.Key), v, &old) == nil {
+		r.Reads = max(r.Reads, old.Reads)
+		for _, f := range old.Facts {
+			if !slices.ContainsFunc(r.Facts, func(g Fact) bool { return g.Key == f.Key }) && len(r.Facts) < MaxReadingFacts {
+				r.Facts = append(r.Facts, f)
+			}
+		}
+	}
+	return putJSON(b, r.Key, r.Reading)
 }

@@ -26,6 +26,9 @@ type Report struct {
 	Demoted []knowledge.Trick // tricks the model said were wrong in a failed or corrected run
 	Apps    []string          // apps whose description was learned
 	Skipped []string          // answer entries not stored, and why
+	// Routines counts the app tasks whose trajectory was stored as a routine; Unsurprised
+	// those not distilled because they followed a known routine with no surprise.
+	Routines, Unsurprised int
 }
 
 // Learn distils tricks from every app task of the run that has finished and was not learned
@@ -79,6 +82,27 @@ func (s *Session) learnTask(ctx context.Context, t *taskTrace, runID, instructio
 		s.mu.Lock()
 		t.usesCounted = true
 		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	done, surprised, routined := t.outcome == memory.OutcomeDone, t.surprised(), t.routined
+	s.mu.Unlock()
+	if done && !routined {
+		known, err := s.learnRoutine(t)
+		if err != nil {
+			return err
+		}
+		s.mu.Lock()
+		t.routined = true
+		s.mu.Unlock()
+		rep.Routines++
+		if known && !surprised {
+			// It followed a known routine to a good end: nothing new to distil.
+			s.mu.Lock()
+			t.learned = true
+			s.mu.Unlock()
+			rep.Unsurprised++
+			return nil
+		}
 	}
 	if s.l.cfg.Model == nil {
 		s.mu.Lock()

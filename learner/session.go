@@ -50,12 +50,15 @@ type taskTrace struct {
 	interactions []prompts.Interaction
 	asking       *prompts.Interaction // the interaction under way
 	recoveries   []string
+	acts         []routineAct // the actions run, for the task's routine
+	end          string       // the signature of the last screen perceived
 	outcome      memory.Outcome
 	reason       string
 	answer       string
 	nsteps       int
 	finished     bool
 	usesCounted  bool
+	routined     bool // its routine was stored
 	learned      bool
 }
 
@@ -128,6 +131,13 @@ func (s *Session) Handle(r memory.Record) {
 		if s.cur != nil && e.Step == s.cur.step {
 			s.pending = append(s.pending, e)
 		}
+		if s.task != nil && e.Err == "" {
+			a := routineAct{signature: e.Signature, action: e.Action, el: e.Element}
+			if s.cur != nil && s.cur.signature == e.Signature {
+				a.activity = s.cur.activity
+			}
+			s.task.acts = append(s.task.acts, a)
+		}
 		if st := s.step(e.Step); st != nil {
 			line := e.Action.String()
 			if e.Action.Type == memory.Input {
@@ -144,6 +154,16 @@ func (s *Session) Handle(r memory.Record) {
 	case memory.ActionRejected:
 		if st := s.step(e.Step); st != nil {
 			st.actions = append(st.actions, fmt.Sprintf("%s rejected: %s", e.Action.Type, e.Reason))
+		}
+	case memory.RoutineRan:
+		if e.Stopped != "" && !e.Held {
+			// The routine met a surprise: it counts against it.
+			if err := s.l.cfg.Store.Update(func(tx *knowledge.Tx) error { return tx.RoutineStopped(e.App, e.ID) }); err != nil {
+				s.l.log.Warn("routine stop not counted", logApp, e.App, logErr, err)
+			}
+			if s.task != nil {
+				s.task.recoveries = append(s.task.recoveries, fmt.Sprintf("step %d: the routine %q stopped: %s", e.Step, e.Name, e.Stopped))
+			}
 		}
 	case memory.LoopBroken:
 		if s.task != nil {
@@ -238,6 +258,7 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 	if s.task != nil {
 		taskApp = s.task.app
 		s.task.steps = append(s.task.steps, &stepTrace{step: e.Step, page: now.page().Description})
+		s.task.end = e.Signature
 	}
 	app := now.pkg
 	if app == "" {

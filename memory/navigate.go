@@ -30,10 +30,13 @@ type KnowledgeServed struct {
 // Learned reports one Self-Learner pass over the finished app tasks: what it stored, or
 // why it failed (a failed learning pass never fails the task).
 type Learned struct {
-	Tasks   int    `json:"tasks"`
-	Added   int    `json:"added"`
-	Merged  int    `json:"merged"`
-	Demoted int    `json:"demoted"`
+	Tasks   int `json:"tasks"`
+	Added   int `json:"added"`
+	Merged  int `json:"merged"`
+	Demoted int `json:"demoted"`
+	// Skipped counts app tasks not distilled because they followed a known routine with
+	// no surprise: there was nothing new to learn from them.
+	Skipped int    `json:"skipped,omitempty"`
 	Err     string `json:"err,omitempty"`
 }
 

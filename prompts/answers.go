@@ -59,6 +59,9 @@ type ReplannerAnswer struct {
 	Subgoal     string   `json:"subgoal"` // Finished when the app task is done
 	Interaction int      `json:"interaction"`
 	Reason      string   `json:"reason"`
+	// Routine, when its name is set, runs a learned routine from the current screen
+	// instead of deciding the next actions one step at a time.
+	Routine memory.Routine `json:"routine"`
 }
 
 // Finished is the sub-goal that ends an app task.
@@ -73,6 +76,9 @@ func (a *ReplannerAnswer) Validate() error {
 	}
 	if strings.TrimSpace(a.Subgoal) == "" {
 		return fmt.Errorf("the sub-goal is empty: give the sub-goal to work on now, or %q", Finished)
+	}
+	if strings.TrimSpace(a.Routine.Name) == "" && len(a.Routine.Args) > 0 {
+		return fmt.Errorf("the routine has arguments but no name: give the routine's name, or no arguments")
 	}
 	return nil
 }

@@ -44,6 +44,9 @@ const (
 	PhaseAdjust = "adjust"
 )
 
+// MarkRoutineFit ends a routine offer whose arguments the task's own words give.
+const MarkRoutineFit = "fits this task with args "
+
 // ChangeNone is the screen change when the screen did not change (perception.Diff).
 const ChangeNone = "no change"
 
@@ -55,6 +58,7 @@ const (
 	BlockScreen       = "SCREEN"
 	BlockContext      = "CONTEXT"
 	BlockHint         = "HINT"
+	BlockRoutines     = "ROUTINES"
 	BlockApps         = "APPS"
 	BlockConversation = "CONVERSATION"
 	BlockTrajectory   = "TRAJECTORY"

@@ -127,6 +127,25 @@ var funcs = template.FuncMap{
 	"turnsText": turnsText,
 	"mark":      mark,
 	"history":   historyText,
+	"routines":  routinesText,
+}
+
+// routinesText renders routine offers one a line: the name quoted, the steps, each
+// parameter, and the arguments that fit the task when its words give them.
+func routinesText(rs []RoutineOffer) string {
+	var b strings.Builder
+	for _, r := range rs {
+		fmt.Fprintf(&b, "- %s — %d steps", strconv.QuoteToGraphic(r.Name), r.Steps)
+		for i, p := range r.Params {
+			fmt.Fprintf(&b, "; {%d}: %s", i+1, p)
+		}
+		if r.Fit != nil {
+			args, _ := json.Marshal(r.Fit)
+			fmt.Fprintf(&b, "; %s%s", MarkRoutineFit, args)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // appsText renders the launchable apps one a line.

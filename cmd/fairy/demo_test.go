@@ -86,8 +86,9 @@ func TestDemoState(t *testing.T) {
 	if len(res.Asked) != 3 {
 		t.Errorf("asked %d questions, want 3: %+v", len(res.Asked), res.Asked)
 	}
-	// Rules for unhappy paths are allowed to stay unused.
-	spare := map[string]bool{"adjust after a failed task": true, "consent unclear": true, "ask consent": true, "check failed": true, "learn nothing": true}
+	// Rules for unhappy paths are allowed to stay unused, and the routine rule fires only
+	// on a run after the first (TestDemoLearnsAcrossRuns).
+	spare := map[string]bool{"run the learned routine that fits": true, "adjust after a failed task": true, "consent unclear": true, "ask consent": true, "check failed": true, "learn nothing": true}
 	for _, name := range res.Unused {
 		if !spare[name] {
 			t.Errorf("scripted rule %q never fired", name)

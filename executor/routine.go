@@ -1,0 +1,167 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/prompts"
+)
+
+// Routines supplies learned routines: a finished app task's trajectory, named by what it
+// achieves, that the Re-Planner may run by name as one high-level action. The learner's
+// session satisfies it; nil means no routine is offered.
+type Routines interface {
+	// Offer lists the routines of app that can run from the page with this signature,
+	// the ones most relevant to task first; answers are what the person said so far
+	// (oldest first), labels the current screen's element labels.
+	Offer(ctx context.Context, app, signature, task string, answers, labels []string) []RoutineOffer
+	// Steps returns routine id's steps from the page with this signature (from its step
+	// at, when that step is on this page: where an earlier replay paused), with args for
+	// its parameters; an error says why it cannot run here (the Re-Planner is told). A
+	// blank argument (a row the person has not chosen yet) ends the steps before the step
+	// that needs it, and the run's Pause says so.
+	Steps(ctx context.Context, app, id, signature string, args []string, at int) (RoutineRun, error)
+}
+
+// RoutineRun is the part of a routine to replay.
+type RoutineRun struct {
+	Steps []ShortcutStep
+	From  int    // the index of Steps[0] among the routine's steps
+	Pause string // why Steps ends before the routine does ("" when it does not)
+}
+
+// RoutineOffer is one routine offered on the current page.
+type RoutineOffer struct {
+	ID    string
+	End   string // the signature of the page the routine's task was done on ("" unknown)
+	Offer prompts.RoutineOffer
+}
+
+// maxOffers bounds the routines one Re-Planner prompt lists.
+const maxOffers = 3
+
+// offers returns the routines to list in this step's Re-Planner prompt, and remembers them
+// for the answer: none on a secure or empty screen, and none that met a surprise or ran
+// to its end in this task (it would meet the surprise again, or do its work twice).
+func (r *run) offers(ctx context.Context) []prompts.RoutineOffer {
+	r.offered = nil
+	if r.cfg.Routines == nil || r.screen == nil || r.secure || len(r.screen.Elements) == 0 {
+		return nil
+	}
+	var answers []string
+	for _, in := range r.cfg.Memory.Instructions() {
+		if in.Source == "user" && in.Consent == nil {
+			answers = append(answers, in.Text)
+		}
+	}
+	labels := make([]string, 0, len(r.screen.Elements))
+	for _, e := range r.screen.Elements {
+		if e.Label != "" {
+			labels = append(labels, e.Label)
+		}
+	}
+	var out []prompts.RoutineOffer
+	for _, o := range r.cfg.Routines.Offer(ctx, r.a.Task.App, r.screen.Signature, r.a.Task.Task, answers, labels) {
+		if r.surprised[o.ID] || len(out) == maxOffers {
+			continue
+		}
+		r.offered = append(r.offered, o)
+		out = append(out, o.Offer)
+	}
+	return out
+}
+
+// runRoutine runs the routine the Re-Planner chose: it replays its steps from the current
+// page with no model call, each page checked and each sensitive step asked, and hands
+// back to the Re-Planner at the first surprise (which then is not offered again in this
+// task). A name not offered or wrong arguments go back to the Re-Planner with a note.
+func (r *run) runRoutine(ctx context.Context, choice memory.Routine) (State, error) {
+	name := strings.TrimSpace(choice.Name)
+	var o *RoutineOffer
+	for i := range r.offered {
+		if r.offered[i].Offer.Name == name {
+			o = &r.offered[i]
+			break
+		}
+	}
+	if o == nil {
+		r.planNote = append(r.planNote, fmt.Sprintf("There is no routine %q on this screen: choose one of those listed, by its exact name, or leave the routine empty.", name))
+		return r.reflectAgain()
+	}
+	if len(choice.Args) != len(o.Offer.Params) {
+		r.planNote = append(r.planNote, fmt.Sprintf("Routine %q takes %d argument(s), one per parameter; the answer gave %d.", name, len(o.Offer.Params), len(choice.Args)))
+		return r.reflectAgain()
+	}
+	at, paused := r.paused[o.ID]
+	if !paused {
+		at = -1
+	}
+	run, err := r.cfg.Routines.Steps(ctx, r.a.Task.App, o.ID, r.screen.Signature, choice.Args, at)
+	steps, pause := run.Steps, run.Pause
+	if err == nil && len(steps) == 0 {
+		err = fmt.Errorf("no step left")
+	}
+	if err != nil {
+		r.surprised[o.ID] = true
+		r.planNote = append(r.planNote, fmt.Sprintf("Routine %q cannot run here (%v): go on step by step.", name, err))
+		return r.reflectAgain()
+	}
+	ev := memory.RoutineRan{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Planned: len(steps)}
+	res := r.replay(ctx, steps)
+	ev.Replayed, ev.Stopped, ev.Held = res.replayed, res.stopped, res.held
+	delete(r.paused, o.ID)
+	if res.held || (pause != "" && ev.Stopped == "") {
+		r.paused[o.ID] = run.From + res.replayed // it goes on there after the answer
+	}
+	r.publish(ev)
+	if res.state != "" {
+		return res.state, res.err
+	}
+	line := fmt.Sprintf("Routine(%q, %q): replayed %d of %d learned steps with no decision", name, choice.Args, ev.Replayed, ev.Planned)
+	switch {
+	case ev.Stopped != "" && !ev.Held:
+		r.surprised[o.ID] = true
+		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q stopped at %s: the screen was not what it learned. Go on step by step from the current screen.", name, ev.Stopped))
+	case ev.Held:
+		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q paused at %s; once the person has answered, it can go on from the current screen.", name, ev.Stopped))
+	case pause != "":
+		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q paused: %s, which is not known yet. Ask the person; then it can go on from the current screen.", name, pause))
+	default:
+		r.surprised[o.ID] = true // done once: never run twice in a task (it would undo a toggle)
+		r.routineEnd = o.End
+		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q ran to its end: judge whether the app task is done.", name))
+	}
+	return r.afterReplay(ctx, line, res)
+}
+
+// reflectAgain sends the step back to the Re-Planner on the same screen, with the notes.
+func (r *run) reflectAgain() (State, error) {
+	r.reuse, r.noActs = true, true
+	return StatePerceive, nil
+}
+
+// routineDone ends the task's steps without the Re-Planner when a routine just ran to its
+// end and the screen is the page its task was done on when it was learned: the finish
+// check (a model call that reads the screen) judges it, as it would after the
+// Re-Planner's "Finished". Without a finish check, or on a screen that offers a sensitive
+// action, or after anything the Re-Planner must hear, the Re-Planner judges as usual.
+func (r *run) routineDone() bool {
+	end := r.routineEnd
+	r.routineEnd = ""
+	s := r.screen
+	switch {
+	case end == "" || s == nil || s.Signature != end || r.secure || r.cfg.NoFinishCheck:
+		return false
+	case r.need != nil || r.heldAfter || r.forced != "" || len(r.planNote) != 1:
+		return false // only the routine's own note: nothing else happened
+	case len(r.cfg.Guard.Offers(s)) > 0:
+		return false
+	}
+	r.planNote = nil
+	r.publish(memory.Reflected{Step: r.step, Result: "A", Reflection: "verified: the routine reached the page its task was done on", Verified: true})
+	r.subgoal, r.subgoalAt = prompts.Finished, -1
+	r.publish(memory.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal})
+	return true
+}

@@ -1,0 +1,588 @@
+package learner
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/prompts"
+)
+
+// routineAct is one action of an app task, as a routine may replay it.
+type routineAct struct {
+	signature, activity string
+	action              memory.Action // Input text is kept in memory only, never stored
+	el                  *memory.ElementRef
+}
+
+// minRoutineMatch is the least share of a routine name's terms the task must have for the
+// routine to be offered.
+const minRoutineMatch = 0.5
+
+// routineOf makes a routine of a finished task's trajectory: its actions in order, with
+// the detours it undid cut out (an action whose Back returned to a page the trajectory
+// had left), parameterised where it tapped a row or typed a text the task's words (or the
+// person's answers) gave. ok is false when there is nothing to replay or a step cannot be
+// replayed without the model (a shell command, an element it cannot name again).
+func routineOf(t *taskTrace) (knowledge.Routine, bool) {
+	type kept struct {
+		st    knowledge.RoutineStep
+		typed string
+	}
+	var steps []kept
+	for i, a := range t.acts {
+		if a.action.Type == memory.Shell {
+			return knowledge.Routine{}, false
+		}
+		k, ok := mapAction(a.action, a.el)
+		if !ok {
+			continue // Finish, NeedInteraction: no step
+		}
+		if k.Kind == knowledge.ActionBack || isWayBack(a.el) {
+			// A way back to a page the trajectory was on: what was done since is a detour.
+			if i+1 < len(t.acts) {
+				to := t.acts[i+1].signature
+				if j := slices.IndexFunc(steps, func(s kept) bool { return s.st.Signature == to }); j >= 0 {
+					steps = steps[:j]
+					continue
+				}
+			}
+		}
+		st := kept{st: knowledge.RoutineStep{Activity: a.activity, Signature: a.signature, Action: k}}
+		if k.Kind == knowledge.ActionInput {
+			st.typed = a.action.Text
+		}
+		steps = append(steps, st)
+	}
+	if len(steps) == 0 || len(steps) > knowledge.MaxRoutineSteps {
+		return knowledge.Routine{}, false
+	}
+	r := knowledge.Routine{App: t.app, Name: strings.TrimSpace(t.task)}
+	var values []string // parameter values of rows, by parameter
+	param := func(value string, p knowledge.RoutineParam) int {
+		if i := slices.Index(values, value); i >= 0 && value != "" {
+			return i + 1
+		}
+		values = append(values, value)
+		r.Params = append(r.Params, p)
+		return len(values)
+	}
+	var answers []string
+	for _, x := range t.interactions {
+		for _, turn := range x.Turns {
+			if turn.Answer != "" {
+				answers = append(answers, turn.Answer)
+			}
+		}
+	}
+	for i := range steps {
+		st := &steps[i].st
+		switch {
+		case st.Action.Kind == knowledge.ActionInput:
+			p := knowledge.RoutineParam{What: "text typed into " + fieldName(st.Action.Target), Typed: true}
+			if v := steps[i].typed; v != "" && hasWords(r.Name, v) {
+				st.Text = param(v, p)
+			} else {
+				st.Text = param("", p)
+			}
+		case st.Action.Kind != knowledge.ActionTap && st.Action.Kind != knowledge.ActionLongPress:
+		case st.Action.Target.Text == "" || utf8.RuneCountInString(st.Action.Target.Text) < 2:
+		case !rowLike(st.Action.Target):
+			// A button, a tab or a plain entry of a page: part of the way, whatever its
+			// label says (a "Delete" button is no parameter of "Delete my note").
+		case hasWords(r.Name, st.Action.Target.Text):
+			l := st.Action.Target.Text
+			param(l, knowledge.RoutineParam{What: fmt.Sprintf("the row tapped on page %s", pageName(st.Activity)), Example: l})
+		default:
+			// A row the person chose: the label holds the answer, or the answer the label.
+			l := st.Action.Target.Text
+			for _, a := range answers {
+				if a = strings.TrimSpace(a); hasWords(a, l) || (utf8.RuneCountInString(a) >= 2 && hasWords(l, a)) {
+					param(l, knowledge.RoutineParam{What: fmt.Sprintf("the row the person chose on page %s (its whole label)", pageName(st.Activity)), Example: l, Chosen: true})
+					break
+				}
+			}
+		}
+	}
+	if len(r.Params) > knowledge.MaxRoutineParams {
+		return knowledge.Routine{}, false
+	}
+	// Templating: each row value becomes {n} in the name and in every label that holds it,
+	// longest values first.
+	order := make([]int, 0, len(values))
+	for i, v := range values {
+		if v != "" {
+			order = append(order, i)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return len(values[order[a]]) > len(values[order[b]]) })
+	for _, i := range order {
+		ph := "{" + strconv.Itoa(i+1) + "}"
+		r.Name = replaceWords(r.Name, values[i], ph)
+		for j := range steps {
+			if t := &steps[j].st.Action.Target; t.Text != "" {
+				t.Text = replaceWords(t.Text, values[i], ph)
+			}
+		}
+	}
+	for _, s := range steps {
+		r.Steps = append(r.Steps, s.st)
+	}
+	r.End = t.end
+	r.ID = knowledge.RoutineID(r.App, r.Steps)
+	return r, true
+}
+
+// rowLike reports an element that may be one row among others: it has a resource-id
+// (rows of a list, of a settings page, share one) and is no button.
+func rowLike(e knowledge.Element) bool {
+	if e.ResourceID == "" {
+		return false
+	}
+	c := e.Class
+	if i := strings.LastIndex(c, "."); i >= 0 {
+		c = c[i+1:]
+	}
+	return !strings.Contains(c, "Button") && c != "Chip"
+}
+
+// fieldName names a text field for a parameter's description.
+func fieldName(e knowledge.Element) string {
+	switch {
+	case e.Desc != "":
+		return strconv.Quote(e.Desc)
+	case e.ResourceID != "":
+		return "the field " + shortID(e.ResourceID)
+	}
+	return "a text field"
+}
+
+// pageName is a page's short name for a description.
+func pageName(activity string) string {
+	if n := lastPart(activity); n != "" {
+		return strconv.Quote(n)
+	}
+	return "of the routine"
+}
+
+// wordRE matches value in text as whole words (any case for the letters' words; a value
+// in a script without spaces matches anywhere).
+func wordRE(value string) *regexp.Regexp {
+	q := regexp.QuoteMeta(value)
+	first, _ := utf8.DecodeRuneInString(value)
+	last, _ := utf8.DecodeLastRuneInString(value)
+	if isWordRune(first) {
+		q = `(?:^|\b)` + q
+	}
+	if isWordRune(last) {
+		q += `(?:\b|$)`
+	}
+	return regexp.MustCompile(q)
+}
+
+func isWordRune(r rune) bool {
+	return r < unicode.MaxLatin1 && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+// hasWords reports whether text holds value as whole words, with its case.
+func hasWords(text, value string) bool {
+	return strings.TrimSpace(value) != "" && wordRE(value).MatchString(text)
+}
+
+// replaceWords replaces value, as whole words, in text.
+func replaceWords(text, value, with string) string {
+	return wordRE(value).ReplaceAllLiteralString(text, with)
+}
+
+// LearnRoutine stores the routine of a finished task, when it has one; known is true
+// when that very routine was stored before, from an earlier run.
+func (s *Session) learnRoutine(t *taskTrace) (known bool, err error) {
+	s.mu.Lock()
+	r, ok := routineOf(t)
+	s.mu.Unlock()
+	if !ok {
+		return false, nil
+	}
+	r.Runs = 1
+	err = s.l.cfg.Store.Update(func(tx *knowledge.Tx) error {
+		stored, err := tx.PutRoutine(r)
+		known = stored.Runs > 1
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("%w: routine of %s: %w", ErrStore, t.app, err)
+	}
+	return known, nil
+}
+
+// Offer lists app's routines that can run from the page with this signature and whose
+// name shares at least half its terms with task, best first; each with its arguments when
+// the task's words give them (the name matched against the task).
+func (l *Learner) Offer(ctx context.Context, app, signature, task string, answers, labels []string) []RoutineOffer {
+	if ctx.Err() != nil || signature == "" {
+		return nil
+	}
+	rs, err := l.cfg.Store.Routines(app)
+	if err != nil {
+		l.log.Warn("routines load failed", logApp, app, logErr, err)
+		return nil
+	}
+	m, err := l.cfg.Store.Map(app)
+	if err != nil {
+		l.log.Warn("map load failed", logApp, app, logErr, err)
+		return nil
+	}
+	q := terms(task)
+	type cand struct {
+		o     RoutineOffer
+		score float64
+		runs  int
+	}
+	var cands []cand
+	for _, r := range rs {
+		from := slices.IndexFunc(r.Steps, func(s knowledge.RoutineStep) bool { return s.Signature == signature })
+		if from < 0 || r.Runs < 1 {
+			continue
+		}
+		nt := terms(placeholder.ReplaceAllString(r.Name, " "))
+		if len(nt) == 0 {
+			continue
+		}
+		hit := 0
+		for t := range nt {
+			if q[t] {
+				hit++
+			}
+		}
+		score := float64(hit) / float64(len(nt))
+		if score < minRoutineMatch {
+			continue
+		}
+		args := fit(r, task, answers, labels)
+		if args != nil && (!rowsKnown(m, r, args, signature, labels) || blankAt(r, args, from) == from) {
+			args = nil // a row it does not know, or the person's choice is needed first
+		}
+		if args == nil && !fillable(r) {
+			continue // its rows are the task's words, and these words name none of them
+		}
+		o := RoutineOffer{ID: r.ID, End: r.End, Offer: prompts.RoutineOffer{Name: r.Name, Steps: len(r.Steps) - from, Fit: args}}
+		for _, p := range r.Params {
+			d := p.What
+			if p.Example != "" {
+				d += fmt.Sprintf(" (learned with %q)", p.Example)
+			}
+			o.Offer.Params = append(o.Offer.Params, d)
+		}
+		cands = append(cands, cand{o, score, r.Runs})
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].score != cands[j].score {
+			return cands[i].score > cands[j].score
+		}
+		return cands[i].runs > cands[j].runs
+	})
+	out := make([]RoutineOffer, len(cands))
+	for i, c := range cands {
+		out[i] = c.o
+	}
+	return out
+}
+
+// RoutineOffer is a routine offered on a page: the executor's RoutineOffer, here so the
+// learner does not import the executor.
+type RoutineOffer struct {
+	ID    string
+	End   string // the signature of the page its task was done on
+	Offer prompts.RoutineOffer
+}
+
+// placeholder is a parameter in a routine's name or label.
+var placeholder = regexp.MustCompile(`\{(\d+)\}`)
+
+// fit matches routine r's name against task and returns one argument per parameter when
+// the task's words give every one — and, when one parameter is a row the person chose,
+// the one label of the current screen (labels) whose first word their latest answer
+// names; nil otherwise.
+func fit(r knowledge.Routine, task string, answers, labels []string) []string {
+	if len(r.Params) == 0 {
+		if strings.EqualFold(strings.TrimSpace(r.Name), strings.TrimSpace(task)) {
+			return []string{}
+		}
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString(`(?i)^\s*`)
+	var order []int
+	last := 0
+	for _, m := range placeholder.FindAllStringSubmatchIndex(r.Name, -1) {
+		b.WriteString(regexp.QuoteMeta(r.Name[last:m[0]]))
+		n, _ := strconv.Atoi(r.Name[m[2]:m[3]])
+		order = append(order, n)
+		b.WriteString(`(.+?)`)
+		last = m[1]
+	}
+	b.WriteString(regexp.QuoteMeta(r.Name[last:]))
+	b.WriteString(`\s*$`)
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil
+	}
+	m := re.FindStringSubmatch(task)
+	if m == nil {
+		return nil
+	}
+	args := make([]string, len(r.Params))
+	chosen := 0
+	for i, p := range r.Params {
+		if p.Chosen {
+			chosen++
+			if n := len(answers); n > 0 {
+				args[i] = chosenLabel(answers[n-1], labels)
+			}
+		}
+	}
+	if chosen > 1 {
+		return nil // which answer is which row is the model's to say
+	}
+	for i, n := range order {
+		if n < 1 || n > len(args) || r.Params[n-1].Chosen || (args[n-1] != "" && args[n-1] != m[i+1]) {
+			return nil
+		}
+		args[n-1] = m[i+1]
+	}
+	for i, a := range args {
+		if a == "" && !r.Params[i].Chosen {
+			return nil // a parameter the name does not hold (a typed text)
+		}
+	}
+	return args // a blank is a row the person has not chosen yet: the replay pauses there
+}
+
+// blankAt is the index of the first step at or after from whose target needs a blank
+// argument, or -1.
+func blankAt(r knowledge.Routine, args []string, from int) int {
+	for j := from; j < len(r.Steps); j++ {
+		for _, m := range placeholder.FindAllStringSubmatch(r.Steps[j].Action.Target.Text, -1) {
+			if n, _ := strconv.Atoi(m[1]); n >= 1 && n <= len(args) && args[n-1] == "" {
+				return j
+			}
+		}
+		if t := r.Steps[j].Text; t > 0 && t <= len(args) && args[t-1] == "" {
+			return j
+		}
+	}
+	return -1
+}
+
+// fillable reports a routine whose every row parameter the person chooses: the model
+// may fill it from the conversation (a typed text, a chosen row) even when the task's
+// words do not.
+func fillable(r knowledge.Routine) bool {
+	for _, p := range r.Params {
+		if !p.Typed && !p.Chosen {
+			return false
+		}
+	}
+	return true
+}
+
+// rowsKnown checks a fit's row arguments against what the App Map knows of the page
+// where each is tapped: the label is on that page (its elements, the taps learned from
+// it, or the current screen when it is that page), or the page's list is longer than the
+// map keeps and the app knows the label somewhere. A routine learned for Wi-Fi is no way
+// to a switch its page does not have.
+func rowsKnown(m *knowledge.Map, r knowledge.Routine, args []string, current string, screen []string) bool {
+	for i, p := range r.Params {
+		if p.Typed || p.Chosen {
+			continue
+		}
+		ph := "{" + strconv.Itoa(i+1) + "}"
+		j := slices.IndexFunc(r.Steps, func(s knowledge.RoutineStep) bool { return strings.Contains(s.Action.Target.Text, ph) })
+		if j < 0 {
+			continue
+		}
+		st := r.Steps[j]
+		want := strings.ReplaceAll(st.Action.Target.Text, ph, args[i])
+		if st.Signature == current {
+			if !slices.Contains(screen, want) {
+				return false
+			}
+			continue
+		}
+		if !labelOnPage(m, st, want) {
+			return false
+		}
+	}
+	return true
+}
+
+// labelOnPage reports whether the map knows label on the page of step st, or the page
+// holds more rows of the step's kind than the map keeps and the app knows the label.
+func labelOnPage(m *knowledge.Map, st knowledge.RoutineStep, label string) bool {
+	key := knowledge.PageKey(st.Activity, st.Signature)
+	rows := 0
+	for _, p := range m.Pages {
+		if p.Key != key {
+			continue
+		}
+		for _, e := range p.Elements {
+			if e.Text == label {
+				return true
+			}
+			if e.ResourceID != "" && sameID(e.ResourceID, st.Action.Target.ResourceID) {
+				rows++
+			}
+		}
+	}
+	anywhere := false
+	for _, t := range m.Transitions {
+		if t.Action.Target.Text != label {
+			continue
+		}
+		if t.From == key {
+			return true
+		}
+		anywhere = true
+	}
+	if rows < maxRowsPerID {
+		return false
+	}
+	for _, p := range m.Pages {
+		for _, e := range p.Elements {
+			anywhere = anywhere || e.Text == label
+		}
+	}
+	return anywhere
+}
+
+// chosenLabel is the one label whose first word answer names, or "".
+func chosenLabel(answer string, labels []string) string {
+	found := ""
+	for _, l := range labels {
+		w, _, _ := strings.Cut(strings.TrimSpace(l), " ")
+		if utf8.RuneCountInString(w) < 2 || !hasWords(answer, w) {
+			continue
+		}
+		if found != "" && found != l {
+			return ""
+		}
+		found = l
+	}
+	return found
+}
+
+// RoutineSteps returns routine id of app from the page with this signature on, with args
+// for its parameters, as steps the executor replays.
+// A blank argument for a row the person chooses ends the steps before the first step that
+// needs it: pause says so ("" when the steps run to the routine's end).
+//
+// at, when it is an index of the routine's steps on this page, is where a replay that
+// paused there goes on (a routine may pass one page twice); otherwise the steps start at
+// the first step on this page. from is the index of the first step returned.
+func (l *Learner) RoutineSteps(ctx context.Context, app, id, signature string, args []string, at int) (steps []RoutineStep, from int, pause string, err error) {
+	rs, err := l.cfg.Store.Routines(app)
+	if err != nil {
+		return nil, 0, "", fmt.Errorf("%w: routines of %s: %w", ErrStore, app, err)
+	}
+	i := slices.IndexFunc(rs, func(r knowledge.Routine) bool { return r.ID == id })
+	if i < 0 {
+		return nil, 0, "", fmt.Errorf("routine %s of %s: %w", id, app, knowledge.ErrNotFound)
+	}
+	r := rs[i]
+	if len(args) != len(r.Params) {
+		return nil, 0, "", fmt.Errorf("routine %q takes %d arguments, got %d", r.Name, len(r.Params), len(args))
+	}
+	for i, a := range args {
+		if strings.TrimSpace(a) == "" && !r.Params[i].Chosen {
+			return nil, 0, "", fmt.Errorf("routine %q: argument %d (%s) is empty", r.Name, i+1, r.Params[i].What)
+		}
+	}
+	from = slices.IndexFunc(r.Steps, func(s knowledge.RoutineStep) bool { return s.Signature == signature })
+	if at >= 0 && at < len(r.Steps) && r.Steps[at].Signature == signature {
+		from = at
+	}
+	if from < 0 {
+		return nil, 0, "", fmt.Errorf("routine %q does not pass through this screen", r.Name)
+	}
+	end := len(r.Steps)
+	if b := blankAt(r, args, from); b == from {
+		return nil, 0, "", fmt.Errorf("routine %q: its next step needs the person's choice, which is not known yet: ask first", r.Name)
+	} else if b > from {
+		end = b
+		pause = fmt.Sprintf("step %d of %d needs the person's choice", b-from+1, len(r.Steps)-from)
+	}
+	var out []RoutineStep
+	for _, s := range r.Steps[from:end] {
+		a := s.Action
+		a.Target.Text = placeholder.ReplaceAllStringFunc(a.Target.Text, func(p string) string {
+			n, _ := strconv.Atoi(p[1 : len(p)-1])
+			if n < 1 || n > len(args) {
+				return p
+			}
+			return args[n-1]
+		})
+		st := RoutineStep{Step: Step{Activity: s.Activity, Signature: s.Signature, Action: a, Row: a.Target.Text != s.Action.Target.Text}}
+		if s.Text > 0 {
+			st.text = args[s.Text-1]
+		}
+		out = append(out, st)
+	}
+	return out, from, pause, nil
+}
+
+// RoutineStep is one step of a routine replay: a Step, and for an Input the text to type.
+type RoutineStep struct {
+	Step
+	text string
+}
+
+// Resolve checks the page and finds the step's element; an Input types the routine's
+// argument into its field.
+func (s RoutineStep) Resolve(screen *perception.Screen) (memory.Action, error) {
+	if s.Action.Kind != knowledge.ActionInput {
+		return s.Step.Resolve(screen)
+	}
+	probe := s.Step
+	probe.Action.Kind = knowledge.ActionTap
+	a, err := probe.Resolve(screen)
+	if err != nil {
+		return memory.Action{}, err
+	}
+	if s.text == "" {
+		return memory.Action{}, fmt.Errorf("%w: no text to type", ErrMismatch)
+	}
+	return memory.Action{Type: memory.Input, Index: a.Index, Text: s.text}, nil
+}
+
+// Offer is Learner.Offer.
+func (s *Session) Offer(ctx context.Context, app, signature, task string, answers, labels []string) []RoutineOffer {
+	return s.l.Offer(ctx, app, signature, task, answers, labels)
+}
+
+// RoutineSteps is Learner.RoutineSteps.
+func (s *Session) RoutineSteps(ctx context.Context, app, id, signature string, args []string, at int) ([]RoutineStep, int, string, error) {
+	return s.l.RoutineSteps(ctx, app, id, signature, args, at)
+}
+
+// surprised reports a task whose run met something its routine would not know: a
+// recovery (a loop broken, a failed finish check) or a wrong or idle result.
+func (t *taskTrace) surprised() bool {
+	if len(t.recoveries) > 0 {
+		return true
+	}
+	for _, st := range t.steps {
+		if st.result == "C" || st.result == "D" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,36 @@
+package memory
+
+// Routine is the Re-Planner's high-level action: run a learned routine (a finished app
+// task's trajectory, named by what it achieves) by name, with its parameters.
+type Routine struct {
+	Name string   `json:"name"`
+	Args []string `json:"args"` // one per parameter, in order
+}
+
+// RoutineRan reports one routine replay: how many of its steps were replayed with no
+// model call, and why the replay stopped early, if it did (the Re-Planner takes over
+// there). The replayed actions are published as ActionExecuted events, as usual.
+type RoutineRan struct {
+	Step     int    `json:"step"`
+	App      string `json:"app"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Planned  int    `json:"planned"`
+	Replayed int    `json:"replayed"`
+	Stopped  string `json:"stopped,omitempty"`
+	// Held: it stopped at a sensitive step to ask the person (no surprise).
+	Held bool `json:"held,omitempty"`
+}
+
+// ContextRead reports a page content whose facts were already known from an earlier
+// reading: the Key Context Collector was not called for it.
+type ContextRead struct {
+	Step  int `json:"step"`
+	Facts int `json:"facts"` // facts the earlier reading gave
+}
+
+// Kind implements Event.
+func (RoutineRan) Kind() string { return "RoutineRan" }
+
+// Kind implements Event.
+func (ContextRead) Kind() string { return "ContextRead" }
