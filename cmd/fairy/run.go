@@ -148,6 +148,7 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 	} else {
 		fmt.Fprintf(s.Out, "summary: not written (%s)\n", counts)
 	}
+	writeRunPage(s.Out, dir)
 	var unrecorded *global.RecordError
 	switch {
 	case ctx.Err() != nil:
