@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/fairy-go/fairy/global"
+	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/spf13/cobra"
 )
@@ -86,7 +86,7 @@ func newMapCmd(knowledgePath func() (string, error)) *cobra.Command {
 					fmt.Fprintln(c.OutOrStdout(), "No apps learned yet.")
 					return nil
 				}
-				tw := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
+				tw := table.NewWriter(c.OutOrStdout())
 				fmt.Fprintln(tw, "PACKAGE\tLABEL\tPAGES\tTRANSITIONS\tTRICKS")
 				for _, a := range apps {
 					fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", a.Package, a.Label, a.Pages, a.Transitions, a.Tricks)
@@ -156,7 +156,7 @@ func newMapCmd(knowledgePath func() (string, error)) *cobra.Command {
 				if isJSON(pathFormat) {
 					return writePath(out, steps, name)
 				}
-				tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+				tw := table.NewWriter(out)
 				fmt.Fprintln(tw, "STEP\tFROM\tACTION\tTO\tRELIABILITY")
 				for i, t := range steps {
 					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.2f\n", i+1, name(t.From), t.Action, name(t.To), t.Reliability())
@@ -249,7 +249,7 @@ func newTricksCmd(knowledgePath func() (string, error)) *cobra.Command {
 					fmt.Fprintln(c.OutOrStdout(), "No tricks.")
 					return nil
 				}
-				tw := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
+				tw := table.NewWriter(c.OutOrStdout())
 				fmt.Fprintln(tw, "ID\tAPP\tKIND\tSCORE\tUSES\tTEXT")
 				for _, t := range tricks {
 					text := strings.Join(strings.Fields(t.Text), " ")
@@ -283,7 +283,7 @@ func newTricksCmd(knowledgePath func() (string, error)) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				tw := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
+				tw := table.NewWriter(c.OutOrStdout())
 				for _, row := range [][2]string{
 					{"ID", t.ID}, {"App", t.App}, {"Kind", string(t.Kind)}, {"Text", t.Text},
 					{"Score", fmt.Sprintf("%.2f", t.Score)},
@@ -520,7 +520,7 @@ NEW, or move it in place of FILE.`,
 					fmt.Fprintf(w, "  - %s\n", p)
 				}
 			}
-			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			tw := table.NewWriter(w)
 			fmt.Fprintln(tw, "KIND\tSAVED\tLOST\tDAMAGED PAGES")
 			for _, k := range rep.Kinds {
 				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\n", k.Kind, k.Saved, k.Lost, k.LostPages)

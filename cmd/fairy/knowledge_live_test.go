@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/sim"
@@ -154,5 +155,42 @@ func TestKnowledgeUsableWhileRunAsks(t *testing.T) {
 	}
 	if !added || most < 2 {
 		t.Errorf("after both runs: trick added %v, most successes of a shop transition %d (want both runs counted: 2)", added, most)
+	}
+}
+
+// TestMapListLinesUpWithChinese: `fairy map list` and `fairy tricks list` keep their
+// columns in line when a label or a trick is Chinese (two terminal columns a character).
+func TestMapListLinesUpWithChinese(t *testing.T) {
+	kpath := filepath.Join(t.TempDir(), "knowledge.db")
+	st, err := knowledge.Open(kpath, knowledge.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []knowledge.App{{Package: "com.fairy.shop", Label: "美食外卖"}, {Package: "com.android.settings", Label: "Settings"}} {
+		if _, err := st.PutApp(a); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.AddTrick(knowledge.Trick{App: a.Package, Kind: knowledge.KindAction, Text: a.Label + " opens from the launcher."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	for _, args := range [][]string{{"map", "list"}, {"tricks", "list"}} {
+		out, err := fairyIn(t, append(args, "--knowledge", kpath)...)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		// Every line's last column starts at the same terminal column.
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		last := func(line string) int {
+			i := strings.LastIndex(strings.TrimRight(line, " "), "  ")
+			return table.Width(line[:i+2])
+		}
+		for _, l := range lines[1:] {
+			if last(l) != last(lines[0]) {
+				t.Errorf("%v: columns out of line:\n%s", args, out)
+				break
+			}
+		}
 	}
 }
