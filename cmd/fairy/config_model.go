@@ -88,6 +88,11 @@ func (s *settings) openAIConfig(cmd *cobra.Command) (cfg openai.Config, ok bool,
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = s.getenv("OPENAI_BASE_URL")
 	}
+	if scriptedOnly(cmd) {
+		// The scripted model answers: the model settings are not used, so a half-made model
+		// configuration (a base URL without a model name) cannot stop the command either.
+		return openai.Config{}, false, nil
+	}
 	if cfg.BaseURL == "" && cfg.APIKey == "" {
 		if name, named := namedModel(cmd); named {
 			return openai.Config{}, false, fmt.Errorf("--model %s: no model endpoint configured: set OPENAI_BASE_URL (and OPENAI_API_KEY), or model.base-url in the config file", name)
@@ -189,6 +194,8 @@ func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
 	if err != nil {
 		return rc, err
 	}
+	rc.ModelIgnored = scriptedOnly(cmd) && (s.v.GetString(keyModelBaseURL) != "" || s.v.GetString(keyModelAPIKey) != "" ||
+		s.getenv("OPENAI_BASE_URL") != "" || s.getenv("OPENAI_API_KEY") != "")
 	if ok {
 		c, err := openai.New(mc)
 		if err != nil {

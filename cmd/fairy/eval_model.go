@@ -39,25 +39,39 @@ func namedModel(cmd *cobra.Command) (string, bool) {
 	return f.Value.String(), true
 }
 
+// scriptedOnly reports whether cmd is an evaluation of a built-in suite that names no
+// model: its scripted model answers, and the model settings are not even read.
+func scriptedOnly(cmd *cobra.Command) bool {
+	if cmd == nil || cmd.Flags().Lookup(flagRealModel) == nil {
+		return false
+	}
+	if _, named := namedModel(cmd); named {
+		return false
+	}
+	if configured, _ := cmd.Flags().GetBool(flagRealModel); configured {
+		return false
+	}
+	return strings.HasPrefix(cmd.Flags().Arg(0), eval.BuiltinPrefix)
+}
+
 // evalModel decides which model answers an evaluation of the suite ref and returns the
 // line that says so, the first line of every evaluation's output. A built-in suite answers
 // with its scripted model unless the command names a model (--model NAME or --real-model),
 // whatever the environment and the config file configure.
 func evalModel(cmd *cobra.Command, ref string, rc runConfig) (runConfig, string, error) {
 	name, named := namedModel(cmd)
-	real, _ := cmd.Flags().GetBool(flagRealModel)
+	configured, _ := cmd.Flags().GetBool(flagRealModel)
 	switch {
 	case named && strings.TrimSpace(name) == "":
 		return rc, "", errors.New("--model needs a model name, e.g. --model gpt-4o-mini")
 	case named && rc.Model == nil:
 		return rc, "", fmt.Errorf("--model %s: %w", name, errNoModel)
-	case real && rc.Model == nil:
+	case configured && rc.Model == nil:
 		return rc, "", fmt.Errorf("--real-model: %w", errNoModel)
 	}
-	asked := named || real
 	const scriptedLine = "model: the scripted model answers from the suite's rules (a test double, not a real model)"
-	if !asked && strings.HasPrefix(ref, eval.BuiltinPrefix) {
-		if rc.Model != nil {
+	if !named && !configured && strings.HasPrefix(ref, eval.BuiltinPrefix) {
+		if rc.Model != nil || rc.ModelIgnored {
 			rc.Model, rc.ModelName = nil, ""
 			return rc, scriptedLine + "; the configured model is not used for a built-in suite (pass --real-model or --model NAME to use one)", nil
 		}

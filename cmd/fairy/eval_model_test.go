@@ -62,6 +62,18 @@ func TestEvalBuiltinNeverBillsByAccident(t *testing.T) {
 	if n := calls.Load(); n != 0 {
 		t.Errorf("the configured model got %d calls", n)
 	}
+
+	// A half-made model configuration (an endpoint without a model name, an error for
+	// `fairy run`) does not stop it either.
+	stdout.Reset()
+	root = newRootCmd(strings.NewReader(""), &stdout, &stderr, envMap(map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1"}))
+	root.SetArgs([]string{"eval", "builtin:sim", "--out", t.TempDir(), "--runs", t.TempDir(), "--tasks", "settings-wifi-off"})
+	if err := root.ExecuteContext(t.Context()); err != nil {
+		t.Fatalf("fairy eval with OPENAI_BASE_URL alone: %v\n%s\n%s", err, stdout.String(), stderr.String())
+	}
+	if first, _, _ := strings.Cut(stdout.String(), "\n"); !strings.Contains(first, "scripted model") || !strings.Contains(first, "not used") {
+		t.Errorf("first line %q", first)
+	}
 }
 
 // TestEvalNamedModel: --real-model and --model NAME make the configured endpoint answer,

@@ -27,6 +27,9 @@ type runConfig struct {
 	Model   executor.Model // nil: no model configured → a usage error pointing to the config and the demo
 	// ModelName says which model Model is and where it answers, for messages ("" with no Model).
 	ModelName string
+	// ModelIgnored: a model is configured, but the command answers with a scripted model
+	// (an evaluation of a built-in suite that names no model).
+	ModelIgnored bool
 	// Agent is what every run shares: guard, limits, text-only mode, the shell allow-list,
 	// secrets to redact, clock and logger.
 	Agent agent.Config
