@@ -72,6 +72,7 @@ var lineStyles = []struct {
 	{[]byte("▸"), ansiBold},
 	{[]byte("◆"), ansiCyan},
 	{[]byte("  ? "), ansiYellow},
+	{[]byte("? "), ansiYellow}, // a question the terminal asks the person
 }
 
 // termWriter dresses whole lines written to w (see termStyle) and shows a transient status
@@ -83,6 +84,7 @@ type termWriter struct {
 	midLine   bool // the last write ended inside a line: its rest is not a line start
 	openStyle bool // a colour is open on the current line
 	status    bool // a status line is shown
+	prompt    bool // the last write was a prompt waiting for the person's line
 }
 
 func (t *termWriter) Write(p []byte) (int, error) {
@@ -93,6 +95,7 @@ func (t *termWriter) Write(p []byte) (int, error) {
 		out.WriteString(ansiClearLine)
 		t.status = false
 	}
+	t.prompt = false
 	rest := p
 	for len(rest) > 0 {
 		line, tail, nl := bytes.Cut(rest, []byte("\n"))
@@ -107,7 +110,10 @@ func (t *termWriter) Write(p []byte) (int, error) {
 		}
 		out.Write(line)
 		if !nl {
-			t.midLine = true
+			// A prompt ("  > ") is ended by the line the person types and the terminal
+			// echoes; any other half line is continued by the next write.
+			t.prompt = bytes.HasSuffix(line, []byte("> "))
+			t.midLine = !t.prompt
 			break
 		}
 		if t.openStyle {
@@ -124,11 +130,12 @@ func (t *termWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// showStatus replaces the status line with text, unless a line is half written.
+// showStatus replaces the status line with text, unless a line is half written or a
+// prompt waits for the person.
 func (t *termWriter) showStatus(text string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.midLine {
+	if t.midLine || t.prompt {
 		return
 	}
 	s := ansiClearLine + text

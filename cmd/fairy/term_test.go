@@ -25,10 +25,20 @@ func TestTermWriter(t *testing.T) {
 	}
 	tw.showStatus("⋯ waiting for the planner model")
 	tw.clearStatus()
+	// A question and its prompt: no status over a prompt that waits for the person; the
+	// person's Enter ends the prompt's line, so after the next line a status shows again.
+	for _, chunk := range []string{"\n? Pay ¥15?\n  [y/n] > ", "  ↳ answer: yes\n"} {
+		if _, err := w.Write([]byte(chunk)); err != nil {
+			t.Fatal(err)
+		}
+		tw.showStatus("⋯ waiting")
+	}
 	want := "\x1b[1m▶ Order a tea\x1b[0m\n\x1b[36m◆ plan:\x1b[0m\n   1. [shop] Order\n" +
 		"\r\x1b[K\x1b[2m⋯ waiting for the decider model\x1b[0m\r\x1b[K  step 1 · Tap(4)\n" +
 		"\x1b[32m✓ task 1 done after 1 step\x1b[0m\n\x1b[31m✗ failed\x1b[0m\n\x1b[33m  ? When?\x1b[0m\n" +
-		"\r\x1b[K\x1b[2m⋯ waiting for the planner model\x1b[0m\r\x1b[K"
+		"\r\x1b[K\x1b[2m⋯ waiting for the planner model\x1b[0m\r\x1b[K" +
+		"\n\x1b[33m? Pay ¥15?\x1b[0m\n  [y/n] > " +
+		"  ↳ answer: yes\n\r\x1b[K\x1b[2m⋯ waiting\x1b[0m"
 	if b.String() != want {
 		t.Errorf("dressed:\n%q\nwant\n%q", b.String(), want)
 	}
