@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/fairy-go/fairy/executor/adb"
@@ -193,6 +194,32 @@ func completeTrickApps(knowledgePath func() (string, error)) cobra.CompletionFun
 		if st := readKnowledge(knowledgePath); st != nil {
 			defer st.Close()
 			out = append(out, knownApps(st)...)
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completeTrickIDs offers trick ids with their app and text (tricks show; tricks rm, which
+// takes several: many).
+func completeTrickIDs(knowledgePath func() (string, error), many bool) cobra.CompletionFunc {
+	return func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 0 && !many {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		st := readKnowledge(knowledgePath)
+		if st == nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		defer st.Close()
+		tricks, err := st.Tricks("", "")
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		out := make([]cobra.Completion, 0, len(tricks))
+		for _, t := range tricks {
+			if !slices.Contains(args, t.ID) {
+				out = append(out, cobra.CompletionWithDesc(t.ID, t.App+": "+t.Text))
+			}
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}

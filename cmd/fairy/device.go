@@ -122,6 +122,7 @@ func newScreenCmd(target func() deviceTarget) *cobra.Command {
 	f.StringVar(&xmlPath, "xml", "", "save the raw UI dump to `FILE`")
 	f.StringVar(&pngPath, "png", "", "save the screenshot to `FILE`")
 	f.StringVar(&format, "format", "text", "output format: text or json")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 

@@ -189,6 +189,7 @@ func newMapCmd(knowledgePath func() (string, error)) *cobra.Command {
 		},
 	}
 	export.Flags().StringVar(&format, "format", "dot", "output format: dot, json or mermaid")
+	_ = export.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"dot", "json", "mermaid"}, cobra.ShellCompDirectiveNoFileComp))
 	export.ValidArgsFunction = completeMapApps(knowledgePath)
 	addFormatFlag(list, &listFormat)
 	addFormatFlag(show, &showFormat)
@@ -274,9 +275,10 @@ func newTricksCmd(knowledgePath func() (string, error)) *cobra.Command {
 	_ = list.RegisterFlagCompletionFunc("kind", completeKinds)
 	addFormatFlag(list, &listFormat)
 	show := &cobra.Command{
-		Use:   "show ID",
-		Short: "Show one trick with its provenance and counters",
-		Args:  cobra.ExactArgs(1),
+		Use:               "show ID",
+		Short:             "Show one trick with its provenance and counters",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeTrickIDs(knowledgePath, false),
 		RunE: func(c *cobra.Command, args []string) error {
 			return withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
 				t, err := s.Trick(args[0])
@@ -330,11 +332,14 @@ func newTricksCmd(knowledgePath func() (string, error)) *cobra.Command {
 		},
 	}
 	add.Flags().StringVar(&addApp, "app", "", "app package, or \"common\" for every app")
+	_ = add.RegisterFlagCompletionFunc("app", completeTrickApps(knowledgePath))
+	_ = add.RegisterFlagCompletionFunc("kind", completeKinds)
 	add.Flags().StringVar(&addKind, "kind", string(knowledge.KindAction), "planning, action or error-recovery")
 	rm := &cobra.Command{
-		Use:   "rm ID...",
-		Short: "Remove tricks",
-		Args:  cobra.MinimumNArgs(1),
+		Use:               "rm ID...",
+		Short:             "Remove tricks",
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeTrickIDs(knowledgePath, true),
 		RunE: func(c *cobra.Command, args []string) error {
 			return withKnowledge(knowledgePath, true, func(s *knowledge.Store) error {
 				for _, id := range args {

@@ -69,6 +69,7 @@ set-of-mark image (numbered boxes over the screenshot); a .jpg/.jpeg name gives 
 	f := cmd.Flags()
 	f.StringVar(&pngPath, "png", "", "screenshot `SHOT.png` taken with the dump (needed for --som)")
 	f.StringVar(&format, "format", "text", "output format: text or json")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	f.StringVar(&somPath, "som", "", "write the set-of-mark image to `OUT.png` (or .jpg)")
 	f.IntVar(&longEdge, "long-edge", perception.DefaultLongEdge, "downscale the set-of-mark image to this long side in pixels (-1: keep size)")
 	f.IntVar(&maxText, "max-text", perception.DefaultMaxText, "cut texts longer than this many characters (-1: never)")
