@@ -109,6 +109,14 @@ type TaskResult struct {
 	VerifiedSteps int `json:"verified_steps"`
 	Navigations   int `json:"navigations"`
 	ShortcutSteps int `json:"shortcut_steps"`
+	// Routines and RoutineSteps are the learned routines the run ran and the steps they
+	// replayed; KnownReads the page contents whose facts were known (no Key Context
+	// Collector call); SkippedLearns the app tasks not distilled (they followed a known
+	// routine with no surprise).
+	Routines      int `json:"routines"`
+	RoutineSteps  int `json:"routine_steps"`
+	KnownReads    int `json:"known_reads"`
+	SkippedLearns int `json:"skipped_learns"`
 }
 
 // Totals add up task results.
@@ -127,6 +135,10 @@ type Totals struct {
 	VerifiedSteps    int            `json:"verified_steps"`
 	Navigations      int            `json:"navigations"`
 	ShortcutSteps    int            `json:"shortcut_steps"`
+	Routines         int            `json:"routines"`
+	RoutineSteps     int            `json:"routine_steps"`
+	KnownReads       int            `json:"known_reads"`
+	SkippedLearns    int            `json:"skipped_learns"`
 	Cold             *Totals        `json:"cold,omitempty"`
 	Warm             *Totals        `json:"warm,omitempty"`
 	WarmIndependent  *Totals        `json:"warm_independent,omitempty"`
@@ -178,11 +190,22 @@ type Savings struct {
 	Navigations     int `json:"navigations"`
 	ColdNavigations int `json:"cold_navigations"`
 	ShortcutSteps   int `json:"shortcut_steps"`
-	// NavigateSaved is what the tasks whose warm run replayed a Navigate saved beyond
-	// their verified steps.
+	// NavigateSaved is what the tasks whose warm run replayed a Navigate (and ran no
+	// routine) saved beyond their verified steps, known readings and skipped learning.
 	NavigateSaved int `json:"navigate_saved"`
-	// Other is the remainder, Saved − VerifiedSteps − NavigateSaved: fixed calls skipped
-	// (extractor, adjust, learner) and any other difference; ByRole shows where.
+	// KnownReads is warm − cold known readings: each saved one Key Context Collector
+	// call; SkippedLearns the distillations skipped: one learner call each.
+	KnownReads    int `json:"known_reads"`
+	SkippedLearns int `json:"skipped_learns"`
+	// Routines and RoutineSteps are the routines the warm pass ran and the steps they
+	// replayed; RoutineSaved what the tasks that ran one saved beyond their verified
+	// steps, known readings and skipped learning.
+	Routines     int `json:"routines"`
+	RoutineSteps int `json:"routine_steps"`
+	RoutineSaved int `json:"routine_saved"`
+	// Other is the remainder: Saved minus every mechanism above (fixed calls skipped,
+	// such as the adjust after a one-task plan, and any other difference); ByRole shows
+	// where.
 	Other  int                  `json:"other"`
 	ByRole map[string]RoleCalls `json:"by_role"`
 }
@@ -250,6 +273,10 @@ func addTo(t *Totals, r TaskResult) {
 	t.VerifiedSteps += r.VerifiedSteps
 	t.Navigations += r.Navigations
 	t.ShortcutSteps += r.ShortcutSteps
+	t.Routines += r.Routines
+	t.RoutineSteps += r.RoutineSteps
+	t.KnownReads += r.KnownReads
+	t.SkippedLearns += r.SkippedLearns
 }
 
 func reduction(cold, warm int) float64 {
@@ -305,6 +332,10 @@ func (r *Report) total(passWall []float64, revisit map[string]bool) {
 			p.VerifiedSteps += x.VerifiedSteps
 			p.Navigations += x.Navigations
 			p.ShortcutSteps += x.ShortcutSteps
+			p.Routines += x.Routines
+			p.RoutineSteps += x.RoutineSteps
+			p.KnownReads += x.KnownReads
+			p.SkippedLearns += x.SkippedLearns
 			for k, v := range x.ModelCallsByRole {
 				p.ModelCallsByRole[k] += v
 			}
@@ -387,17 +418,26 @@ func figure(f Figure, order []string, cold, warm map[string]*TaskResult, coldT, 
 			f.OutcomesChanged = append(f.OutcomesChanged, id)
 		}
 		verified := w.VerifiedSteps - c.VerifiedSteps
+		reads, learns := w.KnownReads-c.KnownReads, w.SkippedLearns-c.SkippedLearns
 		s.VerifiedSteps += verified
+		s.KnownReads += reads
+		s.SkippedLearns += learns
 		s.Navigations += w.Navigations
 		s.ColdNavigations += c.Navigations
 		s.ShortcutSteps += w.ShortcutSteps
-		if w.Navigations > 0 {
-			s.NavigateSaved += c.ModelCalls - w.ModelCalls - verified
+		s.Routines += w.Routines
+		s.RoutineSteps += w.RoutineSteps
+		beyond := c.ModelCalls - w.ModelCalls - verified - reads - learns
+		switch {
+		case w.Routines > 0:
+			s.RoutineSaved += beyond
+		case w.Navigations > 0:
+			s.NavigateSaved += beyond
 		}
 	}
 	f.reduce()
 	s.Saved = f.ColdModelCalls - f.WarmModelCalls
-	s.Other = s.Saved - s.VerifiedSteps - s.NavigateSaved
+	s.Other = s.Saved - s.VerifiedSteps - s.KnownReads - s.SkippedLearns - s.RoutineSaved - s.NavigateSaved
 	for k, v := range coldT.ModelCallsByRole {
 		rc := s.ByRole[k]
 		rc.Cold = v
@@ -640,7 +680,12 @@ func savingsRows(t Totals) [][]string {
 	line("prompt tokens cold → warm", func(f Figure) string { return fmt.Sprintf("%d → %d", f.ColdPromptTokens, f.WarmPromptTokens) })
 	line("calls saved", func(f Figure) string { return fmt.Sprint(f.Savings.Saved) })
 	line("· verified steps (1 Re-Planner call each)", func(f Figure) string { return fmt.Sprint(f.Savings.VerifiedSteps) })
-	line("· on tasks that replayed a Navigate, beyond their verified steps", func(f Figure) string {
+	line("· known readings (1 Key Context Collector call each)", func(f Figure) string { return fmt.Sprint(f.Savings.KnownReads) })
+	line("· learning skipped after a known routine (1 learner call each)", func(f Figure) string { return fmt.Sprint(f.Savings.SkippedLearns) })
+	line("· on tasks that ran a learned routine, beyond the above", func(f Figure) string {
+		return fmt.Sprintf("%d (%d routines, %d steps replayed)", f.Savings.RoutineSaved, f.Savings.Routines, f.Savings.RoutineSteps)
+	})
+	line("· on tasks that replayed a Navigate, beyond the above", func(f Figure) string {
 		return fmt.Sprintf("%d (%d Navigate, %d steps replayed; cold %d)", f.Savings.NavigateSaved, f.Savings.Navigations, f.Savings.ShortcutSteps, f.Savings.ColdNavigations)
 	})
 	line("· skipped fixed calls and the rest", func(f Figure) string { return fmt.Sprint(f.Savings.Other) })

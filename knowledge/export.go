@@ -314,6 +314,7 @@ func (tx *Tx) importRoutine(r Routine) error {
 	var old Routine
 	if v := b.Get([]byte(r.ID)); v != nil && decode("routine", []byte(r.ID), v, &old) == nil {
 		r.Runs, r.Stops = max(r.Runs, old.Runs), max(r.Stops, old.Stops)
+		mergeNames(&r, old)
 		r.FirstSeen, r.LastSeen = earlier(old.FirstSeen, r.FirstSeen), later(old.LastSeen, r.LastSeen)
 	}
 	return putJSON(b, r.ID, r)

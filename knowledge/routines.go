@@ -24,7 +24,25 @@ const (
 	MaxRoutineSteps  = 40 // steps of one routine
 	MaxRoutineParams = 6  // parameters of one routine
 	MaxRoutines      = 64 // routines kept per app: the least used go first
+	MaxRoutineNames  = 8  // names of one routine (Name and Also)
 )
+
+// Names are the routine's names, Name first.
+func (r Routine) Names() []string { return append([]string{r.Name}, r.Also...) }
+
+// mergeNames gives r the names of old too: r's name first, then the others, newest first,
+// each once, at most MaxRoutineNames in all.
+func mergeNames(r *Routine, old Routine) {
+	seen := map[string]bool{r.Name: true}
+	also := []string{}
+	for _, n := range append(append([]string{}, r.Also...), old.Names()...) {
+		if n = strings.TrimSpace(n); n != "" && !seen[n] && len(also) < MaxRoutineNames-1 {
+			seen[n] = true
+			also = append(also, n)
+		}
+	}
+	r.Also = also
+}
 
 // Routine is one learned routine.
 type Routine struct {
@@ -32,7 +50,10 @@ type Routine struct {
 	App string `json:"app"`
 	// Name says what the routine achieves: the app task's text, with each parameter's
 	// value replaced by {1}, {2}, …
-	Name   string         `json:"name"`
+	Name string `json:"name"`
+	// Also are other tasks' names for the same steps (another app's notifications, the
+	// same cache cleared in other words), newest first, at most MaxRoutineNames.
+	Also   []string       `json:"also,omitempty"`
 	Params []RoutineParam `json:"params,omitempty"`
 	Steps  []RoutineStep  `json:"steps"`
 	// End is the signature of the page the task was done on, after the last step.
@@ -103,7 +124,8 @@ func (r *Routine) validate() error {
 }
 
 // PutRoutine stores a routine learned from a successful run: one with the same steps
-// counts one run more (and takes the newer name); a new one is added, and past
+// counts one run more (its newer name first, the older ones kept as Also); a new one is
+// added, and past
 // MaxRoutines the app's least-run routine is dropped.
 func (tx *Tx) PutRoutine(r Routine) (Routine, error) {
 	if tx.s.opts.ReadOnly {
@@ -126,6 +148,7 @@ func (tx *Tx) PutRoutine(r Routine) (Routine, error) {
 		r.Runs += old.Runs
 		r.Stops += old.Stops
 		r.FirstSeen = earlier(old.FirstSeen, r.FirstSeen)
+		mergeNames(&r, old)
 	} else if b.Stats().KeyN >= MaxRoutines {
 		if err := dropLeastRun(b); err != nil {
 			return Routine{}, err

@@ -253,28 +253,38 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 		if from < 0 || r.Runs < 1 {
 			continue
 		}
-		nt := terms(placeholder.ReplaceAllString(r.Name, " "))
-		if len(nt) == 0 {
-			continue
-		}
-		hit := 0
-		for t := range nt {
-			if q[t] {
-				hit++
+		// The name that fits the task best: one whose template the task's words fill,
+		// else the one sharing most terms.
+		var name string
+		var args []string
+		score := -1.0
+		for _, n := range r.Names() {
+			nt := terms(placeholder.ReplaceAllString(n, " "))
+			if len(nt) == 0 {
+				continue
+			}
+			hit := 0
+			for t := range nt {
+				if q[t] {
+					hit++
+				}
+			}
+			sc := float64(hit) / float64(len(nt))
+			a := fit(r.Params, n, task, answers, labels)
+			if a != nil && (!rowsKnown(m, r, a, signature, labels) || blankAt(r, a, from) == from) {
+				a = nil // a row it does not know, or the person's choice is needed first
+			}
+			if (a != nil && args == nil) || ((a != nil) == (args != nil) && sc > score) {
+				name, args, score = n, a, sc
 			}
 		}
-		score := float64(hit) / float64(len(nt))
-		if score < minRoutineMatch {
+		if args == nil && score < minRoutineMatch {
 			continue
-		}
-		args := fit(r, task, answers, labels)
-		if args != nil && (!rowsKnown(m, r, args, signature, labels) || blankAt(r, args, from) == from) {
-			args = nil // a row it does not know, or the person's choice is needed first
 		}
 		if args == nil && !fillable(r) {
 			continue // its rows are the task's words, and these words name none of them
 		}
-		o := RoutineOffer{ID: r.ID, End: r.End, Offer: prompts.RoutineOffer{Name: r.Name, Steps: len(r.Steps) - from, Fit: args}}
+		o := RoutineOffer{ID: r.ID, End: r.End, Offer: prompts.RoutineOffer{Name: name, Steps: len(r.Steps) - from, Fit: args}}
 		for _, p := range r.Params {
 			d := p.What
 			if p.Example != "" {
@@ -285,6 +295,9 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 		cands = append(cands, cand{o, score, r.Runs})
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
+		if fi, fj := cands[i].o.Offer.Fit != nil, cands[j].o.Offer.Fit != nil; fi != fj {
+			return fi // one that fits the task first
+		}
 		if cands[i].score != cands[j].score {
 			return cands[i].score > cands[j].score
 		}
@@ -312,9 +325,9 @@ var placeholder = regexp.MustCompile(`\{(\d+)\}`)
 // the task's words give every one — and, when one parameter is a row the person chose,
 // the one label of the current screen (labels) whose first word their latest answer
 // names; nil otherwise.
-func fit(r knowledge.Routine, task string, answers, labels []string) []string {
-	if len(r.Params) == 0 {
-		if strings.EqualFold(strings.TrimSpace(r.Name), strings.TrimSpace(task)) {
+func fit(params []knowledge.RoutineParam, name, task string, answers, labels []string) []string {
+	if len(params) == 0 {
+		if strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(task)) {
 			return []string{}
 		}
 		return nil
@@ -323,14 +336,14 @@ func fit(r knowledge.Routine, task string, answers, labels []string) []string {
 	b.WriteString(`(?i)^\s*`)
 	var order []int
 	last := 0
-	for _, m := range placeholder.FindAllStringSubmatchIndex(r.Name, -1) {
-		b.WriteString(regexp.QuoteMeta(r.Name[last:m[0]]))
-		n, _ := strconv.Atoi(r.Name[m[2]:m[3]])
+	for _, m := range placeholder.FindAllStringSubmatchIndex(name, -1) {
+		b.WriteString(regexp.QuoteMeta(name[last:m[0]]))
+		n, _ := strconv.Atoi(name[m[2]:m[3]])
 		order = append(order, n)
 		b.WriteString(`(.+?)`)
 		last = m[1]
 	}
-	b.WriteString(regexp.QuoteMeta(r.Name[last:]))
+	b.WriteString(regexp.QuoteMeta(name[last:]))
 	b.WriteString(`\s*$`)
 	re, err := regexp.Compile(b.String())
 	if err != nil {
@@ -340,9 +353,9 @@ func fit(r knowledge.Routine, task string, answers, labels []string) []string {
 	if m == nil {
 		return nil
 	}
-	args := make([]string, len(r.Params))
+	args := make([]string, len(params))
 	chosen := 0
-	for i, p := range r.Params {
+	for i, p := range params {
 		if p.Chosen {
 			chosen++
 			if n := len(answers); n > 0 {
@@ -354,13 +367,13 @@ func fit(r knowledge.Routine, task string, answers, labels []string) []string {
 		return nil // which answer is which row is the model's to say
 	}
 	for i, n := range order {
-		if n < 1 || n > len(args) || r.Params[n-1].Chosen || (args[n-1] != "" && args[n-1] != m[i+1]) {
+		if n < 1 || n > len(args) || params[n-1].Chosen || (args[n-1] != "" && args[n-1] != m[i+1]) {
 			return nil
 		}
 		args[n-1] = m[i+1]
 	}
 	for i, a := range args {
-		if a == "" && !r.Params[i].Chosen {
+		if a == "" && !params[i].Chosen {
 			return nil // a parameter the name does not hold (a typed text)
 		}
 	}

@@ -84,29 +84,44 @@ func TestBuiltinSuiteColdWarm(t *testing.T) {
 	t.Logf("cold %d calls, warm %d calls (%.0f%% fewer); revisit tasks %v: %d → %d (%.0f%% fewer)",
 		rep.Totals.Cold.ModelCalls, rep.Totals.Warm.ModelCalls, 100*cw.ModelCallsReduction,
 		cw.Revisit.Tasks, cw.Revisit.ColdModelCalls, cw.Revisit.WarmModelCalls, 100*cw.Revisit.Reduction)
+	whole := os.Getenv("EVAL_TASKS") == ""
 	for _, fg := range cw.Figures {
 		sv := fg.Savings
-		t.Logf("%s: cold %d → warm %d model calls (%.2f×); saved %d: %d verified steps, %d on tasks with %d Navigate, %d fixed calls and the rest; changed %v",
-			fg.Name, fg.ColdModelCalls, fg.WarmModelCalls, float64(fg.WarmModelCalls)/float64(max(fg.ColdModelCalls, 1)),
-			sv.Saved, sv.VerifiedSteps, sv.NavigateSaved, sv.Navigations, sv.Other, fg.OutcomesChanged)
+		ratio := float64(fg.WarmModelCalls) / float64(max(fg.ColdModelCalls, 1))
+		t.Logf("%s: cold %d → warm %d model calls (%.2f×); saved %d: %d verified steps, %d known readings, %d learning skipped, %d on tasks with %d routines, %d on tasks with %d Navigate, %d fixed calls and the rest; changed %v",
+			fg.Name, fg.ColdModelCalls, fg.WarmModelCalls, ratio, sv.Saved, sv.VerifiedSteps, sv.KnownReads, sv.SkippedLearns,
+			sv.RoutineSaved, sv.Routines, sv.NavigateSaved, sv.Navigations, sv.Other, fg.OutcomesChanged)
+		if len(fg.OutcomesChanged) > 0 {
+			t.Errorf("%s: outcomes changed: %v", fg.Name, fg.OutcomesChanged)
+		}
+		// Issue 13: over the whole suite, the warm pass needs at most 0.5× the cold pass's
+		// model calls with the model taking the routines it is offered, and at most 0.75×
+		// with a model that never takes one (what the executor saves by itself).
+		want := map[string]float64{eval.FigureCooperating: 0.5, eval.FigureIndependent: 0.75}[fg.Name]
+		if whole && ratio > want {
+			t.Errorf("%s: cold %d → warm %d model calls (%.2f×), want ≤ %.2f×", fg.Name, fg.ColdModelCalls, fg.WarmModelCalls, ratio, want)
+		}
+		switch {
+		case fg.Name == eval.FigureIndependent && (sv.Routines > 0 || sv.Navigations > 0):
+			t.Errorf("model-independent pass ran %d routines and %d Navigate", sv.Routines, sv.Navigations)
+		case fg.Name == eval.FigureCooperating && whole && sv.Routines == 0:
+			t.Errorf("model-cooperating pass ran no routine")
+		}
 	}
-	// Issue 8: on the tasks that revisit deep pages learned in the cold pass, the warm pass
-	// (the same scripted rules, plus the knowledge) makes at least 40% fewer model calls.
+	// The tasks that revisit deep pages learned in the cold pass cost fewer calls warm.
 	// A run of only some tasks (EVAL_TASKS) may hold no such task.
-	if len(cw.Revisit.Tasks) > 0 && cw.Revisit.Reduction < 0.4 {
-		t.Errorf("revisit tasks: %d → %d model calls, %.0f%% fewer; want at least 40%%",
-			cw.Revisit.ColdModelCalls, cw.Revisit.WarmModelCalls, 100*cw.Revisit.Reduction)
+	if len(cw.Revisit.Tasks) > 0 && cw.Revisit.WarmModelCalls >= cw.Revisit.ColdModelCalls {
+		t.Errorf("revisit tasks: %d → %d model calls, want fewer warm", cw.Revisit.ColdModelCalls, cw.Revisit.WarmModelCalls)
 	}
-	if os.Getenv("EVAL_TASKS") == "" && len(cw.Revisit.Tasks) < 5 {
+	if whole && len(cw.Revisit.Tasks) < 5 {
 		t.Errorf("%d tasks tagged revisit, want at least 5: %v", len(cw.Revisit.Tasks), cw.Revisit.Tasks)
 	}
 }
 
 // TestBuiltinSuiteLearnThenEvaluate learns on the built-in tasks tagged split-learn into
 // one knowledge file, then runs the different tasks tagged split-eval, which share their
-// paths, cold and with that file: every run passes and the learned passes (model-
-// independent and model-cooperating) make no more model calls than cold. The ratios are
-// logged, not asserted against the issue's target.
+// paths, cold and with that file: every run passes, and the model-independent pass needs
+// at most 0.7× the cold pass's model calls (issue 13), the model-cooperating one no more.
 func TestBuiltinSuiteLearnThenEvaluate(t *testing.T) {
 	s, err := eval.Load("builtin:sim")
 	if err != nil {
@@ -148,15 +163,22 @@ func TestBuiltinSuiteLearnThenEvaluate(t *testing.T) {
 	}
 	for _, fg := range figs {
 		sv := fg.Savings
-		t.Logf("%s: cold %d → learned %d model calls (%.2f×), steps %d → %d; saved %d: %d verified steps, %d on tasks with %d Navigate, %d other; by role %v",
-			fg.Name, fg.ColdModelCalls, fg.WarmModelCalls, float64(fg.WarmModelCalls)/float64(max(fg.ColdModelCalls, 1)), fg.ColdSteps, fg.WarmSteps,
-			sv.Saved, sv.VerifiedSteps, sv.NavigateSaved, sv.Navigations, sv.Other, sv.ByRole)
+		ratio := float64(fg.WarmModelCalls) / float64(max(fg.ColdModelCalls, 1))
+		t.Logf("%s: cold %d → learned %d model calls (%.2f×), steps %d → %d; saved %d: %d verified steps, %d known readings, %d learning skipped, %d on tasks with %d routines, %d other; by role %v",
+			fg.Name, fg.ColdModelCalls, fg.WarmModelCalls, ratio, fg.ColdSteps, fg.WarmSteps,
+			sv.Saved, sv.VerifiedSteps, sv.KnownReads, sv.SkippedLearns, sv.RoutineSaved, sv.Routines, sv.Other, sv.ByRole)
+		if fg.Name == eval.FigureIndependent && ratio > 0.7 {
+			t.Errorf("model-independent: cold %d → learned %d model calls (%.2f×), want ≤ 0.7×", fg.ColdModelCalls, fg.WarmModelCalls, ratio)
+		}
+		if len(fg.OutcomesChanged) > 0 {
+			t.Errorf("%s: outcomes changed: %v", fg.Name, fg.OutcomesChanged)
+		}
 		if len(fg.Tasks) != len(evaluate) || fg.WarmModelCalls > fg.ColdModelCalls {
 			t.Errorf("%s: %d tasks compared, %d → %d model calls; want %d tasks and no more calls than cold",
 				fg.Name, len(fg.Tasks), fg.ColdModelCalls, fg.WarmModelCalls, len(evaluate))
 		}
-		if fg.Name == eval.FigureIndependent && sv.Navigations > 0 {
-			t.Errorf("model-independent pass replayed %d Navigate", sv.Navigations)
+		if fg.Name == eval.FigureIndependent && (sv.Navigations > 0 || sv.Routines > 0) {
+			t.Errorf("model-independent pass replayed %d Navigate and %d routines", sv.Navigations, sv.Routines)
 		}
 	}
 }
