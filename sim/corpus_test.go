@@ -115,10 +115,11 @@ func TestOutputFormatsMatchCorpus(t *testing.T) {
 var nodeTagRe = regexp.MustCompile(`<node [^>]*?/?>`)
 var attrNameRe = regexp.MustCompile(`([\w-]+)="`)
 
-// TestDumpMatchesCorpusStructure compares the dump with real stock dumps: header, root,
-// attribute names and order, leaf syntax, no trailing newline.
+// TestDumpMatchesCorpusStructure compares the dump with a real stock dump of a recent phone
+// (a Pixel 8 Pro/9 Pro-class home screen, Android 14+): header, root, attribute names and
+// order (the classic set, then drawing-order and hint), leaf syntax, no trailing newline.
 func TestDumpMatchesCorpusStructure(t *testing.T) {
-	real := readCorpus(t, "dumps/aosp-settings-720x1475.xml")
+	real := readCorpus(t, "dumps/pixel-launcher-home-widgets-1344x2992.xml")
 	p := newPhone(t)
 	launch(t, p, "com.android.settings")
 	ours := string(p.Dump())
@@ -138,7 +139,7 @@ func TestDumpMatchesCorpusStructure(t *testing.T) {
 		return strings.Join(names, " ")
 	}
 	want := attrs(nodeTagRe.FindString(real))
-	if want != "index text resource-id class package content-desc checkable checked clickable enabled focusable focused scrollable long-clickable password selected bounds" {
+	if want != "index text resource-id class package content-desc checkable checked clickable enabled focusable focused scrollable long-clickable password selected bounds drawing-order hint" {
 		t.Fatalf("corpus attribute order changed: %s", want)
 	}
 	for _, tag := range nodeTagRe.FindAllString(ours, -1) {

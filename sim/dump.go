@@ -22,8 +22,9 @@ const xmlHeader = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>"
 
 // dumpLocked returns the uiautomator XML of the current frame, cached per state version.
 // The format is that of a stock `uiautomator dump` (AccessibilityNodeInfoDumper through
-// Android's KXmlSerializer): one line, no trailing newline, the classic attribute set in its
-// order, leaves written as `<node … />`. The dumper reads UiAutomation.getRootInActiveWindow,
+// Android's KXmlSerializer) of Android 13+ (the phone's release is 14): one line, no
+// trailing newline, the classic attribute set in its order followed by drawing-order and
+// hint, leaves written as `<node … />`. The dumper reads UiAutomation.getRootInActiveWindow,
 // so the only top-level <node> is the active window: the app, or the dialog in front of it —
 // never the status bar, the navigation bar or the keyboard (every classic capture in
 // testdata/android-corpus has one top-level node).
@@ -37,7 +38,7 @@ func (p *Phone) dumpLocked() []byte {
 	b.WriteString(xmlHeader)
 	b.WriteString(`<hierarchy rotation="0">`)
 	if w := f.activeWindow(); w != nil {
-		writeNode(&b, w.root, 0, -1)
+		writeNode(&b, w.root, 0, -1, true)
 	}
 	b.WriteString("</hierarchy>")
 	p.cache.xml = []byte(b.String())
@@ -61,7 +62,7 @@ func (p *Phone) dumpAllLocked() []byte {
 	b.WriteString(xmlHeader)
 	b.WriteString("\n<hierarchy rotation=\"0\">\n")
 	for _, w := range f.windows {
-		writeNode(&b, w.root, 0, 1)
+		writeNode(&b, w.root, 0, 1, true)
 	}
 	b.WriteString("</hierarchy>")
 	p.cache.allXML = []byte(b.String())
@@ -84,9 +85,13 @@ func (f *frame) activeWindow() *window {
 	return nil
 }
 
-// writeNode writes n and its children. depth < 0 writes the classic one-line form; depth ≥ 0
-// writes the uiautomator2 form, indented by depth and with its extra attributes.
-func writeNode(b *strings.Builder, n *node, index, depth int) {
+// writeNode writes n, the index-th child of its parent (top: a window's root), and its
+// children. depth < 0 writes the one-line form of `uiautomator dump`; depth ≥ 0 writes the
+// uiautomator2 form, indented by depth and with visible-to-user and display-id. Both carry
+// drawing-order and hint after the bounds, as the captures of Android 13+ devices do
+// (pixel-launcher-home-widgets-1344x2992, gmail-inbox-1080x2400-drawing-order): 0 for a
+// window's root, else the child's place in its parent's drawing order.
+func writeNode(b *strings.Builder, n *node, index, depth int, top bool) {
 	u2 := depth >= 0
 	if u2 {
 		b.WriteString(strings.Repeat("  ", depth))
@@ -126,18 +131,19 @@ func writeNode(b *strings.Builder, n *node, index, depth int) {
 	b.WriteByte(',')
 	b.WriteString(strconv.Itoa(n.b.Max.Y))
 	b.WriteString(`]"`)
+	order := index + 1
+	if top {
+		order = 0
+	}
+	b.WriteString(` drawing-order="`)
+	b.WriteString(strconv.Itoa(order))
+	b.WriteString(`" hint="`)
+	if n.hint {
+		escapeAttr(b, n.text)
+	}
+	b.WriteByte('"')
 	if u2 {
-		order := index + 1 // a window's root is drawn first: 0
-		if depth == 1 {
-			order = 0
-		}
-		b.WriteString(` drawing-order="`)
-		b.WriteString(strconv.Itoa(order))
-		b.WriteString(`" hint="`)
-		if n.hint {
-			escapeAttr(b, n.text)
-		}
-		b.WriteString(`" display-id="0"`)
+		b.WriteString(` display-id="0"`)
 	}
 	if len(n.children) == 0 {
 		b.WriteString(" />")
@@ -155,7 +161,7 @@ func writeNode(b *strings.Builder, n *node, index, depth int) {
 		if u2 {
 			d = depth + 1
 		}
-		writeNode(b, c, i, d)
+		writeNode(b, c, i, d, false)
 	}
 	if u2 {
 		b.WriteString(strings.Repeat("  ", depth))
