@@ -54,8 +54,8 @@
 // than the screen with `input swipe`, and treats a swipe that stays put for 500 ms or more
 // as a long press.
 //
-// Dumps are the stock `uiautomator dump` format: one line, the classic attribute set and
-// order, `<node … />` leaves, KXmlSerializer escaping (&amp; &lt; &gt; &quot;, &#10;,
+// Dumps are the stock `uiautomator dump` format of Android 13+: one line, the classic
+// attribute set and order followed by drawing-order and hint, `<node … />` leaves, KXmlSerializer escaping (&amp; &lt; &gt; &quot;, &#10;,
 // astral characters as &#NNNNN;, control characters as "."), and, as UiAutomation's
 // getRootInActiveWindow gives it, one top-level node: the active window (the app, or the
 // dialog in front of it). The all-windows dump (status bar, app or dialog, keyboard,
