@@ -1,0 +1,254 @@
+package learner_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/fairy-go/fairy/learner"
+	"github.com/fairy-go/fairy/memory"
+)
+
+const appsApp = "com.example.settings"
+
+var (
+	rtMain = screen{appsApp, ".Main", "r-main", `- "Settings"
+- [1] item "Apps"
+- [2] item "Display"`}
+	rtApps = screen{appsApp, ".Apps", "r-apps", `- "All apps"
+- [1] item "Calendar" id=app_row
+- [2] item "Maps" id=app_row
+- [3] item "Messages" id=app_row`}
+	rtInfo = screen{appsApp, ".Info", "r-info", `- "App info"
+- "Maps"
+- [1] item "Storage"
+- [2] item "Notifications"`}
+	rtStorage = screen{appsApp, ".Storage", "r-storage", `- "Storage"
+- [1] button "Clear cache" id=clear`}
+	rtNotif = screen{appsApp, ".Notif", "r-notif", `- [1] switch "All Maps notifications" id=switch_bar checked`}
+	rtDone  = screen{appsApp, ".Notif", "r-notif", `- [1] switch "All Maps notifications" id=switch_bar`}
+)
+
+// notificationsRun turns off Maps' notifications the long way: into Storage by mistake,
+// Back, then Notifications.
+func notificationsRun(t *testing.T, s *learner.Session, task string) {
+	t.Helper()
+	r := startRun(t, s, "run-"+task, task, appsApp, task)
+	r.see(rtMain, "", "Open Apps")
+	r.do("r-main", tap(1, "Apps", "", "android.widget.LinearLayout"))
+	r.see(rtApps, "A", "Open Maps")
+	r.do("r-apps", tap(2, "Maps", appsApp+":id/app_row", "android.widget.LinearLayout"))
+	r.see(rtInfo, "A", "Open Notifications")
+	r.do("r-info", tap(1, "Storage", "", "android.widget.LinearLayout"))
+	r.see(rtStorage, "C", "Go back")
+	r.do("r-storage", act{a: memory.Action{Type: memory.Back}})
+	r.see(rtInfo, "A", "Open Notifications")
+	r.do("r-info", tap(2, "Notifications", "", "android.widget.LinearLayout"))
+	r.see(rtNotif, "A", "Switch off All Maps notifications")
+	r.do("r-notif", tap(1, "All Maps notifications", appsApp+":id/switch_bar", "android.widget.Switch"))
+	r.see(rtDone, "A", "Finished")
+	r.finish(memory.OutcomeDone, "")
+}
+
+// TestRoutineLearned: a finished task's trajectory becomes one routine: the detour its
+// Back undid cut out, the list row the task named made a parameter (in the name and in
+// every label that holds it), the page it ended on kept.
+func TestRoutineLearned(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	notificationsRun(t, s, "Turn off notifications for Maps")
+	rep, err := s.Learn(t.Context())
+	if err != nil || rep.Routines != 1 {
+		t.Fatalf("Learn = %+v, %v; want one routine", rep, err)
+	}
+	rs, err := st.Routines(appsApp)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("routines = %+v, %v", rs, err)
+	}
+	r := rs[0]
+	if r.Name != "Turn off notifications for {1}" || len(r.Params) != 1 || r.Params[0].Example != "Maps" || r.End != "r-notif" || r.Runs != 1 {
+		t.Errorf("routine = %+v", r)
+	}
+	var labels []string
+	for _, st := range r.Steps {
+		labels = append(labels, st.Action.Target.Text)
+	}
+	if want := []string{"Apps", "{1}", "Notifications", "All {1} notifications"}; !slices.Equal(labels, want) {
+		t.Errorf("steps tap %q, want %q (the Storage detour cut out)", labels, want)
+	}
+}
+
+// TestRoutineOffered: the routine is offered on a page it passes through, with the
+// arguments the task's words give when the map knows that row on its page; a row the
+// page does not have makes no fit, and a task it does not serve gets no offer.
+func TestRoutineOffered(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	notificationsRun(t, s, "Turn off notifications for Maps")
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	offers := l.Offer(ctx, appsApp, "r-main", "Turn off notifications for Messages", nil, nil)
+	if len(offers) != 1 || !slices.Equal(offers[0].Offer.Fit, []string{"Messages"}) || offers[0].Offer.Steps != 4 || offers[0].End != "r-notif" {
+		t.Fatalf("offers for Messages = %+v", offers)
+	}
+	if o := l.Offer(ctx, appsApp, "r-info", "Turn off notifications for Messages", nil, nil); len(o) != 1 || o[0].Offer.Steps != 2 {
+		t.Errorf("offers from App info = %+v, want the last 2 steps", o)
+	}
+	if o := l.Offer(ctx, appsApp, "r-main", "Turn off notifications for Bluetooth", nil, nil); len(o) != 0 {
+		t.Errorf("offers for a row the apps page does not have = %+v, want none", o)
+	}
+	if o := l.Offer(ctx, appsApp, "r-main", "Set an alarm for 7", nil, nil); len(o) != 0 {
+		t.Errorf("offers for another task = %+v, want none", o)
+	}
+	if o := l.Offer(ctx, appsApp, "r-elsewhere", "Turn off notifications for Messages", nil, nil); len(o) != 0 {
+		t.Errorf("offers on a page off the routine = %+v, want none", o)
+	}
+
+	steps, from, pause, err := l.RoutineSteps(ctx, appsApp, offers[0].ID, "r-main", []string{"Messages"}, -1)
+	if err != nil || from != 0 || pause != "" || len(steps) != 4 {
+		t.Fatalf("RoutineSteps = %d steps from %d, pause %q, %v", len(steps), from, pause, err)
+	}
+	if got := steps[3].Action.Target.Text; got != "All Messages notifications" {
+		t.Errorf("last step taps %q, want the argument put into its label", got)
+	}
+	if _, _, _, err := l.RoutineSteps(ctx, appsApp, offers[0].ID, "r-main", []string{""}, -1); err == nil {
+		t.Error("a blank argument for a row the task names was accepted")
+	}
+	if _, _, _, err := l.RoutineSteps(ctx, appsApp, offers[0].ID, "r-main", nil, -1); err == nil {
+		t.Error("a missing argument was accepted")
+	}
+}
+
+// TestRoutineNamesMerge: two tasks with the same steps are one routine with both names,
+// and each task is offered the name it fits.
+func TestRoutineNamesMerge(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	notificationsRun(t, s, "Turn off notifications for Maps")
+	notificationsRun(t, s, "Stop Maps from sending me notifications")
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	rs, _ := st.Routines(appsApp)
+	if len(rs) != 1 || rs[0].Runs != 2 || !slices.Contains(rs[0].Names(), "Turn off notifications for {1}") || !slices.Contains(rs[0].Names(), "Stop {1} from sending me notifications") {
+		t.Fatalf("routines = %+v, want one with both names", rs)
+	}
+	o := l.Offer(t.Context(), appsApp, "r-main", "Stop Calendar from sending me notifications", nil, nil)
+	if len(o) != 1 || o[0].Offer.Name != "Stop {1} from sending me notifications" || !slices.Equal(o[0].Offer.Fit, []string{"Calendar"}) {
+		t.Errorf("offer = %+v", o)
+	}
+}
+
+// TestKnownRoutineIsNotDistilled: a second run that follows a known routine with no
+// surprise is not sent to the learning model; one with a wrong step (C) is.
+func TestKnownRoutineIsNotDistilled(t *testing.T) {
+	st, _ := tempStore(t)
+	m, srv := scriptedModel(t, `rules:
+  - name: learn
+    role: learner
+    answer: '{"tricks":[],"wrong":[],"app_description":""}'
+`)
+	l := newLearner(t, st, m)
+	first := l.Start("", "")
+	straightRun(t, first, "Turn off notifications for Maps")
+	if rep, err := first.Learn(t.Context()); err != nil || rep.Tasks != 1 || rep.Unsurprised != 0 {
+		t.Fatalf("first Learn = %+v, %v; want one task distilled", rep, err)
+	}
+	calls := srv.Calls()
+	second := l.Start("", "")
+	straightRun(t, second, "Turn off notifications for Messages")
+	rep, err := second.Learn(t.Context())
+	if err != nil || rep.Tasks != 0 || rep.Unsurprised != 1 || srv.Calls() != calls {
+		t.Fatalf("second Learn = %+v, %v, %d model calls; want no distillation", rep, err, srv.Calls()-calls)
+	}
+	third := l.Start("", "")
+	notificationsRun(t, third, "Turn off notifications for Maps") // the Storage detour: a C
+	if rep, err := third.Learn(t.Context()); err != nil || rep.Tasks != 1 || rep.Unsurprised != 0 {
+		t.Fatalf("third Learn = %+v, %v; want the surprised run distilled", rep, err)
+	}
+}
+
+// straightRun is notificationsRun without the detour, for the app the task names.
+func straightRun(t *testing.T, s *learner.Session, task string) {
+	t.Helper()
+	app := "Maps"
+	if task == "Turn off notifications for Messages" {
+		app = "Messages"
+	}
+	info := rtInfo
+	info.text = `- "App info"
+- "` + app + `"
+- [1] item "Storage"
+- [2] item "Notifications"`
+	r := startRun(t, s, "run-"+task, task, appsApp, task)
+	r.see(rtMain, "", "Open Apps")
+	r.do("r-main", tap(1, "Apps", "", "android.widget.LinearLayout"))
+	r.see(rtApps, "A", "Open "+app)
+	r.do("r-apps", tap(2, app, appsApp+":id/app_row", "android.widget.LinearLayout"))
+	r.see(info, "A", "Open Notifications")
+	r.do("r-info", tap(2, "Notifications", "", "android.widget.LinearLayout"))
+	r.see(screen{appsApp, ".Notif", "r-notif", `- [1] switch "All ` + app + ` notifications" id=switch_bar checked`}, "A", "Switch it off")
+	r.do("r-notif", tap(1, "All "+app+" notifications", appsApp+":id/switch_bar", "android.widget.Switch"))
+	r.see(screen{appsApp, ".Notif", "r-notif", `- [1] switch "All ` + app + ` notifications" id=switch_bar`}, "A", "Finished")
+	r.finish(memory.OutcomeDone, "")
+}
+
+// TestRoutineButtonsAreNoParameters: a button whose label the task says ("Delete") is part
+// of the way, not a parameter; a row the person chose is one, and the offer fits it only
+// once the person has answered, pausing before it when asked to run without the answer.
+func TestRoutineButtonsAreNoParameters(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	const shop = "com.example.shop"
+	menu := screen{shop, ".Menu", "m-menu", `- [1] item "红豆奶茶 Red bean ¥14" id=menu_item
+- [2] item "珍珠奶茶 Bubble tea ¥15" id=menu_item`}
+	item := screen{shop, ".Item", "m-item", `- [1] button "Delete" id=remove
+- [2] button "加入购物车" id=add`}
+	cart := screen{shop, ".Cart", "m-cart", `- [1] button "去结算" id=checkout`}
+	r := startRun(t, s, "run-tea", "Delete the draft and order a milk tea", shop, "Delete the draft and order a milk tea")
+	r.see(menu, "", "Ask which tea")
+	r.bus.Publish(memory.InteractionAsked{Step: r.step, Type: 3, Question: "Which tea?", Options: []string{"红豆奶茶", "珍珠奶茶"}})
+	r.bus.Publish(memory.InteractionAnswered{Step: r.step, Answer: "红豆奶茶"})
+	r.bus.Publish(memory.InteractionEnded{Step: r.step, Settled: true, Summary: "the person answered: 红豆奶茶", Turns: 1})
+	r.do("m-menu", tap(1, "红豆奶茶 Red bean ¥14", shop+":id/menu_item", "android.widget.LinearLayout"))
+	r.see(item, "A", "Remove the draft")
+	r.do("m-item", tap(1, "Delete", shop+":id/remove", "android.widget.Button"))
+	r.see(item, "B", "Add to cart")
+	r.do("m-item", tap(2, "加入购物车", shop+":id/add", "android.widget.Button"))
+	r.see(cart, "A", "Finished")
+	r.finish(memory.OutcomeDone, "")
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	rs, _ := st.Routines(shop)
+	if len(rs) != 1 {
+		t.Fatalf("routines = %+v", rs)
+	}
+	rt := rs[0]
+	if rt.Name != "Delete the draft and order a milk tea" || len(rt.Params) != 1 || !rt.Params[0].Chosen || rt.Steps[1].Action.Target.Text != "Delete" {
+		t.Fatalf("routine = %+v; want the chosen row as the only parameter", rt)
+	}
+	ctx := t.Context()
+	o := l.Offer(ctx, shop, "m-menu", rt.Name, nil, nil)
+	if len(o) != 1 || o[0].Offer.Fit != nil {
+		t.Fatalf("offer before the answer = %+v, want it offered with no fit", o)
+	}
+	labels := []string{"红豆奶茶 Red bean ¥14", "珍珠奶茶 Bubble tea ¥15"}
+	o = l.Offer(ctx, shop, "m-menu", rt.Name, []string{"the person answered: 珍珠奶茶"}, labels)
+	if len(o) != 1 || !slices.Equal(o[0].Offer.Fit, []string{"珍珠奶茶 Bubble tea ¥15"}) {
+		t.Fatalf("offer after the answer = %+v, want the row the answer names", o)
+	}
+	if _, _, _, err := l.RoutineSteps(ctx, shop, rt.ID, "m-menu", []string{""}, -1); err == nil {
+		t.Error("a routine whose next step needs the person's choice ran without it")
+	}
+	// From the item page the chosen row is behind: nothing needs the answer.
+	steps, from, pause, err := l.RoutineSteps(ctx, shop, rt.ID, "m-item", []string{""}, 2)
+	if err != nil || from != 2 || pause != "" || len(steps) != 1 {
+		t.Errorf("resumed at step 3: %d steps from %d, pause %q, %v", len(steps), from, pause, err)
+	}
+}
