@@ -79,9 +79,16 @@ rules:
 // path and returns the summary and whether Maps' notifications ended off.
 func runPageByPage(t *testing.T, path, id string) (global.Summary, bool) {
 	t.Helper()
+	return runMapsTask(t, path, id, pageByPage, sim.Faults{})
+}
+
+// runMapsTask runs "Turn off all notifications from Maps" once with the scripted rules on
+// a fresh virtual phone with faults, against the knowledge file at path.
+func runMapsTask(t *testing.T, path, id, script string, faults sim.Faults) (global.Summary, bool) {
+	t.Helper()
 	ctx := t.Context()
 	clock := func() time.Time { return time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC) }
-	phone, err := sim.New(sim.Config{Seed: 7, Clock: clock})
+	phone, err := sim.New(sim.Config{Seed: 7, Clock: clock, Faults: faults})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +102,7 @@ func runPageByPage(t *testing.T, path, id string) (global.Summary, bool) {
 		t.Fatal(err)
 	}
 	defer dev.Close(ctx)
-	rules, err := scripted.ParseRules([]byte(pageByPage))
+	rules, err := scripted.ParseRules([]byte(script))
 	if err != nil {
 		t.Fatal(err)
 	}
