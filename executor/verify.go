@@ -33,9 +33,10 @@ func (r *run) predict(ctx context.Context, done []memory.ActionExecuted) {
 // publishes result A and the next sub-goal, as the Re-Planner would have. Anything the
 // Re-Planner must judge — the first step, a C/D before, a note for it (an answer, a finish
 // check, a loop, a decider's question), a pending interaction, a secure or empty screen,
-// a screen that offers an action the guard holds (where the person may have to be asked
-// first: a checkout with its choices), the plan's last sub-goal — sends the step to it as
-// usual.
+// the plan's last sub-goal — sends the step to it as usual. A page where the person was
+// ever asked something (a checkout with its choices, a consent) is never predicted (the
+// learner's Predict), and an action the guard holds on a verified page is still held:
+// the decider's batch passes the guard, which asks the person.
 func (r *run) verify() bool {
 	want := r.predicted
 	r.predicted = ""
@@ -46,8 +47,6 @@ func (r *run) verify() bool {
 	case r.step <= 1 || r.plan == nil || r.full || r.noActs || r.cd > 0:
 		return false
 	case len(r.planNote) > 0 || r.forced != "" || r.need != nil || r.heldAfter:
-		return false
-	case len(r.cfg.Guard.Offers(s)) > 0:
 		return false
 	}
 	next := nextSubgoal(r.plan, r.subgoalAt)

@@ -173,10 +173,6 @@ func TestVerifyDeclines(t *testing.T) {
 		{"sub-goal not in the plan", func(r *run) { r.subgoal = "Look around"; r.subgoalAt = planPosition(r.plan, r.subgoal) }},
 		{"finished next", func(r *run) { r.plan = []string{"Open Apps", "Finished"} }},
 		{"full re-plan", func(r *run) { r.full = true }},
-		{"the screen offers a guarded action", func(r *run) {
-			r.screen = &perception.Screen{Signature: "sig", Elements: []perception.Element{
-				{Index: 1, Role: "button", Label: "Pay now", Text: "Pay now", Class: "android.widget.Button", Clickable: true}}}
-		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -63,8 +63,8 @@ rules:
 // BenchmarkStepOnPhoneWarm runs a whole app task (Settings → Apps → See all apps → Maps →
 // Notifications → the switch) per iteration on a fresh virtual phone, with the App Map of
 // one cold run of the same task behind the executor's Predictions: known taps that land
-// on the predicted page confirm their sub-goal without the Re-Planner (not on Maps' App
-// info, which offers Force stop, an action the guard holds). It reports the
+// on the predicted page confirm their sub-goal without the Re-Planner (on a page where the
+// person was ever asked something the Re-Planner judges). It reports the
 // critical-path model calls per step of the warm runs, and of the cold run for reference.
 func BenchmarkStepOnPhoneWarm(b *testing.B) {
 	ctx := context.Background()

@@ -141,6 +141,9 @@ type Page struct {
 	FirstSeen   time.Time `json:"first_seen"`
 	LastSeen    time.Time `json:"last_seen"`
 	Visits      int       `json:"visits"`
+	// Asked counts the times the person was asked something on this page (a choice, a
+	// consent): a page that needs a judgement is never confirmed from the map alone.
+	Asked int `json:"asked,omitempty"`
 }
 
 // Name is the page's short label: its description, or its activity's last part.
@@ -629,6 +632,27 @@ func (tx *Tx) RecordPage(app string, p Page) (Page, error) {
 	}
 	tx.afterMap(app, func(m *appMap) { m.putPage(stored) })
 	return stored, nil
+}
+
+// PageAsked counts a question to the person on page key of app (see Page.Asked).
+func (tx *Tx) PageAsked(app, key string) error {
+	pages, _, err := tx.mapBuckets(app)
+	if err != nil {
+		return fmt.Errorf("page asked in %s: %w", app, err)
+	}
+	stored, found, err := getPage(pages, key)
+	if err != nil {
+		return fmt.Errorf("page asked in %s: %w", app, err)
+	}
+	if !found {
+		return fmt.Errorf("page asked in %s: page %s: %w", app, key, ErrNotFound)
+	}
+	stored.Asked++
+	if err := putJSON(pages, stored.Key, stored); err != nil {
+		return fmt.Errorf("page asked in %s: %w", app, err)
+	}
+	tx.afterMap(app, func(m *appMap) { m.putPage(stored) })
+	return nil
 }
 
 func newPageID(pages *bolt.Bucket) (string, error) {

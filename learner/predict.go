@@ -12,7 +12,9 @@ import (
 // transition leads to. ok is false when the map does not know the page or the action, when
 // that transition is less reliable than Config.MinReliability, stays on its page or shares
 // the lead with another destination, or is no navigation: a side effect
-// (knowledge.ArgSideEffect) or an action whose effect depended on text typed before it.
+// (knowledge.ArgSideEffect) or an action whose effect depended on text typed before it —
+// and when the person was ever asked something on the page it leads to (a choice, a
+// consent): there the Re-Planner judges.
 func (l *Learner) Predict(ctx context.Context, app, from string, a memory.Action, el *memory.ElementRef) (string, bool) {
 	k, ok := mapAction(a, el)
 	if !ok || inPage(k) || from == "" || ctx.Err() != nil {
@@ -46,7 +48,7 @@ func (l *Learner) Predict(ctx context.Context, app, from string, a memory.Action
 	}
 	to := pages[best.To].Signature
 	if !found || tie || best.Effect != knowledge.EffectNewPage || best.To == best.From || to == "" || to == from ||
-		best.Reliability() < l.cfg.MinReliability {
+		best.Reliability() < l.cfg.MinReliability || pages[best.To].Asked > 0 {
 		return "", false
 	}
 	return to, true

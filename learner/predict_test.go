@@ -75,3 +75,37 @@ func TestPredict(t *testing.T) {
 		}
 	})
 }
+
+// TestPredictNotWhereThePersonWasAsked: a page where the person was asked something (a
+// choice, a consent) is never predicted: the Re-Planner judges there, every time.
+func TestPredictNotWhereThePersonWasAsked(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	settingsRun(t, l.Start("", ""), memory.OutcomeDone)
+	display := tap(1, "Display", settingsApp+":id/display", "android.widget.LinearLayout")
+	if got, ok := l.Predict(t.Context(), settingsApp, "s-main", display.a, display.el); !ok || got != "s-display" {
+		t.Fatalf("Predict before any question = %q, %v", got, ok)
+	}
+	s := l.Start("", "")
+	r := startRun(t, s, "r2", "Turn on the dark theme", settingsApp, "Turn on the dark theme")
+	r.see(mainPage, "", "Open Display")
+	r.do("s-main", display)
+	r.see(displayPage, "A", "Ask which theme")
+	r.bus.Publish(memory.InteractionAsked{Step: r.step, Type: 3, Question: "Dark or light?"})
+	r.bus.Publish(memory.InteractionAnswered{Step: r.step, Answer: "dark"})
+	r.bus.Publish(memory.InteractionEnded{Step: r.step, Settled: true, Summary: "dark", Turns: 1})
+	r.finish(memory.OutcomeDone, "")
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := l.Predict(t.Context(), settingsApp, "s-main", display.a, display.el); ok {
+		t.Errorf("Predict = %q after a question on that page; want none", got)
+	}
+	m, err := st.Map(settingsApp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := m.Page(knowledge.PageKey(".Display", "s-display")); err != nil || p.Asked != 1 {
+		t.Errorf("display page = %+v, %v; want asked once", p, err)
+	}
+}

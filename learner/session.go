@@ -171,6 +171,13 @@ func (s *Session) Handle(r memory.Record) {
 				fmt.Sprintf("step %d: %s kept coming back on the same page; remedy: %s", e.Step, e.Action.Type, e.Remedy))
 		}
 	case memory.InteractionAsked:
+		if s.cur != nil && s.curApp != "" && (s.task == nil || s.task.asking == nil) {
+			// A page where the person had to be asked is never confirmed from the map.
+			app, key := s.curApp, s.cur.key()
+			if err := s.l.cfg.Store.Update(func(tx *knowledge.Tx) error { return tx.PageAsked(app, key) }); err != nil && !errors.Is(err, knowledge.ErrNotFound) {
+				s.l.log.Warn("question not filed on its page", logApp, app, logErr, err)
+			}
+		}
 		if s.task != nil {
 			if s.task.asking == nil {
 				s.task.asking = &prompts.Interaction{Step: e.Step, Type: e.Type}
