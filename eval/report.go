@@ -117,6 +117,9 @@ type TaskResult struct {
 	RoutineSteps  int `json:"routine_steps"`
 	KnownReads    int `json:"known_reads"`
 	SkippedLearns int `json:"skipped_learns"`
+	// CriticalStepCalls are the model calls of its steps the run waited on (Re-Planner,
+	// decider, interactor; not the background Key Context Collector).
+	CriticalStepCalls int `json:"critical_step_calls"`
 }
 
 // Totals add up task results.
@@ -177,6 +180,10 @@ type Figure struct {
 	// OutcomesChanged lists the tasks that passed in one pass and not in the other.
 	OutcomesChanged []string `json:"outcomes_changed"`
 	Savings         Savings  `json:"savings"`
+	// ColdCriticalPerStep and WarmCriticalPerStep are the model calls a step waited on,
+	// per step, in each pass.
+	ColdCriticalPerStep float64 `json:"cold_critical_calls_per_step"`
+	WarmCriticalPerStep float64 `json:"warm_critical_calls_per_step"`
 }
 
 // Savings splits the model calls a warm pass saved by mechanism.
@@ -336,6 +343,7 @@ func (r *Report) total(passWall []float64, revisit map[string]bool) {
 			p.RoutineSteps += x.RoutineSteps
 			p.KnownReads += x.KnownReads
 			p.SkippedLearns += x.SkippedLearns
+			p.CriticalStepCalls += x.CriticalStepCalls
 			for k, v := range x.ModelCallsByRole {
 				p.ModelCallsByRole[k] += v
 			}
@@ -408,6 +416,7 @@ func (c *CallComparison) reduce() {
 func figure(f Figure, order []string, cold, warm map[string]*TaskResult, coldT, warmT *Totals) Figure {
 	f.Tasks, f.OutcomesChanged = []string{}, []string{}
 	s := Savings{ByRole: map[string]RoleCalls{}}
+	var coldCrit, warmCrit int
 	for _, id := range order {
 		c, w := cold[id], warm[id]
 		if c == nil || w == nil {
@@ -427,6 +436,8 @@ func figure(f Figure, order []string, cold, warm map[string]*TaskResult, coldT, 
 		s.ShortcutSteps += w.ShortcutSteps
 		s.Routines += w.Routines
 		s.RoutineSteps += w.RoutineSteps
+		coldCrit += c.CriticalStepCalls
+		warmCrit += w.CriticalStepCalls
 		beyond := c.ModelCalls - w.ModelCalls - verified - reads - learns
 		switch {
 		case w.Routines > 0:
@@ -436,6 +447,12 @@ func figure(f Figure, order []string, cold, warm map[string]*TaskResult, coldT, 
 		}
 	}
 	f.reduce()
+	if f.ColdSteps > 0 {
+		f.ColdCriticalPerStep = float64(coldCrit) / float64(f.ColdSteps)
+	}
+	if f.WarmSteps > 0 {
+		f.WarmCriticalPerStep = float64(warmCrit) / float64(f.WarmSteps)
+	}
 	s.Saved = f.ColdModelCalls - f.WarmModelCalls
 	s.Other = s.Saved - s.VerifiedSteps - s.KnownReads - s.SkippedLearns - s.RoutineSaved - s.NavigateSaved
 	for k, v := range coldT.ModelCallsByRole {
@@ -677,6 +694,9 @@ func savingsRows(t Totals) [][]string {
 		return fmt.Sprintf("%d → %d (%.2f×)", f.ColdModelCalls, f.WarmModelCalls, ratio(f.ColdModelCalls, f.WarmModelCalls))
 	})
 	line("steps cold → warm", func(f Figure) string { return fmt.Sprintf("%d → %d", f.ColdSteps, f.WarmSteps) })
+	line("calls a step waits on, per step", func(f Figure) string {
+		return fmt.Sprintf("%.2f → %.2f", f.ColdCriticalPerStep, f.WarmCriticalPerStep)
+	})
 	line("prompt tokens cold → warm", func(f Figure) string { return fmt.Sprintf("%d → %d", f.ColdPromptTokens, f.WarmPromptTokens) })
 	line("calls saved", func(f Figure) string { return fmt.Sprint(f.Savings.Saved) })
 	line("· verified steps (1 Re-Planner call each)", func(f Figure) string { return fmt.Sprint(f.Savings.VerifiedSteps) })

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -483,6 +484,7 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 	k := sum.Knowledge
 	r.VerifiedSteps, r.Navigations, r.ShortcutSteps = k.VerifiedSteps, k.Navigations, k.ShortcutSteps
 	r.Routines, r.RoutineSteps, r.KnownReads, r.SkippedLearns = k.Routines, k.RoutineSteps, k.KnownReads, k.SkippedLearns
+	r.CriticalStepCalls = int(math.Round(sum.CriticalCallsPerStep * float64(sum.Steps)))
 	r.Questions = append(r.Questions, user.Questions()...)
 
 	probe := Probe{Phone: j.Device.Sim, Shell: sess.Shell, Dump: sess.Dump, Judge: sess.Model(), Prompts: cfg.Prompts,

@@ -194,9 +194,10 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 				t.Cold.Steps, t.Warm.Steps, t.Cold.PromptTokens, t.Warm.PromptTokens, rv.ColdSteps, rv.WarmSteps, rv.ColdPromptTokens, rv.WarmPromptTokens)
 			for _, fg := range cw.Figures {
 				sv := fg.Savings
-				fmt.Fprintf(out, "%s: cold %d → warm %d model calls (%.2f×), %d saved: %d verified steps, %d known readings, %d learning skipped, %d on tasks that ran %d routines, %d on tasks that replayed %d Navigate, %d fixed calls and the rest\n",
+				fmt.Fprintf(out, "%s: cold %d → warm %d model calls (%.2f×), %d saved: %d verified steps, %d known readings, %d learning skipped, %d on tasks that ran %d routines, %d on tasks that replayed %d Navigate, %d fixed calls and the rest; calls a step waits on %.2f → %.2f per step\n",
 					fg.Name, fg.ColdModelCalls, fg.WarmModelCalls, float64(fg.WarmModelCalls)/float64(max(fg.ColdModelCalls, 1)), sv.Saved,
-					sv.VerifiedSteps, sv.KnownReads, sv.SkippedLearns, sv.RoutineSaved, sv.Routines, sv.NavigateSaved, sv.Navigations, sv.Other)
+					sv.VerifiedSteps, sv.KnownReads, sv.SkippedLearns, sv.RoutineSaved, sv.Routines, sv.NavigateSaved, sv.Navigations, sv.Other,
+					fg.ColdCriticalPerStep, fg.WarmCriticalPerStep)
 			}
 		}
 		fmt.Fprintf(out, "report: %s\n", filepath.Join(f.out, eval.ReportHTML))
