@@ -9,6 +9,7 @@ func (s *settings) subcommands() []*cobra.Command {
 		newSimCmd(),
 		newMapCmd(s.knowledgePath),
 		newTricksCmd(s.knowledgePath),
+		newRoutinesCmd(s.knowledgePath),
 		newKnowledgeCmd(s.knowledgePath),
 		newDevicesCmd(s.device),
 		newScreenCmd(s.device),
