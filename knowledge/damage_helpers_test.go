@@ -64,6 +64,29 @@ func writeRealistic(tb testing.TB, path string) {
 			tb.Fatal(err)
 		}
 	}
+	for a := range realisticApps {
+		app := fmt.Sprintf("com.example.app%d", a)
+		err := s.Update(func(tx *Tx) error {
+			for i := range 2 {
+				r := Routine{App: app, Name: fmt.Sprintf("Open item {1} from list %d", i), Runs: 1,
+					Params: []RoutineParam{{What: "the row tapped on page Screen1", Example: "Item 3"}},
+					Steps: []RoutineStep{{Activity: ".Screen0", Signature: "00000000", Action: Action{Kind: ActionTap, Target: Element{Text: fmt.Sprintf("List %d", i)}}},
+						{Activity: ".Screen1", Signature: "9e3779b1", Action: Action{Kind: ActionTap, Target: Element{ResourceID: app + ":id/row", Text: "{1}"}}}}}
+				if _, err := tx.PutRoutine(r); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for i := range 3 {
+			if err := s.PutReading(app, ReadingKey("task", fmt.Sprintf("sig%d", i), "text"), []Fact{{Key: "price", Value: fmt.Sprintf("¥%d", i)}}); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
 	for i := range 5 {
 		if _, err := s.AddTrick(Trick{App: Common, Kind: KindRecovery, Text: fmt.Sprintf("If dialog %d appears, tap Allow only while using the app.", i)}); err != nil {
 			tb.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	bolt "go.etcd.io/bbolt"
 	"io/fs"
 	"maps"
 	"os"
@@ -21,11 +22,17 @@ const (
 	KindTransitions = "transitions"
 	KindTricks      = "tricks"
 	KindRuns        = "runs"
+	KindRoutines    = "routines"
+	KindReadings    = "readings"
 )
+
+// repairKinds are the kinds in the order a RepairReport lists them.
+var repairKinds = []string{KindApps, KindPages, KindTransitions, KindTricks, KindRuns, KindRoutines, KindReadings}
 
 // RepairReport says what Repair saved from a damaged file and what it lost, kind by kind.
 type RepairReport struct {
-	// Kinds counts apps, pages, transitions, tricks and runs, in that order.
+	// Kinds counts apps, pages, transitions, tricks, runs, routines and readings, in that
+	// order.
 	Kinds []RepairCount
 	// Problems is the damage met on the way (at most a few dozen).
 	Problems []string
@@ -33,7 +40,7 @@ type RepairReport struct {
 
 // RepairCount is what Repair did with one kind of record.
 type RepairCount struct {
-	Kind  string // KindApps, KindPages, KindTransitions, KindTricks or KindRuns
+	Kind  string // KindApps, KindPages, KindTransitions, KindTricks, KindRuns, KindRoutines or KindReadings
 	Saved int    // records copied into the new file
 	// Lost counts records found but not copied: they do not decode, are invalid or repeat
 	// one already saved; transitions whose page was lost; tricks the trick index names
@@ -87,7 +94,7 @@ func Repair(src, dst string, opts Options) (RepairReport, error) {
 	if err := sv.write(dst, opts); err != nil {
 		return rep, fmt.Errorf("repair knowledge file %s: %w", src, err)
 	}
-	for _, k := range []string{KindApps, KindPages, KindTransitions, KindTricks, KindRuns} {
+	for _, k := range repairKinds {
 		rep.Kinds = append(rep.Kinds, *sv.counts[k])
 	}
 	return rep, nil
@@ -109,6 +116,8 @@ type salvage struct {
 	indexed         map[string]bool // trick IDs the trick index names
 	lostTricks      map[string]bool // trick IDs whose record was found but lost
 	runs            map[string][]byte
+	routines        map[string]map[string][]byte // app → routine ID → Routine
+	readings        map[string]map[string][]byte // app → content key → Reading
 }
 
 type salvagedTrick struct {
@@ -122,8 +131,9 @@ func newSalvage(d *diskFile) *salvage {
 		apps: map[string][]byte{}, pages: map[string]map[string][]byte{}, pageSeq: map[string]uint64{},
 		trans: map[string]map[string]Transition{}, transRaw: map[string]map[string][]byte{},
 		tricks: map[string]salvagedTrick{}, indexed: map[string]bool{}, lostTricks: map[string]bool{}, runs: map[string][]byte{},
+		routines: map[string]map[string][]byte{}, readings: map[string]map[string][]byte{},
 	}
-	for _, k := range []string{KindApps, KindPages, KindTransitions, KindTricks, KindRuns} {
+	for _, k := range repairKinds {
 		sv.counts[k] = &RepairCount{Kind: k}
 	}
 	return sv
@@ -204,9 +214,41 @@ func (sv *salvage) collect() {
 				sv.runs[r.ID] = v
 				return true
 			})
+		case string(bucketRoutines):
+			sv.perApp(KindRoutines, "routines", hdr, sv.routines, func(app string, v []byte) bool {
+				var r Routine
+				return json.Unmarshal(v, &r) == nil && r.App == app && r.validate() == nil
+			})
+		case string(bucketReadings):
+			sv.perApp(KindReadings, "readings", hdr, sv.readings, func(_ string, v []byte) bool {
+				var r Reading
+				return json.Unmarshal(v, &r) == nil && len(r.Facts) <= MaxReadingFacts
+			})
 		default:
 			sv.w.problem("root: unknown bucket %s skipped", printable(name))
 		}
+	})
+}
+
+// perApp collects a top-level bucket of per-app buckets of records of kind into into,
+// keeping those valid says are sound.
+func (sv *salvage) perApp(kind, where string, hdr []byte, into map[string]map[string][]byte, valid func(app string, v []byte) bool) {
+	sv.walk(kind, where, hdr, func(app, hdr []byte, bucket bool) {
+		if !bucket {
+			sv.counts[kind].Lost++
+			return
+		}
+		a := string(app)
+		if into[a] == nil {
+			into[a] = map[string][]byte{}
+		}
+		sv.records(kind, where+"/"+printable(app), hdr, func(k, v []byte) bool {
+			if into[a][string(k)] != nil || !valid(a, v) {
+				return false
+			}
+			into[a][string(k)] = v
+			return true
+		})
 	})
 }
 
@@ -377,6 +419,35 @@ func (sv *salvage) put(tx *Tx) error {
 	for _, id := range sortedKeys(sv.runs) {
 		if err := runs.Put([]byte(id), sv.runs[id]); err != nil {
 			return err
+		}
+	}
+	for name, recs := range map[string]map[string]map[string][]byte{string(bucketRoutines): sv.routines, string(bucketReadings): sv.readings} {
+		if err := putPerApp(btx, []byte(name), recs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// putPerApp writes records by app into the top-level bucket name, creating it when there
+// is anything to write.
+func putPerApp(btx *bolt.Tx, name []byte, recs map[string]map[string][]byte) error {
+	for _, app := range sortedKeys(recs) {
+		if len(recs[app]) == 0 {
+			continue
+		}
+		top, err := root(btx, name)
+		if err != nil {
+			return err
+		}
+		b, err := top.CreateBucketIfNotExists([]byte(app))
+		if err != nil {
+			return err
+		}
+		for _, k := range sortedKeys(recs[app]) {
+			if err := b.Put([]byte(k), recs[app][k]); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"bytes"
 	"errors"
+	bolt "go.etcd.io/bbolt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,7 +31,16 @@ func tally(t *testing.T, s *Store) map[string]int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := map[string]int{KindApps: len(apps), KindPages: 0, KindTransitions: 0, KindTricks: len(tricks), KindRuns: len(runs)}
+	routines, err := s.Routines("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var readings []ReadingRecord
+	if err := s.view(func(tx *bolt.Tx) error { var err error; readings, err = listReadings(tx); return err }); err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{KindApps: len(apps), KindPages: 0, KindTransitions: 0, KindTricks: len(tricks), KindRuns: len(runs),
+		KindRoutines: len(routines), KindReadings: len(readings)}
 	for _, a := range summaries {
 		n[KindPages] += a.Pages
 		n[KindTransitions] += a.Transitions
