@@ -28,6 +28,8 @@ type evalDeps struct {
 	Device func() deviceTarget
 	Stdout io.Writer
 	Now    func() time.Time
+	// Style dresses the progress on a terminal (colour; see termStyle).
+	Style termStyle
 }
 
 // evalFlags are `fairy eval`'s options.
@@ -103,6 +105,7 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	if out == nil {
 		out = cmd.OutOrStdout()
 	}
+	out = termStyle{Color: d.Style.Color}.wrap(out) // no live line: eval's lines say what runs
 	now := d.Now
 	if now == nil {
 		now = time.Now

@@ -12,7 +12,7 @@ import (
 	"github.com/fairy-go/fairy/llm"
 )
 
-// On a terminal only, `fairy run` and `fairy demo` dress their progress: lines in colour
+// On a terminal only, `fairy run`, `fairy demo` and `fairy eval` dress their progress: lines in colour
 // (unless NO_COLOR is set, https://no-color.org) and a live status line while a model is
 // being waited for, erased before the next line. Piped or redirected output, or TERM=dumb,
 // stays plain lines: byte for byte what the terminal shows without the dressing.
@@ -75,6 +75,16 @@ var lineStyles = []struct {
 	{[]byte("? "), ansiYellow}, // a question the terminal asks the person
 }
 
+// evalMark reports an evaluation's progress line "[3/99] ✓ task …" whose mark, after the
+// count, is mark (✓ or ✗).
+func evalMark(line, mark []byte) bool {
+	if !bytes.HasPrefix(line, []byte("[")) || (string(mark) != "✓" && string(mark) != "✗") {
+		return false
+	}
+	_, rest, ok := bytes.Cut(line, []byte("] "))
+	return ok && bytes.HasPrefix(rest, mark)
+}
+
 // termWriter dresses whole lines written to w (see termStyle) and shows a transient status
 // line that the next write erases. Safe for concurrent use.
 type termWriter struct {
@@ -101,7 +111,7 @@ func (t *termWriter) Write(p []byte) (int, error) {
 		line, tail, nl := bytes.Cut(rest, []byte("\n"))
 		if !t.midLine && t.style.Color {
 			for _, s := range lineStyles {
-				if bytes.HasPrefix(line, s.prefix) {
+				if bytes.HasPrefix(line, s.prefix) || evalMark(line, s.prefix) {
 					out.WriteString(s.style)
 					t.openStyle = true
 					break

@@ -12,6 +12,23 @@ import (
 	"testing"
 )
 
+// TestTermWriterEvalLines: an evaluation's finished-task lines are green or red by their
+// mark after the count; its other lines stay plain.
+func TestTermWriterEvalLines(t *testing.T) {
+	var b bytes.Buffer
+	w := termStyle{Color: true}.wrap(&b)
+	for _, l := range []string{"[1/3] emulator-5554 ▶ wifi-off\n", "[1/3] ✓ wifi-off on emulator-5554 — done\n", "[2/3] ✗ pay on emulator-5556 — failed\n", "[x] ✓\n"} {
+		if _, err := w.Write([]byte(l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "[1/3] emulator-5554 ▶ wifi-off\n\x1b[32m[1/3] ✓ wifi-off on emulator-5554 — done\x1b[0m\n" +
+		"\x1b[31m[2/3] ✗ pay on emulator-5556 — failed\x1b[0m\n\x1b[32m[x] ✓\x1b[0m\n"
+	if b.String() != want {
+		t.Errorf("dressed:\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
 func TestTermWriter(t *testing.T) {
 	var b bytes.Buffer
 	w := termStyle{Live: true, Color: true}.wrap(&b)
