@@ -131,7 +131,7 @@ func TestListingJSON(t *testing.T) {
 		{"map path", []string{"map", "path", "com.tea", "p1", "p3", "--knowledge", kpath}, "action,from,reliability,step,to", 2, `"step": 2`},
 		{"tricks list", []string{"tricks", "list", "--knowledge", kpath}, "app,id,kind,score,successes,text,uses", 1, "Search is behind Menu."},
 		{"tricks list, nothing learned", []string{"tricks", "list", "--knowledge", empty}, "", 0, "[]"},
-		{"model check", []string{"model", "check", "--config", cfg}, "completion_tokens,cost,error,latency_ms,model,ok,prompt_tokens,role", 8, `"ok": true`},
+		{"model check", []string{"model", "check", "--config", cfg}, "completion_tokens,cost,error,latency_ms,model,ok,prompt_tokens,role", 9, `"role": "checker"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -64,12 +64,12 @@ func TestModelCheckOnDemoRules(t *testing.T) {
 	if code != 0 || strings.Contains(stdout, "FAIL") {
 		t.Fatalf("model check on the demo rules: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	for _, role := range []string{"planner", "replanner", "decider", "interactor", "extractor", "learner", "user", "judge"} {
+	for _, role := range []string{"planner", "replanner", "decider", "interactor", "extractor", "learner", "user", "judge", "checker"} {
 		if !strings.Contains(stdout, role+" ") {
 			t.Errorf("no line for %s:\n%s", role, stdout)
 		}
 	}
-	if n := strings.Count(stdout, " ok "); n != 8 {
-		t.Errorf("%d roles ok, want 8:\n%s", n, stdout)
+	if n := strings.Count(stdout, " ok "); n != 9 {
+		t.Errorf("%d roles ok, want 9:\n%s", n, stdout)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/fairy-go/fairy/executor"
 	"log/slog"
 	"net"
 	"net/http"
@@ -76,7 +77,7 @@ func newModelCheckCmd(d modelDeps) *cobra.Command {
 			if err != nil {
 				return withExit(2, err)
 			}
-			list := llm.Roles()
+			list := append(llm.Roles(), executor.RoleChecker) // the finish check is a role too
 			if len(roles) > 0 {
 				list = list[:0]
 				for _, r := range roles {
