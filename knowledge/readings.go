@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -18,8 +20,12 @@ import (
 // Layout: readings/<app>  content key -> Reading (JSON).
 var bucketReadings = []byte("readings")
 
-// MaxReadingFacts bounds the facts kept per reading.
-const MaxReadingFacts = 32
+// MaxReadingFacts bounds the facts kept per reading; MaxReadings the readings kept per
+// app: past it, the tenth read longest ago goes.
+const (
+	MaxReadingFacts = 32
+	MaxReadings     = 4096
+)
 
 // Fact is one key/value fact read off a screen.
 type Fact struct {
@@ -29,8 +35,9 @@ type Fact struct {
 
 // Reading is what was read off one page content for one instruction.
 type Reading struct {
-	Facts []Fact `json:"facts,omitempty"`
-	Reads int    `json:"reads"` // times the model read this content
+	Facts []Fact    `json:"facts,omitempty"`
+	Reads int       `json:"reads"` // times the model read this content
+	Last  time.Time `json:"last,omitzero"`
 }
 
 // ReadingKey is the key of a page content read for an instruction ("" for any task): a
@@ -88,8 +95,13 @@ func (s *Store) PutReading(app, key string, facts []Fact) error {
 			if err := decode("reading", []byte(key), v, &r); err != nil {
 				r = Reading{} // a damaged reading is read again, not kept
 			}
+		} else if b.Stats().KeyN >= MaxReadings {
+			if err := dropOldReadings(b); err != nil {
+				return err
+			}
 		}
 		r.Reads++
+		r.Last = tx.s.now()
 		for _, f := range facts {
 			f.Key, f.Value = strings.TrimSpace(f.Key), strings.TrimSpace(f.Value)
 			if f.Key == "" || f.Value == "" {
@@ -108,6 +120,29 @@ func (s *Store) PutReading(app, key string, facts []Fact) error {
 		}
 		return putJSON(b, key, r)
 	})
+}
+
+// dropOldReadings deletes the tenth of b's readings read longest ago.
+func dropOldReadings(b *bolt.Bucket) error {
+	type aged struct {
+		key  string
+		last time.Time
+	}
+	var all []aged
+	err := eachJSON(b, "reading", func(k []byte, r Reading) error {
+		all = append(all, aged{string(k), r.Last})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(all, func(a, b aged) int { return a.last.Compare(b.last) })
+	for _, a := range all[:max(1, len(all)/10)] {
+		if err := b.Delete([]byte(a.key)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // listReadings lists every reading, by app and key.

@@ -1,0 +1,88 @@
+package knowledge
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+)
+
+func testRoutine(app, name, row string) Routine {
+	return Routine{App: app, Name: name, Runs: 1, Params: []RoutineParam{{What: "a row", Example: "Maps"}},
+		Steps: []RoutineStep{{Activity: ".Main", Signature: "s1", Action: Action{Kind: ActionTap, Target: Element{Text: "Apps"}}},
+			{Activity: ".Apps", Signature: "s2", Action: Action{Kind: ActionTap, Target: Element{ResourceID: "x:id/row", Text: row}}}}}
+}
+
+// TestRoutines: the same steps are one routine (runs add up, every name kept); invalid
+// routines are refused; past MaxRoutines the least run goes; export and import carry
+// them, and an imported routine whose ID does not match its steps is refused.
+func TestRoutines(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "k.db"), Options{noSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	put := func(r Routine) (Routine, error) {
+		var out Routine
+		err := s.Update(func(tx *Tx) error { var err error; out, err = tx.PutRoutine(r); return err })
+		return out, err
+	}
+	a, err := put(testRoutine("com.set", "Turn off notifications for {1}", "{1}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := put(testRoutine("com.set", "Stop {1} from notifying me", "{1}"))
+	if err != nil || b.ID != a.ID || b.Runs != 2 || b.Name != "Stop {1} from notifying me" || len(b.Also) != 1 || b.Also[0] != a.Name {
+		t.Fatalf("second put = %+v, %v; want one routine, run twice, with both names", b, err)
+	}
+	for _, bad := range []Routine{
+		{App: "com.set", Name: "no steps"},
+		{Name: "no app", Steps: testRoutine("x", "x", "x").Steps},
+		func() Routine { r := testRoutine("com.set", "types param 3", "{1}"); r.Steps[0].Text = 3; return r }(),
+	} {
+		if _, err := put(bad); !errors.Is(err, ErrInvalid) {
+			t.Errorf("put %q = %v, want ErrInvalid", bad.Name, err)
+		}
+	}
+	if err := s.Update(func(tx *Tx) error { return tx.RoutineStopped("com.set", a.ID) }); err != nil {
+		t.Fatal(err)
+	}
+	for i := range MaxRoutines {
+		if _, err := put(testRoutine("com.cap", fmt.Sprintf("task %d", i), fmt.Sprintf("row %d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := put(testRoutine("com.cap", "task 0", "row 0")); err != nil { // run twice: kept
+		t.Fatal(err)
+	}
+	if _, err := put(testRoutine("com.cap", "one more", "row x")); err != nil {
+		t.Fatal(err)
+	}
+	capped, _ := s.Routines("com.cap")
+	if len(capped) != MaxRoutines || capped[0].Name != "task 0" || capped[0].Runs != 2 {
+		t.Errorf("%d routines kept (first %+v), want %d with the one run twice first", len(capped), capped[0], MaxRoutines)
+	}
+
+	var doc bytes.Buffer
+	if err := s.Export(&doc); err != nil {
+		t.Fatal(err)
+	}
+	other, err := Open(filepath.Join(t.TempDir(), "other.db"), Options{noSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	st, err := other.Import(bytes.NewReader(doc.Bytes()))
+	if err != nil || st.Routines != MaxRoutines+1 {
+		t.Fatalf("import = %+v, %v", st, err)
+	}
+	got, _ := other.Routines("com.set")
+	if len(got) != 1 || got[0].Runs != 2 || got[0].Stops != 1 || len(got[0].Names()) != 2 {
+		t.Errorf("imported routine = %+v", got)
+	}
+	forged := bytes.Replace(doc.Bytes(), []byte(`"Apps"`), []byte(`"Pay"`), 1)
+	if _, err := other.Import(bytes.NewReader(forged)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("import of a routine whose steps do not match its ID = %v, want ErrInvalid", err)
+	}
+}
