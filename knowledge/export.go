@@ -30,6 +30,8 @@ type Document struct {
 	// Readings are the page contents the Key Context Collector read (hashed), with
 	// their facts.
 	Readings []ReadingRecord `json:"readings,omitempty"`
+	// Thumbs are the pages' pictures (thumbs.go).
+	Thumbs []ThumbRecord `json:"thumbs,omitempty"`
 }
 
 // ReadingRecord is one reading in an export document.
@@ -41,7 +43,7 @@ type ReadingRecord struct {
 
 // ImportStats counts what Import added or merged.
 type ImportStats struct {
-	Apps, Pages, Transitions, Tricks, Runs, Routines, Readings int
+	Apps, Pages, Transitions, Tricks, Runs, Routines, Readings, Thumbs int
 }
 
 // Export writes everything in the file as one JSON document, read in a
@@ -77,6 +79,9 @@ func (s *Store) Export(w io.Writer) error {
 			return err
 		}
 		if doc.Readings, err = listReadings(tx); err != nil {
+			return err
+		}
+		if doc.Thumbs, err = listThumbs(tx); err != nil {
 			return err
 		}
 		doc.Runs, err = listRuns(tx)
@@ -119,7 +124,8 @@ func (s *Store) Export(w io.Writer) error {
 //     new one when that ID is taken;
 //   - runs: by ID, replaced;
 //   - routines (by ID) and readings (by app and key): counters become the larger of
-//     the two; a reading's facts are the union.
+//     the two; a reading's facts are the union;
+//   - thumbnails (by app and page key, the page imported or stored): the newer picture.
 func (s *Store) Import(r io.Reader) (ImportStats, error) {
 	// Read up to the cap first: a document over it is refused without being parsed.
 	raw, err := io.ReadAll(io.LimitReader(r, MaxImportBytes+1))
@@ -184,6 +190,12 @@ func (s *Store) Import(r io.Reader) (ImportStats, error) {
 				return err
 			}
 			st.Readings++
+		}
+		for _, r := range doc.Thumbs {
+			if err := tx.importThumb(r); err != nil {
+				return err
+			}
+			st.Thumbs++
 		}
 		return nil
 	})

@@ -24,15 +24,16 @@ const (
 	KindRuns        = "runs"
 	KindRoutines    = "routines"
 	KindReadings    = "readings"
+	KindThumbs      = "thumbs"
 )
 
 // repairKinds are the kinds in the order a RepairReport lists them.
-var repairKinds = []string{KindApps, KindPages, KindTransitions, KindTricks, KindRuns, KindRoutines, KindReadings}
+var repairKinds = []string{KindApps, KindPages, KindTransitions, KindTricks, KindRuns, KindRoutines, KindReadings, KindThumbs}
 
 // RepairReport says what Repair saved from a damaged file and what it lost, kind by kind.
 type RepairReport struct {
-	// Kinds counts apps, pages, transitions, tricks, runs, routines and readings, in that
-	// order.
+	// Kinds counts apps, pages, transitions, tricks, runs, routines, readings and
+	// thumbnails, in that order.
 	Kinds []RepairCount
 	// Problems is the damage met on the way (at most a few dozen).
 	Problems []string
@@ -40,10 +41,10 @@ type RepairReport struct {
 
 // RepairCount is what Repair did with one kind of record.
 type RepairCount struct {
-	Kind  string // KindApps, KindPages, KindTransitions, KindTricks, KindRuns, KindRoutines or KindReadings
+	Kind  string // KindApps, KindPages, KindTransitions, KindTricks, KindRuns, KindRoutines, KindReadings or KindThumbs
 	Saved int    // records copied into the new file
 	// Lost counts records found but not copied: they do not decode, are invalid or repeat
-	// one already saved; transitions whose page was lost; tricks the trick index names
+	// one already saved; transitions and thumbnails whose page was lost; tricks the trick index names
 	// but no readable page holds.
 	Lost int
 	// LostPages counts damaged pages of this kind's buckets, skipped whole: how many
@@ -118,6 +119,7 @@ type salvage struct {
 	runs            map[string][]byte
 	routines        map[string]map[string][]byte // app → routine ID → Routine
 	readings        map[string]map[string][]byte // app → content key → Reading
+	thumbs          map[string]map[string][]byte // app → page key → Thumb
 }
 
 type salvagedTrick struct {
@@ -131,7 +133,7 @@ func newSalvage(d *diskFile) *salvage {
 		apps: map[string][]byte{}, pages: map[string]map[string][]byte{}, pageSeq: map[string]uint64{},
 		trans: map[string]map[string]Transition{}, transRaw: map[string]map[string][]byte{},
 		tricks: map[string]salvagedTrick{}, indexed: map[string]bool{}, lostTricks: map[string]bool{}, runs: map[string][]byte{},
-		routines: map[string]map[string][]byte{}, readings: map[string]map[string][]byte{},
+		routines: map[string]map[string][]byte{}, readings: map[string]map[string][]byte{}, thumbs: map[string]map[string][]byte{},
 	}
 	for _, k := range repairKinds {
 		sv.counts[k] = &RepairCount{Kind: k}
@@ -223,6 +225,11 @@ func (sv *salvage) collect() {
 			sv.perApp(KindReadings, "readings", hdr, sv.readings, func(_ string, v []byte) bool {
 				var r Reading
 				return json.Unmarshal(v, &r) == nil && len(r.Facts) <= MaxReadingFacts
+			})
+		case string(bucketThumbs):
+			sv.perApp(KindThumbs, "thumbs", hdr, sv.thumbs, func(_ string, v []byte) bool {
+				var t Thumb
+				return json.Unmarshal(v, &t) == nil && t.validate() == nil
 			})
 		default:
 			sv.w.problem("root: unknown bucket %s skipped", printable(name))
@@ -421,7 +428,18 @@ func (sv *salvage) put(tx *Tx) error {
 			return err
 		}
 	}
-	for name, recs := range map[string]map[string]map[string][]byte{string(bucketRoutines): sv.routines, string(bucketReadings): sv.readings} {
+	// A thumbnail whose page was lost goes with it.
+	for app, recs := range sv.thumbs {
+		for key := range recs {
+			if sv.pages[app][key] == nil {
+				delete(recs, key)
+				sv.counts[KindThumbs].Saved--
+				sv.counts[KindThumbs].Lost++
+			}
+		}
+	}
+	for name, recs := range map[string]map[string]map[string][]byte{string(bucketRoutines): sv.routines, string(bucketReadings): sv.readings,
+		string(bucketThumbs): sv.thumbs} {
 		if err := putPerApp(btx, []byte(name), recs); err != nil {
 			return err
 		}

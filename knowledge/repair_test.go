@@ -39,8 +39,12 @@ func tally(t *testing.T, s *Store) map[string]int {
 	if err := s.view(func(tx *bolt.Tx) error { var err error; readings, err = listReadings(tx); return err }); err != nil {
 		t.Fatal(err)
 	}
+	var thumbs []ThumbRecord
+	if err := s.view(func(tx *bolt.Tx) error { var err error; thumbs, err = listThumbs(tx); return err }); err != nil {
+		t.Fatal(err)
+	}
 	n := map[string]int{KindApps: len(apps), KindPages: 0, KindTransitions: 0, KindTricks: len(tricks), KindRuns: len(runs),
-		KindRoutines: len(routines), KindReadings: len(readings)}
+		KindRoutines: len(routines), KindReadings: len(readings), KindThumbs: len(thumbs)}
 	for _, a := range summaries {
 		n[KindPages] += a.Pages
 		n[KindTransitions] += a.Transitions
