@@ -27,6 +27,14 @@ type Device interface {
 	Settle(ctx context.Context) error
 }
 
+// keyboardReporter is a Device that can say whether the soft keyboard is up. A classic
+// `uiautomator dump` holds the active window only, never the input method's, so a screen
+// perceived from it cannot show the keyboard by itself; *adb.Device satisfies it (dumpsys
+// input_method). A Device without it reports the keyboard from the dump alone.
+type keyboardReporter interface {
+	KeyboardShown(ctx context.Context) (bool, error)
+}
+
 // Model is the one model method the agent needs; *openai.Client satisfies it.
 type Model interface {
 	Generate(ctx context.Context, req llm.Request) (llm.Response, error)

@@ -101,6 +101,16 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 			}
 			return nil
 		})
+		keyboard := false
+		if k, ok := r.cfg.Device.(keyboardReporter); ok {
+			g.Go(func() error {
+				// Like the activity: a device that cannot tell leaves the dump's answer.
+				if up, err := k.KeyboardShown(gctx); err == nil {
+					keyboard = up
+				}
+				return nil
+			})
+		}
 		if err := g.Wait(); err != nil {
 			if ctx.Err() != nil {
 				return nil, nil, ctx.Err()
@@ -114,6 +124,7 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 			continue
 		}
 		s.Activity = activity
+		s.Keyboard = s.Keyboard || keyboard // an IME window in the dump, or the input method's word
 		return s, png, nil
 	}
 	return nil, nil, fmt.Errorf("%w: %w", ErrPerceive, lastErr)

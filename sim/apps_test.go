@@ -178,7 +178,9 @@ func TestKeyboardAndBack(t *testing.T) {
 	if !kb {
 		t.Fatal("keyboard window missing from the dump")
 	}
-	if out, _ := sh(t, p, "dumpsys input_method | grep mInputShown"); !strings.Contains(out, "mInputShown=true") {
+	// The line as real phones print it (Android 8–14; captures quoted in public tests of
+	// other agents: Pixel API 33 emulator, Motorola Android 9).
+	if out, _ := sh(t, p, "dumpsys input_method | grep mInputShown"); out != "  mShowRequested=true mShowExplicitlyRequested=false mShowForced=false mInputShown=true\n" {
 		t.Fatalf("input_method: %q", out)
 	}
 	sh(t, p, "input text bob")
@@ -192,6 +194,9 @@ func TestKeyboardAndBack(t *testing.T) {
 	sh(t, p, "input keyevent KEYCODE_BACK") // hides the keyboard first
 	if p.ScreenID() != "people" || p.State().Keyboard {
 		t.Fatalf("first Back: screen %s keyboard %v", p.ScreenID(), p.State().Keyboard)
+	}
+	if out, _ := sh(t, p, "dumpsys input_method | grep mInputShown"); out != "  mShowRequested=false mShowExplicitlyRequested=false mShowForced=false mInputShown=false\n" {
+		t.Fatalf("input_method after Back: %q", out)
 	}
 	sh(t, p, "input keyevent 4")
 	if p.ScreenID() != "workspace" {

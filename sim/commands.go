@@ -1350,7 +1350,7 @@ func cmdDumpsys(p *Phone, c *cmdIO) int {
 		for _, id := range p.imes {
 			c.printf("  InputMethod #%d:\n    mId=%s mSettingsActivityName=null mIsVrOnly=false mSupportsSwitchingToNextInputMethod=false\n", slices.Index(p.imes, id), id)
 		}
-		c.printf("  mCurMethodId=%s\n  mCurrentSubtype=null\n  mCurSeq=%d mCurClient=ClientState{%s uid=%d pid=%d displayId=0}\n  mCurFocusedWindow=Window{%s u0 %s/%s}\n  mInputShown=%t mShowRequested=%t\n  mShowExplicitlyRequested=false mShowForced=false\n  mInFullscreenMode=false\n  mSystemReady=true mInteractive=true\n",
+		c.printf("  mCurMethodId=%s\n  mCurrentSubtype=null\n  mCurSeq=%d mCurClient=ClientState{%s uid=%d pid=%d displayId=0}\n  mCurFocusedWindow=Window{%s u0 %s/%s}\n  mShowRequested=%t mShowExplicitlyRequested=false mShowForced=false mInputShown=%t\n  mInFullscreenMode=false\n  mSystemReady=true mInteractive=true\n",
 			p.currentIME, p.version%100+1, hash7(inst.id+9), 10100+t.id, 4000+t.id, hash7(inst.id+77), inst.app.spec.Package, inst.app.spec.component(inst.spec.Activity), shown, shown)
 		return 0
 	case "package":
