@@ -36,6 +36,8 @@ type Session struct {
 	edges  map[string]map[string]map[string]knowledge.Effect
 	errs   []error
 	routes map[routeKey][]Step // replayable routes the session's hints offered
+	// pictured holds the pages (app, key) whose picture this session filed or found fresh.
+	pictured map[string]bool
 }
 
 // taskTrace is one app task's trajectory as the learner keeps it.
@@ -293,12 +295,18 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 		trs = s.transitions(app, *prev, now, acts, origin)
 	}
 	firstOfTask := prev == nil && app == taskApp
+	thumb := s.pageThumb(app, now.key(), e)
 	var err error
 	for {
 		bad := -1
 		err = s.l.cfg.Store.Update(func(tx *knowledge.Tx) error {
 			if _, err := tx.RecordPage(app, now.page()); err != nil {
 				return err
+			}
+			if thumb != nil {
+				if err := tx.PutThumb(app, now.key(), *thumb); err != nil {
+					s.l.log.Debug("page picture not filed", logApp, app, logStep, e.Step, logErr, err)
+				}
 			}
 			if firstOfTask {
 				// Make the app known to the Global Planner's app list; PutApp keeps every

@@ -1,0 +1,122 @@
+package learner_test
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
+	"testing"
+	"time"
+
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/learner"
+	"github.com/fairy-go/fairy/memory"
+)
+
+// screenshot is a phone-sized set-of-mark picture (576×1280, what the marker sends the
+// model) with rows of text-like marks, so that it compresses like a real screen.
+func screenshot(t *testing.T, shade uint8) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, 576, 1280))
+	for y := 0; y < 1280; y++ {
+		for x := 0; x < 576; x++ {
+			c := color.RGBA{250, 250, shade, 255}
+			if y < 120 {
+				c = color.RGBA{30, 90, shade, 255}
+			} else if (y/80)%2 == 0 && y%80 > 30 && y%80 < 50 && x > 40 && x < 400 && (x/7+y/5)%3 != 0 {
+				c = color.RGBA{20, 20, 20, 255}
+			}
+			img.Set(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestSessionFilesPagePictures: the first time a page is perceived its set-of-mark
+// screenshot is filed as a small JPEG thumbnail (≤ 8 KiB, 180 pixels wide); a later
+// session leaves a fresh picture alone and takes a stale one again; a secure screen or
+// an image that does not decode files no picture and still records the page.
+func TestSessionFilesPagePictures(t *testing.T) {
+	now := epoch
+	st, err := knowledge.Open(t.TempDir()+"/k.db", knowledge.Options{Clock: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	l, err := learner.New(learner.Config{Store: st, Clock: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perceive := func(bus *memory.Bus, step int, sc screen, shot []byte, secure bool) {
+		bus.Publish(memory.StepStarted{Step: step, App: sc.pkg})
+		bus.Publish(memory.ScreenPerceived{Step: step, Package: sc.pkg, Activity: sc.activity, Signature: sc.sig, Text: sc.text,
+			Marked: shot, MarkedMIME: "image/png", Secure: secure})
+	}
+	session := func() *memory.Bus {
+		bus := memory.NewBus(clock)
+		t.Cleanup(l.Start("r", "look around").Attach(bus))
+		bus.Publish(memory.AppTaskStarted{Instruction: "look around", Task: memory.AppTask{App: settingsApp, Task: "look around"}})
+		return bus
+	}
+	secret := screen{settingsApp, ".Pay", "s-pay", `- "Pay"`}
+	broken := screen{settingsApp, ".Broken", "s-broken", `- "Broken"`}
+
+	bus := session()
+	perceive(bus, 1, mainPage, screenshot(t, 200), false)
+	bus.Publish(memory.ActionExecuted{Step: 1, Action: memory.Action{Type: memory.Tap, Index: 1}, Signature: "s-main",
+		Element: &memory.ElementRef{Label: "Display", ResourceID: settingsApp + ":id/display"}})
+	perceive(bus, 2, displayPage, screenshot(t, 100), false)
+	perceive(bus, 3, secret, nil, true)
+	perceive(bus, 4, broken, []byte("\x89PNG not really"), false)
+
+	thumbs, err := st.Thumbs(settingsApp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := st.Map(settingsApp)
+	if err != nil || len(m.Pages) != 4 {
+		t.Fatalf("map: %d pages, %v; want all 4 recorded", len(m.Pages), err)
+	}
+	for _, sc := range []screen{mainPage, displayPage} {
+		key := knowledge.PageKey(sc.activity, sc.sig)
+		th, ok := thumbs[key]
+		if !ok {
+			t.Fatalf("%s has no picture", key)
+		}
+		if len(th.JPEG) > 8<<10 || !th.Taken.Equal(epoch) {
+			t.Errorf("%s: %d bytes taken %v; want ≤ 8 KiB taken now", key, len(th.JPEG), th.Taken)
+		}
+		img, err := jpeg.Decode(bytes.NewReader(th.JPEG))
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		if b := img.Bounds(); b.Dx() != 180 || b.Dy() != 400 {
+			t.Errorf("%s: picture %v, want 180×400", key, b)
+		}
+		t.Logf("%s: %d bytes", key, len(th.JPEG))
+	}
+	if len(thumbs) != 2 {
+		t.Errorf("%d pictures, want 2 (none for the secure screen, none for the broken image)", len(thumbs))
+	}
+
+	// A day later the pictures are fresh: a new session keeps them.
+	now = epoch.Add(24 * time.Hour)
+	bus = session()
+	perceive(bus, 1, mainPage, screenshot(t, 10), false)
+	if th, _, _ := st.Thumb(settingsApp, knowledge.PageKey(mainPage.activity, mainPage.sig)); !th.Taken.Equal(epoch) {
+		t.Errorf("a fresh picture was taken again at %v", th.Taken)
+	}
+	// Past ThumbMaxAge a picture is taken again.
+	now = epoch.Add(knowledge.ThumbMaxAge + time.Hour)
+	bus = session()
+	perceive(bus, 1, mainPage, screenshot(t, 10), false)
+	perceive(bus, 2, mainPage, screenshot(t, 10), false)
+	if th, _, _ := st.Thumb(settingsApp, knowledge.PageKey(mainPage.activity, mainPage.sig)); !th.Taken.Equal(now) {
+		t.Errorf("a stale picture was kept (taken %v)", th.Taken)
+	}
+}
