@@ -241,7 +241,7 @@ func TestRenderings(t *testing.T) {
 		want  []string
 	}{
 		{"dot", func(b *bytes.Buffer) error { return m.WriteDOT(b) }, []string{
-			`digraph "com.example.chat" {`, `"p1" [label="p1: Conversation list"`,
+			`digraph "com.example.chat" {`, "rankdir=TB;", `"p1" [label="p1: Conversation list"`,
 			`"p1" -> "p2" [label="tap id=compose \"Start chat\" (3✓ 0✗)"]`, `"p1" -> "p3" [label="tap \"Alice\" (1✓ 4✗)", color=red]`,
 			`"p1" -> "p1" [label="swipe direction=\"up\" (1✓ 0✗)", style=dashed]`}},
 		{"mermaid", func(b *bytes.Buffer) error { return m.WriteMermaid(b) }, []string{

@@ -42,11 +42,15 @@ func dotQuote(s string) string {
 
 // WriteDOT writes the map as a Graphviz digraph (render with `dot -Tsvg`).
 // Nodes are page IDs labelled with the page name; same-page transitions are
-// dashed loops; edges fade with failures.
+// dashed loops; edges fade with failures. It is laid out top-down: an app's map
+// fans out from its first page, so ranks read as depth and the picture stays
+// about as tall as it is wide (left to right it was one long strip). The font is
+// the generic sans-serif, so that Graphviz's font fallback finds a CJK font for
+// Chinese labels where one is installed.
 func (m *Map) WriteDOT(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "digraph %s {\n", dotQuote(m.App))
-	b.WriteString("  rankdir=LR;\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n")
+	b.WriteString("  rankdir=TB;\n  nodesep=0.3;\n  ranksep=0.6;\n  node [shape=box, style=rounded, fontname=\"sans-serif\"];\n  edge [fontname=\"sans-serif\", fontsize=10];\n")
 	ids := map[string]string{}
 	for _, p := range m.Pages {
 		ids[p.Key] = p.ID
