@@ -144,6 +144,9 @@ type Page struct {
 	// Asked counts the times the person was asked something on this page (a choice, a
 	// consent): a page that needs a judgement is never confirmed from the map alone.
 	Asked int `json:"asked,omitempty"`
+	// Explored counts the visits of the model-free crawler (`fairy explore`): the page
+	// was learned before any task needed it. The executor uses it like any learned page.
+	Explored int `json:"explored,omitempty"`
 }
 
 // Name is the page's short label: its description, or its activity's last part.
@@ -650,6 +653,28 @@ func (tx *Tx) PageAsked(app, key string) error {
 	stored.Asked++
 	if err := putJSON(pages, stored.Key, stored); err != nil {
 		return fmt.Errorf("page asked in %s: %w", app, err)
+	}
+	tx.afterMap(app, func(m *appMap) { m.putPage(stored) })
+	return nil
+}
+
+// PageExplored counts a visit of the model-free crawler on page key of app (see
+// Page.Explored); the page must be recorded first.
+func (tx *Tx) PageExplored(app, key string) error {
+	pages, _, err := tx.mapBuckets(app)
+	if err != nil {
+		return fmt.Errorf("page explored in %s: %w", app, err)
+	}
+	stored, found, err := getPage(pages, key)
+	if err != nil {
+		return fmt.Errorf("page explored in %s: %w", app, err)
+	}
+	if !found {
+		return fmt.Errorf("page explored in %s: page %s: %w", app, key, ErrNotFound)
+	}
+	stored.Explored++
+	if err := putJSON(pages, stored.Key, stored); err != nil {
+		return fmt.Errorf("page explored in %s: %w", app, err)
 	}
 	tx.afterMap(app, func(m *appMap) { m.putPage(stored) })
 	return nil
