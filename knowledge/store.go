@@ -91,6 +91,7 @@ type Store struct {
 	mapsTx uint64 // the file's transaction the cached maps were read at
 	closed bool
 	damage atomic.Pointer[DamageError] // set when bbolt failed on a page: no more writes
+	mirror *mirror                     // nil for a knowledge file (mirror.go)
 }
 
 // Open opens (creating if needed, unless read-only) the knowledge file at path.
@@ -216,11 +217,15 @@ func (s *Store) File() string { return s.path }
 // so a transaction still running frees it when it ends. Closing twice is
 // harmless.
 func (s *Store) Close() error {
+	var err error
+	if s.mirror != nil {
+		s.mirror.closeOnce.Do(func() { err = s.closeMirror() })
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
 	s.maps = nil
-	return nil
+	return err
 }
 
 // Tx is one write transaction: everything done through it commits together
@@ -236,6 +241,9 @@ type Tx struct {
 func (s *Store) Update(fn func(*Tx) error) error {
 	if s.opts.ReadOnly {
 		return fmt.Errorf("write knowledge file %s: %w", s.path, ErrReadOnly)
+	}
+	if s.mirror != nil {
+		return s.updateMirror(fn, true)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
