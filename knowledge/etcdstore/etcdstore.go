@@ -1,0 +1,220 @@
+// Package etcdstore keeps fairy's knowledge in etcd, for a fleet of agents on many hosts:
+// it is the knowledge.Remote over etcd's client, and the only package that imports it.
+//
+// Under a prefix P, every record of the store is the key P/r/<record key> (the record keys
+// of knowledge.Remote), and P/rev is touched by every write: a write commits only if P/rev
+// was not modified after the revision the writer's replica holds (compare-and-swap), so
+// concurrent learners merge their counts instead of overwriting each other.
+//
+// etcd's defaults cap a transaction at 128 operations and 1.5 MiB; a learning write stays
+// well below, but importing a large export in one go needs a server started with larger
+// --max-txn-ops and --max-request-bytes (README: running a fleet).
+package etcdstore
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+
+	"github.com/fairy-go/fairy/knowledge"
+)
+
+// Scheme starts a knowledge location that names an etcd cluster: etcd://HOST:PORT[,HOST:PORT…]/PREFIX.
+const Scheme = "etcd://"
+
+// DefaultDialTimeout bounds the first connection to the cluster.
+const DefaultDialTimeout = 5 * time.Second
+
+// ErrBadURL reports a knowledge location that is not a valid etcd:// URL.
+var ErrBadURL = errors.New("etcdstore: bad etcd URL")
+
+// Config says which cluster and prefix hold the knowledge, and how to reach it.
+type Config struct {
+	// Endpoints are the cluster's client addresses, HOST:PORT each.
+	Endpoints []string
+	// Prefix names the knowledge in the cluster; several fleets can share one cluster
+	// under different prefixes.
+	Prefix string
+	// Username and Password authenticate when the cluster has auth enabled.
+	Username, Password string
+	// TLS, when set, is used for every connection (https endpoints).
+	TLS *tls.Config
+	// DialTimeout bounds the first connection; zero means DefaultDialTimeout.
+	DialTimeout time.Duration
+}
+
+// IsURL says whether loc names an etcd cluster rather than a knowledge file.
+func IsURL(loc string) bool { return strings.HasPrefix(loc, Scheme) }
+
+// ParseURL reads etcd://HOST:PORT[,HOST:PORT…]/PREFIX into a Config's endpoints and prefix.
+func ParseURL(loc string) (Config, error) {
+	rest, ok := strings.CutPrefix(loc, Scheme)
+	if !ok {
+		return Config{}, fmt.Errorf("%q does not start with %s: %w", loc, Scheme, ErrBadURL)
+	}
+	hosts, prefix, _ := strings.Cut(rest, "/")
+	prefix = strings.Trim(prefix, "/")
+	if prefix == "" {
+		return Config{}, fmt.Errorf("%q names no prefix: write etcd://HOST:PORT/PREFIX, e.g. etcd://127.0.0.1:2379/fairy: %w", loc, ErrBadURL)
+	}
+	if strings.ContainsAny(prefix, "?#@") {
+		return Config{}, fmt.Errorf("%q: the prefix %q may not hold ?, # or @ (credentials go in the config, knowledge-etcd:): %w", loc, prefix, ErrBadURL)
+	}
+	var cfg Config
+	for _, h := range strings.Split(hosts, ",") {
+		host, port, err := net.SplitHostPort(h)
+		if err != nil || host == "" || port == "" {
+			return Config{}, fmt.Errorf("%q: endpoint %q is not HOST:PORT: %w", loc, h, ErrBadURL)
+		}
+		cfg.Endpoints = append(cfg.Endpoints, h)
+	}
+	cfg.Prefix = prefix
+	return cfg, nil
+}
+
+// Client is a knowledge.Remote on an etcd cluster.
+type Client struct {
+	cli     *clientv3.Client
+	name    string
+	records string // P/r/
+	revKey  string // P/rev
+}
+
+// New connects to the cluster of cfg (lazily: an unreachable cluster fails the first call).
+func New(cfg Config) (*Client, error) {
+	if len(cfg.Endpoints) == 0 {
+		return nil, fmt.Errorf("etcdstore: no endpoints: %w", ErrBadURL)
+	}
+	prefix := strings.Trim(cfg.Prefix, "/")
+	if prefix == "" {
+		return nil, fmt.Errorf("etcdstore: no prefix: %w", ErrBadURL)
+	}
+	if cfg.DialTimeout <= 0 {
+		cfg.DialTimeout = DefaultDialTimeout
+	}
+	scheme := "http://"
+	if cfg.TLS != nil {
+		scheme = "https://"
+	}
+	eps := make([]string, len(cfg.Endpoints))
+	for i, e := range cfg.Endpoints {
+		eps[i] = scheme + e
+	}
+	cli, err := clientv3.New(clientv3.Config{Endpoints: eps, DialTimeout: cfg.DialTimeout, TLS: cfg.TLS,
+		Username: cfg.Username, Password: cfg.Password, Logger: zap.NewNop()})
+	if err != nil {
+		return nil, fmt.Errorf("etcdstore: connect to %s: %w", strings.Join(cfg.Endpoints, ","), err)
+	}
+	return &Client{cli: cli, name: Scheme + strings.Join(cfg.Endpoints, ",") + "/" + prefix,
+		records: prefix + "/r/", revKey: prefix + "/rev"}, nil
+}
+
+// Open opens the knowledge under cfg as a knowledge.Store mirrored from etcd.
+func Open(cfg Config, opts knowledge.Options) (*knowledge.Store, error) {
+	c, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return knowledge.OpenMirror(c, opts)
+}
+
+// String implements knowledge.Remote: the URL, without credentials.
+func (c *Client) String() string { return c.name }
+
+// Close implements knowledge.Remote.
+func (c *Client) Close() error { return c.cli.Close() }
+
+// Load implements knowledge.Remote.
+func (c *Client) Load(ctx context.Context) ([]knowledge.Record, int64, error) {
+	resp, err := c.cli.Get(ctx, c.records, clientv3.WithPrefix())
+	if err != nil {
+		return nil, 0, fmt.Errorf("etcd load %s: %w", c.name, err)
+	}
+	recs := make([]knowledge.Record, len(resp.Kvs))
+	for i, kv := range resp.Kvs {
+		recs[i] = knowledge.Record{Key: strings.TrimPrefix(string(kv.Key), c.records), Value: kv.Value}
+	}
+	return recs, resp.Header.Revision, nil
+}
+
+// Revision implements knowledge.Remote.
+func (c *Client) Revision(ctx context.Context) (int64, error) {
+	resp, err := c.cli.Get(ctx, c.revKey, clientv3.WithCountOnly())
+	if err != nil {
+		return 0, fmt.Errorf("etcd revision %s: %w", c.name, err)
+	}
+	return resp.Header.Revision, nil
+}
+
+// Commit implements knowledge.Remote: one etcd transaction, taken only if P/rev was not
+// modified after base.
+func (c *Client) Commit(ctx context.Context, base int64, changes []knowledge.Record) (int64, bool, error) {
+	ops := make([]clientv3.Op, 0, len(changes)+1)
+	for _, r := range changes {
+		if r.Deleted {
+			ops = append(ops, clientv3.OpDelete(c.records+r.Key))
+		} else {
+			ops = append(ops, clientv3.OpPut(c.records+r.Key, string(r.Value)))
+		}
+	}
+	ops = append(ops, clientv3.OpPut(c.revKey, ""))
+	resp, err := c.cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(c.revKey), "<", base+1)).Then(ops...).Commit()
+	if err != nil {
+		return 0, false, fmt.Errorf("etcd commit %d records to %s: %w", len(changes), c.name, err)
+	}
+	return resp.Header.Revision, resp.Succeeded, nil
+}
+
+// Watch implements knowledge.Remote.
+func (c *Client) Watch(ctx context.Context, after int64, changes chan<- knowledge.Change) error {
+	ctx, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
+	defer cancel()
+	wc := c.cli.Watch(ctx, c.records, clientv3.WithPrefix(), clientv3.WithRev(after+1))
+	for resp := range wc {
+		if resp.CompactRevision != 0 {
+			return fmt.Errorf("etcd watch %s from %d: %w", c.name, after+1, knowledge.ErrRemoteCompacted)
+		}
+		if err := resp.Err(); err != nil {
+			return fmt.Errorf("etcd watch %s: %w", c.name, err)
+		}
+		// Events of one etcd transaction share a revision: they are one Change.
+		var cur knowledge.Change
+		send := func() bool {
+			if cur.Rev == 0 {
+				return true
+			}
+			select {
+			case changes <- cur:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		for _, ev := range resp.Events {
+			if ev.Kv.ModRevision != cur.Rev {
+				if !send() {
+					return ctx.Err()
+				}
+				cur = knowledge.Change{Rev: ev.Kv.ModRevision}
+			}
+			r := knowledge.Record{Key: strings.TrimPrefix(string(ev.Kv.Key), c.records)}
+			if ev.Type == clientv3.EventTypeDelete {
+				r.Deleted = true
+			} else {
+				r.Value = ev.Kv.Value
+			}
+			cur.Records = append(cur.Records, r)
+		}
+		if !send() {
+			return ctx.Err()
+		}
+	}
+	return ctx.Err()
+}

@@ -1,0 +1,118 @@
+// Package etcdtest starts a real etcd server (Debian's etcd-server package, binary etcd)
+// for tests: on free ports, with a temporary data directory, stopped when the test ends.
+package etcdtest
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+)
+
+// Server is a running etcd.
+type Server struct {
+	// Endpoint is the client address, HOST:PORT.
+	Endpoint string
+	cmd      *exec.Cmd
+	done     chan struct{}
+	log      *os.File
+}
+
+// Start starts an etcd server for t. Without the etcd binary the test fails when CI is
+// set and is skipped otherwise (scripts/test.sh installs etcd-server).
+func Start(t testing.TB) *Server {
+	t.Helper()
+	bin, err := exec.LookPath("etcd")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("etcd not installed (apt-get install etcd-server): %v", err)
+		}
+		t.Skipf("etcd not installed (apt-get install etcd-server): %v", err)
+	}
+	dir := t.TempDir()
+	client, peer := freePort(t), freePort(t)
+	cu, pu := "http://"+client, "http://"+peer
+	logf, err := os.Create(filepath.Join(dir, "etcd.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "--name", "t", "--data-dir", filepath.Join(dir, "data"),
+		"--listen-client-urls", cu, "--advertise-client-urls", cu,
+		"--listen-peer-urls", pu, "--initial-advertise-peer-urls", pu,
+		"--initial-cluster", "t="+pu, "--max-txn-ops", "100000", "--max-request-bytes", "33554432",
+		"--logger", "zap", "--log-level", "error")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start etcd: %v", err)
+	}
+	s := &Server{Endpoint: client, cmd: cmd, done: make(chan struct{}), log: logf}
+	go func() { _ = cmd.Wait(); close(s.done) }()
+	t.Cleanup(func() { s.Kill(); _ = logf.Close() })
+	if err := s.waitReady(15 * time.Second); err != nil {
+		s.Kill()
+		out, _ := os.ReadFile(logf.Name())
+		t.Fatalf("etcd did not start: %v\n%s", err, out)
+	}
+	return s
+}
+
+// Kill stops the server at once (SIGKILL), as a crash or a lost host would; a second
+// Kill is harmless.
+func (s *Server) Kill() {
+	select {
+	case <-s.done:
+		return
+	default:
+	}
+	_ = s.cmd.Process.Kill()
+	<-s.done
+}
+
+// URL is the server as a knowledge location with prefix.
+func (s *Server) URL(prefix string) string { return "etcd://" + s.Endpoint + "/" + prefix }
+
+func (s *Server) waitReady(wait time.Duration) error {
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{"http://" + s.Endpoint}, DialTimeout: time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		return err
+	}
+	defer cli.Close()
+	deadline := time.Now().Add(wait)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_, err := cli.Get(ctx, "ready")
+		cancel()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-s.done:
+			return fmt.Errorf("etcd exited")
+		default:
+		}
+		if time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func freePort(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return strings.TrimPrefix(l.Addr().String(), "")
+}
