@@ -1,0 +1,54 @@
+package explore
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/fairy-go/fairy/perception"
+)
+
+// swipeDuration is the scroll gesture's length, as the executor's.
+const swipeDuration = 300 * time.Millisecond
+
+// swipePath is a finger path across the middle of b, in the direction of the finger (the
+// executor's).
+func swipePath(b perception.Bounds, dir string) (x1, y1, x2, y2 int) {
+	cx, cy := (b.X1+b.X2)/2, (b.Y1+b.Y2)/2
+	dy := (b.Y2 - b.Y1) * 3 / 10
+	if dir == "down" {
+		return cx, cy - dy, cx, cy + dy
+	}
+	return cx, cy + dy, cx, cy - dy
+}
+
+// label is the best human name of an element, as the executor names it in its events.
+func label(el *perception.Element) string {
+	for _, s := range []string{el.Label, el.Text, el.Desc} {
+		if s != "" {
+			return s
+		}
+	}
+	if el.ResourceID != "" {
+		return el.ResourceID
+	}
+	return el.Role
+}
+
+// describe is a page's short name for progress lines: its first short static text (the
+// title bar, usually), else its activity's last part.
+func describe(s *perception.Screen) string {
+	for _, t := range s.Context {
+		if t = strings.TrimSpace(t); t != "" && utf8.RuneCountInString(t) <= 40 {
+			return t
+		}
+	}
+	a := s.Activity
+	if i := strings.LastIndexAny(a, "./$"); i >= 0 {
+		a = a[i+1:]
+	}
+	if a == "" {
+		return s.Package
+	}
+	return a
+}
