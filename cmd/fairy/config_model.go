@@ -190,6 +190,7 @@ func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
 		rc.KnowledgeDefault = s.v.GetString(keyKnowledge) == ""
 	}
 	rc.Agent.Logger = s.runLogger()
+	rc.Etcd = s.etcdAccess()
 	mc, ok, err := s.openAIConfig(cmd)
 	if err != nil {
 		return rc, err

@@ -66,6 +66,7 @@ func configSchema() keySpec {
 		"except": strs, "page": strs, "amount": boolean})
 	return section(map[string]keySpec{
 		keyRuns: str, keyKnowledge: str,
+		keyEtcdSection: section(map[string]keySpec{"username": str, "password": str, "ca-file": str, "cert-file": str, "key-file": str}),
 		keyLogLevel: {kind: kindChoice, choices: logLevels},
 		"device":    section(map[string]keySpec{"serial": str, "adb-host": str, "adb-port": num}),
 		"model": section(map[string]keySpec{

@@ -15,6 +15,7 @@ import (
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/agentrun"
 	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/knowledge/etcdstore"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/spf13/cobra"
 )
@@ -172,7 +173,9 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	}
 	ac := rc.Agent
 	agent, err := agentrun.New(agentrun.Config{Model: rc.Model, Limits: ac.Limits, Guard: ac.Guard, TextOnly: ac.TextOnly,
-		Shell: ac.Shell, Secrets: ac.Secrets, Logger: log})
+		Shell: ac.Shell, Secrets: ac.Secrets, Logger: log, OpenKnowledge: func(loc string, opts knowledge.Options) (*knowledge.Store, error) {
+			return openKnowledgeStore(loc, opts, rc.Etcd)
+		}})
 	if err != nil {
 		return withExit(2, err)
 	}
@@ -221,10 +224,12 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 // exists: a damaged one stops the evaluation instead of failing every task.
 func checkEvalKnowledge(mode, out string) error {
 	path := mode
-	switch mode {
-	case eval.KnowledgeFresh:
+	switch {
+	case etcdstore.IsURL(mode):
+		return nil // every run opens it; an unreachable cluster costs knowledge, not tasks
+	case mode == eval.KnowledgeFresh:
 		return nil
-	case eval.KnowledgeShared:
+	case mode == eval.KnowledgeShared:
 		path = filepath.Join(out, "knowledge.db")
 	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {

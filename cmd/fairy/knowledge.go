@@ -13,6 +13,7 @@ import (
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/knowledge/etcdstore"
 	"github.com/spf13/cobra"
 )
 
@@ -32,12 +33,12 @@ func openKnowledge(knowledgePath func() (string, error), write bool) (*knowledge
 	if err != nil {
 		return nil, err
 	}
-	if write {
+	if write && !etcdstore.IsURL(path) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("create knowledge directory: %w", err)
 		}
 	}
-	s, err := knowledge.Open(path, knowledge.Options{ReadOnly: !write, Timeout: knowledgeLockWait})
+	s, err := openKnowledgeStore(path, knowledge.Options{ReadOnly: !write, Timeout: knowledgeLockWait}, etcdAccess{})
 	if !write && errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("no knowledge file at %s yet: run a task first, or pass --knowledge FILE: %w", path, errNoKnowledge)
 	}

@@ -33,6 +33,8 @@ type runConfig struct {
 	// Agent is what every run shares: guard, limits, text-only mode, the shell allow-list,
 	// secrets to redact, clock and logger.
 	Agent agent.Config
+	// Etcd is how to reach knowledge on etcd (config knowledge-etcd:).
+	Etcd etcdAccess
 	// Knowledge is the long-term knowledge file (--knowledge); "" runs without it. With it,
 	// the Self-Learner learns from the run, and tricks, hints and shortcuts come from it.
 	Knowledge string

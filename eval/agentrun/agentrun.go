@@ -47,6 +47,9 @@ type Config struct {
 	Secrets    []string
 	Clock      func() time.Time
 	Logger     *slog.Logger
+	// OpenKnowledge opens a job's knowledge location (a file, or an etcd:// URL the
+	// caller knows how to reach); nil opens knowledge files only.
+	OpenKnowledge func(loc string, opts knowledge.Options) (*knowledge.Store, error)
 }
 
 // Agent implements eval.Agent. Knowledge files are opened once per path and shared by
@@ -89,7 +92,11 @@ func (a *Agent) openStore(path string) (*knowledge.Store, error) {
 		r.refs++
 		return r.store, nil
 	}
-	s, err := knowledge.Open(path, knowledge.Options{Clock: a.cfg.Clock})
+	open := a.cfg.OpenKnowledge
+	if open == nil {
+		open = knowledge.Open
+	}
+	s, err := open(path, knowledge.Options{Clock: a.cfg.Clock})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"os"
+
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/knowledge/etcdstore"
+)
+
+// Keys of the config section knowledge-etcd: how to reach an etcd cluster named by
+// --knowledge etcd://HOST:PORT[,HOST:PORT…]/PREFIX (README: running a fleet).
+const (
+	keyEtcdSection  = "knowledge-etcd"
+	keyEtcdUser     = keyEtcdSection + ".username"
+	keyEtcdPassword = keyEtcdSection + ".password"
+	keyEtcdCA       = keyEtcdSection + ".ca-file"
+	keyEtcdCert     = keyEtcdSection + ".cert-file"
+	keyEtcdKey      = keyEtcdSection + ".key-file"
+)
+
+// etcdAccess is the TLS and authentication of knowledge-etcd:.
+type etcdAccess struct {
+	Username, Password        string
+	CAFile, CertFile, KeyFile string
+}
+
+// etcdAccess reads the knowledge-etcd: section.
+func (s *settings) etcdAccess() etcdAccess {
+	return etcdAccess{Username: s.v.GetString(keyEtcdUser), Password: s.v.GetString(keyEtcdPassword),
+		CAFile: s.v.GetString(keyEtcdCA), CertFile: s.v.GetString(keyEtcdCert), KeyFile: s.v.GetString(keyEtcdKey)}
+}
+
+// openKnowledgeStore opens the knowledge at loc: a bbolt file, or the knowledge of a fleet
+// on etcd when loc is an etcd:// URL (the access applies to that only).
+func openKnowledgeStore(loc string, opts knowledge.Options, access etcdAccess) (*knowledge.Store, error) {
+	if !etcdstore.IsURL(loc) {
+		return knowledge.Open(loc, opts)
+	}
+	cfg, err := etcdstore.ParseURL(loc)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Username, cfg.Password = access.Username, access.Password
+	if access.CAFile != "" || access.CertFile != "" {
+		if cfg.TLS, err = access.tls(); err != nil {
+			return nil, err
+		}
+	}
+	s, err := etcdstore.Open(cfg, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%w (is etcd running there? TLS and auth come from the config's %s: section)", err, keyEtcdSection)
+	}
+	return s, nil
+}
+
+func (a etcdAccess) tls() (*tls.Config, error) {
+	c := &tls.Config{MinVersion: tls.VersionTLS12}
+	if a.CAFile != "" {
+		pem, err := os.ReadFile(a.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("%s.ca-file: %w", keyEtcdSection, err)
+		}
+		c.RootCAs = x509.NewCertPool()
+		if !c.RootCAs.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("%s.ca-file %s holds no PEM certificate", keyEtcdSection, a.CAFile)
+		}
+	}
+	if a.CertFile != "" || a.KeyFile != "" {
+		cert, err := tls.LoadX509KeyPair(a.CertFile, a.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("%s.cert-file and key-file: %w", keyEtcdSection, err)
+		}
+		c.Certificates = []tls.Certificate{cert}
+	}
+	return c, nil
+}
