@@ -1,0 +1,198 @@
+// Package mapview renders an app's App Map as one self-contained HTML page for `fairy map
+// view`: every page a card with the picture of its screen, the transitions as labelled
+// edges in a layered layout that reads top-down from where the app opens, and, in the
+// page's own script, a click on a page to see its elements and its ways in and out, a
+// search by page or element name, and the route between two pages highlighted (the
+// knowledge package's rule: the most reliable way, never through a side effect).
+//
+// Everything is inline — pictures as data URLs, style, script and the virtual phone's CJK
+// font subset (sim/cjkfont) — so the file opens anywhere, offline, and Chinese labels read
+// on a machine with no CJK font.
+package mapview
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/sim/cjkfont"
+)
+
+// Options say what the page shows besides the map. The zero value is useful.
+type Options struct {
+	// Label is the app's name as people know it ("Settings"); "" shows the package only.
+	Label string
+	// Generated stamps the page; zero leaves the stamp out.
+	Generated time.Time
+}
+
+//go:embed page.html.tmpl
+var pageHTML string
+
+var pageTmpl = template.Must(template.New("map").Funcs(template.FuncMap{"fontFace": fontFace}).Parse(pageHTML))
+
+// fontFace embeds the CJK font subset, after the system's fonts in the page's font list.
+func fontFace() template.CSS {
+	// Built from our own font bytes: safe as CSS.
+	return template.CSS(`@font-face{font-family:"` + cjkfont.Family + `";src:url(data:font/ttf;base64,` +
+		base64.StdEncoding.EncodeToString(cjkfont.TTF) + `) format("truetype")}`)
+}
+
+// view is what the template shows.
+type view struct {
+	App, Label, Generated string
+	Width, Height         int
+	Pages                 []pageView
+	Edges                 []edgeView
+	Transitions, Pictured int
+	Data                  data   // for the script
+	FontFamily            string // the embedded CJK font's family
+}
+
+type pageView struct {
+	ID, Name, Key string
+	X, Y          int
+	Thumb         template.URL // data URL; "" when the page has no picture
+	Loops         int          // transitions that stay on the page
+}
+
+type edgeView struct {
+	ID, From, To string
+	D            string // SVG path
+	LX, LY       int    // label position
+	Label        string
+	Back, Side   bool // drawn up or across the map; only side effects
+}
+
+// data is the map as the page's script reads it.
+type data struct {
+	Pages []pageData  `json:"pages"`
+	Trans []transData `json:"trans"`
+}
+
+type pageData struct {
+	ID       string   `json:"id"`
+	Key      string   `json:"key"`
+	Name     string   `json:"name"`
+	Activity string   `json:"activity,omitempty"`
+	Visits   int      `json:"visits"`
+	Asked    int      `json:"asked,omitempty"`
+	Elements []string `json:"elements,omitempty"`
+	Seen     string   `json:"seen,omitempty"`
+}
+
+type transData struct {
+	From   string  `json:"from"` // page IDs
+	To     string  `json:"to"`
+	Action string  `json:"action"`
+	Effect string  `json:"effect"`
+	OK     int     `json:"ok"`
+	Fail   int     `json:"fail"`
+	Rel    float64 `json:"rel"`
+	Side   string  `json:"side,omitempty"` // why it is a side effect (not a way to its page)
+}
+
+// Write writes the page of map m; thumbs are its pages' pictures by page key (missing
+// ones show a blank card).
+func Write(w io.Writer, m *knowledge.Map, thumbs map[string]knowledge.Thumb, opt Options) error {
+	if m == nil || m.App == "" {
+		return fmt.Errorf("map view: no map")
+	}
+	places, width, height := layout(m)
+	v := view{App: m.App, Label: opt.Label, Width: width, Height: height, Transitions: len(m.Transitions)}
+	if !opt.Generated.IsZero() {
+		v.Generated = opt.Generated.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	ids := make(map[string]string, len(m.Pages))
+	for _, p := range m.Pages {
+		ids[p.Key] = p.ID
+	}
+	loops := map[string]int{}
+	type pair struct{ from, to string }
+	bundles := map[pair][]knowledge.Transition{}
+	var pairs []pair
+	for _, t := range m.Transitions {
+		td := transData{From: ids[t.From], To: ids[t.To], Action: t.Action.String(), Effect: string(t.Effect),
+			OK: t.Successes, Fail: t.Failures, Rel: float64(int(t.Reliability()*100)) / 100, Side: t.Action.Args[knowledge.ArgSideEffect]}
+		v.Data.Trans = append(v.Data.Trans, td)
+		if t.From == t.To {
+			loops[t.From]++
+			continue
+		}
+		k := pair{t.From, t.To}
+		if bundles[k] == nil {
+			pairs = append(pairs, k)
+		}
+		bundles[k] = append(bundles[k], t)
+	}
+	for _, k := range pairs {
+		ts := bundles[k]
+		// The label names the most reliable way; the others are counted.
+		slices.SortStableFunc(ts, func(a, b knowledge.Transition) int {
+			if a.Action.Args[knowledge.ArgSideEffect] != "" != (b.Action.Args[knowledge.ArgSideEffect] != "") {
+				if a.Action.Args[knowledge.ArgSideEffect] == "" {
+					return -1
+				}
+				return 1
+			}
+			switch {
+			case a.Reliability() > b.Reliability():
+				return -1
+			case a.Reliability() < b.Reliability():
+				return 1
+			}
+			return 0
+		})
+		label := shortAction(ts[0].Action)
+		if len(ts) > 1 {
+			label += fmt.Sprintf(" +%d", len(ts)-1)
+		}
+		side := true
+		for _, t := range ts {
+			if t.Action.Args[knowledge.ArgSideEffect] == "" {
+				side = false
+			}
+		}
+		a, b := places[k.from], places[k.to]
+		_, twin := bundles[pair{k.to, k.from}]
+		d, lx, ly := edgePath(a, b, twin && b.Row <= a.Row)
+		v.Edges = append(v.Edges, edgeView{ID: "e-" + ids[k.from] + "-" + ids[k.to], From: ids[k.from], To: ids[k.to],
+			D: d, LX: lx, LY: ly, Label: label, Back: b.Row <= a.Row, Side: side})
+	}
+	for _, p := range m.Pages {
+		pl := places[p.Key]
+		pv := pageView{ID: p.ID, Name: p.Name(), Key: p.Key, X: pl.X, Y: pl.Y, Loops: loops[p.Key]}
+		if th, ok := thumbs[p.Key]; ok && len(th.JPEG) > 0 {
+			// Our own JPEG bytes (the knowledge file checks the signature): safe as a URL.
+			pv.Thumb = template.URL("data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(th.JPEG))
+			v.Pictured++
+		}
+		v.Pages = append(v.Pages, pv)
+		pd := pageData{ID: p.ID, Key: p.Key, Name: p.Name(), Activity: p.Activity, Visits: p.Visits, Asked: p.Asked}
+		if !p.LastSeen.IsZero() {
+			pd.Seen = p.LastSeen.UTC().Format("2006-01-02 15:04")
+		}
+		for _, e := range p.Elements {
+			if s := strings.TrimSpace(e.String()); s != "" {
+				pd.Elements = append(pd.Elements, s)
+			}
+		}
+		v.Data.Pages = append(v.Data.Pages, pd)
+	}
+	v.FontFamily = cjkfont.Family
+	var buf bytes.Buffer
+	if err := pageTmpl.Execute(&buf, v); err != nil {
+		return fmt.Errorf("map view of %s: %w", m.App, err)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("map view of %s: %w", m.App, err)
+	}
+	return nil
+}

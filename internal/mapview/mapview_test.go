@@ -1,0 +1,367 @@
+package mapview_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/agentrun"
+	"github.com/fairy-go/fairy/internal/mapview"
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/sim"
+)
+
+const settings = "com.android.settings"
+
+// learned runs the built-in suite's Settings tasks on virtual phones through the real
+// agent (the scripted model standing in for the LLM) into one knowledge file, once for
+// the package's tests, and returns the file.
+var learned = sync.OnceValues(func() (string, error) {
+	s, err := eval.Load("builtin:sim")
+	if err != nil {
+		return "", err
+	}
+	var tasks []*eval.Task
+	for _, x := range s.Tasks {
+		if x.HasTag("settings") {
+			tasks = append(tasks, x)
+		}
+	}
+	s.Tasks = tasks
+	f, err := agentrun.ServeFarm(sim.FarmConfig{Phones: 2, Base: sim.Config{Seed: 1}}, nil)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	a, err := agentrun.New(agentrun.Config{FastSettle: true})
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp("", "mapview-test-")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "knowledge.db")
+	rep, err := eval.Run(context.Background(), eval.Config{Suite: s, Agent: a, Devices: f.Devices(), Parallel: 2,
+		Knowledge: path, Out: filepath.Join(dir, "eval")})
+	if err != nil {
+		return "", err
+	}
+	if rep.Totals.Tasks == 0 {
+		return "", os.ErrNotExist
+	}
+	return path, nil
+})
+
+func settingsMap(t *testing.T) (*knowledge.Map, map[string]knowledge.Thumb, *knowledge.Store) {
+	t.Helper()
+	path, err := learned()
+	if err != nil {
+		t.Fatalf("running the Settings tasks: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(filepath.Dir(path)) })
+	st, err := knowledge.Open(path, knowledge.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	m, err := st.Map(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	thumbs, err := st.Thumbs(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, thumbs, st
+}
+
+// chromium returns the headless Chromium binary; without it the test fails under CI and is
+// skipped elsewhere.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is not installed (Debian package chromium)")
+	}
+	t.Skip("chromium is not installed")
+	return ""
+}
+
+func headless(t *testing.T, bin string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir=" + t.TempDir(), "--window-size=1600,1200", "--virtual-time-budget=5000"}
+	cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
+	}
+	return stdout.Bytes()
+}
+
+// selfTest drives the page as a person would — a click on a page's card, a search typed
+// into the box, a route picked and asked for — through the page's own event handlers,
+// and writes what the page showed into <pre id="selftest"> as JSON.
+const selfTest = `<script>
+window.addEventListener("load", function () {
+  var r = {}, panel = document.getElementById("panel");
+  var imgs = Array.prototype.slice.call(document.querySelectorAll(".page img"));
+  r.images = imgs.length;
+  r.decoded = imgs.filter(function (i) { return i.complete && i.naturalWidth > 0; }).length;
+  document.getElementById("page-" + CLICK).dispatchEvent(new MouseEvent("click", {bubbles: true}));
+  r.selected = Array.prototype.map.call(document.querySelectorAll(".page.sel"), function (e) { return e.dataset.id; });
+  r.panel = panel.innerText;
+  r.outEdges = document.querySelectorAll("path.edge.out").length;
+  r.inEdges = document.querySelectorAll("path.edge.in").length;
+  var box = document.getElementById("search");
+  box.value = QUERY;
+  box.dispatchEvent(new Event("input", {bubbles: true}));
+  r.hits = Array.prototype.map.call(document.querySelectorAll(".page.hit"), function (e) { return e.dataset.id; });
+  r.searchPanel = panel.innerText;
+  box.value = "";
+  box.dispatchEvent(new Event("input", {bubbles: true}));
+  document.getElementById("from").value = FROM;
+  document.getElementById("to").value = TO;
+  document.getElementById("go").click();
+  r.route = Array.prototype.map.call(document.querySelectorAll(".page.onroute"), function (e) { return e.dataset.id; });
+  r.routeEdges = Array.prototype.map.call(document.querySelectorAll("path.edge.onroute"), function (e) { return e.id; });
+  r.routePanel = panel.innerText;
+  document.getElementById("page-" + TO).dispatchEvent(new MouseEvent("click", {bubbles: true}));
+  r.rects = imgs.map(function (i) { var b = i.getBoundingClientRect(); return [b.left, b.top, b.width, b.height]; });
+  var pre = document.createElement("pre");
+  pre.id = "selftest";
+  pre.hidden = true;
+  pre.textContent = JSON.stringify(r);
+  document.body.appendChild(pre);
+});
+</script>`
+
+type selfTestResult struct {
+	Images, Decoded   int
+	Selected          []string
+	Panel             string
+	OutEdges, InEdges int
+	Hits              []string
+	SearchPanel       string
+	Route, RouteEdges []string
+	RoutePanel        string
+	Rects             [][4]float64 // where the page pictures are drawn
+}
+
+// TestSettingsMapInChromium: after the built-in Settings tasks ran on virtual phones, the
+// map view of com.android.settings renders in headless Chromium with at least ten page
+// pictures; clicking a page shows its elements and its ways in and out, a search finds
+// the page that holds an element, and the route between two pages is the knowledge
+// file's own path, highlighted. The screenshot is kept in MAPVIEW_OUT when set.
+func TestSettingsMapInChromium(t *testing.T) {
+	bin := chromium(t)
+	m, thumbs, st := settingsMap(t)
+	t.Logf("%s: %d pages, %d transitions, %d pictures", settings, len(m.Pages), len(m.Transitions), len(thumbs))
+	if len(thumbs) < 10 {
+		t.Fatalf("%d page pictures learned, want at least 10", len(thumbs))
+	}
+	total := 0
+	for k, th := range thumbs {
+		total += len(th.JPEG)
+		if len(th.JPEG) > 8<<10 {
+			t.Errorf("picture of %s is %d bytes, want ≤ 8 KiB", k, len(th.JPEG))
+		}
+	}
+	t.Logf("pictures: %d bytes in all, %d on average", total, total/len(thumbs))
+
+	var page bytes.Buffer
+	if err := mapview.Write(&page, m, thumbs, mapview.Options{Label: "Settings", Generated: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	raw := page.String()
+	if regexp.MustCompile(`(?i)(src|href)\s*=\s*"(https?:|//|file:)|url\((https?:|//)`).MatchString(raw) {
+		t.Error("the page refers to an external resource")
+	}
+	if n := strings.Count(raw, `<img src="data:image/jpeg;base64,`); n < 10 {
+		t.Errorf("%d inline pictures in the page, want ≥ 10", n)
+	}
+
+	// What to click, search and route: a page with ways in and out; an element of one page
+	// named on no page's card; the entry page to the page farthest from it.
+	ids := map[string]string{}
+	for _, p := range m.Pages {
+		ids[p.Key] = p.ID
+	}
+	in, out := map[string]int{}, map[string]int{}
+	for _, tr := range m.Transitions {
+		if tr.From != tr.To {
+			out[tr.From]++
+			in[tr.To]++
+		}
+	}
+	var click knowledge.Page
+	for _, p := range m.Pages {
+		if in[p.Key] > 0 && out[p.Key] > 0 && len(p.Elements) > 0 {
+			click = p
+			break
+		}
+	}
+	if click.ID == "" {
+		t.Fatal("no page has ways in, ways out and elements")
+	}
+	query, holder := "", ""
+	for _, p := range m.Pages {
+		for _, e := range p.Elements {
+			if e.Text == "" || len([]rune(e.Text)) < 4 {
+				continue
+			}
+			named := false
+			for _, q := range m.Pages {
+				named = named || strings.Contains(strings.ToLower(q.ID+" "+q.Name()+" "+q.Activity), strings.ToLower(e.Text))
+			}
+			if !named {
+				query, holder = e.Text, p.ID
+				break
+			}
+		}
+		if query != "" {
+			break
+		}
+	}
+	if query == "" {
+		t.Fatal("no element text to search for")
+	}
+	from := m.Pages[0]
+	var to knowledge.Page
+	var path []knowledge.Transition
+	for _, p := range m.Pages[1:] {
+		if steps, err := st.Path(settings, from.Key, p.Key); err == nil && len(steps) > len(path) {
+			to, path = p, steps
+		}
+	}
+	if len(path) < 2 {
+		t.Fatalf("no route of two steps or more from %s", from.ID)
+	}
+	wantRoute := []string{from.ID}
+	var wantEdges []string
+	for _, s := range path {
+		wantRoute = append(wantRoute, ids[s.To])
+		wantEdges = append(wantEdges, "e-"+ids[s.From]+"-"+ids[s.To])
+	}
+	t.Logf("click %s (%s); search %q (on %s); route %v", click.ID, click.Name(), query, holder, wantRoute)
+
+	js := strings.NewReplacer("CLICK", jsString(click.ID), "QUERY", jsString(query), "FROM", jsString(from.ID), "TO", jsString(to.ID)).Replace(selfTest)
+	dir := os.Getenv("MAPVIEW_OUT")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	file := filepath.Join(dir, "map-selftest.html")
+	if err := os.WriteFile(file, []byte(strings.Replace(raw, "</body>", js+"</body>", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "map.html"), page.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := string(headless(t, bin, "--dump-dom", "file://"+file))
+	mres := regexp.MustCompile(`(?s)<pre id="selftest"[^>]*>(.*?)</pre>`).FindStringSubmatch(dom)
+	if mres == nil {
+		t.Fatalf("the page's script did not run:\n%s", clip(dom))
+	}
+	var r selfTestResult
+	if err := json.Unmarshal([]byte(html.UnescapeString(mres[1])), &r); err != nil {
+		t.Fatalf("self-test result: %v\n%s", err, mres[1])
+	}
+	if r.Images < 10 || r.Decoded < 10 {
+		t.Errorf("the rendered page has %d page pictures, %d decoded; want ≥ 10", r.Images, r.Decoded)
+	}
+	if len(r.Selected) != 1 || r.Selected[0] != click.ID {
+		t.Errorf("clicking %s selected %v", click.ID, r.Selected)
+	}
+	for _, w := range []string{click.ID + " · " + click.Name(), "Elements (", "Ways in (", "Ways out (", click.Elements[0].String()} {
+		if !strings.Contains(strings.ToLower(r.Panel), strings.ToLower(w)) {
+			t.Errorf("the panel of %s lacks %q:\n%s", click.ID, w, r.Panel)
+		}
+	}
+	if r.OutEdges < 1 || r.InEdges < 1 {
+		t.Errorf("clicking %s lit %d edges in and %d out, want ≥ 1 each", click.ID, r.InEdges, r.OutEdges)
+	}
+	if !slices.Contains(r.Hits, holder) || !strings.Contains(r.SearchPanel, query) {
+		t.Errorf("searching %q found %v, want %s among them:\n%s", query, r.Hits, holder, r.SearchPanel)
+	}
+	if !sameSet(r.Route, wantRoute) || !sameSet(r.RouteEdges, wantEdges) {
+		t.Errorf("route %s → %s lit pages %v and edges %v, want %v and %v", from.ID, to.ID, r.Route, r.RouteEdges, wantRoute, wantEdges)
+	}
+	if !strings.Contains(r.RoutePanel, fmt.Sprintf("%d steps", len(path))) {
+		t.Errorf("the route panel:\n%s", r.RoutePanel)
+	}
+
+	shot := filepath.Join(dir, "map.png")
+	headless(t, bin, "--screenshot="+shot, "file://"+file)
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	// A picture shows in the screenshot where the page drew it: inside the window, and
+	// not one flat colour (a screen has text on a background).
+	shown := 0
+	for _, rc := range r.Rects {
+		x0, y0, w, h := int(rc[0]), int(rc[1]), int(rc[2]), int(rc[3])
+		if w < 20 || h < 40 || !image.Rect(x0, y0, x0+w, y0+h).In(img.Bounds()) {
+			continue
+		}
+		lo, hi := uint32(0xffff), uint32(0)
+		for y := y0 + 2; y < y0+h-2; y += 2 {
+			for x := x0 + 2; x < x0+w-2; x += 2 {
+				r, g, b, _ := img.At(x, y).RGBA()
+				l := (r + g + b) / 3
+				lo, hi = min(lo, l), max(hi, l)
+			}
+		}
+		if hi-lo > 0x4000 {
+			shown++
+		}
+	}
+	if shown < 10 {
+		t.Errorf("the screenshot shows %d page pictures, want ≥ 10", shown)
+	}
+	t.Logf("screenshot %s (%v): %d page pictures shown", shot, img.Bounds(), shown)
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func sameSet(a, b []string) bool {
+	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
+}
+
+func clip(s string) string {
+	if len(s) > 3000 {
+		return s[:3000] + "…"
+	}
+	return s
+}
