@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fairy-go/fairy/global"
@@ -78,10 +79,24 @@ func reportKnowledge(out io.Writer, k runKnowledge, sum global.Summary, mapErr e
 	u := sum.Knowledge
 	used := "nothing used yet"
 	if u.Used {
-		used = fmt.Sprintf("used %s, %s, %s replayed by shortcut", global.Count(u.Tricks, "trick", "tricks"),
-			global.Count(u.Hints, "navigation hint", "navigation hints"), global.Count(u.ShortcutSteps, "step", "steps"))
+		var parts []string
+		add := func(n int, s string) {
+			if n > 0 {
+				parts = append(parts, s)
+			}
+		}
+		add(u.Tricks, global.Count(u.Tricks, "trick", "tricks"))
+		add(u.Hints, global.Count(u.Hints, "navigation hint", "navigation hints"))
+		add(u.ShortcutSteps, global.Count(u.ShortcutSteps, "step", "steps")+" replayed by shortcut")
+		add(u.VerifiedSteps, global.Count(u.VerifiedSteps, "step", "steps")+" confirmed by the App Map")
+		add(u.Routines, global.Count(u.Routines, "routine", "routines")+" ("+global.Count(u.RoutineSteps, "step", "steps")+" replayed)")
+		add(u.KnownReads, global.Count(u.KnownReads, "page", "pages")+" whose facts were known")
+		used = "used " + strings.Join(parts, ", ")
 	}
 	learned := fmt.Sprintf("learned from %s (%s)", global.Count(u.LearnedTasks, "app task", "app tasks"), global.Count(u.LearnedTricks, "trick", "tricks"))
+	if u.SkippedLearns > 0 {
+		learned += fmt.Sprintf(", %s followed a known routine (nothing new to learn)", global.Count(u.SkippedLearns, "app task", "app tasks"))
+	}
 	if u.LearnErrors > 0 {
 		learned += fmt.Sprintf(", %s failed (see the trace)", global.Count(u.LearnErrors, "learning pass", "learning passes"))
 	}

@@ -42,6 +42,8 @@ func TestKnowledgeReportCounts(t *testing.T) {
 			"knowledge: used 1 trick, 1 navigation hint, 1 step replayed by shortcut; learned from 1 app task (1 trick), 1 learning pass failed (see the trace); file k.db\n"},
 		{global.KnowledgeUse{LearnedTasks: 2, LearnedTricks: 3},
 			"knowledge: nothing used yet; learned from 2 app tasks (3 tricks); file k.db\n"},
+		{global.KnowledgeUse{Used: true, Tricks: 10, VerifiedSteps: 1, Routines: 3, RoutineSteps: 6, KnownReads: 7, SkippedLearns: 2},
+			"knowledge: used 10 tricks, 1 step confirmed by the App Map, 3 routines (6 steps replayed), 7 pages whose facts were known; learned from 0 app tasks (0 tricks), 2 app tasks followed a known routine (nothing new to learn); file k.db\n"},
 	} {
 		var b strings.Builder
 		reportKnowledge(&b, runKnowledge{Path: "k.db"}, global.Summary{Knowledge: tc.u}, nil)
