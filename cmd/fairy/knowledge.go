@@ -60,7 +60,7 @@ func withKnowledge(knowledgePath func() (string, error), write bool, f func(*kno
 	return err
 }
 
-// newMapCmd builds `fairy map list|show|path|export`.
+// newMapCmd builds `fairy map list|show|path|export|view` (view: mapview.go).
 func newMapCmd(knowledgePath func() (string, error)) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "map",
@@ -195,7 +195,7 @@ func newMapCmd(knowledgePath func() (string, error)) *cobra.Command {
 	addFormatFlag(list, &listFormat)
 	addFormatFlag(show, &showFormat)
 	addFormatFlag(path, &pathFormat)
-	cmd.AddCommand(list, show, path, export)
+	cmd.AddCommand(list, show, path, export, newMapViewCmd(knowledgePath))
 	return cmd
 }
 
