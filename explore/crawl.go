@@ -564,6 +564,10 @@ func (c *crawler) perceived(ctx context.Context, s *perception.Screen) {
 		return
 	}
 	key := knowledge.PageKey(s.Activity, s.Signature)
+	found := ""
+	if !c.seen[key] {
+		found = describe(s)
+	}
 	c.seen[key] = true
 	c.step++
 	ev := memory.ScreenPerceived{Step: c.step, Package: s.Package, Activity: s.Activity, Signature: s.Signature,
@@ -578,7 +582,7 @@ func (c *crawler) perceived(ctx context.Context, s *perception.Screen) {
 	if err := c.cfg.Store.Update(func(tx *knowledge.Tx) error { return tx.PageExplored(s.Package, key) }); err != nil {
 		c.cfg.Logger.Debug("explore: page not marked explored", "page", key, "err", err)
 	}
-	c.report(s)
+	c.report(s, found)
 }
 
 // actionEvent is the ActionExecuted the executor would publish for a on el.
@@ -591,10 +595,10 @@ func (c *crawler) actionEvent(a memory.Action, el *perception.Element) memory.Ac
 }
 
 // report calls the progress hook.
-func (c *crawler) report(s *perception.Screen) {
+func (c *crawler) report(s *perception.Screen, found string) {
 	if c.cfg.Progress == nil {
 		return
 	}
-	c.cfg.Progress(Progress{Pages: len(c.nodes), Transitions: len(c.edges), Actions: c.actions,
-		Left: max(0, c.cfg.Budget-c.actions), Page: describe(s), Doing: c.doing})
+	c.cfg.Progress(Progress{Pages: len(c.seen), Transitions: len(c.edges), Actions: c.actions,
+		Left: max(0, c.cfg.Budget-c.actions), Page: describe(s), Found: found, Doing: c.doing})
 }

@@ -67,6 +67,7 @@ type Progress struct {
 	Actions     int    // actions taken
 	Left        int    // actions left in the budget
 	Page        string // the page on screen (its description)
+	Found       string // the page this step found, when it is new to the exploration
 	Doing       string // what the last action was
 }
 

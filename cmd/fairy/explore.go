@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"regexp"
+	"sort"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/executor/adb"
+	"github.com/fairy-go/fairy/explore"
+)
+
+// exploreDeps are the hooks of `fairy explore`.
+type exploreDeps struct {
+	OpenDevice    func(ctx context.Context) (*adb.Device, error)
+	KnowledgePath func() (string, error)
+	Guard         func() (*executor.Guard, error) // nil guard: the default policy
+	Logger        func() *slog.Logger
+	Stdout        io.Writer
+	Style         termStyle
+}
+
+// exploreFlags are `fairy explore`'s options.
+type exploreFlags struct {
+	budget   int
+	depth    int
+	time     time.Duration
+	dryRun   bool
+	pictures bool
+}
+
+// packageName is an Android package name.
+var packageName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$`)
+
+// newExploreCmd builds `fairy explore`.
+func newExploreCmd(d exploreDeps) *cobra.Command {
+	var f exploreFlags
+	cmd := &cobra.Command{
+		Use:   "explore PKG [--budget N] [--depth D] [--time T] [--dry-run]",
+		Short: "Map an app's pages before any task, with no model: a safe breadth-first crawler",
+		Long: `Launches the app and visits its pages breadth first through the elements that open a page
+(list rows, tabs, buttons), recording pages and transitions into the App Map exactly as a
+task would; the pages are marked explored. No model is used.
+
+It never taps what the guard judges sensitive, never toggles a switch, checkbox or radio
+button, never types, never confirms a dialog (it dismisses it with Back), never taps a
+control whose words say it acts (clear, stop, reset, OK, Open, …), and leaves another app
+at once. It comes back with Back, or relaunches the app and replays the path.
+Ctrl-C stops it and keeps what it learned.`,
+		Example: `  fairy explore com.android.settings --budget 200
+  fairy explore com.example.app --dry-run`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExplore(cmd.Context(), d, f, args[0], cmd.OutOrStdout())
+		},
+	}
+	fl := cmd.Flags()
+	fl.IntVar(&f.budget, "budget", explore.DefaultBudget, "most actions to take (taps, Back presses, scrolls, launches)")
+	fl.IntVar(&f.depth, "depth", explore.DefaultDepth, "deepest page to explore, in taps from the first page")
+	fl.DurationVar(&f.time, "time", 0, "longest wall time, e.g. 5m (0: the budget bounds it)")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "launch the app and print what would be tapped on its first page, without a tap")
+	fl.BoolVar(&f.pictures, "pictures", true, "file a small picture of every new page for the map view")
+	return cmd
+}
+
+func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, stdout io.Writer) error {
+	switch {
+	case !packageName.MatchString(app):
+		return withExit(exitUsage, fmt.Errorf("%q is no package name: pass one like com.android.settings (see `fairy apps`)", app))
+	case f.budget < 1:
+		return withExit(exitUsage, fmt.Errorf("--budget must be at least 1, got %d", f.budget))
+	case f.depth < 1:
+		return withExit(exitUsage, fmt.Errorf("--depth must be at least 1, got %d", f.depth))
+	case f.time < 0:
+		return withExit(exitUsage, fmt.Errorf("--time must not be negative, got %s", f.time))
+	}
+	out := stdout
+	if d.Stdout != nil {
+		out = d.Stdout
+	}
+	out = d.Style.wrap(out)
+	var guard *executor.Guard
+	if d.Guard != nil {
+		g, err := d.Guard()
+		if err != nil {
+			return withExit(exitUsage, err)
+		}
+		guard = g
+	}
+	log := slog.New(slog.DiscardHandler)
+	if d.Logger != nil {
+		log = d.Logger()
+	}
+	dev, err := d.OpenDevice(ctx)
+	if err != nil {
+		return err
+	}
+	defer dev.Close(context.WithoutCancel(ctx))
+	store, err := openKnowledge(d.KnowledgePath, true)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	tw, live := out.(*termWriter)
+	cfg := explore.Config{Device: dev, Store: store, App: app, Guard: guard, Budget: f.budget, Depth: f.depth, Time: f.time,
+		DryRun: f.dryRun, Pictures: f.pictures && !f.dryRun, Logger: log,
+		Progress: func(p explore.Progress) {
+			if p.Found != "" {
+				fmt.Fprintf(out, "+ page %d: %s · %d transitions · %d actions, %d left\n", p.Pages, p.Found, p.Transitions, p.Actions, p.Left)
+			}
+			if live && tw.style.Live {
+				tw.showStatus(fmt.Sprintf("%d pages · %d transitions · %d actions left · %s on %s", p.Pages, p.Transitions, p.Left, p.Doing, p.Page))
+			}
+		}}
+	if f.dryRun {
+		fmt.Fprintf(out, "dry run: %s, first page only, no tap\n", app)
+	} else {
+		fmt.Fprintf(out, "exploring %s: budget %d actions, depth %d (no model; Ctrl-C keeps what is learned)\n", app, f.budget, f.depth)
+	}
+	sum, err := explore.Run(ctx, cfg)
+	if live {
+		tw.clearStatus()
+	}
+	if err != nil {
+		if errors.Is(err, explore.ErrNotLaunched) {
+			return withExit(exitUsage, err)
+		}
+		return err
+	}
+	if f.dryRun {
+		for _, t := range sum.Taps {
+			fmt.Fprintf(out, "would tap   %s %q\n", t.Role, t.Element)
+		}
+		for _, t := range sum.Left {
+			fmt.Fprintf(out, "leave alone %s %q: %s\n", t.Role, t.Element, t.Reason)
+		}
+		return nil
+	}
+	fmt.Fprintf(out, "explored %s: %d pages (%d new), %d transitions, %d actions in %s; ended: %s\n",
+		app, sum.Pages, sum.NewPages, sum.Transitions, sum.Actions, sum.Elapsed.Round(100*time.Millisecond), sum.Stopped)
+	if len(sum.Skipped) > 0 {
+		reasons := make([]string, 0, len(sum.Skipped))
+		for r := range sum.Skipped {
+			reasons = append(reasons, r)
+		}
+		sort.Strings(reasons)
+		fmt.Fprint(out, "left alone:")
+		for _, r := range reasons {
+			fmt.Fprintf(out, " %d %s;", sum.Skipped[r], r)
+		}
+		fmt.Fprintln(out)
+	}
+	if sum.Unreached > 0 {
+		fmt.Fprintf(out, "%d pages found but not explored (budget, depth or time): run again with a larger --budget\n", sum.Unreached)
+	}
+	fmt.Fprintf(out, "see it: fairy map show %s\n", app)
+	return nil
+}

@@ -1,0 +1,51 @@
+package explore
+
+import (
+	"testing"
+
+	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/perception"
+)
+
+// TestJudge: what the crawler leaves alone, and why; list rows and buttons that open a
+// page are tapped.
+func TestJudge(t *testing.T) {
+	g, err := executor.NewGuard(executor.DefaultGuardPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := perception.Bounds{X1: 0, Y1: 200, X2: 1080, Y2: 400}
+	s := &perception.Screen{Elements: []perception.Element{
+		{Index: 1, Role: "item", Label: "Display", Clickable: true, Enabled: true, Bounds: row},
+		{Index: 2, Role: "item", Label: "Wi-Fi", Clickable: true, Enabled: true, Bounds: perception.Bounds{Y1: 400, X2: 1080, Y2: 600}},
+		{Index: 3, Role: "switch", Checkable: true, Enabled: true, Bounds: perception.Bounds{X1: 900, Y1: 450, X2: 1000, Y2: 550},
+			Center: perception.Point{X: 950, Y: 500}},
+		{Index: 4, Role: "button", Label: "Clear storage", Clickable: true, Enabled: true},
+		{Index: 5, Role: "button", Label: "Clear cache", Clickable: true, Enabled: true},
+		{Index: 6, Role: "button", Label: "Force stop", Clickable: true, Enabled: true},
+		{Index: 7, Role: "button", Label: "Open", Clickable: true, Enabled: true},
+		{Index: 8, Role: "button", Label: "Navigate up", Clickable: true, Enabled: true},
+		{Index: 9, Role: "input", Label: "Search", Clickable: true, Enabled: true, Editable: true},
+		{Index: 10, Role: "checkbox", Label: "Remember me", Clickable: true, Enabled: true, Checkable: true},
+		{Index: 11, Role: "button", Label: "OK", Clickable: true, Enabled: true},
+		{Index: 12, Role: "button", Label: "Delete", Clickable: true, Enabled: true},
+		{Index: 13, Role: "item", Label: "Open by default", Clickable: true, Enabled: true},
+		{Index: 14, Role: "button", Label: "Pay now", Clickable: true, Enabled: true},
+		{Index: 15, Role: "list", Scrollable: true, Enabled: true},
+		{Index: 16, Role: "item", Label: "Storage & cache", Clickable: true},
+		{Index: 17, Role: "button", Label: "Cancel", Clickable: true, Enabled: true},
+		{Index: 18, Role: "tab", Label: "外卖", Clickable: true, Enabled: true},
+		{Index: 19, Role: "button", Label: "提交订单", Clickable: true, Enabled: true},
+	}}
+	want := map[int]string{
+		1: "", 2: SkipToggles, 3: SkipNotTapped, 4: SkipSensitive, 5: SkipActs, 6: SkipActs, 7: SkipActs,
+		8: SkipBack, 9: SkipTypes, 10: SkipToggles, 11: SkipActs, 12: SkipSensitive, 13: "", 14: SkipSensitive,
+		15: SkipNotTapped, 16: SkipDisabled, 17: SkipBack, 18: "", 19: SkipSensitive,
+	}
+	for i := range s.Elements {
+		el := &s.Elements[i]
+		if got := judge(g, el, s); got != want[el.Index] {
+			t.Errorf("%s %q: %q, want %q", el.Role, el.Label, got, want[el.Index])
+		}
+	}
+}
