@@ -150,6 +150,9 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	if f.out == "" {
 		f.out = filepath.Join(rc.RunsDir, "eval-"+now().UTC().Format("20060102-150405"))
 	}
+	if etcdstore.IsURL(f.knowledge) && (f.coldWarm || f.learnFrom != "" || f.learnTags != "") {
+		return withExit(2, errors.New("--knowledge etcd://… is one knowledge every run shares: --cold-warm, --learn-from and --learn-tags need a knowledge file (or fresh/shared)"))
+	}
 	if err := checkEvalKnowledge(f.knowledge, f.out); err != nil {
 		return withExit(2, err)
 	}
