@@ -17,12 +17,16 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode"
+
+	"golang.org/x/image/font/sfnt"
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/agentrun"
 	"github.com/fairy-go/fairy/internal/mapview"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/sim"
+	"github.com/fairy-go/fairy/sim/cjkfont"
 )
 
 const settings = "com.android.settings"
@@ -108,12 +112,19 @@ func chromium(t *testing.T) string {
 
 func headless(t *testing.T, bin string, args ...string) []byte {
 	t.Helper()
+	return headlessEnv(t, bin, nil, args...)
+}
+
+// headlessEnv runs headless Chromium with env added to the test's environment.
+func headlessEnv(t *testing.T, bin string, env []string, args ...string) []byte {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--user-data-dir=" + t.TempDir(), "--window-size=1600,1200", "--virtual-time-budget=5000"}
 	cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
+	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -191,6 +202,37 @@ func TestSettingsMapInChromium(t *testing.T) {
 		}
 	}
 	t.Logf("pictures: %d bytes in all, %d on average", total, total/len(thumbs))
+
+	// Legible in Chinese: every CJK character the map shows has a glyph in the font the
+	// page embeds (the screenshot below is taken with no CJK font on the machine).
+	font, err := cjkfont.Parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, p := range m.Pages {
+		texts = append(texts, p.Name())
+		for _, e := range p.Elements {
+			texts = append(texts, e.String())
+		}
+	}
+	for _, tr := range m.Transitions {
+		texts = append(texts, tr.Action.String())
+	}
+	han := 0
+	var buf sfnt.Buffer
+	for _, r := range strings.Join(texts, " ") {
+		if !unicode.Is(unicode.Han, r) {
+			continue
+		}
+		han++
+		if g, err := font.GlyphIndex(&buf, r); err != nil || g == 0 {
+			t.Errorf("the embedded CJK font has no glyph for %q", r)
+		}
+	}
+	if han == 0 {
+		t.Error("the Settings map holds no Chinese text (the built-in suite's Chinese task should give some)")
+	}
 
 	var page bytes.Buffer
 	if err := mapview.Write(&page, m, thumbs, mapview.Options{Label: "Settings", Generated: time.Now()}); err != nil {
@@ -313,8 +355,10 @@ func TestSettingsMapInChromium(t *testing.T) {
 		t.Errorf("the route panel:\n%s", r.RoutePanel)
 	}
 
+	// The screenshot is taken with Latin fonts only (where the machine has DejaVu): the
+	// Chinese it shows is drawn with the page's own font.
 	shot := filepath.Join(dir, "map.png")
-	headless(t, bin, "--screenshot="+shot, "file://"+file)
+	headlessEnv(t, bin, latinFontsOnly(t), "--screenshot="+shot, "file://"+file)
 	f, err := os.Open(shot)
 	if err != nil {
 		t.Fatal(err)
@@ -364,4 +408,21 @@ func clip(s string) string {
 		return s[:3000] + "…"
 	}
 	return s
+}
+
+// latinFontsOnly is the environment that points fontconfig at the DejaVu fonts alone; nil
+// when the machine has none (the system's fonts are used then).
+func latinFontsOnly(t *testing.T) []string {
+	const dejavu = "/usr/share/fonts/truetype/dejavu"
+	if _, err := os.Stat(dejavu); err != nil {
+		return nil
+	}
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "fonts.conf")
+	body := `<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig><dir>` + dejavu +
+		`</dir><include ignore_missing="yes">/etc/fonts/conf.d</include><cachedir>` + filepath.Join(dir, "cache") + `</cachedir></fontconfig>`
+	if err := os.WriteFile(conf, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"FONTCONFIG_FILE=" + conf}
 }
