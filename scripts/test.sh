@@ -9,6 +9,7 @@ need=()
 command -v adb >/dev/null 2>&1 || need+=(adb)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v gm >/dev/null 2>&1 || need+=(graphicsmagick) # adbkit's framebuffer('png') runs gm (sim/interop)
+command -v etcd >/dev/null 2>&1 || need+=(etcd-server) # knowledge/etcdstore: tests start a real etcd
 if [ ${#need[@]} -gt 0 ]; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		echo "test.sh: installing ${need[*]} with apt-get"
