@@ -26,7 +26,7 @@ const (
 	rowGap   = 96
 	margin   = 40
 	minCols  = 3
-	maxCols  = 9
+	maxCols  = 12
 	sweeps   = 4
 	backBend = 36  // how far a back edge bows out to the side of its cards
 	aspect   = 1.3 // the width:height the map aims at: a window's
