@@ -20,9 +20,14 @@ const settingsApp = "com.android.settings"
 
 // phoneOverADB starts a virtual phone, connects the real adb server to it and opens it
 // through the device layer (gadb).
-func phoneOverADB(t *testing.T) (*sim.Phone, *adb.Device, *adbtest.Server, string) {
+func phoneOverADB(t testing.TB) (*sim.Phone, *adb.Device, *adbtest.Server, string) {
+	return phoneWith(t, sim.Faults{})
+}
+
+// phoneWith is phoneOverADB with faults.
+func phoneWith(t testing.TB, faults sim.Faults) (*sim.Phone, *adb.Device, *adbtest.Server, string) {
 	t.Helper()
-	phone, err := sim.New(sim.Config{Seed: 1})
+	phone, err := sim.New(sim.Config{Seed: 1, Faults: faults})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +49,7 @@ func phoneOverADB(t *testing.T) (*sim.Phone, *adb.Device, *adbtest.Server, strin
 	return phone, dev, srv, serial
 }
 
-func openStore(t *testing.T) *knowledge.Store {
+func openStore(t testing.TB) *knowledge.Store {
 	t.Helper()
 	s, err := knowledge.Open(filepath.Join(t.TempDir(), "knowledge.db"), knowledge.Options{})
 	if err != nil {
@@ -184,4 +189,90 @@ func TestExploreConfig(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
+}
+
+// TestExploreFaults: with unexpected "Rate this app" dialogs and dead taps, the crawler
+// only ever dismisses the dialogs (it never taps "Rate now"), still maps Settings, and
+// changes no setting.
+func TestExploreFaults(t *testing.T) {
+	phone, dev, srv, serial := phoneWith(t, sim.Faults{Dialog: 0.2, DeadTap: 0.1})
+	store := openStore(t)
+	beforeList := settingsList(t, srv, serial)
+	beforeData := appData(phone)
+	sum, err := explore.Run(t.Context(), explore.Config{Device: dev, Store: store, App: settingsApp, Budget: 200})
+	if err != nil {
+		t.Fatalf("explore: %v", err)
+	}
+	t.Logf("with faults: %d pages, %d transitions, %d actions, stopped: %s, skipped %v", sum.Pages, sum.Transitions, sum.Actions, sum.Stopped, sum.Skipped)
+	for _, tp := range sum.Taps {
+		if tp.Element == "Rate now" || tp.Element == "Not now" {
+			t.Errorf("tapped %q on %q: a dialog is only dismissed with Back", tp.Element, tp.Page)
+		}
+	}
+	if after := settingsList(t, srv, serial); after != beforeList {
+		t.Errorf("settings list changed:\nbefore:\n%s\nafter:\n%s", beforeList, after)
+	}
+	if after := appData(phone); !reflect.DeepEqual(after, beforeData) {
+		t.Errorf("app data changed: before %v, after %v", beforeData, after)
+	}
+	if sum.Pages < 10 {
+		t.Errorf("%d pages with faults, want at least 10", sum.Pages)
+	}
+}
+
+// TestExploreInterrupted: an exploration cut short (Ctrl-C) keeps what it learned: the
+// pages seen before the cut are in the map, marked explored.
+func TestExploreInterrupted(t *testing.T) {
+	_, dev, _, _ := phoneOverADB(t)
+	store := openStore(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	sum, err := explore.Run(ctx, explore.Config{Device: dev, Store: store, App: settingsApp, Budget: 200,
+		Progress: func(p explore.Progress) {
+			if p.Pages >= 5 {
+				cancel()
+			}
+		}})
+	if err != nil {
+		t.Fatalf("an interrupted exploration is no error: %v", err)
+	}
+	if sum.Stopped != "interrupted" || sum.Actions >= 100 {
+		t.Errorf("stopped %q after %d actions, want interrupted early", sum.Stopped, sum.Actions)
+	}
+	m, err := store.Map(settingsApp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	explored := 0
+	for _, p := range m.Pages {
+		if p.Explored > 0 {
+			explored++
+		}
+	}
+	if explored < 5 || explored != sum.Pages {
+		t.Errorf("%d explored pages kept in the map, summary says %d seen; want at least 5, the same", explored, sum.Pages)
+	}
+}
+
+// BenchmarkExploreSettings: exploring Settings on the virtual phone through the real adb
+// server with the default budget of 200 actions, from a factory-fresh phone and an empty
+// map: pages, transitions and actions per exploration (the time is ns/op).
+func BenchmarkExploreSettings(b *testing.B) {
+	phone, dev, _, _ := phoneOverADB(b)
+	var sum explore.Summary
+	for b.Loop() {
+		b.StopTimer()
+		if err := phone.Reset(); err != nil {
+			b.Fatal(err)
+		}
+		store := openStore(b)
+		b.StartTimer()
+		var err error
+		if sum, err = explore.Run(b.Context(), explore.Config{Device: dev, Store: store, App: settingsApp}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(sum.Pages), "pages/op")
+	b.ReportMetric(float64(sum.Transitions), "transitions/op")
+	b.ReportMetric(float64(sum.Actions), "actions/op")
 }
