@@ -27,7 +27,13 @@ func phoneOverADB(t testing.TB) (*sim.Phone, *adb.Device, *adbtest.Server, strin
 // phoneWith is phoneOverADB with faults.
 func phoneWith(t testing.TB, faults sim.Faults) (*sim.Phone, *adb.Device, *adbtest.Server, string) {
 	t.Helper()
-	phone, err := sim.New(sim.Config{Seed: 1, Faults: faults})
+	return phoneOf(t, sim.Config{Seed: 1, Faults: faults})
+}
+
+// phoneOf is phoneOverADB with a phone of cfg.
+func phoneOf(t testing.TB, cfg sim.Config) (*sim.Phone, *adb.Device, *adbtest.Server, string) {
+	t.Helper()
+	phone, err := sim.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,4 +281,70 @@ func BenchmarkExploreSettings(b *testing.B) {
 	b.ReportMetric(float64(sum.Pages), "pages/op")
 	b.ReportMetric(float64(sum.Transitions), "transitions/op")
 	b.ReportMetric(float64(sum.Actions), "actions/op")
+}
+
+// hubApp is a small app whose "Help" row opens another app (Settings).
+const hubApp = `
+package: com.example.hub
+label: Hub
+activity: .Main
+screens:
+  - id: main
+    title: Hub
+    elements:
+      - type: list
+        id: rows
+        items:
+          - {id: help, title: "Help", to: help}
+          - {id: details, title: "Details", to: details}
+        row: {title: "{{.item.title}}"}
+        on_tap:
+          - {if: '{{eq .item.to "help"}}', launch: com.android.settings}
+          - {if: '{{eq .item.to "details"}}', go: details}
+  - id: details
+    activity: .Details
+    title: Details
+    up: true
+    elements:
+      - {type: text, id: body, text: "Nothing here."}
+`
+
+// TestExploreLeavesOtherApps: a row that brings another app to the front is left at once
+// with Back, counted, not tapped again, and the other app's screens never reach the map.
+func TestExploreLeavesOtherApps(t *testing.T) {
+	apps, err := sim.DefaultApps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub, err := sim.ParseApp([]byte(hubApp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dev, _, _ := phoneOf(t, sim.Config{Seed: 1, Apps: append(apps, hub)})
+	store := openStore(t)
+	sum, err := explore.Run(t.Context(), explore.Config{Device: dev, Store: store, App: "com.example.hub", Budget: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Skipped[explore.SkipLeaves] != 1 || sum.Pages != 2 || sum.Stopped != "done" {
+		t.Errorf("summary %+v: want Help left once, the two pages of the app, done", sum)
+	}
+	helps := 0
+	for _, tp := range sum.Taps {
+		if tp.Element == "Help" {
+			helps++
+		}
+	}
+	if helps != 1 {
+		t.Errorf("Help tapped %d times, want once", helps)
+	}
+	summaries, err := store.Apps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range summaries {
+		if a.Package != "com.example.hub" && a.Pages > 0 {
+			t.Errorf("%s's screens were recorded (%d pages)", a.Package, a.Pages)
+		}
+	}
 }
