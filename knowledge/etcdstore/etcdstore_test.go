@@ -330,3 +330,49 @@ func TestParseURL(t *testing.T) {
 		}
 	}
 }
+
+// TestQueuedWritesReachEtcdWhenItIsBack: writes made while etcd is down are queued and
+// stored once it is back, merged with what another agent wrote meanwhile.
+func TestQueuedWritesReachEtcdWhenItIsBack(t *testing.T) {
+	srv := etcdtest.Start(t)
+	cfg, err := etcdstore.ParseURL(srv.URL("back"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := etcdstore.Open(cfg, knowledge.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	home := knowledge.Transition{From: "home", To: "cart", Action: tap("Cart")}
+	if _, err := s.RecordTransition("com.shop", home, true); err != nil {
+		t.Fatal(err)
+	}
+	srv.Kill()
+	for range 2 {
+		if _, err := s.RecordTransition("com.shop", home, true); !errors.Is(err, knowledge.ErrRemoteAway) {
+			t.Fatalf("write with etcd down: %v, want ErrRemoteAway", err)
+		}
+	}
+	srv.Restart(t)
+	other, err := etcdstore.Open(cfg, knowledge.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := other.RecordTransition("com.shop", home, true); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the queued writes stored", func() bool { q, _ := s.Pending(); return q == 0 })
+	successes := func(st *knowledge.Store) int {
+		m, err := st.Map("com.shop")
+		if err != nil || len(m.Transitions) != 1 {
+			return -1
+		}
+		return m.Transitions[0].Successes
+	}
+	eventually(t, "4 successes at both agents", func() bool { return successes(s) == 4 && successes(other) == 4 })
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close with every write stored: %v", err)
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -22,6 +21,7 @@ import (
 type Server struct {
 	// Endpoint is the client address, HOST:PORT.
 	Endpoint string
+	args     []string // the command line, for Restart
 	cmd      *exec.Cmd
 	done     chan struct{}
 	log      *os.File
@@ -45,25 +45,41 @@ func Start(t testing.TB) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "--name", "t", "--data-dir", filepath.Join(dir, "data"),
+	args := []string{bin, "--name", "t", "--data-dir", filepath.Join(dir, "data"),
 		"--listen-client-urls", cu, "--advertise-client-urls", cu,
 		"--listen-peer-urls", pu, "--initial-advertise-peer-urls", pu,
-		"--initial-cluster", "t="+pu, "--max-txn-ops", "100000", "--max-request-bytes", "33554432",
-		"--logger", "zap", "--log-level", "error")
-	cmd.Stdout, cmd.Stderr = logf, logf
+		"--initial-cluster", "t=" + pu, "--max-txn-ops", "100000", "--max-request-bytes", "33554432",
+		"--logger", "zap", "--log-level", "error"}
+	s := &Server{Endpoint: client, args: args, log: logf}
+	t.Cleanup(func() { s.Kill(); _ = logf.Close() })
+	s.start(t)
+	return s
+}
+
+// start runs the server's command line and waits until it answers.
+func (s *Server) start(t testing.TB) {
+	t.Helper()
+	cmd := exec.Command(s.args[0], s.args[1:]...)
+	cmd.Stdout, cmd.Stderr = s.log, s.log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start etcd: %v", err)
 	}
-	s := &Server{Endpoint: client, cmd: cmd, done: make(chan struct{}), log: logf}
-	go func() { _ = cmd.Wait(); close(s.done) }()
-	t.Cleanup(func() { s.Kill(); _ = logf.Close() })
+	done := make(chan struct{})
+	s.cmd, s.done = cmd, done
+	go func() { _ = cmd.Wait(); close(done) }()
 	if err := s.waitReady(15 * time.Second); err != nil {
 		s.Kill()
-		out, _ := os.ReadFile(logf.Name())
+		out, _ := os.ReadFile(s.log.Name())
 		t.Fatalf("etcd did not start: %v\n%s", err, out)
 	}
-	return s
+}
+
+// Restart starts a killed server again, on the same ports and data: the cluster is back.
+func (s *Server) Restart(t testing.TB) {
+	t.Helper()
+	s.Kill()
+	s.start(t)
 }
 
 // Kill stops the server at once (SIGKILL), as a crash or a lost host would; a second
@@ -114,5 +130,5 @@ func freePort(t testing.TB) string {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	return strings.TrimPrefix(l.Addr().String(), "")
+	return l.Addr().String()
 }
