@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/fairy-go/fairy/knowledge"
@@ -132,6 +133,9 @@ func (c *crawler) crawl(ctx context.Context) error {
 	if c.screen.Package != c.cfg.App {
 		return fmt.Errorf("%w: %s is in front", ErrNotLaunched, c.screen.Package)
 	}
+	if err := c.toFirstPage(ctx); err != nil {
+		return err
+	}
 	root := c.visit(c.screen, nil)
 	c.here = root
 	if c.cfg.DryRun {
@@ -152,6 +156,45 @@ func (c *crawler) crawl(ctx context.Context) error {
 		if err := c.explorePage(ctx, n); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// launcherActivity is a Device that names an app's launcher activity; *adb.Device is one.
+type launcherActivity interface {
+	LauncherActivity(ctx context.Context, pkg string) (string, error)
+}
+
+// toFirstPage brings the app back to its launcher activity when the launch resumed it on
+// a deeper page (the app was left there): Back until the launcher activity shows, or the
+// app leaves and is launched anew. A device that cannot name the launcher activity starts
+// where the launch left it.
+func (c *crawler) toFirstPage(ctx context.Context) error {
+	la, ok := c.cfg.Device.(launcherActivity)
+	if !ok {
+		return nil
+	}
+	comp, err := la.LauncherActivity(ctx, c.cfg.App)
+	if err != nil {
+		return nil
+	}
+	pkg, act, found := strings.Cut(comp, "/")
+	if !found {
+		return nil
+	}
+	if strings.HasPrefix(act, ".") {
+		act = pkg + act
+	}
+	for range maxBacks {
+		if c.screen.Package != c.cfg.App || c.screen.Activity == act {
+			break
+		}
+		if err := c.back(ctx); err != nil {
+			return err
+		}
+	}
+	if c.screen.Package != c.cfg.App {
+		return c.launch(ctx)
 	}
 	return nil
 }

@@ -157,17 +157,28 @@ func TestExploreSettings(t *testing.T) {
 	}
 }
 
-// TestExploreDryRun: a dry run launches the app, says what it would tap and what it
-// leaves alone, taps nothing and writes nothing to the map.
+// TestExploreDryRun: a dry run launches the app — back on its first page when it was left
+// deeper — says what it would tap and what it leaves alone, taps nothing and writes
+// nothing to the map.
 func TestExploreDryRun(t *testing.T) {
 	phone, dev, _, _ := phoneOverADB(t)
 	store := openStore(t)
-	sum, err := explore.Run(t.Context(), explore.Config{Device: dev, Store: store, App: settingsApp, DryRun: true})
+	ctx := t.Context()
+	if err := dev.Launch(ctx, settingsApp); err != nil {
+		t.Fatal(err)
+	}
+	if err := dev.Tap(ctx, 540, 325); err != nil { // "Network & internet"
+		t.Fatal(err)
+	}
+	if screen := phone.State().Screen; screen != "network" {
+		t.Fatalf("set-up: the phone is on %s, want network", screen)
+	}
+	sum, err := explore.Run(ctx, explore.Config{Device: dev, Store: store, App: settingsApp, DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Actions != 1 {
-		t.Errorf("a dry run took %d actions, want only the launch", sum.Actions)
+	if sum.Actions != 2 {
+		t.Errorf("a dry run took %d actions, want the launch and one Back to the first page", sum.Actions)
 	}
 	var taps []string
 	for _, tp := range sum.Taps {

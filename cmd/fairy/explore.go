@@ -130,7 +130,7 @@ func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, 
 		tw.clearStatus()
 	}
 	if err != nil {
-		if errors.Is(err, explore.ErrNotLaunched) {
+		if errors.Is(err, explore.ErrNotLaunched) || errors.Is(err, adb.ErrNoLauncher) {
 			return withExit(exitUsage, err)
 		}
 		return err
