@@ -141,7 +141,7 @@ func TestBackends(t *testing.T) {
 // one backing (several agents), all recording the same page visit and transition many
 // rounds: no count is lost.
 func TestConcurrentLearnersMerge(t *testing.T) {
-	const learners, rounds = 4, 25
+	const learners, rounds = 4, 50
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
 			stores := make([]*knowledge.Store, learners)
