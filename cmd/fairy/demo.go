@@ -144,7 +144,7 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 	}
 	fmt.Fprintln(out)
 
-	kn, err := openRunKnowledge(o.Knowledge, o.KnowledgeDefault, nil, cmp.Or(o.Err, io.Discard))
+	kn, err := openRunKnowledge(o.Knowledge, o.KnowledgeDefault, nil, cmp.Or(o.Err, io.Discard), etcdAccess{})
 	if err != nil {
 		return res, err
 	}

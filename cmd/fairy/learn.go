@@ -11,6 +11,7 @@ import (
 
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/knowledge/etcdstore"
 )
 
 // runLockWait is how long a run waits for a knowledge file another fairy holds.
@@ -41,15 +42,17 @@ func (k *runKnowledge) close() error {
 // the config file). The default file, damaged, is left aside instead: the run goes
 // without knowledge and says so on stderr and in its summary. Call it before the phone
 // is touched.
-func openRunKnowledge(path string, isDefault bool, now func() time.Time, stderr io.Writer) (runKnowledge, error) {
+func openRunKnowledge(path string, isDefault bool, now func() time.Time, stderr io.Writer, access etcdAccess) (runKnowledge, error) {
 	k := runKnowledge{Path: path}
 	if path == "" {
 		return k, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return k, withExit(2, fmt.Errorf("create knowledge directory: %w", err))
+	if !etcdstore.IsURL(path) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return k, withExit(2, fmt.Errorf("create knowledge directory: %w", err))
+		}
 	}
-	st, err := knowledge.Open(path, knowledge.Options{Timeout: runLockWait, Clock: now})
+	st, err := openKnowledgeStore(path, knowledge.Options{Timeout: runLockWait, Clock: now}, access)
 	switch {
 	case err == nil:
 		k.Store = st

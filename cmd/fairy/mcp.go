@@ -94,7 +94,7 @@ func mcpConfig(d mcpDeps, rc runConfig) mcp.Config {
 			if r.MaxSteps > 0 {
 				cfg.Agent.Limits.MaxSteps = r.MaxSteps
 			}
-			kn, err := openRunKnowledge(cfg.Knowledge, cfg.KnowledgeDefault, cfg.Agent.Clock, stderr)
+			kn, err := openRunKnowledge(cfg.Knowledge, cfg.KnowledgeDefault, cfg.Agent.Clock, stderr, cfg.Etcd)
 			if err != nil {
 				return mcp.RunResult{}, err
 			}

@@ -79,7 +79,7 @@ an instruction that starts with a dash.`,
 			if maxSteps > 0 {
 				cfg.Agent.Limits.MaxSteps = maxSteps
 			}
-			kn, err := openRunKnowledge(cfg.Knowledge, cfg.KnowledgeDefault, cfg.Agent.Clock, cmp.Or(d.Stderr, cmd.ErrOrStderr()))
+			kn, err := openRunKnowledge(cfg.Knowledge, cfg.KnowledgeDefault, cfg.Agent.Clock, cmp.Or(d.Stderr, cmd.ErrOrStderr()), cfg.Etcd)
 			if err != nil {
 				return err
 			}
