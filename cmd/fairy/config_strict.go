@@ -65,8 +65,7 @@ func configSchema() keySpec {
 	rule := section(map[string]keySpec{"category": str, "type": num, "keywords": strs, "ids": strs, "commands": strs,
 		"except": strs, "page": strs, "amount": boolean})
 	return section(map[string]keySpec{
-		keyRuns: str, keyKnowledge: str,
-		keyEtcdSection: section(map[string]keySpec{"username": str, "password": str, "ca-file": str, "cert-file": str, "key-file": str}),
+		keyRuns: str, keyKnowledge: str, keyEtcdSection: section(map[string]keySpec{"username": str, "password": str, "ca-file": str, "cert-file": str, "key-file": str}),
 		keyLogLevel: {kind: kindChoice, choices: logLevels},
 		"device":    section(map[string]keySpec{"serial": str, "adb-host": str, "adb-port": num}),
 		"model": section(map[string]keySpec{
