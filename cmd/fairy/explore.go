@@ -162,5 +162,9 @@ func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, 
 		fmt.Fprintf(out, "%d pages found but not explored (budget, depth or time): run again with a larger --budget\n", sum.Unreached)
 	}
 	fmt.Fprintf(out, "see it: fairy map show %s\n", app)
+	if ctx.Err() != nil {
+		// Ctrl-C: what was learned is kept; the exit status says it was cut short.
+		return fmt.Errorf("explore stopped: what it learned is kept: %w", ctx.Err())
+	}
 	return nil
 }
