@@ -479,9 +479,13 @@ func (c *crawler) scroll(ctx context.Context, dir string) (bool, error) {
 	if el == nil {
 		return false, nil
 	}
+	a := memory.Action{Type: memory.Swipe, Index: el.Index, Direction: dir}
+	if _, held := c.cfg.Guard.Check(a, el, c.screen); held {
+		return false, nil // a slider that pays or confirms, not a list
+	}
 	before := c.screen.Text()
 	x1, y1, x2, y2 := swipePath(el.Bounds, dir)
-	ev := c.actionEvent(memory.Action{Type: memory.Swipe, Index: el.Index, Direction: dir}, el)
+	ev := c.actionEvent(a, el)
 	if err := c.act(ctx, "scroll", func() error { return c.cfg.Device.Swipe(ctx, x1, y1, x2, y2, swipeDuration) }); err != nil {
 		return false, err
 	}
