@@ -61,3 +61,32 @@ func BenchmarkStepLookups(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLearningWrite measures one learning write (a transition recorded) on a bbolt
+// file and on etcd, in an app whose map holds 500 pages: on etcd the write lists its
+// changes by walking the replica and commits them with a compare-and-swap.
+func BenchmarkLearningWrite(b *testing.B) {
+	const app = "com.big"
+	for _, be := range backends(b) {
+		s := be.open(b)
+		err := s.Update(func(tx *knowledge.Tx) error {
+			for i := range 500 {
+				if _, err := tx.RecordTransition(app, knowledge.Transition{From: fmt.Sprint("p", i/3), To: fmt.Sprint("p", i+1), Action: tap(fmt.Sprint("Item ", i))}, true); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(be.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.RecordTransition(app, knowledge.Transition{From: "p1", To: "p2", Action: tap("Item 1")}, true); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1000/float64(b.N), "µs/write")
+		})
+	}
+}
