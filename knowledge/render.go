@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -41,36 +42,166 @@ func dotQuote(s string) string {
 }
 
 // WriteDOT writes the map as a Graphviz digraph (render with `dot -Tsvg`).
-// Nodes are page IDs labelled with the page name; same-page transitions are
-// dashed loops; edges fade with failures. It is laid out top-down: an app's map
-// fans out from its first page, so ranks read as depth and the picture stays
-// about as tall as it is wide (left to right it was one long strip). The font is
-// the generic sans-serif, so that Graphviz's font fallback finds a CJK font for
-// Chinese labels where one is installed.
+// Nodes are page IDs labelled with the page name; the transitions between two
+// pages are one edge labelled with the most reliable (the others counted, and all
+// in the edge's tooltip); same-page transitions are one dashed loop; an edge whose
+// best way mostly fails is red. It is laid out to read as a map, not a
+// strip: top-down from the first page seen (where the app opened), ranks as depth;
+// an edge back up the map (Back, mostly) does not pull pages into its rank; a page
+// with many ways out wraps them into rows a rank apart, so a settings list of
+// twenty entries makes a block rather than one wide rank; and long labels wrap. The font is the generic sans-serif, so Graphviz's font
+// fallback finds a CJK font for Chinese labels where one is installed.
 func (m *Map) WriteDOT(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "digraph %s {\n", dotQuote(m.App))
-	b.WriteString("  rankdir=TB;\n  nodesep=0.3;\n  ranksep=0.6;\n  node [shape=box, style=rounded, fontname=\"sans-serif\"];\n  edge [fontname=\"sans-serif\", fontsize=10];\n")
+	b.WriteString("  rankdir=TB;\n  nodesep=0.25;\n  ranksep=0.5;\n  node [shape=box, style=rounded, fontname=\"sans-serif\", fontsize=12];\n  edge [fontname=\"sans-serif\", fontsize=9];\n")
 	ids := map[string]string{}
 	for _, p := range m.Pages {
 		ids[p.Key] = p.ID
-		fmt.Fprintf(&b, "  %s [label=%s, tooltip=%s];\n", dotQuote(p.ID), dotQuote(p.ID+": "+p.Name()), dotQuote(p.Key))
+		fmt.Fprintf(&b, "  %s [label=%s, tooltip=%s];\n", dotQuote(p.ID), dotQuote(wrapLabel(p.ID+": "+p.Name(), 24)), dotQuote(p.Key))
 	}
+	// One edge per pair of pages, labelled with its most reliable way and how many more
+	// there are; every way is in the edge's tooltip.
+	type pair struct{ from, to string }
+	var pairs []pair
+	bundles := map[pair][]Transition{}
 	for _, t := range m.Transitions {
-		attrs := []string{"label=" + dotQuote(transitionLabel(t))}
-		if t.Effect != EffectNewPage {
-			attrs = append(attrs, "style=dashed")
+		k := pair{t.From, t.To}
+		if bundles[k] == nil {
+			pairs = append(pairs, k)
 		}
-		if t.Reliability() < 0.5 {
+		bundles[k] = append(bundles[k], t)
+	}
+	depth := m.depths()
+	fanned := map[string][]string{} // the pages of forward edges written, per page
+	var columns []string            // invisible edges that hold a wrapped block's columns
+	outs := map[string]int{}        // forward edges per page
+	for _, k := range pairs {
+		if depth[k.to] > depth[k.from] {
+			outs[k.from]++
+		}
+	}
+	for _, k := range pairs {
+		ts := bundles[k]
+		best := ts[0]
+		var attrs []string
+		var tips []string
+		for _, t := range ts {
+			tips = append(tips, transitionLabel(t))
+			if (best.Action.Args[ArgSideEffect] != "") && t.Action.Args[ArgSideEffect] == "" || t.Reliability() > best.Reliability() {
+				best = t
+			}
+		}
+		label := wrapLabel(transitionLabel(best), 22)
+		switch {
+		case k.from == k.to && len(ts) > 1:
+			label = fmt.Sprintf("%d actions stay", len(ts))
+		case k.from == k.to:
+			// A loop's label sits beside its page: kept narrow, the counts in its tooltip.
+			label = wrapLabel(strings.TrimSpace(string(best.Action.Kind)+" "+best.Action.Target.String()), 16)
+			attrs = append(attrs, "tooltip="+dotQuote(tips[0]))
+		case len(ts) > 1:
+			label += fmt.Sprintf("\n+%d more", len(ts)-1)
+		}
+		switch {
+		case depth[k.to] < depth[k.from] && k.from != k.to:
+			// A way back up the map (Back, mostly) labels its start only, and a way into a
+			// wrapped block its end: a label in the middle of a long edge would widen
+			// every rank it crosses.
+			attrs = append(attrs, "taillabel="+dotQuote(label), "labelfontsize=8", "labelfontcolor=gray30")
+		case depth[k.to] > depth[k.from] && outs[k.from] > 4:
+			attrs = append(attrs, "xlabel="+dotQuote(label))
+		default:
+			attrs = append(attrs, "label="+dotQuote(label))
+		}
+		if len(ts) > 1 {
+			attrs = append(attrs, "tooltip="+dotQuote(strings.Join(tips, "\n")))
+		}
+		switch {
+		case k.from == k.to:
+			attrs = append(attrs, "style=dashed")
+		case depth[k.to] < depth[k.from]:
+			attrs = append(attrs, "constraint=false", "color=gray50")
+		case outs[k.from] > 4:
+			// Wrapped into a block of about √(n/2.5) columns (a page's box is about four
+			// times as wide as tall, with its labels): the j-th way out goes j/cols ranks
+			// further down, under the one a row before it (an invisible edge holds the
+			// column).
+			cols := max(2, int(math.Ceil(math.Sqrt(float64(outs[k.from])/2.5))))
+			j := len(fanned[k.from])
+			attrs = append(attrs, "minlen="+strconv.Itoa(1+j/cols))
+			if j >= cols {
+				above := fanned[k.from][j-cols]
+				columns = append(columns, fmt.Sprintf("  %s -> %s [style=invis, weight=4];\n", dotQuote(ids[above]), dotQuote(ids[k.to])))
+			}
+			fanned[k.from] = append(fanned[k.from], k.to)
+		}
+		if best.Reliability() < 0.5 {
 			attrs = append(attrs, "color=red")
 		}
-		fmt.Fprintf(&b, "  %s -> %s [%s];\n", dotQuote(ids[t.From]), dotQuote(ids[t.To]), strings.Join(attrs, ", "))
+		fmt.Fprintf(&b, "  %s -> %s [%s];\n", dotQuote(ids[k.from]), dotQuote(ids[k.to]), strings.Join(attrs, ", "))
+	}
+	for _, c := range columns {
+		b.WriteString(c)
 	}
 	b.WriteString("}\n")
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write map %s as DOT: %w", m.App, err)
 	}
 	return nil
+}
+
+// depths is every page's distance from the first page along transitions, breadth first;
+// a page not reached from it is one past the deepest.
+func (m *Map) depths() map[string]int {
+	succ := map[string][]string{}
+	for _, t := range m.Transitions {
+		if t.From != t.To {
+			succ[t.From] = append(succ[t.From], t.To)
+		}
+	}
+	depth := map[string]int{}
+	if len(m.Pages) == 0 {
+		return depth
+	}
+	deepest := 0
+	queue := []string{m.Pages[0].Key}
+	depth[m.Pages[0].Key] = 0
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		for _, to := range succ[k] {
+			if _, ok := depth[to]; !ok {
+				depth[to] = depth[k] + 1
+				deepest = max(deepest, depth[to])
+				queue = append(queue, to)
+			}
+		}
+	}
+	for _, p := range m.Pages {
+		if _, ok := depth[p.Key]; !ok {
+			depth[p.Key] = deepest + 1
+		}
+	}
+	return depth
+}
+
+// wrapLabel breaks s into lines of about n characters at spaces.
+func wrapLabel(s string, n int) string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && len([]rune(line))+1+len([]rune(w)) > n {
+			lines = append(lines, line)
+			line = w
+			continue
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return strings.Join(append(lines, line), "\n")
 }
 
 // mermaidText makes a string safe inside a Mermaid "…" label.

@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 need=()
 command -v adb >/dev/null 2>&1 || need+=(adb)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v dot >/dev/null 2>&1 || need+=(graphviz)
 command -v gm >/dev/null 2>&1 || need+=(graphicsmagick) # adbkit's framebuffer('png') runs gm (sim/interop)
 command -v etcd >/dev/null 2>&1 || need+=(etcd-server) # knowledge/etcdstore: tests start a real etcd
 if [ ${#need[@]} -gt 0 ]; then
