@@ -12,6 +12,16 @@
 // (ErrSchema on a mismatch), and creates the layout in a new file. Every change is one bbolt transaction — Store.Update groups several
 // into one — so a process killed mid-write leaves the last committed state.
 //
+// # Shared knowledge (a fleet)
+//
+// OpenMirror opens the same Store over a Remote shared by many agents (etcd, in
+// knowledge/etcdstore): every read is the code above on a private local replica, kept
+// current by the Remote's watch; every write (Update) is committed to the Remote with a
+// compare-and-swap on its revision and redone on the newer state when another agent
+// wrote first, so concurrent learners merge. While the Remote is away, reads go on from
+// the replica and writes queue (ErrRemoteAway); Close says what was never stored
+// (mirror.go).
+//
 // # Damage
 //
 // A file cut short, or with pages overwritten or bits flipped, is reported as a
