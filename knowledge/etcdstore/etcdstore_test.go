@@ -174,7 +174,11 @@ func TestConcurrentLearnersMerge(t *testing.T) {
 							if _, err := tx.RecordTransition("com.shop", knowledge.Transition{From: "home", To: "cart", Action: tap("Cart")}, true); err != nil {
 								return err
 							}
-							_, err := tx.RecordUse(tr.ID, true)
+							if _, err := tx.RecordUse(tr.ID, true); err != nil {
+								return err
+							}
+							// The same tip from every learner: merged into one, never two.
+							_, _, err := tx.UpsertTrick(knowledge.Trick{App: "com.shop", Kind: knowledge.KindPlanning, Text: "Open the cart from the home page before paying."})
 							return err
 						})
 						if err != nil {
@@ -208,6 +212,9 @@ func TestConcurrentLearnersMerge(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := learners * rounds
+			if tips, err := check.Tricks("com.shop", knowledge.KindPlanning); err != nil || len(tips) != 1 {
+				t.Errorf("planning tricks after every learner upserted the same tip: %d, %v; want 1 (merged)", len(tips), err)
+			}
 			// RecordTransition counts a visit of its From page as well as RecordPage does.
 			if successes != want || got.Successes != want || visits < want {
 				t.Fatalf("after %d learners × %d rounds: transition successes %d, trick successes %d, home visits %d; want %d each (no lost update)",
