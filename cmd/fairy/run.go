@@ -16,6 +16,7 @@ import (
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/spf13/cobra"
 )
@@ -142,7 +143,11 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 	sum, runErr := res.Summary, res.Err
 	if kn.Store != nil || kn.Off != "" {
 		reportKnowledge(s.Out, kn, sum, res.KnowledgeErr)
-		if err := kn.close(); err != nil && runErr == nil {
+		switch err := kn.close(); {
+		case errors.Is(err, knowledge.ErrRemoteAway):
+			// Shared knowledge that went away costs what was learned, never the task.
+			fmt.Fprintf(s.Out, "knowledge: %v\n", err)
+		case err != nil && runErr == nil:
 			runErr = fmt.Errorf("close knowledge file: %w", err)
 		}
 	}
