@@ -115,7 +115,11 @@ func (a *Agent) releaseStore(path string) error {
 		return nil
 	}
 	delete(a.stores, path)
-	return r.store.Close()
+	err := r.store.Close()
+	if errors.Is(err, knowledge.ErrRemoteAway) {
+		a.log.Warn("shared knowledge: some of what was learned is not stored", "err", err)
+	}
+	return err
 }
 
 // Session is one task run; it implements eval.Session.
