@@ -31,6 +31,10 @@ import (
 
 const settings = "com.android.settings"
 
+// learnedDir is the directory learned made (its knowledge file and evaluation), removed
+// after the tests.
+var learnedDir string
+
 // learned runs the built-in suite's Settings tasks on virtual phones through the real
 // agent (the scripted model standing in for the LLM) into one knowledge file, once for
 // the package's tests, and returns the file.
@@ -59,6 +63,7 @@ var learned = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	learnedDir = dir
 	path := filepath.Join(dir, "knowledge.db")
 	rep, err := eval.Run(context.Background(), eval.Config{Suite: s, Agent: a, Devices: f.Devices(), Parallel: 2,
 		Knowledge: path, Out: filepath.Join(dir, "eval")})
@@ -71,13 +76,21 @@ var learned = sync.OnceValues(func() (string, error) {
 	return path, nil
 })
 
+// TestMain removes the knowledge file learned() made, after every test used it.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if learnedDir != "" {
+		os.RemoveAll(learnedDir)
+	}
+	os.Exit(code)
+}
+
 func settingsMap(t *testing.T) (*knowledge.Map, map[string]knowledge.Thumb, *knowledge.Store) {
 	t.Helper()
 	path, err := learned()
 	if err != nil {
 		t.Fatalf("running the Settings tasks: %v", err)
 	}
-	t.Cleanup(func() { os.RemoveAll(filepath.Dir(path)) })
 	st, err := knowledge.Open(path, knowledge.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
