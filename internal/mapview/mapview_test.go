@@ -165,6 +165,9 @@ window.addEventListener("load", function () {
   box.dispatchEvent(new Event("input", {bubbles: true}));
   r.hits = Array.prototype.map.call(document.querySelectorAll(".page.hit"), function (e) { return e.dataset.id; });
   r.searchPanel = panel.innerText;
+  box.value = QUERY2;
+  box.dispatchEvent(new Event("input", {bubbles: true}));
+  r.hits2 = Array.prototype.map.call(document.querySelectorAll(".page.hit"), function (e) { return e.dataset.id; });
   box.value = "";
   box.dispatchEvent(new Event("input", {bubbles: true}));
   document.getElementById("from").value = FROM;
@@ -188,7 +191,7 @@ type selfTestResult struct {
 	Selected          []string
 	Panel             string
 	OutEdges, InEdges int
-	Hits              []string
+	Hits, Hits2       []string
 	SearchPanel       string
 	Route, RouteEdges []string
 	RoutePanel        string
@@ -304,6 +307,25 @@ func TestSettingsMapInChromium(t *testing.T) {
 	if query == "" {
 		t.Fatal("no element text to search for")
 	}
+	// A Chinese search: a word of the FoodShop app's name, on the pages whose elements
+	// or actions name it.
+	const chinese = "外卖"
+	var wantChinese []string
+	for _, p := range m.Pages {
+		found := strings.Contains(p.Name(), chinese)
+		for _, e := range p.Elements {
+			found = found || strings.Contains(e.String(), chinese)
+		}
+		for _, tr := range m.Transitions {
+			found = found || tr.From == p.Key && strings.Contains(tr.Action.String(), chinese)
+		}
+		if found {
+			wantChinese = append(wantChinese, p.ID)
+		}
+	}
+	if len(wantChinese) == 0 {
+		t.Fatalf("no page of the Settings map names %q", chinese)
+	}
 	from := m.Pages[0]
 	var to knowledge.Page
 	var path []knowledge.Transition
@@ -321,9 +343,9 @@ func TestSettingsMapInChromium(t *testing.T) {
 		wantRoute = append(wantRoute, ids[s.To])
 		wantEdges = append(wantEdges, "e-"+ids[s.From]+"-"+ids[s.To])
 	}
-	t.Logf("click %s (%s); search %q (on %s); route %v", click.ID, click.Name(), query, holder, wantRoute)
+	t.Logf("click %s (%s); search %q (on %s) and %q (on %v); route %v", click.ID, click.Name(), query, holder, chinese, wantChinese, wantRoute)
 
-	js := strings.NewReplacer("CLICK", jsString(click.ID), "QUERY", jsString(query), "FROM", jsString(from.ID), "TO", jsString(to.ID)).Replace(selfTest)
+	js := strings.NewReplacer("CLICK", jsString(click.ID), "QUERY2", jsString(chinese), "QUERY", jsString(query), "FROM", jsString(from.ID), "TO", jsString(to.ID)).Replace(selfTest)
 	dir := os.Getenv("MAPVIEW_OUT")
 	if dir == "" {
 		dir = t.TempDir()
@@ -360,6 +382,9 @@ func TestSettingsMapInChromium(t *testing.T) {
 	}
 	if !slices.Contains(r.Hits, holder) || !strings.Contains(r.SearchPanel, query) {
 		t.Errorf("searching %q found %v, want %s among them:\n%s", query, r.Hits, holder, r.SearchPanel)
+	}
+	if len(r.Hits2) == 0 || !sameSet(r.Hits2, wantChinese) {
+		t.Errorf("searching %q found %v, want %v", chinese, r.Hits2, wantChinese)
 	}
 	if !sameSet(r.Route, wantRoute) || !sameSet(r.RouteEdges, wantEdges) {
 		t.Errorf("route %s → %s lit pages %v and edges %v, want %v and %v", from.ID, to.ID, r.Route, r.RouteEdges, wantRoute, wantEdges)
