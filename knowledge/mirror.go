@@ -216,6 +216,10 @@ func (s *Store) closeMirror() error {
 	lost := len(m.queue) + m.dropped
 	m.queue = nil
 	m.mu.Unlock()
+	// No transaction may reopen the replica once it goes.
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
 	s.release()
 	_ = m.remote.Close()
 	_ = os.RemoveAll(m.dir)
@@ -299,6 +303,7 @@ func (s *Store) tryMirror(fn func(*Tx) error) (int64, error) {
 	var t *Tx
 	var txid uint64
 	var conflictRev int64
+	var remoteHas bool
 	err = s.guard(func() error {
 		return db.Update(func(btx *bolt.Tx) error {
 			txid = uint64(btx.ID())
@@ -324,8 +329,9 @@ func (s *Store) tryMirror(fn func(*Tx) error) (int64, error) {
 				conflictRev = rev
 				return errMirrorConflict
 			}
-			// The commit below cannot fail short of a disk error on the replica; if it
-			// does, the replica reloads (the Remote holds the write).
+			// The replica's commit below fails only on a disk error; the Remote holds the
+			// write, so the replica is then loaded again from it (below).
+			remoteHas = true
 			m.mu.Lock()
 			applyToMap(m.records, changes)
 			m.rev = rev
@@ -334,6 +340,19 @@ func (s *Store) tryMirror(fn func(*Tx) error) (int64, error) {
 			return nil
 		})
 	})
+	if err != nil && remoteHas {
+		// The records and revision say the write is in the replica; it is not.
+		m.mu.Lock()
+		m.records, m.rev = map[string][]byte{}, 0
+		m.mu.Unlock()
+		clear(s.maps)
+		ctx, cancel := context.WithTimeout(context.Background(), mirrorLoadWait)
+		defer cancel()
+		if rerr := s.reload(ctx); rerr != nil {
+			return 0, fmt.Errorf("%w (and reloading the replica: %w)", err, rerr)
+		}
+		return 0, nil // the write is stored; the replica holds it now
+	}
 	if err != nil {
 		return conflictRev, err
 	}
