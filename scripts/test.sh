@@ -59,7 +59,7 @@ go vet ./...
 echo "== go test"
 go test -count=1 -timeout 30m ./...
 echo "== go test -race (the packages that run goroutines)"
-go test -race -count=1 -timeout 30m ./executor ./executor/adb ./knowledge ./learner ./eval ./llm/openai
+go test -race -count=1 -timeout 30m ./executor ./executor/adb ./knowledge ./knowledge/etcdstore ./learner ./eval ./llm/openai
 echo "== fuzz (short, fixed time)"
 while read -r pkg fuzz; do
 	go test -run '^$' -fuzz "^${fuzz}\$" -fuzztime 15s "$pkg"
