@@ -69,3 +69,28 @@ func TestFleetOnEtcd(t *testing.T) {
 		t.Errorf("model calls: %d with etcd, %d with the file, %d fresh: want etcd = file < fresh", onEtcd, onFile, fresh)
 	}
 }
+
+// TestKnowledgeExportImportAcrossBackends: `fairy knowledge export` of a file, imported
+// into etcd, exported from etcd and imported into a new file, gives the same maps.
+func TestKnowledgeExportImportAcrossBackends(t *testing.T) {
+	srv := etcdtest.Start(t)
+	dir := t.TempDir()
+	file, back := filepath.Join(dir, "k.db"), filepath.Join(dir, "back.db")
+	fairyCmd(t, "tricks", "add", "--knowledge", file, "--app", "com.tea", "--kind", "action", "在菜单里搜索珍珠奶茶")
+	evalCalls(t, "settings-dark-theme", file)
+	one, two := filepath.Join(dir, "one.json"), filepath.Join(dir, "two.json")
+	fairyCmd(t, "knowledge", "export", "--knowledge", file, one)
+	if out := fairyCmd(t, "knowledge", "import", "--knowledge", srv.URL("copy"), one); !strings.Contains(out, "Imported") {
+		t.Errorf("import into etcd: %q", out)
+	}
+	fairyCmd(t, "knowledge", "export", "--knowledge", srv.URL("copy"), two)
+	fairyCmd(t, "knowledge", "import", "--knowledge", back, two)
+	fromFile, fromBack := fairyCmd(t, "map", "list", "--knowledge", file), fairyCmd(t, "map", "list", "--knowledge", back)
+	fromEtcd := fairyCmd(t, "map", "list", "--knowledge", srv.URL("copy"))
+	if fromFile != fromEtcd || fromFile != fromBack || !strings.Contains(fromFile, "com.android.settings") {
+		t.Errorf("map list of the file:\n%s\nof etcd:\n%s\nof the file imported back:\n%s", fromFile, fromEtcd, fromBack)
+	}
+	if tricks := fairyCmd(t, "tricks", "list", "--knowledge", back); !strings.Contains(tricks, "珍珠奶茶") {
+		t.Errorf("tricks after file → etcd → file:\n%s", tricks)
+	}
+}
