@@ -115,11 +115,22 @@ func thumbnail(shot []byte) ([]byte, error) {
 // shrink scales src down to w×h. A JPEG (what the set-of-mark renderer sends) is shrunk
 // in its own colour space: the brightness averaged over each target pixel's area, which
 // keeps small text legible, and the colour taken at its centre — a few milliseconds for
-// a phone screen, a fifth of what a general resampling kernel takes. Anything else goes
-// through x/image/draw.
+// a phone screen, a fifth of what a general resampling kernel takes. An opaque RGBA
+// screenshot (a PNG) is averaged over each area; anything else goes through
+// x/image/draw.
 func shrink(src image.Image, w, h int) image.Image {
-	yc, ok := src.(*image.YCbCr)
 	sb := src.Bounds()
+	if w <= sb.Dx() && h <= sb.Dy() {
+		switch s := src.(type) {
+		case *image.RGBA:
+			return shrinkRGBA(s.Pix, s.Stride, sb, w, h)
+		case *image.NRGBA:
+			if s.Opaque() {
+				return shrinkRGBA(s.Pix, s.Stride, sb, w, h)
+			}
+		}
+	}
+	yc, ok := src.(*image.YCbCr)
 	if !ok || w > sb.Dx() || h > sb.Dy() {
 		dst := image.NewRGBA(image.Rect(0, 0, w, h))
 		xdraw.BiLinear.Scale(dst, dst.Rect, src, sb, xdraw.Src, nil)
@@ -143,6 +154,33 @@ func shrink(src image.Image, w, h int) image.Image {
 			dst.Y[i] = uint8(sum / max(n, 1))
 			c := yc.COffset((sx0+sx1)/2, (sy0+sy1)/2)
 			dst.Cb[i], dst.Cr[i] = yc.Cb[c], yc.Cr[c]
+		}
+	}
+	return dst
+}
+
+// shrinkRGBA averages the opaque RGBA pixels pix (rows stride bytes apart, bounds sb) over
+// each of w×h areas.
+func shrinkRGBA(pix []uint8, stride int, sb image.Rectangle, w, h int) *image.RGBA {
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	sw, sh := sb.Dx(), sb.Dy()
+	for y := 0; y < h; y++ {
+		sy0, sy1 := y*sh/h, (y+1)*sh/h
+		for x := 0; x < w; x++ {
+			sx0, sx1 := x*sw/w, (x+1)*sw/w
+			var r, g, b, n int
+			for sy := sy0; sy < sy1; sy++ {
+				row := pix[sy*stride+sx0*4 : sy*stride+sx1*4]
+				for i := 0; i < len(row); i += 4 {
+					r += int(row[i])
+					g += int(row[i+1])
+					b += int(row[i+2])
+				}
+				n += sx1 - sx0
+			}
+			n = max(n, 1)
+			o := dst.PixOffset(x, y)
+			dst.Pix[o], dst.Pix[o+1], dst.Pix[o+2], dst.Pix[o+3] = uint8(r/n), uint8(g/n), uint8(b/n), 0xff
 		}
 	}
 	return dst

@@ -13,6 +13,7 @@ import (
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/learner"
 	"github.com/fairy-go/fairy/memory"
+	xdraw "golang.org/x/image/draw"
 )
 
 // screenshot is a phone-sized set-of-mark picture (576×1280, what the marker sends the
@@ -123,9 +124,10 @@ func TestSessionFilesPagePictures(t *testing.T) {
 }
 
 // BenchmarkPerceivedPicture is the learner's work at a step that perceives a page it has
-// not seen: the page's record with its picture made from a 576×1280 set-of-mark JPEG,
-// and without a picture (a text-only run), in a real knowledge file (fsync off is not
-// possible from here: the figures include bbolt's synced commit).
+// not seen: the page's record with its picture made from a 576×1280 set-of-mark JPEG
+// (a task's step), from a 1080×2400 PNG (the explorer's whole screenshot), and without a
+// picture (a text-only run), in a real knowledge file (the figures include bbolt's
+// synced commit).
 func BenchmarkPerceivedPicture(b *testing.B) {
 	img, err := png.Decode(bytes.NewReader(screenshot(&testing.T{}, 120)))
 	if err != nil {
@@ -135,10 +137,17 @@ func BenchmarkPerceivedPicture(b *testing.B) {
 	if err := jpeg.Encode(&shot, img, &jpeg.Options{Quality: 80}); err != nil {
 		b.Fatal(err)
 	}
+	// A whole phone screenshot, as the model-free explorer files it: 1080×2400 PNG.
+	big := image.NewRGBA(image.Rect(0, 0, 1080, 2400))
+	xdraw.NearestNeighbor.Scale(big, big.Rect, img, img.Bounds(), xdraw.Src, nil)
+	var full bytes.Buffer
+	if err := png.Encode(&full, big); err != nil {
+		b.Fatal(err)
+	}
 	for _, c := range []struct {
 		name string
 		shot []byte
-	}{{"picture", shot.Bytes()}, {"no-picture", nil}} {
+	}{{"picture", shot.Bytes()}, {"picture-png-1080x2400", full.Bytes()}, {"no-picture", nil}} {
 		b.Run(c.name, func(b *testing.B) {
 			st, err := knowledge.Open(b.TempDir()+"/k.db", knowledge.Options{})
 			if err != nil {
