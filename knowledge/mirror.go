@@ -73,18 +73,22 @@ type Change struct {
 // keeps; the mirror loads everything again.
 var ErrRemoteCompacted = errors.New("knowledge: remote revision compacted")
 
+// ErrRemoteUnreachable reports a Remote that did not answer in time when the store was
+// opened: a run may go on without its knowledge.
+var ErrRemoteUnreachable = errors.New("knowledge: shared store unreachable")
+
 // ErrRemoteAway reports a write the Remote did not take because it could not be reached;
 // the write is queued and retried (MirrorOptions).
 var ErrRemoteAway = errors.New("knowledge: shared store unreachable, write queued for retry")
 
 const (
-	mirrorQueueCap   = 256              // writes kept while the Remote is away
-	mirrorAttempts   = 50               // compare-and-swap attempts of one write
-	mirrorCommitWait = 2 * time.Second  // one Remote commit
-	mirrorRetryEvery = time.Second      // queued writes retried this often
-	mirrorCatchUp    = 2 * time.Second  // wait for the watch to reach a revision, then reload
-	mirrorFlushWait  = 3 * time.Second  // Close's last attempt at queued writes
-	mirrorLoadWait   = 10 * time.Second // OpenMirror's load
+	mirrorQueueCap   = 256             // writes kept while the Remote is away
+	mirrorAttempts   = 50              // compare-and-swap attempts of one write
+	mirrorCommitWait = 2 * time.Second // one Remote commit
+	mirrorRetryEvery = time.Second     // queued writes retried this often
+	mirrorCatchUp    = 2 * time.Second // wait for the watch to reach a revision, then reload
+	mirrorFlushWait  = 3 * time.Second // Close's last attempt at queued writes
+	mirrorLoadWait   = 5 * time.Second // OpenMirror's load
 )
 
 // mirror is a Store's link to its Remote.
@@ -149,6 +153,9 @@ func OpenMirror(remote Remote, opts Options) (*Store, error) {
 	defer cancel()
 	if err := s.reload(ctx); err != nil {
 		_ = db.Close()
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w: %w", ErrRemoteUnreachable, err)
+		}
 		return fail(fmt.Errorf("open shared knowledge %s: %w", remote, err))
 	}
 	if err := s.checkMirrorSchema(); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -92,5 +93,33 @@ func TestKnowledgeExportImportAcrossBackends(t *testing.T) {
 	}
 	if tricks := fairyCmd(t, "tricks", "list", "--knowledge", back); !strings.Contains(tricks, "珍珠奶茶") {
 		t.Errorf("tricks after file → etcd → file:\n%s", tricks)
+	}
+}
+
+// TestEvalWithEtcdUnreachable: an evaluation whose shared knowledge cannot be reached
+// runs its task without knowledge (the summary says why) instead of failing it.
+func TestEvalWithEtcdUnreachable(t *testing.T) {
+	srv := etcdtest.Start(t)
+	loc := srv.URL("gone")
+	srv.Kill()
+	out := t.TempDir()
+	fairyCmd(t, "eval", "builtin:sim", "--sim", "1", "--tasks", "settings-dark-theme", "--knowledge", loc, "--out", out)
+	rep, err := eval.ReadReport(filepath.Join(out, eval.ReportJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Totals.Passed != 1 {
+		t.Errorf("passed %d of 1 with etcd unreachable", rep.Totals.Passed)
+	}
+	sums, _ := filepath.Glob(filepath.Join(out, "runs", "*", "summary.json"))
+	if len(sums) != 1 {
+		t.Fatalf("summaries: %v", sums)
+	}
+	data, err := os.ReadFile(sums[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"off": "open shared knowledge`) && !strings.Contains(string(data), `"off":"open shared knowledge`) {
+		t.Errorf("summary does not say the knowledge was off:\n%s", data)
 	}
 }

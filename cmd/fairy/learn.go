@@ -59,6 +59,11 @@ func openRunKnowledge(path string, isDefault bool, now func() time.Time, stderr 
 		return k, nil
 	case errors.Is(err, knowledge.ErrInUse):
 		return k, withExit(2, fmt.Errorf("knowledge file %s is in use by another fairy: wait for it to finish, or pass --knowledge OTHER_FILE: %w", path, err))
+	case errors.Is(err, knowledge.ErrRemoteUnreachable):
+		// Shared knowledge that cannot be reached costs knowledge, never the task.
+		fmt.Fprintf(stderr, "fairy: %v\nfairy: running without knowledge: nothing learned is used, and learning is off for this run\n", err)
+		k.Off = err.Error()
+		return k, nil
 	case isDefault && (errors.Is(err, knowledge.ErrDamaged) || errors.Is(err, knowledge.ErrNotKnowledge)):
 		fmt.Fprintf(stderr, "fairy: %v\nfairy: running without knowledge: nothing learned is used, and learning is off for this run\n", err)
 		k.Off = err.Error()

@@ -131,6 +131,8 @@ type Session struct {
 	script  *agent.Scripted
 	store   *knowledge.Store
 	storeAt string
+	// knowledgeOff says why the run goes without the knowledge it names (unreachable).
+	knowledgeOff string
 }
 
 // Start implements eval.Agent: it opens the phone, the model and the knowledge file.
@@ -162,10 +164,17 @@ func (a *Agent) Start(ctx context.Context, job eval.Job) (_ eval.Session, err er
 		return nil, fmt.Errorf("agentrun: %w", err)
 	}
 	if job.Knowledge != "" && !a.cfg.NoLearn {
-		if s.store, err = a.openStore(job.Knowledge); err != nil {
+		s.store, err = a.openStore(job.Knowledge)
+		switch {
+		case errors.Is(err, knowledge.ErrRemoteUnreachable):
+			// Shared knowledge that cannot be reached costs knowledge, never the task.
+			a.log.Warn("running without shared knowledge", "task", job.Task.ID, "err", err)
+			s.knowledgeOff, s.store = err.Error(), nil
+		case err != nil:
 			return nil, fmt.Errorf("agentrun: knowledge: %w", err)
+		default:
+			s.storeAt = job.Knowledge
 		}
-		s.storeAt = job.Knowledge
 	}
 	return s, nil
 }
@@ -215,7 +224,7 @@ func (s *Session) Run(ctx context.Context, user interaction.Dialoger) (global.Su
 	job := s.job
 	l := job.Task.Limits
 	res, err := s.a.agent.Run(ctx, agent.Run{Instruction: job.Task.Instruction, Dir: job.RunDir, ID: job.Task.ID,
-		Device: s.dev, Model: s.model, Dialoger: user, Knowledge: s.store,
+		Device: s.dev, Model: s.model, Dialoger: user, Knowledge: s.store, KnowledgeOff: s.knowledgeOff,
 		Limits: executor.Limits{MaxSteps: l.Steps, MaxWall: l.Time, MaxCost: l.Cost}})
 	if err != nil {
 		return global.Summary{}, err
