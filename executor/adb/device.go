@@ -59,8 +59,15 @@ type Config struct {
 	// two dumps (default 100 ms, growing).
 	SettleTimeout  time.Duration
 	SettleInterval time.Duration
+	// DumpReuse is how long the dump that ended a Settle stays good for the next Dump when
+	// no command that may change the screen ran since (default 1 s; negative: never
+	// reused). uiautomator already waits for the screen to be idle, so a step that settles
+	// after its action and then perceives costs one dump fewer.
+	DumpReuse time.Duration
 	// NoVerify skips reading a typed text back from the next dump.
 	NoVerify bool
+	// Now is the clock for DumpReuse (default time.Now).
+	Now func() time.Time
 	// Sleep waits for d or until ctx ends (default a timer); tests inject a fast one.
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Nonce returns a fresh unpredictable token for status markers (default crypto/rand).
@@ -78,6 +85,12 @@ type Device struct {
 	client gadb.Client
 
 	fileDump atomic.Bool // this device cannot dump to /dev/tty: use a file
+
+	// changes counts commands that may change the screen (every non-idempotent one), at
+	// their start and at their end; a settled dump taken with another count is stale.
+	changes   atomic.Uint64
+	settledMu sync.Mutex
+	settled   settledDump
 
 	mu     sync.Mutex
 	closed bool
@@ -152,6 +165,12 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.SettleInterval <= 0 {
 		cfg.SettleInterval = 100 * time.Millisecond
+	}
+	if cfg.DumpReuse == 0 {
+		cfg.DumpReuse = time.Second
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
 	if cfg.Sleep == nil {
 		cfg.Sleep = sleepCtx

@@ -34,8 +34,18 @@ const fileDumpPath = "/data/local/tmp/fairy_window_dump.xml"
 // back to a file (for devices that cannot write to /dev/tty). Dumper errors that exit 0
 // ("ERROR: could not get idle state.", "null root node", …) are retried with back-off;
 // when every attempt fails the error is a *DumpError (wrapping ErrDump, and ErrIdle for
-// the idle-state error).
+// the idle-state error). The dump that ended a Settle is returned once instead of a new
+// one when nothing that may change the screen ran since and it is younger than
+// Config.DumpReuse.
 func (d *Device) Dump(ctx context.Context) ([]byte, error) {
+	if xml := d.takeSettled(); xml != nil {
+		return xml, nil
+	}
+	return d.dumpFresh(ctx)
+}
+
+// dumpFresh runs the dumper (with its retries); see Dump.
+func (d *Device) dumpFresh(ctx context.Context) ([]byte, error) {
 	var last *DumpError
 	backoff := d.cfg.DumpBackoff
 	for attempt := 1; attempt <= d.cfg.DumpAttempts; attempt++ {
@@ -337,9 +347,11 @@ func fullActivity(pkg, act string) string {
 
 var inputShownRE = regexp.MustCompile(`mInputShown=(true|false)`)
 
-// KeyboardShown reports whether the soft keyboard is up (dumpsys input_method).
+// KeyboardShown reports whether the soft keyboard is up: the mInputShown flag of dumpsys
+// input_method, filtered on the device (the whole dump runs to hundreds of KB on a real
+// phone); a device without grep sends the whole dump.
 func (d *Device) KeyboardShown(ctx context.Context) (bool, error) {
-	out, err := d.sh(ctx, "dumpsys input_method", true)
+	out, err := d.sh(ctx, "dumpsys input_method | grep mInputShown || dumpsys input_method", true)
 	if err != nil {
 		return false, fmt.Errorf("adb keyboard shown: %w", err)
 	}

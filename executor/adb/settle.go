@@ -9,21 +9,27 @@ import (
 
 // Settle waits until two dumps in a row are identical — the screen stopped changing — or
 // Config.SettleTimeout passes (then it returns an error wrapping ErrNotSettled, which a
-// caller may ignore). Pauses between dumps start at SettleInterval and grow.
+// caller may ignore). Pauses between dumps start at SettleInterval and grow. The last
+// dump is kept for the next Dump (see Config.DumpReuse).
 func (d *Device) Settle(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, d.cfg.SettleTimeout)
 	defer cancel()
+	d.dropSettled()
 	var prev []byte
 	pause := d.cfg.SettleInterval
 	for n := 0; ; n++ {
-		xml, err := d.Dump(ctx)
+		gen := d.changes.Load()
+		xml, err := d.dumpFresh(ctx)
 		if err != nil {
-			if ctx.Err() != nil {
+			// The connection's deadline is the settle deadline; its i/o timeout may come a
+			// moment before ctx says so.
+			if dl, _ := ctx.Deadline(); ctx.Err() != nil || !time.Now().Before(dl) {
 				break
 			}
 			return fmt.Errorf("adb settle: %w", err)
 		}
 		if prev != nil && bytes.Equal(prev, xml) {
+			d.keepSettled(xml, gen)
 			return nil
 		}
 		prev = xml
@@ -36,4 +42,40 @@ func (d *Device) Settle(ctx context.Context) error {
 		return fmt.Errorf("adb settle: %w", err)
 	}
 	return fmt.Errorf("adb settle: %w within %s", ErrNotSettled, d.cfg.SettleTimeout)
+}
+
+// settledDump is the dump that ended a Settle: what it holds, the change count when the
+// dump started and the time it came back.
+type settledDump struct {
+	xml []byte
+	gen uint64
+	at  time.Time
+}
+
+func (d *Device) keepSettled(xml []byte, gen uint64) {
+	if d.cfg.DumpReuse < 0 {
+		return
+	}
+	d.settledMu.Lock()
+	d.settled = settledDump{xml: xml, gen: gen, at: d.cfg.Now()}
+	d.settledMu.Unlock()
+}
+
+func (d *Device) dropSettled() {
+	d.settledMu.Lock()
+	d.settled = settledDump{}
+	d.settledMu.Unlock()
+}
+
+// takeSettled returns the settled dump once, if nothing that may change the screen ran
+// since it started and it is fresh; nil otherwise.
+func (d *Device) takeSettled() []byte {
+	d.settledMu.Lock()
+	s := d.settled
+	d.settled = settledDump{}
+	d.settledMu.Unlock()
+	if s.xml == nil || s.gen != d.changes.Load() || d.cfg.Now().Sub(s.at) > d.cfg.DumpReuse {
+		return nil
+	}
+	return s.xml
 }

@@ -52,6 +52,11 @@ func (d *Device) run(ctx context.Context, kind, cmdline string, idempotent bool)
 	attempts := 1
 	if idempotent {
 		attempts = 2
+	} else {
+		// A command that may change the screen makes any settled dump stale, from its start
+		// to its end.
+		d.changes.Add(1)
+		defer d.changes.Add(1)
 	}
 	var err error
 	for i := range attempts {

@@ -1,0 +1,207 @@
+package adb
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fairy-go/fairy/sim"
+)
+
+// dumpsIn counts the uiautomator dumps among command lines.
+func dumpsIn(cmds []string) int {
+	n := 0
+	for _, c := range cmds {
+		n += strings.Count(c, "uiautomator dump")
+	}
+	return n
+}
+
+// testClock is a clock the test moves.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// TestSettledDumpReused: the dump that ended a Settle serves the next Dump — once, while
+// nothing that may change the screen ran and within Config.DumpReuse — and is what a new
+// dump would have shown; an action, the window passing or DumpReuse < 0 make Dump dump.
+func TestSettledDumpReused(t *testing.T) {
+	for _, f := range faces {
+		t.Run(f.name, func(t *testing.T) {
+			ctx := t.Context()
+			p := newPhone(t, sim.Config{})
+			clock := &testClock{now: time.Unix(1_700_000_000, 0)}
+			d := f.open(t, p, Config{Now: clock.Now})
+			field := openShopSearch(t, d)
+
+			settle := func() {
+				t.Helper()
+				if err := d.Settle(ctx); err != nil {
+					t.Fatalf("Settle: %v", err)
+				}
+				p.commands()
+			}
+			dump := func() ([]byte, int) {
+				t.Helper()
+				xml, err := d.Dump(ctx)
+				if err != nil {
+					t.Fatalf("Dump: %v", err)
+				}
+				return xml, dumpsIn(p.commands())
+			}
+
+			settle()
+			reused, n := dump()
+			if n != 0 {
+				t.Errorf("Dump right after Settle ran %d dumps, want the settled one reused", n)
+			}
+			fresh, n := dump()
+			if n != 1 {
+				t.Errorf("a second Dump ran %d dumps, want 1 (a settled dump serves once)", n)
+			}
+			if !bytes.Equal(reused, fresh) {
+				t.Errorf("the reused dump differs from a new one of the same screen")
+			}
+
+			settle()
+			if err := d.TypeText(ctx, "tea"); err != nil {
+				t.Fatal(err)
+			}
+			p.commands()
+			xml, n := dump()
+			if n != 1 || !strings.Contains(string(xml), `text="tea"`) {
+				t.Errorf("Dump after typing ran %d dumps (want 1) and shows the text: %v", n, strings.Contains(string(xml), `text="tea"`))
+			}
+
+			settle()
+			if err := d.Tap(ctx, field.Center.X, field.Center.Y); err != nil {
+				t.Fatal(err)
+			}
+			p.commands()
+			if _, n := dump(); n != 1 {
+				t.Errorf("Dump after a tap ran %d dumps, want 1", n)
+			}
+
+			settle()
+			clock.add(time.Second + time.Millisecond)
+			if _, n := dump(); n != 1 {
+				t.Errorf("Dump after the reuse window ran %d dumps, want 1", n)
+			}
+
+			settle()
+			if _, _, err := d.RawShell(ctx, "input keyevent 4"); err != nil {
+				t.Fatal(err)
+			}
+			p.commands()
+			if _, n := dump(); n != 1 {
+				t.Errorf("Dump after a raw shell command ran %d dumps, want 1", n)
+			}
+
+			// Reads in between (screenshot, foreground, keyboard) change nothing.
+			settle()
+			if _, err := d.Screenshot(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := d.Foreground(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d.KeyboardShown(ctx); err != nil {
+				t.Fatal(err)
+			}
+			p.commands()
+			if _, n := dump(); n != 0 {
+				t.Errorf("Dump after reads only ran %d dumps, want the settled one", n)
+			}
+
+			never := f.open(t, p, Config{DumpReuse: -1})
+			if err := never.Settle(ctx); err != nil {
+				t.Fatal(err)
+			}
+			p.commands()
+			if _, err := never.Dump(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if n := dumpsIn(p.commands()); n != 1 {
+				t.Errorf("DumpReuse -1: Dump after Settle ran %d dumps, want 1", n)
+			}
+		})
+	}
+}
+
+// BenchmarkStepDumps is the device side of one agent step — an action, Settle, then
+// Observe (dump and screenshot) with the foreground and keyboard asked concurrently, as
+// the executor perceives — on a phone with the pixel profile's latencies, through the real
+// adb server; with the settled dump reused for the next Observe and without.
+func BenchmarkStepDumps(b *testing.B) {
+	pixel, err := sim.ParseProfile("pixel")
+	if err != nil {
+		b.Fatal(err)
+	}
+	// settle-3s is the default bound, which two dumps after an action often overrun on this
+	// profile (the first waits for a quiet second); settle-6s fits them.
+	for _, mode := range []struct {
+		name   string
+		reuse  time.Duration
+		settle time.Duration
+	}{{"reuse/settle-3s", 0, 0}, {"no-reuse/settle-3s", -1, 0}, {"reuse/settle-6s", 0, 6 * time.Second}, {"no-reuse/settle-6s", -1, 6 * time.Second}} {
+		b.Run(mode.name, func(b *testing.B) {
+			p := newPhone(b, sim.Config{Profile: pixel})
+			srv, serial := realADB(b, p)
+			d := openDevice(b, Config{Port: srv.Port, Serial: serial, DumpReuse: mode.reuse, SettleTimeout: mode.settle, Sleep: sleepCtx})
+			ctx := context.Background()
+			openShopSearch(b, d)
+			p.commands()
+			steps, unsettled := 0, 0
+			var observing time.Duration
+			for b.Loop() {
+				// Alternate a letter and a delete in the focused field: every step changes
+				// the screen.
+				key := "KEYCODE_A"
+				if steps%2 == 1 {
+					key = "delete"
+				}
+				if err := d.Key(ctx, key); err != nil {
+					b.Fatal(err)
+				}
+				// As the executor does, a screen that did not settle in time is perceived anyway.
+				if err := d.Settle(ctx); err != nil && !errors.Is(err, ErrNotSettled) {
+					b.Fatal(err)
+				} else if err != nil {
+					unsettled++
+				}
+				start := time.Now()
+				var wg sync.WaitGroup
+				wg.Add(2)
+				go func() { defer wg.Done(); _, _, _ = d.Foreground(ctx) }()
+				go func() { defer wg.Done(); _, _ = d.KeyboardShown(ctx) }()
+				if _, err := d.Observe(ctx); err != nil {
+					b.Fatal(err)
+				}
+				wg.Wait()
+				observing += time.Since(start)
+				steps++
+			}
+			b.ReportMetric(float64(dumpsIn(p.commands()))/float64(steps), "dumps/step")
+			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(steps), "ms/step")
+			b.ReportMetric(float64(observing.Milliseconds())/float64(steps), "observe-ms/step")
+			b.ReportMetric(float64(unsettled)/float64(steps), "unsettled/step")
+		})
+	}
+}
