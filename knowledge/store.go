@@ -237,7 +237,10 @@ type Tx struct {
 }
 
 // Update runs fn in one write transaction. If fn returns an error nothing is
-// written. The Tx must not be used after fn returns.
+// written. The Tx must not be used after fn returns. On a mirrored store
+// (OpenMirror) fn may run more than once — again on newer state when another
+// agent wrote first, and later when the shared store was away (ErrRemoteAway) —
+// so it must do nothing outside tx that cannot be repeated.
 func (s *Store) Update(fn func(*Tx) error) error {
 	if s.opts.ReadOnly {
 		return fmt.Errorf("write knowledge file %s: %w", s.path, ErrReadOnly)
