@@ -118,12 +118,12 @@ func completeLaunchable(target func() deviceTarget) cobra.CompletionFunc {
 }
 
 // readKnowledge opens the knowledge file read-only for a completion; nil when it cannot.
-func readKnowledge(knowledgePath func() (string, error)) *knowledge.Store {
-	path, err := knowledgePath()
+func readKnowledge(knowledgePath knowledgeRef) *knowledge.Store {
+	path, err := knowledgePath.Path()
 	if err != nil {
 		return nil
 	}
-	st, err := knowledge.Open(path, knowledge.Options{ReadOnly: true, Timeout: completionWait})
+	st, err := openKnowledgeStore(path, knowledge.Options{ReadOnly: true, Timeout: completionWait}, knowledgePath.Access())
 	if err != nil {
 		return nil
 	}
@@ -144,7 +144,7 @@ func knownApps(st *knowledge.Store) []cobra.Completion {
 }
 
 // completeMapApps offers the apps the knowledge file knows (map show, map export).
-func completeMapApps(knowledgePath func() (string, error)) cobra.CompletionFunc {
+func completeMapApps(knowledgePath knowledgeRef) cobra.CompletionFunc {
 	return func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
@@ -159,7 +159,7 @@ func completeMapApps(knowledgePath func() (string, error)) cobra.CompletionFunc 
 }
 
 // completeMapPath offers an app for PKG, then its page ids for FROM and TO.
-func completeMapPath(knowledgePath func() (string, error)) cobra.CompletionFunc {
+func completeMapPath(knowledgePath knowledgeRef) cobra.CompletionFunc {
 	return func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 2 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
@@ -185,7 +185,7 @@ func completeMapPath(knowledgePath func() (string, error)) cobra.CompletionFunc 
 }
 
 // completeTrickApps offers the apps with a map or tricks, and "common".
-func completeTrickApps(knowledgePath func() (string, error)) cobra.CompletionFunc {
+func completeTrickApps(knowledgePath knowledgeRef) cobra.CompletionFunc {
 	return func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
@@ -201,7 +201,7 @@ func completeTrickApps(knowledgePath func() (string, error)) cobra.CompletionFun
 
 // completeTrickIDs offers trick ids with their app and text (tricks show; tricks rm, which
 // takes several: many).
-func completeTrickIDs(knowledgePath func() (string, error), many bool) cobra.CompletionFunc {
+func completeTrickIDs(knowledgePath knowledgeRef, many bool) cobra.CompletionFunc {
 	return func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 0 && !many {
 			return nil, cobra.ShellCompDirectiveNoFileComp

@@ -20,7 +20,7 @@ import (
 // exploreDeps are the hooks of `fairy explore`.
 type exploreDeps struct {
 	OpenDevice    func(ctx context.Context) (*adb.Device, error)
-	KnowledgePath func() (string, error)
+	KnowledgePath knowledgeRef
 	Guard         func() (*executor.Guard, error) // nil guard: the default policy
 	Logger        func() *slog.Logger
 	Stdout        io.Writer

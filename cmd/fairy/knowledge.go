@@ -28,8 +28,8 @@ const knowledgeLockWait = 2 * time.Second
 
 // openKnowledge opens the knowledge file; read-only commands on a missing file
 // get errNoKnowledge so they can say there is nothing learned yet.
-func openKnowledge(knowledgePath func() (string, error), write bool) (*knowledge.Store, error) {
-	path, err := knowledgePath()
+func openKnowledge(knowledgePath knowledgeRef, write bool) (*knowledge.Store, error) {
+	path, err := knowledgePath.Path()
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +38,7 @@ func openKnowledge(knowledgePath func() (string, error), write bool) (*knowledge
 			return nil, fmt.Errorf("create knowledge directory: %w", err)
 		}
 	}
-	s, err := openKnowledgeStore(path, knowledge.Options{ReadOnly: !write, Timeout: knowledgeLockWait}, etcdAccess{})
+	s, err := openKnowledgeStore(path, knowledge.Options{ReadOnly: !write, Timeout: knowledgeLockWait}, knowledgePath.Access())
 	if !write && errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("no knowledge file at %s yet: run a task first, or pass --knowledge FILE: %w", path, errNoKnowledge)
 	}
@@ -48,7 +48,7 @@ func openKnowledge(knowledgePath func() (string, error), write bool) (*knowledge
 var errNoKnowledge = errors.New("nothing learned yet")
 
 // withKnowledge runs f on an open store and closes it.
-func withKnowledge(knowledgePath func() (string, error), write bool, f func(*knowledge.Store) error) error {
+func withKnowledge(knowledgePath knowledgeRef, write bool, f func(*knowledge.Store) error) error {
 	s, err := openKnowledge(knowledgePath, write)
 	if err != nil {
 		return err
@@ -61,7 +61,7 @@ func withKnowledge(knowledgePath func() (string, error), write bool, f func(*kno
 }
 
 // newMapCmd builds `fairy map list|show|path|export|view` (view: mapview.go).
-func newMapCmd(knowledgePath func() (string, error)) *cobra.Command {
+func newMapCmd(knowledgePath knowledgeRef) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "map",
 		Short: "Inspect the learned App Maps (pages and transitions of each app)",
@@ -212,7 +212,7 @@ func appMap(s *knowledge.Store, app string) (*knowledge.Map, error) {
 }
 
 // newTricksCmd builds `fairy tricks list|show|add|rm`.
-func newTricksCmd(knowledgePath func() (string, error)) *cobra.Command {
+func newTricksCmd(knowledgePath knowledgeRef) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tricks",
 		Short: "List, show, add and remove App Tricks (learned tips per app)",
@@ -358,7 +358,7 @@ func newTricksCmd(knowledgePath func() (string, error)) *cobra.Command {
 }
 
 // newKnowledgeCmd builds `fairy knowledge export|import|check|repair`.
-func newKnowledgeCmd(knowledgePath func() (string, error)) *cobra.Command {
+func newKnowledgeCmd(knowledgePath knowledgeRef) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "knowledge",
 		Short: "Move everything learned between machines as JSON; check and repair the knowledge file",
@@ -427,15 +427,15 @@ func newKnowledgeCmd(knowledgePath func() (string, error)) *cobra.Command {
 
 // fileArg is the FILE argument of check and repair: the configured knowledge file when
 // none is given.
-func fileArg(knowledgePath func() (string, error), args []string) (string, error) {
+func fileArg(knowledgePath knowledgeRef, args []string) (string, error) {
 	if len(args) == 1 {
 		return args[0], nil
 	}
-	return knowledgePath()
+	return knowledgePath.Path()
 }
 
 // newKnowledgeCheckCmd builds `fairy knowledge check [FILE]`.
-func newKnowledgeCheckCmd(knowledgePath func() (string, error)) *cobra.Command {
+func newKnowledgeCheckCmd(knowledgePath knowledgeRef) *cobra.Command {
 	return &cobra.Command{
 		Use:   "check [FILE]",
 		Short: "Check a knowledge file (default: the configured one): exit 0 when sound, 2 with what is wrong",
@@ -493,7 +493,7 @@ func printSound(out io.Writer, s *knowledge.Store) error {
 }
 
 // newKnowledgeRepairCmd builds `fairy knowledge repair [FILE] --out NEW`.
-func newKnowledgeRepairCmd(knowledgePath func() (string, error)) *cobra.Command {
+func newKnowledgeRepairCmd(knowledgePath knowledgeRef) *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
 		Use:   "repair [FILE] --out NEW",

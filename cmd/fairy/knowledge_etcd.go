@@ -33,6 +33,32 @@ func (s *settings) etcdAccess() etcdAccess {
 		CAFile: s.v.GetString(keyEtcdCA), CertFile: s.v.GetString(keyEtcdCert), KeyFile: s.v.GetString(keyEtcdKey)}
 }
 
+// knowledgeRef says where the knowledge is (a bbolt file or an etcd:// URL) and how to
+// reach etcd (the config's knowledge-etcd: TLS and auth), for the commands that open it.
+type knowledgeRef struct {
+	path   func() (string, error)
+	access func() etcdAccess // nil: no TLS, no auth
+}
+
+// Path is the knowledge location.
+func (k knowledgeRef) Path() (string, error) { return k.path() }
+
+// Access is how to reach etcd when Path is an etcd:// URL.
+func (k knowledgeRef) Access() etcdAccess {
+	if k.access == nil {
+		return etcdAccess{}
+	}
+	return k.access()
+}
+
+// pathRef is the knowledge at a location given by f, with no etcd TLS or auth.
+func pathRef(f func() (string, error)) knowledgeRef { return knowledgeRef{path: f} }
+
+// knowledgeRef is the knowledge the flags and the config name, with the config's access.
+func (s *settings) knowledgeRef() knowledgeRef {
+	return knowledgeRef{path: s.knowledgePath, access: s.etcdAccess}
+}
+
 // openKnowledgeStore opens the knowledge at loc: a bbolt file, or the knowledge of a fleet
 // on etcd when loc is an etcd:// URL (the access applies to that only).
 func openKnowledgeStore(loc string, opts knowledge.Options, access etcdAccess) (*knowledge.Store, error) {

@@ -89,6 +89,27 @@ func TestEtcdAccessFromConfig(t *testing.T) {
 		}
 	}
 
+	// The inspection commands reach the same etcd with the config's credentials too, and
+	// without them fail clearly.
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"tricks", "list", "--knowledge", loc, "--config", cfg}, 0, "Tap Send."},
+		{[]string{"routines", "list", "--knowledge", loc, "--config", cfg}, 0, "No routines."},
+		{[]string{"map", "list", "--knowledge", loc, "--config", cfg}, 0, ""},
+		{[]string{"tricks", "list", "--knowledge", loc}, -1, keyEtcdSection},
+	} {
+		code, stdout, stderr := execRoot(t, map[string]string{"HOME": t.TempDir()}, "", c.args...)
+		switch {
+		case c.code >= 0 && (code != c.code || !strings.Contains(stdout, c.want)):
+			t.Errorf("fairy %v: exit %d, %q %q; want exit %d and %q", c.args, code, stdout, stderr, c.code, c.want)
+		case c.code < 0 && (code == 0 || !strings.Contains(stderr, c.want)):
+			t.Errorf("fairy %v without credentials: exit %d, %q; want a failure naming %s", c.args, code, stderr, c.want)
+		}
+	}
+
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	if err := os.WriteFile(bad, []byte("knowledge-etcd:\n  passwrd: x\n"), 0o600); err != nil {
 		t.Fatal(err)

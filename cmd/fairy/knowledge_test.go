@@ -27,7 +27,7 @@ func runKnowledgeCmd(t *testing.T, cmd *cobra.Command, stdin string, args ...str
 func TestKnowledgeCommands(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "sub", "knowledge.db")
-	kp := func() (string, error) { return path, nil }
+	kp := pathRef(func() (string, error) { return path, nil })
 
 	// Nothing learned yet: list commands say so, show commands fail clearly.
 	if out, err := runKnowledgeCmd(t, newMapCmd(kp), "", "list"); err != nil || !strings.Contains(out, "No apps learned yet") {
@@ -56,7 +56,7 @@ func TestKnowledgeCommands(t *testing.T) {
 	s.Close()
 
 	tests := []struct {
-		cmd  func(func() (string, error)) *cobra.Command
+		cmd  func(knowledgeRef) *cobra.Command
 		args []string
 		want []string
 		err  string
@@ -105,7 +105,7 @@ func TestKnowledgeCommands(t *testing.T) {
 	if out, err := runKnowledgeCmd(t, newTricksCmd(kp), "", "rm", "t1"); err != nil || !strings.Contains(out, "Removed trick t1") {
 		t.Fatalf("tricks rm: %q, %v", out, err)
 	}
-	other := func() (string, error) { return filepath.Join(dir, "other.db"), nil }
+	other := pathRef(func() (string, error) { return filepath.Join(dir, "other.db"), nil })
 	out, err = runKnowledgeCmd(t, newKnowledgeCmd(other), "", "import", exported)
 	if err != nil || !strings.Contains(out, "Imported 0 apps, 3 pages, 2 transitions, 1 trick, 0 runs") {
 		t.Fatalf("knowledge import: %q, %v", out, err)

@@ -16,7 +16,7 @@ import (
 )
 
 // newMapViewCmd builds `fairy map view PKG [--out FILE]`.
-func newMapViewCmd(knowledgePath func() (string, error)) *cobra.Command {
+func newMapViewCmd(knowledgePath knowledgeRef) *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
 		Use:   "view PKG [--out FILE]",

@@ -19,7 +19,7 @@ import (
 func TestMapView(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "knowledge.db")
-	kp := func() (string, error) { return path, nil }
+	kp := pathRef(func() (string, error) { return path, nil })
 	s, err := knowledge.Open(path, knowledge.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -23,7 +23,7 @@ type mcpDeps struct {
 	Config        func(cmd *cobra.Command) (runConfig, error)
 	OpenDevice    func(ctx context.Context) (*adb.Device, error) // the resolved target
 	Target        func() deviceTarget
-	KnowledgePath func() (string, error)
+	KnowledgePath knowledgeRef
 	Stdin         io.Reader
 	Stdout        io.Writer
 	Stderr        io.Writer

@@ -14,7 +14,7 @@ import (
 
 // newRoutinesCmd builds `fairy routines list|show`: the learned routines, what the
 // Re-Planner is offered to run by name.
-func newRoutinesCmd(knowledgePath func() (string, error)) *cobra.Command {
+func newRoutinesCmd(knowledgePath knowledgeRef) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "routines",
 		Short: "List and show learned routines (finished tasks the agent can replay by name)",
@@ -139,7 +139,7 @@ func showRoutine(w io.Writer, r knowledge.Routine) error {
 }
 
 // completeRoutineIDs offers routine ids with their name.
-func completeRoutineIDs(knowledgePath func() (string, error)) cobra.CompletionFunc {
+func completeRoutineIDs(knowledgePath knowledgeRef) cobra.CompletionFunc {
 	return func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
