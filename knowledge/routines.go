@@ -85,6 +85,9 @@ type RoutineStep struct {
 	Signature string `json:"signature"`
 	Action    Action `json:"action"`
 	Text      int    `json:"text,omitempty"`
+	// Checked is the checked state the tapped switch, checkbox or radio had before the
+	// tap when it was learned (nil: none shown).
+	Checked *bool `json:"checked,omitempty"`
 }
 
 // RoutineID is the identity of a routine of app with these steps.

@@ -95,6 +95,31 @@ func checkableOnScreen(text string, index int) bool {
 	return false
 }
 
+// checkedOnScreen is the checked state element index of the screen's text form shows
+// ("checked" or "unchecked"); ok is false when it shows none.
+func checkedOnScreen(text string, index int) (checked, ok bool) {
+	if index <= 0 {
+		return false, false
+	}
+	want := strconv.Itoa(index)
+	for line := range strings.SplitSeq(text, "\n") {
+		m := elementLine.FindStringSubmatch(line)
+		if m == nil || m[1] != want {
+			continue
+		}
+		for _, w := range strings.Fields(quoted.ReplaceAllString(line, `""`)) {
+			switch w {
+			case "checked":
+				return true, true
+			case "unchecked":
+				return false, true
+			}
+		}
+		return false, false
+	}
+	return false, false
+}
+
 // sensitiveWords are labels of actions that do something that cannot be taken back:
 // send, delete, pay, order — a small part of the guard's vocabulary (the guard's own
 // verdict arrives as the action's consent). Words in Latin script match whole words.

@@ -22,6 +22,7 @@ type routineAct struct {
 	signature, activity string
 	action              memory.Action // Input text is kept in memory only, never stored
 	el                  *memory.ElementRef
+	checked             *bool // the tapped element's checked state before the tap, when it shows one
 }
 
 // minRoutineMatch is the least share of a routine name's terms the task must have for the
@@ -57,7 +58,7 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 				}
 			}
 		}
-		st := kept{st: knowledge.RoutineStep{Activity: a.activity, Signature: a.signature, Action: k}}
+		st := kept{st: knowledge.RoutineStep{Activity: a.activity, Signature: a.signature, Action: k, Checked: a.checked}}
 		if k.Kind == knowledge.ActionInput {
 			st.typed = a.action.Text
 		}
@@ -543,7 +544,7 @@ func (l *Learner) RoutineSteps(ctx context.Context, app, id, signature string, a
 			}
 			return args[n-1]
 		})
-		st := RoutineStep{Step: Step{Activity: s.Activity, Signature: s.Signature, Action: a, Row: a.Target.Text != s.Action.Target.Text}}
+		st := RoutineStep{Step: Step{Activity: s.Activity, Signature: s.Signature, Action: a, Row: a.Target.Text != s.Action.Target.Text}, checked: s.Checked}
 		if s.Text > 0 {
 			st.text = args[s.Text-1]
 		}
@@ -552,17 +553,34 @@ func (l *Learner) RoutineSteps(ctx context.Context, app, id, signature string, a
 	return out, from, pause, nil
 }
 
-// RoutineStep is one step of a routine replay: a Step, and for an Input the text to type.
+// RoutineStep is one step of a routine replay: a Step, for an Input the text to type, and
+// for a tap on a switch, checkbox or radio the state it had when the routine was learned.
 type RoutineStep struct {
 	Step
-	text string
+	text    string
+	checked *bool
 }
 
 // Resolve checks the page and finds the step's element; an Input types the routine's
-// argument into its field.
+// argument into its field. A switch, checkbox or radio must show the state it had when
+// the routine was learned: one already switched (the notifications already off) is a
+// surprise, never a tap that undoes it.
 func (s RoutineStep) Resolve(screen *perception.Screen) (memory.Action, error) {
 	if s.Action.Kind != knowledge.ActionInput {
-		return s.Step.Resolve(screen)
+		a, err := s.Step.Resolve(screen)
+		if err != nil || s.checked == nil || a.Index <= 0 {
+			return a, err
+		}
+		for _, e := range screen.Elements {
+			if e.Index == a.Index && e.Checkable && e.Checked != *s.checked {
+				state := "off"
+				if e.Checked {
+					state = "on"
+				}
+				return memory.Action{}, fmt.Errorf("%w: %q is already %s", ErrMismatch, e.Label, state)
+			}
+		}
+		return a, nil
 	}
 	probe := s.Step
 	probe.Action.Kind = knowledge.ActionTap

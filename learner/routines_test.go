@@ -1,11 +1,14 @@
 package learner_test
 
 import (
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fairy-go/fairy/learner"
 	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/perception"
 )
 
 const appsApp = "com.example.settings"
@@ -75,6 +78,26 @@ func TestRoutineLearned(t *testing.T) {
 	}
 	if want := []string{"Apps", "{1}", "Notifications", "All {1} notifications"}; !slices.Equal(labels, want) {
 		t.Errorf("steps tap %q, want %q (the Storage detour cut out)", labels, want)
+	}
+	if c := r.Steps[3].Checked; c == nil || !*c || r.Steps[0].Checked != nil {
+		t.Errorf("the switch step keeps checked %v, the row %v; want the switch on, the row none", c, r.Steps[0].Checked)
+	}
+
+	// Replayed, a switch already off is a surprise, never a tap that turns it back on.
+	steps, _, _, err := l.RoutineSteps(t.Context(), appsApp, r.ID, "r-notif", []string{"Maps"}, -1)
+	if err != nil || len(steps) != 1 {
+		t.Fatalf("RoutineSteps from the switch page = %d steps, %v", len(steps), err)
+	}
+	sw := perception.Element{Index: 1, Label: "All Maps notifications", Text: "All Maps notifications", ResourceID: appsApp + ":id/switch_bar",
+		Class: "android.widget.Switch", Checkable: true, Clickable: true}
+	off := &perception.Screen{Signature: "r-notif", Activity: ".Notif", Elements: []perception.Element{sw}}
+	if _, err := steps[0].Resolve(off); !errors.Is(err, learner.ErrMismatch) || !strings.Contains(err.Error(), "already off") {
+		t.Errorf("Resolve on a switch already off = %v, want a mismatch", err)
+	}
+	sw.Checked = true
+	on := &perception.Screen{Signature: "r-notif", Activity: ".Notif", Elements: []perception.Element{sw}}
+	if a, err := steps[0].Resolve(on); err != nil || a.Type != memory.Tap || a.Index != 1 {
+		t.Errorf("Resolve on the switch as learned = %+v, %v; want Tap 1", a, err)
 	}
 }
 

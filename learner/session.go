@@ -137,6 +137,9 @@ func (s *Session) Handle(r memory.Record) {
 			a := routineAct{signature: e.Signature, action: e.Action, el: e.Element}
 			if s.cur != nil && s.cur.signature == e.Signature {
 				a.activity = s.cur.activity
+				if on, ok := checkedOnScreen(s.cur.text, e.Action.Index); ok && e.Action.Type == memory.Tap {
+					a.checked = &on
+				}
 			}
 			s.task.acts = append(s.task.acts, a)
 		}
