@@ -50,9 +50,10 @@ func ReadingKey(instruction, signature, text string) string {
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// Reading returns what was read off the content with key in app; ok is false when it was
-// never read.
-func (s *Store) Reading(app, key string) (r Reading, ok bool, err error) {
+// Reading returns what was read off the content with key in app, or, given several keys,
+// off the first of them that was read, in one read of the store; ok is false when none
+// was read.
+func (s *Store) Reading(app string, keys ...string) (r Reading, ok bool, err error) {
 	err = s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketReadings)
 		if b == nil {
@@ -61,12 +62,13 @@ func (s *Store) Reading(app, key string) (r Reading, ok bool, err error) {
 		if b = b.Bucket([]byte(app)); b == nil {
 			return nil
 		}
-		v := b.Get([]byte(key))
-		if v == nil {
-			return nil
+		for _, key := range keys {
+			if v := b.Get([]byte(key)); v != nil {
+				ok = true
+				return decode("reading", []byte(key), v, &r)
+			}
 		}
-		ok = true
-		return decode("reading", []byte(key), v, &r)
+		return nil
 	})
 	if err != nil {
 		return Reading{}, false, fmt.Errorf("reading of %s: %w", app, err)
@@ -78,48 +80,51 @@ func (s *Store) Reading(app, key string) (r Reading, ok bool, err error) {
 // a result too: nothing on it matters). Facts already recorded for it are kept; a key
 // read again takes its newest value.
 func (s *Store) PutReading(app, key string, facts []Fact) error {
+	return s.Update(func(tx *Tx) error { return tx.PutReading(app, key, facts) })
+}
+
+// PutReading is Store.PutReading in this transaction.
+func (tx *Tx) PutReading(app, key string, facts []Fact) error {
 	if strings.TrimSpace(app) == "" || strings.TrimSpace(key) == "" {
 		return fmt.Errorf("put reading: empty app or key: %w", ErrInvalid)
 	}
-	return s.Update(func(tx *Tx) error {
-		top, err := root(tx.tx, bucketReadings)
-		if err != nil {
+	top, err := root(tx.tx, bucketReadings)
+	if err != nil {
+		return err
+	}
+	b, err := top.CreateBucketIfNotExists([]byte(app))
+	if err != nil {
+		return err
+	}
+	var r Reading
+	if v := b.Get([]byte(key)); v != nil {
+		if err := decode("reading", []byte(key), v, &r); err != nil {
+			r = Reading{} // a damaged reading is read again, not kept
+		}
+	} else if b.Stats().KeyN >= MaxReadings {
+		if err := dropOldReadings(b); err != nil {
 			return err
 		}
-		b, err := top.CreateBucketIfNotExists([]byte(app))
-		if err != nil {
-			return err
+	}
+	r.Reads++
+	r.Last = tx.s.now()
+	for _, f := range facts {
+		f.Key, f.Value = strings.TrimSpace(f.Key), strings.TrimSpace(f.Value)
+		if f.Key == "" || f.Value == "" {
+			continue
 		}
-		var r Reading
-		if v := b.Get([]byte(key)); v != nil {
-			if err := decode("reading", []byte(key), v, &r); err != nil {
-				r = Reading{} // a damaged reading is read again, not kept
-			}
-		} else if b.Stats().KeyN >= MaxReadings {
-			if err := dropOldReadings(b); err != nil {
-				return err
-			}
+		i := 0
+		for i < len(r.Facts) && r.Facts[i].Key != f.Key {
+			i++
 		}
-		r.Reads++
-		r.Last = tx.s.now()
-		for _, f := range facts {
-			f.Key, f.Value = strings.TrimSpace(f.Key), strings.TrimSpace(f.Value)
-			if f.Key == "" || f.Value == "" {
-				continue
-			}
-			i := 0
-			for i < len(r.Facts) && r.Facts[i].Key != f.Key {
-				i++
-			}
-			switch {
-			case i < len(r.Facts):
-				r.Facts[i].Value = f.Value
-			case len(r.Facts) < MaxReadingFacts:
-				r.Facts = append(r.Facts, f)
-			}
+		switch {
+		case i < len(r.Facts):
+			r.Facts[i].Value = f.Value
+		case len(r.Facts) < MaxReadingFacts:
+			r.Facts = append(r.Facts, f)
 		}
-		return putJSON(b, key, r)
-	})
+	}
+	return putJSON(b, key, r)
 }
 
 // dropOldReadings deletes the tenth of b's readings read longest ago.

@@ -2,6 +2,7 @@ package learner
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -58,12 +59,17 @@ func checkableClass(el *memory.ElementRef) bool {
 	if el == nil {
 		return false
 	}
-	c := el.Class
-	if i := strings.LastIndexAny(c, ".$"); i >= 0 {
-		c = c[i+1:]
-	}
+	c := shortClass(el.Class)
 	return strings.Contains(c, "Switch") || strings.Contains(c, "ToggleButton") ||
 		strings.Contains(c, "CheckBox") || strings.Contains(c, "RadioButton")
+}
+
+// shortClass is an Android class name without its package: android.widget.Switch → Switch.
+func shortClass(c string) string {
+	if i := strings.LastIndexAny(c, ".$"); i >= 0 {
+		return c[i+1:]
+	}
+	return c
 }
 
 // quoted is a quoted label, desc or hint of a text-form line.
@@ -72,52 +78,45 @@ var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 // checkableOnScreen reports whether element index of the screen's text form is a switch,
 // checkbox or radio, or shows a checked state.
 func checkableOnScreen(text string, index int) bool {
-	if index <= 0 {
+	role, words, ok := elementOnScreen(text, index)
+	if !ok {
 		return false
 	}
-	want := strconv.Itoa(index)
-	for line := range strings.SplitSeq(text, "\n") {
-		m := elementLine.FindStringSubmatch(line)
-		if m == nil || m[1] != want {
-			continue
-		}
-		switch m[2] {
-		case "switch", "checkbox", "radio":
-			return true
-		}
-		for _, w := range strings.Fields(quoted.ReplaceAllString(line, `""`)) {
-			if w == "checked" || w == "unchecked" {
-				return true
-			}
-		}
-		return false
+	switch role {
+	case "switch", "checkbox", "radio":
+		return true
 	}
-	return false
+	return slices.Contains(words, "checked") || slices.Contains(words, "unchecked")
 }
 
 // checkedOnScreen is the checked state element index of the screen's text form shows
 // ("checked" or "unchecked"); ok is false when it shows none.
 func checkedOnScreen(text string, index int) (checked, ok bool) {
-	if index <= 0 {
+	_, words, found := elementOnScreen(text, index)
+	switch {
+	case !found:
 		return false, false
+	case slices.Contains(words, "checked"):
+		return true, true
+	case slices.Contains(words, "unchecked"):
+		return false, true
+	}
+	return false, false
+}
+
+// elementOnScreen finds element index in a screen's text form: its role and the words of
+// its line outside quotes (state words such as checked); ok is false when it is not there.
+func elementOnScreen(text string, index int) (role string, words []string, ok bool) {
+	if index <= 0 {
+		return "", nil, false
 	}
 	want := strconv.Itoa(index)
 	for line := range strings.SplitSeq(text, "\n") {
-		m := elementLine.FindStringSubmatch(line)
-		if m == nil || m[1] != want {
-			continue
+		if m := elementLine.FindStringSubmatch(line); m != nil && m[1] == want {
+			return m[2], strings.Fields(quoted.ReplaceAllString(line, `""`)), true
 		}
-		for _, w := range strings.Fields(quoted.ReplaceAllString(line, `""`)) {
-			switch w {
-			case "checked":
-				return true, true
-			case "unchecked":
-				return false, true
-			}
-		}
-		return false, false
 	}
-	return false, false
+	return "", nil, false
 }
 
 // sensitiveWords are labels of actions that do something that cannot be taken back:

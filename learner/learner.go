@@ -24,8 +24,7 @@ type Store interface {
 	Path(app, from, to string) ([]knowledge.Transition, error)
 	GetApp(pkg string) (knowledge.App, error)
 	ListApps() ([]knowledge.App, error)
-	Reading(app, key string) (knowledge.Reading, bool, error)
-	PutReading(app, key string, facts []knowledge.Fact) error
+	Reading(app string, keys ...string) (knowledge.Reading, bool, error)
 	Routines(app string) ([]knowledge.Routine, error)
 }
 

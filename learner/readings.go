@@ -22,26 +22,24 @@ func (l *Learner) Read(ctx context.Context, app, instruction, signature, text st
 	if anyTask {
 		keys = append(keys, knowledge.ReadingKey("", signature, text))
 	}
-	for _, k := range keys {
-		r, ok, err := l.cfg.Store.Reading(app, k)
-		if err != nil {
-			l.log.Warn("reading lookup failed", logApp, app, logErr, err)
-			return nil, false
-		}
-		if ok {
-			out := make([]memory.Fact, 0, len(r.Facts))
-			for _, f := range r.Facts {
-				out = append(out, memory.Fact{Key: f.Key, Value: f.Value, App: app})
-			}
-			return out, true
-		}
+	r, ok, err := l.cfg.Store.Reading(app, keys...)
+	if err != nil {
+		l.log.Warn("reading lookup failed", logApp, app, logErr, err)
+		return nil, false
 	}
-	return nil, false
+	if !ok {
+		return nil, false
+	}
+	out := make([]memory.Fact, 0, len(r.Facts))
+	for _, f := range r.Facts {
+		out = append(out, memory.Fact{Key: f.Key, Value: f.Value, App: app})
+	}
+	return out, true
 }
 
 // Remember records what the model read off a page content (facts may be empty: nothing on
-// it mattered), for this instruction and for any task. A failed write costs only the
-// memory of it.
+// it mattered), for this instruction and for any task, in one transaction. A failed write
+// costs only the memory of it.
 func (l *Learner) Remember(ctx context.Context, app, instruction, signature, text string, facts []memory.Fact) {
 	if app == "" || signature == "" || ctx.Err() != nil {
 		return
@@ -52,11 +50,16 @@ func (l *Learner) Remember(ctx context.Context, app, instruction, signature, tex
 			kf = append(kf, knowledge.Fact{Key: f.Key, Value: f.Value})
 		}
 	}
-	for _, scope := range []string{instruction, ""} {
-		if err := l.cfg.Store.PutReading(app, knowledge.ReadingKey(scope, signature, text), kf); err != nil {
-			l.log.Warn("reading not remembered", logApp, app, logErr, err)
-			return
+	err := l.cfg.Store.Update(func(tx *knowledge.Tx) error {
+		for _, scope := range []string{instruction, ""} {
+			if err := tx.PutReading(app, knowledge.ReadingKey(scope, signature, text), kf); err != nil {
+				return err
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		l.log.Warn("reading not remembered", logApp, app, logErr, err)
 	}
 }
 

@@ -149,10 +149,7 @@ func rowLike(e knowledge.Element) bool {
 	if e.ResourceID == "" {
 		return false
 	}
-	c := e.Class
-	if i := strings.LastIndex(c, "."); i >= 0 {
-		c = c[i+1:]
-	}
+	c := shortClass(e.Class)
 	return !strings.Contains(c, "Button") && c != "Chip"
 }
 
