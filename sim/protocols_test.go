@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/electricbubble/gadb"
 
@@ -177,5 +178,68 @@ func TestPhonesThroughGadbHostFace(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// TestAdbShellThroughHostFaceDeliversEveryByte runs the real adb client against the phone's
+// host face (`adb -P PORT shell …`, as against `fairy sim serve --host`) with stdin at EOF:
+// the client then sends the shell-v2 close-stdin packet while output is arriving. Every run
+// of each long command must deliver every byte the phone writes, and the exit status.
+func TestAdbShellThroughHostFaceDeliversEveryByte(t *testing.T) {
+	fixed := time.Date(2025, 6, 11, 9, 41, 0, 0, time.UTC)
+	p, err := sim.New(sim.Config{Serial: "emulator-5554", Seed: 1, Clock: func() time.Time { return fixed }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, err := wire.NewHostServer(wire.HostConfig{Devices: []wire.Device{p}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go hs.Serve(t.Context())
+	t.Cleanup(func() { hs.Close() })
+	client := adbtest.Client(t, hs.Addr().(*net.TCPAddr).Port)
+
+	const runs = 100
+	commands := []string{"pm list packages", "settings list global", "getprop", "uiautomator dump /dev/tty"}
+	type job struct{ cmd, want string }
+	jobs := make(chan job)
+	errs := make(chan error, len(commands)*runs)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				out, errOut, err := client.Exec(t.Context(), nil, append([]string{"shell"}, strings.Fields(j.cmd)...)...)
+				if err != nil || string(out) != j.want {
+					errs <- fmt.Errorf("adb shell %s: %d of %d bytes, %d of %d lines, err %v, stderr %q",
+						j.cmd, len(out), len(j.want), strings.Count(string(out), "\n"), strings.Count(j.want, "\n"), err, errOut)
+				}
+			}
+		}()
+	}
+	for _, cmd := range commands {
+		var want strings.Builder
+		if st, err := p.Shell(t.Context(), cmd, &want); err != nil || st != 0 {
+			t.Fatalf("%s on the phone: status %d, %v", cmd, st, err)
+		}
+		if strings.Count(want.String(), "\n") < 10 && want.Len() < 4096 {
+			t.Fatalf("%s writes %d bytes: not a long output", cmd, want.Len())
+		}
+		for range runs {
+			jobs <- job{cmd, want.String()}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	close(errs)
+	failed := 0
+	for err := range errs {
+		if failed++; failed <= 5 {
+			t.Error(err)
+		}
+	}
+	if failed > 0 {
+		t.Errorf("%d of %d runs (%d of each of %d commands) lost output", failed, runs*len(commands), runs, len(commands))
 	}
 }

@@ -38,7 +38,8 @@ func Binary(t testing.TB) string {
 	return bin
 }
 
-// Server is a private adb server owned by one test.
+// Server is a private adb server owned by one test, or (from Client) a server the test
+// does not own.
 type Server struct {
 	// Port is the server's TCP port on 127.0.0.1 (the adb -P value).
 	Port int
@@ -82,6 +83,14 @@ func Start(t testing.TB) *Server {
 	}
 	t.Fatalf("adbtest: start adb server: %v", lastErr)
 	return nil
+}
+
+// Client runs the real adb client against an adb server protocol that already listens on
+// 127.0.0.1:port, such as the virtual phone's host face, without starting or stopping a
+// server: `adb -P PORT args...` then talks to that face as it would to its adb server.
+func Client(t testing.TB, port int) *Server {
+	t.Helper()
+	return &Server{Port: port, bin: Binary(t), home: t.TempDir(), log: &syncBuffer{}}
 }
 
 func start(t testing.TB, bin string) (*Server, error) {

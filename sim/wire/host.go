@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // HostVersion is the adb server protocol version the host face reports (adb 1.0.41).
@@ -96,14 +97,36 @@ type hostConn struct {
 
 func (c *hostConn) Read(p []byte) (int, error) { return c.r.Read(p) }
 
+// lingerTimeout bounds how long a connection whose answer is complete waits for the client
+// to close its side before it is closed anyway.
+const lingerTimeout = 2 * time.Second
+
+// end finishes the connection. An orderly end only half-closes it: the client reads every
+// byte and then end of file, while the server goes on reading until the client closes or
+// lingerTimeout passes (linger), and the handler's return closes it. Closing a socket
+// outright while input still arrives makes the kernel answer that input with a reset, and
+// a reset makes the client's kernel drop the output it received but has not read yet: the
+// adb client sends its shell-v2 close-stdin packet while the output streams in, and lost
+// the tail of `adb shell` output that way.
 func (c *hostConn) end(abort bool) {
 	c.once.Do(func() {
 		if abort {
 			abortConn(c.Conn)
 			return
 		}
+		if hc, ok := c.Conn.(interface{ CloseWrite() error }); ok && hc.CloseWrite() == nil {
+			_ = c.Conn.SetReadDeadline(time.Now().Add(lingerTimeout))
+			return
+		}
 		_ = c.Conn.Close()
 	})
+}
+
+// linger ends the connection in order and discards what the client still sends until it
+// closes its side, so that the close that follows resets nothing.
+func (c *hostConn) linger() {
+	c.end(false)
+	_, _ = io.Copy(io.Discard, c)
 }
 
 func (s *HostServer) handle(ctx context.Context, nc net.Conn) {
@@ -120,10 +143,12 @@ func (s *HostServer) handle(ctx context.Context, nc net.Conn) {
 		}
 		if dev != nil {
 			s.deviceService(ctx, c, dev, req, log)
+			c.linger()
 			return
 		}
 		next, keep := s.hostService(c, req)
 		if !keep {
+			c.linger()
 			return
 		}
 		dev = next

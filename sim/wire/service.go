@@ -21,7 +21,8 @@ type serviceStream interface {
 	io.Reader
 	io.Writer
 	// end finishes the stream: an orderly close, or with abort an abrupt drop of the whole
-	// client connection (fault injection). Pending reads return once it has been called.
+	// client connection (fault injection). Pending reads return once it has been called
+	// and the client has closed its side (on the host face, within lingerTimeout).
 	end(abort bool)
 }
 
