@@ -358,6 +358,7 @@ func (s *settings) checkEnvAndFlags(cmd *cobra.Command) error {
 			}
 		}
 	}
+	errs = append(errs, s.checkEnvNames()...)
 	if f := cmd.Flags().Lookup(keyLogLevel); f != nil && f.Changed {
 		spec, _ := schema.lookup(keyLogLevel)
 		if msg := checkValue(f.Value.String(), spec); msg != "" {
@@ -365,4 +366,89 @@ func (s *settings) checkEnvAndFlags(cmd *cobra.Command) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// otherEnvNames are the FAIRY_ variables that set no configuration key but are set around
+// fairy on purpose, so the strict check lets them through: FAIRY_CONFIG names the config
+// file; scripts/test.sh exports FAIRY_INTEROP_DIR (where node's packages for the interop
+// tests are) to every test it runs; the knowledge package's tests hand their child
+// processes a file in FAIRY_KNOWLEDGE_CRASH_FILE or FAIRY_KNOWLEDGE_WRITER_FILE.
+var otherEnvNames = []string{"FAIRY_CONFIG", "FAIRY_INTEROP_DIR", "FAIRY_KNOWLEDGE_CRASH_FILE", "FAIRY_KNOWLEDGE_WRITER_FILE"}
+
+// testEnvPrefix starts the variables tests hand the child processes they start
+// (FAIRY_TEST_RUN_MAIN makes the test binary run fairy's main).
+const testEnvPrefix = "FAIRY_TEST_"
+
+// envName is the FAIRY_<KEY> variable of a configuration key.
+func envName(key string) string {
+	return "FAIRY_" + strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(key))
+}
+
+// knownEnvNames are the FAIRY_ variables fairy reads or lets through.
+func knownEnvNames() []string {
+	names := slices.Clone(otherEnvNames)
+	for _, keys := range []map[string]string{envKeys, modelEnvKeys} {
+		for k := range keys {
+			names = append(names, envName(k))
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// checkEnvNames refuses a FAIRY_ variable that fairy does not read (FAIRY_MODEL_DEFUALT),
+// naming the variable meant when one is close, or saying that the key it names is set only
+// in the config file; without the check such a variable is silently ignored. s.environ nil
+// (a test that gives only a lookup) checks nothing.
+func (s *settings) checkEnvNames() []error {
+	if s.environ == nil {
+		return nil
+	}
+	known := knownEnvNames()
+	var unknown []string
+	for _, kv := range s.environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "FAIRY_") && !strings.HasPrefix(name, testEnvPrefix) && !slices.Contains(known, name) {
+			unknown = append(unknown, name)
+		}
+	}
+	slices.Sort(unknown)
+	var errs []error
+	for _, name := range slices.Compact(unknown) {
+		if key := fileOnlyKey(name); key != "" {
+			errs = append(errs, fmt.Errorf("environment %s: %s is not read from the environment: set it in the config file, or unset %s", name, key, name))
+			continue
+		}
+		hint := didYouMean(name, known)
+		if hint == "" {
+			hint = "; a configuration key is FAIRY_<KEY> with dots and dashes as underscores (model.default is FAIRY_MODEL_DEFAULT)"
+		}
+		errs = append(errs, fmt.Errorf("environment %s: unknown variable%s; unset it or correct its name", name, hint))
+	}
+	return errs
+}
+
+// fileOnlyKey is the configuration key that only the config file sets which the variable
+// name spells (FAIRY_AGENT_SHELL is agent.shell; FAIRY_MODEL_ROLES_PLANNER an entry of
+// model.roles), or "".
+func fileOnlyKey(name string) string {
+	found := ""
+	var walk func(prefix string, k keySpec)
+	walk = func(prefix string, k keySpec) {
+		for f, sub := range k.fields {
+			full := strings.TrimPrefix(prefix+"."+f, ".")
+			_, env := envKeys[full]
+			_, modelEnv := modelEnvKeys[full]
+			switch {
+			case sub.kind == kindSection:
+				walk(full, sub)
+			case env || modelEnv:
+			case name == envName(full),
+				(sub.kind == kindMap || sub.kind == kindList) && strings.HasPrefix(name, envName(full)+"_"):
+				found = full
+			}
+		}
+	}
+	walk("", configSchema())
+	return found
 }

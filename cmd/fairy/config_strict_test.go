@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -153,5 +158,145 @@ func TestREADMEConfigIsValid(t *testing.T) {
 	}
 	if blocks < 2 {
 		t.Errorf("found %d YAML examples in README.md, want the guard and the configuration ones", blocks)
+	}
+}
+
+// execListed runs the root command with env both as the lookup and as the listed
+// environment, as main gives them (os.Getenv and os.Environ); it returns the exit status
+// and stderr.
+func execListed(t *testing.T, env map[string]string, args ...string) (int, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	s := newSettings(strings.NewReader(""), &out, &errOut, envMap(env))
+	s.environ = func() []string {
+		var kv []string
+		for k, v := range env {
+			kv = append(kv, k+"="+v)
+		}
+		return kv
+	}
+	root := s.rootCmd()
+	root.SetArgs(args)
+	return exitStatus(t.Context(), root.ExecuteContext(t.Context()), &errOut), errOut.String()
+}
+
+// TestStrictEnvNames: a FAIRY_ variable fairy does not read stops it with exit status 2,
+// the variable meant when one is close, or the config key that only the file sets; the
+// variables fairy reads, and the ones set around it on purpose, pass.
+func TestStrictEnvNames(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"map", "list", "--knowledge", filepath.Join(dir, "k.db")}
+	for _, tt := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"FAIRY_MODEL_DEFUALT": "x"},
+			`fairy: environment FAIRY_MODEL_DEFUALT: unknown variable (did you mean "FAIRY_MODEL_DEFAULT"?); unset it or correct its name` + "\n"},
+		{map[string]string{"FAIRY_RUN": "/tmp/r"},
+			`fairy: environment FAIRY_RUN: unknown variable (did you mean "FAIRY_RUNS"?); unset it or correct its name` + "\n"},
+		{map[string]string{"FAIRY_AGENT_SHELL": "ls"},
+			"fairy: environment FAIRY_AGENT_SHELL: agent.shell is not read from the environment: set it in the config file, or unset FAIRY_AGENT_SHELL\n"},
+		{map[string]string{"FAIRY_MODEL_ROLES_PLANNER": "gpt-4o"},
+			"fairy: environment FAIRY_MODEL_ROLES_PLANNER: model.roles is not read from the environment: set it in the config file, or unset FAIRY_MODEL_ROLES_PLANNER\n"},
+		{map[string]string{"FAIRY_FROBNICATE": "1"},
+			"fairy: environment FAIRY_FROBNICATE: unknown variable; a configuration key is FAIRY_<KEY> with dots and dashes as underscores (model.default is FAIRY_MODEL_DEFAULT); unset it or correct its name\n"},
+	} {
+		env := map[string]string{"HOME": dir}
+		for k, v := range tt.env {
+			env[k] = v
+		}
+		if code, stderr := execListed(t, env, args...); code != 2 || stderr != tt.want {
+			t.Errorf("%v: exit %d, stderr\n%q\nwant exit 2 and\n%q", tt.env, code, stderr, tt.want)
+		}
+	}
+
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte("log-level: info\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	good := map[string]string{"HOME": dir, "FAIRY_CONFIG": cfg, "FAIRY_MODEL_DEFAULT": "m", "FAIRY_AGENT_MAX_STEPS": "3",
+		"FAIRY_DEVICE_ADB_PORT": "5037", "FAIRY_INTEROP_DIR": dir, "FAIRY_KNOWLEDGE_CRASH_FILE": "x",
+		"FAIRY_KNOWLEDGE_WRITER_FILE": "x", "FAIRY_TEST_ANY_CHILD": "1", "NOT_FAIRY_X": "1"}
+	if code, stderr := execListed(t, good, args...); code != 0 {
+		t.Errorf("variables fairy reads or lets through: exit %d, %s", code, stderr)
+	}
+}
+
+// TestStrictEnvNamesInMain runs fairy's main (the test binary as the fairy command) with a
+// misspelt variable in its real environment.
+func TestStrictEnvNamesInMain(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cmd := exec.CommandContext(t.Context(), self, "map", "list", "--knowledge", filepath.Join(dir, "k.db"))
+	cmd.Env = append(os.Environ(), runMainEnv+"=1", "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_DATA_HOME="+dir, "FAIRY_MODEL_DEFUALT=x")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	want := `fairy: environment FAIRY_MODEL_DEFUALT: unknown variable (did you mean "FAIRY_MODEL_DEFAULT"?); unset it or correct its name` + "\n"
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || stderr.String() != want {
+		t.Errorf("fairy with FAIRY_MODEL_DEFUALT=x: %v, stderr\n%q\nwant exit status 2 and\n%q", err, stderr.String(), want)
+	}
+}
+
+// TestEveryFairyVariableIsKnown: every FAIRY_ name the repository's code and scripts use is
+// one fairy reads or lets through, so that no test or script trips the strict check.
+// Comments, and this file, whose misspelt names are the point of the tests above, are
+// skipped. The README lists every one.
+func TestEveryFairyVariableIsKnown(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`\bFAIRY_[A-Z0-9_]*[A-Z0-9]\b`)
+	known := knownEnvNames()
+	found := 0
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := filepath.Ext(path); (ext != ".go" && ext != ".sh") || d.Name() == "config_strict_test.go" {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if l := strings.TrimSpace(line); strings.HasPrefix(l, "//") || strings.HasPrefix(l, "#") {
+				continue // a comment may name a misspelt variable as an example
+			}
+			for _, name := range re.FindAllString(line, -1) {
+				found++
+				if !slices.Contains(known, name) && !strings.HasPrefix(name, testEnvPrefix) {
+					rel, _ := filepath.Rel(root, path)
+					t.Errorf("%s:%d uses %s, which the strict check refuses: add it to otherEnvNames (config_strict.go) and the README, or name it %s…", rel, i+1, name, testEnvPrefix)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found == 0 {
+		t.Fatalf("no FAIRY_ name found under %s", root)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range known {
+		if !strings.Contains(string(readme), "`"+name+"`") {
+			t.Errorf("README.md does not list %s among the variables fairy reads or lets through", name)
+		}
 	}
 }

@@ -24,7 +24,9 @@ func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	root := newRootCmd(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	s := newSettings(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	s.environ = os.Environ
+	root := s.rootCmd()
 	return exitStatus(ctx, root.ExecuteContext(ctx), os.Stderr)
 }
 

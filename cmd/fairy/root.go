@@ -32,6 +32,10 @@ type settings struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+
+	// environ lists the environment as KEY=value (os.Environ in main), for the check that
+	// refuses unknown FAIRY_ variables; nil skips that check.
+	environ func() []string
 }
 
 // newRootCmd builds the command tree. getenv is the environment lookup (os.Getenv in main,
