@@ -43,6 +43,9 @@ func OpenDevice(ctx context.Context, c DeviceConfig) (*adb.Device, error) {
 	}
 	d, err := adb.Open(ctx, ac)
 	if err != nil {
+		if c.Serial == "" {
+			return nil, fmt.Errorf("open device (no serial given): %w", err)
+		}
 		return nil, fmt.Errorf("open device %s: %w", c.Serial, err)
 	}
 	return d, nil

@@ -36,6 +36,24 @@ var (
 	ErrTooLarge = errors.New("knowledge: input too large")
 )
 
+// sentinelError is an error whose message says all there is to say and that matches a
+// sentinel through errors.Is, without the sentinel's own words as a tail
+// ("trick: empty text", not "trick: empty text: knowledge: invalid value").
+type sentinelError struct {
+	msg string
+	is  error
+}
+
+func (e *sentinelError) Error() string { return e.msg }
+
+// Unwrap returns the sentinel.
+func (e *sentinelError) Unwrap() error { return e.is }
+
+// invalidf is an error matching ErrInvalid whose message is the formatted text alone.
+func invalidf(format string, a ...any) error {
+	return &sentinelError{msg: fmt.Sprintf(format, a...), is: ErrInvalid}
+}
+
 // DamageError is a damaged knowledge file: which file, and what is wrong with it. It
 // wraps ErrDamaged, and its message says what to do.
 type DamageError struct {
@@ -45,12 +63,18 @@ type DamageError struct {
 	// Unreadable is true when not even the file's meta pages read, so that Repair cannot
 	// save anything from it either.
 	Unreadable bool
+	// Shared is true for shared knowledge (File is its etcd:// location): its records do
+	// not agree, and there is no file to repair.
+	Shared bool
 }
 
 func (e *DamageError) Error() string {
 	what := strings.Join(e.Problems[:min(len(e.Problems), 3)], "; ")
 	if n := len(e.Problems) - 3; n > 0 {
 		what += fmt.Sprintf("; and %d more", n)
+	}
+	if e.Shared {
+		return fmt.Sprintf("shared knowledge %s holds records that do not agree (%s): copy what reads to a new location with 'fairy knowledge export FILE' and 'fairy knowledge import FILE', or delete its prefix to start afresh", e.File, what)
 	}
 	if e.Unreadable {
 		return fmt.Sprintf("knowledge file %s is damaged beyond reading (%s): move it away to start afresh, or restore it from a backup or an export", e.File, what)

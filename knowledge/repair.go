@@ -63,7 +63,7 @@ func Repair(src, dst string, opts Options) (RepairReport, error) {
 		opts.Timeout = DefaultTimeout
 	}
 	if _, err := os.Stat(dst); err == nil {
-		return rep, fmt.Errorf("repair knowledge file %s: %s already exists: name a new file for the repaired copy: %w", src, dst, ErrInvalid)
+		return rep, invalidf("repair knowledge file %s: %s already exists: name a new file for the repaired copy", src, dst)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return rep, fmt.Errorf("repair knowledge file %s: %w", src, err)
 	}

@@ -97,7 +97,7 @@ type Store struct {
 // Open opens (creating if needed, unless read-only) the knowledge file at path.
 func Open(path string, opts Options) (*Store, error) {
 	if path == "" {
-		return nil, fmt.Errorf("open knowledge file: empty path: %w", ErrInvalid)
+		return nil, invalidf("open knowledge file: empty path")
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout

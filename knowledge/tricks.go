@@ -36,7 +36,7 @@ func ParseKind(s string) (Kind, error) {
 	case "recovery", "error":
 		return KindRecovery, nil
 	}
-	return "", fmt.Errorf("trick kind %q: want planning, action or error-recovery: %w", s, ErrInvalid)
+	return "", invalidf("trick kind %q: want planning, action or error-recovery", s)
 }
 
 // Provenance says where a trick was learned.
@@ -73,20 +73,20 @@ func (t *Trick) validate() error {
 	t.Text = strings.TrimSpace(t.Text)
 	t.App = strings.TrimSpace(t.App)
 	if t.Text == "" {
-		return fmt.Errorf("trick: empty text: %w", ErrInvalid)
+		return invalidf("trick: empty text")
 	}
 	if len(t.Text) > MaxTrickText {
 		return fmt.Errorf("trick: text is %d bytes, over the %d-byte cap: %w", len(t.Text), MaxTrickText, ErrTooLarge)
 	}
 	if t.App == "" {
-		return fmt.Errorf("trick: empty app (use %q for every app): %w", Common, ErrInvalid)
+		return invalidf("trick: empty app (use %q for every app)", Common)
 	}
 	if _, err := ParseKind(string(t.Kind)); err != nil {
 		return err
 	}
 	t.Kind, _ = ParseKind(string(t.Kind))
 	if t.Uses < 0 || t.Successes < 0 || t.Successes > t.Uses || t.Demotions < 0 {
-		return fmt.Errorf("trick: bad counters uses=%d successes=%d demotions=%d: %w", t.Uses, t.Successes, t.Demotions, ErrInvalid)
+		return invalidf("trick: bad counters uses=%d successes=%d demotions=%d", t.Uses, t.Successes, t.Demotions)
 	}
 	return nil
 }
@@ -249,7 +249,7 @@ func (tx *Tx) AddTrick(t Trick) (Trick, error) {
 			return Trick{}, fmt.Errorf("add trick: %w", err)
 		}
 	} else if ids.Get([]byte(t.ID)) != nil {
-		return Trick{}, fmt.Errorf("add trick %s: ID already used: %w", t.ID, ErrInvalid)
+		return Trick{}, invalidf("add trick %s: ID already used", t.ID)
 	}
 	t.rescore()
 	if err := tx.putTrick(t); err != nil {
@@ -278,7 +278,7 @@ func (tx *Tx) newTrickID() (string, error) {
 			return id, nil
 		}
 	}
-	return "", fmt.Errorf("no free trick ID: %w", ErrInvalid)
+	return "", invalidf("no free trick ID")
 }
 
 func (tx *Tx) putTrick(t Trick) error {

@@ -101,7 +101,7 @@ func mcpConfig(d mcpDeps, rc runConfig) mcp.Config {
 			dev, err := d.OpenDevice(ctx)
 			if err != nil {
 				kn.close()
-				return mcp.RunResult{}, fmt.Errorf("open device: %w", err)
+				return mcp.RunResult{}, err // it names the device: "open device SERIAL: …"
 			}
 			defer dev.Close(context.WithoutCancel(ctx))
 			sum, err := runAgent(ctx, agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: r.Dialoger, Out: r.Progress}, r.Instruction)

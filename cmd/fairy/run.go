@@ -87,7 +87,7 @@ an instruction that starts with a dash.`,
 			defer kn.close()
 			dev, err := d.OpenDevice(cmd.Context())
 			if err != nil {
-				return withExit(2, fmt.Errorf("open device: %w", err))
+				return withExit(2, err) // it names the device: "open device SERIAL: …"
 			}
 			defer dev.Close(context.WithoutCancel(cmd.Context()))
 			out := d.Style.wrap(d.Stdout)
