@@ -228,7 +228,8 @@ func (e *recordError) Unwrap() error { return e.err }
 // Check verifies the whole file: its pages as Open does, then bbolt's own consistency
 // check (Tx.Check), that every record decodes, that every transition joins two pages of
 // its map, and that the trick index and the tricks agree. It returns a *DamageError
-// listing what is wrong, or nil.
+// listing what is wrong, or nil. On shared knowledge (OpenMirror) it checks the records
+// as loaded from the remote store: there is no file of its own to verify.
 func (s *Store) Check() error {
 	s.mu.Lock() // no write of this store while the file is read outside a transaction
 	defer s.mu.Unlock()
@@ -240,8 +241,10 @@ func (s *Store) Check() error {
 		return err
 	}
 	defer s.release()
-	if err := verifyFile(s.path); err != nil {
-		return err
+	if s.mirror == nil { // a shared store's replica is a private copy: only its records are checked
+		if err := verifyFile(s.path); err != nil {
+			return err
+		}
 	}
 	var problems []string
 	add := func(format string, args ...any) {
@@ -262,7 +265,7 @@ func (s *Store) Check() error {
 		return err
 	}
 	if len(problems) > 0 {
-		return &DamageError{File: s.path, Problems: problems}
+		return &DamageError{File: s.path, Problems: problems, Shared: s.mirror != nil}
 	}
 	return nil
 }

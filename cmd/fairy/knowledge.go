@@ -441,7 +441,9 @@ func newKnowledgeCheckCmd(knowledgePath knowledgeRef) *cobra.Command {
 		Short: "Check a knowledge file (default: the configured one): exit 0 when sound, 2 with what is wrong",
 		Long: `Reads every page and record of the knowledge file: bbolt's structure, every record, and
 that the records agree (transitions and their pages, the trick index and the tricks).
-Exit status 0 when it is sound, 2 with what is wrong otherwise. The file is only read.`,
+Exit status 0 when it is sound, 2 with what is wrong otherwise. The file is only read.
+Shared knowledge on etcd (--knowledge etcd://HOST:PORT/PREFIX, or FILE as such a location)
+has no file: every record under the prefix is read and checked in the same way.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			path, err := fileArg(knowledgePath, args)
@@ -449,7 +451,7 @@ Exit status 0 when it is sound, 2 with what is wrong otherwise. The file is only
 				return withExit(2, err)
 			}
 			out := c.OutOrStdout()
-			s, err := knowledge.Open(path, knowledge.Options{ReadOnly: true, Timeout: knowledgeLockWait})
+			s, err := openKnowledgeStore(path, knowledge.Options{ReadOnly: true, Timeout: knowledgeLockWait}, knowledgePath.Access())
 			if err == nil {
 				err = s.Check()
 				if err == nil {
@@ -512,6 +514,9 @@ NEW, or move it in place of FILE.`,
 			path, err := fileArg(knowledgePath, args)
 			if err != nil {
 				return withExit(2, err)
+			}
+			if etcdstore.IsURL(path) {
+				return withExit(2, fmt.Errorf("knowledge repair mends a knowledge file, and %s is shared knowledge on etcd: 'fairy knowledge check' says whether its records agree", path))
 			}
 			rep, err := knowledge.Repair(path, out, knowledge.Options{Timeout: knowledgeLockWait})
 			if err != nil {

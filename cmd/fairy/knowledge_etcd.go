@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"os"
 
@@ -76,6 +77,10 @@ func openKnowledgeStore(loc string, opts knowledge.Options, access etcdAccess) (
 		}
 	}
 	s, err := etcdstore.Open(cfg, opts)
+	var ee *etcdstore.EndpointsError
+	if errors.As(err, &ee) {
+		return nil, err // it says what is wrong and what to do
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w (is etcd running there? TLS and auth come from the config's %s: section)", err, keyEtcdSection)
 	}

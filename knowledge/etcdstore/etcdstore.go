@@ -12,12 +12,14 @@
 package etcdstore
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
 	"strings"
+	"syscall"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -116,13 +118,71 @@ func New(cfg Config) (*Client, error) {
 		records: prefix + "/r/", revKey: prefix + "/rev"}, nil
 }
 
-// Open opens the knowledge under cfg as a knowledge.Store mirrored from etcd.
+// Open opens the knowledge under cfg as a knowledge.Store mirrored from etcd. A cluster
+// none of whose endpoints can answer at all (an unknown host, nothing listening) fails at
+// once with an *EndpointsError, not after the dial timeout.
 func Open(cfg Config, opts knowledge.Options) (*knowledge.Store, error) {
 	c, err := New(cfg)
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(cfg.DialTimeout, DefaultDialTimeout))
+	defer cancel()
+	if err := probe(ctx, cfg.Endpoints); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("open shared knowledge %s: %w", c, err)
+	}
 	return knowledge.OpenMirror(c, opts)
+}
+
+// EndpointsError reports a cluster none of whose endpoints can answer: each host is
+// unknown to DNS or nothing listens at its address. It wraps knowledge.ErrRemoteUnreachable.
+type EndpointsError struct {
+	// Problems says what is wrong with each endpoint.
+	Problems []string
+}
+
+func (e *EndpointsError) Error() string {
+	return fmt.Sprintf("no etcd endpoint answers (%s): correct HOST:PORT in the etcd:// location, or start etcd there", strings.Join(e.Problems, "; "))
+}
+
+// Unwrap returns knowledge.ErrRemoteUnreachable.
+func (e *EndpointsError) Unwrap() error { return knowledge.ErrRemoteUnreachable }
+
+// probe looks up and dials every endpoint once, so that a cluster that cannot answer at
+// all is reported at once and by name: etcd's client would retry until its dial timeout
+// and then say only "context deadline exceeded". An endpoint that accepts the connection,
+// or fails in another way (perhaps for a moment), leaves the verdict to the client.
+func probe(ctx context.Context, endpoints []string) error {
+	var problems []string
+	for _, ep := range endpoints {
+		host, _, err := net.SplitHostPort(ep)
+		if err != nil {
+			return nil
+		}
+		if net.ParseIP(host) == nil {
+			_, err := net.DefaultResolver.LookupHost(ctx, host)
+			var dnsErr *net.DNSError
+			if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
+				problems = append(problems, fmt.Sprintf("host %s is not known to DNS", host))
+				continue
+			}
+			if err != nil {
+				return nil
+			}
+		}
+		var d net.Dialer
+		conn, err := d.DialContext(ctx, "tcp", ep)
+		if err == nil {
+			_ = conn.Close()
+			return nil
+		}
+		if !errors.Is(err, syscall.ECONNREFUSED) {
+			return nil
+		}
+		problems = append(problems, fmt.Sprintf("nothing listens on %s", ep))
+	}
+	return &EndpointsError{Problems: problems}
 }
 
 // String implements knowledge.Remote: the URL, without credentials.
