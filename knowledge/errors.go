@@ -54,6 +54,11 @@ func invalidf(format string, a ...any) error {
 	return &sentinelError{msg: fmt.Sprintf(format, a...), is: ErrInvalid}
 }
 
+// notFoundf is an error matching ErrNotFound whose message is the formatted text alone.
+func notFoundf(format string, a ...any) error {
+	return &sentinelError{msg: fmt.Sprintf(format, a...), is: ErrNotFound}
+}
+
 // DamageError is a damaged knowledge file: which file, and what is wrong with it. It
 // wraps ErrDamaged, and its message says what to do.
 type DamageError struct {

@@ -366,7 +366,7 @@ func (tx *Tx) Demote(id string) (Trick, error) {
 func (tx *Tx) updateTrick(id, op string, f func(*Trick)) (Trick, error) {
 	t, err := getTrick(tx.tx, id)
 	if err != nil {
-		return Trick{}, fmt.Errorf("%s trick: %w", op, err)
+		return Trick{}, fmt.Errorf("%s %w", op, err) // "demote trick t1 not found"
 	}
 	f(&t)
 	t.rescore()
@@ -380,7 +380,7 @@ func (tx *Tx) updateTrick(id, op string, f func(*Trick)) (Trick, error) {
 func (tx *Tx) DeleteTrick(id string) error {
 	t, err := getTrick(tx.tx, id)
 	if err != nil {
-		return fmt.Errorf("delete trick: %w", err)
+		return err // it names the trick
 	}
 	if err := tx.tx.Bucket(bucketTricks).Bucket([]byte(t.App)).Delete([]byte(id)); err != nil {
 		return fmt.Errorf("delete trick %s: %w", id, err)
@@ -394,11 +394,11 @@ func (tx *Tx) DeleteTrick(id string) error {
 func getTrick(tx *bolt.Tx, id string) (Trick, error) {
 	var ids, tricks *bolt.Bucket
 	if ids, tricks = tx.Bucket(bucketTrickIDs), tx.Bucket(bucketTricks); ids == nil || tricks == nil {
-		return Trick{}, fmt.Errorf("trick %s: %w", id, ErrNotFound)
+		return Trick{}, notFoundf("trick %s not found", id)
 	}
 	app := ids.Get([]byte(id))
 	if app == nil {
-		return Trick{}, fmt.Errorf("trick %s: %w", id, ErrNotFound)
+		return Trick{}, notFoundf("trick %s not found", id)
 	}
 	ab := tricks.Bucket(app)
 	var v []byte

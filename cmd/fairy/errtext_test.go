@@ -39,6 +39,9 @@ func TestErrorTextsSayEachThingOnce(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "exists.db"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if code, _, stderr := execRoot(t, env, "", "tricks", "add", "--knowledge", kn, "--app", "com.a", "a tip"); code != 0 {
+		t.Fatalf("tricks add: exit %d: %s", code, stderr)
+	}
 	for _, tt := range []struct {
 		name string
 		args []string
@@ -50,6 +53,9 @@ func TestErrorTextsSayEachThingOnce(t *testing.T) {
 		{"trick kind", []string{"tricks", "add", "--knowledge", kn, "--app", "com.a", "--kind", "foo", "a tip"},
 			"fairy: trick kind \"foo\": want planning, action or error-recovery\n"},
 		{"empty trick", []string{"tricks", "add", "--knowledge", kn, "--app", "com.a", " "}, "fairy: trick: empty text\n"},
+		{"unknown trick", []string{"tricks", "show", "--knowledge", kn, "t99"}, "fairy: trick t99 not found\n"},
+		{"remove an unknown trick", []string{"tricks", "rm", "--knowledge", kn, "t99"}, "fairy: trick t99 not found\n"},
+		{"app without a map", []string{"map", "show", "--knowledge", kn, "com.none"}, "fairy: no map learned for com.none: see 'fairy map list'\n"},
 		{"repair onto an existing file", []string{"knowledge", "repair", kn, "--out", filepath.Join(dir, "exists.db")},
 			"fairy: repair knowledge file " + kn + ": " + filepath.Join(dir, "exists.db") + " already exists: name a new file for the repaired copy\n"},
 		{"etcd host unknown to DNS", []string{"map", "list", "--knowledge", "etcd://no-such-host.invalid:2379/prefix"},

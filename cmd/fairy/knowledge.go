@@ -206,10 +206,21 @@ func appMap(s *knowledge.Store, app string) (*knowledge.Map, error) {
 		return nil, err
 	}
 	if len(m.Pages) == 0 {
-		return nil, fmt.Errorf("no map learned for %s: see 'fairy map list': %w", app, knowledge.ErrNotFound)
+		return nil, noMapError(app)
 	}
 	return m, nil
 }
+
+// noMapError says that no map of the app is learned; it matches knowledge.ErrNotFound
+// without that sentinel's words as a tail after the advice.
+type noMapError string
+
+func (e noMapError) Error() string {
+	return fmt.Sprintf("no map learned for %s: see 'fairy map list'", string(e))
+}
+
+// Unwrap returns knowledge.ErrNotFound.
+func (e noMapError) Unwrap() error { return knowledge.ErrNotFound }
 
 // newTricksCmd builds `fairy tricks list|show|add|rm`.
 func newTricksCmd(knowledgePath knowledgeRef) *cobra.Command {
