@@ -18,7 +18,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -119,16 +121,18 @@ func New(cfg Config) (*Client, error) {
 }
 
 // Open opens the knowledge under cfg as a knowledge.Store mirrored from etcd. A cluster
-// none of whose endpoints can answer at all (an unknown host, nothing listening) fails at
-// once with an *EndpointsError, not after the dial timeout.
+// none of whose endpoints can answer (an unknown host, nothing listening, no route, no
+// answer within the dial timeout) fails with an *EndpointsError that names each endpoint's
+// problem, and at once where the network says so at once.
 func Open(cfg Config, opts knowledge.Options) (*knowledge.Store, error) {
 	c, err := New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(cfg.DialTimeout, DefaultDialTimeout))
+	wait := cmp.Or(cfg.DialTimeout, DefaultDialTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	if err := probe(ctx, cfg.Endpoints); err != nil {
+	if err := probe(ctx, cfg.Endpoints, wait); err != nil {
 		_ = c.Close()
 		return nil, fmt.Errorf("open shared knowledge %s: %w", c, err)
 	}
@@ -136,9 +140,10 @@ func Open(cfg Config, opts knowledge.Options) (*knowledge.Store, error) {
 }
 
 // EndpointsError reports a cluster none of whose endpoints can answer: each host is
-// unknown to DNS or nothing listens at its address. It wraps knowledge.ErrRemoteUnreachable.
+// unknown to DNS, refuses the connection, cannot be routed to or does not answer within
+// the dial timeout. It wraps knowledge.ErrRemoteUnreachable.
 type EndpointsError struct {
-	// Problems says what is wrong with each endpoint.
+	// Problems says what is wrong with each endpoint, in the location's order.
 	Problems []string
 }
 
@@ -149,40 +154,56 @@ func (e *EndpointsError) Error() string {
 // Unwrap returns knowledge.ErrRemoteUnreachable.
 func (e *EndpointsError) Unwrap() error { return knowledge.ErrRemoteUnreachable }
 
-// probe looks up and dials every endpoint once, so that a cluster that cannot answer at
-// all is reported at once and by name: etcd's client would retry until its dial timeout
-// and then say only "context deadline exceeded". An endpoint that accepts the connection,
-// or fails in another way (perhaps for a moment), leaves the verdict to the client.
-func probe(ctx context.Context, endpoints []string) error {
-	var problems []string
-	for _, ep := range endpoints {
-		host, _, err := net.SplitHostPort(ep)
-		if err != nil {
-			return nil
-		}
-		if net.ParseIP(host) == nil {
-			_, err := net.DefaultResolver.LookupHost(ctx, host)
-			var dnsErr *net.DNSError
-			if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
-				problems = append(problems, fmt.Sprintf("host %s is not known to DNS", host))
-				continue
-			}
-			if err != nil {
-				return nil
-			}
-		}
-		var d net.Dialer
-		conn, err := d.DialContext(ctx, "tcp", ep)
-		if err == nil {
-			_ = conn.Close()
-			return nil
-		}
-		if !errors.Is(err, syscall.ECONNREFUSED) {
-			return nil
-		}
-		problems = append(problems, fmt.Sprintf("nothing listens on %s", ep))
+// probe looks up and dials every endpoint once, all at once, so that a cluster that cannot
+// answer at all is reported by name, and at once where the network says so at once:
+// etcd's client would retry until its dial timeout and then say only "context deadline
+// exceeded". An endpoint that accepts the connection, or fails in a way not listed in
+// EndpointsError, leaves the verdict to the client.
+func probe(ctx context.Context, endpoints []string, wait time.Duration) error {
+	problems := make([]string, len(endpoints))
+	var wg sync.WaitGroup
+	for i, ep := range endpoints {
+		wg.Go(func() { problems[i] = probeEndpoint(ctx, ep, wait) })
+	}
+	wg.Wait()
+	if slices.Contains(problems, "") {
+		return nil
 	}
 	return &EndpointsError{Problems: problems}
+}
+
+// probeEndpoint says what keeps ep from answering within wait (ctx's deadline), or ""
+// when it may answer.
+func probeEndpoint(ctx context.Context, ep string, wait time.Duration) string {
+	host, _, err := net.SplitHostPort(ep)
+	if err != nil {
+		return ""
+	}
+	if net.ParseIP(host) == nil {
+		_, err := net.DefaultResolver.LookupHost(ctx, host)
+		var dnsErr *net.DNSError
+		if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
+			return fmt.Sprintf("host %s is not known to DNS", host)
+		}
+		if err != nil {
+			return ""
+		}
+	}
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", ep)
+	var netErr net.Error
+	switch {
+	case err == nil:
+		_ = conn.Close()
+		return ""
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Sprintf("nothing listens on %s", ep)
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return fmt.Sprintf("no route to %s", ep)
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		return fmt.Sprintf("no answer from %s within %s", ep, wait)
+	}
+	return ""
 }
 
 // String implements knowledge.Remote: the URL, without credentials.
