@@ -91,7 +91,10 @@ func (p *Phone) swipe(x1, y1, x2, y2 int, d time.Duration) {
 		return
 	}
 	if abs(dy) < abs(dx) {
-		return // horizontal swipes move nothing on these screens
+		if n, _ := p.frameLocked().hitTest(x1, y1); n != nil && n.act != nil && n.act.end != nil {
+			p.slide(n, x1, x2)
+		}
+		return // other horizontal swipes move nothing on these screens
 	}
 	f := p.frameLocked()
 	n := f.scrollerAt(x1, y1)
@@ -105,6 +108,20 @@ func (p *Phone) swipe(x1, y1, x2, y2 int, d time.Duration) {
 		h.inst.scroll[h.scrollKey] = next
 		p.bump()
 	}
+}
+
+// slide drags a slider's thumb: a drag that starts on the thumb (at the track's start) and
+// lets go in the last 15 % of the track runs the slider's on_end; any other drag snaps back.
+func (p *Phone) slide(n *node, x1, x2 int) {
+	b := n.b
+	thumb := max(b.Dy(), b.Dx()/5)
+	if x1 > b.Min.X+thumb || x2 < b.Min.X+b.Dx()*85/100 {
+		return
+	}
+	h := n.act
+	p.toast = ""
+	p.runActions(h.inst.app, h.inst, h.item, h.end)
+	p.bump()
 }
 
 func abs(v int) int {

@@ -406,6 +406,12 @@ func (r *renderer) node(n *node) {
 	case "image":
 		fill(img, b, pal.surface)
 		r.text(n.desc, b, m.dp(14), pal.sub, true, false)
+	case "slider":
+		fill(img, b, pal.surface)
+		thumb := image.Rect(b.Min.X, b.Min.Y, b.Min.X+b.Dy(), b.Max.Y)
+		circle(img, thumb.Inset(m.dp(4)), pal.primary)
+		r.text("»", thumb, m.dp(22), pal.onPrimary, true, true)
+		r.text(n.text, image.Rect(thumb.Max.X, b.Min.Y, b.Max.X, b.Max.Y), m.dp(16), pal.sub, true, false)
 	case "row":
 		fill(img, image.Rect(b.Min.X+m.dp(16), b.Max.Y-1, b.Max.X, b.Max.Y), pal.divider)
 	case "rowtitle":
