@@ -29,8 +29,8 @@ type hit struct {
 	item  Record
 	tap   []Action
 	long  []Action
-	input string // focus this input
-	key   string // system button: back, home, recents
+	input string   // focus this input
+	key   string   // system button: back, home, recents
 	end   []Action // slider: swiped to its end
 	// scrolling container
 	scrollKey string
