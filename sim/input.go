@@ -110,12 +110,13 @@ func (p *Phone) swipe(x1, y1, x2, y2 int, d time.Duration) {
 	}
 }
 
-// slide drags a slider's thumb: a drag that starts on the thumb (at the track's start) and
-// lets go in the last 15 % of the track runs the slider's on_end; any other drag snaps back.
+// slide drags a slider's thumb, a square at the track's start that follows the finger: a
+// drag that grabs the thumb and carries it to the end of the track (its far edge within
+// the last 10 %) runs the slider's on_end; any other drag lets it snap back.
 func (p *Phone) slide(n *node, x1, x2 int) {
 	b := n.b
-	thumb := max(b.Dy(), b.Dx()/5)
-	if x1 > b.Min.X+thumb || x2 < b.Min.X+b.Dx()*85/100 {
+	thumb := b.Dy()
+	if x1 < b.Min.X || x1 > b.Min.X+thumb || thumb+(x2-x1) < b.Dx()*9/10 {
 		return
 	}
 	h := n.act
