@@ -222,41 +222,62 @@ func placeLayers(m *knowledge.Map, nodeH int) geometry {
 			rows, width, height, best = r, w, h, off
 		}
 	}
-	// Bands: a map much taller than a window (a few wide layers, then narrow deep ones)
-	// would leave most of the window empty, so from the bottom up two narrow rows share a
-	// band side by side, groups apart, while the map gets nearer a window's shape and the
-	// band stays no wider than the widest row.
+	// Bands: a map much taller than a window (a few wide layers, then narrow deep ones, or
+	// one long chain) would leave most of the window empty, so from the bottom up narrow
+	// rows share a band side by side, groups apart, while the map gets nearer a window's
+	// shape; a band may hold as many cards as the widest row, or more when that row is too
+	// narrow to give the map a window's shape.
 	widest, top := 0, 0
 	for i, r := range rows {
 		if len(r) > widest {
 			widest, top = len(r), i
 		}
 	}
-	bands := make([][][]string, len(rows))
-	for i, r := range rows {
-		bands[i] = [][]string{r}
-	}
+	widthOf := func(cards int) int { return 2*margin + cards*nodeW + (cards-1)*colGap + 2*backBend }
 	bandH := func(n int) int { return 2*margin + n*nodeH + (n-1)*rowGap }
-	off := func(n int) float64 { return math.Abs(math.Log(float64(width) / float64(bandH(n)) / aspect)) }
-	for float64(width)/float64(bandH(len(bands))) < aspect {
-		merged := false
-		for i := len(bands) - 1; i > top+1; i-- {
-			cards := 0
-			for _, seg := range append(slices.Clone(bands[i-1]), bands[i]...) {
-				cards += len(seg) + 1 // a group's gap counts as a card's width
+	span := func(b [][]string) int { // a band's width in cards, a group's gap counting as one
+		n := -1
+		for _, seg := range b {
+			n += len(seg) + 1
+		}
+		return n
+	}
+	fold := func(capacity int) [][][]string {
+		bands := make([][][]string, len(rows))
+		for i, r := range rows {
+			bands[i] = [][]string{r}
+		}
+		w := widthOf(capacity)
+		off := func(n int) float64 { return math.Abs(math.Log(float64(w) / float64(bandH(n)) / aspect)) }
+		for float64(w)/float64(bandH(len(bands))) < aspect {
+			merged := false
+			for i := len(bands) - 1; i > top+1; i-- {
+				if span(bands[i-1])+1+span(bands[i]) <= capacity && off(len(bands)-1) < off(len(bands)) {
+					bands[i-1] = append(bands[i-1], bands[i]...)
+					bands = slices.Delete(bands, i, i+1)
+					merged = true
+					break
+				}
 			}
-			if cards-1 <= widest && off(len(bands)-1) < off(len(bands)) {
-				bands[i-1] = append(bands[i-1], bands[i]...)
-				bands = slices.Delete(bands, i, i+1)
-				merged = true
+			if !merged {
 				break
 			}
 		}
-		if !merged {
-			break
+		return bands
+	}
+	var bands [][][]string
+	best = math.Inf(1)
+	for c := widest; c <= max(widest, maxCols); c++ {
+		b := fold(c)
+		used := 0
+		for _, x := range b {
+			used = max(used, span(x))
+		}
+		w, h := widthOf(used), bandH(len(b))
+		if off := math.Abs(math.Log(float64(w) / float64(h) / aspect)); off < best-1e-9 {
+			bands, width, height, best = b, w, h, off
 		}
 	}
-	height = bandH(len(bands))
 
 	// Columns: the widest row sets the map's width; in a band of one row each card sits
 	// under the middle of the cards that lead to it in the bands above (a child under its
