@@ -17,7 +17,9 @@ import (
 // ordered by the mean position of their neighbours in the layers around them (a few
 // sweeps of the barycentre heuristic), which keeps edges short and crossings few; and a
 // layer wider than the map's column count wraps onto the next row, so a wide app (a
-// settings list with twenty entries) makes a block, not one long strip.
+// settings list with twenty entries) makes a block, not one long strip; a card sits under
+// the cards that lead to it, and narrow deep rows share a band, so the map fills a window.
+// Edge labels go where along their edge they hide no other label and no card.
 
 // Sizes of the layout, in CSS pixels. A card is its picture (picW×picH, half the
 // learner's picture so that it is sharp at twice the size) over the page's name, in as
@@ -26,7 +28,7 @@ const (
 	picW     = 108
 	picH     = 240
 	cardPad  = 14        // the card's border (1) and padding (6), both sides
-	nodeW    = picW + 24 // a page's card
+	nodeW    = picW + 24 // a page's card: its picture, 12 pixels either side
 	capPx    = 12        // the caption's font size
 	capLine  = 15        // and line height
 	labelPx  = 10        // an edge label's font size
@@ -69,9 +71,8 @@ func captionLines(m *knowledge.Map) int {
 // layout places the pages of m.
 func layout(m *knowledge.Map) geometry {
 	lines := captionLines(m)
-	nodeH := 6 + picH + 4 + lines*capLine + 8
-	g, places := geometry{nodeH: nodeH, capLines: lines}, placeLayers(m, nodeH)
-	g.places, g.width, g.height = places.places, places.width, places.height
+	g := placeLayers(m, 6+picH+4+lines*capLine+8) // padding, picture, gap, caption, padding
+	g.capLines = lines
 	return g
 }
 
@@ -80,7 +81,7 @@ func placeLayers(m *knowledge.Map, nodeH int) geometry {
 	n := len(m.Pages)
 	out := make(map[string]place, n)
 	if n == 0 {
-		return geometry{places: out, width: 2 * margin, height: 2 * margin}
+		return geometry{places: out, width: 2 * margin, height: 2 * margin, nodeH: nodeH}
 	}
 	order := make(map[string]int, n) // page key → its index in m.Pages (ID order)
 	for i, p := range m.Pages {
@@ -327,7 +328,7 @@ func placeLayers(m *knowledge.Map, nodeH int) geometry {
 			out[k] = place{X: int(math.Round(xs[i])), Y: margin + bi*(nodeH+rowGap), Row: bi}
 		}
 	}
-	return geometry{places: out, width: width, height: height}
+	return geometry{places: out, width: width, height: height, nodeH: nodeH}
 }
 
 // spread moves the positions want (in order) the least so that neighbours are at least
