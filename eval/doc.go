@@ -6,6 +6,8 @@
 // # Suite format (YAML; unknown keys are errors)
 //
 //	name: sim
+//	apps: apps                     # a directory of app YAML (sim/doc.go, docs/apps.md), relative to
+//	                               # this file, installed on the virtual phones next to the built-in apps
 //	defaults:                      # what tasks leave out
 //	  phone: {sim: {}}
 //	  limits: {steps: 20, time: 2m, cost: 0.5}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -34,9 +35,18 @@ type Suite struct {
 	// Model are scripted model rules shared by every task; they are tried after the task's own.
 	Model []scripted.Rule `yaml:"model,omitempty" json:"-"`
 	Tasks []*Task         `yaml:"tasks" json:"tasks"`
+	// Apps is a directory of app declarations (YAML, docs/apps.md), relative to the suite
+	// file, that the virtual phones install next to their built-in apps.
+	Apps string `yaml:"apps,omitempty" json:"apps,omitempty"`
 	// Source is where the suite was read from (a path or "builtin:NAME").
 	Source string `yaml:"-" json:"source"`
+
+	simApps []*sim.AppSpec
 }
+
+// SimApps is the virtual phones' app catalogue the suite needs: the built-in apps with the
+// suite's Apps; nil when the suite adds none (the built-in apps alone).
+func (s *Suite) SimApps() []*sim.AppSpec { return s.simApps }
 
 // Defaults are the values a task inherits when it does not set them.
 type Defaults struct {
@@ -228,7 +238,34 @@ func Parse(data []byte, source string) (*Suite, error) {
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
+	if s.Apps != "" {
+		if err := s.loadApps(); err != nil {
+			return nil, fmt.Errorf("%w: %s: apps: %w", ErrSuite, source, err)
+		}
+	}
 	return &s, nil
+}
+
+// loadApps reads the suite's Apps directory (relative to the suite file) and merges it
+// with the built-in apps.
+func (s *Suite) loadApps() error {
+	if strings.HasPrefix(s.Source, BuiltinPrefix) {
+		return errors.New("a built-in suite cannot name a directory")
+	}
+	dir := s.Apps
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(filepath.Dir(s.Source), dir)
+	}
+	extra, err := sim.LoadAppDir(dir)
+	if err != nil {
+		return err
+	}
+	base, err := sim.DefaultApps()
+	if err != nil {
+		return err
+	}
+	s.simApps, err = sim.MergeApps(base, extra)
+	return err
 }
 
 // fill gives every task the defaults it does not set.

@@ -710,6 +710,9 @@ func (r *run) exec(ctx context.Context, a memory.Action, el *perception.Element)
 			b = el.Bounds
 		}
 		x1, y1, x2, y2 := swipePath(b, a.Direction)
+		if el != nil && el.Role == "slider" {
+			x1, y1, x2, y2 = slidePath(b, a.Direction)
+		}
 		return "", dev.Swipe(ctx, x1, y1, x2, y2, swipeDuration)
 	case memory.Back:
 		return "", dev.Key(ctx, "back")
@@ -741,6 +744,25 @@ func swipePath(b perception.Bounds, dir string) (x1, y1, x2, y2 int) {
 	default:
 		return cx - dx, cy, cx + dx, cy
 	}
+}
+
+// slidePath drags a slider's thumb along its whole track: a "slide to confirm" control acts
+// only when its thumb, which sits at the track's start, reaches the end; a swipe through
+// the middle of the element (swipePath) leaves it short.
+func slidePath(b perception.Bounds, dir string) (x1, y1, x2, y2 int) {
+	w, h := b.X2-b.X1, b.Y2-b.Y1
+	if h > w { // a vertical slider
+		cx, in := (b.X1+b.X2)/2, min(w/2, h/10)
+		if dir == "up" {
+			return cx, b.Y2 - in, cx, b.Y1 + 1
+		}
+		return cx, b.Y1 + in, cx, b.Y2 - 1
+	}
+	cy, in := (b.Y1+b.Y2)/2, min(h/2, w/10)
+	if dir == "left" {
+		return b.X2 - in, cy, b.X1 + 1, cy
+	}
+	return b.X1 + in, cy, b.X2 - 1, cy
 }
 
 // maxCheckFails is how many failed finish checks end the task.

@@ -14,7 +14,7 @@ import (
 // page and again once the picture is older than ThumbMaxAge. They live in the knowledge
 // file beside the map they illustrate, so that a map copied, exported or repaired keeps
 // its pictures, and are capped small (MaxThumbBytes) so that a map of a hundred pages
-// costs well under a megabyte.
+// costs at most a megabyte and a half.
 //
 // Layout: thumbs/<app>  page key -> Thumb (JSON; the JPEG base64).
 var bucketThumbs = []byte("thumbs")

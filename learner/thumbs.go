@@ -20,11 +20,12 @@ import (
 // milliseconds) only on pages that need a picture.
 
 // Thumbnail sizes: the picture is thumbWidth pixels wide (thumbMaxHeight at most) and its
-// JPEG at most thumbTarget bytes, trading quality for size down to thumbMinQuality.
+// JPEG at most thumbTarget bytes, trading quality for size down to thumbMinQuality. The map
+// view draws a picture 108 pixels wide: a busy screen still gets 216, legible zoomed in.
 const (
-	thumbWidth      = 180
-	thumbMaxHeight  = 400
-	thumbTarget     = 8 << 10
+	thumbWidth      = 288
+	thumbMaxHeight  = 640
+	thumbTarget     = 15 << 10
 	thumbMinQuality = 30
 )
 

@@ -42,8 +42,9 @@ type MarkOptions struct {
 }
 
 // Marker draws set-of-mark images: a numbered box over the screenshot for
-// every indexed element, labels placed so they hide each other as little
-// as possible. A Marker is safe for concurrent use.
+// every indexed element, each number placed where it covers no text or icon
+// of the screenshot and no other number, when the screen has such a spot
+// near its box. A Marker is safe for concurrent use.
 type Marker struct {
 	opt    MarkOptions
 	glyphs [10]glyph
@@ -122,6 +123,12 @@ func markColor(i int) color.RGBA {
 // long edge, with the elements of s boxed and numbered. Element bounds are
 // in screen coordinates (s.Width × s.Height) and are scaled to the image.
 func (m *Marker) Annotate(shot image.Image, s *Screen) *image.RGBA {
+	img, _ := m.annotate(shot, s)
+	return img
+}
+
+// annotate is Annotate that also returns where each label went.
+func (m *Marker) annotate(shot image.Image, s *Screen) (*image.RGBA, []image.Rectangle) {
 	sb := shot.Bounds()
 	w, h := sb.Dx(), sb.Dy()
 	if le := m.opt.LongEdge; le > 0 && max(w, h) > le {
@@ -138,8 +145,9 @@ func (m *Marker) Annotate(shot image.Image, s *Screen) *image.RGBA {
 		downscale(dst, shot)
 	}
 	if s == nil || len(s.Elements) == 0 {
-		return dst
+		return dst, nil
 	}
+	busy := newBusyMap(dst)
 	scrW, scrH := s.Width, s.Height
 	if scrW <= 0 || scrH <= 0 {
 		scrW, scrH = sb.Dx(), sb.Dy()
@@ -158,11 +166,63 @@ func (m *Marker) Annotate(shot image.Image, s *Screen) *image.RGBA {
 		if box.Empty() {
 			continue
 		}
-		lr := m.placeLabel(dst.Bounds(), box, strconv.Itoa(s.Elements[i].Index), placed)
+		lr := m.placeLabel(dst.Bounds(), box, strconv.Itoa(s.Elements[i].Index), placed, busy)
 		placed = append(placed, lr)
 		m.drawLabel(dst, lr, strconv.Itoa(s.Elements[i].Index), markColor(i))
 	}
-	return dst
+	return dst, placed
+}
+
+// busyMap counts, for any rectangle of the image, the pixels where the picture
+// changes sharply (text, icons, edges), with a summed-area table: a label on a
+// rectangle without such pixels hides nothing but background.
+type busyMap struct {
+	w, h int
+	sum  []int32 // (w+1)×(h+1), sum[y*(w+1)+x] = busy pixels above and left of (x,y)
+}
+
+// busyStep is how much a channel must change to the next pixel to the right or below
+// for a pixel to be busy: anti-aliased text edges change far more, gradients and
+// JPEG noise less.
+const busyStep = 48
+
+func newBusyMap(img *image.RGBA) *busyMap {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	bm := &busyMap{w: w, h: h, sum: make([]int32, (w+1)*(h+1))}
+	differ := func(o, q int) bool {
+		for c := 0; c < 3; c++ {
+			d := int(img.Pix[o+c]) - int(img.Pix[q+c])
+			if d > busyStep || d < -busyStep {
+				return true
+			}
+		}
+		return false
+	}
+	for y := 0; y < h; y++ {
+		var row int32
+		for x := 0; x < w; x++ {
+			o := y*img.Stride + x*4
+			if (x+1 < w && differ(o, o+4)) || (y+1 < h && differ(o, o+img.Stride)) {
+				row++
+			}
+			bm.sum[(y+1)*(w+1)+x+1] = bm.sum[y*(w+1)+x+1] + row
+		}
+	}
+	return bm
+}
+
+// count is the number of busy pixels in r.
+func (bm *busyMap) count(r image.Rectangle) int {
+	if bm == nil {
+		return 0
+	}
+	r = r.Intersect(image.Rect(0, 0, bm.w, bm.h))
+	if r.Empty() {
+		return 0
+	}
+	at := func(x, y int) int32 { return bm.sum[y*(bm.w+1)+x] }
+	return int(at(r.Max.X, r.Max.Y) - at(r.Min.X, r.Max.Y) - at(r.Max.X, r.Min.Y) + at(r.Min.X, r.Min.Y))
 }
 
 func drawFrame(dst *image.RGBA, r image.Rectangle, t int, c color.RGBA) {
@@ -190,11 +250,12 @@ func (m *Marker) labelSize(text string) image.Point {
 	return image.Pt(w+2*pad, m.lineH+2*pad)
 }
 
-// placeLabel tries the corners inside and outside the box and keeps the
-// first spot that overlaps no label placed so far, else the least bad one.
-func (m *Marker) placeLabel(img, box image.Rectangle, text string, placed []image.Rectangle) image.Rectangle {
+// placeLabel tries the corners inside and outside the box, then spots along its
+// edges, and keeps the first that covers no busy pixel of the screenshot (text,
+// icons) and no label placed so far; else the one that hides least, text first.
+func (m *Marker) placeLabel(img, box image.Rectangle, text string, placed []image.Rectangle, busy *busyMap) image.Rectangle {
 	sz := m.labelSize(text)
-	cands := [...]image.Point{
+	cands := []image.Point{
 		box.Min,                              // inside, top left
 		{box.Min.X, box.Min.Y - sz.Y},        // above, left
 		{box.Max.X - sz.X, box.Min.Y},        // inside, top right
@@ -205,8 +266,17 @@ func (m *Marker) placeLabel(img, box image.Rectangle, text string, placed []imag
 		{box.Max.X, box.Min.Y},               // right of the box
 		{box.Max.X - sz.X, box.Min.Y - sz.Y}, // above, right
 		{box.Max.X - sz.X, box.Max.Y},        // below, right
-		{(box.Min.X + box.Max.X - sz.X) / 2, (box.Min.Y + box.Max.Y - sz.Y) / 2}, // centre
 	}
+	// Along the top and bottom edges, inside and out, and down the sides.
+	step := max(sz.X, box.Dx()/8)
+	for x := box.Min.X + step; x < box.Max.X-sz.X; x += step {
+		cands = append(cands, image.Pt(x, box.Min.Y), image.Pt(x, box.Max.Y-sz.Y), image.Pt(x, box.Min.Y-sz.Y), image.Pt(x, box.Max.Y))
+	}
+	step = max(sz.Y, box.Dy()/8)
+	for y := box.Min.Y + step; y < box.Max.Y-sz.Y; y += step {
+		cands = append(cands, image.Pt(box.Min.X, y), image.Pt(box.Max.X-sz.X, y), image.Pt(box.Min.X-sz.X, y), image.Pt(box.Max.X, y))
+	}
+	cands = append(cands, image.Pt((box.Min.X+box.Max.X-sz.X)/2, (box.Min.Y+box.Max.Y-sz.Y)/2)) // centre
 	best, bestCost := image.Rectangle{}, -1
 	for _, p := range cands {
 		r := image.Rectangle{Min: p, Max: p.Add(sz)}
@@ -223,7 +293,8 @@ func (m *Marker) placeLabel(img, box image.Rectangle, text string, placed []imag
 		if r.Min.Y < img.Min.Y {
 			r = r.Add(image.Pt(0, img.Min.Y-r.Min.Y))
 		}
-		cost := 0
+		// A hidden letter costs more than a hidden corner of another label.
+		cost := busy.count(r) * sz.X * sz.Y
 		for _, q := range placed {
 			o := r.Intersect(q)
 			cost += o.Dx() * o.Dy()

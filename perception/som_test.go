@@ -7,6 +7,10 @@ import (
 	"image/color"
 	"image/png"
 	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -104,7 +108,7 @@ func TestMarkerBoxes(t *testing.T) {
 	var placed []image.Rectangle
 	for i := 0; i < 30; i++ {
 		box := image.Rect(100, 100+i*4, 300, 140+i*4) // a pile of overlapping boxes
-		r := m.placeLabel(img.Bounds(), box, "12", placed)
+		r := m.placeLabel(img.Bounds(), box, "12", placed, nil)
 		for _, q := range placed {
 			if r.Overlaps(q) && i < 8 {
 				t.Errorf("label %d at %v overlaps %v although free spots exist", i, r, q)
@@ -209,4 +213,124 @@ func TestMarkerSimScreenshot(t *testing.T) {
 	if got := color.RGBAModel.Convert(img.At(x, y)).(color.RGBA); got != markColor(12) {
 		t.Errorf("frame pixel of [13] at %d,%d = %v, want %v", x, y, got, markColor(12))
 	}
+}
+
+// TestMarkerLabelsCoverNoText: on screens the virtual phone drew, no set-of-mark number
+// hides a pixel of any text: a text node's ink is every pixel of its bounds that differs from
+// the colour most of its bounds have (its background), and every label, scaled back to the
+// screen, must cover none of it.
+func TestMarkerLabelsCoverNoText(t *testing.T) {
+	xmls, err := filepath.Glob("testdata/sim-som/*.xml")
+	if err != nil || len(xmls) < 5 {
+		t.Fatalf("want 5 screens in testdata/sim-som, got %v (%v)", xmls, err)
+	}
+	textNode := regexp.MustCompile(`<node [^>]*?text="([^"]+)"[^>]*?bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"`)
+	for _, x := range xmls {
+		name := strings.TrimSuffix(filepath.Base(x), ".xml")
+		t.Run(name, func(t *testing.T) {
+			dump, err := os.ReadFile(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Parse(dump)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(strings.TrimSuffix(x, ".xml") + ".png")
+			if err != nil {
+				t.Fatal(err)
+			}
+			shot, err := DecodeScreenshot(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The ink of every text node, in screen pixels.
+			ink := map[image.Point]string{}
+			for _, m := range textNode.FindAllStringSubmatch(string(dump), -1) {
+				var v [4]int
+				for i := range v {
+					v[i], _ = strconv.Atoi(m[2+i])
+				}
+				r := image.Rect(v[0], v[1], v[2], v[3]).Intersect(shot.Bounds())
+				// An element that does not hold the text but overlaps it (a floating
+				// button) is drawn over it: its pixels are not the text's.
+				var over []image.Rectangle
+				for _, e := range s.Elements {
+					b := image.Rect(e.Bounds.X1, e.Bounds.Y1, e.Bounds.X2, e.Bounds.Y2)
+					if b.Overlaps(r) && !r.In(b) {
+						over = append(over, b)
+					}
+				}
+				onTop := func(p image.Point) bool {
+					for _, b := range over {
+						if p.In(b) {
+							return true
+						}
+					}
+					return false
+				}
+				counts := map[color.RGBA]int{}
+				var bg color.RGBA
+				for y := r.Min.Y; y < r.Max.Y; y++ {
+					for x := r.Min.X; x < r.Max.X; x++ {
+						c := color.RGBAModel.Convert(shot.At(x, y)).(color.RGBA)
+						if counts[c]++; counts[c] > counts[bg] {
+							bg = c
+						}
+					}
+				}
+				for y := r.Min.Y; y < r.Max.Y; y++ {
+					for x := r.Min.X; x < r.Max.X; x++ {
+						c := color.RGBAModel.Convert(shot.At(x, y)).(color.RGBA)
+						if (absDiff(c.R, bg.R) > 60 || absDiff(c.G, bg.G) > 60 || absDiff(c.B, bg.B) > 60) && !onTop(image.Pt(x, y)) {
+							ink[image.Pt(x, y)] = m[1]
+						}
+					}
+				}
+			}
+			if len(ink) == 0 {
+				t.Fatal("no text ink found")
+			}
+			m, err := NewMarker(MarkOptions{Format: FormatPNG})
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, labels := m.annotate(shot, s)
+			if len(labels) != len(s.Elements) {
+				t.Fatalf("%d labels for %d elements", len(labels), len(s.Elements))
+			}
+			fx := float64(shot.Bounds().Dx()) / float64(img.Bounds().Dx())
+			fy := float64(shot.Bounds().Dy()) / float64(img.Bounds().Dy())
+			for i, l := range labels {
+				covered := map[string]int{}
+				for y := int(float64(l.Min.Y) * fy); y < int(float64(l.Max.Y)*fy+0.5); y++ {
+					for x := int(float64(l.Min.X) * fx); x < int(float64(l.Max.X)*fx+0.5); x++ {
+						if text, ok := ink[image.Pt(x, y)]; ok {
+							covered[text]++
+						}
+					}
+				}
+				if len(covered) > 0 {
+					t.Errorf("label [%d] at %v (image) covers text: %v", s.Elements[i].Index, l, covered)
+				}
+				for j := range i {
+					if l.Overlaps(labels[j]) {
+						t.Errorf("label [%d] at %v overlaps label [%d] at %v", s.Elements[i].Index, l, s.Elements[j].Index, labels[j])
+					}
+				}
+			}
+			if t.Failed() && os.Getenv("SOM_OUT") != "" {
+				var buf bytes.Buffer
+				_ = png.Encode(&buf, img)
+				_ = os.WriteFile(filepath.Join(os.Getenv("SOM_OUT"), name+".png"), buf.Bytes(), 0o644)
+			}
+		})
+	}
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
 }

@@ -41,7 +41,7 @@
 // # Screens
 //
 // Apps are data: YAML files (AppSpec) with screens, elements (text, title, button, input,
-// switch, checkbox, icon, image, hbox, list, grid, fab), lists generated from records,
+// switch, checkbox, icon, image, hbox, list, grid, fab, slider), lists generated from records,
 // inputs bound to variables, conditions and actions (go, replace, reset, finish, back,
 // home, launch, open, set, toggle, toggle_setting, put_setting, add, update, delete, copy,
 // clear, toast), in Go text/template syntax over {.v vars, .p screen params, .item record,
@@ -51,8 +51,11 @@
 // pinned bottom bars, FABs, navigation bar; the soft keyboard as a separate window with
 // adjustResize), keeps a back stack per task (Back hides the keyboard first, Back on a
 // task's root sends it behind the launcher, Home shows the launcher), scrolls lists longer
-// than the screen with `input swipe`, and treats a swipe that stays put for 500 ms or more
-// as a long press.
+// than the screen with `input swipe`, treats a swipe that stays put for 500 ms or more
+// as a long press, and runs a slider's on_end when a swipe drags its thumb from the start of
+// the track to its end. LoadAppDir reads the apps of a directory and MergeApps installs
+// them next to DefaultApps (a built-in package only with override: true); an error names
+// the file and line (AppError). The format with a worked example: docs/apps.md.
 //
 // Dumps are the stock `uiautomator dump` format of Android 13+: one line, the classic
 // attribute set and order followed by drawing-order and hint, `<node … />` leaves, KXmlSerializer escaping (&amp; &lt; &gt; &quot;, &#10;,

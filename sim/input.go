@@ -91,7 +91,10 @@ func (p *Phone) swipe(x1, y1, x2, y2 int, d time.Duration) {
 		return
 	}
 	if abs(dy) < abs(dx) {
-		return // horizontal swipes move nothing on these screens
+		if n, _ := p.frameLocked().hitTest(x1, y1); n != nil && n.act != nil && n.act.end != nil {
+			p.slide(n, x1, x2)
+		}
+		return // other horizontal swipes move nothing on these screens
 	}
 	f := p.frameLocked()
 	n := f.scrollerAt(x1, y1)
@@ -105,6 +108,21 @@ func (p *Phone) swipe(x1, y1, x2, y2 int, d time.Duration) {
 		h.inst.scroll[h.scrollKey] = next
 		p.bump()
 	}
+}
+
+// slide drags a slider's thumb, a square at the track's start that follows the finger: a
+// drag that grabs the thumb and carries it to the end of the track (its far edge within
+// the last 10 %) runs the slider's on_end; any other drag lets it snap back.
+func (p *Phone) slide(n *node, x1, x2 int) {
+	b := n.b
+	thumb := b.Dy()
+	if x1 < b.Min.X || x1 > b.Min.X+thumb || thumb+(x2-x1) < b.Dx()*9/10 {
+		return
+	}
+	h := n.act
+	p.toast = ""
+	p.runActions(h.inst.app, h.inst, h.item, h.end)
+	p.bump()
 }
 
 func abs(v int) int {

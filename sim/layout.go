@@ -29,8 +29,9 @@ type hit struct {
 	item  Record
 	tap   []Action
 	long  []Action
-	input string // focus this input
-	key   string // system button: back, home, recents
+	input string   // focus this input
+	key   string   // system button: back, home, recents
+	end   []Action // slider: swiped to its end
 	// scrolling container
 	scrollKey string
 	maxScroll int
@@ -461,7 +462,7 @@ func (p *Phone) elemHeight(m metrics, a *appState, inst *screenInst, e *ElementS
 		return max(1, len(lines))*m.dp(22) + m.dp(16)
 	case "button":
 		return m.dp(64)
-	case "input":
+	case "input", "slider":
 		return m.dp(72)
 	case "switch", "checkbox", "icon":
 		return m.dp(56)
@@ -551,6 +552,12 @@ func (p *Phone) elementNode(m metrics, pkg string, inst *screenInst, e *ElementS
 		n.lines = []string{iconGlyph(n.desc)}
 	case "image":
 		n.class = "android.widget.ImageView"
+		inset(16, 8)
+	case "slider":
+		// A "slide to confirm" control: its label is its text, as custom ones show it.
+		n.class = "android.widget.SeekBar"
+		n.clickable, n.focusable = true, true
+		n.act = &hit{inst: inst, el: e, item: item, end: e.OnEnd}
 		inset(16, 8)
 	case "fab":
 		n.class = "android.widget.ImageButton"
@@ -824,7 +831,7 @@ func deepestActionable(n *node, pt image.Point) *node {
 			return d
 		}
 	}
-	if n.act != nil && (n.act.tap != nil || n.act.long != nil || n.act.input != "" || n.act.key != "") {
+	if n.act != nil && (n.act.tap != nil || n.act.long != nil || n.act.input != "" || n.act.key != "" || n.act.end != nil) {
 		return n
 	}
 	return nil

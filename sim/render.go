@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"image/draw"
 	"image/png"
+	"math"
 	"strings"
 	"unicode"
 
@@ -331,8 +332,8 @@ func (r *renderer) node(n *node) {
 	case "navbar":
 		fill(img, b, pal.statusBg)
 	case "navbtn":
-		g := map[string]string{"Back": "◁", "Home": "○", "Overview": "□"}[n.desc]
-		r.text(g, b, m.dp(22), pal.fg, true, false)
+		// Drawn as shapes, as Android's own icons are vectors: the fonts have no "◁".
+		navIcon(img, n.desc, b, m.dp(9), max(2, m.dp(1.5)), pal.fg)
 	case "keyboard":
 		fill(img, b, pal.surface)
 	case "dialog":
@@ -406,6 +407,12 @@ func (r *renderer) node(n *node) {
 	case "image":
 		fill(img, b, pal.surface)
 		r.text(n.desc, b, m.dp(14), pal.sub, true, false)
+	case "slider":
+		fill(img, b, pal.surface)
+		thumb := image.Rect(b.Min.X, b.Min.Y, b.Min.X+b.Dy(), b.Max.Y)
+		circle(img, thumb.Inset(m.dp(4)), pal.primary)
+		r.text("»", thumb, m.dp(22), pal.onPrimary, true, true)
+		r.text(n.text, image.Rect(thumb.Max.X, b.Min.Y, b.Max.X, b.Max.Y), m.dp(16), pal.sub, true, false)
 	case "row":
 		fill(img, image.Rect(b.Min.X+m.dp(16), b.Max.Y-1, b.Max.X, b.Max.Y), pal.divider)
 	case "rowtitle":
@@ -427,5 +434,51 @@ func (r *renderer) node(n *node) {
 	}
 	for _, c := range n.children {
 		r.node(c)
+	}
+}
+
+// navIcon draws a navigation-bar icon centred in b, rad pixels from its centre to its edge,
+// as outlines t pixels thick: Back a triangle pointing left, Home a ring, Overview a square
+// with rounded corners.
+func navIcon(img *image.RGBA, desc string, b image.Rectangle, rad, t int, c color.RGBA) {
+	cx, cy := (b.Min.X+b.Max.X)/2, (b.Min.Y+b.Max.Y)/2
+	in := func(x, y int) bool { return false }
+	switch desc {
+	case "Back":
+		// The triangle (cx-rad, cy), (cx+rad, cy-rad), (cx+rad, cy+rad): at column x its
+		// half-height is (x-(cx-rad))/2; the outline is what lies within t of an edge.
+		in = func(x, y int) bool {
+			dx, dy := float64(x-(cx-rad)), math.Abs(float64(y-cy))
+			if dx < 0 || x > cx+rad || dy > dx/2 {
+				return false
+			}
+			edge := (dx/2 - dy) * 2 / math.Sqrt(5) // distance to a slanted edge
+			return edge < float64(t) || x > cx+rad-t
+		}
+	case "Home":
+		in = func(x, y int) bool {
+			d := math.Hypot(float64(x-cx), float64(y-cy))
+			return d <= float64(rad) && d > float64(rad-t)
+		}
+	case "Overview":
+		s, rc := rad*8/10, rad/4
+		in = func(x, y int) bool {
+			dx, dy := abs(x-cx), abs(y-cy)
+			if dx > s || dy > s {
+				return false
+			}
+			if dx > s-rc && dy > s-rc { // a rounded corner
+				d := math.Hypot(float64(dx-(s-rc)), float64(dy-(s-rc)))
+				return d <= float64(rc) && d > float64(rc-t)
+			}
+			return dx > s-t || dy > s-t
+		}
+	}
+	for y := cy - rad; y <= cy+rad; y++ {
+		for x := cx - rad; x <= cx+rad; x++ {
+			if in(x, y) {
+				img.SetRGBA(x, y, c)
+			}
+		}
 	}
 }

@@ -1,8 +1,11 @@
 package sim
 
 import (
+	"bytes"
 	"embed"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"sort"
@@ -44,8 +47,13 @@ type AppSpec struct {
 	// OnLaunch runs when the app starts a fresh task (e.g. a first-launch permission dialog).
 	OnLaunch []Action      `yaml:"on_launch"`
 	Screens  []*ScreenSpec `yaml:"screens"`
+	// Override lets an app loaded next to the built-in ones (MergeApps) replace the
+	// built-in app with the same package; without it such a collision is an error.
+	Override bool `yaml:"override"`
 
 	screens map[string]*ScreenSpec
+	source  string // the file it was read from, for error messages
+	line    int
 }
 
 // ScreenSpec is one screen (an activity, or a dialog on top of one).
@@ -62,12 +70,16 @@ type ScreenSpec struct {
 	Elements []*ElementSpec `yaml:"elements"`
 	OnEnter  []Action       `yaml:"on_enter"`
 	OnBack   []Action       `yaml:"on_back"` // replaces the default Back behaviour when set
+
+	line int
 }
 
 // ElementSpec is one element on a screen.
 //
 // Types: text, title, button, input, switch, checkbox, icon, image, hbox (children side by
-// side), list (rows from records; scrolls), grid (cells from records; scrolls), fab.
+// side), list (rows from records; scrolls), grid (cells from records; scrolls), fab, and
+// slider (a "slide to confirm" control: OnEnd runs when a swipe drags its thumb from the
+// start to the end; a shorter swipe snaps back and does nothing).
 type ElementSpec struct {
 	Type    string `yaml:"type"`
 	ID      string `yaml:"id"`      // resource-id suffix (pkg:id/ID)
@@ -89,6 +101,7 @@ type ElementSpec struct {
 	OnTap       []Action `yaml:"on_tap"`
 	OnLongPress []Action `yaml:"on_long_press"`
 	OnSubmit    []Action `yaml:"on_submit"` // input: Enter / IME action
+	OnEnd       []Action `yaml:"on_end"`    // slider: swiped to its end
 
 	Children []*ElementSpec `yaml:"children"` // hbox
 
@@ -102,6 +115,8 @@ type ElementSpec struct {
 	Columns   int      `yaml:"columns"`    // grid
 	RowHeight int      `yaml:"row_height"` // dp
 	Empty     string   `yaml:"empty"`      // text shown when the list has no rows
+
+	line int
 }
 
 // RowSpec is how a list row (or grid cell) looks; all fields are templates.
@@ -145,6 +160,8 @@ type Action struct {
 	Copy   *CopyAction   `yaml:"copy"`
 	Clear  string        `yaml:"clear"` // empty a collection
 	Toast  string        `yaml:"toast"` // template: a transient message (shown until the next action)
+
+	line int
 }
 
 // OpenAction opens a screen of another app in that app's task.
@@ -181,7 +198,8 @@ type CopyAction struct {
 	Set  map[string]string `yaml:"set"`
 }
 
-// LoadApps reads every *.yaml file of fsys (recursively) as an AppSpec.
+// LoadApps reads every *.yaml file of fsys (recursively) as an AppSpec. An error names
+// the file and line (an *AppError).
 func LoadApps(fsys fs.FS) ([]*AppSpec, error) {
 	var names []string
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -205,8 +223,14 @@ func LoadApps(fsys fs.FS) ([]*AppSpec, error) {
 		}
 		a, err := ParseApp(data)
 		if err != nil {
+			var ae *AppError
+			if errors.As(err, &ae) {
+				ae.File = n
+				return nil, ae
+			}
 			return nil, fmt.Errorf("load apps: %s: %w", n, err)
 		}
+		a.source = n
 		apps = append(apps, a)
 	}
 	return apps, nil
@@ -218,18 +242,34 @@ func DefaultApps() ([]*AppSpec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("default apps: %w", err)
 	}
-	return LoadApps(sub)
+	apps, err := LoadApps(sub)
+	for _, a := range apps {
+		a.source = "sim/apps/" + a.source
+	}
+	return apps, err
 }
 
-// ParseApp decodes and checks one app declaration.
+// ParseApp decodes and checks one app declaration: unknown keys, unknown element types,
+// navigation to undeclared screens and templates that do not parse are errors (an
+// *AppError with the line).
 func ParseApp(data []byte) (*AppSpec, error) {
 	var a AppSpec
-	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&a); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrAppSpec, err)
+		if errors.Is(err, io.EOF) {
+			return nil, &AppError{Msg: "empty document (an app needs package: and screens:)"}
+		}
+		return nil, yamlError(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err == nil {
+		a.attachLines(&doc)
 	}
 	if err := a.check(); err != nil {
+		return nil, err
+	}
+	if err := a.checkTemplates(); err != nil {
 		return nil, err
 	}
 	return &a, nil
@@ -237,7 +277,7 @@ func ParseApp(data []byte) (*AppSpec, error) {
 
 func (a *AppSpec) check() error {
 	if a.Package == "" || !strings.Contains(a.Package, ".") {
-		return fmt.Errorf("%w: package %q", ErrAppSpec, a.Package)
+		return a.bad(a.line, "package %q: give the Android package name, e.g. com.example.notes", a.Package)
 	}
 	if a.Label == "" {
 		a.Label = a.Package
@@ -246,12 +286,15 @@ func (a *AppSpec) check() error {
 		a.Activity = ".MainActivity"
 	}
 	a.screens = map[string]*ScreenSpec{}
-	for _, s := range a.Screens {
+	for i, s := range a.Screens {
+		if s == nil {
+			return a.bad(a.line, "%s: screen %d is empty", a.Package, i+1)
+		}
 		if s.ID == "" {
-			return fmt.Errorf("%w: %s: a screen without id", ErrAppSpec, a.Package)
+			return a.bad(s.line, "%s: a screen without id", a.Package)
 		}
 		if _, dup := a.screens[s.ID]; dup {
-			return fmt.Errorf("%w: %s: duplicate screen %q", ErrAppSpec, a.Package, s.ID)
+			return a.bad(s.line, "%s: duplicate screen %q", a.Package, s.ID)
 		}
 		if s.Activity == "" {
 			s.Activity = a.Activity
@@ -262,7 +305,10 @@ func (a *AppSpec) check() error {
 		a.Start = a.Screens[0].ID
 	}
 	if a.screens[a.Start] == nil {
-		return fmt.Errorf("%w: %s: start screen %q not declared", ErrAppSpec, a.Package, a.Start)
+		if len(a.Screens) == 0 {
+			return a.bad(a.line, "%s: no screens (an app needs at least one under screens:)", a.Package)
+		}
+		return a.bad(a.line, "%s: start screen %q not declared", a.Package, a.Start)
 	}
 	// Every navigation target must exist.
 	var checkActs func(where string, acts []Action) error
@@ -270,7 +316,7 @@ func (a *AppSpec) check() error {
 		for _, ac := range acts {
 			for _, target := range []string{ac.Go, ac.Replace, ac.Reset} {
 				if target != "" && a.screens[target] == nil {
-					return fmt.Errorf("%w: %s: %s: unknown screen %q", ErrAppSpec, a.Package, where, target)
+					return a.bad(ac.line, "%s: %s: unknown screen %q", a.Package, where, target)
 				}
 			}
 		}
@@ -279,18 +325,28 @@ func (a *AppSpec) check() error {
 	var checkEls func(s *ScreenSpec, els []*ElementSpec) error
 	checkEls = func(s *ScreenSpec, els []*ElementSpec) error {
 		for _, e := range els {
+			if e == nil {
+				return a.bad(s.line, "%s/%s: an empty element", a.Package, s.ID)
+			}
 			switch e.Type {
-			case "text", "title", "button", "input", "switch", "checkbox", "icon", "image", "hbox", "list", "grid", "fab":
+			case "text", "title", "button", "input", "switch", "checkbox", "icon", "image", "hbox", "list", "grid", "fab", "slider":
 			default:
-				return fmt.Errorf("%w: %s/%s: element %q has unknown type %q", ErrAppSpec, a.Package, s.ID, e.ID, e.Type)
+				return a.bad(e.line, "%s/%s: element %q has unknown type %q (want text, title, button, input, switch, checkbox, icon, image, hbox, list, grid, fab or slider)",
+					a.Package, s.ID, e.ID, e.Type)
 			}
 			if e.Type == "input" && (e.ID == "" || e.Bind == "") {
-				return fmt.Errorf("%w: %s/%s: an input needs id and bind", ErrAppSpec, a.Package, s.ID)
+				return a.bad(e.line, "%s/%s: an input needs id and bind", a.Package, s.ID)
 			}
 			if (e.Type == "list" || e.Type == "grid") && e.Row == nil {
-				return fmt.Errorf("%w: %s/%s: list %q needs a row", ErrAppSpec, a.Package, s.ID, e.ID)
+				return a.bad(e.line, "%s/%s: list %q needs a row", a.Package, s.ID, e.ID)
 			}
-			for _, acts := range [][]Action{e.OnTap, e.OnLongPress, e.OnSubmit} {
+			if e.Type == "slider" && len(e.OnEnd) == 0 {
+				return a.bad(e.line, "%s/%s: slider %q needs on_end (what swiping it to the end does)", a.Package, s.ID, e.ID)
+			}
+			if e.Type != "slider" && len(e.OnEnd) > 0 {
+				return a.bad(e.line, "%s/%s: on_end belongs to a slider, not a %s", a.Package, s.ID, e.Type)
+			}
+			for _, acts := range [][]Action{e.OnTap, e.OnLongPress, e.OnSubmit, e.OnEnd} {
 				if err := checkActs(s.ID+"/"+e.ID, acts); err != nil {
 					return err
 				}

@@ -164,8 +164,15 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	if f.sims == 0 && profile.Name != "instant" {
 		return withExit(2, errors.New("--profile times virtual phones: use it with --sim N"))
 	}
+	apps := suite.SimApps()
+	if apps == nil && learn != nil {
+		apps = learn.SimApps()
+	}
+	if apps != nil && f.sims == 0 {
+		return withExit(2, fmt.Errorf("the suite's apps: (%s) install on virtual phones: run it with --sim N", suite.Apps))
+	}
 	if f.sims > 0 {
-		farm, err := agentrun.ServeFarm(sim.FarmConfig{Phones: f.sims, Base: sim.Config{Seed: 1, Logger: log, Profile: profile}}, log)
+		farm, err := agentrun.ServeFarm(sim.FarmConfig{Phones: f.sims, Base: sim.Config{Seed: 1, Logger: log, Profile: profile, Apps: apps}}, log)
 		if err != nil {
 			return withExit(2, err)
 		}

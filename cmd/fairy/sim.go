@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
@@ -24,6 +25,7 @@ type simServeOptions struct {
 	seed    uint64
 	faults  string
 	profile string
+	apps    string
 }
 
 // newSimCmd is `fairy sim`, the virtual phone.
@@ -47,7 +49,13 @@ Each phone has two faces:
   --host  the adb host protocol, what an adb server offers on port 5037: fairy and gadb
           connect to it directly (fairy --adb-port PORT …)
   --adbd  the adbd device protocol: the real adb server connects to it with
-          'adb connect ADDR'; with several phones the faces take consecutive ports.`,
+          'adb connect ADDR'; with several phones the faces take consecutive ports.
+
+--apps DIR installs the apps declared in DIR's YAML files next to the built-in ones (the
+format: docs/apps.md). A file whose package is a built-in app's replaces it only when it
+says "override: true".`,
+		Example: `  fairy sim serve
+  fairy sim serve --apps examples/apps --phones 2`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return serveSim(cmd.Context(), cmd.OutOrStdout(), o)
@@ -60,6 +68,8 @@ Each phone has two faces:
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the first phone (each next phone adds 1)")
 	f.StringVar(&o.faults, "faults", "", "faults, e.g. idle=0.3,slow=200ms,drop=0.05,deadtap=0.1,dialog=0.1,nonascii")
 	f.StringVar(&o.profile, "profile", "instant", "timing: instant, pixel (a recent phone's latencies) or slow (an older phone's)")
+	f.StringVar(&o.apps, "apps", "", "also install the apps declared in this `DIR`'s YAML files (docs/apps.md)")
+	_ = cmd.MarkFlagDirname("apps")
 	return cmd
 }
 
@@ -79,7 +89,11 @@ func serveSim(ctx context.Context, out io.Writer, o simServeOptions) error {
 	if err != nil {
 		return withExit(2, fmt.Errorf("--profile: %w", err))
 	}
-	farm, err := sim.NewFarm(sim.FarmConfig{Phones: o.phones, Base: sim.Config{Seed: o.seed, Faults: faults, Profile: profile}})
+	apps, extra, err := simApps(o.apps)
+	if err != nil {
+		return withExit(2, fmt.Errorf("--apps: %w", err))
+	}
+	farm, err := sim.NewFarm(sim.FarmConfig{Phones: o.phones, Base: sim.Config{Seed: o.seed, Faults: faults, Profile: profile, Apps: apps}})
 	if err != nil {
 		return err
 	}
@@ -92,6 +106,9 @@ func serveSim(ctx context.Context, out io.Writer, o simServeOptions) error {
 
 	g, ctx := errgroup.WithContext(ctx)
 	fmt.Fprintf(out, "fairy sim: %d virtual phone(s) — simulated devices, not real phones\n", len(phones))
+	if len(extra) > 0 {
+		fmt.Fprintf(out, "apps from %s: %s\n", o.apps, strings.Join(extra, ", "))
+	}
 	if o.host != "" {
 		hs, err := wire.NewHostServer(wire.HostConfig{Devices: devices, Addr: o.host, Logger: log})
 		if err != nil {
@@ -131,4 +148,31 @@ func serveSim(ctx context.Context, out io.Writer, o simServeOptions) error {
 		return err
 	}
 	return nil
+}
+
+// simApps is the virtual phone's app catalogue with the apps declared under dir (none when
+// dir is ""): nil means the built-in apps alone. extra lists the added apps as "label (package)".
+func simApps(dir string) (apps []*sim.AppSpec, extra []string, err error) {
+	if dir == "" {
+		return nil, nil, nil
+	}
+	more, err := sim.LoadAppDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	base, err := sim.DefaultApps()
+	if err != nil {
+		return nil, nil, err
+	}
+	if apps, err = sim.MergeApps(base, more); err != nil {
+		return nil, nil, err
+	}
+	for _, a := range more {
+		what := fmt.Sprintf("%s (%s)", a.Label, a.Package)
+		if a.Override {
+			what += " replacing the built-in one"
+		}
+		extra = append(extra, what)
+	}
+	return apps, extra, nil
 }

@@ -2,6 +2,7 @@ package mapview
 
 import (
 	"cmp"
+	"image"
 	"math"
 	"slices"
 	"strconv"
@@ -16,14 +17,24 @@ import (
 // ordered by the mean position of their neighbours in the layers around them (a few
 // sweeps of the barycentre heuristic), which keeps edges short and crossings few; and a
 // layer wider than the map's column count wraps onto the next row, so a wide app (a
-// settings list with twenty entries) makes a block, not one long strip.
+// settings list with twenty entries) makes a block, not one long strip; a card sits under
+// the cards that lead to it, and narrow deep rows share a band, so the map fills a window.
+// Edge labels go where along their edge they hide no other label and no card.
 
-// Sizes of the layout, in CSS pixels.
+// Sizes of the layout, in CSS pixels. A card is its picture (picW×picH, half the
+// learner's picture so that it is sharp at twice the size) over the page's name, in as
+// many lines as the longest name of the map needs.
 const (
-	nodeW    = 116 // a page's card
-	nodeH    = 252 // its picture (200) and a two-line name
+	picW     = 108
+	picH     = 240
+	cardPad  = 14        // the card's border (1) and padding (6), both sides
+	nodeW    = picW + 24 // a page's card: its picture, 12 pixels either side
+	capPx    = 12        // the caption's font size
+	capLine  = 15        // and line height
+	labelPx  = 10        // an edge label's font size
+	labelH   = 15        // an edge label's height
 	colGap   = 64
-	rowGap   = 96
+	rowGap   = 120
 	margin   = 40
 	minCols  = 3
 	maxCols  = 12
@@ -38,12 +49,39 @@ type place struct {
 	Row  int // the row it was drawn in
 }
 
-// layout places the pages of m and returns their places by page key, and the map's size.
-func layout(m *knowledge.Map) (map[string]place, int, int) {
+// geometry is a laid-out map: the pages' places by page key, the map's size and the
+// cards' height (the same for every card of the map).
+type geometry struct {
+	places        map[string]place
+	width, height int
+	nodeH         int
+	capLines      int
+}
+
+// captionLines is how many lines the longest caption (a page's ID in bold, its name)
+// takes on a card.
+func captionLines(m *knowledge.Map) int {
+	n := 2
+	for _, p := range m.Pages {
+		n = max(n, wrapCount(p.ID+"  "+p.Name(), capPx, nodeW-cardPad))
+	}
+	return n
+}
+
+// layout places the pages of m.
+func layout(m *knowledge.Map) geometry {
+	lines := captionLines(m)
+	g := placeLayers(m, 6+picH+4+lines*capLine+8) // padding, picture, gap, caption, padding
+	g.capLines = lines
+	return g
+}
+
+// placeLayers is the layered layout with cards nodeH high.
+func placeLayers(m *knowledge.Map, nodeH int) geometry {
 	n := len(m.Pages)
 	out := make(map[string]place, n)
 	if n == 0 {
-		return out, 2 * margin, 2 * margin
+		return geometry{places: out, width: 2 * margin, height: 2 * margin, nodeH: nodeH}
 	}
 	order := make(map[string]int, n) // page key → its index in m.Pages (ID order)
 	for i, p := range m.Pages {
@@ -185,59 +223,233 @@ func layout(m *knowledge.Map) (map[string]place, int, int) {
 			rows, width, height, best = r, w, h, off
 		}
 	}
-	for ri, r := range rows {
-		rw := len(r)*nodeW + (len(r)-1)*colGap
-		x0 := (width - rw) / 2
-		for i, k := range r {
-			out[k] = place{X: x0 + i*(nodeW+colGap), Y: margin + ri*(nodeH+rowGap), Row: ri}
+	// Bands: a map much taller than a window (a few wide layers, then narrow deep ones, or
+	// one long chain) would leave most of the window empty, so from the bottom up narrow
+	// rows share a band side by side, groups apart, while the map gets nearer a window's
+	// shape; a band may hold as many cards as the widest row, or more when that row is too
+	// narrow to give the map a window's shape.
+	widest, top := 0, 0
+	for i, r := range rows {
+		if len(r) > widest {
+			widest, top = len(r), i
 		}
 	}
-	return out, width, height
+	widthOf := func(cards int) int { return 2*margin + cards*nodeW + (cards-1)*colGap + 2*backBend }
+	bandH := func(n int) int { return 2*margin + n*nodeH + (n-1)*rowGap }
+	span := func(b [][]string) int { // a band's width in cards, a group's gap counting as one
+		n := -1
+		for _, seg := range b {
+			n += len(seg) + 1
+		}
+		return n
+	}
+	fold := func(capacity int) [][][]string {
+		bands := make([][][]string, len(rows))
+		for i, r := range rows {
+			bands[i] = [][]string{r}
+		}
+		w := widthOf(capacity)
+		off := func(n int) float64 { return math.Abs(math.Log(float64(w) / float64(bandH(n)) / aspect)) }
+		for float64(w)/float64(bandH(len(bands))) < aspect {
+			merged := false
+			for i := len(bands) - 1; i > top+1; i-- {
+				if span(bands[i-1])+1+span(bands[i]) <= capacity && off(len(bands)-1) < off(len(bands)) {
+					bands[i-1] = append(bands[i-1], bands[i]...)
+					bands = slices.Delete(bands, i, i+1)
+					merged = true
+					break
+				}
+			}
+			if !merged {
+				break
+			}
+		}
+		return bands
+	}
+	var bands [][][]string
+	best = math.Inf(1)
+	for c := widest; c <= max(widest, maxCols); c++ {
+		b := fold(c)
+		used := 0
+		for _, x := range b {
+			used = max(used, span(x))
+		}
+		w, h := widthOf(used), bandH(len(b))
+		if off := math.Abs(math.Log(float64(w) / float64(h) / aspect)); off < best-1e-9 {
+			bands, width, height, best = b, w, h, off
+		}
+	}
+
+	// Columns: the widest row sets the map's width; in a band of one row each card sits
+	// under the middle of the cards that lead to it in the bands above (a child under its
+	// parent), as near as the row's spacing allows, so a deep branch hangs below its own
+	// entry, not in the middle of the map; a band of several rows sets them side by side.
+	step := nodeW + colGap
+	left, right := margin+backBend, width-margin-backBend-nodeW
+	bandOf := map[string]int{}
+	for bi, b := range bands {
+		for _, seg := range b {
+			for _, k := range seg {
+				bandOf[k] = bi
+			}
+		}
+	}
+	for bi, b := range bands {
+		var r []string
+		var want []float64
+		n := -1 // the band's width in card steps, groups one step apart
+		for _, seg := range b {
+			n += len(seg) + 1
+		}
+		x := float64(width-(n*nodeW+(n-1)*colGap)) / 2
+		for si, seg := range b {
+			if si > 0 {
+				x += float64(step)
+			}
+			for _, k := range seg {
+				w := x
+				var sum float64
+				c := 0
+				for _, o := range pred[k] {
+					if p, ok := out[o]; ok && bandOf[o] < bi {
+						sum += float64(p.X)
+						c++
+					}
+				}
+				if c > 0 && len(b) == 1 {
+					w = sum / float64(c)
+				}
+				r, want = append(r, k), append(want, w)
+				x += float64(step)
+			}
+		}
+		xs := spread(want, float64(step), float64(left), float64(right))
+		for i, k := range r {
+			out[k] = place{X: int(math.Round(xs[i])), Y: margin + bi*(nodeH+rowGap), Row: bi}
+		}
+	}
+	return geometry{places: out, width: width, height: height, nodeH: nodeH}
 }
 
-// edgePath is the SVG path of an edge from card a to card b and the point its label sits
-// on. An edge down the map leaves a card's bottom for the next card's top; an edge up or
-// across the map (most often Back) bows out to the side, so it never runs under a card;
-// the edge back of a pair leaves and arrives a little aside, so the two stay apart.
-func edgePath(a, b place, twin bool) (d string, lx, ly int) {
+// spread moves the positions want (in order) the least so that neighbours are at least
+// step apart and all lie in [lo, hi].
+func spread(want []float64, step, lo, hi float64) []float64 {
+	xs := slices.Clone(want)
+	for i := range xs {
+		if i > 0 {
+			xs[i] = max(xs[i], xs[i-1]+step)
+		}
+		xs[i] = max(xs[i], lo)
+	}
+	for i := len(xs) - 1; i >= 0; i-- {
+		limit := hi
+		if i < len(xs)-1 {
+			limit = xs[i+1] - step
+		}
+		xs[i] = min(xs[i], limit)
+	}
+	return xs
+}
+
+// curve is a cubic Bézier from P[0] to P[3].
+type curve struct{ P [4]image.Point }
+
+// d is the curve as an SVG path.
+func (c curve) d() string {
 	f := strconv.Itoa
+	p := c.P
+	return "M" + f(p[0].X) + " " + f(p[0].Y) + " C" + f(p[1].X) + " " + f(p[1].Y) + " " + f(p[2].X) + " " + f(p[2].Y) + " " + f(p[3].X) + " " + f(p[3].Y)
+}
+
+// at is the point of the curve at t in [0,1].
+func (c curve) at(t float64) image.Point {
+	p := c.P
+	return image.Pt(cubic(t, p[0].X, p[1].X, p[2].X, p[3].X), cubic(t, p[0].Y, p[1].Y, p[2].Y, p[3].Y))
+}
+
+// edgePath is the curve of an edge from card a to card b (cards nodeH high) and where
+// along it (t) its label sits best. An edge down the map leaves a card's bottom for the
+// next card's top; an edge up or across the map (most often Back) bows out to the side,
+// so it never runs under a card; the edge back of a pair leaves and arrives a little
+// aside, so the two stay apart.
+func edgePath(a, b place, nodeH int, twin bool) (c curve, t float64) {
 	shift := 0
 	if twin {
 		shift = 14
 	}
+	pt := image.Pt
 	if b.Row > a.Row {
 		x1, y1 := a.X+nodeW/2+shift, a.Y+nodeH
 		x2, y2 := b.X+nodeW/2+shift, b.Y
 		dy := max((y2-y1)/2, 30)
-		d = "M" + f(x1) + " " + f(y1) + " C" + f(x1) + " " + f(y1+dy) + " " + f(x2) + " " + f(y2-dy) + " " + f(x2) + " " + f(y2)
-		// The label sits on the curve near its end, where the edges fanning out of one
-		// card have spread apart; every other column a little higher, so that the labels
-		// of neighbouring cards do not overlap.
-		t := 0.78
-		if (b.X/(nodeW+colGap))%2 == 1 {
-			t = 0.6
-		}
-		lx, ly = cubic(t, x1, x1, x2, x2), cubic(t, y1, y1+dy, y2-dy, y2)
-		return d, lx, ly
+		// The label sits near the end, where the edges fanning out of one card have
+		// spread apart.
+		return curve{[4]image.Point{pt(x1, y1), pt(x1, y1+dy), pt(x2, y2-dy), pt(x2, y2)}}, 0.78
 	}
-	// Up or across: from the card's left side to the other card's left side (right when
-	// it lies to the right), bowing outward.
+	if a.Row == b.Row && a.X != b.X {
+		// Across one row: over the top, from one card's top to the other's.
+		x1, y1 := a.X+nodeW/2, a.Y
+		x2, y2 := b.X+nodeW/2, b.Y
+		lift := 40 + abs(x2-x1)/12
+		return curve{[4]image.Point{pt(x1, y1), pt(x1, y1-lift), pt(x2, y2-lift), pt(x2, y2)}}, 0.5
+	}
+	// Up: from the card's left side to the other card's left side (right when it lies
+	// to the right), bowing outward.
 	side, out := 0, -backBend
 	if b.X > a.X {
 		side, out = nodeW, backBend
 	}
 	x1, y1 := a.X+side, a.Y+nodeH/2-shift
 	x2, y2 := b.X+side, b.Y+nodeH/2+shift
-	if a.Row == b.Row && a.X != b.X {
-		// Across one row: over the top, from one card's top to the other's.
-		x1, y1 = a.X+nodeW/2, a.Y
-		x2, y2 = b.X+nodeW/2, b.Y
-		lift := 40 + abs(x2-x1)/12
-		d = "M" + f(x1) + " " + f(y1) + " C" + f(x1) + " " + f(y1-lift) + " " + f(x2) + " " + f(y2-lift) + " " + f(x2) + " " + f(y2)
-		return d, (x1 + x2) / 2, y1 - lift*3/4
+	return curve{[4]image.Point{pt(x1, y1), pt(x1+out, y1), pt(x2+out, y2), pt(x2, y2)}}, 0.5
+}
+
+// labelBox is the box an edge label of text takes, centred on p.
+func labelBox(text string, p image.Point) image.Rectangle {
+	w := int(math.Ceil(textWidth(text, labelPx))) + 10 // padding and border
+	return image.Rect(p.X-w/2, p.Y-labelH/2, p.X-w/2+w, p.Y-labelH/2+labelH)
+}
+
+// placeLabel finds where along c (first near t, then farther out, then a little off the
+// curve) a label of text overlaps no card, no label placed so far and stays on the map;
+// when the map has no such spot, the one that hides least.
+func placeLabel(c curve, t float64, text string, bounds image.Rectangle, cards, placed []image.Rectangle) image.Rectangle {
+	var best image.Rectangle
+	bestCost := -1
+	for _, dt := range []float64{0, -0.08, 0.08, -0.16, 0.16, -0.24, 0.24, -0.32, -0.4, 0.3} {
+		tt := t + dt
+		if tt < 0.05 || tt > 0.95 {
+			continue
+		}
+		p := c.at(tt)
+		for _, off := range []int{0, -labelH - 2, labelH + 2, -2 * (labelH + 2), 2 * (labelH + 2)} {
+			r := labelBox(text, p.Add(image.Pt(0, off)))
+			if !r.In(bounds) {
+				continue
+			}
+			cost := 0
+			for _, q := range cards {
+				o := r.Intersect(q.Inset(-2))
+				cost += 4 * o.Dx() * o.Dy()
+			}
+			for _, q := range placed {
+				o := r.Intersect(q.Inset(-1))
+				cost += o.Dx() * o.Dy()
+			}
+			if cost == 0 {
+				return r
+			}
+			if bestCost < 0 || cost < bestCost {
+				best, bestCost = r, cost
+			}
+		}
 	}
-	d = "M" + f(x1) + " " + f(y1) + " C" + f(x1+out) + " " + f(y1) + " " + f(x2+out) + " " + f(y2) + " " + f(x2) + " " + f(y2)
-	return d, (x1+x2)/2 + out*3/4, (y1 + y2) / 2
+	if bestCost < 0 { // nothing fits the map: on the curve, moved onto the map
+		r := labelBox(text, c.at(t))
+		r = r.Add(image.Pt(max(0, bounds.Min.X-r.Min.X)-max(0, r.Max.X-bounds.Max.X), max(0, bounds.Min.Y-r.Min.Y)-max(0, r.Max.Y-bounds.Max.Y)))
+		return r
+	}
+	return best
 }
 
 // cubic is a coordinate of the cubic Bézier p0..p3 at t.

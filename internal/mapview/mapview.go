@@ -16,6 +16,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"html/template"
+	"image"
 	"io"
 	"slices"
 	"strings"
@@ -49,6 +50,9 @@ func fontFace() template.CSS {
 type view struct {
 	App, Label, Generated string
 	Width, Height         int
+	CardW, CardH          int // a page's card
+	PicW, PicH            int // its picture
+	CapLines              int // the lines its caption may take
 	Pages                 []pageView
 	Edges                 []edgeView
 	Transitions, Pictured int
@@ -66,7 +70,7 @@ type pageView struct {
 type edgeView struct {
 	ID, From, To string
 	D            string // SVG path
-	LX, LY       int    // label position
+	LX, LY, LW   int    // the label's box: top left corner and width
 	Label        string
 	Back, Side   bool // drawn up or across the map; only side effects
 }
@@ -105,8 +109,29 @@ func Write(w io.Writer, m *knowledge.Map, thumbs map[string]knowledge.Thumb, opt
 	if m == nil || m.App == "" {
 		return fmt.Errorf("map view: no map")
 	}
-	places, width, height := layout(m)
-	v := view{App: m.App, Label: opt.Label, Width: width, Height: height, Transitions: len(m.Transitions)}
+	v := buildView(m, thumbs, opt)
+	var buf bytes.Buffer
+	if err := pageTmpl.Execute(&buf, v); err != nil {
+		return fmt.Errorf("map view of %s: %w", m.App, err)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("map view of %s: %w", m.App, err)
+	}
+	return nil
+}
+
+// buildView lays out map m and gathers what the page shows.
+func buildView(m *knowledge.Map, thumbs map[string]knowledge.Thumb, opt Options) view {
+	g := layout(m)
+	places, width, height := g.places, g.width, g.height
+	v := view{App: m.App, Label: opt.Label, Width: width, Height: height, Transitions: len(m.Transitions),
+		CardW: nodeW, CardH: g.nodeH, PicW: picW, PicH: picH, CapLines: g.capLines}
+	bounds := image.Rect(0, 0, width, height)
+	var cards, labels []image.Rectangle
+	for _, p := range m.Pages {
+		pl := places[p.Key]
+		cards = append(cards, image.Rect(pl.X, pl.Y, pl.X+nodeW, pl.Y+g.nodeH))
+	}
 	if !opt.Generated.IsZero() {
 		v.Generated = opt.Generated.UTC().Format("2006-01-02 15:04 UTC")
 	}
@@ -162,9 +187,11 @@ func Write(w io.Writer, m *knowledge.Map, thumbs map[string]knowledge.Thumb, opt
 		}
 		a, b := places[k.from], places[k.to]
 		_, twin := bundles[pair{k.to, k.from}]
-		d, lx, ly := edgePath(a, b, twin && b.Row <= a.Row)
+		c, t := edgePath(a, b, g.nodeH, twin && b.Row <= a.Row)
+		lr := placeLabel(c, t, label, bounds, cards, labels)
+		labels = append(labels, lr)
 		v.Edges = append(v.Edges, edgeView{ID: "e-" + ids[k.from] + "-" + ids[k.to], From: ids[k.from], To: ids[k.to],
-			D: d, LX: lx, LY: ly, Label: label, Back: b.Row <= a.Row, Side: side})
+			D: c.d(), LX: lr.Min.X, LY: lr.Min.Y, LW: lr.Dx(), Label: label, Back: b.Row <= a.Row, Side: side})
 	}
 	for _, p := range m.Pages {
 		pl := places[p.Key]
@@ -187,12 +214,5 @@ func Write(w io.Writer, m *knowledge.Map, thumbs map[string]knowledge.Thumb, opt
 		v.Data.Pages = append(v.Data.Pages, pd)
 	}
 	v.FontFamily = cjkfont.Family
-	var buf bytes.Buffer
-	if err := pageTmpl.Execute(&buf, v); err != nil {
-		return fmt.Errorf("map view of %s: %w", m.App, err)
-	}
-	if _, err := w.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("map view of %s: %w", m.App, err)
-	}
-	return nil
+	return v
 }

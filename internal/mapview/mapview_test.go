@@ -155,6 +155,16 @@ window.addEventListener("load", function () {
   var imgs = Array.prototype.slice.call(document.querySelectorAll(".page img"));
   r.images = imgs.length;
   r.decoded = imgs.filter(function (i) { return i.complete && i.naturalWidth > 0; }).length;
+  function rect(e) { var b = e.getBoundingClientRect(); return [b.left, b.top, b.width, b.height]; }
+  r.labelRects = Array.prototype.map.call(document.querySelectorAll(".elabel"), function (e) { return rect(e).concat([e.scrollWidth > e.clientWidth + 1 ? 1 : 0]); });
+  r.cardRects = Array.prototype.map.call(document.querySelectorAll(".page"), rect);
+  r.captions = Array.prototype.map.call(document.querySelectorAll(".page .name"), function (e) {
+    var cs = getComputedStyle(e), card = e.parentElement.getBoundingClientRect(), b = e.getBoundingClientRect();
+    return {id: e.parentElement.dataset.id, scroll: e.scrollHeight, client: e.clientHeight, bottom: b.bottom, cardBottom: card.bottom,
+      clamp: cs.webkitLineClamp || "none", ellipsis: cs.textOverflow === "ellipsis"};
+  });
+  r.pictures = imgs.map(function (i) { return [i.naturalWidth, i.offsetWidth]; });
+  r.viewport = rect(document.getElementById("viewport"));
   document.getElementById("page-" + CLICK).dispatchEvent(new MouseEvent("click", {bubbles: true}));
   r.selected = Array.prototype.map.call(document.querySelectorAll(".page.sel"), function (e) { return e.dataset.id; });
   r.panel = panel.innerText;
@@ -196,6 +206,18 @@ type selfTestResult struct {
 	Route, RouteEdges []string
 	RoutePanel        string
 	Rects             [][4]float64 // where the page pictures are drawn
+	// Measured before any click, at the zoom the page opens with.
+	LabelRects [][5]float64 // edge labels: left, top, width, height, 1 when their text overflows
+	CardRects  [][4]float64
+	Captions   []struct {
+		ID                 string
+		Scroll, Client     float64
+		Bottom, CardBottom float64
+		Clamp              string
+		Ellipsis           bool
+	}
+	Pictures [][2]int // natural and drawn width
+	Viewport [4]float64
 }
 
 // TestSettingsMapInChromium: after the built-in Settings tasks ran on virtual phones, the
@@ -213,8 +235,8 @@ func TestSettingsMapInChromium(t *testing.T) {
 	total := 0
 	for k, th := range thumbs {
 		total += len(th.JPEG)
-		if len(th.JPEG) > 8<<10 {
-			t.Errorf("picture of %s is %d bytes, want ≤ 8 KiB", k, len(th.JPEG))
+		if len(th.JPEG) > knowledge.MaxThumbBytes {
+			t.Errorf("picture of %s is %d bytes, want ≤ %d", k, len(th.JPEG), knowledge.MaxThumbBytes)
 		}
 	}
 	t.Logf("pictures: %d bytes in all, %d on average", total, total/len(thumbs))
@@ -369,6 +391,7 @@ func TestSettingsMapInChromium(t *testing.T) {
 	if r.Images < 10 || r.Decoded < 10 {
 		t.Errorf("the rendered page has %d page pictures, %d decoded; want ≥ 10", r.Images, r.Decoded)
 	}
+	readable(t, r)
 	if len(r.Selected) != 1 || r.Selected[0] != click.ID {
 		t.Errorf("clicking %s selected %v", click.ID, r.Selected)
 	}
@@ -463,4 +486,58 @@ func latinFontsOnly(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	return []string{"FONTCONFIG_FILE=" + conf}
+}
+
+// readable checks what the browser drew of the map, as it opens: no edge label overlaps
+// another or a card, or has its text cut; every caption shows whole (no clamp, no
+// ellipsis, nothing below the card); every picture has at least twice the pixels it is
+// drawn with, so it stays sharp zoomed in twice; and the cards fill at least two thirds
+// of the window's width and of its height.
+func readable(t *testing.T, r selfTestResult) {
+	t.Helper()
+	box := func(v []float64) image.Rectangle {
+		// Sub-pixel rounding is not an overlap: shrink by half a pixel.
+		return image.Rect(int(v[0]+0.5), int(v[1]+0.5), int(v[0]+v[2]-0.5), int(v[1]+v[3]-0.5))
+	}
+	var cards []image.Rectangle
+	for _, c := range r.CardRects {
+		cards = append(cards, box(c[:]))
+	}
+	for i, l := range r.LabelRects {
+		li := box(l[:4])
+		if l[4] != 0 {
+			t.Errorf("edge label %d at %v: its text is cut", i, li)
+		}
+		for j := range i {
+			if lj := box(r.LabelRects[j][:4]); li.Overlaps(lj) {
+				t.Errorf("edge labels %d at %v and %d at %v overlap", i, li, j, lj)
+			}
+		}
+		for j, c := range cards {
+			if li.Overlaps(c) {
+				t.Errorf("edge label %d at %v overlaps card %d at %v", i, li, j, c)
+			}
+		}
+	}
+	for _, c := range r.Captions {
+		if c.Scroll > c.Client+1 || c.Bottom > c.CardBottom+1 || c.Clamp != "none" || c.Ellipsis {
+			t.Errorf("the caption of %s is cut: %+v", c.ID, c)
+		}
+	}
+	for i, p := range r.Pictures {
+		if p[1] < 100 || p[0] < 2*p[1] {
+			t.Errorf("picture %d is %d pixels wide drawn %d wide: want ≥ 100 drawn, with twice the pixels", i, p[0], p[1])
+		}
+	}
+	if len(cards) == 0 {
+		t.Fatal("no cards drawn")
+	}
+	used := cards[0]
+	for _, c := range cards[1:] {
+		used = used.Union(c)
+	}
+	vp := box(r.Viewport[:])
+	if used.Dx()*3 < vp.Dx()*2 || used.Dy()*3 < vp.Dy()*2 {
+		t.Errorf("the cards fill %v of the %v window: a third of it stays empty", used.Size(), vp.Size())
+	}
 }
