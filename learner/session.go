@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -38,6 +39,15 @@ type Session struct {
 	routes map[routeKey][]Step // replayable routes the session's hints offered
 	// pictured holds the pages (app, key) whose picture this session filed or found fresh.
 	pictured map[string]bool
+	// mapped holds, per app, the pages (key → map ID) and transitions (key) this session
+	// wrote into the map.
+	mapped map[string]*mapped
+}
+
+// mapped is what a session wrote into one app's map.
+type mapped struct {
+	pages map[string]string
+	trans map[string]bool
 }
 
 // taskTrace is one app task's trajectory as the learner keeps it.
@@ -300,12 +310,15 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 	firstOfTask := prev == nil && app == taskApp
 	thumb := s.pageThumb(app, now.key(), e)
 	var err error
+	var pageID string
 	for {
 		bad := -1
 		err = s.l.cfg.Store.Update(func(tx *knowledge.Tx) error {
-			if _, err := tx.RecordPage(app, now.page()); err != nil {
+			p, err := tx.RecordPage(app, now.page())
+			if err != nil {
 				return err
 			}
+			pageID = p.ID
 			if thumb != nil {
 				if err := tx.PutThumb(app, now.key(), *thumb); err != nil {
 					s.l.log.Debug("page picture not filed", logApp, app, logStep, e.Step, logErr, err)
@@ -344,6 +357,7 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 		s.l.log.Warn("app map update failed", logApp, app, logStep, e.Step, logErr, err)
 		return
 	}
+	s.noteMapped(app, now.key(), pageID, trs)
 	km := s.known(app)
 	for _, t := range trs {
 		if !t.success {
@@ -355,6 +369,41 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 		}
 		km[k][t.t.To] = t.t.Effect
 	}
+}
+
+// noteMapped remembers a page and transitions written into app's map.
+func (s *Session) noteMapped(app, key, id string, trs []plannedTransition) {
+	if s.mapped == nil {
+		s.mapped = map[string]*mapped{}
+	}
+	m := s.mapped[app]
+	if m == nil {
+		m = &mapped{pages: map[string]string{}, trans: map[string]bool{}}
+		s.mapped[app] = m
+	}
+	m.pages[key] = id
+	for _, t := range trs {
+		m.trans[t.t.From+"\x00"+actionKey(t.t.Action)+"\x00"+t.t.To] = true
+	}
+}
+
+// Mapped is what a session wrote into one app's map: the same pages and transitions
+// `fairy map list` counts, for a map the session started empty.
+type Mapped struct {
+	Pages       map[string]string // page key → the map's page ID (p1, p2, …)
+	Transitions int               // distinct transitions, each recorded as a success or a failure
+}
+
+// Mapped returns what the session wrote into app's map so far.
+func (s *Session) Mapped(app string) Mapped {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := Mapped{Pages: map[string]string{}}
+	if m := s.mapped[app]; m != nil {
+		maps.Copy(out.Pages, m.pages)
+		out.Transitions = len(m.trans)
+	}
+	return out
 }
 
 // plannedTransition is one RecordTransition to make.
