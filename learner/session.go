@@ -29,7 +29,10 @@ type Session struct {
 	cur         *observation            // the screen of the current step
 	curApp      string                  // the app its page is filed under
 	pending     []memory.ActionExecuted // actions taken on cur
-	origin      string                  // key of the page cur was reached from
+	// origins holds, by app and page key, the page each page was last opened from going
+	// forward in this session ("" for an app's entry page, which nothing opened). A page
+	// not in it (the run started there, inside the app) has an unknown way in.
+	origins map[string]string
 	task        *taskTrace              // the app task under way
 	done        []*taskTrace            // finished tasks, learned or not
 	early       []knowledge.Trick       // tricks given before the first app task (global planning)
@@ -129,6 +132,7 @@ func (s *Session) Handle(r memory.Record) {
 		s.early = nil
 		// The Task Manager moved to another app: no transition links the two screens.
 		s.cur, s.pending = nil, nil
+		s.origins = nil
 	case memory.ScreenPerceived:
 		s.perceived(e)
 	case memory.Planned:
@@ -288,13 +292,26 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 	}
 	prev, prevApp, acts := s.cur, s.curApp, s.pending
 	s.cur, s.curApp, s.pending = &now, app, nil
-	origin := s.origin
-	if prev != nil && prev.key() != now.key() {
+	if s.origins == nil {
+		s.origins = map[string]string{}
+	}
+	var origin string
+	originKnown := false
+	if prev != nil {
+		origin, originKnown = s.origins[prevApp+"\x00"+prev.key()]
+	}
+	switch {
+	case prev != nil && prev.key() != now.key():
 		// The page the new page was opened from, when it was opened going forward (a
-		// tap on a row or a button, not Back).
-		s.origin = ""
-		if n := len(acts); n > 0 && acts[n-1].Action.Type != memory.Back && !isWayBack(acts[n-1].Element) {
-			s.origin = prev.key()
+		// tap on a row or a button, not Back, and not one that returned to where the page
+		// before was opened from).
+		if n := len(acts); n > 0 && acts[n-1].Action.Type != memory.Back && !isWayBack(acts[n-1].Element) &&
+			!(originKnown && origin == now.key()) {
+			s.origins[app+"\x00"+now.key()] = prev.key()
+		}
+	case prev == nil && app != "" && s.entryPage(app, now):
+		if _, ok := s.origins[app+"\x00"+now.key()]; !ok {
+			s.origins[app+"\x00"+now.key()] = ""
 		}
 	}
 	if app == "" || e.Signature == "" {
@@ -305,7 +322,7 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 	}
 	var trs []plannedTransition
 	if prev != nil && prevApp == app {
-		trs = s.transitions(app, *prev, now, acts, origin)
+		trs = s.transitions(app, *prev, now, acts, origin, originKnown)
 	}
 	firstOfTask := prev == nil && app == taskApp
 	thumb := s.pageThumb(app, now.key(), e)
@@ -416,7 +433,8 @@ type plannedTransition struct {
 // Every action but the last of a batch must stay on its page (typing, focusing a field)
 // for the map to know where it acted; a batch that moved on earlier is recorded up to the
 // move only. An action the device refused counts against what the map expected of it.
-func (s *Session) transitions(app string, before, after observation, acts []memory.ActionExecuted, origin string) []plannedTransition {
+// origin is the page before was opened from, when originKnown.
+func (s *Session) transitions(app string, before, after observation, acts []memory.ActionExecuted, origin string, originKnown bool) []plannedTransition {
 	var out []plannedTransition
 	from := before.key()
 	typed := false
@@ -441,7 +459,7 @@ func (s *Session) transitions(app string, before, after observation, acts []memo
 				// Where it led depends on what was typed first: not replayable alone.
 				k.Args = withArg(k.Args, ArgAfter, AfterInput)
 			}
-			if why := sideEffectOf(k, a, before, after, origin, typed); why != "" {
+			if why := sideEffectOf(k, a, before, after, origin, originKnown, typed); why != "" {
 				// It did something (added to the cart, toggled, sent): an effect, never
 				// a route.
 				k.Args = withArg(k.Args, knowledge.ArgSideEffect, why)
