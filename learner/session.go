@@ -33,9 +33,9 @@ type Session struct {
 	// forward in this session ("" for an app's entry page, which nothing opened). A page
 	// not in it (the run started there, inside the app) has an unknown way in.
 	origins map[string]string
-	task        *taskTrace              // the app task under way
-	done        []*taskTrace            // finished tasks, learned or not
-	early       []knowledge.Trick       // tricks given before the first app task (global planning)
+	task    *taskTrace        // the app task under way
+	done    []*taskTrace      // finished tasks, learned or not
+	early   []knowledge.Trick // tricks given before the first app task (global planning)
 	// edges holds the transitions known per app: from+action → destination → effect.
 	edges  map[string]map[string]map[string]knowledge.Effect
 	errs   []error
