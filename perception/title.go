@@ -62,9 +62,17 @@ func (b *builder) pageTitle() string {
 	if title == "" || utf8.RuneCountInString(title) > maxTitle {
 		return ""
 	}
+	// The toolbar's own nodes: a parent comes before its children in t.nodes.
+	inBar := make([]bool, len(t.nodes))
+	inBar[bar] = true
+	for i := bar + 1; i < int32(len(t.nodes)); i++ {
+		if p := t.nodes[i].parent; p >= 0 && inBar[p] {
+			inBar[i] = true
+		}
+	}
 	for i := range t.nodes {
 		n := &t.nodes[i]
-		if n.vis.Empty() || n.pkg != b.s.Package || b.within(int32(i), bar) {
+		if n.vis.Empty() || n.pkg != b.s.Package || inBar[i] {
 			continue
 		}
 		if names(n.text, title) || names(n.desc, title) {
@@ -72,16 +80,6 @@ func (b *builder) pageTitle() string {
 		}
 	}
 	return titleDigits.ReplaceAllString(title, "#")
-}
-
-// within reports whether node i is node anc or inside it.
-func (b *builder) within(i, anc int32) bool {
-	for ; i >= 0; i = b.t.nodes[i].parent {
-		if i == anc {
-			return true
-		}
-	}
-	return false
 }
 
 // isToolbar reports a toolbar or action bar: by class (Toolbar, ActionBarView), or by a
