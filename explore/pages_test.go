@@ -17,8 +17,8 @@ var settingsScreens = []string{"Notifications", "Storage", "Accessibility", "Sec
 
 // TestExploreSettingsPages: on the virtual phone through the real adb server, exploring
 // Settings maps each of its SubSettings screens (Notifications, Storage, Accessibility,
-// System, Font size, Permissions, …) as a page of its own, whose Back leads to one page
-// only; and what the exploration says — its summary, and each page it reports found —
+// System, Font size, Permissions, …) as a page of its own, whose Back leads back where it
+// was opened from; and what the exploration says — its summary, and each page it reports found —
 // is what the map holds: the same page IDs, the same numbers of pages and transitions
 // as `fairy map list` counts.
 func TestExploreSettingsPages(t *testing.T) {
@@ -94,11 +94,13 @@ func TestExploreSettingsPages(t *testing.T) {
 		}
 	}
 
-	// Back from a page leads to one page: the page it was opened from.
+	// Back from a page leads to the page it was opened from. Only a screen two pages open
+	// under one title (Screen time, App battery usage: from Apps and from App info) goes
+	// back to either; merged pages failed their Back up to 13 times.
 	for _, tr := range m.Transitions {
-		if tr.Action.Kind == knowledge.ActionBack && tr.Failures > 0 {
+		if tr.Action.Kind == knowledge.ActionBack && tr.Failures > 1 {
 			from, _ := m.Page(tr.From)
-			t.Logf("back from %s %q: %d successes, %d failures", from.ID, from.Description, tr.Successes, tr.Failures)
+			t.Errorf("back from %s %q: %d successes, %d failures", from.ID, from.Description, tr.Successes, tr.Failures)
 		}
 	}
 }
