@@ -240,9 +240,10 @@ func sideEffect(k knowledge.Action, el *memory.ElementRef) bool {
 // entry page of its app.
 var upControl = regexp.MustCompile(`(?i)^(navigate up|up|back|go back|返回|向上导航)$`)
 
-// entryPage reports whether o, the first screen of an app task, is an entry page of app:
-// its launcher activity (when the knowledge file knows it) showing no Up or Back control.
-// Nothing opened an entry page, so where a tap from it leads is known to be no return.
+// entryPage reports whether o, a screen of app whose way in is not known, is an entry
+// page of app: its launcher activity (when the knowledge file knows it) showing no Up or
+// Back control. Nothing opened an entry page, so where a tap from it leads is known to be
+// no return.
 func (s *Session) entryPage(app string, o observation) bool {
 	if a, err := s.l.cfg.Store.GetApp(app); err == nil && a.LauncherActivity != "" {
 		act := a.LauncherActivity

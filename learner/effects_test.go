@@ -168,6 +168,14 @@ func TestMapSideEffects(t *testing.T) {
 				{".Item", "s-item", ".Main", "s-menu", addToCart, false},
 				{".Main", "s-menu", ".Cart", "s-cart", cartBtn, true},
 			}},
+		// The run starts on an item and goes Back to the menu, an entry page (no Up): its
+		// row is a way to the item.
+		{"back to an entry page", shop, []effectStep{
+			{item, []act{back}},
+			{shopMenu, []act{teaRow}},
+			{item, nil},
+		}, map[string]string{"珍珠奶茶 Bubble tea": ""},
+			[]way{{".Main", "s-menu", ".Item", "s-item", teaRow, true}}},
 		// The run starts on the menu, an entry page (no Up): the row opens the item, going
 		// forward; after Back the menu is still known as the item's way in, so 加入购物车
 		// returns there, an effect (Back is the way from the item to the menu).

@@ -300,8 +300,7 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 	if prev != nil {
 		origin, originKnown = s.origins[prevApp+"\x00"+prev.key()]
 	}
-	switch {
-	case prev != nil && prev.key() != now.key():
+	if prev != nil && prev.key() != now.key() {
 		// The page the new page was opened from, when it was opened going forward (a
 		// tap on a row or a button, not Back, and not one that returned to where the page
 		// before was opened from).
@@ -309,10 +308,10 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 			!(originKnown && origin == now.key()) {
 			s.origins[app+"\x00"+now.key()] = prev.key()
 		}
-	case prev == nil && app != "" && s.entryPage(app, now):
-		if _, ok := s.origins[app+"\x00"+now.key()]; !ok {
-			s.origins[app+"\x00"+now.key()] = ""
-		}
+	}
+	if _, ok := s.origins[app+"\x00"+now.key()]; !ok && app != "" && s.entryPage(app, now) {
+		// First seen, or reached with Back from where the run started: an entry page.
+		s.origins[app+"\x00"+now.key()] = ""
 	}
 	if app == "" || e.Signature == "" {
 		return
