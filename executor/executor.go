@@ -190,6 +190,7 @@ type run struct {
 	rawPNG    []byte
 	replaying bool            // perceiving a page on a shortcut's way: no key-context collection
 	noNav     map[string]bool // page signatures where a Navigate could not be replayed: no more hints there
+	navFailed map[string]int  // Navigate targets by the replays of them that stopped short in this task
 	offered   []RoutineOffer  // the routines this step's Re-Planner prompt listed
 	paused    map[string]int  // routines paused for the person: the step each goes on at
 	// routineEnd is the page a routine that just ran whole expects to end on.

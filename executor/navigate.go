@@ -36,8 +36,18 @@ func (r *run) hint(ctx context.Context, query string) string {
 		r.e.log.Warn("navigation hint failed", logErr, err)
 		return ""
 	}
+	for target, n := range r.navFailed {
+		if n >= maxNavFailures && strings.Contains(h, memory.Action{Type: memory.Navigate, Target: target}.String()) {
+			return "" // a Navigate that stopped short twice is not offered again in this task
+		}
+	}
 	return h
 }
+
+// maxNavFailures is how many replays of a Navigate to one page may stop short in a task
+// before it is no longer offered: a path that failed twice is not what the phone does (a
+// step with an effect the map did not know), and a third try would only repeat it.
+const maxNavFailures = 2
 
 // served publishes that long-term knowledge went into a prompt of role.
 func (r *run) served(role string, tricks int, hint string) {
@@ -56,6 +66,9 @@ func (r *run) shortcut(ctx context.Context, batch []memory.Action) (steps []Shor
 		return nil, fmt.Sprintf("%s must be the only action of its batch.", nav)
 	case r.cfg.Shortcuts == nil:
 		return nil, fmt.Sprintf("%s is not available: there is no App Map; use atomic actions.", nav)
+	}
+	if r.navFailed[nav.Target] >= maxNavFailures {
+		return nil, fmt.Sprintf("%s stopped short %d times in this task; it is not offered again: use atomic actions.", nav, r.navFailed[nav.Target])
 	}
 	steps, ok := r.cfg.Shortcuts.Shortcut(ctx, r.a.Task.App, r.screen.Signature, nav.Target)
 	if !ok || len(steps) == 0 {
@@ -77,6 +90,12 @@ func (r *run) navigate(ctx context.Context, target string, steps []ShortcutStep)
 	res := r.replay(ctx, steps)
 	ev.Replayed, ev.Stopped = res.replayed, res.stopped
 	r.publish(ev)
+	if res.stopped != "" && !res.held {
+		if r.navFailed == nil {
+			r.navFailed = map[string]int{}
+		}
+		r.navFailed[target]++
+	}
 	if res.state != "" {
 		return res.state, res.err
 	}

@@ -353,3 +353,35 @@ func TestPlannerConsentBindsToTheOnlySensitiveAction(t *testing.T) {
 		t.Error("the consent was not spent by the payment")
 	}
 }
+
+// TestNavigateNotOfferedAfterTwoFailures (issue 21): a known path whose replay keeps
+// stopping short — its steps lead back to where it started (a tap with an effect the map
+// took for a way) — is offered twice at most in a task; then the task goes on step by
+// step instead of repeating it until the step limit.
+func TestNavigateNotOfferedAfterTwoFailures(t *testing.T) {
+	phone := deepPhone()
+	phone.screens["home"] = append(phone.screens["home"], fakeNode{kind: "button", text: "Add", to: "added"})
+	phone.screens["added"] = []fakeNode{{kind: "text", text: "Added"}, {kind: "button", text: "Menu", to: "home"}}
+	shortcuts := &fixedShortcuts{steps: []ShortcutStep{tapStep{"Add"}, tapStep{"Menu"}, tapStep{"All apps"}}}
+	h := newHarness(t, phone, deepModel(), nil, func(c *Config) {
+		c.Shortcuts = shortcuts
+		c.Hints = pageHints{phone}
+	})
+	res := h.run(t, "Turn off Maps notifications")
+	if res.Outcome != memory.OutcomeDone || phone.cur != "off" {
+		t.Fatalf("outcome %s (%s), phone on %q", res.Outcome, res.Reason, phone.cur)
+	}
+	navs := find[memory.Navigated](h)
+	if len(navs) != 2 {
+		t.Errorf("%d Navigate replays (%+v), want %d", len(navs), navs, 2)
+	}
+	adds := 0
+	for _, a := range find[memory.ActionExecuted](h) {
+		if a.Element != nil && a.Element.Label == "Add" {
+			adds++
+		}
+	}
+	if adds != 2 {
+		t.Errorf("the path's first step ran %d times, want %d", adds, 2)
+	}
+}

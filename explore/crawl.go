@@ -62,7 +62,6 @@ type crawler struct {
 	nodes    map[string]*node
 	queue    []*node
 	known    map[string]bool // pages the map knew before
-	edges    map[string]bool // from+element → to seen
 	leaves   map[elemID]bool // elements that brought another app up
 	seen     map[string]bool // every page key perceived
 	actions  int
@@ -74,7 +73,7 @@ type crawler struct {
 
 func newCrawler(cfg Config, l *learner.Learner) *crawler {
 	c := &crawler{cfg: cfg, bus: memory.NewBus(cfg.Clock), nodes: map[string]*node{}, known: map[string]bool{},
-		edges: map[string]bool{}, seen: map[string]bool{}, leaves: map[elemID]bool{}, pictured: map[string]bool{}}
+		seen: map[string]bool{}, leaves: map[elemID]bool{}, pictured: map[string]bool{}}
 	c.sum = Summary{App: cfg.App, Skipped: map[string]int{}}
 	if !cfg.DryRun {
 		c.sess = l.Start("", "explore "+cfg.App)
@@ -99,10 +98,10 @@ func (c *crawler) run(ctx context.Context) (Summary, error) {
 	err := c.crawl(ctx)
 	c.bus.Publish(memory.TaskFinished{Outcome: memory.OutcomeStopped, Reason: "exploration", Steps: c.step})
 	c.sum.Actions = c.actions
-	c.sum.Pages = len(c.seen)
-	c.sum.Transitions = len(c.edges)
+	pages, transitions := c.mapped()
+	c.sum.Pages, c.sum.Transitions = len(pages), transitions
 	c.sum.Elapsed = c.cfg.Clock().Sub(c.start)
-	for key := range c.seen {
+	for key := range pages {
 		if !c.known[key] {
 			c.sum.NewPages++
 		}
@@ -315,7 +314,6 @@ func (c *crawler) tapFrom(ctx context.Context, n *node, el *perception.Element) 
 	if key == n.key {
 		return nil // stayed: the tap did nothing visible, or changed the page in place
 	}
-	c.edges[n.key+"\x00"+id.label+"\x00"+id.id+"\x00"+key] = true
 	c.here = c.visit(s, append(append([]elemID(nil), n.path...), id))
 	return c.comeBack(ctx, n)
 }
@@ -641,11 +639,28 @@ func (c *crawler) actionEvent(a memory.Action, el *perception.Element) memory.Ac
 	return ev
 }
 
+// mapped returns the pages (key → map ID) and the number of transitions the exploration
+// wrote into the map — what `fairy map list` counts, for a map explored from empty; a dry
+// run, which writes nothing, counts the pages it saw.
+func (c *crawler) mapped() (map[string]string, int) {
+	if c.sess == nil {
+		pages := make(map[string]string, len(c.seen))
+		for key := range c.seen {
+			pages[key] = ""
+		}
+		return pages, 0
+	}
+	m := c.sess.Mapped(c.cfg.App)
+	return m.Pages, m.Transitions
+}
+
 // report calls the progress hook.
 func (c *crawler) report(s *perception.Screen, found string) {
 	if c.cfg.Progress == nil {
 		return
 	}
-	c.cfg.Progress(Progress{Pages: len(c.seen), Transitions: len(c.edges), Actions: c.actions,
-		Left: max(0, c.cfg.Budget-c.actions), Page: describe(s), Found: found, Doing: c.doing})
+	pages, transitions := c.mapped()
+	c.cfg.Progress(Progress{Pages: len(pages), Transitions: transitions, Actions: c.actions,
+		Left: max(0, c.cfg.Budget-c.actions), Page: describe(s), PageID: pages[knowledge.PageKey(s.Activity, s.Signature)],
+		Found: found, Doing: c.doing})
 }

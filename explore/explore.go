@@ -62,21 +62,24 @@ type Config struct {
 
 // Progress is the state of an exploration under way.
 type Progress struct {
-	Pages       int    // distinct pages seen
-	Transitions int    // distinct transitions between pages seen
+	Pages       int    // distinct pages mapped
+	Transitions int    // distinct transitions mapped (as `fairy map list` counts them)
 	Actions     int    // actions taken
 	Left        int    // actions left in the budget
 	Page        string // the page on screen (its description)
+	PageID      string // its ID in the map (p5)
 	Found       string // the page this step found, when it is new to the exploration
 	Doing       string // what the last action was
 }
 
 // Summary is what an exploration did.
 type Summary struct {
-	App         string
-	Pages       int // distinct pages seen
-	NewPages    int // of them, pages the map did not know before
-	Transitions int // distinct transitions between pages seen
+	App      string
+	Pages    int // distinct pages mapped (a dry run: seen)
+	NewPages int // of them, pages the map did not know before
+	// Transitions counts the distinct transitions written into the map, as `fairy map
+	// list` counts them: taps, Back presses and scrolls, each a success or a failure.
+	Transitions int
 	Actions     int
 	Elapsed     time.Duration
 	// Stopped says why it ended: "done" (nothing left to visit), "budget", "time",

@@ -113,8 +113,9 @@ func (a Action) key() string {
 // ArgSideEffect, set on a transition's action, marks an action that changed the app's
 // state ("加入购物车" adds to the cart and returns to the menu; a switch toggled, a message
 // sent, a counter moved on the page); its value says how the learner saw it (returns,
-// toggles, sensitive, changes). The map records it, but no path goes through it — it is
-// an effect, never a way to reach a page.
+// toggles, sensitive, changes), or "unknown" for a tap taken where the learner could not
+// tell (a run that started inside the app). The map records it, but no path goes through
+// it — it is an effect, never a way to reach a page.
 const ArgSideEffect = "side-effect"
 
 // Effect is what an action did to the screen.

@@ -26,13 +26,18 @@ const (
 	// EffectChanges: a tap that stayed on its page and changed a counter or a checked
 	// state there ("购物车 (0)" → "购物车 (1)", "×1" appearing) and little else.
 	EffectChanges = "changes"
+	// EffectUnknown: a tap that led from a page whose way in is unknown (the run started
+	// there, inside the app) to another page. It may be a control that returned where the
+	// page was opened from as a side effect ("加入购物车" back to the menu), and nothing
+	// tells: a transition is a way to a page only when it is known to have no effect.
+	EffectUnknown = "unknown"
 )
 
 // sideEffectOf says why a's map action k, taken on page before and leading to page
 // after, is a side effect; "" when it is none. origin is the key of the page before was
-// opened from; typed says text was typed before a in its batch (what changed then is the
-// answer to it: search results, not a state change).
-func sideEffectOf(k knowledge.Action, a memory.ActionExecuted, before, after observation, origin string, typed bool) string {
+// opened from, when originKnown; typed says text was typed before a in its batch (what
+// changed then is the answer to it: search results, not a state change).
+func sideEffectOf(k knowledge.Action, a memory.ActionExecuted, before, after observation, origin string, originKnown, typed bool) string {
 	if k.Kind != knowledge.ActionTap && k.Kind != knowledge.ActionLongPress {
 		if a.Consent != "" && k.Kind == knowledge.ActionEnter {
 			return EffectSensitive // a submit the guard held (a message sent with Enter)
@@ -50,6 +55,8 @@ func sideEffectOf(k knowledge.Action, a memory.ActionExecuted, before, after obs
 		return EffectReturns
 	case !typed && to == from && before.pkg == after.pkg && stateChanged(before.text, after.text):
 		return EffectChanges
+	case to != from && !originKnown && !isWayBack(el):
+		return EffectUnknown
 	}
 	return ""
 }
@@ -227,6 +234,40 @@ func sideEffect(k knowledge.Action, el *memory.ElementRef) bool {
 		return false
 	}
 	return el != nil && !isWayBack(el)
+}
+
+// upControl matches the Up or Back control of a page's toolbar: a page with one is no
+// entry page of its app.
+var upControl = regexp.MustCompile(`(?i)^(navigate up|up|back|go back|返回|向上导航)$`)
+
+// entryPage reports whether o, a screen of app whose way in is not known, is an entry
+// page of app: its launcher activity (when the knowledge file knows it) showing no Up or
+// Back control. Nothing opened an entry page, so where a tap from it leads is known to be
+// no return.
+func (s *Session) entryPage(app string, o observation) bool {
+	if a, err := s.l.cfg.Store.GetApp(app); err == nil && a.LauncherActivity != "" {
+		act := a.LauncherActivity
+		if _, after, ok := strings.Cut(act, "/"); ok {
+			act = after
+		}
+		if strings.HasPrefix(act, ".") {
+			act = app + act
+		}
+		if o.activity != "" && o.activity != act {
+			return false
+		}
+	}
+	elems, _ := parseText(o.text)
+	for _, e := range elems {
+		id := e.id
+		if i := strings.LastIndex(id, "/"); i >= 0 {
+			id = id[i+1:]
+		}
+		if upControl.MatchString(strings.TrimSpace(e.label)) || upControl.MatchString(strings.ReplaceAll(id, "_", " ")) {
+			return false
+		}
+	}
+	return true
 }
 
 // isWayBack reports whether el is a control that goes back.

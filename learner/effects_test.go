@@ -90,6 +90,13 @@ func TestMapSideEffects(t *testing.T) {
 - [6] item "Milk tea ¥16" id=row
 - [7] item "Green tea ¥12" id=row`}
 	cart := screen{shop, ".Cart", "s-cart", `- "Cart"`}
+	// An item's page and the menu it returns to, for the runs that start inside the shop.
+	item := screen{shop, ".Item", "s-item", `- [1] button "Navigate up"
+- "珍珠奶茶"
+- [2] button "加入购物车" id=add_to_cart`}
+	shopMenu := screen{shop, ".Main", "s-menu", `- "Menu"
+- [1] item "珍珠奶茶 Bubble tea" id=menu_item
+- [2] button "购物车 (1)" id=cart_button`}
 
 	wifi := tap(2, "Wi-Fi", el(set, "wifi"), "android.widget.Switch")
 	sync := tap(3, "Sync", el(set, "sync"), "android.widget.LinearLayout")
@@ -104,6 +111,9 @@ func TestMapSideEffects(t *testing.T) {
 	typeTea := act{a: memory.Action{Type: memory.Input, Index: 4, Text: "tea"}, el: &memory.ElementRef{ResourceID: el(shop, "search"), Class: "android.widget.EditText"}}
 	search := tap(5, "Search", el(shop, "search_go"), "android.widget.Button")
 	cartBtn := tap(3, "购物车 (1)", el(shop, "cart_button"), "android.widget.Button")
+	addToCart := tap(2, "加入购物车", el(shop, "add_to_cart"), "android.widget.Button")
+	teaRow := tap(1, "珍珠奶茶 Bubble tea", el(shop, "menu_item"), "android.widget.LinearLayout")
+	back := act{a: memory.Action{Type: memory.Back}}
 
 	tests := []struct {
 		name  string
@@ -146,6 +156,39 @@ func TestMapSideEffects(t *testing.T) {
 			{cart, nil},
 		}, map[string]string{"加入": "changes", "Search": "", "购物车 (1)": ""},
 			[]way{{".Main", "s-menu", ".Cart", "s-cart", cartBtn, true}}},
+		// The run starts on an item someone opened: the way into the item's page is
+		// unknown, so 加入购物车, which led to the menu, may have been a return with an
+		// effect: no way there. The menu was opened from the item: its cart button is.
+		{"started inside the app", shop, []effectStep{
+			{item, []act{addToCart}},
+			{shopMenu, []act{cartBtn}},
+			{cart, nil},
+		}, map[string]string{"加入购物车": "unknown", "购物车 (1)": ""},
+			[]way{
+				{".Item", "s-item", ".Main", "s-menu", addToCart, false},
+				{".Main", "s-menu", ".Cart", "s-cart", cartBtn, true},
+			}},
+		// The run starts on an item and goes Back to the menu, an entry page (no Up): its
+		// row is a way to the item.
+		{"back to an entry page", shop, []effectStep{
+			{item, []act{back}},
+			{shopMenu, []act{teaRow}},
+			{item, nil},
+		}, map[string]string{"珍珠奶茶 Bubble tea": ""},
+			[]way{{".Main", "s-menu", ".Item", "s-item", teaRow, true}}},
+		// The run starts on the menu, an entry page (no Up): the row opens the item, going
+		// forward; after Back the menu is still known as the item's way in, so 加入购物车
+		// returns there, an effect (Back is the way from the item to the menu).
+		{"started on an entry page", shop, []effectStep{
+			{shopMenu, []act{teaRow}},
+			{item, []act{back}},
+			{shopMenu, []act{teaRow}},
+			{item, []act{addToCart}},
+			{shopMenu, nil},
+		}, map[string]string{"珍珠奶茶 Bubble tea": "", "加入购物车": "returns"},
+			[]way{
+				{".Main", "s-menu", ".Item", "s-item", teaRow, true},
+			}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

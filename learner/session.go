@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -28,16 +29,28 @@ type Session struct {
 	cur         *observation            // the screen of the current step
 	curApp      string                  // the app its page is filed under
 	pending     []memory.ActionExecuted // actions taken on cur
-	origin      string                  // key of the page cur was reached from
-	task        *taskTrace              // the app task under way
-	done        []*taskTrace            // finished tasks, learned or not
-	early       []knowledge.Trick       // tricks given before the first app task (global planning)
+	// origins holds, by app and page key, the page each page was last opened from going
+	// forward in this session ("" for an app's entry page, which nothing opened). A page
+	// not in it (the run started there, inside the app) has an unknown way in.
+	origins map[string]string
+	task    *taskTrace        // the app task under way
+	done    []*taskTrace      // finished tasks, learned or not
+	early   []knowledge.Trick // tricks given before the first app task (global planning)
 	// edges holds the transitions known per app: from+action → destination → effect.
 	edges  map[string]map[string]map[string]knowledge.Effect
 	errs   []error
 	routes map[routeKey][]Step // replayable routes the session's hints offered
 	// pictured holds the pages (app, key) whose picture this session filed or found fresh.
 	pictured map[string]bool
+	// mapped holds, per app, the pages (key → map ID) and transitions (key) this session
+	// wrote into the map.
+	mapped map[string]*mapped
+}
+
+// mapped is what a session wrote into one app's map.
+type mapped struct {
+	pages map[string]string
+	trans map[string]bool
 }
 
 // taskTrace is one app task's trajectory as the learner keeps it.
@@ -119,6 +132,7 @@ func (s *Session) Handle(r memory.Record) {
 		s.early = nil
 		// The Task Manager moved to another app: no transition links the two screens.
 		s.cur, s.pending = nil, nil
+		s.origins = nil
 	case memory.ScreenPerceived:
 		s.perceived(e)
 	case memory.Planned:
@@ -278,14 +292,26 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 	}
 	prev, prevApp, acts := s.cur, s.curApp, s.pending
 	s.cur, s.curApp, s.pending = &now, app, nil
-	origin := s.origin
+	if s.origins == nil {
+		s.origins = map[string]string{}
+	}
+	var origin string
+	originKnown := false
+	if prev != nil {
+		origin, originKnown = s.origins[prevApp+"\x00"+prev.key()]
+	}
 	if prev != nil && prev.key() != now.key() {
 		// The page the new page was opened from, when it was opened going forward (a
-		// tap on a row or a button, not Back).
-		s.origin = ""
-		if n := len(acts); n > 0 && acts[n-1].Action.Type != memory.Back && !isWayBack(acts[n-1].Element) {
-			s.origin = prev.key()
+		// tap on a row or a button, not Back, and not one that returned to where the page
+		// before was opened from).
+		if n := len(acts); n > 0 && acts[n-1].Action.Type != memory.Back && !isWayBack(acts[n-1].Element) &&
+			!(originKnown && origin == now.key()) {
+			s.origins[app+"\x00"+now.key()] = prev.key()
 		}
+	}
+	if _, ok := s.origins[app+"\x00"+now.key()]; !ok && app != "" && s.entryPage(app, now) {
+		// First seen, or reached with Back from where the run started: an entry page.
+		s.origins[app+"\x00"+now.key()] = ""
 	}
 	if app == "" || e.Signature == "" {
 		return
@@ -295,17 +321,20 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 	}
 	var trs []plannedTransition
 	if prev != nil && prevApp == app {
-		trs = s.transitions(app, *prev, now, acts, origin)
+		trs = s.transitions(app, *prev, now, acts, origin, originKnown)
 	}
 	firstOfTask := prev == nil && app == taskApp
 	thumb := s.pageThumb(app, now.key(), e)
 	var err error
+	var pageID string
 	for {
 		bad := -1
 		err = s.l.cfg.Store.Update(func(tx *knowledge.Tx) error {
-			if _, err := tx.RecordPage(app, now.page()); err != nil {
+			p, err := tx.RecordPage(app, now.page())
+			if err != nil {
 				return err
 			}
+			pageID = p.ID
 			if thumb != nil {
 				if err := tx.PutThumb(app, now.key(), *thumb); err != nil {
 					s.l.log.Debug("page picture not filed", logApp, app, logStep, e.Step, logErr, err)
@@ -344,6 +373,7 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 		s.l.log.Warn("app map update failed", logApp, app, logStep, e.Step, logErr, err)
 		return
 	}
+	s.noteMapped(app, now.key(), pageID, trs)
 	km := s.known(app)
 	for _, t := range trs {
 		if !t.success {
@@ -357,6 +387,41 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 	}
 }
 
+// noteMapped remembers a page and transitions written into app's map.
+func (s *Session) noteMapped(app, key, id string, trs []plannedTransition) {
+	if s.mapped == nil {
+		s.mapped = map[string]*mapped{}
+	}
+	m := s.mapped[app]
+	if m == nil {
+		m = &mapped{pages: map[string]string{}, trans: map[string]bool{}}
+		s.mapped[app] = m
+	}
+	m.pages[key] = id
+	for _, t := range trs {
+		m.trans[t.t.From+"\x00"+actionKey(t.t.Action)+"\x00"+t.t.To] = true
+	}
+}
+
+// Mapped is what a session wrote into one app's map: the same pages and transitions
+// `fairy map list` counts, for a map the session started empty.
+type Mapped struct {
+	Pages       map[string]string // page key → the map's page ID (p1, p2, …)
+	Transitions int               // distinct transitions, each recorded as a success or a failure
+}
+
+// Mapped returns what the session wrote into app's map so far.
+func (s *Session) Mapped(app string) Mapped {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := Mapped{Pages: map[string]string{}}
+	if m := s.mapped[app]; m != nil {
+		maps.Copy(out.Pages, m.pages)
+		out.Transitions = len(m.trans)
+	}
+	return out
+}
+
 // plannedTransition is one RecordTransition to make.
 type plannedTransition struct {
 	t       knowledge.Transition
@@ -367,7 +432,8 @@ type plannedTransition struct {
 // Every action but the last of a batch must stay on its page (typing, focusing a field)
 // for the map to know where it acted; a batch that moved on earlier is recorded up to the
 // move only. An action the device refused counts against what the map expected of it.
-func (s *Session) transitions(app string, before, after observation, acts []memory.ActionExecuted, origin string) []plannedTransition {
+// origin is the page before was opened from, when originKnown.
+func (s *Session) transitions(app string, before, after observation, acts []memory.ActionExecuted, origin string, originKnown bool) []plannedTransition {
 	var out []plannedTransition
 	from := before.key()
 	typed := false
@@ -392,7 +458,7 @@ func (s *Session) transitions(app string, before, after observation, acts []memo
 				// Where it led depends on what was typed first: not replayable alone.
 				k.Args = withArg(k.Args, ArgAfter, AfterInput)
 			}
-			if why := sideEffectOf(k, a, before, after, origin, typed); why != "" {
+			if why := sideEffectOf(k, a, before, after, origin, originKnown, typed); why != "" {
 				// It did something (added to the cart, toggled, sent): an effect, never
 				// a route.
 				k.Args = withArg(k.Args, knowledge.ArgSideEffect, why)

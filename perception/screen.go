@@ -114,7 +114,8 @@ type Screen struct {
 	// Keyboard reports an input method window on screen.
 	Keyboard bool
 	// Signature identifies the page: it stays the same when only texts,
-	// states or list contents change and differs between pages.
+	// states or list contents change and differs between pages, also between
+	// pages that differ only by the title in their toolbar (see pageTitle).
 	Signature string
 	// Elements are the actionable elements; Elements[i].Index == i+1.
 	Elements []Element
@@ -522,6 +523,9 @@ func (b *builder) signature() string {
 	h := fnvString(fnvOffset, b.s.Package)
 	if b.s.Width > b.s.Height {
 		h = fnvString(h, "L")
+	}
+	if title := b.pageTitle(); title != "" {
+		h = fnvString(h, "title\x00"+title)
 	}
 	for _, v := range b.sig {
 		for k := 0; k < 8; k++ {

@@ -114,7 +114,8 @@ func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, 
 		DryRun: f.dryRun, Pictures: f.pictures && !f.dryRun, Logger: log,
 		Progress: func(p explore.Progress) {
 			if p.Found != "" {
-				fmt.Fprintf(out, "+ page %d: %s · %d transitions · %d actions, %d left\n", p.Pages, p.Found, p.Transitions, p.Actions, p.Left)
+				// The map's page ID, so that `fairy map show` finds the page under the same name.
+				fmt.Fprintf(out, "+ page %s: %s · %d pages, %d transitions · %d actions, %d left\n", p.PageID, p.Found, p.Pages, p.Transitions, p.Actions, p.Left)
 			}
 			if live && tw.style.Live {
 				tw.showStatus(fmt.Sprintf("%d pages · %d transitions · %d actions left · %s on %s", p.Pages, p.Transitions, p.Left, p.Doing, p.Page))
