@@ -179,7 +179,9 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 		m = seeingModel{Model: m, sees: o.Sees}
 	}
 	cfg := runConfig{RunsDir: o.RunsDir, Model: m,
-		Agent: agent.Config{Logger: o.Logger, TextOnly: o.TextOnly, Limits: executor.Limits{MaxSteps: 25}}}
+		// The demo shows the same transcript on every run, however busy the machine: key
+		// context joins the run in step order.
+		Agent: agent.Config{Logger: o.Logger, TextOnly: o.TextOnly, Limits: executor.Limits{MaxSteps: 25}, OrderedContext: true}}
 	var person interaction.Dialoger
 	var scriptedPerson *interaction.Scripted
 	if o.Interactive {
