@@ -32,6 +32,7 @@ type settings struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	log    *runLog // where the agent commands' log records go
 }
 
 // newRootCmd builds the command tree. getenv is the environment lookup (os.Getenv in main,
@@ -42,7 +43,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) s
 
 // newSettings returns unresolved settings; rootCmd's pre-run resolves them.
 func newSettings(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *settings {
-	return &settings{v: viper.New(), getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+	return &settings{v: viper.New(), getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, log: newRunLog(stderr)}
 }
 
 // rootCmd builds the command tree over s.
