@@ -204,6 +204,13 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 	}
 	res.Unused = model.Script.Unused()
 	printPhoneState(out, p)
+	if kn.Store != nil && o.KnowledgeDefault {
+		// The demo's own file, apart from what a real phone teaches: the inspection
+		// commands need to be told where it is.
+		k := "--knowledge " + shellWord(o.Knowledge)
+		fmt.Fprintf(out, "\nWhat the demo learned is kept apart from a real phone's, in %s. See it with:\n", o.Knowledge)
+		fmt.Fprintf(out, "  fairy map list %s\n  fairy routines list %s\n  fairy map view com.fairy.shop %s\n", k, k, k)
+	}
 	return res, err
 }
 

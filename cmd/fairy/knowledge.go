@@ -40,12 +40,23 @@ func openKnowledge(knowledgePath knowledgeRef, write bool) (*knowledge.Store, er
 	}
 	s, err := openKnowledgeStore(path, knowledge.Options{ReadOnly: !write, Timeout: knowledgeLockWait}, knowledgePath.Access())
 	if !write && errors.Is(err, fs.ErrNotExist) {
+		if note := knowledgePath.demoNote(); note != "" {
+			return nil, fmt.Errorf("no knowledge file at %s yet (%s): %w", path, note, errNoKnowledge)
+		}
 		return nil, fmt.Errorf("no knowledge file at %s yet: run a task first, or pass --knowledge FILE: %w", path, errNoKnowledge)
 	}
 	return s, err
 }
 
 var errNoKnowledge = errors.New("nothing learned yet")
+
+// printDemoNote follows "nothing learned" with where the demo's knowledge is, if there is
+// one the person may be looking for.
+func printDemoNote(w io.Writer, knowledgePath knowledgeRef) {
+	if note := knowledgePath.demoNote(); note != "" {
+		fmt.Fprintf(w, "(%s)\n", note)
+	}
+}
 
 // withKnowledge runs f on an open store and closes it.
 func withKnowledge(knowledgePath knowledgeRef, write bool, f func(*knowledge.Store) error) error {
@@ -134,6 +145,7 @@ func newMapCmd(knowledgePath knowledgeRef) *cobra.Command {
 				}
 				if len(apps) == 0 {
 					fmt.Fprintln(c.OutOrStdout(), "No apps learned yet.")
+					printDemoNote(c.OutOrStdout(), knowledgePath)
 					return nil
 				}
 				tw := table.NewWriter(c.OutOrStdout())
@@ -148,6 +160,7 @@ func newMapCmd(knowledgePath knowledgeRef) *cobra.Command {
 					return writeMapList(c.OutOrStdout(), nil)
 				}
 				fmt.Fprintln(c.OutOrStdout(), "No apps learned yet.")
+				printDemoNote(c.OutOrStdout(), knowledgePath)
 				return nil
 			}
 			return err
@@ -301,6 +314,7 @@ func newTricksCmd(knowledgePath knowledgeRef) *cobra.Command {
 				}
 				if len(tricks) == 0 {
 					fmt.Fprintln(c.OutOrStdout(), "No tricks.")
+					printDemoNote(c.OutOrStdout(), knowledgePath)
 					return nil
 				}
 				tw := table.NewWriter(c.OutOrStdout())
@@ -319,6 +333,7 @@ func newTricksCmd(knowledgePath knowledgeRef) *cobra.Command {
 					return writeTricks(c.OutOrStdout(), nil)
 				}
 				fmt.Fprintln(c.OutOrStdout(), "No tricks.")
+				printDemoNote(c.OutOrStdout(), knowledgePath)
 				return nil
 			}
 			return err

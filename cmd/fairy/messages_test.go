@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -87,5 +88,42 @@ func TestModelCheckOnDemoRules(t *testing.T) {
 	}
 	if n := strings.Count(stdout, " ok "); n != 9 {
 		t.Errorf("%d roles ok, want 9:\n%s", n, stdout)
+	}
+}
+
+// TestDemoKnowledgeFoundAfterwards: the demo learns into a file of its own (what the
+// virtual phone teaches never mixes with a real phone's knowledge), so it ends by saying
+// where and how to see it; each command it suggests finds the demo's apps and routines,
+// and the same commands without --knowledge say where the demo's knowledge is.
+func TestDemoKnowledgeFoundAfterwards(t *testing.T) {
+	home := map[string]string{"HOME": t.TempDir()}
+	code, out, stderr := execRoot(t, home, "", "demo", "--text-only")
+	if code != 0 {
+		t.Fatalf("fairy demo: exit %d\n%s\n%s", code, out, stderr)
+	}
+	demoDB := filepath.Join(home["HOME"], ".local", "share", "fairy", "demo-knowledge.db")
+	if !strings.Contains(out, "What the demo learned is kept apart from a real phone's, in "+demoDB+". See it with:\n") {
+		t.Fatalf("the demo does not say where its knowledge is:\n%s", out)
+	}
+	cmds := regexp.MustCompile(`(?m)^  fairy (.+)$`).FindAllStringSubmatch(out, -1)
+	if len(cmds) != 3 {
+		t.Fatalf("the demo suggests %d commands, want map list, routines list, map view:\n%s", len(cmds), out)
+	}
+	for _, c := range cmds {
+		args := strings.Fields(c[1])
+		if args[0]+" "+args[1] == "map view" {
+			args = append(args, "--out", filepath.Join(t.TempDir(), "map.html"))
+		}
+		code, got, stderr := execRoot(t, home, "", args...)
+		if code != 0 || (!strings.Contains(got, "com.fairy.shop") && args[1] != "view") {
+			t.Errorf("fairy %s: exit %d, the demo's shop is not there:\n%s%s", c[1], code, got, stderr)
+		}
+	}
+	note := "fairy demo keeps what it learned apart, in " + demoDB + ": add --knowledge " + demoDB
+	for _, args := range [][]string{{"map", "list"}, {"routines", "list"}, {"map", "show", "com.fairy.shop"}} {
+		_, got, stderr := execRoot(t, home, "", args...)
+		if !strings.Contains(got+stderr, note) {
+			t.Errorf("fairy %s (default knowledge, none yet) does not point to the demo's:\n%s%s", strings.Join(args, " "), got, stderr)
+		}
 	}
 }

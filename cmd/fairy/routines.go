@@ -42,7 +42,11 @@ func newRoutinesCmd(knowledgePath knowledgeRef) *cobra.Command {
 			if err != nil && !errors.Is(err, errNoKnowledge) {
 				return err
 			}
-			return writeRoutines(c.OutOrStdout(), rs, isJSON(listFormat))
+			if err := writeRoutines(c.OutOrStdout(), rs, isJSON(listFormat)); err != nil || len(rs) > 0 || isJSON(listFormat) {
+				return err
+			}
+			printDemoNote(c.OutOrStdout(), knowledgePath)
+			return nil
 		},
 	}
 	addFormatFlag(list, &listFormat)
