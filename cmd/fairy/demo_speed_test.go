@@ -1,8 +1,8 @@
 package main
 
 import (
-	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -12,12 +12,14 @@ import (
 )
 
 // demoPromptsAt runs the demo with the calls of the roles in slow delayed by d and
-// returns every prompt it sent, by role, in order, with the clock made stable.
-func demoPromptsAt(t *testing.T, d time.Duration, slow ...llm.Role) map[llm.Role][]string {
+// returns every prompt it sent, by role, in order, with the clock made stable, and its
+// transcript without the paths (they differ from run to run).
+func demoPromptsAt(t *testing.T, d time.Duration, slow ...llm.Role) (map[llm.Role][]string, string) {
 	t.Helper()
 	var mu sync.Mutex
 	prompts := map[llm.Role][]string{}
-	res, err := runDemo(t.Context(), demoOptions{RunsDir: t.TempDir(), Out: io.Discard, Stdin: strings.NewReader(""),
+	var out strings.Builder
+	res, err := runDemo(t.Context(), demoOptions{RunsDir: t.TempDir(), Out: &out, Stdin: strings.NewReader(""),
 		Knowledge: filepath.Join(t.TempDir(), "k.db"), Sees: func(r llm.Request) {
 			if len(r.Messages) > 0 {
 				mu.Lock()
@@ -33,16 +35,20 @@ func demoPromptsAt(t *testing.T, d time.Duration, slow ...llm.Role) map[llm.Role
 	if err != nil || res.Summary.Outcome != "done" {
 		t.Fatalf("demo: %v (%s)", err, res.Summary.Outcome)
 	}
-	return prompts
+	return prompts, regexp.MustCompile(`/\S+`).ReplaceAllString(out.String(), "PATH")
 }
 
 // TestDemoPromptsSameAtAnySpeed: the Key Context Collector runs beside the step, so on a
 // busy machine its answer may come before or after the next prompts are written. The demo
-// sends every role the same prompts, in the same order, with a collector slower than the
-// rest and with the rest slower than the collector.
+// sends every role the same prompts, in the same order, and prints the same transcript
+// (the facts it noted at the same places), with a collector slower than the rest and with
+// the rest slower than the collector.
 func TestDemoPromptsSameAtAnySpeed(t *testing.T) {
-	slowCollector := demoPromptsAt(t, 150*time.Millisecond, llm.RoleExtractor)
-	slowRest := demoPromptsAt(t, 60*time.Millisecond, llm.RolePlanner, llm.RoleReplanner, llm.RoleDecider, llm.RoleInteractor, "checker")
+	slowCollector, slowCollectorOut := demoPromptsAt(t, 150*time.Millisecond, llm.RoleExtractor)
+	slowRest, slowRestOut := demoPromptsAt(t, 60*time.Millisecond, llm.RolePlanner, llm.RoleReplanner, llm.RoleDecider, llm.RoleInteractor, "checker")
+	if slowCollectorOut != slowRestOut {
+		t.Errorf("the transcript differs with the collector slow:\n%s\n--- and with the rest slow:\n%s", slowCollectorOut, slowRestOut)
+	}
 	for role, want := range slowCollector {
 		got := slowRest[role]
 		if len(got) != len(want) {
