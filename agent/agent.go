@@ -28,6 +28,10 @@ type Config struct {
 	Secrets  []string        // redacted from traces (API keys)
 	Clock    func() time.Time
 	Logger   *slog.Logger // nil: discard
+
+	// OrderedContext: a run's prompts and events come in the same order on every run
+	// (executor.Config.OrderedContext); the demo's transcript is the same each time.
+	OrderedContext bool
 }
 
 // Agent runs instructions; one Agent may run many at once (each Run has its own bus,
@@ -207,7 +211,7 @@ func (a *Agent) assemble(r Run, id string, p assembly) (*global.Manager, error) 
 	}
 	ex, err := executor.New(executor.Config{Device: r.Device, Model: p.model, Interactor: it, Memory: p.mem, Prompts: a.prompt, Bus: p.bus,
 		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Readings: p.reads, Routines: p.routines, Mark: a.mark, TextOnly: a.cfg.TextOnly,
-		Limits: a.limits(r.Limits), Shell: a.cfg.Shell, Clock: a.cfg.Clock, Logger: a.log})
+		Limits: a.limits(r.Limits), Shell: a.cfg.Shell, OrderedContext: a.cfg.OrderedContext, Clock: a.cfg.Clock, Logger: a.log})
 	if err != nil {
 		return nil, err
 	}

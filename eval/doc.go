@@ -80,7 +80,7 @@
 // Run distributes the tasks over the devices, one worker per device (a task never shares a
 // phone), recovers from a task that panics or errs (it is reported, the suite goes on),
 // stops cleanly when ctx ends (the report of the finished tasks is still written), prints
-// progress (done/total, the task on each device, ETA) and, with ColdWarm, runs the suite
+// one progress line per finished run (done/total, outcome, ETA) and, with ColdWarm, runs the suite
 // with empty knowledge, merges what that pass learned, and runs it again on copies of it
 // twice: with the Navigate rules (model-cooperating) and without (model-independent: what
 // the executor saves by itself). With Learn, Learn's tasks first learn into one shared

@@ -3,14 +3,15 @@ package eval
 import (
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/fairy-go/fairy/global"
 )
 
-// progress writes one line per started and finished task: tasks done / total, the task
-// each device is on, and the estimated time left.
+// progress writes one line per finished task: runs done / total, the outcome and the
+// estimated time left. (A line per started task too doubled the output: the person reads
+// what ended, and the report holds the rest.)
 type progress struct {
 	mu       sync.Mutex
 	w        io.Writer
@@ -20,35 +21,10 @@ type progress struct {
 	workers  int
 	now      func() time.Time
 	began    time.Time
-	current  map[string]string
 }
 
 func newProgress(w io.Writer, total int, devices []Device, now func() time.Time) *progress {
-	return &progress{w: w, total: total, workers: len(devices), now: now, began: now(), current: map[string]string{}}
-}
-
-func jobName(j *Job) string {
-	s := j.Task.ID
-	if j.Phase != "" && j.Phase != PhaseCold {
-		s += " (" + j.Phase + ")"
-	}
-	if j.Repeat > 0 {
-		s += fmt.Sprintf(" #%d", j.Repeat+1)
-	}
-	return s
-}
-
-func (p *progress) start(serial string, j *Job) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.current[serial] = jobName(j)
-	p.printf("[%d/%d] %s ▶ %s\n", p.finished, p.total, serial, jobName(j))
-}
-
-func (p *progress) stop(serial string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	delete(p.current, serial)
+	return &progress{w: w, total: total, workers: len(devices), now: now, began: now()}
 }
 
 func (p *progress) done(r TaskResult) {
@@ -65,23 +41,18 @@ func (p *progress) done(r TaskResult) {
 	if r.Phase != "" && r.Phase != PhaseCold {
 		name += " (" + r.Phase + ")"
 	}
-	var busy []string
-	for s, t := range p.current {
-		busy = append(busy, s+": "+t)
+	if r.Repeat > 0 {
+		name += fmt.Sprintf(" #%d", r.Repeat+1)
 	}
-	sort.Strings(busy)
-	line := fmt.Sprintf("[%d/%d] %s %s on %s — %s, %d steps, %d model calls, %.1fs", p.finished, p.total, mark, name,
-		orDash(r.Device), r.Outcome, r.Steps, r.ModelCalls, r.WallSeconds)
-	if len(busy) > 0 {
-		line += " | running " + strings.Join(busy, ", ")
+	line := fmt.Sprintf("[%d/%d] %s %s on %s — %s, %s, %s, %.1fs", p.finished, p.total, mark, name,
+		orDash(r.Device), r.Outcome, global.Count(r.Steps, "step", "steps"), global.Count(r.ModelCalls, "model call", "model calls"), r.WallSeconds)
+	if !r.Pass && r.Reason != "" {
+		line += ": " + clip(r.Reason, 300)
 	}
 	if eta := p.eta(); eta > 0 {
-		line += " | ETA " + eta.Round(time.Second).String()
+		line += " · ETA " + eta.Round(time.Second).String()
 	}
 	p.printf("%s\n", line)
-	if !r.Pass && r.Reason != "" {
-		p.printf("      %s\n", clip(r.Reason, 300))
-	}
 }
 
 // eta extrapolates the time per finished task to the tasks left.
@@ -96,7 +67,7 @@ func (p *progress) eta() time.Duration {
 func (p *progress) finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.printf("%d/%d tasks run, %d passed, in %s\n", p.finished, p.total, p.passed, p.now().Sub(p.began).Round(100*time.Millisecond))
+	p.printf("%d of %d runs finished, %d passed, in %s\n", p.finished, p.total, p.passed, p.now().Sub(p.began).Round(100*time.Millisecond))
 }
 
 func (p *progress) printf(format string, a ...any) {

@@ -377,9 +377,7 @@ func runPass(ctx context.Context, cfg Config, devices []Device, jobs []*Job, pro
 					return
 				}
 				j.Device = d
-				prog.start(d.Serial, j)
 				r, finished := runJob(ctx, cfg, j)
-				prog.stop(d.Serial)
 				if !finished {
 					return // stopped by ctx: not reported
 				}

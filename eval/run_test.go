@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,8 +153,19 @@ func TestRunFakeAgent(t *testing.T) {
 	if !strings.Contains(string(md), "### impossible") || !strings.Contains(string(md), "global/zen_mode = 1") {
 		t.Errorf("report.md lacks the failure:\n%s", md)
 	}
-	if p := prog.String(); !strings.Contains(p, "[6/6]") || !strings.Contains(p, "6/6 tasks run, 4 passed") {
-		t.Errorf("progress:\n%s", p)
+	// One line per task (its outcome, a failure's reason on the same line), then the count.
+	p := prog.String()
+	lines := strings.Split(strings.TrimSuffix(p, "\n"), "\n")
+	if len(lines) != 7 || !strings.HasPrefix(lines[6], "6 of 6 runs finished, 4 passed") {
+		t.Errorf("progress: want 6 task lines and the count:\n%s", p)
+	}
+	for i, l := range lines[:min(6, len(lines))] {
+		if !strings.HasPrefix(l, fmt.Sprintf("[%d/6] ", i+1)) || (!strings.Contains(l, " ✓ ") && !strings.Contains(l, " ✗ ")) {
+			t.Errorf("progress line %d %q: want [%d/6] and a mark", i+1, l, i+1)
+		}
+		if strings.Contains(l, " ✗ ") && !strings.Contains(l, "s: ") {
+			t.Errorf("progress line %q: a failed task's line says why", l)
+		}
 	}
 }
 

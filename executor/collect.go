@@ -38,6 +38,13 @@ func (r *run) collect(ctx context.Context, step int, s *perception.Screen) {
 		}
 	}
 	d := prompts.ExtractorData{Instruction: r.a.Instruction, Task: r.a.Task, Subgoal: r.subgoal, Screen: text, Known: mem.KeyContext()}
+	slot := -1
+	if r.cfg.OrderedContext {
+		r.heldMu.Lock()
+		slot = len(r.held)
+		r.held = append(r.held, nil)
+		r.heldMu.Unlock()
+	}
 	r.collectors.Go(func() {
 		p, err := r.cfg.Prompts.Extract(d)
 		if err != nil {
@@ -62,10 +69,33 @@ func (r *run) collect(ctx context.Context, step int, s *perception.Screen) {
 			f.App, f.Step = r.a.Task.App, step
 			facts = append(facts, f)
 		}
-		if len(facts) > 0 {
-			r.publish(memory.ContextCollected{Step: step, Facts: facts})
+		if len(facts) == 0 {
+			return
 		}
+		ev := memory.ContextCollected{Step: step, Facts: facts}
+		if slot < 0 {
+			r.publish(ev)
+			return
+		}
+		r.heldMu.Lock()
+		r.held[slot] = &ev
+		r.heldMu.Unlock()
 	})
+}
+
+// waitContext waits for the collections under way and publishes, in the order they
+// started, the facts Config.OrderedContext held back.
+func (r *run) waitContext() {
+	r.collectors.Wait()
+	r.heldMu.Lock()
+	held := r.held
+	r.held = nil
+	r.heldMu.Unlock()
+	for _, ev := range held {
+		if ev != nil {
+			r.publish(*ev)
+		}
+	}
 }
 
 // newText reports whether s shows a static text or an element label that no screen

@@ -1,9 +1,14 @@
 package executor
 
 import (
+	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
 )
@@ -41,5 +46,69 @@ func TestCollectSkipsSeenAndUnreadableScreens(t *testing.T) {
 	// new to read.
 	if got := m.count(llm.RoleExtractor); got != 2 {
 		t.Errorf("%d extractor calls, want 2 (list and a; not a starred, not list again, not the blank page)", got)
+	}
+}
+
+// TestOrderedContextSameOnEveryRun: with Config.OrderedContext the facts read off a step's
+// screen reach the run at the same point whatever the collector's speed — when the next
+// step starts: the step's own prompts never have them, the next step's always do — so
+// prompts and events are the same on every run of a busy machine. The extractor here
+// answers at once, then slower than a whole step.
+func TestOrderedContextSameOnEveryRun(t *testing.T) {
+	var want []string
+	for _, delay := range []time.Duration{0, 300 * time.Millisecond} {
+		var mu sync.Mutex
+		var prompts []string // the Re-Planner's and the decider's prompts, in order
+		m := shopModel()
+		replan, decide := m.fn[llm.RoleReplanner], m.fn[llm.RoleDecider]
+		m.fn[llm.RoleReplanner] = func(n int, u string) string {
+			mu.Lock()
+			prompts = append(prompts, "replanner:"+u)
+			mu.Unlock()
+			return replan(n, u)
+		}
+		m.fn[llm.RoleDecider] = func(n int, u string) string {
+			mu.Lock()
+			prompts = append(prompts, "decider:"+u)
+			mu.Unlock()
+			return decide(n, u)
+		}
+		m.fn[llm.RoleExtractor] = func(_ int, u string) string {
+			time.Sleep(delay) // a loaded machine: the read ends after the step's other calls
+			if strings.Contains(u, "Bubble Tea") {
+				return `{"facts":[{"key":"drink","value":"the one with extra ice"}]}`
+			}
+			return `{"facts":[]}`
+		}
+		h := newHarness(t, shopPhone(), m, []interaction.Rule{{Pattern: "(?i)pay", Reply: "yes"}},
+			func(c *Config) { c.OrderedContext = true })
+		if res := h.run(t, "Order a large bubble tea"); res.Outcome != memory.OutcomeDone {
+			t.Fatalf("delay %v: outcome %s: %s", delay, res.Outcome, res.Reason)
+		}
+		var seen []string // which prompt had the fact
+		for _, p := range prompts {
+			role, _, _ := strings.Cut(p, ":")
+			seen = append(seen, fmt.Sprintf("%s %v", role, strings.Contains(p, "extra ice")))
+		}
+		if len(seen) < 3 || seen[0] != "replanner false" || seen[1] != "decider false" || seen[2] != "replanner true" {
+			t.Errorf("delay %v: prompts %v, want the first step's fact held from its own prompts and given to the next step's", delay, seen)
+		}
+		var order []string // events of the first two steps, by kind
+		for _, e := range h.events {
+			switch e := e.(type) {
+			case memory.StepStarted:
+				order = append(order, fmt.Sprintf("step %d", e.Step))
+			case memory.ContextCollected:
+				order = append(order, fmt.Sprintf("facts of step %d", e.Step))
+			case memory.ActionsDecided:
+				order = append(order, "decided")
+			}
+		}
+		got := append([]string{strings.Join(seen, ",")}, order...)
+		if want == nil {
+			want = got
+		} else if !slices.Equal(got, want) {
+			t.Errorf("delay %v: prompts and events differ from the run with an instant extractor:\n%v\nwant\n%v", delay, got, want)
+		}
 	}
 }

@@ -46,6 +46,14 @@ type Config struct {
 	Clock         func() time.Time                                 // nil: time.Now
 	Sleep         func(ctx context.Context, d time.Duration) error // nil: a timer honouring ctx
 	Logger        *slog.Logger                                     // nil: discard
+
+	// OrderedContext makes a run reproducible: the facts the Key Context Collector reads
+	// off a step's screen are held until the next step starts, and the next step waits for
+	// them. The collection still runs beside the step's model calls, but every prompt and
+	// every event comes in the same order on every run, however loaded the machine (the
+	// demo; tests that compare prompts or transcripts). Off, facts count as soon as they are
+	// read: a step uses the last step's facts when they are ready, earlier ones when not.
+	OrderedContext bool
 }
 
 // Executor is the App-Level Executor. One Executor may run app tasks one after another; it
@@ -149,7 +157,7 @@ func (e *Executor) Run(ctx context.Context, a Assignment) (Result, error) {
 			st = StateError
 		}
 	}
-	r.collectors.Wait()
+	r.waitContext()
 	res := Result{State: st, Steps: r.step, Answer: r.answer, Reason: r.reason, Facts: e.cfg.Memory.KeyContext()}
 	switch st {
 	case StateFinish:
@@ -225,9 +233,14 @@ type run struct {
 	reason     string
 
 	collectors sync.WaitGroup
+	heldMu     sync.Mutex
+	held       []*memory.ContextCollected // OrderedContext: collections not published yet, in order
 }
 
 func (r *run) handle(ctx context.Context, st State) (State, error) {
+	if r.cfg.OrderedContext && st == StatePerceive {
+		r.waitContext()
+	}
 	switch st {
 	case StatePerceive:
 		return r.perceive(ctx)

@@ -770,7 +770,7 @@ const maxCheckFails = 3
 
 // check runs the finish check: the final screen and key context against the task.
 func (r *run) check(ctx context.Context) (State, error) {
-	r.collectors.Wait() // the final screen's facts count
+	r.waitContext() // the final screen's facts count
 	if r.cfg.NoFinishCheck {
 		return StateFinish, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -19,6 +20,9 @@ type Progress struct {
 	plan []memory.AppTask
 	// HideQuestions leaves questions out, for when the Dialoger shows them on the same terminal.
 	HideQuestions bool
+	// replay: the actions now carried out were not decided for this step — a routine's or
+	// a Navigate's replayed steps.
+	replay bool
 }
 
 // NewProgress returns a view writing to w.
@@ -47,25 +51,51 @@ func (p *Progress) Handle(r memory.Record) {
 	case memory.AppTaskStarted:
 		line = fmt.Sprintf("▸ task %d in %s: %s", e.Index+1, e.Task.App, e.Task.Task)
 	case memory.Planned:
+		p.setReplay(true) // until a decision: what runs now is a routine's replay
 		line = fmt.Sprintf("  step %d · sub-goal: %s", e.Step, e.Subgoal)
 		if e.Full {
 			line += " (new plan)"
 		}
 	case memory.Reflected:
 		if e.Result != "" {
-			line = fmt.Sprintf("  step %d · last step: %s (%s)", e.Step, resultWords(e.Result), e.Result)
+			line = fmt.Sprintf("  step %d · last step: %s", e.Step, resultWords(e.Result))
 			if e.Reflection != "" {
 				line += " · " + e.Reflection
 			}
 		}
 	case memory.ActionsDecided:
-		acts := make([]string, len(e.Actions))
-		for i, a := range e.Actions {
-			acts[i] = a.String()
+		// The actions show as they are carried out (ActionExecuted), with their elements'
+		// labels; a Navigate is shown here, its steps as replayed.
+		nav := false
+		for _, a := range e.Actions {
+			if a.Type == memory.Navigate {
+				nav = true
+				line = fmt.Sprintf("  step %d · go to %q by a known path", e.Step, a.Target)
+			}
 		}
-		line = fmt.Sprintf("  step %d · %s", e.Step, strings.Join(acts, ", "))
+		p.setReplay(nav)
+	case memory.ActionExecuted:
+		label := ""
+		if e.Element != nil {
+			label = e.Element.Label
+		}
+		line = fmt.Sprintf("  step %d · %s", e.Step, actionWords(e.Action, label))
+		if p.replaying() {
+			line = fmt.Sprintf("  step %d · replayed %s", e.Step, actionWords(e.Action, label))
+		}
+		if e.Err != "" {
+			line += " failed: " + e.Err
+		}
+	case memory.RoutineRan:
+		line = fmt.Sprintf("  routine %q: %d of %s replayed", e.Name, e.Replayed, Count(e.Planned, "step", "steps"))
+		switch {
+		case e.Held:
+			line += ", paused for the person's consent"
+		case e.Stopped != "":
+			line += ", stopped at " + e.Stopped
+		}
 	case memory.ActionGuarded:
-		line = fmt.Sprintf("  step %d · held back %s: %s needs your consent", e.Step, e.Action, e.Category)
+		line = fmt.Sprintf("  step %d · held back %s: %s needs your consent", e.Step, actionWords(e.Action, e.Target), e.Category)
 	case memory.ActionRejected:
 		line = fmt.Sprintf("  step %d · rejected %s: %s", e.Step, e.Action, e.Reason)
 	case memory.LoopBroken:
@@ -129,19 +159,68 @@ func (p *Progress) newPlan(tasks []memory.AppTask) bool {
 	return true
 }
 
+func (p *Progress) setReplay(on bool) {
+	p.mu.Lock()
+	p.replay = on
+	p.mu.Unlock()
+}
+
+func (p *Progress) replaying() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.replay
+}
+
 // resultWords says what a reflection's result letter means to a person.
 func resultWords(r string) string {
 	switch r {
 	case "A":
-		return "succeeded"
+		return "done"
 	case "B":
-		return "partly done"
+		return "progress"
 	case "C":
-		return "went wrong"
+		return "wrong result"
 	case "D":
-		return "changed nothing"
+		return "no change"
 	}
-	return "result"
+	return "result " + r
+}
+
+// actionWords says what an action does, naming the element by its label (label may be
+// ""): Tap "Bubble tea ¥15", Type "18:00" into "Time", Swipe up, Back.
+func actionWords(a memory.Action, label string) string {
+	on := ""
+	if label != "" {
+		on = strconv.QuoteToGraphic(label)
+	} else if a.Index > 0 {
+		on = fmt.Sprintf("element %d", a.Index)
+	}
+	q := strconv.QuoteToGraphic
+	switch {
+	case a.Type == memory.Tap && on != "":
+		return "Tap " + on
+	case a.Type == memory.LongPress && on != "":
+		return "Long-press " + on
+	case a.Type == memory.Clear && on != "":
+		return "Clear " + on
+	case a.Type == memory.Input && on != "":
+		return fmt.Sprintf("Type %s into %s", q(a.Text), on)
+	case a.Type == memory.Input:
+		return "Type " + q(a.Text)
+	case a.Type == memory.Swipe && on != "":
+		return fmt.Sprintf("Swipe %s on %s", a.Direction, on)
+	case a.Type == memory.Swipe:
+		return "Swipe " + a.Direction
+	case a.Type == memory.Wait:
+		return fmt.Sprintf("Wait %gs", a.Seconds)
+	case a.Type == memory.OpenApp:
+		return "Open " + a.Package
+	case a.Type == memory.Shell:
+		return "Shell " + q(a.Command)
+	case a.Type == memory.Back, a.Type == memory.Home, a.Type == memory.Enter:
+		return string(a.Type)
+	}
+	return a.String()
 }
 
 // Count writes n with the singular or the plural noun: "1 step", "3 steps".

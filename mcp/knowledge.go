@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,15 +14,20 @@ import (
 	"github.com/fairy-go/fairy/knowledge"
 )
 
+// mapInput is the map tool's arguments. Its verb is named action, as in act and tricks;
+// command, its old name, is still accepted.
 type mapInput struct {
-	Command string `json:"command" jsonschema:"list (apps with what was learned), show (one app's pages and transitions) or path (the known way between two pages)"`
+	Action  string `json:"action,omitempty" jsonschema:"what to do: list (apps with what was learned), show (one app's pages and transitions) or path (the known way between two pages)"`
+	Command string `json:"command,omitempty" jsonschema:"the old name of action, still accepted"`
 	Package string `json:"package,omitempty" jsonschema:"the app's package (show, path)"`
 	From    string `json:"from,omitempty" jsonschema:"path: the page to start from (an ID like p3, a page key, or a key prefix)"`
 	To      string `json:"to,omitempty" jsonschema:"path: the page to reach"`
 }
 
+// tricksInput is the tricks tool's arguments; command is action's old name.
 type tricksInput struct {
-	Command string `json:"command" jsonschema:"list (best first) or search (most relevant to query first)"`
+	Action  string `json:"action,omitempty" jsonschema:"what to do: list (best first) or search (most relevant to query first)"`
+	Command string `json:"command,omitempty" jsonschema:"the old name of action, still accepted"`
 	Package string `json:"package,omitempty" jsonschema:"only this app's tricks (or common); all apps when left out"`
 	Kind    string `json:"kind,omitempty" jsonschema:"only this kind: planning, action or error-recovery"`
 	Query   string `json:"query,omitempty" jsonschema:"search: an instruction, sub-goal or error text, in any language"`
@@ -47,15 +53,16 @@ func (s *Server) addKnowledgeTools() {
 	sdk.AddTool(s.server, &sdk.Tool{
 		Name:        "map",
 		Description: "Read the App Maps fairy learned: list the apps, show one app's pages and transitions, or the known path between two of its pages.",
-		InputSchema: withEnum[mapInput]("command", "list", "show", "path"),
+		InputSchema: withVerb[mapInput]("list", "show", "path"),
 		Annotations: ro,
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, in mapInput) (*sdk.CallToolResult, any, error) {
+		in.Action = cmp.Or(in.Action, in.Command)
 		var res *sdk.CallToolResult
 		err := s.withKnowledge(ctx, func(k Knowledge) (err error) {
 			res, err = mapCommand(k, in)
 			return err
 		})
-		if errors.Is(err, ErrNoKnowledge) && in.Command == "list" {
+		if errors.Is(err, ErrNoKnowledge) && in.Action == "list" {
 			return text("No apps learned yet."), nil, nil
 		}
 		return res, nil, err
@@ -63,15 +70,16 @@ func (s *Server) addKnowledgeTools() {
 	sdk.AddTool(s.server, &sdk.Tool{
 		Name:        "tricks",
 		Description: "Read the App Tricks fairy learned (tips per app): list them best first, or search them by relevance to a text.",
-		InputSchema: withEnum[tricksInput]("command", "list", "search"),
+		InputSchema: withVerb[tricksInput]("list", "search"),
 		Annotations: ro,
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, in tricksInput) (*sdk.CallToolResult, any, error) {
+		in.Action = cmp.Or(in.Action, in.Command)
 		var res *sdk.CallToolResult
 		err := s.withKnowledge(ctx, func(k Knowledge) (err error) {
 			res, err = tricksCommand(k, in)
 			return err
 		})
-		if errors.Is(err, ErrNoKnowledge) && (in.Command == "list" || in.Command == "search") {
+		if errors.Is(err, ErrNoKnowledge) && (in.Action == "list" || in.Action == "search") {
 			return text("No tricks."), nil, nil
 		}
 		return res, nil, err
@@ -79,7 +87,7 @@ func (s *Server) addKnowledgeTools() {
 }
 
 func mapCommand(k Knowledge, in mapInput) (*sdk.CallToolResult, error) {
-	switch in.Command {
+	switch in.Action {
 	case "list":
 		apps, err := k.Apps()
 		if err != nil {
@@ -91,7 +99,7 @@ func mapCommand(k Knowledge, in mapInput) (*sdk.CallToolResult, error) {
 		return jsonText(map[string]any{"apps": apps})
 	case "show", "path":
 		if in.Package == "" {
-			return nil, fmt.Errorf("%w: map %s needs package (see map list)", ErrBadInput, in.Command)
+			return nil, fmt.Errorf("%w: map %s needs package (see map list)", ErrBadInput, in.Action)
 		}
 		m, err := k.Map(in.Package)
 		if err != nil {
@@ -101,7 +109,7 @@ func mapCommand(k Knowledge, in mapInput) (*sdk.CallToolResult, error) {
 			return nil, fmt.Errorf("no map learned for %s: see map list: %w", in.Package, knowledge.ErrNotFound)
 		}
 		var b strings.Builder
-		if in.Command == "show" {
+		if in.Action == "show" {
 			if err := m.WriteTable(&b); err != nil {
 				return nil, err
 			}
@@ -133,7 +141,7 @@ func mapCommand(k Knowledge, in mapInput) (*sdk.CallToolResult, error) {
 		}
 		return text(b.String()), nil
 	}
-	return nil, fmt.Errorf("%w: map command %q: use list, show or path", ErrBadInput, in.Command)
+	return nil, fmt.Errorf("%w: map action %q: use list, show or path", ErrBadInput, in.Action)
 }
 
 func tricksCommand(k Knowledge, in tricksInput) (*sdk.CallToolResult, error) {
@@ -149,7 +157,7 @@ func tricksCommand(k Knowledge, in tricksInput) (*sdk.CallToolResult, error) {
 		limit = defaultTricks
 	}
 	var tricks []knowledge.Trick
-	switch in.Command {
+	switch in.Action {
 	case "list":
 		all, err := k.Tricks(in.Package, kind)
 		if err != nil {
@@ -168,7 +176,7 @@ func tricksCommand(k Knowledge, in tricksInput) (*sdk.CallToolResult, error) {
 			tricks = append(tricks, h.Trick)
 		}
 	default:
-		return nil, fmt.Errorf("%w: tricks command %q: use list or search", ErrBadInput, in.Command)
+		return nil, fmt.Errorf("%w: tricks action %q: use list or search", ErrBadInput, in.Action)
 	}
 	if len(tricks) == 0 {
 		return text("No tricks."), nil

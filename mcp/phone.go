@@ -200,6 +200,14 @@ func actSchema() *jsonschema.Schema {
 	return sch
 }
 
+// withVerb is the schema of a knowledge tool: its verb, action (or command, its old name),
+// one of words.
+func withVerb[In any](words ...any) *jsonschema.Schema {
+	sch := withEnum[In]("action", words...)
+	sch.Properties["command"].Enum = words
+	return sch
+}
+
 // withEnum is the schema inferred from In with one string property restricted to words.
 func withEnum[In any](prop string, words ...any) *jsonschema.Schema {
 	sch, err := jsonschema.For[In](nil)

@@ -18,11 +18,11 @@ func (s *settings) subcommands() []*cobra.Command {
 		newRunCmd(runDeps{Config: s.runConfig, OpenDevice: s.openAgentDevice, Stdin: s.stdin, Stdout: s.stdout, Stderr: s.stderr,
 			Style: styleFor(s.stdout, s.getenv)}),
 		newDemoCmd(demoDeps{RunsDir: s.runsDir, Knowledge: s.demoKnowledgePath, Logger: s.runLogger, Stdin: s.stdin,
-			Style: styleFor(s.stdout, s.getenv)}),
+			Style: styleFor(s.stdout, s.getenv), Log: s.log}),
 		newModelCmd(modelDeps{Config: s.modelConfig, Logger: s.runLogger}),
 		newRunsCmd(runsDeps{RunsDir: s.runsDir, Stdout: s.stdout, Open: xdgOpen}),
 		newEvalCmd(evalDeps{Config: s.runConfig, Device: s.device, Stdout: s.stdout, Style: styleFor(s.stdout, s.getenv)}),
-		newExploreCmd(exploreDeps{OpenDevice: s.openAgentDevice, KnowledgePath: s.knowledgeRef(), Guard: s.guard, Logger: s.runLogger,
+		newExploreCmd(exploreDeps{OpenDevice: s.openAgentDevice, Target: s.device, KnowledgePath: s.knowledgeRef(), Guard: s.guard, Logger: s.runLogger,
 			Stdout: s.stdout, Style: styleFor(s.stdout, s.getenv)}),
 		newMCPCmd(mcpDeps{Config: s.runConfig, OpenDevice: s.openAgentDevice, Target: s.device, KnowledgePath: s.knowledgeRef(), Stdin: s.stdin, Stdout: s.stdout, Stderr: s.stderr}),
 	}

@@ -190,6 +190,7 @@ func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
 		rc.KnowledgeDefault = s.v.GetString(keyKnowledge) == ""
 	}
 	rc.Agent.Logger = s.runLogger()
+	rc.Log = s.log
 	rc.Etcd = s.etcdAccess()
 	mc, ok, err := s.openAIConfig(cmd)
 	if err != nil {
@@ -254,13 +255,14 @@ func (s *settings) openAgentDevice(ctx context.Context) (*adb.Device, error) {
 		Shell: s.v.GetStringSlice(keyAgentShell), Logger: s.runLogger()})
 }
 
-// runLogger is the logger of the agent commands: text on stderr at the configured level.
+// runLogger is the logger of the agent commands: text at the configured level, on stderr
+// or, for a run's transcript, in the run directory (runLog).
 func (s *settings) runLogger() *slog.Logger {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(s.v.GetString(keyLogLevel))); err != nil {
 		level = slog.LevelWarn
 	}
-	return slog.New(slog.NewTextHandler(s.stderr, &slog.HandlerOptions{Level: level}))
+	return s.log.logger(level)
 }
 
 // Compile-time check: the OpenAI client is a model for the agent.

@@ -286,8 +286,8 @@ func TestExitStatuses(t *testing.T) {
 }
 
 // TestCompletion: shell completion offers package names from the knowledge file (found
-// through the config file too), page ids of an app's map, device serials from the adb
-// server, key names and trick kinds.
+// through the config file too) or, for explore, from the phone, page ids of an app's map,
+// device serials from the adb server, key names and trick kinds.
 func TestCompletion(t *testing.T) {
 	_, dev := phoneOnADB(t, 1) // --adb-port P -s SERIAL
 	kpath := seedKnowledge(t)
@@ -321,6 +321,9 @@ func TestCompletion(t *testing.T) {
 		{"model check --role", []string{"model", "check", "--role", ""}, []string{"planner", "decider", "learner"}, nil},
 		{"-s serials", []string{dev[0], dev[1], "devices", "-s", ""}, []string{dev[3] + "\tdevice"}, nil},
 		{"act launch", append([]string{"act", "launch", dev[0], dev[1], dev[2], dev[3]}, ""), []string{"com.fairy.shop"}, nil},
+		{"explore: the phone's apps", append([]string{"explore", dev[0], dev[1], dev[2], dev[3]}, ""), []string{"com.fairy.shop\t", "com.android.settings\t"}, nil},
+		{"explore, no phone: the knowledge file's apps", []string{"--knowledge", kpath, "--adb-port", "1", "explore", ""}, []string{"com.tea"}, nil},
+		{"explore, one given", append([]string{"explore", dev[0], dev[1], dev[2], dev[3], "com.fairy.shop"}, ""), nil, []string{"com.fairy.shop"}},
 		{"no knowledge file: nothing, no error", []string{"--knowledge", filepath.Join(t.TempDir(), "none.db"), "map", "show", ""}, nil, []string{"com.tea"}},
 	}
 	for _, tt := range tests {

@@ -48,6 +48,8 @@ type demoDeps struct {
 	Knowledge func() (path string, isDefault bool, err error)
 	// Style dresses the progress on a terminal: colour, a live status line.
 	Style termStyle
+	// Log is where Logger writes: the demo holds its records for the run's log.
+	Log *runLog
 }
 
 // newDemoCmd builds `fairy demo`.
@@ -68,6 +70,8 @@ before the order is placed and paid. A scripted person answers; with --interacti
 			if err != nil {
 				return withExit(2, err)
 			}
+			d.Log.hold() // warnings go to the run's log, not between the transcript's lines
+			defer d.Log.close()
 			log := slog.New(slog.DiscardHandler)
 			if d.Logger != nil {
 				if l := d.Logger(); l != nil {
@@ -86,7 +90,7 @@ before the order is placed and paid. A scripted person answers; with --interacti
 				}
 			}
 			_, err = runDemo(cmd.Context(), demoOptions{RunsDir: runs, Interactive: interactive, TextOnly: textOnly,
-				Stdin: stdin, Out: d.Style.wrap(cmd.OutOrStdout()), Err: cmd.ErrOrStderr(), Logger: log, Knowledge: kpath, KnowledgeDefault: kdefault})
+				Stdin: stdin, Out: d.Style.wrap(cmd.OutOrStdout()), Err: cmd.ErrOrStderr(), Logger: log, Log: d.Log, Knowledge: kpath, KnowledgeDefault: kdefault})
 			return err
 		},
 	}
@@ -104,7 +108,8 @@ type demoOptions struct {
 	Out         io.Writer
 	Err         io.Writer // nil: io.Discard
 	Logger      *slog.Logger
-	Knowledge   string // the knowledge file the demo learns into; "" runs without
+	Log         *runLog // Logger's destination, which the run directory is given to; nil: none
+	Knowledge   string  // the knowledge file the demo learns into; "" runs without
 	// KnowledgeDefault: Knowledge is the default file; damaged, the demo runs without it.
 	KnowledgeDefault bool
 	// Sees, when set, is shown every request to the model before it is sent (tests).
@@ -178,8 +183,10 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 	if o.Sees != nil {
 		m = seeingModel{Model: m, sees: o.Sees}
 	}
-	cfg := runConfig{RunsDir: o.RunsDir, Model: m,
-		Agent: agent.Config{Logger: o.Logger, TextOnly: o.TextOnly, Limits: executor.Limits{MaxSteps: 25}}}
+	cfg := runConfig{RunsDir: o.RunsDir, Model: m, Log: o.Log,
+		// The demo shows the same transcript on every run, however busy the machine: key
+		// context joins the run in step order.
+		Agent: agent.Config{Logger: o.Logger, TextOnly: o.TextOnly, Limits: executor.Limits{MaxSteps: 25}, OrderedContext: true}}
 	var person interaction.Dialoger
 	var scriptedPerson *interaction.Scripted
 	if o.Interactive {
@@ -197,6 +204,13 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 	}
 	res.Unused = model.Script.Unused()
 	printPhoneState(out, p)
+	if kn.Store != nil && o.KnowledgeDefault {
+		// The demo's own file, apart from what a real phone teaches: the inspection
+		// commands need to be told where it is.
+		k := "--knowledge " + shellWord(o.Knowledge)
+		fmt.Fprintf(out, "\nWhat the demo learned is kept apart from a real phone's, in %s. See it with:\n", o.Knowledge)
+		fmt.Fprintf(out, "  fairy map list %s\n  fairy routines list %s\n  fairy map view com.fairy.shop %s\n", k, k, k)
+	}
 	return res, err
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/agentrun"
+	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/knowledge/etcdstore"
 	"github.com/fairy-go/fairy/sim"
@@ -68,10 +69,14 @@ Phones: --sim N starts N virtual phones in-process; --devices takes serials of r
 each SERIAL or HOST:PORT/SERIAL for a device behind a remote adb server.
 With no model configured the suite's scripted model rules answer (a test double); a built-in
 suite always answers with them unless --model NAME or --real-model names a real one.
---cold-warm runs the suite with empty knowledge, then again with what that pass learned,
-twice: with the scripted model taking Navigate when a hint offers it (model-cooperating)
-and with a model that never does (model-independent); the report splits each saving by
-mechanism (verified steps, Navigate replays, skipped fixed calls, calls per role).
+--cold-warm runs the suite three times: cold, with empty knowledge; then twice with what the
+cold pass learned (App Map, tricks, routines, known readings) — once with the scripted model
+taking the routines and Navigate shortcuts it is offered (model-cooperating), once with a
+model that never takes one (model-independent: only what the executor saves by itself).
+The summary and the report split each saving by mechanism: steps confirmed by the App Map
+with no Re-Planner call (verified steps), pages whose facts were known (no Key Context
+Collector call), tasks not distilled again, routines and Navigates replayed with no model
+call per step, and the rest, per role.
 --learn-from LEARN (a suite) or --learn-tags T1,T2 (tasks of SUITE; the others, or those
 tagged --eval-tags, are evaluated) learns first on those tasks into one shared knowledge
 file, then runs the evaluated tasks cold and with that file, both ways: learn-then-evaluate.
@@ -193,7 +198,7 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	if f.sims > 0 {
 		fmt.Fprintf(out, "phones: %d virtual phone(s) (sim, a test double)\n", f.sims)
 	}
-	fmt.Fprintf(out, "suite %s: %d tasks → %s\n", suite.Name, len(suite.Tasks), f.out)
+	fmt.Fprintf(out, "suite %s: %s → %s\n", suite.Name, evalRuns(len(suite.Tasks), learn, f), f.out)
 	if learn != nil {
 		fmt.Fprintf(out, "learning first on %d tasks: %s\n", len(learn.Tasks), taskIDs(learn))
 	}
@@ -201,20 +206,10 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		Repeat: f.repeat, Knowledge: f.knowledge, ColdWarm: f.coldWarm, NoNavigate: f.noNavigate, Merge: agentrun.Merge, Progress: out, Logger: log})
 	if rep != nil {
 		t := rep.Totals
-		fmt.Fprintf(out, "passed %d of %d · %d model calls · %.1f s\n", t.Passed, t.Tasks, t.ModelCalls, t.WallSeconds)
-		if cw := t.ColdWarm; cw != nil {
-			rv := cw.Revisit
-			fmt.Fprintf(out, "cold %d → warm %d model calls (%.0f%% fewer); tasks tagged revisit: %d → %d (%.0f%% fewer)\n",
-				t.Cold.ModelCalls, t.Warm.ModelCalls, 100*cw.ModelCallsReduction, rv.ColdModelCalls, rv.WarmModelCalls, 100*rv.Reduction)
-			fmt.Fprintf(out, "cold %d → warm %d steps, %d → %d prompt tokens; tasks tagged revisit: %d → %d steps, %d → %d prompt tokens\n",
-				t.Cold.Steps, t.Warm.Steps, t.Cold.PromptTokens, t.Warm.PromptTokens, rv.ColdSteps, rv.WarmSteps, rv.ColdPromptTokens, rv.WarmPromptTokens)
-			for _, fg := range cw.Figures {
-				sv := fg.Savings
-				fmt.Fprintf(out, "%s: cold %d → warm %d model calls (%.2f×), %d saved: %d verified steps, %d known readings, %d learning skipped, %d on tasks that ran %d routines, %d on tasks that replayed %d Navigate, %d fixed calls and the rest; calls a step waits on %.2f → %.2f per step\n",
-					fg.Name, fg.ColdModelCalls, fg.WarmModelCalls, float64(fg.WarmModelCalls)/float64(max(fg.ColdModelCalls, 1)), sv.Saved,
-					sv.VerifiedSteps, sv.KnownReads, sv.SkippedLearns, sv.RoutineSaved, sv.Routines, sv.NavigateSaved, sv.Navigations, sv.Other,
-					fg.ColdCriticalPerStep, fg.WarmCriticalPerStep)
-			}
+		fmt.Fprintf(out, "passed %d of %s · %s · %.1f s\n", t.Passed, global.Count(t.Tasks, "run", "runs"),
+			global.Count(t.ModelCalls, "model call", "model calls"), t.WallSeconds)
+		if cw := t.ColdWarm; cw != nil && t.Cold != nil && t.Warm != nil {
+			printColdWarm(out, t, cw, len(suite.Tasks))
 		}
 		fmt.Fprintf(out, "report: %s\n", filepath.Join(f.out, eval.ReportHTML))
 	}
@@ -227,6 +222,68 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		return withExit(1, fmt.Errorf("%d of %d tasks failed", rep.Totals.Failed, rep.Totals.Tasks))
 	}
 	return nil
+}
+
+// evalRuns says how many runs an evaluation makes of its tasks, the same count as the
+// progress lines' "[n/total]" and the "passed" line: "33 tasks × 3 passes (…) = 99 runs".
+func evalRuns(tasks int, learn *eval.Suite, f evalFlags) string {
+	what := global.Count(tasks, "task", "tasks")
+	runs := tasks
+	switch {
+	case learn != nil:
+		runs = len(learn.Tasks) + 3*tasks
+		what = fmt.Sprintf("%d tasks to learn on, then %s × 3 passes (cold; warm with what was learned; warm with a model that never takes a routine or Navigate)",
+			len(learn.Tasks), what)
+	case f.coldWarm:
+		runs = 3 * tasks
+		what += " × 3 passes (cold; warm with what the cold pass learned; warm with a model that never takes a routine or Navigate)"
+	}
+	if f.repeat > 1 {
+		runs *= f.repeat
+		what += fmt.Sprintf(" × %d repeats", f.repeat)
+	}
+	if runs == tasks {
+		return what
+	}
+	return what + " = " + global.Count(runs, "run", "runs")
+}
+
+// printColdWarm states the cold/warm comparison in words: each pass ran the suite's tasks
+// once; what the warm passes saved, and by which mechanism.
+func printColdWarm(out io.Writer, t eval.Totals, cw *eval.ColdWarm, tasks int) {
+	fewer := func(cold, warm int) string {
+		if cold == 0 {
+			return ""
+		}
+		return fmt.Sprintf(" (%.0f%% fewer)", 100*(1-float64(warm)/float64(cold)))
+	}
+	fmt.Fprintf(out, "cold → warm, each pass over the same %s:\n", global.Count(tasks, "task", "tasks"))
+	fmt.Fprintf(out, "  all tasks: %d → %d model calls%s, %d → %d steps, %d → %d prompt tokens\n",
+		t.Cold.ModelCalls, t.Warm.ModelCalls, fewer(t.Cold.ModelCalls, t.Warm.ModelCalls), t.Cold.Steps, t.Warm.Steps,
+		t.Cold.PromptTokens, t.Warm.PromptTokens)
+	if rv := cw.Revisit; len(rv.Tasks) > 0 {
+		fmt.Fprintf(out, "  the %s tagged revisit: %d → %d model calls%s, %d → %d steps, %d → %d prompt tokens\n",
+			global.Count(len(rv.Tasks), "task", "tasks"), rv.ColdModelCalls, rv.WarmModelCalls, fewer(rv.ColdModelCalls, rv.WarmModelCalls),
+			rv.ColdSteps, rv.WarmSteps, rv.ColdPromptTokens, rv.WarmPromptTokens)
+	}
+	for _, fg := range cw.Figures {
+		who := "a model that takes the routines and Navigates it is offered"
+		if fg.Name == eval.FigureIndependent {
+			who = "a model that never takes one"
+		}
+		sv := fg.Savings
+		rest := fmt.Sprintf("%d elsewhere", sv.Other)
+		if sv.Other < 0 {
+			rest = fmt.Sprintf("%d more spent elsewhere", -sv.Other)
+		}
+		fmt.Fprintf(out, "  %s (%s): %d → %d model calls%s; saved: %s, %s whose facts were known, %s not learned again, "+
+			"%d on the tasks that ran %s, %d on the tasks that replayed %s, %s; model calls a step waits on: %.2f → %.2f\n",
+			who, fg.Name, fg.ColdModelCalls, fg.WarmModelCalls, fewer(fg.ColdModelCalls, fg.WarmModelCalls),
+			global.Count(sv.VerifiedSteps, "step confirmed by the App Map", "steps confirmed by the App Map"),
+			global.Count(sv.KnownReads, "page", "pages"), global.Count(sv.SkippedLearns, "task", "tasks"),
+			sv.RoutineSaved, global.Count(sv.Routines, "routine", "routines"), sv.NavigateSaved, global.Count(sv.Navigations, "Navigate", "Navigates"),
+			rest, fg.ColdCriticalPerStep, fg.WarmCriticalPerStep)
+	}
 }
 
 // checkEvalKnowledge checks, before any phone is started, the knowledge file an evaluation

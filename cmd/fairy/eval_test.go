@@ -22,11 +22,18 @@ func TestEvalCommand(t *testing.T) {
 		t.Fatalf("fairy eval: %v\n%s\n%s", err, stdout.String(), stderr.String())
 	}
 	text := stdout.String()
-	for _, want := range []string{"scripted model", "virtual phone", "[9/9]", "passed 9 of 9", "cold ", " steps, ", " prompt tokens; tasks tagged revisit",
-		"model-cooperating: cold ", "model-independent: cold ", " verified steps, ", "report.html"} {
+	for _, want := range []string{"scripted model", "virtual phone",
+		"suite sim: 3 tasks × 3 passes (cold; warm with what the cold pass learned; warm with a model that never takes a routine or Navigate) = 9 runs → ",
+		"[9/9] ✓ ", "9 of 9 runs finished, 9 passed", "passed 9 of 9 runs · ", "cold → warm, each pass over the same 3 tasks:\n  all tasks: ",
+		"\n  a model that takes the routines and Navigates it is offered (model-cooperating): ",
+		"\n  a model that never takes one (model-independent): ", " steps confirmed by the App Map, ", "report.html"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
+	}
+	// One line per task run: nine, no line for a task that starts.
+	if n := strings.Count(text, "/9] "); n != 9 || strings.Contains(text, "▶") {
+		t.Errorf("%d task lines, want 9 and no start lines:\n%s", n, text)
 	}
 	rep, err := eval.ReadReport(filepath.Join(out, eval.ReportJSON))
 	if err != nil {
@@ -75,5 +82,23 @@ func TestParseDevices(t *testing.T) {
 	}
 	if _, err := parseDevices("a,a", deviceTarget{}); err == nil {
 		t.Error("a device listed twice was accepted")
+	}
+}
+
+// TestEvalHelpDescribesColdWarm: `fairy eval --help` says what --cold-warm measures today —
+// routines, steps the App Map confirms, pages whose facts were known — not only Navigate.
+func TestEvalHelpDescribesColdWarm(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	root := newRootCmd(strings.NewReader(""), &stdout, &stderr, envMap(nil))
+	root.SetArgs([]string{"eval", "--help"})
+	if err := root.ExecuteContext(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	help := strings.Join(strings.Fields(stdout.String()), " ")
+	for _, want := range []string{"--cold-warm runs the suite three times", "routines", "verified steps", "pages whose facts were known",
+		"model-cooperating", "model-independent"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("eval --help lacks %q:\n%s", want, stdout.String())
+		}
 	}
 }

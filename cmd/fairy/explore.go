@@ -20,6 +20,7 @@ import (
 // exploreDeps are the hooks of `fairy explore`.
 type exploreDeps struct {
 	OpenDevice    func(ctx context.Context) (*adb.Device, error)
+	Target        func() deviceTarget // the phone, for completing PKG; nil: the knowledge file's apps only
 	KnowledgePath knowledgeRef
 	Guard         func() (*executor.Guard, error) // nil guard: the default policy
 	Logger        func() *slog.Logger
@@ -56,7 +57,8 @@ at once. It comes back with Back, or relaunches the app and replays the path.
 Ctrl-C stops it and keeps what it learned.`,
 		Example: `  fairy explore com.android.settings --budget 200
   fairy explore com.example.app --dry-run`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeExplorable(d),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExplore(cmd.Context(), d, f, args[0], cmd.OutOrStdout())
 		},
@@ -68,6 +70,20 @@ Ctrl-C stops it and keeps what it learned.`,
 	fl.BoolVar(&f.dryRun, "dry-run", false, "launch the app and print what would be tapped on its first page, without a tap")
 	fl.BoolVar(&f.pictures, "pictures", true, "file a small picture of every new page for the map view")
 	return cmd
+}
+
+// completeExplorable offers PKG: the phone's launchable apps (explore maps an app before
+// any task, so the knowledge file may not know it yet), or the knowledge file's apps when
+// the phone cannot be reached.
+func completeExplorable(d exploreDeps) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if d.Target != nil {
+			if out, dir := completeLaunchable(d.Target)(cmd, args, toComplete); len(out) > 0 {
+				return out, dir
+			}
+		}
+		return completeMapApps(d.KnowledgePath)(cmd, args, toComplete)
+	}
 }
 
 func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, stdout io.Writer) error {

@@ -40,12 +40,23 @@ func openKnowledge(knowledgePath knowledgeRef, write bool) (*knowledge.Store, er
 	}
 	s, err := openKnowledgeStore(path, knowledge.Options{ReadOnly: !write, Timeout: knowledgeLockWait}, knowledgePath.Access())
 	if !write && errors.Is(err, fs.ErrNotExist) {
+		if note := knowledgePath.demoNote(); note != "" {
+			return nil, fmt.Errorf("no knowledge file at %s yet (%s): %w", path, note, errNoKnowledge)
+		}
 		return nil, fmt.Errorf("no knowledge file at %s yet: run a task first, or pass --knowledge FILE: %w", path, errNoKnowledge)
 	}
 	return s, err
 }
 
 var errNoKnowledge = errors.New("nothing learned yet")
+
+// printDemoNote follows "nothing learned" with where the demo's knowledge is, if there is
+// one the person may be looking for.
+func printDemoNote(w io.Writer, knowledgePath knowledgeRef) {
+	if note := knowledgePath.demoNote(); note != "" {
+		fmt.Fprintf(w, "(%s)\n", note)
+	}
+}
 
 // withKnowledge runs f on an open store and closes it.
 func withKnowledge(knowledgePath knowledgeRef, write bool, f func(*knowledge.Store) error) error {
@@ -58,6 +69,55 @@ func withKnowledge(knowledgePath knowledgeRef, write bool, f func(*knowledge.Sto
 		err = cerr
 	}
 	return err
+}
+
+// onlyThroughEffects explains a missing path when the pages are connected, but only
+// through actions that change the app (a payment, a toggle, "add to cart"): those are
+// effects, never ways to a page, so no path goes through them. noPath is the error of
+// Path, returned as it is when no such route exists either.
+func onlyThroughEffects(s *knowledge.Store, args []string, noPath error) error {
+	m, err := s.Map(args[0])
+	if err != nil {
+		return noPath
+	}
+	from, err1 := m.Page(args[1])
+	to, err2 := m.Page(args[2])
+	if err1 != nil || err2 != nil {
+		return noPath
+	}
+	// Breadth first over every transition, side effects included.
+	prev := map[string]*knowledge.Transition{from.Key: nil}
+	queue := []string{from.Key}
+	for len(queue) > 0 && prev[to.Key] == nil {
+		k := queue[0]
+		queue = queue[1:]
+		for i := range m.Transitions {
+			t := &m.Transitions[i]
+			if _, seen := prev[t.To]; t.From == k && !seen {
+				prev[t.To] = t
+				queue = append(queue, t.To)
+			}
+		}
+	}
+	if prev[to.Key] == nil {
+		return noPath
+	}
+	id := func(key string) string {
+		if p, err := m.Page(key); err == nil {
+			return p.ID
+		}
+		return key
+	}
+	var effects []string
+	for t := prev[to.Key]; t != nil; t = prev[t.From] {
+		if why := t.Action.Args[knowledge.ArgSideEffect]; why != "" {
+			a := t.Action
+			a.Args = nil
+			effects = append([]string{fmt.Sprintf("%s on %s (%s)", a, id(t.From), why)}, effects...)
+		}
+	}
+	return fmt.Errorf("%w: %s and %s are connected only through %s, which changes the app; an action that changes the app is never a way to a page",
+		noPath, from.ID, to.ID, strings.Join(effects, " and "))
 }
 
 // newMapCmd builds `fairy map list|show|path|export|view` (view: mapview.go).
@@ -85,6 +145,7 @@ func newMapCmd(knowledgePath knowledgeRef) *cobra.Command {
 				}
 				if len(apps) == 0 {
 					fmt.Fprintln(c.OutOrStdout(), "No apps learned yet.")
+					printDemoNote(c.OutOrStdout(), knowledgePath)
 					return nil
 				}
 				tw := table.NewWriter(c.OutOrStdout())
@@ -99,6 +160,7 @@ func newMapCmd(knowledgePath knowledgeRef) *cobra.Command {
 					return writeMapList(c.OutOrStdout(), nil)
 				}
 				fmt.Fprintln(c.OutOrStdout(), "No apps learned yet.")
+				printDemoNote(c.OutOrStdout(), knowledgePath)
 				return nil
 			}
 			return err
@@ -136,6 +198,9 @@ func newMapCmd(knowledgePath knowledgeRef) *cobra.Command {
 			}
 			return withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
 				steps, err := s.Path(args[0], args[1], args[2])
+				if errors.Is(err, knowledge.ErrNoPath) {
+					return onlyThroughEffects(s, args, err)
+				}
 				if err != nil {
 					return err
 				}
@@ -260,6 +325,7 @@ func newTricksCmd(knowledgePath knowledgeRef) *cobra.Command {
 				}
 				if len(tricks) == 0 {
 					fmt.Fprintln(c.OutOrStdout(), "No tricks.")
+					printDemoNote(c.OutOrStdout(), knowledgePath)
 					return nil
 				}
 				tw := table.NewWriter(c.OutOrStdout())
@@ -278,6 +344,7 @@ func newTricksCmd(knowledgePath knowledgeRef) *cobra.Command {
 					return writeTricks(c.OutOrStdout(), nil)
 				}
 				fmt.Fprintln(c.OutOrStdout(), "No tricks.")
+				printDemoNote(c.OutOrStdout(), knowledgePath)
 				return nil
 			}
 			return err

@@ -39,6 +39,9 @@ func (s *settings) etcdAccess() etcdAccess {
 type knowledgeRef struct {
 	path   func() (string, error)
 	access func() etcdAccess // nil: no TLS, no auth
+	// demo is the demo's own knowledge file when the person named no knowledge file and
+	// the demo has made one ("": none); nil: not asked.
+	demo func() string
 }
 
 // Path is the knowledge location.
@@ -57,7 +60,7 @@ func pathRef(f func() (string, error)) knowledgeRef { return knowledgeRef{path: 
 
 // knowledgeRef is the knowledge the flags and the config name, with the config's access.
 func (s *settings) knowledgeRef() knowledgeRef {
-	return knowledgeRef{path: s.knowledgePath, access: s.etcdAccess}
+	return knowledgeRef{path: s.knowledgePath, access: s.etcdAccess, demo: s.demoKnowledgeMade}
 }
 
 // openKnowledgeStore opens the knowledge at loc: a bbolt file, or the knowledge of a fleet

@@ -48,6 +48,9 @@ func TestKnowledgeCommands(t *testing.T) {
 	for _, tr := range []knowledge.Transition{
 		{From: ".Home#a", To: ".Menu#b", Action: knowledge.Action{Kind: knowledge.ActionTap, Target: knowledge.Element{Text: "Menu"}}},
 		{From: ".Menu#b", To: ".Search#c", Action: knowledge.Action{Kind: knowledge.ActionTap, Target: knowledge.Element{ResourceID: "search"}}},
+		// Paying leads to the receipt: a sensitive side effect, never a way there.
+		{From: ".Search#c", To: ".Paid#d", Action: knowledge.Action{Kind: knowledge.ActionTap, Target: knowledge.Element{Text: "Pay ¥15"},
+			Args: map[string]string{knowledge.ArgSideEffect: "sensitive"}}},
 	} {
 		if _, err := s.RecordTransition("com.tea", tr, true); err != nil {
 			t.Fatal(err)
@@ -61,11 +64,12 @@ func TestKnowledgeCommands(t *testing.T) {
 		want []string
 		err  string
 	}{
-		{newMapCmd, []string{"list"}, []string{"PACKAGE", "com.tea", "3", "2", "1"}, ""},
-		{newMapCmd, []string{"show", "com.tea"}, []string{"3 pages, 2 transitions", `tap "Menu"`}, ""},
+		{newMapCmd, []string{"list"}, []string{"PACKAGE", "com.tea", "4", "3", "1"}, ""},
+		{newMapCmd, []string{"show", "com.tea"}, []string{"4 pages, 3 transitions", `tap "Menu"`}, ""},
 		{newMapCmd, []string{"show", "com.none"}, nil, "no map learned for com.none"},
 		{newMapCmd, []string{"path", "com.tea", "p1", "p3"}, []string{"STEP", `tap "Menu"`, "tap id=search"}, ""},
 		{newMapCmd, []string{"path", "com.tea", "p3", "p1"}, nil, "no known path"},
+		{newMapCmd, []string{"path", "com.tea", "p1", "p4"}, nil, `no known path: p1 and p4 are connected only through tap "Pay ¥15" on p3 (sensitive), which changes the app`},
 		{newMapCmd, []string{"export", "com.tea", "--format", "dot"}, []string{`digraph "com.tea"`}, ""},
 		{newMapCmd, []string{"export", "com.tea", "--format", "mermaid"}, []string{"flowchart LR"}, ""},
 		{newMapCmd, []string{"export", "com.tea", "--format", "json"}, []string{`"app": "com.tea"`}, ""},
@@ -107,7 +111,7 @@ func TestKnowledgeCommands(t *testing.T) {
 	}
 	other := pathRef(func() (string, error) { return filepath.Join(dir, "other.db"), nil })
 	out, err = runKnowledgeCmd(t, newKnowledgeCmd(other), "", "import", exported)
-	if err != nil || !strings.Contains(out, "Imported 0 apps, 3 pages, 2 transitions, 1 trick, 0 runs") {
+	if err != nil || !strings.Contains(out, "Imported 0 apps, 4 pages, 3 transitions, 1 trick, 0 runs") {
 		t.Fatalf("knowledge import: %q, %v", out, err)
 	}
 	if out, _ := runKnowledgeCmd(t, newKnowledgeCmd(other), "", "export", "-"); !strings.Contains(out, `"format": "fairy-knowledge"`) {

@@ -111,6 +111,43 @@ func reportKnowledge(out io.Writer, k runKnowledge, sum global.Summary, mapErr e
 	fmt.Fprintf(out, "knowledge: %s; %s; file %s\n", used, learned, k.Path)
 }
 
+// demoKnowledgeMade is the demo's own knowledge file when the person named no knowledge
+// file and a demo has made it; "" otherwise.
+func (s *settings) demoKnowledgeMade() string {
+	p, isDefault, err := s.demoKnowledgePath()
+	if err != nil || !isDefault || p == "" {
+		return ""
+	}
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}
+
+// demoNote tells a person who found nothing in the default knowledge where the demo's is;
+// "" when there is none to tell of.
+func (k knowledgeRef) demoNote() string {
+	if k.demo == nil {
+		return ""
+	}
+	p := k.demo()
+	if p == "" {
+		return ""
+	}
+	return fmt.Sprintf("fairy demo keeps what it learned apart, in %s: add --knowledge %s", p, shellWord(p))
+}
+
+// shellWord quotes s for a POSIX shell when it needs quoting, for a command to copy.
+func shellWord(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '+' || r == ':' || r == '@' || r == '=' || r == ',' ||
+			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // demoKnowledgePath is the demo's knowledge file: --knowledge when given, else (isDefault)
 // a file of its own next to the real one, so what the virtual phone teaches never mixes
 // with what a real phone taught; "" (the demo runs without knowledge) when there is no

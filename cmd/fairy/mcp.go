@@ -41,7 +41,7 @@ with --http ADDR as a streamable HTTP endpoint. Sensitive actions are asked of t
 through the client and refused without their yes.`,
 		Example: `  fairy mcp
   fairy mcp -s emulator-5554 --knowledge ~/fairy.db
-  fairy mcp --http 127.0.0.1:8765`,
+  fairy mcp --http ` + mcpHTTPExample,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			rc, err := d.Config(cmd)
@@ -66,9 +66,13 @@ through the client and refused without their yes.`,
 			return fmt.Errorf("mcp session ended: %w (a client speaks JSON-RPC 2.0 on stdin, one message a line)", err)
 		},
 	}
-	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on `ADDR` (host:port) instead of stdio")
+	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on `ADDR` (host:port, e.g. "+mcpHTTPExample+"; fairy model serve takes 8765) instead of stdio")
 	return cmd
 }
+
+// mcpHTTPExample is the address the help and the README give for `fairy mcp --http`: not
+// 8765, where `fairy model serve` listens by default, so the two run side by side.
+const mcpHTTPExample = "127.0.0.1:8766"
 
 // mcpConfig wires the server's hooks to the device layer, the agent and the knowledge file.
 func mcpConfig(d mcpDeps, rc runConfig) mcp.Config {

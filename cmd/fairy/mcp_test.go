@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -199,6 +200,19 @@ func TestMCPPhoneTools(t *testing.T) {
 		if tl.InputSchema == nil || tl.Description == "" {
 			t.Errorf("tool %s has no input schema or description", tl.Name)
 		}
+		// The tools that take a verb (act, map, tricks) all name it action.
+		var sch struct {
+			Properties map[string]struct {
+				Enum []string `json:"enum"`
+			} `json:"properties"`
+		}
+		raw, _ := json.Marshal(tl.InputSchema)
+		if err := json.Unmarshal(raw, &sch); err != nil {
+			t.Fatal(err)
+		}
+		if verb, ok := sch.Properties["action"]; (tl.Name == "act" || tl.Name == "map" || tl.Name == "tricks") && (!ok || len(verb.Enum) == 0) {
+			t.Errorf("tool %s names its verb otherwise: %s", tl.Name, raw)
+		}
 	}
 	if want := "act apps devices map run screen tricks"; strings.Join(slices.Sorted(slices.Values(names)), " ") != want {
 		t.Errorf("tools %v, want %s", names, want)
@@ -251,8 +265,12 @@ func TestMCPPhoneTools(t *testing.T) {
 			t.Errorf("act %v: %q, want it to say %q", tc.args, out, tc.want)
 		}
 	}
-	if out := r.call(t, "map", map[string]any{"command": "list"}, false); out != "No apps learned yet." {
+	if out := r.call(t, "map", map[string]any{"action": "list"}, false); out != "No apps learned yet." {
 		t.Errorf("map list on a new knowledge file: %s", out)
+	}
+	// command, the verb's old name in map and tricks, is still accepted.
+	if out := r.call(t, "map", map[string]any{"command": "list"}, false); out != "No apps learned yet." {
+		t.Errorf("map list by the old name command: %s", out)
 	}
 }
 
@@ -379,22 +397,22 @@ func TestMCPRun(t *testing.T) {
 	if !strings.Contains(during, "busy") || !strings.Contains(during, "bubble tea") {
 		t.Errorf("act during the run said %q, want that a run holds the phone", during)
 	}
-	if out := r.call(t, "map", map[string]any{"command": "list"}, false); !strings.Contains(out, "com.fairy.shop") {
+	if out := r.call(t, "map", map[string]any{"action": "list"}, false); !strings.Contains(out, "com.fairy.shop") {
 		t.Errorf("map list after the run: %s", out)
 	}
-	if out := r.call(t, "map", map[string]any{"command": "show", "package": "com.fairy.shop"}, false); !strings.Contains(out, "App com.fairy.shop:") {
+	if out := r.call(t, "map", map[string]any{"action": "show", "package": "com.fairy.shop"}, false); !strings.Contains(out, "App com.fairy.shop:") {
 		t.Errorf("map show: %s", out)
 	}
-	if out := r.call(t, "map", map[string]any{"command": "path", "package": "com.fairy.shop", "from": "p1", "to": "p1"}, false); !strings.HasPrefix(out, "Already there") {
+	if out := r.call(t, "map", map[string]any{"action": "path", "package": "com.fairy.shop", "from": "p1", "to": "p1"}, false); !strings.HasPrefix(out, "Already there") {
 		t.Errorf("map path to the same page: %s", out)
 	}
-	if out := r.call(t, "map", map[string]any{"command": "path", "package": "com.fairy.shop"}, true); !strings.Contains(out, "needs from and to") {
+	if out := r.call(t, "map", map[string]any{"action": "path", "package": "com.fairy.shop"}, true); !strings.Contains(out, "needs from and to") {
 		t.Errorf("map path without pages: %s", out)
 	}
-	if out := r.call(t, "tricks", map[string]any{"command": "search", "query": "check out the cart and pay"}, false); !strings.Contains(out, "com.fairy.shop") {
+	if out := r.call(t, "tricks", map[string]any{"action": "search", "query": "check out the cart and pay"}, false); !strings.Contains(out, "com.fairy.shop") {
 		t.Errorf("tricks search: %s", out)
 	}
-	if out := r.call(t, "tricks", map[string]any{"command": "list", "kind": "sideways"}, true); !strings.Contains(out, "sideways") {
+	if out := r.call(t, "tricks", map[string]any{"action": "list", "kind": "sideways"}, true); !strings.Contains(out, "sideways") {
 		t.Errorf("tricks with a bad kind: %s", out)
 	}
 }

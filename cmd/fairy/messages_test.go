@@ -3,32 +3,47 @@ package main
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/fairy-go/fairy/global"
 )
 
-// TestDemoMessagesReadForAPerson: the demo's output says each step's result in words, shows
-// no plan block when re-planning left the plan as it was, and counts in the singular where
-// there is one ("learned from 1 app task (1 trick)").
+// TestDemoMessagesReadForAPerson: the demo's output says each step's result in words (not
+// a letter), names what each action touched by its label (not an element number), shows no
+// plan block when re-planning left the plan as it was, and counts in the singular where
+// there is one ("learned from 1 app task (1 trick)"). Run again on what the first run
+// learned, it lists the steps a routine replayed.
 func TestDemoMessagesReadForAPerson(t *testing.T) {
-	var out, errOut bytes.Buffer
 	dir := t.TempDir()
-	root := newRootCmd(strings.NewReader(""), &out, &errOut, envMap(nil))
-	root.SetArgs([]string{"demo", "--runs", filepath.Join(dir, "runs"), "--knowledge", filepath.Join(dir, "k.db")})
-	if err := root.ExecuteContext(t.Context()); err != nil {
-		t.Fatalf("fairy demo: %v\n%s\n%s", err, out.String(), errOut.String())
+	demo := func() string {
+		var out, errOut bytes.Buffer
+		root := newRootCmd(strings.NewReader(""), &out, &errOut, envMap(nil))
+		root.SetArgs([]string{"demo", "--runs", filepath.Join(dir, "runs"), "--knowledge", filepath.Join(dir, "k.db")})
+		if err := root.ExecuteContext(t.Context()); err != nil {
+			t.Fatalf("fairy demo: %v\n%s\n%s", err, out.String(), errOut.String())
+		}
+		return out.String()
 	}
-	text := out.String()
-	for _, want := range []string{"last step: succeeded (A) · ", "◆ plan:\n", "✓ task 2 done after 5 steps"} {
+	text := demo()
+	for _, want := range []string{"  step 2 · last step: done · the bubble tea page is open\n", "◆ plan:\n", "✓ task 2 done after 5 steps",
+		"  step 1 · Tap \"珍珠奶茶 Bubble tea ¥15\"\n", "  step 7 · held back Tap \"提交订单\": order needs your consent\n",
+		"  step 2 · Type \"Bubble tea delivery\" into \"Add title\"\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
 	}
-	for _, never := range []string{"last result", "plan adjusted:", " 1 steps", " 1 tricks", " 1 app tasks", " 1 questions"} {
+	for _, never := range []string{"last result", "(A)", "Tap(", "Input(", "plan adjusted:", " 1 steps", " 1 tricks", " 1 app tasks", " 1 questions"} {
 		if strings.Contains(text, never) {
 			t.Errorf("output says %q:\n%s", never, text)
+		}
+	}
+	warm := demo()
+	for _, want := range []string{"  step 1 · replayed Tap \"珍珠奶茶 Bubble tea ¥15\"\n  step 2 · replayed Tap \"加入购物车\"\n",
+		"  routine \"Order one bubble tea (珍珠奶茶) for delivery and pay for it\": 4 of 4 steps replayed\n"} {
+		if !strings.Contains(warm, want) {
+			t.Errorf("the second run's output lacks %q:\n%s", want, warm)
 		}
 	}
 }
@@ -73,5 +88,42 @@ func TestModelCheckOnDemoRules(t *testing.T) {
 	}
 	if n := strings.Count(stdout, " ok "); n != 9 {
 		t.Errorf("%d roles ok, want 9:\n%s", n, stdout)
+	}
+}
+
+// TestDemoKnowledgeFoundAfterwards: the demo learns into a file of its own (what the
+// virtual phone teaches never mixes with a real phone's knowledge), so it ends by saying
+// where and how to see it; each command it suggests finds the demo's apps and routines,
+// and the same commands without --knowledge say where the demo's knowledge is.
+func TestDemoKnowledgeFoundAfterwards(t *testing.T) {
+	home := map[string]string{"HOME": t.TempDir()}
+	code, out, stderr := execRoot(t, home, "", "demo", "--text-only")
+	if code != 0 {
+		t.Fatalf("fairy demo: exit %d\n%s\n%s", code, out, stderr)
+	}
+	demoDB := filepath.Join(home["HOME"], ".local", "share", "fairy", "demo-knowledge.db")
+	if !strings.Contains(out, "What the demo learned is kept apart from a real phone's, in "+demoDB+". See it with:\n") {
+		t.Fatalf("the demo does not say where its knowledge is:\n%s", out)
+	}
+	cmds := regexp.MustCompile(`(?m)^  fairy (.+)$`).FindAllStringSubmatch(out, -1)
+	if len(cmds) != 3 {
+		t.Fatalf("the demo suggests %d commands, want map list, routines list, map view:\n%s", len(cmds), out)
+	}
+	for _, c := range cmds {
+		args := strings.Fields(c[1])
+		if args[0]+" "+args[1] == "map view" {
+			args = append(args, "--out", filepath.Join(t.TempDir(), "map.html"))
+		}
+		code, got, stderr := execRoot(t, home, "", args...)
+		if code != 0 || (!strings.Contains(got, "com.fairy.shop") && args[1] != "view") {
+			t.Errorf("fairy %s: exit %d, the demo's shop is not there:\n%s%s", c[1], code, got, stderr)
+		}
+	}
+	note := "fairy demo keeps what it learned apart, in " + demoDB + ": add --knowledge " + demoDB
+	for _, args := range [][]string{{"map", "list"}, {"routines", "list"}, {"map", "show", "com.fairy.shop"}} {
+		_, got, stderr := execRoot(t, home, "", args...)
+		if !strings.Contains(got+stderr, note) {
+			t.Errorf("fairy %s (default knowledge, none yet) does not point to the demo's:\n%s%s", strings.Join(args, " "), got, stderr)
+		}
 	}
 }

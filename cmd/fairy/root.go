@@ -32,6 +32,7 @@ type settings struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	log    *runLog // where the agent commands' log records go
 
 	// environ lists the environment as KEY=value (os.Environ in main), for the check that
 	// refuses unknown FAIRY_ variables; nil skips that check.
@@ -46,7 +47,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) s
 
 // newSettings returns unresolved settings; rootCmd's pre-run resolves them.
 func newSettings(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *settings {
-	return &settings{v: viper.New(), getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+	return &settings{v: viper.New(), getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, log: newRunLog(stderr)}
 }
 
 // rootCmd builds the command tree over s.

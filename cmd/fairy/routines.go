@@ -42,13 +42,17 @@ func newRoutinesCmd(knowledgePath knowledgeRef) *cobra.Command {
 			if err != nil && !errors.Is(err, errNoKnowledge) {
 				return err
 			}
-			return writeRoutines(c.OutOrStdout(), rs, isJSON(listFormat))
+			if err := writeRoutines(c.OutOrStdout(), rs, isJSON(listFormat)); err != nil || len(rs) > 0 || isJSON(listFormat) {
+				return err
+			}
+			printDemoNote(c.OutOrStdout(), knowledgePath)
+			return nil
 		},
 	}
 	addFormatFlag(list, &listFormat)
 	show := &cobra.Command{
 		Use:               "show ID",
-		Short:             "Show one routine: its names, parameters and steps",
+		Short:             "Show one routine: its names, parameters and steps (ID: the routine's ID or a unique prefix of it)",
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeRoutineIDs(knowledgePath),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -57,17 +61,41 @@ func newRoutinesCmd(knowledgePath knowledgeRef) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				for _, r := range rs {
-					if r.ID == args[0] {
-						return showRoutine(c.OutOrStdout(), r)
-					}
+				r, err := findRoutine(rs, args[0])
+				if err != nil {
+					return err
 				}
-				return withExit(2, fmt.Errorf("no routine %q: see 'fairy routines list'", args[0]))
+				return showRoutine(c.OutOrStdout(), r)
 			})
 		},
 	}
 	cmd.AddCommand(list, show)
 	return cmd
+}
+
+// findRoutine resolves ID as `runs show` does RUN: the routine with that ID, or the one
+// whose ID starts with it.
+func findRoutine(rs []knowledge.Routine, ref string) (knowledge.Routine, error) {
+	var found []knowledge.Routine
+	for _, r := range rs {
+		if r.ID == ref {
+			return r, nil
+		}
+		if ref != "" && strings.HasPrefix(r.ID, ref) {
+			found = append(found, r)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return knowledge.Routine{}, withExit(exitUsage, fmt.Errorf("no routine %q: see 'fairy routines list'", ref))
+	case 1:
+		return found[0], nil
+	}
+	ids := make([]string, 0, 3)
+	for _, r := range found[:min(3, len(found))] {
+		ids = append(ids, r.ID)
+	}
+	return knowledge.Routine{}, withExit(exitUsage, fmt.Errorf("routine %q matches %d routines (%s): give more of its ID", ref, len(found), strings.Join(ids, ", ")))
 }
 
 // routineJSON is one row of `routines list --format json`.

@@ -5,11 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fairy-go/fairy/knowledge"
 )
 
 // TestRoutinesListAndShow: after the demo, `fairy routines list` shows the routine it
 // learned per app task (table and JSON with stable fields), `routines show` its names,
-// parameter and steps, and an unknown id is a usage error.
+// parameter and steps — by its ID or a unique prefix of it — and an unknown id or an
+// ambiguous prefix is a usage error.
 func TestRoutinesListAndShow(t *testing.T) {
 	kpath := filepath.Join(t.TempDir(), "knowledge.db")
 	var out strings.Builder
@@ -44,8 +47,15 @@ func TestRoutinesListAndShow(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "name: Order one bubble tea") || !strings.Contains(stdout, `"支付"`) || !strings.Contains(stdout, `learned with "18:00"`) {
 		t.Errorf("routines show: exit %d\n%s", code, stdout)
 	}
+	// Like `runs show`, an ID prefix names the routine.
+	if code, byPrefix, _ := execRoot(t, nil, "", "routines", "show", shop.ID[:6], "--knowledge", kpath); code != 0 || byPrefix != stdout {
+		t.Errorf("routines show %s (a prefix): exit %d\n%s", shop.ID[:6], code, byPrefix)
+	}
 	if code, _, stderr := execRoot(t, nil, "", "routines", "show", "nope", "--knowledge", kpath); code != 2 || !strings.Contains(stderr, "no routine") {
 		t.Errorf("routines show nope: exit %d, %s", code, stderr)
+	}
+	if _, err := findRoutine([]knowledge.Routine{{ID: "ab12"}, {ID: "ab34"}}, "ab"); err == nil || !strings.Contains(err.Error(), `routine "ab" matches 2 routines (ab12, ab34): give more of its ID`) {
+		t.Errorf("an ambiguous prefix: %v", err)
 	}
 	empty := filepath.Join(t.TempDir(), "none.db")
 	if code, stdout, _ := execRoot(t, nil, "", "routines", "list", "--format", "json", "--knowledge", empty); code != 0 || strings.TrimSpace(stdout) != "[]" {

@@ -42,6 +42,9 @@ type runConfig struct {
 	// KnowledgeDefault is true when Knowledge is the default file, not one the person
 	// named: damaged, it is left aside for the run instead of stopping it.
 	KnowledgeDefault bool
+	// Log, when it holds the log records (runLog.hold), receives the run directory: the
+	// records go to its run.log and the transcript ends with a line counting the warnings.
+	Log *runLog
 }
 
 // runDeps are the hooks of `fairy run`.
@@ -74,6 +77,8 @@ an instruction that starts with a dash.`,
 			if cfg.Model == nil {
 				return withExit(2, errNoModel)
 			}
+			cfg.Log.hold() // warnings go to the run's log, not between the transcript's lines
+			defer cfg.Log.close()
 			if textOnly {
 				cfg.Agent.TextOnly = true
 			}
@@ -135,6 +140,7 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 		return global.Summary{}, withExit(exitUsage, fmt.Errorf("cannot make a run directory under %s: %w: choose a writable directory with --runs DIR", cfg.RunsDir, err))
 	}
 	fmt.Fprintf(s.Out, "run directory: %s\n", dir)
+	cfg.Log.attach(dir)
 	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: dir, ID: id, Device: s.Device, Model: liveModelFor(cfg.Model, s.Out),
 		Dialoger: s.Dialoger, Knowledge: kn.Store, KnowledgeOff: kn.Off, Progress: s.Out, HideQuestions: s.HideQuestions})
 	if err != nil {
@@ -159,6 +165,9 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 		fmt.Fprintf(s.Out, "summary: not written (%s)\n", counts)
 	}
 	writeRunPage(s.Out, dir)
+	if line := cfg.Log.summary(); line != "" {
+		fmt.Fprintln(s.Out, line)
+	}
 	var unrecorded *global.RecordError
 	switch {
 	case ctx.Err() != nil:
