@@ -4,20 +4,26 @@ import (
 	"path"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
+	"github.com/mtibben/confusables"
 	"golang.org/x/text/unicode/norm"
 )
 
 // normLabel is how the guard reads a label before matching words: compatibility forms
 // folded (full-width Ｐａｙ is Pay), invisible format characters dropped (zero-width
-// spaces, soft hyphens), spaces between Chinese, Japanese or Korean characters removed
-// (支 付 is 支付), camelCase split (PayNow is Pay Now), and in a word that mixes Latin with
-// Cyrillic or Greek letters the look-alikes read as Latin (Pаy with a Cyrillic а is Pay).
+// spaces, soft hyphens, direction marks), spaces between Chinese, Japanese or Korean
+// characters removed (支 付 is 支付), camelCase split (PayNow is Pay Now), and look-alike
+// letters read as the Latin letters Unicode's confusables data says they imitate (Pаy
+// with a Cyrillic а, Pɑy with a Latin alpha). The case is kept; matching folds it.
 func normLabel(s string) string {
 	s = norm.NFKC.String(s)
 	s = strings.Map(func(r rune) rune {
-		if unicode.Is(unicode.Cf, r) {
+		switch {
+		case unicode.Is(unicode.Cf, r):
 			return -1
+		case r == '’' || r == 'ʼ' || r == '‘':
+			return '\''
 		}
 		return r
 	}, s)
@@ -34,7 +40,7 @@ func normLabel(s string) string {
 	}
 	words := strings.Fields(b.String())
 	for i, w := range words {
-		words[i] = foldMixed(w)
+		words[i] = foldConfusable(w)
 	}
 	return strings.Join(words, " ")
 }
@@ -43,34 +49,62 @@ func isCJK(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
-// lookAlike maps Cyrillic and Greek letters to the Latin letters they look like.
-var lookAlike = map[rune]rune{
-	'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'і': 'i', 'ѕ': 's', 'ј': 'j', 'ԁ': 'd', 'ո': 'n',
-	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T', 'Х': 'X', 'У': 'Y',
-	'α': 'a', 'ο': 'o', 'ρ': 'p', 'ν': 'v', 'τ': 't', 'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
-}
-
-// foldMixed reads the look-alike letters of a word that mixes Latin with other letters as
-// Latin; a word in one script stays as it is (Оплатить is Russian).
-func foldMixed(w string) string {
-	latin, other := false, false
+// foldConfusable reads the look-alike letters of a word as the ASCII letters they imitate,
+// by the skeletons of Unicode's confusables data (UTS #39): when the word mixes ASCII
+// letters with look-alikes (Pаy, Pɑy), or every letter of it imitates an ASCII one (Рау
+// in Cyrillic). A word of its own script stays as it is (Оплатить is Russian, gửi is
+// Vietnamese). Keywords go through the same folding, so both sides read alike.
+func foldConfusable(w string) string {
+	ascii, foreign, mappable := false, 0, 0
 	for _, r := range w {
 		switch {
-		case unicode.Is(unicode.Latin, r):
-			latin = true
-		case unicode.In(r, unicode.Cyrillic, unicode.Greek):
-			other = true
+		case r < utf8.RuneSelf:
+			ascii = ascii || unicode.IsLetter(r)
+		case unicode.IsLetter(r) || unicode.Is(unicode.Mn, r):
+			foreign++
+			if _, ok := asciiLookAlike(r); ok {
+				mappable++
+			}
 		}
 	}
-	if !latin || !other {
+	if foreign == 0 || mappable == 0 || (!ascii && mappable < foreign) {
 		return w
 	}
-	return strings.Map(func(r rune) rune {
-		if l, ok := lookAlike[r]; ok {
-			return l
+	var b strings.Builder
+	for _, r := range w {
+		if r >= utf8.RuneSelf {
+			if a, ok := asciiLookAlike(r); ok {
+				b.WriteString(a)
+				continue
+			}
 		}
-		return r
-	}, w)
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// lookAlikeScripts are the scripts whose letters are looked up in the confusables data:
+// those with letters drawn like Latin ones. The lookup costs a normalisation per letter,
+// so scripts without such letters skip it.
+var lookAlikeScripts = []*unicode.RangeTable{unicode.Latin, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Cherokee,
+	unicode.Coptic, unicode.Lisu, unicode.Georgian, unicode.Common, unicode.Inherited}
+
+// asciiLookAlike is the ASCII letters r imitates by its confusables skeleton, if any.
+func asciiLookAlike(r rune) (string, bool) {
+	if !unicode.In(r, lookAlikeScripts...) {
+		return "", false // Han, Thai, Arabic, …: no letter of theirs passes for a Latin one here
+	}
+	sk := confusables.Skeleton(string(r))
+	if sk == "" || sk == string(r) {
+		return "", false
+	}
+	for i := 0; i < len(sk); i++ {
+		c := sk[i]
+		if c >= utf8.RuneSelf || !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return "", false
+		}
+	}
+	return sk, true
 }
 
 // hasWordy reports whether s holds a letter or a digit.

@@ -1,0 +1,380 @@
+// Command guardgen generates the guard's multilingual data from real app string catalogs
+// and from the Unicode CLDR data that golang.org/x/text carries:
+//
+//   - executor/guard_vocab.yaml: sensitive words, generic confirms, ways out and page
+//     words per language, taken from the translated strings.xml of Thunderbird for
+//     Android and the Wikipedia Android app (both Apache-2.0), string by string (the keys
+//     are listed below with the category each one names);
+//   - executor/guard_currency.txt: every currency symbol CLDR gives for every currency in
+//     every locale x/text supports (zł, Rp, ر.س., ₫, …), one a line;
+//   - executor/testdata/guard/corpus.json: labels and pages for measuring the guard, from
+//     other strings of the same catalogs (held out: no key of the vocabulary is in it).
+//
+// Run from the repository root with the two repositories checked out as git directories
+// (the commits the data was made from are in the output's provenance):
+//
+//	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/text/currency"
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
+	"golang.org/x/text/message"
+)
+
+// catalog is one repository's translated strings: key → locale → text.
+type catalog struct {
+	repo, commit, licence string
+	strings               map[string]map[string]string
+}
+
+// role is what a string is for the guard.
+type role struct {
+	key      string
+	category string // payment, send, …; "confirm", "dismiss", "page:payment", …
+}
+
+// vocabulary keys, by repository.
+var vocabulary = map[string][]role{
+	"thunderbird/thunderbird-android": {
+		{"send_action", "send"}, {"forward_action", "send"},
+		{"delete_action", "delete"}, {"empty_trash_action", "delete"}, {"remove_account_action", "delete"},
+		{"webview_contextmenu_phone_call_action", "call"},
+		{"funding_googleplay_contribution_footer_payment_button", "payment"},
+		{"onboarding_permissions_allow_button", "permission"},
+		{"okay_action", "confirm"}, {"dialog_confirm_delete_confirm_button", "confirm"},
+		{"cancel_action", "dismiss"}, {"funding_googleplay_contribution_reminder_negative_button", "dismiss"},
+		{"dialog_confirm_delete_title", "page:delete"},
+	},
+	"wikimedia/apps-android-wikipedia": {
+		{"nav_item_donate", "payment"}, {"donation_reminders_prompt_positive_button", "payment"},
+		{"talk_list_item_overflow_subscribe", "subscription"},
+		{"edit_done", "send"},
+		{"onboarding_continue", "confirm"},
+	},
+}
+
+// corpusKeys are held-out strings: sensitive ones name their category, harmless ones "".
+var corpusKeys = map[string][]role{
+	"thunderbird/thunderbird-android": {
+		{"notification_action_delete_all", "delete"}, {"forward_as_attachment_action", "send"}, {"send_messages_action", "send"},
+		{"dialog_confirm_clear_local_folder_action", "delete"}, {"webview_contextmenu_email_send_action", "send"},
+		{"sent_folder_not_found_dialog_send_and_delete_action", "send"}, {"global_settings_confirm_menu_discard", "delete"},
+		{"ac_transfer_button_send", "send"},
+		{"sort_by_sender", ""}, {"swipe_action_archive", ""}, {"reader_action_reply", ""}, {"navigation_drawer_dropdown_action_settings", ""},
+		{"compose_title_compose", ""}, {"swipe_action_add_star", ""}, {"swipe_action_remove_star", ""}, {"notification_action_mark_all_as_read", ""},
+		{"account_settings_search_action", ""}, {"swipe_action_move", ""},
+	},
+	"wikimedia/apps-android-wikipedia": {
+		{"reading_list_menu_delete", "delete"}, {"delete_selected_items", "delete"}, {"thank_dialog_positive_button_text", "send"},
+		{"donate_gpay_dialog_pay_button", "payment"}, {"donation_reminders_gpay_text", "payment"}, {"menu_save_changes", "send"},
+		{"history_list_title", ""}, {"menu_page_view_edit_history", ""}, {"menu_page_view_talk", ""}, {"menu_edit_article", ""},
+		{"settings_item_preferences", ""}, {"search_hint", ""}, {"map_view_link_text", ""}, {"nav_item_login", ""},
+	},
+}
+
+// corpusScreens name the screens the corpus labels are put on, one per repository.
+var corpusScreens = map[string]string{"thunderbird/thunderbird-android": "compose_title_compose", "wikimedia/apps-android-wikipedia": "history_list_title"}
+
+func main() {
+	tb := flag.String("thunderbird", "", "git directory of thunderbird/thunderbird-android")
+	wp := flag.String("wikipedia", "", "git directory of wikimedia/apps-android-wikipedia")
+	out := flag.String("out", "executor", "the executor package directory")
+	flag.Parse()
+	if *tb == "" || *wp == "" {
+		fmt.Fprintln(os.Stderr, "guardgen: give -thunderbird DIR and -wikipedia DIR (git directories of the two repositories)")
+		os.Exit(2)
+	}
+	cats := []*catalog{}
+	for _, c := range []struct{ repo, dir, licence string }{
+		{"thunderbird/thunderbird-android", *tb, "Apache-2.0"},
+		{"wikimedia/apps-android-wikipedia", *wp, "Apache-2.0"},
+	} {
+		cat, err := readCatalog(c.repo, c.dir, c.licence)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "guardgen:", err)
+			os.Exit(1)
+		}
+		cats = append(cats, cat)
+	}
+	if err := writeVocabulary(filepath.Join(*out, "guard_vocab.yaml"), cats); err != nil {
+		fmt.Fprintln(os.Stderr, "guardgen:", err)
+		os.Exit(1)
+	}
+	if err := writeCurrencies(filepath.Join(*out, "guard_currency.txt")); err != nil {
+		fmt.Fprintln(os.Stderr, "guardgen:", err)
+		os.Exit(1)
+	}
+	if err := writeCorpus(filepath.Join(*out, "testdata", "guard", "corpus.json"), cats); err != nil {
+		fmt.Fprintln(os.Stderr, "guardgen:", err)
+		os.Exit(1)
+	}
+}
+
+func git(dir string, args ...string) ([]byte, error) {
+	out, err := exec.Command("git", append([]string{"--git-dir", dir}, args...)...).Output()
+	if err != nil {
+		return nil, fmt.Errorf("git %s in %s: %w", strings.Join(args, " "), dir, err)
+	}
+	return out, nil
+}
+
+var valuesDir = regexp.MustCompile(`/values(-[^/]+)?/strings\.xml$`)
+
+// readCatalog reads every strings.xml of the repository's HEAD.
+func readCatalog(repo, dir, licence string) (*catalog, error) {
+	head, err := git(dir, "rev-parse", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	files, err := git(dir, "ls-tree", "-r", "--name-only", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	c := &catalog{repo: repo, commit: strings.TrimSpace(string(head)), licence: licence, strings: map[string]map[string]string{}}
+	for _, f := range strings.Split(string(files), "\n") {
+		m := valuesDir.FindStringSubmatch(f)
+		if m == nil || strings.Contains(f, "/test/") {
+			continue
+		}
+		loc, ok := locale(strings.TrimPrefix(m[1], "-"))
+		if !ok {
+			continue
+		}
+		data, err := git(dir, "show", "HEAD:"+f)
+		if err != nil {
+			return nil, err
+		}
+		var res struct {
+			Strings []struct {
+				Name  string `xml:"name,attr"`
+				Inner string `xml:",innerxml"`
+			} `xml:"string"`
+		}
+		if err := xml.Unmarshal(data, &res); err != nil {
+			continue // a file the XML decoder cannot read (a rare entity) is left out
+		}
+		for _, s := range res.Strings {
+			if c.strings[s.Name] == nil {
+				c.strings[s.Name] = map[string]string{}
+			}
+			if v := clean(s.Inner); v != "" {
+				if _, dup := c.strings[s.Name][loc]; !dup {
+					c.strings[s.Name][loc] = v
+				}
+			}
+		}
+	}
+	return c, nil
+}
+
+// locale turns a resource qualifier (pt-rBR, b+sr+Latn, iw) into a BCP 47 tag; "" is en.
+func locale(q string) (string, bool) {
+	if q == "" {
+		return "en", true
+	}
+	q = strings.ReplaceAll(q, "-r", "-")
+	if strings.HasPrefix(q, "b+") {
+		q = strings.ReplaceAll(strings.TrimPrefix(q, "b+"), "+", "-")
+	}
+	t, err := language.Parse(q)
+	if err != nil {
+		return "", false
+	}
+	return t.String(), true
+}
+
+var tags = regexp.MustCompile(`<[^>]+>`)
+
+// clean reads an Android string resource's text: tags stripped, escapes undone.
+func clean(inner string) string {
+	s := tags.ReplaceAllString(inner, "")
+	var b strings.Builder
+	if err := xml.EscapeText(&b, nil); err == nil {
+		_ = b
+	}
+	s = strings.NewReplacer(`\'`, "'", `\"`, `"`, `\n`, " ", `\t`, " ", `\@`, "@", `\?`, "?", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'").Replace(s)
+	s = strings.Trim(strings.TrimSpace(s), `"`)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+var placeholder = regexp.MustCompile(`%(\d+\$)?[sd]`)
+
+func writeVocabulary(path string, cats []*catalog) error {
+	words := map[string]map[string][]string{} // category → locale → words
+	for _, c := range cats {
+		for _, r := range vocabulary[c.repo] {
+			tr := c.strings[r.key]
+			if len(tr) == 0 {
+				return fmt.Errorf("%s has no string %s", c.repo, r.key)
+			}
+			for loc, v := range tr {
+				v = strings.TrimRight(strings.TrimSpace(v), "…?.!:")
+				if v == "" || placeholder.MatchString(v) || len([]rune(v)) > 40 {
+					continue
+				}
+				if words[r.category] == nil {
+					words[r.category] = map[string][]string{}
+				}
+				low := strings.ToLower(v)
+				if !slices.Contains(words[r.category][loc], low) {
+					words[r.category][loc] = append(words[r.category][loc], low)
+				}
+			}
+		}
+	}
+	var b bytes.Buffer
+	b.WriteString("# GENERATED by `go run ./executor/internal/guardgen`; do not edit (extend guard.yaml or the config).\n")
+	b.WriteString("# Translations of app strings that name a sensitive action, a generic confirm, a way out or a\n# page's purpose, by category and locale. Sources:\n")
+	for _, c := range cats {
+		fmt.Fprintf(&b, "#   github.com/%s @ %s (%s): strings", c.repo, c.commit, c.licence)
+		for _, r := range vocabulary[c.repo] {
+			fmt.Fprintf(&b, " %s=%s", r.key, r.category)
+		}
+		b.WriteString("\n")
+	}
+	cs := make([]string, 0, len(words))
+	for c := range words {
+		cs = append(cs, c)
+	}
+	sort.Strings(cs)
+	for _, c := range cs {
+		fmt.Fprintf(&b, "%s:\n", c)
+		locs := make([]string, 0, len(words[c]))
+		for l := range words[c] {
+			locs = append(locs, l)
+		}
+		sort.Strings(locs)
+		for _, l := range locs {
+			ws := words[c][l]
+			sort.Strings(ws)
+			q, _ := json.Marshal(ws)
+			fmt.Fprintf(&b, "  %s: %s\n", l, q)
+		}
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// writeCurrencies lists the symbol and narrow symbol of every currency of every region in
+// every language x/text can display, as CLDR gives them.
+func writeCurrencies(path string) error {
+	units := map[currency.Unit]bool{}
+	for a := 'A'; a <= 'Z'; a++ {
+		for z := 'A'; z <= 'Z'; z++ {
+			r, err := language.ParseRegion(string([]rune{a, z}))
+			if err != nil {
+				continue
+			}
+			if u, ok := currency.FromRegion(r); ok {
+				units[u] = true
+			}
+		}
+	}
+	syms := map[string]bool{}
+	for _, t := range display.Supported.Tags() {
+		p := message.NewPrinter(t)
+		for u := range units {
+			for _, f := range []currency.Formatter{currency.Symbol, currency.NarrowSymbol} {
+				s := strings.TrimSpace(strings.Map(func(r rune) rune {
+					if r == '\u200f' || r == '\u200e' || r == '\u061c' {
+						return -1
+					}
+					return r
+				}, p.Sprint(f(u))))
+				if s != "" {
+					syms[s] = true
+				}
+			}
+			syms[u.String()] = true
+		}
+	}
+	list := make([]string, 0, len(syms))
+	for s := range syms {
+		list = append(list, s)
+	}
+	sort.Strings(list)
+	var b bytes.Buffer
+	b.WriteString("# GENERATED by `go run ./executor/internal/guardgen` from the CLDR data of golang.org/x/text/currency:\n")
+	b.WriteString("# the symbol and narrow symbol of every region's currency in every language x/text displays, and\n# every ISO 4217 code. One a line.\n")
+	for _, s := range list {
+		b.WriteString(s + "\n")
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// corpusItem is one label on one page, with what the guard should say.
+type corpusItem struct {
+	Locale   string   `json:"locale"`
+	Label    string   `json:"label"`
+	Category string   `json:"category"` // "" harmless
+	Source   string   `json:"source"`   // repo@commit:key
+	Title    string   `json:"title"`    // the page's title, from the same catalog
+	Others   []string `json:"others"`   // the page's other buttons
+}
+
+func writeCorpus(path string, cats []*catalog) error {
+	var items []corpusItem
+	for _, c := range cats {
+		title := c.strings[corpusScreens[c.repo]]
+		var harmless []string
+		for _, r := range corpusKeys[c.repo] {
+			if r.category == "" {
+				harmless = append(harmless, r.key)
+			}
+		}
+		for _, r := range corpusKeys[c.repo] {
+			tr := c.strings[r.key]
+			if len(tr) == 0 {
+				return fmt.Errorf("%s has no string %s", c.repo, r.key)
+			}
+			locs := make([]string, 0, len(tr))
+			for l := range tr {
+				locs = append(locs, l)
+			}
+			sort.Strings(locs)
+			for _, l := range locs {
+				v := placeholder.ReplaceAllString(tr[l], amountIn(l))
+				var others []string
+				for _, h := range harmless {
+					if o, ok := c.strings[h][l]; ok && h != r.key && len(others) < 3 {
+						others = append(others, o)
+					}
+				}
+				items = append(items, corpusItem{Locale: l, Label: v, Category: r.category, Source: c.repo + "@" + c.commit + ":" + r.key,
+					Title: title[l], Others: others})
+			}
+		}
+	}
+	data, err := json.MarshalIndent(struct {
+		Note  string       `json:"note"`
+		Items []corpusItem `json:"items"`
+	}{"GENERATED by `go run ./executor/internal/guardgen`: translated strings of Thunderbird for Android and the Wikipedia Android app (Apache-2.0), none of them a string the vocabulary was made from.", items}, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// amountIn is 5 of the locale's currency, written the way the locale writes it.
+func amountIn(loc string) string {
+	t := language.Make(loc)
+	u, _ := currency.FromTag(t)
+	return message.NewPrinter(t).Sprint(currency.Symbol(u.Amount(5)))
+}
