@@ -420,10 +420,10 @@ func writeCurrencies(path string) error {
 type corpusItem struct {
 	Locale   string   `json:"locale"`
 	Label    string   `json:"label"`
-	Category string   `json:"category"` // "" harmless
-	Source   string   `json:"source"`   // repo@commit:key
-	Title    string   `json:"title"`    // the page's title, from the same catalog
-	Others   []string `json:"others"`   // the page's other buttons, above the label's
+	Category string   `json:"category"`         // "" harmless
+	Source   string   `json:"source"`           // repo@commit:key
+	Title    string   `json:"title"`            // the page's title, from the same catalog
+	Others   []string `json:"others"`           // the page's other buttons, above the label's
 	Amount   string   `json:"amount,omitempty"` // an amount the page shows, in the locale's format
 	PIN      bool     `json:"pin,omitempty"`    // the page asks for a PIN
 	Top      bool     `json:"top,omitempty"`    // the label's button is at the top, the others below it
