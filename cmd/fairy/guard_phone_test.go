@@ -37,7 +37,7 @@ func TestMCPActGuardCases(t *testing.T) {
 	r := startMCPOn(t, guardPhone(t), "", func(string, any) (string, string) { return "decline", "" })
 	type tc struct {
 		app, element, category string // category "": harmless
-		args                         map[string]any
+		args                   map[string]any
 	}
 	cases := []tc{
 		{app: "it", element: `"Paga ora"`, category: "payment"},
