@@ -206,6 +206,10 @@ type Guard struct {
 
 	lead, nounable, nouns, before, objects *phraseSet
 
+	// words and excepts are every rule's keywords and exceptions, each standing for its
+	// rule's index: a text is looked up once for all rules.
+	words, excepts *phraseSet
+
 	mu       sync.Mutex // guards the page cache
 	lastPage *perception.Screen
 	lastInfo pageInfo
@@ -215,7 +219,6 @@ type compiledRule struct {
 	GuardRule
 	index  int
 	words  *phraseSet
-	except *phraseSet
 	page   *phraseSet // page words and totals
 	strong *phraseSet // page words that are not totals, and the keywords
 	ids    []*regexp.Regexp
@@ -239,13 +242,19 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 	g := &Guard{confirm: phrases(p.Confirm), dismiss: phrases(p.Dismiss), search: phrases(searchWords),
 		lead: phrases(pr.Lead), nounable: phrases(pr.Nounable), nouns: phrases(pr.Nouns), before: phrases(pr.Before), objects: phrases(pr.Objects)}
 	g.known = phrases(p.Confirm, p.Dismiss, pr.Lead, pr.Nouns, pr.Objects)
+	g.words, g.excepts = newPhraseSet(), newPhraseSet()
 	for i, r := range p.Rules {
 		if r.Category == "" || (r.Type != 1 && r.Type != 2) {
 			return nil, fmt.Errorf("%w: guard rule %d: needs a category and type 1 or 2", ErrConfig, i)
 		}
 		c := compiledRule{GuardRule: r, index: i}
 		c.words = phrases(r.Keywords)
-		c.except = phrases(r.Except)
+		for _, k := range r.Keywords {
+			g.words.add(k, i)
+		}
+		for _, k := range r.Except {
+			g.excepts.add(k, i)
+		}
 		c.page = phrases(r.Page, r.Totals)
 		c.strong = phrases(r.Page, r.Keywords)
 		for _, w := range [][]string{r.Keywords, r.Page, r.Totals} {
@@ -335,7 +344,7 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 	if !ok && s != nil {
 		// The tap lands on whatever is drawn at the element's centre: a card whose middle
 		// is its own Pay button pays.
-		if at := elementAt(s, el.Center.X, el.Center.Y); at != nil && at != el && at.Index != el.Index {
+		if at := g.page(s).at(s, el.Center.X, el.Center.Y); at != nil && at != el && at.Index != el.Index {
 			if v, hit := g.element(verb, at, nil); hit {
 				return v, true
 			}
@@ -473,32 +482,47 @@ func (g *Guard) match(el *perception.Element) (compiledRule, bool) {
 	if el == nil {
 		return compiledRule{}, false
 	}
-	var texts []guardText
+	var buf [6]guardText
+	texts := buf[:0]
 	money := false
-	for _, t := range append([]string{el.Label, el.Text, el.Desc}, el.Texts...) {
-		if t != "" {
-			texts = append(texts, newGuardText(t))
-			money = money || hasAmount(normLabel(t))
+	var seen [6]string
+	own := [3]string{el.Label, el.Text, el.Desc}
+	for i := range len(own) + len(el.Texts) {
+		t := ""
+		if i < len(own) {
+			t = own[i]
+		} else {
+			t = el.Texts[i-len(own)]
 		}
+		if t == "" || slices.Contains(seen[:], t) {
+			continue
+		}
+		seen[i%len(seen)] = t
+		n := normLabel(t)
+		texts = append(texts, guardTextOf(n))
+		money = money || hasAmount(n)
 	}
 	// A resource id matches by its words: sender_name_settings holds no "send".
 	if id := idWords(el.ResourceID); id != "" {
 		texts = append(texts, newGuardText(id))
 	}
-	for _, r := range g.rules {
-		hit := false
-		for _, t := range texts {
-			if g.trips(r, t) {
-				hit = true
-				break
-			}
-		}
+	var hitBuf [16]bool
+	hit := hitBuf[:0]
+	if len(g.rules) <= len(hitBuf) {
+		hit = hitBuf[:len(g.rules)]
+	} else {
+		hit = make([]bool, len(g.rules))
+	}
+	for _, t := range texts {
+		g.trips(t, hit)
+	}
+	for i, r := range g.rules {
 		for _, re := range r.ids {
 			if el.ResourceID != "" && re.MatchString(el.ResourceID) {
-				hit = true
+				hit[i] = true
 			}
 		}
-		if !hit {
+		if !hit[i] {
 			continue
 		}
 		if r.Category == "send" && money {
@@ -511,20 +535,29 @@ func (g *Guard) match(el *perception.Element) (compiledRule, bool) {
 	return compiledRule{}, false
 }
 
-// trips reports whether text t holds a word of rule r that names the action: not inside
-// one of the rule's exceptions ("Don't allow"), and not used as a name.
-func (g *Guard) trips(r compiledRule, t guardText) bool {
-	var except []span
-	r.except.find(t, func(_ int, at span) { except = append(except, at) })
-	lead := len(t.toks) > 0 && g.startsWith(g.lead, t)
-	tripped := false
-	r.words.find(t, func(_ int, at span) {
-		if tripped {
+// trips marks in hit the rules whose words text t holds as the action: not inside one of
+// the rule's exceptions ("Don't allow"), and not used as a name.
+func (g *Guard) trips(t guardText, hit []bool) {
+	if len(t.toks) == 0 {
+		return
+	}
+	var except [][]span
+	g.excepts.find(t, func(r int, at span) {
+		if except == nil {
+			except = make([][]span, len(g.rules))
+		}
+		except[r] = append(except[r], at)
+	})
+	lead := g.startsWith(g.lead, t)
+	g.words.find(t, func(r int, at span) {
+		if hit[r] {
 			return
 		}
-		for _, e := range except {
-			if e.start <= at.start && at.end <= e.end {
-				return
+		if except != nil {
+			for _, e := range except[r] {
+				if e.start <= at.start && at.end <= e.end {
+					return
+				}
 			}
 		}
 		if lead && at.start > 0 {
@@ -533,9 +566,8 @@ func (g *Guard) trips(r compiledRule, t guardText) bool {
 		if g.named(t, at) {
 			return
 		}
-		tripped = true
+		hit[r] = true
 	})
-	return tripped
 }
 
 // startsWith reports whether t begins with a phrase of p.
@@ -585,8 +617,10 @@ func idWords(id string) string {
 	if i := strings.LastIndex(id, "/"); i >= 0 {
 		id = id[i+1:]
 	}
-	return strings.NewReplacer("_", " ", "-", " ", ".", " ").Replace(id)
+	return idSeparators.Replace(id)
 }
+
+var idSeparators = strings.NewReplacer("_", " ", "-", " ", ".", " ")
 
 // generic reports whether el is a generic confirm on a page of rule r: its whole label is
 // confirm words, amounts and the page's own words (OK, 确定, "Yes, continue", "Confirm

@@ -43,6 +43,29 @@ type pageInfo struct {
 	bottom int
 	// selection: the page shows a list with selected items.
 	selection bool
+	// bands index the elements by the horizontal bands of bandHeight pixels they cover,
+	// so finding what is drawn at a point costs a band's elements, not the page's.
+	bands map[int][]int
+}
+
+// bandHeight is the height of a band of the page's element index, in pixels.
+const bandHeight = 64
+
+// at is the smallest element of s whose bounds hold (x, y), found through the page's
+// bands; it is elementAt's answer.
+func (info pageInfo) at(s *perception.Screen, x, y int) *perception.Element {
+	var best *perception.Element
+	for _, i := range info.bands[y/bandHeight] {
+		e := &s.Elements[i]
+		b := e.Bounds
+		if x < b.X1 || x >= b.X2 || y < b.Y1 || y >= b.Y2 {
+			continue
+		}
+		if best == nil || (b.X2-b.X1)*(b.Y2-b.Y1) < (best.Bounds.X2-best.Bounds.X1)*(best.Bounds.Y2-best.Bounds.Y1) {
+			best = e
+		}
+	}
+	return best
 }
 
 // page is s's pageInfo. A screen is judged many times (every element of it for Offers and
@@ -80,12 +103,17 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 		texts = append(texts, newGuardText(n))
 		money = money || hasAmount(n)
 	}
-	var info pageInfo
+	info := pageInfo{bands: map[int][]int{}}
 	bottomY, checked, checkables := -1, 0, 0
 	compose := false
 	var fields []guardText
 	for i := range s.Elements {
 		e := &s.Elements[i]
+		if e.Bounds.Y2 > e.Bounds.Y1 {
+			for b := max(e.Bounds.Y1, 0) / bandHeight; b <= (e.Bounds.Y2-1)/bandHeight && b < max(e.Bounds.Y1, 0)/bandHeight+1000; b++ {
+				info.bands[b] = append(info.bands[b], i)
+			}
+		}
 		for _, t := range e.Texts {
 			n := normLabel(t)
 			texts = append(texts, newGuardText(n))

@@ -17,9 +17,12 @@ type guardText struct {
 
 type span struct{ start, end int }
 
-func newGuardText(label string) guardText {
-	s := strings.ToLower(normLabel(label))
-	t := guardText{s: s}
+func newGuardText(label string) guardText { return guardTextOf(normLabel(label)) }
+
+// guardTextOf is the guardText of a label already normalised by normLabel.
+func guardTextOf(normalised string) guardText {
+	s := strings.ToLower(normalised)
+	t := guardText{s: s, toks: make([]span, 0, 1+strings.Count(s, " "))}
 	start := -1
 	for i, r := range s {
 		word := unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r)

@@ -3,6 +3,7 @@ package executor
 import (
 	"path"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -17,32 +18,102 @@ import (
 // letters read as the Latin letters Unicode's confusables data says they imitate (Pаy
 // with a Cyrillic а, Pɑy with a Latin alpha). The case is kept; matching folds it.
 func normLabel(s string) string {
+	if a, ok := normASCII(s); ok {
+		return a
+	}
 	s = norm.NFKC.String(s)
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case unicode.Is(unicode.Cf, r):
-			return -1
-		case r == '’' || r == 'ʼ' || r == '‘':
-			return '\''
-		}
-		return r
-	}, s)
-	rs := []rune(s)
 	var b strings.Builder
-	for i, r := range rs {
-		if unicode.IsSpace(r) && i > 0 && i+1 < len(rs) && isCJK(rs[i-1]) && isCJK(rs[i+1]) {
+	b.Grow(len(s))
+	word := -1            // where the current word starts in b (-1: between words)
+	foreign := false      // the current word holds a letter beyond ASCII
+	var prev rune = -1    // the last rune written
+	pendingSpace := false // a space is owed before the next word
+	flush := func() {
+		if word >= 0 && foreign {
+			w := b.String()[word:]
+			if f := foldConfusable(w); f != w {
+				rest := b.String()[:word]
+				b.Reset()
+				b.WriteString(rest)
+				b.WriteString(f)
+			}
+		}
+		word, foreign = -1, false
+	}
+	for i, r := range s {
+		if r >= utf8.RuneSelf {
+			switch {
+			case unicode.Is(unicode.Cf, r):
+				continue
+			case r == '’' || r == 'ʼ' || r == '‘':
+				r = '\''
+			}
+		}
+		if unicode.IsSpace(r) {
+			if prev >= 0 && isCJK(prev) {
+				if next, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(s[i:], unicode.IsSpace)); isCJK(next) {
+					continue // 支 付 is 支付
+				}
+			}
+			flush()
+			pendingSpace = b.Len() > 0
 			continue
 		}
-		if i > 0 && unicode.IsUpper(r) && unicode.IsLower(rs[i-1]) {
+		if word >= 0 && unicode.IsUpper(r) && prev >= 0 && unicode.IsLower(prev) {
+			flush()
+			pendingSpace = true
+		}
+		if pendingSpace {
 			b.WriteByte(' ')
+			pendingSpace = false
+		}
+		if word < 0 {
+			word = b.Len()
+		}
+		if r >= utf8.RuneSelf && unicode.IsLetter(r) {
+			foreign = true
 		}
 		b.WriteRune(r)
+		prev = r
 	}
-	words := strings.Fields(b.String())
-	for i, w := range words {
-		words[i] = foldConfusable(w)
+	flush()
+	return b.String()
+}
+
+// normASCII is normLabel for a label of printable ASCII, which needs no Unicode tables:
+// camelCase split and spaces collapsed. A crowded page is mostly such labels.
+func normASCII(s string) (string, bool) {
+	clean := true // already one space between words, no camelCase
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf || (c < ' ' && c != '\t' && c != '\n' && c != '\r'):
+			return "", false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' '), c == '\t', c == '\n', c == '\r':
+			clean = false
+		case c >= 'A' && c <= 'Z' && i > 0 && s[i-1] >= 'a' && s[i-1] <= 'z':
+			clean = false
+		}
 	}
-	return strings.Join(words, " ")
+	if clean {
+		return s, true
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 4)
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			space = b.Len() > 0
+			continue
+		}
+		if space || (c >= 'A' && c <= 'Z' && i > 0 && s[i-1] >= 'a' && s[i-1] <= 'z') {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), true
 }
 
 func isCJK(r rune) bool {
@@ -91,21 +162,25 @@ var lookAlikeScripts = []*unicode.RangeTable{unicode.Latin, unicode.Cyrillic, un
 
 // asciiLookAlike is the ASCII letters r imitates by its confusables skeleton, if any.
 func asciiLookAlike(r rune) (string, bool) {
+	if v, ok := lookAlikes.Load(r); ok {
+		a := v.(string)
+		return a, a != ""
+	}
+	a := ""
 	if !unicode.In(r, lookAlikeScripts...) {
-		return "", false // Han, Thai, Arabic, …: no letter of theirs passes for a Latin one here
+		// Han, Thai, Arabic, …: no letter of theirs passes for a Latin one here
+	} else if sk := confusables.Skeleton(string(r)); sk != "" && sk != string(r) && strings.IndexFunc(sk, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
+	}) < 0 {
+		a = sk
 	}
-	sk := confusables.Skeleton(string(r))
-	if sk == "" || sk == string(r) {
-		return "", false
-	}
-	for i := 0; i < len(sk); i++ {
-		c := sk[i]
-		if c >= utf8.RuneSelf || !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-			return "", false
-		}
-	}
-	return sk, true
+	lookAlikes.Store(r, a)
+	return a, a != ""
 }
+
+// lookAlikes remembers asciiLookAlike's answers: a skeleton costs two normalisations, and
+// the letters a phone shows are few.
+var lookAlikes sync.Map // rune → string ("" for none)
 
 // hasWordy reports whether s holds a letter or a digit.
 func hasWordy(s string) bool {
