@@ -147,8 +147,13 @@ func DefaultGuardPolicy() GuardPolicy {
 type GuardExtension struct {
 	// Keywords are extra sensitive words per existing category (payment, delete, …).
 	Keywords map[string][]string `json:"keywords,omitempty" yaml:"keywords,omitempty"`
+	// Page are extra page words per existing category: the words a language or an app uses
+	// on its payment, send or delete pages ("Zahlungsübersicht", "Betaalverzoek").
+	Page map[string][]string `json:"page,omitempty" yaml:"page,omitempty"`
 	// Confirm are extra generic confirm labels.
 	Confirm []string `json:"confirm,omitempty" yaml:"confirm,omitempty"`
+	// Dismiss are extra ways out: labels that never confirm anything.
+	Dismiss []string `json:"dismiss,omitempty" yaml:"dismiss,omitempty"`
 	// Rules are whole new categories, checked after the built-in ones.
 	Rules []GuardRule `json:"rules,omitempty" yaml:"rules,omitempty"`
 }
@@ -156,26 +161,35 @@ type GuardExtension struct {
 // Extend returns p with x added; a keyword for a category p lacks is an error (a typo
 // would silently guard nothing).
 func (p GuardPolicy) Extend(x GuardExtension) (GuardPolicy, error) {
-	out := GuardPolicy{Confirm: append(slices.Clone(p.Confirm), x.Confirm...), Dismiss: slices.Clone(p.Dismiss), Precision: p.Precision}
+	out := GuardPolicy{Confirm: append(slices.Clone(p.Confirm), x.Confirm...), Dismiss: append(slices.Clone(p.Dismiss), x.Dismiss...), Precision: p.Precision}
 	for _, r := range p.Rules {
-		r.Keywords = slices.Clone(r.Keywords)
+		r.Keywords, r.Page = slices.Clone(r.Keywords), slices.Clone(r.Page)
 		out.Rules = append(out.Rules, r)
 	}
-	cats := make([]string, 0, len(x.Keywords))
-	for c := range x.Keywords {
-		cats = append(cats, c)
-	}
-	slices.Sort(cats)
-	for _, c := range cats {
-		i := slices.IndexFunc(out.Rules, func(r GuardRule) bool { return r.Category == c })
-		if i < 0 {
-			var known []string
-			for _, r := range out.Rules {
-				known = append(known, r.Category)
-			}
-			return GuardPolicy{}, fmt.Errorf("%w: guard keywords for unknown category %q (known: %s; add a new one under guard.rules)", ErrConfig, c, strings.Join(known, ", "))
+	for _, words := range []struct {
+		m    map[string][]string
+		what string
+		add  func(r *GuardRule, w []string)
+	}{
+		{x.Keywords, "keywords", func(r *GuardRule, w []string) { r.Keywords = append(r.Keywords, w...) }},
+		{x.Page, "page words", func(r *GuardRule, w []string) { r.Page = append(r.Page, w...) }},
+	} {
+		cats := make([]string, 0, len(words.m))
+		for c := range words.m {
+			cats = append(cats, c)
 		}
-		out.Rules[i].Keywords = append(out.Rules[i].Keywords, x.Keywords[c]...)
+		slices.Sort(cats)
+		for _, c := range cats {
+			i := slices.IndexFunc(out.Rules, func(r GuardRule) bool { return r.Category == c })
+			if i < 0 {
+				var known []string
+				for _, r := range out.Rules {
+					known = append(known, r.Category)
+				}
+				return GuardPolicy{}, fmt.Errorf("%w: guard %s for unknown category %q (known: %s; add a new one under guard.rules)", ErrConfig, words.what, c, strings.Join(known, ", "))
+			}
+			words.add(&out.Rules[i], words.m[c])
+		}
 	}
 	out.Rules = append(out.Rules, x.Rules...)
 	return out, nil
