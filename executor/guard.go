@@ -234,7 +234,7 @@ type compiledRule struct {
 	index  int
 	words  *phraseSet
 	page   *phraseSet // page words and totals
-	strong *phraseSet // page words that are not totals, and the keywords
+	strong *phraseSet // page words that are not totals (and, for money rules, the keywords)
 	ids    []*regexp.Regexp
 	cmds   []*regexp.Regexp
 }
@@ -270,7 +270,12 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 			g.excepts.add(k, i)
 		}
 		c.page = phrases(r.Page, r.Totals)
-		c.strong = phrases(r.Page, r.Keywords)
+		c.strong = phrases(r.Page)
+		if r.Amount {
+			// With an amount of money, the category's own words in the page's text ("Confirm
+			// payment", "Place your order") say what the page is for.
+			c.strong = phrases(r.Page, r.Keywords)
+		}
 		for _, w := range [][]string{r.Keywords, r.Page, r.Totals} {
 			for _, k := range w {
 				g.known.add(k, 0)

@@ -3,6 +3,7 @@ package executor
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -93,6 +94,9 @@ func scriptGroup(label string) string {
 	return "other"
 }
 
+// topLocales are 40 of the languages most used on Android phones.
+var topLocales = strings.Fields("en zh es pt ru ja de fr ko it tr id vi th ar hi pl nl uk fa ms bn cs ro hu el sv he da fi nb sk bg hr sr ca lt ta te ur")
+
 // corpusScore is the guard's figures on the corpus, per script group.
 type corpusScore struct {
 	sensitive, held, harmless, falseHolds int
@@ -139,13 +143,13 @@ func scoreCorpus(g *Guard, items []corpusItem) map[string]*corpusScore {
 // translations use ("Delete list", "Send thanks") escape it where the page does not
 // show what it is for.
 var corpusFloors = map[string][2]float64{
-	"Arabic/Hebrew":            {0.48, 0.03},
+	"Arabic/Hebrew":            {0.50, 0.03},
 	"CJK":                      {0.82, 0.06},
-	"Cyrillic/Greek/Caucasian": {0.60, 0.025},
-	"Indic":                    {0.36, 0.01},
-	"Latin":                    {0.68, 0.04},
+	"Cyrillic/Greek/Caucasian": {0.64, 0.025},
+	"Indic":                    {0.44, 0.01},
+	"Latin":                    {0.70, 0.04},
 	"Southeast Asian":          {0.38, 0.01},
-	"other":                    {0.45, 0.01},
+	"other":                    {0.55, 0.01},
 }
 
 // TestGuardCorpus measures the guard on labels and pages from real apps' strings in over
@@ -153,6 +157,8 @@ var corpusFloors = map[string][2]float64{
 // corpusFloors.
 //
 //	go test ./executor -run TestGuardCorpus -v
+//
+// With GUARD_CORPUS_MISSES=1 it lists every miss and false hold.
 func TestGuardCorpus(t *testing.T) {
 	items := loadCorpus(t)
 	langs := map[string]bool{}
@@ -168,7 +174,21 @@ func TestGuardCorpus(t *testing.T) {
 	if sens < 300 || harm < 300 || len(langs) < 30 {
 		t.Fatalf("the corpus has %d sensitive and %d harmless labels in %d languages; want 300, 300 and 30", sens, harm, len(langs))
 	}
-	scores := scoreCorpus(defaultGuard(t), items)
+	g := defaultGuard(t)
+	var top []corpusItem
+	for _, c := range items {
+		if slices.Contains(topLocales, strings.Split(c.Locale, "-")[0]) {
+			top = append(top, c)
+		}
+	}
+	topScores := scoreCorpus(g, top)
+	for _, grp := range slices.Sorted(maps.Keys(topScores)) {
+		sc := topScores[grp]
+		t.Logf("top-40 locales, %-26s %2d languages: recall %5.1f%% (%d/%d), false holds %4.1f%% (%d/%d)", grp, len(sc.languages),
+			100*float64(sc.held)/float64(max(sc.sensitive, 1)), sc.held, sc.sensitive,
+			100*float64(sc.falseHolds)/float64(max(sc.harmless, 1)), sc.falseHolds, sc.harmless)
+	}
+	scores := scoreCorpus(g, items)
 	groups := make([]string, 0, len(scores))
 	for g := range scores {
 		groups = append(groups, g)
@@ -180,6 +200,9 @@ func TestGuardCorpus(t *testing.T) {
 		falseHolds := float64(sc.falseHolds) / float64(max(sc.harmless, 1))
 		t.Logf("%-26s %3d languages: recall %5.1f%% (%d/%d), false holds %4.1f%% (%d/%d)", grp, len(sc.languages),
 			100*recall, sc.held, sc.sensitive, 100*falseHolds, sc.falseHolds, sc.harmless)
+		if os.Getenv("GUARD_CORPUS_MISSES") != "" {
+			t.Logf("%s misses and false holds:\n%s", grp, strings.Join(sc.misses, "\n"))
+		}
 		floor, ok := corpusFloors[grp]
 		if !ok {
 			t.Errorf("group %s has no floor", grp)

@@ -48,6 +48,9 @@ type pageInfo struct {
 	bands map[int][]int
 }
 
+// maxDialogActions is the most actions a dialog offers.
+const maxDialogActions = 5
+
 // bandHeight is the height of a band of the page's element index, in pixels.
 const bandHeight = 64
 
@@ -104,7 +107,8 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 		money = money || hasAmount(n)
 	}
 	info := pageInfo{bands: map[int][]int{}}
-	bottomY, checked, checkables := -1, 0, 0
+	bottomY, checked, checkables, actions := -1, 0, 0, 0
+	list := false
 	compose := false
 	var fields []guardText
 	for i := range s.Elements {
@@ -135,6 +139,10 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 				checked++
 			}
 		}
+		if e.Clickable || e.LongClickable {
+			actions++
+		}
+		list = list || e.Scrollable
 		if buttonLike(e) && e.Bounds.Y2 > bottomY {
 			bottomY, info.bottom = e.Bounds.Y2, e.Index
 		}
@@ -148,11 +156,15 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 		if r.Amount && password {
 			found, strong = true, true // a password or PIN asked on a page that shows an amount
 		}
+		// Without money, page words make the page one that deletes or sends only on a
+		// dialog ("Delete 3 items? This cannot be undone."): in a list or a long page they
+		// may be anyone's words ("I deleted the file").
+		dialog := r.Amount || (!list && actions <= maxDialogActions)
 		for _, t := range texts {
 			if !found && r.page.has(t) {
 				found = true
 			}
-			if r.strong.has(t) {
+			if dialog && r.strong.has(t) {
 				found, strong = true, true
 				break
 			}

@@ -281,7 +281,7 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 			cat := verbs[verb]
 			for g, k := range counts {
 				// Recurs in the verb's strings, and is rare elsewhere in the locale.
-				if k < 3 || float64(k) < 0.5*float64(n[verb]) || float64(all[g]-k) > 0.005*float64(len(docs)) || float64(all[g]) > 1.5*float64(k) {
+				if k < 2 || float64(k) < 0.3*float64(n[verb]) || float64(all[g]-k) > 0.005*float64(len(docs)) || float64(all[g]) > 1.5*float64(k) {
 					continue
 				}
 				if words[cat] == nil {
