@@ -77,8 +77,8 @@ type GuardPolicy struct {
 var guardVocabulary []byte
 
 // generatedVocabulary is guard_vocab.yaml, made by executor/internal/guardgen from the
-// translated string catalogs of real apps: category (or confirm, dismiss, page:CATEGORY)
-// → locale → words.
+// translated string catalogs of real apps: category (or confirm, dismiss, page:CATEGORY,
+// except:CATEGORY) → locale → words.
 //
 //go:embed guard_vocab.yaml
 var generatedVocabulary []byte
@@ -132,9 +132,18 @@ func DefaultGuardPolicy() GuardPolicy {
 	}
 	var p GuardPolicy
 	for _, r := range f.Rules {
+		keywords := append(flatVocabulary(r.Keywords), flatVocabulary(gen[r.Category])...)
+		// A generated name that is itself one of the words ("Deleted" is 削除 in Japanese)
+		// would clear every use of the word: it is left out.
+		var except []string
+		for _, e := range flatVocabulary(gen["except:"+r.Category]) {
+			if !slices.ContainsFunc(keywords, func(k string) bool { return newGuardText(k).s == newGuardText(e).s }) {
+				except = append(except, e)
+			}
+		}
 		p.Rules = append(p.Rules, GuardRule{Category: r.Category, Type: r.Type,
-			Keywords: append(flatVocabulary(r.Keywords), flatVocabulary(gen[r.Category])...), IDs: r.IDs,
-			Commands: r.Commands, Except: flatVocabulary(r.Except), Page: append(flatVocabulary(r.Page), flatVocabulary(gen["page:"+r.Category])...),
+			Keywords: keywords, IDs: r.IDs,
+			Commands: r.Commands, Except: append(flatVocabulary(r.Except), except...), Page: append(flatVocabulary(r.Page), flatVocabulary(gen["page:"+r.Category])...),
 			Totals: flatVocabulary(r.Totals), Amount: r.Amount})
 	}
 	p.Confirm = append(flatVocabulary(f.Confirm), flatVocabulary(gen["confirm"])...)

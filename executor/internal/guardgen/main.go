@@ -46,7 +46,7 @@ type catalog struct {
 // role is what a string is for the guard.
 type role struct {
 	key      string
-	category string // payment, send, …; "confirm", "dismiss", "page:payment", …
+	category string // payment, send, …; "confirm", "dismiss", "page:payment", "except:send", …
 }
 
 // vocabulary keys, by repository.
@@ -60,12 +60,16 @@ var vocabulary = map[string][]role{
 		{"okay_action", "confirm"}, {"dialog_confirm_delete_confirm_button", "confirm"},
 		{"cancel_action", "dismiss"}, {"funding_googleplay_contribution_reminder_negative_button", "dismiss"},
 		{"dialog_confirm_delete_title", "page:delete"},
+		// Names that hold a sensitive word without doing it (Người gửi, 送信者: sender).
+		{"font_size_message_list_sender", "except:send"}, {"special_mailbox_name_sent", "except:send"},
+		{"special_mailbox_name_outbox", "except:send"},
 	},
 	"wikimedia/apps-android-wikipedia": {
 		{"nav_item_donate", "payment"}, {"donation_reminders_prompt_positive_button", "payment"},
 		{"talk_list_item_overflow_subscribe", "subscription"},
 		{"edit_done", "send"},
 		{"onboarding_continue", "confirm"},
+		{"watchlist_page_deleted", "except:delete"},
 	},
 }
 
