@@ -143,12 +143,12 @@ func scoreCorpus(g *Guard, items []corpusItem) map[string]*corpusScore {
 // translations use ("Delete list", "Send thanks") escape it where the page does not
 // show what it is for.
 var corpusFloors = map[string][2]float64{
-	"Arabic/Hebrew":            {0.50, 0.03},
-	"CJK":                      {0.82, 0.06},
-	"Cyrillic/Greek/Caucasian": {0.64, 0.025},
-	"Indic":                    {0.44, 0.01},
-	"Latin":                    {0.70, 0.04},
-	"Southeast Asian":          {0.38, 0.01},
+	"Arabic/Hebrew":            {0.53, 0.03},
+	"CJK":                      {0.82, 0.05},
+	"Cyrillic/Greek/Caucasian": {0.67, 0.025},
+	"Indic":                    {0.54, 0.01},
+	"Latin":                    {0.72, 0.035},
+	"Southeast Asian":          {0.53, 0.01},
 	"other":                    {0.55, 0.01},
 }
 
