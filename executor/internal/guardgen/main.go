@@ -3,7 +3,8 @@
 //
 //   - executor/guard_vocab.yaml: sensitive words, generic confirms, ways out and page
 //     words per language, taken from the translated strings.xml of Thunderbird for
-//     Android, the Wikipedia Android app and AOSP Messaging (all Apache-2.0), string by
+//     Android, the Wikipedia Android app, AOSP Messaging and AOSP Nfc ("Pay with") (all
+//     Apache-2.0), string by
 //     string (the keys are listed below with the category each one names);
 //   - executor/guard_currency.txt: every currency symbol CLDR gives for every currency in
 //     every locale x/text supports (zł, Rp, ر.س., ₫, …), one a line;
@@ -13,7 +14,7 @@
 // Run from the repository root with the two repositories checked out as git directories
 // (the commits the data was made from are in the output's provenance):
 //
-//	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR
+//	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR
 package main
 
 import (
@@ -64,6 +65,9 @@ var vocabulary = map[string][]role{
 		{"font_size_message_list_sender", "except:send"}, {"special_mailbox_name_sent", "except:send"},
 		{"special_mailbox_name_outbox", "except:send"},
 	},
+	"GrapheneOS/platform_packages_apps_Nfc": {
+		{"pay_with", "payment"}, {"pay_with", "page:payment"},
+	},
 	"GrapheneOS/platform_packages_apps_Messaging": {
 		{"action_send", "send"}, {"message_context_menu_forward_message", "send"}, {"action_delete", "delete"},
 		{"delete_conversation_decline_button", "dismiss"},
@@ -113,10 +117,11 @@ func main() {
 	tb := flag.String("thunderbird", "", "git directory of thunderbird/thunderbird-android")
 	wp := flag.String("wikipedia", "", "git directory of wikimedia/apps-android-wikipedia")
 	msg := flag.String("messaging", "", "git directory of an AOSP Messaging mirror (GrapheneOS/platform_packages_apps_Messaging)")
+	nfc := flag.String("nfc", "", "git directory of an AOSP Nfc mirror (GrapheneOS/platform_packages_apps_Nfc)")
 	out := flag.String("out", "executor", "the executor package directory")
 	flag.Parse()
-	if *tb == "" || *wp == "" || *msg == "" {
-		fmt.Fprintln(os.Stderr, "guardgen: give -thunderbird DIR, -wikipedia DIR and -messaging DIR (git directories of the three repositories)")
+	if *tb == "" || *wp == "" || *msg == "" || *nfc == "" {
+		fmt.Fprintln(os.Stderr, "guardgen: give -thunderbird DIR, -wikipedia DIR, -messaging DIR and -nfc DIR (git directories of the four repositories)")
 		os.Exit(2)
 	}
 	cats := []*catalog{}
@@ -124,6 +129,7 @@ func main() {
 		{"thunderbird/thunderbird-android", *tb, "Apache-2.0"},
 		{"wikimedia/apps-android-wikipedia", *wp, "Apache-2.0"},
 		{"GrapheneOS/platform_packages_apps_Messaging", *msg, "Apache-2.0"},
+		{"GrapheneOS/platform_packages_apps_Nfc", *nfc, "Apache-2.0"},
 	} {
 		cat, err := readCatalog(c.repo, c.dir, c.licence)
 		if err != nil {
