@@ -237,9 +237,28 @@ func (g *Guard) primary(el *perception.Element, s *perception.Screen, info pageI
 	case own == "":
 		return el.Clickable || el.LongClickable
 	case el.Index == info.bottom:
-		return !g.known.has(newGuardText(withoutAmounts(own)))
+		return !g.knows(newGuardText(withoutAmounts(own)), &info.rule)
 	}
 	return false
+}
+
+// knows reports whether t holds a word the guard knows other than the words of rule r
+// (a bottom button "ยืนยันการชำระเงิน" on a payment page holds only a payment word: its
+// verb is in no vocabulary; "Continue reading" holds a known confirm).
+func (g *Guard) knows(t guardText, r *compiledRule) bool {
+	var own []span
+	r.page.find(t, func(_ int, at span) { own = append(own, at) })
+	r.words.find(t, func(_ int, at span) { own = append(own, at) })
+	known := false
+	g.known.find(t, func(_ int, at span) {
+		for _, o := range own {
+			if o.start <= at.start && at.end <= o.end {
+				return
+			}
+		}
+		known = true
+	})
+	return known
 }
 
 // iconAction reports whether el is a label-less or symbol action (a toolbar icon).

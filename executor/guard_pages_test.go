@@ -16,7 +16,7 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 	tap := memory.Action{Type: memory.Tap, Index: 1}
 	for _, tc := range []struct{ label, id, category string }{
 		// Languages outside guard.yaml (from the generated vocabulary).
-		{"Paga ora", "", ""}, // Italian "pay now" has no catalog source: the page judges it (TestGuardJudgesPageStructure)
+		{"Paga ora", "", "payment"},
 		{"Doneren", "", "payment"}, {"Wyślij", "", "send"}, {"Usuń", "", "delete"}, {"Sil", "", "delete"}, {"Gönder", "", "send"},
 		{"احذف", "", "delete"}, {"أرسل", "", "send"}, {"हटाएं", "", "delete"}, {"भेजें", "", "send"}, {"Xóa", "", "delete"}, {"Gửi", "", "send"},
 		{"ลบ", "", "delete"}, {"ส่งข้อความ", "", "send"}, {"Hapus", "", "delete"}, {"Kirim", "", "send"}, {"Verwijderen", "", "delete"},
@@ -87,7 +87,8 @@ func TestGuardJudgesPageStructure(t *testing.T) {
 			{Index: 1, Role: "checkbox", Checkable: true, Checked: true, Class: "android.widget.CheckBox"},
 			{Index: 2, Role: "checkbox", Checkable: true, Class: "android.widget.CheckBox"}, icon}}, "delete"},
 		// Harmless: the same buttons where the page neither pays, sends nor deletes.
-		{"Paga ora without a payment page", button(1, "Paga ora", 1800), &perception.Screen{Signature: "x", Context: []string{"Impostazioni"}}, ""},
+		{"an unknown label without a payment page", button(1, "Procedi adesso", 1800), &perception.Screen{Signature: "x", Context: []string{"Impostazioni"}}, ""},
+		{"an unknown label at the bottom of a payment page", button(1, "Procedi adesso", 1800), pay("12,50 €", "Procedi adesso"), "payment"},
 		{"cart: a total alone does not make the checkout button a payment", button(1, "去结算", 1800), &perception.Screen{Signature: "cart", Context: []string{"合计 ¥18"}}, ""},
 		{"Continue reading on a payment page", button(1, "Continue reading", 1800), pay("$4.99", "Continue reading"), ""},
 		{"Cancel on a payment page", button(1, "Cancel", 1800), pay("$4.99", "Cancel"), ""},

@@ -4,7 +4,7 @@
 //   - executor/guard_vocab.yaml: sensitive words, generic confirms, ways out and page
 //     words per language, taken from the translated strings.xml of Thunderbird for
 //     Android, the Wikipedia Android app, AOSP Messaging and AOSP Nfc ("Pay with") (all
-//     Apache-2.0), string by
+//     Apache-2.0), and of BlueWallet's loc/*.json (MIT: Pay, Send now, Fee), string by
 //     string (the keys are listed below with the category each one names);
 //   - executor/guard_currency.txt: every currency symbol CLDR gives for every currency in
 //     every locale x/text supports (zł, Rp, ر.س., ₫, …), one a line;
@@ -14,7 +14,7 @@
 // Run from the repository root with the two repositories checked out as git directories
 // (the commits the data was made from are in the output's provenance):
 //
-//	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR
+//	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR
 package main
 
 import (
@@ -64,6 +64,10 @@ var vocabulary = map[string][]role{
 		// Names that hold a sensitive word without doing it (Người gửi, 送信者: sender).
 		{"font_size_message_list_sender", "except:send"}, {"special_mailbox_name_sent", "except:send"},
 		{"special_mailbox_name_outbox", "except:send"},
+	},
+	"BlueWallet/BlueWallet": {
+		{"lnd.payButton", "payment"}, {"bip47.pay_this_contact", "payment"}, {"send.confirm_sendNow", "transfer"},
+		{"lnd.payment", "page:payment"}, {"send.details_recipients_title", "page:transfer"}, {"send.create_fee", "page:transfer"},
 	},
 	"GrapheneOS/platform_packages_apps_Nfc": {
 		{"pay_with", "payment"}, {"pay_with", "page:payment"},
@@ -118,10 +122,11 @@ func main() {
 	wp := flag.String("wikipedia", "", "git directory of wikimedia/apps-android-wikipedia")
 	msg := flag.String("messaging", "", "git directory of an AOSP Messaging mirror (GrapheneOS/platform_packages_apps_Messaging)")
 	nfc := flag.String("nfc", "", "git directory of an AOSP Nfc mirror (GrapheneOS/platform_packages_apps_Nfc)")
+	bw := flag.String("bluewallet", "", "git directory of BlueWallet/BlueWallet")
 	out := flag.String("out", "executor", "the executor package directory")
 	flag.Parse()
-	if *tb == "" || *wp == "" || *msg == "" || *nfc == "" {
-		fmt.Fprintln(os.Stderr, "guardgen: give -thunderbird DIR, -wikipedia DIR, -messaging DIR and -nfc DIR (git directories of the four repositories)")
+	if *tb == "" || *wp == "" || *msg == "" || *nfc == "" || *bw == "" {
+		fmt.Fprintln(os.Stderr, "guardgen: give -thunderbird, -wikipedia, -messaging, -nfc and -bluewallet (git directories of the five repositories)")
 		os.Exit(2)
 	}
 	cats := []*catalog{}
@@ -130,8 +135,13 @@ func main() {
 		{"wikimedia/apps-android-wikipedia", *wp, "Apache-2.0"},
 		{"GrapheneOS/platform_packages_apps_Messaging", *msg, "Apache-2.0"},
 		{"GrapheneOS/platform_packages_apps_Nfc", *nfc, "Apache-2.0"},
+		{"BlueWallet/BlueWallet", *bw, "MIT"},
 	} {
-		cat, err := readCatalog(c.repo, c.dir, c.licence)
+		read := readCatalog
+		if c.repo == "BlueWallet/BlueWallet" {
+			read = readJSONCatalog
+		}
+		cat, err := read(c.repo, c.dir, c.licence)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "guardgen:", err)
 			os.Exit(1)
@@ -202,6 +212,60 @@ func readCatalog(repo, dir, licence string) (*catalog, error) {
 			if v := clean(s.Inner); v != "" {
 				if _, dup := c.strings[s.Name][loc]; !dup {
 					c.strings[s.Name][loc] = v
+				}
+			}
+		}
+	}
+	return c, nil
+}
+
+// jsonLocales are BlueWallet's file names that are not BCP 47 tags.
+var jsonLocales = map[string]string{"jp_jp": "ja", "ua": "uk", "zar_afr": "af", "zar_xho": "xh", "be@tarask": "be", "kk@Cyrl": "kk"}
+
+// readJSONCatalog reads BlueWallet's loc/*.json: section → key → text, as "section.key".
+func readJSONCatalog(repo, dir, licence string) (*catalog, error) {
+	head, err := git(dir, "rev-parse", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	files, err := git(dir, "ls-tree", "--name-only", "HEAD", "loc/")
+	if err != nil {
+		return nil, err
+	}
+	c := &catalog{repo: repo, commit: strings.TrimSpace(string(head)), licence: licence, strings: map[string]map[string]string{}}
+	for _, f := range strings.Split(string(files), "\n") {
+		if !strings.HasSuffix(f, ".json") {
+			continue
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		loc, ok := jsonLocales[name]
+		if !ok {
+			t, err := language.Parse(strings.ReplaceAll(name, "_", "-"))
+			if err != nil {
+				continue
+			}
+			loc = t.String()
+		}
+		data, err := git(dir, "show", "HEAD:"+f)
+		if err != nil {
+			return nil, err
+		}
+		var sections map[string]json.RawMessage
+		if err := json.Unmarshal(data, &sections); err != nil {
+			continue
+		}
+		for sec, raw := range sections {
+			var kv map[string]string
+			if json.Unmarshal(raw, &kv) != nil {
+				continue
+			}
+			for k, v := range kv {
+				key := sec + "." + k
+				if c.strings[key] == nil {
+					c.strings[key] = map[string]string{}
+				}
+				if v = strings.Join(strings.Fields(v), " "); v != "" {
+					c.strings[key][loc] = v
 				}
 			}
 		}
@@ -381,6 +445,11 @@ func writeVocabulary(path string, cats []*catalog) error {
 		for loc, ws := range byLoc {
 			byLoc[loc] = slices.DeleteFunc(ws, func(w string) bool { return harmless[loc][w] })
 		}
+	}
+	// A wallet's "Send now" is a transfer, but where its translation is just the language's
+	// send, the word stays a send (the guard names a send with an amount a transfer).
+	for loc, ws := range words["transfer"] {
+		words["transfer"][loc] = slices.DeleteFunc(ws, func(w string) bool { return slices.Contains(words["send"][loc], w) })
 	}
 	var b bytes.Buffer
 	b.WriteString("# GENERATED by `go run ./executor/internal/guardgen`; do not edit (extend guard.yaml or the config).\n")
