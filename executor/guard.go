@@ -136,9 +136,15 @@ func DefaultGuardPolicy() GuardPolicy {
 		// A generated name that is itself one of the words ("Deleted" is 削除 in Japanese)
 		// would clear every use of the word: it is left out.
 		var except []string
-		for _, e := range flatVocabulary(gen["except:"+r.Category]) {
-			if !slices.ContainsFunc(keywords, func(k string) bool { return newGuardText(k).s == newGuardText(e).s }) {
-				except = append(except, e)
+		if names := flatVocabulary(gen["except:"+r.Category]); len(names) > 0 {
+			words := make(map[string]bool, len(keywords))
+			for _, k := range keywords {
+				words[newGuardText(k).s] = true
+			}
+			for _, e := range names {
+				if !words[newGuardText(e).s] {
+					except = append(except, e)
+				}
 			}
 		}
 		p.Rules = append(p.Rules, GuardRule{Category: r.Category, Type: r.Type,

@@ -70,7 +70,7 @@ func normLabel(s string) string {
 		if word < 0 {
 			word = b.Len()
 		}
-		if r >= utf8.RuneSelf && unicode.IsLetter(r) {
+		if r >= utf8.RuneSelf && mayLookAlike(r) {
 			foreign = true
 		}
 		b.WriteRune(r)
@@ -159,6 +159,19 @@ func foldConfusable(w string) string {
 // so scripts without such letters skip it.
 var lookAlikeScripts = []*unicode.RangeTable{unicode.Latin, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Cherokee,
 	unicode.Coptic, unicode.Lisu, unicode.Georgian, unicode.Common, unicode.Inherited}
+
+// mayLookAlike reports whether r lies in a block whose letters may pass for Latin ones
+// (Latin extensions, IPA, Greek, Cyrillic, Armenian, Georgian, Cherokee, Lisu, Coptic):
+// a range test, so words of other scripts (Han, Thai, Arabic, Devanagari, …) skip the
+// confusables lookup without a table walk per letter.
+func mayLookAlike(r rune) bool {
+	switch {
+	case r < 0x0590, r >= 0x10A0 && r <= 0x10FF, r >= 0x13A0 && r <= 0x13FF, r >= 0x1D00 && r <= 0x1FFF,
+		r >= 0x2C00 && r <= 0x2DFF, r >= 0xA4D0 && r <= 0xA4FF, r >= 0xA640 && r <= 0xA7FF, r >= 0xAB30 && r <= 0xABBF:
+		return true
+	}
+	return false
+}
 
 // asciiLookAlike is the ASCII letters r imitates by its confusables skeleton, if any.
 func asciiLookAlike(r rune) (string, bool) {
