@@ -78,7 +78,7 @@ var guardVocabulary []byte
 
 // generatedVocabulary is guard_vocab.yaml, made by executor/internal/guardgen from the
 // translated string catalogs of real apps: category (or confirm, dismiss, page:CATEGORY,
-// except:CATEGORY) → locale → words.
+// except:CATEGORY, object) → locale → words.
 //
 //go:embed guard_vocab.yaml
 var generatedVocabulary []byte
@@ -155,6 +155,7 @@ func DefaultGuardPolicy() GuardPolicy {
 	p.Confirm = append(flatVocabulary(f.Confirm), flatVocabulary(gen["confirm"])...)
 	p.Dismiss = append(flatVocabulary(f.Dismiss), flatVocabulary(gen["dismiss"])...)
 	p.Precision = f.Precision
+	p.Precision.Objects = append(slices.Clone(p.Precision.Objects), flatVocabulary(gen["object"])...)
 	return p
 }
 
@@ -628,7 +629,21 @@ func (g *Guard) named(t guardText, at span) bool {
 		p.find(t, func(_ int, sp span) { found = found || sp.start == t.toks[next].start })
 		return found
 	}
-	if nextHas(g.objects) {
+	// The state of a view right after the word ("Remove filter", 移除星标), or right
+	// before it in a label of two words, where the object comes first ("Ster verwijderen",
+	// 별표 삭제).
+	viewState := false
+	g.objects.find(t, func(_ int, sp span) {
+		gapAfter := strings.TrimSpace(t.s[at.end:max(sp.start, at.end)])
+		gapBefore := strings.TrimSpace(t.s[min(sp.end, at.start):at.start])
+		switch {
+		case sp.start >= at.end && gapAfter == "":
+			viewState = true
+		case sp.end <= at.start && gapBefore == "" && len(t.toks) <= 2:
+			viewState = true
+		}
+	})
+	if viewState {
 		return true
 	}
 	if !g.nounable.has(word) || len(newGuardText(word.s).toks) != 1 {

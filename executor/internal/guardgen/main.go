@@ -61,6 +61,8 @@ var vocabulary = map[string][]role{
 		{"okay_action", "confirm"}, {"dialog_confirm_delete_confirm_button", "confirm"},
 		{"cancel_action", "dismiss"}, {"funding_googleplay_contribution_reminder_negative_button", "dismiss"},
 		{"dialog_confirm_delete_title", "page:delete"},
+		// The state of a view, not data: removing a star or clearing a search deletes nothing.
+		{"star_button_description", "object"}, {"search_action", "object"},
 		// Names that hold a sensitive word without doing it (Người gửi, 送信者: sender).
 		{"font_size_message_list_sender", "except:send"}, {"special_mailbox_name_sent", "except:send"},
 		{"special_mailbox_name_outbox", "except:send"},
