@@ -200,8 +200,6 @@ func hasWordy(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
 }
 
-// hasLetter reports whether s holds a letter.
-func hasLetter(s string) bool { return strings.IndexFunc(s, unicode.IsLetter) >= 0 }
 
 // shellWords splits a command line into words the way a POSIX shell would for plain
 // words, removing quotes; unquoted reports whether an operator or expansion (; & | < > $ `
