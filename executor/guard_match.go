@@ -220,4 +220,3 @@ func (g *Guard) dismisses(el *perception.Element, own string) bool {
 	id := idWords(el.ResourceID)
 	return id != "" && g.dismiss.has(newGuardText(id))
 }
-

@@ -200,7 +200,6 @@ func hasWordy(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
 }
 
-
 // shellWords splits a command line into words the way a POSIX shell would for plain
 // words, removing quotes; unquoted reports whether an operator or expansion (; & | < > $ `
 // or a line break) appears outside quotes.
