@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode"
 
 	"gopkg.in/yaml.v3"
 
@@ -36,8 +35,28 @@ type GuardRule struct {
 	// Page are words that, in a page's own text, make a generic confirm (Confirm.Words, or
 	// a label-less button or icon) an action of this category; with Amount the page must
 	// also show an amount of money.
-	Page   []string `json:"page,omitempty" yaml:"page,omitempty"`
+	Page []string `json:"page,omitempty" yaml:"page,omitempty"`
+	// Totals are page words that name a sum ("Total", 合计): with an amount they make a
+	// generic confirm an action of this category, but on their own they do not make the
+	// page one where every primary action is held (a cart shows a total too).
+	Totals []string `json:"totals,omitempty" yaml:"totals,omitempty"`
 	Amount bool     `json:"amount,omitempty" yaml:"amount,omitempty"`
+}
+
+// GuardPrecision are the words that tell a sensitive word used as a name from the action
+// it names: "Transfer history", "Tip of the day", "View purchase history", "Remove filter".
+type GuardPrecision struct {
+	// Lead words open a label that only shows something ("View …", "See …").
+	Lead []string `json:"lead,omitempty" yaml:"lead,omitempty"`
+	// Nounable are sensitive words that are also nouns (transfer, order, tip, post).
+	Nounable []string `json:"nounable,omitempty" yaml:"nounable,omitempty"`
+	// Nouns after a nounable word make it a name ("Transfer history", "Tip of the day").
+	Nouns []string `json:"nouns,omitempty" yaml:"nouns,omitempty"`
+	// Before are words that, before a nounable word, make it a name ("this tip").
+	Before []string `json:"before,omitempty" yaml:"before,omitempty"`
+	// Objects after a sensitive word are a view's state, not data ("Remove filter",
+	// "Reset zoom", "Clear all filters").
+	Objects []string `json:"objects,omitempty" yaml:"objects,omitempty"`
 }
 
 // GuardPolicy is the configurable guard: the rules, checked in order, and the generic
@@ -50,10 +69,19 @@ type GuardPolicy struct {
 	// Dismiss are labels (and resource-id words) that never confirm anything: Cancel,
 	// Close, Back.
 	Dismiss []string `json:"dismiss,omitempty" yaml:"dismiss,omitempty"`
+	// Precision tells names from actions.
+	Precision GuardPrecision `json:"precision,omitempty" yaml:"precision,omitempty"`
 }
 
 //go:embed guard.yaml
 var guardVocabulary []byte
+
+// generatedVocabulary is guard_vocab.yaml, made by executor/internal/guardgen from the
+// translated string catalogs of real apps: category (or confirm, dismiss, page:CATEGORY,
+// except:CATEGORY, object) → locale → words.
+//
+//go:embed guard_vocab.yaml
+var generatedVocabulary []byte
 
 // vocabularyFile is guard.yaml: word lists grouped by language.
 type vocabularyFile struct {
@@ -65,18 +93,32 @@ type vocabularyFile struct {
 		Commands []string            `yaml:"commands"`
 		Except   map[string][]string `yaml:"except"`
 		Page     map[string][]string `yaml:"page"`
+		Totals   map[string][]string `yaml:"totals"`
 		Amount   bool                `yaml:"amount"`
 	} `yaml:"rules"`
-	Confirm map[string][]string `yaml:"confirm"`
-	Dismiss map[string][]string `yaml:"dismiss"`
+	Confirm   map[string][]string `yaml:"confirm"`
+	Dismiss   map[string][]string `yaml:"dismiss"`
+	Precision GuardPrecision      `yaml:"precision"`
 }
 
-// guardLanguages is the order languages are read from guard.yaml.
-var guardLanguages = []string{"en", "zh", "es", "de", "fr", "ja", "pt", "ru", "ko"}
+// flatVocabulary lists the words of every language, languages in a stable order.
+func flatVocabulary(m map[string][]string) []string {
+	langs := make([]string, 0, len(m))
+	for l := range m {
+		langs = append(langs, l)
+	}
+	slices.Sort(langs)
+	var out []string
+	for _, l := range langs {
+		out = append(out, m[l]...)
+	}
+	return out
+}
 
 // DefaultGuardPolicy covers paying, transferring money, placing orders, subscribing,
-// deleting, sending and granting permissions, in English, Chinese, Spanish, German,
-// French, Japanese, Portuguese, Russian and Korean (the vocabulary is executor/guard.yaml).
+// deleting, sending, calling and granting permissions: executor/guard.yaml (written by
+// hand: phrasings, resource ids, shell commands, page words) and executor/guard_vocab.yaml
+// (generated from real apps' translated strings, over a hundred locales).
 func DefaultGuardPolicy() GuardPolicy {
 	var f vocabularyFile
 	if err := yaml.Unmarshal(guardVocabulary, &f); err != nil {
@@ -84,19 +126,36 @@ func DefaultGuardPolicy() GuardPolicy {
 		// happen in a released binary.
 		panic("executor: guard.yaml: " + err.Error())
 	}
-	flat := func(m map[string][]string) []string {
-		var out []string
-		for _, lang := range guardLanguages {
-			out = append(out, m[lang]...)
-		}
-		return out
+	var gen map[string]map[string][]string
+	if err := yaml.Unmarshal(generatedVocabulary, &gen); err != nil {
+		panic("executor: guard_vocab.yaml: " + err.Error()) // compiled in and tested, as above
 	}
 	var p GuardPolicy
 	for _, r := range f.Rules {
-		p.Rules = append(p.Rules, GuardRule{Category: r.Category, Type: r.Type, Keywords: flat(r.Keywords), IDs: r.IDs,
-			Commands: r.Commands, Except: flat(r.Except), Page: flat(r.Page), Amount: r.Amount})
+		keywords := append(flatVocabulary(r.Keywords), flatVocabulary(gen[r.Category])...)
+		// A generated name that is itself one of the words ("Deleted" is 削除 in Japanese)
+		// would clear every use of the word: it is left out.
+		var except []string
+		if names := flatVocabulary(gen["except:"+r.Category]); len(names) > 0 {
+			words := make(map[string]bool, len(keywords))
+			for _, k := range keywords {
+				words[newGuardText(k).s] = true
+			}
+			for _, e := range names {
+				if !words[newGuardText(e).s] {
+					except = append(except, e)
+				}
+			}
+		}
+		p.Rules = append(p.Rules, GuardRule{Category: r.Category, Type: r.Type,
+			Keywords: keywords, IDs: r.IDs,
+			Commands: r.Commands, Except: append(flatVocabulary(r.Except), except...), Page: append(flatVocabulary(r.Page), flatVocabulary(gen["page:"+r.Category])...),
+			Totals: flatVocabulary(r.Totals), Amount: r.Amount})
 	}
-	p.Confirm, p.Dismiss = flat(f.Confirm), flat(f.Dismiss)
+	p.Confirm = append(flatVocabulary(f.Confirm), flatVocabulary(gen["confirm"])...)
+	p.Dismiss = append(flatVocabulary(f.Dismiss), flatVocabulary(gen["dismiss"])...)
+	p.Precision = f.Precision
+	p.Precision.Objects = append(slices.Clone(p.Precision.Objects), flatVocabulary(gen["object"])...)
 	return p
 }
 
@@ -104,8 +163,13 @@ func DefaultGuardPolicy() GuardPolicy {
 type GuardExtension struct {
 	// Keywords are extra sensitive words per existing category (payment, delete, …).
 	Keywords map[string][]string `json:"keywords,omitempty" yaml:"keywords,omitempty"`
+	// Page are extra page words per existing category: the words a language or an app uses
+	// on its payment, send or delete pages ("Zahlungsübersicht", "Betaalverzoek").
+	Page map[string][]string `json:"page,omitempty" yaml:"page,omitempty"`
 	// Confirm are extra generic confirm labels.
 	Confirm []string `json:"confirm,omitempty" yaml:"confirm,omitempty"`
+	// Dismiss are extra ways out: labels that never confirm anything.
+	Dismiss []string `json:"dismiss,omitempty" yaml:"dismiss,omitempty"`
 	// Rules are whole new categories, checked after the built-in ones.
 	Rules []GuardRule `json:"rules,omitempty" yaml:"rules,omitempty"`
 }
@@ -113,26 +177,35 @@ type GuardExtension struct {
 // Extend returns p with x added; a keyword for a category p lacks is an error (a typo
 // would silently guard nothing).
 func (p GuardPolicy) Extend(x GuardExtension) (GuardPolicy, error) {
-	out := GuardPolicy{Confirm: append(slices.Clone(p.Confirm), x.Confirm...), Dismiss: slices.Clone(p.Dismiss)}
+	out := GuardPolicy{Confirm: append(slices.Clone(p.Confirm), x.Confirm...), Dismiss: append(slices.Clone(p.Dismiss), x.Dismiss...), Precision: p.Precision}
 	for _, r := range p.Rules {
-		r.Keywords = slices.Clone(r.Keywords)
+		r.Keywords, r.Page = slices.Clone(r.Keywords), slices.Clone(r.Page)
 		out.Rules = append(out.Rules, r)
 	}
-	cats := make([]string, 0, len(x.Keywords))
-	for c := range x.Keywords {
-		cats = append(cats, c)
-	}
-	slices.Sort(cats)
-	for _, c := range cats {
-		i := slices.IndexFunc(out.Rules, func(r GuardRule) bool { return r.Category == c })
-		if i < 0 {
-			var known []string
-			for _, r := range out.Rules {
-				known = append(known, r.Category)
-			}
-			return GuardPolicy{}, fmt.Errorf("%w: guard keywords for unknown category %q (known: %s; add a new one under guard.rules)", ErrConfig, c, strings.Join(known, ", "))
+	for _, words := range []struct {
+		m    map[string][]string
+		what string
+		add  func(r *GuardRule, w []string)
+	}{
+		{x.Keywords, "keywords", func(r *GuardRule, w []string) { r.Keywords = append(r.Keywords, w...) }},
+		{x.Page, "page words", func(r *GuardRule, w []string) { r.Page = append(r.Page, w...) }},
+	} {
+		cats := make([]string, 0, len(words.m))
+		for c := range words.m {
+			cats = append(cats, c)
 		}
-		out.Rules[i].Keywords = append(out.Rules[i].Keywords, x.Keywords[c]...)
+		slices.Sort(cats)
+		for _, c := range cats {
+			i := slices.IndexFunc(out.Rules, func(r GuardRule) bool { return r.Category == c })
+			if i < 0 {
+				var known []string
+				for _, r := range out.Rules {
+					known = append(known, r.Category)
+				}
+				return GuardPolicy{}, fmt.Errorf("%w: guard %s for unknown category %q (known: %s; add a new one under guard.rules)", ErrConfig, words.what, c, strings.Join(known, ", "))
+			}
+			words.add(&out.Rules[i], words.m[c])
+		}
 	}
 	out.Rules = append(out.Rules, x.Rules...)
 	return out, nil
@@ -156,36 +229,74 @@ type Verdict struct {
 // on a screen changes the policy.
 type Guard struct {
 	rules   []compiledRule
-	confirm []*regexp.Regexp
-	dismiss []*regexp.Regexp
-	search  []*regexp.Regexp // fields where Enter searches, not sends
+	confirm *phraseSet
+	dismiss *phraseSet
+	search  *phraseSet // fields where Enter searches, not sends
+	known   *phraseSet // every word the policy knows: a label with none of them is unknown
 
-	mu       sync.Mutex // guards the page-category cache
+	lead, nounable, nouns, before, objects *phraseSet
+
+	// words and excepts are every rule's keywords and exceptions, each standing for its
+	// rule's index: a text is looked up once for all rules.
+	words, excepts *phraseSet
+
+	mu       sync.Mutex // guards the page cache
 	lastPage *perception.Screen
-	lastRule compiledRule
-	lastOK   bool
+	lastInfo pageInfo
 }
 
 type compiledRule struct {
 	GuardRule
-	words  []*regexp.Regexp
-	except []*regexp.Regexp
-	page   []*regexp.Regexp
+	index  int
+	words  *phraseSet
+	page   *phraseSet // page words and totals
+	strong *phraseSet // page words that are not totals (and, for money rules, the keywords)
 	ids    []*regexp.Regexp
 	cmds   []*regexp.Regexp
 }
 
+// phrases compiles a word list.
+func phrases(lists ...[]string) *phraseSet {
+	p := newPhraseSet()
+	for _, l := range lists {
+		for _, w := range l {
+			p.add(w, 0)
+		}
+	}
+	return p
+}
+
 // NewGuard compiles a policy.
 func NewGuard(p GuardPolicy) (*Guard, error) {
-	g := &Guard{confirm: keywordPatterns(p.Confirm), dismiss: keywordPatterns(p.Dismiss), search: keywordPatterns(searchWords)}
+	pr := p.Precision
+	g := &Guard{confirm: phrases(p.Confirm), dismiss: phrases(p.Dismiss), search: phrases(searchWords),
+		lead: phrases(pr.Lead), nounable: phrases(pr.Nounable), nouns: phrases(pr.Nouns), before: phrases(pr.Before), objects: phrases(pr.Objects)}
+	g.known = phrases(p.Confirm, p.Dismiss, pr.Lead, pr.Nouns, pr.Objects)
+	g.words, g.excepts = newPhraseSet(), newPhraseSet()
 	for i, r := range p.Rules {
 		if r.Category == "" || (r.Type != 1 && r.Type != 2) {
 			return nil, fmt.Errorf("%w: guard rule %d: needs a category and type 1 or 2", ErrConfig, i)
 		}
-		c := compiledRule{GuardRule: r}
-		c.words = keywordPatterns(r.Keywords)
-		c.except = keywordPatterns(r.Except)
-		c.page = keywordPatterns(r.Page)
+		c := compiledRule{GuardRule: r, index: i}
+		c.words = phrases(r.Keywords)
+		for _, k := range r.Keywords {
+			g.words.add(k, i)
+		}
+		for _, k := range r.Except {
+			g.excepts.add(k, i)
+		}
+		c.page = phrases(r.Page, r.Totals)
+		c.strong = phrases(r.Page)
+		if r.Amount {
+			// With an amount of money, the category's own words in the page's text ("Confirm
+			// payment", "Place your order") say what the page is for.
+			c.strong = phrases(r.Page, r.Keywords)
+		}
+		for _, w := range [][]string{r.Keywords, r.Page, r.Totals} {
+			for _, k := range w {
+				g.known.add(k, 0)
+			}
+		}
 		for _, lists := range []struct {
 			src []string
 			dst *[]*regexp.Regexp
@@ -201,33 +312,6 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 		g.rules = append(g.rules, c)
 	}
 	return g, nil
-}
-
-// keywordPatterns compiles keywords, case-insensitive: words of scripts written with
-// spaces match whole words, Chinese, Japanese and Korean ones as substrings.
-func keywordPatterns(keywords []string) []*regexp.Regexp {
-	var out []*regexp.Regexp
-	for _, k := range keywords {
-		k = strings.TrimSpace(k)
-		if k == "" {
-			continue
-		}
-		pat := `(?i)` + regexp.QuoteMeta(k)
-		if !hasCJK(k) {
-			pat = `(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(k) + `($|[^\pL\pN])`
-		}
-		out = append(out, regexp.MustCompile(pat))
-	}
-	return out
-}
-
-func hasCJK(s string) bool {
-	for _, r := range s {
-		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
-			return true
-		}
-	}
-	return false
 }
 
 // Check says whether a needs consent on screen s. el is the element a targets; for Enter,
@@ -282,26 +366,25 @@ func (g *Guard) Check(a memory.Action, el *perception.Element, s *perception.Scr
 	return Verdict{}, false
 }
 
-// element judges an action on el: its own words first, then the page's category when it
-// is a generic confirm.
+// element judges an action on el: its own words first; then, by the page it is on, a
+// generic confirm, and on a page that pays, sends or deletes its primary action whatever
+// its label says.
 func (g *Guard) element(verb string, el *perception.Element, s *perception.Screen) (Verdict, bool) {
 	r, ok := g.match(el)
 	page := false
-	if !ok && g.generic(el) {
-		r, ok = g.pageCategory(s)
+	if !ok {
+		r, ok = g.byPage(el, s)
 		page = ok
 	}
 	if !ok && s != nil {
 		// The tap lands on whatever is drawn at the element's centre: a card whose middle
 		// is its own Pay button pays.
-		if at := elementAt(s, el.Center.X, el.Center.Y); at != nil && at != el && at.Index != el.Index {
+		if at := g.page(s).at(s, el.Center.X, el.Center.Y); at != nil && at != el && at.Index != el.Index {
 			if v, hit := g.element(verb, at, nil); hit {
 				return v, true
 			}
-			if g.generic(at) {
-				if r, ok = g.pageCategory(s); ok {
-					el, page = at, true
-				}
+			if r, ok = g.byPage(at, s); ok {
+				el, page = at, true
 			}
 		}
 	}
@@ -311,6 +394,42 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 	name := label(el)
 	return Verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", verb, strconv.QuoteToGraphic(name)),
 		Target: name, Action: elementIdentity(el, s), Page: page}, true
+}
+
+// byPage judges el by the page s: a generic confirm takes the page's category; on a page
+// whose structure says it pays, sends or deletes, so does its primary action — a slider,
+// a floating action button, a label-less or symbol button, or the bottom button when its
+// label is in no language the guard knows.
+func (g *Guard) byPage(el *perception.Element, s *perception.Screen) (compiledRule, bool) {
+	if s == nil || el == nil {
+		return compiledRule{}, false
+	}
+	info := g.page(s)
+	if !info.ok {
+		if info.selection && g.iconAction(el) {
+			if r, ok := g.rule("delete"); ok {
+				return r, true // a label-less action over a list of selected items
+			}
+		}
+		return compiledRule{}, false
+	}
+	if g.generic(el, &info.rule) {
+		return info.rule, true
+	}
+	if info.strong && g.primary(el, s, info) {
+		return info.rule, true
+	}
+	return compiledRule{}, false
+}
+
+// rule is the policy's rule of a category.
+func (g *Guard) rule(category string) (compiledRule, bool) {
+	for _, r := range g.rules {
+		if r.Category == category {
+			return r, true
+		}
+	}
+	return compiledRule{}, false
 }
 
 // submit judges submitting field (nil: a focused field whose place is unknown) on s: the
@@ -365,12 +484,9 @@ var searchWords = []string{"search", "find", "query", "url", "address bar", "搜
 
 // searchField reports whether field is a search or address field.
 func (g *Guard) searchField(field *perception.Element) bool {
-	for _, t := range []string{field.Hint, field.Desc, field.ResourceID, field.Label} {
-		t = normLabel(strings.ReplaceAll(t, "_", " "))
-		for _, re := range g.search {
-			if re.MatchString(t) {
-				return true
-			}
+	for _, t := range []string{field.Hint, field.Desc, idWords(field.ResourceID), field.Label} {
+		if t != "" && g.search.has(newGuardText(t)) {
+			return true
 		}
 	}
 	return false
@@ -391,96 +507,6 @@ func (g *Guard) Offers(s *perception.Screen) []Verdict {
 		}
 	}
 	return out
-}
-
-// match returns the first rule el trips, judged by its labels and resource id.
-func (g *Guard) match(el *perception.Element) (compiledRule, bool) {
-	if el == nil {
-		return compiledRule{}, false
-	}
-	var texts []string
-	for _, t := range append([]string{el.Label, el.Text, el.Desc}, el.Texts...) {
-		if t != "" {
-			texts = append(texts, normLabel(t))
-		}
-	}
-	id := el.ResourceID
-	if i := strings.LastIndex(id, "/"); i >= 0 {
-		id = id[i+1:]
-	}
-	if id != "" {
-		texts = append(texts, normLabel(strings.ReplaceAll(id, "_", " ")))
-	}
-	for _, r := range g.rules {
-		hit := false
-		for _, t := range texts {
-			if t == "" {
-				continue
-			}
-			// An exception ("Don't allow") explains the words it covers, nothing else.
-			rest := t
-			for _, re := range r.except {
-				rest = re.ReplaceAllString(rest, " ")
-			}
-			for _, re := range r.words {
-				if re.MatchString(rest) {
-					hit = true
-				}
-			}
-		}
-		for _, re := range r.ids {
-			if el.ResourceID != "" && re.MatchString(el.ResourceID) {
-				hit = true
-			}
-		}
-		if hit {
-			return r, true
-		}
-	}
-	return compiledRule{}, false
-}
-
-// generic reports whether el is a generic confirm: its whole label is a confirm word (OK,
-// 确定, Weiter), or it is a button or icon with no label at all, and it is not a way out
-// (Cancel, Close, a back arrow).
-func (g *Guard) generic(el *perception.Element) bool {
-	if el.Editable || el.Scrollable || el.Checkable {
-		return false
-	}
-	own := ""
-	for _, t := range []string{el.Text, el.Desc, el.Label} {
-		if own = strings.TrimSpace(normLabel(t)); own != "" {
-			break
-		}
-	}
-	if el.Text == "" && el.Desc == "" && el.Label == el.Caption {
-		own = "" // an icon caption is fairy's guess, not the app's word
-	}
-	if !hasWordy(own) {
-		own = "" // ✓, →, »: a symbol is no label
-	}
-	id := el.ResourceID
-	if i := strings.LastIndex(id, "/"); i >= 0 {
-		id = id[i+1:]
-	}
-	for _, re := range g.dismiss {
-		if (own != "" && re.MatchString(own)) || (id != "" && re.MatchString(strings.ReplaceAll(id, "_", " "))) {
-			return false
-		}
-	}
-	if own == "" {
-		return el.Clickable || el.LongClickable
-	}
-	// A confirm word, with nothing else but other confirm words, amounts and punctuation:
-	// "OK", "Yes, continue", "Confirm ¥18.00", "Continue · $4.99".
-	rest, hit := own, false
-	for _, re := range g.confirm {
-		if re.MatchString(rest) {
-			hit = true
-			rest = re.ReplaceAllString(rest, " ")
-		}
-	}
-	return hit && !hasLetter(amountPattern.ReplaceAllString(rest, " "))
 }
 
 // elementIdentity names el on its page for a consent: the page's signature and the

@@ -3,83 +3,202 @@ package executor
 import (
 	"path"
 	"strings"
+	"sync"
 	"unicode"
+	"unicode/utf8"
 
+	"github.com/mtibben/confusables"
 	"golang.org/x/text/unicode/norm"
 )
 
 // normLabel is how the guard reads a label before matching words: compatibility forms
 // folded (full-width Ｐａｙ is Pay), invisible format characters dropped (zero-width
-// spaces, soft hyphens), spaces between Chinese, Japanese or Korean characters removed
-// (支 付 is 支付), camelCase split (PayNow is Pay Now), and in a word that mixes Latin with
-// Cyrillic or Greek letters the look-alikes read as Latin (Pаy with a Cyrillic а is Pay).
+// spaces, soft hyphens, direction marks), spaces between Chinese, Japanese or Korean
+// characters removed (支 付 is 支付), camelCase split (PayNow is Pay Now), and look-alike
+// letters read as the Latin letters Unicode's confusables data says they imitate (Pаy
+// with a Cyrillic а, Pɑy with a Latin alpha). The case is kept; matching folds it.
 func normLabel(s string) string {
+	if a, ok := normASCII(s); ok {
+		return a
+	}
 	s = norm.NFKC.String(s)
-	s = strings.Map(func(r rune) rune {
-		if unicode.Is(unicode.Cf, r) {
-			return -1
-		}
-		return r
-	}, s)
-	rs := []rune(s)
 	var b strings.Builder
-	for i, r := range rs {
-		if unicode.IsSpace(r) && i > 0 && i+1 < len(rs) && isCJK(rs[i-1]) && isCJK(rs[i+1]) {
+	b.Grow(len(s))
+	word := -1            // where the current word starts in b (-1: between words)
+	foreign := false      // the current word holds a letter beyond ASCII
+	var prev rune = -1    // the last rune written
+	pendingSpace := false // a space is owed before the next word
+	flush := func() {
+		if word >= 0 && foreign {
+			w := b.String()[word:]
+			if f := foldConfusable(w); f != w {
+				rest := b.String()[:word]
+				b.Reset()
+				b.WriteString(rest)
+				b.WriteString(f)
+			}
+		}
+		word, foreign = -1, false
+	}
+	for i, r := range s {
+		if r >= utf8.RuneSelf {
+			switch {
+			case unicode.Is(unicode.Cf, r):
+				continue
+			case r == '’' || r == 'ʼ' || r == '‘':
+				r = '\''
+			}
+		}
+		if unicode.IsSpace(r) {
+			if prev >= 0 && isCJK(prev) {
+				if next, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(s[i:], unicode.IsSpace)); isCJK(next) {
+					continue // 支 付 is 支付
+				}
+			}
+			flush()
+			pendingSpace = b.Len() > 0
 			continue
 		}
-		if i > 0 && unicode.IsUpper(r) && unicode.IsLower(rs[i-1]) {
+		if word >= 0 && unicode.IsUpper(r) && prev >= 0 && unicode.IsLower(prev) {
+			flush()
+			pendingSpace = true
+		}
+		if pendingSpace {
 			b.WriteByte(' ')
+			pendingSpace = false
+		}
+		if word < 0 {
+			word = b.Len()
+		}
+		if r >= utf8.RuneSelf && mayLookAlike(r) {
+			foreign = true
 		}
 		b.WriteRune(r)
+		prev = r
 	}
-	words := strings.Fields(b.String())
-	for i, w := range words {
-		words[i] = foldMixed(w)
+	flush()
+	return b.String()
+}
+
+// normASCII is normLabel for a label of printable ASCII, which needs no Unicode tables:
+// camelCase split and spaces collapsed. A crowded page is mostly such labels.
+func normASCII(s string) (string, bool) {
+	clean := true // already one space between words, no camelCase
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf || (c < ' ' && c != '\t' && c != '\n' && c != '\r'):
+			return "", false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' '), c == '\t', c == '\n', c == '\r':
+			clean = false
+		case c >= 'A' && c <= 'Z' && i > 0 && s[i-1] >= 'a' && s[i-1] <= 'z':
+			clean = false
+		}
 	}
-	return strings.Join(words, " ")
+	if clean {
+		return s, true
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 4)
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			space = b.Len() > 0
+			continue
+		}
+		if space || (c >= 'A' && c <= 'Z' && i > 0 && s[i-1] >= 'a' && s[i-1] <= 'z') {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), true
 }
 
 func isCJK(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
-// lookAlike maps Cyrillic and Greek letters to the Latin letters they look like.
-var lookAlike = map[rune]rune{
-	'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'і': 'i', 'ѕ': 's', 'ј': 'j', 'ԁ': 'd', 'ո': 'n',
-	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T', 'Х': 'X', 'У': 'Y',
-	'α': 'a', 'ο': 'o', 'ρ': 'p', 'ν': 'v', 'τ': 't', 'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
-}
-
-// foldMixed reads the look-alike letters of a word that mixes Latin with other letters as
-// Latin; a word in one script stays as it is (Оплатить is Russian).
-func foldMixed(w string) string {
-	latin, other := false, false
+// foldConfusable reads the look-alike letters of a word as the ASCII letters they imitate,
+// by the skeletons of Unicode's confusables data (UTS #39): when the word mixes ASCII
+// letters with look-alikes (Pаy, Pɑy), or every letter of it imitates an ASCII one (Рау
+// in Cyrillic). A word of its own script stays as it is (Оплатить is Russian, gửi is
+// Vietnamese). Keywords go through the same folding, so both sides read alike.
+func foldConfusable(w string) string {
+	ascii, foreign, mappable := false, 0, 0
 	for _, r := range w {
 		switch {
-		case unicode.Is(unicode.Latin, r):
-			latin = true
-		case unicode.In(r, unicode.Cyrillic, unicode.Greek):
-			other = true
+		case r < utf8.RuneSelf:
+			ascii = ascii || unicode.IsLetter(r)
+		case unicode.IsLetter(r) || unicode.Is(unicode.Mn, r):
+			foreign++
+			if _, ok := asciiLookAlike(r); ok {
+				mappable++
+			}
 		}
 	}
-	if !latin || !other {
+	if foreign == 0 || mappable == 0 || (!ascii && mappable < foreign) {
 		return w
 	}
-	return strings.Map(func(r rune) rune {
-		if l, ok := lookAlike[r]; ok {
-			return l
+	var b strings.Builder
+	for _, r := range w {
+		if r >= utf8.RuneSelf {
+			if a, ok := asciiLookAlike(r); ok {
+				b.WriteString(a)
+				continue
+			}
 		}
-		return r
-	}, w)
+		b.WriteRune(r)
+	}
+	return b.String()
 }
+
+// lookAlikeScripts are the scripts whose letters are looked up in the confusables data:
+// those with letters drawn like Latin ones. The lookup costs a normalisation per letter,
+// so scripts without such letters skip it.
+var lookAlikeScripts = []*unicode.RangeTable{unicode.Latin, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Cherokee,
+	unicode.Coptic, unicode.Lisu, unicode.Georgian, unicode.Common, unicode.Inherited}
+
+// mayLookAlike reports whether r lies in a block whose letters may pass for Latin ones
+// (Latin extensions, IPA, Greek, Cyrillic, Armenian, Georgian, Cherokee, Lisu, Coptic):
+// a range test, so words of other scripts (Han, Thai, Arabic, Devanagari, …) skip the
+// confusables lookup without a table walk per letter.
+func mayLookAlike(r rune) bool {
+	switch {
+	case r < 0x0590, r >= 0x10A0 && r <= 0x10FF, r >= 0x13A0 && r <= 0x13FF, r >= 0x1D00 && r <= 0x1FFF,
+		r >= 0x2C00 && r <= 0x2DFF, r >= 0xA4D0 && r <= 0xA4FF, r >= 0xA640 && r <= 0xA7FF, r >= 0xAB30 && r <= 0xABBF:
+		return true
+	}
+	return false
+}
+
+// asciiLookAlike is the ASCII letters r imitates by its confusables skeleton, if any.
+func asciiLookAlike(r rune) (string, bool) {
+	if v, ok := lookAlikes.Load(r); ok {
+		a := v.(string)
+		return a, a != ""
+	}
+	a := ""
+	if !unicode.In(r, lookAlikeScripts...) {
+		// Han, Thai, Arabic, …: no letter of theirs passes for a Latin one here
+	} else if sk := confusables.Skeleton(string(r)); sk != "" && sk != string(r) && strings.IndexFunc(sk, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
+	}) < 0 {
+		a = sk
+	}
+	lookAlikes.Store(r, a)
+	return a, a != ""
+}
+
+// lookAlikes remembers asciiLookAlike's answers: a skeleton costs two normalisations, and
+// the letters a phone shows are few.
+var lookAlikes sync.Map // rune → string ("" for none)
 
 // hasWordy reports whether s holds a letter or a digit.
 func hasWordy(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
 }
-
-// hasLetter reports whether s holds a letter.
-func hasLetter(s string) bool { return strings.IndexFunc(s, unicode.IsLetter) >= 0 }
 
 // shellWords splits a command line into words the way a POSIX shell would for plain
 // words, removing quotes; unquoted reports whether an operator or expansion (; & | < > $ `

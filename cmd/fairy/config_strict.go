@@ -63,7 +63,7 @@ func configSchema() keySpec {
 	}
 	price := section(map[string]keySpec{"prompt_per_m": flt, "completion_per_m": flt})
 	rule := section(map[string]keySpec{"category": str, "type": num, "keywords": strs, "ids": strs, "commands": strs,
-		"except": strs, "page": strs, "amount": boolean})
+		"except": strs, "page": strs, "totals": strs, "amount": boolean})
 	return section(map[string]keySpec{
 		keyRuns: str, keyKnowledge: str, keyEtcdSection: section(map[string]keySpec{"username": str, "password": str, "ca-file": str, "cert-file": str, "key-file": str}),
 		keyLogLevel: {kind: kindChoice, choices: logLevels},
@@ -79,7 +79,7 @@ func configSchema() keySpec {
 		}),
 		"agent": section(map[string]keySpec{"max-steps": num, "max-wall": dur, "max-tokens": num, "max-cost": flt,
 			"text-only": boolean, "shell": strs}),
-		keyGuard: section(map[string]keySpec{"keywords": {kind: kindMap, elem: &strs}, "confirm": strs,
+		keyGuard: section(map[string]keySpec{"keywords": {kind: kindMap, elem: &strs}, "page": {kind: kindMap, elem: &strs}, "confirm": strs, "dismiss": strs,
 			"rules": {kind: kindList, elem: &rule}}),
 	})
 }

@@ -21,9 +21,13 @@ func TestGuardConfig(t *testing.T) {
 	body := `guard:
   keywords:
     payment: [abonar]
+  page:
+    payment: [betaalverzoek]
   confirm: [vale]
+  dismiss: [laat maar]
   rules:
     - {category: booking, type: 2, keywords: [reservar, book now]}
+    - {category: payment, type: 1, keywords: [], ids: ['^com\.example\.bank:id/(btn_)?approve$']}
 `
 	bad := filepath.Join(dir, "bad.yaml")
 	if err := os.WriteFile(good, []byte(body), 0o600); err != nil {
@@ -54,6 +58,22 @@ func TestGuardConfig(t *testing.T) {
 		if got := map[bool]string{true: v.Category}[hit]; got != tc.category {
 			t.Errorf("%q: category %q, want %q", tc.label, got, tc.category)
 		}
+	}
+	approve := &perception.Element{Label: "OK", Text: "OK", ResourceID: "com.example.bank:id/btn_approve", Clickable: true}
+	if v, hit := rc.Agent.Guard.Check(tap, approve, &perception.Screen{}); !hit || v.Category != "payment" {
+		t.Errorf("an app's button named by its resource id: %+v, %v", v, hit)
+	}
+	// A page word from the config makes a page with an amount one that pays: its bottom
+	// button in a language the vocabulary lacks is held, a way out from the config is not.
+	page := &perception.Screen{Context: []string{"Betaalverzoek", "€ 12,50"}, Elements: []perception.Element{
+		{Index: 1, Label: "Laat maar", Text: "Laat maar", Class: "android.widget.Button", Clickable: true, Bounds: perception.Bounds{Y1: 2000, Y2: 2100}},
+		{Index: 2, Label: "Akkoord en betalen", Text: "Akkoord en betalen", Class: "android.widget.Button", Clickable: true, Bounds: perception.Bounds{Y1: 2200, Y2: 2300}}}}
+	if v, hit := rc.Agent.Guard.Check(tap, &page.Elements[1], page); !hit || v.Category != "payment" {
+		t.Errorf("the bottom button of a page with a configured page word: %+v, %v", v, hit)
+	}
+	out := &perception.Screen{Context: page.Context, Elements: page.Elements[:1]} // the way out alone, at the bottom
+	if v, hit := rc.Agent.Guard.Check(tap, &out.Elements[0], out); hit {
+		t.Errorf("a configured way out is held: %+v", v)
 	}
 	if _, err := load(bad); err == nil || !strings.Contains(err.Error(), "paymnet") {
 		t.Errorf("a keyword for an unknown category: err = %v, want an error naming it", err)

@@ -78,11 +78,17 @@ func buildFairy(t *testing.T) string {
 // runs fairy's main when runMainEnv is set).
 func startMCPWith(t *testing.T, bin string, answer answerFunc) *mcpRig {
 	t.Helper()
-	adb := adbtest.Start(t)
 	phone, err := sim.New(sim.Config{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return startMCPOn(t, phone, bin, answer)
+}
+
+// startMCPOn starts the rig on phone.
+func startMCPOn(t *testing.T, phone *sim.Phone, bin string, answer answerFunc) *mcpRig {
+	t.Helper()
+	adb := adbtest.Start(t)
 	ds, err := wire.NewDeviceServer(wire.DeviceConfig{Device: phone})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,121 @@
+package executor
+
+import (
+	"testing"
+
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/perception"
+)
+
+// TestGuardPhrasingsAndPrecision: the phrasings real apps use for paying, ordering,
+// deleting, sending and calling are held, in languages beyond the hand-written nine; a
+// sensitive word that only names something is not; every category names what the action
+// does.
+func TestGuardPhrasingsAndPrecision(t *testing.T) {
+	g := defaultGuard(t)
+	tap := memory.Action{Type: memory.Tap, Index: 1}
+	for _, tc := range []struct{ label, id, category string }{
+		// Languages outside guard.yaml (from the generated vocabulary).
+		{"Paga ora", "", "payment"},
+		{"Doneren", "", "payment"}, {"Wyślij", "", "send"}, {"Usuń", "", "delete"}, {"Sil", "", "delete"}, {"Gönder", "", "send"},
+		{"احذف", "", "delete"}, {"أرسل", "", "send"}, {"हटाएं", "", "delete"}, {"भेजें", "", "send"}, {"Xóa", "", "delete"}, {"Gửi", "", "send"},
+		{"ลบ", "", "delete"}, {"ส่งข้อความ", "", "send"}, {"Hapus", "", "delete"}, {"Kirim", "", "send"}, {"Verwijderen", "", "delete"},
+		{"Elimina", "", "delete"}, {"Invia", "", "send"},
+		// Phrasings.
+		{"Checkout (3)", "", "order"}, {"Proceed to checkout", "", "order"}, {"Top up", "", "payment"}, {"Withdraw $500", "", "transfer"},
+		{"Rent $3.99", "", "payment"}, {"Bid $120", "", "payment"}, {"Pre-order", "", "payment"}, {"Empty trash", "", "delete"},
+		{"Move to trash", "", "delete"}, {"Discard draft", "", "delete"}, {"Deactivate account", "", "delete"},
+		{"Cancel subscription", "", "subscription"}, {"Forward", "", "send"}, {"Call", "", "call"}, {"Clear history", "", "delete"},
+		{"Send $20 to Alex", "", "transfer"}, {"Send", "", "send"}, {"Pɑy", "", "payment"}, {"Pаy", "", "payment"}, {"Ρау", "", "payment"},
+		// Harmless.
+		{"View purchase history", "", ""}, {"Tip of the day", "", ""}, {"Remove filter", "", ""}, {"Clear all filters", "", ""},
+		{"Reset zoom", "", ""}, {"Post office hours", "", ""}, {"Transfer history", "", ""}, {"Share this tip", "", ""},
+		{"Display name", "com.app:id/sender_name_settings", ""}, {"Sender", "", ""}, {"Remove star", "", ""},
+	} {
+		el := button(1, tc.label, 1000)
+		el.ResourceID = tc.id
+		v, hit := g.Check(tap, &el, &perception.Screen{Signature: "plain"})
+		if got := map[bool]string{true: v.Category}[hit]; got != tc.category {
+			t.Errorf("tap %q: category %q, want %q", tc.label, got, tc.category)
+		}
+	}
+}
+
+// TestGuardJudgesPageStructure: on a page that pays, sends or deletes, the primary action
+// is held whatever its label and language — a confirm with more words, a slider, an icon,
+// a floating button, a bottom button in a language the vocabulary lacks; amounts in any
+// currency and locale format make the page one that pays.
+func TestGuardJudgesPageStructure(t *testing.T) {
+	g := defaultGuard(t)
+	slider := perception.Element{Index: 2, Role: "slider", Label: "Slide to confirm", Text: "Slide to confirm", Class: "android.widget.SeekBar", Clickable: true,
+		Bounds: perception.Bounds{X1: 100, Y1: 2000, X2: 980, Y2: 2150}, Center: perception.Point{X: 540, Y: 2075}}
+	icon := perception.Element{Index: 3, Role: "button", Desc: "", Class: "android.widget.ImageButton", Clickable: true,
+		Bounds: perception.Bounds{X1: 900, Y1: 100, X2: 1000, Y2: 200}, Center: perception.Point{X: 950, Y: 150}}
+	pay := func(amount string, labels ...string) *perception.Screen {
+		s := &perception.Screen{Signature: "pay " + amount, Context: []string{"Payment", amount}, Width: 1080, Height: 2400}
+		for i, l := range labels {
+			s.Elements = append(s.Elements, button(i+1, l, 1800+100*i))
+		}
+		return s
+	}
+	tap := memory.Action{Type: memory.Tap, Index: 1}
+	for _, tc := range []struct {
+		name     string
+		el       perception.Element
+		s        *perception.Screen
+		category string
+	}{
+		{"Confirm transaction on a payment page", button(1, "Confirm transaction", 1800), pay("$20.00", "Confirm transaction"), "payment"},
+		{"Italian pay now, bottom button", button(1, "Paga ora", 1800), pay("12,50 €", "Paga ora"), "payment"},
+		{"Thai confirm after a PIN, bottom button", button(2, "ยืนยันการชำระเงิน", 1800), &perception.Screen{Signature: "th", Context: []string{"ชำระเงิน", "฿120.00"},
+			Elements: []perception.Element{{Index: 1, Role: "input", Editable: true, Password: true}, button(2, "ยืนยันการชำระเงิน", 1800)}}, "payment"},
+		{"Polish zł with a PIN", button(2, "Zatwierdź", 1900), &perception.Screen{Signature: "pl", Context: []string{"Do zapłaty 25,99 zł"},
+			Elements: []perception.Element{{Index: 1, Role: "input", Editable: true, Password: true}, button(2, "Zatwierdź", 1900)}}, "payment"},
+		{"Indonesian Rp with a PIN", button(2, "Lanjut", 1900), &perception.Screen{Signature: "id", Context: []string{"Total Rp 50.000"},
+			Elements: []perception.Element{{Index: 1, Role: "input", Editable: true, Password: true}, button(2, "Lanjut", 1900)}}, "payment"},
+		{"Saudi riyal with a PIN", button(2, "تأكيد", 1900), &perception.Screen{Signature: "ar", Context: []string{"المبلغ ٥٠٫٠٠ ر.س"},
+			Elements: []perception.Element{{Index: 1, Role: "input", Editable: true, Password: true}, button(2, "تأكيد", 1900)}}, "payment"},
+		{"dong after the number with a PIN", button(2, "Xác nhận", 1900), &perception.Screen{Signature: "vi", Context: []string{"Tổng 120.000 ₫"},
+			Elements: []perception.Element{{Index: 1, Role: "input", Editable: true, Password: true}, button(2, "Xác nhận", 1900)}}, "payment"},
+		{"slide to confirm on a payment page", slider, &perception.Screen{Signature: "s", Context: []string{"Payment", "$20.00"}, Elements: []perception.Element{slider}}, "payment"},
+		{"icon on a delete dialog", icon, &perception.Screen{Signature: "d", Context: []string{"Delete 3 items?"}, Elements: []perception.Element{icon}}, "delete"},
+		{"compose with a recipient: unknown send icon", perception.Element{Index: 3, Role: "button", Desc: "➤", Class: "android.widget.ImageButton", Clickable: true},
+			&perception.Screen{Signature: "c", Elements: []perception.Element{
+				{Index: 1, Role: "input", Editable: true, Hint: "To"}, {Index: 2, Role: "input", Editable: true, Hint: "Message"},
+				{Index: 3, Role: "button", Desc: "➤", Class: "android.widget.ImageButton", Clickable: true}}}, "send"},
+		{"icon over selected items", icon, &perception.Screen{Signature: "sel", Elements: []perception.Element{
+			{Index: 1, Role: "checkbox", Checkable: true, Checked: true, Class: "android.widget.CheckBox"},
+			{Index: 2, Role: "checkbox", Checkable: true, Class: "android.widget.CheckBox"}, icon}}, "delete"},
+		// Harmless: the same buttons where the page neither pays, sends nor deletes.
+		{"an unknown label without a payment page", button(1, "Procedi adesso", 1800), &perception.Screen{Signature: "x", Context: []string{"Impostazioni"}}, ""},
+		{"an unknown label at the bottom of a payment page", button(1, "Procedi adesso", 1800), pay("12,50 €", "Procedi adesso"), "payment"},
+		{"cart: a total alone does not make the checkout button a payment", button(1, "去结算", 1800), &perception.Screen{Signature: "cart", Context: []string{"合计 ¥18"}}, ""},
+		{"Continue reading on a payment page", button(1, "Continue reading", 1800), pay("$4.99", "Continue reading"), ""},
+		{"Cancel on a payment page", button(1, "Cancel", 1800), pay("$4.99", "Cancel"), ""},
+		{"Top 10 is no amount", button(1, "Weiter", 1800), &perception.Screen{Signature: "t", Context: []string{"Top 10"}, Elements: []perception.Element{button(1, "Weiter", 1800)}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, hit := g.Check(tap, &tc.el, tc.s)
+			if got := map[bool]string{true: v.Category}[hit]; got != tc.category {
+				t.Errorf("category %q, want %q (%+v)", got, tc.category, v)
+			}
+		})
+	}
+}
+
+// TestFindAmounts: amounts in any currency CLDR knows and any locale's number format.
+func TestFindAmounts(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"$4.99", true}, {"12,50 €", true}, {"25,99 zł", true}, {"Rp 50.000", true}, {"٥٠٫٠٠ ر.س", true}, {"50 ر.س.", true},
+		{"120.000 ₫", true}, {"₹1,23,456", true}, {"CHF 12.–", true}, {"1 500 ₽", true}, {"¥18", true}, {"18元", true}, {"฿120", true},
+		{"R$ 10,00", true}, {"US$5", true}, {"kr 99", true}, {"Total 18.00", true}, {"USD 12", true},
+		{"Top 10", false}, {"STOP 3", false}, {"Page 2 of 5", false}, {"Version 1.2.3", false}, {"10:30", false}, {"3 items", false},
+	} {
+		if got := hasAmount(normLabel(tc.text)); got != tc.want {
+			t.Errorf("hasAmount(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}

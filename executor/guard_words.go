@@ -1,0 +1,185 @@
+package executor
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// guardText is a label as the guard matches it: normalised (normLabel), lower-cased, and
+// cut into tokens — runs of letters, combining marks and digits, so a Devanagari or
+// Bengali word with its vowel signs is one token, and punctuation or an underscore ends
+// one.
+type guardText struct {
+	s    string
+	toks []span // byte ranges of the tokens in s
+}
+
+type span struct{ start, end int }
+
+func newGuardText(label string) guardText { return guardTextOf(normLabel(label)) }
+
+// guardTextOf is the guardText of a label already normalised by normLabel.
+func guardTextOf(normalised string) guardText {
+	s := strings.ToLower(normalised)
+	t := guardText{s: s, toks: make([]span, 0, 1+strings.Count(s, " "))}
+	start := -1
+	for i, r := range s {
+		word := unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r)
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			t.toks = append(t.toks, span{start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		t.toks = append(t.toks, span{start, len(s)})
+	}
+	return t
+}
+
+func (t guardText) tok(i int) string { return t.s[t.toks[i].start:t.toks[i].end] }
+
+// tokenAt is the index of the first token starting at or after byte offset b (len(toks)
+// when none does).
+func (t guardText) tokenAt(b int) int {
+	for i, tk := range t.toks {
+		if tk.end > b {
+			return i
+		}
+	}
+	return len(t.toks)
+}
+
+// spaceless reports whether r belongs to a script written without spaces between words
+// (Chinese, Japanese, Thai, Lao, Khmer, Myanmar) or whose words agglutinate endings
+// (Korean 삭제하기): a word of such a script is found anywhere in a text.
+func spaceless(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
+}
+
+// phraseSet finds phrases in guardTexts: phrases of scripts written with spaces match
+// whole tokens in sequence ("pay now" in "Pay now ¥18", never in "Payday"); phrases of
+// spaceless scripts match anywhere (支付 in 立即支付). Looking a text up costs one map
+// probe per token plus, for spaceless text, one per character.
+type phraseSet struct {
+	byFirst map[string][]phrase // by first token
+	byRune  map[rune][]phrase   // spaceless phrases by first character
+	n       int
+}
+
+type phrase struct {
+	toks []string
+	text string // spaceless phrases: the normalised phrase
+	id   int    // what the phrase stands for (a rule's index, …)
+}
+
+func newPhraseSet() *phraseSet {
+	return &phraseSet{byFirst: map[string][]phrase{}, byRune: map[rune][]phrase{}}
+}
+
+// add adds a phrase standing for id; an empty phrase is ignored.
+func (p *phraseSet) add(raw string, id int) {
+	t := newGuardText(raw)
+	if len(t.toks) == 0 {
+		return
+	}
+	p.n++
+	for _, r := range t.s {
+		if spaceless(r) {
+			first, _ := utf8.DecodeRuneInString(t.s)
+			if !spaceless(first) {
+				// A phrase starting with Latin letters and ending in Han ("QR支付") is found by
+				// its first spaceless character.
+				for _, r2 := range t.s {
+					if spaceless(r2) {
+						first = r2
+						break
+					}
+				}
+				text := t.s[strings.IndexRune(t.s, first):]
+				p.byRune[first] = append(p.byRune[first], phrase{text: text, id: id})
+				return
+			}
+			p.byRune[first] = append(p.byRune[first], phrase{text: t.s, id: id})
+			return
+		}
+	}
+	toks := make([]string, len(t.toks))
+	for i := range t.toks {
+		toks[i] = t.tok(i)
+	}
+	p.byFirst[toks[0]] = append(p.byFirst[toks[0]], phrase{toks: toks, id: id})
+}
+
+// find calls fn for every phrase found in t with the byte range it covers.
+func (p *phraseSet) find(t guardText, fn func(id int, at span)) {
+	if p == nil || p.n == 0 {
+		return
+	}
+	for i := range t.toks {
+		for _, ph := range p.byFirst[t.tok(i)] {
+			if i+len(ph.toks) > len(t.toks) {
+				continue
+			}
+			ok := true
+			for j := 1; j < len(ph.toks); j++ {
+				if t.tok(i+j) != ph.toks[j] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				fn(ph.id, span{t.toks[i].start, t.toks[i+len(ph.toks)-1].end})
+			}
+		}
+	}
+	if len(p.byRune) == 0 {
+		return
+	}
+	for i, r := range t.s {
+		if r < utf8.RuneSelf {
+			continue
+		}
+		for _, ph := range p.byRune[r] {
+			if strings.HasPrefix(t.s[i:], ph.text) {
+				fn(ph.id, span{i, i + len(ph.text)})
+			}
+		}
+	}
+}
+
+// has reports whether any phrase is in t.
+func (p *phraseSet) has(t guardText) bool {
+	found := false
+	p.find(t, func(int, span) { found = true })
+	return found
+}
+
+// covered reports whether every token of t (and every spaceless character) lies inside
+// one of the spans.
+func (t guardText) covered(spans []span) bool {
+	in := func(a, b int) bool {
+		for _, s := range spans {
+			if s.start <= a && b <= s.end {
+				return true
+			}
+		}
+		return false
+	}
+	for _, tk := range t.toks {
+		if !in(tk.start, tk.end) {
+			if !strings.ContainsFunc(t.s[tk.start:tk.end], spaceless) {
+				return false
+			}
+			for i, r := range t.s[tk.start:tk.end] {
+				if !in(tk.start+i, tk.start+i+utf8.RuneLen(r)) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}

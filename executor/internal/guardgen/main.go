@@ -1,0 +1,626 @@
+// Command guardgen generates the guard's multilingual data from real app string catalogs
+// and from the Unicode CLDR data that golang.org/x/text carries:
+//
+//   - executor/guard_vocab.yaml: sensitive words, generic confirms, ways out and page
+//     words per language, taken from the translated strings.xml of Thunderbird for
+//     Android, the Wikipedia Android app, AOSP Messaging and AOSP Nfc ("Pay with") (all
+//     Apache-2.0), and of BlueWallet's loc/*.json (MIT: Pay, Send now, Fee), string by
+//     string (the keys are listed below with the category each one names);
+//   - executor/guard_currency.txt: every currency symbol CLDR gives for every currency in
+//     every locale x/text supports (zł, Rp, ر.س., ₫, …), one a line;
+//   - executor/testdata/guard/corpus.json: labels and pages for measuring the guard, from
+//     other strings of the same catalogs (held out: no key of the vocabulary is in it).
+//
+// Run from the repository root with the two repositories checked out as git directories
+// (the commits the data was made from are in the output's provenance):
+//
+//	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/currency"
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
+	"golang.org/x/text/message"
+)
+
+// catalog is one repository's translated strings: key → locale → text.
+type catalog struct {
+	repo, commit, licence string
+	strings               map[string]map[string]string
+}
+
+// role is what a string is for the guard.
+type role struct {
+	key      string
+	category string // payment, send, …; "confirm", "dismiss", "page:payment", "except:send", …
+}
+
+// vocabulary keys, by repository.
+var vocabulary = map[string][]role{
+	"thunderbird/thunderbird-android": {
+		{"send_action", "send"}, {"forward_action", "send"},
+		{"delete_action", "delete"}, {"empty_trash_action", "delete"}, {"remove_account_action", "delete"}, {"discard_action", "delete"},
+		{"webview_contextmenu_phone_call_action", "call"},
+		{"funding_googleplay_contribution_footer_payment_button", "payment"},
+		{"onboarding_permissions_allow_button", "permission"},
+		{"okay_action", "confirm"}, {"dialog_confirm_delete_confirm_button", "confirm"},
+		{"cancel_action", "dismiss"}, {"funding_googleplay_contribution_reminder_negative_button", "dismiss"},
+		{"dialog_confirm_delete_title", "page:delete"},
+		// The state of a view, not data: removing a star or clearing a search deletes nothing.
+		{"star_button_description", "object"}, {"search_action", "object"},
+		// Names that hold a sensitive word without doing it (Người gửi, 送信者: sender).
+		{"font_size_message_list_sender", "except:send"}, {"special_mailbox_name_sent", "except:send"},
+		{"special_mailbox_name_outbox", "except:send"},
+	},
+	"BlueWallet/BlueWallet": {
+		{"lnd.payButton", "payment"}, {"bip47.pay_this_contact", "payment"}, {"send.confirm_sendNow", "transfer"},
+		{"lnd.payment", "page:payment"}, {"send.details_recipients_title", "page:transfer"}, {"send.create_fee", "page:transfer"},
+	},
+	"GrapheneOS/platform_packages_apps_Nfc": {
+		{"pay_with", "payment"}, {"pay_with", "page:payment"},
+	},
+	"GrapheneOS/platform_packages_apps_Messaging": {
+		{"action_send", "send"}, {"message_context_menu_forward_message", "send"}, {"action_delete", "delete"},
+		{"delete_conversation_decline_button", "dismiss"},
+	},
+	"wikimedia/apps-android-wikipedia": {
+		{"nav_item_donate", "payment"}, {"donation_reminders_prompt_positive_button", "payment"},
+		{"talk_list_item_overflow_subscribe", "subscription"},
+		{"edit_done", "send"},
+		{"onboarding_continue", "confirm"},
+		{"watchlist_page_deleted", "except:delete"},
+		// Harmless phrases that hold a send word in some languages (Vietnamese đăng nhập: log in).
+		{"menu_login", "except:send"},
+	},
+}
+
+// harmlessKeys are strings of actions that need no consent (Move, Archive, Copy, Reply,
+// Next, Back, Done, Mark as read, Cancel): a generated word that is also one of their
+// translations in the same locale is ambiguous there (Hebrew העבר is Forward and Move,
+// Indonesian batalkan is Discard and Cancel) and left out.
+var harmlessKeys = map[string][]string{
+	"thunderbird/thunderbird-android": {"move_action", "archive_action", "copy_action", "reply_action", "account_common_button_next",
+		"account_common_button_back", "done_action", "mark_as_read_action", "cancel_action"},
+}
+
+// corpusKeys are held-out strings: sensitive ones name their category, harmless ones "".
+var corpusKeys = map[string][]role{
+	"thunderbird/thunderbird-android": {
+		{"notification_action_delete_all", "delete"}, {"forward_as_attachment_action", "send"}, {"send_messages_action", "send"},
+		{"dialog_confirm_clear_local_folder_action", "delete"}, {"webview_contextmenu_email_send_action", "send"},
+		{"sent_folder_not_found_dialog_send_and_delete_action", "send"}, {"global_settings_confirm_menu_discard", "delete"},
+		{"ac_transfer_button_send", "send"},
+		{"sort_by_sender", ""}, {"swipe_action_archive", ""}, {"reader_action_reply", ""}, {"navigation_drawer_dropdown_action_settings", ""},
+		{"compose_title_compose", ""}, {"swipe_action_add_star", ""}, {"swipe_action_remove_star", ""}, {"notification_action_mark_all_as_read", ""},
+		{"account_settings_search_action", ""}, {"swipe_action_move", ""},
+	},
+	"wikimedia/apps-android-wikipedia": {
+		{"reading_list_menu_delete", "delete"}, {"delete_selected_items", "delete"}, {"thank_dialog_positive_button_text", "send"},
+		{"donate_gpay_dialog_pay_button", "payment"}, {"donation_reminders_gpay_text", "payment"}, {"menu_save_changes", "send"},
+		{"history_list_title", ""}, {"menu_page_view_edit_history", ""}, {"menu_page_view_talk", ""}, {"menu_edit_article", ""},
+		{"settings_item_preferences", ""}, {"search_hint", ""}, {"map_view_link_text", ""}, {"nav_item_login", ""},
+	},
+}
+
+// corpusScreens name the screens the corpus labels are put on, one per repository.
+var corpusScreens = map[string]string{"thunderbird/thunderbird-android": "compose_title_compose", "wikimedia/apps-android-wikipedia": "history_list_title"}
+
+func main() {
+	tb := flag.String("thunderbird", "", "git directory of thunderbird/thunderbird-android")
+	wp := flag.String("wikipedia", "", "git directory of wikimedia/apps-android-wikipedia")
+	msg := flag.String("messaging", "", "git directory of an AOSP Messaging mirror (GrapheneOS/platform_packages_apps_Messaging)")
+	nfc := flag.String("nfc", "", "git directory of an AOSP Nfc mirror (GrapheneOS/platform_packages_apps_Nfc)")
+	bw := flag.String("bluewallet", "", "git directory of BlueWallet/BlueWallet")
+	out := flag.String("out", "executor", "the executor package directory")
+	flag.Parse()
+	if *tb == "" || *wp == "" || *msg == "" || *nfc == "" || *bw == "" {
+		fmt.Fprintln(os.Stderr, "guardgen: give -thunderbird, -wikipedia, -messaging, -nfc and -bluewallet (git directories of the five repositories)")
+		os.Exit(2)
+	}
+	cats := []*catalog{}
+	for _, c := range []struct{ repo, dir, licence string }{
+		{"thunderbird/thunderbird-android", *tb, "Apache-2.0"},
+		{"wikimedia/apps-android-wikipedia", *wp, "Apache-2.0"},
+		{"GrapheneOS/platform_packages_apps_Messaging", *msg, "Apache-2.0"},
+		{"GrapheneOS/platform_packages_apps_Nfc", *nfc, "Apache-2.0"},
+		{"BlueWallet/BlueWallet", *bw, "MIT"},
+	} {
+		read := readCatalog
+		if c.repo == "BlueWallet/BlueWallet" {
+			read = readJSONCatalog
+		}
+		cat, err := read(c.repo, c.dir, c.licence)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "guardgen:", err)
+			os.Exit(1)
+		}
+		cats = append(cats, cat)
+	}
+	if err := writeVocabulary(filepath.Join(*out, "guard_vocab.yaml"), cats); err != nil {
+		fmt.Fprintln(os.Stderr, "guardgen:", err)
+		os.Exit(1)
+	}
+	if err := writeCurrencies(filepath.Join(*out, "guard_currency.txt")); err != nil {
+		fmt.Fprintln(os.Stderr, "guardgen:", err)
+		os.Exit(1)
+	}
+	if err := writeCorpus(filepath.Join(*out, "testdata", "guard", "corpus.json"), cats); err != nil {
+		fmt.Fprintln(os.Stderr, "guardgen:", err)
+		os.Exit(1)
+	}
+}
+
+func git(dir string, args ...string) ([]byte, error) {
+	out, err := exec.Command("git", append([]string{"--git-dir", dir}, args...)...).Output()
+	if err != nil {
+		return nil, fmt.Errorf("git %s in %s: %w", strings.Join(args, " "), dir, err)
+	}
+	return out, nil
+}
+
+var valuesDir = regexp.MustCompile(`/values(-[^/]+)?/strings\.xml$`)
+
+// readCatalog reads every strings.xml of the repository's HEAD.
+func readCatalog(repo, dir, licence string) (*catalog, error) {
+	head, err := git(dir, "rev-parse", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	files, err := git(dir, "ls-tree", "-r", "--name-only", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	c := &catalog{repo: repo, commit: strings.TrimSpace(string(head)), licence: licence, strings: map[string]map[string]string{}}
+	for _, f := range strings.Split(string(files), "\n") {
+		m := valuesDir.FindStringSubmatch(f)
+		if m == nil || strings.Contains(f, "/test/") {
+			continue
+		}
+		loc, ok := locale(strings.TrimPrefix(m[1], "-"))
+		if !ok {
+			continue
+		}
+		data, err := git(dir, "show", "HEAD:"+f)
+		if err != nil {
+			return nil, err
+		}
+		var res struct {
+			Strings []struct {
+				Name  string `xml:"name,attr"`
+				Inner string `xml:",innerxml"`
+			} `xml:"string"`
+		}
+		if err := xml.Unmarshal(data, &res); err != nil {
+			continue // a file the XML decoder cannot read (a rare entity) is left out
+		}
+		for _, s := range res.Strings {
+			if c.strings[s.Name] == nil {
+				c.strings[s.Name] = map[string]string{}
+			}
+			if v := clean(s.Inner); v != "" {
+				if _, dup := c.strings[s.Name][loc]; !dup {
+					c.strings[s.Name][loc] = v
+				}
+			}
+		}
+	}
+	return c, nil
+}
+
+// jsonLocales are BlueWallet's file names that are not BCP 47 tags.
+var jsonLocales = map[string]string{"jp_jp": "ja", "ua": "uk", "zar_afr": "af", "zar_xho": "xh", "be@tarask": "be", "kk@Cyrl": "kk"}
+
+// readJSONCatalog reads BlueWallet's loc/*.json: section → key → text, as "section.key".
+func readJSONCatalog(repo, dir, licence string) (*catalog, error) {
+	head, err := git(dir, "rev-parse", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	files, err := git(dir, "ls-tree", "--name-only", "HEAD", "loc/")
+	if err != nil {
+		return nil, err
+	}
+	c := &catalog{repo: repo, commit: strings.TrimSpace(string(head)), licence: licence, strings: map[string]map[string]string{}}
+	for _, f := range strings.Split(string(files), "\n") {
+		if !strings.HasSuffix(f, ".json") {
+			continue
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		loc, ok := jsonLocales[name]
+		if !ok {
+			t, err := language.Parse(strings.ReplaceAll(name, "_", "-"))
+			if err != nil {
+				continue
+			}
+			loc = t.String()
+		}
+		data, err := git(dir, "show", "HEAD:"+f)
+		if err != nil {
+			return nil, err
+		}
+		var sections map[string]json.RawMessage
+		if err := json.Unmarshal(data, &sections); err != nil {
+			continue
+		}
+		for sec, raw := range sections {
+			var kv map[string]string
+			if json.Unmarshal(raw, &kv) != nil {
+				continue
+			}
+			for k, v := range kv {
+				key := sec + "." + k
+				if c.strings[key] == nil {
+					c.strings[key] = map[string]string{}
+				}
+				if v = strings.Join(strings.Fields(v), " "); v != "" {
+					c.strings[key][loc] = v
+				}
+			}
+		}
+	}
+	return c, nil
+}
+
+// locale turns a resource qualifier (pt-rBR, b+sr+Latn, iw) into a BCP 47 tag; "" is en.
+func locale(q string) (string, bool) {
+	if q == "" {
+		return "en", true
+	}
+	q = strings.ReplaceAll(q, "-r", "-")
+	if strings.HasPrefix(q, "b+") {
+		q = strings.ReplaceAll(strings.TrimPrefix(q, "b+"), "+", "-")
+	}
+	t, err := language.Parse(q)
+	if err != nil {
+		return "", false
+	}
+	return t.String(), true
+}
+
+var tags = regexp.MustCompile(`<[^>]+>`)
+
+// clean reads an Android string resource's text: tags stripped, escapes undone.
+func clean(inner string) string {
+	s := tags.ReplaceAllString(inner, "")
+	var b strings.Builder
+	if err := xml.EscapeText(&b, nil); err == nil {
+		_ = b
+	}
+	s = strings.NewReplacer(`\'`, "'", `\"`, `"`, `\n`, " ", `\t`, " ", `\@`, "@", `\?`, "?", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'").Replace(s)
+	s = strings.Trim(strings.TrimSpace(s), `"`)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+var placeholder = regexp.MustCompile(`%(\d+\$)?[sd]`)
+
+// verbs are English verbs whose translations are learned from every string of a catalog
+// that starts with them (but no corpus string): "Delete list", "Delete tag", "Remove from
+// queue" teach the word a language uses for delete.
+var verbs = map[string]string{"delete": "delete", "remove": "delete", "erase": "delete", "empty": "delete", "discard": "delete",
+	"send": "send", "forward": "send", "donate": "payment", "subscribe": "subscription"}
+
+var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|send|forward|donate|subscribe)\b`)
+
+// learnVerbs finds, per locale, the words that recur in the translations of the strings
+// that start with one of the verbs, and not in the locale's other strings: the verb's
+// forms in that language. Scripts written without spaces contribute the character
+// sequences that recur the same way.
+func learnVerbs(c *catalog, words map[string]map[string][]string) {
+	held := map[string]bool{}
+	for _, r := range corpusKeys[c.repo] {
+		held[r.key] = true
+	}
+	type doc struct {
+		verb  string
+		grams map[string]bool
+	}
+	byLocale := map[string][]doc{}
+	for key, tr := range c.strings {
+		en := tr["en"]
+		if held[key] || en == "" {
+			continue
+		}
+		verb := ""
+		if m := leadingVerb.FindString(en); m != "" {
+			verb = strings.ToLower(m)
+		}
+		english := grams(strings.ToLower(en))
+		for loc, v := range tr {
+			if loc == "en" || strings.HasPrefix(loc, "en-") {
+				continue
+			}
+			gs := grams(placeholder.ReplaceAllString(strings.ToLower(v), " "))
+			for g := range english {
+				delete(gs, g) // a brand or a word left in English (Google Pay) is no translation
+			}
+			byLocale[loc] = append(byLocale[loc], doc{verb, gs})
+		}
+	}
+	for loc, docs := range byLocale {
+		all := map[string]int{}
+		per := map[string]map[string]int{}
+		n := map[string]int{}
+		for _, d := range docs {
+			for g := range d.grams {
+				all[g]++
+			}
+			if d.verb == "" {
+				continue
+			}
+			n[d.verb]++
+			if per[d.verb] == nil {
+				per[d.verb] = map[string]int{}
+			}
+			for g := range d.grams {
+				per[d.verb][g]++
+			}
+		}
+		for verb, counts := range per {
+			cat := verbs[verb]
+			for g, k := range counts {
+				// Recurs in the verb's strings, and is rare elsewhere in the locale.
+				if k < 2 || float64(k) < 0.3*float64(n[verb]) || float64(all[g]-k) > 0.005*float64(len(docs)) || float64(all[g]) > 1.5*float64(k) {
+					continue
+				}
+				if words[cat] == nil {
+					words[cat] = map[string][]string{}
+				}
+				if !slices.Contains(words[cat][loc], g) {
+					words[cat][loc] = append(words[cat][loc], g)
+				}
+			}
+		}
+	}
+}
+
+// grams are a text's words; scripts written without spaces give none (their recurring
+// character runs are too often parts of other words).
+func grams(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r)) }) {
+		rs := []rune(w)
+		if len(rs) < 2 {
+			continue
+		}
+		if !unicode.In(rs[0], unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar) {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+func writeVocabulary(path string, cats []*catalog) error {
+	words := map[string]map[string][]string{} // category → locale → words
+	for _, c := range cats {
+		learnVerbs(c, words)
+	}
+	for _, c := range cats {
+		for _, r := range vocabulary[c.repo] {
+			tr := c.strings[r.key]
+			if len(tr) == 0 {
+				return fmt.Errorf("%s has no string %s", c.repo, r.key)
+			}
+			for loc, v := range tr {
+				v = strings.TrimRight(strings.TrimSpace(v), "…?.!:")
+				if v == "" || placeholder.MatchString(v) || len([]rune(v)) > 40 {
+					continue
+				}
+				if words[r.category] == nil {
+					words[r.category] = map[string][]string{}
+				}
+				low := strings.ToLower(v)
+				if !slices.Contains(words[r.category][loc], low) {
+					words[r.category][loc] = append(words[r.category][loc], low)
+				}
+			}
+		}
+	}
+	harmless := map[string]map[string]bool{} // locale → normalised harmless strings
+	for _, c := range cats {
+		for _, k := range harmlessKeys[c.repo] {
+			for loc, v := range c.strings[k] {
+				if harmless[loc] == nil {
+					harmless[loc] = map[string]bool{}
+				}
+				harmless[loc][strings.ToLower(strings.TrimRight(v, "…."))] = true
+			}
+		}
+	}
+	for cat, byLoc := range words {
+		if cat == "confirm" || cat == "dismiss" || strings.Contains(cat, ":") {
+			continue
+		}
+		for loc, ws := range byLoc {
+			byLoc[loc] = slices.DeleteFunc(ws, func(w string) bool { return harmless[loc][w] })
+		}
+	}
+	// A wallet's "Send now" is a transfer, but where its translation is just the language's
+	// send, the word stays a send (the guard names a send with an amount a transfer).
+	for loc, ws := range words["transfer"] {
+		words["transfer"][loc] = slices.DeleteFunc(ws, func(w string) bool { return slices.Contains(words["send"][loc], w) })
+	}
+	var b bytes.Buffer
+	b.WriteString("# GENERATED by `go run ./executor/internal/guardgen`; do not edit (extend guard.yaml or the config).\n")
+	b.WriteString("# Translations of app strings that name a sensitive action, a generic confirm, a way out or a\n# page's purpose, by category and locale; and the words that recur in the translations of every\n# string starting with delete, remove, erase, empty, discard, send, forward, donate or\n# subscribe (and rarely elsewhere in the locale), none of them a corpus string; a word that also\n# translates Move, Archive, Copy, Reply, Next, Back, Done, Mark as read or Cancel there is left out. Sources:\n")
+	for _, c := range cats {
+		fmt.Fprintf(&b, "#   github.com/%s @ %s (%s): strings", c.repo, c.commit, c.licence)
+		for _, r := range vocabulary[c.repo] {
+			fmt.Fprintf(&b, " %s=%s", r.key, r.category)
+		}
+		b.WriteString("\n")
+	}
+	cs := make([]string, 0, len(words))
+	for c := range words {
+		cs = append(cs, c)
+	}
+	sort.Strings(cs)
+	for _, c := range cs {
+		fmt.Fprintf(&b, "%s:\n", c)
+		locs := make([]string, 0, len(words[c]))
+		for l := range words[c] {
+			locs = append(locs, l)
+		}
+		sort.Strings(locs)
+		for _, l := range locs {
+			ws := words[c][l]
+			sort.Strings(ws)
+			q, _ := json.Marshal(ws)
+			fmt.Fprintf(&b, "  %s: %s\n", l, q)
+		}
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// writeCurrencies lists the symbol and narrow symbol of every currency of every region in
+// every language x/text can display, as CLDR gives them.
+func writeCurrencies(path string) error {
+	units := map[currency.Unit]bool{}
+	for a := 'A'; a <= 'Z'; a++ {
+		for z := 'A'; z <= 'Z'; z++ {
+			r, err := language.ParseRegion(string([]rune{a, z}))
+			if err != nil {
+				continue
+			}
+			if u, ok := currency.FromRegion(r); ok {
+				units[u] = true
+			}
+		}
+	}
+	syms := map[string]bool{}
+	for _, t := range display.Supported.Tags() {
+		p := message.NewPrinter(t)
+		for u := range units {
+			for _, f := range []currency.Formatter{currency.Symbol, currency.NarrowSymbol} {
+				s := strings.TrimSpace(strings.Map(func(r rune) rune {
+					if r == '\u200f' || r == '\u200e' || r == '\u061c' {
+						return -1
+					}
+					return r
+				}, p.Sprint(f(u))))
+				if s != "" {
+					syms[s] = true
+				}
+			}
+			syms[u.String()] = true
+		}
+	}
+	list := make([]string, 0, len(syms))
+	for s := range syms {
+		list = append(list, s)
+	}
+	sort.Strings(list)
+	var b bytes.Buffer
+	b.WriteString("# GENERATED by `go run ./executor/internal/guardgen` from the CLDR data of golang.org/x/text/currency:\n")
+	b.WriteString("# the symbol and narrow symbol of every region's currency in every language x/text displays, and\n# every ISO 4217 code. One a line.\n")
+	for _, s := range list {
+		b.WriteString(s + "\n")
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// corpusItem is one label on one page, with what the guard should say.
+type corpusItem struct {
+	Locale   string   `json:"locale"`
+	Label    string   `json:"label"`
+	Category string   `json:"category"`         // "" harmless
+	Source   string   `json:"source"`           // repo@commit:key
+	Title    string   `json:"title"`            // the page's title, from the same catalog
+	Others   []string `json:"others"`           // the page's other buttons, above the label's
+	Amount   string   `json:"amount,omitempty"` // an amount the page shows, in the locale's format
+	PIN      bool     `json:"pin,omitempty"`    // the page asks for a PIN
+	Top      bool     `json:"top,omitempty"`    // the label's button is at the top, the others below it
+}
+
+func writeCorpus(path string, cats []*catalog) error {
+	var items []corpusItem
+	for _, c := range cats {
+		title := c.strings[corpusScreens[c.repo]]
+		var harmless []string
+		for _, r := range corpusKeys[c.repo] {
+			if r.category == "" {
+				harmless = append(harmless, r.key)
+			}
+		}
+		for _, r := range corpusKeys[c.repo] {
+			tr := c.strings[r.key]
+			if len(tr) == 0 {
+				return fmt.Errorf("%s has no string %s", c.repo, r.key)
+			}
+			locs := make([]string, 0, len(tr))
+			for l := range tr {
+				locs = append(locs, l)
+			}
+			sort.Strings(locs)
+			for _, l := range locs {
+				v := placeholder.ReplaceAllString(tr[l], amountIn(l))
+				var others []string
+				for _, h := range harmless {
+					if o, ok := c.strings[h][l]; ok && h != r.key && len(others) < 3 {
+						others = append(others, o)
+					}
+				}
+				items = append(items, corpusItem{Locale: l, Label: v, Category: r.category, Source: c.repo + "@" + c.commit + ":" + r.key,
+					Title: title[l], Others: others})
+			}
+		}
+	}
+	// Pages held by structure: a PIN and an amount make the bottom button a payment,
+	// whatever it says ("Next" in every language); without them it is harmless, and so is
+	// a way out above it.
+	wp := cats[1]
+	for _, l := range sortedLocales(wp.strings["create_account_next"]) {
+		next, title, closeL := wp.strings["create_account_next"][l], wp.strings["donate_gpay_activity_title"][l], wp.strings["dialog_close_description"][l]
+		if title == "" || closeL == "" {
+			continue
+		}
+		src := wp.repo + "@" + wp.commit + ":"
+		amount := amountIn(l)
+		items = append(items,
+			corpusItem{Locale: l, Label: next, Category: "payment", Source: src + "create_account_next", Title: title, Others: []string{closeL}, Amount: amount, PIN: true},
+			corpusItem{Locale: l, Label: next, Category: "", Source: src + "create_account_next", Title: title, Others: []string{closeL}},
+			corpusItem{Locale: l, Label: closeL, Category: "", Source: src + "dialog_close_description", Title: title, Others: []string{next}, Amount: amount, PIN: true, Top: true},
+		)
+	}
+	data, err := json.MarshalIndent(struct {
+		Note  string       `json:"note"`
+		Items []corpusItem `json:"items"`
+	}{"GENERATED by `go run ./executor/internal/guardgen`: translated strings of Thunderbird for Android and the Wikipedia Android app (Apache-2.0), none of them a string the vocabulary was made from.", items}, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+func sortedLocales(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for l := range m {
+		out = append(out, l)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// amountIn is 5 of the locale's currency, written the way the locale writes it.
+func amountIn(loc string) string {
+	t := language.Make(loc)
+	u, _ := currency.FromTag(t)
+	return message.NewPrinter(t).Sprint(currency.Symbol(u.Amount(25)))
+}
