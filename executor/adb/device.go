@@ -64,6 +64,13 @@ type Config struct {
 	// reused). uiautomator already waits for the screen to be idle, so a step that settles
 	// after its action and then perceives costs one dump fewer.
 	DumpReuse time.Duration
+	// NoUIServer keeps the device off the resident UI server (Appium's UiAutomator2
+	// server, which `fairy device setup` installs): every dump is `uiautomator dump`,
+	// every screenshot `screencap`. Without it the server is used when it is installed,
+	// and started when it is not running.
+	NoUIServer bool
+	// UIServerStart bounds the wait for a started server to answer (default 20 s).
+	UIServerStart time.Duration
 	// NoVerify skips reading a typed text back from the next dump.
 	NoVerify bool
 	// Now is the clock for DumpReuse (default time.Now).
@@ -91,6 +98,8 @@ type Device struct {
 	changes   atomic.Uint64
 	settledMu sync.Mutex
 	settled   settledDump
+
+	ui uiServer // the resident UI server's client (uiserver.go)
 
 	mu     sync.Mutex
 	closed bool
@@ -165,6 +174,9 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.SettleInterval <= 0 {
 		cfg.SettleInterval = 100 * time.Millisecond
+	}
+	if cfg.UIServerStart <= 0 {
+		cfg.UIServerStart = 20 * time.Second
 	}
 	if cfg.DumpReuse == 0 {
 		cfg.DumpReuse = time.Second

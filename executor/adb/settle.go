@@ -11,10 +11,31 @@ import (
 // Config.SettleTimeout passes (then it returns an error wrapping ErrNotSettled, which a
 // caller may ignore). Pauses between dumps start at SettleInterval and grow. The last
 // dump is kept for the next Dump (see Config.DumpReuse).
+//
+// With the resident UI server one page source settles: the server answers it after the
+// screen has sent no accessibility event for 500 ms (UiDevice.waitForIdle), within the
+// waitForIdleTimeout the device set to SettleTimeout — an event, not a poll.
 func (d *Device) Settle(ctx context.Context) error {
+	d.dropSettled()
+	if client, _, up := d.uiReady(ctx); up && client != nil {
+		// The idle wait is bounded by SettleTimeout; the walk and the transfer follow it.
+		sctx, cancel := context.WithTimeout(ctx, d.cfg.SettleTimeout+2*time.Second)
+		gen := d.changes.Load()
+		xml, ok, err := d.uiSource(sctx)
+		cancel()
+		if ok {
+			if err == nil {
+				d.keepSettled(xml, gen)
+				return nil
+			}
+			if ctx.Err() != nil {
+				return fmt.Errorf("adb settle: %w", ctx.Err())
+			}
+			return fmt.Errorf("adb settle: %w within %s: %w", ErrNotSettled, d.cfg.SettleTimeout, err)
+		}
+	}
 	ctx, cancel := context.WithTimeout(ctx, d.cfg.SettleTimeout)
 	defer cancel()
-	d.dropSettled()
 	var prev []byte
 	pause := d.cfg.SettleInterval
 	for n := 0; ; n++ {
