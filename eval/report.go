@@ -120,6 +120,9 @@ type TaskResult struct {
 	// CriticalStepCalls are the model calls of its steps the run waited on (Re-Planner,
 	// decider, interactor; not the background Key Context Collector).
 	CriticalStepCalls int `json:"critical_step_calls"`
+	// DeviceTime is how long the run waited on the phone, by operation (sessions that
+	// meter it: DeviceTimer).
+	DeviceTime *DeviceTime `json:"device_time,omitempty"`
 }
 
 // Totals add up task results.
@@ -609,6 +612,7 @@ func (r *Report) Markdown() string {
 			b.WriteString("- **cold**: empty knowledge; no hint offers Navigate then, so one cold pass serves both figures (cold Navigate replays are counted above).\n")
 		}
 	}
+	b.WriteString(r.deviceMarkdown())
 	b.WriteString("\n## Tasks\n\n| task | phase | device | pass | outcome | steps | model calls | questions | wall s | reason |\n|---|---|---|---|---|---:|---:|---:|---:|---|\n")
 	for _, x := range r.Tasks {
 		mark := "✅"

@@ -72,7 +72,6 @@ func ms(a, b int) Latency {
 //   - app start: "Displayed +1s380ms" for a cold start as ActivityTaskManager logs it
 //     (dev.to/pyricau, "How adb measures App Startup"); Android vitals count a cold start of
 //     5 s or more, a warm one of 2 s or more, as excessive.
-//
 //   - a resident UiAutomator2 server: "GET …/source 200 212 ms - 54619" bytes on Android
 //     (appium/appium#18665, the same page under 3 s end to end); a screenshot over the
 //     resident server's HTTP "差不多要550ms才截图一次" — about 550 ms a shot in a loop, on a

@@ -99,7 +99,8 @@ type Device struct {
 	settledMu sync.Mutex
 	settled   settledDump
 
-	ui uiServer // the resident UI server's client (uiserver.go)
+	ui    uiServer // the resident UI server's client (uiserver.go)
+	meter meter    // device time (meter.go)
 
 	mu     sync.Mutex
 	closed bool

@@ -43,6 +43,10 @@ const (
 	uiOff                          // absent, disabled or given up: the classic path
 )
 
+// uiWarned holds the phones (adb server address/serial) whose fallback to the classic
+// path was said: once a process, however many Devices open the phone.
+var uiWarned sync.Map
+
 // maxUIServerRestarts bounds how often a server that died is started again before the
 // device stays on the classic path.
 const maxUIServerRestarts = 3
@@ -88,7 +92,9 @@ func (d *Device) uiConnectLocked(ctx context.Context) error {
 	u := &d.ui
 	if u.client == nil {
 		u.client = &http.Client{Transport: &http.Transport{
-			DialContext:         func(ctx context.Context, _, _ string) (net.Conn, error) { return d.dialDevice(ctx, "tcp:"+strconv.Itoa(UIServerPort)) },
+			DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+				return d.dialDevice(ctx, "tcp:"+strconv.Itoa(UIServerPort))
+			},
 			MaxIdleConnsPerHost: 4, DisableCompression: true, IdleConnTimeout: time.Minute,
 		}}
 	}
@@ -181,7 +187,7 @@ const UIServerStartCommand = "nohup am instrument -w -e disableAnalytics true " 
 func (d *Device) uiGiveUpLocked(err error) {
 	u := &d.ui
 	u.state = uiOff
-	if !u.warned {
+	if _, said := uiWarned.LoadOrStore(d.addr+"/"+d.serial, true); !said && !u.warned {
 		u.warned = true
 		d.log.Warn("adb: resident UI server unavailable, using uiautomator dump and screencap", slog.Any(keyErr, err))
 	}
@@ -238,6 +244,7 @@ func (d *Device) uiGet(ctx context.Context, path string, out any) (ok bool, err 
 
 // uiCall sends one request and decodes the W3C answer's whole body into out.
 func (d *Device) uiCall(ctx context.Context, client *http.Client, method, path string, in, out any) error {
+	defer d.begin(ctx, serverOp(path))()
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
