@@ -56,9 +56,12 @@ type Config struct {
 	DumpAttempts int
 	DumpBackoff  time.Duration
 	// SettleTimeout bounds Settle (default 3 s); SettleInterval is the first pause between
-	// two dumps (default 100 ms, growing).
+	// two dumps with SettleConfirm (default 100 ms, growing).
 	SettleTimeout  time.Duration
 	SettleInterval time.Duration
+	// SettleConfirm makes Settle on the classic path dump until two dumps in a row are
+	// identical, instead of trusting the dumper's own idle wait.
+	SettleConfirm bool
 	// DumpReuse is how long the dump that ended a Settle stays good for the next Dump when
 	// no command that may change the screen ran since (default 1 s; negative: never
 	// reused). uiautomator already waits for the screen to be idle, so a step that settles
