@@ -346,6 +346,36 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		m := p.metrics()
 		p.mu.Unlock()
 		return w3cValue(sid, map[string]any{"x": 0, "y": 0, "width": m.w, "height": m.h})
+	case method == http.MethodPost && rest == "appium/gestures/click":
+		// ClickModel: a click at offset (absolute without an origin element).
+		var req struct {
+			Origin map[string]string       `json:"origin"`
+			Offset *struct{ X, Y float64 } `json:"offset"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil || req.Offset == nil || req.Origin != nil {
+			return w3cError(sid, http.StatusBadRequest, "invalid argument", "Click offset coordinates must be provided if element is not set")
+		}
+		if err := p.uiServerWait(ctx, p.cfg.Profile.UIInput); err != nil {
+			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+		}
+		p.mu.Lock()
+		p.tap(int(req.Offset.X), int(req.Offset.Y))
+		p.mu.Unlock()
+		return w3cValue(sid, nil)
+	case method == http.MethodPost && rest == "appium/device/press_keycode":
+		var req struct {
+			Keycode *int `json:"keycode"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil || req.Keycode == nil {
+			return w3cError(sid, http.StatusBadRequest, "invalid argument", "'keycode' is expected")
+		}
+		if err := p.uiServerWait(ctx, p.cfg.Profile.UIInput); err != nil {
+			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+		}
+		p.mu.Lock()
+		p.key(*req.Keycode, false)
+		p.mu.Unlock()
+		return w3cValue(sid, nil)
 	case method == http.MethodPost && (rest == "element" || rest == "elements"):
 		var req struct{ Using, Value string }
 		if err := json.Unmarshal(body, &req); err != nil || req.Using == "" {
@@ -419,7 +449,7 @@ func (p *Phone) uiServerWait(ctx context.Context, l Latency) error {
 	d := l.draw(p.lat)
 	p.mu.Unlock()
 	if err := p.cfg.Sleep(ctx, d); err != nil {
-		return fmt.Errorf("screenshot: %w", err)
+		return fmt.Errorf("ui server: %w", err)
 	}
 	return nil
 }

@@ -137,6 +137,8 @@ func serverOp(path string) string {
 		return OpScreenshot
 	case strings.HasSuffix(path, "/is_keyboard_shown"):
 		return OpKeyboard
+	case strings.HasSuffix(path, "/click") || strings.HasSuffix(path, "/press_keycode"):
+		return OpInput
 	}
 	return OpServer
 }

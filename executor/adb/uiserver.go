@@ -242,6 +242,27 @@ func (d *Device) uiGet(ctx context.Context, path string, out any) (ok bool, err 
 	return false, nil
 }
 
+// uiInput asks the server to inject a click or key press (no process starts on the phone,
+// unlike `input`); false when the caller must use `input`: no server, or a request that
+// failed — the server is restarted for the next call, and since a server that died
+// answered nothing, the input was not injected and `input` does it.
+func (d *Device) uiInput(ctx context.Context, path string, body any) bool {
+	client, sid, up := d.uiReady(ctx)
+	if !up {
+		return false
+	}
+	d.changes.Add(1) // the screen may change, from the start of the request to its end
+	defer d.changes.Add(1)
+	err := d.uiCall(ctx, client, http.MethodPost, "/session/"+sid+path, body, nil)
+	if err == nil {
+		return true
+	}
+	if ctx.Err() == nil {
+		d.uiFailed(ctx, sid, err)
+	}
+	return false
+}
+
 // uiCall sends one request and decodes the W3C answer's whole body into out.
 func (d *Device) uiCall(ctx context.Context, client *http.Client, method, path string, in, out any) error {
 	defer d.begin(ctx, serverOp(path))()

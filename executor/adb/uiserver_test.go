@@ -100,6 +100,39 @@ func TestUIServer(t *testing.T) {
 				}
 			}
 
+			// Taps and key presses are injected by the server: no `input` process.
+			if err := d.Key(ctx, "home"); err != nil {
+				t.Fatal(err)
+			}
+			home, err := d.Dump(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := perception.Parse(home)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var icon *perception.Element
+			for i := range s.Elements {
+				if s.Elements[i].Text == "Settings" {
+					icon = &s.Elements[i]
+				}
+			}
+			if icon == nil {
+				t.Fatalf("no Settings icon on the home screen:\n%s", s.Text())
+			}
+			if err := d.Tap(ctx, icon.Center.X, icon.Center.Y); err != nil {
+				t.Fatal(err)
+			}
+			if pkg, _ := p.Foreground(); pkg != "com.android.settings" {
+				t.Errorf("after home and a tap on Settings: %s in front", pkg)
+			}
+			for _, c := range p.commands() {
+				if strings.Contains(c, "input ") {
+					t.Errorf("a tap or key through the server ran %q on the phone", c)
+				}
+			}
+
 			// The server dies mid-run: the next read starts it again and succeeds.
 			p.StopUIServer()
 			xml, err = d.Dump(ctx)
