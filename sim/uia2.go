@@ -42,6 +42,7 @@ type uiServer struct {
 	elements  map[string]elementRef
 	nextEl    int
 	starts    int // how many times the server was started
+	served    int // requests answered since it started
 }
 
 // elementRef is a found element: its node's bounds and text when found.
@@ -124,6 +125,7 @@ func (p *Phone) amInstrument(c *cmdIO) (int, error) {
 	p.stopUIServerLocked()
 	p.uia2.running = true
 	p.uia2.starts++
+	p.uia2.served = 0
 	stop := make(chan struct{})
 	p.uia2.stop = stop
 	p.mu.Unlock()
@@ -226,6 +228,12 @@ func (p *Phone) serveUIServer(ctx context.Context, conn io.ReadWriter) error {
 		if err := resp.Write(conn); err != nil {
 			return fmt.Errorf("uiautomator2 server: %w", err)
 		}
+		p.mu.Lock()
+		p.uia2.served++
+		if n := p.faults.UIServerDie; n > 0 && p.uia2.served >= n {
+			p.stopUIServerLocked() // the UIServerDie fault
+		}
+		p.mu.Unlock()
 		if req.Close {
 			return nil
 		}
