@@ -188,7 +188,8 @@ type run struct {
 	reuse     bool   // the next PERCEIVE keeps the screen: nothing was done on the phone
 	noActs    bool   // the coming reflection has no actions to classify
 	rawPNG    []byte
-	replaying bool            // perceiving a page on a shortcut's way: no key-context collection
+	replaying bool            // perceiving a page on a shortcut's way: no key-context collection, no screenshot
+	shotLater bool            // the screen's screenshot is not taken yet (a replayed page): reflect takes it
 	noNav     map[string]bool // page signatures where a Navigate could not be replayed: no more hints there
 	offered   []RoutineOffer  // the routines this step's Re-Planner prompt listed
 	paused    map[string]int  // routines paused for the person: the step each goes on at
