@@ -91,7 +91,18 @@ func (r *Report) DevicePaths() []DevicePath {
 		}
 		out = append(out, *p)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path > out[j].Path }) // ui-server, uiautomator
+	rank := func(p string) int {
+		if p == PathUIServer {
+			return 0
+		}
+		return 1
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if a, b := rank(out[i].Path), rank(out[j].Path); a != b {
+			return a < b
+		}
+		return out[i].Path < out[j].Path
+	})
 	return out
 }
 
