@@ -157,13 +157,17 @@ func BenchmarkStepDumps(b *testing.B) {
 	}
 	// settle-3s is the default bound, which two dumps after an action often overrun on this
 	// profile (the first waits for a quiet second); settle-6s fits them.
+	// ui-server reads through the resident UI server (source, screenshot, keyboard, and the
+	// key press injected by it).
 	for _, mode := range []struct {
-		name   string
-		reuse  time.Duration
-		settle time.Duration
-	}{{"reuse/settle-3s", 0, 0}, {"no-reuse/settle-3s", -1, 0}, {"reuse/settle-6s", 0, 6 * time.Second}, {"no-reuse/settle-6s", -1, 6 * time.Second}} {
+		name     string
+		reuse    time.Duration
+		settle   time.Duration
+		uiServer bool
+	}{{"reuse/settle-3s", 0, 0, false}, {"no-reuse/settle-3s", -1, 0, false}, {"reuse/settle-6s", 0, 6 * time.Second, false},
+		{"no-reuse/settle-6s", -1, 6 * time.Second, false}, {"ui-server/settle-3s", 0, 0, true}} {
 		b.Run(mode.name, func(b *testing.B) {
-			p := newPhone(b, sim.Config{Profile: pixel})
+			p := newPhone(b, sim.Config{Profile: pixel, UIServer: mode.uiServer})
 			srv, serial := realADB(b, p)
 			d := openDevice(b, Config{Port: srv.Port, Serial: serial, DumpReuse: mode.reuse, SettleTimeout: mode.settle, Sleep: sleepCtx})
 			ctx := context.Background()
