@@ -95,7 +95,6 @@ type Device struct {
 	client gadb.Client
 
 	fileDump atomic.Bool // this device cannot dump to /dev/tty: use a file
-	pngShot  atomic.Bool // this device's raw screencap is unreadable: use screencap -p
 
 	// changes counts commands that may change the screen (every non-idempotent one), at
 	// their start and at their end; a settled dump taken with another count is stale.

@@ -3,7 +3,6 @@ package adb
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -146,24 +145,6 @@ func (d *Device) screenshot(ctx context.Context) ([]byte, bool, error) {
 			return nil, false, fmt.Errorf("adb screenshot %s: %w", d.serial, err)
 		}
 		return png, secure, nil
-	}
-	// The encoding is part of the wait: it is metered with the capture.
-	defer d.begin(ctx, OpScreenshot)()
-	ctx = context.WithValue(ctx, meterKey{}, true)
-	if !d.pngShot.Load() {
-		// Raw pixels, encoded here: the phone skips its PNG encoder, most of screencap -p's
-		// time ("raw 250–300 ms" against "500–800 ms" through a pipe, MangetsuC/arkHelper#16).
-		r, err := d.run(ctx, "exec", "screencap", true)
-		if err != nil {
-			return nil, false, fmt.Errorf("adb screenshot: %w", err)
-		}
-		if r.status == 0 {
-			if png, black, ok := rawToPNG(r.out); ok {
-				return png, black, nil
-			}
-		}
-		d.log.Debug("adb: raw screencap unreadable, using screencap -p", slog.Int("status", r.status), slog.Int("bytes", len(r.out)))
-		d.pngShot.Store(true)
 	}
 	// exec: keeps binary output untouched (no pty line-ending translation on old devices).
 	r, err := d.run(ctx, "exec", "screencap -p", true)
@@ -407,40 +388,3 @@ func (d *Device) KeyboardShown(ctx context.Context) (bool, error) {
 }
 
 var errNoFocus = errors.New("no focused text field")
-
-// rawToPNG reads `screencap` raw output — width, height and pixel format (uint32 little
-// endian), a fourth word (the dataspace) on Android 9+, then the pixels — and encodes it
-// as PNG; black reports an all-black frame (a secure screen). ok is false for a format
-// other than 32-bit RGBA/RGBX/BGRA or a size that does not add up.
-func rawToPNG(b []byte) (out []byte, black, ok bool) {
-	if len(b) < 12 {
-		return nil, false, false
-	}
-	w, h, f := int(binary.LittleEndian.Uint32(b)), int(binary.LittleEndian.Uint32(b[4:])), binary.LittleEndian.Uint32(b[8:])
-	if w <= 0 || h <= 0 || w > 1<<14 || h > 1<<14 || (f != 1 && f != 2 && f != 5) {
-		return nil, false, false
-	}
-	pix := w * h * 4
-	hdr := len(b) - pix
-	if hdr != 12 && hdr != 16 {
-		return nil, false, false
-	}
-	img := &image.NRGBA{Pix: b[hdr:], Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
-	black = true
-	for i := 0; i < pix; i += 4 {
-		p := img.Pix[i : i+4 : i+4]
-		if f == 5 {
-			p[0], p[2] = p[2], p[0] // BGRA
-		}
-		p[3] = 0xff // RGBX has no alpha; screens are opaque
-		if black && (p[0] > 8 || p[1] > 8 || p[2] > 8) {
-			black = false
-		}
-	}
-	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&buf, img); err != nil {
-		return nil, false, false
-	}
-	return buf.Bytes(), black, true
-}

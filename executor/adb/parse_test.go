@@ -2,7 +2,6 @@ package adb
 
 import (
 	"bytes"
-	"encoding/binary"
 	"image"
 	"image/color"
 	"image/png"
@@ -178,48 +177,6 @@ func TestQuoteAndKeys(t *testing.T) {
 	for _, k := range names {
 		if _, err := KeyCode(k); err != nil {
 			t.Errorf("KeyNames lists %q, which KeyCode refuses: %v", k, err)
-		}
-	}
-}
-
-// TestRawScreencap: raw screencap output (12- or 16-byte header; RGBA, RGBX or BGRA) becomes
-// the PNG of the same pixels; an all-black frame is reported; other formats and sizes that
-// do not add up are refused.
-func TestRawScreencap(t *testing.T) {
-	frame := func(hdr int, f uint32, px ...byte) []byte {
-		b := make([]byte, hdr)
-		binary.LittleEndian.PutUint32(b, 2)
-		binary.LittleEndian.PutUint32(b[4:], 1)
-		binary.LittleEndian.PutUint32(b[8:], f)
-		return append(b, px...)
-	}
-	for _, tc := range []struct {
-		name  string
-		raw   []byte
-		want  color.NRGBA // the first pixel
-		black bool
-	}{
-		{"rgba-16", frame(16, 1, 200, 10, 20, 255, 0, 0, 0, 255), color.NRGBA{200, 10, 20, 255}, false},
-		{"rgbx-12", frame(12, 2, 200, 10, 20, 0, 0, 0, 0, 0), color.NRGBA{200, 10, 20, 255}, false},
-		{"bgra", frame(16, 5, 20, 10, 200, 255, 0, 0, 0, 255), color.NRGBA{200, 10, 20, 255}, false},
-		{"black", frame(16, 1, 3, 3, 3, 255, 0, 0, 0, 255), color.NRGBA{3, 3, 3, 255}, true},
-	} {
-		out, black, ok := rawToPNG(tc.raw)
-		if !ok {
-			t.Errorf("%s: refused", tc.name)
-			continue
-		}
-		img, err := png.Decode(bytes.NewReader(out))
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		if got := color.NRGBAModel.Convert(img.At(0, 0)).(color.NRGBA); got != tc.want || black != tc.black || img.Bounds().Dx() != 2 {
-			t.Errorf("%s: first pixel %v black %v size %v; want %v %v", tc.name, got, black, img.Bounds(), tc.want, tc.black)
-		}
-	}
-	for _, bad := range [][]byte{nil, frame(16, 4, 1, 2, 3, 4), frame(16, 1, 1, 2, 3), frame(20, 1, 1, 2, 3, 4, 5, 6, 7, 8)} {
-		if _, _, ok := rawToPNG(bad); ok {
-			t.Errorf("rawToPNG(%v) accepted", bad)
 		}
 	}
 }
