@@ -36,6 +36,8 @@ const ReportSchema = 1
 //	  repeat          int      0-based repetition with --repeat
 //	  run_dir         string   the task's run directory (trace.jsonl, screenshots, summary.json), relative to the report
 //	  shortcuts       int      learned shortcuts the run replayed (from the trace)
+//	  device_time     {seconds, path: "ui-server" | "uiautomator", ops: {OP: {calls, seconds}}}
+//	                           how long the run waited on the phone (omitted when not metered)
 //	totals            Totals:
 //	  tasks, passed, failed, steps, model_calls, model_calls_by_role, prompt_tokens, completion_tokens, cost
 //	  wall_seconds    number   elapsed wall time of the evaluation (of the pass for cold/warm)
