@@ -36,6 +36,8 @@ const ReportSchema = 1
 //	  repeat          int      0-based repetition with --repeat
 //	  run_dir         string   the task's run directory (trace.jsonl, screenshots, summary.json), relative to the report
 //	  shortcuts       int      learned shortcuts the run replayed (from the trace)
+//	  device_time     {seconds, path: "ui-server" | "uiautomator", ops: {OP: {calls, seconds}}}
+//	                           how long the run waited on the phone (omitted when not metered)
 //	totals            Totals:
 //	  tasks, passed, failed, steps, model_calls, model_calls_by_role, prompt_tokens, completion_tokens, cost
 //	  wall_seconds    number   elapsed wall time of the evaluation (of the pass for cold/warm)
@@ -120,6 +122,9 @@ type TaskResult struct {
 	// CriticalStepCalls are the model calls of its steps the run waited on (Re-Planner,
 	// decider, interactor; not the background Key Context Collector).
 	CriticalStepCalls int `json:"critical_step_calls"`
+	// DeviceTime is how long the run waited on the phone, by operation (sessions that
+	// meter it: DeviceTimer).
+	DeviceTime *DeviceTime `json:"device_time,omitempty"`
 }
 
 // Totals add up task results.
@@ -609,6 +614,7 @@ func (r *Report) Markdown() string {
 			b.WriteString("- **cold**: empty knowledge; no hint offers Navigate then, so one cold pass serves both figures (cold Navigate replays are counted above).\n")
 		}
 	}
+	b.WriteString(r.deviceMarkdown())
 	b.WriteString("\n## Tasks\n\n| task | phase | device | pass | outcome | steps | model calls | questions | wall s | reason |\n|---|---|---|---|---|---:|---:|---:|---:|---|\n")
 	for _, x := range r.Tasks {
 		mark := "✅"

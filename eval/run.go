@@ -483,6 +483,10 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 	r.VerifiedSteps, r.Navigations, r.ShortcutSteps = k.VerifiedSteps, k.Navigations, k.ShortcutSteps
 	r.Routines, r.RoutineSteps, r.KnownReads, r.SkippedLearns = k.Routines, k.RoutineSteps, k.KnownReads, k.SkippedLearns
 	r.CriticalStepCalls = int(math.Round(sum.CriticalCallsPerStep * float64(sum.Steps)))
+	if dt, ok := sess.(DeviceTimer); ok {
+		t := dt.DeviceTime()
+		r.DeviceTime = &t
+	}
 	r.Questions = append(r.Questions, user.Questions()...)
 
 	probe := Probe{Phone: j.Device.Sim, Shell: sess.Shell, Dump: sess.Dump, Judge: sess.Model(), Prompts: cfg.Prompts,

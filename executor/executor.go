@@ -196,7 +196,8 @@ type run struct {
 	reuse     bool   // the next PERCEIVE keeps the screen: nothing was done on the phone
 	noActs    bool   // the coming reflection has no actions to classify
 	rawPNG    []byte
-	replaying bool            // perceiving a page on a shortcut's way: no key-context collection
+	replaying bool            // perceiving a page on a shortcut's way: no key-context collection, no screenshot
+	shotLater bool            // the screen's screenshot is not taken yet (a replayed page): reflect takes it
 	noNav     map[string]bool // page signatures where a Navigate could not be replayed: no more hints there
 	navFailed map[string]int  // Navigate targets by the replays of them that stopped short in this task
 	offered   []RoutineOffer  // the routines this step's Re-Planner prompt listed

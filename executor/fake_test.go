@@ -33,6 +33,7 @@ type fakePhone struct {
 	taps    []string // labels tapped
 	typed   []string
 	keys    []string
+	shots   int // screenshots taken
 }
 
 func (p *fakePhone) node(x, y int) (fakeNode, bool) {
@@ -69,7 +70,12 @@ func (p *fakePhone) Dump(context.Context) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-func (p *fakePhone) Screenshot(context.Context) ([]byte, error) { return nil, nil }
+func (p *fakePhone) Screenshot(context.Context) ([]byte, error) {
+	p.mu.Lock()
+	p.shots++
+	p.mu.Unlock()
+	return nil, nil
+}
 func (p *fakePhone) Tap(_ context.Context, x, y int) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()

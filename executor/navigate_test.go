@@ -105,20 +105,22 @@ func TestNavigateReplaysKnownPath(t *testing.T) {
 		wantReplayed int
 		wantStopped  bool
 		wantRejected int
+		wantNoShot   int // pages perceived without a screenshot: replayed, never shown to a model
 	}{
 		{name: "no knowledge", phone: deepPhone, wantDecider: 4},
-		{name: "replay", phone: deepPhone, shortcuts: &fixedShortcuts{steps: path}, hints: true, wantDecider: 2, wantReplayed: 3},
+		{name: "replay", phone: deepPhone, shortcuts: &fixedShortcuts{steps: path}, hints: true, wantDecider: 2, wantReplayed: 3, wantNoShot: 2},
 		{name: "mismatch falls back", phone: func() *fakePhone {
 			p := deepPhone()
 			p.screens["all"][1].text = "Maps app" // the list changed since the map was learned
 			return p
-		}, shortcuts: &fixedShortcuts{steps: path}, hints: true, wantDecider: 3, wantReplayed: 2, wantStopped: true},
+		}, shortcuts: &fixedShortcuts{steps: path}, hints: true, wantDecider: 3, wantReplayed: 2, wantStopped: true, wantNoShot: 1},
 		{name: "unknown path is rejected", phone: deepPhone, shortcuts: &fixedShortcuts{}, hints: true, wantDecider: 5, wantRejected: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			phone := tt.phone()
 			h := newHarness(t, phone, deepModel(), nil, func(c *Config) {
+				c.TextOnly = false // screenshots are counted
 				if tt.shortcuts != nil {
 					c.Shortcuts = tt.shortcuts
 				}
@@ -143,6 +145,11 @@ func TestNavigateReplaysKnownPath(t *testing.T) {
 			}
 			if replayed != tt.wantReplayed {
 				t.Errorf("replayed %d steps (%+v), want %d", replayed, navs, tt.wantReplayed)
+			}
+			// A picture only when it is used: a page replayed on the way is checked on its
+			// dump; the one the replay stopped on is shown to the Re-Planner, so it gets one.
+			if perceived := len(find[memory.ScreenPerceived](h)); phone.shots != perceived-tt.wantNoShot {
+				t.Errorf("%d screenshots for %d perceived pages, want %d", phone.shots, perceived, perceived-tt.wantNoShot)
 			}
 			rejected := 0
 			for _, r := range find[memory.ActionRejected](h) {

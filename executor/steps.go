@@ -35,20 +35,9 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 		return StateError, err
 	}
 	prev := r.screen
-	r.screen, r.rawPNG = s, png
-	r.secure = png != nil && isBlack(png)
-	r.image, r.imageMIME = nil, ""
-	var marked []byte
-	if png != nil && !r.secure {
-		r.image, r.imageMIME = png, "image/png"
-		if r.cfg.Mark != nil {
-			if m, mime, err := r.cfg.Mark(png, s); err == nil {
-				r.image, r.imageMIME, marked = m, mime, m
-			} else {
-				r.e.log.Warn("set-of-mark failed", logErr, err)
-			}
-		}
-	}
+	r.screen = s
+	r.shotLater = r.replaying && !r.cfg.TextOnly
+	marked := r.setPicture(png)
 	unchanged := false
 	if prev == nil {
 		r.change = "first screen of the task"
@@ -62,6 +51,40 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 		r.collect(ctx, r.step, s)
 	}
 	return StateReflect, nil
+}
+
+// setPicture makes png the screen's screenshot: the secure flag, and the image the models
+// see (set-of-mark when configured), which it returns when marked.
+func (r *run) setPicture(png []byte) (marked []byte) {
+	r.rawPNG = png
+	r.secure = png != nil && isBlack(png)
+	r.image, r.imageMIME = nil, ""
+	if png != nil && !r.secure {
+		r.image, r.imageMIME = png, "image/png"
+		if r.cfg.Mark != nil {
+			if m, mime, err := r.cfg.Mark(png, r.screen); err == nil {
+				r.image, r.imageMIME, marked = m, mime, m
+			} else {
+				r.e.log.Warn("set-of-mark failed", logErr, err)
+			}
+		}
+	}
+	return marked
+}
+
+// pictureNow takes the screenshot a replayed page went without, now that a model is to
+// see it (or the secure flag decide something); a failure leaves the page without one.
+func (r *run) pictureNow(ctx context.Context) {
+	if !r.shotLater {
+		return
+	}
+	r.shotLater = false
+	png, err := r.cfg.Device.Screenshot(ctx)
+	if err != nil {
+		r.e.log.Warn("screenshot failed", logErr, err)
+		return
+	}
+	r.setPicture(png)
 }
 
 func (r *run) publishScreen(marked []byte) {
@@ -91,7 +114,7 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 		var activity string
 		g, gctx := errgroup.WithContext(ctx)
 		g.Go(func() (err error) { xml, err = r.cfg.Device.Dump(gctx); return err })
-		if !r.cfg.TextOnly {
+		if !r.cfg.TextOnly && !r.replaying { // a replayed page is checked on its dump alone
 			g.Go(func() (err error) { png, err = r.cfg.Device.Screenshot(gctx); return err })
 		}
 		g.Go(func() error {
@@ -132,6 +155,7 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 
 // reflect asks the Re-Planner to classify the last step and plan this one.
 func (r *run) reflect(ctx context.Context) (State, error) {
+	r.pictureNow(ctx)
 	if r.routineDone() {
 		return StateCheck, nil
 	}

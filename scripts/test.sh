@@ -31,7 +31,9 @@ if [ -n "${need_node:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/nul
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
 fi
 interop="${FAIRY_INTEROP_DIR:-$HOME/.cache/fairy/interop}"
-interop_pkgs=(@devicefarmer/adbkit@3.3.9 @mobilenext/mobile-mcp@1.0.4 @modelcontextprotocol/sdk@1.32.2)
+# webdriver drives the emulated Appium UiAutomator2 server; appium-uiautomator2-server's
+# real APKs are what `fairy device setup` installs in cmd/fairy's TestDeviceSetup.
+interop_pkgs=(@devicefarmer/adbkit@3.3.9 @mobilenext/mobile-mcp@1.0.4 @modelcontextprotocol/sdk@1.32.2 webdriver@9.33.1 appium-uiautomator2-server@10.6.6)
 if command -v npm >/dev/null 2>&1; then
 	missing=0
 	for p in "${interop_pkgs[@]}"; do

@@ -70,6 +70,9 @@ func (p *Phone) dispatch(c *cmdIO) (int, error) {
 		c.env.vars["__exit"] = "1"
 		return st & 0xff, nil
 	}
+	if name == "am" && len(c.args) > 1 && c.args[1] == "instrument" {
+		return p.amInstrument(c) // blocks while the instrumentation runs: not under the lock
+	}
 	cmd, ok := p.cmds[name]
 	if !ok {
 		c.errorf("/system/bin/sh: %s: not found\n", c.args[0])
@@ -806,7 +809,11 @@ func cmdAm(p *Phone, c *cmdIO) int {
 			c.errorf("Error: no package specified\n")
 			return 255
 		}
-		p.forceStop(c.args[len(c.args)-1])
+		pkg := c.args[len(c.args)-1]
+		if pkg == UIServerPackage || pkg == UIServerTestPackage {
+			p.stopUIServerLocked()
+		}
+		p.forceStop(pkg)
 		return 0
 	case "broadcast":
 		return amBroadcast(p, c, c.args[2:])
@@ -1015,6 +1022,12 @@ func (p *Phone) packageList() []struct {
 		system bool
 	}
 	out = append(out, extraPackages...)
+	for _, pkg := range p.uiServerPackages() {
+		out = append(out, struct {
+			pkg    string
+			system bool
+		}{pkg, false})
+	}
 	for _, pkg := range p.order {
 		out = append(out, struct {
 			pkg    string
@@ -1100,6 +1113,17 @@ func cmdPm(p *Phone, c *cmdIO) int {
 				return 0
 			}
 		}
+		return 1
+	case "install":
+		return pmInstall(p, c)
+	case "uninstall":
+		if pkg := c.args[len(c.args)-1]; len(c.args) > 2 && p.uia2.installed[pkg] {
+			p.stopUIServerLocked()
+			delete(p.uia2.installed, pkg)
+			c.printf("Success\n")
+			return 0
+		}
+		c.printf("Failure [DELETE_FAILED_INTERNAL_ERROR]\n")
 		return 1
 	case "resolve-activity":
 		return resolveActivity(p, c, c.args[2:])

@@ -65,7 +65,11 @@
 // navigation bar; indented, with visible-to-user, drawing-order, hint and display-id, the
 // uiautomator2 format) is DumpAllWindows, and what the uiautomator2 server the phone runs
 // on device port 9008 (U2Port) answers to JSON-RPC dumpWindowHierarchy on /jsonrpc/0, through
-// `adb forward tcp:N tcp:9008`. Screenshots are drawn from the
+// `adb forward tcp:N tcp:9008`. Appium's UiAutomator2 server is emulated too (uia2.go):
+// its APKs install with pm install (Config.UIServer has them from the start), am
+// instrument -w starts it, and it answers its W3C HTTP routes on device port 6790
+// (UIServerPort) until it is force-stopped or the uiserverdie fault kills it. Screenshots
+// are drawn from the
 // same nodes with the Go fonts, and CJK characters, which those fonts lack, with the
 // embedded subset of Droid Sans Fallback (package cjkfont).
 // FLAG_SECURE screens (the shop's payment) give an all-black screenshot while the tree

@@ -13,6 +13,9 @@ type FarmConfig struct {
 	Base Config
 	// FirstPort numbers the serials "emulator-PORT", "emulator-PORT+2", … (default 5554).
 	FirstPort int
+	// UIServer is how many phones, the first ones, have the resident UI server installed
+	// (Config.UIServer); the others have it only if Base says so.
+	UIServer int
 }
 
 // Farm hosts several phones with distinct serials and seeds (Base.Seed + index).
@@ -37,6 +40,7 @@ func NewFarm(cfg FarmConfig) (*Farm, error) {
 		c := cfg.Base
 		c.Serial = fmt.Sprintf("emulator-%d", cfg.FirstPort+2*i)
 		c.Seed = cfg.Base.Seed + uint64(i)
+		c.UIServer = c.UIServer || i < cfg.UIServer
 		if cfg.Base.Apps != nil {
 			apps, err := cloneApps(cfg.Base.Apps)
 			if err != nil {

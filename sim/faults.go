@@ -32,11 +32,15 @@ type Faults struct {
 	// older builds). Without it the phone fails loudly as Android 11+ does (a
 	// NullPointerException message and exit status 255, nothing typed).
 	NonASCIISilent bool
+	// UIServerDie makes the resident UI server (Appium's UiAutomator2 server) die after
+	// answering this many requests each time it is started (0: never), as the server does
+	// when the system reclaims its memory or the instrumentation crashes.
+	UIServerDie int
 }
 
 // ParseFaults parses a fault spec such as
 // "idle=0.3,slow=200ms,drop=0.05,deadtap=0.1,dialog=0.1,nonascii". Keys: idle, idlerun,
-// slow, drop, deadtap, dialog, nonascii. An empty spec is the zero Faults.
+// slow, drop, deadtap, dialog, nonascii, uiserverdie. An empty spec is the zero Faults.
 func ParseFaults(spec string) (Faults, error) {
 	var f Faults
 	spec = strings.TrimSpace(spec)
@@ -83,13 +87,19 @@ func ParseFaults(spec string) (Faults, error) {
 				err = fmt.Errorf("%w: slow=%q is not a duration", ErrFaultSpec, val)
 			}
 			f.Slow = d
+		case "uiserverdie":
+			n, perr := strconv.Atoi(val)
+			if perr != nil || n < 1 {
+				err = fmt.Errorf("%w: uiserverdie=%q is not a positive integer", ErrFaultSpec, val)
+			}
+			f.UIServerDie = n
 		case "nonascii":
 			if hasVal && val != "1" && val != "true" && val != "silent" {
 				err = fmt.Errorf("%w: nonascii takes no value", ErrFaultSpec)
 			}
 			f.NonASCIISilent = true
 		default:
-			err = fmt.Errorf("%w: unknown fault %q (known: idle, idlerun, slow, drop, deadtap, dialog, nonascii)", ErrFaultSpec, key)
+			err = fmt.Errorf("%w: unknown fault %q (known: idle, idlerun, slow, drop, deadtap, dialog, nonascii, uiserverdie)", ErrFaultSpec, key)
 		}
 		if err != nil {
 			return Faults{}, err
@@ -118,6 +128,9 @@ func (f Faults) String() string {
 	num("dialog", f.Dialog)
 	if f.NonASCIISilent {
 		parts = append(parts, "nonascii")
+	}
+	if f.UIServerDie > 0 {
+		parts = append(parts, "uiserverdie="+strconv.Itoa(f.UIServerDie))
 	}
 	return strings.Join(parts, ",")
 }

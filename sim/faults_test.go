@@ -22,6 +22,8 @@ func TestParseFaults(t *testing.T) {
 		{"", Faults{}, false},
 		{"idle=0.3,slow=200ms,drop=0.05,deadtap=0.1,dialog=0.1,nonascii", Faults{Idle: 0.3, Slow: 200 * time.Millisecond, Drop: 0.05, DeadTap: 0.1, Dialog: 0.1, NonASCIISilent: true}, false},
 		{"idle=1,idlerun=3", Faults{Idle: 1, IdleRun: 3}, false},
+		{"uiserverdie=6", Faults{UIServerDie: 6}, false},
+		{"uiserverdie=0", Faults{}, true},
 		{"idle=2", Faults{}, true},
 		{"slow=fast", Faults{}, true},
 		{"bogus=1", Faults{}, true},

@@ -26,6 +26,9 @@ type Config struct {
 	Faults Faults
 	// NoADBKeyboard leaves ADB Keyboard (com.android.adbkeyboard/.AdbIME) uninstalled.
 	NoADBKeyboard bool
+	// UIServer has the Appium UiAutomator2 server's two APKs installed from the start (as
+	// `fairy device setup` leaves them); it runs once `am instrument` starts it.
+	UIServer bool
 	// Apps are the installed apps; nil means DefaultApps().
 	Apps []*AppSpec
 	// Clock tells the time (default time.Now). Inject a fixed clock for reproducible runs.
@@ -81,6 +84,8 @@ type Phone struct {
 
 	rateDialog *ScreenSpec
 	cmds       map[string]command
+
+	uia2 uiServer // the Appium UiAutomator2 server (uia2.go)
 }
 
 type motion struct {
@@ -172,6 +177,11 @@ func New(cfg Config) (*Phone, error) {
 	p.rateDialog = rateDialogSpec()
 	p.cmds = newCommandTable()
 	p.faults = cfg.Faults
+	p.uia2.init()
+	if cfg.UIServer {
+		p.uiServerInstall(UIServerPackage)
+		p.uiServerInstall(UIServerTestPackage)
+	}
 	if err := p.reset(); err != nil {
 		return nil, err
 	}

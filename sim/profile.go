@@ -35,6 +35,12 @@ type Profile struct {
 	// Screencap is `screencap -p` (PNG encoding of the whole screen); ScreencapRaw is
 	// `screencap` without -p (raw pixels, no encoding).
 	Screencap, ScreencapRaw Latency
+	// UISource and UIShot are a resident Appium UiAutomator2 server's page source (after its
+	// idle wait: 500 ms quiet, bounded by the waitForIdleTimeout setting) and screenshot
+	// (UiAutomation.takeScreenshot, PNG, base64), each with its HTTP round trip through
+	// adb forward. UIInput is a click or key press the server injects itself
+	// (UiAutomation.injectInputEvent: no process starts, unlike `input`).
+	UISource, UIShot, UIInput Latency
 }
 
 // Latency is a range a delay is drawn from, uniformly.
@@ -67,6 +73,16 @@ func ms(a, b int) Latency {
 //   - app start: "Displayed +1s380ms" for a cold start as ActivityTaskManager logs it
 //     (dev.to/pyricau, "How adb measures App Startup"); Android vitals count a cold start of
 //     5 s or more, a warm one of 2 s or more, as excessive.
+//   - a resident UiAutomator2 server: "GET …/source 200 212 ms - 54619" bytes on Android
+//     (appium/appium#18665, the same page under 3 s end to end); a screenshot over the
+//     resident server's HTTP "差不多要550ms才截图一次" — about 550 ms a shot in a loop, on a
+//     2017 Nubia Z17 (openatx/uiautomator2#323), of which the capture itself is ~250 ms
+//     (rom1v in Genymobile/scrcpy#112); the server waits for idle with UiDevice.waitForIdle
+//     (500 ms quiet, androidx QueryController) bounded by waitForIdleTimeout (default 10 s,
+//     appium-uiautomator2-server WaitForIdleTimeout.java), which the client may lower;
+//     small requests through Appium's proxy to the server answered in 27–45 ms
+//     (appium/appium#17257), a gesture's injected events are 20 ms apart
+//     (appium/appium-uiautomator2-server#339).
 //
 // pixel is a recent Pixel-class phone over USB (the fast end of those figures); slow an
 // older or budget phone (their slow end: Galaxy Note 4-class).
@@ -77,12 +93,14 @@ var profiles = map[string]Profile{
 		Shell: ms(15, 40), Service: ms(60, 160), Input: ms(250, 550), AppStart: ms(600, 1400),
 		Dump: ms(500, 1100), IdleQuiet: time.Second, IdleCeiling: 10 * time.Second, Animation: 300 * time.Millisecond,
 		Screencap: ms(400, 900), ScreencapRaw: ms(200, 350),
+		UISource: ms(120, 300), UIShot: ms(250, 550), UIInput: ms(40, 120),
 	},
 	"slow": {
 		Name:  "slow",
 		Shell: ms(30, 90), Service: ms(150, 400), Input: ms(900, 1300), AppStart: ms(1500, 3500),
 		Dump: ms(1200, 2500), IdleQuiet: time.Second, IdleCeiling: 10 * time.Second, Animation: 500 * time.Millisecond,
 		Screencap: ms(1500, 2500), ScreencapRaw: ms(300, 600),
+		UISource: ms(300, 800), UIShot: ms(550, 1100), UIInput: ms(80, 250),
 	},
 }
 

@@ -365,7 +365,12 @@ func (e *shellEnv) runList(pls []pipeline, stdin []byte, out io.Writer) (int, er
 				continue
 			}
 		}
+		ctx := e.ctx
+		if pl.bg {
+			e.ctx = context.WithValue(ctx, bgJobKey{}, true)
+		}
 		st, err := e.runPipeline(pl, stdin, out)
+		e.ctx = ctx
 		if pl.bg {
 			st = 0
 		}

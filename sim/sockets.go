@@ -29,10 +29,18 @@ var (
 const U2Port = 9008
 
 // Socket returns the server behind a device socket: the uiautomator2 JSON-RPC server on
-// tcp:9008, nothing elsewhere.
+// tcp:9008, the Appium UiAutomator2 server on tcp:6790 while it runs, nothing elsewhere.
 func (p *Phone) Socket(addr string) func(ctx context.Context, conn io.ReadWriter) error {
 	if addr == "tcp:"+strconv.Itoa(U2Port) || addr == "tcp:localhost:"+strconv.Itoa(U2Port) {
 		return p.serveU2
+	}
+	if addr == "tcp:"+strconv.Itoa(UIServerPort) || addr == "tcp:localhost:"+strconv.Itoa(UIServerPort) {
+		p.mu.Lock()
+		running := p.uia2.running
+		p.mu.Unlock()
+		if running {
+			return p.serveUIServer
+		}
 	}
 	return nil
 }

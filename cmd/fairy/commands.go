@@ -12,6 +12,7 @@ func (s *settings) subcommands() []*cobra.Command {
 		newRoutinesCmd(s.knowledgeRef()),
 		newKnowledgeCmd(s.knowledgeRef()),
 		newDevicesCmd(s.device),
+		newDeviceCmd(s.device),
 		newScreenCmd(s.device),
 		newActCmd(s.device),
 		newAppsCmd(s.device),

@@ -53,6 +53,8 @@ type evalFlags struct {
 	evalTags  string
 	// profile is the virtual phones' timing (sim.ParseProfile).
 	profile string
+	// uiServer is how many virtual phones have the resident UI server installed.
+	uiServer int
 }
 
 // newEvalCmd builds `fairy eval`.
@@ -90,6 +92,7 @@ Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.devices, "devices", "", "real devices: SERIAL or HOST:PORT/SERIAL, comma-separated")
 	fl.IntVar(&f.sims, "sim", 0, "number of virtual phones to start (a built-in suite with no --devices: 1)")
+	fl.IntVar(&f.uiServer, "sim-ui-server", 0, "how many of the virtual phones have the resident UI server installed, as `fairy device setup` leaves a phone (the others read the screen with uiautomator dump: both side by side in one run)")
 	fl.StringVar(&f.profile, "profile", "instant", "timing of the virtual phones: instant, pixel (a recent phone's latencies) or slow (an older phone's)")
 	fl.IntVar(&f.parallel, "parallel", 0, "phones working at once (default: all)")
 	fl.IntVar(&f.repeat, "repeat", 1, "run every task this many times")
@@ -177,7 +180,7 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		return withExit(2, fmt.Errorf("the suite's apps: (%s) install on virtual phones: run it with --sim N", suite.Apps))
 	}
 	if f.sims > 0 {
-		farm, err := agentrun.ServeFarm(sim.FarmConfig{Phones: f.sims, Base: sim.Config{Seed: 1, Logger: log, Profile: profile, Apps: apps}}, log)
+		farm, err := agentrun.ServeFarm(sim.FarmConfig{Phones: f.sims, UIServer: f.uiServer, Base: sim.Config{Seed: 1, Logger: log, Profile: profile, Apps: apps}}, log)
 		if err != nil {
 			return withExit(2, err)
 		}
@@ -210,6 +213,9 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 			global.Count(t.ModelCalls, "model call", "model calls"), t.WallSeconds)
 		if cw := t.ColdWarm; cw != nil && t.Cold != nil && t.Warm != nil {
 			printColdWarm(out, t, cw, len(suite.Tasks))
+		}
+		for _, p := range rep.DevicePaths() {
+			fmt.Fprintf(out, "device time, %s\n", p.DeviceLine())
 		}
 		fmt.Fprintf(out, "report: %s\n", filepath.Join(f.out, eval.ReportHTML))
 	}

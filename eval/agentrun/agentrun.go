@@ -133,6 +133,7 @@ type Session struct {
 	storeAt string
 	// knowledgeOff says why the run goes without the knowledge it names (unreachable).
 	knowledgeOff string
+	devTime      eval.DeviceTime // metered over Run
 }
 
 // Start implements eval.Agent: it opens the phone, the model and the knowledge file.
@@ -195,6 +196,21 @@ func (s *Session) Shell(ctx context.Context, cmd string) (string, error) {
 // Dump implements eval.Session.
 func (s *Session) Dump(ctx context.Context) ([]byte, error) { return s.dev.Dump(ctx) }
 
+// DeviceTime implements eval.DeviceTimer: the device time of the last Run.
+func (s *Session) DeviceTime() eval.DeviceTime { return s.devTime }
+
+func deviceTime(d *adb.Device) eval.DeviceTime {
+	t := d.DeviceTime()
+	out := eval.DeviceTime{Seconds: t.Busy.Seconds(), Ops: map[string]eval.OpTime{}, Path: eval.PathClassic}
+	for k, v := range t.Ops {
+		out.Ops[k] = eval.OpTime{Calls: v.Calls, Seconds: v.Time.Seconds()}
+	}
+	if _, ok := t.Ops[adb.OpSource]; ok {
+		out.Path = eval.PathUIServer
+	}
+	return out
+}
+
 // Close implements eval.Session.
 func (s *Session) Close() error {
 	var errs []error
@@ -223,6 +239,8 @@ func (s *Session) Unused() []string {
 func (s *Session) Run(ctx context.Context, user interaction.Dialoger) (global.Summary, error) {
 	job := s.job
 	l := job.Task.Limits
+	s.dev.ResetDeviceTime()
+	defer func() { s.devTime = deviceTime(s.dev) }()
 	res, err := s.a.agent.Run(ctx, agent.Run{Instruction: job.Task.Instruction, Dir: job.RunDir, ID: job.Task.ID,
 		Device: s.dev, Model: s.model, Dialoger: user, Knowledge: s.store, KnowledgeOff: s.knowledgeOff,
 		Limits: executor.Limits{MaxSteps: l.Steps, MaxWall: l.Time, MaxCost: l.Cost}})

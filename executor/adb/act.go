@@ -17,6 +17,9 @@ func (d *Device) Tap(ctx context.Context, x, y int) error {
 	if err := checkPoint(x, y); err != nil {
 		return fmt.Errorf("adb tap: %w", err)
 	}
+	if d.uiInput(ctx, "/appium/gestures/click", map[string]any{"offset": map[string]int{"x": x, "y": y}}) {
+		return nil
+	}
 	if _, err := d.shArgs(ctx, false, "input", "tap", strconv.Itoa(x), strconv.Itoa(y)); err != nil {
 		return fmt.Errorf("adb tap %d,%d: %w", x, y, err)
 	}
@@ -148,12 +151,15 @@ func KeyCode(key string) (string, error) {
 	return "", fmt.Errorf("%w: %q (use back, home, enter, delete, tab, menu, … or a key code)", ErrUnknownKey, key)
 }
 
-// Key presses one key: a name (back, home, enter, delete, tab, menu, app_switch, …), a
+// Key presses one key (through the resident UI server when it runs, else input keyevent): a name (back, home, enter, delete, tab, menu, app_switch, …), a
 // KEYCODE_ name or a key code number.
 func (d *Device) Key(ctx context.Context, key string) error {
 	code, err := KeyCode(key)
 	if err != nil {
 		return fmt.Errorf("adb key: %w", err)
+	}
+	if n, err := strconv.Atoi(code); err == nil && d.uiInput(ctx, "/appium/device/press_keycode", map[string]int{"keycode": n}) {
+		return nil
 	}
 	if _, err := d.shArgs(ctx, false, "input", "keyevent", code); err != nil {
 		return fmt.Errorf("adb key %s: %w", key, err)

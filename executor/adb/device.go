@@ -56,14 +56,24 @@ type Config struct {
 	DumpAttempts int
 	DumpBackoff  time.Duration
 	// SettleTimeout bounds Settle (default 3 s); SettleInterval is the first pause between
-	// two dumps (default 100 ms, growing).
+	// two dumps with SettleConfirm (default 100 ms, growing).
 	SettleTimeout  time.Duration
 	SettleInterval time.Duration
+	// SettleConfirm makes Settle on the classic path dump until two dumps in a row are
+	// identical, instead of trusting the dumper's own idle wait.
+	SettleConfirm bool
 	// DumpReuse is how long the dump that ended a Settle stays good for the next Dump when
 	// no command that may change the screen ran since (default 1 s; negative: never
 	// reused). uiautomator already waits for the screen to be idle, so a step that settles
 	// after its action and then perceives costs one dump fewer.
 	DumpReuse time.Duration
+	// NoUIServer keeps the device off the resident UI server (Appium's UiAutomator2
+	// server, which `fairy device setup` installs): every dump is `uiautomator dump`,
+	// every screenshot `screencap`. Without it the server is used when it is installed,
+	// and started when it is not running.
+	NoUIServer bool
+	// UIServerStart bounds the wait for a started server to answer (default 20 s).
+	UIServerStart time.Duration
 	// NoVerify skips reading a typed text back from the next dump.
 	NoVerify bool
 	// Now is the clock for DumpReuse (default time.Now).
@@ -91,6 +101,9 @@ type Device struct {
 	changes   atomic.Uint64
 	settledMu sync.Mutex
 	settled   settledDump
+
+	ui    uiServer // the resident UI server's client (uiserver.go)
+	meter meter    // device time (meter.go)
 
 	mu     sync.Mutex
 	closed bool
@@ -165,6 +178,9 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.SettleInterval <= 0 {
 		cfg.SettleInterval = 100 * time.Millisecond
+	}
+	if cfg.UIServerStart <= 0 {
+		cfg.UIServerStart = 20 * time.Second
 	}
 	if cfg.DumpReuse == 0 {
 		cfg.DumpReuse = time.Second

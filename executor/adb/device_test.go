@@ -319,7 +319,7 @@ func TestFaults(t *testing.T) {
 		t.Run(f.name, func(t *testing.T) {
 			ctx := t.Context()
 			p := newPhone(t, sim.Config{})
-			d := f.open(t, p, Config{})
+			d := f.open(t, p, Config{NoUIServer: true}) // the classic dumper's faults
 
 			// Idle-state errors (exit status 0) are retried until the dump comes.
 			p.SetFaults(sim.Faults{Idle: 1, IdleRun: 2})

@@ -17,7 +17,12 @@
 //     through ADB Keyboard's base64 broadcast) or refused with an error;
 //   - observation with retries: `uiautomator dump` errors that exit 0 ("could not get idle
 //     state") are detected and retried with back-off, screenshots are validated PNGs and an
-//     all-black frame is flagged as a secure screen.
+//     all-black frame is flagged as a secure screen;
+//   - a resident UI server (Appium's UiAutomator2 server, which InstallUIServer puts on the
+//     phone for `fairy device setup`): when installed it is started and used for the page
+//     source, the screenshot, the keyboard state, the idle wait of Settle, taps and key
+//     presses, restarted when it dies and given up (one warning) for the classic commands;
+//   - device time: every call is metered by operation (DeviceTime).
 //
 // Open a device with Open; *Device satisfies the executor's Device interface.
 package adb

@@ -44,8 +44,15 @@ func (d *Device) Dump(ctx context.Context) ([]byte, error) {
 	return d.dumpFresh(ctx)
 }
 
-// dumpFresh runs the dumper (with its retries); see Dump.
+// dumpFresh asks the resident UI server for the page source, or runs the dumper (with its
+// retries) when there is no server; see Dump.
 func (d *Device) dumpFresh(ctx context.Context) ([]byte, error) {
+	if xml, ok, err := d.uiSource(ctx); ok {
+		if err != nil {
+			return nil, fmt.Errorf("adb dump ui: %w", err)
+		}
+		return xml, nil
+	}
 	var last *DumpError
 	backoff := d.cfg.DumpBackoff
 	for attempt := 1; attempt <= d.cfg.DumpAttempts; attempt++ {
@@ -121,13 +128,24 @@ func extractDump(out []byte) (xml []byte, msg string) {
 	return bytes.Clone(out[start : end+len("</hierarchy>")]), ""
 }
 
-// Screenshot returns the screen as PNG bytes (screencap -p), validated.
+// Screenshot returns the screen as PNG bytes, validated: from the resident UI server, else
+// screencap -p.
 func (d *Device) Screenshot(ctx context.Context) ([]byte, error) {
 	b, _, err := d.screenshot(ctx)
 	return b, err
 }
 
 func (d *Device) screenshot(ctx context.Context) ([]byte, bool, error) {
+	if png, ok, err := d.uiScreenshot(ctx); ok {
+		if err != nil {
+			return nil, false, fmt.Errorf("adb screenshot: %w", err)
+		}
+		secure, err := checkPNG(png)
+		if err != nil {
+			return nil, false, fmt.Errorf("adb screenshot %s: %w", d.serial, err)
+		}
+		return png, secure, nil
+	}
 	// exec: keeps binary output untouched (no pty line-ending translation on old devices).
 	r, err := d.run(ctx, "exec", "screencap -p", true)
 	if err != nil {
@@ -347,10 +365,17 @@ func fullActivity(pkg, act string) string {
 
 var inputShownRE = regexp.MustCompile(`mInputShown=(true|false)`)
 
-// KeyboardShown reports whether the soft keyboard is up: the mInputShown flag of dumpsys
+// KeyboardShown reports whether the soft keyboard is up: the resident UI server's answer,
+// else the mInputShown flag of dumpsys
 // input_method, filtered on the device (the whole dump runs to hundreds of KB on a real
 // phone); a device without grep sends the whole dump.
 func (d *Device) KeyboardShown(ctx context.Context) (bool, error) {
+	if shown, ok, err := d.uiKeyboard(ctx); ok {
+		if err != nil {
+			return false, fmt.Errorf("adb keyboard shown: %w", err)
+		}
+		return shown, nil
+	}
 	out, err := d.sh(ctx, "dumpsys input_method | grep mInputShown || dumpsys input_method", true)
 	if err != nil {
 		return false, fmt.Errorf("adb keyboard shown: %w", err)

@@ -7,14 +7,40 @@ import (
 	"time"
 )
 
-// Settle waits until two dumps in a row are identical — the screen stopped changing — or
-// Config.SettleTimeout passes (then it returns an error wrapping ErrNotSettled, which a
-// caller may ignore). Pauses between dumps start at SettleInterval and grow. The last
-// dump is kept for the next Dump (see Config.DumpReuse).
+// Settle waits until the screen is idle, or Config.SettleTimeout passes (then it returns
+// an error wrapping ErrNotSettled, which a caller may ignore): one dump, because
+// `uiautomator dump` answers only once the screen has sent no accessibility event for a
+// second (UiAutomation.waitForIdle in DumpCommand) — settling by events, not by polling.
+// With Config.SettleConfirm it dumps until two dumps in a row are identical, pausing
+// SettleInterval (growing) between them, for screens that change without accessibility
+// events. The last dump is kept for the next Dump (see Config.DumpReuse).
+//
+// With the resident UI server one page source settles: the server answers it after the
+// screen has sent no accessibility event for 500 ms (UiDevice.waitForIdle), within the
+// waitForIdleTimeout the device set to SettleTimeout — an event, not a poll.
 func (d *Device) Settle(ctx context.Context) error {
+	defer d.begin(ctx, OpSettle)()
+	ctx = context.WithValue(ctx, meterKey{}, true)
+	d.dropSettled()
+	if client, _, up := d.uiReady(ctx); up && client != nil {
+		// The idle wait is bounded by SettleTimeout; the walk and the transfer follow it.
+		sctx, cancel := context.WithTimeout(ctx, d.cfg.SettleTimeout+2*time.Second)
+		gen := d.changes.Load()
+		xml, ok, err := d.uiSource(sctx)
+		cancel()
+		if ok {
+			if err == nil {
+				d.keepSettled(xml, gen)
+				return nil
+			}
+			if ctx.Err() != nil {
+				return fmt.Errorf("adb settle: %w", ctx.Err())
+			}
+			return fmt.Errorf("adb settle: %w within %s: %w", ErrNotSettled, d.cfg.SettleTimeout, err)
+		}
+	}
 	ctx, cancel := context.WithTimeout(ctx, d.cfg.SettleTimeout)
 	defer cancel()
-	d.dropSettled()
 	var prev []byte
 	pause := d.cfg.SettleInterval
 	for n := 0; ; n++ {
@@ -28,7 +54,7 @@ func (d *Device) Settle(ctx context.Context) error {
 			}
 			return fmt.Errorf("adb settle: %w", err)
 		}
-		if prev != nil && bytes.Equal(prev, xml) {
+		if !d.cfg.SettleConfirm || prev != nil && bytes.Equal(prev, xml) {
 			d.keepSettled(xml, gen)
 			return nil
 		}

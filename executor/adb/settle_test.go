@@ -85,9 +85,10 @@ func TestSettledDumpReused(t *testing.T) {
 				t.Fatal(err)
 			}
 			p.commands()
+			// TypeText read the field back from a dump after it typed: that dump serves.
 			xml, n := dump()
-			if n != 1 || !strings.Contains(string(xml), `text="tea"`) {
-				t.Errorf("Dump after typing ran %d dumps (want 1) and shows the text: %v", n, strings.Contains(string(xml), `text="tea"`))
+			if n != 0 || !strings.Contains(string(xml), `text="tea"`) {
+				t.Errorf("Dump after typing ran %d dumps (want the read-back one reused) and shows the text: %v", n, strings.Contains(string(xml), `text="tea"`))
 			}
 
 			settle()
@@ -156,13 +157,17 @@ func BenchmarkStepDumps(b *testing.B) {
 	}
 	// settle-3s is the default bound, which two dumps after an action often overrun on this
 	// profile (the first waits for a quiet second); settle-6s fits them.
+	// ui-server reads through the resident UI server (source, screenshot, keyboard, and the
+	// key press injected by it).
 	for _, mode := range []struct {
-		name   string
-		reuse  time.Duration
-		settle time.Duration
-	}{{"reuse/settle-3s", 0, 0}, {"no-reuse/settle-3s", -1, 0}, {"reuse/settle-6s", 0, 6 * time.Second}, {"no-reuse/settle-6s", -1, 6 * time.Second}} {
+		name     string
+		reuse    time.Duration
+		settle   time.Duration
+		uiServer bool
+	}{{"reuse/settle-3s", 0, 0, false}, {"no-reuse/settle-3s", -1, 0, false}, {"reuse/settle-6s", 0, 6 * time.Second, false},
+		{"no-reuse/settle-6s", -1, 6 * time.Second, false}, {"ui-server/settle-3s", 0, 0, true}} {
 		b.Run(mode.name, func(b *testing.B) {
-			p := newPhone(b, sim.Config{Profile: pixel})
+			p := newPhone(b, sim.Config{Profile: pixel, UIServer: mode.uiServer})
 			srv, serial := realADB(b, p)
 			d := openDevice(b, Config{Port: srv.Port, Serial: serial, DumpReuse: mode.reuse, SettleTimeout: mode.settle, Sleep: sleepCtx})
 			ctx := context.Background()
@@ -203,5 +208,39 @@ func BenchmarkStepDumps(b *testing.B) {
 			b.ReportMetric(float64(observing.Milliseconds())/float64(steps), "observe-ms/step")
 			b.ReportMetric(float64(unsettled)/float64(steps), "unsettled/step")
 		})
+	}
+}
+
+// TestSettleByIdle: on the classic path Settle is one dump — the dumper answers only once
+// the screen is idle — and what it returns is the changed screen; SettleConfirm dumps until
+// two agree.
+func TestSettleByIdle(t *testing.T) {
+	ctx := t.Context()
+	p := newPhone(t, sim.Config{})
+	d := faces[0].open(t, p, Config{NoUIServer: true})
+	confirm := faces[0].open(t, p, Config{NoUIServer: true, SettleConfirm: true})
+	openShopSearch(t, d)
+	for _, c := range []struct {
+		d    *Device
+		want func(n int) bool
+		name string
+	}{{d, func(n int) bool { return n == 1 }, "one dump"}, {confirm, func(n int) bool { return n >= 2 }, "two dumps or more"}} {
+		if err := c.d.Key(ctx, "KEYCODE_A"); err != nil {
+			t.Fatal(err)
+		}
+		p.commands()
+		if err := c.d.Settle(ctx); err != nil {
+			t.Fatalf("Settle: %v", err)
+		}
+		if n := dumpsIn(p.commands()); !c.want(n) {
+			t.Errorf("Settle ran %d dumps, want %s", n, c.name)
+		}
+		xml, err := c.d.Dump(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(xml, p.Dump()) {
+			t.Errorf("the settled dump is not the screen as it is now")
+		}
 	}
 }

@@ -47,6 +47,7 @@ func (d *Device) run(ctx context.Context, kind, cmdline string, idempotent bool)
 	if d.isClosed() {
 		return result{}, ErrClosed
 	}
+	defer d.begin(ctx, shellOp(cmdline))()
 	ctx, cancel := d.callCtx(ctx)
 	defer cancel()
 	attempts := 1

@@ -204,10 +204,14 @@ func (d *Device) typeADBKeyboard(ctx context.Context, text string) (err error) {
 
 // verifyText reads the focused field from a fresh dump; it must end with text.
 func (d *Device) verifyText(ctx context.Context, text string) error {
+	gen := d.changes.Load()
 	xml, err := d.Dump(ctx)
 	if err != nil {
 		return fmt.Errorf("adb type text: read back: %w", err)
 	}
+	// The dumper waited for the screen to be idle after the typing: the caller's next
+	// Dump, with nothing done in between, is served this one (as after a Settle).
+	d.keepSettled(xml, gen)
 	got, ok := focusedText(xml)
 	if !ok {
 		return &TextError{Want: text, Note: "no focused text field in the dump"}

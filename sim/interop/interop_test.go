@@ -290,3 +290,94 @@ func TestMobileMCP(t *testing.T) {
 		})
 	}
 }
+
+// webdriverResult is what testdata/webdriver.js prints.
+type webdriverResult struct {
+	Session  struct{ ID string }
+	Status   bool
+	Settings int
+	Source   struct {
+		Head        string
+		HasSettings bool
+		Bytes       int
+	}
+	Screenshot struct {
+		Magic         string
+		Width, Height int
+	}
+	WindowSize struct{ Width, Height int }
+	Text       string
+	Rect       struct{ X, Y, Width, Height int }
+	Missing    string
+	Click      bool
+	Keyboard   bool
+	After      bool
+	Delete     bool
+}
+
+// TestWebdriver drives the phone's emulated Appium UiAutomator2 server with webdriverio's
+// `webdriver` client: the server is started as Appium starts it (am instrument -w through
+// the real adb server) and reached through `adb forward`; the client opens a session,
+// changes a setting, reads the page source and a screenshot, finds an element (and fails
+// to find a missing one), reads its text and rect, clicks it and closes the session.
+func TestWebdriver(t *testing.T) {
+	node, modules := nodeModules(t)
+	if _, err := os.Stat(filepath.Join(modules, "webdriver", "package.json")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("npm package webdriver not installed in %s (bash scripts/test.sh installs it)", modules)
+		}
+		t.Skipf("npm package webdriver not installed in %s", modules)
+	}
+	srv := adbtest.Start(t)
+	p, err := sim.New(sim.Config{Seed: 1, UIServer: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	face, err := wire.NewDeviceServer(wire.DeviceConfig{Device: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go face.Serve(t.Context())
+	t.Cleanup(func() { face.Close() })
+	serial := srv.Connect(t, face.Addr().String())
+
+	if out, _, err := srv.Exec(t.Context(), nil, "-s", serial, "shell", "nohup am instrument -w -e disableAnalytics true "+sim.UIServerRunner+" >/dev/null 2>&1 &"); err != nil {
+		t.Fatalf("am instrument: %v %s", err, out)
+	}
+	if _, running := p.UIServerStarts(); !running {
+		t.Fatal("the server does not run after am instrument")
+	}
+	out, _, err := srv.Exec(t.Context(), nil, "-s", serial, "forward", "tcp:0", "tcp:"+strconv.Itoa(sim.UIServerPort))
+	if err != nil {
+		t.Fatalf("adb forward: %v", err)
+	}
+	port := strings.TrimSpace(string(out))
+
+	var r webdriverResult
+	runNode(t, node, modules, "webdriver.js", srv.Port, []string{"UIA2_PORT=" + port}, &r)
+
+	if r.Session.ID == "" || !r.Status || r.Settings != 1500 {
+		t.Errorf("session %q, status %v, waitForIdleTimeout %d", r.Session.ID, r.Status, r.Settings)
+	}
+	if !strings.Contains(r.Source.Head, `<hierarchy index="0" class="hierarchy" rotation="0" width="1080" height="2400">`) || !r.Source.HasSettings {
+		t.Errorf("page source: %+v", r.Source)
+	}
+	if r.Screenshot.Magic != "PNG" || r.Screenshot.Width != 1080 || r.Screenshot.Height != 2400 {
+		t.Errorf("screenshot: %+v", r.Screenshot)
+	}
+	if r.WindowSize.Width != 1080 || r.WindowSize.Height != 2400 {
+		t.Errorf("window rect: %+v", r.WindowSize)
+	}
+	if r.Text != "Settings" || r.Rect.Width == 0 || r.Rect.Height == 0 {
+		t.Errorf("element text %q rect %+v", r.Text, r.Rect)
+	}
+	if !strings.Contains(strings.ToLower(r.Missing), "no such element") {
+		t.Errorf("finding a missing element: %q, want no such element", r.Missing)
+	}
+	if pkg, _ := p.Foreground(); !r.Click || pkg != "com.android.settings" || !r.After {
+		t.Errorf("click on Settings: %v, phone shows %s, source after shows settings %v", r.Click, pkg, r.After)
+	}
+	if r.Keyboard || !r.Delete {
+		t.Errorf("keyboard shown %v, delete session %v", r.Keyboard, r.Delete)
+	}
+}

@@ -1,0 +1,212 @@
+package adb
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/sim"
+)
+
+// logLines is a slog handler that keeps every record's message and level.
+type logLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logLines) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logLines) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	l.lines = append(l.lines, r.Level.String()+" "+r.Message)
+	l.mu.Unlock()
+	return nil
+}
+func (l *logLines) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *logLines) WithGroup(string) slog.Handler      { return l }
+
+func (l *logLines) count(prefix string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, s := range l.lines {
+		if strings.HasPrefix(s, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestUIServer: on a phone with the Appium UiAutomator2 server installed, the device starts
+// it once and reads dumps, screenshots and the keyboard through it (no uiautomator dump,
+// no screencap, no dumpsys input_method); what it reads is the screen the classic dump
+// shows. A server killed mid-run is started again and the read succeeds; one that keeps
+// dying is given up for the classic path, with one warning.
+func TestUIServer(t *testing.T) {
+	for _, f := range faces {
+		t.Run(f.name, func(t *testing.T) {
+			ctx := t.Context()
+			p := newPhone(t, sim.Config{UIServer: true})
+			logs := &logLines{}
+			d := f.open(t, p, Config{Logger: slog.New(logs)})
+			classic := f.open(t, p, Config{NoUIServer: true})
+
+			xml, err := d.Dump(ctx)
+			if err != nil {
+				t.Fatalf("Dump: %v", err)
+			}
+			if starts, running := p.UIServerStarts(); starts != 1 || !running {
+				t.Fatalf("server starts = %d running %v, want 1 true", starts, running)
+			}
+			if !d.UIServerActive() {
+				t.Fatal("UIServerActive = false after a dump through the server")
+			}
+			if !bytes.Contains(xml, []byte(`class="hierarchy"`)) {
+				t.Fatalf("dump is not the server's page source: %.200s", xml)
+			}
+			want, err := classic.Dump(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameScreen(t, xml, want)
+			png, err := d.Screenshot(ctx)
+			if err != nil || !bytes.HasPrefix(png, pngMagic) {
+				t.Fatalf("Screenshot = %d bytes, %v", len(png), err)
+			}
+			field := openShopSearch(t, d)
+			_ = field
+			if up, err := d.KeyboardShown(ctx); err != nil || !up {
+				t.Fatalf("KeyboardShown = %v, %v; want true with the search field focused", up, err)
+			}
+			if err := d.Settle(ctx); err != nil {
+				t.Fatalf("Settle: %v", err)
+			}
+			p.commands()
+			if _, err := d.Dump(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d.Screenshot(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d.KeyboardShown(ctx); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range p.commands() {
+				if strings.Contains(c, "uiautomator") || strings.Contains(c, "screencap") || strings.Contains(c, "input_method") {
+					t.Errorf("a read through the server ran %q on the phone", c)
+				}
+			}
+
+			// Taps and key presses are injected by the server: no `input` process.
+			if err := d.Key(ctx, "home"); err != nil {
+				t.Fatal(err)
+			}
+			home, err := d.Dump(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := perception.Parse(home)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var icon *perception.Element
+			for i := range s.Elements {
+				if s.Elements[i].Text == "Settings" {
+					icon = &s.Elements[i]
+				}
+			}
+			if icon == nil {
+				t.Fatalf("no Settings icon on the home screen:\n%s", s.Text())
+			}
+			if err := d.Tap(ctx, icon.Center.X, icon.Center.Y); err != nil {
+				t.Fatal(err)
+			}
+			if pkg, _ := p.Foreground(); pkg != "com.android.settings" {
+				t.Errorf("after home and a tap on Settings: %s in front", pkg)
+			}
+			for _, c := range p.commands() {
+				if strings.Contains(c, "input ") {
+					t.Errorf("a tap or key through the server ran %q on the phone", c)
+				}
+			}
+
+			// The server dies mid-run: the next read starts it again and succeeds.
+			p.StopUIServer()
+			xml, err = d.Dump(ctx)
+			if err != nil {
+				t.Fatalf("Dump after the server died: %v", err)
+			}
+			if starts, running := p.UIServerStarts(); starts != 2 || !running {
+				t.Fatalf("after a death: starts = %d running %v, want 2 true", starts, running)
+			}
+			if _, err := perception.Parse(xml); err != nil {
+				t.Fatal(err)
+			}
+
+			// It keeps dying (and cannot be restarted): the classic path, said once.
+			p.StopUIServer()
+			if _, _, err := d.RawShell(ctx, "pm uninstall "+UIServerTestPackage); err != nil {
+				t.Fatal(err)
+			}
+			for range 3 {
+				if _, err := d.Dump(ctx); err != nil {
+					t.Fatalf("Dump on the classic path: %v", err)
+				}
+				if _, err := d.Screenshot(ctx); err != nil {
+					t.Fatalf("Screenshot on the classic path: %v", err)
+				}
+			}
+			if d.UIServerActive() {
+				t.Error("UIServerActive after the server was given up")
+			}
+			if n := logs.count("WARN"); n != 1 {
+				t.Errorf("%d warnings, want 1: %q", n, logs.lines)
+			}
+			if n := dumpsIn(p.commands()); n < 3 {
+				t.Errorf("classic path ran %d uiautomator dumps, want 3", n)
+			}
+		})
+	}
+}
+
+// TestUIServerAbsent: without the server installed the device says so once and reads the
+// screen the classic way.
+func TestUIServerAbsent(t *testing.T) {
+	ctx := t.Context()
+	p := newPhone(t, sim.Config{})
+	logs := &logLines{}
+	d := faces[1].open(t, p, Config{Logger: slog.New(logs)})
+	for range 2 {
+		if _, err := d.Dump(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := dumpsIn(p.commands()); n != 2 {
+		t.Errorf("%d uiautomator dumps, want 2", n)
+	}
+	if n := logs.count("WARN"); n != 1 {
+		t.Errorf("%d warnings, want 1: %q", n, logs.lines)
+	}
+	if starts, _ := p.UIServerStarts(); starts != 0 {
+		t.Errorf("server started %d times on a phone without it", starts)
+	}
+}
+
+// sameScreen checks that two dumps parse to the same elements.
+func sameScreen(t *testing.T, a, b []byte) {
+	t.Helper()
+	sa, err := perception.Parse(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := perception.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sa.Text() != sb.Text() {
+		t.Errorf("server source and uiautomator dump differ:\n%s\n---\n%s", sa.Text(), sb.Text())
+	}
+}

@@ -1,0 +1,153 @@
+package sim
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf16"
+)
+
+// errBadAPK is what pm install answers for a file that is not an APK it can read.
+var errBadAPK = errors.New("INSTALL_PARSE_FAILED_NOT_APK")
+
+// apkPackage reads the package name from an APK: the package attribute of <manifest> in
+// its binary AndroidManifest.xml (the resource chunk format of AOSP ResourceTypes.h: a
+// string pool, then XML tree chunks). Hand-written: github.com/shogo82148/androidbinary,
+// the Go reader of this format, is not served by the module proxy this project can reach
+// (403), and only this one attribute is needed.
+func apkPackage(apk []byte) (string, error) {
+	zr, err := zip.NewReader(bytes.NewReader(apk), int64(len(apk)))
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", errBadAPK, err)
+	}
+	var manifest []byte
+	for _, f := range zr.File {
+		if f.Name != "AndroidManifest.xml" {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return "", fmt.Errorf("%w: %v", errBadAPK, err)
+		}
+		manifest, err = io.ReadAll(io.LimitReader(rc, 8<<20))
+		_ = rc.Close()
+		if err != nil {
+			return "", fmt.Errorf("%w: %v", errBadAPK, err)
+		}
+	}
+	if manifest == nil {
+		return "", fmt.Errorf("%w: no AndroidManifest.xml", errBadAPK)
+	}
+	pkg, ok := manifestPackage(manifest)
+	if !ok {
+		return "", fmt.Errorf("%w: no package in AndroidManifest.xml", errBadAPK)
+	}
+	return pkg, nil
+}
+
+// manifestPackage walks the binary XML's chunks for <manifest package="…">.
+func manifestPackage(b []byte) (string, bool) {
+	le := binary.LittleEndian
+	if len(b) < 8 || le.Uint16(b) != 0x0003 {
+		return "", false
+	}
+	var pool []string
+	off := int(le.Uint16(b[2:]))
+	for off+8 <= len(b) {
+		typ, hsize, size := le.Uint16(b[off:]), int(le.Uint16(b[off+2:])), int(le.Uint32(b[off+4:]))
+		if size < 8 || off+size > len(b) || hsize > size {
+			return "", false
+		}
+		chunk := b[off : off+size]
+		switch typ {
+		case 0x0001: // string pool
+			pool = stringPool(chunk, hsize)
+		case 0x0102: // start element
+			if len(chunk) < hsize+20 {
+				return "", false
+			}
+			ext := chunk[hsize:]
+			name := int(le.Uint32(ext[4:]))
+			if name >= len(pool) || pool[name] != "manifest" {
+				break
+			}
+			start, asize, count := int(le.Uint16(ext[8:])), int(le.Uint16(ext[10:])), int(le.Uint16(ext[12:]))
+			for i := range count {
+				a := hsize + start + i*asize
+				if asize < 20 || a+20 > len(chunk) {
+					return "", false
+				}
+				an, raw := int(le.Uint32(chunk[a+4:])), le.Uint32(chunk[a+8:])
+				if an < len(pool) && pool[an] == "package" && int(raw) < len(pool) {
+					return pool[raw], true
+				}
+			}
+			return "", false
+		}
+		off += size
+	}
+	return "", false
+}
+
+// stringPool decodes a string pool chunk (UTF-8 or UTF-16 strings).
+func stringPool(c []byte, hsize int) []string {
+	le := binary.LittleEndian
+	if len(c) < 28 {
+		return nil
+	}
+	count, flags, start := int(le.Uint32(c[8:])), le.Uint32(c[16:]), int(le.Uint32(c[20:]))
+	utf8 := flags&(1<<8) != 0
+	if hsize+count*4 > len(c) || start > len(c) {
+		return nil
+	}
+	out := make([]string, count)
+	for i := range count {
+		p := start + int(le.Uint32(c[hsize+i*4:]))
+		if p >= len(c) {
+			continue
+		}
+		if utf8 {
+			_ = lenUTF8(c, &p) // the length in UTF-16 units, unused
+			n := lenUTF8(c, &p)
+			if p+n <= len(c) {
+				out[i] = string(c[p : p+n])
+			}
+			continue
+		}
+		if p+2 > len(c) {
+			continue
+		}
+		n := int(le.Uint16(c[p:]))
+		p += 2
+		if n&0x8000 != 0 && p+2 <= len(c) {
+			n = (n&0x7fff)<<16 | int(le.Uint16(c[p:]))
+			p += 2
+		}
+		if p+2*n > len(c) {
+			continue
+		}
+		u := make([]uint16, n)
+		for j := range u {
+			u[j] = le.Uint16(c[p+2*j:])
+		}
+		out[i] = string(utf16.Decode(u))
+	}
+	return out
+}
+
+// lenUTF8 reads a UTF-8 pool length (one byte, or two when the high bit is set) at *p.
+func lenUTF8(c []byte, p *int) int {
+	if *p >= len(c) {
+		return 0
+	}
+	n := int(c[*p])
+	*p++
+	if n&0x80 != 0 && *p < len(c) {
+		n = (n&0x7f)<<8 | int(c[*p])
+		*p++
+	}
+	return n
+}

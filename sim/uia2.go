@@ -1,0 +1,624 @@
+package sim
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The Appium UiAutomator2 server (npm appium-uiautomator2-server, Apache-2.0): two APKs,
+// the server and its instrumentation test, started with `am instrument -w` and reached
+// through `adb forward tcp:N tcp:6790`. The virtual phone runs an emulation of it.
+const (
+	UIServerPort        = 6790
+	UIServerPackage     = "io.appium.uiautomator2.server"
+	UIServerTestPackage = "io.appium.uiautomator2.server.test"
+	// UIServerRunner is the instrumentation `am instrument -w` starts.
+	UIServerRunner = UIServerTestPackage + "/androidx.test.runner.AndroidJUnitRunner"
+)
+
+// defaultIdleTimeout is the server's waitForIdleTimeout setting before a client changes
+// it (WaitForIdleTimeout.java: 10 * 1000 ms).
+const defaultIdleTimeout = 10 * time.Second
+
+// uiServer is the emulated server's state; it survives Reset (the server is set up once,
+// like the ADB keyboard), and lives under the phone's lock.
+type uiServer struct {
+	installed map[string]bool // of UIServerPackage, UIServerTestPackage
+	running   bool
+	stop      chan struct{} // closed when the running server stops
+	sessions  map[string]bool
+	nextID    int
+	idle      time.Duration // the waitForIdleTimeout setting
+	elements  map[string]elementRef
+	nextEl    int
+	starts    int // how many times the server was started
+	served    int // requests answered since it started
+}
+
+// elementRef is a found element: its node's bounds and text when found.
+type elementRef struct {
+	text   string
+	x0, y0 int
+	x1, y1 int
+}
+
+func (s *uiServer) init() {
+	if s.installed == nil {
+		s.installed = map[string]bool{}
+		s.sessions = map[string]bool{}
+		s.elements = map[string]elementRef{}
+		s.idle = defaultIdleTimeout
+	}
+}
+
+// UIServerStarts reports how many times the Appium UiAutomator2 server was started on
+// the phone and whether it runs now.
+func (p *Phone) UIServerStarts() (starts int, running bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.uia2.starts, p.uia2.running
+}
+
+// StopUIServer kills the running server as the system would (low memory, a crash): its
+// `am instrument -w` returns and the forwarded port refuses connections.
+func (p *Phone) StopUIServer() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stopUIServerLocked()
+}
+
+func (p *Phone) stopUIServerLocked() {
+	if !p.uia2.running {
+		return
+	}
+	p.uia2.running = false
+	close(p.uia2.stop)
+	clear(p.uia2.sessions)
+	clear(p.uia2.elements)
+}
+
+// bgJobKey marks the context of a command started with "&" (a background job).
+type bgJobKey struct{}
+
+// amInstrument runs `am instrument [-w] [-r] [-e K V]… COMPONENT`. Only the Appium
+// UiAutomator2 server's runner is known. With -w it returns when the server stops (or
+// the shell ends: the UiAutomation connection lives in the am process, so the server
+// dies with it); without -w, or as a background job, it returns at once and the server
+// keeps running until it is force-stopped.
+func (p *Phone) amInstrument(c *cmdIO) (int, error) {
+	wait := false
+	comp := ""
+	for i := 2; i < len(c.args); i++ {
+		switch a := c.args[i]; a {
+		case "-w":
+			wait = true
+		case "-e":
+			i += 2
+		case "-r", "-m", "--no-window-animation", "--no-hidden-api-checks", "--no-restart":
+		case "--user", "-p", "--abi":
+			i++
+		default:
+			if !strings.HasPrefix(a, "-") {
+				comp = a
+			}
+		}
+	}
+	p.mu.Lock()
+	p.uia2.init()
+	if comp != UIServerRunner || !p.uia2.installed[UIServerTestPackage] || !p.uia2.installed[UIServerPackage] {
+		p.mu.Unlock()
+		c.printf("INSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{%s}\n"+
+			"INSTRUMENTATION_STATUS_CODE: -1\nandroid.util.AndroidException: INSTRUMENTATION_FAILED: %s\n", comp, comp)
+		return 1, nil
+	}
+	// A new instrumentation of the same package replaces the running one.
+	p.stopUIServerLocked()
+	p.uia2.running = true
+	p.uia2.starts++
+	p.uia2.served = 0
+	stop := make(chan struct{})
+	p.uia2.stop = stop
+	p.mu.Unlock()
+	if !wait || c.ctx.Value(bgJobKey{}) != nil {
+		return 0, nil
+	}
+	select {
+	case <-stop:
+		c.printf("INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0\n")
+		return 0, nil
+	case <-c.ctx.Done():
+		p.mu.Lock()
+		if p.uia2.stop == stop {
+			p.stopUIServerLocked()
+		}
+		p.mu.Unlock()
+		return 130, fmt.Errorf("sim am instrument: %w", c.ctx.Err())
+	}
+}
+
+// pmInstall runs `pm install [-r] [-t] [-g] [-d] FILE`: the phone reads the APK's package
+// name. Only the Appium UiAutomator2 server's APKs run here (the phone has no Dalvik);
+// any other package is refused as a real phone refuses a broken APK.
+func pmInstall(p *Phone, c *cmdIO) int {
+	_, ops := operands(c.args[2:])
+	if len(ops) != 1 {
+		c.errorf("Error: need exactly one APK file\n")
+		return 255
+	}
+	data, err := p.fs.readFile(ops[0])
+	if err != nil {
+		c.printf("Failure [INSTALL_FAILED_INVALID_APK: %s]\n", "Failed to parse "+ops[0])
+		return 1
+	}
+	pkg, err := apkPackage(data)
+	if err != nil {
+		c.printf("Failure [%v]\n", err)
+		return 1
+	}
+	if pkg != UIServerPackage && pkg != UIServerTestPackage {
+		c.printf("Failure [INSTALL_FAILED_NO_MATCHING_ABIS: the virtual phone runs no code of %s]\n", pkg)
+		return 1
+	}
+	if p.uia2.running {
+		p.stopUIServerLocked() // an update kills the running process
+	}
+	p.uiServerInstall(pkg)
+	c.printf("Success\n")
+	return 0
+}
+
+// uiServerInstall records a pm install of one of the server's APKs.
+func (p *Phone) uiServerInstall(pkg string) {
+	p.uia2.init()
+	p.uia2.installed[pkg] = true
+}
+
+// uiServerPackages are the server's installed packages, for pm list packages.
+func (p *Phone) uiServerPackages() []string {
+	var out []string
+	for _, pkg := range []string{UIServerPackage, UIServerTestPackage} {
+		if p.uia2.installed[pkg] {
+			out = append(out, pkg)
+		}
+	}
+	return out
+}
+
+// serveUIServer answers HTTP/1.1 requests on one forwarded connection as the Appium
+// UiAutomator2 server does (AppiumServlet's routes, with or without the legacy /wd/hub
+// prefix; W3C responses {"sessionId":…, "value":…}).
+func (p *Phone) serveUIServer(ctx context.Context, conn io.ReadWriter) error {
+	br := bufio.NewReader(conn)
+	for ctx.Err() == nil {
+		req, err := http.ReadRequest(br)
+		if err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				return nil
+			}
+			return fmt.Errorf("uiautomator2 server: %w", err)
+		}
+		body, err := io.ReadAll(io.LimitReader(req.Body, 1<<20))
+		_ = req.Body.Close()
+		if err != nil {
+			return fmt.Errorf("uiautomator2 server: %w", err)
+		}
+		p.mu.Lock()
+		alive := p.uia2.running
+		p.mu.Unlock()
+		if !alive {
+			return nil // the server died: the socket closes
+		}
+		status, out := p.uiServerAnswer(ctx, req.Method, req.URL.Path, body)
+		resp := &http.Response{
+			StatusCode: status, ProtoMajor: 1, ProtoMinor: 1, Request: req,
+			Header:        http.Header{"Content-Type": {"application/json; charset=utf-8"}},
+			ContentLength: int64(len(out)), Body: io.NopCloser(bytes.NewReader(out)),
+			Close: req.Close,
+		}
+		if err := resp.Write(conn); err != nil {
+			return fmt.Errorf("uiautomator2 server: %w", err)
+		}
+		p.mu.Lock()
+		p.uia2.served++
+		if n := p.faults.UIServerDie; n > 0 && p.uia2.served >= n {
+			p.stopUIServerLocked() // the UIServerDie fault
+		}
+		p.mu.Unlock()
+		if req.Close {
+			return nil
+		}
+	}
+	return nil
+}
+
+// w3cError is a W3C WebDriver error value.
+func w3cError(sid any, status int, name, msg string) (int, []byte) {
+	out, _ := json.Marshal(map[string]any{"sessionId": sid, "value": map[string]any{"error": name, "message": msg, "stacktrace": ""}})
+	return status, out
+}
+
+func w3cValue(sid any, v any) (int, []byte) {
+	out, err := json.Marshal(map[string]any{"sessionId": sid, "value": v})
+	if err != nil {
+		return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+	}
+	return http.StatusOK, out
+}
+
+// w3cElementKey is the W3C element reference key.
+const w3cElementKey = "element-6066-11e4-a52e-4f735466cecf"
+
+func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []byte) (int, []byte) {
+	path = strings.TrimPrefix(path, "/wd/hub")
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	switch {
+	case method == http.MethodGet && path == "/status":
+		return w3cValue(nil, map[string]any{"ready": true, "message": "UiAutomator2 Server is ready to accept commands"})
+	case method == http.MethodPost && path == "/session":
+		p.mu.Lock()
+		p.uia2.nextID++
+		sid := fmt.Sprintf("fa1e%04x-0000-4000-8000-%012x", p.uia2.nextID, p.uia2.nextID)
+		p.uia2.sessions[sid] = true
+		p.mu.Unlock()
+		var caps struct {
+			Capabilities map[string]any `json:"capabilities"`
+		}
+		_ = json.Unmarshal(body, &caps)
+		return w3cValue(sid, map[string]any{"sessionId": sid, "capabilities": map[string]any{"platformName": "Android"}})
+	case method == http.MethodGet && path == "/sessions":
+		p.mu.Lock()
+		var list []map[string]any
+		for id := range p.uia2.sessions {
+			list = append(list, map[string]any{"id": id, "capabilities": map[string]any{}})
+		}
+		p.mu.Unlock()
+		return w3cValue(nil, list)
+	case len(parts) < 2 || parts[0] != "session":
+		return w3cError(nil, http.StatusNotFound, "unknown command", "The requested resource could not be found, or a request was received using an HTTP method that is not supported by the mapped resource")
+	}
+	sid := parts[1]
+	p.mu.Lock()
+	ok := p.uia2.sessions[sid]
+	p.mu.Unlock()
+	if !ok {
+		return w3cError(sid, http.StatusNotFound, "invalid session id", "A session is either terminated or not started")
+	}
+	rest := strings.Join(parts[2:], "/")
+	switch {
+	case method == http.MethodDelete && rest == "":
+		p.mu.Lock()
+		delete(p.uia2.sessions, sid)
+		p.mu.Unlock()
+		return w3cValue(sid, nil)
+	case method == http.MethodGet && rest == "":
+		return w3cValue(sid, map[string]any{"platformName": "Android"})
+	case method == http.MethodGet && rest == "source":
+		if err := p.uiServerIdle(ctx); err != nil {
+			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+		}
+		p.mu.Lock()
+		xml := p.appiumSourceLocked()
+		p.mu.Unlock()
+		return w3cValue(sid, string(xml))
+	case method == http.MethodGet && rest == "screenshot":
+		if err := p.uiServerWait(ctx, p.cfg.Profile.UIShot); err != nil {
+			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+		}
+		p.mu.Lock()
+		png, err := p.screenshotLocked()
+		p.mu.Unlock()
+		if err != nil {
+			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+		}
+		return w3cValue(sid, base64.StdEncoding.EncodeToString(png))
+	case method == http.MethodGet && rest == "appium/settings":
+		p.mu.Lock()
+		idle := p.uia2.idle
+		p.mu.Unlock()
+		return w3cValue(sid, map[string]any{"waitForIdleTimeout": idle.Milliseconds(), "enableMultiWindows": false})
+	case method == http.MethodPost && rest == "appium/settings":
+		var req struct {
+			Settings map[string]json.RawMessage `json:"settings"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil || req.Settings == nil {
+			return w3cError(sid, http.StatusBadRequest, "invalid argument", "'settings' are expected to be a JSON object")
+		}
+		if raw, ok := req.Settings["waitForIdleTimeout"]; ok {
+			var msec int64
+			if err := json.Unmarshal(raw, &msec); err != nil || msec < 0 {
+				return w3cError(sid, http.StatusBadRequest, "invalid argument", "waitForIdleTimeout must be a non-negative number of milliseconds")
+			}
+			p.mu.Lock()
+			p.uia2.idle = time.Duration(msec) * time.Millisecond
+			p.mu.Unlock()
+		}
+		return w3cValue(sid, nil)
+	case method == http.MethodGet && rest == "appium/device/is_keyboard_shown":
+		p.mu.Lock()
+		shown := p.kbShown
+		p.mu.Unlock()
+		return w3cValue(sid, shown)
+	case method == http.MethodGet && strings.HasPrefix(rest, "window/") && strings.HasSuffix(rest, "/size"),
+		method == http.MethodGet && rest == "window/rect":
+		p.mu.Lock()
+		m := p.metrics()
+		p.mu.Unlock()
+		return w3cValue(sid, map[string]any{"x": 0, "y": 0, "width": m.w, "height": m.h})
+	case method == http.MethodPost && rest == "appium/gestures/click":
+		// ClickModel: a click at offset (absolute without an origin element).
+		var req struct {
+			Origin map[string]string       `json:"origin"`
+			Offset *struct{ X, Y float64 } `json:"offset"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil || req.Offset == nil || req.Origin != nil {
+			return w3cError(sid, http.StatusBadRequest, "invalid argument", "Click offset coordinates must be provided if element is not set")
+		}
+		if err := p.uiServerWait(ctx, p.cfg.Profile.UIInput); err != nil {
+			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+		}
+		p.mu.Lock()
+		p.tap(int(req.Offset.X), int(req.Offset.Y))
+		p.mu.Unlock()
+		return w3cValue(sid, nil)
+	case method == http.MethodPost && rest == "appium/device/press_keycode":
+		var req struct {
+			Keycode *int `json:"keycode"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil || req.Keycode == nil {
+			return w3cError(sid, http.StatusBadRequest, "invalid argument", "'keycode' is expected")
+		}
+		if err := p.uiServerWait(ctx, p.cfg.Profile.UIInput); err != nil {
+			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+		}
+		p.mu.Lock()
+		p.key(*req.Keycode, false)
+		p.mu.Unlock()
+		return w3cValue(sid, nil)
+	case method == http.MethodPost && (rest == "element" || rest == "elements"):
+		var req struct{ Using, Value string }
+		if err := json.Unmarshal(body, &req); err != nil || req.Using == "" {
+			return w3cError(sid, http.StatusBadRequest, "invalid argument", "'using' and 'value' are expected")
+		}
+		found, err := p.uiServerFind(req.Using, req.Value, rest == "element")
+		if err != nil {
+			return w3cError(sid, http.StatusBadRequest, "invalid selector", err.Error())
+		}
+		if rest == "element" {
+			if len(found) == 0 {
+				return w3cError(sid, http.StatusNotFound, "no such element", "An element could not be located on the page using the given search parameters")
+			}
+			return w3cValue(sid, found[0])
+		}
+		return w3cValue(sid, found)
+	case len(parts) >= 4 && parts[2] == "element":
+		p.mu.Lock()
+		el, ok := p.uia2.elements[parts[3]]
+		p.mu.Unlock()
+		if !ok {
+			return w3cError(sid, http.StatusNotFound, "stale element reference", "The element reference is stale")
+		}
+		sub := strings.Join(parts[4:], "/")
+		switch {
+		case method == http.MethodPost && sub == "click":
+			p.mu.Lock()
+			p.tap((el.x0+el.x1)/2, (el.y0+el.y1)/2)
+			p.mu.Unlock()
+			return w3cValue(sid, nil)
+		case method == http.MethodGet && sub == "text":
+			return w3cValue(sid, el.text)
+		case method == http.MethodGet && sub == "rect":
+			return w3cValue(sid, map[string]any{"x": el.x0, "y": el.y0, "width": el.x1 - el.x0, "height": el.y1 - el.y0})
+		}
+	}
+	return w3cError(sid, http.StatusNotFound, "unknown command", "The requested resource could not be found, or a request was received using an HTTP method that is not supported by the mapped resource")
+}
+
+// uiServerIdle waits as Device.waitForIdle does before a source: UiDevice.waitForIdle
+// (androidx QueryController: 500 ms without accessibility events) bounded by the
+// waitForIdleTimeout setting, then the walk of the tree.
+func (p *Phone) uiServerIdle(ctx context.Context) error {
+	pr := p.cfg.Profile
+	if pr.instant() {
+		return nil
+	}
+	p.mu.Lock()
+	var idle time.Duration
+	if !p.changedAt.IsZero() {
+		quietAt := p.changedAt.Add(pr.Animation + uiServerQuiet)
+		idle = min(max(quietAt.Sub(p.cfg.Clock()), 0), p.uia2.idle)
+	}
+	d := idle + pr.UISource.draw(p.lat)
+	p.mu.Unlock()
+	if err := p.cfg.Sleep(ctx, d); err != nil {
+		return fmt.Errorf("source: %w", err)
+	}
+	return nil
+}
+
+// uiServerQuiet is UiDevice.waitForIdle's quiet time (QueryController's
+// QUIET_TIME_TO_BE_CONSIDERD_IDLE_STATE, 500 ms).
+const uiServerQuiet = 500 * time.Millisecond
+
+func (p *Phone) uiServerWait(ctx context.Context, l Latency) error {
+	if p.cfg.Profile.instant() {
+		return nil
+	}
+	p.mu.Lock()
+	d := l.draw(p.lat)
+	p.mu.Unlock()
+	if err := p.cfg.Sleep(ctx, d); err != nil {
+		return fmt.Errorf("ui server: %w", err)
+	}
+	return nil
+}
+
+// uiServerFind finds elements of the active window by the locator strategies a client
+// uses most: "id" (resource-id, the package prefix optional), "accessibility id"
+// (content-desc), "class name", and the xpath forms //*[@text='…'], //*[@resource-id='…'],
+// //*[@content-desc='…'], //CLASS.
+func (p *Phone) uiServerFind(using, value string, first bool) ([]map[string]string, error) {
+	var match func(n *node) bool
+	switch using {
+	case "id":
+		match = func(n *node) bool { return n.rid == value || strings.HasSuffix(n.rid, ":id/"+value) }
+	case "accessibility id":
+		match = func(n *node) bool { return n.desc == value }
+	case "class name":
+		match = func(n *node) bool { return n.class == value }
+	case "xpath":
+		attr, want, ok := parseXPath(value)
+		if !ok {
+			return nil, fmt.Errorf("unsupported xpath %q: use //*[@text='…'], //*[@resource-id='…'], //*[@content-desc='…'] or //CLASS", value)
+		}
+		match = func(n *node) bool {
+			switch attr {
+			case "text":
+				return n.text == want && !n.hint
+			case "resource-id":
+				return n.rid == want
+			case "content-desc":
+				return n.desc == want
+			}
+			return n.class == want
+		}
+	default:
+		return nil, fmt.Errorf("locator strategy %q is not supported", using)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f := p.frameLocked()
+	w := f.activeWindow()
+	var out []map[string]string
+	var walk func(n *node) bool
+	walk = func(n *node) bool {
+		if match(n) {
+			p.uia2.nextEl++
+			id := fmt.Sprintf("00000000-0000-%04x-ffff-ffff%08x", p.uia2.nextEl>>16&0xffff, p.uia2.nextEl)
+			p.uia2.elements[id] = elementRef{text: n.text, x0: n.b.Min.X, y0: n.b.Min.Y, x1: n.b.Max.X, y1: n.b.Max.Y}
+			out = append(out, map[string]string{"ELEMENT": id, w3cElementKey: id})
+			if first {
+				return false
+			}
+		}
+		for _, c := range n.children {
+			if !walk(c) {
+				return false
+			}
+		}
+		return true
+	}
+	if w != nil {
+		walk(w.root)
+	}
+	if out == nil {
+		out = []map[string]string{}
+	}
+	return out, nil
+}
+
+// parseXPath reads //*[@ATTR='V'] (or "V") and //CLASS; attr is "" for a class.
+func parseXPath(x string) (attr, value string, ok bool) {
+	if !strings.HasPrefix(x, "//") {
+		return "", "", false
+	}
+	x = x[2:]
+	if !strings.HasPrefix(x, "*[@") {
+		if x == "" || strings.ContainsAny(x, "[]/@'\"") {
+			return "", "", false
+		}
+		return "", x, true
+	}
+	attr, rest, found := strings.Cut(x[3:], "=")
+	if !found || len(rest) < 3 || !strings.HasSuffix(rest, "]") {
+		return "", "", false
+	}
+	rest = rest[:len(rest)-1]
+	q := rest[0]
+	if (q != '\'' && q != '"') || rest[len(rest)-1] != q {
+		return "", "", false
+	}
+	switch attr {
+	case "text", "resource-id", "content-desc":
+		return attr, rest[1 : len(rest)-1], true
+	}
+	return "", "", false
+}
+
+// appiumSourceLocked is the page source the server answers: AccessibilityNodeInfoDumper's
+// XML of the active window (enableMultiWindows off), each element named by its class, a
+// <hierarchy> root with the screen's size, and Appium's attribute set.
+func (p *Phone) appiumSourceLocked() []byte {
+	f := p.frameLocked()
+	m := p.metrics()
+	var b strings.Builder
+	b.Grow(64 << 10)
+	b.WriteString(`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>` + "\n")
+	fmt.Fprintf(&b, `<hierarchy index="0" class="hierarchy" rotation="0" width="%d" height="%d">`+"\n", m.w, m.h)
+	if w := f.activeWindow(); w != nil {
+		writeAppiumNode(&b, w.root, 0, 1)
+	}
+	b.WriteString("</hierarchy>")
+	return []byte(b.String())
+}
+
+func writeAppiumNode(b *strings.Builder, n *node, index, depth int) {
+	tag := n.class
+	if tag == "" || strings.ContainsAny(tag, " <>\"'&/=") {
+		tag = "android.view.View"
+	}
+	b.WriteString(strings.Repeat("  ", depth))
+	b.WriteByte('<')
+	b.WriteString(tag)
+	attr := func(k, v string) {
+		b.WriteByte(' ')
+		b.WriteString(k)
+		b.WriteString(`="`)
+		escapeAttr(b, v)
+		b.WriteByte('"')
+	}
+	attr("index", strconv.Itoa(index))
+	attr("package", n.pkg)
+	attr("class", n.class)
+	attr("text", n.text)
+	hint := ""
+	if n.hint {
+		hint = n.text
+	}
+	attr("hint", hint)
+	if n.rid != "" {
+		attr("resource-id", n.rid)
+	}
+	attr("content-desc", n.desc)
+	for _, a := range [...]struct {
+		k string
+		v bool
+	}{{"checkable", n.checkable}, {"checked", n.checked}, {"clickable", n.clickable}, {"enabled", n.enabled},
+		{"focusable", n.focusable}, {"focused", n.focused}, {"long-clickable", n.longClickable},
+		{"password", n.password}, {"scrollable", n.scrollable}, {"selected", n.selected}} {
+		attr(a.k, strconv.FormatBool(a.v))
+	}
+	attr("bounds", fmt.Sprintf("[%d,%d][%d,%d]", n.b.Min.X, n.b.Min.Y, n.b.Max.X, n.b.Max.Y))
+	attr("displayed", "true")
+	if len(n.children) == 0 {
+		b.WriteString(" />\n")
+		return
+	}
+	b.WriteString(">\n")
+	for i, c := range n.children {
+		writeAppiumNode(b, c, i, depth+1)
+	}
+	b.WriteString(strings.Repeat("  ", depth))
+	b.WriteString("</")
+	b.WriteString(tag)
+	b.WriteString(">\n")
+}
