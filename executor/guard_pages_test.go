@@ -105,6 +105,7 @@ func TestGuardJudgesPageStructure(t *testing.T) {
 
 // TestFindAmounts: amounts in any currency CLDR knows and any locale's number format.
 func TestFindAmounts(t *testing.T) {
+	rd := newTextReader()
 	for _, tc := range []struct {
 		text string
 		want bool
@@ -114,7 +115,7 @@ func TestFindAmounts(t *testing.T) {
 		{"R$ 10,00", true}, {"US$5", true}, {"kr 99", true}, {"Total 18.00", true}, {"USD 12", true},
 		{"Top 10", false}, {"STOP 3", false}, {"Page 2 of 5", false}, {"Version 1.2.3", false}, {"10:30", false}, {"3 items", false},
 	} {
-		if got := hasAmount(normLabel(tc.text)); got != tc.want {
+		if got := rd.hasAmount(rd.normLabel(tc.text)); got != tc.want {
 			t.Errorf("hasAmount(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}

@@ -17,7 +17,7 @@ type guardText struct {
 
 type span struct{ start, end int }
 
-func newGuardText(label string) guardText { return guardTextOf(normLabel(label)) }
+func (rd *textReader) newGuardText(label string) guardText { return guardTextOf(rd.normLabel(label)) }
 
 // guardTextOf is the guardText of a label already normalised by normLabel.
 func guardTextOf(normalised string) guardText {
@@ -25,7 +25,12 @@ func guardTextOf(normalised string) guardText {
 	t := guardText{s: s, toks: make([]span, 0, 1+strings.Count(s, " "))}
 	start := -1
 	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r)
+		var word bool
+		if r < utf8.RuneSelf {
+			word = r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+		} else {
+			word = unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r)
+		}
 		switch {
 		case word && start < 0:
 			start = i
@@ -65,9 +70,13 @@ func spaceless(r rune) bool {
 // spaceless scripts match anywhere (支付 in 立即支付). Looking a text up costs one map
 // probe per token plus, for spaceless text, one per character.
 type phraseSet struct {
+	rd      *textReader
 	byFirst map[string][]phrase // by first token
 	byRune  map[rune][]phrase   // spaceless phrases by first character
-	n       int
+	// firsts has bit r set when byRune has phrases starting with r (r < 1<<16): a text's
+	// other characters are passed over without a map lookup.
+	firsts []uint64
+	n      int
 }
 
 type phrase struct {
@@ -76,13 +85,13 @@ type phrase struct {
 	id   int    // what the phrase stands for (a rule's index, …)
 }
 
-func newPhraseSet() *phraseSet {
-	return &phraseSet{byFirst: map[string][]phrase{}, byRune: map[rune][]phrase{}}
+func newPhraseSet(rd *textReader) *phraseSet {
+	return &phraseSet{rd: rd, byFirst: map[string][]phrase{}, byRune: map[rune][]phrase{}}
 }
 
 // add adds a phrase standing for id; an empty phrase is ignored.
 func (p *phraseSet) add(raw string, id int) {
-	t := newGuardText(raw)
+	t := p.rd.newGuardText(raw)
 	if len(t.toks) == 0 {
 		return
 	}
@@ -100,10 +109,10 @@ func (p *phraseSet) add(raw string, id int) {
 					}
 				}
 				text := t.s[strings.IndexRune(t.s, first):]
-				p.byRune[first] = append(p.byRune[first], phrase{text: text, id: id})
+				p.addRune(first, phrase{text: text, id: id})
 				return
 			}
-			p.byRune[first] = append(p.byRune[first], phrase{text: t.s, id: id})
+			p.addRune(first, phrase{text: t.s, id: id})
 			return
 		}
 	}
@@ -112,6 +121,16 @@ func (p *phraseSet) add(raw string, id int) {
 		toks[i] = t.tok(i)
 	}
 	p.byFirst[toks[0]] = append(p.byFirst[toks[0]], phrase{toks: toks, id: id})
+}
+
+func (p *phraseSet) addRune(first rune, ph phrase) {
+	p.byRune[first] = append(p.byRune[first], ph)
+	if p.firsts == nil {
+		p.firsts = make([]uint64, 1<<16/64)
+	}
+	if first < 1<<16 {
+		p.firsts[first/64] |= 1 << (first % 64)
+	}
 }
 
 // find calls fn for every phrase found in t with the byte range it covers.
@@ -140,7 +159,7 @@ func (p *phraseSet) find(t guardText, fn func(id int, at span)) {
 		return
 	}
 	for i, r := range t.s {
-		if r < utf8.RuneSelf {
+		if r < utf8.RuneSelf || (r < 1<<16 && p.firsts[r/64]&(1<<(r%64)) == 0) {
 			continue
 		}
 		for _, ph := range p.byRune[r] {
