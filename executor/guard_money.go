@@ -22,8 +22,11 @@ const maxSymbolRunes = 6
 // ١٬٢٣٤٫٥٠) with a currency symbol or code before or after it (CLDR's, through
 // golang.org/x/text: $, €, zł, Rp, ر.س., ₫, CHF …), or a number with exactly two decimals
 // ("Total 18.00").
-func (rd *textReader) findAmounts(s string) []span {
-	var out []span
+func (rd *textReader) findAmounts(s string) []span { return rd.appendAmounts(nil, s, false) }
+
+// appendAmounts appends the amounts of s to dst (only the first when first is set).
+func (rd *textReader) appendAmounts(dst []span, s string, first bool) []span {
+	out := dst
 	i := 0
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
@@ -59,6 +62,9 @@ func (rd *textReader) findAmounts(s string) []span {
 			out = append(out, a)
 		} else if sep > 0 && decimals == 2 && strings.ContainsRune(".,٫", rune(s[sep-1])) {
 			out = append(out, span{start, end})
+		}
+		if first && len(out) > len(dst) {
+			return out
 		}
 		i = end
 	}
@@ -122,7 +128,10 @@ func letterJoins(s string, at int, before bool) bool {
 }
 
 // hasAmount reports whether s (normalised) shows an amount of money.
-func (rd *textReader) hasAmount(s string) bool { return len(rd.findAmounts(s)) > 0 }
+func (rd *textReader) hasAmount(s string) bool {
+	var buf [1]span
+	return len(rd.appendAmounts(buf[:0], s, true)) > 0
+}
 
 // withoutAmounts is s with its amounts blanked.
 func (rd *textReader) withoutAmounts(s string) string {

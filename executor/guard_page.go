@@ -152,13 +152,12 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 		texts = append(texts, guardTextOf(n))
 		money = money || g.hasAmount(n)
 	}
-	info := pageInfo{bands: map[int][]int{}, texts: make(labelCache, 2*len(s.Elements))}
-	// The labels' readings are allocated together: a crowded page has a thousand.
-	reads := make([]readLabel, 0, 2*len(s.Elements))
+	info := pageInfo{bands: map[int][]int{}, texts: make(labelCache, len(s.Elements))}
+	// The labels' readings are allocated in chunks: a crowded page has a thousand.
+	var reads []readLabel
 	readNew := func(raw string) *readLabel {
 		if len(reads) == cap(reads) {
-			r := g.readNew(raw)
-			return &r
+			reads = make([]readLabel, 0, 128)
 		}
 		reads = append(reads, g.readNew(raw))
 		return &reads[len(reads)-1]

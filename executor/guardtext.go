@@ -21,6 +21,9 @@ func (rd *textReader) normLabel(s string) string {
 		return a
 	}
 	s = norm.NFKC.String(s)
+	if rd.plain(s) {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	word := -1            // where the current word starts in b (-1: between words)
@@ -77,6 +80,41 @@ func (rd *textReader) normLabel(s string) string {
 	}
 	flush()
 	return b.String()
+}
+
+// plain reports whether normLabel leaves s (in NFKC) as it is: no format character, curly
+// apostrophe, look-alike letter or camelCase, and single spaces between words, none of
+// them between two Chinese, Japanese or Korean characters. Most labels are plain; they
+// are returned without being copied.
+func (rd *textReader) plain(s string) bool {
+	var prev rune = -1
+	for i, r := range s {
+		switch {
+		case r == ' ':
+			if prev == -1 || prev == ' ' || i == len(s)-1 {
+				return false
+			}
+			if prev >= 0x1100 && isCJK(prev) {
+				if next, _ := utf8.DecodeRuneInString(s[i+1:]); isCJK(next) {
+					return false
+				}
+			}
+		case r < utf8.RuneSelf:
+			if r < ' ' || r >= 'A' && r <= 'Z' && isLower(prev) {
+				return false
+			}
+		case r == '’' || r == 'ʼ' || r == '‘' || isSpace(r) || unicode.Is(unicode.Cf, r):
+			return false
+		case isUpper(r) && isLower(prev):
+			return false
+		case mayLookAlike(r):
+			if r < 1<<16 && rd.lookAlikeSet[r/64]&(1<<(r%64)) != 0 {
+				return false
+			}
+		}
+		prev = r
+	}
+	return true
 }
 
 // normASCII is normLabel for a label of printable ASCII, which needs no Unicode tables:
@@ -211,6 +249,8 @@ type textReader struct {
 	// lookAlike maps a letter that may pass for Latin ones to the ASCII letters its
 	// confusables skeleton (UTS #39) reads as (ɑ → a, а → a); letters without one are absent.
 	lookAlike map[rune]string
+	// lookAlikeSet has bit r set when lookAlike has r: plain asks it of every letter.
+	lookAlikeSet []uint64
 	// currency is the set of currency symbols and codes (CLDR's, and unitWords).
 	currency map[string]bool
 }
@@ -219,7 +259,7 @@ type textReader struct {
 // letter of the scripts that have letters drawn like Latin ones (about 3,000, a few
 // milliseconds), and the currency set from guard_currency.txt.
 func newTextReader() *textReader {
-	rd := &textReader{lookAlike: map[rune]string{}, currency: map[string]bool{}}
+	rd := &textReader{lookAlike: map[rune]string{}, lookAlikeSet: make([]uint64, 1<<16/64), currency: map[string]bool{}}
 	for r := rune(utf8.RuneSelf); r <= 0xFFFF; r++ {
 		if !mayLookAlike(r) || !unicode.In(r, lookAlikeScripts...) {
 			continue
@@ -229,6 +269,7 @@ func newTextReader() *textReader {
 			return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
 		}) < 0 {
 			rd.lookAlike[r] = sk
+			rd.lookAlikeSet[r/64] |= 1 << (r % 64)
 		}
 	}
 	for _, line := range strings.Split(currencyData, "\n") {
