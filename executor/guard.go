@@ -57,6 +57,12 @@ type GuardPrecision struct {
 	// Objects after a sensitive word are a view's state, not data ("Remove filter",
 	// "Reset zoom", "Clear all filters").
 	Objects []string `json:"objects,omitempty" yaml:"objects,omitempty"`
+	// Clear are verbs that empty something ("Clear", "Wyczyść", "Berichten wissen"): a
+	// delete only with one of Data in the label ("Clear messages"); "Clear cache" and
+	// "Clear search" delete nothing.
+	Clear []string `json:"clear,omitempty" yaml:"clear,omitempty"`
+	// Data are what a person keeps: messages, contacts, photos, files…
+	Data []string `json:"data,omitempty" yaml:"data,omitempty"`
 }
 
 // GuardPolicy is the configurable guard: the rules, checked in order, and the generic
@@ -157,6 +163,8 @@ func DefaultGuardPolicy() GuardPolicy {
 	p.Dismiss = append(flatVocabulary(f.Dismiss), flatVocabulary(gen["dismiss"])...)
 	p.Precision = f.Precision
 	p.Precision.Objects = append(slices.Clone(p.Precision.Objects), flatVocabulary(gen["object"])...)
+	p.Precision.Clear = append(slices.Clone(p.Precision.Clear), flatVocabulary(gen["clear"])...)
+	p.Precision.Data = append(slices.Clone(p.Precision.Data), flatVocabulary(gen["data"])...)
 	return p
 }
 
@@ -236,7 +244,12 @@ type Guard struct {
 	search  *phraseSet // fields where Enter searches, not sends
 	known   *phraseSet // every word the policy knows: a label with none of them is unknown
 
-	nounable, nouns, before, objects *phraseSet
+	nounable, nouns, before, objects, data *phraseSet
+	// objectStems and dataStems find the inflected forms of objects and data words
+	// (gwiazdkę for gwiazdka, wiadomości for wiadomość).
+	objectStems, dataStems stemSet
+	// deleteRule is the index of the delete rule (-1: none): a Clear with data trips it.
+	deleteRule int
 
 	// lexicon holds every rule's words and exceptions, the lead words and the slider
 	// words ("Slide to pay"), each standing for what it is (lexWord<<8|rule, …): a label
@@ -278,6 +291,9 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 	g := &Guard{textReader: newTextReader()}
 	g.confirm, g.dismiss, g.search = g.phrases(p.Confirm), g.phrases(p.Dismiss), g.phrases(searchWords)
 	g.nounable, g.nouns, g.before, g.objects = g.phrases(pr.Nounable), g.phrases(pr.Nouns), g.phrases(pr.Before), g.phrases(pr.Objects)
+	g.data = g.phrases(pr.Data)
+	g.objectStems, g.dataStems = g.stems(pr.Objects), g.stems(pr.Data)
+	g.deleteRule = slices.IndexFunc(p.Rules, func(r GuardRule) bool { return r.Category == "delete" })
 	g.known = g.phrases(p.Confirm, p.Dismiss, pr.Lead, pr.Nouns, pr.Objects)
 	g.lexicon, g.pageWords = newPhraseSet(g.textReader), newPhraseSet(g.textReader)
 	for _, w := range pr.Lead {
@@ -285,6 +301,9 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 	}
 	for _, w := range sliderWords {
 		g.lexicon.add(w, lexSlide<<8)
+	}
+	for _, w := range pr.Clear {
+		g.lexicon.add(w, lexClear<<8)
 	}
 	if len(p.Rules) > maxGuardRules {
 		return nil, fmt.Errorf("%w: the guard has %d rules; at most %d", ErrConfig, len(p.Rules), maxGuardRules)

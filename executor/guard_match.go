@@ -3,6 +3,7 @@ package executor
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fairy-go/fairy/perception"
 )
@@ -67,6 +68,7 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool) {
 	var wordBuf, exceptBuf [8]found
 	words, excepts := wordBuf[:0], exceptBuf[:0]
 	lead := false
+	var clears []span
 	g.lexicon.find(t, func(id int, at span) {
 		switch r := id & 0xff; id >> 8 {
 		case lexWord:
@@ -77,8 +79,21 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool) {
 			lead = lead || at.start == 0
 		case lexSlide:
 			slide = true
+		case lexClear:
+			clears = append(clears, at)
 		}
 	})
+	if len(clears) > 0 && g.deleteRule >= 0 && !(lead && clears[0].start > 0) {
+		// "Clear messages", "Berichten wissen": a Clear with data deletes it. The span is
+		// the verb and the data word, so a view's state after them clears it ("Clear
+		// all filters").
+		if d, ok := g.dataIn(t); ok {
+			at := span{min(clears[0].start, d.start), max(clears[0].end, d.end)}
+			if !g.named(t, at) {
+				hits |= 1 << g.deleteRule
+			}
+		}
+	}
 words:
 	for _, w := range words {
 		if hits&(1<<w.rule) != 0 {
@@ -115,6 +130,7 @@ const (
 	lexExcept
 	lexLead
 	lexSlide
+	lexClear
 )
 
 // maxGuardRules is the most rules a policy may have (a rule is a bit of a uint64).
@@ -151,6 +167,15 @@ func (g *Guard) named(t guardText, at span) bool {
 			viewState = true
 		}
 	})
+	if !viewState && next == len(t.toks)-1 && t.toks[next].start >= at.end && strings.TrimSpace(t.s[at.end:t.toks[next].start]) == "" {
+		// An inflected form of a view's state right after the word, ending the label
+		// ("Usuń gwiazdkę"): the stems are of every language, so a form in the middle of a
+		// longer label may be another language's word ("Удалить выбранные элементы").
+		viewState = g.objectStems.has(t.tok(next))
+	}
+	if !viewState && prev >= 0 && len(t.toks) <= 2 {
+		viewState = g.objectStems.has(t.tok(prev)) // "Yıldızı kaldır"
+	}
 	if viewState {
 		return true
 	}
@@ -229,4 +254,75 @@ func (g *Guard) dismisses(el *perception.Element, own string) bool {
 	}
 	id := idWords(el.ResourceID)
 	return id != "" && g.dismiss.has(g.newGuardText(id))
+}
+
+// dataIn finds a data word in t (Data, or an inflected form of one).
+func (g *Guard) dataIn(t guardText) (span, bool) {
+	var at span
+	found := false
+	g.data.find(t, func(_ int, sp span) {
+		if !found {
+			at, found = sp, true
+		}
+	})
+	if found {
+		return at, true
+	}
+	for _, tk := range t.toks {
+		if g.dataStems.has(t.s[tk.start:tk.end]) {
+			return tk, true
+		}
+	}
+	return span{}, false
+}
+
+// stemSet finds the inflected forms of words written with spaces: a token is a form of a
+// word of five letters or more when it starts with the word cut by its last two letters
+// and is at most four letters longer than that stem (Polish gwiazdka: gwiazdkę, Serbian
+// звездица: звездицу). Words of scripts without spaces are left to their phrase sets.
+type stemSet map[string][]string // first four letters → stems
+
+// stems builds the stemSet of words (single words only).
+func (g *Guard) stems(words []string) stemSet {
+	set := stemSet{}
+	for _, w := range words {
+		t := g.newGuardText(w)
+		if len(t.toks) != 1 || strings.ContainsFunc(t.s, spaceless) {
+			continue
+		}
+		rs := []rune(t.s)
+		if len(rs) < 5 {
+			continue
+		}
+		stem := string(rs[:max(4, len(rs)-2)])
+		head := string(rs[:4])
+		if !slices.Contains(set[head], stem) {
+			set[head] = append(set[head], stem)
+		}
+	}
+	return set
+}
+
+// has reports whether tok (lower-cased) is a form of one of the set's words.
+func (s stemSet) has(tok string) bool {
+	if len(s) == 0 {
+		return false
+	}
+	n, cut := 0, -1
+	for i := range tok {
+		if n == 4 {
+			cut = i
+			break
+		}
+		n++
+	}
+	if cut < 0 {
+		return false
+	}
+	for _, stem := range s[tok[:cut]] {
+		if strings.HasPrefix(tok, stem) && utf8.RuneCountInString(tok[len(stem):]) <= 4 {
+			return true
+		}
+	}
+	return false
 }

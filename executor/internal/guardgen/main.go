@@ -312,9 +312,18 @@ var placeholder = regexp.MustCompile(`%(\d+\$)?[sd]`)
 // that starts with them (but no corpus string): "Delete list", "Delete tag", "Remove from
 // queue" teach the word a language uses for delete.
 var verbs = map[string]string{"delete": "delete", "remove": "delete", "erase": "delete", "empty": "delete", "discard": "delete",
-	"send": "send", "forward": "send", "donate": "payment", "subscribe": "subscription"}
+	"send": "send", "forward": "send", "donate": "payment", "subscribe": "subscription",
+	// Clear empties a thing: a delete only when the thing is data ("Clear messages"), not
+	// a view's state or a cache ("Clear search", "Clear cache"); the guard pairs it with
+	// the data words below.
+	"clear": "clear"}
 
-var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|send|forward|donate|subscribe)\b`)
+var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|send|forward|donate|subscribe|clear)\b`)
+
+// dataNouns are English nouns for a person's data: their translations are learned, like
+// the verbs', from every string of a catalog (but no corpus string) that holds them, as
+// the "data" a Clear deletes ("Wyczyść wiadomości", "Berichten wissen").
+var dataNouns = regexp.MustCompile(`(?i)\b(messages?|conversations?|contacts?|photos?|files?|recordings?|data)\b`)
 
 // learnVerbs finds, per locale, the words that recur in the translations of the strings
 // that start with one of the verbs, and not in the locale's other strings: the verb's
@@ -326,7 +335,7 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 		held[r.key] = true
 	}
 	type doc struct {
-		verb  string
+		verbs []string // the verb it starts with, the data nouns it holds
 		grams map[string]bool
 	}
 	byLocale := map[string][]doc{}
@@ -335,9 +344,14 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 		if held[key] || en == "" {
 			continue
 		}
-		verb := ""
+		var topics []string
 		if m := leadingVerb.FindString(en); m != "" {
-			verb = strings.ToLower(m)
+			topics = append(topics, strings.ToLower(m))
+		}
+		for _, m := range dataNouns.FindAllString(en, -1) {
+			if m = strings.TrimSuffix(strings.ToLower(m), "s"); !slices.Contains(topics, m) {
+				topics = append(topics, m) // a noun is learned the same way
+			}
 		}
 		english := grams(strings.ToLower(en))
 		for loc, v := range tr {
@@ -348,7 +362,7 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 			for g := range english {
 				delete(gs, g) // a brand or a word left in English (Google Pay) is no translation
 			}
-			byLocale[loc] = append(byLocale[loc], doc{verb, gs})
+			byLocale[loc] = append(byLocale[loc], doc{topics, gs})
 		}
 	}
 	for loc, docs := range byLocale {
@@ -359,19 +373,21 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 			for g := range d.grams {
 				all[g]++
 			}
-			if d.verb == "" {
-				continue
-			}
-			n[d.verb]++
-			if per[d.verb] == nil {
-				per[d.verb] = map[string]int{}
-			}
-			for g := range d.grams {
-				per[d.verb][g]++
+			for _, v := range d.verbs {
+				n[v]++
+				if per[v] == nil {
+					per[v] = map[string]int{}
+				}
+				for g := range d.grams {
+					per[v][g]++
+				}
 			}
 		}
 		for verb, counts := range per {
-			cat := verbs[verb]
+			cat, ok := verbs[verb]
+			if !ok {
+				cat = "data"
+			}
 			for g, k := range counts {
 				// Recurs in the verb's strings, and is rare elsewhere in the locale.
 				if k < 2 || float64(k) < 0.3*float64(n[verb]) || float64(all[g]-k) > 0.005*float64(len(docs)) || float64(all[g]) > 1.5*float64(k) {
