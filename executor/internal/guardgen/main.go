@@ -3,9 +3,11 @@
 //
 //   - executor/guard_vocab.yaml: sensitive words, generic confirms, ways out and page
 //     words per language, taken from the translated strings.xml of Thunderbird for
-//     Android, the Wikipedia Android app, AOSP Messaging and AOSP Nfc ("Pay with") (all
-//     Apache-2.0), and of BlueWallet's loc/*.json (MIT: Pay, Send now, Fee), string by
-//     string (the keys are listed below with the category each one names);
+//     Android, the Wikipedia Android app, AOSP Messaging and AOSP Nfc ("Pay with"), the
+//     DuckDuckGo browser (all Apache-2.0), AntennaPod (GPL-3.0; only translated words, which
+//     are facts, are taken) and of BlueWallet's loc/*.json (MIT: Pay, Send now, Fee), string
+//     by string (the keys are listed below with the category each one names), and the verb
+//     and data words learned from all their strings (learnVerbs);
 //   - executor/guard_currency.txt: every currency symbol CLDR gives for every currency in
 //     every locale x/text supports (zł, Rp, ر.س., ₫, …), one a line;
 //   - executor/testdata/guard/corpus.json: labels and pages for measuring the guard, from
@@ -14,7 +16,7 @@
 // Run from the repository root with the two repositories checked out as git directories
 // (the commits the data was made from are in the output's provenance):
 //
-//	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR
+//	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR -antennapod DIR -duckduckgo DIR
 package main
 
 import (
@@ -78,6 +80,11 @@ var vocabulary = map[string][]role{
 		{"action_send", "send"}, {"message_context_menu_forward_message", "send"}, {"action_delete", "delete"},
 		{"delete_conversation_decline_button", "dismiss"},
 	},
+	"AntennaPod/AntennaPod": {
+		{"delete_label", "delete"}, {"subscribe_label", "subscription"},
+	},
+	// DuckDuckGo's browser contributes only the verb and data forms learned from its strings.
+	"duckduckgo/Android": {},
 	"wikimedia/apps-android-wikipedia": {
 		{"nav_item_donate", "payment"}, {"donation_reminders_prompt_positive_button", "payment"},
 		{"talk_list_item_overflow_subscribe", "subscription"},
@@ -126,10 +133,12 @@ func main() {
 	msg := flag.String("messaging", "", "git directory of an AOSP Messaging mirror (GrapheneOS/platform_packages_apps_Messaging)")
 	nfc := flag.String("nfc", "", "git directory of an AOSP Nfc mirror (GrapheneOS/platform_packages_apps_Nfc)")
 	bw := flag.String("bluewallet", "", "git directory of BlueWallet/BlueWallet")
+	ap := flag.String("antennapod", "", "git directory of AntennaPod/AntennaPod")
+	ddg := flag.String("duckduckgo", "", "git directory of duckduckgo/Android")
 	out := flag.String("out", "executor", "the executor package directory")
 	flag.Parse()
-	if *tb == "" || *wp == "" || *msg == "" || *nfc == "" || *bw == "" {
-		fmt.Fprintln(os.Stderr, "guardgen: give -thunderbird, -wikipedia, -messaging, -nfc and -bluewallet (git directories of the five repositories)")
+	if *tb == "" || *wp == "" || *msg == "" || *nfc == "" || *bw == "" || *ap == "" || *ddg == "" {
+		fmt.Fprintln(os.Stderr, "guardgen: give -thunderbird, -wikipedia, -messaging, -nfc, -bluewallet, -antennapod and -duckduckgo (git directories of the seven repositories)")
 		os.Exit(2)
 	}
 	cats := []*catalog{}
@@ -139,6 +148,8 @@ func main() {
 		{"GrapheneOS/platform_packages_apps_Messaging", *msg, "Apache-2.0"},
 		{"GrapheneOS/platform_packages_apps_Nfc", *nfc, "Apache-2.0"},
 		{"BlueWallet/BlueWallet", *bw, "MIT"},
+		{"AntennaPod/AntennaPod", *ap, "GPL-3.0 (translated words taken as facts)"},
+		{"duckduckgo/Android", *ddg, "Apache-2.0"},
 	} {
 		read := readCatalog
 		if c.repo == "BlueWallet/BlueWallet" {
