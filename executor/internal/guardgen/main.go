@@ -4,8 +4,8 @@
 //   - executor/guard_vocab.yaml: sensitive words, generic confirms, ways out and page
 //     words per language, taken from the translated strings.xml of Thunderbird for
 //     Android, the Wikipedia Android app, AOSP Messaging and AOSP Nfc ("Pay with"), the
-//     DuckDuckGo browser (all Apache-2.0), AntennaPod (GPL-3.0; only translated words, which
-//     are facts, are taken) and of BlueWallet's loc/*.json (MIT: Pay, Send now, Fee), string
+//     DuckDuckGo browser (all Apache-2.0), AntennaPod (GPL-3.0) and WooCommerce (GPL-2.0) —
+//     only translated words, which are facts, are taken — and of BlueWallet's loc/*.json (MIT: Pay, Send now, Fee), string
 //     by string (the keys are listed below with the category each one names), and the verb
 //     and data words learned from all their strings (learnVerbs);
 //   - executor/guard_currency.txt: every currency symbol CLDR gives for every currency in
@@ -16,7 +16,7 @@
 // Run from the repository root with the two repositories checked out as git directories
 // (the commits the data was made from are in the output's provenance):
 //
-//	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR -antennapod DIR -duckduckgo DIR
+//	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR -antennapod DIR -duckduckgo DIR -woocommerce DIR
 package main
 
 import (
@@ -83,6 +83,10 @@ var vocabulary = map[string][]role{
 	"AntennaPod/AntennaPod": {
 		{"delete_label", "delete"}, {"subscribe_label", "subscription"},
 	},
+	"woocommerce/woocommerce-android": {
+		{"order_refunds_refund", "transfer"}, // a refund pays a customer back
+		{"payment", "page:payment"}, {"order_creation_payment_header", "page:payment"},
+	},
 	// DuckDuckGo's browser contributes only the verb and data forms learned from its strings.
 	"duckduckgo/Android": {},
 	"wikimedia/apps-android-wikipedia": {
@@ -135,10 +139,11 @@ func main() {
 	bw := flag.String("bluewallet", "", "git directory of BlueWallet/BlueWallet")
 	ap := flag.String("antennapod", "", "git directory of AntennaPod/AntennaPod")
 	ddg := flag.String("duckduckgo", "", "git directory of duckduckgo/Android")
+	woo := flag.String("woocommerce", "", "git directory of woocommerce/woocommerce-android")
 	out := flag.String("out", "executor", "the executor package directory")
 	flag.Parse()
-	if *tb == "" || *wp == "" || *msg == "" || *nfc == "" || *bw == "" || *ap == "" || *ddg == "" {
-		fmt.Fprintln(os.Stderr, "guardgen: give -thunderbird, -wikipedia, -messaging, -nfc, -bluewallet, -antennapod and -duckduckgo (git directories of the seven repositories)")
+	if *tb == "" || *wp == "" || *msg == "" || *nfc == "" || *bw == "" || *ap == "" || *ddg == "" || *woo == "" {
+		fmt.Fprintln(os.Stderr, "guardgen: give -thunderbird, -wikipedia, -messaging, -nfc, -bluewallet, -antennapod, -duckduckgo and -woocommerce (git directories of the eight repositories)")
 		os.Exit(2)
 	}
 	cats := []*catalog{}
@@ -150,6 +155,7 @@ func main() {
 		{"BlueWallet/BlueWallet", *bw, "MIT"},
 		{"AntennaPod/AntennaPod", *ap, "GPL-3.0 (translated words taken as facts)"},
 		{"duckduckgo/Android", *ddg, "Apache-2.0"},
+		{"woocommerce/woocommerce-android", *woo, "GPL-2.0 (translated words taken as facts)"},
 	} {
 		read := readCatalog
 		if c.repo == "BlueWallet/BlueWallet" {
@@ -327,9 +333,9 @@ var verbs = map[string]string{"delete": "delete", "remove": "delete", "erase": "
 	// Clear empties a thing: a delete only when the thing is data ("Clear messages"), not
 	// a view's state or a cache ("Clear search", "Clear cache"); the guard pairs it with
 	// the data words below.
-	"clear": "clear"}
+	"clear": "clear", "buy": "payment", "purchase": "payment", "refund": "transfer"}
 
-var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|send|forward|donate|subscribe|clear)\b`)
+var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|send|forward|donate|subscribe|clear|buy|purchase|refund)\b`)
 
 // dataNouns are English nouns for a person's data: their translations are learned, like
 // the verbs', from every string of a catalog (but no corpus string) that holds them, as
