@@ -34,14 +34,22 @@ func (g *Guard) read(cache labelCache, raw string) *readLabel {
 	return &r
 }
 
-func (g *Guard) readNew(raw string) readLabel {
+func (g *Guard) readNew(raw string) readLabel { return g.readInto(raw, nil) }
+
+// readInto is readNew with the tokens appended to *arena (nil: a slice of their own).
+func (g *Guard) readInto(raw string, arena *[]span) readLabel {
 	if id, ok := strings.CutPrefix(raw, idKey); ok {
 		t := g.newGuardText(idWords(id))
 		hits, slide := g.hitsOf(t, id)
 		return readLabel{t: t, hits: hits, slide: slide}
 	}
 	n := g.normLabel(raw)
-	t := guardTextOf(n)
+	var t guardText
+	if arena == nil {
+		t = guardTextOf(n)
+	} else {
+		t = guardTextIn(n, arena)
+	}
 	hits, slide := g.hitsOf(t, "")
 	return readLabel{norm: n, t: t, money: g.hasAmount(n), hits: hits, slide: slide}
 }
@@ -144,31 +152,49 @@ func (g *Guard) page(s *perception.Screen) pageInfo {
 //   - the delete rule's page words ("Delete 3 items?", "cannot be undone"): it deletes;
 //   - checked items in a list: a selection, on which a label-less action deletes.
 func (g *Guard) pageOf(s *perception.Screen) pageInfo {
-	var texts []guardText
+	// Every rule's page words are looked up in each of the page's texts once (pageWords: a
+	// page word of rule i stands for 2i, a strong one for 2i+1).
+	pageHit, strongHit := make([]bool, len(g.rules)), make([]bool, len(g.rules))
+	pageText := func(t guardText) {
+		g.pageWords.find(t, func(id int, _ span) {
+			if id%2 == 0 {
+				pageHit[id/2] = true
+			} else {
+				strongHit[id/2] = true
+			}
+		})
+	}
 	var seen [4]*readLabel // the texts of the last element, by position
 	money, password := false, false
 	for _, t := range s.Context {
 		n := g.normLabel(t)
-		texts = append(texts, guardTextOf(n))
+		pageText(guardTextOf(n))
 		money = money || g.hasAmount(n)
 	}
 	info := pageInfo{bands: map[int][]int{}, texts: make(labelCache, len(s.Elements))}
 	// The labels' readings are allocated in chunks: a crowded page has a thousand.
 	var reads []readLabel
+	var toks []span // the labels' tokens, in slabs
 	readNew := func(raw string) *readLabel {
 		if len(reads) == cap(reads) {
 			reads = make([]readLabel, 0, 128)
 		}
-		reads = append(reads, g.readNew(raw))
+		reads = append(reads, g.readInto(raw, &toks))
 		return &reads[len(reads)-1]
 	}
 	readAll := func(e *perception.Element) {
-		for _, t := range [3]string{e.Label, e.Text, e.Desc} {
-			if _, ok := info.texts[t]; t != "" && !ok {
+		for i, t := range [3]string{e.Label, e.Text, e.Desc} {
+			if t == "" || (i > 0 && t == e.Label) {
+				continue // an element's text is mostly its label too
+			}
+			if _, ok := info.texts[t]; !ok {
 				info.texts[t] = readNew(t)
 			}
 		}
 		for _, t := range e.Texts {
+			if t == e.Label {
+				continue
+			}
 			if _, ok := info.texts[t]; t != "" && !ok {
 				info.texts[t] = readNew(t)
 			}
@@ -197,7 +223,7 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 			if j < len(seen) {
 				seen[j] = rt
 			}
-			texts = append(texts, rt.t)
+			pageText(rt.t)
 			money = money || rt.money
 		}
 		if e.Label != "" {
@@ -225,18 +251,6 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 		if g.buttonLike(e, info.texts) && e.Bounds.Y2 > bottomY {
 			bottomY, info.bottom = e.Bounds.Y2, e.Index
 		}
-	}
-	// Every rule's page words are looked up in each text once (pageWords: a page word of
-	// rule i stands for 2i, a strong one for 2i+1).
-	pageHit, strongHit := make([]bool, len(g.rules)), make([]bool, len(g.rules))
-	for _, t := range texts {
-		g.pageWords.find(t, func(id int, _ span) {
-			if id%2 == 0 {
-				pageHit[id/2] = true
-			} else {
-				strongHit[id/2] = true
-			}
-		})
 	}
 	info.selection = checkables >= 2 && checked >= 1
 	for _, r := range g.rules {

@@ -22,7 +22,23 @@ func (rd *textReader) newGuardText(label string) guardText { return guardTextOf(
 // guardTextOf is the guardText of a label already normalised by normLabel.
 func guardTextOf(normalised string) guardText {
 	s := strings.ToLower(normalised)
-	t := guardText{s: s, toks: make([]span, 0, 1+strings.Count(s, " "))}
+	return guardText{s: s, toks: appendTokens(make([]span, 0, 1+strings.Count(s, " ")), s)}
+}
+
+// guardTextIn is guardTextOf with the tokens appended to *arena, which a page's labels
+// share.
+func guardTextIn(normalised string, arena *[]span) guardText {
+	s := strings.ToLower(normalised)
+	if cap(*arena)-len(*arena) < 64 {
+		*arena = make([]span, 0, 1024) // a new slab: the labels read so far keep the old one
+	}
+	from := len(*arena)
+	*arena = appendTokens(*arena, s)
+	return guardText{s: s, toks: (*arena)[from:len(*arena):len(*arena)]}
+}
+
+// appendTokens appends the byte ranges of s's tokens to toks.
+func appendTokens(toks []span, s string) []span {
 	start := -1
 	for i, r := range s {
 		var word bool
@@ -35,14 +51,14 @@ func guardTextOf(normalised string) guardText {
 		case word && start < 0:
 			start = i
 		case !word && start >= 0:
-			t.toks = append(t.toks, span{start, i})
+			toks = append(toks, span{start, i})
 			start = -1
 		}
 	}
 	if start >= 0 {
-		t.toks = append(t.toks, span{start, len(s)})
+		toks = append(toks, span{start, len(s)})
 	}
-	return t
+	return toks
 }
 
 func (t guardText) tok(i int) string { return t.s[t.toks[i].start:t.toks[i].end] }
