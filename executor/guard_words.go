@@ -21,20 +21,41 @@ func (rd *textReader) newGuardText(label string) guardText { return guardTextOf(
 
 // guardTextOf is the guardText of a label already normalised by normLabel.
 func guardTextOf(normalised string) guardText {
-	s := strings.ToLower(normalised)
+	s := lower(normalised)
 	return guardText{s: s, toks: appendTokens(make([]span, 0, 1+strings.Count(s, " ")), s)}
 }
 
 // guardTextIn is guardTextOf with the tokens appended to *arena, which a page's labels
 // share.
 func guardTextIn(normalised string, arena *[]span) guardText {
-	s := strings.ToLower(normalised)
+	s := lower(normalised)
 	if cap(*arena)-len(*arena) < 64 {
 		*arena = make([]span, 0, 1024) // a new slab: the labels read so far keep the old one
 	}
 	from := len(*arena)
 	*arena = appendTokens(*arena, s)
 	return guardText{s: s, toks: (*arena)[from:len(*arena):len(*arena)]}
+}
+
+// lower is strings.ToLower, which walks Unicode's case tables for every letter beyond
+// ASCII; a label without upper-case ASCII whose other letters are of scripts without case
+// (Chinese, Japanese, Korean, Thai, Arabic, Hebrew, Indic, …) is returned as it is.
+func lower(s string) string {
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf:
+			if r >= 'A' && r <= 'Z' {
+				return strings.ToLower(s)
+			}
+		case r >= 0x0590 && r < 0x10A0, r >= 0x3000 && r < 0xA640, r >= 0xAC00 && r < 0xD7B0:
+			// no case
+		default:
+			if unicode.ToLower(r) != r {
+				return strings.ToLower(s)
+			}
+		}
+	}
+	return s
 }
 
 // appendTokens appends the byte ranges of s's tokens to toks.
