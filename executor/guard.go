@@ -57,6 +57,12 @@ type GuardPrecision struct {
 	// Objects after a sensitive word are a view's state, not data ("Remove filter",
 	// "Reset zoom", "Clear all filters").
 	Objects []string `json:"objects,omitempty" yaml:"objects,omitempty"`
+	// Clear are verbs that empty something ("Clear", "Wyczyść", "Berichten wissen"): a
+	// delete only with one of Data in the label ("Clear messages"); "Clear cache" and
+	// "Clear search" delete nothing.
+	Clear []string `json:"clear,omitempty" yaml:"clear,omitempty"`
+	// Data are what a person keeps: messages, contacts, photos, files…
+	Data []string `json:"data,omitempty" yaml:"data,omitempty"`
 }
 
 // GuardPolicy is the configurable guard: the rules, checked in order, and the generic
@@ -131,6 +137,7 @@ func DefaultGuardPolicy() GuardPolicy {
 		panic("executor: guard_vocab.yaml: " + err.Error()) // compiled in and tested, as above
 	}
 	var p GuardPolicy
+	rd := newTextReader()
 	for _, r := range f.Rules {
 		keywords := append(flatVocabulary(r.Keywords), flatVocabulary(gen[r.Category])...)
 		// A generated name that is itself one of the words ("Deleted" is 削除 in Japanese)
@@ -139,10 +146,10 @@ func DefaultGuardPolicy() GuardPolicy {
 		if names := flatVocabulary(gen["except:"+r.Category]); len(names) > 0 {
 			words := make(map[string]bool, len(keywords))
 			for _, k := range keywords {
-				words[newGuardText(k).s] = true
+				words[rd.newGuardText(k).s] = true
 			}
 			for _, e := range names {
-				if !words[newGuardText(e).s] {
+				if !words[rd.newGuardText(e).s] {
 					except = append(except, e)
 				}
 			}
@@ -156,6 +163,8 @@ func DefaultGuardPolicy() GuardPolicy {
 	p.Dismiss = append(flatVocabulary(f.Dismiss), flatVocabulary(gen["dismiss"])...)
 	p.Precision = f.Precision
 	p.Precision.Objects = append(slices.Clone(p.Precision.Objects), flatVocabulary(gen["object"])...)
+	p.Precision.Clear = append(slices.Clone(p.Precision.Clear), flatVocabulary(gen["clear"])...)
+	p.Precision.Data = append(slices.Clone(p.Precision.Data), flatVocabulary(gen["data"])...)
 	return p
 }
 
@@ -228,17 +237,27 @@ type Verdict struct {
 // Guard applies a GuardPolicy. What is on the screen is judged, never obeyed: no text
 // on a screen changes the policy.
 type Guard struct {
+	*textReader
 	rules   []compiledRule
 	confirm *phraseSet
 	dismiss *phraseSet
 	search  *phraseSet // fields where Enter searches, not sends
 	known   *phraseSet // every word the policy knows: a label with none of them is unknown
 
-	lead, nounable, nouns, before, objects *phraseSet
+	nounable, nouns, before, objects, data *phraseSet
+	// objectStems and dataStems find the inflected forms of objects and data words
+	// (gwiazdkę for gwiazdka, wiadomości for wiadomość).
+	objectStems, dataStems stemSet
+	// deleteRule is the index of the delete rule (-1: none): a Clear with data trips it.
+	deleteRule int
 
-	// words and excepts are every rule's keywords and exceptions, each standing for its
-	// rule's index: a text is looked up once for all rules.
-	words, excepts *phraseSet
+	// lexicon holds every rule's words and exceptions, the lead words and the slider
+	// words ("Slide to pay"), each standing for what it is (lexWord<<8|rule, …): a label
+	// is looked up once for all of them.
+	lexicon *phraseSet
+	// pageWords are every rule's page words: rule i's (page and totals) stand for 2i, its
+	// strong ones for 2i+1.
+	pageWords *phraseSet
 
 	mu       sync.Mutex // guards the page cache
 	lastPage *perception.Screen
@@ -256,8 +275,8 @@ type compiledRule struct {
 }
 
 // phrases compiles a word list.
-func phrases(lists ...[]string) *phraseSet {
-	p := newPhraseSet()
+func (g *Guard) phrases(lists ...[]string) *phraseSet {
+	p := newPhraseSet(g.textReader)
 	for _, l := range lists {
 		for _, w := range l {
 			p.add(w, 0)
@@ -269,28 +288,55 @@ func phrases(lists ...[]string) *phraseSet {
 // NewGuard compiles a policy.
 func NewGuard(p GuardPolicy) (*Guard, error) {
 	pr := p.Precision
-	g := &Guard{confirm: phrases(p.Confirm), dismiss: phrases(p.Dismiss), search: phrases(searchWords),
-		lead: phrases(pr.Lead), nounable: phrases(pr.Nounable), nouns: phrases(pr.Nouns), before: phrases(pr.Before), objects: phrases(pr.Objects)}
-	g.known = phrases(p.Confirm, p.Dismiss, pr.Lead, pr.Nouns, pr.Objects)
-	g.words, g.excepts = newPhraseSet(), newPhraseSet()
+	g := &Guard{textReader: newTextReader()}
+	g.confirm, g.dismiss, g.search = g.phrases(p.Confirm), g.phrases(p.Dismiss), g.phrases(searchWords)
+	g.nounable, g.nouns, g.before, g.objects = g.phrases(pr.Nounable), g.phrases(pr.Nouns), g.phrases(pr.Before), g.phrases(pr.Objects)
+	g.data = g.phrases(pr.Data)
+	g.objectStems, g.dataStems = g.stems(pr.Objects), g.stems(pr.Data)
+	g.deleteRule = slices.IndexFunc(p.Rules, func(r GuardRule) bool { return r.Category == "delete" })
+	g.known = g.phrases(p.Confirm, p.Dismiss, pr.Lead, pr.Nouns, pr.Objects)
+	g.lexicon, g.pageWords = newPhraseSet(g.textReader), newPhraseSet(g.textReader)
+	for _, w := range pr.Lead {
+		g.lexicon.add(w, lexLead<<8)
+	}
+	for _, w := range sliderWords {
+		g.lexicon.add(w, lexSlide<<8)
+	}
+	for _, w := range pr.Clear {
+		g.lexicon.add(w, lexClear<<8)
+	}
+	if len(p.Rules) > maxGuardRules {
+		return nil, fmt.Errorf("%w: the guard has %d rules; at most %d", ErrConfig, len(p.Rules), maxGuardRules)
+	}
 	for i, r := range p.Rules {
 		if r.Category == "" || (r.Type != 1 && r.Type != 2) {
 			return nil, fmt.Errorf("%w: guard rule %d: needs a category and type 1 or 2", ErrConfig, i)
 		}
 		c := compiledRule{GuardRule: r, index: i}
-		c.words = phrases(r.Keywords)
+		c.words = g.phrases(r.Keywords)
 		for _, k := range r.Keywords {
-			g.words.add(k, i)
+			g.lexicon.add(k, lexWord<<8|i)
 		}
 		for _, k := range r.Except {
-			g.excepts.add(k, i)
+			g.lexicon.add(k, lexExcept<<8|i)
 		}
-		c.page = phrases(r.Page, r.Totals)
-		c.strong = phrases(r.Page)
+		c.page = g.phrases(r.Page, r.Totals)
+		c.strong = g.phrases(r.Page)
 		if r.Amount {
 			// With an amount of money, the category's own words in the page's text ("Confirm
 			// payment", "Place your order") say what the page is for.
-			c.strong = phrases(r.Page, r.Keywords)
+			c.strong = g.phrases(r.Page, r.Keywords)
+		}
+		for _, k := range slices.Concat(r.Page, r.Totals) {
+			g.pageWords.add(k, 2*i)
+		}
+		for _, k := range r.Page {
+			g.pageWords.add(k, 2*i+1)
+		}
+		if r.Amount {
+			for _, k := range r.Keywords {
+				g.pageWords.add(k, 2*i+1)
+			}
 		}
 		for _, w := range [][]string{r.Keywords, r.Page, r.Totals} {
 			for _, k := range w {
@@ -337,7 +383,7 @@ func (g *Guard) Check(a memory.Action, el *perception.Element, s *perception.Scr
 			// A swipe across the screen drags whatever is under its start: a "slide to
 			// pay" slider.
 			x1, y1, _, _ := swipePath(perception.Bounds{X2: s.Width, Y2: s.Height}, a.Direction)
-			if at := elementAt(s, x1, y1); at != nil && isSlider(at) {
+			if at := elementAt(s, x1, y1); at != nil && g.isSlider(at, nil) {
 				el = at
 			}
 		}
@@ -370,7 +416,11 @@ func (g *Guard) Check(a memory.Action, el *perception.Element, s *perception.Scr
 // generic confirm, and on a page that pays, sends or deletes its primary action whatever
 // its label says.
 func (g *Guard) element(verb string, el *perception.Element, s *perception.Screen) (Verdict, bool) {
-	r, ok := g.match(el)
+	var texts labelCache
+	if s != nil {
+		texts = g.page(s).texts
+	}
+	r, ok := g.match(el, texts)
 	page := false
 	if !ok {
 		r, ok = g.byPage(el, s)
@@ -393,7 +443,7 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 	}
 	name := label(el)
 	return Verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", verb, strconv.QuoteToGraphic(name)),
-		Target: name, Action: elementIdentity(el, s), Page: page}, true
+		Target: name, Action: g.elementIdentity(el, s), Page: page}, true
 }
 
 // byPage judges el by the page s: a generic confirm takes the page's category; on a page
@@ -469,7 +519,7 @@ func (g *Guard) submit(what string, field *perception.Element, s *perception.Scr
 		}
 		for _, r := range g.rules {
 			if r.Category == "send" {
-				return Verdict{Category: r.Category, Type: r.Type, Target: fieldName(field), Action: "submit " + elementIdentity(field, s),
+				return Verdict{Category: r.Category, Type: r.Type, Target: fieldName(field), Action: "submit " + g.elementIdentity(field, s),
 					Subject: what + ", which may send what it holds"}, true
 			}
 		}
@@ -485,7 +535,7 @@ var searchWords = []string{"search", "find", "query", "url", "address bar", "搜
 // searchField reports whether field is a search or address field.
 func (g *Guard) searchField(field *perception.Element) bool {
 	for _, t := range []string{field.Hint, field.Desc, idWords(field.ResourceID), field.Label} {
-		if t != "" && g.search.has(newGuardText(t)) {
+		if t != "" && g.search.has(g.newGuardText(t)) {
 			return true
 		}
 	}
@@ -511,7 +561,7 @@ func (g *Guard) Offers(s *perception.Screen) []Verdict {
 
 // elementIdentity names el on its page for a consent: the page's signature and the
 // element's resource id, class and label (its bounds when it has no label).
-func elementIdentity(el *perception.Element, s *perception.Screen) string {
+func (g *Guard) elementIdentity(el *perception.Element, s *perception.Screen) string {
 	sig := ""
 	if s != nil {
 		sig = s.Signature
@@ -526,7 +576,7 @@ func elementIdentity(el *perception.Element, s *perception.Screen) string {
 	if s != nil {
 		// A yes to pay ¥18 is no yes to pay ¥1,800 on the same sheet: the amounts the
 		// page shows are part of what was consented to.
-		if amounts := pageAmounts(s); amounts != "" {
+		if amounts := g.pageAmounts(s); amounts != "" {
 			id += " amounts=" + strconv.QuoteToGraphic(amounts)
 		}
 	}

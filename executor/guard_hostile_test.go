@@ -235,7 +235,7 @@ func TestBatchStopsWhenThePageChanges(t *testing.T) {
 
 // BenchmarkGuardCrowdedPage: judging every element of a crowded page — 1,000 label-less
 // buttons over 1,000 texts (a hostile WebView), and a shop list of 1,000 labelled rows in
-// several scripts with prices — works out the page once and costs at most 2 ms a screen.
+// several scripts with prices — works out each page once and costs at most 2 ms a screen.
 func BenchmarkGuardCrowdedPage(b *testing.B) {
 	g := defaultGuard(b)
 	bare := &perception.Screen{Signature: "w"}
@@ -257,10 +257,17 @@ func BenchmarkGuardCrowdedPage(b *testing.B) {
 		s    *perception.Screen
 	}{{"label-less", bare}, {"labelled", shop}} {
 		b.Run(p.name, func(b *testing.B) {
+			cpu0 := cpuTime(b)
 			for b.Loop() {
-				g.Offers(p.s)
+				// A new screen every time, as a phone gives: nothing worked out for the
+				// last one (the page, its labels) is reused.
+				s := *p.s
+				g.Offers(&s)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/screen")
+			// The CPU time the process spent (the guard and its garbage collection): on a
+			// machine shared with other work, wall time also counts the waits for a core.
+			b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(b.N)/1e6, "cpu-ms/screen")
 		})
 	}
 }

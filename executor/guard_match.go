@@ -3,6 +3,7 @@ package executor
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fairy-go/fairy/perception"
 )
@@ -11,12 +12,11 @@ import (
 // that only names something ("Transfer history", "Tip of the day", "Remove filter", a
 // label that starts with View) trips nothing; a send with an amount of money in its label
 // is a transfer ("Send $20 to Alex").
-func (g *Guard) match(el *perception.Element) (compiledRule, bool) {
+func (g *Guard) match(el *perception.Element, cache labelCache) (compiledRule, bool) {
 	if el == nil {
 		return compiledRule{}, false
 	}
-	var buf [6]guardText
-	texts := buf[:0]
+	var hits uint64 // bit i: rule i
 	money := false
 	var seen [6]string
 	own := [3]string{el.Label, el.Text, el.Desc}
@@ -31,31 +31,17 @@ func (g *Guard) match(el *perception.Element) (compiledRule, bool) {
 			continue
 		}
 		seen[i%len(seen)] = t
-		n := normLabel(t)
-		texts = append(texts, guardTextOf(n))
-		money = money || hasAmount(n)
+		rt := g.read(cache, t)
+		hits |= rt.hits
+		money = money || rt.money
 	}
-	// A resource id matches by its words: sender_name_settings holds no "send".
-	if id := idWords(el.ResourceID); id != "" {
-		texts = append(texts, newGuardText(id))
-	}
-	var hitBuf [16]bool
-	hit := hitBuf[:0]
-	if len(g.rules) <= len(hitBuf) {
-		hit = hitBuf[:len(g.rules)]
-	} else {
-		hit = make([]bool, len(g.rules))
-	}
-	for _, t := range texts {
-		g.trips(t, hit)
+	// A resource id matches by its words (sender_name_settings holds no "send") and by
+	// the rules' id patterns.
+	if el.ResourceID != "" {
+		hits |= g.read(cache, idKey+el.ResourceID).hits
 	}
 	for i, r := range g.rules {
-		for _, re := range r.ids {
-			if el.ResourceID != "" && re.MatchString(el.ResourceID) {
-				hit[i] = true
-			}
-		}
-		if !hit[i] {
+		if hits&(1<<i) == 0 {
 			continue
 		}
 		if r.Category == "send" && money {
@@ -68,47 +54,87 @@ func (g *Guard) match(el *perception.Element) (compiledRule, bool) {
 	return compiledRule{}, false
 }
 
-// trips marks in hit the rules whose words text t holds as the action: not inside one of
-// the rule's exceptions ("Don't allow"), and not used as a name.
-func (g *Guard) trips(t guardText, hit []bool) {
-	if len(t.toks) == 0 {
-		return
+// hitsOf are the rules text t trips (bit i for rule i) as the action — not inside one of
+// the rule's exceptions ("Don't allow"), not after a word that only shows ("View purchase
+// history"), and not used as a name — and, for a resource id (id set), the rules whose id
+// patterns match it; slide reports whether t says to slide or swipe. The text is looked
+// up once in the guard's lexicon, which holds every rule's words and exceptions, the
+// lead words and the slider words.
+func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool) {
+	type found struct {
+		rule int
+		at   span
 	}
-	var except [][]span
-	g.excepts.find(t, func(r int, at span) {
-		if except == nil {
-			except = make([][]span, len(g.rules))
+	var wordBuf, exceptBuf [8]found
+	words, excepts := wordBuf[:0], exceptBuf[:0]
+	lead := false
+	var clears []span
+	g.lexicon.find(t, func(id int, at span) {
+		switch r := id & 0xff; id >> 8 {
+		case lexWord:
+			words = append(words, found{r, at})
+		case lexExcept:
+			excepts = append(excepts, found{r, at})
+		case lexLead:
+			lead = lead || at.start == 0
+		case lexSlide:
+			slide = true
+		case lexClear:
+			clears = append(clears, at)
 		}
-		except[r] = append(except[r], at)
 	})
-	lead := g.startsWith(g.lead, t)
-	g.words.find(t, func(r int, at span) {
-		if hit[r] {
-			return
+	if len(clears) > 0 && g.deleteRule >= 0 && !(lead && clears[0].start > 0) {
+		// "Clear messages", "Berichten wissen": a Clear with data deletes it. The span is
+		// the verb and the data word, so a view's state after them clears it ("Clear
+		// all filters").
+		if d, ok := g.dataIn(t); ok {
+			at := span{min(clears[0].start, d.start), max(clears[0].end, d.end)}
+			if !g.named(t, at) {
+				hits |= 1 << g.deleteRule
+			}
 		}
-		if except != nil {
-			for _, e := range except[r] {
-				if e.start <= at.start && at.end <= e.end {
-					return
+	}
+words:
+	for _, w := range words {
+		if hits&(1<<w.rule) != 0 {
+			continue
+		}
+		for _, e := range excepts {
+			if e.rule == w.rule && e.at.start <= w.at.start && w.at.end <= e.at.end {
+				continue words
+			}
+		}
+		if lead && w.at.start > 0 {
+			continue // "View purchase history" shows, it does not buy
+		}
+		if g.named(t, w.at) {
+			continue
+		}
+		hits |= 1 << w.rule
+	}
+	if id != "" {
+		for i, r := range g.rules {
+			for _, re := range r.ids {
+				if re.MatchString(id) {
+					hits |= 1 << i
 				}
 			}
 		}
-		if lead && at.start > 0 {
-			return // "View purchase history" shows, it does not buy
-		}
-		if g.named(t, at) {
-			return
-		}
-		hit[r] = true
-	})
+	}
+	return hits, slide
 }
 
-// startsWith reports whether t begins with a phrase of p.
-func (g *Guard) startsWith(p *phraseSet, t guardText) bool {
-	found := false
-	p.find(t, func(_ int, at span) { found = found || at.start == 0 })
-	return found
-}
+// What a phrase of the guard's lexicon is: lexWord<<8|i is a word of rule i, and so on.
+const (
+	lexWord = iota
+	lexExcept
+	lexLead
+	lexSlide
+	lexClear
+)
+
+// maxGuardRules is the most rules a policy may have (a rule is a bit of a uint64).
+const maxGuardRules = 64
 
 // named reports whether the sensitive word at span at of t names a thing rather than the
 // action: a noun-like word followed by a noun or preceded by a determiner ("Transfer
@@ -141,10 +167,19 @@ func (g *Guard) named(t guardText, at span) bool {
 			viewState = true
 		}
 	})
+	if !viewState && next == len(t.toks)-1 && t.toks[next].start >= at.end && strings.TrimSpace(t.s[at.end:t.toks[next].start]) == "" {
+		// An inflected form of a view's state right after the word, ending the label
+		// ("Usuń gwiazdkę"): the stems are of every language, so a form in the middle of a
+		// longer label may be another language's word ("Удалить выбранные элементы").
+		viewState = g.objectStems.has(t.tok(next))
+	}
+	if !viewState && prev >= 0 && len(t.toks) <= 2 {
+		viewState = g.objectStems.has(t.tok(prev)) // "Yıldızı kaldır"
+	}
 	if viewState {
 		return true
 	}
-	if !g.nounable.has(word) || len(newGuardText(word.s).toks) != 1 {
+	if !g.nounable.has(word) || len(g.newGuardText(word.s).toks) != 1 {
 		return false
 	}
 	if nextHas(g.nouns) {
@@ -184,7 +219,7 @@ func (g *Guard) generic(el *perception.Element, r *compiledRule) bool {
 	if own == "" {
 		return el.Clickable || el.LongClickable
 	}
-	t := newGuardText(withoutAmounts(own))
+	t := g.newGuardText(g.withoutAmounts(own))
 	var covered []span
 	hit := false
 	g.confirm.find(t, func(_ int, at span) { covered, hit = append(covered, at), true })
@@ -199,7 +234,7 @@ func (g *Guard) generic(el *perception.Element, r *compiledRule) bool {
 func (g *Guard) ownLabel(el *perception.Element) string {
 	own := ""
 	for _, t := range []string{el.Text, el.Desc, el.Label} {
-		if own = strings.TrimSpace(normLabel(t)); own != "" {
+		if own = strings.TrimSpace(g.normLabel(t)); own != "" {
 			break
 		}
 	}
@@ -214,9 +249,80 @@ func (g *Guard) ownLabel(el *perception.Element) string {
 
 // dismisses reports whether el is a way out: Cancel, Close, a back arrow.
 func (g *Guard) dismisses(el *perception.Element, own string) bool {
-	if own != "" && g.dismiss.has(newGuardText(own)) {
+	if own != "" && g.dismiss.has(g.newGuardText(own)) {
 		return true
 	}
 	id := idWords(el.ResourceID)
-	return id != "" && g.dismiss.has(newGuardText(id))
+	return id != "" && g.dismiss.has(g.newGuardText(id))
+}
+
+// dataIn finds a data word in t (Data, or an inflected form of one).
+func (g *Guard) dataIn(t guardText) (span, bool) {
+	var at span
+	found := false
+	g.data.find(t, func(_ int, sp span) {
+		if !found {
+			at, found = sp, true
+		}
+	})
+	if found {
+		return at, true
+	}
+	for _, tk := range t.toks {
+		if g.dataStems.has(t.s[tk.start:tk.end]) {
+			return tk, true
+		}
+	}
+	return span{}, false
+}
+
+// stemSet finds the inflected forms of words written with spaces: a token is a form of a
+// word of five letters or more when it starts with the word cut by its last two letters
+// and is at most four letters longer than that stem (Polish gwiazdka: gwiazdkę, Serbian
+// звездица: звездицу). Words of scripts without spaces are left to their phrase sets.
+type stemSet map[string][]string // first four letters → stems
+
+// stems builds the stemSet of words (single words only).
+func (g *Guard) stems(words []string) stemSet {
+	set := stemSet{}
+	for _, w := range words {
+		t := g.newGuardText(w)
+		if len(t.toks) != 1 || strings.ContainsFunc(t.s, spaceless) {
+			continue
+		}
+		rs := []rune(t.s)
+		if len(rs) < 5 {
+			continue
+		}
+		stem := string(rs[:max(4, len(rs)-2)])
+		head := string(rs[:4])
+		if !slices.Contains(set[head], stem) {
+			set[head] = append(set[head], stem)
+		}
+	}
+	return set
+}
+
+// has reports whether tok (lower-cased) is a form of one of the set's words.
+func (s stemSet) has(tok string) bool {
+	if len(s) == 0 {
+		return false
+	}
+	n, cut := 0, -1
+	for i := range tok {
+		if n == 4 {
+			cut = i
+			break
+		}
+		n++
+	}
+	if cut < 0 {
+		return false
+	}
+	for _, stem := range s[tok[:cut]] {
+		if strings.HasPrefix(tok, stem) && utf8.RuneCountInString(tok[len(stem):]) <= 4 {
+			return true
+		}
+	}
+	return false
 }

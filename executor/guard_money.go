@@ -3,7 +3,6 @@ package executor
 import (
 	_ "embed"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -15,26 +14,6 @@ var currencyData string
 // not symbols (18元, 1,200円, 5 000 원, 100 руб.): the data has no list of them.
 var unitWords = []string{"元", "円", "원", "руб", "руб.", "грн", "тг", "сом", "лв", "лв.", "kr", "kr.", "Kč", "Ft", "zł", "lei", "TL", "р.", "₸"}
 
-// currencySymbols is the set of currency symbols and codes, read once.
-var currencySymbols = sync.OnceValue(func() map[string]bool {
-	set := map[string]bool{}
-	for _, line := range strings.Split(currencyData, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		s := normLabel(line)
-		set[s] = true
-		if t := strings.TrimRight(s, "."); t != "" {
-			set[t] = true
-		}
-	}
-	for _, w := range unitWords {
-		set[w] = true
-	}
-	return set
-})
-
 // maxSymbolRunes is the longest currency symbol looked for next to a number.
 const maxSymbolRunes = 6
 
@@ -43,8 +22,11 @@ const maxSymbolRunes = 6
 // ١٬٢٣٤٫٥٠) with a currency symbol or code before or after it (CLDR's, through
 // golang.org/x/text: $, €, zł, Rp, ر.س., ₫, CHF …), or a number with exactly two decimals
 // ("Total 18.00").
-func findAmounts(s string) []span {
-	var out []span
+func (rd *textReader) findAmounts(s string) []span { return rd.appendAmounts(nil, s, false) }
+
+// appendAmounts appends the amounts of s to dst (only the first when first is set).
+func (rd *textReader) appendAmounts(dst []span, s string, first bool) []span {
+	out := dst
 	i := 0
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
@@ -76,10 +58,13 @@ func findAmounts(s string) []span {
 			break
 		}
 		end = lastDigit
-		if a, ok := amountAround(s, start, end); ok {
+		if a, ok := rd.amountAround(s, start, end); ok {
 			out = append(out, a)
 		} else if sep > 0 && decimals == 2 && strings.ContainsRune(".,٫", rune(s[sep-1])) {
 			out = append(out, span{start, end})
+		}
+		if first && len(out) > len(dst) {
+			return out
 		}
 		i = end
 	}
@@ -87,8 +72,8 @@ func findAmounts(s string) []span {
 }
 
 // amountAround widens the number s[start:end] by the currency symbol before or after it.
-func amountAround(s string, start, end int) (span, bool) {
-	syms := currencySymbols()
+func (rd *textReader) amountAround(s string, start, end int) (span, bool) {
+	syms := rd.currency
 	// Before: up to one space, then a symbol that is not the tail of a longer word.
 	b := start
 	if b > 0 && s[b-1] == ' ' {
@@ -143,11 +128,14 @@ func letterJoins(s string, at int, before bool) bool {
 }
 
 // hasAmount reports whether s (normalised) shows an amount of money.
-func hasAmount(s string) bool { return len(findAmounts(s)) > 0 }
+func (rd *textReader) hasAmount(s string) bool {
+	var buf [1]span
+	return len(rd.appendAmounts(buf[:0], s, true)) > 0
+}
 
 // withoutAmounts is s with its amounts blanked.
-func withoutAmounts(s string) string {
-	as := findAmounts(s)
+func (rd *textReader) withoutAmounts(s string) string {
+	as := rd.findAmounts(s)
 	if len(as) == 0 {
 		return s
 	}

@@ -1,20 +1,71 @@
 package executor
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/fairy-go/fairy/perception"
 )
 
 // sliderWords mark a control that acts when dragged.
-var sliderWords = regexp.MustCompile(`(?i)\b(slide|swipe)\b|滑动|滑块|スライド|deslizar|wischen|schieben|glisser|сдвиньте|밀어`)
+var sliderWords = []string{"slide", "swipe", "滑动", "滑块", "スライド", "deslizar", "wischen", "schieben", "glisser", "сдвиньте", "밀어"}
+
+// labelCache is what the guard read in the labels of one screen: raw string (a resource
+// id prefixed by idKey) → its normalised text, tokens and whether it shows an amount.
+// pageOf fills it once per screen; it is only read after.
+type labelCache map[string]*readLabel
+
+type readLabel struct {
+	norm  string
+	t     guardText
+	money bool
+	hits  uint64 // the rules it trips: bit i for rule i (Guard.hitsOf)
+	slide bool   // it says to slide or swipe
+}
+
+// idKey prefixes a resource id in a labelCache: it is read as its words (idWords).
+const idKey = "\x00id:"
+
+// read is raw as the guard reads it, from cache when the screen's page read it already.
+func (g *Guard) read(cache labelCache, raw string) *readLabel {
+	if r, ok := cache[raw]; ok {
+		return r
+	}
+	r := g.readNew(raw)
+	return &r
+}
+
+func (g *Guard) readNew(raw string) readLabel { return g.readInto(raw, nil) }
+
+// readInto is readNew with the tokens appended to *arena (nil: a slice of their own).
+func (g *Guard) readInto(raw string, arena *[]span) readLabel {
+	if id, ok := strings.CutPrefix(raw, idKey); ok {
+		t := g.newGuardText(idWords(id))
+		hits, slide := g.hitsOf(t, id)
+		return readLabel{t: t, hits: hits, slide: slide}
+	}
+	n := g.normLabel(raw)
+	var t guardText
+	if arena == nil {
+		t = guardTextOf(n)
+	} else {
+		t = guardTextIn(n, arena)
+	}
+	hits, slide := g.hitsOf(t, "")
+	return readLabel{norm: n, t: t, money: g.hasAmount(n), hits: hits, slide: slide}
+}
 
 // isSlider reports whether el acts when dragged: a seek bar or slider, or a control that
 // says to slide or swipe.
-func isSlider(el *perception.Element) bool {
-	c := strings.ToLower(el.Class)
-	return strings.Contains(c, "seekbar") || strings.Contains(c, "slider") || sliderWords.MatchString(normLabel(label(el)))
+func (g *Guard) isSlider(el *perception.Element, cache labelCache) bool {
+	c := el.Class
+	if strings.Contains(c, "SeekBar") || strings.Contains(c, "Slider") || strings.Contains(c, "seekbar") || strings.Contains(c, "slider") {
+		return true
+	}
+	l := label(el)
+	if l == el.ResourceID {
+		l = idKey + l
+	}
+	return g.read(cache, l).slide
 }
 
 // elementAt is the smallest element of s whose bounds hold (x, y).
@@ -43,6 +94,8 @@ type pageInfo struct {
 	bottom int
 	// selection: the page shows a list with selected items.
 	selection bool
+	// texts are the screen's labels as the guard reads them.
+	texts labelCache
 	// bands index the elements by the horizontal bands of bandHeight pixels they cover,
 	// so finding what is drawn at a point costs a band's elements, not the page's.
 	bands map[int][]int
@@ -99,14 +152,57 @@ func (g *Guard) page(s *perception.Screen) pageInfo {
 //   - the delete rule's page words ("Delete 3 items?", "cannot be undone"): it deletes;
 //   - checked items in a list: a selection, on which a label-less action deletes.
 func (g *Guard) pageOf(s *perception.Screen) pageInfo {
-	var texts []guardText
+	// Every rule's page words are looked up in each of the page's texts once (pageWords: a
+	// page word of rule i stands for 2i, a strong one for 2i+1).
+	pageHit, strongHit := make([]bool, len(g.rules)), make([]bool, len(g.rules))
+	pageText := func(t guardText) {
+		g.pageWords.find(t, func(id int, _ span) {
+			if id%2 == 0 {
+				pageHit[id/2] = true
+			} else {
+				strongHit[id/2] = true
+			}
+		})
+	}
+	var seen [4]*readLabel // the texts of the last element, by position
 	money, password := false, false
 	for _, t := range s.Context {
-		n := normLabel(t)
-		texts = append(texts, newGuardText(n))
-		money = money || hasAmount(n)
+		n := g.normLabel(t)
+		pageText(guardTextOf(n))
+		money = money || g.hasAmount(n)
 	}
-	info := pageInfo{bands: map[int][]int{}}
+	info := pageInfo{bands: map[int][]int{}, texts: make(labelCache, len(s.Elements))}
+	// The labels' readings are allocated in chunks: a crowded page has a thousand.
+	var reads []readLabel
+	var toks []span // the labels' tokens, in slabs
+	readNew := func(raw string) *readLabel {
+		if len(reads) == cap(reads) {
+			reads = make([]readLabel, 0, 128)
+		}
+		reads = append(reads, g.readInto(raw, &toks))
+		return &reads[len(reads)-1]
+	}
+	readAll := func(e *perception.Element) {
+		for i, t := range [3]string{e.Label, e.Text, e.Desc} {
+			if t == "" || (i > 0 && t == e.Label) {
+				continue // an element's text is mostly its label too
+			}
+			if _, ok := info.texts[t]; !ok {
+				info.texts[t] = readNew(t)
+			}
+		}
+		for _, t := range e.Texts {
+			if t == e.Label {
+				continue
+			}
+			if _, ok := info.texts[t]; t != "" && !ok {
+				info.texts[t] = readNew(t)
+			}
+		}
+		if id := idKey + e.ResourceID; e.ResourceID != "" && info.texts[id] == nil {
+			info.texts[id] = readNew(id)
+		}
+	}
 	bottomY, checked, checkables, actions := -1, 0, 0, 0
 	list := false
 	compose := false
@@ -118,18 +214,27 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 				info.bands[b] = append(info.bands[b], i)
 			}
 		}
-		for _, t := range e.Texts {
-			n := normLabel(t)
-			texts = append(texts, newGuardText(n))
-			money = money || hasAmount(n)
+		readAll(e)
+		for j, t := range e.Texts {
+			rt := info.texts[t]
+			if rt == nil || (j < len(seen) && seen[j] == rt) {
+				continue // "", or the same text as the last element's: "Add to cart" on every row
+			}
+			if j < len(seen) {
+				seen[j] = rt
+			}
+			pageText(rt.t)
+			money = money || rt.money
 		}
-		money = money || hasAmount(normLabel(e.Label))
+		if e.Label != "" {
+			money = money || info.texts[e.Label].money
+		}
 		password = password || e.Password
 		if e.Editable && !e.Password && !g.searchField(e) {
 			compose = true
 			for _, t := range []string{e.Hint, e.Desc, idWords(e.ResourceID)} {
 				if t != "" {
-					fields = append(fields, newGuardText(t))
+					fields = append(fields, g.newGuardText(t))
 				}
 			}
 		}
@@ -143,7 +248,7 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 			actions++
 		}
 		list = list || e.Scrollable
-		if buttonLike(e) && e.Bounds.Y2 > bottomY {
+		if g.buttonLike(e, info.texts) && e.Bounds.Y2 > bottomY {
 			bottomY, info.bottom = e.Bounds.Y2, e.Index
 		}
 	}
@@ -160,14 +265,11 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 		// dialog ("Delete 3 items? This cannot be undone."): in a list or a long page they
 		// may be anyone's words ("I deleted the file").
 		dialog := r.Amount || (!list && actions <= maxDialogActions)
-		for _, t := range texts {
-			if !found && r.page.has(t) {
-				found = true
-			}
-			if dialog && r.strong.has(t) {
-				found, strong = true, true
-				break
-			}
+		if pageHit[r.index] {
+			found = true
+		}
+		if dialog && strongHit[r.index] {
+			found, strong = true, true
 		}
 		if !strong && r.Category == "send" && compose {
 			// A compose field with a recipient: a field for the receiver, or a field
@@ -200,11 +302,14 @@ func recipientField(f guardText) bool {
 
 // buttonLike reports whether e is drawn as a button: a Button, ImageButton, floating
 // action button, or a slider.
-func buttonLike(e *perception.Element) bool {
-	if e.Editable || e.Checkable || e.Scrollable || !(e.Clickable || e.LongClickable || isSlider(e)) {
+func (g *Guard) buttonLike(e *perception.Element, cache labelCache) bool {
+	if e.Editable || e.Checkable || e.Scrollable {
 		return false
 	}
-	return strings.Contains(e.Class, "Button") || isFAB(e) || isSlider(e)
+	if (strings.Contains(e.Class, "Button") || isFAB(e)) && (e.Clickable || e.LongClickable) {
+		return true
+	}
+	return g.isSlider(e, cache)
 }
 
 // isFAB reports whether e is a floating action button.
@@ -232,12 +337,12 @@ func (g *Guard) primary(el *perception.Element, s *perception.Screen, info pageI
 		return false
 	}
 	switch {
-	case isSlider(el), isFAB(el):
+	case g.isSlider(el, info.texts), isFAB(el):
 		return true
 	case own == "":
 		return el.Clickable || el.LongClickable
 	case el.Index == info.bottom:
-		return !g.knows(newGuardText(withoutAmounts(own)), &info.rule)
+		return !g.knows(g.newGuardText(g.withoutAmounts(own)), &info.rule)
 	}
 	return false
 }
@@ -271,11 +376,11 @@ func (g *Guard) iconAction(el *perception.Element) bool {
 }
 
 // pageAmounts lists the amounts of money s shows, in reading order.
-func pageAmounts(s *perception.Screen) string {
+func (g *Guard) pageAmounts(s *perception.Screen) string {
 	var out []string
 	add := func(t string) {
-		n := normLabel(t)
-		for _, a := range findAmounts(n) {
+		n := g.normLabel(t)
+		for _, a := range g.findAmounts(n) {
 			out = append(out, strings.TrimSpace(n[a.start:a.end]))
 		}
 	}

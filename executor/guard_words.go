@@ -17,27 +17,69 @@ type guardText struct {
 
 type span struct{ start, end int }
 
-func newGuardText(label string) guardText { return guardTextOf(normLabel(label)) }
+func (rd *textReader) newGuardText(label string) guardText { return guardTextOf(rd.normLabel(label)) }
 
 // guardTextOf is the guardText of a label already normalised by normLabel.
 func guardTextOf(normalised string) guardText {
-	s := strings.ToLower(normalised)
-	t := guardText{s: s, toks: make([]span, 0, 1+strings.Count(s, " "))}
+	s := lower(normalised)
+	return guardText{s: s, toks: appendTokens(make([]span, 0, 1+strings.Count(s, " ")), s)}
+}
+
+// guardTextIn is guardTextOf with the tokens appended to *arena, which a page's labels
+// share.
+func guardTextIn(normalised string, arena *[]span) guardText {
+	s := lower(normalised)
+	if cap(*arena)-len(*arena) < 64 {
+		*arena = make([]span, 0, 1024) // a new slab: the labels read so far keep the old one
+	}
+	from := len(*arena)
+	*arena = appendTokens(*arena, s)
+	return guardText{s: s, toks: (*arena)[from:len(*arena):len(*arena)]}
+}
+
+// lower is strings.ToLower, which walks Unicode's case tables for every letter beyond
+// ASCII; a label without upper-case ASCII whose other letters are of scripts without case
+// (Chinese, Japanese, Korean, Thai, Arabic, Hebrew, Indic, …) is returned as it is.
+func lower(s string) string {
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf:
+			if r >= 'A' && r <= 'Z' {
+				return strings.ToLower(s)
+			}
+		case r >= 0x0590 && r < 0x10A0, r >= 0x3000 && r < 0xA640, r >= 0xAC00 && r < 0xD7B0:
+			// no case
+		default:
+			if unicode.ToLower(r) != r {
+				return strings.ToLower(s)
+			}
+		}
+	}
+	return s
+}
+
+// appendTokens appends the byte ranges of s's tokens to toks.
+func appendTokens(toks []span, s string) []span {
 	start := -1
 	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r)
+		var word bool
+		if r < utf8.RuneSelf {
+			word = r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+		} else {
+			word = unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r)
+		}
 		switch {
 		case word && start < 0:
 			start = i
 		case !word && start >= 0:
-			t.toks = append(t.toks, span{start, i})
+			toks = append(toks, span{start, i})
 			start = -1
 		}
 	}
 	if start >= 0 {
-		t.toks = append(t.toks, span{start, len(s)})
+		toks = append(toks, span{start, len(s)})
 	}
-	return t
+	return toks
 }
 
 func (t guardText) tok(i int) string { return t.s[t.toks[i].start:t.toks[i].end] }
@@ -65,9 +107,13 @@ func spaceless(r rune) bool {
 // spaceless scripts match anywhere (支付 in 立即支付). Looking a text up costs one map
 // probe per token plus, for spaceless text, one per character.
 type phraseSet struct {
+	rd      *textReader
 	byFirst map[string][]phrase // by first token
 	byRune  map[rune][]phrase   // spaceless phrases by first character
-	n       int
+	// firsts has bit r set when byRune has phrases starting with r (r < 1<<16): a text's
+	// other characters are passed over without a map lookup.
+	firsts []uint64
+	n      int
 }
 
 type phrase struct {
@@ -76,13 +122,13 @@ type phrase struct {
 	id   int    // what the phrase stands for (a rule's index, …)
 }
 
-func newPhraseSet() *phraseSet {
-	return &phraseSet{byFirst: map[string][]phrase{}, byRune: map[rune][]phrase{}}
+func newPhraseSet(rd *textReader) *phraseSet {
+	return &phraseSet{rd: rd, byFirst: map[string][]phrase{}, byRune: map[rune][]phrase{}}
 }
 
 // add adds a phrase standing for id; an empty phrase is ignored.
 func (p *phraseSet) add(raw string, id int) {
-	t := newGuardText(raw)
+	t := p.rd.newGuardText(raw)
 	if len(t.toks) == 0 {
 		return
 	}
@@ -100,10 +146,10 @@ func (p *phraseSet) add(raw string, id int) {
 					}
 				}
 				text := t.s[strings.IndexRune(t.s, first):]
-				p.byRune[first] = append(p.byRune[first], phrase{text: text, id: id})
+				p.addRune(first, phrase{text: text, id: id})
 				return
 			}
-			p.byRune[first] = append(p.byRune[first], phrase{text: t.s, id: id})
+			p.addRune(first, phrase{text: t.s, id: id})
 			return
 		}
 	}
@@ -112,6 +158,16 @@ func (p *phraseSet) add(raw string, id int) {
 		toks[i] = t.tok(i)
 	}
 	p.byFirst[toks[0]] = append(p.byFirst[toks[0]], phrase{toks: toks, id: id})
+}
+
+func (p *phraseSet) addRune(first rune, ph phrase) {
+	p.byRune[first] = append(p.byRune[first], ph)
+	if p.firsts == nil {
+		p.firsts = make([]uint64, 1<<16/64)
+	}
+	if first < 1<<16 {
+		p.firsts[first/64] |= 1 << (first % 64)
+	}
 }
 
 // find calls fn for every phrase found in t with the byte range it covers.
@@ -140,7 +196,7 @@ func (p *phraseSet) find(t guardText, fn func(id int, at span)) {
 		return
 	}
 	for i, r := range t.s {
-		if r < utf8.RuneSelf {
+		if r < utf8.RuneSelf || (r < 1<<16 && p.firsts[r/64]&(1<<(r%64)) == 0) {
 			continue
 		}
 		for _, ph := range p.byRune[r] {

@@ -3,7 +3,6 @@ package executor
 import (
 	"path"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -17,11 +16,14 @@ import (
 // characters removed (支 付 is 支付), camelCase split (PayNow is Pay Now), and look-alike
 // letters read as the Latin letters Unicode's confusables data says they imitate (Pаy
 // with a Cyrillic а, Pɑy with a Latin alpha). The case is kept; matching folds it.
-func normLabel(s string) string {
+func (rd *textReader) normLabel(s string) string {
 	if a, ok := normASCII(s); ok {
 		return a
 	}
 	s = norm.NFKC.String(s)
+	if rd.plain(s) {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	word := -1            // where the current word starts in b (-1: between words)
@@ -31,7 +33,7 @@ func normLabel(s string) string {
 	flush := func() {
 		if word >= 0 && foreign {
 			w := b.String()[word:]
-			if f := foldConfusable(w); f != w {
+			if f := rd.foldConfusable(w); f != w {
 				rest := b.String()[:word]
 				b.Reset()
 				b.WriteString(rest)
@@ -49,8 +51,8 @@ func normLabel(s string) string {
 				r = '\''
 			}
 		}
-		if unicode.IsSpace(r) {
-			if prev >= 0 && isCJK(prev) {
+		if isSpace(r) {
+			if prev >= 0x1100 && isCJK(prev) {
 				if next, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(s[i:], unicode.IsSpace)); isCJK(next) {
 					continue // 支 付 is 支付
 				}
@@ -59,7 +61,7 @@ func normLabel(s string) string {
 			pendingSpace = b.Len() > 0
 			continue
 		}
-		if word >= 0 && unicode.IsUpper(r) && prev >= 0 && unicode.IsLower(prev) {
+		if word >= 0 && prev >= 0 && isUpper(r) && isLower(prev) {
 			flush()
 			pendingSpace = true
 		}
@@ -78,6 +80,41 @@ func normLabel(s string) string {
 	}
 	flush()
 	return b.String()
+}
+
+// plain reports whether normLabel leaves s (in NFKC) as it is: no format character, curly
+// apostrophe, look-alike letter or camelCase, and single spaces between words, none of
+// them between two Chinese, Japanese or Korean characters. Most labels are plain; they
+// are returned without being copied.
+func (rd *textReader) plain(s string) bool {
+	var prev rune = -1
+	for i, r := range s {
+		switch {
+		case r == ' ':
+			if prev == -1 || prev == ' ' || i == len(s)-1 {
+				return false
+			}
+			if prev >= 0x1100 && isCJK(prev) {
+				if next, _ := utf8.DecodeRuneInString(s[i+1:]); isCJK(next) {
+					return false
+				}
+			}
+		case r < utf8.RuneSelf:
+			if r < ' ' || r >= 'A' && r <= 'Z' && isLower(prev) {
+				return false
+			}
+		case r == '’' || r == 'ʼ' || r == '‘' || isSpace(r) || unicode.Is(unicode.Cf, r):
+			return false
+		case isUpper(r) && isLower(prev):
+			return false
+		case mayLookAlike(r):
+			if r < 1<<16 && rd.lookAlikeSet[r/64]&(1<<(r%64)) != 0 {
+				return false
+			}
+		}
+		prev = r
+	}
+	return true
 }
 
 // normASCII is normLabel for a label of printable ASCII, which needs no Unicode tables:
@@ -116,6 +153,38 @@ func normASCII(s string) (string, bool) {
 	return b.String(), true
 }
 
+// isSpace, isUpper and isLower are unicode's, with ASCII and the scripts without case
+// or spaces answered without a table walk: normLabel asks them of every character.
+func isSpace(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return r == ' ' || r >= '\t' && r <= '\r'
+	case r < 0x1680:
+		return r == 0x85 || r == 0xA0
+	}
+	return unicode.IsSpace(r)
+}
+
+func isUpper(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return r >= 'A' && r <= 'Z'
+	case r >= 0x0590 && r < 0x10A0, r >= 0x3000 && r < 0xA640, r >= 0xAC00 && r < 0xD7B0:
+		return false // Hebrew, Arabic, Indic, Thai, …; CJK; Hangul: no case
+	}
+	return unicode.IsUpper(r)
+}
+
+func isLower(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return r >= 'a' && r <= 'z'
+	case r >= 0x0590 && r < 0x10A0, r >= 0x3000 && r < 0xA640, r >= 0xAC00 && r < 0xD7B0:
+		return false
+	}
+	return unicode.IsLower(r)
+}
+
 func isCJK(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
@@ -125,7 +194,7 @@ func isCJK(r rune) bool {
 // letters with look-alikes (Pаy, Pɑy), or every letter of it imitates an ASCII one (Рау
 // in Cyrillic). A word of its own script stays as it is (Оплатить is Russian, gửi is
 // Vietnamese). Keywords go through the same folding, so both sides read alike.
-func foldConfusable(w string) string {
+func (rd *textReader) foldConfusable(w string) string {
 	ascii, foreign, mappable := false, 0, 0
 	for _, r := range w {
 		switch {
@@ -133,7 +202,7 @@ func foldConfusable(w string) string {
 			ascii = ascii || unicode.IsLetter(r)
 		case unicode.IsLetter(r) || unicode.Is(unicode.Mn, r):
 			foreign++
-			if _, ok := asciiLookAlike(r); ok {
+			if _, ok := rd.lookAlike[r]; ok {
 				mappable++
 			}
 		}
@@ -144,7 +213,7 @@ func foldConfusable(w string) string {
 	var b strings.Builder
 	for _, r := range w {
 		if r >= utf8.RuneSelf {
-			if a, ok := asciiLookAlike(r); ok {
+			if a, ok := rd.lookAlike[r]; ok {
 				b.WriteString(a)
 				continue
 			}
@@ -173,27 +242,52 @@ func mayLookAlike(r rune) bool {
 	return false
 }
 
-// asciiLookAlike is the ASCII letters r imitates by its confusables skeleton, if any.
-func asciiLookAlike(r rune) (string, bool) {
-	if v, ok := lookAlikes.Load(r); ok {
-		a := v.(string)
-		return a, a != ""
-	}
-	a := ""
-	if !unicode.In(r, lookAlikeScripts...) {
-		// Han, Thai, Arabic, …: no letter of theirs passes for a Latin one here
-	} else if sk := confusables.Skeleton(string(r)); sk != "" && sk != string(r) && strings.IndexFunc(sk, func(c rune) bool {
-		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
-	}) < 0 {
-		a = sk
-	}
-	lookAlikes.Store(r, a)
-	return a, a != ""
+// textReader reads labels the way the guard matches them: it holds the tables normLabel
+// and findAmounts look things up in, built once by newTextReader (in NewGuard) and never
+// changed after, so a Guard shares them between goroutines without a lock.
+type textReader struct {
+	// lookAlike maps a letter that may pass for Latin ones to the ASCII letters its
+	// confusables skeleton (UTS #39) reads as (ɑ → a, а → a); letters without one are absent.
+	lookAlike map[rune]string
+	// lookAlikeSet has bit r set when lookAlike has r: plain asks it of every letter.
+	lookAlikeSet []uint64
+	// currency is the set of currency symbols and codes (CLDR's, and unitWords).
+	currency map[string]bool
 }
 
-// lookAlikes remembers asciiLookAlike's answers: a skeleton costs two normalisations, and
-// the letters a phone shows are few.
-var lookAlikes sync.Map // rune → string ("" for none)
+// newTextReader builds the look-alike table from Unicode's confusables data for every
+// letter of the scripts that have letters drawn like Latin ones (about 3,000, a few
+// milliseconds), and the currency set from guard_currency.txt.
+func newTextReader() *textReader {
+	rd := &textReader{lookAlike: map[rune]string{}, lookAlikeSet: make([]uint64, 1<<16/64), currency: map[string]bool{}}
+	for r := rune(utf8.RuneSelf); r <= 0xFFFF; r++ {
+		if !mayLookAlike(r) || !unicode.In(r, lookAlikeScripts...) {
+			continue
+		}
+		sk := confusables.Skeleton(string(r))
+		if sk != "" && sk != string(r) && strings.IndexFunc(sk, func(c rune) bool {
+			return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
+		}) < 0 {
+			rd.lookAlike[r] = sk
+			rd.lookAlikeSet[r/64] |= 1 << (r % 64)
+		}
+	}
+	for _, line := range strings.Split(currencyData, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		s := rd.normLabel(line)
+		rd.currency[s] = true
+		if t := strings.TrimRight(s, "."); t != "" {
+			rd.currency[t] = true
+		}
+	}
+	for _, w := range unitWords {
+		rd.currency[w] = true
+	}
+	return rd
+}
 
 // hasWordy reports whether s holds a letter or a digit.
 func hasWordy(s string) bool {

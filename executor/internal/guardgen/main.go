@@ -3,9 +3,11 @@
 //
 //   - executor/guard_vocab.yaml: sensitive words, generic confirms, ways out and page
 //     words per language, taken from the translated strings.xml of Thunderbird for
-//     Android, the Wikipedia Android app, AOSP Messaging and AOSP Nfc ("Pay with") (all
-//     Apache-2.0), and of BlueWallet's loc/*.json (MIT: Pay, Send now, Fee), string by
-//     string (the keys are listed below with the category each one names);
+//     Android, the Wikipedia Android app, AOSP Messaging and AOSP Nfc ("Pay with"), the
+//     DuckDuckGo browser (all Apache-2.0), AntennaPod (GPL-3.0) and WooCommerce (GPL-2.0) —
+//     only translated words, which are facts, are taken — and of BlueWallet's loc/*.json (MIT: Pay, Send now, Fee), string
+//     by string (the keys are listed below with the category each one names), and the verb
+//     and data words learned from all their strings (learnVerbs);
 //   - executor/guard_currency.txt: every currency symbol CLDR gives for every currency in
 //     every locale x/text supports (zł, Rp, ر.س., ₫, …), one a line;
 //   - executor/testdata/guard/corpus.json: labels and pages for measuring the guard, from
@@ -14,7 +16,7 @@
 // Run from the repository root with the two repositories checked out as git directories
 // (the commits the data was made from are in the output's provenance):
 //
-//	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR
+//	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR -antennapod DIR -duckduckgo DIR -woocommerce DIR
 package main
 
 import (
@@ -78,6 +80,15 @@ var vocabulary = map[string][]role{
 		{"action_send", "send"}, {"message_context_menu_forward_message", "send"}, {"action_delete", "delete"},
 		{"delete_conversation_decline_button", "dismiss"},
 	},
+	"AntennaPod/AntennaPod": {
+		{"delete_label", "delete"}, {"subscribe_label", "subscription"},
+	},
+	"woocommerce/woocommerce-android": {
+		{"order_refunds_refund", "transfer"}, // a refund pays a customer back
+		{"payment", "page:payment"}, {"order_creation_payment_header", "page:payment"},
+	},
+	// DuckDuckGo's browser contributes only the verb and data forms learned from its strings.
+	"duckduckgo/Android": {},
 	"wikimedia/apps-android-wikipedia": {
 		{"nav_item_donate", "payment"}, {"donation_reminders_prompt_positive_button", "payment"},
 		{"talk_list_item_overflow_subscribe", "subscription"},
@@ -126,10 +137,13 @@ func main() {
 	msg := flag.String("messaging", "", "git directory of an AOSP Messaging mirror (GrapheneOS/platform_packages_apps_Messaging)")
 	nfc := flag.String("nfc", "", "git directory of an AOSP Nfc mirror (GrapheneOS/platform_packages_apps_Nfc)")
 	bw := flag.String("bluewallet", "", "git directory of BlueWallet/BlueWallet")
+	ap := flag.String("antennapod", "", "git directory of AntennaPod/AntennaPod")
+	ddg := flag.String("duckduckgo", "", "git directory of duckduckgo/Android")
+	woo := flag.String("woocommerce", "", "git directory of woocommerce/woocommerce-android")
 	out := flag.String("out", "executor", "the executor package directory")
 	flag.Parse()
-	if *tb == "" || *wp == "" || *msg == "" || *nfc == "" || *bw == "" {
-		fmt.Fprintln(os.Stderr, "guardgen: give -thunderbird, -wikipedia, -messaging, -nfc and -bluewallet (git directories of the five repositories)")
+	if *tb == "" || *wp == "" || *msg == "" || *nfc == "" || *bw == "" || *ap == "" || *ddg == "" || *woo == "" {
+		fmt.Fprintln(os.Stderr, "guardgen: give -thunderbird, -wikipedia, -messaging, -nfc, -bluewallet, -antennapod, -duckduckgo and -woocommerce (git directories of the eight repositories)")
 		os.Exit(2)
 	}
 	cats := []*catalog{}
@@ -139,6 +153,9 @@ func main() {
 		{"GrapheneOS/platform_packages_apps_Messaging", *msg, "Apache-2.0"},
 		{"GrapheneOS/platform_packages_apps_Nfc", *nfc, "Apache-2.0"},
 		{"BlueWallet/BlueWallet", *bw, "MIT"},
+		{"AntennaPod/AntennaPod", *ap, "GPL-3.0 (translated words taken as facts)"},
+		{"duckduckgo/Android", *ddg, "Apache-2.0"},
+		{"woocommerce/woocommerce-android", *woo, "GPL-2.0 (translated words taken as facts)"},
 	} {
 		read := readCatalog
 		if c.repo == "BlueWallet/BlueWallet" {
@@ -312,9 +329,18 @@ var placeholder = regexp.MustCompile(`%(\d+\$)?[sd]`)
 // that starts with them (but no corpus string): "Delete list", "Delete tag", "Remove from
 // queue" teach the word a language uses for delete.
 var verbs = map[string]string{"delete": "delete", "remove": "delete", "erase": "delete", "empty": "delete", "discard": "delete",
-	"send": "send", "forward": "send", "donate": "payment", "subscribe": "subscription"}
+	"send": "send", "forward": "send", "donate": "payment", "subscribe": "subscription",
+	// Clear empties a thing: a delete only when the thing is data ("Clear messages"), not
+	// a view's state or a cache ("Clear search", "Clear cache"); the guard pairs it with
+	// the data words below.
+	"clear": "clear", "buy": "payment", "purchase": "payment", "refund": "transfer"}
 
-var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|send|forward|donate|subscribe)\b`)
+var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|send|forward|donate|subscribe|clear|buy|purchase|refund)\b`)
+
+// dataNouns are English nouns for a person's data: their translations are learned, like
+// the verbs', from every string of a catalog (but no corpus string) that holds them, as
+// the "data" a Clear deletes ("Wyczyść wiadomości", "Berichten wissen").
+var dataNouns = regexp.MustCompile(`(?i)\b(messages?|conversations?|contacts?|photos?|files?|recordings?|data)\b`)
 
 // learnVerbs finds, per locale, the words that recur in the translations of the strings
 // that start with one of the verbs, and not in the locale's other strings: the verb's
@@ -326,7 +352,7 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 		held[r.key] = true
 	}
 	type doc struct {
-		verb  string
+		verbs []string // the verb it starts with, the data nouns it holds
 		grams map[string]bool
 	}
 	byLocale := map[string][]doc{}
@@ -335,9 +361,14 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 		if held[key] || en == "" {
 			continue
 		}
-		verb := ""
+		var topics []string
 		if m := leadingVerb.FindString(en); m != "" {
-			verb = strings.ToLower(m)
+			topics = append(topics, strings.ToLower(m))
+		}
+		for _, m := range dataNouns.FindAllString(en, -1) {
+			if m = strings.TrimSuffix(strings.ToLower(m), "s"); !slices.Contains(topics, m) {
+				topics = append(topics, m) // a noun is learned the same way
+			}
 		}
 		english := grams(strings.ToLower(en))
 		for loc, v := range tr {
@@ -348,7 +379,7 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 			for g := range english {
 				delete(gs, g) // a brand or a word left in English (Google Pay) is no translation
 			}
-			byLocale[loc] = append(byLocale[loc], doc{verb, gs})
+			byLocale[loc] = append(byLocale[loc], doc{topics, gs})
 		}
 	}
 	for loc, docs := range byLocale {
@@ -359,19 +390,21 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 			for g := range d.grams {
 				all[g]++
 			}
-			if d.verb == "" {
-				continue
-			}
-			n[d.verb]++
-			if per[d.verb] == nil {
-				per[d.verb] = map[string]int{}
-			}
-			for g := range d.grams {
-				per[d.verb][g]++
+			for _, v := range d.verbs {
+				n[v]++
+				if per[v] == nil {
+					per[v] = map[string]int{}
+				}
+				for g := range d.grams {
+					per[v][g]++
+				}
 			}
 		}
 		for verb, counts := range per {
-			cat := verbs[verb]
+			cat, ok := verbs[verb]
+			if !ok {
+				cat = "data"
+			}
 			for g, k := range counts {
 				// Recurs in the verb's strings, and is rare elsewhere in the locale.
 				if k < 2 || float64(k) < 0.3*float64(n[verb]) || float64(all[g]-k) > 0.005*float64(len(docs)) || float64(all[g]) > 1.5*float64(k) {

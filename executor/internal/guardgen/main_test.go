@@ -1,0 +1,172 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// gitRepo makes a git repository holding files, committed, and returns its git directory
+// and commit.
+func gitRepo(t *testing.T, files map[string]string) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	run("init", "-q")
+	run("add", ".")
+	run("commit", "-q", "-m", "strings")
+	return filepath.Join(dir, ".git"), run("rev-parse", "HEAD")
+}
+
+func stringsXML(kv ...string) string {
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n")
+	for i := 0; i+1 < len(kv); i += 2 {
+		b.WriteString(`  <string name="` + kv[i] + `">` + kv[i+1] + "</string>\n")
+	}
+	b.WriteString("</resources>\n")
+	return b.String()
+}
+
+// TestReadCatalog: every translated strings.xml of the commit is read, its resource
+// qualifier turned into a BCP 47 tag (pt-rBR, b+sr+Latn, iw), escapes and tags undone;
+// test resources are left out; the commit is recorded.
+func TestReadCatalog(t *testing.T) {
+	dir, commit := gitRepo(t, map[string]string{
+		"app/src/main/res/values/strings.xml":           stringsXML("delete_action", "Delete", "quote", `Don\'t <b>send</b>`),
+		"app/src/main/res/values-pt-rBR/strings.xml":    stringsXML("delete_action", "Excluir"),
+		"app/src/main/res/values-b+sr+Latn/strings.xml": stringsXML("delete_action", "Obriši"),
+		"app/src/main/res/values-iw/strings.xml":        stringsXML("delete_action", "מחק"),
+		"app/src/test/res/values-de/strings.xml":        stringsXML("delete_action", "Testen"),
+	})
+	c, err := readCatalog("x/y", dir, "MIT")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.commit != commit || c.repo != "x/y" || c.licence != "MIT" {
+		t.Errorf("provenance %s@%s (%s), want x/y@%s (MIT)", c.repo, c.commit, c.licence, commit)
+	}
+	want := map[string]string{"en": "Delete", "pt-BR": "Excluir", "sr-Latn": "Obriši", "he": "מחק"}
+	for loc, v := range want {
+		if got := c.strings["delete_action"][loc]; got != v {
+			t.Errorf("delete_action[%s] = %q, want %q", loc, got, v)
+		}
+	}
+	if _, ok := c.strings["delete_action"]["de"]; ok {
+		t.Errorf("a test resource was read: %v", c.strings["delete_action"])
+	}
+	if got := c.strings["quote"]["en"]; got != "Don't send" {
+		t.Errorf("quote = %q, want %q", got, "Don't send")
+	}
+}
+
+// TestLearnVerbs: the word that recurs in the translations of the strings starting with a
+// verb, and rarely elsewhere, is learned as the verb's form in that language; the words
+// of the objects are not, nor is any corpus string's.
+func TestLearnVerbs(t *testing.T) {
+	c := &catalog{repo: "thunderbird/thunderbird-android", strings: map[string]map[string]string{}}
+	add := func(key, en, pl string) { c.strings[key] = map[string]string{"en": en, "pl": pl} }
+	add("k1", "Delete list", "Usuń listę")
+	add("k2", "Delete tag", "Usuń etykietę")
+	add("k3", "Delete file", "Usuń plik")
+	add("k4", "Show list", "Pokaż listę")
+	add("k5", "Send message", "Wyślij wiadomość")
+	add("k6", "Send now", "Wyślij teraz")
+	add("k7", "Loading messages", "Ładowanie wiadomości")
+	add("k8", "New messages", "Nowe wiadomości")
+	add("k9", "Clear messages", "Wyczyść wiadomości")
+	add("k10", "Clear cache", "Wyczyść pamięć podręczną")
+	for i := range 40 {
+		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", "Inna rzecz")
+	}
+	// A corpus string of this repository teaches nothing: its key is held out.
+	add("notification_action_delete_all", "Delete all", "Skasuj wszystko")
+	add("notification_action_delete_all_2", "Delete all", "Skasuj wszystko") // not held out, but one string: no recurrence
+	words := map[string]map[string][]string{}
+	learnVerbs(c, words)
+	for _, tc := range []struct {
+		cat, word string
+		want      bool
+	}{
+		{"delete", "usuń", true}, {"send", "wyślij", true}, {"clear", "wyczyść", true}, {"data", "wiadomości", true},
+		{"delete", "listę", false}, {"delete", "plik", false}, {"delete", "skasuj", false}, {"send", "teraz", false},
+	} {
+		if got := slices.Contains(words[tc.cat]["pl"], tc.word); got != tc.want {
+			t.Errorf("%s learned %q: %v, want %v (learned %v)", tc.cat, tc.word, got, tc.want, words[tc.cat]["pl"])
+		}
+	}
+}
+
+// TestWriteVocabulary: the vocabulary file records where every word came from, reads as
+// the guard reads it (category → locale → words), and leaves out a word that also
+// translates a harmless action in the same language.
+func TestWriteVocabulary(t *testing.T) {
+	c := &catalog{repo: "thunderbird/thunderbird-android", commit: "abc123", licence: "Apache-2.0", strings: map[string]map[string]string{}}
+	for _, r := range vocabulary[c.repo] {
+		c.strings[r.key] = map[string]string{"en": r.key}
+	}
+	c.strings["delete_action"] = map[string]string{"en": "Delete", "he": "מחק", "id": "Hapus"}
+	c.strings["move_action"] = map[string]string{"en": "Move", "id": "Hapus"} // ambiguous in this made-up catalog
+	path := filepath.Join(t.TempDir(), "vocab.yaml")
+	if err := writeVocabulary(path, []*catalog{c}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "github.com/thunderbird/thunderbird-android @ abc123 (Apache-2.0)") {
+		t.Errorf("no provenance line:\n%s", data)
+	}
+	var gen map[string]map[string][]string
+	if err := yaml.Unmarshal(data, &gen); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(gen["delete"]["he"], "מחק") {
+		t.Errorf("delete[he] = %v, want מחק", gen["delete"]["he"])
+	}
+	if slices.Contains(gen["delete"]["id"], "hapus") {
+		t.Errorf("delete[id] = %v: hapus also translates Move here and must be left out", gen["delete"]["id"])
+	}
+}
+
+// TestWriteCurrencies: CLDR's symbols for the currencies issue 24 found missed are listed.
+func TestWriteCurrencies(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cur.txt")
+	if err := writeCurrencies(path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	for _, s := range []string{"zł", "Rp", "₫", "$", "€", "CHF", "PLN"} {
+		if !slices.Contains(lines, s) {
+			t.Errorf("%q is not listed", s)
+		}
+	}
+}
