@@ -67,7 +67,8 @@ type ScreenSpec struct {
 // ElementSpec is one element on a screen.
 //
 // Types: text, title, button, input, switch, checkbox, icon, image, hbox (children side by
-// side), list (rows from records; scrolls), grid (cells from records; scrolls), fab.
+// side), list (rows from records; scrolls), grid (cells from records; scrolls), fab,
+// canvas (one childless node that draws its content; see DrawSpec).
 type ElementSpec struct {
 	Type    string `yaml:"type"`
 	ID      string `yaml:"id"`      // resource-id suffix (pkg:id/ID)
@@ -91,6 +92,9 @@ type ElementSpec struct {
 	OnSubmit    []Action `yaml:"on_submit"` // input: Enter / IME action
 
 	Children []*ElementSpec `yaml:"children"` // hbox
+	// Draw is what a canvas draws (a childless WebView, a SurfaceView, a custom view):
+	// on the screenshot only, reached by taps at its place (sim/canvas.go).
+	Draw []*DrawSpec `yaml:"draw"`
 
 	// Lists and grids.
 	From      string   `yaml:"from"`     // collection name, "pkg:collection" of another app, or "@apps"
@@ -280,7 +284,7 @@ func (a *AppSpec) check() error {
 	checkEls = func(s *ScreenSpec, els []*ElementSpec) error {
 		for _, e := range els {
 			switch e.Type {
-			case "text", "title", "button", "input", "switch", "checkbox", "icon", "image", "hbox", "list", "grid", "fab":
+			case "text", "title", "button", "input", "switch", "checkbox", "icon", "image", "hbox", "list", "grid", "fab", "canvas":
 			default:
 				return fmt.Errorf("%w: %s/%s: element %q has unknown type %q", ErrAppSpec, a.Package, s.ID, e.ID, e.Type)
 			}
@@ -292,6 +296,14 @@ func (a *AppSpec) check() error {
 			}
 			for _, acts := range [][]Action{e.OnTap, e.OnLongPress, e.OnSubmit} {
 				if err := checkActs(s.ID+"/"+e.ID, acts); err != nil {
+					return err
+				}
+			}
+			for _, d := range e.Draw {
+				if !validDrawKind(d.Kind) {
+					return fmt.Errorf("%w: %s/%s: canvas %q draws an unknown kind %q", ErrAppSpec, a.Package, s.ID, e.ID, d.Kind)
+				}
+				if err := checkActs(s.ID+"/"+e.ID, d.OnTap); err != nil {
 					return err
 				}
 			}
