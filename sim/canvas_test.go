@@ -73,4 +73,3 @@ func TestCanvasAppsDrawWhatTheTreeOmits(t *testing.T) {
 		_ = os.WriteFile(dir+"/citymap.png", png, 0o644)
 	}
 }
-
