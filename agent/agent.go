@@ -26,6 +26,9 @@ type Config struct {
 	TextOnly bool            // the models get the screen text only, no screenshots
 	Shell    []string        // the technician shell's allow-list offered to the decider
 	Secrets  []string        // redacted from traces (API keys)
+	// Pixels reads what the accessibility tree does not describe from the screenshot
+	// (OCR); nil: the tree alone.
+	Pixels executor.PixelReader
 	Clock    func() time.Time
 	Logger   *slog.Logger // nil: discard
 }
@@ -206,7 +209,7 @@ func (a *Agent) assemble(r Run, id string, p assembly) (*global.Manager, error) 
 		return nil, err
 	}
 	ex, err := executor.New(executor.Config{Device: r.Device, Model: p.model, Interactor: it, Memory: p.mem, Prompts: a.prompt, Bus: p.bus,
-		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Readings: p.reads, Routines: p.routines, Mark: a.mark, TextOnly: a.cfg.TextOnly,
+		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Readings: p.reads, Routines: p.routines, Mark: a.mark, Pixels: a.cfg.Pixels, TextOnly: a.cfg.TextOnly,
 		Limits: a.limits(r.Limits), Shell: a.cfg.Shell, Clock: a.cfg.Clock, Logger: a.log})
 	if err != nil {
 		return nil, err

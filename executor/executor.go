@@ -38,6 +38,8 @@ type Config struct {
 	// Routines, optional, offers learned routines to the Re-Planner.
 	Routines Routines
 	Mark     MarkFunc // set-of-mark renderer for visual mode; nil sends the plain screenshot
+	// Pixels, optional, reads what the tree does not describe from the screenshot (OCR).
+	Pixels PixelReader
 	TextOnly bool     // no screenshots: the models see the text form only
 	Limits   Limits
 	Shell    []string // allow-listed shell commands offered to the decider (the device enforces them)

@@ -30,6 +30,9 @@ func elementAt(s *perception.Screen, x, y int) *perception.Element {
 			best = e
 		}
 	}
+	if best == nil {
+		return readNear(s, x, y)
+	}
 	return best
 }
 
@@ -74,6 +77,9 @@ func (g *Guard) pageCategoryOf(s *perception.Screen) (compiledRule, bool) {
 			all = append(all, normLabel(t))
 		}
 		all = append(all, normLabel(e.Label))
+		if e.FromPicture {
+			texts = append(texts, normLabel(e.Label)) // read text is the page's text too
+		}
 		password = password || e.Password
 	}
 	money := false

@@ -34,6 +34,9 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 	if err != nil {
 		return StateError, err
 	}
+	if shot := r.readPixels(ctx, s, png); !r.cfg.TextOnly {
+		png = shot // in text-only mode a screenshot taken to read it is never sent
+	}
 	prev := r.screen
 	r.screen, r.rawPNG = s, png
 	r.secure = png != nil && isBlack(png)

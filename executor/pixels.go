@@ -1,0 +1,47 @@
+package executor
+
+import (
+	"bytes"
+	"context"
+	"image"
+	_ "image/jpeg" // screenshots some devices send
+	_ "image/png"
+
+	"github.com/fairy-go/fairy/perception"
+)
+
+// PixelReader reads the regions of a screen that its tree does not describe
+// (perception.Screen.Uncovered) from the screenshot and adds the text it reads as elements
+// (FromPicture); *perception.PixelReader satisfies it. nil: the agent works from the tree
+// alone.
+type PixelReader interface {
+	Read(ctx context.Context, s *perception.Screen, shot image.Image) error
+}
+
+// readPixels reads what only the picture shows, when the tree leaves part of the screen
+// undescribed: a screen the tree covers costs nothing (no decoding, no OCR). It returns
+// the screenshot, taken here when the step did not take one (text-only mode).
+func (r *run) readPixels(ctx context.Context, s *perception.Screen, shot []byte) []byte {
+	if r.cfg.Pixels == nil || len(s.Uncovered) == 0 {
+		return shot
+	}
+	if shot == nil {
+		var err error
+		if shot, err = r.cfg.Device.Screenshot(ctx); err != nil {
+			r.e.log.Warn("screenshot for reading the picture failed", logErr, err)
+			return nil
+		}
+	}
+	if isBlack(shot) {
+		return shot // a secure screen shows nothing to read
+	}
+	img, _, err := image.Decode(bytes.NewReader(shot))
+	if err != nil {
+		r.e.log.Warn("decode the screenshot to read it", logErr, err)
+		return shot
+	}
+	if err := r.cfg.Pixels.Read(ctx, s, img); err != nil {
+		r.e.log.Warn("reading the picture failed; the screen is the tree's", logErr, err)
+	}
+	return shot
+}
