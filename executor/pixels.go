@@ -45,3 +45,15 @@ func (r *run) readPixels(ctx context.Context, s *perception.Screen, shot []byte)
 	}
 	return shot
 }
+
+// dumpRead reads the screen between the actions of a batch: the tree, and when the screen
+// before the batch had text read from the picture, the picture too, so an action on read
+// text is checked against what is drawn now.
+func (r *run) dumpRead(ctx context.Context) (*perception.Screen, error) {
+	s, err := r.dump(ctx)
+	if err != nil || len(r.screen.Read) == 0 {
+		return s, err
+	}
+	r.readPixels(ctx, s, nil)
+	return s, nil
+}

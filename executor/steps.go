@@ -561,7 +561,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 		if i > 0 && mayNavigate(r.batch[i-1], r.element(r.batch[i-1].Index)) {
 			// The guard judged this action on the screen before the batch: if the last
 			// action opened another page, what is at its place now is unknown.
-			if now, err := r.dump(ctx); err != nil || now.Signature != r.screen.Signature || !sameTarget(now, r.element(a.Index)) {
+			if now, err := r.dumpRead(ctx); err != nil || now.Signature != r.screen.Signature || !sameTarget(now, r.element(a.Index)) {
 				r.lastActs = append(r.lastActs, fmt.Sprintf("%s and the rest of the batch were not run: the screen changed under them", a))
 				break
 			}

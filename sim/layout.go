@@ -833,7 +833,7 @@ func deepestActionable(n *node, pt image.Point) *node {
 		return nil
 	}
 	for i := len(n.drawn) - 1; i >= 0; i-- {
-		if d := n.drawn[i]; d.act != nil && pt.In(d.b) {
+		if d := n.drawn[i]; d.act != nil && (pt.In(d.b) || (d.kind == "draw-pin" && pt.In(d.textBox))) { // a pin opens by its name too
 			return d
 		}
 	}
