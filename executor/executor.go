@@ -35,11 +35,11 @@ type Config struct {
 	// Readings, optional, lets a page content read before give its facts without the
 	// Key Context Collector.
 	Readings Readings
+	// Pixels, optional, reads what the tree does not describe from the screenshot (OCR).
+	Pixels PixelReader
 	// Routines, optional, offers learned routines to the Re-Planner.
 	Routines Routines
 	Mark     MarkFunc // set-of-mark renderer for visual mode; nil sends the plain screenshot
-	// Pixels, optional, reads what the tree does not describe from the screenshot (OCR).
-	Pixels PixelReader
 	TextOnly bool     // no screenshots: the models see the text form only
 	Limits   Limits
 	Shell    []string // allow-listed shell commands offered to the decider (the device enforces them)
