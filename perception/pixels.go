@@ -23,6 +23,9 @@ type Word struct {
 	Box  image.Rectangle
 	// Confidence is the engine's, 0..100.
 	Confidence float64
+	// Language is the language data the word was read with, when an engine reads an image
+	// once per language (each line then takes the reading it is surest of).
+	Language string
 }
 
 // OCR reads the words of an image (dark text on white, lines one under another). The
@@ -199,23 +202,32 @@ func (r *PixelReader) hash(img image.Image, rr image.Rectangle) uint64 {
 	return h.Sum64()
 }
 
+// minHanConfidence is the confidence under which a CJK word read on a line is taken for
+// the CJK data's guess at a Latin sign (¥ read as 半).
+const minHanConfidence = 70
+
 // minConfidence is the mean word confidence under which a line is taken for noise (the
 // ring of a map pin read as "©").
 const minConfidence = 45
 
 // assemble turns the words read off the strip into one box per line, relative to origin.
 func assemble(st strip, lines []lineBox, words []Word, origin image.Point) []TextBox {
-	per := make([][]Word, len(lines))
+	// Words per line and language.
+	per := make([]map[string][]Word, len(lines))
 	for _, w := range words {
 		if strings.TrimSpace(w.Text) == "" {
 			continue
 		}
 		if i := st.lineOf(w.Box.Min.Y, w.Box.Max.Y); i >= 0 {
-			per[i] = append(per[i], w)
+			if per[i] == nil {
+				per[i] = map[string][]Word{}
+			}
+			per[i][w.Language] = append(per[i][w.Language], w)
 		}
 	}
 	var out []TextBox
-	for i, ws := range per {
+	for i, byLang := range per {
+		ws := pickReading(byLang, lines[i].wide)
 		if len(ws) == 0 {
 			continue
 		}
@@ -237,6 +249,84 @@ func assemble(st strip, lines []lineBox, words []Word, origin image.Point) []Tex
 		}
 		l := lines[i].r.Sub(origin)
 		out = append(out, TextBox{Text: text, Bounds: Bounds{X1: l.Min.X, Y1: l.Min.Y, X2: l.Max.X, Y2: l.Max.Y}, Confidence: conf})
+	}
+	return out
+}
+
+// pickReading chooses what a line says from its readings, one per language. A line that
+// does not look CJK takes the surest reading without CJK characters. A line that does
+// takes the CJK words of the reading richest in them and, between them, the words of the
+// reading poorest in them: the data of each script reads the other as confident garbage
+// (乌龙茶 as "SER", ¥36 as "半 36"), so each script is taken from its own reader.
+func pickReading(byLang map[string][]Word, wide bool) []Word {
+	langs := make([]string, 0, len(byLang))
+	for l := range byLang {
+		langs = append(langs, l)
+	}
+	slices.Sort(langs)
+	isHan := func(w Word) bool { return w.Confidence >= minHanConfidence && strings.ContainsFunc(w.Text, isWide) }
+	hanWords := func(ws []Word) int {
+		n := 0
+		for _, w := range ws {
+			if isHan(w) {
+				n++
+			}
+		}
+		return n
+	}
+	mean := func(ws []Word) float64 {
+		c := 0.0
+		for _, w := range ws {
+			c += w.Confidence
+		}
+		return c / float64(max(1, len(ws)))
+	}
+	if !wide || len(langs) == 1 {
+		var best []Word
+		bestConf := -1.0
+		for _, l := range langs {
+			ws := byLang[l]
+			if c := mean(ws); (hanWords(ws) == 0 || len(langs) == 1) && c > bestConf {
+				best, bestConf = ws, c
+			}
+		}
+		if best != nil {
+			return best
+		}
+		return byLang[langs[0]]
+	}
+	rich := langs[0]
+	for _, l := range langs {
+		if hanWords(byLang[l]) > hanWords(byLang[rich]) {
+			rich = l
+		}
+	}
+	if hanWords(byLang[rich]) == 0 {
+		return pickReading(byLang, false) // it only looked CJK (a line of capitals)
+	}
+	poor := ""
+	for _, l := range langs {
+		if l != rich && (poor == "" || hanWords(byLang[l]) < hanWords(byLang[poor])) {
+			poor = l
+		}
+	}
+	var out []Word
+	for _, w := range byLang[rich] {
+		if isHan(w) {
+			out = append(out, w)
+		}
+	}
+	for _, w := range byLang[poor] {
+		overlaps := false
+		for _, h := range out {
+			if w.Box.Min.X < h.Box.Max.X && h.Box.Min.X < w.Box.Max.X {
+				overlaps = true
+				break
+			}
+		}
+		if !overlaps {
+			out = append(out, w)
+		}
 	}
 	return out
 }

@@ -5,6 +5,8 @@ import (
 	"image/color"
 	"slices"
 	"sort"
+
+	xdraw "golang.org/x/image/draw"
 )
 
 // Text is found before it is read: whole-region OCR misses exactly the words that matter
@@ -15,17 +17,21 @@ import (
 // light by comparing it with its own background, scaled to the height the engine reads
 // best, and the lines are stacked into one strip image, read in one pass.
 
-// lineBox is a text line found in a region: its box in screen pixels.
-type lineBox struct{ r image.Rectangle }
+// lineBox is a text line found in a region: its box in screen pixels, and whether it
+// holds a character drawn like a CJK ideograph (see looksWide).
+type lineBox struct {
+	r    image.Rectangle
+	wide bool
+}
 
 // Tuning of the search, in screen pixels.
 const (
 	edgeStep     = 24  // a luminance step that counts as a stroke edge
 	minLineH     = 8   // lower lines are rules, borders or noise
 	maxLineH     = 160 // higher components are pictures or frames
-	stripHeight  = 40  // the text height the strip gives each line: Tesseract reads best at 30–40 px
+	stripHeight  = 52  // the text height the strip gives each line: Tesseract reads best at 30–40 px
 	stripPad     = 12  // white around each line in the strip
-	inkDelta     = 60  // a pixel this far from the line's background is ink
+	inkFloor     = 24  // nearer the line's background than this is background (noise, shading)
 	maxLinesRead = 80  // lines read per region at most (a picture full of edges is not text)
 )
 
@@ -145,6 +151,7 @@ func findLines(img image.Image, r image.Rectangle) []lineBox {
 	// Group glyphs into lines: overlapping rows, gaps under a glyph's height.
 	sort.Slice(glyphs, func(i, j int) bool { return glyphs[i].Min.X < glyphs[j].Min.X })
 	var lines []image.Rectangle
+	var members [][]image.Rectangle
 	used := make([]bool, len(glyphs))
 	for i := range glyphs {
 		if used[i] {
@@ -152,6 +159,7 @@ func findLines(img image.Image, r image.Rectangle) []lineBox {
 		}
 		used[i] = true
 		line := glyphs[i]
+		mem := []image.Rectangle{glyphs[i]}
 		for grown := true; grown; {
 			grown = false
 			for j := range glyphs {
@@ -169,31 +177,47 @@ func findLines(img image.Image, r image.Rectangle) []lineBox {
 					continue
 				}
 				line = line.Union(gj)
+				mem = append(mem, gj)
 				used[j] = true
 				grown = true
 			}
 		}
 		if line.Dy() >= minLineH && line.Dy() <= maxLineH {
 			lines = append(lines, line)
+			members = append(members, mem)
 		}
-	}
-	slices.SortFunc(lines, func(a, b image.Rectangle) int {
-		if a.Max.Y <= b.Min.Y {
-			return -1
-		}
-		if b.Max.Y <= a.Min.Y {
-			return 1
-		}
-		return a.Min.X - b.Min.X
-	})
-	if len(lines) > maxLinesRead {
-		lines = lines[:maxLinesRead]
 	}
 	out := make([]lineBox, len(lines))
 	for i, l := range lines {
-		out[i] = lineBox{r: l.Add(r.Min)}
+		out[i] = lineBox{r: l.Add(r.Min), wide: looksWide(l, members[i])}
+	}
+	slices.SortFunc(out, func(a, b lineBox) int {
+		if a.r.Max.Y <= b.r.Min.Y {
+			return -1
+		}
+		if b.r.Max.Y <= a.r.Min.Y {
+			return 1
+		}
+		return a.r.Min.X - b.r.Min.X
+	})
+	if len(out) > maxLinesRead {
+		out = out[:maxLinesRead]
 	}
 	return out
+}
+
+// looksWide reports a line holding a character drawn like a CJK ideograph: one glyph
+// outline about as wide and as high as the line. Latin letters are narrower than the line
+// is high, or lower (m, W stand on the baseline under the ascenders and descenders). A
+// line of capitals may pass for one; the readings then decide (see pickReading).
+func looksWide(line image.Rectangle, glyphs []image.Rectangle) bool {
+	h := line.Dy()
+	for _, g := range glyphs {
+		if w := g.Dx(); w*10 >= h*8 && g.Dy()*10 >= h*8 && w*10 <= h*14 {
+			return true
+		}
+	}
+	return false
 }
 
 // strip is the image OCR reads: each line dark on white, scaled to stripHeight, one under
@@ -232,22 +256,26 @@ func buildStrip(img image.Image, lines []lineBox) strip {
 				bg = v
 			}
 		}
-		// Scale so the line is stripHeight high (nearest neighbour on the ink mask keeps
-		// strokes sharp; area averaging would grey them).
+		// Ink is how far a pixel is from the background, whatever the polarity: dark on
+		// light in the strip, contrast stretched so the strongest ink is black; then the line
+		// is resampled to stripHeight (a smooth kernel keeps the strokes' anti-aliasing).
+		maxD := 1
+		for _, v := range g {
+			maxD = max(maxD, int(absDiff(v, uint8(bg))))
+		}
+		src8 := image.NewGray(image.Rect(0, 0, sw, sh))
+		for k, v := range g {
+			d := int(absDiff(v, uint8(bg)))
+			if d < inkFloor {
+				d = 0
+			}
+			src8.Pix[k] = uint8(255 - min(255, d*255/maxD))
+		}
 		scale := float64(stripHeight) / float64(l.r.Dy())
 		dw, dh := max(1, int(float64(sw)*scale)), max(1, int(float64(sh)*scale))
-		out := make([]uint8, dw*dh)
-		for y := 0; y < dh; y++ {
-			sy := min(sh-1, int(float64(y)/scale))
-			for x := 0; x < dw; x++ {
-				sx := min(sw-1, int(float64(x)/scale))
-				if int(absDiff(g[sy*sw+sx], uint8(bg))) >= inkDelta {
-					out[y*dw+x] = 0
-				} else {
-					out[y*dw+x] = 255
-				}
-			}
-		}
+		dst := image.NewGray(image.Rect(0, 0, dw, dh))
+		xdraw.CatmullRom.Scale(dst, dst.Rect, src8, src8.Rect, xdraw.Src, nil)
+		out := dst.Pix
 		pieces[i] = piece{g: out, w: dw, h: dh}
 		width = max(width, dw)
 	}

@@ -80,6 +80,20 @@ func pixelScreens(t testing.TB) []pixelScreen {
 	take("teahouse order")
 	tapText("Pay ¥36", 0)
 	take("teahouse paid")
+	// The checkout in the other languages it speaks.
+	for _, loc := range []string{"zh-CN", "es-ES", "de-DE", "fr-FR", "pt-BR"} {
+		sh("settings put system system_locales " + loc)
+		sh("am force-stop com.fairy.teahouse")
+		sh("am start -n com.fairy.teahouse/.WebActivity")
+		take("teahouse order " + loc)
+		for _, d := range p.DrawnTexts() {
+			if strings.Contains(d.Text, "¥36") && d.Bounds.Min.Y > 600 {
+				sh(fmt.Sprintf("input tap %d %d", (d.Bounds.Min.X+d.Bounds.Max.X)/2, (d.Bounds.Min.Y+d.Bounds.Max.Y)/2))
+			}
+		}
+		take("teahouse paid " + loc)
+	}
+	sh("settings put system system_locales en-US")
 	sh("am start -n com.fairy.safebox/.PinActivity")
 	take("safebox pin")
 	for _, k := range []string{"2", "5"} {

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -42,7 +44,7 @@ func New(ctx context.Context, cfg Config) (*Tesseract, error) {
 	}
 	want := cfg.Languages
 	if len(want) == 0 {
-		want = []string{"eng", "chi_sim"}
+		want = []string{"chi_sim", "eng"}
 	}
 	out, err := exec.CommandContext(ctx, path, "--list-langs").CombinedOutput()
 	if err != nil {
@@ -71,21 +73,49 @@ func New(ctx context.Context, cfg Config) (*Tesseract, error) {
 // scripts fairy can read from pixels.
 func (t *Tesseract) Languages() []string { return slices.Clone(t.langs) }
 
-// Read reads the words of img. The image is taken as a uniform block of lines (page
-// segmentation mode 6): perception hands over its text lines stacked one under another.
+// Read reads the words of img once per language, the readings side by side (each word
+// says its Language): a line of Chinese read with English data comes out as confident-
+// looking Latin garbage when the languages are mixed in one reading, so perception takes,
+// line by line, the reading its engine was surest of. The image is taken as a uniform
+// block of lines (page segmentation mode 6): perception hands over its text lines stacked
+// one under another.
 func (t *Tesseract) Read(ctx context.Context, img *image.Gray) ([]perception.Word, error) {
 	var in bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(&in, img); err != nil {
 		return nil, fmt.Errorf("ocr: encode image: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, t.program, "stdin", "stdout", "-l", strings.Join(t.langs, "+"), "--psm", "6",
+	readings := make([][]perception.Word, len(t.langs))
+	g, gctx := errgroup.WithContext(ctx)
+	for i, lang := range t.langs {
+		g.Go(func() error {
+			ws, err := t.read(gctx, in.Bytes(), lang)
+			for k := range ws {
+				ws[k].Language = lang
+			}
+			readings[i] = ws
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	var words []perception.Word
+	for _, ws := range readings {
+		words = append(words, ws...)
+	}
+	return words, nil
+}
+
+// read runs tesseract once on a PNG with one language.
+func (t *Tesseract) read(ctx context.Context, png []byte, lang string) ([]perception.Word, error) {
+	cmd := exec.CommandContext(ctx, t.program, "stdin", "stdout", "-l", lang, "--psm", "6",
 		// The lines come dark on white at a known height: no inverted second reading, no
 		// resolution guess.
 		"-c", "tessedit_do_invert=0", "--dpi", "300", "tsv")
 	// One thread: the images are small, and the machine runs the agent beside it.
 	cmd.Env = append(cmd.Environ(), "OMP_THREAD_LIMIT=1")
-	cmd.Stdin = &in
+	cmd.Stdin = bytes.NewReader(png)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
