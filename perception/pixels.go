@@ -28,10 +28,13 @@ type Word struct {
 	Language string
 }
 
-// OCR reads the words of an image (dark text on white, lines one under another). The
-// device side supplies it (executor/ocr runs Tesseract); perception never runs a program.
+// OCR reads the words of an image (dark text on white, lines one under another). wide
+// says some line shows characters drawn like CJK ideographs, so the engine reads with its
+// CJK data too; otherwise Latin-script data is enough (and several times faster to load).
+// The device side supplies it (executor/ocr runs Tesseract); perception never runs a
+// program.
 type OCR interface {
-	Read(ctx context.Context, img *image.Gray) ([]Word, error)
+	Read(ctx context.Context, img *image.Gray, wide bool) ([]Word, error)
 }
 
 // TextBox is one line of text read from the picture, in screen pixels.
@@ -164,7 +167,8 @@ func (r *PixelReader) region(ctx context.Context, shot image.Image, rr image.Rec
 	lines := findLines(shot, rr)
 	if len(lines) > 0 {
 		st := buildStrip(shot, lines)
-		words, err := r.ocr.Read(ctx, st.img)
+		wide := slices.ContainsFunc(lines, func(l lineBox) bool { return l.wide })
+		words, err := r.ocr.Read(ctx, st.img, wide)
 		if err != nil {
 			return nil, err
 		}

@@ -33,6 +33,7 @@ const (
 	stripPad     = 12  // white around each line in the strip
 	inkFloor     = 24  // nearer the line's background than this is background (noise, shading)
 	maxLinesRead = 80  // lines read per region at most (a picture full of edges is not text)
+	wideInk      = 9   // edge pixels per pixel of size that make a glyph an ideograph
 )
 
 // gray converts r of img to luminance (0..255), row-major.
@@ -135,6 +136,7 @@ func findLines(img image.Image, r image.Rectangle) []lineBox {
 	}
 	// Keep what can be a glyph: not a rule (too thin), not a frame (large and hollow).
 	var glyphs []image.Rectangle
+	ink := map[image.Rectangle]int{} // edge pixels of each glyph
 	for _, c := range comps {
 		bw, bh := c.box.Dx(), c.box.Dy()
 		if bh > maxLineH || bw > 4*maxLineH {
@@ -147,11 +149,12 @@ func findLines(img image.Image, r image.Rectangle) []lineBox {
 			continue // a hollow outline: a button's or card's frame, a ring
 		}
 		glyphs = append(glyphs, c.box)
+		ink[c.box] += c.n
 	}
 	// Group glyphs into lines: overlapping rows, gaps under a glyph's height.
 	sort.Slice(glyphs, func(i, j int) bool { return glyphs[i].Min.X < glyphs[j].Min.X })
 	var lines []image.Rectangle
-	var members [][]image.Rectangle
+	var members [][]glyphInk
 	used := make([]bool, len(glyphs))
 	for i := range glyphs {
 		if used[i] {
@@ -159,7 +162,7 @@ func findLines(img image.Image, r image.Rectangle) []lineBox {
 		}
 		used[i] = true
 		line := glyphs[i]
-		mem := []image.Rectangle{glyphs[i]}
+		mem := []glyphInk{{glyphs[i], ink[glyphs[i]]}}
 		for grown := true; grown; {
 			grown = false
 			for j := range glyphs {
@@ -177,7 +180,7 @@ func findLines(img image.Image, r image.Rectangle) []lineBox {
 					continue
 				}
 				line = line.Union(gj)
-				mem = append(mem, gj)
+				mem = append(mem, glyphInk{gj, ink[gj]})
 				used[j] = true
 				grown = true
 			}
@@ -206,14 +209,21 @@ func findLines(img image.Image, r image.Rectangle) []lineBox {
 	return out
 }
 
+// glyphInk is a glyph outline found on a line: its box and how many edge pixels it has.
+type glyphInk struct {
+	r image.Rectangle
+	n int
+}
+
 // looksWide reports a line holding a character drawn like a CJK ideograph: one glyph
-// outline about as wide and as high as the line. Latin letters are narrower than the line
-// is high, or lower (m, W stand on the baseline under the ascenders and descenders). A
-// line of capitals may pass for one; the readings then decide (see pickReading).
-func looksWide(line image.Rectangle, glyphs []image.Rectangle) bool {
+// outline about as wide and as high as the line, dense with strokes (an ideograph's
+// edges run many times its size; a Latin capital's a few). A false alarm costs only a
+// second reading (see pickReading).
+func looksWide(line image.Rectangle, glyphs []glyphInk) bool {
 	h := line.Dy()
 	for _, g := range glyphs {
-		if w := g.Dx(); w*10 >= h*8 && g.Dy()*10 >= h*8 && w*10 <= h*14 {
+		w, gh := g.r.Dx(), g.r.Dy()
+		if w*10 >= h*8 && gh*10 >= h*8 && w*10 <= h*14 && g.n >= wideInk*max(w, gh) {
 			return true
 		}
 	}
