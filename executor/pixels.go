@@ -7,6 +7,7 @@ import (
 	_ "image/jpeg" // screenshots some devices send
 	_ "image/png"
 
+	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -56,4 +57,13 @@ func (r *run) dumpRead(ctx context.Context) (*perception.Screen, error) {
 	}
 	r.readPixels(ctx, s, nil)
 	return s, nil
+}
+
+// readBoxes are the boxes read from the picture, for the trace and the run report.
+func readBoxes(s *perception.Screen) []memory.ReadBox {
+	var out []memory.ReadBox
+	for _, b := range s.Read {
+		out = append(out, memory.ReadBox{Text: b.Text, Bounds: [4]int{b.Bounds.X1, b.Bounds.Y1, b.Bounds.X2, b.Bounds.Y2}})
+	}
+	return out
 }

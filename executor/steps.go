@@ -70,7 +70,8 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 func (r *run) publishScreen(marked []byte) {
 	s := r.screen
 	r.publish(memory.ScreenPerceived{Step: r.step, Package: s.Package, Activity: s.Activity, Signature: s.Signature,
-		Elements: len(s.Elements), Keyboard: s.Keyboard, Secure: r.secure, Text: s.Text(), Marked: marked, MarkedMIME: r.markedMIME(marked)})
+		Elements: len(s.Elements), Keyboard: s.Keyboard, Secure: r.secure, Text: s.Text(), Marked: marked, MarkedMIME: r.markedMIME(marked),
+		Read: readBoxes(s)})
 }
 
 func (r *run) markedMIME(marked []byte) string {
