@@ -26,11 +26,12 @@ type Config struct {
 	TextOnly bool            // the models get the screen text only, no screenshots
 	Shell    []string        // the technician shell's allow-list offered to the decider
 	Secrets  []string        // redacted from traces (API keys)
+	Clock    func() time.Time
+	Logger   *slog.Logger // nil: discard
+
 	// Pixels reads what the accessibility tree does not describe from the screenshot
 	// (OCR); nil: the tree alone.
 	Pixels executor.PixelReader
-	Clock    func() time.Time
-	Logger   *slog.Logger // nil: discard
 }
 
 // Agent runs instructions; one Agent may run many at once (each Run has its own bus,
