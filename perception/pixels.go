@@ -28,13 +28,15 @@ type Word struct {
 	Language string
 }
 
-// OCR reads the words of an image (dark text on white, lines one under another). wide
-// says some line shows characters drawn like CJK ideographs, so the engine reads with its
-// CJK data too; otherwise Latin-script data is enough (and several times faster to load).
-// The device side supplies it (executor/ocr runs Tesseract); perception never runs a
-// program.
+// OCR reads the words of an image (dark text on white, lines one under another). every
+// asks the engine to read with all its language data, each reading apart (see
+// Word.Language): some line shows characters drawn like CJK ideographs, or a lone
+// character (a key of a PIN pad) that one script's data may take for a letter of its own
+// (a slashed zero read as Q). Otherwise Latin-script data is enough, and several times
+// faster to load. The device side supplies it (executor/ocr runs Tesseract); perception
+// never runs a program.
 type OCR interface {
-	Read(ctx context.Context, img *image.Gray, wide bool) ([]Word, error)
+	Read(ctx context.Context, img *image.Gray, every bool) ([]Word, error)
 }
 
 // TextBox is one line of text read from the picture, in screen pixels.
@@ -167,8 +169,8 @@ func (r *PixelReader) region(ctx context.Context, shot image.Image, rr image.Rec
 	lines := findLines(shot, rr)
 	if len(lines) > 0 {
 		st := buildStrip(shot, lines)
-		wide := slices.ContainsFunc(lines, func(l lineBox) bool { return l.wide })
-		words, err := r.ocr.Read(ctx, st.img, wide)
+		every := slices.ContainsFunc(lines, func(l lineBox) bool { return l.wide || l.r.Dx()*5 <= l.r.Dy()*6 })
+		words, err := r.ocr.Read(ctx, st.img, every)
 		if err != nil {
 			return nil, err
 		}

@@ -30,12 +30,12 @@ const coveredDump = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hi
 type scriptedOCR struct {
 	lines []string
 	calls int
-	wide  []bool
+	every []bool
 }
 
-func (o *scriptedOCR) Read(_ context.Context, img *image.Gray, wide bool) ([]Word, error) {
+func (o *scriptedOCR) Read(_ context.Context, img *image.Gray, every bool) ([]Word, error) {
 	o.calls++
-	o.wide = append(o.wide, wide)
+	o.every = append(o.every, every)
 	// Find the strip's rows: runs of lines with ink.
 	var words []Word
 	b := img.Bounds()

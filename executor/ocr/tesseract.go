@@ -73,21 +73,21 @@ func New(ctx context.Context, cfg Config) (*Tesseract, error) {
 // scripts fairy can read from pixels.
 func (t *Tesseract) Languages() []string { return slices.Clone(t.langs) }
 
-// Read reads the words of img once per language (the CJK ones only when wide says a line
-// looks CJK), the readings side by side (each word
+// Read reads the words of img once per language (the CJK ones only when every asks for
+// all), the readings side by side (each word
 // says its Language): a line of Chinese read with English data comes out as confident-
 // looking Latin garbage when the languages are mixed in one reading, so perception takes,
 // line by line, the reading its engine was surest of. The image is taken as a uniform
 // block of lines (page segmentation mode 6): perception hands over its text lines stacked
 // one under another.
-func (t *Tesseract) Read(ctx context.Context, img *image.Gray, wide bool) ([]perception.Word, error) {
+func (t *Tesseract) Read(ctx context.Context, img *image.Gray, every bool) ([]perception.Word, error) {
 	var in bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(&in, img); err != nil {
 		return nil, fmt.Errorf("ocr: encode image: %w", err)
 	}
 	langs := t.langs
-	if !wide {
+	if !every {
 		langs = slices.DeleteFunc(slices.Clone(t.langs), cjkData)
 		if len(langs) == 0 {
 			langs = t.langs // CJK data only: it reads Latin too
