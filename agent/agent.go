@@ -32,6 +32,10 @@ type Config struct {
 	// OrderedContext: a run's prompts and events come in the same order on every run
 	// (executor.Config.OrderedContext); the demo's transcript is the same each time.
 	OrderedContext bool
+
+	// Pixels reads what the accessibility tree does not describe from the screenshot
+	// (OCR); nil: the tree alone.
+	Pixels executor.PixelReader
 }
 
 // Agent runs instructions; one Agent may run many at once (each Run has its own bus,
@@ -210,7 +214,7 @@ func (a *Agent) assemble(r Run, id string, p assembly) (*global.Manager, error) 
 		return nil, err
 	}
 	ex, err := executor.New(executor.Config{Device: r.Device, Model: p.model, Interactor: it, Memory: p.mem, Prompts: a.prompt, Bus: p.bus,
-		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Readings: p.reads, Routines: p.routines, Mark: a.mark, TextOnly: a.cfg.TextOnly,
+		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Readings: p.reads, Routines: p.routines, Mark: a.mark, Pixels: a.cfg.Pixels, TextOnly: a.cfg.TextOnly,
 		Limits: a.limits(r.Limits), Shell: a.cfg.Shell, OrderedContext: a.cfg.OrderedContext, Clock: a.cfg.Clock, Logger: a.log})
 	if err != nil {
 		return nil, err

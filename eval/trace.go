@@ -93,6 +93,15 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 			if l.Image != "" {
 				step().Image = l.Image
 			}
+			var e memory.ScreenPerceived
+			_ = json.Unmarshal(l.Event, &e)
+			if len(e.Read) > 0 {
+				boxes := make([]string, len(e.Read))
+				for i, b := range e.Read {
+					boxes[i] = fmt.Sprintf("%q [%d,%d][%d,%d]", b.Text, b.Bounds[0], b.Bounds[1], b.Bounds[2], b.Bounds[3])
+				}
+				step().Lines = append(step().Lines, fmt.Sprintf("read from the picture (%d): %s", len(e.Read), strings.Join(boxes, ", ")))
+			}
 		case "Reflected":
 			var e memory.Reflected
 			_ = json.Unmarshal(l.Event, &e)

@@ -35,6 +35,8 @@ type Config struct {
 	// Readings, optional, lets a page content read before give its facts without the
 	// Key Context Collector.
 	Readings Readings
+	// Pixels, optional, reads what the tree does not describe from the screenshot (OCR).
+	Pixels PixelReader
 	// Routines, optional, offers learned routines to the Re-Planner.
 	Routines Routines
 	Mark     MarkFunc // set-of-mark renderer for visual mode; nil sends the plain screenshot

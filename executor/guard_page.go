@@ -81,6 +81,9 @@ func elementAt(s *perception.Screen, x, y int) *perception.Element {
 			best = e
 		}
 	}
+	if best == nil {
+		return readNear(s, x, y)
+	}
 	return best
 }
 
@@ -228,6 +231,11 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 		}
 		if e.Label != "" {
 			money = money || info.texts[e.Label].money
+		}
+		if e.FromPicture && e.Label != "" {
+			if rt := info.texts[e.Label]; rt != nil {
+				pageText(rt.t) // read text is the page's text too
+			}
 		}
 		password = password || e.Password
 		if e.Editable && !e.Password && !g.searchField(e) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
+	"github.com/fairy-go/fairy/executor/ocr"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
@@ -39,16 +41,18 @@ rules:
 // on the virtual phone reached through its adb host face and the device layer, with the
 // scripted model over HTTP behind the OpenAI adapter (it answers in well under a
 // millisecond). overhead-ms/step is the step time minus the critical model calls' latency.
+// visual+ocr adds the Tesseract pixel reader: on this screen, which the tree covers, it
+// must add nothing (no OCR call; the figure matches visual's).
 func BenchmarkStepOnPhone(b *testing.B) {
 	for _, mode := range []struct {
-		name     string
-		textOnly bool
-	}{{"text", true}, {"visual", false}} {
-		b.Run(mode.name, func(b *testing.B) { benchStepOnPhone(b, mode.textOnly) })
+		name          string
+		textOnly, ocr bool
+	}{{"text", true, false}, {"visual", false, false}, {"visual+ocr", false, true}} {
+		b.Run(mode.name, func(b *testing.B) { benchStepOnPhone(b, mode.textOnly, mode.ocr) })
 	}
 }
 
-func benchStepOnPhone(b *testing.B, textOnly bool) {
+func benchStepOnPhone(b *testing.B, textOnly, withOCR bool) {
 	ctx := context.Background()
 	phone, err := sim.New(sim.Config{Seed: 1})
 	if err != nil {
@@ -141,6 +145,20 @@ func benchStepOnPhone(b *testing.B, textOnly bool) {
 		}
 		cfg.Mark = m.Render
 	}
+	var reader *perception.PixelReader
+	if withOCR {
+		tess, err := ocr.New(ctx, ocr.Config{})
+		if err != nil {
+			if os.Getenv("CI") != "" {
+				b.Fatal(err)
+			}
+			b.Skip(err)
+		}
+		if reader, err = perception.NewPixelReader(tess); err != nil {
+			b.Fatal(err)
+		}
+		cfg.Pixels = reader
+	}
 	ex, err := executor.New(cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -167,6 +185,9 @@ func benchStepOnPhone(b *testing.B, textOnly bool) {
 	b.ReportMetric(perStep, "critical-calls/step")
 	if perStep > 2 {
 		b.Errorf("%.2f model calls per step on the critical path, want ≤ 2", perStep)
+	}
+	if reader != nil && reader.Calls() != 0 {
+		b.Errorf("OCR ran %d times on a screen the tree covers", reader.Calls())
 	}
 	if !strings.HasPrefix(phone.Var("com.google.android.apps.messaging", "draft"), "draft ") {
 		b.Errorf("the drafts were not typed: %q", phone.Var("com.google.android.apps.messaging", "draft"))

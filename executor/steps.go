@@ -34,6 +34,9 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 	if err != nil {
 		return StateError, err
 	}
+	if shot := r.readPixels(ctx, s, png); !r.cfg.TextOnly {
+		png = shot // in text-only mode a screenshot taken to read it is never sent
+	}
 	prev := r.screen
 	r.screen = s
 	r.shotLater = r.replaying && !r.cfg.TextOnly
@@ -90,7 +93,8 @@ func (r *run) pictureNow(ctx context.Context) {
 func (r *run) publishScreen(marked []byte) {
 	s := r.screen
 	r.publish(memory.ScreenPerceived{Step: r.step, Package: s.Package, Activity: s.Activity, Signature: s.Signature,
-		Elements: len(s.Elements), Keyboard: s.Keyboard, Secure: r.secure, Text: s.Text(), Marked: marked, MarkedMIME: r.markedMIME(marked)})
+		Elements: len(s.Elements), Keyboard: s.Keyboard, Secure: r.secure, Text: s.Text(), Marked: marked, MarkedMIME: r.markedMIME(marked),
+		Read: readBoxes(s)})
 }
 
 func (r *run) markedMIME(marked []byte) string {
@@ -582,7 +586,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 		if i > 0 && mayNavigate(r.batch[i-1], r.element(r.batch[i-1].Index)) {
 			// The guard judged this action on the screen before the batch: if the last
 			// action opened another page, what is at its place now is unknown.
-			if now, err := r.dump(ctx); err != nil || now.Signature != r.screen.Signature || !sameTarget(now, r.element(a.Index)) {
+			if now, err := r.dumpRead(ctx); err != nil || now.Signature != r.screen.Signature || !sameTarget(now, r.element(a.Index)) {
 				r.lastActs = append(r.lastActs, fmt.Sprintf("%s and the rest of the batch were not run: the screen changed under them", a))
 				break
 			}

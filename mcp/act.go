@@ -40,7 +40,7 @@ func (s *Server) act(ctx context.Context, p Phone, ask consenter, in actInput) (
 		}
 		return "launched " + in.Package, nil
 	}
-	scr, err := readScreen(ctx, p)
+	scr, err := s.readScreen(ctx, p)
 	if err != nil {
 		return "", err
 	}

@@ -1,9 +1,12 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/png" // screenshots
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -80,7 +83,7 @@ func (s *Server) addPhoneTools() {
 	}, func(ctx context.Context, _ *sdk.CallToolRequest, in screenInput) (*sdk.CallToolResult, any, error) {
 		var res *sdk.CallToolResult
 		err := s.withPhone(ctx, func(p Phone) error {
-			scr, err := readScreen(ctx, p)
+			scr, err := s.readScreen(ctx, p)
 			if err != nil {
 				return err
 			}
@@ -119,7 +122,7 @@ func (s *Server) addPhoneTools() {
 			if err := p.Settle(ctx); err != nil {
 				return fmt.Errorf("%s, then the screen did not settle: %w", done, err)
 			}
-			scr, err := readScreen(ctx, p)
+			scr, err := s.readScreen(ctx, p)
 			if err != nil {
 				return fmt.Errorf("%s, then the screen could not be read: %w", done, err)
 			}
@@ -131,7 +134,7 @@ func (s *Server) addPhoneTools() {
 }
 
 // readScreen dumps and parses the screen.
-func readScreen(ctx context.Context, p Phone) (*perception.Screen, error) {
+func (s *Server) readScreen(ctx context.Context, p Phone) (*perception.Screen, error) {
 	xml, err := p.Dump(ctx)
 	if err != nil {
 		return nil, err
@@ -140,7 +143,27 @@ func readScreen(ctx context.Context, p Phone) (*perception.Screen, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the screen: %w", err)
 	}
+	if s.cfg.Pixels != nil && len(scr.Uncovered) > 0 {
+		// What only the picture shows is read, so the screen lists it and the guard
+		// judges a tap there (by element or by x,y) by what is drawn.
+		if err := s.readPixels(ctx, p, scr); err != nil {
+			s.log.Warn("reading the picture failed; the screen is the tree's", "err", err)
+		}
+	}
 	return scr, nil
+}
+
+// readPixels reads the screen's uncovered regions from a screenshot.
+func (s *Server) readPixels(ctx context.Context, p Phone, scr *perception.Screen) error {
+	shot, err := p.Screenshot(ctx)
+	if err != nil {
+		return err
+	}
+	img, _, err := image.Decode(bytes.NewReader(shot))
+	if err != nil {
+		return fmt.Errorf("decode the screenshot: %w", err)
+	}
+	return s.cfg.Pixels.Read(ctx, scr, img)
 }
 
 // screenText is the screen tool's text: a header line with the app, then the text form.

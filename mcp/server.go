@@ -82,6 +82,9 @@ type Config struct {
 	OpenPhone func(ctx context.Context) (Phone, error)
 	// Guard judges the actions of the act tool; nil means the default policy.
 	Guard *executor.Guard
+	// Pixels reads what the tree does not describe from the screenshot (OCR), for the
+	// screen tool and for the guard's judgement of act; nil: the tree alone.
+	Pixels executor.PixelReader
 	// Run carries out an instruction with the configured model on the configured phone.
 	// The error is for a run that could not start (no model configured, no device).
 	Run func(ctx context.Context, r RunRequest) (RunResult, error)

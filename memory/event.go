@@ -57,6 +57,14 @@ type ScreenPerceived struct {
 	Text       string `json:"text"`
 	Marked     []byte `json:"-"` // set-of-mark image, when rendered
 	MarkedMIME string `json:"-"` // its type: image/png or image/jpeg
+	// Read are the text boxes read from the picture where the tree describes nothing.
+	Read []ReadBox `json:"read,omitempty"`
+}
+
+// ReadBox is a line of text read from the screenshot (OCR) and where: [x1,y1,x2,y2].
+type ReadBox struct {
+	Text   string `json:"text"`
+	Bounds [4]int `json:"bounds"`
 }
 
 // Reflected is the Re-Planner's verdict on the last step's actions.

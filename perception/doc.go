@@ -9,4 +9,9 @@
 // [Marker] draws the set-of-mark image (visual mode), [Diff] compares two
 // screens for reflection and an [IconDescriber] fills in descriptions of
 // text-less icons through a caption function supplied by the caller.
+//
+// Where the tree does not describe the screen ([Screen.Uncovered]: a childless
+// WebView, SurfaceView or canvas), a [PixelReader] reads the screenshot there
+// with an [OCR] engine the caller supplies (executor/ocr runs Tesseract) and
+// adds each line read as an element marked FromPicture.
 package perception

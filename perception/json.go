@@ -48,6 +48,9 @@ type ScreenJSON struct {
 	Text      string    `json:"text"` // the text form, see Screen.Text
 	Elements  []Element `json:"elements"`
 	Context   []string  `json:"context,omitempty"`
+	// Uncovered and Read: see Screen.Uncovered and Screen.Read.
+	Uncovered []Bounds  `json:"uncovered,omitempty"`
+	Read      []TextBox `json:"read,omitempty"`
 }
 
 // JSON returns the JSON form of s.
@@ -60,6 +63,7 @@ func (s *Screen) JSON() ScreenJSON {
 		Package: s.Package, Activity: s.Activity, Rotation: s.Rotation,
 		Width: s.Width, Height: s.Height, Keyboard: s.Keyboard,
 		Signature: s.Signature, Text: s.Text(), Elements: els, Context: s.Context,
+		Uncovered: s.Uncovered, Read: s.Read,
 	}
 }
 

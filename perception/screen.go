@@ -98,6 +98,9 @@ type Element struct {
 	// Caption is an icon description from an [IconDescriber]; set only on
 	// elements that had no label.
 	Caption string `json:"caption,omitempty"`
+	// FromPicture marks text read from the screenshot (OCR) where the tree says
+	// nothing: its Label is what was read, its Bounds where (see [PixelReader]).
+	FromPicture bool `json:"from_picture,omitempty"`
 }
 
 // Screen is one perceived screen.
@@ -121,6 +124,13 @@ type Screen struct {
 	Elements []Element
 	// Context holds the static texts that belong to no element, in reading order.
 	Context []string
+	// Uncovered are the regions the tree does not describe (a childless WebView,
+	// SurfaceView or canvas; a large picture without a description): only the
+	// screenshot shows what is there. Empty when the tree covers the screen.
+	Uncovered []Bounds
+	// Read are the text lines read from the picture in the uncovered regions
+	// (see [PixelReader]); each is also an element with FromPicture set.
+	Read []TextBox
 
 	lines []line
 }
@@ -175,6 +185,7 @@ func build(t *tree) *Screen {
 		b.visit(r, 0, -1, false)
 	}
 	s.Signature = b.signature()
+	b.uncovered()
 	return s
 }
 

@@ -328,9 +328,3 @@ func TestMarkerLabelsCoverNoText(t *testing.T) {
 	}
 }
 
-func absDiff(a, b uint8) int {
-	if a > b {
-		return int(a - b)
-	}
-	return int(b - a)
-}

@@ -93,6 +93,10 @@ func (s *Screen) appendLine(buf []byte, l line, max int) []byte {
 		buf = append(buf, " hint="...)
 		buf = appendQuoted(buf, h, max)
 	}
+	if e.FromPicture {
+		buf = append(buf, ' ')
+		buf = append(buf, ReadNote...)
+	}
 	return append(buf, '\n')
 }
 

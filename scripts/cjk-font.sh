@@ -32,6 +32,8 @@ src, out, inputs = sys.argv[1], sys.argv[2], sys.argv[3:]
 cjk = re.compile('[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]')
 chars = set()
 for path in inputs:
+    if path.endswith('_test.go'):
+        continue  # a test may draw a character on purpose to see it missing
     with open(path, encoding='utf-8') as f:
         chars.update(cjk.findall(f.read()))
 # Punctuation any CJK text may carry.

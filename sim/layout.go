@@ -20,6 +20,10 @@ type node struct {
 	hint  bool   // text is the input's hint
 	lines []string
 	act   *hit
+	// drawn are the controls a canvas draws (sim/canvas.go): on the screenshot and hit by
+	// taps, never in the dump; textBox is where a drawn item's text lands.
+	drawn   []*node
+	textBox image.Rectangle
 }
 
 // hit is what touching a node does.
@@ -329,7 +333,7 @@ func (p *Phone) layoutScreen(m metrics, inst *screenInst, top, bottom int) *node
 	hasList := false
 	fixed := 0
 	for _, e := range body {
-		if e.Type == "list" || e.Type == "grid" {
+		if flexible(e) {
 			hasList = true
 			continue
 		}
@@ -353,7 +357,7 @@ func (p *Phone) layoutScreen(m metrics, inst *screenInst, top, bottom int) *node
 	cy := y - offset
 	for _, e := range body {
 		h := 0
-		if e.Type == "list" || e.Type == "grid" {
+		if flexible(e) {
 			h = avail - fixed
 			if h < m.dp(56) {
 				h = m.dp(56)
@@ -367,9 +371,12 @@ func (p *Phone) layoutScreen(m metrics, inst *screenInst, top, bottom int) *node
 			continue
 		}
 		var n *node
-		if e.Type == "list" || e.Type == "grid" {
+		switch {
+		case e.Type == "canvas":
+			n = p.canvasNode(m, pkg, inst, e, r)
+		case e.Type == "list" || e.Type == "grid":
 			n = p.listNode(m, pkg, inst, e, r)
-		} else {
+		default:
 			n = p.elementNode(m, pkg, inst, e, nil, r)
 		}
 		clipTree(n, clip)
@@ -391,6 +398,12 @@ func (p *Phone) layoutScreen(m metrics, inst *screenInst, top, bottom int) *node
 		screen.children = append(screen.children, p.elementNode(m, pkg, inst, e, nil, r))
 	}
 	return root
+}
+
+// flexible reports an element that takes the height the others leave: a list, a grid or
+// a canvas.
+func flexible(e *ElementSpec) bool {
+	return e.Type == "list" || e.Type == "grid" || e.Type == "canvas"
 }
 
 func clamp(v, lo, hi int) int {
@@ -825,6 +838,11 @@ func (f *frame) hitTest(x, y int) (*node, *kbKey) {
 func deepestActionable(n *node, pt image.Point) *node {
 	if !pt.In(n.b) {
 		return nil
+	}
+	for i := len(n.drawn) - 1; i >= 0; i-- {
+		if d := n.drawn[i]; d.act != nil && (pt.In(d.b) || (d.kind == "draw-pin" && pt.In(d.textBox))) { // a pin opens by its name too
+			return d
+		}
 	}
 	for i := len(n.children) - 1; i >= 0; i-- {
 		if d := deepestActionable(n.children[i], pt); d != nil {

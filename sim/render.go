@@ -424,6 +424,9 @@ func (r *renderer) node(n *node) {
 		if len(n.lines) > 0 {
 			r.text(n.lines[0], b, m.dp(18), pal.onPrimary, true, true)
 		}
+	case "canvas":
+		r.canvasBackground(n)
+		r.drawCanvas(n)
 	case "cell":
 		ic := image.Rect(b.Min.X+(b.Dx()-m.dp(56))/2, b.Min.Y+m.dp(8), b.Min.X+(b.Dx()+m.dp(56))/2, b.Min.Y+m.dp(64))
 		circle(img, ic, pal.primary)

@@ -77,9 +77,10 @@ type ScreenSpec struct {
 // ElementSpec is one element on a screen.
 //
 // Types: text, title, button, input, switch, checkbox, icon, image, hbox (children side by
-// side), list (rows from records; scrolls), grid (cells from records; scrolls), fab, and
+// side), list (rows from records; scrolls), grid (cells from records; scrolls), fab,
 // slider (a "slide to confirm" control: OnEnd runs when a swipe drags its thumb from the
-// start to the end; a shorter swipe snaps back and does nothing).
+// start to the end; a shorter swipe snaps back and does nothing), and canvas (one
+// childless node that draws its content; see DrawSpec).
 type ElementSpec struct {
 	Type    string `yaml:"type"`
 	ID      string `yaml:"id"`      // resource-id suffix (pkg:id/ID)
@@ -104,6 +105,9 @@ type ElementSpec struct {
 	OnEnd       []Action `yaml:"on_end"`    // slider: swiped to its end
 
 	Children []*ElementSpec `yaml:"children"` // hbox
+	// Draw is what a canvas draws (a childless WebView, a SurfaceView, a custom view):
+	// on the screenshot only, reached by taps at its place (sim/canvas.go).
+	Draw []*DrawSpec `yaml:"draw"`
 
 	// Lists and grids.
 	From      string   `yaml:"from"`     // collection name, "pkg:collection" of another app, or "@apps"
@@ -329,9 +333,9 @@ func (a *AppSpec) check() error {
 				return a.bad(s.line, "%s/%s: an empty element", a.Package, s.ID)
 			}
 			switch e.Type {
-			case "text", "title", "button", "input", "switch", "checkbox", "icon", "image", "hbox", "list", "grid", "fab", "slider":
+			case "text", "title", "button", "input", "switch", "checkbox", "icon", "image", "hbox", "list", "grid", "fab", "slider", "canvas":
 			default:
-				return a.bad(e.line, "%s/%s: element %q has unknown type %q (want text, title, button, input, switch, checkbox, icon, image, hbox, list, grid, fab or slider)",
+				return a.bad(e.line, "%s/%s: element %q has unknown type %q (want text, title, button, input, switch, checkbox, icon, image, hbox, list, grid, fab, slider or canvas)",
 					a.Package, s.ID, e.ID, e.Type)
 			}
 			if e.Type == "input" && (e.ID == "" || e.Bind == "") {
@@ -348,6 +352,14 @@ func (a *AppSpec) check() error {
 			}
 			for _, acts := range [][]Action{e.OnTap, e.OnLongPress, e.OnSubmit, e.OnEnd} {
 				if err := checkActs(s.ID+"/"+e.ID, acts); err != nil {
+					return err
+				}
+			}
+			for _, d := range e.Draw {
+				if !validDrawKind(d.Kind) {
+					return fmt.Errorf("%w: %s/%s: canvas %q draws an unknown kind %q", ErrAppSpec, a.Package, s.ID, e.ID, d.Kind)
+				}
+				if err := checkActs(s.ID+"/"+e.ID, d.OnTap); err != nil {
 					return err
 				}
 			}

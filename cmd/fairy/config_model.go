@@ -224,6 +224,7 @@ func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
 	if rc.Agent.Guard, err = s.guard(); err != nil {
 		return rc, err
 	}
+	rc.Agent.Pixels = pixelReader(cmd.Context(), cmd.ErrOrStderr())
 	return rc, nil
 }
 

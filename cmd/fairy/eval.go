@@ -190,7 +190,7 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		return withExit(2, err)
 	}
 	ac := rc.Agent
-	agent, err := agentrun.New(agentrun.Config{Model: rc.Model, Limits: ac.Limits, Guard: ac.Guard, TextOnly: ac.TextOnly,
+	agent, err := agentrun.New(agentrun.Config{Model: rc.Model, Limits: ac.Limits, Guard: ac.Guard, Pixels: ac.Pixels, TextOnly: ac.TextOnly,
 		Shell: ac.Shell, Secrets: ac.Secrets, Logger: log, OpenKnowledge: func(loc string, opts knowledge.Options) (*knowledge.Store, error) {
 			return openKnowledgeStore(loc, opts, rc.Etcd)
 		}})

@@ -89,7 +89,8 @@ func mcpConfig(d mcpDeps, rc runConfig) mcp.Config {
 			}
 			return dev, nil
 		},
-		Guard: rc.Agent.Guard,
+		Guard:  rc.Agent.Guard,
+		Pixels: rc.Agent.Pixels,
 		Run: func(ctx context.Context, r mcp.RunRequest) (mcp.RunResult, error) {
 			cfg := rc
 			if cfg.Model == nil {

@@ -37,6 +37,8 @@ type Config struct {
 	Limits   executor.Limits
 	Guard    *executor.Guard
 	TextOnly bool
+	// Pixels reads what the tree does not describe from screenshots (OCR); nil: none.
+	Pixels executor.PixelReader
 	// Shell is the technician shell's allow-list for the device and the decider.
 	Shell []string
 	// NoLearn runs without knowledge even when a job names a knowledge file.
@@ -77,7 +79,7 @@ func New(cfg Config) (*Agent, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	ag, err := agent.New(agent.Config{Guard: cfg.Guard, Limits: cfg.Limits, TextOnly: cfg.TextOnly, Shell: cfg.Shell,
+	ag, err := agent.New(agent.Config{Guard: cfg.Guard, Pixels: cfg.Pixels, Limits: cfg.Limits, TextOnly: cfg.TextOnly, Shell: cfg.Shell,
 		Secrets: cfg.Secrets, Clock: cfg.Clock, Logger: log})
 	if err != nil {
 		return nil, fmt.Errorf("agentrun: %w", err)

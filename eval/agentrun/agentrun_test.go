@@ -49,7 +49,7 @@ func serveFarm(t testing.TB, n int) *Farm {
 func TestBuiltinSuiteColdWarm(t *testing.T) {
 	s := loadSuite(t)
 	f := serveFarm(t, 2)
-	a, err := New(Config{})
+	a, err := New(Config{Pixels: pixelReader(t, s)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,176 @@
+package ocr_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/fairy-go/fairy/executor/ocr"
+	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/sim"
+)
+
+// newTesseract returns the OCR engine; without tesseract the test is skipped, and fails
+// under CI (scripts/test.sh installs it).
+func newTesseract(t testing.TB) *ocr.Tesseract {
+	t.Helper()
+	tess, err := ocr.New(context.Background(), ocr.Config{})
+	if err != nil {
+		if os.Getenv("CI") != "" || !errors.Is(err, ocr.ErrNotInstalled) {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	return tess
+}
+
+// pixelScreen is one screen of the virtual phone the tree does not describe, with what the
+// phone drew on it.
+type pixelScreen struct {
+	name  string
+	dump  []byte
+	shot  image.Image
+	drawn []sim.DrawnText
+}
+
+// pixelScreens walks the canvas apps of the virtual phone: TeaHouse's WebView checkout and
+// its receipt, SafeBox's PIN pad and vault, and 城市地图 with each pin's card.
+func pixelScreens(t testing.TB) []pixelScreen {
+	t.Helper()
+	p, err := sim.New(sim.Config{Seed: 1, Clock: func() time.Time { return time.Date(2025, 6, 11, 9, 41, 0, 0, time.UTC) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := func(line string) {
+		var b bytes.Buffer
+		if _, err := p.Shell(context.Background(), line, &b); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+	}
+	tapText := func(s string, dx int) {
+		for _, d := range p.DrawnTexts() {
+			if d.Text == s {
+				sh(fmt.Sprintf("input tap %d %d", (d.Bounds.Min.X+d.Bounds.Max.X)/2+dx, (d.Bounds.Min.Y+d.Bounds.Max.Y)/2))
+				return
+			}
+		}
+		t.Fatalf("%q is not drawn", s)
+	}
+	var out []pixelScreen
+	take := func(name string) {
+		shot, err := p.Screenshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(shot))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, pixelScreen{name: name, dump: p.Dump(), shot: img, drawn: p.DrawnTexts()})
+	}
+	sh("am start -n com.fairy.teahouse/.WebActivity")
+	take("teahouse order")
+	tapText("Pay ¥36", 0)
+	take("teahouse paid")
+	// The checkout in the other languages it speaks.
+	for _, loc := range []string{"zh-CN", "es-ES", "de-DE", "fr-FR", "pt-BR"} {
+		sh("settings put system system_locales " + loc)
+		sh("am force-stop com.fairy.teahouse")
+		sh("am start -n com.fairy.teahouse/.WebActivity")
+		take("teahouse order " + loc)
+		for _, d := range p.DrawnTexts() {
+			if strings.Contains(d.Text, "¥36") && d.Bounds.Min.Y > 600 {
+				sh(fmt.Sprintf("input tap %d %d", (d.Bounds.Min.X+d.Bounds.Max.X)/2, (d.Bounds.Min.Y+d.Bounds.Max.Y)/2))
+			}
+		}
+		take("teahouse paid " + loc)
+	}
+	sh("settings put system system_locales en-US")
+	sh("am start -n com.fairy.safebox/.PinActivity")
+	take("safebox pin")
+	for _, k := range []string{"2", "5"} {
+		tapText(k, 0)
+	}
+	take("safebox pin, two digits")
+	for _, k := range []string{"8", "0", "Enter"} {
+		tapText(k, 0)
+	}
+	take("safebox vault")
+	sh("am start -n com.fairy.citymap/.MapActivity")
+	take("citymap")
+	for _, pin := range []string{"书店", "停车场", "咖啡馆"} {
+		tapText(pin, -100) // the pin is left of its name
+		take("citymap " + pin)
+	}
+	return out
+}
+
+func norm(s string) string {
+	return strings.ToLower(strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s))
+}
+
+// recall reads every screen and counts the drawn labels read right: a line read whose
+// box overlaps the label's and whose text is the label's (spaces and case aside).
+func recall(t testing.TB, r *perception.PixelReader, screens []pixelScreen, report bool) (hit, total int) {
+	for _, ps := range screens {
+		s, err := perception.Parse(ps.dump)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Uncovered) == 0 {
+			t.Fatalf("%s: the tree covers the screen, it should not", ps.name)
+		}
+		if err := r.Read(context.Background(), s, ps.shot); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ps.drawn {
+			total++
+			db := perception.Bounds{X1: d.Bounds.Min.X, Y1: d.Bounds.Min.Y, X2: d.Bounds.Max.X, Y2: d.Bounds.Max.Y}
+			found := false
+			for _, b := range s.Read {
+				if !b.Bounds.Intersect(db).Empty() && norm(b.Text) == norm(d.Text) {
+					found = true
+				}
+			}
+			if found {
+				hit++
+			} else if report {
+				var near []string
+				for _, b := range s.Read {
+					if !b.Bounds.Intersect(db).Empty() {
+						near = append(near, b.Text)
+					}
+				}
+				t.Logf("%s: missed %q (read there: %q)", ps.name, d.Text, near)
+			}
+		}
+	}
+	return hit, total
+}
+
+func TestRecallOnDrawnScreens(t *testing.T) {
+	tess := newTesseract(t)
+	r, err := perception.NewPixelReader(tess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	screens := pixelScreens(t)
+	hit, total := recall(t, r, screens, true)
+	t.Logf("recall %d/%d = %.1f%% (languages %v)", hit, total, 100*float64(hit)/float64(total), tess.Languages())
+	if hit*100 < total*95 {
+		t.Fatalf("recall %d/%d is under 95%%", hit, total)
+	}
+}

@@ -1,0 +1,173 @@
+package ocr
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/fairy-go/fairy/perception"
+)
+
+// Config says which tesseract to run and which languages to read.
+type Config struct {
+	// Program is the tesseract program (default: "tesseract" on the PATH).
+	Program string
+	// Languages are Tesseract language codes wanted, in order (default: eng, chi_sim);
+	// those whose data is not installed are left out (see Tesseract.Languages).
+	Languages []string
+}
+
+// Tesseract runs the tesseract program. Safe for concurrent use.
+type Tesseract struct {
+	program string
+	langs   []string
+}
+
+// New finds the program and the installed languages; ErrNotInstalled when there is no
+// tesseract, ErrNoLanguage when none of the wanted languages is installed.
+func New(ctx context.Context, cfg Config) (*Tesseract, error) {
+	prog := cfg.Program
+	if prog == "" {
+		prog = "tesseract"
+	}
+	path, err := exec.LookPath(prog)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNotInstalled, err)
+	}
+	want := cfg.Languages
+	if len(want) == 0 {
+		want = []string{"chi_sim", "eng"}
+	}
+	out, err := exec.CommandContext(ctx, path, "--list-langs").CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("ocr: %s --list-langs: %w: %s", path, err, bytes.TrimSpace(out))
+	}
+	var have []string
+	for _, l := range strings.Split(string(out), "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && !strings.Contains(l, " ") {
+			have = append(have, l)
+		}
+	}
+	t := &Tesseract{program: path}
+	for _, l := range want {
+		if slices.Contains(have, l) {
+			t.langs = append(t.langs, l)
+		}
+	}
+	if len(t.langs) == 0 {
+		return nil, fmt.Errorf("%w: wanted %s, installed %s", ErrNoLanguage, strings.Join(want, ", "), strings.Join(have, ", "))
+	}
+	return t, nil
+}
+
+// Languages are the languages read, as Tesseract names them (eng, chi_sim, …): the
+// scripts fairy can read from pixels.
+func (t *Tesseract) Languages() []string { return slices.Clone(t.langs) }
+
+// Read reads the words of img once per language (the CJK ones only when every asks for
+// all), the readings side by side (each word
+// says its Language): a line of Chinese read with English data comes out as confident-
+// looking Latin garbage when the languages are mixed in one reading, so perception takes,
+// line by line, the reading its engine was surest of. The image is taken as a uniform
+// block of lines (page segmentation mode 6): perception hands over its text lines stacked
+// one under another.
+func (t *Tesseract) Read(ctx context.Context, img *image.Gray, every bool) ([]perception.Word, error) {
+	var in bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&in, img); err != nil {
+		return nil, fmt.Errorf("ocr: encode image: %w", err)
+	}
+	langs := t.langs
+	if !every {
+		langs = slices.DeleteFunc(slices.Clone(t.langs), cjkData)
+		if len(langs) == 0 {
+			langs = t.langs // CJK data only: it reads Latin too
+		}
+	}
+	readings := make([][]perception.Word, len(langs))
+	g, gctx := errgroup.WithContext(ctx)
+	for i, lang := range langs {
+		g.Go(func() error {
+			ws, err := t.read(gctx, in.Bytes(), lang)
+			for k := range ws {
+				ws[k].Language = lang
+			}
+			readings[i] = ws
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	var words []perception.Word
+	for _, ws := range readings {
+		words = append(words, ws...)
+	}
+	return words, nil
+}
+
+// cjkData reports Tesseract language data for Chinese, Japanese or Korean.
+func cjkData(lang string) bool {
+	return strings.HasPrefix(lang, "chi_") || strings.HasPrefix(lang, "jpn") || strings.HasPrefix(lang, "kor")
+}
+
+// read runs tesseract once on a PNG with one language.
+func (t *Tesseract) read(ctx context.Context, png []byte, lang string) ([]perception.Word, error) {
+	cmd := exec.CommandContext(ctx, t.program, "stdin", "stdout", "-l", lang, "--psm", "6",
+		// The lines come dark on white at a known height: no inverted second reading, no
+		// resolution guess.
+		"-c", "tessedit_do_invert=0", "--dpi", "300", "tsv")
+	// One thread: the images are small, and the machine runs the agent beside it.
+	cmd.Env = append(cmd.Environ(), "OMP_THREAD_LIMIT=1")
+	cmd.Stdin = bytes.NewReader(png)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("ocr: tesseract: %w: %s", err, strings.TrimSpace(errOut.String()))
+	}
+	return parseTSV(out.Bytes())
+}
+
+// parseTSV reads Tesseract's TSV: level, page, block, paragraph, line, word, left, top,
+// width, height, confidence, text; words are level 5.
+func parseTSV(data []byte) ([]perception.Word, error) {
+	var words []perception.Word
+	for n, row := range strings.Split(string(data), "\n") {
+		if n == 0 || strings.TrimSpace(row) == "" {
+			continue // the header
+		}
+		f := strings.Split(strings.TrimRight(row, "\r"), "\t")
+		if len(f) < 12 {
+			return nil, fmt.Errorf("ocr: tesseract TSV line %d has %d fields, want 12", n+1, len(f))
+		}
+		if f[0] != "5" || strings.TrimSpace(f[11]) == "" {
+			continue
+		}
+		var v [4]int
+		for i := range v {
+			x, err := strconv.Atoi(f[6+i])
+			if err != nil {
+				return nil, fmt.Errorf("ocr: tesseract TSV line %d: %w", n+1, err)
+			}
+			v[i] = x
+		}
+		conf, err := strconv.ParseFloat(f[10], 64)
+		if err != nil {
+			return nil, fmt.Errorf("ocr: tesseract TSV line %d: %w", n+1, err)
+		}
+		words = append(words, perception.Word{Text: f[11], Box: image.Rect(v[0], v[1], v[0]+v[2], v[1]+v[3]), Confidence: conf})
+	}
+	return words, nil
+}

@@ -1,0 +1,406 @@
+package perception
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"image"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// Where the accessibility tree does not describe the screen — a WebView whose page exposes
+// no nodes, a SurfaceView or game canvas, a picture with no description — the screen's
+// words are only in its pixels. A [PixelReader] reads them there with an [OCR] engine and
+// adds what it reads as elements of the screen like the others, marked FromPicture.
+
+// Word is one word an [OCR] engine read, with its box in the pixels of the image it read.
+type Word struct {
+	Text string
+	Box  image.Rectangle
+	// Confidence is the engine's, 0..100.
+	Confidence float64
+	// Language is the language data the word was read with, when an engine reads an image
+	// once per language (each line then takes the reading it is surest of).
+	Language string
+}
+
+// OCR reads the words of an image (dark text on white, lines one under another). every
+// asks the engine to read with all its language data, each reading apart (see
+// Word.Language): some line shows characters drawn like CJK ideographs, or a lone
+// character (a key of a PIN pad) that one script's data may take for a letter of its own
+// (a slashed zero read as Q). Otherwise Latin-script data is enough, and several times
+// faster to load. The device side supplies it (executor/ocr runs Tesseract); perception
+// never runs a program.
+type OCR interface {
+	Read(ctx context.Context, img *image.Gray, every bool) ([]Word, error)
+}
+
+// TextBox is one line of text read from the picture, in screen pixels.
+type TextBox struct {
+	Text   string `json:"text"`
+	Bounds Bounds `json:"bounds"`
+	// Confidence is the OCR engine's mean over the line's words, 0..100.
+	Confidence float64 `json:"confidence"`
+}
+
+// Opaque view classes: they draw their content themselves, so with no children the tree
+// says nothing of what they show.
+var opaqueClasses = []string{"WebView", "SurfaceView", "TextureView", "GLSurfaceView", "FlutterView", "FlutterSurfaceView",
+	"UnityPlayer", "MapView", "Canvas", "View", "ImageView", "FrameLayout"}
+
+// uncoveredMinShare is the share of the screen (1/N) an undescribed view must cover to be
+// read: smaller ones are icons, which an [IconDescriber] captions.
+const uncoveredMinShare = 12
+
+// uncovered finds the regions the tree does not describe: visible leaves of the
+// foreground app that draw their own content (see opaqueClasses) with no text, no
+// description, not a list or a field, covering at least 1/uncoveredMinShare of the screen.
+func (b *builder) uncovered() {
+	t, s := b.t, b.s
+	area := s.Width * s.Height
+	if area == 0 {
+		return
+	}
+	for i := range t.nodes {
+		n := &t.nodes[i]
+		if n.vis.Empty() || n.pkg != s.Package || n.vis.Area()*uncoveredMinShare < area {
+			continue
+		}
+		if strings.TrimSpace(n.text) != "" || strings.TrimSpace(n.desc) != "" || n.has(fScrollable) || n.has(fEditable) || n.has(fHidden) {
+			continue
+		}
+		if !slices.Contains(opaqueClasses, shortClass(n.class)) {
+			continue
+		}
+		leaf := true
+		for _, k := range t.children(int32(i)) {
+			if !t.nodes[k].vis.Empty() {
+				leaf = false
+				break
+			}
+		}
+		if leaf {
+			s.Uncovered = append(s.Uncovered, n.vis)
+		}
+	}
+}
+
+// PixelReader reads the regions of a screen that its tree does not describe
+// ([Screen.Uncovered]) with an [OCR] engine. It finds the text lines of a region first and
+// reads them all in one pass (see buildStrip), and caches what it read by the region's
+// pixels, so a region shown again costs a hash. Safe for concurrent use.
+type PixelReader struct {
+	ocr  OCR
+	seed maphash.Seed
+
+	mu    sync.Mutex
+	cache map[regionKey][]TextBox // boxes relative to the region's corner
+	calls int
+}
+
+type regionKey struct {
+	w, h int
+	sum  uint64
+}
+
+// maxCachedRegions bounds the cache; past it, the oldest half is forgotten.
+const maxCachedRegions = 512
+
+// NewPixelReader returns a reader using ocr.
+func NewPixelReader(ocr OCR) (*PixelReader, error) {
+	if ocr == nil {
+		return nil, errors.New("perception pixel reader: nil OCR")
+	}
+	return &PixelReader{ocr: ocr, seed: maphash.MakeSeed(), cache: map[regionKey][]TextBox{}}, nil
+}
+
+// Calls reports how many times the reader ran the OCR engine (cache misses with text).
+func (r *PixelReader) Calls() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.calls
+}
+
+// Read reads the uncovered regions of s from shot (a screenshot of the same screen, at its
+// size) and adds each line read as an element (see [Screen.AddRead]). A screen the tree
+// covers costs nothing. On an OCR error the regions read before it are kept and the error
+// is returned.
+func (r *PixelReader) Read(ctx context.Context, s *Screen, shot image.Image) error {
+	if len(s.Uncovered) == 0 {
+		return nil
+	}
+	sb := shot.Bounds()
+	if s.Width > 0 && (sb.Dx() != s.Width || sb.Dy() != s.Height) {
+		return fmt.Errorf("%w: screenshot %dx%d, screen %dx%d", ErrImage, sb.Dx(), sb.Dy(), s.Width, s.Height)
+	}
+	var read []TextBox
+	for _, u := range s.Uncovered {
+		rr := image.Rect(u.X1, u.Y1, u.X2, u.Y2).Add(sb.Min).Intersect(sb)
+		if rr.Empty() {
+			continue
+		}
+		boxes, err := r.region(ctx, shot, rr)
+		if err != nil {
+			s.AddRead(read)
+			return fmt.Errorf("perception read region %v: %w", u, err)
+		}
+		for _, b := range boxes {
+			b.Bounds = Bounds{X1: b.Bounds.X1 + u.X1, Y1: b.Bounds.Y1 + u.Y1, X2: b.Bounds.X2 + u.X1, Y2: b.Bounds.Y2 + u.Y1}
+			read = append(read, b)
+		}
+	}
+	s.AddRead(read)
+	return nil
+}
+
+// region reads one region (rr in shot's pixels); boxes are relative to rr's corner.
+func (r *PixelReader) region(ctx context.Context, shot image.Image, rr image.Rectangle) ([]TextBox, error) {
+	key := regionKey{w: rr.Dx(), h: rr.Dy(), sum: r.hash(shot, rr)}
+	r.mu.Lock()
+	boxes, ok := r.cache[key]
+	r.mu.Unlock()
+	if ok {
+		return boxes, nil
+	}
+	lines := findLines(shot, rr)
+	if len(lines) > 0 {
+		st := buildStrip(shot, lines)
+		every := slices.ContainsFunc(lines, func(l lineBox) bool { return l.wide || l.r.Dx()*5 <= l.r.Dy()*6 })
+		words, err := r.ocr.Read(ctx, st.img, every)
+		if err != nil {
+			return nil, err
+		}
+		r.mu.Lock()
+		r.calls++
+		r.mu.Unlock()
+		boxes = assemble(st, lines, words, rr.Min)
+	}
+	r.mu.Lock()
+	if len(r.cache) >= maxCachedRegions {
+		for k := range r.cache { // map order is random: forget about half
+			delete(r.cache, k)
+			if len(r.cache) < maxCachedRegions/2 {
+				break
+			}
+		}
+	}
+	r.cache[key] = boxes
+	r.mu.Unlock()
+	return boxes, nil
+}
+
+func (r *PixelReader) hash(img image.Image, rr image.Rectangle) uint64 {
+	var h maphash.Hash
+	h.SetSeed(r.seed)
+	if pix, stride, rect, ok := rgbaPix(img); ok {
+		for y := rr.Min.Y; y < rr.Max.Y; y++ {
+			o := (y-rect.Min.Y)*stride + (rr.Min.X-rect.Min.X)*4
+			h.Write(pix[o : o+rr.Dx()*4])
+		}
+		return h.Sum64()
+	}
+	g := gray(img, rr)
+	h.Write(g)
+	return h.Sum64()
+}
+
+// minHanConfidence is the confidence under which a CJK word read on a line is taken for
+// the CJK data's guess at a Latin sign (¥ read as 半).
+const minHanConfidence = 70
+
+// minConfidence is the mean word confidence under which a line is taken for noise (the
+// ring of a map pin read as "©").
+const minConfidence = 45
+
+// assemble turns the words read off the strip into one box per line, relative to origin.
+func assemble(st strip, lines []lineBox, words []Word, origin image.Point) []TextBox {
+	// Words per line and language.
+	per := make([]map[string][]Word, len(lines))
+	for _, w := range words {
+		if strings.TrimSpace(w.Text) == "" {
+			continue
+		}
+		if i := st.lineOf(w.Box.Min.Y, w.Box.Max.Y); i >= 0 {
+			if per[i] == nil {
+				per[i] = map[string][]Word{}
+			}
+			per[i][w.Language] = append(per[i][w.Language], w)
+		}
+	}
+	var out []TextBox
+	for i, byLang := range per {
+		ws := pickReading(byLang, lines[i].wide)
+		if len(ws) == 0 {
+			continue
+		}
+		slices.SortFunc(ws, func(a, b Word) int { return a.Box.Min.X - b.Box.Min.X })
+		var sb strings.Builder
+		conf := 0.0
+		for k, w := range ws {
+			t := strings.TrimSpace(w.Text)
+			if k > 0 && !(isWide(lastRune(sb.String())) && isWide(firstRune(t))) {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(t)
+			conf += w.Confidence
+		}
+		conf /= float64(len(ws))
+		text := sb.String()
+		if conf < minConfidence || !strings.ContainsFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+			continue
+		}
+		l := lines[i].r.Sub(origin)
+		out = append(out, TextBox{Text: text, Bounds: Bounds{X1: l.Min.X, Y1: l.Min.Y, X2: l.Max.X, Y2: l.Max.Y}, Confidence: conf})
+	}
+	return out
+}
+
+// pickReading chooses what a line says from its readings, one per language. A line that
+// does not look CJK takes the surest reading without CJK characters. A line that does
+// takes the CJK words of the reading richest in them and, between them, the words of the
+// reading poorest in them: the data of each script reads the other as confident garbage
+// (乌龙茶 as "SER", ¥36 as "半 36"), so each script is taken from its own reader.
+func pickReading(byLang map[string][]Word, wide bool) []Word {
+	langs := make([]string, 0, len(byLang))
+	for l := range byLang {
+		langs = append(langs, l)
+	}
+	slices.Sort(langs)
+	isHan := func(w Word) bool { return w.Confidence >= minHanConfidence && strings.ContainsFunc(w.Text, isWide) }
+	hanWords := func(ws []Word) int {
+		n := 0
+		for _, w := range ws {
+			if isHan(w) {
+				n++
+			}
+		}
+		return n
+	}
+	mean := func(ws []Word) float64 {
+		c := 0.0
+		for _, w := range ws {
+			c += w.Confidence
+		}
+		return c / float64(max(1, len(ws)))
+	}
+	if !wide || len(langs) == 1 {
+		var best []Word
+		bestConf := -1.0
+		for _, l := range langs {
+			ws := byLang[l]
+			if c := mean(ws); (hanWords(ws) == 0 || len(langs) == 1) && c > bestConf {
+				best, bestConf = ws, c
+			}
+		}
+		if best != nil {
+			return best
+		}
+		return byLang[langs[0]]
+	}
+	rich := langs[0]
+	for _, l := range langs {
+		if hanWords(byLang[l]) > hanWords(byLang[rich]) {
+			rich = l
+		}
+	}
+	if hanWords(byLang[rich]) == 0 {
+		return pickReading(byLang, false) // it only looked CJK (a line of capitals)
+	}
+	poor := ""
+	for _, l := range langs {
+		if l != rich && (poor == "" || hanWords(byLang[l]) < hanWords(byLang[poor])) {
+			poor = l
+		}
+	}
+	var out []Word
+	for _, w := range byLang[rich] {
+		if isHan(w) {
+			out = append(out, w)
+		}
+	}
+	for _, w := range byLang[poor] {
+		overlaps := false
+		for _, h := range out {
+			if w.Box.Min.X < h.Box.Max.X && h.Box.Min.X < w.Box.Max.X {
+				overlaps = true
+				break
+			}
+		}
+		if !overlaps {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// isWide reports a CJK character: words of such scripts are written without spaces.
+func isWide(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || (r >= 0x3000 && r <= 0x303f) || (r >= 0xff00 && r <= 0xffef)
+}
+
+func lastRune(s string) rune {
+	r := []rune(s)
+	if len(r) == 0 {
+		return 0
+	}
+	return r[len(r)-1]
+}
+
+func firstRune(s string) rune {
+	for _, r := range s {
+		return r
+	}
+	return 0
+}
+
+// AddRead adds text read from the picture to s: each box becomes an element (role text,
+// FromPicture, tappable: a drawn control cannot be told from a drawn label), numbered after
+// the tree's, in reading order; the text form lists them at the end with "(read from the
+// picture)". The page signature then also holds the first line read (its heading), without
+// digits, so pages that differ only in their pixels are told apart while amounts and
+// counts keep one page one signature.
+func (s *Screen) AddRead(boxes []TextBox) {
+	if len(boxes) == 0 {
+		return
+	}
+	slices.SortStableFunc(boxes, func(a, b TextBox) int {
+		if a.Bounds.Y2 <= b.Bounds.Y1 {
+			return -1
+		}
+		if b.Bounds.Y2 <= a.Bounds.Y1 {
+			return 1
+		}
+		return a.Bounds.X1 - b.Bounds.X1
+	})
+	heading := ""
+	for _, b := range boxes {
+		e := Element{
+			Index: len(s.Elements) + 1, Role: "text", Label: b.Text, Text: b.Text, Class: readClass, Package: s.Package,
+			Bounds: b.Bounds, Center: b.Bounds.Center(), Clickable: true, Enabled: true, FromPicture: true,
+		}
+		s.lines = append(s.lines, line{depth: 0, elem: int32(len(s.Elements))})
+		s.Elements = append(s.Elements, e)
+		s.Read = append(s.Read, b)
+		if heading == "" {
+			heading = strings.TrimSpace(strings.Map(func(r rune) rune {
+				if unicode.IsDigit(r) || unicode.Is(unicode.Sc, r) {
+					return -1
+				}
+				return r
+			}, b.Text))
+		}
+	}
+	if heading != "" {
+		s.Signature = fmt.Sprintf("%016x", fnvString(fnvString(fnvOffset, s.Signature), "\x00read\x00"+heading))
+	}
+}
+
+// readClass is the class of an element read from the picture: no view has it.
+const readClass = "fairy.ReadFromPicture"
+
+// ReadNote is what the text form writes after an element read from the picture.
+const ReadNote = "(read from the picture)"
