@@ -78,6 +78,11 @@ type RunOptions struct {
 	// LearnTasks its tasks.
 	Learn      string   `json:"learn,omitempty"`
 	LearnTasks []string `json:"learn_tasks,omitempty"`
+	// ModelErrors are the injected model error rates (--model-errors), Seed what drew
+	// them; ModelErrorsLearnOnly: only the cold and learning passes had them.
+	ModelErrors          string `json:"model_errors,omitempty"`
+	ModelErrorsLearnOnly bool   `json:"model_errors_learn_only,omitempty"`
+	Seed                 uint64 `json:"seed,omitempty"`
 }
 
 // TaskResult is one task run in the report.
@@ -120,6 +125,19 @@ type TaskResult struct {
 	// CriticalStepCalls are the model calls of its steps the run waited on (Re-Planner,
 	// decider, interactor; not the background Key Context Collector).
 	CriticalStepCalls int `json:"critical_step_calls"`
+	// InjectedErrors counts the model errors injected into the run, by kind.
+	InjectedErrors map[string]int `json:"injected_errors,omitempty"`
+	// FalseSuccess: the agent reported the task done and the task's checks failed.
+	FalseSuccess bool `json:"false_success"`
+	// Sensitive counts the sensitive actions the run carried out; Unnamed those of them
+	// done without a consent question that named their specifics (recipient and text,
+	// items and amount and payee, what is deleted); ConsentsRefused the consents the
+	// simulated user refused; Unjudgeable the consent questions that hid the specifics
+	// the user needed to judge them.
+	Sensitive       int `json:"sensitive_actions"`
+	Unnamed         int `json:"sensitive_without_named_consent"`
+	ConsentsRefused int `json:"consents_refused"`
+	Unjudgeable     int `json:"questions_not_judgeable"`
 }
 
 // Totals add up task results.
@@ -142,11 +160,20 @@ type Totals struct {
 	RoutineSteps     int            `json:"routine_steps"`
 	KnownReads       int            `json:"known_reads"`
 	SkippedLearns    int            `json:"skipped_learns"`
-	Cold             *Totals        `json:"cold,omitempty"`
-	Warm             *Totals        `json:"warm,omitempty"`
-	WarmIndependent  *Totals        `json:"warm_independent,omitempty"`
-	Learn            *Totals        `json:"learn,omitempty"`
-	ColdWarm         *ColdWarm      `json:"cold_warm,omitempty"`
+	// SuccessRate is Passed/Tasks; FalseSuccess the runs reported done whose checks
+	// failed; the rest as in TaskResult, added up.
+	SuccessRate     float64        `json:"success_rate"`
+	FalseSuccess    int            `json:"false_success"`
+	Sensitive       int            `json:"sensitive_actions"`
+	Unnamed         int            `json:"sensitive_without_named_consent"`
+	ConsentsRefused int            `json:"consents_refused"`
+	Unjudgeable     int            `json:"questions_not_judgeable"`
+	InjectedErrors  map[string]int `json:"injected_errors,omitempty"`
+	Cold            *Totals        `json:"cold,omitempty"`
+	Warm            *Totals        `json:"warm,omitempty"`
+	WarmIndependent *Totals        `json:"warm_independent,omitempty"`
+	Learn           *Totals        `json:"learn,omitempty"`
+	ColdWarm        *ColdWarm      `json:"cold_warm,omitempty"`
 }
 
 // ColdWarm compares the cold pass (empty knowledge) with the warm pass (what the cold pass
@@ -284,6 +311,20 @@ func addTo(t *Totals, r TaskResult) {
 	t.RoutineSteps += r.RoutineSteps
 	t.KnownReads += r.KnownReads
 	t.SkippedLearns += r.SkippedLearns
+	t.SuccessRate = float64(t.Passed) / float64(t.Tasks)
+	if r.FalseSuccess {
+		t.FalseSuccess++
+	}
+	t.Sensitive += r.Sensitive
+	t.Unnamed += r.Unnamed
+	t.ConsentsRefused += r.ConsentsRefused
+	t.Unjudgeable += r.Unjudgeable
+	for k, v := range r.InjectedErrors {
+		if t.InjectedErrors == nil {
+			t.InjectedErrors = map[string]int{}
+		}
+		t.InjectedErrors[k] += v
+	}
 }
 
 func reduction(cold, warm int) float64 {

@@ -171,6 +171,15 @@ type FinishChecked struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// ModelErrorInjected is an error an evaluation injected into a model answer on purpose
+// (`fairy eval --model-errors`): which role, which kind, what changed.
+type ModelErrorInjected struct {
+	Step   int    `json:"step"`
+	Role   string `json:"role"`
+	Error  string `json:"kind"` // the kind of error: grounding, stale, format, …
+	Change string `json:"change"`
+}
+
 // ModelCalled accounts for one model call.
 type ModelCalled struct {
 	Role             string  `json:"role"`
@@ -255,6 +264,9 @@ func (FinishChecked) Kind() string { return "FinishChecked" }
 
 // Kind implements Event.
 func (ModelCalled) Kind() string { return "ModelCalled" }
+
+// Kind implements Event.
+func (ModelErrorInjected) Kind() string { return "ModelErrorInjected" }
 
 // Kind implements Event.
 func (TaskFinished) Kind() string { return "TaskFinished" }

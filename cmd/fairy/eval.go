@@ -16,6 +16,7 @@ import (
 	"github.com/fairy-go/fairy/eval/agentrun"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/knowledge/etcdstore"
+	"github.com/fairy-go/fairy/llm/inject"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/spf13/cobra"
 )
@@ -52,6 +53,10 @@ type evalFlags struct {
 	evalTags  string
 	// profile is the virtual phones' timing (sim.ParseProfile).
 	profile string
+	// modelErrors, modelErrorsIn and seed inject model errors (llm/inject).
+	modelErrors   string
+	modelErrorsIn string
+	seed          uint64
 }
 
 // newEvalCmd builds `fairy eval`.
@@ -96,6 +101,9 @@ Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 	fl.StringVar(&f.learnFrom, "learn-from", "", "learn first on this suite's tasks, then evaluate SUITE cold and with what they learned")
 	fl.StringVar(&f.learnTags, "learn-tags", "", "learn first on SUITE's tasks with one of these tags (comma-separated)")
 	fl.StringVar(&f.evalTags, "eval-tags", "", "with --learn-tags: evaluate the tasks with one of these tags (default: all the others)")
+	fl.StringVar(&f.modelErrors, "model-errors", "", "inject model errors at these rates: KIND=RATE,… with kinds grounding, index, typo, repeat, stale, reflect, done, format (e.g. grounding=0.2,reflect=0.05)")
+	fl.StringVar(&f.modelErrorsIn, "model-errors-in", "all", "passes that get --model-errors: all, or learn (the cold and learning passes only: clean runs on knowledge learned from a model that erred)")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of the injected model errors (each run draws its own from it, the task, the pass and the repeat)")
 	addEvalModelFlags(cmd)
 	return cmd
 }
@@ -134,6 +142,13 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	learn, err := learnSuite(suite, f)
 	if err != nil {
 		return withExit(2, err)
+	}
+	rates, err := inject.ParseRates(f.modelErrors)
+	if err != nil {
+		return withExit(2, fmt.Errorf("--model-errors: %w", err))
+	}
+	if f.modelErrorsIn != "all" && f.modelErrorsIn != "learn" {
+		return withExit(2, fmt.Errorf("--model-errors-in %q: want all or learn", f.modelErrorsIn))
 	}
 	rc, err := d.Config(cmd)
 	if err != nil {
@@ -187,11 +202,19 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		fmt.Fprintf(out, "phones: %d virtual phone(s) (sim, a test double)\n", f.sims)
 	}
 	fmt.Fprintf(out, "suite %s: %d tasks → %s\n", suite.Name, len(suite.Tasks), f.out)
+	if rates.Any() {
+		where := "every pass"
+		if f.modelErrorsIn == "learn" {
+			where = "the passes that learn only (cold, learning)"
+		}
+		fmt.Fprintf(out, "model errors injected on purpose: %s, seed %d, in %s\n", rates, f.seed, where)
+	}
 	if learn != nil {
 		fmt.Fprintf(out, "learning first on %d tasks: %s\n", len(learn.Tasks), taskIDs(learn))
 	}
 	rep, runErr := eval.Run(ctx, eval.Config{Suite: suite, Learn: learn, Agent: agent, Devices: devices, Out: f.out, Parallel: f.parallel,
-		Repeat: f.repeat, Knowledge: f.knowledge, ColdWarm: f.coldWarm, NoNavigate: f.noNavigate, Merge: agentrun.Merge, Progress: out, Logger: log})
+		Repeat: f.repeat, Knowledge: f.knowledge, ColdWarm: f.coldWarm, NoNavigate: f.noNavigate, Merge: agentrun.Merge, Progress: out, Logger: log,
+		ModelErrors: rates, ModelErrorsLearnOnly: f.modelErrorsIn == "learn", Seed: f.seed})
 	if rep != nil {
 		t := rep.Totals
 		fmt.Fprintf(out, "passed %d of %d · %d model calls · %.1f s\n", t.Passed, t.Tasks, t.ModelCalls, t.WallSeconds)
