@@ -58,8 +58,8 @@ type Summary struct {
 	Knowledge            KnowledgeUse   `json:"knowledge"`
 	// InjectedErrors counts the model errors an evaluation injected, by kind.
 	InjectedErrors map[string]int `json:"injected_errors,omitempty"`
-	Started              time.Time      `json:"started"`
-	Finished             time.Time      `json:"finished"`
+	Started        time.Time      `json:"started"`
+	Finished       time.Time      `json:"finished"`
 }
 
 // TaskSummary is one app task in summary.json.
