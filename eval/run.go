@@ -527,6 +527,17 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 		r.Shortcuts = countShortcuts(tr)
 	}
 	r.Checks = append(r.Checks, assertQuestions(j.Task.Questions, r.Questions, tr)...)
+	for _, q := range r.Questions {
+		if q.Refused {
+			r.ConsentsRefused++
+		}
+		if q.Unjudgeable {
+			r.Unjudgeable++
+		}
+	}
+	if tr != nil {
+		r.Sensitive, r.Unnamed = sensitiveActions(tr)
+	}
 	r.Pass = true
 	var failed []string
 	for _, c := range r.Checks {

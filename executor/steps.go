@@ -36,6 +36,9 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 	}
 	prev := r.screen
 	r.screen, r.rawPNG = s, png
+	if items := itemLines(s); len(items) > 0 {
+		r.items = items // what an order holds, for a payment page that shows only the amount
+	}
 	r.secure = png != nil && isBlack(png)
 	r.image, r.imageMIME = nil, ""
 	var marked []byte
@@ -249,6 +252,10 @@ func (r *run) bindConsent(need *interaction.Need) {
 	v := offers[0]
 	need.Category, need.Action, need.Subject = v.Category, v.Action, v.Subject
 	need.Reason = fmt.Sprintf("%s — a yes allows once: %s (%s)", need.Reason, v.Subject, v.Category)
+	if spec := readSpecifics(v.Category, r.screen, r.element(indexOf(r.screen, v.Target)), r.items, r.a.Task.App).String(); spec != "" {
+		need.Specifics = spec
+		need.Reason += " — " + spec
+	}
 }
 
 // interact runs the interaction loop for the pending need.
@@ -267,6 +274,11 @@ func (r *run) interact(ctx context.Context) (State, error) {
 		return StateError, err
 	}
 	if res.Refused() {
+		if need.Specifics != "" && corrects(res.Answer) && r.corrections < maxCorrections {
+			// The person refused what the question named and said what they meant: the
+			// steps before led to a wrong result, whatever the Re-Planner judged.
+			return r.recoverFromRefusal(ctx, need, res.Answer)
+		}
 		return StateRefuse, r.setReason("the person refused: " + need.Reason)
 	}
 	if !res.Settled {
@@ -499,9 +511,16 @@ func (r *run) guard() (State, error) {
 
 // hold publishes that the guard held a back and sets the consent question for it.
 func (r *run) hold(a memory.Action, v Verdict) {
-	r.publish(memory.ActionGuarded{Step: r.step, Action: r.masked([]memory.Action{a})[0], Category: v.Category, Target: v.Target})
-	r.need = &interaction.Need{Step: r.step, Type: v.Type, Reason: fmt.Sprintf("%s (%s)", v.Subject, v.Category),
-		Subgoal: r.subgoal, Screen: r.screen.Text(), Category: v.Category, Action: v.Action, Subject: v.Subject}
+	// The question names what the person needs to judge it, read from the screen: a
+	// model that tapped the wrong row cannot hide it behind "tap Send".
+	spec := readSpecifics(v.Category, r.screen, r.element(a.Index), r.items, r.a.Task.App).String()
+	r.publish(memory.ActionGuarded{Step: r.step, Action: r.masked([]memory.Action{a})[0], Category: v.Category, Target: v.Target, Specifics: spec})
+	reason := fmt.Sprintf("%s (%s)", v.Subject, v.Category)
+	if spec != "" {
+		reason += " — " + spec
+	}
+	r.need = &interaction.Need{Step: r.step, Type: v.Type, Reason: reason,
+		Subgoal: r.subgoal, Screen: r.screen.Text(), Category: v.Category, Action: v.Action, Subject: v.Subject, Specifics: spec}
 }
 
 // judge asks the guard about a on the current screen; focus is the element that has the

@@ -78,6 +78,9 @@ type Need struct {
 	Category string // the guard category a consent covers ("": the consent covers nothing sensitive)
 	Action   string // the identity of the one action a consent covers (the guard's Verdict.Action)
 	Subject  string // what the consent is for, e.g. `tap "Pay ¥18"`
+	// Specifics are what a person needs to judge the consent, read from the screen
+	// ("to: Bob Smith; text: …"); the question always shows them.
+	Specifics string
 }
 
 // Result is how an interaction ended.
@@ -86,6 +89,7 @@ type Result struct {
 	Summary string          // pushed onto the instruction stack
 	Consent *memory.Consent // for types 1 and 2: granted or refused
 	Turns   int
+	Answer  string // the person's last answer
 }
 
 // Refused reports whether the person refused consent.
@@ -129,6 +133,15 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 			if need.Subject != "" && need.Category != "" && need.Action != "" {
 				q.Covers = fmt.Sprintf("%s (%s)", need.Subject, need.Category)
 			}
+			if sp := need.Specifics; sp != "" {
+				// Whatever the interactor model wrote, the person sees the specifics.
+				if !strings.Contains(q.Text, sp) {
+					q.Text = strings.TrimRight(q.Text, " ") + " — " + sp
+				}
+				if q.Covers != "" {
+					q.Covers += " — " + sp
+				}
+			}
 		}
 		it.cfg.Bus.Publish(memory.InteractionAsked{Step: need.Step, Type: need.Type, Question: q.Text, Options: q.Options})
 		reply, err := it.cfg.Dialoger.Ask(ctx, q)
@@ -142,7 +155,7 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 		// A plain "no" to a consent question ends it at once, whatever a model would make of it.
 		if need.Type <= 2 {
 			if granted, clear := yesNo(reply); clear && !granted {
-				res := Result{Settled: true, Turns: turns, Summary: fmt.Sprintf("The person refused: %s.", need.Reason),
+				res := Result{Settled: true, Turns: turns, Answer: reply, Summary: fmt.Sprintf("The person refused: %s.", need.Reason),
 					Consent: &memory.Consent{Granted: false, Category: need.Category, Action: need.Action, Subject: need.Subject}}
 				it.end(need, res)
 				return res, nil
@@ -154,7 +167,7 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 // settle builds the result of a settled interaction; false when a consent question has no
 // clear verdict and turns remain to ask again.
 func (it *Interactor) settle(need Need, a prompts.InteractorAnswer, lastAnswer string, turns int) (Result, bool) {
-	res := Result{Settled: true, Summary: strings.TrimSpace(a.Summary), Turns: turns}
+	res := Result{Settled: true, Summary: strings.TrimSpace(a.Summary), Turns: turns, Answer: lastAnswer}
 	if res.Summary == "" {
 		res.Summary = fmt.Sprintf("About %q the person answered: %s", need.Reason, lastAnswer)
 	}

@@ -128,6 +128,9 @@ type ActionGuarded struct {
 	Action   Action `json:"action"`
 	Category string `json:"category"`
 	Target   string `json:"target,omitempty"` // the element's label
+	// Specifics are what the consent question names, read from the screen: "to: …;
+	// text: …" for a send, items, amount and payee for an order or payment.
+	Specifics string `json:"specifics,omitempty"`
 }
 
 // ElementRef identifies the element an action touched, robustly (not by index).
