@@ -57,6 +57,10 @@ type evalFlags struct {
 	modelErrors   string
 	modelErrorsIn string
 	seed          uint64
+	// sweep (KIND=R1,R2,…) and seeds run the cold/warm evaluation once per rate and seed
+	// and write the robustness table.
+	sweep string
+	seeds string
 }
 
 // newEvalCmd builds `fairy eval`.
@@ -104,6 +108,8 @@ Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 	fl.StringVar(&f.modelErrors, "model-errors", "", "inject model errors at these rates: KIND=RATE,… with kinds grounding, index, typo, repeat, stale, reflect, done, format (e.g. grounding=0.2,reflect=0.05)")
 	fl.StringVar(&f.modelErrorsIn, "model-errors-in", "all", "passes that get --model-errors: all, or learn (the cold and learning passes only: clean runs on knowledge learned from a model that erred)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the injected model errors (each run draws its own from it, the task, the pass and the repeat)")
+	fl.StringVar(&f.sweep, "sweep", "", "with --cold-warm: evaluate once per rate of one error kind, KIND=R1,R2,… (e.g. grounding=0,0.1,0.2,0.3), on top of --model-errors, and write robustness.json/md/html into --out")
+	fl.StringVar(&f.seeds, "seeds", "", "with --sweep: the seeds to run each rate with, comma-separated (default: --seed)")
 	addEvalModelFlags(cmd)
 	return cmd
 }
@@ -146,6 +152,9 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	rates, err := inject.ParseRates(f.modelErrors)
 	if err != nil {
 		return withExit(2, fmt.Errorf("--model-errors: %w", err))
+	}
+	if err := checkSweep(f); err != nil {
+		return withExit(2, err)
 	}
 	if f.modelErrorsIn != "all" && f.modelErrorsIn != "learn" {
 		return withExit(2, fmt.Errorf("--model-errors-in %q: want all or learn", f.modelErrorsIn))
@@ -212,9 +221,13 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	if learn != nil {
 		fmt.Fprintf(out, "learning first on %d tasks: %s\n", len(learn.Tasks), taskIDs(learn))
 	}
-	rep, runErr := eval.Run(ctx, eval.Config{Suite: suite, Learn: learn, Agent: agent, Devices: devices, Out: f.out, Parallel: f.parallel,
+	ecfg := eval.Config{Suite: suite, Learn: learn, Agent: agent, Devices: devices, Out: f.out, Parallel: f.parallel,
 		Repeat: f.repeat, Knowledge: f.knowledge, ColdWarm: f.coldWarm, NoNavigate: f.noNavigate, Merge: agentrun.Merge, Progress: out, Logger: log,
-		ModelErrors: rates, ModelErrorsLearnOnly: f.modelErrorsIn == "learn", Seed: f.seed})
+		ModelErrors: rates, ModelErrorsLearnOnly: f.modelErrorsIn == "learn", Seed: f.seed}
+	if f.sweep != "" {
+		return runSweep(ctx, out, ecfg, f)
+	}
+	rep, runErr := eval.Run(ctx, ecfg)
 	if rep != nil {
 		t := rep.Totals
 		fmt.Fprintf(out, "passed %d of %d · %d model calls · %.1f s\n", t.Passed, t.Tasks, t.ModelCalls, t.WallSeconds)
