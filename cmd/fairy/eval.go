@@ -67,7 +67,7 @@ type evalFlags struct {
 func newEvalCmd(d evalDeps) *cobra.Command {
 	var f evalFlags
 	cmd := &cobra.Command{
-		Use:   "eval SUITE [--devices S1,S2,… | --sim N] [--parallel N] [--repeat K] [--knowledge fresh|shared|FILE] [--cold-warm] [--learn-from LEARN | --learn-tags T --eval-tags T] [--no-navigate] [--out DIR]",
+		Use:   "eval SUITE [--devices S1,S2,… | --sim N] [--parallel N] [--repeat K] [--knowledge fresh|shared|FILE] [--cold-warm] [--learn-from LEARN | --learn-tags T --eval-tags T] [--no-navigate] [--model-errors KIND=RATE,… [--seed N] [--model-errors-in all|learn] [--sweep KIND=R1,R2,… --seeds S1,S2]] [--out DIR]",
 		Short: "Evaluate the agent on a suite of tasks with simulated users, on one or many phones",
 		Long: `Runs every task of SUITE (a YAML file, or builtin:sim) with its simulated user, checks the
 outcome, and writes report.json, report.md and report.html (plus one run directory per task)
@@ -85,6 +85,24 @@ mechanism (verified steps, Navigate replays, skipped fixed calls, calls per role
 tagged --eval-tags, are evaluated) learns first on those tasks into one shared knowledge
 file, then runs the evaluated tasks cold and with that file, both ways: learn-then-evaluate.
 --no-navigate compiles the scripted rules without Navigate (a single pass or the cold one).
+
+Model errors: --model-errors KIND=RATE,… makes the agent's model (scripted or real) err on
+purpose, at the role boundary, drawn from --seed: grounding (a tap on another element of the
+same screen), index (a number not on the screen), typo (one character of typed text),
+repeat (the last action again), stale (the previous answer again), reflect (a false A
+verdict), done (a false "Finished"), format (prose around the JSON, truncated JSON, a
+missing key). Each injected error is a ModelErrorInjected line in the run's trace (step,
+role, kind, what changed) and counted in the report, with false successes (done, and the
+task's checks failed), sensitive actions done without a consent that named their
+specifics, and refused consents. --model-errors-in learn injects them only where
+knowledge is learned (cold and learning passes): the warm passes then measure clean runs
+on knowledge learned from a model that erred. --sweep grounding=0,0.1,0.2,0.3 --seeds
+1,2,3 runs the cold/warm evaluation per rate and seed and writes the robustness table
+(robustness.md/json/html). Example:
+
+  fairy eval builtin:sim --sim 2 --parallel 2 --cold-warm --model-errors grounding=0.2,reflect=0.05 --seed 1 --out /tmp/e
+  fairy eval builtin:sim --sim 2 --parallel 2 --cold-warm --sweep grounding=0,0.1,0.2,0.3 --seeds 1,2,3 --out /tmp/r
+
 Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
