@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -219,10 +220,23 @@ func sensitiveActions(tr *Trajectory) (sensitive, unnamed int) {
 			}
 			sensitive++
 			if last == nil || last.category != x.Consent || last.specifics == "" ||
-				!strings.Contains(asked, last.specifics) || !namedFor(x.Consent, last.specifics) {
+				!namesAll(asked, last.specifics) || !namedFor(x.Consent, last.specifics) {
 				unnamed++
 			}
 		}
 	}
 	return sensitive, unnamed
+}
+
+// namesAll reports whether the questions asked name every value of specifics.
+func namesAll(asked, specifics string) bool {
+	for k, v := range specificsOf(specifics) {
+		if uq, err := strconv.Unquote(v); err == nil && k == "text" {
+			v = uq
+		}
+		if !strings.Contains(asked, v) {
+			return false
+		}
+	}
+	return true
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/fairy-go/fairy/llm"
@@ -134,9 +135,10 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 				q.Covers = fmt.Sprintf("%s (%s)", need.Subject, need.Category)
 			}
 			if sp := need.Specifics; sp != "" {
-				// Whatever the interactor model wrote, the person sees the specifics.
-				if !strings.Contains(q.Text, sp) {
-					q.Text = strings.TrimRight(q.Text, " ") + " — " + sp
+				// Whatever the interactor model wrote, the person sees the specifics: those
+				// its question does not name already are added to it.
+				if miss := missingSpecifics(q.Text, sp); miss != "" {
+					q.Text = strings.TrimRight(q.Text, " ") + " — " + miss
 				}
 				if q.Covers != "" {
 					q.Covers += " — " + sp
@@ -162,6 +164,26 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 			}
 		}
 	}
+}
+
+// missingSpecifics are the parts of specifics ("to: Bob; text: \"hi\"") whose value the
+// question does not name, in the same form; "" when it names them all.
+func missingSpecifics(question, specifics string) string {
+	var miss []string
+	for _, part := range strings.Split(specifics, "; ") {
+		_, v, ok := strings.Cut(part, ": ")
+		if !ok {
+			miss = append(miss, part)
+			continue
+		}
+		if uq, err := strconv.Unquote(v); err == nil {
+			v = uq
+		}
+		if !strings.Contains(question, v) {
+			miss = append(miss, part)
+		}
+	}
+	return strings.Join(miss, "; ")
 }
 
 // settle builds the result of a settled interaction; false when a consent question has no
