@@ -217,6 +217,7 @@ type run struct {
 	finishAfter bool
 	items       []string // the item lines of the last screen that showed an order's items
 	corrections int      // consents the person refused with a correction, in this task
+	choices     []string // the person's answers to choice questions (type 3), in this task
 
 	loops      map[string]int
 	loopBreaks int

@@ -193,3 +193,25 @@ func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, ans
 	r.reuse, r.noActs = false, false
 	return StatePerceive, nil
 }
+
+// unshownChoice is, for a task that ends with an answer, the first of the person's
+// choices (the answer's lead: "Alice Wong" of "Alice Wong, from work") that the final
+// screen does not show; "" when it shows them all, or the task has no answer.
+func (r *run) unshownChoice() string {
+	if strings.TrimSpace(r.answer) == "" || r.screen == nil {
+		return ""
+	}
+	text := strings.ToLower(r.screen.Text())
+	for _, c := range r.choices {
+		parts := strings.FieldsFunc(c, func(r rune) bool { return strings.ContainsRune(",;，；—(", r) })
+		if len(parts) == 0 {
+			continue
+		}
+		lead := strings.TrimSpace(parts[0])
+		if lead == "" || strings.Contains(text, strings.ToLower(lead)) {
+			continue
+		}
+		return lead
+	}
+	return ""
+}

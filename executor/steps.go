@@ -284,6 +284,9 @@ func (r *run) interact(ctx context.Context) (State, error) {
 	if !res.Settled {
 		return r.fail("the person's answers did not settle it: " + need.Reason)
 	}
+	if need.Type == 3 && res.Answer != "" {
+		r.choices = append(r.choices, res.Answer)
+	}
 	r.planNote = append(r.planNote, fmt.Sprintf("The person was just asked (%s) and answered; the summary is on the instruction stack: %q. Keep working on the sub-goal this was for (%s): do not skip it.", need.Reason, res.Summary, need.Subgoal))
 	if ranBefore {
 		// The actions before the held one ran: the screen changed under them (a typed
@@ -496,7 +499,10 @@ func (r *run) guard() (State, error) {
 		if !hit {
 			continue
 		}
-		if _, ok := r.cfg.Memory.Consent(v.Category, v.Action); ok && !reserved[v.Action] {
+		if c, ok := r.cfg.Memory.Consent(v.Category, v.Action); ok && !reserved[v.Action] &&
+			(c.Specifics == "" || c.Specifics == readSpecifics(v.Category, r.screen, r.element(a.Index), r.items, r.a.Task.App).String()) {
+			// A yes covers the action with the specifics it named: the same "Send" on
+			// another conversation is asked again.
 			reserved[v.Action] = true
 			r.consents[i] = v
 			continue
@@ -770,6 +776,19 @@ func (r *run) check(ctx context.Context) (State, error) {
 	r.collectors.Wait() // the final screen's facts count
 	if r.cfg.NoFinishCheck {
 		return StateFinish, nil
+	}
+	if miss := r.unshownChoice(); miss != "" {
+		// Model-independent: an answer read off a page that does not show what the person
+		// chose is about someone else, whatever the model judges.
+		reason := fmt.Sprintf("the answer is read from a page that does not show %q, the person's choice", miss)
+		r.publish(memory.FinishChecked{Step: r.step, Passed: false, Reason: reason})
+		r.checkFails++
+		if r.checkFails >= maxCheckFails {
+			return r.fail("the task is not done: " + reason)
+		}
+		r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+reason+". Go back to where the choice is made and open what the person chose.")
+		r.reuse, r.noActs, r.lastActs = true, true, nil
+		return StatePerceive, nil
 	}
 	mem := r.cfg.Memory
 	p, err := r.cfg.Prompts.Check(prompts.CheckerData{Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(),

@@ -158,7 +158,7 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 		if need.Type <= 2 {
 			if granted, clear := yesNo(reply); clear && !granted {
 				res := Result{Settled: true, Turns: turns, Answer: reply, Summary: fmt.Sprintf("The person refused: %s.", need.Reason),
-					Consent: &memory.Consent{Granted: false, Category: need.Category, Action: need.Action, Subject: need.Subject}}
+					Consent: &memory.Consent{Granted: false, Category: need.Category, Action: need.Action, Subject: need.Subject, Specifics: need.Specifics}}
 				it.end(need, res)
 				return res, nil
 			}
@@ -201,7 +201,7 @@ func (it *Interactor) settle(need Need, a prompts.InteractorAnswer, lastAnswer s
 			}
 			granted = false // no clear yes is no consent
 		}
-		res.Consent = &memory.Consent{Granted: granted, Category: need.Category, Action: need.Action, Subject: need.Subject}
+		res.Consent = &memory.Consent{Granted: granted, Category: need.Category, Action: need.Action, Subject: need.Subject, Specifics: need.Specifics}
 	}
 	return res, true
 }
