@@ -1,8 +1,10 @@
 package executor
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -49,6 +51,49 @@ func TestCorrects(t *testing.T) {
 	} {
 		if corrects(a) != want {
 			t.Errorf("corrects(%q) = %t", a, !want)
+		}
+	}
+}
+
+// TestConsentCoversItsSpecifics: a yes to "send to Alice Chen" covers the Send button
+// while the screen shows that conversation and text; the same Send on Bob Smith's
+// conversation is held and asked again, with Bob Smith named.
+func TestConsentCoversItsSpecifics(t *testing.T) {
+	g, err := NewGuard(DefaultGuardPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv := func(who string) *perception.Screen {
+		return &perception.Screen{Signature: "conv", Context: []string{who},
+			Elements: []perception.Element{{Index: 1, Role: "input", Label: "see you at 7", Text: "see you at 7", Editable: true, Enabled: true},
+				{Index: 2, Role: "button", Label: "Send SMS", Desc: "Send SMS", Clickable: true, Enabled: true, Class: "android.widget.ImageButton"}}}
+	}
+	tap := memory.Action{Type: memory.Tap, Index: 2}
+	alice := conv("Alice Chen")
+	v, hit := g.Check(tap, &alice.Elements[1], alice)
+	if !hit || v.Category != "send" {
+		t.Fatalf("the guard does not hold the Send: %+v", v)
+	}
+	spec := readSpecifics("send", alice, &alice.Elements[1], nil, "").String()
+	for _, tc := range []struct {
+		who  string
+		held bool
+	}{{"Alice Chen", false}, {"Bob Smith", true}} {
+		bus := memory.NewBus(nil)
+		mem := memory.NewManager()
+		mem.Attach(bus)
+		bus.Publish(memory.AppTaskStarted{Instruction: "Send Alice a message saying: see you at 7", Task: memory.AppTask{App: "messages", Task: "send"}})
+		bus.Publish(memory.InteractionEnded{Settled: true, Summary: "The person agreed.",
+			Consent: &memory.Consent{Granted: true, Category: v.Category, Action: v.Action, Subject: v.Subject, Specifics: spec}})
+		r := &run{cfg: &Config{Guard: g, Memory: mem, Bus: bus}, screen: conv(tc.who), batch: []memory.Action{tap}}
+		if _, err := r.guard(); err != nil {
+			t.Fatal(err)
+		}
+		if held := r.need != nil; held != tc.held {
+			t.Errorf("%s: held %t, want %t", tc.who, held, tc.held)
+		}
+		if tc.held && !strings.Contains(r.need.Reason, "to: Bob Smith") {
+			t.Errorf("the question %q does not name Bob Smith", r.need.Reason)
 		}
 	}
 }

@@ -70,3 +70,27 @@ func TestWrongTapDoesNotPoisonLearning(t *testing.T) {
 		}
 	}
 }
+
+// TestWrongContactIsNoAnswer: the agent taps the wrong contact once (a grounding error,
+// injected as the decider's slip) and its model reads the email off that page. The answer
+// does not show the person's choice, so the finish check fails it without the model: the
+// run never says done with someone else's email. Before issue 23 it said done with
+// Alice Chen's address (a false success).
+func TestWrongContactIsNoAnswer(t *testing.T) {
+	s, err := eval.Load("builtin:sim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := suiteTask(t, s, "contacts-which-alice-email")
+	task.Walk = slices.Clone(task.Walk)
+	w := task.Walk[0]
+	w.Steps = slices.Clone(w.Steps)
+	w.Steps[0].Slip = []string{`Tap "Alice Chen"`}
+	task.Walk[0] = w
+	got, _ := runTasks(t, s, task)
+	r := got[task.ID]
+	t.Logf("pass %t, outcome %s: %s", r.Pass, r.Outcome, r.Reason)
+	if r.Outcome == "done" && !r.Pass {
+		t.Errorf("said done with the wrong contact's email: %s", r.Reason)
+	}
+}
