@@ -20,6 +20,9 @@ type Intent struct {
 	Who   []string // the recipients (message checks' to)
 	What  []string // texts the message must hold
 	Items []string // the items the order must hold
+	// Deletes are what the person asked to delete (an event or note the checks say must
+	// be gone).
+	Deletes []string
 }
 
 // IntentOf reads a task's intent from its checks.
@@ -35,11 +38,17 @@ func IntentOf(t *Task) Intent {
 		if o := c.Order; o != nil && !o.None && o.Item != "" {
 			in.Items = append(in.Items, o.Item)
 		}
+		if e := c.Event; e != nil && e.None && e.Title != "" {
+			in.Deletes = append(in.Deletes, e.Title)
+		}
+		if n := c.Note; n != nil && n.Deleted && n.Title != "" {
+			in.Deletes = append(in.Deletes, n.Title)
+		}
 	}
 	return in
 }
 
-func (in Intent) empty() bool { return len(in.Who)+len(in.What)+len(in.Items) == 0 }
+func (in Intent) empty() bool { return len(in.Who)+len(in.What)+len(in.Items)+len(in.Deletes) == 0 }
 
 // Consent specifics as the agent's consent questions write them ("to: Bob Smith; text:
 // "…"; items: …; amount: ¥13"): a person reads them off the question.
@@ -92,6 +101,8 @@ func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, 
 		blind = sp["items"] == "" && sp["amount"] == ""
 	case len(u.intent.Who) > 0:
 		blind = sp["to"] == ""
+	case len(u.intent.Deletes) > 0:
+		blind = sp["what"] == ""
 	}
 	if why := u.contradiction(sp); why != "" {
 		u.mu.Lock()
@@ -140,6 +151,17 @@ func (u *judgingUser) contradiction(sp map[string]string) string {
 					return fmt.Sprintf("No — the message should say %q.", w)
 				}
 			}
+		}
+	}
+	if what := sp["what"]; what != "" && len(u.intent.Deletes) > 0 {
+		ok := false
+		for _, d := range u.intent.Deletes {
+			if contains(what, d) {
+				ok = true
+			}
+		}
+		if !ok {
+			return fmt.Sprintf("No — that is %s, and I meant %s.", what, strings.Join(u.intent.Deletes, " / "))
 		}
 	}
 	if items := sp["items"]; items != "" {

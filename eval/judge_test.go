@@ -73,3 +73,22 @@ func TestOrderIntent(t *testing.T) {
 		t.Errorf("right drink: %q", a)
 	}
 }
+
+// TestDeleteIntent: a delete consent is refused when it names another event than the one
+// the person asked to delete.
+func TestDeleteIntent(t *testing.T) {
+	task := &Task{ID: "t", Checks: []Check{{Event: &EventCheck{Title: "Dentist", None: true}}, {Event: &EventCheck{Title: "Team standup"}}},
+		User: UserSpec{Scripted: &ScriptedUserSpec{Consent: "approve"}}}
+	u, err := NewUser(task, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := u.Ask(t.Context(), interaction.Question{Type: 2, Kind: interaction.YesNo, Text: `tap "Delete event" (delete) — what: Team standup · Mon 09:00`})
+	if !strings.HasPrefix(a, "No") || !strings.Contains(a, "Dentist") {
+		t.Errorf("wrong event: %q", a)
+	}
+	a, _ = u.Ask(t.Context(), interaction.Question{Type: 2, Kind: interaction.YesNo, Text: `tap "Delete event" (delete) — what: Dentist appointment · Tue 10:00`})
+	if a != ApproveReply {
+		t.Errorf("the right event: %q", a)
+	}
+}

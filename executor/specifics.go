@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -88,7 +89,7 @@ func readSpecifics(category string, s *perception.Screen, target *perception.Ele
 	default:
 		var parts []string
 		for _, c := range ctx {
-			if c = strings.TrimSpace(c); c != "" {
+			if c = strings.TrimSpace(c); c != "" && !slices.Contains(parts, c) {
 				parts = append(parts, c)
 			}
 			if len(parts) == 2 {
