@@ -173,6 +173,20 @@ func indexOf(s *perception.Screen, label string) int {
 // from the page before, without starting over.
 func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, answer string) (State, error) {
 	r.corrections++
+	r.planNote = append(r.planNote, fmt.Sprintf("The person refused the consent (%s) and said: %q. What the steps before did was a wrong result (C), whatever was judged then: the agent went back one page. Redo the sub-goal that chose it (%s) the way the person said.", need.Reason, answer, need.Subgoal))
+	st, err := r.goBack(ctx, fmt.Sprintf("Back: the person refused %q and said %q", need.Reason, answer))
+	if err != nil && ctx.Err() != nil {
+		return StateError, ctx.Err()
+	}
+	if err != nil || st != StatePerceive {
+		return StateRefuse, r.setReason("the person refused: " + need.Reason)
+	}
+	return st, nil
+}
+
+// goBack presses Back once, model-independent recovery from a wrong page, and perceives
+// the page it leads to; what is the Re-Planner's next step.
+func (r *run) goBack(ctx context.Context, what string) (State, error) {
 	back := memory.Action{Type: memory.Back}
 	_, err := r.exec(ctx, back, nil)
 	ev := memory.ActionExecuted{Step: r.step, Action: back, Signature: r.screen.Signature}
@@ -184,15 +198,50 @@ func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, ans
 		if ctx.Err() != nil {
 			return StateError, ctx.Err()
 		}
-		return StateRefuse, r.setReason("the person refused: " + need.Reason)
+		return StateError, err
 	}
 	if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
 		return StateError, ctx.Err()
 	}
-	r.lastActs = []string{fmt.Sprintf("Back: the person refused %q and said %q", need.Reason, answer)}
-	r.planNote = append(r.planNote, fmt.Sprintf("The person refused the consent (%s) and said: %q. What the steps before did was a wrong result (C), whatever was judged then: the agent went back one page. Redo the sub-goal that chose it (%s) the way the person said.", need.Reason, answer, need.Subgoal))
+	r.lastActs = []string{what}
 	r.reuse, r.noActs = false, false
 	return StatePerceive, nil
+}
+
+// againstChoice says why a tap on a row is not the row the person chose in this task
+// when a sibling row (same resource-id) on the screen is: a grounding error caught before
+// it acts, whatever the model meant. "" when the tap is fine or nothing is known.
+func (r *run) againstChoice(a memory.Action) string {
+	if (a.Type != memory.Tap && a.Type != memory.LongPress) || len(r.choices) == 0 {
+		return ""
+	}
+	el := r.element(a.Index)
+	if el == nil || el.ResourceID == "" {
+		return ""
+	}
+	label := strings.ToLower(el.Label)
+	for _, c := range r.choices {
+		lead := choiceLead(c)
+		if lead == "" || strings.Contains(label, strings.ToLower(lead)) {
+			continue
+		}
+		for _, o := range r.screen.Elements {
+			if o.Index != el.Index && o.ResourceID == el.ResourceID && strings.Contains(strings.ToLower(o.Label), strings.ToLower(lead)) {
+				return fmt.Sprintf("[%d] %q is not what the person chose (%q): that is [%d] %q", el.Index, el.Label, lead, o.Index, o.Label)
+			}
+		}
+	}
+	return ""
+}
+
+// choiceLead is the lead of a person's answer to a choice: "Alice Wong" of "Alice Wong,
+// from work".
+func choiceLead(c string) string {
+	parts := strings.FieldsFunc(c, func(r rune) bool { return strings.ContainsRune(",;，；—(", r) })
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.TrimSpace(parts[0])
 }
 
 // unshownChoice is, for a task that ends with an answer, the first of the person's
@@ -204,11 +253,7 @@ func (r *run) unshownChoice() string {
 	}
 	text := strings.ToLower(r.screen.Text())
 	for _, c := range r.choices {
-		parts := strings.FieldsFunc(c, func(r rune) bool { return strings.ContainsRune(",;，；—(", r) })
-		if len(parts) == 0 {
-			continue
-		}
-		lead := strings.TrimSpace(parts[0])
+		lead := choiceLead(c)
 		if lead == "" || strings.Contains(text, strings.ToLower(lead)) {
 			continue
 		}

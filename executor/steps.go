@@ -407,6 +407,11 @@ func (r *run) screenCheck(actions []memory.Action) ([]memory.Action, []string) {
 			r.publish(memory.ActionRejected{Step: r.step, Action: shown, Reason: why})
 			continue
 		}
+		if why := r.againstChoice(a); why != "" {
+			problems = append(problems, fmt.Sprintf("%s: %s.", a, why))
+			r.publish(memory.ActionRejected{Step: r.step, Action: a, Reason: why})
+			continue
+		}
 		batch = append(batch, a)
 		if a.EndsBatch() {
 			break // the screen changes under anything after it
@@ -786,9 +791,8 @@ func (r *run) check(ctx context.Context) (State, error) {
 		if r.checkFails >= maxCheckFails {
 			return r.fail("the task is not done: " + reason)
 		}
-		r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+reason+". Go back to where the choice is made and open what the person chose.")
-		r.reuse, r.noActs, r.lastActs = true, true, nil
-		return StatePerceive, nil
+		r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+reason+". The agent went back a page: open what the person chose.")
+		return r.goBack(ctx, "Back: "+reason)
 	}
 	mem := r.cfg.Memory
 	p, err := r.cfg.Prompts.Check(prompts.CheckerData{Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(),

@@ -19,7 +19,8 @@ import (
 // tapped Alice Wong with no question; the clean warm run replayed it and sent the message
 // to Alice Wong again, and said done. Now the consent names the recipient, the person
 // refuses and says whom they meant, the agent goes back, and no routine is learned from a
-// trajectory the person contradicted: every run sends to Alice Chen.
+// trajectory the person contradicted; the tap on a sibling row the person did not choose
+// is even rejected before it acts. Every run sends to Alice Chen.
 func TestWrongTapDoesNotPoisonLearning(t *testing.T) {
 	s, err := eval.Load("builtin:sim")
 	if err != nil {
@@ -59,14 +60,15 @@ func TestWrongTapDoesNotPoisonLearning(t *testing.T) {
 		if r.FalseSuccess {
 			t.Errorf("%s %s: said done, and the check failed: %s", r.Phase, r.ID, r.Reason)
 		}
-		if r.Phase == eval.PhaseLearn {
-			if !slices.ContainsFunc(r.Questions, func(q eval.Question) bool { return q.Refused && strings.Contains(q.Text, "to: Alice Wong") }) {
-				t.Errorf("learning run: no consent naming Alice Wong was refused: %q", qs)
-			}
-			continue
-		}
+		// The learning run sends to Alice Chen too: the wrong tap is rejected before it
+		// acts (the person chose Alice Chen, a sibling row), or the consent naming Alice
+		// Wong is refused and the agent goes back; the task's checks include "no message
+		// to Alice Wong".
 		if !r.Pass {
-			t.Errorf("%s: the clean run failed: %s", r.Phase, r.Reason)
+			t.Errorf("%s %s failed: %s", r.Phase, r.ID, r.Reason)
+		}
+		if r.Phase != eval.PhaseLearn && !slices.ContainsFunc(r.Questions, func(q eval.Question) bool { return strings.Contains(q.Text, "Which Alice") }) {
+			t.Errorf("%s: the clean run did not ask which Alice: %q", r.Phase, qs)
 		}
 	}
 }
