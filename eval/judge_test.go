@@ -1,10 +1,12 @@
 package eval
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/memory"
 )
 
 // TestJudgingUser: a simulated user with an intent refuses a consent whose specifics
@@ -90,5 +92,27 @@ func TestDeleteIntent(t *testing.T) {
 	a, _ = u.Ask(t.Context(), interaction.Question{Type: 2, Kind: interaction.YesNo, Text: `tap "Delete event" (delete) — what: Dentist appointment · Tue 10:00`})
 	if a != ApproveReply {
 		t.Errorf("the right event: %q", a)
+	}
+}
+
+// TestSensitiveActionsCounted: a consented action counts as named when the question asked
+// after the latest guard of its category named its specifics, even with another guard
+// (an order) in between; one whose question named nothing counts as unnamed.
+func TestSensitiveActionsCounted(t *testing.T) {
+	ev := func(kind string, e any) TraceEvent {
+		b, _ := json.Marshal(e)
+		return TraceEvent{Kind: kind, Raw: b}
+	}
+	tr := &Trajectory{Events: []TraceEvent{
+		ev("ActionGuarded", memory.ActionGuarded{Category: "delete", Specifics: "what: 购物车 · 合计 ¥14"}),
+		ev("InteractionAsked", memory.InteractionAsked{Question: `tap "清空" (delete) — what: 购物车 · 合计 ¥14`}),
+		ev("ActionGuarded", memory.ActionGuarded{Category: "order", Specifics: "items: 红豆奶茶 ×1; amount: ¥14; payee: shop"}),
+		ev("InteractionAsked", memory.InteractionAsked{Question: `tap "提交订单" (order)`}),
+		ev("ActionExecuted", memory.ActionExecuted{Consent: "delete"}),
+		ev("ActionExecuted", memory.ActionExecuted{Consent: "order"}),
+		ev("ActionExecuted", memory.ActionExecuted{}),
+	}}
+	if s, u := sensitiveActions(tr); s != 2 || u != 1 {
+		t.Errorf("sensitive %d, unnamed %d; want 2 and 1 (the order's question named nothing)", s, u)
 	}
 }
