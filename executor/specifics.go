@@ -261,3 +261,27 @@ func (r *run) unshownChoice() string {
 	}
 	return ""
 }
+
+// typedInto is s as it will be once the Inputs of batch ran: what a Send held back after
+// them will send. s itself is left as it is.
+func typedInto(s *perception.Screen, batch []memory.Action) *perception.Screen {
+	if s == nil {
+		return nil
+	}
+	var out *perception.Screen
+	for _, a := range batch {
+		if a.Type != memory.Input || a.Index < 1 || a.Index > len(s.Elements) {
+			continue
+		}
+		if out == nil {
+			c := *s
+			c.Elements = slices.Clone(s.Elements)
+			out = &c
+		}
+		out.Elements[a.Index-1].Text = a.Text
+	}
+	if out == nil {
+		return s
+	}
+	return out
+}

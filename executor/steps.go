@@ -504,15 +504,15 @@ func (r *run) guard() (State, error) {
 		if !hit {
 			continue
 		}
-		if c, ok := r.cfg.Memory.Consent(v.Category, v.Action); ok && !reserved[v.Action] &&
-			(c.Specifics == "" || c.Specifics == readSpecifics(v.Category, r.screen, r.element(a.Index), r.items, r.a.Task.App).String()) {
+		spec := readSpecifics(v.Category, typedInto(r.screen, r.batch[:i]), r.element(a.Index), r.items, r.a.Task.App).String()
+		if c, ok := r.cfg.Memory.Consent(v.Category, v.Action); ok && !reserved[v.Action] && (c.Specifics == "" || c.Specifics == spec) {
 			// A yes covers the action with the specifics it named: the same "Send" on
 			// another conversation is asked again.
 			reserved[v.Action] = true
 			r.consents[i] = v
 			continue
 		}
-		r.hold(a, v)
+		r.holdSpec(a, v, spec)
 		r.batch = r.batch[:i]
 		r.finishAfter = false
 		break
@@ -522,9 +522,13 @@ func (r *run) guard() (State, error) {
 
 // hold publishes that the guard held a back and sets the consent question for it.
 func (r *run) hold(a memory.Action, v Verdict) {
+	r.holdSpec(a, v, readSpecifics(v.Category, r.screen, r.element(a.Index), r.items, r.a.Task.App).String())
+}
+
+// holdSpec is hold with the consent's specifics already read.
+func (r *run) holdSpec(a memory.Action, v Verdict, spec string) {
 	// The question names what the person needs to judge it, read from the screen: a
 	// model that tapped the wrong row cannot hide it behind "tap Send".
-	spec := readSpecifics(v.Category, r.screen, r.element(a.Index), r.items, r.a.Task.App).String()
 	r.publish(memory.ActionGuarded{Step: r.step, Action: r.masked([]memory.Action{a})[0], Category: v.Category, Target: v.Target, Specifics: spec})
 	reason := fmt.Sprintf("%s (%s)", v.Subject, v.Category)
 	if spec != "" {
