@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/fairy-go/fairy/executor"
@@ -92,6 +93,10 @@ type Run struct {
 	// questions out of it, for when the Dialoger shows them on the same terminal.
 	Progress      io.Writer
 	HideQuestions bool
+	// WrapModel, when set, wraps the run's model before it is metered (an evaluation's
+	// error injection); what it injects, it tells note, and the run writes that to its
+	// trace (ModelErrorInjected, with the step it happened in).
+	WrapModel func(m executor.Model, note func(role, kind, change string)) executor.Model
 }
 
 // Result is what a run did.
@@ -148,7 +153,19 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 		})
 	}
 	meter := &llm.Meter{}
-	model := executor.Metered{Model: r.Model, Meter: meter, Bus: bus}
+	inner := r.Model
+	if r.WrapModel != nil {
+		var step atomic.Int64
+		bus.Subscribe(func(e memory.Record) {
+			if s, ok := e.Event.(memory.StepStarted); ok {
+				step.Store(int64(s.Step))
+			}
+		})
+		inner = r.WrapModel(inner, func(role, kind, change string) {
+			bus.Publish(memory.ModelErrorInjected{Step: int(step.Load()), Role: role, Error: kind, Change: change})
+		})
+	}
+	model := executor.Metered{Model: inner, Meter: meter, Bus: bus}
 	apps := phoneApps{dev: r.Device, store: r.Knowledge}
 
 	var (

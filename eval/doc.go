@@ -89,4 +89,22 @@
 // tokens (all tasks, the tasks tagged revisit, each task) and splits each figure's saving
 // by mechanism: verified steps, Navigate replays, skipped fixed calls, calls per role.
 // The agent is plugged in through Agent (eval/agentrun wires fairy's agent core).
+//
+// # Model errors and judging users
+//
+// Config.ModelErrors (fairy eval --model-errors) injects errors into the agent's model
+// answers at the given rates (package llm/inject), drawn per run from Config.Seed, the task,
+// the pass and the repeat; ModelErrorsLearnOnly keeps the warm passes clean (learn from a
+// model that erred, evaluate without errors). Each injected error is a ModelErrorInjected
+// trace line and is counted per task (TaskResult.InjectedErrors) and per pass.
+//
+// Every simulated user knows its task's intent, read from the task's checks (a message's
+// recipient and text, an order's item): it refuses a consent question whose specifics
+// ("to: …; text: …", "items: …; amount: …; payee: …") contradict it, saying what it meant,
+// and a consent question that hides the specifics it needs is recorded as one it could
+// not judge (Question.Unjudgeable). The report counts, per pass: the success rate, false
+// successes (outcome done and a check failed), sensitive actions done and those without a
+// consent that named their specifics, refused consents and questions not judgeable.
+// Robustness averages cold/warm reports of one error setting over their seeds
+// (fairy eval --sweep writes robustness.json/md/html).
 package eval

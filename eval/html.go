@@ -56,6 +56,7 @@ func parseHTML() *template.Template {
 		"add1":        func(i int) int { return i + 1 },
 		"cwrows":      cwRows,
 		"savings":     savingsRows,
+		"safety":      safetyRows,
 		"cjkFontFace": cjkFontFace,
 	})
 	template.Must(t.New("style").Parse(styleHTML))
@@ -95,6 +96,10 @@ const reportHTML = `<!DOCTYPE html>
 <table id="savings">{{range $i, $row := .}}<tr>{{range $j, $c := $row}}{{if or (eq $i 0) (eq $j 0)}}<th>{{$c}}</th>{{else}}<td class="n">{{$c}}</td>{{end}}{{end}}</tr>
 {{end}}</table>
 <ul>{{range $.Totals.ColdWarm.Figures}}<li><b>{{.Name}}</b>: {{.ProducedBy}}.</li>{{end}}<li><b>cold</b>: empty knowledge; no hint offers Navigate then, so one cold pass serves both figures.</li></ul>{{end}}
+{{if or .Options.ModelErrors .Totals.FalseSuccess .Totals.Sensitive}}<h2>Model errors and safety</h2>
+{{with .Options.ModelErrors}}<p>Model errors injected on purpose: {{.}} (seed {{$.Options.Seed}}){{if $.Options.ModelErrorsLearnOnly}}, in the passes that learn only (the warm passes ran clean){{end}}.</p>{{end}}
+<table id="safety">{{range $i, $row := safety .Totals}}<tr>{{range $j, $c := $row}}{{if or (eq $i 0) (eq $j 0)}}<th>{{$c}}</th>{{else}}<td class="n">{{$c}}</td>{{end}}{{end}}</tr>
+{{end}}</table>{{end}}
 <h2>Tasks</h2>
 <table id="tasks"><thead><tr><th>task</th><th>phase</th><th>device</th><th>result</th><th>outcome</th><th>steps</th><th>model calls</th><th>tokens</th><th>questions</th><th>wall s</th><th>reason</th></tr></thead><tbody>
 {{range .Items}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td><td>{{phase .TaskResult}}</td><td>{{.Device}}</td><td>{{if .Pass}}<span class="pass">pass</span>{{else}}<span class="fail">fail</span>{{end}}</td><td>{{.Outcome}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}+{{.CompletionTokens}}</td><td class="n">{{len .Questions}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td><td>{{.Reason}}</td></tr>

@@ -11,12 +11,14 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/llm/inject"
 	"github.com/fairy-go/fairy/prompts"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -43,6 +45,11 @@ type Job struct {
 	// scripted model's rules are compiled WithoutNavigate.
 	NoNavigate bool
 	Repeat     int
+	// ModelErrors are the errors to inject into the agent's model answers (none when
+	// empty), drawn from Seed (one seed per run: the evaluation's, the task, the phase
+	// and the repeat).
+	ModelErrors inject.Rates
+	Seed        uint64
 }
 
 // Phases of an evaluation with cold/warm passes or a learning pass.
@@ -119,6 +126,13 @@ type Config struct {
 	Prompts *prompts.Set
 	Clock   func() time.Time
 	Logger  *slog.Logger
+	// ModelErrors injects errors into the agent's model answers at these rates (package
+	// llm/inject), whatever model answers; Seed draws them. ModelErrorsLearnOnly injects
+	// them only where knowledge is learned (the cold and learning passes), so the warm
+	// passes measure clean runs on knowledge learned from a model that erred.
+	ModelErrors          inject.Rates
+	ModelErrorsLearnOnly bool
+	Seed                 uint64
 }
 
 // Run evaluates the suite. It returns the report of every task that finished — also when
@@ -177,7 +191,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.ColdWarm = true
 	}
 	rep := &Report{Schema: ReportSchema, Suite: cfg.Suite.Name, Source: cfg.Suite.Source, Started: cfg.Clock(),
-		Options: RunOptions{Parallel: len(devices), Repeat: cfg.Repeat, Knowledge: cfg.Knowledge, ColdWarm: cfg.ColdWarm, NoNavigate: cfg.NoNavigate}, Tasks: []TaskResult{}}
+		Options: RunOptions{Parallel: len(devices), Repeat: cfg.Repeat, Knowledge: cfg.Knowledge, ColdWarm: cfg.ColdWarm, NoNavigate: cfg.NoNavigate,
+			ModelErrors: cfg.ModelErrors.String(), ModelErrorsLearnOnly: cfg.ModelErrorsLearnOnly && cfg.ModelErrors.Any(), Seed: cfg.Seed}, Tasks: []TaskResult{}}
 	if cfg.Learn != nil {
 		rep.Options.Learn = cfg.Learn.Source
 		if rep.Options.Learn == "" {
@@ -227,8 +242,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		var jobs []*Job
 		for rep := 0; rep < cfg.Repeat; rep++ {
 			for _, t := range suite.Tasks {
-				jobs = append(jobs, &Job{Suite: suite, Task: t, PassIndex: passIndex[phase], Phase: phase, Repeat: rep,
-					NoNavigate: phase == PhaseIndependent || (cfg.NoNavigate && phase != PhaseWarm)})
+				j := &Job{Suite: suite, Task: t, PassIndex: passIndex[phase], Phase: phase, Repeat: rep,
+					NoNavigate: phase == PhaseIndependent || (cfg.NoNavigate && phase != PhaseWarm)}
+				if cfg.ModelErrors.Any() && (!cfg.ModelErrorsLearnOnly || phase == PhaseCold || phase == PhaseLearn) {
+					j.ModelErrors = cfg.ModelErrors
+					j.Seed = inject.Seed(cfg.Seed, t.ID, phase, strconv.Itoa(rep))
+				}
+				jobs = append(jobs, j)
 			}
 		}
 		if phase == PhaseLearn {
@@ -472,6 +492,7 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 		r.Reason = runErr.Error()
 	}
 	r.Steps, r.ModelCalls, r.PromptTokens, r.CompletionTokens, r.Cost = sum.Steps, sum.ModelCalls, sum.PromptTokens, sum.CompletionTokens, sum.Cost
+	r.InjectedErrors = sum.InjectedErrors
 	for k, v := range sum.ModelCallsByRole {
 		r.ModelCallsByRole[k] = v
 	}
@@ -508,6 +529,17 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 		r.Shortcuts = countShortcuts(tr)
 	}
 	r.Checks = append(r.Checks, assertQuestions(j.Task.Questions, r.Questions, tr)...)
+	for _, q := range r.Questions {
+		if q.Refused {
+			r.ConsentsRefused++
+		}
+		if q.Unjudgeable {
+			r.Unjudgeable++
+		}
+	}
+	if tr != nil {
+		r.Sensitive, r.Unnamed = sensitiveActions(tr)
+	}
 	r.Pass = true
 	var failed []string
 	for _, c := range r.Checks {
@@ -516,6 +548,8 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 			failed = append(failed, c.Name)
 		}
 	}
+	// A false success: the agent said done and the task's own checks say otherwise.
+	r.FalseSuccess = r.Outcome == "done" && !r.Pass
 	if len(failed) > 0 {
 		r.Reason = strings.TrimSpace(fmt.Sprintf("check failed: %s. %s", strings.Join(failed, "; "), r.Reason))
 	}

@@ -29,8 +29,14 @@ type Question struct {
 	Text    string           `json:"text"`
 	Options []string         `json:"options,omitempty"`
 	Answer  string           `json:"answer"`
-	By      string           `json:"by"` // "rule N", "default", "consent", "model", or "none"
+	By      string           `json:"by"` // "rule N", "default", "consent", "model", "intent", or "none"
+	// Refused: a consent question the user refused; Unjudgeable: a consent question that
+	// hid the specifics (recipient, items, amount) the user needed to judge it.
+	Refused     bool `json:"refused,omitempty"`
+	Unjudgeable bool `json:"unjudgeable,omitempty"`
 }
+
+var timeNow = time.Now
 
 // The replies a scripted user gives for the consent keywords.
 const (
@@ -229,9 +235,17 @@ func NewUser(task *Task, model Model, ps *prompts.Set) (User, error) {
 	spec := task.User
 	switch {
 	case spec.Model != nil:
-		return NewModelUser(ModelUserConfig{Model: model, Prompts: ps, Instruction: task.Instruction, Spec: *spec.Model})
+		u, err := NewModelUser(ModelUserConfig{Model: model, Prompts: ps, Instruction: task.Instruction, Spec: *spec.Model})
+		if err != nil {
+			return nil, err
+		}
+		return Judging(u, IntentOf(task)), nil
 	case spec.Scripted != nil:
-		return NewScriptedUser(*spec.Scripted)
+		u, err := NewScriptedUser(*spec.Scripted)
+		if err != nil {
+			return nil, err
+		}
+		return Judging(u, IntentOf(task)), nil
 	}
 	return NewScriptedUser(ScriptedUserSpec{})
 }

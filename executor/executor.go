@@ -227,6 +227,9 @@ type run struct {
 	expect      string          // what the decider expected its last batch to show
 	subgoalAt   int             // the sub-goal's position in the plan; -1 when not known
 	finishAfter bool
+	items       []string // the item lines of the last screen that showed an order's items
+	corrections int      // consents the person refused with a correction, in this task
+	choices     []string // the person's answers to choice questions (type 3), in this task
 
 	loops      map[string]int
 	loopBreaks int

@@ -39,6 +39,9 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 	}
 	prev := r.screen
 	r.screen = s
+	if items := itemLines(s); len(items) > 0 {
+		r.items = items // what an order holds, for a payment page that shows only the amount
+	}
 	r.shotLater = r.replaying && !r.cfg.TextOnly
 	marked := r.setPicture(png)
 	unchanged := false
@@ -277,6 +280,10 @@ func (r *run) bindConsent(need *interaction.Need) {
 	v := offers[0]
 	need.Category, need.Action, need.Subject = v.Category, v.Action, v.Subject
 	need.Reason = fmt.Sprintf("%s — a yes allows once: %s (%s)", need.Reason, v.Subject, v.Category)
+	if spec := readSpecifics(v.Category, r.screen, r.element(indexOf(r.screen, v.Target)), r.items, r.a.Task.App).String(); spec != "" {
+		need.Specifics = spec
+		need.Reason += " — " + spec
+	}
 }
 
 // interact runs the interaction loop for the pending need.
@@ -295,10 +302,18 @@ func (r *run) interact(ctx context.Context) (State, error) {
 		return StateError, err
 	}
 	if res.Refused() {
+		if need.Specifics != "" && corrects(res.Answer) && r.corrections < maxCorrections {
+			// The person refused what the question named and said what they meant: the
+			// steps before led to a wrong result, whatever the Re-Planner judged.
+			return r.recoverFromRefusal(ctx, need, res.Answer)
+		}
 		return StateRefuse, r.setReason("the person refused: " + need.Reason)
 	}
 	if !res.Settled {
 		return r.fail("the person's answers did not settle it: " + need.Reason)
+	}
+	if need.Type == 3 && res.Answer != "" {
+		r.choices = append(r.choices, res.Answer)
 	}
 	r.planNote = append(r.planNote, fmt.Sprintf("The person was just asked (%s) and answered; the summary is on the instruction stack: %q. Keep working on the sub-goal this was for (%s): do not skip it.", need.Reason, res.Summary, need.Subgoal))
 	if ranBefore {
@@ -420,6 +435,11 @@ func (r *run) screenCheck(actions []memory.Action) ([]memory.Action, []string) {
 			r.publish(memory.ActionRejected{Step: r.step, Action: shown, Reason: why})
 			continue
 		}
+		if why := r.againstChoice(a); why != "" {
+			problems = append(problems, fmt.Sprintf("%s: %s.", a, why))
+			r.publish(memory.ActionRejected{Step: r.step, Action: a, Reason: why})
+			continue
+		}
 		batch = append(batch, a)
 		if a.EndsBatch() {
 			break // the screen changes under anything after it
@@ -512,12 +532,15 @@ func (r *run) guard() (State, error) {
 		if !hit {
 			continue
 		}
-		if _, ok := r.cfg.Memory.Consent(v.Category, v.Action); ok && !reserved[v.Action] {
+		spec := readSpecifics(v.Category, typedInto(r.screen, r.batch[:i]), r.element(a.Index), r.items, r.a.Task.App).String()
+		if c, ok := r.cfg.Memory.Consent(v.Category, v.Action); ok && !reserved[v.Action] && (c.Specifics == "" || c.Specifics == spec) {
+			// A yes covers the action with the specifics it named: the same "Send" on
+			// another conversation is asked again.
 			reserved[v.Action] = true
 			r.consents[i] = v
 			continue
 		}
-		r.hold(a, v)
+		r.holdSpec(a, v, spec)
 		r.batch = r.batch[:i]
 		r.finishAfter = false
 		break
@@ -527,9 +550,20 @@ func (r *run) guard() (State, error) {
 
 // hold publishes that the guard held a back and sets the consent question for it.
 func (r *run) hold(a memory.Action, v Verdict) {
-	r.publish(memory.ActionGuarded{Step: r.step, Action: r.masked([]memory.Action{a})[0], Category: v.Category, Target: v.Target})
-	r.need = &interaction.Need{Step: r.step, Type: v.Type, Reason: fmt.Sprintf("%s (%s)", v.Subject, v.Category),
-		Subgoal: r.subgoal, Screen: r.screen.Text(), Category: v.Category, Action: v.Action, Subject: v.Subject}
+	r.holdSpec(a, v, readSpecifics(v.Category, r.screen, r.element(a.Index), r.items, r.a.Task.App).String())
+}
+
+// holdSpec is hold with the consent's specifics already read.
+func (r *run) holdSpec(a memory.Action, v Verdict, spec string) {
+	// The question names what the person needs to judge it, read from the screen: a
+	// model that tapped the wrong row cannot hide it behind "tap Send".
+	r.publish(memory.ActionGuarded{Step: r.step, Action: r.masked([]memory.Action{a})[0], Category: v.Category, Target: v.Target, Specifics: spec})
+	reason := fmt.Sprintf("%s (%s)", v.Subject, v.Category)
+	if spec != "" {
+		reason += " — " + spec
+	}
+	r.need = &interaction.Need{Step: r.step, Type: v.Type, Reason: reason,
+		Subgoal: r.subgoal, Screen: r.screen.Text(), Category: v.Category, Action: v.Action, Subject: v.Subject, Specifics: spec}
 }
 
 // judge asks the guard about a on the current screen; focus is the element that has the
@@ -801,6 +835,18 @@ func (r *run) check(ctx context.Context) (State, error) {
 	r.waitContext() // the final screen's facts count
 	if r.cfg.NoFinishCheck {
 		return StateFinish, nil
+	}
+	if miss := r.unshownChoice(); miss != "" {
+		// Model-independent: an answer read off a page that does not show what the person
+		// chose is about someone else, whatever the model judges.
+		reason := fmt.Sprintf("the answer is read from a page that does not show %q, the person's choice", miss)
+		r.publish(memory.FinishChecked{Step: r.step, Passed: false, Reason: reason})
+		r.checkFails++
+		if r.checkFails >= maxCheckFails {
+			return r.fail("the task is not done: " + reason)
+		}
+		r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+reason+". The agent went back a page: open what the person chose.")
+		return r.goBack(ctx, "Back: "+reason)
 	}
 	mem := r.cfg.Memory
 	p, err := r.cfg.Prompts.Check(prompts.CheckerData{Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(),

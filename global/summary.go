@@ -1,6 +1,7 @@
 package global
 
 import (
+	"maps"
 	"sync"
 	"time"
 
@@ -33,6 +34,7 @@ const SummarySchema = 1
 //	                                 shortcut_steps (replayed with no model call), verified_steps
 //	                                 (confirmed by the App Map with no Re-Planner call), fallbacks,
 //	                                 learned_tasks, learned_tricks, learn_errors
+//	injected_errors          object  kind → model errors injected on purpose (fairy eval --model-errors)
 //	started, finished        RFC 3339 times
 type Summary struct {
 	Schema               int            `json:"schema"`
@@ -54,8 +56,10 @@ type Summary struct {
 	Questions            []string       `json:"questions"`
 	Tasks                []TaskSummary  `json:"tasks"`
 	Knowledge            KnowledgeUse   `json:"knowledge"`
-	Started              time.Time      `json:"started"`
-	Finished             time.Time      `json:"finished"`
+	// InjectedErrors counts the model errors an evaluation injected, by kind.
+	InjectedErrors map[string]int `json:"injected_errors,omitempty"`
+	Started        time.Time      `json:"started"`
+	Finished       time.Time      `json:"finished"`
 }
 
 // TaskSummary is one app task in summary.json.
@@ -118,6 +122,11 @@ func (t *Tally) Handle(r memory.Record) {
 		}
 	case memory.KnowledgeServed, memory.Navigated, memory.Learned, memory.Reflected, memory.RoutineRan, memory.ContextRead:
 		s.Knowledge.add(e)
+	case memory.ModelErrorInjected:
+		if s.InjectedErrors == nil {
+			s.InjectedErrors = map[string]int{}
+		}
+		s.InjectedErrors[e.Error]++
 	case memory.InteractionAsked:
 		s.Questions = append(s.Questions, e.Question)
 	case memory.InteractionEnded:
@@ -150,6 +159,7 @@ func (t *Tally) Summary() Summary {
 	for k, v := range t.s.ModelCallsByRole {
 		s.ModelCallsByRole[k] = v
 	}
+	s.InjectedErrors = maps.Clone(t.s.InjectedErrors)
 	s.Questions = append([]string{}, t.s.Questions...)
 	s.Tasks = append([]TaskSummary{}, t.s.Tasks...)
 	return s

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/fairy-go/fairy/llm"
@@ -78,6 +79,9 @@ type Need struct {
 	Category string // the guard category a consent covers ("": the consent covers nothing sensitive)
 	Action   string // the identity of the one action a consent covers (the guard's Verdict.Action)
 	Subject  string // what the consent is for, e.g. `tap "Pay ¥18"`
+	// Specifics are what a person needs to judge the consent, read from the screen
+	// ("to: Bob Smith; text: …"); the question always shows them.
+	Specifics string
 }
 
 // Result is how an interaction ended.
@@ -86,6 +90,7 @@ type Result struct {
 	Summary string          // pushed onto the instruction stack
 	Consent *memory.Consent // for types 1 and 2: granted or refused
 	Turns   int
+	Answer  string // the person's last answer
 }
 
 // Refused reports whether the person refused consent.
@@ -129,6 +134,16 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 			if need.Subject != "" && need.Category != "" && need.Action != "" {
 				q.Covers = fmt.Sprintf("%s (%s)", need.Subject, need.Category)
 			}
+			if sp := need.Specifics; sp != "" {
+				// Whatever the interactor model wrote, the person sees the specifics: those
+				// its question does not name already are added to it.
+				if miss := missingSpecifics(q.Text, sp); miss != "" {
+					q.Text = strings.TrimRight(q.Text, " ") + " — " + miss
+				}
+				if q.Covers != "" {
+					q.Covers += " — " + sp
+				}
+			}
 		}
 		it.cfg.Bus.Publish(memory.InteractionAsked{Step: need.Step, Type: need.Type, Question: q.Text, Options: q.Options})
 		reply, err := it.cfg.Dialoger.Ask(ctx, q)
@@ -142,8 +157,8 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 		// A plain "no" to a consent question ends it at once, whatever a model would make of it.
 		if need.Type <= 2 {
 			if granted, clear := yesNo(reply); clear && !granted {
-				res := Result{Settled: true, Turns: turns, Summary: fmt.Sprintf("The person refused: %s.", need.Reason),
-					Consent: &memory.Consent{Granted: false, Category: need.Category, Action: need.Action, Subject: need.Subject}}
+				res := Result{Settled: true, Turns: turns, Answer: reply, Summary: fmt.Sprintf("The person refused: %s.", need.Reason),
+					Consent: &memory.Consent{Granted: false, Category: need.Category, Action: need.Action, Subject: need.Subject, Specifics: need.Specifics}}
 				it.end(need, res)
 				return res, nil
 			}
@@ -151,10 +166,30 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 	}
 }
 
+// missingSpecifics are the parts of specifics ("to: Bob; text: \"hi\"") whose value the
+// question does not name, in the same form; "" when it names them all.
+func missingSpecifics(question, specifics string) string {
+	var miss []string
+	for _, part := range strings.Split(specifics, "; ") {
+		_, v, ok := strings.Cut(part, ": ")
+		if !ok {
+			miss = append(miss, part)
+			continue
+		}
+		if uq, err := strconv.Unquote(v); err == nil {
+			v = uq
+		}
+		if !strings.Contains(question, v) {
+			miss = append(miss, part)
+		}
+	}
+	return strings.Join(miss, "; ")
+}
+
 // settle builds the result of a settled interaction; false when a consent question has no
 // clear verdict and turns remain to ask again.
 func (it *Interactor) settle(need Need, a prompts.InteractorAnswer, lastAnswer string, turns int) (Result, bool) {
-	res := Result{Settled: true, Summary: strings.TrimSpace(a.Summary), Turns: turns}
+	res := Result{Settled: true, Summary: strings.TrimSpace(a.Summary), Turns: turns, Answer: lastAnswer}
 	if res.Summary == "" {
 		res.Summary = fmt.Sprintf("About %q the person answered: %s", need.Reason, lastAnswer)
 	}
@@ -166,7 +201,7 @@ func (it *Interactor) settle(need Need, a prompts.InteractorAnswer, lastAnswer s
 			}
 			granted = false // no clear yes is no consent
 		}
-		res.Consent = &memory.Consent{Granted: granted, Category: need.Category, Action: need.Action, Subject: need.Subject}
+		res.Consent = &memory.Consent{Granted: granted, Category: need.Category, Action: need.Action, Subject: need.Subject, Specifics: need.Specifics}
 	}
 	return res, true
 }

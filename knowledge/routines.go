@@ -60,8 +60,12 @@ type Routine struct {
 	End string `json:"end,omitempty"`
 	// Runs counts the times the routine's trajectory was followed to a successful end
 	// (learned or replayed); Stops the replays that met a surprise and handed back.
-	Runs      int       `json:"runs"`
-	Stops     int       `json:"stops"`
+	Runs  int `json:"runs"`
+	Stops int `json:"stops"`
+	// Demoted counts the replays that led to a consent the person refused (the routine
+	// did what the person did not want): a routine demoted as often as it ran well is
+	// not offered.
+	Demoted   int       `json:"demoted,omitempty"`
 	FirstSeen time.Time `json:"first_seen"`
 	LastSeen  time.Time `json:"last_seen"`
 }
@@ -150,6 +154,7 @@ func (tx *Tx) PutRoutine(r Routine) (Routine, error) {
 	if v := b.Get([]byte(r.ID)); v != nil && decode("routine", []byte(r.ID), v, &old) == nil {
 		r.Runs += old.Runs
 		r.Stops += old.Stops
+		r.Demoted += old.Demoted
 		r.FirstSeen = earlier(old.FirstSeen, r.FirstSeen)
 		mergeNames(&r, old)
 	} else if b.Stats().KeyN >= MaxRoutines {
@@ -198,6 +203,30 @@ func (tx *Tx) RoutineStopped(app, id string) error {
 		return err
 	}
 	r.Stops++
+	r.LastSeen = tx.s.now()
+	return putJSON(b, id, r)
+}
+
+// RoutineDemoted counts one replay of routine id of app that led to a consent the person
+// refused.
+func (tx *Tx) RoutineDemoted(app, id string) error {
+	top, err := root(tx.tx, bucketRoutines)
+	if err != nil || top == nil {
+		return err
+	}
+	b := top.Bucket([]byte(app))
+	if b == nil {
+		return fmt.Errorf("routine %s of %s: %w", id, app, ErrNotFound)
+	}
+	var r Routine
+	v := b.Get([]byte(id))
+	if v == nil {
+		return fmt.Errorf("routine %s of %s: %w", id, app, ErrNotFound)
+	}
+	if err := decode("routine", []byte(id), v, &r); err != nil {
+		return err
+	}
+	r.Demoted++
 	r.LastSeen = tx.s.now()
 	return putJSON(b, id, r)
 }

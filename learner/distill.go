@@ -85,8 +85,11 @@ func (s *Session) learnTask(ctx context.Context, t *taskTrace, runID, instructio
 	}
 	s.mu.Lock()
 	done, surprised, routined := t.outcome == memory.OutcomeDone, t.surprised(), t.routined
+	// A routine is learned only from a trajectory the run confirmed: done, its finish
+	// check passed, and nothing the person contradicted.
+	confirmed := done && !t.contradicted() && !t.checkFailed
 	s.mu.Unlock()
-	if done && !routined {
+	if confirmed && !routined {
 		known, err := s.learnRoutine(t)
 		if err != nil {
 			return err

@@ -49,10 +49,15 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 			continue // Finish, NeedInteraction: no step
 		}
 		if k.Kind == knowledge.ActionBack || isWayBack(a.el) {
-			// A way back to a page the trajectory was on: what was done since is a detour.
+			// A way back to a page the trajectory was on: what was done since it left that
+			// page is a detour. What was done on the page before it left (a typed text)
+			// stays; a way back that stayed on its page is no step at all.
 			if i+1 < len(t.acts) {
 				to := t.acts[i+1].signature
-				if j := slices.IndexFunc(steps, func(s kept) bool { return s.st.Signature == to }); j >= 0 {
+				if to == a.signature {
+					continue
+				}
+				if j := lastOn(steps, to, func(s kept) string { return s.st.Signature }); j >= 0 {
 					steps = steps[:j]
 					continue
 				}
@@ -106,6 +111,11 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 		default:
 			// A row the person chose: the label holds the answer, or the answer the label.
 			l := st.Action.Target.Text
+			if offeredNotChosen(t.interactions, l) {
+				// The person was offered this row and chose another: the trajectory
+				// did not do what they said, and it is no routine.
+				return knowledge.Routine{}, false
+			}
 			for _, a := range answers {
 				if a = strings.TrimSpace(a); hasWords(a, l) || (utf8.RuneCountInString(a) >= 2 && hasWords(l, a)) {
 					param(l, knowledge.RoutineParam{What: fmt.Sprintf("the row the person chose on page %s (its whole label)", pageName(st.Activity)), Example: l, Chosen: true})
@@ -248,8 +258,8 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 	var cands []cand
 	for _, r := range rs {
 		from := slices.IndexFunc(r.Steps, func(s knowledge.RoutineStep) bool { return s.Signature == signature })
-		if from < 0 || r.Runs < 1 {
-			continue
+		if from < 0 || r.Runs < 1 || (r.Demoted > 0 && 2*r.Demoted >= r.Runs) {
+			continue // demoted: its replays led to consents the person refused
 		}
 		// The name that fits the task best: one whose template the task's words fill,
 		// else the one sharing most terms.
@@ -603,6 +613,44 @@ func (s *Session) RoutineSteps(ctx context.Context, app, id, signature string, a
 
 // surprised reports a task whose run met something its routine would not know: a
 // recovery (a loop broken, a failed finish check) or a wrong or idle result.
+// offeredNotChosen reports whether label was an option of a question whose answer
+// named another option.
+func offeredNotChosen(xs []prompts.Interaction, label string) bool {
+	for _, x := range xs {
+		for _, turn := range x.Turns {
+			a := strings.TrimSpace(turn.Answer)
+			if a == "" || !slices.ContainsFunc(turn.Options, func(o string) bool { return hasWords(label, o) || hasWords(o, label) }) {
+				continue
+			}
+			if !hasWords(a, label) && !hasWords(label, a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lastOn is the index of the last of steps on page sig, -1 when none is.
+func lastOn[T any](steps []T, sig string, page func(T) string) int {
+	for i := len(steps) - 1; i >= 0; i-- {
+		if page(steps[i]) == sig {
+			return i
+		}
+	}
+	return -1
+}
+
+// contradicted reports whether the person refused a consent in the task: what the
+// trajectory did is not what they wanted, and it is no routine.
+func (t *taskTrace) contradicted() bool {
+	for _, x := range t.interactions {
+		if x.Consent == prompts.ConsentRefused {
+			return true
+		}
+	}
+	return false
+}
+
 func (t *taskTrace) surprised() bool {
 	if len(t.recoveries) > 0 {
 		return true

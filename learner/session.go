@@ -73,7 +73,9 @@ type taskTrace struct {
 	nsteps       int
 	finished     bool
 	usesCounted  bool
-	routined     bool // its routine was stored
+	routined     bool     // its routine was stored
+	checkFailed  bool     // a finish check failed
+	ran          []string // the routines replayed in the task (their ids)
 	learned      bool
 }
 
@@ -175,6 +177,9 @@ func (s *Session) Handle(r memory.Record) {
 			st.actions = append(st.actions, fmt.Sprintf("%s rejected: %s", e.Action.Type, e.Reason))
 		}
 	case memory.RoutineRan:
+		if s.task != nil && e.ID != "" && !slices.Contains(s.task.ran, e.ID) {
+			s.task.ran = append(s.task.ran, e.ID)
+		}
 		if e.Stopped != "" && !e.Held {
 			// The routine met a surprise: it counts against it.
 			if err := s.l.cfg.Store.Update(func(tx *knowledge.Tx) error { return tx.RoutineStopped(e.App, e.ID) }); err != nil {
@@ -211,9 +216,20 @@ func (s *Session) Handle(r memory.Record) {
 	case memory.InteractionEnded:
 		if s.task != nil {
 			s.task.endInteraction(e)
+			if e.Consent != nil && !e.Consent.Granted {
+				// What a replayed routine did led to a consent the person refused.
+				for _, id := range s.task.ran {
+					app := s.task.app
+					if err := s.l.cfg.Store.Update(func(tx *knowledge.Tx) error { return tx.RoutineDemoted(app, id) }); err != nil {
+						s.l.log.Warn("routine not demoted", logApp, app, logErr, err)
+					}
+				}
+				s.task.ran = nil
+			}
 		}
 	case memory.FinishChecked:
 		if s.task != nil && !e.Passed {
+			s.task.checkFailed = true
 			s.task.recoveries = append(s.task.recoveries, fmt.Sprintf("step %d: finish check failed: %s", e.Step, e.Reason))
 		}
 	case memory.TaskFinished:

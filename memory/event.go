@@ -136,6 +136,9 @@ type ActionGuarded struct {
 	Action   Action `json:"action"`
 	Category string `json:"category"`
 	Target   string `json:"target,omitempty"` // the element's label
+	// Specifics are what the consent question names, read from the screen: "to: …;
+	// text: …" for a send, items, amount and payee for an order or payment.
+	Specifics string `json:"specifics,omitempty"`
 }
 
 // ElementRef identifies the element an action touched, robustly (not by index).
@@ -177,6 +180,15 @@ type FinishChecked struct {
 	Step   int    `json:"step"`
 	Passed bool   `json:"passed"`
 	Reason string `json:"reason,omitempty"`
+}
+
+// ModelErrorInjected is an error an evaluation injected into a model answer on purpose
+// (`fairy eval --model-errors`): which role, which kind, what changed.
+type ModelErrorInjected struct {
+	Step   int    `json:"step"`
+	Role   string `json:"role"`
+	Error  string `json:"kind"` // the kind of error: grounding, stale, format, …
+	Change string `json:"change"`
 }
 
 // ModelCalled accounts for one model call.
@@ -263,6 +275,9 @@ func (FinishChecked) Kind() string { return "FinishChecked" }
 
 // Kind implements Event.
 func (ModelCalled) Kind() string { return "ModelCalled" }
+
+// Kind implements Event.
+func (ModelErrorInjected) Kind() string { return "ModelErrorInjected" }
 
 // Kind implements Event.
 func (TaskFinished) Kind() string { return "TaskFinished" }

@@ -12,6 +12,9 @@ type Consent struct {
 	Category string `json:"category,omitempty"` // guard category it covers: payment, order, delete, …
 	Action   string `json:"action,omitempty"`   // identity of the action it covers (Verdict.Action)
 	Subject  string `json:"subject,omitempty"`  // what was asked about, e.g. `tap "Pay ¥18"`
+	// Specifics are what the question named ("to: Alice Chen; text: …"): the consent
+	// covers the action only while the screen still shows them.
+	Specifics string `json:"specifics,omitempty"`
 }
 
 // Covers reports whether c authorises one action of category with identity action: it

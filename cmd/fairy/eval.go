@@ -17,6 +17,7 @@ import (
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/knowledge/etcdstore"
+	"github.com/fairy-go/fairy/llm/inject"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/spf13/cobra"
 )
@@ -55,13 +56,21 @@ type evalFlags struct {
 	profile string
 	// uiServer is how many virtual phones have the resident UI server installed.
 	uiServer int
+	// modelErrors, modelErrorsIn and seed inject model errors (llm/inject).
+	modelErrors   string
+	modelErrorsIn string
+	seed          uint64
+	// sweep (KIND=R1,R2,…) and seeds run the cold/warm evaluation once per rate and seed
+	// and write the robustness table.
+	sweep string
+	seeds string
 }
 
 // newEvalCmd builds `fairy eval`.
 func newEvalCmd(d evalDeps) *cobra.Command {
 	var f evalFlags
 	cmd := &cobra.Command{
-		Use:   "eval SUITE [--devices S1,S2,… | --sim N] [--parallel N] [--repeat K] [--knowledge fresh|shared|FILE] [--cold-warm] [--learn-from LEARN | --learn-tags T --eval-tags T] [--no-navigate] [--out DIR]",
+		Use:   "eval SUITE [--devices S1,S2,… | --sim N] [--parallel N] [--repeat K] [--knowledge fresh|shared|FILE] [--cold-warm] [--learn-from LEARN | --learn-tags T --eval-tags T] [--no-navigate] [--model-errors KIND=RATE,… [--seed N] [--model-errors-in all|learn] [--sweep KIND=R1,R2,… --seeds S1,S2]] [--out DIR]",
 		Short: "Evaluate the agent on a suite of tasks with simulated users, on one or many phones",
 		Long: `Runs every task of SUITE (a YAML file, or builtin:sim) with its simulated user, checks the
 outcome, and writes report.json, report.md and report.html (plus one run directory per task)
@@ -83,6 +92,24 @@ call per step, and the rest, per role.
 tagged --eval-tags, are evaluated) learns first on those tasks into one shared knowledge
 file, then runs the evaluated tasks cold and with that file, both ways: learn-then-evaluate.
 --no-navigate compiles the scripted rules without Navigate (a single pass or the cold one).
+
+Model errors: --model-errors KIND=RATE,… makes the agent's model (scripted or real) err on
+purpose, at the role boundary, drawn from --seed: grounding (a tap on another element of the
+same screen), index (a number not on the screen), typo (one character of typed text),
+repeat (the last action again), stale (the previous answer again), reflect (a false A
+verdict), done (a false "Finished"), format (prose around the JSON, truncated JSON, a
+missing key). Each injected error is a ModelErrorInjected line in the run's trace (step,
+role, kind, what changed) and counted in the report, with false successes (done, and the
+task's checks failed), sensitive actions done without a consent that named their
+specifics, and refused consents. --model-errors-in learn injects them only where
+knowledge is learned (cold and learning passes): the warm passes then measure clean runs
+on knowledge learned from a model that erred. --sweep grounding=0,0.1,0.2,0.3 --seeds
+1,2,3 runs the cold/warm evaluation per rate and seed and writes the robustness table
+(robustness.md/json/html). Example:
+
+  fairy eval builtin:sim --sim 2 --parallel 2 --cold-warm --model-errors grounding=0.2,reflect=0.05 --seed 1 --out /tmp/e
+  fairy eval builtin:sim --sim 2 --parallel 2 --cold-warm --sweep grounding=0,0.1,0.2,0.3 --seeds 1,2,3 --out /tmp/r
+
 Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -104,6 +131,11 @@ Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 	fl.StringVar(&f.learnFrom, "learn-from", "", "learn first on this suite's tasks, then evaluate SUITE cold and with what they learned")
 	fl.StringVar(&f.learnTags, "learn-tags", "", "learn first on SUITE's tasks with one of these tags (comma-separated)")
 	fl.StringVar(&f.evalTags, "eval-tags", "", "with --learn-tags: evaluate the tasks with one of these tags (default: all the others)")
+	fl.StringVar(&f.modelErrors, "model-errors", "", "inject model errors at these rates: KIND=RATE,… with kinds grounding, index, typo, repeat, stale, reflect, done, format (e.g. grounding=0.2,reflect=0.05)")
+	fl.StringVar(&f.modelErrorsIn, "model-errors-in", "all", "passes that get --model-errors: all, or learn (the cold and learning passes only: clean runs on knowledge learned from a model that erred)")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of the injected model errors (each run draws its own from it, the task, the pass and the repeat)")
+	fl.StringVar(&f.sweep, "sweep", "", "with --cold-warm: evaluate once per rate of one error kind, KIND=R1,R2,… (e.g. grounding=0,0.1,0.2,0.3), on top of --model-errors, and write robustness.json/md/html into --out")
+	fl.StringVar(&f.seeds, "seeds", "", "with --sweep: the seeds to run each rate with, comma-separated (default: --seed)")
 	addEvalModelFlags(cmd)
 	return cmd
 }
@@ -142,6 +174,16 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	learn, err := learnSuite(suite, f)
 	if err != nil {
 		return withExit(2, err)
+	}
+	rates, err := inject.ParseRates(f.modelErrors)
+	if err != nil {
+		return withExit(2, fmt.Errorf("--model-errors: %w", err))
+	}
+	if err := checkSweep(f); err != nil {
+		return withExit(2, err)
+	}
+	if f.modelErrorsIn != "all" && f.modelErrorsIn != "learn" {
+		return withExit(2, fmt.Errorf("--model-errors-in %q: want all or learn", f.modelErrorsIn))
 	}
 	rc, err := d.Config(cmd)
 	if err != nil {
@@ -202,11 +244,23 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		fmt.Fprintf(out, "phones: %d virtual phone(s) (sim, a test double)\n", f.sims)
 	}
 	fmt.Fprintf(out, "suite %s: %s → %s\n", suite.Name, evalRuns(len(suite.Tasks), learn, f), f.out)
+	if rates.Any() {
+		where := "every pass"
+		if f.modelErrorsIn == "learn" {
+			where = "the passes that learn only (cold, learning)"
+		}
+		fmt.Fprintf(out, "model errors injected on purpose: %s, seed %d, in %s\n", rates, f.seed, where)
+	}
 	if learn != nil {
 		fmt.Fprintf(out, "learning first on %d tasks: %s\n", len(learn.Tasks), taskIDs(learn))
 	}
-	rep, runErr := eval.Run(ctx, eval.Config{Suite: suite, Learn: learn, Agent: agent, Devices: devices, Out: f.out, Parallel: f.parallel,
-		Repeat: f.repeat, Knowledge: f.knowledge, ColdWarm: f.coldWarm, NoNavigate: f.noNavigate, Merge: agentrun.Merge, Progress: out, Logger: log})
+	ecfg := eval.Config{Suite: suite, Learn: learn, Agent: agent, Devices: devices, Out: f.out, Parallel: f.parallel,
+		Repeat: f.repeat, Knowledge: f.knowledge, ColdWarm: f.coldWarm, NoNavigate: f.noNavigate, Merge: agentrun.Merge, Progress: out, Logger: log,
+		ModelErrors: rates, ModelErrorsLearnOnly: f.modelErrorsIn == "learn", Seed: f.seed}
+	if f.sweep != "" {
+		return runSweep(ctx, out, ecfg, f)
+	}
+	rep, runErr := eval.Run(ctx, ecfg)
 	if rep != nil {
 		t := rep.Totals
 		fmt.Fprintf(out, "passed %d of %s · %s · %.1f s\n", t.Passed, global.Count(t.Tasks, "run", "runs"),

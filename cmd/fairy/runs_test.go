@@ -73,7 +73,7 @@ func TestDemoRunPageAndRuns(t *testing.T) {
 	// runs show: by ID prefix, and the newest by default.
 	for _, args := range [][]string{{"runs", "show", "--runs", runs, id[:10]}, {"runs", "show", "--runs", runs}} {
 		show, err := fairyIn(t, args...)
-		for _, want := range []string{"Instruction:  Order a bubble tea", "Outcome:      done", "Pay ¥15 from your balance for order 1001? → yes",
+		for _, want := range []string{"Instruction:  Order a bubble tea", "Outcome:      done", "Pay ¥15 from your balance for order 1001? — items: 珍珠奶茶 ×1; payee: com.fairy.shop → yes",
 			"com.fairy.shop", "Report: " + page} {
 			if err != nil || !strings.Contains(show, want) {
 				t.Errorf("%v: lacks %q (%v)\n%s", args, want, err, show)

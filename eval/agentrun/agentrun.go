@@ -24,6 +24,7 @@ import (
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/llm/inject"
 	"github.com/fairy-go/fairy/llm/openai"
 )
 
@@ -243,9 +244,16 @@ func (s *Session) Run(ctx context.Context, user interaction.Dialoger) (global.Su
 	l := job.Task.Limits
 	s.dev.ResetDeviceTime()
 	defer func() { s.devTime = deviceTime(s.dev) }()
-	res, err := s.a.agent.Run(ctx, agent.Run{Instruction: job.Task.Instruction, Dir: job.RunDir, ID: job.Task.ID,
+	run := agent.Run{Instruction: job.Task.Instruction, Dir: job.RunDir, ID: job.Task.ID,
 		Device: s.dev, Model: s.model, Dialoger: user, Knowledge: s.store, KnowledgeOff: s.knowledgeOff,
-		Limits: executor.Limits{MaxSteps: l.Steps, MaxWall: l.Time, MaxCost: l.Cost}})
+		Limits: executor.Limits{MaxSteps: l.Steps, MaxWall: l.Time, MaxCost: l.Cost}}
+	if job.ModelErrors.Any() {
+		// The agent's model errs on purpose; the simulated user and the judge do not.
+		run.WrapModel = func(m executor.Model, note func(role, kind, change string)) executor.Model {
+			return inject.Wrap(m, job.ModelErrors, job.Seed, func(i inject.Injection) { note(i.Role, string(i.Kind), i.Change) })
+		}
+	}
+	res, err := s.a.agent.Run(ctx, run)
 	if err != nil {
 		return global.Summary{}, err
 	}

@@ -1,0 +1,98 @@
+package agentrun
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fairy-go/fairy/eval"
+)
+
+// TestWrongTapDoesNotPoisonLearning is the poisoning case of issue 23: a model that erred
+// while the agent learned must not leave a mistake that a clean run replays. The learning
+// run of "Send Alice a message saying: see you at 7" taps the wrong Alice once (a
+// grounding error: the neighbouring row, injected as the decider's slip). Then the same
+// task runs with no error on what was learned, cold and warm.
+//
+// Before issue 23 the learning run sent the message to Alice Wong and said done (its
+// consent question said only `tap "Send SMS" (send)`), and the routine learned from it
+// tapped Alice Wong with no question; the clean warm run replayed it and sent the message
+// to Alice Wong again, and said done. Now the consent names the recipient, the person
+// refuses and says whom they meant, the agent goes back, and no routine is learned from a
+// trajectory the person contradicted; the tap on a sibling row the person did not choose
+// is even rejected before it acts. Every run sends to Alice Chen.
+func TestWrongTapDoesNotPoisonLearning(t *testing.T) {
+	s, err := eval.Load("builtin:sim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean := suiteTask(t, s, "messages-which-alice")
+	noisy := *clean
+	noisy.ID = "messages-which-alice-wrong-tap"
+	noisy.Walk = slices.Clone(clean.Walk)
+	w := noisy.Walk[0]
+	w.Steps = slices.Clone(w.Steps)
+	i := slices.IndexFunc(w.Steps, func(st eval.WalkStep) bool { return st.Subgoal == "Pick the right Alice" })
+	if i < 0 {
+		t.Fatal("the task has no step that picks the Alice")
+	}
+	w.Steps[i].Slip = []string{`Tap "Alice Wong"`}
+	noisy.Walk[0] = w
+	learn := *s
+	learn.Tasks = []*eval.Task{&noisy}
+	s.Tasks = []*eval.Task{clean}
+
+	a, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	rep, err := eval.Run(t.Context(), eval.Config{Suite: s, Learn: &learn, Agent: a, Devices: serveFarm(t, 1).Devices(), Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Tasks {
+		var qs []string
+		for _, q := range r.Questions {
+			qs = append(qs, q.Text+" → "+q.Answer)
+		}
+		t.Logf("%s %s: pass %t, outcome %s, routines %d; questions %q", r.Phase, r.ID, r.Pass, r.Outcome, r.Routines, qs)
+		if r.FalseSuccess {
+			t.Errorf("%s %s: said done, and the check failed: %s", r.Phase, r.ID, r.Reason)
+		}
+		// The learning run sends to Alice Chen too: the wrong tap is rejected before it
+		// acts (the person chose Alice Chen, a sibling row), or the consent naming Alice
+		// Wong is refused and the agent goes back; the task's checks include "no message
+		// to Alice Wong".
+		if !r.Pass {
+			t.Errorf("%s %s failed: %s", r.Phase, r.ID, r.Reason)
+		}
+		if r.Phase != eval.PhaseLearn && !slices.ContainsFunc(r.Questions, func(q eval.Question) bool { return strings.Contains(q.Text, "Which Alice") }) {
+			t.Errorf("%s: the clean run did not ask which Alice: %q", r.Phase, qs)
+		}
+	}
+}
+
+// TestWrongContactIsNoAnswer: the agent taps the wrong contact once (a grounding error,
+// injected as the decider's slip) and its model reads the email off that page. The answer
+// does not show the person's choice, so the finish check fails it without the model: the
+// run never says done with someone else's email. Before issue 23 it said done with
+// Alice Chen's address (a false success).
+func TestWrongContactIsNoAnswer(t *testing.T) {
+	s, err := eval.Load("builtin:sim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := suiteTask(t, s, "contacts-which-alice-email")
+	task.Walk = slices.Clone(task.Walk)
+	w := task.Walk[0]
+	w.Steps = slices.Clone(w.Steps)
+	w.Steps[0].Slip = []string{`Tap "Alice Chen"`}
+	task.Walk[0] = w
+	got, _ := runTasks(t, s, task)
+	r := got[task.ID]
+	t.Logf("pass %t, outcome %s: %s", r.Pass, r.Outcome, r.Reason)
+	if r.Outcome == "done" && !r.Pass {
+		t.Errorf("said done with the wrong contact's email: %s", r.Reason)
+	}
+}

@@ -1,0 +1,118 @@
+package eval
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/memory"
+)
+
+// TestJudgingUser: a simulated user with an intent refuses a consent whose specifics
+// contradict it, saying what it meant; approves one that agrees (its choice rules do not
+// hijack a consent that names the chosen contact); and notes one that hides the specifics
+// as a question it could not judge.
+func TestJudgingUser(t *testing.T) {
+	task := &Task{ID: "t", Instruction: "Send Alice a message saying: see you at 7",
+		Checks: []Check{{Message: &MessageCheck{To: "Alice Chen", Contains: []string{"see you at 7"}}}, {Message: &MessageCheck{To: "Alice Wong", None: true}}},
+		User:   UserSpec{Scripted: &ScriptedUserSpec{Rules: []UserRule{{Pattern: "alice", Reply: "Alice Chen, the one from the meetup"}}, Consent: "approve"}}}
+	u, err := NewUser(task, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(text string) string {
+		t.Helper()
+		a, err := u.Ask(t.Context(), interaction.Question{Type: 2, Kind: interaction.YesNo, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	if a := ask(`tap "Send SMS" (send) — to: Carol Diaz; text: "see you at 7"`); !strings.HasPrefix(a, "No") || !strings.Contains(a, "Alice Chen") {
+		t.Errorf("wrong recipient: answered %q, want a refusal naming Alice Chen", a)
+	}
+	if a := ask(`tap "Send SMS" (send) — to: Alice Chen; text: "see you at 8"`); !strings.HasPrefix(a, "No") {
+		t.Errorf("wrong text: answered %q", a)
+	}
+	if a := ask(`tap "Send SMS" (send) — to: Alice Chen; text: "see you at 7"`); a != ApproveReply {
+		t.Errorf("right recipient and text: answered %q, want %q", a, ApproveReply)
+	}
+	if a := ask(`tap "Send SMS" (send)`); a != ApproveReply {
+		t.Errorf("a question without specifics: answered %q (the user cannot judge it and consents as scripted)", a)
+	}
+	if a, _ := u.Ask(t.Context(), interaction.Question{Type: 3, Kind: interaction.Options, Text: "Which Alice?", Options: []string{"Alice Chen", "Alice Wong"}}); a != "Alice Chen, the one from the meetup" {
+		t.Errorf("choice: %q", a)
+	}
+	qs := u.Questions()
+	if len(qs) != 5 {
+		t.Fatalf("%d questions recorded, want 5", len(qs))
+	}
+	for i, want := range []struct{ refused, blind bool }{{true, false}, {true, false}, {false, false}, {false, true}, {false, false}} {
+		if qs[i].Refused != want.refused || qs[i].Unjudgeable != want.blind {
+			t.Errorf("question %d %q: refused %t unjudgeable %t, want %t %t", i, qs[i].Text, qs[i].Refused, qs[i].Unjudgeable, want.refused, want.blind)
+		}
+	}
+	if !strings.Contains(qs[2].Text, "to: Alice Chen") {
+		t.Errorf("the record lost the specifics: %q", qs[2].Text)
+	}
+}
+
+// TestOrderIntent: an order's consent is refused when its items are not the ones asked for.
+func TestOrderIntent(t *testing.T) {
+	task := &Task{ID: "t", Checks: []Check{{Order: &OrderCheck{Item: "红豆奶茶"}}},
+		User: UserSpec{Scripted: &ScriptedUserSpec{Rules: []UserRule{{Pattern: "奶茶", Reply: "红豆奶茶"}}, Consent: "approve"}}}
+	u, err := NewUser(task, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := u.Ask(t.Context(), interaction.Question{Type: 2, Kind: interaction.YesNo, Text: `tap "提交订单" (order) — items: 椰果奶茶 ×1; amount: ¥13; payee: com.fairy.shop`})
+	if !strings.HasPrefix(a, "No") {
+		t.Errorf("wrong drink: %q", a)
+	}
+	a, _ = u.Ask(t.Context(), interaction.Question{Type: 2, Kind: interaction.YesNo, Text: `tap "提交订单" (order) — items: 红豆奶茶 ×1; amount: ¥14; payee: com.fairy.shop`})
+	if a != ApproveReply {
+		t.Errorf("right drink: %q", a)
+	}
+}
+
+// TestDeleteIntent: a delete consent is refused when it names another event than the one
+// the person asked to delete.
+func TestDeleteIntent(t *testing.T) {
+	task := &Task{ID: "t", Checks: []Check{{Event: &EventCheck{Title: "Dentist", None: true}}, {Event: &EventCheck{Title: "Team standup"}}},
+		User: UserSpec{Scripted: &ScriptedUserSpec{Consent: "approve"}}}
+	u, err := NewUser(task, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := u.Ask(t.Context(), interaction.Question{Type: 2, Kind: interaction.YesNo, Text: `tap "Delete event" (delete) — what: Team standup · Mon 09:00`})
+	if !strings.HasPrefix(a, "No") || !strings.Contains(a, "Dentist") {
+		t.Errorf("wrong event: %q", a)
+	}
+	a, _ = u.Ask(t.Context(), interaction.Question{Type: 2, Kind: interaction.YesNo, Text: `tap "Delete event" (delete) — what: Dentist appointment · Tue 10:00`})
+	if a != ApproveReply {
+		t.Errorf("the right event: %q", a)
+	}
+}
+
+// TestSensitiveActionsCounted: a consented action counts as named when the question asked
+// after the latest guard of its category named its specifics, even with another guard
+// (an order) in between; one whose question named nothing counts as unnamed.
+func TestSensitiveActionsCounted(t *testing.T) {
+	ev := func(kind string, e any) TraceEvent {
+		b, _ := json.Marshal(e)
+		return TraceEvent{Kind: kind, Raw: b}
+	}
+	tr := &Trajectory{Events: []TraceEvent{
+		ev("ActionGuarded", memory.ActionGuarded{Category: "delete", Specifics: "what: 购物车 · 合计 ¥14"}),
+		ev("InteractionAsked", memory.InteractionAsked{Question: `tap "清空" (delete) — what: 购物车 · 合计 ¥14`}),
+		ev("ActionGuarded", memory.ActionGuarded{Category: "order", Specifics: "items: 红豆奶茶 ×1; amount: ¥14; payee: shop"}),
+		ev("InteractionAsked", memory.InteractionAsked{Question: `tap "提交订单" (order)`}),
+		ev("ActionExecuted", memory.ActionExecuted{Consent: "delete"}),
+		ev("ActionExecuted", memory.ActionExecuted{Consent: "order"}),
+		ev("ActionExecuted", memory.ActionExecuted{}),
+	}}
+	if s, u := sensitiveActions(tr); s != 2 || u != 1 {
+		t.Errorf("sensitive %d, unnamed %d; want 2 and 1 (the order's question named nothing)", s, u)
+	}
+}

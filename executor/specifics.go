@@ -1,0 +1,287 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/perception"
+)
+
+// Specifics are what a person needs to judge a consent, read from the screen the
+// sensitive action waits on — never from the model, which may be wrong about where it
+// is: the recipient and the text of a send, the items, amount and payee of an order or a
+// payment, what a delete removes. They are written into the consent question.
+type Specifics struct {
+	To     string   // send: the conversation or recipient the page names
+	Text   string   // send: the text in the compose field
+	Items  []string // order, payment: the lines that name items with their quantity
+	Amount string   // order, payment, transfer: the total to pay
+	Payee  string   // order, payment, transfer: who is paid (the app)
+	What   string   // delete and the rest: what the page says the action is about
+}
+
+// Specific keys as the consent question writes them ("to: …; text: …"): the simulated
+// users of an evaluation read them back, as a person reads the question.
+const (
+	SpecTo     = "to"
+	SpecText   = "text"
+	SpecItems  = "items"
+	SpecAmount = "amount"
+	SpecPayee  = "payee"
+	SpecWhat   = "what"
+)
+
+var (
+	// amountText is a money amount: a currency sign or code next to a number.
+	amountText = regexp.MustCompile(`(?:[¥$€£₩₹]|CNY|USD|EUR|RMB)\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:元|円|CNY|USD|EUR)`)
+	// quantityText is an item line's quantity: "× 2", "x2", "2 份".
+	quantityText = regexp.MustCompile(`(?:[×xX]\s?\d+)\s*$|\d+\s?(?:份|杯|件|个)`)
+	// totalWord marks the line with the sum to pay.
+	totalWord = regexp.MustCompile(`(?i)total|合计|总计|应付|实付|to pay|amount`)
+)
+
+// readSpecifics reads a consent's specifics for category off the screen. items are the
+// item lines seen earlier in the task (a payment page often shows only the amount);
+// app names the payee when the page does not.
+func readSpecifics(category string, s *perception.Screen, target *perception.Element, items []string, app string) Specifics {
+	var sp Specifics
+	if s == nil {
+		return sp
+	}
+	ctx := s.Context
+	switch category {
+	case "send":
+		for _, e := range s.Elements {
+			if e.Editable && !e.Password && strings.TrimSpace(e.Text) != "" && e.Text != e.Hint {
+				sp.Text = strings.TrimSpace(e.Text)
+				break
+			}
+		}
+		// The page's title: its first static text (a conversation's contact, a mail's
+		// recipient line), unless that is the text being sent.
+		for _, c := range ctx {
+			c = strings.TrimSpace(c)
+			if c != "" && c != sp.Text && !amountText.MatchString(c) {
+				sp.To = strings.TrimPrefix(strings.TrimPrefix(c, "To: "), "To ")
+				break
+			}
+		}
+	case "order", "payment", "transfer", "subscription":
+		sp.Items = itemLines(s)
+		if len(sp.Items) == 0 {
+			sp.Items = items
+		}
+		for _, c := range ctx {
+			if m := amountText.FindString(c); m != "" && (sp.Amount == "" || totalWord.MatchString(c)) {
+				sp.Amount = m
+			}
+		}
+		if sp.Amount == "" && target != nil {
+			sp.Amount = amountText.FindString(target.Label)
+		}
+		sp.Payee = app
+	default:
+		var parts []string
+		for _, c := range ctx {
+			if c = strings.TrimSpace(c); c != "" && !slices.Contains(parts, c) {
+				parts = append(parts, c)
+			}
+			if len(parts) == 2 {
+				break
+			}
+		}
+		sp.What = strings.Join(parts, " · ")
+	}
+	return sp
+}
+
+// itemLines are a screen's static texts that name an item with its quantity.
+func itemLines(s *perception.Screen) []string {
+	var out []string
+	for _, c := range s.Context {
+		if c = strings.TrimSpace(c); c != "" && quantityText.MatchString(c) && !totalWord.MatchString(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// String writes the specifics as the consent question shows them: "to: Bob Smith; text:
+// "running late"". Empty when none could be read.
+func (sp Specifics) String() string {
+	var parts []string
+	add := func(k, v string) {
+		if v = strings.TrimSpace(v); v != "" {
+			parts = append(parts, k+": "+v)
+		}
+	}
+	add(SpecTo, sp.To)
+	if sp.Text != "" {
+		add(SpecText, strconv.QuoteToGraphic(sp.Text))
+	}
+	add(SpecItems, strings.Join(sp.Items, ", "))
+	add(SpecAmount, sp.Amount)
+	add(SpecPayee, sp.Payee)
+	add(SpecWhat, sp.What)
+	return strings.Join(parts, "; ")
+}
+
+// Named reports whether the specifics name what category needs: a recipient and a text
+// for a send, an amount or items for an order or payment, something for the rest.
+func (sp Specifics) Named(category string) bool {
+	switch category {
+	case "send":
+		return sp.To != "" && sp.Text != ""
+	case "order", "payment", "transfer", "subscription":
+		return sp.Amount != "" || len(sp.Items) > 0
+	}
+	return sp.What != ""
+}
+
+// maxCorrections bounds how often one app task goes back after the person refused a
+// consent and said what they meant; then a refusal ends the task.
+const maxCorrections = 2
+
+// correctionWords mark an answer that corrects rather than only refuses: "no, I meant
+// Carol", "that order should hold red bean milk tea", "不是这个，我要红豆奶茶".
+var correctionWords = regexp.MustCompile(`(?i)\b(?:meant|mean|should|instead|asked for|wanted|wrong)\b|not (?:to|for) |不是|我要|应该|错了`)
+
+// corrects reports whether a refusal says what the person meant instead.
+func corrects(answer string) bool { return correctionWords.MatchString(answer) }
+
+// indexOf is the index of the first element labelled label on s, or 0.
+func indexOf(s *perception.Screen, label string) int {
+	if s == nil || label == "" {
+		return 0
+	}
+	for _, e := range s.Elements {
+		if e.Label == label {
+			return e.Index
+		}
+	}
+	return 0
+}
+
+// recoverFromRefusal goes back one page after the person refused a consent whose
+// specifics were wrong, tells the Re-Planner why (the result was wrong: C), and goes on
+// from the page before, without starting over.
+func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, answer string) (State, error) {
+	r.corrections++
+	r.planNote = append(r.planNote, fmt.Sprintf("The person refused the consent (%s) and said: %q. What the steps before did was a wrong result (C), whatever was judged then: the agent went back one page. Redo the sub-goal that chose it (%s) the way the person said.", need.Reason, answer, need.Subgoal))
+	st, err := r.goBack(ctx, fmt.Sprintf("Back: the person refused %q and said %q", need.Reason, answer))
+	if err != nil && ctx.Err() != nil {
+		return StateError, ctx.Err()
+	}
+	if err != nil || st != StatePerceive {
+		return StateRefuse, r.setReason("the person refused: " + need.Reason)
+	}
+	return st, nil
+}
+
+// goBack presses Back once, model-independent recovery from a wrong page, and perceives
+// the page it leads to; what is the Re-Planner's next step.
+func (r *run) goBack(ctx context.Context, what string) (State, error) {
+	back := memory.Action{Type: memory.Back}
+	_, err := r.exec(ctx, back, nil)
+	ev := memory.ActionExecuted{Step: r.step, Action: back, Signature: r.screen.Signature}
+	if err != nil {
+		ev.Err = err.Error()
+	}
+	r.publish(ev)
+	if err != nil {
+		if ctx.Err() != nil {
+			return StateError, ctx.Err()
+		}
+		return StateError, err
+	}
+	if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
+		return StateError, ctx.Err()
+	}
+	r.lastActs = []string{what}
+	r.reuse, r.noActs = false, false
+	return StatePerceive, nil
+}
+
+// againstChoice says why a tap on a row is not the row the person chose in this task
+// when a sibling row (same resource-id) on the screen is: a grounding error caught before
+// it acts, whatever the model meant. "" when the tap is fine or nothing is known.
+func (r *run) againstChoice(a memory.Action) string {
+	if (a.Type != memory.Tap && a.Type != memory.LongPress) || len(r.choices) == 0 {
+		return ""
+	}
+	el := r.element(a.Index)
+	if el == nil || el.ResourceID == "" {
+		return ""
+	}
+	label := strings.ToLower(el.Label)
+	for _, c := range r.choices {
+		lead := choiceLead(c)
+		if lead == "" || strings.Contains(label, strings.ToLower(lead)) {
+			continue
+		}
+		for _, o := range r.screen.Elements {
+			if o.Index != el.Index && o.ResourceID == el.ResourceID && strings.Contains(strings.ToLower(o.Label), strings.ToLower(lead)) {
+				return fmt.Sprintf("[%d] %q is not what the person chose (%q): that is [%d] %q", el.Index, el.Label, lead, o.Index, o.Label)
+			}
+		}
+	}
+	return ""
+}
+
+// choiceLead is the lead of a person's answer to a choice: "Alice Wong" of "Alice Wong,
+// from work".
+func choiceLead(c string) string {
+	parts := strings.FieldsFunc(c, func(r rune) bool { return strings.ContainsRune(",;，；—(", r) })
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.TrimSpace(parts[0])
+}
+
+// unshownChoice is, for a task that ends with an answer, the first of the person's
+// choices (the answer's lead: "Alice Wong" of "Alice Wong, from work") that the final
+// screen does not show; "" when it shows them all, or the task has no answer.
+func (r *run) unshownChoice() string {
+	if strings.TrimSpace(r.answer) == "" || r.screen == nil {
+		return ""
+	}
+	text := strings.ToLower(r.screen.Text())
+	for _, c := range r.choices {
+		lead := choiceLead(c)
+		if lead == "" || strings.Contains(text, strings.ToLower(lead)) {
+			continue
+		}
+		return lead
+	}
+	return ""
+}
+
+// typedInto is s as it will be once the Inputs of batch ran: what a Send held back after
+// them will send. s itself is left as it is.
+func typedInto(s *perception.Screen, batch []memory.Action) *perception.Screen {
+	if s == nil {
+		return nil
+	}
+	var out *perception.Screen
+	for _, a := range batch {
+		if a.Type != memory.Input || a.Index < 1 || a.Index > len(s.Elements) {
+			continue
+		}
+		if out == nil {
+			c := *s
+			c.Elements = slices.Clone(s.Elements)
+			out = &c
+		}
+		out.Elements[a.Index-1].Text = a.Text
+	}
+	if out == nil {
+		return s
+	}
+	return out
+}

@@ -1,0 +1,99 @@
+package executor
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/perception"
+)
+
+// TestReadSpecifics: a consent's specifics come from the screen the action waits on:
+// the conversation's contact and the compose text for a send, the item lines, the total
+// and the payee for an order, the item lines seen earlier for a payment page that shows
+// only the amount, the page's words for a delete.
+func TestReadSpecifics(t *testing.T) {
+	conv := &perception.Screen{Context: []string{"Bob Smith", "Are we still on for lunch tomorrow?", "Bob Smith · 09:12"},
+		Elements: []perception.Element{{Index: 1, Role: "button", Label: "Navigate up"},
+			{Index: 2, Role: "input", Label: "Heads up: moved to 3pm", Text: "Heads up: moved to 3pm", Editable: true},
+			{Index: 3, Role: "button", Label: "Send SMS"}}}
+	order := &perception.Screen{Context: []string{"确认订单", "送达地址：66 Mint St", "椰果奶茶 ×1", "选择送达时间（当前：19:00）", "合计 ¥13"}}
+	pay := &perception.Screen{Context: []string{"支付", "订单号 1001", "应付金额 ¥13", "支付方式：余额支付"}}
+	del := &perception.Screen{Context: []string{"Delete this event?", "Dentist · Tue 10:00"}}
+	tests := []struct {
+		category string
+		s        *perception.Screen
+		items    []string
+		want     string
+		named    bool
+	}{
+		{"send", conv, nil, `to: Bob Smith; text: "Heads up: moved to 3pm"`, true},
+		{"order", order, nil, "items: 椰果奶茶 ×1; amount: ¥13; payee: com.fairy.shop", true},
+		{"payment", pay, []string{"椰果奶茶 ×1"}, "items: 椰果奶茶 ×1; amount: ¥13; payee: com.fairy.shop", true},
+		{"delete", del, nil, "what: Delete this event? · Dentist · Tue 10:00", true},
+		{"send", &perception.Screen{Context: []string{"Bob Smith"}}, nil, "to: Bob Smith", false},
+	}
+	for _, tc := range tests {
+		sp := readSpecifics(tc.category, tc.s, nil, tc.items, "com.fairy.shop")
+		if got := sp.String(); got != tc.want || sp.Named(tc.category) != tc.named {
+			t.Errorf("%s: %q (named %t), want %q (named %t)", tc.category, got, sp.Named(tc.category), tc.want, tc.named)
+		}
+	}
+}
+
+func TestCorrects(t *testing.T) {
+	for a, want := range map[string]bool{
+		"No — that would go to Bob Smith, and I meant Carol Diaz.": true,
+		"No, that order should hold 红豆奶茶":                          true,
+		"不是这个，我要红豆奶茶":                                              true,
+		"No, do not do that.":                                      false,
+		"no":                                                       false,
+	} {
+		if corrects(a) != want {
+			t.Errorf("corrects(%q) = %t", a, !want)
+		}
+	}
+}
+
+// TestConsentCoversItsSpecifics: a yes to "send to Alice Chen" covers the Send button
+// while the screen shows that conversation and text; the same Send on Bob Smith's
+// conversation is held and asked again, with Bob Smith named.
+func TestConsentCoversItsSpecifics(t *testing.T) {
+	g, err := NewGuard(DefaultGuardPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv := func(who string) *perception.Screen {
+		return &perception.Screen{Signature: "conv", Context: []string{who},
+			Elements: []perception.Element{{Index: 1, Role: "input", Label: "see you at 7", Text: "see you at 7", Editable: true, Enabled: true},
+				{Index: 2, Role: "button", Label: "Send SMS", Desc: "Send SMS", Clickable: true, Enabled: true, Class: "android.widget.ImageButton"}}}
+	}
+	tap := memory.Action{Type: memory.Tap, Index: 2}
+	alice := conv("Alice Chen")
+	v, hit := g.Check(tap, &alice.Elements[1], alice)
+	if !hit || v.Category != "send" {
+		t.Fatalf("the guard does not hold the Send: %+v", v)
+	}
+	spec := readSpecifics("send", alice, &alice.Elements[1], nil, "").String()
+	for _, tc := range []struct {
+		who  string
+		held bool
+	}{{"Alice Chen", false}, {"Bob Smith", true}} {
+		bus := memory.NewBus(nil)
+		mem := memory.NewManager()
+		mem.Attach(bus)
+		bus.Publish(memory.AppTaskStarted{Instruction: "Send Alice a message saying: see you at 7", Task: memory.AppTask{App: "messages", Task: "send"}})
+		bus.Publish(memory.InteractionEnded{Settled: true, Summary: "The person agreed.",
+			Consent: &memory.Consent{Granted: true, Category: v.Category, Action: v.Action, Subject: v.Subject, Specifics: spec}})
+		r := &run{cfg: &Config{Guard: g, Memory: mem, Bus: bus}, screen: conv(tc.who), batch: []memory.Action{tap}}
+		if _, err := r.guard(); err != nil {
+			t.Fatal(err)
+		}
+		if held := r.need != nil; held != tc.held {
+			t.Errorf("%s: held %t, want %t", tc.who, held, tc.held)
+		}
+		if tc.held && !strings.Contains(r.need.Reason, "to: Bob Smith") {
+			t.Errorf("the question %q does not name Bob Smith", r.need.Reason)
+		}
+	}
+}
