@@ -104,7 +104,7 @@ func (d *Device) uiConnectLocked(ctx context.Context) error {
 			return err
 		}
 		if !installed {
-			return fmt.Errorf("%w: not installed (`fairy device setup` installs it)", ErrUIServer)
+			return fmt.Errorf("%w (`fairy device setup` installs it)", errUINotInstalled)
 		}
 		if err := d.uiStartLocked(ctx); err != nil {
 			return err
@@ -183,12 +183,22 @@ func (d *Device) uiStartLocked(ctx context.Context) error {
 // UIServerStartCommand is the shell command that starts the server and leaves it running.
 const UIServerStartCommand = "nohup am instrument -w -e disableAnalytics true " + UIServerRunner + " >/dev/null 2>&1 &"
 
+// errUINotInstalled: the phone has no resident UI server, the usual case until
+// `fairy device setup` has run.
+var errUINotInstalled = fmt.Errorf("%w: not installed", ErrUIServer)
+
 // uiGiveUpLocked puts the device on the classic path and says so once.
 func (d *Device) uiGiveUpLocked(err error) {
 	u := &d.ui
 	u.state = uiOff
 	if _, said := uiWarned.LoadOrStore(d.addr+"/"+d.serial, true); !said && !u.warned {
 		u.warned = true
+		if errors.Is(err, errUINotInstalled) {
+			// A phone without the server is a normal phone: said once, not a warning that
+			// would be summed up at the end of every run.
+			d.log.Info("adb: no resident UI server on the phone, reading the screen with uiautomator dump and screencap", slog.Any(keyErr, err))
+			return
+		}
 		d.log.Warn("adb: resident UI server unavailable, using uiautomator dump and screencap", slog.Any(keyErr, err))
 	}
 }
