@@ -52,6 +52,7 @@ type evalFlags struct {
 	evalTags  string
 	// profile is the virtual phones' timing (sim.ParseProfile).
 	profile string
+	aw      awFlags
 }
 
 // newEvalCmd builds `fairy eval`.
@@ -96,6 +97,7 @@ Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 	fl.StringVar(&f.learnFrom, "learn-from", "", "learn first on this suite's tasks, then evaluate SUITE cold and with what they learned")
 	fl.StringVar(&f.learnTags, "learn-tags", "", "learn first on SUITE's tasks with one of these tags (comma-separated)")
 	fl.StringVar(&f.evalTags, "eval-tags", "", "with --learn-tags: evaluate the tasks with one of these tags (default: all the others)")
+	addAndroidWorldFlags(cmd, &f.aw)
 	addEvalModelFlags(cmd)
 	return cmd
 }
@@ -111,7 +113,7 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	if now == nil {
 		now = time.Now
 	}
-	if f.devices == "" && !cmd.Flags().Changed("sim") && strings.HasPrefix(ref, eval.BuiltinPrefix) {
+	if f.devices == "" && !cmd.Flags().Changed("sim") && builtinSuite(ref) {
 		f.sims = 1 // a built-in suite is written for the virtual phone: `fairy eval builtin:sim` just runs
 	}
 	switch {
@@ -122,7 +124,7 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	case f.repeat < 1 || f.parallel < 0:
 		return withExit(2, errors.New("--repeat must be at least 1 and --parallel not negative"))
 	}
-	suite, err := eval.Load(ref)
+	suite, err := loadSuite(ref, f.aw)
 	if err != nil {
 		return withExit(2, err)
 	}
@@ -215,6 +217,9 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 					sv.VerifiedSteps, sv.KnownReads, sv.SkippedLearns, sv.RoutineSaved, sv.Routines, sv.NavigateSaved, sv.Navigations, sv.Other,
 					fg.ColdCriticalPerStep, fg.WarmCriticalPerStep)
 			}
+		}
+		if err := writeAndroidWorld(out, ref, f.aw, rep, f.out); err != nil {
+			return withExit(1, err)
 		}
 		fmt.Fprintf(out, "report: %s\n", filepath.Join(f.out, eval.ReportHTML))
 	}
