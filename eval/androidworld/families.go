@@ -324,9 +324,10 @@ func notesDeleteAll(g *gen) (*instance, error) {
 		setup:  []string{setup},
 		checks: []eval.CustomCheck{&RowsCheck{Collection: notesPkg + ":notes", Before: rows, Removed: ids}},
 		walk: []eval.WalkTask{walk(notesPkg, `No notes\. Tap \+ to write one\.`,
-			eval.WalkStep{Screen: `\[\d+\] item "(?P<note>[^"]+)" id=note_row`, Subgoal: "Open the next note", Loop: true, Do: []string{`Tap "${note}"`}},
-			eval.WalkStep{Screen: `"Delete note" id=delete_note`, Subgoal: "Ask to delete the note", Do: []string{`Tap "Delete note"`}},
-			eval.WalkStep{Screen: `Delete this note\?`, Subgoal: "Confirm the deletion", Do: []string{`Tap "Delete"`}},
+			eval.WalkStep{Screen: `id=action_select\n- \[\d+\] item "[^"]+" id=note_row`, Subgoal: "Select the notes", Do: []string{`Tap "Select notes"`}},
+			eval.WalkStep{Screen: `button "Select all"`, Without: `Delete selected`, Subgoal: "Select all the notes", Do: []string{`Tap "Select all"`}},
+			eval.WalkStep{Screen: `"Delete selected" id=action_delete_selected`, Subgoal: "Delete the selected notes", Do: []string{`Tap "Delete selected"`}},
+			eval.WalkStep{Screen: `Delete \d+ notes\?`, Subgoal: "Confirm the deletion", Do: []string{`Tap "Delete"`}},
 		)},
 	}, nil
 }
