@@ -32,6 +32,11 @@ var builders = []builder{
 	{name: "MarkorDeleteAllNotes", app: "Notes", draw: notesDeleteAll},
 	{name: "SimpleCalendarDeleteOneEvent", app: "Calendar", draw: calendarDeleteOne},
 	{name: "SimpleCalendarDeleteEvents", app: "Calendar", draw: calendarDeleteOnDay},
+	{name: "ExpenseDeleteSingle", app: "Expenses", draw: expenseDelete(1, 0)},
+	{name: "ExpenseDeleteMultiple", app: "Expenses", draw: expenseDelete(3, 0)},
+	{name: "ExpenseDeleteMultiple2", app: "Expenses", draw: expenseDelete(3, 50)},
+	{name: "ExpenseAddSingle", app: "Expenses", draw: expenseAddSingle},
+	{name: "ExpenseDeleteDuplicates", app: "Expenses", draw: expenseDeleteDuplicates},
 }
 
 // ---- Settings ----

@@ -11,14 +11,17 @@
 package androidworld
 
 import (
+	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/sim"
 )
 
 // Prefix names the suite in `fairy eval`: "androidworld:sim".
@@ -97,8 +100,28 @@ func Load(ref string, o Options) (*eval.Suite, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	apps, err := Apps()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.SetSimApps(apps); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
+
+// Apps are the records apps the mirror adds to the virtual phone (apps/*.yaml): apps
+// the benchmark has and the phone lacks, declared as data.
+func Apps() ([]*sim.AppSpec, error) {
+	sub, err := fs.Sub(appFS, "apps")
+	if err != nil {
+		return nil, err
+	}
+	return sim.LoadApps(sub)
+}
+
+//go:embed apps/*.yaml
+var appFS embed.FS
 
 // BuiltFamilies names the families the mirror builds, sorted.
 func BuiltFamilies() []string {
@@ -115,6 +138,9 @@ var appNames = strings.NewReplacer(
 	"Simple SMS Messenger", "Messages",
 	"Simple Calendar Pro", "Calendar",
 	"Markor", "Notes",
+	"the arduia pro expense", "the Expenses app",
+	"arduia pro expense", "the Expenses app",
+	"pro expense", "the Expenses app",
 )
 
 // fill writes a template's {name} parameters.
