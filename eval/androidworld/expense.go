@@ -2,6 +2,7 @@ package androidworld
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,8 +50,8 @@ func (g *gen) expenses(n int) []expense {
 	return out
 }
 
-// expenseRows seeds the rows in a random order (seq numbers the list's order).
-func expenseRows(g *gen, targets, noise []expense) []sim.Record {
+// expenseList seeds the rows in a random order (seq numbers the list's order).
+func expenseList(g *gen, targets, noise []expense) []sim.Record {
 	var rows []sim.Record
 	for i, e := range targets {
 		rows = append(rows, e.record(fmt.Sprintf("t%d", i+1), 0))
@@ -75,43 +76,119 @@ func listEnd(rows []sim.Record, field, rowID string) string {
 	return `item "` + q(last[field]) + `" id=` + rowID
 }
 
-func expenseDelete(nTargets, nNoise int) func(g *gen) (*instance, error) {
+// recordsApp names the screens of a records app (apps/*.yaml): a list of rows labelled by
+// one field, a detail page with a delete button. The delete families of every such app
+// are the same code; the app is data.
+type recordsApp struct {
+	pkg, collection string
+	label           string // the field a row shows as its title
+	list, row       string // the list's and a row's resource ids
+	title           string // the list screen's title
+	deleteID        string // the detail page's delete button: id and label
+	deleteLabel     string
+	empty           string // the empty list's text
+}
+
+var (
+	expensesApp = recordsApp{pkg: expensesPkg, collection: "expenses", label: "name", list: "expense_recycler", row: "expense_row",
+		title: "Expenses", deleteID: "delete_expense", deleteLabel: "Delete expense", empty: "No expenses yet"}
+	recipesApp = recordsApp{pkg: recipesPkg, collection: "recipes", label: "title", list: "recipe_recycler", row: "recipe_row",
+		title: "Recipes", deleteID: "delete_recipe", deleteLabel: "Delete recipe", empty: "No recipes yet"}
+)
+
+func (a recordsApp) coll() string { return a.pkg + ":" + a.collection }
+
+// recordsDelete is the DeleteMultipleRows family of a records app: nTargets rows to
+// delete among nNoise others (draw gives distinct rows), named in goal's %s.
+func recordsDelete(a recordsApp, draw func(g *gen, n int) []sim.Record, nTargets, nNoise int, goal string) func(g *gen) (*instance, error) {
 	return func(g *gen) (*instance, error) {
-		all := g.expenses(nTargets + nNoise)
-		targets, noise := all[:nTargets], all[nTargets:]
-		rows := expenseRows(g, targets, noise)
-		setup, err := seed(expensesPkg+":expenses", rows)
+		all := draw(g, nTargets+nNoise)
+		for i := range all {
+			if i < nTargets {
+				all[i]["id"] = fmt.Sprintf("t%d", i+1)
+			} else {
+				all[i]["id"] = fmt.Sprintf("n%d", i-nTargets+1)
+			}
+		}
+		var names, ids, alt []string
+		for _, t := range all[:nTargets] {
+			names = append(names, t[a.label])
+			ids = append(ids, t["id"])
+			alt = append(alt, q(t[a.label]))
+		}
+		rows := shuffleRows(g, all)
+		setup, err := seed(a.coll(), rows)
 		if err != nil {
 			return nil, err
 		}
-		var names, ids []string
-		for i, t := range targets {
-			names = append(names, t.name)
-			ids = append(ids, fmt.Sprintf("t%d", i+1))
-		}
-		var alt []string
+		anyTarget := `item "(?:` + strings.Join(alt, "|") + `)" id=` + a.row
+		steps := []eval.WalkStep{{Screen: `id=` + a.list, Without: anyTarget, Subgoal: "Scroll to the rows to delete", Loop: true, Do: []string{`Swipe "` + a.list + `" up`}}}
 		for _, n := range names {
-			alt = append(alt, q(n))
+			steps = append(steps, eval.WalkStep{Screen: `item "` + q(n) + `" id=` + a.row, Subgoal: "Open " + n, Loop: true, Do: []string{`Tap ` + label(n)}})
 		}
-		anyTarget := `item "(?:` + strings.Join(alt, "|") + `)" id=expense_row`
+		steps = append(steps, eval.WalkStep{Screen: `id=` + a.deleteID, Subgoal: "Delete it", Do: []string{`Tap ` + label(a.deleteLabel)}})
 		return &instance{
-			instruction: appNames.Replace(fmt.Sprintf("Delete the following expenses from arduia pro expense: %s.", strings.Join(names, ", "))),
+			instruction: appNames.Replace(fmt.Sprintf(goal, strings.Join(names, ", "))),
 			setup:       []string{setup},
-			checks:      []eval.CustomCheck{&RowsCheck{Collection: expensesPkg + ":expenses", Before: rows, Removed: ids}},
-			walk: []eval.WalkTask{{App: expensesPkg, Done: listEnd(rows, "name", "expense_row") + `|No expenses yet`, Unless: anyTarget + `|id=delete_expense`,
+			checks:      []eval.CustomCheck{&RowsCheck{Collection: a.coll(), Before: rows, Removed: ids}},
+			walk: []eval.WalkTask{{App: a.pkg, Done: listEnd(rows, a.label, a.row) + `|` + q(a.empty), Unless: anyTarget + `|id=` + a.deleteID,
+				Steps: steps}},
+		}, nil
+	}
+}
+
+// recordsDeleteDuplicates is the DeleteDuplicateRows family: one row twice among nNoise
+// others; either copy may go, nothing else.
+func recordsDeleteDuplicates(a recordsApp, draw func(g *gen, n int) []sim.Record, nNoise int, goal string) func(g *gen) (*instance, error) {
+	return func(g *gen) (*instance, error) {
+		all := draw(g, nNoise+1)
+		target := all[0]
+		twin := maps.Clone(target)
+		target["id"], twin["id"] = "t1", "t2"
+		for i := 1; i < len(all); i++ {
+			all[i]["id"] = fmt.Sprintf("n%d", i)
+		}
+		rows := shuffleRows(g, append(all, twin))
+		setup, err := seed(a.coll(), rows)
+		if err != nil {
+			return nil, err
+		}
+		row := `item "` + q(target[a.label]) + `" id=` + a.row
+		return &instance{
+			instruction: appNames.Replace(goal),
+			setup:       []string{setup},
+			checks:      []eval.CustomCheck{&RowsCheck{Collection: a.coll(), Before: rows, OneOf: []string{"t1", "t2"}}},
+			walk: []eval.WalkTask{{App: a.pkg, Done: `"` + q(a.title) + `"\n`, Unless: row + `[\s\S]*` + row + `|id=` + a.deleteID,
 				Steps: []eval.WalkStep{
-					{Screen: `id=expense_recycler`, Without: anyTarget, Subgoal: "Scroll to the expenses to delete", Loop: true, Do: []string{`Swipe "expense_recycler" up`}},
-					{Screen: `item "(?P<name>` + strings.Join(alt, "|") + `)" id=expense_row`, Subgoal: "Open an expense to delete", Loop: true, Do: []string{`Tap "${name}"`}},
-					{Screen: `id=delete_expense`, Subgoal: "Delete the expense", Do: []string{`Tap "Delete expense"`}},
+					{Screen: row + `[\s\S]*` + row, Subgoal: "Open one of the two identical rows", Do: []string{`Tap ` + label(target[a.label])}},
+					{Screen: `id=` + a.deleteID, Subgoal: "Delete the duplicate", Do: []string{`Tap "` + a.deleteLabel + `"`}},
 				}}},
 		}, nil
 	}
 }
 
+// shuffleRows puts rows in a random order and numbers the list's order (seq).
+func shuffleRows(g *gen, rows []sim.Record) []sim.Record {
+	g.r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	for i := range rows {
+		rows[i]["seq"] = strconv.Itoa(i + 1)
+	}
+	return rows
+}
+
+// expenseRows draws n expenses with distinct names as rows.
+func expenseRows(g *gen, n int) []sim.Record {
+	var out []sim.Record
+	for _, e := range g.expenses(n) {
+		out = append(out, e.record("", 0))
+	}
+	return out
+}
+
 func expenseAddSingle(g *gen) (*instance, error) {
 	all := g.expenses(11)
 	target, noise := all[0], all[1:]
-	rows := expenseRows(g, nil, noise)
+	rows := expenseList(g, nil, noise)
 	setup, err := seed(expensesPkg+":expenses", rows)
 	if err != nil {
 		return nil, err
@@ -136,26 +213,5 @@ func expenseAddSingle(g *gen) (*instance, error) {
 				Subgoal: "Fill in the expense", Do: fill},
 			eval.WalkStep{Screen: `"` + q(target.name) + `" id=expense_name`, Subgoal: "Save the expense", Do: []string{`Tap "Save"`}},
 		)},
-	}, nil
-}
-
-func expenseDeleteDuplicates(g *gen) (*instance, error) {
-	all := g.expenses(6)
-	target, noise := all[0], all[1:]
-	rows := expenseRows(g, []expense{target, target}, noise)
-	setup, err := seed(expensesPkg+":expenses", rows)
-	if err != nil {
-		return nil, err
-	}
-	row := `item "` + q(target.name) + `" id=expense_row`
-	return &instance{
-		instruction: appNames.Replace("Delete all but one of any expenses in arduia pro expense that are exact duplicates, ensuring at least one instance of each unique expense remains"),
-		setup:       []string{setup},
-		checks:      []eval.CustomCheck{&RowsCheck{Collection: expensesPkg + ":expenses", Before: rows, OneOf: []string{"t1", "t2"}}},
-		walk: []eval.WalkTask{{App: expensesPkg, Done: `"Expenses"\n`, Unless: row + `[\s\S]*` + row + `|id=delete_expense`,
-			Steps: []eval.WalkStep{
-				{Screen: row + `[\s\S]*` + row, Subgoal: "Open one of the two identical expenses", Do: []string{`Tap "` + target.name + `"`}},
-				{Screen: `id=delete_expense`, Subgoal: "Delete the duplicate", Do: []string{`Tap "Delete expense"`}},
-			}}},
 	}, nil
 }

@@ -32,12 +32,25 @@ var builders = []builder{
 	{name: "MarkorDeleteAllNotes", app: "Notes", draw: notesDeleteAll},
 	{name: "SimpleCalendarDeleteOneEvent", app: "Calendar", draw: calendarDeleteOne},
 	{name: "SimpleCalendarDeleteEvents", app: "Calendar", draw: calendarDeleteOnDay},
-	{name: "ExpenseDeleteSingle", app: "Expenses", draw: expenseDelete(1, 0)},
-	{name: "ExpenseDeleteMultiple", app: "Expenses", draw: expenseDelete(3, 0)},
-	{name: "ExpenseDeleteMultiple2", app: "Expenses", draw: expenseDelete(3, 50)},
+	{name: "ExpenseDeleteSingle", app: "Expenses", draw: recordsDelete(expensesApp, expenseRows, 1, 0, expenseDeleteGoal)},
+	{name: "ExpenseDeleteMultiple", app: "Expenses", draw: recordsDelete(expensesApp, expenseRows, 3, 0, expenseDeleteGoal)},
+	{name: "ExpenseDeleteMultiple2", app: "Expenses", draw: recordsDelete(expensesApp, expenseRows, 3, 50, expenseDeleteGoal)},
 	{name: "ExpenseAddSingle", app: "Expenses", draw: expenseAddSingle},
-	{name: "ExpenseDeleteDuplicates", app: "Expenses", draw: expenseDeleteDuplicates},
+	{name: "ExpenseDeleteDuplicates", app: "Expenses", draw: recordsDeleteDuplicates(expensesApp, expenseRows, 5, expenseDuplicatesGoal)},
+	{name: "RecipeDeleteSingleRecipe", app: "Recipes", draw: recordsDelete(recipesApp, recipeRows, 1, 0, recipeDeleteGoal)},
+	{name: "RecipeDeleteSingleWithRecipeWithNoise", app: "Recipes", draw: recordsDelete(recipesApp, recipeRows, 1, 29, recipeDeleteGoal)},
+	{name: "RecipeDeleteMultipleRecipes", app: "Recipes", draw: recordsDelete(recipesApp, recipeRows, 3, 0, recipeDeleteGoal)},
+	{name: "RecipeDeleteMultipleRecipesWithNoise", app: "Recipes", draw: recordsDelete(recipesApp, recipeRows, 3, 29, recipeDeleteGoal)},
+	{name: "RecipeDeleteDuplicateRecipes", app: "Recipes", draw: recordsDeleteDuplicates(recipesApp, recipeRows, 5, recipeDuplicatesGoal)},
 }
+
+// The goals of the records families (the benchmark builds them in code, not templates).
+const (
+	expenseDeleteGoal     = "Delete the following expenses from arduia pro expense: %s."
+	expenseDuplicatesGoal = "Delete all but one of any expenses in arduia pro expense that are exact duplicates, ensuring at least one instance of each unique expense remains"
+	recipeDeleteGoal      = "Delete the following recipes from Broccoli app: %s."
+	recipeDuplicatesGoal  = "Delete all but one of any recipes in the Broccoli app that are exact duplicates, ensuring at least one instance of each unique recipe remains"
+)
 
 // ---- Settings ----
 
@@ -284,7 +297,7 @@ func notesCreate(g *gen) (*instance, error) {
 
 // deleteNoteSteps open a note by its title, scrolling the list to it, and delete it.
 func deleteNoteSteps(title, when string) []eval.WalkStep {
-	tap := `Tap "` + title + `"`
+	tap := `Tap ` + label(title)
 	if when != "" {
 		tap = `Tap "${note}"`
 	}

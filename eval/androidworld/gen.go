@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/fairy-go/fairy/eval"
@@ -58,8 +59,15 @@ func seed(collection string, rows []sim.Record) (string, error) {
 	return sim.SeedCommand(collection, rows)
 }
 
-// q quotes a literal for a screen pattern.
-func q(s string) string { return regexp.QuoteMeta(s) }
+// q quotes a literal for a screen pattern: as the screen's text form writes it inside
+// quotes (strconv.QuoteToGraphic's escapes), then as a regexp literal.
+func q(s string) string {
+	t := strconv.QuoteToGraphic(s)
+	return regexp.QuoteMeta(t[1 : len(t)-1])
+}
+
+// label quotes a label for a walkthrough action (Tap "LABEL").
+func label(s string) string { return strconv.Quote(s) }
 
 // walk is one app task of a walkthrough.
 func walk(app, done string, steps ...eval.WalkStep) eval.WalkTask {

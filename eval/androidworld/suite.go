@@ -141,6 +141,9 @@ var appNames = strings.NewReplacer(
 	"the arduia pro expense", "the Expenses app",
 	"arduia pro expense", "the Expenses app",
 	"pro expense", "the Expenses app",
+	"the Broccoli app", "the Recipes app",
+	"Broccoli app", "the Recipes app",
+	"the Broccoli recipe app", "the Recipes app",
 )
 
 // fill writes a template's {name} parameters.
