@@ -463,11 +463,16 @@ func (c *AllCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, er
 	return held == len(c.Parts), fmt.Sprintf("partial credit %.2f (%d of %d): %s", score, held, len(c.Parts), strings.Join(ev, "; ")), nil
 }
 
+var creditRE = regexp.MustCompile(`^partial credit [\d.]+ \((\d+) of (\d+)\)`)
+
 // PartialCredit reads the score an AllCheck wrote into its evidence (1 or 0 for others).
 func PartialCredit(r eval.CheckResult) float64 {
-	var held, total int
-	if _, err := fmt.Sscanf(r.Evidence, "partial credit %*f (%d of %d)", &held, &total); err == nil && total > 0 {
-		return float64(held) / float64(total)
+	if m := creditRE.FindStringSubmatch(r.Evidence); m != nil {
+		held, _ := strconv.Atoi(m[1])
+		total, _ := strconv.Atoi(m[2])
+		if total > 0 {
+			return float64(held) / float64(total)
+		}
 	}
 	if r.Pass {
 		return 1
