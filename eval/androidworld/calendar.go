@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/sim"
@@ -109,10 +110,20 @@ func calendarDeleteOne(g *gen) (*instance, error) {
 	}, nil
 }
 
-func calendarDeleteOnDay(g *gen) (*instance, error) {
+// calendarDeleteOn is SimpleCalendarDeleteEvents (n events on a day from today on) and,
+// relative, SimpleCalendarDeleteEventsOnRelativeDay (on a day of the coming week, named
+// by its weekday).
+func calendarDeleteOn(n int, relative bool) func(g *gen) (*instance, error) {
+	return func(g *gen) (*instance, error) { return calendarDeleteOnDay(g, n, relative) }
+}
+
+func calendarDeleteOnDay(g *gen, n int, relative bool) (*instance, error) {
 	day := g.event(Clock.Day(), 31).day
+	if relative {
+		day = between(g.r, Clock.Day()+1, Clock.Day()+6)
+	}
 	var targets []calEvent
-	for range 3 {
+	for range n {
 		e := g.event(day, day)
 		targets = append(targets, e)
 	}
@@ -125,10 +136,14 @@ func calendarDeleteOnDay(g *gen) (*instance, error) {
 		return nil, err
 	}
 	date := fmt.Sprintf("2023-10-%02d", day)
+	var ids []string
+	for i := range targets {
+		ids = append(ids, fmt.Sprintf("t%d", i+1))
+	}
 	return &instance{
-		params: map[string]string{"year": "2023", "month": "10", "day": strconv.Itoa(day)},
+		params: map[string]string{"year": "2023", "month": "10", "day": strconv.Itoa(day), "day_of_week": time.Date(2023, 10, day, 0, 0, 0, 0, time.UTC).Weekday().String()},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&RowsCheck{Collection: calendarPkg + ":events", Before: rows, Removed: []string{"t1", "t2", "t3"}}},
+		checks: []eval.CustomCheck{&RowsCheck{Collection: calendarPkg + ":events", Before: rows, Removed: ids}},
 		walk: []eval.WalkTask{{App: calendarPkg, Done: pastDay(rows, day), Unless: `"` + date + ` |id=info_action_delete`,
 			Steps: []eval.WalkStep{
 				{Screen: `id=schedule_list`, Without: `"` + date + ` `, Subgoal: "Scroll to the events of " + date, Loop: true, Do: []string{`Swipe "schedule_list" up`}},
@@ -136,4 +151,46 @@ func calendarDeleteOnDay(g *gen) (*instance, error) {
 				{Screen: `id=info_action_delete`, Subgoal: "Delete the event", Do: []string{`Tap "Delete event"`}},
 			}}},
 	}, nil
+}
+
+// calendarAdd is SimpleCalendarAddOneEvent and its relative forms: an event of a given
+// title, description, hour and duration on a day (when draws it; the walk writes the day
+// as the model computes it from today, 2023-10-15), among 0–20 noise events.
+func calendarAdd(when func(g *gen) int) func(g *gen) (*instance, error) {
+	return func(g *gen) (*instance, error) {
+		e := g.event(1, 31)
+		e.day = when(g)
+		description := g.eventDescription()
+		duration := pick(g.r, []int{15, 30, 45, 60})
+		noise := noiseEvents(g, between(g.r, 0, 20), func(x calEvent) bool { return x.title != e.title })
+		rows := calendarRows(g, nil, noise)
+		setup, err := seed(calendarPkg+":events", rows)
+		if err != nil {
+			return nil, err
+		}
+		fill := []string{`Input "title" "${title}"`, `Input "start_date" "` + e.date() + `"`, `Input "start_time" "${hour}:00"`,
+			`Input "description" "${description}"`, `Input "duration" "${duration}"`}
+		return &instance{
+			params: map[string]string{"year": "2023", "month": "10", "day": strconv.Itoa(e.day), "hour": strconv.Itoa(e.hour),
+				"event_title": e.title, "event_description": description, "duration_mins": strconv.Itoa(duration),
+				"day_of_week": time.Date(2023, 10, e.day, 0, 0, 0, 0, time.UTC).Weekday().String()},
+			setup: []string{setup},
+			checks: []eval.CustomCheck{&RowsCheck{Collection: calendarPkg + ":events", Before: rows, Added: []map[string]string{{
+				"title": e.title, "date": e.date(), "time": fmt.Sprintf("%02d:00", e.hour), "description": description, "duration": strconv.Itoa(duration)}}}},
+			walk: []eval.WalkTask{walk(calendarPkg, `item "`+q(e.title)+`" id=event_row|"Calendar"\n`+`(?s:.*)`+`"`+q(e.title)+`"`,
+				eval.WalkStep{Screen: `Create new event`, Subgoal: "Open the new event form", Do: []string{`Tap "Create new event"`}},
+				eval.WalkStep{Screen: `id=title`, When: `at (?P<hour>\d\d?)h with the title '(?P<title>[^'\n]+)' and the description '(?P<description>[^'\n]+)'\. The event should last for (?P<duration>\d+) mins`,
+					Subgoal: "Fill in the event", Do: fill},
+				eval.WalkStep{Screen: `"` + q(e.title) + `" id=title(?s:.*)"` + e.date() + `" id=start_date`, Subgoal: "Save the event", Do: []string{`Tap "Save"`}},
+			)},
+		}, nil
+	}
+}
+
+func (g *gen) eventDescription() string {
+	d := "We will " + pick(g.r, g.list("events_generator.ACTIONS")) + " " + pick(g.r, g.list("events_generator.SUBJECTS_DESCRIPTIONS")) + "."
+	if g.r.IntN(2) == 1 {
+		d += " " + pick(g.r, g.list("events_generator.ADDITIONAL_NOTES"))
+	}
+	return d
 }

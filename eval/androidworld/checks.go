@@ -176,6 +176,12 @@ func rowMatches(r sim.Record, want map[string]string) bool {
 			}
 			continue
 		}
+		if k == "time" || k == "date" { // compared as times and dates, not as text
+			if !sameWhen(k, got, v) {
+				return false
+			}
+			continue
+		}
 		if k == "amount" {
 			g, err1 := parseNumber(got)
 			w, err2 := parseNumber(v)
@@ -485,4 +491,23 @@ func lastN(s []string, n int) []string {
 		return s[len(s)-n:]
 	}
 	return s
+}
+
+// sameWhen compares two times of day (H:MM) or two dates (YYYY-M-D) by value.
+func sameWhen(kind, a, b string) bool {
+	layouts := []string{"15:04", "3:04"}
+	if kind == "date" {
+		layouts = []string{"2006-01-02", "2006-1-2"}
+	}
+	parse := func(s string) (time.Time, bool) {
+		for _, l := range layouts {
+			if t, err := time.Parse(l, strings.TrimSpace(s)); err == nil {
+				return t, true
+			}
+		}
+		return time.Time{}, false
+	}
+	x, ok1 := parse(a)
+	y, ok2 := parse(b)
+	return ok1 && ok2 && x.Equal(y)
 }
