@@ -37,6 +37,8 @@ var builders = []builder{
 	{name: "SimpleCalendarAddOneEventTomorrow", app: "Calendar", draw: calendarAdd(func(*gen) int { return Clock.Day() + 1 })},
 	{name: "SimpleCalendarAddOneEventInTwoWeeks", app: "Calendar", draw: calendarAdd(func(*gen) int { return Clock.Day() + 14 })},
 	{name: "SimpleCalendarAddOneEventRelativeDay", app: "Calendar", draw: calendarAdd(func(g *gen) int { return between(g.r, Clock.Day()+1, Clock.Day()+6) })},
+	{name: "OsmAndFavorite", app: "Maps", draw: mapsMark(true)},
+	{name: "OsmAndMarker", app: "Maps", draw: mapsMark(false)},
 	{name: "ExpenseDeleteSingle", app: "Expenses", draw: recordsDelete(expensesApp, expenseRows, 1, 0, expenseDeleteGoal)},
 	{name: "ExpenseDeleteMultiple", app: "Expenses", draw: recordsDelete(expensesApp, expenseRows, 3, 0, expenseDeleteGoal)},
 	{name: "ExpenseDeleteMultiple2", app: "Expenses", draw: recordsDelete(expensesApp, expenseRows, 3, 50, expenseDeleteGoal)},

@@ -138,6 +138,7 @@ var appNames = strings.NewReplacer(
 	"Simple SMS Messenger", "Messages",
 	"Simple Calendar Pro", "Calendar",
 	"Markor", "Notes",
+	"the OsmAnd maps app", "the Maps app",
 	"the arduia pro expense", "the Expenses app",
 	"arduia pro expense", "the Expenses app",
 	"pro expense", "the Expenses app",
