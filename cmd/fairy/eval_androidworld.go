@@ -24,7 +24,7 @@ func addAndroidWorldFlags(cmd *cobra.Command, f *awFlags) {
 	fl := cmd.Flags()
 	fl.Int64Var(&f.seed, "seed", 1, "the run's seed: androidworld:sim draws every instance's parameters and noise rows from it")
 	fl.IntVar(&f.instances, "instances", 1, "androidworld:sim: instances of each family")
-	fl.StringVar(&f.family, "family", "*", "androidworld:sim: run the families whose name matches this glob (e.g. 'SimpleSms*')")
+	fl.StringVar(&f.family, "family", "*", "androidworld:sim: run the families whose name matches one of these globs, comma-separated (e.g. 'SimpleSms*,Markor*')")
 }
 
 // builtinSuite reports whether ref names a suite built into fairy (builtin:NAME or

@@ -194,3 +194,75 @@ func (g *gen) eventDescription() string {
 	}
 	return d
 }
+
+// irDate reads the information-retrieval tasks' dates ("October 20 2023").
+func irDate(s string) (time.Time, error) { return time.Parse("January 2 2006", s) }
+
+// irTime reads their times ("11:00am", "12pm", "21:45") as HH:MM.
+func irTime(s string) (string, error) {
+	for _, l := range []string{"3:04pm", "3pm", "15:04"} {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.Format("15:04"), nil
+		}
+	}
+	return "", fmt.Errorf("time %q", s)
+}
+
+// calendarLocation is SimpleCalendarLocationOfEvent: one event of the title with a
+// location among 20 noise events whose titles do not contain it; the answer is the
+// location, compared part by part.
+func calendarLocation(g *gen) (*instance, error) {
+	title := pick(g.r, g.list("ir.SimpleCalendarLocationOfEvent.title"))
+	location := pick(g.r, g.list("ir.SimpleCalendarLocationOfEvent.location"))
+	d, err := irDate(pick(g.r, g.list("ir.SimpleCalendarLocationOfEvent.date")))
+	if err != nil {
+		return nil, err
+	}
+	at, err := irTime(pick(g.r, g.list("ir.SimpleCalendarLocationOfEvent.time")))
+	if err != nil {
+		return nil, err
+	}
+	noise := noiseEvents(g, 20, func(e calEvent) bool { return !strings.Contains(e.title, title) })
+	rows := calendarRows(g, nil, noise)
+	rows = append(rows, sim.Record{"id": "t1", "title": title, "date": d.Format("2006-01-02"), "time": at, "location": location})
+	g.r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	setup, err := seed(calendarPkg+":events", rows)
+	if err != nil {
+		return nil, err
+	}
+	row := `item "` + q(title) + `" id=event_row`
+	return &instance{
+		params: map[string]string{"title": title},
+		setup:  []string{setup},
+		checks: []eval.CustomCheck{&AnswerCheck{Want: splitAnswer(location), As: AnswerString}},
+		walk: []eval.WalkTask{{App: calendarPkg, Steps: []eval.WalkStep{
+			{Screen: `id=schedule_list`, Without: row, Subgoal: "Scroll to the " + title + " event", Loop: true, Do: []string{`Swipe "schedule_list" up`}},
+			{Screen: row + `\n *- "[^"]* · (?P<place>[^"]+)"`, Subgoal: "Read the location", Do: []string{`Finish "${place}"`}},
+		}}},
+	}, nil
+}
+
+// calendarNext is SimpleCalendarNextEvent: the first event after now (2023-10-15 15:34)
+// among past events and later ones; the answer is its title.
+func calendarNext(g *gen) (*instance, error) {
+	title := pick(g.r, g.list("ir.SimpleCalendarNextEvent.title"))
+	next := calEvent{title: title, day: between(g.r, Clock.Day()+1, 25), hour: between(g.r, 8, 20)}
+	noise := noiseEvents(g, 20, func(e calEvent) bool {
+		return e.title != title && (e.day < Clock.Day() || e.day > next.day)
+	})
+	rows := calendarRows(g, []calEvent{next}, noise)
+	setup, err := seed(calendarPkg+":events", rows)
+	if err != nil {
+		return nil, err
+	}
+	when := next.date() + " " + fmt.Sprintf("%02d:00", next.hour)
+	return &instance{
+		params: map[string]string{},
+		setup:  []string{setup},
+		checks: []eval.CustomCheck{&AnswerCheck{Want: []string{title}, As: AnswerString}},
+		walk: []eval.WalkTask{{App: calendarPkg, Steps: []eval.WalkStep{
+			{Screen: `id=schedule_list`, Without: `"` + when + `"`, Subgoal: "Scroll to the events after today, " + Clock.Format("2006-01-02 15:04"), Loop: true, Do: []string{`Swipe "schedule_list" up`}},
+			{Screen: `item "(?P<title>[^"]+)" id=event_row\n *- "` + when + `"`, Subgoal: "Read the first event after now", Do: []string{`Finish "${title}"`}},
+		}}},
+	}, nil
+}

@@ -34,7 +34,7 @@ var Clock = time.Date(2023, 10, 15, 15, 34, 0, 0, time.UTC)
 type Options struct {
 	Seed      int64  // the run's seed
 	Instances int    // instances per family (default 1)
-	Family    string // a glob on family names (default: every family built)
+	Family    string // globs on family names, comma-separated (default: every family built)
 }
 
 // Tags a task carries, read by the report.
@@ -60,8 +60,11 @@ func Load(ref string, o Options) (*eval.Suite, error) {
 	if o.Family == "" {
 		o.Family = "*"
 	}
-	if _, err := path.Match(o.Family, ""); err != nil {
-		return nil, fmt.Errorf("%w: --family %q: %v", eval.ErrSuite, o.Family, err)
+	globs := strings.Split(o.Family, ",")
+	for _, g := range globs {
+		if _, err := path.Match(strings.TrimSpace(g), ""); err != nil {
+			return nil, fmt.Errorf("%w: --family %q: %v", eval.ErrSuite, g, err)
+		}
 	}
 	d, err := loadData()
 	if err != nil {
@@ -79,7 +82,7 @@ func Load(ref string, o Options) (*eval.Suite, error) {
 		Source:      ref,
 	}
 	for _, f := range builders {
-		if ok, _ := path.Match(o.Family, f.name); !ok {
+		if !slices.ContainsFunc(globs, func(g string) bool { ok, _ := path.Match(strings.TrimSpace(g), f.name); return ok }) {
 			continue
 		}
 		meta, ok := d.Families[f.name]
