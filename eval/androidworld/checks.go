@@ -75,6 +75,9 @@ type RowsCheck struct {
 	Removed    []string
 	OneOf      []string
 	Added      []map[string]string
+	// Updated are rows that must have changed: their id → the fields they must now have
+	// (fuzzy, as Added); their other fields must be unchanged.
+	Updated map[string]map[string]string
 }
 
 func (c *RowsCheck) Kind() string  { return "rows" }
@@ -134,6 +137,16 @@ func (c *RowsCheck) compare(after []sim.Record) (bool, string, error) {
 			continue
 		}
 		a, ok := now[id]
+		want, updated := c.Updated[id]
+		if updated && ok {
+			r = maps.Clone(r)
+			for k, v := range want {
+				if !rowMatches(sim.Record{k: a[k]}, map[string]string{k: v}) {
+					probs = append(probs, fmt.Sprintf("row %s: %s is %q, want %q", id, k, a[k], v))
+				}
+				r[k] = a[k]
+			}
+		}
 		switch {
 		case !ok:
 			probs = append(probs, fmt.Sprintf("row %s (%s) was removed", id, rowText(r)))
