@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -124,5 +125,33 @@ func TestMessagesTextANumber(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("no text to the number: %+v", p.Messages())
+	}
+}
+
+// TestBrightnessSlider: Settings' brightness is a level slider — a swipe across it to
+// the right end sets the brightest level, to the left end the dimmest; a short swipe
+// changes nothing.
+func TestBrightnessSlider(t *testing.T) {
+	p := newPhone(t)
+	launch(t, p, "com.android.settings")
+	tap(t, p, "Display")
+	tap(t, p, "Brightness level")
+	n, ok := find(t, p, "Brightness 102 of 255")
+	if !ok {
+		t.Fatalf("no brightness slider: %s", labels(t, p))
+	}
+	y := (n.Y1 + n.Y2) / 2
+	for _, tc := range []struct {
+		x1, x2 int
+		want   string
+	}{
+		{n.X1 + 5, n.X2 - 2, "255"},
+		{n.X2 - 5, n.X1 + 2, "1"},
+		{n.X1 + (n.X2-n.X1)/3, n.X1 + (n.X2-n.X1)/2, "1"},
+	} {
+		sh(t, p, fmt.Sprintf("input swipe %d %d %d %d 300", tc.x1, y, tc.x2, y))
+		if got := p.Setting("system/screen_brightness"); got != tc.want {
+			t.Errorf("swipe %d→%d: brightness %s, want %s", tc.x1, tc.x2, got, tc.want)
+		}
 	}
 }

@@ -64,13 +64,15 @@ func calendarRows(g *gen, targets, noise []calEvent) []sim.Record {
 }
 
 // pastDay is a screen pattern that shows the list went past day: a row of a later day,
-// or the list's last row (the schedule is sorted by date, as the app sorts it).
+// or the last row left once the targets (ids t…) are gone (the schedule is sorted by
+// date, as the app sorts it).
 func pastDay(rows []sim.Record, day int) string {
 	var later []string
 	for d := day + 1; d <= 31; d++ {
 		later = append(later, strconv.Quote(fmt.Sprintf("2023-10-%02d", d))[:11])
 	}
-	sorted := slices.Clone(rows)
+	// The last row of what remains: the targets' rows go.
+	sorted := slices.DeleteFunc(slices.Clone(rows), func(r sim.Record) bool { return strings.HasPrefix(r["id"], "t") })
 	slices.SortStableFunc(sorted, func(a, b sim.Record) int { return strings.Compare(a["date"], b["date"]) })
 	last := sorted[len(sorted)-1]
 	alts := []string{`item "` + q(last["title"]) + `" id=event_row\n *- "` + q(last["date"]+" "+last["time"]) + `"`}
@@ -102,8 +104,8 @@ func calendarDeleteOne(g *gen) (*instance, error) {
 		checks: []eval.CustomCheck{&RowsCheck{Collection: calendarPkg + ":events", Before: rows, Removed: []string{"t1"}}},
 		walk: []eval.WalkTask{{App: calendarPkg, Done: pastDay(rows, target.day), Unless: `item "` + q(target.title) + `"|id=info_action_delete`,
 			Steps: []eval.WalkStep{
-				{Screen: `id=schedule_list`, Without: `item "` + q(target.title) + `"`, Subgoal: "Scroll to the event", Loop: true, Do: []string{`Swipe "schedule_list" up`}},
-				{Screen: `item "` + q(target.title) + `" id=event_row\n *- "` + target.date() + ` `, When: `with the title '(?P<title>[^'\n]+)'`,
+				{Screen: `id=schedule_list`, Without: `item "` + q(target.title) + `" id=event_row\n *- "` + target.date() + ` `, Subgoal: "Scroll to the event", Loop: true, Do: []string{`Swipe "schedule_list" up`}},
+				{Screen: `item "` + q(target.title) + `" id=event_row\n *- "` + target.date() + ` `, When: `with the title '(?P<title>[^\n]+)'`,
 					Subgoal: "Open the event", Do: []string{`Tap "${title}"`}},
 				{Screen: `id=info_action_delete`, Subgoal: "Delete the event", Do: []string{`Tap "Delete event"`}},
 			}}},
@@ -168,6 +170,8 @@ func calendarAdd(when func(g *gen) int) func(g *gen) (*instance, error) {
 		if err != nil {
 			return nil, err
 		}
+		// The current sub-goal says the event was saved (the list looks as before).
+		saved := `(?m)^Current sub-goal: (?:Save the event|Find the new event in the list)$`
 		fill := []string{`Input "title" "${title}"`, `Input "start_date" "` + e.date() + `"`, `Input "start_time" "${hour}:00"`,
 			`Input "description" "${description}"`, `Input "duration" "${duration}"`}
 		return &instance{
@@ -177,11 +181,13 @@ func calendarAdd(when func(g *gen) int) func(g *gen) (*instance, error) {
 			setup: []string{setup},
 			checks: []eval.CustomCheck{&RowsCheck{Collection: calendarPkg + ":events", Before: rows, Added: []map[string]string{{
 				"title": e.title, "date": e.date(), "time": fmt.Sprintf("%02d:00", e.hour), "description": description, "duration": strconv.Itoa(duration)}}}},
-			walk: []eval.WalkTask{walk(calendarPkg, `item "`+q(e.title)+`" id=event_row|"Calendar"\n`+`(?s:.*)`+`"`+q(e.title)+`"`,
-				eval.WalkStep{Screen: `Create new event`, Subgoal: "Open the new event form", Do: []string{`Tap "Create new event"`}},
-				eval.WalkStep{Screen: `id=title`, When: `at (?P<hour>\d\d?)h with the title '(?P<title>[^'\n]+)' and the description '(?P<description>[^'\n]+)'\. The event should last for (?P<duration>\d+) mins`,
+			walk: []eval.WalkTask{walk(calendarPkg, `item "`+q(e.title)+`" id=event_row\n *- "`+e.date(),
+				eval.WalkStep{Screen: `Create new event`, Unless: saved, Subgoal: "Open the new event form", Do: []string{`Tap "Create new event"`}},
+				eval.WalkStep{Screen: `id=title`, When: `at (?P<hour>\d\d?)h with the title '(?P<title>[^\n]+?)' and the description '(?P<description>[^\n]+?)'\. The event should last for (?P<duration>\d+) mins`,
 					Subgoal: "Fill in the event", Do: fill},
 				eval.WalkStep{Screen: `"` + q(e.title) + `" id=title(?s:.*)"` + e.date() + `" id=start_date`, Subgoal: "Save the event", Do: []string{`Tap "Save"`}},
+				// Saved, the event may be below the fold: scroll to see it listed.
+				eval.WalkStep{Screen: `id=schedule_list`, When: saved, Subgoal: "Find the new event in the list", Loop: true, Do: []string{`Swipe "schedule_list" up`}},
 			)},
 		}, nil
 	}
@@ -236,7 +242,7 @@ func calendarLocation(g *gen) (*instance, error) {
 		setup:  []string{setup},
 		checks: []eval.CustomCheck{&AnswerCheck{Want: splitAnswer(location), As: AnswerString}},
 		walk: []eval.WalkTask{{App: calendarPkg, Steps: []eval.WalkStep{
-			{Screen: `id=schedule_list`, Without: row, Subgoal: "Scroll to the " + title + " event", Loop: true, Do: []string{`Swipe "schedule_list" up`}},
+			{Screen: `id=schedule_list`, Without: row + `\n *- "`, Subgoal: "Scroll to the " + title + " event", Loop: true, Do: []string{`Swipe "schedule_list" up`}},
 			{Screen: row + `\n *- "[^"]* · (?P<place>[^"]+)"`, Subgoal: "Read the location", Do: []string{`Finish "${place}"`}},
 		}}},
 	}, nil
@@ -261,7 +267,7 @@ func calendarNext(g *gen) (*instance, error) {
 		setup:  []string{setup},
 		checks: []eval.CustomCheck{&AnswerCheck{Want: []string{title}, As: AnswerString}},
 		walk: []eval.WalkTask{{App: calendarPkg, Steps: []eval.WalkStep{
-			{Screen: `id=schedule_list`, Without: `"` + when + `"`, Subgoal: "Scroll to the events after today, " + Clock.Format("2006-01-02 15:04"), Loop: true, Do: []string{`Swipe "schedule_list" up`}},
+			{Screen: `id=schedule_list`, Without: `id=event_row\n *- "` + when + `"`, Subgoal: "Scroll to the events after today, " + Clock.Format("2006-01-02 15:04"), Loop: true, Do: []string{`Swipe "schedule_list" up`}},
 			{Screen: `item "(?P<title>[^"]+)" id=event_row\n *- "` + when + `"`, Subgoal: "Read the first event after now", Do: []string{`Finish "${title}"`}},
 		}}},
 	}, nil

@@ -21,6 +21,10 @@ var builders = []builder{
 	toggle("SystemBluetoothTurnOff", "bluetooth", "off", "on"),
 	toggle("SystemBluetoothTurnOnVerify", "bluetooth", "on", "on"),
 	toggle("SystemBluetoothTurnOffVerify", "bluetooth", "off", "off"),
+	{name: "SystemBrightnessMax", app: "Settings", draw: brightness("max", false)},
+	{name: "SystemBrightnessMin", app: "Settings", draw: brightness("min", false)},
+	{name: "SystemBrightnessMaxVerify", app: "Settings", draw: brightness("max", true)},
+	{name: "SystemBrightnessMinVerify", app: "Settings", draw: brightness("min", true)},
 	{name: "TurnOffWifiAndTurnOnBluetooth", app: "Settings", draw: wifiOffBluetoothOn},
 	{name: "ContactsAddContact", app: "Contacts", draw: contactsAdd},
 	{name: "SimpleSmsSend", app: "Messages", draw: smsSend},
@@ -362,4 +366,28 @@ func notesDeleteAll(g *gen) (*instance, error) {
 			eval.WalkStep{Screen: `Delete \d+ notes\?`, Subgoal: "Confirm the deletion", Do: []string{`Tap "Delete"`}},
 		)},
 	}, nil
+}
+
+// brightness is _SystemBrightnessToggle: the brightest (255) or the dimmest (1) level,
+// read with `settings get system screen_brightness`; verify starts at it already.
+func brightness(want string, verify bool) func(g *gen) (*instance, error) {
+	return func(g *gen) (*instance, error) {
+		level := map[string]string{"max": "255", "min": "1"}[want]
+		from := map[string]string{"max": "1", "min": "255"}[want] // set_brightness to the other end
+		if verify {
+			from = level
+		}
+		dir := map[string]string{"max": "right", "min": "left"}[want]
+		return &instance{
+			params: map[string]string{"max_or_min": want},
+			setup:  []string{"settings put system screen_brightness " + from},
+			checks: []eval.CustomCheck{&SettingCheck{Namespace: "system", Key: "screen_brightness", Want: []string{level}}},
+			walk: []eval.WalkTask{walk(settingsPkg, `"Brightness `+level+` of 255"`,
+				eval.WalkStep{Screen: `item "Display"`, Subgoal: "Open Display settings", Do: []string{`Tap "Display"`}},
+				eval.WalkStep{Screen: `item "Brightness level"`, Subgoal: "Open the brightness level", Do: []string{`Tap "Brightness level"`}},
+				eval.WalkStep{Screen: `id=brightness_slider`, When: `brightness to the (?P<end>max|min) value`, Subgoal: "Slide the brightness to the " + want,
+					Do: []string{`Swipe "brightness_slider" ` + dir}},
+			)},
+		}, nil
+	}
 }
