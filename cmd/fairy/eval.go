@@ -61,7 +61,9 @@ func newEvalCmd(d evalDeps) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "eval SUITE [--devices S1,S2,… | --sim N] [--parallel N] [--repeat K] [--knowledge fresh|shared|FILE] [--cold-warm] [--learn-from LEARN | --learn-tags T --eval-tags T] [--no-navigate] [--out DIR]",
 		Short: "Evaluate the agent on a suite of tasks with simulated users, on one or many phones",
-		Long: `Runs every task of SUITE (a YAML file, or builtin:sim) with its simulated user, checks the
+		Long: `Runs every task of SUITE (a YAML file, builtin:sim, or androidworld:sim — AndroidWorld's task
+families mirrored on the virtual phone, drawn from --seed, --instances and --family — not
+AndroidWorld itself) with its simulated user, checks the
 outcome, and writes report.json, report.md and report.html (plus one run directory per task)
 into --out. One worker per phone; a task never shares a phone.
 
