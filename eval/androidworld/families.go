@@ -31,6 +31,7 @@ var builders = []builder{
 	{name: "SimpleSmsReply", app: "Messages", draw: smsReply},
 	{name: "SimpleSmsReplyMostRecent", app: "Messages", draw: smsReplyMostRecent},
 	{name: "SimpleSmsResend", app: "Messages", draw: smsResend},
+	{name: "SimpleSmsSendReceivedAddress", app: "Messages", draw: smsForwardAddress},
 	{name: "MarkorCreateNote", app: "Notes", draw: notesCreate},
 	{name: "MarkorDeleteNote", app: "Notes", draw: notesDelete},
 	{name: "MarkorDeleteAllNotes", app: "Notes", draw: notesDeleteAll},
@@ -390,4 +391,41 @@ func brightness(want string, verify bool) func(g *gen) (*instance, error) {
 			)},
 		}, nil
 	}
+}
+
+// smsForwardAddress is SimpleSmsSendReceivedAddress: name2 texted an address; text it to
+// name1. The walk reads the address in name2's conversation (key context), goes back and
+// writes it to name1.
+func smsForwardAddress(g *gen) (*instance, error) {
+	name1, number1 := g.name(), g.number()
+	name2 := g.name()
+	for name2 == name1 {
+		name2 = g.name()
+	}
+	number2, address := g.number(), pick(g.r, g.list("user_data_generation.generate_random_address"))
+	contacts, err := seed(contactsPkg+":contacts", []sim.Record{
+		{"id": "c1", "name": name1, "phone": number1, "email": ""}, {"id": "c2", "name": name2, "phone": number2, "email": ""}})
+	if err != nil {
+		return nil, err
+	}
+	msgs, err := seed(messagesPkg+":messages", []sim.Record{message("m1", 1, name2, number2, address, "in", "15:30")})
+	if err != nil {
+		return nil, err
+	}
+	known := `(?m)^- address of the event: ` // the key context read in name2's conversation
+	steps := []eval.WalkStep{
+		{Screen: `item "` + q(name2) + `" id=swipeableContainer`, Unless: known, When: `that (?P<from>[^\n]+?) just sent me`, Subgoal: "Open " + name2 + "'s message", Do: []string{`Tap "${from}"`}},
+		{Screen: `- "(?P<address>[^"\n]+)"\n *- "` + q(name2) + ` · `, Subgoal: "Read the address and go back", Loop: true, Do: []string{`Back`},
+			Facts: map[string]string{"address of the event": "${address}"}},
+		{Screen: `Start chat`, When: known, Subgoal: "Start a new conversation", Do: []string{`Tap "Start chat"`}},
+		{Screen: `id=recipient_text_view`, Without: `id=contact_picker_row`, When: `event to (?P<to>[^\n]+?) that`, Subgoal: "Find " + name1, Do: []string{`Input "recipient_text_view" "${to}"`}},
+		{Screen: `item "` + q(name1) + `"[^\n]*id=contact_picker_row`, Subgoal: "Pick " + name1, Do: []string{`Tap ` + label(name1)}},
+	}
+	return &instance{
+		params: map[string]string{"name1": name1, "name2": name2},
+		setup:  []string{contacts, msgs},
+		checks: []eval.CustomCheck{&SMSCheck{Number: number1, Text: address, App: messagesPkg}},
+		walk: []eval.WalkTask{walk(messagesPkg, sentDone(address),
+			append(steps, composeAndSend(`(?m)^- address of the event: (?P<address>[^\n]+)$`, "${address}", address)...)...)},
+	}, nil
 }
