@@ -56,6 +56,7 @@ var builders = []builder{
 	{name: "ExpenseDeleteMultiple2", app: "Expenses", draw: recordsDelete(expensesApp, expenseRows, 3, 50, expenseDeleteGoal)},
 	{name: "ExpenseAddSingle", app: "Expenses", draw: expenseAddSingle},
 	{name: "ExpenseDeleteDuplicates", app: "Expenses", draw: recordsDeleteDuplicates(expensesApp, expenseRows, 5, expenseDuplicatesGoal)},
+	{name: "RecipeAddSingleRecipe", app: "Recipes", draw: recipeAddSingle},
 	{name: "RecipeDeleteSingleRecipe", app: "Recipes", draw: recordsDelete(recipesApp, recipeRows, 1, 0, recipeDeleteGoal)},
 	{name: "RecipeDeleteSingleWithRecipeWithNoise", app: "Recipes", draw: recordsDelete(recipesApp, recipeRows, 1, 29, recipeDeleteGoal)},
 	{name: "RecipeDeleteMultipleRecipes", app: "Recipes", draw: recordsDelete(recipesApp, recipeRows, 3, 0, recipeDeleteGoal)},
