@@ -36,6 +36,7 @@ var builders = []builder{
 	{name: "MarkorDeleteNote", app: "Notes", draw: notesDelete},
 	{name: "MarkorDeleteAllNotes", app: "Notes", draw: notesDeleteAll},
 	{name: "MarkorEditNote", app: "Notes", draw: notesEdit},
+	{name: "MarkorCreateNoteAndSms", app: "Notes", draw: notesAndSMS},
 	{name: "MarkorChangeNoteContent", app: "Notes", draw: notesChangeAndRename(false)},
 	{name: "MarkorAddNoteHeader", app: "Notes", draw: notesChangeAndRename(true)},
 	{name: "SimpleCalendarDeleteOneEvent", app: "Calendar", draw: calendarDeleteOne},

@@ -119,3 +119,41 @@ func notesChangeAndRename(header bool) func(g *gen) (*instance, error) {
 		}, nil
 	}
 }
+
+// notesAndSMS is MarkorCreateNoteAndSms: a note created, then its text sent to a number;
+// partial credit for each half.
+func notesAndSMS(g *gen) (*instance, error) {
+	name, number := g.fileName(), g.number()
+	text := strings.TrimSuffix(g.sentence(), ".") // the template adds the full stop
+	clear, err := seed(notesPkg+":notes", nil)
+	if err != nil {
+		return nil, err
+	}
+	clearSMS, err := seed(messagesPkg+":messages", nil)
+	if err != nil {
+		return nil, err
+	}
+	sms := []eval.WalkStep{
+		{Screen: `Start chat`, Subgoal: "Start a new conversation", Do: []string{`Tap "Start chat"`}},
+		{Screen: `id=recipient_text_view`, Without: `id=send_to_number`, When: `phone number (?P<number>\+\d+) via SMS`, Subgoal: "Type the number", Do: []string{`Input "recipient_text_view" "${number}"`}},
+		{Screen: `id=send_to_number`, Subgoal: "Text the number", Do: []string{`Tap "send_to_number"`}},
+	}
+	sms = append(sms, composeAndSend(`with the following text: (?P<text>[^\n]+?)\. Share the entire content`, "${text}", text)...)
+	return &instance{
+		params: map[string]string{"file_name": name, "text": text, "number": number},
+		setup:  []string{clear, clearSMS},
+		checks: []eval.CustomCheck{&AllCheck{Parts: []eval.CustomCheck{
+			&RowsCheck{Collection: notesPkg + ":notes", Added: []map[string]string{{"title": name, "body": text}}},
+			&SMSCheck{Number: number, Text: text},
+		}}},
+		walk: []eval.WalkTask{
+			{App: notesPkg, Task: "Create the note " + name, Done: `item "` + q(name) + `"`, Steps: []eval.WalkStep{
+				{Screen: `"New note" id=add_note`, Subgoal: "Start a new note", Do: []string{`Tap "New note"`}},
+				{Screen: `id=note_title`, When: `named (?P<title>\S+) with the following text: (?P<body>[^\n]+?)\. Share the entire content`, Subgoal: "Write the note",
+					Do: []string{`Input "note_title" "${title}"`, `Input "note_body" "${body}"`}},
+				{Screen: `"` + q(name) + `" id=note_title`, Subgoal: "Save the note", Do: []string{`Tap "Save"`}},
+			}},
+			{App: messagesPkg, Task: "Text the note to " + number, Done: sentDone(text), Steps: sms},
+		},
+	}, nil
+}
