@@ -272,3 +272,66 @@ func calendarNext(g *gen) (*instance, error) {
 		}}},
 	}, nil
 }
+
+// calendarOnDate is the information-retrieval family task (SimpleCalendarEventsOnDate,
+// SimpleCalendarAnyEventsOnDate, and with atTime SimpleCalendarEventOnDateAtTime): 1–2
+// events of its title list on its date among 20 noise events of other days; the answer is
+// their titles, comma-separated, matched part by part. With atTime one event is at the
+// asked time and another on that day is not.
+func calendarOnDate(task string, atTime bool) func(g *gen) (*instance, error) {
+	return func(g *gen) (*instance, error) {
+		dateText := pick(g.r, g.list("ir."+task+".date"))
+		d, err := irDate(dateText)
+		if err != nil {
+			return nil, err
+		}
+		n := between(g.r, 1, 2)
+		titles := sample(g.r, g.list("ir."+task+".title"), n)
+		timesText := sample(g.r, g.list("ir."+task+".time"), n)
+		var times []string
+		for _, t := range timesText {
+			hm, err := irTime(t)
+			if err != nil {
+				return nil, err
+			}
+			times = append(times, hm)
+		}
+		date := d.Format("2006-01-02")
+		noise := noiseEvents(g, 20, func(e calEvent) bool { return e.day != d.Day() })
+		rows := calendarRows(g, nil, noise)
+		for i := range titles {
+			rows = append(rows, sim.Record{"id": fmt.Sprintf("t%d", i+1), "title": titles[i], "date": date, "time": times[i], "location": ""})
+		}
+		g.r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		setup, err := seed(calendarPkg+":events", rows)
+		if err != nil {
+			return nil, err
+		}
+		params := map[string]string{"date": dateText}
+		want := titles
+		row := func(group, at string) string {
+			return `item "(?P<` + group + `>[^"]+)" id=event_row\n *- "` + date + ` ` + at + `"`
+		}
+		var read, answer string
+		switch {
+		case atTime:
+			params["time"] = timesText[0]
+			want = titles[:1]
+			read, answer = row("t1", times[0]), "${t1}"
+		case n == 1:
+			read, answer = row("t1", `[^"]*`), "${t1}"
+		default:
+			// The day's rows are next to each other (the list is sorted by date).
+			read, answer = row("t1", `[^"]*`)+`\n *- \[\d+\] `+row("t2", `[^"]*`), "${t1}, ${t2}"
+		}
+		return &instance{
+			params: params,
+			setup:  []string{setup},
+			checks: []eval.CustomCheck{&AnswerCheck{Want: want, As: AnswerString}},
+			walk: []eval.WalkTask{{App: calendarPkg, Steps: []eval.WalkStep{
+				{Screen: `id=schedule_list`, Without: read, Subgoal: "Scroll to the events of " + date, Loop: true, Do: []string{`Swipe "schedule_list" up`}},
+				{Screen: read, Subgoal: "Read the titles of " + date, Do: []string{`Finish "` + answer + `"`}},
+			}}},
+		}, nil
+	}
+}
