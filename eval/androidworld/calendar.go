@@ -335,3 +335,169 @@ func calendarOnDate(task string, atTime bool) func(g *gen) (*instance, error) {
 		}, nil
 	}
 }
+
+// irEvent draws an event of an information-retrieval task's lists: its title list, on
+// date at a time of its list.
+func irEvent(g *gen, task, title, date string) (sim.Record, error) {
+	hm, err := irTime(pick(g.r, g.list("ir."+task+".time")))
+	if err != nil {
+		return nil, err
+	}
+	return sim.Record{"title": title, "date": date, "time": hm, "location": ""}, nil
+}
+
+// irRows seeds targets (ids t…) among 20 noise events that keep says may stay.
+func irRows(g *gen, targets []sim.Record, keep func(calEvent) bool) ([]sim.Record, string, error) {
+	rows := calendarRows(g, nil, noiseEvents(g, 20, keep))
+	for i, t := range targets {
+		t["id"] = fmt.Sprintf("t%d", i+1)
+		rows = append(rows, t)
+	}
+	g.r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	setup, err := seed(calendarPkg+":events", rows)
+	return rows, setup, err
+}
+
+// readWalk scrolls the schedule to the rows read matches, then answers from them.
+func readWalk(read, answer, what string) []eval.WalkTask {
+	return []eval.WalkTask{{App: calendarPkg, Steps: []eval.WalkStep{
+		{Screen: `id=schedule_list`, Without: read, Subgoal: "Scroll to " + what, Loop: true, Do: []string{`Swipe "schedule_list" up`}},
+		{Screen: read, Subgoal: "Read " + what, Do: []string{`Finish "` + answer + `"`}},
+	}}}
+}
+
+// calendarMeetingWith is SimpleCalendarNextMeetingWithPerson: "Drinks with PERSON" on a
+// day; the answer is its date and time (dates compared parsed).
+func calendarMeetingWith(g *gen) (*instance, error) {
+	const task = "SimpleCalendarNextMeetingWithPerson"
+	person := pick(g.r, g.list("ir."+task+".person"))
+	d, err := irDate(pick(g.r, g.list("ir."+task+".date")))
+	if err != nil {
+		return nil, err
+	}
+	t, err := irEvent(g, task, "Drinks with "+person, d.Format("2006-01-02"))
+	if err != nil {
+		return nil, err
+	}
+	_, setup, err := irRows(g, []sim.Record{t}, func(e calEvent) bool { return !strings.Contains(e.title, person) && e.day != d.Day() })
+	if err != nil {
+		return nil, err
+	}
+	when, _ := time.Parse("2006-01-02 15:04", t["date"]+" "+t["time"])
+	return &instance{
+		params: map[string]string{"person": person},
+		setup:  []string{setup},
+		checks: []eval.CustomCheck{&AnswerCheck{Want: []string{when.Format("January 2 2006 15:04")}, As: AnswerDate}},
+		walk:   readWalk(`item "[^"]*`+q(person)+`[^"]*" id=event_row\n *- "(?P<date>\d{4}-\d\d-\d\d) (?P<time>\d\d:\d\d)"`, "${date} ${time}", "the meeting with "+person),
+	}, nil
+}
+
+// calendarFirstAfter is SimpleCalendarFirstEventAfterStartTime: on a day, the first event
+// after a time (an earlier one that day is not it).
+func calendarFirstAfter(g *gen) (*instance, error) {
+	const task = "SimpleCalendarFirstEventAfterStartTime"
+	dateText := pick(g.r, g.list("ir."+task+".date"))
+	d, err := irDate(dateText)
+	if err != nil {
+		return nil, err
+	}
+	titles := sample(g.r, g.list("ir."+task+".title"), 2)
+	after := between(g.r, 9, 15)
+	date := d.Format("2006-01-02")
+	first := sim.Record{"title": titles[0], "date": date, "time": fmt.Sprintf("%02d:30", after), "location": ""}
+	before := sim.Record{"title": titles[1], "date": date, "time": fmt.Sprintf("%02d:00", after-between(g.r, 1, 5)), "location": ""}
+	_, setup, err := irRows(g, []sim.Record{first, before}, func(e calEvent) bool { return e.day != d.Day() })
+	if err != nil {
+		return nil, err
+	}
+	at := fmt.Sprintf("%d:00", after)
+	return &instance{
+		params: map[string]string{"time": at, "date": dateText},
+		setup:  []string{setup},
+		checks: []eval.CustomCheck{&AnswerCheck{Want: []string{titles[0]}, As: AnswerString}},
+		walk:   readWalk(`item "(?P<t1>[^"]+)" id=event_row\n *- "`+date+` `+first["time"]+`"`, "${t1}", "the first event after "+at),
+	}, nil
+}
+
+// calendarInNextWeek is SimpleCalendarEventsInNextWeek: 1–2 events in the week from Monday
+// 2023-10-16 to Sunday 2023-10-22, none else that week; the answer is their titles.
+func calendarInNextWeek(g *gen) (*instance, error) {
+	const task = "SimpleCalendarEventsInNextWeek"
+	n := between(g.r, 1, 2)
+	titles := sample(g.r, g.list("ir."+task+".title"), n)
+	var targets []sim.Record
+	for _, title := range titles {
+		d, err := irDate(pick(g.r, g.list("ir."+task+".date")))
+		if err != nil {
+			return nil, err
+		}
+		if d.Day() > 22 {
+			d = d.AddDate(0, 0, -7) // keep it in the week the task asks about
+		}
+		t, err := irEvent(g, task, title, d.Format("2006-01-02"))
+		if err != nil {
+			return nil, err
+		}
+		targets = append(targets, t)
+	}
+	rows, setup, err := irRows(g, targets, func(e calEvent) bool { return e.day < 16 || e.day > 22 })
+	if err != nil {
+		return nil, err
+	}
+	// The week's rows are next to each other in the sorted list: read them in order.
+	var in []sim.Record
+	for _, r := range rows {
+		if strings.HasPrefix(r["id"], "t") {
+			in = append(in, r)
+		}
+	}
+	slices.SortStableFunc(in, func(a, b sim.Record) int { return strings.Compare(a["date"], b["date"]) })
+	week := `2023-10-(?:1[6-9]|2[0-2]) \d\d:\d\d`
+	read, answer := `item "(?P<t1>[^"]+)" id=event_row\n *- "`+week+`"`, "${t1}"
+	if n == 2 {
+		read += `\n *- \[\d+\] item "(?P<t2>[^"]+)" id=event_row\n *- "` + week + `"`
+		answer = "${t1}, ${t2}"
+	}
+	return &instance{
+		params: map[string]string{},
+		setup:  []string{setup},
+		checks: []eval.CustomCheck{&AnswerCheck{Want: titles, As: AnswerString}},
+		walk:   readWalk(read, answer, "the events of the week of 2023-10-16"),
+	}, nil
+}
+
+// calendarInRange is SimpleCalendarEventsInTimeRange: 1–2 events on a day between a start
+// time and 8pm, no other event that day; the answer is their titles.
+func calendarInRange(g *gen) (*instance, error) {
+	const task = "SimpleCalendarEventsInTimeRange"
+	dateText := pick(g.r, g.list("ir."+task+".date"))
+	d, err := irDate(dateText)
+	if err != nil {
+		return nil, err
+	}
+	start := between(g.r, 12, 17)
+	n := between(g.r, 1, 2)
+	titles := sample(g.r, g.list("ir."+task+".title"), n)
+	date := d.Format("2006-01-02")
+	var targets []sim.Record
+	for i, title := range titles {
+		targets = append(targets, sim.Record{"title": title, "date": date, "time": fmt.Sprintf("%02d:%02d", start+1+i, 15*between(g.r, 0, 3)), "location": ""})
+	}
+	_, setup, err := irRows(g, targets, func(e calEvent) bool { return e.day != d.Day() })
+	if err != nil {
+		return nil, err
+	}
+	row := func(group string) string {
+		return `item "(?P<` + group + `>[^"]+)" id=event_row\n *- "` + date + ` \d\d:\d\d"`
+	}
+	read, answer := row("t1"), "${t1}"
+	if n == 2 {
+		read, answer = read+`\n *- \[\d+\] `+row("t2"), "${t1}, ${t2}"
+	}
+	return &instance{
+		params: map[string]string{"start_time": fmt.Sprintf("%dpm", start-12), "date": dateText},
+		setup:  []string{setup},
+		checks: []eval.CustomCheck{&AnswerCheck{Want: titles, As: AnswerString}},
+		walk:   readWalk(read, answer, "the events of "+date+" before 8pm"),
+	}, nil
+}
