@@ -83,10 +83,10 @@ func pastDay(rows []sim.Record, day int) string {
 }
 
 func calendarDeleteOne(g *gen) (*instance, error) {
-	target := g.event(Clock.Day(), 31)
-	noise := noiseEvents(g, 20, func(e calEvent) bool {
+	target := g.event(Clock.Day(), 30)
+	noise := laterNoise(g, noiseEvents(g, 20, func(e calEvent) bool {
 		return e.title != target.title && (e.day != target.day || e.hour != target.hour)
-	})
+	}), target.day)
 	rows := calendarRows(g, []calEvent{target}, noise)
 	setup, err := seed(calendarPkg+":events", rows)
 	if err != nil {
@@ -120,7 +120,7 @@ func calendarDeleteOn(n int, relative bool) func(g *gen) (*instance, error) {
 }
 
 func calendarDeleteOnDay(g *gen, n int, relative bool) (*instance, error) {
-	day := g.event(Clock.Day(), 31).day
+	day := g.event(Clock.Day(), 30).day
 	if relative {
 		day = between(g.r, Clock.Day()+1, Clock.Day()+6)
 	}
@@ -129,9 +129,9 @@ func calendarDeleteOnDay(g *gen, n int, relative bool) (*instance, error) {
 		e := g.event(day, day)
 		targets = append(targets, e)
 	}
-	noise := noiseEvents(g, 20, func(e calEvent) bool {
+	noise := laterNoise(g, noiseEvents(g, 20, func(e calEvent) bool {
 		return e.day != day && !slices.ContainsFunc(targets, func(t calEvent) bool { return t.title == e.title })
-	})
+	}), day)
 	rows := calendarRows(g, targets, noise)
 	setup, err := seed(calendarPkg+":events", rows)
 	if err != nil {
@@ -500,4 +500,15 @@ func calendarInRange(g *gen) (*instance, error) {
 		checks: []eval.CustomCheck{&AnswerCheck{Want: titles, As: AnswerString}},
 		walk:   readWalk(read, answer, "the events of "+date+" before 8pm"),
 	}, nil
+}
+
+// laterNoise makes sure some noise event comes after day, so that the sorted schedule
+// shows a row past the targets (the walk's sign that none is left): the delete families
+// draw their day up to the 30th and, if no noise event is later, move one to a later day.
+func laterNoise(g *gen, noise []calEvent, day int) []calEvent {
+	if len(noise) == 0 || slices.ContainsFunc(noise, func(e calEvent) bool { return e.day > day }) {
+		return noise
+	}
+	noise[0].day = between(g.r, day+1, 31)
+	return noise
 }

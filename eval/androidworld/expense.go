@@ -66,8 +66,13 @@ func expenseList(g *gen, targets, noise []expense) []sim.Record {
 	return rows
 }
 
-// listEnd is a screen pattern for the last row of a list sorted by -seq.
+// listEnd is a screen pattern for the last row of a list sorted by -seq, once the targets
+// (ids t…) are gone; "" when none is left.
 func listEnd(rows []sim.Record, field, rowID string) string {
+	rows = slices.DeleteFunc(slices.Clone(rows), func(r sim.Record) bool { return strings.HasPrefix(r["id"], "t") })
+	if len(rows) == 0 {
+		return `\z.` // matches nothing: the empty list's text says it
+	}
 	last := slices.MinFunc(rows, func(a, b sim.Record) int {
 		x, _ := strconv.Atoi(a["seq"])
 		y, _ := strconv.Atoi(b["seq"])
@@ -116,7 +121,7 @@ func recordsDelete(a recordsApp, draw func(g *gen, n int) []sim.Record, nTargets
 			ids = append(ids, t["id"])
 			alt = append(alt, q(t[a.label]))
 		}
-		rows := shuffleRows(g, all)
+		rows := shuffleRows(g, lastIsNoise(g, all), true)
 		setup, err := seed(a.coll(), rows)
 		if err != nil {
 			return nil, err
@@ -167,9 +172,12 @@ func recordsDeleteDuplicates(a recordsApp, draw func(g *gen, n int) []sim.Record
 	}
 }
 
-// shuffleRows puts rows in a random order and numbers the list's order (seq).
-func shuffleRows(g *gen, rows []sim.Record) []sim.Record {
-	g.r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+// shuffleRows puts rows in a random order (unless ordered) and numbers the list's order
+// (seq: the list shows the highest first).
+func shuffleRows(g *gen, rows []sim.Record, ordered ...bool) []sim.Record {
+	if len(ordered) == 0 {
+		g.r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	}
 	for i := range rows {
 		rows[i]["seq"] = strconv.Itoa(i + 1)
 	}
@@ -214,4 +222,14 @@ func expenseAddSingle(g *gen) (*instance, error) {
 			eval.WalkStep{Screen: `"` + q(target.name) + `" id=expense_name`, Subgoal: "Save the expense", Do: []string{`Tap "Save"`}},
 		)},
 	}, nil
+}
+
+// lastIsNoise shuffles rows so that the list's last row (the first in rows: the lowest
+// seq) is not a target, when there is noise: a walk knows the list's end by that row.
+func lastIsNoise(g *gen, rows []sim.Record) []sim.Record {
+	g.r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	if i := slices.IndexFunc(rows, func(r sim.Record) bool { return !strings.HasPrefix(r["id"], "t") }); i > 0 {
+		rows[0], rows[i] = rows[i], rows[0]
+	}
+	return rows
 }

@@ -51,6 +51,7 @@ func notesEdit(g *gen) (*instance, error) {
 		return nil, err
 	}
 	var instr, want, when, text string
+	footer := false
 	switch pick(g.r, []string{"header", "footer", "replace"}) {
 	case "header":
 		text = g.sentence()
@@ -58,6 +59,7 @@ func notesEdit(g *gen) (*instance, error) {
 		when, text = `Add to the top of the note (?P<text>[^\n]+)`, "${text} ${orig}"
 	case "footer":
 		text = g.sentence()
+		footer = true
 		instr, want = "Edit "+name+" in Notes. Add to the bottom of the note "+text, orig+"\n"+text
 		when, text = `Add to the bottom of the note (?P<text>[^\n]+)`, "${orig} ${text}"
 	default:
@@ -66,12 +68,17 @@ func notesEdit(g *gen) (*instance, error) {
 		instr, want = "Edit "+name+" in Notes. Replace the text with "+text, text
 		when, text = `Replace the text with (?P<text>[^\n]+)`, "${text}"
 	}
+	// What the note shows once changed: its new start, or (a footer) its text and more.
+	changed := q(lead(want))
+	if footer {
+		changed = q(orig) + ` [^"]+"`
+	}
 	return &instance{
 		instruction: instr,
 		setup:       []string{setup},
 		checks:      []eval.CustomCheck{&RowsCheck{Collection: notesPkg + ":notes", Before: rows, Updated: map[string]map[string]string{"target": {"body": want}}}},
-		walk: []eval.WalkTask{walk(notesPkg, `item "`+q(name)+`" id=note_row\n *- "`+q(lead(want)),
-			editSteps(name, when, []string{`Clear "edit_body"`, `Input "edit_body" "` + text + `"`}, `input "`+q(lead(want)))...)},
+		walk: []eval.WalkTask{walk(notesPkg, `item "`+q(name)+`" id=note_row\n *- "`+changed,
+			editSteps(name, when, []string{`Clear "edit_body"`, `Input "edit_body" "` + text + `"`}, `input "`+changed)...)},
 	}, nil
 }
 
