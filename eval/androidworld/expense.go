@@ -3,6 +3,7 @@ package androidworld
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -233,3 +234,108 @@ func lastIsNoise(g *gen, rows []sim.Record) []sim.Record {
 	}
 	return rows
 }
+
+// addForm is a records app's add form: its add button, its inputs (one a field, in the
+// benchmark's csv column order) and how a row of the instruction's csv names them.
+type addForm struct {
+	app      recordsApp
+	add      string   // the add button's label
+	columns  []string // the csv header's columns
+	inputs   []string // the input of each column
+	fields   []string // the record field of each column
+	noun     string   // "expense", "recipe"
+	goal     string   // the goal before the csv
+	nameIn   string   // the input holding the row's label
+	rowsFunc func(g *gen, n int) []sim.Record
+}
+
+// recordsAddMultiple is AddMultipleRows: n rows given as csv, added among nNoise others.
+// The walk adds them in order; which row the form is for is the current sub-goal.
+func recordsAddMultiple(f addForm, n, nNoise int) func(g *gen) (*instance, error) {
+	return func(g *gen) (*instance, error) {
+		all := f.rowsFunc(g, n+nNoise)
+		targets, noise := all[:n], all[n:]
+		for i, r := range noise {
+			r["id"] = fmt.Sprintf("n%d", i+1)
+		}
+		rows := shuffleRows(g, noise)
+		setup, err := seed(f.app.coll(), rows)
+		if err != nil {
+			return nil, err
+		}
+		lines := []string{strings.Join(f.columns, "|")}
+		var added []map[string]string
+		for _, t := range targets {
+			var vals []string
+			want := map[string]string{}
+			for _, fld := range f.fields {
+				v := t[fld]
+				if fld == "amount" {
+					v = "$" + strings.TrimSuffix(strings.TrimSuffix(v, "0"), ".") // as amount_dollars writes it
+				}
+				vals = append(vals, v)
+				want[fld] = t[fld]
+			}
+			lines = append(lines, strings.Join(vals, "|"))
+			added = append(added, want)
+		}
+		item := func(t sim.Record) string { return `item "` + q(t[f.app.label]) + `" id=` + f.app.row }
+		var steps []eval.WalkStep
+		for i, t := range targets {
+			k := strconv.Itoa(i + 1)
+			sub := `(?m)^Current sub-goal: (?:Add|Fill in) ` + f.noun + ` ` + k + `$`
+			// The i-th csv row of the instruction, its columns as named groups.
+			var cols []string
+			for j := range f.columns {
+				cols = append(cols, `(?P<c`+strconv.Itoa(j)+`>[^|\n]*)`)
+			}
+			row := `(?s)` + regexp.QuoteMeta(lines[0]) + `\n(?:[^\n]*\n){` + strconv.Itoa(i) + `}` + strings.Join(cols, `\|`) + `\n.*` + sub
+			var fill []string
+			for j, in := range f.inputs {
+				v := "${c" + strconv.Itoa(j) + "}"
+				if f.fields[j] == "amount" {
+					v = "${c" + strconv.Itoa(j) + "}"
+				}
+				fill = append(fill, `Input "`+in+`" "`+v+`"`)
+			}
+			list := `id=` + f.app.list + `|"` + q(f.add) + `"`
+			addStep := eval.WalkStep{Screen: list, Subgoal: "Add " + f.noun + " " + k, Do: []string{`Tap ` + label(f.add)}}
+			if i == 0 {
+				addStep.Without = item(t)
+			} else {
+				addStep.Screen = item(targets[i-1])
+				addStep.Without = item(t)
+			}
+			// Saved once the form shows the row's first and last fields (a model reads the
+			// whole form before saving).
+			last := len(f.inputs) - 1
+			filled := `"` + q(t[f.app.label]) + `" id=` + f.nameIn + `(?s:.*)"` + q(t[f.fields[last]]) + `" id=` + f.inputs[last]
+			steps = append(steps, addStep,
+				eval.WalkStep{Screen: `id=` + f.nameIn, Without: filled, When: row, Subgoal: "Fill in " + f.noun + " " + k, Do: fill},
+				eval.WalkStep{Screen: filled, Subgoal: "Save " + f.noun + " " + k, Do: []string{`Tap "Save"`}},
+			)
+		}
+		var done []string
+		for i := len(targets) - 1; i >= 0; i-- {
+			done = append(done, item(targets[i]))
+		}
+		return &instance{
+			instruction: appNames.Replace(f.goal + "\n" + strings.Join(lines, "\n")),
+			setup:       []string{setup},
+			checks:      []eval.CustomCheck{&RowsCheck{Collection: f.app.coll(), Before: rows, Added: added}},
+			walk:        []eval.WalkTask{walk(f.app.pkg, strings.Join(done, `[\s\S]*`), steps...)},
+		}, nil
+	}
+}
+
+var (
+	expenseForm = addForm{app: expensesApp, add: "Add expense", noun: "expense", nameIn: "expense_name",
+		columns: []string{"name", "amount_dollars", "category_name", "note"}, fields: []string{"name", "amount", "category", "note"},
+		inputs: []string{"expense_name", "expense_amount", "expense_category", "expense_note"},
+		goal:   "Add the following expenses into the arduia pro expense:", rowsFunc: expenseRows}
+	recipeForm = addForm{app: recipesApp, add: "Add recipe", noun: "recipe", nameIn: "recipe_title",
+		columns: []string{"title", "description", "servings", "preparationTime", "ingredients", "directions"},
+		fields:  []string{"title", "description", "servings", "preparationTime", "ingredients", "directions"},
+		inputs:  []string{"recipe_title", "recipe_description", "recipe_servings", "recipe_prep", "recipe_ingredients", "recipe_directions"},
+		goal:    "Add the following recipes into the Broccoli app:", rowsFunc: recipeRows}
+)

@@ -65,6 +65,8 @@ var builders = []builder{
 	{name: "ExpenseAddSingle", app: "Expenses", draw: expenseAddSingle},
 	{name: "ExpenseDeleteDuplicates", app: "Expenses", draw: recordsDeleteDuplicates(expensesApp, expenseRows, 5, expenseDuplicatesGoal)},
 	{name: "RecipeAddSingleRecipe", app: "Recipes", draw: recipeAddSingle},
+	{name: "RecipeAddMultipleRecipes", app: "Recipes", draw: recordsAddMultiple(recipeForm, 3, 10)},
+	{name: "ExpenseAddMultiple", app: "Expenses", draw: recordsAddMultiple(expenseForm, 3, 10)},
 	{name: "RecipeDeleteSingleRecipe", app: "Recipes", draw: recordsDelete(recipesApp, recipeRows, 1, 0, recipeDeleteGoal)},
 	{name: "RecipeDeleteSingleWithRecipeWithNoise", app: "Recipes", draw: recordsDelete(recipesApp, recipeRows, 1, 29, recipeDeleteGoal)},
 	{name: "RecipeDeleteMultipleRecipes", app: "Recipes", draw: recordsDelete(recipesApp, recipeRows, 3, 0, recipeDeleteGoal)},
