@@ -278,3 +278,34 @@ func TestFuzzyMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestRowsUpdated: an edited row must have its new fields and keep the others; editing
+// another row, or leaving the row as it was, fails. Times and dates compare by value.
+func TestRowsUpdated(t *testing.T) {
+	const coll = "com.fairy.notes:notes"
+	check := &RowsCheck{Collection: coll, Before: notes(), Updated: map[string]map[string]string{"b": {"title": "renamed.md", "body": "new text"}}}
+	for _, tc := range []struct {
+		name  string
+		after []sim.Record
+		pass  bool
+	}{
+		{"edited and renamed", []sim.Record{notes()[0], {"id": "b", "title": "renamed.md", "body": "new text"}, notes()[2]}, true},
+		{"not renamed", []sim.Record{notes()[0], {"id": "b", "title": "beta.md", "body": "new text"}, notes()[2]}, false},
+		{"left as it was", notes(), false},
+		{"another row edited too", []sim.Record{{"id": "a", "title": "alpha.md", "body": "x"}, {"id": "b", "title": "renamed.md", "body": "new text"}, notes()[2]}, false},
+	} {
+		if ok, ev := evaluate(t, check, eval.Probe{Phone: phoneWith(t, coll, tc.after)}); ok != tc.pass {
+			t.Errorf("%s: pass=%t (%s), want %t", tc.name, ok, ev, tc.pass)
+		}
+	}
+	ev := &RowsCheck{Collection: "com.google.android.calendar:events", Added: []map[string]string{{"title": "Call with HR", "date": "2023-10-16", "time": "9:00"}}}
+	for _, tc := range []struct {
+		date, at string
+		pass     bool
+	}{{"2023-10-16", "09:00", true}, {"2023-10-16", "10:00", false}, {"2023-10-17", "09:00", false}} {
+		p := phoneWith(t, "com.google.android.calendar:events", []sim.Record{{"id": "e", "title": "Call with HR", "date": tc.date, "time": tc.at, "location": ""}})
+		if ok, e := evaluate(t, ev, eval.Probe{Phone: p}); ok != tc.pass {
+			t.Errorf("event %s %s: pass=%t (%s), want %t", tc.date, tc.at, ok, e, tc.pass)
+		}
+	}
+}
