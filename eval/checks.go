@@ -37,6 +37,19 @@ type Check struct {
 	Screen *ScreenCheck `yaml:"screen,omitempty"`
 	Shell  *ShellCheck  `yaml:"shell,omitempty"`
 	Judge  *JudgeCheck  `yaml:"judge,omitempty"`
+
+	// Custom is a check a suite builder made in Go (eval/androidworld's state checks); a
+	// YAML suite cannot set it.
+	Custom CustomCheck `yaml:"-"`
+}
+
+// CustomCheck is a check written in Go. Kind names its kind in reports; Virtual says it
+// needs the virtual phone's state (Probe.Phone).
+type CustomCheck interface {
+	Kind() string
+	Describe() string
+	Virtual() bool
+	Evaluate(ctx context.Context, p Probe) (pass bool, evidence string, err error)
 }
 
 // MessageCheck: an outgoing message to a contact containing every text. With None, no
@@ -133,6 +146,8 @@ func (c Check) Kind() string {
 		return "shell"
 	case c.Judge != nil:
 		return "judge"
+	case c.Custom != nil:
+		return c.Custom.Kind()
 	}
 	return ""
 }
@@ -140,7 +155,7 @@ func (c Check) Kind() string {
 func (c Check) kinds() int {
 	n := 0
 	for _, set := range []bool{c.Outcome != "", c.Answer != "", c.Message != nil, c.Order != nil, c.Event != nil,
-		c.Setting != nil, c.Note != nil, c.Records != nil, c.Foreground != "", c.Screen != nil, c.Shell != nil, c.Judge != nil} {
+		c.Setting != nil, c.Note != nil, c.Records != nil, c.Foreground != "", c.Screen != nil, c.Shell != nil, c.Judge != nil, c.Custom != nil} {
 		if set {
 			n++
 		}
@@ -151,6 +166,9 @@ func (c Check) kinds() int {
 func (c Check) validate(virtual bool) error {
 	if n := c.kinds(); n != 1 {
 		return fmt.Errorf("has %d kinds; set exactly one of outcome, answer, message, order, event, setting, note, records, foreground, screen, shell, judge", n)
+	}
+	if c.Custom != nil && c.Custom.Virtual() && !virtual {
+		return fmt.Errorf("%s checks read the virtual phone's state", c.Kind())
 	}
 	switch c.Kind() {
 	case "message", "order", "event", "setting", "note", "records", "foreground":
@@ -225,7 +243,11 @@ func Evaluate(ctx context.Context, c Check, p Probe) CheckResult {
 		r.Name = describeCheck(c)
 	}
 	var err error
-	r.Pass, r.Evidence, err = evaluate(ctx, c, p)
+	if c.Custom != nil {
+		r.Pass, r.Evidence, err = c.Custom.Evaluate(ctx, p)
+	} else {
+		r.Pass, r.Evidence, err = evaluate(ctx, c, p)
+	}
 	if err != nil {
 		r.Pass = false
 		r.Evidence = "error: " + err.Error()
@@ -495,6 +517,9 @@ func judge(ctx context.Context, c JudgeCheck, p Probe) (bool, string, error) {
 }
 
 func describeCheck(c Check) string {
+	if c.Custom != nil {
+		return c.Custom.Describe()
+	}
 	switch c.Kind() {
 	case "outcome":
 		return "outcome is " + c.Outcome

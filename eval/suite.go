@@ -246,6 +246,17 @@ func Parse(data []byte, source string) (*Suite, error) {
 	return &s, nil
 }
 
+// SetSimApps installs extra apps on the suite's virtual phones, next to the built-in apps:
+// how a suite built in Go (androidworld:sim) declares the apps its tasks need.
+func (s *Suite) SetSimApps(extra []*sim.AppSpec) error {
+	base, err := sim.DefaultApps()
+	if err != nil {
+		return err
+	}
+	s.simApps, err = sim.MergeApps(base, extra)
+	return err
+}
+
 // loadApps reads the suite's Apps directory (relative to the suite file) and merges it
 // with the built-in apps.
 func (s *Suite) loadApps() error {

@@ -609,6 +609,11 @@ func (r *run) act(ctx context.Context) (State, error) {
 		if el := r.element(a.Index); el != nil {
 			key += "\x00" + label(el)
 		}
+		if a.Type == memory.Swipe {
+			// A scroll that shows other rows is progress through a long list, not a
+			// loop: the same swipe counts again only on the same rows.
+			key += "\x00" + r.screen.Text()
+		}
 		if r.loops[key]+1 >= loopLimit {
 			st, err := r.breakLoop(ctx, a)
 			if st != "" || err != nil {

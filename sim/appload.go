@@ -109,6 +109,7 @@ func (a *AppSpec) attachLines(doc *yaml.Node) {
 			acts(mapValue(c, "on_long_press"), e.OnLongPress)
 			acts(mapValue(c, "on_submit"), e.OnSubmit)
 			acts(mapValue(c, "on_end"), e.OnEnd)
+			acts(mapValue(c, "on_start"), e.OnStart)
 			elems(mapValue(c, "children"), e.Children)
 		}
 	}
@@ -238,7 +239,7 @@ func (a *AppSpec) checkTemplates() error {
 			for _, acts := range []struct {
 				name string
 				acts []Action
-			}{{"on_tap", e.OnTap}, {"on_long_press", e.OnLongPress}, {"on_submit", e.OnSubmit}, {"on_end", e.OnEnd}} {
+			}{{"on_tap", e.OnTap}, {"on_long_press", e.OnLongPress}, {"on_submit", e.OnSubmit}, {"on_end", e.OnEnd}, {"on_start", e.OnStart}} {
 				if err := checkActs(where+" "+acts.name, acts.acts); err != nil {
 					return err
 				}

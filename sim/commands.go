@@ -1620,7 +1620,7 @@ const fairySimUsage = `usage: fairy-sim state [COLLECTION|PACKAGE]   print app s
        fairy-sim settings                     print settings as JSON
        fairy-sim reset                        factory-reset the phone
        fairy-sim faults [SPEC]                print or set the faults
-`
+` + fairySimSetupUsage
 
 func cmdFairySim(p *Phone, c *cmdIO) int {
 	if len(c.args) < 2 {
@@ -1635,6 +1635,9 @@ func cmdFairySim(p *Phone, c *cmdIO) int {
 		}
 		c.printf("%s\n", b)
 		return 0
+	}
+	if st, ok := cmdFairySimSetup(p, c); ok {
+		return st
 	}
 	switch c.args[1] {
 	case "state":

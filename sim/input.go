@@ -113,13 +113,31 @@ func (p *Phone) swipe(x1, y1, x2, y2 int, d time.Duration) {
 // slide drags a slider's thumb, a square at the track's start that follows the finger: a
 // drag that grabs the thumb and carries it to the end of the track (its far edge within
 // the last 10 %) runs the slider's on_end; any other drag lets it snap back.
+//
+// A level slider (one with on_start, as a brightness slider) moves wherever it is grabbed:
+// a drag that ends in the last 10 % of the track runs on_end, one that ends in the first
+// 10 % runs on_start.
 func (p *Phone) slide(n *node, x1, x2 int) {
 	b := n.b
+	h := n.act
+	if len(h.start) > 0 {
+		acts := h.end
+		switch {
+		case x2 >= b.Max.X-b.Dx()/10:
+		case x2 <= b.Min.X+b.Dx()/10:
+			acts = h.start
+		default:
+			return
+		}
+		p.toast = ""
+		p.runActions(h.inst.app, h.inst, h.item, acts)
+		p.bump()
+		return
+	}
 	thumb := b.Dy()
 	if x1 < b.Min.X || x1 > b.Min.X+thumb || thumb+(x2-x1) < b.Dx()*9/10 {
 		return
 	}
-	h := n.act
 	p.toast = ""
 	p.runActions(h.inst.app, h.inst, h.item, h.end)
 	p.bump()

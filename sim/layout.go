@@ -36,6 +36,7 @@ type hit struct {
 	input string   // focus this input
 	key   string   // system button: back, home, recents
 	end   []Action // slider: swiped to its end
+	start []Action // level slider: swiped to its start
 	// scrolling container
 	scrollKey string
 	maxScroll int
@@ -570,7 +571,7 @@ func (p *Phone) elementNode(m metrics, pkg string, inst *screenInst, e *ElementS
 		// A "slide to confirm" control: its label is its text, as custom ones show it.
 		n.class = "android.widget.SeekBar"
 		n.clickable, n.focusable = true, true
-		n.act = &hit{inst: inst, el: e, item: item, end: e.OnEnd}
+		n.act = &hit{inst: inst, el: e, item: item, end: e.OnEnd, start: e.OnStart}
 		inset(16, 8)
 	case "fab":
 		n.class = "android.widget.ImageButton"

@@ -48,6 +48,8 @@ type Phone struct {
 	cfg Config
 	log *slog.Logger
 
+	baseClock func() time.Time // the configured clock while fairy-sim clock shifts it
+
 	apps  map[string]*appState
 	order []string // packages in install order
 	home  string   // the launcher's package
@@ -190,6 +192,9 @@ func New(cfg Config) (*Phone, error) {
 
 // reset puts the phone in its factory state. Callers hold the lock (or own p exclusively).
 func (p *Phone) reset() error {
+	if p.baseClock != nil { // fairy-sim clock set it
+		p.cfg.Clock, p.baseClock = p.baseClock, nil
+	}
 	cfg := p.cfg
 	p.apps = map[string]*appState{}
 	p.order = nil

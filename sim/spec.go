@@ -79,7 +79,8 @@ type ScreenSpec struct {
 // Types: text, title, button, input, switch, checkbox, icon, image, hbox (children side by
 // side), list (rows from records; scrolls), grid (cells from records; scrolls), fab,
 // slider (a "slide to confirm" control: OnEnd runs when a swipe drags its thumb from the
-// start to the end; a shorter swipe snaps back and does nothing), and canvas (one
+// start to the end; a shorter swipe snaps back and does nothing; with OnStart it is a
+// level slider: a swipe across it to either end runs OnEnd or OnStart), and canvas (one
 // childless node that draws its content; see DrawSpec).
 type ElementSpec struct {
 	Type    string `yaml:"type"`
@@ -103,6 +104,7 @@ type ElementSpec struct {
 	OnLongPress []Action `yaml:"on_long_press"`
 	OnSubmit    []Action `yaml:"on_submit"` // input: Enter / IME action
 	OnEnd       []Action `yaml:"on_end"`    // slider: swiped to its end
+	OnStart     []Action `yaml:"on_start"`  // level slider: swiped to its start
 
 	Children []*ElementSpec `yaml:"children"` // hbox
 	// Draw is what a canvas draws (a childless WebView, a SurfaceView, a custom view):
@@ -347,10 +349,10 @@ func (a *AppSpec) check() error {
 			if e.Type == "slider" && len(e.OnEnd) == 0 {
 				return a.bad(e.line, "%s/%s: slider %q needs on_end (what swiping it to the end does)", a.Package, s.ID, e.ID)
 			}
-			if e.Type != "slider" && len(e.OnEnd) > 0 {
-				return a.bad(e.line, "%s/%s: on_end belongs to a slider, not a %s", a.Package, s.ID, e.Type)
+			if e.Type != "slider" && len(e.OnEnd)+len(e.OnStart) > 0 {
+				return a.bad(e.line, "%s/%s: on_end and on_start belong to a slider, not a %s", a.Package, s.ID, e.Type)
 			}
-			for _, acts := range [][]Action{e.OnTap, e.OnLongPress, e.OnSubmit, e.OnEnd} {
+			for _, acts := range [][]Action{e.OnTap, e.OnLongPress, e.OnSubmit, e.OnEnd, e.OnStart} {
 				if err := checkActs(s.ID+"/"+e.ID, acts); err != nil {
 					return err
 				}

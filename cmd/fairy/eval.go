@@ -64,6 +64,7 @@ type evalFlags struct {
 	// and write the robustness table.
 	sweep string
 	seeds string
+	aw    awFlags
 }
 
 // newEvalCmd builds `fairy eval`.
@@ -72,7 +73,9 @@ func newEvalCmd(d evalDeps) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "eval SUITE [--devices S1,S2,… | --sim N] [--parallel N] [--repeat K] [--knowledge fresh|shared|FILE] [--cold-warm] [--learn-from LEARN | --learn-tags T --eval-tags T] [--no-navigate] [--model-errors KIND=RATE,… [--seed N] [--model-errors-in all|learn] [--sweep KIND=R1,R2,… --seeds S1,S2]] [--out DIR]",
 		Short: "Evaluate the agent on a suite of tasks with simulated users, on one or many phones",
-		Long: `Runs every task of SUITE (a YAML file, or builtin:sim) with its simulated user, checks the
+		Long: `Runs every task of SUITE (a YAML file, builtin:sim, or androidworld:sim — AndroidWorld's task
+families mirrored on the virtual phone, drawn from --seed, --instances and --family — not
+AndroidWorld itself) with its simulated user, checks the
 outcome, and writes report.json, report.md and report.html (plus one run directory per task)
 into --out. One worker per phone; a task never shares a phone.
 
@@ -133,9 +136,10 @@ Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 	fl.StringVar(&f.evalTags, "eval-tags", "", "with --learn-tags: evaluate the tasks with one of these tags (default: all the others)")
 	fl.StringVar(&f.modelErrors, "model-errors", "", "inject model errors at these rates: KIND=RATE,… with kinds grounding, index, typo, repeat, stale, reflect, done, format (e.g. grounding=0.2,reflect=0.05)")
 	fl.StringVar(&f.modelErrorsIn, "model-errors-in", "all", "passes that get --model-errors: all, or learn (the cold and learning passes only: clean runs on knowledge learned from a model that erred)")
-	fl.Uint64Var(&f.seed, "seed", 1, "seed of the injected model errors (each run draws its own from it, the task, the pass and the repeat)")
+	fl.Uint64Var(&f.seed, "seed", 1, "the run's seed: androidworld:sim draws every instance's parameters and noise rows from it, and --model-errors its errors (each run its own, from the seed, the task, the pass and the repeat)")
 	fl.StringVar(&f.sweep, "sweep", "", "with --cold-warm: evaluate once per rate of one error kind, KIND=R1,R2,… (e.g. grounding=0,0.1,0.2,0.3), on top of --model-errors, and write robustness.json/md/html into --out")
 	fl.StringVar(&f.seeds, "seeds", "", "with --sweep: the seeds to run each rate with, comma-separated (default: --seed)")
+	addAndroidWorldFlags(cmd, &f.aw)
 	addEvalModelFlags(cmd)
 	return cmd
 }
@@ -151,7 +155,7 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	if now == nil {
 		now = time.Now
 	}
-	if f.devices == "" && !cmd.Flags().Changed("sim") && strings.HasPrefix(ref, eval.BuiltinPrefix) {
+	if f.devices == "" && !cmd.Flags().Changed("sim") && builtinSuite(ref) {
 		f.sims = 1 // a built-in suite is written for the virtual phone: `fairy eval builtin:sim` just runs
 	}
 	switch {
@@ -162,7 +166,8 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	case f.repeat < 1 || f.parallel < 0:
 		return withExit(2, errors.New("--repeat must be at least 1 and --parallel not negative"))
 	}
-	suite, err := eval.Load(ref)
+	f.aw.seed = int64(f.seed) // one --seed: the suite's draw and the injected errors
+	suite, err := loadSuite(ref, f.aw)
 	if err != nil {
 		return withExit(2, err)
 	}
@@ -270,6 +275,9 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		}
 		for _, p := range rep.DevicePaths() {
 			fmt.Fprintf(out, "device time, %s\n", p.DeviceLine())
+		}
+		if err := writeAndroidWorld(out, ref, f.aw, rep, f.out); err != nil {
+			return withExit(1, err)
 		}
 		fmt.Fprintf(out, "report: %s\n", filepath.Join(f.out, eval.ReportHTML))
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/spf13/cobra"
 )
@@ -51,7 +50,7 @@ func scriptedOnly(cmd *cobra.Command) bool {
 	if configured, _ := cmd.Flags().GetBool(flagRealModel); configured {
 		return false
 	}
-	return strings.HasPrefix(cmd.Flags().Arg(0), eval.BuiltinPrefix)
+	return builtinSuite(cmd.Flags().Arg(0))
 }
 
 // evalModel decides which model answers an evaluation of the suite ref and returns the
@@ -70,7 +69,7 @@ func evalModel(cmd *cobra.Command, ref string, rc runConfig) (runConfig, string,
 		return rc, "", fmt.Errorf("--real-model: %w", errNoModel)
 	}
 	const scriptedLine = "model: the scripted model answers from the suite's rules (a test double, not a real model)"
-	if !named && !configured && strings.HasPrefix(ref, eval.BuiltinPrefix) {
+	if !named && !configured && builtinSuite(ref) {
 		if rc.Model != nil || rc.ModelIgnored {
 			rc.Model, rc.ModelName = nil, ""
 			return rc, scriptedLine + "; the configured model is not used for a built-in suite (pass --real-model or --model NAME to use one)", nil

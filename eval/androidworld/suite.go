@@ -1,0 +1,225 @@
+// Package androidworld mirrors AndroidWorld (google-research/android_world, Apache-2.0,
+// arXiv 2405.14573) on fairy's virtual phone: the benchmark's task families with their
+// templates, parameter lists, target and noise rows, step budgets (10 × complexity) and
+// difficulty, drawn per instance from sha256(seed, family, instance), set up on the phone
+// (records, incoming texts, a clock fixed at 2023-10-15 15:34 UTC) and checked on the
+// phone's state the way the benchmark checks it.
+//
+// It is a mirror on a virtual phone, not AndroidWorld itself: the apps are fairy's sim
+// apps (Simple SMS Messenger → Messages, Simple Calendar Pro → Calendar, Markor → Notes,
+// …), and only the families whose app and features the phone has are built.
+package androidworld
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/sim"
+)
+
+// Prefix names the suite in `fairy eval`: "androidworld:sim".
+const Prefix = "androidworld:"
+
+// Clock is the benchmark's device time (device_constants.DT).
+var Clock = time.Date(2023, 10, 15, 15, 34, 0, 0, time.UTC)
+
+// Options choose the instances.
+type Options struct {
+	Seed      int64  // the run's seed
+	Instances int    // instances per family (default 1)
+	Family    string // globs on family names, comma-separated (default: every family built)
+}
+
+// Tags a task carries, read by the report.
+const (
+	TagSuite      = "androidworld"
+	tagApp        = "app:"
+	tagDifficulty = "difficulty:"
+	tagFamily     = "family:"
+	tagBudget     = "budget:"
+)
+
+// Is reports whether ref names this suite.
+func Is(ref string) bool { return strings.HasPrefix(ref, Prefix) }
+
+// Load builds the suite ref ("androidworld:sim") for o.
+func Load(ref string, o Options) (*eval.Suite, error) {
+	if ref != Prefix+"sim" {
+		return nil, fmt.Errorf("%w: no suite %q (known: %ssim)", eval.ErrSuite, ref, Prefix)
+	}
+	if o.Instances <= 0 {
+		o.Instances = 1
+	}
+	if o.Family == "" {
+		o.Family = "*"
+	}
+	globs := strings.Split(o.Family, ",")
+	for _, g := range globs {
+		if _, err := path.Match(strings.TrimSpace(g), ""); err != nil {
+			return nil, fmt.Errorf("%w: --family %q: %v", eval.ErrSuite, g, err)
+		}
+	}
+	d, err := loadData()
+	if err != nil {
+		return nil, err
+	}
+	base, err := eval.Load("builtin:sim") // its recovery rules and shared model rules
+	if err != nil {
+		return nil, err
+	}
+	s := &eval.Suite{
+		Name:        "androidworld-sim",
+		Description: fmt.Sprintf("AndroidWorld families mirrored on the virtual phone (seed %d, %d instance(s) a family); not AndroidWorld itself", o.Seed, o.Instances),
+		Recover:     base.Recover,
+		Model:       base.Model,
+		Source:      ref,
+	}
+	for _, f := range builders {
+		if !slices.ContainsFunc(globs, func(g string) bool { ok, _ := path.Match(strings.TrimSpace(g), f.name); return ok }) {
+			continue
+		}
+		meta, ok := d.Families[f.name]
+		if !ok {
+			return nil, fmt.Errorf("androidworld: family %s is not in the benchmark's metadata", f.name)
+		}
+		for i := range o.Instances {
+			t, err := f.task(d, meta, o.Seed, i)
+			if err != nil {
+				return nil, fmt.Errorf("androidworld: %s instance %d: %w", f.name, i, err)
+			}
+			s.Tasks = append(s.Tasks, t)
+		}
+	}
+	if len(s.Tasks) == 0 {
+		return nil, fmt.Errorf("%w: --family %q matches none of the %d families built (%s)", eval.ErrSuite, o.Family, len(builders), strings.Join(BuiltFamilies(), ", "))
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	apps, err := Apps()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.SetSimApps(apps); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Apps are the records apps the mirror adds to the virtual phone (apps/*.yaml): apps
+// the benchmark has and the phone lacks, declared as data.
+func Apps() ([]*sim.AppSpec, error) {
+	sub, err := fs.Sub(appFS, "apps")
+	if err != nil {
+		return nil, err
+	}
+	return sim.LoadApps(sub)
+}
+
+//go:embed apps/*.yaml
+var appFS embed.FS
+
+// BuiltFamilies names the families the mirror builds, sorted.
+func BuiltFamilies() []string {
+	var out []string
+	for _, f := range builders {
+		out = append(out, f.name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// appNames maps the benchmark's app names in templates to the virtual phone's.
+var appNames = strings.NewReplacer(
+	"Simple SMS Messenger", "Messages",
+	"Simple Calendar Pro", "Calendar",
+	"Markor", "Notes",
+	"the OsmAnd maps app", "the Maps app",
+	"the arduia pro expense", "the Expenses app",
+	"arduia pro expense", "the Expenses app",
+	"pro expense", "the Expenses app",
+	"the Broccoli app", "the Recipes app",
+	"Broccoli app", "the Recipes app",
+	"the Broccoli recipe app", "the Recipes app",
+)
+
+// fill writes a template's {name} parameters.
+func fill(template string, params map[string]string) (string, error) {
+	var b strings.Builder
+	rest := template
+	for {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			b.WriteString(rest)
+			break
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return "", fmt.Errorf("template %q: unclosed {", template)
+		}
+		name := rest[i+1 : i+j]
+		v, ok := params[name]
+		if !ok {
+			return "", fmt.Errorf("template %q: no parameter %q", template, name)
+		}
+		b.WriteString(rest[:i])
+		b.WriteString(v)
+		rest = rest[i+j+1:]
+	}
+	return appNames.Replace(b.String()), nil
+}
+
+// instance is what a family's builder draws for one instance.
+type instance struct {
+	params map[string]string
+	// instruction overrides the template (for families whose template the phone words
+	// differently); "" uses the template.
+	instruction string
+	setup       []string
+	checks      []eval.CustomCheck
+	walk        []eval.WalkTask
+}
+
+type builder struct {
+	name string
+	app  string // the virtual phone's app, for the report
+	draw func(g *gen) (*instance, error)
+}
+
+func (f builder) task(d *data, meta Meta, seed int64, i int) (*eval.Task, error) {
+	g := &gen{r: instanceRand(seed, f.name, i), d: d}
+	in, err := f.draw(g)
+	if err != nil {
+		return nil, err
+	}
+	instr := in.instruction
+	if instr == "" {
+		if instr, err = fill(meta.Template, in.params); err != nil {
+			return nil, err
+		}
+	}
+	if len(in.checks) == 0 {
+		return nil, errors.New("no checks")
+	}
+	t := &eval.Task{
+		ID:          fmt.Sprintf("%s-%d", f.name, i),
+		Instruction: instr,
+		Tags: []string{TagSuite, tagFamily + f.name, tagApp + f.app, tagDifficulty + meta.Difficulty,
+			fmt.Sprintf("%s%d", tagBudget, meta.StepBudget())},
+		Phone:  eval.Phone{Sim: &eval.SimPhone{Setup: append([]string{"fairy-sim clock " + Clock.Format(time.RFC3339)}, in.setup...)}},
+		Limits: eval.Limits{Steps: meta.StepBudget(), Time: 3 * time.Minute},
+		User:   eval.UserSpec{Scripted: &eval.ScriptedUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}},
+		Walk:   in.walk,
+	}
+	for _, c := range in.checks {
+		t.Checks = append(t.Checks, eval.Check{Custom: c})
+	}
+	return t, nil
+}
