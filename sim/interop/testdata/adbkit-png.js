@@ -62,11 +62,12 @@ async function byHand() {
     out.png = await viaAdbkit();
     out.manual = await byHand();
   } catch (err) {
-    console.log(JSON.stringify(out));
     console.error(`adbkit framebuffer png: ${err && err.stack || err}`);
-    process.exit(1);
+    // stdout to a pipe is written asynchronously: exit once the whole line is out, or a
+    // large PNG is cut short.
+    process.stdout.write(JSON.stringify(out) + '\n', () => process.exit(1));
+    return;
   }
-  console.log(JSON.stringify(out));
-  // adbkit's gm may still wait on its input; leaving closes it.
-  process.exit(0);
+  // adbkit's gm may still wait on its input; leaving closes it (once stdout is flushed).
+  process.stdout.write(JSON.stringify(out) + '\n', () => process.exit(0));
 })();
