@@ -327,4 +327,3 @@ func TestMarkerLabelsCoverNoText(t *testing.T) {
 		})
 	}
 }
-
