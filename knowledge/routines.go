@@ -186,30 +186,17 @@ func dropLeastRun(b *bolt.Bucket) error {
 
 // RoutineStopped counts a replay of routine id of app that met a surprise.
 func (tx *Tx) RoutineStopped(app, id string) error {
-	top, err := root(tx.tx, bucketRoutines)
-	if err != nil || top == nil {
-		return err
-	}
-	b := top.Bucket([]byte(app))
-	if b == nil {
-		return fmt.Errorf("routine %s of %s: %w", id, app, ErrNotFound)
-	}
-	var r Routine
-	v := b.Get([]byte(id))
-	if v == nil {
-		return fmt.Errorf("routine %s of %s: %w", id, app, ErrNotFound)
-	}
-	if err := decode("routine", []byte(id), v, &r); err != nil {
-		return err
-	}
-	r.Stops++
-	r.LastSeen = tx.s.now()
-	return putJSON(b, id, r)
+	return tx.updateRoutine(app, id, func(r *Routine) { r.Stops++ })
 }
 
 // RoutineDemoted counts one replay of routine id of app that led to a consent the person
 // refused.
 func (tx *Tx) RoutineDemoted(app, id string) error {
+	return tx.updateRoutine(app, id, func(r *Routine) { r.Demoted++ })
+}
+
+// updateRoutine applies fn to routine id of app and stores it, seen now.
+func (tx *Tx) updateRoutine(app, id string, fn func(*Routine)) error {
 	top, err := root(tx.tx, bucketRoutines)
 	if err != nil || top == nil {
 		return err
@@ -226,7 +213,7 @@ func (tx *Tx) RoutineDemoted(app, id string) error {
 	if err := decode("routine", []byte(id), v, &r); err != nil {
 		return err
 	}
-	r.Demoted++
+	fn(&r)
 	r.LastSeen = tx.s.now()
 	return putJSON(b, id, r)
 }
