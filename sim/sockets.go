@@ -87,6 +87,17 @@ type u2Response struct {
 // does: GET /ping → "pong", POST /jsonrpc/0 with dumpWindowHierarchy → the all-windows
 // dump. Other methods get JSON-RPC's "method not found"; other paths 404.
 func (p *Phone) serveU2(ctx context.Context, conn io.ReadWriter) error {
+	return serveHTTP(ctx, conn, func(req *http.Request, body []byte) (int, string, []byte, bool) {
+		status, ctype, out := p.u2Answer(req.Method, req.URL.Path, body)
+		return status, ctype, out, true
+	}, nil)
+}
+
+// serveHTTP answers HTTP/1.1 requests on one forwarded connection (both on-device servers
+// the phone emulates) until the client closes or asks to close, or answer reports the
+// server gone (ok false: the socket closes unanswered); served, if set, runs after each
+// answer is written.
+func serveHTTP(ctx context.Context, conn io.ReadWriter, answer func(req *http.Request, body []byte) (status int, ctype string, out []byte, ok bool), served func()) error {
 	br := bufio.NewReader(conn)
 	for ctx.Err() == nil {
 		req, err := http.ReadRequest(br)
@@ -101,7 +112,10 @@ func (p *Phone) serveU2(ctx context.Context, conn io.ReadWriter) error {
 		if err != nil {
 			return fmt.Errorf("uiautomator2 server: %w", err)
 		}
-		status, ctype, out := p.u2Answer(req.Method, req.URL.Path, body)
+		status, ctype, out, ok := answer(req, body)
+		if !ok {
+			return nil
+		}
 		resp := &http.Response{
 			StatusCode: status, ProtoMajor: 1, ProtoMinor: 1, Request: req,
 			Header:        http.Header{"Content-Type": {ctype}},
@@ -110,6 +124,9 @@ func (p *Phone) serveU2(ctx context.Context, conn io.ReadWriter) error {
 		}
 		if err := resp.Write(conn); err != nil {
 			return fmt.Errorf("uiautomator2 server: %w", err)
+		}
+		if served != nil {
+			served()
 		}
 		if req.Close {
 			return nil

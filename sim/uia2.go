@@ -1,12 +1,9 @@
 package sim
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -198,47 +195,23 @@ func (p *Phone) uiServerPackages() []string {
 // UiAutomator2 server does (AppiumServlet's routes, with or without the legacy /wd/hub
 // prefix; W3C responses {"sessionId":…, "value":…}).
 func (p *Phone) serveUIServer(ctx context.Context, conn io.ReadWriter) error {
-	br := bufio.NewReader(conn)
-	for ctx.Err() == nil {
-		req, err := http.ReadRequest(br)
-		if err != nil {
-			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-				return nil
-			}
-			return fmt.Errorf("uiautomator2 server: %w", err)
-		}
-		body, err := io.ReadAll(io.LimitReader(req.Body, 1<<20))
-		_ = req.Body.Close()
-		if err != nil {
-			return fmt.Errorf("uiautomator2 server: %w", err)
-		}
+	return serveHTTP(ctx, conn, func(req *http.Request, body []byte) (int, string, []byte, bool) {
 		p.mu.Lock()
 		alive := p.uia2.running
 		p.mu.Unlock()
 		if !alive {
-			return nil // the server died: the socket closes
+			return 0, "", nil, false // the server died: the socket closes
 		}
 		status, out := p.uiServerAnswer(ctx, req.Method, req.URL.Path, body)
-		resp := &http.Response{
-			StatusCode: status, ProtoMajor: 1, ProtoMinor: 1, Request: req,
-			Header:        http.Header{"Content-Type": {"application/json; charset=utf-8"}},
-			ContentLength: int64(len(out)), Body: io.NopCloser(bytes.NewReader(out)),
-			Close: req.Close,
-		}
-		if err := resp.Write(conn); err != nil {
-			return fmt.Errorf("uiautomator2 server: %w", err)
-		}
+		return status, "application/json; charset=utf-8", out, true
+	}, func() {
 		p.mu.Lock()
 		p.uia2.served++
 		if n := p.faults.UIServerDie; n > 0 && p.uia2.served >= n {
 			p.stopUIServerLocked() // the UIServerDie fault
 		}
 		p.mu.Unlock()
-		if req.Close {
-			return nil
-		}
-	}
-	return nil
+	})
 }
 
 // w3cError is a W3C WebDriver error value.
