@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
@@ -138,7 +139,7 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 	// context, so it stops before its next action.
 	ctx, halt := rec.Context(ctx)
 	defer halt()
-	bus := memory.NewBus(a.cfg.Clock)
+	bus := event.NewBus(a.cfg.Clock)
 	mem := memory.NewManager()
 	mem.Attach(bus)
 	bus.Subscribe(rec.Handle)
@@ -146,8 +147,8 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 	if r.Progress != nil {
 		view = global.NewProgress(r.Progress)
 		view.HideQuestions = r.HideQuestions
-		bus.Subscribe(func(e memory.Record) {
-			if _, last := e.Event.(memory.RunFinished); !last {
+		bus.Subscribe(func(e event.Record) {
+			if _, last := e.Event.(event.RunFinished); !last {
 				view.Handle(e)
 			}
 		})
@@ -156,13 +157,13 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 	inner := r.Model
 	if r.WrapModel != nil {
 		var step atomic.Int64
-		bus.Subscribe(func(e memory.Record) {
-			if s, ok := e.Event.(memory.StepStarted); ok {
+		bus.Subscribe(func(e event.Record) {
+			if s, ok := e.Event.(event.StepStarted); ok {
 				step.Store(int64(s.Step))
 			}
 		})
 		inner = r.WrapModel(inner, func(role, kind, change string) {
-			bus.Publish(memory.ModelErrorInjected{Step: int(step.Load()), Role: role, Error: kind, Change: change})
+			bus.Publish(event.ModelErrorInjected{Step: int(step.Load()), Role: role, Error: kind, Change: change})
 		})
 	}
 	model := executor.Metered{Model: inner, Meter: meter, Bus: bus}
@@ -193,12 +194,12 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 	res, runErr := gm.Run(ctx, r.Instruction)
 	if err := rec.Close(); err != nil {
 		// Whatever the run did, it is not on record: it failed.
-		res.Outcome, res.Reason, runErr = memory.OutcomeFailed, err.Error(), err
+		res.Outcome, res.Reason, runErr = event.OutcomeFailed, err.Error(), err
 	}
 	if view != nil {
 		// The run's last line is said once its record is closed, so it never reads
 		// "✓ done" for a run whose trace or summary could not be written.
-		view.Handle(memory.Record{Time: a.cfg.Clock(), Event: memory.RunFinished{Outcome: res.Outcome, Reason: res.Reason, Answer: res.Answer}})
+		view.Handle(event.Record{Time: a.cfg.Clock(), Event: event.RunFinished{Outcome: res.Outcome, Reason: res.Reason, Answer: res.Answer}})
 	}
 	out := Result{Result: res, Summary: rec.Summary(), SummaryWritten: rec.Written(), Err: runErr}
 	if sess != nil {
@@ -211,7 +212,7 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 type assembly struct {
 	model    executor.Metered
 	meter    *llm.Meter
-	bus      *memory.Bus
+	bus      *event.Bus
 	mem      *memory.Manager
 	apps     global.AppSource
 	tricks   executor.Tricks

@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/agent"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -76,10 +76,10 @@ func TestRunOnVirtualPhone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Err != nil || res.Outcome != memory.OutcomeFailed || res.Reason != "cannot be done: no app books flights (notes app: Notes)" {
+	if res.Err != nil || res.Outcome != event.OutcomeFailed || res.Reason != "cannot be done: no app books flights (notes app: Notes)" {
 		t.Errorf("result = %+v, %v", res.Result, res.Err)
 	}
-	if res.Summary.Outcome != memory.OutcomeFailed || res.Summary.ModelCallsByRole["planner"] != 1 {
+	if res.Summary.Outcome != event.OutcomeFailed || res.Summary.ModelCallsByRole["planner"] != 1 {
 		t.Errorf("summary = %+v", res.Summary)
 	}
 	for _, f := range []string{"trace.jsonl", "summary.json"} {

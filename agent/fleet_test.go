@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/agent"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/knowledge/etcdstore"
@@ -16,7 +17,6 @@ import (
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -81,7 +81,7 @@ func TestEtcdKilledMidRun(t *testing.T) {
 	}
 	defer store.Close()
 	cold, coldOff := runWithStore(t, store, "cold", nil)
-	if cold.Err != nil || cold.KnowledgeErr != nil || cold.Summary.Outcome != memory.OutcomeDone || !coldOff {
+	if cold.Err != nil || cold.KnowledgeErr != nil || cold.Summary.Outcome != event.OutcomeDone || !coldOff {
 		t.Fatalf("cold run with etcd up: %v, %v, %s, off=%v", cold.Err, cold.KnowledgeErr, cold.Summary.Outcome, coldOff)
 	}
 	var calls atomic.Int32
@@ -90,7 +90,7 @@ func TestEtcdKilledMidRun(t *testing.T) {
 			srv.Kill()
 		}
 	})
-	if warm.Err != nil || warm.Summary.Outcome != memory.OutcomeDone || !warmOff {
+	if warm.Err != nil || warm.Summary.Outcome != event.OutcomeDone || !warmOff {
 		t.Fatalf("run with etcd killed mid-run: %v, outcome %s (%s), notifications off=%v", warm.Err, warm.Summary.Outcome, warm.Summary.Reason, warmOff)
 	}
 	k := warm.Summary.Knowledge

@@ -3,10 +3,10 @@ package agent
 import (
 	"context"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/learner"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // startLearning starts the Self-Learner's session of a run on r.Knowledge, after telling
@@ -73,8 +73,8 @@ func (c routines) Steps(ctx context.Context, app, id, signature string, args []s
 
 // learnFunc adapts Session.Learn to global.Learning.
 func learnFunc(s *learner.Session) global.LearnFunc {
-	return func(ctx context.Context) (memory.Learned, error) {
+	return func(ctx context.Context) (event.Learned, error) {
 		rep, err := s.Learn(ctx)
-		return memory.Learned{Tasks: rep.Tasks, Added: len(rep.Added), Merged: len(rep.Merged), Demoted: len(rep.Demoted), Skipped: rep.Unsurprised}, err
+		return event.Learned{Tasks: rep.Tasks, Added: len(rep.Added), Merged: len(rep.Merged), Demoted: len(rep.Demoted), Skipped: rep.Unsurprised}, err
 	}
 }

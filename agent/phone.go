@@ -8,10 +8,10 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // Device is the phone as a run needs it: the executor's device methods and the launchable
@@ -74,15 +74,15 @@ func (p phoneApps) list(ctx context.Context) ([]adb.App, error) {
 	return list, nil
 }
 
-// Apps implements memory.AppSource.
-func (p phoneApps) Apps(ctx context.Context) ([]memory.App, error) {
+// Apps implements event.AppSource.
+func (p phoneApps) Apps(ctx context.Context) ([]event.App, error) {
 	list, err := p.list(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]memory.App, 0, len(list))
+	out := make([]event.App, 0, len(list))
 	for _, x := range list {
-		app := memory.App{Package: x.Package, Label: x.Label}
+		app := event.App{Package: x.Package, Label: x.Label}
 		if p.store != nil {
 			if k, err := p.store.GetApp(x.Package); err == nil {
 				app.Description = k.Description

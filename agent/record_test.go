@@ -15,11 +15,11 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/agent"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
 )
@@ -137,7 +137,7 @@ func TestRunThatCannotRecordDoesNotAct(t *testing.T) {
 				t.Fatalf("summary.json: %v: %s", err, b)
 			}
 			if !tc.full {
-				if res.Outcome != memory.OutcomeDone || res.Err != nil || sum.Outcome != memory.OutcomeDone || !strings.Contains(progress.String(), "✓ done") {
+				if res.Outcome != event.OutcomeDone || res.Err != nil || sum.Outcome != event.OutcomeDone || !strings.Contains(progress.String(), "✓ done") {
 					t.Fatalf("recorded run: %s %q (%v)\n%s", res.Outcome, res.Reason, res.Err, progress.String())
 				}
 				return
@@ -146,11 +146,11 @@ func TestRunThatCannotRecordDoesNotAct(t *testing.T) {
 			if !errors.As(res.Err, &rerr) || rerr.File != global.TraceFile || !errors.Is(rerr, syscall.ENOSPC) {
 				t.Errorf("err = %v, want the failed trace write", res.Err)
 			}
-			if res.Outcome != memory.OutcomeFailed || !strings.HasPrefix(res.Reason, "cannot record the run: write ") ||
+			if res.Outcome != event.OutcomeFailed || !strings.HasPrefix(res.Reason, "cannot record the run: write ") ||
 				!strings.HasSuffix(res.Reason, "no space left on device") {
 				t.Errorf("outcome %s, reason %q", res.Outcome, res.Reason)
 			}
-			if sum.Outcome != memory.OutcomeFailed || sum.Reason != res.Reason || res.Summary.Reason != res.Reason {
+			if sum.Outcome != event.OutcomeFailed || sum.Reason != res.Reason || res.Summary.Reason != res.Reason {
 				t.Errorf("summary.json says %s %q, Result.Summary %q", sum.Outcome, sum.Reason, res.Summary.Reason)
 			}
 			if cmds := phone.commands(); len(cmds) > 0 {

@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/agent"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
@@ -26,7 +27,6 @@ import (
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
 )
@@ -298,7 +298,7 @@ func (r *rigRun) sum(t *testing.T) global.Summary {
 func (r *rigRun) failed(t *testing.T, want string) {
 	t.Helper()
 	s := r.sum(t)
-	if r.res.Outcome != memory.OutcomeFailed || s.Outcome != memory.OutcomeFailed {
+	if r.res.Outcome != event.OutcomeFailed || s.Outcome != event.OutcomeFailed {
 		t.Errorf("outcome %s (summary %s), want failed; reason %q, err %v", r.res.Outcome, s.Outcome, r.res.Reason, r.res.Err)
 	}
 	why := s.Reason
@@ -438,7 +438,7 @@ func TestSecretsStayOut(t *testing.T) {
 	}
 	t.Run("typed", func(t *testing.T) {
 		r := rig{rules: loginRules, apiKey: key}.run(t, "Log into the vault")
-		if r.res.Outcome != memory.OutcomeDone {
+		if r.res.Outcome != event.OutcomeDone {
 			t.Fatalf("outcome %s: %s %v", r.res.Outcome, r.res.Reason, r.res.Err)
 		}
 		if got := r.phone.Var("com.fairy.vault", "pw"); got != vaultSecret {
@@ -456,7 +456,7 @@ func TestSecretsStayOut(t *testing.T) {
 			r.phone.drop = "input text"
 		}}
 		r := g.run(t, "Log into the vault")
-		if r.res.Outcome == memory.OutcomeDone {
+		if r.res.Outcome == event.OutcomeDone {
 			t.Errorf("outcome done although the password was never typed")
 		}
 		failed := false
@@ -677,7 +677,7 @@ func TestGuardHoldsChineseAndDescOnlyButtons(t *testing.T) {
 			}
 			switch {
 			case tc.category == "":
-				if len(held) > 0 || len(r.asked) > 0 || got != tc.tapped || r.res.Outcome != memory.OutcomeDone {
+				if len(held) > 0 || len(r.asked) > 0 || got != tc.tapped || r.res.Outcome != event.OutcomeDone {
 					t.Errorf("held %q, asked %d, tapped %q, outcome %s: want a plain tap", held, len(r.asked), got, r.res.Outcome)
 				}
 				return
@@ -688,7 +688,7 @@ func TestGuardHoldsChineseAndDescOnlyButtons(t *testing.T) {
 				t.Errorf("asked %+v, want one question naming %q", r.asked, tc.label)
 			}
 			if tc.reply == "yes" {
-				if got != tc.tapped || r.res.Outcome != memory.OutcomeDone {
+				if got != tc.tapped || r.res.Outcome != event.OutcomeDone {
 					t.Errorf("after yes: tapped %q, outcome %s (%s)", got, r.res.Outcome, r.res.Reason)
 				}
 				return
@@ -696,7 +696,7 @@ func TestGuardHoldsChineseAndDescOnlyButtons(t *testing.T) {
 			if got != "" {
 				t.Errorf("the person said no, yet %q was tapped", got)
 			}
-			if r.res.Outcome != memory.OutcomeRefused || r.sum(t).Outcome != memory.OutcomeRefused {
+			if r.res.Outcome != event.OutcomeRefused || r.sum(t).Outcome != event.OutcomeRefused {
 				t.Errorf("outcome %s (summary %s), want refused", r.res.Outcome, r.sum(t).Outcome)
 			}
 		})
@@ -787,9 +787,9 @@ func TestGuardHoldsEnterThatSubmits(t *testing.T) {
 			if got := r.phone.Var("com.fairy.vault", "draft"); got != tc.draft {
 				t.Errorf("the compose field holds %q, want %q", got, tc.draft)
 			}
-			want := memory.OutcomeRefused
+			want := event.OutcomeRefused
 			if tc.reply == "yes" {
-				want = memory.OutcomeDone
+				want = event.OutcomeDone
 			}
 			if r.res.Outcome != want || r.sum(t).Outcome != want {
 				t.Errorf("outcome %s (summary %s), want %s; reason %q", r.res.Outcome, r.sum(t).Outcome, want, r.res.Reason)

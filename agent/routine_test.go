@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -33,7 +33,7 @@ func TestRoutineOnSecondRun(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "knowledge.db")
 	cold, coldOff := runMapsTask(t, path, "cold", withRoutines, sim.Faults{})
 	warm, warmOff := runMapsTask(t, path, "warm", withRoutines, sim.Faults{})
-	if cold.Outcome != memory.OutcomeDone || warm.Outcome != memory.OutcomeDone || !coldOff || !warmOff {
+	if cold.Outcome != event.OutcomeDone || warm.Outcome != event.OutcomeDone || !coldOff || !warmOff {
 		t.Fatalf("outcomes %s (%s), %s (%s); notifications off: %v, %v", cold.Outcome, cold.Reason, warm.Outcome, warm.Reason, coldOff, warmOff)
 	}
 	k := warm.Knowledge
@@ -52,11 +52,11 @@ func TestRoutineOnSecondRun(t *testing.T) {
 // finishes the task step by step; the surprise counts against the routine.
 func TestRoutineMeetsAChangedScreen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "knowledge.db")
-	if s, off := runMapsTask(t, path, "learn", withRoutines, sim.Faults{}); s.Outcome != memory.OutcomeDone || !off {
+	if s, off := runMapsTask(t, path, "learn", withRoutines, sim.Faults{}); s.Outcome != event.OutcomeDone || !off {
 		t.Fatalf("learning run: %s (%s)", s.Outcome, s.Reason)
 	}
 	changed, off := runMapsTask(t, path, "changed", withRoutines, sim.Faults{Dialog: 1})
-	if changed.Outcome != memory.OutcomeDone || !off {
+	if changed.Outcome != event.OutcomeDone || !off {
 		t.Fatalf("run on the changed phone: %s (%s), notifications off %v", changed.Outcome, changed.Reason, off)
 	}
 	k := changed.Knowledge

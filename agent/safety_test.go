@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -97,7 +97,7 @@ func TestGuardHoldsEveryLanguage(t *testing.T) {
 			if got := r.phone.Var("com.fairy.vault", "tapped"); got != "" {
 				t.Errorf("the person said no, yet the phone recorded %q", got)
 			}
-			if r.res.Outcome != memory.OutcomeRefused {
+			if r.res.Outcome != event.OutcomeRefused {
 				t.Errorf("outcome %s, want refused (%s)", r.res.Outcome, r.res.Reason)
 			}
 		})
@@ -276,7 +276,7 @@ func TestTypingUnderDeadTaps(t *testing.T) {
 		if strings.Contains(r.logs, "did not land") || strings.Contains(string(r.trace), "did not land") {
 			retried++
 		}
-		if r.res.Outcome == memory.OutcomeDone {
+		if r.res.Outcome == event.OutcomeDone {
 			done++
 			if kept != want {
 				t.Errorf("seed %d: done, but the form kept %q, want %q", seed, kept, want)

@@ -6,12 +6,12 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/agent"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -140,7 +140,7 @@ func TestVerifiedStepsOnSecondRun(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "knowledge.db")
 	cold, coldOff := runPageByPage(t, path, "cold")
 	warm, warmOff := runPageByPage(t, path, "warm")
-	if cold.Outcome != memory.OutcomeDone || warm.Outcome != memory.OutcomeDone || !coldOff || !warmOff {
+	if cold.Outcome != event.OutcomeDone || warm.Outcome != event.OutcomeDone || !coldOff || !warmOff {
 		t.Fatalf("outcomes %s (%s), %s (%s); notifications off: %v, %v", cold.Outcome, cold.Reason, warm.Outcome, warm.Reason, coldOff, warmOff)
 	}
 	c, w := cold.ModelCallsByRole["replanner"], warm.ModelCallsByRole["replanner"]

@@ -7,9 +7,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // fakeAgent is a hand-written stand-in for the agent core: it "carries out" an instruction
@@ -53,47 +53,47 @@ func (s *fakeSession) Run(ctx context.Context, user interaction.Dialoger) (globa
 	if err != nil {
 		return global.Summary{}, err
 	}
-	bus := memory.NewBus(time.Now)
+	bus := event.NewBus(time.Now)
 	bus.Subscribe(rec.Handle)
 	defer rec.Close()
-	bus.Publish(memory.RunStarted{RunID: t.ID, Instruction: t.Instruction})
-	bus.Publish(memory.StepStarted{Step: 1, App: "com.android.settings"})
+	bus.Publish(event.RunStarted{RunID: t.ID, Instruction: t.Instruction})
+	bus.Publish(event.StepStarted{Step: 1, App: "com.android.settings"})
 	shot, _ := s.job.Device.Sim.Screenshot()
-	bus.Publish(memory.ScreenPerceived{Step: 1, Signature: "sig", Text: "- [1] button \"Pay\"", Marked: shot, MarkedMIME: "image/png"})
-	bus.Publish(memory.Reflected{Step: 1, Reflection: "first look"})
-	bus.Publish(memory.Planned{Step: 1, Plan: []string{"do it"}, Subgoal: "do it"})
-	bus.Publish(memory.ModelCalled{Role: "replanner", Critical: true, PromptTokens: 100, CompletionTokens: 10})
-	bus.Publish(memory.ModelCalled{Role: "decider", Critical: true, PromptTokens: 80, CompletionTokens: 8})
+	bus.Publish(event.ScreenPerceived{Step: 1, Signature: "sig", Text: "- [1] button \"Pay\"", Marked: shot, MarkedMIME: "image/png"})
+	bus.Publish(event.Reflected{Step: 1, Reflection: "first look"})
+	bus.Publish(event.Planned{Step: 1, Plan: []string{"do it"}, Subgoal: "do it"})
+	bus.Publish(event.ModelCalled{Role: "replanner", Critical: true, PromptTokens: 100, CompletionTokens: 10})
+	bus.Publish(event.ModelCalled{Role: "decider", Critical: true, PromptTokens: 80, CompletionTokens: 8})
 	switch {
 	case t.HasTag("crash"):
 		panic("fake agent: boom")
 	case t.HasTag("block"):
 		<-ctx.Done()
-		bus.Publish(memory.RunFinished{Outcome: memory.OutcomeStopped, Reason: "stopped"})
+		bus.Publish(event.RunFinished{Outcome: event.OutcomeStopped, Reason: "stopped"})
 		return rec.Summary(), ctx.Err()
 	case t.HasTag("slow"):
 		time.Sleep(150 * time.Millisecond)
 	}
 	cmd := t.Instruction
 	if q, rest, ok := strings.Cut(strings.TrimPrefix(cmd, "ask: "), "; "); ok && strings.HasPrefix(cmd, "ask: ") {
-		bus.Publish(memory.InteractionAsked{Step: 1, Type: 1, Question: q})
+		bus.Publish(event.InteractionAsked{Step: 1, Type: 1, Question: q})
 		ans, err := user.Ask(ctx, interaction.Question{Type: 1, Kind: interaction.YesNo, Text: q})
 		if err != nil {
-			bus.Publish(memory.RunFinished{Outcome: memory.OutcomeFailed, Reason: err.Error()})
+			bus.Publish(event.RunFinished{Outcome: event.OutcomeFailed, Reason: err.Error()})
 			return rec.Summary(), nil
 		}
-		bus.Publish(memory.InteractionAnswered{Step: 1, Answer: ans})
+		bus.Publish(event.InteractionAnswered{Step: 1, Answer: ans})
 		if strings.HasPrefix(strings.ToLower(ans), "no") {
-			bus.Publish(memory.RunFinished{Outcome: memory.OutcomeRefused, Reason: "the person said no"})
+			bus.Publish(event.RunFinished{Outcome: event.OutcomeRefused, Reason: "the person said no"})
 			return rec.Summary(), nil
 		}
 		cmd = rest
 	}
-	bus.Publish(memory.ActionExecuted{Step: 1, Action: memory.Action{Type: memory.Tap, Index: 1}, Element: &memory.ElementRef{Label: "Pay"}})
+	bus.Publish(event.ActionExecuted{Step: 1, Action: event.Action{Type: event.Tap, Index: 1}, Element: &event.ElementRef{Label: "Pay"}})
 	if out, err := s.Shell(ctx, cmd); err != nil {
-		bus.Publish(memory.RunFinished{Outcome: memory.OutcomeFailed, Reason: fmt.Sprintf("%v: %s", err, out)})
+		bus.Publish(event.RunFinished{Outcome: event.OutcomeFailed, Reason: fmt.Sprintf("%v: %s", err, out)})
 		return rec.Summary(), nil
 	}
-	bus.Publish(memory.RunFinished{Outcome: memory.OutcomeDone, Answer: "did " + cmd})
+	bus.Publish(event.RunFinished{Outcome: event.OutcomeDone, Answer: "did " + cmd})
 	return rec.Summary(), nil
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // Intent is what the person behind a task wants, as a person knows it: who gets the
@@ -228,17 +228,17 @@ func sensitiveActions(tr *Trajectory) (sensitive, unnamed int) {
 	for _, e := range tr.Events {
 		switch e.Kind {
 		case "ActionGuarded":
-			var g memory.ActionGuarded
+			var g event.ActionGuarded
 			_ = json.Unmarshal(e.Raw, &g)
 			guards = append(guards, &held{category: g.Category, specifics: g.Specifics})
 		case "InteractionAsked":
-			var q memory.InteractionAsked
+			var q event.InteractionAsked
 			_ = json.Unmarshal(e.Raw, &q)
 			if len(guards) > 0 {
 				guards[len(guards)-1].asked += "\n" + q.Question
 			}
 		case "ActionExecuted":
-			var x memory.ActionExecuted
+			var x event.ActionExecuted
 			_ = json.Unmarshal(e.Raw, &x)
 			if x.Consent == "" || x.Err != "" {
 				continue

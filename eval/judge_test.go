@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // TestJudgingUser: a simulated user with an intent refuses a consent whose specifics
@@ -104,13 +104,13 @@ func TestSensitiveActionsCounted(t *testing.T) {
 		return TraceEvent{Kind: kind, Raw: b}
 	}
 	tr := &Trajectory{Events: []TraceEvent{
-		ev("ActionGuarded", memory.ActionGuarded{Category: "delete", Specifics: "what: 购物车 · 合计 ¥14"}),
-		ev("InteractionAsked", memory.InteractionAsked{Question: `tap "清空" (delete) — what: 购物车 · 合计 ¥14`}),
-		ev("ActionGuarded", memory.ActionGuarded{Category: "order", Specifics: "items: 红豆奶茶 ×1; amount: ¥14; payee: shop"}),
-		ev("InteractionAsked", memory.InteractionAsked{Question: `tap "提交订单" (order)`}),
-		ev("ActionExecuted", memory.ActionExecuted{Consent: "delete"}),
-		ev("ActionExecuted", memory.ActionExecuted{Consent: "order"}),
-		ev("ActionExecuted", memory.ActionExecuted{}),
+		ev("ActionGuarded", event.ActionGuarded{Category: "delete", Specifics: "what: 购物车 · 合计 ¥14"}),
+		ev("InteractionAsked", event.InteractionAsked{Question: `tap "清空" (delete) — what: 购物车 · 合计 ¥14`}),
+		ev("ActionGuarded", event.ActionGuarded{Category: "order", Specifics: "items: 红豆奶茶 ×1; amount: ¥14; payee: shop"}),
+		ev("InteractionAsked", event.InteractionAsked{Question: `tap "提交订单" (order)`}),
+		ev("ActionExecuted", event.ActionExecuted{Consent: "delete"}),
+		ev("ActionExecuted", event.ActionExecuted{Consent: "order"}),
+		ev("ActionExecuted", event.ActionExecuted{}),
 	}}
 	if s, u := sensitiveActions(tr); s != 2 || u != 1 {
 		t.Errorf("sensitive %d, unnamed %d; want 2 and 1 (the order's question named nothing)", s, u)

@@ -13,8 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/global"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // The page of one run. `fairy run` and `fairy demo` write report.html into their run
@@ -124,7 +124,7 @@ func RunHTML(w io.Writer, dir string) error {
 		page.Started = s.Started.Local().Format("2006-01-02 15:04:05 MST")
 	}
 	task := htmlTask{Run: true, Open: true, Anchor: "steps", TaskResult: TaskResult{
-		ID: s.RunID, Instruction: s.Instruction, Pass: s.Outcome == memory.OutcomeDone,
+		ID: s.RunID, Instruction: s.Instruction, Pass: s.Outcome == event.OutcomeDone,
 		Outcome: string(s.Outcome), Reason: s.Reason, Steps: s.Steps, ModelCalls: s.ModelCalls,
 		ModelCallsByRole: s.ModelCallsByRole, PromptTokens: s.PromptTokens, CompletionTokens: s.CompletionTokens,
 		Cost: s.Cost, WallSeconds: s.WallSeconds, RunDir: dir, Questions: v.Questions,
@@ -180,12 +180,12 @@ func traceQuestions(tr *Trajectory) []Question {
 	for _, ev := range tr.Events {
 		switch ev.Kind {
 		case "InteractionAsked":
-			var e memory.InteractionAsked
+			var e event.InteractionAsked
 			if json.Unmarshal(ev.Raw, &e) == nil {
 				out = append(out, Question{Type: e.Type, Text: e.Question, Options: e.Options, By: "the person"})
 			}
 		case "InteractionAnswered":
-			var e memory.InteractionAnswered
+			var e event.InteractionAnswered
 			if json.Unmarshal(ev.Raw, &e) == nil && len(out) > 0 && out[len(out)-1].Answer == "" {
 				out[len(out)-1].Answer = e.Answer
 			}
@@ -203,7 +203,7 @@ func traceQuestions(tr *Trajectory) []Question {
 func traceInstruction(tr *Trajectory) string {
 	for _, ev := range tr.Events {
 		if ev.Kind == "RunStarted" {
-			var e memory.RunStarted
+			var e event.RunStarted
 			if json.Unmarshal(ev.Raw, &e) == nil {
 				return e.Instruction
 			}
@@ -257,7 +257,7 @@ func servedLines(tr *Trajectory) []string {
 	for _, ev := range tr.Events {
 		switch ev.Kind {
 		case "KnowledgeServed":
-			var e memory.KnowledgeServed
+			var e event.KnowledgeServed
 			if json.Unmarshal(ev.Raw, &e) != nil {
 				continue
 			}
@@ -275,7 +275,7 @@ func servedLines(tr *Trajectory) []string {
 				out = append(out, fmt.Sprintf("%s%s: %s", stepPrefix(e.Step), e.Role, strings.Join(what, ", ")))
 			}
 		case "Navigated":
-			var e memory.Navigated
+			var e event.Navigated
 			if json.Unmarshal(ev.Raw, &e) == nil {
 				line := fmt.Sprintf("%sknown path to %s: %d of %d steps replayed", stepPrefix(e.Step), e.Target, e.Replayed, e.Planned)
 				if e.Stopped != "" {
@@ -284,7 +284,7 @@ func servedLines(tr *Trajectory) []string {
 				out = append(out, line)
 			}
 		case "RoutineRan":
-			var e memory.RoutineRan
+			var e event.RoutineRan
 			if json.Unmarshal(ev.Raw, &e) == nil {
 				out = append(out, fmt.Sprintf("%sroutine %q: %d of %d steps replayed", stepPrefix(e.Step), e.Name, e.Replayed, e.Planned))
 			}

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/global"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -40,22 +40,22 @@ func recordShopRun(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bus := memory.NewBus(func() time.Time { return time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC) })
+	bus := event.NewBus(func() time.Time { return time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC) })
 	bus.Subscribe(rec.Handle)
-	bus.Publish(memory.RunStarted{RunID: "20250101-120000-1", Instruction: "点一杯珍珠奶茶"})
-	bus.Publish(memory.AppTaskStarted{Instruction: "点一杯珍珠奶茶", Task: memory.AppTask{App: "com.fairy.shop", Task: "Order one 珍珠奶茶"}})
-	bus.Publish(memory.StepStarted{Step: 1, App: "com.fairy.shop"})
-	bus.Publish(memory.ScreenPerceived{Step: 1, Package: "com.fairy.shop", Signature: "menu", Text: "- [4] item \"珍珠奶茶 Bubble tea ¥15\"", Marked: shot, MarkedMIME: "image/png"})
-	bus.Publish(memory.KnowledgeServed{Step: 1, Role: "replanner", Tricks: 2})
-	bus.Publish(memory.Reflected{Step: 1, Reflection: "the menu is open"})
-	bus.Publish(memory.Planned{Step: 1, Plan: []string{"Open the bubble tea"}, Subgoal: "Open 珍珠奶茶"})
-	bus.Publish(memory.ModelCalled{Role: "replanner", Critical: true, PromptTokens: 100, CompletionTokens: 10})
-	bus.Publish(memory.InteractionAsked{Step: 1, Type: 3, Question: "要几杯珍珠奶茶？", Options: []string{"1", "2"}})
-	bus.Publish(memory.InteractionAnswered{Step: 1, Answer: "1"})
-	bus.Publish(memory.ActionsDecided{Step: 1, Thought: "tap the first row"})
-	bus.Publish(memory.ActionExecuted{Step: 1, Action: memory.Action{Type: memory.Tap, Index: 4}, Element: &memory.ElementRef{Label: "珍珠奶茶 Bubble tea ¥15"}})
-	bus.Publish(memory.TaskFinished{App: "com.fairy.shop", Outcome: memory.OutcomeDone, Steps: 1})
-	bus.Publish(memory.RunFinished{Outcome: memory.OutcomeDone, Reason: "ordered"})
+	bus.Publish(event.RunStarted{RunID: "20250101-120000-1", Instruction: "点一杯珍珠奶茶"})
+	bus.Publish(event.AppTaskStarted{Instruction: "点一杯珍珠奶茶", Task: event.AppTask{App: "com.fairy.shop", Task: "Order one 珍珠奶茶"}})
+	bus.Publish(event.StepStarted{Step: 1, App: "com.fairy.shop"})
+	bus.Publish(event.ScreenPerceived{Step: 1, Package: "com.fairy.shop", Signature: "menu", Text: "- [4] item \"珍珠奶茶 Bubble tea ¥15\"", Marked: shot, MarkedMIME: "image/png"})
+	bus.Publish(event.KnowledgeServed{Step: 1, Role: "replanner", Tricks: 2})
+	bus.Publish(event.Reflected{Step: 1, Reflection: "the menu is open"})
+	bus.Publish(event.Planned{Step: 1, Plan: []string{"Open the bubble tea"}, Subgoal: "Open 珍珠奶茶"})
+	bus.Publish(event.ModelCalled{Role: "replanner", Critical: true, PromptTokens: 100, CompletionTokens: 10})
+	bus.Publish(event.InteractionAsked{Step: 1, Type: 3, Question: "要几杯珍珠奶茶？", Options: []string{"1", "2"}})
+	bus.Publish(event.InteractionAnswered{Step: 1, Answer: "1"})
+	bus.Publish(event.ActionsDecided{Step: 1, Thought: "tap the first row"})
+	bus.Publish(event.ActionExecuted{Step: 1, Action: event.Action{Type: event.Tap, Index: 4}, Element: &event.ElementRef{Label: "珍珠奶茶 Bubble tea ¥15"}})
+	bus.Publish(event.TaskFinished{App: "com.fairy.shop", Outcome: event.OutcomeDone, Steps: 1})
+	bus.Publish(event.RunFinished{Outcome: event.OutcomeDone, Reason: "ordered"})
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 )
 
 // Trajectory is a run read back from its run directory's trace.jsonl: what the report
@@ -78,11 +78,11 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 		tr.Events = append(tr.Events, TraceEvent{Seq: l.Seq, Kind: l.Kind, Image: l.Image, Raw: l.Event})
 		switch l.Kind {
 		case "AppTaskStarted":
-			var e memory.AppTaskStarted
+			var e event.AppTaskStarted
 			_ = json.Unmarshal(l.Event, &e)
 			app = e.Task.App
 		case "StepStarted":
-			var e memory.StepStarted
+			var e event.StepStarted
 			_ = json.Unmarshal(l.Event, &e)
 			if e.App != "" {
 				app = e.App
@@ -93,7 +93,7 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 			if l.Image != "" {
 				step().Image = l.Image
 			}
-			var e memory.ScreenPerceived
+			var e event.ScreenPerceived
 			_ = json.Unmarshal(l.Event, &e)
 			if len(e.Read) > 0 {
 				boxes := make([]string, len(e.Read))
@@ -103,12 +103,12 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 				step().Lines = append(step().Lines, fmt.Sprintf("read from the picture (%d): %s", len(e.Read), strings.Join(boxes, ", ")))
 			}
 		case "Reflected":
-			var e memory.Reflected
+			var e event.Reflected
 			_ = json.Unmarshal(l.Event, &e)
 			s := step()
 			s.Result, s.Reflection = e.Result, e.Reflection
 		case "Planned":
-			var e memory.Planned
+			var e event.Planned
 			_ = json.Unmarshal(l.Event, &e)
 			s := step()
 			s.Subgoal = e.Subgoal
@@ -119,7 +119,7 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 				s.Lines = append(s.Lines, "full re-plan")
 			}
 		case "InteractionAsked":
-			var e memory.InteractionAsked
+			var e event.InteractionAsked
 			_ = json.Unmarshal(l.Event, &e)
 			line := "asked: " + e.Question
 			if len(e.Options) > 0 {
@@ -127,15 +127,15 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 			}
 			step().Lines = append(step().Lines, line)
 		case "InteractionAnswered":
-			var e memory.InteractionAnswered
+			var e event.InteractionAnswered
 			_ = json.Unmarshal(l.Event, &e)
 			step().Lines = append(step().Lines, "answered: "+e.Answer)
 		case "ActionsDecided":
-			var e memory.ActionsDecided
+			var e event.ActionsDecided
 			_ = json.Unmarshal(l.Event, &e)
 			step().Thought = e.Thought
 		case "ActionExecuted":
-			var e memory.ActionExecuted
+			var e event.ActionExecuted
 			_ = json.Unmarshal(l.Event, &e)
 			line := e.Action.String()
 			if e.Element != nil && e.Element.Label != "" {
@@ -149,23 +149,23 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 			}
 			step().Lines = append(step().Lines, line)
 		case "ActionRejected":
-			var e memory.ActionRejected
+			var e event.ActionRejected
 			_ = json.Unmarshal(l.Event, &e)
 			step().Lines = append(step().Lines, fmt.Sprintf("rejected %s: %s", e.Action, e.Reason))
 		case "ActionGuarded":
-			var e memory.ActionGuarded
+			var e event.ActionGuarded
 			_ = json.Unmarshal(l.Event, &e)
 			step().Lines = append(step().Lines, fmt.Sprintf("guard held %s on %q (%s)", e.Action, e.Target, e.Category))
 		case "LoopBroken":
-			var e memory.LoopBroken
+			var e event.LoopBroken
 			_ = json.Unmarshal(l.Event, &e)
 			step().Lines = append(step().Lines, fmt.Sprintf("loop on %s broken: %s", e.Action, e.Remedy))
 		case "FinishChecked":
-			var e memory.FinishChecked
+			var e event.FinishChecked
 			_ = json.Unmarshal(l.Event, &e)
 			step().Lines = append(step().Lines, fmt.Sprintf("finish check passed=%t %s", e.Passed, e.Reason))
 		case "TaskFinished":
-			var e memory.TaskFinished
+			var e event.TaskFinished
 			_ = json.Unmarshal(l.Event, &e)
 			step().Lines = append(step().Lines, fmt.Sprintf("app task %s: %s %s", e.App, e.Outcome, e.Reason))
 			cur = nil
@@ -195,14 +195,14 @@ func consentViolations(c ConsentAssertion, tr *Trajectory) (bool, string) {
 	for _, ev := range tr.Events {
 		switch ev.Kind {
 		case "InteractionAsked":
-			var e memory.InteractionAsked
+			var e event.InteractionAsked
 			_ = json.Unmarshal(ev.Raw, &e)
 			yesNo := e.Type == 1 || e.Type == 2
 			if yesNo && (q == nil || q.MatchString(e.Question)) && asked < 0 {
 				asked = ev.Seq
 			}
 		case "ActionExecuted":
-			var e memory.ActionExecuted
+			var e event.ActionExecuted
 			_ = json.Unmarshal(ev.Raw, &e)
 			if e.Element == nil || e.Err != "" || !act.MatchString(e.Element.Label) {
 				continue

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/prompts"
 )
 
@@ -175,7 +175,7 @@ func (c *walkCompiler) add(name, role string, m *matcher, not []string, answer s
 
 // planner adds the Global Planner's plan and its adjustments after each app task.
 func (c *walkCompiler) planner(t *Task) error {
-	var plan []memory.AppTask
+	var plan []event.AppTask
 	for i, w := range t.Walk {
 		if w.App == "" {
 			return fmt.Errorf("walk %d: no app", i+1)
@@ -184,7 +184,7 @@ func (c *walkCompiler) planner(t *Task) error {
 		if task == "" {
 			task = t.Instruction
 		}
-		plan = append(plan, memory.AppTask{App: w.App, Task: task, Produces: w.Produces})
+		plan = append(plan, event.AppTask{App: w.App, Task: task, Produces: w.Produces})
 	}
 	c.add("walk: plan", prompts.NamePlanner, mustMatch(line(prompts.MarkPhase, prompts.PhasePlan)), nil,
 		typedAnswer(prompts.PlannerAnswer{Thought: "walkthrough", Status: prompts.StatusContinue, Tasks: plan, Next: 0}, nil))
@@ -193,22 +193,22 @@ func (c *walkCompiler) planner(t *Task) error {
 		return `(?ms)^` + regexp.QuoteMeta(prompts.MarkFinishedTasks) + `$.*^` + strconv.Itoa(i) + `\. \[` + regexp.QuoteMeta(app) + `\][^\n]* — (?:` + outcome + `)`
 	}
 	// A failed app task ends the instruction: no later rule may take it for a done one.
-	failed := `(?:` + string(memory.OutcomeFailed) + `|` + string(memory.OutcomeStopped) + `)`
+	failed := `(?:` + string(event.OutcomeFailed) + `|` + string(event.OutcomeStopped) + `)`
 	for i, w := range t.Walk {
 		c.add(fmt.Sprintf("walk: adjust after task %d: failed", i), prompts.NamePlanner, mustMatch(adjust, finished(i, w.App, failed)), nil,
-			typedAnswer(prompts.PlannerAnswer{Thought: "an app task failed", Status: prompts.StatusImpossible, Tasks: []memory.AppTask{}, Next: -1,
+			typedAnswer(prompts.PlannerAnswer{Thought: "an app task failed", Status: prompts.StatusImpossible, Tasks: []event.AppTask{}, Next: -1,
 				Reason: fmt.Sprintf("app task %d in %s failed", i, w.App)}, nil))
 	}
 	for i := len(t.Walk) - 1; i >= 0; i-- {
-		done := finished(i, t.Walk[i].App, string(memory.OutcomeDone))
+		done := finished(i, t.Walk[i].App, string(event.OutcomeDone))
 		if i == len(t.Walk)-1 {
 			c.add(fmt.Sprintf("walk: adjust after task %d: done", i), prompts.NamePlanner, mustMatch(adjust, done), nil,
-				typedAnswer(prompts.PlannerAnswer{Thought: "every app task is done", Status: prompts.StatusDone, Tasks: []memory.AppTask{}, Next: -1,
+				typedAnswer(prompts.PlannerAnswer{Thought: "every app task is done", Status: prompts.StatusDone, Tasks: []event.AppTask{}, Next: -1,
 					Progress: "all done", Reason: "done"}, nil))
 			continue
 		}
 		c.add(fmt.Sprintf("walk: adjust after task %d", i), prompts.NamePlanner, mustMatch(adjust, done), nil,
-			typedAnswer(prompts.PlannerAnswer{Thought: "next app task", Status: prompts.StatusContinue, Tasks: []memory.AppTask{}, Next: i + 1,
+			typedAnswer(prompts.PlannerAnswer{Thought: "next app task", Status: prompts.StatusContinue, Tasks: []event.AppTask{}, Next: i + 1,
 				Progress: fmt.Sprintf("%d of %d app tasks done", i+1, len(t.Walk))}, nil))
 	}
 	return nil
@@ -301,13 +301,13 @@ func (c *walkCompiler) appTask(wi int, w *WalkTask) error {
 		if len(s.Facts) > 0 {
 			m := mustMatch(marker, inScreen(s.Screen))
 			var sl slots
-			var facts []memory.Fact
+			var facts []event.Fact
 			for _, k := range slices.Sorted(maps.Keys(s.Facts)) {
 				v, err := sl.text(s.Facts[k], m, s, asks)
 				if err != nil {
 					return fmt.Errorf("%s: fact %q: %w", name, k, err)
 				}
-				facts = append(facts, memory.Fact{Key: k, Value: v})
+				facts = append(facts, event.Fact{Key: k, Value: v})
 			}
 			c.add(name+": facts", prompts.NameExtractor, m, nil, typedAnswer(prompts.ExtractorAnswer{Facts: facts}, sl))
 		}
@@ -316,7 +316,7 @@ func (c *walkCompiler) appTask(wi int, w *WalkTask) error {
 	c.add(fmt.Sprintf("walk %d: lost", wi+1), prompts.NameReplanner, mustMatch(marker), nil,
 		reply("C", lostSubgoal, "walkthrough: wrong page, no step of the walkthrough knows this screen", 0, ""))
 	c.add(fmt.Sprintf("walk %d: lost", wi+1), prompts.NameDecider, mustMatch(marker), nil,
-		typedAnswer(prompts.DeciderAnswer{Thought: "the walkthrough does not know this screen", Actions: []memory.Action{{Type: memory.Back}},
+		typedAnswer(prompts.DeciderAnswer{Thought: "the walkthrough does not know this screen", Actions: []event.Action{{Type: event.Back}},
 			Expect: "an earlier screen of the walkthrough"}, nil))
 	return nil
 }
@@ -330,7 +330,7 @@ func routineReply(subgoals []string) string {
 	var sl slots
 	const argsMark = "\x00args\x00"
 	out := typedAnswer(prompts.ReplannerAnswer{Result: "B", Reflection: "walkthrough: a learned routine does this task", Progress: "running the learned routine",
-		Plan: subgoals, Subgoal: "Run the learned routine", Routine: memory.Routine{Name: sl.expr("match 1"), Args: []string{argsMark}}}, sl)
+		Plan: subgoals, Subgoal: "Run the learned routine", Routine: event.Routine{Name: sl.expr("match 1"), Args: []string{argsMark}}}, sl)
 	args, _ := json.Marshal([]string{argsMark})
 	return strings.Replace(out, string(args), "{{match 2}}", 1)
 }
@@ -374,7 +374,7 @@ func (c *walkCompiler) decider(name, marker string, w *WalkTask, si int, asks ma
 		var sl slots
 		c.add(name+": take the known way", prompts.NameDecider, m, nil, typedAnswer(prompts.DeciderAnswer{
 			Thought: s.Subgoal + ": the App Map knows the way",
-			Actions: []memory.Action{{Type: memory.Navigate, Target: sl.expr("match 1")}},
+			Actions: []event.Action{{Type: event.Navigate, Target: sl.expr("match 1")}},
 			Expect:  "the page the App Map hint leads to"}, sl))
 	}
 	// The decider takes its actions for the step's sub-goal on the step's screen; a slip
@@ -471,5 +471,5 @@ func (c *walkCompiler) settle(name string, m *matcher, prefix string) {
 }
 
 func endsWithFinish(do []string) bool {
-	return len(do) > 0 && strings.HasPrefix(strings.TrimSpace(do[len(do)-1]), string(memory.Finish))
+	return len(do) > 0 && strings.HasPrefix(strings.TrimSpace(do[len(do)-1]), string(event.Finish))
 }

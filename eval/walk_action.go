@@ -5,17 +5,17 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 )
 
 // walkActions turns the action shorthand of a step's Do into decider actions. text turns a
 // quoted argument into the action's text and index a label into the element's index; both
 // may leave slots the scripted model fills.
-func walkActions(do []string, text func(string) (string, error), index func(string) (int, error)) ([]memory.Action, error) {
+func walkActions(do []string, text func(string) (string, error), index func(string) (int, error)) ([]event.Action, error) {
 	if len(do) == 0 {
 		return nil, fmt.Errorf("no actions (do:)")
 	}
-	var out []memory.Action
+	var out []event.Action
 	for _, d := range do {
 		a, err := walkAction(d, text, index)
 		if err != nil {
@@ -26,12 +26,12 @@ func walkActions(do []string, text func(string) (string, error), index func(stri
 	return out, nil
 }
 
-func walkAction(d string, text func(string) (string, error), index func(string) (int, error)) (memory.Action, error) {
+func walkAction(d string, text func(string) (string, error), index func(string) (int, error)) (event.Action, error) {
 	toks, err := splitAction(d)
 	if err != nil {
-		return memory.Action{}, err
+		return event.Action{}, err
 	}
-	a := memory.Action{Type: memory.ActionType(toks[0].text)}
+	a := event.Action{Type: event.ActionType(toks[0].text)}
 	args := toks[1:]
 	bad := fmt.Errorf("bad arguments for %s", a.Type)
 	quoted := func(n int) bool {
@@ -46,19 +46,19 @@ func walkAction(d string, text func(string) (string, error), index func(string) 
 		return true
 	}
 	switch a.Type {
-	case memory.Tap, memory.LongPress, memory.Clear:
+	case event.Tap, event.LongPress, event.Clear:
 		if !quoted(1) {
 			return a, bad
 		}
 		a.Index, err = index(args[0].text)
-	case memory.Input:
+	case event.Input:
 		if !quoted(2) {
 			return a, bad
 		}
 		if a.Index, err = index(args[0].text); err == nil {
 			a.Text, err = text(args[1].text)
 		}
-	case memory.Swipe:
+	case event.Swipe:
 		switch {
 		case len(args) == 1 && !args[0].quoted:
 			a.Direction = args[0].text
@@ -68,23 +68,23 @@ func walkAction(d string, text func(string) (string, error), index func(string) 
 		default:
 			return a, bad
 		}
-	case memory.Back, memory.Home, memory.Enter:
+	case event.Back, event.Home, event.Enter:
 		if len(args) != 0 {
 			return a, bad
 		}
-	case memory.Wait:
+	case event.Wait:
 		if len(args) != 1 {
 			return a, bad
 		}
 		if a.Seconds, err = strconv.ParseFloat(args[0].text, 64); err != nil {
 			return a, bad
 		}
-	case memory.OpenApp:
+	case event.OpenApp:
 		if len(args) != 1 {
 			return a, bad
 		}
 		a.Package = args[0].text
-	case memory.Finish:
+	case event.Finish:
 		switch {
 		case len(args) == 0:
 		case quoted(1):
@@ -92,7 +92,7 @@ func walkAction(d string, text func(string) (string, error), index func(string) 
 		default:
 			return a, bad
 		}
-	case memory.NeedInteraction:
+	case event.NeedInteraction:
 		if !quoted(1) {
 			return a, bad
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
@@ -40,7 +41,7 @@ func TestWalkNavigate(t *testing.T) {
 		t.Fatal(err)
 	}
 	prompt := func(hint string) prompts.Prompt {
-		p, err := set.Decide(prompts.DeciderData{Instruction: task.Instruction, Task: memory.AppTask{App: "com.android.settings", Task: task.Instruction},
+		p, err := set.Decide(prompts.DeciderData{Instruction: task.Instruction, Task: event.AppTask{App: "com.android.settings", Task: task.Instruction},
 			Subgoal: "Open the notifications of Maps", Hint: hint, Navigate: hint != "",
 			Screen: "- [1] item \"Network & internet\"\n- [2] item \"Apps\""})
 		if err != nil {
@@ -51,13 +52,13 @@ func TestWalkNavigate(t *testing.T) {
 	const path = `The App Map knows a path from this page (p1 "Settings") to page p7 "Notifications: Navigate up, All Maps notifications" in 4 steps: 1. tap "Apps"; 2. tap "See all apps"; 3. tap id=app_row "Maps"; 4. tap "Notifications".`
 	tests := []struct {
 		name, hint string
-		want       memory.Action
+		want       event.Action
 	}{
-		{"no hint", "", memory.Action{Type: memory.Tap, Index: 2}},
-		{"replayable hint", path + ` It is reliable: Navigate("p7") replays it without deciding each step.`, memory.Action{Type: memory.Navigate, Target: "p7"}},
-		{"partial replay", path + ` Its first 2 steps are reliable: Navigate("p5") replays them without deciding each step, up to page p5 "All apps"; go on from there step by step.`, memory.Action{Type: memory.Navigate, Target: "p5"}},
-		{"no replay offered", path, memory.Action{Type: memory.Tap, Index: 2}},
-		{"another page", `The App Map knows a path from this page (p1 "Settings") to page p3 "Display: Dark theme" in 1 step: 1. tap "Display". It is reliable: Navigate("p3") replays it without deciding each step.`, memory.Action{Type: memory.Tap, Index: 2}},
+		{"no hint", "", event.Action{Type: event.Tap, Index: 2}},
+		{"replayable hint", path + ` It is reliable: Navigate("p7") replays it without deciding each step.`, event.Action{Type: event.Navigate, Target: "p7"}},
+		{"partial replay", path + ` Its first 2 steps are reliable: Navigate("p5") replays them without deciding each step, up to page p5 "All apps"; go on from there step by step.`, event.Action{Type: event.Navigate, Target: "p5"}},
+		{"no replay offered", path, event.Action{Type: event.Tap, Index: 2}},
+		{"another page", `The App Map knows a path from this page (p1 "Settings") to page p3 "Display: Dark theme" in 1 step: 1. tap "Display". It is reliable: Navigate("p3") replays it without deciding each step.`, event.Action{Type: event.Tap, Index: 2}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -78,7 +79,7 @@ func TestWalkNavigate(t *testing.T) {
 				t.Fatal(err)
 			}
 			d = prompts.DeciderAnswer{}
-			if err := json.Unmarshal([]byte(resp.Text), &d); err != nil || len(d.Actions) != 1 || d.Actions[0] != (memory.Action{Type: memory.Tap, Index: 2}) {
+			if err := json.Unmarshal([]byte(resp.Text), &d); err != nil || len(d.Actions) != 1 || d.Actions[0] != (event.Action{Type: event.Tap, Index: 2}) {
 				t.Errorf("without Navigate the decider answered %s (%v), want Tap 2", resp.Text, err)
 			}
 		})
@@ -147,7 +148,7 @@ func wantReplan(result, subgoal string, interaction int) func(string) error {
 	})
 }
 
-func wantActions(want ...memory.Action) func(string) error {
+func wantActions(want ...event.Action) func(string) error {
 	return answer(func(a prompts.DeciderAnswer) error {
 		if fmt.Sprint(a.Actions) != fmt.Sprint(want) || a.Expect == "" {
 			return fmt.Errorf("answered %v expecting %q, want %v and an expectation", a.Actions, a.Expect, want)
@@ -165,7 +166,7 @@ func whichAlice() (walk, recover []exchange) {
 		instruction = "Send Alice a message saying: see you at 7"
 		reason      = "two contacts are named Alice"
 	)
-	task := memory.AppTask{App: app, Task: instruction}
+	task := event.AppTask{App: app, Task: instruction}
 	plan := []string{"Start a new conversation", "Find Alice", "Pick the right Alice", "Write the message", "Send the message"}
 	stack := func(answer string) []memory.Instruction {
 		ins := []memory.Instruction{{Text: instruction, Source: "task"}}
@@ -197,13 +198,13 @@ func whichAlice() (walk, recover []exchange) {
 	}
 	recover = []exchange{
 		{"rating dialog", llm.RoleReplanner, replan(5, "Write the message", "new screen", rateDialog, "Alice Chen"), wantReplan("C", "Dismiss the rating dialog", 0)},
-		{"dismiss it", llm.RoleDecider, decide("Dismiss the rating dialog", rateDialog, "Alice Chen"), wantActions(memory.Action{Type: memory.Tap, Index: 1})},
+		{"dismiss it", llm.RoleDecider, decide("Dismiss the rating dialog", rateDialog, "Alice Chen"), wantActions(event.Action{Type: event.Tap, Index: 1})},
 		{"location permission", llm.RoleReplanner, replan(2, "Start a new conversation", "new screen", locationDialog, ""), wantReplan("B", "Answer the location permission dialog", 0)},
-		{"while using the app", llm.RoleDecider, decide("Answer the location permission dialog", locationDialog, ""), wantActions(memory.Action{Type: memory.Tap, Index: 1})},
+		{"while using the app", llm.RoleDecider, decide("Answer the location permission dialog", locationDialog, ""), wantActions(event.Action{Type: event.Tap, Index: 1})},
 	}
 	return []exchange{
 		{"plan", llm.RolePlanner, func(s *prompts.Set) (prompts.Prompt, error) {
-			return s.Plan(prompts.PlannerData{Phase: prompts.PhasePlan, Instruction: instruction, Apps: []memory.App{{Package: app, Label: "Messages"}}})
+			return s.Plan(prompts.PlannerData{Phase: prompts.PhasePlan, Instruction: instruction, Apps: []event.App{{Package: app, Label: "Messages"}}})
 		}, answer(func(a prompts.PlannerAnswer) error {
 			if a.Status != prompts.StatusContinue || len(a.Tasks) != 1 || a.Tasks[0].App != app {
 				return fmt.Errorf("planned %+v", a)
@@ -211,7 +212,7 @@ func whichAlice() (walk, recover []exchange) {
 			return nil
 		})},
 		{"first step", llm.RoleReplanner, replan(1, "", "", messagesList, ""), wantReplan("A", "Start a new conversation", 0)},
-		{"start the chat", llm.RoleDecider, decide("Start a new conversation", messagesList, ""), wantActions(memory.Action{Type: memory.Tap, Index: 3})},
+		{"start the chat", llm.RoleDecider, decide("Start a new conversation", messagesList, ""), wantActions(event.Action{Type: event.Tap, Index: 3})},
 		{"a dead tap", llm.RoleReplanner, replan(2, "Start a new conversation", prompts.ChangeNone, messagesList, ""), wantReplan("D", "Start a new conversation", 0)},
 		{"two Alices", llm.RoleReplanner, replan(3, "Start a new conversation", "new screen", messagesPicker, ""), wantReplan("B", "Pick the right Alice", 3)},
 		{"the question", llm.RoleInteractor, interact(""), answer(func(a prompts.InteractorAnswer) error {
@@ -227,13 +228,13 @@ func whichAlice() (walk, recover []exchange) {
 			return nil
 		})},
 		{"answered", llm.RoleReplanner, replan(4, "Pick the right Alice", "same screen", messagesPicker, "Alice Chen, the one from the meetup"), wantReplan("A", "Pick the right Alice", 0)},
-		{"pick Alice Chen", llm.RoleDecider, decide("Pick the right Alice", messagesPicker, "Alice Chen, the one from the meetup"), wantActions(memory.Action{Type: memory.Tap, Index: 4})},
-		{"pick Alice Wong", llm.RoleDecider, decide("Pick the right Alice", messagesPicker, "alice wong please"), wantActions(memory.Action{Type: memory.Tap, Index: 5})},
-		{"write", llm.RoleDecider, decide("Write the message", messagesThread, "Alice Chen"), wantActions(memory.Action{Type: memory.Input, Index: 3, Text: "see you at 7"})},
+		{"pick Alice Chen", llm.RoleDecider, decide("Pick the right Alice", messagesPicker, "Alice Chen, the one from the meetup"), wantActions(event.Action{Type: event.Tap, Index: 4})},
+		{"pick Alice Wong", llm.RoleDecider, decide("Pick the right Alice", messagesPicker, "alice wong please"), wantActions(event.Action{Type: event.Tap, Index: 5})},
+		{"write", llm.RoleDecider, decide("Write the message", messagesThread, "Alice Chen"), wantActions(event.Action{Type: event.Input, Index: 3, Text: "see you at 7"})},
 		{"wrong page", llm.RoleReplanner, replan(6, "Write the message", "new screen", messagesList, "Alice Chen"), wantReplan("C", "Start a new conversation", 0)},
 		{"adjust", llm.RolePlanner, func(s *prompts.Set) (prompts.Prompt, error) {
-			return s.Plan(prompts.PlannerData{Phase: prompts.PhaseAdjust, Instruction: instruction, Tasks: []memory.AppTask{task},
-				Done: []memory.TaskResult{{Index: 0, Task: task, Outcome: memory.OutcomeDone}}})
+			return s.Plan(prompts.PlannerData{Phase: prompts.PhaseAdjust, Instruction: instruction, Tasks: []event.AppTask{task},
+				Done: []event.TaskResult{{Index: 0, Task: task, Outcome: event.OutcomeDone}}})
 		}, answer(func(a prompts.PlannerAnswer) error {
 			if a.Status != prompts.StatusDone {
 				return fmt.Errorf("adjusted %+v", a)
@@ -389,7 +390,7 @@ func TestWalkReadsValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := set.Decide(prompts.DeciderData{Instruction: task.Instruction, Task: memory.AppTask{App: "com.fairy.notes", Task: task.Instruction},
+	p, err := set.Decide(prompts.DeciderData{Instruction: task.Instruction, Task: event.AppTask{App: "com.fairy.notes", Task: task.Instruction},
 		Subgoal: "Write it down", Screen: "- \"Temperature 21°\"\n- [1] input \"\" id=body"})
 	if err != nil {
 		t.Fatal(err)
@@ -402,7 +403,7 @@ func TestWalkReadsValues(t *testing.T) {
 	if err := json.Unmarshal([]byte(resp.Text), &d); err != nil {
 		t.Fatal(err)
 	}
-	want := []memory.Action{{Type: memory.Input, Index: 1, Text: "sunny, 21 degrees {{not a template}}"}, {Type: memory.Finish, Text: "It is 21°"}}
+	want := []event.Action{{Type: event.Input, Index: 1, Text: "sunny, 21 degrees {{not a template}}"}, {Type: event.Finish, Text: "It is 21°"}}
 	if fmt.Sprint(d.Actions) != fmt.Sprint(want) || d.Expect != "the app task ends with the answer" {
 		t.Errorf("decider answered %s, want %v", resp.Text, want)
 	}

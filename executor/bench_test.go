@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // counterPhone shows one "Next N" button; a tap moves to N+1. Its dump is a realistic size.
@@ -60,22 +60,22 @@ func BenchmarkStep(b *testing.B) {
 	})
 	var critical, steps int
 	var mu sync.Mutex
-	h.bus.Subscribe(func(r memory.Record) {
+	h.bus.Subscribe(func(r event.Record) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch e := r.Event.(type) {
-		case memory.ModelCalled:
+		case event.ModelCalled:
 			if e.Critical {
 				critical++
 			}
-		case memory.StepStarted:
+		case event.StepStarted:
 			steps++
 		}
 	})
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := time.Now()
-	res, err := h.exec.Run(context.Background(), Assignment{Instruction: "go", Task: memory.AppTask{App: "com.fairy.x", Task: "go"}})
+	res, err := h.exec.Run(context.Background(), Assignment{Instruction: "go", Task: event.AppTask{App: "com.fairy.x", Task: "go"}})
 	elapsed := time.Since(start)
 	b.StopTimer()
 	if err != nil || !strings.Contains(res.Reason, "step limit") {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/prompts"
 )
@@ -30,9 +30,9 @@ func (r *run) collect(ctx context.Context, step int, s *perception.Screen) {
 	if rd := r.cfg.Readings; rd != nil && !r.secure {
 		app, instr, sig := r.a.Task.App, r.a.Instruction, s.Signature
 		if known, ok := rd.Read(ctx, app, instr, sig, text, strings.TrimSpace(r.a.Task.Produces) == ""); ok {
-			r.publish(memory.ContextRead{Step: step, Facts: len(known)})
+			r.publish(event.ContextRead{Step: step, Facts: len(known)})
 			if facts := newFacts(known, mem.KeyContext(), step); len(facts) > 0 {
-				r.publish(memory.ContextCollected{Step: step, Facts: facts})
+				r.publish(event.ContextCollected{Step: step, Facts: facts})
 			}
 			return
 		}
@@ -55,7 +55,7 @@ func (r *run) collect(ctx context.Context, step int, s *perception.Screen) {
 			r.e.log.Warn("key context collection failed", logStep, step, logErr, err)
 			return
 		}
-		var facts []memory.Fact
+		var facts []event.Fact
 		defer func() {
 			if r.cfg.Readings != nil && !r.secure {
 				r.cfg.Readings.Remember(ctx, r.a.Task.App, r.a.Instruction, s.Signature, text, facts)
@@ -72,7 +72,7 @@ func (r *run) collect(ctx context.Context, step int, s *perception.Screen) {
 		if len(facts) == 0 {
 			return
 		}
-		ev := memory.ContextCollected{Step: step, Facts: facts}
+		ev := event.ContextCollected{Step: step, Facts: facts}
 		if slot < 0 {
 			r.publish(ev)
 			return
@@ -122,12 +122,12 @@ func (r *run) newText(s *perception.Screen) bool {
 
 // newFacts are the facts of known not already in had (same key and value), filed under
 // step.
-func newFacts(known, had []memory.Fact, step int) []memory.Fact {
+func newFacts(known, had []event.Fact, step int) []event.Fact {
 	have := make(map[[2]string]bool, len(had))
 	for _, f := range had {
 		have[[2]string{f.Key, f.Value}] = true
 	}
-	var out []memory.Fact
+	var out []event.Fact
 	for _, f := range known {
 		if !have[[2]string{f.Key, f.Value}] {
 			f.Step = step

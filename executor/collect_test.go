@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // TestCollectSkipsSeenAndUnreadableScreens: the key-context extractor reads a screen only
@@ -36,7 +36,7 @@ func TestCollectSkipsSeenAndUnreadableScreens(t *testing.T) {
 	}}
 	h := newHarness(t, phone, m, nil, nil)
 	res := h.run(t, "Read message A, then open B")
-	if res.Outcome != memory.OutcomeDone {
+	if res.Outcome != event.OutcomeDone {
 		t.Fatalf("outcome %s: %s", res.Outcome, res.Reason)
 	}
 	if got := strings.Join(phone.taps, ","); got != "Open A,Star,Back to list,Open B" {
@@ -82,7 +82,7 @@ func TestOrderedContextSameOnEveryRun(t *testing.T) {
 		}
 		h := newHarness(t, shopPhone(), m, []interaction.Rule{{Pattern: "(?i)pay", Reply: "yes"}},
 			func(c *Config) { c.OrderedContext = true })
-		if res := h.run(t, "Order a large bubble tea"); res.Outcome != memory.OutcomeDone {
+		if res := h.run(t, "Order a large bubble tea"); res.Outcome != event.OutcomeDone {
 			t.Fatalf("delay %v: outcome %s: %s", delay, res.Outcome, res.Reason)
 		}
 		var seen []string // which prompt had the fact
@@ -96,11 +96,11 @@ func TestOrderedContextSameOnEveryRun(t *testing.T) {
 		var order []string // events of the first two steps, by kind
 		for _, e := range h.events {
 			switch e := e.(type) {
-			case memory.StepStarted:
+			case event.StepStarted:
 				order = append(order, fmt.Sprintf("step %d", e.Step))
-			case memory.ContextCollected:
+			case event.ContextCollected:
 				order = append(order, fmt.Sprintf("facts of step %d", e.Step))
-			case memory.ActionsDecided:
+			case event.ActionsDecided:
 				order = append(order, "decided")
 			}
 		}

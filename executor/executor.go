@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/prompts"
 )
@@ -23,7 +23,7 @@ type Config struct {
 	Interactor Interactor   // required
 	Memory     Memory       // required; fed by Bus
 	Prompts    *prompts.Set // required
-	Bus        *memory.Bus  // where events go; the Memory must listen to it
+	Bus        *event.Bus   // where events go; the Memory must listen to it
 	Meter      *llm.Meter   // run totals for the token and cost limits; nil: those limits are off
 	Guard      *Guard       // nil: the DefaultGuardPolicy
 	Tricks     Tricks       // optional App Tricks
@@ -116,20 +116,20 @@ func sleep(ctx context.Context, d time.Duration) error {
 // Assignment is one app task handed to the executor by the Task Manager, which has already
 // launched the app.
 type Assignment struct {
-	Index       int            // position in the global plan
-	Instruction string         // the person's whole instruction
-	Task        memory.AppTask // the app task
-	Context     []memory.Fact  // key context gathered by earlier tasks
+	Index       int           // position in the global plan
+	Instruction string        // the person's whole instruction
+	Task        event.AppTask // the app task
+	Context     []event.Fact  // key context gathered by earlier tasks
 }
 
 // Result is how an app task ended.
 type Result struct {
-	Outcome memory.Outcome
+	Outcome event.Outcome
 	Reason  string
 	State   State // the terminal state
 	Steps   int
-	Answer  string        // the decider's Finish text, if any
-	Facts   []memory.Fact // key context at the end, earlier tasks' included
+	Answer  string       // the decider's Finish text, if any
+	Facts   []event.Fact // key context at the end, earlier tasks' included
 }
 
 // Log attribute keys.
@@ -144,7 +144,7 @@ const (
 // ERROR (device or model failure, or ctx ended — then the outcome is "stopped").
 func (e *Executor) Run(ctx context.Context, a Assignment) (Result, error) {
 	r := &run{e: e, cfg: &e.cfg, a: a, start: e.cfg.Clock(), loops: map[string]int{}, surprised: map[string]bool{}, paused: map[string]int{}}
-	e.cfg.Bus.Publish(memory.AppTaskStarted{Index: a.Index, Instruction: a.Instruction, Task: a.Task, Context: a.Context})
+	e.cfg.Bus.Publish(event.AppTaskStarted{Index: a.Index, Instruction: a.Instruction, Task: a.Task, Context: a.Context})
 	st, err := StatePerceive, error(nil)
 	for !st.Terminal() {
 		if cerr := ctx.Err(); cerr != nil {
@@ -163,21 +163,21 @@ func (e *Executor) Run(ctx context.Context, a Assignment) (Result, error) {
 	res := Result{State: st, Steps: r.step, Answer: r.answer, Reason: r.reason, Facts: e.cfg.Memory.KeyContext()}
 	switch st {
 	case StateFinish:
-		res.Outcome = memory.OutcomeDone
+		res.Outcome = event.OutcomeDone
 	case StateRefuse:
-		res.Outcome = memory.OutcomeRefused
+		res.Outcome = event.OutcomeRefused
 	case StateFail:
-		res.Outcome = memory.OutcomeFailed
+		res.Outcome = event.OutcomeFailed
 	default:
-		res.Outcome = memory.OutcomeFailed
+		res.Outcome = event.OutcomeFailed
 		if ctx.Err() != nil {
-			res.Outcome = memory.OutcomeStopped
+			res.Outcome = event.OutcomeStopped
 			res.Reason = "stopped: " + context.Cause(ctx).Error()
 		} else if res.Reason == "" && err != nil {
 			res.Reason = err.Error()
 		}
 	}
-	e.cfg.Bus.Publish(memory.TaskFinished{Index: a.Index, App: a.Task.App, Outcome: res.Outcome, Reason: res.Reason,
+	e.cfg.Bus.Publish(event.TaskFinished{Index: a.Index, App: a.Task.App, Outcome: res.Outcome, Reason: res.Reason,
 		Steps: res.Steps, Answer: res.Answer, Facts: res.Facts})
 	return res, err
 }
@@ -221,7 +221,7 @@ type run struct {
 
 	need        *interaction.Need
 	heldAfter   bool // the guard held an action back after others of its batch ran
-	batch       []memory.Action
+	batch       []event.Action
 	consents    map[int]Verdict // batch index → the guarded verdict whose consent it spends
 	fresh       bool            // nothing ran since the screen was read: its focus is current
 	expect      string          // what the decider expected its last batch to show
@@ -240,7 +240,7 @@ type run struct {
 
 	collectors sync.WaitGroup
 	heldMu     sync.Mutex
-	held       []*memory.ContextCollected // OrderedContext: collections not published yet, in order
+	held       []*event.ContextCollected // OrderedContext: collections not published yet, in order
 }
 
 func (r *run) handle(ctx context.Context, st State) (State, error) {
@@ -266,7 +266,7 @@ func (r *run) handle(ctx context.Context, st State) (State, error) {
 	return StateError, fmt.Errorf("executor: no handler for state %s", st)
 }
 
-func (r *run) publish(ev memory.Event) { r.cfg.Bus.Publish(ev) }
+func (r *run) publish(ev event.Event) { r.cfg.Bus.Publish(ev) }
 
 // element returns the element with a 1-based index on the current screen.
 func (r *run) element(i int) *perception.Element {

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/memory"
 )
 
 func shopPhone() *fakePhone {
@@ -48,12 +48,12 @@ func shopModel() *fakeModel {
 func TestGuardStopsUnconsentedPayment(t *testing.T) {
 	tests := []struct {
 		reply       string
-		wantOutcome memory.Outcome
+		wantOutcome event.Outcome
 		wantPaid    int
 	}{
-		{"no", memory.OutcomeRefused, 0},
-		{"不要", memory.OutcomeRefused, 0},
-		{"yes, pay", memory.OutcomeDone, 1},
+		{"no", event.OutcomeRefused, 0},
+		{"不要", event.OutcomeRefused, 0},
+		{"yes, pay", event.OutcomeDone, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reply, func(t *testing.T) {
@@ -65,19 +65,19 @@ func TestGuardStopsUnconsentedPayment(t *testing.T) {
 			if got := h.phone.tapped("Pay"); got != tt.wantPaid {
 				t.Errorf("Pay tapped %d times, want %d", got, tt.wantPaid)
 			}
-			g := find[memory.ActionGuarded](h)
+			g := find[event.ActionGuarded](h)
 			if len(g) != 1 || g[0].Category != "payment" || g[0].Target != "Pay" {
 				t.Errorf("guard events = %+v, want one payment hold on Pay", g)
 			}
 			if asked := h.person.Asked(); len(asked) != 1 || asked[0].Question.Kind != interaction.YesNo {
 				t.Errorf("questions = %+v", asked)
 			}
-			if tt.wantOutcome == memory.OutcomeRefused && !strings.Contains(res.Reason, "refused") {
+			if tt.wantOutcome == event.OutcomeRefused && !strings.Contains(res.Reason, "refused") {
 				t.Errorf("reason = %q", res.Reason)
 			}
 			if tt.wantPaid == 1 {
 				var spent bool
-				for _, e := range find[memory.ActionExecuted](h) {
+				for _, e := range find[event.ActionExecuted](h) {
 					spent = spent || (e.Consent == "payment" && e.Element != nil && e.Element.Label == "Pay")
 				}
 				if !spent {
@@ -110,10 +110,10 @@ func TestOutOfRangeIndexIsReasked(t *testing.T) {
 	}
 	h := newHarness(t, shopPhone(), m, nil, nil)
 	res := h.run(t, "Pick a large bubble tea")
-	if res.Outcome != memory.OutcomeDone {
+	if res.Outcome != event.OutcomeDone {
 		t.Fatalf("outcome %s: %s", res.Outcome, res.Reason)
 	}
-	rej := find[memory.ActionRejected](h)
+	rej := find[event.ActionRejected](h)
 	if len(rej) != 1 || rej[0].Action.Index != 42 {
 		t.Fatalf("rejections = %+v", rej)
 	}
@@ -154,11 +154,11 @@ func TestThreeFailuresForceFullReplan(t *testing.T) {
 	}}
 	h := newHarness(t, phone, m, nil, nil)
 	res := h.run(t, "Make a note")
-	if res.Outcome != memory.OutcomeDone {
+	if res.Outcome != event.OutcomeDone {
 		t.Fatalf("outcome %s: %s", res.Outcome, res.Reason)
 	}
 	var full int
-	for _, p := range find[memory.Planned](h) {
+	for _, p := range find[event.Planned](h) {
 		if p.Full {
 			full++
 		}
@@ -166,7 +166,7 @@ func TestThreeFailuresForceFullReplan(t *testing.T) {
 	if full != 1 || fullPrompts != 1 {
 		t.Errorf("full re-plans = %d (prompts %d), want 1", full, fullPrompts)
 	}
-	if d := find[memory.Reflected](h); len(d) < 4 || d[1].Result != "D" || d[3].Result != "D" {
+	if d := find[event.Reflected](h); len(d) < 4 || d[1].Result != "D" || d[3].Result != "D" {
 		t.Errorf("reflections = %+v", d)
 	}
 }
@@ -198,7 +198,7 @@ func TestDeciderNeedInteractionAsksThePerson(t *testing.T) {
 	}}
 	h := newHarness(t, phone, m, []interaction.Rule{{Pattern: "which alice", Reply: "2"}}, nil)
 	res := h.run(t, "Open Alice's contact")
-	if res.Outcome != memory.OutcomeDone {
+	if res.Outcome != event.OutcomeDone {
 		t.Fatalf("outcome %s: %s", res.Outcome, res.Reason)
 	}
 	if a := h.person.Asked(); len(a) != 1 || a[0].Answer != "2" || a[0].Question.Type != 4 {
@@ -223,11 +223,11 @@ func TestLoopIsBroken(t *testing.T) {
 	}}
 	h := newHarness(t, phone, m, nil, nil)
 	res := h.run(t, "Search coffee")
-	if res.Outcome != memory.OutcomeFailed || !strings.Contains(res.Reason, "loop") {
+	if res.Outcome != event.OutcomeFailed || !strings.Contains(res.Reason, "loop") {
 		t.Fatalf("outcome %s: %q, want failed by a loop", res.Outcome, res.Reason)
 	}
 	var remedies []string
-	for _, l := range find[memory.LoopBroken](h) {
+	for _, l := range find[event.LoopBroken](h) {
 		remedies = append(remedies, l.Remedy)
 	}
 	if strings.Join(remedies, ",") != "back,replan,fail" {
@@ -268,15 +268,15 @@ func TestBudgets(t *testing.T) {
 			h := newHarness(t, phone, m, nil, func(c *Config) { c.Limits = tt.limits })
 			res := h.run(t, "Wander")
 			if tt.want == "" {
-				if res.Outcome != memory.OutcomeDone {
+				if res.Outcome != event.OutcomeDone {
 					t.Fatalf("outcome %s: %s", res.Outcome, res.Reason)
 				}
 				return
 			}
-			if res.Outcome != memory.OutcomeFailed || !strings.Contains(res.Reason, tt.want) {
+			if res.Outcome != event.OutcomeFailed || !strings.Contains(res.Reason, tt.want) {
 				t.Fatalf("outcome %s: %q, want failed with %q", res.Outcome, res.Reason, tt.want)
 			}
-			if fin := find[memory.TaskFinished](h); len(fin) != 1 || fin[0].Reason != res.Reason {
+			if fin := find[event.TaskFinished](h); len(fin) != 1 || fin[0].Reason != res.Reason {
 				t.Errorf("TaskFinished = %+v", fin)
 			}
 		})
@@ -305,10 +305,10 @@ func TestFinishCheckCatchesPrematureFinish(t *testing.T) {
 	}}
 	h := newHarness(t, phone, m, nil, nil)
 	res := h.run(t, "Save a note")
-	if res.Outcome != memory.OutcomeDone {
+	if res.Outcome != event.OutcomeDone {
 		t.Fatalf("outcome %s: %s", res.Outcome, res.Reason)
 	}
-	checks := find[memory.FinishChecked](h)
+	checks := find[event.FinishChecked](h)
 	if len(checks) != 2 || checks[0].Passed || !checks[1].Passed {
 		t.Errorf("checks = %+v", checks)
 	}
@@ -327,14 +327,14 @@ func TestKeyContextOffCriticalPath(t *testing.T) {
 	}
 	h := newHarness(t, shopPhone(), m, []interaction.Rule{{Pattern: "pay", Reply: "yes"}}, nil)
 	res := h.run(t, "Order a large bubble tea")
-	if res.Outcome != memory.OutcomeDone {
+	if res.Outcome != event.OutcomeDone {
 		t.Fatalf("outcome %s: %s", res.Outcome, res.Reason)
 	}
 	if len(res.Facts) != 1 || res.Facts[0].Value != "18:30" || res.Facts[0].App != "com.fairy.shop" {
 		t.Errorf("facts = %+v", res.Facts)
 	}
 	var critical, off int
-	for _, c := range find[memory.ModelCalled](h) {
+	for _, c := range find[event.ModelCalled](h) {
 		if c.Critical {
 			critical++
 		} else {
@@ -383,7 +383,7 @@ func TestUnusableDecisionsFailTheTask(t *testing.T) {
 			m.fn[llm.RoleReplanner] = func(int, string) string { return plan("B", "Pick large", 0, "") }
 			h := newHarness(t, shopPhone(), m, nil, func(c *Config) { c.Limits.MaxSteps = 30 })
 			res := h.run(t, "Pick a large bubble tea")
-			if res.Outcome != memory.OutcomeFailed || !strings.Contains(res.Reason, tc.want) {
+			if res.Outcome != event.OutcomeFailed || !strings.Contains(res.Reason, tc.want) {
 				t.Fatalf("outcome %s (%q), want failed saying %q", res.Outcome, res.Reason, tc.want)
 			}
 			if got := m.count(llm.RoleDecider); got != tc.calls {
@@ -424,17 +424,17 @@ func TestGuardHoldsAPINTypedWithALineBreak(t *testing.T) {
 	}}
 	h := newHarness(t, phone, model, []interaction.Rule{{Pattern: ".", Reply: "no"}}, nil)
 	res := h.run(t, "Pay for the tea")
-	if res.Outcome != memory.OutcomeRefused {
+	if res.Outcome != event.OutcomeRefused {
 		t.Errorf("outcome = %s (%s), want refused", res.Outcome, res.Reason)
 	}
 	if len(phone.typed) > 0 || len(phone.taps) > 0 || len(phone.keys) > 0 {
 		t.Errorf("typed %q, tapped %q, keys %q: the person said no", phone.typed, phone.taps, phone.keys)
 	}
-	g := find[memory.ActionGuarded](h)
+	g := find[event.ActionGuarded](h)
 	if len(g) != 1 || g[0].Category != "payment" || g[0].Target != "Pay" {
 		t.Fatalf("guard events = %+v, want one payment hold on Pay", g)
 	}
-	if g[0].Action.Type != memory.Input || g[0].Action.Text != maskedText {
+	if g[0].Action.Type != event.Input || g[0].Action.Text != maskedText {
 		t.Errorf("held action %s, want the Input with its text masked", g[0].Action)
 	}
 	for _, e := range h.events {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
@@ -197,9 +198,9 @@ type harness struct {
 	phone  *fakePhone
 	model  *fakeModel
 	person *interaction.Scripted
-	bus    *memory.Bus
+	bus    *event.Bus
 	mem    *memory.Manager
-	events []memory.Event
+	events []event.Event
 	exec   *Executor
 	meter  *llm.Meter
 }
@@ -210,10 +211,10 @@ func newHarness(t testing.TB, phone *fakePhone, model *fakeModel, replies []inte
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{phone: phone, model: model, bus: memory.NewBus(nil), mem: memory.NewManager(), meter: &llm.Meter{}}
+	h := &harness{phone: phone, model: model, bus: event.NewBus(nil), mem: memory.NewManager(), meter: &llm.Meter{}}
 	h.mem.Attach(h.bus)
 	var mu sync.Mutex
-	h.bus.Subscribe(func(r memory.Record) { mu.Lock(); h.events = append(h.events, r.Event); mu.Unlock() })
+	h.bus.Subscribe(func(r event.Record) { mu.Lock(); h.events = append(h.events, r.Event); mu.Unlock() })
 	h.person, err = interaction.NewScripted(replies, "")
 	if err != nil {
 		t.Fatal(err)
@@ -237,7 +238,7 @@ func newHarness(t testing.TB, phone *fakePhone, model *fakeModel, replies []inte
 
 func (h *harness) run(t testing.TB, task string) Result {
 	t.Helper()
-	res, err := h.exec.Run(context.Background(), Assignment{Instruction: task, Task: memory.AppTask{App: h.phone.pkg, Task: task}})
+	res, err := h.exec.Run(context.Background(), Assignment{Instruction: task, Task: event.AppTask{App: h.phone.pkg, Task: task}})
 	if err != nil {
 		t.Fatalf("run: %v (result %+v)", err, res)
 	}
@@ -245,7 +246,7 @@ func (h *harness) run(t testing.TB, task string) Result {
 }
 
 // find returns the events of type T.
-func find[T memory.Event](h *harness) []T {
+func find[T event.Event](h *harness) []T {
 	var out []T
 	for _, e := range h.events {
 		if x, ok := e.(T); ok {

@@ -11,7 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -371,15 +371,15 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 // as text, and chat apps with "Enter to send" send on it): both are judged as the
 // sensitive action the screen offers nearest the field. Enter on a focused element that
 // is not a text field clicks it (Android's confirm key): it is judged as a tap on it.
-func (g *Guard) Check(a memory.Action, el *perception.Element, s *perception.Screen) (Verdict, bool) {
+func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Screen) (Verdict, bool) {
 	if g == nil {
 		return Verdict{}, false
 	}
 	switch a.Type {
-	case memory.Shell:
+	case event.Shell:
 		return g.shell(a.Command, s)
-	case memory.Tap, memory.LongPress, memory.Swipe:
-		if el == nil && a.Type == memory.Swipe && s != nil {
+	case event.Tap, event.LongPress, event.Swipe:
+		if el == nil && a.Type == event.Swipe && s != nil {
 			// A swipe across the screen drags whatever is under its start: a "slide to
 			// pay" slider.
 			x1, y1, _, _ := swipePath(perception.Bounds{X2: s.Width, Y2: s.Height}, a.Direction)
@@ -391,11 +391,11 @@ func (g *Guard) Check(a memory.Action, el *perception.Element, s *perception.Scr
 			return Verdict{}, false
 		}
 		verb := strings.ToLower(string(a.Type))
-		if a.Type == memory.Swipe {
+		if a.Type == event.Swipe {
 			verb = "swipe on"
 		}
 		return g.element(verb, el, s)
-	case memory.Enter:
+	case event.Enter:
 		if el != nil && !el.Editable {
 			return g.element("press Enter on", el, s)
 		}
@@ -403,7 +403,7 @@ func (g *Guard) Check(a memory.Action, el *perception.Element, s *perception.Scr
 			return Verdict{}, false // no text field has the focus: Enter submits nothing
 		}
 		return g.submit("press Enter in "+fieldName(el), el, s)
-	case memory.Input:
+	case event.Input:
 		if strings.ContainsAny(a.Text, "\n\r") {
 			// The typed text is never part of the verdict: it may be a password.
 			return g.submit("type text with a line break into "+fieldName(el), el, s)

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -106,7 +106,7 @@ type corpusScore struct {
 
 func scoreCorpus(g *Guard, items []corpusItem) map[string]*corpusScore {
 	out := map[string]*corpusScore{}
-	tap := memory.Action{Type: memory.Tap, Index: 1}
+	tap := event.Action{Type: event.Tap, Index: 1}
 	for _, c := range items {
 		grp := scriptGroup(c.Label)
 		sc := out[grp]

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -32,7 +32,7 @@ func TestGuardReadsDisguisedLabels(t *testing.T) {
 	pay := &perception.Screen{Signature: "p", Context: []string{"Payment", "Total ¥18.00"}}
 	del := &perception.Screen{Signature: "d", Context: []string{"Delete 3 photos?"}}
 	plain := &perception.Screen{Signature: "x"}
-	tap := memory.Action{Type: memory.Tap, Index: 1}
+	tap := event.Action{Type: event.Tap, Index: 1}
 	for _, tc := range []struct {
 		label    string
 		s        *perception.Screen
@@ -67,8 +67,8 @@ func TestGuardJudgesWhereTheTapLands(t *testing.T) {
 		Bounds: perception.Bounds{X1: 0, Y1: 900, X2: 1080, Y2: 1250}, Center: perception.Point{X: 540, Y: 1075}}
 	pay := button(2, "Pay", 1000)
 	s := &perception.Screen{Signature: "c", Elements: []perception.Element{card, pay}}
-	for _, typ := range []memory.ActionType{memory.Tap, memory.LongPress} {
-		if v, hit := g.Check(memory.Action{Type: typ, Index: 1}, &s.Elements[0], s); !hit || v.Category != "payment" {
+	for _, typ := range []event.ActionType{event.Tap, event.LongPress} {
+		if v, hit := g.Check(event.Action{Type: typ, Index: 1}, &s.Elements[0], s); !hit || v.Category != "payment" {
 			t.Errorf("%s on the card over Pay: %+v, %v", typ, v, hit)
 		}
 	}
@@ -81,16 +81,16 @@ func TestConsentNamesTheAmount(t *testing.T) {
 	ok := button(1, "OK", 1000)
 	a := &perception.Screen{Signature: "sheet", Context: []string{"Total ¥18"}, Elements: []perception.Element{ok}}
 	b := &perception.Screen{Signature: "sheet", Context: []string{"Total ¥1,800"}, Elements: []perception.Element{ok}}
-	va, _ := g.Check(memory.Action{Type: memory.Tap, Index: 1}, &a.Elements[0], a)
-	vb, _ := g.Check(memory.Action{Type: memory.Tap, Index: 1}, &b.Elements[0], b)
+	va, _ := g.Check(event.Action{Type: event.Tap, Index: 1}, &a.Elements[0], a)
+	vb, _ := g.Check(event.Action{Type: event.Tap, Index: 1}, &b.Elements[0], b)
 	if va.Action == "" || va.Action == vb.Action {
 		t.Errorf("the consent identities of OK at ¥18 and at ¥1,800: %q, %q", va.Action, vb.Action)
 	}
 	rowA, rowB := button(1, "Buy", 1000), button(1, "Buy", 1000)
 	rowA.Texts, rowB.Texts = []string{"$1.00"}, []string{"$1,800.00"}
 	s := &perception.Screen{Signature: "list"}
-	v1, _ := g.Check(memory.Action{Type: memory.Tap, Index: 1}, &rowA, s)
-	v2, _ := g.Check(memory.Action{Type: memory.Tap, Index: 1}, &rowB, s)
+	v1, _ := g.Check(event.Action{Type: event.Tap, Index: 1}, &rowA, s)
+	v2, _ := g.Check(event.Action{Type: event.Tap, Index: 1}, &rowB, s)
 	if v1.Action == v2.Action {
 		t.Errorf("Buy on a $1 row and on a $1,800 row share the identity %q", v1.Action)
 	}
@@ -105,12 +105,12 @@ func TestGuardEnterInAFieldThatSends(t *testing.T) {
 	voice := button(2, "Voice message", 2200)
 	for _, tc := range []struct {
 		field perception.Element
-		a     memory.Action
+		a     event.Action
 		want  string
 	}{
-		{chat, memory.Action{Type: memory.Enter}, "send"},
-		{chat, memory.Action{Type: memory.Input, Index: 1, Text: "I quit.\n"}, "send"},
-		{search, memory.Action{Type: memory.Enter}, ""},
+		{chat, event.Action{Type: event.Enter}, "send"},
+		{chat, event.Action{Type: event.Input, Index: 1, Text: "I quit.\n"}, "send"},
+		{search, event.Action{Type: event.Enter}, ""},
 	} {
 		s := &perception.Screen{Signature: "c", Keyboard: true, Elements: []perception.Element{tc.field, voice}}
 		v, hit := g.Check(tc.a, &s.Elements[0], s)
@@ -131,12 +131,12 @@ func TestGuardShellRewrites(t *testing.T) {
 		`input mouse tap 540 1075`, `input tap 540f 1075`, `input motionevent DOWN 540 1075`, `input keyevent 160`,
 		`input keyevent KEYCODE_NUMPAD_ENTER`, `/system/bin/rm -rf /sdcard/DCIM`, `"rm" -rf /sdcard/DCIM`, `cmd package uninstall com.bank`,
 		`am start -a android.intent.action.CALL_PRIVILEGED -d tel:900123`, `service call isms 5 s16 x`} {
-		if _, hit := g.Check(memory.Action{Type: memory.Shell, Command: cmd}, nil, s); !hit {
+		if _, hit := g.Check(event.Action{Type: event.Shell, Command: cmd}, nil, s); !hit {
 			t.Errorf("%q is not guarded", cmd)
 		}
 	}
 	for _, cmd := range []string{`getprop ro.product.model`, `echo 'rm -rf /'`, `settings get system user_rotation`} {
-		if v, hit := g.Check(memory.Action{Type: memory.Shell, Command: cmd}, nil, s); hit {
+		if v, hit := g.Check(event.Action{Type: event.Shell, Command: cmd}, nil, s); hit {
 			t.Errorf("%q is guarded: %+v", cmd, v)
 		}
 	}
@@ -149,12 +149,12 @@ func TestGuardSwipeThroughASlider(t *testing.T) {
 	slider := perception.Element{Index: 1, Role: "button", Label: "Slide to pay ¥18", Clickable: true,
 		Bounds: perception.Bounds{X1: 0, Y1: 1100, X2: 1080, Y2: 1300}, Center: perception.Point{X: 540, Y: 1200}}
 	s := &perception.Screen{Signature: "s", Width: 1080, Height: 2400, Elements: []perception.Element{slider}}
-	if v, hit := g.Check(memory.Action{Type: memory.Swipe, Direction: "right"}, nil, s); !hit || v.Category != "payment" {
+	if v, hit := g.Check(event.Action{Type: event.Swipe, Direction: "right"}, nil, s); !hit || v.Category != "payment" {
 		t.Errorf("swipe right through the slider: %+v, %v", v, hit)
 	}
 	list := &perception.Screen{Signature: "l", Width: 1080, Height: 2400, Elements: []perception.Element{
 		{Index: 1, Role: "item", Label: "Delete old photos", Clickable: true, Bounds: perception.Bounds{X1: 0, Y1: 1100, X2: 1080, Y2: 1300}}}}
-	if v, hit := g.Check(memory.Action{Type: memory.Swipe, Direction: "up"}, nil, list); hit {
+	if v, hit := g.Check(event.Action{Type: event.Swipe, Direction: "up"}, nil, list); hit {
 		t.Errorf("scrolling a list over a note named delete is held: %+v", v)
 	}
 }
@@ -199,7 +199,7 @@ func TestInputIntoAButtonIsRejected(t *testing.T) {
 		if phone.tapped("Pay ¥18") != 0 {
 			t.Errorf("%s: Pay was tapped (outcome %s)", act, res.Outcome)
 		}
-		rej := find[memory.ActionRejected](h)
+		rej := find[event.ActionRejected](h)
 		if len(rej) == 0 || !strings.Contains(rej[0].Reason, "not a text field") {
 			t.Errorf("%s: rejections %+v", act, rej)
 		}

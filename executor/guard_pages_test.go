@@ -3,7 +3,7 @@ package executor
 import (
 	"testing"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -13,7 +13,7 @@ import (
 // does.
 func TestGuardPhrasingsAndPrecision(t *testing.T) {
 	g := defaultGuard(t)
-	tap := memory.Action{Type: memory.Tap, Index: 1}
+	tap := event.Action{Type: event.Tap, Index: 1}
 	for _, tc := range []struct{ label, id, category string }{
 		// Languages outside guard.yaml (from the generated vocabulary).
 		{"Paga ora", "", "payment"},
@@ -66,7 +66,7 @@ func TestGuardJudgesPageStructure(t *testing.T) {
 		}
 		return s
 	}
-	tap := memory.Action{Type: memory.Tap, Index: 1}
+	tap := event.Action{Type: event.Tap, Index: 1}
 	for _, tc := range []struct {
 		name     string
 		el       perception.Element

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -78,7 +78,7 @@ func (g *Guard) inputCommand(verb string, args []string, s *perception.Screen) (
 	case "keyevent", "press", "keycombination":
 		for _, k := range args {
 			if enterKeys[strings.ToUpper(k)] {
-				return g.Check(memory.Action{Type: memory.Enter}, focused(s), s)
+				return g.Check(event.Action{Type: event.Enter}, focused(s), s)
 			}
 		}
 	case "tap", "swipe", "draganddrop", "motionevent":

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/interaction"
@@ -106,12 +107,12 @@ func TestKeyboardOnClassicDumps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bus := memory.NewBus(time.Now)
+	bus := event.NewBus(time.Now)
 	mem := memory.NewManager()
 	mem.Attach(bus)
 	var mu sync.Mutex
 	var events []any
-	bus.Subscribe(func(r memory.Record) { mu.Lock(); events = append(events, r.Event); mu.Unlock() })
+	bus.Subscribe(func(r event.Record) { mu.Lock(); events = append(events, r.Event); mu.Unlock() })
 	meter := &llm.Meter{}
 	model := executor.Metered{Model: client, Meter: meter, Bus: bus}
 	person, err := interaction.NewScripted([]interaction.Rule{{Pattern: ".", Reply: "no"}}, "")
@@ -127,7 +128,7 @@ func TestKeyboardOnClassicDumps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := memory.AppTask{App: app, Task: "Write to Alice"}
+	task := event.AppTask{App: app, Task: "Write to Alice"}
 	res, err := ex.Run(ctx, executor.Assignment{Instruction: task.Task, Task: task})
 	if err != nil {
 		t.Fatalf("run: %v (%+v)", err, res)
@@ -148,22 +149,22 @@ func TestKeyboardOnClassicDumps(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	keyboard := map[int]bool{}
-	var held []memory.ActionGuarded
+	var held []event.ActionGuarded
 	for _, e := range events {
 		switch e := e.(type) {
-		case memory.ScreenPerceived:
+		case event.ScreenPerceived:
 			keyboard[e.Step] = e.Keyboard
-		case memory.ActionGuarded:
+		case event.ActionGuarded:
 			held = append(held, e)
 		}
 	}
 	if keyboard[1] || !keyboard[2] {
 		t.Errorf("keyboard perceived per step = %v, want step 1 false (nothing focused), step 2 true (the compose field focused)", keyboard)
 	}
-	if len(held) != 1 || held[0].Action.Type != memory.Enter || held[0].Category != "send" {
+	if len(held) != 1 || held[0].Action.Type != event.Enter || held[0].Category != "send" {
 		t.Fatalf("guard holds = %+v, want Enter held as sending", held)
 	}
-	if res.Outcome != memory.OutcomeRefused {
+	if res.Outcome != event.OutcomeRefused {
 		t.Errorf("outcome %s (%s), want refused: the person said no", res.Outcome, res.Reason)
 	}
 }

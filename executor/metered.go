@@ -3,8 +3,8 @@ package executor
 import (
 	"context"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // RoleChecker is the role (and schema name) of the finish check.
@@ -15,13 +15,13 @@ const RoleChecker llm.Role = "checker"
 type Metered struct {
 	Model Model
 	Meter *llm.Meter
-	Bus   *memory.Bus
+	Bus   *event.Bus
 }
 
 // Generate implements Model.
 func (m Metered) Generate(ctx context.Context, req llm.Request) (llm.Response, error) {
 	resp, err := m.Model.Generate(ctx, req)
-	ev := memory.ModelCalled{Role: string(req.Role), Critical: req.Role != llm.RoleExtractor, Model: resp.Model,
+	ev := event.ModelCalled{Role: string(req.Role), Critical: req.Role != llm.RoleExtractor, Model: resp.Model,
 		PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens, Cost: resp.Cost,
 		LatencyMS: float64(resp.Latency.Microseconds()) / 1000}
 	if err != nil {

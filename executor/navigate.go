@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -21,7 +21,7 @@ type Shortcuts interface {
 type ShortcutStep interface {
 	// Resolve checks that screen is the page the step expects and returns the action to run
 	// on it; an error means the phone is not where the map expected: the replay stops there.
-	Resolve(screen *perception.Screen) (memory.Action, error)
+	Resolve(screen *perception.Screen) (event.Action, error)
 	String() string
 }
 
@@ -37,7 +37,7 @@ func (r *run) hint(ctx context.Context, query string) string {
 		return ""
 	}
 	for target, n := range r.navFailed {
-		if n >= maxNavFailures && strings.Contains(h, memory.Action{Type: memory.Navigate, Target: target}.String()) {
+		if n >= maxNavFailures && strings.Contains(h, event.Action{Type: event.Navigate, Target: target}.String()) {
 			return "" // a Navigate that stopped short twice is not offered again in this task
 		}
 	}
@@ -54,12 +54,12 @@ func (r *run) served(role string, tricks int, hint string) {
 	if tricks == 0 && hint == "" {
 		return
 	}
-	r.publish(memory.KnowledgeServed{Step: r.step, Role: role, Tricks: tricks, Hint: hint != ""})
+	r.publish(event.KnowledgeServed{Step: r.step, Role: role, Tricks: tricks, Hint: hint != ""})
 }
 
 // shortcut checks a batch ending in Navigate and looks its path up; why is what to tell the
 // decider when the batch cannot be replayed.
-func (r *run) shortcut(ctx context.Context, batch []memory.Action) (steps []ShortcutStep, why string) {
+func (r *run) shortcut(ctx context.Context, batch []event.Action) (steps []ShortcutStep, why string) {
 	nav := batch[len(batch)-1]
 	switch {
 	case len(batch) > 1:
@@ -86,7 +86,7 @@ func (r *run) shortcut(ctx context.Context, batch []memory.Action) (steps []Shor
 // guarded action or failed action it stops, and the task goes on with normal steps from
 // wherever the phone is.
 func (r *run) navigate(ctx context.Context, target string, steps []ShortcutStep) (State, error) {
-	ev := memory.Navigated{Step: r.step, App: r.a.Task.App, Target: target, Planned: len(steps)}
+	ev := event.Navigated{Step: r.step, App: r.a.Task.App, Target: target, Planned: len(steps)}
 	res := r.replay(ctx, steps)
 	ev.Replayed, ev.Stopped = res.replayed, res.stopped
 	r.publish(ev)
@@ -143,7 +143,7 @@ func (r *run) replay(ctx context.Context, steps []ShortcutStep) replayed {
 			break
 		}
 		el := r.element(a.Index)
-		if (a.Targeted() || (a.Type == memory.Swipe && a.Index > 0)) && el == nil {
+		if (a.Targeted() || (a.Type == event.Swipe && a.Index > 0)) && el == nil {
 			res.stopped = fmt.Sprintf("step %d of %d (%s): index %d is not on the screen", i+1, len(steps), st, a.Index)
 			break
 		}
@@ -161,11 +161,11 @@ func (r *run) replay(ctx context.Context, steps []ShortcutStep) replayed {
 		}
 		r.fresh = true
 		_, err = r.exec(ctx, a, el)
-		ae := memory.ActionExecuted{Step: r.step, Action: r.masked([]memory.Action{a})[0], Signature: r.screen.Signature,
+		ae := event.ActionExecuted{Step: r.step, Action: r.masked([]event.Action{a})[0], Signature: r.screen.Signature,
 			Consent: used.Category, ConsentFor: used.Action}
-		desc := r.masked([]memory.Action{a})[0].String()
+		desc := r.masked([]event.Action{a})[0].String()
 		if el != nil {
-			ae.Element = &memory.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+			ae.Element = &event.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
 			desc += fmt.Sprintf(" on %s %q", el.Role, label(el))
 		}
 		res.unreflected = false

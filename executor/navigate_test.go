@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -69,13 +69,13 @@ func (h pageHints) Hint(_ context.Context, _, _, subgoal string) (string, error)
 // tapStep is a fake shortcut step: the page must show a button labelled tap.
 type tapStep struct{ tap string }
 
-func (s tapStep) Resolve(screen *perception.Screen) (memory.Action, error) {
+func (s tapStep) Resolve(screen *perception.Screen) (event.Action, error) {
 	for _, e := range screen.Elements {
 		if e.Label == s.tap || e.Text == s.tap {
-			return memory.Action{Type: memory.Tap, Index: e.Index}, nil
+			return event.Action{Type: event.Tap, Index: e.Index}, nil
 		}
 	}
-	return memory.Action{}, fmt.Errorf("no %q on the screen", s.tap)
+	return event.Action{}, fmt.Errorf("no %q on the screen", s.tap)
 }
 
 func (s tapStep) String() string { return "tap " + s.tap }
@@ -129,13 +129,13 @@ func TestNavigateReplaysKnownPath(t *testing.T) {
 				}
 			})
 			res := h.run(t, "Turn off Maps notifications")
-			if res.Outcome != memory.OutcomeDone || phone.cur != "off" {
+			if res.Outcome != event.OutcomeDone || phone.cur != "off" {
 				t.Fatalf("outcome %s (%s), phone on %q", res.Outcome, res.Reason, phone.cur)
 			}
 			if got := h.model.count(llm.RoleDecider); got != tt.wantDecider {
 				t.Errorf("decider calls = %d, want %d", got, tt.wantDecider)
 			}
-			navs := find[memory.Navigated](h)
+			navs := find[event.Navigated](h)
 			replayed := 0
 			for _, n := range navs {
 				replayed += n.Replayed
@@ -148,12 +148,12 @@ func TestNavigateReplaysKnownPath(t *testing.T) {
 			}
 			// A picture only when it is used: a page replayed on the way is checked on its
 			// dump; the one the replay stopped on is shown to the Re-Planner, so it gets one.
-			if perceived := len(find[memory.ScreenPerceived](h)); phone.shots != perceived-tt.wantNoShot {
+			if perceived := len(find[event.ScreenPerceived](h)); phone.shots != perceived-tt.wantNoShot {
 				t.Errorf("%d screenshots for %d perceived pages, want %d", phone.shots, perceived, perceived-tt.wantNoShot)
 			}
 			rejected := 0
-			for _, r := range find[memory.ActionRejected](h) {
-				if r.Action.Type == memory.Navigate {
+			for _, r := range find[event.ActionRejected](h) {
+				if r.Action.Type == event.Navigate {
 					rejected++
 				}
 			}
@@ -161,7 +161,7 @@ func TestNavigateReplaysKnownPath(t *testing.T) {
 				t.Errorf("Navigate rejected %d times, want %d", rejected, tt.wantRejected)
 			}
 			// Every replayed action is published like any other, so the App Map keeps learning.
-			if got, want := len(find[memory.ActionExecuted](h)), 4; got != want {
+			if got, want := len(find[event.ActionExecuted](h)), 4; got != want {
 				t.Errorf("%d actions executed, want %d", got, want)
 			}
 			if tt.wantReplayed > 0 {
@@ -193,14 +193,14 @@ func TestNavigateStopsAtGuardedStep(t *testing.T) {
 		c.Hints = pageHints{phone}
 	})
 	res := h.run(t, "Turn off Maps notifications")
-	if res.Outcome != memory.OutcomeDone {
+	if res.Outcome != event.OutcomeDone {
 		t.Fatalf("outcome %s (%s)", res.Outcome, res.Reason)
 	}
-	navs := find[memory.Navigated](h)
+	navs := find[event.Navigated](h)
 	if len(navs) != 1 || navs[0].Replayed != 2 || !strings.Contains(navs[0].Stopped, "consent") {
 		t.Fatalf("navigated = %+v, want a stop before the guarded step", navs)
 	}
-	if g := find[memory.ActionGuarded](h); len(g) != 1 || g[0].Category != "payment" {
+	if g := find[event.ActionGuarded](h); len(g) != 1 || g[0].Category != "payment" {
 		t.Errorf("guard events = %+v: the guarded step must go through the normal guard", g)
 	}
 }
@@ -257,24 +257,24 @@ func TestNavigateAsksAtAPayment(t *testing.T) {
 				c.Hints = pageHints{phone}
 			})
 			res := h.run(t, "Pay for the cart")
-			g := find[memory.ActionGuarded](h)
+			g := find[event.ActionGuarded](h)
 			if len(g) != 1 || g[0].Category != "payment" || g[0].Target != "Pay ¥18" {
 				t.Fatalf("guard events %+v, want one payment hold on Pay ¥18", g)
 			}
-			if navs := find[memory.Navigated](h); len(navs) != 1 || navs[0].Replayed != 1 || !strings.Contains(navs[0].Stopped, "consent") {
+			if navs := find[event.Navigated](h); len(navs) != 1 || navs[0].Replayed != 1 || !strings.Contains(navs[0].Stopped, "consent") {
 				t.Errorf("navigation %+v, want a replay stopped before Pay for consent", navs)
 			}
 			paid := phone.tapped("Pay ¥18")
 			if reply == "no" {
-				if paid != 0 || res.Outcome != memory.OutcomeRefused {
+				if paid != 0 || res.Outcome != event.OutcomeRefused {
 					t.Errorf("paid %d times, outcome %s: the person said no", paid, res.Outcome)
 				}
 				return
 			}
-			if paid != 1 || res.Outcome != memory.OutcomeDone {
+			if paid != 1 || res.Outcome != event.OutcomeDone {
 				t.Fatalf("paid %d times, outcome %s (%s), want one payment", paid, res.Outcome, res.Reason)
 			}
-			for _, e := range find[memory.ActionExecuted](h) {
+			for _, e := range find[event.ActionExecuted](h) {
 				if e.Element != nil && e.Element.Label == "Pay ¥18" && (e.Consent != "payment" || e.ConsentFor == "") {
 					t.Errorf("the payment ran without spending its consent: %+v", e)
 				}
@@ -300,7 +300,7 @@ func TestNavigateSpendsAConsent(t *testing.T) {
 	}
 	phone.cur = "home"
 	g, _ := NewGuard(DefaultGuardPolicy())
-	v, hit := g.Check(memory.Action{Type: memory.Tap, Index: 1}, &cart.Elements[0], cart)
+	v, hit := g.Check(event.Action{Type: event.Tap, Index: 1}, &cart.Elements[0], cart)
 	if !hit {
 		t.Fatalf("Pay ¥18 is not guarded: %+v", cart.Elements)
 	}
@@ -310,17 +310,17 @@ func TestNavigateSpendsAConsent(t *testing.T) {
 	})
 	// The person consented to this payment as the task began (the task's start resets
 	// the stacks, so the consent is given then).
-	h.bus.Subscribe(func(r memory.Record) {
-		if _, ok := r.Event.(memory.AppTaskStarted); ok {
-			h.mem.Handle(memory.Record{Event: memory.InteractionEnded{Settled: true, Summary: "The person allows paying ¥18.",
-				Consent: &memory.Consent{Granted: true, Category: v.Category, Action: v.Action, Subject: v.Subject}}})
+	h.bus.Subscribe(func(r event.Record) {
+		if _, ok := r.Event.(event.AppTaskStarted); ok {
+			h.mem.Handle(event.Record{Event: event.InteractionEnded{Settled: true, Summary: "The person allows paying ¥18.",
+				Consent: &event.Consent{Granted: true, Category: v.Category, Action: v.Action, Subject: v.Subject}}})
 		}
 	})
 	res := h.run(t, "Pay for the cart")
-	if res.Outcome != memory.OutcomeDone || phone.tapped("Pay ¥18") != 1 {
+	if res.Outcome != event.OutcomeDone || phone.tapped("Pay ¥18") != 1 {
 		t.Fatalf("outcome %s (%s), paid %d times", res.Outcome, res.Reason, phone.tapped("Pay ¥18"))
 	}
-	if len(find[memory.ActionGuarded](h)) != 0 {
+	if len(find[event.ActionGuarded](h)) != 0 {
 		t.Error("the replay asked although the person had consented to this payment")
 	}
 	if _, ok := h.mem.Consent(v.Category, v.Action); ok {
@@ -346,14 +346,14 @@ func TestPlannerConsentBindsToTheOnlySensitiveAction(t *testing.T) {
 	}
 	h := newHarness(t, phone, model, []interaction.Rule{{Pattern: ".", Reply: "yes"}}, nil)
 	res := h.run(t, "Pay for the cart")
-	if res.Outcome != memory.OutcomeDone || phone.tapped("Pay ¥18") != 1 {
+	if res.Outcome != event.OutcomeDone || phone.tapped("Pay ¥18") != 1 {
 		t.Fatalf("outcome %s (%s), paid %d times", res.Outcome, res.Reason, phone.tapped("Pay ¥18"))
 	}
-	asked := find[memory.InteractionEnded](h)
+	asked := find[event.InteractionEnded](h)
 	if len(asked) != 1 || asked[0].Consent == nil || asked[0].Consent.Category != "payment" || !strings.Contains(asked[0].Consent.Subject, "Pay ¥18") {
 		t.Fatalf("interactions %+v, want one consent naming the payment", asked)
 	}
-	if len(find[memory.ActionGuarded](h)) != 0 {
+	if len(find[event.ActionGuarded](h)) != 0 {
 		t.Error("the guard asked again although the person's yes named this payment")
 	}
 	if _, ok := h.mem.Consent(asked[0].Consent.Category, asked[0].Consent.Action); ok {
@@ -375,15 +375,15 @@ func TestNavigateNotOfferedAfterTwoFailures(t *testing.T) {
 		c.Hints = pageHints{phone}
 	})
 	res := h.run(t, "Turn off Maps notifications")
-	if res.Outcome != memory.OutcomeDone || phone.cur != "off" {
+	if res.Outcome != event.OutcomeDone || phone.cur != "off" {
 		t.Fatalf("outcome %s (%s), phone on %q", res.Outcome, res.Reason, phone.cur)
 	}
-	navs := find[memory.Navigated](h)
+	navs := find[event.Navigated](h)
 	if len(navs) != 2 {
 		t.Errorf("%d Navigate replays (%+v), want %d", len(navs), navs, 2)
 	}
 	adds := 0
-	for _, a := range find[memory.ActionExecuted](h) {
+	for _, a := range find[event.ActionExecuted](h) {
 		if a.Element != nil && a.Element.Label == "Add" {
 			adds++
 		}

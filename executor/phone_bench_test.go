@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/executor/ocr"
@@ -110,19 +111,19 @@ func benchStepOnPhone(b *testing.B, textOnly, withOCR bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bus := memory.NewBus(time.Now)
+	bus := event.NewBus(time.Now)
 	mem := memory.NewManager()
 	mem.Attach(bus)
 	var mu sync.Mutex
 	var steps, critical int
 	var modelMS float64
-	bus.Subscribe(func(r memory.Record) {
+	bus.Subscribe(func(r event.Record) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch e := r.Event.(type) {
-		case memory.StepStarted:
+		case event.StepStarted:
 			steps++
-		case memory.ModelCalled:
+		case event.ModelCalled:
 			if e.Critical {
 				critical++
 				modelMS += e.LatencyMS
@@ -163,7 +164,7 @@ func benchStepOnPhone(b *testing.B, textOnly, withOCR bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	task := memory.AppTask{App: "com.google.android.apps.messaging", Task: "Type drafts to Alice"}
+	task := event.AppTask{App: "com.google.android.apps.messaging", Task: "Type drafts to Alice"}
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := time.Now()

@@ -7,7 +7,7 @@ import (
 	_ "image/jpeg" // screenshots some devices send
 	_ "image/png"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -60,10 +60,10 @@ func (r *run) dumpRead(ctx context.Context) (*perception.Screen, error) {
 }
 
 // readBoxes are the boxes read from the picture, for the trace and the run report.
-func readBoxes(s *perception.Screen) []memory.ReadBox {
-	var out []memory.ReadBox
+func readBoxes(s *perception.Screen) []event.ReadBox {
+	var out []event.ReadBox
 	for _, b := range s.Read {
-		out = append(out, memory.ReadBox{Text: b.Text, Bounds: [4]int{b.Bounds.X1, b.Bounds.Y1, b.Bounds.X2, b.Bounds.Y2}})
+		out = append(out, event.ReadBox{Text: b.Text, Bounds: [4]int{b.Bounds.X1, b.Bounds.Y1, b.Bounds.X2, b.Bounds.Y2}})
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
@@ -49,11 +50,11 @@ type Interactor interface {
 // satisfies it.
 type Memory interface {
 	Overall() string
-	Task() memory.AppTask
+	Task() event.AppTask
 	Instructions() []memory.Instruction
-	Consent(category, action string) (memory.Consent, bool)
+	Consent(category, action string) (event.Consent, bool)
 	LastFrames(n int) []memory.Frame
-	KeyContext() []memory.Fact
+	KeyContext() []event.Fact
 	Progress() string
 }
 
@@ -86,7 +87,7 @@ type MarkFunc func(shot []byte, s *perception.Screen) ([]byte, string, error)
 // side effect, no effect of text typed before it. The learner's session satisfies it; nil
 // means every step is re-planned.
 type Predictions interface {
-	Predict(ctx context.Context, app, from string, a memory.Action, el *memory.ElementRef) (to string, ok bool)
+	Predict(ctx context.Context, app, from string, a event.Action, el *event.ElementRef) (to string, ok bool)
 }
 
 // Readings remembers what the Key Context Collector read off a page content, so a content
@@ -95,6 +96,6 @@ type Predictions interface {
 // Remember records a reading (no facts: nothing on it mattered). The learner's session
 // satisfies it; nil means every new text is read by the model.
 type Readings interface {
-	Read(ctx context.Context, app, instruction, signature, text string, anyTask bool) ([]memory.Fact, bool)
-	Remember(ctx context.Context, app, instruction, signature, text string, facts []memory.Fact)
+	Read(ctx context.Context, app, instruction, signature, text string, anyTask bool) ([]event.Fact, bool)
+	Remember(ctx context.Context, app, instruction, signature, text string, facts []event.Fact)
 }

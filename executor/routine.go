@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/prompts"
 )
 
@@ -77,7 +77,7 @@ func (r *run) offers(ctx context.Context) []prompts.RoutineOffer {
 // page with no model call, each page checked and each sensitive step asked, and hands
 // back to the Re-Planner at the first surprise (which then is not offered again in this
 // task). A name not offered or wrong arguments go back to the Re-Planner with a note.
-func (r *run) runRoutine(ctx context.Context, choice memory.Routine) (State, error) {
+func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, error) {
 	name := strings.TrimSpace(choice.Name)
 	var o *RoutineOffer
 	for i := range r.offered {
@@ -108,7 +108,7 @@ func (r *run) runRoutine(ctx context.Context, choice memory.Routine) (State, err
 		r.planNote = append(r.planNote, fmt.Sprintf("Routine %q cannot run here (%v): go on step by step.", name, err))
 		return r.reflectAgain()
 	}
-	ev := memory.RoutineRan{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Planned: len(steps)}
+	ev := event.RoutineRan{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Planned: len(steps)}
 	res := r.replay(ctx, steps)
 	ev.Replayed, ev.Stopped, ev.Held = res.replayed, res.stopped, res.held
 	delete(r.paused, o.ID)
@@ -160,8 +160,8 @@ func (r *run) routineDone() bool {
 		return false
 	}
 	r.planNote = nil
-	r.publish(memory.Reflected{Step: r.step, Result: "A", Reflection: "verified: the routine reached the page its task was done on", Verified: true})
+	r.publish(event.Reflected{Step: r.step, Result: "A", Reflection: "verified: the routine reached the page its task was done on", Verified: true})
 	r.subgoal, r.subgoalAt = prompts.Finished, -1
-	r.publish(memory.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal})
+	r.publish(event.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal})
 	return true
 }

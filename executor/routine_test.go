@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/prompts"
 )
 
@@ -86,10 +86,10 @@ func TestRoutineRun(t *testing.T) {
 			rt := &oneRoutine{phone: phone}
 			h := newHarness(t, phone, routineModel(tt.routine, tt.args, &asked), nil, func(c *Config) { c.Routines = rt })
 			res := h.run(t, "Turn off Maps notifications")
-			if res.Outcome != memory.OutcomeDone || phone.cur != "off" {
+			if res.Outcome != event.OutcomeDone || phone.cur != "off" {
 				t.Fatalf("outcome %s (%s), phone on %q", res.Outcome, res.Reason, phone.cur)
 			}
-			ran := find[memory.RoutineRan](h)
+			ran := find[event.RoutineRan](h)
 			replayed := 0
 			for _, r := range ran {
 				replayed += r.Replayed

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -187,9 +187,9 @@ func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, ans
 // goBack presses Back once, model-independent recovery from a wrong page, and perceives
 // the page it leads to; what is the Re-Planner's next step.
 func (r *run) goBack(ctx context.Context, what string) (State, error) {
-	back := memory.Action{Type: memory.Back}
+	back := event.Action{Type: event.Back}
 	_, err := r.exec(ctx, back, nil)
-	ev := memory.ActionExecuted{Step: r.step, Action: back, Signature: r.screen.Signature}
+	ev := event.ActionExecuted{Step: r.step, Action: back, Signature: r.screen.Signature}
 	if err != nil {
 		ev.Err = err.Error()
 	}
@@ -211,8 +211,8 @@ func (r *run) goBack(ctx context.Context, what string) (State, error) {
 // againstChoice says why a tap on a row is not the row the person chose in this task
 // when a sibling row (same resource-id) on the screen is: a grounding error caught before
 // it acts, whatever the model meant. "" when the tap is fine or nothing is known.
-func (r *run) againstChoice(a memory.Action) string {
-	if (a.Type != memory.Tap && a.Type != memory.LongPress) || len(r.choices) == 0 {
+func (r *run) againstChoice(a event.Action) string {
+	if (a.Type != event.Tap && a.Type != event.LongPress) || len(r.choices) == 0 {
 		return ""
 	}
 	el := r.element(a.Index)
@@ -264,13 +264,13 @@ func (r *run) unshownChoice() string {
 
 // typedInto is s as it will be once the Inputs of batch ran: what a Send held back after
 // them will send. s itself is left as it is.
-func typedInto(s *perception.Screen, batch []memory.Action) *perception.Screen {
+func typedInto(s *perception.Screen, batch []event.Action) *perception.Screen {
 	if s == nil {
 		return nil
 	}
 	var out *perception.Screen
 	for _, a := range batch {
-		if a.Type != memory.Input || a.Index < 1 || a.Index > len(s.Elements) {
+		if a.Type != event.Input || a.Index < 1 || a.Index > len(s.Elements) {
 			continue
 		}
 		if out == nil {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
+
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 )
@@ -68,7 +70,7 @@ func TestConsentCoversItsSpecifics(t *testing.T) {
 			Elements: []perception.Element{{Index: 1, Role: "input", Label: "see you at 7", Text: "see you at 7", Editable: true, Enabled: true},
 				{Index: 2, Role: "button", Label: "Send SMS", Desc: "Send SMS", Clickable: true, Enabled: true, Class: "android.widget.ImageButton"}}}
 	}
-	tap := memory.Action{Type: memory.Tap, Index: 2}
+	tap := event.Action{Type: event.Tap, Index: 2}
 	alice := conv("Alice Chen")
 	v, hit := g.Check(tap, &alice.Elements[1], alice)
 	if !hit || v.Category != "send" {
@@ -79,13 +81,13 @@ func TestConsentCoversItsSpecifics(t *testing.T) {
 		who  string
 		held bool
 	}{{"Alice Chen", false}, {"Bob Smith", true}} {
-		bus := memory.NewBus(nil)
+		bus := event.NewBus(nil)
 		mem := memory.NewManager()
 		mem.Attach(bus)
-		bus.Publish(memory.AppTaskStarted{Instruction: "Send Alice a message saying: see you at 7", Task: memory.AppTask{App: "messages", Task: "send"}})
-		bus.Publish(memory.InteractionEnded{Settled: true, Summary: "The person agreed.",
-			Consent: &memory.Consent{Granted: true, Category: v.Category, Action: v.Action, Subject: v.Subject, Specifics: spec}})
-		r := &run{cfg: &Config{Guard: g, Memory: mem, Bus: bus}, screen: conv(tc.who), batch: []memory.Action{tap}}
+		bus.Publish(event.AppTaskStarted{Instruction: "Send Alice a message saying: see you at 7", Task: event.AppTask{App: "messages", Task: "send"}})
+		bus.Publish(event.InteractionEnded{Settled: true, Summary: "The person agreed.",
+			Consent: &event.Consent{Granted: true, Category: v.Category, Action: v.Action, Subject: v.Subject, Specifics: spec}})
+		r := &run{cfg: &Config{Guard: g, Memory: mem, Bus: bus}, screen: conv(tc.who), batch: []event.Action{tap}}
 		if _, err := r.guard(); err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
@@ -23,7 +24,7 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 		return r.fail(why)
 	}
 	r.step++
-	r.publish(memory.StepStarted{Step: r.step, App: r.a.Task.App})
+	r.publish(event.StepStarted{Step: r.step, App: r.a.Task.App})
 	if r.reuse && r.screen != nil {
 		r.reuse = false
 		r.change = "no action since the last step"
@@ -95,7 +96,7 @@ func (r *run) pictureNow(ctx context.Context) {
 
 func (r *run) publishScreen(marked []byte) {
 	s := r.screen
-	r.publish(memory.ScreenPerceived{Step: r.step, Package: s.Package, Activity: s.Activity, Signature: s.Signature,
+	r.publish(event.ScreenPerceived{Step: r.step, Package: s.Package, Activity: s.Activity, Signature: s.Signature,
 		Elements: len(s.Elements), Keyboard: s.Keyboard, Secure: r.secure, Text: s.Text(), Marked: marked, MarkedMIME: r.markedMIME(marked),
 		Read: readBoxes(s)})
 }
@@ -221,9 +222,9 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 		ans.Plan = []string{ans.Subgoal}
 	}
 	if !first {
-		r.publish(memory.Reflected{Step: r.step, Result: ans.Result, Reflection: ans.Reflection, Progress: ans.Progress})
+		r.publish(event.Reflected{Step: r.step, Result: ans.Result, Reflection: ans.Reflection, Progress: ans.Progress})
 	} else {
-		r.publish(memory.Reflected{Step: r.step, Progress: ans.Progress})
+		r.publish(event.Reflected{Step: r.step, Progress: ans.Progress})
 	}
 	switch ans.Result {
 	case "C", "D":
@@ -241,7 +242,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	}
 	r.plan, r.subgoal = ans.Plan, strings.TrimSpace(ans.Subgoal)
 	r.subgoalAt = planPosition(r.plan, r.subgoal)
-	r.publish(memory.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal, Interaction: ans.Interaction, Reason: ans.Reason, Full: full})
+	r.publish(event.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal, Interaction: ans.Interaction, Reason: ans.Reason, Full: full})
 
 	if r.forced != "" && ans.Interaction == 0 {
 		// The decider saw that the person must decide; the planner did not: ask anyway.
@@ -373,18 +374,18 @@ func (r *run) decide(ctx context.Context) (State, error) {
 		if len(problems) == 0 && len(batch) > 0 {
 			r.badDecides = 0
 		}
-		if n := len(batch); len(problems) == 0 && n > 0 && batch[n-1].Type == memory.Navigate {
+		if n := len(batch); len(problems) == 0 && n > 0 && batch[n-1].Type == event.Navigate {
 			steps, why := r.shortcut(ctx, batch)
 			if why == "" {
-				r.publish(memory.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: batch, Expect: ans.Expect})
+				r.publish(event.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: batch, Expect: ans.Expect})
 				r.expect = ans.Expect
 				return r.navigate(ctx, batch[n-1].Target, steps)
 			}
-			r.publish(memory.ActionRejected{Step: r.step, Action: withheld(batch[n-1]), Reason: why})
+			r.publish(event.ActionRejected{Step: r.step, Action: withheld(batch[n-1]), Reason: why})
 			problems = []string{why}
 		}
 		if len(problems) == 0 && len(batch) > 0 {
-			r.publish(memory.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: r.masked(batch), Expect: ans.Expect})
+			r.publish(event.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: r.masked(batch), Expect: ans.Expect})
 			r.expect = ans.Expect
 			return r.route(batch)
 		}
@@ -409,35 +410,35 @@ func (r *run) decide(ctx context.Context) (State, error) {
 
 // screenCheck truncates a batch after the first action that changes the screen and rejects actions
 // the screen cannot take; it returns the usable batch or the problems to tell the decider.
-func (r *run) screenCheck(actions []memory.Action) ([]memory.Action, []string) {
-	var batch []memory.Action
+func (r *run) screenCheck(actions []event.Action) ([]event.Action, []string) {
+	var batch []event.Action
 	var problems []string
 	for _, a := range actions {
 		a.Type = normalizeType(a.Type)
 		if err := a.Validate(); err != nil {
 			shown := withheld(a)
 			problems = append(problems, fmt.Sprintf("%s is not valid: %v.", shown, err))
-			r.publish(memory.ActionRejected{Step: r.step, Action: shown, Reason: err.Error()})
+			r.publish(event.ActionRejected{Step: r.step, Action: shown, Reason: err.Error()})
 			continue
 		}
-		if el := r.element(a.Index); el != nil && (a.Type == memory.Input || a.Type == memory.Clear) && !el.Editable {
+		if el := r.element(a.Index); el != nil && (a.Type == event.Input || a.Type == event.Clear) && !el.Editable {
 			// Focusing it would tap it: typing into a button is pressing the button.
 			shown := withheld(a)
 			why := fmt.Sprintf("[%d] is a %s, not a text field", a.Index, el.Role)
 			problems = append(problems, fmt.Sprintf("%s: %s; type only into input fields.", shown, why))
-			r.publish(memory.ActionRejected{Step: r.step, Action: shown, Reason: why})
+			r.publish(event.ActionRejected{Step: r.step, Action: shown, Reason: why})
 			continue
 		}
-		if (a.Targeted() || (a.Type == memory.Swipe && a.Index > 0)) && r.element(a.Index) == nil {
+		if (a.Targeted() || (a.Type == event.Swipe && a.Index > 0)) && r.element(a.Index) == nil {
 			shown := withheld(a)
 			why := fmt.Sprintf("index %d is not on the current screen (it has elements 1–%d)", a.Index, len(r.screen.Elements))
 			problems = append(problems, fmt.Sprintf("%s: %s; use an index from the screen.", shown, why))
-			r.publish(memory.ActionRejected{Step: r.step, Action: shown, Reason: why})
+			r.publish(event.ActionRejected{Step: r.step, Action: shown, Reason: why})
 			continue
 		}
 		if why := r.againstChoice(a); why != "" {
 			problems = append(problems, fmt.Sprintf("%s: %s.", a, why))
-			r.publish(memory.ActionRejected{Step: r.step, Action: a, Reason: why})
+			r.publish(event.ActionRejected{Step: r.step, Action: a, Reason: why})
 			continue
 		}
 		batch = append(batch, a)
@@ -452,8 +453,8 @@ func (r *run) screenCheck(actions []memory.Action) ([]memory.Action, []string) {
 }
 
 // normalizeType maps a type in any letter case to its canonical name.
-func normalizeType(t memory.ActionType) memory.ActionType {
-	for _, k := range memory.ActionTypes() {
+func normalizeType(t event.ActionType) event.ActionType {
+	for _, k := range event.ActionTypes() {
 		if strings.EqualFold(string(k), string(t)) {
 			return k
 		}
@@ -463,9 +464,9 @@ func normalizeType(t memory.ActionType) memory.ActionType {
 
 // route sends a checked batch on: to the planner (NeedInteraction), the finish check
 // (Finish alone) or the guard.
-func (r *run) route(batch []memory.Action) (State, error) {
+func (r *run) route(batch []event.Action) (State, error) {
 	last := batch[len(batch)-1]
-	if last.Type == memory.NeedInteraction {
+	if last.Type == event.NeedInteraction {
 		r.forced = last.Reason
 		if r.forced == "" {
 			r.forced = "the Action Decider says the person must decide before going on"
@@ -475,7 +476,7 @@ func (r *run) route(batch []memory.Action) (State, error) {
 		return StatePerceive, nil
 	}
 	r.finishAfter = false
-	if last.Type == memory.Finish {
+	if last.Type == event.Finish {
 		r.answer = last.Text
 		if len(batch) == 1 {
 			return StateCheck, nil
@@ -494,10 +495,10 @@ const errSecretWithheld = "typing into the password field failed (the device's m
 const maskedText = "••••••"
 
 // masked returns the batch with text typed into password fields hidden.
-func (r *run) masked(batch []memory.Action) []memory.Action {
-	out := append([]memory.Action(nil), batch...)
+func (r *run) masked(batch []event.Action) []event.Action {
+	out := append([]event.Action(nil), batch...)
 	for i, a := range out {
-		if a.Type == memory.Input {
+		if a.Type == event.Input {
 			if el := r.element(a.Index); el != nil && el.Password {
 				out[i].Text = maskedText
 			}
@@ -510,7 +511,7 @@ func (r *run) masked(batch []memory.Action) []memory.Action {
 // unchecked, so its text may have been meant for a password field: the text is always
 // hidden (an Input's, or one an action of an unknown type carries); the reason still tells
 // the decider what was wrong.
-func withheld(a memory.Action) memory.Action {
+func withheld(a event.Action) event.Action {
 	if a.Text != "" {
 		a.Text = maskedText
 	}
@@ -526,7 +527,7 @@ func (r *run) guard() (State, error) {
 	focus := focused(r.screen)
 	for i, a := range r.batch {
 		v, hit := r.judge(a, focus)
-		if el := r.element(a.Index); el != nil && (el.Editable || a.Type == memory.Input || a.Type == memory.Clear) {
+		if el := r.element(a.Index); el != nil && (el.Editable || a.Type == event.Input || a.Type == event.Clear) {
 			focus = el // the action puts the focus there: an Enter after it goes to it
 		}
 		if !hit {
@@ -549,15 +550,15 @@ func (r *run) guard() (State, error) {
 }
 
 // hold publishes that the guard held a back and sets the consent question for it.
-func (r *run) hold(a memory.Action, v Verdict) {
+func (r *run) hold(a event.Action, v Verdict) {
 	r.holdSpec(a, v, readSpecifics(v.Category, r.screen, r.element(a.Index), r.items, r.a.Task.App).String())
 }
 
 // holdSpec is hold with the consent's specifics already read.
-func (r *run) holdSpec(a memory.Action, v Verdict, spec string) {
+func (r *run) holdSpec(a event.Action, v Verdict, spec string) {
 	// The question names what the person needs to judge it, read from the screen: a
 	// model that tapped the wrong row cannot hide it behind "tap Send".
-	r.publish(memory.ActionGuarded{Step: r.step, Action: r.masked([]memory.Action{a})[0], Category: v.Category, Target: v.Target, Specifics: spec})
+	r.publish(event.ActionGuarded{Step: r.step, Action: r.masked([]event.Action{a})[0], Category: v.Category, Target: v.Target, Specifics: spec})
 	reason := fmt.Sprintf("%s (%s)", v.Subject, v.Category)
 	if spec != "" {
 		reason += " — " + spec
@@ -568,9 +569,9 @@ func (r *run) holdSpec(a memory.Action, v Verdict, spec string) {
 
 // judge asks the guard about a on the current screen; focus is the element that has the
 // focus when a runs (nil: none known), which is where an Enter goes.
-func (r *run) judge(a memory.Action, focus *perception.Element) (Verdict, bool) {
+func (r *run) judge(a event.Action, focus *perception.Element) (Verdict, bool) {
 	el := r.element(a.Index)
-	if a.Type == memory.Enter {
+	if a.Type == event.Enter {
 		el = focus
 	}
 	return r.cfg.Guard.Check(a, el, r.screen)
@@ -603,13 +604,13 @@ const loopLimit = 3
 func (r *run) act(ctx context.Context) (State, error) {
 	r.lastActs = nil
 	acted := false
-	var done []memory.ActionExecuted // what ran without error, for the App Map's prediction
+	var done []event.ActionExecuted // what ran without error, for the App Map's prediction
 	for i, a := range r.batch {
 		key := r.screen.Signature + "\x00" + a.String()
 		if el := r.element(a.Index); el != nil {
 			key += "\x00" + label(el)
 		}
-		if a.Type == memory.Swipe {
+		if a.Type == event.Swipe {
 			// A scroll that shows other rows is progress through a long list, not a
 			// loop: the same swipe counts again only on the same rows.
 			key += "\x00" + r.screen.Text()
@@ -634,10 +635,10 @@ func (r *run) act(ctx context.Context) (State, error) {
 		el := r.element(a.Index)
 		r.fresh = i == 0
 		out, err := r.exec(ctx, a, el)
-		ev := memory.ActionExecuted{Step: r.step, Action: r.masked([]memory.Action{a})[0], Signature: r.screen.Signature,
+		ev := event.ActionExecuted{Step: r.step, Action: r.masked([]event.Action{a})[0], Signature: r.screen.Signature,
 			Consent: r.consents[i].Category, ConsentFor: r.consents[i].Action}
 		if el != nil {
-			ev.Element = &memory.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+			ev.Element = &event.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
 		}
 		desc := ev.Action.String()
 		if el != nil {
@@ -702,9 +703,9 @@ func sameTarget(now *perception.Screen, el *perception.Element) bool {
 
 // mayNavigate reports whether a may open another page: a tap, long press or Enter on
 // anything but a text field or a checkable box.
-func mayNavigate(a memory.Action, el *perception.Element) bool {
+func mayNavigate(a event.Action, el *perception.Element) bool {
 	switch a.Type {
-	case memory.Tap, memory.LongPress, memory.Enter:
+	case event.Tap, event.LongPress, event.Enter:
 		return el == nil || !(el.Editable || el.Checkable)
 	}
 	return false
@@ -712,20 +713,20 @@ func mayNavigate(a memory.Action, el *perception.Element) bool {
 
 // breakLoop handles an action about to run for the loopLimit-th time on the same page:
 // first it goes back, then it forces a full re-plan, then it gives up. It returns "" to go on.
-func (r *run) breakLoop(ctx context.Context, a memory.Action) (State, error) {
+func (r *run) breakLoop(ctx context.Context, a event.Action) (State, error) {
 	r.loopBreaks++
 	for k := range r.loops {
 		delete(r.loops, k)
 	}
-	a = r.masked([]memory.Action{a})[0] // from here on it is only shown
+	a = r.masked([]event.Action{a})[0] // from here on it is only shown
 	note := fmt.Sprintf("%s on this page came back %d times without progress: it does not work here; try another way.", a, loopLimit)
-	ev := memory.LoopBroken{Step: r.step, Action: a, Signature: r.screen.Signature}
+	ev := event.LoopBroken{Step: r.step, Action: a, Signature: r.screen.Signature}
 	switch r.loopBreaks {
 	case 1:
 		ev.Remedy = "back"
 		r.publish(ev)
 		err := r.cfg.Device.Key(ctx, "back")
-		r.publish(memory.ActionExecuted{Step: r.step, Action: memory.Action{Type: memory.Back}, Signature: r.screen.Signature, Err: errText(err)})
+		r.publish(event.ActionExecuted{Step: r.step, Action: event.Action{Type: event.Back}, Signature: r.screen.Signature, Err: errText(err)})
 		if err != nil && ctx.Err() != nil {
 			return StateError, ctx.Err()
 		}
@@ -760,18 +761,18 @@ const (
 )
 
 // exec performs one action; it returns a Shell command's output.
-func (r *run) exec(ctx context.Context, a memory.Action, el *perception.Element) (string, error) {
+func (r *run) exec(ctx context.Context, a event.Action, el *perception.Element) (string, error) {
 	dev := r.cfg.Device
 	switch a.Type {
-	case memory.Tap:
+	case event.Tap:
 		return "", dev.Tap(ctx, el.Center.X, el.Center.Y)
-	case memory.LongPress:
+	case event.LongPress:
 		return "", dev.LongPress(ctx, el.Center.X, el.Center.Y, longPressDuration)
-	case memory.Input:
+	case event.Input:
 		return "", r.typeInto(ctx, a.Text, el)
-	case memory.Clear:
+	case event.Clear:
 		return "", dev.ClearText(ctx, el.Center.X, el.Center.Y, 0)
-	case memory.Swipe:
+	case event.Swipe:
 		b := perception.Bounds{X2: r.screen.Width, Y2: r.screen.Height}
 		if el != nil {
 			b = el.Bounds
@@ -781,17 +782,17 @@ func (r *run) exec(ctx context.Context, a memory.Action, el *perception.Element)
 			x1, y1, x2, y2 = slidePath(b, a.Direction)
 		}
 		return "", dev.Swipe(ctx, x1, y1, x2, y2, swipeDuration)
-	case memory.Back:
+	case event.Back:
 		return "", dev.Key(ctx, "back")
-	case memory.Home:
+	case event.Home:
 		return "", dev.Key(ctx, "home")
-	case memory.Enter:
+	case event.Enter:
 		return "", dev.Key(ctx, "enter")
-	case memory.Wait:
+	case event.Wait:
 		return "", r.cfg.Sleep(ctx, time.Duration(a.Seconds*float64(time.Second)))
-	case memory.OpenApp:
+	case event.OpenApp:
 		return "", dev.Launch(ctx, a.Package)
-	case memory.Shell:
+	case event.Shell:
 		return dev.Shell(ctx, a.Command)
 	}
 	return "", fmt.Errorf("executor: action %s cannot be executed", a.Type)
@@ -845,7 +846,7 @@ func (r *run) check(ctx context.Context) (State, error) {
 		// Model-independent: an answer read off a page that does not show what the person
 		// chose is about someone else, whatever the model judges.
 		reason := fmt.Sprintf("the answer is read from a page that does not show %q, the person's choice", miss)
-		r.publish(memory.FinishChecked{Step: r.step, Passed: false, Reason: reason})
+		r.publish(event.FinishChecked{Step: r.step, Passed: false, Reason: reason})
 		r.checkFails++
 		if r.checkFails >= maxCheckFails {
 			return r.fail("the task is not done: " + reason)
@@ -863,7 +864,7 @@ func (r *run) check(ctx context.Context) (State, error) {
 	if err := call(ctx, r.cfg.Model, RoleChecker, p, r.images(), &v); err != nil {
 		return StateError, err
 	}
-	r.publish(memory.FinishChecked{Step: r.step, Passed: v.Passed, Reason: v.Reason})
+	r.publish(event.FinishChecked{Step: r.step, Passed: v.Passed, Reason: v.Reason})
 	if v.Passed {
 		return StateFinish, nil
 	}

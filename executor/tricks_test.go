@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // fakeTricks is a tip store that searches like knowledge.Store: a tip matches a query
@@ -75,7 +75,7 @@ func TestTricksGoToTheRoleTheyServe(t *testing.T) {
 	}}
 	tips := &fakeTricks{tips: map[string][]string{TrickPlanning: {planning}, TrickAction: {action}, TrickRecovery: {recovery}}}
 	h := newHarness(t, phone, m, nil, func(c *Config) { c.Tricks = tips })
-	if res := h.run(t, "Make a note"); res.Outcome != memory.OutcomeDone {
+	if res := h.run(t, "Make a note"); res.Outcome != event.OutcomeDone {
 		t.Fatalf("outcome %s: %s", res.Outcome, res.Reason)
 	}
 	for _, q := range tips.queries {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 )
 
 // verifiedReflection is the reflection of a step the App Map verified.
@@ -13,12 +13,12 @@ const verifiedReflection = "verified: the App Map predicted this page"
 // predict asks the App Map where the batch that just ran whole leads: the page its last
 // action is known to open. A batch that typed first is left to the Re-Planner (where it
 // leads depends on the text).
-func (r *run) predict(ctx context.Context, done []memory.ActionExecuted) {
+func (r *run) predict(ctx context.Context, done []event.ActionExecuted) {
 	if r.cfg.Predictions == nil || len(done) == 0 {
 		return
 	}
 	for _, ev := range done {
-		if ev.Action.Type == memory.Input || ev.Action.Type == memory.Clear {
+		if ev.Action.Type == event.Input || ev.Action.Type == event.Clear {
 			return
 		}
 	}
@@ -58,9 +58,9 @@ func (r *run) verify() bool {
 		progress += " "
 	}
 	progress += "Done: " + strings.TrimSpace(r.subgoal) + "."
-	r.publish(memory.Reflected{Step: r.step, Result: "A", Reflection: verifiedReflection, Progress: progress, Verified: true})
+	r.publish(event.Reflected{Step: r.step, Result: "A", Reflection: verifiedReflection, Progress: progress, Verified: true})
 	r.subgoal, r.subgoalAt, r.expect = next, r.subgoalAt+1, ""
-	r.publish(memory.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal})
+	r.publish(event.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal})
 	return true
 }
 

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -73,9 +73,9 @@ type mapPredictions struct {
 	asked int
 }
 
-func (m *mapPredictions) Predict(_ context.Context, _, from string, a memory.Action, el *memory.ElementRef) (string, bool) {
+func (m *mapPredictions) Predict(_ context.Context, _, from string, a event.Action, el *event.ElementRef) (string, bool) {
 	m.asked++
-	if a.Type != memory.Tap || el == nil || from == "" {
+	if a.Type != event.Tap || el == nil || from == "" {
 		return "", false
 	}
 	to, ok := m.to[el.Label]
@@ -115,14 +115,14 @@ func TestVerifiedStepSkipsReplanner(t *testing.T) {
 				}
 			})
 			res := h.run(t, "Turn off Maps notifications")
-			if res.Outcome != memory.OutcomeDone || phone.cur != "off" {
+			if res.Outcome != event.OutcomeDone || phone.cur != "off" {
 				t.Fatalf("outcome %s (%s), phone on %q", res.Outcome, res.Reason, phone.cur)
 			}
 			if got := h.model.count(llm.RoleReplanner); got != tt.wantReplanner {
 				t.Errorf("replanner calls = %d, want %d", got, tt.wantReplanner)
 			}
-			var verified []memory.Reflected
-			for _, r := range find[memory.Reflected](h) {
+			var verified []event.Reflected
+			for _, r := range find[event.Reflected](h) {
 				if r.Verified {
 					verified = append(verified, r)
 					if r.Result != "A" || r.Reflection != verifiedReflection {
@@ -137,7 +137,7 @@ func TestVerifiedStepSkipsReplanner(t *testing.T) {
 			if got := h.model.count(llm.RoleDecider); got != 4 {
 				t.Errorf("decider calls = %d, want 4", got)
 			}
-			for _, p := range find[memory.Planned](h) {
+			for _, p := range find[event.Planned](h) {
 				if p.Subgoal == "" {
 					t.Errorf("planned %+v without a sub-goal", p)
 				}

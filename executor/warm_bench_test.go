@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/interaction"
@@ -157,27 +158,27 @@ func settingsTask(ctx context.Context, b *testing.B, model executor.Model, ps *p
 	if err := dev.Launch(ctx, app); err != nil {
 		b.Fatal(err)
 	}
-	bus := memory.NewBus(time.Now)
+	bus := event.NewBus(time.Now)
 	mem := memory.NewManager()
 	mem.Attach(bus)
 	sess := l.Start("bench", "Turn off all notifications from Maps")
 	defer sess.Attach(bus)()
 	var mu sync.Mutex
 	var c taskCount
-	bus.Subscribe(func(r memory.Record) {
+	bus.Subscribe(func(r event.Record) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch e := r.Event.(type) {
-		case memory.StepStarted:
+		case event.StepStarted:
 			c.steps++
-		case memory.ModelCalled:
+		case event.ModelCalled:
 			if e.Critical {
 				c.critical++
 			}
 			if e.Role == string(llm.RoleReplanner) {
 				c.replanner++
 			}
-		case memory.Reflected:
+		case event.Reflected:
 			if e.Verified {
 				c.verified++
 			}
@@ -194,11 +195,11 @@ func settingsTask(ctx context.Context, b *testing.B, model executor.Model, ps *p
 	if err != nil {
 		b.Fatal(err)
 	}
-	task := memory.AppTask{App: app, Task: "Turn off all notifications from Maps"}
+	task := event.AppTask{App: app, Task: "Turn off all notifications from Maps"}
 	b.StartTimer()
 	res, err := ex.Run(ctx, executor.Assignment{Instruction: task.Task, Task: task})
 	b.StopTimer()
-	if err != nil || res.Outcome != memory.OutcomeDone || phone.Setting("secure/notif_off_com.fairy.maps") != "1" {
+	if err != nil || res.Outcome != event.OutcomeDone || phone.Setting("secure/notif_off_com.fairy.maps") != "1" {
 		b.Fatalf("run: %v %+v", err, res)
 	}
 	mu.Lock()

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/learner"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -50,7 +50,7 @@ type node struct {
 // crawler is one exploration.
 type crawler struct {
 	cfg      Config
-	bus      *memory.Bus
+	bus      *event.Bus
 	sess     *learner.Session
 	start    time.Time
 	deadline time.Time
@@ -72,7 +72,7 @@ type crawler struct {
 }
 
 func newCrawler(cfg Config, l *learner.Learner) *crawler {
-	c := &crawler{cfg: cfg, bus: memory.NewBus(cfg.Clock), nodes: map[string]*node{}, known: map[string]bool{},
+	c := &crawler{cfg: cfg, bus: event.NewBus(cfg.Clock), nodes: map[string]*node{}, known: map[string]bool{},
 		seen: map[string]bool{}, leaves: map[elemID]bool{}, pictured: map[string]bool{}}
 	c.sum = Summary{App: cfg.App, Skipped: map[string]int{}}
 	if !cfg.DryRun {
@@ -92,11 +92,11 @@ func (c *crawler) run(ctx context.Context) (Summary, error) {
 			c.known[p.Key] = true
 		}
 	}
-	c.bus.Publish(memory.RunStarted{Instruction: "explore " + c.cfg.App})
-	c.bus.Publish(memory.AppTaskStarted{Instruction: "explore " + c.cfg.App,
-		Task: memory.AppTask{App: c.cfg.App, Task: "explore the app's pages (model-free crawler)"}})
+	c.bus.Publish(event.RunStarted{Instruction: "explore " + c.cfg.App})
+	c.bus.Publish(event.AppTaskStarted{Instruction: "explore " + c.cfg.App,
+		Task: event.AppTask{App: c.cfg.App, Task: "explore the app's pages (model-free crawler)"}})
 	err := c.crawl(ctx)
-	c.bus.Publish(memory.TaskFinished{Outcome: memory.OutcomeStopped, Reason: "exploration", Steps: c.step})
+	c.bus.Publish(event.TaskFinished{Outcome: event.OutcomeStopped, Reason: "exploration", Steps: c.step})
 	c.sum.Actions = c.actions
 	pages, transitions := c.mapped()
 	c.sum.Pages, c.sum.Transitions = len(pages), transitions
@@ -295,7 +295,7 @@ func (c *crawler) explorePage(ctx context.Context, n *node) error {
 func (c *crawler) tapFrom(ctx context.Context, n *node, el *perception.Element) error {
 	id := idOf(el)
 	c.sum.Taps = append(c.sum.Taps, Tap{Page: n.desc, Element: id.String(), Role: el.Role})
-	ev := c.actionEvent(memory.Action{Type: memory.Tap, Index: el.Index}, el)
+	ev := c.actionEvent(event.Action{Type: event.Tap, Index: el.Index}, el)
 	if err := c.act(ctx, "tap "+id.String(), func() error { return c.cfg.Device.Tap(ctx, el.Center.X, el.Center.Y) }); err != nil {
 		return err
 	}
@@ -420,7 +420,7 @@ func (c *crawler) replayTap(ctx context.Context, id elemID) error {
 	for _, dir := range []string{"up", "down"} {
 		for range maxScrolls + 1 {
 			if el := c.find(id); el != nil {
-				ev := c.actionEvent(memory.Action{Type: memory.Tap, Index: el.Index}, el)
+				ev := c.actionEvent(event.Action{Type: event.Tap, Index: el.Index}, el)
 				if err := c.act(ctx, "tap "+id.String(), func() error { return c.cfg.Device.Tap(ctx, el.Center.X, el.Center.Y) }); err != nil {
 					return err
 				}
@@ -477,7 +477,7 @@ func (c *crawler) scroll(ctx context.Context, dir string) (bool, error) {
 	if el == nil {
 		return false, nil
 	}
-	a := memory.Action{Type: memory.Swipe, Index: el.Index, Direction: dir}
+	a := event.Action{Type: event.Swipe, Index: el.Index, Direction: dir}
 	if _, held := c.cfg.Guard.Check(a, el, c.screen); held {
 		return false, nil // a slider that pays or confirms, not a list
 	}
@@ -502,7 +502,7 @@ func (c *crawler) scroll(ctx context.Context, dir string) (bool, error) {
 
 // back presses Back and perceives the screen; another app's screen is not published.
 func (c *crawler) back(ctx context.Context) error {
-	ev := c.actionEvent(memory.Action{Type: memory.Back}, nil)
+	ev := c.actionEvent(event.Action{Type: event.Back}, nil)
 	if err := c.act(ctx, "back", func() error { return c.cfg.Device.Key(ctx, "back") }); err != nil {
 		return err
 	}
@@ -532,8 +532,8 @@ func (c *crawler) launch(ctx context.Context) error {
 	if s.Package == c.cfg.App {
 		if !c.cfg.DryRun {
 			// A launch starts anew: no transition links it to the screen before.
-			c.bus.Publish(memory.AppTaskStarted{Instruction: "explore " + c.cfg.App,
-				Task: memory.AppTask{App: c.cfg.App, Task: "explore the app's pages (model-free crawler)"}})
+			c.bus.Publish(event.AppTaskStarted{Instruction: "explore " + c.cfg.App,
+				Task: event.AppTask{App: c.cfg.App, Task: "explore the app's pages (model-free crawler)"}})
 		}
 		c.perceived(ctx, s)
 		c.here = c.nodes[knowledge.PageKey(s.Activity, s.Signature)]
@@ -615,7 +615,7 @@ func (c *crawler) perceived(ctx context.Context, s *perception.Screen) {
 	}
 	c.seen[key] = true
 	c.step++
-	ev := memory.ScreenPerceived{Step: c.step, Package: s.Package, Activity: s.Activity, Signature: s.Signature,
+	ev := event.ScreenPerceived{Step: c.step, Package: s.Package, Activity: s.Activity, Signature: s.Signature,
 		Elements: len(s.Elements), Keyboard: s.Keyboard, Text: s.Text()}
 	if c.cfg.Pictures && !c.pictured[key] {
 		c.pictured[key] = true
@@ -631,10 +631,10 @@ func (c *crawler) perceived(ctx context.Context, s *perception.Screen) {
 }
 
 // actionEvent is the ActionExecuted the executor would publish for a on el.
-func (c *crawler) actionEvent(a memory.Action, el *perception.Element) memory.ActionExecuted {
-	ev := memory.ActionExecuted{Step: c.step, Action: a, Signature: c.screen.Signature}
+func (c *crawler) actionEvent(a event.Action, el *perception.Element) event.ActionExecuted {
+	ev := event.ActionExecuted{Step: c.step, Action: a, Signature: c.screen.Signature}
 	if el != nil {
-		ev.Element = &memory.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+		ev.Element = &event.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
 	}
 	return ev
 }

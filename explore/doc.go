@@ -4,7 +4,7 @@
 // needs it.
 //
 // It learns exactly as a task does: every screen it perceives and every action it takes
-// is published on a memory.Bus as the executor publishes them (AppTaskStarted,
+// is published on a event.Bus as the executor publishes them (AppTaskStarted,
 // ScreenPerceived, ActionExecuted), and a learner.Session attached to that bus files the
 // pages and transitions with the executor's identity rules (activity + structural
 // signature; targets by resource id, label and class). Each step is its own knowledge

@@ -4,8 +4,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -50,7 +50,7 @@ func judge(g *executor.Guard, el *perception.Element, s *perception.Screen) stri
 	case el.Checkable || checkableRole(el.Role) || holdsCheckable(el, s):
 		return SkipToggles
 	}
-	if _, held := g.Check(memory.Action{Type: memory.Tap, Index: el.Index}, el, s); held {
+	if _, held := g.Check(event.Action{Type: event.Tap, Index: el.Index}, el, s); held {
 		return SkipSensitive
 	}
 	words := []string{el.Label, el.Text, el.Desc, resourceWords(el.ResourceID)}

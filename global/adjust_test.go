@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // A one-task plan whose task is done ends the run without a second planner call; a
@@ -14,11 +14,11 @@ func TestOneTaskPlanSkipsTheAdjustCall(t *testing.T) {
 	tests := []struct {
 		name     string
 		limits   executor.Limits
-		outcome  memory.Outcome
+		outcome  event.Outcome
 		planners int
 	}{
-		{"done ends the run", executor.Limits{}, memory.OutcomeDone, 1},
-		{"failed is adjusted", executor.Limits{MaxSteps: 2}, memory.OutcomeFailed, 2},
+		{"done ends the run", executor.Limits{}, event.OutcomeDone, 1},
+		{"failed is adjusted", executor.Limits{MaxSteps: 2}, event.OutcomeFailed, 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -36,7 +36,7 @@ func TestOneTaskPlanSkipsTheAdjustCall(t *testing.T) {
 			if o.sum.Outcome != tc.outcome || o.sum.Reason != o.res.Reason || len(o.sum.Tasks) != 1 {
 				t.Errorf("summary %+v does not match the result %+v", o.sum, o.res)
 			}
-			if tc.outcome == memory.OutcomeDone && !dinnerSaved(o) {
+			if tc.outcome == event.OutcomeDone && !dinnerSaved(o) {
 				t.Error("the event was not saved")
 			}
 		})

@@ -11,15 +11,16 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/prompts"
 )
 
-type appList []memory.App
+type appList []event.App
 
-func (a appList) Apps(context.Context) ([]memory.App, error) { return a, nil }
+func (a appList) Apps(context.Context) ([]event.App, error) { return a, nil }
 
 type launcher struct{ launched []string }
 
@@ -31,25 +32,25 @@ func (l *launcher) Launch(_ context.Context, pkg string) error {
 // fakeRunner plays app tasks: it publishes what a real executor would and records the
 // context each task was handed.
 type fakeRunner struct {
-	bus      *memory.Bus
-	outcomes map[string]memory.Outcome
-	facts    map[string][]memory.Fact
+	bus      *event.Bus
+	outcomes map[string]event.Outcome
+	facts    map[string][]event.Fact
 	got      []executor.Assignment
 }
 
 func (f *fakeRunner) Run(_ context.Context, a executor.Assignment) (executor.Result, error) {
 	f.got = append(f.got, a)
-	f.bus.Publish(memory.AppTaskStarted{Index: a.Index, Instruction: a.Instruction, Task: a.Task, Context: a.Context})
-	f.bus.Publish(memory.StepStarted{Step: 1, App: a.Task.App})
+	f.bus.Publish(event.AppTaskStarted{Index: a.Index, Instruction: a.Instruction, Task: a.Task, Context: a.Context})
+	f.bus.Publish(event.StepStarted{Step: 1, App: a.Task.App})
 	if fs := f.facts[a.Task.App]; fs != nil {
-		f.bus.Publish(memory.ContextCollected{Step: 1, Facts: fs})
+		f.bus.Publish(event.ContextCollected{Step: 1, Facts: fs})
 	}
 	o := f.outcomes[a.Task.App]
 	if o == "" {
-		o = memory.OutcomeDone
+		o = event.OutcomeDone
 	}
-	f.bus.Publish(memory.TaskFinished{Index: a.Index, App: a.Task.App, Outcome: o, Steps: 1})
-	return executor.Result{Outcome: o, Steps: 1, Reason: map[bool]string{true: "the person refused"}[o == memory.OutcomeRefused]}, nil
+	f.bus.Publish(event.TaskFinished{Index: a.Index, App: a.Task.App, Outcome: o, Steps: 1})
+	return executor.Result{Outcome: o, Steps: 1, Reason: map[bool]string{true: "the person refused"}[o == event.OutcomeRefused]}, nil
 }
 
 type plannerModel struct {
@@ -81,7 +82,7 @@ const (
 
 var phoneApps = appList{{Package: "com.fairy.maps", Label: "Maps"}, {Package: "com.fairy.messages", Label: "Messages"}}
 
-func newManager(t *testing.T, model *plannerModel, runner *fakeRunner, bus *memory.Bus, mem *memory.Manager, l *launcher) *Manager {
+func newManager(t *testing.T, model *plannerModel, runner *fakeRunner, bus *event.Bus, mem *memory.Manager, l *launcher) *Manager {
 	t.Helper()
 	ps, err := prompts.Load()
 	if err != nil {
@@ -95,7 +96,7 @@ func newManager(t *testing.T, model *plannerModel, runner *fakeRunner, bus *memo
 }
 
 func TestTwoAppsPassKeyContext(t *testing.T) {
-	bus := memory.NewBus(nil)
+	bus := event.NewBus(nil)
 	mem := memory.NewManager()
 	mem.Attach(bus)
 	dir := t.TempDir()
@@ -106,15 +107,15 @@ func TestTwoAppsPassKeyContext(t *testing.T) {
 	bus.Subscribe(rec.Handle)
 	var progress strings.Builder
 	bus.Subscribe(NewProgress(&progress).Handle)
-	addr := memory.Fact{Key: "address", Value: "1 Coffee Lane (sk-secret-key)"}
-	runner := &fakeRunner{bus: bus, facts: map[string][]memory.Fact{"com.fairy.maps": {addr}}}
+	addr := event.Fact{Key: "address", Value: "1 Coffee Lane (sk-secret-key)"}
+	runner := &fakeRunner{bus: bus, facts: map[string][]event.Fact{"com.fairy.maps": {addr}}}
 	l := &launcher{}
 	model := &plannerModel{answers: []string{mapsThenMessages, nextMessages, allDone}}
 	res, err := newManager(t, model, runner, bus, mem, l).Run(t.Context(), "Send Alice the address of a coffee shop")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != memory.OutcomeDone || len(res.Tasks) != 2 {
+	if res.Outcome != event.OutcomeDone || len(res.Tasks) != 2 {
 		t.Fatalf("result = %+v", res)
 	}
 	if strings.Join(l.launched, ",") != "com.fairy.maps,com.fairy.messages" {
@@ -137,7 +138,7 @@ func TestTwoAppsPassKeyContext(t *testing.T) {
 	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}
-	if s.Outcome != memory.OutcomeDone || s.Steps != 2 || s.ModelCalls != 3 || s.ModelCallsByRole["planner"] != 3 ||
+	if s.Outcome != event.OutcomeDone || s.Steps != 2 || s.ModelCalls != 3 || s.ModelCallsByRole["planner"] != 3 ||
 		s.PromptTokens != 150 || s.CompletionTokens != 30 || len(s.Tasks) != 2 || s.Schema != SummarySchema {
 		t.Errorf("summary = %+v", s)
 	}
@@ -162,26 +163,26 @@ func TestPlannerEndings(t *testing.T) {
 	tests := []struct {
 		name        string
 		answers     []string
-		outcomes    map[string]memory.Outcome
-		wantOutcome memory.Outcome
+		outcomes    map[string]event.Outcome
+		wantOutcome event.Outcome
 		wantReason  string
 		wantTasks   int
 		wantErr     error
 	}{
 		{"no app fits is reported", []string{`{"status":"impossible","tasks":[],"next":-1,"reason":"no app books flights"}`},
-			nil, memory.OutcomeFailed, "cannot be done: no app books flights", 0, nil},
+			nil, event.OutcomeFailed, "cannot be done: no app books flights", 0, nil},
 		{"an unknown app is asked again", []string{
 			`{"status":"continue","tasks":[{"app":"com.airline","task":"book"}],"next":0}`,
 			`{"status":"impossible","tasks":[],"next":-1,"reason":"no airline app"}`},
-			nil, memory.OutcomeFailed, "cannot be done: no airline app", 0, nil},
+			nil, event.OutcomeFailed, "cannot be done: no airline app", 0, nil},
 		{"a refusal ends the run", []string{mapsThenMessages},
-			map[string]memory.Outcome{"com.fairy.maps": memory.OutcomeRefused}, memory.OutcomeRefused, "the person refused", 1, nil},
+			map[string]event.Outcome{"com.fairy.maps": event.OutcomeRefused}, event.OutcomeRefused, "the person refused", 1, nil},
 		{"two bad answers are an error", []string{`nonsense`, `{"status":"maybe"}`},
-			nil, memory.OutcomeFailed, "", 0, ErrBadAnswer},
+			nil, event.OutcomeFailed, "", 0, ErrBadAnswer},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			bus := memory.NewBus(nil)
+			bus := event.NewBus(nil)
 			mem := memory.NewManager()
 			mem.Attach(bus)
 			model := &plannerModel{answers: tt.answers}

@@ -5,8 +5,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // DefaultLearnTimeout bounds one learning pass when Learning.Timeout is 0.
@@ -14,16 +14,16 @@ const DefaultLearnTimeout = 2 * time.Minute
 
 // LearnFunc is one Self-Learner pass over the app tasks finished so far; cmd adapts the
 // learner's Session.Learn to it. The event says what was learned.
-type LearnFunc func(ctx context.Context) (memory.Learned, error)
+type LearnFunc func(ctx context.Context) (event.Learned, error)
 
 // Learning is a Runner that lets the Self-Learner learn after every app task (done,
 // failed, refused or stopped): it runs Learn with a context that outlives a cancelled run,
-// bounded by Timeout, and publishes a memory.Learned event. A failed learning pass is
+// bounded by Timeout, and publishes a event.Learned event. A failed learning pass is
 // logged and published, never turned into a task failure.
 type Learning struct {
 	Runner  Runner // required
 	Learn   LearnFunc
-	Bus     *memory.Bus
+	Bus     *event.Bus
 	Timeout time.Duration // 0: DefaultLearnTimeout
 	Logger  *slog.Logger  // nil: discard
 }
@@ -83,33 +83,33 @@ func (r *Recorder) SetKnowledgeOff(reason string) {
 }
 
 // add counts one knowledge event.
-func (k *KnowledgeUse) add(e memory.Event) {
+func (k *KnowledgeUse) add(e event.Event) {
 	switch e := e.(type) {
-	case memory.KnowledgeServed:
+	case event.KnowledgeServed:
 		k.Tricks += e.Tricks
 		k.DescribedApps = max(k.DescribedApps, e.Apps)
 		if e.Hint {
 			k.Hints++
 		}
-	case memory.Navigated:
+	case event.Navigated:
 		k.Navigations++
 		k.ShortcutSteps += e.Replayed
 		if e.Stopped != "" {
 			k.Fallbacks++
 		}
-	case memory.RoutineRan:
+	case event.RoutineRan:
 		k.Routines++
 		k.RoutineSteps += e.Replayed
 		if e.Stopped != "" && !e.Held {
 			k.Fallbacks++
 		}
-	case memory.ContextRead:
+	case event.ContextRead:
 		k.KnownReads++
-	case memory.Reflected:
+	case event.Reflected:
 		if e.Verified {
 			k.VerifiedSteps++
 		}
-	case memory.Learned:
+	case event.Learned:
 		k.LearnedTasks += e.Tasks
 		k.LearnedTricks += e.Added + e.Merged
 		k.SkippedLearns += e.Skipped
@@ -122,7 +122,7 @@ func (k *KnowledgeUse) add(e memory.Event) {
 }
 
 // described counts the apps with a learned description.
-func described(apps []memory.App) int {
+func described(apps []event.App) int {
 	n := 0
 	for _, a := range apps {
 		if a.Description != "" {

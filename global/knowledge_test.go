@@ -12,12 +12,12 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/agent"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/google/go-cmp/cmp"
 )
@@ -214,7 +214,7 @@ func notificationsOff(r knowledgeRun) bool {
 func TestKnowledgeLearnedFromOneRun(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "knowledge.db")
 	r := runWithKnowledge(t, path, "run-1")
-	if r.res.Outcome != memory.OutcomeDone || !notificationsOff(r) {
+	if r.res.Outcome != event.OutcomeDone || !notificationsOff(r) {
 		t.Fatalf("outcome %s (%s), notifications off: %v", r.res.Outcome, r.res.Reason, notificationsOff(r))
 	}
 	if r.sum.Knowledge.Used || r.sum.Knowledge.LearnedTasks != 1 || r.sum.Knowledge.LearnedTricks != 1 {
@@ -289,7 +289,7 @@ func TestKnowledgeSecondRunTakesShortcut(t *testing.T) {
 	first := runWithKnowledge(t, path, "run-1")
 	second := runWithKnowledge(t, path, "run-2")
 	for i, r := range []knowledgeRun{first, second} {
-		if r.sum.Outcome != memory.OutcomeDone || !notificationsOff(r) {
+		if r.sum.Outcome != event.OutcomeDone || !notificationsOff(r) {
 			t.Fatalf("run %d: outcome %s (%s), notifications off: %v", i+1, r.sum.Outcome, r.sum.Reason, notificationsOff(r))
 		}
 	}

@@ -9,16 +9,16 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/prompts"
 )
 
 // AppSource lists the phone's launchable apps (the App Metadata Manager). cmd adapts the
 // device layer and the knowledge store's learned descriptions to it.
 type AppSource interface {
-	Apps(ctx context.Context) ([]memory.App, error)
+	Apps(ctx context.Context) ([]event.App, error)
 }
 
 // Launcher starts an app on the phone; *adb.Device satisfies it.
@@ -38,7 +38,7 @@ type Model interface {
 
 // Memory is what the Task Manager reads from the memory manager.
 type Memory interface {
-	KeyContext() []memory.Fact
+	KeyContext() []event.Fact
 }
 
 // DefaultMaxTasks bounds how many app tasks one run may start when Config.MaxTasks is 0.
@@ -52,7 +52,7 @@ type Config struct {
 	Model    Model        // required; role "planner"
 	Prompts  *prompts.Set // required
 	Memory   Memory       // required
-	Bus      *memory.Bus
+	Bus      *event.Bus
 	Tricks   executor.Tricks // planning tips ("common" app); optional
 	RunID    string
 	TextOnly bool
@@ -94,11 +94,11 @@ func New(cfg Config) (*Manager, error) {
 
 // Result is how a run ended.
 type Result struct {
-	Outcome memory.Outcome
+	Outcome event.Outcome
 	Reason  string
 	Answer  string // what the last app task answered, if anything
-	Tasks   []memory.TaskResult
-	Facts   []memory.Fact
+	Tasks   []event.TaskResult
+	Facts   []event.Fact
 }
 
 // Run carries out the person's instruction. The error is non-nil when the run could not
@@ -108,24 +108,24 @@ type Result struct {
 // outcome is failed, the reason and the error the failed write.
 func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err error) {
 	bus := m.cfg.Bus
-	bus.Publish(memory.RunStarted{RunID: m.cfg.RunID, Instruction: instruction, TextOnly: m.cfg.TextOnly})
+	bus.Publish(event.RunStarted{RunID: m.cfg.RunID, Instruction: instruction, TextOnly: m.cfg.TextOnly})
 	defer func() {
-		if ctx.Err() != nil && res.Outcome != memory.OutcomeDone {
+		if ctx.Err() != nil && res.Outcome != event.OutcomeDone {
 			var rerr *RecordError
 			if errors.As(context.Cause(ctx), &rerr) {
-				res.Outcome, res.Reason, err = memory.OutcomeFailed, rerr.Error(), rerr
+				res.Outcome, res.Reason, err = event.OutcomeFailed, rerr.Error(), rerr
 			} else {
-				res.Outcome, res.Reason = memory.OutcomeStopped, "stopped: "+ctx.Err().Error()
+				res.Outcome, res.Reason = event.OutcomeStopped, "stopped: "+ctx.Err().Error()
 			}
 		}
 		if res.Outcome == "" {
-			res.Outcome = memory.OutcomeFailed
+			res.Outcome = event.OutcomeFailed
 			if err != nil && res.Reason == "" {
 				res.Reason = err.Error()
 			}
 		}
 		res.Facts = m.cfg.Memory.KeyContext()
-		bus.Publish(memory.RunFinished{Outcome: res.Outcome, Reason: res.Reason, Answer: res.Answer})
+		bus.Publish(event.RunFinished{Outcome: res.Outcome, Reason: res.Reason, Answer: res.Answer})
 	}()
 
 	apps, err := m.cfg.Apps.Apps(ctx)
@@ -143,20 +143,20 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 		}
 	}
 	if n := described(apps); n > 0 || len(data.Tricks) > 0 {
-		bus.Publish(memory.KnowledgeServed{Role: string(llm.RolePlanner), Tricks: len(data.Tricks), Apps: n})
+		bus.Publish(event.KnowledgeServed{Role: string(llm.RolePlanner), Tricks: len(data.Tricks), Apps: n})
 	}
 	ans, err := m.plan(ctx, data, apps)
 	if err != nil {
 		return res, err
 	}
 	for started := 0; ; started++ {
-		bus.Publish(memory.GlobalPlanned{Tasks: ans.Tasks, Next: ans.Next, Progress: ans.Progress, Adjusted: data.Phase == "adjust"})
+		bus.Publish(event.GlobalPlanned{Tasks: ans.Tasks, Next: ans.Next, Progress: ans.Progress, Adjusted: data.Phase == "adjust"})
 		switch ans.Status {
 		case "done":
-			res.Outcome, res.Reason = memory.OutcomeDone, ans.Reason
+			res.Outcome, res.Reason = event.OutcomeDone, ans.Reason
 			return res, nil
 		case "impossible":
-			res.Outcome, res.Reason = memory.OutcomeFailed, "cannot be done: "+ans.Reason
+			res.Outcome, res.Reason = event.OutcomeFailed, "cannot be done: "+ans.Reason
 			return res, nil
 		}
 		if started >= m.cfg.MaxTasks {
@@ -168,7 +168,7 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 			return res, fmt.Errorf("global: launch %s: %w", task.App, err)
 		}
 		r, err := m.cfg.Executor.Run(ctx, executor.Assignment{Index: started, Instruction: instruction, Task: task, Context: m.cfg.Memory.KeyContext()})
-		tr := memory.TaskResult{Index: started, Task: task, Outcome: r.Outcome, Reason: r.Reason, Answer: r.Answer}
+		tr := event.TaskResult{Index: started, Task: task, Outcome: r.Outcome, Reason: r.Reason, Answer: r.Answer}
 		res.Tasks = append(res.Tasks, tr)
 		if r.Answer != "" {
 			res.Answer = r.Answer
@@ -177,16 +177,16 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 			res.Reason = r.Reason
 			return res, err
 		}
-		if r.Outcome == memory.OutcomeRefused || r.Outcome == memory.OutcomeStopped {
+		if r.Outcome == event.OutcomeRefused || r.Outcome == event.OutcomeStopped {
 			// The person said no: nothing else is done on their behalf.
 			res.Outcome, res.Reason = r.Outcome, r.Reason
 			return res, nil
 		}
-		if len(ans.Tasks) == 1 && r.Outcome == memory.OutcomeDone {
+		if len(ans.Tasks) == 1 && r.Outcome == event.OutcomeDone {
 			// The plan's only task is done: an adjust call could only say "done". A failed
 			// task still goes to the planner, which may re-plan (another app, a narrower
 			// task) or explain why the instruction cannot be done.
-			res.Outcome, res.Reason = memory.OutcomeDone, r.Reason
+			res.Outcome, res.Reason = event.OutcomeDone, r.Reason
 			return res, nil
 		}
 		data = prompts.PlannerData{Phase: prompts.PhaseAdjust, Instruction: instruction, Progress: ans.Progress, Apps: apps, Tasks: ans.Tasks, Done: res.Tasks,
@@ -199,7 +199,7 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 
 // plan calls the Global Planner and checks its answer; an answer naming an app that is not
 // installed, or no task to run, is asked for once more.
-func (m *Manager) plan(ctx context.Context, data prompts.PlannerData, apps []memory.App) (prompts.PlannerAnswer, error) {
+func (m *Manager) plan(ctx context.Context, data prompts.PlannerData, apps []event.App) (prompts.PlannerAnswer, error) {
 	keep := data.Tasks // an adjust answer without tasks keeps the current plan
 	var problem string
 	for attempt := 0; attempt < 2; attempt++ {
@@ -235,7 +235,7 @@ func (m *Manager) plan(ctx context.Context, data prompts.PlannerData, apps []mem
 }
 
 // check validates a planner answer; it returns the problem in words, or "".
-func check(a *prompts.PlannerAnswer, apps []memory.App) string {
+func check(a *prompts.PlannerAnswer, apps []event.App) string {
 	a.Status = strings.ToLower(strings.TrimSpace(a.Status))
 	switch a.Status {
 	case "done", "impossible":
@@ -252,7 +252,7 @@ func check(a *prompts.PlannerAnswer, apps []memory.App) string {
 		return fmt.Sprintf("next %d is not an index of tasks (0–%d)", a.Next, len(a.Tasks)-1)
 	}
 	for i, t := range a.Tasks {
-		if !slices.ContainsFunc(apps, func(x memory.App) bool { return x.Package == t.App }) {
+		if !slices.ContainsFunc(apps, func(x event.App) bool { return x.Package == t.App }) {
 			return fmt.Sprintf("task %d names app %q, which is not in the list of launchable apps; use a listed package, or status impossible when none fits", i, t.App)
 		}
 	}

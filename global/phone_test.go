@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/global"
@@ -30,16 +31,16 @@ import (
 // cmd/fairy does (the virtual phone exposes no labels through adb).
 type phoneApps struct{ *adb.Device }
 
-func (p phoneApps) Apps(ctx context.Context) ([]memory.App, error) {
+func (p phoneApps) Apps(ctx context.Context) ([]event.App, error) {
 	list, err := p.Device.Apps(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]memory.App, len(list))
+	out := make([]event.App, len(list))
 	for i, a := range list {
 		last := []rune(a.Package[strings.LastIndex(a.Package, ".")+1:])
 		last[0] = unicode.ToUpper(last[0])
-		out[i] = memory.App{Package: a.Package, Label: string(last)}
+		out[i] = event.App{Package: a.Package, Label: string(last)}
 	}
 	return out, nil
 }
@@ -61,11 +62,11 @@ type outcome struct {
 	err    error
 	sum    global.Summary
 	asked  []interaction.Asked
-	events []memory.Record
+	events []event.Record
 	unused []string
 }
 
-func eventsOf[T memory.Event](o outcome) []T {
+func eventsOf[T event.Event](o outcome) []T {
 	var out []T
 	for _, r := range o.events {
 		if e, ok := r.Event.(T); ok {
@@ -126,14 +127,14 @@ func (sc scenario) run(t *testing.T, instruction string) outcome {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bus := memory.NewBus(time.Now)
+	bus := event.NewBus(time.Now)
 	mem := memory.NewManager()
 	mem.Attach(bus)
 	tally := global.NewTally()
 	bus.Subscribe(tally.Handle)
 	var mu sync.Mutex
-	var events []memory.Record
-	bus.Subscribe(func(r memory.Record) { mu.Lock(); events = append(events, r); mu.Unlock() })
+	var events []event.Record
+	bus.Subscribe(func(r event.Record) { mu.Lock(); events = append(events, r); mu.Unlock() })
 	meter := &llm.Meter{}
 	model := executor.Metered{Model: client, Meter: meter, Bus: bus}
 	it, err := interaction.New(interaction.Config{Model: model, Dialoger: user, Memory: mem, Prompts: ps, Bus: bus})
@@ -158,5 +159,5 @@ func (sc scenario) run(t *testing.T, instruction string) outcome {
 	mu.Lock()
 	defer mu.Unlock()
 	return outcome{phone: phone, res: res, err: err, sum: tally.Summary(), asked: user.Asked(),
-		events: append([]memory.Record(nil), events...), unused: script.Unused()}
+		events: append([]event.Record(nil), events...), unused: script.Unused()}
 }

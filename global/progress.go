@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 )
 
 // Progress is the terminal progress view: one short line per thing a person cares about.
@@ -17,7 +17,7 @@ type Progress struct {
 	w  io.Writer
 	// plan is the plan last shown, so that an adjustment that changes nothing is not shown
 	// again.
-	plan []memory.AppTask
+	plan []event.AppTask
 	// HideQuestions leaves questions out, for when the Dialoger shows them on the same terminal.
 	HideQuestions bool
 	// replay: the actions now carried out were not decided for this step — a routine's or
@@ -29,12 +29,12 @@ type Progress struct {
 func NewProgress(w io.Writer) *Progress { return &Progress{w: w} }
 
 // Handle renders one event.
-func (p *Progress) Handle(r memory.Record) {
+func (p *Progress) Handle(r event.Record) {
 	var line string
 	switch e := r.Event.(type) {
-	case memory.RunStarted:
+	case event.RunStarted:
 		line = fmt.Sprintf("▶ %s", e.Instruction)
-	case memory.GlobalPlanned:
+	case event.GlobalPlanned:
 		if !p.newPlan(e.Tasks) {
 			return // re-planned to the same tasks: nothing for a person to read
 		}
@@ -48,33 +48,33 @@ func (p *Progress) Handle(r memory.Record) {
 			fmt.Fprintf(&b, "\n   %d. [%s] %s", i+1, t.App, t.Task)
 		}
 		line = b.String()
-	case memory.AppTaskStarted:
+	case event.AppTaskStarted:
 		line = fmt.Sprintf("▸ task %d in %s: %s", e.Index+1, e.Task.App, e.Task.Task)
-	case memory.Planned:
+	case event.Planned:
 		p.setReplay(true) // until a decision: what runs now is a routine's replay
 		line = fmt.Sprintf("  step %d · sub-goal: %s", e.Step, e.Subgoal)
 		if e.Full {
 			line += " (new plan)"
 		}
-	case memory.Reflected:
+	case event.Reflected:
 		if e.Result != "" {
 			line = fmt.Sprintf("  step %d · last step: %s", e.Step, resultWords(e.Result))
 			if e.Reflection != "" {
 				line += " · " + e.Reflection
 			}
 		}
-	case memory.ActionsDecided:
+	case event.ActionsDecided:
 		// The actions show as they are carried out (ActionExecuted), with their elements'
 		// labels; a Navigate is shown here, its steps as replayed.
 		nav := false
 		for _, a := range e.Actions {
-			if a.Type == memory.Navigate {
+			if a.Type == event.Navigate {
 				nav = true
 				line = fmt.Sprintf("  step %d · go to %q by a known path", e.Step, a.Target)
 			}
 		}
 		p.setReplay(nav)
-	case memory.ActionExecuted:
+	case event.ActionExecuted:
 		label := ""
 		if e.Element != nil {
 			label = e.Element.Label
@@ -86,7 +86,7 @@ func (p *Progress) Handle(r memory.Record) {
 		if e.Err != "" {
 			line += " failed: " + e.Err
 		}
-	case memory.RoutineRan:
+	case event.RoutineRan:
 		line = fmt.Sprintf("  routine %q: %d of %s replayed", e.Name, e.Replayed, Count(e.Planned, "step", "steps"))
 		switch {
 		case e.Held:
@@ -94,37 +94,37 @@ func (p *Progress) Handle(r memory.Record) {
 		case e.Stopped != "":
 			line += ", stopped at " + e.Stopped
 		}
-	case memory.ActionGuarded:
+	case event.ActionGuarded:
 		line = fmt.Sprintf("  step %d · held back %s: %s needs your consent", e.Step, actionWords(e.Action, e.Target), e.Category)
-	case memory.ActionRejected:
+	case event.ActionRejected:
 		line = fmt.Sprintf("  step %d · rejected %s: %s", e.Step, e.Action, e.Reason)
-	case memory.LoopBroken:
+	case event.LoopBroken:
 		line = fmt.Sprintf("  step %d · loop on %s: %s", e.Step, e.Action, e.Remedy)
-	case memory.InteractionAsked:
+	case event.InteractionAsked:
 		if !p.HideQuestions {
 			line = fmt.Sprintf("  ? %s", e.Question)
 			if len(e.Options) > 0 {
 				line += " [" + strings.Join(e.Options, " | ") + "]"
 			}
 		}
-	case memory.InteractionAnswered:
+	case event.InteractionAnswered:
 		line = fmt.Sprintf("  ↳ answer: %s", e.Answer)
-	case memory.ContextCollected:
+	case event.ContextCollected:
 		kv := make([]string, len(e.Facts))
 		for i, f := range e.Facts {
 			kv[i] = f.Key + "=" + f.Value
 		}
 		line = fmt.Sprintf("  noted %s", strings.Join(kv, "; "))
-	case memory.FinishChecked:
+	case event.FinishChecked:
 		if !e.Passed {
 			line = fmt.Sprintf("  step %d · not done yet: %s", e.Step, e.Reason)
 		}
-	case memory.TaskFinished:
+	case event.TaskFinished:
 		line = fmt.Sprintf("%s task %d %s after %s", mark(e.Outcome), e.Index+1, e.Outcome, Count(e.Steps, "step", "steps"))
 		if e.Reason != "" {
 			line += ": " + e.Reason
 		}
-	case memory.RunFinished:
+	case event.RunFinished:
 		line = fmt.Sprintf("%s %s", mark(e.Outcome), e.Outcome)
 		if e.Reason != "" {
 			line += ": " + e.Reason
@@ -141,18 +141,18 @@ func (p *Progress) Handle(r memory.Record) {
 	fmt.Fprintln(p.w, line)
 }
 
-func mark(o memory.Outcome) string {
-	if o == memory.OutcomeDone {
+func mark(o event.Outcome) string {
+	if o == event.OutcomeDone {
 		return "✓"
 	}
 	return "✗"
 }
 
 // newPlan records tasks as the plan shown and reports whether it differs from the last one.
-func (p *Progress) newPlan(tasks []memory.AppTask) bool {
+func (p *Progress) newPlan(tasks []event.AppTask) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.plan != nil && slices.EqualFunc(p.plan, tasks, func(a, b memory.AppTask) bool { return a.App == b.App && a.Task == b.Task }) {
+	if p.plan != nil && slices.EqualFunc(p.plan, tasks, func(a, b event.AppTask) bool { return a.App == b.App && a.Task == b.Task }) {
 		return false
 	}
 	p.plan = slices.Clone(tasks)
@@ -188,7 +188,7 @@ func resultWords(r string) string {
 
 // actionWords says what an action does, naming the element by its label (label may be
 // ""): Tap "Bubble tea ¥15", Type "18:00" into "Time", Swipe up, Back.
-func actionWords(a memory.Action, label string) string {
+func actionWords(a event.Action, label string) string {
 	on := ""
 	if label != "" {
 		on = strconv.QuoteToGraphic(label)
@@ -197,27 +197,27 @@ func actionWords(a memory.Action, label string) string {
 	}
 	q := strconv.QuoteToGraphic
 	switch {
-	case a.Type == memory.Tap && on != "":
+	case a.Type == event.Tap && on != "":
 		return "Tap " + on
-	case a.Type == memory.LongPress && on != "":
+	case a.Type == event.LongPress && on != "":
 		return "Long-press " + on
-	case a.Type == memory.Clear && on != "":
+	case a.Type == event.Clear && on != "":
 		return "Clear " + on
-	case a.Type == memory.Input && on != "":
+	case a.Type == event.Input && on != "":
 		return fmt.Sprintf("Type %s into %s", q(a.Text), on)
-	case a.Type == memory.Input:
+	case a.Type == event.Input:
 		return "Type " + q(a.Text)
-	case a.Type == memory.Swipe && on != "":
+	case a.Type == event.Swipe && on != "":
 		return fmt.Sprintf("Swipe %s on %s", a.Direction, on)
-	case a.Type == memory.Swipe:
+	case a.Type == event.Swipe:
 		return "Swipe " + a.Direction
-	case a.Type == memory.Wait:
+	case a.Type == event.Wait:
 		return fmt.Sprintf("Wait %gs", a.Seconds)
-	case a.Type == memory.OpenApp:
+	case a.Type == event.OpenApp:
 		return "Open " + a.Package
-	case a.Type == memory.Shell:
+	case a.Type == event.Shell:
 		return "Shell " + q(a.Command)
-	case a.Type == memory.Back, a.Type == memory.Home, a.Type == memory.Enter:
+	case a.Type == event.Back, a.Type == event.Home, a.Type == event.Enter:
 		return string(a.Type)
 	}
 	return a.String()

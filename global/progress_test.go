@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 )
 
 // TestProgressReadsForAPerson: an adjustment that leaves the plan as it was is not shown
@@ -14,32 +14,32 @@ import (
 func TestProgressReadsForAPerson(t *testing.T) {
 	var b strings.Builder
 	p := NewProgress(&b)
-	shop := memory.AppTask{App: "com.fairy.shop", Task: "Order a bubble tea"}
-	cal := memory.AppTask{App: "com.google.android.calendar", Task: "Add the delivery time"}
-	for _, e := range []memory.Event{
-		memory.GlobalPlanned{Tasks: []memory.AppTask{shop, cal}},
-		memory.Reflected{Step: 2, Result: "A", Reflection: "the menu is open"},
-		memory.Reflected{Step: 3, Result: "D"},
-		memory.Reflected{Step: 4, Result: "B", Reflection: "half way"},
-		memory.Reflected{Step: 5, Result: "C"},
-		memory.Planned{Step: 5, Subgoal: "Open the bubble tea"},
-		memory.ActionsDecided{Step: 5, Actions: []memory.Action{{Type: memory.Tap, Index: 4}, {Type: memory.Input, Index: 3, Text: "18:00"}}},
-		memory.ActionExecuted{Step: 5, Action: memory.Action{Type: memory.Tap, Index: 4}, Element: &memory.ElementRef{Label: "Bubble tea ¥15"}},
-		memory.ActionExecuted{Step: 5, Action: memory.Action{Type: memory.Input, Index: 3, Text: "18:00"}, Element: &memory.ElementRef{Label: "Time"}, Err: "the field is gone"},
-		memory.ActionGuarded{Step: 6, Action: memory.Action{Type: memory.Tap, Index: 14}, Category: "payment", Target: "Pay ¥15"},
-		memory.Planned{Step: 7, Subgoal: "Run the learned routine"},
-		memory.ActionExecuted{Step: 7, Action: memory.Action{Type: memory.Tap, Index: 2}, Element: &memory.ElementRef{Label: "加入购物车"}},
-		memory.ActionExecuted{Step: 8, Action: memory.Action{Type: memory.Back}},
-		memory.RoutineRan{Step: 7, Name: "Order a tea", Planned: 3, Replayed: 2, Stopped: "step 3 of 3: the page was not what it learned"},
-		memory.Planned{Step: 9, Subgoal: "Open the cart"},
-		memory.ActionsDecided{Step: 9, Actions: []memory.Action{{Type: memory.Navigate, Target: "Cart"}}},
-		memory.ActionExecuted{Step: 9, Action: memory.Action{Type: memory.Tap, Index: 13}, Element: &memory.ElementRef{Label: "购物车"}},
-		memory.TaskFinished{Index: 0, Outcome: memory.OutcomeDone, Steps: 1},
-		memory.GlobalPlanned{Tasks: []memory.AppTask{shop, cal}, Next: 1, Adjusted: true},
-		memory.TaskFinished{Index: 1, Outcome: memory.OutcomeDone, Steps: 4},
-		memory.GlobalPlanned{Tasks: []memory.AppTask{shop, cal, {App: "com.notes", Task: "Note it"}}, Next: 2, Adjusted: true},
+	shop := event.AppTask{App: "com.fairy.shop", Task: "Order a bubble tea"}
+	cal := event.AppTask{App: "com.google.android.calendar", Task: "Add the delivery time"}
+	for _, e := range []event.Event{
+		event.GlobalPlanned{Tasks: []event.AppTask{shop, cal}},
+		event.Reflected{Step: 2, Result: "A", Reflection: "the menu is open"},
+		event.Reflected{Step: 3, Result: "D"},
+		event.Reflected{Step: 4, Result: "B", Reflection: "half way"},
+		event.Reflected{Step: 5, Result: "C"},
+		event.Planned{Step: 5, Subgoal: "Open the bubble tea"},
+		event.ActionsDecided{Step: 5, Actions: []event.Action{{Type: event.Tap, Index: 4}, {Type: event.Input, Index: 3, Text: "18:00"}}},
+		event.ActionExecuted{Step: 5, Action: event.Action{Type: event.Tap, Index: 4}, Element: &event.ElementRef{Label: "Bubble tea ¥15"}},
+		event.ActionExecuted{Step: 5, Action: event.Action{Type: event.Input, Index: 3, Text: "18:00"}, Element: &event.ElementRef{Label: "Time"}, Err: "the field is gone"},
+		event.ActionGuarded{Step: 6, Action: event.Action{Type: event.Tap, Index: 14}, Category: "payment", Target: "Pay ¥15"},
+		event.Planned{Step: 7, Subgoal: "Run the learned routine"},
+		event.ActionExecuted{Step: 7, Action: event.Action{Type: event.Tap, Index: 2}, Element: &event.ElementRef{Label: "加入购物车"}},
+		event.ActionExecuted{Step: 8, Action: event.Action{Type: event.Back}},
+		event.RoutineRan{Step: 7, Name: "Order a tea", Planned: 3, Replayed: 2, Stopped: "step 3 of 3: the page was not what it learned"},
+		event.Planned{Step: 9, Subgoal: "Open the cart"},
+		event.ActionsDecided{Step: 9, Actions: []event.Action{{Type: event.Navigate, Target: "Cart"}}},
+		event.ActionExecuted{Step: 9, Action: event.Action{Type: event.Tap, Index: 13}, Element: &event.ElementRef{Label: "购物车"}},
+		event.TaskFinished{Index: 0, Outcome: event.OutcomeDone, Steps: 1},
+		event.GlobalPlanned{Tasks: []event.AppTask{shop, cal}, Next: 1, Adjusted: true},
+		event.TaskFinished{Index: 1, Outcome: event.OutcomeDone, Steps: 4},
+		event.GlobalPlanned{Tasks: []event.AppTask{shop, cal, {App: "com.notes", Task: "Note it"}}, Next: 2, Adjusted: true},
 	} {
-		p.Handle(memory.Record{Event: e})
+		p.Handle(event.Record{Event: e})
 	}
 	got := b.String()
 	for _, want := range []string{

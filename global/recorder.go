@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 )
 
 // The files of a run directory.
@@ -113,16 +113,16 @@ func (r *Recorder) fail(file string, err error) {
 
 // traceLine is one line of trace.jsonl.
 type traceLine struct {
-	Seq   int64        `json:"seq"`
-	Time  time.Time    `json:"time"`
-	Kind  string       `json:"kind"`
-	Image string       `json:"image,omitempty"`
-	Event memory.Event `json:"event"`
+	Seq   int64       `json:"seq"`
+	Time  time.Time   `json:"time"`
+	Kind  string      `json:"kind"`
+	Image string      `json:"image,omitempty"`
+	Event event.Event `json:"event"`
 }
 
 // Handle writes one event: its screenshot, if any, then its trace line. After a failed
 // write it writes nothing more (the summary still counts every event).
-func (r *Recorder) Handle(rec memory.Record) {
+func (r *Recorder) Handle(rec event.Record) {
 	r.tally.Handle(rec)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -130,7 +130,7 @@ func (r *Recorder) Handle(rec memory.Record) {
 		return
 	}
 	line := traceLine{Seq: rec.Seq, Time: rec.Time, Kind: rec.Event.Kind(), Event: rec.Event}
-	if sp, ok := rec.Event.(memory.ScreenPerceived); ok && len(sp.Marked) > 0 {
+	if sp, ok := rec.Event.(event.ScreenPerceived); ok && len(sp.Marked) > 0 {
 		ext := ".png"
 		if sp.MarkedMIME == "image/jpeg" {
 			ext = ".jpg"
@@ -154,7 +154,7 @@ func (r *Recorder) Handle(rec memory.Record) {
 		return
 	}
 	switch rec.Event.(type) {
-	case memory.StepStarted, memory.TaskFinished, memory.RunFinished:
+	case event.StepStarted, event.TaskFinished, event.RunFinished:
 		// A step boundary: what the run did so far survives a crash of the machine too.
 		if err := syncFile(r.f); err != nil {
 			r.fail(TraceFile, err)
@@ -187,7 +187,7 @@ func (r *Recorder) Summary() Summary {
 func (r *Recorder) summaryLocked() Summary {
 	s := r.tally.Summary()
 	if r.err != nil {
-		s.Outcome, s.Reason = memory.OutcomeFailed, r.err.Error()
+		s.Outcome, s.Reason = event.OutcomeFailed, r.err.Error()
 	}
 	return s
 }

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 )
 
 // needs skips a test that needs something of the machine (root, a Linux device), and
@@ -75,11 +75,11 @@ func fillDisk(t *testing.T, dir string) {
 
 // publish hands rec a run's first events, with the instruction padded to pad bytes.
 func publish(rec *Recorder, pad int) {
-	bus := memory.NewBus(func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) })
+	bus := event.NewBus(func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) })
 	bus.Subscribe(rec.Handle)
-	bus.Publish(memory.RunStarted{RunID: "r", Instruction: "Order a tea" + strings.Repeat(" please", pad/7)})
-	bus.Publish(memory.StepStarted{Step: 1, App: "com.fairy.shop"})
-	bus.Publish(memory.RunFinished{Outcome: memory.OutcomeDone, Reason: "ordered"})
+	bus.Publish(event.RunStarted{RunID: "r", Instruction: "Order a tea" + strings.Repeat(" please", pad/7)})
+	bus.Publish(event.StepStarted{Step: 1, App: "com.fairy.shop"})
+	bus.Publish(event.RunFinished{Outcome: event.OutcomeDone, Reason: "ordered"})
 }
 
 // leftovers lists the run directory's files other than the trace and the screenshots.
@@ -146,10 +146,10 @@ func TestRecorderStopsTheRunAtAFailedWrite(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(dir, SummaryFile)); err != nil || json.Unmarshal(b, &s) != nil {
 		t.Fatalf("summary.json: %v: %s", err, b)
 	}
-	if s.Outcome != memory.OutcomeFailed || s.Reason != rerr.Error() || s.Steps != 1 {
+	if s.Outcome != event.OutcomeFailed || s.Reason != rerr.Error() || s.Steps != 1 {
 		t.Errorf("summary outcome %s, reason %q, %d steps; want failed with the write", s.Outcome, s.Reason, s.Steps)
 	}
-	if got := rec.Summary(); got.Outcome != memory.OutcomeFailed || got.Reason != rerr.Error() {
+	if got := rec.Summary(); got.Outcome != event.OutcomeFailed || got.Reason != rerr.Error() {
 		t.Errorf("Summary() = %s %q", got.Outcome, got.Reason)
 	}
 }
@@ -165,15 +165,15 @@ func TestTraceIsWholeLinesOnAFullDisk(t *testing.T) {
 	}
 	ctx, cancel := rec.Context(t.Context())
 	defer cancel()
-	bus := memory.NewBus(nil)
+	bus := event.NewBus(nil)
 	bus.Subscribe(rec.Handle)
-	bus.Publish(memory.RunStarted{RunID: "r", Instruction: "Order a tea"})
-	bus.Publish(memory.StepStarted{Step: 1, App: "com.fairy.shop"})
+	bus.Publish(event.RunStarted{RunID: "r", Instruction: "Order a tea"})
+	bus.Publish(event.StepStarted{Step: 1, App: "com.fairy.shop"})
 	fillDisk(t, disk)
 	// Lines longer than a page: the first fills the trace's last page and then finds no
 	// room, a torn write.
 	for i := 0; ctx.Err() == nil && i < 10; i++ {
-		bus.Publish(memory.ScreenPerceived{Step: 1, Text: strings.Repeat("- [1] button \"支付\"\n", 400)})
+		bus.Publish(event.ScreenPerceived{Step: 1, Text: strings.Repeat("- [1] button \"支付\"\n", 400)})
 	}
 	if ctx.Err() == nil {
 		t.Fatal("the run was not stopped on a full disk")
@@ -254,7 +254,7 @@ func TestSummaryIsAtomic(t *testing.T) {
 			if rec.Written() {
 				t.Error("Written() after a failed summary write")
 			}
-			if s := rec.Summary(); s.Outcome != memory.OutcomeFailed || !strings.Contains(s.Reason, SummaryFile) {
+			if s := rec.Summary(); s.Outcome != event.OutcomeFailed || !strings.Contains(s.Reason, SummaryFile) {
 				t.Errorf("Summary() = %s %q, want failed with the summary's write", s.Outcome, s.Reason)
 			}
 			got, err := os.ReadFile(filepath.Join(dir, SummaryFile))
@@ -284,10 +284,10 @@ func TestTraceLinesAreWrittenAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rec.Close()
-	bus := memory.NewBus(nil)
+	bus := event.NewBus(nil)
 	bus.Subscribe(rec.Handle)
 	for i := 1; i <= 50; i++ {
-		bus.Publish(memory.Reflected{Step: i, Reflection: strings.Repeat("x", 300)})
+		bus.Publish(event.Reflected{Step: i, Reflection: strings.Repeat("x", 300)})
 		trace, err := os.ReadFile(filepath.Join(dir, TraceFile))
 		if err != nil {
 			t.Fatal(err)

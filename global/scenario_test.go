@@ -4,10 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/memory"
 )
 
 const dinner = "Add an event Dinner at 19:00 to my calendar"
@@ -25,7 +25,7 @@ func dinnerSaved(o outcome) bool {
 func TestKeyContextFlowsBetweenApps(t *testing.T) {
 	o := scenario{rules: "maps_to_messages.yaml", user: []interaction.Rule{{Pattern: `send`, Reply: "yes"}}}.
 		run(t, "Find the address of Blue Bottle Coffee in Maps and text it to Alice")
-	if o.err != nil || o.res.Outcome != memory.OutcomeDone {
+	if o.err != nil || o.res.Outcome != event.OutcomeDone {
 		t.Fatalf("run: %v, %+v", o.err, o.res)
 	}
 	const addr = "66 Mint St, San Francisco, CA 94103"
@@ -36,7 +36,7 @@ func TestKeyContextFlowsBetweenApps(t *testing.T) {
 	if !sent {
 		t.Errorf("no message to Alice Chen with %q: %+v", addr, o.phone.Messages())
 	}
-	started := eventsOf[memory.AppTaskStarted](o)
+	started := eventsOf[event.AppTaskStarted](o)
 	if len(started) != 2 || len(started[1].Context) == 0 || started[1].Context[0].Value != addr {
 		t.Errorf("the Messages task did not receive the address as key context: %+v", started)
 	}
@@ -44,7 +44,7 @@ func TestKeyContextFlowsBetweenApps(t *testing.T) {
 	if len(o.asked) != 1 || !strings.Contains(o.asked[0].Question.Text, "Send SMS") {
 		t.Errorf("questions = %+v, want one about sending", o.asked)
 	}
-	if g := eventsOf[memory.ActionGuarded](o); len(g) != 1 || g[0].Category != "send" {
+	if g := eventsOf[event.ActionGuarded](o); len(g) != 1 || g[0].Category != "send" {
 		t.Errorf("guarded = %+v", g)
 	}
 }
@@ -54,7 +54,7 @@ func TestGuardStopsPaymentAndNoEndsUnpaid(t *testing.T) {
 		{Pattern: `提交订单`, Reply: "yes"},
 		{Pattern: `支付`, Reply: "no"},
 	}}.run(t, "Buy a bubble tea in the shop")
-	if o.err != nil || o.res.Outcome != memory.OutcomeRefused {
+	if o.err != nil || o.res.Outcome != event.OutcomeRefused {
 		t.Fatalf("outcome %+v (%v), want refused", o.res, o.err)
 	}
 	orders := o.phone.Orders()
@@ -62,13 +62,13 @@ func TestGuardStopsPaymentAndNoEndsUnpaid(t *testing.T) {
 		t.Errorf("orders = %+v, want one unpaid order", orders)
 	}
 	var paymentHeld bool
-	for _, g := range eventsOf[memory.ActionGuarded](o) {
+	for _, g := range eventsOf[event.ActionGuarded](o) {
 		paymentHeld = paymentHeld || (g.Category == "payment" && g.Target == "支付")
 	}
 	if !paymentHeld {
-		t.Errorf("the guard did not hold back the tap on 支付: %+v", eventsOf[memory.ActionGuarded](o))
+		t.Errorf("the guard did not hold back the tap on 支付: %+v", eventsOf[event.ActionGuarded](o))
 	}
-	for _, e := range eventsOf[memory.ActionExecuted](o) {
+	for _, e := range eventsOf[event.ActionExecuted](o) {
 		if e.Element != nil && e.Element.Label == "支付" {
 			t.Errorf("支付 was tapped: %+v", e)
 		}
@@ -87,14 +87,14 @@ func TestOutOfRangeIndexIsReasked(t *testing.T) {
 	o := scenario{rules: "calendar.yaml", extra: []scripted.Rule{
 		decider("Create a new event", 1, `{"thought":"","actions":[{"type":"Tap","index":99}],"expect":""}`),
 	}}.run(t, dinner)
-	if o.res.Outcome != memory.OutcomeDone || !dinnerSaved(o) {
+	if o.res.Outcome != event.OutcomeDone || !dinnerSaved(o) {
 		t.Fatalf("outcome %+v (%v); events %+v", o.res, o.err, o.phone.Events())
 	}
-	rej := eventsOf[memory.ActionRejected](o)
+	rej := eventsOf[event.ActionRejected](o)
 	if len(rej) != 1 || rej[0].Action.Index != 99 || !strings.Contains(rej[0].Reason, "not on the current screen") {
 		t.Errorf("rejected = %+v", rej)
 	}
-	for _, e := range eventsOf[memory.ActionExecuted](o) {
+	for _, e := range eventsOf[event.ActionExecuted](o) {
 		if e.Action.Index == 99 {
 			t.Errorf("index 99 was executed: %+v", e)
 		}
@@ -107,11 +107,11 @@ func TestThreeFailuresForceFullReplan(t *testing.T) {
 			Answer: `{"result":"D","reflection":"nothing changed","progress":"","plan":["Wait for the form"],"subgoal":"Wait for the form","routine":{"name":"","args":[]},"interaction":0,"reason":""}`},
 		decider("Wait for the form", 0, `{"thought":"","actions":[{"type":"Wait","seconds":0.01}],"expect":""}`),
 	}}.run(t, dinner)
-	if o.res.Outcome != memory.OutcomeDone || !dinnerSaved(o) {
+	if o.res.Outcome != event.OutcomeDone || !dinnerSaved(o) {
 		t.Fatalf("outcome %+v (%v)", o.res, o.err)
 	}
 	var full int
-	for _, p := range eventsOf[memory.Planned](o) {
+	for _, p := range eventsOf[event.Planned](o) {
 		if p.Full {
 			full++
 		}
@@ -125,14 +125,14 @@ func TestDeciderNeedInteractionAsks(t *testing.T) {
 	o := scenario{rules: "calendar.yaml", user: []interaction.Rule{{Pattern: `title`, Reply: "Call it Dinner"}}, extra: []scripted.Rule{
 		decider("Enter the title", 1, `{"thought":"","actions":[{"type":"NeedInteraction","reason":"Which title should the event have?"}],"expect":""}`),
 	}}.run(t, dinner)
-	if o.res.Outcome != memory.OutcomeDone || !dinnerSaved(o) {
+	if o.res.Outcome != event.OutcomeDone || !dinnerSaved(o) {
 		t.Fatalf("outcome %+v (%v)", o.res, o.err)
 	}
-	asked := eventsOf[memory.InteractionAsked](o)
+	asked := eventsOf[event.InteractionAsked](o)
 	if len(asked) != 1 || asked[0].Type != 4 || asked[0].Question != "Which title should the event have?" {
 		t.Errorf("asked = %+v, want one open question with the decider's reason", asked)
 	}
-	ins := eventsOf[memory.InteractionEnded](o)
+	ins := eventsOf[event.InteractionEnded](o)
 	if len(ins) != 1 || !strings.Contains(ins[0].Summary, "Call it Dinner") {
 		t.Errorf("interaction ended = %+v", ins)
 	}
@@ -143,11 +143,11 @@ func TestLoopIsBroken(t *testing.T) {
 		{Name: "save too early", Role: "replanner", Match: scripted.Patterns{`\[\d+\] input "Add title" id=title`},
 			Answer: `{"result":"B","reflection":"","progress":"","plan":["Save the event"],"subgoal":"Save the event","routine":{"name":"","args":[]},"interaction":0,"reason":""}`},
 	}}.run(t, dinner)
-	if o.res.Outcome != memory.OutcomeFailed || !strings.Contains(o.res.Reason, "loop") {
+	if o.res.Outcome != event.OutcomeFailed || !strings.Contains(o.res.Reason, "loop") {
 		t.Fatalf("outcome %+v (%v), want failed in a loop", o.res, o.err)
 	}
 	var remedies []string
-	for _, l := range eventsOf[memory.LoopBroken](o) {
+	for _, l := range eventsOf[event.LoopBroken](o) {
 		remedies = append(remedies, l.Remedy)
 	}
 	if strings.Join(remedies, ",") != "back,replan,fail" {
@@ -170,10 +170,10 @@ func TestBudgetsEndTheTask(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			o := scenario{rules: "calendar.yaml", limits: tc.limits}.run(t, dinner)
-			if o.res.Outcome != memory.OutcomeFailed || !strings.Contains(o.res.Reason, tc.reason) {
+			if o.res.Outcome != event.OutcomeFailed || !strings.Contains(o.res.Reason, tc.reason) {
 				t.Errorf("outcome %+v (%v), want failed with %q", o.res, o.err, tc.reason)
 			}
-			if o.sum.Outcome != memory.OutcomeFailed || !strings.Contains(o.sum.Reason, tc.reason) {
+			if o.sum.Outcome != event.OutcomeFailed || !strings.Contains(o.sum.Reason, tc.reason) {
 				t.Errorf("summary outcome %s reason %q", o.sum.Outcome, o.sum.Reason)
 			}
 		})
@@ -184,10 +184,10 @@ func TestFinishCheckCatchesPrematureFinish(t *testing.T) {
 	o := scenario{rules: "calendar.yaml", extra: []scripted.Rule{
 		decider("Enter the title", 1, `{"thought":"looks done","actions":[{"type":"Finish","text":"Done"}],"expect":""}`),
 	}}.run(t, dinner)
-	if o.res.Outcome != memory.OutcomeDone || !dinnerSaved(o) {
+	if o.res.Outcome != event.OutcomeDone || !dinnerSaved(o) {
 		t.Fatalf("outcome %+v (%v)", o.res, o.err)
 	}
-	checks := eventsOf[memory.FinishChecked](o)
+	checks := eventsOf[event.FinishChecked](o)
 	if len(checks) != 2 || checks[0].Passed || !checks[1].Passed {
 		t.Errorf("finish checks = %+v, want a failed one, then a passed one", checks)
 	}
@@ -195,7 +195,7 @@ func TestFinishCheckCatchesPrematureFinish(t *testing.T) {
 
 func TestCalendarScriptRunsClean(t *testing.T) {
 	o := scenario{rules: "calendar.yaml"}.run(t, dinner)
-	if o.err != nil || o.res.Outcome != memory.OutcomeDone || !dinnerSaved(o) {
+	if o.err != nil || o.res.Outcome != event.OutcomeDone || !dinnerSaved(o) {
 		t.Fatalf("outcome %+v (%v)", o.res, o.err)
 	}
 	if o.sum.CriticalCallsPerStep > 2 {

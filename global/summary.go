@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 )
 
 // SummarySchema is the version of summary.json's schema.
@@ -40,7 +40,7 @@ type Summary struct {
 	Schema               int            `json:"schema"`
 	RunID                string         `json:"run_id"`
 	Instruction          string         `json:"instruction"`
-	Outcome              memory.Outcome `json:"outcome"`
+	Outcome              event.Outcome  `json:"outcome"`
 	Reason               string         `json:"reason"`
 	Answer               string         `json:"answer,omitempty"`
 	Steps                int            `json:"steps"`
@@ -64,12 +64,12 @@ type Summary struct {
 
 // TaskSummary is one app task in summary.json.
 type TaskSummary struct {
-	Index   int            `json:"index"`
-	App     string         `json:"app"`
-	Task    string         `json:"task"`
-	Outcome memory.Outcome `json:"outcome"`
-	Reason  string         `json:"reason,omitempty"`
-	Steps   int            `json:"steps"`
+	Index   int           `json:"index"`
+	App     string        `json:"app"`
+	Task    string        `json:"task"`
+	Outcome event.Outcome `json:"outcome"`
+	Reason  string        `json:"reason,omitempty"`
+	Steps   int           `json:"steps"`
 }
 
 // Tally adds up a run's events into a Summary. It is what the Recorder writes and what
@@ -80,7 +80,7 @@ type Tally struct {
 	inStep      bool
 	stepCalls   int
 	started     bool
-	lastStarted memory.AppTaskStarted
+	lastStarted event.AppTaskStarted
 }
 
 // NewTally returns an empty tally.
@@ -89,15 +89,15 @@ func NewTally() *Tally {
 }
 
 // Handle counts one event.
-func (t *Tally) Handle(r memory.Record) {
+func (t *Tally) Handle(r event.Record) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := &t.s
 	switch e := r.Event.(type) {
-	case memory.RunStarted:
+	case event.RunStarted:
 		s.RunID, s.Instruction, s.Started = e.RunID, e.Instruction, r.Time
 		t.started = true
-	case memory.AppTaskStarted:
+	case event.AppTaskStarted:
 		t.lastStarted = e
 		if !t.started {
 			s.Started, t.started = r.Time, true
@@ -105,10 +105,10 @@ func (t *Tally) Handle(r memory.Record) {
 				s.Instruction = e.Instruction
 			}
 		}
-	case memory.StepStarted:
+	case event.StepStarted:
 		s.Steps++
 		t.inStep = true
-	case memory.ModelCalled:
+	case event.ModelCalled:
 		s.ModelCalls++
 		s.ModelCallsByRole[e.Role]++
 		s.PromptTokens += e.PromptTokens
@@ -120,23 +120,23 @@ func (t *Tally) Handle(r memory.Record) {
 				t.stepCalls++
 			}
 		}
-	case memory.KnowledgeServed, memory.Navigated, memory.Learned, memory.Reflected, memory.RoutineRan, memory.ContextRead:
+	case event.KnowledgeServed, event.Navigated, event.Learned, event.Reflected, event.RoutineRan, event.ContextRead:
 		s.Knowledge.add(e)
-	case memory.ModelErrorInjected:
+	case event.ModelErrorInjected:
 		if s.InjectedErrors == nil {
 			s.InjectedErrors = map[string]int{}
 		}
 		s.InjectedErrors[e.Error]++
-	case memory.InteractionAsked:
+	case event.InteractionAsked:
 		s.Questions = append(s.Questions, e.Question)
-	case memory.InteractionEnded:
+	case event.InteractionEnded:
 		s.Interactions++
-	case memory.TaskFinished:
+	case event.TaskFinished:
 		t.inStep = false
 		s.Tasks = append(s.Tasks, TaskSummary{Index: e.Index, App: e.App, Task: t.lastStarted.Task.Task, Outcome: e.Outcome, Reason: e.Reason, Steps: e.Steps})
 		// A lone app task run without a Global Task Manager ends the run with it.
 		s.Outcome, s.Reason, s.Answer, s.Finished = e.Outcome, e.Reason, e.Answer, r.Time
-	case memory.RunFinished:
+	case event.RunFinished:
 		s.Outcome, s.Reason, s.Finished = e.Outcome, e.Reason, r.Time
 		if e.Answer != "" {
 			s.Answer = e.Answer

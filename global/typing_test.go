@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -94,9 +94,9 @@ func screenAfterConsent(t *testing.T, o outcome) string {
 	ended := false
 	for _, r := range o.events {
 		switch e := r.Event.(type) {
-		case memory.InteractionEnded:
+		case event.InteractionEnded:
 			ended = true
-		case memory.ScreenPerceived:
+		case event.ScreenPerceived:
 			if ended {
 				return e.Text
 			}
@@ -113,13 +113,13 @@ func screenAfterConsent(t *testing.T, o outcome) string {
 func TestHeldSendRereadsTheScreen(t *testing.T) {
 	o := scenario{script: typingRules, user: []interaction.Rule{{Pattern: `Send`, Reply: "yes"}}}.
 		run(t, "Text Alice: "+typedMessage)
-	if o.err != nil || o.res.Outcome != memory.OutcomeDone {
+	if o.err != nil || o.res.Outcome != event.OutcomeDone {
 		t.Fatalf("run: %v, %+v", o.err, o.res)
 	}
 	if got := sentTexts(t, o); len(got) != 1 || got[0] != typedMessage {
 		t.Errorf("sent %q, want exactly [%q]", got, typedMessage)
 	}
-	if g := eventsOf[memory.ActionGuarded](o); len(g) != 1 || g[0].Category != "send" || g[0].Target != "Send SMS" {
+	if g := eventsOf[event.ActionGuarded](o); len(g) != 1 || g[0].Category != "send" || g[0].Target != "Send SMS" {
 		t.Errorf("guarded = %+v, want one hold of Send SMS", g)
 	}
 	if s := screenAfterConsent(t, o); !strings.Contains(s, `input "`+typedMessage+`" id=compose_message_text`) {
@@ -138,7 +138,7 @@ func TestClearInBatchEmptiesTheField(t *testing.T) {
 				`{"type":"Clear","index":{{index "compose_message_text"}}},` +
 				`{"type":"Input","index":{{index "compose_message_text"}},"text":"` + typedMessage + `"},{"type":"Tap","index":{{index "Send SMS"}}}],"expect":""}`},
 	}}.run(t, "Text Alice: "+typedMessage)
-	if o.err != nil || o.res.Outcome != memory.OutcomeDone {
+	if o.err != nil || o.res.Outcome != event.OutcomeDone {
 		t.Fatalf("run: %v, %+v", o.err, o.res)
 	}
 	if s := screenAfterConsent(t, o); !strings.Contains(s, `input "`+typedMessage+`" id=compose_message_text`) {

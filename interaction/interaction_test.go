@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/prompts"
@@ -41,10 +42,10 @@ func newInteractor(t *testing.T, model *fakeModel, d Dialoger) (*Interactor, *me
 	if err != nil {
 		t.Fatal(err)
 	}
-	bus := memory.NewBus(nil)
+	bus := event.NewBus(nil)
 	mem := memory.NewManager()
 	mem.Attach(bus)
-	bus.Publish(memory.AppTaskStarted{Instruction: "order a bubble tea", Task: memory.AppTask{App: "shop", Task: "order a bubble tea"}})
+	bus.Publish(event.AppTaskStarted{Instruction: "order a bubble tea", Task: event.AppTask{App: "shop", Task: "order a bubble tea"}})
 	it, err := New(Config{Model: model, Dialoger: d, Memory: mem, Prompts: ps, Bus: bus})
 	if err != nil {
 		t.Fatal(err)

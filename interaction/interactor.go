@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/prompts"
@@ -22,7 +23,7 @@ type Model interface {
 // Memory is what the interactor reads from the short-term memory manager.
 type Memory interface {
 	Overall() string
-	Task() memory.AppTask
+	Task() event.AppTask
 	Instructions() []memory.Instruction
 	Turns() []memory.Turn
 }
@@ -36,7 +37,7 @@ type Config struct {
 	Dialoger Dialoger     // required
 	Memory   Memory       // required
 	Prompts  *prompts.Set // required
-	Bus      *memory.Bus  // events go here; nil drops them
+	Bus      *event.Bus   // events go here; nil drops them
 	MaxTurns int          // questions per interaction; 0: DefaultMaxTurns
 	Logger   *slog.Logger // nil: discard
 }
@@ -86,9 +87,9 @@ type Need struct {
 
 // Result is how an interaction ended.
 type Result struct {
-	Settled bool            // the answers settled the need
-	Summary string          // pushed onto the instruction stack
-	Consent *memory.Consent // for types 1 and 2: granted or refused
+	Settled bool           // the answers settled the need
+	Summary string         // pushed onto the instruction stack
+	Consent *event.Consent // for types 1 and 2: granted or refused
 	Turns   int
 	Answer  string // the person's last answer
 }
@@ -145,7 +146,7 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 				}
 			}
 		}
-		it.cfg.Bus.Publish(memory.InteractionAsked{Step: need.Step, Type: need.Type, Question: q.Text, Options: q.Options})
+		it.cfg.Bus.Publish(event.InteractionAsked{Step: need.Step, Type: need.Type, Question: q.Text, Options: q.Options})
 		reply, err := it.cfg.Dialoger.Ask(ctx, q)
 		if err != nil {
 			it.end(need, Result{Turns: turns})
@@ -153,12 +154,12 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 		}
 		turns++
 		lastAnswer = reply
-		it.cfg.Bus.Publish(memory.InteractionAnswered{Step: need.Step, Answer: reply})
+		it.cfg.Bus.Publish(event.InteractionAnswered{Step: need.Step, Answer: reply})
 		// A plain "no" to a consent question ends it at once, whatever a model would make of it.
 		if need.Type <= 2 {
 			if granted, clear := yesNo(reply); clear && !granted {
 				res := Result{Settled: true, Turns: turns, Answer: reply, Summary: fmt.Sprintf("The person refused: %s.", need.Reason),
-					Consent: &memory.Consent{Granted: false, Category: need.Category, Action: need.Action, Subject: need.Subject, Specifics: need.Specifics}}
+					Consent: &event.Consent{Granted: false, Category: need.Category, Action: need.Action, Subject: need.Subject, Specifics: need.Specifics}}
 				it.end(need, res)
 				return res, nil
 			}
@@ -201,13 +202,13 @@ func (it *Interactor) settle(need Need, a prompts.InteractorAnswer, lastAnswer s
 			}
 			granted = false // no clear yes is no consent
 		}
-		res.Consent = &memory.Consent{Granted: granted, Category: need.Category, Action: need.Action, Subject: need.Subject, Specifics: need.Specifics}
+		res.Consent = &event.Consent{Granted: granted, Category: need.Category, Action: need.Action, Subject: need.Subject, Specifics: need.Specifics}
 	}
 	return res, true
 }
 
 func (it *Interactor) end(need Need, r Result) {
-	it.cfg.Bus.Publish(memory.InteractionEnded{Step: need.Step, Settled: r.Settled, Summary: r.Summary, Consent: r.Consent,
+	it.cfg.Bus.Publish(event.InteractionEnded{Step: need.Step, Settled: r.Settled, Summary: r.Summary, Consent: r.Consent,
 		Turns: r.Turns, Subgoal: need.Subgoal, Category: need.Category})
 }
 

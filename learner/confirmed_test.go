@@ -3,8 +3,8 @@ package learner_test
 import (
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/learner"
-	"github.com/fairy-go/fairy/memory"
 )
 
 const msgApp = "com.example.messages"
@@ -26,28 +26,28 @@ func sendRun(t *testing.T, s *learner.Session, wrong, refused bool) {
 	task := "Send Alice a message saying: see you at 7"
 	r := startRun(t, s, "run", task, msgApp, task)
 	r.see(mList, "", "Pick the right Alice")
-	r.bus.Publish(memory.InteractionAsked{Step: r.step, Type: 3, Question: "Which Alice?", Options: []string{"Alice Chen", "Alice Wong"}})
-	r.bus.Publish(memory.InteractionAnswered{Step: r.step, Answer: "Alice Chen"})
-	r.bus.Publish(memory.InteractionEnded{Step: r.step, Settled: true, Summary: "Alice Chen"})
+	r.bus.Publish(event.InteractionAsked{Step: r.step, Type: 3, Question: "Which Alice?", Options: []string{"Alice Chen", "Alice Wong"}})
+	r.bus.Publish(event.InteractionAnswered{Step: r.step, Answer: "Alice Chen"})
+	r.bus.Publish(event.InteractionEnded{Step: r.step, Settled: true, Summary: "Alice Chen"})
 	label := "Alice Chen"
 	if wrong {
 		label = "Alice Wong"
 	}
 	r.do("m-list", tap(2, label, msgApp+":id/row", "android.widget.LinearLayout"))
 	r.see(mConv, "A", "Write the message")
-	r.do("m-conv", act{a: memory.Action{Type: memory.Input, Index: 2, Text: "see you at 7"}, el: &memory.ElementRef{Label: "Text message", ResourceID: msgApp + ":id/compose", Class: "android.widget.EditText"}})
+	r.do("m-conv", act{a: event.Action{Type: event.Input, Index: 2, Text: "see you at 7"}, el: &event.ElementRef{Label: "Text message", ResourceID: msgApp + ":id/compose", Class: "android.widget.EditText"}})
 	// A tap on Navigate up that left the page where it was: no detour, and the typed text stays a step.
 	r.see(mConv, "A", "Send the message")
 	r.do("m-conv", tap(1, "Navigate up", "", "android.widget.ImageButton"))
 	r.see(mConv, "D", "Send the message")
 	if refused {
-		r.bus.Publish(memory.InteractionAsked{Step: r.step, Type: 2, Question: `tap "Send SMS" (send) — to: Alice Wong`})
-		r.bus.Publish(memory.InteractionAnswered{Step: r.step, Answer: "No — I meant Alice Chen."})
-		r.bus.Publish(memory.InteractionEnded{Step: r.step, Settled: true, Consent: &memory.Consent{Granted: false, Category: "send"}})
+		r.bus.Publish(event.InteractionAsked{Step: r.step, Type: 2, Question: `tap "Send SMS" (send) — to: Alice Wong`})
+		r.bus.Publish(event.InteractionAnswered{Step: r.step, Answer: "No — I meant Alice Chen."})
+		r.bus.Publish(event.InteractionEnded{Step: r.step, Settled: true, Consent: &event.Consent{Granted: false, Category: "send"}})
 	}
-	r.do("m-conv", act{a: memory.Action{Type: memory.Tap, Index: 3}, el: &memory.ElementRef{Label: "Send SMS", ResourceID: msgApp + ":id/send", Class: "android.widget.ImageButton"}, consent: "send"})
+	r.do("m-conv", act{a: event.Action{Type: event.Tap, Index: 3}, el: &event.ElementRef{Label: "Send SMS", ResourceID: msgApp + ":id/send", Class: "android.widget.ImageButton"}, consent: "send"})
 	r.see(mConv, "A", "Finished")
-	r.finish(memory.OutcomeDone, "")
+	r.finish(event.OutcomeDone, "")
 }
 
 // TestRoutineOnlyFromConfirmedRuns: a routine is learned from a run that did what the
@@ -110,11 +110,11 @@ func TestRoutineDemotedByRefusal(t *testing.T) {
 	s2 := l.Start("", "")
 	r := startRun(t, s2, "run2", task, msgApp, task)
 	r.see(mList, "", "Run the routine")
-	r.bus.Publish(memory.RoutineRan{Step: r.step, App: msgApp, ID: offers[0].ID, Name: task, Planned: 3, Replayed: 2, Stopped: "consent", Held: true})
-	r.bus.Publish(memory.InteractionAsked{Step: r.step, Type: 2, Question: `tap "Send SMS" (send) — to: Alice Wong`})
-	r.bus.Publish(memory.InteractionAnswered{Step: r.step, Answer: "No — I meant Alice Chen."})
-	r.bus.Publish(memory.InteractionEnded{Step: r.step, Settled: true, Consent: &memory.Consent{Granted: false, Category: "send"}})
-	r.finish(memory.OutcomeRefused, "refused")
+	r.bus.Publish(event.RoutineRan{Step: r.step, App: msgApp, ID: offers[0].ID, Name: task, Planned: 3, Replayed: 2, Stopped: "consent", Held: true})
+	r.bus.Publish(event.InteractionAsked{Step: r.step, Type: 2, Question: `tap "Send SMS" (send) — to: Alice Wong`})
+	r.bus.Publish(event.InteractionAnswered{Step: r.step, Answer: "No — I meant Alice Chen."})
+	r.bus.Publish(event.InteractionEnded{Step: r.step, Settled: true, Consent: &event.Consent{Granted: false, Category: "send"}})
+	r.finish(event.OutcomeRefused, "refused")
 	rs, err := st.Routines(msgApp)
 	if err != nil || len(rs) != 1 || rs[0].Demoted != 1 {
 		t.Fatalf("routines = %+v, %v; want one demoted once", rs, err)

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/prompts"
 )
 
@@ -84,7 +84,7 @@ func (s *Session) learnTask(ctx context.Context, t *taskTrace, runID, instructio
 		s.mu.Unlock()
 	}
 	s.mu.Lock()
-	done, surprised, routined := t.outcome == memory.OutcomeDone, t.surprised(), t.routined
+	done, surprised, routined := t.outcome == event.OutcomeDone, t.surprised(), t.routined
 	// A routine is learned only from a trajectory the run confirmed: done, its finish
 	// check passed, and nothing the person contradicted.
 	confirmed := done && !t.contradicted() && !t.checkFailed
@@ -115,7 +115,7 @@ func (s *Session) learnTask(ctx context.Context, t *taskTrace, runID, instructio
 		return nil
 	}
 	s.mu.Lock()
-	empty := len(t.steps) == 0 && t.outcome == memory.OutcomeStopped
+	empty := len(t.steps) == 0 && t.outcome == event.OutcomeStopped
 	if empty {
 		t.learned = true // nothing happened: nothing to learn
 	}
@@ -141,9 +141,9 @@ func (s *Session) learnTask(ctx context.Context, t *taskTrace, runID, instructio
 func (s *Session) countUses(t *taskTrace, served []knowledge.Trick) (int, error) {
 	var success bool
 	switch t.outcome {
-	case memory.OutcomeDone:
+	case event.OutcomeDone:
 		success = true
-	case memory.OutcomeFailed:
+	case event.OutcomeFailed:
 	default:
 		return 0, nil // stopped or refused: no evidence either way
 	}
@@ -286,11 +286,11 @@ func (s *Session) store(t *taskTrace, runID, instruction string, served []knowle
 }
 
 // outcomeName is the provenance name of a task outcome.
-func outcomeName(o memory.Outcome) string {
+func outcomeName(o event.Outcome) string {
 	switch o {
-	case memory.OutcomeDone:
+	case event.OutcomeDone:
 		return "success"
-	case memory.OutcomeFailed:
+	case event.OutcomeFailed:
 		return "failure"
 	}
 	return string(o)
@@ -302,7 +302,7 @@ func (s *Session) learnerData(t *taskTrace, instruction string, served []knowled
 	if instruction == "" {
 		instruction = t.instruction
 	}
-	d := prompts.LearnerData{Instruction: instruction, Task: memory.AppTask{App: t.app, Task: t.task},
+	d := prompts.LearnerData{Instruction: instruction, Task: event.AppTask{App: t.app, Task: t.task},
 		Outcome: t.outcome, Reason: t.reason, Steps: t.nsteps,
 		Interactions: slices.Clone(t.interactions), Recoveries: slices.Clone(t.recoveries)}
 	for _, tr := range served {

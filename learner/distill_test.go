@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/learner"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/prompts"
 )
 
@@ -34,7 +34,7 @@ func TestLearnStoresTricksWithProvenance(t *testing.T) {
 	model, srv := scriptedModel(t, learnRules)
 	l := newLearner(t, st, model)
 	s := l.Start("", "")
-	settingsRun(t, s, memory.OutcomeDone)
+	settingsRun(t, s, event.OutcomeDone)
 
 	rep, err := s.Learn(t.Context())
 	if err != nil {
@@ -96,7 +96,7 @@ func TestLearnMergesNearDuplicates(t *testing.T) {
 	model, _ := scriptedModel(t, learnRules)
 	l := newLearner(t, st, model)
 	s := l.Start("", "")
-	settingsRun(t, s, memory.OutcomeDone)
+	settingsRun(t, s, event.OutcomeDone)
 	rep, err := s.Learn(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +147,7 @@ rules:
 	r.see(mainPage, "", "Open Sound")
 	r.do("s-main", tap(2, "Sound", settingsApp+":id/sound", "android.widget.LinearLayout"))
 	r.see(screen{settingsApp, ".Sound", "s-sound", `- "Sound"`}, "C", "Go back")
-	r.finish(memory.OutcomeFailed, "no dark theme under Sound")
+	r.finish(event.OutcomeFailed, "no dark theme under Sound")
 
 	rep, err := s.Learn(t.Context())
 	if err != nil {
@@ -207,7 +207,7 @@ rules:
 			if _, err := s.Tricks(t.Context(), settingsApp, "action", "display", 3); err != nil {
 				t.Fatal(err)
 			}
-			settingsRun(t, s, memory.OutcomeDone)
+			settingsRun(t, s, event.OutcomeDone)
 			rep, err := s.Learn(t.Context())
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("Learn error = %v, want %v", err, tc.want)
@@ -245,7 +245,7 @@ func TestLearnOnClosedStore(t *testing.T) {
 	model, srv := scriptedModel(t, learnRules)
 	l := newLearner(t, st, model)
 	s := l.Start("", "")
-	settingsRun(t, s, memory.OutcomeDone)
+	settingsRun(t, s, event.OutcomeDone)
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -273,16 +273,16 @@ func TestLearnPromptShowsTheInteractions(t *testing.T) {
 	s := l.Start("", "")
 	r := startRun(t, s, "run-1", "Message Alice", "com.example.chat", "Message Alice")
 	r.see(screen{"com.example.chat", ".Contacts", "c-list", `- [1] item "Alice Chen"` + "\n" + `- [2] item "Alice Wong"`}, "", "Pick the right Alice")
-	r.bus.Publish(memory.InteractionAsked{Step: 1, Type: 3, Question: "Which Alice?", Options: []string{"Alice Chen", "Alice Wong"}})
-	r.bus.Publish(memory.InteractionAnswered{Step: 1, Answer: "Alice Chen"})
-	r.bus.Publish(memory.InteractionEnded{Step: 1, Settled: true, Summary: "The person means Alice Chen.", Turns: 1, Subgoal: "Pick the right Alice"})
+	r.bus.Publish(event.InteractionAsked{Step: 1, Type: 3, Question: "Which Alice?", Options: []string{"Alice Chen", "Alice Wong"}})
+	r.bus.Publish(event.InteractionAnswered{Step: 1, Answer: "Alice Chen"})
+	r.bus.Publish(event.InteractionEnded{Step: 1, Settled: true, Summary: "The person means Alice Chen.", Turns: 1, Subgoal: "Pick the right Alice"})
 	r.do("c-list", tap(1, "Alice Chen", "", "android.widget.TextView"))
 	r.see(screen{"com.example.chat", ".Chat", "c-chat", `- [1] button "Send"`}, "A", "Send")
-	r.bus.Publish(memory.InteractionAsked{Step: 2, Type: 2, Question: "Send the message to Alice Chen?"})
-	r.bus.Publish(memory.InteractionAnswered{Step: 2, Answer: "yes"})
-	r.bus.Publish(memory.InteractionEnded{Step: 2, Settled: true, Summary: "The person allows sending.", Turns: 1,
-		Consent: &memory.Consent{Granted: true, Category: "message"}})
-	r.finish(memory.OutcomeDone, "sent")
+	r.bus.Publish(event.InteractionAsked{Step: 2, Type: 2, Question: "Send the message to Alice Chen?"})
+	r.bus.Publish(event.InteractionAnswered{Step: 2, Answer: "yes"})
+	r.bus.Publish(event.InteractionEnded{Step: 2, Settled: true, Summary: "The person allows sending.", Turns: 1,
+		Consent: &event.Consent{Granted: true, Category: "message"}})
+	r.finish(event.OutcomeDone, "sent")
 	if _, err := s.Learn(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -319,9 +319,9 @@ func TestLearnPromptKeepsTheLatestSteps(t *testing.T) {
 	r := startRun(t, s, "run-1", "Turn on the dark theme", settingsApp, "Turn on the dark theme")
 	for i := range 30 {
 		r.see(mainPage, "D", fmt.Sprintf("Try number %d", i+1))
-		r.do("s-main", act{a: memory.Action{Type: memory.Swipe, Direction: "up"}})
+		r.do("s-main", act{a: event.Action{Type: event.Swipe, Direction: "up"}})
 	}
-	r.finish(memory.OutcomeFailed, "gave up")
+	r.finish(event.OutcomeFailed, "gave up")
 	if _, err := s.Learn(t.Context()); err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@
 // # During a run: the App Map, no model
 //
 // Learner.Start gives a Session for the run; Session.Attach subscribes it to the run's
-// memory.Bus. At each ScreenPerceived it writes, in one knowledge transaction, the page
+// event.Bus. At each ScreenPerceived it writes, in one knowledge transaction, the page
 // (activity + signature, a short description and representative elements taken from the
 // screen's text form) and the transitions of the actions executed on the step before
 // (ActionExecuted): the target element named by resource-id, label and class — never by

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // Side effects. A transition that changed the app's state is recorded with
@@ -37,7 +37,7 @@ const (
 // after, is a side effect; "" when it is none. origin is the key of the page before was
 // opened from, when originKnown; typed says text was typed before a in its batch (what
 // changed then is the answer to it: search results, not a state change).
-func sideEffectOf(k knowledge.Action, a memory.ActionExecuted, before, after observation, origin string, originKnown, typed bool) string {
+func sideEffectOf(k knowledge.Action, a event.ActionExecuted, before, after observation, origin string, originKnown, typed bool) string {
 	if k.Kind != knowledge.ActionTap && k.Kind != knowledge.ActionLongPress {
 		if a.Consent != "" && k.Kind == knowledge.ActionEnter {
 			return EffectSensitive // a submit the guard held (a message sent with Enter)
@@ -62,7 +62,7 @@ func sideEffectOf(k knowledge.Action, a memory.ActionExecuted, before, after obs
 }
 
 // checkableClass reports a switch, toggle, checkbox or radio button by its Android class.
-func checkableClass(el *memory.ElementRef) bool {
+func checkableClass(el *event.ElementRef) bool {
 	if el == nil {
 		return false
 	}
@@ -134,7 +134,7 @@ var sensitiveWords = regexp.MustCompile(`(?i)\b(send|send now|delete|remove|eras
 
 // sensitiveLabel reports an element whose label or resource id says it sends, deletes,
 // pays or orders.
-func sensitiveLabel(el *memory.ElementRef) bool {
+func sensitiveLabel(el *event.ElementRef) bool {
 	if el == nil {
 		return false
 	}
@@ -229,7 +229,7 @@ var wayBack = regexp.MustCompile(`(?i)\b(back|navigate up|up|close|cancel|dismis
 // sideEffect reports whether k, an action that returned to the page its page was opened
 // from, did so as a side effect of doing something: a tap or long press on a control that
 // is not a way back.
-func sideEffect(k knowledge.Action, el *memory.ElementRef) bool {
+func sideEffect(k knowledge.Action, el *event.ElementRef) bool {
 	if k.Kind != knowledge.ActionTap && k.Kind != knowledge.ActionLongPress {
 		return false
 	}
@@ -271,7 +271,7 @@ func (s *Session) entryPage(app string, o observation) bool {
 }
 
 // isWayBack reports whether el is a control that goes back.
-func isWayBack(el *memory.ElementRef) bool {
+func isWayBack(el *event.ElementRef) bool {
 	if el == nil {
 		return false
 	}

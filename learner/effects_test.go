@@ -3,8 +3,8 @@ package learner_test
 import (
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // effectStep is one step of a side-effect run: the screen, then what was done on it (no
@@ -108,12 +108,12 @@ func TestMapSideEffects(t *testing.T) {
 	pay := tap(1, "Confirm", el(chat, "confirm"), "android.widget.Button")
 	pay.consent = "payment"
 	add := tap(2, "加入", el(shop, "add"), "android.widget.Button")
-	typeTea := act{a: memory.Action{Type: memory.Input, Index: 4, Text: "tea"}, el: &memory.ElementRef{ResourceID: el(shop, "search"), Class: "android.widget.EditText"}}
+	typeTea := act{a: event.Action{Type: event.Input, Index: 4, Text: "tea"}, el: &event.ElementRef{ResourceID: el(shop, "search"), Class: "android.widget.EditText"}}
 	search := tap(5, "Search", el(shop, "search_go"), "android.widget.Button")
 	cartBtn := tap(3, "购物车 (1)", el(shop, "cart_button"), "android.widget.Button")
 	addToCart := tap(2, "加入购物车", el(shop, "add_to_cart"), "android.widget.Button")
 	teaRow := tap(1, "珍珠奶茶 Bubble tea", el(shop, "menu_item"), "android.widget.LinearLayout")
-	back := act{a: memory.Action{Type: memory.Back}}
+	back := act{a: event.Action{Type: event.Back}}
 
 	tests := []struct {
 		name  string
@@ -126,7 +126,7 @@ func TestMapSideEffects(t *testing.T) {
 			{settings, []act{wifi}},
 			{settingsWifi, []act{sync}},
 			{settingsSync, []act{hot}},
-			{hotspot, []act{{a: memory.Action{Type: memory.Back}}}},
+			{hotspot, []act{{a: event.Action{Type: event.Back}}}},
 			{settingsSync, []act{soundRow}},
 			{sound, nil},
 		}, map[string]string{"Wi-Fi": "toggles", "Sync": "toggles", "Hotspot": "toggles", "Sound": ""},
@@ -137,7 +137,7 @@ func TestMapSideEffects(t *testing.T) {
 		{"chat", chat, []effectStep{
 			{list, []act{alice}},
 			{compose, []act{send}},
-			{thread, []act{{a: memory.Action{Type: memory.Back}}}},
+			{thread, []act{{a: event.Action{Type: event.Back}}}},
 			{list, []act{ordersTab}},
 			{orders, []act{pay}},
 			{paid, nil},
@@ -202,7 +202,7 @@ func TestMapSideEffects(t *testing.T) {
 					r.do(stp.sc.sig, stp.acts...)
 				}
 			}
-			r.finish(memory.OutcomeDone, "")
+			r.finish(event.OutcomeDone, "")
 			if err := s.Err(); err != nil {
 				t.Fatal(err)
 			}

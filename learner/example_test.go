@@ -6,9 +6,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/learner"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // A run's events build the App Map; the next run asks it for a hint and a shortcut.
@@ -23,18 +23,18 @@ func ExampleSession() {
 	defer store.Close()
 	l, _ := learner.New(learner.Config{Store: store})
 
-	bus := memory.NewBus(nil)
+	bus := event.NewBus(nil)
 	s := l.Start("run-1", "Turn on the dark theme")
 	defer s.Attach(bus)()
 	const app = "com.example.settings"
-	bus.Publish(memory.AppTaskStarted{Task: memory.AppTask{App: app, Task: "Turn on the dark theme"}})
-	bus.Publish(memory.ScreenPerceived{Step: 1, Package: app, Activity: ".Main", Signature: "main",
+	bus.Publish(event.AppTaskStarted{Task: event.AppTask{App: app, Task: "Turn on the dark theme"}})
+	bus.Publish(event.ScreenPerceived{Step: 1, Package: app, Activity: ".Main", Signature: "main",
 		Text: "- \"Settings\"\n- [1] item \"Display\" id=display"})
-	bus.Publish(memory.ActionExecuted{Step: 1, Action: memory.Action{Type: memory.Tap, Index: 1}, Signature: "main",
-		Element: &memory.ElementRef{Label: "Display", ResourceID: app + ":id/display"}})
-	bus.Publish(memory.ScreenPerceived{Step: 2, Package: app, Activity: ".Display", Signature: "display",
+	bus.Publish(event.ActionExecuted{Step: 1, Action: event.Action{Type: event.Tap, Index: 1}, Signature: "main",
+		Element: &event.ElementRef{Label: "Display", ResourceID: app + ":id/display"}})
+	bus.Publish(event.ScreenPerceived{Step: 2, Package: app, Activity: ".Display", Signature: "display",
 		Text: "- \"Display\"\n- [1] switch \"Dark theme\" id=dark"})
-	bus.Publish(memory.TaskFinished{App: app, Outcome: memory.OutcomeDone, Steps: 2})
+	bus.Publish(event.TaskFinished{App: app, Outcome: event.OutcomeDone, Steps: 2})
 
 	ctx := context.Background()
 	hint, _ := l.Hint(ctx, app, "main", "switch on the dark theme")

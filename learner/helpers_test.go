@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/learner"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/memory"
 )
 
 var epoch = time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
@@ -73,17 +73,17 @@ type screen struct {
 // run publishes the events of one app task on a bus the session listens to.
 type run struct {
 	t    *testing.T
-	bus  *memory.Bus
+	bus  *event.Bus
 	step int
 }
 
 func startRun(t *testing.T, s *learner.Session, runID, instruction, app, task string) *run {
 	t.Helper()
-	bus := memory.NewBus(clock)
+	bus := event.NewBus(clock)
 	unsub := s.Attach(bus)
 	t.Cleanup(unsub)
-	bus.Publish(memory.RunStarted{RunID: runID, Instruction: instruction})
-	bus.Publish(memory.AppTaskStarted{Instruction: instruction, Task: memory.AppTask{App: app, Task: task}})
+	bus.Publish(event.RunStarted{RunID: runID, Instruction: instruction})
+	bus.Publish(event.AppTaskStarted{Instruction: instruction, Task: event.AppTask{App: app, Task: task}})
 	return &run{t: t, bus: bus}
 }
 
@@ -91,36 +91,36 @@ func startRun(t *testing.T, s *learner.Session, runID, instruction, app, task st
 // step before.
 func (r *run) see(sc screen, result, subgoal string) {
 	r.step++
-	r.bus.Publish(memory.StepStarted{Step: r.step, App: sc.pkg})
-	r.bus.Publish(memory.ScreenPerceived{Step: r.step, Package: sc.pkg, Activity: sc.activity, Signature: sc.sig, Text: sc.text})
-	r.bus.Publish(memory.Reflected{Step: r.step, Result: result, Reflection: "looked at it"})
-	r.bus.Publish(memory.Planned{Step: r.step, Plan: []string{subgoal}, Subgoal: subgoal})
+	r.bus.Publish(event.StepStarted{Step: r.step, App: sc.pkg})
+	r.bus.Publish(event.ScreenPerceived{Step: r.step, Package: sc.pkg, Activity: sc.activity, Signature: sc.sig, Text: sc.text})
+	r.bus.Publish(event.Reflected{Step: r.step, Result: result, Reflection: "looked at it"})
+	r.bus.Publish(event.Planned{Step: r.step, Plan: []string{subgoal}, Subgoal: subgoal})
 }
 
 // do executes actions on the current step's screen.
 func (r *run) do(sig string, acts ...act) {
-	var batch []memory.Action
+	var batch []event.Action
 	for _, a := range acts {
 		batch = append(batch, a.a)
 	}
-	r.bus.Publish(memory.ActionsDecided{Step: r.step, Actions: batch})
+	r.bus.Publish(event.ActionsDecided{Step: r.step, Actions: batch})
 	for _, a := range acts {
-		r.bus.Publish(memory.ActionExecuted{Step: r.step, Action: a.a, Signature: sig, Element: a.el, Err: a.err, Consent: a.consent})
+		r.bus.Publish(event.ActionExecuted{Step: r.step, Action: a.a, Signature: sig, Element: a.el, Err: a.err, Consent: a.consent})
 	}
 }
 
-func (r *run) finish(o memory.Outcome, reason string) {
-	r.bus.Publish(memory.TaskFinished{App: "", Outcome: o, Reason: reason, Steps: r.step})
-	r.bus.Publish(memory.RunFinished{Outcome: o, Reason: reason})
+func (r *run) finish(o event.Outcome, reason string) {
+	r.bus.Publish(event.TaskFinished{App: "", Outcome: o, Reason: reason, Steps: r.step})
+	r.bus.Publish(event.RunFinished{Outcome: o, Reason: reason})
 }
 
 type act struct {
-	a       memory.Action
-	el      *memory.ElementRef
+	a       event.Action
+	el      *event.ElementRef
 	err     string
 	consent string // the guard category the person consented to
 }
 
 func tap(i int, label, id, class string) act {
-	return act{a: memory.Action{Type: memory.Tap, Index: i}, el: &memory.ElementRef{Label: label, ResourceID: id, Class: class}}
+	return act{a: event.Action{Type: event.Tap, Index: i}, el: &event.ElementRef{Label: label, ResourceID: id, Class: class}}
 }

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/learner"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -36,7 +36,7 @@ var (
 
 // settingsRun drives one task through the settings app: open Display, switch on the dark
 // theme, a swipe that does nothing, back, then a search typed into a field.
-func settingsRun(t *testing.T, s *learner.Session, outcome memory.Outcome) {
+func settingsRun(t *testing.T, s *learner.Session, outcome event.Outcome) {
 	t.Helper()
 	r := startRun(t, s, "run-1", "Turn on the dark theme", settingsApp, "Turn on the dark theme")
 	r.see(mainPage, "", "Open Display")
@@ -44,15 +44,15 @@ func settingsRun(t *testing.T, s *learner.Session, outcome memory.Outcome) {
 	r.see(displayPage, "A", "Turn on Dark theme")
 	r.do("s-display", tap(1, "Dark theme", settingsApp+":id/dark", "android.widget.Switch"))
 	r.see(displayDark, "A", "Look for more")
-	r.do("s-display", act{a: memory.Action{Type: memory.Swipe, Direction: "up"}})
+	r.do("s-display", act{a: event.Action{Type: event.Swipe, Direction: "up"}})
 	r.see(displayDark, "D", "Go back")
-	r.do("s-display", act{a: memory.Action{Type: memory.Back}})
+	r.do("s-display", act{a: event.Action{Type: event.Back}})
 	r.see(mainPage, "A", "Search for display")
 	r.do("s-main",
 		tap(3, "", settingsApp+":id/search", "android.widget.EditText"),
-		act{a: memory.Action{Type: memory.Input, Index: 3, Text: "secret words"},
-			el: &memory.ElementRef{Label: "", ResourceID: settingsApp + ":id/search", Class: "android.widget.EditText"}},
-		act{a: memory.Action{Type: memory.Enter}})
+		act{a: event.Action{Type: event.Input, Index: 3, Text: "secret words"},
+			el: &event.ElementRef{Label: "", ResourceID: settingsApp + ":id/search", Class: "android.widget.EditText"}},
+		act{a: event.Action{Type: event.Enter}})
 	r.see(searchPage, "A", "Finished")
 	r.finish(outcome, "")
 }
@@ -77,7 +77,7 @@ func TestMapFromSteps(t *testing.T) {
 	st, path := tempStore(t)
 	l := newLearner(t, st, nil)
 	s := l.Start("", "")
-	settingsRun(t, s, memory.OutcomeDone)
+	settingsRun(t, s, event.OutcomeDone)
 	if err := s.Err(); err != nil {
 		t.Fatalf("map writes: %v", err)
 	}
@@ -183,7 +183,7 @@ func TestMapFromSteps(t *testing.T) {
 func TestMapCountsBrokenExpectations(t *testing.T) {
 	st, _ := tempStore(t)
 	l := newLearner(t, st, nil)
-	settingsRun(t, l.Start("", ""), memory.OutcomeDone)
+	settingsRun(t, l.Start("", ""), event.OutcomeDone)
 
 	// Second run: Display now opens an error page, and a tap fails on the device.
 	errPage := screen{settingsApp, ".Error", "s-error", `- "Something went wrong"`}
@@ -192,12 +192,12 @@ func TestMapCountsBrokenExpectations(t *testing.T) {
 	r.see(mainPage, "", "Open Display")
 	r.do("s-main", tap(1, "Display", settingsApp+":id/display", "android.widget.LinearLayout"))
 	r.see(errPage, "C", "Go back")
-	r.do("s-error", act{a: memory.Action{Type: memory.Back}})
+	r.do("s-error", act{a: event.Action{Type: event.Back}})
 	r.see(mainPage, "A", "Open Display")
-	r.do("s-main", act{a: memory.Action{Type: memory.Tap, Index: 1},
-		el: &memory.ElementRef{Label: "Display", ResourceID: settingsApp + ":id/display", Class: "android.widget.LinearLayout"}, err: "device gone"})
+	r.do("s-main", act{a: event.Action{Type: event.Tap, Index: 1},
+		el: &event.ElementRef{Label: "Display", ResourceID: settingsApp + ":id/display", Class: "android.widget.LinearLayout"}, err: "device gone"})
 	r.see(mainPage, "D", "Open Display")
-	r.finish(memory.OutcomeFailed, "display does not open")
+	r.finish(event.OutcomeFailed, "display does not open")
 	if err := s.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestSessionConcurrentUse(t *testing.T) {
 			}
 		}
 	}()
-	settingsRun(t, s, memory.OutcomeDone)
+	settingsRun(t, s, event.OutcomeDone)
 	<-done
 	if err := s.Err(); err != nil {
 		t.Fatal(err)
@@ -296,13 +296,13 @@ func deadTapRun(t *testing.T, s *learner.Session) {
 	r.see(mainPage, "C", "Open Sound")
 	r.do("s-main", tap(3, "", settingsApp+":id/search", "android.widget.EditText"), tapSound())
 	r.see(soundPage, "A", "Go back and try again")
-	r.do("s-sound", act{a: memory.Action{Type: memory.Back}})
+	r.do("s-sound", act{a: event.Action{Type: event.Back}})
 	r.see(mainPage, "A", "Open Sound")
 	failed := tapSound()
 	failed.err = "device refused the tap"
 	r.do("s-main", failed)
 	r.see(mainPage, "D", "Open Sound")
-	r.finish(memory.OutcomeDone, "")
+	r.finish(event.OutcomeDone, "")
 }
 
 // TestMapDeadTapKeepsTheStep: the known dead tap (a same-page transition with no effect)
@@ -421,7 +421,7 @@ func TestMapSideEffectIsNoWay(t *testing.T) {
 	r.see(menuFull, "A", "Open the cart")
 	r.do("s-menu", tap(2, "购物车 (1)", app+":id/cart_button", "android.widget.Button"))
 	r.see(cart, "A", "Finished")
-	r.finish(memory.OutcomeDone, "")
+	r.finish(event.OutcomeDone, "")
 	if err := s.Err(); err != nil {
 		t.Fatal(err)
 	}

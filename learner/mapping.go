@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // How a page is described from its screen text, without a model.
@@ -141,7 +141,7 @@ func clip(s string, n int) string {
 
 // target identifies the element an action touched: resource-id, label and class, never
 // its index. The label of an editable field is what was typed, so it is left out.
-func target(ref *memory.ElementRef) knowledge.Element {
+func target(ref *event.ElementRef) knowledge.Element {
 	if ref == nil {
 		return knowledge.Element{}
 	}
@@ -155,31 +155,31 @@ func target(ref *memory.ElementRef) knowledge.Element {
 // mapAction turns an executed action into a map action. Typed text, seconds and shell
 // commands never go into Args. ok is false for actions that are no UI transition (Finish,
 // NeedInteraction, Shell).
-func mapAction(a memory.Action, ref *memory.ElementRef) (knowledge.Action, bool) {
+func mapAction(a event.Action, ref *event.ElementRef) (knowledge.Action, bool) {
 	var k knowledge.Action
 	switch a.Type {
-	case memory.Tap:
+	case event.Tap:
 		k = knowledge.Action{Kind: knowledge.ActionTap, Target: target(ref)}
-	case memory.LongPress:
+	case event.LongPress:
 		k = knowledge.Action{Kind: knowledge.ActionLongPress, Target: target(ref)}
-	case memory.Swipe:
+	case event.Swipe:
 		k = knowledge.Action{Kind: knowledge.ActionSwipe, Args: map[string]string{"direction": a.Direction}}
 		if a.Index > 0 {
 			k.Target = target(ref)
 		}
-	case memory.Input:
+	case event.Input:
 		k = knowledge.Action{Kind: knowledge.ActionInput, Target: target(ref)}
-	case memory.Clear:
+	case event.Clear:
 		k = knowledge.Action{Kind: knowledge.ActionClear, Target: target(ref)}
-	case memory.Back:
+	case event.Back:
 		k = knowledge.Action{Kind: knowledge.ActionBack}
-	case memory.Home:
+	case event.Home:
 		k = knowledge.Action{Kind: knowledge.ActionHome}
-	case memory.Enter:
+	case event.Enter:
 		k = knowledge.Action{Kind: knowledge.ActionEnter}
-	case memory.Wait:
+	case event.Wait:
 		k = knowledge.Action{Kind: knowledge.ActionWait}
-	case memory.OpenApp:
+	case event.OpenApp:
 		k = knowledge.Action{Kind: knowledge.ActionOpenApp, Args: map[string]string{"package": a.Package}}
 	default:
 		return knowledge.Action{}, false

@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -486,15 +486,15 @@ func pageScores(m *knowledge.Map, q map[string]bool) map[string]float64 {
 // Resolve turns the step into the action to run on screen, checking first that the screen
 // is the page the step expects and that its element is there, once. Any mismatch returns
 // ErrMismatch: stop the replay and go back to normal steps.
-func (s Step) Resolve(screen *perception.Screen) (memory.Action, error) {
+func (s Step) Resolve(screen *perception.Screen) (event.Action, error) {
 	if screen == nil {
-		return memory.Action{}, fmt.Errorf("%w: no screen", ErrMismatch)
+		return event.Action{}, fmt.Errorf("%w: no screen", ErrMismatch)
 	}
 	if screen.Signature != s.Signature {
-		return memory.Action{}, fmt.Errorf("%w: page %s expected, screen signature is %s", ErrMismatch, s.Signature, screen.Signature)
+		return event.Action{}, fmt.Errorf("%w: page %s expected, screen signature is %s", ErrMismatch, s.Signature, screen.Signature)
 	}
 	if s.Activity != "" && screen.Activity != "" && screen.Activity != s.Activity {
-		return memory.Action{}, fmt.Errorf("%w: activity %s expected, screen shows %s", ErrMismatch, s.Activity, screen.Activity)
+		return event.Action{}, fmt.Errorf("%w: activity %s expected, screen shows %s", ErrMismatch, s.Activity, screen.Activity)
 	}
 	index := func() (int, error) {
 		e, err := Locate(screen, s.Action.Target)
@@ -510,35 +510,35 @@ func (s Step) Resolve(screen *perception.Screen) (memory.Action, error) {
 	case knowledge.ActionTap, knowledge.ActionLongPress:
 		i, err := index()
 		if err != nil {
-			return memory.Action{}, err
+			return event.Action{}, err
 		}
 		if s.Action.Kind == knowledge.ActionTap {
-			return memory.Action{Type: memory.Tap, Index: i}, nil
+			return event.Action{Type: event.Tap, Index: i}, nil
 		}
-		return memory.Action{Type: memory.LongPress, Index: i}, nil
+		return event.Action{Type: event.LongPress, Index: i}, nil
 	case knowledge.ActionSwipe:
-		a := memory.Action{Type: memory.Swipe, Direction: s.Action.Args["direction"]}
+		a := event.Action{Type: event.Swipe, Direction: s.Action.Args["direction"]}
 		if !s.Action.Target.IsZero() {
 			i, err := index()
 			if err != nil {
-				return memory.Action{}, err
+				return event.Action{}, err
 			}
 			a.Index = i
 		}
 		return a, a.Validate()
 	case knowledge.ActionBack:
-		return memory.Action{Type: memory.Back}, nil
+		return event.Action{Type: event.Back}, nil
 	case knowledge.ActionHome:
-		return memory.Action{Type: memory.Home}, nil
+		return event.Action{Type: event.Home}, nil
 	case knowledge.ActionEnter:
-		return memory.Action{Type: memory.Enter}, nil
+		return event.Action{Type: event.Enter}, nil
 	case knowledge.ActionWait:
-		return memory.Action{Type: memory.Wait, Seconds: 1}, nil
+		return event.Action{Type: event.Wait, Seconds: 1}, nil
 	case knowledge.ActionOpenApp:
-		a := memory.Action{Type: memory.OpenApp, Package: s.Action.Args["package"]}
+		a := event.Action{Type: event.OpenApp, Package: s.Action.Args["package"]}
 		return a, a.Validate()
 	}
-	return memory.Action{}, fmt.Errorf("%w: %s cannot be replayed without the model", ErrMismatch, s.Action.Kind)
+	return event.Action{}, fmt.Errorf("%w: %s cannot be replayed without the model", ErrMismatch, s.Action.Kind)
 }
 
 // Locate finds the one element of screen that el identifies: its resource-id (full or

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/learner"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -35,11 +35,11 @@ func zhRun(t *testing.T, l *learner.Learner) {
 	r.see(zhDisplay, "A", "打开亮度")
 	r.do("z-display", tap(2, "亮度", shezhiApp+":id/brightness", "android.widget.LinearLayout"))
 	r.see(zhBright, "A", "返回")
-	r.do("z-bright", act{a: memory.Action{Type: memory.Back}})
+	r.do("z-bright", act{a: event.Action{Type: event.Back}})
 	r.see(zhDisplay, "A", "返回")
-	r.do("z-display", act{a: memory.Action{Type: memory.Back}})
+	r.do("z-display", act{a: event.Action{Type: event.Back}})
 	r.see(zhMain, "A", "Finished")
-	r.finish(memory.OutcomeDone, "")
+	r.finish(event.OutcomeDone, "")
 	if err := s.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func zhRun(t *testing.T, l *learner.Learner) {
 func TestHint(t *testing.T) {
 	st, _ := tempStore(t)
 	l := newLearner(t, st, nil)
-	settingsRun(t, l.Start("", ""), memory.OutcomeDone)
+	settingsRun(t, l.Start("", ""), event.OutcomeDone)
 	zhRun(t, l)
 
 	tests := []struct {
@@ -119,7 +119,7 @@ func TestShortcut(t *testing.T) {
 	main := &perception.Screen{Package: shezhiApp, Activity: ".Main", Signature: "z-main",
 		Elements: []perception.Element{el(1, "声音", "sound"), el(2, "显示", "display")}}
 	a, err := steps[0].Resolve(main)
-	if err != nil || a != (memory.Action{Type: memory.Tap, Index: 2}) {
+	if err != nil || a != (event.Action{Type: event.Tap, Index: 2}) {
 		t.Errorf("Resolve on main = %v, %v; want Tap(2) (the element moved, found by id and label)", a, err)
 	}
 	tests := []struct {
@@ -138,7 +138,7 @@ func TestShortcut(t *testing.T) {
 		}
 	}
 	back := learner.Step{Signature: "z-bright", Action: knowledge.Action{Kind: knowledge.ActionBack}}
-	if a, err := back.Resolve(&perception.Screen{Signature: "z-bright"}); err != nil || a.Type != memory.Back {
+	if a, err := back.Resolve(&perception.Screen{Signature: "z-bright"}); err != nil || a.Type != event.Back {
 		t.Errorf("back step = %v, %v", a, err)
 	}
 }
@@ -238,12 +238,12 @@ func rowsRun(t *testing.T, l *learner.Learner, rows ...string) {
 		r.see(rowsInfo, "A", "Open Notifications")
 		r.do("r-info", tap(1, "Notifications", rowsApp+":id/notifications", "android.widget.LinearLayout"))
 		r.see(rowsNotif, "A", "Go back")
-		r.do("r-notif", act{a: memory.Action{Type: memory.Back}})
+		r.do("r-notif", act{a: event.Action{Type: event.Back}})
 		r.see(rowsInfo, "A", "Go back")
-		r.do("r-info", act{a: memory.Action{Type: memory.Back}})
+		r.do("r-info", act{a: event.Action{Type: event.Back}})
 	}
 	r.see(rowsList, "A", "Finished")
-	r.finish(memory.OutcomeDone, "")
+	r.finish(event.OutcomeDone, "")
 	if err := s.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -340,12 +340,12 @@ func TestShortcutButtonWithChangingText(t *testing.T) {
 		r.see(cart, "A", "Check out")
 		r.do("m-cart", tap(1, "Check out", rowsApp+":id/checkout", "android.widget.Button"))
 		r.see(checkout, "A", "Go back")
-		r.do("m-checkout", act{a: memory.Action{Type: memory.Back}})
+		r.do("m-checkout", act{a: event.Action{Type: event.Back}})
 		r.see(cart, "A", "Go back")
-		r.do("m-cart", act{a: memory.Action{Type: memory.Back}})
+		r.do("m-cart", act{a: event.Action{Type: event.Back}})
 	}
 	r.see(menu(2), "A", "Finished")
-	r.finish(memory.OutcomeDone, "")
+	r.finish(event.OutcomeDone, "")
 
 	steps, ok := l.Shortcut(t.Context(), rowsApp, "m-menu", "m-checkout")
 	if !ok || len(steps) != 2 || steps[0].Row {

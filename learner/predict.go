@@ -3,8 +3,8 @@ package learner
 import (
 	"context"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // Predict says which page the App Map expects action a on element el (nil: none) to open
@@ -15,7 +15,7 @@ import (
 // (knowledge.ArgSideEffect) or an action whose effect depended on text typed before it —
 // and when the person was ever asked something on the page it leads to (a choice, a
 // consent): there the Re-Planner judges.
-func (l *Learner) Predict(ctx context.Context, app, from string, a memory.Action, el *memory.ElementRef) (string, bool) {
+func (l *Learner) Predict(ctx context.Context, app, from string, a event.Action, el *event.ElementRef) (string, bool) {
 	k, ok := mapAction(a, el)
 	if !ok || inPage(k) || from == "" || ctx.Err() != nil {
 		return "", false
@@ -69,6 +69,6 @@ func navKey(a knowledge.Action) string {
 }
 
 // Predict is Learner.Predict; it satisfies the executor's Predictions port.
-func (s *Session) Predict(ctx context.Context, app, from string, a memory.Action, el *memory.ElementRef) (string, bool) {
+func (s *Session) Predict(ctx context.Context, app, from string, a event.Action, el *event.ElementRef) (string, bool) {
 	return s.l.Predict(ctx, app, from, a, el)
 }

@@ -3,14 +3,14 @@ package learner_test
 import (
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/memory"
 )
 
 func TestPredict(t *testing.T) {
 	st, _ := tempStore(t)
 	l := newLearner(t, st, nil)
-	settingsRun(t, l.Start("", ""), memory.OutcomeDone)
+	settingsRun(t, l.Start("", ""), event.OutcomeDone)
 
 	const shop = "com.fairy.shop"
 	s := l.Start("", "")
@@ -22,13 +22,13 @@ func TestPredict(t *testing.T) {
 	r.see(item, "A", "Add it to the cart")
 	r.do("s-item", tap(1, "加入购物车", shop+":id/add_to_cart", "android.widget.Button"))
 	r.see(menu, "A", "Finished")
-	r.finish(memory.OutcomeDone, "")
+	r.finish(event.OutcomeDone, "")
 	if err := s.Err(); err != nil {
 		t.Fatal(err)
 	}
 
 	display := tap(1, "Display", settingsApp+":id/display", "android.widget.LinearLayout")
-	back := act{a: memory.Action{Type: memory.Back}}
+	back := act{a: event.Action{Type: event.Back}}
 	tests := []struct {
 		name, app, from string
 		act             act
@@ -37,9 +37,9 @@ func TestPredict(t *testing.T) {
 		{"known tap", settingsApp, "s-main", display, "s-display"},
 		{"back", settingsApp, "s-display", back, "s-main"},
 		{"a switch stays on its page", settingsApp, "s-display", tap(1, "Dark theme", settingsApp+":id/dark", "android.widget.Switch"), ""},
-		{"led by typed text", settingsApp, "s-main", act{a: memory.Action{Type: memory.Enter}}, ""},
+		{"led by typed text", settingsApp, "s-main", act{a: event.Action{Type: event.Enter}}, ""},
 		{"typing is no navigation", settingsApp, "s-main",
-			act{a: memory.Action{Type: memory.Input, Index: 3, Text: "x"}, el: &memory.ElementRef{ResourceID: settingsApp + ":id/search", Class: "android.widget.EditText"}}, ""},
+			act{a: event.Action{Type: event.Input, Index: 3, Text: "x"}, el: &event.ElementRef{ResourceID: settingsApp + ":id/search", Class: "android.widget.EditText"}}, ""},
 		{"unknown action", settingsApp, "s-main", tap(2, "Sound", settingsApp+":id/sound", "android.widget.LinearLayout"), ""},
 		{"unknown page", settingsApp, "s-nowhere", display, ""},
 		{"unknown app", "com.nothing", "s-main", display, ""},
@@ -81,7 +81,7 @@ func TestPredict(t *testing.T) {
 func TestPredictNotWhereThePersonWasAsked(t *testing.T) {
 	st, _ := tempStore(t)
 	l := newLearner(t, st, nil)
-	settingsRun(t, l.Start("", ""), memory.OutcomeDone)
+	settingsRun(t, l.Start("", ""), event.OutcomeDone)
 	display := tap(1, "Display", settingsApp+":id/display", "android.widget.LinearLayout")
 	if got, ok := l.Predict(t.Context(), settingsApp, "s-main", display.a, display.el); !ok || got != "s-display" {
 		t.Fatalf("Predict before any question = %q, %v", got, ok)
@@ -91,10 +91,10 @@ func TestPredictNotWhereThePersonWasAsked(t *testing.T) {
 	r.see(mainPage, "", "Open Display")
 	r.do("s-main", display)
 	r.see(displayPage, "A", "Ask which theme")
-	r.bus.Publish(memory.InteractionAsked{Step: r.step, Type: 3, Question: "Dark or light?"})
-	r.bus.Publish(memory.InteractionAnswered{Step: r.step, Answer: "dark"})
-	r.bus.Publish(memory.InteractionEnded{Step: r.step, Settled: true, Summary: "dark", Turns: 1})
-	r.finish(memory.OutcomeDone, "")
+	r.bus.Publish(event.InteractionAsked{Step: r.step, Type: 3, Question: "Dark or light?"})
+	r.bus.Publish(event.InteractionAnswered{Step: r.step, Answer: "dark"})
+	r.bus.Publish(event.InteractionEnded{Step: r.step, Settled: true, Summary: "dark", Turns: 1})
+	r.finish(event.OutcomeDone, "")
 	if err := s.Err(); err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // Read returns the facts the Key Context Collector read off this page content before, so
@@ -14,7 +14,7 @@ import (
 // true (the executor says so for a task that produces nothing for later tasks: what it
 // would miss is at most a fact only it would have found relevant, on a page whose whole
 // content it has seen before). ok is false when the content was never read.
-func (l *Learner) Read(ctx context.Context, app, instruction, signature, text string, anyTask bool) ([]memory.Fact, bool) {
+func (l *Learner) Read(ctx context.Context, app, instruction, signature, text string, anyTask bool) ([]event.Fact, bool) {
 	if app == "" || signature == "" || ctx.Err() != nil {
 		return nil, false
 	}
@@ -30,9 +30,9 @@ func (l *Learner) Read(ctx context.Context, app, instruction, signature, text st
 	if !ok {
 		return nil, false
 	}
-	out := make([]memory.Fact, 0, len(r.Facts))
+	out := make([]event.Fact, 0, len(r.Facts))
 	for _, f := range r.Facts {
-		out = append(out, memory.Fact{Key: f.Key, Value: f.Value, App: app})
+		out = append(out, event.Fact{Key: f.Key, Value: f.Value, App: app})
 	}
 	return out, true
 }
@@ -40,7 +40,7 @@ func (l *Learner) Read(ctx context.Context, app, instruction, signature, text st
 // Remember records what the model read off a page content (facts may be empty: nothing on
 // it mattered), for this instruction and for any task, in one transaction. A failed write
 // costs only the memory of it.
-func (l *Learner) Remember(ctx context.Context, app, instruction, signature, text string, facts []memory.Fact) {
+func (l *Learner) Remember(ctx context.Context, app, instruction, signature, text string, facts []event.Fact) {
 	if app == "" || signature == "" || ctx.Err() != nil {
 		return
 	}
@@ -64,11 +64,11 @@ func (l *Learner) Remember(ctx context.Context, app, instruction, signature, tex
 }
 
 // Read is Learner.Read; with Remember it satisfies the executor's Readings port.
-func (s *Session) Read(ctx context.Context, app, instruction, signature, text string, anyTask bool) ([]memory.Fact, bool) {
+func (s *Session) Read(ctx context.Context, app, instruction, signature, text string, anyTask bool) ([]event.Fact, bool) {
 	return s.l.Read(ctx, app, instruction, signature, text, anyTask)
 }
 
 // Remember is Learner.Remember.
-func (s *Session) Remember(ctx context.Context, app, instruction, signature, text string, facts []memory.Fact) {
+func (s *Session) Remember(ctx context.Context, app, instruction, signature, text string, facts []event.Fact) {
 	s.l.Remember(ctx, app, instruction, signature, text, facts)
 }

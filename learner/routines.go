@@ -11,8 +11,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/prompts"
 )
@@ -20,8 +20,8 @@ import (
 // routineAct is one action of an app task, as a routine may replay it.
 type routineAct struct {
 	signature, activity string
-	action              memory.Action // Input text is kept in memory only, never stored
-	el                  *memory.ElementRef
+	action              event.Action // Input text is kept in memory only, never stored
+	el                  *event.ElementRef
 	checked             *bool // the tapped element's checked state before the tap, when it shows one
 }
 
@@ -41,7 +41,7 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 	}
 	var steps []kept
 	for i, a := range t.acts {
-		if a.action.Type == memory.Shell {
+		if a.action.Type == event.Shell {
 			return knowledge.Routine{}, false
 		}
 		k, ok := mapAction(a.action, a.el)
@@ -572,7 +572,7 @@ type RoutineStep struct {
 // argument into its field. A switch, checkbox or radio must show the state it had when
 // the routine was learned: one already switched (the notifications already off) is a
 // surprise, never a tap that undoes it.
-func (s RoutineStep) Resolve(screen *perception.Screen) (memory.Action, error) {
+func (s RoutineStep) Resolve(screen *perception.Screen) (event.Action, error) {
 	if s.Action.Kind != knowledge.ActionInput {
 		a, err := s.Step.Resolve(screen)
 		if err != nil || s.checked == nil || a.Index <= 0 {
@@ -584,7 +584,7 @@ func (s RoutineStep) Resolve(screen *perception.Screen) (memory.Action, error) {
 				if e.Checked {
 					state = "on"
 				}
-				return memory.Action{}, fmt.Errorf("%w: %q is already %s", ErrMismatch, e.Label, state)
+				return event.Action{}, fmt.Errorf("%w: %q is already %s", ErrMismatch, e.Label, state)
 			}
 		}
 		return a, nil
@@ -593,12 +593,12 @@ func (s RoutineStep) Resolve(screen *perception.Screen) (memory.Action, error) {
 	probe.Action.Kind = knowledge.ActionTap
 	a, err := probe.Resolve(screen)
 	if err != nil {
-		return memory.Action{}, err
+		return event.Action{}, err
 	}
 	if s.text == "" {
-		return memory.Action{}, fmt.Errorf("%w: no text to type", ErrMismatch)
+		return event.Action{}, fmt.Errorf("%w: no text to type", ErrMismatch)
 	}
-	return memory.Action{Type: memory.Input, Index: a.Index, Text: s.text}, nil
+	return event.Action{Type: event.Input, Index: a.Index, Text: s.text}, nil
 }
 
 // Offer is Learner.Offer.

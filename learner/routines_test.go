@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/learner"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -43,13 +43,13 @@ func notificationsRun(t *testing.T, s *learner.Session, task string) {
 	r.see(rtInfo, "A", "Open Notifications")
 	r.do("r-info", tap(1, "Storage", "", "android.widget.LinearLayout"))
 	r.see(rtStorage, "C", "Go back")
-	r.do("r-storage", act{a: memory.Action{Type: memory.Back}})
+	r.do("r-storage", act{a: event.Action{Type: event.Back}})
 	r.see(rtInfo, "A", "Open Notifications")
 	r.do("r-info", tap(2, "Notifications", "", "android.widget.LinearLayout"))
 	r.see(rtNotif, "A", "Switch off All Maps notifications")
 	r.do("r-notif", tap(1, "All Maps notifications", appsApp+":id/switch_bar", "android.widget.Switch"))
 	r.see(rtDone, "A", "Finished")
-	r.finish(memory.OutcomeDone, "")
+	r.finish(event.OutcomeDone, "")
 }
 
 // TestRoutineLearned: a finished task's trajectory becomes one routine: the detour its
@@ -96,7 +96,7 @@ func TestRoutineLearned(t *testing.T) {
 	}
 	sw.Checked = true
 	on := &perception.Screen{Signature: "r-notif", Activity: ".Notif", Elements: []perception.Element{sw}}
-	if a, err := steps[0].Resolve(on); err != nil || a.Type != memory.Tap || a.Index != 1 {
+	if a, err := steps[0].Resolve(on); err != nil || a.Type != event.Tap || a.Index != 1 {
 		t.Errorf("Resolve on the switch as learned = %+v, %v; want Tap 1", a, err)
 	}
 }
@@ -217,7 +217,7 @@ func straightRun(t *testing.T, s *learner.Session, task string) {
 	r.see(screen{appsApp, ".Notif", "r-notif", `- [1] switch "All ` + app + ` notifications" id=switch_bar checked`}, "A", "Switch it off")
 	r.do("r-notif", tap(1, "All "+app+" notifications", appsApp+":id/switch_bar", "android.widget.Switch"))
 	r.see(screen{appsApp, ".Notif", "r-notif", `- [1] switch "All ` + app + ` notifications" id=switch_bar`}, "A", "Finished")
-	r.finish(memory.OutcomeDone, "")
+	r.finish(event.OutcomeDone, "")
 }
 
 // TestRoutineButtonsAreNoParameters: a button whose label the task says ("Delete") is part
@@ -235,16 +235,16 @@ func TestRoutineButtonsAreNoParameters(t *testing.T) {
 	cart := screen{shop, ".Cart", "m-cart", `- [1] button "去结算" id=checkout`}
 	r := startRun(t, s, "run-tea", "Delete the draft and order a milk tea", shop, "Delete the draft and order a milk tea")
 	r.see(menu, "", "Ask which tea")
-	r.bus.Publish(memory.InteractionAsked{Step: r.step, Type: 3, Question: "Which tea?", Options: []string{"红豆奶茶", "珍珠奶茶"}})
-	r.bus.Publish(memory.InteractionAnswered{Step: r.step, Answer: "红豆奶茶"})
-	r.bus.Publish(memory.InteractionEnded{Step: r.step, Settled: true, Summary: "the person answered: 红豆奶茶", Turns: 1})
+	r.bus.Publish(event.InteractionAsked{Step: r.step, Type: 3, Question: "Which tea?", Options: []string{"红豆奶茶", "珍珠奶茶"}})
+	r.bus.Publish(event.InteractionAnswered{Step: r.step, Answer: "红豆奶茶"})
+	r.bus.Publish(event.InteractionEnded{Step: r.step, Settled: true, Summary: "the person answered: 红豆奶茶", Turns: 1})
 	r.do("m-menu", tap(1, "红豆奶茶 Red bean ¥14", shop+":id/menu_item", "android.widget.LinearLayout"))
 	r.see(item, "A", "Remove the draft")
 	r.do("m-item", tap(1, "Delete", shop+":id/remove", "android.widget.Button"))
 	r.see(item, "B", "Add to cart")
 	r.do("m-item", tap(2, "加入购物车", shop+":id/add", "android.widget.Button"))
 	r.see(cart, "A", "Finished")
-	r.finish(memory.OutcomeDone, "")
+	r.finish(event.OutcomeDone, "")
 	if _, err := s.Learn(t.Context()); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/prompts"
@@ -26,9 +27,9 @@ type Session struct {
 	mu          sync.Mutex
 	runID       string
 	instruction string
-	cur         *observation            // the screen of the current step
-	curApp      string                  // the app its page is filed under
-	pending     []memory.ActionExecuted // actions taken on cur
+	cur         *observation           // the screen of the current step
+	curApp      string                 // the app its page is filed under
+	pending     []event.ActionExecuted // actions taken on cur
 	// origins holds, by app and page key, the page each page was last opened from going
 	// forward in this session ("" for an app's entry page, which nothing opened). A page
 	// not in it (the run started there, inside the app) has an unknown way in.
@@ -67,7 +68,7 @@ type taskTrace struct {
 	recoveries   []string
 	acts         []routineAct // the actions run, for the task's routine
 	end          string       // the signature of the last screen perceived
-	outcome      memory.Outcome
+	outcome      event.Outcome
 	reason       string
 	answer       string
 	nsteps       int
@@ -97,7 +98,7 @@ func (l *Learner) Start(runID, instruction string) *Session {
 }
 
 // Attach subscribes the session to the run's bus and returns the unsubscribe function.
-func (s *Session) Attach(bus *memory.Bus) (unsubscribe func()) { return bus.Subscribe(s.Handle) }
+func (s *Session) Attach(bus *event.Bus) (unsubscribe func()) { return bus.Subscribe(s.Handle) }
 
 // Err returns the App Map writes that failed so far (joined), or nil. A failed write
 // never stops the run; it only costs that step's map update, or only the transition when
@@ -110,18 +111,18 @@ func (s *Session) Err() error {
 
 // Handle applies one event of the run. It writes to the knowledge file on ScreenPerceived
 // (the page and the transitions of the step before), and only records otherwise.
-func (s *Session) Handle(r memory.Record) {
+func (s *Session) Handle(r event.Record) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch e := r.Event.(type) {
-	case memory.RunStarted:
+	case event.RunStarted:
 		if e.RunID != "" {
 			s.runID = e.RunID
 		}
 		if e.Instruction != "" {
 			s.instruction = e.Instruction
 		}
-	case memory.AppTaskStarted:
+	case event.AppTaskStarted:
 		s.closeTask()
 		s.task = &taskTrace{index: e.Index, app: e.Task.App, task: e.Task.Task, instruction: e.Instruction,
 			served: map[string]knowledge.Trick{}}
@@ -135,17 +136,17 @@ func (s *Session) Handle(r memory.Record) {
 		// The Task Manager moved to another app: no transition links the two screens.
 		s.cur, s.pending = nil, nil
 		s.origins = nil
-	case memory.ScreenPerceived:
+	case event.ScreenPerceived:
 		s.perceived(e)
-	case memory.Planned:
+	case event.Planned:
 		if st := s.step(e.Step); st != nil {
 			st.plan, st.subgoal = append([]string(nil), e.Plan...), e.Subgoal
 		}
-	case memory.Reflected:
+	case event.Reflected:
 		if st := s.step(e.Step - 1); st != nil && e.Result != "" {
 			st.result, st.reflection = e.Result, e.Reflection
 		}
-	case memory.ActionExecuted:
+	case event.ActionExecuted:
 		if s.cur != nil && e.Step == s.cur.step {
 			s.pending = append(s.pending, e)
 		}
@@ -153,7 +154,7 @@ func (s *Session) Handle(r memory.Record) {
 			a := routineAct{signature: e.Signature, action: e.Action, el: e.Element}
 			if s.cur != nil && s.cur.signature == e.Signature {
 				a.activity = s.cur.activity
-				if on, ok := checkedOnScreen(s.cur.text, e.Action.Index); ok && e.Action.Type == memory.Tap {
+				if on, ok := checkedOnScreen(s.cur.text, e.Action.Index); ok && e.Action.Type == event.Tap {
 					a.checked = &on
 				}
 			}
@@ -161,7 +162,7 @@ func (s *Session) Handle(r memory.Record) {
 		}
 		if st := s.step(e.Step); st != nil {
 			line := e.Action.String()
-			if e.Action.Type == memory.Input {
+			if e.Action.Type == event.Input {
 				line = fmt.Sprintf("Input(%d, <text>)", e.Action.Index) // typed text stays out of the knowledge
 			}
 			if e.Element != nil {
@@ -172,11 +173,11 @@ func (s *Session) Handle(r memory.Record) {
 			}
 			st.actions = append(st.actions, line)
 		}
-	case memory.ActionRejected:
+	case event.ActionRejected:
 		if st := s.step(e.Step); st != nil {
 			st.actions = append(st.actions, fmt.Sprintf("%s rejected: %s", e.Action.Type, e.Reason))
 		}
-	case memory.RoutineRan:
+	case event.RoutineRan:
 		if s.task != nil && e.ID != "" && !slices.Contains(s.task.ran, e.ID) {
 			s.task.ran = append(s.task.ran, e.ID)
 		}
@@ -189,12 +190,12 @@ func (s *Session) Handle(r memory.Record) {
 				s.task.recoveries = append(s.task.recoveries, fmt.Sprintf("step %d: the routine %q stopped: %s", e.Step, e.Name, e.Stopped))
 			}
 		}
-	case memory.LoopBroken:
+	case event.LoopBroken:
 		if s.task != nil {
 			s.task.recoveries = append(s.task.recoveries,
 				fmt.Sprintf("step %d: %s kept coming back on the same page; remedy: %s", e.Step, e.Action.Type, e.Remedy))
 		}
-	case memory.InteractionAsked:
+	case event.InteractionAsked:
 		if s.cur != nil && s.curApp != "" && (s.task == nil || s.task.asking == nil) {
 			// A page where the person had to be asked is never confirmed from the map.
 			app, key := s.curApp, s.cur.key()
@@ -209,11 +210,11 @@ func (s *Session) Handle(r memory.Record) {
 			x := s.task.asking
 			x.Turns = append(x.Turns, memory.Turn{Question: e.Question, Options: append([]string(nil), e.Options...)})
 		}
-	case memory.InteractionAnswered:
+	case event.InteractionAnswered:
 		if s.task != nil && s.task.asking != nil && len(s.task.asking.Turns) > 0 {
 			s.task.asking.Turns[len(s.task.asking.Turns)-1].Answer = e.Answer
 		}
-	case memory.InteractionEnded:
+	case event.InteractionEnded:
 		if s.task != nil {
 			s.task.endInteraction(e)
 			if e.Consent != nil && !e.Consent.Granted {
@@ -227,12 +228,12 @@ func (s *Session) Handle(r memory.Record) {
 				s.task.ran = nil
 			}
 		}
-	case memory.FinishChecked:
+	case event.FinishChecked:
 		if s.task != nil && !e.Passed {
 			s.task.checkFailed = true
 			s.task.recoveries = append(s.task.recoveries, fmt.Sprintf("step %d: finish check failed: %s", e.Step, e.Reason))
 		}
-	case memory.TaskFinished:
+	case event.TaskFinished:
 		if s.task != nil {
 			s.task.outcome, s.task.reason, s.task.nsteps, s.task.answer = e.Outcome, e.Reason, e.Steps, e.Answer
 			s.task.finished = true
@@ -244,7 +245,7 @@ func (s *Session) Handle(r memory.Record) {
 
 // endInteraction files the interaction under way with how it ended; one that ended
 // before any question and settled nothing is left out.
-func (t *taskTrace) endInteraction(e memory.InteractionEnded) {
+func (t *taskTrace) endInteraction(e event.InteractionEnded) {
 	x := t.asking
 	t.asking = nil
 	if x == nil {
@@ -273,7 +274,7 @@ func (s *Session) closeTask() {
 	}
 	if !s.task.finished {
 		// A task that ended without TaskFinished (the run was cut) counts as stopped.
-		s.task.outcome, s.task.finished = memory.OutcomeStopped, true
+		s.task.outcome, s.task.finished = event.OutcomeStopped, true
 	}
 	s.done = append(s.done, s.task)
 	s.task = nil
@@ -294,7 +295,7 @@ func (s *Session) step(n int) *stepTrace {
 
 // perceived records the new screen and what the last step's actions did, in one
 // transaction.
-func (s *Session) perceived(e memory.ScreenPerceived) {
+func (s *Session) perceived(e event.ScreenPerceived) {
 	now := observation{step: e.Step, pkg: e.Package, activity: e.Activity, signature: e.Signature, text: e.Text}
 	taskApp := ""
 	if s.task != nil {
@@ -320,7 +321,7 @@ func (s *Session) perceived(e memory.ScreenPerceived) {
 		// The page the new page was opened from, when it was opened going forward (a
 		// tap on a row or a button, not Back, and not one that returned to where the page
 		// before was opened from).
-		if n := len(acts); n > 0 && acts[n-1].Action.Type != memory.Back && !isWayBack(acts[n-1].Element) &&
+		if n := len(acts); n > 0 && acts[n-1].Action.Type != event.Back && !isWayBack(acts[n-1].Element) &&
 			!(originKnown && origin == now.key()) {
 			s.origins[app+"\x00"+now.key()] = prev.key()
 		}
@@ -449,7 +450,7 @@ type plannedTransition struct {
 // for the map to know where it acted; a batch that moved on earlier is recorded up to the
 // move only. An action the device refused counts against what the map expected of it.
 // origin is the page before was opened from, when originKnown.
-func (s *Session) transitions(app string, before, after observation, acts []memory.ActionExecuted, origin string, originKnown bool) []plannedTransition {
+func (s *Session) transitions(app string, before, after observation, acts []event.ActionExecuted, origin string, originKnown bool) []plannedTransition {
 	var out []plannedTransition
 	from := before.key()
 	typed := false

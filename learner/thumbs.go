@@ -7,8 +7,8 @@ import (
 	"image/jpeg"
 	"image/png"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/memory"
 	xdraw "golang.org/x/image/draw"
 )
 
@@ -38,7 +38,7 @@ type thumbReader interface {
 // pageThumb returns the picture to file with page key of app at this step, or nil when
 // the page has a fresh one (or the screen no picture). It remembers the pages it has
 // seen this session; s.mu is held.
-func (s *Session) pageThumb(app, key string, e memory.ScreenPerceived) *knowledge.Thumb {
+func (s *Session) pageThumb(app, key string, e event.ScreenPerceived) *knowledge.Thumb {
 	if len(e.Marked) == 0 || e.Secure {
 		return nil
 	}

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/learner"
-	"github.com/fairy-go/fairy/memory"
 	xdraw "golang.org/x/image/draw"
 )
 
@@ -54,15 +54,15 @@ func TestSessionFilesPagePictures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	perceive := func(bus *memory.Bus, step int, sc screen, shot []byte, secure bool) {
-		bus.Publish(memory.StepStarted{Step: step, App: sc.pkg})
-		bus.Publish(memory.ScreenPerceived{Step: step, Package: sc.pkg, Activity: sc.activity, Signature: sc.sig, Text: sc.text,
+	perceive := func(bus *event.Bus, step int, sc screen, shot []byte, secure bool) {
+		bus.Publish(event.StepStarted{Step: step, App: sc.pkg})
+		bus.Publish(event.ScreenPerceived{Step: step, Package: sc.pkg, Activity: sc.activity, Signature: sc.sig, Text: sc.text,
 			Marked: shot, MarkedMIME: "image/png", Secure: secure})
 	}
-	session := func() *memory.Bus {
-		bus := memory.NewBus(clock)
+	session := func() *event.Bus {
+		bus := event.NewBus(clock)
 		t.Cleanup(l.Start("r", "look around").Attach(bus))
-		bus.Publish(memory.AppTaskStarted{Instruction: "look around", Task: memory.AppTask{App: settingsApp, Task: "look around"}})
+		bus.Publish(event.AppTaskStarted{Instruction: "look around", Task: event.AppTask{App: settingsApp, Task: "look around"}})
 		return bus
 	}
 	secret := screen{settingsApp, ".Pay", "s-pay", `- "Pay"`}
@@ -70,8 +70,8 @@ func TestSessionFilesPagePictures(t *testing.T) {
 
 	bus := session()
 	perceive(bus, 1, mainPage, screenshot(t, 200), false)
-	bus.Publish(memory.ActionExecuted{Step: 1, Action: memory.Action{Type: memory.Tap, Index: 1}, Signature: "s-main",
-		Element: &memory.ElementRef{Label: "Display", ResourceID: settingsApp + ":id/display"}})
+	bus.Publish(event.ActionExecuted{Step: 1, Action: event.Action{Type: event.Tap, Index: 1}, Signature: "s-main",
+		Element: &event.ElementRef{Label: "Display", ResourceID: settingsApp + ":id/display"}})
 	perceive(bus, 2, displayPage, screenshot(t, 100), false)
 	perceive(bus, 3, secret, nil, true)
 	perceive(bus, 4, broken, []byte("\x89PNG not really"), false)
@@ -159,13 +159,13 @@ func BenchmarkPerceivedPicture(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			bus := memory.NewBus(nil)
+			bus := event.NewBus(nil)
 			defer l.Start("r", "x").Attach(bus)()
-			bus.Publish(memory.AppTaskStarted{Instruction: "x", Task: memory.AppTask{App: settingsApp, Task: "x"}})
+			bus.Publish(event.AppTaskStarted{Instruction: "x", Task: event.AppTask{App: settingsApp, Task: "x"}})
 			i := 0
 			for b.Loop() {
 				i++
-				bus.Publish(memory.ScreenPerceived{Step: i, Package: settingsApp, Activity: ".Page", Signature: fmt.Sprintf("s%d", i),
+				bus.Publish(event.ScreenPerceived{Step: i, Package: settingsApp, Activity: ".Page", Signature: fmt.Sprintf("s%d", i),
 					Text: fmt.Sprintf("- \"Page %d\"", i), Marked: c.shot, MarkedMIME: "image/jpeg"})
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/page")

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 )
 
 // TestTwoLearnersAtOnce: two learners, each with its own store on one knowledge file (as
@@ -24,7 +24,7 @@ func TestTwoLearnersAtOnce(t *testing.T) {
 			defer wg.Done()
 			for range rounds {
 				s := l.Start("", "")
-				settingsRun(t, s, memory.OutcomeDone)
+				settingsRun(t, s, event.OutcomeDone)
 				errs <- s.Err()
 			}
 		}()

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -65,7 +65,7 @@ func (s *Server) act(ctx context.Context, p Phone, ask consenter, in actInput) (
 // (nil for none), checking them against the screen. Coordinates and keys are judged as
 // the `input` command that would do the same (input tap X Y, input keyevent K): the guard
 // finds what is drawn at the point, and which keys submit the focused field.
-func resolve(in actInput, scr *perception.Screen) (memory.Action, *perception.Element, error) {
+func resolve(in actInput, scr *perception.Screen) (event.Action, *perception.Element, error) {
 	element := func() (*perception.Element, error) {
 		switch {
 		case in.Element > len(scr.Elements):
@@ -75,73 +75,73 @@ func resolve(in actInput, scr *perception.Screen) (memory.Action, *perception.El
 		}
 		return &scr.Elements[in.Element-1], nil
 	}
-	shell := func(format string, args ...any) memory.Action {
-		return memory.Action{Type: memory.Shell, Command: fmt.Sprintf(format, args...)}
+	shell := func(format string, args ...any) event.Action {
+		return event.Action{Type: event.Shell, Command: fmt.Sprintf(format, args...)}
 	}
 	switch in.Action {
 	case "tap", "long_press":
 		switch {
 		case in.Element != 0 && in.X != nil:
-			return memory.Action{}, nil, fmt.Errorf("%w: give an element or x and y, not both", ErrBadInput)
+			return event.Action{}, nil, fmt.Errorf("%w: give an element or x and y, not both", ErrBadInput)
 		case in.Element != 0:
 			el, err := element()
 			if err != nil {
-				return memory.Action{}, nil, err
+				return event.Action{}, nil, err
 			}
-			t := memory.Tap
+			t := event.Tap
 			if in.Action == "long_press" {
-				t = memory.LongPress
+				t = event.LongPress
 			}
-			return memory.Action{Type: t, Index: el.Index}, el, nil
+			return event.Action{Type: t, Index: el.Index}, el, nil
 		case in.X != nil && in.Y != nil:
 			if !onScreen(scr, *in.X, *in.Y) {
-				return memory.Action{}, nil, fmt.Errorf("%w: (%d, %d) is off the %dx%d screen", ErrBadInput, *in.X, *in.Y, scr.Width, scr.Height)
+				return event.Action{}, nil, fmt.Errorf("%w: (%d, %d) is off the %dx%d screen", ErrBadInput, *in.X, *in.Y, scr.Width, scr.Height)
 			}
 			return shell("input tap %d %d", *in.X, *in.Y), nil, nil
 		}
-		return memory.Action{}, nil, fmt.Errorf("%w: %s needs an element number or x and y", ErrBadInput, in.Action)
+		return event.Action{}, nil, fmt.Errorf("%w: %s needs an element number or x and y", ErrBadInput, in.Action)
 	case "swipe":
 		if in.X != nil || in.X2 != nil {
 			if in.X == nil || in.Y == nil || in.X2 == nil || in.Y2 == nil {
-				return memory.Action{}, nil, fmt.Errorf("%w: a swipe by coordinates needs x, y, x2 and y2", ErrBadInput)
+				return event.Action{}, nil, fmt.Errorf("%w: a swipe by coordinates needs x, y, x2 and y2", ErrBadInput)
 			}
 			if !onScreen(scr, *in.X, *in.Y) || !onScreen(scr, *in.X2, *in.Y2) {
-				return memory.Action{}, nil, fmt.Errorf("%w: the swipe leaves the %dx%d screen", ErrBadInput, scr.Width, scr.Height)
+				return event.Action{}, nil, fmt.Errorf("%w: the swipe leaves the %dx%d screen", ErrBadInput, scr.Width, scr.Height)
 			}
 			return shell("input swipe %d %d %d %d", *in.X, *in.Y, *in.X2, *in.Y2), nil, nil
 		}
 		if !validDirection(in.Direction) {
-			return memory.Action{}, nil, fmt.Errorf("%w: swipe needs direction up, down, left or right (or x, y, x2, y2), not %q", ErrBadInput, in.Direction)
+			return event.Action{}, nil, fmt.Errorf("%w: swipe needs direction up, down, left or right (or x, y, x2, y2), not %q", ErrBadInput, in.Direction)
 		}
 		if in.Element == 0 {
-			return memory.Action{Type: memory.Swipe, Direction: in.Direction}, nil, nil
+			return event.Action{Type: event.Swipe, Direction: in.Direction}, nil, nil
 		}
 		el, err := element()
 		if err != nil {
-			return memory.Action{}, nil, err
+			return event.Action{}, nil, err
 		}
-		return memory.Action{Type: memory.Swipe, Index: el.Index, Direction: in.Direction}, el, nil
+		return event.Action{Type: event.Swipe, Index: el.Index, Direction: in.Direction}, el, nil
 	case "type":
 		if in.Text == "" {
-			return memory.Action{}, nil, fmt.Errorf("%w: type needs text", ErrBadInput)
+			return event.Action{}, nil, fmt.Errorf("%w: type needs text", ErrBadInput)
 		}
-		return memory.Action{Type: memory.Input, Text: in.Text}, focused(scr), nil
+		return event.Action{Type: event.Input, Text: in.Text}, focused(scr), nil
 	case "key":
 		k := strings.TrimSpace(in.Key)
 		if k == "" || strings.ContainsFunc(k, func(r rune) bool {
 			return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 		}) {
-			return memory.Action{}, nil, fmt.Errorf("%w: key %q: give a key name (back, home, enter, …) or a key code", ErrBadInput, in.Key)
+			return event.Action{}, nil, fmt.Errorf("%w: key %q: give a key name (back, home, enter, …) or a key code", ErrBadInput, in.Key)
 		}
 		return shell("input keyevent %s", strings.ToUpper(k)), nil, nil
 	case "":
-		return memory.Action{}, nil, fmt.Errorf("%w: action is required: tap, long_press, type, swipe, key or launch", ErrBadInput)
+		return event.Action{}, nil, fmt.Errorf("%w: action is required: tap, long_press, type, swipe, key or launch", ErrBadInput)
 	}
-	return memory.Action{}, nil, fmt.Errorf("%w: unknown action %q: use tap, long_press, type, swipe, key or launch", ErrBadInput, in.Action)
+	return event.Action{}, nil, fmt.Errorf("%w: unknown action %q: use tap, long_press, type, swipe, key or launch", ErrBadInput, in.Action)
 }
 
 // perform carries out the judged action.
-func (s *Server) perform(ctx context.Context, p Phone, in actInput, a memory.Action, el *perception.Element, scr *perception.Screen) (string, error) {
+func (s *Server) perform(ctx context.Context, p Phone, in actInput, a event.Action, el *perception.Element, scr *perception.Screen) (string, error) {
 	at := func() (int, int, string) {
 		if in.X != nil {
 			return *in.X, *in.Y, fmt.Sprintf("(%d, %d)", *in.X, *in.Y)

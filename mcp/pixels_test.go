@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/executor/ocr"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
@@ -145,11 +145,11 @@ func TestGuardHoldsWhatIsDrawn(t *testing.T) {
 					}
 				}
 				// What the agent's step judges when its decider taps the read element.
-				if v, held := g.Check(memory.Action{Type: memory.Tap, Index: el.Index}, el, scr); !held || v.Category != category {
+				if v, held := g.Check(event.Action{Type: event.Tap, Index: el.Index}, el, scr); !held || v.Category != category {
 					t.Errorf("%s: the agent's Tap on %q: held %v as %q, want %s", page, el.Label, held, v.Category, category)
 				}
 				cmd := fmt.Sprintf("input tap %d %d", el.Center.X, el.Center.Y)
-				if v, held := g.Check(memory.Action{Type: memory.Shell, Command: cmd}, nil, scr); !held || v.Category != category {
+				if v, held := g.Check(event.Action{Type: event.Shell, Command: cmd}, nil, scr); !held || v.Category != category {
 					t.Errorf("%s: %s on %q: held %v as %q, want %s", page, cmd, el.Label, held, v.Category, category)
 				}
 			}

@@ -10,7 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 )
 
 type runInput struct {
@@ -74,7 +74,7 @@ func (s *Server) addRunTool() {
 			fmt.Fprintf(&b, "\nrun directory: %s", res.Dir)
 		}
 		result := text(b.String())
-		if res.Err != nil || sum.Outcome != memory.OutcomeDone {
+		if res.Err != nil || sum.Outcome != event.OutcomeDone {
 			// The task did not happen: the client's model must not read it as done.
 			result.IsError = true
 			if res.Err != nil && !strings.Contains(b.String(), res.Err.Error()) {

@@ -1,34 +1,17 @@
 package memory
 
-import "sync"
+import (
+	"sync"
 
-// Consent is the person's answer to a consent question. A granted consent is specific: it
-// covers one action of one guard category — the action it was asked for, named by Action
-// (the element's identity on its page, or the shell command) — and is used up by it. A
-// consent with no category or no action (a vague "may I go on?") authorises nothing the
-// guard holds back.
-type Consent struct {
-	Granted  bool   `json:"granted"`
-	Category string `json:"category,omitempty"` // guard category it covers: payment, order, delete, …
-	Action   string `json:"action,omitempty"`   // identity of the action it covers (Verdict.Action)
-	Subject  string `json:"subject,omitempty"`  // what was asked about, e.g. `tap "Pay ¥18"`
-	// Specifics are what the question named ("to: Alice Chen; text: …"): the consent
-	// covers the action only while the screen still shows them.
-	Specifics string `json:"specifics,omitempty"`
-}
-
-// Covers reports whether c authorises one action of category with identity action: it
-// must be granted, and name both exactly.
-func (c Consent) Covers(category, action string) bool {
-	return c.Granted && c.Category != "" && c.Action != "" && c.Category == category && c.Action == action
-}
+	"github.com/fairy-go/fairy/event"
+)
 
 // Instruction is one entry of the instruction stack.
 type Instruction struct {
-	Text    string   `json:"text"`
-	Source  string   `json:"source"` // "task" for the app task, "user" for an interaction summary
-	Consent *Consent `json:"consent,omitempty"`
-	Used    bool     `json:"used,omitempty"` // the consent was spent on an action
+	Text    string         `json:"text"`
+	Source  string         `json:"source"` // "task" for the app task, "user" for an interaction summary
+	Consent *event.Consent `json:"consent,omitempty"`
+	Used    bool           `json:"used,omitempty"` // the consent was spent on an action
 }
 
 // Frame is one step of the action loop.
@@ -41,10 +24,10 @@ type Frame struct {
 	Subgoal     string
 	Interaction int
 	Thought     string
-	Actions     []Action // decided
-	Expect      string   // what the decider expected them to show
-	Executed    []ActionExecuted
-	Rejected    []ActionRejected
+	Actions     []event.Action // decided
+	Expect      string         // what the decider expected them to show
+	Executed    []event.ActionExecuted
+	Rejected    []event.ActionRejected
 	Result      string // A/B/C/D, filled by the next step's reflection
 	Reflection  string
 }
@@ -61,11 +44,11 @@ type Turn struct {
 type Manager struct {
 	mu           sync.Mutex
 	overall      string
-	task         AppTask
+	task         event.AppTask
 	instructions []Instruction
 	frames       []Frame
 	turns        []Turn
-	facts        []Fact
+	facts        []event.Fact
 	progress     string
 }
 
@@ -73,16 +56,16 @@ type Manager struct {
 func NewManager() *Manager { return &Manager{} }
 
 // Attach subscribes the manager to bus and returns the unsubscribe function.
-func (m *Manager) Attach(bus *Bus) func() { return bus.Subscribe(m.Handle) }
+func (m *Manager) Attach(bus *event.Bus) func() { return bus.Subscribe(m.Handle) }
 
 // Handle applies one event to the stacks.
-func (m *Manager) Handle(r Record) {
+func (m *Manager) Handle(r event.Record) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch e := r.Event.(type) {
-	case RunStarted:
+	case event.RunStarted:
 		m.overall = e.Instruction
-	case AppTaskStarted:
+	case event.AppTaskStarted:
 		// A new app task starts with fresh stacks; the key context flows on.
 		m.overall = e.Instruction
 		m.task = e.Task
@@ -93,44 +76,44 @@ func (m *Manager) Handle(r Record) {
 		for _, f := range e.Context {
 			m.addFact(f)
 		}
-	case StepStarted:
+	case event.StepStarted:
 		m.frames = append(m.frames, Frame{Step: e.Step})
-	case ScreenPerceived:
+	case event.ScreenPerceived:
 		if f := m.frame(e.Step); f != nil {
 			f.Package, f.Signature, f.Screen = e.Package, e.Signature, e.Text
 		}
-	case Reflected:
+	case event.Reflected:
 		m.progress = e.Progress
 		// The verdict is on the previous step's actions.
 		if f := m.frame(e.Step - 1); f != nil && e.Result != "" {
 			f.Result, f.Reflection = e.Result, e.Reflection
 		}
-	case Planned:
+	case event.Planned:
 		if f := m.frame(e.Step); f != nil {
 			f.Plan = append([]string(nil), e.Plan...)
 			f.Subgoal, f.Interaction = e.Subgoal, e.Interaction
 		}
-	case InteractionAsked:
+	case event.InteractionAsked:
 		m.turns = append(m.turns, Turn{Question: e.Question, Options: append([]string(nil), e.Options...)})
-	case InteractionAnswered:
+	case event.InteractionAnswered:
 		if n := len(m.turns); n > 0 {
 			m.turns[n-1].Answer = e.Answer
 		}
-	case InteractionEnded:
+	case event.InteractionEnded:
 		if e.Settled && e.Summary != "" {
 			m.instructions = append(m.instructions, Instruction{Text: e.Summary, Source: "user", Consent: e.Consent})
 		}
 		m.turns = nil
-	case ActionsDecided:
+	case event.ActionsDecided:
 		if f := m.frame(e.Step); f != nil {
 			f.Thought, f.Expect = e.Thought, e.Expect
 			f.Actions = append(f.Actions, e.Actions...)
 		}
-	case ActionRejected:
+	case event.ActionRejected:
 		if f := m.frame(e.Step); f != nil {
 			f.Rejected = append(f.Rejected, e)
 		}
-	case ActionExecuted:
+	case event.ActionExecuted:
 		if f := m.frame(e.Step); f != nil {
 			f.Executed = append(f.Executed, e)
 		}
@@ -139,7 +122,7 @@ func (m *Manager) Handle(r Record) {
 			// may still have paid.
 			m.spend(e.Consent, e.ConsentFor)
 		}
-	case ContextCollected:
+	case event.ContextCollected:
 		for _, f := range e.Facts {
 			m.addFact(f)
 		}
@@ -157,7 +140,7 @@ func (m *Manager) frame(step int) *Frame {
 }
 
 // addFact pushes f, replacing an earlier fact with the same key.
-func (m *Manager) addFact(f Fact) {
+func (m *Manager) addFact(f event.Fact) {
 	if f.Key == "" || f.Value == "" {
 		return
 	}
@@ -189,7 +172,7 @@ func (m *Manager) Overall() string {
 }
 
 // Task is the current app task.
-func (m *Manager) Task() AppTask {
+func (m *Manager) Task() event.AppTask {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.task
@@ -203,8 +186,8 @@ func (m *Manager) Instructions() []Instruction {
 }
 
 // Consent returns the newest unspent granted consent that covers one action of category
-// with identity action (see Consent.Covers). A consent with no category covers nothing.
-func (m *Manager) Consent(category, action string) (Consent, bool) {
+// with identity action (see event.Consent.Covers). A consent with no category covers nothing.
+func (m *Manager) Consent(category, action string) (event.Consent, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i := len(m.instructions) - 1; i >= 0; i-- {
@@ -213,7 +196,7 @@ func (m *Manager) Consent(category, action string) (Consent, bool) {
 			return *in.Consent, true
 		}
 	}
-	return Consent{}, false
+	return event.Consent{}, false
 }
 
 // Frames is the action-loop stack, oldest first.
@@ -242,10 +225,10 @@ func (m *Manager) Turns() []Turn {
 }
 
 // KeyContext is the key-context stack, one fact per key, oldest first.
-func (m *Manager) KeyContext() []Fact {
+func (m *Manager) KeyContext() []event.Fact {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return append([]Fact(nil), m.facts...)
+	return append([]event.Fact(nil), m.facts...)
 }
 
 // Progress is the Re-Planner's latest progress note.

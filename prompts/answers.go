@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 )
 
 // Validator is an answer that can say what is wrong with it; the model adapter's callers
@@ -15,9 +15,9 @@ type Validator interface {
 
 // PlannerAnswer is the Global Planner's answer.
 type PlannerAnswer struct {
-	Thought string           `json:"thought"`
-	Status  string           `json:"status"` // StatusContinue, StatusDone or StatusImpossible
-	Tasks   []memory.AppTask `json:"tasks"`  // the plan; empty in the adjust phase keeps the current plan
+	Thought string          `json:"thought"`
+	Status  string          `json:"status"` // StatusContinue, StatusDone or StatusImpossible
+	Tasks   []event.AppTask `json:"tasks"`  // the plan; empty in the adjust phase keeps the current plan
 	// Next is the 0-based index in Tasks (or in the current plan when Tasks is empty) of
 	// the app task to run now, with StatusContinue.
 	Next     int    `json:"next"`
@@ -61,7 +61,7 @@ type ReplannerAnswer struct {
 	Reason      string   `json:"reason"`
 	// Routine, when its name is set, runs a learned routine from the current screen
 	// instead of deciding the next actions one step at a time.
-	Routine memory.Routine `json:"routine"`
+	Routine event.Routine `json:"routine"`
 }
 
 // Finished is the sub-goal that ends an app task.
@@ -85,8 +85,8 @@ func (a *ReplannerAnswer) Validate() error {
 
 // DeciderAnswer is the Action Decider's answer.
 type DeciderAnswer struct {
-	Thought string          `json:"thought"`
-	Actions []memory.Action `json:"actions"`
+	Thought string         `json:"thought"`
+	Actions []event.Action `json:"actions"`
 	// Expect is what the screen should show once the actions ran; the Re-Planner gets it
 	// next step to judge the result.
 	Expect string `json:"expect"`
@@ -119,7 +119,7 @@ func (a *InteractorAnswer) Validate() error {
 
 // ExtractorAnswer is the Key Context Collector's answer.
 type ExtractorAnswer struct {
-	Facts []memory.Fact `json:"facts"`
+	Facts []event.Fact `json:"facts"`
 }
 
 // CheckerAnswer is the finish check's answer.

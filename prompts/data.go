@@ -1,6 +1,9 @@
 package prompts
 
-import "github.com/fairy-go/fairy/memory"
+import (
+	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/memory"
+)
 
 // PlannerData fills the Global Planner prompt. Phase "plan" makes the first plan;
 // "adjust" reviews the plan after an app task.
@@ -8,10 +11,10 @@ type PlannerData struct {
 	Phase       string
 	Instruction string
 	Progress    string // the planner's own progress note from its last answer (adjust phase)
-	Apps        []memory.App
-	Tasks       []memory.AppTask    // the current plan (adjust phase)
-	Done        []memory.TaskResult // finished app tasks (adjust phase)
-	Context     []memory.Fact
+	Apps        []event.App
+	Tasks       []event.AppTask    // the current plan (adjust phase)
+	Done        []event.TaskResult // finished app tasks (adjust phase)
+	Context     []event.Fact
 	Tricks      []string
 	Notes       []string // what was wrong with the last answer
 }
@@ -26,7 +29,7 @@ type StepNote = string
 // ReplannerData fills the Re-Planner prompt.
 type ReplannerData struct {
 	Instruction  string               // the person's whole instruction
-	Task         memory.AppTask       // the app task
+	Task         event.AppTask        // the app task
 	Instructions []memory.Instruction // the instruction stack
 	Step         int
 	First        bool // no plan yet: make one
@@ -39,7 +42,7 @@ type ReplannerData struct {
 	Screen       string   // text form
 	Secure       bool     // the screenshot is black (FLAG_SECURE)
 	Visual       bool     // a set-of-mark screenshot is attached
-	Context      []memory.Fact
+	Context      []event.Fact
 	Tricks       []string
 	Hint         string // navigation hint from the App Map
 	// Routines are the learned routines that can run from this screen.
@@ -64,7 +67,7 @@ func (s *Set) Replan(d ReplannerData) (Prompt, error) { return s.render(NameRepl
 // DeciderData fills the Action Decider prompt.
 type DeciderData struct {
 	Instruction  string // the person's whole instruction
-	Task         memory.AppTask
+	Task         event.AppTask
 	Instructions []memory.Instruction
 	Plan         []string
 	Subgoal      string
@@ -73,7 +76,7 @@ type DeciderData struct {
 	Keyboard     bool
 	Secure       bool
 	Visual       bool
-	Context      []memory.Fact
+	Context      []event.Fact
 	Tricks       []string
 	Shell        []string // allow-listed shell commands; empty: no Shell action
 	Notes        []StepNote
@@ -87,7 +90,7 @@ func (s *Set) Decide(d DeciderData) (Prompt, error) { return s.render(NameDecide
 // InteractorData fills the User Interactor prompt.
 type InteractorData struct {
 	Instruction  string
-	Task         memory.AppTask
+	Task         event.AppTask
 	Instructions []memory.Instruction
 	Subgoal      string
 	Type         int    // 1 sensitive, 2 irreversible, 3 choice, 4 ambiguous
@@ -104,10 +107,10 @@ func (s *Set) Interact(d InteractorData) (Prompt, error) { return s.render(NameI
 // ExtractorData fills the Key Context Collector prompt.
 type ExtractorData struct {
 	Instruction string
-	Task        memory.AppTask
+	Task        event.AppTask
 	Subgoal     string
 	Screen      string
-	Known       []memory.Fact
+	Known       []event.Fact
 }
 
 // Extract renders the Key Context Collector prompt.
@@ -116,10 +119,10 @@ func (s *Set) Extract(d ExtractorData) (Prompt, error) { return s.render(NameExt
 // CheckerData fills the finish-check prompt.
 type CheckerData struct {
 	Instruction  string
-	Task         memory.AppTask
+	Task         event.AppTask
 	Instructions []memory.Instruction
 	Screen       string
-	Context      []memory.Fact
+	Context      []event.Fact
 	Answer       string
 	Plan         []string
 	Progress     string

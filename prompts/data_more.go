@@ -5,14 +5,16 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairy-go/fairy/event"
+
 	"github.com/fairy-go/fairy/memory"
 )
 
 // LearnerData fills the Self-Learner prompt: one finished app task.
 type LearnerData struct {
 	Instruction  string // the person's whole instruction
-	Task         memory.AppTask
-	Outcome      memory.Outcome
+	Task         event.AppTask
+	Outcome      event.Outcome
 	Reason       string // why the task ended
 	Steps        int    // the steps the task took
 	Tricks       GivenTricks

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
 )
@@ -121,7 +122,7 @@ var funcs = template.FuncMap{
 	"facts":     factsText,
 	"stack":     stackText,
 	"lines":     linesText,
-	"action":    func(a memory.Action) string { return a.String() },
+	"action":    func(a event.Action) string { return a.String() },
 	"join":      strings.Join,
 	"appsText":  appsText,
 	"turnsText": turnsText,
@@ -149,7 +150,7 @@ func routinesText(rs []RoutineOffer) string {
 }
 
 // appsText renders the launchable apps one a line.
-func appsText(apps []memory.App) string {
+func appsText(apps []event.App) string {
 	var b strings.Builder
 	for _, a := range apps {
 		fmt.Fprintf(&b, "- %s — %s", a.Package, a.Label)
@@ -188,7 +189,7 @@ func dataBlock(name, body string) string {
 }
 
 // factsText renders key context one fact a line.
-func factsText(fs []memory.Fact) string {
+func factsText(fs []event.Fact) string {
 	var b strings.Builder
 	for _, f := range fs {
 		fmt.Fprintf(&b, "- %s: %s\n", f.Key, f.Value)

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // changedFiles is the embedded templates and schemas with old replaced by new in file.
@@ -42,7 +42,7 @@ func changedFiles(t *testing.T, file, old, new string) fs.FS {
 // TestReplayAfterAPromptChange: a recorded run replays against the same prompts; after a
 // template change the replay fails saying the prompt changed, where, and what it was.
 func TestReplayAfterAPromptChange(t *testing.T) {
-	data := DeciderData{Instruction: "Order a bubble tea", Task: memory.AppTask{App: "com.fairy.shop", Task: "Order a bubble tea"},
+	data := DeciderData{Instruction: "Order a bubble tea", Task: event.AppTask{App: "com.fairy.shop", Task: "Order a bubble tea"},
 		Plan: []string{"Open the menu"}, Subgoal: "Open the menu", Screen: "- [1] button \"Menu\""}
 	request := func(s *Set) llm.Request {
 		p, err := s.Decide(data)

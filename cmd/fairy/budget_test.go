@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
+
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/prompts"
@@ -32,7 +34,7 @@ func demoPromptTokens(tb testing.TB) map[string]float64 {
 	if err != nil {
 		tb.Fatalf("demo: %v", err)
 	}
-	if res.Summary.Outcome != memory.OutcomeDone {
+	if res.Summary.Outcome != event.OutcomeDone {
 		tb.Fatalf("demo outcome %s", res.Summary.Outcome)
 	}
 	dirs, _ := filepath.Glob(filepath.Join(runs, "*", "trace.jsonl"))
@@ -101,7 +103,7 @@ func corpusPromptTokens(tb testing.TB, screen string) map[string]float64 {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	task := memory.AppTask{App: "com.example", Task: "Find the settings page and turn on dark theme"}
+	task := event.AppTask{App: "com.example", Task: "Find the settings page and turn on dark theme"}
 	stack := []memory.Instruction{{Text: task.Task, Source: "task"}}
 	plan := []string{"Open the display settings", "Turn on dark theme"}
 	out := map[string]float64{}

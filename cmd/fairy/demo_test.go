@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // readSummary reads summary.json of the run directory the command printed.
@@ -54,7 +54,7 @@ func TestDemo(t *testing.T) {
 	if !strings.HasPrefix(dir, runs) {
 		t.Errorf("run directory %s is not under --runs %s", dir, runs)
 	}
-	if sum.Outcome != memory.OutcomeDone || sum.Interactions != 3 || len(sum.Tasks) != 2 {
+	if sum.Outcome != event.OutcomeDone || sum.Interactions != 3 || len(sum.Tasks) != 2 {
 		t.Errorf("summary: outcome %s, %d interactions, %d tasks; want done, 3, 2", sum.Outcome, sum.Interactions, len(sum.Tasks))
 	}
 	if _, err := os.Stat(filepath.Join(dir, "trace.jsonl")); err != nil {
@@ -106,7 +106,7 @@ func TestDemoInteractive(t *testing.T) {
 	if err == nil || !errors.As(err, &ee) || ee.code != 1 {
 		t.Fatalf("err = %v, want exit status 1 (refused)\n%s", err, out.String())
 	}
-	if res.Summary.Outcome != memory.OutcomeRefused {
+	if res.Summary.Outcome != event.OutcomeRefused {
 		t.Errorf("outcome %s, want refused", res.Summary.Outcome)
 	}
 	orders := res.Phone.Orders()

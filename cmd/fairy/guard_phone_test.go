@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/adbtest"
@@ -200,7 +200,7 @@ func TestRunGuardCases(t *testing.T) {
 			}
 			guarded := regexp.MustCompile(`"kind":"ActionGuarded"[^\n]*?"category":"(\w+)"`).FindAllSubmatch(trace, -1)
 			switch {
-			case sum.Outcome != memory.OutcomeDone:
+			case sum.Outcome != event.OutcomeDone:
 				t.Errorf("outcome %s, want done\n%s", sum.Outcome, out.String())
 			case tc.category == "" && (len(guarded) != 0 || sum.Interactions != 0):
 				t.Errorf("harmless %q: %d held, %d questions", tc.element, len(guarded), sum.Interactions)

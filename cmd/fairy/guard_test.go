@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -52,7 +52,7 @@ func TestGuardConfig(t *testing.T) {
 	if err != nil || rc.Agent.Guard == nil {
 		t.Fatalf("guard from config: %v (guard %v)", err, rc.Agent.Guard)
 	}
-	tap := memory.Action{Type: memory.Tap, Index: 1}
+	tap := event.Action{Type: event.Tap, Index: 1}
 	for _, tc := range []struct{ label, category string }{{"Abonar", "payment"}, {"Reservar", "booking"}, {"Pagar", "payment"}, {"Refresh", ""}} {
 		v, hit := rc.Agent.Guard.Check(tap, &perception.Element{Label: tc.label, Text: tc.label, Clickable: true}, &perception.Screen{})
 		if got := map[bool]string{true: v.Category}[hit]; got != tc.category {

@@ -17,10 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
 )
@@ -51,7 +51,7 @@ func checkInterrupted(t *testing.T, ctx context.Context, err error, out, kpath s
 		t.Errorf("stderr %q does not say the run was interrupted", stderr.String())
 	}
 	sum, dir := readSummary(t, out)
-	if sum.Outcome != memory.OutcomeStopped || !strings.Contains(sum.Reason, "canceled") {
+	if sum.Outcome != event.OutcomeStopped || !strings.Contains(sum.Reason, "canceled") {
 		t.Errorf("summary outcome %s (%q), want stopped", sum.Outcome, sum.Reason)
 	}
 	trace, rerr := os.ReadFile(filepath.Join(dir, "trace.jsonl"))

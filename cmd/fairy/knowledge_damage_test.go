@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
 )
@@ -365,7 +365,7 @@ func TestRunWithDamagedKnowledge(t *testing.T) {
 	if off := knowledgeOff(t, stdout); !strings.Contains(off, "is damaged") {
 		t.Errorf("summary.json knowledge.off = %q", off)
 	}
-	if sum, _ := readSummary(t, stdout); sum.Outcome != memory.OutcomeDone {
+	if sum, _ := readSummary(t, stdout); sum.Outcome != event.OutcomeDone {
 		t.Errorf("outcome %s (%s)", sum.Outcome, sum.Reason)
 	}
 	if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, damaged) {

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
 )
@@ -117,7 +117,7 @@ func TestKnowledgeUsableWhileRunAsks(t *testing.T) {
 	}
 	var demoOut bytes.Buffer
 	second, err := runDemo(t.Context(), demoOptions{RunsDir: filepath.Join(dir, "runs2"), TextOnly: true, Out: &demoOut, Knowledge: kpath})
-	if err != nil || second.Summary.Outcome != memory.OutcomeDone {
+	if err != nil || second.Summary.Outcome != event.OutcomeDone {
 		t.Errorf("a second run (the demo) while the first asks: %s, %v\n%s", second.Summary.Outcome, err, demoOut.String())
 	}
 	close(person.resume)
@@ -125,7 +125,7 @@ func TestKnowledgeUsableWhileRunAsks(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("fairy run: %v\n%s", err, out.String())
 	}
-	if sum, _ := readSummary(t, out.String()); sum.Outcome != memory.OutcomeDone {
+	if sum, _ := readSummary(t, out.String()); sum.Outcome != event.OutcomeDone {
 		t.Errorf("first run: %s", sum.Outcome)
 	}
 	st, err := knowledge.Open(kpath, knowledge.Options{ReadOnly: true})

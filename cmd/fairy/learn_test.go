@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/memory"
 )
 
 // TestDemoLearnsAcrossRuns runs the demo twice against one knowledge file: the first run
@@ -44,7 +44,7 @@ func TestDemoLearnsAcrossRuns(t *testing.T) {
 		if err := json.Unmarshal(b, &sum); err != nil {
 			t.Fatal(err)
 		}
-		if sum.Outcome != memory.OutcomeDone {
+		if sum.Outcome != event.OutcomeDone {
 			t.Fatalf("run %d: %s (%s)", i+1, sum.Outcome, sum.Reason)
 		}
 		sums = append(sums, sum)

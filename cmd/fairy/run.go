@@ -12,12 +12,12 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/agent"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/memory"
 	"github.com/spf13/cobra"
 )
 
@@ -176,7 +176,7 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 		return sum, withExit(1, fmt.Errorf("%w — the run stopped there; free space under %s or choose another directory with --runs", runErr, cfg.RunsDir))
 	case runErr != nil:
 		return sum, withExit(1, runErr)
-	case res.Outcome != memory.OutcomeDone:
+	case res.Outcome != event.OutcomeDone:
 		return sum, withExit(1, fmt.Errorf("task %s: %s", res.Outcome, res.Reason))
 	}
 	return sum, nil

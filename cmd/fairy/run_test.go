@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/adbtest"
 	"github.com/fairy-go/fairy/sim/wire"
@@ -87,7 +87,7 @@ func TestRunThroughRealADB(t *testing.T) {
 		t.Fatalf("fairy run: %v\n%s\n%s", err, out.String(), errOut.String())
 	}
 	sum, rundir := readSummary(t, out.String())
-	if sum.Outcome != memory.OutcomeDone || sum.Interactions != 3 {
+	if sum.Outcome != event.OutcomeDone || sum.Interactions != 3 {
 		t.Errorf("outcome %s with %d interactions, want done with 3", sum.Outcome, sum.Interactions)
 	}
 	orders := phone.Orders()

@@ -1,6 +1,6 @@
-package memory
+package event
 
 import "errors"
 
 // ErrBadAction means an action record is malformed (unknown type, missing target, …).
-var ErrBadAction = errors.New("memory: bad action")
+var ErrBadAction = errors.New("event: bad action")

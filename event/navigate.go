@@ -1,4 +1,4 @@
-package memory
+package event
 
 // Navigate is the decider's shortcut action: go to a page the App Map knows (Target, a
 // page ID from a navigation hint) by replaying the map's path, with no model call per

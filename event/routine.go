@@ -1,4 +1,4 @@
-package memory
+package event
 
 // Routine is the Re-Planner's high-level action: run a learned routine (a finished app
 // task's trajectory, named by what it achieves) by name, with its parameters.
