@@ -74,7 +74,7 @@ func (p phoneApps) list(ctx context.Context) ([]adb.App, error) {
 	return list, nil
 }
 
-// Apps implements event.AppSource.
+// Apps implements global.AppSource.
 func (p phoneApps) Apps(ctx context.Context) ([]event.App, error) {
 	list, err := p.list(ctx)
 	if err != nil {
