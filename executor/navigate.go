@@ -6,29 +6,21 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/replay"
 )
 
 // Shortcuts supplies the App Map's known paths for the decider's Navigate action: the steps
 // from the page with signature from to the page target (a page ID a navigation hint named);
 // ok is false when the map knows no reliable path that can be replayed without the model.
-// cmd adapts the learner's session to it; nil means Navigate is not offered.
+// The learner's session satisfies it; nil means Navigate is not offered.
 type Shortcuts interface {
-	Shortcut(ctx context.Context, app, from, target string) ([]ShortcutStep, bool)
-}
-
-// ShortcutStep is one step of a known path.
-type ShortcutStep interface {
-	// Resolve checks that screen is the page the step expects and returns the action to run
-	// on it; an error means the phone is not where the map expected: the replay stops there.
-	Resolve(screen *perception.Screen) (event.Action, error)
-	String() string
+	Shortcut(ctx context.Context, app, from, target string) ([]replay.Step, bool)
 }
 
 // hint asks the App Map for a navigation hint toward a page that serves query; failures
 // only cost the hint.
 func (r *run) hint(ctx context.Context, query string) string {
-	if r.cfg.Hints == nil || r.screen == nil || strings.TrimSpace(query) == "" || isFinished(query) || r.noNav[r.screen.Signature] {
+	if r.cfg.Hints == nil || r.screen == nil || strings.TrimSpace(query) == "" || isFinished(query) || r.ledger.Pathless(r.screen.Signature) {
 		return ""
 	}
 	h, err := r.cfg.Hints.Hint(ctx, r.a.Task.App, r.screen.Signature, query)
@@ -36,18 +28,11 @@ func (r *run) hint(ctx context.Context, query string) string {
 		r.e.log.Warn("navigation hint failed", logErr, err)
 		return ""
 	}
-	for target, n := range r.navFailed {
-		if n >= maxNavFailures && strings.Contains(h, event.Action{Type: event.Navigate, Target: target}.String()) {
-			return "" // a Navigate that stopped short twice is not offered again in this task
-		}
+	if r.ledger.Retired(h) {
+		return "" // a Navigate that stopped short twice is not offered again in this task
 	}
 	return h
 }
-
-// maxNavFailures is how many replays of a Navigate to one page may stop short in a task
-// before it is no longer offered: a path that failed twice is not what the phone does (a
-// step with an effect the map did not know), and a third try would only repeat it.
-const maxNavFailures = 2
 
 // served publishes that long-term knowledge went into a prompt of role.
 func (r *run) served(role string, tricks int, hint string) {
@@ -59,7 +44,7 @@ func (r *run) served(role string, tricks int, hint string) {
 
 // shortcut checks a batch ending in Navigate and looks its path up; why is what to tell the
 // decider when the batch cannot be replayed.
-func (r *run) shortcut(ctx context.Context, batch []event.Action) (steps []ShortcutStep, why string) {
+func (r *run) shortcut(ctx context.Context, batch []event.Action) (steps []replay.Step, why string) {
 	nav := batch[len(batch)-1]
 	switch {
 	case len(batch) > 1:
@@ -67,16 +52,13 @@ func (r *run) shortcut(ctx context.Context, batch []event.Action) (steps []Short
 	case r.cfg.Shortcuts == nil:
 		return nil, fmt.Sprintf("%s is not available: there is no App Map; use atomic actions.", nav)
 	}
-	if r.navFailed[nav.Target] >= maxNavFailures {
-		return nil, fmt.Sprintf("%s stopped short %d times in this task; it is not offered again: use atomic actions.", nav, r.navFailed[nav.Target])
+	if n, retired := r.ledger.NavFailures(nav.Target); retired {
+		return nil, fmt.Sprintf("%s stopped short %d times in this task; it is not offered again: use atomic actions.", nav, n)
 	}
 	steps, ok := r.cfg.Shortcuts.Shortcut(ctx, r.a.Task.App, r.screen.Signature, nav.Target)
 	if !ok || len(steps) == 0 {
 		// The hint promised more than the map holds: no more hints on this page.
-		if r.noNav == nil {
-			r.noNav = map[string]bool{}
-		}
-		r.noNav[r.screen.Signature] = true
+		r.ledger.NoPath(r.screen.Signature)
 		return nil, fmt.Sprintf("%s: the App Map knows no reliable path from this page to page %q; use atomic actions.", nav, nav.Target)
 	}
 	return steps, ""
@@ -85,16 +67,13 @@ func (r *run) shortcut(ctx context.Context, batch []event.Action) (steps []Short
 // navigate replays a known path with no model call (see replay); at the first mismatch,
 // guarded action or failed action it stops, and the task goes on with normal steps from
 // wherever the phone is.
-func (r *run) navigate(ctx context.Context, target string, steps []ShortcutStep) (State, error) {
+func (r *run) navigate(ctx context.Context, target string, steps []replay.Step) (State, error) {
 	ev := event.Navigated{Step: r.step, App: r.a.Task.App, Target: target, Planned: len(steps)}
 	res := r.replay(ctx, steps)
 	ev.Replayed, ev.Stopped = res.replayed, res.stopped
 	r.publish(ev)
 	if res.stopped != "" && !res.held {
-		if r.navFailed == nil {
-			r.navFailed = map[string]int{}
-		}
-		r.navFailed[target]++
+		r.ledger.NavStopped(target)
 	}
 	if res.state != "" {
 		return res.state, res.err
@@ -123,7 +102,7 @@ type replayed struct {
 // expects; at the first mismatch, guarded action without consent, or failed action it
 // stops. Every replayed action is published as an ActionExecuted, so the App Map keeps
 // learning from replays, and a sensitive step needs the person's consent every time.
-func (r *run) replay(ctx context.Context, steps []ShortcutStep) replayed {
+func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 	var res replayed
 	r.lastActs = nil
 	for i, st := range steps {
