@@ -10,22 +10,6 @@ import (
 	"github.com/fairy-go/fairy/replay"
 )
 
-// Routines supplies learned routines: a finished app task's trajectory, named by what it
-// achieves, that the Re-Planner may run by name as one high-level action. The learner's
-// session satisfies it; nil means no routine is offered.
-type Routines interface {
-	// Offer lists the routines of app that can run from the page with this signature,
-	// the ones most relevant to task first; answers are what the person said so far
-	// (oldest first), labels the current screen's element labels.
-	Offer(ctx context.Context, app, signature, task string, answers, labels []string) []replay.Offer
-	// Steps returns routine id's steps from the page with this signature (from its step
-	// at, when that step is on this page: where an earlier replay paused), with args for
-	// its parameters; an error says why it cannot run here (the Re-Planner is told). A
-	// blank argument (a row the person has not chosen yet) ends the steps before the step
-	// that needs it, and the run's Pause says so.
-	Steps(ctx context.Context, app, id, signature string, args []string, at int) (replay.Run, error)
-}
-
 // offers returns the routines to list in this step's Re-Planner prompt, and remembers them
 // for the answer: none on a secure or empty screen, and none the task's ledger drops.
 func (r *run) offers(ctx context.Context) []replay.Offer {
