@@ -184,7 +184,7 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 			return Result{}, err
 		}
 		defer sess.Attach(bus)()
-		tricks, hints, cuts, preds, reads, rts = sess, sess, shortcuts{sess}, sess, sess, routines{sess}
+		tricks, hints, cuts, preds, reads, rts = sess, sess, sess, sess, sess, sess
 	}
 	gm, err := a.assemble(r, id, assembly{model: model, meter: meter, bus: bus, mem: mem, apps: apps, tricks: tricks, hints: hints, cuts: cuts, preds: preds, reads: reads, routines: rts, sess: sess})
 	if err != nil {

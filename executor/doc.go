@@ -16,6 +16,13 @@
 // irreversible action into an interaction, whatever the models said. The finish check (role
 // "checker") checks the final screen and key context before a task is reported done.
 //
+// Learned steps (package replay) run with no model call, every page checked and every
+// sensitive step asked: the decider's Navigate replays a shortcut of the App Map
+// (Shortcuts), a routine the Re-Planner names replays a finished task's steps (Routines),
+// and a step whose page the App Map predicted is verified without the Re-Planner
+// (Predictions). A replay stops at the first screen it does not expect, and the task goes
+// on step by step; the task's replay.Ledger keeps what failed from being offered again.
+//
 // The phone is reached only through Device, the model only through Model, the person only
 // through an Interactor; every stage publishes a memory event on the run's bus and reads
 // history from the memory manager.

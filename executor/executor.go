@@ -14,6 +14,7 @@ import (
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/prompts"
+	"github.com/fairy-go/fairy/replay"
 )
 
 // Config holds an Executor's parts and settings.
@@ -143,7 +144,7 @@ const (
 // Run carries out one app task. The returned error is non-nil only when the task ended in
 // ERROR (device or model failure, or ctx ended — then the outcome is "stopped").
 func (e *Executor) Run(ctx context.Context, a Assignment) (Result, error) {
-	r := &run{e: e, cfg: &e.cfg, a: a, start: e.cfg.Clock(), loops: map[string]int{}, surprised: map[string]bool{}, paused: map[string]int{}}
+	r := &run{e: e, cfg: &e.cfg, a: a, start: e.cfg.Clock(), loops: map[string]int{}}
 	e.cfg.Bus.Publish(event.AppTaskStarted{Index: a.Index, Instruction: a.Instruction, Task: a.Task, Context: a.Context})
 	st, err := StatePerceive, error(nil)
 	for !st.Terminal() {
@@ -198,15 +199,12 @@ type run struct {
 	reuse     bool   // the next PERCEIVE keeps the screen: nothing was done on the phone
 	noActs    bool   // the coming reflection has no actions to classify
 	rawPNG    []byte
-	replaying bool            // perceiving a page on a shortcut's way: no key-context collection, no screenshot
-	shotLater bool            // the screen's screenshot is not taken yet (a replayed page): reflect takes it
-	noNav     map[string]bool // page signatures where a Navigate could not be replayed: no more hints there
-	navFailed map[string]int  // Navigate targets by the replays of them that stopped short in this task
-	offered   []RoutineOffer  // the routines this step's Re-Planner prompt listed
-	paused    map[string]int  // routines paused for the person: the step each goes on at
+	replaying bool           // perceiving a page on a shortcut's way: no key-context collection, no screenshot
+	shotLater bool           // the screen's screenshot is not taken yet (a replayed page): reflect takes it
+	ledger    replay.Ledger  // the learned steps this task replayed
+	offered   []replay.Offer // the routines this step's Re-Planner prompt listed
 	// routineEnd is the page a routine that just ran whole expects to end on.
 	routineEnd string
-	surprised  map[string]bool // routines that met a surprise or ran whole in this task: not offered again
 	extracted  map[string]bool // static texts and labels of the screens this task sent to the extractor
 
 	plan      []string

@@ -10,6 +10,7 @@ import (
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/replay"
 )
 
 // deepPhone is an app whose switch is three taps from the first page.
@@ -82,11 +83,11 @@ func (s tapStep) String() string { return "tap " + s.tap }
 
 // fixedShortcuts knows one path, to "info".
 type fixedShortcuts struct {
-	steps []ShortcutStep
+	steps []replay.Step
 	asked []string
 }
 
-func (f *fixedShortcuts) Shortcut(_ context.Context, _, from, target string) ([]ShortcutStep, bool) {
+func (f *fixedShortcuts) Shortcut(_ context.Context, _, from, target string) ([]replay.Step, bool) {
 	f.asked = append(f.asked, target)
 	if target != "info" || f.steps == nil {
 		return nil, false
@@ -95,7 +96,7 @@ func (f *fixedShortcuts) Shortcut(_ context.Context, _, from, target string) ([]
 }
 
 func TestNavigateReplaysKnownPath(t *testing.T) {
-	path := []ShortcutStep{tapStep{"Apps"}, tapStep{"All apps"}, tapStep{"Maps"}}
+	path := []replay.Step{tapStep{"Apps"}, tapStep{"All apps"}, tapStep{"Maps"}}
 	tests := []struct {
 		name         string
 		phone        func() *fakePhone
@@ -189,7 +190,7 @@ func TestNavigateStopsAtGuardedStep(t *testing.T) {
 		return `{"status":"A","question":"","options":[],"summary":"The person allows it.","consent":"granted"}`
 	}
 	h := newHarness(t, phone, model, []interaction.Rule{{Pattern: ".", Reply: "yes"}}, func(c *Config) {
-		c.Shortcuts = &fixedShortcuts{steps: []ShortcutStep{tapStep{"Apps"}, tapStep{"All apps"}, tapStep{"Pay"}}}
+		c.Shortcuts = &fixedShortcuts{steps: []replay.Step{tapStep{"Apps"}, tapStep{"All apps"}, tapStep{"Pay"}}}
 		c.Hints = pageHints{phone}
 	})
 	res := h.run(t, "Turn off Maps notifications")
@@ -253,7 +254,7 @@ func TestNavigateAsksAtAPayment(t *testing.T) {
 		t.Run(reply, func(t *testing.T) {
 			phone := payPhone()
 			h := newHarness(t, phone, payModel(), []interaction.Rule{{Pattern: ".", Reply: reply}}, func(c *Config) {
-				c.Shortcuts = &fixedShortcuts{steps: []ShortcutStep{tapStep{"Cart"}, tapStep{"Pay ¥18"}}}
+				c.Shortcuts = &fixedShortcuts{steps: []replay.Step{tapStep{"Cart"}, tapStep{"Pay ¥18"}}}
 				c.Hints = pageHints{phone}
 			})
 			res := h.run(t, "Pay for the cart")
@@ -305,7 +306,7 @@ func TestNavigateSpendsAConsent(t *testing.T) {
 		t.Fatalf("Pay ¥18 is not guarded: %+v", cart.Elements)
 	}
 	h := newHarness(t, phone, payModel(), nil, func(c *Config) {
-		c.Shortcuts = &fixedShortcuts{steps: []ShortcutStep{tapStep{"Cart"}, tapStep{"Pay ¥18"}}}
+		c.Shortcuts = &fixedShortcuts{steps: []replay.Step{tapStep{"Cart"}, tapStep{"Pay ¥18"}}}
 		c.Hints = pageHints{phone}
 	})
 	// The person consented to this payment as the task began (the task's start resets
@@ -369,7 +370,7 @@ func TestNavigateNotOfferedAfterTwoFailures(t *testing.T) {
 	phone := deepPhone()
 	phone.screens["home"] = append(phone.screens["home"], fakeNode{kind: "button", text: "Add", to: "added"})
 	phone.screens["added"] = []fakeNode{{kind: "text", text: "Added"}, {kind: "button", text: "Menu", to: "home"}}
-	shortcuts := &fixedShortcuts{steps: []ShortcutStep{tapStep{"Add"}, tapStep{"Menu"}, tapStep{"All apps"}}}
+	shortcuts := &fixedShortcuts{steps: []replay.Step{tapStep{"Add"}, tapStep{"Menu"}, tapStep{"All apps"}}}
 	h := newHarness(t, phone, deepModel(), nil, func(c *Config) {
 		c.Shortcuts = shortcuts
 		c.Hints = pageHints{phone}

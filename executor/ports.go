@@ -9,6 +9,7 @@ import (
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/replay"
 )
 
 // Device is the phone as the executor needs it; *adb.Device (executor/adb) satisfies it.
@@ -98,4 +99,28 @@ type Predictions interface {
 type Readings interface {
 	Read(ctx context.Context, app, instruction, signature, text string, anyTask bool) ([]event.Fact, bool)
 	Remember(ctx context.Context, app, instruction, signature, text string, facts []event.Fact)
+}
+
+// Shortcuts supplies the App Map's known paths for the decider's Navigate action: the steps
+// from the page with signature from to the page target (a page ID a navigation hint named);
+// ok is false when the map knows no reliable path that can be replayed without the model.
+// The learner's session satisfies it; nil means Navigate is not offered.
+type Shortcuts interface {
+	Shortcut(ctx context.Context, app, from, target string) ([]replay.Step, bool)
+}
+
+// Routines supplies learned routines: a finished app task's trajectory, named by what it
+// achieves, that the Re-Planner may run by name as one high-level action. The learner's
+// session satisfies it; nil means no routine is offered.
+type Routines interface {
+	// Offer lists the routines of app that can run from the page with this signature,
+	// the ones most relevant to task first; answers are what the person said so far
+	// (oldest first), labels the current screen's element labels.
+	Offer(ctx context.Context, app, signature, task string, answers, labels []string) []replay.Offer
+	// Steps returns routine id's steps from the page with this signature (from its step
+	// at, when that step is on this page: where an earlier replay paused), with args for
+	// its parameters; an error says why it cannot run here (the Re-Planner is told). A
+	// blank argument (a row the person has not chosen yet) ends the steps before the step
+	// that needs it, and the run's Pause says so.
+	Steps(ctx context.Context, app, id, signature string, args []string, at int) (replay.Run, error)
 }

@@ -7,45 +7,12 @@ import (
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/prompts"
+	"github.com/fairy-go/fairy/replay"
 )
 
-// Routines supplies learned routines: a finished app task's trajectory, named by what it
-// achieves, that the Re-Planner may run by name as one high-level action. The learner's
-// session satisfies it; nil means no routine is offered.
-type Routines interface {
-	// Offer lists the routines of app that can run from the page with this signature,
-	// the ones most relevant to task first; answers are what the person said so far
-	// (oldest first), labels the current screen's element labels.
-	Offer(ctx context.Context, app, signature, task string, answers, labels []string) []RoutineOffer
-	// Steps returns routine id's steps from the page with this signature (from its step
-	// at, when that step is on this page: where an earlier replay paused), with args for
-	// its parameters; an error says why it cannot run here (the Re-Planner is told). A
-	// blank argument (a row the person has not chosen yet) ends the steps before the step
-	// that needs it, and the run's Pause says so.
-	Steps(ctx context.Context, app, id, signature string, args []string, at int) (RoutineRun, error)
-}
-
-// RoutineRun is the part of a routine to replay.
-type RoutineRun struct {
-	Steps []ShortcutStep
-	From  int    // the index of Steps[0] among the routine's steps
-	Pause string // why Steps ends before the routine does ("" when it does not)
-}
-
-// RoutineOffer is one routine offered on the current page.
-type RoutineOffer struct {
-	ID    string
-	End   string // the signature of the page the routine's task was done on ("" unknown)
-	Offer prompts.RoutineOffer
-}
-
-// maxOffers bounds the routines one Re-Planner prompt lists.
-const maxOffers = 3
-
 // offers returns the routines to list in this step's Re-Planner prompt, and remembers them
-// for the answer: none on a secure or empty screen, and none that met a surprise or ran
-// to its end in this task (it would meet the surprise again, or do its work twice).
-func (r *run) offers(ctx context.Context) []prompts.RoutineOffer {
+// for the answer: none on a secure or empty screen, and none the task's ledger drops.
+func (r *run) offers(ctx context.Context) []replay.Offer {
 	r.offered = nil
 	if r.cfg.Routines == nil || r.screen == nil || r.secure || len(r.screen.Elements) == 0 {
 		return nil
@@ -62,15 +29,8 @@ func (r *run) offers(ctx context.Context) []prompts.RoutineOffer {
 			labels = append(labels, e.Label)
 		}
 	}
-	var out []prompts.RoutineOffer
-	for _, o := range r.cfg.Routines.Offer(ctx, r.a.Task.App, r.screen.Signature, r.a.Task.Task, answers, labels) {
-		if r.surprised[o.ID] || len(out) == maxOffers {
-			continue
-		}
-		r.offered = append(r.offered, o)
-		out = append(out, o.Offer)
-	}
-	return out
+	r.offered = r.ledger.Offers(r.cfg.Routines.Offer(ctx, r.a.Task.App, r.screen.Signature, r.a.Task.Task, answers, labels))
+	return r.offered
 }
 
 // runRoutine runs the routine the Re-Planner chose: it replays its steps from the current
@@ -79,9 +39,9 @@ func (r *run) offers(ctx context.Context) []prompts.RoutineOffer {
 // task). A name not offered or wrong arguments go back to the Re-Planner with a note.
 func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, error) {
 	name := strings.TrimSpace(choice.Name)
-	var o *RoutineOffer
+	var o *replay.Offer
 	for i := range r.offered {
-		if r.offered[i].Offer.Name == name {
+		if r.offered[i].Name == name {
 			o = &r.offered[i]
 			break
 		}
@@ -90,31 +50,24 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 		r.planNote = append(r.planNote, fmt.Sprintf("There is no routine %q on this screen: choose one of those listed, by its exact name, or leave the routine empty.", name))
 		return r.reflectAgain()
 	}
-	if len(choice.Args) != len(o.Offer.Params) {
-		r.planNote = append(r.planNote, fmt.Sprintf("Routine %q takes %d argument(s), one per parameter; the answer gave %d.", name, len(o.Offer.Params), len(choice.Args)))
+	if len(choice.Args) != len(o.Params) {
+		r.planNote = append(r.planNote, fmt.Sprintf("Routine %q takes %d argument(s), one per parameter; the answer gave %d.", name, len(o.Params), len(choice.Args)))
 		return r.reflectAgain()
 	}
-	at, paused := r.paused[o.ID]
-	if !paused {
-		at = -1
-	}
-	run, err := r.cfg.Routines.Steps(ctx, r.a.Task.App, o.ID, r.screen.Signature, choice.Args, at)
+	run, err := r.cfg.Routines.Steps(ctx, r.a.Task.App, o.ID, r.screen.Signature, choice.Args, r.ledger.ResumeAt(o.ID))
 	steps, pause := run.Steps, run.Pause
 	if err == nil && len(steps) == 0 {
 		err = fmt.Errorf("no step left")
 	}
 	if err != nil {
-		r.surprised[o.ID] = true
+		r.ledger.Drop(o.ID)
 		r.planNote = append(r.planNote, fmt.Sprintf("Routine %q cannot run here (%v): go on step by step.", name, err))
 		return r.reflectAgain()
 	}
 	ev := event.RoutineRan{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Planned: len(steps)}
 	res := r.replay(ctx, steps)
 	ev.Replayed, ev.Stopped, ev.Held = res.replayed, res.stopped, res.held
-	delete(r.paused, o.ID)
-	if res.held || (pause != "" && ev.Stopped == "") {
-		r.paused[o.ID] = run.From + res.replayed // it goes on there after the answer
-	}
+	r.ledger.Ran(o.ID, run, res.replayed, res.stopped, res.held)
 	r.publish(ev)
 	if res.state != "" {
 		return res.state, res.err
@@ -122,15 +75,13 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 	line := fmt.Sprintf("Routine(%q, %q): replayed %d of %d learned steps with no decision", name, choice.Args, ev.Replayed, ev.Planned)
 	switch {
 	case ev.Stopped != "" && !ev.Held:
-		r.surprised[o.ID] = true
 		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q stopped at %s: the screen was not what it learned. Go on step by step from the current screen.", name, ev.Stopped))
 	case ev.Held:
 		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q paused at %s; once the person has answered, it can go on from the current screen.", name, ev.Stopped))
 	case pause != "":
 		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q paused: %s, which is not known yet. Ask the person; then it can go on from the current screen.", name, pause))
 	default:
-		r.surprised[o.ID] = true // done once: never run twice in a task (it would undo a toggle)
-		r.routineEnd = o.End
+		r.routineEnd = o.End // done once: the ledger never offers it again in this task
 		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q ran to its end: judge whether the app task is done.", name))
 	}
 	return r.afterReplay(ctx, line, res)

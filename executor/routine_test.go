@@ -9,7 +9,7 @@ import (
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/prompts"
+	"github.com/fairy-go/fairy/replay"
 )
 
 // oneRoutine offers one routine on every page but the last, replaying the whole way to the
@@ -20,22 +20,22 @@ type oneRoutine struct {
 	runs    [][]string // the args of each Steps call
 }
 
-func (o *oneRoutine) Offer(_ context.Context, _, _, _ string, _, _ []string) []RoutineOffer {
+func (o *oneRoutine) Offer(_ context.Context, _, _, _ string, _, _ []string) []replay.Offer {
 	o.phone.mu.Lock()
 	defer o.phone.mu.Unlock()
 	if o.phone.cur == "off" {
 		return nil
 	}
 	o.offered++
-	return []RoutineOffer{{ID: "r1", Offer: prompts.RoutineOffer{Name: "Turn off notifications for {1}", Params: []string{"an app row"}, Steps: 4, Fit: []string{"Maps"}}}}
+	return []replay.Offer{{ID: "r1", Name: "Turn off notifications for {1}", Params: []string{"an app row"}, Steps: 4, Fit: []string{"Maps"}}}
 }
 
-func (o *oneRoutine) Steps(_ context.Context, _, id, _ string, args []string, _ int) (RoutineRun, error) {
+func (o *oneRoutine) Steps(_ context.Context, _, id, _ string, args []string, _ int) (replay.Run, error) {
 	o.runs = append(o.runs, args)
 	if id != "r1" {
-		return RoutineRun{}, fmt.Errorf("no routine %s", id)
+		return replay.Run{}, fmt.Errorf("no routine %s", id)
 	}
-	return RoutineRun{Steps: []ShortcutStep{tapStep{"Apps"}, tapStep{"All apps"}, tapStep{args[0]}, tapStep{"Turn off"}}}, nil
+	return replay.Run{Steps: []replay.Step{tapStep{"Apps"}, tapStep{"All apps"}, tapStep{args[0]}, tapStep{"Turn off"}}}, nil
 }
 
 // routineModel takes the offered routine with name and args once (the first prompt that

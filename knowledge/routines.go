@@ -14,7 +14,8 @@ import (
 
 // A Routine is a finished app task's trajectory kept as one high-level action: named by
 // what it achieves, parameterised where it picked a list row or typed text, and replayed
-// with every page checked (and every consent asked again) by the executor.
+// with every page checked (and every consent asked again) by the executor. This is its
+// stored record; the learner offers it and makes its steps (package replay's types).
 //
 // Layout: routines/<app>  routine ID -> Routine (JSON).
 var bucketRoutines = []byte("routines")

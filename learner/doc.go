@@ -34,8 +34,14 @@
 //     current page to the page that best serves a sub-goal, matched in English or Chinese;
 //   - Learner.ShortcutFor (and Session.Shortcut, the executor's Shortcuts port): a reliable
 //     path's steps with the page signature expected before each; Step.Resolve checks the
-//     screen and turns a step into the action to run, or fails with ErrMismatch so the
-//     executor falls back to normal steps.
+//     screen and turns a step into the action to run, or fails with replay.ErrMismatch so
+//     the executor falls back to normal steps;
+//   - Session.Offer and Session.Steps (the executor's Routines port): the routines learned
+//     from finished tasks (Session.Learn stores each task's trajectory as one, its detours
+//     cut out, the rows and texts its words gave made parameters) that can run from the
+//     current page, and their steps with the arguments filled in. The types they hand over
+//     and the rules of parameters are package replay's; what needs the store and the App
+//     Map (mining a trajectory, checking a row against the map) is here.
 //
 // # List rows
 //

@@ -13,7 +13,4 @@ var (
 	ErrBadAnswer = errors.New("learner: unusable learning answer")
 	// ErrStore reports a knowledge write or read that failed.
 	ErrStore = errors.New("learner: knowledge store")
-	// ErrMismatch reports a shortcut step whose expected page is not the current one, or
-	// whose element is not (or not unambiguously) on the screen: replay must stop there.
-	ErrMismatch = errors.New("learner: screen does not match the shortcut")
 )

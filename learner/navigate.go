@@ -12,6 +12,7 @@ import (
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/replay"
 )
 
 // Step is one step of a shortcut: the page the device must be on (its activity and
@@ -126,7 +127,7 @@ func (l *Learner) Route(ctx context.Context, app, signature, subgoal string) (Ro
 // replay cut before the first one the query does not settle or that cannot be replayed.
 func (l *Learner) route(m *knowledge.Map, from, to knowledge.Page, path []knowledge.Transition, q map[string]bool) Route {
 	fit, open := fitRows(m, path, q)
-	steps, _ := l.steps(m, fit)
+	steps, _ := l.pathSteps(m, fit)
 	r := Route{App: m.App, From: from, To: to, Steps: steps, Open: open, Replay: len(steps)}
 	for i, st := range steps {
 		if open[i] || !l.replayableStep(st) {
@@ -352,8 +353,8 @@ func (l *Learner) ShortcutFor(ctx context.Context, app, from, target, query stri
 	return r.Steps[:r.Replay], true
 }
 
-// steps turns a path into shortcut steps and says whether all can be replayed.
-func (l *Learner) steps(m *knowledge.Map, path []knowledge.Transition) ([]Step, bool) {
+// pathSteps turns a path into shortcut steps and says whether all can be replayed.
+func (l *Learner) pathSteps(m *knowledge.Map, path []knowledge.Transition) ([]Step, bool) {
 	ix := newRows(m)
 	out := make([]Step, 0, len(path))
 	ok := true
@@ -484,22 +485,23 @@ func pageScores(m *knowledge.Map, q map[string]bool) map[string]float64 {
 }
 
 // Resolve turns the step into the action to run on screen, checking first that the screen
-// is the page the step expects and that its element is there, once. Any mismatch returns
-// ErrMismatch: stop the replay and go back to normal steps.
+// is the page the step expects and that its element is there, once: Step is a
+// replay.Step. Any mismatch returns replay.ErrMismatch: stop the replay and go back to
+// normal steps.
 func (s Step) Resolve(screen *perception.Screen) (event.Action, error) {
 	if screen == nil {
-		return event.Action{}, fmt.Errorf("%w: no screen", ErrMismatch)
+		return event.Action{}, fmt.Errorf("%w: no screen", replay.ErrMismatch)
 	}
 	if screen.Signature != s.Signature {
-		return event.Action{}, fmt.Errorf("%w: page %s expected, screen signature is %s", ErrMismatch, s.Signature, screen.Signature)
+		return event.Action{}, fmt.Errorf("%w: page %s expected, screen signature is %s", replay.ErrMismatch, s.Signature, screen.Signature)
 	}
 	if s.Activity != "" && screen.Activity != "" && screen.Activity != s.Activity {
-		return event.Action{}, fmt.Errorf("%w: activity %s expected, screen shows %s", ErrMismatch, s.Activity, screen.Activity)
+		return event.Action{}, fmt.Errorf("%w: activity %s expected, screen shows %s", replay.ErrMismatch, s.Activity, screen.Activity)
 	}
 	index := func() (int, error) {
-		e, err := Locate(screen, s.Action.Target)
+		e, err := locate(screen, s.Action.Target)
 		if err != nil && !s.Row && s.Action.Target.ResourceID != "" {
-			e, err = Locate(screen, knowledge.Element{ResourceID: s.Action.Target.ResourceID, Class: s.Action.Target.Class})
+			e, err = locate(screen, knowledge.Element{ResourceID: s.Action.Target.ResourceID, Class: s.Action.Target.Class})
 		}
 		if err != nil {
 			return 0, err
@@ -538,15 +540,15 @@ func (s Step) Resolve(screen *perception.Screen) (event.Action, error) {
 		a := event.Action{Type: event.OpenApp, Package: s.Action.Args["package"]}
 		return a, a.Validate()
 	}
-	return event.Action{}, fmt.Errorf("%w: %s cannot be replayed without the model", ErrMismatch, s.Action.Kind)
+	return event.Action{}, fmt.Errorf("%w: %s cannot be replayed without the model", replay.ErrMismatch, s.Action.Kind)
 }
 
-// Locate finds the one element of screen that el identifies: its resource-id (full or
+// locate finds the one element of screen that el identifies: its resource-id (full or
 // the part after ":id/"), its label (text, content description or perception label) and
-// its class must all agree where el gives them. None or several give ErrMismatch.
-func Locate(screen *perception.Screen, el knowledge.Element) (perception.Element, error) {
+// its class must all agree where el gives them. None or several give replay.ErrMismatch.
+func locate(screen *perception.Screen, el knowledge.Element) (perception.Element, error) {
 	if el.IsZero() {
-		return perception.Element{}, fmt.Errorf("%w: no element to look for", ErrMismatch)
+		return perception.Element{}, fmt.Errorf("%w: no element to look for", replay.ErrMismatch)
 	}
 	var hits []perception.Element
 	for _, e := range screen.Elements {
@@ -568,9 +570,9 @@ func Locate(screen *perception.Screen, el knowledge.Element) (perception.Element
 	case 1:
 		return hits[0], nil
 	case 0:
-		return perception.Element{}, fmt.Errorf("%w: no element %s on the screen", ErrMismatch, el)
+		return perception.Element{}, fmt.Errorf("%w: no element %s on the screen", replay.ErrMismatch, el)
 	}
-	return perception.Element{}, fmt.Errorf("%w: %d elements match %s", ErrMismatch, len(hits), el)
+	return perception.Element{}, fmt.Errorf("%w: %d elements match %s", replay.ErrMismatch, len(hits), el)
 }
 
 // sameID compares resource-ids, full ("com.x:id/send") or short ("send").

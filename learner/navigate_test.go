@@ -10,6 +10,7 @@ import (
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/learner"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/replay"
 )
 
 const shezhiApp = "com.example.shezhi"
@@ -133,7 +134,7 @@ func TestShortcut(t *testing.T) {
 		{"no screen", nil},
 	}
 	for _, tc := range tests {
-		if _, err := steps[0].Resolve(tc.screen); !errors.Is(err, learner.ErrMismatch) {
+		if _, err := steps[0].Resolve(tc.screen); !errors.Is(err, replay.ErrMismatch) {
 			t.Errorf("%s: Resolve = %v, want ErrMismatch", tc.name, err)
 		}
 	}
@@ -291,16 +292,16 @@ func TestRouteRespectsSubgoal(t *testing.T) {
 			}
 			target := h[strings.Index(h, `Navigate("`)+len(`Navigate("`):]
 			target = target[:strings.IndexByte(target, '"')]
-			steps, ok := s.Shortcut(t.Context(), rowsApp, "r-home", target)
+			hinted, ok := s.Shortcut(t.Context(), rowsApp, "r-home", target)
 			var got []string
-			for _, st := range steps {
-				got = append(got, st.Action.Target.Text)
+			for _, st := range hinted {
+				got = append(got, st.(learner.Step).Action.Target.Text)
 			}
 			if !ok || strings.Join(got, "|") != strings.Join(tc.want, "|") {
 				t.Errorf("Shortcut after the hint = %q, %v; want %q", got, ok, tc.want)
 			}
 			// Without the hint, the learner never guesses a row: it stops before the list.
-			steps, ok = l.Shortcut(t.Context(), rowsApp, "r-home", "r-notif")
+			steps, ok := l.Shortcut(t.Context(), rowsApp, "r-home", "r-notif")
 			if !ok || len(steps) != 1 || steps[0].Action.Target.Text != "Apps" {
 				t.Errorf("Shortcut with no sub-goal = %v, %v; want the tap on Apps only", steps, ok)
 			}
@@ -362,7 +363,7 @@ func TestShortcutButtonWithChangingText(t *testing.T) {
 	// A row is held to its label: another row with the same resource-id is no match.
 	row := learner.Step{Signature: "m-menu", Row: true, Action: knowledge.Action{Kind: knowledge.ActionTap,
 		Target: knowledge.Element{ResourceID: rowsApp + ":id/menu_item", Text: "Juice", Class: "android.widget.LinearLayout"}}}
-	if _, err := row.Resolve(now); !errors.Is(err, learner.ErrMismatch) {
+	if _, err := row.Resolve(now); !errors.Is(err, replay.ErrMismatch) {
 		t.Errorf("row Juice resolved on a menu without it: %v", err)
 	}
 }

@@ -3,18 +3,17 @@ package learner
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/prompts"
+	"github.com/fairy-go/fairy/replay"
 )
 
 // routineAct is one action of an app task, as a routine may replay it.
@@ -95,7 +94,7 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 		switch {
 		case st.Action.Kind == knowledge.ActionInput:
 			p := knowledge.RoutineParam{What: "text typed into " + fieldName(st.Action.Target), Typed: true}
-			if v := steps[i].typed; v != "" && hasWords(r.Name, v) {
+			if v := steps[i].typed; v != "" && replay.HasWords(r.Name, v) {
 				st.Text = param(v, p)
 			} else {
 				st.Text = param("", p)
@@ -105,7 +104,7 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 		case !rowLike(st.Action.Target):
 			// A button, a tab or a plain entry of a page: part of the way, whatever its
 			// label says (a "Delete" button is no parameter of "Delete my note").
-		case hasWords(r.Name, st.Action.Target.Text):
+		case replay.HasWords(r.Name, st.Action.Target.Text):
 			l := st.Action.Target.Text
 			param(l, knowledge.RoutineParam{What: fmt.Sprintf("the row tapped on page %s", pageName(st.Activity)), Example: l})
 		default:
@@ -117,7 +116,7 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 				return knowledge.Routine{}, false
 			}
 			for _, a := range answers {
-				if a = strings.TrimSpace(a); hasWords(a, l) || (utf8.RuneCountInString(a) >= 2 && hasWords(l, a)) {
+				if a = strings.TrimSpace(a); replay.HasWords(a, l) || (utf8.RuneCountInString(a) >= 2 && replay.HasWords(l, a)) {
 					param(l, knowledge.RoutineParam{What: fmt.Sprintf("the row the person chose on page %s (its whole label)", pageName(st.Activity)), Example: l, Chosen: true})
 					break
 				}
@@ -127,22 +126,11 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 	if len(r.Params) > knowledge.MaxRoutineParams {
 		return knowledge.Routine{}, false
 	}
-	// Templating: each row value becomes {n} in the name and in every label that holds it,
-	// longest values first.
-	order := make([]int, 0, len(values))
-	for i, v := range values {
-		if v != "" {
-			order = append(order, i)
-		}
-	}
-	sort.SliceStable(order, func(a, b int) bool { return len(values[order[a]]) > len(values[order[b]]) })
-	for _, i := range order {
-		ph := "{" + strconv.Itoa(i+1) + "}"
-		r.Name = replaceWords(r.Name, values[i], ph)
-		for j := range steps {
-			if t := &steps[j].st.Action.Target; t.Text != "" {
-				t.Text = replaceWords(t.Text, values[i], ph)
-			}
+	// Templating: each row value becomes {n} in the name and in every label that holds it.
+	r.Name = replay.Template(r.Name, values)
+	for j := range steps {
+		if t := &steps[j].st.Action.Target; t.Text != "" {
+			t.Text = replay.Template(t.Text, values)
 		}
 	}
 	for _, s := range steps {
@@ -182,35 +170,6 @@ func pageName(activity string) string {
 	return "of the routine"
 }
 
-// wordRE matches value in text as whole words (any case for the letters' words; a value
-// in a script without spaces matches anywhere).
-func wordRE(value string) *regexp.Regexp {
-	q := regexp.QuoteMeta(value)
-	first, _ := utf8.DecodeRuneInString(value)
-	last, _ := utf8.DecodeLastRuneInString(value)
-	if isWordRune(first) {
-		q = `(?:^|\b)` + q
-	}
-	if isWordRune(last) {
-		q += `(?:\b|$)`
-	}
-	return regexp.MustCompile(q)
-}
-
-func isWordRune(r rune) bool {
-	return r < unicode.MaxLatin1 && (unicode.IsLetter(r) || unicode.IsDigit(r))
-}
-
-// hasWords reports whether text holds value as whole words, with its case.
-func hasWords(text, value string) bool {
-	return strings.TrimSpace(value) != "" && wordRE(value).MatchString(text)
-}
-
-// replaceWords replaces value, as whole words, in text.
-func replaceWords(text, value, with string) string {
-	return wordRE(value).ReplaceAllLiteralString(text, with)
-}
-
 // LearnRoutine stores the routine of a finished task, when it has one; known is true
 // when that very routine was stored before, from an earlier run.
 func (s *Session) learnRoutine(t *taskTrace) (known bool, err error) {
@@ -235,7 +194,7 @@ func (s *Session) learnRoutine(t *taskTrace) (known bool, err error) {
 // Offer lists app's routines that can run from the page with this signature and whose
 // name shares at least half its terms with task, best first; each with its arguments when
 // the task's words give them (the name matched against the task).
-func (l *Learner) Offer(ctx context.Context, app, signature, task string, answers, labels []string) []RoutineOffer {
+func (l *Learner) Offer(ctx context.Context, app, signature, task string, answers, labels []string) []replay.Offer {
 	if ctx.Err() != nil || signature == "" {
 		return nil
 	}
@@ -251,7 +210,7 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 	}
 	q := terms(task)
 	type cand struct {
-		o     RoutineOffer
+		o     replay.Offer
 		score float64
 		runs  int
 	}
@@ -267,7 +226,7 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 		var args []string
 		score := -1.0
 		for _, n := range r.Names() {
-			nt := terms(placeholder.ReplaceAllString(n, " "))
+			nt := terms(replay.Bare(n))
 			if len(nt) == 0 {
 				continue
 			}
@@ -278,7 +237,7 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 				}
 			}
 			sc := float64(hit) / float64(len(nt))
-			a := fit(r.Params, n, task, answers, labels)
+			a := replay.Fit(n, task, chosen(r.Params), answers, labels)
 			if a != nil && (!rowsKnown(m, r, a, signature, labels) || blankAt(r, a, from) == from) {
 				a = nil // a row it does not know, or the person's choice is needed first
 			}
@@ -292,18 +251,18 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 		if args == nil && !fillable(r) {
 			continue // its rows are the task's words, and these words name none of them
 		}
-		o := RoutineOffer{ID: r.ID, End: r.End, Offer: prompts.RoutineOffer{Name: name, Steps: len(r.Steps) - from, Fit: args}}
+		o := replay.Offer{ID: r.ID, End: r.End, Name: name, Steps: len(r.Steps) - from, Fit: args}
 		for _, p := range r.Params {
 			d := p.What
 			if p.Example != "" {
 				d += fmt.Sprintf(" (learned with %q)", p.Example)
 			}
-			o.Offer.Params = append(o.Offer.Params, d)
+			o.Params = append(o.Params, d)
 		}
 		cands = append(cands, cand{o, score, r.Runs})
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
-		if fi, fj := cands[i].o.Offer.Fit != nil, cands[j].o.Offer.Fit != nil; fi != fj {
+		if fi, fj := cands[i].o.Fit != nil, cands[j].o.Fit != nil; fi != fj {
 			return fi // one that fits the task first
 		}
 		if cands[i].score != cands[j].score {
@@ -311,93 +270,27 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 		}
 		return cands[i].runs > cands[j].runs
 	})
-	out := make([]RoutineOffer, len(cands))
+	out := make([]replay.Offer, len(cands))
 	for i, c := range cands {
 		out[i] = c.o
 	}
 	return out
 }
 
-// RoutineOffer is a routine offered on a page: the executor's RoutineOffer, here so the
-// learner does not import the executor.
-type RoutineOffer struct {
-	ID    string
-	End   string // the signature of the page its task was done on
-	Offer prompts.RoutineOffer
-}
-
-// placeholder is a parameter in a routine's name or label.
-var placeholder = regexp.MustCompile(`\{(\d+)\}`)
-
-// fit matches routine r's name against task and returns one argument per parameter when
-// the task's words give every one — and, when one parameter is a row the person chose,
-// the one label of the current screen (labels) whose first word their latest answer
-// names; nil otherwise.
-func fit(params []knowledge.RoutineParam, name, task string, answers, labels []string) []string {
-	if len(params) == 0 {
-		if strings.EqualFold(strings.TrimSpace(name), strings.TrimSpace(task)) {
-			return []string{}
-		}
-		return nil
-	}
-	var b strings.Builder
-	b.WriteString(`(?i)^\s*`)
-	var order []int
-	last := 0
-	for _, m := range placeholder.FindAllStringSubmatchIndex(name, -1) {
-		b.WriteString(regexp.QuoteMeta(name[last:m[0]]))
-		n, _ := strconv.Atoi(name[m[2]:m[3]])
-		order = append(order, n)
-		b.WriteString(`(.+?)`)
-		last = m[1]
-	}
-	b.WriteString(regexp.QuoteMeta(name[last:]))
-	b.WriteString(`\s*$`)
-	re, err := regexp.Compile(b.String())
-	if err != nil {
-		return nil
-	}
-	m := re.FindStringSubmatch(task)
-	if m == nil {
-		return nil
-	}
-	args := make([]string, len(params))
-	chosen := 0
+// chosen lists which of params are rows the person chose.
+func chosen(params []knowledge.RoutineParam) []bool {
+	out := make([]bool, len(params))
 	for i, p := range params {
-		if p.Chosen {
-			chosen++
-			if n := len(answers); n > 0 {
-				args[i] = chosenLabel(answers[n-1], labels)
-			}
-		}
+		out[i] = p.Chosen
 	}
-	if chosen > 1 {
-		return nil // which answer is which row is the model's to say
-	}
-	for i, n := range order {
-		if n < 1 || n > len(args) || params[n-1].Chosen || (args[n-1] != "" && args[n-1] != m[i+1]) {
-			return nil
-		}
-		args[n-1] = m[i+1]
-	}
-	for i, a := range args {
-		if a == "" && !params[i].Chosen {
-			return nil // a parameter the name does not hold (a typed text)
-		}
-	}
-	return args // a blank is a row the person has not chosen yet: the replay pauses there
+	return out
 }
 
 // blankAt is the index of the first step at or after from whose target needs a blank
 // argument, or -1.
 func blankAt(r knowledge.Routine, args []string, from int) int {
 	for j := from; j < len(r.Steps); j++ {
-		for _, m := range placeholder.FindAllStringSubmatch(r.Steps[j].Action.Target.Text, -1) {
-			if n, _ := strconv.Atoi(m[1]); n >= 1 && n <= len(args) && args[n-1] == "" {
-				return j
-			}
-		}
-		if t := r.Steps[j].Text; t > 0 && t <= len(args) && args[t-1] == "" {
+		if replay.Blank(r.Steps[j].Action.Target.Text, r.Steps[j].Text, args) {
 			return j
 		}
 	}
@@ -426,7 +319,7 @@ func rowsKnown(m *knowledge.Map, r knowledge.Routine, args []string, current str
 		if p.Typed || p.Chosen {
 			continue
 		}
-		ph := "{" + strconv.Itoa(i+1) + "}"
+		ph := replay.Placeholder(i + 1)
 		j := slices.IndexFunc(r.Steps, func(s knowledge.RoutineStep) bool { return strings.Contains(s.Action.Target.Text, ph) })
 		if j < 0 {
 			continue
@@ -485,84 +378,62 @@ func labelOnPage(m *knowledge.Map, st knowledge.RoutineStep, label string) bool 
 	return anywhere
 }
 
-// chosenLabel is the one label whose first word answer names, or "".
-func chosenLabel(answer string, labels []string) string {
-	found := ""
-	for _, l := range labels {
-		w, _, _ := strings.Cut(strings.TrimSpace(l), " ")
-		if utf8.RuneCountInString(w) < 2 || !hasWords(answer, w) {
-			continue
-		}
-		if found != "" && found != l {
-			return ""
-		}
-		found = l
-	}
-	return found
-}
-
-// RoutineSteps returns routine id of app from the page with this signature on, with args
-// for its parameters, as steps the executor replays.
+// Steps returns routine id of app from the page with this signature on, with args for its
+// parameters, as the steps the executor replays.
 // A blank argument for a row the person chooses ends the steps before the first step that
-// needs it: pause says so ("" when the steps run to the routine's end).
+// needs it: the run's Pause says so ("" when the steps run to the routine's end).
 //
 // at, when it is an index of the routine's steps on this page, is where a replay that
 // paused there goes on (a routine may pass one page twice); otherwise the steps start at
-// the first step on this page. from is the index of the first step returned.
-func (l *Learner) RoutineSteps(ctx context.Context, app, id, signature string, args []string, at int) (steps []RoutineStep, from int, pause string, err error) {
+// the first step on this page. The run's From is the index of the first step returned.
+func (l *Learner) Steps(ctx context.Context, app, id, signature string, args []string, at int) (replay.Run, error) {
 	rs, err := l.cfg.Store.Routines(app)
 	if err != nil {
-		return nil, 0, "", fmt.Errorf("%w: routines of %s: %w", ErrStore, app, err)
+		return replay.Run{}, fmt.Errorf("%w: routines of %s: %w", ErrStore, app, err)
 	}
 	i := slices.IndexFunc(rs, func(r knowledge.Routine) bool { return r.ID == id })
 	if i < 0 {
-		return nil, 0, "", fmt.Errorf("routine %s of %s: %w", id, app, knowledge.ErrNotFound)
+		return replay.Run{}, fmt.Errorf("routine %s of %s: %w", id, app, knowledge.ErrNotFound)
 	}
 	r := rs[i]
 	if len(args) != len(r.Params) {
-		return nil, 0, "", fmt.Errorf("routine %q takes %d arguments, got %d", r.Name, len(r.Params), len(args))
+		return replay.Run{}, fmt.Errorf("routine %q takes %d arguments, got %d", r.Name, len(r.Params), len(args))
 	}
 	for i, a := range args {
 		if strings.TrimSpace(a) == "" && !r.Params[i].Chosen {
-			return nil, 0, "", fmt.Errorf("routine %q: argument %d (%s) is empty", r.Name, i+1, r.Params[i].What)
+			return replay.Run{}, fmt.Errorf("routine %q: argument %d (%s) is empty", r.Name, i+1, r.Params[i].What)
 		}
 	}
-	from = slices.IndexFunc(r.Steps, func(s knowledge.RoutineStep) bool { return s.Signature == signature })
+	from := slices.IndexFunc(r.Steps, func(s knowledge.RoutineStep) bool { return s.Signature == signature })
 	if at >= 0 && at < len(r.Steps) && r.Steps[at].Signature == signature {
 		from = at
 	}
 	if from < 0 {
-		return nil, 0, "", fmt.Errorf("routine %q does not pass through this screen", r.Name)
+		return replay.Run{}, fmt.Errorf("routine %q does not pass through this screen", r.Name)
 	}
-	end := len(r.Steps)
+	end, pause := len(r.Steps), ""
 	if b := blankAt(r, args, from); b == from {
-		return nil, 0, "", fmt.Errorf("routine %q: its next step needs the person's choice, which is not known yet: ask first", r.Name)
+		return replay.Run{}, fmt.Errorf("routine %q: its next step needs the person's choice, which is not known yet: ask first", r.Name)
 	} else if b > from {
 		end = b
 		pause = fmt.Sprintf("step %d of %d needs the person's choice", b-from+1, len(r.Steps)-from)
 	}
-	var out []RoutineStep
+	var out []replay.Step
 	for _, s := range r.Steps[from:end] {
 		a := s.Action
-		a.Target.Text = placeholder.ReplaceAllStringFunc(a.Target.Text, func(p string) string {
-			n, _ := strconv.Atoi(p[1 : len(p)-1])
-			if n < 1 || n > len(args) {
-				return p
-			}
-			return args[n-1]
-		})
-		st := RoutineStep{Step: Step{Activity: s.Activity, Signature: s.Signature, Action: a, Row: a.Target.Text != s.Action.Target.Text}, checked: s.Checked}
+		a.Target.Text = replay.Fill(a.Target.Text, args)
+		st := routineStep{Step: Step{Activity: s.Activity, Signature: s.Signature, Action: a, Row: a.Target.Text != s.Action.Target.Text}, checked: s.Checked}
 		if s.Text > 0 {
 			st.text = args[s.Text-1]
 		}
 		out = append(out, st)
 	}
-	return out, from, pause, nil
+	return replay.Run{Steps: out, From: from, Pause: pause}, nil
 }
 
-// RoutineStep is one step of a routine replay: a Step, for an Input the text to type, and
+// routineStep is one step of a routine replay: a Step, for an Input the text to type, and
 // for a tap on a switch, checkbox or radio the state it had when the routine was learned.
-type RoutineStep struct {
+type routineStep struct {
 	Step
 	text    string
 	checked *bool
@@ -572,7 +443,7 @@ type RoutineStep struct {
 // argument into its field. A switch, checkbox or radio must show the state it had when
 // the routine was learned: one already switched (the notifications already off) is a
 // surprise, never a tap that undoes it.
-func (s RoutineStep) Resolve(screen *perception.Screen) (event.Action, error) {
+func (s routineStep) Resolve(screen *perception.Screen) (event.Action, error) {
 	if s.Action.Kind != knowledge.ActionInput {
 		a, err := s.Step.Resolve(screen)
 		if err != nil || s.checked == nil || a.Index <= 0 {
@@ -584,7 +455,7 @@ func (s RoutineStep) Resolve(screen *perception.Screen) (event.Action, error) {
 				if e.Checked {
 					state = "on"
 				}
-				return event.Action{}, fmt.Errorf("%w: %q is already %s", ErrMismatch, e.Label, state)
+				return event.Action{}, fmt.Errorf("%w: %q is already %s", replay.ErrMismatch, e.Label, state)
 			}
 		}
 		return a, nil
@@ -596,33 +467,31 @@ func (s RoutineStep) Resolve(screen *perception.Screen) (event.Action, error) {
 		return event.Action{}, err
 	}
 	if s.text == "" {
-		return event.Action{}, fmt.Errorf("%w: no text to type", ErrMismatch)
+		return event.Action{}, fmt.Errorf("%w: no text to type", replay.ErrMismatch)
 	}
 	return event.Action{Type: event.Input, Index: a.Index, Text: s.text}, nil
 }
 
-// Offer is Learner.Offer.
-func (s *Session) Offer(ctx context.Context, app, signature, task string, answers, labels []string) []RoutineOffer {
+// Offer is Learner.Offer; with Steps it satisfies the executor's Routines port.
+func (s *Session) Offer(ctx context.Context, app, signature, task string, answers, labels []string) []replay.Offer {
 	return s.l.Offer(ctx, app, signature, task, answers, labels)
 }
 
-// RoutineSteps is Learner.RoutineSteps.
-func (s *Session) RoutineSteps(ctx context.Context, app, id, signature string, args []string, at int) ([]RoutineStep, int, string, error) {
-	return s.l.RoutineSteps(ctx, app, id, signature, args, at)
+// Steps is Learner.Steps.
+func (s *Session) Steps(ctx context.Context, app, id, signature string, args []string, at int) (replay.Run, error) {
+	return s.l.Steps(ctx, app, id, signature, args, at)
 }
 
-// surprised reports a task whose run met something its routine would not know: a
-// recovery (a loop broken, a failed finish check) or a wrong or idle result.
 // offeredNotChosen reports whether label was an option of a question whose answer
 // named another option.
 func offeredNotChosen(xs []prompts.Interaction, label string) bool {
 	for _, x := range xs {
 		for _, turn := range x.Turns {
 			a := strings.TrimSpace(turn.Answer)
-			if a == "" || !slices.ContainsFunc(turn.Options, func(o string) bool { return hasWords(label, o) || hasWords(o, label) }) {
+			if a == "" || !slices.ContainsFunc(turn.Options, func(o string) bool { return replay.HasWords(label, o) || replay.HasWords(o, label) }) {
 				continue
 			}
-			if !hasWords(a, label) && !hasWords(label, a) {
+			if !replay.HasWords(a, label) && !replay.HasWords(label, a) {
 				return true
 			}
 		}
@@ -651,6 +520,8 @@ func (t *taskTrace) contradicted() bool {
 	return false
 }
 
+// surprised reports a task whose run met something its routine would not know: a
+// recovery (a loop broken, a failed finish check) or a wrong or idle result.
 func (t *taskTrace) surprised() bool {
 	if len(t.recoveries) > 0 {
 		return true

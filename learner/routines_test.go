@@ -9,6 +9,7 @@ import (
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/learner"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/replay"
 )
 
 const appsApp = "com.example.settings"
@@ -84,14 +85,15 @@ func TestRoutineLearned(t *testing.T) {
 	}
 
 	// Replayed, a switch already off is a surprise, never a tap that turns it back on.
-	steps, _, _, err := l.RoutineSteps(t.Context(), appsApp, r.ID, "r-notif", []string{"Maps"}, -1)
+	run, err := l.Steps(t.Context(), appsApp, r.ID, "r-notif", []string{"Maps"}, -1)
+	steps := run.Steps
 	if err != nil || len(steps) != 1 {
-		t.Fatalf("RoutineSteps from the switch page = %d steps, %v", len(steps), err)
+		t.Fatalf("Steps from the switch page = %d steps, %v", len(steps), err)
 	}
 	sw := perception.Element{Index: 1, Label: "All Maps notifications", Text: "All Maps notifications", ResourceID: appsApp + ":id/switch_bar",
 		Class: "android.widget.Switch", Checkable: true, Clickable: true}
 	off := &perception.Screen{Signature: "r-notif", Activity: ".Notif", Elements: []perception.Element{sw}}
-	if _, err := steps[0].Resolve(off); !errors.Is(err, learner.ErrMismatch) || !strings.Contains(err.Error(), "already off") {
+	if _, err := steps[0].Resolve(off); !errors.Is(err, replay.ErrMismatch) || !strings.Contains(err.Error(), "already off") {
 		t.Errorf("Resolve on a switch already off = %v, want a mismatch", err)
 	}
 	sw.Checked = true
@@ -114,10 +116,10 @@ func TestRoutineOffered(t *testing.T) {
 	}
 	ctx := t.Context()
 	offers := l.Offer(ctx, appsApp, "r-main", "Turn off notifications for Messages", nil, nil)
-	if len(offers) != 1 || !slices.Equal(offers[0].Offer.Fit, []string{"Messages"}) || offers[0].Offer.Steps != 4 || offers[0].End != "r-notif" {
+	if len(offers) != 1 || !slices.Equal(offers[0].Fit, []string{"Messages"}) || offers[0].Steps != 4 || offers[0].End != "r-notif" {
 		t.Fatalf("offers for Messages = %+v", offers)
 	}
-	if o := l.Offer(ctx, appsApp, "r-info", "Turn off notifications for Messages", nil, nil); len(o) != 1 || o[0].Offer.Steps != 2 {
+	if o := l.Offer(ctx, appsApp, "r-info", "Turn off notifications for Messages", nil, nil); len(o) != 1 || o[0].Steps != 2 {
 		t.Errorf("offers from App info = %+v, want the last 2 steps", o)
 	}
 	if o := l.Offer(ctx, appsApp, "r-main", "Turn off notifications for Bluetooth", nil, nil); len(o) != 0 {
@@ -130,17 +132,18 @@ func TestRoutineOffered(t *testing.T) {
 		t.Errorf("offers on a page off the routine = %+v, want none", o)
 	}
 
-	steps, from, pause, err := l.RoutineSteps(ctx, appsApp, offers[0].ID, "r-main", []string{"Messages"}, -1)
+	run, err := l.Steps(ctx, appsApp, offers[0].ID, "r-main", []string{"Messages"}, -1)
+	steps, from, pause := run.Steps, run.From, run.Pause
 	if err != nil || from != 0 || pause != "" || len(steps) != 4 {
-		t.Fatalf("RoutineSteps = %d steps from %d, pause %q, %v", len(steps), from, pause, err)
+		t.Fatalf("Steps = %d steps from %d, pause %q, %v", len(steps), from, pause, err)
 	}
-	if got := steps[3].Action.Target.Text; got != "All Messages notifications" {
-		t.Errorf("last step taps %q, want the argument put into its label", got)
+	if got := steps[3].String(); !strings.HasSuffix(got, `"All Messages notifications"`) {
+		t.Errorf("last step is %q, want the argument put into its label", got)
 	}
-	if _, _, _, err := l.RoutineSteps(ctx, appsApp, offers[0].ID, "r-main", []string{""}, -1); err == nil {
+	if _, err := l.Steps(ctx, appsApp, offers[0].ID, "r-main", []string{""}, -1); err == nil {
 		t.Error("a blank argument for a row the task names was accepted")
 	}
-	if _, _, _, err := l.RoutineSteps(ctx, appsApp, offers[0].ID, "r-main", nil, -1); err == nil {
+	if _, err := l.Steps(ctx, appsApp, offers[0].ID, "r-main", nil, -1); err == nil {
 		t.Error("a missing argument was accepted")
 	}
 }
@@ -161,7 +164,7 @@ func TestRoutineNamesMerge(t *testing.T) {
 		t.Fatalf("routines = %+v, want one with both names", rs)
 	}
 	o := l.Offer(t.Context(), appsApp, "r-main", "Stop Calendar from sending me notifications", nil, nil)
-	if len(o) != 1 || o[0].Offer.Name != "Stop {1} from sending me notifications" || !slices.Equal(o[0].Offer.Fit, []string{"Calendar"}) {
+	if len(o) != 1 || o[0].Name != "Stop {1} from sending me notifications" || !slices.Equal(o[0].Fit, []string{"Calendar"}) {
 		t.Errorf("offer = %+v", o)
 	}
 }
@@ -258,19 +261,20 @@ func TestRoutineButtonsAreNoParameters(t *testing.T) {
 	}
 	ctx := t.Context()
 	o := l.Offer(ctx, shop, "m-menu", rt.Name, nil, nil)
-	if len(o) != 1 || o[0].Offer.Fit != nil {
+	if len(o) != 1 || o[0].Fit != nil {
 		t.Fatalf("offer before the answer = %+v, want it offered with no fit", o)
 	}
 	labels := []string{"红豆奶茶 Red bean ¥14", "珍珠奶茶 Bubble tea ¥15"}
 	o = l.Offer(ctx, shop, "m-menu", rt.Name, []string{"the person answered: 珍珠奶茶"}, labels)
-	if len(o) != 1 || !slices.Equal(o[0].Offer.Fit, []string{"珍珠奶茶 Bubble tea ¥15"}) {
+	if len(o) != 1 || !slices.Equal(o[0].Fit, []string{"珍珠奶茶 Bubble tea ¥15"}) {
 		t.Fatalf("offer after the answer = %+v, want the row the answer names", o)
 	}
-	if _, _, _, err := l.RoutineSteps(ctx, shop, rt.ID, "m-menu", []string{""}, -1); err == nil {
+	if _, err := l.Steps(ctx, shop, rt.ID, "m-menu", []string{""}, -1); err == nil {
 		t.Error("a routine whose next step needs the person's choice ran without it")
 	}
 	// From the item page the chosen row is behind: nothing needs the answer.
-	steps, from, pause, err := l.RoutineSteps(ctx, shop, rt.ID, "m-item", []string{""}, 2)
+	run, err := l.Steps(ctx, shop, rt.ID, "m-item", []string{""}, 2)
+	steps, from, pause := run.Steps, run.From, run.Pause
 	if err != nil || from != 2 || pause != "" || len(steps) != 1 {
 		t.Errorf("resumed at step 3: %d steps from %d, pause %q, %v", len(steps), from, pause, err)
 	}

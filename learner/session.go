@@ -14,6 +14,7 @@ import (
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/prompts"
+	"github.com/fairy-go/fairy/replay"
 )
 
 // Session is the learner's part in one run. Attached to the run's bus it updates the App
@@ -629,17 +630,31 @@ type routeKey struct{ app, from, stop string }
 
 // Shortcut returns the steps of the route a hint of this session offered from the page
 // with signature from to page target (the hint's Navigate target); without such a hint it
-// is Learner.Shortcut, which never guesses a list row.
-func (s *Session) Shortcut(ctx context.Context, app, from, target string) ([]Step, bool) {
+// is Learner.Shortcut, which never guesses a list row. It satisfies the executor's
+// Shortcuts port.
+func (s *Session) Shortcut(ctx context.Context, app, from, target string) ([]replay.Step, bool) {
 	if m, err := s.l.cfg.Store.Map(app); err == nil {
 		if t, ok := findPage(m, target); ok {
 			s.mu.Lock()
 			steps, hinted := s.routes[routeKey{app, from, t.Key}]
 			s.mu.Unlock()
 			if hinted && len(steps) > 0 {
-				return slices.Clone(steps), true
+				return replaySteps(steps), true
 			}
 		}
 	}
-	return s.l.Shortcut(ctx, app, from, target)
+	steps, ok := s.l.Shortcut(ctx, app, from, target)
+	return replaySteps(steps), ok
+}
+
+// replaySteps are a shortcut's steps as the executor replays them.
+func replaySteps(steps []Step) []replay.Step {
+	if steps == nil {
+		return nil
+	}
+	out := make([]replay.Step, len(steps))
+	for i, st := range steps {
+		out[i] = st
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package prompts
 import (
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/replay"
 )
 
 // PlannerData fills the Global Planner prompt. Phase "plan" makes the first plan;
@@ -46,19 +47,8 @@ type ReplannerData struct {
 	Tricks       []string
 	Hint         string // navigation hint from the App Map
 	// Routines are the learned routines that can run from this screen.
-	Routines []RoutineOffer
+	Routines []replay.Offer
 	Notes    []StepNote
-}
-
-// RoutineOffer is a learned routine offered to the Re-Planner: a finished app task's
-// steps, replayed from the current screen with each page checked.
-type RoutineOffer struct {
-	Name   string   // what it achieves, parameters as {1}, {2}, …
-	Params []string // what each parameter is, with the value it was learned with
-	Steps  int      // steps it replays from the current screen
-	// Fit is the arguments that make it this task, when the task's own words give them
-	// all (the routine's name matched against the task); nil otherwise.
-	Fit []string
 }
 
 // Replan renders the Re-Planner prompt.

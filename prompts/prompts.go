@@ -20,6 +20,7 @@ import (
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/replay"
 )
 
 //go:embed templates/*.tmpl schemas/*.json
@@ -133,7 +134,7 @@ var funcs = template.FuncMap{
 
 // routinesText renders routine offers one a line: the name quoted, the steps, each
 // parameter, and the arguments that fit the task when its words give them.
-func routinesText(rs []RoutineOffer) string {
+func routinesText(rs []replay.Offer) string {
 	var b strings.Builder
 	for _, r := range rs {
 		fmt.Fprintf(&b, "- %s — %d steps", strconv.QuoteToGraphic(r.Name), r.Steps)

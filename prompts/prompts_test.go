@@ -11,6 +11,7 @@ import (
 	"github.com/fairy-go/fairy/event"
 
 	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/replay"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -50,7 +51,7 @@ func TestGolden(t *testing.T) {
 				Plan: []string{"Pick the size", "Pay"}, Subgoal: "Pay", Progress: "size picked",
 				LastActions: []string{"Tap(1) on \"Large ¥18\": ok"}, Expect: "the pay page with the total", Change: "new page", Screen: screen, Secure: true, Context: facts,
 				Hint: "Pay page is one tap away", Notes: []string{"The decider asked for an interaction: the price changed"},
-				Routines: []RoutineOffer{{Name: "Order a {1} bubble tea", Params: []string{`row tapped on page "Menu" (learned with "Classic")`}, Steps: 4, Fit: []string{"Large"}}}})
+				Routines: []replay.Offer{{Name: "Order a {1} bubble tea", Params: []string{`row tapped on page "Menu" (learned with "Classic")`}, Steps: 4, Fit: []string{"Large"}}}})
 		}},
 		{"decider", func() (Prompt, error) {
 			return s.Decide(DeciderData{Instruction: "Order a bubble tea", Task: task, Instructions: stack, Plan: []string{"Pick the size", "Pay"}, Subgoal: "Pick the size",

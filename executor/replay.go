@@ -1,0 +1,118 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/replay"
+)
+
+// replayed is what a replay did.
+type replayed struct {
+	replayed int
+	stopped  string   // why it stopped before its end ("" when it ran whole)
+	done     []string // the actions run, in words
+	// unreflected: the screen was read during the replay and nothing was done on it yet.
+	unreflected bool
+	held        bool  // it stopped at a sensitive step to ask the person
+	state       State // set when the run must leave at once (an error, a cancel, a perceive failure)
+	err         error
+}
+
+// replay runs known steps with no model call: before each step it perceives the page
+// reached (no key-context collection on the way) and checks it against what the step
+// expects; at the first mismatch, guarded action without consent, or failed action it
+// stops. Every replayed action is published as an ActionExecuted, so the App Map keeps
+// learning from replays, and a sensitive step needs the person's consent every time.
+func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
+	var res replayed
+	r.lastActs = nil
+	for i, st := range steps {
+		if i > 0 {
+			r.replaying = true
+			next, err := r.perceive(ctx)
+			r.replaying = false
+			if err != nil || next != StateReflect {
+				res.state, res.err = next, err
+				return res
+			}
+			res.unreflected = true
+		}
+		a, err := st.Resolve(r.screen)
+		if err != nil {
+			res.stopped = fmt.Sprintf("step %d of %d (%s): %v", i+1, len(steps), st, err)
+			break
+		}
+		el := r.element(a.Index)
+		if (a.Targeted() || (a.Type == event.Swipe && a.Index > 0)) && el == nil {
+			res.stopped = fmt.Sprintf("step %d of %d (%s): index %d is not on the screen", i+1, len(steps), st, a.Index)
+			break
+		}
+		var used Verdict
+		if v, hit := r.judge(a, focused(r.screen)); hit {
+			if _, ok := r.cfg.Memory.Consent(v.Category, v.Action); !ok {
+				// A replay never passes a sensitive step unasked: ask now; the task goes
+				// on from this page after the answer.
+				res.stopped = fmt.Sprintf("step %d of %d: %s needs the person's consent (%s)", i+1, len(steps), v.Subject, v.Category)
+				res.held = true
+				r.hold(a, v)
+				break
+			}
+			used = v
+		}
+		r.fresh = true
+		_, err = r.exec(ctx, a, el)
+		ae := event.ActionExecuted{Step: r.step, Action: r.masked([]event.Action{a})[0], Signature: r.screen.Signature,
+			Consent: used.Category, ConsentFor: used.Action}
+		desc := r.masked([]event.Action{a})[0].String()
+		if el != nil {
+			ae.Element = &event.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+			desc += fmt.Sprintf(" on %s %q", el.Role, label(el))
+		}
+		res.unreflected = false
+		if err != nil {
+			ae.Err = err.Error()
+			r.publish(ae)
+			if ctx.Err() != nil {
+				res.state, res.err = StateError, ctx.Err()
+				return res
+			}
+			res.done = append(res.done, desc+": failed: "+err.Error())
+			res.stopped = fmt.Sprintf("step %d of %d (%s) failed: %v", i+1, len(steps), st, err)
+			break
+		}
+		r.publish(ae)
+		res.replayed++
+		res.done = append(res.done, desc)
+		if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
+			res.state, res.err = StateError, ctx.Err()
+			return res
+		}
+	}
+	return res
+}
+
+// afterReplay tells the next Re-Planner call what a replay did (line, and the actions)
+// and says where the step loop goes on.
+func (r *run) afterReplay(ctx context.Context, line string, res replayed) (State, error) {
+	if len(res.done) > 0 {
+		line += ": " + strings.Join(res.done, "; ")
+	}
+	r.lastActs = []string{line}
+	switch {
+	case r.need != nil:
+		// The replay stopped at a sensitive step: ask before anything else.
+		r.heldAfter = len(res.done) > 0 || res.unreflected
+		return StateInteract, nil
+	case res.unreflected:
+		// The replay stopped on a page it had just read: that page is this step's screen.
+		r.collect(ctx, r.step, r.screen)
+		return StateReflect, nil
+	case len(res.done) == 0:
+		// Nothing ran: the same screen is planned on again.
+		r.reuse, r.noActs = true, true
+	}
+	return StatePerceive, nil
+}
