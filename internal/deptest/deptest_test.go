@@ -72,8 +72,6 @@ var layers = map[string][]string{
 	"sim/adbtest":    {},
 	"sim/interop":    {},
 	"memory":         {"event"},
-	// prompts is the model contract: it renders the vocabularies and nothing else.
-	"prompts": {"event", "llm", "memory"},
 	// Pure parts and adapters, one per outside dependency.
 	"perception":                   {},
 	"llm/openai":                   {"llm"},
@@ -85,12 +83,18 @@ var layers = map[string][]string{
 	"knowledge":                    {"internal/table"},
 	"knowledge/etcdstore":          {"knowledge"},
 	"knowledge/etcdstore/etcdtest": {},
+	// replay is what the executor and the learner exchange to replay learned steps
+	// (routines, Navigate shortcuts, verified steps): a leaf over the vocabulary and the
+	// screen it checks.
+	"replay": {"event", "perception"},
+	// prompts is the model contract: it renders the vocabularies and nothing else.
+	"prompts": {"event", "llm", "memory", "replay"},
 	// The virtual phone knows nothing of the agent.
 	"sim": {"sim/wire", "sim/cjkfont"},
 	// The agent's parts, as the design card draws them.
 	"interaction": {"event", "llm", "memory", "prompts"},
-	"executor":    {"event", "interaction", "llm", "memory", "perception", "prompts"},
-	"learner":     {"event", "knowledge", "llm", "memory", "perception", "prompts"},
+	"executor":    {"event", "interaction", "llm", "memory", "perception", "prompts", "replay"},
+	"learner":     {"event", "knowledge", "llm", "memory", "perception", "prompts", "replay"},
 	"global":      {"event", "executor", "llm", "prompts"},
 	"explore":     {"event", "executor", "knowledge", "learner", "perception"},
 	// Assembly and faces.
