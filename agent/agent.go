@@ -19,6 +19,7 @@ import (
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/prompts"
+	"github.com/fairy-go/fairy/rundir"
 )
 
 // Config is what every run of an Agent shares.
@@ -105,10 +106,10 @@ type Result struct {
 	global.Result
 	// Summary is summary.json as written into the run directory, or as it would have been
 	// when it could not be written.
-	Summary global.Summary
+	Summary rundir.Summary
 	// SummaryWritten reports whether summary.json was written.
 	SummaryWritten bool
-	// Err is why the run ended in error: the run's own error, or a *global.RecordError when
+	// Err is why the run ended in error: the run's own error, or a *rundir.RecordError when
 	// the run could not be recorded (the run stopped at the failed write, its outcome is
 	// failed); an interrupted run has its context's error here.
 	Err error
@@ -128,7 +129,7 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 	if id == "" {
 		id = filepath.Base(r.Dir)
 	}
-	rec, err := global.NewRecorder(r.Dir, a.cfg.Secrets...)
+	rec, err := rundir.NewRecorder(r.Dir, a.cfg.Secrets...)
 	if err != nil {
 		return Result{}, err
 	}

@@ -1,7 +1,7 @@
 // Package agent assembles a complete fairy run from plain values: the phone (the device
 // layer, executor/adb), the model, the long-term knowledge with the Self-Learner, the
-// event bus with its trace recorder and terminal progress view, the interaction loop, the
-// App-Level Executor and the Global Task Manager.
+// event bus with its run directory recorder (rundir) and terminal progress view, the
+// interaction loop, the App-Level Executor and the Global Task Manager.
 //
 // It reads no flags, no configuration files and no environment: cmd/fairy resolves those
 // and hands values in, and the evaluation (eval/agentrun) does the same for every task.

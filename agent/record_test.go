@@ -16,10 +16,10 @@ import (
 
 	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
 )
@@ -112,7 +112,7 @@ func TestRunThatCannotRecordDoesNotAct(t *testing.T) {
 				if err := os.Mkdir(dir, 0o755); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.Symlink("/dev/full", filepath.Join(dir, global.TraceFile)); err != nil {
+				if err := os.Symlink("/dev/full", filepath.Join(dir, rundir.TraceFile)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -132,8 +132,8 @@ func TestRunThatCannotRecordDoesNotAct(t *testing.T) {
 			if !res.SummaryWritten {
 				t.Fatal("no summary.json")
 			}
-			var sum global.Summary
-			if b, err := os.ReadFile(filepath.Join(dir, global.SummaryFile)); err != nil || json.Unmarshal(b, &sum) != nil {
+			var sum rundir.Summary
+			if b, err := os.ReadFile(filepath.Join(dir, rundir.SummaryFile)); err != nil || json.Unmarshal(b, &sum) != nil {
 				t.Fatalf("summary.json: %v: %s", err, b)
 			}
 			if !tc.full {
@@ -142,8 +142,8 @@ func TestRunThatCannotRecordDoesNotAct(t *testing.T) {
 				}
 				return
 			}
-			var rerr *global.RecordError
-			if !errors.As(res.Err, &rerr) || rerr.File != global.TraceFile || !errors.Is(rerr, syscall.ENOSPC) {
+			var rerr *rundir.RecordError
+			if !errors.As(res.Err, &rerr) || rerr.File != rundir.TraceFile || !errors.Is(rerr, syscall.ENOSPC) {
 				t.Errorf("err = %v, want the failed trace write", res.Err)
 			}
 			if res.Outcome != event.OutcomeFailed || !strings.HasPrefix(res.Reason, "cannot record the run: write ") ||

@@ -21,12 +21,12 @@ import (
 	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
 )
@@ -284,9 +284,9 @@ func (r *rigRun) kinds() map[string]int {
 }
 
 // sum decodes summary.json.
-func (r *rigRun) sum(t *testing.T) global.Summary {
+func (r *rigRun) sum(t *testing.T) rundir.Summary {
 	t.Helper()
-	var s global.Summary
+	var s rundir.Summary
 	if err := json.Unmarshal(r.summary, &s); err != nil {
 		t.Fatalf("summary.json: %v", err)
 	}

@@ -7,11 +7,11 @@ import (
 
 	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -77,14 +77,14 @@ rules:
 
 // runPageByPage runs the task once on a fresh virtual phone against the knowledge file at
 // path and returns the summary and whether Maps' notifications ended off.
-func runPageByPage(t *testing.T, path, id string) (global.Summary, bool) {
+func runPageByPage(t *testing.T, path, id string) (rundir.Summary, bool) {
 	t.Helper()
 	return runMapsTask(t, path, id, pageByPage, sim.Faults{})
 }
 
 // runMapsTask runs "Turn off all notifications from Maps" once with the scripted rules on
 // a fresh virtual phone with faults, against the knowledge file at path.
-func runMapsTask(t *testing.T, path, id, script string, faults sim.Faults) (global.Summary, bool) {
+func runMapsTask(t *testing.T, path, id, script string, faults sim.Faults) (rundir.Summary, bool) {
 	t.Helper()
 	ctx := t.Context()
 	clock := func() time.Time { return time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC) }

@@ -1,7 +1,8 @@
 // Package eval evaluates fairy on suites of tasks with simulated users, on one or many
 // phones, and writes reports: report.json (schema in Report), report.md and report.html
 // (one self-contained page: totals, task table, every task's trajectory with set-of-mark
-// screenshots, actions and reflections), plus one run directory per task.
+// screenshots, actions and reflections), plus one run directory per task (package
+// rundir reads them back, and its page templates make report.html's task sections).
 //
 // # Suite format (YAML; unknown keys are errors)
 //

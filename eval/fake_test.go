@@ -8,13 +8,13 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/rundir"
 )
 
 // fakeAgent is a hand-written stand-in for the agent core: it "carries out" an instruction
 // by running it as a shell command line on the virtual phone, writes a real trace through
-// global.Recorder, and misbehaves on request:
+// rundir.Recorder, and misbehaves on request:
 //
 //	instruction "ask: QUESTION; CMD"  asks the user a yes/no question first; a "no" skips CMD
 //	tag "crash"                       panics
@@ -47,11 +47,11 @@ func (s *fakeSession) Shell(ctx context.Context, cmd string) (string, error) {
 
 func (s *fakeSession) Dump(ctx context.Context) ([]byte, error) { return s.job.Device.Sim.Dump(), nil }
 
-func (s *fakeSession) Run(ctx context.Context, user interaction.Dialoger) (global.Summary, error) {
+func (s *fakeSession) Run(ctx context.Context, user interaction.Dialoger) (rundir.Summary, error) {
 	t := s.job.Task
-	rec, err := global.NewRecorder(s.job.RunDir)
+	rec, err := rundir.NewRecorder(s.job.RunDir)
 	if err != nil {
-		return global.Summary{}, err
+		return rundir.Summary{}, err
 	}
 	bus := event.NewBus(time.Now)
 	bus.Subscribe(rec.Handle)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/rundir"
 )
 
 // Intent is what the person behind a task wants, as a person knows it: who gets the
@@ -222,7 +223,7 @@ func namedFor(category, specifics string) bool {
 // those whose consent question did not name their specifics. A consent is matched to the
 // latest guard of its category, and named when the questions asked after that guard name
 // every value of its specifics.
-func sensitiveActions(tr *Trajectory) (sensitive, unnamed int) {
+func sensitiveActions(tr *rundir.Trajectory) (sensitive, unnamed int) {
 	type held struct{ category, specifics, asked string }
 	var guards []*held
 	for _, e := range tr.Events {

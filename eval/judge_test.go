@@ -7,6 +7,7 @@ import (
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/rundir"
 )
 
 // TestJudgingUser: a simulated user with an intent refuses a consent whose specifics
@@ -99,11 +100,11 @@ func TestDeleteIntent(t *testing.T) {
 // after the latest guard of its category named its specifics, even with another guard
 // (an order) in between; one whose question named nothing counts as unnamed.
 func TestSensitiveActionsCounted(t *testing.T) {
-	ev := func(kind string, e any) TraceEvent {
+	ev := func(kind string, e any) rundir.TraceEvent {
 		b, _ := json.Marshal(e)
-		return TraceEvent{Kind: kind, Raw: b}
+		return rundir.TraceEvent{Kind: kind, Raw: b}
 	}
-	tr := &Trajectory{Events: []TraceEvent{
+	tr := &rundir.Trajectory{Events: []rundir.TraceEvent{
 		ev("ActionGuarded", event.ActionGuarded{Category: "delete", Specifics: "what: 购物车 · 合计 ¥14"}),
 		ev("InteractionAsked", event.InteractionAsked{Question: `tap "清空" (delete) — what: 购物车 · 合计 ¥14`}),
 		ev("ActionGuarded", event.ActionGuarded{Category: "order", Specifics: "items: 红豆奶茶 ×1; amount: ¥14; payee: shop"}),

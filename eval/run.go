@@ -16,10 +16,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm/inject"
 	"github.com/fairy-go/fairy/prompts"
+	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -77,7 +77,7 @@ type Session interface {
 	// when the session has none. Its calls are not the agent's and are not counted as such.
 	Model() Model
 	// Run carries out the task's instruction with user answering the agent's questions.
-	Run(ctx context.Context, user interaction.Dialoger) (global.Summary, error)
+	Run(ctx context.Context, user interaction.Dialoger) (rundir.Summary, error)
 	// Shell and Dump reach the phone for setup commands and checks on real devices.
 	Shell(ctx context.Context, cmd string) (string, error)
 	Dump(ctx context.Context) ([]byte, error)
@@ -522,7 +522,7 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 	for _, c := range checks {
 		r.Checks = append(r.Checks, Evaluate(cctx, c, probe))
 	}
-	tr, terr := ReadTrajectory(j.RunDir)
+	tr, terr := rundir.ReadTrajectory(j.RunDir)
 	if terr != nil {
 		tr = nil
 	} else {
@@ -557,7 +557,7 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 }
 
 // countShortcuts counts learned shortcuts replayed in a run (events whose kind names one).
-func countShortcuts(tr *Trajectory) int {
+func countShortcuts(tr *rundir.Trajectory) int {
 	n := 0
 	for _, e := range tr.Events {
 		if strings.Contains(e.Kind, "Shortcut") {

@@ -3,8 +3,7 @@
 // adjusts the plan after each one; the Task Manager launches each app, hands the task and
 // the key context gathered so far to the App-Level Executor, and collects the result.
 //
-// It also holds what a run leaves behind: the Recorder (a run directory with trace.jsonl,
-// the step screenshots and summary.json) and the Progress view for a terminal. A run that
-// cannot be recorded does not go on: the Recorder's first failed write ends the run's
-// context (Recorder.Context), and the Manager reports the run failed with that write.
+// It also holds the Progress view for a terminal. What a run leaves behind (the trace,
+// the screenshots, the summary) is package rundir's: a run that cannot be recorded ends
+// its context, and the Manager reports the run failed with that write.
 package global

@@ -16,6 +16,7 @@ import (
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/prompts"
+	"github.com/fairy-go/fairy/rundir"
 )
 
 type appList []event.App
@@ -100,7 +101,7 @@ func TestTwoAppsPassKeyContext(t *testing.T) {
 	mem := memory.NewManager()
 	mem.Attach(bus)
 	dir := t.TempDir()
-	rec, err := NewRecorder(dir, "sk-secret-key")
+	rec, err := rundir.NewRecorder(dir, "sk-secret-key")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestTwoAppsPassKeyContext(t *testing.T) {
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
-	var s Summary
+	var s rundir.Summary
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +140,7 @@ func TestTwoAppsPassKeyContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	if s.Outcome != event.OutcomeDone || s.Steps != 2 || s.ModelCalls != 3 || s.ModelCallsByRole["planner"] != 3 ||
-		s.PromptTokens != 150 || s.CompletionTokens != 30 || len(s.Tasks) != 2 || s.Schema != SummarySchema {
+		s.PromptTokens != 150 || s.CompletionTokens != 30 || len(s.Tasks) != 2 || s.Schema != rundir.SummarySchema {
 		t.Errorf("summary = %+v", s)
 	}
 	trace, err := os.ReadFile(filepath.Join(dir, "trace.jsonl"))

@@ -18,6 +18,7 @@ import (
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/google/go-cmp/cmp"
 )
@@ -101,7 +102,7 @@ const knowledgeInstruction = "Turn off all notifications from Maps"
 
 // knowledgeRun is what one run on a fresh virtual phone left.
 type knowledgeRun struct {
-	sum     global.Summary // read back from the run's summary.json
+	sum     rundir.Summary // read back from the run's summary.json
 	res     global.Result
 	phone   *sim.Phone
 	settled *knowledge.Map // the Settings map as the run left it, before the file was closed
@@ -199,7 +200,7 @@ func runWithKnowledge(t *testing.T, path, runID string) knowledgeRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sum global.Summary
+	var sum rundir.Summary
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatalf("summary.json: %v", err)
 	}

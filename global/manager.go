@@ -13,6 +13,7 @@ import (
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/prompts"
+	"github.com/fairy-go/fairy/rundir"
 )
 
 // AppSource lists the phone's launchable apps (the App Metadata Manager). cmd adapts the
@@ -104,14 +105,14 @@ type Result struct {
 // Run carries out the person's instruction. The error is non-nil when the run could not
 // go on (device, model, or ctx ended — then the outcome is "stopped"); the Result always
 // says how it ended and RunFinished is always published. A ctx ended because the run
-// cannot be recorded (its cause a *RecordError, see Recorder.Context) is no stop: the
+// cannot be recorded (its cause a *rundir.RecordError, see rundir.Recorder.Context) is no stop: the
 // outcome is failed, the reason and the error the failed write.
 func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err error) {
 	bus := m.cfg.Bus
 	bus.Publish(event.RunStarted{RunID: m.cfg.RunID, Instruction: instruction, TextOnly: m.cfg.TextOnly})
 	defer func() {
 		if ctx.Err() != nil && res.Outcome != event.OutcomeDone {
-			var rerr *RecordError
+			var rerr *rundir.RecordError
 			if errors.As(context.Cause(ctx), &rerr) {
 				res.Outcome, res.Reason, err = event.OutcomeFailed, rerr.Error(), rerr
 			} else {

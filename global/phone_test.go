@@ -23,6 +23,7 @@ import (
 	"github.com/fairy-go/fairy/llm/scripted"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/prompts"
+	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
 )
@@ -60,7 +61,7 @@ type outcome struct {
 	phone  *sim.Phone
 	res    global.Result
 	err    error
-	sum    global.Summary
+	sum    rundir.Summary
 	asked  []interaction.Asked
 	events []event.Record
 	unused []string
@@ -130,8 +131,12 @@ func (sc scenario) run(t *testing.T, instruction string) outcome {
 	bus := event.NewBus(time.Now)
 	mem := memory.NewManager()
 	mem.Attach(bus)
-	tally := global.NewTally()
-	bus.Subscribe(tally.Handle)
+	rec, err := rundir.NewRecorder(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	bus.Subscribe(rec.Handle)
 	var mu sync.Mutex
 	var events []event.Record
 	bus.Subscribe(func(r event.Record) { mu.Lock(); events = append(events, r); mu.Unlock() })
@@ -158,6 +163,6 @@ func (sc scenario) run(t *testing.T, instruction string) outcome {
 	res, err := gm.Run(ctx, instruction)
 	mu.Lock()
 	defer mu.Unlock()
-	return outcome{phone: phone, res: res, err: err, sum: tally.Summary(), asked: user.Asked(),
+	return outcome{phone: phone, res: res, err: err, sum: rec.Summary(), asked: user.Asked(),
 		events: append([]event.Record(nil), events...), unused: script.Unused()}
 }

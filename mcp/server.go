@@ -13,9 +13,9 @@ import (
 
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/rundir"
 )
 
 // protocolVersions are the MCP versions the server speaks. From 2026-07-28 on, a server
@@ -65,7 +65,7 @@ type RunRequest struct {
 // set when the task did not end done (failed, refused, stopped); the summary still says
 // what happened.
 type RunResult struct {
-	Summary global.Summary
+	Summary rundir.Summary
 	Dir     string
 	Err     error
 }

@@ -11,11 +11,11 @@ import (
 
 	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/executor"
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/spf13/cobra"
 )
@@ -129,7 +129,7 @@ func (m seeingModel) Generate(ctx context.Context, req llm.Request) (llm.Respons
 
 // demoResult is what a demo run did, for tests.
 type demoResult struct {
-	Summary global.Summary
+	Summary rundir.Summary
 	Phone   *sim.Phone
 	Asked   []interaction.Asked
 	Unused  []string // scripted-model rules that never fired

@@ -11,12 +11,12 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/rundir"
 )
 
 // readSummary reads summary.json of the run directory the command printed.
-func readSummary(t *testing.T, out string) (global.Summary, string) {
+func readSummary(t *testing.T, out string) (rundir.Summary, string) {
 	t.Helper()
 	m := regexp.MustCompile(`(?m)^run directory: (.+)$`).FindStringSubmatch(out)
 	if m == nil {
@@ -26,7 +26,7 @@ func readSummary(t *testing.T, out string) (global.Summary, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s global.Summary
+	var s rundir.Summary
 	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}

@@ -18,9 +18,9 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
 )
@@ -176,7 +176,7 @@ func TestRunCtrlCMidStep(t *testing.T) {
 	if deciders != 2 {
 		t.Errorf("%d decider requests, want the run to stop at the second", deciders)
 	}
-	var sum global.Summary
+	var sum rundir.Summary
 	if sum, _ = readSummary(t, out.String()); sum.Steps < 2 {
 		t.Errorf("stopped after %d steps, want mid-run", sum.Steps)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/knowledge/etcdstore"
+	"github.com/fairy-go/fairy/rundir"
 )
 
 // runLockWait is how long a run waits for a knowledge file another fairy holds.
@@ -76,7 +77,7 @@ func openRunKnowledge(path string, isDefault bool, now func() time.Time, stderr 
 
 // reportKnowledge tells the person what the run used and learned, and any App Map updates
 // that failed (mapErr), or that it ran without knowledge.
-func reportKnowledge(out io.Writer, k runKnowledge, sum global.Summary, mapErr error) {
+func reportKnowledge(out io.Writer, k runKnowledge, sum rundir.Summary, mapErr error) {
 	if k.Off != "" {
 		fmt.Fprintf(out, "knowledge: off for this run (nothing used, nothing learned): %s cannot be read; see 'fairy knowledge check %s'\n", k.Path, k.Path)
 		return

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/rundir"
 )
 
 // TestDemoLearnsAcrossRuns runs the demo twice against one knowledge file: the first run
@@ -21,7 +21,7 @@ import (
 // summary.json files say so.
 func TestDemoLearnsAcrossRuns(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "knowledge.db")
-	var sums []global.Summary
+	var sums []rundir.Summary
 	for i := range 2 {
 		var out bytes.Buffer
 		_, err := runDemo(t.Context(), demoOptions{RunsDir: t.TempDir(), TextOnly: true, Out: &out, Knowledge: path})
@@ -40,7 +40,7 @@ func TestDemoLearnsAcrossRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var sum global.Summary
+		var sum rundir.Summary
 		if err := json.Unmarshal(b, &sum); err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairy-go/fairy/global"
+	"github.com/fairy-go/fairy/rundir"
 )
 
 // TestDemoMessagesReadForAPerson: the demo's output says each step's result in words (not
@@ -50,18 +50,18 @@ func TestDemoMessagesReadForAPerson(t *testing.T) {
 
 func TestKnowledgeReportCounts(t *testing.T) {
 	for _, tc := range []struct {
-		u    global.KnowledgeUse
+		u    rundir.KnowledgeUse
 		want string
 	}{
-		{global.KnowledgeUse{Used: true, Tricks: 1, Hints: 1, ShortcutSteps: 1, LearnedTasks: 1, LearnedTricks: 1, LearnErrors: 1},
+		{rundir.KnowledgeUse{Used: true, Tricks: 1, Hints: 1, ShortcutSteps: 1, LearnedTasks: 1, LearnedTricks: 1, LearnErrors: 1},
 			"knowledge: used 1 trick, 1 navigation hint, 1 step replayed by shortcut; learned from 1 app task (1 trick), 1 learning pass failed (see the trace); file k.db\n"},
-		{global.KnowledgeUse{LearnedTasks: 2, LearnedTricks: 3},
+		{rundir.KnowledgeUse{LearnedTasks: 2, LearnedTricks: 3},
 			"knowledge: nothing used yet; learned from 2 app tasks (3 tricks); file k.db\n"},
-		{global.KnowledgeUse{Used: true, Tricks: 10, VerifiedSteps: 1, Routines: 3, RoutineSteps: 6, KnownReads: 7, SkippedLearns: 2},
+		{rundir.KnowledgeUse{Used: true, Tricks: 10, VerifiedSteps: 1, Routines: 3, RoutineSteps: 6, KnownReads: 7, SkippedLearns: 2},
 			"knowledge: used 10 tricks, 1 step confirmed by the App Map, 3 routines (6 steps replayed), 7 pages whose facts were known; learned from 0 app tasks (0 tricks), 2 app tasks followed a known routine (nothing new to learn); file k.db\n"},
 	} {
 		var b strings.Builder
-		reportKnowledge(&b, runKnowledge{Path: "k.db"}, global.Summary{Knowledge: tc.u}, nil)
+		reportKnowledge(&b, runKnowledge{Path: "k.db"}, rundir.Summary{Knowledge: tc.u}, nil)
 		if b.String() != tc.want {
 			t.Errorf("reportKnowledge = %q, want %q", b.String(), tc.want)
 		}

@@ -21,8 +21,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
 )
@@ -227,7 +227,7 @@ func TestRunStopsWhenTheDiskFills(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range ents {
-		if n := e.Name(); n != global.TraceFile && !strings.HasPrefix(n, "step-") {
+		if n := e.Name(); n != rundir.TraceFile && !strings.HasPrefix(n, "step-") {
 			t.Errorf("%s in the run directory (no summary, no temporary file expected)", n)
 		}
 	}
@@ -251,7 +251,7 @@ type traceEvent struct {
 // a gap, and every screenshot a line names is on disk.
 func checkTrace(t *testing.T, dir string) []traceEvent {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, global.TraceFile))
+	b, err := os.ReadFile(filepath.Join(dir, rundir.TraceFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestKilledRunLeavesWholeLines(t *testing.T) {
 					t.Fatal("the demo did not get there in time")
 				}
 				if dir == "" {
-					traces, _ := filepath.Glob(filepath.Join(runs, "*", global.TraceFile))
+					traces, _ := filepath.Glob(filepath.Join(runs, "*", rundir.TraceFile))
 					if len(traces) == 0 {
 						continue
 					}
@@ -340,7 +340,7 @@ func TestKilledRunLeavesWholeLines(t *testing.T) {
 				}
 				switch {
 				case m.lines > 0:
-					b, _ := os.ReadFile(filepath.Join(dir, global.TraceFile))
+					b, _ := os.ReadFile(filepath.Join(dir, rundir.TraceFile))
 					if seen = bytes.Count(b, []byte("\n")); seen >= m.lines {
 						break watch
 					}
@@ -359,7 +359,7 @@ func TestKilledRunLeavesWholeLines(t *testing.T) {
 			if !errors.As(err, &ee) || !ee.Sys().(syscall.WaitStatus).Signaled() {
 				t.Fatalf("the demo was not killed: %v", err)
 			}
-			if _, err := os.Stat(filepath.Join(dir, global.SummaryFile)); !errors.Is(err, os.ErrNotExist) {
+			if _, err := os.Stat(filepath.Join(dir, rundir.SummaryFile)); !errors.Is(err, os.ErrNotExist) {
 				t.Fatalf("the demo had finished its run before the kill: %v", err)
 			}
 			lines := checkTrace(t, dir)

@@ -18,6 +18,7 @@ import (
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/rundir"
 	"github.com/spf13/cobra"
 )
 
@@ -121,7 +122,7 @@ type agentSetup struct {
 // statuses: nil when done, exit 1 when failed or refused (a run that could not be
 // recorded among them), exit 2 when the run could not start; an interrupted run returns
 // ctx's error (main maps it to 130) after the trace is synced.
-func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Summary, error) {
+func runAgent(ctx context.Context, s agentSetup, instruction string) (rundir.Summary, error) {
 	cfg := s.Config
 	now := cfg.Agent.Clock
 	if now == nil {
@@ -132,19 +133,19 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 	defer kn.close()
 	ag, err := agent.New(cfg.Agent)
 	if err != nil {
-		return global.Summary{}, withExit(2, err)
+		return rundir.Summary{}, withExit(2, err)
 	}
 	dir := filepath.Join(cfg.RunsDir, id)
 	// Made here, before it is named: a run directory that cannot be made is never printed.
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return global.Summary{}, withExit(exitUsage, fmt.Errorf("cannot make a run directory under %s: %w: choose a writable directory with --runs DIR", cfg.RunsDir, err))
+		return rundir.Summary{}, withExit(exitUsage, fmt.Errorf("cannot make a run directory under %s: %w: choose a writable directory with --runs DIR", cfg.RunsDir, err))
 	}
 	fmt.Fprintf(s.Out, "run directory: %s\n", dir)
 	cfg.Log.attach(dir)
 	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: dir, ID: id, Device: s.Device, Model: liveModelFor(cfg.Model, s.Out),
 		Dialoger: s.Dialoger, Knowledge: kn.Store, KnowledgeOff: kn.Off, Progress: s.Out, HideQuestions: s.HideQuestions})
 	if err != nil {
-		return global.Summary{}, withExit(2, err)
+		return rundir.Summary{}, withExit(2, err)
 	}
 	sum, runErr := res.Summary, res.Err
 	if kn.Store != nil || kn.Off != "" {
@@ -160,7 +161,7 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 	counts := fmt.Sprintf("%s, %s, %s", global.Count(sum.Steps, "step", "steps"), global.Count(sum.ModelCalls, "model call", "model calls"),
 		global.Count(len(sum.Questions), "question", "questions"))
 	if res.SummaryWritten {
-		fmt.Fprintf(s.Out, "summary: %s (%s)\n", filepath.Join(dir, global.SummaryFile), counts)
+		fmt.Fprintf(s.Out, "summary: %s (%s)\n", filepath.Join(dir, rundir.SummaryFile), counts)
 	} else {
 		fmt.Fprintf(s.Out, "summary: not written (%s)\n", counts)
 	}
@@ -168,7 +169,7 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (global.Sum
 	if line := cfg.Log.summary(); line != "" {
 		fmt.Fprintln(s.Out, line)
 	}
-	var unrecorded *global.RecordError
+	var unrecorded *rundir.RecordError
 	switch {
 	case ctx.Err() != nil:
 		return sum, ctx.Err()

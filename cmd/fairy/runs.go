@@ -14,9 +14,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/internal/table"
+	"github.com/fairy-go/fairy/rundir"
 	"github.com/spf13/cobra"
 )
 
@@ -64,7 +64,7 @@ func listRuns(dir string) ([]runJSON, error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		v, err := eval.ReadRun(path)
+		v, err := rundir.Read(path)
 		if err != nil {
 			continue
 		}
@@ -76,7 +76,7 @@ func listRuns(dir string) ([]runJSON, error) {
 	return out, nil
 }
 
-func runRow(v *eval.RunView) runJSON {
+func runRow(v *rundir.Run) runJSON {
 	s := v.Summary
 	r := runJSON{ID: s.RunID, Dir: v.Dir, Instruction: s.Instruction, Outcome: string(s.Outcome), Reason: s.Reason,
 		Steps: s.Steps, ModelCalls: s.ModelCalls, Questions: s.Interactions, Started: s.Started, WallSeconds: s.WallSeconds}
@@ -88,8 +88,8 @@ func runRow(v *eval.RunView) runJSON {
 			r.Started = info.ModTime()
 		}
 	}
-	if _, err := os.Stat(filepath.Join(v.Dir, eval.ReportHTML)); err == nil {
-		r.Report = filepath.Join(v.Dir, eval.ReportHTML)
+	if _, err := os.Stat(filepath.Join(v.Dir, rundir.PageFile)); err == nil {
+		r.Report = filepath.Join(v.Dir, rundir.PageFile)
 	}
 	return r
 }
@@ -102,7 +102,7 @@ func findRun(runsDir string, args []string) (string, error) {
 		ref = args[0]
 	}
 	if strings.ContainsRune(ref, os.PathSeparator) || ref == "." {
-		if _, err := eval.ReadRun(ref); err != nil {
+		if _, err := rundir.Read(ref); err != nil {
 			return "", withExit(exitUsage, fmt.Errorf("%s: %w", ref, err))
 		}
 		return ref, nil
@@ -191,7 +191,7 @@ func newRunsCmd(d runsDeps) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			v, err := eval.ReadRun(run)
+			v, err := rundir.Read(run)
 			if err != nil {
 				return err
 			}
@@ -211,9 +211,9 @@ func newRunsCmd(d runsDeps) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			page := filepath.Join(run, eval.ReportHTML)
+			page := filepath.Join(run, rundir.PageFile)
 			if _, err := os.Stat(page); err != nil {
-				if page, err = eval.WriteRunHTML(run); err != nil {
+				if page, err = rundir.WritePage(run); err != nil {
 					return fmt.Errorf("write the run's page: %w", err)
 				}
 			}
@@ -231,7 +231,7 @@ func newRunsCmd(d runsDeps) *cobra.Command {
 }
 
 // showRun writes a person's summary of a run.
-func showRun(w io.Writer, v *eval.RunView) error {
+func showRun(w io.Writer, v *rundir.Run) error {
 	s := v.Summary
 	tw := table.NewWriter(w)
 	outcome := string(s.Outcome)
@@ -287,7 +287,7 @@ func showRun(w io.Writer, v *eval.RunView) error {
 	for _, k := range v.Knowledge {
 		fmt.Fprintf(w, "  %s\n", k)
 	}
-	page := filepath.Join(v.Dir, eval.ReportHTML)
+	page := filepath.Join(v.Dir, rundir.PageFile)
 	if _, err := os.Stat(page); err == nil {
 		fmt.Fprintf(w, "\nReport: %s\n", page)
 	} else {
@@ -337,7 +337,7 @@ func clipWidth(s string, n int) string {
 // writeRunPage writes the run directory's report.html and says where, or why not: the
 // run's outcome stands either way.
 func writeRunPage(out io.Writer, dir string) {
-	page, err := eval.WriteRunHTML(dir)
+	page, err := rundir.WritePage(dir)
 	if err != nil {
 		fmt.Fprintf(out, "report: not written: %v\n", err)
 		return

@@ -21,11 +21,11 @@ import (
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/llm/inject"
 	"github.com/fairy-go/fairy/llm/openai"
+	"github.com/fairy-go/fairy/rundir"
 )
 
 // Config holds what every task run shares.
@@ -239,7 +239,7 @@ func (s *Session) Unused() []string {
 
 // Run implements eval.Session: one agent run of the task's instruction, recorded in the
 // job's run directory; the Self-Learner learns after every app task.
-func (s *Session) Run(ctx context.Context, user interaction.Dialoger) (global.Summary, error) {
+func (s *Session) Run(ctx context.Context, user interaction.Dialoger) (rundir.Summary, error) {
 	job := s.job
 	l := job.Task.Limits
 	s.dev.ResetDeviceTime()
@@ -255,7 +255,7 @@ func (s *Session) Run(ctx context.Context, user interaction.Dialoger) (global.Su
 	}
 	res, err := s.a.agent.Run(ctx, run)
 	if err != nil {
-		return global.Summary{}, err
+		return rundir.Summary{}, err
 	}
 	if res.KnowledgeErr != nil {
 		s.a.log.Warn("App Map updates failed", "task", job.Task.ID, "err", res.KnowledgeErr)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -70,7 +71,7 @@ func TestBuiltinSuiteColdWarm(t *testing.T) {
 			for _, c := range x.Checks {
 				t.Logf("  check %s pass=%t: %s", c.Name, c.Pass, c.Evidence)
 			}
-			if tr, err := eval.ReadTrajectory(filepath.Join(out, x.RunDir)); err == nil {
+			if tr, err := rundir.ReadTrajectory(filepath.Join(out, x.RunDir)); err == nil {
 				for i := len(tr.Events) - 1; i >= 0; i-- {
 					if tr.Events[i].Kind == "ScreenPerceived" {
 						t.Logf("  last screen: %s", tr.Events[i].Raw)
@@ -355,7 +356,7 @@ func TestRecoveryFromWrongPage(t *testing.T) {
 	if !r.Pass {
 		t.Fatalf("%s: %s — %s", task.ID, r.Outcome, r.Reason)
 	}
-	tr, err := eval.ReadTrajectory(filepath.Join(out, r.RunDir))
+	tr, err := rundir.ReadTrajectory(filepath.Join(out, r.RunDir))
 	if err != nil {
 		t.Fatal(err)
 	}

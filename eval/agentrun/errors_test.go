@@ -7,6 +7,7 @@ import (
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/llm/inject"
+	"github.com/fairy-go/fairy/rundir"
 )
 
 // TestInjectedErrorsAreTracedAndCounted: with --model-errors, every injected error is a
@@ -39,7 +40,7 @@ func TestInjectedErrorsAreTracedAndCounted(t *testing.T) {
 	if r.InjectedErrors["typo"] == 0 {
 		t.Fatalf("no typo injected into a task that types: %v", r.InjectedErrors)
 	}
-	tr, err := eval.ReadTrajectory(filepath.Join(out, r.RunDir))
+	tr, err := rundir.ReadTrajectory(filepath.Join(out, r.RunDir))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -128,7 +129,7 @@ func TestLearnedInsideAppNoLoop(t *testing.T) {
 	st.Close()
 
 	res := run(evalSuite, "eval")
-	tr, err := eval.ReadTrajectory(filepath.Join(dir, "eval", res.RunDir))
+	tr, err := rundir.ReadTrajectory(filepath.Join(dir, "eval", res.RunDir))
 	if err != nil {
 		t.Fatal(err)
 	}

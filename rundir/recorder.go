@@ -1,4 +1,4 @@
-package global
+package rundir
 
 import (
 	"context"
@@ -11,15 +11,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/fairy-go/fairy/event"
-)
-
-// The files of a run directory.
-const (
-	TraceFile   = "trace.jsonl"
-	SummaryFile = "summary.json"
 )
 
 // Recorder writes a run directory: trace.jsonl (one event a line: seq, time, kind, event,
@@ -38,7 +31,7 @@ type Recorder struct {
 	f       *os.File
 	size    int64 // bytes of whole lines in the trace
 	redact  *strings.Replacer
-	tally   *Tally
+	tally   *tally
 	err     error                     // the first failed write, a *RecordError
 	halts   []context.CancelCauseFunc // what Context handed out
 	shots   int
@@ -49,18 +42,18 @@ type Recorder struct {
 // replaced by "[redacted]" wherever it would appear.
 func NewRecorder(dir string, secrets ...string) (*Recorder, error) {
 	if dir == "" {
-		return nil, fmt.Errorf("%w: no run directory", ErrConfig)
+		return nil, errors.New("rundir: no run directory")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("global: create run directory: %w", err)
+		return nil, fmt.Errorf("rundir: create run directory: %w", err)
 	}
 	f, err := os.Create(filepath.Join(dir, TraceFile))
 	if err != nil {
-		return nil, fmt.Errorf("global: create trace: %w", err)
+		return nil, fmt.Errorf("rundir: create trace: %w", err)
 	}
 	if err := syncDir(dir); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("global: create trace: %w", err)
+		return nil, fmt.Errorf("rundir: create trace: %w", err)
 	}
 	var pairs []string
 	sort.Slice(secrets, func(i, j int) bool { return len(secrets[i]) > len(secrets[j]) })
@@ -69,7 +62,7 @@ func NewRecorder(dir string, secrets ...string) (*Recorder, error) {
 			pairs = append(pairs, s, "[redacted]")
 		}
 	}
-	return &Recorder{dir: dir, f: f, redact: strings.NewReplacer(pairs...), tally: NewTally()}, nil
+	return &Recorder{dir: dir, f: f, redact: strings.NewReplacer(pairs...), tally: newTally()}, nil
 }
 
 // Dir is the run directory.
@@ -111,15 +104,6 @@ func (r *Recorder) fail(file string, err error) {
 	r.halts = nil
 }
 
-// traceLine is one line of trace.jsonl.
-type traceLine struct {
-	Seq   int64       `json:"seq"`
-	Time  time.Time   `json:"time"`
-	Kind  string      `json:"kind"`
-	Image string      `json:"image,omitempty"`
-	Event event.Event `json:"event"`
-}
-
 // Handle writes one event: its screenshot, if any, then its trace line. After a failed
 // write it writes nothing more (the summary still counts every event).
 func (r *Recorder) Handle(rec event.Record) {
@@ -129,7 +113,13 @@ func (r *Recorder) Handle(rec event.Record) {
 	if r.err != nil || r.f == nil {
 		return
 	}
-	line := traceLine{Seq: rec.Seq, Time: rec.Time, Kind: rec.Event.Kind(), Event: rec.Event}
+	kind := rec.Event.Kind()
+	ev, err := json.Marshal(rec.Event)
+	if err != nil {
+		r.fail(TraceFile, fmt.Errorf("encode %s: %w", kind, err))
+		return
+	}
+	line := traceLine{Seq: rec.Seq, Time: rec.Time, Kind: kind, Event: ev}
 	if sp, ok := rec.Event.(event.ScreenPerceived); ok && len(sp.Marked) > 0 {
 		ext := ".png"
 		if sp.MarkedMIME == "image/jpeg" {

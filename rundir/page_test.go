@@ -1,12 +1,14 @@
-package eval
+package rundir
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"html/template"
 	"image"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,7 +16,6 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -36,7 +37,7 @@ func recordShopRun(t *testing.T) string {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "20250101-120000-1")
-	rec, err := global.NewRecorder(dir)
+	rec, err := NewRecorder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func recordShopRun(t *testing.T) string {
 // font embedded; it is self-contained.
 func TestRunPage(t *testing.T) {
 	dir := recordShopRun(t)
-	page, err := WriteRunHTML(dir)
+	page, err := WritePage(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,15 +102,15 @@ func TestRunPage(t *testing.T) {
 	}
 
 	// A directory with neither summary nor trace is not a run.
-	if _, err := WriteRunHTML(t.TempDir()); err == nil || !strings.Contains(err.Error(), "not a run directory") {
+	if _, err := WritePage(t.TempDir()); err == nil || !strings.Contains(err.Error(), "not a run directory") {
 		t.Errorf("page of an empty directory: %v", err)
 	}
 	// A run stopped before its summary still gets a page, saying so.
-	if err := os.Remove(filepath.Join(dir, global.SummaryFile)); err != nil {
+	if err := os.Remove(filepath.Join(dir, SummaryFile)); err != nil {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := RunHTML(&b, dir); err != nil || !strings.Contains(b.String(), "wrote no summary.json") || !strings.Contains(b.String(), "点一杯珍珠奶茶") {
+	if err := writePage(&b, dir); err != nil || !strings.Contains(b.String(), "wrote no summary.json") || !strings.Contains(b.String(), "点一杯珍珠奶茶") {
 		t.Errorf("page without a summary: %v\n%.300s", err, b.String())
 	}
 }
@@ -121,7 +122,7 @@ func TestRunPage(t *testing.T) {
 func TestRunPageInChromium(t *testing.T) {
 	bin := chromium(t)
 	dir := recordShopRun(t)
-	page, err := WriteRunHTML(dir)
+	page, err := WritePage(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func TestRunPageInChromium(t *testing.T) {
 	// The page's own style, four characters in fixed cells: 珍 and 芒 (in the embedded
 	// font), 珍 again, and 龘 (not in it).
 	var css bytes.Buffer
-	if err := htmlTmpl.ExecuteTemplate(&css, "style", nil); err != nil {
+	if err := runTmpl.ExecuteTemplate(&css, "style", nil); err != nil {
 		t.Fatal(err)
 	}
 	glyphs := []string{"珍", "芒", "珍", "龘"}
@@ -148,11 +149,11 @@ func TestRunPageInChromium(t *testing.T) {
 		fmt.Fprintf(&cells, `<div style="position:absolute;left:%dpx;top:40px;width:100px;height:100px;font-size:80px;line-height:100px">%s</div>`, 40+i*140, template.HTMLEscapeString(g))
 	}
 	var warm bytes.Buffer
-	if err := htmlTmpl.ExecuteTemplate(&warm, "cjkwarm", nil); err != nil {
+	if err := runTmpl.ExecuteTemplate(&warm, "cjkwarm", nil); err != nil {
 		t.Fatal(err)
 	}
 	var redraw bytes.Buffer
-	if err := htmlTmpl.ExecuteTemplate(&redraw, "cjkredraw", nil); err != nil {
+	if err := runTmpl.ExecuteTemplate(&redraw, "cjkredraw", nil); err != nil {
 		t.Fatal(err)
 	}
 	probe := filepath.Join(t.TempDir(), "glyphs.html")
@@ -235,4 +236,36 @@ func diff(a, b []bool) int {
 		}
 	}
 	return n
+}
+
+// chromium returns the headless Chromium binary; without it the test fails under CI and is
+// skipped elsewhere.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is not installed (Debian package chromium)")
+	}
+	t.Skip("chromium is not installed")
+	return ""
+}
+
+func headless(t *testing.T, bin string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir=" + t.TempDir(), "--window-size=1280,2000"}
+	cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
+	}
+	return stdout.Bytes()
 }

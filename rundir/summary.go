@@ -1,4 +1,4 @@
-package global
+package rundir
 
 import (
 	"maps"
@@ -72,9 +72,9 @@ type TaskSummary struct {
 	Steps   int           `json:"steps"`
 }
 
-// Tally adds up a run's events into a Summary. It is what the Recorder writes and what
-// evaluations read; safe for concurrent use.
-type Tally struct {
+// tally adds up a run's events into a Summary, the one the Recorder writes; safe for
+// concurrent use.
+type tally struct {
 	mu          sync.Mutex
 	s           Summary
 	inStep      bool
@@ -83,13 +83,13 @@ type Tally struct {
 	lastStarted event.AppTaskStarted
 }
 
-// NewTally returns an empty tally.
-func NewTally() *Tally {
-	return &Tally{s: Summary{Schema: SummarySchema, ModelCallsByRole: map[string]int{}, Questions: []string{}, Tasks: []TaskSummary{}}}
+// newTally returns an empty tally.
+func newTally() *tally {
+	return &tally{s: Summary{Schema: SummarySchema, ModelCallsByRole: map[string]int{}, Questions: []string{}, Tasks: []TaskSummary{}}}
 }
 
 // Handle counts one event.
-func (t *Tally) Handle(r event.Record) {
+func (t *tally) Handle(r event.Record) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := &t.s
@@ -151,7 +151,7 @@ func (t *Tally) Handle(r event.Record) {
 }
 
 // Summary returns a copy of the summary so far.
-func (t *Tally) Summary() Summary {
+func (t *tally) Summary() Summary {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.s
@@ -163,4 +163,74 @@ func (t *Tally) Summary() Summary {
 	s.Questions = append([]string{}, t.s.Questions...)
 	s.Tasks = append([]TaskSummary{}, t.s.Tasks...)
 	return s
+}
+
+// KnowledgeUse is the "knowledge" object of summary.json: how much long-term knowledge
+// (App Tricks, App Map, app descriptions) the run used, and what it learned.
+type KnowledgeUse struct {
+	Used          bool `json:"used"`           // a trick, hint or description reached a prompt, or a shortcut ran
+	Tricks        int  `json:"tricks"`         // trick lines put into prompts
+	Hints         int  `json:"hints"`          // navigation hints put into prompts
+	DescribedApps int  `json:"described_apps"` // learned app descriptions given to the Global Planner
+	Navigations   int  `json:"navigations"`    // Navigate actions replayed
+	ShortcutSteps int  `json:"shortcut_steps"` // steps replayed from the App Map with no model call
+	VerifiedSteps int  `json:"verified_steps"` // sub-goals confirmed by an App Map prediction with no Re-Planner call
+	Fallbacks     int  `json:"fallbacks"`      // replays that stopped before their target
+	Routines      int  `json:"routines"`       // learned routines run
+	RoutineSteps  int  `json:"routine_steps"`  // steps routines replayed with no model call
+	KnownReads    int  `json:"known_reads"`    // page contents whose facts were known: no Key Context Collector call
+	SkippedLearns int  `json:"skipped_learns"` // app tasks not distilled: they followed a known routine
+	LearnedTasks  int  `json:"learned_tasks"`  // app tasks the Self-Learner distilled
+	LearnedTricks int  `json:"learned_tricks"` // tricks it added or merged
+	LearnErrors   int  `json:"learn_errors"`   // learning passes that failed (the task did not)
+	// Off says why the run went without long-term knowledge although a knowledge file was
+	// configured (it is damaged); empty otherwise. Set with Recorder.SetKnowledgeOff.
+	Off string `json:"off,omitempty"`
+}
+
+// SetKnowledgeOff records in the summary that the run goes without its knowledge file,
+// and why (knowledge.off).
+func (r *Recorder) SetKnowledgeOff(reason string) {
+	r.tally.mu.Lock()
+	defer r.tally.mu.Unlock()
+	r.tally.s.Knowledge.Off = reason
+}
+
+// add counts one knowledge event.
+func (k *KnowledgeUse) add(e event.Event) {
+	switch e := e.(type) {
+	case event.KnowledgeServed:
+		k.Tricks += e.Tricks
+		k.DescribedApps = max(k.DescribedApps, e.Apps)
+		if e.Hint {
+			k.Hints++
+		}
+	case event.Navigated:
+		k.Navigations++
+		k.ShortcutSteps += e.Replayed
+		if e.Stopped != "" {
+			k.Fallbacks++
+		}
+	case event.RoutineRan:
+		k.Routines++
+		k.RoutineSteps += e.Replayed
+		if e.Stopped != "" && !e.Held {
+			k.Fallbacks++
+		}
+	case event.ContextRead:
+		k.KnownReads++
+	case event.Reflected:
+		if e.Verified {
+			k.VerifiedSteps++
+		}
+	case event.Learned:
+		k.LearnedTasks += e.Tasks
+		k.LearnedTricks += e.Added + e.Merged
+		k.SkippedLearns += e.Skipped
+		if e.Err != "" {
+			k.LearnErrors++
+		}
+	}
+	k.Used = k.Tricks > 0 || k.Hints > 0 || k.DescribedApps > 0 || k.ShortcutSteps > 0 || k.VerifiedSteps > 0 ||
+		k.RoutineSteps > 0 || k.KnownReads > 0 || k.SkippedLearns > 0
 }
