@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fairy-go/fairy/global"
+	"github.com/fairy-go/fairy/internal/table"
 )
 
 // progress writes one line per finished task: runs done / total, the outcome and the
@@ -45,7 +45,7 @@ func (p *progress) done(r TaskResult) {
 		name += fmt.Sprintf(" #%d", r.Repeat+1)
 	}
 	line := fmt.Sprintf("[%d/%d] %s %s on %s — %s, %s, %s, %.1fs", p.finished, p.total, mark, name,
-		orDash(r.Device), r.Outcome, global.Count(r.Steps, "step", "steps"), global.Count(r.ModelCalls, "model call", "model calls"), r.WallSeconds)
+		orDash(r.Device), r.Outcome, table.Count(r.Steps, "step", "steps"), table.Count(r.ModelCalls, "model call", "model calls"), r.WallSeconds)
 	if !r.Pass && r.Reason != "" {
 		line += ": " + clip(r.Reason, 300)
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/internal/table"
 )
 
 // Progress is the terminal progress view: one short line per thing a person cares about.
@@ -87,7 +88,7 @@ func (p *Progress) Handle(r event.Record) {
 			line += " failed: " + e.Err
 		}
 	case event.RoutineRan:
-		line = fmt.Sprintf("  routine %q: %d of %s replayed", e.Name, e.Replayed, Count(e.Planned, "step", "steps"))
+		line = fmt.Sprintf("  routine %q: %d of %s replayed", e.Name, e.Replayed, table.Count(e.Planned, "step", "steps"))
 		switch {
 		case e.Held:
 			line += ", paused for the person's consent"
@@ -120,7 +121,7 @@ func (p *Progress) Handle(r event.Record) {
 			line = fmt.Sprintf("  step %d · not done yet: %s", e.Step, e.Reason)
 		}
 	case event.TaskFinished:
-		line = fmt.Sprintf("%s task %d %s after %s", mark(e.Outcome), e.Index+1, e.Outcome, Count(e.Steps, "step", "steps"))
+		line = fmt.Sprintf("%s task %d %s after %s", mark(e.Outcome), e.Index+1, e.Outcome, table.Count(e.Steps, "step", "steps"))
 		if e.Reason != "" {
 			line += ": " + e.Reason
 		}
@@ -221,12 +222,4 @@ func actionWords(a event.Action, label string) string {
 		return string(a.Type)
 	}
 	return a.String()
-}
-
-// Count writes n with the singular or the plural noun: "1 step", "3 steps".
-func Count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

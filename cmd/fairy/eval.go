@@ -14,7 +14,7 @@ import (
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/agentrun"
-	"github.com/fairy-go/fairy/global"
+	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/knowledge/etcdstore"
 	"github.com/fairy-go/fairy/llm/inject"
@@ -268,8 +268,8 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	rep, runErr := eval.Run(ctx, ecfg)
 	if rep != nil {
 		t := rep.Totals
-		fmt.Fprintf(out, "passed %d of %s · %s · %.1f s\n", t.Passed, global.Count(t.Tasks, "run", "runs"),
-			global.Count(t.ModelCalls, "model call", "model calls"), t.WallSeconds)
+		fmt.Fprintf(out, "passed %d of %s · %s · %.1f s\n", t.Passed, table.Count(t.Tasks, "run", "runs"),
+			table.Count(t.ModelCalls, "model call", "model calls"), t.WallSeconds)
 		if cw := t.ColdWarm; cw != nil && t.Cold != nil && t.Warm != nil {
 			printColdWarm(out, t, cw, len(suite.Tasks))
 		}
@@ -295,7 +295,7 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 // evalRuns says how many runs an evaluation makes of its tasks, the same count as the
 // progress lines' "[n/total]" and the "passed" line: "33 tasks × 3 passes (…) = 99 runs".
 func evalRuns(tasks int, learn *eval.Suite, f evalFlags) string {
-	what := global.Count(tasks, "task", "tasks")
+	what := table.Count(tasks, "task", "tasks")
 	runs := tasks
 	switch {
 	case learn != nil:
@@ -313,7 +313,7 @@ func evalRuns(tasks int, learn *eval.Suite, f evalFlags) string {
 	if runs == tasks {
 		return what
 	}
-	return what + " = " + global.Count(runs, "run", "runs")
+	return what + " = " + table.Count(runs, "run", "runs")
 }
 
 // printColdWarm states the cold/warm comparison in words: each pass ran the suite's tasks
@@ -325,13 +325,13 @@ func printColdWarm(out io.Writer, t eval.Totals, cw *eval.ColdWarm, tasks int) {
 		}
 		return fmt.Sprintf(" (%.0f%% fewer)", 100*(1-float64(warm)/float64(cold)))
 	}
-	fmt.Fprintf(out, "cold → warm, each pass over the same %s:\n", global.Count(tasks, "task", "tasks"))
+	fmt.Fprintf(out, "cold → warm, each pass over the same %s:\n", table.Count(tasks, "task", "tasks"))
 	fmt.Fprintf(out, "  all tasks: %d → %d model calls%s, %d → %d steps, %d → %d prompt tokens\n",
 		t.Cold.ModelCalls, t.Warm.ModelCalls, fewer(t.Cold.ModelCalls, t.Warm.ModelCalls), t.Cold.Steps, t.Warm.Steps,
 		t.Cold.PromptTokens, t.Warm.PromptTokens)
 	if rv := cw.Revisit; len(rv.Tasks) > 0 {
 		fmt.Fprintf(out, "  the %s tagged revisit: %d → %d model calls%s, %d → %d steps, %d → %d prompt tokens\n",
-			global.Count(len(rv.Tasks), "task", "tasks"), rv.ColdModelCalls, rv.WarmModelCalls, fewer(rv.ColdModelCalls, rv.WarmModelCalls),
+			table.Count(len(rv.Tasks), "task", "tasks"), rv.ColdModelCalls, rv.WarmModelCalls, fewer(rv.ColdModelCalls, rv.WarmModelCalls),
 			rv.ColdSteps, rv.WarmSteps, rv.ColdPromptTokens, rv.WarmPromptTokens)
 	}
 	for _, fg := range cw.Figures {
@@ -347,9 +347,9 @@ func printColdWarm(out io.Writer, t eval.Totals, cw *eval.ColdWarm, tasks int) {
 		fmt.Fprintf(out, "  %s (%s): %d → %d model calls%s; saved: %s, %s whose facts were known, %s not learned again, "+
 			"%d on the tasks that ran %s, %d on the tasks that replayed %s, %s; model calls a step waits on: %.2f → %.2f\n",
 			who, fg.Name, fg.ColdModelCalls, fg.WarmModelCalls, fewer(fg.ColdModelCalls, fg.WarmModelCalls),
-			global.Count(sv.VerifiedSteps, "step confirmed by the App Map", "steps confirmed by the App Map"),
-			global.Count(sv.KnownReads, "page", "pages"), global.Count(sv.SkippedLearns, "task", "tasks"),
-			sv.RoutineSaved, global.Count(sv.Routines, "routine", "routines"), sv.NavigateSaved, global.Count(sv.Navigations, "Navigate", "Navigates"),
+			table.Count(sv.VerifiedSteps, "step confirmed by the App Map", "steps confirmed by the App Map"),
+			table.Count(sv.KnownReads, "page", "pages"), table.Count(sv.SkippedLearns, "task", "tasks"),
+			sv.RoutineSaved, table.Count(sv.Routines, "routine", "routines"), sv.NavigateSaved, table.Count(sv.Navigations, "Navigate", "Navigates"),
 			rest, fg.ColdCriticalPerStep, fg.WarmCriticalPerStep)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/knowledge/etcdstore"
@@ -628,6 +627,6 @@ NEW, or move it in place of FILE.`,
 
 // knowledgeCounts says how much knowledge there is: "1 app, 3 pages, 2 transitions, 1 trick, 0 runs".
 func knowledgeCounts(apps, pages, transitions, tricks, runs int) string {
-	return strings.Join([]string{global.Count(apps, "app", "apps"), global.Count(pages, "page", "pages"),
-		global.Count(transitions, "transition", "transitions"), global.Count(tricks, "trick", "tricks"), global.Count(runs, "run", "runs")}, ", ")
+	return strings.Join([]string{table.Count(apps, "app", "apps"), table.Count(pages, "page", "pages"),
+		table.Count(transitions, "transition", "transitions"), table.Count(tricks, "trick", "tricks"), table.Count(runs, "run", "runs")}, ", ")
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairy-go/fairy/global"
+	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/knowledge/etcdstore"
 	"github.com/fairy-go/fairy/rundir"
@@ -94,20 +94,20 @@ func reportKnowledge(out io.Writer, k runKnowledge, sum rundir.Summary, mapErr e
 				parts = append(parts, s)
 			}
 		}
-		add(u.Tricks, global.Count(u.Tricks, "trick", "tricks"))
-		add(u.Hints, global.Count(u.Hints, "navigation hint", "navigation hints"))
-		add(u.ShortcutSteps, global.Count(u.ShortcutSteps, "step", "steps")+" replayed by shortcut")
-		add(u.VerifiedSteps, global.Count(u.VerifiedSteps, "step", "steps")+" confirmed by the App Map")
-		add(u.Routines, global.Count(u.Routines, "routine", "routines")+" ("+global.Count(u.RoutineSteps, "step", "steps")+" replayed)")
-		add(u.KnownReads, global.Count(u.KnownReads, "page", "pages")+" whose facts were known")
+		add(u.Tricks, table.Count(u.Tricks, "trick", "tricks"))
+		add(u.Hints, table.Count(u.Hints, "navigation hint", "navigation hints"))
+		add(u.ShortcutSteps, table.Count(u.ShortcutSteps, "step", "steps")+" replayed by shortcut")
+		add(u.VerifiedSteps, table.Count(u.VerifiedSteps, "step", "steps")+" confirmed by the App Map")
+		add(u.Routines, table.Count(u.Routines, "routine", "routines")+" ("+table.Count(u.RoutineSteps, "step", "steps")+" replayed)")
+		add(u.KnownReads, table.Count(u.KnownReads, "page", "pages")+" whose facts were known")
 		used = "used " + strings.Join(parts, ", ")
 	}
-	learned := fmt.Sprintf("learned from %s (%s)", global.Count(u.LearnedTasks, "app task", "app tasks"), global.Count(u.LearnedTricks, "trick", "tricks"))
+	learned := fmt.Sprintf("learned from %s (%s)", table.Count(u.LearnedTasks, "app task", "app tasks"), table.Count(u.LearnedTricks, "trick", "tricks"))
 	if u.SkippedLearns > 0 {
-		learned += fmt.Sprintf(", %s followed a known routine (nothing new to learn)", global.Count(u.SkippedLearns, "app task", "app tasks"))
+		learned += fmt.Sprintf(", %s followed a known routine (nothing new to learn)", table.Count(u.SkippedLearns, "app task", "app tasks"))
 	}
 	if u.LearnErrors > 0 {
-		learned += fmt.Sprintf(", %s failed (see the trace)", global.Count(u.LearnErrors, "learning pass", "learning passes"))
+		learned += fmt.Sprintf(", %s failed (see the trace)", table.Count(u.LearnErrors, "learning pass", "learning passes"))
 	}
 	fmt.Fprintf(out, "knowledge: %s; %s; file %s\n", used, learned, k.Path)
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/internal/mapview"
+	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/spf13/cobra"
 )
@@ -76,7 +76,7 @@ inside it. FILE defaults to PKG.map.html in the current directory; - writes to s
 				abs = out
 			}
 			fmt.Fprintf(c.OutOrStdout(), "Wrote %s: %s, %s. Open it in a browser: file://%s\n", out,
-				global.Count(pages, "page", "pages"), global.Count(pictures, "picture", "pictures"), filepath.ToSlash(abs))
+				table.Count(pages, "page", "pages"), table.Count(pictures, "picture", "pictures"), filepath.ToSlash(abs))
 			if pictures < pages {
 				fmt.Fprintln(c.OutOrStdout(), "Pages without a picture get one the next time a task (with screenshots) passes them.")
 			}

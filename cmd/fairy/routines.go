@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/spf13/cobra"
@@ -130,7 +129,7 @@ func writeRoutines(w io.Writer, rs []knowledge.Routine, asJSON bool) error {
 	for _, r := range rs {
 		name := r.Name
 		if n := len(r.Also); n > 0 {
-			name += " (+" + global.Count(n, "other name", "other names") + ")"
+			name += " (+" + table.Count(n, "other name", "other names") + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", r.ID, r.App, r.Runs, r.Stops, len(r.Steps), name)
 	}

@@ -15,8 +15,8 @@ import (
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/rundir"
 	"github.com/spf13/cobra"
@@ -158,8 +158,8 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (rundir.Sum
 			runErr = fmt.Errorf("close knowledge file: %w", err)
 		}
 	}
-	counts := fmt.Sprintf("%s, %s, %s", global.Count(sum.Steps, "step", "steps"), global.Count(sum.ModelCalls, "model call", "model calls"),
-		global.Count(len(sum.Questions), "question", "questions"))
+	counts := fmt.Sprintf("%s, %s, %s", table.Count(sum.Steps, "step", "steps"), table.Count(sum.ModelCalls, "model call", "model calls"),
+		table.Count(len(sum.Questions), "question", "questions"))
 	if res.SummaryWritten {
 		fmt.Fprintf(s.Out, "summary: %s (%s)\n", filepath.Join(dir, rundir.SummaryFile), counts)
 	} else {

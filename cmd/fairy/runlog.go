@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/fairy-go/fairy/global"
+	"github.com/fairy-go/fairy/internal/table"
 )
 
 // runLogFile is the log of a run, in its run directory.
@@ -137,7 +137,7 @@ func (l *runLog) summary() string {
 	if l.warns == 0 || l.path == "" {
 		return ""
 	}
-	return fmt.Sprintf("log: %s (the first: %s) in %s", global.Count(l.warns, "warning", "warnings"), l.first, l.path)
+	return fmt.Sprintf("log: %s (the first: %s) in %s", table.Count(l.warns, "warning", "warnings"), l.first, l.path)
 }
 
 // close ends the run's log: records held for a run directory that never came go to

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/rundir"
 	"github.com/spf13/cobra"
@@ -271,7 +270,7 @@ func showRun(w io.Writer, v *rundir.Run) error {
 		fmt.Fprintln(w, "\nApp tasks:")
 		tw = table.NewWriter(w)
 		for _, t := range s.Tasks {
-			fmt.Fprintf(tw, "  %d.\t%s\t%s\t%s\t%s\n", t.Index+1, t.App, oneLine(t.Task), t.Outcome, global.Count(t.Steps, "step", "steps"))
+			fmt.Fprintf(tw, "  %d.\t%s\t%s\t%s\t%s\n", t.Index+1, t.App, oneLine(t.Task), t.Outcome, table.Count(t.Steps, "step", "steps"))
 		}
 		if err := tw.Flush(); err != nil {
 			return err

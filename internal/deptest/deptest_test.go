@@ -89,22 +89,25 @@ var layers = map[string][]string{
 	"replay": {"event", "perception"},
 	// prompts is the model contract: it renders the vocabularies and nothing else.
 	"prompts": {"event", "llm", "memory", "replay"},
+	// rundir is the run directory's format: the recorder that writes it, the reader that
+	// loads it, the run's page. It knows the vocabulary, not the parts that publish it.
+	"rundir": {"event", "llm", "sim/cjkfont"},
 	// The virtual phone knows nothing of the agent.
 	"sim": {"sim/wire", "sim/cjkfont"},
 	// The agent's parts, as the design card draws them.
 	"interaction": {"event", "llm", "memory", "prompts"},
 	"executor":    {"event", "interaction", "llm", "memory", "perception", "prompts", "replay"},
 	"learner":     {"event", "knowledge", "llm", "memory", "perception", "prompts", "replay"},
-	"global":      {"event", "executor", "llm", "prompts"},
+	"global":      {"event", "executor", "internal/table", "llm", "prompts", "rundir"},
 	"explore":     {"event", "executor", "knowledge", "learner", "perception"},
 	// Assembly and faces.
-	"agent":            {"event", "executor", "executor/adb", "global", "interaction", "knowledge", "learner", "llm", "llm/openai", "llm/scripted", "memory", "perception", "prompts", "sim", "sim/wire"},
+	"agent":            {"event", "executor", "executor/adb", "global", "interaction", "knowledge", "learner", "llm", "llm/openai", "llm/scripted", "memory", "perception", "prompts", "rundir", "sim", "sim/wire"},
 	"internal/mapview": {"knowledge", "sim/cjkfont"},
-	"mcp":              {"event", "executor", "executor/adb", "global", "interaction", "knowledge", "perception"},
+	"mcp":              {"event", "executor", "executor/adb", "global", "interaction", "knowledge", "perception", "rundir"},
 	// Evaluation drives the agent from outside: eval knows the agent only through the
 	// Session it declares; eval/agentrun plugs the agent in.
-	"eval":              {"event", "global", "interaction", "llm", "llm/inject", "llm/scripted", "perception", "prompts", "sim", "sim/cjkfont"},
-	"eval/agentrun":     {"agent", "eval", "executor", "executor/adb", "global", "interaction", "knowledge", "llm/inject", "llm/openai", "sim"},
+	"eval":              {"event", "interaction", "internal/table", "llm", "llm/inject", "llm/scripted", "perception", "prompts", "rundir", "sim", "sim/cjkfont"},
+	"eval/agentrun":     {"agent", "eval", "executor", "executor/adb", "global", "interaction", "knowledge", "llm/inject", "llm/openai", "rundir", "sim"},
 	"eval/androidworld": {"eval", "sim"},
 	"internal/deptest":  {},
 	// Only the command wires everything; nothing imports it.

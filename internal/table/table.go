@@ -1,4 +1,5 @@
-// Package table writes text tables whose columns line up in a terminal in any script.
+// Package table writes text tables whose columns line up in a terminal in any script, and
+// the counted nouns ("3 steps") their cells and the lines around them hold.
 //
 // text/tabwriter counts a cell's width in runes, so a column that holds Chinese, Japanese
 // or Korean text (two terminal columns a character) or combining marks (none) drifts out
