@@ -343,14 +343,14 @@ func randomBytes(n int) []byte {
 func TestLongTextCut(t *testing.T) {
 	long := strings.Repeat("abcdefghij", 30)
 	s := mustParse(t, hierarchy(nodeXML(map[string]string{"text": long, "bounds": "[0,0][10,10]"})))
-	want := `- "` + long[:DefaultMaxText] + CutMarker + "\"\n"
+	want := `- "` + long[:DefaultMaxText] + cutMarker + "\"\n"
 	if got := s.Text(); got != want {
 		t.Errorf("Text() = %q, want %q", got, want)
 	}
 	if got := s.TextWith(TextOptions{MaxText: -1}); !strings.Contains(got, long) {
 		t.Errorf("uncut text form lacks the text: %q", got)
 	}
-	if got := s.TextWith(TextOptions{MaxText: 5}); got != "- \"abcde"+CutMarker+"\"\n" {
+	if got := s.TextWith(TextOptions{MaxText: 5}); got != "- \"abcde"+cutMarker+"\"\n" {
 		t.Errorf("MaxText 5: %q", got)
 	}
 }

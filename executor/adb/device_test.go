@@ -120,7 +120,7 @@ func TestOperations(t *testing.T) {
 					t.Errorf("Chinese text went through %q", c)
 				}
 			}
-			if ime := p.State().IME; ime == ADBKeyboardIME {
+			if ime := p.State().IME; ime == adbKeyboardIME {
 				t.Errorf("IME left at ADB Keyboard")
 			}
 			if err := d.ClearText(ctx, field.Center.X, field.Center.Y, 1); err != nil || p.Var(shop, "q") != "奶" {
@@ -140,7 +140,7 @@ func TestOperations(t *testing.T) {
 			if err := d.Swipe(ctx, 500, 1500, 500, 600, 0); err != nil {
 				t.Errorf("Swipe: %v", err)
 			}
-			if err := d.SwipeDir(ctx, Up, image.Rectangle{}, 0); err != nil {
+			if err := d.SwipeDir(ctx, up, image.Rectangle{}, 0); err != nil {
 				t.Errorf("SwipeDir: %v", err)
 			}
 			if err := d.LongPress(ctx, 500, 1200, 0); err != nil {
@@ -174,7 +174,7 @@ func TestExitStatus(t *testing.T) {
 				t.Errorf("RawShell = %q %d %v", out, st, err)
 			}
 			_, err = d.sh(t.Context(), "cat /nonexistent", false)
-			var ee *ExitError
+			var ee *exitError
 			if !errors.As(err, &ee) || ee.Status != 1 || !errors.Is(err, ErrCommandFailed) {
 				t.Errorf("sh = %v, want *ExitError status 1", err)
 			}
@@ -333,7 +333,7 @@ func TestFaults(t *testing.T) {
 			// Always idle: a typed error after the retries, never an empty success.
 			p.SetFaults(sim.Faults{Idle: 1, IdleRun: 100})
 			_, err := d.Dump(ctx)
-			var de *DumpError
+			var de *dumpError
 			if !errors.As(err, &de) || !de.Idle || !errors.Is(err, ErrIdle) || de.Attempts != 4 {
 				t.Errorf("Dump always idle = %v", err)
 			}
@@ -403,8 +403,8 @@ func TestNonASCII(t *testing.T) {
 		}
 	})
 	t.Run("refused", func(t *testing.T) {
-		for _, s := range []string{"a\x00b", "\xff", "bell\a", strings.Repeat("x", MaxTextBytes+1)} {
-			if _, err := CheckText(s); !errors.Is(err, ErrTextRefused) {
+		for _, s := range []string{"a\x00b", "\xff", "bell\a", strings.Repeat("x", maxTextBytes+1)} {
+			if _, err := checkText(s); !errors.Is(err, ErrTextRefused) {
 				t.Errorf("CheckText(%q) = %v", abbreviate(s, 20), err)
 			}
 		}

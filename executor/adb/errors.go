@@ -58,36 +58,36 @@ var (
 	ErrClosed = errors.New("adb: device closed")
 )
 
-// ExitError is a device command that failed: non-zero exit status, or an error message
+// exitError is a device command that failed: non-zero exit status, or an error message
 // from a command that exits 0 anyway.
-type ExitError struct {
+type exitError struct {
 	Serial  string
 	Command string // the command line as sent (without the status marker)
 	Status  int
 	Output  string // combined output, trimmed to a few hundred bytes
 }
 
-func (e *ExitError) Error() string {
+func (e *exitError) Error() string {
 	return fmt.Sprintf("adb %s: %q exited with status %d: %s", e.Serial, abbreviate(e.Command, 80), e.Status, abbreviate(strings.TrimSpace(e.Output), 300))
 }
 
 // Unwrap returns ErrCommandFailed.
-func (e *ExitError) Unwrap() error { return ErrCommandFailed }
+func (e *exitError) Unwrap() error { return ErrCommandFailed }
 
-// DumpError is a UI dump that failed after its retries.
-type DumpError struct {
+// dumpError is a UI dump that failed after its retries.
+type dumpError struct {
 	Serial   string
 	Attempts int
 	Message  string // the dumper's message, e.g. "ERROR: could not get idle state."
 	Idle     bool   // the idle-state error
 }
 
-func (e *DumpError) Error() string {
+func (e *dumpError) Error() string {
 	return fmt.Sprintf("adb %s: ui dump failed after %d attempts: %s", e.Serial, e.Attempts, abbreviate(e.Message, 200))
 }
 
 // Unwrap returns ErrDump, and ErrIdle for the idle-state error.
-func (e *DumpError) Unwrap() []error {
+func (e *dumpError) Unwrap() []error {
 	if e.Idle {
 		return []error{ErrDump, ErrIdle}
 	}

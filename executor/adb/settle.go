@@ -19,7 +19,7 @@ import (
 // screen has sent no accessibility event for 500 ms (UiDevice.waitForIdle), within the
 // waitForIdleTimeout the device set to SettleTimeout — an event, not a poll.
 func (d *Device) Settle(ctx context.Context) error {
-	defer d.begin(ctx, OpSettle)()
+	defer d.begin(ctx, opSettle)()
 	ctx = context.WithValue(ctx, meterKey{}, true)
 	d.dropSettled()
 	if client, _, up := d.uiReady(ctx); up && client != nil {

@@ -27,8 +27,8 @@ const (
 	UIServerPort        = 6790
 	UIServerPackage     = "io.appium.uiautomator2.server"
 	UIServerTestPackage = "io.appium.uiautomator2.server.test"
-	// UIServerRunner is the instrumentation that runs the server.
-	UIServerRunner = UIServerTestPackage + "/androidx.test.runner.AndroidJUnitRunner"
+	// uiServerRunner is the instrumentation that runs the server.
+	uiServerRunner = UIServerTestPackage + "/androidx.test.runner.AndroidJUnitRunner"
 )
 
 // ErrUIServer means the resident UI server did not answer as it should.
@@ -181,7 +181,7 @@ func (d *Device) uiStartLocked(ctx context.Context) error {
 }
 
 // UIServerStartCommand is the shell command that starts the server and leaves it running.
-const UIServerStartCommand = "nohup am instrument -w -e disableAnalytics true " + UIServerRunner + " >/dev/null 2>&1 &"
+const UIServerStartCommand = "nohup am instrument -w -e disableAnalytics true " + uiServerRunner + " >/dev/null 2>&1 &"
 
 // errUINotInstalled: the phone has no resident UI server, the usual case until
 // `fairy device setup` has run.

@@ -109,8 +109,8 @@ type wirePart struct {
 	Text string `json:"text"`
 }
 
-// Data is what an answer template sees as ".".
-type Data struct {
+// data is what an answer template sees as ".".
+type data struct {
 	Role   string // the request's role
 	System string // the system prompt
 	Prompt string // the non-system messages' text, joined by blank lines
@@ -149,7 +149,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			role = m[1]
 		}
 	}
-	d := Data{Role: role, System: system.String(), Prompt: prompt.String()}
+	d := data{Role: role, System: system.String(), Prompt: prompt.String()}
 
 	s.mu.Lock()
 	s.calls++
@@ -186,7 +186,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 }
 
 // pick returns the first rule that matches d and its capture groups, or -1. Called with s.mu held.
-func (s *Server) pick(d Data) (int, []string) {
+func (s *Server) pick(d data) (int, []string) {
 	for i, c := range s.rules {
 		if c.Role != "" && c.Role != "*" && c.Role != d.Role {
 			continue
@@ -228,7 +228,7 @@ var stubFuncs = template.FuncMap{
 	"json":  func(any) (string, error) { return "", nil },
 }
 
-func (c *compiled) render(d Data, groups []string) (string, error) {
+func (c *compiled) render(d data, groups []string) (string, error) {
 	screen := parseScreen(d.Prompt)
 	funcs := template.FuncMap{
 		"index": func(q string) (int, error) {
@@ -276,7 +276,7 @@ func (c *compiled) render(d Data, groups []string) (string, error) {
 
 // answer writes a chat completion. Token counts are deterministic: bytes/4 rounded up, plus
 // 85 per image.
-func (s *Server) answer(w http.ResponseWriter, d Data, images int, text string) {
+func (s *Server) answer(w http.ResponseWriter, d data, images int, text string) {
 	prompt := (len(d.System)+len(d.Prompt)+3)/4 + 85*images
 	completion := (len(text) + 3) / 4
 	writeJSON(w, http.StatusOK, map[string]any{
