@@ -135,7 +135,7 @@ func (r *PixelReader) Read(ctx context.Context, s *Screen, shot image.Image) err
 	}
 	sb := shot.Bounds()
 	if s.Width > 0 && (sb.Dx() != s.Width || sb.Dy() != s.Height) {
-		return fmt.Errorf("%w: screenshot %dx%d, screen %dx%d", ErrImage, sb.Dx(), sb.Dy(), s.Width, s.Height)
+		return fmt.Errorf("%w: screenshot %dx%d, screen %dx%d", errImage, sb.Dx(), sb.Dy(), s.Width, s.Height)
 	}
 	var read []textBox
 	for _, u := range s.Uncovered {

@@ -152,7 +152,7 @@ func TestPixelReaderAddsReadElements(t *testing.T) {
 		t.Error("NewPixelReader(nil) gave no error")
 	}
 	small := image.NewRGBA(image.Rect(0, 0, 100, 100))
-	if err := r.Read(t.Context(), again, small); !errors.Is(err, ErrImage) {
+	if err := r.Read(t.Context(), again, small); !errors.Is(err, errImage) {
 		t.Errorf("a screenshot of another size: err %v, want ErrImage", err)
 	}
 }

@@ -329,12 +329,12 @@ func (m *marker) Encode(img image.Image) ([]byte, string, error) {
 	if m.opt.Format == FormatPNG {
 		enc := png.Encoder{CompressionLevel: png.BestSpeed}
 		if err := enc.Encode(&buf, img); err != nil {
-			return nil, "", fmt.Errorf("perception encode png: %w: %w", ErrImage, err)
+			return nil, "", fmt.Errorf("perception encode png: %w: %w", errImage, err)
 		}
 		return buf.Bytes(), "image/png", nil
 	}
 	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: m.opt.Quality}); err != nil {
-		return nil, "", fmt.Errorf("perception encode jpeg: %w: %w", ErrImage, err)
+		return nil, "", fmt.Errorf("perception encode jpeg: %w: %w", errImage, err)
 	}
 	return buf.Bytes(), "image/jpeg", nil
 }
@@ -361,10 +361,10 @@ func DecodeScreenshot(data []byte) (image.Image, error) {
 	case bytes.HasPrefix(data, []byte("\xff\xd8")):
 		img, err = jpeg.Decode(bytes.NewReader(data))
 	default:
-		return nil, fmt.Errorf("perception decode screenshot: %w: neither PNG nor JPEG", ErrImage)
+		return nil, fmt.Errorf("perception decode screenshot: %w: neither PNG nor JPEG", errImage)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("perception decode screenshot: %w: %w", ErrImage, err)
+		return nil, fmt.Errorf("perception decode screenshot: %w: %w", errImage, err)
 	}
 	return img, nil
 }

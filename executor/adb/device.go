@@ -231,7 +231,7 @@ func (d *Device) gadb(ctx context.Context, fn func() error) error {
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
-		return ErrClosed
+		return errClosed
 	}
 	d.calls.Add(1)
 	d.mu.Unlock()

@@ -167,24 +167,24 @@ var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 // frame compresses to almost nothing, so only small files are decoded in full.
 func checkPNG(b []byte) (black bool, err error) {
 	if !bytes.HasPrefix(b, pngMagic) {
-		return false, fmt.Errorf("%w: not a PNG (%d bytes, starts %q)", ErrScreenshot, len(b), abbreviate(string(b[:min(len(b), 40)]), 40))
+		return false, fmt.Errorf("%w: not a PNG (%d bytes, starts %q)", errScreenshot, len(b), abbreviate(string(b[:min(len(b), 40)]), 40))
 	}
 	if !bytes.Contains(b[max(0, len(b)-16):], []byte("IEND")) {
-		return false, fmt.Errorf("%w: truncated PNG (%d bytes, no IEND)", ErrScreenshot, len(b))
+		return false, fmt.Errorf("%w: truncated PNG (%d bytes, no IEND)", errScreenshot, len(b))
 	}
 	cfg, err := png.DecodeConfig(bytes.NewReader(b))
 	if err != nil {
-		return false, fmt.Errorf("%w: %v", ErrScreenshot, err)
+		return false, fmt.Errorf("%w: %v", errScreenshot, err)
 	}
 	if cfg.Width == 0 || cfg.Height == 0 {
-		return false, fmt.Errorf("%w: empty image", ErrScreenshot)
+		return false, fmt.Errorf("%w: empty image", errScreenshot)
 	}
 	if len(b) > cfg.Width*cfg.Height/64+4096 {
 		return false, nil
 	}
 	img, err := png.Decode(bytes.NewReader(b))
 	if err != nil {
-		return false, fmt.Errorf("%w: %v", ErrScreenshot, err)
+		return false, fmt.Errorf("%w: %v", errScreenshot, err)
 	}
 	return allBlack(img), nil
 }
@@ -285,7 +285,7 @@ func parseScreenInfo(out string) (screenInfo, error) {
 		}
 	}
 	if si.Width == 0 || si.Height == 0 {
-		return si, fmt.Errorf("adb screen info: %w: no size in %q", ErrProtocol, abbreviate(out, 120))
+		return si, fmt.Errorf("adb screen info: %w: no size in %q", errProtocol, abbreviate(out, 120))
 	}
 	si.Landscape = si.Rotation%2 == 1
 	return si, nil
@@ -320,7 +320,7 @@ func (d *Device) Foreground(ctx context.Context) (pkg, activity string, err erro
 	}
 	pkg, activity, ok := parseForeground(out)
 	if !ok {
-		return "", "", fmt.Errorf("adb foreground: %w: no resumed activity or focused window in dumpsys output", ErrProtocol)
+		return "", "", fmt.Errorf("adb foreground: %w: no resumed activity or focused window in dumpsys output", errProtocol)
 	}
 	return pkg, activity, nil
 }
@@ -382,7 +382,7 @@ func (d *Device) KeyboardShown(ctx context.Context) (bool, error) {
 	}
 	m := inputShownRE.FindStringSubmatch(out)
 	if m == nil {
-		return false, fmt.Errorf("adb keyboard shown: %w: no mInputShown in dumpsys input_method", ErrProtocol)
+		return false, fmt.Errorf("adb keyboard shown: %w: no mInputShown in dumpsys input_method", errProtocol)
 	}
 	return m[1] == "true", nil
 }

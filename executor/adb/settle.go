@@ -36,7 +36,7 @@ func (d *Device) Settle(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return fmt.Errorf("adb settle: %w", ctx.Err())
 			}
-			return fmt.Errorf("adb settle: %w within %s: %w", ErrNotSettled, d.cfg.SettleTimeout, err)
+			return fmt.Errorf("adb settle: %w within %s: %w", errNotSettled, d.cfg.SettleTimeout, err)
 		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, d.cfg.SettleTimeout)
@@ -67,7 +67,7 @@ func (d *Device) Settle(ctx context.Context) error {
 	if err := context.Cause(ctx); err != nil && ctx.Err() != context.DeadlineExceeded {
 		return fmt.Errorf("adb settle: %w", err)
 	}
-	return fmt.Errorf("adb settle: %w within %s", ErrNotSettled, d.cfg.SettleTimeout)
+	return fmt.Errorf("adb settle: %w within %s", errNotSettled, d.cfg.SettleTimeout)
 }
 
 // settledDump is the dump that ended a Settle: what it holds, the change count when the

@@ -65,7 +65,7 @@ func errSuffix(err error) error {
 // an error says why the device would read the screen the classic way.
 func (d *Device) UIServerUp(ctx context.Context) error {
 	if d.cfg.NoUIServer {
-		return fmt.Errorf("%w: switched off", ErrUIServer)
+		return fmt.Errorf("%w: switched off", errUIServer)
 	}
 	d.ui.mu.Lock()
 	defer d.ui.mu.Unlock()
@@ -101,11 +101,11 @@ func (d *Device) ForwardUIServer(ctx context.Context) (int, error) {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return port, fmt.Errorf("%w: /status through tcp:%d: %v", ErrUIServer, port, err)
+		return port, fmt.Errorf("%w: /status through tcp:%d: %v", errUIServer, port, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return port, fmt.Errorf("%w: /status through tcp:%d: %s", ErrUIServer, port, resp.Status)
+		return port, fmt.Errorf("%w: /status through tcp:%d: %s", errUIServer, port, resp.Status)
 	}
 	return port, nil
 }

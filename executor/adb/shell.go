@@ -45,7 +45,7 @@ type result struct {
 // once after a lost connection.
 func (d *Device) run(ctx context.Context, kind, cmdline string, idempotent bool) (result, error) {
 	if d.isClosed() {
-		return result{}, ErrClosed
+		return result{}, errClosed
 	}
 	defer d.begin(ctx, shellOp(cmdline))()
 	ctx, cancel := d.callCtx(ctx)
@@ -66,7 +66,7 @@ func (d *Device) run(ctx context.Context, kind, cmdline string, idempotent bool)
 		if err == nil {
 			return r, nil
 		}
-		if ctx.Err() != nil || !errors.Is(err, ErrConnLost) || i+1 == attempts {
+		if ctx.Err() != nil || !errors.Is(err, errConnLost) || i+1 == attempts {
 			// No retry follows: a non-idempotent command line (typed text among them) is
 			// not logged.
 			break
@@ -86,12 +86,12 @@ func (d *Device) runOnce(ctx context.Context, kind, cmdline string) (result, err
 	}
 	i := bytes.LastIndex(out, []byte(marker))
 	if i < 0 {
-		return result{}, fmt.Errorf("adb %s %q: %w (no status after %d bytes of output)", d.serial, abbreviate(cmdline, 60), ErrConnLost, len(out))
+		return result{}, fmt.Errorf("adb %s %q: %w (no status after %d bytes of output)", d.serial, abbreviate(cmdline, 60), errConnLost, len(out))
 	}
 	tail := strings.TrimRight(string(out[i+len(marker):]), "\r\n")
 	status, perr := strconv.Atoi(tail)
 	if perr != nil {
-		return result{}, fmt.Errorf("adb %s %q: %w: status %q", d.serial, abbreviate(cmdline, 60), ErrProtocol, tail)
+		return result{}, fmt.Errorf("adb %s %q: %w: status %q", d.serial, abbreviate(cmdline, 60), errProtocol, tail)
 	}
 	return result{out: out[:i], status: status}, nil
 }
@@ -134,10 +134,10 @@ func (d *Device) RawShell(ctx context.Context, cmdline string) (string, int, err
 func (d *Device) Shell(ctx context.Context, cmd string) (string, error) {
 	words, err := splitWords(cmd)
 	if err != nil {
-		return "", fmt.Errorf("adb shell %q: %w: %v", abbreviate(cmd, 60), ErrDenied, err)
+		return "", fmt.Errorf("adb shell %q: %w: %v", abbreviate(cmd, 60), errDenied, err)
 	}
 	if !allowed(d.cfg.ShellAllow, words) {
-		return "", fmt.Errorf("adb shell %q: %w: not in the allow-list (%s)", abbreviate(cmd, 60), ErrDenied, strings.Join(d.cfg.ShellAllow, "; "))
+		return "", fmt.Errorf("adb shell %q: %w: not in the allow-list (%s)", abbreviate(cmd, 60), errDenied, strings.Join(d.cfg.ShellAllow, "; "))
 	}
 	out, err := d.shArgs(ctx, false, words...)
 	if err != nil {

@@ -169,7 +169,7 @@ func (d *Device) typeADBKeyboard(ctx context.Context, text string) (err error) {
 		return err
 	}
 	if !ime.HasADBKeyboard() {
-		return ErrNoADBKeyboard
+		return errNoADBKeyboard
 	}
 	if ime.Current != adbKeyboardIME {
 		if _, err := d.shArgs(ctx, false, "ime", "enable", adbKeyboardIME); err != nil {

@@ -168,7 +168,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			s.answer(w, d, images, `{"ok": true}`)
 			return
 		}
-		msg := fmt.Sprintf("%v for role %q (of %d rules); prompt starts: %q", ErrNoRule, role, len(s.rules), llm.Head(d.Prompt, 300))
+		msg := fmt.Sprintf("%v for role %q (of %d rules); prompt starts: %q", errNoRule, role, len(s.rules), llm.Head(d.Prompt, 300))
 		log.Warn("scripted request: no rule matches", slog.String("prompt", llm.Head(d.Prompt, 120)))
 		writeError(w, http.StatusBadRequest, "no_rule_matched", msg)
 		return
@@ -234,7 +234,7 @@ func (c *compiled) render(d data, groups []string) (string, error) {
 		"index": func(q string) (int, error) {
 			e, ok := find(screen, q)
 			if !ok {
-				return 0, fmt.Errorf("%w: %q (%s)", ErrNoElement, q, describe(screen))
+				return 0, fmt.Errorf("%w: %q (%s)", errNoElement, q, describe(screen))
 			}
 			return e.Index, nil
 		},
@@ -245,7 +245,7 @@ func (c *compiled) render(d data, groups []string) (string, error) {
 					return e.Label, nil
 				}
 			}
-			return "", fmt.Errorf("%w: index %d (%s)", ErrNoElement, n, describe(screen))
+			return "", fmt.Errorf("%w: index %d (%s)", errNoElement, n, describe(screen))
 		},
 		"match": func(n int) (string, error) {
 			if n < 0 || n >= len(groups) {
