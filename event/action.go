@@ -68,40 +68,40 @@ func (a Action) Validate() error {
 	switch a.Type {
 	case Tap, LongPress, Clear:
 		if a.Index < 1 {
-			return fmt.Errorf("%w: %s needs an element index ≥ 1", ErrBadAction, a.Type)
+			return fmt.Errorf("%w: %s needs an element index ≥ 1", errBadAction, a.Type)
 		}
 	case Input:
 		if a.Index < 1 {
-			return fmt.Errorf("%w: Input needs an element index ≥ 1", ErrBadAction)
+			return fmt.Errorf("%w: Input needs an element index ≥ 1", errBadAction)
 		}
 	case Swipe:
 		if a.Index < 0 {
-			return fmt.Errorf("%w: Swipe index must be ≥ 0 (0 is the whole screen)", ErrBadAction)
+			return fmt.Errorf("%w: Swipe index must be ≥ 0 (0 is the whole screen)", errBadAction)
 		}
 		switch a.Direction {
 		case "up", "down", "left", "right":
 		default:
-			return fmt.Errorf("%w: Swipe direction %q is not up, down, left or right", ErrBadAction, a.Direction)
+			return fmt.Errorf("%w: Swipe direction %q is not up, down, left or right", errBadAction, a.Direction)
 		}
 	case Wait:
 		if a.Seconds < 0 || a.Seconds > 30 {
-			return fmt.Errorf("%w: Wait %.1f s is outside 0–30 s", ErrBadAction, a.Seconds)
+			return fmt.Errorf("%w: Wait %.1f s is outside 0–30 s", errBadAction, a.Seconds)
 		}
 	case OpenApp:
 		if a.Package == "" {
-			return fmt.Errorf("%w: OpenApp needs a package", ErrBadAction)
+			return fmt.Errorf("%w: OpenApp needs a package", errBadAction)
 		}
 	case Shell:
 		if strings.TrimSpace(a.Command) == "" {
-			return fmt.Errorf("%w: Shell needs a command", ErrBadAction)
+			return fmt.Errorf("%w: Shell needs a command", errBadAction)
 		}
 	case Navigate:
 		if strings.TrimSpace(a.Target) == "" {
-			return fmt.Errorf("%w: Navigate needs a target page", ErrBadAction)
+			return fmt.Errorf("%w: Navigate needs a target page", errBadAction)
 		}
 	case Back, Home, Enter, Finish, NeedInteraction:
 	default:
-		return fmt.Errorf("%w: unknown action type %q", ErrBadAction, a.Type)
+		return fmt.Errorf("%w: unknown action type %q", errBadAction, a.Type)
 	}
 	return nil
 }

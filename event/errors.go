@@ -2,5 +2,5 @@ package event
 
 import "errors"
 
-// ErrBadAction means an action record is malformed (unknown type, missing target, …).
-var ErrBadAction = errors.New("event: bad action")
+// errBadAction means an action record is malformed (unknown type, missing target, …).
+var errBadAction = errors.New("event: bad action")

@@ -55,7 +55,7 @@ func TestActionValidateAndString(t *testing.T) {
 		if (err != nil) != tt.bad {
 			t.Errorf("%v.Validate() = %v, want bad=%v", tt.a, err, tt.bad)
 		}
-		if err != nil && !errors.Is(err, ErrBadAction) {
+		if err != nil && !errors.Is(err, errBadAction) {
 			t.Errorf("%v.Validate() = %v, not ErrBadAction", tt.a, err)
 		}
 		if s := tt.a.String(); s != tt.str {

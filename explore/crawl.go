@@ -219,11 +219,11 @@ func (c *crawler) dryRun() {
 	for i := range c.screen.Elements {
 		el := &c.screen.Elements[i]
 		why := judge(c.cfg.Guard, el, c.screen)
-		t := Tap{Page: c.here.desc, Element: idOf(el).String(), Role: el.Role, Reason: why}
+		t := tap{Page: c.here.desc, Element: idOf(el).String(), Role: el.Role, Reason: why}
 		switch why {
 		case "":
 			c.sum.Taps = append(c.sum.Taps, t)
-		case SkipNotTapped:
+		case skipNotTapped:
 		default:
 			c.sum.Skipped[why]++
 			c.sum.Left = append(c.sum.Left, t)
@@ -259,7 +259,7 @@ func (c *crawler) explorePage(ctx context.Context, n *node) error {
 				why = SkipLeaves
 			}
 			if why != "" {
-				if !judged[id] && why != SkipNotTapped {
+				if !judged[id] && why != skipNotTapped {
 					c.sum.Skipped[why]++
 				}
 				judged[id] = true
@@ -294,7 +294,7 @@ func (c *crawler) explorePage(ctx context.Context, n *node) error {
 // left with Back; another app is left at once.
 func (c *crawler) tapFrom(ctx context.Context, n *node, el *perception.Element) error {
 	id := idOf(el)
-	c.sum.Taps = append(c.sum.Taps, Tap{Page: n.desc, Element: id.String(), Role: el.Role})
+	c.sum.Taps = append(c.sum.Taps, tap{Page: n.desc, Element: id.String(), Role: el.Role})
 	ev := c.actionEvent(event.Action{Type: event.Tap, Index: el.Index}, el)
 	if err := c.act(ctx, "tap "+id.String(), func() error { return c.cfg.Device.Tap(ctx, el.Center.X, el.Center.Y) }); err != nil {
 		return err

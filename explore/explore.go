@@ -10,9 +10,9 @@ import (
 	"github.com/fairy-go/fairy/learner"
 )
 
-// Device is the phone as the crawler needs it; *adb.Device (executor/adb) satisfies it,
+// device is the phone as the crawler needs it; *adb.Device (executor/adb) satisfies it,
 // as does every executor.Device.
-type Device interface {
+type device interface {
 	Dump(ctx context.Context) ([]byte, error)
 	Screenshot(ctx context.Context) ([]byte, error)
 	Tap(ctx context.Context, x, y int) error
@@ -23,7 +23,7 @@ type Device interface {
 	Settle(ctx context.Context) error
 }
 
-var _ Device = executor.Device(nil)
+var _ device = executor.Device(nil)
 
 // Defaults.
 const (
@@ -38,7 +38,7 @@ const (
 
 // Config is what an exploration needs.
 type Config struct {
-	Device Device        // required
+	Device device        // required
 	Store  learner.Store // required: the knowledge file (*knowledge.Store)
 	App    string        // required: the package to explore
 	// Guard judges what is sensitive; nil: the default policy (executor.DefaultGuardPolicy).
@@ -88,16 +88,16 @@ type Summary struct {
 	// Skipped counts the elements left alone, by reason (Skip* constants).
 	Skipped map[string]int
 	// Taps are the taps made (or, for a dry run, that would be made), in order.
-	Taps []Tap
+	Taps []tap
 	// Left are the elements a dry run leaves alone, with why.
-	Left []Tap
+	Left []tap
 	// Unreached counts pages found but not visited again to explore them (depth,
 	// budget, or a path that no longer replays).
 	Unreached int
 }
 
-// Tap is one element tapped (or judged) on a page.
-type Tap struct {
+// tap is one element tapped (or judged) on a page.
+type tap struct {
 	Page    string // the page's description
 	Element string // its label, or resource id
 	Role    string

@@ -11,14 +11,14 @@ import (
 
 // Why an element is left alone (Skip.Reason).
 const (
-	SkipSensitive = "sensitive"     // the guard holds it for consent
-	SkipToggles   = "toggles"       // a switch, checkbox or radio button, or a row holding one
-	SkipTypes     = "text field"    // tapping it would start typing
-	SkipActs      = "acts"          // its words say it does something rather than open a page
-	SkipBack      = "goes back"     // a back, up or close control: no new page
-	SkipDisabled  = "disabled"      // not enabled
+	skipSensitive = "sensitive"     // the guard holds it for consent
+	skipToggles   = "toggles"       // a switch, checkbox or radio button, or a row holding one
+	skipTypes     = "text field"    // tapping it would start typing
+	skipActs      = "acts"          // its words say it does something rather than open a page
+	skipBack      = "goes back"     // a back, up or close control: no new page
+	skipDisabled  = "disabled"      // not enabled
 	SkipLeaves    = "leaves app"    // it once brought another app to the front
-	SkipNotTapped = "not clickable" // nothing to tap (a list, a label)
+	skipNotTapped = "not clickable" // nothing to tap (a list, a label)
 )
 
 // actWords are controls that do something rather than open a page: a crawler with no model
@@ -42,26 +42,26 @@ var backWords = regexp.MustCompile(`(?i)\b(back|navigate up|up|close|cancel|dism
 func judge(g *executor.Guard, el *perception.Element, s *perception.Screen) string {
 	switch {
 	case !el.Clickable:
-		return SkipNotTapped
+		return skipNotTapped
 	case !el.Enabled:
-		return SkipDisabled
+		return skipDisabled
 	case el.Editable || el.Password:
-		return SkipTypes
+		return skipTypes
 	case el.Checkable || checkableRole(el.Role) || holdsCheckable(el, s):
-		return SkipToggles
+		return skipToggles
 	}
 	if _, held := g.Check(event.Action{Type: event.Tap, Index: el.Index}, el, s); held {
-		return SkipSensitive
+		return skipSensitive
 	}
 	words := []string{el.Label, el.Text, el.Desc, resourceWords(el.ResourceID)}
 	for _, w := range words {
 		if backWords.MatchString(w) {
-			return SkipBack
+			return skipBack
 		}
 	}
 	for _, w := range words {
 		if actWords.MatchString(w) || shortActs[strings.ToLower(strings.TrimSpace(w))] {
-			return SkipActs
+			return skipActs
 		}
 	}
 	return ""

@@ -38,9 +38,9 @@ func TestJudge(t *testing.T) {
 		{Index: 19, Role: "button", Label: "提交订单", Clickable: true, Enabled: true},
 	}}
 	want := map[int]string{
-		1: "", 2: SkipToggles, 3: SkipNotTapped, 4: SkipSensitive, 5: SkipActs, 6: SkipActs, 7: SkipActs,
-		8: SkipBack, 9: SkipTypes, 10: SkipToggles, 11: SkipActs, 12: SkipSensitive, 13: "", 14: SkipSensitive,
-		15: SkipNotTapped, 16: SkipDisabled, 17: SkipBack, 18: "", 19: SkipSensitive,
+		1: "", 2: skipToggles, 3: skipNotTapped, 4: skipSensitive, 5: skipActs, 6: skipActs, 7: skipActs,
+		8: skipBack, 9: skipTypes, 10: skipToggles, 11: skipActs, 12: skipSensitive, 13: "", 14: skipSensitive,
+		15: skipNotTapped, 16: skipDisabled, 17: skipBack, 18: "", 19: skipSensitive,
 	}
 	for i := range s.Elements {
 		el := &s.Elements[i]

@@ -5,8 +5,8 @@ import "errors"
 var (
 	// ErrNoAnswer means the person gave no answer (end of input).
 	ErrNoAnswer = errors.New("interaction: no answer")
-	// ErrConfig means an Interactor or Dialoger was built with a missing or bad part.
+	// errConfig means an Interactor or Dialoger was built with a missing or bad part.
 	ErrConfig = errors.New("interaction: bad configuration")
-	// ErrBadAnswer means the interactor model's answer could not be used.
+	// errBadAnswer means the interactor model's answer could not be used.
 	ErrBadAnswer = errors.New("interaction: unusable interactor answer")
 )

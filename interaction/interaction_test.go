@@ -36,7 +36,7 @@ func (f *fakeModel) Generate(_ context.Context, req llm.Request) (llm.Response, 
 	return llm.Response{Text: a}, nil
 }
 
-func newInteractor(t *testing.T, model *fakeModel, d Dialoger) (*Interactor, *memory.Manager) {
+func newInteractor(t *testing.T, model *fakeModel, d Dialoger) (*interactor, *memory.Manager) {
 	t.Helper()
 	ps, err := prompts.Load()
 	if err != nil {
@@ -197,7 +197,7 @@ func TestTerminal(t *testing.T) {
 	if err != nil || got != "maybe later" {
 		t.Errorf("free answer = %q, %v", got, err)
 	}
-	if _, err := term.Ask(ctx, Question{Kind: Open, Text: "More?"}); !errors.Is(err, ErrNoAnswer) {
+	if _, err := term.Ask(ctx, Question{Kind: open, Text: "More?"}); !errors.Is(err, ErrNoAnswer) {
 		t.Errorf("EOF: err = %v", err)
 	}
 	if !strings.Contains(out.String(), "? Which size?\n  1) Medium\n  2) Large\n") || !strings.Contains(out.String(), "? Pay?\n  (a yes allows this once: tap \"Pay ¥18\" (payment))\n  [y/n] > ") {

@@ -15,41 +15,41 @@ import (
 	"github.com/fairy-go/fairy/prompts"
 )
 
-// Model is the one model method the interactor needs.
-type Model interface {
+// model is the one model method the interactor needs.
+type model interface {
 	Generate(ctx context.Context, req llm.Request) (llm.Response, error)
 }
 
-// Memory is what the interactor reads from the short-term memory manager.
-type Memory interface {
+// shortTerm is what the interactor reads from the short-term memory manager.
+type shortTerm interface {
 	Overall() string
 	Task() event.AppTask
 	Instructions() []memory.Instruction
 	Turns() []memory.Turn
 }
 
-// DefaultMaxTurns is how many questions one interaction may ask when Config.MaxTurns is 0.
-const DefaultMaxTurns = 3
+// defaultMaxTurns is how many questions one interaction may ask when Config.MaxTurns is 0.
+const defaultMaxTurns = 3
 
 // Config holds an Interactor's parts.
 type Config struct {
-	Model    Model        // required; called with role "interactor"
+	Model    model        // required; called with role "interactor"
 	Dialoger Dialoger     // required
-	Memory   Memory       // required
+	Memory   shortTerm    // required
 	Prompts  *prompts.Set // required
 	Bus      *event.Bus   // events go here; nil drops them
 	MaxTurns int          // questions per interaction; 0: DefaultMaxTurns
 	Logger   *slog.Logger // nil: discard
 }
 
-// Interactor is the User Interactor.
-type Interactor struct {
+// interactor is the User Interactor.
+type interactor struct {
 	cfg Config
 	log *slog.Logger
 }
 
 // New checks cfg and returns an Interactor.
-func New(cfg Config) (*Interactor, error) {
+func New(cfg Config) (*interactor, error) {
 	switch {
 	case cfg.Model == nil:
 		return nil, fmt.Errorf("%w: no model", ErrConfig)
@@ -61,13 +61,13 @@ func New(cfg Config) (*Interactor, error) {
 		return nil, fmt.Errorf("%w: no prompts", ErrConfig)
 	}
 	if cfg.MaxTurns <= 0 {
-		cfg.MaxTurns = DefaultMaxTurns
+		cfg.MaxTurns = defaultMaxTurns
 	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Interactor{cfg: cfg, log: log}, nil
+	return &interactor{cfg: cfg, log: log}, nil
 }
 
 // Need is why the agent must ask.
@@ -100,7 +100,7 @@ func (r Result) Refused() bool { return r.Consent != nil && !r.Consent.Granted }
 // Resolve runs one interaction loop: question, answer, judgement, until the need is
 // settled or the turns run out. It publishes InteractionAsked, InteractionAnswered and
 // InteractionEnded.
-func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
+func (it *interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 	if need.Type < 1 || need.Type > 4 {
 		return Result{}, fmt.Errorf("%w: interaction type %d is not 1–4", ErrConfig, need.Type)
 	}
@@ -189,7 +189,7 @@ func missingSpecifics(question, specifics string) string {
 
 // settle builds the result of a settled interaction; false when a consent question has no
 // clear verdict and turns remain to ask again.
-func (it *Interactor) settle(need Need, a prompts.InteractorAnswer, lastAnswer string, turns int) (Result, bool) {
+func (it *interactor) settle(need Need, a prompts.InteractorAnswer, lastAnswer string, turns int) (Result, bool) {
 	res := Result{Settled: true, Summary: strings.TrimSpace(a.Summary), Turns: turns, Answer: lastAnswer}
 	if res.Summary == "" {
 		res.Summary = fmt.Sprintf("About %q the person answered: %s", need.Reason, lastAnswer)
@@ -207,13 +207,13 @@ func (it *Interactor) settle(need Need, a prompts.InteractorAnswer, lastAnswer s
 	return res, true
 }
 
-func (it *Interactor) end(need Need, r Result) {
+func (it *interactor) end(need Need, r Result) {
 	it.cfg.Bus.Publish(event.InteractionEnded{Step: need.Step, Settled: r.Settled, Summary: r.Summary, Consent: r.Consent,
 		Turns: r.Turns, Subgoal: need.Subgoal, Category: need.Category})
 }
 
 // ask calls the interactor model once.
-func (it *Interactor) ask(ctx context.Context, need Need, kind Kind) (prompts.InteractorAnswer, error) {
+func (it *interactor) ask(ctx context.Context, need Need, kind Kind) (prompts.InteractorAnswer, error) {
 	m := it.cfg.Memory
 	p, err := it.cfg.Prompts.Interact(prompts.InteractorData{
 		Instruction: m.Overall(), Task: m.Task(), Instructions: m.Instructions(), Subgoal: need.Subgoal,

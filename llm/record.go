@@ -14,32 +14,32 @@ import (
 	"time"
 )
 
-// Exchange is one line of a recording (JSONL): the request as a key plus a readable, scrubbed
+// exchange is one line of a recording (JSONL): the request as a key plus a readable, scrubbed
 // copy with images replaced by their hashes, and the response exactly as the caller got it.
-type Exchange struct {
+type exchange struct {
 	Key      string         `json:"key"` // RequestKey of the request
 	Role     Role           `json:"role"`
-	Request  RecordedInput  `json:"request"`
-	Response RecordedAnswer `json:"response"`
+	Request  recordedInput  `json:"request"`
+	Response recordedAnswer `json:"response"`
 }
 
-// RecordedInput is the scrubbed, image-free copy of a request kept for people reading a
+// recordedInput is the scrubbed, image-free copy of a request kept for people reading a
 // recording; replay matches on the key alone.
-type RecordedInput struct {
+type recordedInput struct {
 	System   string            `json:"system,omitempty"`
-	Messages []RecordedMessage `json:"messages"`
+	Messages []recordedMessage `json:"messages"`
 	Schema   string            `json:"schema,omitempty"`
 }
 
-// RecordedMessage is a message with its images replaced by hashes.
-type RecordedMessage struct {
+// recordedMessage is a message with its images replaced by hashes.
+type recordedMessage struct {
 	Role   string   `json:"role"`
 	Text   string   `json:"text"`
 	Images []string `json:"images,omitempty"` // "image/png sha256:… 12345 bytes"
 }
 
-// RecordedAnswer is a Response as stored.
-type RecordedAnswer struct {
+// recordedAnswer is a Response as stored.
+type recordedAnswer struct {
 	Text      string  `json:"text"`
 	Model     string  `json:"model"`
 	Usage     Usage   `json:"usage"`
@@ -47,9 +47,9 @@ type RecordedAnswer struct {
 	Cost      float64 `json:"cost"`
 }
 
-// RequestKey is the hash replay matches on: role, system prompt, messages (images by hash)
+// requestKey is the hash replay matches on: role, system prompt, messages (images by hash)
 // and schema. Temperature and token limits are left out.
-func RequestKey(req Request) string {
+func requestKey(req Request) string {
 	h := sha256.New()
 	field := func(s string) { fmt.Fprintf(h, "%d:%s;", len(s), s) }
 	field(string(req.Role))
@@ -93,17 +93,17 @@ func NewScrubber(secrets ...string) *Scrubber {
 
 var keyShapes = regexp.MustCompile(`(?i)\b(sk-[a-z0-9_\-*]{8,}|bearer\s+[a-z0-9._\-~+/=]{8,})`)
 
-// Redacted replaces every secret.
-const Redacted = "[redacted]"
+// redacted replaces every secret.
+const redacted = "[redacted]"
 
 // Scrub returns s without secrets.
 func (sc *Scrubber) Scrub(s string) string {
 	if sc != nil {
 		for _, x := range sc.secrets {
-			s = strings.ReplaceAll(s, x, Redacted)
+			s = strings.ReplaceAll(s, x, redacted)
 		}
 	}
-	return keyShapes.ReplaceAllString(s, Redacted)
+	return keyShapes.ReplaceAllString(s, redacted)
 }
 
 // Recorder appends exchanges to a JSONL stream. It is safe for concurrent use.
@@ -128,14 +128,14 @@ func (r *Recorder) WithSecrets(secrets ...string) *Recorder {
 
 // Record appends one exchange as a JSON line.
 func (r *Recorder) Record(req Request, resp Response) error {
-	ex := Exchange{
-		Key:  RequestKey(req),
+	ex := exchange{
+		Key:  requestKey(req),
 		Role: req.Role,
-		Request: RecordedInput{
+		Request: recordedInput{
 			System:   r.scrub.Scrub(req.System),
-			Messages: make([]RecordedMessage, 0, len(req.Messages)),
+			Messages: make([]recordedMessage, 0, len(req.Messages)),
 		},
-		Response: RecordedAnswer{
+		Response: recordedAnswer{
 			Text:      r.scrub.Scrub(resp.Text),
 			Model:     resp.Model,
 			Usage:     resp.Usage,
@@ -147,7 +147,7 @@ func (r *Recorder) Record(req Request, resp Response) error {
 		ex.Request.Schema = req.Schema.Name
 	}
 	for _, m := range req.Messages {
-		rm := RecordedMessage{Role: m.Role, Text: r.scrub.Scrub(m.Text)}
+		rm := recordedMessage{Role: m.Role, Text: r.scrub.Scrub(m.Text)}
 		for _, img := range m.Images {
 			rm.Images = append(rm.Images, fmt.Sprintf("%s %s %d bytes", img.MIME, imageHash(img.Data), len(img.Data)))
 		}
@@ -171,15 +171,15 @@ func (r *Recorder) Record(req Request, resp Response) error {
 // request not in the recording fails with ErrReplayMiss. Safe for concurrent use.
 type Replay struct {
 	mu      sync.Mutex
-	answers map[string][]RecordedAnswer
-	inputs  map[Role][]RecordedInput // what was asked, per role, to explain a miss
+	answers map[string][]recordedAnswer
+	inputs  map[Role][]recordedInput // what was asked, per role, to explain a miss
 	served  map[string]int
 	total   int
 }
 
 // LoadReplay reads a recording written by a Recorder.
 func LoadReplay(r io.Reader) (*Replay, error) {
-	rp := &Replay{answers: map[string][]RecordedAnswer{}, inputs: map[Role][]RecordedInput{}, served: map[string]int{}}
+	rp := &Replay{answers: map[string][]recordedAnswer{}, inputs: map[Role][]recordedInput{}, served: map[string]int{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -187,7 +187,7 @@ func LoadReplay(r io.Reader) (*Replay, error) {
 		if line == "" {
 			continue
 		}
-		var ex Exchange
+		var ex exchange
 		if err := json.Unmarshal([]byte(line), &ex); err != nil {
 			return nil, fmt.Errorf("%w: line %d: %v", ErrRecording, n, err)
 		}
@@ -212,7 +212,7 @@ func (rp *Replay) Generate(ctx context.Context, req Request) (Response, error) {
 	if err := ctx.Err(); err != nil {
 		return Response{}, fmt.Errorf("llm replay: %w", err)
 	}
-	key := RequestKey(req)
+	key := requestKey(req)
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
 	list := rp.answers[key]

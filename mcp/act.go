@@ -33,7 +33,7 @@ const longPress = 800 * time.Millisecond
 func (s *Server) act(ctx context.Context, p Phone, ask consenter, in actInput) (string, error) {
 	if in.Action == "launch" {
 		if in.Package == "" {
-			return "", fmt.Errorf("%w: launch needs package (see the apps tool)", ErrBadInput)
+			return "", fmt.Errorf("%w: launch needs package (see the apps tool)", errBadInput)
 		}
 		if err := p.Launch(ctx, in.Package); err != nil {
 			return "", err
@@ -55,7 +55,7 @@ func (s *Server) act(ctx context.Context, p Phone, ask consenter, in actInput) (
 			msg = fmt.Sprintf("fairy is about to %s on the phone. It cannot be undone. Allow it, this once?", what)
 		}
 		if granted, why := ask.consent(ctx, msg); !granted {
-			return "", fmt.Errorf("%w: %s needs the person's consent, and %s; nothing was done", ErrRefused, what, why)
+			return "", fmt.Errorf("%w: %s needs the person's consent, and %s; nothing was done", errRefused, what, why)
 		}
 	}
 	return s.perform(ctx, p, in, a, el, scr)
@@ -69,9 +69,9 @@ func resolve(in actInput, scr *perception.Screen) (event.Action, *perception.Ele
 	element := func() (*perception.Element, error) {
 		switch {
 		case in.Element > len(scr.Elements):
-			return nil, fmt.Errorf("%w: element %d is not on the screen (it has %d numbered elements): read the screen again", ErrBadInput, in.Element, len(scr.Elements))
+			return nil, fmt.Errorf("%w: element %d is not on the screen (it has %d numbered elements): read the screen again", errBadInput, in.Element, len(scr.Elements))
 		case in.Element < 0:
-			return nil, fmt.Errorf("%w: element %d: numbers start at 1", ErrBadInput, in.Element)
+			return nil, fmt.Errorf("%w: element %d: numbers start at 1", errBadInput, in.Element)
 		}
 		return &scr.Elements[in.Element-1], nil
 	}
@@ -82,7 +82,7 @@ func resolve(in actInput, scr *perception.Screen) (event.Action, *perception.Ele
 	case "tap", "long_press":
 		switch {
 		case in.Element != 0 && in.X != nil:
-			return event.Action{}, nil, fmt.Errorf("%w: give an element or x and y, not both", ErrBadInput)
+			return event.Action{}, nil, fmt.Errorf("%w: give an element or x and y, not both", errBadInput)
 		case in.Element != 0:
 			el, err := element()
 			if err != nil {
@@ -95,23 +95,23 @@ func resolve(in actInput, scr *perception.Screen) (event.Action, *perception.Ele
 			return event.Action{Type: t, Index: el.Index}, el, nil
 		case in.X != nil && in.Y != nil:
 			if !onScreen(scr, *in.X, *in.Y) {
-				return event.Action{}, nil, fmt.Errorf("%w: (%d, %d) is off the %dx%d screen", ErrBadInput, *in.X, *in.Y, scr.Width, scr.Height)
+				return event.Action{}, nil, fmt.Errorf("%w: (%d, %d) is off the %dx%d screen", errBadInput, *in.X, *in.Y, scr.Width, scr.Height)
 			}
 			return shell("input tap %d %d", *in.X, *in.Y), nil, nil
 		}
-		return event.Action{}, nil, fmt.Errorf("%w: %s needs an element number or x and y", ErrBadInput, in.Action)
+		return event.Action{}, nil, fmt.Errorf("%w: %s needs an element number or x and y", errBadInput, in.Action)
 	case "swipe":
 		if in.X != nil || in.X2 != nil {
 			if in.X == nil || in.Y == nil || in.X2 == nil || in.Y2 == nil {
-				return event.Action{}, nil, fmt.Errorf("%w: a swipe by coordinates needs x, y, x2 and y2", ErrBadInput)
+				return event.Action{}, nil, fmt.Errorf("%w: a swipe by coordinates needs x, y, x2 and y2", errBadInput)
 			}
 			if !onScreen(scr, *in.X, *in.Y) || !onScreen(scr, *in.X2, *in.Y2) {
-				return event.Action{}, nil, fmt.Errorf("%w: the swipe leaves the %dx%d screen", ErrBadInput, scr.Width, scr.Height)
+				return event.Action{}, nil, fmt.Errorf("%w: the swipe leaves the %dx%d screen", errBadInput, scr.Width, scr.Height)
 			}
 			return shell("input swipe %d %d %d %d", *in.X, *in.Y, *in.X2, *in.Y2), nil, nil
 		}
 		if !validDirection(in.Direction) {
-			return event.Action{}, nil, fmt.Errorf("%w: swipe needs direction up, down, left or right (or x, y, x2, y2), not %q", ErrBadInput, in.Direction)
+			return event.Action{}, nil, fmt.Errorf("%w: swipe needs direction up, down, left or right (or x, y, x2, y2), not %q", errBadInput, in.Direction)
 		}
 		if in.Element == 0 {
 			return event.Action{Type: event.Swipe, Direction: in.Direction}, nil, nil
@@ -123,7 +123,7 @@ func resolve(in actInput, scr *perception.Screen) (event.Action, *perception.Ele
 		return event.Action{Type: event.Swipe, Index: el.Index, Direction: in.Direction}, el, nil
 	case "type":
 		if in.Text == "" {
-			return event.Action{}, nil, fmt.Errorf("%w: type needs text", ErrBadInput)
+			return event.Action{}, nil, fmt.Errorf("%w: type needs text", errBadInput)
 		}
 		return event.Action{Type: event.Input, Text: in.Text}, focused(scr), nil
 	case "key":
@@ -131,13 +131,13 @@ func resolve(in actInput, scr *perception.Screen) (event.Action, *perception.Ele
 		if k == "" || strings.ContainsFunc(k, func(r rune) bool {
 			return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 		}) {
-			return event.Action{}, nil, fmt.Errorf("%w: key %q: give a key name (back, home, enter, …) or a key code", ErrBadInput, in.Key)
+			return event.Action{}, nil, fmt.Errorf("%w: key %q: give a key name (back, home, enter, …) or a key code", errBadInput, in.Key)
 		}
 		return shell("input keyevent %s", strings.ToUpper(k)), nil, nil
 	case "":
-		return event.Action{}, nil, fmt.Errorf("%w: action is required: tap, long_press, type, swipe, key or launch", ErrBadInput)
+		return event.Action{}, nil, fmt.Errorf("%w: action is required: tap, long_press, type, swipe, key or launch", errBadInput)
 	}
-	return event.Action{}, nil, fmt.Errorf("%w: unknown action %q: use tap, long_press, type, swipe, key or launch", ErrBadInput, in.Action)
+	return event.Action{}, nil, fmt.Errorf("%w: unknown action %q: use tap, long_press, type, swipe, key or launch", errBadInput, in.Action)
 }
 
 // perform carries out the judged action.
@@ -171,7 +171,7 @@ func (s *Server) perform(ctx context.Context, p Phone, in actInput, a event.Acti
 	case "key":
 		return "pressed " + strings.ToLower(strings.TrimSpace(in.Key)), p.Key(ctx, strings.ToLower(strings.TrimSpace(in.Key)))
 	}
-	return "", fmt.Errorf("%w: unknown action %q", ErrBadInput, in.Action)
+	return "", fmt.Errorf("%w: unknown action %q", errBadInput, in.Action)
 }
 
 // describe names an element as the text form does: [N] role "label".

@@ -102,7 +102,7 @@ func TestActBadArguments(t *testing.T) {
 		{actInput{Action: "key", Key: "back;reboot"}, "give a key name"},
 	} {
 		_, _, err := resolve(tc.in, scr)
-		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), tc.want) {
+		if !errors.Is(err, errBadInput) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: err = %v, want %q", tc.in, err, tc.want)
 		}
 	}

@@ -99,7 +99,7 @@ func mapCommand(k Knowledge, in mapInput) (*sdk.CallToolResult, error) {
 		return jsonText(map[string]any{"apps": apps})
 	case "show", "path":
 		if in.Package == "" {
-			return nil, fmt.Errorf("%w: map %s needs package (see map list)", ErrBadInput, in.Action)
+			return nil, fmt.Errorf("%w: map %s needs package (see map list)", errBadInput, in.Action)
 		}
 		m, err := k.Map(in.Package)
 		if err != nil {
@@ -116,7 +116,7 @@ func mapCommand(k Knowledge, in mapInput) (*sdk.CallToolResult, error) {
 			return text(b.String()), nil
 		}
 		if in.From == "" || in.To == "" {
-			return nil, fmt.Errorf("%w: map path needs from and to (page IDs like p3, see map show)", ErrBadInput)
+			return nil, fmt.Errorf("%w: map path needs from and to (page IDs like p3, see map show)", errBadInput)
 		}
 		steps, err := k.Path(in.Package, in.From, in.To)
 		if err != nil {
@@ -141,7 +141,7 @@ func mapCommand(k Knowledge, in mapInput) (*sdk.CallToolResult, error) {
 		}
 		return text(b.String()), nil
 	}
-	return nil, fmt.Errorf("%w: map action %q: use list, show or path", ErrBadInput, in.Action)
+	return nil, fmt.Errorf("%w: map action %q: use list, show or path", errBadInput, in.Action)
 }
 
 func tricksCommand(k Knowledge, in tricksInput) (*sdk.CallToolResult, error) {
@@ -149,7 +149,7 @@ func tricksCommand(k Knowledge, in tricksInput) (*sdk.CallToolResult, error) {
 	if in.Kind != "" {
 		var err error
 		if kind, err = knowledge.ParseKind(in.Kind); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrBadInput, err)
+			return nil, fmt.Errorf("%w: %w", errBadInput, err)
 		}
 	}
 	limit := in.Limit
@@ -166,7 +166,7 @@ func tricksCommand(k Knowledge, in tricksInput) (*sdk.CallToolResult, error) {
 		tricks = all[:min(limit, len(all))]
 	case "search":
 		if strings.TrimSpace(in.Query) == "" {
-			return nil, fmt.Errorf("%w: tricks search needs query (an instruction, sub-goal or error text)", ErrBadInput)
+			return nil, fmt.Errorf("%w: tricks search needs query (an instruction, sub-goal or error text)", errBadInput)
 		}
 		hits, err := k.Search(in.Package, kind, in.Query, limit)
 		if err != nil {
@@ -176,7 +176,7 @@ func tricksCommand(k Knowledge, in tricksInput) (*sdk.CallToolResult, error) {
 			tricks = append(tricks, h.Trick)
 		}
 	default:
-		return nil, fmt.Errorf("%w: tricks action %q: use list or search", ErrBadInput, in.Action)
+		return nil, fmt.Errorf("%w: tricks action %q: use list or search", errBadInput, in.Action)
 	}
 	if len(tricks) == 0 {
 		return text("No tricks."), nil

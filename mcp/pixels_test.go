@@ -140,7 +140,7 @@ func TestGuardHoldsWhatIsDrawn(t *testing.T) {
 				for _, way := range ways {
 					p := &refuser{}
 					_, err := s.act(ctx, dev, p, way.in)
-					if !errors.Is(err, ErrRefused) || len(p.asked) != 1 || !strings.Contains(p.asked[0], category) {
+					if !errors.Is(err, errRefused) || len(p.asked) != 1 || !strings.Contains(p.asked[0], category) {
 						t.Errorf("%s: %s on %q: err %v, asked %q; want held as %s", page, way.name, el.Label, err, p.asked, category)
 					}
 				}

@@ -39,13 +39,13 @@ func (s *Server) addRunTool() {
 	}, func(ctx context.Context, req *sdk.CallToolRequest, in runInput) (*sdk.CallToolResult, runOutput, error) {
 		in.Instruction = strings.TrimSpace(in.Instruction)
 		if in.Instruction == "" {
-			return nil, runOutput{}, fmt.Errorf("%w: instruction is empty: say what to do on the phone", ErrBadInput)
+			return nil, runOutput{}, fmt.Errorf("%w: instruction is empty: say what to do on the phone", errBadInput)
 		}
 		if in.MaxSteps < 0 {
-			return nil, runOutput{}, fmt.Errorf("%w: max_steps %d: give a positive limit, or leave it out", ErrBadInput, in.MaxSteps)
+			return nil, runOutput{}, fmt.Errorf("%w: max_steps %d: give a positive limit, or leave it out", errBadInput, in.MaxSteps)
 		}
 		if holder, ok := s.hold(in.Instruction); !ok {
-			return nil, runOutput{}, fmt.Errorf("%w: a run is carrying out %q; wait for it to end", ErrBusy, holder)
+			return nil, runOutput{}, fmt.Errorf("%w: a run is carrying out %q; wait for it to end", errBusy, holder)
 		}
 		defer s.release()
 		progress := &progressWriter{ctx: ctx, session: req.Session, token: req.Params.GetProgressToken(), log: s.log}

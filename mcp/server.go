@@ -180,7 +180,7 @@ func (s *Server) busy() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.run != "" {
-		return fmt.Errorf("%w: a run is carrying out %q; wait for it to end", ErrBusy, s.run)
+		return fmt.Errorf("%w: a run is carrying out %q; wait for it to end", errBusy, s.run)
 	}
 	return nil
 }

@@ -13,32 +13,32 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// Captioner describes an icon: given the crop of a text-less element it
+// captioner describes an icon: given the crop of a text-less element it
 // returns a short description ("search", "settings gear"). The model layer
 // supplies it; perception never calls a model itself.
-type Captioner func(ctx context.Context, icon image.Image) (string, error)
+type captioner func(ctx context.Context, icon image.Image) (string, error)
 
-// IconDescriber gives text-less elements a [Element.Caption] through a
+// iconDescriber gives text-less elements a [Element.Caption] through a
 // [Captioner], caching results by a hash of the crop's pixels, so an icon is
 // described once however many screens show it. Safe for concurrent use.
-type IconDescriber struct {
-	caption  Captioner
+type iconDescriber struct {
+	caption  captioner
 	parallel int
 
 	mu    sync.Mutex
 	cache map[[32]byte]string
 }
 
-// NewIconDescriber returns a describer calling fn at most parallel times at
+// newIconDescriber returns a describer calling fn at most parallel times at
 // once (parallel < 1 means 4).
-func NewIconDescriber(fn Captioner, parallel int) (*IconDescriber, error) {
+func newIconDescriber(fn captioner, parallel int) (*iconDescriber, error) {
 	if fn == nil {
 		return nil, errors.New("perception icon describer: nil captioner")
 	}
 	if parallel < 1 {
 		parallel = 4
 	}
-	return &IconDescriber{caption: fn, parallel: parallel, cache: map[[32]byte]string{}}, nil
+	return &iconDescriber{caption: fn, parallel: parallel, cache: map[[32]byte]string{}}, nil
 }
 
 // Describe sets Caption on every element of s that has no label, cropping
@@ -46,7 +46,7 @@ func NewIconDescriber(fn Captioner, parallel int) (*IconDescriber, error) {
 // small to see or larger than a quarter of the screen are skipped. On
 // errors the elements that could be described still are, and the errors
 // are returned joined.
-func (d *IconDescriber) Describe(ctx context.Context, s *Screen, shot image.Image) error {
+func (d *iconDescriber) Describe(ctx context.Context, s *Screen, shot image.Image) error {
 	sb := shot.Bounds()
 	scrW, scrH := s.Width, s.Height
 	if scrW <= 0 || scrH <= 0 {
@@ -116,7 +116,7 @@ func (d *IconDescriber) Describe(ctx context.Context, s *Screen, shot image.Imag
 }
 
 // Len reports how many crops the cache holds.
-func (d *IconDescriber) Len() int {
+func (d *iconDescriber) Len() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return len(d.cache)

@@ -37,7 +37,7 @@ func TestIconDescriber(t *testing.T) {
 		}
 		return "settings", nil
 	}
-	d, err := NewIconDescriber(fn, 2)
+	d, err := newIconDescriber(fn, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestIconDescriber(t *testing.T) {
 
 	// Failures are reported, not cached, and do not stop the others.
 	boom := errors.New("model down")
-	d2, _ := NewIconDescriber(func(ctx context.Context, img image.Image) (string, error) {
+	d2, _ := newIconDescriber(func(ctx context.Context, img image.Image) (string, error) {
 		if c := img.At(25, 25).(color.RGBA); c.B == 255 {
 			return "", boom
 		}
@@ -77,7 +77,7 @@ func TestIconDescriber(t *testing.T) {
 	if s3.Elements[0].Caption != "record" || s3.Elements[1].Caption != "" || d2.Len() != 1 {
 		t.Errorf("after a failure: %q %q cache=%d", s3.Elements[0].Caption, s3.Elements[1].Caption, d2.Len())
 	}
-	if _, err := NewIconDescriber(nil, 1); err == nil {
+	if _, err := newIconDescriber(nil, 1); err == nil {
 		t.Error("nil captioner accepted")
 	}
 }

@@ -7,22 +7,22 @@ import (
 
 // Sentinel errors returned (wrapped) by [Parse] and the set-of-mark code.
 var (
-	// ErrEmpty means the dump held no bytes other than white space.
-	ErrEmpty = errors.New("perception: empty dump")
-	// ErrNoHierarchy means the input has markup but no UI hierarchy in it.
-	ErrNoHierarchy = errors.New("perception: no UI hierarchy in dump")
-	// ErrDumper is wrapped by every [*DumperError].
-	ErrDumper = errors.New("perception: dumper reported an error")
-	// ErrImage means a screenshot could not be decoded or encoded.
-	ErrImage = errors.New("perception: bad screenshot")
-	// ErrTruncated is wrapped by a [*SyntaxError] for a dump that ends inside an element,
+	// errEmpty means the dump held no bytes other than white space.
+	errEmpty = errors.New("perception: empty dump")
+	// errNoHierarchy means the input has markup but no UI hierarchy in it.
+	errNoHierarchy = errors.New("perception: no UI hierarchy in dump")
+	// errDumper is wrapped by every [*DumperError].
+	errDumper = errors.New("perception: dumper reported an error")
+	// errImage means a screenshot could not be decoded or encoded.
+	errImage = errors.New("perception: bad screenshot")
+	// errTruncated is wrapped by a [*SyntaxError] for a dump that ends inside an element,
 	// a tag or a comment: it was cut short (a dropped connection, a partial copy).
-	ErrTruncated = errors.New("perception: dump cut short")
-	// ErrMalformed is wrapped by a [*SyntaxError] for a broken tag (an invalid character in
+	errTruncated = errors.New("perception: dump cut short")
+	// errMalformed is wrapped by a [*SyntaxError] for a broken tag (an invalid character in
 	// a name, a '<' that starts no tag).
-	ErrMalformed = errors.New("perception: malformed dump")
-	// ErrNotXML is wrapped by every [*NotXMLError].
-	ErrNotXML = errors.New("perception: not XML")
+	errMalformed = errors.New("perception: malformed dump")
+	// errNotXML is wrapped by every [*NotXMLError].
+	errNotXML = errors.New("perception: not XML")
 )
 
 // SyntaxError is returned by [Parse] when the dump is cut short or a tag in it is broken.
@@ -49,9 +49,9 @@ func (e *SyntaxError) Error() string {
 // Unwrap returns [ErrTruncated] or [ErrMalformed].
 func (e *SyntaxError) Unwrap() error {
 	if e.Truncated {
-		return ErrTruncated
+		return errTruncated
 	}
-	return ErrMalformed
+	return errMalformed
 }
 
 // NotXMLError is returned by [Parse] when the input is no UI dump at all: binary data (an
@@ -74,7 +74,7 @@ func (e *NotXMLError) Error() string {
 }
 
 // Unwrap returns [ErrNotXML], so errors.Is(err, ErrNotXML) holds.
-func (e *NotXMLError) Unwrap() error { return ErrNotXML }
+func (e *NotXMLError) Unwrap() error { return errNotXML }
 
 // DumperError is returned by [Parse] when the dumper printed a message
 // instead of a hierarchy, such as `ERROR: could not get idle state.`, which
@@ -91,4 +91,4 @@ func (e *DumperError) Error() string {
 }
 
 // Unwrap returns [ErrDumper], so errors.Is(err, ErrDumper) holds.
-func (e *DumperError) Unwrap() error { return ErrDumper }
+func (e *DumperError) Unwrap() error { return errDumper }

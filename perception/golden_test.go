@@ -118,7 +118,7 @@ func TestCorpus(t *testing.T) {
 			s, err := Parse(data)
 			if slices.Contains(errorCaptures, name) {
 				var de *DumperError
-				if !errors.As(err, &de) || !errors.Is(err, ErrDumper) {
+				if !errors.As(err, &de) || !errors.Is(err, errDumper) {
 					t.Fatalf("Parse(%s) = %v, want a *DumperError", name, err)
 				}
 				return

@@ -65,7 +65,7 @@ func parseTree(data []byte) (*tree, error) {
 	data = data[bom:]
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
-		return nil, ErrEmpty
+		return nil, errEmpty
 	}
 	if looks := sniffBinary(data); looks != "" {
 		return nil, &NotXMLError{Looks: looks}
@@ -98,7 +98,7 @@ func parseTree(data []byte) (*tree, error) {
 		if msg := bytes.TrimSpace(data[:start]); len(msg) > 0 && bytes.IndexByte(msg, '<') < 0 && isDumperMessage(msg) {
 			return nil, &DumperError{Message: cutMessage(msg)}
 		}
-		return nil, ErrNoHierarchy
+		return nil, errNoHierarchy
 	}
 	p.t.link()
 	return p.t, nil

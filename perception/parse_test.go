@@ -168,15 +168,15 @@ func TestParseErrors(t *testing.T) {
 		dumper bool
 		want   error
 	}{
-		{"idle state", "ERROR: could not get idle state.\n", true, ErrDumper},
-		{"null root", "ERROR: null root node returned by UiTestAutomationBridge.\r\n", true, ErrDumper},
-		{"dumped to file", "UI hierchary dumped to: /sdcard/window_dump.xml\n", true, ErrDumper},
-		{"empty", "", false, ErrEmpty},
-		{"blank", " \r\n\t", false, ErrEmpty},
-		{"bom only", "\xef\xbb\xbf\n", false, ErrEmpty},
-		{"markup without hierarchy", "<html><body>hi</body></html>", false, ErrNoHierarchy},
-		{"plain text file", "Dear Bob,\nthe meeting is at noon.\n", false, ErrNotXML},
-		{"json file", `{"screen": "home"}`, false, ErrNotXML},
+		{"idle state", "ERROR: could not get idle state.\n", true, errDumper},
+		{"null root", "ERROR: null root node returned by UiTestAutomationBridge.\r\n", true, errDumper},
+		{"dumped to file", "UI hierchary dumped to: /sdcard/window_dump.xml\n", true, errDumper},
+		{"empty", "", false, errEmpty},
+		{"blank", " \r\n\t", false, errEmpty},
+		{"bom only", "\xef\xbb\xbf\n", false, errEmpty},
+		{"markup without hierarchy", "<html><body>hi</body></html>", false, errNoHierarchy},
+		{"plain text file", "Dear Bob,\nthe meeting is at noon.\n", false, errNotXML},
+		{"json file", `{"screen": "home"}`, false, errNotXML},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -240,9 +240,9 @@ func TestParseRejectsBrokenDumps(t *testing.T) {
 			if s != nil || !errors.As(err, &se) {
 				t.Fatalf("Parse = %v, %v; want a *SyntaxError", s, err)
 			}
-			want := ErrMalformed
+			want := errMalformed
 			if tt.truncated {
-				want = ErrTruncated
+				want = errTruncated
 			}
 			if !errors.Is(err, want) || se.Truncated != tt.truncated {
 				t.Errorf("err = %v, want %v", err, want)
@@ -307,7 +307,7 @@ func TestParseRejectsBinary(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := Parse(tt.in)
 			var ne *NotXMLError
-			if s != nil || !errors.As(err, &ne) || !errors.Is(err, ErrNotXML) {
+			if s != nil || !errors.As(err, &ne) || !errors.Is(err, errNotXML) {
 				t.Fatalf("Parse = %v, %.200v; want a *NotXMLError", s, err)
 			}
 			if !strings.HasPrefix(ne.Looks, tt.looks) || !strings.Contains(err.Error(), "not XML (looks like "+tt.looks) {
@@ -343,14 +343,14 @@ func randomBytes(n int) []byte {
 func TestLongTextCut(t *testing.T) {
 	long := strings.Repeat("abcdefghij", 30)
 	s := mustParse(t, hierarchy(nodeXML(map[string]string{"text": long, "bounds": "[0,0][10,10]"})))
-	want := `- "` + long[:DefaultMaxText] + CutMarker + "\"\n"
+	want := `- "` + long[:DefaultMaxText] + cutMarker + "\"\n"
 	if got := s.Text(); got != want {
 		t.Errorf("Text() = %q, want %q", got, want)
 	}
 	if got := s.TextWith(TextOptions{MaxText: -1}); !strings.Contains(got, long) {
 		t.Errorf("uncut text form lacks the text: %q", got)
 	}
-	if got := s.TextWith(TextOptions{MaxText: 5}); got != "- \"abcde"+CutMarker+"\"\n" {
+	if got := s.TextWith(TextOptions{MaxText: 5}); got != "- \"abcde"+cutMarker+"\"\n" {
 		t.Errorf("MaxText 5: %q", got)
 	}
 }
@@ -530,7 +530,7 @@ func TestHostileInput(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = s.Text()
-			if _, err := Parse([]byte(in[0])); !errors.Is(err, ErrTruncated) {
+			if _, err := Parse([]byte(in[0])); !errors.Is(err, errTruncated) {
 				t.Fatalf("cut short: err = %.300v, want ErrTruncated", err)
 			}
 		})

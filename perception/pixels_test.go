@@ -152,7 +152,7 @@ func TestPixelReaderAddsReadElements(t *testing.T) {
 		t.Error("NewPixelReader(nil) gave no error")
 	}
 	small := image.NewRGBA(image.Rect(0, 0, 100, 100))
-	if err := r.Read(t.Context(), again, small); !errors.Is(err, ErrImage) {
+	if err := r.Read(t.Context(), again, small); !errors.Is(err, errImage) {
 		t.Errorf("a screenshot of another size: err %v, want ErrImage", err)
 	}
 }
@@ -161,7 +161,7 @@ func TestPixelReaderAddsReadElements(t *testing.T) {
 // like the tree's elements.
 func TestMarkerDrawsReadElements(t *testing.T) {
 	s, _ := Parse([]byte(webDump))
-	s.AddRead([]TextBox{{Text: "Pay ¥36", Bounds: Bounds{400, 955, 580, 991}, Confidence: 90}})
+	s.AddRead([]textBox{{Text: "Pay ¥36", Bounds: Bounds{400, 955, 580, 991}, Confidence: 90}})
 	m, err := NewMarker(MarkOptions{LongEdge: -1, Format: FormatPNG})
 	if err != nil {
 		t.Fatal(err)

@@ -57,7 +57,7 @@ func (b Bounds) String() string { return fmt.Sprintf("[%d,%d][%d,%d]", b.X1, b.Y
 
 // Scroll directions of a scrollable element.
 const (
-	ScrollVertical   = "vertical"
+	scrollVertical   = "vertical"
 	ScrollHorizontal = "horizontal"
 )
 
@@ -130,7 +130,7 @@ type Screen struct {
 	Uncovered []Bounds
 	// Read are the text lines read from the picture in the uncovered regions
 	// (see [PixelReader]); each is also an element with FromPicture set.
-	Read []TextBox
+	Read []textBox
 
 	lines []line
 }
@@ -471,7 +471,7 @@ func (b *builder) scrollDir(i int32) string {
 	case strings.Contains(c, "HorizontalScrollView") || strings.Contains(c, "ViewPager"):
 		return ScrollHorizontal
 	case strings.HasSuffix(c, "ScrollView") || strings.HasSuffix(c, "ListView"):
-		return ScrollVertical
+		return scrollVertical
 	}
 	var first Bounds
 	seen := 0
@@ -485,7 +485,7 @@ func (b *builder) scrollDir(i int32) string {
 		} else if v.X1 != first.X1 && v.Y1 == first.Y1 {
 			return ScrollHorizontal
 		} else if v.Y1 != first.Y1 {
-			return ScrollVertical
+			return scrollVertical
 		}
 		seen++
 	}

@@ -136,12 +136,12 @@ func TestMarkerBoxes(t *testing.T) {
 
 func TestDecodeScreenshotErrors(t *testing.T) {
 	for _, in := range [][]byte{nil, []byte("GIF89a"), []byte("\x89PNG\r\n\x1a\ntruncated"), {0xff, 0xd8, 0}} {
-		if _, err := DecodeScreenshot(in); !errors.Is(err, ErrImage) {
+		if _, err := DecodeScreenshot(in); !errors.Is(err, errImage) {
 			t.Errorf("DecodeScreenshot(%q) = %v, want ErrImage", in, err)
 		}
 	}
 	m, _ := NewMarker(MarkOptions{})
-	if _, _, err := m.Render([]byte("nope"), nil); !errors.Is(err, ErrImage) {
+	if _, _, err := m.Render([]byte("nope"), nil); !errors.Is(err, errImage) {
 		t.Errorf("Render = %v", err)
 	}
 	// A nil screen or one without elements just scales the image.

@@ -11,8 +11,8 @@ import (
 // before cutting it with [CutMarker].
 const DefaultMaxText = 120
 
-// CutMarker ends a text the text form had to cut.
-const CutMarker = "…"
+// cutMarker ends a text the text form had to cut.
+const cutMarker = "…"
 
 // maxIndent caps the nesting the text form shows, so a pathological tree
 // cannot make the output quadratic.
@@ -95,7 +95,7 @@ func (s *Screen) appendLine(buf []byte, l line, max int) []byte {
 	}
 	if e.FromPicture {
 		buf = append(buf, ' ')
-		buf = append(buf, ReadNote...)
+		buf = append(buf, readNote...)
 	}
 	return append(buf, '\n')
 }
@@ -130,7 +130,7 @@ func appendStates(buf []byte, e *Element) []byte {
 	}
 	if e.Scrollable {
 		switch e.ScrollDir {
-		case ScrollVertical:
+		case scrollVertical:
 			buf = append(buf, " scroll-vertical"...)
 		case ScrollHorizontal:
 			buf = append(buf, " scroll-horizontal"...)
@@ -180,7 +180,7 @@ func appendQuoted(buf []byte, s string, max int) []byte {
 			continue
 		}
 		if max >= 0 && n >= max {
-			buf = append(buf, CutMarker...)
+			buf = append(buf, cutMarker...)
 			break
 		}
 		if space {

@@ -5,8 +5,11 @@ import (
 	"fmt"
 
 	"github.com/fairy-go/fairy/executor/adb"
+	"github.com/fairy-go/fairy/explore"
 	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/llm/inject"
 	"github.com/fairy-go/fairy/llm/openai"
+	"github.com/fairy-go/fairy/llm/scripted"
 	"github.com/spf13/cobra"
 )
 
@@ -57,14 +60,20 @@ func failureStatus(err error) error {
 	return withExit(exitFailed, err)
 }
 
-// configCause reports whether err comes from the configuration or the person's input
-// rather than the work: a refused model key, a device that cannot be chosen, a knowledge
-// file that cannot be used, an import document or a page reference that is wrong.
+// configCauses are the sentinels whose cause is the configuration or the person's input
+// rather than the work: a refused model key or a model configuration that cannot work, a
+// device that cannot be chosen, a knowledge file that cannot be used, an import document or
+// a page reference that is wrong, a --model-errors spec, a scripted model's rules file, an
+// exploration's bounds. Each package keeps one sentinel per cause; this list is where the
+// command gives them their exit status.
+var configCauses = []error{openai.ErrAuth, openai.ErrConfig, inject.ErrSpec, scripted.ErrRules, explore.ErrConfig,
+	adb.ErrServerDown, adb.ErrNoDevice, adb.ErrMultipleDevices, adb.ErrDeviceNotFound, adb.ErrOffline, adb.ErrUnauthorized,
+	knowledge.ErrDamaged, knowledge.ErrNotKnowledge, knowledge.ErrSchema, knowledge.ErrInUse,
+	knowledge.ErrTooLarge, knowledge.ErrFormat, knowledge.ErrInvalid, knowledge.ErrAmbiguous}
+
+// configCause reports whether err has one of configCauses.
 func configCause(err error) bool {
-	for _, cause := range []error{openai.ErrAuth,
-		adb.ErrServerDown, adb.ErrNoDevice, adb.ErrMultipleDevices, adb.ErrDeviceNotFound, adb.ErrOffline, adb.ErrUnauthorized,
-		knowledge.ErrDamaged, knowledge.ErrNotKnowledge, knowledge.ErrSchema, knowledge.ErrInUse,
-		knowledge.ErrTooLarge, knowledge.ErrFormat, knowledge.ErrInvalid, knowledge.ErrAmbiguous} {
+	for _, cause := range configCauses {
 		if errors.Is(err, cause) {
 			return true
 		}

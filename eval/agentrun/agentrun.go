@@ -125,8 +125,8 @@ func (a *Agent) releaseStore(path string) error {
 	return err
 }
 
-// Session is one task run; it implements eval.Session.
-type Session struct {
+// session is one task run; it implements eval.Session.
+type session struct {
 	a       *Agent
 	job     eval.Job
 	dev     *adb.Device
@@ -141,7 +141,7 @@ type Session struct {
 
 // Start implements eval.Agent: it opens the phone, the model and the knowledge file.
 func (a *Agent) Start(ctx context.Context, job eval.Job) (_ eval.Session, err error) {
-	s := &Session{a: a, job: job, model: a.cfg.Model}
+	s := &session{a: a, job: job, model: a.cfg.Model}
 	defer func() {
 		if err != nil {
 			_ = s.Close()
@@ -184,11 +184,11 @@ func (a *Agent) Start(ctx context.Context, job eval.Job) (_ eval.Session, err er
 }
 
 // Model implements eval.Session: the unmetered model, for the simulated user and the judge.
-func (s *Session) Model() eval.Model { return s.model }
+func (s *session) Model() eval.Model { return s.model }
 
 // Shell implements eval.Session; it runs any command (setup and checks come from the
 // suite's author, not from a model).
-func (s *Session) Shell(ctx context.Context, cmd string) (string, error) {
+func (s *session) Shell(ctx context.Context, cmd string) (string, error) {
 	out, status, err := s.dev.RawShell(ctx, cmd)
 	if err == nil && status != 0 {
 		err = fmt.Errorf("agentrun: shell %q: exit status %d", cmd, status)
@@ -197,10 +197,10 @@ func (s *Session) Shell(ctx context.Context, cmd string) (string, error) {
 }
 
 // Dump implements eval.Session.
-func (s *Session) Dump(ctx context.Context) ([]byte, error) { return s.dev.Dump(ctx) }
+func (s *session) Dump(ctx context.Context) ([]byte, error) { return s.dev.Dump(ctx) }
 
 // DeviceTime implements eval.DeviceTimer: the device time of the last Run.
-func (s *Session) DeviceTime() eval.DeviceTime { return s.devTime }
+func (s *session) DeviceTime() eval.DeviceTime { return s.devTime }
 
 func deviceTime(d *adb.Device) eval.DeviceTime {
 	t := d.DeviceTime()
@@ -215,7 +215,7 @@ func deviceTime(d *adb.Device) eval.DeviceTime {
 }
 
 // Close implements eval.Session.
-func (s *Session) Close() error {
+func (s *session) Close() error {
 	var errs []error
 	if s.dev != nil {
 		errs = append(errs, s.dev.Close(context.Background()))
@@ -230,7 +230,7 @@ func (s *Session) Close() error {
 }
 
 // Unused lists the scripted rules that never fired in this run (scripted model only).
-func (s *Session) Unused() []string {
+func (s *session) Unused() []string {
 	if s.script == nil {
 		return nil
 	}
@@ -239,7 +239,7 @@ func (s *Session) Unused() []string {
 
 // Run implements eval.Session: one agent run of the task's instruction, recorded in the
 // job's run directory; the Self-Learner learns after every app task.
-func (s *Session) Run(ctx context.Context, user interaction.Dialoger) (rundir.Summary, error) {
+func (s *session) Run(ctx context.Context, user interaction.Dialoger) (rundir.Summary, error) {
 	job := s.job
 	l := job.Task.Limits
 	s.dev.ResetDeviceTime()

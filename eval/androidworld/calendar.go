@@ -83,7 +83,7 @@ func pastDay(rows []sim.Record, day int) string {
 }
 
 func calendarDeleteOne(g *gen) (*instance, error) {
-	target := g.event(Clock.Day(), 30)
+	target := g.event(clock.Day(), 30)
 	noise := laterNoise(g, noiseEvents(g, 20, func(e calEvent) bool {
 		return e.title != target.title && (e.day != target.day || e.hour != target.hour)
 	}), target.day)
@@ -101,7 +101,7 @@ func calendarDeleteOne(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"year": "2023", "month": "10", "day": strconv.Itoa(target.day), "hour": strconv.Itoa(target.hour), "event_title": target.title},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&RowsCheck{Collection: calendarPkg + ":events", Before: rows, Removed: []string{"t1"}}},
+		checks: []eval.CustomCheck{&rowsCheck{Collection: calendarPkg + ":events", Before: rows, Removed: []string{"t1"}}},
 		walk: []eval.WalkTask{{App: calendarPkg, Done: pastDay(rows, target.day), Unless: `item "` + q(target.title) + `"|id=info_action_delete`,
 			Steps: []eval.WalkStep{
 				{Screen: `id=schedule_list`, Without: `item "` + q(target.title) + `" id=event_row\n *- "` + target.date() + ` `, Subgoal: "Scroll to the event", Loop: true, Do: []string{`Swipe "schedule_list" up`}},
@@ -120,9 +120,9 @@ func calendarDeleteOn(n int, relative bool) func(g *gen) (*instance, error) {
 }
 
 func calendarDeleteOnDay(g *gen, n int, relative bool) (*instance, error) {
-	day := g.event(Clock.Day(), 30).day
+	day := g.event(clock.Day(), 30).day
 	if relative {
-		day = between(g.r, Clock.Day()+1, Clock.Day()+6)
+		day = between(g.r, clock.Day()+1, clock.Day()+6)
 	}
 	var targets []calEvent
 	for range n {
@@ -145,7 +145,7 @@ func calendarDeleteOnDay(g *gen, n int, relative bool) (*instance, error) {
 	return &instance{
 		params: map[string]string{"year": "2023", "month": "10", "day": strconv.Itoa(day), "day_of_week": time.Date(2023, 10, day, 0, 0, 0, 0, time.UTC).Weekday().String()},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&RowsCheck{Collection: calendarPkg + ":events", Before: rows, Removed: ids}},
+		checks: []eval.CustomCheck{&rowsCheck{Collection: calendarPkg + ":events", Before: rows, Removed: ids}},
 		walk: []eval.WalkTask{{App: calendarPkg, Done: pastDay(rows, day), Unless: `"` + date + ` |id=info_action_delete`,
 			Steps: []eval.WalkStep{
 				{Screen: `id=schedule_list`, Without: `"` + date + ` `, Subgoal: "Scroll to the events of " + date, Loop: true, Do: []string{`Swipe "schedule_list" up`}},
@@ -179,7 +179,7 @@ func calendarAdd(when func(g *gen) int) func(g *gen) (*instance, error) {
 				"event_title": e.title, "event_description": description, "duration_mins": strconv.Itoa(duration),
 				"day_of_week": time.Date(2023, 10, e.day, 0, 0, 0, 0, time.UTC).Weekday().String()},
 			setup: []string{setup},
-			checks: []eval.CustomCheck{&RowsCheck{Collection: calendarPkg + ":events", Before: rows, Added: []map[string]string{{
+			checks: []eval.CustomCheck{&rowsCheck{Collection: calendarPkg + ":events", Before: rows, Added: []map[string]string{{
 				"title": e.title, "date": e.date(), "time": fmt.Sprintf("%02d:00", e.hour), "description": description, "duration": strconv.Itoa(duration)}}}},
 			walk: []eval.WalkTask{walk(calendarPkg, `item "`+q(e.title)+`" id=event_row\n *- "`+e.date(),
 				eval.WalkStep{Screen: `Create new event`, Unless: saved, Subgoal: "Open the new event form", Do: []string{`Tap "Create new event"`}},
@@ -240,7 +240,7 @@ func calendarLocation(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"title": title},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&AnswerCheck{Want: splitAnswer(location), As: AnswerString}},
+		checks: []eval.CustomCheck{&answerCheck{Want: splitAnswer(location), As: answerString}},
 		walk: []eval.WalkTask{{App: calendarPkg, Steps: []eval.WalkStep{
 			{Screen: `id=schedule_list`, Without: row + `\n *- "`, Subgoal: "Scroll to the " + title + " event", Loop: true, Do: []string{`Swipe "schedule_list" up`}},
 			{Screen: row + `\n *- "[^"]* · (?P<place>[^"]+)"`, Subgoal: "Read the location", Do: []string{`Finish "${place}"`}},
@@ -252,9 +252,9 @@ func calendarLocation(g *gen) (*instance, error) {
 // among past events and later ones; the answer is its title.
 func calendarNext(g *gen) (*instance, error) {
 	title := pick(g.r, g.list("ir.SimpleCalendarNextEvent.title"))
-	next := calEvent{title: title, day: between(g.r, Clock.Day()+1, 25), hour: between(g.r, 8, 20)}
+	next := calEvent{title: title, day: between(g.r, clock.Day()+1, 25), hour: between(g.r, 8, 20)}
 	noise := noiseEvents(g, 20, func(e calEvent) bool {
-		return e.title != title && (e.day < Clock.Day() || e.day > next.day)
+		return e.title != title && (e.day < clock.Day() || e.day > next.day)
 	})
 	rows := calendarRows(g, []calEvent{next}, noise)
 	setup, err := seed(calendarPkg+":events", rows)
@@ -265,9 +265,9 @@ func calendarNext(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&AnswerCheck{Want: []string{title}, As: AnswerString}},
+		checks: []eval.CustomCheck{&answerCheck{Want: []string{title}, As: answerString}},
 		walk: []eval.WalkTask{{App: calendarPkg, Steps: []eval.WalkStep{
-			{Screen: `id=schedule_list`, Without: `id=event_row\n *- "` + when + `"`, Subgoal: "Scroll to the events after today, " + Clock.Format("2006-01-02 15:04"), Loop: true, Do: []string{`Swipe "schedule_list" up`}},
+			{Screen: `id=schedule_list`, Without: `id=event_row\n *- "` + when + `"`, Subgoal: "Scroll to the events after today, " + clock.Format("2006-01-02 15:04"), Loop: true, Do: []string{`Swipe "schedule_list" up`}},
 			{Screen: `item "(?P<title>[^"]+)" id=event_row\n *- "` + when + `"`, Subgoal: "Read the first event after now", Do: []string{`Finish "${title}"`}},
 		}}},
 	}, nil
@@ -327,7 +327,7 @@ func calendarOnDate(task string, atTime bool) func(g *gen) (*instance, error) {
 		return &instance{
 			params: params,
 			setup:  []string{setup},
-			checks: []eval.CustomCheck{&AnswerCheck{Want: want, As: AnswerString}},
+			checks: []eval.CustomCheck{&answerCheck{Want: want, As: answerString}},
 			walk: []eval.WalkTask{{App: calendarPkg, Steps: []eval.WalkStep{
 				{Screen: `id=schedule_list`, Without: read, Subgoal: "Scroll to the events of " + date, Loop: true, Do: []string{`Swipe "schedule_list" up`}},
 				{Screen: read, Subgoal: "Read the titles of " + date, Do: []string{`Finish "` + answer + `"`}},
@@ -387,7 +387,7 @@ func calendarMeetingWith(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"person": person},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&AnswerCheck{Want: []string{when.Format("January 2 2006 15:04")}, As: AnswerDate}},
+		checks: []eval.CustomCheck{&answerCheck{Want: []string{when.Format("January 2 2006 15:04")}, As: answerDate}},
 		walk:   readWalk(`item "[^"]*`+q(person)+`[^"]*" id=event_row\n *- "(?P<date>\d{4}-\d\d-\d\d) (?P<time>\d\d:\d\d)"`, "${date} ${time}", "the meeting with "+person),
 	}, nil
 }
@@ -414,7 +414,7 @@ func calendarFirstAfter(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"time": at, "date": dateText},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&AnswerCheck{Want: []string{titles[0]}, As: AnswerString}},
+		checks: []eval.CustomCheck{&answerCheck{Want: []string{titles[0]}, As: answerString}},
 		walk:   readWalk(`item "(?P<t1>[^"]+)" id=event_row\n *- "`+date+` `+first["time"]+`"`, "${t1}", "the first event after "+at),
 	}, nil
 }
@@ -461,7 +461,7 @@ func calendarInNextWeek(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&AnswerCheck{Want: titles, As: AnswerString}},
+		checks: []eval.CustomCheck{&answerCheck{Want: titles, As: answerString}},
 		walk:   readWalk(read, answer, "the events of the week of 2023-10-16"),
 	}, nil
 }
@@ -497,7 +497,7 @@ func calendarInRange(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"start_time": fmt.Sprintf("%dpm", start-12), "date": dateText},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&AnswerCheck{Want: titles, As: AnswerString}},
+		checks: []eval.CustomCheck{&answerCheck{Want: titles, As: answerString}},
 		walk:   readWalk(read, answer, "the events of "+date+" before 8pm"),
 	}, nil
 }

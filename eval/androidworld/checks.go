@@ -21,12 +21,12 @@ import (
 // in front) is read through the device's shell; app databases are read from the virtual
 // phone behind State, so the same checks could read an emulator's databases instead.
 
-// State reads an app's rows ("package:collection").
-type State interface {
+// state reads an app's rows ("package:collection").
+type state interface {
 	Records(collection string) ([]sim.Record, error)
 }
 
-func phoneState(p eval.Probe) (State, error) {
+func phoneState(p eval.Probe) (state, error) {
 	if p.Phone == nil {
 		return nil, fmt.Errorf("no app database to read (the virtual phone's state)")
 	}
@@ -62,14 +62,14 @@ func digits(s string) string {
 
 // ---- rows: addition and removal integrity ----
 
-// RowsCheck holds the rows of a collection as the setup seeded them. After the task,
+// rowsCheck holds the rows of a collection as the setup seeded them. After the task,
 // the rows whose ids are in Removed must be gone, exactly len(Added) new rows must be
 // there, each matching one Added (fields compared with fuzzy match; "phone" fields by
 // digits), and every other row must be unchanged (sqlite_validators' integrity checks).
 //
 // With OneOf, exactly one of those rows must be gone, any of them (the benchmark's
 // duplicate removal: either copy may go).
-type RowsCheck struct {
+type rowsCheck struct {
 	Collection string
 	Before     []sim.Record
 	Removed    []string
@@ -80,13 +80,13 @@ type RowsCheck struct {
 	Updated map[string]map[string]string
 }
 
-func (c *RowsCheck) Kind() string  { return "rows" }
-func (c *RowsCheck) Virtual() bool { return true }
-func (c *RowsCheck) Describe() string {
+func (c *rowsCheck) Kind() string  { return "rows" }
+func (c *rowsCheck) Virtual() bool { return true }
+func (c *rowsCheck) Describe() string {
 	return fmt.Sprintf("%s: %d rows removed, %d added, the other %d unchanged", c.Collection, len(c.Removed), len(c.Added), len(c.Before)-len(c.Removed))
 }
 
-func (c *RowsCheck) Evaluate(_ context.Context, p eval.Probe) (bool, string, error) {
+func (c *rowsCheck) Evaluate(_ context.Context, p eval.Probe) (bool, string, error) {
 	st, err := phoneState(p)
 	if err != nil {
 		return false, "", err
@@ -111,7 +111,7 @@ func (c *RowsCheck) Evaluate(_ context.Context, p eval.Probe) (bool, string, err
 	return false, strings.Join(ev, " | "), nil
 }
 
-func (c *RowsCheck) compare(after []sim.Record) (bool, string, error) {
+func (c *rowsCheck) compare(after []sim.Record) (bool, string, error) {
 	before := map[string]sim.Record{}
 	for _, r := range c.Before {
 		before[r["id"]] = r
@@ -223,20 +223,20 @@ func rowText(r map[string]string) string {
 
 // ---- a text sent to a number ----
 
-// SMSCheck: an outgoing message to Number (digits compared) whose text fuzzy-matches
+// smsCheck: an outgoing message to Number (digits compared) whose text fuzzy-matches
 // Text, as sms_validators.was_sent; with App set, that app must be in front too.
-type SMSCheck struct {
+type smsCheck struct {
 	Number, Text string
 	App          string
 }
 
-func (c *SMSCheck) Kind() string  { return "sms" }
-func (c *SMSCheck) Virtual() bool { return true }
-func (c *SMSCheck) Describe() string {
+func (c *smsCheck) Kind() string  { return "sms" }
+func (c *smsCheck) Virtual() bool { return true }
+func (c *smsCheck) Describe() string {
 	return fmt.Sprintf("a text to %s saying %q", c.Number, c.Text)
 }
 
-func (c *SMSCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, error) {
+func (c *smsCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, error) {
 	st, err := phoneState(p)
 	if err != nil {
 		return false, "", err
@@ -258,7 +258,7 @@ func (c *SMSCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, er
 	return ok, ev, nil
 }
 
-func (c *SMSCheck) sent(rows []sim.Record) (bool, string) {
+func (c *smsCheck) sent(rows []sim.Record) (bool, string) {
 	var seen []string
 	for _, r := range rows {
 		if r["dir"] != "out" {
@@ -274,20 +274,20 @@ func (c *SMSCheck) sent(rows []sim.Record) (bool, string) {
 
 // ---- a setting, through `settings get` ----
 
-// SettingCheck reads `settings get NS KEY` in the device's shell (as the benchmark does)
+// settingCheck reads `settings get NS KEY` in the device's shell (as the benchmark does)
 // and wants one of Want.
-type SettingCheck struct {
+type settingCheck struct {
 	Namespace, Key string
 	Want           []string
 }
 
-func (c *SettingCheck) Kind() string  { return "setting" }
-func (c *SettingCheck) Virtual() bool { return false }
-func (c *SettingCheck) Describe() string {
+func (c *settingCheck) Kind() string  { return "setting" }
+func (c *settingCheck) Virtual() bool { return false }
+func (c *settingCheck) Describe() string {
 	return fmt.Sprintf("settings get %s %s is %s", c.Namespace, c.Key, strings.Join(c.Want, " or "))
 }
 
-func (c *SettingCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, error) {
+func (c *settingCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, error) {
 	out, err := shell(ctx, p, "settings get "+c.Namespace+" "+c.Key)
 	if err != nil {
 		return false, "", err
@@ -326,14 +326,14 @@ func foreground(ctx context.Context, p eval.Probe) (string, error) {
 	return m[1], nil
 }
 
-// ForegroundCheck: the package in front, read from `dumpsys activity` as the benchmark
+// foregroundCheck: the package in front, read from `dumpsys activity` as the benchmark
 // reads the current activity.
-type ForegroundCheck struct{ Package string }
+type foregroundCheck struct{ Package string }
 
-func (c *ForegroundCheck) Kind() string     { return "foreground" }
-func (c *ForegroundCheck) Virtual() bool    { return false }
-func (c *ForegroundCheck) Describe() string { return c.Package + " in front" }
-func (c *ForegroundCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, error) {
+func (c *foregroundCheck) Kind() string     { return "foreground" }
+func (c *foregroundCheck) Virtual() bool    { return false }
+func (c *foregroundCheck) Describe() string { return c.Package + " in front" }
+func (c *foregroundCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, error) {
 	fg, err := foreground(ctx, p)
 	if err != nil {
 		return false, "", err
@@ -343,30 +343,30 @@ func (c *ForegroundCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, str
 
 // ---- answers ----
 
-// AnswerKind says how answer parts compare.
-type AnswerKind string
+// answerKind says how answer parts compare.
+type answerKind string
 
 const (
-	AnswerString AnswerKind = "string" // fuzzy 0.9
-	AnswerNumber AnswerKind = "number" // within Tolerance
-	AnswerDate   AnswerKind = "date"   // parsed; the same instant
+	answerString answerKind = "string" // fuzzy 0.9
+	answerNumber answerKind = "number" // within Tolerance
+	answerDate   answerKind = "date"   // parsed; the same instant
 )
 
-// AnswerCheck is the information-retrieval check: the agent's answer split on commas,
+// answerCheck is the information-retrieval check: the agent's answer split on commas,
 // each part matched against one wanted part (in any order), as many parts as wanted.
-type AnswerCheck struct {
+type answerCheck struct {
 	Want      []string
-	As        AnswerKind
+	As        answerKind
 	Tolerance float64
 }
 
-func (c *AnswerCheck) Kind() string  { return "answer" }
-func (c *AnswerCheck) Virtual() bool { return false }
-func (c *AnswerCheck) Describe() string {
+func (c *answerCheck) Kind() string  { return "answer" }
+func (c *answerCheck) Virtual() bool { return false }
+func (c *answerCheck) Describe() string {
 	return fmt.Sprintf("answer is %q (%s, part by part)", strings.Join(c.Want, ", "), c.As)
 }
 
-func (c *AnswerCheck) Evaluate(_ context.Context, p eval.Probe) (bool, string, error) {
+func (c *answerCheck) Evaluate(_ context.Context, p eval.Probe) (bool, string, error) {
 	ok, why := c.match(p.Answer)
 	return ok, fmt.Sprintf("answer %q: %s", p.Answer, why), nil
 }
@@ -381,7 +381,7 @@ func splitAnswer(s string) []string {
 	return out
 }
 
-func (c *AnswerCheck) match(answer string) (bool, string) {
+func (c *answerCheck) match(answer string) (bool, string) {
 	got := splitAnswer(answer)
 	want := c.Want
 	if len(got) != len(want) {
@@ -403,13 +403,13 @@ func (c *AnswerCheck) match(answer string) (bool, string) {
 	return true, "every part matches"
 }
 
-func (c *AnswerCheck) partEqual(got, want string) bool {
+func (c *answerCheck) partEqual(got, want string) bool {
 	switch c.As {
-	case AnswerNumber:
+	case answerNumber:
 		g, err1 := parseNumber(got)
 		w, err2 := parseNumber(want)
 		return err1 == nil && err2 == nil && math.Abs(g-w) <= c.Tolerance
-	case AnswerDate:
+	case answerDate:
 		g, ok1 := parseDate(got)
 		w, ok2 := parseDate(want)
 		return ok1 && ok2 && g.Equal(w)
@@ -441,14 +441,14 @@ func parseDate(s string) (time.Time, bool) {
 
 // ---- composite tasks: partial credit ----
 
-// AllCheck is a composite task's check: every part must hold to pass; the evidence gives
+// allCheck is a composite task's check: every part must hold to pass; the evidence gives
 // the benchmark's partial credit (the fraction of parts that held).
-type AllCheck struct {
+type allCheck struct {
 	Parts []eval.CustomCheck
 }
 
-func (c *AllCheck) Kind() string { return "composite" }
-func (c *AllCheck) Virtual() bool {
+func (c *allCheck) Kind() string { return "composite" }
+func (c *allCheck) Virtual() bool {
 	for _, p := range c.Parts {
 		if p.Virtual() {
 			return true
@@ -457,7 +457,7 @@ func (c *AllCheck) Virtual() bool {
 	return false
 }
 
-func (c *AllCheck) Describe() string {
+func (c *allCheck) Describe() string {
 	var d []string
 	for _, p := range c.Parts {
 		d = append(d, p.Describe())
@@ -465,7 +465,7 @@ func (c *AllCheck) Describe() string {
 	return "all of: " + strings.Join(d, "; ")
 }
 
-func (c *AllCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, error) {
+func (c *allCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, error) {
 	held := 0
 	var ev []string
 	for _, part := range c.Parts {
@@ -484,8 +484,8 @@ func (c *AllCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, er
 
 var creditRE = regexp.MustCompile(`^partial credit [\d.]+ \((\d+) of (\d+)\)`)
 
-// PartialCredit reads the score an AllCheck wrote into its evidence (1 or 0 for others).
-func PartialCredit(r eval.CheckResult) float64 {
+// partialCredit reads the score an AllCheck wrote into its evidence (1 or 0 for others).
+func partialCredit(r eval.CheckResult) float64 {
 	if m := creditRE.FindStringSubmatch(r.Evidence); m != nil {
 		held, _ := strconv.Atoi(m[1])
 		total, _ := strconv.Atoi(m[2])

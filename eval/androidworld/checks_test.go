@@ -12,7 +12,7 @@ import (
 // phoneWith is a virtual phone whose collection holds rows (after fairy-sim seed).
 func phoneWith(t *testing.T, collection string, rows []sim.Record) *sim.Phone {
 	t.Helper()
-	apps, err := Apps()
+	apps, err := apps()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func evaluate(t *testing.T, c eval.CustomCheck, p eval.Probe) (bool, string) {
 // deleted, one extra row deleted, a changed row or nothing deleted fails.
 func TestRowsRemoval(t *testing.T) {
 	const coll = "com.fairy.notes:notes"
-	check := &RowsCheck{Collection: coll, Before: notes(), Removed: []string{"b"}}
+	check := &rowsCheck{Collection: coll, Before: notes(), Removed: []string{"b"}}
 	for _, tc := range []struct {
 		name  string
 		after []sim.Record
@@ -96,7 +96,7 @@ func TestRowsRemoval(t *testing.T) {
 	}
 	// Either copy of a duplicate may go, but only one.
 	dup := []sim.Record{notes()[0], {"id": "t1", "title": "x", "body": "y"}, {"id": "t2", "title": "x", "body": "y"}}
-	one := &RowsCheck{Collection: coll, Before: dup, OneOf: []string{"t1", "t2"}}
+	one := &rowsCheck{Collection: coll, Before: dup, OneOf: []string{"t1", "t2"}}
 	for _, tc := range []struct {
 		after []sim.Record
 		pass  bool
@@ -113,7 +113,7 @@ func TestRowsRemoval(t *testing.T) {
 func TestRowsAddition(t *testing.T) {
 	const coll = "com.fairy.expenses:expenses"
 	before := []sim.Record{{"id": "n1", "seq": "1", "name": "Gas", "amount": "40.00", "category": "Transportation", "note": "ok"}}
-	check := &RowsCheck{Collection: coll, Before: before, Added: []map[string]string{{"name": "Groceries", "amount": "$123.4", "category": "Food", "note": "Urgent"}}}
+	check := &rowsCheck{Collection: coll, Before: before, Added: []map[string]string{{"name": "Groceries", "amount": "$123.4", "category": "Food", "note": "Urgent"}}}
 	added := func(f map[string]string) sim.Record {
 		r := sim.Record{"id": "new", "seq": "2", "name": "Groceries", "amount": "123.40", "category": "Food", "note": "Urgent"}
 		for k, v := range f {
@@ -139,7 +139,7 @@ func TestRowsAddition(t *testing.T) {
 			t.Errorf("%s: pass=%t (%s), want %t", tc.name, ok, ev, tc.pass)
 		}
 	}
-	contact := &RowsCheck{Collection: "com.android.contacts:contacts", Added: []map[string]string{{"name": "Ana Silva", "phone": "+15551234567"}}}
+	contact := &rowsCheck{Collection: "com.android.contacts:contacts", Added: []map[string]string{{"name": "Ana Silva", "phone": "+15551234567"}}}
 	for _, tc := range []struct {
 		phone string
 		pass  bool
@@ -156,7 +156,7 @@ func TestRowsAddition(t *testing.T) {
 // text does not.
 func TestSMSCheck(t *testing.T) {
 	const coll = "com.google.android.apps.messaging:messages"
-	check := &SMSCheck{Number: "+15551234567", Text: "Don't forget to water the plants while I'm away."}
+	check := &smsCheck{Number: "+15551234567", Text: "Don't forget to water the plants while I'm away."}
 	msg := func(phone, text, dir string) []sim.Record {
 		return []sim.Record{{"id": "m1", "seq": "1", "to": phone, "phone": phone, "text": text, "dir": dir, "time": "15:40"}}
 	}
@@ -178,7 +178,7 @@ func TestSMSCheck(t *testing.T) {
 	}
 	// With App, the messaging app must be in front too.
 	p := phoneWith(t, coll, msg("+15551234567", "Don't forget to water the plants while I'm away.", "out"))
-	inApp := &SMSCheck{Number: check.Number, Text: check.Text, App: messagesPkg}
+	inApp := &smsCheck{Number: check.Number, Text: check.Text, App: messagesPkg}
 	if ok, ev := evaluate(t, inApp, eval.Probe{Phone: p}); ok {
 		t.Errorf("passes with the launcher in front: %s", ev)
 	}
@@ -186,7 +186,7 @@ func TestSMSCheck(t *testing.T) {
 	if ok, ev := evaluate(t, inApp, eval.Probe{Phone: p}); !ok {
 		t.Errorf("fails with Messages in front: %s", ev)
 	}
-	if ok, ev := evaluate(t, &ForegroundCheck{Package: settingsPkg}, eval.Probe{Phone: p}); ok {
+	if ok, ev := evaluate(t, &foregroundCheck{Package: settingsPkg}, eval.Probe{Phone: p}); ok {
 		t.Errorf("foreground: Settings passes with Messages in front: %s", ev)
 	}
 }
@@ -194,7 +194,7 @@ func TestSMSCheck(t *testing.T) {
 // TestSettingCheck reads `settings get` in the phone's shell.
 func TestSettingCheck(t *testing.T) {
 	p := phoneWith(t, "", nil)
-	on := &SettingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"1", "2"}}
+	on := &settingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"1", "2"}}
 	if ok, ev := evaluate(t, on, eval.Probe{Phone: p}); !ok {
 		t.Errorf("wifi on by default: %s", ev)
 	}
@@ -208,7 +208,7 @@ func TestSettingCheck(t *testing.T) {
 		_, err := p.Shell(ctx, cmd, &b)
 		return b.String(), err
 	}
-	if ok, _ := evaluate(t, &SettingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"0"}}, eval.Probe{Shell: shell}); !ok {
+	if ok, _ := evaluate(t, &settingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"0"}}, eval.Probe{Shell: shell}); !ok {
 		t.Error("wifi off not read through the shell")
 	}
 }
@@ -217,20 +217,20 @@ func TestSettingCheck(t *testing.T) {
 // tolerance, dates parsed; a wrong part, a missing or an extra part fails.
 func TestAnswerCheck(t *testing.T) {
 	for _, tc := range []struct {
-		check  AnswerCheck
+		check  answerCheck
 		answer string
 		pass   bool
 	}{
-		{AnswerCheck{Want: []string{"Meeting with Bob", "Call with HR"}}, "Call with HR, Meeting with Bob", true},
-		{AnswerCheck{Want: []string{"Meeting with Bob", "Call with HR"}}, "meeting with bob, call with hr", true},
-		{AnswerCheck{Want: []string{"Meeting with Bob", "Call with HR"}}, "Meeting with Bob, Call with the Team", false},
-		{AnswerCheck{Want: []string{"Meeting with Bob", "Call with HR"}}, "Meeting with Bob", false},
-		{AnswerCheck{Want: []string{"Meeting with Bob"}}, "Meeting with Bob, Call with HR", false},
-		{AnswerCheck{Want: []string{"12.5"}, As: AnswerNumber, Tolerance: 0.1}, "12.54 km", true},
-		{AnswerCheck{Want: []string{"12.5"}, As: AnswerNumber, Tolerance: 0.1}, "13", false},
-		{AnswerCheck{Want: []string{"October 20 2023 14:00"}, As: AnswerDate}, "2023-10-20 14:00", true},
-		{AnswerCheck{Want: []string{"October 20 2023 14:00"}, As: AnswerDate}, "October 21 2023 14:00", false},
-		{AnswerCheck{Want: []string{"October 20 2023"}, As: AnswerDate}, "not a date", false},
+		{answerCheck{Want: []string{"Meeting with Bob", "Call with HR"}}, "Call with HR, Meeting with Bob", true},
+		{answerCheck{Want: []string{"Meeting with Bob", "Call with HR"}}, "meeting with bob, call with hr", true},
+		{answerCheck{Want: []string{"Meeting with Bob", "Call with HR"}}, "Meeting with Bob, Call with the Team", false},
+		{answerCheck{Want: []string{"Meeting with Bob", "Call with HR"}}, "Meeting with Bob", false},
+		{answerCheck{Want: []string{"Meeting with Bob"}}, "Meeting with Bob, Call with HR", false},
+		{answerCheck{Want: []string{"12.5"}, As: answerNumber, Tolerance: 0.1}, "12.54 km", true},
+		{answerCheck{Want: []string{"12.5"}, As: answerNumber, Tolerance: 0.1}, "13", false},
+		{answerCheck{Want: []string{"October 20 2023 14:00"}, As: answerDate}, "2023-10-20 14:00", true},
+		{answerCheck{Want: []string{"October 20 2023 14:00"}, As: answerDate}, "October 21 2023 14:00", false},
+		{answerCheck{Want: []string{"October 20 2023"}, As: answerDate}, "not a date", false},
 	} {
 		c := tc.check
 		ok, ev := evaluate(t, &c, eval.Probe{Answer: tc.answer})
@@ -244,9 +244,9 @@ func TestAnswerCheck(t *testing.T) {
 // gives the fraction that held.
 func TestAllCheckPartialCredit(t *testing.T) {
 	p := phoneWith(t, "", nil) // wifi on, bluetooth off
-	all := &AllCheck{Parts: []eval.CustomCheck{
-		&SettingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"0"}},
-		&SettingCheck{Namespace: "global", Key: "bluetooth_on", Want: []string{"1"}},
+	all := &allCheck{Parts: []eval.CustomCheck{
+		&settingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"0"}},
+		&settingCheck{Namespace: "global", Key: "bluetooth_on", Want: []string{"1"}},
 	}}
 	for _, tc := range []struct {
 		setup  []string
@@ -261,8 +261,8 @@ func TestAllCheckPartialCredit(t *testing.T) {
 			run(t, p, s)
 		}
 		r := eval.Evaluate(context.Background(), eval.Check{Custom: all}, eval.Probe{Phone: p})
-		if r.Pass != tc.pass || PartialCredit(r) != tc.credit {
-			t.Errorf("after %v: pass=%t credit=%.2f (%s), want %t %.2f", tc.setup, r.Pass, PartialCredit(r), r.Evidence, tc.pass, tc.credit)
+		if r.Pass != tc.pass || partialCredit(r) != tc.credit {
+			t.Errorf("after %v: pass=%t credit=%.2f (%s), want %t %.2f", tc.setup, r.Pass, partialCredit(r), r.Evidence, tc.pass, tc.credit)
 		}
 	}
 }
@@ -283,7 +283,7 @@ func TestFuzzyMatch(t *testing.T) {
 // another row, or leaving the row as it was, fails. Times and dates compare by value.
 func TestRowsUpdated(t *testing.T) {
 	const coll = "com.fairy.notes:notes"
-	check := &RowsCheck{Collection: coll, Before: notes(), Updated: map[string]map[string]string{"b": {"title": "renamed.md", "body": "new text"}}}
+	check := &rowsCheck{Collection: coll, Before: notes(), Updated: map[string]map[string]string{"b": {"title": "renamed.md", "body": "new text"}}}
 	for _, tc := range []struct {
 		name  string
 		after []sim.Record
@@ -298,7 +298,7 @@ func TestRowsUpdated(t *testing.T) {
 			t.Errorf("%s: pass=%t (%s), want %t", tc.name, ok, ev, tc.pass)
 		}
 	}
-	ev := &RowsCheck{Collection: "com.google.android.calendar:events", Added: []map[string]string{{"title": "Call with HR", "date": "2023-10-16", "time": "9:00"}}}
+	ev := &rowsCheck{Collection: "com.google.android.calendar:events", Added: []map[string]string{{"title": "Call with HR", "date": "2023-10-16", "time": "9:00"}}}
 	for _, tc := range []struct {
 		date, at string
 		pass     bool

@@ -16,16 +16,16 @@ import (
 //go:embed testdata/families.json testdata/params.json
 var dataFS embed.FS
 
-// Source names where the data was read from.
-type Source struct {
+// source names where the data was read from.
+type source struct {
 	Repository string `json:"repository"`
 	Commit     string `json:"commit"`
 	License    string `json:"license"`
 	Note       string `json:"note"`
 }
 
-// Meta is one AndroidWorld task family as the benchmark describes it.
-type Meta struct {
+// meta is one AndroidWorld task family as the benchmark describes it.
+type meta struct {
 	Family       string   `json:"family"`
 	Template     string   `json:"template"`
 	Difficulty   string   `json:"difficulty"` // easy, medium, hard
@@ -37,25 +37,25 @@ type Meta struct {
 }
 
 // StepBudget is the benchmark's step budget: 10 × complexity.
-func (m Meta) StepBudget() int {
+func (m meta) StepBudget() int {
 	n := int(math.Round(m.Complexity * 10))
 	return max(n, 1)
 }
 
 type data struct {
-	Source   Source
-	Families map[string]Meta
+	Source   source
+	Families map[string]meta
 	Order    []string
 	Lists    map[string][]string
 }
 
 var loadData = sync.OnceValues(func() (*data, error) {
 	var fam struct {
-		Source   Source `json:"source"`
-		Families []Meta `json:"families"`
+		Source   source `json:"source"`
+		Families []meta `json:"families"`
 	}
 	var par struct {
-		Source Source              `json:"source"`
+		Source source              `json:"source"`
 		Lists  map[string][]string `json:"lists"`
 	}
 	for name, v := range map[string]any{"testdata/families.json": &fam, "testdata/params.json": &par} {
@@ -67,7 +67,7 @@ var loadData = sync.OnceValues(func() (*data, error) {
 			return nil, fmt.Errorf("androidworld: %s: %w", name, err)
 		}
 	}
-	d := &data{Source: fam.Source, Families: map[string]Meta{}, Lists: par.Lists}
+	d := &data{Source: fam.Source, Families: map[string]meta{}, Lists: par.Lists}
 	for _, m := range fam.Families {
 		d.Families[m.Family] = m
 		d.Order = append(d.Order, m.Family)
@@ -75,13 +75,13 @@ var loadData = sync.OnceValues(func() (*data, error) {
 	return d, nil
 })
 
-// Families returns the benchmark's 116 families in its metadata's order.
-func Families() ([]Meta, Source, error) {
+// families returns the benchmark's 116 families in its metadata's order.
+func families() ([]meta, source, error) {
 	d, err := loadData()
 	if err != nil {
-		return nil, Source{}, err
+		return nil, source{}, err
 	}
-	out := make([]Meta, 0, len(d.Order))
+	out := make([]meta, 0, len(d.Order))
 	for _, n := range d.Order {
 		out = append(out, d.Families[n])
 	}

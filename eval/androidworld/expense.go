@@ -136,7 +136,7 @@ func recordsDelete(a recordsApp, draw func(g *gen, n int) []sim.Record, nTargets
 		return &instance{
 			instruction: appNames.Replace(fmt.Sprintf(goal, strings.Join(names, ", "))),
 			setup:       []string{setup},
-			checks:      []eval.CustomCheck{&RowsCheck{Collection: a.coll(), Before: rows, Removed: ids}},
+			checks:      []eval.CustomCheck{&rowsCheck{Collection: a.coll(), Before: rows, Removed: ids}},
 			walk: []eval.WalkTask{{App: a.pkg, Done: listEnd(rows, a.label, a.row) + `|` + q(a.empty), Unless: anyTarget + `|id=` + a.deleteID,
 				Steps: steps}},
 		}, nil
@@ -163,7 +163,7 @@ func recordsDeleteDuplicates(a recordsApp, draw func(g *gen, n int) []sim.Record
 		return &instance{
 			instruction: appNames.Replace(goal),
 			setup:       []string{setup},
-			checks:      []eval.CustomCheck{&RowsCheck{Collection: a.coll(), Before: rows, OneOf: []string{"t1", "t2"}}},
+			checks:      []eval.CustomCheck{&rowsCheck{Collection: a.coll(), Before: rows, OneOf: []string{"t1", "t2"}}},
 			walk: []eval.WalkTask{{App: a.pkg, Done: `"` + q(a.title) + `"\n`, Unless: row + `[\s\S]*` + row + `|id=` + a.deleteID,
 				Steps: []eval.WalkStep{
 					{Screen: row + `[\s\S]*` + row, Subgoal: "Open one of the two identical rows", Do: []string{`Tap ` + label(target[a.label])}},
@@ -212,7 +212,7 @@ func expenseAddSingle(g *gen) (*instance, error) {
 	return &instance{
 		instruction: appNames.Replace("Add the following expenses into the arduia pro expense:\n" + text),
 		setup:       []string{setup},
-		checks: []eval.CustomCheck{&RowsCheck{Collection: expensesPkg + ":expenses", Before: rows,
+		checks: []eval.CustomCheck{&rowsCheck{Collection: expensesPkg + ":expenses", Before: rows,
 			Added: []map[string]string{{"name": target.name, "amount": target.dollars(), "category": target.category, "note": target.note}}}},
 		walk: []eval.WalkTask{walk(expensesPkg, `item "`+q(target.name)+`" id=expense_row`,
 			eval.WalkStep{Screen: `"Add expense" id=add_expense`, Subgoal: "Start a new expense", Do: []string{`Tap "Add expense"`}},
@@ -322,7 +322,7 @@ func recordsAddMultiple(f addForm, n, nNoise int) func(g *gen) (*instance, error
 		return &instance{
 			instruction: appNames.Replace(f.goal + "\n" + strings.Join(lines, "\n")),
 			setup:       []string{setup},
-			checks:      []eval.CustomCheck{&RowsCheck{Collection: f.app.coll(), Before: rows, Added: added}},
+			checks:      []eval.CustomCheck{&rowsCheck{Collection: f.app.coll(), Before: rows, Added: added}},
 			walk:        []eval.WalkTask{walk(f.app.pkg, strings.Join(done, `[\s\S]*`), steps...)},
 		}, nil
 	}

@@ -42,10 +42,10 @@ var builders = []builder{
 	{name: "SimpleCalendarDeleteOneEvent", app: "Calendar", draw: calendarDeleteOne},
 	{name: "SimpleCalendarDeleteEvents", app: "Calendar", draw: calendarDeleteOn(3, false)},
 	{name: "SimpleCalendarDeleteEventsOnRelativeDay", app: "Calendar", draw: calendarDeleteOn(2, true)},
-	{name: "SimpleCalendarAddOneEvent", app: "Calendar", draw: calendarAdd(func(g *gen) int { return between(g.r, Clock.Day(), 31) })},
-	{name: "SimpleCalendarAddOneEventTomorrow", app: "Calendar", draw: calendarAdd(func(*gen) int { return Clock.Day() + 1 })},
-	{name: "SimpleCalendarAddOneEventInTwoWeeks", app: "Calendar", draw: calendarAdd(func(*gen) int { return Clock.Day() + 14 })},
-	{name: "SimpleCalendarAddOneEventRelativeDay", app: "Calendar", draw: calendarAdd(func(g *gen) int { return between(g.r, Clock.Day()+1, Clock.Day()+6) })},
+	{name: "SimpleCalendarAddOneEvent", app: "Calendar", draw: calendarAdd(func(g *gen) int { return between(g.r, clock.Day(), 31) })},
+	{name: "SimpleCalendarAddOneEventTomorrow", app: "Calendar", draw: calendarAdd(func(*gen) int { return clock.Day() + 1 })},
+	{name: "SimpleCalendarAddOneEventInTwoWeeks", app: "Calendar", draw: calendarAdd(func(*gen) int { return clock.Day() + 14 })},
+	{name: "SimpleCalendarAddOneEventRelativeDay", app: "Calendar", draw: calendarAdd(func(g *gen) int { return between(g.r, clock.Day()+1, clock.Day()+6) })},
 	{name: "OpenAppTaskEval", app: "Settings", draw: openApp},
 	{name: "TurnOnWifiAndOpenApp", app: "Settings", draw: wifiOnOpenApp},
 	{name: "SimpleCalendarLocationOfEvent", app: "Calendar", draw: calendarLocation},
@@ -107,7 +107,7 @@ func toggle(name, what, want, from string) builder {
 		return &instance{
 			params: map[string]string{"on_or_off": want},
 			setup:  []string{"settings put global " + sw.key + " " + v[from]},
-			checks: []eval.CustomCheck{&SettingCheck{Namespace: "global", Key: sw.key, Want: wantVals}},
+			checks: []eval.CustomCheck{&settingCheck{Namespace: "global", Key: sw.key, Want: wantVals}},
 			walk: []eval.WalkTask{walk(settingsPkg, `item "`+sw.row+`".*\n *- "`+shown[want]+`"`,
 				eval.WalkStep{Screen: `item "` + q(sw.page) + `"`, Subgoal: "Open " + sw.page, Do: []string{`Tap "` + sw.page + `"`}},
 				eval.WalkStep{Screen: `item "` + sw.row + `".*\n *- "` + shown[from] + `"`, When: `(?i)Turn ` + what + ` ` + want + `\.`,
@@ -123,9 +123,9 @@ func wifiOffBluetoothOn(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{},
 		setup:  []string{"settings put global wifi_on 1", "settings put global bluetooth_on 0"},
-		checks: []eval.CustomCheck{&AllCheck{Parts: []eval.CustomCheck{
-			&SettingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"0"}},
-			&SettingCheck{Namespace: "global", Key: "bluetooth_on", Want: []string{"1"}},
+		checks: []eval.CustomCheck{&allCheck{Parts: []eval.CustomCheck{
+			&settingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"0"}},
+			&settingCheck{Namespace: "global", Key: "bluetooth_on", Want: []string{"1"}},
 		}}},
 		walk: []eval.WalkTask{walk(settingsPkg, `item "Bluetooth".*\n *- "On"`,
 			eval.WalkStep{Screen: `item "Network & internet"\n *- "Wi-Fi is on"`, Subgoal: "Open Network & internet", Do: []string{`Tap "Network & internet"`}},
@@ -148,7 +148,7 @@ func contactsAdd(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"name": name, "number": number},
 		setup:  []string{clear},
-		checks: []eval.CustomCheck{&RowsCheck{Collection: contactsPkg + ":contacts", Added: []map[string]string{{"name": name, "phone": number}}}},
+		checks: []eval.CustomCheck{&rowsCheck{Collection: contactsPkg + ":contacts", Added: []map[string]string{{"name": name, "phone": number}}}},
 		walk: []eval.WalkTask{walk(contactsPkg, `item "`+q(name)+`"`,
 			eval.WalkStep{Screen: `Create contact`, Unless: `on button "Save"`, Subgoal: "Open the new contact form", Do: []string{`Tap "Create contact"`}},
 			eval.WalkStep{Screen: `id=name_field`, When: `contact for (?P<name>[^\n]+?)\. Their number is (?P<phone>\+?[\d -]+)\.`,
@@ -212,7 +212,7 @@ func smsSend(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"number": number, "message": text},
 		setup:  []string{clear},
-		checks: []eval.CustomCheck{&SMSCheck{Number: number, Text: text, App: messagesPkg}},
+		checks: []eval.CustomCheck{&smsCheck{Number: number, Text: text, App: messagesPkg}},
 		walk:   []eval.WalkTask{walk(messagesPkg, sentDone(text), steps...)},
 	}, nil
 }
@@ -230,7 +230,7 @@ func smsReply(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"number": number, "message": text},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&SMSCheck{Number: number, Text: text, App: messagesPkg}},
+		checks: []eval.CustomCheck{&smsCheck{Number: number, Text: text, App: messagesPkg}},
 		walk:   []eval.WalkTask{walk(messagesPkg, sentDone(text), steps...)},
 	}, nil
 }
@@ -254,7 +254,7 @@ func smsReplyMostRecent(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"message": text},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&SMSCheck{Number: recent, Text: text, App: messagesPkg}},
+		checks: []eval.CustomCheck{&smsCheck{Number: recent, Text: text, App: messagesPkg}},
 		walk:   []eval.WalkTask{walk(messagesPkg, sentDone(text), steps...)},
 	}, nil
 }
@@ -282,7 +282,7 @@ func smsResend(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"name": name},
 		setup:  []string{contacts, msgs},
-		checks: []eval.CustomCheck{&RowsCheck{Collection: messagesPkg + ":messages", Before: rows,
+		checks: []eval.CustomCheck{&rowsCheck{Collection: messagesPkg + ":messages", Before: rows,
 			Added: []map[string]string{{"phone": number, "text": text, "dir": "out"}}}},
 		walk: []eval.WalkTask{walk(messagesPkg, sentDone(text)+`[^\n]*\n(?:.*\n)*?- "`+q(text)+`"\n *- "You · `, steps...)},
 	}, nil
@@ -315,7 +315,7 @@ func notesCreate(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"file_name": name, "text": text},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&RowsCheck{Collection: notesPkg + ":notes", Added: []map[string]string{{"title": name, "body": text}}}},
+		checks: []eval.CustomCheck{&rowsCheck{Collection: notesPkg + ":notes", Added: []map[string]string{{"title": name, "body": text}}}},
 		walk: []eval.WalkTask{walk(notesPkg, `item "`+q(name)+`"`,
 			eval.WalkStep{Screen: `"New note" id=add_note`, Subgoal: "Start a new note", Do: []string{`Tap "New note"`}},
 			eval.WalkStep{Screen: `id=note_title`, When: `note in Notes named (?P<title>\S+) with the following text: (?P<body>[^\n]+)`, Subgoal: "Write the note",
@@ -351,7 +351,7 @@ func notesDelete(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"file_name": name},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&RowsCheck{Collection: notesPkg + ":notes", Before: rows, Removed: []string{"target"}}},
+		checks: []eval.CustomCheck{&rowsCheck{Collection: notesPkg + ":notes", Before: rows, Removed: []string{"target"}}},
 		walk: []eval.WalkTask{{App: notesPkg, Done: `"Notes"`, Unless: `"` + q(name) + `"|Delete this note`,
 			Steps: deleteNoteSteps(name, `named (?P<note>\S+?)\.\n`)}},
 	}, nil
@@ -370,7 +370,7 @@ func notesDeleteAll(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&RowsCheck{Collection: notesPkg + ":notes", Before: rows, Removed: ids}},
+		checks: []eval.CustomCheck{&rowsCheck{Collection: notesPkg + ":notes", Before: rows, Removed: ids}},
 		walk: []eval.WalkTask{walk(notesPkg, `No notes\. Tap \+ to write one\.`,
 			eval.WalkStep{Screen: `id=action_select\n- \[\d+\] item "[^"]+" id=note_row`, Subgoal: "Select the notes", Do: []string{`Tap "Select notes"`}},
 			eval.WalkStep{Screen: `button "Select all"`, Without: `Delete selected`, Subgoal: "Select all the notes", Do: []string{`Tap "Select all"`}},
@@ -393,7 +393,7 @@ func brightness(want string, verify bool) func(g *gen) (*instance, error) {
 		return &instance{
 			params: map[string]string{"max_or_min": want},
 			setup:  []string{"settings put system screen_brightness " + from},
-			checks: []eval.CustomCheck{&SettingCheck{Namespace: "system", Key: "screen_brightness", Want: []string{level}}},
+			checks: []eval.CustomCheck{&settingCheck{Namespace: "system", Key: "screen_brightness", Want: []string{level}}},
 			walk: []eval.WalkTask{walk(settingsPkg, `"Brightness `+level+` of 255"`,
 				eval.WalkStep{Screen: `item "Display"`, Subgoal: "Open Display settings", Do: []string{`Tap "Display"`}},
 				eval.WalkStep{Screen: `item "Brightness level"`, Subgoal: "Open the brightness level", Do: []string{`Tap "Brightness level"`}},
@@ -435,7 +435,7 @@ func smsForwardAddress(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"name1": name1, "name2": name2},
 		setup:  []string{contacts, msgs},
-		checks: []eval.CustomCheck{&SMSCheck{Number: number1, Text: address, App: messagesPkg}},
+		checks: []eval.CustomCheck{&smsCheck{Number: number1, Text: address, App: messagesPkg}},
 		walk: []eval.WalkTask{walk(messagesPkg, sentDone(address),
 			append(steps, composeAndSend(`(?m)^- address of the event: (?P<address>[^\n]+)$`, "${address}", address)...)...)},
 	}, nil

@@ -47,7 +47,7 @@ func mapsMark(favorite bool) func(g *gen) (*instance, error) {
 		return &instance{
 			params: map[string]string{"location": loc},
 			setup:  []string{setupPlaces},
-			checks: []eval.CustomCheck{&RowsCheck{Collection: mapsPkg + ":" + coll, Added: []map[string]string{{"name": loc}}}},
+			checks: []eval.CustomCheck{&rowsCheck{Collection: mapsPkg + ":" + coll, Added: []map[string]string{{"name": loc}}}},
 			walk: []eval.WalkTask{walk(mapsPkg, `button "`+done+`"`,
 				eval.WalkStep{Screen: `id=chip_coffee`, When: `for (?P<town>[^,\n]+), Liechtenstein`, Subgoal: "Search for " + town,
 					Do: []string{`Input "search_omnibox_text_box" "${town}"`, `Tap "Search"`}},

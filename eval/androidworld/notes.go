@@ -76,7 +76,7 @@ func notesEdit(g *gen) (*instance, error) {
 	return &instance{
 		instruction: instr,
 		setup:       []string{setup},
-		checks:      []eval.CustomCheck{&RowsCheck{Collection: notesPkg + ":notes", Before: rows, Updated: map[string]map[string]string{"target": {"body": want}}}},
+		checks:      []eval.CustomCheck{&rowsCheck{Collection: notesPkg + ":notes", Before: rows, Updated: map[string]map[string]string{"target": {"body": want}}}},
 		walk: []eval.WalkTask{walk(notesPkg, `item "`+q(name)+`" id=note_row\n *- "`+changed,
 			editSteps(name, when, []string{`Clear "edit_body"`, `Input "edit_body" "` + text + `"`}, `input "`+changed)...)},
 	}, nil
@@ -118,7 +118,7 @@ func notesChangeAndRename(header bool) func(g *gen) (*instance, error) {
 		return &instance{
 			instruction: instr,
 			setup:       []string{setup},
-			checks: []eval.CustomCheck{&RowsCheck{Collection: notesPkg + ":notes", Before: rows,
+			checks: []eval.CustomCheck{&rowsCheck{Collection: notesPkg + ":notes", Before: rows,
 				Updated: map[string]map[string]string{"target": {"title": renamed, "body": want}}}},
 			walk: []eval.WalkTask{walk(notesPkg, `item "`+q(renamed)+`" id=note_row`,
 				editSteps(orig, when, []string{`Clear "edit_title"`, `Input "edit_title" "${name}"`, `Clear "edit_body"`, `Input "edit_body" "` + text + `"`},
@@ -149,9 +149,9 @@ func notesAndSMS(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"file_name": name, "text": text, "number": number},
 		setup:  []string{clear, clearSMS},
-		checks: []eval.CustomCheck{&AllCheck{Parts: []eval.CustomCheck{
-			&RowsCheck{Collection: notesPkg + ":notes", Added: []map[string]string{{"title": name, "body": text}}},
-			&SMSCheck{Number: number, Text: text},
+		checks: []eval.CustomCheck{&allCheck{Parts: []eval.CustomCheck{
+			&rowsCheck{Collection: notesPkg + ":notes", Added: []map[string]string{{"title": name, "body": text}}},
+			&smsCheck{Number: number, Text: text},
 		}}},
 		walk: []eval.WalkTask{
 			{App: notesPkg, Task: "Create the note " + name, Done: `item "` + q(name) + `"`, Steps: []eval.WalkStep{

@@ -22,7 +22,7 @@ func openApp(g *gen) (*instance, error) {
 	a := pick(g.r, launchable)
 	return &instance{
 		params: map[string]string{"app_name": a.label},
-		checks: []eval.CustomCheck{&ForegroundCheck{Package: a.pkg}},
+		checks: []eval.CustomCheck{&foregroundCheck{Package: a.pkg}},
 		walk:   []eval.WalkTask{{App: a.pkg, Done: a.first, Steps: []eval.WalkStep{{Screen: `Tap an app to open it`, Subgoal: "Open " + a.label, Do: []string{`OpenApp ` + a.pkg}}}}},
 	}, nil
 }
@@ -34,9 +34,9 @@ func wifiOnOpenApp(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"app_name": a.label},
 		setup:  []string{"settings put global wifi_on 0"},
-		checks: []eval.CustomCheck{&AllCheck{Parts: []eval.CustomCheck{
-			&SettingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"1", "2"}},
-			&ForegroundCheck{Package: a.pkg},
+		checks: []eval.CustomCheck{&allCheck{Parts: []eval.CustomCheck{
+			&settingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"1", "2"}},
+			&foregroundCheck{Package: a.pkg},
 		}}},
 		walk: []eval.WalkTask{
 			{App: settingsPkg, Task: "Turn on Wi-Fi", Done: `item "Wi-Fi".*\n *- "On"`, Steps: []eval.WalkStep{

@@ -61,7 +61,7 @@ func recipeAddSingle(g *gen) (*instance, error) {
 	return &instance{
 		instruction: appNames.Replace("Add the following recipes into the Broccoli app:\n" + text),
 		setup:       []string{setup},
-		checks:      []eval.CustomCheck{&RowsCheck{Collection: recipesPkg + ":recipes", Before: rows, Added: []map[string]string{want}}},
+		checks:      []eval.CustomCheck{&rowsCheck{Collection: recipesPkg + ":recipes", Before: rows, Added: []map[string]string{want}}},
 		walk: []eval.WalkTask{walk(recipesPkg, `item "`+q(target["title"])+`" id=recipe_row`,
 			eval.WalkStep{Screen: `"Add recipe" id=add_recipe`, Subgoal: "Start a new recipe", Do: []string{`Tap "Add recipe"`}},
 			eval.WalkStep{Screen: `id=recipe_title`, When: `\ntitle\|description\|servings\|preparationTime\|ingredients\|directions\n(?P<title>[^|\n]+)\|(?P<description>[^|\n]+)\|(?P<servings>[^|\n]+)\|(?P<prep>[^|\n]+)\|(?P<ingredients>[^|\n]+)\|(?P<directions>[^|\n]+)`,

@@ -24,11 +24,11 @@ import (
 	"github.com/fairy-go/fairy/sim"
 )
 
-// Prefix names the suite in `fairy eval`: "androidworld:sim".
-const Prefix = "androidworld:"
+// prefix names the suite in `fairy eval`: "androidworld:sim".
+const prefix = "androidworld:"
 
-// Clock is the benchmark's device time (device_constants.DT).
-var Clock = time.Date(2023, 10, 15, 15, 34, 0, 0, time.UTC)
+// clock is the benchmark's device time (device_constants.DT).
+var clock = time.Date(2023, 10, 15, 15, 34, 0, 0, time.UTC)
 
 // Options choose the instances.
 type Options struct {
@@ -39,7 +39,7 @@ type Options struct {
 
 // Tags a task carries, read by the report.
 const (
-	TagSuite      = "androidworld"
+	tagSuite      = "androidworld"
 	tagApp        = "app:"
 	tagDifficulty = "difficulty:"
 	tagFamily     = "family:"
@@ -47,12 +47,12 @@ const (
 )
 
 // Is reports whether ref names this suite.
-func Is(ref string) bool { return strings.HasPrefix(ref, Prefix) }
+func Is(ref string) bool { return strings.HasPrefix(ref, prefix) }
 
 // Load builds the suite ref ("androidworld:sim") for o.
 func Load(ref string, o Options) (*eval.Suite, error) {
-	if ref != Prefix+"sim" {
-		return nil, fmt.Errorf("%w: no suite %q (known: %ssim)", eval.ErrSuite, ref, Prefix)
+	if ref != prefix+"sim" {
+		return nil, fmt.Errorf("%w: no suite %q (known: %ssim)", eval.ErrSuite, ref, prefix)
 	}
 	if o.Instances <= 0 {
 		o.Instances = 1
@@ -98,12 +98,12 @@ func Load(ref string, o Options) (*eval.Suite, error) {
 		}
 	}
 	if len(s.Tasks) == 0 {
-		return nil, fmt.Errorf("%w: --family %q matches none of the %d families built (%s)", eval.ErrSuite, o.Family, len(builders), strings.Join(BuiltFamilies(), ", "))
+		return nil, fmt.Errorf("%w: --family %q matches none of the %d families built (%s)", eval.ErrSuite, o.Family, len(builders), strings.Join(builtFamilies(), ", "))
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	apps, err := Apps()
+	apps, err := apps()
 	if err != nil {
 		return nil, err
 	}
@@ -113,9 +113,9 @@ func Load(ref string, o Options) (*eval.Suite, error) {
 	return s, nil
 }
 
-// Apps are the records apps the mirror adds to the virtual phone (apps/*.yaml): apps
+// apps are the records apps the mirror adds to the virtual phone (apps/*.yaml): apps
 // the benchmark has and the phone lacks, declared as data.
-func Apps() ([]*sim.AppSpec, error) {
+func apps() ([]*sim.AppSpec, error) {
 	sub, err := fs.Sub(appFS, "apps")
 	if err != nil {
 		return nil, err
@@ -126,8 +126,8 @@ func Apps() ([]*sim.AppSpec, error) {
 //go:embed apps/*.yaml
 var appFS embed.FS
 
-// BuiltFamilies names the families the mirror builds, sorted.
-func BuiltFamilies() []string {
+// builtFamilies names the families the mirror builds, sorted.
+func builtFamilies() []string {
 	var out []string
 	for _, f := range builders {
 		out = append(out, f.name)
@@ -193,7 +193,7 @@ type builder struct {
 	draw func(g *gen) (*instance, error)
 }
 
-func (f builder) task(d *data, meta Meta, seed int64, i int) (*eval.Task, error) {
+func (f builder) task(d *data, meta meta, seed int64, i int) (*eval.Task, error) {
 	g := &gen{r: instanceRand(seed, f.name, i), d: d}
 	in, err := f.draw(g)
 	if err != nil {
@@ -211,9 +211,9 @@ func (f builder) task(d *data, meta Meta, seed int64, i int) (*eval.Task, error)
 	t := &eval.Task{
 		ID:          fmt.Sprintf("%s-%d", f.name, i),
 		Instruction: instr,
-		Tags: []string{TagSuite, tagFamily + f.name, tagApp + f.app, tagDifficulty + meta.Difficulty,
+		Tags: []string{tagSuite, tagFamily + f.name, tagApp + f.app, tagDifficulty + meta.Difficulty,
 			fmt.Sprintf("%s%d", tagBudget, meta.StepBudget())},
-		Phone:  eval.Phone{Sim: &eval.SimPhone{Setup: append([]string{"fairy-sim clock " + Clock.Format(time.RFC3339)}, in.setup...)}},
+		Phone:  eval.Phone{Sim: &eval.SimPhone{Setup: append([]string{"fairy-sim clock " + clock.Format(time.RFC3339)}, in.setup...)}},
 		Limits: eval.Limits{Steps: meta.StepBudget(), Time: 3 * time.Minute},
 		User:   eval.UserSpec{Scripted: &eval.ScriptedUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}},
 		Walk:   in.walk,

@@ -62,21 +62,21 @@ func (d *Device) swipe(ctx context.Context, x1, y1, x2, y2 int, dur time.Duratio
 	return err
 }
 
-// Direction is where the content should move to reveal more: "up" scrolls the page to
+// direction is where the content should move to reveal more: "up" scrolls the page to
 // show what is below (the finger moves up), and so on.
-type Direction string
+type direction string
 
 // Directions.
 const (
-	Up    Direction = "up"
-	Down  Direction = "down"
-	Left  Direction = "left"
-	Right Direction = "right"
+	up    direction = "up"
+	down  direction = "down"
+	left  direction = "left"
+	right direction = "right"
 )
 
 // SwipeDir swipes in dir across area (an element's bounds; the empty rectangle means the
 // whole screen), over 80 % of its extent, through its middle.
-func (d *Device) SwipeDir(ctx context.Context, dir Direction, area image.Rectangle, dur time.Duration) error {
+func (d *Device) SwipeDir(ctx context.Context, dir direction, area image.Rectangle, dur time.Duration) error {
 	if area.Empty() {
 		si, err := d.Screen(ctx)
 		if err != nil {
@@ -96,17 +96,17 @@ func (d *Device) SwipeDir(ctx context.Context, dir Direction, area image.Rectang
 	return d.Swipe(ctx, x1, y1, x2, y2, dur)
 }
 
-func swipePoints(dir Direction, r image.Rectangle) (x1, y1, x2, y2 int, err error) {
+func swipePoints(dir direction, r image.Rectangle) (x1, y1, x2, y2 int, err error) {
 	cx, cy := (r.Min.X+r.Max.X)/2, (r.Min.Y+r.Max.Y)/2
 	dx, dy := r.Dx()*4/10, r.Dy()*4/10
 	switch dir {
-	case Up:
+	case up:
 		return cx, cy + dy, cx, cy - dy, nil
-	case Down:
+	case down:
 		return cx, cy - dy, cx, cy + dy, nil
-	case Left:
+	case left:
 		return cx + dx, cy, cx - dx, cy, nil
-	case Right:
+	case right:
 		return cx - dx, cy, cx + dx, cy, nil
 	}
 	return 0, 0, 0, 0, fmt.Errorf("%w: direction %q (want up, down, left or right)", ErrBadArgument, dir)
@@ -135,9 +135,9 @@ func KeyNames() []string { return slices.Sorted(maps.Keys(keyCodes)) }
 
 var keycodeNameRE = regexp.MustCompile(`^KEYCODE_[A-Z0-9_]+$`)
 
-// KeyCode resolves a key name ("back", "enter", "KEYCODE_BACK", "4") to the argument for
+// keyCode resolves a key name ("back", "enter", "KEYCODE_BACK", "4") to the argument for
 // `input keyevent`.
-func KeyCode(key string) (string, error) {
+func keyCode(key string) (string, error) {
 	k := strings.TrimSpace(key)
 	if c, ok := keyCodes[strings.ToLower(k)]; ok {
 		return strconv.Itoa(c), nil
@@ -154,7 +154,7 @@ func KeyCode(key string) (string, error) {
 // Key presses one key (through the resident UI server when it runs, else input keyevent): a name (back, home, enter, delete, tab, menu, app_switch, …), a
 // KEYCODE_ name or a key code number.
 func (d *Device) Key(ctx context.Context, key string) error {
-	code, err := KeyCode(key)
+	code, err := keyCode(key)
 	if err != nil {
 		return fmt.Errorf("adb key: %w", err)
 	}
@@ -223,7 +223,7 @@ func (d *Device) Launch(ctx context.Context, pkg string) error {
 	// am start exits 0 on many versions even when it fails.
 	for line := range strings.Lines(out) {
 		if strings.HasPrefix(line, "Error") || strings.Contains(line, "Exception") {
-			return fmt.Errorf("adb launch %s: %w", pkg, &ExitError{Serial: d.serial, Command: "am start -n " + comp, Output: out})
+			return fmt.Errorf("adb launch %s: %w", pkg, &exitError{Serial: d.serial, Command: "am start -n " + comp, Output: out})
 		}
 	}
 	return nil

@@ -41,8 +41,8 @@ func (d *Device) Apps(ctx context.Context) ([]App, error) {
 	// One round trip: a resolve-activity per package, separated by markers.
 	var b strings.Builder
 	for _, p := range pkgs {
-		b.WriteString("echo " + Quote(sectionMark) + "\n")
-		b.WriteString(Join("cmd", "package", "resolve-activity", "--brief", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.LAUNCHER", p))
+		b.WriteString("echo " + quote(sectionMark) + "\n")
+		b.WriteString(join("cmd", "package", "resolve-activity", "--brief", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.LAUNCHER", p))
 		b.WriteString("\n")
 	}
 	out, err = d.sh(ctx, b.String(), true)

@@ -72,11 +72,11 @@ func (h *hostConn) status() error {
 	case "FAIL":
 		msg, err := h.readString()
 		if err != nil {
-			return fmt.Errorf("%w: FAIL without message: %v", ErrProtocol, err)
+			return fmt.Errorf("%w: FAIL without message: %v", errProtocol, err)
 		}
 		return failError(msg)
 	}
-	return fmt.Errorf("%w: status %q", ErrProtocol, st[:])
+	return fmt.Errorf("%w: status %q", errProtocol, st[:])
 }
 
 // readString reads one length-prefixed string.
@@ -87,7 +87,7 @@ func (h *hostConn) readString() (string, error) {
 	}
 	size, err := strconv.ParseUint(string(n[:]), 16, 32)
 	if err != nil {
-		return "", fmt.Errorf("%w: length %q", ErrProtocol, n[:])
+		return "", fmt.Errorf("%w: length %q", errProtocol, n[:])
 	}
 	b := make([]byte, size)
 	if _, err := io.ReadFull(h.c, b); err != nil {
@@ -111,7 +111,7 @@ func failError(msg string) error {
 	case strings.Contains(low, "not found"):
 		return fmt.Errorf("%w (server: %s)", ErrDeviceNotFound, msg)
 	}
-	return fmt.Errorf("%w: server says %q", ErrCommandFailed, msg)
+	return fmt.Errorf("%w: server says %q", errCommandFailed, msg)
 }
 
 func firstLine(s string) string {
@@ -129,7 +129,7 @@ func ioError(ctx context.Context, err error) error {
 	if errors.As(err, &ne) && ne.Timeout() {
 		return fmt.Errorf("%w: %w", context.DeadlineExceeded, err)
 	}
-	return fmt.Errorf("%w: %v", ErrConnLost, err)
+	return fmt.Errorf("%w: %v", errConnLost, err)
 }
 
 // query sends one host request and reads the length-prefixed answer.
@@ -143,7 +143,7 @@ func query(ctx context.Context, addr string, timeout time.Duration, req string) 
 		return "", ioError(ctx, err)
 	}
 	if err := h.status(); err != nil {
-		if errors.Is(err, ErrCommandFailed) || errors.Is(err, ErrProtocol) || isSentinelState(err) {
+		if errors.Is(err, errCommandFailed) || errors.Is(err, errProtocol) || isSentinelState(err) {
 			return "", err
 		}
 		return "", ioError(ctx, err)
@@ -179,7 +179,7 @@ func deviceService(ctx context.Context, addr string, timeout time.Duration, seri
 		return nil, ioError(ctx, err)
 	}
 	if err := h.status(); err != nil {
-		if errors.Is(err, ErrCommandFailed) || errors.Is(err, ErrProtocol) || isSentinelState(err) {
+		if errors.Is(err, errCommandFailed) || errors.Is(err, errProtocol) || isSentinelState(err) {
 			return nil, err
 		}
 		return nil, ioError(ctx, err)
@@ -188,7 +188,7 @@ func deviceService(ctx context.Context, addr string, timeout time.Duration, seri
 		return nil, ioError(ctx, err)
 	}
 	if err := h.status(); err != nil {
-		if errors.Is(err, ErrCommandFailed) || errors.Is(err, ErrProtocol) || isSentinelState(err) {
+		if errors.Is(err, errCommandFailed) || errors.Is(err, errProtocol) || isSentinelState(err) {
 			return nil, err
 		}
 		return nil, ioError(ctx, err)

@@ -18,10 +18,10 @@ import (
 
 // Defaults for Config's zero values.
 const (
-	DefaultHost        = "127.0.0.1"
-	DefaultPort        = gadb.AdbServerPort
-	DefaultDialTimeout = 3 * time.Second
-	DefaultCallTimeout = 30 * time.Second
+	defaultHost        = "127.0.0.1"
+	defaultPort        = gadb.AdbServerPort
+	defaultDialTimeout = 3 * time.Second
+	defaultCallTimeout = 30 * time.Second
 )
 
 // Log attribute keys.
@@ -156,16 +156,16 @@ func Open(ctx context.Context, cfg Config) (*Device, error) {
 
 func withDefaults(cfg Config) Config {
 	if cfg.Host == "" {
-		cfg.Host = DefaultHost
+		cfg.Host = defaultHost
 	}
 	if cfg.Port == 0 {
-		cfg.Port = DefaultPort
+		cfg.Port = defaultPort
 	}
 	if cfg.DialTimeout <= 0 {
-		cfg.DialTimeout = DefaultDialTimeout
+		cfg.DialTimeout = defaultDialTimeout
 	}
 	if cfg.CallTimeout <= 0 {
-		cfg.CallTimeout = DefaultCallTimeout
+		cfg.CallTimeout = defaultCallTimeout
 	}
 	if cfg.DumpAttempts <= 0 {
 		cfg.DumpAttempts = 4
@@ -231,7 +231,7 @@ func (d *Device) gadb(ctx context.Context, fn func() error) error {
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
-		return ErrClosed
+		return errClosed
 	}
 	d.calls.Add(1)
 	d.mu.Unlock()
@@ -319,12 +319,12 @@ func listDevices(ctx context.Context, addr string, timeout time.Duration) ([]Dev
 	if err != nil {
 		return nil, err
 	}
-	return ParseDevices(s), nil
+	return parseDevices(s), nil
 }
 
-// ParseDevices parses `adb devices -l` (or `adb devices`) output; header and blank lines
+// parseDevices parses `adb devices -l` (or `adb devices`) output; header and blank lines
 // are skipped. States with spaces ("no permissions (…)") are kept whole.
-func ParseDevices(s string) []DeviceInfo {
+func parseDevices(s string) []DeviceInfo {
 	var out []DeviceInfo
 	for line := range strings.Lines(s) {
 		line = strings.TrimSpace(line)

@@ -120,7 +120,7 @@ func TestOperations(t *testing.T) {
 					t.Errorf("Chinese text went through %q", c)
 				}
 			}
-			if ime := p.State().IME; ime == ADBKeyboardIME {
+			if ime := p.State().IME; ime == adbKeyboardIME {
 				t.Errorf("IME left at ADB Keyboard")
 			}
 			if err := d.ClearText(ctx, field.Center.X, field.Center.Y, 1); err != nil || p.Var(shop, "q") != "奶" {
@@ -140,7 +140,7 @@ func TestOperations(t *testing.T) {
 			if err := d.Swipe(ctx, 500, 1500, 500, 600, 0); err != nil {
 				t.Errorf("Swipe: %v", err)
 			}
-			if err := d.SwipeDir(ctx, Up, image.Rectangle{}, 0); err != nil {
+			if err := d.SwipeDir(ctx, up, image.Rectangle{}, 0); err != nil {
 				t.Errorf("SwipeDir: %v", err)
 			}
 			if err := d.LongPress(ctx, 500, 1200, 0); err != nil {
@@ -174,8 +174,8 @@ func TestExitStatus(t *testing.T) {
 				t.Errorf("RawShell = %q %d %v", out, st, err)
 			}
 			_, err = d.sh(t.Context(), "cat /nonexistent", false)
-			var ee *ExitError
-			if !errors.As(err, &ee) || ee.Status != 1 || !errors.Is(err, ErrCommandFailed) {
+			var ee *exitError
+			if !errors.As(err, &ee) || ee.Status != 1 || !errors.Is(err, errCommandFailed) {
 				t.Errorf("sh = %v, want *ExitError status 1", err)
 			}
 		})
@@ -194,7 +194,7 @@ func TestTechnicianShell(t *testing.T) {
 	}
 	for _, cmd := range []string{"settings put global x 1", "rm -rf /sdcard", "getprop; rm -rf /", "echo $(id)", "echo `id`", "getprop | sh", "echo a\nrm x", "", "getprop > /sdcard/x"} {
 		p.commands()
-		if _, err := d.Shell(ctx, cmd); !errors.Is(err, ErrDenied) {
+		if _, err := d.Shell(ctx, cmd); !errors.Is(err, errDenied) {
 			t.Errorf("Shell(%q) = %v, want ErrDenied", cmd, err)
 		}
 		if c := p.commands(); len(c) != 0 {
@@ -333,11 +333,11 @@ func TestFaults(t *testing.T) {
 			// Always idle: a typed error after the retries, never an empty success.
 			p.SetFaults(sim.Faults{Idle: 1, IdleRun: 100})
 			_, err := d.Dump(ctx)
-			var de *DumpError
-			if !errors.As(err, &de) || !de.Idle || !errors.Is(err, ErrIdle) || de.Attempts != 4 {
+			var de *dumpError
+			if !errors.As(err, &de) || !de.Idle || !errors.Is(err, errIdle) || de.Attempts != 4 {
 				t.Errorf("Dump always idle = %v", err)
 			}
-			if _, err := d.Observe(ctx); !errors.Is(err, ErrIdle) {
+			if _, err := d.Observe(ctx); !errors.Is(err, errIdle) {
 				t.Errorf("Observe always idle = %v", err)
 			}
 
@@ -358,15 +358,15 @@ func TestFaults(t *testing.T) {
 			}
 			// Dropped connections: never a success.
 			p.SetFaults(sim.Faults{Drop: 1})
-			if err := d.Tap(ctx, 10, 10); !errors.Is(err, ErrConnLost) {
+			if err := d.Tap(ctx, 10, 10); !errors.Is(err, errConnLost) {
 				t.Errorf("Tap dropped = %v, want ErrConnLost", err)
 			}
 			// Through the real adb server a dropped device connection leaves the device
 			// offline until it is connected again: ErrOffline, never a success.
-			if _, err := d.Screenshot(ctx); !errors.Is(err, ErrConnLost) && !errors.Is(err, ErrOffline) {
+			if _, err := d.Screenshot(ctx); !errors.Is(err, errConnLost) && !errors.Is(err, ErrOffline) {
 				t.Errorf("Screenshot dropped = %v, want ErrConnLost or ErrOffline", err)
 			}
-			if _, err := d.Dump(ctx); !errors.Is(err, ErrConnLost) && !errors.Is(err, ErrOffline) {
+			if _, err := d.Dump(ctx); !errors.Is(err, errConnLost) && !errors.Is(err, ErrOffline) {
 				t.Errorf("Dump dropped = %v, want ErrConnLost or ErrOffline", err)
 			}
 
@@ -382,7 +382,7 @@ func TestNonASCII(t *testing.T) {
 		d := faces[0].open(t, p, Config{})
 		openShopSearch(t, d)
 		p.commands()
-		if err := d.TypeText(ctx, "奶茶"); !errors.Is(err, ErrNoADBKeyboard) {
+		if err := d.TypeText(ctx, "奶茶"); !errors.Is(err, errNoADBKeyboard) {
 			t.Errorf("TypeText = %v, want ErrNoADBKeyboard", err)
 		}
 		for _, c := range p.commands() {
@@ -398,13 +398,13 @@ func TestNonASCII(t *testing.T) {
 		p := newPhone(t, sim.Config{})
 		d := faces[0].open(t, p, Config{})
 		// Nothing focused: the home screen has no field, so the text lands nowhere.
-		if err := d.TypeText(ctx, "lost"); !errors.Is(err, ErrTextMismatch) {
+		if err := d.TypeText(ctx, "lost"); !errors.Is(err, errTextMismatch) {
 			t.Errorf("TypeText unfocused = %v, want ErrTextMismatch", err)
 		}
 	})
 	t.Run("refused", func(t *testing.T) {
-		for _, s := range []string{"a\x00b", "\xff", "bell\a", strings.Repeat("x", MaxTextBytes+1)} {
-			if _, err := CheckText(s); !errors.Is(err, ErrTextRefused) {
+		for _, s := range []string{"a\x00b", "\xff", "bell\a", strings.Repeat("x", maxTextBytes+1)} {
+			if _, err := checkText(s); !errors.Is(err, ErrTextRefused) {
 				t.Errorf("CheckText(%q) = %v", abbreviate(s, 20), err)
 			}
 		}

@@ -23,75 +23,75 @@ var (
 	ErrOffline = errors.New("adb: device offline: reconnect it or restart adb on the device")
 	// ErrUnauthorized: the device has not accepted this computer's adb key.
 	ErrUnauthorized = errors.New("adb: device unauthorized: accept the USB debugging prompt on the phone")
-	// ErrConnLost: the connection ended before the command's status marker arrived (device
+	// errConnLost: the connection ended before the command's status marker arrived (device
 	// vanished, connection dropped or output truncated).
-	ErrConnLost = errors.New("adb: connection lost before the command finished")
-	// ErrProtocol: the adb server answered something this package does not understand.
-	ErrProtocol = errors.New("adb: protocol error")
-	// ErrCommandFailed is wrapped by *ExitError: a device command exited with a non-zero
+	errConnLost = errors.New("adb: connection lost before the command finished")
+	// errProtocol: the adb server answered something this package does not understand.
+	errProtocol = errors.New("adb: protocol error")
+	// errCommandFailed is wrapped by *ExitError: a device command exited with a non-zero
 	// status or reported an error.
-	ErrCommandFailed = errors.New("adb: command failed")
-	// ErrDump is wrapped by *DumpError: uiautomator could not dump the UI.
-	ErrDump = errors.New("adb: ui dump failed")
-	// ErrIdle is wrapped by *DumpError when the dumper reported "could not get idle state".
-	ErrIdle = errors.New("adb: screen never idle")
-	// ErrScreenshot: the screenshot is not a valid PNG.
-	ErrScreenshot = errors.New("adb: bad screenshot")
+	errCommandFailed = errors.New("adb: command failed")
+	// errDump is wrapped by *DumpError: uiautomator could not dump the UI.
+	errDump = errors.New("adb: ui dump failed")
+	// errIdle is wrapped by *DumpError when the dumper reported "could not get idle state".
+	errIdle = errors.New("adb: screen never idle")
+	// errScreenshot: the screenshot is not a valid PNG.
+	errScreenshot = errors.New("adb: bad screenshot")
 	// ErrTextRefused: the text cannot be typed safely (invalid UTF-8, NUL or other control
 	// characters, too long).
 	ErrTextRefused = errors.New("adb: text refused")
-	// ErrNoADBKeyboard: the text needs ADB Keyboard, which is not installed.
-	ErrNoADBKeyboard = errors.New("adb: cannot type this text: install ADB Keyboard (com.android.adbkeyboard, https://github.com/senzhk/ADBKeyBoard) on the device")
-	// ErrTextMismatch is wrapped by *TextError: the field does not hold the typed text.
-	ErrTextMismatch = errors.New("adb: typed text not in the field")
-	// ErrDenied: a technician shell command outside the allow-list.
-	ErrDenied = errors.New("adb: shell command denied")
+	// errNoADBKeyboard: the text needs ADB Keyboard, which is not installed.
+	errNoADBKeyboard = errors.New("adb: cannot type this text: install ADB Keyboard (com.android.adbkeyboard, https://github.com/senzhk/ADBKeyBoard) on the device")
+	// errTextMismatch is wrapped by *TextError: the field does not hold the typed text.
+	errTextMismatch = errors.New("adb: typed text not in the field")
+	// errDenied: a technician shell command outside the allow-list.
+	errDenied = errors.New("adb: shell command denied")
 	// ErrUnknownKey: a key name that is neither known nor a key code.
 	ErrUnknownKey = errors.New("adb: unknown key")
 	// ErrNoLauncher: the package has no launcher activity (or is not installed).
 	ErrNoLauncher = errors.New("adb: no launcher activity")
-	// ErrNotSettled: the screen kept changing until the settle bound.
-	ErrNotSettled = errors.New("adb: screen did not settle")
+	// errNotSettled: the screen kept changing until the settle bound.
+	errNotSettled = errors.New("adb: screen did not settle")
 	// ErrBadArgument: an argument out of range (negative coordinate, empty package, …).
 	ErrBadArgument = errors.New("adb: bad argument")
-	// ErrClosed: the Device was closed.
-	ErrClosed = errors.New("adb: device closed")
+	// errClosed: the Device was closed.
+	errClosed = errors.New("adb: device closed")
 )
 
-// ExitError is a device command that failed: non-zero exit status, or an error message
+// exitError is a device command that failed: non-zero exit status, or an error message
 // from a command that exits 0 anyway.
-type ExitError struct {
+type exitError struct {
 	Serial  string
 	Command string // the command line as sent (without the status marker)
 	Status  int
 	Output  string // combined output, trimmed to a few hundred bytes
 }
 
-func (e *ExitError) Error() string {
+func (e *exitError) Error() string {
 	return fmt.Sprintf("adb %s: %q exited with status %d: %s", e.Serial, abbreviate(e.Command, 80), e.Status, abbreviate(strings.TrimSpace(e.Output), 300))
 }
 
 // Unwrap returns ErrCommandFailed.
-func (e *ExitError) Unwrap() error { return ErrCommandFailed }
+func (e *exitError) Unwrap() error { return errCommandFailed }
 
-// DumpError is a UI dump that failed after its retries.
-type DumpError struct {
+// dumpError is a UI dump that failed after its retries.
+type dumpError struct {
 	Serial   string
 	Attempts int
 	Message  string // the dumper's message, e.g. "ERROR: could not get idle state."
 	Idle     bool   // the idle-state error
 }
 
-func (e *DumpError) Error() string {
+func (e *dumpError) Error() string {
 	return fmt.Sprintf("adb %s: ui dump failed after %d attempts: %s", e.Serial, e.Attempts, abbreviate(e.Message, 200))
 }
 
 // Unwrap returns ErrDump, and ErrIdle for the idle-state error.
-func (e *DumpError) Unwrap() []error {
+func (e *dumpError) Unwrap() []error {
 	if e.Idle {
-		return []error{ErrDump, ErrIdle}
+		return []error{errDump, errIdle}
 	}
-	return []error{ErrDump}
+	return []error{errDump}
 }
 
 // TextError reports that the focused field does not hold the typed text.
@@ -110,7 +110,7 @@ func (e *TextError) Error() string {
 }
 
 // Unwrap returns ErrTextMismatch.
-func (e *TextError) Unwrap() error { return ErrTextMismatch }
+func (e *TextError) Unwrap() error { return errTextMismatch }
 
 func abbreviate(s string, n int) string {
 	if len(s) <= n {

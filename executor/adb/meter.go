@@ -7,32 +7,32 @@ import (
 	"time"
 )
 
-// DeviceTime is how long the device kept its caller waiting: Busy is the time at least one
+// deviceTime is how long the device kept its caller waiting: Busy is the time at least one
 // call was in flight (concurrent calls count once); Ops splits the calls by operation
 // (concurrent ones each count their own time, so Ops may add up to more than Busy).
-type DeviceTime struct {
+type deviceTime struct {
 	Busy time.Duration
-	Ops  map[string]OpTime
+	Ops  map[string]opTime
 }
 
-// OpTime is the calls of one operation: how many and their summed duration.
-type OpTime struct {
+// opTime is the calls of one operation: how many and their summed duration.
+type opTime struct {
 	Calls int
 	Time  time.Duration
 }
 
 // Operations the meter names.
 const (
-	OpSettle     = "settle"     // Settle, with the dumps or source it ran
-	OpDump       = "dump"       // uiautomator dump
+	opSettle     = "settle"     // Settle, with the dumps or source it ran
+	opDump       = "dump"       // uiautomator dump
 	OpSource     = "source"     // the resident server's page source
-	OpScreenshot = "screenshot" // screencap, or the server's screenshot
-	OpKeyboard   = "keyboard"   // dumpsys input_method, or the server's answer
-	OpForeground = "foreground" // dumpsys activity/window
-	OpInput      = "input"      // input tap|swipe|keyevent|text, ADB Keyboard
-	OpLaunch     = "launch"     // am start, monkey
-	OpServer     = "ui-server"  // the server's probe, start and session
-	OpShell      = "shell"      // anything else
+	opScreenshot = "screenshot" // screencap, or the server's screenshot
+	opKeyboard   = "keyboard"   // dumpsys input_method, or the server's answer
+	opForeground = "foreground" // dumpsys activity/window
+	opInput      = "input"      // input tap|swipe|keyevent|text, ADB Keyboard
+	opLaunch     = "launch"     // am start, monkey
+	opServer     = "ui-server"  // the server's probe, start and session
+	opShell      = "shell"      // anything else
 )
 
 // meter accumulates DeviceTime.
@@ -41,7 +41,7 @@ type meter struct {
 	inflight int
 	since    time.Time
 	busy     time.Duration
-	ops      map[string]OpTime
+	ops      map[string]opTime
 }
 
 // meterKey marks a context whose calls are metered by an enclosing operation (Settle).
@@ -70,7 +70,7 @@ func (d *Device) begin(ctx context.Context, op string) func() {
 			m.busy += end.Sub(m.since)
 		}
 		if m.ops == nil {
-			m.ops = map[string]OpTime{}
+			m.ops = map[string]opTime{}
 		}
 		o := m.ops[op]
 		o.Calls++
@@ -79,13 +79,13 @@ func (d *Device) begin(ctx context.Context, op string) func() {
 	}
 }
 
-// DeviceTime returns the device time metered since the device was opened (or the last
+// deviceTime returns the device time metered since the device was opened (or the last
 // ResetDeviceTime); a call still in flight counts up to now.
-func (d *Device) DeviceTime() DeviceTime {
+func (d *Device) DeviceTime() deviceTime {
 	m := &d.meter
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	t := DeviceTime{Busy: m.busy, Ops: make(map[string]OpTime, len(m.ops))}
+	t := deviceTime{Busy: m.busy, Ops: make(map[string]opTime, len(m.ops))}
 	if m.inflight > 0 {
 		t.Busy += time.Since(m.since)
 	}
@@ -111,21 +111,21 @@ func shellOp(cmdline string) string {
 	s := strings.TrimSpace(cmdline)
 	switch {
 	case strings.Contains(s, "uiautomator dump"):
-		return OpDump
+		return opDump
 	case strings.HasPrefix(s, "screencap"):
-		return OpScreenshot
+		return opScreenshot
 	case strings.Contains(s, "dumpsys input_method"):
-		return OpKeyboard
+		return opKeyboard
 	case strings.HasPrefix(s, "dumpsys activity") || strings.HasPrefix(s, "dumpsys window"):
-		return OpForeground
+		return opForeground
 	case strings.HasPrefix(s, "input ") || strings.Contains(s, "ADB_INPUT"):
-		return OpInput
+		return opInput
 	case strings.HasPrefix(s, "am start") || strings.HasPrefix(s, "monkey"):
-		return OpLaunch
+		return opLaunch
 	case strings.Contains(s, UIServerPackage):
-		return OpServer
+		return opServer
 	}
-	return OpShell
+	return opShell
 }
 
 // serverOp names the operation of a request to the resident server.
@@ -134,11 +134,11 @@ func serverOp(path string) string {
 	case strings.HasSuffix(path, "/source"):
 		return OpSource
 	case strings.HasSuffix(path, "/screenshot"):
-		return OpScreenshot
+		return opScreenshot
 	case strings.HasSuffix(path, "/is_keyboard_shown"):
-		return OpKeyboard
+		return opKeyboard
 	case strings.HasSuffix(path, "/click") || strings.HasSuffix(path, "/press_keycode"):
-		return OpInput
+		return opInput
 	}
-	return OpServer
+	return opServer
 }

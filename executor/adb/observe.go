@@ -15,8 +15,8 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// Observation is one look at the screen: the UI dump and the screenshot taken together.
-type Observation struct {
+// observation is one look at the screen: the UI dump and the screenshot taken together.
+type observation struct {
 	XML []byte // uiautomator dump, the trailer stripped
 	PNG []byte // screencap -p, validated
 	// Secure is set when the screenshot is an all-black frame (FLAG_SECURE windows, DRM):
@@ -53,7 +53,7 @@ func (d *Device) dumpFresh(ctx context.Context) ([]byte, error) {
 		}
 		return xml, nil
 	}
-	var last *DumpError
+	var last *dumpError
 	backoff := d.cfg.DumpBackoff
 	for attempt := 1; attempt <= d.cfg.DumpAttempts; attempt++ {
 		xml, msg, err := d.dumpOnce(ctx)
@@ -63,7 +63,7 @@ func (d *Device) dumpFresh(ctx context.Context) ([]byte, error) {
 		if msg == "" {
 			return xml, nil
 		}
-		last = &DumpError{Serial: d.serial, Attempts: attempt, Message: msg, Idle: strings.Contains(msg, "idle state")}
+		last = &dumpError{Serial: d.serial, Attempts: attempt, Message: msg, Idle: strings.Contains(msg, "idle state")}
 		d.log.Debug("adb: ui dump failed", slog.Int(keyAttempt, attempt), slog.String(keyErr, msg))
 		if attempt == d.cfg.DumpAttempts {
 			break
@@ -152,7 +152,7 @@ func (d *Device) screenshot(ctx context.Context) ([]byte, bool, error) {
 		return nil, false, fmt.Errorf("adb screenshot: %w", err)
 	}
 	if r.status != 0 {
-		return nil, false, fmt.Errorf("adb screenshot: %w", &ExitError{Serial: d.serial, Command: "screencap -p", Status: r.status, Output: abbreviate(string(r.out), 200)})
+		return nil, false, fmt.Errorf("adb screenshot: %w", &exitError{Serial: d.serial, Command: "screencap -p", Status: r.status, Output: abbreviate(string(r.out), 200)})
 	}
 	secure, err := checkPNG(r.out)
 	if err != nil {
@@ -167,24 +167,24 @@ var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 // frame compresses to almost nothing, so only small files are decoded in full.
 func checkPNG(b []byte) (black bool, err error) {
 	if !bytes.HasPrefix(b, pngMagic) {
-		return false, fmt.Errorf("%w: not a PNG (%d bytes, starts %q)", ErrScreenshot, len(b), abbreviate(string(b[:min(len(b), 40)]), 40))
+		return false, fmt.Errorf("%w: not a PNG (%d bytes, starts %q)", errScreenshot, len(b), abbreviate(string(b[:min(len(b), 40)]), 40))
 	}
 	if !bytes.Contains(b[max(0, len(b)-16):], []byte("IEND")) {
-		return false, fmt.Errorf("%w: truncated PNG (%d bytes, no IEND)", ErrScreenshot, len(b))
+		return false, fmt.Errorf("%w: truncated PNG (%d bytes, no IEND)", errScreenshot, len(b))
 	}
 	cfg, err := png.DecodeConfig(bytes.NewReader(b))
 	if err != nil {
-		return false, fmt.Errorf("%w: %v", ErrScreenshot, err)
+		return false, fmt.Errorf("%w: %v", errScreenshot, err)
 	}
 	if cfg.Width == 0 || cfg.Height == 0 {
-		return false, fmt.Errorf("%w: empty image", ErrScreenshot)
+		return false, fmt.Errorf("%w: empty image", errScreenshot)
 	}
 	if len(b) > cfg.Width*cfg.Height/64+4096 {
 		return false, nil
 	}
 	img, err := png.Decode(bytes.NewReader(b))
 	if err != nil {
-		return false, fmt.Errorf("%w: %v", ErrScreenshot, err)
+		return false, fmt.Errorf("%w: %v", errScreenshot, err)
 	}
 	return allBlack(img), nil
 }
@@ -203,8 +203,8 @@ func allBlack(img image.Image) bool {
 }
 
 // Observe takes the dump and the screenshot concurrently.
-func (d *Device) Observe(ctx context.Context) (Observation, error) {
-	var o Observation
+func (d *Device) Observe(ctx context.Context) (observation, error) {
+	var o observation
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		x, err := d.Dump(gctx)
@@ -217,27 +217,27 @@ func (d *Device) Observe(ctx context.Context) (Observation, error) {
 		return err
 	})
 	if err := g.Wait(); err != nil {
-		return Observation{}, fmt.Errorf("adb observe: %w", err)
+		return observation{}, fmt.Errorf("adb observe: %w", err)
 	}
 	return o, nil
 }
 
 // ObserveSequential is Observe one call after the other (for comparison and for devices
 // that cannot take two commands at once).
-func (d *Device) ObserveSequential(ctx context.Context) (Observation, error) {
+func (d *Device) ObserveSequential(ctx context.Context) (observation, error) {
 	x, err := d.Dump(ctx)
 	if err != nil {
-		return Observation{}, fmt.Errorf("adb observe: %w", err)
+		return observation{}, fmt.Errorf("adb observe: %w", err)
 	}
 	p, secure, err := d.screenshot(ctx)
 	if err != nil {
-		return Observation{}, fmt.Errorf("adb observe: %w", err)
+		return observation{}, fmt.Errorf("adb observe: %w", err)
 	}
-	return Observation{XML: x, PNG: p, Secure: secure}, nil
+	return observation{XML: x, PNG: p, Secure: secure}, nil
 }
 
-// ScreenInfo is the display's geometry.
-type ScreenInfo struct {
+// screenInfo is the display's geometry.
+type screenInfo struct {
 	Width, Height int // current (override) size in pixels, portrait as reported by wm
 	Density       int // current (override) density in dpi
 	// Rotation is 0..3 (quarter turns); Landscape is set for 1 and 3.
@@ -255,16 +255,16 @@ const sectionMark = ":fairy-section:"
 
 // Screen returns size, density and orientation in one round trip (wm size, wm density and
 // dumpsys window displays / input for the rotation).
-func (d *Device) Screen(ctx context.Context) (ScreenInfo, error) {
+func (d *Device) Screen(ctx context.Context) (screenInfo, error) {
 	out, err := d.sh(ctx, "wm size; echo "+sectionMark+"; wm density; echo "+sectionMark+"; dumpsys window displays; dumpsys input", true)
 	if err != nil {
-		return ScreenInfo{}, fmt.Errorf("adb screen info: %w", err)
+		return screenInfo{}, fmt.Errorf("adb screen info: %w", err)
 	}
 	return parseScreenInfo(out)
 }
 
-func parseScreenInfo(out string) (ScreenInfo, error) {
-	var si ScreenInfo
+func parseScreenInfo(out string) (screenInfo, error) {
+	var si screenInfo
 	parts := strings.SplitN(out, sectionMark, 3)
 	for _, m := range sizeRE.FindAllStringSubmatch(parts[0], -1) {
 		si.Width, _ = strconv.Atoi(m[2])
@@ -285,14 +285,14 @@ func parseScreenInfo(out string) (ScreenInfo, error) {
 		}
 	}
 	if si.Width == 0 || si.Height == 0 {
-		return si, fmt.Errorf("adb screen info: %w: no size in %q", ErrProtocol, abbreviate(out, 120))
+		return si, fmt.Errorf("adb screen info: %w: no size in %q", errProtocol, abbreviate(out, 120))
 	}
 	si.Landscape = si.Rotation%2 == 1
 	return si, nil
 }
 
-// RotationFromDump reads the rotation attribute of a dump's <hierarchy> element (0..3).
-func RotationFromDump(xml []byte) int {
+// rotationFromDump reads the rotation attribute of a dump's <hierarchy> element (0..3).
+func rotationFromDump(xml []byte) int {
 	m := regexp.MustCompile(`<hierarchy[^>]*\srotation="(\d)"`).FindSubmatch(xml)
 	if m == nil {
 		return 0
@@ -318,16 +318,16 @@ func (d *Device) Foreground(ctx context.Context) (pkg, activity string, err erro
 	if err != nil {
 		return "", "", fmt.Errorf("adb foreground: %w", err)
 	}
-	pkg, activity, ok := ParseForeground(out)
+	pkg, activity, ok := parseForeground(out)
 	if !ok {
-		return "", "", fmt.Errorf("adb foreground: %w: no resumed activity or focused window in dumpsys output", ErrProtocol)
+		return "", "", fmt.Errorf("adb foreground: %w: no resumed activity or focused window in dumpsys output", errProtocol)
 	}
 	return pkg, activity, nil
 }
 
-// ParseForeground finds the foreground package and activity in dumpsys activity or
+// parseForeground finds the foreground package and activity in dumpsys activity or
 // dumpsys window output of any Android version (UTF-16 and CRLF output tolerated).
-func ParseForeground(out string) (pkg, activity string, ok bool) {
+func parseForeground(out string) (pkg, activity string, ok bool) {
 	out = normalizeText(out)
 	if m := resumedRE.FindStringSubmatch(out); m != nil {
 		return m[1], fullActivity(m[1], m[2]), true
@@ -382,7 +382,7 @@ func (d *Device) KeyboardShown(ctx context.Context) (bool, error) {
 	}
 	m := inputShownRE.FindStringSubmatch(out)
 	if m == nil {
-		return false, fmt.Errorf("adb keyboard shown: %w: no mInputShown in dumpsys input_method", ErrProtocol)
+		return false, fmt.Errorf("adb keyboard shown: %w: no mInputShown in dumpsys input_method", errProtocol)
 	}
 	return m[1] == "true", nil
 }

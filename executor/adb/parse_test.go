@@ -38,11 +38,11 @@ func TestParseDevices(t *testing.T) {
 		{"adb-devices-l-nexus7-2015-trailing-space.txt", []DeviceInfo{{Serial: "0a388e93", State: "device", USB: "1-1", Product: "razor", Model: "Nexus_7", Device: "flo"}}},
 	}
 	for _, tt := range tests {
-		if got := ParseDevices(readCorpus(t, tt.file)); !reflect.DeepEqual(got, tt.want) {
+		if got := parseDevices(readCorpus(t, tt.file)); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", tt.file, got, tt.want)
 		}
 	}
-	got := ParseDevices("abc\tno permissions (user in plugdev group); see [http://developer.android.com/tools/device.html]\nxyz unauthorized transport_id:3\n")
+	got := parseDevices("abc\tno permissions (user in plugdev group); see [http://developer.android.com/tools/device.html]\nxyz unauthorized transport_id:3\n")
 	if len(got) != 2 || got[0].State != "no permissions (user in plugdev group); see [http://developer.android.com/tools/device.html]" || got[1].State != "unauthorized" || got[1].TransportID != "3" {
 		t.Errorf("states: %+v", got)
 	}
@@ -59,7 +59,7 @@ func TestParseForeground(t *testing.T) {
 		{"dumpsys-window-windows-vivo-utf16le-crlf.txt", "", ""},
 	}
 	for _, tt := range tests {
-		pkg, act, ok := ParseForeground(readCorpus(t, tt.file))
+		pkg, act, ok := parseForeground(readCorpus(t, tt.file))
 		if tt.pkg == "" {
 			if !ok || pkg == "" || act == "" {
 				t.Errorf("%s: nothing found", tt.file)
@@ -70,7 +70,7 @@ func TestParseForeground(t *testing.T) {
 			t.Errorf("%s: %q %q %v, want %q %q", tt.file, pkg, act, ok, tt.pkg, tt.act)
 		}
 	}
-	if _, _, ok := ParseForeground(readCorpus(t, "dumpsys-activity-pkg-not-running-error.txt")); ok {
+	if _, _, ok := parseForeground(readCorpus(t, "dumpsys-activity-pkg-not-running-error.txt")); ok {
 		t.Errorf("error text parsed as a foreground")
 	}
 }
@@ -78,7 +78,7 @@ func TestParseForeground(t *testing.T) {
 func TestParseScreenInfo(t *testing.T) {
 	out := readCorpus(t, "wm-size-with-override.txt") + sectionMark + readCorpus(t, "wm-density-with-override.txt") + sectionMark + "  mCurrentRotation=ROTATION_90\n"
 	si, err := parseScreenInfo(out)
-	if err != nil || si != (ScreenInfo{Width: 480, Height: 1024, Density: 160, Rotation: 1, Landscape: true}) {
+	if err != nil || si != (screenInfo{Width: 480, Height: 1024, Density: 160, Rotation: 1, Landscape: true}) {
 		t.Errorf("parseScreenInfo = %+v, %v", si, err)
 	}
 	if _, err := parseScreenInfo("garbage"); err == nil {
@@ -162,11 +162,11 @@ func TestInputTextArgs(t *testing.T) {
 }
 
 func TestQuoteAndKeys(t *testing.T) {
-	if got := Join("input", "text", "it's $(x)"); got != `input text 'it'\''s $(x)'` {
+	if got := join("input", "text", "it's $(x)"); got != `input text 'it'\''s $(x)'` {
 		t.Errorf("Join = %s", got)
 	}
 	for k, want := range map[string]string{"back": "4", "ENTER": "66", "KEYCODE_home": "KEYCODE_HOME", "187": "187"} {
-		if got, err := KeyCode(k); err != nil || got != want {
+		if got, err := keyCode(k); err != nil || got != want {
 			t.Errorf("KeyCode(%q) = %q, %v", k, got, err)
 		}
 	}
@@ -175,7 +175,7 @@ func TestQuoteAndKeys(t *testing.T) {
 		t.Errorf("KeyNames = %v", names)
 	}
 	for _, k := range names {
-		if _, err := KeyCode(k); err != nil {
+		if _, err := keyCode(k); err != nil {
 			t.Errorf("KeyNames lists %q, which KeyCode refuses: %v", k, err)
 		}
 	}

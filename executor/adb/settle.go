@@ -19,7 +19,7 @@ import (
 // screen has sent no accessibility event for 500 ms (UiDevice.waitForIdle), within the
 // waitForIdleTimeout the device set to SettleTimeout — an event, not a poll.
 func (d *Device) Settle(ctx context.Context) error {
-	defer d.begin(ctx, OpSettle)()
+	defer d.begin(ctx, opSettle)()
 	ctx = context.WithValue(ctx, meterKey{}, true)
 	d.dropSettled()
 	if client, _, up := d.uiReady(ctx); up && client != nil {
@@ -36,7 +36,7 @@ func (d *Device) Settle(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return fmt.Errorf("adb settle: %w", ctx.Err())
 			}
-			return fmt.Errorf("adb settle: %w within %s: %w", ErrNotSettled, d.cfg.SettleTimeout, err)
+			return fmt.Errorf("adb settle: %w within %s: %w", errNotSettled, d.cfg.SettleTimeout, err)
 		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, d.cfg.SettleTimeout)
@@ -67,7 +67,7 @@ func (d *Device) Settle(ctx context.Context) error {
 	if err := context.Cause(ctx); err != nil && ctx.Err() != context.DeadlineExceeded {
 		return fmt.Errorf("adb settle: %w", err)
 	}
-	return fmt.Errorf("adb settle: %w within %s", ErrNotSettled, d.cfg.SettleTimeout)
+	return fmt.Errorf("adb settle: %w within %s", errNotSettled, d.cfg.SettleTimeout)
 }
 
 // settledDump is the dump that ended a Settle: what it holds, the change count when the

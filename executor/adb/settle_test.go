@@ -186,7 +186,7 @@ func BenchmarkStepDumps(b *testing.B) {
 					b.Fatal(err)
 				}
 				// As the executor does, a screen that did not settle in time is perceived anyway.
-				if err := d.Settle(ctx); err != nil && !errors.Is(err, ErrNotSettled) {
+				if err := d.Settle(ctx); err != nil && !errors.Is(err, errNotSettled) {
 					b.Fatal(err)
 				} else if err != nil {
 					unsettled++

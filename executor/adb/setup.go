@@ -42,8 +42,8 @@ func (d *Device) InstallUIServer(ctx context.Context, apks []string) error {
 		if err != nil {
 			return fmt.Errorf("adb install ui server: push %s: %w", apk, err)
 		}
-		out, err := d.sh(ctx, "pm install -r -t -g "+Quote(remote), false)
-		_, _ = d.sh(ctx, "rm -f "+Quote(remote), false)
+		out, err := d.sh(ctx, "pm install -r -t -g "+quote(remote), false)
+		_, _ = d.sh(ctx, "rm -f "+quote(remote), false)
 		if err != nil || !strings.Contains(out, "Success") {
 			return fmt.Errorf("adb install ui server: pm install %s: %s%w", apk, abbreviate(strings.TrimSpace(out), 200), errSuffix(err))
 		}
@@ -65,7 +65,7 @@ func errSuffix(err error) error {
 // an error says why the device would read the screen the classic way.
 func (d *Device) UIServerUp(ctx context.Context) error {
 	if d.cfg.NoUIServer {
-		return fmt.Errorf("%w: switched off", ErrUIServer)
+		return fmt.Errorf("%w: switched off", errUIServer)
 	}
 	d.ui.mu.Lock()
 	defer d.ui.mu.Unlock()
@@ -101,11 +101,11 @@ func (d *Device) ForwardUIServer(ctx context.Context) (int, error) {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return port, fmt.Errorf("%w: /status through tcp:%d: %v", ErrUIServer, port, err)
+		return port, fmt.Errorf("%w: /status through tcp:%d: %v", errUIServer, port, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return port, fmt.Errorf("%w: /status through tcp:%d: %s", ErrUIServer, port, resp.Status)
+		return port, fmt.Errorf("%w: /status through tcp:%d: %s", errUIServer, port, resp.Status)
 	}
 	return port, nil
 }

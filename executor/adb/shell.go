@@ -14,20 +14,20 @@ import (
 // follows, so output (screen text, file content) cannot forge it.
 const markerPrefix = "#fairy-status:"
 
-// Quote returns s as one word for the device shell (mksh): single-quoted, with each ' as
+// quote returns s as one word for the device shell (mksh): single-quoted, with each ' as
 // '\”. Every byte of s reaches the command as given.
-func Quote(s string) string {
+func quote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/:=@+%") == "" {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// Join quotes each argument and joins them into a command line.
-func Join(args ...string) string {
+// join quotes each argument and joins them into a command line.
+func join(args ...string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		q[i] = Quote(a)
+		q[i] = quote(a)
 	}
 	return strings.Join(q, " ")
 }
@@ -45,7 +45,7 @@ type result struct {
 // once after a lost connection.
 func (d *Device) run(ctx context.Context, kind, cmdline string, idempotent bool) (result, error) {
 	if d.isClosed() {
-		return result{}, ErrClosed
+		return result{}, errClosed
 	}
 	defer d.begin(ctx, shellOp(cmdline))()
 	ctx, cancel := d.callCtx(ctx)
@@ -66,7 +66,7 @@ func (d *Device) run(ctx context.Context, kind, cmdline string, idempotent bool)
 		if err == nil {
 			return r, nil
 		}
-		if ctx.Err() != nil || !errors.Is(err, ErrConnLost) || i+1 == attempts {
+		if ctx.Err() != nil || !errors.Is(err, errConnLost) || i+1 == attempts {
 			// No retry follows: a non-idempotent command line (typed text among them) is
 			// not logged.
 			break
@@ -79,19 +79,19 @@ func (d *Device) run(ctx context.Context, kind, cmdline string, idempotent bool)
 func (d *Device) runOnce(ctx context.Context, kind, cmdline string) (result, error) {
 	marker := markerPrefix + d.cfg.Nonce() + ":"
 	// A newline (not ";") so a trailing comment or "&" in cmdline cannot swallow the echo.
-	line := cmdline + "\necho " + Quote(marker) + "$?"
+	line := cmdline + "\necho " + quote(marker) + "$?"
 	out, err := deviceService(ctx, d.addr, d.cfg.DialTimeout, d.serial, kind+":"+line)
 	if err != nil {
 		return result{}, fmt.Errorf("adb %s %q: %w", d.serial, abbreviate(cmdline, 60), err)
 	}
 	i := bytes.LastIndex(out, []byte(marker))
 	if i < 0 {
-		return result{}, fmt.Errorf("adb %s %q: %w (no status after %d bytes of output)", d.serial, abbreviate(cmdline, 60), ErrConnLost, len(out))
+		return result{}, fmt.Errorf("adb %s %q: %w (no status after %d bytes of output)", d.serial, abbreviate(cmdline, 60), errConnLost, len(out))
 	}
 	tail := strings.TrimRight(string(out[i+len(marker):]), "\r\n")
 	status, perr := strconv.Atoi(tail)
 	if perr != nil {
-		return result{}, fmt.Errorf("adb %s %q: %w: status %q", d.serial, abbreviate(cmdline, 60), ErrProtocol, tail)
+		return result{}, fmt.Errorf("adb %s %q: %w: status %q", d.serial, abbreviate(cmdline, 60), errProtocol, tail)
 	}
 	return result{out: out[:i], status: status}, nil
 }
@@ -109,14 +109,14 @@ func (d *Device) sh(ctx context.Context, cmdline string, idempotent bool) (strin
 		return "", err
 	}
 	if r.status != 0 {
-		return string(r.out), &ExitError{Serial: d.serial, Command: cmdline, Status: r.status, Output: string(r.out)}
+		return string(r.out), &exitError{Serial: d.serial, Command: cmdline, Status: r.status, Output: string(r.out)}
 	}
 	return string(r.out), nil
 }
 
 // shArgs quotes args into one command line and runs it.
 func (d *Device) shArgs(ctx context.Context, idempotent bool, args ...string) (string, error) {
-	return d.sh(ctx, Join(args...), idempotent)
+	return d.sh(ctx, join(args...), idempotent)
 }
 
 // RawShell runs a command line as given (no allow-list) and returns its output and exit
@@ -134,10 +134,10 @@ func (d *Device) RawShell(ctx context.Context, cmdline string) (string, int, err
 func (d *Device) Shell(ctx context.Context, cmd string) (string, error) {
 	words, err := splitWords(cmd)
 	if err != nil {
-		return "", fmt.Errorf("adb shell %q: %w: %v", abbreviate(cmd, 60), ErrDenied, err)
+		return "", fmt.Errorf("adb shell %q: %w: %v", abbreviate(cmd, 60), errDenied, err)
 	}
 	if !allowed(d.cfg.ShellAllow, words) {
-		return "", fmt.Errorf("adb shell %q: %w: not in the allow-list (%s)", abbreviate(cmd, 60), ErrDenied, strings.Join(d.cfg.ShellAllow, "; "))
+		return "", fmt.Errorf("adb shell %q: %w: not in the allow-list (%s)", abbreviate(cmd, 60), errDenied, strings.Join(d.cfg.ShellAllow, "; "))
 	}
 	out, err := d.shArgs(ctx, false, words...)
 	if err != nil {

@@ -13,30 +13,30 @@ import (
 	"github.com/fairy-go/fairy/perception"
 )
 
-// ADBKeyboardIME is ADB Keyboard's input method id.
-const ADBKeyboardIME = "com.android.adbkeyboard/.AdbIME"
+// adbKeyboardIME is ADB Keyboard's input method id.
+const adbKeyboardIME = "com.android.adbkeyboard/.AdbIME"
 
-// MaxTextBytes bounds one TypeText call (the broadcast travels on a command line).
-const MaxTextBytes = 8 << 10
+// maxTextBytes bounds one TypeText call (the broadcast travels on a command line).
+const maxTextBytes = 8 << 10
 
-// TextMethod is how a text gets typed.
-type TextMethod int
+// textMethod is how a text gets typed.
+type textMethod int
 
 // Text methods.
 const (
-	// ViaInput types with `input text` (printable ASCII only).
-	ViaInput TextMethod = iota + 1
-	// ViaADBKeyboard types with ADB Keyboard's ADB_INPUT_B64 broadcast.
-	ViaADBKeyboard
+	// viaInput types with `input text` (printable ASCII only).
+	viaInput textMethod = iota + 1
+	// viaADBKeyboard types with ADB Keyboard's ADB_INPUT_B64 broadcast.
+	viaADBKeyboard
 )
 
-// CheckText tells how text would be typed, or why it is refused (ErrTextRefused): invalid
+// checkText tells how text would be typed, or why it is refused (ErrTextRefused): invalid
 // UTF-8, NUL and control characters other than newline and tab, or more than
-// MaxTextBytes. Printable ASCII goes through `input text`; anything else (Unicode,
+// maxTextBytes. Printable ASCII goes through `input text`; anything else (Unicode,
 // newline, tab) needs ADB Keyboard.
-func CheckText(text string) (TextMethod, error) {
-	if len(text) > MaxTextBytes {
-		return 0, fmt.Errorf("%w: %d bytes, at most %d in one call", ErrTextRefused, len(text), MaxTextBytes)
+func checkText(text string) (textMethod, error) {
+	if len(text) > maxTextBytes {
+		return 0, fmt.Errorf("%w: %d bytes, at most %d in one call", ErrTextRefused, len(text), maxTextBytes)
 	}
 	if !utf8.ValidString(text) {
 		return 0, fmt.Errorf("%w: not valid UTF-8", ErrTextRefused)
@@ -54,9 +54,9 @@ func CheckText(text string) (TextMethod, error) {
 		}
 	}
 	if ascii {
-		return ViaInput, nil
+		return viaInput, nil
 	}
-	return ViaADBKeyboard, nil
+	return viaADBKeyboard, nil
 }
 
 // inputTextArgs splits printable ASCII text into `input text` arguments. `input text`
@@ -93,12 +93,12 @@ func (d *Device) TypeText(ctx context.Context, text string) error {
 	if text == "" {
 		return nil
 	}
-	method, err := CheckText(text)
+	method, err := checkText(text)
 	if err != nil {
 		return fmt.Errorf("adb type text: %w", err)
 	}
 	switch method {
-	case ViaInput:
+	case viaInput:
 		err = d.typeInput(ctx, text)
 	default:
 		err = d.typeADBKeyboard(ctx, text)
@@ -115,7 +115,7 @@ func (d *Device) TypeText(ctx context.Context, text string) error {
 func (d *Device) typeInput(ctx context.Context, text string) error {
 	var cmds []string
 	for _, p := range inputTextArgs(text) {
-		cmds = append(cmds, Join("input", "text", p))
+		cmds = append(cmds, join("input", "text", p))
 	}
 	// One round trip; && stops at the first failure.
 	out, err := d.sh(ctx, strings.Join(cmds, " && "), false)
@@ -123,21 +123,21 @@ func (d *Device) typeInput(ctx context.Context, text string) error {
 		return err
 	}
 	if strings.Contains(out, "Exception") || strings.Contains(out, "Error:") {
-		return &ExitError{Serial: d.serial, Command: "input text", Output: out}
+		return &exitError{Serial: d.serial, Command: "input text", Output: out}
 	}
 	return nil
 }
 
-// IME is the input-method state relevant to typing.
-type IME struct {
+// ime is the input-method state relevant to typing.
+type ime struct {
 	Current   string   // default_input_method
 	Installed []string // every installed IME id (ime list -a -s)
 }
 
 // HasADBKeyboard reports whether ADB Keyboard is installed.
-func (i IME) HasADBKeyboard() bool {
+func (i ime) HasADBKeyboard() bool {
 	for _, id := range i.Installed {
-		if id == ADBKeyboardIME {
+		if id == adbKeyboardIME {
 			return true
 		}
 	}
@@ -145,13 +145,13 @@ func (i IME) HasADBKeyboard() bool {
 }
 
 // InputMethods reads the current and installed input methods in one round trip.
-func (d *Device) InputMethods(ctx context.Context) (IME, error) {
+func (d *Device) InputMethods(ctx context.Context) (ime, error) {
 	out, err := d.sh(ctx, "settings get secure default_input_method; echo "+sectionMark+"; ime list -a -s", true)
 	if err != nil {
-		return IME{}, fmt.Errorf("adb input methods: %w", err)
+		return ime{}, fmt.Errorf("adb input methods: %w", err)
 	}
 	cur, list, _ := strings.Cut(out, sectionMark)
-	ime := IME{Current: strings.TrimSpace(cur)}
+	ime := ime{Current: strings.TrimSpace(cur)}
 	if ime.Current == "null" {
 		ime.Current = ""
 	}
@@ -169,13 +169,13 @@ func (d *Device) typeADBKeyboard(ctx context.Context, text string) (err error) {
 		return err
 	}
 	if !ime.HasADBKeyboard() {
-		return ErrNoADBKeyboard
+		return errNoADBKeyboard
 	}
-	if ime.Current != ADBKeyboardIME {
-		if _, err := d.shArgs(ctx, false, "ime", "enable", ADBKeyboardIME); err != nil {
+	if ime.Current != adbKeyboardIME {
+		if _, err := d.shArgs(ctx, false, "ime", "enable", adbKeyboardIME); err != nil {
 			return fmt.Errorf("enable ADB Keyboard: %w", err)
 		}
-		if _, err := d.shArgs(ctx, false, "ime", "set", ADBKeyboardIME); err != nil {
+		if _, err := d.shArgs(ctx, false, "ime", "set", adbKeyboardIME); err != nil {
 			return fmt.Errorf("switch to ADB Keyboard: %w", err)
 		}
 		if ime.Current != "" {
@@ -197,7 +197,7 @@ func (d *Device) typeADBKeyboard(ctx context.Context, text string) (err error) {
 		return fmt.Errorf("ADB Keyboard broadcast: %w", err)
 	}
 	if !strings.Contains(out, "Broadcast completed") {
-		return &ExitError{Serial: d.serial, Command: "am broadcast -a ADB_INPUT_B64", Output: out}
+		return &exitError{Serial: d.serial, Command: "am broadcast -a ADB_INPUT_B64", Output: out}
 	}
 	return nil
 }

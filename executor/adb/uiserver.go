@@ -27,12 +27,12 @@ const (
 	UIServerPort        = 6790
 	UIServerPackage     = "io.appium.uiautomator2.server"
 	UIServerTestPackage = "io.appium.uiautomator2.server.test"
-	// UIServerRunner is the instrumentation that runs the server.
-	UIServerRunner = UIServerTestPackage + "/androidx.test.runner.AndroidJUnitRunner"
+	// uiServerRunner is the instrumentation that runs the server.
+	uiServerRunner = UIServerTestPackage + "/androidx.test.runner.AndroidJUnitRunner"
 )
 
-// ErrUIServer means the resident UI server did not answer as it should.
-var ErrUIServer = errors.New("adb: resident UI server")
+// errUIServer means the resident UI server did not answer as it should.
+var errUIServer = errors.New("adb: resident UI server")
 
 // uiServerState is where the device stands with its resident server.
 type uiServerState int
@@ -112,7 +112,7 @@ func (d *Device) uiConnectLocked(ctx context.Context) error {
 		deadline := time.Now().Add(d.cfg.UIServerStart)
 		for !d.uiStatus(ctx) {
 			if time.Now().After(deadline) {
-				return fmt.Errorf("%w: not up %s after am instrument", ErrUIServer, d.cfg.UIServerStart)
+				return fmt.Errorf("%w: not up %s after am instrument", errUIServer, d.cfg.UIServerStart)
 			}
 			if err := d.cfg.Sleep(ctx, 100*time.Millisecond); err != nil {
 				return err
@@ -130,7 +130,7 @@ func (d *Device) uiConnectLocked(ctx context.Context) error {
 	}
 	sid := cmpOr(created.Value.SessionID, created.SessionID)
 	if sid == "" {
-		return fmt.Errorf("%w: no session id", ErrUIServer)
+		return fmt.Errorf("%w: no session id", errUIServer)
 	}
 	// The source's idle wait must end within the settle bound.
 	settings := map[string]any{"settings": map[string]any{"waitForIdleTimeout": d.cfg.SettleTimeout.Milliseconds()}}
@@ -175,17 +175,17 @@ func (d *Device) uiInstalled(ctx context.Context) (bool, error) {
 // this adb stream (and this process: the server stays resident for the next command).
 func (d *Device) uiStartLocked(ctx context.Context) error {
 	if _, err := d.sh(ctx, UIServerStartCommand, false); err != nil {
-		return fmt.Errorf("%w: start: %w", ErrUIServer, err)
+		return fmt.Errorf("%w: start: %w", errUIServer, err)
 	}
 	return nil
 }
 
 // UIServerStartCommand is the shell command that starts the server and leaves it running.
-const UIServerStartCommand = "nohup am instrument -w -e disableAnalytics true " + UIServerRunner + " >/dev/null 2>&1 &"
+const UIServerStartCommand = "nohup am instrument -w -e disableAnalytics true " + uiServerRunner + " >/dev/null 2>&1 &"
 
 // errUINotInstalled: the phone has no resident UI server, the usual case until
 // `fairy device setup` has run.
-var errUINotInstalled = fmt.Errorf("%w: not installed", ErrUIServer)
+var errUINotInstalled = fmt.Errorf("%w: not installed", errUIServer)
 
 // uiGiveUpLocked puts the device on the classic path and says so once.
 func (d *Device) uiGiveUpLocked(err error) {
@@ -293,21 +293,21 @@ func (d *Device) uiCall(ctx context.Context, client *http.Client, method, path s
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return fmt.Errorf("%w: %s %s: %v", ErrUIServer, method, path, err)
+		return fmt.Errorf("%w: %s %s: %v", errUIServer, method, path, err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		return fmt.Errorf("%w: %s %s: %v", ErrUIServer, method, path, err)
+		return fmt.Errorf("%w: %s %s: %v", errUIServer, method, path, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%w: %s %s: %s: %s", ErrUIServer, method, path, resp.Status, abbreviate(string(raw), 200))
+		return fmt.Errorf("%w: %s %s: %s: %s", errUIServer, method, path, resp.Status, abbreviate(string(raw), 200))
 	}
 	if out == nil {
 		return nil
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("%w: %s %s: %v", ErrUIServer, method, path, err)
+		return fmt.Errorf("%w: %s %s: %v", errUIServer, method, path, err)
 	}
 	return nil
 }
@@ -322,7 +322,7 @@ func (d *Device) uiSource(ctx context.Context) (xml []byte, ok bool, err error) 
 		return nil, ok, err
 	}
 	if !strings.Contains(v.Value, "</hierarchy>") {
-		return nil, true, fmt.Errorf("%w: source without a hierarchy", ErrUIServer)
+		return nil, true, fmt.Errorf("%w: source without a hierarchy", errUIServer)
 	}
 	return []byte(v.Value), true, nil
 }
@@ -338,7 +338,7 @@ func (d *Device) uiScreenshot(ctx context.Context) (png []byte, ok bool, err err
 	}
 	png, err = base64.StdEncoding.DecodeString(strings.ReplaceAll(v.Value, "\n", ""))
 	if err != nil {
-		return nil, true, fmt.Errorf("%w: screenshot: %v", ErrUIServer, err)
+		return nil, true, fmt.Errorf("%w: screenshot: %v", errUIServer, err)
 	}
 	return png, true, nil
 }

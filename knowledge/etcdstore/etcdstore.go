@@ -30,11 +30,11 @@ import (
 	"github.com/fairy-go/fairy/knowledge"
 )
 
-// Scheme starts a knowledge location that names an etcd cluster: etcd://HOST:PORT[,HOST:PORT…]/PREFIX.
-const Scheme = "etcd://"
+// scheme starts a knowledge location that names an etcd cluster: etcd://HOST:PORT[,HOST:PORT…]/PREFIX.
+const scheme = "etcd://"
 
-// DefaultDialTimeout bounds the first connection to the cluster.
-const DefaultDialTimeout = 5 * time.Second
+// defaultDialTimeout bounds the first connection to the cluster.
+const defaultDialTimeout = 5 * time.Second
 
 // ErrBadURL reports a knowledge location that is not a valid etcd:// URL.
 var ErrBadURL = errors.New("etcdstore: bad etcd URL")
@@ -55,13 +55,13 @@ type Config struct {
 }
 
 // IsURL says whether loc names an etcd cluster rather than a knowledge file.
-func IsURL(loc string) bool { return strings.HasPrefix(loc, Scheme) }
+func IsURL(loc string) bool { return strings.HasPrefix(loc, scheme) }
 
 // ParseURL reads etcd://HOST:PORT[,HOST:PORT…]/PREFIX into a Config's endpoints and prefix.
 func ParseURL(loc string) (Config, error) {
-	rest, ok := strings.CutPrefix(loc, Scheme)
+	rest, ok := strings.CutPrefix(loc, scheme)
 	if !ok {
-		return Config{}, fmt.Errorf("%q does not start with %s: %w", loc, Scheme, ErrBadURL)
+		return Config{}, fmt.Errorf("%q does not start with %s: %w", loc, scheme, ErrBadURL)
 	}
 	hosts, prefix, _ := strings.Cut(rest, "/")
 	prefix = strings.Trim(prefix, "/")
@@ -83,8 +83,8 @@ func ParseURL(loc string) (Config, error) {
 	return cfg, nil
 }
 
-// Client is a knowledge.Remote on an etcd cluster.
-type Client struct {
+// client is a knowledge.Remote on an etcd cluster.
+type client struct {
 	cli     *clientv3.Client
 	name    string
 	records string // P/r/
@@ -92,7 +92,7 @@ type Client struct {
 }
 
 // New connects to the cluster of cfg (lazily: an unreachable cluster fails the first call).
-func New(cfg Config) (*Client, error) {
+func New(cfg Config) (*client, error) {
 	if len(cfg.Endpoints) == 0 {
 		return nil, fmt.Errorf("etcdstore: no endpoints: %w", ErrBadURL)
 	}
@@ -101,7 +101,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("etcdstore: no prefix: %w", ErrBadURL)
 	}
 	if cfg.DialTimeout <= 0 {
-		cfg.DialTimeout = DefaultDialTimeout
+		cfg.DialTimeout = defaultDialTimeout
 	}
 	scheme := "http://"
 	if cfg.TLS != nil {
@@ -116,7 +116,7 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("etcdstore: connect to %s: %w", strings.Join(cfg.Endpoints, ","), err)
 	}
-	return &Client{cli: cli, name: Scheme + strings.Join(cfg.Endpoints, ",") + "/" + prefix,
+	return &client{cli: cli, name: scheme + strings.Join(cfg.Endpoints, ",") + "/" + prefix,
 		records: prefix + "/r/", revKey: prefix + "/rev"}, nil
 }
 
@@ -129,7 +129,7 @@ func Open(cfg Config, opts knowledge.Options) (*knowledge.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	wait := cmp.Or(cfg.DialTimeout, DefaultDialTimeout)
+	wait := cmp.Or(cfg.DialTimeout, defaultDialTimeout)
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	if err := probe(ctx, cfg.Endpoints, wait); err != nil {
@@ -207,13 +207,13 @@ func probeEndpoint(ctx context.Context, ep string, wait time.Duration) string {
 }
 
 // String implements knowledge.Remote: the URL, without credentials.
-func (c *Client) String() string { return c.name }
+func (c *client) String() string { return c.name }
 
 // Close implements knowledge.Remote.
-func (c *Client) Close() error { return c.cli.Close() }
+func (c *client) Close() error { return c.cli.Close() }
 
 // Load implements knowledge.Remote.
-func (c *Client) Load(ctx context.Context) ([]knowledge.Record, int64, error) {
+func (c *client) Load(ctx context.Context) ([]knowledge.Record, int64, error) {
 	resp, err := c.cli.Get(ctx, c.records, clientv3.WithPrefix())
 	if err != nil {
 		return nil, 0, fmt.Errorf("etcd load %s: %w", c.name, err)
@@ -226,7 +226,7 @@ func (c *Client) Load(ctx context.Context) ([]knowledge.Record, int64, error) {
 }
 
 // Revision implements knowledge.Remote.
-func (c *Client) Revision(ctx context.Context) (int64, error) {
+func (c *client) Revision(ctx context.Context) (int64, error) {
 	resp, err := c.cli.Get(ctx, c.revKey, clientv3.WithCountOnly())
 	if err != nil {
 		return 0, fmt.Errorf("etcd revision %s: %w", c.name, err)
@@ -236,7 +236,7 @@ func (c *Client) Revision(ctx context.Context) (int64, error) {
 
 // Commit implements knowledge.Remote: one etcd transaction, taken only if P/rev was not
 // modified after base.
-func (c *Client) Commit(ctx context.Context, base int64, changes []knowledge.Record) (int64, bool, error) {
+func (c *client) Commit(ctx context.Context, base int64, changes []knowledge.Record) (int64, bool, error) {
 	ops := make([]clientv3.Op, 0, len(changes)+1)
 	for _, r := range changes {
 		if r.Deleted {
@@ -254,7 +254,7 @@ func (c *Client) Commit(ctx context.Context, base int64, changes []knowledge.Rec
 }
 
 // Watch implements knowledge.Remote.
-func (c *Client) Watch(ctx context.Context, after int64, changes chan<- knowledge.Change) error {
+func (c *client) Watch(ctx context.Context, after int64, changes chan<- knowledge.Change) error {
 	ctx, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
 	defer cancel()
 	wc := c.cli.Watch(ctx, c.records, clientv3.WithPrefix(), clientv3.WithRev(after+1))

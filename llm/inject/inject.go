@@ -33,31 +33,31 @@ type Kind string
 // The kinds of error. Each applies to the roles where it means something; a call where
 // the kind cannot apply (no tap to misplace, no text to mistype) is left alone.
 const (
-	// Grounding sends a Tap or LongPress of the Action Decider to another element of
+	// grounding sends a Tap or LongPress of the Action Decider to another element of
 	// the same screen.
-	Grounding Kind = "grounding"
-	// Stale answers a Re-Planner or Action Decider call with that role's previous answer.
-	Stale Kind = "stale"
+	grounding Kind = "grounding"
+	// stale answers a Re-Planner or Action Decider call with that role's previous answer.
+	stale Kind = "stale"
 	// Format breaks the JSON of any role's answer: prose around it, truncated, or a key
 	// missing.
 	Format Kind = "format"
-	// Done is a false "done": the Re-Planner says the app task is Finished (verdict A)
+	// done is a false "done": the Re-Planner says the app task is Finished (verdict A)
 	// when it did not.
-	Done Kind = "done"
-	// Reflect is a false A: the Re-Planner's verdict B, C or D on the last action
+	done Kind = "done"
+	// reflect is a false A: the Re-Planner's verdict B, C or D on the last action
 	// becomes A (success).
-	Reflect Kind = "reflect"
+	reflect Kind = "reflect"
 	// Typo changes one character of an Input action's text.
 	Typo Kind = "typo"
-	// Index gives a targeted action an element number the screen does not have.
-	Index Kind = "index"
+	// index gives a targeted action an element number the screen does not have.
+	index Kind = "index"
 	// Repeat makes the Action Decider answer its last action again.
 	Repeat Kind = "repeat"
 )
 
-// Kinds lists every kind, in the order a call tries them.
-func Kinds() []Kind {
-	return []Kind{Grounding, Index, Typo, Repeat, Stale, Reflect, Done, Format}
+// kinds lists every kind, in the order a call tries them.
+func kinds() []Kind {
+	return []Kind{grounding, index, Typo, Repeat, stale, reflect, done, Format}
 }
 
 // Rates are the chances, per applicable call, of each kind.
@@ -80,7 +80,7 @@ func ParseRates(spec string) (Rates, error) {
 			return nil, fmt.Errorf("%w: %q is not KIND=RATE (kinds: %s)", ErrSpec, part, kindList())
 		}
 		kind := Kind(strings.ToLower(strings.TrimSpace(k)))
-		if !slices.Contains(Kinds(), kind) {
+		if !slices.Contains(kinds(), kind) {
 			return nil, fmt.Errorf("%w: unknown kind %q (kinds: %s)", ErrSpec, k, kindList())
 		}
 		v = strings.TrimSpace(v)
@@ -102,7 +102,7 @@ func ParseRates(spec string) (Rates, error) {
 
 func kindList() string {
 	var ks []string
-	for _, k := range Kinds() {
+	for _, k := range kinds() {
 		ks = append(ks, string(k))
 	}
 	return strings.Join(ks, ", ")
@@ -111,7 +111,7 @@ func kindList() string {
 // String writes the rates back in ParseRates' form, kinds in Kinds order.
 func (r Rates) String() string {
 	var parts []string
-	for _, k := range Kinds() {
+	for _, k := range kinds() {
 		if v, ok := r[k]; ok {
 			parts = append(parts, fmt.Sprintf("%s=%g", k, v))
 		}
@@ -136,14 +136,14 @@ type Injection struct {
 	Change string
 }
 
-// Model is what Wrap wraps (and returns): executor.Model, *openai.Client, llm.Replay.
-type Model interface {
+// model is what Wrap wraps (and returns): executor.Model, *openai.Client, llm.Replay.
+type model interface {
 	Generate(ctx context.Context, req llm.Request) (llm.Response, error)
 }
 
-// Wrapper is a model whose answers err at the given rates.
-type Wrapper struct {
-	inner Model
+// wrapper is a model whose answers err at the given rates.
+type wrapper struct {
+	inner model
 	rates Rates
 	note  func(Injection)
 
@@ -168,14 +168,14 @@ func Seed(seed uint64, names ...string) uint64 {
 
 // Wrap returns m with errors injected at rates, drawn from seed; note (may be nil) hears
 // of every injected error.
-func Wrap(m Model, rates Rates, seed uint64, note func(Injection)) *Wrapper {
-	return &Wrapper{inner: m, rates: rates, note: note, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), last: map[llm.Role]string{}}
+func Wrap(m model, rates Rates, seed uint64, note func(Injection)) *wrapper {
+	return &wrapper{inner: m, rates: rates, note: note, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), last: map[llm.Role]string{}}
 }
 
 // Generate implements Model: the inner model answers, then at most one error is injected
 // into the answer. A repair request (the caller asking again after a bad answer) is
 // passed through untouched, so a format error costs one call more, as with a real model.
-func (w *Wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, error) {
+func (w *wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, error) {
 	resp, err := w.inner.Generate(ctx, req)
 	if err != nil {
 		return resp, err
@@ -193,7 +193,7 @@ func (w *Wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, 
 		lastAct = w.lastAct
 		w.lastAct = lastAction(text)
 	}
-	for _, k := range Kinds() {
+	for _, k := range kinds() {
 		rate := w.rates[k]
 		if rate <= 0 {
 			continue
@@ -201,7 +201,7 @@ func (w *Wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, 
 		var changed, what string
 		var ok bool
 		switch k {
-		case Grounding, Index, Typo:
+		case grounding, index, Typo:
 			if req.Role == llm.RoleDecider {
 				changed, what, ok = w.retarget(k, text, prompt(req))
 			}
@@ -209,11 +209,11 @@ func (w *Wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, 
 			if req.Role == llm.RoleDecider && lastAct != nil {
 				changed, what, ok = repeat(text, lastAct)
 			}
-		case Stale:
+		case stale:
 			if (req.Role == llm.RoleDecider || req.Role == llm.RoleReplanner) && hadPrev && prev != text {
 				changed, what, ok = prev, "the previous "+string(req.Role)+" answer again", true
 			}
-		case Reflect, Done:
+		case reflect, done:
 			if req.Role == llm.RoleReplanner {
 				changed, what, ok = verdict(k, text)
 			}
@@ -228,7 +228,7 @@ func (w *Wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, 
 			continue
 		}
 		resp.Text = changed
-		if k == Grounding || k == Index || k == Repeat || k == Stale {
+		if k == grounding || k == index || k == Repeat || k == stale {
 			if req.Role == llm.RoleDecider {
 				w.lastAct = lastAction(changed)
 			}
@@ -346,7 +346,7 @@ func lastAction(text string) json.RawMessage {
 
 // retarget applies grounding, index or typo to the first action of a decider answer it
 // can apply to.
-func (w *Wrapper) retarget(k Kind, text, prompt string) (string, string, bool) {
+func (w *wrapper) retarget(k Kind, text, prompt string) (string, string, bool) {
 	a, ok := decode(text)
 	if !ok {
 		return "", "", false
@@ -357,7 +357,7 @@ func (w *Wrapper) retarget(k Kind, text, prompt string) (string, string, bool) {
 		t := actType(act)
 		idx, has := actIndex(act)
 		switch k {
-		case Grounding:
+		case grounding:
 			if (t != "tap" && t != "longpress" && t != "long_press") || !has || len(els) < 2 {
 				continue
 			}
@@ -371,7 +371,7 @@ func (w *Wrapper) retarget(k Kind, text, prompt string) (string, string, bool) {
 			act["index"] = to
 			a.setActions(acts)
 			return a.encode(), fmt.Sprintf("%s(%s) → %s(%s)", act["type"], label(els, idx), act["type"], label(els, to)), true
-		case Index:
+		case index:
 			if !has {
 				continue
 			}
@@ -400,7 +400,7 @@ func (w *Wrapper) retarget(k Kind, text, prompt string) (string, string, bool) {
 
 // typo changes one letter or digit of s to a neighbour (another character when s has
 // none).
-func (w *Wrapper) typo(s string) string {
+func (w *wrapper) typo(s string) string {
 	rs := []rune(s)
 	var at []int
 	for i, r := range rs {
@@ -455,14 +455,14 @@ func verdict(k Kind, text string) (string, string, bool) {
 	_ = json.Unmarshal(a["result"], &res)
 	_ = json.Unmarshal(a["subgoal"], &sub)
 	switch k {
-	case Reflect:
+	case reflect:
 		r := strings.ToUpper(strings.TrimSpace(res))
 		if r != "B" && r != "C" && r != "D" {
 			return "", "", false
 		}
 		a["result"] = json.RawMessage(`"A"`)
 		return a.encode(), fmt.Sprintf("result %s → A", r), true
-	case Done:
+	case done:
 		if strings.EqualFold(strings.TrimSpace(sub), "Finished") {
 			return "", "", false
 		}
@@ -475,7 +475,7 @@ func verdict(k Kind, text string) (string, string, bool) {
 }
 
 // format breaks an answer's JSON one of three ways.
-func (w *Wrapper) format(text string) (string, string, bool) {
+func (w *wrapper) format(text string) (string, string, bool) {
 	a, ok := decode(text)
 	if !ok || len(a) == 0 {
 		return "", "", false

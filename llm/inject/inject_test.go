@@ -65,13 +65,13 @@ func actions(t *testing.T, text string) []map[string]any {
 }
 
 func TestGroundingTapsAnotherElementOfTheScreen(t *testing.T) {
-	out, inj := run(t, Rates{Grounding: 1}, llm.RoleDecider, `{"thought":"t","actions":[{"type":"Tap","index":2}],"expect":"chat"}`)
+	out, inj := run(t, Rates{grounding: 1}, llm.RoleDecider, `{"thought":"t","actions":[{"type":"Tap","index":2}],"expect":"chat"}`)
 	acts := actions(t, out[0])
 	idx := int(acts[0]["index"].(float64))
 	if idx == 2 || idx < 1 || idx > 5 {
 		t.Fatalf("grounding tapped %d: want another element of the screen (1,3,4,5)", idx)
 	}
-	if len(inj) != 1 || inj[0].Kind != Grounding || !strings.Contains(inj[0].Change, `"Alice Chen"`) {
+	if len(inj) != 1 || inj[0].Kind != grounding || !strings.Contains(inj[0].Change, `"Alice Chen"`) {
 		t.Fatalf("injections %+v: want one grounding naming the intended element", inj)
 	}
 	if !strings.Contains(out[0], `"expect":"chat"`) {
@@ -81,24 +81,24 @@ func TestGroundingTapsAnotherElementOfTheScreen(t *testing.T) {
 
 func TestGroundingLeavesUntargetedAnswersAndOtherRolesAlone(t *testing.T) {
 	back := `{"actions":[{"type":"Back"}]}`
-	out, inj := run(t, Rates{Grounding: 1}, llm.RoleDecider, back)
+	out, inj := run(t, Rates{grounding: 1}, llm.RoleDecider, back)
 	if out[0] != back || len(inj) != 0 {
 		t.Fatalf("a Back has no element to misplace: got %s, %+v", out[0], inj)
 	}
 	rp := `{"result":"A","subgoal":"Tap 2"}`
-	out, inj = run(t, Rates{Grounding: 1}, llm.RoleReplanner, rp)
+	out, inj = run(t, Rates{grounding: 1}, llm.RoleReplanner, rp)
 	if out[0] != rp || len(inj) != 0 {
 		t.Fatalf("grounding is the decider's: got %s, %+v", out[0], inj)
 	}
 }
 
 func TestIndexIsNotOnTheScreen(t *testing.T) {
-	out, inj := run(t, Rates{Index: 1}, llm.RoleDecider, `{"actions":[{"type":"Input","index":4,"text":"hi"}]}`)
+	out, inj := run(t, Rates{index: 1}, llm.RoleDecider, `{"actions":[{"type":"Input","index":4,"text":"hi"}]}`)
 	idx := int(actions(t, out[0])[0]["index"].(float64))
 	if idx <= 5 {
 		t.Fatalf("index %d is on the screen (1–5)", idx)
 	}
-	if len(inj) != 1 || inj[0].Kind != Index {
+	if len(inj) != 1 || inj[0].Kind != index {
 		t.Fatalf("injections %+v", inj)
 	}
 }
@@ -137,34 +137,34 @@ func TestRepeatAnswersTheLastActionAgain(t *testing.T) {
 
 func TestStaleAnswersThePreviousAnswer(t *testing.T) {
 	first, second := `{"result":"","subgoal":"Open the chat"}`, `{"result":"A","subgoal":"Type the message"}`
-	out, inj := run(t, Rates{Stale: 1}, llm.RoleReplanner, first, second)
+	out, inj := run(t, Rates{stale: 1}, llm.RoleReplanner, first, second)
 	if out[0] != first || out[1] != first {
 		t.Fatalf("answers %q: want the first answer twice", out)
 	}
-	if len(inj) != 1 || inj[0].Kind != Stale || inj[0].Role != "replanner" {
+	if len(inj) != 1 || inj[0].Kind != stale || inj[0].Role != "replanner" {
 		t.Fatalf("injections %+v", inj)
 	}
 }
 
 func TestReflectIsAFalseA(t *testing.T) {
-	out, inj := run(t, Rates{Reflect: 1}, llm.RoleReplanner, `{"result":"C","subgoal":"Go back"}`, `{"result":"A","subgoal":"Send"}`)
+	out, inj := run(t, Rates{reflect: 1}, llm.RoleReplanner, `{"result":"C","subgoal":"Go back"}`, `{"result":"A","subgoal":"Send"}`)
 	if !strings.Contains(out[0], `"result":"A"`) || !strings.Contains(out[0], `"subgoal":"Go back"`) {
 		t.Fatalf("verdict C should read A, the rest unchanged: %s", out[0])
 	}
 	if out[1] != `{"result":"A","subgoal":"Send"}` {
 		t.Fatalf("an A is no false A: %s", out[1])
 	}
-	if len(inj) != 1 || inj[0].Kind != Reflect || inj[0].Change != "result C → A" {
+	if len(inj) != 1 || inj[0].Kind != reflect || inj[0].Change != "result C → A" {
 		t.Fatalf("injections %+v", inj)
 	}
 }
 
 func TestDoneIsAFalseFinish(t *testing.T) {
-	out, inj := run(t, Rates{Done: 1}, llm.RoleReplanner, `{"result":"B","subgoal":"Type the message","routine":{"name":"x"}}`)
+	out, inj := run(t, Rates{done: 1}, llm.RoleReplanner, `{"result":"B","subgoal":"Type the message","routine":{"name":"x"}}`)
 	if !strings.Contains(out[0], `"subgoal":"Finished"`) || strings.Contains(out[0], "routine") {
 		t.Fatalf("want a Finished sub-goal and no routine: %s", out[0])
 	}
-	if len(inj) != 1 || inj[0].Kind != Done {
+	if len(inj) != 1 || inj[0].Kind != done {
 		t.Fatalf("injections %+v", inj)
 	}
 }
@@ -208,7 +208,7 @@ func TestFormatBreaksTheJSON(t *testing.T) {
 }
 
 func TestRepairRequestsPassUntouched(t *testing.T) {
-	w := Wrap(&cannedModel{answers: []string{`{"result":"C","subgoal":"x"}`}}, Rates{Reflect: 1, Format: 1}, 1, nil)
+	w := Wrap(&cannedModel{answers: []string{`{"result":"C","subgoal":"x"}`}}, Rates{reflect: 1, Format: 1}, 1, nil)
 	r := req(llm.RoleReplanner)
 	r.Messages = append(r.Messages, llm.Message{Role: "user", Text: "your answer was not JSON"})
 	resp, _ := w.Generate(context.Background(), r)
@@ -222,12 +222,12 @@ func TestRatesAreDrawnPerApplicableCall(t *testing.T) {
 	for i := range answers {
 		answers[i] = `{"actions":[{"type":"Tap","index":3}]}`
 	}
-	_, inj := run(t, Rates{Grounding: 0.2}, llm.RoleDecider, answers...)
+	_, inj := run(t, Rates{grounding: 0.2}, llm.RoleDecider, answers...)
 	if n := len(inj); n < 320 || n > 480 {
 		t.Fatalf("%d of 2000 taps misplaced at rate 0.2", n)
 	}
 	// The same seed draws the same errors.
-	_, again := run(t, Rates{Grounding: 0.2}, llm.RoleDecider, answers...)
+	_, again := run(t, Rates{grounding: 0.2}, llm.RoleDecider, answers...)
 	if len(again) != len(inj) || again[0] != inj[0] {
 		t.Fatal("the same seed drew other errors")
 	}
@@ -235,7 +235,7 @@ func TestRatesAreDrawnPerApplicableCall(t *testing.T) {
 
 func TestParseRates(t *testing.T) {
 	r, err := ParseRates("grounding=0.2, reflect=5%")
-	if err != nil || r[Grounding] != 0.2 || r[Reflect] != 0.05 || r.String() != "grounding=0.2,reflect=0.05" {
+	if err != nil || r[grounding] != 0.2 || r[reflect] != 0.05 || r.String() != "grounding=0.2,reflect=0.05" {
 		t.Fatalf("%v %v", r, err)
 	}
 	for _, bad := range []string{"grounding", "ground=0.1", "grounding=2", "grounding=x", "typo=0.1,typo=0.2", "index=-0.1"} {

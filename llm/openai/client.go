@@ -30,20 +30,20 @@ const (
 
 // Defaults used for zero Config fields.
 const (
-	DefaultTimeout       = 120 * time.Second
-	DefaultMaxRetries    = 3
-	DefaultRepairRetries = 1
-	DefaultFailoverAfter = 2
-	DefaultBackoffBase   = time.Second
-	DefaultBackoffMax    = 30 * time.Second
-	DefaultMaxRetryAfter = 60 * time.Second
-	DefaultMaxImageBytes = 4 << 20
-	DefaultConcurrency   = 4
-	DefaultModeSetting   = "llm.mode"
+	defaultTimeout       = 120 * time.Second
+	defaultMaxRetries    = 3
+	defaultRepairRetries = 1
+	defaultFailoverAfter = 2
+	defaultBackoffBase   = time.Second
+	defaultBackoffMax    = 30 * time.Second
+	defaultMaxRetryAfter = 60 * time.Second
+	defaultMaxImageBytes = 4 << 20
+	defaultConcurrency   = 4
+	defaultModeSetting   = "llm.mode"
 	// DefaultMaxResponseBytes bounds one HTTP response body. A chat completion of even
 	// 100k tokens is well under 1 MiB; anything near 8 MiB is an endpoint gone wrong.
 	DefaultMaxResponseBytes   = 8 << 20
-	DefaultMaxResponseSetting = "llm.max-response-bytes"
+	defaultMaxResponseSetting = "llm.max-response-bytes"
 )
 
 // Config configures a Client. Zero values take the defaults above; a negative MaxRetries or
@@ -128,13 +128,13 @@ func New(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("%w: mode %q: use json_schema, json_object or text", ErrConfig, cfg.Mode)
 	}
 	if cfg.ModeSetting == "" {
-		cfg.ModeSetting = DefaultModeSetting
+		cfg.ModeSetting = defaultModeSetting
 	}
 	if cfg.MaxResponseBytes <= 0 {
 		cfg.MaxResponseBytes = DefaultMaxResponseBytes
 	}
 	if cfg.MaxResponseSetting == "" {
-		cfg.MaxResponseSetting = DefaultMaxResponseSetting
+		cfg.MaxResponseSetting = defaultMaxResponseSetting
 	}
 	if cfg.DefaultModel == "" && len(cfg.Models) == 0 {
 		return nil, fmt.Errorf("%w: no model: set a default model or one per role", ErrConfig)
@@ -144,10 +144,10 @@ func New(cfg Config) (*Client, error) {
 			*d = v
 		}
 	}
-	def(&cfg.Timeout, DefaultTimeout)
-	def(&cfg.BackoffBase, DefaultBackoffBase)
-	def(&cfg.BackoffMax, DefaultBackoffMax)
-	def(&cfg.MaxRetryAfter, DefaultMaxRetryAfter)
+	def(&cfg.Timeout, defaultTimeout)
+	def(&cfg.BackoffBase, defaultBackoffBase)
+	def(&cfg.BackoffMax, defaultBackoffMax)
+	def(&cfg.MaxRetryAfter, defaultMaxRetryAfter)
 	defInt := func(n *int, v int) {
 		switch {
 		case *n == 0:
@@ -156,16 +156,16 @@ func New(cfg Config) (*Client, error) {
 			*n = 0
 		}
 	}
-	defInt(&cfg.MaxRetries, DefaultMaxRetries)
-	defInt(&cfg.RepairRetries, DefaultRepairRetries)
+	defInt(&cfg.MaxRetries, defaultMaxRetries)
+	defInt(&cfg.RepairRetries, defaultRepairRetries)
 	if cfg.FailoverAfter <= 0 {
-		cfg.FailoverAfter = DefaultFailoverAfter
+		cfg.FailoverAfter = defaultFailoverAfter
 	}
 	if cfg.MaxImageBytes <= 0 {
-		cfg.MaxImageBytes = DefaultMaxImageBytes
+		cfg.MaxImageBytes = defaultMaxImageBytes
 	}
 	if cfg.Concurrency <= 0 {
-		cfg.Concurrency = DefaultConcurrency
+		cfg.Concurrency = defaultConcurrency
 	}
 	if cfg.Sleep == nil {
 		cfg.Sleep = sleep

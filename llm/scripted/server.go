@@ -109,8 +109,8 @@ type wirePart struct {
 	Text string `json:"text"`
 }
 
-// Data is what an answer template sees as ".".
-type Data struct {
+// data is what an answer template sees as ".".
+type data struct {
 	Role   string // the request's role
 	System string // the system prompt
 	Prompt string // the non-system messages' text, joined by blank lines
@@ -149,7 +149,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			role = m[1]
 		}
 	}
-	d := Data{Role: role, System: system.String(), Prompt: prompt.String()}
+	d := data{Role: role, System: system.String(), Prompt: prompt.String()}
 
 	s.mu.Lock()
 	s.calls++
@@ -168,7 +168,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			s.answer(w, d, images, `{"ok": true}`)
 			return
 		}
-		msg := fmt.Sprintf("%v for role %q (of %d rules); prompt starts: %q", ErrNoRule, role, len(s.rules), llm.Head(d.Prompt, 300))
+		msg := fmt.Sprintf("%v for role %q (of %d rules); prompt starts: %q", errNoRule, role, len(s.rules), llm.Head(d.Prompt, 300))
 		log.Warn("scripted request: no rule matches", slog.String("prompt", llm.Head(d.Prompt, 120)))
 		writeError(w, http.StatusBadRequest, "no_rule_matched", msg)
 		return
@@ -186,7 +186,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 }
 
 // pick returns the first rule that matches d and its capture groups, or -1. Called with s.mu held.
-func (s *Server) pick(d Data) (int, []string) {
+func (s *Server) pick(d data) (int, []string) {
 	for i, c := range s.rules {
 		if c.Role != "" && c.Role != "*" && c.Role != d.Role {
 			continue
@@ -228,13 +228,13 @@ var stubFuncs = template.FuncMap{
 	"json":  func(any) (string, error) { return "", nil },
 }
 
-func (c *compiled) render(d Data, groups []string) (string, error) {
+func (c *compiled) render(d data, groups []string) (string, error) {
 	screen := parseScreen(d.Prompt)
 	funcs := template.FuncMap{
 		"index": func(q string) (int, error) {
 			e, ok := find(screen, q)
 			if !ok {
-				return 0, fmt.Errorf("%w: %q (%s)", ErrNoElement, q, describe(screen))
+				return 0, fmt.Errorf("%w: %q (%s)", errNoElement, q, describe(screen))
 			}
 			return e.Index, nil
 		},
@@ -245,7 +245,7 @@ func (c *compiled) render(d Data, groups []string) (string, error) {
 					return e.Label, nil
 				}
 			}
-			return "", fmt.Errorf("%w: index %d (%s)", ErrNoElement, n, describe(screen))
+			return "", fmt.Errorf("%w: index %d (%s)", errNoElement, n, describe(screen))
 		},
 		"match": func(n int) (string, error) {
 			if n < 0 || n >= len(groups) {
@@ -276,7 +276,7 @@ func (c *compiled) render(d Data, groups []string) (string, error) {
 
 // answer writes a chat completion. Token counts are deterministic: bytes/4 rounded up, plus
 // 85 per image.
-func (s *Server) answer(w http.ResponseWriter, d Data, images int, text string) {
+func (s *Server) answer(w http.ResponseWriter, d data, images int, text string) {
 	prompt := (len(d.System)+len(d.Prompt)+3)/4 + 85*images
 	completion := (len(text) + 3) / 4
 	writeJSON(w, http.StatusOK, map[string]any{

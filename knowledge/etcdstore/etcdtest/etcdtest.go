@@ -17,8 +17,8 @@ import (
 	"go.uber.org/zap"
 )
 
-// Server is a running etcd.
-type Server struct {
+// server is a running etcd.
+type server struct {
 	// Endpoint is the client address, HOST:PORT.
 	Endpoint string
 	args     []string // the command line, for Restart
@@ -29,7 +29,7 @@ type Server struct {
 
 // Start starts an etcd server for t. Without the etcd binary the test fails when CI is
 // set and is skipped otherwise (scripts/test.sh installs etcd-server).
-func Start(t testing.TB) *Server {
+func Start(t testing.TB) *server {
 	t.Helper()
 	bin, err := exec.LookPath("etcd")
 	if err != nil {
@@ -50,14 +50,14 @@ func Start(t testing.TB) *Server {
 		"--listen-peer-urls", pu, "--initial-advertise-peer-urls", pu,
 		"--initial-cluster", "t=" + pu, "--max-txn-ops", "100000", "--max-request-bytes", "33554432",
 		"--logger", "zap", "--log-level", "error"}
-	s := &Server{Endpoint: client, args: args, log: logf}
+	s := &server{Endpoint: client, args: args, log: logf}
 	t.Cleanup(func() { s.Kill(); _ = logf.Close() })
 	s.start(t)
 	return s
 }
 
 // start runs the server's command line and waits until it answers.
-func (s *Server) start(t testing.TB) {
+func (s *server) start(t testing.TB) {
 	t.Helper()
 	cmd := exec.Command(s.args[0], s.args[1:]...)
 	cmd.Stdout, cmd.Stderr = s.log, s.log
@@ -76,7 +76,7 @@ func (s *Server) start(t testing.TB) {
 }
 
 // Restart starts a killed server again, on the same ports and data: the cluster is back.
-func (s *Server) Restart(t testing.TB) {
+func (s *server) Restart(t testing.TB) {
 	t.Helper()
 	s.Kill()
 	s.start(t)
@@ -84,7 +84,7 @@ func (s *Server) Restart(t testing.TB) {
 
 // Kill stops the server at once (SIGKILL), as a crash or a lost host would; a second
 // Kill is harmless.
-func (s *Server) Kill() {
+func (s *server) Kill() {
 	select {
 	case <-s.done:
 		return
@@ -95,9 +95,9 @@ func (s *Server) Kill() {
 }
 
 // URL is the server as a knowledge location with prefix.
-func (s *Server) URL(prefix string) string { return "etcd://" + s.Endpoint + "/" + prefix }
+func (s *server) URL(prefix string) string { return "etcd://" + s.Endpoint + "/" + prefix }
 
-func (s *Server) waitReady(wait time.Duration) error {
+func (s *server) waitReady(wait time.Duration) error {
 	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{"http://" + s.Endpoint}, DialTimeout: time.Second, Logger: zap.NewNop()})
 	if err != nil {
 		return err
