@@ -100,13 +100,13 @@ func OpenMirror(remote Remote, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("open shared knowledge: no store: %w", ErrInvalid)
 	}
 	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
+		opts.Timeout = defaultTimeout
 	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
 	if opts.MergeThreshold <= 0 {
-		opts.MergeThreshold = DefaultMergeThreshold
+		opts.MergeThreshold = defaultMergeThreshold
 	}
 	log := opts.Logger
 	if log == nil {
@@ -170,8 +170,8 @@ func (s *Store) checkMirrorSchema() error {
 			return nil
 		}
 		n, err := strconv.Atoi(string(meta.Get(keySchema)))
-		if err != nil || n != SchemaVersion {
-			return fmt.Errorf("shared knowledge %s has schema %q but this fairy reads version %d; use a matching fairy or move the knowledge with export/import: %w", s.path, meta.Get(keySchema), SchemaVersion, ErrSchema)
+		if err != nil || n != schemaVersion {
+			return fmt.Errorf("shared knowledge %s has schema %q but this fairy reads version %d; use a matching fairy or move the knowledge with export/import: %w", s.path, meta.Get(keySchema), schemaVersion, ErrSchema)
 		}
 		return nil
 	})

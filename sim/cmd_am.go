@@ -25,7 +25,7 @@ func cmdAm(p *Phone, c *cmdIO) int {
 			return 255
 		}
 		pkg := c.args[len(c.args)-1]
-		if pkg == UIServerPackage || pkg == UIServerTestPackage {
+		if pkg == uiServerPackage || pkg == uiServerTestPackage {
 			p.stopUIServerLocked()
 		}
 		p.forceStop(pkg)
@@ -226,7 +226,7 @@ func (p *Phone) amInstrument(c *cmdIO) (int, error) {
 	}
 	p.mu.Lock()
 	p.uia2.init()
-	if comp != UIServerRunner || !p.uia2.installed[UIServerTestPackage] || !p.uia2.installed[UIServerPackage] {
+	if comp != UIServerRunner || !p.uia2.installed[uiServerTestPackage] || !p.uia2.installed[uiServerPackage] {
 		p.mu.Unlock()
 		c.printf("INSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{%s}\n"+
 			"INSTRUMENTATION_STATUS_CODE: -1\nandroid.util.AndroidException: INSTRUMENTATION_FAILED: %s\n", comp, comp)

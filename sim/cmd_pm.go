@@ -100,7 +100,7 @@ func pmInstall(p *Phone, c *cmdIO) int {
 		c.printf("Failure [%v]\n", err)
 		return 1
 	}
-	if pkg != UIServerPackage && pkg != UIServerTestPackage {
+	if pkg != uiServerPackage && pkg != uiServerTestPackage {
 		c.printf("Failure [INSTALL_FAILED_NO_MATCHING_ABIS: the virtual phone runs no code of %s]\n", pkg)
 		return 1
 	}

@@ -14,13 +14,14 @@ import (
 
 // The Appium UiAutomator2 server (npm appium-uiautomator2-server, Apache-2.0): two APKs,
 // the server and its instrumentation test, started with `am instrument -w` and reached
-// through `adb forward tcp:N tcp:6790`. The virtual phone runs an emulation of it.
+// through `adb forward tcp:N tcp:6790`. The virtual phone runs an emulation of it (its pm
+// install is in cmd_pm.go, its am instrument in cmd_am.go).
 const (
 	UIServerPort        = 6790
-	UIServerPackage     = "io.appium.uiautomator2.server"
-	UIServerTestPackage = "io.appium.uiautomator2.server.test"
+	uiServerPackage     = "io.appium.uiautomator2.server"
+	uiServerTestPackage = "io.appium.uiautomator2.server.test"
 	// UIServerRunner is the instrumentation `am instrument -w` starts.
-	UIServerRunner = UIServerTestPackage + "/androidx.test.runner.AndroidJUnitRunner"
+	UIServerRunner = uiServerTestPackage + "/androidx.test.runner.AndroidJUnitRunner"
 )
 
 // defaultIdleTimeout is the server's waitForIdleTimeout setting before a client changes
@@ -30,7 +31,7 @@ const defaultIdleTimeout = 10 * time.Second
 // uiServer is the emulated server's state; it survives Reset (the server is set up once,
 // like the ADB keyboard), and lives under the phone's lock.
 type uiServer struct {
-	installed map[string]bool // of UIServerPackage, UIServerTestPackage
+	installed map[string]bool // of uiServerPackage, uiServerTestPackage
 	running   bool
 	stop      chan struct{} // closed when the running server stops
 	sessions  map[string]bool
@@ -93,7 +94,7 @@ func (p *Phone) uiServerInstall(pkg string) {
 // uiServerPackages are the server's installed packages, for pm list packages.
 func (p *Phone) uiServerPackages() []string {
 	var out []string
-	for _, pkg := range []string{UIServerPackage, UIServerTestPackage} {
+	for _, pkg := range []string{uiServerPackage, uiServerTestPackage} {
 		if p.uia2.installed[pkg] {
 			out = append(out, pkg)
 		}
