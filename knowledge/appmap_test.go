@@ -1,9 +1,7 @@
 package knowledge
 
 import (
-	"bytes"
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -111,59 +109,6 @@ func TestMapGraph(t *testing.T) {
 	}
 }
 
-func TestPathPrefersReliableEdges(t *testing.T) {
-	s, _ := openTemp(t, Options{})
-	recordChat(t, s)
-	path, err := s.Path(chat, "p1", "p3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, tr := range path {
-		got = append(got, tr.Action.String())
-	}
-	want := []string{`tap id=compose "Start chat"`, `tap "Alice"`}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("path (-want +got):\n%s", diff)
-	}
-	// Once the direct tap has worked often enough, it wins.
-	for range 20 {
-		if _, err := s.RecordTransition(chat, Transition{From: PageKey(".ConversationList", "s1"), To: PageKey(".Conversation", "s3"),
-			Action: Action{Kind: ActionTap, Target: Element{Text: "Alice"}}}, true); err != nil {
-			t.Fatal(err)
-		}
-	}
-	path, err = s.Path(chat, ".ConversationList#", PageKey(".Conversation", "s3"))
-	if err != nil || len(path) != 1 {
-		t.Fatalf("path after reinforcement: %v, %v", path, err)
-	}
-	if path, err := s.Path(chat, "p2", "p2"); err != nil || len(path) != 0 {
-		t.Fatalf("path to itself: %v, %v", path, err)
-	}
-}
-
-func TestPathErrors(t *testing.T) {
-	s, _ := openTemp(t, Options{})
-	recordChat(t, s)
-	if _, err := s.RecordPage(chat, Page{Activity: ".Settings", Signature: "s9"}); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		app, from, to string
-		want          error
-	}{
-		{chat, "p1", "p4", ErrNoPath},
-		{chat, "p1", "p99", ErrNotFound},
-		{chat, ".Co", "p1", ErrAmbiguous},
-		{"com.unknown", "p1", "p2", ErrNotFound},
-	}
-	for _, tt := range tests {
-		if _, err := s.Path(tt.app, tt.from, tt.to); !errors.Is(err, tt.want) {
-			t.Errorf("Path(%s, %s, %s) = %v, want %v", tt.app, tt.from, tt.to, err, tt.want)
-		}
-	}
-}
-
 func TestRecordInvalid(t *testing.T) {
 	s, _ := openTemp(t, Options{})
 	a, b := "A#1", "B#2"
@@ -189,79 +134,6 @@ func TestRecordInvalid(t *testing.T) {
 	}
 	if apps, _ := s.Apps(); len(apps) != 0 {
 		t.Errorf("invalid writes left apps %v", apps)
-	}
-}
-
-func TestAppsAndMetadata(t *testing.T) {
-	s, _ := openTemp(t, Options{})
-	recordChat(t, s)
-	if _, err := s.PutApp(App{Package: chat, Label: "Chat", LauncherActivity: ".ConversationList"}); err != nil {
-		t.Fatal(err)
-	}
-	a, err := s.PutApp(App{Package: chat, Description: "Send and read text messages."})
-	if err != nil || a.Label != "Chat" || a.LauncherActivity != ".ConversationList" || a.Description == "" {
-		t.Fatalf("merged metadata %+v, %v", a, err)
-	}
-	if _, err := s.PutApp(App{Package: "com.tea.shop", Label: "Tea"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.PutApp(App{Package: Common}); !errors.Is(err, ErrInvalid) {
-		t.Fatalf("PutApp(common) = %v", err)
-	}
-	if _, err := s.AddTrick(Trick{App: chat, Kind: KindAction, Text: "x"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.GetApp("com.none"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("GetApp(none) = %v", err)
-	}
-	list, _ := s.ListApps()
-	if len(list) != 2 || list[0].Package != chat {
-		t.Fatalf("ListApps = %+v", list)
-	}
-	apps, err := s.Apps()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []AppSummary{
-		{Package: chat, Label: "Chat", Pages: 3, Transitions: 6, Tricks: 1},
-		{Package: "com.tea.shop", Label: "Tea"},
-	}
-	if diff := cmp.Diff(want, apps); diff != "" {
-		t.Fatalf("Apps (-want +got):\n%s", diff)
-	}
-}
-
-func TestRenderings(t *testing.T) {
-	s, _ := openTemp(t, Options{})
-	recordChat(t, s)
-	m, _ := s.Map(chat)
-	tests := []struct {
-		name  string
-		write func(*bytes.Buffer) error
-		want  []string
-	}{
-		{"dot", func(b *bytes.Buffer) error { return m.WriteDOT(b) }, []string{
-			`digraph "com.example.chat" {`, "rankdir=TB;", `"p1" [label="p1: Conversation list"`, `"p2" [label="p2: New conversation:\npick a contact"`,
-			`"p1" -> "p2" [label="tap id=compose \"Start\nchat\" (3✓ 0✗)"]`, `"p1" -> "p3" [label="tap \"Alice\" (1✓ 4✗)", color=red]`,
-			`"p1" -> "p1" [label="2 actions stay", tooltip="swipe direction=\"up\" (1✓ 0✗)\ntap desc=\"More options\" (1✓ 0✗)", style=dashed]`,
-			`"p3" -> "p1" [taillabel="back (1✓ 0✗)", labelfontsize=8, labelfontcolor=gray30, constraint=false, color=gray50]`}},
-		{"mermaid", func(b *bytes.Buffer) error { return m.WriteMermaid(b) }, []string{
-			"flowchart LR", `p1["p1: Conversation list"]`, `p1 -->|"tap id=compose #quot;Start chat#quot; (3✓ 0✗)"| p2`, `p1 -.->|`}},
-		{"json", func(b *bytes.Buffer) error { return m.WriteJSON(b) }, []string{
-			`"app": "com.example.chat"`, `"effect": "same-page-changed"`, `"resource_id": "com.example.chat:id/compose"`}},
-		{"table", func(b *bytes.Buffer) error { return m.WriteTable(b) }, []string{
-			"App com.example.chat: 3 pages, 6 transitions", "PAGE", "p1    1", `tap id=compose "Start chat"`, "no-change"}},
-	}
-	for _, tt := range tests {
-		var b bytes.Buffer
-		if err := tt.write(&b); err != nil {
-			t.Fatal(err)
-		}
-		for _, w := range tt.want {
-			if !strings.Contains(b.String(), w) {
-				t.Errorf("%s output lacks %q:\n%s", tt.name, w, b.String())
-			}
-		}
 	}
 }
 

@@ -92,3 +92,65 @@ func (tx *Tx) PutApp(a App) (App, error) {
 	}
 	return a, nil
 }
+
+// AppSummary is one line of `fairy map list`.
+type AppSummary struct {
+	Package     string `json:"package"`
+	Label       string `json:"label,omitempty"`
+	Pages       int    `json:"pages"`
+	Transitions int    `json:"transitions"`
+	Tricks      int    `json:"tricks"`
+}
+
+// Apps summarises every app known to the store (metadata, map or tricks):
+// page, transition and trick counts, sorted by package.
+func (s *Store) Apps() ([]AppSummary, error) {
+	byPkg := map[string]*AppSummary{}
+	get := func(pkg string) *AppSummary {
+		if a, ok := byPkg[pkg]; ok {
+			return a
+		}
+		a := &AppSummary{Package: pkg}
+		byPkg[pkg] = a
+		return a
+	}
+	err := s.view(func(tx *bolt.Tx) error {
+		if err := eachJSON(tx.Bucket(bucketApps), "app", func(k []byte, a App) error {
+			get(string(k)).Label = a.Label
+			return nil
+		}); err != nil {
+			return err
+		}
+		if b := tx.Bucket(bucketMaps); b != nil {
+			if err := b.ForEachBucket(func(k []byte) error {
+				ab := b.Bucket(k)
+				a := get(string(k))
+				if p := ab.Bucket(bucketPages); p != nil {
+					a.Pages = p.Stats().KeyN
+				}
+				if t := ab.Bucket(bucketTrans); t != nil {
+					a.Transitions = t.Stats().KeyN
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		if b := tx.Bucket(bucketTricks); b != nil {
+			return b.ForEachBucket(func(k []byte) error {
+				get(string(k)).Tricks = b.Bucket(k).Stats().KeyN
+				return nil
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list apps: %w", err)
+	}
+	out := make([]AppSummary, 0, len(byPkg))
+	for _, a := range byPkg {
+		out = append(out, *a)
+	}
+	slices.SortFunc(out, func(a, b AppSummary) int { return cmp.Compare(a.Package, b.Package) })
+	return out, nil
+}

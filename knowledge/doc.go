@@ -35,7 +35,7 @@
 // file and counts, kind by kind, what it saved and lost; it never writes the damaged file.
 //
 // Import refuses, whole, a document over MaxImportBytes or with a text over its cap
-// (MaxTrickText, MaxDescription, MaxName): ErrTooLarge.
+// (MaxTrickText, MaxName, 2 KiB for a description): ErrTooLarge.
 //
 // # App Tricks
 //

@@ -34,6 +34,15 @@ var (
 	ErrDamaged = errors.New("knowledge: file is damaged")
 	// ErrTooLarge reports an import document, or a text in it, over one of the import caps.
 	ErrTooLarge = errors.New("knowledge: input too large")
+	// ErrRemoteCompacted reports a watch asked to start at a revision the Remote no longer
+	// keeps; the mirror loads everything again.
+	ErrRemoteCompacted = errors.New("knowledge: remote revision compacted")
+	// ErrRemoteUnreachable reports a Remote that did not answer in time when the store was
+	// opened: a run may go on without its knowledge.
+	ErrRemoteUnreachable = errors.New("knowledge: shared store unreachable")
+	// ErrRemoteAway reports a write the Remote did not take because it could not be reached;
+	// the write is queued and retried (MirrorOptions).
+	ErrRemoteAway = errors.New("knowledge: shared store unreachable, write queued for retry")
 )
 
 // sentinelError is an error whose message says all there is to say and that matches a

@@ -12,15 +12,15 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// ExportFormat names the export document format.
-const ExportFormat = "fairy-knowledge"
+// exportFormat names the export document format.
+const exportFormat = "fairy-knowledge"
 
-// Document is the JSON export of a whole knowledge file (see the package
+// exportDocument is the JSON export of a whole knowledge file (see the package
 // documentation for the format). Lists are sorted so that the same
 // knowledge always exports to the same bytes, save ExportedAt.
-type Document struct {
+type exportDocument struct {
 	Format     string    `json:"format"` // always "fairy-knowledge"
-	Schema     int       `json:"schema"` // SchemaVersion
+	Schema     int       `json:"schema"` // schemaVersion
 	ExportedAt time.Time `json:"exported_at"`
 	Apps       []App     `json:"apps"`
 	Maps       []Map     `json:"maps"`
@@ -29,13 +29,13 @@ type Document struct {
 	Routines   []Routine `json:"routines,omitempty"`
 	// Readings are the page contents the Key Context Collector read (hashed), with
 	// their facts.
-	Readings []ReadingRecord `json:"readings,omitempty"`
+	Readings []readingRecord `json:"readings,omitempty"`
 	// Thumbs are the pages' pictures (thumbs.go).
-	Thumbs []ThumbRecord `json:"thumbs,omitempty"`
+	Thumbs []thumbRecord `json:"thumbs,omitempty"`
 }
 
-// ReadingRecord is one reading in an export document.
-type ReadingRecord struct {
+// readingRecord is one reading in an export document.
+type readingRecord struct {
 	App string `json:"app"`
 	Key string `json:"key"`
 	Reading
@@ -49,7 +49,7 @@ type ImportStats struct {
 // Export writes everything in the file as one JSON document, read in a
 // single consistent transaction.
 func (s *Store) Export(w io.Writer) error {
-	doc := Document{Format: ExportFormat, Schema: SchemaVersion, ExportedAt: s.now()}
+	doc := exportDocument{Format: exportFormat, Schema: schemaVersion, ExportedAt: s.now()}
 	err := s.view(func(tx *bolt.Tx) error {
 		var err error
 		if doc.Apps, err = listApps(tx); err != nil {
@@ -135,17 +135,17 @@ func (s *Store) Import(r io.Reader) (ImportStats, error) {
 	if len(raw) > MaxImportBytes {
 		return ImportStats{}, fmt.Errorf("import knowledge: the document is over the %d MiB cap: nothing imported: %w", MaxImportBytes>>20, ErrTooLarge)
 	}
-	var doc Document
+	var doc exportDocument
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&doc); err != nil {
 		return ImportStats{}, fmt.Errorf("import knowledge: decode: %w", err)
 	}
-	if doc.Format != ExportFormat {
-		return ImportStats{}, fmt.Errorf("import knowledge: format %q, want %q: %w", doc.Format, ExportFormat, ErrFormat)
+	if doc.Format != exportFormat {
+		return ImportStats{}, fmt.Errorf("import knowledge: format %q, want %q: %w", doc.Format, exportFormat, ErrFormat)
 	}
-	if doc.Schema != SchemaVersion {
-		return ImportStats{}, fmt.Errorf("import knowledge: schema %d, this fairy reads %d: %w", doc.Schema, SchemaVersion, ErrFormat)
+	if doc.Schema != schemaVersion {
+		return ImportStats{}, fmt.Errorf("import knowledge: schema %d, this fairy reads %d: %w", doc.Schema, schemaVersion, ErrFormat)
 	}
 	if err := doc.checkCaps(); err != nil {
 		return ImportStats{}, fmt.Errorf("import knowledge: nothing imported: %w", err)
@@ -335,9 +335,9 @@ func (tx *Tx) importRoutine(r Routine) error {
 }
 
 // importReading merges one reading.
-func (tx *Tx) importReading(r ReadingRecord) error {
-	if r.App == "" || r.Key == "" || len(r.Facts) > MaxReadingFacts {
-		return fmt.Errorf("reading %q of %q: needs an app, a key and at most %d facts: %w", r.Key, r.App, MaxReadingFacts, ErrInvalid)
+func (tx *Tx) importReading(r readingRecord) error {
+	if r.App == "" || r.Key == "" || len(r.Facts) > maxReadingFacts {
+		return fmt.Errorf("reading %q of %q: needs an app, a key and at most %d facts: %w", r.Key, r.App, maxReadingFacts, ErrInvalid)
 	}
 	top, err := root(tx.tx, bucketReadings)
 	if err != nil {
@@ -351,7 +351,7 @@ func (tx *Tx) importReading(r ReadingRecord) error {
 	if v := b.Get([]byte(r.Key)); v != nil && decode("reading", []byte(r.Key), v, &old) == nil {
 		r.Reads = max(r.Reads, old.Reads)
 		for _, f := range old.Facts {
-			if !slices.ContainsFunc(r.Facts, func(g Fact) bool { return g.Key == f.Key }) && len(r.Facts) < MaxReadingFacts {
+			if !slices.ContainsFunc(r.Facts, func(g Fact) bool { return g.Key == f.Key }) && len(r.Facts) < maxReadingFacts {
 				r.Facts = append(r.Facts, f)
 			}
 		}

@@ -28,13 +28,13 @@ func fill(t *testing.T, s *Store) {
 }
 
 // exportDoc exports and decodes, clearing the export time.
-func exportDoc(t *testing.T, s *Store) (Document, []byte) {
+func exportDoc(t *testing.T, s *Store) (exportDocument, []byte) {
 	t.Helper()
 	var b bytes.Buffer
 	if err := s.Export(&b); err != nil {
 		t.Fatal(err)
 	}
-	var d Document
+	var d exportDocument
 	if err := json.Unmarshal(b.Bytes(), &d); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	src, _ := openTemp(t, Options{})
 	fill(t, src)
 	doc, raw := exportDoc(t, src)
-	if doc.Format != ExportFormat || doc.Schema != SchemaVersion || len(doc.Maps) != 1 || len(doc.Tricks) != 8 || len(doc.Runs) != 1 || len(doc.Apps) != 1 {
+	if doc.Format != exportFormat || doc.Schema != schemaVersion || len(doc.Maps) != 1 || len(doc.Tricks) != 8 || len(doc.Runs) != 1 || len(doc.Apps) != 1 {
 		t.Fatalf("export: %d apps, %d maps, %d tricks, %d runs", len(doc.Apps), len(doc.Maps), len(doc.Tricks), len(doc.Runs))
 	}
 	for _, w := range []string{`"format": "fairy-knowledge"`, `"schema": 1`, `"effect": "no-change"`, `"kind": "error-recovery"`, `"duration_ns": 30000000000`, "珍珠奶茶"} {
@@ -181,24 +181,24 @@ func TestImportCaps(t *testing.T) {
 	long := func(n int) string { return strings.Repeat("长", n/3+1) } // n bytes and a little more, in UTF-8
 	tests := []struct {
 		name string
-		edit func(d *Document)
+		edit func(d *exportDocument)
 		want string
 	}{
-		{"trick text", func(d *Document) { d.Tricks[3].Text = long(MaxTrickText) }, "text is 4098 bytes, over the 4096-byte cap"},
-		{"trick provenance", func(d *Document) { d.Tricks[1].Provenance.Instruction = long(MaxTrickText) }, "instruction is"},
-		{"app label", func(d *Document) { d.Apps[0].Label = long(MaxName) }, "app com.example.chat: label is 258 bytes, over the 256-byte cap"},
-		{"app description", func(d *Document) { d.Apps[0].Description = long(MaxDescription) }, "description is 2049 bytes"},
-		{"page description", func(d *Document) { d.Maps[0].Pages[1].Description = long(MaxDescription) }, "page .Compose#s2: description is"},
-		{"page key", func(d *Document) { d.Maps[0].Pages[0].Key = long(MaxName) }, "key is 258 bytes"},
-		{"page element text", func(d *Document) { d.Maps[0].Pages[0].Elements[0].Text = long(MaxDescription) }, "element: text is"},
-		{"transition argument", func(d *Document) {
+		{"trick text", func(d *exportDocument) { d.Tricks[3].Text = long(MaxTrickText) }, "text is 4098 bytes, over the 4096-byte cap"},
+		{"trick provenance", func(d *exportDocument) { d.Tricks[1].Provenance.Instruction = long(MaxTrickText) }, "instruction is"},
+		{"app label", func(d *exportDocument) { d.Apps[0].Label = long(MaxName) }, "app com.example.chat: label is 258 bytes, over the 256-byte cap"},
+		{"app description", func(d *exportDocument) { d.Apps[0].Description = long(maxDescription) }, "description is 2049 bytes"},
+		{"page description", func(d *exportDocument) { d.Maps[0].Pages[1].Description = long(maxDescription) }, "page .Compose#s2: description is"},
+		{"page key", func(d *exportDocument) { d.Maps[0].Pages[0].Key = long(MaxName) }, "key is 258 bytes"},
+		{"page element text", func(d *exportDocument) { d.Maps[0].Pages[0].Elements[0].Text = long(maxDescription) }, "element: text is"},
+		{"transition argument", func(d *exportDocument) {
 			for i, tr := range d.Maps[0].Transitions {
 				if tr.Action.Args != nil {
-					d.Maps[0].Transitions[i].Action.Args["direction"] = long(MaxDescription)
+					d.Maps[0].Transitions[i].Action.Args["direction"] = long(maxDescription)
 				}
 			}
 		}, "argument direction is"},
-		{"run instruction", func(d *Document) { d.Runs[0].Instruction = long(MaxTrickText) }, "run r1: instruction is"},
+		{"run instruction", func(d *exportDocument) { d.Runs[0].Instruction = long(MaxTrickText) }, "run r1: instruction is"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

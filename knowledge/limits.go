@@ -15,9 +15,9 @@ const (
 	// MaxTrickText bounds a trick's text, and an instruction in a provenance or a run.
 	// It holds for every trick stored, imported or not.
 	MaxTrickText = 4 << 10
-	// MaxDescription bounds an app's or a page's description, an element's text or
+	// maxDescription bounds an app's or a page's description, an element's text or
 	// content description, and an action argument.
-	MaxDescription = 2 << 10
+	maxDescription = 2 << 10
 	// MaxName bounds a name: a package, label, activity, page key, signature, ID,
 	// resource-id, class, kind or outcome.
 	MaxName = 256
@@ -41,11 +41,11 @@ func overCap(what string, fields ...field) error {
 }
 
 // checkCaps checks every string of the document against the import caps.
-func (d *Document) checkCaps() error {
+func (d *exportDocument) checkCaps() error {
 	for _, a := range d.Apps {
 		if err := overCap("app "+clipName(a.Package),
 			field{"package", a.Package, MaxName}, field{"label", a.Label, MaxName},
-			field{"launcher activity", a.LauncherActivity, MaxName}, field{"description", a.Description, MaxDescription}); err != nil {
+			field{"launcher activity", a.LauncherActivity, MaxName}, field{"description", a.Description, maxDescription}); err != nil {
 			return err
 		}
 	}
@@ -56,7 +56,7 @@ func (d *Document) checkCaps() error {
 		for _, p := range m.Pages {
 			what := fmt.Sprintf("map %s page %s", clipName(m.App), clipName(p.Key))
 			if err := overCap(what, field{"key", p.Key, MaxName}, field{"ID", p.ID, MaxName}, field{"activity", p.Activity, MaxName},
-				field{"signature", p.Signature, MaxName}, field{"description", p.Description, MaxDescription}); err != nil {
+				field{"signature", p.Signature, MaxName}, field{"description", p.Description, maxDescription}); err != nil {
 				return err
 			}
 			for _, e := range p.Elements {
@@ -75,7 +75,7 @@ func (d *Document) checkCaps() error {
 				return err
 			}
 			for _, k := range slices.Sorted(maps.Keys(t.Action.Args)) {
-				if err := overCap(what, field{"argument name", k, MaxName}, field{"argument " + clipName(k), t.Action.Args[k], MaxDescription}); err != nil {
+				if err := overCap(what, field{"argument name", k, MaxName}, field{"argument " + clipName(k), t.Action.Args[k], maxDescription}); err != nil {
 					return err
 				}
 			}
@@ -103,8 +103,8 @@ func (d *Document) checkCaps() error {
 }
 
 func (e Element) checkCaps(what string) error {
-	return overCap(what, field{"resource-id", e.ResourceID, MaxName}, field{"text", e.Text, MaxDescription},
-		field{"content description", e.Desc, MaxDescription}, field{"class", e.Class, MaxName})
+	return overCap(what, field{"resource-id", e.ResourceID, MaxName}, field{"text", e.Text, maxDescription},
+		field{"content description", e.Desc, maxDescription}, field{"class", e.Class, MaxName})
 }
 
 // clipName shortens a name for an error message: an over-long one is what the message

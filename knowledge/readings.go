@@ -20,11 +20,11 @@ import (
 // Layout: readings/<app>  content key -> Reading (JSON).
 var bucketReadings = []byte("readings")
 
-// MaxReadingFacts bounds the facts kept per reading; MaxReadings the readings kept per
+// maxReadingFacts bounds the facts kept per reading; maxReadings the readings kept per
 // app: past it, the tenth read longest ago goes.
 const (
-	MaxReadingFacts = 32
-	MaxReadings     = 4096
+	maxReadingFacts = 32
+	maxReadings     = 4096
 )
 
 // Fact is one key/value fact read off a screen.
@@ -101,7 +101,7 @@ func (tx *Tx) PutReading(app, key string, facts []Fact) error {
 		if err := decode("reading", []byte(key), v, &r); err != nil {
 			r = Reading{} // a damaged reading is read again, not kept
 		}
-	} else if b.Stats().KeyN >= MaxReadings {
+	} else if b.Stats().KeyN >= maxReadings {
 		if err := dropOldReadings(b); err != nil {
 			return err
 		}
@@ -120,7 +120,7 @@ func (tx *Tx) PutReading(app, key string, facts []Fact) error {
 		switch {
 		case i < len(r.Facts):
 			r.Facts[i].Value = f.Value
-		case len(r.Facts) < MaxReadingFacts:
+		case len(r.Facts) < maxReadingFacts:
 			r.Facts = append(r.Facts, f)
 		}
 	}
@@ -151,17 +151,17 @@ func dropOldReadings(b *bolt.Bucket) error {
 }
 
 // listReadings lists every reading, by app and key.
-func listReadings(tx *bolt.Tx) ([]ReadingRecord, error) {
+func listReadings(tx *bolt.Tx) ([]readingRecord, error) {
 	top := tx.Bucket(bucketReadings)
 	if top == nil {
 		return nil, nil
 	}
 	var apps []string
 	_ = top.ForEachBucket(func(k []byte) error { apps = append(apps, string(k)); return nil })
-	var out []ReadingRecord
+	var out []readingRecord
 	for _, a := range apps {
 		err := eachJSON(top.Bucket([]byte(a)), "reading", func(k []byte, r Reading) error {
-			out = append(out, ReadingRecord{App: a, Key: string(k), Reading: r})
+			out = append(out, readingRecord{App: a, Key: string(k), Reading: r})
 			return nil
 		})
 		if err != nil {

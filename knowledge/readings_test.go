@@ -8,7 +8,7 @@ import (
 )
 
 // TestReadings: a reading keeps the facts read off a content (newest value per key), an
-// unknown content has none, and past MaxReadings an app's oldest readings go.
+// unknown content has none, and past maxReadings an app's oldest readings go.
 func TestReadings(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	s, err := Open(filepath.Join(t.TempDir(), "k.db"), Options{Clock: func() time.Time { now = now.Add(time.Second); return now }, noSync: true})
@@ -36,7 +36,7 @@ func TestReadings(t *testing.T) {
 	if err := s.PutReading("", key, nil); err == nil {
 		t.Error("a reading without an app was stored")
 	}
-	for i := range MaxReadings {
+	for i := range maxReadings {
 		if err := s.PutReading("com.notes", fmt.Sprint(i), nil); err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +50,7 @@ func TestReadings(t *testing.T) {
 	if _, ok, _ := s.Reading("com.notes", "one more"); !ok {
 		t.Error("the newest reading was not kept")
 	}
-	if _, ok, _ := s.Reading("com.notes", fmt.Sprint(MaxReadings-1)); !ok {
+	if _, ok, _ := s.Reading("com.notes", fmt.Sprint(maxReadings-1)); !ok {
 		t.Error("a recent reading was dropped")
 	}
 }

@@ -17,18 +17,18 @@ import (
 
 // Record kinds, as a RepairReport counts them.
 const (
-	KindApps        = "apps"
-	KindPages       = "pages"
-	KindTransitions = "transitions"
-	KindTricks      = "tricks"
-	KindRuns        = "runs"
-	KindRoutines    = "routines"
-	KindReadings    = "readings"
-	KindThumbs      = "thumbs"
+	kindApps        = "apps"
+	kindPages       = "pages"
+	kindTransitions = "transitions"
+	kindTricks      = "tricks"
+	kindRuns        = "runs"
+	kindRoutines    = "routines"
+	kindReadings    = "readings"
+	kindThumbs      = "thumbs"
 )
 
 // repairKinds are the kinds in the order a RepairReport lists them.
-var repairKinds = []string{KindApps, KindPages, KindTransitions, KindTricks, KindRuns, KindRoutines, KindReadings, KindThumbs}
+var repairKinds = []string{kindApps, kindPages, kindTransitions, kindTricks, kindRuns, kindRoutines, kindReadings, kindThumbs}
 
 // RepairReport says what Repair saved from a damaged file and what it lost, kind by kind.
 type RepairReport struct {
@@ -41,7 +41,7 @@ type RepairReport struct {
 
 // RepairCount is what Repair did with one kind of record.
 type RepairCount struct {
-	Kind  string // KindApps, KindPages, KindTransitions, KindTricks, KindRuns, KindRoutines, KindReadings or KindThumbs
+	Kind  string // apps, pages, transitions, tricks, runs, routines, readings or thumbs
 	Saved int    // records copied into the new file
 	// Lost counts records found but not copied: they do not decode, are invalid or repeat
 	// one already saved; transitions and thumbnails whose page was lost; tricks the trick index names
@@ -60,7 +60,7 @@ type RepairCount struct {
 func Repair(src, dst string, opts Options) (RepairReport, error) {
 	var rep RepairReport
 	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
+		opts.Timeout = defaultTimeout
 	}
 	if _, err := os.Stat(dst); err == nil {
 		return rep, invalidf("repair knowledge file %s: %s already exists: name a new file for the repaired copy", src, dst)
@@ -89,8 +89,8 @@ func Repair(src, dst string, opts Options) (RepairReport, error) {
 	rep.Problems = append(rep.Problems, verify(d)...)
 	sv := newSalvage(d)
 	sv.collect()
-	if sv.schema != "" && sv.schema != strconv.Itoa(SchemaVersion) {
-		return rep, fmt.Errorf("repair knowledge file %s: it has schema version %s but this fairy reads version %d: %w", src, sv.schema, SchemaVersion, ErrSchema)
+	if sv.schema != "" && sv.schema != strconv.Itoa(schemaVersion) {
+		return rep, fmt.Errorf("repair knowledge file %s: it has schema version %s but this fairy reads version %d: %w", src, sv.schema, schemaVersion, ErrSchema)
 	}
 	if err := sv.write(dst, opts); err != nil {
 		return rep, fmt.Errorf("repair knowledge file %s: %w", src, err)
@@ -184,7 +184,7 @@ func (sv *salvage) collect() {
 				}
 			})
 		case string(bucketApps):
-			sv.records(KindApps, "apps", hdr, func(_, v []byte) bool {
+			sv.records(kindApps, "apps", hdr, func(_, v []byte) bool {
 				var a App
 				if json.Unmarshal(v, &a) != nil || strings.TrimSpace(a.Package) == "" || a.Package == Common || sv.apps[a.Package] != nil {
 					return false
@@ -193,13 +193,13 @@ func (sv *salvage) collect() {
 				return true
 			})
 		case string(bucketMaps):
-			sv.walk(KindPages, "maps", hdr, func(app, hdr []byte, bucket bool) {
+			sv.walk(kindPages, "maps", hdr, func(app, hdr []byte, bucket bool) {
 				if bucket {
 					sv.collectMap(string(app), hdr)
 				}
 			})
 		case string(bucketTricks):
-			sv.walk(KindTricks, "tricks", hdr, func(app, hdr []byte, bucket bool) {
+			sv.walk(kindTricks, "tricks", hdr, func(app, hdr []byte, bucket bool) {
 				if bucket {
 					sv.collectTricks(string(app), hdr)
 				}
@@ -208,7 +208,7 @@ func (sv *salvage) collect() {
 			sv.trickSeq = sequence(hdr)
 			sv.walk("", "trickids", hdr, func(id, _ []byte, _ bool) { sv.indexed[string(id)] = true })
 		case string(bucketRuns):
-			sv.records(KindRuns, "runs", hdr, func(_, v []byte) bool {
+			sv.records(kindRuns, "runs", hdr, func(_, v []byte) bool {
 				var r Run
 				if json.Unmarshal(v, &r) != nil || strings.TrimSpace(r.ID) == "" || sv.runs[r.ID] != nil {
 					return false
@@ -217,17 +217,17 @@ func (sv *salvage) collect() {
 				return true
 			})
 		case string(bucketRoutines):
-			sv.perApp(KindRoutines, "routines", hdr, sv.routines, func(app string, v []byte) bool {
+			sv.perApp(kindRoutines, "routines", hdr, sv.routines, func(app string, v []byte) bool {
 				var r Routine
 				return json.Unmarshal(v, &r) == nil && r.App == app && r.validate() == nil
 			})
 		case string(bucketReadings):
-			sv.perApp(KindReadings, "readings", hdr, sv.readings, func(_ string, v []byte) bool {
+			sv.perApp(kindReadings, "readings", hdr, sv.readings, func(_ string, v []byte) bool {
 				var r Reading
-				return json.Unmarshal(v, &r) == nil && len(r.Facts) <= MaxReadingFacts
+				return json.Unmarshal(v, &r) == nil && len(r.Facts) <= maxReadingFacts
 			})
 		case string(bucketThumbs):
-			sv.perApp(KindThumbs, "thumbs", hdr, sv.thumbs, func(_ string, v []byte) bool {
+			sv.perApp(kindThumbs, "thumbs", hdr, sv.thumbs, func(_ string, v []byte) bool {
 				var t Thumb
 				return json.Unmarshal(v, &t) == nil && t.validate() == nil
 			})
@@ -271,11 +271,11 @@ func (sv *salvage) collectMap(app string, hdr []byte) {
 	where := "maps/" + printable([]byte(app))
 	pages, trans := map[string][]byte{}, map[string]Transition{}
 	raw := map[string][]byte{}
-	sv.walk(KindPages, where, hdr, func(name, hdr []byte, bucket bool) {
+	sv.walk(kindPages, where, hdr, func(name, hdr []byte, bucket bool) {
 		switch {
 		case bucket && string(name) == string(bucketPages):
 			sv.pageSeq[app] = sequence(hdr)
-			sv.records(KindPages, where+"/pages", hdr, func(_, v []byte) bool {
+			sv.records(kindPages, where+"/pages", hdr, func(_, v []byte) bool {
 				var p Page
 				if json.Unmarshal(v, &p) != nil || p.Key == "" || pages[p.Key] != nil {
 					return false
@@ -285,14 +285,14 @@ func (sv *salvage) collectMap(app string, hdr []byte) {
 			})
 		case bucket && string(name) == string(bucketTrans):
 			// Counted once their pages are known (write).
-			sv.walk(KindTransitions, where+"/trans", hdr, func(_, v []byte, bucket bool) {
+			sv.walk(kindTransitions, where+"/trans", hdr, func(_, v []byte, bucket bool) {
 				var t Transition
 				if bucket || json.Unmarshal(v, &t) != nil || t.From == "" || t.To == "" || t.Action.Kind == "" {
-					sv.counts[KindTransitions].Lost++
+					sv.counts[kindTransitions].Lost++
 					return
 				}
 				if _, dup := trans[t.key()]; dup {
-					sv.counts[KindTransitions].Lost++
+					sv.counts[kindTransitions].Lost++
 					return
 				}
 				trans[t.key()], raw[t.key()] = t, v
@@ -305,7 +305,7 @@ func (sv *salvage) collectMap(app string, hdr []byte) {
 }
 
 func (sv *salvage) collectTricks(app string, hdr []byte) {
-	sv.records(KindTricks, "tricks/"+printable([]byte(app)), hdr, func(k, v []byte) bool {
+	sv.records(kindTricks, "tricks/"+printable([]byte(app)), hdr, func(k, v []byte) bool {
 		var t Trick
 		ok := json.Unmarshal(v, &t) == nil && t.ID != "" && sv.tricks[t.ID].raw == nil
 		if ok {
@@ -389,13 +389,13 @@ func (sv *salvage) put(tx *Tx) error {
 		for _, k := range sortedKeys(sv.trans[app]) {
 			t := sv.trans[app][k]
 			if sv.pages[app][t.From] == nil || sv.pages[app][t.To] == nil {
-				sv.counts[KindTransitions].Lost++
+				sv.counts[kindTransitions].Lost++
 				continue
 			}
 			if err := trans.Put([]byte(k), sv.transRaw[app][k]); err != nil {
 				return err
 			}
-			sv.counts[KindTransitions].Saved++
+			sv.counts[kindTransitions].Saved++
 		}
 	}
 	tricks, ids := btx.Bucket(bucketTricks), btx.Bucket(bucketTrickIDs)
@@ -419,7 +419,7 @@ func (sv *salvage) put(tx *Tx) error {
 	}
 	for id := range sv.indexed {
 		if sv.tricks[id].raw == nil && !sv.lostTricks[id] {
-			sv.counts[KindTricks].Lost++ // its page was lost
+			sv.counts[kindTricks].Lost++ // its page was lost
 		}
 	}
 	runs := btx.Bucket(bucketRuns)
@@ -433,8 +433,8 @@ func (sv *salvage) put(tx *Tx) error {
 		for key := range recs {
 			if sv.pages[app][key] == nil {
 				delete(recs, key)
-				sv.counts[KindThumbs].Saved--
-				sv.counts[KindThumbs].Lost++
+				sv.counts[kindThumbs].Saved--
+				sv.counts[kindThumbs].Lost++
 			}
 		}
 	}

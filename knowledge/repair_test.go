@@ -35,19 +35,19 @@ func tally(t *testing.T, s *Store) map[string]int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var readings []ReadingRecord
+	var readings []readingRecord
 	if err := s.view(func(tx *bolt.Tx) error { var err error; readings, err = listReadings(tx); return err }); err != nil {
 		t.Fatal(err)
 	}
-	var thumbs []ThumbRecord
+	var thumbs []thumbRecord
 	if err := s.view(func(tx *bolt.Tx) error { var err error; thumbs, err = listThumbs(tx); return err }); err != nil {
 		t.Fatal(err)
 	}
-	n := map[string]int{KindApps: len(apps), KindPages: 0, KindTransitions: 0, KindTricks: len(tricks), KindRuns: len(runs),
-		KindRoutines: len(routines), KindReadings: len(readings), KindThumbs: len(thumbs)}
+	n := map[string]int{kindApps: len(apps), kindPages: 0, kindTransitions: 0, kindTricks: len(tricks), kindRuns: len(runs),
+		kindRoutines: len(routines), kindReadings: len(readings), kindThumbs: len(thumbs)}
 	for _, a := range summaries {
-		n[KindPages] += a.Pages
-		n[KindTransitions] += a.Transitions
+		n[kindPages] += a.Pages
+		n[kindTransitions] += a.Transitions
 	}
 	return n
 }
@@ -142,8 +142,8 @@ func TestRepairDamagedFiles(t *testing.T) {
 		lostPages     int
 	}
 	exact := map[string]loss{
-		"zeroed leaf page of tricks":        {missing: map[string]int{KindTricks: len(app3Tricks)}, lost: map[string]int{KindTricks: len(app3Tricks)}, lostPages: 1},
-		"zeroed branch page of transitions": {missing: map[string]int{KindTransitions: 48}, lostPages: 1},
+		"zeroed leaf page of tricks":        {missing: map[string]int{kindTricks: len(app3Tricks)}, lost: map[string]int{kindTricks: len(app3Tricks)}, lostPages: 1},
+		"zeroed branch page of transitions": {missing: map[string]int{kindTransitions: 48}, lostPages: 1},
 		"zeroed freelist page":              {},
 		"freelist lists a page in use":      {},
 	}

@@ -16,17 +16,17 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// SchemaVersion is the layout version this package reads and writes. It is
+// schemaVersion is the layout version this package reads and writes. It is
 // stored in every knowledge file and checked on Open.
-const SchemaVersion = 1
+const schemaVersion = 1
 
-// DefaultTimeout is how long Open, and every transaction after it, waits for
+// defaultTimeout is how long Open, and every transaction after it, waits for
 // the file lock when Options.Timeout is zero.
-const DefaultTimeout = time.Second
+const defaultTimeout = time.Second
 
-// DefaultMergeThreshold is the similarity (0..1) at or above which Upsert
+// defaultMergeThreshold is the similarity (0..1) at or above which Upsert
 // treats two tricks of the same app and kind as near-duplicates.
-const DefaultMergeThreshold = 0.6
+const defaultMergeThreshold = 0.6
 
 // Bucket names. The layout (schema 1):
 //
@@ -55,7 +55,7 @@ var (
 type Options struct {
 	// Timeout bounds each wait for the file lock: at Open and at every
 	// transaction, since the store holds the file only while a transaction
-	// runs (file.go). Zero means DefaultTimeout.
+	// runs (file.go). Zero means one second.
 	Timeout time.Duration
 	// ReadOnly opens the file with a shared lock; writes fail with ErrReadOnly.
 	// The file must exist.
@@ -64,8 +64,7 @@ type Options struct {
 	Clock func() time.Time
 	// NewID names new tricks; nil numbers them t1, t2, … from the file.
 	NewID func() string
-	// MergeThreshold is Upsert's near-duplicate similarity; zero means
-	// DefaultMergeThreshold.
+	// MergeThreshold is Upsert's near-duplicate similarity; zero means 0.6.
 	MergeThreshold float64
 	// Preload loads every app's map at Open instead of on first use.
 	Preload bool
@@ -100,13 +99,13 @@ func Open(path string, opts Options) (*Store, error) {
 		return nil, invalidf("open knowledge file: empty path")
 	}
 	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
+		opts.Timeout = defaultTimeout
 	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
 	if opts.MergeThreshold <= 0 {
-		opts.MergeThreshold = DefaultMergeThreshold
+		opts.MergeThreshold = defaultMergeThreshold
 	}
 	log := opts.Logger
 	if log == nil {
@@ -161,8 +160,8 @@ func (s *Store) checkSchema() error {
 		if err != nil {
 			return false, fmt.Errorf("knowledge file %s has a bad schema record %q: %w", s.path, v, ErrNotKnowledge)
 		}
-		if n != SchemaVersion {
-			return false, fmt.Errorf("knowledge file %s has schema version %d but this fairy reads version %d; use a matching fairy or move the knowledge with export/import: %w", s.path, n, SchemaVersion, ErrSchema)
+		if n != schemaVersion {
+			return false, fmt.Errorf("knowledge file %s has schema version %d but this fairy reads version %d; use a matching fairy or move the knowledge with export/import: %w", s.path, n, schemaVersion, ErrSchema)
 		}
 		return false, nil
 	}
@@ -196,7 +195,7 @@ func (s *Store) initialise(tx *bolt.Tx) error {
 	if err != nil {
 		return err
 	}
-	if err := meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion))); err != nil {
+	if err := meta.Put(keySchema, []byte(strconv.Itoa(schemaVersion))); err != nil {
 		return err
 	}
 	if err := meta.Put(keyCreated, []byte(s.opts.Clock().UTC().Format(time.RFC3339))); err != nil {

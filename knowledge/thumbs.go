@@ -38,8 +38,8 @@ func (t Thumb) Stale(now time.Time) bool {
 	return len(t.JPEG) == 0 || now.Sub(t.Taken) > ThumbMaxAge
 }
 
-// ThumbRecord is one thumbnail in an export document.
-type ThumbRecord struct {
+// thumbRecord is one thumbnail in an export document.
+type thumbRecord struct {
 	App string `json:"app"`
 	Key string `json:"key"` // the page's key
 	Thumb
@@ -140,17 +140,17 @@ func thumbBucket(tx *bolt.Tx, app string) *bolt.Bucket {
 }
 
 // listThumbs lists every thumbnail, by app and page key.
-func listThumbs(tx *bolt.Tx) ([]ThumbRecord, error) {
+func listThumbs(tx *bolt.Tx) ([]thumbRecord, error) {
 	top := tx.Bucket(bucketThumbs)
 	if top == nil {
 		return nil, nil
 	}
 	var apps []string
 	_ = top.ForEachBucket(func(k []byte) error { apps = append(apps, string(k)); return nil })
-	var out []ThumbRecord
+	var out []thumbRecord
 	for _, a := range apps {
 		err := eachJSON(top.Bucket([]byte(a)), "thumbnail", func(k []byte, t Thumb) error {
-			out = append(out, ThumbRecord{App: a, Key: string(k), Thumb: t})
+			out = append(out, thumbRecord{App: a, Key: string(k), Thumb: t})
 			return nil
 		})
 		if err != nil {
@@ -162,7 +162,7 @@ func listThumbs(tx *bolt.Tx) ([]ThumbRecord, error) {
 
 // importThumb merges one thumbnail: the newer picture wins. Its page must be on the map
 // (imported before it).
-func (tx *Tx) importThumb(r ThumbRecord) error {
+func (tx *Tx) importThumb(r thumbRecord) error {
 	if r.App == "" || r.Key == "" {
 		return fmt.Errorf("thumbnail %q of %q: needs an app and a page key: %w", r.Key, r.App, ErrInvalid)
 	}

@@ -128,8 +128,8 @@ func TestThumbsExportImportRepair(t *testing.T) {
 		t.Fatal(err)
 	}
 	saved, lost, _ := reported(rep)
-	if saved[KindThumbs] != 1 || lost[KindThumbs] != 0 {
-		t.Errorf("repair saved %d thumbnails, lost %d; want 1, 0", saved[KindThumbs], lost[KindThumbs])
+	if saved[kindThumbs] != 1 || lost[kindThumbs] != 0 {
+		t.Errorf("repair saved %d thumbnails, lost %d; want 1, 0", saved[kindThumbs], lost[kindThumbs])
 	}
 	r := openRepaired(t, repaired)
 	if th, ok, _ := r.Thumb(app, p.Key); !ok || !bytes.Equal(th.JPEG, jpegOf(30, 9)) {

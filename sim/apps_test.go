@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"encoding/base64"
+	"fmt"
 	"image/png"
 	"slices"
 	"strconv"
@@ -552,5 +553,83 @@ func TestStateReset(t *testing.T) {
 	}
 	if recs, err := p.Records("com.fairy.shop:orders"); err != nil || len(recs) != 0 {
 		t.Fatalf("empty declared collection: %v %v", recs, err)
+	}
+}
+
+// TestNotesSelectAll: Notes' selection mode deletes every note at once, after a
+// confirmation that names how many.
+func TestNotesSelectAll(t *testing.T) {
+	p := newPhone(t)
+	launch(t, p, "com.fairy.notes")
+	tap(t, p, "Select notes")
+	if has(t, p, "Delete selected") {
+		t.Fatal("Delete selected shows before anything is selected")
+	}
+	tap(t, p, "Select all")
+	tap(t, p, "Delete selected")
+	if !has(t, p, "Delete 3 notes?") {
+		t.Fatalf("no confirmation naming the count: %s", labels(t, p))
+	}
+	tap(t, p, "Delete")
+	if recs, _ := p.Records("com.fairy.notes:notes"); len(recs) != 0 {
+		t.Fatalf("notes left: %v", recs)
+	}
+	if !has(t, p, "No notes. Tap + to write one.") {
+		t.Fatalf("not back on the empty list: %s", labels(t, p))
+	}
+}
+
+// TestMessagesTextANumber: a typed number (no letters) can be texted as it is; a typed
+// name offers no such row.
+func TestMessagesTextANumber(t *testing.T) {
+	p := newPhone(t)
+	launch(t, p, "com.google.android.apps.messaging")
+	tap(t, p, "Start chat")
+	typeInto(t, p, "Type a name, phone number, or email", "Bob")
+	if has(t, p, "Send to Bob") {
+		t.Fatal("a name offers to text it as a number")
+	}
+	sh(t, p, "input keyevent KEYCODE_MOVE_END")
+	for range 3 {
+		sh(t, p, "input keyevent 67")
+	}
+	typeInto(t, p, "Type a name, phone number, or email", "+15550100")
+	tap(t, p, "Send to +15550100")
+	typeInto(t, p, "Text message", "hello there")
+	tap(t, p, "Send SMS")
+	var found bool
+	for _, m := range p.Messages() {
+		found = found || (m.Outgoing && m.Phone == "+15550100" && m.Text == "hello there")
+	}
+	if !found {
+		t.Fatalf("no text to the number: %+v", p.Messages())
+	}
+}
+
+// TestBrightnessSlider: Settings' brightness is a level slider — a swipe across it to
+// the right end sets the brightest level, to the left end the dimmest; a short swipe
+// changes nothing.
+func TestBrightnessSlider(t *testing.T) {
+	p := newPhone(t)
+	launch(t, p, "com.android.settings")
+	tap(t, p, "Display")
+	tap(t, p, "Brightness level")
+	n, ok := find(t, p, "Brightness 102 of 255")
+	if !ok {
+		t.Fatalf("no brightness slider: %s", labels(t, p))
+	}
+	y := (n.Y1 + n.Y2) / 2
+	for _, tc := range []struct {
+		x1, x2 int
+		want   string
+	}{
+		{n.X1 + 5, n.X2 - 2, "255"},
+		{n.X2 - 5, n.X1 + 2, "1"},
+		{n.X1 + (n.X2-n.X1)/3, n.X1 + (n.X2-n.X1)/2, "1"},
+	} {
+		sh(t, p, fmt.Sprintf("input swipe %d %d %d %d 300", tc.x1, y, tc.x2, y))
+		if got := p.Setting("system/screen_brightness"); got != tc.want {
+			t.Errorf("swipe %d→%d: brightness %s, want %s", tc.x1, tc.x2, got, tc.want)
+		}
 	}
 }

@@ -108,3 +108,6 @@ func (p *Phone) writeRedirect(path string, data []byte, appendTo bool) error {
 	}
 	return p.fs.writeFile(path, data, 0o660, p.cfg.Clock())
 }
+
+// ConnState returns "device": a virtual phone is always online and authorised.
+func (p *Phone) ConnState() string { return wire.StateDevice }

@@ -64,7 +64,7 @@
 // dialog in front of it). The all-windows dump (status bar, app or dialog, keyboard,
 // navigation bar; indented, with visible-to-user, drawing-order, hint and display-id, the
 // uiautomator2 format) is DumpAllWindows, and what the uiautomator2 server the phone runs
-// on device port 9008 (U2Port) answers to JSON-RPC dumpWindowHierarchy on /jsonrpc/0, through
+// on device port 9008 answers to JSON-RPC dumpWindowHierarchy on /jsonrpc/0, through
 // `adb forward tcp:N tcp:9008`. Appium's UiAutomator2 server is emulated too (uia2.go):
 // its APKs install with pm install (Config.UIServer has them from the start), am
 // instrument -w starts it, and it answers its W3C HTTP routes on device port 6790

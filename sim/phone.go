@@ -37,7 +37,7 @@ type Config struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Logger receives debug logs of commands (default: discard).
 	Logger *slog.Logger
-	// Profile is how long commands take (default ProfileInstant: at once); see ParseProfile.
+	// Profile is how long commands take (default: the instant profile, at once); see ParseProfile.
 	Profile Profile
 }
 
@@ -181,8 +181,8 @@ func New(cfg Config) (*Phone, error) {
 	p.faults = cfg.Faults
 	p.uia2.init()
 	if cfg.UIServer {
-		p.uiServerInstall(UIServerPackage)
-		p.uiServerInstall(UIServerTestPackage)
+		p.uiServerInstall(uiServerPackage)
+		p.uiServerInstall(uiServerTestPackage)
 	}
 	if err := p.reset(); err != nil {
 		return nil, err
@@ -319,9 +319,6 @@ func (p *Phone) bump() {
 
 // Serial returns the phone's adb serial.
 func (p *Phone) Serial() string { return p.cfg.Serial }
-
-// ConnState returns "device": a virtual phone is always online and authorised.
-func (p *Phone) ConnState() string { return "device" }
 
 // Size returns the screen size in pixels.
 func (p *Phone) Size() (w, h int) { return p.cfg.Width, p.cfg.Height }

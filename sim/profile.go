@@ -11,7 +11,7 @@ import (
 
 // Profile is how long the phone takes to answer each kind of shell command, so that wall
 // times, timeouts and the value of a saved round trip look like a real device's. The zero
-// Profile (ProfileInstant) answers at once, as tests want.
+// Profile (the "instant" one) answers at once, as tests want.
 type Profile struct {
 	// Name is the profile's name: "instant", "pixel" or "slow".
 	Name string
@@ -104,11 +104,11 @@ var profiles = map[string]Profile{
 	},
 }
 
-// ProfileInstant answers every command at once (the default).
-var ProfileInstant = Profile{Name: "instant"}
+// profileInstant answers every command at once (the default).
+var profileInstant = Profile{Name: "instant"}
 
-// ProfileNames lists the profiles ParseProfile knows.
-func ProfileNames() []string {
+// profileNames lists the profiles ParseProfile knows.
+func profileNames() []string {
 	names := make([]string, 0, len(profiles))
 	for n := range profiles {
 		names = append(names, n)
@@ -120,17 +120,17 @@ func ProfileNames() []string {
 // ParseProfile returns the named profile: "instant" (or ""), "pixel" or "slow".
 func ParseProfile(name string) (Profile, error) {
 	if name == "" {
-		return ProfileInstant, nil
+		return profileInstant, nil
 	}
 	p, ok := profiles[strings.ToLower(strings.TrimSpace(name))]
 	if !ok {
-		return Profile{}, fmt.Errorf("%w: profile %q: want one of %s", ErrConfig, name, strings.Join(ProfileNames(), ", "))
+		return Profile{}, fmt.Errorf("%w: profile %q: want one of %s", ErrConfig, name, strings.Join(profileNames(), ", "))
 	}
 	return p, nil
 }
 
 // instant reports a profile that never waits.
-func (pr Profile) instant() bool { return pr == Profile{} || pr == ProfileInstant }
+func (pr Profile) instant() bool { return pr == Profile{} || pr == profileInstant }
 
 // commandDelay is how long the command in args takes on the phone's profile before it
 // answers; a dump adds its idle wait after the last screen change.

@@ -488,3 +488,6 @@ func (e *shellEnv) runSimple(c simpleCmd, stdin []byte, out io.Writer) (int, err
 	}
 	return st, err
 }
+
+// bgJobKey marks the context of a command started with "&" (a background job).
+type bgJobKey struct{}

@@ -23,15 +23,15 @@ var (
 	_ wire.Framebuffer = (*Phone)(nil)
 )
 
-// U2Port is the device port of the uiautomator2 server (openatx's app-uiautomator.apk,
+// u2Port is the device port of the uiautomator2 server (openatx's app-uiautomator.apk,
 // started by `python -m uiautomator2 init`), which the virtual phone runs: clients reach it
 // through `adb forward tcp:N tcp:9008` and ask it for the all-windows dump.
-const U2Port = 9008
+const u2Port = 9008
 
 // Socket returns the server behind a device socket: the uiautomator2 JSON-RPC server on
 // tcp:9008, the Appium UiAutomator2 server on tcp:6790 while it runs, nothing elsewhere.
 func (p *Phone) Socket(addr string) func(ctx context.Context, conn io.ReadWriter) error {
-	if addr == "tcp:"+strconv.Itoa(U2Port) || addr == "tcp:localhost:"+strconv.Itoa(U2Port) {
+	if addr == "tcp:"+strconv.Itoa(u2Port) || addr == "tcp:localhost:"+strconv.Itoa(u2Port) {
 		return p.serveU2
 	}
 	if addr == "tcp:"+strconv.Itoa(UIServerPort) || addr == "tcp:localhost:"+strconv.Itoa(UIServerPort) {

@@ -14,13 +14,14 @@ import (
 
 // The Appium UiAutomator2 server (npm appium-uiautomator2-server, Apache-2.0): two APKs,
 // the server and its instrumentation test, started with `am instrument -w` and reached
-// through `adb forward tcp:N tcp:6790`. The virtual phone runs an emulation of it.
+// through `adb forward tcp:N tcp:6790`. The virtual phone runs an emulation of it (its pm
+// install is in cmd_pm.go, its am instrument in cmd_am.go).
 const (
 	UIServerPort        = 6790
-	UIServerPackage     = "io.appium.uiautomator2.server"
-	UIServerTestPackage = "io.appium.uiautomator2.server.test"
+	uiServerPackage     = "io.appium.uiautomator2.server"
+	uiServerTestPackage = "io.appium.uiautomator2.server.test"
 	// UIServerRunner is the instrumentation `am instrument -w` starts.
-	UIServerRunner = UIServerTestPackage + "/androidx.test.runner.AndroidJUnitRunner"
+	UIServerRunner = uiServerTestPackage + "/androidx.test.runner.AndroidJUnitRunner"
 )
 
 // defaultIdleTimeout is the server's waitForIdleTimeout setting before a client changes
@@ -30,7 +31,7 @@ const defaultIdleTimeout = 10 * time.Second
 // uiServer is the emulated server's state; it survives Reset (the server is set up once,
 // like the ADB keyboard), and lives under the phone's lock.
 type uiServer struct {
-	installed map[string]bool // of UIServerPackage, UIServerTestPackage
+	installed map[string]bool // of uiServerPackage, uiServerTestPackage
 	running   bool
 	stop      chan struct{} // closed when the running server stops
 	sessions  map[string]bool
@@ -84,96 +85,6 @@ func (p *Phone) stopUIServerLocked() {
 	clear(p.uia2.elements)
 }
 
-// bgJobKey marks the context of a command started with "&" (a background job).
-type bgJobKey struct{}
-
-// amInstrument runs `am instrument [-w] [-r] [-e K V]… COMPONENT`. Only the Appium
-// UiAutomator2 server's runner is known. With -w it returns when the server stops (or
-// the shell ends: the UiAutomation connection lives in the am process, so the server
-// dies with it); without -w, or as a background job, it returns at once and the server
-// keeps running until it is force-stopped.
-func (p *Phone) amInstrument(c *cmdIO) (int, error) {
-	wait := false
-	comp := ""
-	for i := 2; i < len(c.args); i++ {
-		switch a := c.args[i]; a {
-		case "-w":
-			wait = true
-		case "-e":
-			i += 2
-		case "-r", "-m", "--no-window-animation", "--no-hidden-api-checks", "--no-restart":
-		case "--user", "-p", "--abi":
-			i++
-		default:
-			if !strings.HasPrefix(a, "-") {
-				comp = a
-			}
-		}
-	}
-	p.mu.Lock()
-	p.uia2.init()
-	if comp != UIServerRunner || !p.uia2.installed[UIServerTestPackage] || !p.uia2.installed[UIServerPackage] {
-		p.mu.Unlock()
-		c.printf("INSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{%s}\n"+
-			"INSTRUMENTATION_STATUS_CODE: -1\nandroid.util.AndroidException: INSTRUMENTATION_FAILED: %s\n", comp, comp)
-		return 1, nil
-	}
-	// A new instrumentation of the same package replaces the running one.
-	p.stopUIServerLocked()
-	p.uia2.running = true
-	p.uia2.starts++
-	p.uia2.served = 0
-	stop := make(chan struct{})
-	p.uia2.stop = stop
-	p.mu.Unlock()
-	if !wait || c.ctx.Value(bgJobKey{}) != nil {
-		return 0, nil
-	}
-	select {
-	case <-stop:
-		c.printf("INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0\n")
-		return 0, nil
-	case <-c.ctx.Done():
-		p.mu.Lock()
-		if p.uia2.stop == stop {
-			p.stopUIServerLocked()
-		}
-		p.mu.Unlock()
-		return 130, fmt.Errorf("sim am instrument: %w", c.ctx.Err())
-	}
-}
-
-// pmInstall runs `pm install [-r] [-t] [-g] [-d] FILE`: the phone reads the APK's package
-// name. Only the Appium UiAutomator2 server's APKs run here (the phone has no Dalvik);
-// any other package is refused as a real phone refuses a broken APK.
-func pmInstall(p *Phone, c *cmdIO) int {
-	_, ops := operands(c.args[2:])
-	if len(ops) != 1 {
-		c.errorf("Error: need exactly one APK file\n")
-		return 255
-	}
-	data, err := p.fs.readFile(ops[0])
-	if err != nil {
-		c.printf("Failure [INSTALL_FAILED_INVALID_APK: %s]\n", "Failed to parse "+ops[0])
-		return 1
-	}
-	pkg, err := apkPackage(data)
-	if err != nil {
-		c.printf("Failure [%v]\n", err)
-		return 1
-	}
-	if pkg != UIServerPackage && pkg != UIServerTestPackage {
-		c.printf("Failure [INSTALL_FAILED_NO_MATCHING_ABIS: the virtual phone runs no code of %s]\n", pkg)
-		return 1
-	}
-	if p.uia2.running {
-		p.stopUIServerLocked() // an update kills the running process
-	}
-	p.uiServerInstall(pkg)
-	c.printf("Success\n")
-	return 0
-}
-
 // uiServerInstall records a pm install of one of the server's APKs.
 func (p *Phone) uiServerInstall(pkg string) {
 	p.uia2.init()
@@ -183,7 +94,7 @@ func (p *Phone) uiServerInstall(pkg string) {
 // uiServerPackages are the server's installed packages, for pm list packages.
 func (p *Phone) uiServerPackages() []string {
 	var out []string
-	for _, pkg := range []string{UIServerPackage, UIServerTestPackage} {
+	for _, pkg := range []string{uiServerPackage, uiServerTestPackage} {
 		if p.uia2.installed[pkg] {
 			out = append(out, pkg)
 		}

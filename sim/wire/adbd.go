@@ -24,7 +24,7 @@ type DeviceConfig struct {
 	Addr string
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
-	// MaxData caps the payload of one packet (at most and by default MaxData, 1 MiB).
+	// MaxData caps the payload of one packet (at most and by default 1 MiB).
 	MaxData int
 }
 
@@ -42,8 +42,8 @@ func NewDeviceServer(cfg DeviceConfig) (*DeviceServer, error) {
 	if cfg.Device == nil {
 		return nil, fmt.Errorf("new device server: %w", ErrNoDevice)
 	}
-	maxData := uint32(MaxData)
-	if cfg.MaxData > 0 && cfg.MaxData < MaxData {
+	maxData := uint32(maxPayload)
+	if cfg.MaxData > 0 && cfg.MaxData < maxPayload {
 		maxData = uint32(max(cfg.MaxData, 256))
 	}
 	loop, err := newListenerLoop(cfg.Listener, cfg.Addr, cfg.Logger)
@@ -117,7 +117,7 @@ func (c *adbdConn) send(p packet) error {
 	defer c.wmu.Unlock()
 	c.wbuf = appendPacket(c.wbuf[:0], p, c.version)
 	_, err := c.conn.Write(c.wbuf)
-	if cap(c.wbuf) > 2*headerSize+2*int(MaxData) {
+	if cap(c.wbuf) > 2*headerSize+2*int(maxPayload) {
 		c.wbuf = nil
 	}
 	return err
@@ -133,7 +133,7 @@ func (c *adbdConn) chunkSize() int {
 func (c *adbdConn) readLoop() error {
 	r := bufio.NewReaderSize(c.conn, 64<<10)
 	for {
-		p, err := readPacket(r, MaxData)
+		p, err := readPacket(r, maxPayload)
 		if err != nil {
 			return err
 		}
@@ -303,7 +303,7 @@ func (s *adbdStream) input(data []byte) error {
 	if s.closed {
 		return nil
 	}
-	if len(s.in)+len(data) > 4*int(MaxData) {
+	if len(s.in)+len(data) > 4*int(maxPayload) {
 		return fmt.Errorf("stream %d: host wrote without waiting for OKAY: %w", s.local, ErrMalformed)
 	}
 	s.in = append(s.in, data...)

@@ -21,8 +21,8 @@ const (
 	// versionSkipChecksum is the first protocol version whose packets need no checksum.
 	versionSkipChecksum = 0x01000001
 	versionMin          = 0x01000000
-	// MaxData is the largest packet payload the device face accepts or sends.
-	MaxData = 1 << 20
+	// maxPayload is the largest packet payload the device face accepts or sends.
+	maxPayload = 1 << 20
 )
 
 // Auth packet types.

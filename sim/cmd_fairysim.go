@@ -8,9 +8,10 @@ import (
 	"time"
 )
 
-// Task setup for evaluations (AndroidWorld-style: seed an app's records, fix the clock).
-// These are `fairy-sim` subcommands, so a suite declares them as setup shell lines and
-// they reach the phone the way every other setup command does.
+// fairy-sim: the phone-only service for evaluations. It prints the apps' state and settings,
+// resets the phone, sets its faults, and sets up tasks (AndroidWorld-style: seed an app's
+// records, fix the clock). Setup is made of `fairy-sim` subcommands, so a suite declares
+// them as setup shell lines and they reach the phone the way every other setup command does.
 const fairySimSetupUsage = `       fairy-sim seed PKG:COLLECTION BASE64-JSON   replace a collection's records
                                               (a JSON array of objects of strings)
        fairy-sim clock RFC3339                set the clock (it goes on from there)
@@ -106,4 +107,68 @@ func SeedCommand(collection string, recs []Record) (string, error) {
 		return "", err
 	}
 	return "fairy-sim seed " + collection + " " + base64.StdEncoding.EncodeToString(b), nil
+}
+
+const fairySimUsage = `usage: fairy-sim state [COLLECTION|PACKAGE]   print app state as JSON
+       fairy-sim settings                     print settings as JSON
+       fairy-sim reset                        factory-reset the phone
+       fairy-sim faults [SPEC]                print or set the faults
+` + fairySimSetupUsage
+
+func cmdFairySim(p *Phone, c *cmdIO) int {
+	if len(c.args) < 2 {
+		c.errorf("%s", fairySimUsage)
+		return 1
+	}
+	enc := func(v any) int {
+		b, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			c.errorf("fairy-sim: %v\n", err)
+			return 1
+		}
+		c.printf("%s\n", b)
+		return 0
+	}
+	if st, ok := cmdFairySimSetup(p, c); ok {
+		return st
+	}
+	switch c.args[1] {
+	case "state":
+		st := p.stateLocked()
+		if len(c.args) > 2 {
+			key := c.args[2]
+			if app, ok := st.Apps[key]; ok {
+				return enc(app)
+			}
+			recs, err := p.recordsLocked(key)
+			if err != nil {
+				c.errorf("fairy-sim: unknown collection %s\n", key)
+				return 1
+			}
+			return enc(recs)
+		}
+		return enc(st)
+	case "settings":
+		return enc(p.settings)
+	case "reset":
+		if err := p.reset(); err != nil {
+			c.errorf("fairy-sim: %v\n", err)
+			return 1
+		}
+		c.printf("reset\n")
+		return 0
+	case "faults":
+		if len(c.args) > 2 {
+			f, err := ParseFaults(c.args[2])
+			if err != nil {
+				c.errorf("fairy-sim: %v\n", err)
+				return 1
+			}
+			p.faults = f
+		}
+		c.printf("%s\n", p.faults)
+		return 0
+	}
+	c.errorf("%s", fairySimUsage)
+	return 1
 }
