@@ -3,10 +3,10 @@ package global
 import "errors"
 
 var (
-	// ErrConfig means a Manager was built with a missing or bad part.
+	// errConfig means a Manager was built with a missing or bad part.
 	ErrConfig = errors.New("global: bad configuration")
-	// ErrNoApps means the phone lists no launchable app.
-	ErrNoApps = errors.New("global: no launchable apps on the phone")
-	// ErrBadAnswer means the planner's answer could not be used.
+	// errNoApps means the phone lists no launchable app.
+	errNoApps = errors.New("global: no launchable apps on the phone")
+	// errBadAnswer means the planner's answer could not be used.
 	ErrBadAnswer = errors.New("global: unusable planner answer")
 )

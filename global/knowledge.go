@@ -9,8 +9,8 @@ import (
 	"github.com/fairy-go/fairy/executor"
 )
 
-// DefaultLearnTimeout bounds one learning pass when Learning.Timeout is 0.
-const DefaultLearnTimeout = 2 * time.Minute
+// defaultLearnTimeout bounds one learning pass when Learning.Timeout is 0.
+const defaultLearnTimeout = 2 * time.Minute
 
 // LearnFunc is one Self-Learner pass over the app tasks finished so far; cmd adapts the
 // learner's Session.Learn to it. The event says what was learned.
@@ -36,7 +36,7 @@ func (l Learning) Run(ctx context.Context, a executor.Assignment) (executor.Resu
 	}
 	timeout := l.Timeout
 	if timeout <= 0 {
-		timeout = DefaultLearnTimeout
+		timeout = defaultLearnTimeout
 	}
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	ev, lerr := l.Learn(lctx)

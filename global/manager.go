@@ -32,27 +32,27 @@ type Runner interface {
 	Run(ctx context.Context, a executor.Assignment) (executor.Result, error)
 }
 
-// Model is the one model method the planner needs; *openai.Client satisfies it.
-type Model interface {
+// model is the one model method the planner needs; *openai.Client satisfies it.
+type model interface {
 	Generate(ctx context.Context, req llm.Request) (llm.Response, error)
 }
 
-// Memory is what the Task Manager reads from the memory manager.
-type Memory interface {
+// shortTerm is what the Task Manager reads from the memory manager.
+type shortTerm interface {
 	KeyContext() []event.Fact
 }
 
-// DefaultMaxTasks bounds how many app tasks one run may start when Config.MaxTasks is 0.
-const DefaultMaxTasks = 8
+// defaultMaxTasks bounds how many app tasks one run may start when Config.MaxTasks is 0.
+const defaultMaxTasks = 8
 
 // Config holds a Manager's parts.
 type Config struct {
 	Apps     AppSource    // required
 	Launcher Launcher     // required
 	Executor Runner       // required
-	Model    Model        // required; role "planner"
+	Model    model        // required; role "planner"
 	Prompts  *prompts.Set // required
-	Memory   Memory       // required
+	Memory   shortTerm    // required
 	Bus      *event.Bus
 	Tricks   executor.Tricks // planning tips ("common" app); optional
 	RunID    string
@@ -84,7 +84,7 @@ func New(cfg Config) (*Manager, error) {
 		return nil, fmt.Errorf("%w: no memory", ErrConfig)
 	}
 	if cfg.MaxTasks <= 0 {
-		cfg.MaxTasks = DefaultMaxTasks
+		cfg.MaxTasks = defaultMaxTasks
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -135,7 +135,7 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 	}
 	if len(apps) == 0 {
 		res.Reason = "the phone has no launchable app"
-		return res, ErrNoApps
+		return res, errNoApps
 	}
 	data := prompts.PlannerData{Phase: prompts.PhasePlan, Instruction: instruction, Apps: apps}
 	if m.cfg.Tricks != nil {

@@ -66,7 +66,7 @@ const (
 	ActionBack      ActionKind = "back"
 	ActionHome      ActionKind = "home"
 	ActionEnter     ActionKind = "enter"
-	ActionKey       ActionKind = "key"
+	actionKey       ActionKind = "key"
 	ActionOpenApp   ActionKind = "open-app"
 	ActionWait      ActionKind = "wait"
 )

@@ -17,7 +17,7 @@ import (
 // mapBuckets returns the pages and transitions buckets of app, created on first use.
 func (tx *Tx) mapBuckets(app string) (pages, trans *bolt.Bucket, err error) {
 	if tx.s.opts.ReadOnly {
-		return nil, nil, ErrReadOnly
+		return nil, nil, errReadOnly
 	}
 	maps, err := root(tx.tx, bucketMaps)
 	if err != nil {

@@ -68,7 +68,7 @@ func (tx *Tx) PutApp(a App) (App, error) {
 		return App{}, fmt.Errorf("put app: bad package %q: %w", a.Package, ErrInvalid)
 	}
 	if tx.s.opts.ReadOnly {
-		return App{}, ErrReadOnly
+		return App{}, errReadOnly
 	}
 	b, err := root(tx.tx, bucketApps)
 	if err != nil {

@@ -15,8 +15,8 @@ var (
 	ErrSchema = errors.New("knowledge: schema version mismatch")
 	// ErrNotKnowledge reports a file that is not a fairy knowledge file.
 	ErrNotKnowledge = errors.New("knowledge: not a fairy knowledge file")
-	// ErrReadOnly reports a write on a store opened read-only.
-	ErrReadOnly = errors.New("knowledge: store is read-only")
+	// errReadOnly reports a write on a store opened read-only.
+	errReadOnly = errors.New("knowledge: store is read-only")
 	// ErrClosed reports use of a closed store.
 	ErrClosed = errors.New("knowledge: store is closed")
 	// ErrNotFound reports a trick, app, page or run that does not exist.

@@ -21,19 +21,19 @@ import (
 //
 // A write runs the caller's function in a bbolt transaction on the replica, lists the
 // records it changed (a walk of the replica compared with the records last seen from the
-// Remote) and commits them to the Remote only if nothing was written there since the
+// remote) and commits them to the Remote only if nothing was written there since the
 // replica's revision (compare-and-swap). When another agent wrote first, the replica
 // rolls back, catches up with the Remote and the function runs again on the new state:
 // two agents counting a page visit end with both visits counted. Only a committed
-// Remote transaction commits the replica's.
+// remote transaction commits the replica's.
 //
 // When the Remote is away, reads go on from the replica; writes are queued (at most
 // mirrorQueueCap) and retried in the background, and Close says what could not be stored.
 
-// Remote is where a mirrored Store's records live; *etcdstore.Client satisfies it. Keys
+// remote is where a mirrored Store's records live; *etcdstore.Client satisfies it. Keys
 // are the store's own encoding of bbolt's buckets, keys and sequences (recordKey), with no
 // prefix: a Remote adds its own.
-type Remote interface {
+type remote interface {
 	// Load returns every record and the revision they were read at.
 	Load(ctx context.Context) ([]Record, int64, error)
 	// Watch sends each change after revision after, in revision order, until ctx ends or
@@ -76,7 +76,7 @@ const (
 
 // mirror is a Store's link to its Remote.
 type mirror struct {
-	remote Remote
+	remote remote
 	dir    string // the replica's directory, removed at Close
 
 	mu      sync.Mutex
@@ -95,7 +95,7 @@ type mirror struct {
 // OpenMirror opens a store whose records live in remote, loading them all into a local
 // replica. opts.ReadOnly, Timeout and Preload apply as to Open; the replica is never
 // synced to disk (it is a copy). The store owns remote and closes it.
-func OpenMirror(remote Remote, opts Options) (*Store, error) {
+func OpenMirror(remote remote, opts Options) (*Store, error) {
 	if remote == nil {
 		return nil, fmt.Errorf("open shared knowledge: no store: %w", ErrInvalid)
 	}

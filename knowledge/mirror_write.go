@@ -57,7 +57,7 @@ var (
 )
 
 // tryMirror is one attempt of a write: fn on the replica, its changes committed to the
-// Remote at the replica's revision, the replica committed only if the Remote took them.
+// remote at the replica's revision, the replica committed only if the Remote took them.
 // On a conflict it returns the Remote's revision.
 func (s *Store) tryMirror(fn func(*Tx) error) (int64, error) {
 	m := s.mirror

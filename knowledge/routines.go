@@ -24,8 +24,8 @@ var bucketRoutines = []byte("routines")
 const (
 	MaxRoutineSteps  = 40 // steps of one routine
 	MaxRoutineParams = 6  // parameters of one routine
-	MaxRoutines      = 64 // routines kept per app: the least used go first
-	MaxRoutineNames  = 8  // names of one routine (Name and Also)
+	maxRoutines      = 64 // routines kept per app: the least used go first
+	maxRoutineNames  = 8  // names of one routine (Name and Also)
 )
 
 // Names are the routine's names, Name first.
@@ -37,7 +37,7 @@ func mergeNames(r *Routine, old Routine) {
 	seen := map[string]bool{r.Name: true}
 	also := []string{}
 	for _, n := range append(append([]string{}, r.Also...), old.Names()...) {
-		if n = strings.TrimSpace(n); n != "" && !seen[n] && len(also) < MaxRoutineNames-1 {
+		if n = strings.TrimSpace(n); n != "" && !seen[n] && len(also) < maxRoutineNames-1 {
 			seen[n] = true
 			also = append(also, n)
 		}
@@ -134,10 +134,10 @@ func (r *Routine) validate() error {
 // PutRoutine stores a routine learned from a successful run: one with the same steps
 // counts one run more (its newer name first, the older ones kept as Also); a new one is
 // added, and past
-// MaxRoutines the app's least-run routine is dropped.
+// maxRoutines the app's least-run routine is dropped.
 func (tx *Tx) PutRoutine(r Routine) (Routine, error) {
 	if tx.s.opts.ReadOnly {
-		return Routine{}, ErrReadOnly
+		return Routine{}, errReadOnly
 	}
 	if err := r.validate(); err != nil {
 		return Routine{}, fmt.Errorf("put routine: %w", err)
@@ -158,7 +158,7 @@ func (tx *Tx) PutRoutine(r Routine) (Routine, error) {
 		r.Demoted += old.Demoted
 		r.FirstSeen = earlier(old.FirstSeen, r.FirstSeen)
 		mergeNames(&r, old)
-	} else if b.Stats().KeyN >= MaxRoutines {
+	} else if b.Stats().KeyN >= maxRoutines {
 		if err := dropLeastRun(b); err != nil {
 			return Routine{}, err
 		}

@@ -48,7 +48,7 @@ func TestRoutines(t *testing.T) {
 	if err := s.Update(func(tx *Tx) error { return tx.RoutineStopped("com.set", a.ID) }); err != nil {
 		t.Fatal(err)
 	}
-	for i := range MaxRoutines {
+	for i := range maxRoutines {
 		if _, err := put(testRoutine("com.cap", fmt.Sprintf("task %d", i), fmt.Sprintf("row %d", i))); err != nil {
 			t.Fatal(err)
 		}
@@ -60,8 +60,8 @@ func TestRoutines(t *testing.T) {
 		t.Fatal(err)
 	}
 	capped, _ := s.Routines("com.cap")
-	if len(capped) != MaxRoutines || capped[0].Name != "task 0" || capped[0].Runs != 2 {
-		t.Errorf("%d routines kept (first %+v), want %d with the one run twice first", len(capped), capped[0], MaxRoutines)
+	if len(capped) != maxRoutines || capped[0].Name != "task 0" || capped[0].Runs != 2 {
+		t.Errorf("%d routines kept (first %+v), want %d with the one run twice first", len(capped), capped[0], maxRoutines)
 	}
 
 	var doc bytes.Buffer
@@ -74,7 +74,7 @@ func TestRoutines(t *testing.T) {
 	}
 	defer other.Close()
 	st, err := other.Import(bytes.NewReader(doc.Bytes()))
-	if err != nil || st.Routines != MaxRoutines+1 {
+	if err != nil || st.Routines != maxRoutines+1 {
 		t.Fatalf("import = %+v, %v", st, err)
 	}
 	got, _ := other.Routines("com.set")

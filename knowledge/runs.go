@@ -63,7 +63,7 @@ func (tx *Tx) PutRun(r Run) error {
 		return fmt.Errorf("put run: empty ID: %w", ErrInvalid)
 	}
 	if tx.s.opts.ReadOnly {
-		return ErrReadOnly
+		return errReadOnly
 	}
 	b, err := root(tx.tx, bucketRuns)
 	if err != nil {

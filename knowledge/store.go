@@ -242,7 +242,7 @@ type Tx struct {
 // so it must do nothing outside tx that cannot be repeated.
 func (s *Store) Update(fn func(*Tx) error) error {
 	if s.opts.ReadOnly {
-		return fmt.Errorf("write knowledge file %s: %w", s.path, ErrReadOnly)
+		return fmt.Errorf("write knowledge file %s: %w", s.path, errReadOnly)
 	}
 	if s.mirror != nil {
 		return s.updateMirror(fn, true)

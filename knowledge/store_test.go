@@ -40,7 +40,7 @@ func TestOpenCreatesSchemaAndReopens(t *testing.T) {
 	if err != nil || len(got) != 1 || got[0].Text != "Tap Send." {
 		t.Fatalf("reopened tricks = %v, %v", got, err)
 	}
-	if _, err := s2.AddTrick(Trick{App: "com.a", Kind: KindAction, Text: "x"}); !errors.Is(err, ErrReadOnly) {
+	if _, err := s2.AddTrick(Trick{App: "com.a", Kind: KindAction, Text: "x"}); !errors.Is(err, errReadOnly) {
 		t.Fatalf("write on read-only store: got %v, want ErrReadOnly", err)
 	}
 }

@@ -79,7 +79,7 @@ func (tx *Tx) PutThumb(app, key string, t Thumb) error {
 // putThumb writes a validated thumbnail of a page that must exist.
 func (tx *Tx) putThumb(app, key string, t Thumb) error {
 	if tx.s.opts.ReadOnly {
-		return ErrReadOnly
+		return errReadOnly
 	}
 	ab := appBucket(tx.tx, app)
 	if ab == nil || ab.Bucket(bucketPages) == nil || ab.Bucket(bucketPages).Get([]byte(key)) == nil {

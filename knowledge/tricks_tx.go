@@ -61,7 +61,7 @@ func (tx *Tx) newTrickID() (string, error) {
 
 func (tx *Tx) putTrick(t Trick) error {
 	if tx.s.opts.ReadOnly {
-		return ErrReadOnly
+		return errReadOnly
 	}
 	tricks, err := root(tx.tx, bucketTricks)
 	if err != nil {

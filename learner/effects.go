@@ -14,23 +14,23 @@ import (
 // knowledge.ArgSideEffect set to why: no path, shortcut, replay or prediction goes
 // through it. The learner sees four kinds, without a model:
 const (
-	// EffectReturns: a control that is no way back returned to the page its page was
+	// effectReturns: a control that is no way back returned to the page its page was
 	// opened from ("加入购物车" adds to the cart and returns to the menu).
-	EffectReturns = "returns"
-	// EffectToggles: a tap on a checkable element (switch, checkbox, radio) that stayed
+	effectReturns = "returns"
+	// effectToggles: a tap on a checkable element (switch, checkbox, radio) that stayed
 	// on its page, or on a switch, checkbox or radio button wherever it led.
-	EffectToggles = "toggles"
-	// EffectSensitive: an action the guard held (it used consent) or whose label says it
+	effectToggles = "toggles"
+	// effectSensitive: an action the guard held (it used consent) or whose label says it
 	// sends, deletes, pays or orders.
-	EffectSensitive = "sensitive"
-	// EffectChanges: a tap that stayed on its page and changed a counter or a checked
+	effectSensitive = "sensitive"
+	// effectChanges: a tap that stayed on its page and changed a counter or a checked
 	// state there ("购物车 (0)" → "购物车 (1)", "×1" appearing) and little else.
-	EffectChanges = "changes"
-	// EffectUnknown: a tap that led from a page whose way in is unknown (the run started
+	effectChanges = "changes"
+	// effectUnknown: a tap that led from a page whose way in is unknown (the run started
 	// there, inside the app) to another page. It may be a control that returned where the
 	// page was opened from as a side effect ("加入购物车" back to the menu), and nothing
 	// tells: a transition is a way to a page only when it is known to have no effect.
-	EffectUnknown = "unknown"
+	effectUnknown = "unknown"
 )
 
 // sideEffectOf says why a's map action k, taken on page before and leading to page
@@ -40,7 +40,7 @@ const (
 func sideEffectOf(k knowledge.Action, a event.ActionExecuted, before, after observation, origin string, originKnown, typed bool) string {
 	if k.Kind != knowledge.ActionTap && k.Kind != knowledge.ActionLongPress {
 		if a.Consent != "" && k.Kind == knowledge.ActionEnter {
-			return EffectSensitive // a submit the guard held (a message sent with Enter)
+			return effectSensitive // a submit the guard held (a message sent with Enter)
 		}
 		return ""
 	}
@@ -48,15 +48,15 @@ func sideEffectOf(k knowledge.Action, a event.ActionExecuted, before, after obse
 	el := a.Element
 	switch {
 	case a.Consent != "" || sensitiveLabel(el):
-		return EffectSensitive
+		return effectSensitive
 	case checkableClass(el) || (to == from && checkableOnScreen(before.text, a.Action.Index)):
-		return EffectToggles
+		return effectToggles
 	case to != from && to == origin && sideEffect(k, el):
-		return EffectReturns
+		return effectReturns
 	case !typed && to == from && before.pkg == after.pkg && stateChanged(before.text, after.text):
-		return EffectChanges
+		return effectChanges
 	case to != from && !originKnown && !isWayBack(el):
-		return EffectUnknown
+		return effectUnknown
 	}
 	return ""
 }

@@ -5,7 +5,7 @@ import "errors"
 // Sentinel errors. Callers test them with errors.Is; the errors a caller sees wrap them
 // with the app, run or operation concerned.
 var (
-	// ErrConfig reports a Learner built without a required part.
+	// errConfig reports a Learner built without a required part.
 	ErrConfig = errors.New("learner: bad config")
 	// ErrModel reports that the learning model call failed (transport, endpoint, budget).
 	ErrModel = errors.New("learner: learning model call failed")

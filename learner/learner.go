@@ -34,10 +34,10 @@ const (
 	// shortcut must have: one clean success (2/3) is enough, one failure after one success
 	// (1/2) is not.
 	DefaultMinReliability = 0.6
-	// DefaultMaxTricks bounds the tricks one learning call may add.
-	DefaultMaxTricks = 8
-	// DefaultMaxTrajectory bounds the trajectory text sent to the learning model, in bytes.
-	DefaultMaxTrajectory = 16000
+	// defaultMaxTricks bounds the tricks one learning call may add.
+	defaultMaxTricks = 8
+	// defaultMaxTrajectory bounds the trajectory text sent to the learning model, in bytes.
+	defaultMaxTrajectory = 16000
 	// maxTrickText bounds one trick's text, in bytes.
 	maxTrickText = 400
 )
@@ -90,10 +90,10 @@ func New(cfg Config) (*Learner, error) {
 		return nil, fmt.Errorf("%w: MinReliability %.2f is outside 0..1", ErrConfig, cfg.MinReliability)
 	}
 	if cfg.MaxTricks <= 0 {
-		cfg.MaxTricks = DefaultMaxTricks
+		cfg.MaxTricks = defaultMaxTricks
 	}
 	if cfg.MaxTrajectory <= 0 {
-		cfg.MaxTrajectory = DefaultMaxTrajectory
+		cfg.MaxTrajectory = defaultMaxTrajectory
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now

@@ -33,8 +33,8 @@ type Step struct {
 // String is a short human form: on .Main#a1b2: tap id=settings "Settings".
 func (s Step) String() string { return fmt.Sprintf("on %s: %s", s.From, s.Action) }
 
-// Route is a known way from the current page to a page that serves a sub-goal.
-type Route struct {
+// route is a known way from the current page to a page that serves a sub-goal.
+type route struct {
 	App      string
 	From, To knowledge.Page
 	Steps    []Step
@@ -62,22 +62,22 @@ const maxCandidates = 8
 // must match.
 const minMatch = 0.3
 
-// Route finds the page of app that best serves subgoal (its description, element labels
+// route finds the page of app that best serves subgoal (its description, element labels
 // and the labels of the elements that lead to it, matched in English or Chinese) among
 // the pages the App Map can reach from the page with the given signature. ok is false when
 // the map knows no such page, or the current page is already the best.
-func (l *Learner) Route(ctx context.Context, app, signature, subgoal string) (Route, bool, error) {
+func (l *Learner) Route(ctx context.Context, app, signature, subgoal string) (route, bool, error) {
 	m, err := l.cfg.Store.Map(app)
 	if err != nil {
-		return Route{}, false, fmt.Errorf("%w: map of %s: %w", ErrStore, app, err)
+		return route{}, false, fmt.Errorf("%w: map of %s: %w", ErrStore, app, err)
 	}
 	from, ok := findPage(m, signature)
 	if !ok {
-		return Route{}, false, nil
+		return route{}, false, nil
 	}
 	q := terms(subgoal)
 	if len(q) == 0 {
-		return Route{}, false, nil
+		return route{}, false, nil
 	}
 	type cand struct {
 		p     knowledge.Page
@@ -92,9 +92,9 @@ func (l *Learner) Route(ctx context.Context, app, signature, subgoal string) (Ro
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	if len(cands) == 0 || cands[0].p.Key == from.Key {
-		return Route{}, false, nil
+		return route{}, false, nil
 	}
-	var best Route
+	var best route
 	found := false
 	for i, c := range cands {
 		if i >= maxCandidates || (found && c.score < best.Match) {
@@ -104,14 +104,14 @@ func (l *Learner) Route(ctx context.Context, app, signature, subgoal string) (Ro
 			break // the current page matches better than anything left
 		}
 		if err := ctx.Err(); err != nil {
-			return Route{}, false, err
+			return route{}, false, err
 		}
 		path, err := l.cfg.Store.Path(app, from.Key, c.p.Key)
 		if errors.Is(err, knowledge.ErrNoPath) || errors.Is(err, knowledge.ErrNotFound) {
 			continue
 		}
 		if err != nil {
-			return Route{}, false, fmt.Errorf("%w: path in %s: %w", ErrStore, app, err)
+			return route{}, false, fmt.Errorf("%w: path in %s: %w", ErrStore, app, err)
 		}
 		if found && len(path) >= len(best.Steps) {
 			continue
@@ -125,10 +125,10 @@ func (l *Learner) Route(ctx context.Context, app, signature, subgoal string) (Ro
 
 // route makes a Route of a path: item-specific steps re-picked for the query q, and the
 // replay cut before the first one the query does not settle or that cannot be replayed.
-func (l *Learner) route(m *knowledge.Map, from, to knowledge.Page, path []knowledge.Transition, q map[string]bool) Route {
+func (l *Learner) route(m *knowledge.Map, from, to knowledge.Page, path []knowledge.Transition, q map[string]bool) route {
 	fit, open := fitRows(m, path, q)
 	steps, _ := l.pathSteps(m, fit)
-	r := Route{App: m.App, From: from, To: to, Steps: steps, Open: open, Replay: len(steps)}
+	r := route{App: m.App, From: from, To: to, Steps: steps, Open: open, Replay: len(steps)}
 	for i, st := range steps {
 		if open[i] || !l.replayableStep(st) {
 			r.Replay = i
@@ -281,7 +281,7 @@ func (l *Learner) Hint(ctx context.Context, app, signature, subgoal string) (str
 }
 
 // Hint formats the route for a prompt.
-func (r Route) Hint() string {
+func (r route) Hint() string {
 	var b strings.Builder
 	n := len(r.Steps)
 	fmt.Fprintf(&b, "The App Map knows a path from this page (%s %q) to page %s %q in %d step", r.From.ID, r.From.Name(), r.To.ID, r.To.Name(), n)

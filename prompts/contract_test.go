@@ -22,7 +22,7 @@ var genericOpening = regexp.MustCompile(`(?i)\byou are (?:the|a|an)\s`)
 func promptPhrases(t *testing.T, s *Set) []string {
 	t.Helper()
 	var out []string
-	for _, n := range Names() {
+	for _, n := range names() {
 		src, err := fs.ReadFile(Files(), "templates/"+n+".tmpl")
 		if err != nil {
 			t.Fatal(err)

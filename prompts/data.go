@@ -23,9 +23,9 @@ type PlannerData struct {
 // Plan renders the Global Planner prompt.
 func (s *Set) Plan(d PlannerData) (Prompt, error) { return s.render(NamePlanner, d) }
 
-// StepNote is a fact the executor tells a model about the step: why it is asked again,
+// stepNote is a fact the executor tells a model about the step: why it is asked again,
 // what went wrong, what the person just said.
-type StepNote = string
+type stepNote = string
 
 // ReplannerData fills the Re-Planner prompt.
 type ReplannerData struct {
@@ -48,7 +48,7 @@ type ReplannerData struct {
 	Hint         string // navigation hint from the App Map
 	// Routines are the learned routines that can run from this screen.
 	Routines []replay.Offer
-	Notes    []StepNote
+	Notes    []stepNote
 }
 
 // Replan renders the Re-Planner prompt.
@@ -69,7 +69,7 @@ type DeciderData struct {
 	Context      []event.Fact
 	Tricks       []string
 	Shell        []string // allow-listed shell commands; empty: no Shell action
-	Notes        []StepNote
+	Notes        []stepNote
 	Hint         string // navigation hint from the App Map
 	Navigate     bool   // offer the Navigate action (the App Map can replay paths)
 }
@@ -119,7 +119,7 @@ type CheckerData struct {
 }
 
 // Check renders the finish-check prompt.
-func (s *Set) Check(d CheckerData) (Prompt, error) { return s.render(NameChecker, d) }
+func (s *Set) Check(d CheckerData) (Prompt, error) { return s.render(nameChecker, d) }
 
 // StepRecord is one earlier step as the Action Decider's history shows it: what was done,
 // what was expected, and how the Re-Planner judged it.

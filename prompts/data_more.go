@@ -17,10 +17,10 @@ type LearnerData struct {
 	Outcome      event.Outcome
 	Reason       string // why the task ended
 	Steps        int    // the steps the task took
-	Tricks       GivenTricks
-	Trajectory   Trajectory // the steps shown, oldest first
+	Tricks       givenTricks
+	Trajectory   trajectory // the steps shown, oldest first
 	Omitted      int        // earlier steps left out of Trajectory to keep the prompt short
-	Interactions Interactions
+	Interactions interactions
 	Recoveries   []string // errors and how the agent got out of them, one a line
 }
 
@@ -35,11 +35,11 @@ type GivenTrick struct {
 	Text string
 }
 
-// GivenTricks renders as one trick a line: "- [ID] (kind) text".
-type GivenTricks []GivenTrick
+// givenTricks renders as one trick a line: "- [ID] (kind) text".
+type givenTricks []GivenTrick
 
 // String renders the tricks for the TRICKS block.
-func (ts GivenTricks) String() string {
+func (ts givenTricks) String() string {
 	var b strings.Builder
 	for _, t := range ts {
 		fmt.Fprintf(&b, "- [%s] (%s) %s\n", t.ID, t.Kind, t.Text)
@@ -58,11 +58,11 @@ type TrajectoryStep struct {
 	Reflection string
 }
 
-// Trajectory renders the steps oldest first; a plan is shown only where it changed.
-type Trajectory []TrajectoryStep
+// trajectory renders the steps oldest first; a plan is shown only where it changed.
+type trajectory []TrajectoryStep
 
 // String renders the steps for the TRAJECTORY block.
-func (tr Trajectory) String() string {
+func (tr trajectory) String() string {
 	var b strings.Builder
 	var plan []string
 	for i, s := range tr {
@@ -114,11 +114,11 @@ type Interaction struct {
 // interactionTypes names the interaction types.
 var interactionTypes = map[int]string{1: "sensitive", 2: "irreversible", 3: "choice", 4: "ambiguous instruction"}
 
-// Interactions renders each interaction as its heading, its turns and its end.
-type Interactions []Interaction
+// interactions renders each interaction as its heading, its turns and its end.
+type interactions []Interaction
 
 // String renders the interactions for the CONVERSATION block.
-func (xs Interactions) String() string {
+func (xs interactions) String() string {
 	var b strings.Builder
 	for i, x := range xs {
 		if i > 0 {
@@ -167,7 +167,7 @@ type UserData struct {
 }
 
 // Play renders the simulated user's prompt.
-func (s *Set) Play(d UserData) (Prompt, error) { return s.render(NameUser, d) }
+func (s *Set) Play(d UserData) (Prompt, error) { return s.render(nameUser, d) }
 
 // JudgeData fills the evaluation judge's prompt.
 type JudgeData struct {
@@ -180,4 +180,4 @@ type JudgeData struct {
 }
 
 // Judge renders the evaluation judge's prompt.
-func (s *Set) Judge(d JudgeData) (Prompt, error) { return s.render(NameJudge, d) }
+func (s *Set) Judge(d JudgeData) (Prompt, error) { return s.render(nameJudge, d) }

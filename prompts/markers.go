@@ -14,8 +14,8 @@ const (
 	MarkTask = "App task in "
 	// MarkSubgoal is the sub-goal line of the Re-Planner and the Action Decider.
 	MarkSubgoal = "Current sub-goal: "
-	// MarkLastActions heads the Re-Planner's list of the previous step's actions.
-	MarkLastActions = "Last actions:"
+	// markLastActions heads the Re-Planner's list of the previous step's actions.
+	markLastActions = "Last actions:"
 	// MarkExpected is what the Action Decider expected its last actions to show.
 	MarkExpected = "Expected after them: "
 	// MarkScreenChange is the Re-Planner's line on how the screen changed; ChangeNone is
@@ -30,12 +30,12 @@ const (
 	MarkPerson = "Person: "
 	// MarkUserSaid marks an instruction-stack entry that came from the person.
 	MarkUserSaid = "(the user said) "
-	// MarkOutcome is how an app task (Self-Learner) or a run (judge) ended:
+	// markOutcome is how an app task (Self-Learner) or a run (judge) ended:
 	// "Outcome: done", the learner's followed by " after N steps".
-	MarkOutcome = "Outcome: "
-	// MarkQuestionKind is the kind of the question the simulated user is asked:
+	markOutcome = "Outcome: "
+	// markQuestionKind is the kind of the question the simulated user is asked:
 	// "Question kind: yes/no", "options" or "open".
-	MarkQuestionKind = "Question kind: "
+	markQuestionKind = "Question kind: "
 )
 
 // Phases of the Global Planner.
@@ -52,33 +52,33 @@ const ChangeNone = "no change"
 
 // Data block names: untrusted text sits between a line "<<<NAME" and a line "NAME>>>".
 const (
-	BlockInstruction  = "INSTRUCTION"
-	BlockTask         = "TASK"
-	BlockInstructions = "INSTRUCTIONS"
+	blockInstruction  = "INSTRUCTION"
+	blockTask         = "TASK"
+	blockInstructions = "INSTRUCTIONS"
 	BlockScreen       = "SCREEN"
-	BlockContext      = "CONTEXT"
+	blockContext      = "CONTEXT"
 	BlockHint         = "HINT"
 	BlockRoutines     = "ROUTINES"
-	BlockApps         = "APPS"
+	blockApps         = "APPS"
 	BlockConversation = "CONVERSATION"
-	BlockTrajectory   = "TRAJECTORY"
-	BlockTricks       = "TRICKS"
-	BlockErrors       = "ERRORS"
-	BlockReason       = "REASON"
-	BlockAnswer       = "ANSWER"
-	BlockPersona      = "PERSONA"
-	BlockIntent       = "INTENT"
-	BlockQuestion     = "QUESTION"
-	BlockOptions      = "OPTIONS"
-	BlockCriteria     = "CRITERIA"
+	blockTrajectory   = "TRAJECTORY"
+	blockTricks       = "TRICKS"
+	blockErrors       = "ERRORS"
+	blockReason       = "REASON"
+	blockAnswer       = "ANSWER"
+	blockPersona      = "PERSONA"
+	blockIntent       = "INTENT"
+	blockQuestion     = "QUESTION"
+	blockOptions      = "OPTIONS"
+	blockCriteria     = "CRITERIA"
 )
 
 // markers is what templates reach through `mark`.
 var markers = map[string]string{
 	"Phase": MarkPhase, "FinishedTasks": MarkFinishedTasks, "Task": MarkTask, "Subgoal": MarkSubgoal,
-	"LastActions": MarkLastActions, "Expected": MarkExpected, "ScreenChange": MarkScreenChange,
+	"LastActions": markLastActions, "Expected": MarkExpected, "ScreenChange": MarkScreenChange,
 	"InteractionType": MarkInteractionType, "WhyAsk": MarkWhyAsk, "Agent": MarkAgent, "Person": MarkPerson,
-	"UserSaid": MarkUserSaid, "Outcome": MarkOutcome, "QuestionKind": MarkQuestionKind,
+	"UserSaid": MarkUserSaid, "Outcome": markOutcome, "QuestionKind": markQuestionKind,
 }
 
 // mark returns the marker named name; an unknown name fails the template.

@@ -33,16 +33,16 @@ const (
 	NameDecider    = "decider"
 	NameInteractor = "interactor"
 	NameExtractor  = "extractor"
-	NameChecker    = "checker"
+	nameChecker    = "checker"
 	NameLearner    = "learner" // the Self-Learner
-	NameUser       = "user"    // the simulated user of evaluations
-	NameJudge      = "judge"   // the judge of evaluation checks
+	nameUser       = "user"    // the simulated user of evaluations
+	nameJudge      = "judge"   // the judge of evaluation checks
 )
 
-// Names lists every prompt.
-func Names() []string {
-	return []string{NamePlanner, NameReplanner, NameDecider, NameInteractor, NameExtractor, NameChecker,
-		NameLearner, NameUser, NameJudge}
+// names lists every prompt.
+func names() []string {
+	return []string{NamePlanner, NameReplanner, NameDecider, NameInteractor, NameExtractor, nameChecker,
+		NameLearner, nameUser, nameJudge}
 }
 
 // Prompt is a rendered prompt: the system text, the user text and the answer's schema.
@@ -72,7 +72,7 @@ func LoadFrom(fsys fs.FS) (*Set, error) {
 		return nil, fmt.Errorf("prompts: parse templates: %w", err)
 	}
 	s := &Set{tmpl: t, schemas: map[string]json.RawMessage{}}
-	for _, n := range Names() {
+	for _, n := range names() {
 		b, err := fs.ReadFile(fsys, "schemas/"+n+".json")
 		if err != nil {
 			return nil, fmt.Errorf("prompts: schema %s: %w", n, err)

@@ -14,7 +14,7 @@ func TestSchemasAreStrict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range Names() {
+	for _, name := range names() {
 		var root any
 		if err := json.Unmarshal(s.Schema(name).JSON, &root); err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -13,15 +13,15 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// AppError is an app declaration that cannot be loaded: the file, the line (0 when
+// appError is an app declaration that cannot be loaded: the file, the line (0 when
 // unknown) and what is wrong. errors.Is(err, ErrAppSpec) holds for it.
-type AppError struct {
+type appError struct {
 	File string
 	Line int
 	Msg  string
 }
 
-func (e *AppError) Error() string {
+func (e *appError) Error() string {
 	switch {
 	case e.File != "" && e.Line > 0:
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
@@ -34,10 +34,10 @@ func (e *AppError) Error() string {
 }
 
 // Is makes errors.Is(err, ErrAppSpec) true.
-func (e *AppError) Is(target error) bool { return target == ErrAppSpec }
+func (e *appError) Is(target error) bool { return target == ErrAppSpec }
 
 func (a *AppSpec) bad(line int, format string, args ...any) error {
-	return &AppError{File: a.source, Line: line, Msg: fmt.Sprintf(format, args...)}
+	return &appError{File: a.source, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
@@ -55,7 +55,7 @@ func yamlError(err error) error {
 	if errors.As(err, &te) {
 		msgs = te.Errors
 	}
-	ae := &AppError{}
+	ae := &appError{}
 	var rest []string
 	for _, m := range msgs {
 		m = yamlTypes.Replace(m)
@@ -281,7 +281,7 @@ func LoadAppDir(dir string) ([]*AppSpec, error) {
 	}
 	apps, err := LoadApps(os.DirFS(dir))
 	if err != nil {
-		var ae *AppError
+		var ae *appError
 		if errors.As(err, &ae) && ae.File != "" {
 			ae.File = filepath.Join(dir, ae.File)
 		}

@@ -56,10 +56,10 @@ func (p *Phone) seedRecordsLocked(collection, b64 string) error {
 	}
 	a := p.apps[pkg]
 	if a == nil {
-		return fmt.Errorf("no app %s: %w", pkg, ErrNotFound)
+		return fmt.Errorf("no app %s: %w", pkg, errNotFound)
 	}
 	if !hasDeclared(a, name) {
-		return fmt.Errorf("app %s has no collection %q: %w", pkg, name, ErrNotFound)
+		return fmt.Errorf("app %s has no collection %q: %w", pkg, name, errNotFound)
 	}
 	raw, err := base64.StdEncoding.DecodeString(b64)
 	if err != nil {

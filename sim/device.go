@@ -87,7 +87,7 @@ func lastSlash(s string) int {
 }
 
 func dropError(cmdline string) error {
-	return fmt.Errorf("sim shell %q: %w: %w", abbreviate(cmdline), ErrDropped, wire.ErrDropConnection)
+	return fmt.Errorf("sim shell %q: %w: %w", abbreviate(cmdline), errDropped, wire.ErrDropConnection)
 }
 
 // readFileShell is readFile for callers that hold the lock... the shell runs without it.

@@ -4,17 +4,17 @@ import "errors"
 
 // Sentinel errors of the virtual phone.
 var (
-	// ErrConfig reports an invalid Config.
+	// errConfig reports an invalid Config.
 	ErrConfig = errors.New("sim: invalid config")
 	// ErrFaultSpec reports a fault spec string that cannot be parsed.
 	ErrFaultSpec = errors.New("sim: invalid fault spec")
 	// ErrAppSpec reports an app declaration that cannot be loaded.
 	ErrAppSpec = errors.New("sim: invalid app spec")
-	// ErrNotFound reports a path, package or collection the phone does not have.
-	ErrNotFound = errors.New("sim: not found")
-	// ErrDropped is wrapped (with wire.ErrDropConnection) by Shell when the "drop" fault
+	// errNotFound reports a path, package or collection the phone does not have.
+	errNotFound = errors.New("sim: not found")
+	// errDropped is wrapped (with wire.ErrDropConnection) by Shell when the "drop" fault
 	// cuts a client connection mid-command.
-	ErrDropped = errors.New("sim: connection dropped by fault injection")
-	// ErrUnknownSerial reports a Farm lookup for a serial it does not host.
-	ErrUnknownSerial = errors.New("sim: unknown serial")
+	errDropped = errors.New("sim: connection dropped by fault injection")
+	// errUnknownSerial reports a Farm lookup for a serial it does not host.
+	errUnknownSerial = errors.New("sim: unknown serial")
 )

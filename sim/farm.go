@@ -80,7 +80,7 @@ func (f *Farm) Phone(serial string) (*Phone, error) {
 			return p, nil
 		}
 	}
-	return nil, fmt.Errorf("farm phone %q: %w", serial, ErrUnknownSerial)
+	return nil, fmt.Errorf("farm phone %q: %w", serial, errUnknownSerial)
 }
 
 // Reset factory-resets every phone.

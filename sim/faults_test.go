@@ -72,7 +72,7 @@ func TestFaultDrop(t *testing.T) {
 	p := newPhone(t, func(c *Config) { c.Faults = Faults{Drop: 1} })
 	var b bytes.Buffer
 	_, err := p.Shell(t.Context(), "uiautomator dump /dev/tty", &b)
-	if !errors.Is(err, wire.ErrDropConnection) || !errors.Is(err, ErrDropped) {
+	if !errors.Is(err, wire.ErrDropConnection) || !errors.Is(err, errDropped) {
 		t.Fatalf("err %v", err)
 	}
 	if b.Len() == 0 || strings.HasSuffix(b.String(), "</hierarchy>") {
@@ -245,7 +245,7 @@ func TestFarm(t *testing.T) {
 	if other.Setting("global/wifi_on") != "1" {
 		t.Fatal("phones share state")
 	}
-	if _, err := f.Phone("nope"); !errors.Is(err, ErrUnknownSerial) {
+	if _, err := f.Phone("nope"); !errors.Is(err, errUnknownSerial) {
 		t.Fatal(err)
 	}
 	if err := f.Reset(); err != nil || p.Setting("global/wifi_on") != "1" {

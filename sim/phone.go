@@ -37,8 +37,8 @@ type Config struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Logger receives debug logs of commands (default: discard).
 	Logger *slog.Logger
-	// Profile is how long commands take (default: the instant profile, at once); see ParseProfile.
-	Profile Profile
+	// profile is how long commands take (default: the instant profile, at once); see ParseProfile.
+	Profile profile
 }
 
 // Phone is one virtual Android phone. It is safe for concurrent use: commands from many

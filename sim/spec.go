@@ -229,7 +229,7 @@ func LoadApps(fsys fs.FS) ([]*AppSpec, error) {
 		}
 		a, err := ParseApp(data)
 		if err != nil {
-			var ae *AppError
+			var ae *appError
 			if errors.As(err, &ae) {
 				ae.File = n
 				return nil, ae
@@ -264,7 +264,7 @@ func ParseApp(data []byte) (*AppSpec, error) {
 	dec.KnownFields(true)
 	if err := dec.Decode(&a); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, &AppError{Msg: "empty document (an app needs package: and screens:)"}
+			return nil, &appError{Msg: "empty document (an app needs package: and screens:)"}
 		}
 		return nil, yamlError(err)
 	}

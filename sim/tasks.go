@@ -58,7 +58,7 @@ func (p *Phone) hideKeyboard() {
 func (p *Phone) launch(pkg string) (existed bool, err error) {
 	a := p.apps[pkg]
 	if a == nil {
-		return false, fmt.Errorf("launch %s: %w", pkg, ErrNotFound)
+		return false, fmt.Errorf("launch %s: %w", pkg, errNotFound)
 	}
 	p.hideKeyboard()
 	p.toast = ""

@@ -10,6 +10,7 @@ import (
 	"github.com/fairy-go/fairy/llm/inject"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/sim"
 	"github.com/spf13/cobra"
 )
 
@@ -64,9 +65,10 @@ func failureStatus(err error) error {
 // rather than the work: a refused model key or a model configuration that cannot work, a
 // device that cannot be chosen, a knowledge file that cannot be used, an import document or
 // a page reference that is wrong, a --model-errors spec, a scripted model's rules file, an
-// exploration's bounds. Each package keeps one sentinel per cause; this list is where the
+// exploration's bounds, a virtual phone's app declaration or fault spec. Each package keeps one sentinel per cause; this list is where the
 // command gives them their exit status.
 var configCauses = []error{openai.ErrAuth, openai.ErrConfig, inject.ErrSpec, scripted.ErrRules, explore.ErrConfig,
+	sim.ErrAppSpec, sim.ErrFaultSpec,
 	adb.ErrServerDown, adb.ErrNoDevice, adb.ErrMultipleDevices, adb.ErrDeviceNotFound, adb.ErrOffline, adb.ErrUnauthorized,
 	knowledge.ErrDamaged, knowledge.ErrNotKnowledge, knowledge.ErrSchema, knowledge.ErrInUse,
 	knowledge.ErrTooLarge, knowledge.ErrFormat, knowledge.ErrInvalid, knowledge.ErrAmbiguous}

@@ -10,6 +10,7 @@ import (
 	"github.com/fairy-go/fairy/llm/inject"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/sim"
 )
 
 // TestFailureStatusOfConfigCauses: an error that the person's configuration or input
@@ -26,6 +27,8 @@ func TestFailureStatusOfConfigCauses(t *testing.T) {
 		{"rules file", errOf(scripted.ParseRules([]byte("rules: [{role: decider, answer: '{{'}]"))), exitUsage},
 		{"model config", errOf(openai.New(openai.Config{})), exitUsage},
 		{"explore bounds", errOf(explore.Run(context.Background(), explore.Config{})), exitUsage},
+		{"app declaration", errOf(sim.ParseApp([]byte("package: com.x\nscreens: [{id: 1, elements: nope}]"))), exitUsage},
+		{"fault spec", errOf(sim.ParseFaults("dump-fail")), exitUsage},
 		{"the work", errors.New("the task failed"), exitFailed},
 	}
 	for _, tt := range tests {

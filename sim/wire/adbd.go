@@ -159,7 +159,7 @@ func (c *adbdConn) dispatch(p packet) error {
 	online := c.online
 	c.mu.Unlock()
 	if !online {
-		return fmt.Errorf("packet %s before CNXN: %w", cmdName(p.cmd), ErrMalformed)
+		return fmt.Errorf("packet %s before CNXN: %w", cmdName(p.cmd), errMalformed)
 	}
 	switch p.cmd {
 	case cmdOPEN:
@@ -170,7 +170,7 @@ func (c *adbdConn) dispatch(p packet) error {
 		}
 	case cmdWRTE:
 		if max := c.chunkSize(); len(p.data) > max {
-			return fmt.Errorf("WRTE of %d bytes (max %d): %w", len(p.data), max, ErrMalformed)
+			return fmt.Errorf("WRTE of %d bytes (max %d): %w", len(p.data), max, errMalformed)
 		}
 		if st := c.stream(p.arg1); st != nil {
 			return st.input(p.data)
@@ -203,7 +203,7 @@ func (c *adbdConn) stream(local uint32) *adbdStream {
 func (c *adbdConn) connect(p packet) error {
 	banner := strings.TrimRight(string(p.data), "\x00")
 	if !strings.HasPrefix(banner, "host:") || p.arg0 < versionMin || p.arg1 < 256 {
-		return fmt.Errorf("CNXN version %#x maxdata %d banner %q: %w", p.arg0, p.arg1, banner, ErrMalformed)
+		return fmt.Errorf("CNXN version %#x maxdata %d banner %q: %w", p.arg0, p.arg1, banner, errMalformed)
 	}
 	// A new CNXN restarts the session: its streams are gone.
 	c.mu.Lock()
@@ -239,7 +239,7 @@ func (c *adbdConn) sendToken() error {
 // open starts a service stream, or refuses an unknown service with CLSE(0, id).
 func (c *adbdConn) open(p packet) error {
 	if p.arg0 == 0 {
-		return fmt.Errorf("OPEN with local id 0: %w", ErrMalformed)
+		return fmt.Errorf("OPEN with local id 0: %w", errMalformed)
 	}
 	req := strings.TrimRight(string(p.data), "\x00")
 	svc, ok := parseService(req)
@@ -304,7 +304,7 @@ func (s *adbdStream) input(data []byte) error {
 		return nil
 	}
 	if len(s.in)+len(data) > 4*int(maxPayload) {
-		return fmt.Errorf("stream %d: host wrote without waiting for OKAY: %w", s.local, ErrMalformed)
+		return fmt.Errorf("stream %d: host wrote without waiting for OKAY: %w", s.local, errMalformed)
 	}
 	s.in = append(s.in, data...)
 	s.pending = true
@@ -422,13 +422,13 @@ type DeviceGroupConfig struct {
 	Logger *slog.Logger
 }
 
-// DeviceGroup is one device face per phone, on consecutive ports.
-type DeviceGroup struct {
+// deviceGroup is one device face per phone, on consecutive ports.
+type deviceGroup struct {
 	servers []*DeviceServer
 }
 
 // NewDeviceGroup opens one DeviceServer per device.
-func NewDeviceGroup(cfg DeviceGroupConfig) (*DeviceGroup, error) {
+func NewDeviceGroup(cfg DeviceGroupConfig) (*deviceGroup, error) {
 	if len(cfg.Devices) == 0 {
 		return nil, fmt.Errorf("new device group: %w", ErrNoDevice)
 	}
@@ -444,7 +444,7 @@ func NewDeviceGroup(cfg DeviceGroupConfig) (*DeviceGroup, error) {
 	if err != nil || port < 0 || port+len(cfg.Devices) > 65536 {
 		return nil, fmt.Errorf("new device group: port %q out of range", portText)
 	}
-	g := &DeviceGroup{}
+	g := &deviceGroup{}
 	for i, d := range cfg.Devices {
 		p := 0
 		if port != 0 {
@@ -461,10 +461,10 @@ func NewDeviceGroup(cfg DeviceGroupConfig) (*DeviceGroup, error) {
 }
 
 // Servers are the faces, in device order.
-func (g *DeviceGroup) Servers() []*DeviceServer { return append([]*DeviceServer(nil), g.servers...) }
+func (g *deviceGroup) Servers() []*DeviceServer { return append([]*DeviceServer(nil), g.servers...) }
 
 // Serve serves every face until ctx ends or Close is called.
-func (g *DeviceGroup) Serve(ctx context.Context) error {
+func (g *deviceGroup) Serve(ctx context.Context) error {
 	errs := make([]error, len(g.servers))
 	var wg sync.WaitGroup
 	for i, s := range g.servers {
@@ -475,7 +475,7 @@ func (g *DeviceGroup) Serve(ctx context.Context) error {
 }
 
 // Close closes every face and waits for their goroutines.
-func (g *DeviceGroup) Close() error {
+func (g *deviceGroup) Close() error {
 	var errs []error
 	for _, s := range g.servers {
 		errs = append(errs, s.Close())

@@ -10,6 +10,6 @@ var (
 	ErrServerClosed = errors.New("wire: server closed")
 	// ErrNoDevice is returned by a constructor given no device.
 	ErrNoDevice = errors.New("wire: no device")
-	// ErrMalformed marks bad input from a client: the connection that sent it is ended.
-	ErrMalformed = errors.New("wire: malformed input")
+	// errMalformed marks bad input from a client: the connection that sent it is ended.
+	errMalformed = errors.New("wire: malformed input")
 )

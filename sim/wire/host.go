@@ -163,10 +163,10 @@ func readHostRequest(r io.Reader) (string, error) {
 	}
 	n, err := strconv.ParseUint(string(hdr[:]), 16, 32)
 	if err != nil {
-		return "", fmt.Errorf("host request length %q: %w", hdr[:], ErrMalformed)
+		return "", fmt.Errorf("host request length %q: %w", hdr[:], errMalformed)
 	}
 	if n == 0 || n > maxHostRequest {
-		return "", fmt.Errorf("host request of %d bytes: %w", n, ErrMalformed)
+		return "", fmt.Errorf("host request of %d bytes: %w", n, errMalformed)
 	}
 	buf := make([]byte, n)
 	if _, err := io.ReadFull(r, buf); err != nil {

@@ -86,10 +86,10 @@ func readPacket(r io.Reader, maxData uint32) (packet, error) {
 	}
 	n := binary.LittleEndian.Uint32(h[12:])
 	if magic := binary.LittleEndian.Uint32(h[20:]); magic != p.cmd^0xffffffff {
-		return packet{}, fmt.Errorf("packet %s: bad magic %#x: %w", cmdName(p.cmd), magic, ErrMalformed)
+		return packet{}, fmt.Errorf("packet %s: bad magic %#x: %w", cmdName(p.cmd), magic, errMalformed)
 	}
 	if n > maxData {
-		return packet{}, fmt.Errorf("packet %s of %d bytes (max %d): %w", cmdName(p.cmd), n, maxData, ErrMalformed)
+		return packet{}, fmt.Errorf("packet %s of %d bytes (max %d): %w", cmdName(p.cmd), n, maxData, errMalformed)
 	}
 	if n > 0 {
 		p.data = make([]byte, n)

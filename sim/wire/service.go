@@ -378,7 +378,7 @@ func readV2Input(r io.Reader, w io.Writer) error {
 		}
 		n := binary.LittleEndian.Uint32(hdr[1:])
 		if n > v2MaxInPacket {
-			return fmt.Errorf("shell v2 packet of %d bytes: %w", n, ErrMalformed)
+			return fmt.Errorf("shell v2 packet of %d bytes: %w", n, errMalformed)
 		}
 		data := make([]byte, n)
 		if _, err := io.ReadFull(r, data); err != nil {
@@ -431,7 +431,7 @@ func serveSync(dev Device, st serviceStream) error {
 		if n > syncPathMax {
 			writeSyncFail(w, "path too long")
 			_ = w.Flush()
-			return fmt.Errorf("sync %s path of %d bytes: %w", id, n, ErrMalformed)
+			return fmt.Errorf("sync %s path of %d bytes: %w", id, n, errMalformed)
 		}
 		buf := make([]byte, n)
 		if _, err := io.ReadFull(r, buf); err != nil {
@@ -451,7 +451,7 @@ func serveSync(dev Device, st serviceStream) error {
 		default:
 			writeSyncFail(w, "unknown sync command")
 			_ = w.Flush()
-			return fmt.Errorf("sync command %q: %w", id, ErrMalformed)
+			return fmt.Errorf("sync command %q: %w", id, errMalformed)
 		}
 		var fail syncFailure
 		if errors.As(err, &fail) {
@@ -567,7 +567,7 @@ func syncSend(dev Device, r io.Reader, w io.Writer, spec string) error {
 	if ok {
 		m, err := strconv.ParseUint(modeText, 10, 32)
 		if err != nil {
-			return fmt.Errorf("sync SEND mode %q: %w", modeText, ErrMalformed)
+			return fmt.Errorf("sync SEND mode %q: %w", modeText, errMalformed)
 		}
 		mode = fs.FileMode(m & 0o777)
 	} else {
@@ -586,7 +586,7 @@ func syncSend(dev Device, r io.Reader, w io.Writer, spec string) error {
 		case "DATA":
 			if n > syncDataMax || len(data)+int(n) > maxSyncFile {
 				writeSyncFail(w, "data too large")
-				return fmt.Errorf("sync SEND chunk of %d bytes: %w", n, ErrMalformed)
+				return fmt.Errorf("sync SEND chunk of %d bytes: %w", n, errMalformed)
 			}
 			start := len(data)
 			data = append(data, make([]byte, n)...)
@@ -603,7 +603,7 @@ func syncSend(dev Device, r io.Reader, w io.Writer, spec string) error {
 			return err
 		default:
 			writeSyncFail(w, "invalid data message")
-			return fmt.Errorf("sync SEND message %q: %w", hdr[:4], ErrMalformed)
+			return fmt.Errorf("sync SEND message %q: %w", hdr[:4], errMalformed)
 		}
 	}
 }
