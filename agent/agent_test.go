@@ -1,4 +1,4 @@
-package agent_test
+package agent
 
 import (
 	"errors"
@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
@@ -37,12 +36,12 @@ func TestRunOnVirtualPhone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	phones, err := agent.ServePhones(nil, phone)
+	phones, err := ServePhones(nil, phone)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer phones.Close()
-	dev, err := agent.OpenDevice(ctx, phones.Device(phone.Serial(), nil))
+	dev, err := OpenDevice(ctx, phones.Device(phone.Serial(), nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +50,7 @@ func TestRunOnVirtualPhone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := agent.ServeScripted(rules, openai.Config{MaxRetries: -1, RepairRetries: -1}, nil)
+	model, err := ServeScripted(rules, openai.Config{MaxRetries: -1, RepairRetries: -1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,13 +64,13 @@ func TestRunOnVirtualPhone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ag, err := agent.New(agent.Config{TextOnly: true})
+	ag, err := New(Config{TextOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "run-1")
 	var progress strings.Builder
-	res, err := ag.Run(ctx, agent.Run{Instruction: "Book a flight", Dir: dir, Device: dev, Model: model.Model, Dialoger: person,
+	res, err := ag.Run(ctx, Run{Instruction: "Book a flight", Dir: dir, Device: dev, Model: model.Model, Dialoger: person,
 		Knowledge: store, Progress: &progress})
 	if err != nil {
 		t.Fatal(err)
@@ -96,11 +95,11 @@ func TestRunOnVirtualPhone(t *testing.T) {
 }
 
 func TestRunNeedsItsParts(t *testing.T) {
-	ag, err := agent.New(agent.Config{TextOnly: true})
+	ag, err := New(Config{TextOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ag.Run(t.Context(), agent.Run{Instruction: "x", Dir: t.TempDir()}); !errors.Is(err, agent.ErrConfig) {
+	if _, err := ag.Run(t.Context(), Run{Instruction: "x", Dir: t.TempDir()}); !errors.Is(err, errConfig) {
 		t.Errorf("err = %v, want ErrConfig", err)
 	}
 }
@@ -108,7 +107,7 @@ func TestRunNeedsItsParts(t *testing.T) {
 // TestScriptedCloseIsPrompt: a client connection that was dialed but never used must not
 // hold Close up (http.Server.Shutdown would wait for it).
 func TestScriptedCloseIsPrompt(t *testing.T) {
-	s, err := agent.ServeScripted(nil, openai.Config{}, nil)
+	s, err := ServeScripted(nil, openai.Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

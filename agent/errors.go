@@ -2,5 +2,5 @@ package agent
 
 import "errors"
 
-// ErrConfig means a run was asked for with a required part missing.
-var ErrConfig = errors.New("agent: bad configuration")
+// errConfig means a run was asked for with a required part missing.
+var errConfig = errors.New("agent: bad configuration")

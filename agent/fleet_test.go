@@ -1,4 +1,4 @@
-package agent_test
+package agent
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
@@ -22,7 +21,7 @@ import (
 
 // runWithStore runs the page-by-page Maps task once on a fresh virtual phone against
 // store; before is called before every model call.
-func runWithStore(t *testing.T, store *knowledge.Store, id string, before func(llm.Request)) (agent.Result, bool) {
+func runWithStore(t *testing.T, store *knowledge.Store, id string, before func(llm.Request)) (result, bool) {
 	t.Helper()
 	ctx := t.Context()
 	clock := func() time.Time { return time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC) }
@@ -30,12 +29,12 @@ func runWithStore(t *testing.T, store *knowledge.Store, id string, before func(l
 	if err != nil {
 		t.Fatal(err)
 	}
-	phones, err := agent.ServePhones(nil, phone)
+	phones, err := ServePhones(nil, phone)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer phones.Close()
-	dev, err := agent.OpenDevice(ctx, phones.Device(phone.Serial(), nil))
+	dev, err := OpenDevice(ctx, phones.Device(phone.Serial(), nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +43,7 @@ func runWithStore(t *testing.T, store *knowledge.Store, id string, before func(l
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := agent.ServeScripted(rules, openai.Config{MaxRetries: -1, RepairRetries: -1, Timeout: 10 * time.Second}, nil)
+	model, err := ServeScripted(rules, openai.Config{MaxRetries: -1, RepairRetries: -1, Timeout: 10 * time.Second}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,11 +52,11 @@ func runWithStore(t *testing.T, store *knowledge.Store, id string, before func(l
 	if err != nil {
 		t.Fatal(err)
 	}
-	ag, err := agent.New(agent.Config{TextOnly: true, Clock: clock})
+	ag, err := New(Config{TextOnly: true, Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ag.Run(ctx, agent.Run{Instruction: "Turn off all notifications from Maps", Dir: filepath.Join(t.TempDir(), id), ID: id,
+	res, err := ag.Run(ctx, Run{Instruction: "Turn off all notifications from Maps", Dir: filepath.Join(t.TempDir(), id), ID: id,
 		Device: dev, Model: hookModel{Model: model.Model, before: before}, Dialoger: person, Knowledge: store})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package agent_test
+package agent
 
 import (
 	"context"
@@ -14,7 +14,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm/openai"
@@ -85,7 +84,7 @@ func TestRunThatCannotRecordDoesNotAct(t *testing.T) {
 			t.Cleanup(func() { hs.Close(); <-served })
 			host, port, _ := net.SplitHostPort(hs.Addr().String())
 			n, _ := strconv.Atoi(port)
-			dev, err := agent.OpenDevice(ctx, agent.DeviceConfig{Host: host, Port: n, Serial: p.Serial(), Virtual: true})
+			dev, err := OpenDevice(ctx, DeviceConfig{Host: host, Port: n, Serial: p.Serial(), Virtual: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +93,7 @@ func TestRunThatCannotRecordDoesNotAct(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			model, err := agent.ServeScripted(script, openai.Config{MaxRetries: -1, RepairRetries: -1}, nil)
+			model, err := ServeScripted(script, openai.Config{MaxRetries: -1, RepairRetries: -1}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +102,7 @@ func TestRunThatCannotRecordDoesNotAct(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ag, err := agent.New(agent.Config{TextOnly: true})
+			ag, err := New(Config{TextOnly: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,7 +116,7 @@ func TestRunThatCannotRecordDoesNotAct(t *testing.T) {
 				}
 			}
 			var progress strings.Builder
-			res, err := ag.Run(ctx, agent.Run{Instruction: "Add an event Dinner at 19:00 to my calendar", Dir: dir, Device: dev,
+			res, err := ag.Run(ctx, Run{Instruction: "Add an event Dinner at 19:00 to my calendar", Dir: dir, Device: dev,
 				Model: model.Model, Dialoger: person, Progress: &progress})
 			if err != nil {
 				t.Fatal(err)

@@ -1,4 +1,4 @@
-package agent_test
+package agent
 
 import (
 	"bufio"
@@ -18,7 +18,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/interaction"
@@ -138,7 +137,7 @@ type rig struct {
 type rigRun struct {
 	phone   *recordingPhone
 	host    *wire.HostServer
-	res     agent.Result
+	res     result
 	dir     string
 	trace   []byte
 	summary []byte
@@ -177,7 +176,7 @@ func (g rig) run(t *testing.T, instruction string) *rigRun {
 	t.Cleanup(func() { hs.Close(); <-served })
 	host, port, _ := net.SplitHostPort(hs.Addr().String())
 	n, _ := strconv.Atoi(port)
-	dev, err := agent.OpenDevice(ctx, agent.DeviceConfig{Host: host, Port: n, Serial: p.Serial(), Shell: g.shell, Virtual: true, Logger: log})
+	dev, err := OpenDevice(ctx, DeviceConfig{Host: host, Port: n, Serial: p.Serial(), Shell: g.shell, Virtual: true, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +220,7 @@ func (g rig) run(t *testing.T, instruction string) *rigRun {
 	if g.apiKey != "" {
 		secrets = append(secrets, g.apiKey)
 	}
-	ag, err := agent.New(agent.Config{TextOnly: true, Shell: g.shell, Secrets: secrets, Logger: log,
+	ag, err := New(Config{TextOnly: true, Shell: g.shell, Secrets: secrets, Logger: log,
 		Limits: executor.Limits{MaxSteps: max(g.maxSteps, 8)}})
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +229,7 @@ func (g rig) run(t *testing.T, instruction string) *rigRun {
 		g.setup(t, ctx, out)
 	}
 	out.dir = filepath.Join(t.TempDir(), "run")
-	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: out.dir, Device: dev, Model: model, Dialoger: person, Knowledge: store})
+	res, err := ag.Run(ctx, Run{Instruction: instruction, Dir: out.dir, Device: dev, Model: model, Dialoger: person, Knowledge: store})
 	if err != nil {
 		t.Fatalf("run could not start: %v", err)
 	}

@@ -1,11 +1,10 @@
-package agent_test
+package agent
 
 import (
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
@@ -92,12 +91,12 @@ func runMapsTask(t *testing.T, path, id, script string, faults sim.Faults) (rund
 	if err != nil {
 		t.Fatal(err)
 	}
-	phones, err := agent.ServePhones(nil, phone)
+	phones, err := ServePhones(nil, phone)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer phones.Close()
-	dev, err := agent.OpenDevice(ctx, phones.Device(phone.Serial(), nil))
+	dev, err := OpenDevice(ctx, phones.Device(phone.Serial(), nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +105,7 @@ func runMapsTask(t *testing.T, path, id, script string, faults sim.Faults) (rund
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := agent.ServeScripted(rules, openai.Config{MaxRetries: -1, RepairRetries: -1, Timeout: 10 * time.Second}, nil)
+	model, err := ServeScripted(rules, openai.Config{MaxRetries: -1, RepairRetries: -1, Timeout: 10 * time.Second}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +119,11 @@ func runMapsTask(t *testing.T, path, id, script string, faults sim.Faults) (rund
 	if err != nil {
 		t.Fatal(err)
 	}
-	ag, err := agent.New(agent.Config{TextOnly: true, Clock: clock})
+	ag, err := New(Config{TextOnly: true, Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ag.Run(ctx, agent.Run{Instruction: "Turn off all notifications from Maps", Dir: filepath.Join(t.TempDir(), id), ID: id,
+	res, err := ag.Run(ctx, Run{Instruction: "Turn off all notifications from Maps", Dir: filepath.Join(t.TempDir(), id), ID: id,
 		Device: dev, Model: model.Model, Dialoger: person, Knowledge: store})
 	if err != nil || res.Err != nil || res.KnowledgeErr != nil {
 		t.Fatalf("run %s: %v, %v, %v", id, err, res.Err, res.KnowledgeErr)

@@ -67,14 +67,14 @@ type crawler struct {
 	actions  int
 	doing    string // the last action, for the progress line
 	stopped  string
-	sum      Summary
+	sum      summary
 	pictured map[string]bool
 }
 
 func newCrawler(cfg Config, l *learner.Learner) *crawler {
 	c := &crawler{cfg: cfg, bus: event.NewBus(cfg.Clock), nodes: map[string]*node{}, known: map[string]bool{},
 		seen: map[string]bool{}, leaves: map[elemID]bool{}, pictured: map[string]bool{}}
-	c.sum = Summary{App: cfg.App, Skipped: map[string]int{}}
+	c.sum = summary{App: cfg.App, Skipped: map[string]int{}}
 	if !cfg.DryRun {
 		c.sess = l.Start("", "explore "+cfg.App)
 		c.sess.Attach(c.bus)
@@ -82,7 +82,7 @@ func newCrawler(cfg Config, l *learner.Learner) *crawler {
 	return c
 }
 
-func (c *crawler) run(ctx context.Context) (Summary, error) {
+func (c *crawler) run(ctx context.Context) (summary, error) {
 	c.start = c.cfg.Clock()
 	if c.cfg.Time > 0 {
 		c.deadline = c.start.Add(c.cfg.Time)
@@ -256,7 +256,7 @@ func (c *crawler) explorePage(ctx context.Context, n *node) error {
 			}
 			why := judge(c.cfg.Guard, el, c.screen)
 			if why == "" && c.leaves[id] {
-				why = SkipLeaves
+				why = skipLeaves
 			}
 			if why != "" {
 				if !judged[id] && why != skipNotTapped {
@@ -305,7 +305,7 @@ func (c *crawler) tapFrom(ctx context.Context, n *node, el *perception.Element) 
 	}
 	if s.Package != c.cfg.App {
 		c.leaves[id] = true
-		c.sum.Skipped[SkipLeaves]++
+		c.sum.Skipped[skipLeaves]++
 		return c.comeBack(ctx, n)
 	}
 	c.bus.Publish(ev)

@@ -72,8 +72,8 @@ type Progress struct {
 	Doing       string // what the last action was
 }
 
-// Summary is what an exploration did.
-type Summary struct {
+// summary is what an exploration did.
+type summary struct {
 	App      string
 	Pages    int // distinct pages mapped (a dry run: seen)
 	NewPages int // of them, pages the map did not know before
@@ -107,15 +107,15 @@ type tap struct {
 // Run explores cfg.App and returns what it did. It stops when nothing is left to visit, on
 // the budget, the time bound, or ctx's end; what it learned stays in the map in every case
 // (the error is only for a crawl that could not start, or a device that failed).
-func Run(ctx context.Context, cfg Config) (Summary, error) {
+func Run(ctx context.Context, cfg Config) (summary, error) {
 	if cfg.Device == nil || cfg.Store == nil {
-		return Summary{}, fmt.Errorf("%w: a device and a knowledge store are required", ErrConfig)
+		return summary{}, fmt.Errorf("%w: a device and a knowledge store are required", ErrConfig)
 	}
 	if cfg.App == "" {
-		return Summary{}, fmt.Errorf("%w: no app package to explore", ErrConfig)
+		return summary{}, fmt.Errorf("%w: no app package to explore", ErrConfig)
 	}
 	if cfg.Budget < 0 || cfg.Depth < 0 || cfg.Time < 0 {
-		return Summary{}, fmt.Errorf("%w: budget, depth and time must not be negative", ErrConfig)
+		return summary{}, fmt.Errorf("%w: budget, depth and time must not be negative", ErrConfig)
 	}
 	if cfg.Budget == 0 {
 		cfg.Budget = DefaultBudget
@@ -132,13 +132,13 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if cfg.Guard == nil {
 		g, err := executor.NewGuard(executor.DefaultGuardPolicy())
 		if err != nil {
-			return Summary{}, fmt.Errorf("explore: guard: %w", err)
+			return summary{}, fmt.Errorf("explore: guard: %w", err)
 		}
 		cfg.Guard = g
 	}
 	l, err := learner.New(learner.Config{Store: cfg.Store, Clock: cfg.Clock, Logger: cfg.Logger})
 	if err != nil {
-		return Summary{}, fmt.Errorf("explore: %w", err)
+		return summary{}, fmt.Errorf("explore: %w", err)
 	}
 	c := newCrawler(cfg, l)
 	return c.run(ctx)

@@ -1,4 +1,4 @@
-package explore_test
+package explore
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/executor/adb"
-	"github.com/fairy-go/fairy/explore"
+
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/adbtest"
@@ -98,10 +98,10 @@ func TestExploreSettings(t *testing.T) {
 	beforeState := phone.State().Settings
 	beforeData := appData(phone)
 
-	var progress []explore.Progress
+	var progress []Progress
 	start := time.Now()
-	sum, err := explore.Run(t.Context(), explore.Config{Device: dev, Store: store, App: settingsApp, Budget: 200,
-		Pictures: true, Progress: func(p explore.Progress) { progress = append(progress, p) }})
+	sum, err := Run(t.Context(), Config{Device: dev, Store: store, App: settingsApp, Budget: 200,
+		Pictures: true, Progress: func(p Progress) { progress = append(progress, p) }})
 	if err != nil {
 		t.Fatalf("explore: %v (summary %+v)", err, sum)
 	}
@@ -173,7 +173,7 @@ func TestExploreDryRun(t *testing.T) {
 	if screen := phone.State().Screen; screen != "network" {
 		t.Fatalf("set-up: the phone is on %s, want network", screen)
 	}
-	sum, err := explore.Run(ctx, explore.Config{Device: dev, Store: store, App: settingsApp, DryRun: true})
+	sum, err := Run(ctx, Config{Device: dev, Store: store, App: settingsApp, DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,12 +197,12 @@ func TestExploreDryRun(t *testing.T) {
 
 // TestExploreConfig: a missing part or a negative bound is a clear error.
 func TestExploreConfig(t *testing.T) {
-	for name, cfg := range map[string]explore.Config{
+	for name, cfg := range map[string]Config{
 		"no device": {App: settingsApp},
 		"no app":    {App: ""},
 		"negative":  {App: settingsApp, Budget: -1},
 	} {
-		if _, err := explore.Run(t.Context(), cfg); err == nil {
+		if _, err := Run(t.Context(), cfg); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
@@ -216,7 +216,7 @@ func TestExploreFaults(t *testing.T) {
 	store := openStore(t)
 	beforeList := settingsList(t, srv, serial)
 	beforeData := appData(phone)
-	sum, err := explore.Run(t.Context(), explore.Config{Device: dev, Store: store, App: settingsApp, Budget: 200})
+	sum, err := Run(t.Context(), Config{Device: dev, Store: store, App: settingsApp, Budget: 200})
 	if err != nil {
 		t.Fatalf("explore: %v", err)
 	}
@@ -244,8 +244,8 @@ func TestExploreInterrupted(t *testing.T) {
 	store := openStore(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	sum, err := explore.Run(ctx, explore.Config{Device: dev, Store: store, App: settingsApp, Budget: 200,
-		Progress: func(p explore.Progress) {
+	sum, err := Run(ctx, Config{Device: dev, Store: store, App: settingsApp, Budget: 200,
+		Progress: func(p Progress) {
 			if p.Pages >= 5 {
 				cancel()
 			}
@@ -276,7 +276,7 @@ func TestExploreInterrupted(t *testing.T) {
 // map: pages, transitions and actions per exploration (the time is ns/op).
 func BenchmarkExploreSettings(b *testing.B) {
 	phone, dev, _, _ := phoneOverADB(b)
-	var sum explore.Summary
+	var sum summary
 	for b.Loop() {
 		b.StopTimer()
 		if err := phone.Reset(); err != nil {
@@ -285,7 +285,7 @@ func BenchmarkExploreSettings(b *testing.B) {
 		store := openStore(b)
 		b.StartTimer()
 		var err error
-		if sum, err = explore.Run(b.Context(), explore.Config{Device: dev, Store: store, App: settingsApp}); err != nil {
+		if sum, err = Run(b.Context(), Config{Device: dev, Store: store, App: settingsApp}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -333,11 +333,11 @@ func TestExploreLeavesOtherApps(t *testing.T) {
 	}
 	_, dev, _, _ := phoneOf(t, sim.Config{Seed: 1, Apps: append(apps, hub)})
 	store := openStore(t)
-	sum, err := explore.Run(t.Context(), explore.Config{Device: dev, Store: store, App: "com.example.hub", Budget: 50})
+	sum, err := Run(t.Context(), Config{Device: dev, Store: store, App: "com.example.hub", Budget: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Skipped[explore.SkipLeaves] != 1 || sum.Pages != 2 || sum.Stopped != "done" {
+	if sum.Skipped[skipLeaves] != 1 || sum.Pages != 2 || sum.Stopped != "done" {
 		t.Errorf("summary %+v: want Help left once, the two pages of the app, done", sum)
 	}
 	helps := 0

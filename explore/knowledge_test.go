@@ -1,4 +1,4 @@
-package explore_test
+package explore
 
 import (
 	"io"
@@ -10,7 +10,7 @@ import (
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/agentrun"
 	"github.com/fairy-go/fairy/executor/adb"
-	"github.com/fairy-go/fairy/explore"
+
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -55,7 +55,7 @@ func exploredFigure(tb testing.TB, ids ...string) (cold, explored, verified int)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	sum, err := explore.Run(ctx, explore.Config{Device: dev, Store: store, App: settingsApp, Budget: 200})
+	sum, err := Run(ctx, Config{Device: dev, Store: store, App: settingsApp, Budget: 200})
 	store.Close()
 	dev.Close(ctx)
 	if err != nil {

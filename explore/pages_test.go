@@ -1,10 +1,9 @@
-package explore_test
+package explore
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/fairy-go/fairy/explore"
 	"github.com/fairy-go/fairy/knowledge"
 )
 
@@ -25,8 +24,8 @@ func TestExploreSettingsPages(t *testing.T) {
 	_, dev, _, _ := phoneOverADB(t)
 	store := openStore(t)
 	found := map[string]string{} // map ID → description, as the progress reported them
-	sum, err := explore.Run(t.Context(), explore.Config{Device: dev, Store: store, App: settingsApp, Budget: explore.DefaultBudget,
-		Progress: func(p explore.Progress) {
+	sum, err := Run(t.Context(), Config{Device: dev, Store: store, App: settingsApp, Budget: DefaultBudget,
+		Progress: func(p Progress) {
 			if p.Found != "" {
 				if p.PageID == "" {
 					t.Errorf("page %q found without its map ID", p.Found)

@@ -17,7 +17,7 @@ const (
 	skipActs      = "acts"          // its words say it does something rather than open a page
 	skipBack      = "goes back"     // a back, up or close control: no new page
 	skipDisabled  = "disabled"      // not enabled
-	SkipLeaves    = "leaves app"    // it once brought another app to the front
+	skipLeaves    = "leaves app"    // it once brought another app to the front
 	skipNotTapped = "not clickable" // nothing to tap (a list, a label)
 )
 

@@ -179,7 +179,7 @@ func TestPlannerEndings(t *testing.T) {
 		{"a refusal ends the run", []string{mapsThenMessages},
 			map[string]event.Outcome{"com.fairy.maps": event.OutcomeRefused}, event.OutcomeRefused, "the person refused", 1, nil},
 		{"two bad answers are an error", []string{`nonsense`, `{"status":"maybe"}`},
-			nil, event.OutcomeFailed, "", 0, ErrBadAnswer},
+			nil, event.OutcomeFailed, "", 0, errBadAnswer},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -22,8 +22,8 @@ type AppSource interface {
 	Apps(ctx context.Context) ([]event.App, error)
 }
 
-// Launcher starts an app on the phone; *adb.Device satisfies it.
-type Launcher interface {
+// appLauncher starts an app on the phone; *adb.Device satisfies it.
+type appLauncher interface {
 	Launch(ctx context.Context, pkg string) error
 }
 
@@ -48,7 +48,7 @@ const defaultMaxTasks = 8
 // Config holds a Manager's parts.
 type Config struct {
 	Apps     AppSource    // required
-	Launcher Launcher     // required
+	Launcher appLauncher  // required
 	Executor Runner       // required
 	Model    model        // required; role "planner"
 	Prompts  *prompts.Set // required
@@ -71,17 +71,17 @@ type Manager struct {
 func New(cfg Config) (*Manager, error) {
 	switch {
 	case cfg.Apps == nil:
-		return nil, fmt.Errorf("%w: no app source", ErrConfig)
+		return nil, fmt.Errorf("%w: no app source", errConfig)
 	case cfg.Launcher == nil:
-		return nil, fmt.Errorf("%w: no launcher", ErrConfig)
+		return nil, fmt.Errorf("%w: no launcher", errConfig)
 	case cfg.Executor == nil:
-		return nil, fmt.Errorf("%w: no executor", ErrConfig)
+		return nil, fmt.Errorf("%w: no executor", errConfig)
 	case cfg.Model == nil:
-		return nil, fmt.Errorf("%w: no model", ErrConfig)
+		return nil, fmt.Errorf("%w: no model", errConfig)
 	case cfg.Prompts == nil:
-		return nil, fmt.Errorf("%w: no prompts", ErrConfig)
+		return nil, fmt.Errorf("%w: no prompts", errConfig)
 	case cfg.Memory == nil:
-		return nil, fmt.Errorf("%w: no memory", ErrConfig)
+		return nil, fmt.Errorf("%w: no memory", errConfig)
 	}
 	if cfg.MaxTasks <= 0 {
 		cfg.MaxTasks = defaultMaxTasks
@@ -232,7 +232,7 @@ func (m *Manager) plan(ctx context.Context, data prompts.PlannerData, apps []eve
 			return ans, nil
 		}
 	}
-	return prompts.PlannerAnswer{}, fmt.Errorf("%w: %s", ErrBadAnswer, problem)
+	return prompts.PlannerAnswer{}, fmt.Errorf("%w: %s", errBadAnswer, problem)
 }
 
 // check validates a planner answer; it returns the problem in words, or "".

@@ -164,7 +164,7 @@ func NewScripted(rules []Rule, def string) (*Scripted, error) {
 	for i, r := range rules {
 		re, err := regexp.Compile("(?i)" + r.Pattern)
 		if err != nil {
-			return nil, fmt.Errorf("%w: scripted rule %d pattern %q: %w", ErrConfig, i, r.Pattern, err)
+			return nil, fmt.Errorf("%w: scripted rule %d pattern %q: %w", errConfig, i, r.Pattern, err)
 		}
 		left := -1
 		if r.Times > 0 {

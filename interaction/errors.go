@@ -6,7 +6,7 @@ var (
 	// ErrNoAnswer means the person gave no answer (end of input).
 	ErrNoAnswer = errors.New("interaction: no answer")
 	// errConfig means an Interactor or Dialoger was built with a missing or bad part.
-	ErrConfig = errors.New("interaction: bad configuration")
+	errConfig = errors.New("interaction: bad configuration")
 	// errBadAnswer means the interactor model's answer could not be used.
-	ErrBadAnswer = errors.New("interaction: unusable interactor answer")
+	errBadAnswer = errors.New("interaction: unusable interactor answer")
 )

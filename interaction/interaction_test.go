@@ -150,13 +150,13 @@ func TestResolveErrors(t *testing.T) {
 		t.Errorf("unanswerable question: err = %v, want ErrNoAnswer", err)
 	}
 	it, _ = newInteractor(t, &fakeModel{answers: []string{"I refuse to answer in JSON"}}, d)
-	if _, err := it.Resolve(t.Context(), Need{Type: 3, Reason: "x"}); !errors.Is(err, ErrBadAnswer) {
+	if _, err := it.Resolve(t.Context(), Need{Type: 3, Reason: "x"}); !errors.Is(err, errBadAnswer) {
 		t.Errorf("prose answer: err = %v, want ErrBadAnswer", err)
 	}
-	if _, err := it.Resolve(t.Context(), Need{Type: 0}); !errors.Is(err, ErrConfig) {
+	if _, err := it.Resolve(t.Context(), Need{Type: 0}); !errors.Is(err, errConfig) {
 		t.Errorf("type 0: err = %v, want ErrConfig", err)
 	}
-	if _, err := New(Config{}); !errors.Is(err, ErrConfig) {
+	if _, err := New(Config{}); !errors.Is(err, errConfig) {
 		t.Errorf("empty config: err = %v", err)
 	}
 }
@@ -180,7 +180,7 @@ func TestScripted(t *testing.T) {
 	if n := len(d.Asked()); n != 4 || d.Asked()[2].Rule != -1 {
 		t.Errorf("record = %+v", d.Asked())
 	}
-	if _, err := NewScripted([]Rule{{Pattern: "("}}, ""); !errors.Is(err, ErrConfig) {
+	if _, err := NewScripted([]Rule{{Pattern: "("}}, ""); !errors.Is(err, errConfig) {
 		t.Errorf("bad pattern: %v", err)
 	}
 }

@@ -52,13 +52,13 @@ type interactor struct {
 func New(cfg Config) (*interactor, error) {
 	switch {
 	case cfg.Model == nil:
-		return nil, fmt.Errorf("%w: no model", ErrConfig)
+		return nil, fmt.Errorf("%w: no model", errConfig)
 	case cfg.Dialoger == nil:
-		return nil, fmt.Errorf("%w: no dialoger", ErrConfig)
+		return nil, fmt.Errorf("%w: no dialoger", errConfig)
 	case cfg.Memory == nil:
-		return nil, fmt.Errorf("%w: no memory", ErrConfig)
+		return nil, fmt.Errorf("%w: no memory", errConfig)
 	case cfg.Prompts == nil:
-		return nil, fmt.Errorf("%w: no prompts", ErrConfig)
+		return nil, fmt.Errorf("%w: no prompts", errConfig)
 	}
 	if cfg.MaxTurns <= 0 {
 		cfg.MaxTurns = defaultMaxTurns
@@ -102,7 +102,7 @@ func (r Result) Refused() bool { return r.Consent != nil && !r.Consent.Granted }
 // InteractionEnded.
 func (it *interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 	if need.Type < 1 || need.Type > 4 {
-		return Result{}, fmt.Errorf("%w: interaction type %d is not 1–4", ErrConfig, need.Type)
+		return Result{}, fmt.Errorf("%w: interaction type %d is not 1–4", errConfig, need.Type)
 	}
 	kind := KindFor(need.Type)
 	turns := 0
@@ -229,11 +229,11 @@ func (it *interactor) ask(ctx context.Context, need Need, kind Kind) (prompts.In
 	}
 	text, err := llm.ExtractJSON(resp.Text)
 	if err != nil {
-		return prompts.InteractorAnswer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
+		return prompts.InteractorAnswer{}, fmt.Errorf("%w: %w", errBadAnswer, err)
 	}
 	var a prompts.InteractorAnswer
 	if err := json.Unmarshal([]byte(text), &a); err != nil {
-		return prompts.InteractorAnswer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
+		return prompts.InteractorAnswer{}, fmt.Errorf("%w: %w", errBadAnswer, err)
 	}
 	a.Status = strings.ToUpper(strings.TrimSpace(a.Status))
 	return a, nil

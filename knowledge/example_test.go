@@ -1,4 +1,4 @@
-package knowledge_test
+package knowledge
 
 import (
 	"fmt"
@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/fairy-go/fairy/knowledge"
 )
 
 func Example() {
@@ -17,28 +15,28 @@ func Example() {
 	}
 	defer os.RemoveAll(dir)
 	clock := func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }
-	s, err := knowledge.Open(filepath.Join(dir, "knowledge.db"), knowledge.Options{Clock: clock})
+	s, err := Open(filepath.Join(dir, "knowledge.db"), Options{Clock: clock})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer s.Close()
 
 	// Learn a trick and find it again, in English and in Chinese.
-	_, _ = s.AddTrick(knowledge.Trick{App: "com.example.chat", Kind: knowledge.KindAction,
+	_, _ = s.AddTrick(Trick{App: "com.example.chat", Kind: KindAction,
 		Text: "In Messages, tap the compose button, then type the contact's name."})
-	_, _ = s.AddTrick(knowledge.Trick{App: "com.example.tea", Kind: knowledge.KindAction,
+	_, _ = s.AddTrick(Trick{App: "com.example.tea", Kind: KindAction,
 		Text: "在菜单里搜索珍珠奶茶，然后点加入购物车。"})
-	hits, _ := s.Search("com.example.chat", knowledge.KindAction, "send a message to Alice", 3)
+	hits, _ := s.Search("com.example.chat", KindAction, "send a message to Alice", 3)
 	fmt.Println(hits[0].Trick.ID, hits[0].Trick.Text)
 	hits, _ = s.Search("com.example.tea", "", "点一杯珍珠奶茶", 3)
 	fmt.Println(hits[0].Trick.ID, hits[0].Trick.Text)
 
 	// Learn two transitions of the App Map and ask for a path.
-	list, compose, conv := knowledge.PageKey(".List", "a"), knowledge.PageKey(".Compose", "b"), knowledge.PageKey(".Chat", "c")
-	_, _ = s.RecordTransition("com.example.chat", knowledge.Transition{From: list, To: compose,
-		Action: knowledge.Action{Kind: knowledge.ActionTap, Target: knowledge.Element{ResourceID: "compose"}}}, true)
-	_, _ = s.RecordTransition("com.example.chat", knowledge.Transition{From: compose, To: conv,
-		Action: knowledge.Action{Kind: knowledge.ActionTap, Target: knowledge.Element{Text: "Alice"}}}, true)
+	list, compose, conv := PageKey(".List", "a"), PageKey(".Compose", "b"), PageKey(".Chat", "c")
+	_, _ = s.RecordTransition("com.example.chat", Transition{From: list, To: compose,
+		Action: Action{Kind: ActionTap, Target: Element{ResourceID: "compose"}}}, true)
+	_, _ = s.RecordTransition("com.example.chat", Transition{From: compose, To: conv,
+		Action: Action{Kind: ActionTap, Target: Element{Text: "Alice"}}}, true)
 	path, _ := s.Path("com.example.chat", list, conv)
 	for _, t := range path {
 		fmt.Println(t.Action)
@@ -50,16 +48,16 @@ func Example() {
 	// tap "Alice"
 }
 
-func ExampleTerms() {
-	fmt.Println(knowledge.Terms("Tapping Alice's messages"))
-	fmt.Println(knowledge.Terms("点一杯珍珠奶茶"))
+func Example_terms() {
+	fmt.Println(terms("Tapping Alice's messages"))
+	fmt.Println(terms("点一杯珍珠奶茶"))
 	// Output:
 	// [tap alice message]
 	// [点一 一杯 杯珍 珍珠 珠奶 奶茶]
 }
 
 func ExampleTokenizer() {
-	ids := knowledge.Tokenizer{Stop: map[string]bool{"id": true, "button": true}, Camel: true}
+	ids := Tokenizer{Stop: map[string]bool{"id": true, "button": true}, Camel: true}
 	fmt.Println(ids.Terms("com.example:id/wifiToggle Wi-Fi button"))
 	// Output:
 	// [com example wifi toggle wi fi]

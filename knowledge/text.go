@@ -9,7 +9,7 @@ import (
 // Text relevance for trick retrieval and near-duplicate detection: texts become
 // terms (see Terms), relevance is BM25 over the candidate tricks.
 
-// Terms splits text into index terms, in order and duplicates kept (for term
+// terms splits text into index terms, in order and duplicates kept (for term
 // frequency), the way trick search and near-duplicate detection see text; it is
 // Tokenizer{}.Terms. Full-width ASCII is folded first. Runs of letters, digits
 // and combining marks (Latin and other space-separated scripts) become lower-cased
@@ -18,7 +18,7 @@ import (
 // stemmed ("messages" → "message", "tapping" → "tap"). Runs of Han, kana or
 // Hangul become overlapping character bigrams ("珍珠奶茶" → 珍珠 珠奶 奶茶), a lone
 // character its unigram.
-func Terms(text string) []string { return Tokenizer{}.Terms(text) }
+func terms(text string) []string { return Tokenizer{}.Terms(text) }
 
 // A Tokenizer splits text into terms as Terms does, with a caller's own
 // vocabulary on top. The zero value is Terms.
@@ -31,7 +31,7 @@ type Tokenizer struct {
 	Camel bool
 }
 
-// Terms splits text into index terms (see the package function Terms).
+// terms splits text into index terms (see the package function Terms).
 func (tk Tokenizer) Terms(text string) []string {
 	var out []string
 	var word []rune

@@ -98,10 +98,10 @@ func (s *Store) Search(app string, kind Kind, query string, k int) ([]Hit, error
 	if err != nil {
 		return nil, fmt.Errorf("search tricks: %w", err)
 	}
-	q := Terms(query)
+	q := terms(query)
 	docs := make([]bm25Doc, len(cands))
 	for i, c := range cands {
-		ts := Terms(c.Text)
+		ts := terms(c.Text)
 		docs[i] = bm25Doc{tf: termFreq(ts), len: len(ts)}
 	}
 	rel := bm25(q, docs)

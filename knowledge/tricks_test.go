@@ -23,7 +23,7 @@ func TestTerms(t *testing.T) {
 		{"  ,,, !!", nil},
 	}
 	for _, tt := range tests {
-		if got := Terms(tt.in); !slices.Equal(got, tt.want) {
+		if got := terms(tt.in); !slices.Equal(got, tt.want) {
 			t.Errorf("Terms(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}

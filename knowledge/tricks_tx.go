@@ -90,13 +90,13 @@ func (tx *Tx) UpsertTrick(t Trick) (Trick, bool, error) {
 	if err != nil {
 		return Trick{}, false, fmt.Errorf("upsert trick: %w", err)
 	}
-	tf := termFreq(Terms(t.Text))
+	tf := termFreq(terms(t.Text))
 	best, bestSim := -1, 0.0
 	for i, c := range cands {
 		if c.App != t.App {
 			continue
 		}
-		if sim := similarity(tf, termFreq(Terms(c.Text))); sim > bestSim {
+		if sim := similarity(tf, termFreq(terms(c.Text))); sim > bestSim {
 			best, bestSim = i, sim
 		}
 	}

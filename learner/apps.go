@@ -29,7 +29,7 @@ func (l *Learner) LearnApps(apps []AppInfo) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("%w: learn apps: %w", ErrStore, err)
+		return fmt.Errorf("%w: learn apps: %w", errStore, err)
 	}
 	return nil
 }
@@ -42,7 +42,7 @@ func (l *Learner) DescribeApps(ctx context.Context, packages []string) (string, 
 	if packages == nil {
 		all, err := l.cfg.Store.ListApps()
 		if err != nil {
-			return "", fmt.Errorf("%w: list apps: %w", ErrStore, err)
+			return "", fmt.Errorf("%w: list apps: %w", errStore, err)
 		}
 		apps = all
 	} else {
@@ -54,7 +54,7 @@ func (l *Learner) DescribeApps(ctx context.Context, packages []string) (string, 
 			if errors.Is(err, knowledge.ErrNotFound) {
 				a = knowledge.App{Package: p}
 			} else if err != nil {
-				return "", fmt.Errorf("%w: app %s: %w", ErrStore, p, err)
+				return "", fmt.Errorf("%w: app %s: %w", errStore, p, err)
 			}
 			apps = append(apps, a)
 		}
@@ -84,7 +84,7 @@ func (l *Learner) search(app, kind, query string, k int) ([]knowledge.Hit, error
 	}
 	hits, err := l.cfg.Store.Search(app, kd, query, k)
 	if err != nil {
-		return nil, fmt.Errorf("%w: tricks of %s: %w", ErrStore, app, err)
+		return nil, fmt.Errorf("%w: tricks of %s: %w", errStore, app, err)
 	}
 	return hits, nil
 }

@@ -1,10 +1,9 @@
-package learner_test
+package learner
 
 import (
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/learner"
 )
 
 const msgApp = "com.example.messages"
@@ -21,7 +20,7 @@ var (
 
 // sendRun sends "see you at 7" to the Alice the person chose; wrong taps Alice Wong
 // first (a grounding error), and refused says whether the person then refused a consent.
-func sendRun(t *testing.T, s *learner.Session, wrong, refused bool) {
+func sendRun(t *testing.T, s *Session, wrong, refused bool) {
 	t.Helper()
 	task := "Send Alice a message saying: see you at 7"
 	r := startRun(t, s, "run", task, msgApp, task)

@@ -39,7 +39,7 @@ type report struct {
 // description is learned, all in one transaction.
 //
 // A failed learning call never fails the task: Learn returns an error (ErrModel,
-// ErrBadAnswer, ErrStore) for the caller to report, what was stored before stays stored, and
+// errBadAnswer, ErrStore) for the caller to report, what was stored before stays stored, and
 // a task whose learning failed is tried again by the next Learn. Call it with a context that
 // outlives a cancelled run (context.WithoutCancel plus a timeout).
 func (s *Session) Learn(ctx context.Context) (report, error) {
@@ -161,7 +161,7 @@ func (s *Session) countUses(t *taskTrace, served []knowledge.Trick) (int, error)
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("%w: count trick uses: %w", ErrStore, err)
+		return 0, fmt.Errorf("%w: count trick uses: %w", errStore, err)
 	}
 	return n, nil
 }
@@ -181,18 +181,18 @@ func (s *Session) ask(ctx context.Context, t *taskTrace, instruction string, ser
 	resp, err := s.l.cfg.Model.Generate(ctx, req)
 	if errors.Is(err, llm.ErrNoJSON) || errors.Is(err, llm.ErrSchema) {
 		// The adapter checked the answer (and asked for a repair) already.
-		return prompts.LearnerAnswer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
+		return prompts.LearnerAnswer{}, fmt.Errorf("%w: %w", errBadAnswer, err)
 	}
 	if err != nil {
-		return prompts.LearnerAnswer{}, fmt.Errorf("%w: %w", ErrModel, err)
+		return prompts.LearnerAnswer{}, fmt.Errorf("%w: %w", errModel, err)
 	}
 	text, err := llm.ExtractJSON(resp.Text)
 	if err != nil {
-		return prompts.LearnerAnswer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
+		return prompts.LearnerAnswer{}, fmt.Errorf("%w: %w", errBadAnswer, err)
 	}
 	var ans prompts.LearnerAnswer
 	if err := json.Unmarshal([]byte(text), &ans); err != nil {
-		return prompts.LearnerAnswer{}, fmt.Errorf("%w: %w", ErrBadAnswer, err)
+		return prompts.LearnerAnswer{}, fmt.Errorf("%w: %w", errBadAnswer, err)
 	}
 	return ans, nil
 }
@@ -273,7 +273,7 @@ func (s *Session) store(t *taskTrace, runID, instruction string, served []knowle
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("%w: store tricks: %w", ErrStore, err)
+		return fmt.Errorf("%w: store tricks: %w", errStore, err)
 	}
 	rep.Added = append(rep.Added, added...)
 	rep.Merged = append(rep.Merged, merged...)

@@ -1,4 +1,4 @@
-package learner_test
+package learner
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/learner"
+
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/prompts"
 )
@@ -183,8 +183,8 @@ func TestLearnFailureKeepsKnowledge(t *testing.T) {
 		want    error
 		retried bool // a second Learn succeeds
 	}{
-		{name: "prose answer", rules: "rules: [{role: learner, answer: 'I think the run went well!'}]\n", want: learner.ErrModel},
-		{name: "no rule (endpoint error)", rules: "rules: [{role: planner, answer: '{}'}]\n", want: learner.ErrModel},
+		{name: "prose answer", rules: "rules: [{role: learner, answer: 'I think the run went well!'}]\n", want: errModel},
+		{name: "no rule (endpoint error)", rules: "rules: [{role: planner, answer: '{}'}]\n", want: errModel},
 		{name: "nonsense answer", rules: `
 rules:
   - role: learner
@@ -192,7 +192,7 @@ rules:
     answer: '{"tricks": "many good ones", "wrong": [], "app_description": ""}'
   - role: learner
     answer: '{"tricks": [{"kind": "action", "app": "com.example.settings", "text": "Display holds the Dark theme switch."}], "wrong": [], "app_description": ""}'
-`, want: learner.ErrBadAnswer, retried: true},
+`, want: errBadAnswer, retried: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -250,7 +250,7 @@ func TestLearnOnClosedStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := s.Learn(t.Context())
-	if !errors.Is(err, learner.ErrStore) {
+	if !errors.Is(err, errStore) {
 		t.Errorf("Learn on a closed store = %v, want ErrStore", err)
 	}
 	if srv.Calls() != 0 {
@@ -311,7 +311,7 @@ func TestLearnPromptShowsTheInteractions(t *testing.T) {
 func TestLearnPromptKeepsTheLatestSteps(t *testing.T) {
 	st, _ := tempStore(t)
 	m := &promptModel{}
-	l, err := learner.New(learner.Config{Store: st, Model: m, Clock: clock, MaxTrajectory: 1500})
+	l, err := New(Config{Store: st, Model: m, Clock: clock, MaxTrajectory: 1500})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@
 // into one) with their provenance; tricks the answer calls wrong are demoted; the given
 // tricks' uses are counted as successes or failures by the task's outcome; the app's
 // description is learned. A failed learning call returns an error (ErrModel, ErrBadAnswer,
-// ErrStore) and never loses what was stored.
+// errStore) and never loses what was stored.
 //
 // # Using the knowledge
 //

@@ -1,4 +1,4 @@
-package learner_test
+package learner
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/learner"
 )
 
 // A run's events build the App Map; the next run asks it for a hint and a shortcut.
@@ -21,7 +20,7 @@ func ExampleSession() {
 		return
 	}
 	defer store.Close()
-	l, _ := learner.New(learner.Config{Store: store})
+	l, _ := New(Config{Store: store})
 
 	bus := event.NewBus(nil)
 	s := l.Start("run-1", "Turn on the dark theme")

@@ -1,4 +1,4 @@
-package learner_test
+package learner
 
 import (
 	"net/http/httptest"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/learner"
+
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
 )
@@ -56,9 +56,9 @@ func scriptedModel(t *testing.T, rules string) (*openai.Client, *scripted.Server
 	return c, srv
 }
 
-func newLearner(t *testing.T, st learner.Store, m learner.Model) *learner.Learner {
+func newLearner(t *testing.T, st Store, m Model) *Learner {
 	t.Helper()
-	l, err := learner.New(learner.Config{Store: st, Model: m, Clock: clock})
+	l, err := New(Config{Store: st, Model: m, Clock: clock})
 	if err != nil {
 		t.Fatalf("learner.New: %v", err)
 	}
@@ -77,7 +77,7 @@ type run struct {
 	step int
 }
 
-func startRun(t *testing.T, s *learner.Session, runID, instruction, app, task string) *run {
+func startRun(t *testing.T, s *Session, runID, instruction, app, task string) *run {
 	t.Helper()
 	bus := event.NewBus(clock)
 	unsub := s.Attach(bus)

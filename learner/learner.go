@@ -30,10 +30,10 @@ type Store interface {
 
 // Defaults.
 const (
-	// DefaultMinReliability is the least reliability ((s+1)/(s+f+2)) every transition of a
+	// defaultMinReliability is the least reliability ((s+1)/(s+f+2)) every transition of a
 	// shortcut must have: one clean success (2/3) is enough, one failure after one success
 	// (1/2) is not.
-	DefaultMinReliability = 0.6
+	defaultMinReliability = 0.6
 	// defaultMaxTricks bounds the tricks one learning call may add.
 	defaultMaxTricks = 8
 	// defaultMaxTrajectory bounds the trajectory text sent to the learning model, in bytes.
@@ -49,7 +49,7 @@ type Config struct {
 	// Prompts renders the learning prompt; nil: the embedded set (prompts.Load).
 	Prompts *prompts.Set
 	// MinReliability is the least reliability of each shortcut transition; zero means
-	// DefaultMinReliability.
+	// defaultMinReliability.
 	MinReliability float64
 	// MaxTricks bounds the tricks kept from one learning answer; zero means DefaultMaxTricks.
 	MaxTricks int
@@ -81,13 +81,13 @@ const (
 // New checks cfg and returns a Learner.
 func New(cfg Config) (*Learner, error) {
 	if cfg.Store == nil {
-		return nil, fmt.Errorf("%w: no knowledge store", ErrConfig)
+		return nil, fmt.Errorf("%w: no knowledge store", errConfig)
 	}
 	if cfg.MinReliability == 0 {
-		cfg.MinReliability = DefaultMinReliability
+		cfg.MinReliability = defaultMinReliability
 	}
 	if cfg.MinReliability < 0 || cfg.MinReliability > 1 {
-		return nil, fmt.Errorf("%w: MinReliability %.2f is outside 0..1", ErrConfig, cfg.MinReliability)
+		return nil, fmt.Errorf("%w: MinReliability %.2f is outside 0..1", errConfig, cfg.MinReliability)
 	}
 	if cfg.MaxTricks <= 0 {
 		cfg.MaxTricks = defaultMaxTricks
@@ -106,7 +106,7 @@ func New(cfg Config) (*Learner, error) {
 	if ps == nil && cfg.Model != nil {
 		var err error
 		if ps, err = prompts.Load(); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+			return nil, fmt.Errorf("%w: %w", errConfig, err)
 		}
 	}
 	return &Learner{cfg: cfg, log: log, prompts: ps}, nil

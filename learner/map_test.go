@@ -1,4 +1,4 @@
-package learner_test
+package learner
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/learner"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -36,7 +36,7 @@ var (
 
 // settingsRun drives one task through the settings app: open Display, switch on the dark
 // theme, a swipe that does nothing, back, then a search typed into a field.
-func settingsRun(t *testing.T, s *learner.Session, outcome event.Outcome) {
+func settingsRun(t *testing.T, s *Session, outcome event.Outcome) {
 	t.Helper()
 	r := startRun(t, s, "run-1", "Turn on the dark theme", settingsApp, "Turn on the dark theme")
 	r.see(mainPage, "", "Open Display")
@@ -148,7 +148,7 @@ func TestMapFromSteps(t *testing.T) {
 		if len(tr.Action.Args) > 0 && tr.Action.Kind == knowledge.ActionInput {
 			t.Errorf("input transition has args %v", tr.Action.Args)
 		}
-		if tr.Action.Kind == knowledge.ActionEnter && tr.Action.Args[learner.ArgAfter] != learner.AfterInput {
+		if tr.Action.Kind == knowledge.ActionEnter && tr.Action.Args[argAfter] != afterInput {
 			t.Errorf("enter after typing not marked: %v", tr.Action.Args)
 		}
 	}
@@ -242,7 +242,7 @@ func TestMapWriteFailureIsReported(t *testing.T) {
 	}
 	r := startRun(t, s, "run-1", "x", settingsApp, "x")
 	r.see(mainPage, "", "Open Display") // must not panic
-	if err := s.Err(); !errors.Is(err, learner.ErrStore) || !errors.Is(err, knowledge.ErrClosed) {
+	if err := s.Err(); !errors.Is(err, errStore) || !errors.Is(err, knowledge.ErrClosed) {
 		t.Errorf("Err() = %v, want ErrStore wrapping knowledge.ErrClosed", err)
 	}
 }
@@ -288,7 +288,7 @@ func tapSound() act {
 
 // deadTapRun: the Sound row first does nothing (a dead tap: the page stays as it was),
 // then works in a batch after a tap on the search field, then fails on the device.
-func deadTapRun(t *testing.T, s *learner.Session) {
+func deadTapRun(t *testing.T, s *Session) {
 	t.Helper()
 	r := startRun(t, s, "run-1", "Turn on do not disturb", settingsApp, "Turn on do not disturb")
 	r.see(mainPage, "", "Open Sound")
@@ -348,8 +348,8 @@ func TestMapDeadTapKeepsTheStep(t *testing.T) {
 		t.Errorf("page visits (-want +got):\n%s", d)
 	}
 	for _, tr := range m.Transitions {
-		if tr.From == main && tr.To == main && tr.Action.Target.Text == "Sound" && tr.Reliability() >= learner.DefaultMinReliability {
-			t.Errorf("dead tap reliability %.2f, want below %.2f", tr.Reliability(), learner.DefaultMinReliability)
+		if tr.From == main && tr.To == main && tr.Action.Target.Text == "Sound" && tr.Reliability() >= defaultMinReliability {
+			t.Errorf("dead tap reliability %.2f, want below %.2f", tr.Reliability(), defaultMinReliability)
 		}
 	}
 }
@@ -377,7 +377,7 @@ func TestMapRefusedTransitionCostsOnlyItself(t *testing.T) {
 	s := l.Start("", "")
 	deadTapRun(t, s)
 	err := s.Err()
-	if !errors.Is(err, learner.ErrStore) || !errors.Is(err, knowledge.ErrInvalid) || !strings.Contains(err.Error(), "transition left out") {
+	if !errors.Is(err, errStore) || !errors.Is(err, knowledge.ErrInvalid) || !strings.Contains(err.Error(), "transition left out") {
 		t.Fatalf("Err() = %v, want the refused transition reported", err)
 	}
 	m, err := st.Map(settingsApp)

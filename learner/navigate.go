@@ -15,9 +15,9 @@ import (
 	"github.com/fairy-go/fairy/replay"
 )
 
-// Step is one step of a shortcut: the page the device must be on (its activity and
+// step is one step of a shortcut: the page the device must be on (its activity and
 // signature) and the action to replay there.
-type Step struct {
+type step struct {
 	From, To    string // page keys
 	Activity    string // expected activity before the step ("" when unknown)
 	Signature   string // expected page signature before the step
@@ -31,13 +31,13 @@ type Step struct {
 }
 
 // String is a short human form: on .Main#a1b2: tap id=settings "Settings".
-func (s Step) String() string { return fmt.Sprintf("on %s: %s", s.From, s.Action) }
+func (s step) String() string { return fmt.Sprintf("on %s: %s", s.From, s.Action) }
 
 // route is a known way from the current page to a page that serves a sub-goal.
 type route struct {
 	App      string
 	From, To knowledge.Page
-	Steps    []Step
+	Steps    []step
 	// Match is how well the target page matches the sub-goal (0..1).
 	Match float64
 	// Replay is how many leading steps Navigate replays: all of them, or those before the
@@ -69,7 +69,7 @@ const minMatch = 0.3
 func (l *Learner) Route(ctx context.Context, app, signature, subgoal string) (route, bool, error) {
 	m, err := l.cfg.Store.Map(app)
 	if err != nil {
-		return route{}, false, fmt.Errorf("%w: map of %s: %w", ErrStore, app, err)
+		return route{}, false, fmt.Errorf("%w: map of %s: %w", errStore, app, err)
 	}
 	from, ok := findPage(m, signature)
 	if !ok {
@@ -111,7 +111,7 @@ func (l *Learner) Route(ctx context.Context, app, signature, subgoal string) (ro
 			continue
 		}
 		if err != nil {
-			return route{}, false, fmt.Errorf("%w: path in %s: %w", ErrStore, app, err)
+			return route{}, false, fmt.Errorf("%w: path in %s: %w", errStore, app, err)
 		}
 		if found && len(path) >= len(best.Steps) {
 			continue
@@ -265,7 +265,7 @@ func pickRow(alts []knowledge.Transition, q map[string]bool) (knowledge.Transiti
 }
 
 // replayableStep reports a step Navigate can replay.
-func (l *Learner) replayableStep(s Step) bool {
+func (l *Learner) replayableStep(s step) bool {
 	return s.Reliability >= l.cfg.MinReliability && s.Signature != "" && replayable(s.Action)
 }
 
@@ -313,7 +313,7 @@ func (r route) Hint() string {
 
 // Shortcut is ShortcutFor with no sub-goal: it never guesses a list row, so the steps end
 // before the first item-specific step of the path.
-func (l *Learner) Shortcut(ctx context.Context, app, from, target string) ([]Step, bool) {
+func (l *Learner) Shortcut(ctx context.Context, app, from, target string) ([]step, bool) {
 	return l.ShortcutFor(ctx, app, from, target, "")
 }
 
@@ -327,7 +327,7 @@ func (l *Learner) Shortcut(ctx context.Context, app, from, target string) ([]Ste
 // when there is no such path, a transition before that end is less reliable than
 // Config.MinReliability or cannot be replayed (typing needs the model), or nothing is
 // left to replay.
-func (l *Learner) ShortcutFor(ctx context.Context, app, from, target, query string) ([]Step, bool) {
+func (l *Learner) ShortcutFor(ctx context.Context, app, from, target, query string) ([]step, bool) {
 	m, err := l.cfg.Store.Map(app)
 	if err != nil {
 		l.log.Warn("shortcut: map load failed", logApp, app, logErr, err)
@@ -354,13 +354,13 @@ func (l *Learner) ShortcutFor(ctx context.Context, app, from, target, query stri
 }
 
 // pathSteps turns a path into shortcut steps and says whether all can be replayed.
-func (l *Learner) pathSteps(m *knowledge.Map, path []knowledge.Transition) ([]Step, bool) {
+func (l *Learner) pathSteps(m *knowledge.Map, path []knowledge.Transition) ([]step, bool) {
 	ix := newRows(m)
-	out := make([]Step, 0, len(path))
+	out := make([]step, 0, len(path))
 	ok := true
 	for _, t := range path {
 		p := ix.pages[t.From]
-		s := Step{From: t.From, To: t.To, Activity: p.Activity, Signature: p.Signature, Action: t.Action,
+		s := step{From: t.From, To: t.To, Activity: p.Activity, Signature: p.Signature, Action: t.Action,
 			Effect: t.Effect, Reliability: t.Reliability(), Row: ix.specific(t)}
 		if s.Reliability < l.cfg.MinReliability || s.Signature == "" || !replayable(t.Action) {
 			ok = false
@@ -372,7 +372,7 @@ func (l *Learner) pathSteps(m *knowledge.Map, path []knowledge.Transition) ([]St
 
 // replayable reports an action the executor can replay without the model.
 func replayable(a knowledge.Action) bool {
-	if a.Args[ArgAfter] == AfterInput || a.Args[knowledge.ArgSideEffect] != "" {
+	if a.Args[argAfter] == afterInput || a.Args[knowledge.ArgSideEffect] != "" {
 		return false
 	}
 	switch a.Kind {
@@ -488,7 +488,7 @@ func pageScores(m *knowledge.Map, q map[string]bool) map[string]float64 {
 // is the page the step expects and that its element is there, once: Step is a
 // replay.Step. Any mismatch returns replay.ErrMismatch: stop the replay and go back to
 // normal steps.
-func (s Step) Resolve(screen *perception.Screen) (event.Action, error) {
+func (s step) Resolve(screen *perception.Screen) (event.Action, error) {
 	if screen == nil {
 		return event.Action{}, fmt.Errorf("%w: no screen", replay.ErrMismatch)
 	}

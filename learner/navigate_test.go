@@ -1,4 +1,4 @@
-package learner_test
+package learner
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/learner"
+
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/replay"
 )
@@ -27,7 +27,7 @@ var (
 )
 
 // zhRun walks the Chinese settings app: main → 显示 → 亮度 → back → back.
-func zhRun(t *testing.T, l *learner.Learner) {
+func zhRun(t *testing.T, l *Learner) {
 	t.Helper()
 	s := l.Start("", "")
 	r := startRun(t, s, "run-zh", "调高亮度", shezhiApp, "调高亮度")
@@ -138,7 +138,7 @@ func TestShortcut(t *testing.T) {
 			t.Errorf("%s: Resolve = %v, want ErrMismatch", tc.name, err)
 		}
 	}
-	back := learner.Step{Signature: "z-bright", Action: knowledge.Action{Kind: knowledge.ActionBack}}
+	back := step{Signature: "z-bright", Action: knowledge.Action{Kind: knowledge.ActionBack}}
 	if a, err := back.Resolve(&perception.Screen{Signature: "z-bright"}); err != nil || a.Type != event.Back {
 		t.Errorf("back step = %v, %v", a, err)
 	}
@@ -179,14 +179,14 @@ func TestTricksRetrievalEnglishAndChinese(t *testing.T) {
 func TestDescribeApps(t *testing.T) {
 	st, _ := tempStore(t)
 	l := newLearner(t, st, nil)
-	if err := l.LearnApps([]learner.AppInfo{{Package: settingsApp, Activity: ".Main", Label: "Settings"}, {Package: ""}}); err != nil {
+	if err := l.LearnApps([]AppInfo{{Package: settingsApp, Activity: ".Main", Label: "Settings"}, {Package: ""}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.PutApp(knowledge.App{Package: settingsApp, Description: "System settings."}); err != nil {
 		t.Fatal(err)
 	}
 	// A device scan later keeps the learned description.
-	if err := l.LearnApps([]learner.AppInfo{{Package: settingsApp, Activity: ".Main", Label: "Settings"}}); err != nil {
+	if err := l.LearnApps([]AppInfo{{Package: settingsApp, Activity: ".Main", Label: "Settings"}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := l.DescribeApps(t.Context(), []string{settingsApp, "com.unknown"})
@@ -227,7 +227,7 @@ var (
 
 // rowsRun walks home → Apps → the list → each row in turn → App info → Notifications and
 // back, so the map knows several rows of the list leading to the same page.
-func rowsRun(t *testing.T, l *learner.Learner, rows ...string) {
+func rowsRun(t *testing.T, l *Learner, rows ...string) {
 	t.Helper()
 	s := l.Start("", "")
 	r := startRun(t, s, "run-rows", "notifications", rowsApp, "notifications")
@@ -295,7 +295,7 @@ func TestRouteRespectsSubgoal(t *testing.T) {
 			hinted, ok := s.Shortcut(t.Context(), rowsApp, "r-home", target)
 			var got []string
 			for _, st := range hinted {
-				got = append(got, st.(learner.Step).Action.Target.Text)
+				got = append(got, st.(step).Action.Target.Text)
 			}
 			if !ok || strings.Join(got, "|") != strings.Join(tc.want, "|") {
 				t.Errorf("Shortcut after the hint = %q, %v; want %q", got, ok, tc.want)
@@ -361,7 +361,7 @@ func TestShortcutButtonWithChangingText(t *testing.T) {
 		t.Errorf("Resolve on a cart of 5 = %v, %v; want Tap(3)", a, err)
 	}
 	// A row is held to its label: another row with the same resource-id is no match.
-	row := learner.Step{Signature: "m-menu", Row: true, Action: knowledge.Action{Kind: knowledge.ActionTap,
+	row := step{Signature: "m-menu", Row: true, Action: knowledge.Action{Kind: knowledge.ActionTap,
 		Target: knowledge.Element{ResourceID: rowsApp + ":id/menu_item", Text: "Juice", Class: "android.widget.LinearLayout"}}}
 	if _, err := row.Resolve(now); !errors.Is(err, replay.ErrMismatch) {
 		t.Errorf("row Juice resolved on a menu without it: %v", err)

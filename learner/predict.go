@@ -36,7 +36,7 @@ func (l *Learner) Predict(ctx context.Context, app, from string, a event.Action,
 		if pages[t.From].Signature != from || navKey(t.Action) != want {
 			continue
 		}
-		if t.Action.Args[knowledge.ArgSideEffect] != "" || t.Action.Args[ArgAfter] != "" {
+		if t.Action.Args[knowledge.ArgSideEffect] != "" || t.Action.Args[argAfter] != "" {
 			return "", false // it did something once: never a prediction of where it leads
 		}
 		switch r, b := t.Reliability(), best.Reliability(); {
@@ -56,10 +56,10 @@ func (l *Learner) Predict(ctx context.Context, app, from string, a event.Action,
 
 // navKey is an action's identity without the marks the learner adds to a transition.
 func navKey(a knowledge.Action) string {
-	if a.Args[knowledge.ArgSideEffect] != "" || a.Args[ArgAfter] != "" {
+	if a.Args[knowledge.ArgSideEffect] != "" || a.Args[argAfter] != "" {
 		args := make(map[string]string, len(a.Args))
 		for k, v := range a.Args {
-			if k != knowledge.ArgSideEffect && k != ArgAfter {
+			if k != knowledge.ArgSideEffect && k != argAfter {
 				args[k] = v
 			}
 		}

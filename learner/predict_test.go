@@ -1,4 +1,4 @@
-package learner_test
+package learner
 
 import (
 	"testing"

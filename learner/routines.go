@@ -186,7 +186,7 @@ func (s *Session) learnRoutine(t *taskTrace) (known bool, err error) {
 		return err
 	})
 	if err != nil {
-		return false, fmt.Errorf("%w: routine of %s: %w", ErrStore, t.app, err)
+		return false, fmt.Errorf("%w: routine of %s: %w", errStore, t.app, err)
 	}
 	return known, nil
 }
@@ -389,7 +389,7 @@ func labelOnPage(m *knowledge.Map, st knowledge.RoutineStep, label string) bool 
 func (l *Learner) Steps(ctx context.Context, app, id, signature string, args []string, at int) (replay.Run, error) {
 	rs, err := l.cfg.Store.Routines(app)
 	if err != nil {
-		return replay.Run{}, fmt.Errorf("%w: routines of %s: %w", ErrStore, app, err)
+		return replay.Run{}, fmt.Errorf("%w: routines of %s: %w", errStore, app, err)
 	}
 	i := slices.IndexFunc(rs, func(r knowledge.Routine) bool { return r.ID == id })
 	if i < 0 {
@@ -422,7 +422,7 @@ func (l *Learner) Steps(ctx context.Context, app, id, signature string, args []s
 	for _, s := range r.Steps[from:end] {
 		a := s.Action
 		a.Target.Text = replay.Fill(a.Target.Text, args)
-		st := routineStep{Step: Step{Activity: s.Activity, Signature: s.Signature, Action: a, Row: a.Target.Text != s.Action.Target.Text}, checked: s.Checked}
+		st := routineStep{step: step{Activity: s.Activity, Signature: s.Signature, Action: a, Row: a.Target.Text != s.Action.Target.Text}, checked: s.Checked}
 		if s.Text > 0 {
 			st.text = args[s.Text-1]
 		}
@@ -434,7 +434,7 @@ func (l *Learner) Steps(ctx context.Context, app, id, signature string, args []s
 // routineStep is one step of a routine replay: a Step, for an Input the text to type, and
 // for a tap on a switch, checkbox or radio the state it had when the routine was learned.
 type routineStep struct {
-	Step
+	step
 	text    string
 	checked *bool
 }
@@ -445,7 +445,7 @@ type routineStep struct {
 // surprise, never a tap that undoes it.
 func (s routineStep) Resolve(screen *perception.Screen) (event.Action, error) {
 	if s.Action.Kind != knowledge.ActionInput {
-		a, err := s.Step.Resolve(screen)
+		a, err := s.step.Resolve(screen)
 		if err != nil || s.checked == nil || a.Index <= 0 {
 			return a, err
 		}
@@ -460,7 +460,7 @@ func (s routineStep) Resolve(screen *perception.Screen) (event.Action, error) {
 		}
 		return a, nil
 	}
-	probe := s.Step
+	probe := s.step
 	probe.Action.Kind = knowledge.ActionTap
 	a, err := probe.Resolve(screen)
 	if err != nil {

@@ -1,4 +1,4 @@
-package learner_test
+package learner
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/learner"
+
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/replay"
 )
@@ -34,7 +34,7 @@ var (
 
 // notificationsRun turns off Maps' notifications the long way: into Storage by mistake,
 // Back, then Notifications.
-func notificationsRun(t *testing.T, s *learner.Session, task string) {
+func notificationsRun(t *testing.T, s *Session, task string) {
 	t.Helper()
 	r := startRun(t, s, "run-"+task, task, appsApp, task)
 	r.see(rtMain, "", "Open Apps")
@@ -199,7 +199,7 @@ func TestKnownRoutineIsNotDistilled(t *testing.T) {
 }
 
 // straightRun is notificationsRun without the detour, for the app the task names.
-func straightRun(t *testing.T, s *learner.Session, task string) {
+func straightRun(t *testing.T, s *Session, task string) {
 	t.Helper()
 	app := "Maps"
 	if task == "Turn off notifications for Messages" {

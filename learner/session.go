@@ -41,7 +41,7 @@ type Session struct {
 	// edges holds the transitions known per app: from+action → destination → effect.
 	edges  map[string]map[string]map[string]knowledge.Effect
 	errs   []error
-	routes map[routeKey][]Step // replayable routes the session's hints offered
+	routes map[routeKey][]step // replayable routes the session's hints offered
 	// pictured holds the pages (app, key) whose picture this session filed or found fresh.
 	pictured map[string]bool
 	// mapped holds, per app, the pages (key → map ID) and transitions (key) this session
@@ -380,13 +380,13 @@ func (s *Session) perceived(e event.ScreenPerceived) {
 		}
 		// The transaction rolled back: record the step again without the transition the
 		// knowledge file refused, so one bad transition never costs the page and the rest.
-		err = fmt.Errorf("%w: step %d of %s: transition left out: %w", ErrStore, e.Step, app, err)
+		err = fmt.Errorf("%w: step %d of %s: transition left out: %w", errStore, e.Step, app, err)
 		s.errs = append(s.errs, err)
 		s.l.log.Warn("app map transition refused", logApp, app, logStep, e.Step, logErr, err)
 		trs = slices.Delete(trs, bad, bad+1)
 	}
 	if err != nil {
-		err = fmt.Errorf("%w: record step %d of %s: %w", ErrStore, e.Step, app, err)
+		err = fmt.Errorf("%w: record step %d of %s: %w", errStore, e.Step, app, err)
 		s.errs = append(s.errs, err)
 		s.l.log.Warn("app map update failed", logApp, app, logStep, e.Step, logErr, err)
 		return
@@ -421,18 +421,18 @@ func (s *Session) noteMapped(app, key, id string, trs []plannedTransition) {
 	}
 }
 
-// Mapped is what a session wrote into one app's map: the same pages and transitions
+// mappedPages is what a session wrote into one app's map: the same pages and transitions
 // `fairy map list` counts, for a map the session started empty.
-type Mapped struct {
+type mappedPages struct {
 	Pages       map[string]string // page key → the map's page ID (p1, p2, …)
 	Transitions int               // distinct transitions, each recorded as a success or a failure
 }
 
-// Mapped returns what the session wrote into app's map so far.
-func (s *Session) Mapped(app string) Mapped {
+// mappedPages returns what the session wrote into app's map so far.
+func (s *Session) Mapped(app string) mappedPages {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := Mapped{Pages: map[string]string{}}
+	out := mappedPages{Pages: map[string]string{}}
 	if m := s.mapped[app]; m != nil {
 		maps.Copy(out.Pages, m.pages)
 		out.Transitions = len(m.trans)
@@ -474,7 +474,7 @@ func (s *Session) transitions(app string, before, after observation, acts []even
 			to, eff = after.key(), effect(before, after)
 			if typed && !inPage(k) {
 				// Where it led depends on what was typed first: not replayable alone.
-				k.Args = withArg(k.Args, ArgAfter, AfterInput)
+				k.Args = withArg(k.Args, argAfter, afterInput)
 			}
 			if why := sideEffectOf(k, a, before, after, origin, originKnown, typed); why != "" {
 				// It did something (added to the cart, toggled, sent): an effect, never
@@ -494,8 +494,8 @@ func (s *Session) transitions(app string, before, after observation, acts []even
 // The transition argument that marks an action whose effect depended on text typed just
 // before it in the same batch (a search's Enter). Such a transition is never replayed.
 const (
-	ArgAfter   = "after"
-	AfterInput = "input"
+	argAfter   = "after"
+	afterInput = "input"
 )
 
 func withArg(args map[string]string, k, v string) map[string]string {
@@ -616,7 +616,7 @@ func (s *Session) Hint(ctx context.Context, app, signature, subgoal string) (str
 	if r.Replayable {
 		s.mu.Lock()
 		if s.routes == nil {
-			s.routes = map[routeKey][]Step{}
+			s.routes = map[routeKey][]step{}
 		}
 		s.routes[routeKey{app, signature, r.Stop.Key}] = slices.Clone(r.Steps[:r.Replay])
 		s.mu.Unlock()
@@ -648,7 +648,7 @@ func (s *Session) Shortcut(ctx context.Context, app, from, target string) ([]rep
 }
 
 // replaySteps are a shortcut's steps as the executor replays them.
-func replaySteps(steps []Step) []replay.Step {
+func replaySteps(steps []step) []replay.Step {
 	if steps == nil {
 		return nil
 	}

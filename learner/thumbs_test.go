@@ -1,4 +1,4 @@
-package learner_test
+package learner
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/learner"
+
 	xdraw "golang.org/x/image/draw"
 )
 
@@ -50,7 +50,7 @@ func TestSessionFilesPagePictures(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	l, err := learner.New(learner.Config{Store: st, Clock: func() time.Time { return now }})
+	l, err := New(Config{Store: st, Clock: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func BenchmarkPerceivedPicture(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer st.Close()
-			l, err := learner.New(learner.Config{Store: st})
+			l, err := New(Config{Store: st})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -12,6 +12,6 @@ var (
 	// ErrPromptChanged means a replayed request differs from the recorded one of its role:
 	// the prompts changed since the run was recorded.
 	ErrPromptChanged = errors.New("llm replay: the prompt changed since the recording")
-	// ErrRecording means a recording file is malformed.
-	ErrRecording = errors.New("llm: bad recording")
+	// errRecording means a recording file is malformed.
+	errRecording = errors.New("llm: bad recording")
 )

@@ -1,4 +1,4 @@
-package llm_test
+package llm
 
 import (
 	"bytes"
@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/fairy-go/fairy/llm"
 )
 
 func TestExtractJSON(t *testing.T) {
@@ -28,14 +26,14 @@ func TestExtractJSON(t *testing.T) {
 		{"brace in string", `Answer {"t": "a { b"} ok`, `{"t": "a { b"}`, nil},
 		{"escaped quote", `x {"t": "say \"}\""} y`, `{"t": "say \"}\""}`, nil},
 		{"stray brace first", `use {this} then {"k": 1}`, `{"k": 1}`, nil},
-		{"array", `[1, 2]`, "", llm.ErrNoJSON},
-		{"none", `I cannot do that.`, "", llm.ErrNoJSON},
-		{"broken", `{"a": }`, "", llm.ErrNoJSON},
-		{"empty", ``, "", llm.ErrNoJSON},
+		{"array", `[1, 2]`, "", ErrNoJSON},
+		{"none", `I cannot do that.`, "", ErrNoJSON},
+		{"broken", `{"a": }`, "", ErrNoJSON},
+		{"empty", ``, "", ErrNoJSON},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := llm.ExtractJSON(tt.in)
+			got, err := ExtractJSON(tt.in)
 			if !errors.Is(err, tt.err) || got != tt.want {
 				t.Errorf("ExtractJSON(%q) = %q, %v; want %q, %v", tt.in, got, err, tt.want, tt.err)
 			}
@@ -48,7 +46,7 @@ func FuzzExtractJSON(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got, err := llm.ExtractJSON(s)
+		got, err := ExtractJSON(s)
 		if err != nil {
 			return
 		}
@@ -69,33 +67,33 @@ func TestCheckJSON(t *testing.T) {
 		{`[1]`, "not a JSON object"},
 	}
 	for _, tt := range tests {
-		err := llm.CheckJSON(tt.text, schema)
+		err := CheckJSON(tt.text, schema)
 		if tt.want == "" {
 			if err != nil {
 				t.Errorf("CheckJSON(%s) = %v", tt.text, err)
 			}
 			continue
 		}
-		if !errors.Is(err, llm.ErrSchema) || !strings.Contains(err.Error(), tt.want) {
+		if !errors.Is(err, ErrSchema) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("CheckJSON(%s) = %v, want %q", tt.text, err, tt.want)
 		}
 	}
-	if err := llm.CheckJSON(`{"a":1}`, nil); err != nil {
+	if err := CheckJSON(`{"a":1}`, nil); err != nil {
 		t.Errorf("no schema: %v", err)
 	}
 }
 
 func TestPriceTable(t *testing.T) {
-	pt := llm.PriceTable{"gpt-4o": {PromptPerM: 2.5, CompletionPerM: 10}, "gpt-4o-mini": {PromptPerM: 0.15, CompletionPerM: 0.6}}
+	pt := PriceTable{"gpt-4o": {PromptPerM: 2.5, CompletionPerM: 10}, "gpt-4o-mini": {PromptPerM: 0.15, CompletionPerM: 0.6}}
 	tests := []struct {
 		model string
-		u     llm.Usage
+		u     Usage
 		want  float64
 	}{
-		{"gpt-4o", llm.Usage{PromptTokens: 1000, CompletionTokens: 200}, 0.0045},
-		{"gpt-4o-2024-08-06", llm.Usage{PromptTokens: 2_000_000}, 5},
-		{"gpt-4o-mini-2024-07-18", llm.Usage{PromptTokens: 1_000_000, CompletionTokens: 1_000_000}, 0.75},
-		{"qwen-max", llm.Usage{PromptTokens: 1000}, 0},
+		{"gpt-4o", Usage{PromptTokens: 1000, CompletionTokens: 200}, 0.0045},
+		{"gpt-4o-2024-08-06", Usage{PromptTokens: 2_000_000}, 5},
+		{"gpt-4o-mini-2024-07-18", Usage{PromptTokens: 1_000_000, CompletionTokens: 1_000_000}, 0.75},
+		{"qwen-max", Usage{PromptTokens: 1000}, 0},
 	}
 	for _, tt := range tests {
 		if got := pt.Cost(tt.model, tt.u); math.Abs(got-tt.want) > 1e-12 {
@@ -105,7 +103,7 @@ func TestPriceTable(t *testing.T) {
 }
 
 func TestScrubber(t *testing.T) {
-	s := llm.NewScrubber("hunter2-local-secret", "")
+	s := NewScrubber("hunter2-local-secret", "")
 	in := "key hunter2-local-secret and sk-proj-abcdef0123456789 and Authorization: Bearer abc.def.ghi123"
 	out := s.Scrub(in)
 	for _, leak := range []string{"hunter2", "sk-proj-abc", "abc.def"} {
@@ -117,17 +115,17 @@ func TestScrubber(t *testing.T) {
 
 func TestReplayOrderAndMiss(t *testing.T) {
 	var buf bytes.Buffer
-	rec := llm.NewRecorder(&buf, "topsecret")
-	req := llm.Request{Role: llm.RoleDecider, System: "sys topsecret", Messages: []llm.Message{{Role: "user", Text: "screen"}}}
+	rec := NewRecorder(&buf, "topsecret")
+	req := Request{Role: RoleDecider, System: "sys topsecret", Messages: []Message{{Role: "user", Text: "screen"}}}
 	for i := range 2 {
-		if err := rec.Record(req, llm.Response{Text: fmt.Sprintf(`{"n":%d}`, i), Model: "m", Latency: 1234567 * time.Nanosecond, Cost: 0.1 + 0.2}); err != nil {
+		if err := rec.Record(req, Response{Text: fmt.Sprintf(`{"n":%d}`, i), Model: "m", Latency: 1234567 * time.Nanosecond, Cost: 0.1 + 0.2}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if strings.Contains(buf.String(), "topsecret") {
 		t.Errorf("recording holds a secret: %s", buf.String())
 	}
-	rp, err := llm.LoadReplay(&buf)
+	rp, err := LoadReplay(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,21 +144,21 @@ func TestReplayOrderAndMiss(t *testing.T) {
 		t.Errorf("answers %v, want %s", got, want)
 	}
 	other := req
-	other.Schema = &llm.Schema{Name: "decider"}
-	if _, err := rp.Generate(t.Context(), other); !errors.Is(err, llm.ErrReplayMiss) {
+	other.Schema = &Schema{Name: "decider"}
+	if _, err := rp.Generate(t.Context(), other); !errors.Is(err, ErrReplayMiss) {
 		t.Errorf("err = %v, want ErrReplayMiss", err)
 	}
-	if _, err := llm.LoadReplay(strings.NewReader("{\"key\":\"a\"}\nnot json\n")); !errors.Is(err, llm.ErrRecording) || !strings.Contains(err.Error(), "line 2") {
+	if _, err := LoadReplay(strings.NewReader("{\"key\":\"a\"}\nnot json\n")); !errors.Is(err, errRecording) || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("err = %v, want ErrRecording at line 2", err)
 	}
 }
 
 func TestMeter(t *testing.T) {
-	var m llm.Meter
-	m.Add(llm.RoleDecider, llm.Response{Usage: llm.Usage{PromptTokens: 10, CompletionTokens: 2}, Cost: 0.5, Latency: time.Second})
-	m.Add(llm.RoleDecider, llm.Response{Usage: llm.Usage{PromptTokens: 5}, Cost: 0.25})
-	m.Add(llm.RolePlanner, llm.Response{Usage: llm.Usage{CompletionTokens: 1}})
-	if d := m.ByRole()[llm.RoleDecider]; d.Calls != 2 || d.Usage.Total() != 17 || d.Cost != 0.75 {
+	var m Meter
+	m.Add(RoleDecider, Response{Usage: Usage{PromptTokens: 10, CompletionTokens: 2}, Cost: 0.5, Latency: time.Second})
+	m.Add(RoleDecider, Response{Usage: Usage{PromptTokens: 5}, Cost: 0.25})
+	m.Add(RolePlanner, Response{Usage: Usage{CompletionTokens: 1}})
+	if d := m.ByRole()[RoleDecider]; d.Calls != 2 || d.Usage.Total() != 17 || d.Cost != 0.75 {
 		t.Errorf("decider tally %+v", d)
 	}
 	if tot := m.Total(); tot.Calls != 3 || tot.Usage.Total() != 18 || tot.Latency != time.Second {
@@ -169,13 +167,13 @@ func TestMeter(t *testing.T) {
 }
 
 func ExampleExtractJSON() {
-	obj, err := llm.ExtractJSON("Sure! ```json\n{\"action\": \"tap\", \"index\": 7}\n``` Hope that helps.")
+	obj, err := ExtractJSON("Sure! ```json\n{\"action\": \"tap\", \"index\": 7}\n``` Hope that helps.")
 	fmt.Println(obj, err)
 	// Output: {"action": "tap", "index": 7} <nil>
 }
 
 func ExamplePriceTable_Cost() {
-	prices := llm.PriceTable{"gpt-4o": {PromptPerM: 2.5, CompletionPerM: 10}}
-	fmt.Printf("$%.4f\n", prices.Cost("gpt-4o-2024-08-06", llm.Usage{PromptTokens: 1000, CompletionTokens: 200}))
+	prices := PriceTable{"gpt-4o": {PromptPerM: 2.5, CompletionPerM: 10}}
+	fmt.Printf("$%.4f\n", prices.Cost("gpt-4o-2024-08-06", Usage{PromptTokens: 1000, CompletionTokens: 200}))
 	// Output: $0.0045
 }

@@ -189,10 +189,10 @@ func LoadReplay(r io.Reader) (*Replay, error) {
 		}
 		var ex exchange
 		if err := json.Unmarshal([]byte(line), &ex); err != nil {
-			return nil, fmt.Errorf("%w: line %d: %v", ErrRecording, n, err)
+			return nil, fmt.Errorf("%w: line %d: %v", errRecording, n, err)
 		}
 		if ex.Key == "" {
-			return nil, fmt.Errorf("%w: line %d: no key", ErrRecording, n)
+			return nil, fmt.Errorf("%w: line %d: no key", errRecording, n)
 		}
 		rp.answers[ex.Key] = append(rp.answers[ex.Key], ex.Response)
 		rp.inputs[ex.Role] = append(rp.inputs[ex.Role], ex.Request)

@@ -111,7 +111,7 @@ func TestActBadArguments(t *testing.T) {
 // TestNewNeedsItsParts: a server without its hooks is a configuration error, not a panic
 // at the first call.
 func TestNewNeedsItsParts(t *testing.T) {
-	if _, err := New(Config{}); !errors.Is(err, ErrConfig) {
+	if _, err := New(Config{}); !errors.Is(err, errConfig) {
 		t.Errorf("err = %v, want ErrConfig", err)
 	}
 }

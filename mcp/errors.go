@@ -4,7 +4,7 @@ import "errors"
 
 var (
 	// errConfig means the server was built with a missing part.
-	ErrConfig = errors.New("mcp: bad configuration")
+	errConfig = errors.New("mcp: bad configuration")
 	// errBusy means a run holds the phone.
 	errBusy = errors.New("the phone is busy")
 	// errRefused means a sensitive action was not carried out: the person did not say yes.

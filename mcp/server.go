@@ -109,7 +109,7 @@ type Server struct {
 // New checks cfg and builds the server with its tools.
 func New(cfg Config) (*Server, error) {
 	if cfg.Devices == nil || cfg.OpenPhone == nil || cfg.Run == nil || cfg.OpenKnowledge == nil {
-		return nil, fmt.Errorf("%w: the server needs Devices, OpenPhone, Run and OpenKnowledge", ErrConfig)
+		return nil, fmt.Errorf("%w: the server needs Devices, OpenPhone, Run and OpenKnowledge", errConfig)
 	}
 	if cfg.Guard == nil {
 		g, err := executor.NewGuard(executor.DefaultGuardPolicy())

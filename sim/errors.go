@@ -5,7 +5,7 @@ import "errors"
 // Sentinel errors of the virtual phone.
 var (
 	// errConfig reports an invalid Config.
-	ErrConfig = errors.New("sim: invalid config")
+	errConfig = errors.New("sim: invalid config")
 	// ErrFaultSpec reports a fault spec string that cannot be parsed.
 	ErrFaultSpec = errors.New("sim: invalid fault spec")
 	// ErrAppSpec reports an app declaration that cannot be loaded.

@@ -30,7 +30,7 @@ func NewFarm(cfg FarmConfig) (*Farm, error) {
 		cfg.Phones = 1
 	}
 	if cfg.Phones > 64 {
-		return nil, fmt.Errorf("%w: %d phones (at most 64)", ErrConfig, cfg.Phones)
+		return nil, fmt.Errorf("%w: %d phones (at most 64)", errConfig, cfg.Phones)
 	}
 	if cfg.FirstPort == 0 {
 		cfg.FirstPort = 5554

@@ -254,7 +254,7 @@ func TestFarm(t *testing.T) {
 }
 
 func TestBadConfigAndApps(t *testing.T) {
-	if _, err := New(Config{Width: 10, Height: 10}); !errors.Is(err, ErrConfig) {
+	if _, err := New(Config{Width: 10, Height: 10}); !errors.Is(err, errConfig) {
 		t.Fatalf("tiny screen: %v", err)
 	}
 	bad := []string{
@@ -271,7 +271,7 @@ func TestBadConfigAndApps(t *testing.T) {
 		}
 	}
 	apps, _ := DefaultApps()
-	if _, err := New(Config{Apps: apps[1:]}); !errors.Is(err, ErrConfig) {
+	if _, err := New(Config{Apps: apps[1:]}); !errors.Is(err, errConfig) {
 		t.Fatalf("no launcher: %v", err)
 	}
 }

@@ -127,7 +127,7 @@ func New(cfg Config) (*Phone, error) {
 		cfg.Serial = defaultSer
 	}
 	if strings.ContainsAny(cfg.Serial, " \t\n:") && !strings.Contains(cfg.Serial, ".") {
-		return nil, fmt.Errorf("%w: serial %q", ErrConfig, cfg.Serial)
+		return nil, fmt.Errorf("%w: serial %q", errConfig, cfg.Serial)
 	}
 	if cfg.Width == 0 {
 		cfg.Width = 1080
@@ -139,7 +139,7 @@ func New(cfg Config) (*Phone, error) {
 		cfg.Density = 420
 	}
 	if cfg.Width < 320 || cfg.Height < 480 || cfg.Width > 4096 || cfg.Height > 4096 || cfg.Density < 120 || cfg.Density > 800 {
-		return nil, fmt.Errorf("%w: screen %dx%d at %d dpi", ErrConfig, cfg.Width, cfg.Height, cfg.Density)
+		return nil, fmt.Errorf("%w: screen %dx%d at %d dpi", errConfig, cfg.Width, cfg.Height, cfg.Density)
 	}
 	def := func(s *string, v string) {
 		if *s == "" {
@@ -209,7 +209,7 @@ func (p *Phone) reset() error {
 			}
 		}
 		if _, dup := p.apps[spec.Package]; dup {
-			return fmt.Errorf("%w: package %s installed twice", ErrConfig, spec.Package)
+			return fmt.Errorf("%w: package %s installed twice", errConfig, spec.Package)
 		}
 		p.apps[spec.Package] = newAppState(p, spec)
 		p.order = append(p.order, spec.Package)
@@ -218,7 +218,7 @@ func (p *Phone) reset() error {
 		}
 	}
 	if p.home == "" {
-		return fmt.Errorf("%w: no launcher app (an app with home: true)", ErrConfig)
+		return fmt.Errorf("%w: no launcher app (an app with home: true)", errConfig)
 	}
 	p.tasks = nil
 	p.nextTaskID = 1

@@ -124,7 +124,7 @@ func ParseProfile(name string) (profile, error) {
 	}
 	p, ok := profiles[strings.ToLower(strings.TrimSpace(name))]
 	if !ok {
-		return profile{}, fmt.Errorf("%w: profile %q: want one of %s", ErrConfig, name, strings.Join(profileNames(), ", "))
+		return profile{}, fmt.Errorf("%w: profile %q: want one of %s", errConfig, name, strings.Join(profileNames(), ", "))
 	}
 	return p, nil
 }

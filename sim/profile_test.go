@@ -29,7 +29,7 @@ func TestParseProfile(t *testing.T) {
 		}
 	}
 	_, err := ParseProfile("fast")
-	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "instant, pixel, slow") {
+	if !errors.Is(err, errConfig) || !strings.Contains(err.Error(), "instant, pixel, slow") {
 		t.Errorf("ParseProfile(fast) = %v, want ErrConfig naming the profiles", err)
 	}
 }

@@ -1,4 +1,4 @@
-package etcdstore_test
+package etcdstore
 
 import (
 	"fmt"

@@ -39,8 +39,8 @@ const defaultDialTimeout = 5 * time.Second
 // ErrBadURL reports a knowledge location that is not a valid etcd:// URL.
 var ErrBadURL = errors.New("etcdstore: bad etcd URL")
 
-// Config says which cluster and prefix hold the knowledge, and how to reach it.
-type Config struct {
+// config says which cluster and prefix hold the knowledge, and how to reach it.
+type config struct {
 	// Endpoints are the cluster's client addresses, HOST:PORT each.
 	Endpoints []string
 	// Prefix names the knowledge in the cluster; several fleets can share one cluster
@@ -58,24 +58,24 @@ type Config struct {
 func IsURL(loc string) bool { return strings.HasPrefix(loc, scheme) }
 
 // ParseURL reads etcd://HOST:PORT[,HOST:PORT…]/PREFIX into a Config's endpoints and prefix.
-func ParseURL(loc string) (Config, error) {
+func ParseURL(loc string) (config, error) {
 	rest, ok := strings.CutPrefix(loc, scheme)
 	if !ok {
-		return Config{}, fmt.Errorf("%q does not start with %s: %w", loc, scheme, ErrBadURL)
+		return config{}, fmt.Errorf("%q does not start with %s: %w", loc, scheme, ErrBadURL)
 	}
 	hosts, prefix, _ := strings.Cut(rest, "/")
 	prefix = strings.Trim(prefix, "/")
 	if prefix == "" {
-		return Config{}, fmt.Errorf("%q names no prefix: write etcd://HOST:PORT/PREFIX, e.g. etcd://127.0.0.1:2379/fairy: %w", loc, ErrBadURL)
+		return config{}, fmt.Errorf("%q names no prefix: write etcd://HOST:PORT/PREFIX, e.g. etcd://127.0.0.1:2379/fairy: %w", loc, ErrBadURL)
 	}
 	if strings.ContainsAny(prefix, "?#@") {
-		return Config{}, fmt.Errorf("%q: the prefix %q may not hold ?, # or @ (credentials go in the config, knowledge-etcd:): %w", loc, prefix, ErrBadURL)
+		return config{}, fmt.Errorf("%q: the prefix %q may not hold ?, # or @ (credentials go in the config, knowledge-etcd:): %w", loc, prefix, ErrBadURL)
 	}
-	var cfg Config
+	var cfg config
 	for _, h := range strings.Split(hosts, ",") {
 		host, port, err := net.SplitHostPort(h)
 		if err != nil || host == "" || port == "" {
-			return Config{}, fmt.Errorf("%q: endpoint %q is not HOST:PORT: %w", loc, h, ErrBadURL)
+			return config{}, fmt.Errorf("%q: endpoint %q is not HOST:PORT: %w", loc, h, ErrBadURL)
 		}
 		cfg.Endpoints = append(cfg.Endpoints, h)
 	}
@@ -92,7 +92,7 @@ type client struct {
 }
 
 // New connects to the cluster of cfg (lazily: an unreachable cluster fails the first call).
-func New(cfg Config) (*client, error) {
+func New(cfg config) (*client, error) {
 	if len(cfg.Endpoints) == 0 {
 		return nil, fmt.Errorf("etcdstore: no endpoints: %w", ErrBadURL)
 	}
@@ -124,7 +124,7 @@ func New(cfg Config) (*client, error) {
 // none of whose endpoints can answer (an unknown host, nothing listening, no route, no
 // answer within the dial timeout) fails with an *EndpointsError that names each endpoint's
 // problem, and at once where the network says so at once.
-func Open(cfg Config, opts knowledge.Options) (*knowledge.Store, error) {
+func Open(cfg config, opts knowledge.Options) (*knowledge.Store, error) {
 	c, err := New(cfg)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package etcdstore_test
+package etcdstore
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/knowledge/etcdstore"
+
 	"github.com/fairy-go/fairy/knowledge/etcdstore/etcdtest"
 )
 
@@ -29,11 +29,11 @@ func backends(t testing.TB) []backend {
 		t.Helper()
 		var s *knowledge.Store
 		var err error
-		if etcdstore.IsURL(loc) {
-			var cfg etcdstore.Config
-			cfg, err = etcdstore.ParseURL(loc)
+		if IsURL(loc) {
+			var cfg config
+			cfg, err = ParseURL(loc)
 			if err == nil {
-				s, err = etcdstore.Open(cfg, knowledge.Options{})
+				s, err = Open(cfg, knowledge.Options{})
 			}
 		} else {
 			s, err = knowledge.Open(loc, knowledge.Options{})
@@ -272,11 +272,11 @@ func TestExportImportAcrossBackends(t *testing.T) {
 // many could not be stored.
 func TestEtcdGoesAway(t *testing.T) {
 	srv := etcdtest.Start(t)
-	cfg, err := etcdstore.ParseURL(srv.URL("away"))
+	cfg, err := ParseURL(srv.URL("away"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := etcdstore.Open(cfg, knowledge.Options{})
+	s, err := Open(cfg, knowledge.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,9 +325,9 @@ func TestParseURL(t *testing.T) {
 		{in: "etcd://user:pw@h:1/fairy", bad: true},
 		{in: "/home/me/k.db", bad: true},
 	} {
-		cfg, err := etcdstore.ParseURL(c.in)
+		cfg, err := ParseURL(c.in)
 		if c.bad {
-			if !errors.Is(err, etcdstore.ErrBadURL) {
+			if !errors.Is(err, ErrBadURL) {
 				t.Errorf("ParseURL(%q) = %+v, %v; want ErrBadURL", c.in, cfg, err)
 			}
 			continue
@@ -342,11 +342,11 @@ func TestParseURL(t *testing.T) {
 // stored once it is back, merged with what another agent wrote meanwhile.
 func TestQueuedWritesReachEtcdWhenItIsBack(t *testing.T) {
 	srv := etcdtest.Start(t)
-	cfg, err := etcdstore.ParseURL(srv.URL("back"))
+	cfg, err := ParseURL(srv.URL("back"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := etcdstore.Open(cfg, knowledge.Options{})
+	s, err := Open(cfg, knowledge.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +362,7 @@ func TestQueuedWritesReachEtcdWhenItIsBack(t *testing.T) {
 		}
 	}
 	srv.Restart(t)
-	other, err := etcdstore.Open(cfg, knowledge.Options{})
+	other, err := Open(cfg, knowledge.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

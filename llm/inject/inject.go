@@ -51,13 +51,13 @@ const (
 	Typo Kind = "typo"
 	// index gives a targeted action an element number the screen does not have.
 	index Kind = "index"
-	// Repeat makes the Action Decider answer its last action again.
-	Repeat Kind = "repeat"
+	// repeatKind makes the Action Decider answer its last action again.
+	repeatKind Kind = "repeat"
 )
 
 // kinds lists every kind, in the order a call tries them.
 func kinds() []Kind {
-	return []Kind{grounding, index, Typo, Repeat, stale, reflect, done, Format}
+	return []Kind{grounding, index, Typo, repeatKind, stale, reflect, done, Format}
 }
 
 // Rates are the chances, per applicable call, of each kind.
@@ -205,7 +205,7 @@ func (w *wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, 
 			if req.Role == llm.RoleDecider {
 				changed, what, ok = w.retarget(k, text, prompt(req))
 			}
-		case Repeat:
+		case repeatKind:
 			if req.Role == llm.RoleDecider && lastAct != nil {
 				changed, what, ok = repeat(text, lastAct)
 			}
@@ -228,7 +228,7 @@ func (w *wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, 
 			continue
 		}
 		resp.Text = changed
-		if k == grounding || k == index || k == Repeat || k == stale {
+		if k == grounding || k == index || k == repeatKind || k == stale {
 			if req.Role == llm.RoleDecider {
 				w.lastAct = lastAction(changed)
 			}

@@ -121,7 +121,7 @@ func TestTypoChangesOneCharacter(t *testing.T) {
 }
 
 func TestRepeatAnswersTheLastActionAgain(t *testing.T) {
-	out, inj := run(t, Rates{Repeat: 1}, llm.RoleDecider,
+	out, inj := run(t, Rates{repeatKind: 1}, llm.RoleDecider,
 		`{"actions":[{"type":"Tap","index":2}]}`, `{"actions":[{"type":"Input","index":4,"text":"hi"},{"type":"Tap","index":5}]}`)
 	if out[0] != `{"actions":[{"type":"Tap","index":2}]}` {
 		t.Fatalf("the first answer has no last action to repeat: %s", out[0])
@@ -130,7 +130,7 @@ func TestRepeatAnswersTheLastActionAgain(t *testing.T) {
 	if len(acts) != 1 || acts[0]["type"] != "Tap" || acts[0]["index"].(float64) != 2 {
 		t.Fatalf("second answer %s: want the last action (Tap 2) again", out[1])
 	}
-	if len(inj) != 1 || inj[0].Kind != Repeat {
+	if len(inj) != 1 || inj[0].Kind != repeatKind {
 		t.Fatalf("injections %+v", inj)
 	}
 }

@@ -40,9 +40,9 @@ const (
 	defaultMaxImageBytes = 4 << 20
 	defaultConcurrency   = 4
 	defaultModeSetting   = "llm.mode"
-	// DefaultMaxResponseBytes bounds one HTTP response body. A chat completion of even
+	// defaultMaxResponseBytes bounds one HTTP response body. A chat completion of even
 	// 100k tokens is well under 1 MiB; anything near 8 MiB is an endpoint gone wrong.
-	DefaultMaxResponseBytes   = 8 << 20
+	defaultMaxResponseBytes   = 8 << 20
 	defaultMaxResponseSetting = "llm.max-response-bytes"
 )
 
@@ -131,7 +131,7 @@ func New(cfg Config) (*Client, error) {
 		cfg.ModeSetting = defaultModeSetting
 	}
 	if cfg.MaxResponseBytes <= 0 {
-		cfg.MaxResponseBytes = DefaultMaxResponseBytes
+		cfg.MaxResponseBytes = defaultMaxResponseBytes
 	}
 	if cfg.MaxResponseSetting == "" {
 		cfg.MaxResponseSetting = defaultMaxResponseSetting
@@ -282,7 +282,7 @@ func (c *Client) Generate(ctx context.Context, req llm.Request) (llm.Response, e
 			case failCanceled:
 				return fail(ctx.Err(), "model %q: %s", current, detail)
 			case failMode:
-				return fail(ErrModeRejected, "model %q refused structured-output mode %q (%s): set %s to %s",
+				return fail(errModeRejected, "model %q refused structured-output mode %q (%s): set %s to %s",
 					current, c.cfg.Mode, detail, c.cfg.ModeSetting, otherModes(c.cfg.Mode))
 			case failArray:
 				if !c.textOnly.Load() && hasArrayContent(cr) {
@@ -303,7 +303,7 @@ func (c *Client) Generate(ctx context.Context, req llm.Request) (llm.Response, e
 			case failTooLarge:
 				// Not retried: no chat completion comes near the cap, so the endpoint (or a
 				// proxy before it) is broken, and another try would read up to the cap again.
-				var tl *ResponseTooLargeError
+				var tl *responseTooLargeError
 				errors.As(err, &tl)
 				out := *tl
 				out.Role, out.Model = req.Role, current
@@ -335,7 +335,7 @@ func (c *Client) Generate(ctx context.Context, req llm.Request) (llm.Response, e
 			answerModel = current
 		}
 		if len(resp.Choices) == 0 {
-			return fail(ErrBadAnswer, "model %q: no choices in the answer", current)
+			return fail(errBadAnswer, "model %q: no choices in the answer", current)
 		}
 		text := resp.Choices[0].Message.Content
 		if req.Schema != nil {
@@ -345,7 +345,7 @@ func (c *Client) Generate(ctx context.Context, req llm.Request) (llm.Response, e
 			}
 			if perr != nil {
 				if repairs >= c.cfg.RepairRetries {
-					return fail(ErrBadAnswer, "model %q: %s after %d repair(s); answer starts %q",
+					return fail(errBadAnswer, "model %q: %s after %d repair(s); answer starts %q",
 						current, perr, repairs, llm.Head(text, 200))
 				}
 				repairs++
@@ -398,11 +398,11 @@ func otherModes(m Mode) string {
 func kindSentinel(k failure) error {
 	switch k {
 	case failRateLimited:
-		return ErrRateLimited
+		return errRateLimited
 	case failTimeout:
-		return ErrTimeout
+		return errTimeout
 	}
-	return ErrServer
+	return errServer
 }
 
 func (c *Client) cost(answerModel, asked string, u llm.Usage) float64 {
@@ -429,7 +429,7 @@ func (c *Client) classify(ctx context.Context, err error, info *attemptInfo, cr 
 	if ctx.Err() != nil {
 		return failCanceled
 	}
-	var tooLarge *ResponseTooLargeError
+	var tooLarge *responseTooLargeError
 	if errors.As(err, &tooLarge) {
 		return failTooLarge
 	}

@@ -1,4 +1,4 @@
-package openai_test
+package openai
 
 import (
 	"bytes"
@@ -22,7 +22,6 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/llm/openai"
 )
 
 const testKey = "sk-test-SECRET0123456789abcdef"
@@ -163,15 +162,15 @@ func (s *sleeps) all() []time.Duration {
 }
 
 type harness struct {
-	c      *openai.Client
+	c      *Client
 	sleeps *sleeps
 	logs   *bytes.Buffer
 }
 
-func newClient(t *testing.T, url string, mod func(*openai.Config)) harness {
+func newClient(t *testing.T, url string, mod func(*Config)) harness {
 	t.Helper()
 	h := harness{sleeps: &sleeps{}, logs: &bytes.Buffer{}}
-	cfg := openai.Config{
+	cfg := Config{
 		BaseURL:      url + "/v1",
 		APIKey:       testKey,
 		DefaultModel: "test-model",
@@ -183,7 +182,7 @@ func newClient(t *testing.T, url string, mod func(*openai.Config)) harness {
 	if mod != nil {
 		mod(&cfg)
 	}
-	c, err := openai.New(cfg)
+	c, err := New(cfg)
 	if err != nil {
 		t.Fatalf("openai.New: %v", err)
 	}
@@ -214,10 +213,10 @@ func deciderRequest(prompt string) llm.Request {
 func TestStructuredModes(t *testing.T) {
 	const answer = `{"action":"tap","index":3}`
 	tests := []struct {
-		mode  openai.Mode
+		mode  Mode
 		check func(t *testing.T, r wireReq)
 	}{
-		{openai.ModeJSONSchema, func(t *testing.T, r wireReq) {
+		{ModeJSONSchema, func(t *testing.T, r wireReq) {
 			if r.ResponseFormat == nil || r.ResponseFormat.Type != "json_schema" || r.ResponseFormat.JSONSchema == nil ||
 				r.ResponseFormat.JSONSchema.Name != "decider" || !strings.Contains(string(r.ResponseFormat.JSONSchema.Schema), `"required"`) {
 				t.Errorf("response_format = %+v, want json_schema named decider with the schema", r.ResponseFormat)
@@ -229,7 +228,7 @@ func TestStructuredModes(t *testing.T) {
 				t.Errorf("json_schema mode should not add the role marker: %q", r.text(0))
 			}
 		}},
-		{openai.ModeJSONObject, func(t *testing.T, r wireReq) {
+		{ModeJSONObject, func(t *testing.T, r wireReq) {
 			if r.ResponseFormat == nil || r.ResponseFormat.Type != "json_object" {
 				t.Errorf("response_format = %+v, want json_object", r.ResponseFormat)
 			}
@@ -237,7 +236,7 @@ func TestStructuredModes(t *testing.T) {
 				t.Errorf("system prompt lacks schema or role marker: %q", sys)
 			}
 		}},
-		{openai.ModeText, func(t *testing.T, r wireReq) {
+		{ModeText, func(t *testing.T, r wireReq) {
 			if r.ResponseFormat != nil {
 				t.Errorf("response_format = %+v, want none", r.ResponseFormat)
 			}
@@ -249,7 +248,7 @@ func TestStructuredModes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(string(tt.mode), func(t *testing.T) {
 			e := newEndpoint(t, func(int, wireReq) reply { return reply{content: answer, usage: [2]int{10, 5}} })
-			h := newClient(t, e.srv.URL, func(c *openai.Config) { c.Mode = tt.mode })
+			h := newClient(t, e.srv.URL, func(c *Config) { c.Mode = tt.mode })
 			temp := float32(0.2)
 			req := deciderRequest("screen")
 			req.Temperature, req.MaxTokens = &temp, 256
@@ -311,7 +310,7 @@ func TestTolerantExtraction(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEndpoint(t, func(int, wireReq) reply { return reply{content: tt.content} })
-			h := newClient(t, e.srv.URL, func(c *openai.Config) { c.Mode = openai.ModeText })
+			h := newClient(t, e.srv.URL, func(c *Config) { c.Mode = ModeText })
 			resp, err := h.c.Generate(t.Context(), deciderRequest("x"))
 			if err != nil {
 				t.Fatalf("Generate: %v", err)
@@ -342,7 +341,7 @@ func TestRepair(t *testing.T) {
 				}
 				return reply{content: `{"action":"back","index":0}`, usage: [2]int{150, 12}}
 			})
-			h := newClient(t, e.srv.URL, func(c *openai.Config) {
+			h := newClient(t, e.srv.URL, func(c *Config) {
 				c.Prices = llm.PriceTable{"test-model": {PromptPerM: 1, CompletionPerM: 2}}
 			})
 			resp, err := h.c.Generate(t.Context(), deciderRequest("x"))
@@ -374,9 +373,9 @@ func TestRepair(t *testing.T) {
 
 func TestRepairBounded(t *testing.T) {
 	e := newEndpoint(t, func(int, wireReq) reply { return reply{content: "I refuse to answer in JSON."} })
-	h := newClient(t, e.srv.URL, func(c *openai.Config) { c.RepairRetries = 2 })
+	h := newClient(t, e.srv.URL, func(c *Config) { c.RepairRetries = 2 })
 	_, err := h.c.Generate(t.Context(), deciderRequest("x"))
-	if !errors.Is(err, openai.ErrBadAnswer) {
+	if !errors.Is(err, errBadAnswer) {
 		t.Fatalf("err = %v, want ErrBadAnswer", err)
 	}
 	if e.n() != 3 {
@@ -430,26 +429,26 @@ func TestRetriesExhausted(t *testing.T) {
 		r    reply
 		want error
 	}{
-		{"429", apiError(429, "slow"), openai.ErrRateLimited},
-		{"500", apiError(500, "boom"), openai.ErrServer},
-		{"401 not retried", apiError(401, "bad key"), openai.ErrRejected},
-		{"401 is an auth error", apiError(401, "bad key"), openai.ErrAuth},
-		{"403 is an auth error", apiError(403, "no access"), openai.ErrAuth},
-		{"400 is not an auth error", apiError(400, "bad request"), openai.ErrRejected},
+		{"429", apiError(429, "slow"), errRateLimited},
+		{"500", apiError(500, "boom"), errServer},
+		{"401 not retried", apiError(401, "bad key"), ErrRejected},
+		{"401 is an auth error", apiError(401, "bad key"), ErrAuth},
+		{"403 is an auth error", apiError(403, "no access"), ErrAuth},
+		{"400 is not an auth error", apiError(400, "bad request"), ErrRejected},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEndpoint(t, func(int, wireReq) reply { return tt.r })
-			h := newClient(t, e.srv.URL, func(c *openai.Config) { c.MaxRetries = 2 })
+			h := newClient(t, e.srv.URL, func(c *Config) { c.MaxRetries = 2 })
 			_, err := h.c.Generate(t.Context(), deciderRequest("x"))
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}
-			if strings.HasPrefix(tt.name, "400") && errors.Is(err, openai.ErrAuth) {
+			if strings.HasPrefix(tt.name, "400") && errors.Is(err, ErrAuth) {
 				t.Errorf("err = %v, an auth error for a status that is not 401 or 403", err)
 			}
 			wantCalls := 3
-			if errors.Is(tt.want, openai.ErrRejected) {
+			if errors.Is(tt.want, ErrRejected) {
 				wantCalls = 1
 			}
 			if e.n() != wantCalls {
@@ -466,7 +465,7 @@ func TestBackupModel(t *testing.T) {
 		}
 		return apiError(503, "overloaded")
 	})
-	h := newClient(t, e.srv.URL, func(c *openai.Config) { c.BackupModel = "backup-model"; c.FailoverAfter = 2 })
+	h := newClient(t, e.srv.URL, func(c *Config) { c.BackupModel = "backup-model"; c.FailoverAfter = 2 })
 	resp, err := h.c.Generate(t.Context(), deciderRequest("x"))
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
@@ -486,7 +485,7 @@ func TestTimeout(t *testing.T) {
 		}
 		return reply{content: `{"action":"tap","index":1}`}
 	})
-	h := newClient(t, e.srv.URL, func(c *openai.Config) { c.Timeout = 100 * time.Millisecond })
+	h := newClient(t, e.srv.URL, func(c *Config) { c.Timeout = 100 * time.Millisecond })
 	start := time.Now()
 	resp, err := h.c.Generate(t.Context(), deciderRequest("x"))
 	if err != nil {
@@ -501,8 +500,8 @@ func TestTimeout(t *testing.T) {
 
 	// Every attempt timing out ends in ErrTimeout.
 	e2 := newEndpoint(t, func(int, wireReq) reply { return reply{block: true} })
-	h2 := newClient(t, e2.srv.URL, func(c *openai.Config) { c.Timeout = 50 * time.Millisecond; c.MaxRetries = 1 })
-	if _, err := h2.c.Generate(t.Context(), deciderRequest("x")); !errors.Is(err, openai.ErrTimeout) {
+	h2 := newClient(t, e2.srv.URL, func(c *Config) { c.Timeout = 50 * time.Millisecond; c.MaxRetries = 1 })
+	if _, err := h2.c.Generate(t.Context(), deciderRequest("x")); !errors.Is(err, errTimeout) {
 		t.Errorf("err = %v, want ErrTimeout", err)
 	}
 }
@@ -529,9 +528,9 @@ func TestModeRejected(t *testing.T) {
 	e := newEndpoint(t, func(int, wireReq) reply {
 		return apiError(400, "response_format type json_schema is not supported by this model")
 	})
-	h := newClient(t, e.srv.URL, func(c *openai.Config) { c.ModeSetting = "models.mode" })
+	h := newClient(t, e.srv.URL, func(c *Config) { c.ModeSetting = "models.mode" })
 	_, err := h.c.Generate(t.Context(), deciderRequest("x"))
-	if !errors.Is(err, openai.ErrModeRejected) {
+	if !errors.Is(err, errModeRejected) {
 		t.Fatalf("err = %v, want ErrModeRejected", err)
 	}
 	for _, want := range []string{"models.mode", `"json_object"`, `"text"`, "not supported"} {
@@ -591,7 +590,7 @@ func TestImages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEndpoint(t, func(int, wireReq) reply { return reply{content: `{"action":"tap","index":1}`} })
-			h := newClient(t, e.srv.URL, func(c *openai.Config) { c.MaxImageBytes = limit })
+			h := newClient(t, e.srv.URL, func(c *Config) { c.MaxImageBytes = limit })
 			req := deciderRequest("look")
 			req.Messages[0].Images = []llm.Image{tt.img}
 			if _, err := h.c.Generate(t.Context(), req); err != nil {
@@ -626,11 +625,11 @@ func TestImages(t *testing.T) {
 	}
 	t.Run("undecodable and too big", func(t *testing.T) {
 		e := newEndpoint(t, func(int, wireReq) reply { return reply{content: "{}"} })
-		h := newClient(t, e.srv.URL, func(c *openai.Config) { c.MaxImageBytes = 100 })
+		h := newClient(t, e.srv.URL, func(c *Config) { c.MaxImageBytes = 100 })
 		req := deciderRequest("look")
 		req.Messages[0].Images = []llm.Image{{MIME: "image/png", Data: bytes.Repeat([]byte("x"), 1000)}}
 		_, err := h.c.Generate(t.Context(), req)
-		if !errors.Is(err, openai.ErrImageTooLarge) || e.n() != 0 {
+		if !errors.Is(err, errImageTooLarge) || e.n() != 0 {
 			t.Errorf("err = %v after %d calls, want ErrImageTooLarge before any call", err, e.n())
 		}
 	})
@@ -667,7 +666,7 @@ func TestArrayContentRejected(t *testing.T) {
 
 	// TextOnly from the config sends strings at once.
 	e2 := newEndpoint(t, func(int, wireReq) reply { return reply{content: `{"action":"tap","index":1}`} })
-	h2 := newClient(t, e2.srv.URL, func(c *openai.Config) { c.TextOnly = true })
+	h2 := newClient(t, e2.srv.URL, func(c *Config) { c.TextOnly = true })
 	if _, err := h2.c.Generate(t.Context(), req); err != nil {
 		t.Fatal(err)
 	}
@@ -696,7 +695,7 @@ func TestCost(t *testing.T) {
 			e := newEndpoint(t, func(int, wireReq) reply {
 				return reply{content: "ok", model: tt.answered, usage: tt.usage}
 			})
-			h := newClient(t, e.srv.URL, func(c *openai.Config) { c.DefaultModel = tt.asked; c.Prices = prices })
+			h := newClient(t, e.srv.URL, func(c *Config) { c.DefaultModel = tt.asked; c.Prices = prices })
 			resp, err := h.c.Generate(t.Context(), llm.Request{Role: llm.RoleJudge, Messages: []llm.Message{{Text: "x"}}})
 			if err != nil {
 				t.Fatal(err)
@@ -722,7 +721,7 @@ func TestConcurrencyLimit(t *testing.T) {
 		inFlight.Add(-1)
 		return reply{content: "ok"}
 	})
-	h := newClient(t, e.srv.URL, func(c *openai.Config) { c.Concurrency = 2 })
+	h := newClient(t, e.srv.URL, func(c *Config) { c.Concurrency = 2 })
 	var wg sync.WaitGroup
 	for range 6 {
 		wg.Go(func() {
@@ -739,7 +738,7 @@ func TestConcurrencyLimit(t *testing.T) {
 
 func TestRequestsPerSecond(t *testing.T) {
 	e := newEndpoint(t, func(int, wireReq) reply { return reply{content: "ok"} })
-	h := newClient(t, e.srv.URL, func(c *openai.Config) { c.RequestsPerSecond = 2 })
+	h := newClient(t, e.srv.URL, func(c *Config) { c.RequestsPerSecond = 2 })
 	for range 3 {
 		if _, err := h.c.Generate(t.Context(), llm.Request{Role: llm.RoleJudge, Messages: []llm.Message{{Text: "x"}}}); err != nil {
 			t.Fatal(err)
@@ -756,14 +755,14 @@ func TestKeyNeverLeaks(t *testing.T) {
 	tests := []struct {
 		name string
 		mk   func(auth string) reply
-		mod  func(*openai.Config)
+		mod  func(*Config)
 	}{
 		{"401 echoing the key", func(a string) reply { return apiError(401, "Incorrect API key provided: "+a) }, nil},
 		{"500 echoing the key", func(a string) reply { return apiError(500, "upstream saw "+a) }, nil},
 		{"non-JSON body echoing the key", func(a string) reply { return reply{status: 502, body: "proxy: " + a} }, nil},
 		{"400 mode echoing the key", func(a string) reply { return apiError(400, "json_schema unsupported for key "+a) }, nil},
 		{"bad answer echoing the key", func(a string) reply { return reply{content: "no json, key " + a} }, nil},
-		{"timeout", func(string) reply { return reply{block: true} }, func(c *openai.Config) { c.Timeout = 30 * time.Millisecond }},
+		{"timeout", func(string) reply { return reply{block: true} }, func(c *Config) { c.Timeout = 30 * time.Millisecond }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -793,7 +792,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 				_, _ = io.WriteString(w, rp.body)
 			}))
 			defer srv.Close()
-			h := newClient(t, srv.URL, func(c *openai.Config) {
+			h := newClient(t, srv.URL, func(c *Config) {
 				c.MaxRetries = 1
 				if tt.mod != nil {
 					tt.mod(c)
@@ -816,13 +815,13 @@ func TestKeyNeverLeaks(t *testing.T) {
 }
 
 func TestNewRejectsBadConfig(t *testing.T) {
-	tests := []openai.Config{
+	tests := []Config{
 		{DefaultModel: "m"},
 		{BaseURL: "http://x"},
 		{BaseURL: "http://x", DefaultModel: "m", Mode: "xml"},
 	}
 	for _, cfg := range tests {
-		if _, err := openai.New(cfg); !errors.Is(err, openai.ErrConfig) {
+		if _, err := New(cfg); !errors.Is(err, ErrConfig) {
 			t.Errorf("New(%+v) err = %v, want ErrConfig", cfg, err)
 		}
 	}

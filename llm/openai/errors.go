@@ -10,32 +10,32 @@ import (
 var (
 	// ErrConfig means the Config cannot work (no base URL, no model for a role, bad mode).
 	ErrConfig = errors.New("llm openai: bad config")
-	// ErrModeRejected means the endpoint refused the structured-output mode; the error text
+	// errModeRejected means the endpoint refused the structured-output mode; the error text
 	// names the setting to change.
-	ErrModeRejected = errors.New("llm openai: endpoint rejected the structured-output mode")
-	// ErrRateLimited means the endpoint kept answering 429 until the retries ran out.
-	ErrRateLimited = errors.New("llm openai: rate limited")
-	// ErrServer means the endpoint kept failing (5xx or broken connections) until the retries ran out.
-	ErrServer = errors.New("llm openai: endpoint failing")
-	// ErrTimeout means attempts kept timing out until the retries ran out.
-	ErrTimeout = errors.New("llm openai: timed out")
+	errModeRejected = errors.New("llm openai: endpoint rejected the structured-output mode")
+	// errRateLimited means the endpoint kept answering 429 until the retries ran out.
+	errRateLimited = errors.New("llm openai: rate limited")
+	// errServer means the endpoint kept failing (5xx or broken connections) until the retries ran out.
+	errServer = errors.New("llm openai: endpoint failing")
+	// errTimeout means attempts kept timing out until the retries ran out.
+	errTimeout = errors.New("llm openai: timed out")
 	// ErrRejected means the endpoint refused the request (4xx other than 429); not retried.
 	ErrRejected = errors.New("llm openai: request rejected")
 	// ErrAuth means the endpoint refused the credentials (401 or 403); not retried. It wraps
 	// ErrRejected.
 	ErrAuth = fmt.Errorf("%w: the endpoint refused the API key", ErrRejected)
-	// ErrBadAnswer means the answer held no usable JSON object even after the repair retries.
-	ErrBadAnswer = errors.New("llm openai: unusable answer")
-	// ErrImageTooLarge means an image stayed over the size limit after re-encoding and downscaling.
-	ErrImageTooLarge = errors.New("llm openai: image too large")
-	// ErrResponseTooLarge is wrapped by every [*ResponseTooLargeError].
-	ErrResponseTooLarge = errors.New("llm openai: response too large")
+	// errBadAnswer means the answer held no usable JSON object even after the repair retries.
+	errBadAnswer = errors.New("llm openai: unusable answer")
+	// errImageTooLarge means an image stayed over the size limit after re-encoding and downscaling.
+	errImageTooLarge = errors.New("llm openai: image too large")
+	// errResponseTooLarge is wrapped by every [*ResponseTooLargeError].
+	errResponseTooLarge = errors.New("llm openai: response too large")
 )
 
-// ResponseTooLargeError means a response body (an answer or an error) ran past
+// responseTooLargeError means a response body (an answer or an error) ran past
 // Config.MaxResponseBytes. Reading stopped at the cap, so memory stays bounded; the call is
 // not retried.
-type ResponseTooLargeError struct {
+type responseTooLargeError struct {
 	Limit   int64    // the cap, in bytes
 	Setting string   // the configuration key that sets it
 	Role    llm.Role // the role the call was for ("" outside Generate)
@@ -43,7 +43,7 @@ type ResponseTooLargeError struct {
 }
 
 // Error implements error.
-func (e *ResponseTooLargeError) Error() string {
+func (e *responseTooLargeError) Error() string {
 	who := ""
 	if e.Role != "" || e.Model != "" {
 		who = fmt.Sprintf(" (role %q, model %q)", e.Role, e.Model)
@@ -53,7 +53,7 @@ func (e *ResponseTooLargeError) Error() string {
 }
 
 // Unwrap returns [ErrResponseTooLarge], so errors.Is(err, ErrResponseTooLarge) holds.
-func (e *ResponseTooLargeError) Unwrap() error { return ErrResponseTooLarge }
+func (e *responseTooLargeError) Unwrap() error { return errResponseTooLarge }
 
 // byteSize writes n in the largest binary unit that divides it, else in bytes.
 func byteSize(n int64) string {

@@ -39,7 +39,7 @@ func shrink(data []byte, limit int) ([]byte, error) {
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %d bytes over the %d-byte limit and not decodable for downscaling: %v",
-			ErrImageTooLarge, len(data), limit, err)
+			errImageTooLarge, len(data), limit, err)
 	}
 	var buf bytes.Buffer
 	cur := src
@@ -62,5 +62,5 @@ func shrink(data []byte, limit int) ([]byte, error) {
 		cur = dst
 	}
 	return nil, fmt.Errorf("%w: %d bytes and still over the %d-byte limit after downscaling; raise the image size limit",
-		ErrImageTooLarge, len(data), limit)
+		errImageTooLarge, len(data), limit)
 }

@@ -1,4 +1,4 @@
-package openai_test
+package openai
 
 import (
 	"errors"
@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/llm"
-	"github.com/fairy-go/fairy/llm/openai"
 )
 
 // hugeAnswerBytes is the size of the answer that once took the process to 2 GB.
@@ -118,18 +117,18 @@ func TestHugeResponseIsCut(t *testing.T) {
 				written.Add(streamHuge(w, tt.status, hugeAnswerBytes, tt.announce))
 			}))
 			defer srv.Close()
-			h := newClient(t, srv.URL, func(c *openai.Config) { c.MaxResponseSetting = "model.max-response-bytes" })
+			h := newClient(t, srv.URL, func(c *Config) { c.MaxResponseSetting = "model.max-response-bytes" })
 
 			runtime.GC()
 			peak := sampleMemory()
 			_, err := h.c.Generate(t.Context(), deciderRequest("x"))
 			peak.stop()
 
-			var tl *openai.ResponseTooLargeError
-			if !errors.As(err, &tl) || !errors.Is(err, openai.ErrResponseTooLarge) {
+			var tl *responseTooLargeError
+			if !errors.As(err, &tl) || !errors.Is(err, errResponseTooLarge) {
 				t.Fatalf("err = %.300v, want a *ResponseTooLargeError", err)
 			}
-			if tl.Limit != openai.DefaultMaxResponseBytes || tl.Role != llm.RoleDecider || tl.Model != "test-model" {
+			if tl.Limit != defaultMaxResponseBytes || tl.Role != llm.RoleDecider || tl.Model != "test-model" {
 				t.Errorf("error fields = %+v", *tl)
 			}
 			for _, want := range []string{"8 MiB", "model.max-response-bytes", `role "decider"`} {
@@ -178,7 +177,7 @@ func TestResponseCapBoundary(t *testing.T) {
 		limit int64
 		ok    bool
 	}{{int64(len(body)), true}, {int64(len(body)) - 1, false}} {
-		h := newClient(t, srv.URL, func(c *openai.Config) { c.MaxResponseBytes = tt.limit })
+		h := newClient(t, srv.URL, func(c *Config) { c.MaxResponseBytes = tt.limit })
 		resp, err := h.c.Generate(t.Context(), deciderRequest("x"))
 		if tt.ok {
 			if err != nil || resp.Text != `{"action":"tap","index":2}` {
@@ -186,7 +185,7 @@ func TestResponseCapBoundary(t *testing.T) {
 			}
 			continue
 		}
-		if !errors.Is(err, openai.ErrResponseTooLarge) || !strings.Contains(err.Error(), strconv.FormatInt(tt.limit, 10)+" bytes") {
+		if !errors.Is(err, errResponseTooLarge) || !strings.Contains(err.Error(), strconv.FormatInt(tt.limit, 10)+" bytes") {
 			t.Errorf("cap %d (body %d): err = %v, want ErrResponseTooLarge naming the cap", tt.limit, len(body), err)
 		}
 	}
@@ -197,9 +196,9 @@ func TestResponseCapBoundary(t *testing.T) {
 func TestLongErrorBodyQuotedShort(t *testing.T) {
 	page := "<html>" + strings.Repeat("gateway trouble ", 20000) + "</html>"
 	e := newEndpoint(t, func(int, wireReq) reply { return reply{status: http.StatusBadGateway, body: page} })
-	h := newClient(t, e.srv.URL, func(c *openai.Config) { c.MaxRetries = 1 })
+	h := newClient(t, e.srv.URL, func(c *Config) { c.MaxRetries = 1 })
 	_, err := h.c.Generate(t.Context(), deciderRequest("x"))
-	if !errors.Is(err, openai.ErrServer) || !strings.Contains(err.Error(), "gateway trouble") {
+	if !errors.Is(err, errServer) || !strings.Contains(err.Error(), "gateway trouble") {
 		t.Fatalf("err = %.300v, want ErrServer quoting the body", err)
 	}
 	if len(err.Error()) > 2000 {

@@ -38,7 +38,7 @@ func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 		info.status = resp.StatusCode
 		info.retryAfter = parseRetryAfter(resp.Header, time.Now())
 	}
-	tooLarge := &ResponseTooLargeError{Limit: t.maxBody, Setting: t.maxBodySetting}
+	tooLarge := &responseTooLargeError{Limit: t.maxBody, Setting: t.maxBodySetting}
 	if resp.ContentLength > t.maxBody {
 		// Announced too large: refuse before reading any of it.
 		_ = resp.Body.Close()

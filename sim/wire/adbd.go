@@ -28,9 +28,9 @@ type DeviceConfig struct {
 	MaxData int
 }
 
-// DeviceServer serves the adbd device protocol for one device over TCP, so that the real
+// deviceServer serves the adbd device protocol for one device over TCP, so that the real
 // adb server reaches it with `adb connect ADDR`.
-type DeviceServer struct {
+type deviceServer struct {
 	loop     *listenerLoop
 	dev      Device
 	maxData  uint32
@@ -38,9 +38,9 @@ type DeviceServer struct {
 }
 
 // NewDeviceServer checks cfg and opens the listener; call Serve to accept hosts.
-func NewDeviceServer(cfg DeviceConfig) (*DeviceServer, error) {
+func NewDeviceServer(cfg DeviceConfig) (*deviceServer, error) {
 	if cfg.Device == nil {
-		return nil, fmt.Errorf("new device server: %w", ErrNoDevice)
+		return nil, fmt.Errorf("new device server: %w", errNoDevice)
 	}
 	maxData := uint32(maxPayload)
 	if cfg.MaxData > 0 && cfg.MaxData < maxPayload {
@@ -50,30 +50,30 @@ func NewDeviceServer(cfg DeviceConfig) (*DeviceServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new device server %s: %w", cfg.Device.Serial(), err)
 	}
-	return &DeviceServer{loop: loop, dev: cfg.Device, maxData: maxData}, nil
+	return &deviceServer{loop: loop, dev: cfg.Device, maxData: maxData}, nil
 }
 
 // Addr is the address to `adb connect` to.
-func (s *DeviceServer) Addr() net.Addr { return s.loop.ln.Addr() }
+func (s *deviceServer) Addr() net.Addr { return s.loop.ln.Addr() }
 
 // Device is the device served.
-func (s *DeviceServer) Device() Device { return s.dev }
+func (s *deviceServer) Device() Device { return s.dev }
 
 // Serve accepts hosts until ctx ends or Close is called; it returns nil then.
-func (s *DeviceServer) Serve(ctx context.Context) error { return s.loop.serve(ctx, s.handle) }
+func (s *deviceServer) Serve(ctx context.Context) error { return s.loop.serve(ctx, s.handle) }
 
 // Close stops the server, ends every connection and waits for their goroutines.
-func (s *DeviceServer) Close() error { return s.loop.close() }
+func (s *deviceServer) Close() error { return s.loop.close() }
 
-// Banner is the CNXN banner a device announces: its properties and features.
-func Banner(p Props) string {
+// deviceBanner is the CNXN banner a device announces: its properties and features.
+func deviceBanner(p Props) string {
 	return fmt.Sprintf("device::ro.product.name=%s;ro.product.model=%s;ro.product.device=%s;features=%s",
 		p.Product, p.Model, p.Device, deviceFeatures)
 }
 
 // adbdConn is one host connection to the device face.
 type adbdConn struct {
-	srv  *DeviceServer
+	srv  *deviceServer
 	conn net.Conn
 	log  *slog.Logger
 	ctx  context.Context
@@ -90,7 +90,7 @@ type adbdConn struct {
 	wg      sync.WaitGroup
 }
 
-func (s *DeviceServer) handle(ctx context.Context, nc net.Conn) {
+func (s *deviceServer) handle(ctx context.Context, nc net.Conn) {
 	ctx, cancel := context.WithCancel(ctx)
 	c := &adbdConn{
 		srv: s, conn: nc, ctx: ctx, version: versionMin, maxData: s.maxData,
@@ -216,7 +216,7 @@ func (c *adbdConn) connect(p packet) error {
 
 	switch c.srv.dev.ConnState() {
 	case StateDevice:
-	case StateUnauthorized:
+	case stateUnauthorized:
 		return c.sendToken()
 	default:
 		return nil // an offline device never answers
@@ -228,7 +228,7 @@ func (c *adbdConn) connect(p packet) error {
 	c.mu.Lock()
 	c.online = true
 	c.mu.Unlock()
-	return c.send(packet{cmd: cmdCNXN, arg0: c.version, arg1: c.maxData, data: []byte(Banner(c.srv.dev.Props()))})
+	return c.send(packet{cmd: cmdCNXN, arg0: c.version, arg1: c.maxData, data: []byte(deviceBanner(c.srv.dev.Props()))})
 }
 
 func (c *adbdConn) sendToken() error {
@@ -424,13 +424,13 @@ type DeviceGroupConfig struct {
 
 // deviceGroup is one device face per phone, on consecutive ports.
 type deviceGroup struct {
-	servers []*DeviceServer
+	servers []*deviceServer
 }
 
 // NewDeviceGroup opens one DeviceServer per device.
 func NewDeviceGroup(cfg DeviceGroupConfig) (*deviceGroup, error) {
 	if len(cfg.Devices) == 0 {
-		return nil, fmt.Errorf("new device group: %w", ErrNoDevice)
+		return nil, fmt.Errorf("new device group: %w", errNoDevice)
 	}
 	addr := cfg.Addr
 	if addr == "" {
@@ -461,7 +461,7 @@ func NewDeviceGroup(cfg DeviceGroupConfig) (*deviceGroup, error) {
 }
 
 // Servers are the faces, in device order.
-func (g *deviceGroup) Servers() []*DeviceServer { return append([]*DeviceServer(nil), g.servers...) }
+func (g *deviceGroup) Servers() []*deviceServer { return append([]*deviceServer(nil), g.servers...) }
 
 // Serve serves every face until ctx ends or Close is called.
 func (g *deviceGroup) Serve(ctx context.Context) error {

@@ -1,4 +1,4 @@
-package wire_test
+package wire
 
 import (
 	"bufio"
@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/sim/adbtest"
-	"github.com/fairy-go/fairy/sim/wire"
 )
 
 // rawHost is a minimal adb-server side of the device protocol, to send what the real
@@ -333,10 +332,10 @@ func TestDeviceBadInput(t *testing.T) {
 
 func TestDeviceStatesRealAdb(t *testing.T) {
 	unauth := newTestDoubleDevice("u")
-	unauth.state = wire.StateUnauthorized
+	unauth.state = stateUnauthorized
 	offline := newTestDoubleDevice("o")
-	offline.state = wire.StateOffline
-	g, err := wire.NewDeviceGroup(wire.DeviceGroupConfig{Devices: []wire.Device{unauth, offline}})
+	offline.state = stateOffline
+	g, err := NewDeviceGroup(DeviceGroupConfig{Devices: []Device{unauth, offline}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,8 +358,8 @@ func TestDeviceGroupPorts(t *testing.T) {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	devs := []wire.Device{newTestDoubleDevice("a"), newTestDoubleDevice("b"), newTestDoubleDevice("c")}
-	g, err := wire.NewDeviceGroup(wire.DeviceGroupConfig{Devices: devs, Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))})
+	devs := []Device{newTestDoubleDevice("a"), newTestDoubleDevice("b"), newTestDoubleDevice("c")}
+	g, err := NewDeviceGroup(DeviceGroupConfig{Devices: devs, Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))})
 	if err != nil {
 		t.Skipf("consecutive ports %d.. not free: %v", port, err)
 	}
@@ -382,7 +381,7 @@ func TestDeviceGroupPorts(t *testing.T) {
 	if err := <-served; err != nil {
 		t.Error(err)
 	}
-	if _, err := wire.NewDeviceGroup(wire.DeviceGroupConfig{}); !errors.Is(err, wire.ErrNoDevice) {
+	if _, err := NewDeviceGroup(DeviceGroupConfig{}); !errors.Is(err, errNoDevice) {
 		t.Errorf("empty group: %v", err)
 	}
 }

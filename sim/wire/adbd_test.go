@@ -1,4 +1,4 @@
-package wire_test
+package wire
 
 import (
 	"bytes"
@@ -16,13 +16,12 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/sim/adbtest"
-	"github.com/fairy-go/fairy/sim/wire"
 )
 
 // startDevice serves dev on a device face until the test ends.
-func startDevice(t testing.TB, dev wire.Device) *wire.DeviceServer {
+func startDevice(t testing.TB, dev Device) *deviceServer {
 	t.Helper()
-	srv, err := wire.NewDeviceServer(wire.DeviceConfig{Device: dev})
+	srv, err := NewDeviceServer(DeviceConfig{Device: dev})
 	if err != nil {
 		t.Fatal(err)
 	}

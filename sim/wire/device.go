@@ -10,8 +10,8 @@ import (
 // Connection states a Device reports through ConnState, as the adb server lists them.
 const (
 	StateDevice       = "device"
-	StateOffline      = "offline"
-	StateUnauthorized = "unauthorized"
+	stateOffline      = "offline"
+	stateUnauthorized = "unauthorized"
 )
 
 // Device is one phone as the wire protocols see it.

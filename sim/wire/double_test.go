@@ -1,4 +1,4 @@
-package wire_test
+package wire
 
 import (
 	"context"
@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/fairy-go/fairy/sim/wire"
 )
 
 // testDoubleDevice is a TEST DOUBLE of a phone for the wire tests: a handful of commands
@@ -24,7 +22,7 @@ import (
 // ErrDropConnection), cat PATH; anything else is "not found" with status 127.
 type testDoubleDevice struct {
 	serial string
-	props  wire.Props
+	props  Props
 	state  string
 
 	cancelled chan string // receives the command line of a cancelled sleep
@@ -43,8 +41,8 @@ type testDoubleFile struct {
 func newTestDoubleDevice(serial string) *testDoubleDevice {
 	return &testDoubleDevice{
 		serial:    serial,
-		props:     wire.Props{Product: "sdk_fairy", Model: "Fairy Phone 1", Device: "fairy"},
-		state:     wire.StateDevice,
+		props:     Props{Product: "sdk_fairy", Model: "Fairy Phone 1", Device: "fairy"},
+		state:     StateDevice,
 		cancelled: make(chan string, 16),
 		files: map[string]testDoubleFile{
 			"/sdcard/hello.txt": {data: []byte("hello\n"), mode: 0o660, mtime: time.Unix(1700000000, 0)},
@@ -54,7 +52,7 @@ func newTestDoubleDevice(serial string) *testDoubleDevice {
 }
 
 func (d *testDoubleDevice) Serial() string    { return d.serial }
-func (d *testDoubleDevice) Props() wire.Props { return d.props }
+func (d *testDoubleDevice) Props() Props      { return d.props }
 func (d *testDoubleDevice) ConnState() string { return d.state }
 
 // blob is n deterministic bytes covering every byte value, CR and LF included.
@@ -114,7 +112,7 @@ func (d *testDoubleDevice) Shell(ctx context.Context, cmdline string, w io.Write
 		return arg(1), nil
 	case "drop":
 		_, _ = io.WriteString(w, "partial")
-		return 0, fmt.Errorf("test double: %w", wire.ErrDropConnection)
+		return 0, fmt.Errorf("test double: %w", ErrDropConnection)
 	case "cat":
 		data, err := d.ReadFile(f[1])
 		if err != nil {
@@ -128,20 +126,20 @@ func (d *testDoubleDevice) Shell(ctx context.Context, cmdline string, w io.Write
 	return 127, nil
 }
 
-func (d *testDoubleDevice) Stat(p string) (wire.FileInfo, error) {
+func (d *testDoubleDevice) Stat(p string) (FileInfo, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	p = path.Clean("/" + p)
 	if f, ok := d.files[p]; ok {
-		return wire.FileInfo{Name: path.Base(p), Mode: f.mode, Size: int64(len(f.data)), ModTime: f.mtime}, nil
+		return FileInfo{Name: path.Base(p), Mode: f.mode, Size: int64(len(f.data)), ModTime: f.mtime}, nil
 	}
 	if d.dirs[p] {
-		return wire.FileInfo{Name: path.Base(p), Mode: fs.ModeDir | 0o771, ModTime: time.Unix(1600000000, 0)}, nil
+		return FileInfo{Name: path.Base(p), Mode: fs.ModeDir | 0o771, ModTime: time.Unix(1600000000, 0)}, nil
 	}
-	return wire.FileInfo{}, fmt.Errorf("stat %s: %w", p, fs.ErrNotExist)
+	return FileInfo{}, fmt.Errorf("stat %s: %w", p, fs.ErrNotExist)
 }
 
-func (d *testDoubleDevice) ReadDir(p string) ([]wire.FileInfo, error) {
+func (d *testDoubleDevice) ReadDir(p string) ([]FileInfo, error) {
 	p = path.Clean("/" + p)
 	if fi, err := d.Stat(p); err != nil || !fi.Mode.IsDir() {
 		return nil, fmt.Errorf("readdir %s: %w", p, fs.ErrNotExist)
@@ -160,7 +158,7 @@ func (d *testDoubleDevice) ReadDir(p string) ([]wire.FileInfo, error) {
 	}
 	d.mu.Unlock()
 	sort.Strings(names)
-	var out []wire.FileInfo
+	var out []FileInfo
 	for _, n := range names {
 		fi, err := d.Stat(n)
 		if err == nil {

@@ -8,8 +8,8 @@ var (
 	ErrDropConnection = errors.New("wire: drop connection")
 	// ErrServerClosed is returned by Serve after Close.
 	ErrServerClosed = errors.New("wire: server closed")
-	// ErrNoDevice is returned by a constructor given no device.
-	ErrNoDevice = errors.New("wire: no device")
+	// errNoDevice is returned by a constructor given no device.
+	errNoDevice = errors.New("wire: no device")
 	// errMalformed marks bad input from a client: the connection that sent it is ended.
 	errMalformed = errors.New("wire: malformed input")
 )

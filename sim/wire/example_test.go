@@ -1,4 +1,4 @@
-package wire_test
+package wire
 
 import (
 	"context"
@@ -6,15 +6,13 @@ import (
 	"net"
 
 	"github.com/electricbubble/gadb"
-
-	"github.com/fairy-go/fairy/sim/wire"
 )
 
 // A host face serves devices to gadb as an adb server on port 5037 would.
 func ExampleHostServer() {
 	killed := make(chan struct{})
-	srv, err := wire.NewHostServer(wire.HostConfig{
-		Devices: []wire.Device{newTestDoubleDevice("emulator-5554")},
+	srv, err := NewHostServer(HostConfig{
+		Devices: []Device{newTestDoubleDevice("emulator-5554")},
 		OnKill:  func() { close(killed) }, // e.g. stop serving, as an adb server exits
 	})
 	if err != nil {
@@ -42,8 +40,8 @@ func ExampleHostServer() {
 // A device face is what `adb connect 127.0.0.1:PORT` talks to; a group puts several phones
 // on consecutive ports.
 func ExampleNewDeviceGroup() {
-	g, err := wire.NewDeviceGroup(wire.DeviceGroupConfig{
-		Devices: []wire.Device{newTestDoubleDevice("a"), newTestDoubleDevice("b")},
+	g, err := NewDeviceGroup(DeviceGroupConfig{
+		Devices: []Device{newTestDoubleDevice("a"), newTestDoubleDevice("b")},
 		Addr:    "127.0.0.1:0", // port 0: any free ports; "127.0.0.1:5555" gives 5555, 5556
 	})
 	if err != nil {
@@ -51,7 +49,7 @@ func ExampleNewDeviceGroup() {
 	}
 	go g.Serve(context.Background())
 	defer g.Close()
-	fmt.Println(len(g.Servers()), wire.Banner(g.Servers()[0].Device().Props()))
+	fmt.Println(len(g.Servers()), deviceBanner(g.Servers()[0].Device().Props()))
 	// Output:
 	// 2 device::ro.product.name=sdk_fairy;ro.product.model=Fairy Phone 1;ro.product.device=fairy;features=shell_v2,cmd
 }

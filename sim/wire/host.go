@@ -15,8 +15,8 @@ import (
 	"time"
 )
 
-// HostVersion is the adb server protocol version the host face reports (adb 1.0.41).
-const HostVersion = 41
+// hostVersion is the adb server protocol version the host face reports (adb 1.0.41).
+const hostVersion = 41
 
 // maxHostRequest bounds one host-protocol request, as the adb server does.
 const maxHostRequest = 1 << 16
@@ -51,12 +51,12 @@ type HostServer struct {
 // NewHostServer checks cfg and opens the listener; call Serve to accept clients.
 func NewHostServer(cfg HostConfig) (*HostServer, error) {
 	if len(cfg.Devices) == 0 {
-		return nil, fmt.Errorf("new host server: %w", ErrNoDevice)
+		return nil, fmt.Errorf("new host server: %w", errNoDevice)
 	}
 	seen := map[string]bool{}
 	for _, d := range cfg.Devices {
 		if d == nil {
-			return nil, fmt.Errorf("new host server: nil device: %w", ErrNoDevice)
+			return nil, fmt.Errorf("new host server: nil device: %w", errNoDevice)
 		}
 		if seen[d.Serial()] {
 			return nil, fmt.Errorf("new host server: serial %q twice", d.Serial())
@@ -232,7 +232,7 @@ func (s *HostServer) pick(serial string, online bool) (Device, int, error) {
 	if online {
 		switch found.ConnState() {
 		case StateDevice:
-		case StateUnauthorized:
+		case stateUnauthorized:
 			return nil, 0, transportErr(msgUnauthorized)
 		default:
 			return nil, 0, transportErr(msgOffline)
@@ -254,7 +254,7 @@ func (s *HostServer) byTransportID(text string) (Device, int, error) {
 func (s *HostServer) hostService(c *hostConn, req string) (Device, bool) {
 	switch req {
 	case "host:version":
-		_ = writeOkay(c, fmt.Sprintf("%04x", HostVersion))
+		_ = writeOkay(c, fmt.Sprintf("%04x", hostVersion))
 		return nil, false
 	case "host:devices", "host:devices-l":
 		_ = writeOkay(c, s.deviceList(req == "host:devices-l"))

@@ -1,4 +1,4 @@
-package wire_test
+package wire
 
 import (
 	"bufio"
@@ -18,14 +18,12 @@ import (
 	"time"
 
 	"github.com/electricbubble/gadb"
-
-	"github.com/fairy-go/fairy/sim/wire"
 )
 
 // startHost serves devs on a host face until the test ends.
-func startHost(t testing.TB, devs ...wire.Device) *wire.HostServer {
+func startHost(t testing.TB, devs ...Device) *HostServer {
 	t.Helper()
-	srv, err := wire.NewHostServer(wire.HostConfig{Devices: devs})
+	srv, err := NewHostServer(HostConfig{Devices: devs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +126,7 @@ func TestHostGadb(t *testing.T) {
 	dev := newTestDoubleDevice("emulator-5554")
 	srv := startHost(t, dev)
 	c := gadbClient(t, srv.Addr())
-	if v, err := c.ServerVersion(); err != nil || v != wire.HostVersion {
+	if v, err := c.ServerVersion(); err != nil || v != hostVersion {
 		t.Errorf("ServerVersion = %d, %v", v, err)
 	}
 	if serials, err := c.DeviceSerialList(); err != nil || len(serials) != 1 || serials[0] != "emulator-5554" {
@@ -138,7 +136,7 @@ func TestHostGadb(t *testing.T) {
 }
 
 func TestHostGadbConcurrentClients(t *testing.T) {
-	devs := []wire.Device{newTestDoubleDevice("phone-1"), newTestDoubleDevice("phone-2")}
+	devs := []Device{newTestDoubleDevice("phone-1"), newTestDoubleDevice("phone-2")}
 	srv := startHost(t, devs...)
 	c := gadbClient(t, srv.Addr())
 	want := blob(200 << 10)
@@ -221,9 +219,9 @@ func hex4(s string) string { return fmt.Sprintf("%04x%s", len(s), s) }
 func TestHostProtocol(t *testing.T) {
 	online := newTestDoubleDevice("127.0.0.1:5555")
 	offline := newTestDoubleDevice("offline-1")
-	offline.state = wire.StateOffline
+	offline.state = stateOffline
 	unauth := newTestDoubleDevice("unauth-1")
-	unauth.state = wire.StateUnauthorized
+	unauth.state = stateUnauthorized
 	srv := startHost(t, online, offline, unauth)
 	single := startHost(t, newTestDoubleDevice("solo"))
 
@@ -382,7 +380,7 @@ func TestServerLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := wire.NewHostServer(wire.HostConfig{Devices: []wire.Device{dev}, Listener: ln})
+	srv, err := NewHostServer(HostConfig{Devices: []Device{dev}, Listener: ln})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -419,13 +417,13 @@ func TestServerLifecycle(t *testing.T) {
 	default:
 		t.Error("Close returned before the running command ended")
 	}
-	if err := srv.Serve(t.Context()); !errors.Is(err, wire.ErrServerClosed) {
+	if err := srv.Serve(t.Context()); !errors.Is(err, ErrServerClosed) {
 		t.Errorf("Serve after Close = %v", err)
 	}
-	if _, err := wire.NewHostServer(wire.HostConfig{}); !errors.Is(err, wire.ErrNoDevice) {
+	if _, err := NewHostServer(HostConfig{}); !errors.Is(err, errNoDevice) {
 		t.Errorf("NewHostServer without devices = %v", err)
 	}
-	if _, err := wire.NewHostServer(wire.HostConfig{Devices: []wire.Device{dev, dev}}); err == nil {
+	if _, err := NewHostServer(HostConfig{Devices: []Device{dev, dev}}); err == nil {
 		t.Error("NewHostServer with a serial twice: no error")
 	}
 }

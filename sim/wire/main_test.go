@@ -1,4 +1,4 @@
-package wire_test
+package wire
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ func wireGoroutines(wait time.Duration) string {
 		buf = buf[:runtime.Stack(buf, true)]
 		var leaked []string
 		for _, g := range strings.Split(string(buf), "\n\n") {
-			if strings.Contains(g, "fairy/sim/wire.") && !strings.Contains(g, "wire_test.TestMain") {
+			if strings.Contains(g, "fairy/sim/wire.") && !strings.Contains(g, "sim/wire.TestMain(") {
 				leaked = append(leaked, g)
 			}
 		}
