@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/llm/scripted"
 	"github.com/fairy-go/fairy/sim"
 	"gopkg.in/yaml.v3"
@@ -68,7 +69,7 @@ type Task struct {
 	// Model are scripted model rules for this task; tried before the suite's.
 	Model []scripted.Rule `yaml:"model,omitempty" json:"-"`
 	// Walk is a walkthrough compiled into scripted model rules (after Model).
-	Walk []WalkTask `yaml:"walk,omitempty" json:"-"`
+	Walk []walkthrough.Task `yaml:"walk,omitempty" json:"-"`
 }
 
 // HasTag reports whether the task carries a tag.
@@ -102,7 +103,7 @@ func (s *Suite) Rules(t *Task, opts ...RulesOption) ([]scripted.Rule, error) {
 	for _, f := range opts {
 		f(&o)
 	}
-	walk, err := walkRules(t, o)
+	walk, err := walkthrough.Rules(t.Instruction, t.Walk, o.noNavigate)
 	if err != nil {
 		return nil, fmt.Errorf("%w: task %q: %v", ErrSuite, t.ID, err)
 	}
