@@ -110,8 +110,8 @@ type TaskComparison struct {
 	IndependentSteps      int `json:"independent_steps"`
 }
 
-// RevisitTag marks tasks that revisit pages an earlier task of the suite learned.
-const RevisitTag = "revisit"
+// revisitTag marks tasks that revisit pages an earlier task of the suite learned.
+const revisitTag = "revisit"
 
 // coldWarm adds the passes' totals to t and compares the warm passes with the cold one:
 // per task, over the tasks tagged revisit, and by mechanism (the figures).

@@ -45,7 +45,7 @@ func (r *Report) Markdown() string {
 	}
 	if cw := t.ColdWarm; cw != nil {
 		fmt.Fprintf(&b, "\nWarm vs cold model calls: %s fewer over all tasks; %s fewer on the %d tasks tagged %q (%d → %d).\n",
-			pct(cw.ModelCallsReduction), pct(cw.Revisit.Reduction), len(cw.Revisit.Tasks), RevisitTag, cw.Revisit.ColdModelCalls, cw.Revisit.WarmModelCalls)
+			pct(cw.ModelCallsReduction), pct(cw.Revisit.Reduction), len(cw.Revisit.Tasks), revisitTag, cw.Revisit.ColdModelCalls, cw.Revisit.WarmModelCalls)
 		b.WriteString("\n## Cold vs warm\n\n| | cold | warm | fewer |\n|---|---:|---:|---:|\n")
 		for _, c := range cwRows(t) {
 			fmt.Fprintf(&b, "| %s | %d | %d | %s |\n", c.Name, c.Cold, c.Warm, pct(c.Reduction))
@@ -152,7 +152,7 @@ func cwRows(t Totals) []cwRow {
 			cwRow{"prompt tokens, all tasks", t.Cold.PromptTokens, t.Warm.PromptTokens, cw.PromptTokensReduction})
 	}
 	rv := cw.Revisit
-	tag := fmt.Sprintf("%d tasks tagged %s", len(rv.Tasks), RevisitTag)
+	tag := fmt.Sprintf("%d tasks tagged %s", len(rv.Tasks), revisitTag)
 	return append(rows,
 		cwRow{"model calls, " + tag, rv.ColdModelCalls, rv.WarmModelCalls, rv.Reduction},
 		cwRow{"steps, " + tag, rv.ColdSteps, rv.WarmSteps, rv.StepsReduction},

@@ -9,12 +9,12 @@ import (
 	"time"
 )
 
-// ReportSchema is the version of report.json's schema. Fields are only ever added.
-const ReportSchema = 1
+// reportSchema is the version of report.json's schema. Fields are only ever added.
+const reportSchema = 1
 
 // Report is report.json. The schema (stable; fields are only added):
 //
-//	schema            int      ReportSchema
+//	schema            int      reportSchema (1)
 //	suite, source     string   suite name and where it was read from
 //	started, finished RFC 3339 times
 //	interrupted       bool     the evaluation was stopped (Ctrl-C) before every task ran
@@ -169,7 +169,7 @@ func passRank(x TaskResult) int {
 // Report file names in the output directory.
 const (
 	ReportJSON = "report.json"
-	ReportMD   = "report.md"
+	reportMD   = "report.md"
 	ReportHTML = "report.html"
 )
 
@@ -186,7 +186,7 @@ func (r *Report) WriteFiles(dir string) error {
 	if err := os.WriteFile(filepath.Join(dir, ReportJSON), append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("eval: write report: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, ReportMD), []byte(r.Markdown()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, reportMD), []byte(r.Markdown()), 0o644); err != nil {
 		return fmt.Errorf("eval: write report: %w", err)
 	}
 	f, err := os.Create(filepath.Join(dir, ReportHTML))

@@ -197,19 +197,19 @@ func Load(ref string) (*Suite, error) {
 	if name, ok := strings.CutPrefix(ref, BuiltinPrefix); ok {
 		data, err := builtinSuites.ReadFile("suites/" + name + ".yaml")
 		if err != nil {
-			return nil, fmt.Errorf("%w: no built-in suite %q (known: %s)", ErrSuite, name, strings.Join(BuiltinNames(), ", "))
+			return nil, fmt.Errorf("%w: no built-in suite %q (known: %s)", ErrSuite, name, strings.Join(builtinNames(), ", "))
 		}
-		return Parse(data, ref)
+		return parseSuite(data, ref)
 	}
 	data, err := os.ReadFile(ref)
 	if err != nil {
 		return nil, fmt.Errorf("eval: read suite: %w", err)
 	}
-	return Parse(data, ref)
+	return parseSuite(data, ref)
 }
 
-// BuiltinNames lists the embedded suites as "builtin:NAME".
-func BuiltinNames() []string {
+// builtinNames lists the embedded suites as "builtin:NAME".
+func builtinNames() []string {
 	ents, _ := builtinSuites.ReadDir("suites")
 	var out []string
 	for _, e := range ents {
@@ -220,8 +220,8 @@ func BuiltinNames() []string {
 	return out
 }
 
-// Parse reads a suite document (unknown keys are errors), fills defaults and validates it.
-func Parse(data []byte, source string) (*Suite, error) {
+// parseSuite reads a suite document (unknown keys are errors), fills defaults and validates it.
+func parseSuite(data []byte, source string) (*Suite, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var s Suite
