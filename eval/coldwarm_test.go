@@ -18,7 +18,7 @@ func TestColdWarmReportsStepsAndTokens(t *testing.T) {
 		return TaskResult{ID: id, Pass: true, Outcome: "done", Steps: steps, ModelCalls: calls, PromptTokens: tokens, PassIndex: pass, Phase: phase}
 	}
 	start := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
-	r := &Report{Schema: ReportSchema, Suite: "s", Started: start, Finished: start.Add(time.Minute), Options: RunOptions{ColdWarm: true},
+	r := &Report{Schema: reportSchema, Suite: "s", Started: start, Finished: start.Add(time.Minute), Options: RunOptions{ColdWarm: true},
 		Tasks: []TaskResult{
 			task("learn", 0, 6, 20, 6000), task("again", 0, 4, 10, 4000),
 			task("learn", 1, 6, 16, 5000), task("again", 1, 2, 4, 1000),
@@ -64,7 +64,7 @@ func TestColdWarmReportsStepsAndTokens(t *testing.T) {
 		t.Errorf("per_task[1] = %v", p)
 	}
 
-	md, err := os.ReadFile(filepath.Join(dir, ReportMD))
+	md, err := os.ReadFile(filepath.Join(dir, reportMD))
 	if err != nil {
 		t.Fatal(err)
 	}

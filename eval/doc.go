@@ -47,7 +47,7 @@
 //	      must_not_ask: true
 //	      consent: {action: "^支付$", question: "(?i)pay"}   # a yes/no question before every such action
 //	    model: [scripted rules]    # the task's own scripted model rules
-//	    walk:                      # a walkthrough, compiled into scripted model rules (WalkTask)
+//	    walk:                      # a walkthrough, compiled into scripted model rules (package eval/walkthrough)
 //	      - app: com.google.android.apps.messaging
 //	        done: '"see you at 7"\n *- "You · '
 //	        steps:

@@ -47,7 +47,7 @@ func headless(t *testing.T, bin string, args ...string) []byte {
 
 func TestHTMLReportInChromium(t *testing.T) {
 	bin := chromium(t)
-	s, err := Parse([]byte(fakeSuite), "fake.yaml")
+	s, err := parseSuite([]byte(fakeSuite), "fake.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

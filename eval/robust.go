@@ -124,7 +124,7 @@ func addPass(p *PassFigures, t *Totals) {
 // Robustness file names, written by WriteRobustness.
 const (
 	RobustnessJSON = "robustness.json"
-	RobustnessMD   = "robustness.md"
+	robustnessMD   = "robustness.md"
 	RobustnessHTML = "robustness.html"
 )
 
@@ -174,7 +174,7 @@ func WriteRobustness(dir string, rows []RobustnessRow) error {
 	if err := robustHTML.Execute(&h, rows); err != nil {
 		return err
 	}
-	for name, body := range map[string][]byte{RobustnessJSON: js, RobustnessMD: []byte(RobustnessMarkdown(rows)), RobustnessHTML: []byte(h.String())} {
+	for name, body := range map[string][]byte{RobustnessJSON: js, robustnessMD: []byte(RobustnessMarkdown(rows)), RobustnessHTML: []byte(h.String())} {
 		if err := os.WriteFile(filepath.Join(dir, name), body, 0o644); err != nil {
 			return fmt.Errorf("eval: write %s: %w", name, err)
 		}

@@ -24,7 +24,7 @@ func TestReportCountsErrorsAndSafety(t *testing.T) {
 			}
 			return r
 		}
-		r := &Report{Schema: ReportSchema, Suite: "s", Started: start, Finished: start.Add(time.Minute),
+		r := &Report{Schema: reportSchema, Suite: "s", Started: start, Finished: start.Add(time.Minute),
 			Options: RunOptions{ColdWarm: true, ModelErrors: "grounding=0.2", Seed: seed},
 			Tasks: []TaskResult{task("a", 0, coldPass, map[string]int{"grounding": 2}), task("b", 0, true, nil),
 				task("a", 1, true, map[string]int{"grounding": 1, "reflect": 1}), task("b", 1, true, nil)}}
@@ -40,7 +40,7 @@ func TestReportCountsErrorsAndSafety(t *testing.T) {
 	if err := r.WriteFiles(dir); err != nil {
 		t.Fatal(err)
 	}
-	md, _ := os.ReadFile(filepath.Join(dir, ReportMD))
+	md, _ := os.ReadFile(filepath.Join(dir, reportMD))
 	for _, w := range []string{"## Model errors and safety", "grounding=0.2 (seed 1)", "| cold | 1/2 (50%) | 1 | 2 | 1 | 0 | 1 | grounding 2 |",
 		"| warm | 2/2 (100%) | 0 | 2 | 0 | 0 | 0 | grounding 1, reflect 1 |"} {
 		if !strings.Contains(string(md), w) {
@@ -62,7 +62,7 @@ func TestReportCountsErrorsAndSafety(t *testing.T) {
 	if err := WriteRobustness(dir, rows); err != nil {
 		t.Fatal(err)
 	}
-	rmd, _ := os.ReadFile(filepath.Join(dir, RobustnessMD))
+	rmd, _ := os.ReadFile(filepath.Join(dir, robustnessMD))
 	if !strings.Contains(string(rmd), "| grounding=0.2 | 3 | 83.3% | 100.0% |") {
 		t.Errorf("robustness.md:\n%s", rmd)
 	}

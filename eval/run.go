@@ -190,7 +190,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Learn != nil {
 		cfg.ColdWarm = true
 	}
-	rep := &Report{Schema: ReportSchema, Suite: cfg.Suite.Name, Source: cfg.Suite.Source, Started: cfg.Clock(),
+	rep := &Report{Schema: reportSchema, Suite: cfg.Suite.Name, Source: cfg.Suite.Source, Started: cfg.Clock(),
 		Options: RunOptions{Parallel: len(devices), Repeat: cfg.Repeat, Knowledge: cfg.Knowledge, ColdWarm: cfg.ColdWarm, NoNavigate: cfg.NoNavigate,
 			ModelErrors: cfg.ModelErrors.String(), ModelErrorsLearnOnly: cfg.ModelErrorsLearnOnly && cfg.ModelErrors.Any(), Seed: cfg.Seed}, Tasks: []TaskResult{}}
 	if cfg.Learn != nil {
@@ -209,7 +209,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	revisit := map[string]bool{}
 	for i, t := range cfg.Suite.Tasks {
 		order[t.ID] = i
-		revisit[t.ID] = t.HasTag(RevisitTag)
+		revisit[t.ID] = t.HasTag(revisitTag)
 	}
 	phases := []string{""}
 	switch {

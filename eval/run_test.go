@@ -79,7 +79,7 @@ func byID(r *Report) map[string]TaskResult {
 }
 
 func TestRunFakeAgent(t *testing.T) {
-	s, err := Parse([]byte(fakeSuite), "fake.yaml")
+	s, err := parseSuite([]byte(fakeSuite), "fake.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,16 +140,16 @@ func TestRunFakeAgent(t *testing.T) {
 	if rep.Totals.Tasks != 6 || rep.Totals.Passed != 4 || rep.Totals.ModelCalls != 10 {
 		t.Errorf("totals %+v", rep.Totals)
 	}
-	for _, f := range []string{ReportJSON, ReportMD, ReportHTML} {
+	for _, f := range []string{ReportJSON, reportMD, ReportHTML} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
 	}
 	back, err := ReadReport(filepath.Join(out, ReportJSON))
-	if err != nil || len(back.Tasks) != 6 || back.Schema != ReportSchema {
+	if err != nil || len(back.Tasks) != 6 || back.Schema != reportSchema {
 		t.Errorf("report.json read back: %v %+v", err, back)
 	}
-	md, _ := os.ReadFile(filepath.Join(out, ReportMD))
+	md, _ := os.ReadFile(filepath.Join(out, reportMD))
 	if !strings.Contains(string(md), "### impossible") || !strings.Contains(string(md), "global/zen_mode = 1") {
 		t.Errorf("report.md lacks the failure:\n%s", md)
 	}
@@ -170,12 +170,12 @@ func TestRunFakeAgent(t *testing.T) {
 }
 
 func TestRunColdWarm(t *testing.T) {
-	s, err := Parse([]byte(fakeSuite), "fake.yaml")
+	s, err := parseSuite([]byte(fakeSuite), "fake.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Tasks = s.Tasks[:2]
-	s.Tasks[1].Tags = append(s.Tasks[1].Tags, RevisitTag)
+	s.Tasks[1].Tags = append(s.Tasks[1].Tags, revisitTag)
 	var mu sync.Mutex
 	var merged []string
 	merge := func(dst string, srcs []string) error {
@@ -223,7 +223,7 @@ func TestRunColdWarm(t *testing.T) {
 // the evaluated tasks run cold (own fresh files) and warm, both ways, each from its own
 // copy of it.
 func TestRunLearnThenEvaluate(t *testing.T) {
-	s, err := Parse([]byte(fakeSuite), "fake.yaml")
+	s, err := parseSuite([]byte(fakeSuite), "fake.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func (a *jobAgent) Start(ctx context.Context, job Job) (Session, error) {
 }
 
 func TestRunInterrupted(t *testing.T) {
-	s, err := Parse([]byte(`
+	s, err := parseSuite([]byte(`
 name: stop
 defaults: {phone: {sim: {}}}
 tasks:
@@ -306,7 +306,7 @@ tasks:
 }
 
 func TestRunSkipsTasksNoDeviceFits(t *testing.T) {
-	s, err := Parse([]byte(`
+	s, err := parseSuite([]byte(`
 name: real
 tasks:
   - id: on-device
@@ -327,7 +327,7 @@ tasks:
 }
 
 func TestRunConfigErrors(t *testing.T) {
-	s, _ := Parse([]byte(fakeSuite), "fake.yaml")
+	s, _ := parseSuite([]byte(fakeSuite), "fake.yaml")
 	for name, cfg := range map[string]Config{
 		"no suite":   {Agent: &fakeAgent{}, Devices: newFarm(t, 1), Out: t.TempDir()},
 		"no agent":   {Suite: s, Devices: newFarm(t, 1), Out: t.TempDir()},

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/llm/scripted"
 	"github.com/fairy-go/fairy/sim"
 	"gopkg.in/yaml.v3"
@@ -68,7 +69,7 @@ type Task struct {
 	// Model are scripted model rules for this task; tried before the suite's.
 	Model []scripted.Rule `yaml:"model,omitempty" json:"-"`
 	// Walk is a walkthrough compiled into scripted model rules (after Model).
-	Walk []WalkTask `yaml:"walk,omitempty" json:"-"`
+	Walk []walkthrough.Task `yaml:"walk,omitempty" json:"-"`
 }
 
 // HasTag reports whether the task carries a tag.
@@ -102,7 +103,7 @@ func (s *Suite) Rules(t *Task, opts ...RulesOption) ([]scripted.Rule, error) {
 	for _, f := range opts {
 		f(&o)
 	}
-	walk, err := walkRules(t, o)
+	walk, err := walkthrough.Rules(t.Instruction, t.Walk, o.noNavigate)
 	if err != nil {
 		return nil, fmt.Errorf("%w: task %q: %v", ErrSuite, t.ID, err)
 	}
@@ -196,19 +197,19 @@ func Load(ref string) (*Suite, error) {
 	if name, ok := strings.CutPrefix(ref, BuiltinPrefix); ok {
 		data, err := builtinSuites.ReadFile("suites/" + name + ".yaml")
 		if err != nil {
-			return nil, fmt.Errorf("%w: no built-in suite %q (known: %s)", ErrSuite, name, strings.Join(BuiltinNames(), ", "))
+			return nil, fmt.Errorf("%w: no built-in suite %q (known: %s)", ErrSuite, name, strings.Join(builtinNames(), ", "))
 		}
-		return Parse(data, ref)
+		return parseSuite(data, ref)
 	}
 	data, err := os.ReadFile(ref)
 	if err != nil {
 		return nil, fmt.Errorf("eval: read suite: %w", err)
 	}
-	return Parse(data, ref)
+	return parseSuite(data, ref)
 }
 
-// BuiltinNames lists the embedded suites as "builtin:NAME".
-func BuiltinNames() []string {
+// builtinNames lists the embedded suites as "builtin:NAME".
+func builtinNames() []string {
 	ents, _ := builtinSuites.ReadDir("suites")
 	var out []string
 	for _, e := range ents {
@@ -219,8 +220,8 @@ func BuiltinNames() []string {
 	return out
 }
 
-// Parse reads a suite document (unknown keys are errors), fills defaults and validates it.
-func Parse(data []byte, source string) (*Suite, error) {
+// parseSuite reads a suite document (unknown keys are errors), fills defaults and validates it.
+func parseSuite(data []byte, source string) (*Suite, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var s Suite

@@ -43,7 +43,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse([]byte(tt.doc), "t.yaml")
+			_, err := parseSuite([]byte(tt.doc), "t.yaml")
 			if !errors.Is(err, ErrSuite) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want ErrSuite mentioning %q", err, tt.want)
 			}
@@ -52,7 +52,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestParseDefaults(t *testing.T) {
-	s, err := Parse([]byte(`
+	s, err := parseSuite([]byte(`
 name: d
 defaults:
   phone: {sim: {faults: "deadtap=0.2"}}
@@ -102,8 +102,8 @@ func TestBuiltinSim(t *testing.T) {
 }
 
 func TestLoadBuiltin(t *testing.T) {
-	if got := BuiltinNames(); len(got) == 0 || got[0] != "builtin:sim" {
-		t.Errorf("BuiltinNames = %v", got)
+	if got := builtinNames(); len(got) == 0 || got[0] != "builtin:sim" {
+		t.Errorf("builtinNames = %v", got)
 	}
 	if _, err := Load("builtin:nope"); !errors.Is(err, ErrSuite) {
 		t.Errorf("unknown builtin: %v", err)

@@ -88,7 +88,7 @@ func New(cfg Config) (*Executor, error) {
 		cfg.Guard = g
 	}
 	if cfg.Limits.MaxSteps == 0 {
-		cfg.Limits.MaxSteps = DefaultMaxSteps
+		cfg.Limits.MaxSteps = defaultMaxSteps
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now

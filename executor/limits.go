@@ -8,7 +8,7 @@ import (
 )
 
 // Limits bound one app task. Zero fields are unlimited, except MaxSteps which defaults to
-// DefaultMaxSteps.
+// 30 (defaultMaxSteps).
 type Limits struct {
 	MaxSteps  int           // steps of the app task
 	MaxWall   time.Duration // wall time of the app task
@@ -16,8 +16,8 @@ type Limits struct {
 	MaxCost   float64       // USD of the whole run
 }
 
-// DefaultMaxSteps is the step limit when Limits.MaxSteps is 0.
-const DefaultMaxSteps = 30
+// defaultMaxSteps is the step limit when Limits.MaxSteps is 0.
+const defaultMaxSteps = 30
 
 // exceeded returns the reason a limit is reached, or "".
 func (l Limits) exceeded(steps int, elapsed time.Duration, m *llm.Meter) string {

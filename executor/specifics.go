@@ -13,11 +13,11 @@ import (
 	"github.com/fairy-go/fairy/perception"
 )
 
-// Specifics are what a person needs to judge a consent, read from the screen the
+// specifics are what a person needs to judge a consent, read from the screen the
 // sensitive action waits on — never from the model, which may be wrong about where it
 // is: the recipient and the text of a send, the items, amount and payee of an order or a
 // payment, what a delete removes. They are written into the consent question.
-type Specifics struct {
+type specifics struct {
 	To     string   // send: the conversation or recipient the page names
 	Text   string   // send: the text in the compose field
 	Items  []string // order, payment: the lines that name items with their quantity
@@ -29,12 +29,12 @@ type Specifics struct {
 // Specific keys as the consent question writes them ("to: …; text: …"): the simulated
 // users of an evaluation read them back, as a person reads the question.
 const (
-	SpecTo     = "to"
-	SpecText   = "text"
-	SpecItems  = "items"
-	SpecAmount = "amount"
-	SpecPayee  = "payee"
-	SpecWhat   = "what"
+	specTo     = "to"
+	specText   = "text"
+	specItems  = "items"
+	specAmount = "amount"
+	specPayee  = "payee"
+	specWhat   = "what"
 )
 
 var (
@@ -49,8 +49,8 @@ var (
 // readSpecifics reads a consent's specifics for category off the screen. items are the
 // item lines seen earlier in the task (a payment page often shows only the amount);
 // app names the payee when the page does not.
-func readSpecifics(category string, s *perception.Screen, target *perception.Element, items []string, app string) Specifics {
-	var sp Specifics
+func readSpecifics(category string, s *perception.Screen, target *perception.Element, items []string, app string) specifics {
+	var sp specifics
 	if s == nil {
 		return sp
 	}
@@ -114,27 +114,27 @@ func itemLines(s *perception.Screen) []string {
 
 // String writes the specifics as the consent question shows them: "to: Bob Smith; text:
 // "running late"". Empty when none could be read.
-func (sp Specifics) String() string {
+func (sp specifics) String() string {
 	var parts []string
 	add := func(k, v string) {
 		if v = strings.TrimSpace(v); v != "" {
 			parts = append(parts, k+": "+v)
 		}
 	}
-	add(SpecTo, sp.To)
+	add(specTo, sp.To)
 	if sp.Text != "" {
-		add(SpecText, strconv.QuoteToGraphic(sp.Text))
+		add(specText, strconv.QuoteToGraphic(sp.Text))
 	}
-	add(SpecItems, strings.Join(sp.Items, ", "))
-	add(SpecAmount, sp.Amount)
-	add(SpecPayee, sp.Payee)
-	add(SpecWhat, sp.What)
+	add(specItems, strings.Join(sp.Items, ", "))
+	add(specAmount, sp.Amount)
+	add(specPayee, sp.Payee)
+	add(specWhat, sp.What)
 	return strings.Join(parts, "; ")
 }
 
 // Named reports whether the specifics name what category needs: a recipient and a text
 // for a send, an amount or items for an order or payment, something for the rest.
-func (sp Specifics) Named(category string) bool {
+func (sp specifics) Named(category string) bool {
 	switch category {
 	case "send":
 		return sp.To != "" && sp.Text != ""

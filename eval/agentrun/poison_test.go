@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/walkthrough"
 )
 
 // TestWrongTapDoesNotPoisonLearning is the poisoning case of issue 23: a model that erred
@@ -32,7 +33,7 @@ func TestWrongTapDoesNotPoisonLearning(t *testing.T) {
 	noisy.Walk = slices.Clone(clean.Walk)
 	w := noisy.Walk[0]
 	w.Steps = slices.Clone(w.Steps)
-	i := slices.IndexFunc(w.Steps, func(st eval.WalkStep) bool { return st.Subgoal == "Pick the right Alice" })
+	i := slices.IndexFunc(w.Steps, func(st walkthrough.Step) bool { return st.Subgoal == "Pick the right Alice" })
 	if i < 0 {
 		t.Fatal("the task has no step that picks the Alice")
 	}

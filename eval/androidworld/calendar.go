@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -102,8 +103,8 @@ func calendarDeleteOne(g *gen) (*instance, error) {
 		params: map[string]string{"year": "2023", "month": "10", "day": strconv.Itoa(target.day), "hour": strconv.Itoa(target.hour), "event_title": target.title},
 		setup:  []string{setup},
 		checks: []eval.CustomCheck{&rowsCheck{Collection: calendarPkg + ":events", Before: rows, Removed: []string{"t1"}}},
-		walk: []eval.WalkTask{{App: calendarPkg, Done: pastDay(rows, target.day), Unless: `item "` + q(target.title) + `"|id=info_action_delete`,
-			Steps: []eval.WalkStep{
+		walk: []walkthrough.Task{{App: calendarPkg, Done: pastDay(rows, target.day), Unless: `item "` + q(target.title) + `"|id=info_action_delete`,
+			Steps: []walkthrough.Step{
 				{Screen: `id=schedule_list`, Without: `item "` + q(target.title) + `" id=event_row\n *- "` + target.date() + ` `, Subgoal: "Scroll to the event", Loop: true, Do: []string{`Swipe "schedule_list" up`}},
 				{Screen: `item "` + q(target.title) + `" id=event_row\n *- "` + target.date() + ` `, When: `with the title '(?P<title>[^\n]+)'`,
 					Subgoal: "Open the event", Do: []string{`Tap "${title}"`}},
@@ -146,8 +147,8 @@ func calendarDeleteOnDay(g *gen, n int, relative bool) (*instance, error) {
 		params: map[string]string{"year": "2023", "month": "10", "day": strconv.Itoa(day), "day_of_week": time.Date(2023, 10, day, 0, 0, 0, 0, time.UTC).Weekday().String()},
 		setup:  []string{setup},
 		checks: []eval.CustomCheck{&rowsCheck{Collection: calendarPkg + ":events", Before: rows, Removed: ids}},
-		walk: []eval.WalkTask{{App: calendarPkg, Done: pastDay(rows, day), Unless: `"` + date + ` |id=info_action_delete`,
-			Steps: []eval.WalkStep{
+		walk: []walkthrough.Task{{App: calendarPkg, Done: pastDay(rows, day), Unless: `"` + date + ` |id=info_action_delete`,
+			Steps: []walkthrough.Step{
 				{Screen: `id=schedule_list`, Without: `"` + date + ` `, Subgoal: "Scroll to the events of " + date, Loop: true, Do: []string{`Swipe "schedule_list" up`}},
 				{Screen: `item "(?P<title>[^"]+)" id=event_row\n *- "` + date + ` `, Subgoal: "Open an event of " + date, Loop: true, Do: []string{`Tap "${title}"`}},
 				{Screen: `id=info_action_delete`, Subgoal: "Delete the event", Do: []string{`Tap "Delete event"`}},
@@ -181,13 +182,13 @@ func calendarAdd(when func(g *gen) int) func(g *gen) (*instance, error) {
 			setup: []string{setup},
 			checks: []eval.CustomCheck{&rowsCheck{Collection: calendarPkg + ":events", Before: rows, Added: []map[string]string{{
 				"title": e.title, "date": e.date(), "time": fmt.Sprintf("%02d:00", e.hour), "description": description, "duration": strconv.Itoa(duration)}}}},
-			walk: []eval.WalkTask{walk(calendarPkg, `item "`+q(e.title)+`" id=event_row\n *- "`+e.date(),
-				eval.WalkStep{Screen: `Create new event`, Unless: saved, Subgoal: "Open the new event form", Do: []string{`Tap "Create new event"`}},
-				eval.WalkStep{Screen: `id=title`, When: `at (?P<hour>\d\d?)h with the title '(?P<title>[^\n]+?)' and the description '(?P<description>[^\n]+?)'\. The event should last for (?P<duration>\d+) mins`,
+			walk: []walkthrough.Task{walk(calendarPkg, `item "`+q(e.title)+`" id=event_row\n *- "`+e.date(),
+				walkthrough.Step{Screen: `Create new event`, Unless: saved, Subgoal: "Open the new event form", Do: []string{`Tap "Create new event"`}},
+				walkthrough.Step{Screen: `id=title`, When: `at (?P<hour>\d\d?)h with the title '(?P<title>[^\n]+?)' and the description '(?P<description>[^\n]+?)'\. The event should last for (?P<duration>\d+) mins`,
 					Subgoal: "Fill in the event", Do: fill},
-				eval.WalkStep{Screen: `"` + q(e.title) + `" id=title(?s:.*)"` + e.date() + `" id=start_date`, Subgoal: "Save the event", Do: []string{`Tap "Save"`}},
+				walkthrough.Step{Screen: `"` + q(e.title) + `" id=title(?s:.*)"` + e.date() + `" id=start_date`, Subgoal: "Save the event", Do: []string{`Tap "Save"`}},
 				// Saved, the event may be below the fold: scroll to see it listed.
-				eval.WalkStep{Screen: `id=schedule_list`, When: saved, Subgoal: "Find the new event in the list", Loop: true, Do: []string{`Swipe "schedule_list" up`}},
+				walkthrough.Step{Screen: `id=schedule_list`, When: saved, Subgoal: "Find the new event in the list", Loop: true, Do: []string{`Swipe "schedule_list" up`}},
 			)},
 		}, nil
 	}
@@ -241,7 +242,7 @@ func calendarLocation(g *gen) (*instance, error) {
 		params: map[string]string{"title": title},
 		setup:  []string{setup},
 		checks: []eval.CustomCheck{&answerCheck{Want: splitAnswer(location), As: answerString}},
-		walk: []eval.WalkTask{{App: calendarPkg, Steps: []eval.WalkStep{
+		walk: []walkthrough.Task{{App: calendarPkg, Steps: []walkthrough.Step{
 			{Screen: `id=schedule_list`, Without: row + `\n *- "`, Subgoal: "Scroll to the " + title + " event", Loop: true, Do: []string{`Swipe "schedule_list" up`}},
 			{Screen: row + `\n *- "[^"]* · (?P<place>[^"]+)"`, Subgoal: "Read the location", Do: []string{`Finish "${place}"`}},
 		}}},
@@ -266,7 +267,7 @@ func calendarNext(g *gen) (*instance, error) {
 		params: map[string]string{},
 		setup:  []string{setup},
 		checks: []eval.CustomCheck{&answerCheck{Want: []string{title}, As: answerString}},
-		walk: []eval.WalkTask{{App: calendarPkg, Steps: []eval.WalkStep{
+		walk: []walkthrough.Task{{App: calendarPkg, Steps: []walkthrough.Step{
 			{Screen: `id=schedule_list`, Without: `id=event_row\n *- "` + when + `"`, Subgoal: "Scroll to the events after today, " + clock.Format("2006-01-02 15:04"), Loop: true, Do: []string{`Swipe "schedule_list" up`}},
 			{Screen: `item "(?P<title>[^"]+)" id=event_row\n *- "` + when + `"`, Subgoal: "Read the first event after now", Do: []string{`Finish "${title}"`}},
 		}}},
@@ -328,7 +329,7 @@ func calendarOnDate(task string, atTime bool) func(g *gen) (*instance, error) {
 			params: params,
 			setup:  []string{setup},
 			checks: []eval.CustomCheck{&answerCheck{Want: want, As: answerString}},
-			walk: []eval.WalkTask{{App: calendarPkg, Steps: []eval.WalkStep{
+			walk: []walkthrough.Task{{App: calendarPkg, Steps: []walkthrough.Step{
 				{Screen: `id=schedule_list`, Without: read, Subgoal: "Scroll to the events of " + date, Loop: true, Do: []string{`Swipe "schedule_list" up`}},
 				{Screen: read, Subgoal: "Read the titles of " + date, Do: []string{`Finish "` + answer + `"`}},
 			}}},
@@ -359,8 +360,8 @@ func irRows(g *gen, targets []sim.Record, keep func(calEvent) bool) ([]sim.Recor
 }
 
 // readWalk scrolls the schedule to the rows read matches, then answers from them.
-func readWalk(read, answer, what string) []eval.WalkTask {
-	return []eval.WalkTask{{App: calendarPkg, Steps: []eval.WalkStep{
+func readWalk(read, answer, what string) []walkthrough.Task {
+	return []walkthrough.Task{{App: calendarPkg, Steps: []walkthrough.Step{
 		{Screen: `id=schedule_list`, Without: read, Subgoal: "Scroll to " + what, Loop: true, Do: []string{`Swipe "schedule_list" up`}},
 		{Screen: read, Subgoal: "Read " + what, Do: []string{`Finish "` + answer + `"`}},
 	}}}

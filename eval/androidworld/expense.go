@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -128,16 +129,16 @@ func recordsDelete(a recordsApp, draw func(g *gen, n int) []sim.Record, nTargets
 			return nil, err
 		}
 		anyTarget := `item "(?:` + strings.Join(alt, "|") + `)" id=` + a.row
-		steps := []eval.WalkStep{{Screen: `id=` + a.list, Without: anyTarget, Subgoal: "Scroll to the rows to delete", Loop: true, Do: []string{`Swipe "` + a.list + `" up`}}}
+		steps := []walkthrough.Step{{Screen: `id=` + a.list, Without: anyTarget, Subgoal: "Scroll to the rows to delete", Loop: true, Do: []string{`Swipe "` + a.list + `" up`}}}
 		for _, n := range names {
-			steps = append(steps, eval.WalkStep{Screen: `item "` + q(n) + `" id=` + a.row, Subgoal: "Open " + n, Loop: true, Do: []string{`Tap ` + label(n)}})
+			steps = append(steps, walkthrough.Step{Screen: `item "` + q(n) + `" id=` + a.row, Subgoal: "Open " + n, Loop: true, Do: []string{`Tap ` + label(n)}})
 		}
-		steps = append(steps, eval.WalkStep{Screen: `id=` + a.deleteID, Subgoal: "Delete it", Do: []string{`Tap ` + label(a.deleteLabel)}})
+		steps = append(steps, walkthrough.Step{Screen: `id=` + a.deleteID, Subgoal: "Delete it", Do: []string{`Tap ` + label(a.deleteLabel)}})
 		return &instance{
 			instruction: appNames.Replace(fmt.Sprintf(goal, strings.Join(names, ", "))),
 			setup:       []string{setup},
 			checks:      []eval.CustomCheck{&rowsCheck{Collection: a.coll(), Before: rows, Removed: ids}},
-			walk: []eval.WalkTask{{App: a.pkg, Done: listEnd(rows, a.label, a.row) + `|` + q(a.empty), Unless: anyTarget + `|id=` + a.deleteID,
+			walk: []walkthrough.Task{{App: a.pkg, Done: listEnd(rows, a.label, a.row) + `|` + q(a.empty), Unless: anyTarget + `|id=` + a.deleteID,
 				Steps: steps}},
 		}, nil
 	}
@@ -164,8 +165,8 @@ func recordsDeleteDuplicates(a recordsApp, draw func(g *gen, n int) []sim.Record
 			instruction: appNames.Replace(goal),
 			setup:       []string{setup},
 			checks:      []eval.CustomCheck{&rowsCheck{Collection: a.coll(), Before: rows, OneOf: []string{"t1", "t2"}}},
-			walk: []eval.WalkTask{{App: a.pkg, Done: `"` + q(a.title) + `"\n`, Unless: row + `[\s\S]*` + row + `|id=` + a.deleteID,
-				Steps: []eval.WalkStep{
+			walk: []walkthrough.Task{{App: a.pkg, Done: `"` + q(a.title) + `"\n`, Unless: row + `[\s\S]*` + row + `|id=` + a.deleteID,
+				Steps: []walkthrough.Step{
 					{Screen: row + `[\s\S]*` + row, Subgoal: "Open one of the two identical rows", Do: []string{`Tap ` + label(target[a.label])}},
 					{Screen: `id=` + a.deleteID, Subgoal: "Delete the duplicate", Do: []string{`Tap "` + a.deleteLabel + `"`}},
 				}}},
@@ -214,13 +215,13 @@ func expenseAddSingle(g *gen) (*instance, error) {
 		setup:       []string{setup},
 		checks: []eval.CustomCheck{&rowsCheck{Collection: expensesPkg + ":expenses", Before: rows,
 			Added: []map[string]string{{"name": target.name, "amount": target.dollars(), "category": target.category, "note": target.note}}}},
-		walk: []eval.WalkTask{walk(expensesPkg, `item "`+q(target.name)+`" id=expense_row`,
-			eval.WalkStep{Screen: `"Add expense" id=add_expense`, Subgoal: "Start a new expense", Do: []string{`Tap "Add expense"`}},
-			eval.WalkStep{Screen: `id=expense_name`, When: `\nname\|amount_dollars\|category_name\|note\n(?P<name>[^|\n]+)\|\$(?P<amount>[\d.]+)\|(?P<category>[^|\n]+)\|(?P<note>[^\n]*)`,
+		walk: []walkthrough.Task{walk(expensesPkg, `item "`+q(target.name)+`" id=expense_row`,
+			walkthrough.Step{Screen: `"Add expense" id=add_expense`, Subgoal: "Start a new expense", Do: []string{`Tap "Add expense"`}},
+			walkthrough.Step{Screen: `id=expense_name`, When: `\nname\|amount_dollars\|category_name\|note\n(?P<name>[^|\n]+)\|\$(?P<amount>[\d.]+)\|(?P<category>[^|\n]+)\|(?P<note>[^\n]*)`,
 				Subgoal: "Fill in the expense", Do: fill},
-			eval.WalkStep{Screen: `id=expense_name`, When: `Expense: (?P<name>[^\n]+)\n amount_dollars: \$(?P<amount>[\d.]+)\n category_name: (?P<category>[^\n]+)\n note: (?P<note>[^\n]*)`,
+			walkthrough.Step{Screen: `id=expense_name`, When: `Expense: (?P<name>[^\n]+)\n amount_dollars: \$(?P<amount>[\d.]+)\n category_name: (?P<category>[^\n]+)\n note: (?P<note>[^\n]*)`,
 				Subgoal: "Fill in the expense", Do: fill},
-			eval.WalkStep{Screen: `"` + q(target.name) + `" id=expense_name`, Subgoal: "Save the expense", Do: []string{`Tap "Save"`}},
+			walkthrough.Step{Screen: `"` + q(target.name) + `" id=expense_name`, Subgoal: "Save the expense", Do: []string{`Tap "Save"`}},
 		)},
 	}, nil
 }
@@ -280,7 +281,7 @@ func recordsAddMultiple(f addForm, n, nNoise int) func(g *gen) (*instance, error
 			added = append(added, want)
 		}
 		item := func(t sim.Record) string { return `item "` + q(t[f.app.label]) + `" id=` + f.app.row }
-		var steps []eval.WalkStep
+		var steps []walkthrough.Step
 		for i, t := range targets {
 			k := strconv.Itoa(i + 1)
 			sub := `(?m)^Current sub-goal: (?:Add|Fill in) ` + f.noun + ` ` + k + `$`
@@ -299,7 +300,7 @@ func recordsAddMultiple(f addForm, n, nNoise int) func(g *gen) (*instance, error
 				fill = append(fill, `Input "`+in+`" "`+v+`"`)
 			}
 			list := `id=` + f.app.list + `|"` + q(f.add) + `"`
-			addStep := eval.WalkStep{Screen: list, Subgoal: "Add " + f.noun + " " + k, Do: []string{`Tap ` + label(f.add)}}
+			addStep := walkthrough.Step{Screen: list, Subgoal: "Add " + f.noun + " " + k, Do: []string{`Tap ` + label(f.add)}}
 			if i == 0 {
 				addStep.Without = item(t)
 			} else {
@@ -311,8 +312,8 @@ func recordsAddMultiple(f addForm, n, nNoise int) func(g *gen) (*instance, error
 			last := len(f.inputs) - 1
 			filled := `"` + q(t[f.app.label]) + `" id=` + f.nameIn + `(?s:.*)"` + q(t[f.fields[last]]) + `" id=` + f.inputs[last]
 			steps = append(steps, addStep,
-				eval.WalkStep{Screen: `id=` + f.nameIn, Without: filled, When: row, Subgoal: "Fill in " + f.noun + " " + k, Do: fill},
-				eval.WalkStep{Screen: filled, Subgoal: "Save " + f.noun + " " + k, Do: []string{`Tap "Save"`}},
+				walkthrough.Step{Screen: `id=` + f.nameIn, Without: filled, When: row, Subgoal: "Fill in " + f.noun + " " + k, Do: fill},
+				walkthrough.Step{Screen: filled, Subgoal: "Save " + f.noun + " " + k, Do: []string{`Tap "Save"`}},
 			)
 		}
 		var done []string
@@ -323,7 +324,7 @@ func recordsAddMultiple(f addForm, n, nNoise int) func(g *gen) (*instance, error
 			instruction: appNames.Replace(f.goal + "\n" + strings.Join(lines, "\n")),
 			setup:       []string{setup},
 			checks:      []eval.CustomCheck{&rowsCheck{Collection: f.app.coll(), Before: rows, Added: added}},
-			walk:        []eval.WalkTask{walk(f.app.pkg, strings.Join(done, `[\s\S]*`), steps...)},
+			walk:        []walkthrough.Task{walk(f.app.pkg, strings.Join(done, `[\s\S]*`), steps...)},
 		}, nil
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -108,9 +109,9 @@ func toggle(name, what, want, from string) builder {
 			params: map[string]string{"on_or_off": want},
 			setup:  []string{"settings put global " + sw.key + " " + v[from]},
 			checks: []eval.CustomCheck{&settingCheck{Namespace: "global", Key: sw.key, Want: wantVals}},
-			walk: []eval.WalkTask{walk(settingsPkg, `item "`+sw.row+`".*\n *- "`+shown[want]+`"`,
-				eval.WalkStep{Screen: `item "` + q(sw.page) + `"`, Subgoal: "Open " + sw.page, Do: []string{`Tap "` + sw.page + `"`}},
-				eval.WalkStep{Screen: `item "` + sw.row + `".*\n *- "` + shown[from] + `"`, When: `(?i)Turn ` + what + ` ` + want + `\.`,
+			walk: []walkthrough.Task{walk(settingsPkg, `item "`+sw.row+`".*\n *- "`+shown[want]+`"`,
+				walkthrough.Step{Screen: `item "` + q(sw.page) + `"`, Subgoal: "Open " + sw.page, Do: []string{`Tap "` + sw.page + `"`}},
+				walkthrough.Step{Screen: `item "` + sw.row + `".*\n *- "` + shown[from] + `"`, When: `(?i)Turn ` + what + ` ` + want + `\.`,
 					Subgoal: "Switch " + sw.label + " " + want, Do: []string{`Tap "` + sw.row + `"`}},
 			)},
 		}, nil
@@ -127,12 +128,12 @@ func wifiOffBluetoothOn(g *gen) (*instance, error) {
 			&settingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"0"}},
 			&settingCheck{Namespace: "global", Key: "bluetooth_on", Want: []string{"1"}},
 		}}},
-		walk: []eval.WalkTask{walk(settingsPkg, `item "Bluetooth".*\n *- "On"`,
-			eval.WalkStep{Screen: `item "Network & internet"\n *- "Wi-Fi is on"`, Subgoal: "Open Network & internet", Do: []string{`Tap "Network & internet"`}},
-			eval.WalkStep{Screen: `item "Wi-Fi".*\n *- "On"`, Subgoal: "Switch Wi-Fi off", Do: []string{`Tap "Wi-Fi"`}},
-			eval.WalkStep{Screen: `item "Wi-Fi".*\n *- "Off"`, Subgoal: "Go back to Settings for Bluetooth", Do: []string{`Back`}},
-			eval.WalkStep{Screen: `item "Network & internet"\n *- "Wi-Fi is off"`, Subgoal: "Open Connected devices", Do: []string{`Tap "Connected devices"`}},
-			eval.WalkStep{Screen: `item "Bluetooth".*\n *- "Off"`, Subgoal: "Switch Bluetooth on", Do: []string{`Tap "Bluetooth"`}},
+		walk: []walkthrough.Task{walk(settingsPkg, `item "Bluetooth".*\n *- "On"`,
+			walkthrough.Step{Screen: `item "Network & internet"\n *- "Wi-Fi is on"`, Subgoal: "Open Network & internet", Do: []string{`Tap "Network & internet"`}},
+			walkthrough.Step{Screen: `item "Wi-Fi".*\n *- "On"`, Subgoal: "Switch Wi-Fi off", Do: []string{`Tap "Wi-Fi"`}},
+			walkthrough.Step{Screen: `item "Wi-Fi".*\n *- "Off"`, Subgoal: "Go back to Settings for Bluetooth", Do: []string{`Back`}},
+			walkthrough.Step{Screen: `item "Network & internet"\n *- "Wi-Fi is off"`, Subgoal: "Open Connected devices", Do: []string{`Tap "Connected devices"`}},
+			walkthrough.Step{Screen: `item "Bluetooth".*\n *- "Off"`, Subgoal: "Switch Bluetooth on", Do: []string{`Tap "Bluetooth"`}},
 		)},
 	}, nil
 }
@@ -149,11 +150,11 @@ func contactsAdd(g *gen) (*instance, error) {
 		params: map[string]string{"name": name, "number": number},
 		setup:  []string{clear},
 		checks: []eval.CustomCheck{&rowsCheck{Collection: contactsPkg + ":contacts", Added: []map[string]string{{"name": name, "phone": number}}}},
-		walk: []eval.WalkTask{walk(contactsPkg, `item "`+q(name)+`"`,
-			eval.WalkStep{Screen: `Create contact`, Unless: `on button "Save"`, Subgoal: "Open the new contact form", Do: []string{`Tap "Create contact"`}},
-			eval.WalkStep{Screen: `id=name_field`, When: `contact for (?P<name>[^\n]+?)\. Their number is (?P<phone>\+?[\d -]+)\.`,
+		walk: []walkthrough.Task{walk(contactsPkg, `item "`+q(name)+`"`,
+			walkthrough.Step{Screen: `Create contact`, Unless: `on button "Save"`, Subgoal: "Open the new contact form", Do: []string{`Tap "Create contact"`}},
+			walkthrough.Step{Screen: `id=name_field`, When: `contact for (?P<name>[^\n]+?)\. Their number is (?P<phone>\+?[\d -]+)\.`,
 				Subgoal: "Fill in the name and number", Do: []string{`Input "name_field" "${name}"`, `Input "phone_field" "${phone}"`}},
-			eval.WalkStep{Screen: `"` + q(name) + `" id=name_field`, Subgoal: "Save the contact", Expect: "the contact list with the new contact", Do: []string{`Tap "Save"`}},
+			walkthrough.Step{Screen: `"` + q(name) + `" id=name_field`, Subgoal: "Save the contact", Expect: "the contact list with the new contact", Do: []string{`Tap "Save"`}},
 		)},
 	}, nil
 }
@@ -166,8 +167,8 @@ func message(id string, seq int, who, number, text, dir, at string) sim.Record {
 
 // composeAndSend are the last two steps of every texting walk: write what the
 // instruction (or the screen) says, then send it.
-func composeAndSend(when, value, text string) []eval.WalkStep {
-	return []eval.WalkStep{
+func composeAndSend(when, value, text string) []walkthrough.Step {
+	return []walkthrough.Step{
 		{Screen: `input "Text message" id=compose_message_text`, When: when, Subgoal: "Write the message", Do: []string{`Input "compose_message_text" "` + value + `"`}},
 		{Screen: `input "` + q(text) + `" id=compose_message_text`, Subgoal: "Send the message", Do: []string{`Tap "Send SMS"`}},
 	}
@@ -203,7 +204,7 @@ func smsSend(g *gen) (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	steps := []eval.WalkStep{
+	steps := []walkthrough.Step{
 		{Screen: `Start chat`, Subgoal: "Start a new conversation", Do: []string{`Tap "Start chat"`}},
 		{Screen: `id=recipient_text_view`, Without: `id=send_to_number`, When: `to (?P<number>\+\d+) with message`, Subgoal: "Type the number", Do: []string{`Input "recipient_text_view" "${number}"`}},
 		{Screen: `id=send_to_number`, Subgoal: "Text the number", Do: []string{`Tap "send_to_number"`}},
@@ -213,7 +214,7 @@ func smsSend(g *gen) (*instance, error) {
 		params: map[string]string{"number": number, "message": text},
 		setup:  []string{clear},
 		checks: []eval.CustomCheck{&smsCheck{Number: number, Text: text, App: messagesPkg}},
-		walk:   []eval.WalkTask{walk(messagesPkg, sentDone(text), steps...)},
+		walk:   []walkthrough.Task{walk(messagesPkg, sentDone(text), steps...)},
 	}, nil
 }
 
@@ -224,14 +225,14 @@ func smsReply(g *gen) (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	steps := append([]eval.WalkStep{{Screen: `item "` + q(number) + `" id=swipeableContainer`, When: `Reply to (?P<number>\+\d+) with`,
+	steps := append([]walkthrough.Step{{Screen: `item "` + q(number) + `" id=swipeableContainer`, When: `Reply to (?P<number>\+\d+) with`,
 		Subgoal: "Open the conversation with the number", Do: []string{`Tap "${number}"`}}},
 		composeAndSend(`with message: (?P<text>[^\n]+?) in Messages`, "${text}", text)...)
 	return &instance{
 		params: map[string]string{"number": number, "message": text},
 		setup:  []string{setup},
 		checks: []eval.CustomCheck{&smsCheck{Number: number, Text: text, App: messagesPkg}},
-		walk:   []eval.WalkTask{walk(messagesPkg, sentDone(text), steps...)},
+		walk:   []walkthrough.Task{walk(messagesPkg, sentDone(text), steps...)},
 	}, nil
 }
 
@@ -248,14 +249,14 @@ func smsReplyMostRecent(g *gen) (*instance, error) {
 		return nil, err
 	}
 	// The conversation list is newest first: the first row is the most recent text.
-	steps := append([]eval.WalkStep{{Screen: `"Messages"\n(?:- \[\d+\] list[^\n]*\n)?\s*- \[\d+\] item "(?P<who>[^"]+)" id=swipeableContainer`,
+	steps := append([]walkthrough.Step{{Screen: `"Messages"\n(?:- \[\d+\] list[^\n]*\n)?\s*- \[\d+\] item "(?P<who>[^"]+)" id=swipeableContainer`,
 		Subgoal: "Open the most recent conversation", Do: []string{`Tap "${who}"`}}},
 		composeAndSend(`with message: (?P<text>[^\n]+?)\n`, "${text}", text)...)
 	return &instance{
 		params: map[string]string{"message": text},
 		setup:  []string{setup},
 		checks: []eval.CustomCheck{&smsCheck{Number: recent, Text: text, App: messagesPkg}},
-		walk:   []eval.WalkTask{walk(messagesPkg, sentDone(text), steps...)},
+		walk:   []walkthrough.Task{walk(messagesPkg, sentDone(text), steps...)},
 	}, nil
 }
 
@@ -273,7 +274,7 @@ func smsResend(g *gen) (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	steps := []eval.WalkStep{
+	steps := []walkthrough.Step{
 		{Screen: `item "` + q(name) + `" id=swipeableContainer`, When: `sent to (?P<name>[^\n]+?) in Messages`, Subgoal: "Open the conversation", Do: []string{`Tap "${name}"`}},
 		{Screen: `"(?P<last>[^"\n]+)"\n *- "You · [^\n]*\n(?:.*\n)*?- \[\d+\] input "Text message" id=compose_message_text`, Subgoal: "Write the last message I sent again",
 			Do: []string{`Input "compose_message_text" "${last}"`}},
@@ -284,7 +285,7 @@ func smsResend(g *gen) (*instance, error) {
 		setup:  []string{contacts, msgs},
 		checks: []eval.CustomCheck{&rowsCheck{Collection: messagesPkg + ":messages", Before: rows,
 			Added: []map[string]string{{"phone": number, "text": text, "dir": "out"}}}},
-		walk: []eval.WalkTask{walk(messagesPkg, sentDone(text)+`[^\n]*\n(?:.*\n)*?- "`+q(text)+`"\n *- "You · `, steps...)},
+		walk: []walkthrough.Task{walk(messagesPkg, sentDone(text)+`[^\n]*\n(?:.*\n)*?- "`+q(text)+`"\n *- "You · `, steps...)},
 	}, nil
 }
 
@@ -316,22 +317,22 @@ func notesCreate(g *gen) (*instance, error) {
 		params: map[string]string{"file_name": name, "text": text},
 		setup:  []string{setup},
 		checks: []eval.CustomCheck{&rowsCheck{Collection: notesPkg + ":notes", Added: []map[string]string{{"title": name, "body": text}}}},
-		walk: []eval.WalkTask{walk(notesPkg, `item "`+q(name)+`"`,
-			eval.WalkStep{Screen: `"New note" id=add_note`, Subgoal: "Start a new note", Do: []string{`Tap "New note"`}},
-			eval.WalkStep{Screen: `id=note_title`, When: `note in Notes named (?P<title>\S+) with the following text: (?P<body>[^\n]+)`, Subgoal: "Write the note",
+		walk: []walkthrough.Task{walk(notesPkg, `item "`+q(name)+`"`,
+			walkthrough.Step{Screen: `"New note" id=add_note`, Subgoal: "Start a new note", Do: []string{`Tap "New note"`}},
+			walkthrough.Step{Screen: `id=note_title`, When: `note in Notes named (?P<title>\S+) with the following text: (?P<body>[^\n]+)`, Subgoal: "Write the note",
 				Do: []string{`Input "note_title" "${title}"`, `Input "note_body" "${body}"`}},
-			eval.WalkStep{Screen: `"` + q(name) + `" id=note_title`, Subgoal: "Save the note", Do: []string{`Tap "Save"`}},
+			walkthrough.Step{Screen: `"` + q(name) + `" id=note_title`, Subgoal: "Save the note", Do: []string{`Tap "Save"`}},
 		)},
 	}, nil
 }
 
 // deleteNoteSteps open a note by its title, scrolling the list to it, and delete it.
-func deleteNoteSteps(title, when string) []eval.WalkStep {
+func deleteNoteSteps(title, when string) []walkthrough.Step {
 	tap := `Tap ` + label(title)
 	if when != "" {
 		tap = `Tap "${note}"`
 	}
-	return []eval.WalkStep{
+	return []walkthrough.Step{
 		{Screen: `id=notes_recycler`, Without: `item "` + q(title) + `"`, Subgoal: "Scroll to the note", Loop: true, Do: []string{`Swipe "notes_recycler" up`}},
 		{Screen: `item "` + q(title) + `"`, When: when, Subgoal: "Open the note", Loop: true, Do: []string{tap}},
 		{Screen: `"Delete note" id=delete_note`, Subgoal: "Ask to delete the note", Do: []string{`Tap "Delete note"`}},
@@ -352,7 +353,7 @@ func notesDelete(g *gen) (*instance, error) {
 		params: map[string]string{"file_name": name},
 		setup:  []string{setup},
 		checks: []eval.CustomCheck{&rowsCheck{Collection: notesPkg + ":notes", Before: rows, Removed: []string{"target"}}},
-		walk: []eval.WalkTask{{App: notesPkg, Done: `"Notes"`, Unless: `"` + q(name) + `"|Delete this note`,
+		walk: []walkthrough.Task{{App: notesPkg, Done: `"Notes"`, Unless: `"` + q(name) + `"|Delete this note`,
 			Steps: deleteNoteSteps(name, `named (?P<note>\S+?)\.\n`)}},
 	}, nil
 }
@@ -371,11 +372,11 @@ func notesDeleteAll(g *gen) (*instance, error) {
 		params: map[string]string{},
 		setup:  []string{setup},
 		checks: []eval.CustomCheck{&rowsCheck{Collection: notesPkg + ":notes", Before: rows, Removed: ids}},
-		walk: []eval.WalkTask{walk(notesPkg, `No notes\. Tap \+ to write one\.`,
-			eval.WalkStep{Screen: `id=action_select\n- \[\d+\] item "[^"]+" id=note_row`, Subgoal: "Select the notes", Do: []string{`Tap "Select notes"`}},
-			eval.WalkStep{Screen: `button "Select all"`, Without: `Delete selected`, Subgoal: "Select all the notes", Do: []string{`Tap "Select all"`}},
-			eval.WalkStep{Screen: `"Delete selected" id=action_delete_selected`, Subgoal: "Delete the selected notes", Do: []string{`Tap "Delete selected"`}},
-			eval.WalkStep{Screen: `Delete \d+ notes\?`, Subgoal: "Confirm the deletion", Do: []string{`Tap "Delete"`}},
+		walk: []walkthrough.Task{walk(notesPkg, `No notes\. Tap \+ to write one\.`,
+			walkthrough.Step{Screen: `id=action_select\n- \[\d+\] item "[^"]+" id=note_row`, Subgoal: "Select the notes", Do: []string{`Tap "Select notes"`}},
+			walkthrough.Step{Screen: `button "Select all"`, Without: `Delete selected`, Subgoal: "Select all the notes", Do: []string{`Tap "Select all"`}},
+			walkthrough.Step{Screen: `"Delete selected" id=action_delete_selected`, Subgoal: "Delete the selected notes", Do: []string{`Tap "Delete selected"`}},
+			walkthrough.Step{Screen: `Delete \d+ notes\?`, Subgoal: "Confirm the deletion", Do: []string{`Tap "Delete"`}},
 		)},
 	}, nil
 }
@@ -394,10 +395,10 @@ func brightness(want string, verify bool) func(g *gen) (*instance, error) {
 			params: map[string]string{"max_or_min": want},
 			setup:  []string{"settings put system screen_brightness " + from},
 			checks: []eval.CustomCheck{&settingCheck{Namespace: "system", Key: "screen_brightness", Want: []string{level}}},
-			walk: []eval.WalkTask{walk(settingsPkg, `"Brightness `+level+` of 255"`,
-				eval.WalkStep{Screen: `item "Display"`, Subgoal: "Open Display settings", Do: []string{`Tap "Display"`}},
-				eval.WalkStep{Screen: `item "Brightness level"`, Subgoal: "Open the brightness level", Do: []string{`Tap "Brightness level"`}},
-				eval.WalkStep{Screen: `id=brightness_slider`, When: `brightness to the (?P<end>max|min) value`, Subgoal: "Slide the brightness to the " + want,
+			walk: []walkthrough.Task{walk(settingsPkg, `"Brightness `+level+` of 255"`,
+				walkthrough.Step{Screen: `item "Display"`, Subgoal: "Open Display settings", Do: []string{`Tap "Display"`}},
+				walkthrough.Step{Screen: `item "Brightness level"`, Subgoal: "Open the brightness level", Do: []string{`Tap "Brightness level"`}},
+				walkthrough.Step{Screen: `id=brightness_slider`, When: `brightness to the (?P<end>max|min) value`, Subgoal: "Slide the brightness to the " + want,
 					Do: []string{`Swipe "brightness_slider" ` + dir}},
 			)},
 		}, nil
@@ -424,7 +425,7 @@ func smsForwardAddress(g *gen) (*instance, error) {
 		return nil, err
 	}
 	known := `(?m)^- address of the event: ` // the key context read in name2's conversation
-	steps := []eval.WalkStep{
+	steps := []walkthrough.Step{
 		{Screen: `item "` + q(name2) + `" id=swipeableContainer`, Unless: known, When: `that (?P<from>[^\n]+?) just sent me`, Subgoal: "Open " + name2 + "'s message", Do: []string{`Tap "${from}"`}},
 		{Screen: `- "(?P<address>[^"\n]+)"\n *- "` + q(name2) + ` · `, Subgoal: "Read the address and go back", Loop: true, Do: []string{`Back`},
 			Facts: map[string]string{"address of the event": "${address}"}},
@@ -436,7 +437,7 @@ func smsForwardAddress(g *gen) (*instance, error) {
 		params: map[string]string{"name1": name1, "name2": name2},
 		setup:  []string{contacts, msgs},
 		checks: []eval.CustomCheck{&smsCheck{Number: number1, Text: address, App: messagesPkg}},
-		walk: []eval.WalkTask{walk(messagesPkg, sentDone(address),
+		walk: []walkthrough.Task{walk(messagesPkg, sentDone(address),
 			append(steps, composeAndSend(`(?m)^- address of the event: (?P<address>[^\n]+)$`, "${address}", address)...)...)},
 	}, nil
 }

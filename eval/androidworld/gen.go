@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -70,6 +70,6 @@ func q(s string) string {
 func label(s string) string { return strconv.Quote(s) }
 
 // walk is one app task of a walkthrough.
-func walk(app, done string, steps ...eval.WalkStep) eval.WalkTask {
-	return eval.WalkTask{App: app, Done: done, Steps: steps}
+func walk(app, done string, steps ...walkthrough.Step) walkthrough.Task {
+	return walkthrough.Task{App: app, Done: done, Steps: steps}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -48,11 +49,11 @@ func mapsMark(favorite bool) func(g *gen) (*instance, error) {
 			params: map[string]string{"location": loc},
 			setup:  []string{setupPlaces},
 			checks: []eval.CustomCheck{&rowsCheck{Collection: mapsPkg + ":" + coll, Added: []map[string]string{{"name": loc}}}},
-			walk: []eval.WalkTask{walk(mapsPkg, `button "`+done+`"`,
-				eval.WalkStep{Screen: `id=chip_coffee`, When: `for (?P<town>[^,\n]+), Liechtenstein`, Subgoal: "Search for " + town,
+			walk: []walkthrough.Task{walk(mapsPkg, `button "`+done+`"`,
+				walkthrough.Step{Screen: `id=chip_coffee`, When: `for (?P<town>[^,\n]+), Liechtenstein`, Subgoal: "Search for " + town,
 					Do: []string{`Input "search_omnibox_text_box" "${town}"`, `Tap "Search"`}},
-				eval.WalkStep{Screen: `item "` + q(loc) + `[^"]*" id=result_row`, Subgoal: "Open " + loc, Do: []string{`Tap ` + label(loc)}},
-				eval.WalkStep{Screen: `button "` + button + `"`, Subgoal: button, Do: []string{`Tap ` + label(button)}},
+				walkthrough.Step{Screen: `item "` + q(loc) + `[^"]*" id=result_row`, Subgoal: "Open " + loc, Do: []string{`Tap ` + label(loc)}},
+				walkthrough.Step{Screen: `button "` + button + `"`, Subgoal: button, Do: []string{`Tap ` + label(button)}},
 			)},
 		}, nil
 	}

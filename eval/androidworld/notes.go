@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -32,8 +33,8 @@ func noteToEdit(g *gen, name, body string) ([]sim.Record, string, error) {
 
 // editSteps open the note named title and its editor; then write are the editor's
 // actions (reading the note's text off the screen as ${orig}).
-func editSteps(title, when string, write []string, saved string) []eval.WalkStep {
-	return []eval.WalkStep{
+func editSteps(title, when string, write []string, saved string) []walkthrough.Step {
+	return []walkthrough.Step{
 		{Screen: `id=notes_recycler`, Without: `item "` + q(title) + `"`, Subgoal: "Scroll to the note", Loop: true, Do: []string{`Swipe "notes_recycler" up`}},
 		{Screen: `item "` + q(title) + `" id=note_row`, Subgoal: "Open the note", Do: []string{`Tap ` + label(title)}},
 		{Screen: `"Edit note" id=edit_note`, Subgoal: "Edit the note", Do: []string{`Tap "Edit note"`}},
@@ -77,7 +78,7 @@ func notesEdit(g *gen) (*instance, error) {
 		instruction: instr,
 		setup:       []string{setup},
 		checks:      []eval.CustomCheck{&rowsCheck{Collection: notesPkg + ":notes", Before: rows, Updated: map[string]map[string]string{"target": {"body": want}}}},
-		walk: []eval.WalkTask{walk(notesPkg, `item "`+q(name)+`" id=note_row\n *- "`+changed,
+		walk: []walkthrough.Task{walk(notesPkg, `item "`+q(name)+`" id=note_row\n *- "`+changed,
 			editSteps(name, when, []string{`Clear "edit_body"`, `Input "edit_body" "` + text + `"`}, `input "`+changed)...)},
 	}, nil
 }
@@ -120,7 +121,7 @@ func notesChangeAndRename(header bool) func(g *gen) (*instance, error) {
 			setup:       []string{setup},
 			checks: []eval.CustomCheck{&rowsCheck{Collection: notesPkg + ":notes", Before: rows,
 				Updated: map[string]map[string]string{"target": {"title": renamed, "body": want}}}},
-			walk: []eval.WalkTask{walk(notesPkg, `item "`+q(renamed)+`" id=note_row`,
+			walk: []walkthrough.Task{walk(notesPkg, `item "`+q(renamed)+`" id=note_row`,
 				editSteps(orig, when, []string{`Clear "edit_title"`, `Input "edit_title" "${name}"`, `Clear "edit_body"`, `Input "edit_body" "` + text + `"`},
 					`"`+q(renamed)+`" id=edit_title`)...)},
 		}, nil
@@ -140,7 +141,7 @@ func notesAndSMS(g *gen) (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	sms := []eval.WalkStep{
+	sms := []walkthrough.Step{
 		{Screen: `Start chat`, Subgoal: "Start a new conversation", Do: []string{`Tap "Start chat"`}},
 		{Screen: `id=recipient_text_view`, Without: `id=send_to_number`, When: `phone number (?P<number>\+\d+) via SMS`, Subgoal: "Type the number", Do: []string{`Input "recipient_text_view" "${number}"`}},
 		{Screen: `id=send_to_number`, Subgoal: "Text the number", Do: []string{`Tap "send_to_number"`}},
@@ -153,8 +154,8 @@ func notesAndSMS(g *gen) (*instance, error) {
 			&rowsCheck{Collection: notesPkg + ":notes", Added: []map[string]string{{"title": name, "body": text}}},
 			&smsCheck{Number: number, Text: text},
 		}}},
-		walk: []eval.WalkTask{
-			{App: notesPkg, Task: "Create the note " + name, Done: `item "` + q(name) + `"`, Steps: []eval.WalkStep{
+		walk: []walkthrough.Task{
+			{App: notesPkg, Task: "Create the note " + name, Done: `item "` + q(name) + `"`, Steps: []walkthrough.Step{
 				{Screen: `"New note" id=add_note`, Subgoal: "Start a new note", Do: []string{`Tap "New note"`}},
 				{Screen: `id=note_title`, When: `named (?P<title>\S+) with the following text: (?P<body>[^\n]+?)\. Share the entire content`, Subgoal: "Write the note",
 					Do: []string{`Input "note_title" "${title}"`, `Input "note_body" "${body}"`}},

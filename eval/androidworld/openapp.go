@@ -2,6 +2,7 @@ package androidworld
 
 import (
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/walkthrough"
 )
 
 // launchable are the phone's apps an "open the app" family draws from (the benchmark
@@ -23,7 +24,7 @@ func openApp(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"app_name": a.label},
 		checks: []eval.CustomCheck{&foregroundCheck{Package: a.pkg}},
-		walk:   []eval.WalkTask{{App: a.pkg, Done: a.first, Steps: []eval.WalkStep{{Screen: `Tap an app to open it`, Subgoal: "Open " + a.label, Do: []string{`OpenApp ` + a.pkg}}}}},
+		walk:   []walkthrough.Task{{App: a.pkg, Done: a.first, Steps: []walkthrough.Step{{Screen: `Tap an app to open it`, Subgoal: "Open " + a.label, Do: []string{`OpenApp ` + a.pkg}}}}},
 	}, nil
 }
 
@@ -38,12 +39,12 @@ func wifiOnOpenApp(g *gen) (*instance, error) {
 			&settingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"1", "2"}},
 			&foregroundCheck{Package: a.pkg},
 		}}},
-		walk: []eval.WalkTask{
-			{App: settingsPkg, Task: "Turn on Wi-Fi", Done: `item "Wi-Fi".*\n *- "On"`, Steps: []eval.WalkStep{
+		walk: []walkthrough.Task{
+			{App: settingsPkg, Task: "Turn on Wi-Fi", Done: `item "Wi-Fi".*\n *- "On"`, Steps: []walkthrough.Step{
 				{Screen: `item "Network & internet"`, Subgoal: "Open Network & internet", Do: []string{`Tap "Network & internet"`}},
 				{Screen: `item "Wi-Fi".*\n *- "Off"`, Subgoal: "Switch Wi-Fi on", Do: []string{`Tap "Wi-Fi"`}},
 			}},
-			{App: a.pkg, Task: "Open the " + a.label + " app", Done: a.first, Steps: []eval.WalkStep{
+			{App: a.pkg, Task: "Open the " + a.label + " app", Done: a.first, Steps: []walkthrough.Step{
 				{Screen: `Tap an app to open it`, Subgoal: "Open " + a.label, Do: []string{`OpenApp ` + a.pkg}},
 			}},
 		},

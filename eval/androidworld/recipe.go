@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -62,13 +63,13 @@ func recipeAddSingle(g *gen) (*instance, error) {
 		instruction: appNames.Replace("Add the following recipes into the Broccoli app:\n" + text),
 		setup:       []string{setup},
 		checks:      []eval.CustomCheck{&rowsCheck{Collection: recipesPkg + ":recipes", Before: rows, Added: []map[string]string{want}}},
-		walk: []eval.WalkTask{walk(recipesPkg, `item "`+q(target["title"])+`" id=recipe_row`,
-			eval.WalkStep{Screen: `"Add recipe" id=add_recipe`, Subgoal: "Start a new recipe", Do: []string{`Tap "Add recipe"`}},
-			eval.WalkStep{Screen: `id=recipe_title`, When: `\ntitle\|description\|servings\|preparationTime\|ingredients\|directions\n(?P<title>[^|\n]+)\|(?P<description>[^|\n]+)\|(?P<servings>[^|\n]+)\|(?P<prep>[^|\n]+)\|(?P<ingredients>[^|\n]+)\|(?P<directions>[^|\n]+)`,
+		walk: []walkthrough.Task{walk(recipesPkg, `item "`+q(target["title"])+`" id=recipe_row`,
+			walkthrough.Step{Screen: `"Add recipe" id=add_recipe`, Subgoal: "Start a new recipe", Do: []string{`Tap "Add recipe"`}},
+			walkthrough.Step{Screen: `id=recipe_title`, When: `\ntitle\|description\|servings\|preparationTime\|ingredients\|directions\n(?P<title>[^|\n]+)\|(?P<description>[^|\n]+)\|(?P<servings>[^|\n]+)\|(?P<prep>[^|\n]+)\|(?P<ingredients>[^|\n]+)\|(?P<directions>[^|\n]+)`,
 				Subgoal: "Fill in the recipe", Do: fill},
-			eval.WalkStep{Screen: `id=recipe_title`, When: `Recipe: (?P<title>[^\n]+)\n description: (?P<description>[^\n]+)\n servings: (?P<servings>[^\n]+)\n preparationTime: (?P<prep>[^\n]+)\n ingredients: (?P<ingredients>[^\n]+)\n directions: (?P<directions>[^\n]+)`,
+			walkthrough.Step{Screen: `id=recipe_title`, When: `Recipe: (?P<title>[^\n]+)\n description: (?P<description>[^\n]+)\n servings: (?P<servings>[^\n]+)\n preparationTime: (?P<prep>[^\n]+)\n ingredients: (?P<ingredients>[^\n]+)\n directions: (?P<directions>[^\n]+)`,
 				Subgoal: "Fill in the recipe", Do: fill},
-			eval.WalkStep{Screen: `"` + q(target["title"]) + `" id=recipe_title`, Subgoal: "Save the recipe", Do: []string{`Tap "Save"`}},
+			walkthrough.Step{Screen: `"` + q(target["title"]) + `" id=recipe_title`, Subgoal: "Save the recipe", Do: []string{`Tap "Save"`}},
 		)},
 	}, nil
 }

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -184,7 +185,7 @@ type instance struct {
 	instruction string
 	setup       []string
 	checks      []eval.CustomCheck
-	walk        []eval.WalkTask
+	walk        []walkthrough.Task
 }
 
 type builder struct {

@@ -1,4 +1,4 @@
-package eval
+package walkthrough
 
 import (
 	"encoding/json"
@@ -38,7 +38,7 @@ func (s *slots) num(expr string) int {
 }
 
 // text returns v, or a placeholder for it when it reads values (${NAME}).
-func (s *slots) text(v string, m *matcher, step *WalkStep, asks map[string]*WalkAsk) (string, error) {
+func (s *slots) text(v string, m *matcher, step *Step, asks map[string]*Ask) (string, error) {
 	e, dynamic, err := m.value(v, step, asks)
 	if err != nil || !dynamic {
 		return v, err
@@ -47,7 +47,7 @@ func (s *slots) text(v string, m *matcher, step *WalkStep, asks map[string]*Walk
 }
 
 // index returns a placeholder for the index of the element labelled label.
-func (s *slots) index(label string, m *matcher, step *WalkStep, asks map[string]*WalkAsk) (int, error) {
+func (s *slots) index(label string, m *matcher, step *Step, asks map[string]*Ask) (int, error) {
 	e, _, err := m.value(label, step, asks)
 	if err != nil {
 		return 0, err
@@ -123,7 +123,7 @@ func (m *matcher) patterns() []string { return append([]string(nil), m.pats...) 
 // whether it reads anything (${NAME}). A name the rule does not capture yet is looked up
 // in the step's When pattern, then among the app task's asks, and that pattern joins the
 // rule's.
-func (m *matcher) value(v string, step *WalkStep, asks map[string]*WalkAsk) (expr string, dynamic bool, err error) {
+func (m *matcher) value(v string, step *Step, asks map[string]*Ask) (expr string, dynamic bool, err error) {
 	refs := valueRef.FindAllStringSubmatchIndex(v, -1)
 	if len(refs) == 0 {
 		return quote(v), false, nil
@@ -149,7 +149,7 @@ func (m *matcher) value(v string, step *WalkStep, asks map[string]*WalkAsk) (exp
 }
 
 // group returns the {{match N}} number of name, adding the pattern that captures it.
-func (m *matcher) group(name string, step *WalkStep, asks map[string]*WalkAsk) (int, error) {
+func (m *matcher) group(name string, step *Step, asks map[string]*Ask) (int, error) {
 	if n, ok := m.groups[name]; ok {
 		return n, nil
 	}

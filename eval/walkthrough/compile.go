@@ -1,4 +1,4 @@
-package eval
+package walkthrough
 
 import (
 	"encoding/json"
@@ -14,148 +14,21 @@ import (
 	"github.com/fairy-go/fairy/prompts"
 )
 
-// WalkTask is one app task of a walkthrough: a compact way to write the scripted model's
-// rules for a task. Each step says on which screen it applies (a pattern on the screen's
-// text form), the sub-goal the Re-Planner names there and the actions the Action Decider
-// takes; Done says on which screen the app task is finished. walkRules turns it into
-// scripted.Rule values for every role: the Global Planner's plan and adjustments, the
-// Re-Planner (state-based: the most advanced matching step wins, so the walk stays right
-// after a dead tap, a popped dialog or a learned shortcut; a screen of an earlier step
-// while a later step's sub-goal is current is a wrong page, C, and so is a screen no step
-// knows), the Action Decider, the Key Context Collector (Facts) and the User Interactor
-// (Ask).
-//
-// The answers are the typed answers of package prompts, and the rules find their way
-// through a prompt by its exported markers: a template that stops writing one breaks the
-// walkthrough tests.
-//
-// # Reading values
-//
-// A quoted argument of Do, a value of Facts and Expect may read what the model would read:
-// ${NAME} is the text of the named group NAME ((?P<NAME>…)) of the step's Screen or When
-// pattern, or the person's answer to an Ask with `as: NAME` anywhere in the same app task
-// (narrowed to the option the person named when the ask lists options). So
-// `screen: '"(?P<number>\+[\d -]+)"'` with `do: ['Finish "The number is ${number}"']`
-// answers with the number on the screen, and the task's check fails when the screen or its
-// reading is wrong.
-type WalkTask struct {
-	App      string     `yaml:"app"`
-	Task     string     `yaml:"task,omitempty"` // default: the instruction
-	Produces string     `yaml:"produces,omitempty"`
-	Steps    []WalkStep `yaml:"steps"`
-	// Done is a pattern on the screen that means the app task is finished ("" when the last
-	// step's actions end with Finish).
-	Done string `yaml:"done,omitempty"`
-	// Unless is a pattern on the screen that keeps Done from matching.
-	Unless string `yaml:"unless,omitempty"`
-}
-
-// WalkStep is one state of a walkthrough.
-type WalkStep struct {
-	Screen  string `yaml:"screen"`            // regexp on the current screen's text form
-	When    string `yaml:"when,omitempty"`    // regexp on the whole prompt that must match too
-	Unless  string `yaml:"unless,omitempty"`  // regexp on the whole prompt that must not match
-	Without string `yaml:"without,omitempty"` // regexp the current screen must not match
-	Subgoal string `yaml:"subgoal"`
-	// Do are the decider's actions: Tap "LABEL", LongPress "LABEL", Clear "LABEL",
-	// Input "LABEL" "TEXT", Swipe up|down|left|right, Swipe "LABEL" DIR, Back, Home, Enter,
-	// Wait SECONDS, OpenApp PACKAGE, Finish ["ANSWER"], NeedInteraction "REASON". A label is
-	// looked up on the screen when the model answers (exact, id, then substring).
-	Do []string `yaml:"do"`
-	// Slip are actions the decider takes instead of Do the first time it acts here: a
-	// mis-tap a recovery task must notice and undo.
-	Slip []string `yaml:"slip,omitempty"`
-	// Expect is what the screen shows once Do ran (the decider's "expect"); by default the
-	// next step's sub-goal, the finished app task after the last step, or the answer after
-	// a Finish.
-	Expect string `yaml:"expect,omitempty"`
-	// Loop marks a step the walk comes back to from a later step as progress (a menu the
-	// task returns to for its next item): its screen after a later step is no wrong page.
-	Loop bool `yaml:"loop,omitempty"`
-	// Ask makes the Re-Planner ask the person here first, until the answer is on the
-	// instruction stack.
-	Ask *WalkAsk `yaml:"ask,omitempty"`
-	// Facts are the key context the collector reads off this screen.
-	Facts map[string]string `yaml:"facts,omitempty"`
-	// Navigate is a regexp on the name of the page a navigation hint leads to. When the
-	// decider's prompt holds an App Map hint toward such a page that Navigate can replay,
-	// the decider answers Navigate (the learned shortcut) instead of Do; otherwise Do. The
-	// same rules serve a run with no knowledge and one with it: only the hint differs. Give
-	// the step a sub-goal that names where the task is going (the hint is looked up for it).
-	Navigate string `yaml:"navigate,omitempty"`
-}
-
-// WalkAsk is a question the Re-Planner raises (interaction type 1–4).
-type WalkAsk struct {
-	Type     int      `yaml:"type"`
-	Reason   string   `yaml:"reason"`
-	Question string   `yaml:"question,omitempty"`
-	Options  []string `yaml:"options,omitempty"`
-	// As names the person's answer for ${NAME} in this and later steps.
-	As string `yaml:"as,omitempty"`
-}
-
-// answeredMarker is what the walk's interactor rules write into a summary between the
-// reason and the person's words; a step's ask counts as answered once the instruction
-// stack holds its reason followed by it.
-const answeredMarker = " — the person answered: "
-
-// lostSubgoal is the Re-Planner's sub-goal on a screen no step of the walk knows.
-const lostSubgoal = "Go back to a screen the walkthrough knows"
-
-// Patterns on the prompts, built from the markers package prompts writes.
-
-// line matches a whole line that starts with a marker followed by text (both literal).
-func line(marker, text string) string {
-	return `(?m)^` + regexp.QuoteMeta(marker+text) + `$`
-}
-
-// block matches the opening of a data block.
-func block(name string) string { return regexp.QuoteMeta("<<<"+name) + `\n` }
-
-// inScreen scopes a pattern to the SCREEN block, the last block of the Re-Planner's,
-// the decider's and the collector's prompts.
-func inScreen(p string) string { return `(?s)` + block(prompts.BlockScreen) + `.*(?-s:` + p + `)` }
-
-// taskMarker matches the heading of an app task in app.
-func taskMarker(app string) string {
-	return `(?m)^` + regexp.QuoteMeta(prompts.MarkTask+app) + `:`
-}
-
-// hintPattern matches a navigation hint block toward a page whose name matches to (a
-// regexp) that offers a replayable Navigate; group 1 is the Navigate target.
-func hintPattern(to string) string {
-	return block(prompts.BlockHint) + `[^\n]*? to page p\d+ "(?:` + to + `)[^\n]*?Navigate\("(\w+)"\) replays`
-}
-
-// answeredPattern matches the instruction-stack entry the person's answer to reason left;
-// with capture, group NAME is the answer (the option it names when there are options).
-func answeredPattern(reason string, options []string, capture string) string {
-	p := `(?m)^\d+\. ` + regexp.QuoteMeta(prompts.MarkUserSaid+reason+answeredMarker)
-	if capture == "" {
-		return p
-	}
-	if len(options) == 0 {
-		return p + `(?P<` + capture + `>[^\n]*)`
-	}
-	alts := make([]string, len(options))
-	for i, o := range options {
-		alts[i] = regexp.QuoteMeta(o)
-	}
-	return p + `[^\n]*?(?P<` + capture + `>(?i:` + strings.Join(alts, "|") + `))`
-}
-
-// walkRules compiles a task's walkthrough into scripted rules.
-func walkRules(t *Task, o rulesOptions) ([]scripted.Rule, error) {
-	if len(t.Walk) == 0 {
+// Rules compiles the walkthrough of a task into scripted rules: the Global Planner's plan
+// and adjustments, then each app task's rules for the Re-Planner, the Action Decider, the
+// Key Context Collector and the User Interactor. instruction is the task's (an app task
+// without Task is the whole instruction). With noNavigate no step takes its navigate
+// shortcut: the decider acts step by step, also when a hint offers a learned way.
+func Rules(instruction string, walk []Task, noNavigate bool) ([]scripted.Rule, error) {
+	if len(walk) == 0 {
 		return nil, nil
 	}
-	c := &walkCompiler{noNavigate: o.noNavigate}
-	if err := c.planner(t); err != nil {
+	c := &walkCompiler{noNavigate: noNavigate}
+	if err := c.planner(instruction, walk); err != nil {
 		return nil, err
 	}
-	for wi := range t.Walk {
-		if err := c.appTask(wi, &t.Walk[wi]); err != nil {
+	for wi := range walk {
+		if err := c.appTask(wi, &walk[wi]); err != nil {
 			return nil, fmt.Errorf("walk %d: %w", wi+1, err)
 		}
 	}
@@ -174,15 +47,15 @@ func (c *walkCompiler) add(name, role string, m *matcher, not []string, answer s
 }
 
 // planner adds the Global Planner's plan and its adjustments after each app task.
-func (c *walkCompiler) planner(t *Task) error {
+func (c *walkCompiler) planner(instruction string, walk []Task) error {
 	var plan []event.AppTask
-	for i, w := range t.Walk {
+	for i, w := range walk {
 		if w.App == "" {
 			return fmt.Errorf("walk %d: no app", i+1)
 		}
 		task := w.Task
 		if task == "" {
-			task = t.Instruction
+			task = instruction
 		}
 		plan = append(plan, event.AppTask{App: w.App, Task: task, Produces: w.Produces})
 	}
@@ -194,14 +67,14 @@ func (c *walkCompiler) planner(t *Task) error {
 	}
 	// A failed app task ends the instruction: no later rule may take it for a done one.
 	failed := `(?:` + string(event.OutcomeFailed) + `|` + string(event.OutcomeStopped) + `)`
-	for i, w := range t.Walk {
+	for i, w := range walk {
 		c.add(fmt.Sprintf("walk: adjust after task %d: failed", i), prompts.NamePlanner, mustMatch(adjust, finished(i, w.App, failed)), nil,
 			typedAnswer(prompts.PlannerAnswer{Thought: "an app task failed", Status: prompts.StatusImpossible, Tasks: []event.AppTask{}, Next: -1,
 				Reason: fmt.Sprintf("app task %d in %s failed", i, w.App)}, nil))
 	}
-	for i := len(t.Walk) - 1; i >= 0; i-- {
-		done := finished(i, t.Walk[i].App, string(event.OutcomeDone))
-		if i == len(t.Walk)-1 {
+	for i := len(walk) - 1; i >= 0; i-- {
+		done := finished(i, walk[i].App, string(event.OutcomeDone))
+		if i == len(walk)-1 {
 			c.add(fmt.Sprintf("walk: adjust after task %d: done", i), prompts.NamePlanner, mustMatch(adjust, done), nil,
 				typedAnswer(prompts.PlannerAnswer{Thought: "every app task is done", Status: prompts.StatusDone, Tasks: []event.AppTask{}, Next: -1,
 					Progress: "all done", Reason: "done"}, nil))
@@ -209,17 +82,17 @@ func (c *walkCompiler) planner(t *Task) error {
 		}
 		c.add(fmt.Sprintf("walk: adjust after task %d", i), prompts.NamePlanner, mustMatch(adjust, done), nil,
 			typedAnswer(prompts.PlannerAnswer{Thought: "next app task", Status: prompts.StatusContinue, Tasks: []event.AppTask{}, Next: i + 1,
-				Progress: fmt.Sprintf("%d of %d app tasks done", i+1, len(t.Walk))}, nil))
+				Progress: fmt.Sprintf("%d of %d app tasks done", i+1, len(walk))}, nil))
 	}
 	return nil
 }
 
 // appTask adds the Re-Planner's, the decider's, the collector's and the interactor's rules
 // of one app task.
-func (c *walkCompiler) appTask(wi int, w *WalkTask) error {
+func (c *walkCompiler) appTask(wi int, w *Task) error {
 	marker := taskMarker(w.App)
 	var subgoals []string
-	asks := map[string]*WalkAsk{}
+	asks := map[string]*Ask{}
 	for si, s := range w.Steps {
 		name := fmt.Sprintf("step %d (%s)", si+1, s.Subgoal)
 		if s.Subgoal == "" || s.Screen == "" {
@@ -321,10 +194,6 @@ func (c *walkCompiler) appTask(wi int, w *WalkTask) error {
 	return nil
 }
 
-// routinePattern matches a routine offer that fits the task (a regexp): group 1 is its
-// name as quoted in the prompt, group 2 its arguments as a JSON array.
-var routinePattern = block(prompts.BlockRoutines) + `(?:[^\n]*\n)*?- "([^"\n]*)" — [^\n]*?` + regexp.QuoteMeta(prompts.MarkRoutineFit) + `(\[[^\n]*\])`
-
 // routineReply is the Re-Planner's answer that runs the fitting routine.
 func routineReply(subgoals []string) string {
 	var sl slots
@@ -338,7 +207,7 @@ func routineReply(subgoals []string) string {
 // laterSubgoals lists, as patterns, the sub-goals only steps after si have: with one of
 // them current, si's screen means the agent went back or astray. (A sub-goal that comes
 // twice, before and after si, tells nothing.)
-func laterSubgoals(steps []WalkStep, si int) []string {
+func laterSubgoals(steps []Step, si int) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, s := range steps[:si+1] {
@@ -354,7 +223,7 @@ func laterSubgoals(steps []WalkStep, si int) []string {
 }
 
 // decider adds the Action Decider's rules of step si.
-func (c *walkCompiler) decider(name, marker string, w *WalkTask, si int, asks map[string]*WalkAsk) error {
+func (c *walkCompiler) decider(name, marker string, w *Task, si int, asks map[string]*Ask) error {
 	s := &w.Steps[si]
 	subgoal := line(prompts.MarkSubgoal, s.Subgoal)
 	expect := s.Expect
@@ -407,7 +276,7 @@ func (c *walkCompiler) decider(name, marker string, w *WalkTask, si int, asks ma
 // ask adds the interactor's rules for a step's question: the question, then the summary
 // of the person's answer that the walk reads back from the instruction stack. A consent
 // question's reason may go on (the one action a yes allows), so the reason is a prefix.
-func (c *walkCompiler) ask(name string, a *WalkAsk) {
+func (c *walkCompiler) ask(name string, a *Ask) {
 	why := `(?m)^` + regexp.QuoteMeta(prompts.MarkWhyAsk+a.Reason)
 	if a.Question != "" || len(a.Options) > 0 {
 		q := a.Question
@@ -433,21 +302,6 @@ func (c *walkCompiler) interactor() {
 		typedAnswer(prompts.InteractorAnswer{Status: "B", Question: q.expr("match 1"), Options: []string{}}, q))
 	c.settle("walk", mustMatch(why), "(match 1) "+quote(answeredMarker))
 }
-
-// personPattern matches a conversation in which the person answered.
-var personPattern = `(?m)^` + regexp.QuoteMeta(prompts.MarkPerson)
-
-// lastAnswer matches the person's last answer in a conversation when it matches answer;
-// group "person" is the whole answer.
-func lastAnswer(answer string) string {
-	return `(?m)^` + regexp.QuoteMeta(prompts.MarkPerson) + `(?P<person>` + answer + `[^\n]*)\n` + regexp.QuoteMeta(prompts.BlockConversation+">>>") + `$`
-}
-
-// A plain yes or no to a consent question, as the interactor model reads it.
-const (
-	consentYes = `(?i:(?:yes|yeah|yep|ok|okay|sure|go ahead|approve|allow|do it)\b|是|好|可以|确认|同意|行)`
-	consentNo  = `(?i:(?:no|nope|don't|do not|stop|cancel|refuse|deny|never)\b|不|否|取消|拒绝|别)`
-)
 
 // settle adds the rules that settle a question with the person's last answer: the summary
 // is prefix (a template expression) followed by the answer. To a consent question (types 1

@@ -1,4 +1,4 @@
-package eval
+package walkthrough_test
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
@@ -21,17 +23,18 @@ import (
 // holds a replayable App Map hint toward the named page, and its own actions otherwise —
 // with a hint toward another page, or a hint that offers no replay.
 func TestWalkNavigate(t *testing.T) {
-	task := &Task{ID: "t", Instruction: "Turn off notifications for Maps", Walk: []WalkTask{{
+	const instruction = "Turn off notifications for Maps"
+	walk := []walkthrough.Task{{
 		App: "com.android.settings",
-		Steps: []WalkStep{{Screen: `item "Apps"`, Subgoal: "Open the notifications of Maps",
+		Steps: []walkthrough.Step{{Screen: `item "Apps"`, Subgoal: "Open the notifications of Maps",
 			Navigate: `Notifications: [^"]*notifications`, Do: []string{`Tap "Apps"`}}},
-	}}}
-	rules, err := walkRules(task, rulesOptions{})
+	}}
+	rules, err := walkthrough.Rules(instruction, walk, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := serveRules(t, rules)
-	stepRules, err := walkRules(task, rulesOptions{noNavigate: true})
+	stepRules, err := walkthrough.Rules(instruction, walk, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +44,7 @@ func TestWalkNavigate(t *testing.T) {
 		t.Fatal(err)
 	}
 	prompt := func(hint string) prompts.Prompt {
-		p, err := set.Decide(prompts.DeciderData{Instruction: task.Instruction, Task: event.AppTask{App: "com.android.settings", Task: task.Instruction},
+		p, err := set.Decide(prompts.DeciderData{Instruction: instruction, Task: event.AppTask{App: "com.android.settings", Task: instruction},
 			Subgoal: "Open the notifications of Maps", Hint: hint, Navigate: hint != "",
 			Screen: "- [1] item \"Network & internet\"\n- [2] item \"Apps\""})
 		if err != nil {
@@ -171,7 +174,7 @@ func whichAlice() (walk, recover []exchange) {
 	stack := func(answer string) []memory.Instruction {
 		ins := []memory.Instruction{{Text: instruction, Source: "task"}}
 		if answer != "" {
-			ins = append(ins, memory.Instruction{Text: reason + answeredMarker + answer, Source: "user"})
+			ins = append(ins, memory.Instruction{Text: reason + walkthrough.AnsweredMarker + answer, Source: "user"})
 		}
 		return ins
 	}
@@ -222,7 +225,7 @@ func whichAlice() (walk, recover []exchange) {
 			return nil
 		})},
 		{"the person's answer", llm.RoleInteractor, interact("Alice Chen, the one from the meetup"), answer(func(a prompts.InteractorAnswer) error {
-			if a.Status != "A" || a.Summary != reason+answeredMarker+"Alice Chen, the one from the meetup" {
+			if a.Status != "A" || a.Summary != reason+walkthrough.AnsweredMarker+"Alice Chen, the one from the meetup" {
 				return fmt.Errorf("settled %+v", a)
 			}
 			return nil
@@ -248,11 +251,11 @@ func whichAlice() (walk, recover []exchange) {
 // builtin:sim's rules for id, and returns the first answer that is not what it should be.
 func play(t *testing.T, set *prompts.Set, id string, xs []exchange) error {
 	t.Helper()
-	s, err := Load("builtin:sim")
+	s, err := eval.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var task *Task
+	var task *eval.Task
 	for _, x := range s.Tasks {
 		if x.ID == id {
 			task = x
@@ -376,12 +379,13 @@ func TestWalkFollowsTheTemplates(t *testing.T) {
 // TestWalkReadsValues: ${NAME} in a step's actions reads the named group of its screen or
 // when pattern when the model answers; text that looks like a template stays text.
 func TestWalkReadsValues(t *testing.T) {
-	task := &Task{ID: "t", Instruction: `Note what the {{weather}} is: "sunny"`, Walk: []WalkTask{{
+	const instruction = `Note what the {{weather}} is: "sunny"`
+	walk := []walkthrough.Task{{
 		App: "com.fairy.notes",
-		Steps: []WalkStep{{Screen: `"Temperature (?P<temp>\d+)°"`, When: `is: "(?P<word>\w+)"`, Subgoal: "Write it down",
+		Steps: []walkthrough.Step{{Screen: `"Temperature (?P<temp>\d+)°"`, When: `is: "(?P<word>\w+)"`, Subgoal: "Write it down",
 			Do: []string{`Input "body" "${word}, ${temp} degrees {{not a template}}"`, `Finish "It is ${temp}°"`}}},
-	}}}
-	rules, err := walkRules(task, rulesOptions{})
+	}}
+	rules, err := walkthrough.Rules(instruction, walk, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +394,7 @@ func TestWalkReadsValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := set.Decide(prompts.DeciderData{Instruction: task.Instruction, Task: event.AppTask{App: "com.fairy.notes", Task: task.Instruction},
+	p, err := set.Decide(prompts.DeciderData{Instruction: instruction, Task: event.AppTask{App: "com.fairy.notes", Task: instruction},
 		Subgoal: "Write it down", Screen: "- \"Temperature 21°\"\n- [1] input \"\" id=body"})
 	if err != nil {
 		t.Fatal(err)
@@ -410,7 +414,7 @@ func TestWalkReadsValues(t *testing.T) {
 }
 
 func TestWalkErrors(t *testing.T) {
-	step := func(s WalkStep) *Task {
+	step := func(s walkthrough.Step) []walkthrough.Task {
 		if s.Screen == "" {
 			s.Screen = "x"
 		}
@@ -420,26 +424,26 @@ func TestWalkErrors(t *testing.T) {
 		if s.Do == nil {
 			s.Do = []string{"Back"}
 		}
-		return &Task{ID: "t", Instruction: "i", Walk: []WalkTask{{App: "a", Steps: []WalkStep{s}}}}
+		return []walkthrough.Task{{App: "a", Steps: []walkthrough.Step{s}}}
 	}
 	tests := []struct {
 		name string
-		task *Task
+		walk []walkthrough.Task
 		want string
 	}{
-		{"no app", &Task{Walk: []WalkTask{{Steps: []WalkStep{{Screen: "x", Subgoal: "y", Do: []string{"Back"}}}}}}, "no app"},
-		{"no subgoal", &Task{Walk: []WalkTask{{App: "a", Steps: []WalkStep{{Screen: "x", Do: []string{"Back"}}}}}}, "needs screen and subgoal"},
-		{"bad screen", step(WalkStep{Screen: "("}), "screen"},
-		{"unknown value", step(WalkStep{Do: []string{`Finish "${nope}"`}}), "${nope}: no group"},
-		{"bad ask", step(WalkStep{Ask: &WalkAsk{Type: 5, Reason: "r"}}), "type 1–4"},
-		{"bad ask name", step(WalkStep{Ask: &WalkAsk{Type: 3, Reason: "r", As: "a b"}}), `as "a b"`},
-		{"unknown action", step(WalkStep{Do: []string{`Fly "x"`}}), `unknown type "Fly"`},
-		{"bad swipe", step(WalkStep{Do: []string{`Swipe sideways`}}), "direction"},
-		{"bad slip", step(WalkStep{Slip: []string{`Tap`}}), "slip"},
+		{"no app", []walkthrough.Task{{Steps: []walkthrough.Step{{Screen: "x", Subgoal: "y", Do: []string{"Back"}}}}}, "no app"},
+		{"no subgoal", []walkthrough.Task{{App: "a", Steps: []walkthrough.Step{{Screen: "x", Do: []string{"Back"}}}}}, "needs screen and subgoal"},
+		{"bad screen", step(walkthrough.Step{Screen: "("}), "screen"},
+		{"unknown value", step(walkthrough.Step{Do: []string{`Finish "${nope}"`}}), "${nope}: no group"},
+		{"bad ask", step(walkthrough.Step{Ask: &walkthrough.Ask{Type: 5, Reason: "r"}}), "type 1–4"},
+		{"bad ask name", step(walkthrough.Step{Ask: &walkthrough.Ask{Type: 3, Reason: "r", As: "a b"}}), `as "a b"`},
+		{"unknown action", step(walkthrough.Step{Do: []string{`Fly "x"`}}), `unknown type "Fly"`},
+		{"bad swipe", step(walkthrough.Step{Do: []string{`Swipe sideways`}}), "direction"},
+		{"bad slip", step(walkthrough.Step{Slip: []string{`Tap`}}), "slip"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := walkRules(tc.task, rulesOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := walkthrough.Rules("i", tc.walk, false); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want %q", err, tc.want)
 			}
 		})

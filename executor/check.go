@@ -1,0 +1,53 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/prompts"
+)
+
+// maxCheckFails is how many failed finish checks end the task.
+const maxCheckFails = 3
+
+// check runs the finish check: the final screen and key context against the task.
+func (r *run) check(ctx context.Context) (State, error) {
+	r.waitContext() // the final screen's facts count
+	if r.cfg.NoFinishCheck {
+		return StateFinish, nil
+	}
+	if miss := r.unshownChoice(); miss != "" {
+		// Model-independent: an answer read off a page that does not show what the person
+		// chose is about someone else, whatever the model judges.
+		reason := fmt.Sprintf("the answer is read from a page that does not show %q, the person's choice", miss)
+		r.publish(event.FinishChecked{Step: r.step, Passed: false, Reason: reason})
+		r.checkFails++
+		if r.checkFails >= maxCheckFails {
+			return r.fail("the task is not done: " + reason)
+		}
+		r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+reason+". The agent went back a page: open what the person chose.")
+		return r.goBack(ctx, "Back: "+reason)
+	}
+	mem := r.cfg.Memory
+	p, err := r.cfg.Prompts.Check(prompts.CheckerData{Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(),
+		Screen: r.screen.Text(), Context: mem.KeyContext(), Answer: r.answer, Plan: r.plan, Progress: mem.Progress()})
+	if err != nil {
+		return StateError, err
+	}
+	var v prompts.CheckerAnswer
+	if err := call(ctx, r.cfg.Model, RoleChecker, p, r.images(), &v); err != nil {
+		return StateError, err
+	}
+	r.publish(event.FinishChecked{Step: r.step, Passed: v.Passed, Reason: v.Reason})
+	if v.Passed {
+		return StateFinish, nil
+	}
+	r.checkFails++
+	if r.checkFails >= maxCheckFails {
+		return r.fail("the task is not done: " + v.Reason)
+	}
+	r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+v.Reason+". Re-plan what is missing.")
+	r.reuse, r.noActs, r.lastActs = true, true, nil
+	return StatePerceive, nil
+}

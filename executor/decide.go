@@ -1,0 +1,213 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/prompts"
+)
+
+// maxReasks is how often one step asks the decider again for a usable batch.
+const maxReasks = 2
+
+// maxBadDecides is how many steps in a row may end without a usable batch before the
+// task fails.
+const maxBadDecides = 3
+
+// decide asks the Action Decider for a batch and checks it against the screen.
+func (r *run) decide(ctx context.Context) (State, error) {
+	mem := r.cfg.Memory
+	tips := r.tricks(ctx, TrickAction, r.subgoal) // once a step, not once an attempt
+	for attempt := 0; ; attempt++ {
+		d := prompts.DeciderData{
+			Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(), Plan: r.plan, Subgoal: r.subgoal,
+			History: history(mem.LastFrames(6)), Screen: r.screen.Text(), Keyboard: r.screen.Keyboard, Secure: r.secure,
+			Visual: r.images() != nil, Context: mem.KeyContext(), Shell: r.cfg.Shell, Notes: r.decNote,
+			Tricks: tips,
+		}
+		if r.cfg.Shortcuts != nil {
+			d.Hint = r.hint(ctx, r.subgoal)
+			d.Navigate = d.Hint != ""
+		}
+		r.served(string(llm.RoleDecider), len(d.Tricks), d.Hint)
+		p, err := r.cfg.Prompts.Decide(d)
+		if err != nil {
+			return StateError, err
+		}
+		var ans prompts.DeciderAnswer
+		if err := call(ctx, r.cfg.Model, llm.RoleDecider, p, r.images(), &ans); err != nil {
+			return StateError, err
+		}
+		r.decNote = nil
+		batch, problems := r.screenCheck(ans.Actions)
+		if len(problems) == 0 && len(batch) > 0 {
+			r.badDecides = 0
+		}
+		if n := len(batch); len(problems) == 0 && n > 0 && batch[n-1].Type == event.Navigate {
+			steps, why := r.shortcut(ctx, batch)
+			if why == "" {
+				r.publish(event.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: batch, Expect: ans.Expect})
+				r.expect = ans.Expect
+				return r.navigate(ctx, batch[n-1].Target, steps)
+			}
+			r.publish(event.ActionRejected{Step: r.step, Action: withheld(batch[n-1]), Reason: why})
+			problems = []string{why}
+		}
+		if len(problems) == 0 && len(batch) > 0 {
+			r.publish(event.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: r.masked(batch), Expect: ans.Expect})
+			r.expect = ans.Expect
+			return r.route(batch)
+		}
+		if len(problems) == 0 {
+			problems = []string{"The answer had no action. Give at least one action."}
+		}
+		if attempt >= maxReasks {
+			r.badDecides++
+			if r.badDecides >= maxBadDecides {
+				// The re-planner's new sub-goals did not help either: more steps would only
+				// spend model calls until the step limit hides why.
+				return r.fail(fmt.Sprintf("the Action Decider gave no usable action in %d steps in a row: %s", r.badDecides, strings.Join(problems, " ")))
+			}
+			// Nothing usable: let the planner see it and try again next step.
+			r.planNote = append(r.planNote, "The Action Decider gave no usable action: "+strings.Join(problems, " "))
+			r.reuse, r.noActs, r.lastActs = true, true, nil
+			return StatePerceive, nil
+		}
+		r.decNote = problems
+	}
+}
+
+// screenCheck truncates a batch after the first action that changes the screen and rejects actions
+// the screen cannot take; it returns the usable batch or the problems to tell the decider.
+func (r *run) screenCheck(actions []event.Action) ([]event.Action, []string) {
+	var batch []event.Action
+	var problems []string
+	for _, a := range actions {
+		a.Type = normalizeType(a.Type)
+		if err := a.Validate(); err != nil {
+			shown := withheld(a)
+			problems = append(problems, fmt.Sprintf("%s is not valid: %v.", shown, err))
+			r.publish(event.ActionRejected{Step: r.step, Action: shown, Reason: err.Error()})
+			continue
+		}
+		if el := r.element(a.Index); el != nil && (a.Type == event.Input || a.Type == event.Clear) && !el.Editable {
+			// Focusing it would tap it: typing into a button is pressing the button.
+			shown := withheld(a)
+			why := fmt.Sprintf("[%d] is a %s, not a text field", a.Index, el.Role)
+			problems = append(problems, fmt.Sprintf("%s: %s; type only into input fields.", shown, why))
+			r.publish(event.ActionRejected{Step: r.step, Action: shown, Reason: why})
+			continue
+		}
+		if (a.Targeted() || (a.Type == event.Swipe && a.Index > 0)) && r.element(a.Index) == nil {
+			shown := withheld(a)
+			why := fmt.Sprintf("index %d is not on the current screen (it has elements 1–%d)", a.Index, len(r.screen.Elements))
+			problems = append(problems, fmt.Sprintf("%s: %s; use an index from the screen.", shown, why))
+			r.publish(event.ActionRejected{Step: r.step, Action: shown, Reason: why})
+			continue
+		}
+		if why := r.againstChoice(a); why != "" {
+			problems = append(problems, fmt.Sprintf("%s: %s.", a, why))
+			r.publish(event.ActionRejected{Step: r.step, Action: a, Reason: why})
+			continue
+		}
+		batch = append(batch, a)
+		if a.EndsBatch() {
+			break // the screen changes under anything after it
+		}
+	}
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	return batch, nil
+}
+
+// normalizeType maps a type in any letter case to its canonical name.
+func normalizeType(t event.ActionType) event.ActionType {
+	for _, k := range event.ActionTypes() {
+		if strings.EqualFold(string(k), string(t)) {
+			return k
+		}
+	}
+	return t
+}
+
+// route sends a checked batch on: to the planner (NeedInteraction), the finish check
+// (Finish alone) or the guard.
+func (r *run) route(batch []event.Action) (State, error) {
+	last := batch[len(batch)-1]
+	if last.Type == event.NeedInteraction {
+		r.forced = last.Reason
+		if r.forced == "" {
+			r.forced = "the Action Decider says the person must decide before going on"
+		}
+		r.planNote = append(r.planNote, "The Action Decider says the person must be asked before going on: "+r.forced+". Decide the interaction type and ask.")
+		r.reuse, r.noActs, r.lastActs = true, true, nil
+		return StatePerceive, nil
+	}
+	r.finishAfter = false
+	if last.Type == event.Finish {
+		r.answer = last.Text
+		if len(batch) == 1 {
+			return StateCheck, nil
+		}
+		batch = batch[:len(batch)-1]
+		r.finishAfter = true
+	}
+	r.batch = batch
+	return StateGuard, nil
+}
+
+// maskedText replaces text that may be a password wherever an action is shown.
+const maskedText = "••••••"
+
+// masked returns the batch with text typed into password fields hidden.
+func (r *run) masked(batch []event.Action) []event.Action {
+	out := append([]event.Action(nil), batch...)
+	for i, a := range out {
+		if a.Type == event.Input {
+			if el := r.element(a.Index); el != nil && el.Password {
+				out[i].Text = maskedText
+			}
+		}
+	}
+	return out
+}
+
+// withheld is a rejected action as events and prompts show it. Its target is unknown or
+// unchecked, so its text may have been meant for a password field: the text is always
+// hidden (an Input's, or one an action of an unknown type carries); the reason still tells
+// the decider what was wrong.
+func withheld(a event.Action) event.Action {
+	if a.Text != "" {
+		a.Text = maskedText
+	}
+	return a
+}
+
+// history is the earlier steps for the decider: what ran (and what failed, with why),
+// what the decider expected, and the Re-Planner's judgement of it.
+func history(frames []memory.Frame) []prompts.StepRecord {
+	var out []prompts.StepRecord
+	for _, f := range frames {
+		if len(f.Executed) == 0 && f.Result == "" {
+			continue // a step that only asked or planned
+		}
+		rec := prompts.StepRecord{Step: f.Step, Subgoal: f.Subgoal, Expect: f.Expect, Result: f.Result, Reflection: f.Reflection}
+		for _, e := range f.Executed {
+			s := e.Action.String()
+			if e.Element != nil && e.Element.Label != "" {
+				s += fmt.Sprintf(" on %q", e.Element.Label)
+			}
+			if e.Err != "" {
+				s += ": failed: " + llm.Head(e.Err, 200)
+			}
+			rec.Actions = append(rec.Actions, s)
+		}
+		out = append(out, rec)
+	}
+	return out
+}

@@ -1,0 +1,88 @@
+package executor
+
+import (
+	"fmt"
+
+	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/perception"
+)
+
+// guard holds back the first sensitive action the person has not consented to; the
+// actions before it still run. A consent covers one action: two sensitive actions of a
+// batch need two consents.
+func (r *run) guard() (State, error) {
+	r.consents = map[int]Verdict{}
+	reserved := map[string]bool{}
+	focus := focused(r.screen)
+	for i, a := range r.batch {
+		v, hit := r.judge(a, focus)
+		if el := r.element(a.Index); el != nil && (el.Editable || a.Type == event.Input || a.Type == event.Clear) {
+			focus = el // the action puts the focus there: an Enter after it goes to it
+		}
+		if !hit {
+			continue
+		}
+		spec := readSpecifics(v.Category, typedInto(r.screen, r.batch[:i]), r.element(a.Index), r.items, r.a.Task.App).String()
+		if c, ok := r.cfg.Memory.Consent(v.Category, v.Action); ok && !reserved[v.Action] && (c.Specifics == "" || c.Specifics == spec) {
+			// A yes covers the action with the specifics it named: the same "Send" on
+			// another conversation is asked again.
+			reserved[v.Action] = true
+			r.consents[i] = v
+			continue
+		}
+		r.holdSpec(a, v, spec)
+		r.batch = r.batch[:i]
+		r.finishAfter = false
+		break
+	}
+	return StateAct, nil
+}
+
+// hold publishes that the guard held a back and sets the consent question for it.
+func (r *run) hold(a event.Action, v Verdict) {
+	r.holdSpec(a, v, readSpecifics(v.Category, r.screen, r.element(a.Index), r.items, r.a.Task.App).String())
+}
+
+// holdSpec is hold with the consent's specifics already read.
+func (r *run) holdSpec(a event.Action, v Verdict, spec string) {
+	// The question names what the person needs to judge it, read from the screen: a
+	// model that tapped the wrong row cannot hide it behind "tap Send".
+	r.publish(event.ActionGuarded{Step: r.step, Action: r.masked([]event.Action{a})[0], Category: v.Category, Target: v.Target, Specifics: spec})
+	reason := fmt.Sprintf("%s (%s)", v.Subject, v.Category)
+	if spec != "" {
+		reason += " — " + spec
+	}
+	r.need = &interaction.Need{Step: r.step, Type: v.Type, Reason: reason,
+		Subgoal: r.subgoal, Screen: r.screen.Text(), Category: v.Category, Action: v.Action, Subject: v.Subject, Specifics: spec}
+}
+
+// judge asks the guard about a on the current screen; focus is the element that has the
+// focus when a runs (nil: none known), which is where an Enter goes.
+func (r *run) judge(a event.Action, focus *perception.Element) (Verdict, bool) {
+	el := r.element(a.Index)
+	if a.Type == event.Enter {
+		el = focus
+	}
+	return r.cfg.Guard.Check(a, el, r.screen)
+}
+
+// focused is the element of s that has the focus, a text field before any other (a dump
+// may mark both the field and its container), or nil.
+func focused(s *perception.Screen) *perception.Element {
+	if s == nil {
+		return nil
+	}
+	var other *perception.Element
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		switch {
+		case !e.Focused:
+		case e.Editable:
+			return e
+		case other == nil:
+			other = e
+		}
+	}
+	return other
+}

@@ -1,0 +1,60 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/fairy-go/fairy/interaction"
+)
+
+// interact runs the interaction loop for the pending need.
+func (r *run) interact(ctx context.Context) (State, error) {
+	need := *r.need
+	ranBefore := r.heldAfter
+	r.need, r.heldAfter = nil, false
+	res, err := r.cfg.Interactor.Resolve(ctx, need)
+	if err != nil {
+		if ctx.Err() != nil {
+			return StateError, err
+		}
+		if errors.Is(err, interaction.ErrNoAnswer) {
+			return r.fail("no answer from the person: " + need.Reason)
+		}
+		return StateError, err
+	}
+	if res.Refused() {
+		if need.Specifics != "" && corrects(res.Answer) && r.corrections < maxCorrections {
+			// The person refused what the question named and said what they meant: the
+			// steps before led to a wrong result, whatever the Re-Planner judged.
+			return r.recoverFromRefusal(ctx, need, res.Answer)
+		}
+		return StateRefuse, r.setReason("the person refused: " + need.Reason)
+	}
+	if !res.Settled {
+		return r.fail("the person's answers did not settle it: " + need.Reason)
+	}
+	if need.Type == 3 && res.Answer != "" {
+		r.choices = append(r.choices, res.Answer)
+	}
+	r.planNote = append(r.planNote, fmt.Sprintf("The person was just asked (%s) and answered; the summary is on the instruction stack: %q. Keep working on the sub-goal this was for (%s): do not skip it.", need.Reason, res.Summary, need.Subgoal))
+	if ranBefore {
+		// The actions before the held one ran: the screen changed under them (a typed
+		// text, a ticked box). Read it again, and let the planner judge what they did.
+		r.reuse, r.noActs = false, false
+		return StatePerceive, nil
+	}
+	if need.Type <= 2 {
+		// The screen may have changed while the person read the question (a total that
+		// went up): read it again before anything is done under the consent.
+		r.reuse, r.noActs, r.lastActs = false, true, nil
+		return StatePerceive, nil
+	}
+	r.reuse, r.noActs, r.lastActs = true, true, nil
+	return StatePerceive, nil
+}
+
+func (r *run) setReason(s string) error {
+	r.reason = s
+	return nil
+}
