@@ -141,7 +141,7 @@ func (a *Agent) Run(ctx context.Context, r Run) (result, error) {
 	ctx, halt := rec.Context(ctx)
 	defer halt()
 	bus := event.NewBus(a.cfg.Clock)
-	mem := memory.NewManager()
+	mem := memory.NewStacks()
 	mem.Attach(bus)
 	bus.Subscribe(rec.Handle)
 	var view *global.Progress
@@ -214,7 +214,7 @@ type assembly struct {
 	model    executor.Metered
 	meter    *llm.Meter
 	bus      *event.Bus
-	mem      *memory.Manager
+	mem      *memory.Stacks
 	apps     global.AppSource
 	tricks   executor.Tricks
 	hints    executor.Hints

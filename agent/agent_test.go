@@ -50,7 +50,7 @@ func TestRunOnVirtualPhone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := ServeScripted(rules, openai.Config{MaxRetries: -1, RepairRetries: -1}, nil)
+	model, err := ServeScriptedModel(rules, openai.Config{MaxRetries: -1, RepairRetries: -1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestRunOnVirtualPhone(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	person, err := interaction.NewScripted(nil, "")
+	person, err := interaction.NewCanned(nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestRunNeedsItsParts(t *testing.T) {
 // TestScriptedCloseIsPrompt: a client connection that was dialed but never used must not
 // hold Close up (http.Server.Shutdown would wait for it).
 func TestScriptedCloseIsPrompt(t *testing.T) {
-	s, err := ServeScripted(nil, openai.Config{}, nil)
+	s, err := ServeScriptedModel(nil, openai.Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,5 +10,5 @@
 // It also offers the parts a run needs when nothing is attached, both test doubles and
 // named as such: virtual phones (sim) served on the adb host protocol and reached through
 // the real device layer (ServePhones), and the scripted model served over HTTP and reached
-// through the real OpenAI adapter (ServeScripted).
+// through the real OpenAI adapter (ServeScriptedModel).
 package agent

@@ -43,12 +43,12 @@ func runWithStore(t *testing.T, store *knowledge.Store, id string, before func(l
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := ServeScripted(rules, openai.Config{MaxRetries: -1, RepairRetries: -1, Timeout: 10 * time.Second}, nil)
+	model, err := ServeScriptedModel(rules, openai.Config{MaxRetries: -1, RepairRetries: -1, Timeout: 10 * time.Second}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer model.Close()
-	person, err := interaction.NewScripted(nil, "yes")
+	person, err := interaction.NewCanned(nil, "yes")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -93,12 +93,12 @@ func TestRunThatCannotRecordDoesNotAct(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			model, err := ServeScripted(script, openai.Config{MaxRetries: -1, RepairRetries: -1}, nil)
+			model, err := ServeScriptedModel(script, openai.Config{MaxRetries: -1, RepairRetries: -1}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer model.Close()
-			person, err := interaction.NewScripted(nil, "")
+			person, err := interaction.NewCanned(nil, "")
 			if err != nil {
 				t.Fatal(err)
 			}

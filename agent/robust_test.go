@@ -212,7 +212,7 @@ func (g rig) run(t *testing.T, instruction string) *rigRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	person, err := interaction.NewScripted(g.user, "")
+	person, err := interaction.NewCanned(g.user, "")
 	if err != nil {
 		t.Fatal(err)
 	}

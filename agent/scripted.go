@@ -12,9 +12,9 @@ import (
 	"github.com/fairy-go/fairy/llm/scripted"
 )
 
-// Scripted is the scripted model (a test double, not a real model) served over HTTP on a
+// ScriptedModel is the scripted model (a test double, not a real model) served over HTTP on a
 // free loopback port, so a run reaches it through the real OpenAI adapter.
-type Scripted struct {
+type ScriptedModel struct {
 	Script *scripted.Server
 	URL    string         // base URL, "http://127.0.0.1:PORT/v1"
 	Model  *openai.Client // the adapter pointed at URL
@@ -22,9 +22,9 @@ type Scripted struct {
 	done   chan error
 }
 
-// ServeScripted serves rules until Close. client configures the adapter (retries, logger);
+// ServeScriptedModel serves rules until Close. client configures the adapter (retries, logger);
 // its BaseURL and DefaultModel are the endpoint's.
-func ServeScripted(rules []scripted.Rule, client openai.Config, log *slog.Logger) (*Scripted, error) {
+func ServeScriptedModel(rules []scripted.Rule, client openai.Config, log *slog.Logger) (*ScriptedModel, error) {
 	srv, err := scripted.NewServer(rules, scripted.Options{Logger: log})
 	if err != nil {
 		return nil, fmt.Errorf("scripted model: %w", err)
@@ -33,7 +33,7 @@ func ServeScripted(rules []scripted.Rule, client openai.Config, log *slog.Logger
 	if err != nil {
 		return nil, fmt.Errorf("scripted model: listen: %w", err)
 	}
-	s := &Scripted{Script: srv, URL: "http://" + ln.Addr().String() + "/v1",
+	s := &ScriptedModel{Script: srv, URL: "http://" + ln.Addr().String() + "/v1",
 		hs: &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}, done: make(chan error, 1)}
 	go func() { s.done <- s.hs.Serve(ln) }()
 	client.BaseURL, client.DefaultModel = s.URL, scripted.ModelName
@@ -47,7 +47,7 @@ func ServeScripted(rules []scripted.Rule, client openai.Config, log *slog.Logger
 // Close stops the server at once. It is called when the run is over, so no answer is cut;
 // Shutdown would wait for a connection the client dialed but never used (http.StateNew)
 // for as long as its context allows.
-func (s *Scripted) Close() error {
+func (s *ScriptedModel) Close() error {
 	err := s.hs.Close()
 	if serr := <-s.done; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr

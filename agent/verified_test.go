@@ -105,7 +105,7 @@ func runMapsTask(t *testing.T, path, id, script string, faults sim.Faults) (rund
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := ServeScripted(rules, openai.Config{MaxRetries: -1, RepairRetries: -1, Timeout: 10 * time.Second}, nil)
+	model, err := ServeScriptedModel(rules, openai.Config{MaxRetries: -1, RepairRetries: -1, Timeout: 10 * time.Second}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func runMapsTask(t *testing.T, path, id, script string, faults sim.Faults) (rund
 		t.Fatal(err)
 	}
 	defer store.Close()
-	person, err := interaction.NewScripted(nil, "yes")
+	person, err := interaction.NewCanned(nil, "yes")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// DeviceTimer is a Session that meters how long its Run waited on the phone.
+// DeviceTimer is a TaskRun that meters how long its Run waited on the phone.
 type DeviceTimer interface {
 	DeviceTime() DeviceTime
 }

@@ -29,7 +29,7 @@ type fakeSession struct {
 	a   *fakeAgent
 }
 
-func (a *fakeAgent) Start(ctx context.Context, job Job) (Session, error) {
+func (a *fakeAgent) Start(ctx context.Context, job Job) (TaskRun, error) {
 	a.started.Add(1)
 	return &fakeSession{job: job, a: a}, nil
 }

@@ -114,7 +114,7 @@ func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, 
 	// The scripted user's rules were written for the question itself; the specifics the
 	// agent appends (which may name the very contact a choice rule is about) were read above.
 	full := q.Text
-	if _, scripted := u.User.(*ScriptedUser); scripted {
+	if _, scripted := u.User.(*RuleUser); scripted {
 		if i := specStart.FindStringIndex(q.Text); i != nil {
 			q.Text = strings.TrimSpace(q.Text[:i[0]])
 		}

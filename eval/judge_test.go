@@ -17,7 +17,7 @@ import (
 func TestJudgingUser(t *testing.T) {
 	task := &Task{ID: "t", Instruction: "Send Alice a message saying: see you at 7",
 		Checks: []Check{{Message: &MessageCheck{To: "Alice Chen", Contains: []string{"see you at 7"}}}, {Message: &MessageCheck{To: "Alice Wong", None: true}}},
-		User:   UserSpec{Scripted: &ScriptedUserSpec{Rules: []UserRule{{Pattern: "alice", Reply: "Alice Chen, the one from the meetup"}}, Consent: "approve"}}}
+		User:   UserSpec{Scripted: &RuleUserSpec{Rules: []UserRule{{Pattern: "alice", Reply: "Alice Chen, the one from the meetup"}}, Consent: "approve"}}}
 	u, err := NewUser(task, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func TestJudgingUser(t *testing.T) {
 // TestOrderIntent: an order's consent is refused when its items are not the ones asked for.
 func TestOrderIntent(t *testing.T) {
 	task := &Task{ID: "t", Checks: []Check{{Order: &OrderCheck{Item: "红豆奶茶"}}},
-		User: UserSpec{Scripted: &ScriptedUserSpec{Rules: []UserRule{{Pattern: "奶茶", Reply: "红豆奶茶"}}, Consent: "approve"}}}
+		User: UserSpec{Scripted: &RuleUserSpec{Rules: []UserRule{{Pattern: "奶茶", Reply: "红豆奶茶"}}, Consent: "approve"}}}
 	u, err := NewUser(task, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +81,7 @@ func TestOrderIntent(t *testing.T) {
 // the person asked to delete.
 func TestDeleteIntent(t *testing.T) {
 	task := &Task{ID: "t", Checks: []Check{{Event: &EventCheck{Title: "Dentist", None: true}}, {Event: &EventCheck{Title: "Team standup"}}},
-		User: UserSpec{Scripted: &ScriptedUserSpec{Consent: "approve"}}}
+		User: UserSpec{Scripted: &RuleUserSpec{Consent: "approve"}}}
 	u, err := NewUser(task, nil, nil)
 	if err != nil {
 		t.Fatal(err)

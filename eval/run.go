@@ -68,11 +68,11 @@ var passIndex = map[string]int{PhaseCold: 0, PhaseWarm: 1, PhaseIndependent: 2, 
 // Agent starts the agent for one task on one phone. cmd wires the fairy agent core in
 // (package eval/agentrun); tests plug in fakes.
 type Agent interface {
-	Start(ctx context.Context, job Job) (Session, error)
+	Start(ctx context.Context, job Job) (TaskRun, error)
 }
 
-// Session is one started task run.
-type Session interface {
+// TaskRun is one started task run.
+type TaskRun interface {
 	// Model answers the model-played user (role "user") and the judge (role "judge"); nil
 	// when the session has none. Its calls are not the agent's and are not counted as such.
 	Model() Model

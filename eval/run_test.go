@@ -264,7 +264,7 @@ type jobAgent struct {
 	jobs []Job
 }
 
-func (a *jobAgent) Start(ctx context.Context, job Job) (Session, error) {
+func (a *jobAgent) Start(ctx context.Context, job Job) (TaskRun, error) {
 	a.mu.Lock()
 	a.jobs = append(a.jobs, job)
 	a.mu.Unlock()

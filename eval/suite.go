@@ -148,12 +148,12 @@ type Limits struct {
 
 // UserSpec declares the simulated user of a task: scripted rules or a model-played persona.
 type UserSpec struct {
-	Scripted *ScriptedUserSpec `yaml:"scripted,omitempty"`
-	Model    *ModelUserSpec    `yaml:"model,omitempty"`
+	Scripted *RuleUserSpec  `yaml:"scripted,omitempty"`
+	Model    *ModelUserSpec `yaml:"model,omitempty"`
 }
 
-// ScriptedUserSpec declares a ScriptedUser.
-type ScriptedUserSpec struct {
+// RuleUserSpec declares a RuleUser: the suite's `scripted:` user.
+type RuleUserSpec struct {
 	// Rules are tried in order; the first whose pattern matches the question answers.
 	Rules []UserRule `yaml:"rules,omitempty"`
 	// Default answers a question no rule matches ("" makes it an error: ErrNoAnswer).
@@ -382,7 +382,7 @@ func (t *Task) problems(s *Suite) []string {
 	case u.Scripted != nil && u.Model != nil:
 		add("user has both scripted: and model:; choose one")
 	case u.Scripted != nil:
-		if _, err := NewScriptedUser(*u.Scripted); err != nil {
+		if _, err := NewRuleUser(*u.Scripted); err != nil {
 			add("user: %v", err)
 		}
 	case u.Model != nil:

@@ -113,8 +113,8 @@ func TestLoadBuiltin(t *testing.T) {
 	}
 }
 
-func TestScriptedUser(t *testing.T) {
-	u, err := NewScriptedUser(ScriptedUserSpec{
+func TestRuleUser(t *testing.T) {
+	u, err := NewRuleUser(RuleUserSpec{
 		Rules: []UserRule{
 			{Pattern: "which alice", Reply: "Alice Chen", Times: 1},
 			{Pattern: "delete", Reply: "refuse"},
@@ -156,7 +156,7 @@ func TestScriptedUser(t *testing.T) {
 			t.Errorf("record %d = %+v, want by %s", i, qs[i], tt.by)
 		}
 	}
-	silent, _ := NewScriptedUser(ScriptedUserSpec{})
+	silent, _ := NewRuleUser(RuleUserSpec{})
 	if _, err := silent.Ask(t.Context(), q(4, "What?")); !errors.Is(err, ErrNoAnswer) {
 		t.Errorf("no rule, no default: %v", err)
 	}

@@ -44,9 +44,9 @@ const (
 	RefuseReply  = "No, do not do that."
 )
 
-// ScriptedUser answers from ordered rules (pattern → reply), then the consent reply for
+// RuleUser answers from ordered rules (pattern → reply), then the consent reply for
 // yes/no questions, then the default. Safe for concurrent use.
-type ScriptedUser struct {
+type RuleUser struct {
 	mu      sync.Mutex
 	rules   []userRule
 	def     string
@@ -61,9 +61,9 @@ type userRule struct {
 	left  int // -1 unlimited
 }
 
-// NewScriptedUser compiles spec.
-func NewScriptedUser(spec ScriptedUserSpec) (*ScriptedUser, error) {
-	u := &ScriptedUser{def: spec.Default, now: time.Now}
+// NewRuleUser compiles spec.
+func NewRuleUser(spec RuleUserSpec) (*RuleUser, error) {
+	u := &RuleUser{def: spec.Default, now: time.Now}
 	switch strings.ToLower(spec.Consent) {
 	case "":
 	case "approve":
@@ -102,7 +102,7 @@ func keywordReply(s string) string {
 }
 
 // Ask implements interaction.Dialoger.
-func (u *ScriptedUser) Ask(ctx context.Context, q interaction.Question) (string, error) {
+func (u *RuleUser) Ask(ctx context.Context, q interaction.Question) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -137,7 +137,7 @@ func (u *ScriptedUser) Ask(ctx context.Context, q interaction.Question) (string,
 }
 
 // Questions returns every question asked so far.
-func (u *ScriptedUser) Questions() []Question {
+func (u *RuleUser) Questions() []Question {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return append([]Question(nil), u.asked...)
@@ -241,11 +241,11 @@ func NewUser(task *Task, model Model, ps *prompts.Set) (User, error) {
 		}
 		return Judging(u, IntentOf(task)), nil
 	case spec.Scripted != nil:
-		u, err := NewScriptedUser(*spec.Scripted)
+		u, err := NewRuleUser(*spec.Scripted)
 		if err != nil {
 			return nil, err
 		}
 		return Judging(u, IntentOf(task)), nil
 	}
-	return NewScriptedUser(ScriptedUserSpec{})
+	return NewRuleUser(RuleUserSpec{})
 }

@@ -197,9 +197,9 @@ func tap(i int) string {
 type harness struct {
 	phone  *fakePhone
 	model  *fakeModel
-	person *interaction.Scripted
+	person *interaction.Canned
 	bus    *event.Bus
-	mem    *memory.Manager
+	mem    *memory.Stacks
 	events []event.Event
 	exec   *Executor
 	meter  *llm.Meter
@@ -211,11 +211,11 @@ func newHarness(t testing.TB, phone *fakePhone, model *fakeModel, replies []inte
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{phone: phone, model: model, bus: event.NewBus(nil), mem: memory.NewManager(), meter: &llm.Meter{}}
+	h := &harness{phone: phone, model: model, bus: event.NewBus(nil), mem: memory.NewStacks(), meter: &llm.Meter{}}
 	h.mem.Attach(h.bus)
 	var mu sync.Mutex
 	h.bus.Subscribe(func(r event.Record) { mu.Lock(); h.events = append(h.events, r.Event); mu.Unlock() })
-	h.person, err = interaction.NewScripted(replies, "")
+	h.person, err = interaction.NewCanned(replies, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -108,14 +108,14 @@ func TestKeyboardOnClassicDumps(t *testing.T) {
 		t.Fatal(err)
 	}
 	bus := event.NewBus(time.Now)
-	mem := memory.NewManager()
+	mem := memory.NewStacks()
 	mem.Attach(bus)
 	var mu sync.Mutex
 	var events []any
 	bus.Subscribe(func(r event.Record) { mu.Lock(); events = append(events, r.Event); mu.Unlock() })
 	meter := &llm.Meter{}
 	model := executor.Metered{Model: client, Meter: meter, Bus: bus}
-	person, err := interaction.NewScripted([]interaction.Rule{{Pattern: ".", Reply: "no"}}, "")
+	person, err := interaction.NewCanned([]interaction.Rule{{Pattern: ".", Reply: "no"}}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

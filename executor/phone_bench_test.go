@@ -112,7 +112,7 @@ func benchStepOnPhone(b *testing.B, textOnly, withOCR bool) {
 		b.Fatal(err)
 	}
 	bus := event.NewBus(time.Now)
-	mem := memory.NewManager()
+	mem := memory.NewStacks()
 	mem.Attach(bus)
 	var mu sync.Mutex
 	var steps, critical int
@@ -132,7 +132,7 @@ func benchStepOnPhone(b *testing.B, textOnly, withOCR bool) {
 	})
 	meter := &llm.Meter{}
 	model := executor.Metered{Model: client, Meter: meter, Bus: bus}
-	user, _ := interaction.NewScripted(nil, "")
+	user, _ := interaction.NewCanned(nil, "")
 	it, err := interaction.New(interaction.Config{Model: model, Dialoger: user, Memory: mem, Prompts: ps, Bus: bus})
 	if err != nil {
 		b.Fatal(err)

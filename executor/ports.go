@@ -47,7 +47,7 @@ type Interactor interface {
 	Resolve(ctx context.Context, need interaction.Need) (interaction.Result, error)
 }
 
-// Memory is what the executor reads from the short-term memory manager; *memory.Manager
+// Memory is what the executor reads from the short-term memory manager; *memory.Stacks
 // satisfies it.
 type Memory interface {
 	Overall() string

@@ -82,7 +82,7 @@ func TestConsentCoversItsSpecifics(t *testing.T) {
 		held bool
 	}{{"Alice Chen", false}, {"Bob Smith", true}} {
 		bus := event.NewBus(nil)
-		mem := memory.NewManager()
+		mem := memory.NewStacks()
 		mem.Attach(bus)
 		bus.Publish(event.AppTaskStarted{Instruction: "Send Alice a message saying: see you at 7", Task: event.AppTask{App: "messages", Task: "send"}})
 		bus.Publish(event.InteractionEnded{Settled: true, Summary: "The person agreed.",

@@ -159,7 +159,7 @@ func settingsTask(ctx context.Context, b *testing.B, model executor.Model, ps *p
 		b.Fatal(err)
 	}
 	bus := event.NewBus(time.Now)
-	mem := memory.NewManager()
+	mem := memory.NewStacks()
 	mem.Attach(bus)
 	sess := l.Start("bench", "Turn off all notifications from Maps")
 	defer sess.Attach(bus)()
@@ -185,7 +185,7 @@ func settingsTask(ctx context.Context, b *testing.B, model executor.Model, ps *p
 		}
 	})
 	metered := executor.Metered{Model: model, Meter: &llm.Meter{}, Bus: bus}
-	user, _ := interaction.NewScripted(nil, "")
+	user, _ := interaction.NewCanned(nil, "")
 	it, err := interaction.New(interaction.Config{Model: metered, Dialoger: user, Memory: mem, Prompts: ps, Bus: bus})
 	if err != nil {
 		b.Fatal(err)

@@ -83,7 +83,7 @@ const (
 
 var phoneApps = appList{{Package: "com.fairy.maps", Label: "Maps"}, {Package: "com.fairy.messages", Label: "Messages"}}
 
-func newManager(t *testing.T, model *plannerModel, runner *fakeRunner, bus *event.Bus, mem *memory.Manager, l *launcher) *Manager {
+func newManager(t *testing.T, model *plannerModel, runner *fakeRunner, bus *event.Bus, mem *memory.Stacks, l *launcher) *Manager {
 	t.Helper()
 	ps, err := prompts.Load()
 	if err != nil {
@@ -98,7 +98,7 @@ func newManager(t *testing.T, model *plannerModel, runner *fakeRunner, bus *even
 
 func TestTwoAppsPassKeyContext(t *testing.T) {
 	bus := event.NewBus(nil)
-	mem := memory.NewManager()
+	mem := memory.NewStacks()
 	mem.Attach(bus)
 	dir := t.TempDir()
 	rec, err := rundir.NewRecorder(dir, "sk-secret-key")
@@ -184,7 +184,7 @@ func TestPlannerEndings(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			bus := event.NewBus(nil)
-			mem := memory.NewManager()
+			mem := memory.NewStacks()
 			mem.Attach(bus)
 			model := &plannerModel{answers: tt.answers}
 			runner := &fakeRunner{bus: bus, outcomes: tt.outcomes}

@@ -152,7 +152,7 @@ func runWithKnowledge(t *testing.T, path, runID string) knowledgeRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := agent.ServeScripted(rules, openai.Config{MaxRetries: -1, RepairRetries: -1, Timeout: 10 * time.Second}, nil)
+	model, err := agent.ServeScriptedModel(rules, openai.Config{MaxRetries: -1, RepairRetries: -1, Timeout: 10 * time.Second}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func runWithKnowledge(t *testing.T, path, runID string) knowledgeRun {
 			store.Close()
 		}
 	}()
-	person, err := interaction.NewScripted(nil, "yes")
+	person, err := interaction.NewCanned(nil, "yes")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,7 +119,7 @@ func (sc scenario) run(t *testing.T, instruction string) outcome {
 	if err != nil {
 		t.Fatal(err)
 	}
-	user, err := interaction.NewScripted(sc.user, "")
+	user, err := interaction.NewCanned(sc.user, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func (sc scenario) run(t *testing.T, instruction string) outcome {
 		t.Fatal(err)
 	}
 	bus := event.NewBus(time.Now)
-	mem := memory.NewManager()
+	mem := memory.NewStacks()
 	mem.Attach(bus)
 	rec, err := rundir.NewRecorder(t.TempDir())
 	if err != nil {

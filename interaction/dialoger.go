@@ -135,9 +135,9 @@ type Rule struct {
 	Times   int    `json:"times,omitempty" yaml:"times,omitempty"`
 }
 
-// Scripted is a Dialoger that answers from ordered rules and records every question asked.
+// Canned is a Dialoger that answers from ordered rules and records every question asked.
 // It stands in for a person in tests, the demo and evaluations.
-type Scripted struct {
+type Canned struct {
 	mu    sync.Mutex
 	rules []scriptedRule
 	def   string
@@ -150,17 +150,17 @@ type scriptedRule struct {
 	left  int // -1: unlimited
 }
 
-// Asked is one question a Scripted dialoger answered.
+// Asked is one question a Canned dialoger answered.
 type Asked struct {
 	Question Question `json:"question"`
 	Answer   string   `json:"answer"`
 	Rule     int      `json:"rule"` // index of the rule that answered, -1 for the default
 }
 
-// NewScripted compiles rules; def answers questions no rule matches ("" makes such a
+// NewCanned compiles rules; def answers questions no rule matches ("" makes such a
 // question an error, ErrNoAnswer).
-func NewScripted(rules []Rule, def string) (*Scripted, error) {
-	s := &Scripted{def: def}
+func NewCanned(rules []Rule, def string) (*Canned, error) {
+	s := &Canned{def: def}
 	for i, r := range rules {
 		re, err := regexp.Compile("(?i)" + r.Pattern)
 		if err != nil {
@@ -176,7 +176,7 @@ func NewScripted(rules []Rule, def string) (*Scripted, error) {
 }
 
 // Ask implements Dialoger.
-func (s *Scripted) Ask(ctx context.Context, q Question) (string, error) {
+func (s *Canned) Ask(ctx context.Context, q Question) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -203,7 +203,7 @@ func (s *Scripted) Ask(ctx context.Context, q Question) (string, error) {
 }
 
 // Asked returns every question asked so far with its answer.
-func (s *Scripted) Asked() []Asked {
+func (s *Canned) Asked() []Asked {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Asked(nil), s.asked...)

@@ -3,6 +3,6 @@
 // instruction — into questions, judges whether the answers settle it and writes the summary
 // that goes onto the instruction stack; a Dialoger shows each question and returns the answer.
 //
-// Two Dialogers ship here: Terminal (a TTY or pipes) and Scripted (rules: pattern → reply,
+// Two Dialogers ship here: Terminal (a TTY or pipes) and Canned (rules: pattern → reply,
 // with a record of every question). Evaluation plugs in others through the same interface.
 package interaction

@@ -36,14 +36,14 @@ func (f *fakeModel) Generate(_ context.Context, req llm.Request) (llm.Response, 
 	return llm.Response{Text: a}, nil
 }
 
-func newInteractor(t *testing.T, model *fakeModel, d Dialoger) (*interactor, *memory.Manager) {
+func newInteractor(t *testing.T, model *fakeModel, d Dialoger) (*interactor, *memory.Stacks) {
 	t.Helper()
 	ps, err := prompts.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
 	bus := event.NewBus(nil)
-	mem := memory.NewManager()
+	mem := memory.NewStacks()
 	mem.Attach(bus)
 	bus.Publish(event.AppTaskStarted{Instruction: "order a bubble tea", Task: event.AppTask{App: "shop", Task: "order a bubble tea"}})
 	it, err := New(Config{Model: model, Dialoger: d, Memory: mem, Prompts: ps, Bus: bus})
@@ -102,7 +102,7 @@ func TestResolve(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, err := NewScripted(tt.replies, "")
+			d, err := NewCanned(tt.replies, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +144,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestResolveErrors(t *testing.T) {
-	d, _ := NewScripted(nil, "")
+	d, _ := NewCanned(nil, "")
 	it, _ := newInteractor(t, &fakeModel{answers: []string{`{"status":"B","question":"Which?","options":[],"summary":"","consent":""}`}}, d)
 	if _, err := it.Resolve(t.Context(), Need{Type: 3, Reason: "x"}); !errors.Is(err, ErrNoAnswer) {
 		t.Errorf("unanswerable question: err = %v, want ErrNoAnswer", err)
@@ -162,7 +162,7 @@ func TestResolveErrors(t *testing.T) {
 }
 
 func TestScripted(t *testing.T) {
-	d, err := NewScripted([]Rule{{Pattern: `size`, Reply: "large", Times: 1}, {Pattern: `alice`, Reply: "Alice Wong"}}, "yes")
+	d, err := NewCanned([]Rule{{Pattern: `size`, Reply: "large", Times: 1}, {Pattern: `alice`, Reply: "Alice Wong"}}, "yes")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestScripted(t *testing.T) {
 	if n := len(d.Asked()); n != 4 || d.Asked()[2].Rule != -1 {
 		t.Errorf("record = %+v", d.Asked())
 	}
-	if _, err := NewScripted([]Rule{{Pattern: "("}}, ""); !errors.Is(err, errConfig) {
+	if _, err := NewCanned([]Rule{{Pattern: "("}}, ""); !errors.Is(err, errConfig) {
 		t.Errorf("bad pattern: %v", err)
 	}
 }

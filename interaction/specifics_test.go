@@ -9,7 +9,7 @@ import (
 // question shows the specifics the guard read from the screen (recipient and text), so a
 // person can see that the message goes to the wrong contact; the answer is in the result.
 func TestConsentQuestionShowsSpecifics(t *testing.T) {
-	d, err := NewScripted([]Rule{{Pattern: "bob smith", Reply: "No, I meant Carol Diaz"}}, "")
+	d, err := NewCanned([]Rule{{Pattern: "bob smith", Reply: "No, I meant Carol Diaz"}}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

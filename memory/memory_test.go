@@ -8,9 +8,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestManagerStacks(t *testing.T) {
+func TestStacks(t *testing.T) {
 	bus := event.NewBus(func() time.Time { return time.Unix(0, 0) })
-	m := NewManager()
+	m := NewStacks()
 	defer m.Attach(bus)()
 
 	pay := event.Action{Type: event.Tap, Index: 7}
@@ -82,7 +82,7 @@ func TestManagerStacks(t *testing.T) {
 // (the Re-Planner's own "may I go on?") authorises no sensitive action.
 func TestVagueConsentCoversNothing(t *testing.T) {
 	bus := event.NewBus(nil)
-	m := NewManager()
+	m := NewStacks()
 	defer m.Attach(bus)()
 	bus.Publish(event.AppTaskStarted{Task: event.AppTask{App: "shop", Task: "order tea"}})
 	bus.Publish(event.InteractionEnded{Settled: true, Summary: "The person says go on.", Consent: &event.Consent{Granted: true}})
@@ -99,7 +99,7 @@ func TestVagueConsentCoversNothing(t *testing.T) {
 // connection after the tap) still uses up its consent.
 func TestConsentSpentByAFailedAttempt(t *testing.T) {
 	bus := event.NewBus(nil)
-	m := NewManager()
+	m := NewStacks()
 	defer m.Attach(bus)()
 	bus.Publish(event.AppTaskStarted{Task: event.AppTask{App: "shop", Task: "pay"}})
 	bus.Publish(event.InteractionEnded{Settled: true, Summary: "yes", Consent: &event.Consent{Granted: true, Category: "payment", Action: "pay@s1"}})

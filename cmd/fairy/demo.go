@@ -158,7 +158,7 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 	if err != nil {
 		return res, fmt.Errorf("demo rules: %w", err)
 	}
-	model, err := agent.ServeScripted(rules, openai.Config{Logger: o.Logger, MaxRetries: -1, RepairRetries: -1}, o.Logger)
+	model, err := agent.ServeScriptedModel(rules, openai.Config{Logger: o.Logger, MaxRetries: -1, RepairRetries: -1}, o.Logger)
 	if err != nil {
 		return res, err
 	}
@@ -188,11 +188,11 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 		// context joins the run in step order.
 		Agent: agent.Config{Logger: o.Logger, TextOnly: o.TextOnly, Limits: executor.Limits{MaxSteps: 25}, OrderedContext: true}}
 	var person interaction.Dialoger
-	var scriptedPerson *interaction.Scripted
+	var scriptedPerson *interaction.Canned
 	if o.Interactive {
 		person = interaction.NewTerminal(o.Stdin, out)
 	} else {
-		if scriptedPerson, err = interaction.NewScripted(demoUser(), ""); err != nil {
+		if scriptedPerson, err = interaction.NewCanned(demoUser(), ""); err != nil {
 			return res, err
 		}
 		person = scriptedPerson

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/explore"
 	"github.com/fairy-go/fairy/knowledge"
@@ -65,10 +66,11 @@ func failureStatus(err error) error {
 // rather than the work: a refused model key or a model configuration that cannot work, a
 // device that cannot be chosen, a knowledge file that cannot be used, an import document or
 // a page reference that is wrong, a --model-errors spec, a scripted model's rules file, an
-// exploration's bounds, a virtual phone's app declaration or fault spec. Each package keeps one sentinel per cause; this list is where the
+// exploration's bounds, a virtual phone's app declaration or fault spec, an evaluation
+// with no device or suite. Each package keeps one sentinel per cause; this list is where the
 // command gives them their exit status.
 var configCauses = []error{openai.ErrAuth, openai.ErrConfig, inject.ErrSpec, scripted.ErrRules, explore.ErrConfig,
-	sim.ErrAppSpec, sim.ErrFaultSpec,
+	sim.ErrAppSpec, sim.ErrFaultSpec, eval.ErrConfig,
 	adb.ErrServerDown, adb.ErrNoDevice, adb.ErrMultipleDevices, adb.ErrDeviceNotFound, adb.ErrOffline, adb.ErrUnauthorized,
 	knowledge.ErrDamaged, knowledge.ErrNotKnowledge, knowledge.ErrSchema, knowledge.ErrInUse,
 	knowledge.ErrTooLarge, knowledge.ErrFormat, knowledge.ErrInvalid, knowledge.ErrAmbiguous}

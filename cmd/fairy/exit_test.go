@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/explore"
 	"github.com/fairy-go/fairy/llm/inject"
 	"github.com/fairy-go/fairy/llm/openai"
@@ -29,6 +30,7 @@ func TestFailureStatusOfConfigCauses(t *testing.T) {
 		{"explore bounds", errOf(explore.Run(context.Background(), explore.Config{})), exitUsage},
 		{"app declaration", errOf(sim.ParseApp([]byte("package: com.x\nscreens: [{id: 1, elements: nope}]"))), exitUsage},
 		{"fault spec", errOf(sim.ParseFaults("dump-fail")), exitUsage},
+		{"evaluation with no suite", errOf(eval.Run(context.Background(), eval.Config{})), exitUsage},
 		{"the work", errors.New("the task failed"), exitFailed},
 	}
 	for _, tt := range tests {

@@ -126,12 +126,12 @@ func (a *Agent) releaseStore(path string) error {
 }
 
 // session is one task run; it implements eval.Session.
-type session struct {
+type taskRun struct {
 	a       *Agent
 	job     eval.Job
 	dev     *adb.Device
 	model   executor.Model
-	script  *agent.Scripted
+	script  *agent.ScriptedModel
 	store   *knowledge.Store
 	storeAt string
 	// knowledgeOff says why the run goes without the knowledge it names (unreachable).
@@ -140,8 +140,8 @@ type session struct {
 }
 
 // Start implements eval.Agent: it opens the phone, the model and the knowledge file.
-func (a *Agent) Start(ctx context.Context, job eval.Job) (_ eval.Session, err error) {
-	s := &session{a: a, job: job, model: a.cfg.Model}
+func (a *Agent) Start(ctx context.Context, job eval.Job) (_ eval.TaskRun, err error) {
+	s := &taskRun{a: a, job: job, model: a.cfg.Model}
 	defer func() {
 		if err != nil {
 			_ = s.Close()
@@ -156,7 +156,7 @@ func (a *Agent) Start(ctx context.Context, job eval.Job) (_ eval.Session, err er
 		if err != nil {
 			return nil, err
 		}
-		if s.script, err = agent.ServeScripted(rules, openai.Config{MaxRetries: 1}, a.log); err != nil {
+		if s.script, err = agent.ServeScriptedModel(rules, openai.Config{MaxRetries: 1}, a.log); err != nil {
 			return nil, fmt.Errorf("agentrun: %w", err)
 		}
 		s.model = s.script.Model
@@ -184,11 +184,11 @@ func (a *Agent) Start(ctx context.Context, job eval.Job) (_ eval.Session, err er
 }
 
 // Model implements eval.Session: the unmetered model, for the simulated user and the judge.
-func (s *session) Model() eval.Model { return s.model }
+func (s *taskRun) Model() eval.Model { return s.model }
 
 // Shell implements eval.Session; it runs any command (setup and checks come from the
 // suite's author, not from a model).
-func (s *session) Shell(ctx context.Context, cmd string) (string, error) {
+func (s *taskRun) Shell(ctx context.Context, cmd string) (string, error) {
 	out, status, err := s.dev.RawShell(ctx, cmd)
 	if err == nil && status != 0 {
 		err = fmt.Errorf("agentrun: shell %q: exit status %d", cmd, status)
@@ -197,10 +197,10 @@ func (s *session) Shell(ctx context.Context, cmd string) (string, error) {
 }
 
 // Dump implements eval.Session.
-func (s *session) Dump(ctx context.Context) ([]byte, error) { return s.dev.Dump(ctx) }
+func (s *taskRun) Dump(ctx context.Context) ([]byte, error) { return s.dev.Dump(ctx) }
 
 // DeviceTime implements eval.DeviceTimer: the device time of the last Run.
-func (s *session) DeviceTime() eval.DeviceTime { return s.devTime }
+func (s *taskRun) DeviceTime() eval.DeviceTime { return s.devTime }
 
 func deviceTime(d *adb.Device) eval.DeviceTime {
 	t := d.DeviceTime()
@@ -215,7 +215,7 @@ func deviceTime(d *adb.Device) eval.DeviceTime {
 }
 
 // Close implements eval.Session.
-func (s *session) Close() error {
+func (s *taskRun) Close() error {
 	var errs []error
 	if s.dev != nil {
 		errs = append(errs, s.dev.Close(context.Background()))
@@ -230,7 +230,7 @@ func (s *session) Close() error {
 }
 
 // Unused lists the scripted rules that never fired in this run (scripted model only).
-func (s *session) Unused() []string {
+func (s *taskRun) Unused() []string {
 	if s.script == nil {
 		return nil
 	}
@@ -239,7 +239,7 @@ func (s *session) Unused() []string {
 
 // Run implements eval.Session: one agent run of the task's instruction, recorded in the
 // job's run directory; the Self-Learner learns after every app task.
-func (s *session) Run(ctx context.Context, user interaction.Dialoger) (rundir.Summary, error) {
+func (s *taskRun) Run(ctx context.Context, user interaction.Dialoger) (rundir.Summary, error) {
 	job := s.job
 	l := job.Task.Limits
 	s.dev.ResetDeviceTime()

@@ -10,7 +10,7 @@ import (
 	"github.com/fairy-go/fairy/eval"
 )
 
-// summary is an androidworld:sim run reported the way the benchmark reports: success by
+// Summary is an androidworld:sim run reported the way the benchmark reports: success by
 // app and by difficulty, steps against the step budget, and the questions the agent
 // asked (AndroidWorld's agents cannot ask, so asking is counted and shown).
 type Summary struct {

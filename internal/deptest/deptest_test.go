@@ -106,9 +106,12 @@ var layers = map[string][]string{
 	"mcp":              {"event", "executor", "executor/adb", "global", "interaction", "knowledge", "perception", "rundir"},
 	// Evaluation drives the agent from outside: eval knows the agent only through the
 	// Session it declares; eval/agentrun plugs the agent in.
-	"eval":              {"event", "interaction", "internal/table", "llm", "llm/inject", "llm/scripted", "perception", "prompts", "rundir", "sim", "sim/cjkfont"},
+	"eval": {"eval/walkthrough", "event", "interaction", "internal/table", "llm", "llm/inject", "llm/scripted", "perception", "prompts", "rundir", "sim", "sim/cjkfont"},
+	// A walkthrough compiles to scripted-model rules that find their way by the prompts'
+	// markers.
+	"eval/walkthrough":  {"event", "llm/scripted", "prompts"},
 	"eval/agentrun":     {"agent", "eval", "executor", "executor/adb", "global", "interaction", "knowledge", "llm/inject", "llm/openai", "rundir", "sim"},
-	"eval/androidworld": {"eval", "sim"},
+	"eval/androidworld": {"eval", "eval/walkthrough", "sim"},
 	"internal/deptest":  {},
 	// Only the command wires everything; nothing imports it.
 	"cmd/fairy": {"*"},

@@ -39,9 +39,9 @@ type Turn struct {
 	Answer   string
 }
 
-// Manager keeps the short-term stacks of a run. It is fed by events (Handle) and answers
+// Stacks keeps the short-term stacks of a run. It is fed by events (Handle) and answers
 // queries; it is safe for concurrent use. Queries return copies.
-type Manager struct {
+type Stacks struct {
 	mu           sync.Mutex
 	overall      string
 	task         event.AppTask
@@ -52,14 +52,14 @@ type Manager struct {
 	progress     string
 }
 
-// NewManager returns an empty manager.
-func NewManager() *Manager { return &Manager{} }
+// NewStacks returns empty stacks.
+func NewStacks() *Stacks { return &Stacks{} }
 
 // Attach subscribes the manager to bus and returns the unsubscribe function.
-func (m *Manager) Attach(bus *event.Bus) func() { return bus.Subscribe(m.Handle) }
+func (m *Stacks) Attach(bus *event.Bus) func() { return bus.Subscribe(m.Handle) }
 
 // Handle applies one event to the stacks.
-func (m *Manager) Handle(r event.Record) {
+func (m *Stacks) Handle(r event.Record) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch e := r.Event.(type) {
@@ -130,7 +130,7 @@ func (m *Manager) Handle(r event.Record) {
 }
 
 // frame returns the frame of step, or nil.
-func (m *Manager) frame(step int) *Frame {
+func (m *Stacks) frame(step int) *Frame {
 	for i := len(m.frames) - 1; i >= 0; i-- {
 		if m.frames[i].Step == step {
 			return &m.frames[i]
@@ -140,7 +140,7 @@ func (m *Manager) frame(step int) *Frame {
 }
 
 // addFact pushes f, replacing an earlier fact with the same key.
-func (m *Manager) addFact(f event.Fact) {
+func (m *Stacks) addFact(f event.Fact) {
 	if f.Key == "" || f.Value == "" {
 		return
 	}
@@ -154,7 +154,7 @@ func (m *Manager) addFact(f event.Fact) {
 }
 
 // spend marks the newest unspent consent covering category and action as used.
-func (m *Manager) spend(category, action string) {
+func (m *Stacks) spend(category, action string) {
 	for i := len(m.instructions) - 1; i >= 0; i-- {
 		c := m.instructions[i].Consent
 		if c != nil && !m.instructions[i].Used && c.Covers(category, action) {
@@ -165,21 +165,21 @@ func (m *Manager) spend(category, action string) {
 }
 
 // Overall is the person's whole instruction.
-func (m *Manager) Overall() string {
+func (m *Stacks) Overall() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.overall
 }
 
 // Task is the current app task.
-func (m *Manager) Task() event.AppTask {
+func (m *Stacks) Task() event.AppTask {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.task
 }
 
 // Instructions is the instruction stack, bottom first.
-func (m *Manager) Instructions() []Instruction {
+func (m *Stacks) Instructions() []Instruction {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]Instruction(nil), m.instructions...)
@@ -187,7 +187,7 @@ func (m *Manager) Instructions() []Instruction {
 
 // Consent returns the newest unspent granted consent that covers one action of category
 // with identity action (see event.Consent.Covers). A consent with no category covers nothing.
-func (m *Manager) Consent(category, action string) (event.Consent, bool) {
+func (m *Stacks) Consent(category, action string) (event.Consent, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i := len(m.instructions) - 1; i >= 0; i-- {
@@ -200,7 +200,7 @@ func (m *Manager) Consent(category, action string) (event.Consent, bool) {
 }
 
 // Frames is the action-loop stack, oldest first.
-func (m *Manager) Frames() []Frame {
+func (m *Stacks) Frames() []Frame {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := make([]Frame, len(m.frames))
@@ -209,7 +209,7 @@ func (m *Manager) Frames() []Frame {
 }
 
 // LastFrames returns up to n most recent frames, oldest first.
-func (m *Manager) LastFrames(n int) []Frame {
+func (m *Stacks) LastFrames(n int) []Frame {
 	fs := m.Frames()
 	if n >= 0 && len(fs) > n {
 		fs = fs[len(fs)-n:]
@@ -218,21 +218,21 @@ func (m *Manager) LastFrames(n int) []Frame {
 }
 
 // Turns is the interaction-loop stack of the current interaction.
-func (m *Manager) Turns() []Turn {
+func (m *Stacks) Turns() []Turn {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]Turn(nil), m.turns...)
 }
 
 // KeyContext is the key-context stack, one fact per key, oldest first.
-func (m *Manager) KeyContext() []event.Fact {
+func (m *Stacks) KeyContext() []event.Fact {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]event.Fact(nil), m.facts...)
 }
 
 // Progress is the Re-Planner's latest progress note.
-func (m *Manager) Progress() string {
+func (m *Stacks) Progress() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.progress
