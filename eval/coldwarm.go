@@ -124,7 +124,7 @@ func (r *Report) coldWarm(t *Totals, passWall []float64, revisit map[string]bool
 	for _, x := range r.Tasks {
 		ph := x.Phase
 		if ph == "" {
-			ph = []string{PhaseCold, PhaseWarm}[min(x.PassIndex, 1)]
+			ph = []string{phaseCold, phaseWarm}[min(x.PassIndex, 1)]
 		}
 		if byPhase[ph] == nil {
 			byPhase[ph] = &Totals{ModelCallsByRole: map[string]int{}}
@@ -162,7 +162,7 @@ func (r *Report) coldWarm(t *Totals, passWall []float64, revisit map[string]bool
 			p.ModelCallsByRole[k] += v
 		}
 	}
-	cold, warm := byPhase[PhaseCold], byPhase[PhaseWarm]
+	cold, warm := byPhase[phaseCold], byPhase[phaseWarm]
 	if cold == nil {
 		cold = &Totals{ModelCallsByRole: map[string]int{}}
 	}
@@ -172,14 +172,14 @@ func (r *Report) coldWarm(t *Totals, passWall []float64, revisit map[string]bool
 	cw := &ColdWarm{ModelCallsReduction: reduction(cold.ModelCalls, warm.ModelCalls), StepsReduction: reduction(cold.Steps, warm.Steps),
 		PromptTokensReduction: reduction(cold.PromptTokens, warm.PromptTokens), Revisit: CallComparison{Tasks: []string{}}, PerTask: []TaskComparison{}, Figures: []Figure{}}
 	for _, id := range order {
-		c, w := per[PhaseCold][id], per[PhaseWarm][id]
+		c, w := per[phaseCold][id], per[phaseWarm][id]
 		if c == nil || w == nil {
 			continue // only tasks both passes finished compare
 		}
 		tc := TaskComparison{ID: id, ColdModelCalls: c.ModelCalls, WarmModelCalls: w.ModelCalls,
 			Reduction: reduction(c.ModelCalls, w.ModelCalls), ColdPass: c.Pass, WarmPass: w.Pass,
 			ColdSteps: c.Steps, WarmSteps: w.Steps, ColdPromptTokens: c.PromptTokens, WarmPromptTokens: w.PromptTokens}
-		if in := per[PhaseIndependent][id]; in != nil {
+		if in := per[phaseIndependent][id]; in != nil {
 			tc.IndependentModelCalls, tc.IndependentSteps = in.ModelCalls, in.Steps
 		}
 		cw.PerTask = append(cw.PerTask, tc)
@@ -193,17 +193,17 @@ func (r *Report) coldWarm(t *Totals, passWall []float64, revisit map[string]bool
 		learned = fmt.Sprintf("what the %d tasks of %s learned into one file", len(r.Options.LearnTasks), r.Options.Learn)
 	}
 	for _, f := range []Figure{
-		{Name: FigureCooperating, Phase: PhaseWarm, ProducedBy: "warm pass with " + learned +
+		{Name: FigureCooperating, Phase: phaseWarm, ProducedBy: "warm pass with " + learned +
 			"; the scripted model answers Navigate where a walk step says navigate: and the decider's prompt offers a replayable hint"},
-		{Name: FigureIndependent, Phase: PhaseIndependent, ProducedBy: "warm pass again with " + learned +
+		{Name: FigureIndependent, Phase: phaseIndependent, ProducedBy: "warm pass again with " + learned +
 			"; the scripted rules compiled without Navigate, so the model acts step by step: only what the executor saves by itself"},
 	} {
 		if per[f.Phase] == nil {
 			continue
 		}
-		cw.Figures = append(cw.Figures, figure(f, order, per[PhaseCold], per[f.Phase], cold, byPhase[f.Phase]))
+		cw.Figures = append(cw.Figures, figure(f, order, per[phaseCold], per[f.Phase], cold, byPhase[f.Phase]))
 	}
-	t.Cold, t.Warm, t.WarmIndependent, t.Learn, t.ColdWarm = cold, warm, byPhase[PhaseIndependent], byPhase[PhaseLearn], cw
+	t.Cold, t.Warm, t.WarmIndependent, t.Learn, t.ColdWarm = cold, warm, byPhase[phaseIndependent], byPhase[PhaseLearn], cw
 }
 
 func reduction(cold, warm int) float64 {

@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// DeviceTimer is a TaskRun that meters how long its Run waited on the phone.
-type DeviceTimer interface {
+// deviceTimer is a TaskRun that meters how long its Run waited on the phone.
+type deviceTimer interface {
 	DeviceTime() DeviceTime
 }
 

@@ -7,8 +7,8 @@ var (
 	ErrSuite = errors.New("eval: invalid suite")
 	// ErrConfig means an evaluation was started with a missing or bad part.
 	ErrConfig = errors.New("eval: bad configuration")
-	// ErrNoAnswer means a simulated user has no answer for a question.
-	ErrNoAnswer = errors.New("eval: simulated user has no answer")
-	// ErrCrashed marks a task whose run panicked; the suite goes on.
-	ErrCrashed = errors.New("eval: task crashed")
+	// errNoAnswer means a simulated user has no answer for a question.
+	errNoAnswer = errors.New("eval: simulated user has no answer")
+	// errCrashed marks a task whose run panicked; the suite goes on.
+	errCrashed = errors.New("eval: task crashed")
 )

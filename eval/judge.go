@@ -14,10 +14,10 @@ import (
 	"github.com/fairy-go/fairy/rundir"
 )
 
-// Intent is what the person behind a task wants, as a person knows it: who gets the
+// intent is what the person behind a task wants, as a person knows it: who gets the
 // message, what it says, which items the order holds. It is read from the task's checks
 // (a check names exactly what the person asked for).
-type Intent struct {
+type intent struct {
 	Who   []string // the recipients (message checks' to)
 	What  []string // texts the message must hold
 	Items []string // the items the order must hold
@@ -26,9 +26,9 @@ type Intent struct {
 	Deletes []string
 }
 
-// IntentOf reads a task's intent from its checks.
-func IntentOf(t *Task) Intent {
-	var in Intent
+// intentOf reads a task's intent from its checks.
+func intentOf(t *Task) intent {
+	var in intent
 	for _, c := range t.Checks {
 		if m := c.Message; m != nil && !m.None {
 			if m.To != "" {
@@ -49,7 +49,7 @@ func IntentOf(t *Task) Intent {
 	return in
 }
 
-func (in Intent) empty() bool { return len(in.Who)+len(in.What)+len(in.Items)+len(in.Deletes) == 0 }
+func (in intent) empty() bool { return len(in.Who)+len(in.What)+len(in.Items)+len(in.Deletes) == 0 }
 
 // Consent specifics as the agent's consent questions write them ("to: Bob Smith; text:
 // "…"; items: …; amount: ¥13"): a person reads them off the question.
@@ -70,19 +70,19 @@ func specificsOf(q string) map[string]string {
 // refuses one whose specifics contradict its intent (the message goes to someone else, the
 // order holds another drink) and notes one that hides the specifics it needs to judge.
 type judgingUser struct {
-	User
-	intent Intent
+	user
+	intent intent
 
 	mu    sync.Mutex
 	asked []Question
 }
 
-// Judging wraps u with a person's judgement from intent; a task with no intent keeps u.
-func Judging(u User, intent Intent) User {
+// judging wraps u with a person's judgement from intent; a task with no intent keeps u.
+func judging(u user, intent intent) user {
 	if intent.empty() {
 		return u
 	}
-	return &judgingUser{User: u, intent: intent}
+	return &judgingUser{user: u, intent: intent}
 }
 
 func contains(hay, needle string) bool {
@@ -114,7 +114,7 @@ func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, 
 	// The scripted user's rules were written for the question itself; the specifics the
 	// agent appends (which may name the very contact a choice rule is about) were read above.
 	full := q.Text
-	if _, scripted := u.User.(*RuleUser); scripted {
+	if _, scripted := u.user.(*ruleUser); scripted {
 		if i := specStart.FindStringIndex(q.Text); i != nil {
 			q.Text = strings.TrimSpace(q.Text[:i[0]])
 		}
@@ -177,8 +177,8 @@ func (u *judgingUser) contradiction(sp map[string]string) string {
 
 // pass lets the inner user answer and records its answer.
 func (u *judgingUser) pass(ctx context.Context, q interaction.Question, blind bool) (string, error) {
-	ans, err := u.User.Ask(ctx, q)
-	inner := u.User.Questions()
+	ans, err := u.user.Ask(ctx, q)
+	inner := u.user.Questions()
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if len(inner) > 0 {

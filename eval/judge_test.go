@@ -18,7 +18,7 @@ func TestJudgingUser(t *testing.T) {
 	task := &Task{ID: "t", Instruction: "Send Alice a message saying: see you at 7",
 		Checks: []Check{{Message: &MessageCheck{To: "Alice Chen", Contains: []string{"see you at 7"}}}, {Message: &MessageCheck{To: "Alice Wong", None: true}}},
 		User:   UserSpec{Scripted: &RuleUserSpec{Rules: []UserRule{{Pattern: "alice", Reply: "Alice Chen, the one from the meetup"}}, Consent: "approve"}}}
-	u, err := NewUser(task, nil, nil)
+	u, err := newUser(task, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,10 +36,10 @@ func TestJudgingUser(t *testing.T) {
 	if a := ask(`tap "Send SMS" (send) — to: Alice Chen; text: "see you at 8"`); !strings.HasPrefix(a, "No") {
 		t.Errorf("wrong text: answered %q", a)
 	}
-	if a := ask(`tap "Send SMS" (send) — to: Alice Chen; text: "see you at 7"`); a != ApproveReply {
-		t.Errorf("right recipient and text: answered %q, want %q", a, ApproveReply)
+	if a := ask(`tap "Send SMS" (send) — to: Alice Chen; text: "see you at 7"`); a != approveReply {
+		t.Errorf("right recipient and text: answered %q, want %q", a, approveReply)
 	}
-	if a := ask(`tap "Send SMS" (send)`); a != ApproveReply {
+	if a := ask(`tap "Send SMS" (send)`); a != approveReply {
 		t.Errorf("a question without specifics: answered %q (the user cannot judge it and consents as scripted)", a)
 	}
 	if a, _ := u.Ask(t.Context(), interaction.Question{Type: 3, Kind: interaction.Options, Text: "Which Alice?", Options: []string{"Alice Chen", "Alice Wong"}}); a != "Alice Chen, the one from the meetup" {
@@ -63,7 +63,7 @@ func TestJudgingUser(t *testing.T) {
 func TestOrderIntent(t *testing.T) {
 	task := &Task{ID: "t", Checks: []Check{{Order: &OrderCheck{Item: "红豆奶茶"}}},
 		User: UserSpec{Scripted: &RuleUserSpec{Rules: []UserRule{{Pattern: "奶茶", Reply: "红豆奶茶"}}, Consent: "approve"}}}
-	u, err := NewUser(task, nil, nil)
+	u, err := newUser(task, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestOrderIntent(t *testing.T) {
 		t.Errorf("wrong drink: %q", a)
 	}
 	a, _ = u.Ask(t.Context(), interaction.Question{Type: 2, Kind: interaction.YesNo, Text: `tap "提交订单" (order) — items: 红豆奶茶 ×1; amount: ¥14; payee: com.fairy.shop`})
-	if a != ApproveReply {
+	if a != approveReply {
 		t.Errorf("right drink: %q", a)
 	}
 }
@@ -82,7 +82,7 @@ func TestOrderIntent(t *testing.T) {
 func TestDeleteIntent(t *testing.T) {
 	task := &Task{ID: "t", Checks: []Check{{Event: &EventCheck{Title: "Dentist", None: true}}, {Event: &EventCheck{Title: "Team standup"}}},
 		User: UserSpec{Scripted: &RuleUserSpec{Consent: "approve"}}}
-	u, err := NewUser(task, nil, nil)
+	u, err := newUser(task, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestDeleteIntent(t *testing.T) {
 		t.Errorf("wrong event: %q", a)
 	}
 	a, _ = u.Ask(t.Context(), interaction.Question{Type: 2, Kind: interaction.YesNo, Text: `tap "Delete event" (delete) — what: Dentist appointment · Tue 10:00`})
-	if a != ApproveReply {
+	if a != approveReply {
 		t.Errorf("the right event: %q", a)
 	}
 }

@@ -38,7 +38,7 @@ func (p *progress) done(r TaskResult) {
 		mark = "✗"
 	}
 	name := r.ID
-	if r.Phase != "" && r.Phase != PhaseCold {
+	if r.Phase != "" && r.Phase != phaseCold {
 		name += " (" + r.Phase + ")"
 	}
 	if r.Repeat > 0 {

@@ -54,16 +54,16 @@ type Job struct {
 
 // Phases of an evaluation with cold/warm passes or a learning pass.
 const (
-	PhaseCold = "cold" // empty knowledge
-	PhaseWarm = "warm" // what was learned; the model may take Navigate (model-cooperating)
-	// PhaseIndependent is the warm pass again with a model that never takes Navigate:
+	phaseCold = "cold" // empty knowledge
+	phaseWarm = "warm" // what was learned; the model may take Navigate (model-cooperating)
+	// phaseIndependent is the warm pass again with a model that never takes Navigate:
 	// what the executor saves by itself (model-independent).
-	PhaseIndependent = "warm-independent"
+	phaseIndependent = "warm-independent"
 	PhaseLearn       = "learn" // Config.Learn's tasks, learning into one shared file
 )
 
 // passIndex numbers the phases (Job.PassIndex, TaskResult.PassIndex).
-var passIndex = map[string]int{PhaseCold: 0, PhaseWarm: 1, PhaseIndependent: 2, PhaseLearn: 3}
+var passIndex = map[string]int{phaseCold: 0, phaseWarm: 1, phaseIndependent: 2, PhaseLearn: 3}
 
 // Agent starts the agent for one task on one phone. cmd wires the fairy agent core in
 // (package eval/agentrun); tests plug in fakes.
@@ -214,9 +214,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	phases := []string{""}
 	switch {
 	case cfg.Learn != nil:
-		phases = []string{PhaseLearn, PhaseCold, PhaseWarm, PhaseIndependent}
+		phases = []string{PhaseLearn, phaseCold, phaseWarm, phaseIndependent}
 	case cfg.ColdWarm:
-		phases = []string{PhaseCold, PhaseWarm, PhaseIndependent}
+		phases = []string{phaseCold, phaseWarm, phaseIndependent}
 	}
 	total := 0
 	for _, ph := range phases {
@@ -243,8 +243,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		for rep := 0; rep < cfg.Repeat; rep++ {
 			for _, t := range suite.Tasks {
 				j := &Job{Suite: suite, Task: t, PassIndex: passIndex[phase], Phase: phase, Repeat: rep,
-					NoNavigate: phase == PhaseIndependent || (cfg.NoNavigate && phase != PhaseWarm)}
-				if cfg.ModelErrors.Any() && (!cfg.ModelErrorsLearnOnly || phase == PhaseCold || phase == PhaseLearn) {
+					NoNavigate: phase == phaseIndependent || (cfg.NoNavigate && phase != phaseWarm)}
+				if cfg.ModelErrors.Any() && (!cfg.ModelErrorsLearnOnly || phase == phaseCold || phase == PhaseLearn) {
 					j.ModelErrors = cfg.ModelErrors
 					j.Seed = inject.Seed(cfg.Seed, t.ID, phase, strconv.Itoa(rep))
 				}
@@ -266,7 +266,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.Tasks = append(rep.Tasks, results...)
 		passWall[passIndex[phase]] = cfg.Clock().Sub(start).Seconds()
 		runErr = err
-		if phase == PhaseCold && cfg.Learn == nil && runErr == nil {
+		if phase == phaseCold && cfg.Learn == nil && runErr == nil {
 			merged = filepath.Join(out, "knowledge.db")
 			if cfg.Knowledge != KnowledgeFresh && cfg.Knowledge != KnowledgeShared {
 				merged = cfg.Knowledge
@@ -322,9 +322,9 @@ func knowledgeFor(j *Job, cfg Config, out, merged string) string {
 	switch {
 	case j.Phase == PhaseLearn:
 		return merged // one shared file: each learning run builds on the ones before
-	case j.Phase == PhaseCold:
+	case j.Phase == phaseCold:
 		return own
-	case j.Phase == PhaseWarm || j.Phase == PhaseIndependent:
+	case j.Phase == phaseWarm || j.Phase == phaseIndependent:
 		return "copy:" + merged // resolved by the worker: copied into the run directory
 	case cfg.Knowledge == KnowledgeFresh:
 		return own
@@ -427,7 +427,7 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 	defer func() {
 		if p := recover(); p != nil {
 			cfg.Logger.Error("task crashed", "task", j.Task.ID, "panic", p, "stack", string(debug.Stack()))
-			r.Pass, r.Outcome, r.Reason = false, "crashed", fmt.Sprintf("%v: %v", ErrCrashed, p)
+			r.Pass, r.Outcome, r.Reason = false, "crashed", fmt.Sprintf("%v: %v", errCrashed, p)
 			r.WallSeconds = cfg.Clock().Sub(start).Seconds()
 			finished = ctx.Err() == nil
 		}
@@ -476,7 +476,7 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 			}
 		}
 	}
-	user, err := NewUser(j.Task, sess.Model(), cfg.Prompts)
+	user, err := newUser(j.Task, sess.Model(), cfg.Prompts)
 	if err != nil {
 		return fail("error", err)
 	}
@@ -504,7 +504,7 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 	r.VerifiedSteps, r.Navigations, r.ShortcutSteps = k.VerifiedSteps, k.Navigations, k.ShortcutSteps
 	r.Routines, r.RoutineSteps, r.KnownReads, r.SkippedLearns = k.Routines, k.RoutineSteps, k.KnownReads, k.SkippedLearns
 	r.CriticalStepCalls = int(math.Round(sum.CriticalCallsPerStep * float64(sum.Steps)))
-	if dt, ok := sess.(DeviceTimer); ok {
+	if dt, ok := sess.(deviceTimer); ok {
 		t := dt.DeviceTime()
 		r.DeviceTime = &t
 	}

@@ -119,7 +119,7 @@ func TestRunFakeAgent(t *testing.T) {
 		t.Errorf("crash reason %q", got["crash"].Reason)
 	}
 	bt := got["bt-on"]
-	if len(bt.Questions) != 1 || bt.Questions[0].Answer != ApproveReply || bt.Questions[0].By != "consent" {
+	if len(bt.Questions) != 1 || bt.Questions[0].Answer != approveReply || bt.Questions[0].By != "consent" {
 		t.Errorf("bt-on questions %+v", bt.Questions)
 	}
 	if bt.ModelCalls != 2 || bt.ModelCallsByRole["decider"] != 1 || bt.PromptTokens != 180 || bt.Steps != 1 {
@@ -213,7 +213,7 @@ func TestRunColdWarm(t *testing.T) {
 				t.Errorf("%s: phase %q dir %q", x.ID, x.Phase, x.RunDir)
 			}
 		}
-		if x.PassIndex == 2 && (x.Phase != PhaseIndependent || !strings.HasPrefix(x.RunDir, "runs/warm-independent/")) {
+		if x.PassIndex == 2 && (x.Phase != phaseIndependent || !strings.HasPrefix(x.RunDir, "runs/warm-independent/")) {
 			t.Errorf("%s: phase %q dir %q", x.ID, x.Phase, x.RunDir)
 		}
 	}
@@ -251,7 +251,7 @@ func TestRunLearnThenEvaluate(t *testing.T) {
 		default: // cold: its own fresh file; warm: its own copy of the shared one
 			want = filepath.Join(j.RunDir, "knowledge.db")
 		}
-		if j.Knowledge != want || j.NoNavigate != (j.Phase == PhaseIndependent) {
+		if j.Knowledge != want || j.NoNavigate != (j.Phase == phaseIndependent) {
 			t.Errorf("%s %s: knowledge %q no-navigate %t, want %q", j.Task.ID, j.Phase, j.Knowledge, j.NoNavigate, want)
 		}
 	}

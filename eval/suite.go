@@ -382,7 +382,7 @@ func (t *Task) problems(s *Suite) []string {
 	case u.Scripted != nil && u.Model != nil:
 		add("user has both scripted: and model:; choose one")
 	case u.Scripted != nil:
-		if _, err := NewRuleUser(*u.Scripted); err != nil {
+		if _, err := newRuleUser(*u.Scripted); err != nil {
 			add("user: %v", err)
 		}
 	case u.Model != nil:

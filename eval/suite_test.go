@@ -114,7 +114,7 @@ func TestLoadBuiltin(t *testing.T) {
 }
 
 func TestRuleUser(t *testing.T) {
-	u, err := NewRuleUser(RuleUserSpec{
+	u, err := newRuleUser(RuleUserSpec{
 		Rules: []UserRule{
 			{Pattern: "which alice", Reply: "Alice Chen", Times: 1},
 			{Pattern: "delete", Reply: "refuse"},
@@ -136,9 +136,9 @@ func TestRuleUser(t *testing.T) {
 	}{
 		{q(3, "Which Alice do you mean?", "Alice Chen", "Alice Wong"), "Alice Chen", "rule 1"},
 		{q(3, "Which Alice do you mean?"), "I don't mind", "default"}, // rule 1 is used up
-		{q(2, "Delete the note 'Groceries'?"), RefuseReply, "rule 2"},
-		{q(1, "确认支付 ¥15?"), ApproveReply, "rule 3"},
-		{q(1, "Grant the camera permission?"), RefuseReply, "consent"},
+		{q(2, "Delete the note 'Groceries'?"), refuseReply, "rule 2"},
+		{q(1, "确认支付 ¥15?"), approveReply, "rule 3"},
+		{q(1, "Grant the camera permission?"), refuseReply, "consent"},
 		{q(4, "What should the message say?"), "I don't mind", "default"},
 	}
 	for i, tt := range tests {
@@ -156,8 +156,8 @@ func TestRuleUser(t *testing.T) {
 			t.Errorf("record %d = %+v, want by %s", i, qs[i], tt.by)
 		}
 	}
-	silent, _ := NewRuleUser(RuleUserSpec{})
-	if _, err := silent.Ask(t.Context(), q(4, "What?")); !errors.Is(err, ErrNoAnswer) {
+	silent, _ := newRuleUser(RuleUserSpec{})
+	if _, err := silent.Ask(t.Context(), q(4, "What?")); !errors.Is(err, errNoAnswer) {
 		t.Errorf("no rule, no default: %v", err)
 	}
 	if qs := silent.Questions(); len(qs) != 1 || qs[0].By != "none" {
@@ -217,7 +217,7 @@ rules:
     answer: '{"answer": "I do not mind, you decide."}'
 `)
 	ps := loadPrompts(t)
-	u, err := NewModelUser(ModelUserConfig{Model: m, Prompts: ps, Instruction: "Order a bubble tea",
+	u, err := newModelUser(modelUserConfig{Model: m, Prompts: ps, Instruction: "Order a bubble tea",
 		Spec: ModelUserSpec{Persona: "a student who likes bubble tea", Intent: "a large bubble tea, paying at most ¥20"}})
 	if err != nil {
 		t.Fatal(err)
@@ -239,10 +239,10 @@ rules:
 	if qs := u.Questions(); len(qs) != 3 || qs[0].By != "model" || qs[1].Answer != "Yes, ¥15 is fine." {
 		t.Errorf("questions %+v", qs)
 	}
-	if _, err := NewModelUser(ModelUserConfig{Prompts: ps, Spec: ModelUserSpec{Intent: "x"}}); !errors.Is(err, ErrConfig) {
+	if _, err := newModelUser(modelUserConfig{Prompts: ps, Spec: ModelUserSpec{Intent: "x"}}); !errors.Is(err, ErrConfig) {
 		t.Errorf("nil model: %v", err)
 	}
-	if _, err := NewModelUser(ModelUserConfig{Model: m, Spec: ModelUserSpec{Intent: "x"}}); !errors.Is(err, ErrConfig) {
+	if _, err := newModelUser(modelUserConfig{Model: m, Spec: ModelUserSpec{Intent: "x"}}); !errors.Is(err, ErrConfig) {
 		t.Errorf("no prompts: %v", err)
 	}
 	var _ llm.Role = llm.RoleUser
@@ -250,8 +250,8 @@ rules:
 
 func TestModelUserBadAnswer(t *testing.T) {
 	m := newScriptedModel(t, "rules:\n  - {role: user, answer: '{\"answer\": \"\"}'}\n")
-	u, _ := NewModelUser(ModelUserConfig{Model: m, Prompts: loadPrompts(t), Spec: ModelUserSpec{Intent: "x"}})
-	if _, err := u.Ask(t.Context(), interaction.Question{Text: "?"}); !errors.Is(err, ErrNoAnswer) {
+	u, _ := newModelUser(modelUserConfig{Model: m, Prompts: loadPrompts(t), Spec: ModelUserSpec{Intent: "x"}})
+	if _, err := u.Ask(t.Context(), interaction.Question{Text: "?"}); !errors.Is(err, errNoAnswer) {
 		t.Errorf("empty answer: %v", err)
 	}
 }

@@ -14,9 +14,9 @@ import (
 	"github.com/fairy-go/fairy/prompts"
 )
 
-// User is a simulated user: it answers the agent's questions (interaction.Dialoger) and
+// user is a simulated user: it answers the agent's questions (interaction.Dialoger) and
 // keeps a record of every question.
-type User interface {
+type user interface {
 	interaction.Dialoger
 	Questions() []Question
 }
@@ -40,13 +40,13 @@ var timeNow = time.Now
 
 // The replies a scripted user gives for the consent keywords.
 const (
-	ApproveReply = "Yes, go ahead."
-	RefuseReply  = "No, do not do that."
+	approveReply = "Yes, go ahead."
+	refuseReply  = "No, do not do that."
 )
 
-// RuleUser answers from ordered rules (pattern → reply), then the consent reply for
+// ruleUser answers from ordered rules (pattern → reply), then the consent reply for
 // yes/no questions, then the default. Safe for concurrent use.
-type RuleUser struct {
+type ruleUser struct {
 	mu      sync.Mutex
 	rules   []userRule
 	def     string
@@ -61,15 +61,15 @@ type userRule struct {
 	left  int // -1 unlimited
 }
 
-// NewRuleUser compiles spec.
-func NewRuleUser(spec RuleUserSpec) (*RuleUser, error) {
-	u := &RuleUser{def: spec.Default, now: time.Now}
+// newRuleUser compiles spec.
+func newRuleUser(spec RuleUserSpec) (*ruleUser, error) {
+	u := &ruleUser{def: spec.Default, now: time.Now}
 	switch strings.ToLower(spec.Consent) {
 	case "":
 	case "approve":
-		u.consent = ApproveReply
+		u.consent = approveReply
 	case "refuse":
-		u.consent = RefuseReply
+		u.consent = refuseReply
 	default:
 		return nil, fmt.Errorf("%w: consent %q: use approve or refuse", ErrSuite, spec.Consent)
 	}
@@ -94,15 +94,15 @@ func NewRuleUser(spec RuleUserSpec) (*RuleUser, error) {
 func keywordReply(s string) string {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "approve":
-		return ApproveReply
+		return approveReply
 	case "refuse":
-		return RefuseReply
+		return refuseReply
 	}
 	return s
 }
 
 // Ask implements interaction.Dialoger.
-func (u *RuleUser) Ask(ctx context.Context, q interaction.Question) (string, error) {
+func (u *ruleUser) Ask(ctx context.Context, q interaction.Question) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -130,14 +130,14 @@ func (u *RuleUser) Ask(ctx context.Context, q interaction.Question) (string, err
 	default:
 		rec.By = "none"
 		u.asked = append(u.asked, rec)
-		return "", fmt.Errorf("%w: no rule matches %q", ErrNoAnswer, q.Text)
+		return "", fmt.Errorf("%w: no rule matches %q", errNoAnswer, q.Text)
 	}
 	u.asked = append(u.asked, rec)
 	return rec.Answer, nil
 }
 
 // Questions returns every question asked so far.
-func (u *RuleUser) Questions() []Question {
+func (u *ruleUser) Questions() []Question {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return append([]Question(nil), u.asked...)
@@ -148,25 +148,25 @@ type Model interface {
 	Generate(ctx context.Context, req llm.Request) (llm.Response, error)
 }
 
-// ModelUserConfig is what a model-played user needs.
-type ModelUserConfig struct {
+// modelUserConfig is what a model-played user needs.
+type modelUserConfig struct {
 	Model       Model         // required: answers the role "user"
 	Prompts     *prompts.Set  // required: the simulated user's prompt
 	Instruction string        // what the person told the agent (the task's instruction)
 	Spec        ModelUserSpec // the persona and the hidden intent; the intent is required
 }
 
-// ModelUser is a simulated user played by a model (role "user"): a persona and a hidden
+// modelUser is a simulated user played by a model (role "user"): a persona and a hidden
 // intent, answering only what the intent settles. Safe for concurrent use.
-type ModelUser struct {
-	cfg   ModelUserConfig
+type modelUser struct {
+	cfg   modelUserConfig
 	now   func() time.Time
 	mu    sync.Mutex
 	asked []Question
 }
 
-// NewModelUser returns a model-played user.
-func NewModelUser(cfg ModelUserConfig) (*ModelUser, error) {
+// newModelUser returns a model-played user.
+func newModelUser(cfg modelUserConfig) (*modelUser, error) {
 	switch {
 	case cfg.Model == nil:
 		return nil, fmt.Errorf("%w: model user without a model", ErrConfig)
@@ -178,11 +178,11 @@ func NewModelUser(cfg ModelUserConfig) (*ModelUser, error) {
 	if cfg.Spec.Persona == "" {
 		cfg.Spec.Persona = "a busy person"
 	}
-	return &ModelUser{cfg: cfg, now: time.Now}, nil
+	return &modelUser{cfg: cfg, now: time.Now}, nil
 }
 
 // Ask implements interaction.Dialoger.
-func (u *ModelUser) Ask(ctx context.Context, q interaction.Question) (string, error) {
+func (u *modelUser) Ask(ctx context.Context, q interaction.Question) (string, error) {
 	rec := Question{Time: u.now(), Type: q.Type, Kind: q.Kind, Text: q.Text, Options: append([]string(nil), q.Options...), By: "model"}
 	ans, err := u.answer(ctx, q)
 	rec.Answer = ans.Answer
@@ -196,7 +196,7 @@ func (u *ModelUser) Ask(ctx context.Context, q interaction.Question) (string, er
 }
 
 // answer asks the model once.
-func (u *ModelUser) answer(ctx context.Context, q interaction.Question) (prompts.UserAnswer, error) {
+func (u *modelUser) answer(ctx context.Context, q interaction.Question) (prompts.UserAnswer, error) {
 	var ans prompts.UserAnswer
 	p, err := u.cfg.Prompts.Play(prompts.UserData{Persona: u.cfg.Spec.Persona, Intent: u.cfg.Spec.Intent,
 		Instruction: u.cfg.Instruction, Kind: string(q.Kind), Question: q.Text, Options: q.Options})
@@ -216,36 +216,36 @@ func (u *ModelUser) answer(ctx context.Context, q interaction.Question) (prompts
 		return ans, err
 	}
 	if err := ans.Validate(); err != nil {
-		return ans, fmt.Errorf("%w: %w", ErrNoAnswer, err)
+		return ans, fmt.Errorf("%w: %w", errNoAnswer, err)
 	}
 	return ans, nil
 }
 
 // Questions returns every question asked so far.
-func (u *ModelUser) Questions() []Question {
+func (u *modelUser) Questions() []Question {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return append([]Question(nil), u.asked...)
 }
 
-// NewUser builds the simulated user a task declares; model with ps plays a ModelUser
+// newUser builds the simulated user a task declares; model with ps plays a ModelUser
 // (both may be nil when the task's user is scripted). A task with no user gets one that
 // answers nothing, so any question fails the interaction.
-func NewUser(task *Task, model Model, ps *prompts.Set) (User, error) {
+func newUser(task *Task, model Model, ps *prompts.Set) (user, error) {
 	spec := task.User
 	switch {
 	case spec.Model != nil:
-		u, err := NewModelUser(ModelUserConfig{Model: model, Prompts: ps, Instruction: task.Instruction, Spec: *spec.Model})
+		u, err := newModelUser(modelUserConfig{Model: model, Prompts: ps, Instruction: task.Instruction, Spec: *spec.Model})
 		if err != nil {
 			return nil, err
 		}
-		return Judging(u, IntentOf(task)), nil
+		return judging(u, intentOf(task)), nil
 	case spec.Scripted != nil:
-		u, err := NewRuleUser(*spec.Scripted)
+		u, err := newRuleUser(*spec.Scripted)
 		if err != nil {
 			return nil, err
 		}
-		return Judging(u, IntentOf(task)), nil
+		return judging(u, intentOf(task)), nil
 	}
-	return NewRuleUser(RuleUserSpec{})
+	return newRuleUser(RuleUserSpec{})
 }

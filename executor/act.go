@@ -17,7 +17,7 @@ const errSecretWithheld = "typing into the password field failed (the device's m
 const loopLimit = 3
 
 // act runs the batch on the device.
-func (r *run) act(ctx context.Context) (State, error) {
+func (r *run) act(ctx context.Context) (state, error) {
 	r.lastActs = nil
 	acted := false
 	var done []event.ActionExecuted // what ran without error, for the App Map's prediction
@@ -68,7 +68,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 			}
 			r.publish(ev)
 			if ctx.Err() != nil {
-				return StateError, ctx.Err()
+				return stateError, ctx.Err()
 			}
 			r.lastActs = append(r.lastActs, desc+": failed: "+ev.Err)
 			break
@@ -85,7 +85,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 	r.batch, r.consents = nil, nil
 	if acted {
 		if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
-			return StateError, ctx.Err()
+			return stateError, ctx.Err()
 		}
 	}
 	if r.finishAfter {
@@ -95,7 +95,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 	if r.need != nil {
 		// The guard held an action back: ask before anything else.
 		r.heldAfter = acted
-		return StateInteract, nil
+		return stateInteract, nil
 	}
 	if !acted && len(r.lastActs) == 0 {
 		r.noActs = true
@@ -104,7 +104,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 	if whole {
 		r.predict(ctx, done)
 	}
-	return StatePerceive, nil
+	return statePerceive, nil
 }
 
 // sameTarget reports whether what a tap on el would reach on now is still el (same label,
@@ -129,7 +129,7 @@ func mayNavigate(a event.Action, el *perception.Element) bool {
 
 // breakLoop handles an action about to run for the loopLimit-th time on the same page:
 // first it goes back, then it forces a full re-plan, then it gives up. It returns "" to go on.
-func (r *run) breakLoop(ctx context.Context, a event.Action) (State, error) {
+func (r *run) breakLoop(ctx context.Context, a event.Action) (state, error) {
 	r.loopBreaks++
 	for k := range r.loops {
 		delete(r.loops, k)
@@ -144,7 +144,7 @@ func (r *run) breakLoop(ctx context.Context, a event.Action) (State, error) {
 		err := r.cfg.Device.Key(ctx, "back")
 		r.publish(event.ActionExecuted{Step: r.step, Action: event.Action{Type: event.Back}, Signature: r.screen.Signature, Err: errText(err)})
 		if err != nil && ctx.Err() != nil {
-			return StateError, ctx.Err()
+			return stateError, ctx.Err()
 		}
 		r.lastActs = append(r.lastActs, "Back(): pressed by the executor to leave a loop")
 		r.planNote = append(r.planNote, note+" The executor pressed Back.")
@@ -154,7 +154,7 @@ func (r *run) breakLoop(ctx context.Context, a event.Action) (State, error) {
 		r.full = true
 		r.planNote = append(r.planNote, note+" Make a full new plan.")
 		r.noActs, r.reuse = true, true
-		return StatePerceive, nil
+		return statePerceive, nil
 	default:
 		ev.Remedy = "fail"
 		r.publish(ev)

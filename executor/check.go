@@ -12,10 +12,10 @@ import (
 const maxCheckFails = 3
 
 // check runs the finish check: the final screen and key context against the task.
-func (r *run) check(ctx context.Context) (State, error) {
+func (r *run) check(ctx context.Context) (state, error) {
 	r.waitContext() // the final screen's facts count
 	if r.cfg.NoFinishCheck {
-		return StateFinish, nil
+		return stateFinish, nil
 	}
 	if miss := r.unshownChoice(); miss != "" {
 		// Model-independent: an answer read off a page that does not show what the person
@@ -33,15 +33,15 @@ func (r *run) check(ctx context.Context) (State, error) {
 	p, err := r.cfg.Prompts.Check(prompts.CheckerData{Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(),
 		Screen: r.screen.Text(), Context: mem.KeyContext(), Answer: r.answer, Plan: r.plan, Progress: mem.Progress()})
 	if err != nil {
-		return StateError, err
+		return stateError, err
 	}
 	var v prompts.CheckerAnswer
 	if err := call(ctx, r.cfg.Model, RoleChecker, p, r.images(), &v); err != nil {
-		return StateError, err
+		return stateError, err
 	}
 	r.publish(event.FinishChecked{Step: r.step, Passed: v.Passed, Reason: v.Reason})
 	if v.Passed {
-		return StateFinish, nil
+		return stateFinish, nil
 	}
 	r.checkFails++
 	if r.checkFails >= maxCheckFails {
@@ -49,5 +49,5 @@ func (r *run) check(ctx context.Context) (State, error) {
 	}
 	r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+v.Reason+". Re-plan what is missing.")
 	r.reuse, r.noActs, r.lastActs = true, true, nil
-	return StatePerceive, nil
+	return statePerceive, nil
 }

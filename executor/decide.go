@@ -19,9 +19,9 @@ const maxReasks = 2
 const maxBadDecides = 3
 
 // decide asks the Action Decider for a batch and checks it against the screen.
-func (r *run) decide(ctx context.Context) (State, error) {
+func (r *run) decide(ctx context.Context) (state, error) {
 	mem := r.cfg.Memory
-	tips := r.tricks(ctx, TrickAction, r.subgoal) // once a step, not once an attempt
+	tips := r.tricks(ctx, trickAction, r.subgoal) // once a step, not once an attempt
 	for attempt := 0; ; attempt++ {
 		d := prompts.DeciderData{
 			Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(), Plan: r.plan, Subgoal: r.subgoal,
@@ -36,11 +36,11 @@ func (r *run) decide(ctx context.Context) (State, error) {
 		r.served(string(llm.RoleDecider), len(d.Tricks), d.Hint)
 		p, err := r.cfg.Prompts.Decide(d)
 		if err != nil {
-			return StateError, err
+			return stateError, err
 		}
 		var ans prompts.DeciderAnswer
 		if err := call(ctx, r.cfg.Model, llm.RoleDecider, p, r.images(), &ans); err != nil {
-			return StateError, err
+			return stateError, err
 		}
 		r.decNote = nil
 		batch, problems := r.screenCheck(ans.Actions)
@@ -75,7 +75,7 @@ func (r *run) decide(ctx context.Context) (State, error) {
 			// Nothing usable: let the planner see it and try again next step.
 			r.planNote = append(r.planNote, "The Action Decider gave no usable action: "+strings.Join(problems, " "))
 			r.reuse, r.noActs, r.lastActs = true, true, nil
-			return StatePerceive, nil
+			return statePerceive, nil
 		}
 		r.decNote = problems
 	}
@@ -137,7 +137,7 @@ func normalizeType(t event.ActionType) event.ActionType {
 
 // route sends a checked batch on: to the planner (NeedInteraction), the finish check
 // (Finish alone) or the guard.
-func (r *run) route(batch []event.Action) (State, error) {
+func (r *run) route(batch []event.Action) (state, error) {
 	last := batch[len(batch)-1]
 	if last.Type == event.NeedInteraction {
 		r.forced = last.Reason
@@ -146,19 +146,19 @@ func (r *run) route(batch []event.Action) (State, error) {
 		}
 		r.planNote = append(r.planNote, "The Action Decider says the person must be asked before going on: "+r.forced+". Decide the interaction type and ask.")
 		r.reuse, r.noActs, r.lastActs = true, true, nil
-		return StatePerceive, nil
+		return statePerceive, nil
 	}
 	r.finishAfter = false
 	if last.Type == event.Finish {
 		r.answer = last.Text
 		if len(batch) == 1 {
-			return StateCheck, nil
+			return stateCheck, nil
 		}
 		batch = batch[:len(batch)-1]
 		r.finishAfter = true
 	}
 	r.batch = batch
-	return StateGuard, nil
+	return stateGuard, nil
 }
 
 // maskedText replaces text that may be a password wherever an action is shown.

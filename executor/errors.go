@@ -6,26 +6,26 @@ import (
 )
 
 var (
-	// ErrConfig means an Executor was built with a missing or bad part.
-	ErrConfig = errors.New("executor: bad configuration")
-	// ErrBadAnswer means a model's answer could not be used even after asking again.
-	ErrBadAnswer = errors.New("executor: unusable model answer")
-	// ErrPerceive means the screen could not be read.
-	ErrPerceive = errors.New("executor: cannot read the screen")
-	// ErrTypedElsewhere means typed text did not land in the field it was meant for: the
+	// errConfig means an Executor was built with a missing or bad part.
+	errConfig = errors.New("executor: bad configuration")
+	// errBadAnswer means a model's answer could not be used even after asking again.
+	errBadAnswer = errors.New("executor: unusable model answer")
+	// errPerceive means the screen could not be read.
+	errPerceive = errors.New("executor: cannot read the screen")
+	// errTypedElsewhere means typed text did not land in the field it was meant for: the
 	// focus did not move there, or the field does not hold it afterwards.
-	ErrTypedElsewhere = errors.New("typed text did not land in its field")
+	errTypedElsewhere = errors.New("typed text did not land in its field")
 )
 
-// StepError is a failure inside one step, with the state it happened in.
-type StepError struct {
+// stepError is a failure inside one step, with the state it happened in.
+type stepError struct {
 	Step  int
-	State State
+	State state
 	Err   error
 }
 
-func (e *StepError) Error() string {
+func (e *stepError) Error() string {
 	return fmt.Sprintf("executor step %d %s: %v", e.Step, e.State, e.Err)
 }
 
-func (e *StepError) Unwrap() error { return e.Err }
+func (e *stepError) Unwrap() error { return e.Err }

@@ -21,8 +21,8 @@ import (
 type Config struct {
 	Device     Device       // required
 	Model      Model        // required; wrap it in Metered to account for calls
-	Interactor Interactor   // required
-	Memory     Memory       // required; fed by Bus
+	Interactor interactor   // required
+	Memory     shortTerm    // required; fed by Bus
 	Prompts    *prompts.Set // required
 	Bus        *event.Bus   // where events go; the Memory must listen to it
 	Meter      *llm.Meter   // run totals for the token and cost limits; nil: those limits are off
@@ -70,15 +70,15 @@ type Executor struct {
 func New(cfg Config) (*Executor, error) {
 	switch {
 	case cfg.Device == nil:
-		return nil, fmt.Errorf("%w: no device", ErrConfig)
+		return nil, fmt.Errorf("%w: no device", errConfig)
 	case cfg.Model == nil:
-		return nil, fmt.Errorf("%w: no model", ErrConfig)
+		return nil, fmt.Errorf("%w: no model", errConfig)
 	case cfg.Interactor == nil:
-		return nil, fmt.Errorf("%w: no interactor", ErrConfig)
+		return nil, fmt.Errorf("%w: no interactor", errConfig)
 	case cfg.Memory == nil:
-		return nil, fmt.Errorf("%w: no memory", ErrConfig)
+		return nil, fmt.Errorf("%w: no memory", errConfig)
 	case cfg.Prompts == nil:
-		return nil, fmt.Errorf("%w: no prompts", ErrConfig)
+		return nil, fmt.Errorf("%w: no prompts", errConfig)
 	}
 	if cfg.Guard == nil {
 		g, err := NewGuard(DefaultGuardPolicy())
@@ -127,7 +127,7 @@ type Assignment struct {
 type Result struct {
 	Outcome event.Outcome
 	Reason  string
-	State   State // the terminal state
+	State   state // the terminal state
 	Steps   int
 	Answer  string       // the decider's Finish text, if any
 	Facts   []event.Fact // key context at the end, earlier tasks' included
@@ -146,28 +146,28 @@ const (
 func (e *Executor) Run(ctx context.Context, a Assignment) (Result, error) {
 	r := &run{e: e, cfg: &e.cfg, a: a, start: e.cfg.Clock(), loops: map[string]int{}}
 	e.cfg.Bus.Publish(event.AppTaskStarted{Index: a.Index, Instruction: a.Instruction, Task: a.Task, Context: a.Context})
-	st, err := StatePerceive, error(nil)
+	st, err := statePerceive, error(nil)
 	for !st.Terminal() {
 		if cerr := ctx.Err(); cerr != nil {
-			st, err = StateError, cerr
+			st, err = stateError, cerr
 			break
 		}
 		from := st
 		st, err = r.handle(ctx, st)
 		if err != nil {
 			e.log.Warn("step failed", logStep, r.step, logState, string(from), logErr, err)
-			err = &StepError{Step: r.step, State: from, Err: err}
-			st = StateError
+			err = &stepError{Step: r.step, State: from, Err: err}
+			st = stateError
 		}
 	}
 	r.waitContext()
 	res := Result{State: st, Steps: r.step, Answer: r.answer, Reason: r.reason, Facts: e.cfg.Memory.KeyContext()}
 	switch st {
-	case StateFinish:
+	case stateFinish:
 		res.Outcome = event.OutcomeDone
-	case StateRefuse:
+	case stateRefuse:
 		res.Outcome = event.OutcomeRefused
-	case StateFail:
+	case stateFail:
 		res.Outcome = event.OutcomeFailed
 	default:
 		res.Outcome = event.OutcomeFailed
@@ -220,7 +220,7 @@ type run struct {
 	need        *interaction.Need
 	heldAfter   bool // the guard held an action back after others of its batch ran
 	batch       []event.Action
-	consents    map[int]Verdict // batch index → the guarded verdict whose consent it spends
+	consents    map[int]verdict // batch index → the guarded verdict whose consent it spends
 	fresh       bool            // nothing ran since the screen was read: its focus is current
 	expect      string          // what the decider expected its last batch to show
 	subgoalAt   int             // the sub-goal's position in the plan; -1 when not known
@@ -241,27 +241,27 @@ type run struct {
 	held       []*event.ContextCollected // OrderedContext: collections not published yet, in order
 }
 
-func (r *run) handle(ctx context.Context, st State) (State, error) {
-	if r.cfg.OrderedContext && st == StatePerceive {
+func (r *run) handle(ctx context.Context, st state) (state, error) {
+	if r.cfg.OrderedContext && st == statePerceive {
 		r.waitContext()
 	}
 	switch st {
-	case StatePerceive:
+	case statePerceive:
 		return r.perceive(ctx)
-	case StateReflect:
+	case stateReflect:
 		return r.reflect(ctx)
-	case StateInteract:
+	case stateInteract:
 		return r.interact(ctx)
-	case StateDecide:
+	case stateDecide:
 		return r.decide(ctx)
-	case StateGuard:
+	case stateGuard:
 		return r.guard()
-	case StateAct:
+	case stateAct:
 		return r.act(ctx)
-	case StateCheck:
+	case stateCheck:
 		return r.check(ctx)
 	}
-	return StateError, fmt.Errorf("executor: no handler for state %s", st)
+	return stateError, fmt.Errorf("executor: no handler for state %s", st)
 }
 
 func (r *run) publish(ev event.Event) { r.cfg.Bus.Publish(ev) }
@@ -297,9 +297,9 @@ func (r *run) tricks(ctx context.Context, kind, query string) []string {
 	return ts
 }
 
-func (r *run) fail(reason string) (State, error) {
+func (r *run) fail(reason string) (state, error) {
 	r.reason = reason
-	return StateFail, nil
+	return stateFail, nil
 }
 
 func isFinished(subgoal string) bool {

@@ -12,8 +12,8 @@ import (
 	"github.com/fairy-go/fairy/perception"
 )
 
-// Verdict is what the guard says about one action.
-type Verdict struct {
+// verdict is what the guard says about one action.
+type verdict struct {
 	Category string
 	Type     int    // interaction type to ask
 	Subject  string // e.g. `tap "Pay ¥18"`
@@ -98,11 +98,11 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 		g.lexicon.add(w, lexClear<<8)
 	}
 	if len(p.Rules) > maxGuardRules {
-		return nil, fmt.Errorf("%w: the guard has %d rules; at most %d", ErrConfig, len(p.Rules), maxGuardRules)
+		return nil, fmt.Errorf("%w: the guard has %d rules; at most %d", errConfig, len(p.Rules), maxGuardRules)
 	}
 	for i, r := range p.Rules {
 		if r.Category == "" || (r.Type != 1 && r.Type != 2) {
-			return nil, fmt.Errorf("%w: guard rule %d: needs a category and type 1 or 2", ErrConfig, i)
+			return nil, fmt.Errorf("%w: guard rule %d: needs a category and type 1 or 2", errConfig, i)
 		}
 		c := compiledRule{GuardRule: r, index: i}
 		c.words = g.phrases(r.Keywords)
@@ -142,7 +142,7 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 			for _, s := range lists.src {
 				re, err := regexp.Compile(s)
 				if err != nil {
-					return nil, fmt.Errorf("%w: guard rule %s pattern %q: %w", ErrConfig, r.Category, s, err)
+					return nil, fmt.Errorf("%w: guard rule %s pattern %q: %w", errConfig, r.Category, s, err)
 				}
 				*lists.dst = append(*lists.dst, re)
 			}
@@ -163,9 +163,9 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 // as text, and chat apps with "Enter to send" send on it): both are judged as the
 // sensitive action the screen offers nearest the field. Enter on a focused element that
 // is not a text field clicks it (Android's confirm key): it is judged as a tap on it.
-func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Screen) (Verdict, bool) {
+func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Screen) (verdict, bool) {
 	if g == nil {
-		return Verdict{}, false
+		return verdict{}, false
 	}
 	switch a.Type {
 	case event.Shell:
@@ -180,7 +180,7 @@ func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Scre
 			}
 		}
 		if el == nil {
-			return Verdict{}, false
+			return verdict{}, false
 		}
 		verb := strings.ToLower(string(a.Type))
 		if a.Type == event.Swipe {
@@ -192,7 +192,7 @@ func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Scre
 			return g.element("press Enter on", el, s)
 		}
 		if el == nil && (s == nil || !s.Keyboard) {
-			return Verdict{}, false // no text field has the focus: Enter submits nothing
+			return verdict{}, false // no text field has the focus: Enter submits nothing
 		}
 		return g.submit("press Enter in "+fieldName(el), el, s)
 	case event.Input:
@@ -201,13 +201,13 @@ func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Scre
 			return g.submit("type text with a line break into "+fieldName(el), el, s)
 		}
 	}
-	return Verdict{}, false
+	return verdict{}, false
 }
 
 // element judges an action on el: its own words first; then, by the page it is on, a
 // generic confirm, and on a page that pays, sends or deletes its primary action whatever
 // its label says.
-func (g *Guard) element(verb string, el *perception.Element, s *perception.Screen) (Verdict, bool) {
+func (g *Guard) element(verb string, el *perception.Element, s *perception.Screen) (verdict, bool) {
 	var texts labelCache
 	if s != nil {
 		texts = g.page(s).texts
@@ -231,10 +231,10 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 		}
 	}
 	if !ok {
-		return Verdict{}, false
+		return verdict{}, false
 	}
 	name := label(el)
-	return Verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", verb, strconv.QuoteToGraphic(name)),
+	return verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", verb, strconv.QuoteToGraphic(name)),
 		Target: name, Action: g.elementIdentity(el, s), Page: page}, true
 }
 
@@ -277,12 +277,12 @@ func (g *Guard) rule(category string) (compiledRule, bool) {
 // submit judges submitting field (nil: a focused field whose place is unknown) on s: the
 // sensitive element nearest the field is what the submission may do. Text fields
 // themselves are not actions: what they hold is only text.
-func (g *Guard) submit(what string, field *perception.Element, s *perception.Screen) (Verdict, bool) {
+func (g *Guard) submit(what string, field *perception.Element, s *perception.Screen) (verdict, bool) {
 	if s == nil {
-		return Verdict{}, false
+		return verdict{}, false
 	}
 	var best *perception.Element
-	var bestV Verdict
+	var bestV verdict
 	bestDist := 0
 	for i := range s.Elements {
 		e := &s.Elements[i]
@@ -307,15 +307,15 @@ func (g *Guard) submit(what string, field *perception.Element, s *perception.Scr
 		// with nothing sensitive in sight, Enter in a field that is not a search field
 		// counts as sending what it holds.
 		if field == nil || !field.Editable || g.searchField(field) {
-			return Verdict{}, false
+			return verdict{}, false
 		}
 		for _, r := range g.rules {
 			if r.Category == "send" {
-				return Verdict{Category: r.Category, Type: r.Type, Target: fieldName(field), Action: "submit " + g.elementIdentity(field, s),
+				return verdict{Category: r.Category, Type: r.Type, Target: fieldName(field), Action: "submit " + g.elementIdentity(field, s),
 					Subject: what + ", which may send what it holds"}, true
 			}
 		}
-		return Verdict{}, false
+		return verdict{}, false
 	}
 	bestV.Subject = fmt.Sprintf("%s, which may act like tapping %s", what, strconv.QuoteToGraphic(bestV.Target))
 	return bestV, true
@@ -335,11 +335,11 @@ func (g *Guard) searchField(field *perception.Element) bool {
 }
 
 // Offers returns the verdicts of every element of s a tap on which needs consent.
-func (g *Guard) Offers(s *perception.Screen) []Verdict {
+func (g *Guard) Offers(s *perception.Screen) []verdict {
 	if g == nil || s == nil {
 		return nil
 	}
-	var out []Verdict
+	var out []verdict
 	for i := range s.Elements {
 		if s.Elements[i].Editable {
 			continue

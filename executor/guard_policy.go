@@ -205,7 +205,7 @@ func (p GuardPolicy) Extend(x GuardExtension) (GuardPolicy, error) {
 				for _, r := range out.Rules {
 					known = append(known, r.Category)
 				}
-				return GuardPolicy{}, fmt.Errorf("%w: guard %s for unknown category %q (known: %s; add a new one under guard.rules)", ErrConfig, words.what, c, strings.Join(known, ", "))
+				return GuardPolicy{}, fmt.Errorf("%w: guard %s for unknown category %q (known: %s; add a new one under guard.rules)", errConfig, words.what, c, strings.Join(known, ", "))
 			}
 			words.add(&out.Rules[i], words.m[c])
 		}

@@ -9,19 +9,19 @@ import (
 )
 
 // interact runs the interaction loop for the pending need.
-func (r *run) interact(ctx context.Context) (State, error) {
+func (r *run) interact(ctx context.Context) (state, error) {
 	need := *r.need
 	ranBefore := r.heldAfter
 	r.need, r.heldAfter = nil, false
 	res, err := r.cfg.Interactor.Resolve(ctx, need)
 	if err != nil {
 		if ctx.Err() != nil {
-			return StateError, err
+			return stateError, err
 		}
 		if errors.Is(err, interaction.ErrNoAnswer) {
 			return r.fail("no answer from the person: " + need.Reason)
 		}
-		return StateError, err
+		return stateError, err
 	}
 	if res.Refused() {
 		if need.Specifics != "" && corrects(res.Answer) && r.corrections < maxCorrections {
@@ -29,7 +29,7 @@ func (r *run) interact(ctx context.Context) (State, error) {
 			// steps before led to a wrong result, whatever the Re-Planner judged.
 			return r.recoverFromRefusal(ctx, need, res.Answer)
 		}
-		return StateRefuse, r.setReason("the person refused: " + need.Reason)
+		return stateRefuse, r.setReason("the person refused: " + need.Reason)
 	}
 	if !res.Settled {
 		return r.fail("the person's answers did not settle it: " + need.Reason)
@@ -42,16 +42,16 @@ func (r *run) interact(ctx context.Context) (State, error) {
 		// The actions before the held one ran: the screen changed under them (a typed
 		// text, a ticked box). Read it again, and let the planner judge what they did.
 		r.reuse, r.noActs = false, false
-		return StatePerceive, nil
+		return statePerceive, nil
 	}
 	if need.Type <= 2 {
 		// The screen may have changed while the person read the question (a total that
 		// went up): read it again before anything is done under the consent.
 		r.reuse, r.noActs, r.lastActs = false, true, nil
-		return StatePerceive, nil
+		return statePerceive, nil
 	}
 	r.reuse, r.noActs, r.lastActs = true, true, nil
-	return StatePerceive, nil
+	return statePerceive, nil
 }
 
 func (r *run) setReason(s string) error {

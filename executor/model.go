@@ -37,5 +37,5 @@ func call(ctx context.Context, m Model, role llm.Role, p prompts.Prompt, images 
 		}
 		problem = err
 	}
-	return fmt.Errorf("%w: %s: %w", ErrBadAnswer, role, problem)
+	return fmt.Errorf("%w: %s: %w", errBadAnswer, role, problem)
 }

@@ -13,7 +13,7 @@ import (
 // perceive starts a step: limits, then the screen (dump, screenshot and foreground
 // activity concurrently), then the key-context collection of the new screen in the
 // background.
-func (r *run) perceive(ctx context.Context) (State, error) {
+func (r *run) perceive(ctx context.Context) (state, error) {
 	if why := r.cfg.Limits.exceeded(r.step, r.cfg.Clock().Sub(r.start), r.cfg.Meter); why != "" {
 		return r.fail(why)
 	}
@@ -23,11 +23,11 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 		r.reuse = false
 		r.change = "no action since the last step"
 		r.publishScreen(nil)
-		return StateReflect, nil
+		return stateReflect, nil
 	}
 	s, png, err := r.observe(ctx)
 	if err != nil {
-		return StateError, err
+		return stateError, err
 	}
 	if shot := r.readPixels(ctx, s, png); !r.cfg.TextOnly {
 		png = shot // in text-only mode a screenshot taken to read it is never sent
@@ -51,7 +51,7 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 	if !unchanged && !r.replaying {
 		r.collect(ctx, r.step, s)
 	}
-	return StateReflect, nil
+	return stateReflect, nil
 }
 
 // setPicture makes png the screen's screenshot: the secure flag, and the image the models
@@ -152,5 +152,5 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 		s.Keyboard = s.Keyboard || keyboard // an IME window in the dump, or the input method's word
 		return s, png, nil
 	}
-	return nil, nil, fmt.Errorf("%w: %w", ErrPerceive, lastErr)
+	return nil, nil, fmt.Errorf("%w: %w", errPerceive, lastErr)
 }

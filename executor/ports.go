@@ -42,14 +42,14 @@ type Model interface {
 	Generate(ctx context.Context, req llm.Request) (llm.Response, error)
 }
 
-// Interactor runs an interaction loop with the person; *interaction.Interactor satisfies it.
-type Interactor interface {
+// interactor runs an interaction loop with the person; *interaction.Interactor satisfies it.
+type interactor interface {
 	Resolve(ctx context.Context, need interaction.Need) (interaction.Result, error)
 }
 
-// Memory is what the executor reads from the short-term memory manager; *memory.Stacks
+// shortTerm is what the executor reads from the short-term memory manager; *memory.Stacks
 // satisfies it.
-type Memory interface {
+type shortTerm interface {
 	Overall() string
 	Task() event.AppTask
 	Instructions() []memory.Instruction
@@ -62,8 +62,8 @@ type Memory interface {
 // Trick kinds, as the knowledge store names them.
 const (
 	TrickPlanning = "planning"
-	TrickAction   = "action"
-	TrickRecovery = "error-recovery"
+	trickAction   = "action"
+	trickRecovery = "error-recovery"
 )
 
 // Tricks supplies learned tips (App Tricks) for an app, of a kind, relevant to a query

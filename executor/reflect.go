@@ -12,13 +12,13 @@ import (
 )
 
 // reflect asks the Re-Planner to classify the last step and plan this one.
-func (r *run) reflect(ctx context.Context) (State, error) {
+func (r *run) reflect(ctx context.Context) (state, error) {
 	r.pictureNow(ctx)
 	if r.routineDone() {
-		return StateCheck, nil
+		return stateCheck, nil
 	}
 	if r.verify() {
-		return StateDecide, nil
+		return stateDecide, nil
 	}
 	mem := r.cfg.Memory
 	first := r.plan == nil || r.full
@@ -38,7 +38,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	if r.cd > 0 || full {
 		// After a wrong or idle result (or a full re-plan, which follows three of them or a
 		// loop): recovery tips that match what was just done.
-		d.Tricks = append(d.Tricks, r.tricks(ctx, TrickRecovery, strings.Join(r.lastActs, "; "))...)
+		d.Tricks = append(d.Tricks, r.tricks(ctx, trickRecovery, strings.Join(r.lastActs, "; "))...)
 	}
 	if r.subgoal != "" {
 		d.Hint = r.hint(ctx, r.subgoal)
@@ -49,12 +49,12 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	r.served(string(llm.RoleReplanner), len(d.Tricks), d.Hint)
 	p, err := r.cfg.Prompts.Replan(d)
 	if err != nil {
-		return StateError, err
+		return stateError, err
 	}
 	r.expect = "" // said once, with the actions it was about
 	var ans prompts.ReplannerAnswer
 	if err := call(ctx, r.cfg.Model, llm.RoleReplanner, p, r.images(), &ans); err != nil {
-		return StateError, err
+		return stateError, err
 	}
 	r.planNote = nil
 	ans.Result = strings.ToUpper(strings.TrimSpace(ans.Result))
@@ -88,7 +88,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 		r.full = true
 		r.plan = ans.Plan
 		r.planNote = append(r.planNote, "The last three steps failed (results C or D). The current plan does not work: make a full new plan from the current screen.")
-		return StateReflect, nil
+		return stateReflect, nil
 	}
 	r.plan, r.subgoal = ans.Plan, strings.TrimSpace(ans.Subgoal)
 	r.subgoalAt = planPosition(r.plan, r.subgoal)
@@ -108,15 +108,15 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 		if ans.Interaction <= 2 {
 			r.bindConsent(r.need)
 		}
-		return StateInteract, nil
+		return stateInteract, nil
 	}
 	if isFinished(r.subgoal) {
-		return StateCheck, nil
+		return stateCheck, nil
 	}
 	if strings.TrimSpace(ans.Routine.Name) != "" && r.cfg.Routines != nil {
 		return r.runRoutine(ctx, ans.Routine)
 	}
-	return StateDecide, nil
+	return stateDecide, nil
 }
 
 // bindConsent gives the Re-Planner's own consent question (type 1 or 2) the one action it

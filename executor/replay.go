@@ -17,7 +17,7 @@ type replayed struct {
 	// unreflected: the screen was read during the replay and nothing was done on it yet.
 	unreflected bool
 	held        bool  // it stopped at a sensitive step to ask the person
-	state       State // set when the run must leave at once (an error, a cancel, a perceive failure)
+	state       state // set when the run must leave at once (an error, a cancel, a perceive failure)
 	err         error
 }
 
@@ -34,7 +34,7 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			r.replaying = true
 			next, err := r.perceive(ctx)
 			r.replaying = false
-			if err != nil || next != StateReflect {
+			if err != nil || next != stateReflect {
 				res.state, res.err = next, err
 				return res
 			}
@@ -50,7 +50,7 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			res.stopped = fmt.Sprintf("step %d of %d (%s): index %d is not on the screen", i+1, len(steps), st, a.Index)
 			break
 		}
-		var used Verdict
+		var used verdict
 		if v, hit := r.judge(a, focused(r.screen)); hit {
 			if _, ok := r.cfg.Memory.Consent(v.Category, v.Action); !ok {
 				// A replay never passes a sensitive step unasked: ask now; the task goes
@@ -76,7 +76,7 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			ae.Err = err.Error()
 			r.publish(ae)
 			if ctx.Err() != nil {
-				res.state, res.err = StateError, ctx.Err()
+				res.state, res.err = stateError, ctx.Err()
 				return res
 			}
 			res.done = append(res.done, desc+": failed: "+err.Error())
@@ -87,7 +87,7 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 		res.replayed++
 		res.done = append(res.done, desc)
 		if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
-			res.state, res.err = StateError, ctx.Err()
+			res.state, res.err = stateError, ctx.Err()
 			return res
 		}
 	}
@@ -96,7 +96,7 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 
 // afterReplay tells the next Re-Planner call what a replay did (line, and the actions)
 // and says where the step loop goes on.
-func (r *run) afterReplay(ctx context.Context, line string, res replayed) (State, error) {
+func (r *run) afterReplay(ctx context.Context, line string, res replayed) (state, error) {
 	if len(res.done) > 0 {
 		line += ": " + strings.Join(res.done, "; ")
 	}
@@ -105,14 +105,14 @@ func (r *run) afterReplay(ctx context.Context, line string, res replayed) (State
 	case r.need != nil:
 		// The replay stopped at a sensitive step: ask before anything else.
 		r.heldAfter = len(res.done) > 0 || res.unreflected
-		return StateInteract, nil
+		return stateInteract, nil
 	case res.unreflected:
 		// The replay stopped on a page it had just read: that page is this step's screen.
 		r.collect(ctx, r.step, r.screen)
-		return StateReflect, nil
+		return stateReflect, nil
 	case len(res.done) == 0:
 		// Nothing ran: the same screen is planned on again.
 		r.reuse, r.noActs = true, true
 	}
-	return StatePerceive, nil
+	return statePerceive, nil
 }

@@ -171,22 +171,22 @@ func indexOf(s *perception.Screen, label string) int {
 // recoverFromRefusal goes back one page after the person refused a consent whose
 // specifics were wrong, tells the Re-Planner why (the result was wrong: C), and goes on
 // from the page before, without starting over.
-func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, answer string) (State, error) {
+func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, answer string) (state, error) {
 	r.corrections++
 	r.planNote = append(r.planNote, fmt.Sprintf("The person refused the consent (%s) and said: %q. What the steps before did was a wrong result (C), whatever was judged then: the agent went back one page. Redo the sub-goal that chose it (%s) the way the person said.", need.Reason, answer, need.Subgoal))
 	st, err := r.goBack(ctx, fmt.Sprintf("Back: the person refused %q and said %q", need.Reason, answer))
 	if err != nil && ctx.Err() != nil {
-		return StateError, ctx.Err()
+		return stateError, ctx.Err()
 	}
-	if err != nil || st != StatePerceive {
-		return StateRefuse, r.setReason("the person refused: " + need.Reason)
+	if err != nil || st != statePerceive {
+		return stateRefuse, r.setReason("the person refused: " + need.Reason)
 	}
 	return st, nil
 }
 
 // goBack presses Back once, model-independent recovery from a wrong page, and perceives
 // the page it leads to; what is the Re-Planner's next step.
-func (r *run) goBack(ctx context.Context, what string) (State, error) {
+func (r *run) goBack(ctx context.Context, what string) (state, error) {
 	back := event.Action{Type: event.Back}
 	_, err := r.exec(ctx, back, nil)
 	ev := event.ActionExecuted{Step: r.step, Action: back, Signature: r.screen.Signature}
@@ -196,16 +196,16 @@ func (r *run) goBack(ctx context.Context, what string) (State, error) {
 	r.publish(ev)
 	if err != nil {
 		if ctx.Err() != nil {
-			return StateError, ctx.Err()
+			return stateError, ctx.Err()
 		}
-		return StateError, err
+		return stateError, err
 	}
 	if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
-		return StateError, ctx.Err()
+		return stateError, ctx.Err()
 	}
 	r.lastActs = []string{what}
 	r.reuse, r.noActs = false, false
-	return StatePerceive, nil
+	return statePerceive, nil
 }
 
 // againstChoice says why a tap on a row is not the row the person chose in this task

@@ -1,27 +1,27 @@
 package executor
 
-// State is a state of the step machine.
-type State string
+// state is a state of the step machine.
+type state string
 
 // The states. FINISH, REFUSE, FAIL and ERROR are terminal.
 const (
-	StatePerceive State = "PERCEIVE"
-	StateReflect  State = "REFLECT"
-	StateInteract State = "INTERACT"
-	StateDecide   State = "DECIDE"
-	StateGuard    State = "GUARD"
-	StateAct      State = "ACT"
-	StateCheck    State = "CHECK"
-	StateFinish   State = "FINISH"
-	StateRefuse   State = "REFUSE"
-	StateFail     State = "FAIL"
-	StateError    State = "ERROR"
+	statePerceive state = "PERCEIVE"
+	stateReflect  state = "REFLECT"
+	stateInteract state = "INTERACT"
+	stateDecide   state = "DECIDE"
+	stateGuard    state = "GUARD"
+	stateAct      state = "ACT"
+	stateCheck    state = "CHECK"
+	stateFinish   state = "FINISH"
+	stateRefuse   state = "REFUSE"
+	stateFail     state = "FAIL"
+	stateError    state = "ERROR"
 )
 
 // Terminal reports whether the machine stops in s.
-func (s State) Terminal() bool {
+func (s state) Terminal() bool {
 	switch s {
-	case StateFinish, StateRefuse, StateFail, StateError:
+	case stateFinish, stateRefuse, stateFail, stateError:
 		return true
 	}
 	return false

@@ -73,7 +73,7 @@ func TestTricksGoToTheRoleTheyServe(t *testing.T) {
 			return `{"thought":"","actions":[{"type":"Wait","seconds":0.1}],"expect":""}`
 		},
 	}}
-	tips := &fakeTricks{tips: map[string][]string{TrickPlanning: {planning}, TrickAction: {action}, TrickRecovery: {recovery}}}
+	tips := &fakeTricks{tips: map[string][]string{TrickPlanning: {planning}, trickAction: {action}, trickRecovery: {recovery}}}
 	h := newHarness(t, phone, m, nil, func(c *Config) { c.Tricks = tips })
 	if res := h.run(t, "Make a note"); res.Outcome != event.OutcomeDone {
 		t.Fatalf("outcome %s: %s", res.Outcome, res.Reason)
@@ -118,9 +118,9 @@ func TestTricksGoToTheRoleTheyServe(t *testing.T) {
 
 // An empty query (no sub-goal, no action to recover from) looks nothing up.
 func TestTricksNeedAQuery(t *testing.T) {
-	tips := &fakeTricks{tips: map[string][]string{TrickRecovery: {"RECOVERY-TIP"}}}
+	tips := &fakeTricks{tips: map[string][]string{trickRecovery: {"RECOVERY-TIP"}}}
 	r := &run{cfg: &Config{Tricks: tips}}
-	if got := r.tricks(t.Context(), TrickRecovery, " "); got != nil || len(tips.queries) != 0 {
+	if got := r.tricks(t.Context(), trickRecovery, " "); got != nil || len(tips.queries) != 0 {
 		t.Errorf("tricks for an empty query = %q after %d lookups", got, len(tips.queries))
 	}
 }

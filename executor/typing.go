@@ -33,7 +33,7 @@ func (r *run) typeInto(ctx context.Context, text string, field *perception.Eleme
 			return ctx.Err()
 		}
 		last = err
-		if !errors.Is(err, ErrTypedElsewhere) {
+		if !errors.Is(err, errTypedElsewhere) {
 			return err // the device failed: its own retries are done
 		}
 		r.e.log.Debug("typed text did not land, trying again", logStep, r.step, logErr, err)
@@ -80,9 +80,9 @@ func (r *run) typeOnce(ctx context.Context, text string, field *perception.Eleme
 	got := findField(s, field)
 	switch {
 	case got == nil:
-		return fmt.Errorf("%w: %s is no longer on the screen after typing", ErrTypedElsewhere, fieldName(field))
+		return fmt.Errorf("%w: %s is no longer on the screen after typing", errTypedElsewhere, fieldName(field))
 	case !sameText(got.Text, text):
-		return fmt.Errorf("%w: %s does not hold the typed text after typing (it shows %d characters)", ErrTypedElsewhere, fieldName(field), len([]rune(got.Text)))
+		return fmt.Errorf("%w: %s does not hold the typed text after typing (it shows %d characters)", errTypedElsewhere, fieldName(field), len([]rune(got.Text)))
 	}
 	return nil
 }
@@ -118,7 +118,7 @@ func (r *run) focus(ctx context.Context, field *perception.Element) (*perception
 			where = "the field is not on the screen"
 		}
 	}
-	return nil, fmt.Errorf("%w: tapping %s did not put the focus on it (%s)", ErrTypedElsewhere, fieldName(field), where)
+	return nil, fmt.Errorf("%w: tapping %s did not put the focus on it (%s)", errTypedElsewhere, fieldName(field), where)
 }
 
 // dump reads the screen without a screenshot; the dumper's idle error is retried after
@@ -143,7 +143,7 @@ func (r *run) dump(ctx context.Context) (*perception.Screen, error) {
 		}
 		last = err
 	}
-	return nil, fmt.Errorf("%w: %w", ErrPerceive, last)
+	return nil, fmt.Errorf("%w: %w", errPerceive, last)
 }
 
 // findField finds want (an element of an earlier screen) on s: the text field with the
