@@ -40,6 +40,7 @@ func startDevice(t testing.TB, dev wire.Device) *wire.DeviceServer {
 }
 
 func TestDeviceRealAdb(t *testing.T) {
+	adbtest.Binary(t) // skips (under -short, or without adb) before the face serves
 	dev := newTestDoubleDevice("unused")
 	face := startDevice(t, dev)
 	adb := adbtest.Start(t)
@@ -178,6 +179,7 @@ func addrOf(t *testing.T, s string) net.Addr {
 // TestDeviceDropRealAdb: a drop fault cuts the connection; the real server lists the device
 // offline, reconnects by itself, and the phone serves again.
 func TestDeviceDropRealAdb(t *testing.T) {
+	adbtest.Binary(t) // skips (under -short, or without adb) before the face serves
 	dev := newTestDoubleDevice("unused")
 	face := startDevice(t, dev)
 	adb := adbtest.Start(t)
