@@ -17,6 +17,9 @@ import (
 // skipped elsewhere.
 func chromium(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts Chromium: full tier only (scripts/test.sh), skipped under -short")
+	}
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p

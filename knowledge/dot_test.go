@@ -17,6 +17,9 @@ import (
 // elsewhere.
 func graphviz(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts graphviz dot: full tier only (scripts/test.sh), skipped under -short")
+	}
 	p, err := exec.LookPath("dot")
 	if err == nil {
 		return p

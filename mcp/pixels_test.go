@@ -34,6 +34,9 @@ func (r *refuser) consent(_ context.Context, msg string) (bool, string) {
 // with the Tesseract pixel reader (tesseract missing: skipped, and failed under CI).
 func pixelPhone(t *testing.T) (*sim.Phone, *adb.Device, *perception.PixelReader) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts tesseract: full tier only (scripts/test.sh), skipped under -short")
+	}
 	tess, err := ocr.New(t.Context(), ocr.Config{})
 	if err != nil {
 		if os.Getenv("CI") != "" || !errors.Is(err, ocr.ErrNotInstalled) {

@@ -31,6 +31,9 @@ func needs(t *testing.T, what string, err error) {
 // fails writes with ENOSPC when full like any disk. It needs root (CI runs as root).
 func tinyDisk(t *testing.T, size string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs mount: full tier only (scripts/test.sh), skipped under -short")
+	}
 	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
 		needs(t, "root on Linux to mount a tmpfs", errors.New("not root"))
 	}

@@ -63,6 +63,8 @@ fi
 echo "== go vet"
 go vet ./...
 echo "== go test"
+# The full tier: no -short, so the tests that start adb, etcd, Chromium, node, Tesseract,
+# graphviz, gm, git, mount or go build run too (go test -short ./... is the fast tier).
 go test -count=1 -timeout 30m ./...
 echo "== go test -race (the packages that run goroutines)"
 go test -race -count=1 -timeout 30m ./executor ./executor/adb ./knowledge ./knowledge/etcdstore ./learner ./eval ./llm/openai

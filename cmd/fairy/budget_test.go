@@ -131,6 +131,7 @@ func corpusPromptTokens(tb testing.TB, screen string) map[string]float64 {
 // TestPromptBudgets: no role's mean prompt on the demo grew by more than 25% over the
 // baseline; the figures are logged next to it.
 func TestPromptBudgets(t *testing.T) {
+	t.Parallel()
 	got := demoPromptTokens(t)
 	roles := make([]string, 0, len(got))
 	for r := range got {

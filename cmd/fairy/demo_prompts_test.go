@@ -52,6 +52,7 @@ func stable(s string) string {
 // by eye: each holds the instruction, the screen, the history and the rules, and nothing
 // the role cannot use).
 func TestDemoPromptsGolden(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var seen []llm.Request
 	res, err := runDemo(t.Context(), demoOptions{RunsDir: t.TempDir(), Out: io.Discard, Stdin: strings.NewReader(""),

@@ -44,6 +44,7 @@ func demoPromptsAt(t *testing.T, d time.Duration, slow ...llm.Role) (map[llm.Rol
 // (the facts it noted at the same places), with a collector slower than the rest and with
 // the rest slower than the collector.
 func TestDemoPromptsSameAtAnySpeed(t *testing.T) {
+	t.Parallel()
 	slowCollector, slowCollectorOut := demoPromptsAt(t, 150*time.Millisecond, llm.RoleExtractor)
 	slowRest, slowRestOut := demoPromptsAt(t, 60*time.Millisecond, llm.RolePlanner, llm.RoleReplanner, llm.RoleDecider, llm.RoleInteractor, "checker")
 	if slowCollectorOut != slowRestOut {

@@ -35,6 +35,7 @@ func readSummary(t *testing.T, out string) (rundir.Summary, string) {
 
 // TestDemo runs `fairy demo` as a person would, through the root command.
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	runs := t.TempDir()
 	var out, errOut bytes.Buffer
 	root := newRootCmd(strings.NewReader(""), &out, &errOut, envMap(nil))

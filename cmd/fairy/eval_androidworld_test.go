@@ -14,6 +14,7 @@ import (
 // the scripted model: two instances of two families pass, and the benchmark-style summary
 // (by app, by difficulty, steps against the budget, questions) is printed and written.
 func TestEvalAndroidWorld(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	root := newRootCmd(strings.NewReader(""), &stdout, &stderr, envMap(nil))

@@ -42,6 +42,10 @@ func TestEvalModelErrorsUsage(t *testing.T) {
 // TestEvalSweep: --sweep runs the cold/warm evaluation once per rate and seed, each in its
 // own directory, and writes the robustness table; the injected errors are in the reports.
 func TestEvalSweep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four cold/warm evaluations (slow): full tier only (scripts/test.sh), skipped under -short")
+	}
+	t.Parallel()
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	root := newRootCmd(strings.NewReader(""), &stdout, &stderr, envMap(nil))

@@ -42,6 +42,7 @@ func modelEnv(t *testing.T, url string) (map[string]string, string) {
 // config file, `fairy eval builtin:sim` still answers with the suite's scripted model,
 // passes, and says so on its first line; the configured endpoint is never called.
 func TestEvalBuiltinNeverBillsByAccident(t *testing.T) {
+	t.Parallel()
 	srv, calls := billingModel(t, false)
 	env, cfg := modelEnv(t, srv.URL)
 	var stdout, stderr bytes.Buffer

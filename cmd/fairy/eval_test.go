@@ -13,6 +13,7 @@ import (
 // TestEvalCommand runs `fairy eval builtin:sim` on two virtual phones with cold/warm passes
 // for a few tasks (the whole suite runs in eval/agentrun's TestBuiltinSuiteColdWarm).
 func TestEvalCommand(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	root := newRootCmd(strings.NewReader(""), &stdout, &stderr, envMap(nil))

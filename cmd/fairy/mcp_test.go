@@ -60,6 +60,9 @@ func startMCP(t *testing.T, answer answerFunc) *mcpRig {
 // buildFairy builds the fairy command into a temporary directory.
 func buildFairy(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs go build: full tier only (scripts/test.sh), skipped under -short")
+	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		if os.Getenv("CI") != "" {

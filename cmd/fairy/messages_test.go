@@ -16,6 +16,7 @@ import (
 // there is one ("learned from 1 app task (1 trick)"). Run again on what the first run
 // learned, it lists the steps a routine replayed.
 func TestDemoMessagesReadForAPerson(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	demo := func() string {
 		var out, errOut bytes.Buffer

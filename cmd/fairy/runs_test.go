@@ -191,6 +191,9 @@ func TestRunsFind(t *testing.T) {
 // is skipped elsewhere.
 func chromiumBin(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts Chromium: full tier only (scripts/test.sh), skipped under -short")
+	}
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p

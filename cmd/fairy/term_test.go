@@ -93,6 +93,9 @@ func TestColorChild(t *testing.T) {
 // the status but no colour with NO_COLOR, plain lines through the pipe — the same lines
 // every time.
 func TestColorOnlyOnATerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts util-linux script: full tier only (scripts/test.sh), skipped under -short")
+	}
 	script, err := exec.LookPath("script")
 	if err != nil {
 		if os.Getenv("CI") != "" {

@@ -124,6 +124,10 @@ func TestBuiltinSuiteColdWarm(t *testing.T) {
 // paths, cold and with that file: every run passes, and the model-independent pass needs
 // at most 0.7× the cold pass's model calls (issue 13), the model-cooperating one no more.
 func TestBuiltinSuiteLearnThenEvaluate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("learns and evaluates over the whole built-in suite (slow): full tier only (scripts/test.sh), skipped under -short")
+	}
+	t.Parallel()
 	s, err := eval.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
@@ -216,6 +220,7 @@ func BenchmarkSuitePhones(b *testing.B) {
 // task whose phone setup breaks: both are reported failed with reason and evidence and the
 // suite goes on.
 func TestFailingTaskShowsEvidence(t *testing.T) {
+	t.Parallel()
 	s, err := eval.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
@@ -295,6 +300,7 @@ func suiteTask(t *testing.T, s *eval.Suite, id string) *eval.Task {
 // answered, read from the instruction stack, so with another answer the same rules pick
 // the other option and the task's check fails.
 func TestChoiceFollowsTheAnswer(t *testing.T) {
+	t.Parallel()
 	s, err := eval.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // the report counts them by kind, per task and in the totals; the same seed draws the same
 // errors.
 func TestInjectedErrorsAreTracedAndCounted(t *testing.T) {
+	t.Parallel()
 	s, err := eval.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)

@@ -64,6 +64,7 @@ func rowTap(t *testing.T, label string) string {
 // what that run learned, shop-fries-refuse-pay passes, adding fries to the cart once: no
 // Navigate to the checkout taps an item and 加入购物车 again and again.
 func TestLearnedInsideAppNoLoop(t *testing.T) {
+	t.Parallel()
 	s := loadSuite(t)
 	learnSuite, learn := onlyTask(t, s, "shop-bubble-tea-pay")
 	learn.ID = "shop-bubble-tea-from-item"

@@ -17,6 +17,9 @@ import (
 // elsewhere those tasks are left out of s, said in the log.
 func pixelReader(t testing.TB, s *eval.Suite) executor.PixelReader {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts tesseract: full tier only (scripts/test.sh), skipped under -short")
+	}
 	tess, err := ocr.New(context.Background(), ocr.Config{})
 	if err != nil {
 		if os.Getenv("CI") != "" {

@@ -23,6 +23,7 @@ import (
 // trajectory the person contradicted; the tap on a sibling row the person did not choose
 // is even rejected before it acts. Every run sends to Alice Chen.
 func TestWrongTapDoesNotPoisonLearning(t *testing.T) {
+	t.Parallel()
 	s, err := eval.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,9 @@ import (
 // under CI (scripts/test.sh installs it).
 func newTesseract(t testing.TB) *ocr.Tesseract {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts tesseract: full tier only (scripts/test.sh), skipped under -short")
+	}
 	tess, err := ocr.New(context.Background(), ocr.Config{})
 	if err != nil {
 		if os.Getenv("CI") != "" || !errors.Is(err, ocr.ErrNotInstalled) {

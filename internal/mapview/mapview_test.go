@@ -111,6 +111,9 @@ func settingsMap(t *testing.T) (*knowledge.Map, map[string]knowledge.Thumb, *kno
 // skipped elsewhere.
 func chromium(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts Chromium: full tier only (scripts/test.sh), skipped under -short")
+	}
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p

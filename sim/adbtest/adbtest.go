@@ -5,8 +5,9 @@
 //	serial := srv.Connect(t, deviceFace.Addr().String()) // adb connect, wait for "device"
 //	out := srv.Run(t, "-s", serial, "shell", "echo", "hi")
 //
-// If the adb binary is not on PATH the test is skipped, or fails when the CI environment
-// variable is set.
+// Under go test -short the test is skipped: the real adb server belongs to the full tier
+// (scripts/test.sh). If the adb binary is not on PATH the test is skipped, or fails when the
+// CI environment variable is set.
 package adbtest
 
 import (
@@ -25,9 +26,13 @@ import (
 	"time"
 )
 
-// Binary returns the path of the adb binary, skipping (or, under CI, failing) t without one.
+// Binary returns the path of the adb binary, skipping (or, under CI, failing) t without one,
+// and skipping it under -short.
 func Binary(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts the real adb: full tier only (scripts/test.sh), skipped under -short")
+	}
 	bin, err := exec.LookPath("adb")
 	if err != nil {
 		if os.Getenv("CI") != "" {

@@ -25,6 +25,9 @@ import (
 // skipping t (failing it under CI) when either is missing.
 func nodeModules(t *testing.T) (node, modules string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts node and the real adb: full tier only (scripts/test.sh), skipped under -short")
+	}
 	missing := func(format string, a ...any) {
 		t.Helper()
 		if os.Getenv("CI") != "" {

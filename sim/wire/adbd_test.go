@@ -39,6 +39,7 @@ func startDevice(t testing.TB, dev Device) *deviceServer {
 }
 
 func TestDeviceRealAdb(t *testing.T) {
+	adbtest.Binary(t) // skips (under -short, or without adb) before the face serves
 	dev := newTestDoubleDevice("unused")
 	face := startDevice(t, dev)
 	adb := adbtest.Start(t)
@@ -177,6 +178,7 @@ func addrOf(t *testing.T, s string) net.Addr {
 // TestDeviceDropRealAdb: a drop fault cuts the connection; the real server lists the device
 // offline, reconnects by itself, and the phone serves again.
 func TestDeviceDropRealAdb(t *testing.T) {
+	adbtest.Binary(t) // skips (under -short, or without adb) before the face serves
 	dev := newTestDoubleDevice("unused")
 	face := startDevice(t, dev)
 	adb := adbtest.Start(t)

@@ -15,6 +15,9 @@ import (
 // and commit.
 func gitRepo(t *testing.T, files map[string]string) (string, string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs git: full tier only (scripts/test.sh), skipped under -short")
+	}
 	dir := t.TempDir()
 	for name, body := range files {
 		p := filepath.Join(dir, name)

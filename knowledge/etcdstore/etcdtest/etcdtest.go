@@ -27,10 +27,14 @@ type server struct {
 	log      *os.File
 }
 
-// Start starts an etcd server for t. Without the etcd binary the test fails when CI is
-// set and is skipped otherwise (scripts/test.sh installs etcd-server).
+// Start starts an etcd server for t. Under -short the test is skipped (etcd belongs to the
+// full tier, scripts/test.sh). Without the etcd binary the test fails when CI is set and is
+// skipped otherwise (scripts/test.sh installs etcd-server).
 func Start(t testing.TB) *server {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a real etcd: full tier only (scripts/test.sh), skipped under -short")
+	}
 	bin, err := exec.LookPath("etcd")
 	if err != nil {
 		if os.Getenv("CI") != "" {
