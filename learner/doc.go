@@ -33,9 +33,9 @@
 //   - Learner.Hint (the executor's Hints port) and Learner.Route: a known path from the
 //     current page to the page that best serves a sub-goal, matched in English or Chinese;
 //   - Learner.ShortcutFor (and Session.Shortcut, the executor's Shortcuts port): a reliable
-//     path's steps with the page signature expected before each; Step.Resolve checks the
-//     screen and turns a step into the action to run, or fails with replay.ErrMismatch so
-//     the executor falls back to normal steps;
+//     path's steps with the page signature expected before each; their Resolve
+//     (replay.Learned) checks the screen and turns a step into the action to run, or fails
+//     with replay.ErrMismatch so the executor falls back to normal steps;
 //   - Session.Offer and Session.Steps (the executor's Routines port): the routines learned
 //     from finished tasks (Session.Learn stores each task's trajectory as one, its detours
 //     cut out, the rows and texts its words gave made parameters) that can run from the

@@ -9,25 +9,20 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/replay"
 )
 
-// step is one step of a shortcut: the page the device must be on (its activity and
-// signature) and the action to replay there.
+// step is one learned step the executor replays, a replay.Step: the action as the App Map
+// keeps it and, embedded, the step as it is replayed (the page it expects and the element
+// to find there). A shortcut's step is a transition, with its pages, effect and
+// reliability; a routine's step has none of those (see Steps).
 type step struct {
 	From, To    string // page keys
-	Activity    string // expected activity before the step ("" when unknown)
-	Signature   string // expected page signature before the step
 	Action      knowledge.Action
 	Effect      knowledge.Effect
 	Reliability float64
-	// Row marks a tap on one row of a list (see the package doc): its label must match.
-	// Another step's element may show other text than when it was learned (a cart button
-	// with its count) when its resource-id names it alone.
-	Row bool
+	replay.Learned
 }
 
 // String is a short human form: on .Main#a1b2: tap id=settings "Settings".
@@ -217,7 +212,7 @@ func (r rows) specific(t knowledge.Transition) bool {
 	if id := t.Action.Target.ResourceID; id != "" {
 		labels := map[string]bool{}
 		for _, e := range r.pages[t.From].Elements {
-			if e.ResourceID != "" && sameID(e.ResourceID, id) {
+			if e.ResourceID != "" && replay.SameID(e.ResourceID, id) {
 				labels[rowLabel(e)] = true
 			}
 		}
@@ -360,14 +355,23 @@ func (l *Learner) pathSteps(m *knowledge.Map, path []knowledge.Transition) ([]st
 	ok := true
 	for _, t := range path {
 		p := ix.pages[t.From]
-		s := step{From: t.From, To: t.To, Activity: p.Activity, Signature: p.Signature, Action: t.Action,
-			Effect: t.Effect, Reliability: t.Reliability(), Row: ix.specific(t)}
+		s := step{From: t.From, To: t.To, Action: t.Action, Effect: t.Effect, Reliability: t.Reliability(),
+			Learned: learned(p.Activity, p.Signature, t.Action, ix.specific(t))}
 		if s.Reliability < l.cfg.MinReliability || s.Signature == "" || !replayable(t.Action) {
 			ok = false
 		}
 		out = append(out, s)
 	}
 	return out, ok
+}
+
+// learned is action a, learned on the page with this activity and signature, as the
+// executor replays it; row marks a tap on one row of a list (see fitRows).
+func learned(activity, signature string, a knowledge.Action, row bool) replay.Learned {
+	t := a.Target
+	return replay.Learned{Activity: activity, Signature: signature, Kind: string(a.Kind),
+		Target:    replay.Target{ResourceID: t.ResourceID, Text: t.Text, Desc: t.Desc, Class: t.Class},
+		Direction: a.Args["direction"], Package: a.Args["package"], Row: row}
 }
 
 // replayable reports an action the executor can replay without the model.
@@ -482,110 +486,4 @@ func pageScores(m *knowledge.Map, q map[string]bool) map[string]float64 {
 		}
 	}
 	return out
-}
-
-// Resolve turns the step into the action to run on screen, checking first that the screen
-// is the page the step expects and that its element is there, once: Step is a
-// replay.Step. Any mismatch returns replay.ErrMismatch: stop the replay and go back to
-// normal steps.
-func (s step) Resolve(screen *perception.Screen) (event.Action, error) {
-	if screen == nil {
-		return event.Action{}, fmt.Errorf("%w: no screen", replay.ErrMismatch)
-	}
-	if screen.Signature != s.Signature {
-		return event.Action{}, fmt.Errorf("%w: page %s expected, screen signature is %s", replay.ErrMismatch, s.Signature, screen.Signature)
-	}
-	if s.Activity != "" && screen.Activity != "" && screen.Activity != s.Activity {
-		return event.Action{}, fmt.Errorf("%w: activity %s expected, screen shows %s", replay.ErrMismatch, s.Activity, screen.Activity)
-	}
-	index := func() (int, error) {
-		e, err := locate(screen, s.Action.Target)
-		if err != nil && !s.Row && s.Action.Target.ResourceID != "" {
-			e, err = locate(screen, knowledge.Element{ResourceID: s.Action.Target.ResourceID, Class: s.Action.Target.Class})
-		}
-		if err != nil {
-			return 0, err
-		}
-		return e.Index, nil
-	}
-	switch s.Action.Kind {
-	case knowledge.ActionTap, knowledge.ActionLongPress:
-		i, err := index()
-		if err != nil {
-			return event.Action{}, err
-		}
-		if s.Action.Kind == knowledge.ActionTap {
-			return event.Action{Type: event.Tap, Index: i}, nil
-		}
-		return event.Action{Type: event.LongPress, Index: i}, nil
-	case knowledge.ActionSwipe:
-		a := event.Action{Type: event.Swipe, Direction: s.Action.Args["direction"]}
-		if !s.Action.Target.IsZero() {
-			i, err := index()
-			if err != nil {
-				return event.Action{}, err
-			}
-			a.Index = i
-		}
-		return a, a.Validate()
-	case knowledge.ActionBack:
-		return event.Action{Type: event.Back}, nil
-	case knowledge.ActionHome:
-		return event.Action{Type: event.Home}, nil
-	case knowledge.ActionEnter:
-		return event.Action{Type: event.Enter}, nil
-	case knowledge.ActionWait:
-		return event.Action{Type: event.Wait, Seconds: 1}, nil
-	case knowledge.ActionOpenApp:
-		a := event.Action{Type: event.OpenApp, Package: s.Action.Args["package"]}
-		return a, a.Validate()
-	}
-	return event.Action{}, fmt.Errorf("%w: %s cannot be replayed without the model", replay.ErrMismatch, s.Action.Kind)
-}
-
-// locate finds the one element of screen that el identifies: its resource-id (full or
-// the part after ":id/"), its label (text, content description or perception label) and
-// its class must all agree where el gives them. None or several give replay.ErrMismatch.
-func locate(screen *perception.Screen, el knowledge.Element) (perception.Element, error) {
-	if el.IsZero() {
-		return perception.Element{}, fmt.Errorf("%w: no element to look for", replay.ErrMismatch)
-	}
-	var hits []perception.Element
-	for _, e := range screen.Elements {
-		if el.ResourceID != "" && !sameID(e.ResourceID, el.ResourceID) {
-			continue
-		}
-		if el.Text != "" && e.Label != el.Text && e.Text != el.Text && e.Desc != el.Text {
-			continue
-		}
-		if el.Desc != "" && e.Desc != el.Desc && e.Label != el.Desc {
-			continue
-		}
-		if el.Class != "" && e.Class != el.Class {
-			continue
-		}
-		hits = append(hits, e)
-	}
-	switch len(hits) {
-	case 1:
-		return hits[0], nil
-	case 0:
-		return perception.Element{}, fmt.Errorf("%w: no element %s on the screen", replay.ErrMismatch, el)
-	}
-	return perception.Element{}, fmt.Errorf("%w: %d elements match %s", replay.ErrMismatch, len(hits), el)
-}
-
-// sameID compares resource-ids, full ("com.x:id/send") or short ("send").
-func sameID(a, b string) bool {
-	if a == b {
-		return true
-	}
-	return shortID(a) == shortID(b)
-}
-
-func shortID(id string) string {
-	if i := strings.LastIndex(id, ":id/"); i >= 0 {
-		return id[i+4:]
-	}
-	return id
 }

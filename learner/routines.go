@@ -11,7 +11,6 @@ import (
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/prompts"
 	"github.com/fairy-go/fairy/replay"
 )
@@ -157,7 +156,7 @@ func fieldName(e knowledge.Element) string {
 	case e.Desc != "":
 		return strconv.Quote(e.Desc)
 	case e.ResourceID != "":
-		return "the field " + shortID(e.ResourceID)
+		return "the field " + replay.ShortID(e.ResourceID)
 	}
 	return "a text field"
 }
@@ -352,7 +351,7 @@ func labelOnPage(m *knowledge.Map, st knowledge.RoutineStep, label string) bool 
 			if e.Text == label {
 				return true
 			}
-			if e.ResourceID != "" && sameID(e.ResourceID, st.Action.Target.ResourceID) {
+			if e.ResourceID != "" && replay.SameID(e.ResourceID, st.Action.Target.ResourceID) {
 				rows++
 			}
 		}
@@ -422,54 +421,14 @@ func (l *Learner) Steps(ctx context.Context, app, id, signature string, args []s
 	for _, s := range r.Steps[from:end] {
 		a := s.Action
 		a.Target.Text = replay.Fill(a.Target.Text, args)
-		st := routineStep{step: step{Activity: s.Activity, Signature: s.Signature, Action: a, Row: a.Target.Text != s.Action.Target.Text}, checked: s.Checked}
+		st := step{Action: a, Learned: learned(s.Activity, s.Signature, a, a.Target.Text != s.Action.Target.Text)}
+		st.Checked = s.Checked
 		if s.Text > 0 {
-			st.text = args[s.Text-1]
+			st.Text = args[s.Text-1]
 		}
 		out = append(out, st)
 	}
 	return replay.Run{Steps: out, From: from, Pause: pause}, nil
-}
-
-// routineStep is one step of a routine replay: a Step, for an Input the text to type, and
-// for a tap on a switch, checkbox or radio the state it had when the routine was learned.
-type routineStep struct {
-	step
-	text    string
-	checked *bool
-}
-
-// Resolve checks the page and finds the step's element; an Input types the routine's
-// argument into its field. A switch, checkbox or radio must show the state it had when
-// the routine was learned: one already switched (the notifications already off) is a
-// surprise, never a tap that undoes it.
-func (s routineStep) Resolve(screen *perception.Screen) (event.Action, error) {
-	if s.Action.Kind != knowledge.ActionInput {
-		a, err := s.step.Resolve(screen)
-		if err != nil || s.checked == nil || a.Index <= 0 {
-			return a, err
-		}
-		for _, e := range screen.Elements {
-			if e.Index == a.Index && e.Checkable && e.Checked != *s.checked {
-				state := "off"
-				if e.Checked {
-					state = "on"
-				}
-				return event.Action{}, fmt.Errorf("%w: %q is already %s", replay.ErrMismatch, e.Label, state)
-			}
-		}
-		return a, nil
-	}
-	probe := s.step
-	probe.Action.Kind = knowledge.ActionTap
-	a, err := probe.Resolve(screen)
-	if err != nil {
-		return event.Action{}, err
-	}
-	if s.text == "" {
-		return event.Action{}, fmt.Errorf("%w: no text to type", replay.ErrMismatch)
-	}
-	return event.Action{Type: event.Input, Index: a.Index, Text: s.text}, nil
 }
 
 // Offer is Learner.Offer; with Steps it satisfies the executor's Routines port.

@@ -12,13 +12,16 @@
 // the App Map predicts the page an action opens, and the Re-Planner is not asked when the
 // phone lands there (the executor's Predictions port).
 //
-// The rules here need no store and no device: which routine names a task fills and with
-// what arguments (Fit), when a replay has to pause for the person's choice (Blank), how a
+// The rules here need no store and no device: how a learned step is found again on the
+// current screen (Learned.Resolve: the page it expects, its element by resource-id, label
+// and class, the state of a switch), which routine names a task fills and with what
+// arguments (Fit), when a replay has to pause for the person's choice (Blank), how a
 // learned label becomes a template and back (Template, Fill, HasWords), and what a task
 // remembers of the replays it ran (Ledger: paused routines, surprises, shortcuts that
-// stopped short). The learner builds steps and offers from package knowledge and
-// satisfies the executor's Shortcuts and Routines ports with these types; the executor
-// runs the steps in its step loop.
+// stopped short). The learner builds steps and offers from package knowledge (an App Map
+// transition or a routine's step becomes a Learned) and satisfies the executor's
+// Shortcuts and Routines ports with these types; the executor runs the steps in its step
+// loop.
 //
 // The package imports nothing of fairy's but the run's vocabulary (event) and the screen
 // (perception).

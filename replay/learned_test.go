@@ -1,0 +1,154 @@
+package replay
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/perception"
+)
+
+const app = "com.example.shezhi"
+
+func item(i int, label, id, class string) perception.Element {
+	return perception.Element{Index: i, Role: "item", Label: label, Text: label, ResourceID: app + ":id/" + id, Class: class}
+}
+
+// TestResolve: a learned step checks the page and finds its element — by resource-id
+// (full or short), label and class, wherever it moved — once; anything else is a
+// mismatch that names what is wrong.
+func TestResolve(t *testing.T) {
+	const row = "android.widget.LinearLayout"
+	display := Learned{Activity: ".Main", Signature: "z-main", Kind: "tap",
+		Target: Target{ResourceID: app + ":id/display", Text: "显示", Class: row}}
+	main := &perception.Screen{Activity: ".Main", Signature: "z-main",
+		Elements: []perception.Element{item(1, "声音", "sound", row), item(2, "显示", "display", row)}}
+	if a, err := display.Resolve(main); err != nil || a != (event.Action{Type: event.Tap, Index: 2}) {
+		t.Errorf("Resolve on main = %v, %v; want Tap(2) (the element moved, found by id and label)", a, err)
+	}
+	short := display
+	short.Target.ResourceID = "display"
+	if a, err := short.Resolve(main); err != nil || a.Index != 2 {
+		t.Errorf("Resolve by a short resource-id = %v, %v; want Tap(2)", a, err)
+	}
+	for _, tc := range []struct {
+		name   string
+		screen *perception.Screen
+		want   string
+	}{
+		{"other page", &perception.Screen{Signature: "z-bright", Elements: main.Elements},
+			"learner: screen does not match the shortcut: page z-main expected, screen signature is z-bright"},
+		{"other activity", &perception.Screen{Activity: ".Other", Signature: "z-main", Elements: main.Elements},
+			"learner: screen does not match the shortcut: activity .Main expected, screen shows .Other"},
+		{"element gone", &perception.Screen{Signature: "z-main", Elements: []perception.Element{item(1, "声音", "sound", row)}},
+			`learner: screen does not match the shortcut: no element id=display on the screen`},
+		{"element twice", &perception.Screen{Signature: "z-main", Elements: []perception.Element{item(1, "显示", "display", row), item(2, "显示", "display", row)}},
+			`learner: screen does not match the shortcut: 2 elements match id=display`},
+		{"no screen", nil, "learner: screen does not match the shortcut: no screen"},
+	} {
+		_, err := display.Resolve(tc.screen)
+		if !errors.Is(err, ErrMismatch) || err.Error() != tc.want {
+			t.Errorf("%s: Resolve = %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestResolveRow: a row of a list is held to its label; another element is found by its
+// resource-id alone when its text changed (a cart button with its count).
+func TestResolveRow(t *testing.T) {
+	now := &perception.Screen{Signature: "m-menu", Elements: []perception.Element{
+		item(1, "Tea", "menu_item", "android.widget.LinearLayout"),
+		item(2, "Coffee", "menu_item", "android.widget.LinearLayout"),
+		{Index: 3, Role: "button", Label: "Cart (5)", Text: "Cart (5)", ResourceID: app + ":id/cart_button", Class: "android.widget.Button"},
+	}}
+	cart := Learned{Signature: "m-menu", Kind: "tap", Target: Target{ResourceID: app + ":id/cart_button", Text: "Cart (2)", Class: "android.widget.Button"}}
+	if a, err := cart.Resolve(now); err != nil || a.Index != 3 {
+		t.Errorf("Resolve on a cart of 5 = %v, %v; want Tap(3)", a, err)
+	}
+	juice := Learned{Signature: "m-menu", Kind: "tap", Row: true,
+		Target: Target{ResourceID: app + ":id/menu_item", Text: "Juice", Class: "android.widget.LinearLayout"}}
+	if _, err := juice.Resolve(now); !errors.Is(err, ErrMismatch) {
+		t.Errorf("row Juice resolved on a menu without it: %v", err)
+	}
+	cart.Row = true
+	if _, err := cart.Resolve(now); !errors.Is(err, ErrMismatch) {
+		t.Errorf("a row whose label changed resolved: %v", err)
+	}
+}
+
+// TestResolveKinds: each kind the App Map learns resolves to its action, or, when typing
+// or naming a thing needs the model, to a mismatch.
+func TestResolveKinds(t *testing.T) {
+	field := perception.Element{Index: 1, Role: "field", Label: "Search", ResourceID: app + ":id/search", Class: "android.widget.EditText"}
+	screen := &perception.Screen{Signature: "s", Elements: []perception.Element{field}}
+	search := Target{ResourceID: app + ":id/search"}
+	for _, tc := range []struct {
+		step Learned
+		want event.Action
+		err  string
+	}{
+		{step: Learned{Kind: "long-press", Target: search}, want: event.Action{Type: event.LongPress, Index: 1}},
+		{step: Learned{Kind: "swipe", Direction: "down"}, want: event.Action{Type: event.Swipe, Direction: "down"}},
+		{step: Learned{Kind: "swipe", Direction: "left", Target: search}, want: event.Action{Type: event.Swipe, Direction: "left", Index: 1}},
+		{step: Learned{Kind: "back"}, want: event.Action{Type: event.Back}},
+		{step: Learned{Kind: "home"}, want: event.Action{Type: event.Home}},
+		{step: Learned{Kind: "enter"}, want: event.Action{Type: event.Enter}},
+		{step: Learned{Kind: "wait"}, want: event.Action{Type: event.Wait, Seconds: 1}},
+		{step: Learned{Kind: "open-app", Package: "com.example.maps"}, want: event.Action{Type: event.OpenApp, Package: "com.example.maps"}},
+		{step: Learned{Kind: "input", Target: search, Text: "Maps"}, want: event.Action{Type: event.Input, Index: 1, Text: "Maps"}},
+		{step: Learned{Kind: "input", Target: search}, err: "learner: screen does not match the shortcut: no text to type"},
+		{step: Learned{Kind: "tap"}, err: "learner: screen does not match the shortcut: no element to look for"},
+		{step: Learned{Kind: "clear", Target: search}, err: "learner: screen does not match the shortcut: clear cannot be replayed without the model"},
+	} {
+		tc.step.Signature = "s"
+		a, err := tc.step.Resolve(screen)
+		switch {
+		case tc.err != "" && (!errors.Is(err, ErrMismatch) || err.Error() != tc.err):
+			t.Errorf("%s: Resolve = %v, want %q", tc.step.Kind, err, tc.err)
+		case tc.err == "" && (err != nil || a != tc.want):
+			t.Errorf("%s: Resolve = %+v, %v; want %+v", tc.step.Kind, a, err, tc.want)
+		}
+	}
+	// A swipe with no direction is no action.
+	if _, err := (Learned{Signature: "s", Kind: "swipe"}).Resolve(screen); err == nil {
+		t.Error("a swipe with no direction resolved")
+	}
+}
+
+// TestResolveChecked: a switch must show the state it had when the step was learned; one
+// already switched is a surprise, never a tap that undoes it.
+func TestResolveChecked(t *testing.T) {
+	on := true
+	sw := perception.Element{Index: 1, Label: "All Maps notifications", Text: "All Maps notifications", ResourceID: app + ":id/switch_bar",
+		Class: "android.widget.Switch", Checkable: true, Clickable: true}
+	step := Learned{Signature: "r-notif", Kind: "tap", Checked: &on, Target: Target{ResourceID: app + ":id/switch_bar", Text: "All Maps notifications"}}
+	off := &perception.Screen{Signature: "r-notif", Elements: []perception.Element{sw}}
+	want := `learner: screen does not match the shortcut: "All Maps notifications" is already off`
+	if _, err := step.Resolve(off); !errors.Is(err, ErrMismatch) || err.Error() != want {
+		t.Errorf("Resolve on a switch already off = %v, want %q", err, want)
+	}
+	sw.Checked = true
+	if a, err := step.Resolve(&perception.Screen{Signature: "r-notif", Elements: []perception.Element{sw}}); err != nil || a != (event.Action{Type: event.Tap, Index: 1}) {
+		t.Errorf("Resolve on the switch as learned = %+v, %v; want Tap 1", a, err)
+	}
+}
+
+// TestTarget: a target reads as the App Map's element does.
+func TestTarget(t *testing.T) {
+	for _, tc := range []struct {
+		t    Target
+		want string
+	}{
+		{Target{ResourceID: "com.x:id/send", Text: "Send", Class: "android.widget.Button"}, `id=send "Send"`},
+		{Target{Desc: "More options"}, `desc="More options"`},
+		{Target{Class: "android.widget.ImageButton"}, "ImageButton"},
+		{Target{}, ""},
+	} {
+		if got := tc.t.String(); got != tc.want {
+			t.Errorf("String() = %q, want %q", got, tc.want)
+		}
+	}
+	if !SameID("com.x:id/send", "send") || SameID("com.x:id/send", "com.x:id/sent") || ShortID("send") != "send" {
+		t.Error("SameID/ShortID do not compare resource-ids full or short")
+	}
+}
