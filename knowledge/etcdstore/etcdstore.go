@@ -30,8 +30,8 @@ import (
 	"github.com/fairy-go/fairy/knowledge"
 )
 
-// scheme starts a knowledge location that names an etcd cluster: etcd://HOST:PORT[,HOST:PORT…]/PREFIX.
-const scheme = "etcd://"
+// urlScheme starts a knowledge location that names an etcd cluster: etcd://HOST:PORT[,HOST:PORT…]/PREFIX.
+const urlScheme = "etcd://"
 
 // defaultDialTimeout bounds the first connection to the cluster.
 const defaultDialTimeout = 5 * time.Second
@@ -55,13 +55,13 @@ type config struct {
 }
 
 // IsURL says whether loc names an etcd cluster rather than a knowledge file.
-func IsURL(loc string) bool { return strings.HasPrefix(loc, scheme) }
+func IsURL(loc string) bool { return strings.HasPrefix(loc, urlScheme) }
 
 // ParseURL reads etcd://HOST:PORT[,HOST:PORT…]/PREFIX into a Config's endpoints and prefix.
 func ParseURL(loc string) (config, error) {
-	rest, ok := strings.CutPrefix(loc, scheme)
+	rest, ok := strings.CutPrefix(loc, urlScheme)
 	if !ok {
-		return config{}, fmt.Errorf("%q does not start with %s: %w", loc, scheme, ErrBadURL)
+		return config{}, fmt.Errorf("%q does not start with %s: %w", loc, urlScheme, ErrBadURL)
 	}
 	hosts, prefix, _ := strings.Cut(rest, "/")
 	prefix = strings.Trim(prefix, "/")
@@ -116,7 +116,7 @@ func New(cfg config) (*client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("etcdstore: connect to %s: %w", strings.Join(cfg.Endpoints, ","), err)
 	}
-	return &client{cli: cli, name: scheme + strings.Join(cfg.Endpoints, ",") + "/" + prefix,
+	return &client{cli: cli, name: urlScheme + strings.Join(cfg.Endpoints, ",") + "/" + prefix,
 		records: prefix + "/r/", revKey: prefix + "/rev"}, nil
 }
 
