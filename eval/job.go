@@ -1,0 +1,235 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fairy-go/fairy/rundir"
+	"github.com/fairy-go/fairy/sim"
+)
+
+func baseResult(j *Job, cfg Config) TaskResult {
+	r := TaskResult{ID: j.Task.ID, Instruction: j.Task.Instruction, Tags: j.Task.Tags, Device: j.Device.Serial,
+		PassIndex: j.PassIndex, Phase: j.Phase, Repeat: j.Repeat, ModelCallsByRole: map[string]int{}, Questions: []Question{}, Checks: []CheckResult{}}
+	return r
+}
+
+// runJob runs one task; it never panics. finished is false when ctx ended the run (the
+// task did not finish and is left out of the report).
+func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished bool) {
+	r = baseResult(j, cfg)
+	r.RunDir = j.RunDir
+	start := cfg.Clock()
+	defer func() {
+		if p := recover(); p != nil {
+			cfg.Logger.Error("task crashed", "task", j.Task.ID, "panic", p, "stack", string(debug.Stack()))
+			r.Pass, r.Outcome, r.Reason = false, "crashed", fmt.Sprintf("%v: %v", errCrashed, p)
+			r.WallSeconds = cfg.Clock().Sub(start).Seconds()
+			finished = ctx.Err() == nil
+		}
+	}()
+	timeout := cfg.TaskTimeout
+	if t := j.Task.Limits.Time; t > 0 {
+		timeout = 2*t + 30*time.Second // the agent enforces the limit; this is a backstop
+	}
+	jctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	fail := func(outcome string, err error) (TaskResult, bool) {
+		r.Outcome, r.Reason = outcome, err.Error()
+		r.WallSeconds = cfg.Clock().Sub(start).Seconds()
+		return r, ctx.Err() == nil
+	}
+	if err := os.MkdirAll(j.RunDir, 0o755); err != nil {
+		return fail("error", err)
+	}
+	if own := filepath.Join(j.RunDir, "knowledge.db"); j.Knowledge == own {
+		// A run's own knowledge starts empty, even in an output directory used before.
+		if err := os.Remove(own); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fail("error", fmt.Errorf("fresh knowledge: %w", err))
+		}
+	}
+	if src, ok := strings.CutPrefix(j.Knowledge, "copy:"); ok {
+		j.Knowledge = filepath.Join(j.RunDir, "knowledge.db")
+		if err := copyFile(src, j.Knowledge); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fail("error", fmt.Errorf("copy knowledge: %w", err))
+		}
+	}
+	if ph := j.Device.Sim; ph != nil {
+		if err := prepareSim(jctx, ph, j.Task.Phone.Sim); err != nil {
+			return fail("error", fmt.Errorf("prepare virtual phone: %w", err))
+		}
+	}
+	sess, err := cfg.Agent.Start(jctx, *j)
+	if err != nil {
+		return fail("error", fmt.Errorf("start agent: %w", err))
+	}
+	defer sess.Close()
+	if dev := j.Task.Phone.Device; dev != nil {
+		for _, c := range dev.Setup {
+			if _, err := sess.Shell(jctx, c); err != nil {
+				return fail("error", fmt.Errorf("setup %q: %w", c, err))
+			}
+		}
+	}
+	user, err := newUser(j.Task, sess.Model(), cfg.Prompts)
+	if err != nil {
+		return fail("error", err)
+	}
+	sum, runErr := sess.Run(jctx, user)
+	if ctx.Err() != nil {
+		return r, false
+	}
+	r.Outcome, r.Reason = string(sum.Outcome), sum.Reason
+	if r.Outcome == "" {
+		r.Outcome = "error"
+	}
+	if runErr != nil && r.Reason == "" {
+		r.Reason = runErr.Error()
+	}
+	r.Steps, r.ModelCalls, r.PromptTokens, r.CompletionTokens, r.Cost = sum.Steps, sum.ModelCalls, sum.PromptTokens, sum.CompletionTokens, sum.Cost
+	r.InjectedErrors = sum.InjectedErrors
+	for k, v := range sum.ModelCallsByRole {
+		r.ModelCallsByRole[k] = v
+	}
+	r.WallSeconds = sum.WallSeconds
+	if r.WallSeconds == 0 {
+		r.WallSeconds = cfg.Clock().Sub(start).Seconds()
+	}
+	k := sum.Knowledge
+	r.VerifiedSteps, r.Navigations, r.ShortcutSteps = k.VerifiedSteps, k.Navigations, k.ShortcutSteps
+	r.Routines, r.RoutineSteps, r.KnownReads, r.SkippedLearns = k.Routines, k.RoutineSteps, k.KnownReads, k.SkippedLearns
+	r.CriticalStepCalls = int(math.Round(sum.CriticalCallsPerStep * float64(sum.Steps)))
+	if dt, ok := sess.(deviceTimer); ok {
+		t := dt.DeviceTime()
+		r.DeviceTime = &t
+	}
+	r.Questions = append(r.Questions, user.Questions()...)
+
+	probe := Probe{Phone: j.Device.Sim, Shell: sess.Shell, Dump: sess.Dump, Judge: sess.Model(), Prompts: cfg.Prompts,
+		Instruction: j.Task.Instruction, Outcome: string(sum.Outcome), Reason: sum.Reason, Answer: sum.Answer}
+	cctx, ccancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer ccancel()
+	checks := j.Task.Checks
+	if !slices.ContainsFunc(checks, func(c Check) bool { return c.Outcome != "" }) {
+		// Unless the task says otherwise, the agent must also report the task done.
+		checks = append(slices.Clip(checks), Check{Outcome: "done"})
+	}
+	for _, c := range checks {
+		r.Checks = append(r.Checks, Evaluate(cctx, c, probe))
+	}
+	tr, terr := rundir.ReadTrajectory(j.RunDir)
+	if terr != nil {
+		tr = nil
+	} else {
+		r.Shortcuts = countShortcuts(tr)
+	}
+	r.Checks = append(r.Checks, assertQuestions(j.Task.Questions, r.Questions, tr)...)
+	for _, q := range r.Questions {
+		if q.Refused {
+			r.ConsentsRefused++
+		}
+		if q.Unjudgeable {
+			r.Unjudgeable++
+		}
+	}
+	if tr != nil {
+		r.Sensitive, r.Unnamed = sensitiveActions(tr)
+	}
+	r.Pass = true
+	var failed []string
+	for _, c := range r.Checks {
+		if !c.Pass {
+			r.Pass = false
+			failed = append(failed, c.Name)
+		}
+	}
+	// A false success: the agent said done and the task's own checks say otherwise.
+	r.FalseSuccess = r.Outcome == "done" && !r.Pass
+	if len(failed) > 0 {
+		r.Reason = strings.TrimSpace(fmt.Sprintf("check failed: %s. %s", strings.Join(failed, "; "), r.Reason))
+	}
+	return r, true
+}
+
+// countShortcuts counts learned shortcuts replayed in a run (events whose kind names one).
+func countShortcuts(tr *rundir.Trajectory) int {
+	n := 0
+	for _, e := range tr.Events {
+		if strings.Contains(e.Kind, "Shortcut") {
+			n++
+		}
+	}
+	return n
+}
+
+// prepareSim puts a virtual phone in a task's start state.
+func prepareSim(ctx context.Context, ph *sim.Phone, spec *SimPhone) error {
+	if spec == nil {
+		spec = &SimPhone{}
+	}
+	f, err := sim.ParseFaults(spec.Faults)
+	if err != nil {
+		return err
+	}
+	// The reset reseeds the phone's random source; setup runs without faults.
+	ph.SetFaults(sim.Faults{})
+	if err := ph.Reset(); err != nil {
+		return err
+	}
+	run := func(c string) error {
+		var out strings.Builder
+		st, err := ph.Shell(ctx, c, &out)
+		if err != nil {
+			return fmt.Errorf("%q: %w", c, err)
+		}
+		if st != 0 {
+			return fmt.Errorf("%q: exit status %d: %s", c, st, clip(out.String(), 200))
+		}
+		return nil
+	}
+	if spec.Seed != 0 {
+		// A task's own seed: the fault draws follow it, whichever phone runs the task.
+		if rs, ok := any(ph).(interface{ Reseed(uint64) }); ok {
+			rs.Reseed(spec.Seed)
+		}
+	}
+	for _, c := range spec.Setup {
+		if err := run(c); err != nil {
+			return err
+		}
+	}
+	if spec.Launch != "" {
+		if err := run("monkey -p " + spec.Launch + " -c android.intent.category.LAUNCHER 1"); err != nil {
+			return err
+		}
+	}
+	ph.SetFaults(f)
+	return nil
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
