@@ -2,51 +2,15 @@ package eval
 
 import (
 	"bytes"
-	"context"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/fairy-go/fairy/internal/chromiumtest"
 )
-
-// chromium returns the headless Chromium binary; without it the test fails under CI and is
-// skipped elsewhere.
-func chromium(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("starts Chromium: full tier only (scripts/test.sh), skipped under -short")
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium is not installed (Debian package chromium)")
-	}
-	t.Skip("chromium is not installed")
-	return ""
-}
-
-func headless(t *testing.T, bin string, args ...string) []byte {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
-	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + t.TempDir(), "--window-size=1280,2000"}
-	cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
-	}
-	return stdout.Bytes()
-}
 
 func TestHTMLReportInChromium(t *testing.T) {
 	bin := chromium(t)
@@ -123,3 +87,12 @@ func TestHTMLReportInChromium(t *testing.T) {
 }
 
 func llmHead(s string) string { return clip(s, 2000) }
+
+// chromium returns the Chromium binary (see internal/chromiumtest).
+func chromium(t *testing.T) string { t.Helper(); return chromiumtest.Binary(t) }
+
+// headless runs Chromium on a 1280×2000 window.
+func headless(t *testing.T, bin string, args ...string) []byte {
+	t.Helper()
+	return chromiumtest.Run(t, bin, nil, append([]string{"--window-size=1280,2000"}, args...)...)
+}

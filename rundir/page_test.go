@@ -2,13 +2,11 @@ package rundir
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"html/template"
 	"image"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -16,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/internal/chromiumtest"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -238,34 +237,11 @@ func diff(a, b []bool) int {
 	return n
 }
 
-// chromium returns the headless Chromium binary; without it the test fails under CI and is
-// skipped elsewhere.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium is not installed (Debian package chromium)")
-	}
-	t.Skip("chromium is not installed")
-	return ""
-}
+// chromium returns the Chromium binary (see internal/chromiumtest).
+func chromium(t *testing.T) string { t.Helper(); return chromiumtest.Binary(t) }
 
+// headless runs Chromium on a 1280×2000 window.
 func headless(t *testing.T, bin string, args ...string) []byte {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
-	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + t.TempDir(), "--window-size=1280,2000"}
-	cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
-	}
-	return stdout.Bytes()
+	return chromiumtest.Run(t, bin, nil, append([]string{"--window-size=1280,2000"}, args...)...)
 }

@@ -2,17 +2,16 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/fairy-go/fairy/internal/chromiumtest"
 )
 
 // fairyIn runs the root command with args and returns its output.
@@ -187,36 +186,10 @@ func TestRunsFind(t *testing.T) {
 	}
 }
 
-// chromiumBin returns the headless Chromium binary; without it the test fails under CI and
-// is skipped elsewhere.
-func chromiumBin(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("starts Chromium: full tier only (scripts/test.sh), skipped under -short")
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium is not installed (Debian package chromium)")
-	}
-	t.Skip("chromium is not installed")
-	return ""
-}
+// chromiumBin returns the Chromium binary (see internal/chromiumtest).
+func chromiumBin(t *testing.T) string { t.Helper(); return chromiumtest.Binary(t) }
 
 func chromiumRun(t *testing.T, bin string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
-	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + t.TempDir()}
-	cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
-	}
-	return stdout.String()
+	return string(chromiumtest.Run(t, bin, nil, args...))
 }

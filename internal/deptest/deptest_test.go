@@ -71,7 +71,9 @@ var layers = map[string][]string{
 	"sim/cjkfont":    {},
 	"sim/adbtest":    {},
 	"sim/interop":    {},
-	"memory":         {"event"},
+	// Test helpers that start an outside program for the full tier.
+	"internal/chromiumtest": {},
+	"memory":                {"event"},
 	// Pure parts and adapters, one per outside dependency.
 	"perception":                   {},
 	"llm/openai":                   {"llm"},

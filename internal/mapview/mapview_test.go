@@ -9,7 +9,6 @@ import (
 	"image"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/agentrun"
+	"github.com/fairy-go/fairy/internal/chromiumtest"
 	"github.com/fairy-go/fairy/internal/mapview"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/sim"
@@ -105,48 +105,6 @@ func settingsMap(t *testing.T) (*knowledge.Map, map[string]knowledge.Thumb, *kno
 		t.Fatal(err)
 	}
 	return m, thumbs, st
-}
-
-// chromium returns the headless Chromium binary; without it the test fails under CI and is
-// skipped elsewhere.
-func chromium(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("starts Chromium: full tier only (scripts/test.sh), skipped under -short")
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium is not installed (Debian package chromium)")
-	}
-	t.Skip("chromium is not installed")
-	return ""
-}
-
-func headless(t *testing.T, bin string, args ...string) []byte {
-	t.Helper()
-	return headlessEnv(t, bin, nil, args...)
-}
-
-// headlessEnv runs headless Chromium with env added to the test's environment.
-func headlessEnv(t *testing.T, bin string, env []string, args ...string) []byte {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
-	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + t.TempDir(), "--window-size=1600,1200", "--virtual-time-budget=5000"}
-	cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
-	cmd.Env = append(os.Environ(), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
-	}
-	return stdout.Bytes()
 }
 
 // selfTest drives the page as a person would — a click on a page's card, a search typed
@@ -543,4 +501,19 @@ func readable(t *testing.T, r selfTestResult) {
 	if used.Dx()*3 < vp.Dx()*2 || used.Dy()*3 < vp.Dy()*2 {
 		t.Errorf("the cards fill %v of the %v window: a third of it stays empty", used.Size(), vp.Size())
 	}
+}
+
+// chromium returns the Chromium binary (see internal/chromiumtest).
+func chromium(t *testing.T) string { t.Helper(); return chromiumtest.Binary(t) }
+
+func headless(t *testing.T, bin string, args ...string) []byte {
+	t.Helper()
+	return headlessEnv(t, bin, nil, args...)
+}
+
+// headlessEnv runs Chromium on a 1600×1200 window, with 5 s of virtual time for the page's
+// scripts, and env added to the test's environment.
+func headlessEnv(t *testing.T, bin string, env []string, args ...string) []byte {
+	t.Helper()
+	return chromiumtest.Run(t, bin, env, append([]string{"--window-size=1600,1200", "--virtual-time-budget=5000"}, args...)...)
 }
