@@ -16,8 +16,26 @@ func (g *Guard) match(el *perception.Element, cache labelCache) (compiledRule, b
 	if el == nil {
 		return compiledRule{}, false
 	}
-	var hits uint64 // bit i: rule i
-	money := false
+	hits, money := g.wordHits(el, cache)
+	return g.ruleOf(hits|g.idHits(el, cache), money)
+}
+
+// matchOn is match for el on screen s: the words of a record row (recordRow) are the
+// record's, not an action, and only its resource id counts — except on a page whose
+// structure says it pays, sends or deletes, where a row that names the action ("Pay with
+// PayPal · alex@example.com" on a payment sheet) may be how it is done.
+func (g *Guard) matchOn(el *perception.Element, s *perception.Screen, cache labelCache) (compiledRule, bool) {
+	r, ok := g.match(el, cache)
+	if ok && s != nil && !g.page(s).strong && g.recordRow(el, s) {
+		_, money := g.wordHits(el, cache)
+		return g.ruleOf(g.idHits(el, cache), money)
+	}
+	return r, ok
+}
+
+// wordHits are the rules el's labels and texts trip (bit i: rule i), and whether they show
+// an amount of money.
+func (g *Guard) wordHits(el *perception.Element, cache labelCache) (hits uint64, money bool) {
 	var seen [6]string
 	own := [3]string{el.Label, el.Text, el.Desc}
 	for i := range len(own) + len(el.Texts) {
@@ -35,11 +53,20 @@ func (g *Guard) match(el *perception.Element, cache labelCache) (compiledRule, b
 		hits |= rt.hits
 		money = money || rt.money
 	}
-	// A resource id matches by its words (sender_name_settings holds no "send") and by
-	// the rules' id patterns.
-	if el.ResourceID != "" {
-		hits |= g.read(cache, idKey+el.ResourceID).hits
+	return hits, money
+}
+
+// idHits are the rules el's resource id trips, by its words (sender_name_settings holds
+// no "send") and by the rules' id patterns.
+func (g *Guard) idHits(el *perception.Element, cache labelCache) uint64 {
+	if el.ResourceID == "" {
+		return 0
 	}
+	return g.read(cache, idKey+el.ResourceID).hits
+}
+
+// ruleOf is the first rule of hits; a send that shows money is a transfer.
+func (g *Guard) ruleOf(hits uint64, money bool) (compiledRule, bool) {
 	for i, r := range g.rules {
 		if hits&(1<<i) == 0 {
 			continue
