@@ -20,15 +20,20 @@ func (g *Guard) match(el *perception.Element, cache labelCache) (compiledRule, b
 	return g.ruleOf(hits|g.idHits(el, cache), money)
 }
 
-// matchOn is match for el on screen s: the words of a record row (recordRow) are the
-// record's, not an action, and only its resource id counts — except on a page whose
-// structure says it pays, sends or deletes, where a row that names the action ("Pay with
-// PayPal · alex@example.com" on a payment sheet) may be how it is done.
+// matchOn is match for el on screen s: the texts a record row (recordRow) shows are the
+// record's, not an action; its resource id counts, and so does a content description of
+// its own, which is the app's word for what the row does ("Call Mobile +1 415-555-0100"
+// on a phone number's row). On a page whose structure says it pays, sends or deletes, a
+// row's texts count as before: a payment sheet's "Pay with PayPal" row may be how it pays.
 func (g *Guard) matchOn(el *perception.Element, s *perception.Screen, cache labelCache) (compiledRule, bool) {
 	r, ok := g.match(el, cache)
 	if ok && s != nil && !g.page(s).strong && g.recordRow(el, s) {
 		_, money := g.wordHits(el, cache)
-		return g.ruleOf(g.idHits(el, cache), money)
+		hits := g.idHits(el, cache)
+		if d := el.Desc; d != "" && d != el.Text && !slices.Contains(el.Texts, d) {
+			hits |= g.read(cache, d).hits
+		}
+		return g.ruleOf(hits, money)
 	}
 	return r, ok
 }

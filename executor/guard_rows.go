@@ -24,8 +24,9 @@ import (
 //     resource id, the same left and right edges, each with secondary text. A lone card
 //     ("Pay your bill · due 3 Oct") may be an action, and is judged by its words.
 //
-// A record row's texts trip no rule; its resource id still does (the id is the app's name
-// for what the row does, not the record's words). On a page whose structure says it pays,
+// The texts a record row shows trip no rule; its resource id and its own content
+// description still do (they are the app's words for what the row does, not the
+// record's: a phone number's row described "Call Mobile …" calls). On a page whose structure says it pays,
 // sends or deletes (an amount with a PIN or payment words, a delete dialog), rows are
 // judged by their words as before: a payment sheet's "Pay with PayPal" row pays.
 const minRecordRows = 3

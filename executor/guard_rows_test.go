@@ -99,6 +99,18 @@ func TestGuardRecordRowsAreNotActions(t *testing.T) {
 	paySheet := listPage("Payment", "com.app:id/method", []string{"Pay with PayPal", "alex@example.com"},
 		[]string{"Pay with card", "Visa •••• 4242"}, []string{"Pay with bank transfer", "IBAN DE89 •••• 3000"})
 	paySheet.Context = append(paySheet.Context, "Total $20.00")
+	// A contact's page: each phone number's row calls it, and its description says so.
+	numbers := listPage("Alex Chen", "com.android.contacts:id/number_row", []string{"+1 415-555-0100", "Mobile"},
+		[]string{"+1 415-555-0101", "Work"}, []string{"+1 415-555-0102", "Home"})
+	for i := range numbers.Elements {
+		if e := &numbers.Elements[i]; e.Role == "item" {
+			// As perception reads such a row: its description is its label, and the
+			// number and its kind are the texts it shows.
+			number, kind := e.Label, e.Texts[0]
+			e.Desc = "Call " + kind + " " + number
+			e.Label, e.Texts = e.Desc, []string{number, kind}
+		}
+	}
 	sheet := menuPage(false, "Edit event", "Duplicate", "Share", "Delete event")
 	longSheet := menuPage(true, "Open", "Edit", "Share", "Copy link", "Move", "Make a copy", "Print", "Details", "Delete event")
 
@@ -146,6 +158,7 @@ func TestGuardRecordRowsAreNotActions(t *testing.T) {
 		{"a confirm dialog's Delete", dialog, "Delete", tap, "delete"},
 		{"a lone card is no list of records", card, "Pay your bill", tap, "payment"},
 		{"a way to pay on a payment sheet", paySheet, "Pay with PayPal", tap, "payment"},
+		{"a phone number's row described as a call", numbers, "Call Mobile +1 415-555-0100", tap, "call"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			el := elementLabelled(t, tc.s, tc.el)
