@@ -212,7 +212,7 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 	if s != nil {
 		texts = g.page(s).texts
 	}
-	r, ok := g.match(el, texts)
+	r, ok := g.matchOn(el, s, texts)
 	page := false
 	if !ok {
 		r, ok = g.byPage(el, s)
@@ -222,8 +222,9 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 		// The tap lands on whatever is drawn at the element's centre: a card whose middle
 		// is its own Pay button pays.
 		if at := g.page(s).at(s, el.Center.X, el.Center.Y); at != nil && at != el && at.Index != el.Index {
-			if v, hit := g.element(verb, at, nil); hit {
-				return v, true
+			if r, ok = g.matchOn(at, s, texts); ok {
+				// Judged by its own words, it is named apart from the page.
+				return g.verdictOf(verb, at, nil, r, false), true
 			}
 			if r, ok = g.byPage(at, s); ok {
 				el, page = at, true
@@ -233,9 +234,14 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 	if !ok {
 		return verdict{}, false
 	}
+	return g.verdictOf(verb, el, s, r, page), true
+}
+
+// verdictOf is the verdict that verb on el, on s, needs rule r's consent.
+func (g *Guard) verdictOf(verb string, el *perception.Element, s *perception.Screen, r compiledRule, page bool) verdict {
 	name := label(el)
 	return verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", verb, strconv.QuoteToGraphic(name)),
-		Target: name, Action: g.elementIdentity(el, s), Page: page}, true
+		Target: name, Action: g.elementIdentity(el, s), Page: page}
 }
 
 // byPage judges el by the page s: a generic confirm takes the page's category; on a page

@@ -16,8 +16,31 @@ func (g *Guard) match(el *perception.Element, cache labelCache) (compiledRule, b
 	if el == nil {
 		return compiledRule{}, false
 	}
-	var hits uint64 // bit i: rule i
-	money := false
+	hits, money := g.wordHits(el, cache)
+	return g.ruleOf(hits|g.idHits(el, cache), money)
+}
+
+// matchOn is match for el on screen s: the texts a record row (recordRow) shows are the
+// record's, not an action; its resource id counts, and so does a content description of
+// its own, which is the app's word for what the row does ("Call Mobile +1 415-555-0100"
+// on a phone number's row). On a page whose structure says it pays, sends or deletes, a
+// row's texts count as before: a payment sheet's "Pay with PayPal" row may be how it pays.
+func (g *Guard) matchOn(el *perception.Element, s *perception.Screen, cache labelCache) (compiledRule, bool) {
+	r, ok := g.match(el, cache)
+	if ok && s != nil && !g.page(s).strong && g.recordRow(el, s) {
+		_, money := g.wordHits(el, cache)
+		hits := g.idHits(el, cache)
+		if d := el.Desc; d != "" && d != el.Text && !slices.Contains(el.Texts, d) {
+			hits |= g.read(cache, d).hits
+		}
+		return g.ruleOf(hits, money)
+	}
+	return r, ok
+}
+
+// wordHits are the rules el's labels and texts trip (bit i: rule i), and whether they show
+// an amount of money.
+func (g *Guard) wordHits(el *perception.Element, cache labelCache) (hits uint64, money bool) {
 	var seen [6]string
 	own := [3]string{el.Label, el.Text, el.Desc}
 	for i := range len(own) + len(el.Texts) {
@@ -35,11 +58,20 @@ func (g *Guard) match(el *perception.Element, cache labelCache) (compiledRule, b
 		hits |= rt.hits
 		money = money || rt.money
 	}
-	// A resource id matches by its words (sender_name_settings holds no "send") and by
-	// the rules' id patterns.
-	if el.ResourceID != "" {
-		hits |= g.read(cache, idKey+el.ResourceID).hits
+	return hits, money
+}
+
+// idHits are the rules el's resource id trips, by its words (sender_name_settings holds
+// no "send") and by the rules' id patterns.
+func (g *Guard) idHits(el *perception.Element, cache labelCache) uint64 {
+	if el.ResourceID == "" {
+		return 0
 	}
+	return g.read(cache, idKey+el.ResourceID).hits
+}
+
+// ruleOf is the first rule of hits; a send that shows money is a transfer.
+func (g *Guard) ruleOf(hits uint64, money bool) (compiledRule, bool) {
 	for i, r := range g.rules {
 		if hits&(1<<i) == 0 {
 			continue

@@ -102,6 +102,8 @@ type pageInfo struct {
 	// bands index the elements by the horizontal bands of bandHeight pixels they cover,
 	// so finding what is drawn at a point costs a band's elements, not the page's.
 	bands map[int][]int
+	// rows are the page's rows alike, counted when first asked (recordRow).
+	rows *recordRows
 }
 
 // maxDialogActions is the most actions a dialog offers.
@@ -174,7 +176,7 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 		pageText(guardTextOf(n))
 		money = money || g.hasAmount(n)
 	}
-	info := pageInfo{bands: map[int][]int{}, texts: make(labelCache, len(s.Elements))}
+	info := pageInfo{bands: map[int][]int{}, texts: make(labelCache, len(s.Elements)), rows: &recordRows{}}
 	// The labels' readings are allocated in chunks: a crowded page has a thousand.
 	var reads []readLabel
 	var toks []span // the labels' tokens, in slabs
