@@ -101,8 +101,8 @@ type Run struct {
 	WrapModel func(m executor.Model, note func(role, kind, change string)) executor.Model
 }
 
-// result is what a run did.
-type result struct {
+// Result is what a run did.
+type Result struct {
 	global.Result
 	// Summary is summary.json as written into the run directory, or as it would have been
 	// when it could not be written.
@@ -121,9 +121,9 @@ type result struct {
 // (missing part, run directory not writable); what happened to the task, even when it
 // ended in error, is in the Result, whose trace is synced to disk. A run whose trace,
 // screenshots or summary cannot be written stops before its next action and fails.
-func (a *Agent) Run(ctx context.Context, r Run) (result, error) {
+func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 	if r.Dir == "" || r.Device == nil || r.Model == nil || r.Dialoger == nil {
-		return result{}, fmt.Errorf("%w: a run needs a directory, a device, a model and a dialoger", errConfig)
+		return Result{}, fmt.Errorf("%w: a run needs a directory, a device, a model and a dialoger", errConfig)
 	}
 	id := r.ID
 	if id == "" {
@@ -131,7 +131,7 @@ func (a *Agent) Run(ctx context.Context, r Run) (result, error) {
 	}
 	rec, err := rundir.NewRecorder(r.Dir, a.cfg.Secrets...)
 	if err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	if r.Knowledge == nil && r.KnowledgeOff != "" {
 		rec.SetKnowledgeOff(r.KnowledgeOff)
@@ -182,7 +182,7 @@ func (a *Agent) Run(ctx context.Context, r Run) (result, error) {
 	if r.Knowledge != nil {
 		if sess, err = a.startLearning(ctx, r, id, model, apps); err != nil {
 			_ = rec.Close()
-			return result{}, err
+			return Result{}, err
 		}
 		defer sess.Attach(bus)()
 		tricks, hints, cuts, preds, reads, rts = sess, sess, sess, sess, sess, sess
@@ -190,7 +190,7 @@ func (a *Agent) Run(ctx context.Context, r Run) (result, error) {
 	gm, err := a.assemble(r, id, assembly{model: model, meter: meter, bus: bus, mem: mem, apps: apps, tricks: tricks, hints: hints, cuts: cuts, preds: preds, reads: reads, routines: rts, sess: sess})
 	if err != nil {
 		_ = rec.Close()
-		return result{}, err
+		return Result{}, err
 	}
 	res, runErr := gm.Run(ctx, r.Instruction)
 	if err := rec.Close(); err != nil {
@@ -202,7 +202,7 @@ func (a *Agent) Run(ctx context.Context, r Run) (result, error) {
 		// "✓ done" for a run whose trace or summary could not be written.
 		view.Handle(event.Record{Time: a.cfg.Clock(), Event: event.RunFinished{Outcome: res.Outcome, Reason: res.Reason, Answer: res.Answer}})
 	}
-	out := result{Result: res, Summary: rec.Summary(), SummaryWritten: rec.Written(), Err: runErr}
+	out := Result{Result: res, Summary: rec.Summary(), SummaryWritten: rec.Written(), Err: runErr}
 	if sess != nil {
 		out.KnowledgeErr = sess.Err()
 	}

@@ -21,7 +21,7 @@ import (
 
 // runWithStore runs the page-by-page Maps task once on a fresh virtual phone against
 // store; before is called before every model call.
-func runWithStore(t *testing.T, store *knowledge.Store, id string, before func(llm.Request)) (result, bool) {
+func runWithStore(t *testing.T, store *knowledge.Store, id string, before func(llm.Request)) (Result, bool) {
 	t.Helper()
 	ctx := t.Context()
 	clock := func() time.Time { return time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC) }

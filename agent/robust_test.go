@@ -137,7 +137,7 @@ type rig struct {
 type rigRun struct {
 	phone   *recordingPhone
 	host    *wire.HostServer
-	res     result
+	res     Result
 	dir     string
 	trace   []byte
 	summary []byte

@@ -5,9 +5,9 @@ import (
 	"time"
 )
 
-// handler receives the events of a bus, one at a time, in publication order. A handler must
+// Handler receives the events of a bus, one at a time, in publication order. A handler must
 // not publish on the bus it listens to and should return quickly.
-type handler func(Record)
+type Handler func(Record)
 
 // Bus is a run's in-process event bus. Publication is synchronous: when Publish returns,
 // every subscriber has seen the event, so a trace is complete the moment a run ends. It is
@@ -17,7 +17,7 @@ type Bus struct {
 	now  func() time.Time
 	seq  int64
 	next int
-	subs map[int]handler
+	subs map[int]Handler
 	ord  []int
 }
 
@@ -26,11 +26,11 @@ func NewBus(now func() time.Time) *Bus {
 	if now == nil {
 		now = time.Now
 	}
-	return &Bus{now: now, subs: map[int]handler{}}
+	return &Bus{now: now, subs: map[int]Handler{}}
 }
 
 // Subscribe adds h; the returned function removes it.
-func (b *Bus) Subscribe(h handler) (unsubscribe func()) {
+func (b *Bus) Subscribe(h Handler) (unsubscribe func()) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	id := b.next

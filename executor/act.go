@@ -17,7 +17,7 @@ const errSecretWithheld = "typing into the password field failed (the device's m
 const loopLimit = 3
 
 // act runs the batch on the device.
-func (r *run) act(ctx context.Context) (state, error) {
+func (r *run) act(ctx context.Context) (State, error) {
 	r.lastActs = nil
 	acted := false
 	var done []event.ActionExecuted // what ran without error, for the App Map's prediction
@@ -129,7 +129,7 @@ func mayNavigate(a event.Action, el *perception.Element) bool {
 
 // breakLoop handles an action about to run for the loopLimit-th time on the same page:
 // first it goes back, then it forces a full re-plan, then it gives up. It returns "" to go on.
-func (r *run) breakLoop(ctx context.Context, a event.Action) (state, error) {
+func (r *run) breakLoop(ctx context.Context, a event.Action) (State, error) {
 	r.loopBreaks++
 	for k := range r.loops {
 		delete(r.loops, k)

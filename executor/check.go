@@ -12,7 +12,7 @@ import (
 const maxCheckFails = 3
 
 // check runs the finish check: the final screen and key context against the task.
-func (r *run) check(ctx context.Context) (state, error) {
+func (r *run) check(ctx context.Context) (State, error) {
 	r.waitContext() // the final screen's facts count
 	if r.cfg.NoFinishCheck {
 		return stateFinish, nil

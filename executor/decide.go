@@ -19,7 +19,7 @@ const maxReasks = 2
 const maxBadDecides = 3
 
 // decide asks the Action Decider for a batch and checks it against the screen.
-func (r *run) decide(ctx context.Context) (state, error) {
+func (r *run) decide(ctx context.Context) (State, error) {
 	mem := r.cfg.Memory
 	tips := r.tricks(ctx, trickAction, r.subgoal) // once a step, not once an attempt
 	for attempt := 0; ; attempt++ {
@@ -137,7 +137,7 @@ func normalizeType(t event.ActionType) event.ActionType {
 
 // route sends a checked batch on: to the planner (NeedInteraction), the finish check
 // (Finish alone) or the guard.
-func (r *run) route(batch []event.Action) (state, error) {
+func (r *run) route(batch []event.Action) (State, error) {
 	last := batch[len(batch)-1]
 	if last.Type == event.NeedInteraction {
 		r.forced = last.Reason

@@ -20,7 +20,7 @@ var (
 // stepError is a failure inside one step, with the state it happened in.
 type stepError struct {
 	Step  int
-	State state
+	State State
 	Err   error
 }
 

@@ -21,8 +21,8 @@ import (
 type Config struct {
 	Device     Device       // required
 	Model      Model        // required; wrap it in Metered to account for calls
-	Interactor interactor   // required
-	Memory     shortTerm    // required; fed by Bus
+	Interactor Interactor   // required
+	Memory     Memory       // required; fed by Bus
 	Prompts    *prompts.Set // required
 	Bus        *event.Bus   // where events go; the Memory must listen to it
 	Meter      *llm.Meter   // run totals for the token and cost limits; nil: those limits are off
@@ -127,7 +127,7 @@ type Assignment struct {
 type Result struct {
 	Outcome event.Outcome
 	Reason  string
-	State   state // the terminal state
+	State   State // the terminal state
 	Steps   int
 	Answer  string       // the decider's Finish text, if any
 	Facts   []event.Fact // key context at the end, earlier tasks' included
@@ -220,7 +220,7 @@ type run struct {
 	need        *interaction.Need
 	heldAfter   bool // the guard held an action back after others of its batch ran
 	batch       []event.Action
-	consents    map[int]verdict // batch index → the guarded verdict whose consent it spends
+	consents    map[int]Verdict // batch index → the guarded verdict whose consent it spends
 	fresh       bool            // nothing ran since the screen was read: its focus is current
 	expect      string          // what the decider expected its last batch to show
 	subgoalAt   int             // the sub-goal's position in the plan; -1 when not known
@@ -241,7 +241,7 @@ type run struct {
 	held       []*event.ContextCollected // OrderedContext: collections not published yet, in order
 }
 
-func (r *run) handle(ctx context.Context, st state) (state, error) {
+func (r *run) handle(ctx context.Context, st State) (State, error) {
 	if r.cfg.OrderedContext && st == statePerceive {
 		r.waitContext()
 	}
@@ -297,7 +297,7 @@ func (r *run) tricks(ctx context.Context, kind, query string) []string {
 	return ts
 }
 
-func (r *run) fail(reason string) (state, error) {
+func (r *run) fail(reason string) (State, error) {
 	r.reason = reason
 	return stateFail, nil
 }

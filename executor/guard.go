@@ -12,8 +12,8 @@ import (
 	"github.com/fairy-go/fairy/perception"
 )
 
-// verdict is what the guard says about one action.
-type verdict struct {
+// Verdict is what the guard says about one action.
+type Verdict struct {
 	Category string
 	Type     int    // interaction type to ask
 	Subject  string // e.g. `tap "Pay ¥18"`
@@ -163,9 +163,9 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 // as text, and chat apps with "Enter to send" send on it): both are judged as the
 // sensitive action the screen offers nearest the field. Enter on a focused element that
 // is not a text field clicks it (Android's confirm key): it is judged as a tap on it.
-func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Screen) (verdict, bool) {
+func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Screen) (Verdict, bool) {
 	if g == nil {
-		return verdict{}, false
+		return Verdict{}, false
 	}
 	switch a.Type {
 	case event.Shell:
@@ -180,7 +180,7 @@ func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Scre
 			}
 		}
 		if el == nil {
-			return verdict{}, false
+			return Verdict{}, false
 		}
 		verb := strings.ToLower(string(a.Type))
 		if a.Type == event.Swipe {
@@ -192,7 +192,7 @@ func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Scre
 			return g.element("press Enter on", el, s)
 		}
 		if el == nil && (s == nil || !s.Keyboard) {
-			return verdict{}, false // no text field has the focus: Enter submits nothing
+			return Verdict{}, false // no text field has the focus: Enter submits nothing
 		}
 		return g.submit("press Enter in "+fieldName(el), el, s)
 	case event.Input:
@@ -201,13 +201,13 @@ func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Scre
 			return g.submit("type text with a line break into "+fieldName(el), el, s)
 		}
 	}
-	return verdict{}, false
+	return Verdict{}, false
 }
 
 // element judges an action on el: its own words first; then, by the page it is on, a
 // generic confirm, and on a page that pays, sends or deletes its primary action whatever
 // its label says.
-func (g *Guard) element(verb string, el *perception.Element, s *perception.Screen) (verdict, bool) {
+func (g *Guard) element(verb string, el *perception.Element, s *perception.Screen) (Verdict, bool) {
 	var texts labelCache
 	if s != nil {
 		texts = g.page(s).texts
@@ -232,15 +232,15 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 		}
 	}
 	if !ok {
-		return verdict{}, false
+		return Verdict{}, false
 	}
 	return g.verdictOf(verb, el, s, r, page), true
 }
 
 // verdictOf is the verdict that verb on el, on s, needs rule r's consent.
-func (g *Guard) verdictOf(verb string, el *perception.Element, s *perception.Screen, r compiledRule, page bool) verdict {
+func (g *Guard) verdictOf(verb string, el *perception.Element, s *perception.Screen, r compiledRule, page bool) Verdict {
 	name := label(el)
-	return verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", verb, strconv.QuoteToGraphic(name)),
+	return Verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", verb, strconv.QuoteToGraphic(name)),
 		Target: name, Action: g.elementIdentity(el, s), Page: page}
 }
 
@@ -283,12 +283,12 @@ func (g *Guard) rule(category string) (compiledRule, bool) {
 // submit judges submitting field (nil: a focused field whose place is unknown) on s: the
 // sensitive element nearest the field is what the submission may do. Text fields
 // themselves are not actions: what they hold is only text.
-func (g *Guard) submit(what string, field *perception.Element, s *perception.Screen) (verdict, bool) {
+func (g *Guard) submit(what string, field *perception.Element, s *perception.Screen) (Verdict, bool) {
 	if s == nil {
-		return verdict{}, false
+		return Verdict{}, false
 	}
 	var best *perception.Element
-	var bestV verdict
+	var bestV Verdict
 	bestDist := 0
 	for i := range s.Elements {
 		e := &s.Elements[i]
@@ -313,15 +313,15 @@ func (g *Guard) submit(what string, field *perception.Element, s *perception.Scr
 		// with nothing sensitive in sight, Enter in a field that is not a search field
 		// counts as sending what it holds.
 		if field == nil || !field.Editable || g.searchField(field) {
-			return verdict{}, false
+			return Verdict{}, false
 		}
 		for _, r := range g.rules {
 			if r.Category == "send" {
-				return verdict{Category: r.Category, Type: r.Type, Target: fieldName(field), Action: "submit " + g.elementIdentity(field, s),
+				return Verdict{Category: r.Category, Type: r.Type, Target: fieldName(field), Action: "submit " + g.elementIdentity(field, s),
 					Subject: what + ", which may send what it holds"}, true
 			}
 		}
-		return verdict{}, false
+		return Verdict{}, false
 	}
 	bestV.Subject = fmt.Sprintf("%s, which may act like tapping %s", what, strconv.QuoteToGraphic(bestV.Target))
 	return bestV, true
@@ -341,11 +341,11 @@ func (g *Guard) searchField(field *perception.Element) bool {
 }
 
 // Offers returns the verdicts of every element of s a tap on which needs consent.
-func (g *Guard) Offers(s *perception.Screen) []verdict {
+func (g *Guard) Offers(s *perception.Screen) []Verdict {
 	if g == nil || s == nil {
 		return nil
 	}
-	var out []verdict
+	var out []Verdict
 	for i := range s.Elements {
 		if s.Elements[i].Editable {
 			continue

@@ -28,7 +28,7 @@ var enterKeys = map[string]bool{"66": true, "160": true, "23": true, "ENTER": tr
 // quotes removed, so `"rm"` is rm), and an `input` command (also through `cmd input`) by
 // what it would touch on s. A command made of several commands (`;`, `&&`, a pipe) is
 // judged part by part; the device's allow-list refuses such lines anyway.
-func (g *Guard) shell(cmd string, s *perception.Screen) (verdict, bool) {
+func (g *Guard) shell(cmd string, s *perception.Screen) (Verdict, bool) {
 	for _, part := range shellSeparators.Split(cmd, -1) {
 		words, _ := shellWords(part)
 		if len(words) == 0 {
@@ -43,7 +43,7 @@ func (g *Guard) shell(cmd string, s *perception.Screen) (verdict, bool) {
 			for _, re := range r.cmds {
 				// The command is its first word: `echo 'rm -rf /'` only prints.
 				if loc := re.FindStringIndex(plain); loc != nil && loc[0] == 0 {
-					return verdict{Category: r.Category, Type: r.Type, Subject: "run " + strconv.QuoteToGraphic(cmd), Target: cmd, Action: "shell " + cmd}, true
+					return Verdict{Category: r.Category, Type: r.Type, Subject: "run " + strconv.QuoteToGraphic(cmd), Target: cmd, Action: "shell " + cmd}, true
 				}
 			}
 		}
@@ -69,11 +69,11 @@ func (g *Guard) shell(cmd string, s *perception.Screen) (verdict, bool) {
 			return v, true
 		}
 	}
-	return verdict{}, false
+	return Verdict{}, false
 }
 
 // inputCommand judges one `input` command by the element or key it reaches.
-func (g *Guard) inputCommand(verb string, args []string, s *perception.Screen) (verdict, bool) {
+func (g *Guard) inputCommand(verb string, args []string, s *perception.Screen) (Verdict, bool) {
 	switch verb {
 	case "keyevent", "press", "keycombination":
 		for _, k := range args {
@@ -86,18 +86,18 @@ func (g *Guard) inputCommand(verb string, args []string, s *perception.Screen) (
 			args = args[1:] // DOWN, MOVE, UP
 		}
 		if len(args) < 2 || s == nil {
-			return verdict{}, false
+			return Verdict{}, false
 		}
 		x, okX := leadingNumber(args[0])
 		y, okY := leadingNumber(args[1])
 		if !okX || !okY {
-			return verdict{}, false
+			return Verdict{}, false
 		}
 		if el := elementAt(s, x, y); el != nil {
 			return g.element("tap", el, s)
 		}
 	}
-	return verdict{}, false
+	return Verdict{}, false
 }
 
 // leadingNumber reads the number a word starts with ("540", "540.5", "540f").

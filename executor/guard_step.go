@@ -11,8 +11,8 @@ import (
 // guard holds back the first sensitive action the person has not consented to; the
 // actions before it still run. A consent covers one action: two sensitive actions of a
 // batch need two consents.
-func (r *run) guard() (state, error) {
-	r.consents = map[int]verdict{}
+func (r *run) guard() (State, error) {
+	r.consents = map[int]Verdict{}
 	reserved := map[string]bool{}
 	focus := focused(r.screen)
 	for i, a := range r.batch {
@@ -40,12 +40,12 @@ func (r *run) guard() (state, error) {
 }
 
 // hold publishes that the guard held a back and sets the consent question for it.
-func (r *run) hold(a event.Action, v verdict) {
+func (r *run) hold(a event.Action, v Verdict) {
 	r.holdSpec(a, v, readSpecifics(v.Category, r.screen, r.element(a.Index), r.items, r.a.Task.App).String())
 }
 
 // holdSpec is hold with the consent's specifics already read.
-func (r *run) holdSpec(a event.Action, v verdict, spec string) {
+func (r *run) holdSpec(a event.Action, v Verdict, spec string) {
 	// The question names what the person needs to judge it, read from the screen: a
 	// model that tapped the wrong row cannot hide it behind "tap Send".
 	r.publish(event.ActionGuarded{Step: r.step, Action: r.masked([]event.Action{a})[0], Category: v.Category, Target: v.Target, Specifics: spec})
@@ -59,7 +59,7 @@ func (r *run) holdSpec(a event.Action, v verdict, spec string) {
 
 // judge asks the guard about a on the current screen; focus is the element that has the
 // focus when a runs (nil: none known), which is where an Enter goes.
-func (r *run) judge(a event.Action, focus *perception.Element) (verdict, bool) {
+func (r *run) judge(a event.Action, focus *perception.Element) (Verdict, bool) {
 	el := r.element(a.Index)
 	if a.Type == event.Enter {
 		el = focus

@@ -9,7 +9,7 @@ import (
 )
 
 // interact runs the interaction loop for the pending need.
-func (r *run) interact(ctx context.Context) (state, error) {
+func (r *run) interact(ctx context.Context) (State, error) {
 	need := *r.need
 	ranBefore := r.heldAfter
 	r.need, r.heldAfter = nil, false

@@ -59,7 +59,7 @@ func (r *run) shortcut(ctx context.Context, batch []event.Action) (steps []repla
 // navigate replays a known path with no model call (see replay); at the first mismatch,
 // guarded action or failed action it stops, and the task goes on with normal steps from
 // wherever the phone is.
-func (r *run) navigate(ctx context.Context, target string, steps []replay.Step) (state, error) {
+func (r *run) navigate(ctx context.Context, target string, steps []replay.Step) (State, error) {
 	ev := event.Navigated{Step: r.step, App: r.a.Task.App, Target: target, Planned: len(steps)}
 	res := r.replay(ctx, steps)
 	ev.Replayed, ev.Stopped = res.replayed, res.stopped

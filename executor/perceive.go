@@ -13,7 +13,7 @@ import (
 // perceive starts a step: limits, then the screen (dump, screenshot and foreground
 // activity concurrently), then the key-context collection of the new screen in the
 // background.
-func (r *run) perceive(ctx context.Context) (state, error) {
+func (r *run) perceive(ctx context.Context) (State, error) {
 	if why := r.cfg.Limits.exceeded(r.step, r.cfg.Clock().Sub(r.start), r.cfg.Meter); why != "" {
 		return r.fail(why)
 	}

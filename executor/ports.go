@@ -42,14 +42,14 @@ type Model interface {
 	Generate(ctx context.Context, req llm.Request) (llm.Response, error)
 }
 
-// interactor runs an interaction loop with the person; *interaction.Interactor satisfies it.
-type interactor interface {
+// Interactor runs an interaction loop with the person; *interaction.Interactor satisfies it.
+type Interactor interface {
 	Resolve(ctx context.Context, need interaction.Need) (interaction.Result, error)
 }
 
-// shortTerm is what the executor reads from the short-term memory manager; *memory.Stacks
+// Memory is what the executor reads from the short-term memory manager; *memory.Stacks
 // satisfies it.
-type shortTerm interface {
+type Memory interface {
 	Overall() string
 	Task() event.AppTask
 	Instructions() []memory.Instruction

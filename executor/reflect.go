@@ -12,7 +12,7 @@ import (
 )
 
 // reflect asks the Re-Planner to classify the last step and plan this one.
-func (r *run) reflect(ctx context.Context) (state, error) {
+func (r *run) reflect(ctx context.Context) (State, error) {
 	r.pictureNow(ctx)
 	if r.routineDone() {
 		return stateCheck, nil

@@ -17,7 +17,7 @@ type replayed struct {
 	// unreflected: the screen was read during the replay and nothing was done on it yet.
 	unreflected bool
 	held        bool  // it stopped at a sensitive step to ask the person
-	state       state // set when the run must leave at once (an error, a cancel, a perceive failure)
+	state       State // set when the run must leave at once (an error, a cancel, a perceive failure)
 	err         error
 }
 
@@ -50,7 +50,7 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			res.stopped = fmt.Sprintf("step %d of %d (%s): index %d is not on the screen", i+1, len(steps), st, a.Index)
 			break
 		}
-		var used verdict
+		var used Verdict
 		if v, hit := r.judge(a, focused(r.screen)); hit {
 			if _, ok := r.cfg.Memory.Consent(v.Category, v.Action); !ok {
 				// A replay never passes a sensitive step unasked: ask now; the task goes
@@ -96,7 +96,7 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 
 // afterReplay tells the next Re-Planner call what a replay did (line, and the actions)
 // and says where the step loop goes on.
-func (r *run) afterReplay(ctx context.Context, line string, res replayed) (state, error) {
+func (r *run) afterReplay(ctx context.Context, line string, res replayed) (State, error) {
 	if len(res.done) > 0 {
 		line += ": " + strings.Join(res.done, "; ")
 	}

@@ -37,7 +37,7 @@ func (r *run) offers(ctx context.Context) []replay.Offer {
 // page with no model call, each page checked and each sensitive step asked, and hands
 // back to the Re-Planner at the first surprise (which then is not offered again in this
 // task). A name not offered or wrong arguments go back to the Re-Planner with a note.
-func (r *run) runRoutine(ctx context.Context, choice event.Routine) (state, error) {
+func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, error) {
 	name := strings.TrimSpace(choice.Name)
 	var o *replay.Offer
 	for i := range r.offered {
@@ -88,7 +88,7 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (state, erro
 }
 
 // reflectAgain sends the step back to the Re-Planner on the same screen, with the notes.
-func (r *run) reflectAgain() (state, error) {
+func (r *run) reflectAgain() (State, error) {
 	r.reuse, r.noActs = true, true
 	return statePerceive, nil
 }

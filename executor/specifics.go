@@ -171,7 +171,7 @@ func indexOf(s *perception.Screen, label string) int {
 // recoverFromRefusal goes back one page after the person refused a consent whose
 // specifics were wrong, tells the Re-Planner why (the result was wrong: C), and goes on
 // from the page before, without starting over.
-func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, answer string) (state, error) {
+func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, answer string) (State, error) {
 	r.corrections++
 	r.planNote = append(r.planNote, fmt.Sprintf("The person refused the consent (%s) and said: %q. What the steps before did was a wrong result (C), whatever was judged then: the agent went back one page. Redo the sub-goal that chose it (%s) the way the person said.", need.Reason, answer, need.Subgoal))
 	st, err := r.goBack(ctx, fmt.Sprintf("Back: the person refused %q and said %q", need.Reason, answer))
@@ -186,7 +186,7 @@ func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, ans
 
 // goBack presses Back once, model-independent recovery from a wrong page, and perceives
 // the page it leads to; what is the Re-Planner's next step.
-func (r *run) goBack(ctx context.Context, what string) (state, error) {
+func (r *run) goBack(ctx context.Context, what string) (State, error) {
 	back := event.Action{Type: event.Back}
 	_, err := r.exec(ctx, back, nil)
 	ev := event.ActionExecuted{Step: r.step, Action: back, Signature: r.screen.Signature}

@@ -1,25 +1,25 @@
 package executor
 
-// state is a state of the step machine.
-type state string
+// State is a state of the step machine.
+type State string
 
 // The states. FINISH, REFUSE, FAIL and ERROR are terminal.
 const (
-	statePerceive state = "PERCEIVE"
-	stateReflect  state = "REFLECT"
-	stateInteract state = "INTERACT"
-	stateDecide   state = "DECIDE"
-	stateGuard    state = "GUARD"
-	stateAct      state = "ACT"
-	stateCheck    state = "CHECK"
-	stateFinish   state = "FINISH"
-	stateRefuse   state = "REFUSE"
-	stateFail     state = "FAIL"
-	stateError    state = "ERROR"
+	statePerceive State = "PERCEIVE"
+	stateReflect  State = "REFLECT"
+	stateInteract State = "INTERACT"
+	stateDecide   State = "DECIDE"
+	stateGuard    State = "GUARD"
+	stateAct      State = "ACT"
+	stateCheck    State = "CHECK"
+	stateFinish   State = "FINISH"
+	stateRefuse   State = "REFUSE"
+	stateFail     State = "FAIL"
+	stateError    State = "ERROR"
 )
 
 // Terminal reports whether the machine stops in s.
-func (s state) Terminal() bool {
+func (s State) Terminal() bool {
 	switch s {
 	case stateFinish, stateRefuse, stateFail, stateError:
 		return true

@@ -67,14 +67,14 @@ type crawler struct {
 	actions  int
 	doing    string // the last action, for the progress line
 	stopped  string
-	sum      summary
+	sum      Summary
 	pictured map[string]bool
 }
 
 func newCrawler(cfg Config, l *learner.Learner) *crawler {
 	c := &crawler{cfg: cfg, bus: event.NewBus(cfg.Clock), nodes: map[string]*node{}, known: map[string]bool{},
 		seen: map[string]bool{}, leaves: map[elemID]bool{}, pictured: map[string]bool{}}
-	c.sum = summary{App: cfg.App, Skipped: map[string]int{}}
+	c.sum = Summary{App: cfg.App, Skipped: map[string]int{}}
 	if !cfg.DryRun {
 		c.sess = l.Start("", "explore "+cfg.App)
 		c.sess.Attach(c.bus)
@@ -82,7 +82,7 @@ func newCrawler(cfg Config, l *learner.Learner) *crawler {
 	return c
 }
 
-func (c *crawler) run(ctx context.Context) (summary, error) {
+func (c *crawler) run(ctx context.Context) (Summary, error) {
 	c.start = c.cfg.Clock()
 	if c.cfg.Time > 0 {
 		c.deadline = c.start.Add(c.cfg.Time)
@@ -219,7 +219,7 @@ func (c *crawler) dryRun() {
 	for i := range c.screen.Elements {
 		el := &c.screen.Elements[i]
 		why := judge(c.cfg.Guard, el, c.screen)
-		t := tap{Page: c.here.desc, Element: idOf(el).String(), Role: el.Role, Reason: why}
+		t := Tap{Page: c.here.desc, Element: idOf(el).String(), Role: el.Role, Reason: why}
 		switch why {
 		case "":
 			c.sum.Taps = append(c.sum.Taps, t)
@@ -294,7 +294,7 @@ func (c *crawler) explorePage(ctx context.Context, n *node) error {
 // left with Back; another app is left at once.
 func (c *crawler) tapFrom(ctx context.Context, n *node, el *perception.Element) error {
 	id := idOf(el)
-	c.sum.Taps = append(c.sum.Taps, tap{Page: n.desc, Element: id.String(), Role: el.Role})
+	c.sum.Taps = append(c.sum.Taps, Tap{Page: n.desc, Element: id.String(), Role: el.Role})
 	ev := c.actionEvent(event.Action{Type: event.Tap, Index: el.Index}, el)
 	if err := c.act(ctx, "tap "+id.String(), func() error { return c.cfg.Device.Tap(ctx, el.Center.X, el.Center.Y) }); err != nil {
 		return err

@@ -10,9 +10,9 @@ import (
 	"github.com/fairy-go/fairy/learner"
 )
 
-// device is the phone as the crawler needs it; *adb.Device (executor/adb) satisfies it,
+// Device is the phone as the crawler needs it; *adb.Device (executor/adb) satisfies it,
 // as does every executor.Device.
-type device interface {
+type Device interface {
 	Dump(ctx context.Context) ([]byte, error)
 	Screenshot(ctx context.Context) ([]byte, error)
 	Tap(ctx context.Context, x, y int) error
@@ -23,7 +23,7 @@ type device interface {
 	Settle(ctx context.Context) error
 }
 
-var _ device = executor.Device(nil)
+var _ Device = executor.Device(nil)
 
 // Defaults.
 const (
@@ -38,7 +38,7 @@ const (
 
 // Config is what an exploration needs.
 type Config struct {
-	Device device        // required
+	Device Device        // required
 	Store  learner.Store // required: the knowledge file (*knowledge.Store)
 	App    string        // required: the package to explore
 	// Guard judges what is sensitive; nil: the default policy (executor.DefaultGuardPolicy).
@@ -72,8 +72,8 @@ type Progress struct {
 	Doing       string // what the last action was
 }
 
-// summary is what an exploration did.
-type summary struct {
+// Summary is what an exploration did.
+type Summary struct {
 	App      string
 	Pages    int // distinct pages mapped (a dry run: seen)
 	NewPages int // of them, pages the map did not know before
@@ -88,16 +88,16 @@ type summary struct {
 	// Skipped counts the elements left alone, by reason (Skip* constants).
 	Skipped map[string]int
 	// Taps are the taps made (or, for a dry run, that would be made), in order.
-	Taps []tap
+	Taps []Tap
 	// Left are the elements a dry run leaves alone, with why.
-	Left []tap
+	Left []Tap
 	// Unreached counts pages found but not visited again to explore them (depth,
 	// budget, or a path that no longer replays).
 	Unreached int
 }
 
-// tap is one element tapped (or judged) on a page.
-type tap struct {
+// Tap is one element tapped (or judged) on a page.
+type Tap struct {
 	Page    string // the page's description
 	Element string // its label, or resource id
 	Role    string
@@ -107,15 +107,15 @@ type tap struct {
 // Run explores cfg.App and returns what it did. It stops when nothing is left to visit, on
 // the budget, the time bound, or ctx's end; what it learned stays in the map in every case
 // (the error is only for a crawl that could not start, or a device that failed).
-func Run(ctx context.Context, cfg Config) (summary, error) {
+func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if cfg.Device == nil || cfg.Store == nil {
-		return summary{}, fmt.Errorf("%w: a device and a knowledge store are required", ErrConfig)
+		return Summary{}, fmt.Errorf("%w: a device and a knowledge store are required", ErrConfig)
 	}
 	if cfg.App == "" {
-		return summary{}, fmt.Errorf("%w: no app package to explore", ErrConfig)
+		return Summary{}, fmt.Errorf("%w: no app package to explore", ErrConfig)
 	}
 	if cfg.Budget < 0 || cfg.Depth < 0 || cfg.Time < 0 {
-		return summary{}, fmt.Errorf("%w: budget, depth and time must not be negative", ErrConfig)
+		return Summary{}, fmt.Errorf("%w: budget, depth and time must not be negative", ErrConfig)
 	}
 	if cfg.Budget == 0 {
 		cfg.Budget = DefaultBudget
@@ -132,13 +132,13 @@ func Run(ctx context.Context, cfg Config) (summary, error) {
 	if cfg.Guard == nil {
 		g, err := executor.NewGuard(executor.DefaultGuardPolicy())
 		if err != nil {
-			return summary{}, fmt.Errorf("explore: guard: %w", err)
+			return Summary{}, fmt.Errorf("explore: guard: %w", err)
 		}
 		cfg.Guard = g
 	}
 	l, err := learner.New(learner.Config{Store: cfg.Store, Clock: cfg.Clock, Logger: cfg.Logger})
 	if err != nil {
-		return summary{}, fmt.Errorf("explore: %w", err)
+		return Summary{}, fmt.Errorf("explore: %w", err)
 	}
 	c := newCrawler(cfg, l)
 	return c.run(ctx)

@@ -276,7 +276,7 @@ func TestExploreInterrupted(t *testing.T) {
 // map: pages, transitions and actions per exploration (the time is ns/op).
 func BenchmarkExploreSettings(b *testing.B) {
 	phone, dev, _, _ := phoneOverADB(b)
-	var sum summary
+	var sum Summary
 	for b.Loop() {
 		b.StopTimer()
 		if err := phone.Reset(); err != nil {

@@ -22,8 +22,8 @@ type AppSource interface {
 	Apps(ctx context.Context) ([]event.App, error)
 }
 
-// appLauncher starts an app on the phone; *adb.Device satisfies it.
-type appLauncher interface {
+// Launcher starts an app on the phone; *adb.Device satisfies it.
+type Launcher interface {
 	Launch(ctx context.Context, pkg string) error
 }
 
@@ -32,13 +32,13 @@ type Runner interface {
 	Run(ctx context.Context, a executor.Assignment) (executor.Result, error)
 }
 
-// model is the one model method the planner needs; *openai.Client satisfies it.
-type model interface {
+// Model is the one model method the planner needs; *openai.Client satisfies it.
+type Model interface {
 	Generate(ctx context.Context, req llm.Request) (llm.Response, error)
 }
 
-// shortTerm is what the Task Manager reads from the memory manager.
-type shortTerm interface {
+// Memory is what the Task Manager reads from the memory manager.
+type Memory interface {
 	KeyContext() []event.Fact
 }
 
@@ -48,11 +48,11 @@ const defaultMaxTasks = 8
 // Config holds a Manager's parts.
 type Config struct {
 	Apps     AppSource    // required
-	Launcher appLauncher  // required
+	Launcher Launcher     // required
 	Executor Runner       // required
-	Model    model        // required; role "planner"
+	Model    Model        // required; role "planner"
 	Prompts  *prompts.Set // required
-	Memory   shortTerm    // required
+	Memory   Memory       // required
 	Bus      *event.Bus
 	Tricks   executor.Tricks // planning tips ("common" app); optional
 	RunID    string

@@ -51,9 +51,9 @@ type Dialoger interface {
 	Ask(ctx context.Context, q Question) (string, error)
 }
 
-// terminal is a Dialoger on a terminal or on pipes: it writes the question to out and reads
+// Terminal is a Dialoger on a terminal or on pipes: it writes the question to out and reads
 // one line from in. A number answers an options question with that option.
-type terminal struct {
+type Terminal struct {
 	mu      sync.Mutex
 	in      *bufio.Reader
 	out     io.Writer
@@ -66,13 +66,13 @@ type lineResult struct {
 }
 
 // NewTerminal returns a Terminal reading answers from in and writing questions to out.
-func NewTerminal(in io.Reader, out io.Writer) *terminal {
-	return &terminal{in: bufio.NewReader(in), out: out}
+func NewTerminal(in io.Reader, out io.Writer) *Terminal {
+	return &Terminal{in: bufio.NewReader(in), out: out}
 }
 
 // Ask implements Dialoger. When ctx ends first it returns ctx's error; the line being read
 // is kept for the next Ask.
-func (t *terminal) Ask(ctx context.Context, q Question) (string, error) {
+func (t *Terminal) Ask(ctx context.Context, q Question) (string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var b strings.Builder

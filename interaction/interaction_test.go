@@ -36,7 +36,7 @@ func (f *fakeModel) Generate(_ context.Context, req llm.Request) (llm.Response, 
 	return llm.Response{Text: a}, nil
 }
 
-func newInteractor(t *testing.T, model *fakeModel, d Dialoger) (*interactor, *memory.Stacks) {
+func newInteractor(t *testing.T, model *fakeModel, d Dialoger) (*Interactor, *memory.Stacks) {
 	t.Helper()
 	ps, err := prompts.Load()
 	if err != nil {

@@ -15,13 +15,13 @@ import (
 	"github.com/fairy-go/fairy/prompts"
 )
 
-// model is the one model method the interactor needs.
-type model interface {
+// Model is the one model method the interactor needs.
+type Model interface {
 	Generate(ctx context.Context, req llm.Request) (llm.Response, error)
 }
 
-// shortTerm is what the interactor reads from the short-term memory manager.
-type shortTerm interface {
+// Memory is what the interactor reads from the short-term memory manager.
+type Memory interface {
 	Overall() string
 	Task() event.AppTask
 	Instructions() []memory.Instruction
@@ -33,23 +33,23 @@ const defaultMaxTurns = 3
 
 // Config holds an Interactor's parts.
 type Config struct {
-	Model    model        // required; called with role "interactor"
+	Model    Model        // required; called with role "interactor"
 	Dialoger Dialoger     // required
-	Memory   shortTerm    // required
+	Memory   Memory       // required
 	Prompts  *prompts.Set // required
 	Bus      *event.Bus   // events go here; nil drops them
 	MaxTurns int          // questions per interaction; 0: DefaultMaxTurns
 	Logger   *slog.Logger // nil: discard
 }
 
-// interactor is the User Interactor.
-type interactor struct {
+// Interactor is the User Interactor.
+type Interactor struct {
 	cfg Config
 	log *slog.Logger
 }
 
 // New checks cfg and returns an Interactor.
-func New(cfg Config) (*interactor, error) {
+func New(cfg Config) (*Interactor, error) {
 	switch {
 	case cfg.Model == nil:
 		return nil, fmt.Errorf("%w: no model", errConfig)
@@ -67,7 +67,7 @@ func New(cfg Config) (*interactor, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &interactor{cfg: cfg, log: log}, nil
+	return &Interactor{cfg: cfg, log: log}, nil
 }
 
 // Need is why the agent must ask.
@@ -100,7 +100,7 @@ func (r Result) Refused() bool { return r.Consent != nil && !r.Consent.Granted }
 // Resolve runs one interaction loop: question, answer, judgement, until the need is
 // settled or the turns run out. It publishes InteractionAsked, InteractionAnswered and
 // InteractionEnded.
-func (it *interactor) Resolve(ctx context.Context, need Need) (Result, error) {
+func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 	if need.Type < 1 || need.Type > 4 {
 		return Result{}, fmt.Errorf("%w: interaction type %d is not 1–4", errConfig, need.Type)
 	}
@@ -189,7 +189,7 @@ func missingSpecifics(question, specifics string) string {
 
 // settle builds the result of a settled interaction; false when a consent question has no
 // clear verdict and turns remain to ask again.
-func (it *interactor) settle(need Need, a prompts.InteractorAnswer, lastAnswer string, turns int) (Result, bool) {
+func (it *Interactor) settle(need Need, a prompts.InteractorAnswer, lastAnswer string, turns int) (Result, bool) {
 	res := Result{Settled: true, Summary: strings.TrimSpace(a.Summary), Turns: turns, Answer: lastAnswer}
 	if res.Summary == "" {
 		res.Summary = fmt.Sprintf("About %q the person answered: %s", need.Reason, lastAnswer)
@@ -207,13 +207,13 @@ func (it *interactor) settle(need Need, a prompts.InteractorAnswer, lastAnswer s
 	return res, true
 }
 
-func (it *interactor) end(need Need, r Result) {
+func (it *Interactor) end(need Need, r Result) {
 	it.cfg.Bus.Publish(event.InteractionEnded{Step: need.Step, Settled: r.Settled, Summary: r.Summary, Consent: r.Consent,
 		Turns: r.Turns, Subgoal: need.Subgoal, Category: need.Category})
 }
 
 // ask calls the interactor model once.
-func (it *interactor) ask(ctx context.Context, need Need, kind Kind) (prompts.InteractorAnswer, error) {
+func (it *Interactor) ask(ctx context.Context, need Need, kind Kind) (prompts.InteractorAnswer, error) {
 	m := it.cfg.Memory
 	p, err := it.cfg.Prompts.Interact(prompts.InteractorData{
 		Instruction: m.Overall(), Task: m.Task(), Instructions: m.Instructions(), Subgoal: need.Subgoal,

@@ -41,8 +41,8 @@ type readingRecord struct {
 	Reading
 }
 
-// importStats counts what Import added or merged.
-type importStats struct {
+// ImportStats counts what Import added or merged.
+type ImportStats struct {
 	Apps, Pages, Transitions, Tricks, Runs, Routines, Readings, Thumbs int
 }
 
@@ -126,33 +126,33 @@ func (s *Store) Export(w io.Writer) error {
 //   - routines (by ID) and readings (by app and key): counters become the larger of
 //     the two; a reading's facts are the union;
 //   - thumbnails (by app and page key, the page imported or stored): the newer picture.
-func (s *Store) Import(r io.Reader) (importStats, error) {
+func (s *Store) Import(r io.Reader) (ImportStats, error) {
 	// Read up to the cap first: a document over it is refused without being parsed.
 	raw, err := io.ReadAll(io.LimitReader(r, MaxImportBytes+1))
 	if err != nil {
-		return importStats{}, fmt.Errorf("import knowledge: %w", err)
+		return ImportStats{}, fmt.Errorf("import knowledge: %w", err)
 	}
 	if len(raw) > MaxImportBytes {
-		return importStats{}, fmt.Errorf("import knowledge: the document is over the %d MiB cap: nothing imported: %w", MaxImportBytes>>20, ErrTooLarge)
+		return ImportStats{}, fmt.Errorf("import knowledge: the document is over the %d MiB cap: nothing imported: %w", MaxImportBytes>>20, ErrTooLarge)
 	}
 	var doc exportDocument
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&doc); err != nil {
-		return importStats{}, fmt.Errorf("import knowledge: decode: %w", err)
+		return ImportStats{}, fmt.Errorf("import knowledge: decode: %w", err)
 	}
 	if doc.Format != exportFormat {
-		return importStats{}, fmt.Errorf("import knowledge: format %q, want %q: %w", doc.Format, exportFormat, ErrFormat)
+		return ImportStats{}, fmt.Errorf("import knowledge: format %q, want %q: %w", doc.Format, exportFormat, ErrFormat)
 	}
 	if doc.Schema != schemaVersion {
-		return importStats{}, fmt.Errorf("import knowledge: schema %d, this fairy reads %d: %w", doc.Schema, schemaVersion, ErrFormat)
+		return ImportStats{}, fmt.Errorf("import knowledge: schema %d, this fairy reads %d: %w", doc.Schema, schemaVersion, ErrFormat)
 	}
 	if err := doc.checkCaps(); err != nil {
-		return importStats{}, fmt.Errorf("import knowledge: nothing imported: %w", err)
+		return ImportStats{}, fmt.Errorf("import knowledge: nothing imported: %w", err)
 	}
-	var st importStats
+	var st ImportStats
 	err = s.Update(func(tx *Tx) error {
-		st = importStats{}
+		st = ImportStats{}
 		for _, a := range doc.Apps {
 			if _, err := tx.PutApp(a); err != nil {
 				return err
@@ -200,7 +200,7 @@ func (s *Store) Import(r io.Reader) (importStats, error) {
 		return nil
 	})
 	if err != nil {
-		return importStats{}, fmt.Errorf("import knowledge: %w", err)
+		return ImportStats{}, fmt.Errorf("import knowledge: %w", err)
 	}
 	return st, nil
 }

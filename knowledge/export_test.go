@@ -60,7 +60,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st != (importStats{Apps: 1, Pages: 3, Transitions: 6, Tricks: 8, Runs: 1}) {
+	if st != (ImportStats{Apps: 1, Pages: 3, Transitions: 6, Tricks: 8, Runs: 1}) {
 		t.Fatalf("import stats %+v", st)
 	}
 	got, _ := exportDoc(t, dst)

@@ -30,10 +30,10 @@ import (
 // When the Remote is away, reads go on from the replica; writes are queued (at most
 // mirrorQueueCap) and retried in the background, and Close says what could not be stored.
 
-// remote is where a mirrored Store's records live; *etcdstore.Client satisfies it. Keys
+// Remote is where a mirrored Store's records live; *etcdstore.Client satisfies it. Keys
 // are the store's own encoding of bbolt's buckets, keys and sequences (recordKey), with no
 // prefix: a Remote adds its own.
-type remote interface {
+type Remote interface {
 	// Load returns every record and the revision they were read at.
 	Load(ctx context.Context) ([]Record, int64, error)
 	// Watch sends each change after revision after, in revision order, until ctx ends or
@@ -76,7 +76,7 @@ const (
 
 // mirror is a Store's link to its Remote.
 type mirror struct {
-	remote remote
+	remote Remote
 	dir    string // the replica's directory, removed at Close
 
 	mu      sync.Mutex
@@ -95,7 +95,7 @@ type mirror struct {
 // OpenMirror opens a store whose records live in remote, loading them all into a local
 // replica. opts.ReadOnly, Timeout and Preload apply as to Open; the replica is never
 // synced to disk (it is a copy). The store owns remote and closes it.
-func OpenMirror(remote remote, opts Options) (*Store, error) {
+func OpenMirror(remote Remote, opts Options) (*Store, error) {
 	if remote == nil {
 		return nil, fmt.Errorf("open shared knowledge: no store: %w", ErrInvalid)
 	}

@@ -30,17 +30,17 @@ const (
 // repairKinds are the kinds in the order a RepairReport lists them.
 var repairKinds = []string{kindApps, kindPages, kindTransitions, kindTricks, kindRuns, kindRoutines, kindReadings, kindThumbs}
 
-// repairReport says what Repair saved from a damaged file and what it lost, kind by kind.
-type repairReport struct {
+// RepairReport says what Repair saved from a damaged file and what it lost, kind by kind.
+type RepairReport struct {
 	// Kinds counts apps, pages, transitions, tricks, runs, routines, readings and
 	// thumbnails, in that order.
-	Kinds []repairCount
+	Kinds []RepairCount
 	// Problems is the damage met on the way (at most a few dozen).
 	Problems []string
 }
 
-// repairCount is what Repair did with one kind of record.
-type repairCount struct {
+// RepairCount is what Repair did with one kind of record.
+type RepairCount struct {
 	Kind  string // apps, pages, transitions, tricks, runs, routines, readings or thumbs
 	Saved int    // records copied into the new file
 	// Lost counts records found but not copied: they do not decode, are invalid or repeat
@@ -57,8 +57,8 @@ type repairCount struct {
 // with the bounds-checked reader of disk.go, so that a damaged page loses its own records
 // only, and never writes src. dst must not exist; it appears whole or not at all. Repair
 // needs src's meta pages: when they are unreadable it returns a *DamageError saying so.
-func Repair(src, dst string, opts Options) (repairReport, error) {
-	var rep repairReport
+func Repair(src, dst string, opts Options) (RepairReport, error) {
+	var rep RepairReport
 	if opts.Timeout <= 0 {
 		opts.Timeout = defaultTimeout
 	}
@@ -104,7 +104,7 @@ func Repair(src, dst string, opts Options) (repairReport, error) {
 // salvage is what Repair read from the damaged file: raw records by their identity.
 type salvage struct {
 	w      *walker
-	counts map[string]*repairCount
+	counts map[string]*RepairCount
 
 	schema, created string
 	apps            map[string][]byte            // package → App
@@ -129,14 +129,14 @@ type salvagedTrick struct {
 
 func newSalvage(d *diskFile) *salvage {
 	sv := &salvage{
-		w: newWalker(d, maxProblems), counts: map[string]*repairCount{},
+		w: newWalker(d, maxProblems), counts: map[string]*RepairCount{},
 		apps: map[string][]byte{}, pages: map[string]map[string][]byte{}, pageSeq: map[string]uint64{},
 		trans: map[string]map[string]Transition{}, transRaw: map[string]map[string][]byte{},
 		tricks: map[string]salvagedTrick{}, indexed: map[string]bool{}, lostTricks: map[string]bool{}, runs: map[string][]byte{},
 		routines: map[string]map[string][]byte{}, readings: map[string]map[string][]byte{}, thumbs: map[string]map[string][]byte{},
 	}
 	for _, k := range repairKinds {
-		sv.counts[k] = &repairCount{Kind: k}
+		sv.counts[k] = &RepairCount{Kind: k}
 	}
 	return sv
 }

@@ -53,7 +53,7 @@ func tally(t *testing.T, s *Store) map[string]int {
 }
 
 // reported turns a report into saved and lost counts by kind, and damaged pages.
-func reported(rep repairReport) (saved, lost map[string]int, lostPages int) {
+func reported(rep RepairReport) (saved, lost map[string]int, lostPages int) {
 	saved, lost = map[string]int{}, map[string]int{}
 	for _, k := range rep.Kinds {
 		saved[k.Kind], lost[k.Kind] = k.Saved, k.Lost

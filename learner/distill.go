@@ -17,8 +17,8 @@ import (
 // maxDescriptionBytes bounds a learned app description.
 const maxDescriptionBytes = 300
 
-// report says what one Learn call did.
-type report struct {
+// Report says what one Learn call did.
+type Report struct {
 	Tasks   int               // app tasks learned from
 	Uses    int               // trick uses counted (RecordUse)
 	Added   []knowledge.Trick // new tricks
@@ -42,7 +42,7 @@ type report struct {
 // errBadAnswer, ErrStore) for the caller to report, what was stored before stays stored, and
 // a task whose learning failed is tried again by the next Learn. Call it with a context that
 // outlives a cancelled run (context.WithoutCancel plus a timeout).
-func (s *Session) Learn(ctx context.Context) (report, error) {
+func (s *Session) Learn(ctx context.Context) (Report, error) {
 	s.mu.Lock()
 	var todo []*taskTrace
 	for _, t := range s.done {
@@ -53,7 +53,7 @@ func (s *Session) Learn(ctx context.Context) (report, error) {
 	runID, instruction := s.runID, s.instruction
 	s.mu.Unlock()
 
-	var rep report
+	var rep Report
 	var errs []error
 	for _, t := range todo {
 		if err := s.learnTask(ctx, t, runID, instruction, &rep); err != nil {
@@ -64,7 +64,7 @@ func (s *Session) Learn(ctx context.Context) (report, error) {
 	return rep, errors.Join(errs...)
 }
 
-func (s *Session) learnTask(ctx context.Context, t *taskTrace, runID, instruction string, rep *report) error {
+func (s *Session) learnTask(ctx context.Context, t *taskTrace, runID, instruction string, rep *Report) error {
 	s.mu.Lock()
 	counted := t.usesCounted
 	served := make([]knowledge.Trick, 0, len(t.servedOrder))
@@ -198,7 +198,7 @@ func (s *Session) ask(ctx context.Context, t *taskTrace, instruction string, ser
 }
 
 // store merges the answer into the knowledge in one transaction.
-func (s *Session) store(t *taskTrace, runID, instruction string, served []knowledge.Trick, ans prompts.LearnerAnswer, rep *report) error {
+func (s *Session) store(t *taskTrace, runID, instruction string, served []knowledge.Trick, ans prompts.LearnerAnswer, rep *Report) error {
 	if instruction == "" {
 		instruction = t.instruction
 	}

@@ -13,11 +13,11 @@ import (
 	"github.com/fairy-go/fairy/replay"
 )
 
-// step is one learned step the executor replays, a replay.Step: the action as the App Map
+// Step is one learned step the executor replays, a replay.Step: the action as the App Map
 // keeps it and, embedded, the step as it is replayed (the page it expects and the element
 // to find there). A shortcut's step is a transition, with its pages, effect and
 // reliability; a routine's step has none of those (see Steps).
-type step struct {
+type Step struct {
 	From, To    string // page keys
 	Action      knowledge.Action
 	Effect      knowledge.Effect
@@ -26,13 +26,13 @@ type step struct {
 }
 
 // String is a short human form: on .Main#a1b2: tap id=settings "Settings".
-func (s step) String() string { return fmt.Sprintf("on %s: %s", s.From, s.Action) }
+func (s Step) String() string { return fmt.Sprintf("on %s: %s", s.From, s.Action) }
 
-// route is a known way from the current page to a page that serves a sub-goal.
-type route struct {
+// Route is a known way from the current page to a page that serves a sub-goal.
+type Route struct {
 	App      string
 	From, To knowledge.Page
-	Steps    []step
+	Steps    []Step
 	// Match is how well the target page matches the sub-goal (0..1).
 	Match float64
 	// Replay is how many leading steps Navigate replays: all of them, or those before the
@@ -61,18 +61,18 @@ const minMatch = 0.3
 // and the labels of the elements that lead to it, matched in English or Chinese) among
 // the pages the App Map can reach from the page with the given signature. ok is false when
 // the map knows no such page, or the current page is already the best.
-func (l *Learner) Route(ctx context.Context, app, signature, subgoal string) (route, bool, error) {
+func (l *Learner) Route(ctx context.Context, app, signature, subgoal string) (Route, bool, error) {
 	m, err := l.cfg.Store.Map(app)
 	if err != nil {
-		return route{}, false, fmt.Errorf("%w: map of %s: %w", errStore, app, err)
+		return Route{}, false, fmt.Errorf("%w: map of %s: %w", errStore, app, err)
 	}
 	from, ok := findPage(m, signature)
 	if !ok {
-		return route{}, false, nil
+		return Route{}, false, nil
 	}
 	q := terms(subgoal)
 	if len(q) == 0 {
-		return route{}, false, nil
+		return Route{}, false, nil
 	}
 	type cand struct {
 		p     knowledge.Page
@@ -87,9 +87,9 @@ func (l *Learner) Route(ctx context.Context, app, signature, subgoal string) (ro
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	if len(cands) == 0 || cands[0].p.Key == from.Key {
-		return route{}, false, nil
+		return Route{}, false, nil
 	}
-	var best route
+	var best Route
 	found := false
 	for i, c := range cands {
 		if i >= maxCandidates || (found && c.score < best.Match) {
@@ -99,14 +99,14 @@ func (l *Learner) Route(ctx context.Context, app, signature, subgoal string) (ro
 			break // the current page matches better than anything left
 		}
 		if err := ctx.Err(); err != nil {
-			return route{}, false, err
+			return Route{}, false, err
 		}
 		path, err := l.cfg.Store.Path(app, from.Key, c.p.Key)
 		if errors.Is(err, knowledge.ErrNoPath) || errors.Is(err, knowledge.ErrNotFound) {
 			continue
 		}
 		if err != nil {
-			return route{}, false, fmt.Errorf("%w: path in %s: %w", errStore, app, err)
+			return Route{}, false, fmt.Errorf("%w: path in %s: %w", errStore, app, err)
 		}
 		if found && len(path) >= len(best.Steps) {
 			continue
@@ -120,10 +120,10 @@ func (l *Learner) Route(ctx context.Context, app, signature, subgoal string) (ro
 
 // route makes a Route of a path: item-specific steps re-picked for the query q, and the
 // replay cut before the first one the query does not settle or that cannot be replayed.
-func (l *Learner) route(m *knowledge.Map, from, to knowledge.Page, path []knowledge.Transition, q map[string]bool) route {
+func (l *Learner) route(m *knowledge.Map, from, to knowledge.Page, path []knowledge.Transition, q map[string]bool) Route {
 	fit, open := fitRows(m, path, q)
 	steps, _ := l.pathSteps(m, fit)
-	r := route{App: m.App, From: from, To: to, Steps: steps, Open: open, Replay: len(steps)}
+	r := Route{App: m.App, From: from, To: to, Steps: steps, Open: open, Replay: len(steps)}
 	for i, st := range steps {
 		if open[i] || !l.replayableStep(st) {
 			r.Replay = i
@@ -260,7 +260,7 @@ func pickRow(alts []knowledge.Transition, q map[string]bool) (knowledge.Transiti
 }
 
 // replayableStep reports a step Navigate can replay.
-func (l *Learner) replayableStep(s step) bool {
+func (l *Learner) replayableStep(s Step) bool {
 	return s.Reliability >= l.cfg.MinReliability && s.Signature != "" && replayable(s.Action)
 }
 
@@ -276,7 +276,7 @@ func (l *Learner) Hint(ctx context.Context, app, signature, subgoal string) (str
 }
 
 // Hint formats the route for a prompt.
-func (r route) Hint() string {
+func (r Route) Hint() string {
 	var b strings.Builder
 	n := len(r.Steps)
 	fmt.Fprintf(&b, "The App Map knows a path from this page (%s %q) to page %s %q in %d step", r.From.ID, r.From.Name(), r.To.ID, r.To.Name(), n)
@@ -308,7 +308,7 @@ func (r route) Hint() string {
 
 // Shortcut is ShortcutFor with no sub-goal: it never guesses a list row, so the steps end
 // before the first item-specific step of the path.
-func (l *Learner) Shortcut(ctx context.Context, app, from, target string) ([]step, bool) {
+func (l *Learner) Shortcut(ctx context.Context, app, from, target string) ([]Step, bool) {
 	return l.ShortcutFor(ctx, app, from, target, "")
 }
 
@@ -322,7 +322,7 @@ func (l *Learner) Shortcut(ctx context.Context, app, from, target string) ([]ste
 // when there is no such path, a transition before that end is less reliable than
 // Config.MinReliability or cannot be replayed (typing needs the model), or nothing is
 // left to replay.
-func (l *Learner) ShortcutFor(ctx context.Context, app, from, target, query string) ([]step, bool) {
+func (l *Learner) ShortcutFor(ctx context.Context, app, from, target, query string) ([]Step, bool) {
 	m, err := l.cfg.Store.Map(app)
 	if err != nil {
 		l.log.Warn("shortcut: map load failed", logApp, app, logErr, err)
@@ -349,13 +349,13 @@ func (l *Learner) ShortcutFor(ctx context.Context, app, from, target, query stri
 }
 
 // pathSteps turns a path into shortcut steps and says whether all can be replayed.
-func (l *Learner) pathSteps(m *knowledge.Map, path []knowledge.Transition) ([]step, bool) {
+func (l *Learner) pathSteps(m *knowledge.Map, path []knowledge.Transition) ([]Step, bool) {
 	ix := newRows(m)
-	out := make([]step, 0, len(path))
+	out := make([]Step, 0, len(path))
 	ok := true
 	for _, t := range path {
 		p := ix.pages[t.From]
-		s := step{From: t.From, To: t.To, Action: t.Action, Effect: t.Effect, Reliability: t.Reliability(),
+		s := Step{From: t.From, To: t.To, Action: t.Action, Effect: t.Effect, Reliability: t.Reliability(),
 			Learned: learned(p.Activity, p.Signature, t.Action, ix.specific(t))}
 		if s.Reliability < l.cfg.MinReliability || s.Signature == "" || !replayable(t.Action) {
 			ok = false

@@ -150,7 +150,7 @@ func TestLearnedAsLearned(t *testing.T) {
 		if !replayable(tc.a) {
 			t.Errorf("%s is not replayable", tc.a)
 		}
-		st := step{From: "p1", Action: tc.a, Learned: learned(".Main", "z-main", tc.a, false)}
+		st := Step{From: "p1", Action: tc.a, Learned: learned(".Main", "z-main", tc.a, false)}
 		if got, err := st.Resolve(screen); err != nil || got != tc.want {
 			t.Errorf("%s resolves to %v, %v; want %v", tc.a, got, err, tc.want)
 		}
@@ -317,7 +317,7 @@ func TestRouteRespectsSubgoal(t *testing.T) {
 			hinted, ok := s.Shortcut(t.Context(), rowsApp, "r-home", target)
 			var got []string
 			for _, st := range hinted {
-				got = append(got, st.(step).Action.Target.Text)
+				got = append(got, st.(Step).Action.Target.Text)
 			}
 			if !ok || strings.Join(got, "|") != strings.Join(tc.want, "|") {
 				t.Errorf("Shortcut after the hint = %q, %v; want %q", got, ok, tc.want)

@@ -421,7 +421,7 @@ func (l *Learner) Steps(ctx context.Context, app, id, signature string, args []s
 	for _, s := range r.Steps[from:end] {
 		a := s.Action
 		a.Target.Text = replay.Fill(a.Target.Text, args)
-		st := step{Action: a, Learned: learned(s.Activity, s.Signature, a, a.Target.Text != s.Action.Target.Text)}
+		st := Step{Action: a, Learned: learned(s.Activity, s.Signature, a, a.Target.Text != s.Action.Target.Text)}
 		st.Checked = s.Checked
 		if s.Text > 0 {
 			st.Text = args[s.Text-1]

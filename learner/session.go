@@ -36,7 +36,7 @@ type Session struct {
 	// edges holds the transitions known per app: from+action → destination → effect.
 	edges  map[string]map[string]map[string]knowledge.Effect
 	errs   []error
-	routes map[routeKey][]step // replayable routes the session's hints offered
+	routes map[routeKey][]Step // replayable routes the session's hints offered
 	// pictured holds the pages (app, key) whose picture this session filed or found fresh.
 	pictured map[string]bool
 	// mapped holds, per app, the pages (key → map ID) and transitions (key) this session

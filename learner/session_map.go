@@ -142,18 +142,18 @@ func (s *Session) noteMapped(app, key, id string, trs []plannedTransition) {
 	}
 }
 
-// mappedPages is what a session wrote into one app's map: the same pages and transitions
+// Mapped is what a session wrote into one app's map: the same pages and transitions
 // `fairy map list` counts, for a map the session started empty.
-type mappedPages struct {
+type Mapped struct {
 	Pages       map[string]string // page key → the map's page ID (p1, p2, …)
 	Transitions int               // distinct transitions, each recorded as a success or a failure
 }
 
 // mappedPages returns what the session wrote into app's map so far.
-func (s *Session) Mapped(app string) mappedPages {
+func (s *Session) Mapped(app string) Mapped {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := mappedPages{Pages: map[string]string{}}
+	out := Mapped{Pages: map[string]string{}}
 	if m := s.mapped[app]; m != nil {
 		maps.Copy(out.Pages, m.pages)
 		out.Transitions = len(m.trans)

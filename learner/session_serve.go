@@ -55,7 +55,7 @@ func (s *Session) Hint(ctx context.Context, app, signature, subgoal string) (str
 	if r.Replayable {
 		s.mu.Lock()
 		if s.routes == nil {
-			s.routes = map[routeKey][]step{}
+			s.routes = map[routeKey][]Step{}
 		}
 		s.routes[routeKey{app, signature, r.Stop.Key}] = slices.Clone(r.Steps[:r.Replay])
 		s.mu.Unlock()
@@ -87,7 +87,7 @@ func (s *Session) Shortcut(ctx context.Context, app, from, target string) ([]rep
 }
 
 // replaySteps are a shortcut's steps as the executor replays them.
-func replaySteps(steps []step) []replay.Step {
+func replaySteps(steps []Step) []replay.Step {
 	if steps == nil {
 		return nil
 	}

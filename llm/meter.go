@@ -9,11 +9,11 @@ import (
 // and it is safe for concurrent use.
 type Meter struct {
 	mu     sync.Mutex
-	byRole map[Role]tally
+	byRole map[Role]Tally
 }
 
-// tally is the sum of several calls.
-type tally struct {
+// Tally is the sum of several calls.
+type Tally struct {
 	Calls   int
 	Usage   Usage
 	Cost    float64
@@ -25,7 +25,7 @@ func (m *Meter) Add(role Role, r Response) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.byRole == nil {
-		m.byRole = map[Role]tally{}
+		m.byRole = map[Role]Tally{}
 	}
 	t := m.byRole[role]
 	t.Calls++
@@ -36,10 +36,10 @@ func (m *Meter) Add(role Role, r Response) {
 }
 
 // ByRole returns a copy of the per-role tallies.
-func (m *Meter) ByRole() map[Role]tally {
+func (m *Meter) ByRole() map[Role]Tally {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	out := make(map[Role]tally, len(m.byRole))
+	out := make(map[Role]Tally, len(m.byRole))
 	for k, v := range m.byRole {
 		out[k] = v
 	}
@@ -47,8 +47,8 @@ func (m *Meter) ByRole() map[Role]tally {
 }
 
 // Total is the sum over all roles.
-func (m *Meter) Total() tally {
-	var t tally
+func (m *Meter) Total() Tally {
+	var t Tally
 	for _, v := range m.ByRole() {
 		t.Calls += v.Calls
 		t.Usage = t.Usage.Add(v.Usage)

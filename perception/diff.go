@@ -4,8 +4,8 @@ import (
 	"strings"
 )
 
-// screenDiff says how a screen changed, for the Re-Planner's reflection.
-type screenDiff struct {
+// ScreenDiff says how a screen changed, for the Re-Planner's reflection.
+type ScreenDiff struct {
 	// SamePage is true when both screens have the same package and signature.
 	SamePage bool `json:"same_page"`
 	// PackageChanged is true when the foreground package differs.
@@ -23,13 +23,13 @@ type screenDiff struct {
 }
 
 // Unchanged reports that nothing a model could see changed.
-func (d screenDiff) Unchanged() bool {
+func (d ScreenDiff) Unchanged() bool {
 	return d.SamePage && !d.KeyboardChanged && len(d.Appeared) == 0 &&
 		len(d.Disappeared) == 0 && len(d.Changed) == 0
 }
 
 // String summarises d in a few lines for a prompt.
-func (d screenDiff) String() string {
+func (d ScreenDiff) String() string {
 	var b strings.Builder
 	switch {
 	case d.Unchanged():
@@ -87,14 +87,14 @@ func (s *Screen) diffItems() []diffItem {
 
 // Diff compares the screen before an action (a) with the screen after it (b).
 // A nil screen counts as an empty one.
-func Diff(a, b *Screen) screenDiff {
+func Diff(a, b *Screen) ScreenDiff {
 	if a == nil {
 		a = &Screen{}
 	}
 	if b == nil {
 		b = &Screen{}
 	}
-	d := screenDiff{
+	d := ScreenDiff{
 		SamePage:        a.Package == b.Package && a.Signature == b.Signature,
 		PackageChanged:  a.Package != b.Package,
 		KeyboardChanged: a.Keyboard != b.Keyboard,

@@ -50,7 +50,7 @@ type ScreenJSON struct {
 	Context   []string  `json:"context,omitempty"`
 	// Uncovered and Read: see Screen.Uncovered and Screen.Read.
 	Uncovered []Bounds  `json:"uncovered,omitempty"`
-	Read      []textBox `json:"read,omitempty"`
+	Read      []TextBox `json:"read,omitempty"`
 }
 
 // JSON returns the JSON form of s.

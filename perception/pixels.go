@@ -28,19 +28,19 @@ type Word struct {
 	Language string
 }
 
-// ocr reads the words of an image (dark text on white, lines one under another). every
+// OCR reads the words of an image (dark text on white, lines one under another). every
 // asks the engine to read with all its language data, each reading apart (see
 // Word.Language): some line shows characters drawn like CJK ideographs, or a lone
 // character (a key of a PIN pad) that one script's data may take for a letter of its own
 // (a slashed zero read as Q). Otherwise Latin-script data is enough, and several times
 // faster to load. The device side supplies it (executor/ocr runs Tesseract); perception
 // never runs a program.
-type ocr interface {
+type OCR interface {
 	Read(ctx context.Context, img *image.Gray, every bool) ([]Word, error)
 }
 
-// textBox is one line of text read from the picture, in screen pixels.
-type textBox struct {
+// TextBox is one line of text read from the picture, in screen pixels.
+type TextBox struct {
 	Text   string `json:"text"`
 	Bounds Bounds `json:"bounds"`
 	// Confidence is the OCR engine's mean over the line's words, 0..100.
@@ -94,11 +94,11 @@ func (b *builder) uncovered() {
 // reads them all in one pass (see buildStrip), and caches what it read by the region's
 // pixels, so a region shown again costs a hash. Safe for concurrent use.
 type PixelReader struct {
-	ocr  ocr
+	ocr  OCR
 	seed maphash.Seed
 
 	mu    sync.Mutex
-	cache map[regionKey][]textBox // boxes relative to the region's corner
+	cache map[regionKey][]TextBox // boxes relative to the region's corner
 	calls int
 }
 
@@ -111,11 +111,11 @@ type regionKey struct {
 const maxCachedRegions = 512
 
 // NewPixelReader returns a reader using ocr.
-func NewPixelReader(ocr ocr) (*PixelReader, error) {
+func NewPixelReader(ocr OCR) (*PixelReader, error) {
 	if ocr == nil {
 		return nil, errors.New("perception pixel reader: nil OCR")
 	}
-	return &PixelReader{ocr: ocr, seed: maphash.MakeSeed(), cache: map[regionKey][]textBox{}}, nil
+	return &PixelReader{ocr: ocr, seed: maphash.MakeSeed(), cache: map[regionKey][]TextBox{}}, nil
 }
 
 // Calls reports how many times the reader ran the OCR engine (cache misses with text).
@@ -137,7 +137,7 @@ func (r *PixelReader) Read(ctx context.Context, s *Screen, shot image.Image) err
 	if s.Width > 0 && (sb.Dx() != s.Width || sb.Dy() != s.Height) {
 		return fmt.Errorf("%w: screenshot %dx%d, screen %dx%d", errImage, sb.Dx(), sb.Dy(), s.Width, s.Height)
 	}
-	var read []textBox
+	var read []TextBox
 	for _, u := range s.Uncovered {
 		rr := image.Rect(u.X1, u.Y1, u.X2, u.Y2).Add(sb.Min).Intersect(sb)
 		if rr.Empty() {
@@ -158,7 +158,7 @@ func (r *PixelReader) Read(ctx context.Context, s *Screen, shot image.Image) err
 }
 
 // region reads one region (rr in shot's pixels); boxes are relative to rr's corner.
-func (r *PixelReader) region(ctx context.Context, shot image.Image, rr image.Rectangle) ([]textBox, error) {
+func (r *PixelReader) region(ctx context.Context, shot image.Image, rr image.Rectangle) ([]TextBox, error) {
 	key := regionKey{w: rr.Dx(), h: rr.Dy(), sum: r.hash(shot, rr)}
 	r.mu.Lock()
 	boxes, ok := r.cache[key]
@@ -217,7 +217,7 @@ const minHanConfidence = 70
 const minConfidence = 45
 
 // assemble turns the words read off the strip into one box per line, relative to origin.
-func assemble(st strip, lines []lineBox, words []Word, origin image.Point) []textBox {
+func assemble(st strip, lines []lineBox, words []Word, origin image.Point) []TextBox {
 	// Words per line and language.
 	per := make([]map[string][]Word, len(lines))
 	for _, w := range words {
@@ -231,7 +231,7 @@ func assemble(st strip, lines []lineBox, words []Word, origin image.Point) []tex
 			per[i][w.Language] = append(per[i][w.Language], w)
 		}
 	}
-	var out []textBox
+	var out []TextBox
 	for i, byLang := range per {
 		ws := pickReading(byLang, lines[i].wide)
 		if len(ws) == 0 {
@@ -254,7 +254,7 @@ func assemble(st strip, lines []lineBox, words []Word, origin image.Point) []tex
 			continue
 		}
 		l := lines[i].r.Sub(origin)
-		out = append(out, textBox{Text: text, Bounds: Bounds{X1: l.Min.X, Y1: l.Min.Y, X2: l.Max.X, Y2: l.Max.Y}, Confidence: conf})
+		out = append(out, TextBox{Text: text, Bounds: Bounds{X1: l.Min.X, Y1: l.Min.Y, X2: l.Max.X, Y2: l.Max.Y}, Confidence: conf})
 	}
 	return out
 }
@@ -363,11 +363,11 @@ func firstRune(s string) rune {
 // picture)". The page signature then also holds the first line read (its heading), without
 // digits, so pages that differ only in their pixels are told apart while amounts and
 // counts keep one page one signature.
-func (s *Screen) AddRead(boxes []textBox) {
+func (s *Screen) AddRead(boxes []TextBox) {
 	if len(boxes) == 0 {
 		return
 	}
-	slices.SortStableFunc(boxes, func(a, b textBox) int {
+	slices.SortStableFunc(boxes, func(a, b TextBox) int {
 		if a.Bounds.Y2 <= b.Bounds.Y1 {
 			return -1
 		}

@@ -161,7 +161,7 @@ func TestPixelReaderAddsReadElements(t *testing.T) {
 // like the tree's elements.
 func TestMarkerDrawsReadElements(t *testing.T) {
 	s, _ := Parse([]byte(webDump))
-	s.AddRead([]textBox{{Text: "Pay ¥36", Bounds: Bounds{400, 955, 580, 991}, Confidence: 90}})
+	s.AddRead([]TextBox{{Text: "Pay ¥36", Bounds: Bounds{400, 955, 580, 991}, Confidence: 90}})
 	m, err := NewMarker(MarkOptions{LongEdge: -1, Format: FormatPNG})
 	if err != nil {
 		t.Fatal(err)

@@ -128,7 +128,7 @@ type Screen struct {
 	Uncovered []Bounds
 	// Read are the text lines read from the picture in the uncovered regions
 	// (see [PixelReader]); each is also an element with FromPicture set.
-	Read []textBox
+	Read []TextBox
 
 	lines []line
 }

@@ -41,11 +41,11 @@ type MarkOptions struct {
 	LabelSize float64
 }
 
-// marker draws set-of-mark images: a numbered box over the screenshot for
+// Marker draws set-of-mark images: a numbered box over the screenshot for
 // every indexed element, each number placed where it covers no text or icon
 // of the screenshot and no other number, when the screen has such a spot
 // near its box. A Marker is safe for concurrent use.
-type marker struct {
+type Marker struct {
 	opt    MarkOptions
 	glyphs [10]glyph
 	lineH  int // label text height (ascent + descent)
@@ -59,7 +59,7 @@ type glyph struct {
 }
 
 // NewMarker checks the options and prepares the label font.
-func NewMarker(opt MarkOptions) (*marker, error) {
+func NewMarker(opt MarkOptions) (*Marker, error) {
 	if opt.LongEdge == 0 {
 		opt.LongEdge = DefaultLongEdge
 	}
@@ -93,7 +93,7 @@ func NewMarker(opt MarkOptions) (*marker, error) {
 		return nil, fmt.Errorf("perception marker: font face: %w", err)
 	}
 	defer face.Close()
-	m := &marker{opt: opt}
+	m := &Marker{opt: opt}
 	// Digits only: the cap height is what the label needs, not the descent.
 	var top, bottom int
 	for d := range m.glyphs {
@@ -122,13 +122,13 @@ func markColor(i int) color.RGBA {
 // Annotate returns a copy of the screenshot, downscaled to the configured
 // long edge, with the elements of s boxed and numbered. Element bounds are
 // in screen coordinates (s.Width × s.Height) and are scaled to the image.
-func (m *marker) Annotate(shot image.Image, s *Screen) *image.RGBA {
+func (m *Marker) Annotate(shot image.Image, s *Screen) *image.RGBA {
 	img, _ := m.annotate(shot, s)
 	return img
 }
 
 // annotate is Annotate that also returns where each label went.
-func (m *marker) annotate(shot image.Image, s *Screen) (*image.RGBA, []image.Rectangle) {
+func (m *Marker) annotate(shot image.Image, s *Screen) (*image.RGBA, []image.Rectangle) {
 	sb := shot.Bounds()
 	w, h := sb.Dx(), sb.Dy()
 	if le := m.opt.LongEdge; le > 0 && max(w, h) > le {
@@ -241,7 +241,7 @@ func drawFrame(dst *image.RGBA, r image.Rectangle, t int, c color.RGBA) {
 	}
 }
 
-func (m *marker) labelSize(text string) image.Point {
+func (m *Marker) labelSize(text string) image.Point {
 	w := 0
 	for i := 0; i < len(text); i++ {
 		w += m.glyphs[text[i]-'0'].advance
@@ -253,7 +253,7 @@ func (m *marker) labelSize(text string) image.Point {
 // placeLabel tries the corners inside and outside the box, then spots along its
 // edges, and keeps the first that covers no busy pixel of the screenshot (text,
 // icons) and no label placed so far; else the one that hides least, text first.
-func (m *marker) placeLabel(img, box image.Rectangle, text string, placed []image.Rectangle, busy *busyMap) image.Rectangle {
+func (m *Marker) placeLabel(img, box image.Rectangle, text string, placed []image.Rectangle, busy *busyMap) image.Rectangle {
 	sz := m.labelSize(text)
 	cands := []image.Point{
 		box.Min,                              // inside, top left
@@ -309,7 +309,7 @@ func (m *marker) placeLabel(img, box image.Rectangle, text string, placed []imag
 	return best
 }
 
-func (m *marker) drawLabel(dst *image.RGBA, r image.Rectangle, text string, bg color.RGBA) {
+func (m *Marker) drawLabel(dst *image.RGBA, r image.Rectangle, text string, bg color.RGBA) {
 	draw.Draw(dst, r, image.NewUniform(bg), image.Point{}, draw.Src)
 	pad := max(2, m.lineH/5)
 	pen := image.Pt(r.Min.X+pad, r.Min.Y+pad+m.ascent)
@@ -324,7 +324,7 @@ func (m *marker) drawLabel(dst *image.RGBA, r image.Rectangle, text string, bg c
 
 // Encode encodes img in the configured format and returns the bytes and
 // their MIME type.
-func (m *marker) Encode(img image.Image) ([]byte, string, error) {
+func (m *Marker) Encode(img image.Image) ([]byte, string, error) {
 	var buf bytes.Buffer
 	if m.opt.Format == FormatPNG {
 		enc := png.Encoder{CompressionLevel: png.BestSpeed}
@@ -341,7 +341,7 @@ func (m *marker) Encode(img image.Image) ([]byte, string, error) {
 
 // Render decodes a PNG or JPEG screenshot, annotates it with the elements
 // of s and encodes it: the set-of-mark image for the model.
-func (m *marker) Render(shot []byte, s *Screen) ([]byte, string, error) {
+func (m *Marker) Render(shot []byte, s *Screen) ([]byte, string, error) {
 	img, err := DecodeScreenshot(shot)
 	if err != nil {
 		return nil, "", err

@@ -9,13 +9,13 @@ import (
 // reports the rest (a trick of an unknown kind, an ID it did not give), so it has no
 // Validate.
 type LearnerAnswer struct {
-	Tricks         []learnedTrick `json:"tricks"`
+	Tricks         []LearnedTrick `json:"tricks"`
 	Wrong          []string       `json:"wrong"` // IDs of given tricks the run shows wrong
 	AppDescription string         `json:"app_description"`
 }
 
-// learnedTrick is one trick of a LearnerAnswer.
-type learnedTrick struct {
+// LearnedTrick is one trick of a LearnerAnswer.
+type LearnedTrick struct {
 	Kind string `json:"kind"` // planning, action or error-recovery
 	App  string `json:"app"`  // the app's package, or "common"
 	Text string `json:"text"`

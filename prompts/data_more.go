@@ -17,10 +17,10 @@ type LearnerData struct {
 	Outcome      event.Outcome
 	Reason       string // why the task ended
 	Steps        int    // the steps the task took
-	Tricks       givenTricks
-	Trajectory   trajectory // the steps shown, oldest first
+	Tricks       GivenTricks
+	Trajectory   Trajectory // the steps shown, oldest first
 	Omitted      int        // earlier steps left out of Trajectory to keep the prompt short
-	Interactions interactions
+	Interactions Interactions
 	Recoveries   []string // errors and how the agent got out of them, one a line
 }
 
@@ -35,11 +35,11 @@ type GivenTrick struct {
 	Text string
 }
 
-// givenTricks renders as one trick a line: "- [ID] (kind) text".
-type givenTricks []GivenTrick
+// GivenTricks renders as one trick a line: "- [ID] (kind) text".
+type GivenTricks []GivenTrick
 
 // String renders the tricks for the TRICKS block.
-func (ts givenTricks) String() string {
+func (ts GivenTricks) String() string {
 	var b strings.Builder
 	for _, t := range ts {
 		fmt.Fprintf(&b, "- [%s] (%s) %s\n", t.ID, t.Kind, t.Text)
@@ -58,11 +58,11 @@ type TrajectoryStep struct {
 	Reflection string
 }
 
-// trajectory renders the steps oldest first; a plan is shown only where it changed.
-type trajectory []TrajectoryStep
+// Trajectory renders the steps oldest first; a plan is shown only where it changed.
+type Trajectory []TrajectoryStep
 
 // String renders the steps for the TRAJECTORY block.
-func (tr trajectory) String() string {
+func (tr Trajectory) String() string {
 	var b strings.Builder
 	var plan []string
 	for i, s := range tr {
@@ -114,11 +114,11 @@ type Interaction struct {
 // interactionTypes names the interaction types.
 var interactionTypes = map[int]string{1: "sensitive", 2: "irreversible", 3: "choice", 4: "ambiguous instruction"}
 
-// interactions renders each interaction as its heading, its turns and its end.
-type interactions []Interaction
+// Interactions renders each interaction as its heading, its turns and its end.
+type Interactions []Interaction
 
 // String renders the interactions for the CONVERSATION block.
-func (xs interactions) String() string {
+func (xs Interactions) String() string {
 	var b strings.Builder
 	for i, x := range xs {
 		if i > 0 {

@@ -79,9 +79,9 @@ func TestGolden(t *testing.T) {
 		{"learner", func() (Prompt, error) {
 			return s.Learn(LearnerData{Instruction: "Order a bubble tea, then put the delivery time in my calendar", Task: task,
 				Outcome: event.OutcomeDone, Steps: 6, Reason: "Paid; arrives 18:30",
-				Tricks:  givenTricks{{ID: "t7", Kind: "action", Text: "The size buttons are on the drink's page."}},
+				Tricks:  GivenTricks{{ID: "t7", Kind: "action", Text: "The size buttons are on the drink's page."}},
 				Omitted: 2,
-				Trajectory: trajectory{
+				Trajectory: Trajectory{
 					{Step: 3, Page: "Bubble Tea", Plan: []string{"Pick the size", "Pay"}, Subgoal: "Pick the size",
 						Actions: []string{`Tap(1) on "Large ¥18"`}, Result: "A", Reflection: "the large size is picked"},
 					{Step: 4, Page: "Bubble Tea", Plan: []string{"Pick the size", "Pay"}, Subgoal: "Pay",
@@ -90,7 +90,7 @@ func TestGolden(t *testing.T) {
 						Actions: []string{`Tap(5) on "Confirm"`}, Result: "A"},
 					{Step: 6, Page: "Receipt", Plan: []string{"Confirm the payment"}, Subgoal: "Finished"},
 				},
-				Interactions: interactions{
+				Interactions: Interactions{
 					{Step: 2, Type: 3, Subgoal: "Pick the size", Settled: true, Summary: "The person wants the large size.",
 						Turns: []memory.Turn{{Question: "Which size?", Options: []string{"Medium ¥15", "Large ¥18"}, Answer: "Large"}}},
 					{Step: 5, Type: 1, Subgoal: "Confirm the payment", Settled: true, Consent: ConsentGranted, Category: "payment",

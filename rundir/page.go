@@ -45,7 +45,7 @@ type runTask struct {
 	RunDir                  string
 	Shortcuts               int
 	Checks                  []struct{} // a run has no checks; an evaluation's task has
-	Questions               []asked
+	Questions               []Asked
 	Note                    string
 	Trajectory              []PageStep
 }

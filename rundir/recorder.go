@@ -15,7 +15,7 @@ import (
 	"github.com/fairy-go/fairy/event"
 )
 
-// recorder writes a run directory: trace.jsonl (one event a line: seq, time, kind, event,
+// Recorder writes a run directory: trace.jsonl (one event a line: seq, time, kind, event,
 // and image for a step's set-of-mark screenshot file), the screenshots, and summary.json
 // on Close. Secrets given to it never reach the files.
 //
@@ -25,7 +25,7 @@ import (
 // line is written whole with one write, so a killed process leaves only whole lines; the
 // trace is synced to disk at every step boundary. summary.json is replaced atomically or
 // left as it was.
-type recorder struct {
+type Recorder struct {
 	mu      sync.Mutex
 	dir     string
 	f       *os.File
@@ -40,7 +40,7 @@ type recorder struct {
 
 // NewRecorder creates dir (and parents) and opens its trace. Each string in secrets is
 // replaced by "[redacted]" wherever it would appear.
-func NewRecorder(dir string, secrets ...string) (*recorder, error) {
+func NewRecorder(dir string, secrets ...string) (*Recorder, error) {
 	if dir == "" {
 		return nil, errors.New("rundir: no run directory")
 	}
@@ -62,18 +62,18 @@ func NewRecorder(dir string, secrets ...string) (*recorder, error) {
 			pairs = append(pairs, s, "[redacted]")
 		}
 	}
-	return &recorder{dir: dir, f: f, redact: strings.NewReplacer(pairs...), tally: newTally()}, nil
+	return &Recorder{dir: dir, f: f, redact: strings.NewReplacer(pairs...), tally: newTally()}, nil
 }
 
 // Dir is the run directory.
-func (r *recorder) Dir() string { return r.dir }
+func (r *Recorder) Dir() string { return r.dir }
 
 // Context returns a copy of parent that ends, with the recorder's *RecordError as its
 // cause (context.Cause), the moment a write fails — at once if one has failed already.
 // Running the agent with it stops the run before its next action: the executor checks its
 // context before every state and the device layer refuses calls on an ended context.
 // cancel releases the context when the run is over.
-func (r *recorder) Context(parent context.Context) (ctx context.Context, cancel context.CancelFunc) {
+func (r *Recorder) Context(parent context.Context) (ctx context.Context, cancel context.CancelFunc) {
 	ctx, halt := context.WithCancelCause(parent)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -86,14 +86,14 @@ func (r *recorder) Context(parent context.Context) (ctx context.Context, cancel 
 }
 
 // Err is the first write that failed, a *RecordError, or nil.
-func (r *recorder) Err() error {
+func (r *Recorder) Err() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.err
 }
 
 // fail keeps the first failed write and ends the contexts made by Context.
-func (r *recorder) fail(file string, err error) {
+func (r *Recorder) fail(file string, err error) {
 	if r.err != nil {
 		return
 	}
@@ -106,7 +106,7 @@ func (r *recorder) fail(file string, err error) {
 
 // Handle writes one event: its screenshot, if any, then its trace line. After a failed
 // write it writes nothing more (the summary still counts every event).
-func (r *recorder) Handle(rec event.Record) {
+func (r *Recorder) Handle(rec event.Record) {
 	r.tally.Handle(rec)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -154,7 +154,7 @@ func (r *recorder) Handle(rec event.Record) {
 
 // writeLine appends one line with one write. A write cut short (the disk filled up
 // mid-line) is undone, so the trace holds whole lines only.
-func (r *recorder) writeLine(b []byte) error {
+func (r *Recorder) writeLine(b []byte) error {
 	n, err := r.f.Write(b)
 	if err != nil {
 		if n > 0 {
@@ -168,13 +168,13 @@ func (r *recorder) writeLine(b []byte) error {
 
 // Summary returns the summary so far; once a write has failed, its outcome is failed and
 // its reason the failed write.
-func (r *recorder) Summary() Summary {
+func (r *Recorder) Summary() Summary {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.summaryLocked()
 }
 
-func (r *recorder) summaryLocked() Summary {
+func (r *Recorder) summaryLocked() Summary {
 	s := r.tally.Summary()
 	if r.err != nil {
 		s.Outcome, s.Reason = event.OutcomeFailed, r.err.Error()
@@ -183,7 +183,7 @@ func (r *recorder) summaryLocked() Summary {
 }
 
 // Written reports whether Close wrote summary.json.
-func (r *recorder) Written() bool {
+func (r *Recorder) Written() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.summary
@@ -192,7 +192,7 @@ func (r *recorder) Written() bool {
 // Close syncs and closes the trace and writes summary.json atomically: the file is either
 // the whole new summary or, when that cannot be written, what it was before (usually no
 // file). It returns the first failed write, a *RecordError, or nil.
-func (r *recorder) Close() error {
+func (r *Recorder) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.f == nil {

@@ -77,7 +77,7 @@ func fillDisk(t *testing.T, dir string) {
 }
 
 // publish hands rec a run's first events, with the instruction padded to pad bytes.
-func publish(rec *recorder, pad int) {
+func publish(rec *Recorder, pad int) {
 	bus := event.NewBus(func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) })
 	bus.Subscribe(rec.Handle)
 	bus.Publish(event.RunStarted{RunID: "r", Instruction: "Order a tea" + strings.Repeat(" please", pad/7)})

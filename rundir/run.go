@@ -19,7 +19,7 @@ type Run struct {
 	Dir     string
 	Summary Summary // zero when summary.json is missing (Note says so)
 	// Questions are the questions asked, each with the answer that followed it.
-	Questions []asked
+	Questions []Asked
 	// Knowledge says in words what the run used and learned of long-term knowledge;
 	// Served lists, step by step, what went into prompts or was replayed.
 	Knowledge, Served []string
@@ -61,8 +61,8 @@ func Read(dir string) (*Run, error) {
 	return v, nil
 }
 
-// asked is a question the run asked the person, with the answer that followed it.
-type asked struct {
+// Asked is a question the run asked the person, with the answer that followed it.
+type Asked struct {
 	Type    int // 1 sensitive, 2 irreversible, 3 choice, 4 ambiguous
 	Text    string
 	Options []string
@@ -71,14 +71,14 @@ type asked struct {
 }
 
 // traceQuestions pairs each question in the trace with the answer that followed it.
-func traceQuestions(tr *Trajectory) []asked {
-	var out []asked
+func traceQuestions(tr *Trajectory) []Asked {
+	var out []Asked
 	for _, ev := range tr.Events {
 		switch ev.Kind {
 		case "InteractionAsked":
 			var e event.InteractionAsked
 			if json.Unmarshal(ev.Raw, &e) == nil {
-				out = append(out, asked{Type: e.Type, Text: e.Question, Options: e.Options, By: "the person"})
+				out = append(out, Asked{Type: e.Type, Text: e.Question, Options: e.Options, By: "the person"})
 			}
 		case "InteractionAnswered":
 			var e event.InteractionAnswered

@@ -54,7 +54,7 @@ type Summary struct {
 	WallSeconds          float64        `json:"wall_seconds"`
 	Interactions         int            `json:"interactions"`
 	Questions            []string       `json:"questions"`
-	Tasks                []taskSummary  `json:"tasks"`
+	Tasks                []TaskSummary  `json:"tasks"`
 	Knowledge            KnowledgeUse   `json:"knowledge"`
 	// InjectedErrors counts the model errors an evaluation injected, by kind.
 	InjectedErrors map[string]int `json:"injected_errors,omitempty"`
@@ -62,8 +62,8 @@ type Summary struct {
 	Finished       time.Time      `json:"finished"`
 }
 
-// taskSummary is one app task in summary.json.
-type taskSummary struct {
+// TaskSummary is one app task in summary.json.
+type TaskSummary struct {
 	Index   int           `json:"index"`
 	App     string        `json:"app"`
 	Task    string        `json:"task"`
@@ -85,7 +85,7 @@ type tally struct {
 
 // newTally returns an empty tally.
 func newTally() *tally {
-	return &tally{s: Summary{Schema: SummarySchema, ModelCallsByRole: map[string]int{}, Questions: []string{}, Tasks: []taskSummary{}}}
+	return &tally{s: Summary{Schema: SummarySchema, ModelCallsByRole: map[string]int{}, Questions: []string{}, Tasks: []TaskSummary{}}}
 }
 
 // Handle counts one event.
@@ -133,7 +133,7 @@ func (t *tally) Handle(r event.Record) {
 		s.Interactions++
 	case event.TaskFinished:
 		t.inStep = false
-		s.Tasks = append(s.Tasks, taskSummary{Index: e.Index, App: e.App, Task: t.lastStarted.Task.Task, Outcome: e.Outcome, Reason: e.Reason, Steps: e.Steps})
+		s.Tasks = append(s.Tasks, TaskSummary{Index: e.Index, App: e.App, Task: t.lastStarted.Task.Task, Outcome: e.Outcome, Reason: e.Reason, Steps: e.Steps})
 		// A lone app task run without a Global Task Manager ends the run with it.
 		s.Outcome, s.Reason, s.Answer, s.Finished = e.Outcome, e.Reason, e.Answer, r.Time
 	case event.RunFinished:
@@ -161,7 +161,7 @@ func (t *tally) Summary() Summary {
 	}
 	s.InjectedErrors = maps.Clone(t.s.InjectedErrors)
 	s.Questions = append([]string{}, t.s.Questions...)
-	s.Tasks = append([]taskSummary{}, t.s.Tasks...)
+	s.Tasks = append([]TaskSummary{}, t.s.Tasks...)
 	return s
 }
 
@@ -190,7 +190,7 @@ type KnowledgeUse struct {
 
 // SetKnowledgeOff records in the summary that the run goes without its knowledge file,
 // and why (knowledge.off).
-func (r *recorder) SetKnowledgeOff(reason string) {
+func (r *Recorder) SetKnowledgeOff(reason string) {
 	r.tally.mu.Lock()
 	defer r.tally.mu.Unlock()
 	r.tally.s.Knowledge.Off = reason

@@ -38,7 +38,7 @@ type Config struct {
 	// Logger receives debug logs of commands (default: discard).
 	Logger *slog.Logger
 	// profile is how long commands take (default: the instant profile, at once); see ParseProfile.
-	Profile profile
+	Profile Profile
 }
 
 // Phone is one virtual Android phone. It is safe for concurrent use: commands from many

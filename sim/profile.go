@@ -9,24 +9,24 @@ import (
 	"time"
 )
 
-// profile is how long the phone takes to answer each kind of shell command, so that wall
+// Profile is how long the phone takes to answer each kind of shell command, so that wall
 // times, timeouts and the value of a saved round trip look like a real device's. The zero
-// profile (the "instant" one) answers at once, as tests want.
-type profile struct {
+// Profile (the "instant" one) answers at once, as tests want.
+type Profile struct {
 	// Name is the profile's name: "instant", "pixel" or "slow".
 	Name string
 	// Shell is any toybox command (ls, cat, echo, getprop…): the adb round trip and a fork.
-	Shell latency
+	Shell Latency
 	// Service is a command that asks a system service over binder (am force-stop, pm,
 	// settings, dumpsys, wm, cmd, content, ime).
-	Service latency
+	Service Latency
 	// Input is `input tap|swipe|text|keyevent`: a Java process starts for every call.
-	Input latency
+	Input Latency
 	// AppStart is `am start` and `monkey -p`: the launch until the first frame is drawn.
-	AppStart latency
+	AppStart Latency
 	// Dump is `uiautomator dump` once the UI is idle: the Java process start and the walk
 	// of the window's tree, written out.
-	Dump latency
+	Dump Latency
 	// IdleQuiet and IdleCeiling are uiautomator's idle wait (UiAutomation.waitForIdle(1000,
 	// 10000) in DumpCommand): a dump waits until the screen has sent no accessibility event
 	// for IdleQuiet, at most IdleCeiling. Animation is how long a screen change keeps
@@ -34,27 +34,27 @@ type profile struct {
 	IdleQuiet, IdleCeiling, Animation time.Duration
 	// Screencap is `screencap -p` (PNG encoding of the whole screen); ScreencapRaw is
 	// `screencap` without -p (raw pixels, no encoding).
-	Screencap, ScreencapRaw latency
+	Screencap, ScreencapRaw Latency
 	// UISource and UIShot are a resident Appium UiAutomator2 server's page source (after its
 	// idle wait: 500 ms quiet, bounded by the waitForIdleTimeout setting) and screenshot
 	// (UiAutomation.takeScreenshot, PNG, base64), each with its HTTP round trip through
 	// adb forward. UIInput is a click or key press the server injects itself
 	// (UiAutomation.injectInputEvent: no process starts, unlike `input`).
-	UISource, UIShot, UIInput latency
+	UISource, UIShot, UIInput Latency
 }
 
-// latency is a range a delay is drawn from, uniformly.
-type latency struct{ Min, Max time.Duration }
+// Latency is a range a delay is drawn from, uniformly.
+type Latency struct{ Min, Max time.Duration }
 
-func (l latency) draw(r *rand.Rand) time.Duration {
+func (l Latency) draw(r *rand.Rand) time.Duration {
 	if l.Max <= l.Min {
 		return l.Min
 	}
 	return l.Min + time.Duration(r.Int64N(int64(l.Max-l.Min)))
 }
 
-func ms(a, b int) latency {
-	return latency{Min: time.Duration(a) * time.Millisecond, Max: time.Duration(b) * time.Millisecond}
+func ms(a, b int) Latency {
+	return Latency{Min: time.Duration(a) * time.Millisecond, Max: time.Duration(b) * time.Millisecond}
 }
 
 // The profiles' figures come from published measurements of real devices:
@@ -86,7 +86,7 @@ func ms(a, b int) latency {
 //
 // pixel is a recent Pixel-class phone over USB (the fast end of those figures); slow an
 // older or budget phone (their slow end: Galaxy Note 4-class).
-var profiles = map[string]profile{
+var profiles = map[string]Profile{
 	"instant": {Name: "instant"},
 	"pixel": {
 		Name:  "pixel",
@@ -105,7 +105,7 @@ var profiles = map[string]profile{
 }
 
 // profileInstant answers every command at once (the default).
-var profileInstant = profile{Name: "instant"}
+var profileInstant = Profile{Name: "instant"}
 
 // profileNames lists the profiles ParseProfile knows.
 func profileNames() []string {
@@ -118,19 +118,19 @@ func profileNames() []string {
 }
 
 // ParseProfile returns the named profile: "instant" (or ""), "pixel" or "slow".
-func ParseProfile(name string) (profile, error) {
+func ParseProfile(name string) (Profile, error) {
 	if name == "" {
 		return profileInstant, nil
 	}
 	p, ok := profiles[strings.ToLower(strings.TrimSpace(name))]
 	if !ok {
-		return profile{}, fmt.Errorf("%w: profile %q: want one of %s", errConfig, name, strings.Join(profileNames(), ", "))
+		return Profile{}, fmt.Errorf("%w: profile %q: want one of %s", errConfig, name, strings.Join(profileNames(), ", "))
 	}
 	return p, nil
 }
 
 // instant reports a profile that never waits.
-func (pr profile) instant() bool { return pr == profile{} || pr == profileInstant }
+func (pr Profile) instant() bool { return pr == Profile{} || pr == profileInstant }
 
 // commandDelay is how long the command in args takes on the phone's profile before it
 // answers; a dump adds its idle wait after the last screen change.

@@ -10,8 +10,8 @@ import (
 	"strings"
 )
 
-// state is a snapshot of everything an evaluation may check.
-type state struct {
+// State is a snapshot of everything an evaluation may check.
+type State struct {
 	// Apps maps a package to its variables and collections.
 	Apps map[string]AppData `json:"apps"`
 	// Settings are the settings provider's namespaces (system, secure, global).
@@ -34,14 +34,14 @@ type AppData struct {
 }
 
 // state returns a deep copy of the phone's state.
-func (p *Phone) State() state {
+func (p *Phone) State() State {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.stateLocked()
 }
 
-func (p *Phone) stateLocked() state {
-	st := state{Apps: map[string]AppData{}, Settings: map[string]map[string]string{}}
+func (p *Phone) stateLocked() State {
+	st := State{Apps: map[string]AppData{}, Settings: map[string]map[string]string{}}
 	for pkg, a := range p.apps {
 		d := AppData{Vars: maps.Clone(a.vars), Records: map[string][]Record{}, Running: a.running}
 		for k, recs := range a.records {
@@ -233,8 +233,8 @@ func (p *Phone) Notes() []Note {
 	return out
 }
 
-// orderItem is one line of a shop order.
-type orderItem struct {
+// OrderItem is one line of a shop order.
+type OrderItem struct {
 	Name     string
 	Quantity int
 	Price    float64
@@ -243,7 +243,7 @@ type orderItem struct {
 // Order is a food order of the shop app.
 type Order struct {
 	ID           string
-	Items        []orderItem
+	Items        []OrderItem
 	Total        float64
 	DeliveryTime string
 	Paid         bool
@@ -263,7 +263,7 @@ func (p *Phone) Orders() []Order {
 			}
 			q, _ := strconv.Atoi(it["qty"])
 			pr, _ := strconv.ParseFloat(it["price"], 64)
-			o.Items = append(o.Items, orderItem{Name: it["name"], Quantity: q, Price: pr})
+			o.Items = append(o.Items, OrderItem{Name: it["name"], Quantity: q, Price: pr})
 		}
 		out = append(out, o)
 	}

@@ -333,7 +333,7 @@ func (p *Phone) uiServerIdle(ctx context.Context) error {
 // QUIET_TIME_TO_BE_CONSIDERD_IDLE_STATE, 500 ms).
 const uiServerQuiet = 500 * time.Millisecond
 
-func (p *Phone) uiServerWait(ctx context.Context, l latency) error {
+func (p *Phone) uiServerWait(ctx context.Context, l Latency) error {
 	if p.cfg.Profile.instant() {
 		return nil
 	}

@@ -37,7 +37,7 @@ func loadSuite(t testing.TB) *eval.Suite {
 	return s
 }
 
-func serveFarm(t testing.TB, n int) *farm {
+func serveFarm(t testing.TB, n int) *Farm {
 	t.Helper()
 	f, err := ServeFarm(sim.FarmConfig{Phones: n, Base: sim.Config{Seed: 1}}, nil)
 	if err != nil {

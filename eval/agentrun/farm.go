@@ -9,15 +9,15 @@ import (
 	"github.com/fairy-go/fairy/sim"
 )
 
-// farm is a set of virtual phones served on the adb host protocol on a loopback port, as
+// Farm is a set of virtual phones served on the adb host protocol on a loopback port, as
 // phones behind an adb server are: the agent reaches them through the real device layer.
-type farm struct {
+type Farm struct {
 	farm   *sim.Farm
 	phones *agent.Phones
 }
 
 // ServeFarm builds the phones of cfg and serves them until Close.
-func ServeFarm(cfg sim.FarmConfig, log *slog.Logger) (*farm, error) {
+func ServeFarm(cfg sim.FarmConfig, log *slog.Logger) (*Farm, error) {
 	f, err := sim.NewFarm(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("agentrun: virtual phones: %w", err)
@@ -26,11 +26,11 @@ func ServeFarm(cfg sim.FarmConfig, log *slog.Logger) (*farm, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agentrun: %w", err)
 	}
-	return &farm{farm: f, phones: ps}, nil
+	return &Farm{farm: f, phones: ps}, nil
 }
 
 // Devices returns the phones as evaluation devices.
-func (f *farm) Devices() []eval.Device {
+func (f *Farm) Devices() []eval.Device {
 	var out []eval.Device
 	for _, p := range f.farm.Phones() {
 		out = append(out, eval.Device{Serial: p.Serial(), Host: f.phones.Host, Port: f.phones.Port, Sim: p})
@@ -39,4 +39,4 @@ func (f *farm) Devices() []eval.Device {
 }
 
 // Close stops serving the phones.
-func (f *farm) Close() error { return f.phones.Close() }
+func (f *Farm) Close() error { return f.phones.Close() }

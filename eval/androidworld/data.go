@@ -16,8 +16,8 @@ import (
 //go:embed testdata/families.json testdata/params.json
 var dataFS embed.FS
 
-// source names where the data was read from.
-type source struct {
+// Source names where the data was read from.
+type Source struct {
 	Repository string `json:"repository"`
 	Commit     string `json:"commit"`
 	License    string `json:"license"`
@@ -43,7 +43,7 @@ func (m meta) StepBudget() int {
 }
 
 type data struct {
-	Source   source
+	Source   Source
 	Families map[string]meta
 	Order    []string
 	Lists    map[string][]string
@@ -51,11 +51,11 @@ type data struct {
 
 var loadData = sync.OnceValues(func() (*data, error) {
 	var fam struct {
-		Source   source `json:"source"`
+		Source   Source `json:"source"`
 		Families []meta `json:"families"`
 	}
 	var par struct {
-		Source source              `json:"source"`
+		Source Source              `json:"source"`
 		Lists  map[string][]string `json:"lists"`
 	}
 	for name, v := range map[string]any{"testdata/families.json": &fam, "testdata/params.json": &par} {
@@ -76,10 +76,10 @@ var loadData = sync.OnceValues(func() (*data, error) {
 })
 
 // families returns the benchmark's 116 families in its metadata's order.
-func families() ([]meta, source, error) {
+func families() ([]meta, Source, error) {
 	d, err := loadData()
 	if err != nil {
-		return nil, source{}, err
+		return nil, Source{}, err
 	}
 	out := make([]meta, 0, len(d.Order))
 	for _, n := range d.Order {

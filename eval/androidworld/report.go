@@ -20,30 +20,30 @@ type Summary struct {
 	Families     int             `json:"families"`
 	Apps         int             `json:"apps"`
 	PartialScore float64         `json:"partial_score"` // mean partial credit over the tasks
-	ByApp        []group         `json:"by_app"`
-	ByDifficulty []group         `json:"by_difficulty"`
+	ByApp        []Group         `json:"by_app"`
+	ByDifficulty []Group         `json:"by_difficulty"`
 	Steps        int             `json:"steps"`
 	Budget       int             `json:"budget"`
 	OverBudget   int             `json:"over_budget"` // tasks that used their whole budget
 	Questions    int             `json:"questions"`
 	AskingTasks  int             `json:"asking_tasks"`
-	ByFamily     []familyLine    `json:"by_family"`
-	Asked        []askedQuestion `json:"asked,omitempty"`
+	ByFamily     []FamilyLine    `json:"by_family"`
+	Asked        []AskedQuestion `json:"asked,omitempty"`
 	Mirror       string          `json:"mirror"`
-	Source       source          `json:"source"`
+	Source       Source          `json:"source"`
 	Kinds        map[string]int  `json:"question_kinds,omitempty"`
 }
 
-// group is a success rate over a set of tasks.
-type group struct {
+// Group is a success rate over a set of tasks.
+type Group struct {
 	Name   string  `json:"name"`
 	Tasks  int     `json:"tasks"`
 	Passed int     `json:"passed"`
 	Rate   float64 `json:"rate"`
 }
 
-// familyLine is one family's instances.
-type familyLine struct {
+// FamilyLine is one family's instances.
+type FamilyLine struct {
 	Family     string `json:"family"`
 	App        string `json:"app"`
 	Difficulty string `json:"difficulty"`
@@ -54,8 +54,8 @@ type familyLine struct {
 	Questions  int    `json:"questions"`
 }
 
-// askedQuestion is a question the agent asked during a task.
-type askedQuestion struct {
+// AskedQuestion is a question the agent asked during a task.
+type AskedQuestion struct {
 	Task string `json:"task"`
 	Type int    `json:"type"`
 	Text string `json:"text"`
@@ -78,8 +78,8 @@ func Summarize(rep *eval.Report, seed int64) Summary {
 	if d, err := loadData(); err == nil {
 		s.Source = d.Source
 	}
-	apps, diffs := map[string]*group{}, map[string]*group{}
-	fams := map[string]*familyLine{}
+	apps, diffs := map[string]*Group{}, map[string]*Group{}
+	fams := map[string]*FamilyLine{}
 	credit := 0.0
 	for _, r := range rep.Tasks {
 		if !slices.Contains(r.Tags, tagSuite) {
@@ -89,12 +89,12 @@ func Summarize(rep *eval.Report, seed int64) Summary {
 		app, diff, fam := tagValue(r.Tags, tagApp), tagValue(r.Tags, tagDifficulty), tagValue(r.Tags, tagFamily)
 		budget, _ := strconv.Atoi(tagValue(r.Tags, tagBudget))
 		for _, mk := range []struct {
-			m map[string]*group
+			m map[string]*Group
 			k string
 		}{{apps, app}, {diffs, diff}} {
 			m, k := mk.m, mk.k
 			if m[k] == nil {
-				m[k] = &group{Name: k}
+				m[k] = &Group{Name: k}
 			}
 			m[k].Tasks++
 			if r.Pass {
@@ -103,7 +103,7 @@ func Summarize(rep *eval.Report, seed int64) Summary {
 		}
 		f := fams[fam]
 		if f == nil {
-			f = &familyLine{Family: fam, App: app, Difficulty: diff}
+			f = &FamilyLine{Family: fam, App: app, Difficulty: diff}
 			fams[fam] = f
 		}
 		f.Instances++
@@ -133,7 +133,7 @@ func Summarize(rep *eval.Report, seed int64) Summary {
 		for _, q := range r.Questions {
 			s.Questions++
 			s.Kinds[string(q.Kind)]++
-			s.Asked = append(s.Asked, askedQuestion{Task: r.ID, Type: q.Type, Text: q.Text})
+			s.Asked = append(s.Asked, AskedQuestion{Task: r.ID, Type: q.Type, Text: q.Text})
 		}
 	}
 	if s.Tasks > 0 {
@@ -144,13 +144,13 @@ func Summarize(rep *eval.Report, seed int64) Summary {
 	for _, f := range fams {
 		s.ByFamily = append(s.ByFamily, *f)
 	}
-	slices.SortFunc(s.ByFamily, func(a, b familyLine) int { return strings.Compare(a.Family, b.Family) })
+	slices.SortFunc(s.ByFamily, func(a, b FamilyLine) int { return strings.Compare(a.Family, b.Family) })
 	s.Families = len(fams)
 	return s
 }
 
-func groups(m map[string]*group, order []string) []group {
-	var out []group
+func groups(m map[string]*Group, order []string) []Group {
+	var out []Group
 	for _, g := range m {
 		g.Rate = float64(g.Passed) / float64(max(g.Tasks, 1))
 		out = append(out, *g)
@@ -161,7 +161,7 @@ func groups(m map[string]*group, order []string) []group {
 		}
 		return len(order)
 	}
-	slices.SortFunc(out, func(a, b group) int {
+	slices.SortFunc(out, func(a, b Group) int {
 		if c := rank(a.Name) - rank(b.Name); c != 0 {
 			return c
 		}

@@ -62,21 +62,21 @@ func (d *Device) swipe(ctx context.Context, x1, y1, x2, y2 int, dur time.Duratio
 	return err
 }
 
-// direction is where the content should move to reveal more: "up" scrolls the page to
+// Direction is where the content should move to reveal more: "up" scrolls the page to
 // show what is below (the finger moves up), and so on.
-type direction string
+type Direction string
 
 // Directions.
 const (
-	up    direction = "up"
-	down  direction = "down"
-	left  direction = "left"
-	right direction = "right"
+	up    Direction = "up"
+	down  Direction = "down"
+	left  Direction = "left"
+	right Direction = "right"
 )
 
 // SwipeDir swipes in dir across area (an element's bounds; the empty rectangle means the
 // whole screen), over 80 % of its extent, through its middle.
-func (d *Device) SwipeDir(ctx context.Context, dir direction, area image.Rectangle, dur time.Duration) error {
+func (d *Device) SwipeDir(ctx context.Context, dir Direction, area image.Rectangle, dur time.Duration) error {
 	if area.Empty() {
 		si, err := d.Screen(ctx)
 		if err != nil {
@@ -96,7 +96,7 @@ func (d *Device) SwipeDir(ctx context.Context, dir direction, area image.Rectang
 	return d.Swipe(ctx, x1, y1, x2, y2, dur)
 }
 
-func swipePoints(dir direction, r image.Rectangle) (x1, y1, x2, y2 int, err error) {
+func swipePoints(dir Direction, r image.Rectangle) (x1, y1, x2, y2 int, err error) {
 	cx, cy := (r.Min.X+r.Max.X)/2, (r.Min.Y+r.Max.Y)/2
 	dx, dy := r.Dx()*4/10, r.Dy()*4/10
 	switch dir {

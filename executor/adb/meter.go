@@ -7,16 +7,16 @@ import (
 	"time"
 )
 
-// deviceTime is how long the device kept its caller waiting: Busy is the time at least one
+// DeviceTime is how long the device kept its caller waiting: Busy is the time at least one
 // call was in flight (concurrent calls count once); Ops splits the calls by operation
 // (concurrent ones each count their own time, so Ops may add up to more than Busy).
-type deviceTime struct {
+type DeviceTime struct {
 	Busy time.Duration
-	Ops  map[string]opTime
+	Ops  map[string]OpTime
 }
 
-// opTime is the calls of one operation: how many and their summed duration.
-type opTime struct {
+// OpTime is the calls of one operation: how many and their summed duration.
+type OpTime struct {
 	Calls int
 	Time  time.Duration
 }
@@ -41,7 +41,7 @@ type meter struct {
 	inflight int
 	since    time.Time
 	busy     time.Duration
-	ops      map[string]opTime
+	ops      map[string]OpTime
 }
 
 // meterKey marks a context whose calls are metered by an enclosing operation (Settle).
@@ -70,7 +70,7 @@ func (d *Device) begin(ctx context.Context, op string) func() {
 			m.busy += end.Sub(m.since)
 		}
 		if m.ops == nil {
-			m.ops = map[string]opTime{}
+			m.ops = map[string]OpTime{}
 		}
 		o := m.ops[op]
 		o.Calls++
@@ -81,11 +81,11 @@ func (d *Device) begin(ctx context.Context, op string) func() {
 
 // deviceTime returns the device time metered since the device was opened (or the last
 // ResetDeviceTime); a call still in flight counts up to now.
-func (d *Device) DeviceTime() deviceTime {
+func (d *Device) DeviceTime() DeviceTime {
 	m := &d.meter
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	t := deviceTime{Busy: m.busy, Ops: make(map[string]opTime, len(m.ops))}
+	t := DeviceTime{Busy: m.busy, Ops: make(map[string]OpTime, len(m.ops))}
 	if m.inflight > 0 {
 		t.Busy += time.Since(m.since)
 	}

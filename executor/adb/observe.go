@@ -15,8 +15,8 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// observation is one look at the screen: the UI dump and the screenshot taken together.
-type observation struct {
+// Observation is one look at the screen: the UI dump and the screenshot taken together.
+type Observation struct {
 	XML []byte // uiautomator dump, the trailer stripped
 	PNG []byte // screencap -p, validated
 	// Secure is set when the screenshot is an all-black frame (FLAG_SECURE windows, DRM):
@@ -203,8 +203,8 @@ func allBlack(img image.Image) bool {
 }
 
 // Observe takes the dump and the screenshot concurrently.
-func (d *Device) Observe(ctx context.Context) (observation, error) {
-	var o observation
+func (d *Device) Observe(ctx context.Context) (Observation, error) {
+	var o Observation
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		x, err := d.Dump(gctx)
@@ -217,27 +217,27 @@ func (d *Device) Observe(ctx context.Context) (observation, error) {
 		return err
 	})
 	if err := g.Wait(); err != nil {
-		return observation{}, fmt.Errorf("adb observe: %w", err)
+		return Observation{}, fmt.Errorf("adb observe: %w", err)
 	}
 	return o, nil
 }
 
 // ObserveSequential is Observe one call after the other (for comparison and for devices
 // that cannot take two commands at once).
-func (d *Device) ObserveSequential(ctx context.Context) (observation, error) {
+func (d *Device) ObserveSequential(ctx context.Context) (Observation, error) {
 	x, err := d.Dump(ctx)
 	if err != nil {
-		return observation{}, fmt.Errorf("adb observe: %w", err)
+		return Observation{}, fmt.Errorf("adb observe: %w", err)
 	}
 	p, secure, err := d.screenshot(ctx)
 	if err != nil {
-		return observation{}, fmt.Errorf("adb observe: %w", err)
+		return Observation{}, fmt.Errorf("adb observe: %w", err)
 	}
-	return observation{XML: x, PNG: p, Secure: secure}, nil
+	return Observation{XML: x, PNG: p, Secure: secure}, nil
 }
 
-// screenInfo is the display's geometry.
-type screenInfo struct {
+// ScreenInfo is the display's geometry.
+type ScreenInfo struct {
 	Width, Height int // current (override) size in pixels, portrait as reported by wm
 	Density       int // current (override) density in dpi
 	// Rotation is 0..3 (quarter turns); Landscape is set for 1 and 3.
@@ -255,16 +255,16 @@ const sectionMark = ":fairy-section:"
 
 // Screen returns size, density and orientation in one round trip (wm size, wm density and
 // dumpsys window displays / input for the rotation).
-func (d *Device) Screen(ctx context.Context) (screenInfo, error) {
+func (d *Device) Screen(ctx context.Context) (ScreenInfo, error) {
 	out, err := d.sh(ctx, "wm size; echo "+sectionMark+"; wm density; echo "+sectionMark+"; dumpsys window displays; dumpsys input", true)
 	if err != nil {
-		return screenInfo{}, fmt.Errorf("adb screen info: %w", err)
+		return ScreenInfo{}, fmt.Errorf("adb screen info: %w", err)
 	}
 	return parseScreenInfo(out)
 }
 
-func parseScreenInfo(out string) (screenInfo, error) {
-	var si screenInfo
+func parseScreenInfo(out string) (ScreenInfo, error) {
+	var si ScreenInfo
 	parts := strings.SplitN(out, sectionMark, 3)
 	for _, m := range sizeRE.FindAllStringSubmatch(parts[0], -1) {
 		si.Width, _ = strconv.Atoi(m[2])

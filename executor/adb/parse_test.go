@@ -78,7 +78,7 @@ func TestParseForeground(t *testing.T) {
 func TestParseScreenInfo(t *testing.T) {
 	out := readCorpus(t, "wm-size-with-override.txt") + sectionMark + readCorpus(t, "wm-density-with-override.txt") + sectionMark + "  mCurrentRotation=ROTATION_90\n"
 	si, err := parseScreenInfo(out)
-	if err != nil || si != (screenInfo{Width: 480, Height: 1024, Density: 160, Rotation: 1, Landscape: true}) {
+	if err != nil || si != (ScreenInfo{Width: 480, Height: 1024, Density: 160, Rotation: 1, Landscape: true}) {
 		t.Errorf("parseScreenInfo = %+v, %v", si, err)
 	}
 	if _, err := parseScreenInfo("garbage"); err == nil {

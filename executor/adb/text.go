@@ -128,14 +128,14 @@ func (d *Device) typeInput(ctx context.Context, text string) error {
 	return nil
 }
 
-// ime is the input-method state relevant to typing.
-type ime struct {
+// IME is the input-method state relevant to typing.
+type IME struct {
 	Current   string   // default_input_method
 	Installed []string // every installed IME id (ime list -a -s)
 }
 
 // HasADBKeyboard reports whether ADB Keyboard is installed.
-func (i ime) HasADBKeyboard() bool {
+func (i IME) HasADBKeyboard() bool {
 	for _, id := range i.Installed {
 		if id == adbKeyboardIME {
 			return true
@@ -145,13 +145,13 @@ func (i ime) HasADBKeyboard() bool {
 }
 
 // InputMethods reads the current and installed input methods in one round trip.
-func (d *Device) InputMethods(ctx context.Context) (ime, error) {
+func (d *Device) InputMethods(ctx context.Context) (IME, error) {
 	out, err := d.sh(ctx, "settings get secure default_input_method; echo "+sectionMark+"; ime list -a -s", true)
 	if err != nil {
-		return ime{}, fmt.Errorf("adb input methods: %w", err)
+		return IME{}, fmt.Errorf("adb input methods: %w", err)
 	}
 	cur, list, _ := strings.Cut(out, sectionMark)
-	ime := ime{Current: strings.TrimSpace(cur)}
+	ime := IME{Current: strings.TrimSpace(cur)}
 	if ime.Current == "null" {
 		ime.Current = ""
 	}

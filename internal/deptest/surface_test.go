@@ -19,7 +19,11 @@ const maxUnused = 60
 // TestExportedSurface counts the exported package-level names (funcs, types, vars, consts)
 // of fairy's non-main packages that no other package uses. A use from the package's own
 // external test package (p_test) does not count; a use from any other package, its tests
-// included, does.
+// included, does. A package uses a type it never names when it holds a value of it through
+// something it does use: the result or parameter of a function or method it calls, the
+// type of a field or variable it reads. Such a type is part of the API it uses, and is
+// exported so that go doc shows it (an exported function that returns an unexported type
+// hides its methods and fields from the reader).
 func TestExportedSurface(t *testing.T) {
 	unused, total := unusedExports(t)
 	t.Logf("exported package-level names: %d; used by no other package: %d", total, len(unused))
@@ -75,6 +79,47 @@ func unusedExports(t *testing.T) (unused []string, total int) {
 				declared[scope.Lookup(name)] = strings.TrimPrefix(p.PkgPath, module+"/") + "." + name
 			}
 		}
+	}
+	// What another package uses by name brings in the types it holds through it.
+	var queue []types.Object
+	for obj := range used {
+		queue = append(queue, obj)
+	}
+	var mark func(t types.Type)
+	mark = func(t types.Type) {
+		switch t := t.(type) {
+		case *types.Pointer:
+			mark(t.Elem())
+		case *types.Slice:
+			mark(t.Elem())
+		case *types.Array:
+			mark(t.Elem())
+		case *types.Chan:
+			mark(t.Elem())
+		case *types.Map:
+			mark(t.Key())
+			mark(t.Elem())
+		case *types.Signature:
+			for v := range t.Params().Variables() {
+				mark(v.Type())
+			}
+			for v := range t.Results().Variables() {
+				mark(v.Type())
+			}
+		case *types.Named:
+			if o := t.Obj(); !used[o] {
+				used[o] = true
+				queue = append(queue, o)
+			}
+		}
+	}
+	for len(queue) > 0 {
+		obj := queue[0]
+		queue = queue[1:]
+		if _, ok := obj.(*types.TypeName); ok {
+			continue // naming a type uses the type, not what its fields and methods hold
+		}
+		mark(obj.Type())
 	}
 	for obj, name := range declared {
 		if !used[obj] {

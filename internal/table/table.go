@@ -21,22 +21,22 @@ import (
 // padding is the space between two columns.
 const padding = 2
 
-// writer buffers a table written to it and writes it, aligned, on Flush. A cell is text
+// Writer buffers a table written to it and writes it, aligned, on Flush. A cell is text
 // ended by a tab; the text after a row's last tab is not a column and is not padded. It
 // is what tabwriter.NewWriter(w, 0, 4, 2, ' ', 0) does for a one-width script.
-type writer struct {
+type Writer struct {
 	w   io.Writer
 	buf bytes.Buffer
 }
 
 // NewWriter returns a Writer that writes to w.
-func NewWriter(w io.Writer) *writer { return &writer{w: w} }
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 
 // Write buffers p; it never fails.
-func (t *writer) Write(p []byte) (int, error) { return t.buf.Write(p) }
+func (t *Writer) Write(p []byte) (int, error) { return t.buf.Write(p) }
 
 // Flush writes the buffered rows to the underlying writer with their columns aligned.
-func (t *writer) Flush() error {
+func (t *Writer) Flush() error {
 	text := t.buf.String()
 	t.buf.Reset()
 	if text == "" {

@@ -39,8 +39,8 @@ const defaultDialTimeout = 5 * time.Second
 // ErrBadURL reports a knowledge location that is not a valid etcd:// URL.
 var ErrBadURL = errors.New("etcdstore: bad etcd URL")
 
-// config says which cluster and prefix hold the knowledge, and how to reach it.
-type config struct {
+// Config says which cluster and prefix hold the knowledge, and how to reach it.
+type Config struct {
 	// Endpoints are the cluster's client addresses, HOST:PORT each.
 	Endpoints []string
 	// Prefix names the knowledge in the cluster; several fleets can share one cluster
@@ -58,24 +58,24 @@ type config struct {
 func IsURL(loc string) bool { return strings.HasPrefix(loc, urlScheme) }
 
 // ParseURL reads etcd://HOST:PORT[,HOST:PORT…]/PREFIX into a Config's endpoints and prefix.
-func ParseURL(loc string) (config, error) {
+func ParseURL(loc string) (Config, error) {
 	rest, ok := strings.CutPrefix(loc, urlScheme)
 	if !ok {
-		return config{}, fmt.Errorf("%q does not start with %s: %w", loc, urlScheme, ErrBadURL)
+		return Config{}, fmt.Errorf("%q does not start with %s: %w", loc, urlScheme, ErrBadURL)
 	}
 	hosts, prefix, _ := strings.Cut(rest, "/")
 	prefix = strings.Trim(prefix, "/")
 	if prefix == "" {
-		return config{}, fmt.Errorf("%q names no prefix: write etcd://HOST:PORT/PREFIX, e.g. etcd://127.0.0.1:2379/fairy: %w", loc, ErrBadURL)
+		return Config{}, fmt.Errorf("%q names no prefix: write etcd://HOST:PORT/PREFIX, e.g. etcd://127.0.0.1:2379/fairy: %w", loc, ErrBadURL)
 	}
 	if strings.ContainsAny(prefix, "?#@") {
-		return config{}, fmt.Errorf("%q: the prefix %q may not hold ?, # or @ (credentials go in the config, knowledge-etcd:): %w", loc, prefix, ErrBadURL)
+		return Config{}, fmt.Errorf("%q: the prefix %q may not hold ?, # or @ (credentials go in the config, knowledge-etcd:): %w", loc, prefix, ErrBadURL)
 	}
-	var cfg config
+	var cfg Config
 	for _, h := range strings.Split(hosts, ",") {
 		host, port, err := net.SplitHostPort(h)
 		if err != nil || host == "" || port == "" {
-			return config{}, fmt.Errorf("%q: endpoint %q is not HOST:PORT: %w", loc, h, ErrBadURL)
+			return Config{}, fmt.Errorf("%q: endpoint %q is not HOST:PORT: %w", loc, h, ErrBadURL)
 		}
 		cfg.Endpoints = append(cfg.Endpoints, h)
 	}
@@ -83,8 +83,8 @@ func ParseURL(loc string) (config, error) {
 	return cfg, nil
 }
 
-// client is a knowledge.Remote on an etcd cluster.
-type client struct {
+// Client is a knowledge.Remote on an etcd cluster.
+type Client struct {
 	cli     *clientv3.Client
 	name    string
 	records string // P/r/
@@ -92,7 +92,7 @@ type client struct {
 }
 
 // New connects to the cluster of cfg (lazily: an unreachable cluster fails the first call).
-func New(cfg config) (*client, error) {
+func New(cfg Config) (*Client, error) {
 	if len(cfg.Endpoints) == 0 {
 		return nil, fmt.Errorf("etcdstore: no endpoints: %w", ErrBadURL)
 	}
@@ -116,7 +116,7 @@ func New(cfg config) (*client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("etcdstore: connect to %s: %w", strings.Join(cfg.Endpoints, ","), err)
 	}
-	return &client{cli: cli, name: urlScheme + strings.Join(cfg.Endpoints, ",") + "/" + prefix,
+	return &Client{cli: cli, name: urlScheme + strings.Join(cfg.Endpoints, ",") + "/" + prefix,
 		records: prefix + "/r/", revKey: prefix + "/rev"}, nil
 }
 
@@ -124,7 +124,7 @@ func New(cfg config) (*client, error) {
 // none of whose endpoints can answer (an unknown host, nothing listening, no route, no
 // answer within the dial timeout) fails with an *EndpointsError that names each endpoint's
 // problem, and at once where the network says so at once.
-func Open(cfg config, opts knowledge.Options) (*knowledge.Store, error) {
+func Open(cfg Config, opts knowledge.Options) (*knowledge.Store, error) {
 	c, err := New(cfg)
 	if err != nil {
 		return nil, err
@@ -207,13 +207,13 @@ func probeEndpoint(ctx context.Context, ep string, wait time.Duration) string {
 }
 
 // String implements knowledge.Remote: the URL, without credentials.
-func (c *client) String() string { return c.name }
+func (c *Client) String() string { return c.name }
 
 // Close implements knowledge.Remote.
-func (c *client) Close() error { return c.cli.Close() }
+func (c *Client) Close() error { return c.cli.Close() }
 
 // Load implements knowledge.Remote.
-func (c *client) Load(ctx context.Context) ([]knowledge.Record, int64, error) {
+func (c *Client) Load(ctx context.Context) ([]knowledge.Record, int64, error) {
 	resp, err := c.cli.Get(ctx, c.records, clientv3.WithPrefix())
 	if err != nil {
 		return nil, 0, fmt.Errorf("etcd load %s: %w", c.name, err)
@@ -226,7 +226,7 @@ func (c *client) Load(ctx context.Context) ([]knowledge.Record, int64, error) {
 }
 
 // Revision implements knowledge.Remote.
-func (c *client) Revision(ctx context.Context) (int64, error) {
+func (c *Client) Revision(ctx context.Context) (int64, error) {
 	resp, err := c.cli.Get(ctx, c.revKey, clientv3.WithCountOnly())
 	if err != nil {
 		return 0, fmt.Errorf("etcd revision %s: %w", c.name, err)
@@ -236,7 +236,7 @@ func (c *client) Revision(ctx context.Context) (int64, error) {
 
 // Commit implements knowledge.Remote: one etcd transaction, taken only if P/rev was not
 // modified after base.
-func (c *client) Commit(ctx context.Context, base int64, changes []knowledge.Record) (int64, bool, error) {
+func (c *Client) Commit(ctx context.Context, base int64, changes []knowledge.Record) (int64, bool, error) {
 	ops := make([]clientv3.Op, 0, len(changes)+1)
 	for _, r := range changes {
 		if r.Deleted {
@@ -254,7 +254,7 @@ func (c *client) Commit(ctx context.Context, base int64, changes []knowledge.Rec
 }
 
 // Watch implements knowledge.Remote.
-func (c *client) Watch(ctx context.Context, after int64, changes chan<- knowledge.Change) error {
+func (c *Client) Watch(ctx context.Context, after int64, changes chan<- knowledge.Change) error {
 	ctx, cancel := context.WithCancel(clientv3.WithRequireLeader(ctx))
 	defer cancel()
 	wc := c.cli.Watch(ctx, c.records, clientv3.WithPrefix(), clientv3.WithRev(after+1))

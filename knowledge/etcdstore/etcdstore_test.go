@@ -30,7 +30,7 @@ func backends(t testing.TB) []backend {
 		var s *knowledge.Store
 		var err error
 		if IsURL(loc) {
-			var cfg config
+			var cfg Config
 			cfg, err = ParseURL(loc)
 			if err == nil {
 				s, err = Open(cfg, knowledge.Options{})

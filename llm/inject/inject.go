@@ -136,14 +136,14 @@ type Injection struct {
 	Change string
 }
 
-// model is what Wrap wraps (and returns): executor.Model, *openai.Client, llm.Replay.
-type model interface {
+// Model is what Wrap wraps (and returns): executor.Model, *openai.Client, llm.Replay.
+type Model interface {
 	Generate(ctx context.Context, req llm.Request) (llm.Response, error)
 }
 
-// wrapper is a model whose answers err at the given rates.
-type wrapper struct {
-	inner model
+// Wrapper is a model whose answers err at the given rates.
+type Wrapper struct {
+	inner Model
 	rates Rates
 	note  func(Injection)
 
@@ -168,14 +168,14 @@ func Seed(seed uint64, names ...string) uint64 {
 
 // Wrap returns m with errors injected at rates, drawn from seed; note (may be nil) hears
 // of every injected error.
-func Wrap(m model, rates Rates, seed uint64, note func(Injection)) *wrapper {
-	return &wrapper{inner: m, rates: rates, note: note, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), last: map[llm.Role]string{}}
+func Wrap(m Model, rates Rates, seed uint64, note func(Injection)) *Wrapper {
+	return &Wrapper{inner: m, rates: rates, note: note, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), last: map[llm.Role]string{}}
 }
 
 // Generate implements Model: the inner model answers, then at most one error is injected
 // into the answer. A repair request (the caller asking again after a bad answer) is
 // passed through untouched, so a format error costs one call more, as with a real model.
-func (w *wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, error) {
+func (w *Wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, error) {
 	resp, err := w.inner.Generate(ctx, req)
 	if err != nil {
 		return resp, err
@@ -346,7 +346,7 @@ func lastAction(text string) json.RawMessage {
 
 // retarget applies grounding, index or typo to the first action of a decider answer it
 // can apply to.
-func (w *wrapper) retarget(k Kind, text, prompt string) (string, string, bool) {
+func (w *Wrapper) retarget(k Kind, text, prompt string) (string, string, bool) {
 	a, ok := decode(text)
 	if !ok {
 		return "", "", false
@@ -400,7 +400,7 @@ func (w *wrapper) retarget(k Kind, text, prompt string) (string, string, bool) {
 
 // typo changes one letter or digit of s to a neighbour (another character when s has
 // none).
-func (w *wrapper) typo(s string) string {
+func (w *Wrapper) typo(s string) string {
 	rs := []rune(s)
 	var at []int
 	for i, r := range rs {
@@ -475,7 +475,7 @@ func verdict(k Kind, text string) (string, string, bool) {
 }
 
 // format breaks an answer's JSON one of three ways.
-func (w *wrapper) format(text string) (string, string, bool) {
+func (w *Wrapper) format(text string) (string, string, bool) {
 	a, ok := decode(text)
 	if !ok || len(a) == 0 {
 		return "", "", false

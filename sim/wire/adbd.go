@@ -28,9 +28,9 @@ type DeviceConfig struct {
 	MaxData int
 }
 
-// deviceServer serves the adbd device protocol for one device over TCP, so that the real
+// DeviceServer serves the adbd device protocol for one device over TCP, so that the real
 // adb server reaches it with `adb connect ADDR`.
-type deviceServer struct {
+type DeviceServer struct {
 	loop     *listenerLoop
 	dev      Device
 	maxData  uint32
@@ -38,7 +38,7 @@ type deviceServer struct {
 }
 
 // NewDeviceServer checks cfg and opens the listener; call Serve to accept hosts.
-func NewDeviceServer(cfg DeviceConfig) (*deviceServer, error) {
+func NewDeviceServer(cfg DeviceConfig) (*DeviceServer, error) {
 	if cfg.Device == nil {
 		return nil, fmt.Errorf("new device server: %w", errNoDevice)
 	}
@@ -50,20 +50,20 @@ func NewDeviceServer(cfg DeviceConfig) (*deviceServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new device server %s: %w", cfg.Device.Serial(), err)
 	}
-	return &deviceServer{loop: loop, dev: cfg.Device, maxData: maxData}, nil
+	return &DeviceServer{loop: loop, dev: cfg.Device, maxData: maxData}, nil
 }
 
 // Addr is the address to `adb connect` to.
-func (s *deviceServer) Addr() net.Addr { return s.loop.ln.Addr() }
+func (s *DeviceServer) Addr() net.Addr { return s.loop.ln.Addr() }
 
 // Device is the device served.
-func (s *deviceServer) Device() Device { return s.dev }
+func (s *DeviceServer) Device() Device { return s.dev }
 
 // Serve accepts hosts until ctx ends or Close is called; it returns nil then.
-func (s *deviceServer) Serve(ctx context.Context) error { return s.loop.serve(ctx, s.handle) }
+func (s *DeviceServer) Serve(ctx context.Context) error { return s.loop.serve(ctx, s.handle) }
 
 // Close stops the server, ends every connection and waits for their goroutines.
-func (s *deviceServer) Close() error { return s.loop.close() }
+func (s *DeviceServer) Close() error { return s.loop.close() }
 
 // deviceBanner is the CNXN banner a device announces: its properties and features.
 func deviceBanner(p Props) string {
@@ -73,7 +73,7 @@ func deviceBanner(p Props) string {
 
 // adbdConn is one host connection to the device face.
 type adbdConn struct {
-	srv  *deviceServer
+	srv  *DeviceServer
 	conn net.Conn
 	log  *slog.Logger
 	ctx  context.Context
@@ -90,7 +90,7 @@ type adbdConn struct {
 	wg      sync.WaitGroup
 }
 
-func (s *deviceServer) handle(ctx context.Context, nc net.Conn) {
+func (s *DeviceServer) handle(ctx context.Context, nc net.Conn) {
 	ctx, cancel := context.WithCancel(ctx)
 	c := &adbdConn{
 		srv: s, conn: nc, ctx: ctx, version: versionMin, maxData: s.maxData,
@@ -422,13 +422,13 @@ type DeviceGroupConfig struct {
 	Logger *slog.Logger
 }
 
-// deviceGroup is one device face per phone, on consecutive ports.
-type deviceGroup struct {
-	servers []*deviceServer
+// DeviceGroup is one device face per phone, on consecutive ports.
+type DeviceGroup struct {
+	servers []*DeviceServer
 }
 
 // NewDeviceGroup opens one DeviceServer per device.
-func NewDeviceGroup(cfg DeviceGroupConfig) (*deviceGroup, error) {
+func NewDeviceGroup(cfg DeviceGroupConfig) (*DeviceGroup, error) {
 	if len(cfg.Devices) == 0 {
 		return nil, fmt.Errorf("new device group: %w", errNoDevice)
 	}
@@ -444,7 +444,7 @@ func NewDeviceGroup(cfg DeviceGroupConfig) (*deviceGroup, error) {
 	if err != nil || port < 0 || port+len(cfg.Devices) > 65536 {
 		return nil, fmt.Errorf("new device group: port %q out of range", portText)
 	}
-	g := &deviceGroup{}
+	g := &DeviceGroup{}
 	for i, d := range cfg.Devices {
 		p := 0
 		if port != 0 {
@@ -461,10 +461,10 @@ func NewDeviceGroup(cfg DeviceGroupConfig) (*deviceGroup, error) {
 }
 
 // Servers are the faces, in device order.
-func (g *deviceGroup) Servers() []*deviceServer { return append([]*deviceServer(nil), g.servers...) }
+func (g *DeviceGroup) Servers() []*DeviceServer { return append([]*DeviceServer(nil), g.servers...) }
 
 // Serve serves every face until ctx ends or Close is called.
-func (g *deviceGroup) Serve(ctx context.Context) error {
+func (g *DeviceGroup) Serve(ctx context.Context) error {
 	errs := make([]error, len(g.servers))
 	var wg sync.WaitGroup
 	for i, s := range g.servers {
@@ -475,7 +475,7 @@ func (g *deviceGroup) Serve(ctx context.Context) error {
 }
 
 // Close closes every face and waits for their goroutines.
-func (g *deviceGroup) Close() error {
+func (g *DeviceGroup) Close() error {
 	var errs []error
 	for _, s := range g.servers {
 		errs = append(errs, s.Close())

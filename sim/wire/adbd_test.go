@@ -19,7 +19,7 @@ import (
 )
 
 // startDevice serves dev on a device face until the test ends.
-func startDevice(t testing.TB, dev Device) *deviceServer {
+func startDevice(t testing.TB, dev Device) *DeviceServer {
 	t.Helper()
 	srv, err := NewDeviceServer(DeviceConfig{Device: dev})
 	if err != nil {

@@ -17,8 +17,8 @@ import (
 	"go.uber.org/zap"
 )
 
-// server is a running etcd.
-type server struct {
+// Server is a running etcd.
+type Server struct {
 	// Endpoint is the client address, HOST:PORT.
 	Endpoint string
 	args     []string // the command line, for Restart
@@ -30,7 +30,7 @@ type server struct {
 // Start starts an etcd server for t. Under -short the test is skipped (etcd belongs to the
 // full tier, scripts/test.sh). Without the etcd binary the test fails when CI is set and is
 // skipped otherwise (scripts/test.sh installs etcd-server).
-func Start(t testing.TB) *server {
+func Start(t testing.TB) *Server {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a real etcd: full tier only (scripts/test.sh), skipped under -short")
@@ -54,14 +54,14 @@ func Start(t testing.TB) *server {
 		"--listen-peer-urls", pu, "--initial-advertise-peer-urls", pu,
 		"--initial-cluster", "t=" + pu, "--max-txn-ops", "100000", "--max-request-bytes", "33554432",
 		"--logger", "zap", "--log-level", "error"}
-	s := &server{Endpoint: client, args: args, log: logf}
+	s := &Server{Endpoint: client, args: args, log: logf}
 	t.Cleanup(func() { s.Kill(); _ = logf.Close() })
 	s.start(t)
 	return s
 }
 
 // start runs the server's command line and waits until it answers.
-func (s *server) start(t testing.TB) {
+func (s *Server) start(t testing.TB) {
 	t.Helper()
 	cmd := exec.Command(s.args[0], s.args[1:]...)
 	cmd.Stdout, cmd.Stderr = s.log, s.log
@@ -80,7 +80,7 @@ func (s *server) start(t testing.TB) {
 }
 
 // Restart starts a killed server again, on the same ports and data: the cluster is back.
-func (s *server) Restart(t testing.TB) {
+func (s *Server) Restart(t testing.TB) {
 	t.Helper()
 	s.Kill()
 	s.start(t)
@@ -88,7 +88,7 @@ func (s *server) Restart(t testing.TB) {
 
 // Kill stops the server at once (SIGKILL), as a crash or a lost host would; a second
 // Kill is harmless.
-func (s *server) Kill() {
+func (s *Server) Kill() {
 	select {
 	case <-s.done:
 		return
@@ -99,9 +99,9 @@ func (s *server) Kill() {
 }
 
 // URL is the server as a knowledge location with prefix.
-func (s *server) URL(prefix string) string { return "etcd://" + s.Endpoint + "/" + prefix }
+func (s *Server) URL(prefix string) string { return "etcd://" + s.Endpoint + "/" + prefix }
 
-func (s *server) waitReady(wait time.Duration) error {
+func (s *Server) waitReady(wait time.Duration) error {
 	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{"http://" + s.Endpoint}, DialTimeout: time.Second, Logger: zap.NewNop()})
 	if err != nil {
 		return err
