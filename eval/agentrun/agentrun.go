@@ -125,7 +125,7 @@ func (a *Agent) releaseStore(path string) error {
 	return err
 }
 
-// session is one task run; it implements eval.Session.
+// taskRun is one task run; it implements eval.TaskRun.
 type taskRun struct {
 	a       *Agent
 	job     eval.Job
@@ -183,10 +183,10 @@ func (a *Agent) Start(ctx context.Context, job eval.Job) (_ eval.TaskRun, err er
 	return s, nil
 }
 
-// Model implements eval.Session: the unmetered model, for the simulated user and the judge.
+// Model implements eval.TaskRun: the unmetered model, for the simulated user and the judge.
 func (s *taskRun) Model() eval.Model { return s.model }
 
-// Shell implements eval.Session; it runs any command (setup and checks come from the
+// Shell implements eval.TaskRun; it runs any command (setup and checks come from the
 // suite's author, not from a model).
 func (s *taskRun) Shell(ctx context.Context, cmd string) (string, error) {
 	out, status, err := s.dev.RawShell(ctx, cmd)
@@ -196,7 +196,7 @@ func (s *taskRun) Shell(ctx context.Context, cmd string) (string, error) {
 	return out, err
 }
 
-// Dump implements eval.Session.
+// Dump implements eval.TaskRun.
 func (s *taskRun) Dump(ctx context.Context) ([]byte, error) { return s.dev.Dump(ctx) }
 
 // DeviceTime implements eval.DeviceTimer: the device time of the last Run.
@@ -214,7 +214,7 @@ func deviceTime(d *adb.Device) eval.DeviceTime {
 	return out
 }
 
-// Close implements eval.Session.
+// Close implements eval.TaskRun.
 func (s *taskRun) Close() error {
 	var errs []error
 	if s.dev != nil {
@@ -237,7 +237,7 @@ func (s *taskRun) Unused() []string {
 	return s.script.Script.Unused()
 }
 
-// Run implements eval.Session: one agent run of the task's instruction, recorded in the
+// Run implements eval.TaskRun: one agent run of the task's instruction, recorded in the
 // job's run directory; the Self-Learner learns after every app task.
 func (s *taskRun) Run(ctx context.Context, user interaction.Dialoger) (rundir.Summary, error) {
 	job := s.job
