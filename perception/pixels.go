@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // Where the accessibility tree does not describe the screen — a WebView whose page exposes
@@ -23,20 +25,34 @@ type Word struct {
 	Box  image.Rectangle
 	// Confidence is the engine's, 0..100.
 	Confidence float64
-	// Language is the language data the word was read with, when an engine reads an image
-	// once per language (each line then takes the reading it is surest of).
+	// Language is the language data the word was read with: an engine reads with each
+	// language's data apart, and each line takes the reading it is surest of.
 	Language string
 }
 
-// OCR reads the words of an image (dark text on white, lines one under another). every
-// asks the engine to read with all its language data, each reading apart (see
-// Word.Language): some line shows characters drawn like CJK ideographs, or a lone
-// character (a key of a PIN pad) that one script's data may take for a letter of its own
-// (a slashed zero read as Q). Otherwise Latin-script data is enough, and several times
-// faster to load. The device side supplies it (executor/ocr runs Tesseract); perception
-// never runs a program.
+// Script is a family of writing systems an [OCR] engine reads with language data of its
+// own: each family's data reads the other's characters as confident garbage (乌龙茶 as
+// "SER", ¥36 as "半 36"), so perception asks for each reading apart.
+type Script int
+
+const (
+	// Alphabetic scripts (Latin, Greek, Cyrillic…) and digits: words written apart.
+	Alphabetic Script = iota
+	// Ideographic scripts (Chinese, Japanese, Korean): characters written without spaces.
+	Ideographic
+)
+
+// OCR reads the words of an image (dark text on white, lines one under another) with its
+// language data for one [Script], each language's reading apart (see Word.Language).
+// Alphabetic always reads: an engine with no alphabetic data reads with what it has
+// (ideographic data reads digits and Latin too). Ideographic reads only with ideographic
+// data the Alphabetic reading did not use, and returns no words when there is none.
+// Perception asks for an Ideographic reading only of the lines that may need it: one
+// showing a character drawn like a CJK ideograph, or a lone character (a key of a PIN pad)
+// that alphabetic data may take for a letter of its own (a slashed zero read as Q). The
+// device side supplies it (executor/ocr runs Tesseract); perception never runs a program.
 type OCR interface {
-	Read(ctx context.Context, img *image.Gray, every bool) ([]Word, error)
+	Read(ctx context.Context, img *image.Gray, script Script) ([]Word, error)
 }
 
 // TextBox is one line of text read from the picture, in screen pixels.
@@ -91,8 +107,9 @@ func (b *builder) uncovered() {
 
 // PixelReader reads the regions of a screen that its tree does not describe
 // ([Screen.Uncovered]) with an [OCR] engine. It finds the text lines of a region first and
-// reads them all in one pass (see buildStrip), and caches what it read by the region's
-// pixels, so a region shown again costs a hash. Safe for concurrent use.
+// reads them all in one pass (see buildStrip; a second one, with ideographic data, reads
+// only the lines that may need it), and caches what it read by the region's pixels, so a
+// region shown again costs a hash. Safe for concurrent use.
 type PixelReader struct {
 	ocr  OCR
 	seed maphash.Seed
@@ -118,7 +135,8 @@ func NewPixelReader(ocr OCR) (*PixelReader, error) {
 	return &PixelReader{ocr: ocr, seed: maphash.MakeSeed(), cache: map[regionKey][]TextBox{}}, nil
 }
 
-// Calls reports how many times the reader ran the OCR engine (cache misses with text).
+// Calls reports how many regions the reader had the OCR engine read (cache misses with
+// text).
 func (r *PixelReader) Calls() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -168,16 +186,14 @@ func (r *PixelReader) region(ctx context.Context, shot image.Image, rr image.Rec
 	}
 	lines := findLines(shot, rr)
 	if len(lines) > 0 {
-		st := buildStrip(shot, lines)
-		every := slices.ContainsFunc(lines, func(l lineBox) bool { return l.wide || l.r.Dx()*5 <= l.r.Dy()*6 })
-		words, err := r.ocr.Read(ctx, st.img, every)
+		per, err := r.readLines(ctx, shot, lines)
 		if err != nil {
 			return nil, err
 		}
 		r.mu.Lock()
 		r.calls++
 		r.mu.Unlock()
-		boxes = assemble(st, lines, words, rr.Min)
+		boxes = assemble(lines, per, rr.Min)
 	}
 	r.mu.Lock()
 	if len(r.cache) >= maxCachedRegions {
@@ -216,21 +232,63 @@ const minHanConfidence = 70
 // ring of a map pin read as "©").
 const minConfidence = 45
 
-// assemble turns the words read off the strip into one box per line, relative to origin.
-func assemble(st strip, lines []lineBox, words []Word, origin image.Point) []TextBox {
-	// Words per line and language.
-	per := make([]map[string][]Word, len(lines))
-	for _, w := range words {
-		if strings.TrimSpace(w.Text) == "" {
-			continue
-		}
-		if i := st.lineOf(w.Box.Min.Y, w.Box.Max.Y); i >= 0 {
-			if per[i] == nil {
-				per[i] = map[string][]Word{}
-			}
-			per[i][w.Language] = append(per[i][w.Language], w)
+// readLines reads the lines found in a region: all of them stacked in one strip, read with
+// alphabetic data, and those that may need it (see [OCR]) in a second strip read with
+// ideographic data at the same time. The words come back per line and language, in
+// strip pixels: a line's x coordinates are the same in both strips.
+func (r *PixelReader) readLines(ctx context.Context, shot image.Image, lines []lineBox) ([]map[string][]Word, error) {
+	var ideo []int // the lines of the second strip
+	for i, l := range lines {
+		if l.wide || l.r.Dx()*5 <= l.r.Dy()*6 {
+			ideo = append(ideo, i)
 		}
 	}
+	per := make([]map[string][]Word, len(lines))
+	var mu sync.Mutex
+	add := func(ws []Word, st strip, line func(int) int) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, w := range ws {
+			if strings.TrimSpace(w.Text) == "" {
+				continue
+			}
+			if k := st.lineOf(w.Box.Min.Y, w.Box.Max.Y); k >= 0 {
+				i := line(k)
+				if per[i] == nil {
+					per[i] = map[string][]Word{}
+				}
+				per[i][w.Language] = append(per[i][w.Language], w)
+			}
+		}
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		st := buildStrip(shot, lines)
+		ws, err := r.ocr.Read(gctx, st.img, Alphabetic)
+		add(ws, st, func(k int) int { return k })
+		return err
+	})
+	if len(ideo) > 0 {
+		g.Go(func() error {
+			sub := make([]lineBox, len(ideo))
+			for k, i := range ideo {
+				sub[k] = lines[i]
+			}
+			st := buildStrip(shot, sub)
+			ws, err := r.ocr.Read(gctx, st.img, Ideographic)
+			add(ws, st, func(k int) int { return ideo[k] })
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return per, nil
+}
+
+// assemble turns the words read on each line (per language, see readLines) into one box
+// per line, relative to origin.
+func assemble(lines []lineBox, per []map[string][]Word, origin image.Point) []TextBox {
 	var out []TextBox
 	for i, byLang := range per {
 		ws := pickReading(byLang, lines[i].wide)
@@ -265,6 +323,9 @@ func assemble(st strip, lines []lineBox, words []Word, origin image.Point) []Tex
 // reading poorest in them: the data of each script reads the other as confident garbage
 // (乌龙茶 as "SER", ¥36 as "半 36"), so each script is taken from its own reader.
 func pickReading(byLang map[string][]Word, wide bool) []Word {
+	if len(byLang) == 0 {
+		return nil // nothing read on the line
+	}
 	langs := make([]string, 0, len(byLang))
 	for l := range byLang {
 		langs = append(langs, l)

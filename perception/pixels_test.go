@@ -30,12 +30,13 @@ const coveredDump = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hi
 type scriptedOCR struct {
 	lines []string
 	calls int
-	every []bool
 }
 
-func (o *scriptedOCR) Read(_ context.Context, img *image.Gray, every bool) ([]Word, error) {
+func (o *scriptedOCR) Read(_ context.Context, img *image.Gray, script Script) ([]Word, error) {
+	if script != Alphabetic {
+		return nil, nil // no ideographic data
+	}
 	o.calls++
-	o.every = append(o.every, every)
 	// Find the strip's rows: runs of lines with ink.
 	var words []Word
 	b := img.Bounds()

@@ -29,6 +29,9 @@ type Config struct {
 type Tesseract struct {
 	program string
 	langs   []string
+	// The languages each perception.Script reads with: alphabetic data (all the data when
+	// there is none), and the ideographic data the alphabetic reading did not use.
+	alphabetic, ideographic []string
 }
 
 // New finds the program and the installed languages; ErrNotInstalled when there is no
@@ -66,6 +69,16 @@ func New(ctx context.Context, cfg Config) (*Tesseract, error) {
 	if len(t.langs) == 0 {
 		return nil, fmt.Errorf("%w: wanted %s, installed %s", ErrNoLanguage, strings.Join(want, ", "), strings.Join(have, ", "))
 	}
+	for _, l := range t.langs {
+		if cjkData(l) {
+			t.ideographic = append(t.ideographic, l)
+		} else {
+			t.alphabetic = append(t.alphabetic, l)
+		}
+	}
+	if len(t.alphabetic) == 0 {
+		t.alphabetic, t.ideographic = t.ideographic, nil // CJK data only: it reads Latin too
+	}
 	return t, nil
 }
 
@@ -73,25 +86,24 @@ func New(ctx context.Context, cfg Config) (*Tesseract, error) {
 // scripts fairy can read from pixels.
 func (t *Tesseract) Languages() []string { return slices.Clone(t.langs) }
 
-// Read reads the words of img once per language (the CJK ones only when every asks for
-// all), the readings side by side (each word
+// Read reads the words of img with the data of each language of script apart (each word
 // says its Language): a line of Chinese read with English data comes out as confident-
 // looking Latin garbage when the languages are mixed in one reading, so perception takes,
 // line by line, the reading its engine was surest of. The image is taken as a uniform
 // block of lines (page segmentation mode 6): perception hands over its text lines stacked
 // one under another.
-func (t *Tesseract) Read(ctx context.Context, img *image.Gray, every bool) ([]perception.Word, error) {
+func (t *Tesseract) Read(ctx context.Context, img *image.Gray, script perception.Script) ([]perception.Word, error) {
+	langs := t.alphabetic
+	if script == perception.Ideographic {
+		langs = t.ideographic
+	}
+	if len(langs) == 0 {
+		return nil, nil
+	}
 	var in bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(&in, img); err != nil {
 		return nil, fmt.Errorf("ocr: encode image: %w", err)
-	}
-	langs := t.langs
-	if !every {
-		langs = slices.DeleteFunc(slices.Clone(t.langs), cjkData)
-		if len(langs) == 0 {
-			langs = t.langs // CJK data only: it reads Latin too
-		}
 	}
 	readings := make([][]perception.Word, len(langs))
 	g, gctx := errgroup.WithContext(ctx)
