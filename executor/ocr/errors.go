@@ -7,3 +7,6 @@ var ErrNotInstalled = errors.New("ocr: tesseract is not installed (Debian: apt-g
 
 // ErrNoLanguage means none of the wanted languages' data is installed.
 var ErrNoLanguage = errors.New("ocr: no Tesseract language data for the wanted languages (Debian: apt-get install tesseract-ocr-eng tesseract-ocr-chi-sim)")
+
+// ErrClosed means the Tesseract was closed.
+var ErrClosed = errors.New("ocr: tesseract closed")

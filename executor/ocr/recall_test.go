@@ -32,6 +32,7 @@ func newTesseract(t testing.TB) *ocr.Tesseract {
 		}
 		t.Skip(err)
 	}
+	t.Cleanup(func() { tess.Close() })
 	return tess
 }
 

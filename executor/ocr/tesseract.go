@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -25,10 +26,15 @@ type Config struct {
 	Languages []string
 }
 
-// Tesseract runs the tesseract program. Safe for concurrent use.
+// Tesseract runs the tesseract program, one kept per language (see worker); Close ends
+// them. Safe for concurrent use.
 type Tesseract struct {
 	program string
 	langs   []string
+
+	mu     sync.Mutex
+	idle   map[string][]*worker
+	closed bool
 	// The languages each perception.Script reads with: alphabetic data (all the data when
 	// there is none), and the ideographic data the alphabetic reading did not use.
 	alphabetic, ideographic []string
@@ -60,7 +66,13 @@ func New(ctx context.Context, cfg Config) (*Tesseract, error) {
 			have = append(have, l)
 		}
 	}
-	t := &Tesseract{program: path}
+	// The programs are kept between reads (see worker): that needs stream_filelist
+	// (Tesseract 4 and later).
+	params, err := exec.CommandContext(ctx, path, "--print-parameters").CombinedOutput()
+	if err != nil || !bytes.Contains(params, []byte("stream_filelist")) {
+		return nil, fmt.Errorf("ocr: %s cannot read a stream of images (stream_filelist, Tesseract 4 or later): %v", path, err)
+	}
+	t := &Tesseract{program: path, idle: map[string][]*worker{}}
 	for _, l := range want {
 		if slices.Contains(have, l) {
 			t.langs = append(t.langs, l)
@@ -132,33 +144,34 @@ func cjkData(lang string) bool {
 	return strings.HasPrefix(lang, "chi_") || strings.HasPrefix(lang, "jpn") || strings.HasPrefix(lang, "kor")
 }
 
-// read runs tesseract once on a PNG with one language.
+// read reads a PNG with one language, on a program kept for it (see worker). A kept
+// program found dead (killed while idle) is replaced once.
 func (t *Tesseract) read(ctx context.Context, png []byte, lang string) ([]perception.Word, error) {
-	cmd := exec.CommandContext(ctx, t.program, "stdin", "stdout", "-l", lang, "--psm", "6",
-		// The lines come dark on white at a known height: no inverted second reading, no
-		// resolution guess.
-		"-c", "tessedit_do_invert=0", "--dpi", "300", "tsv")
-	// One thread: the images are small, and the machine runs the agent beside it.
-	cmd.Env = append(cmd.Environ(), "OMP_THREAD_LIMIT=1")
-	cmd.Stdin = bytes.NewReader(png)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	for {
+		w, kept, err := t.take(lang)
+		if err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("ocr: tesseract: %w: %s", err, strings.TrimSpace(errOut.String()))
+		words, err := w.read(ctx, png)
+		if err != nil {
+			if kept && ctx.Err() == nil && !w.started() {
+				continue // it died before this read reached it
+			}
+			return nil, err // the worker has ended
+		}
+		t.give(w)
+		return words, nil
 	}
-	return parseTSV(out.Bytes())
 }
 
 // parseTSV reads Tesseract's TSV: level, page, block, paragraph, line, word, left, top,
-// width, height, confidence, text; words are level 5.
-func parseTSV(data []byte) ([]perception.Word, error) {
+// width, height, confidence, text; words are level 5. header says the first line is the
+// column names.
+func parseTSV(data []byte, header bool) ([]perception.Word, error) {
 	var words []perception.Word
 	for n, row := range strings.Split(string(data), "\n") {
-		if n == 0 || strings.TrimSpace(row) == "" {
-			continue // the header
+		if (n == 0 && header) || strings.TrimSpace(row) == "" {
+			continue
 		}
 		f := strings.Split(strings.TrimRight(row, "\r"), "\t")
 		if len(f) < 12 {
