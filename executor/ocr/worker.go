@@ -111,13 +111,13 @@ func (w *worker) read(ctx context.Context, img []byte) ([]perception.Word, error
 	// A read cancelled mid-page ends the program: it cannot be stopped otherwise.
 	stop := context.AfterFunc(ctx, func() { w.cmd.Process.Kill() })
 	defer stop()
+	w.answered = false
 	page, end := w.pages+1, w.pages+2
 	w.pages += 2
 	if _, err := io.WriteString(w.in, f.Name()+"\n"+b.Name()+"\n"); err != nil {
 		return nil, w.failCtx(ctx, err)
 	}
 	var tsv bytes.Buffer
-	w.answered = false
 	for {
 		line, err := w.out.ReadString('\n')
 		if err != nil {
