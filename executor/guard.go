@@ -174,7 +174,7 @@ func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Scre
 		if el == nil && a.Type == event.Swipe && s != nil {
 			// A swipe across the screen drags whatever is under its start: a "slide to
 			// pay" slider.
-			x1, y1, _, _ := swipePath(perception.Bounds{X2: s.Width, Y2: s.Height}, a.Direction)
+			x1, y1, _, _ := SwipePath(perception.Bounds{X2: s.Width, Y2: s.Height}, a.Direction)
 			if at := elementAt(s, x1, y1); at != nil && g.isSlider(at, nil) {
 				el = at
 			}

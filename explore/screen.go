@@ -11,17 +11,6 @@ import (
 // swipeDuration is the scroll gesture's length, as the executor's.
 const swipeDuration = 300 * time.Millisecond
 
-// swipePath is a finger path across the middle of b, in the direction of the finger (the
-// executor's).
-func swipePath(b perception.Bounds, dir string) (x1, y1, x2, y2 int) {
-	cx, cy := (b.X1+b.X2)/2, (b.Y1+b.Y2)/2
-	dy := (b.Y2 - b.Y1) * 3 / 10
-	if dir == "down" {
-		return cx, cy - dy, cx, cy + dy
-	}
-	return cx, cy + dy, cx, cy - dy
-}
-
 // label is the best human name of an element, as the executor names it in its events.
 func label(el *perception.Element) string {
 	for _, s := range []string{el.Label, el.Text, el.Desc} {

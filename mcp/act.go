@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -163,7 +164,7 @@ func (s *Server) perform(ctx context.Context, p Phone, in actInput, a event.Acti
 		if el != nil {
 			area, what = el.Bounds, describe(el)
 		}
-		x1, y1, x2, y2 := swipePath(area, in.Direction)
+		x1, y1, x2, y2 := executor.SwipePath(area, in.Direction)
 		return fmt.Sprintf("swiped %s on %s", in.Direction, what), p.Swipe(ctx, x1, y1, x2, y2, 0)
 	case "type":
 		// The typed text is not repeated: it may be a password.
@@ -206,20 +207,4 @@ func focused(s *perception.Screen) *perception.Element {
 
 func validDirection(d string) bool {
 	return d == "up" || d == "down" || d == "left" || d == "right"
-}
-
-// swipePath is the swipe the executor makes in a direction over an area: the finger
-// crosses the middle 60% of it.
-func swipePath(b perception.Bounds, dir string) (x1, y1, x2, y2 int) {
-	cx, cy := (b.X1+b.X2)/2, (b.Y1+b.Y2)/2
-	dx, dy := (b.X2-b.X1)*3/10, (b.Y2-b.Y1)*3/10
-	switch dir {
-	case "up":
-		return cx, cy + dy, cx, cy - dy
-	case "down":
-		return cx, cy - dy, cx, cy + dy
-	case "left":
-		return cx + dx, cy, cx - dx, cy
-	}
-	return cx - dx, cy, cx + dx, cy
 }
