@@ -6,48 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/internal/tmpfstest"
 )
-
-// needs skips a test that needs something of the machine (root, a Linux device), and
-// fails it under CI, where the machine must have it.
-func needs(t *testing.T, what string, err error) {
-	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("this test needs %s: %v", what, err)
-	}
-	t.Skipf("this test needs %s: %v", what, err)
-}
-
-// tinyDisk mounts a real file system of size ("256k") on a new directory: a tmpfs, which
-// fails writes with ENOSPC when full like any disk. It needs root (CI runs as root).
-func tinyDisk(t *testing.T, size string) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("runs mount: full tier only (scripts/test.sh), skipped under -short")
-	}
-	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
-		needs(t, "root on Linux to mount a tmpfs", errors.New("not root"))
-	}
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0755", "fairy-test", dir).CombinedOutput(); err != nil {
-		needs(t, "to mount a tmpfs", errors.New(strings.TrimSpace(string(out))))
-	}
-	t.Cleanup(func() { // registered after TempDir's removal, so it runs before it
-		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v: %s", dir, err, out)
-		}
-	})
-	return dir
-}
 
 // fillDisk takes every free byte of the file system holding dir.
 func fillDisk(t *testing.T, dir string) {
@@ -107,7 +74,7 @@ func leftovers(t *testing.T, dir string) []string {
 // summary that says why the run failed.
 func TestRecorderStopsTheRunAtAFailedWrite(t *testing.T) {
 	if _, err := os.Stat("/dev/full"); err != nil {
-		needs(t, "/dev/full", err)
+		tmpfstest.Needs(t, "/dev/full", err)
 	}
 	dir := t.TempDir()
 	if err := os.Symlink("/dev/full", filepath.Join(dir, TraceFile)); err != nil {
@@ -160,7 +127,7 @@ func TestRecorderStopsTheRunAtAFailedWrite(t *testing.T) {
 // TestTraceIsWholeLinesOnAFullDisk: the disk fills up in the middle of a trace line; the
 // line is undone, so the trace holds whole lines only, and the run is stopped.
 func TestTraceIsWholeLinesOnAFullDisk(t *testing.T) {
-	disk := tinyDisk(t, "64k")
+	disk := tmpfstest.Mount(t, "64k")
 	dir := filepath.Join(disk, "run")
 	rec, err := NewRecorder(dir)
 	if err != nil {
@@ -217,7 +184,7 @@ func TestSummaryIsAtomic(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			disk := tinyDisk(t, "256k")
+			disk := tmpfstest.Mount(t, "256k")
 			dir := filepath.Join(disk, "run")
 			var old []byte
 			if tc.old {

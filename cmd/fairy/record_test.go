@@ -21,43 +21,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/internal/tmpfstest"
 	"github.com/fairy-go/fairy/llm/scripted"
 	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
 )
-
-// needs skips a test that needs something of the machine (root), and fails it under CI,
-// where the machine must have it.
-func needs(t *testing.T, what string, err error) {
-	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("this test needs %s: %v", what, err)
-	}
-	t.Skipf("this test needs %s: %v", what, err)
-}
-
-// tinyDisk mounts a real file system of size ("64m") on a new directory: a tmpfs, which
-// fails writes with ENOSPC when full like any disk. It needs root (CI runs as root).
-func tinyDisk(t *testing.T, size string) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("runs mount: full tier only (scripts/test.sh), skipped under -short")
-	}
-	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
-		needs(t, "root on Linux to mount a tmpfs", errors.New("not root"))
-	}
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size+",mode=0755", "fairy-test", dir).CombinedOutput(); err != nil {
-		needs(t, "to mount a tmpfs", errors.New(strings.TrimSpace(string(out))))
-	}
-	t.Cleanup(func() { // registered after TempDir's removal, so it runs before it
-		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v: %s", dir, err, out)
-		}
-	})
-	return dir
-}
 
 // fillDisk takes every free byte of the file system holding dir.
 func fillDisk(dir string) error {
@@ -146,7 +115,7 @@ func isAction(cmdline string) bool {
 // it fails with the failed write as its reason, never prints "✓", writes no summary
 // (nor a 0-byte one) and exits 1 saying what to do; the trace holds whole lines.
 func TestRunStopsWhenTheDiskFills(t *testing.T) {
-	disk := tinyDisk(t, "64m")
+	disk := tmpfstest.Mount(t, "64m")
 	p, err := sim.New(sim.Config{Seed: 3})
 	if err != nil {
 		t.Fatal(err)

@@ -73,6 +73,7 @@ var layers = map[string][]string{
 	"sim/interop":    {},
 	// Test helpers that start an outside program for the full tier.
 	"internal/chromiumtest": {},
+	"internal/tmpfstest":    {},
 	"memory":                {"event"},
 	// Pure parts and adapters, one per outside dependency.
 	"perception":                   {},
