@@ -70,6 +70,22 @@ func withKnowledge(knowledgePath knowledgeRef, write bool, f func(*knowledge.Sto
 	return err
 }
 
+// withKnowledgeList reads a list from the knowledge and writes it with write; with no
+// knowledge file yet, it writes the empty list (a list command says "none yet", not an error).
+func withKnowledgeList[T any](knowledgePath knowledgeRef, read func(*knowledge.Store) ([]T, error), write func([]T) error) error {
+	err := withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
+		list, err := read(s)
+		if err != nil {
+			return err
+		}
+		return write(list)
+	})
+	if errors.Is(err, errNoKnowledge) {
+		return write(nil)
+	}
+	return err
+}
+
 // knowledgeCounts says how much knowledge there is: "1 app, 3 pages, 2 transitions, 1 trick, 0 runs".
 func knowledgeCounts(apps, pages, transitions, tricks, runs int) string {
 	return strings.Join([]string{table.Count(apps, "app", "apps"), table.Count(pages, "page", "pages"),

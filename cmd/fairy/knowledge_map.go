@@ -70,17 +70,9 @@ func runMapList(out io.Writer, knowledgePath knowledgeRef, format string) error 
 	if err := checkFormat(format); err != nil {
 		return err
 	}
-	err := withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
-		apps, err := s.Apps()
-		if err != nil {
-			return err
-		}
+	return withKnowledgeList(knowledgePath, (*knowledge.Store).Apps, func(apps []knowledge.AppSummary) error {
 		return writeApps(out, knowledgePath, format, apps)
 	})
-	if errors.Is(err, errNoKnowledge) {
-		return writeApps(out, knowledgePath, format, nil)
-	}
-	return err
 }
 
 // writeApps writes the list of `fairy map list`.

@@ -84,17 +84,10 @@ func runTricksList(out io.Writer, knowledgePath knowledgeRef, format, kindFlag s
 	if len(args) == 1 {
 		app = args[0]
 	}
-	err := withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
-		tricks, err := s.Tricks(app, kind)
-		if err != nil {
-			return err
-		}
+	read := func(s *knowledge.Store) ([]knowledge.Trick, error) { return s.Tricks(app, kind) }
+	return withKnowledgeList(knowledgePath, read, func(tricks []knowledge.Trick) error {
 		return writeTrickList(out, knowledgePath, format, tricks)
 	})
-	if errors.Is(err, errNoKnowledge) {
-		return writeTrickList(out, knowledgePath, format, nil)
-	}
-	return err
 }
 
 // writeTrickList writes the list of `fairy tricks list`, each trick's text on one line.
