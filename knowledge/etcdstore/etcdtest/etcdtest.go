@@ -3,6 +3,7 @@
 package etcdtest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -43,40 +44,64 @@ func Start(t testing.TB) *Server {
 		t.Skipf("etcd not installed (apt-get install etcd-server): %v", err)
 	}
 	dir := t.TempDir()
-	client, peer := freePort(t), freePort(t)
-	cu, pu := "http://"+client, "http://"+peer
 	logf, err := os.Create(filepath.Join(dir, "etcd.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	args := []string{bin, "--name", "t", "--data-dir", filepath.Join(dir, "data"),
-		"--listen-client-urls", cu, "--advertise-client-urls", cu,
-		"--listen-peer-urls", pu, "--initial-advertise-peer-urls", pu,
-		"--initial-cluster", "t=" + pu, "--max-txn-ops", "100000", "--max-request-bytes", "33554432",
-		"--logger", "zap", "--log-level", "error"}
-	s := &Server{Endpoint: client, args: args, log: logf}
+	s := &Server{log: logf}
 	t.Cleanup(func() { s.Kill(); _ = logf.Close() })
-	s.start(t)
-	return s
+	// The free ports are found by listening and closing, so another test process may take
+	// one before etcd binds it: then etcd exits with "address already in use" and we try
+	// other ports.
+	for attempt := 1; ; attempt++ {
+		client, peer := freePort(t), freePort(t)
+		cu, pu := "http://"+client, "http://"+peer
+		s.Endpoint = client
+		s.args = []string{bin, "--name", "t", "--data-dir", filepath.Join(dir, fmt.Sprintf("data%d", attempt)),
+			"--listen-client-urls", cu, "--advertise-client-urls", cu,
+			"--listen-peer-urls", pu, "--initial-advertise-peer-urls", pu,
+			"--initial-cluster", "t=" + pu, "--max-txn-ops", "100000", "--max-request-bytes", "33554432",
+			"--logger", "zap", "--log-level", "error"}
+		err := s.run()
+		if err == nil {
+			return s
+		}
+		out, _ := os.ReadFile(logf.Name())
+		if attempt < 5 && bytes.Contains(out, []byte("address already in use")) {
+			_ = logf.Truncate(0)
+			_, _ = logf.Seek(0, 0)
+			continue
+		}
+		t.Fatalf("etcd did not start: %v\n%s", err, out)
+	}
 }
 
-// start runs the server's command line and waits until it answers.
+// start runs the server's command line and waits until it answers, or fails t.
 func (s *Server) start(t testing.TB) {
 	t.Helper()
+	if err := s.run(); err != nil {
+		out, _ := os.ReadFile(s.log.Name())
+		t.Fatalf("etcd did not start: %v\n%s", err, out)
+	}
+}
+
+// run runs the server's command line and waits until it answers; a server that does not
+// is killed.
+func (s *Server) run() error {
 	cmd := exec.Command(s.args[0], s.args[1:]...)
 	cmd.Stdout, cmd.Stderr = s.log, s.log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("start etcd: %v", err)
+		return fmt.Errorf("start etcd: %w", err)
 	}
 	done := make(chan struct{})
 	s.cmd, s.done = cmd, done
 	go func() { _ = cmd.Wait(); close(done) }()
 	if err := s.waitReady(15 * time.Second); err != nil {
 		s.Kill()
-		out, _ := os.ReadFile(s.log.Name())
-		t.Fatalf("etcd did not start: %v\n%s", err, out)
+		return err
 	}
+	return nil
 }
 
 // Restart starts a killed server again, on the same ports and data: the cluster is back.
@@ -89,6 +114,9 @@ func (s *Server) Restart(t testing.TB) {
 // Kill stops the server at once (SIGKILL), as a crash or a lost host would; a second
 // Kill is harmless.
 func (s *Server) Kill() {
+	if s.cmd == nil {
+		return
+	}
 	select {
 	case <-s.done:
 		return
