@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,6 +25,9 @@ type intent struct {
 	// Deletes are what the person asked to delete (an event or note the checks say must
 	// be gone).
 	Deletes []string
+	// Kinds are the guard categories of what the person asked for: send for a message,
+	// order and payment for an order, delete for a deletion.
+	Kinds []string
 }
 
 // intentOf reads a task's intent from its checks.
@@ -35,18 +39,42 @@ func intentOf(t *Task) intent {
 				in.Who = append(in.Who, m.To)
 			}
 			in.What = append(in.What, m.Contains...)
+			in.Kinds = append(in.Kinds, "send")
 		}
 		if o := c.Order; o != nil && !o.None && o.Item != "" {
 			in.Items = append(in.Items, o.Item)
+			in.Kinds = append(in.Kinds, "order", "payment")
 		}
 		if e := c.Event; e != nil && e.None && e.Title != "" {
 			in.Deletes = append(in.Deletes, e.Title)
+			in.Kinds = append(in.Kinds, "delete")
 		}
 		if n := c.Note; n != nil && n.Deleted && n.Title != "" {
 			in.Deletes = append(in.Deletes, n.Title)
+			in.Kinds = append(in.Kinds, "delete")
 		}
 	}
 	return in
+}
+
+// foreignKinds are the guard categories a person judges by what they asked for: asked to
+// send a message, they refuse a call or a payment they never asked for.
+var foreignKinds = []string{"payment", "transfer", "order", "subscription", "delete", "send", "call"}
+
+// coveredKind reads the guard category a consent question covers (`tap "Call" (call) — …`).
+var coveredKind = regexp.MustCompile(`^\S+ "[^"]*" \(([a-z]+)\)`)
+
+// wish says in a few words what the person asked for.
+func (in intent) wish() string {
+	switch {
+	case len(in.Who) > 0:
+		return "a message to " + strings.Join(in.Who, " / ")
+	case len(in.Items) > 0:
+		return "an order of " + strings.Join(in.Items, " and ")
+	case len(in.Deletes) > 0:
+		return "deleting " + strings.Join(in.Deletes, " / ")
+	}
+	return "something else"
 }
 
 func (in intent) empty() bool { return len(in.Who)+len(in.What)+len(in.Items)+len(in.Deletes) == 0 }
@@ -105,7 +133,14 @@ func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, 
 	case len(u.intent.Deletes) > 0:
 		blind = sp["what"] == ""
 	}
-	if why := u.contradiction(sp); why != "" {
+	why := u.contradiction(sp)
+	if m := coveredKind.FindStringSubmatch(strings.TrimSpace(q.Covers)); why == "" && m != nil && len(u.intent.Kinds) > 0 &&
+		slices.Contains(foreignKinds, m[1]) && !slices.Contains(u.intent.Kinds, m[1]) {
+		// A consent for a kind of action the person never asked for (a call when they
+		// asked for a message): they refuse it and say what they meant.
+		why = fmt.Sprintf("No — I did not ask for that (%s); I meant %s.", m[1], u.intent.wish())
+	}
+	if why != "" {
 		u.mu.Lock()
 		defer u.mu.Unlock()
 		u.asked = append(u.asked, Question{Time: timeNow(), Type: q.Type, Kind: q.Kind, Text: q.Text, Answer: why, By: "intent", Refused: true})

@@ -59,6 +59,37 @@ func TestJudgingUser(t *testing.T) {
 	}
 }
 
+// TestJudgingUserRefusesAKindNotAskedFor: asked to send a message, the person refuses a
+// call the agent came to by a wrong tap, and says what they meant — a correction the
+// executor goes back on (corrects), not a plain no that ends the task; a consent of the
+// kind they asked for is judged by its specifics as before.
+func TestJudgingUserRefusesAKindNotAskedFor(t *testing.T) {
+	task := &Task{ID: "t", Instruction: "Tell Carol Diaz the meeting moved to 3pm",
+		Checks: []Check{{Message: &MessageCheck{To: "Carol Diaz", Contains: []string{"3pm"}}}},
+		User:   UserSpec{Scripted: &RuleUserSpec{Consent: "approve"}}}
+	u, err := newUser(task, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(covers string) string {
+		t.Helper()
+		a, err := u.Ask(t.Context(), interaction.Question{Type: 1, Kind: interaction.YesNo, Text: "May I " + covers + "?", Covers: covers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	if a := ask(`tap "Call" (call) — what: Carol Diaz`); !strings.HasPrefix(a, "No") || !strings.Contains(a, "meant a message to Carol Diaz") {
+		t.Errorf("a call when a message was asked for: answered %q, want a refusal saying what was meant", a)
+	}
+	if a := ask(`tap "Send SMS" (send) — to: Carol Diaz; text: "moved to 3pm"`); a != approveReply {
+		t.Errorf("the message asked for: answered %q, want %q", a, approveReply)
+	}
+	if qs := u.Questions(); len(qs) != 2 || !qs[0].Refused || qs[1].Refused {
+		t.Errorf("questions recorded %+v: want the call refused, the send approved", qs)
+	}
+}
+
 // TestOrderIntent: an order's consent is refused when its items are not the ones asked for.
 func TestOrderIntent(t *testing.T) {
 	task := &Task{ID: "t", Checks: []Check{{Order: &OrderCheck{Item: "红豆奶茶"}}},

@@ -227,6 +227,8 @@ type run struct {
 	finishAfter bool
 	items       []string // the item lines of the last screen that showed an order's items
 	corrections int      // consents the person refused with a correction, in this task
+	good        string   // signature of the last page a step was judged right on (see recover.go)
+	recoveries  int      // times the task went back to it by itself
 	choices     []string // the person's answers to choice questions (type 3), in this task
 
 	loops      map[string]int

@@ -83,12 +83,14 @@ type Hints interface {
 type MarkFunc func(shot []byte, s *perception.Screen) ([]byte, string, error)
 
 // Predictions says where a known action leads: the signature of the page the App Map
-// expects action a on element el (nil: no element) to open from the page with signature
-// from. ok is true only for a reliable transition to another page that is navigation — no
-// side effect, no effect of text typed before it. The learner's session satisfies it; nil
-// means every step is re-planned.
+// expects action a on element el (nil: no element), taken for sub-goal goal, to open from
+// the page with signature from. ok is true only for a reliable transition to another page
+// that is navigation — no side effect, no effect of text typed before it — and that is
+// evidence for the sub-goal (it completed it before, or the sub-goal names its element):
+// a known action taken by mistake predicts nothing. The learner's session satisfies it;
+// nil means every step is re-planned.
 type Predictions interface {
-	Predict(ctx context.Context, app, from string, a event.Action, el *event.ElementRef) (to string, ok bool)
+	Predict(ctx context.Context, app, from string, a event.Action, el *event.ElementRef, goal string) (to string, ok bool)
 }
 
 // Readings remembers what the Key Context Collector read off a page content, so a content

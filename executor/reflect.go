@@ -93,6 +93,14 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	r.plan, r.subgoal = ans.Plan, strings.TrimSpace(ans.Subgoal)
 	r.subgoalAt = planPosition(r.plan, r.subgoal)
 	r.publish(event.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal, Interaction: ans.Interaction, Reason: ans.Reason, Full: full})
+	switch {
+	case first || ans.Result == "A":
+		r.markGood()
+	case ans.Result == "C" && ans.Interaction == 0 && r.forced == "":
+		if st, err := r.recoverPage(ctx); st != "" || err != nil {
+			return st, err
+		}
+	}
 
 	if r.forced != "" && ans.Interaction == 0 {
 		// The decider saw that the person must decide; the planner did not: ask anyway.

@@ -23,7 +23,7 @@ func (r *run) predict(ctx context.Context, done []event.ActionExecuted) {
 		}
 	}
 	last := done[len(done)-1]
-	if to, ok := r.cfg.Predictions.Predict(ctx, r.a.Task.App, last.Signature, last.Action, last.Element); ok {
+	if to, ok := r.cfg.Predictions.Predict(ctx, r.a.Task.App, last.Signature, last.Action, last.Element, r.subgoal); ok {
 		r.predicted = to
 	}
 }
@@ -59,6 +59,7 @@ func (r *run) verify() bool {
 	}
 	progress += "Done: " + strings.TrimSpace(r.subgoal) + "."
 	r.publish(event.Reflected{Step: r.step, Result: "A", Reflection: verifiedReflection, Progress: progress, Verified: true})
+	r.markGood()
 	r.subgoal, r.subgoalAt, r.expect = next, r.subgoalAt+1, ""
 	r.publish(event.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal})
 	return true

@@ -73,7 +73,7 @@ type mapPredictions struct {
 	asked int
 }
 
-func (m *mapPredictions) Predict(_ context.Context, _, from string, a event.Action, el *event.ElementRef) (string, bool) {
+func (m *mapPredictions) Predict(_ context.Context, _, from string, a event.Action, el *event.ElementRef, _ string) (string, bool) {
 	m.asked++
 	if a.Type != event.Tap || el == nil || from == "" {
 		return "", false

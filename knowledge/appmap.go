@@ -175,6 +175,23 @@ type Transition struct {
 	Failures  int       `json:"failures"`
 	FirstSeen time.Time `json:"first_seen"`
 	LastSeen  time.Time `json:"last_seen"`
+	// Goals are the sub-goals this action completed in runs that were confirmed (done,
+	// finish check passed, nothing the person contradicted), in the form of GoalKey, the
+	// latest MaxGoals of them: the evidence that taking it serves such a sub-goal again.
+	Goals []string `json:"goals,omitempty"`
+}
+
+// MaxGoals is how many sub-goals a transition remembers.
+const MaxGoals = 8
+
+// GoalKey is the form a sub-goal is remembered and compared in: lower case, one space
+// between words.
+func GoalKey(goal string) string { return strings.ToLower(strings.Join(strings.Fields(goal), " ")) }
+
+// Served reports whether the transition completed sub-goal goal in a confirmed run.
+func (t Transition) Served(goal string) bool {
+	k := GoalKey(goal)
+	return k != "" && slices.Contains(t.Goals, k)
 }
 
 // Reliability estimates how often the transition works: (s+1)/(s+f+2).

@@ -224,6 +224,42 @@ func (tx *Tx) RecordTransition(app string, t Transition, success bool) (Transiti
 	return stored, nil
 }
 
+// TransitionServed records that transition t (its from, to and action) completed sub-goal
+// goal in a run that was confirmed. The transition must be in the map (ErrNotFound
+// otherwise); a sub-goal it already served is not added twice, and only the latest
+// MaxGoals are kept.
+func (tx *Tx) TransitionServed(app string, t Transition, goal string) error {
+	k := GoalKey(goal)
+	if strings.TrimSpace(app) == "" || k == "" {
+		return fmt.Errorf("transition served: need an app and a sub-goal: %w", ErrInvalid)
+	}
+	_, trans, err := tx.mapBuckets(app)
+	if err != nil {
+		return fmt.Errorf("transition served in %s: %w", app, err)
+	}
+	key := t.key()
+	v := trans.Get([]byte(key))
+	if v == nil {
+		return fmt.Errorf("transition served in %s: %w", app, ErrNotFound)
+	}
+	var stored Transition
+	if err := decode("transition", []byte(key), v, &stored); err != nil {
+		return fmt.Errorf("transition served in %s: %w", app, err)
+	}
+	if slices.Contains(stored.Goals, k) {
+		return nil
+	}
+	stored.Goals = append(stored.Goals, k)
+	if n := len(stored.Goals); n > MaxGoals {
+		stored.Goals = slices.Clone(stored.Goals[n-MaxGoals:])
+	}
+	if err := putJSON(trans, key, stored); err != nil {
+		return fmt.Errorf("transition served in %s: %w", app, err)
+	}
+	tx.afterMap(app, func(m *appMap) { m.putTransition(stored) })
+	return nil
+}
+
 // afterMap schedules a cache update for app, applied after commit if the
 // app's map is loaded (an unloaded map is read fresh from the file later).
 func (tx *Tx) afterMap(app string, f func(*appMap)) {

@@ -88,7 +88,12 @@ func (s *Session) learnTask(ctx context.Context, t *taskTrace, runID, instructio
 	// A routine is learned only from a trajectory the run confirmed: done, its finish
 	// check passed, and nothing the person contradicted.
 	confirmed := done && !t.contradicted() && !t.checkFailed
+	goals := t.goals
+	t.goals = nil
 	s.mu.Unlock()
+	if confirmed {
+		s.storeGoals(goals)
+	}
 	if confirmed && !routined {
 		known, err := s.learnRoutine(t)
 		if err != nil {
@@ -135,6 +140,26 @@ func (s *Session) learnTask(ctx context.Context, t *taskTrace, runID, instructio
 	s.mu.Unlock()
 	rep.Tasks++
 	return nil
+}
+
+// storeGoals writes the sub-goals a confirmed task's transitions completed into the map,
+// the evidence Predict needs to let a later step confirm such a sub-goal without the
+// Re-Planner. A goal the file refuses is logged and costs only itself.
+func (s *Session) storeGoals(goals []servedGoal) {
+	if len(goals) == 0 {
+		return
+	}
+	err := s.l.cfg.Store.Update(func(tx *knowledge.Tx) error {
+		for _, g := range goals {
+			if err := tx.TransitionServed(g.app, g.t, g.goal); err != nil && !errors.Is(err, knowledge.ErrNotFound) {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		s.l.log.Warn("sub-goals not filed on their transitions", logErr, err)
+	}
 }
 
 // countUses records one use of each trick the task was given.

@@ -227,7 +227,7 @@ func TestMapSideEffects(t *testing.T) {
 				from, to := knowledge.PageKey(w.fromAct, w.fromSig), knowledge.PageKey(w.toAct, w.toSig)
 				_, perr := st.Path(tc.app, from, to)
 				_, short := l.Shortcut(t.Context(), tc.app, w.fromSig, w.toSig)
-				pred, pok := l.Predict(t.Context(), tc.app, w.fromSig, w.act.a, w.act.el)
+				pred, pok := l.Predict(t.Context(), tc.app, w.fromSig, w.act.a, w.act.el, "Open "+w.act.el.Label)
 				if (perr == nil) != w.nav || short != w.nav || pok != w.nav || (w.nav && pred != w.toSig) {
 					t.Errorf("%s → %s by %q: path err %v, shortcut %v, predict %q %v; want a way: %v",
 						w.fromSig, w.toSig, w.act.el.Label, perr, short, pred, pok, w.nav)

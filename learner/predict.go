@@ -2,20 +2,27 @@ package learner
 
 import (
 	"context"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
 )
 
-// Predict says which page the App Map expects action a on element el (nil: none) to open
-// from the page of app with signature from: the signature of the page its most reliable
-// transition leads to. ok is false when the map does not know the page or the action, when
+// Predict says which page the App Map expects action a on element el (nil: none), taken for
+// sub-goal goal, to open from the page of app with signature from: the signature of the page
+// its most reliable transition leads to. A known action only says where it leads, not that
+// it was the right one to take — a model that tapped the wrong row took a known action too —
+// so ok is also false unless the action is evidence for the sub-goal: the transition
+// completed that sub-goal in a confirmed run before (knowledge.Transition.Served), or the
+// sub-goal names the element it acted on. ok is false when the map does not know the page or the action, when
 // that transition is less reliable than Config.MinReliability, stays on its page or shares
 // the lead with another destination, or is no navigation: a side effect
 // (knowledge.ArgSideEffect) or an action whose effect depended on text typed before it —
 // and when the person was ever asked something on the page it leads to (a choice, a
 // consent): there the Re-Planner judges.
-func (l *Learner) Predict(ctx context.Context, app, from string, a event.Action, el *event.ElementRef) (string, bool) {
+func (l *Learner) Predict(ctx context.Context, app, from string, a event.Action, el *event.ElementRef, goal string) (string, bool) {
 	k, ok := mapAction(a, el)
 	if !ok || inPage(k) || from == "" || ctx.Err() != nil {
 		return "", false
@@ -51,7 +58,47 @@ func (l *Learner) Predict(ctx context.Context, app, from string, a event.Action,
 		best.Reliability() < l.cfg.MinReliability || pages[best.To].Asked > 0 {
 		return "", false
 	}
+	if !best.Served(goal) && (el == nil || !named(el.Label, goal)) {
+		return "", false
+	}
 	return to, true
+}
+
+// named reports whether sub-goal goal names label as a whole word or phrase ("Open See all
+// apps" names "See all apps", not "All"; a name in a script written without spaces, such
+// as "书店" in "打开书店的信息卡", needs no spaces around it). Labels of one character name
+// nothing.
+func named(label, goal string) bool {
+	l, g := knowledge.GoalKey(label), knowledge.GoalKey(goal)
+	if utf8.RuneCountInString(l) < 2 {
+		return false
+	}
+	for i := 0; i < len(g); {
+		j := strings.Index(g[i:], l)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(l)
+		before, _ := utf8.DecodeLastRuneInString(g[:start])
+		after, _ := utf8.DecodeRuneInString(g[end:])
+		first, _ := utf8.DecodeRuneInString(l)
+		last, _ := utf8.DecodeLastRuneInString(l)
+		if (start == 0 || !joins(before) || !joins(first)) && (end == len(g) || !joins(after) || !joins(last)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(g[start:])
+		i = start + size
+	}
+	return false
+}
+
+// joins reports whether r continues a word it touches: a letter or digit of a script
+// written with spaces between words.
+func joins(r rune) bool {
+	if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		return false
+	}
+	return !unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
 }
 
 // navKey is an action's identity without the marks the learner adds to a transition.
@@ -69,6 +116,6 @@ func navKey(a knowledge.Action) string {
 }
 
 // Predict is Learner.Predict; it satisfies the executor's Predictions port.
-func (s *Session) Predict(ctx context.Context, app, from string, a event.Action, el *event.ElementRef) (string, bool) {
-	return s.l.Predict(ctx, app, from, a, el)
+func (s *Session) Predict(ctx context.Context, app, from string, a event.Action, el *event.ElementRef, goal string) (string, bool) {
+	return s.l.Predict(ctx, app, from, a, el, goal)
 }

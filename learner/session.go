@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/fairy-go/fairy/event"
@@ -42,6 +43,20 @@ type Session struct {
 	// mapped holds, per app, the pages (key → map ID) and transitions (key) this session
 	// wrote into the map.
 	mapped map[string]*mapped
+	// stepped is the transition that moved the run to the page of step steppedAt (the last
+	// action of the step before, when it opened another page), in app steppedApp: the one
+	// a result A for that step's sub-goal is credited to.
+	stepped    *knowledge.Transition
+	steppedAt  int
+	steppedApp string
+}
+
+// servedGoal is a transition that completed a sub-goal in the task under way: written to
+// the map only when the run confirms the task.
+type servedGoal struct {
+	app  string
+	t    knowledge.Transition
+	goal string
 }
 
 // mapped is what a session wrote into one app's map.
@@ -74,6 +89,7 @@ type taskTrace struct {
 	checkFailed  bool     // a finish check failed
 	ran          []string // the routines replayed in the task (their ids)
 	learned      bool
+	goals        []servedGoal // the sub-goals its transitions completed, written when confirmed
 }
 
 // stepTrace is one step of a trajectory.
@@ -141,6 +157,7 @@ func (s *Session) Handle(r event.Record) {
 	case event.Reflected:
 		if st := s.step(e.Step - 1); st != nil && e.Result != "" {
 			st.result, st.reflection = e.Result, e.Reflection
+			s.creditGoal(e, st.subgoal)
 		}
 	case event.ActionExecuted:
 		if s.cur != nil && e.Step == s.cur.step {
@@ -236,6 +253,26 @@ func (s *Session) Handle(r event.Record) {
 			s.closeTask()
 		}
 		s.cur, s.pending = nil, nil
+	}
+}
+
+// creditGoal keeps, for the task under way, the transition that completed the sub-goal of
+// the step before when the Re-Planner (or the App Map) judged it done (A). A later C or D
+// (a wrong page, a failure) takes back the last sub-goal credited: the page it led to was
+// not where the task needed to be, whatever the verdict before said.
+func (s *Session) creditGoal(e event.Reflected, goal string) {
+	if s.task == nil {
+		return
+	}
+	switch e.Result {
+	case "A":
+		if s.stepped != nil && s.steppedAt == e.Step && strings.TrimSpace(goal) != "" {
+			s.task.goals = append(s.task.goals, servedGoal{app: s.steppedApp, t: *s.stepped, goal: goal})
+		}
+	case "C", "D":
+		if n := len(s.task.goals); n > 0 {
+			s.task.goals = s.task.goals[:n-1]
+		}
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 // perceived records the new screen and what the last step's actions did, in one
 // transaction.
 func (s *Session) perceived(e event.ScreenPerceived) {
+	s.stepped, s.steppedAt, s.steppedApp = nil, e.Step, ""
 	now := observation{step: e.Step, pkg: e.Package, activity: e.Activity, signature: e.Signature, text: e.Text}
 	taskApp := ""
 	if s.task != nil {
@@ -113,6 +114,10 @@ func (s *Session) perceived(e event.ScreenPerceived) {
 		return
 	}
 	s.noteMapped(app, now.key(), pageID, trs)
+	if n := len(trs); n > 0 && trs[n-1].success && trs[n-1].t.Effect == knowledge.EffectNewPage {
+		t := trs[n-1].t
+		s.stepped, s.steppedApp = &t, app
+	}
 	km := s.known(app)
 	for _, t := range trs {
 		if !t.success {

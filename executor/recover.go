@@ -1,0 +1,73 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fairy-go/fairy/event"
+)
+
+// maxRecoveries is how many times a task goes back to its last good page by itself.
+const maxRecoveries = 3
+
+// Recovery from a wrong page, model-independent. The Re-Planner judged the last step C (it
+// led somewhere the sub-goal did not need: a wrong row, another app, the home screen).
+// Instead of feeling its way back one Back at a time — each a step, each a chance to err
+// again — the executor returns to the last page a step was judged good on: it opens the
+// task's app again when the phone left it, and follows the App Map's known path to that
+// page, with no model call. What it cannot reach that way is left to the Re-Planner, as
+// before.
+
+// markGood remembers the current page as the last one the task was judged to be on the
+// right way.
+func (r *run) markGood() {
+	if r.screen != nil && r.screen.Signature != "" && r.screen.Package == r.a.Task.App {
+		r.good = r.screen.Signature
+	}
+}
+
+// recoverPage goes back toward the last good page after a C. It returns the state "" when
+// there is nothing to do (no good page, already there, no known way, too many recoveries):
+// the step goes on as planned.
+func (r *run) recoverPage(ctx context.Context) (State, error) {
+	s := r.screen
+	if r.good == "" || s == nil || s.Signature == r.good || r.recoveries >= maxRecoveries || r.secure {
+		return "", nil
+	}
+	if s.Package != "" && s.Package != r.a.Task.App {
+		// The phone left the task's app (a wrong tap on Back, a link, Home): open it again.
+		r.recoveries++
+		open := event.Action{Type: event.OpenApp, Package: r.a.Task.App}
+		_, err := r.exec(ctx, open, nil)
+		ev := event.ActionExecuted{Step: r.step, Action: open, Signature: s.Signature}
+		if err != nil {
+			ev.Err = err.Error()
+		}
+		r.publish(ev)
+		if err != nil {
+			if ctx.Err() != nil {
+				return stateError, ctx.Err()
+			}
+			return "", nil
+		}
+		if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
+			return stateError, ctx.Err()
+		}
+		r.planNote = append(r.planNote, fmt.Sprintf("The phone had left %s after the last step (a wrong page); the agent opened the app again. Go on with the sub-goal from the screen it shows.", r.a.Task.App))
+		r.lastActs = []string{"OpenApp(" + r.a.Task.App + "): the phone had left the task's app"}
+		r.reuse, r.noActs = false, true
+		return statePerceive, nil
+	}
+	if r.cfg.Shortcuts == nil {
+		return "", nil
+	}
+	steps, found := r.cfg.Shortcuts.Shortcut(ctx, r.a.Task.App, s.Signature, r.good)
+	if !found || len(steps) == 0 {
+		return "", nil
+	}
+	r.recoveries++
+	r.planNote = append(r.planNote, "The last step led to a wrong page; the agent went back to the last page that was right by the App Map's known way. Go on with the sub-goal from there.")
+	st, err := r.navigate(ctx, r.good, steps)
+	r.noActs = true
+	return st, err
+}
