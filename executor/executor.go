@@ -225,11 +225,12 @@ type run struct {
 	expect      string          // what the decider expected its last batch to show
 	subgoalAt   int             // the sub-goal's position in the plan; -1 when not known
 	finishAfter bool
-	items       []string // the item lines of the last screen that showed an order's items
-	corrections int      // consents the person refused with a correction, in this task
-	good        string   // signature of the last page a step was judged right on (see recover.go)
-	recoveries  int      // times the task went back to it by itself
-	choices     []string // the person's answers to choice questions (type 3), in this task
+	items       []string        // the item lines of the last screen that showed an order's items
+	corrections int             // consents the person refused with a correction, in this task
+	good        string          // signature of the last page a step was judged right on (see recover.go)
+	recoveries  int             // times the task went back to it by itself
+	goodSeen    map[string]bool // every page a step of the task was judged right on
+	choices     []string        // the person's answers to choice questions (type 3), in this task
 
 	loops      map[string]int
 	loopBreaks int

@@ -23,6 +23,7 @@ type fakeNode struct {
 	text string
 	id   string
 	to   string // screen a tap leads to
+	app  string // the app the screen it leads to belongs to ("": the same)
 }
 
 // fakePhone is a recording fake device: screens as widget lists, taps move between them.
@@ -35,6 +36,11 @@ type fakePhone struct {
 	typed   []string
 	keys    []string
 	shots   int // screenshots taken
+	// launch is the screen an app launch shows, and launches counts them ("": launching
+	// only moves the package).
+	launch   string
+	launches []string
+	keyTo    map[string]string // screen → where Back leads from it (absent: Back does nothing)
 }
 
 func (p *fakePhone) node(x, y int) (fakeNode, bool) {
@@ -88,6 +94,9 @@ func (p *fakePhone) Tap(_ context.Context, x, y int) error {
 	if n.to != "" {
 		p.cur = n.to
 	}
+	if n.app != "" {
+		p.pkg = n.app
+	}
 	return nil
 }
 func (p *fakePhone) LongPress(ctx context.Context, x, y int, _ time.Duration) error {
@@ -98,6 +107,9 @@ func (p *fakePhone) Key(_ context.Context, k string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.keys = append(p.keys, k)
+	if to, ok := p.keyTo[p.cur]; ok && k == "back" {
+		p.cur = to
+	}
 	return nil
 }
 func (p *fakePhone) TypeText(_ context.Context, s string) error {
@@ -107,7 +119,16 @@ func (p *fakePhone) TypeText(_ context.Context, s string) error {
 	return nil
 }
 func (p *fakePhone) ClearText(context.Context, int, int, int) error { return nil }
-func (p *fakePhone) Launch(_ context.Context, pkg string) error     { p.pkg = pkg; return nil }
+func (p *fakePhone) Launch(_ context.Context, pkg string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pkg = pkg
+	p.launches = append(p.launches, pkg)
+	if p.launch != "" {
+		p.cur = p.launch
+	}
+	return nil
+}
 func (p *fakePhone) Foreground(context.Context) (string, string, error) {
 	return p.pkg, ".Main", nil
 }

@@ -23,6 +23,10 @@ const maxRecoveries = 3
 func (r *run) markGood() {
 	if r.screen != nil && r.screen.Signature != "" && r.screen.Package == r.a.Task.App {
 		r.good = r.screen.Signature
+		if r.goodSeen == nil {
+			r.goodSeen = map[string]bool{}
+		}
+		r.goodSeen[r.good] = true
 	}
 }
 
@@ -32,6 +36,11 @@ func (r *run) markGood() {
 func (r *run) recoverPage(ctx context.Context) (State, error) {
 	s := r.screen
 	if r.good == "" || s == nil || s.Signature == r.good || r.recoveries >= maxRecoveries || r.secure {
+		return "", nil
+	}
+	if r.goodSeen[s.Signature] {
+		// A page the task was on the right way before: it is behind, not off the way (a
+		// sub-goal of this page is to be done again); going forward would skip it.
 		return "", nil
 	}
 	if s.Package != "" && s.Package != r.a.Task.App {
