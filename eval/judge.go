@@ -81,7 +81,7 @@ func (in intent) empty() bool { return len(in.Who)+len(in.What)+len(in.Items)+le
 
 // Consent specifics as the agent's consent questions write them ("to: Bob Smith; text:
 // "…"; items: …; amount: ¥13"): a person reads them off the question.
-var specLine = regexp.MustCompile(`(?:^|[;—\-(]\s*)(to|text|items|amount|payee|what): ([^;\n]*)`)
+var specLine = regexp.MustCompile(`(?:^|[;—\-(]\s*)(to|text|items|amount|payee|what|again): ([^;\n]*)`)
 
 // specificsOf reads the specifics a question names.
 func specificsOf(q string) map[string]string {
@@ -134,6 +134,10 @@ func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, 
 		blind = sp["what"] == ""
 	}
 	why := u.contradiction(sp)
+	if why == "" && sp["again"] != "" && slices.ContainsFunc(u.intent.Kinds, func(k string) bool { return strings.Contains(q.Covers+q.Text, "("+k+")") }) {
+		// The same order, payment or message a second time: the person asked for one.
+		why = fmt.Sprintf("No — that was done already; I meant one %s, not a second.", strings.TrimPrefix(strings.TrimPrefix(u.intent.wish(), "a "), "an "))
+	}
 	if m := coveredKind.FindStringSubmatch(strings.TrimSpace(q.Covers)); why == "" && m != nil && len(u.intent.Kinds) > 0 &&
 		slices.Contains(foreignKinds, m[1]) && !slices.Contains(u.intent.Kinds, m[1]) {
 		// A consent for a kind of action the person never asked for (a call when they
@@ -167,7 +171,7 @@ func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, 
 }
 
 // specStart finds where a question's specifics begin.
-var specStart = regexp.MustCompile(` — (?:to|text|items|amount|payee|what): `)
+var specStart = regexp.MustCompile(` — (?:to|text|items|amount|payee|what|again): `)
 
 // contradiction says why the specifics contradict the intent ("" when they do not).
 func (u *judgingUser) contradiction(sp map[string]string) string {

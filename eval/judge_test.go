@@ -85,8 +85,11 @@ func TestJudgingUserRefusesAKindNotAskedFor(t *testing.T) {
 	if a := ask(`tap "Send SMS" (send) — to: Carol Diaz; text: "moved to 3pm"`); a != approveReply {
 		t.Errorf("the message asked for: answered %q, want %q", a, approveReply)
 	}
-	if qs := u.Questions(); len(qs) != 2 || !qs[0].Refused || qs[1].Refused {
-		t.Errorf("questions recorded %+v: want the call refused, the send approved", qs)
+	if a := ask(`tap "Send SMS" (send) — to: Carol Diaz; text: "moved to 3pm"; again: done once already in this task, at step 5`); !strings.HasPrefix(a, "No") || !strings.Contains(a, "meant one message to Carol Diaz") {
+		t.Errorf("the same message a second time: answered %q, want a refusal saying one was meant", a)
+	}
+	if qs := u.Questions(); len(qs) != 3 || !qs[0].Refused || qs[1].Refused || !qs[2].Refused {
+		t.Errorf("questions recorded %+v: want the call refused, the send approved, the second send refused", qs)
 	}
 }
 

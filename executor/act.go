@@ -76,6 +76,12 @@ func (r *run) act(ctx context.Context) (State, error) {
 		r.publish(ev)
 		done = append(done, ev)
 		acted = true
+		if v := r.consents[i]; v.Action != "" {
+			if r.spent == nil {
+				r.spent = map[string]int{}
+			}
+			r.spent[v.Category+"\x00"+v.Action] = r.step
+		}
 		if out != "" {
 			desc += ": output: " + llm.Head(out, 400)
 		}

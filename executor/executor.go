@@ -230,6 +230,7 @@ type run struct {
 	good        string          // signature of the last page a step was judged right on (see recover.go)
 	recoveries  int             // times the task went back to it by itself
 	goodSeen    map[string]bool // every page a step of the task was judged right on
+	spent       map[string]int  // category and action of each consented action run → its step
 	choices     []string        // the person's answers to choice questions (type 3), in this task
 
 	loops      map[string]int

@@ -23,7 +23,7 @@ func (r *run) guard() (State, error) {
 		if !hit {
 			continue
 		}
-		spec := readSpecifics(v.Category, typedInto(r.screen, r.batch[:i]), r.element(a.Index), r.items, r.a.Task.App).String()
+		spec := r.again(v, readSpecifics(v.Category, typedInto(r.screen, r.batch[:i]), r.element(a.Index), r.items, r.a.Task.App).String())
 		if c, ok := r.cfg.Memory.Consent(v.Category, v.Action); ok && !reserved[v.Action] && (c.Specifics == "" || c.Specifics == spec) {
 			// A yes covers the action with the specifics it named: the same "Send" on
 			// another conversation is asked again.
@@ -41,7 +41,23 @@ func (r *run) guard() (State, error) {
 
 // hold publishes that the guard held a back and sets the consent question for it.
 func (r *run) hold(a event.Action, v Verdict) {
-	r.holdSpec(a, v, readSpecifics(v.Category, r.screen, r.element(a.Index), r.items, r.a.Task.App).String())
+	r.holdSpec(a, v, r.again(v, readSpecifics(v.Category, r.screen, r.element(a.Index), r.items, r.a.Task.App).String()))
+}
+
+// again adds to the specifics of a consent for v that this task already did the very same
+// action once with a consent: a step that undid the progress (a wrong tap on Navigate up
+// after an order was placed) brings the same "Submit order" back, and the person must be
+// told that a yes orders a second time.
+func (r *run) again(v Verdict, spec string) string {
+	at, ok := r.spent[v.Category+"\x00"+v.Action]
+	if !ok {
+		return spec
+	}
+	note := fmt.Sprintf("again: done once already in this task, at step %d", at)
+	if spec == "" {
+		return note
+	}
+	return spec + "; " + note
 }
 
 // holdSpec is hold with the consent's specifics already read.

@@ -99,3 +99,19 @@ func TestConsentCoversItsSpecifics(t *testing.T) {
 		}
 	}
 }
+
+// TestConsentSaysItIsAgain: a consent for an action this task already ran under a consent
+// (the same category and action) says so in its specifics, so a yes cannot order twice
+// unknowingly; another action's question is unchanged.
+func TestConsentSaysItIsAgain(t *testing.T) {
+	r := &run{spent: map[string]int{"order\x00page p: submit": 7}}
+	if got := r.again(Verdict{Category: "order", Action: "page p: submit"}, "items: tea ×1; amount: ¥14"); got != "items: tea ×1; amount: ¥14; again: done once already in this task, at step 7" {
+		t.Errorf("the same order again: %q", got)
+	}
+	if got := r.again(Verdict{Category: "order", Action: "page p: submit"}, ""); got != "again: done once already in this task, at step 7" {
+		t.Errorf("the same order again, no specifics read: %q", got)
+	}
+	if got := r.again(Verdict{Category: "payment", Action: "page q: pay"}, "amount: ¥14"); got != "amount: ¥14" {
+		t.Errorf("another action: %q", got)
+	}
+}
