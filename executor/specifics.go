@@ -55,6 +55,16 @@ func readSpecifics(category string, s *perception.Screen, target *perception.Ele
 		return sp
 	}
 	ctx := s.Context
+	if len(s.Read) > 0 {
+		// A page drawn in pixels (a WebView, a canvas) has its texts in the lines read from
+		// the picture: they are its static texts, but for the one the action is on.
+		ctx = slices.Clone(ctx)
+		for _, b := range s.Read {
+			if t := strings.TrimSpace(b.Text); t != "" && (target == nil || t != strings.TrimSpace(target.Label)) {
+				ctx = append(ctx, t)
+			}
+		}
+	}
 	switch category {
 	case "send":
 		for _, e := range s.Elements {
@@ -65,10 +75,15 @@ func readSpecifics(category string, s *perception.Screen, target *perception.Ele
 		}
 		// The page's title: its first static text (a conversation's contact, a mail's
 		// recipient line), unless that is the text being sent.
-		for _, c := range ctx {
+		for i, c := range ctx {
 			c = strings.TrimSpace(c)
 			if c != "" && c != sp.Text && !amountText.MatchString(c) {
 				sp.To = strings.TrimPrefix(strings.TrimPrefix(c, "To: "), "To ")
+				if sp.Text == "" {
+					// Nothing typed: a button that sends what the page shows (a receipt,
+					// a document). What is sent is what the page says after its title.
+					sp.Text = strings.Join(firstTexts(ctx[i+1:], 2), " · ")
+				}
 				break
 			}
 		}
@@ -87,24 +102,33 @@ func readSpecifics(category string, s *perception.Screen, target *perception.Ele
 		}
 		sp.Payee = app
 	default:
-		var parts []string
-		for _, c := range ctx {
-			if c = strings.TrimSpace(c); c != "" && !slices.Contains(parts, c) {
-				parts = append(parts, c)
-			}
-			if len(parts) == 2 {
-				break
-			}
-		}
-		sp.What = strings.Join(parts, " · ")
+		sp.What = strings.Join(firstTexts(ctx, 2), " · ")
 	}
 	return sp
+}
+
+// firstTexts are the first n distinct non-empty texts of ctx.
+func firstTexts(ctx []string, n int) []string {
+	var parts []string
+	for _, c := range ctx {
+		if c = strings.TrimSpace(c); c != "" && !slices.Contains(parts, c) {
+			parts = append(parts, c)
+		}
+		if len(parts) == n {
+			break
+		}
+	}
+	return parts
 }
 
 // itemLines are a screen's static texts that name an item with its quantity.
 func itemLines(s *perception.Screen) []string {
 	var out []string
-	for _, c := range s.Context {
+	ctx := slices.Clone(s.Context)
+	for _, b := range s.Read {
+		ctx = append(ctx, b.Text)
+	}
+	for _, c := range ctx {
 		if c = strings.TrimSpace(c); c != "" && quantityText.MatchString(c) && !totalWord.MatchString(c) {
 			out = append(out, c)
 		}

@@ -34,6 +34,11 @@ func TestReadSpecifics(t *testing.T) {
 		{"payment", pay, []string{"椰果奶茶 ×1"}, "items: 椰果奶茶 ×1; amount: ¥13; payee: com.fairy.shop", true},
 		{"delete", del, nil, "what: Delete this event? · Dentist · Tue 10:00", true},
 		{"send", &perception.Screen{Context: []string{"Bob Smith"}}, nil, "to: Bob Smith", false},
+		// Pages drawn in pixels: their texts are the lines read from the picture.
+		{"payment", &perception.Screen{Context: []string{"城市地图"}, Read: []perception.TextBox{{Text: "停车场"}, {Text: "停车费 ¥36"}, {Text: "支付停车费"}}},
+			nil, "amount: ¥36; payee: com.fairy.shop", true},
+		{"send", &perception.Screen{Context: []string{"TeaHouse"}, Read: []perception.TextBox{{Text: "Paiement reussi"}, {Text: "Commande TH-1001 reglee"}, {Text: "Envoyer le ticket"}}},
+			nil, `to: TeaHouse; text: "Paiement reussi · Commande TH-1001 reglee"`, true},
 	}
 	for _, tc := range tests {
 		sp := readSpecifics(tc.category, tc.s, nil, tc.items, "com.fairy.shop")
