@@ -115,6 +115,10 @@ type Result struct {
 	Err error
 	// KnowledgeErr reports App Map updates that failed; the run was not affected.
 	KnowledgeErr error
+	// Contradict, with a knowledge file, takes back what the run learned and demotes what
+	// it replayed, for a run that said done and was wrong (the person says so, or an
+	// evaluation's checks failed): see learner.Session.Contradict. nil without knowledge.
+	Contradict func(ctx context.Context) error
 }
 
 // Run carries out r.Instruction. The error is for a run that could not be assembled
@@ -205,6 +209,10 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 	out := Result{Result: res, Summary: rec.Summary(), SummaryWritten: rec.Written(), Err: runErr}
 	if sess != nil {
 		out.KnowledgeErr = sess.Err()
+		out.Contradict = func(ctx context.Context) error {
+			_, _, _, err := sess.Contradict(ctx)
+			return err
+		}
 	}
 	return out, nil
 }

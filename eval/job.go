@@ -155,6 +155,13 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 	}
 	// A false success: the agent said done and the task's own checks say otherwise.
 	r.FalseSuccess = r.Outcome == "done" && !r.Pass
+	if c, ok := sess.(Contradicter); ok && r.FalseSuccess {
+		if err := c.Contradict(ctx); err != nil {
+			cfg.Logger.Warn("what a false success learned was not taken back", "task", j.Task.ID, "err", err)
+		} else {
+			r.Contradicted = true
+		}
+	}
 	if len(failed) > 0 {
 		r.Reason = strings.TrimSpace(fmt.Sprintf("check failed: %s. %s", strings.Join(failed, "; "), r.Reason))
 	}

@@ -133,6 +133,9 @@ type TaskResult struct {
 	InjectedErrors map[string]int `json:"injected_errors,omitempty"`
 	// FalseSuccess: the agent reported the task done and the task's checks failed.
 	FalseSuccess bool `json:"false_success"`
+	// Contradicted: after a false success, what the run learned was taken back and what
+	// it replayed demoted (Contradicter).
+	Contradicted bool `json:"contradicted,omitempty"`
 	// Sensitive counts the sensitive actions the run carried out; Unnamed those of them
 	// done without a consent question that named their specifics (recipient and text,
 	// items and amount and payee, what is deleted); ConsentsRefused the consents the

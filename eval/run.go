@@ -79,6 +79,13 @@ type TaskRun interface {
 	Close() error
 }
 
+// Contradicter is a TaskRun that can take back what a run learned: the evaluation calls
+// it when the run said done and the task's checks failed (a false success), as a person
+// who saw the wrong result would say so, so the knowledge never carries the mistake on.
+type Contradicter interface {
+	Contradict(ctx context.Context) error
+}
+
 // Knowledge modes for Config.Knowledge (anything else is a file path).
 const (
 	KnowledgeFresh  = "fresh"  // every task run starts with empty knowledge

@@ -260,6 +260,34 @@ func (tx *Tx) TransitionServed(app string, t Transition, goal string) error {
 	return nil
 }
 
+// TransitionUnserved takes back a sub-goal TransitionServed recorded: the run it came from
+// turned out wrong. A transition or sub-goal not in the map is ErrNotFound.
+func (tx *Tx) TransitionUnserved(app string, t Transition, goal string) error {
+	_, trans, err := tx.mapBuckets(app)
+	if err != nil {
+		return fmt.Errorf("transition unserved in %s: %w", app, err)
+	}
+	key := t.key()
+	v := trans.Get([]byte(key))
+	if v == nil {
+		return fmt.Errorf("transition unserved in %s: %w", app, ErrNotFound)
+	}
+	var stored Transition
+	if err := decode("transition", []byte(key), v, &stored); err != nil {
+		return fmt.Errorf("transition unserved in %s: %w", app, err)
+	}
+	i := slices.Index(stored.Goals, GoalKey(goal))
+	if i < 0 {
+		return fmt.Errorf("transition unserved in %s: sub-goal %q: %w", app, goal, ErrNotFound)
+	}
+	stored.Goals = slices.Delete(stored.Goals, i, i+1)
+	if err := putJSON(trans, key, stored); err != nil {
+		return fmt.Errorf("transition unserved in %s: %w", app, err)
+	}
+	tx.afterMap(app, func(m *appMap) { m.putTransition(stored) })
+	return nil
+}
+
 // afterMap schedules a cache update for app, applied after commit if the
 // app's map is loaded (an unloaded map is read fresh from the file later).
 func (tx *Tx) afterMap(app string, f func(*appMap)) {

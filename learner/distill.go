@@ -91,8 +91,10 @@ func (s *Session) learnTask(ctx context.Context, t *taskTrace, runID, instructio
 	goals := t.goals
 	t.goals = nil
 	s.mu.Unlock()
-	if confirmed {
-		s.storeGoals(goals)
+	if confirmed && s.storeGoals(goals) {
+		s.mu.Lock()
+		t.filed = append(t.filed, goals...)
+		s.mu.Unlock()
 	}
 	if confirmed && !routined {
 		known, err := s.learnRoutine(t)
@@ -144,10 +146,10 @@ func (s *Session) learnTask(ctx context.Context, t *taskTrace, runID, instructio
 
 // storeGoals writes the sub-goals a confirmed task's transitions completed into the map,
 // the evidence Predict needs to let a later step confirm such a sub-goal without the
-// Re-Planner. A goal the file refuses is logged and costs only itself.
-func (s *Session) storeGoals(goals []servedGoal) {
+// Re-Planner. What the file refuses is logged; ok reports that the goals were written.
+func (s *Session) storeGoals(goals []servedGoal) (ok bool) {
 	if len(goals) == 0 {
-		return
+		return false
 	}
 	err := s.l.cfg.Store.Update(func(tx *knowledge.Tx) error {
 		for _, g := range goals {
@@ -160,6 +162,7 @@ func (s *Session) storeGoals(goals []servedGoal) {
 	if err != nil {
 		s.l.log.Warn("sub-goals not filed on their transitions", logErr, err)
 	}
+	return err == nil
 }
 
 // countUses records one use of each trick the task was given.
@@ -301,6 +304,11 @@ func (s *Session) store(t *taskTrace, runID, instruction string, served []knowle
 		return fmt.Errorf("%w: store tricks: %w", errStore, err)
 	}
 	rep.Added = append(rep.Added, added...)
+	s.mu.Lock()
+	for _, a := range added {
+		t.tricks = append(t.tricks, a.ID)
+	}
+	s.mu.Unlock()
 	rep.Merged = append(rep.Merged, merged...)
 	rep.Demoted = append(rep.Demoted, demoted...)
 	rep.Skipped = append(rep.Skipped, skipped...)

@@ -179,14 +179,18 @@ func (s *Session) learnRoutine(t *taskTrace) (known bool, err error) {
 		return false, nil
 	}
 	r.Runs = 1
+	var id string
 	err = s.l.cfg.Store.Update(func(tx *knowledge.Tx) error {
 		stored, err := tx.PutRoutine(r)
-		known = stored.Runs > 1
+		known, id = stored.Runs > 1, stored.ID
 		return err
 	})
 	if err != nil {
 		return false, fmt.Errorf("%w: routine of %s: %w", errStore, t.app, err)
 	}
+	s.mu.Lock()
+	t.routine = id
+	s.mu.Unlock()
 	return known, nil
 }
 

@@ -90,6 +90,9 @@ type taskTrace struct {
 	ran          []string // the routines replayed in the task (their ids)
 	learned      bool
 	goals        []servedGoal // the sub-goals its transitions completed, written when confirmed
+	filed        []servedGoal // those written
+	routine      string       // the id of the routine stored from it
+	tricks       []string     // the ids of the tricks added from it
 }
 
 // stepTrace is one step of a trajectory.

@@ -137,6 +137,7 @@ type taskRun struct {
 	// knowledgeOff says why the run goes without the knowledge it names (unreachable).
 	knowledgeOff string
 	devTime      eval.DeviceTime // metered over Run
+	contradict   func(context.Context) error
 }
 
 // Start implements eval.Agent: it opens the phone, the model and the knowledge file.
@@ -260,7 +261,17 @@ func (s *taskRun) Run(ctx context.Context, user interaction.Dialoger) (rundir.Su
 	if res.KnowledgeErr != nil {
 		s.a.log.Warn("App Map updates failed", "task", job.Task.ID, "err", res.KnowledgeErr)
 	}
+	s.contradict = res.Contradict
 	return res.Summary, res.Err
+}
+
+// Contradict implements eval.Contradicter: the run said done and the task's checks
+// failed, so what it learned and replayed is taken back (agent.Result.Contradict).
+func (s *taskRun) Contradict(ctx context.Context) error {
+	if s.contradict == nil {
+		return nil
+	}
+	return s.contradict(ctx)
 }
 
 // Merge imports the knowledge files srcs into dst (created when missing): what the cold

@@ -98,3 +98,58 @@ func TestWrongContactIsNoAnswer(t *testing.T) {
 		t.Errorf("said done with the wrong contact's email: %s", r.Reason)
 	}
 }
+
+// TestFalseSuccessIsTakenBack: a learning run that said done with a wrong result (a false
+// success) must leave nothing a clean run replays. The learning run of "Unlock SafeBox
+// with my PIN 2580" taps Enter before any digit once (the decider's slip): "Wrong PIN",
+// then the PIN, and the vault opens — done, but the task's check wants no wrong attempt.
+// The agent's own finish check cannot see that, so the run is confirmed and its routine,
+// wrong attempt and all, is stored. The evaluation's check fails it, and what the run
+// learned is taken back (eval.Contradicter): the clean runs on that knowledge replay no
+// routine of it and pass.
+func TestFalseSuccessIsTakenBack(t *testing.T) {
+	s, err := eval.Load("builtin:sim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean := suiteTask(t, s, "canvas-pin-unlock")
+	noisy := *clean
+	noisy.ID = "canvas-pin-unlock-early-enter"
+	noisy.Walk = slices.Clone(clean.Walk)
+	w := noisy.Walk[0]
+	w.Steps = slices.Clone(w.Steps)
+	w.Steps[0].Slip = []string{`Tap "Enter"`}
+	noisy.Walk[0] = w
+	learn := *s
+	learn.Tasks = []*eval.Task{&noisy}
+	s.Tasks = []*eval.Task{clean}
+	px := pixelReader(t, s)
+	if px == nil {
+		t.Skip("the PIN pad is read from the picture: no tesseract")
+	}
+	a, err := New(Config{Pixels: px})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := eval.Run(t.Context(), eval.Config{Suite: s, Learn: &learn, Agent: a, Devices: serveFarm(t, 1).Devices(), Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned := false
+	for _, r := range rep.Tasks {
+		t.Logf("%s %s: pass %t, outcome %s, false success %t, contradicted %t, routines %d: %s", r.Phase, r.ID, r.Pass, r.Outcome, r.FalseSuccess, r.Contradicted, r.Routines, r.Reason)
+		if r.Phase == eval.PhaseLearn {
+			learned = true
+			if !r.FalseSuccess || !r.Contradicted {
+				t.Errorf("the learning run: false success %t, taken back %t; want a false success, taken back", r.FalseSuccess, r.Contradicted)
+			}
+			continue
+		}
+		if !r.Pass || r.Routines != 0 {
+			t.Errorf("%s: pass %t with %d routines replayed; want a pass replaying nothing the false success learned (%s)", r.Phase, r.Pass, r.Routines, r.Reason)
+		}
+	}
+	if !learned {
+		t.Fatal("no learning run in the report")
+	}
+}
