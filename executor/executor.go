@@ -227,6 +227,7 @@ type run struct {
 	finishAfter bool
 	items       []string        // the item lines of the last screen that showed an order's items
 	corrections int             // consents the person refused with a correction, in this task
+	corrected   []correction    // what the person said they meant, with what they refused
 	good        string          // signature of the last page a step was judged right on (see recover.go)
 	recoveries  int             // times the task went back to it by itself
 	goodSeen    map[string]bool // every page a step of the task was judged right on

@@ -197,6 +197,7 @@ func indexOf(s *perception.Screen, label string) int {
 // from the page before, without starting over.
 func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, answer string) (State, error) {
 	r.corrections++
+	r.corrected = append(r.corrected, correction{answer: answer, refused: need.Specifics})
 	r.planNote = append(r.planNote, fmt.Sprintf("The person refused the consent (%s) and said: %q. What the steps before did was a wrong result (C), whatever was judged then: the agent went back one page. Redo the sub-goal that chose it (%s) the way the person said.", need.Reason, answer, need.Subgoal))
 	st, err := r.goBack(ctx, fmt.Sprintf("Back: the person refused %q and said %q", need.Reason, answer))
 	if err != nil && ctx.Err() != nil {
@@ -227,6 +228,15 @@ func (r *run) goBack(ctx context.Context, what string) (State, error) {
 	if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
 		return stateError, ctx.Err()
 	}
+	if now, err := r.dumpRead(ctx); err == nil && r.screen != nil && now.Signature == r.screen.Signature && r.screen.Keyboard {
+		// The Back only closed the keyboard: the page is still the one to leave.
+		if _, err := r.exec(ctx, back, nil); err == nil {
+			r.publish(event.ActionExecuted{Step: r.step, Action: back, Signature: now.Signature})
+			if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
+				return stateError, ctx.Err()
+			}
+		}
+	}
 	r.lastActs = []string{what}
 	r.reuse, r.noActs = false, false
 	return statePerceive, nil
@@ -236,12 +246,15 @@ func (r *run) goBack(ctx context.Context, what string) (State, error) {
 // when a sibling row (same resource-id) on the screen is: a grounding error caught before
 // it acts, whatever the model meant. "" when the tap is fine or nothing is known.
 func (r *run) againstChoice(a event.Action) string {
-	if (a.Type != event.Tap && a.Type != event.LongPress) || len(r.choices) == 0 {
+	if (a.Type != event.Tap && a.Type != event.LongPress) || len(r.choices)+len(r.corrected) == 0 {
 		return ""
 	}
 	el := r.element(a.Index)
 	if el == nil || el.ResourceID == "" {
 		return ""
+	}
+	if why := r.againstCorrection(el); why != "" {
+		return why
 	}
 	label := strings.ToLower(el.Label)
 	for _, c := range r.choices {
@@ -260,6 +273,35 @@ func (r *run) againstChoice(a event.Action) string {
 
 // choiceLead is the lead of a person's answer to a choice: "Alice Wong" of "Alice Wong,
 // from work".
+// correction is a consent the person refused saying what they meant: their answer, and
+// the specifics of the question they refused.
+type correction struct{ answer, refused string }
+
+// againstCorrection says why a tap on row el is not what the person said they meant when
+// they refused a consent: among el's sibling rows (same resource-id), some are named in
+// their answer and not in the refused question ("that would go to Frank Miller, and I
+// meant Bob Smith": Bob Smith), and el is not one of them. "" when the tap is fine or
+// the answer names no row.
+func (r *run) againstCorrection(el *perception.Element) string {
+	for _, c := range r.corrected {
+		answer, refused := strings.ToLower(c.answer), strings.ToLower(c.refused)
+		var meant []string
+		mine := false
+		for _, o := range r.screen.Elements {
+			l := strings.ToLower(strings.TrimSpace(o.Label))
+			if o.ResourceID != el.ResourceID || l == "" || !strings.Contains(answer, l) || strings.Contains(refused, l) {
+				continue
+			}
+			meant = append(meant, o.Label)
+			mine = mine || o.Index == el.Index
+		}
+		if len(meant) > 0 && !mine {
+			return fmt.Sprintf("[%d] %q is not what the person said they meant when they refused (%q): that is %q", el.Index, el.Label, c.answer, meant[0])
+		}
+	}
+	return ""
+}
+
 func choiceLead(c string) string {
 	parts := strings.FieldsFunc(c, func(r rune) bool { return strings.ContainsRune(",;，；—(", r) })
 	if len(parts) == 0 {

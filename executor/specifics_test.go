@@ -120,3 +120,30 @@ func TestConsentSaysItIsAgain(t *testing.T) {
 		t.Errorf("another action: %q", got)
 	}
 }
+
+// TestTapAgainstCorrection: after the person refused a send to Frank Miller saying they
+// meant Bob Smith, a tap on another contact row (a second wrong tap) is rejected before it
+// acts; the row they named passes, and so does any row when the answer names none.
+func TestTapAgainstCorrection(t *testing.T) {
+	const row = "com.google.android.apps.messaging:id/contact_picker_row"
+	s := &perception.Screen{Elements: []perception.Element{
+		{Index: 1, Label: "Navigate up"},
+		{Index: 2, Label: "Bob Smith", ResourceID: row},
+		{Index: 3, Label: "Frank Miller", ResourceID: row},
+		{Index: 4, Label: "Grace Kim", ResourceID: row},
+	}}
+	r := &run{screen: s, corrected: []correction{{answer: "No — that would go to Frank Miller, and I meant Bob Smith.", refused: `to: Frank Miller; text: "running late"`}}}
+	if why := r.againstChoice(event.Action{Type: event.Tap, Index: 4}); !strings.Contains(why, "Bob Smith") {
+		t.Errorf("a tap on Grace Kim: %q, want it rejected for Bob Smith", why)
+	}
+	if why := r.againstChoice(event.Action{Type: event.Tap, Index: 3}); why == "" {
+		t.Error("a tap on Frank Miller, the one refused, was not rejected")
+	}
+	if why := r.againstChoice(event.Action{Type: event.Tap, Index: 2}); why != "" {
+		t.Errorf("a tap on Bob Smith: %q", why)
+	}
+	r.corrected = []correction{{answer: "No — the message should say \"late\".", refused: "to: Bob Smith"}}
+	if why := r.againstChoice(event.Action{Type: event.Tap, Index: 4}); why != "" {
+		t.Errorf("an answer naming no row: %q", why)
+	}
+}
