@@ -15,6 +15,9 @@ type Navigated struct {
 	Planned  int    `json:"planned"`           // steps of the known path
 	Replayed int    `json:"replayed"`          // steps replayed
 	Stopped  string `json:"stopped,omitempty"` // why the replay stopped before the target ("" when it reached it)
+	// Recovery marks the executor's own way back to the last good page after a wrong one
+	// (no model chose it), not a Navigate the decider took.
+	Recovery bool `json:"recovery,omitempty"`
 }
 
 // KnowledgeServed reports long-term knowledge put into a model prompt: App Tricks, a

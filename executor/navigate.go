@@ -60,7 +60,12 @@ func (r *run) shortcut(ctx context.Context, batch []event.Action) (steps []repla
 // guarded action or failed action it stops, and the task goes on with normal steps from
 // wherever the phone is.
 func (r *run) navigate(ctx context.Context, target string, steps []replay.Step) (State, error) {
-	ev := event.Navigated{Step: r.step, App: r.a.Task.App, Target: target, Planned: len(steps)}
+	return r.navigateAs(ctx, target, steps, false)
+}
+
+// navigateAs is navigate; recovery marks the executor's own way back (recover.go).
+func (r *run) navigateAs(ctx context.Context, target string, steps []replay.Step, recovery bool) (State, error) {
+	ev := event.Navigated{Step: r.step, App: r.a.Task.App, Target: target, Planned: len(steps), Recovery: recovery}
 	res := r.replay(ctx, steps)
 	ev.Replayed, ev.Stopped = res.replayed, res.stopped
 	r.publish(ev)

@@ -76,7 +76,7 @@ func (r *run) recoverPage(ctx context.Context) (State, error) {
 	}
 	r.recoveries++
 	r.planNote = append(r.planNote, "The last step led to a wrong page; the agent went back to the last page that was right by the App Map's known way. Go on with the sub-goal from there.")
-	st, err := r.navigate(ctx, r.good, steps)
+	st, err := r.navigateAs(ctx, r.good, steps, true)
 	r.noActs = true
 	return st, err
 }

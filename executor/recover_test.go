@@ -104,7 +104,7 @@ func TestRecoveryReturnsToTheLastGoodPage(t *testing.T) {
 		if len(sc.asked) != 1 {
 			t.Errorf("ways asked %q, want one, from the wrong page to the last good one", sc.asked)
 		}
-		if navs := find[event.Navigated](h); len(navs) != 1 || navs[0].Replayed != 1 {
+		if navs := find[event.Navigated](h); len(navs) != 1 || navs[0].Replayed != 1 || !navs[0].Recovery {
 			t.Errorf("navigations %+v, want the one way back replayed", navs)
 		}
 	})

@@ -168,21 +168,22 @@ func (t *tally) Summary() Summary {
 // KnowledgeUse is the "knowledge" object of summary.json: how much long-term knowledge
 // (App Tricks, App Map, app descriptions) the run used, and what it learned.
 type KnowledgeUse struct {
-	Used          bool `json:"used"`           // a trick, hint or description reached a prompt, or a shortcut ran
-	Tricks        int  `json:"tricks"`         // trick lines put into prompts
-	Hints         int  `json:"hints"`          // navigation hints put into prompts
-	DescribedApps int  `json:"described_apps"` // learned app descriptions given to the Global Planner
-	Navigations   int  `json:"navigations"`    // Navigate actions replayed
-	ShortcutSteps int  `json:"shortcut_steps"` // steps replayed from the App Map with no model call
-	VerifiedSteps int  `json:"verified_steps"` // sub-goals confirmed by an App Map prediction with no Re-Planner call
-	Fallbacks     int  `json:"fallbacks"`      // replays that stopped before their target
-	Routines      int  `json:"routines"`       // learned routines run
-	RoutineSteps  int  `json:"routine_steps"`  // steps routines replayed with no model call
-	KnownReads    int  `json:"known_reads"`    // page contents whose facts were known: no Key Context Collector call
-	SkippedLearns int  `json:"skipped_learns"` // app tasks not distilled: they followed a known routine
-	LearnedTasks  int  `json:"learned_tasks"`  // app tasks the Self-Learner distilled
-	LearnedTricks int  `json:"learned_tricks"` // tricks it added or merged
-	LearnErrors   int  `json:"learn_errors"`   // learning passes that failed (the task did not)
+	Used          bool `json:"used"`                 // a trick, hint or description reached a prompt, or a shortcut ran
+	Tricks        int  `json:"tricks"`               // trick lines put into prompts
+	Hints         int  `json:"hints"`                // navigation hints put into prompts
+	DescribedApps int  `json:"described_apps"`       // learned app descriptions given to the Global Planner
+	Navigations   int  `json:"navigations"`          // Navigate actions replayed
+	Recoveries    int  `json:"recoveries,omitempty"` // ways back to the last good page the executor took by the App Map
+	ShortcutSteps int  `json:"shortcut_steps"`       // steps replayed from the App Map with no model call
+	VerifiedSteps int  `json:"verified_steps"`       // sub-goals confirmed by an App Map prediction with no Re-Planner call
+	Fallbacks     int  `json:"fallbacks"`            // replays that stopped before their target
+	Routines      int  `json:"routines"`             // learned routines run
+	RoutineSteps  int  `json:"routine_steps"`        // steps routines replayed with no model call
+	KnownReads    int  `json:"known_reads"`          // page contents whose facts were known: no Key Context Collector call
+	SkippedLearns int  `json:"skipped_learns"`       // app tasks not distilled: they followed a known routine
+	LearnedTasks  int  `json:"learned_tasks"`        // app tasks the Self-Learner distilled
+	LearnedTricks int  `json:"learned_tricks"`       // tricks it added or merged
+	LearnErrors   int  `json:"learn_errors"`         // learning passes that failed (the task did not)
 	// Off says why the run went without long-term knowledge although a knowledge file was
 	// configured (it is damaged); empty otherwise. Set with Recorder.SetKnowledgeOff.
 	Off string `json:"off,omitempty"`
@@ -206,7 +207,11 @@ func (k *KnowledgeUse) add(e event.Event) {
 			k.Hints++
 		}
 	case event.Navigated:
-		k.Navigations++
+		if e.Recovery {
+			k.Recoveries++
+		} else {
+			k.Navigations++
+		}
 		k.ShortcutSteps += e.Replayed
 		if e.Stopped != "" {
 			k.Fallbacks++
