@@ -38,9 +38,21 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 		typed string
 	}
 	var steps []kept
+	// What the task was about: its words and its sub-goals'. A switch it flipped that none
+	// of them names was a slip (the model tapped the row beside the one it meant): the
+	// run may still have reached a good end, but a replay must not flip it again.
+	about := terms(t.task)
+	for _, st := range t.steps {
+		for w := range terms(st.subgoal) {
+			about[w] = true
+		}
+	}
 	for i, a := range t.acts {
 		if a.action.Type == event.Shell {
 			return knowledge.Routine{}, false
+		}
+		if a.checked != nil && a.el != nil && !sharesTerm(about, a.el.Label) {
+			continue
 		}
 		k, ok := mapAction(a.action, a.el)
 		if !ok {
@@ -138,6 +150,16 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 	r.End = t.end
 	r.ID = knowledge.RoutineID(r.App, r.Steps)
 	return r, true
+}
+
+// sharesTerm reports whether label has a term of about.
+func sharesTerm(about map[string]bool, label string) bool {
+	for w := range terms(label) {
+		if about[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // rowLike reports an element that may be one row among others: it has a resource-id

@@ -279,3 +279,45 @@ func TestRoutineButtonsAreNoParameters(t *testing.T) {
 		t.Errorf("resumed at step 3: %d steps from %d, pause %q, %v", len(steps), from, pause, err)
 	}
 }
+
+// TestRoutineLeavesOutASwitchSlip: on the way, the model flipped a switch beside the one
+// it meant (Mobile data for Airplane mode), and the run still ended well. The routine
+// keeps the switch the task and its sub-goals name, and not the slip: a clean replay
+// never turns mobile data off.
+func TestRoutineLeavesOutASwitchSlip(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	network := screen{appsApp, ".Network", "r-net", `- "Network & internet"
+- [1] switch "Mobile data" id=switch_row checked
+- [2] switch "Airplane mode" id=switch_row unchecked`}
+	slipped := screen{appsApp, ".Network", "r-net", `- "Network & internet"
+- [1] switch "Mobile data" id=switch_row unchecked
+- [2] switch "Airplane mode" id=switch_row unchecked`}
+	done := screen{appsApp, ".Network", "r-net", `- "Network & internet"
+- [1] switch "Mobile data" id=switch_row unchecked
+- [2] switch "Airplane mode" id=switch_row checked`}
+	r := startRun(t, s, "run-airplane", "Turn on airplane mode", appsApp, "Turn on airplane mode")
+	r.see(rtMain, "", "Open Network & internet")
+	r.do("r-main", tap(2, "Display", "", "android.widget.LinearLayout"))
+	r.see(network, "A", "Switch airplane mode on")
+	r.do("r-net", tap(1, "Mobile data", appsApp+":id/switch_row", "android.widget.Switch"))
+	r.see(slipped, "A", "Switch airplane mode on")
+	r.do("r-net", tap(2, "Airplane mode", appsApp+":id/switch_row", "android.widget.Switch"))
+	r.see(done, "A", "Finished")
+	r.finish(event.OutcomeDone, "")
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := st.Routines(appsApp)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("routines = %+v, %v", rs, err)
+	}
+	var labels []string
+	for _, st := range rs[0].Steps {
+		labels = append(labels, st.Action.Target.Text)
+	}
+	if want := []string{"Display", "Airplane mode"}; !slices.Equal(labels, want) {
+		t.Errorf("steps tap %q, want %q (the Mobile data slip left out)", labels, want)
+	}
+}
