@@ -175,6 +175,14 @@ type LoopBroken struct {
 	Remedy    string `json:"remedy"` // back, replan, fail
 }
 
+// Unpredicted says the App Map knew the last action, taken for its sub-goal, to open
+// another page than the one the screen shows: a surprise, whatever the Re-Planner judges.
+type Unpredicted struct {
+	Step     int    `json:"step"`
+	Expected string `json:"expected"` // the page signature the map predicted
+	Got      string `json:"got"`      // the signature of the page perceived
+}
+
 // FinishChecked is the verdict of the finish check.
 type FinishChecked struct {
 	Step   int    `json:"step"`
@@ -269,6 +277,9 @@ func (ContextCollected) Kind() string { return "ContextCollected" }
 
 // Kind implements Event.
 func (LoopBroken) Kind() string { return "LoopBroken" }
+
+// Kind implements Event.
+func (Unpredicted) Kind() string { return "Unpredicted" }
 
 // Kind implements Event.
 func (FinishChecked) Kind() string { return "FinishChecked" }

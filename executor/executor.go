@@ -216,6 +216,8 @@ type run struct {
 	lastActs  []string // the last step's actions and their effect
 	forced    string   // the decider's NeedInteraction reason, awaiting the planner
 	predicted string   // signature of the page the App Map expects the last batch to open
+	// unpredicted: the screen is not the page the App Map predicted for the last batch.
+	unpredicted bool
 
 	need        *interaction.Need
 	heldAfter   bool // the guard held an action back after others of its batch ran

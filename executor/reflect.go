@@ -94,7 +94,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	r.subgoalAt = planPosition(r.plan, r.subgoal)
 	r.publish(event.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal, Interaction: ans.Interaction, Reason: ans.Reason, Full: full})
 	switch {
-	case first || ans.Result == "A":
+	case first || (ans.Result == "A" && !r.unpredicted):
 		r.markGood()
 	case ans.Result == "C" && ans.Interaction == 0 && r.forced == "":
 		if st, err := r.recoverPage(ctx); st != "" || err != nil {

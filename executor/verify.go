@@ -41,6 +41,14 @@ func (r *run) verify() bool {
 	want := r.predicted
 	r.predicted = ""
 	s := r.screen
+	r.unpredicted = want != "" && s != nil && s.Signature != want && !r.secure
+	if r.unpredicted {
+		// The map knew where this action leads for this sub-goal, and the phone is not
+		// there: a wrong page or a changed app. The Re-Planner hears it; the page is not
+		// taken as a good one to come back to, whatever it judges.
+		r.publish(event.Unpredicted{Step: r.step, Expected: want, Got: s.Signature})
+		r.planNote = append(r.planNote, "The App Map knows the last action, taken for this sub-goal, to open another page than the one on the screen now: check that it did what the sub-goal needed. If it did not, this is a wrong page (C).")
+	}
 	switch {
 	case want == "" || s == nil || s.Signature != want || r.secure || len(s.Elements) == 0:
 		return false

@@ -88,6 +88,7 @@ func TestVerifiedStepSkipsReplanner(t *testing.T) {
 		predict       func(t *testing.T, p *fakePhone) map[string]string
 		wantReplanner int
 		wantVerified  int
+		wantSurprises int // pages the map predicted otherwise (event.Unpredicted)
 	}{
 		{name: "no map", wantReplanner: 5},
 		{name: "every page predicted", predict: func(t *testing.T, p *fakePhone) map[string]string {
@@ -97,7 +98,7 @@ func TestVerifiedStepSkipsReplanner(t *testing.T) {
 		{name: "a mismatch calls the Re-Planner", predict: func(t *testing.T, p *fakePhone) map[string]string {
 			return map[string]string{"Apps": signature(t, p, "apps"), "All apps": signature(t, p, "info"), // the map expects another page
 				"Maps": signature(t, p, "info")}
-		}, wantReplanner: 3, wantVerified: 2},
+		}, wantReplanner: 3, wantVerified: 2, wantSurprises: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -132,6 +133,9 @@ func TestVerifiedStepSkipsReplanner(t *testing.T) {
 			}
 			if len(verified) != tt.wantVerified {
 				t.Errorf("%d verified steps, want %d", len(verified), tt.wantVerified)
+			}
+			if got := find[event.Unpredicted](h); len(got) != tt.wantSurprises {
+				t.Errorf("pages the map predicted otherwise: %+v, want %d", got, tt.wantSurprises)
 			}
 			// Every step still has a sub-goal, and the decider was asked for each.
 			if got := h.model.count(llm.RoleDecider); got != 4 {

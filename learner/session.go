@@ -92,6 +92,7 @@ type taskTrace struct {
 	goals        []servedGoal // the sub-goals its transitions completed, written when confirmed
 	filed        []servedGoal // those written
 	routine      string       // the id of the routine stored from it
+	unpredicted  []int        // steps whose page the App Map had predicted otherwise
 	tricks       []string     // the ids of the tricks added from it
 }
 
@@ -244,6 +245,13 @@ func (s *Session) Handle(r event.Record) {
 				s.task.ran = nil
 			}
 		}
+	case event.Unpredicted:
+		if s.task != nil {
+			// A page the map did not predict: no sub-goal is credited to the step that led
+			// there, and the trajectory met a surprise.
+			s.task.unpredicted = append(s.task.unpredicted, e.Step)
+			s.task.recoveries = append(s.task.recoveries, fmt.Sprintf("step %d: the App Map expected another page", e.Step))
+		}
 	case event.FinishChecked:
 		if s.task != nil && !e.Passed {
 			s.task.checkFailed = true
@@ -269,7 +277,7 @@ func (s *Session) creditGoal(e event.Reflected, goal string) {
 	}
 	switch e.Result {
 	case "A":
-		if s.stepped != nil && s.steppedAt == e.Step && strings.TrimSpace(goal) != "" {
+		if s.stepped != nil && s.steppedAt == e.Step && strings.TrimSpace(goal) != "" && !slices.Contains(s.task.unpredicted, e.Step) {
 			s.task.goals = append(s.task.goals, servedGoal{app: s.steppedApp, t: *s.stepped, goal: goal})
 		}
 	case "C", "D":

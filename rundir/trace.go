@@ -150,6 +150,10 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 			var e event.LoopBroken
 			_ = json.Unmarshal(l.Event, &e)
 			step().Lines = append(step().Lines, fmt.Sprintf("loop on %s broken: %s", e.Action, e.Remedy))
+		case "Unpredicted":
+			var e event.Unpredicted
+			_ = json.Unmarshal(l.Event, &e)
+			step().Lines = append(step().Lines, fmt.Sprintf("the App Map expected page %s, the screen is page %s", e.Expected, e.Got))
 		case "FinishChecked":
 			var e event.FinishChecked
 			_ = json.Unmarshal(l.Event, &e)
