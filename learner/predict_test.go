@@ -214,3 +214,35 @@ func TestNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestUnpredictedPageEarnsNoCredit: a step whose page the App Map had predicted otherwise
+// (event.Unpredicted) credits no sub-goal to the action that led there, even in a run that
+// is confirmed: the map's word and the phone disagreed.
+func TestUnpredictedPageEarnsNoCredit(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	back := act{a: event.Action{Type: event.Back}}
+	display := tap(1, "Display", settingsApp+":id/display", "android.widget.LinearLayout")
+	s := l.Start("", "")
+	r := startRun(t, s, "r", "Turn on the dark theme", settingsApp, "Turn on the dark theme")
+	r.see(mainPage, "", "Open Display settings")
+	r.do("s-main", display)
+	r.see(displayPage, "A", "Return to the main page")
+	r.do("s-display", back)
+	r.step++
+	r.bus.Publish(event.StepStarted{Step: r.step, App: settingsApp})
+	r.bus.Publish(event.ScreenPerceived{Step: r.step, Package: mainPage.pkg, Activity: mainPage.activity, Signature: mainPage.sig, Text: mainPage.text})
+	r.bus.Publish(event.Unpredicted{Step: r.step, Expected: "s-elsewhere", Got: mainPage.sig})
+	r.bus.Publish(event.Reflected{Step: r.step, Result: "A", Reflection: "looked at it"})
+	r.bus.Publish(event.Planned{Step: r.step, Plan: []string{"Finished"}, Subgoal: "Finished"})
+	r.finish(event.OutcomeDone, "")
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if to, ok := l.Predict(t.Context(), settingsApp, "s-display", back.a, back.el, "Return to the main page"); ok {
+		t.Errorf("Back after an unpredicted page predicts %q for its sub-goal; want no credit", to)
+	}
+	if to, ok := l.Predict(t.Context(), settingsApp, "s-main", display.a, display.el, "Open Display settings"); !ok || to != "s-display" {
+		t.Errorf("Display for its sub-goal: %q, %v", to, ok)
+	}
+}
