@@ -46,7 +46,7 @@ type pixelScreen struct {
 }
 
 // pixelScreens walks the canvas apps of the virtual phone: TeaHouse's WebView checkout and
-// its receipt, SafeBox's PIN pad and vault, and 城市地图 with each pin's card.
+// its receipt, SafeBox's PIN pad and vault (in six languages), and 城市地图 with each pin's card.
 func pixelScreens(t testing.TB) []pixelScreen {
 	t.Helper()
 	p, err := sim.New(sim.Config{Seed: 1, Clock: func() time.Time { return time.Date(2025, 6, 11, 9, 41, 0, 0, time.UTC) }})
@@ -108,6 +108,26 @@ func pixelScreens(t testing.TB) []pixelScreen {
 		tapText(k, 0)
 	}
 	take("safebox vault")
+	// The vault in the other languages it speaks, and once its card is deleted, its bill
+	// paid and its statement sent.
+	for _, loc := range []string{"zh-CN", "es-ES", "de-DE", "fr-FR", "pt-BR"} {
+		sh("settings put system system_locales " + loc)
+		sh("am force-stop com.fairy.safebox")
+		sh("am start -n com.fairy.safebox/.PinActivity")
+		for _, k := range []string{"2", "5", "8", "0", "Enter"} {
+			tapText(k, 0)
+		}
+		take("safebox vault " + loc)
+		if loc == "de-DE" {
+			for _, d := range p.DrawnTexts() {
+				if strings.HasPrefix(d.Text, "Karte l") || strings.HasPrefix(d.Text, "Auszug s") || strings.HasPrefix(d.Text, "Bezahlen") {
+					sh(fmt.Sprintf("input tap %d %d", (d.Bounds.Min.X+d.Bounds.Max.X)/2, (d.Bounds.Min.Y+d.Bounds.Max.Y)/2))
+				}
+			}
+			take("safebox vault " + loc + ", done")
+		}
+	}
+	sh("settings put system system_locales en-US")
 	sh("am start -n com.fairy.citymap/.MapActivity")
 	take("citymap")
 	for _, pin := range []string{"书店", "停车场", "咖啡馆"} {
