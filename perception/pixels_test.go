@@ -182,3 +182,43 @@ func TestMarkerDrawsReadElements(t *testing.T) {
 		t.Errorf("only %d pixels drawn along the read element's box", changed)
 	}
 }
+
+// TestPixelReaderMarksIcons: a shape of an icon's size drawn with no text in the WebView
+// (a filled triangle, here) becomes a numbered element after the text read, "icon 1",
+// Drawn, boxed where it is drawn; the text lines and the button are not marks; the cached
+// read gives the same mark.
+func TestPixelReaderMarksIcons(t *testing.T) {
+	ocr := &scriptedOCR{lines: []string{"Your order", "Pay ¥36"}}
+	r, err := NewPixelReader(ocr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shot := drawnShot()
+	for y := 0; y < 64; y++ { // a triangle pointing up, 64 px high, at (500,1500)
+		for x := 32 - y/2; x <= 32+y/2; x++ {
+			shot.Set(500+x, 1500+y, color.RGBA{32, 33, 36, 255})
+		}
+	}
+	for range 2 {
+		s, err := Parse([]byte(webDump))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Read(t.Context(), s, shot); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Marks) != 1 || len(s.Read) != 2 {
+			t.Fatalf("marks %v, read %+v; want the triangle alone marked, the two lines read", s.Marks, s.Read)
+		}
+		e := s.Elements[len(s.Elements)-1]
+		if !e.Drawn || e.FromPicture || e.Label != "icon 1" || !e.Bounds.Contains(Point{532, 1540}) || e.Bounds.Dx() > 80 {
+			t.Errorf("last element %+v, want icon 1 drawn around (532,1540)", e)
+		}
+		if want := `- [3] icon "icon 1" (drawn in the picture, no text)`; !strings.Contains(s.Text(), want) {
+			t.Errorf("text form lacks %s:\n%s", want, s.Text())
+		}
+	}
+	if ocr.calls != 1 {
+		t.Errorf("%d OCR calls for the same pixels twice, want 1", ocr.calls)
+	}
+}

@@ -15,10 +15,12 @@ import (
 //
 // Kinds: text (16dp), title (22dp bold), small (14dp, grey), button (a filled button with
 // light text), key (a round PIN-pad key), pin (a map pin with its label beside it), card
-// (a raised panel; its text is drawn by the items on it), road (a map road, no text).
+// (a raised panel; its text is drawn by the items on it), road (a map road, no text), icon
+// (a pictogram with no text and no description: Glyph names it, see glyphs.go).
 type DrawSpec struct {
 	Kind    string   `yaml:"kind"`
 	Text    string   `yaml:"text"`
+	Glyph   string   `yaml:"glyph"`
 	X       int      `yaml:"x"`
 	Y       int      `yaml:"y"`
 	W       int      `yaml:"w"`
@@ -60,9 +62,46 @@ func (p *Phone) DrawnTexts() []DrawnText {
 	return out
 }
 
+// DrawnIcon is one icon a canvas drew on the current screen, with no text on it: its
+// pictogram (a glyph, or "pin" for a map pin, whose name is drawn beside it) and its box.
+// Tests measure the marks perception finds against it.
+type DrawnIcon struct {
+	Glyph  string
+	Bounds image.Rectangle
+}
+
+// DrawnIcons lists the icons canvases draw on the current screen, in drawing order.
+func (p *Phone) DrawnIcons() []DrawnIcon {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f := p.frameLocked()
+	if f.secure {
+		return nil
+	}
+	var out []DrawnIcon
+	var walk func(n *node)
+	walk = func(n *node) {
+		for _, d := range n.drawn {
+			switch d.kind {
+			case "draw-icon":
+				out = append(out, DrawnIcon{Glyph: d.glyph, Bounds: d.b})
+			case "draw-pin":
+				out = append(out, DrawnIcon{Glyph: "pin", Bounds: d.b})
+			}
+		}
+		for _, c := range n.children {
+			walk(c)
+		}
+	}
+	for _, w := range f.windows {
+		walk(w.root)
+	}
+	return out
+}
+
 func validDrawKind(k string) bool {
 	switch k {
-	case "text", "title", "small", "button", "key", "pin", "card", "road":
+	case "text", "title", "small", "button", "key", "pin", "card", "road", "icon":
 		return true
 	}
 	return false
@@ -88,7 +127,7 @@ func (p *Phone) canvasNode(m metrics, pkg string, inst *screenInst, e *ElementSp
 		}
 		b := image.Rect(r.Min.X+m.dp(float64(d.X)), r.Min.Y+m.dp(float64(d.Y)),
 			r.Min.X+m.dp(float64(d.X+d.W)), r.Min.Y+m.dp(float64(d.Y+d.H)))
-		dn := &node{kind: "draw-" + d.Kind, b: b, text: a.eval(d.Text, c), enabled: true}
+		dn := &node{kind: "draw-" + d.Kind, b: b, text: a.eval(d.Text, c), enabled: true, glyph: d.Glyph}
 		if len(d.OnTap) > 0 {
 			dn.act = &hit{inst: inst, el: e, tap: d.OnTap}
 		}
@@ -150,6 +189,9 @@ func (r *renderer) drawCanvas(n *node) {
 		switch d.kind {
 		case "draw-road":
 			fill(r.img, d.b, color.RGBA{250, 250, 250, 255})
+			continue
+		case "draw-icon":
+			drawGlyph(r.img, d.glyph, d.b, pal.fg)
 			continue
 		case "draw-card":
 			fill(r.img, d.b.Add(image.Pt(0, m.dp(2))), pal.divider)

@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/png"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -43,10 +44,12 @@ type pixelScreen struct {
 	dump  []byte
 	shot  image.Image
 	drawn []sim.DrawnText
+	icons []sim.DrawnIcon
 }
 
 // pixelScreens walks the canvas apps of the virtual phone: TeaHouse's WebView checkout and
-// its receipt, SafeBox's PIN pad and vault (in six languages), and 城市地图 with each pin's card.
+// its receipt, SafeBox's PIN pad and vault (in six languages), Lumen's photo with its
+// toolbar of icons, and 城市地图 with each pin's card.
 func pixelScreens(t testing.TB) []pixelScreen {
 	t.Helper()
 	p, err := sim.New(sim.Config{Seed: 1, Clock: func() time.Time { return time.Date(2025, 6, 11, 9, 41, 0, 0, time.UTC) }})
@@ -78,7 +81,7 @@ func pixelScreens(t testing.TB) []pixelScreen {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, pixelScreen{name: name, dump: p.Dump(), shot: img, drawn: p.DrawnTexts()})
+		out = append(out, pixelScreen{name: name, dump: p.Dump(), shot: img, drawn: p.DrawnTexts(), icons: p.DrawnIcons()})
 	}
 	sh("am start -n com.fairy.teahouse/.WebActivity")
 	take("teahouse order")
@@ -128,6 +131,8 @@ func pixelScreens(t testing.TB) []pixelScreen {
 		}
 	}
 	sh("settings put system system_locales en-US")
+	sh("am start -n com.fairy.lumen/.MainActivity")
+	take("lumen")
 	sh("am start -n com.fairy.citymap/.MapActivity")
 	take("citymap")
 	for _, pin := range []string{"书店", "停车场", "咖啡馆"} {
@@ -196,5 +201,54 @@ func TestRecallOnDrawnScreens(t *testing.T) {
 	t.Logf("recall %d/%d = %.1f%% (languages %v)", hit, total, 100*float64(hit)/float64(total), tess.Languages())
 	if hit*100 < total*95 {
 		t.Fatalf("recall %d/%d is under 95%%", hit, total)
+	}
+}
+
+// TestMarksOnDrawnScreens: the icons the canvas apps draw with no text (Lumen's toolbar,
+// 城市地图's pins) are each found as one mark on it, numbered in reading order, and
+// nothing else is a mark: no text, read or not, no card, button or road.
+func TestMarksOnDrawnScreens(t *testing.T) {
+	tess := newTesseract(t)
+	r, err := perception.NewPixelReader(tess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	icons := 0
+	for _, ps := range pixelScreens(t) {
+		s, err := perception.Parse(ps.dump)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Read(context.Background(), s, ps.shot); err != nil {
+			t.Fatal(err)
+		}
+		on := func(m perception.Bounds, ic sim.DrawnIcon) bool {
+			c := m.Center()
+			return image.Pt(c.X, c.Y).In(ic.Bounds)
+		}
+		for _, ic := range ps.icons {
+			icons++
+			n := 0
+			for _, m := range s.Marks {
+				if on(m, ic) {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Errorf("%s: the %s icon at %v is %d marks, want 1 (marks %v)", ps.name, ic.Glyph, ic.Bounds, n, s.Marks)
+			}
+		}
+		for k, m := range s.Marks {
+			if !slices.ContainsFunc(ps.icons, func(ic sim.DrawnIcon) bool { return on(m, ic) }) {
+				t.Errorf("%s: mark %v is on no icon the phone drew", ps.name, m)
+			}
+			e := s.Elements[len(s.Elements)-len(s.Marks)+k]
+			if want := fmt.Sprintf("icon %d", k+1); !e.Drawn || e.Label != want || e.Bounds != m {
+				t.Errorf("%s: mark %d is element %+v, want %q, Drawn", ps.name, k+1, e, want)
+			}
+		}
+	}
+	if icons == 0 {
+		t.Fatal("no screen drew an icon")
 	}
 }

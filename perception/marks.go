@@ -1,0 +1,150 @@
+package perception
+
+import (
+	"fmt"
+	"image"
+	"slices"
+)
+
+// A region the tree does not describe may draw controls with no text at all: a toolbar of
+// icons in a Flutter or game canvas, a map's pins. OCR reads nothing there, so the region
+// would offer nothing to tap. Like AppAgent's grid, which numbers cells where the tree has
+// no elements, the pixel reader numbers what is drawn there — but only the shapes of an
+// icon's size that no text was read on, so a page of text gains no cells and the model is
+// not handed dozens of empty ones. Each becomes an element ("icon 2", Drawn): what it shows
+// is for a model that sees the picture (the set-of-mark image boxes it) to judge.
+
+// Size of a mark, as a share of the screenshot's width: an icon of 24dp on a 412dp-wide
+// phone is about 1/17; letters of body text are narrower than markMinSide, a card or a
+// picture wider than markMaxSide.
+const (
+	markMinSide = 40 // the shorter side at least width/markMinSide
+	markMinLong = 30 // the longer side at least width/markMinLong
+	markMaxSide = 7  // each side at most width/markMaxSide
+	markMaxAR   = 3  // longer side at most markMaxAR times the shorter
+	// Text read inside a shape covering at most 1/markTextShare of it is the shape's
+	// detail; a badge's or a chip's text covers more of it.
+	markTextShare = 4
+	// markGap joins ink this near (in half-resolution pixels, about 2dp on a phone) into
+	// one shape: an icon's parts (a bin's lid and body) are drawn apart.
+	markGap = 3
+)
+
+// findMarks finds the marks of region rr of img: connected shapes of ink (far from the
+// region's commonest shade, like text's ink in buildStrip) of an icon's size and shape that
+// no text in read (relative to rr) touches, but for text wholly inside the shape and small
+// beside it, which is the shape's detail: detail lists those (indexes into read). Marks
+// are relative to rr, in reading order. The mask is searched at half resolution: an icon
+// is many pixels wide.
+func findMarks(img image.Image, rr image.Rectangle, read []TextBox) (marks []image.Rectangle, detail []int) {
+	rr = rr.Intersect(img.Bounds())
+	sw := img.Bounds().Dx()
+	w, h := rr.Dx()/2, rr.Dy()/2
+	if w < 4 || h < 4 || sw == 0 {
+		return nil, nil
+	}
+	g := gray(img, rr)
+	var hist [256]int
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			hist[g[2*y*rr.Dx()+2*x]]++
+		}
+	}
+	bg := 0
+	for v := range hist {
+		if hist[v] > hist[bg] {
+			bg = v
+		}
+	}
+	ink := make([]bool, w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			ink[y*w+x] = absDiff(g[2*y*rr.Dx()+2*x], uint8(bg)) >= inkFloor
+		}
+	}
+	seen := make([]bool, w*h)
+	stack := make([]int32, 0, 1024)
+	for i := range ink {
+		if !ink[i] || seen[i] {
+			continue
+		}
+		box := image.Rect(i%w, i/w, i%w+1, i/w+1)
+		seen[i] = true
+		stack = append(stack[:0], int32(i))
+		for len(stack) > 0 {
+			p := int(stack[len(stack)-1])
+			stack = stack[:len(stack)-1]
+			px, py := p%w, p/w
+			box = box.Union(image.Rect(px, py, px+1, py+1))
+			for dy := -markGap; dy <= markGap; dy++ {
+				for dx := -markGap; dx <= markGap; dx++ {
+					nx, ny := px+dx, py+dy
+					if nx < 0 || ny < 0 || nx >= w || ny >= h {
+						continue
+					}
+					if q := ny*w + nx; ink[q] && !seen[q] {
+						seen[q] = true
+						stack = append(stack, int32(q))
+					}
+				}
+			}
+		}
+		b := image.Rect(box.Min.X*2, box.Min.Y*2, box.Max.X*2, box.Max.Y*2)
+		short, long := min(b.Dx(), b.Dy()), max(b.Dx(), b.Dy())
+		if short*markMinSide < sw || long*markMinLong < sw || long*markMaxSide > sw || long > short*markMaxAR {
+			continue
+		}
+		// Text read near the shape: the shape is (part of) that text, or touches it (a
+		// pin's label) — unless all of it lies inside the shape and covers a small part of
+		// it: then it is the picture's detail read as letters (a bin's slots as "I|"). Inside
+		// is 4/5 of the text's box: a line's box is padded.
+		var inside []int
+		text := false
+		for k, t := range read {
+			tb := image.Rect(t.Bounds.X1, t.Bounds.Y1, t.Bounds.X2, t.Bounds.Y2)
+			switch {
+			case !tb.Inset(-tb.Dy() / 2).Overlaps(b):
+			case area(tb.Intersect(b))*5 >= area(tb)*4 && area(tb)*markTextShare <= area(b):
+				inside = append(inside, k)
+			default:
+				text = true
+			}
+		}
+		if text {
+			continue
+		}
+		marks = append(marks, b)
+		detail = append(detail, inside...)
+	}
+	slices.SortFunc(marks, func(a, b image.Rectangle) int {
+		if a.Max.Y <= b.Min.Y {
+			return -1
+		}
+		if b.Max.Y <= a.Min.Y {
+			return 1
+		}
+		return a.Min.X - b.Min.X
+	})
+	return marks, detail
+}
+
+func area(r image.Rectangle) int { return r.Dx() * r.Dy() }
+
+// AddMarks adds the marks of the picture (see findMarks) to s, in reading order, as
+// elements numbered after the others: role icon, labelled "icon K" (the K-th mark of the
+// screen: the label only names it, the picture shows what it is), Drawn, tappable.
+func (s *Screen) AddMarks(marks []Bounds) {
+	for _, b := range marks {
+		label := fmt.Sprintf("icon %d", len(s.Marks)+1)
+		e := Element{
+			Index: len(s.Elements) + 1, Role: "icon", Label: label, Class: readClass, Package: s.Package,
+			Bounds: b, Center: b.Center(), Clickable: true, Enabled: true, Drawn: true,
+		}
+		s.lines = append(s.lines, line{depth: 0, elem: int32(len(s.Elements))})
+		s.Elements = append(s.Elements, e)
+		s.Marks = append(s.Marks, b)
+	}
+}
+
+// markNote is what the text form writes after a mark.
+const markNote = "(drawn in the picture, no text)"
