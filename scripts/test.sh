@@ -15,9 +15,8 @@ command -v etcd >/dev/null 2>&1 || need+=(etcd-server) # knowledge/etcdstore: te
 # with the Latin script's data (English, German, French, … with their accents) and Simplified
 # Chinese data.
 command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr tesseract-ocr-eng)
-for data in Latin:tesseract-ocr-script-latn chi_sim:tesseract-ocr-chi-sim; do
-	[ -f "/usr/share/tesseract-ocr/5/tessdata/${data%%:*}.traineddata" ] || [ -f "/usr/share/tesseract-ocr/4.00/tessdata/${data%%:*}.traineddata" ] || need+=("${data#*:}")
-done
+[ -f /usr/share/tesseract-ocr/5/tessdata/Latin.traineddata ] || [ -f /usr/share/tesseract-ocr/4.00/tessdata/Latin.traineddata ] || need+=(tesseract-ocr-script-latn)
+[ -f /usr/share/tesseract-ocr/5/tessdata/chi_sim.traineddata ] || [ -f /usr/share/tesseract-ocr/4.00/tessdata/chi_sim.traineddata ] || need+=(tesseract-ocr-chi-sim)
 if [ ${#need[@]} -gt 0 ]; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		echo "test.sh: installing ${need[*]} with apt-get"
