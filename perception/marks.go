@@ -3,6 +3,7 @@ package perception
 import (
 	"fmt"
 	"image"
+	"image/color"
 	"slices"
 )
 
@@ -43,12 +44,26 @@ func findMarks(img image.Image, rr image.Rectangle, read []TextBox) (marks []ima
 	if w < 4 || h < 4 || sw == 0 {
 		return nil, nil
 	}
-	g := gray(img, rr)
-	var hist [256]int
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			hist[g[2*y*rr.Dx()+2*x]]++
+	// Luminance at every other pixel of every other row.
+	g := make([]uint8, w*h)
+	if pix, stride, rect, ok := rgbaPix(img); ok {
+		for y := 0; y < h; y++ {
+			row := pix[(rr.Min.Y+2*y-rect.Min.Y)*stride+(rr.Min.X-rect.Min.X)*4:]
+			for x := 0; x < w; x++ {
+				p := row[x*8:]
+				g[y*w+x] = uint8((299*uint32(p[0]) + 587*uint32(p[1]) + 114*uint32(p[2])) / 1000)
+			}
 		}
+	} else {
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				g[y*w+x] = color.GrayModel.Convert(img.At(rr.Min.X+2*x, rr.Min.Y+2*y)).(color.Gray).Y
+			}
+		}
+	}
+	var hist [256]int
+	for _, v := range g {
+		hist[v]++
 	}
 	bg := 0
 	for v := range hist {
@@ -57,10 +72,8 @@ func findMarks(img image.Image, rr image.Rectangle, read []TextBox) (marks []ima
 		}
 	}
 	ink := make([]bool, w*h)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			ink[y*w+x] = absDiff(g[2*y*rr.Dx()+2*x], uint8(bg)) >= inkFloor
-		}
+	for i, v := range g {
+		ink[i] = absDiff(v, uint8(bg)) >= inkFloor
 	}
 	seen := make([]bool, w*h)
 	stack := make([]int32, 0, 1024)
