@@ -143,10 +143,10 @@ func findMarks(img image.Image, rr image.Rectangle, read []TextBox) (marks []ima
 
 func area(r image.Rectangle) int { return r.Dx() * r.Dy() }
 
-// AddMarks adds the marks of the picture (see findMarks) to s, in reading order, as
+// addMarks adds the marks of the picture (see findMarks) to s, in reading order, as
 // elements numbered after the others: role icon, labelled "icon K" (the K-th mark of the
 // screen: the label only names it, the picture shows what it is), Drawn, tappable.
-func (s *Screen) AddMarks(marks []Bounds) {
+func (s *Screen) addMarks(marks []Bounds) {
 	for _, b := range marks {
 		label := fmt.Sprintf("icon %d", len(s.Marks)+1)
 		e := Element{

@@ -151,9 +151,10 @@ func (r *PixelReader) Calls() int {
 }
 
 // Read reads the uncovered regions of s from shot (a screenshot of the same screen, at its
-// size) and adds each line read as an element (see [Screen.AddRead]), then each icon drawn
-// there with no text (see [Screen.AddMarks]). A screen the tree covers costs nothing. On
-// an OCR error the regions read before it are kept and the error is returned.
+// size) and adds each line read as an element (see [Screen.AddRead]), then each shape of
+// an icon's size drawn there with no text — a toolbar's icon, a map's pin — as an element
+// labelled "icon K", Drawn (see [Screen.Marks]). A screen the tree covers costs nothing.
+// On an OCR error the regions read before it are kept and the error is returned.
 func (r *PixelReader) Read(ctx context.Context, s *Screen, shot image.Image) error {
 	if len(s.Uncovered) == 0 {
 		return nil
@@ -172,7 +173,7 @@ func (r *PixelReader) Read(ctx context.Context, s *Screen, shot image.Image) err
 		got, err := r.region(ctx, shot, rr)
 		if err != nil {
 			s.AddRead(read)
-			s.AddMarks(marks)
+			s.addMarks(marks)
 			return fmt.Errorf("perception read region %v: %w", u, err)
 		}
 		for _, b := range got.boxes {
@@ -184,7 +185,7 @@ func (r *PixelReader) Read(ctx context.Context, s *Screen, shot image.Image) err
 		}
 	}
 	s.AddRead(read)
-	s.AddMarks(marks)
+	s.addMarks(marks)
 	return nil
 }
 

@@ -100,7 +100,7 @@ type Element struct {
 	// nothing: its Label is what was read, its Bounds where (see [PixelReader]).
 	FromPicture bool `json:"from_picture,omitempty"`
 	// Drawn marks a shape of an icon's size drawn with no text where the tree says
-	// nothing (see [Screen.AddMarks]): its Label only numbers it ("icon 2").
+	// nothing (see [PixelReader]): its Label only numbers it ("icon 2").
 	Drawn bool `json:"drawn,omitempty"`
 }
 
@@ -133,7 +133,7 @@ type Screen struct {
 	// (see [PixelReader]); each is also an element with FromPicture set.
 	Read []TextBox
 	// Marks are the shapes of an icon's size drawn with no text in the uncovered regions
-	// (see [Screen.AddMarks]); each is also an element with Drawn set.
+	// (see [PixelReader]); each is also an element with Drawn set.
 	Marks []Bounds
 
 	lines []line
