@@ -143,21 +143,44 @@ func findMarks(img image.Image, rr image.Rectangle, read []TextBox) (marks []ima
 
 func area(r image.Rectangle) int { return r.Dx() * r.Dy() }
 
-// addMarks adds the marks of the picture (see findMarks) to s, in reading order, as
-// elements numbered after the others: role icon, labelled "icon K" (the K-th mark of the
-// screen: the label only names it, the picture shows what it is), Drawn, tappable.
-func (s *Screen) addMarks(marks []Bounds) {
-	for _, b := range marks {
+// mark is a shape found by findMarks: its box, and its look (see lookOf).
+type mark struct {
+	box  image.Rectangle
+	look string
+}
+
+// lookOf names what r of img shows, the same on every screen and in every run that draws
+// the same pixels there: "mark_" and a hash of them. A learned step on a mark finds it
+// again by its look as well as its number, so a replay never taps whatever icon has since
+// taken its place.
+func lookOf(img image.Image, r image.Rectangle) string {
+	return fmt.Sprintf("mark_%08x", uint32(fnvString(fnvOffset, string(gray(img, r.Intersect(img.Bounds()))))))
+}
+
+// addMarks adds marks (in screen pixels) to s, in reading order, as elements numbered
+// after the others: role icon, labelled "icon K" (the K-th mark of the screen: the label
+// only numbers it, the picture shows what it is), the id of its look (see lookOf), Drawn,
+// tappable.
+func (s *Screen) addMarks(marks []mark) {
+	for _, m := range marks {
+		b := Bounds{X1: m.box.Min.X, Y1: m.box.Min.Y, X2: m.box.Max.X, Y2: m.box.Max.Y}
 		label := fmt.Sprintf("icon %d", len(s.Marks)+1)
 		e := Element{
-			Index: len(s.Elements) + 1, Role: "icon", Label: label, Class: readClass, Package: s.Package,
-			Bounds: b, Center: b.Center(), Clickable: true, Enabled: true, Drawn: true,
+			Index: len(s.Elements) + 1, Role: "icon", Label: label, ResourceID: drawnIDPrefix + m.look, Class: drawnClass,
+			Package: s.Package, Bounds: b, Center: b.Center(), Clickable: true, Enabled: true, Drawn: true,
 		}
 		s.lines = append(s.lines, line{depth: 0, elem: int32(len(s.Elements))})
 		s.Elements = append(s.Elements, e)
 		s.Marks = append(s.Marks, b)
 	}
 }
+
+// drawnClass is the class of a mark's element, drawnIDPrefix the start of its id: no view
+// has them.
+const (
+	drawnClass    = "fairy.DrawnInPicture"
+	drawnIDPrefix = "fairy.picture:id/"
+)
 
 // markNote is what the text form writes after a mark.
 const markNote = "(drawn in the picture, no text)"

@@ -123,7 +123,7 @@ type PixelReader struct {
 // marks (icons with no text, see findMarks).
 type regionRead struct {
 	boxes []TextBox
-	marks []image.Rectangle
+	marks []mark
 }
 
 type regionKey struct {
@@ -164,7 +164,7 @@ func (r *PixelReader) Read(ctx context.Context, s *Screen, shot image.Image) err
 		return fmt.Errorf("%w: screenshot %dx%d, screen %dx%d", errImage, sb.Dx(), sb.Dy(), s.Width, s.Height)
 	}
 	var read []TextBox
-	var marks []Bounds
+	var marks []mark
 	for _, u := range s.Uncovered {
 		rr := image.Rect(u.X1, u.Y1, u.X2, u.Y2).Add(sb.Min).Intersect(sb)
 		if rr.Empty() {
@@ -181,7 +181,8 @@ func (r *PixelReader) Read(ctx context.Context, s *Screen, shot image.Image) err
 			read = append(read, b)
 		}
 		for _, m := range got.marks {
-			marks = append(marks, Bounds{X1: m.Min.X + u.X1, Y1: m.Min.Y + u.Y1, X2: m.Max.X + u.X1, Y2: m.Max.Y + u.Y1})
+			m.box = m.box.Add(image.Pt(u.X1, u.Y1))
+			marks = append(marks, m)
 		}
 	}
 	s.AddRead(read)
@@ -210,10 +211,12 @@ func (r *PixelReader) region(ctx context.Context, shot image.Image, rr image.Rec
 		r.mu.Unlock()
 		got.boxes = assemble(lines, per, rr.Min)
 	}
-	var detail []int
-	got.marks, detail = findMarks(shot, rr, got.boxes)
+	boxes, detail := findMarks(shot, rr, got.boxes)
 	for k := len(detail) - 1; k >= 0; k-- {
 		got.boxes = slices.Delete(got.boxes, detail[k], detail[k]+1)
+	}
+	for _, b := range boxes {
+		got.marks = append(got.marks, mark{box: b, look: lookOf(shot, b.Add(rr.Min))})
 	}
 	r.mu.Lock()
 	if len(r.cache) >= maxCachedRegions {

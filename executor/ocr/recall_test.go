@@ -251,4 +251,34 @@ func TestMarksOnDrawnScreens(t *testing.T) {
 	if icons == 0 {
 		t.Fatal("no screen drew an icon")
 	}
+	// A mark's id names its look: the same icon drawn in the same place has the same id
+	// on every screen, different pictograms different ids (two pins look alike).
+	ids := map[string]string{}  // glyph and box → id
+	seen := map[string]string{} // id → glyph
+	for _, ps := range pixelScreens(t) {
+		s, err := perception.Parse(ps.dump)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Read(context.Background(), s, ps.shot); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range s.Elements {
+			if !e.Drawn {
+				continue
+			}
+			for _, ic := range ps.icons {
+				if c := e.Center; image.Pt(c.X, c.Y).In(ic.Bounds) {
+					what := ic.Glyph + ic.Bounds.String()
+					if id, ok := ids[what]; ok && id != e.ResourceID {
+						t.Errorf("%s: the %s icon's id %s, elsewhere %s", ps.name, ic.Glyph, e.ResourceID, id)
+					}
+					if g, ok := seen[e.ResourceID]; ok && g != ic.Glyph {
+						t.Errorf("%s: a %s and a %s have one id %s", ps.name, ic.Glyph, g, e.ResourceID)
+					}
+					ids[what], seen[e.ResourceID] = e.ResourceID, ic.Glyph
+				}
+			}
+		}
+	}
 }
