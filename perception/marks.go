@@ -107,16 +107,19 @@ func findMarks(img image.Image, rr image.Rectangle, read []TextBox) (marks []ima
 		if short*markMinSide < sw || long*markMinLong < sw || long*markMaxSide > sw || long > short*markMaxAR {
 			continue
 		}
-		// Text read near the shape: the shape is (part of) that text, or touches it (a
-		// pin's label) — unless all of it lies inside the shape and covers a small part of
-		// it: then it is the picture's detail read as letters (a bin's slots as "I|"). Inside
-		// is 4/5 of the text's box: a line's box is padded.
+		// Text read near the shape: the shape is (part of) that text, or lies where a tap is
+		// the text's — within a line's height above and below it, and as much or 1/20 of
+		// the width beside it, the reach by which the guard judges a tap near drawn text
+		// (executor's readNear): an icon drawn just before "Delete" is the word's, a pin's
+		// name is the pin's — unless all of the text lies inside the shape and covers a
+		// small part of it: then it is the picture's detail read as letters (a bin's slots
+		// as "I|"). Inside is 4/5 of the text's box: a line's box is padded.
 		var inside []int
 		text := false
 		for k, t := range read {
 			tb := image.Rect(t.Bounds.X1, t.Bounds.Y1, t.Bounds.X2, t.Bounds.Y2)
 			switch {
-			case !tb.Inset(-tb.Dy() / 2).Overlaps(b):
+			case !image.Rect(tb.Min.X-max(tb.Dy(), sw/20), tb.Min.Y-tb.Dy(), tb.Max.X+max(tb.Dy(), sw/20), tb.Max.Y+tb.Dy()).Overlaps(b):
 			case area(tb.Intersect(b))*5 >= area(tb)*4 && area(tb)*markTextShare <= area(b):
 				inside = append(inside, k)
 			default:

@@ -62,9 +62,9 @@ func (p *Phone) DrawnTexts() []DrawnText {
 	return out
 }
 
-// DrawnIcon is one icon a canvas drew on the current screen, with no text on it: its
-// pictogram (a glyph, or "pin" for a map pin, whose name is drawn beside it) and its box.
-// Tests measure the marks perception finds against it.
+// DrawnIcon is one icon a canvas drew on the current screen (kind icon: no text, no
+// description): its pictogram and its box. Tests measure the marks perception finds
+// against it. A map pin is not one: its name is drawn beside it.
 type DrawnIcon struct {
 	Glyph  string
 	Bounds image.Rectangle
@@ -82,11 +82,8 @@ func (p *Phone) DrawnIcons() []DrawnIcon {
 	var walk func(n *node)
 	walk = func(n *node) {
 		for _, d := range n.drawn {
-			switch d.kind {
-			case "draw-icon":
+			if d.kind == "draw-icon" {
 				out = append(out, DrawnIcon{Glyph: d.glyph, Bounds: d.b})
-			case "draw-pin":
-				out = append(out, DrawnIcon{Glyph: "pin", Bounds: d.b})
 			}
 		}
 		for _, c := range n.children {

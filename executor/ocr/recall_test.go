@@ -204,9 +204,10 @@ func TestRecallOnDrawnScreens(t *testing.T) {
 	}
 }
 
-// TestMarksOnDrawnScreens: the icons the canvas apps draw with no text (Lumen's toolbar,
-// 城市地图's pins) are each found as one mark on it, numbered in reading order, and
-// nothing else is a mark: no text, read or not, no card, button or road.
+// TestMarksOnDrawnScreens: the icons the canvas apps draw with no text (Lumen's toolbar)
+// are each found as one mark on it, numbered in reading order, and nothing else is a mark:
+// no text, read or not, no card, button or road, no map pin (its name beside it is what a
+// tap there is judged by).
 func TestMarksOnDrawnScreens(t *testing.T) {
 	tess := newTesseract(t)
 	r, err := perception.NewPixelReader(tess)
@@ -252,7 +253,7 @@ func TestMarksOnDrawnScreens(t *testing.T) {
 		t.Fatal("no screen drew an icon")
 	}
 	// A mark's id names its look: the same icon drawn in the same place has the same id
-	// on every screen, different pictograms different ids (two pins look alike).
+	// on every screen, different pictograms different ids.
 	ids := map[string]string{}  // glyph and box → id
 	seen := map[string]string{} // id → glyph
 	for _, ps := range pixelScreens(t) {
