@@ -8,12 +8,12 @@ import (
 )
 
 // A region the tree does not describe may draw controls with no text at all: a toolbar of
-// icons in a Flutter or game canvas, a map's pins. OCR reads nothing there, so the region
-// would offer nothing to tap. Like AppAgent's grid, which numbers cells where the tree has
-// no elements, the pixel reader numbers what is drawn there — but only the shapes of an
-// icon's size that no text was read on, so a page of text gains no cells and the model is
-// not handed dozens of empty ones. Each becomes an element ("icon 2", Drawn): what it shows
-// is for a model that sees the picture (the set-of-mark image boxes it) to judge.
+// icons in a Flutter or game canvas. OCR reads nothing there, so the region would offer
+// nothing to tap. Like AppAgent's grid, which numbers cells where the tree has no
+// elements, the pixel reader numbers what is drawn there — but only shapes of an icon's
+// size that stand apart from the text read, so a page of text gains no cells and the model
+// is not handed dozens of empty ones. Each becomes an element ("icon 2", Drawn): what it
+// shows is for a model that sees the picture (the set-of-mark image boxes it) to judge.
 
 // Size of a mark, as a share of the screenshot's width: an icon of 24dp on a 412dp-wide
 // phone is about 1/17; letters of body text are narrower than markMinSide, a card or a
