@@ -400,21 +400,33 @@ func pickReading(byLang map[string][]Word, wide bool) []Word {
 			poor = l
 		}
 	}
+	// Words overlap when they share more than a quarter of the narrower one's width: the
+	// readings' boxes of neighbouring words may touch.
+	overlap := func(a, b Word) bool {
+		return (min(a.Box.Max.X, b.Box.Max.X)-max(a.Box.Min.X, b.Box.Min.X))*4 > min(a.Box.Dx(), b.Box.Dx())
+	}
 	var out []Word
 	for _, w := range byLang[rich] {
-		if isHan(w) {
+		if !strings.ContainsFunc(w.Text, isWide) {
+			continue
+		}
+		// A CJK word read with less confidence is still taken where the other reading
+		// is even less sure of what is there (杏仁 at 64 against "BC" at 10), or read
+		// nothing there — but not over a surer CJK word of its own reading (停车 at 93
+		// spanning the line, 声 at 56 on its end).
+		rival := -1.0
+		for _, p := range byLang[poor] {
+			if overlap(w, p) {
+				rival = max(rival, p.Confidence)
+			}
+		}
+		sure := slices.ContainsFunc(byLang[rich], func(h Word) bool { return h != w && isHan(h) && overlap(w, h) })
+		if isHan(w) || (!sure && ((rival >= 0 && w.Confidence > rival) || (rival < 0 && w.Confidence >= minConfidence))) {
 			out = append(out, w)
 		}
 	}
 	for _, w := range byLang[poor] {
-		overlaps := false
-		for _, h := range out {
-			if w.Box.Min.X < h.Box.Max.X && h.Box.Min.X < w.Box.Max.X {
-				overlaps = true
-				break
-			}
-		}
-		if !overlaps {
+		if !slices.ContainsFunc(out, func(h Word) bool { return overlap(w, h) }) {
 			out = append(out, w)
 		}
 	}

@@ -202,6 +202,16 @@ func TestRecallOnDrawnScreens(t *testing.T) {
 	if hit*100 < total*95 {
 		t.Fatalf("recall %d/%d is under 95%%", hit, total)
 	}
+	// The labels with Chinese characters apart (the same reads, from the reader's cache).
+	var zh []pixelScreen
+	for _, ps := range screens {
+		ps.drawn = slices.DeleteFunc(slices.Clone(ps.drawn), func(d sim.DrawnText) bool {
+			return !strings.ContainsFunc(d.Text, func(r rune) bool { return unicode.Is(unicode.Han, r) })
+		})
+		zh = append(zh, ps)
+	}
+	zhHit, zhTotal := recall(t, r, zh, false)
+	t.Logf("of which with Chinese characters %d/%d = %.1f%%", zhHit, zhTotal, 100*float64(zhHit)/float64(zhTotal))
 }
 
 // TestMarksOnDrawnScreens: the icons the canvas apps draw with no text (Lumen's toolbar)
