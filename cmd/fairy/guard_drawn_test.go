@@ -237,7 +237,8 @@ func TestRunGuardDrawn(t *testing.T) {
 // The same drawn controls as TestRunGuardDrawn, in the same six languages, are held for
 // consent — naming their category — by act on the number of the text read there, by act
 // with x,y on the label and beside it (which the server judges as `input tap X Y`);
-// declined, the app's records are unchanged.
+// declined, the app's records are unchanged. An icon drawn with no text is a numbered
+// mark that act taps.
 func TestMCPActGuardDrawn(t *testing.T) {
 	phone := drawnPhone(t)
 	r := startMCPOn(t, phone, "", func(string, any) (string, string) { return "decline", "" })
@@ -264,4 +265,26 @@ func TestMCPActGuardDrawn(t *testing.T) {
 			c.unchanged(t, phone, before)
 		})
 	}
+	// Lumen's toolbar icons have no text: each is a numbered mark, and act on one taps it
+	// (the star favourites the photo; nothing to hold, nothing asked).
+	t.Run("lumen icon", func(t *testing.T) {
+		r.call(t, "act", map[string]any{"action": "launch", "package": "com.fairy.lumen"}, false)
+		screen := r.call(t, "screen", nil, false)
+		var star image.Rectangle
+		for _, ic := range phone.DrawnIcons() {
+			if ic.Glyph == "star" {
+				star = ic.Bounds
+			}
+		}
+		m := regexp.MustCompile(`\[(\d+)\] icon "icon 3" id=mark_\w+ \(drawn in the picture, no text\)`).FindStringSubmatch(screen)
+		if m == nil || star.Empty() {
+			t.Fatalf("no third icon marked on Lumen (star drawn at %v):\n%s", star, screen)
+		}
+		n, _ := strconv.Atoi(m[1])
+		asked := len(r.asked)
+		r.call(t, "act", map[string]any{"action": "tap", "element": n}, false)
+		if recs, _ := phone.Records("com.fairy.lumen:favourites"); len(recs) != 1 || len(r.asked) != asked {
+			t.Errorf("act on icon 3 (the star at %v): favourites %v, asked %q", star, recs, r.asked[asked:])
+		}
+	})
 }
