@@ -61,48 +61,26 @@ func findMarks(img image.Image, rr image.Rectangle, read []TextBox) (marks []ima
 			}
 		}
 	}
-	var hist [256]int
-	for _, v := range g {
-		hist[v]++
-	}
-	bg := 0
-	for v := range hist {
-		if hist[v] > hist[bg] {
-			bg = v
-		}
-	}
-	ink := make([]bool, w*h)
-	for i, v := range g {
-		ink[i] = absDiff(v, uint8(bg)) >= inkFloor
-	}
-	seen := make([]bool, w*h)
-	stack := make([]int32, 0, 1024)
-	for i := range ink {
-		if !ink[i] || seen[i] {
+	var shapes []image.Rectangle
+	top, bg := inkShapes(g, w, image.Rect(0, 0, w, h))
+	for _, c := range top {
+		b := image.Rect(c.Min.X*2, c.Min.Y*2, c.Max.X*2, c.Max.Y*2)
+		if max(b.Dx(), b.Dy())*markMaxSide <= sw {
+			shapes = append(shapes, b)
 			continue
 		}
-		box := image.Rect(i%w, i/w, i%w+1, i/w+1)
-		seen[i] = true
-		stack = append(stack[:0], int32(i))
-		for len(stack) > 0 {
-			p := int(stack[len(stack)-1])
-			stack = stack[:len(stack)-1]
-			px, py := p%w, p/w
-			box = box.Union(image.Rect(px, py, px+1, py+1))
-			for dy := -markGap; dy <= markGap; dy++ {
-				for dx := -markGap; dx <= markGap; dx++ {
-					nx, ny := px+dx, py+dy
-					if nx < 0 || ny < 0 || nx >= w || ny >= h {
-						continue
-					}
-					if q := ny*w + nx; ink[q] && !seen[q] {
-						seen[q] = true
-						stack = append(stack, int32(q))
-					}
-				}
-			}
+		// Larger than an icon: a bar, a button, a card. Icons drawn on it are shapes of
+		// ink against its own colour (light icons on a coloured toolbar) — where it is
+		// mostly its own colour, not the page's (roads crossing a map).
+		in, own := inkShapes(g, w, c)
+		if absDiff(own, bg) < inkFloor {
+			continue
 		}
-		b := image.Rect(box.Min.X*2, box.Min.Y*2, box.Max.X*2, box.Max.Y*2)
+		for _, s := range in {
+			shapes = append(shapes, image.Rect(s.Min.X*2, s.Min.Y*2, s.Max.X*2, s.Max.Y*2))
+		}
+	}
+	for _, b := range shapes {
 		short, long := min(b.Dx(), b.Dy()), max(b.Dx(), b.Dy())
 		if short*markMinSide < sw || long*markMinLong < sw || long*markMaxSide > sw || long > short*markMaxAR {
 			continue
@@ -142,6 +120,62 @@ func findMarks(img image.Image, rr image.Rectangle, read []TextBox) (marks []ima
 		return a.Min.X - b.Min.X
 	})
 	return marks, detail
+}
+
+// inkShapes are the boxes of the shapes of ink in area of g (half-resolution luminance,
+// w wide): pixels at least inkFloor from area's commonest shade bg, joined when markGap
+// or nearer.
+func inkShapes(g []uint8, w int, area image.Rectangle) (shapes []image.Rectangle, bg uint8) {
+	var hist [256]int
+	for y := area.Min.Y; y < area.Max.Y; y++ {
+		for _, v := range g[y*w+area.Min.X : y*w+area.Max.X] {
+			hist[v]++
+		}
+	}
+	common := 0
+	for v := range hist {
+		if hist[v] > hist[common] {
+			common = v
+		}
+	}
+	bg = uint8(common)
+	aw, ah := area.Dx(), area.Dy()
+	ink := make([]bool, aw*ah)
+	for y := 0; y < ah; y++ {
+		for x := 0; x < aw; x++ {
+			ink[y*aw+x] = absDiff(g[(area.Min.Y+y)*w+area.Min.X+x], bg) >= inkFloor
+		}
+	}
+	seen := make([]bool, aw*ah)
+	stack := make([]int32, 0, 1024)
+	for i := range ink {
+		if !ink[i] || seen[i] {
+			continue
+		}
+		box := image.Rect(i%aw, i/aw, i%aw+1, i/aw+1)
+		seen[i] = true
+		stack = append(stack[:0], int32(i))
+		for len(stack) > 0 {
+			p := int(stack[len(stack)-1])
+			stack = stack[:len(stack)-1]
+			px, py := p%aw, p/aw
+			box = box.Union(image.Rect(px, py, px+1, py+1))
+			for dy := -markGap; dy <= markGap; dy++ {
+				for dx := -markGap; dx <= markGap; dx++ {
+					nx, ny := px+dx, py+dy
+					if nx < 0 || ny < 0 || nx >= aw || ny >= ah {
+						continue
+					}
+					if q := ny*aw + nx; ink[q] && !seen[q] {
+						seen[q] = true
+						stack = append(stack, int32(q))
+					}
+				}
+			}
+		}
+		shapes = append(shapes, box.Add(area.Min))
+	}
+	return shapes, bg
 }
 
 func area(r image.Rectangle) int { return r.Dx() * r.Dy() }

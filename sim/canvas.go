@@ -15,8 +15,9 @@ import (
 //
 // Kinds: text (16dp), title (22dp bold), small (14dp, grey), button (a filled button with
 // light text), key (a round PIN-pad key), pin (a map pin with its label beside it), card
-// (a raised panel; its text is drawn by the items on it), road (a map road, no text), icon
-// (a pictogram with no text and no description: Glyph names it, see glyphs.go).
+// (a raised panel; its text is drawn by the items on it), road (a map road, no text), bar (a
+// band in the app's colour, no text: a toolbar's background), icon (a pictogram with no
+// text and no description, light on a dark colour: Glyph names it, see glyphs.go).
 type DrawSpec struct {
 	Kind    string   `yaml:"kind"`
 	Text    string   `yaml:"text"`
@@ -98,7 +99,7 @@ func (p *Phone) DrawnIcons() []DrawnIcon {
 
 func validDrawKind(k string) bool {
 	switch k {
-	case "text", "title", "small", "button", "key", "pin", "card", "road", "icon":
+	case "text", "title", "small", "button", "key", "pin", "card", "road", "bar", "icon":
 		return true
 	}
 	return false
@@ -187,8 +188,15 @@ func (r *renderer) drawCanvas(n *node) {
 		case "draw-road":
 			fill(r.img, d.b, color.RGBA{250, 250, 250, 255})
 			continue
+		case "draw-bar":
+			fill(r.img, d.b, pal.primary)
+			continue
 		case "draw-icon":
-			drawGlyph(r.img, d.glyph, d.b, pal.fg)
+			c := pal.fg
+			if under := r.img.RGBAAt((d.b.Min.X+d.b.Max.X)/2, (d.b.Min.Y+d.b.Max.Y)/2); 299*int(under.R)+587*int(under.G)+114*int(under.B) < 128000 {
+				c = pal.onPrimary // light on a dark or coloured bar
+			}
+			drawGlyph(r.img, d.glyph, d.b, c)
 			continue
 		case "draw-card":
 			fill(r.img, d.b.Add(image.Pt(0, m.dp(2))), pal.divider)

@@ -70,7 +70,8 @@ func TestCanvasAppsDrawWhatTheTreeOmits(t *testing.T) {
 }
 
 // TestIconToolbar: Lumen's page is one childless FlutterView; its toolbar's icons have no
-// text and no description in the dump, are drawn where DrawnIcons says, and a tap on the
+// text and no description in the dump, are drawn light on a blue bar where DrawnIcons
+// says, and a tap on the
 // star adds the photo to the favourites. An
 // icon needs a known glyph, and only an icon has one.
 func TestIconToolbar(t *testing.T) {
@@ -104,8 +105,11 @@ func TestIconToolbar(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := image.Pt((star.Min.X+star.Max.X)/2, (star.Min.Y+star.Max.Y)/2)
-	if r, g, b, _ := img.At(c.X, c.Y).RGBA(); r>>8 > 80 || g>>8 > 80 || b>>8 > 80 {
-		t.Errorf("the star's middle is not drawn dark: %d %d %d", r>>8, g>>8, b>>8)
+	if r, g, b, _ := img.At(c.X, c.Y).RGBA(); r>>8 < 200 || g>>8 < 200 || b>>8 < 200 {
+		t.Errorf("the star's middle is not drawn light: %d %d %d", r>>8, g>>8, b>>8)
+	}
+	if r, g, b, _ := img.At(star.Min.X+2, star.Min.Y+2).RGBA(); b>>8 < 150 || r>>8 > 100 {
+		t.Errorf("the star's corner is not on the blue bar: %d %d %d", r>>8, g>>8, b>>8)
 	}
 	sh(t, p, "input tap "+strconv.Itoa(c.X)+" "+strconv.Itoa(c.Y))
 	if recs, _ := p.Records("com.fairy.lumen:favourites"); len(recs) != 1 || p.Var("com.fairy.lumen", "starred") != "true" {
