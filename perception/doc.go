@@ -13,5 +13,7 @@
 // Where the tree does not describe the screen ([Screen.Uncovered]: a childless
 // WebView, SurfaceView or canvas), a [PixelReader] reads the screenshot there
 // with an [OCR] engine the caller supplies (executor/ocr runs Tesseract) and
-// adds each line read as an element marked FromPicture.
+// adds each line read as an element marked FromPicture, and each icon drawn
+// there with no text (a toolbar's pictogram, a map's pin) as an element marked
+// Drawn.
 package perception

@@ -115,8 +115,15 @@ type PixelReader struct {
 	seed maphash.Seed
 
 	mu    sync.Mutex
-	cache map[regionKey][]TextBox // boxes relative to the region's corner
+	cache map[regionKey]regionRead
 	calls int
+}
+
+// regionRead is what a region showed, relative to its corner: the text lines read and the
+// marks (icons with no text, see findMarks).
+type regionRead struct {
+	boxes []TextBox
+	marks []mark
 }
 
 type regionKey struct {
@@ -132,7 +139,7 @@ func NewPixelReader(ocr OCR) (*PixelReader, error) {
 	if ocr == nil {
 		return nil, errors.New("perception pixel reader: nil OCR")
 	}
-	return &PixelReader{ocr: ocr, seed: maphash.MakeSeed(), cache: map[regionKey][]TextBox{}}, nil
+	return &PixelReader{ocr: ocr, seed: maphash.MakeSeed(), cache: map[regionKey]regionRead{}}, nil
 }
 
 // Calls reports how many regions the reader had the OCR engine read (cache misses with
@@ -144,9 +151,10 @@ func (r *PixelReader) Calls() int {
 }
 
 // Read reads the uncovered regions of s from shot (a screenshot of the same screen, at its
-// size) and adds each line read as an element (see [Screen.AddRead]). A screen the tree
-// covers costs nothing. On an OCR error the regions read before it are kept and the error
-// is returned.
+// size) and adds each line read as an element (see [Screen.AddRead]), then each shape of
+// an icon's size drawn there with no text — a toolbar's icon, a map's pin — as an element
+// labelled "icon K", Drawn (see [Screen.Marks]). A screen the tree covers costs nothing.
+// On an OCR error the regions read before it are kept and the error is returned.
 func (r *PixelReader) Read(ctx context.Context, s *Screen, shot image.Image) error {
 	if len(s.Uncovered) == 0 {
 		return nil
@@ -156,44 +164,59 @@ func (r *PixelReader) Read(ctx context.Context, s *Screen, shot image.Image) err
 		return fmt.Errorf("%w: screenshot %dx%d, screen %dx%d", errImage, sb.Dx(), sb.Dy(), s.Width, s.Height)
 	}
 	var read []TextBox
+	var marks []mark
 	for _, u := range s.Uncovered {
 		rr := image.Rect(u.X1, u.Y1, u.X2, u.Y2).Add(sb.Min).Intersect(sb)
 		if rr.Empty() {
 			continue
 		}
-		boxes, err := r.region(ctx, shot, rr)
+		got, err := r.region(ctx, shot, rr)
 		if err != nil {
 			s.AddRead(read)
+			s.addMarks(marks)
 			return fmt.Errorf("perception read region %v: %w", u, err)
 		}
-		for _, b := range boxes {
+		for _, b := range got.boxes {
 			b.Bounds = Bounds{X1: b.Bounds.X1 + u.X1, Y1: b.Bounds.Y1 + u.Y1, X2: b.Bounds.X2 + u.X1, Y2: b.Bounds.Y2 + u.Y1}
 			read = append(read, b)
 		}
+		for _, m := range got.marks {
+			m.box = m.box.Add(image.Pt(u.X1, u.Y1))
+			marks = append(marks, m)
+		}
 	}
 	s.AddRead(read)
+	s.addMarks(marks)
 	return nil
 }
 
-// region reads one region (rr in shot's pixels); boxes are relative to rr's corner.
-func (r *PixelReader) region(ctx context.Context, shot image.Image, rr image.Rectangle) ([]TextBox, error) {
+// region reads one region (rr in shot's pixels); what it returns is relative to rr's
+// corner.
+func (r *PixelReader) region(ctx context.Context, shot image.Image, rr image.Rectangle) (regionRead, error) {
 	key := regionKey{w: rr.Dx(), h: rr.Dy(), sum: r.hash(shot, rr)}
 	r.mu.Lock()
-	boxes, ok := r.cache[key]
+	got, ok := r.cache[key]
 	r.mu.Unlock()
 	if ok {
-		return boxes, nil
+		return got, nil
 	}
 	lines := findLines(shot, rr)
 	if len(lines) > 0 {
 		per, err := r.readLines(ctx, shot, lines)
 		if err != nil {
-			return nil, err
+			return regionRead{}, err
 		}
 		r.mu.Lock()
 		r.calls++
 		r.mu.Unlock()
-		boxes = assemble(lines, per, rr.Min)
+		got.boxes = assemble(lines, per, rr.Min)
+	}
+	boxes, detail := findMarks(shot, rr, got.boxes)
+	for k := len(detail) - 1; k >= 0; k-- {
+		got.boxes = slices.Delete(got.boxes, detail[k], detail[k]+1)
+	}
+	for _, b := range boxes {
+		got.marks = append(got.marks, mark{box: b, look: lookOf(shot, b.Add(rr.Min))})
 	}
 	r.mu.Lock()
 	if len(r.cache) >= maxCachedRegions {
@@ -204,9 +227,9 @@ func (r *PixelReader) region(ctx context.Context, shot image.Image, rr image.Rec
 			}
 		}
 	}
-	r.cache[key] = boxes
+	r.cache[key] = got
 	r.mu.Unlock()
-	return boxes, nil
+	return got, nil
 }
 
 func (r *PixelReader) hash(img image.Image, rr image.Rectangle) uint64 {
@@ -377,21 +400,33 @@ func pickReading(byLang map[string][]Word, wide bool) []Word {
 			poor = l
 		}
 	}
+	// Words overlap when they share more than a quarter of the narrower one's width: the
+	// readings' boxes of neighbouring words may touch.
+	overlap := func(a, b Word) bool {
+		return (min(a.Box.Max.X, b.Box.Max.X)-max(a.Box.Min.X, b.Box.Min.X))*4 > min(a.Box.Dx(), b.Box.Dx())
+	}
 	var out []Word
 	for _, w := range byLang[rich] {
-		if isHan(w) {
+		if !strings.ContainsFunc(w.Text, isWide) {
+			continue
+		}
+		// A CJK word read with less confidence is still taken where the other reading
+		// is even less sure of what is there (杏仁 at 64 against "BC" at 10), or read
+		// nothing there — but not over a surer CJK word of its own reading (停车 at 93
+		// spanning the line, 声 at 56 on its end).
+		rival := -1.0
+		for _, p := range byLang[poor] {
+			if overlap(w, p) {
+				rival = max(rival, p.Confidence)
+			}
+		}
+		sure := slices.ContainsFunc(byLang[rich], func(h Word) bool { return h != w && isHan(h) && overlap(w, h) })
+		if isHan(w) || (!sure && ((rival >= 0 && w.Confidence > rival) || (rival < 0 && w.Confidence >= minConfidence))) {
 			out = append(out, w)
 		}
 	}
 	for _, w := range byLang[poor] {
-		overlaps := false
-		for _, h := range out {
-			if w.Box.Min.X < h.Box.Max.X && h.Box.Min.X < w.Box.Max.X {
-				overlaps = true
-				break
-			}
-		}
-		if !overlaps {
+		if !slices.ContainsFunc(out, func(h Word) bool { return overlap(w, h) }) {
 			out = append(out, w)
 		}
 	}

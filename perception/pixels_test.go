@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -180,5 +181,69 @@ func TestMarkerDrawsReadElements(t *testing.T) {
 	}
 	if changed < 100 {
 		t.Errorf("only %d pixels drawn along the read element's box", changed)
+	}
+}
+
+// TestPixelReaderMarksIcons: a shape of an icon's size drawn with no text in the WebView
+// (a filled triangle, here) becomes a numbered element after the text read, "icon 1",
+// Drawn, boxed where it is drawn; the text lines and the button are not marks; the cached read gives the same mark.
+func TestPixelReaderMarksIcons(t *testing.T) {
+	ocr := &scriptedOCR{lines: []string{"Your order", "Pay ¥36"}}
+	r, err := NewPixelReader(ocr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shot := drawnShot()
+	for y := 0; y < 64; y++ { // a triangle pointing up, 64 px high, at (500,1500)
+		for x := 32 - y/2; x <= 32+y/2; x++ {
+			shot.Set(500+x, 1500+y, color.RGBA{32, 33, 36, 255})
+		}
+	}
+	for range 2 {
+		s, err := Parse([]byte(webDump))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Read(t.Context(), s, shot); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Marks) != 1 || len(s.Read) != 2 {
+			t.Fatalf("marks %v, read %+v; want the triangle alone marked, the two lines read", s.Marks, s.Read)
+		}
+		e := s.Elements[len(s.Elements)-1]
+		if !e.Drawn || e.FromPicture || e.Label != "icon 1" || !e.Bounds.Contains(Point{532, 1540}) || e.Bounds.Dx() > 80 {
+			t.Errorf("last element %+v, want icon 1 drawn around (532,1540)", e)
+		}
+		if want := regexp.MustCompile(`- \[3\] icon "icon 1" id=mark_[0-9a-f]{8} \(drawn in the picture, no text\)`); !want.MatchString(s.Text()) {
+			t.Errorf("text form lacks %s:\n%s", want, s.Text())
+		}
+	}
+	if ocr.calls != 1 {
+		t.Errorf("%d OCR calls for the same pixels twice, want 1", ocr.calls)
+	}
+}
+
+// TestFindMarks: of the shapes of an icon's size on a plain page, the one far from text is
+// a mark; one drawn just after a line of text (a text link's icon) is the text's, as a tap
+// there is; one with a small text read inside it (a bin's slots read as "I|") is a mark,
+// and that text its detail.
+func TestFindMarks(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 1080, 2400))
+	draw.Draw(img, img.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
+	dark := image.NewUniform(color.RGBA{32, 33, 36, 255})
+	draw.Draw(img, image.Rect(600, 1000, 660, 1060), dark, image.Point{}, draw.Src) // alone
+	draw.Draw(img, image.Rect(262, 300, 302, 340), dark, image.Point{}, draw.Src)   // 50 px after the text
+	draw.Draw(img, image.Rect(600, 1400, 700, 1500), dark, image.Point{}, draw.Src) // with "I|" inside
+	read := []TextBox{
+		{Text: "Your order", Bounds: Bounds{X1: 40, Y1: 300, X2: 212, Y2: 336}},
+		{Text: "I|", Bounds: Bounds{X1: 640, Y1: 1430, X2: 660, Y2: 1470}},
+	}
+	marks, detail := findMarks(img, img.Bounds(), read)
+	want := []image.Rectangle{image.Rect(600, 1000, 660, 1060), image.Rect(600, 1400, 700, 1500)}
+	if len(marks) != len(want) || marks[0] != want[0] || marks[1] != want[1] {
+		t.Errorf("marks %v, want %v", marks, want)
+	}
+	if len(detail) != 1 || detail[0] != 1 {
+		t.Errorf("detail %v, want [1] (the I| read inside the last shape)", detail)
 	}
 }

@@ -99,6 +99,9 @@ type Element struct {
 	// FromPicture marks text read from the screenshot (OCR) where the tree says
 	// nothing: its Label is what was read, its Bounds where (see [PixelReader]).
 	FromPicture bool `json:"from_picture,omitempty"`
+	// Drawn marks a shape of an icon's size drawn with no text where the tree says
+	// nothing (see [PixelReader]): its Label only numbers it ("icon 2").
+	Drawn bool `json:"drawn,omitempty"`
 }
 
 // Screen is one perceived screen.
@@ -129,6 +132,9 @@ type Screen struct {
 	// Read are the text lines read from the picture in the uncovered regions
 	// (see [PixelReader]); each is also an element with FromPicture set.
 	Read []TextBox
+	// Marks are the shapes of an icon's size drawn with no text in the uncovered regions
+	// (see [PixelReader]); each is also an element with Drawn set.
+	Marks []Bounds
 
 	lines []line
 }

@@ -97,6 +97,10 @@ func (s *Screen) appendLine(buf []byte, l line, max int) []byte {
 		buf = append(buf, ' ')
 		buf = append(buf, readNote...)
 	}
+	if e.Drawn {
+		buf = append(buf, ' ')
+		buf = append(buf, markNote...)
+	}
 	return append(buf, '\n')
 }
 

@@ -12,8 +12,10 @@ command -v dot >/dev/null 2>&1 || need+=(graphviz)
 command -v gm >/dev/null 2>&1 || need+=(graphicsmagick) # adbkit's framebuffer('png') runs gm (sim/interop)
 command -v etcd >/dev/null 2>&1 || need+=(etcd-server) # knowledge/etcdstore: tests start a real etcd
 # Text read from the picture (perception, executor/ocr, the suite's pixels tasks): Tesseract
-# with English and Simplified Chinese data.
+# with the Latin script's data (English, German, French, … with their accents) and Simplified
+# Chinese data.
 command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr tesseract-ocr-eng)
+[ -f /usr/share/tesseract-ocr/5/tessdata/Latin.traineddata ] || [ -f /usr/share/tesseract-ocr/4.00/tessdata/Latin.traineddata ] || need+=(tesseract-ocr-script-latn)
 [ -f /usr/share/tesseract-ocr/5/tessdata/chi_sim.traineddata ] || [ -f /usr/share/tesseract-ocr/4.00/tessdata/chi_sim.traineddata ] || need+=(tesseract-ocr-chi-sim)
 if [ ${#need[@]} -gt 0 ]; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

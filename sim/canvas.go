@@ -15,10 +15,13 @@ import (
 //
 // Kinds: text (16dp), title (22dp bold), small (14dp, grey), button (a filled button with
 // light text), key (a round PIN-pad key), pin (a map pin with its label beside it), card
-// (a raised panel; its text is drawn by the items on it), road (a map road, no text).
+// (a raised panel; its text is drawn by the items on it), road (a map road, no text), bar (a
+// band in the app's colour, no text: a toolbar's background), icon (a pictogram with no
+// text and no description, light on a dark colour: Glyph names it, see glyphs.go).
 type DrawSpec struct {
 	Kind    string   `yaml:"kind"`
 	Text    string   `yaml:"text"`
+	Glyph   string   `yaml:"glyph"`
 	X       int      `yaml:"x"`
 	Y       int      `yaml:"y"`
 	W       int      `yaml:"w"`
@@ -60,9 +63,43 @@ func (p *Phone) DrawnTexts() []DrawnText {
 	return out
 }
 
+// DrawnIcon is one icon a canvas drew on the current screen (kind icon: no text, no
+// description): its pictogram and its box. Tests measure the marks perception finds
+// against it. A map pin is not one: its name is drawn beside it.
+type DrawnIcon struct {
+	Glyph  string
+	Bounds image.Rectangle
+}
+
+// DrawnIcons lists the icons canvases draw on the current screen, in drawing order.
+func (p *Phone) DrawnIcons() []DrawnIcon {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f := p.frameLocked()
+	if f.secure {
+		return nil
+	}
+	var out []DrawnIcon
+	var walk func(n *node)
+	walk = func(n *node) {
+		for _, d := range n.drawn {
+			if d.kind == "draw-icon" {
+				out = append(out, DrawnIcon{Glyph: d.glyph, Bounds: d.b})
+			}
+		}
+		for _, c := range n.children {
+			walk(c)
+		}
+	}
+	for _, w := range f.windows {
+		walk(w.root)
+	}
+	return out
+}
+
 func validDrawKind(k string) bool {
 	switch k {
-	case "text", "title", "small", "button", "key", "pin", "card", "road":
+	case "text", "title", "small", "button", "key", "pin", "card", "road", "bar", "icon":
 		return true
 	}
 	return false
@@ -88,7 +125,7 @@ func (p *Phone) canvasNode(m metrics, pkg string, inst *screenInst, e *ElementSp
 		}
 		b := image.Rect(r.Min.X+m.dp(float64(d.X)), r.Min.Y+m.dp(float64(d.Y)),
 			r.Min.X+m.dp(float64(d.X+d.W)), r.Min.Y+m.dp(float64(d.Y+d.H)))
-		dn := &node{kind: "draw-" + d.Kind, b: b, text: a.eval(d.Text, c), enabled: true}
+		dn := &node{kind: "draw-" + d.Kind, b: b, text: a.eval(d.Text, c), enabled: true, glyph: d.Glyph}
 		if len(d.OnTap) > 0 {
 			dn.act = &hit{inst: inst, el: e, tap: d.OnTap}
 		}
@@ -150,6 +187,16 @@ func (r *renderer) drawCanvas(n *node) {
 		switch d.kind {
 		case "draw-road":
 			fill(r.img, d.b, color.RGBA{250, 250, 250, 255})
+			continue
+		case "draw-bar":
+			fill(r.img, d.b, pal.primary)
+			continue
+		case "draw-icon":
+			c := pal.fg
+			if under := r.img.RGBAAt((d.b.Min.X+d.b.Max.X)/2, (d.b.Min.Y+d.b.Max.Y)/2); 299*int(under.R)+587*int(under.G)+114*int(under.B) < 128000 {
+				c = pal.onPrimary // light on a dark or coloured bar
+			}
+			drawGlyph(r.img, d.glyph, d.b, c)
 			continue
 		case "draw-card":
 			fill(r.img, d.b.Add(image.Pt(0, m.dp(2))), pal.divider)

@@ -26,6 +26,7 @@ type node struct {
 	// taps, never in the dump; textBox is where a drawn item's text lands.
 	drawn   []*node
 	textBox image.Rectangle
+	glyph   string // the pictogram a drawn icon shows
 }
 
 // hit is what touching a node does.

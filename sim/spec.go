@@ -361,6 +361,9 @@ func (a *AppSpec) check() error {
 				if !validDrawKind(d.Kind) {
 					return fmt.Errorf("%w: %s/%s: canvas %q draws an unknown kind %q", ErrAppSpec, a.Package, s.ID, e.ID, d.Kind)
 				}
+				if (d.Kind == "icon") != (d.Glyph != "") || (d.Glyph != "" && !validGlyph(d.Glyph)) {
+					return fmt.Errorf("%w: %s/%s: canvas %q: an icon needs a glyph (%s), and only an icon has one; got kind %q glyph %q", ErrAppSpec, a.Package, s.ID, e.ID, strings.Join(glyphNames, ", "), d.Kind, d.Glyph)
+				}
 				if err := checkActs(s.ID+"/"+e.ID, d.OnTap); err != nil {
 					return err
 				}

@@ -3,6 +3,7 @@ package ocr_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/fairy-go/fairy/executor/ocr"
 	"github.com/fairy-go/fairy/perception"
@@ -62,6 +63,64 @@ func BenchmarkReadWebViewRegion(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/read")
+		})
+	}
+}
+
+// BenchmarkReadWebViewRegionCPU is the CPU a read of an uncovered WebView region not read
+// before costs — this process's and its tesseract programs' user and system time — which,
+// unlike the wall time of BenchmarkReadWebViewRegion, does not grow with what else the
+// shared machine runs. The programs' time counts once they end, so a run of N reads after
+// the programs' start is compared with a run of one: cpu-ms/read is the difference over
+// N-1, cpu-ms/first the run of one (start and load the language data, read once). zh
+// reads with two programs at once (Latin and Chinese data): on two idle cores its wall
+// time is under its CPU time.
+func BenchmarkReadWebViewRegionCPU(b *testing.B) {
+	screens := pixelScreens(b)
+	for _, c := range []struct {
+		name string
+		ps   pixelScreen
+	}{{"en", screens[0]}, {"zh", screens[2]}} {
+		b.Run(c.name, func(b *testing.B) {
+			read := func(tess *ocr.Tesseract) {
+				r, err := perception.NewPixelReader(tess)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s, err := perception.Parse(c.ps.dump)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := r.Read(context.Background(), s, c.ps.shot); err != nil {
+					b.Fatal(err)
+				}
+				if len(s.Read) == 0 {
+					b.Fatal("nothing read")
+				}
+			}
+			reads := func(n int) time.Duration {
+				c0 := cpuTime(b)
+				tess := newTesseract(b)
+				for range n {
+					read(tess)
+				}
+				tess.Close()
+				return cpuTime(b) - c0
+			}
+			first := reads(1)
+			n := 0
+			c0 := cpuTime(b)
+			tess := newTesseract(b)
+			read(tess)
+			for b.Loop() {
+				read(tess)
+				n++
+			}
+			tess.Close()
+			all := cpuTime(b) - c0
+			b.ReportMetric(float64((all-first).Microseconds())/float64(max(n, 1))/1000, "cpu-ms/read")
+			b.ReportMetric(float64(first.Microseconds())/1000, "cpu-ms/first")
+			b.ReportMetric(0, "ns/op")
 		})
 	}
 }
