@@ -3,7 +3,10 @@ package executor
 import (
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/fairy-go/fairy/perception"
 )
@@ -188,22 +191,26 @@ func (g *Guard) named(t guardText, at span) bool {
 	// The state of a view right after the word ("Remove filter", 移除星标), or right
 	// before it in a label of two words, where the object comes first ("Ster verwijderen",
 	// 별표 삭제).
-	viewState := false
+	viewState := markGlyph(t.s[at.end:]) // "Odebrat ☆"
 	g.objects.find(t, func(_ int, sp span) {
 		gapAfter := strings.TrimSpace(t.s[at.end:max(sp.start, at.end)])
 		gapBefore := strings.TrimSpace(t.s[min(sp.end, at.start):at.start])
 		switch {
-		case sp.start >= at.end && gapAfter == "":
+		case sp.start >= at.end && article(gapAfter):
 			viewState = true
 		case sp.end <= at.start && gapBefore == "" && len(t.toks) <= 2:
 			viewState = true
 		}
 	})
-	if !viewState && next == len(t.toks)-1 && t.toks[next].start >= at.end && strings.TrimSpace(t.s[at.end:t.toks[next].start]) == "" {
+	obj := next
+	if obj < len(t.toks)-1 && t.toks[obj].start >= at.end && article(t.s[at.end:t.toks[obj+1].start]) {
+		obj++ // "Supprimer l’étoile", "Dilemel ar steredenn": the article before the object
+	}
+	if !viewState && obj == len(t.toks)-1 && t.toks[obj].start >= at.end && article(t.s[at.end:t.toks[obj].start]) {
 		// An inflected form of a view's state right after the word, ending the label
 		// ("Usuń gwiazdkę"): the stems are of every language, so a form in the middle of a
 		// longer label may be another language's word ("Удалить выбранные элементы").
-		viewState = g.objectStems.has(t.tok(next))
+		viewState = g.objectStems.has(t.tok(obj))
 	}
 	if !viewState && prev >= 0 && len(t.toks) <= 2 {
 		viewState = g.objectStems.has(t.tok(prev)) // "Yıldızı kaldır"
@@ -223,6 +230,33 @@ func (g *Guard) named(t guardText, at span) bool {
 		return found
 	}
 	return false
+}
+
+// article reports whether gap, the text between a word and the next, is nothing or one
+// short word with its punctuation: an article or a preposition ("l’", "ar", "a", "de").
+func article(gap string) bool {
+	gap = strings.TrimSpace(gap)
+	if gap == "" {
+		return true
+	}
+	n := 0
+	for _, r := range gap {
+		switch {
+		case unicode.IsLetter(r):
+			n++
+		case unicode.IsSpace(r) || r == '\'' || r == '’' || r == '-':
+		default:
+			return false
+		}
+	}
+	return n <= 2 && !strings.ContainsFunc(strings.TrimSpace(strings.TrimRight(gap, "'’- ")), unicode.IsSpace)
+}
+
+// markGlyph reports whether rest, what a label holds after its verb, is only a mark's
+// glyph: a star or a heart is the state of a view, like the word ("Odebrat ☆").
+func markGlyph(rest string) bool {
+	rest = strings.TrimSpace(rest)
+	return rest != "" && strings.Trim(rest, "☆★⭐♡♥❤\ufe0f ") == ""
 }
 
 // idWords is a resource id's own name as words: "com.app:id/sender_name_settings" is
@@ -311,8 +345,9 @@ func (g *Guard) dataIn(t guardText) (span, bool) {
 // stemSet finds the inflected forms of words written with spaces: a token is a form of a
 // word of five letters or more when it starts with the word cut by its last two letters
 // and is at most four letters longer than that stem (Polish gwiazdka: gwiazdkę, Serbian
-// звездица: звездицу). Words of scripts without spaces are left to their phrase sets.
-type stemSet map[string][]string // first four letters → stems
+// звездица: звездицу); a word of four letters is matched whole. Both are compared after
+// stemFold. Words of scripts without spaces are left to their phrase sets.
+type stemSet map[string][]string // first four letters → stems; "="+word → nil for a word of four
 
 // stems builds the stemSet of words (single words only).
 func (g *Guard) stems(words []string) stemSet {
@@ -322,7 +357,10 @@ func (g *Guard) stems(words []string) stemSet {
 		if len(t.toks) != 1 || strings.ContainsFunc(t.s, spaceless) {
 			continue
 		}
-		rs := []rune(t.s)
+		rs := []rune(stemFold(t.s))
+		if len(rs) == 4 {
+			set["="+string(rs)] = nil // a short word counts as itself only, after stemFold (النجمة)
+		}
 		if len(rs) < 5 {
 			continue
 		}
@@ -339,6 +377,10 @@ func (g *Guard) stems(words []string) stemSet {
 func (s stemSet) has(tok string) bool {
 	if len(s) == 0 {
 		return false
+	}
+	tok = stemFold(tok)
+	if _, ok := s["="+tok]; ok {
+		return true
 	}
 	n, cut := 0, -1
 	for i := range tok {
@@ -357,4 +399,25 @@ func (s stemSet) has(tok string) bool {
 		}
 	}
 	return false
+}
+
+// stemFold is a word as its stem is compared: Greek without its accents, which move as a
+// word inflects (αστέρι, αστεριού), and Arabic without the article ال written into the
+// word (النجمة is the نجمة).
+func stemFold(w string) string {
+	if strings.HasPrefix(w, "ال") && utf8.RuneCountInString(w) > 4 {
+		w = w[len("ال"):]
+	}
+	for _, r := range w {
+		if r >= 0x0370 && r < 0x0400 || r >= 0x1F00 && r < 0x2000 {
+			var b strings.Builder
+			for _, r := range norm.NFD.String(w) {
+				if !unicode.Is(unicode.Mn, r) {
+					b.WriteRune(r)
+				}
+			}
+			return b.String()
+		}
+	}
+	return w
 }

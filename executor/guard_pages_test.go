@@ -39,6 +39,11 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		{"Clear messages", "", "delete"}, {"Clear chat", "", "delete"}, {"Wyczyść wiadomości", "", "delete"}, {"Berichten wissen", "", "delete"},
 		{"Очистить сообщения", "", "delete"}, {"Clear cache", "", ""}, {"Clear search", "", ""}, {"Clear selection", "", ""},
 		{"Usuń gwiazdkę", "", ""}, {"Уклони звездицу", "", ""}, {"Yıldızı kaldır", "", ""},
+		// A view's state after an article, as a glyph, with the accents or article an
+		// inflection or the script writes into it; the same verbs on data still delete.
+		{"Retirer l'étoile", "", ""}, {"Elimina il filtro", "", ""}, {"Odstranit ★", "", ""}, {"Remove ♡", "", ""},
+		{"Διαγραφή αστεριού", "", ""}, {"إزالة النجمة", "", ""},
+		{"Supprimer le message", "", "delete"}, {"Loại bỏ tin nhắn", "", "delete"},
 	} {
 		el := button(1, tc.label, 1000)
 		el.ResourceID = tc.id

@@ -173,3 +173,37 @@ func TestWriteCurrencies(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnVerbsPairsAndNouns: a syllable that never occurs without its neighbour is
+// learned as the pair (Vietnamese loại bỏ, not loại); the translation of a view's state
+// (star) is learned as an object; a word that recurs with a noun that is neither data nor
+// a view's state (history) is that noun and not learned as the verb.
+func TestLearnVerbsPairsAndNouns(t *testing.T) {
+	c := &catalog{repo: "x/y", strings: map[string]map[string]string{}}
+	add := func(key, en, vi, fr string) { c.strings[key] = map[string]string{"en": en, "vi": vi, "fr": fr} }
+	add("k1", "Remove list", "Loại bỏ danh sách", "Retirer la liste")
+	add("k2", "Remove tag", "Loại bỏ nhãn", "Retirer l'étiquette")
+	add("k3", "Remove file", "Loại bỏ tệp", "Retirer le fichier")
+	add("k4", "Add star", "Thêm sao", "Ajouter une étoile")
+	add("k5", "Starred", "Có sao", "Avec étoile")
+	add("k6", "Clear search history", "Xóa lịch sử tìm kiếm", "Effacer l'historique des recherches")
+	add("k7", "Clear call history", "Xóa lịch sử cuộc gọi", "Effacer l'historique des appels")
+	add("k8", "Call history", "Lịch sử cuộc gọi", "Historique des appels")
+	for i := range 60 {
+		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", "Thứ khác", "Autre chose")
+	}
+	words := map[string]map[string][]string{}
+	learnVerbs(c, words)
+	for _, tc := range []struct {
+		cat, loc, word string
+		want           bool
+	}{
+		{"delete", "vi", "loại bỏ", true}, {"delete", "vi", "loại", false}, {"delete", "vi", "bỏ", false},
+		{"object", "vi", "sao", true}, {"object", "fr", "étoile", true},
+		{"clear", "fr", "effacer", true}, {"clear", "fr", "historique", false}, {"clear", "vi", "lịch", false},
+	} {
+		if got := slices.Contains(words[tc.cat][tc.loc], tc.word); got != tc.want {
+			t.Errorf("%s[%s] learned %q: %v, want %v (learned %v)", tc.cat, tc.loc, tc.word, got, tc.want, words[tc.cat][tc.loc])
+		}
+	}
+}
