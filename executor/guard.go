@@ -43,13 +43,11 @@ type Guard struct {
 	// deleteRule is the index of the delete rule (-1: none): a Clear with data trips it.
 	deleteRule int
 
-	// lexicon holds every rule's words and exceptions, the lead words and the slider
-	// words ("Slide to pay"), each standing for what it is (lexWord<<8|rule, …): a label
-	// is looked up once for all of them.
+	// lexicon holds every rule's words, exceptions and page words, the lead words and the
+	// slider words ("Slide to pay"), each standing for what it is (lexWord<<8|rule, …;
+	// rule i's page words lexPage<<8|2i, its strong ones lexPage<<8|2i+1): a label is
+	// looked up once for all of them.
 	lexicon *phraseSet
-	// pageWords are every rule's page words: rule i's (page and totals) stand for 2i, its
-	// strong ones for 2i+1.
-	pageWords *phraseSet
 
 	mu       sync.Mutex // guards the page cache
 	lastPage *perception.Screen
@@ -87,7 +85,7 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 	g.objectStems, g.dataStems = g.stems(pr.Objects), g.stems(pr.Data)
 	g.deleteRule = slices.IndexFunc(p.Rules, func(r GuardRule) bool { return r.Category == "delete" })
 	g.known = g.phrases(p.Confirm, p.Dismiss, pr.Lead, pr.Nouns, pr.Objects)
-	g.lexicon, g.pageWords = newPhraseSet(g.textReader), newPhraseSet(g.textReader)
+	g.lexicon = newPhraseSet(g.textReader)
 	for _, w := range pr.Lead {
 		g.lexicon.add(w, lexLead<<8)
 	}
@@ -120,14 +118,14 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 			c.strong = g.phrases(r.Page, r.Keywords)
 		}
 		for _, k := range slices.Concat(r.Page, r.Totals) {
-			g.pageWords.add(k, 2*i)
+			g.lexicon.add(k, lexPage<<8|2*i)
 		}
 		for _, k := range r.Page {
-			g.pageWords.add(k, 2*i+1)
+			g.lexicon.add(k, lexPage<<8|(2*i+1))
 		}
 		if r.Amount {
 			for _, k := range r.Keywords {
-				g.pageWords.add(k, 2*i+1)
+				g.lexicon.add(k, lexPage<<8|(2*i+1))
 			}
 		}
 		for _, w := range [][]string{r.Keywords, r.Page, r.Totals} {

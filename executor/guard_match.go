@@ -95,7 +95,7 @@ func (g *Guard) ruleOf(hits uint64, money bool) (compiledRule, bool) {
 // patterns match it; slide reports whether t says to slide or swipe. The text is looked
 // up once in the guard's lexicon, which holds every rule's words and exceptions, the
 // lead words and the slider words.
-func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool) {
+func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool, page pageHits) {
 	type found struct {
 		rule int
 		at   span
@@ -116,6 +116,8 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool) {
 			slide = true
 		case lexClear:
 			clears = append(clears, at)
+		case lexPage:
+			page.add(r)
 		}
 	})
 	if len(clears) > 0 && g.deleteRule >= 0 && !(lead && clears[0].start > 0) {
@@ -156,7 +158,7 @@ words:
 			}
 		}
 	}
-	return hits, slide
+	return hits, slide, page
 }
 
 // What a phrase of the guard's lexicon is: lexWord<<8|i is a word of rule i, and so on.
@@ -166,7 +168,32 @@ const (
 	lexLead
 	lexSlide
 	lexClear
+	lexPage
 )
+
+// pageHits are the rules whose page words a text holds (bit i: rule i), and whose strong
+// page words it holds.
+type pageHits struct{ any, strong uint64 }
+
+// add records page word id of the lexicon (2i: rule i's, 2i+1: a strong one of rule i).
+func (p *pageHits) add(id int) {
+	if id%2 == 0 {
+		p.any |= 1 << (id / 2)
+	} else {
+		p.strong |= 1 << (id / 2)
+	}
+}
+
+// pageHitsOf are the page words of t alone (a page's context line).
+func (g *Guard) pageHitsOf(t guardText) pageHits {
+	var p pageHits
+	g.lexicon.find(t, func(id int, _ span) {
+		if id>>8 == lexPage {
+			p.add(id & 0xff)
+		}
+	})
+	return p
+}
 
 // maxGuardRules is the most rules a policy may have (a rule is a bit of a uint64).
 const maxGuardRules = 64

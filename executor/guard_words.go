@@ -39,23 +39,40 @@ func guardTextIn(normalised string, arena *[]span) guardText {
 
 // lower is strings.ToLower, which walks Unicode's case tables for every letter beyond
 // ASCII; a label without upper-case ASCII whose other letters are of scripts without case
-// (Chinese, Japanese, Korean, Thai, Arabic, Hebrew, Indic, …) is returned as it is.
+// (Chinese, Japanese, Korean, Thai, Arabic, Hebrew, Indic, …) is returned as it is, and
+// one whose only capitals are ASCII ("Bubble tea · $5.99") is lowered in one copy with
+// the other letters looked up only when they may have case.
 func lower(s string) string {
-	for _, r := range s {
+	upper := -1 // the first upper-case ASCII letter
+	for i, r := range s {
 		switch {
 		case r < utf8.RuneSelf:
-			if r >= 'A' && r <= 'Z' {
-				return strings.ToLower(s)
+			if r >= 'A' && r <= 'Z' && upper < 0 {
+				upper = i
 			}
-		case r >= 0x0590 && r < 0x10A0, r >= 0x3000 && r < 0xA640, r >= 0xAC00 && r < 0xD7B0:
-			// no case
+		case caseless(r):
 		default:
 			if unicode.ToLower(r) != r {
 				return strings.ToLower(s)
 			}
 		}
 	}
-	return s
+	if upper < 0 {
+		return s
+	}
+	b := []byte(s)
+	for i := upper; i < len(b); i++ {
+		if c := b[i]; c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// caseless reports whether r is of a script without case: Hebrew, Arabic, Indic, Thai,
+// …; CJK; Hangul.
+func caseless(r rune) bool {
+	return r >= 0x0590 && r < 0x10A0 || r >= 0x3000 && r < 0xA640 || r >= 0xAC00 && r < 0xD7B0
 }
 
 // appendTokens appends the byte ranges of s's tokens to toks.
