@@ -17,7 +17,8 @@
 // (the commits the data was made from are in the output's provenance):
 //
 //	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR \
-//		-antennapod DIR -duckduckgo DIR -woocommerce DIR -mms DIR -contacts DIR -dialer DIR -calendar DIR -email DIR
+//		-antennapod DIR -duckduckgo DIR -woocommerce DIR -mms DIR -contacts DIR -dialer DIR -calendar DIR -email DIR \
+//		-mastodon DIR -tusky DIR -element DIR
 package main
 
 import (
@@ -90,6 +91,14 @@ var vocabulary = map[string][]role{
 	},
 	// DuckDuckGo's browser contributes only the verb and data forms learned from its strings.
 	"duckduckgo/Android": {},
+	// Publishing a post sends it to everyone who follows the account.
+	"mastodon/mastodon-android":  {{"publish", "send"}, {"discard", "delete"}, {"delete", "delete"}, {"clear", "clear"}},
+	"tuskyapp/Tusky":             {{"action_delete", "delete"}, {"action_discard", "delete"}},
+	"element-hq/element-android": {{"action_send", "send"}, {"action_delete", "delete"}, {"action_remove", "delete"}, {"direct_chats_header", "data"}},
+	// Clear, and the names of a person's data, for the Clear-with-data rule.
+	"aosp-mirror/platform_packages_apps_mms":      {{"confirm_clear_search_title", "clear"}},
+	"aosp-mirror/platform_packages_apps_contacts": {{"contactsList", "data"}},
+	"GrapheneOS/platform_packages_apps_Dialer":    {{"tab_voicemail", "data"}},
 	"wikimedia/apps-android-wikipedia": {
 		{"nav_item_donate", "payment"}, {"donation_reminders_prompt_positive_button", "payment"},
 		{"talk_list_item_overflow_subscribe", "subscription"},
@@ -145,7 +154,8 @@ type source struct {
 
 // sources are the repositories, in the order their provenance is written. The corpus is
 // made from thunderbird and wikipedia only (corpusKeys); the AOSP apps (Mms, Contacts,
-// Dialer, Calendar, Email) only teach the vocabulary, so no corpus label comes from them.
+// Dialer, Calendar, Email), Mastodon, Tusky and Element only teach the vocabulary, so no
+// corpus label comes from them.
 var sources = []source{
 	{repo: "thunderbird/thunderbird-android", flag: "thunderbird", licence: "Apache-2.0"},
 	{repo: "wikimedia/apps-android-wikipedia", flag: "wikipedia", licence: "Apache-2.0"},
@@ -160,6 +170,9 @@ var sources = []source{
 	{repo: "GrapheneOS/platform_packages_apps_Dialer", flag: "dialer", licence: "Apache-2.0"},
 	{repo: "aosp-mirror/platform_packages_apps_calendar", flag: "calendar", licence: "Apache-2.0"},
 	{repo: "aosp-mirror/platform_packages_apps_email", flag: "email", licence: "Apache-2.0"},
+	{repo: "mastodon/mastodon-android", flag: "mastodon", licence: "GPL-3.0 (translated words taken as facts)"},
+	{repo: "tuskyapp/Tusky", flag: "tusky", licence: "GPL-3.0 (translated words taken as facts)"},
+	{repo: "element-hq/element-android", flag: "element", licence: "Apache-2.0"},
 }
 
 func main() {
@@ -353,13 +366,13 @@ var placeholder = regexp.MustCompile(`%(\d+\$)?[sd]`)
 // that starts with them (but no corpus string): "Delete list", "Delete tag", "Remove from
 // queue" teach the word a language uses for delete.
 var verbs = map[string]string{"delete": "delete", "remove": "delete", "erase": "delete", "empty": "delete", "discard": "delete",
-	"send": "send", "forward": "send", "donate": "payment", "subscribe": "subscription",
+	"send": "send", "forward": "send", "publish": "send", "donate": "payment", "subscribe": "subscription",
 	// Clear empties a thing: a delete only when the thing is data ("Clear messages"), not
 	// a view's state or a cache ("Clear search", "Clear cache"); the guard pairs it with
 	// the data words below.
 	"clear": "clear", "buy": "payment", "purchase": "payment", "refund": "transfer"}
 
-var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|send|forward|donate|subscribe|clear|buy|purchase|refund)\b`)
+var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|send|forward|publish|donate|subscribe|clear|buy|purchase|refund)\b`)
 
 // dataNouns are English nouns for a person's data: their translations are learned, like
 // the verbs', from every string of a catalog (but no corpus string) that holds them, as
