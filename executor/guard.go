@@ -40,6 +40,11 @@ type Guard struct {
 	// objectStems and dataStems find the inflected forms of objects and data words
 	// (gwiazdkę for gwiazdka, wiadomości for wiadomość).
 	objectStems, dataStems stemSet
+	// wordStems find the inflected forms of the rules' single words of seven letters or
+	// more (rule i's stand for i: Czech odstranit, odstraňte; Russian удалить, удалите),
+	// and exceptStems those of their exceptions. A shorter word's stem would be another
+	// language's word (Javanese deleng, to look, for delete).
+	wordStems, exceptStems stemSet
 	// deleteRule is the index of the delete rule (-1: none): a Clear with data trips it.
 	deleteRule int
 
@@ -75,6 +80,9 @@ func (g *Guard) phrases(lists ...[]string) *phraseSet {
 	return p
 }
 
+// minStemWord is the fewest letters of a rule's word whose inflected forms count.
+const minStemWord = 7
+
 // NewGuard compiles a policy.
 func NewGuard(p GuardPolicy) (*Guard, error) {
 	pr := p.Precision
@@ -82,7 +90,7 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 	g.confirm, g.dismiss, g.search = g.phrases(p.Confirm), g.phrases(p.Dismiss), g.phrases(searchWords)
 	g.nounable, g.nouns, g.before, g.objects = g.phrases(pr.Nounable), g.phrases(pr.Nouns), g.phrases(pr.Before), g.phrases(pr.Objects)
 	g.data = g.phrases(pr.Data)
-	g.objectStems, g.dataStems = g.stems(pr.Objects), g.stems(pr.Data)
+	g.objectStems, g.dataStems, g.wordStems, g.exceptStems = g.stems(pr.Objects), g.stems(pr.Data), stemSet{}, stemSet{}
 	g.deleteRule = slices.IndexFunc(p.Rules, func(r GuardRule) bool { return r.Category == "delete" })
 	g.known = g.phrases(p.Confirm, p.Dismiss, pr.Lead, pr.Nouns, pr.Objects)
 	g.lexicon = newPhraseSet(g.textReader)
@@ -106,9 +114,11 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 		c.words = g.phrases(r.Keywords)
 		for _, k := range r.Keywords {
 			g.lexicon.add(k, lexWord<<8|i)
+			g.addStem(g.wordStems, k, i, minStemWord)
 		}
 		for _, k := range r.Except {
 			g.lexicon.add(k, lexExcept<<8|i)
+			g.addStem(g.exceptStems, k, i, minStemWord)
 		}
 		c.page = g.phrases(r.Page, r.Totals)
 		c.strong = g.phrases(r.Page)

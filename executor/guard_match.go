@@ -120,6 +120,24 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool, page pa
 			page.add(r)
 		}
 	})
+	for i, tk := range t.toks {
+		if tk.end-tk.start < 5 || slices.ContainsFunc(words, func(w found) bool { return w.at.start <= tk.start && tk.end <= w.at.end }) {
+			continue
+		}
+		// An inflected form of a rule's word, unless it is as much a form of one of the
+		// rule's exceptions (Greek αποστολέα, the sender, is of αποστολέας, not αποστολή).
+		var stemHits, except uint64
+		g.wordStems.find(t.tok(i), func(r int) { stemHits |= 1 << r })
+		if stemHits == 0 {
+			continue
+		}
+		g.exceptStems.find(t.tok(i), func(r int) { except |= 1 << r })
+		for r := range g.rules {
+			if stemHits&^except&(1<<r) != 0 {
+				words = append(words, found{r, tk})
+			}
+		}
+	}
 	if len(clears) > 0 && g.deleteRule >= 0 && !(lead && clears[0].start > 0) {
 		// "Clear messages", "Berichten wissen": a Clear with data deletes it. The span is
 		// the verb and the data word, so a view's state after them clears it ("Clear
@@ -374,41 +392,62 @@ func (g *Guard) dataIn(t guardText) (span, bool) {
 // and is at most four letters longer than that stem (Polish gwiazdka: gwiazdkę, Serbian
 // звездица: звездицу); a word of four letters is matched whole. Both are compared after
 // stemFold. Words of scripts without spaces are left to their phrase sets.
-type stemSet map[string][]string // first four letters → stems; "="+word → nil for a word of four
+type stemSet map[string][]stemEntry // first four letters → stems; "="+word → a word of four
+
+type stemEntry struct {
+	stem string
+	id   int // what the word stands for (a rule's index, …)
+}
 
 // stems builds the stemSet of words (single words only).
 func (g *Guard) stems(words []string) stemSet {
 	set := stemSet{}
 	for _, w := range words {
-		t := g.newGuardText(w)
-		if len(t.toks) != 1 || strings.ContainsFunc(t.s, spaceless) {
-			continue
-		}
-		rs := []rune(stemFold(t.s))
-		if len(rs) == 4 {
-			set["="+string(rs)] = nil // a short word counts as itself only, after stemFold (النجمة)
-		}
-		if len(rs) < 5 {
-			continue
-		}
-		stem := string(rs[:max(4, len(rs)-2)])
-		head := string(rs[:4])
-		if !slices.Contains(set[head], stem) {
-			set[head] = append(set[head], stem)
-		}
+		g.addStem(set, w, 0, 4)
 	}
 	return set
 }
 
+// addStem adds word w standing for id to set (a phrase of more than one word, or of a
+// script without spaces, is left out); minRunes is the shortest word added.
+func (g *Guard) addStem(set stemSet, w string, id, minRunes int) {
+	t := g.newGuardText(w)
+	if len(t.toks) != 1 || strings.ContainsFunc(t.s, spaceless) {
+		return
+	}
+	rs := []rune(stemFold(t.s))
+	if len(rs) < minRunes {
+		return
+	}
+	if len(rs) == 4 {
+		// A short word counts as itself only, after stemFold (النجمة).
+		if e := (stemEntry{string(rs), id}); !slices.Contains(set["="+e.stem], e) {
+			set["="+e.stem] = append(set["="+e.stem], e)
+		}
+	}
+	if len(rs) < 5 {
+		return
+	}
+	e := stemEntry{string(rs[:max(4, len(rs)-2)]), id}
+	head := string(rs[:4])
+	if !slices.Contains(set[head], e) {
+		set[head] = append(set[head], e)
+	}
+}
+
 // has reports whether tok (lower-cased) is a form of one of the set's words.
 func (s stemSet) has(tok string) bool {
+	found := false
+	s.find(tok, func(int) { found = true })
+	return found
+}
+
+// find calls fn with the id of every word of the set tok (lower-cased) is a form of.
+func (s stemSet) find(tok string, fn func(id int)) {
 	if len(s) == 0 {
-		return false
+		return
 	}
 	tok = stemFold(tok)
-	if _, ok := s["="+tok]; ok {
-		return true
-	}
 	n, cut := 0, -1
 	for i := range tok {
 		if n == 4 {
@@ -418,14 +457,18 @@ func (s stemSet) has(tok string) bool {
 		n++
 	}
 	if cut < 0 {
-		return false
+		if n == 4 {
+			for _, e := range s["="+tok] {
+				fn(e.id)
+			}
+		}
+		return
 	}
-	for _, stem := range s[tok[:cut]] {
-		if strings.HasPrefix(tok, stem) && utf8.RuneCountInString(tok[len(stem):]) <= 4 {
-			return true
+	for _, e := range s[tok[:cut]] {
+		if strings.HasPrefix(tok, e.stem) && utf8.RuneCountInString(tok[len(e.stem):]) <= 4 {
+			fn(e.id)
 		}
 	}
-	return false
 }
 
 // stemFold is a word as its stem is compared: Greek without its accents, which move as a

@@ -44,6 +44,9 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		{"Retirer l'étoile", "", ""}, {"Elimina il filtro", "", ""}, {"Odstranit ★", "", ""}, {"Remove ♡", "", ""},
 		{"Διαγραφή αστεριού", "", ""}, {"إزالة النجمة", "", ""},
 		{"Supprimer le message", "", "delete"}, {"Loại bỏ tin nhắn", "", "delete"},
+		// Inflected forms of the vocabulary's longer words, unless they are as much forms
+		// of an exception (αποστολέων, of the senders); Turkish capitals.
+		{"Удалите", "", "delete"}, {"Αποστολέων", "", ""}, {"SİL", "", "delete"},
 	} {
 		el := button(1, tc.label, 1000)
 		el.ResourceID = tc.id

@@ -53,7 +53,9 @@ func lower(s string) string {
 		case caseless(r):
 		default:
 			if unicode.ToLower(r) != r {
-				return strings.ToLower(s)
+				// Turkish İ lowers to i and a combining dot above, which would part the
+				// word from the vocabulary's i (SİL is sil).
+				return strings.ReplaceAll(strings.ToLower(s), "i\u0307", "i")
 			}
 		}
 	}
