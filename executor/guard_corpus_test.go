@@ -146,7 +146,7 @@ var corpusFloors = map[string][2]float64{
 	"Arabic/Hebrew":            {0.65, 0.01},
 	"CJK":                      {0.88, 0.015},
 	"Cyrillic/Greek/Caucasian": {0.74, 0.01},
-	"Indic":                    {0.70, 0.01},
+	"Indic":                    {0.68, 0.01},
 	"Latin":                    {0.82, 0.01},
 	"Southeast Asian":          {0.55, 0.01},
 	"other":                    {0.64, 0.01},

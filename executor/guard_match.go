@@ -142,7 +142,7 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool, page pa
 		// "Clear messages", "Berichten wissen": a Clear with data deletes it. The span is
 		// the verb and the data word, so a view's state after them clears it ("Clear
 		// all filters").
-		if d, ok := g.dataIn(t); ok {
+		if d, ok := g.dataIn(t, clears[0]); ok {
 			at := span{min(clears[0].start, d.start), max(clears[0].end, d.end)}
 			if !g.named(t, at) {
 				hits |= 1 << g.deleteRule
@@ -367,12 +367,14 @@ func (g *Guard) dismisses(el *perception.Element, own string) bool {
 	return id != "" && g.dismiss.has(g.newGuardText(id))
 }
 
-// dataIn finds a data word in t (Data, or an inflected form of one).
-func (g *Guard) dataIn(t guardText) (span, bool) {
+// dataIn finds a data word in t (Data, or an inflected form of one) apart from the verb:
+// a word both generated lists hold (Mongolian түүхийг) is not a Clear and its data at once.
+func (g *Guard) dataIn(t guardText, verb span) (span, bool) {
+	apart := func(sp span) bool { return sp.end <= verb.start || sp.start >= verb.end }
 	var at span
 	found := false
 	g.data.find(t, func(_ int, sp span) {
-		if !found {
+		if !found && apart(sp) {
 			at, found = sp, true
 		}
 	})
@@ -380,7 +382,7 @@ func (g *Guard) dataIn(t guardText) (span, bool) {
 		return at, true
 	}
 	for _, tk := range t.toks {
-		if g.dataStems.has(t.s[tk.start:tk.end]) {
+		if apart(tk) && g.dataStems.has(t.s[tk.start:tk.end]) {
 			return tk, true
 		}
 	}

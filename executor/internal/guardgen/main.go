@@ -35,6 +35,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/currency"
 	"golang.org/x/text/language"
@@ -492,13 +493,16 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 				continue
 			}
 			for g, share := range ws {
-				if a, b, pair := strings.Cut(g, " "); pair && !(ws[a] > 0 && all[a] == all[g] || ws[b] > 0 && all[b] == all[g]) {
+				if a, b, pair := strings.Cut(g, " "); pair && !(all[g] >= minPaired && (ws[a] > 0 && all[a] == all[g] || ws[b] > 0 && all[b] == all[g])) {
 					continue // a pair is learned only in place of a word that never occurs without it
+				}
+				if utf8.RuneCountInString(g) < 3 && !strings.ContainsFunc(g, func(r rune) bool { return unicode.Is(unicode.Hangul, r) }) {
+					continue // a particle or an article (Turkish mi, French la); Korean 삭제 is a word
 				}
 				if !strings.Contains(g, " ") && pairedAlways(g, ws, all) {
 					continue // a syllable of a word of two (Vietnamese loại of loại bỏ): the pair is the word
 				}
-				if cat != "object" && cat != "data" && max(learned["noun"][g], learned["object"][g]) >= share {
+				if cat != "object" && cat != "data" && max(learned["noun"][g], learned["object"][g]) >= nounShare*share {
 					continue // the verb's usual object ("historique" in Effacer l'historique), as common with the noun as with the verb
 				}
 				if words[cat] == nil {
@@ -528,10 +532,23 @@ func pairs(s string) []string {
 	return out
 }
 
+// nounShare: a word learned for a verb is the verb's usual object instead when it is in
+// at least this share, relative to the verb's, of the strings of a noun that is not data
+// (Mongolian түүхийг, history, is in most strings of Clear and of History alike).
+const nounShare = 0.7
+
+// minPaired is the fewest strings a word must occur in, always beside the same other
+// word, to be learned as the pair: a word seen once or twice beside the same neighbour
+// ("Καθαρισμός τοπικών μηνυμάτων") is no syllable of a longer word.
+const minPaired = 4
+
 // pairedAlways reports whether the single word w occurs in a learned pair of words, and
 // every time it occurs in the locale the pair does too (all counts in how many strings a
 // word or a pair occurs).
 func pairedAlways(w string, ws map[string]float64, all map[string]int) bool {
+	if all[w] < minPaired {
+		return false
+	}
 	for g := range ws {
 		if !strings.Contains(g, " ") || all[g] != all[w] {
 			continue

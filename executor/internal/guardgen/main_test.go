@@ -174,16 +174,22 @@ func TestWriteCurrencies(t *testing.T) {
 	}
 }
 
-// TestLearnVerbsPairsAndNouns: a syllable that never occurs without its neighbour is
-// learned as the pair (Vietnamese loại bỏ, not loại); the translation of a view's state
+// TestLearnVerbsPairsAndNouns: a syllable that never occurs without its neighbour, in at
+// least minPaired strings, is learned as the pair (Vietnamese loại bỏ, not loại); a word of
+// fewer than three letters is not learned (Turkish mi, the question's particle); the translation of a view's state
 // (star) is learned as an object; a word that recurs with a noun that is neither data nor
 // a view's state (history) is that noun and not learned as the verb.
 func TestLearnVerbsPairsAndNouns(t *testing.T) {
 	c := &catalog{repo: "x/y", strings: map[string]map[string]string{}}
 	add := func(key, en, vi, fr string) { c.strings[key] = map[string]string{"en": en, "vi": vi, "fr": fr} }
+	for i, o := range []string{"list", "tag", "file", "photo"} {
+		c.strings["tr"+o] = map[string]string{"en": "Delete " + o + "?", "tr": []string{"Liste", "Etiket", "Dosya", "Fotoğraf"}[i] + " sil mi?"}
+	}
+	c.strings["trnow"] = map[string]string{"en": "Delete now", "tr": "Şimdi sil"}
 	add("k1", "Remove list", "Loại bỏ danh sách", "Retirer la liste")
 	add("k2", "Remove tag", "Loại bỏ nhãn", "Retirer l'étiquette")
 	add("k3", "Remove file", "Loại bỏ tệp", "Retirer le fichier")
+	add("k3b", "Remove photo", "Loại bỏ ảnh", "Retirer la photo")
 	add("k4", "Add star", "Thêm sao", "Ajouter une étoile")
 	add("k5", "Starred", "Có sao", "Avec étoile")
 	add("k6", "Clear search history", "Xóa lịch sử tìm kiếm", "Effacer l'historique des recherches")
@@ -198,7 +204,7 @@ func TestLearnVerbsPairsAndNouns(t *testing.T) {
 		cat, loc, word string
 		want           bool
 	}{
-		{"delete", "vi", "loại bỏ", true}, {"delete", "vi", "loại", false}, {"delete", "vi", "bỏ", false},
+		{"delete", "vi", "loại bỏ", true}, {"delete", "vi", "loại", false}, {"delete", "vi", "bỏ", false}, {"delete", "tr", "mi", false}, {"delete", "tr", "sil", true},
 		{"object", "vi", "sao", true}, {"object", "fr", "étoile", true},
 		{"clear", "fr", "effacer", true}, {"clear", "fr", "historique", false}, {"clear", "vi", "lịch", false},
 	} {
