@@ -241,6 +241,8 @@ func (g *Guard) named(t guardText, at span) bool {
 		gapAfter := strings.TrimSpace(t.s[at.end:max(sp.start, at.end)])
 		gapBefore := strings.TrimSpace(t.s[min(sp.end, at.start):at.start])
 		switch {
+		case sp.start <= at.start && at.end < sp.end:
+			viewState = true // a view's state learned with its verb (移除星號)
 		case sp.start >= at.end && article(gapAfter):
 			viewState = true
 		case sp.end <= at.start && gapBefore == "" && len(t.toks) <= 2:

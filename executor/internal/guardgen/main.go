@@ -445,6 +445,11 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 					gs[p] = true
 				}
 			}
+			for _, r := range runs(text) {
+				if !strings.Contains(strings.ToLower(en), r) {
+					gs[r] = true
+				}
+			}
 			byLocale[loc] = append(byLocale[loc], doc{topics, gs})
 		}
 	}
@@ -499,6 +504,13 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 				if utf8.RuneCountInString(g) < 3 && !strings.ContainsFunc(g, func(r rune) bool { return unicode.Is(unicode.Hangul, r) }) {
 					continue // a particle or an article (Turkish mi, French la); Korean 삭제 is a word
 				}
+				if ideographic(g) && (cat != "data" && cat != "object" || all[g] < minRun || longerRun(g, ws, all)) {
+					// A run of characters: only the longest that recurs as often (メッセージ, not
+					// ッセージ), and only for a noun — a verb's runs hold its objects and
+					// particles (フラインから of Remove from offline); the verbs of Chinese and
+					// Japanese come from the strings that are just the verb (削除, 送信).
+					continue
+				}
 				if !strings.Contains(g, " ") && pairedAlways(g, ws, all) {
 					continue // a syllable of a word of two (Vietnamese loại of loại bỏ): the pair is the word
 				}
@@ -514,6 +526,51 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 			}
 		}
 	}
+}
+
+// runs are the character sequences of two to five characters of a text's Chinese and
+// Japanese, which are written without spaces: the nouns of those languages are learned
+// as the runs that recur in a noun's strings (メッセージ, 聯絡人).
+func runs(s string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		for i := range cur {
+			for n := 2; n <= 5 && i+n <= len(cur); n++ {
+				out = append(out, string(cur[i:i+n]))
+			}
+		}
+		cur = cur[:0]
+	}
+	for _, r := range s {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || r == 'ー' {
+			cur = append(cur, r)
+			continue
+		}
+		flush()
+	}
+	flush()
+	return out
+}
+
+// ideographic reports whether g is a run of Chinese or Japanese characters.
+func ideographic(g string) bool {
+	r, _ := utf8.DecodeRuneInString(g)
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || r == 'ー'
+}
+
+// minRun is the fewest strings of a locale a run of characters must occur in.
+const minRun = 3
+
+// longerRun reports whether a longer learned run holds run g and occurs in as many strings:
+// g is then only a piece of that word.
+func longerRun(g string, ws map[string]float64, all map[string]int) bool {
+	for w := range ws {
+		if len(w) > len(g) && strings.Contains(w, g) && all[w] == all[g] {
+			return true
+		}
+	}
+	return false
 }
 
 // pairs are every two neighbouring words of a text as one ("loại bỏ"): languages that

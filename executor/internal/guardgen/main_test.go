@@ -213,3 +213,32 @@ func TestLearnVerbsPairsAndNouns(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsLearnChineseAndJapaneseNouns: in a language written without spaces, the longest
+// run of characters that recurs in a noun's strings is learned as the noun (メッセージ, not
+// its pieces); a verb's runs are not learned (they hold its objects and particles).
+func TestRunsLearnChineseAndJapaneseNouns(t *testing.T) {
+	c := &catalog{repo: "x/y", strings: map[string]map[string]string{}}
+	add := func(key, en, ja string) { c.strings[key] = map[string]string{"en": en, "ja": ja} }
+	add("k1", "Delete messages", "メッセージを削除")
+	add("k2", "Send message", "メッセージを送信")
+	add("k3", "New message", "新しいメッセージ")
+	add("k4", "Remove from offline", "オフラインから削除")
+	add("k5", "Remove from list", "リストから削除")
+	add("k6", "Remove from queue", "キューから削除")
+	for i := range 60 {
+		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", "ほかのもの")
+	}
+	words := map[string]map[string][]string{}
+	learnVerbs(c, words)
+	for _, tc := range []struct {
+		cat, word string
+		want      bool
+	}{
+		{"data", "メッセージ", true}, {"data", "ッセージ", false}, {"delete", "から削除", false}, {"delete", "ラインから", false},
+	} {
+		if got := slices.Contains(words[tc.cat]["ja"], tc.word); got != tc.want {
+			t.Errorf("%s learned %q: %v, want %v (learned %v)", tc.cat, tc.word, got, tc.want, words[tc.cat]["ja"])
+		}
+	}
+}
