@@ -47,6 +47,8 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		// Inflected forms of the vocabulary's longer words, unless they are as much forms
 		// of an exception (αποστολέων, of the senders); Turkish capitals.
 		{"Удалите", "", "delete"}, {"Αποστολέων", "", ""}, {"SİL", "", "delete"},
+		// Arabic with its vowel signs, or another hamza on the alif.
+		{"أَرْسِلْ", "", "send"}, {"إِحْذِفْ", "", "delete"},
 	} {
 		el := button(1, tc.label, 1000)
 		el.ResourceID = tc.id

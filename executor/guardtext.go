@@ -45,10 +45,12 @@ func (rd *textReader) normLabel(s string) string {
 	for i, r := range s {
 		if r >= utf8.RuneSelf {
 			switch {
-			case unicode.Is(unicode.Cf, r):
+			case unicode.Is(unicode.Cf, r), arabicMark(r):
 				continue
 			case r == '’' || r == 'ʼ' || r == '‘':
 				r = '\''
+			case r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ':
+				r = 'ا'
 			}
 		}
 		if isSpace(r) {
@@ -82,6 +84,14 @@ func (rd *textReader) normLabel(s string) string {
 	return b.String()
 }
 
+// arabicMark reports whether r is an Arabic short-vowel sign (ḥarakāt), shadda, sukūn,
+// dagger alif or the tatweel that stretches a word: Arabic is mostly written without them,
+// so normLabel drops them, and reads every hamza'd alif (أ إ آ ٱ) as ا — the usual way
+// Arabic text is normalised for matching (إرسل and أرسل are one word).
+func arabicMark(r rune) bool {
+	return r >= 0x064B && r <= 0x0652 || r == 0x0670 || r == 0x0640
+}
+
 // plain reports whether normLabel leaves s (in NFKC) as it is: no format character, curly
 // apostrophe, look-alike letter or camelCase, and single spaces between words, none of
 // them between two Chinese, Japanese or Korean characters. Most labels are plain; they
@@ -104,6 +114,8 @@ func (rd *textReader) plain(s string) bool {
 				return false
 			}
 		case r == '’' || r == 'ʼ' || r == '‘' || isSpace(r) || unicode.Is(unicode.Cf, r):
+			return false
+		case r >= 0x0622 && r <= 0x0671 && (arabicMark(r) || r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ'):
 			return false
 		case isUpper(r) && isLower(prev):
 			return false
