@@ -18,7 +18,7 @@
 //
 //	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR \
 //		-antennapod DIR -duckduckgo DIR -woocommerce DIR -mms DIR -contacts DIR -dialer DIR -calendar DIR -email DIR \
-//		-mastodon DIR -tusky DIR -element DIR
+//		-mastodon DIR -tusky DIR -element DIR -browser DIR -nextcloud DIR
 package main
 
 import (
@@ -98,6 +98,8 @@ var vocabulary = map[string][]role{
 	"element-hq/element-android": {{"action_send", "send"}, {"action_delete", "delete"}, {"action_remove", "delete"}, {"direct_chats_header", "data"}},
 	// Clear, and the names of a person's data, for the Clear-with-data rule.
 	"aosp-mirror/platform_packages_apps_mms":      {{"confirm_clear_search_title", "clear"}},
+	"aosp-mirror/platform_packages_apps_browser":  {{"clear", "clear"}},
+	"nextcloud/android":                           {{"common_delete", "delete"}, {"common_send", "send"}},
 	"aosp-mirror/platform_packages_apps_contacts": {{"contactsList", "data"}},
 	"GrapheneOS/platform_packages_apps_Dialer":    {{"tab_voicemail", "data"}},
 	"wikimedia/apps-android-wikipedia": {
@@ -155,8 +157,8 @@ type source struct {
 
 // sources are the repositories, in the order their provenance is written. The corpus is
 // made from thunderbird and wikipedia only (corpusKeys); the AOSP apps (Mms, Contacts,
-// Dialer, Calendar, Email), Mastodon, Tusky and Element only teach the vocabulary, so no
-// corpus label comes from them.
+// Dialer, Calendar, Email, Browser), Mastodon, Tusky, Element and Nextcloud only teach the
+// vocabulary, so no corpus label comes from them.
 var sources = []source{
 	{repo: "thunderbird/thunderbird-android", flag: "thunderbird", licence: "Apache-2.0"},
 	{repo: "wikimedia/apps-android-wikipedia", flag: "wikipedia", licence: "Apache-2.0"},
@@ -174,6 +176,8 @@ var sources = []source{
 	{repo: "mastodon/mastodon-android", flag: "mastodon", licence: "GPL-3.0 (translated words taken as facts)"},
 	{repo: "tuskyapp/Tusky", flag: "tusky", licence: "GPL-3.0 (translated words taken as facts)"},
 	{repo: "element-hq/element-android", flag: "element", licence: "Apache-2.0"},
+	{repo: "aosp-mirror/platform_packages_apps_browser", flag: "browser", licence: "Apache-2.0"},
+	{repo: "nextcloud/android", flag: "nextcloud", licence: "GPL-2.0 (translated words taken as facts)"},
 }
 
 func main() {
