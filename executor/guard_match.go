@@ -121,7 +121,11 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool, page pa
 		}
 	})
 	for i, tk := range t.toks {
-		if tk.end-tk.start < 5 || slices.ContainsFunc(words, func(w found) bool { return w.at.start <= tk.start && tk.end <= w.at.end }) {
+		// A form of a word of minStemWord letters has at least minStemWord-2 of them; the
+		// words of scripts without spaces have no stems.
+		if tk.end-tk.start < minStemWord-2 || utf8.RuneCountInString(t.s[tk.start:tk.end]) < minStemWord-2 ||
+			strings.ContainsFunc(t.s[tk.start:tk.end], spaceless) ||
+			slices.ContainsFunc(words, func(w found) bool { return w.at.start <= tk.start && tk.end <= w.at.end }) {
 			continue
 		}
 		// An inflected form of a rule's word, unless it is as much a form of one of the
