@@ -36,7 +36,7 @@ type Guard struct {
 	search  *phraseSet // fields where Enter searches, not sends
 	known   *phraseSet // every word the policy knows: a label with none of them is unknown
 
-	nounable, nouns, before, objects, data *phraseSet
+	nounable, nouns, before, objects, data, done *phraseSet
 	// objectStems and dataStems find the inflected forms of objects and data words
 	// (gwiazdkę for gwiazdka, wiadomości for wiadomość).
 	objectStems, dataStems stemSet
@@ -89,7 +89,7 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 	g := &Guard{textReader: newTextReader()}
 	g.confirm, g.dismiss, g.search = g.phrases(p.Confirm), g.phrases(p.Dismiss), g.phrases(searchWords)
 	g.nounable, g.nouns, g.before, g.objects = g.phrases(pr.Nounable), g.phrases(pr.Nouns), g.phrases(pr.Before), g.phrases(pr.Objects)
-	g.data = g.phrases(pr.Data)
+	g.data, g.done = g.phrases(pr.Data), g.phrases(pr.Done)
 	g.objectStems, g.dataStems, g.wordStems, g.exceptStems = g.stems(pr.Objects), g.stems(pr.Data), stemSet{}, stemSet{}
 	g.deleteRule = slices.IndexFunc(p.Rules, func(r GuardRule) bool { return r.Category == "delete" })
 	g.known = g.phrases(p.Confirm, p.Dismiss, pr.Lead, pr.Nouns, pr.Objects)

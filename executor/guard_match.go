@@ -221,9 +221,10 @@ func (g *Guard) pageHitsOf(t guardText) pageHits {
 const maxGuardRules = 64
 
 // named reports whether the sensitive word at span at of t names a thing rather than the
-// action: a noun-like word followed by a noun or preceded by a determiner ("Transfer
-// history", "Tip of the day", "Share this tip"), or any word followed by the state of a
-// view ("Remove filter", "Reset zoom").
+// action: a finished action (a Done marker against it: 已发送, Đã gửi); a noun-like word
+// followed by a noun or preceded by a determiner ("Transfer history", "Tip of the day",
+// "Share this tip"), or any word followed by the state of a view ("Remove filter", "Reset
+// zoom").
 func (g *Guard) named(t guardText, at span) bool {
 	next := t.tokenAt(at.end)
 	prev := t.tokenAt(at.start) - 1
@@ -240,6 +241,14 @@ func (g *Guard) named(t guardText, at span) bool {
 	// The state of a view right after the word ("Remove filter", 移除星标), or right
 	// before it in a label of two words, where the object comes first ("Ster verwijderen",
 	// 별표 삭제).
+	finished := false // 已发送, 送信済み, Đã gửi
+	g.done.find(t, func(_ int, sp span) {
+		finished = finished || strings.TrimSpace(t.s[min(sp.end, at.start):at.start]) == "" && sp.end <= at.start ||
+			sp.start >= at.end && strings.TrimSpace(t.s[at.end:sp.start]) == ""
+	})
+	if finished {
+		return true
+	}
 	viewState := markGlyph(t.s[at.end:]) // "Odebrat ☆"
 	g.objects.find(t, func(_ int, sp span) {
 		gapAfter := strings.TrimSpace(t.s[at.end:max(sp.start, at.end)])

@@ -47,6 +47,8 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		// Inflected forms of the vocabulary's longer words, unless they are as much forms
 		// of an exception (αποστολέων, of the senders); Turkish capitals.
 		{"Удалите", "", "delete"}, {"Αποστολέων", "", ""}, {"SİL", "", "delete"},
+		// A finished action is a state or a folder: Sent, Deleted.
+		{"已发送", "", ""}, {"送信済み", "", ""}, {"Đã gửi", "", ""}, {"已删除", "", ""}, {"发送", "", "send"},
 		// Arabic with its vowel signs, or another hamza on the alif.
 		{"أَرْسِلْ", "", "send"}, {"إِحْذِفْ", "", "delete"},
 	} {

@@ -679,6 +679,10 @@ func writeVocabulary(path string, cats []*catalog) error {
 	}
 	harmless := map[string]map[string]bool{} // locale → normalised harmless strings
 	harmlessWords := map[string]map[string]bool{}
+	// The guard does not know a label's language: a whole harmless translation in one
+	// locale (Indonesian simpan, Save) is left out of every locale's sensitive words
+	// (Wikipedia's Malay translators use simpan for Publish).
+	harmlessAnywhere := map[string]bool{}
 	for _, c := range cats {
 		for _, k := range harmlessKeys[c.repo] {
 			for loc, v := range c.strings[k] {
@@ -686,7 +690,7 @@ func writeVocabulary(path string, cats []*catalog) error {
 					harmless[loc], harmlessWords[loc] = map[string]bool{}, map[string]bool{}
 				}
 				v = strings.ToLower(strings.TrimRight(v, "…."))
-				harmless[loc][v] = true
+				harmless[loc][v], harmlessAnywhere[v] = true, true
 				for w := range grams(v) {
 					harmlessWords[loc][w] = true
 				}
@@ -699,7 +703,7 @@ func writeVocabulary(path string, cats []*catalog) error {
 		}
 		for loc, ws := range byLoc {
 			byLoc[loc] = slices.DeleteFunc(ws, func(w string) bool {
-				return harmless[loc][w] || learned[cat][loc][w] && harmlessWords[loc][w]
+				return harmless[loc][w] || harmlessAnywhere[w] || learned[cat][loc][w] && harmlessWords[loc][w]
 			})
 		}
 	}

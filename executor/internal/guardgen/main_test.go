@@ -125,14 +125,16 @@ func TestLearnVerbs(t *testing.T) {
 
 // TestWriteVocabulary: the vocabulary file records where every word came from, reads as
 // the guard reads it (category → locale → words), and leaves out a word that also
-// translates a harmless action in the same language.
+// translates a harmless action in the same language, or is a harmless action's whole
+// translation in another.
 func TestWriteVocabulary(t *testing.T) {
 	c := &catalog{repo: "thunderbird/thunderbird-android", commit: "abc123", licence: "Apache-2.0", strings: map[string]map[string]string{}}
 	for _, r := range vocabulary[c.repo] {
 		c.strings[r.key] = map[string]string{"en": r.key}
 	}
-	c.strings["delete_action"] = map[string]string{"en": "Delete", "he": "מחק", "id": "Hapus"}
-	c.strings["move_action"] = map[string]string{"en": "Move", "id": "Hapus"} // ambiguous in this made-up catalog
+	c.strings["delete_action"] = map[string]string{"en": "Delete", "he": "מחק", "id": "Hapus", "ms": "Batal"}
+	c.strings["move_action"] = map[string]string{"en": "Move", "id": "Hapus"}     // ambiguous in this made-up catalog
+	c.strings["cancel_action"] = map[string]string{"en": "Cancel", "id": "Batal"} // Cancel in one locale, Delete in another
 	path := filepath.Join(t.TempDir(), "vocab.yaml")
 	if err := writeVocabulary(path, []*catalog{c}); err != nil {
 		t.Fatal(err)
@@ -153,6 +155,9 @@ func TestWriteVocabulary(t *testing.T) {
 	}
 	if slices.Contains(gen["delete"]["id"], "hapus") {
 		t.Errorf("delete[id] = %v: hapus also translates Move here and must be left out", gen["delete"]["id"])
+	}
+	if slices.Contains(gen["delete"]["ms"], "batal") {
+		t.Errorf("delete[ms] = %v: batal translates Cancel in id, and the guard does not know a label's language", gen["delete"]["ms"])
 	}
 }
 
