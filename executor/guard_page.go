@@ -62,7 +62,12 @@ func (g *Guard) isSlider(el *perception.Element, cache labelCache) bool {
 		return true
 	}
 	l := label(el)
-	if l == el.ResourceID {
+	switch {
+	case el.Label == "" && el.Text == "" && el.Desc == "" && el.ResourceID == "":
+		// No words of its own: only its role can say it slides (a thousand label-less
+		// buttons of a crowded page are not read one by one).
+		return el.Role == "slider"
+	case l == el.ResourceID:
 		l = idKey + l
 	}
 	return g.read(cache, l).slide
