@@ -46,9 +46,9 @@ func (g *Guard) readInto(raw string, arena *[]span) readLabel {
 	n := g.normLabel(raw)
 	var t guardText
 	if arena == nil {
-		t = guardTextOf(n)
+		t = g.guardTextOf(n)
 	} else {
-		t = guardTextIn(n, arena)
+		t = g.guardTextIn(n, arena)
 	}
 	hits, slide, page := g.hitsOf(t, "")
 	return readLabel{t: t, money: g.hasAmount(n), hits: hits, slide: slide, page: page}
@@ -170,7 +170,7 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 	money, password := false, false
 	for _, t := range s.Context {
 		n := g.normLabel(t)
-		pageText(g.pageHitsOf(guardTextOf(n)))
+		pageText(g.pageHitsOf(g.guardTextOf(n)))
 		money = money || g.hasAmount(n)
 	}
 	info := pageInfo{bands: map[int][]int{}, texts: make(labelCache, len(s.Elements)), rows: &recordRows{}}

@@ -17,23 +17,25 @@ type guardText struct {
 
 type span struct{ start, end int }
 
-func (rd *textReader) newGuardText(label string) guardText { return guardTextOf(rd.normLabel(label)) }
+func (rd *textReader) newGuardText(label string) guardText {
+	return rd.guardTextOf(rd.normLabel(label))
+}
 
 // guardTextOf is the guardText of a label already normalised by normLabel.
-func guardTextOf(normalised string) guardText {
+func (rd *textReader) guardTextOf(normalised string) guardText {
 	s := lower(normalised)
-	return guardText{s: s, toks: appendTokens(make([]span, 0, 1+strings.Count(s, " ")), s)}
+	return guardText{s: s, toks: rd.appendTokens(make([]span, 0, 1+strings.Count(s, " ")), s)}
 }
 
 // guardTextIn is guardTextOf with the tokens appended to *arena, which a page's labels
 // share.
-func guardTextIn(normalised string, arena *[]span) guardText {
+func (rd *textReader) guardTextIn(normalised string, arena *[]span) guardText {
 	s := lower(normalised)
 	if cap(*arena)-len(*arena) < 64 {
 		*arena = make([]span, 0, 1024) // a new slab: the labels read so far keep the old one
 	}
 	from := len(*arena)
-	*arena = appendTokens(*arena, s)
+	*arena = rd.appendTokens(*arena, s)
 	return guardText{s: s, toks: (*arena)[from:len(*arena):len(*arena)]}
 }
 
@@ -78,14 +80,14 @@ func caseless(r rune) bool {
 }
 
 // appendTokens appends the byte ranges of s's tokens to toks.
-func appendTokens(toks []span, s string) []span {
+func (rd *textReader) appendTokens(toks []span, s string) []span {
 	start := -1
 	for i, r := range s {
 		var word bool
 		if r < utf8.RuneSelf {
 			word = r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 		} else {
-			word = unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r)
+			word = rd.wordRune(r)
 		}
 		switch {
 		case word && start < 0:
