@@ -36,20 +36,23 @@ type Guard struct {
 	search  *phraseSet // fields where Enter searches, not sends
 	known   *phraseSet // every word the policy knows: a label with none of them is unknown
 
-	nounable, nouns, before, objects, data *phraseSet
+	nounable, nouns, before, objects, data, done *phraseSet
 	// objectStems and dataStems find the inflected forms of objects and data words
 	// (gwiazdkę for gwiazdka, wiadomości for wiadomość).
 	objectStems, dataStems stemSet
+	// wordStems find the inflected forms of the rules' single words of seven letters or
+	// more (rule i's stand for i: Czech odstranit, odstraňte; Russian удалить, удалите),
+	// and exceptStems those of their exceptions. A shorter word's stem would be another
+	// language's word (Javanese deleng, to look, for delete).
+	wordStems, exceptStems stemSet
 	// deleteRule is the index of the delete rule (-1: none): a Clear with data trips it.
 	deleteRule int
 
-	// lexicon holds every rule's words and exceptions, the lead words and the slider
-	// words ("Slide to pay"), each standing for what it is (lexWord<<8|rule, …): a label
-	// is looked up once for all of them.
+	// lexicon holds every rule's words, exceptions and page words, the lead words and the
+	// slider words ("Slide to pay"), each standing for what it is (lexWord<<8|rule, …;
+	// rule i's page words lexPage<<8|2i, its strong ones lexPage<<8|2i+1): a label is
+	// looked up once for all of them.
 	lexicon *phraseSet
-	// pageWords are every rule's page words: rule i's (page and totals) stand for 2i, its
-	// strong ones for 2i+1.
-	pageWords *phraseSet
 
 	mu       sync.Mutex // guards the page cache
 	lastPage *perception.Screen
@@ -77,17 +80,20 @@ func (g *Guard) phrases(lists ...[]string) *phraseSet {
 	return p
 }
 
+// minStemWord is the fewest letters of a rule's word whose inflected forms count.
+const minStemWord = 7
+
 // NewGuard compiles a policy.
 func NewGuard(p GuardPolicy) (*Guard, error) {
 	pr := p.Precision
 	g := &Guard{textReader: newTextReader()}
 	g.confirm, g.dismiss, g.search = g.phrases(p.Confirm), g.phrases(p.Dismiss), g.phrases(searchWords)
 	g.nounable, g.nouns, g.before, g.objects = g.phrases(pr.Nounable), g.phrases(pr.Nouns), g.phrases(pr.Before), g.phrases(pr.Objects)
-	g.data = g.phrases(pr.Data)
-	g.objectStems, g.dataStems = g.stems(pr.Objects), g.stems(pr.Data)
+	g.data, g.done = g.phrases(pr.Data), g.phrases(pr.Done)
+	g.objectStems, g.dataStems, g.wordStems, g.exceptStems = g.stems(pr.Objects), g.stems(pr.Data), stemSet{}, stemSet{}
 	g.deleteRule = slices.IndexFunc(p.Rules, func(r GuardRule) bool { return r.Category == "delete" })
 	g.known = g.phrases(p.Confirm, p.Dismiss, pr.Lead, pr.Nouns, pr.Objects)
-	g.lexicon, g.pageWords = newPhraseSet(g.textReader), newPhraseSet(g.textReader)
+	g.lexicon = newPhraseSet(g.textReader)
 	for _, w := range pr.Lead {
 		g.lexicon.add(w, lexLead<<8)
 	}
@@ -108,9 +114,11 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 		c.words = g.phrases(r.Keywords)
 		for _, k := range r.Keywords {
 			g.lexicon.add(k, lexWord<<8|i)
+			g.addStem(g.wordStems, k, i, minStemWord)
 		}
 		for _, k := range r.Except {
 			g.lexicon.add(k, lexExcept<<8|i)
+			g.addStem(g.exceptStems, k, i, minStemWord)
 		}
 		c.page = g.phrases(r.Page, r.Totals)
 		c.strong = g.phrases(r.Page)
@@ -120,14 +128,14 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 			c.strong = g.phrases(r.Page, r.Keywords)
 		}
 		for _, k := range slices.Concat(r.Page, r.Totals) {
-			g.pageWords.add(k, 2*i)
+			g.lexicon.add(k, lexPage<<8|2*i)
 		}
 		for _, k := range r.Page {
-			g.pageWords.add(k, 2*i+1)
+			g.lexicon.add(k, lexPage<<8|(2*i+1))
 		}
 		if r.Amount {
 			for _, k := range r.Keywords {
-				g.pageWords.add(k, 2*i+1)
+				g.lexicon.add(k, lexPage<<8|(2*i+1))
 			}
 		}
 		for _, w := range [][]string{r.Keywords, r.Page, r.Totals} {

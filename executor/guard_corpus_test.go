@@ -137,19 +137,20 @@ func scoreCorpus(g *Guard, items []corpusItem) map[string]*corpusScore {
 
 // corpusFloors are the figures the guard reaches on the corpus today, per group of scripts,
 // as recall and false-hold rates: a change that lowers recall or raises false holds past
-// them fails. They are NOT issue 24's goal (recall ≥ 99%, false holds ≤ 1%), which the
-// held-out corpus shows is not reached: the generated vocabulary knows one or two
-// phrasings per category and language, and the inflected and synonymous forms real
-// translations use ("Delete list", "Send thanks") escape it where the page does not
-// show what it is for.
+// them fails. Recall is NOT issue 24's goal (≥ 99%), which the held-out corpus shows is
+// not reached (false holds are within ≤ 1% in every group): what is missed is mostly
+// synonyms and other verbs no source string teaches — thanking ("Agradecer", 感謝を示す),
+// cleaning ("Rens beskeder", "Pulisci messaggi"), aborting ("Bericht afbreken"), saving
+// for publishing ("Salvează modificările") — and, beyond the forty most used locales,
+// languages few catalogs translate to.
 var corpusFloors = map[string][2]float64{
-	"Arabic/Hebrew":            {0.57, 0.01},
-	"CJK":                      {0.88, 0.015},
-	"Cyrillic/Greek/Caucasian": {0.73, 0.016},
-	"Indic":                    {0.58, 0.01},
-	"Latin":                    {0.79, 0.014},
+	"Arabic/Hebrew":            {0.66, 0.01},
+	"CJK":                      {0.90, 0.01},
+	"Cyrillic/Greek/Caucasian": {0.74, 0.01},
+	"Indic":                    {0.68, 0.01},
+	"Latin":                    {0.82, 0.01},
 	"Southeast Asian":          {0.55, 0.01},
-	"other":                    {0.57, 0.01},
+	"other":                    {0.64, 0.01},
 }
 
 // TestGuardCorpus measures the guard on labels and pages from real apps' strings in over

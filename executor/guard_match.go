@@ -3,7 +3,10 @@ package executor
 import (
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/fairy-go/fairy/perception"
 )
@@ -92,7 +95,7 @@ func (g *Guard) ruleOf(hits uint64, money bool) (compiledRule, bool) {
 // patterns match it; slide reports whether t says to slide or swipe. The text is looked
 // up once in the guard's lexicon, which holds every rule's words and exceptions, the
 // lead words and the slider words.
-func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool) {
+func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool, page pageHits) {
 	type found struct {
 		rule int
 		at   span
@@ -113,13 +116,39 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool) {
 			slide = true
 		case lexClear:
 			clears = append(clears, at)
+		case lexPage:
+			page.add(r)
 		}
 	})
+	for i, tk := range t.toks {
+		// A form of a word of minStemWord letters has at least minStemWord-2 of them; the
+		// words of scripts without spaces have no stems.
+		if tk.end-tk.start < minStemWord-2 || utf8.RuneCountInString(t.s[tk.start:tk.end]) < minStemWord-2 {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(t.s[tk.start:]); r >= 0x0E00 && spaceless(r) ||
+			slices.ContainsFunc(words, func(w found) bool { return w.at.start <= tk.start && tk.end <= w.at.end }) {
+			continue
+		}
+		// An inflected form of a rule's word, unless it is as much a form of one of the
+		// rule's exceptions (Greek αποστολέα, the sender, is of αποστολέας, not αποστολή).
+		var stemHits, except uint64
+		g.wordStems.find(t.tok(i), func(r int) { stemHits |= 1 << r })
+		if stemHits == 0 {
+			continue
+		}
+		g.exceptStems.find(t.tok(i), func(r int) { except |= 1 << r })
+		for r := range g.rules {
+			if stemHits&^except&(1<<r) != 0 {
+				words = append(words, found{r, tk})
+			}
+		}
+	}
 	if len(clears) > 0 && g.deleteRule >= 0 && !(lead && clears[0].start > 0) {
 		// "Clear messages", "Berichten wissen": a Clear with data deletes it. The span is
 		// the verb and the data word, so a view's state after them clears it ("Clear
 		// all filters").
-		if d, ok := g.dataIn(t); ok {
+		if d, ok := g.dataIn(t, clears[0]); ok {
 			at := span{min(clears[0].start, d.start), max(clears[0].end, d.end)}
 			if !g.named(t, at) {
 				hits |= 1 << g.deleteRule
@@ -153,7 +182,7 @@ words:
 			}
 		}
 	}
-	return hits, slide
+	return hits, slide, page
 }
 
 // What a phrase of the guard's lexicon is: lexWord<<8|i is a word of rule i, and so on.
@@ -163,15 +192,41 @@ const (
 	lexLead
 	lexSlide
 	lexClear
+	lexPage
 )
+
+// pageHits are the rules whose page words a text holds (bit i: rule i), and whose strong
+// page words it holds.
+type pageHits struct{ any, strong uint64 }
+
+// add records page word id of the lexicon (2i: rule i's, 2i+1: a strong one of rule i).
+func (p *pageHits) add(id int) {
+	if id%2 == 0 {
+		p.any |= 1 << (id / 2)
+	} else {
+		p.strong |= 1 << (id / 2)
+	}
+}
+
+// pageHitsOf are the page words of t alone (a page's context line).
+func (g *Guard) pageHitsOf(t guardText) pageHits {
+	var p pageHits
+	g.lexicon.find(t, func(id int, _ span) {
+		if id>>8 == lexPage {
+			p.add(id & 0xff)
+		}
+	})
+	return p
+}
 
 // maxGuardRules is the most rules a policy may have (a rule is a bit of a uint64).
 const maxGuardRules = 64
 
 // named reports whether the sensitive word at span at of t names a thing rather than the
-// action: a noun-like word followed by a noun or preceded by a determiner ("Transfer
-// history", "Tip of the day", "Share this tip"), or any word followed by the state of a
-// view ("Remove filter", "Reset zoom").
+// action: a finished action (a Done marker against it: 已发送, Đã gửi); a noun-like word
+// followed by a noun or preceded by a determiner ("Transfer history", "Tip of the day",
+// "Share this tip"), or any word followed by the state of a view ("Remove filter", "Reset
+// zoom").
 func (g *Guard) named(t guardText, at span) bool {
 	next := t.tokenAt(at.end)
 	prev := t.tokenAt(at.start) - 1
@@ -188,22 +243,36 @@ func (g *Guard) named(t guardText, at span) bool {
 	// The state of a view right after the word ("Remove filter", 移除星标), or right
 	// before it in a label of two words, where the object comes first ("Ster verwijderen",
 	// 별표 삭제).
-	viewState := false
+	finished := false // 已发送, 送信済み, Đã gửi
+	g.done.find(t, func(_ int, sp span) {
+		finished = finished || strings.TrimSpace(t.s[min(sp.end, at.start):at.start]) == "" && sp.end <= at.start ||
+			sp.start >= at.end && strings.TrimSpace(t.s[at.end:sp.start]) == ""
+	})
+	if finished {
+		return true
+	}
+	viewState := markGlyph(t.s[at.end:]) // "Odebrat ☆"
 	g.objects.find(t, func(_ int, sp span) {
 		gapAfter := strings.TrimSpace(t.s[at.end:max(sp.start, at.end)])
 		gapBefore := strings.TrimSpace(t.s[min(sp.end, at.start):at.start])
 		switch {
-		case sp.start >= at.end && gapAfter == "":
+		case sp.start <= at.start && at.end < sp.end:
+			viewState = true // a view's state learned with its verb (移除星號)
+		case sp.start >= at.end && article(gapAfter):
 			viewState = true
 		case sp.end <= at.start && gapBefore == "" && len(t.toks) <= 2:
 			viewState = true
 		}
 	})
-	if !viewState && next == len(t.toks)-1 && t.toks[next].start >= at.end && strings.TrimSpace(t.s[at.end:t.toks[next].start]) == "" {
+	obj := next
+	if obj < len(t.toks)-1 && t.toks[obj].start >= at.end && article(t.s[at.end:t.toks[obj+1].start]) {
+		obj++ // "Supprimer l’étoile", "Dilemel ar steredenn": the article before the object
+	}
+	if !viewState && obj == len(t.toks)-1 && t.toks[obj].start >= at.end && article(t.s[at.end:t.toks[obj].start]) {
 		// An inflected form of a view's state right after the word, ending the label
 		// ("Usuń gwiazdkę"): the stems are of every language, so a form in the middle of a
 		// longer label may be another language's word ("Удалить выбранные элементы").
-		viewState = g.objectStems.has(t.tok(next))
+		viewState = g.objectStems.has(t.tok(obj))
 	}
 	if !viewState && prev >= 0 && len(t.toks) <= 2 {
 		viewState = g.objectStems.has(t.tok(prev)) // "Yıldızı kaldır"
@@ -223,6 +292,33 @@ func (g *Guard) named(t guardText, at span) bool {
 		return found
 	}
 	return false
+}
+
+// article reports whether gap, the text between a word and the next, is nothing or one
+// short word with its punctuation: an article or a preposition ("l’", "ar", "a", "de").
+func article(gap string) bool {
+	gap = strings.TrimSpace(gap)
+	if gap == "" {
+		return true
+	}
+	n := 0
+	for _, r := range gap {
+		switch {
+		case unicode.IsLetter(r):
+			n++
+		case unicode.IsSpace(r) || r == '\'' || r == '’' || r == '-':
+		default:
+			return false
+		}
+	}
+	return n <= 2 && !strings.ContainsFunc(strings.TrimSpace(strings.TrimRight(gap, "'’- ")), unicode.IsSpace)
+}
+
+// markGlyph reports whether rest, what a label holds after its verb, is only a mark's
+// glyph: a star or a heart is the state of a view, like the word ("Odebrat ☆").
+func markGlyph(rest string) bool {
+	rest = strings.TrimSpace(rest)
+	return rest != "" && strings.Trim(rest, "☆★⭐♡♥❤\ufe0f ") == ""
 }
 
 // idWords is a resource id's own name as words: "com.app:id/sender_name_settings" is
@@ -288,12 +384,14 @@ func (g *Guard) dismisses(el *perception.Element, own string) bool {
 	return id != "" && g.dismiss.has(g.newGuardText(id))
 }
 
-// dataIn finds a data word in t (Data, or an inflected form of one).
-func (g *Guard) dataIn(t guardText) (span, bool) {
+// dataIn finds a data word in t (Data, or an inflected form of one) apart from the verb:
+// a word both generated lists hold (Mongolian түүхийг) is not a Clear and its data at once.
+func (g *Guard) dataIn(t guardText, verb span) (span, bool) {
+	apart := func(sp span) bool { return sp.end <= verb.start || sp.start >= verb.end }
 	var at span
 	found := false
 	g.data.find(t, func(_ int, sp span) {
-		if !found {
+		if !found && apart(sp) {
 			at, found = sp, true
 		}
 	})
@@ -301,7 +399,7 @@ func (g *Guard) dataIn(t guardText) (span, bool) {
 		return at, true
 	}
 	for _, tk := range t.toks {
-		if g.dataStems.has(t.s[tk.start:tk.end]) {
+		if apart(tk) && g.dataStems.has(t.s[tk.start:tk.end]) {
 			return tk, true
 		}
 	}
@@ -311,35 +409,64 @@ func (g *Guard) dataIn(t guardText) (span, bool) {
 // stemSet finds the inflected forms of words written with spaces: a token is a form of a
 // word of five letters or more when it starts with the word cut by its last two letters
 // and is at most four letters longer than that stem (Polish gwiazdka: gwiazdkę, Serbian
-// звездица: звездицу). Words of scripts without spaces are left to their phrase sets.
-type stemSet map[string][]string // first four letters → stems
+// звездица: звездицу); a word of four letters is matched whole. Both are compared after
+// stemFold. Words of scripts without spaces are left to their phrase sets.
+type stemSet map[string][]stemEntry // first four letters → stems; "="+word → a word of four
+
+type stemEntry struct {
+	stem string
+	id   int // what the word stands for (a rule's index, …)
+}
 
 // stems builds the stemSet of words (single words only).
 func (g *Guard) stems(words []string) stemSet {
 	set := stemSet{}
 	for _, w := range words {
-		t := g.newGuardText(w)
-		if len(t.toks) != 1 || strings.ContainsFunc(t.s, spaceless) {
-			continue
-		}
-		rs := []rune(t.s)
-		if len(rs) < 5 {
-			continue
-		}
-		stem := string(rs[:max(4, len(rs)-2)])
-		head := string(rs[:4])
-		if !slices.Contains(set[head], stem) {
-			set[head] = append(set[head], stem)
-		}
+		g.addStem(set, w, 0, 4)
 	}
 	return set
 }
 
+// addStem adds word w standing for id to set (a phrase of more than one word, or of a
+// script without spaces, is left out); minRunes is the shortest word added.
+func (g *Guard) addStem(set stemSet, w string, id, minRunes int) {
+	t := g.newGuardText(w)
+	if len(t.toks) != 1 || strings.ContainsFunc(t.s, spaceless) {
+		return
+	}
+	rs := []rune(stemFold(t.s))
+	if len(rs) < minRunes {
+		return
+	}
+	if len(rs) == 4 {
+		// A short word counts as itself only, after stemFold (النجمة).
+		if e := (stemEntry{string(rs), id}); !slices.Contains(set["="+e.stem], e) {
+			set["="+e.stem] = append(set["="+e.stem], e)
+		}
+	}
+	if len(rs) < 5 {
+		return
+	}
+	e := stemEntry{string(rs[:max(4, len(rs)-2)]), id}
+	head := string(rs[:4])
+	if !slices.Contains(set[head], e) {
+		set[head] = append(set[head], e)
+	}
+}
+
 // has reports whether tok (lower-cased) is a form of one of the set's words.
 func (s stemSet) has(tok string) bool {
+	found := false
+	s.find(tok, func(int) { found = true })
+	return found
+}
+
+// find calls fn with the id of every word of the set tok (lower-cased) is a form of.
+func (s stemSet) find(tok string, fn func(id int)) {
 	if len(s) == 0 {
-		return false
+		return
 	}
+	tok = stemFold(tok)
 	n, cut := 0, -1
 	for i := range tok {
 		if n == 4 {
@@ -349,12 +476,37 @@ func (s stemSet) has(tok string) bool {
 		n++
 	}
 	if cut < 0 {
-		return false
+		if n == 4 {
+			for _, e := range s["="+tok] {
+				fn(e.id)
+			}
+		}
+		return
 	}
-	for _, stem := range s[tok[:cut]] {
-		if strings.HasPrefix(tok, stem) && utf8.RuneCountInString(tok[len(stem):]) <= 4 {
-			return true
+	for _, e := range s[tok[:cut]] {
+		if strings.HasPrefix(tok, e.stem) && utf8.RuneCountInString(tok[len(e.stem):]) <= 4 {
+			fn(e.id)
 		}
 	}
-	return false
+}
+
+// stemFold is a word as its stem is compared: Greek without its accents, which move as a
+// word inflects (αστέρι, αστεριού), and Arabic without the article ال written into the
+// word (النجمة is the نجمة).
+func stemFold(w string) string {
+	if strings.HasPrefix(w, "ال") && utf8.RuneCountInString(w) > 4 {
+		w = w[len("ال"):]
+	}
+	for _, r := range w {
+		if r >= 0x0370 && r < 0x0400 || r >= 0x1F00 && r < 0x2000 {
+			var b strings.Builder
+			for _, r := range norm.NFD.String(w) {
+				if !unicode.Is(unicode.Mn, r) {
+					b.WriteRune(r)
+				}
+			}
+			return b.String()
+		}
+	}
+	return w
 }

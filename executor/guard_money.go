@@ -79,6 +79,11 @@ func (rd *textReader) amountAround(s string, start, end int) (span, bool) {
 	if b > 0 && s[b-1] == ' ' {
 		b--
 	}
+	if b > 0 {
+		if r, _ := utf8.DecodeLastRuneInString(s[:b]); !rd.mayEdgeSymbol(r) {
+			b = 0 // no symbol ends right before the number
+		}
+	}
 	runes := 0
 	for j := b; j > 0 && runes < maxSymbolRunes; {
 		r, n := utf8.DecodeLastRuneInString(s[:j])
@@ -94,6 +99,11 @@ func (rd *textReader) amountAround(s string, start, end int) (span, bool) {
 	a := end
 	if a < len(s) && s[a] == ' ' {
 		a++
+	}
+	if a < len(s) {
+		if r, _ := utf8.DecodeRuneInString(s[a:]); !rd.mayEdgeSymbol(r) {
+			return span{}, false // nor starts right after it
+		}
 	}
 	runes = 0
 	for j := a; j < len(s) && runes < maxSymbolRunes; {

@@ -15,11 +15,11 @@ var sliderWords = []string{"slide", "swipe", "滑动", "滑块", "スライド",
 type labelCache map[string]*readLabel
 
 type readLabel struct {
-	norm  string
 	t     guardText
 	money bool
 	hits  uint64 // the rules it trips: bit i for rule i (Guard.hitsOf)
 	slide bool   // it says to slide or swipe
+	page  pageHits
 }
 
 // idKey prefixes a resource id in a labelCache: it is read as its words (idWords).
@@ -40,18 +40,18 @@ func (g *Guard) readNew(raw string) readLabel { return g.readInto(raw, nil) }
 func (g *Guard) readInto(raw string, arena *[]span) readLabel {
 	if id, ok := strings.CutPrefix(raw, idKey); ok {
 		t := g.newGuardText(idWords(id))
-		hits, slide := g.hitsOf(t, id)
+		hits, slide, _ := g.hitsOf(t, id)
 		return readLabel{t: t, hits: hits, slide: slide}
 	}
 	n := g.normLabel(raw)
 	var t guardText
 	if arena == nil {
-		t = guardTextOf(n)
+		t = g.guardTextOf(n)
 	} else {
-		t = guardTextIn(n, arena)
+		t = g.guardTextIn(n, arena)
 	}
-	hits, slide := g.hitsOf(t, "")
-	return readLabel{norm: n, t: t, money: g.hasAmount(n), hits: hits, slide: slide}
+	hits, slide, page := g.hitsOf(t, "")
+	return readLabel{t: t, money: g.hasAmount(n), hits: hits, slide: slide, page: page}
 }
 
 // isSlider reports whether el acts when dragged: a seek bar or slider, or a control that
@@ -62,7 +62,12 @@ func (g *Guard) isSlider(el *perception.Element, cache labelCache) bool {
 		return true
 	}
 	l := label(el)
-	if l == el.ResourceID {
+	switch {
+	case el.Label == "" && el.Text == "" && el.Desc == "" && el.ResourceID == "":
+		// No words of its own: only its role can say it slides (a thousand label-less
+		// buttons of a crowded page are not read one by one).
+		return el.Role == "slider"
+	case l == el.ResourceID:
 		l = idKey + l
 	}
 	return g.read(cache, l).slide
@@ -157,23 +162,15 @@ func (g *Guard) page(s *perception.Screen) pageInfo {
 //   - the delete rule's page words ("Delete 3 items?", "cannot be undone"): it deletes;
 //   - checked items in a list: a selection, on which a label-less action deletes.
 func (g *Guard) pageOf(s *perception.Screen) pageInfo {
-	// Every rule's page words are looked up in each of the page's texts once (pageWords: a
-	// page word of rule i stands for 2i, a strong one for 2i+1).
-	pageHit, strongHit := make([]bool, len(g.rules)), make([]bool, len(g.rules))
-	pageText := func(t guardText) {
-		g.pageWords.find(t, func(id int, _ span) {
-			if id%2 == 0 {
-				pageHit[id/2] = true
-			} else {
-				strongHit[id/2] = true
-			}
-		})
-	}
+	// Every rule's page words are looked up in each of the page's texts once, with the
+	// text's other words (readLabel.page).
+	var hit pageHits
+	pageText := func(p pageHits) { hit.any, hit.strong = hit.any|p.any, hit.strong|p.strong }
 	var seen [4]*readLabel // the texts of the last element, by position
 	money, password := false, false
 	for _, t := range s.Context {
 		n := g.normLabel(t)
-		pageText(guardTextOf(n))
+		pageText(g.pageHitsOf(g.guardTextOf(n)))
 		money = money || g.hasAmount(n)
 	}
 	info := pageInfo{bands: map[int][]int{}, texts: make(labelCache, len(s.Elements)), rows: &recordRows{}}
@@ -228,7 +225,7 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 			if j < len(seen) {
 				seen[j] = rt
 			}
-			pageText(rt.t)
+			pageText(rt.page)
 			money = money || rt.money
 		}
 		if e.Label != "" {
@@ -236,7 +233,7 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 		}
 		if e.FromPicture && e.Label != "" {
 			if rt := info.texts[e.Label]; rt != nil {
-				pageText(rt.t) // read text is the page's text too
+				pageText(rt.page) // read text is the page's text too
 			}
 		}
 		password = password || e.Password
@@ -275,10 +272,10 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 		// dialog ("Delete 3 items? This cannot be undone."): in a list or a long page they
 		// may be anyone's words ("I deleted the file").
 		dialog := r.Amount || (!list && actions <= maxDialogActions)
-		if pageHit[r.index] {
+		if hit.any&(1<<r.index) != 0 {
 			found = true
 		}
-		if dialog && strongHit[r.index] {
+		if dialog && hit.strong&(1<<r.index) != 0 {
 			found, strong = true, true
 		}
 		if !strong && r.Category == "send" && compose {

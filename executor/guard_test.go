@@ -264,7 +264,7 @@ func TestGuardShellInput(t *testing.T) {
 // categories; a keyword for an unknown category is an error.
 func TestGuardExtend(t *testing.T) {
 	p, err := DefaultGuardPolicy().Extend(GuardExtension{
-		Keywords: map[string][]string{"payment": {"abonar"}},
+		Keywords: map[string][]string{"payment": {"cobrar"}},
 		Confirm:  []string{"vale"},
 		Rules:    []GuardRule{{Category: "booking", Type: 2, Keywords: []string{"book now", "reservar"}, Page: []string{"reservation"}}},
 	})
@@ -280,7 +280,7 @@ func TestGuardExtend(t *testing.T) {
 		label, category string
 		s               *perception.Screen
 	}{
-		{"Abonar", "payment", &perception.Screen{}},
+		{"Cobrar", "payment", &perception.Screen{}},
 		{"Reservar", "booking", &perception.Screen{}},
 		{"Vale", "delete", &perception.Screen{Context: []string{"¿Eliminar 2 fotos?"}}},
 		{"Vale", "booking", &perception.Screen{Context: []string{"Your reservation"}}},
@@ -295,7 +295,7 @@ func TestGuardExtend(t *testing.T) {
 	}
 	// The default policy is not changed by an extension.
 	g0, _ := NewGuard(DefaultGuardPolicy())
-	if _, hit := g0.Check(tap, &perception.Element{Label: "Abonar", Text: "Abonar"}, &perception.Screen{}); hit {
+	if _, hit := g0.Check(tap, &perception.Element{Label: "Cobrar", Text: "Cobrar"}, &perception.Screen{}); hit {
 		t.Error("Extend changed the default policy")
 	}
 }

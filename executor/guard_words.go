@@ -17,56 +17,77 @@ type guardText struct {
 
 type span struct{ start, end int }
 
-func (rd *textReader) newGuardText(label string) guardText { return guardTextOf(rd.normLabel(label)) }
+func (rd *textReader) newGuardText(label string) guardText {
+	return rd.guardTextOf(rd.normLabel(label))
+}
 
 // guardTextOf is the guardText of a label already normalised by normLabel.
-func guardTextOf(normalised string) guardText {
+func (rd *textReader) guardTextOf(normalised string) guardText {
 	s := lower(normalised)
-	return guardText{s: s, toks: appendTokens(make([]span, 0, 1+strings.Count(s, " ")), s)}
+	return guardText{s: s, toks: rd.appendTokens(make([]span, 0, 1+strings.Count(s, " ")), s)}
 }
 
 // guardTextIn is guardTextOf with the tokens appended to *arena, which a page's labels
 // share.
-func guardTextIn(normalised string, arena *[]span) guardText {
+func (rd *textReader) guardTextIn(normalised string, arena *[]span) guardText {
 	s := lower(normalised)
 	if cap(*arena)-len(*arena) < 64 {
 		*arena = make([]span, 0, 1024) // a new slab: the labels read so far keep the old one
 	}
 	from := len(*arena)
-	*arena = appendTokens(*arena, s)
+	*arena = rd.appendTokens(*arena, s)
 	return guardText{s: s, toks: (*arena)[from:len(*arena):len(*arena)]}
 }
 
 // lower is strings.ToLower, which walks Unicode's case tables for every letter beyond
 // ASCII; a label without upper-case ASCII whose other letters are of scripts without case
-// (Chinese, Japanese, Korean, Thai, Arabic, Hebrew, Indic, …) is returned as it is.
+// (Chinese, Japanese, Korean, Thai, Arabic, Hebrew, Indic, …) is returned as it is, and
+// one whose only capitals are ASCII ("Bubble tea · $5.99") is lowered in one copy with
+// the other letters looked up only when they may have case.
 func lower(s string) string {
-	for _, r := range s {
+	upper := -1 // the first upper-case ASCII letter
+	for i, r := range s {
 		switch {
 		case r < utf8.RuneSelf:
-			if r >= 'A' && r <= 'Z' {
-				return strings.ToLower(s)
+			if r >= 'A' && r <= 'Z' && upper < 0 {
+				upper = i
 			}
-		case r >= 0x0590 && r < 0x10A0, r >= 0x3000 && r < 0xA640, r >= 0xAC00 && r < 0xD7B0:
-			// no case
+		case caseless(r):
 		default:
 			if unicode.ToLower(r) != r {
-				return strings.ToLower(s)
+				// Turkish İ lowers to i and a combining dot above, which would part the
+				// word from the vocabulary's i (SİL is sil).
+				return strings.ReplaceAll(strings.ToLower(s), "i\u0307", "i")
 			}
 		}
 	}
-	return s
+	if upper < 0 {
+		return s
+	}
+	b := []byte(s)
+	for i := upper; i < len(b); i++ {
+		if c := b[i]; c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// caseless reports whether r is of a script without case: Hebrew, Arabic, Indic, Thai,
+// …; CJK; Hangul.
+func caseless(r rune) bool {
+	return r >= 0x0590 && r < 0x10A0 || r >= 0x3000 && r < 0xA640 || r >= 0xAC00 && r < 0xD7B0
 }
 
 // appendTokens appends the byte ranges of s's tokens to toks.
-func appendTokens(toks []span, s string) []span {
+func (rd *textReader) appendTokens(toks []span, s string) []span {
 	start := -1
 	for i, r := range s {
 		var word bool
 		if r < utf8.RuneSelf {
 			word = r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 		} else {
-			word = unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r)
+			word = rd.wordRune(r)
 		}
 		switch {
 		case word && start < 0:

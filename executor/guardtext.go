@@ -20,7 +20,9 @@ func (rd *textReader) normLabel(s string) string {
 	if a, ok := normASCII(s); ok {
 		return a
 	}
-	s = norm.NFKC.String(s)
+	if !rd.nfkcStable(s) {
+		s = norm.NFKC.String(s)
+	}
 	if rd.plain(s) {
 		return s
 	}
@@ -45,10 +47,12 @@ func (rd *textReader) normLabel(s string) string {
 	for i, r := range s {
 		if r >= utf8.RuneSelf {
 			switch {
-			case unicode.Is(unicode.Cf, r):
+			case unicode.Is(unicode.Cf, r), arabicMark(r):
 				continue
 			case r == '’' || r == 'ʼ' || r == '‘':
 				r = '\''
+			case r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ':
+				r = 'ا'
 			}
 		}
 		if isSpace(r) {
@@ -82,6 +86,14 @@ func (rd *textReader) normLabel(s string) string {
 	return b.String()
 }
 
+// arabicMark reports whether r is an Arabic short-vowel sign (ḥarakāt), shadda, sukūn,
+// dagger alif or the tatweel that stretches a word: Arabic is mostly written without them,
+// so normLabel drops them, and reads every hamza'd alif (أ إ آ ٱ) as ا — the usual way
+// Arabic text is normalised for matching (إرسل and أرسل are one word).
+func arabicMark(r rune) bool {
+	return r >= 0x064B && r <= 0x0652 || r == 0x0670 || r == 0x0640
+}
+
 // plain reports whether normLabel leaves s (in NFKC) as it is: no format character, curly
 // apostrophe, look-alike letter or camelCase, and single spaces between words, none of
 // them between two Chinese, Japanese or Korean characters. Most labels are plain; they
@@ -104,6 +116,8 @@ func (rd *textReader) plain(s string) bool {
 				return false
 			}
 		case r == '’' || r == 'ʼ' || r == '‘' || isSpace(r) || unicode.Is(unicode.Cf, r):
+			return false
+		case r >= 0x0622 && r <= 0x0671 && (arabicMark(r) || r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ'):
 			return false
 		case isUpper(r) && isLower(prev):
 			return false
@@ -253,13 +267,45 @@ type textReader struct {
 	lookAlikeSet []uint64
 	// currency is the set of currency symbols and codes (CLDR's, and unitWords).
 	currency map[string]bool
+	// symbolEdge has bit r set when a currency symbol starts or ends with r (r < 1<<16): a
+	// number with no such character beside it has no symbol, and amountAround looks up no
+	// candidate (most numbers on a page: "#12", "3 items").
+	symbolEdge []uint64
+	// stable has bit r set when r is in NFKC by itself and starts a segment: combining
+	// class 0, and never composed with what stands before it. A label of such characters
+	// (and ASCII) only is in NFKC already — nothing in it reorders or composes — and is
+	// skipped by NFKC, whose quick check costs a trie look-up a character (13% of judging a
+	// crowded page).
+	stable []uint64
+	// word has bit r set when r is a letter, a number or a combining mark (r < 1<<16): a
+	// token's character. appendTokens asks it of every character beyond ASCII, which
+	// Unicode's tables answer by a binary search each.
+	word []uint64
 }
 
 // newTextReader builds the look-alike table from Unicode's confusables data for every
-// letter of the scripts that have letters drawn like Latin ones (about 3,000, a few
-// milliseconds), and the currency set from guard_currency.txt.
+// letter of the scripts that have letters drawn like Latin ones (about 3,000), the table
+// of characters NFKC leaves alone (x/text's properties of the Basic Multilingual Plane),
+// the table of letters, numbers and marks, and the currency set from guard_currency.txt:
+// about 8 ms, once for a Guard.
 func newTextReader() *textReader {
-	rd := &textReader{lookAlike: map[rune]string{}, lookAlikeSet: make([]uint64, 1<<16/64), currency: map[string]bool{}}
+	rd := &textReader{lookAlike: map[rune]string{}, lookAlikeSet: make([]uint64, 1<<16/64), currency: map[string]bool{},
+		symbolEdge: make([]uint64, 1<<16/64), stable: make([]uint64, 1<<16/64),
+		word: make([]uint64, 1<<16/64)}
+	var buf [utf8.UTFMax]byte
+	for _, tab := range []*unicode.RangeTable{unicode.Letter, unicode.Number, unicode.Mark} {
+		for _, rg := range tab.R16 {
+			for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+				rd.word[r/64] |= 1 << (r % 64)
+			}
+		}
+	}
+	for r := rune(utf8.RuneSelf); r < 1<<16; r++ {
+		b := buf[:utf8.EncodeRune(buf[:], r)]
+		if p := norm.NFKC.Properties(b); p.BoundaryBefore() && norm.NFKC.IsNormal(b) {
+			rd.stable[r/64] |= 1 << (r % 64)
+		}
+	}
 	for r := rune(utf8.RuneSelf); r <= 0xFFFF; r++ {
 		if !mayLookAlike(r) || !unicode.In(r, lookAlikeScripts...) {
 			continue
@@ -286,7 +332,40 @@ func newTextReader() *textReader {
 	for _, w := range unitWords {
 		rd.currency[w] = true
 	}
+	for sym := range rd.currency {
+		first, _ := utf8.DecodeRuneInString(sym)
+		last, _ := utf8.DecodeLastRuneInString(sym)
+		for _, r := range [2]rune{first, last} {
+			if r < 1<<16 {
+				rd.symbolEdge[r/64] |= 1 << (r % 64)
+			}
+		}
+	}
 	return rd
+}
+
+// nfkcStable reports whether NFKC leaves s as it is because every character of it is
+// stable (ASCII, or marked in rd.stable); false may also mean it does not know.
+func (rd *textReader) nfkcStable(s string) bool {
+	for _, r := range s {
+		if r >= utf8.RuneSelf && (r >= 1<<16 || rd.stable[r/64]&(1<<(r%64)) == 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordRune reports whether r (beyond ASCII) is a letter, a number or a combining mark.
+func (rd *textReader) wordRune(r rune) bool {
+	if r < 1<<16 {
+		return rd.word[r/64]&(1<<(r%64)) != 0
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r)
+}
+
+// mayEdgeSymbol reports whether a currency symbol may start or end with r.
+func (rd *textReader) mayEdgeSymbol(r rune) bool {
+	return r >= 1<<16 || rd.symbolEdge[r/64]&(1<<(r%64)) != 0
 }
 
 // hasWordy reports whether s holds a letter or a digit.

@@ -2,21 +2,27 @@
 // and from the Unicode CLDR data that golang.org/x/text carries:
 //
 //   - executor/guard_vocab.yaml: sensitive words, generic confirms, ways out and page
-//     words per language, taken from the translated strings.xml of Thunderbird for
-//     Android, the Wikipedia Android app, AOSP Messaging and AOSP Nfc ("Pay with"), the
-//     DuckDuckGo browser (all Apache-2.0), AntennaPod (GPL-3.0) and WooCommerce (GPL-2.0) —
-//     only translated words, which are facts, are taken — and of BlueWallet's loc/*.json (MIT: Pay, Send now, Fee), string
-//     by string (the keys are listed below with the category each one names), and the verb
-//     and data words learned from all their strings (learnVerbs);
+//     words per language, taken from the translated strings.xml of the apps in sources
+//     (Thunderbird for Android, the Wikipedia Android app, AOSP Messaging, Nfc ("Pay
+//     with"), Mms, Contacts, Dialer, Calendar, Email and Browser, the DuckDuckGo browser,
+//     Element, AntennaPod, Mastodon, Tusky, WooCommerce, Nextcloud — of the GPL ones only
+//     translated words, which are facts, are taken) and of BlueWallet's loc/*.json (MIT:
+//     Pay, Send now, Fee), string by string (the keys are listed below with the category
+//     each one names), and the verb, data and view-state words learned from all their
+//     strings (learnVerbs);
 //   - executor/guard_currency.txt: every currency symbol CLDR gives for every currency in
 //     every locale x/text supports (zł, Rp, ر.س., ₫, …), one a line;
 //   - executor/testdata/guard/corpus.json: labels and pages for measuring the guard, from
-//     other strings of the same catalogs (held out: no key of the vocabulary is in it).
+//     other strings of Thunderbird and Wikipedia (held out: no key of the vocabulary is in
+//     it, and no other source gives the corpus anything).
 //
-// Run from the repository root with the two repositories checked out as git directories
-// (the commits the data was made from are in the output's provenance):
+// Run from the repository root with every repository of sources checked out as a git
+// directory, one flag each (the commits the data was made from are in the output's
+// provenance):
 //
-//	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR -antennapod DIR -duckduckgo DIR -woocommerce DIR
+//	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR \
+//		-antennapod DIR -duckduckgo DIR -woocommerce DIR -mms DIR -contacts DIR -dialer DIR -calendar DIR -email DIR \
+//		-mastodon DIR -tusky DIR -element DIR -browser DIR -nextcloud DIR
 package main
 
 import (
@@ -33,6 +39,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/currency"
 	"golang.org/x/text/language"
@@ -89,6 +96,16 @@ var vocabulary = map[string][]role{
 	},
 	// DuckDuckGo's browser contributes only the verb and data forms learned from its strings.
 	"duckduckgo/Android": {},
+	// Publishing a post sends it to everyone who follows the account.
+	"mastodon/mastodon-android":  {{"publish", "send"}, {"discard", "delete"}, {"delete", "delete"}, {"clear", "clear"}},
+	"tuskyapp/Tusky":             {{"action_delete", "delete"}, {"action_discard", "delete"}},
+	"element-hq/element-android": {{"action_send", "send"}, {"action_delete", "delete"}, {"action_remove", "delete"}, {"direct_chats_header", "data"}},
+	// Clear, and the names of a person's data, for the Clear-with-data rule.
+	"aosp-mirror/platform_packages_apps_mms":      {{"confirm_clear_search_title", "clear"}},
+	"aosp-mirror/platform_packages_apps_browser":  {{"clear", "clear"}},
+	"nextcloud/android":                           {{"common_delete", "delete"}, {"common_send", "send"}},
+	"aosp-mirror/platform_packages_apps_contacts": {{"contactsList", "data"}},
+	"GrapheneOS/platform_packages_apps_Dialer":    {{"tab_voicemail", "data"}},
 	"wikimedia/apps-android-wikipedia": {
 		{"nav_item_donate", "payment"}, {"donation_reminders_prompt_positive_button", "payment"},
 		{"talk_list_item_overflow_subscribe", "subscription"},
@@ -101,12 +118,16 @@ var vocabulary = map[string][]role{
 }
 
 // harmlessKeys are strings of actions that need no consent (Move, Archive, Copy, Reply,
-// Next, Back, Done, Mark as read, Cancel): a generated word that is also one of their
-// translations in the same locale is ambiguous there (Hebrew העבר is Forward and Move,
-// Indonesian batalkan is Discard and Cancel) and left out.
+// Next, Back, Done, Mark as read, Cancel, Edit, Add, Save): a generated word that is also
+// one of their translations in the same locale is ambiguous there (Hebrew העבר is Forward
+// and Move, Indonesian batalkan is Discard and Cancel) and left out; so is a learned
+// single word that is one of the words of such a translation (Irish cuir, learned from
+// "Cuir teachtaireacht" for Send, is also the cuir of "Cuir in eagar", Edit).
 var harmlessKeys = map[string][]string{
 	"thunderbird/thunderbird-android": {"move_action", "archive_action", "copy_action", "reply_action", "account_common_button_next",
-		"account_common_button_back", "done_action", "mark_as_read_action", "cancel_action"},
+		"account_common_button_back", "done_action", "mark_as_read_action", "cancel_action", "manage_identities_edit_action",
+		"edit_identity_save"},
+	"aosp-mirror/platform_packages_apps_contacts": {"menu_editContact", "menu_add_contacts", "menu_save"},
 }
 
 // corpusKeys are held-out strings: sensitive ones name their category, harmless ones "".
@@ -131,37 +152,62 @@ var corpusKeys = map[string][]role{
 // corpusScreens name the screens the corpus labels are put on, one per repository.
 var corpusScreens = map[string]string{"thunderbird/thunderbird-android": "compose_title_compose", "wikimedia/apps-android-wikipedia": "history_list_title"}
 
+// source is one repository the generator reads: the flag that names its git directory,
+// its licence, and whether its strings are BlueWallet's loc/*.json.
+type source struct {
+	repo, flag, licence string
+	json                bool
+}
+
+// sources are the repositories, in the order their provenance is written. The corpus is
+// made from thunderbird and wikipedia only (corpusKeys); the AOSP apps (Mms, Contacts,
+// Dialer, Calendar, Email, Browser), Mastodon, Tusky, Element and Nextcloud only teach the
+// vocabulary, so no corpus label comes from them.
+var sources = []source{
+	{repo: "thunderbird/thunderbird-android", flag: "thunderbird", licence: "Apache-2.0"},
+	{repo: "wikimedia/apps-android-wikipedia", flag: "wikipedia", licence: "Apache-2.0"},
+	{repo: "GrapheneOS/platform_packages_apps_Messaging", flag: "messaging", licence: "Apache-2.0"},
+	{repo: "GrapheneOS/platform_packages_apps_Nfc", flag: "nfc", licence: "Apache-2.0"},
+	{repo: "BlueWallet/BlueWallet", flag: "bluewallet", licence: "MIT", json: true},
+	{repo: "AntennaPod/AntennaPod", flag: "antennapod", licence: "GPL-3.0 (translated words taken as facts)"},
+	{repo: "duckduckgo/Android", flag: "duckduckgo", licence: "Apache-2.0"},
+	{repo: "woocommerce/woocommerce-android", flag: "woocommerce", licence: "GPL-2.0 (translated words taken as facts)"},
+	{repo: "aosp-mirror/platform_packages_apps_mms", flag: "mms", licence: "Apache-2.0"},
+	{repo: "aosp-mirror/platform_packages_apps_contacts", flag: "contacts", licence: "Apache-2.0"},
+	{repo: "GrapheneOS/platform_packages_apps_Dialer", flag: "dialer", licence: "Apache-2.0"},
+	{repo: "aosp-mirror/platform_packages_apps_calendar", flag: "calendar", licence: "Apache-2.0"},
+	{repo: "aosp-mirror/platform_packages_apps_email", flag: "email", licence: "Apache-2.0"},
+	{repo: "mastodon/mastodon-android", flag: "mastodon", licence: "GPL-3.0 (translated words taken as facts)"},
+	{repo: "tuskyapp/Tusky", flag: "tusky", licence: "GPL-3.0 (translated words taken as facts)"},
+	{repo: "element-hq/element-android", flag: "element", licence: "Apache-2.0"},
+	{repo: "aosp-mirror/platform_packages_apps_browser", flag: "browser", licence: "Apache-2.0"},
+	{repo: "nextcloud/android", flag: "nextcloud", licence: "GPL-2.0 (translated words taken as facts)"},
+}
+
 func main() {
-	tb := flag.String("thunderbird", "", "git directory of thunderbird/thunderbird-android")
-	wp := flag.String("wikipedia", "", "git directory of wikimedia/apps-android-wikipedia")
-	msg := flag.String("messaging", "", "git directory of an AOSP Messaging mirror (GrapheneOS/platform_packages_apps_Messaging)")
-	nfc := flag.String("nfc", "", "git directory of an AOSP Nfc mirror (GrapheneOS/platform_packages_apps_Nfc)")
-	bw := flag.String("bluewallet", "", "git directory of BlueWallet/BlueWallet")
-	ap := flag.String("antennapod", "", "git directory of AntennaPod/AntennaPod")
-	ddg := flag.String("duckduckgo", "", "git directory of duckduckgo/Android")
-	woo := flag.String("woocommerce", "", "git directory of woocommerce/woocommerce-android")
+	dirs := make([]*string, len(sources))
+	for i, s := range sources {
+		dirs[i] = flag.String(s.flag, "", "git directory of "+s.repo)
+	}
 	out := flag.String("out", "executor", "the executor package directory")
 	flag.Parse()
-	if *tb == "" || *wp == "" || *msg == "" || *nfc == "" || *bw == "" || *ap == "" || *ddg == "" || *woo == "" {
-		fmt.Fprintln(os.Stderr, "guardgen: give -thunderbird, -wikipedia, -messaging, -nfc, -bluewallet, -antennapod, -duckduckgo and -woocommerce (git directories of the eight repositories)")
+	var missing []string
+	for i, s := range sources {
+		if *dirs[i] == "" {
+			missing = append(missing, "-"+s.flag)
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(os.Stderr, "guardgen: give %s (git directories of the %d repositories)\n", strings.Join(missing, ", "), len(sources))
 		os.Exit(2)
 	}
 	cats := []*catalog{}
-	for _, c := range []struct{ repo, dir, licence string }{
-		{"thunderbird/thunderbird-android", *tb, "Apache-2.0"},
-		{"wikimedia/apps-android-wikipedia", *wp, "Apache-2.0"},
-		{"GrapheneOS/platform_packages_apps_Messaging", *msg, "Apache-2.0"},
-		{"GrapheneOS/platform_packages_apps_Nfc", *nfc, "Apache-2.0"},
-		{"BlueWallet/BlueWallet", *bw, "MIT"},
-		{"AntennaPod/AntennaPod", *ap, "GPL-3.0 (translated words taken as facts)"},
-		{"duckduckgo/Android", *ddg, "Apache-2.0"},
-		{"woocommerce/woocommerce-android", *woo, "GPL-2.0 (translated words taken as facts)"},
-	} {
+	for i, s := range sources {
 		read := readCatalog
-		if c.repo == "BlueWallet/BlueWallet" {
+		if s.json {
 			read = readJSONCatalog
 		}
-		cat, err := read(c.repo, c.dir, c.licence)
+		cat, err := read(s.repo, *dirs[i], s.licence)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "guardgen:", err)
 			os.Exit(1)
@@ -329,18 +375,30 @@ var placeholder = regexp.MustCompile(`%(\d+\$)?[sd]`)
 // that starts with them (but no corpus string): "Delete list", "Delete tag", "Remove from
 // queue" teach the word a language uses for delete.
 var verbs = map[string]string{"delete": "delete", "remove": "delete", "erase": "delete", "empty": "delete", "discard": "delete",
-	"send": "send", "forward": "send", "donate": "payment", "subscribe": "subscription",
+	"send": "send", "forward": "send", "publish": "send", "donate": "payment", "subscribe": "subscription",
 	// Clear empties a thing: a delete only when the thing is data ("Clear messages"), not
 	// a view's state or a cache ("Clear search", "Clear cache"); the guard pairs it with
 	// the data words below.
 	"clear": "clear", "buy": "payment", "purchase": "payment", "refund": "transfer"}
 
-var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|send|forward|donate|subscribe|clear|buy|purchase|refund)\b`)
+var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|send|forward|publish|donate|subscribe|clear|buy|purchase|refund)\b`)
 
 // dataNouns are English nouns for a person's data: their translations are learned, like
 // the verbs', from every string of a catalog (but no corpus string) that holds them, as
 // the "data" a Clear deletes ("Wyczyść wiadomości", "Berichten wissen").
 var dataNouns = regexp.MustCompile(`(?i)\b(messages?|conversations?|contacts?|photos?|files?|recordings?|data)\b`)
+
+// viewNouns are English nouns for the state of a view — a mark, a favourite, a filter —
+// that removing or clearing changes without deleting anything ("Remove star", "Remove
+// from favorites", "Clear filter"): their translations are learned like the data nouns'
+// and written as objects.
+var viewNouns = regexp.MustCompile(`(?i)\b(stars?|starred|favou?rites?|filters?)\b`)
+
+// otherNouns are English nouns that often follow the verbs but are neither data nor a
+// view's state (Clear search history, Clear call history, Clear frequents, Clear cache):
+// their translations are learned only to be kept out of the verbs — a word that recurs
+// with a noun is that noun ("historique", "түүхийг"), not the verb.
+var otherNouns = regexp.MustCompile(`(?i)\b(history|search|searches|cache|log|frequents?|frequently|contacted)\b`)
 
 // learnVerbs finds, per locale, the words that recur in the translations of the strings
 // that start with one of the verbs, and not in the locale's other strings: the verb's
@@ -370,19 +428,41 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 				topics = append(topics, m) // a noun is learned the same way
 			}
 		}
+		for _, m := range viewNouns.FindAllString(en, -1) {
+			if m = "view:" + strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(m), "s"), "red"); !slices.Contains(topics, m) {
+				topics = append(topics, m)
+			}
+		}
+		for _, m := range otherNouns.FindAllString(en, -1) {
+			if m = "noun:" + strings.ToLower(m); !slices.Contains(topics, m) {
+				topics = append(topics, m)
+			}
+		}
 		english := grams(strings.ToLower(en))
 		for loc, v := range tr {
 			if loc == "en" || strings.HasPrefix(loc, "en-") {
 				continue
 			}
-			gs := grams(placeholder.ReplaceAllString(strings.ToLower(v), " "))
+			text := placeholder.ReplaceAllString(strings.ToLower(v), " ")
+			gs := grams(text)
 			for g := range english {
 				delete(gs, g) // a brand or a word left in English (Google Pay) is no translation
+			}
+			for _, p := range pairs(text) {
+				if a, b, _ := strings.Cut(p, " "); gs[a] && gs[b] {
+					gs[p] = true
+				}
+			}
+			for _, r := range runs(text) {
+				if !strings.Contains(strings.ToLower(en), r) {
+					gs[r] = true
+				}
 			}
 			byLocale[loc] = append(byLocale[loc], doc{topics, gs})
 		}
 	}
 	for loc, docs := range byLocale {
+		learned := map[string]map[string]float64{} // category → word → the share of a topic's strings it is in
 		all := map[string]int{}
 		per := map[string]map[string]int{}
 		n := map[string]int{}
@@ -402,13 +482,48 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 		}
 		for verb, counts := range per {
 			cat, ok := verbs[verb]
-			if !ok {
+			switch {
+			case strings.HasPrefix(verb, "view:"):
+				cat = "object"
+			case strings.HasPrefix(verb, "noun:"):
+				cat = "noun"
+			case !ok:
 				cat = "data"
+			}
+			if learned[cat] == nil {
+				learned[cat] = map[string]float64{}
 			}
 			for g, k := range counts {
 				// Recurs in the verb's strings, and is rare elsewhere in the locale.
 				if k < 2 || float64(k) < 0.3*float64(n[verb]) || float64(all[g]-k) > 0.005*float64(len(docs)) || float64(all[g]) > 1.5*float64(k) {
 					continue
+				}
+				learned[cat][g] = max(learned[cat][g], float64(k)/float64(n[verb]))
+			}
+		}
+		for cat, ws := range learned {
+			if cat == "noun" {
+				continue
+			}
+			for g, share := range ws {
+				if a, b, pair := strings.Cut(g, " "); pair && !(all[g] >= minPaired && (ws[a] > 0 && all[a] == all[g] || ws[b] > 0 && all[b] == all[g])) {
+					continue // a pair is learned only in place of a word that never occurs without it
+				}
+				if utf8.RuneCountInString(g) < 3 && !strings.ContainsFunc(g, func(r rune) bool { return unicode.Is(unicode.Hangul, r) }) {
+					continue // a particle or an article (Turkish mi, French la); Korean 삭제 is a word
+				}
+				if ideographic(g) && (cat != "data" && cat != "object" || all[g] < minRun || longerRun(g, ws, all)) {
+					// A run of characters: only the longest that recurs as often (メッセージ, not
+					// ッセージ), and only for a noun — a verb's runs hold its objects and
+					// particles (フラインから of Remove from offline); the verbs of Chinese and
+					// Japanese come from the strings that are just the verb (削除, 送信).
+					continue
+				}
+				if !strings.Contains(g, " ") && pairedAlways(g, ws, all) {
+					continue // a syllable of a word of two (Vietnamese loại of loại bỏ): the pair is the word
+				}
+				if cat != "object" && cat != "data" && max(learned["noun"][g], learned["object"][g]) >= nounShare*share {
+					continue // the verb's usual object ("historique" in Effacer l'historique), as common with the noun as with the verb
 				}
 				if words[cat] == nil {
 					words[cat] = map[string][]string{}
@@ -419,6 +534,95 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 			}
 		}
 	}
+}
+
+// runs are the character sequences of two to five characters of a text's Chinese and
+// Japanese, which are written without spaces: the nouns of those languages are learned
+// as the runs that recur in a noun's strings (メッセージ, 聯絡人).
+func runs(s string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		for i := range cur {
+			for n := 2; n <= 5 && i+n <= len(cur); n++ {
+				out = append(out, string(cur[i:i+n]))
+			}
+		}
+		cur = cur[:0]
+	}
+	for _, r := range s {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || r == 'ー' {
+			cur = append(cur, r)
+			continue
+		}
+		flush()
+	}
+	flush()
+	return out
+}
+
+// ideographic reports whether g is a run of Chinese or Japanese characters.
+func ideographic(g string) bool {
+	r, _ := utf8.DecodeRuneInString(g)
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || r == 'ー'
+}
+
+// minRun is the fewest strings of a locale a run of characters must occur in.
+const minRun = 3
+
+// longerRun reports whether a longer learned run holds run g and occurs in as many strings:
+// g is then only a piece of that word.
+func longerRun(g string, ws map[string]float64, all map[string]int) bool {
+	for w := range ws {
+		if len(w) > len(g) && strings.Contains(w, g) && all[w] == all[g] {
+			return true
+		}
+	}
+	return false
+}
+
+// pairs are every two neighbouring words of a text as one ("loại bỏ"): languages that
+// write a word as syllables with spaces between them (Vietnamese) are learned by the pair.
+func pairs(s string) []string {
+	ws := strings.Fields(strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r) {
+			return r
+		}
+		return ' '
+	}, s))
+	var out []string
+	for i := 1; i < len(ws); i++ {
+		out = append(out, ws[i-1]+" "+ws[i])
+	}
+	return out
+}
+
+// nounShare: a word learned for a verb is the verb's usual object instead when it is in
+// at least this share, relative to the verb's, of the strings of a noun that is not data
+// (Mongolian түүхийг, history, is in most strings of Clear and of History alike).
+const nounShare = 0.7
+
+// minPaired is the fewest strings a word must occur in, always beside the same other
+// word, to be learned as the pair: a word seen once or twice beside the same neighbour
+// ("Καθαρισμός τοπικών μηνυμάτων") is no syllable of a longer word.
+const minPaired = 4
+
+// pairedAlways reports whether the single word w occurs in a learned pair of words, and
+// every time it occurs in the locale the pair does too (all counts in how many strings a
+// word or a pair occurs).
+func pairedAlways(w string, ws map[string]float64, all map[string]int) bool {
+	if all[w] < minPaired {
+		return false
+	}
+	for g := range ws {
+		if !strings.Contains(g, " ") || all[g] != all[w] {
+			continue
+		}
+		if a, b, _ := strings.Cut(g, " "); a == w || b == w {
+			return true
+		}
+	}
+	return false
 }
 
 // grams are a text's words; scripts written without spaces give none (their recurring
@@ -442,6 +646,16 @@ func writeVocabulary(path string, cats []*catalog) error {
 	for _, c := range cats {
 		learnVerbs(c, words)
 	}
+	learned := map[string]map[string]map[string]bool{} // category → locale → words learnVerbs found
+	for cat, byLoc := range words {
+		learned[cat] = map[string]map[string]bool{}
+		for loc, ws := range byLoc {
+			learned[cat][loc] = map[string]bool{}
+			for _, w := range ws {
+				learned[cat][loc][w] = true
+			}
+		}
+	}
 	for _, c := range cats {
 		for _, r := range vocabulary[c.repo] {
 			tr := c.strings[r.key]
@@ -464,22 +678,33 @@ func writeVocabulary(path string, cats []*catalog) error {
 		}
 	}
 	harmless := map[string]map[string]bool{} // locale → normalised harmless strings
+	harmlessWords := map[string]map[string]bool{}
+	// The guard does not know a label's language: a whole harmless translation in one
+	// locale (Indonesian simpan, Save) is left out of every locale's sensitive words
+	// (Wikipedia's Malay translators use simpan for Publish).
+	harmlessAnywhere := map[string]bool{}
 	for _, c := range cats {
 		for _, k := range harmlessKeys[c.repo] {
 			for loc, v := range c.strings[k] {
 				if harmless[loc] == nil {
-					harmless[loc] = map[string]bool{}
+					harmless[loc], harmlessWords[loc] = map[string]bool{}, map[string]bool{}
 				}
-				harmless[loc][strings.ToLower(strings.TrimRight(v, "…."))] = true
+				v = strings.ToLower(strings.TrimRight(v, "…."))
+				harmless[loc][v], harmlessAnywhere[v] = true, true
+				for w := range grams(v) {
+					harmlessWords[loc][w] = true
+				}
 			}
 		}
 	}
 	for cat, byLoc := range words {
-		if cat == "confirm" || cat == "dismiss" || strings.Contains(cat, ":") {
+		if cat == "confirm" || cat == "dismiss" || cat == "object" || strings.Contains(cat, ":") {
 			continue
 		}
 		for loc, ws := range byLoc {
-			byLoc[loc] = slices.DeleteFunc(ws, func(w string) bool { return harmless[loc][w] })
+			byLoc[loc] = slices.DeleteFunc(ws, func(w string) bool {
+				return harmless[loc][w] || harmlessAnywhere[w] || learned[cat][loc][w] && harmlessWords[loc][w]
+			})
 		}
 	}
 	// A wallet's "Send now" is a transfer, but where its translation is just the language's
@@ -489,7 +714,7 @@ func writeVocabulary(path string, cats []*catalog) error {
 	}
 	var b bytes.Buffer
 	b.WriteString("# GENERATED by `go run ./executor/internal/guardgen`; do not edit (extend guard.yaml or the config).\n")
-	b.WriteString("# Translations of app strings that name a sensitive action, a generic confirm, a way out or a\n# page's purpose, by category and locale; and the words that recur in the translations of every\n# string starting with delete, remove, erase, empty, discard, send, forward, donate or\n# subscribe (and rarely elsewhere in the locale), none of them a corpus string; a word that also\n# translates Move, Archive, Copy, Reply, Next, Back, Done, Mark as read or Cancel there is left out. Sources:\n")
+	b.WriteString("# Translations of app strings that name a sensitive action, a generic confirm, a way out or a\n# page's purpose, by category and locale; and the words that recur in the translations of every\n# string starting with delete, remove, erase, empty, discard, send, forward, publish, donate,\n# subscribe, clear, buy, purchase or refund, or holding a data noun (messages, contacts, …) or a\n# view's state (star, favourite, filter) (and rarely elsewhere in the locale), none of them a\n# corpus string; a word that also translates Move, Archive, Copy, Reply, Next, Back, Done, Mark as\n# read, Cancel, Edit, Add or Save there is left out. Sources:\n")
 	for _, c := range cats {
 		fmt.Fprintf(&b, "#   github.com/%s @ %s (%s): strings", c.repo, c.commit, c.licence)
 		for _, r := range vocabulary[c.repo] {

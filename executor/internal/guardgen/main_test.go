@@ -125,14 +125,16 @@ func TestLearnVerbs(t *testing.T) {
 
 // TestWriteVocabulary: the vocabulary file records where every word came from, reads as
 // the guard reads it (category → locale → words), and leaves out a word that also
-// translates a harmless action in the same language.
+// translates a harmless action in the same language, or is a harmless action's whole
+// translation in another.
 func TestWriteVocabulary(t *testing.T) {
 	c := &catalog{repo: "thunderbird/thunderbird-android", commit: "abc123", licence: "Apache-2.0", strings: map[string]map[string]string{}}
 	for _, r := range vocabulary[c.repo] {
 		c.strings[r.key] = map[string]string{"en": r.key}
 	}
-	c.strings["delete_action"] = map[string]string{"en": "Delete", "he": "מחק", "id": "Hapus"}
-	c.strings["move_action"] = map[string]string{"en": "Move", "id": "Hapus"} // ambiguous in this made-up catalog
+	c.strings["delete_action"] = map[string]string{"en": "Delete", "he": "מחק", "id": "Hapus", "ms": "Batal"}
+	c.strings["move_action"] = map[string]string{"en": "Move", "id": "Hapus"}     // ambiguous in this made-up catalog
+	c.strings["cancel_action"] = map[string]string{"en": "Cancel", "id": "Batal"} // Cancel in one locale, Delete in another
 	path := filepath.Join(t.TempDir(), "vocab.yaml")
 	if err := writeVocabulary(path, []*catalog{c}); err != nil {
 		t.Fatal(err)
@@ -154,6 +156,9 @@ func TestWriteVocabulary(t *testing.T) {
 	if slices.Contains(gen["delete"]["id"], "hapus") {
 		t.Errorf("delete[id] = %v: hapus also translates Move here and must be left out", gen["delete"]["id"])
 	}
+	if slices.Contains(gen["delete"]["ms"], "batal") {
+		t.Errorf("delete[ms] = %v: batal translates Cancel in id, and the guard does not know a label's language", gen["delete"]["ms"])
+	}
 }
 
 // TestWriteCurrencies: CLDR's symbols for the currencies issue 24 found missed are listed.
@@ -170,6 +175,75 @@ func TestWriteCurrencies(t *testing.T) {
 	for _, s := range []string{"zł", "Rp", "₫", "$", "€", "CHF", "PLN"} {
 		if !slices.Contains(lines, s) {
 			t.Errorf("%q is not listed", s)
+		}
+	}
+}
+
+// TestLearnVerbsPairsAndNouns: a syllable that never occurs without its neighbour, in at
+// least minPaired strings, is learned as the pair (Vietnamese loại bỏ, not loại); a word of
+// fewer than three letters is not learned (Turkish mi, the question's particle); the translation of a view's state
+// (star) is learned as an object; a word that recurs with a noun that is neither data nor
+// a view's state (history) is that noun and not learned as the verb.
+func TestLearnVerbsPairsAndNouns(t *testing.T) {
+	c := &catalog{repo: "x/y", strings: map[string]map[string]string{}}
+	add := func(key, en, vi, fr string) { c.strings[key] = map[string]string{"en": en, "vi": vi, "fr": fr} }
+	for i, o := range []string{"list", "tag", "file", "photo"} {
+		c.strings["tr"+o] = map[string]string{"en": "Delete " + o + "?", "tr": []string{"Liste", "Etiket", "Dosya", "Fotoğraf"}[i] + " sil mi?"}
+	}
+	c.strings["trnow"] = map[string]string{"en": "Delete now", "tr": "Şimdi sil"}
+	add("k1", "Remove list", "Loại bỏ danh sách", "Retirer la liste")
+	add("k2", "Remove tag", "Loại bỏ nhãn", "Retirer l'étiquette")
+	add("k3", "Remove file", "Loại bỏ tệp", "Retirer le fichier")
+	add("k3b", "Remove photo", "Loại bỏ ảnh", "Retirer la photo")
+	add("k4", "Add star", "Thêm sao", "Ajouter une étoile")
+	add("k5", "Starred", "Có sao", "Avec étoile")
+	add("k6", "Clear search history", "Xóa lịch sử tìm kiếm", "Effacer l'historique des recherches")
+	add("k7", "Clear call history", "Xóa lịch sử cuộc gọi", "Effacer l'historique des appels")
+	add("k8", "Call history", "Lịch sử cuộc gọi", "Historique des appels")
+	for i := range 60 {
+		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", "Thứ khác", "Autre chose")
+	}
+	words := map[string]map[string][]string{}
+	learnVerbs(c, words)
+	for _, tc := range []struct {
+		cat, loc, word string
+		want           bool
+	}{
+		{"delete", "vi", "loại bỏ", true}, {"delete", "vi", "loại", false}, {"delete", "vi", "bỏ", false}, {"delete", "tr", "mi", false}, {"delete", "tr", "sil", true},
+		{"object", "vi", "sao", true}, {"object", "fr", "étoile", true},
+		{"clear", "fr", "effacer", true}, {"clear", "fr", "historique", false}, {"clear", "vi", "lịch", false},
+	} {
+		if got := slices.Contains(words[tc.cat][tc.loc], tc.word); got != tc.want {
+			t.Errorf("%s[%s] learned %q: %v, want %v (learned %v)", tc.cat, tc.loc, tc.word, got, tc.want, words[tc.cat][tc.loc])
+		}
+	}
+}
+
+// TestRunsLearnChineseAndJapaneseNouns: in a language written without spaces, the longest
+// run of characters that recurs in a noun's strings is learned as the noun (メッセージ, not
+// its pieces); a verb's runs are not learned (they hold its objects and particles).
+func TestRunsLearnChineseAndJapaneseNouns(t *testing.T) {
+	c := &catalog{repo: "x/y", strings: map[string]map[string]string{}}
+	add := func(key, en, ja string) { c.strings[key] = map[string]string{"en": en, "ja": ja} }
+	add("k1", "Delete messages", "メッセージを削除")
+	add("k2", "Send message", "メッセージを送信")
+	add("k3", "New message", "新しいメッセージ")
+	add("k4", "Remove from offline", "オフラインから削除")
+	add("k5", "Remove from list", "リストから削除")
+	add("k6", "Remove from queue", "キューから削除")
+	for i := range 60 {
+		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", "ほかのもの")
+	}
+	words := map[string]map[string][]string{}
+	learnVerbs(c, words)
+	for _, tc := range []struct {
+		cat, word string
+		want      bool
+	}{
+		{"data", "メッセージ", true}, {"data", "ッセージ", false}, {"delete", "から削除", false}, {"delete", "ラインから", false},
+	} {
+		if got := slices.Contains(words[tc.cat]["ja"], tc.word); got != tc.want {
+			t.Errorf("%s learned %q: %v, want %v (learned %v)", tc.cat, tc.word, got, tc.want, words[tc.cat]["ja"])
 		}
 	}
 }
