@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/fairy-go/fairy/interaction"
 )
@@ -37,6 +38,7 @@ func (r *run) interact(ctx context.Context) (State, error) {
 	if need.Type == 3 && res.Answer != "" {
 		r.choices = append(r.choices, res.Answer)
 	}
+	r.supersede(need.Category, need.Action)
 	r.planNote = append(r.planNote, fmt.Sprintf("The person was just asked (%s) and answered; the summary is on the instruction stack: %q. Keep working on the sub-goal this was for (%s): do not skip it.", need.Reason, res.Summary, need.Subgoal))
 	if ranBefore {
 		// The actions before the held one ran: the screen changed under them (a typed
@@ -52,6 +54,21 @@ func (r *run) interact(ctx context.Context) (State, error) {
 	}
 	r.reuse, r.noActs, r.lastActs = true, true, nil
 	return statePerceive, nil
+}
+
+// supersede forgets, after a yes to action of category, the other actions of that
+// category the task ran under a consent: the "Delete" of the dialog that "Delete note"
+// opened makes "Delete note" a step toward it, not the deed itself, and opening the dialog
+// again is no second deed (see again).
+func (r *run) supersede(category, action string) {
+	if category == "" || action == "" {
+		return
+	}
+	for k := range r.spent {
+		if cat, act, _ := strings.Cut(k, "\x00"); cat == category && act != action {
+			delete(r.spent, k)
+		}
+	}
 }
 
 func (r *run) setReason(s string) error {

@@ -119,6 +119,19 @@ func TestConsentSaysItIsAgain(t *testing.T) {
 	if got := r.again(Verdict{Category: "payment", Action: "page q: pay"}, "amount: ¥14"); got != "amount: ¥14" {
 		t.Errorf("another action: %q", got)
 	}
+
+	// "Delete note" ran and opened a dialog; the person said yes to its "Delete": the
+	// first was a step toward the second, and tapping it again is no second deletion. A
+	// yes to a payment leaves the order placed before it as done.
+	r.spent["delete\x00page n: delete note"] = 3
+	r.supersede("delete", "page d: delete")
+	r.supersede("payment", "page q: pay")
+	if got := r.again(Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); got != "what: Shopping list" {
+		t.Errorf("the dialog's opener after a yes to its Delete: %q", got)
+	}
+	if got := r.again(Verdict{Category: "order", Action: "page p: submit"}, ""); !strings.Contains(got, "again") {
+		t.Errorf("the order after a yes to its payment: %q, want it still done once", got)
+	}
 }
 
 // TestTapAgainstCorrection: after the person refused a send to Frank Miller saying they
