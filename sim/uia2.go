@@ -39,8 +39,9 @@ type uiServer struct {
 	idle      time.Duration // the waitForIdleTimeout setting
 	elements  map[string]elementRef
 	nextEl    int
-	starts    int // how many times the server was started
-	served    int // requests answered since it started
+	starts    int            // how many times the server was started
+	served    int            // requests answered since it started
+	requests  map[string]int // requests answered, by method and route ("GET source")
 }
 
 // elementRef is a found element: its node's bounds and text when found.
@@ -65,6 +66,34 @@ func (p *Phone) UIServerStarts() (starts int, running bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.uia2.starts, p.uia2.running
+}
+
+// UIServerRequests reports the requests the server answered since the phone was made, by
+// method and route without the session: "GET source", "GET screenshot", "POST session", …
+func (p *Phone) UIServerRequests() map[string]int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make(map[string]int, len(p.uia2.requests))
+	for k, v := range p.uia2.requests {
+		out[k] = v
+	}
+	return out
+}
+
+func (p *Phone) countUIServerRequest(method, path string) {
+	parts := strings.Split(strings.Trim(strings.TrimPrefix(path, "/wd/hub"), "/"), "/")
+	if len(parts) >= 2 && parts[0] == "session" {
+		parts = parts[2:]
+	}
+	if len(parts) == 0 {
+		parts = []string{"session"}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.uia2.requests == nil {
+		p.uia2.requests = map[string]int{}
+	}
+	p.uia2.requests[method+" "+strings.Join(parts, "/")]++
 }
 
 // StopUIServer kills the running server as the system would (low memory, a crash): its
@@ -114,6 +143,7 @@ func (p *Phone) serveUIServer(ctx context.Context, conn io.ReadWriter) error {
 			return 0, "", nil, false // the server died: the socket closes
 		}
 		status, out := p.uiServerAnswer(ctx, req.Method, req.URL.Path, body)
+		p.countUIServerRequest(req.Method, req.URL.Path)
 		return status, "application/json; charset=utf-8", out, true
 	}, func() {
 		p.mu.Lock()

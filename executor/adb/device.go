@@ -101,6 +101,7 @@ type Device struct {
 	changes   atomic.Uint64
 	settledMu sync.Mutex
 	settled   settledDump
+	idle      settledDump // the last dump read (Settle keeps it when nothing ran since)
 
 	ui    uiServer // the resident UI server's client (uiserver.go)
 	meter meter    // device time (meter.go)

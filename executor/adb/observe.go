@@ -47,6 +47,16 @@ func (d *Device) Dump(ctx context.Context) ([]byte, error) {
 // dumpFresh asks the resident UI server for the page source, or runs the dumper (with its
 // retries) when there is no server; see Dump.
 func (d *Device) dumpFresh(ctx context.Context) ([]byte, error) {
+	gen := d.changes.Load()
+	xml, err := d.dumpIdle(ctx)
+	if err == nil {
+		d.keepIdle(xml, gen)
+	}
+	return xml, err
+}
+
+// dumpIdle is dumpFresh without the note of what it read.
+func (d *Device) dumpIdle(ctx context.Context) ([]byte, error) {
 	if xml, ok, err := d.uiSource(ctx); ok {
 		if err != nil {
 			return nil, fmt.Errorf("adb dump ui: %w", err)

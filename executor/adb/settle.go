@@ -18,7 +18,15 @@ import (
 // With the resident UI server one page source settles: the server answers it after the
 // screen has sent no accessibility event for 500 ms (UiDevice.waitForIdle), within the
 // waitForIdleTimeout the device set to SettleTimeout — an event, not a poll.
+//
+// A dump read since the last command that may change the screen (a typed text read back, a
+// focus checked) already waited for that idle: Settle keeps it for the next Dump and reads
+// nothing, within Config.DumpReuse of it (not with SettleConfirm, whose screens change
+// without telling).
 func (d *Device) Settle(ctx context.Context) error {
+	if !d.cfg.SettleConfirm && d.idleSince() {
+		return nil
+	}
 	defer d.begin(ctx, opSettle)()
 	ctx = context.WithValue(ctx, meterKey{}, true)
 	d.dropSettled()
@@ -76,6 +84,29 @@ type settledDump struct {
 	xml []byte
 	gen uint64
 	at  time.Time
+}
+
+// keepIdle notes the last dump read (each waits for the screen to be idle first).
+func (d *Device) keepIdle(xml []byte, gen uint64) {
+	if d.cfg.DumpReuse < 0 {
+		return
+	}
+	d.settledMu.Lock()
+	d.idle = settledDump{xml: xml, gen: gen, at: d.cfg.Now()}
+	d.settledMu.Unlock()
+}
+
+// idleSince reports whether the last dump read is fresh and nothing that may change the
+// screen ran since it started; it then becomes the settled dump.
+func (d *Device) idleSince() bool {
+	d.settledMu.Lock()
+	defer d.settledMu.Unlock()
+	s := d.idle
+	if s.xml == nil || s.gen != d.changes.Load() || d.cfg.Now().Sub(s.at) > d.cfg.DumpReuse {
+		return false
+	}
+	d.settled = s
+	return true
 }
 
 func (d *Device) keepSettled(xml []byte, gen uint64) {
