@@ -322,9 +322,12 @@ var (
 
 // Foreground returns the resumed activity's package and activity (fully qualified). It
 // reads `dumpsys activity activities` (mResumedActivity on Android ≤ 11, ResumedActivity
-// on 12+), falling back to the window manager's focus (mCurrentFocus / mFocusedApp).
+// on 12+), falling back to the window manager's focus (mCurrentFocus / mFocusedApp). The
+// activity manager's lines are filtered on the device, and the window manager is asked
+// only when they name no resumed activity (or the device has no grep): one binder dump a
+// step instead of two.
 func (d *Device) Foreground(ctx context.Context) (pkg, activity string, err error) {
-	out, err := d.sh(ctx, "dumpsys activity activities; echo "+sectionMark+"; dumpsys window windows", true)
+	out, err := d.sh(ctx, "dumpsys activity activities | grep ResumedActivity || dumpsys window windows", true)
 	if err != nil {
 		return "", "", fmt.Errorf("adb foreground: %w", err)
 	}
