@@ -25,20 +25,21 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 		r.publishScreen(nil)
 		return stateReflect, nil
 	}
-	s, png, err := r.observe(ctx)
+	s, err := r.observe(ctx)
 	if err != nil {
 		return stateError, err
 	}
-	if shot := r.readPixels(ctx, s, png); !r.cfg.TextOnly {
-		png = shot // in text-only mode a screenshot taken to read it is never sent
+	// The tree comes without a picture: one is taken here only when the tree leaves part of
+	// the screen to read from it (OCR); otherwise when a model is to see it (showScreen).
+	png := r.readPixels(ctx, s, nil)
+	if r.cfg.TextOnly {
+		png = nil // in text-only mode a screenshot taken to read it is never sent
 	}
 	prev := r.screen
 	r.screen = s
 	if items := itemLines(s); len(items) > 0 {
 		r.items = items // what an order holds, for a payment page that shows only the amount
 	}
-	r.shotLater = r.replaying && !r.cfg.TextOnly
-	marked := r.setPicture(png)
 	unchanged := false
 	if prev == nil {
 		r.change = "first screen of the task"
@@ -47,11 +48,49 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 		unchanged = d.Unchanged()
 		r.change = strings.TrimSpace(d.String())
 	}
-	r.publishScreen(marked)
-	if !unchanged && !r.replaying {
-		r.collect(ctx, r.step, s)
+	if r.replaying {
+		r.shotLater = png == nil && !r.cfg.TextOnly
+		r.publishScreen(r.setPicture(png))
+		return stateReflect, nil
 	}
+	r.shotLater = false
+	r.setPicture(nil)
+	r.unshown = &unshownScreen{png: png, unchanged: unchanged}
 	return stateReflect, nil
+}
+
+// unshownScreen is a screen perceived and not yet published: its picture waits until the
+// step knows whether a model will see it.
+type unshownScreen struct {
+	png       []byte // taken already (to read it), or nil
+	unchanged bool   // the same screen as the step before: nothing new to collect
+}
+
+// showScreen finishes the perception of the step's screen, at the start of reflect: it
+// takes the screenshot unless the App Map is about to verify the step (whose decider
+// works from the text form; a routine's end goes to the finish check, which looks), then
+// publishes the screen with its picture and starts collecting its key context.
+func (r *run) showScreen(ctx context.Context) {
+	u := r.unshown
+	if u == nil {
+		return
+	}
+	r.unshown = nil
+	png := u.png
+	take := png == nil && !r.cfg.TextOnly && (r.routineEnd != "" || !r.verifiable())
+	if take {
+		shot, err := r.cfg.Device.Screenshot(ctx)
+		if err != nil {
+			r.e.log.Warn("screenshot failed", logErr, err)
+		} else {
+			png = shot
+		}
+	}
+	r.shotLater = png == nil && !take && !r.cfg.TextOnly
+	r.publishScreen(r.setPicture(png))
+	if !u.unchanged {
+		r.collect(ctx, r.step, r.screen)
+	}
 }
 
 // setPicture makes png the screen's screenshot: the secure flag, and the image the models
@@ -102,23 +141,40 @@ func (r *run) markedMIME(marked []byte) string {
 	return r.imageMIME
 }
 
-// observe reads the screen; a dumper error ("could not get idle state") is retried after
-// the screen settles.
-func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
+// observe reads the screen's tree with the foreground activity and, when the screen has
+// a text field the dump does not show a keyboard over, the input method's word on the
+// keyboard (a screen with no field to type in has no keyboard that matters); a dumper
+// error ("could not get idle state") is retried after the screen settles.
+func (r *run) observe(ctx context.Context) (*perception.Screen, error) {
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		if attempt > 0 {
 			if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
-				return nil, nil, ctx.Err()
+				return nil, ctx.Err()
 			}
 		}
-		var xml, png []byte
+		var s *perception.Screen
 		var activity string
+		keyboard := false
 		g, gctx := errgroup.WithContext(ctx)
-		g.Go(func() (err error) { xml, err = r.cfg.Device.Dump(gctx); return err })
-		if !r.cfg.TextOnly && !r.replaying { // a replayed page is checked on its dump alone
-			g.Go(func() (err error) { png, err = r.cfg.Device.Screenshot(gctx); return err })
-		}
+		g.Go(func() error {
+			xml, err := r.cfg.Device.Dump(gctx)
+			if err != nil {
+				return err
+			}
+			if s, err = perception.Parse(xml); err != nil {
+				return err
+			}
+			k, ok := r.cfg.Device.(keyboardReporter)
+			if !ok || s.Keyboard || !hasTextField(s) {
+				return nil
+			}
+			// Like the activity: a device that cannot tell leaves the dump's answer.
+			if up, err := k.KeyboardShown(gctx); err == nil {
+				keyboard = up
+			}
+			return nil
+		})
 		g.Go(func() error {
 			// The activity only enriches the screen; a failure here is not fatal.
 			if _, act, err := r.cfg.Device.Foreground(gctx); err == nil {
@@ -126,31 +182,26 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 			}
 			return nil
 		})
-		keyboard := false
-		if k, ok := r.cfg.Device.(keyboardReporter); ok {
-			g.Go(func() error {
-				// Like the activity: a device that cannot tell leaves the dump's answer.
-				if up, err := k.KeyboardShown(gctx); err == nil {
-					keyboard = up
-				}
-				return nil
-			})
-		}
 		if err := g.Wait(); err != nil {
 			if ctx.Err() != nil {
-				return nil, nil, ctx.Err()
+				return nil, ctx.Err()
 			}
-			lastErr = err
-			continue
-		}
-		s, err := perception.Parse(xml)
-		if err != nil {
 			lastErr = err
 			continue
 		}
 		s.Activity = activity
 		s.Keyboard = s.Keyboard || keyboard // an IME window in the dump, or the input method's word
-		return s, png, nil
+		return s, nil
 	}
-	return nil, nil, fmt.Errorf("%w: %w", errPerceive, lastErr)
+	return nil, fmt.Errorf("%w: %w", errPerceive, lastErr)
+}
+
+// hasTextField reports whether s shows a field to type in.
+func hasTextField(s *perception.Screen) bool {
+	for i := range s.Elements {
+		if s.Elements[i].Editable {
+			return true
+		}
+	}
+	return false
 }

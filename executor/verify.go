@@ -38,21 +38,12 @@ func (r *run) predict(ctx context.Context, done []event.ActionExecuted) {
 // learner's Predict), and an action the guard holds on a verified page is still held:
 // the decider's batch passes the guard, which asks the person.
 func (r *run) verify() bool {
-	want := r.predicted
+	ok := r.verifiable()
 	r.predicted = ""
-	s := r.screen
-	switch {
-	case want == "" || s == nil || s.Signature != want || r.secure || len(s.Elements) == 0:
-		return false
-	case r.step <= 1 || r.plan == nil || r.full || r.noActs || r.cd > 0:
-		return false
-	case len(r.planNote) > 0 || r.forced != "" || r.need != nil || r.heldAfter:
+	if !ok {
 		return false
 	}
 	next := nextSubgoal(r.plan, r.subgoalAt)
-	if next == "" {
-		return false
-	}
 	progress := strings.TrimSpace(r.cfg.Memory.Progress())
 	if progress != "" {
 		progress += " "
@@ -62,6 +53,24 @@ func (r *run) verify() bool {
 	r.subgoal, r.subgoalAt, r.expect = next, r.subgoalAt+1, ""
 	r.publish(event.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal})
 	return true
+}
+
+// verifiable reports whether verify will confirm this step, without consuming the
+// prediction: the step's picture is taken only when it will not (a verified step's decider
+// works from the text form; a secure screen is known only from a picture, so a step that
+// takes none is judged on its tree, as in text-only mode).
+func (r *run) verifiable() bool {
+	want := r.predicted
+	s := r.screen
+	switch {
+	case want == "" || s == nil || s.Signature != want || r.secure || len(s.Elements) == 0:
+		return false
+	case r.step <= 1 || r.plan == nil || r.full || r.noActs || r.cd > 0:
+		return false
+	case len(r.planNote) > 0 || r.forced != "" || r.need != nil || r.heldAfter:
+		return false
+	}
+	return nextSubgoal(r.plan, r.subgoalAt) != ""
 }
 
 // nextSubgoal is the sub-goal after position at of plan, or "" when the position is not

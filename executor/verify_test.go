@@ -110,6 +110,7 @@ func TestVerifiedStepSkipsReplanner(t *testing.T) {
 				preds = &mapPredictions{to: tt.predict(t, phone)}
 			}
 			h := newHarness(t, phone, stepModel(), nil, func(c *Config) {
+				c.TextOnly = false // screenshots are counted
 				if preds != nil {
 					c.Predictions = preds
 				}
@@ -132,6 +133,11 @@ func TestVerifiedStepSkipsReplanner(t *testing.T) {
 			}
 			if len(verified) != tt.wantVerified {
 				t.Errorf("%d verified steps, want %d", len(verified), tt.wantVerified)
+			}
+			// A picture only when it is used: a verified step's page is decided on from its
+			// text form, so it takes no screenshot; every other page takes one.
+			if perceived := len(find[event.ScreenPerceived](h)); phone.shots != perceived-tt.wantVerified {
+				t.Errorf("%d screenshots for %d perceived pages and %d verified steps, want %d", phone.shots, perceived, len(verified), perceived-tt.wantVerified)
 			}
 			// Every step still has a sub-goal, and the decider was asked for each.
 			if got := h.model.count(llm.RoleDecider); got != 4 {
