@@ -25,14 +25,11 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 		r.publishScreen(nil)
 		return stateReflect, nil
 	}
-	s, err := r.observe(ctx)
+	s, png, err := r.observe(ctx)
 	if err != nil {
 		return stateError, err
 	}
-	// The tree comes without a picture: one is taken here only when the tree leaves part of
-	// the screen to read from it (OCR); otherwise when a model is to see it (showScreen).
-	png := r.readPixels(ctx, s, nil)
-	if r.cfg.TextOnly {
+	if png = r.readPixels(ctx, s, png); r.cfg.TextOnly {
 		png = nil // in text-only mode a screenshot taken to read it is never sent
 	}
 	prev := r.screen
@@ -53,41 +50,45 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 		r.publishScreen(r.setPicture(png))
 		return stateReflect, nil
 	}
-	r.shotLater = false
+	// A verified step took no picture: the finish check takes one if it comes to that.
+	r.shotLater = png == nil && !r.cfg.TextOnly && !r.wantPicture(s)
 	r.setPicture(nil)
 	r.unshown = &unshownScreen{png: png, unchanged: unchanged}
 	return stateReflect, nil
 }
 
-// unshownScreen is a screen perceived and not yet published: its picture waits until the
-// step knows whether a model will see it.
-type unshownScreen struct {
-	png       []byte // taken already (to read it), or nil
-	unchanged bool   // the same screen as the step before: nothing new to collect
+// wantPicture reports whether the step's screen s needs its screenshot: to read the
+// regions its tree leaves undescribed (OCR), or for a model to see — every step but a
+// page replayed on a known path (checked on its dump) and a step the App Map is about to
+// verify (its decider works from the text form; a routine's end goes to the finish check,
+// which looks).
+func (r *run) wantPicture(s *perception.Screen) bool {
+	if r.cfg.Pixels != nil && len(s.Uncovered) > 0 {
+		return true
+	}
+	if r.cfg.TextOnly || r.replaying {
+		return false
+	}
+	return r.routineEnd != "" || !r.verifiableOn(s)
 }
 
-// showScreen finishes the perception of the step's screen, at the start of reflect: it
-// takes the screenshot unless the App Map is about to verify the step (whose decider
-// works from the text form; a routine's end goes to the finish check, which looks), then
-// publishes the screen with its picture and starts collecting its key context.
+// unshownScreen is a screen perceived and not yet published, with its picture if the
+// step took one.
+type unshownScreen struct {
+	png       []byte
+	unchanged bool // the same screen as the step before: nothing new to collect
+}
+
+// showScreen finishes the perception of the step's screen at the start of reflect, once
+// the secure flag of its picture is known: it publishes the screen with its picture and
+// starts collecting its key context.
 func (r *run) showScreen(ctx context.Context) {
 	u := r.unshown
 	if u == nil {
 		return
 	}
 	r.unshown = nil
-	png := u.png
-	take := png == nil && !r.cfg.TextOnly && (r.routineEnd != "" || !r.verifiable())
-	if take {
-		shot, err := r.cfg.Device.Screenshot(ctx)
-		if err != nil {
-			r.e.log.Warn("screenshot failed", logErr, err)
-		} else {
-			png = shot
-		}
-	}
-	r.shotLater = png == nil && !take && !r.cfg.TextOnly
-	r.publishScreen(r.setPicture(png))
+	r.publishScreen(r.setPicture(u.png))
 	if !u.unchanged {
 		r.collect(ctx, r.step, r.screen)
 	}
@@ -141,19 +142,23 @@ func (r *run) markedMIME(marked []byte) string {
 	return r.imageMIME
 }
 
-// observe reads the screen's tree with the foreground activity and, when the screen has
-// a text field the dump does not show a keyboard over, the input method's word on the
-// keyboard (a screen with no field to type in has no keyboard that matters); a dumper
-// error ("could not get idle state") is retried after the screen settles.
-func (r *run) observe(ctx context.Context) (*perception.Screen, error) {
+// observe reads the screen: its tree, with the foreground activity alongside; once the
+// tree is parsed, the screenshot when the step needs one (wantPicture) and, on a screen
+// with a text field the dump shows no keyboard over, the input method's word on the
+// keyboard (a screen with no field to type in has no keyboard that matters), both while
+// the activity is still being read. A dumper error ("could not get idle state") is
+// retried after the screen settles; a failed screenshot only leaves the step without a
+// picture.
+func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		if attempt > 0 {
 			if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
-				return nil, ctx.Err()
+				return nil, nil, ctx.Err()
 			}
 		}
 		var s *perception.Screen
+		var png []byte
 		var activity string
 		keyboard := false
 		g, gctx := errgroup.WithContext(ctx)
@@ -166,14 +171,28 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, error) {
 				return err
 			}
 			k, ok := r.cfg.Device.(keyboardReporter)
-			if !ok || s.Keyboard || !hasTextField(s) {
-				return nil
+			ask := ok && !s.Keyboard && hasTextField(s)
+			sg, sctx := errgroup.WithContext(gctx)
+			if r.wantPicture(s) {
+				sg.Go(func() error {
+					shot, err := r.cfg.Device.Screenshot(sctx)
+					if err != nil && gctx.Err() == nil {
+						r.e.log.Warn("screenshot failed", logErr, err)
+					}
+					png = shot
+					return nil
+				})
 			}
-			// Like the activity: a device that cannot tell leaves the dump's answer.
-			if up, err := k.KeyboardShown(gctx); err == nil {
-				keyboard = up
+			if ask {
+				sg.Go(func() error {
+					// Like the activity: a device that cannot tell leaves the dump's answer.
+					if up, err := k.KeyboardShown(sctx); err == nil {
+						keyboard = up
+					}
+					return nil
+				})
 			}
-			return nil
+			return sg.Wait()
 		})
 		g.Go(func() error {
 			// The activity only enriches the screen; a failure here is not fatal.
@@ -184,16 +203,16 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, error) {
 		})
 		if err := g.Wait(); err != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return nil, nil, ctx.Err()
 			}
 			lastErr = err
 			continue
 		}
 		s.Activity = activity
 		s.Keyboard = s.Keyboard || keyboard // an IME window in the dump, or the input method's word
-		return s, nil
+		return s, png, nil
 	}
-	return nil, fmt.Errorf("%w: %w", errPerceive, lastErr)
+	return nil, nil, fmt.Errorf("%w: %w", errPerceive, lastErr)
 }
 
 // hasTextField reports whether s shows a field to type in.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/perception"
 )
 
 // verifiedReflection is the reflection of a step the App Map verified.
@@ -60,10 +61,14 @@ func (r *run) verify() bool {
 // works from the text form; a secure screen is known only from a picture, so a step that
 // takes none is judged on its tree, as in text-only mode).
 func (r *run) verifiable() bool {
+	return !r.secure && r.verifiableOn(r.screen)
+}
+
+// verifiableOn is verifiable for screen s, read this step and not yet pictured.
+func (r *run) verifiableOn(s *perception.Screen) bool {
 	want := r.predicted
-	s := r.screen
 	switch {
-	case want == "" || s == nil || s.Signature != want || r.secure || len(s.Elements) == 0:
+	case want == "" || s == nil || s.Signature != want || len(s.Elements) == 0:
 		return false
 	case r.step <= 1 || r.plan == nil || r.full || r.noActs || r.cd > 0:
 		return false
