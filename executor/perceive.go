@@ -149,10 +149,16 @@ func (r *run) markedMIME(marked []byte) string {
 // the activity is still being read. A dumper error ("could not get idle state") is
 // retried after the screen settles; a failed screenshot only leaves the step without a
 // picture.
+//
+// When the step is sure to need its picture (no App Map prediction to verify, no replay,
+// not text-only) the screen is settled first — a no-op when the last action's Settle
+// already saw it idle — and the screenshot is taken alongside the dump: both read the idle
+// screen, and the tree's walk no longer comes before the picture.
 func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
+	early := !r.cfg.TextOnly && !r.replaying && r.predicted == ""
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
-		if attempt > 0 {
+		if attempt > 0 || early {
 			if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
 				return nil, nil, ctx.Err()
 			}
@@ -162,6 +168,16 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 		var activity string
 		keyboard := false
 		g, gctx := errgroup.WithContext(ctx)
+		shoot := func(ctx context.Context) {
+			shot, err := r.cfg.Device.Screenshot(ctx)
+			if err != nil && gctx.Err() == nil {
+				r.e.log.Warn("screenshot failed", logErr, err)
+			}
+			png = shot
+		}
+		if early {
+			g.Go(func() error { shoot(gctx); return nil })
+		}
 		g.Go(func() error {
 			xml, err := r.cfg.Device.Dump(gctx)
 			if err != nil {
@@ -173,15 +189,8 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 			k, ok := r.cfg.Device.(keyboardReporter)
 			ask := ok && !s.Keyboard && hasTextField(s)
 			sg, sctx := errgroup.WithContext(gctx)
-			if r.wantPicture(s) {
-				sg.Go(func() error {
-					shot, err := r.cfg.Device.Screenshot(sctx)
-					if err != nil && gctx.Err() == nil {
-						r.e.log.Warn("screenshot failed", logErr, err)
-					}
-					png = shot
-					return nil
-				})
+			if !early && r.wantPicture(s) {
+				sg.Go(func() error { shoot(sctx); return nil })
 			}
 			if ask {
 				sg.Go(func() error {

@@ -41,6 +41,10 @@ type Profile struct {
 	// adb forward. UIInput is a click or key press the server injects itself
 	// (UiAutomation.injectInputEvent: no process starts, unlike `input`).
 	UISource, UIShot, UIInput Latency
+	// UIRequest is a small request to the server that walks no tree and takes no picture
+	// (its round trip through adb forward), such as resetting its accessibility cache after
+	// its idle wait.
+	UIRequest Latency
 }
 
 // Latency is a range a delay is drawn from, uniformly.
@@ -81,7 +85,8 @@ func ms(a, b int) Latency {
 //     (500 ms quiet, androidx QueryController) bounded by waitForIdleTimeout (default 10 s,
 //     appium-uiautomator2-server WaitForIdleTimeout.java), which the client may lower;
 //     small requests through Appium's proxy to the server answered in 27–45 ms
-//     (appium/appium#17257), a gesture's injected events are 20 ms apart
+//     (appium/appium#17257; UIRequest; the slow profile doubles it, as its UIInput),
+//     a gesture's injected events are 20 ms apart
 //     (appium/appium-uiautomator2-server#339).
 //
 // pixel is a recent Pixel-class phone over USB (the fast end of those figures); slow an
@@ -93,14 +98,14 @@ var profiles = map[string]Profile{
 		Shell: ms(15, 40), Service: ms(60, 160), Input: ms(250, 550), AppStart: ms(600, 1400),
 		Dump: ms(500, 1100), IdleQuiet: time.Second, IdleCeiling: 10 * time.Second, Animation: 300 * time.Millisecond,
 		Screencap: ms(400, 900), ScreencapRaw: ms(200, 350),
-		UISource: ms(120, 300), UIShot: ms(250, 550), UIInput: ms(40, 120),
+		UISource: ms(120, 300), UIShot: ms(250, 550), UIInput: ms(40, 120), UIRequest: ms(27, 45),
 	},
 	"slow": {
 		Name:  "slow",
 		Shell: ms(30, 90), Service: ms(150, 400), Input: ms(900, 1300), AppStart: ms(1500, 3500),
 		Dump: ms(1200, 2500), IdleQuiet: time.Second, IdleCeiling: 10 * time.Second, Animation: 500 * time.Millisecond,
 		Screencap: ms(1500, 2500), ScreencapRaw: ms(300, 600),
-		UISource: ms(300, 800), UIShot: ms(550, 1100), UIInput: ms(80, 250),
+		UISource: ms(300, 800), UIShot: ms(550, 1100), UIInput: ms(80, 250), UIRequest: ms(55, 95),
 	},
 }
 

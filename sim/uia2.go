@@ -216,6 +216,13 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		return w3cValue(sid, nil)
 	case method == http.MethodGet && rest == "":
 		return w3cValue(sid, map[string]any{"platformName": "Android"})
+	case method == http.MethodPost && rest == "appium/reset_ax_cache":
+		// ResetAxCache (server 9.2.0+): AXWindowHelpers.resetAccessibilityCache(true) —
+		// Device.waitForIdle, then the cache cleared; no tree is walked.
+		if err := p.uiServerIdleFor(ctx, p.cfg.Profile.UIRequest); err != nil {
+			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+		}
+		return w3cValue(sid, nil)
 	case method == http.MethodGet && rest == "source":
 		if err := p.uiServerIdle(ctx); err != nil {
 			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
@@ -341,6 +348,11 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 // (androidx QueryController: 500 ms without accessibility events) bounded by the
 // waitForIdleTimeout setting, then the walk of the tree.
 func (p *Phone) uiServerIdle(ctx context.Context) error {
+	return p.uiServerIdleFor(ctx, p.cfg.Profile.UISource)
+}
+
+// uiServerIdleFor is the idle wait followed by work that takes l.
+func (p *Phone) uiServerIdleFor(ctx context.Context, l Latency) error {
 	pr := p.cfg.Profile
 	if pr.instant() {
 		return nil
@@ -351,7 +363,7 @@ func (p *Phone) uiServerIdle(ctx context.Context) error {
 		quietAt := p.changedAt.Add(pr.Animation + uiServerQuiet)
 		idle = min(max(quietAt.Sub(p.cfg.Clock()), 0), p.uia2.idle)
 	}
-	d := idle + pr.UISource.draw(p.lat)
+	d := idle + l.draw(p.lat)
 	p.mu.Unlock()
 	if err := p.cfg.Sleep(ctx, d); err != nil {
 		return fmt.Errorf("source: %w", err)

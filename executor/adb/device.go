@@ -102,6 +102,7 @@ type Device struct {
 	settledMu sync.Mutex
 	settled   settledDump
 	idle      settledDump // the last dump read (Settle keeps it when nothing ran since)
+	idleMark  settledDump // the last idle wait without a dump (no xml)
 
 	ui    uiServer // the resident UI server's client (uiserver.go)
 	meter meter    // device time (meter.go)

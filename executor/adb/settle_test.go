@@ -146,6 +146,13 @@ func TestSettledDumpReused(t *testing.T) {
 	}
 }
 
+// serverReads counts the requests that make the resident server wait for the idle screen:
+// page sources and idle waits (reset_ax_cache).
+func serverReads(p *phone) int {
+	r := p.UIServerRequests()
+	return r["GET source"] + r["POST appium/reset_ax_cache"]
+}
+
 // TestSettleKeepsIdleDump: a dump read after the last action (a focus checked, a typed text
 // read back) already waited for the idle screen, so the Settle that follows reads nothing
 // and the next Dump is that one; an action since, or the reuse window passing, makes
@@ -169,7 +176,7 @@ func TestSettleKeepsIdleDump(t *testing.T) {
 				t.Fatal(err)
 			}
 			reads()
-			sources := p.UIServerRequests()["GET source"]
+			sources := serverReads(p)
 			read, err := d.Dump(ctx) // the executor checks the focus after its tap
 			if err != nil {
 				t.Fatal(err)
@@ -181,7 +188,7 @@ func TestSettleKeepsIdleDump(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n, s := reads(), p.UIServerRequests()["GET source"]-sources; n+s != 1 {
+			if n, s := reads(), serverReads(p)-sources; n+s != 1 {
 				t.Errorf("Dump, Settle, Dump with nothing done between read the screen %d times, want 1", n+s)
 			}
 			if !bytes.Equal(read, again) {
@@ -195,11 +202,11 @@ func TestSettleKeepsIdleDump(t *testing.T) {
 				t.Fatal(err)
 			}
 			reads()
-			sources = p.UIServerRequests()["GET source"]
+			sources = serverReads(p)
 			if err := d.Settle(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if n, s := reads(), p.UIServerRequests()["GET source"]-sources; n+s != 1 {
+			if n, s := reads(), serverReads(p)-sources; n+s != 1 {
 				t.Errorf("Settle after a key press read the screen %d times, want 1", n+s)
 			}
 
@@ -207,11 +214,11 @@ func TestSettleKeepsIdleDump(t *testing.T) {
 				t.Fatal(err)
 			}
 			clock.add(time.Second + time.Millisecond)
-			sources = p.UIServerRequests()["GET source"]
+			sources = serverReads(p)
 			if err := d.Settle(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if n, s := reads(), p.UIServerRequests()["GET source"]-sources; n+s != 1 {
+			if n, s := reads(), serverReads(p)-sources; n+s != 1 {
 				t.Errorf("Settle after the reuse window read the screen %d times, want 1", n+s)
 			}
 		})

@@ -210,3 +210,48 @@ func sameScreen(t *testing.T, a, b []byte) {
 		t.Errorf("server source and uiautomator dump differ:\n%s\n---\n%s", sa.Text(), sb.Text())
 	}
 }
+
+// TestUIServerSettlesWithoutWalk: with the resident server, Settle after an action is one
+// idle wait that walks no tree (appium/reset_ax_cache), so the dump and the screenshot that
+// follow read the idle screen together; a second Settle with nothing done between asks
+// nothing, and what the dump then shows is the changed screen.
+func TestUIServerSettlesWithoutWalk(t *testing.T) {
+	ctx := t.Context()
+	p := newPhone(t, sim.Config{UIServer: true})
+	d := faces[1].open(t, p, Config{})
+	field := openShopSearch(t, d)
+	if err := d.Tap(ctx, field.Center.X, field.Center.Y); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Key(ctx, "KEYCODE_A"); err != nil {
+		t.Fatal(err)
+	}
+	before := p.UIServerRequests()
+	if err := d.Settle(ctx); err != nil {
+		t.Fatalf("Settle: %v", err)
+	}
+	if err := d.Settle(ctx); err != nil {
+		t.Fatalf("second Settle: %v", err)
+	}
+	settled := p.UIServerRequests()
+	if n := settled["POST appium/reset_ax_cache"] - before["POST appium/reset_ax_cache"]; n != 1 {
+		t.Errorf("two Settles sent %d idle waits, want 1", n)
+	}
+	if n := settled["GET source"] - before["GET source"]; n != 0 {
+		t.Errorf("Settle read %d page sources, want none (the idle wait walks no tree)", n)
+	}
+	o, err := d.Observe(ctx)
+	if err != nil {
+		t.Fatalf("Observe: %v", err)
+	}
+	after := p.UIServerRequests()
+	if n := after["GET source"] - settled["GET source"]; n != 1 {
+		t.Errorf("Observe read %d page sources, want 1", n)
+	}
+	if n := after["GET screenshot"] - settled["GET screenshot"]; n != 1 {
+		t.Errorf("Observe took %d screenshots through the server, want 1", n)
+	}
+	if !strings.Contains(string(o.XML), `text="a"`) {
+		t.Errorf("the dump after Settle does not show the typed letter")
+	}
+}
