@@ -103,6 +103,7 @@ type Device struct {
 	settled   settledDump
 	idle      settledDump // the last dump read (Settle keeps it when nothing ran since)
 	idleMark  settledDump // the last idle wait without a dump (no xml)
+	apps      appList     // the last list of launchable apps (Apps)
 
 	ui    uiServer // the resident UI server's client (uiserver.go)
 	meter meter    // device time (meter.go)
