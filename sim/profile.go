@@ -189,6 +189,23 @@ func (p *Phone) commandDelay(args []string) time.Duration {
 	return pr.Shell.draw(p.lat)
 }
 
+// readsFrame reports whether the command in args only reads the screen's pixels.
+func readsFrame(args []string) bool {
+	name := args[0]
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name == "screencap"
+}
+
+// sleepRest sleeps what is left of d after spent.
+func (p *Phone) sleepRest(ctx context.Context, d, spent time.Duration) error {
+	if d -= spent; d <= 0 {
+		return nil
+	}
+	return p.cfg.Sleep(ctx, d)
+}
+
 // waitProfile sleeps for the command's delay on the phone's profile.
 func (p *Phone) waitProfile(ctx context.Context, args []string) error {
 	d := p.commandDelay(args)

@@ -232,12 +232,14 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		p.mu.Unlock()
 		return w3cValue(sid, string(xml))
 	case method == http.MethodGet && rest == "screenshot":
-		if err := p.uiServerWait(ctx, p.cfg.Profile.UIShot); err != nil {
-			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
-		}
+		// The frame is drawn within the server's latency (see readsFrame).
+		start := p.cfg.Clock()
 		p.mu.Lock()
 		png, err := p.screenshotLocked()
 		p.mu.Unlock()
+		if err := p.uiServerWaitRest(ctx, p.cfg.Profile.UIShot, p.cfg.Clock().Sub(start)); err != nil {
+			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+		}
 		if err != nil {
 			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
 		}
@@ -376,13 +378,18 @@ func (p *Phone) uiServerIdleFor(ctx context.Context, l Latency) error {
 const uiServerQuiet = 500 * time.Millisecond
 
 func (p *Phone) uiServerWait(ctx context.Context, l Latency) error {
+	return p.uiServerWaitRest(ctx, l, 0)
+}
+
+// uiServerWaitRest is uiServerWait less what was spent already.
+func (p *Phone) uiServerWaitRest(ctx context.Context, l Latency, spent time.Duration) error {
 	if p.cfg.Profile.instant() {
 		return nil
 	}
 	p.mu.Lock()
 	d := l.draw(p.lat)
 	p.mu.Unlock()
-	if err := p.cfg.Sleep(ctx, d); err != nil {
+	if err := p.sleepRest(ctx, d, spent); err != nil {
 		return fmt.Errorf("ui server: %w", err)
 	}
 	return nil
