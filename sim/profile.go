@@ -41,6 +41,10 @@ type Profile struct {
 	// adb forward. UIInput is a click or key press the server injects itself
 	// (UiAutomation.injectInputEvent: no process starts, unlike `input`).
 	UISource, UIShot, UIInput Latency
+	// Link is the USB link's adb throughput in bytes a second, which a raw screencap's
+	// frame (4 bytes a pixel, megabytes) pays on top of ScreencapRaw; 0: free. A PNG's
+	// transfer is within the Screencap figures, measured through a pipe.
+	Link int
 	// UIRequest is a small request to the server that walks no tree and takes no picture
 	// (its round trip through adb forward), such as resetting its accessibility cache after
 	// its idle wait.
@@ -71,7 +75,11 @@ func ms(a, b int) Latency {
 //     capture" and most of the rest encoding, and starting a Java process "is already about
 //     800ms" (rom1v in Genymobile/scrcpy#112); PNG through a pipe 500–800 ms, raw 250–300 ms
 //     on an emulator (MangetsuC/arkHelper#16); "截图 2S 多, 点击 1S 以内" — screenshot 2 s+,
-//     tap under 1 s (mzlogin/awesome-adb#54).
+//     tap under 1 s (mzlogin/awesome-adb#54); on an Android 15 emulator at 1440×3120,
+//     `exec-out screencap -p` took a median 2122 ms (661–3007) and raw `screencap` 675 ms
+//     (664–683) for its 17.5 MB (elliotgao2.github.io/handsets, "Why adb screencap is slow").
+//   - the link: native adb moved 38.0 MB/s over USB 2.0 from a Mi 11 on Android 13
+//     (yume-chan/ya-webadb#510); a raw 1080×2400 frame is 10.4 MB, about 270 ms of it.
 //   - input tap: 1160 ms on a Galaxy Note 4, most of it the Java process start
 //     (prog.world, "tap, swipe and two smoking events").
 //   - app start: "Displayed +1s380ms" for a cold start as ActivityTaskManager logs it
@@ -97,14 +105,14 @@ var profiles = map[string]Profile{
 		Name:  "pixel",
 		Shell: ms(15, 40), Service: ms(60, 160), Input: ms(250, 550), AppStart: ms(600, 1400),
 		Dump: ms(500, 1100), IdleQuiet: time.Second, IdleCeiling: 10 * time.Second, Animation: 300 * time.Millisecond,
-		Screencap: ms(400, 900), ScreencapRaw: ms(200, 350),
+		Screencap: ms(400, 900), ScreencapRaw: ms(200, 350), Link: 38 << 20,
 		UISource: ms(120, 300), UIShot: ms(250, 550), UIInput: ms(40, 120), UIRequest: ms(27, 45),
 	},
 	"slow": {
 		Name:  "slow",
 		Shell: ms(30, 90), Service: ms(150, 400), Input: ms(900, 1300), AppStart: ms(1500, 3500),
 		Dump: ms(1200, 2500), IdleQuiet: time.Second, IdleCeiling: 10 * time.Second, Animation: 500 * time.Millisecond,
-		Screencap: ms(1500, 2500), ScreencapRaw: ms(300, 600),
+		Screencap: ms(1500, 2500), ScreencapRaw: ms(300, 600), Link: 38 << 20,
 		UISource: ms(300, 800), UIShot: ms(550, 1100), UIInput: ms(80, 250), UIRequest: ms(55, 95),
 	},
 }
@@ -196,6 +204,21 @@ func readsFrame(args []string) bool {
 		name = name[i+1:]
 	}
 	return name == "screencap"
+}
+
+// linkTime is how long n bytes of a raw screencap's output take over the profile's link
+// (0 for a PNG, whose transfer its latency includes, and for output to a file).
+func (p *Phone) linkTime(args []string, n int) time.Duration {
+	link := p.cfg.Profile.Link
+	if link <= 0 || n == 0 {
+		return 0
+	}
+	for _, a := range args[1:] {
+		if a == "-p" || !strings.HasPrefix(a, "-") {
+			return 0
+		}
+	}
+	return time.Duration(int64(n) * int64(time.Second) / int64(link))
 }
 
 // sleepRest sleeps what is left of d after spent.

@@ -58,7 +58,8 @@ func TestProfileDelays(t *testing.T) {
 		{"getprop ro.build.version.sdk", 15 * ms, 40 * ms},
 		{"settings get system user_rotation", 60 * ms, 160 * ms},
 		{"screencap -p", 400 * ms, 900 * ms},
-		{"screencap", 200 * ms, 350 * ms},
+		// The raw frame (1080×2400×4 bytes and its header) also crosses the USB link: 260 ms.
+		{"screencap", 200*ms + 260*ms, 350*ms + 261*ms},
 		{"am start -n com.android.settings/.Settings", 600 * ms, 1400 * ms},
 		// The launch changed the screen: the dump waits out the animation and a quiet second.
 		{"uiautomator dump /dev/tty", 1300*ms + 500*ms, 1300*ms + 1100*ms},

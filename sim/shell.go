@@ -484,7 +484,8 @@ func (e *shellEnv) runSimple(c simpleCmd, stdin []byte, out io.Writer) (int, err
 		var o, eo bytes.Buffer
 		start := e.p.cfg.Clock()
 		st, err = e.p.dispatch(&cmdIO{ctx: e.ctx, env: e, args: args, cmdEnv: cmdEnv, stdin: stdin, stdout: &o, stderr: &eo})
-		if werr := e.p.sleepRest(e.ctx, e.p.commandDelay(args), e.p.cfg.Clock().Sub(start)); werr != nil {
+		delay := e.p.commandDelay(args) + e.p.linkTime(args, o.Len())
+		if werr := e.p.sleepRest(e.ctx, delay, e.p.cfg.Clock().Sub(start)); werr != nil {
 			return 130, fmt.Errorf("sim %s: %w", args[0], werr)
 		}
 		_, _ = stdout.Write(o.Bytes())

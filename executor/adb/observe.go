@@ -156,6 +156,13 @@ func (d *Device) screenshot(ctx context.Context) ([]byte, bool, error) {
 		}
 		return png, secure, nil
 	}
+	if !d.pngShots.Load() {
+		png, secure, ok, err := d.rawScreenshot(ctx)
+		if ok || err != nil {
+			return png, secure, err
+		}
+		d.pngShots.Store(true) // a pixel format this device layer does not read
+	}
 	// exec: keeps binary output untouched (no pty line-ending translation on old devices).
 	r, err := d.run(ctx, "exec", "screencap -p", true)
 	if err != nil {
