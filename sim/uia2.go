@@ -267,6 +267,9 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		}
 		return w3cValue(sid, nil)
 	case method == http.MethodGet && rest == "appium/device/is_keyboard_shown":
+		if err := p.uiServerWait(ctx, p.cfg.Profile.UIRequest); err != nil {
+			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+		}
 		p.mu.Lock()
 		shown := p.kbShown
 		p.mu.Unlock()
