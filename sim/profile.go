@@ -146,7 +146,7 @@ func ParseProfile(name string) (Profile, error) {
 func (pr Profile) instant() bool { return pr == Profile{} || pr == profileInstant }
 
 // commandDelay is how long the command in args takes on the phone's profile before it
-// answers; a dump adds its idle wait after the last screen change.
+// answers; a dump's idle wait after the last screen change comes before (waitQuiet).
 func (p *Phone) commandDelay(args []string) time.Duration {
 	pr := p.cfg.Profile
 	if pr.instant() || len(args) == 0 {
@@ -169,12 +169,7 @@ func (p *Phone) commandDelay(args []string) time.Duration {
 		if sub != "dump" {
 			return pr.Shell.draw(p.lat)
 		}
-		var idle time.Duration
-		if !p.changedAt.IsZero() {
-			quietAt := p.changedAt.Add(pr.Animation + pr.IdleQuiet)
-			idle = min(max(quietAt.Sub(p.cfg.Clock()), 0), pr.IdleCeiling)
-		}
-		return idle + pr.Dump.draw(p.lat)
+		return pr.Dump.draw(p.lat) // after its idle wait (waitProfile)
 	case "screencap":
 		for _, a := range args[1:] {
 			if a == "-p" || strings.HasSuffix(a, ".png") {
@@ -195,6 +190,15 @@ func (p *Phone) commandDelay(args []string) time.Duration {
 		return pr.Service.draw(p.lat)
 	}
 	return pr.Shell.draw(p.lat)
+}
+
+// isDump reports whether args is `uiautomator dump`, which waits for the idle screen first.
+func isDump(args []string) bool {
+	name := args[0]
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name == "uiautomator" && len(args) > 1 && args[1] == "dump"
 }
 
 // readsFrame reports whether the command in args only reads the screen's pixels.
@@ -231,6 +235,11 @@ func (p *Phone) sleepRest(ctx context.Context, d, spent time.Duration) error {
 
 // waitProfile sleeps for the command's delay on the phone's profile.
 func (p *Phone) waitProfile(ctx context.Context, args []string) error {
+	if pr := p.cfg.Profile; !pr.instant() && isDump(args) {
+		if err := p.waitQuiet(ctx, pr.IdleQuiet, pr.IdleCeiling); err != nil {
+			return fmt.Errorf("sim %s: %w", args[0], err)
+		}
+	}
 	d := p.commandDelay(args)
 	if d <= 0 {
 		return nil

@@ -363,17 +363,40 @@ func (p *Phone) uiServerIdleFor(ctx context.Context, l Latency) error {
 		return nil
 	}
 	p.mu.Lock()
-	var idle time.Duration
-	if !p.changedAt.IsZero() {
-		quietAt := p.changedAt.Add(pr.Animation + uiServerQuiet)
-		idle = min(max(quietAt.Sub(p.cfg.Clock()), 0), p.uia2.idle)
-	}
-	d := idle + l.draw(p.lat)
+	bound := p.uia2.idle
+	work := l.draw(p.lat)
 	p.mu.Unlock()
-	if err := p.cfg.Sleep(ctx, d); err != nil {
+	if err := p.waitQuiet(ctx, uiServerQuiet, bound); err != nil {
+		return fmt.Errorf("source: %w", err)
+	}
+	if err := p.cfg.Sleep(ctx, work); err != nil {
 		return fmt.Errorf("source: %w", err)
 	}
 	return nil
+}
+
+// waitQuiet waits until the screen has been quiet (no change, and its animation over) for
+// quiet, at most bound: a change during the wait starts the quiet time again, as
+// UiAutomation.waitForIdle does with every accessibility event.
+func (p *Phone) waitQuiet(ctx context.Context, quiet, bound time.Duration) error {
+	pr := p.cfg.Profile
+	end := p.cfg.Clock().Add(bound)
+	for {
+		p.mu.Lock()
+		changed := p.changedAt
+		p.mu.Unlock()
+		now := p.cfg.Clock()
+		if changed.IsZero() {
+			return nil
+		}
+		wait := min(changed.Add(pr.Animation+quiet).Sub(now), end.Sub(now))
+		if wait <= 0 {
+			return nil
+		}
+		if err := p.cfg.Sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
 }
 
 // uiServerQuiet is UiDevice.waitForIdle's quiet time (QueryController's

@@ -105,6 +105,7 @@ type Device struct {
 	idle      settledDump // the last dump read (Settle keeps it when nothing ran since)
 	idleMark  settledDump // the last idle wait without a dump (no xml)
 	apps      appList     // the last list of launchable apps (Apps)
+	shot      settledShot // the screenshot SettleShot took during its idle wait
 
 	ui    uiServer // the resident UI server's client (uiserver.go)
 	meter meter    // device time (meter.go)

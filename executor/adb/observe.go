@@ -146,6 +146,14 @@ func (d *Device) Screenshot(ctx context.Context) ([]byte, error) {
 }
 
 func (d *Device) screenshot(ctx context.Context) ([]byte, bool, error) {
+	if png, secure, ok := d.takeShot(); ok {
+		return png, secure, nil
+	}
+	return d.freshScreenshot(ctx)
+}
+
+// freshScreenshot takes a new screenshot (see Screenshot).
+func (d *Device) freshScreenshot(ctx context.Context) ([]byte, bool, error) {
 	if png, ok, err := d.uiScreenshot(ctx); ok {
 		if err != nil {
 			return nil, false, fmt.Errorf("adb screenshot: %w", err)
