@@ -89,8 +89,11 @@ func (r *run) act(ctx context.Context) (State, error) {
 	}
 	whole := len(done) == len(r.batch) && len(r.consents) == 0
 	r.batch, r.consents = nil, nil
+	if whole && r.need == nil {
+		r.predict(ctx, done) // before settling: whether the next step needs a picture depends on it
+	}
 	if acted {
-		if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
+		if err := r.settle(ctx); err != nil && ctx.Err() != nil {
 			return stateError, ctx.Err()
 		}
 	}
@@ -107,10 +110,17 @@ func (r *run) act(ctx context.Context) (State, error) {
 		r.noActs = true
 		r.reuse = true
 	}
-	if whole {
-		r.predict(ctx, done)
-	}
 	return statePerceive, nil
+}
+
+// settle waits for the screen to be idle after the actions. When the next step is sure to
+// show its screen to a model (no App Map prediction to verify, nothing to ask first, not
+// text-only), the device takes the screenshot while it waits.
+func (r *run) settle(ctx context.Context) error {
+	if s, ok := r.cfg.Device.(shotSettler); ok && !r.cfg.TextOnly && r.predicted == "" && r.need == nil {
+		return s.SettleShot(ctx)
+	}
+	return r.cfg.Device.Settle(ctx)
 }
 
 // sameTarget reports whether what a tap on el would reach on now is still el (same label,

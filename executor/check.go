@@ -29,6 +29,7 @@ func (r *run) check(ctx context.Context) (State, error) {
 		r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+reason+". The agent went back a page: open what the person chose.")
 		return r.goBack(ctx, "Back: "+reason)
 	}
+	r.pictureNow(ctx) // the finish check looks at the screen a verified step did not picture
 	mem := r.cfg.Memory
 	p, err := r.cfg.Prompts.Check(prompts.CheckerData{Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(),
 		Screen: r.screen.Text(), Context: mem.KeyContext(), Answer: r.answer, Plan: r.plan, Progress: mem.Progress()})

@@ -200,7 +200,8 @@ type run struct {
 	noActs    bool   // the coming reflection has no actions to classify
 	rawPNG    []byte
 	replaying bool           // perceiving a page on a shortcut's way: no key-context collection, no screenshot
-	shotLater bool           // the screen's screenshot is not taken yet (a replayed page): reflect takes it
+	shotLater bool           // the screen's screenshot is not taken yet (a replayed or verified page): reflect or the finish check takes it
+	unshown   *unshownScreen // the screen perceived, not yet published (showScreen)
 	ledger    replay.Ledger  // the learned steps this task replayed
 	offered   []replay.Offer // the routines this step's Re-Planner prompt listed
 	// routineEnd is the page a routine that just ran whole expects to end on.

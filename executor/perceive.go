@@ -29,16 +29,14 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 	if err != nil {
 		return stateError, err
 	}
-	if shot := r.readPixels(ctx, s, png); !r.cfg.TextOnly {
-		png = shot // in text-only mode a screenshot taken to read it is never sent
+	if png = r.readPixels(ctx, s, png); r.cfg.TextOnly {
+		png = nil // in text-only mode a screenshot taken to read it is never sent
 	}
 	prev := r.screen
 	r.screen = s
 	if items := itemLines(s); len(items) > 0 {
 		r.items = items // what an order holds, for a payment page that shows only the amount
 	}
-	r.shotLater = r.replaying && !r.cfg.TextOnly
-	marked := r.setPicture(png)
 	unchanged := false
 	if prev == nil {
 		r.change = "first screen of the task"
@@ -47,11 +45,53 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 		unchanged = d.Unchanged()
 		r.change = strings.TrimSpace(d.String())
 	}
-	r.publishScreen(marked)
-	if !unchanged && !r.replaying {
-		r.collect(ctx, r.step, s)
+	if r.replaying {
+		r.shotLater = png == nil && !r.cfg.TextOnly
+		r.publishScreen(r.setPicture(png))
+		return stateReflect, nil
 	}
+	// A verified step took no picture: the finish check takes one if it comes to that.
+	r.shotLater = png == nil && !r.cfg.TextOnly && !r.wantPicture(s)
+	r.setPicture(nil)
+	r.unshown = &unshownScreen{png: png, unchanged: unchanged}
 	return stateReflect, nil
+}
+
+// wantPicture reports whether the step's screen s needs its screenshot: to read the
+// regions its tree leaves undescribed (OCR), or for a model to see — every step but a
+// page replayed on a known path (checked on its dump) and a step the App Map is about to
+// verify (its decider works from the text form; a routine's end goes to the finish check,
+// which looks).
+func (r *run) wantPicture(s *perception.Screen) bool {
+	if r.cfg.Pixels != nil && len(s.Uncovered) > 0 {
+		return true
+	}
+	if r.cfg.TextOnly || r.replaying {
+		return false
+	}
+	return r.routineEnd != "" || !r.verifiableOn(s)
+}
+
+// unshownScreen is a screen perceived and not yet published, with its picture if the
+// step took one.
+type unshownScreen struct {
+	png       []byte
+	unchanged bool // the same screen as the step before: nothing new to collect
+}
+
+// showScreen finishes the perception of the step's screen at the start of reflect, once
+// the secure flag of its picture is known: it publishes the screen with its picture and
+// starts collecting its key context.
+func (r *run) showScreen(ctx context.Context) {
+	u := r.unshown
+	if u == nil {
+		return
+	}
+	r.unshown = nil
+	r.publishScreen(r.setPicture(u.png))
+	if !u.unchanged {
+		r.collect(ctx, r.step, r.screen)
+	}
 }
 
 // setPicture makes png the screen's screenshot: the secure flag, and the image the models
@@ -102,23 +142,67 @@ func (r *run) markedMIME(marked []byte) string {
 	return r.imageMIME
 }
 
-// observe reads the screen; a dumper error ("could not get idle state") is retried after
-// the screen settles.
+// observe reads the screen: its tree, with the foreground activity alongside; once the
+// tree is parsed, the screenshot when the step needs one (wantPicture) and, on a screen
+// with a text field the dump shows no keyboard over, the input method's word on the
+// keyboard (a screen with no field to type in has no keyboard that matters), both while
+// the activity is still being read. A dumper error ("could not get idle state") is
+// retried after the screen settles; a failed screenshot only leaves the step without a
+// picture.
+//
+// When the step is sure to need its picture (no App Map prediction to verify, no replay,
+// not text-only) the screen is settled first — a no-op when the last action's Settle
+// already saw it idle — and the screenshot is taken alongside the dump: both read the idle
+// screen, and the tree's walk no longer comes before the picture.
 func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
+	early := !r.cfg.TextOnly && !r.replaying && r.predicted == ""
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
-		if attempt > 0 {
+		if attempt > 0 || early {
 			if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
 				return nil, nil, ctx.Err()
 			}
 		}
-		var xml, png []byte
+		var s *perception.Screen
+		var png []byte
 		var activity string
+		keyboard := false
 		g, gctx := errgroup.WithContext(ctx)
-		g.Go(func() (err error) { xml, err = r.cfg.Device.Dump(gctx); return err })
-		if !r.cfg.TextOnly && !r.replaying { // a replayed page is checked on its dump alone
-			g.Go(func() (err error) { png, err = r.cfg.Device.Screenshot(gctx); return err })
+		shoot := func(ctx context.Context) {
+			shot, err := r.cfg.Device.Screenshot(ctx)
+			if err != nil && gctx.Err() == nil {
+				r.e.log.Warn("screenshot failed", logErr, err)
+			}
+			png = shot
 		}
+		if early {
+			g.Go(func() error { shoot(gctx); return nil })
+		}
+		g.Go(func() error {
+			xml, err := r.cfg.Device.Dump(gctx)
+			if err != nil {
+				return err
+			}
+			if s, err = perception.Parse(xml); err != nil {
+				return err
+			}
+			k, ok := r.cfg.Device.(keyboardReporter)
+			ask := ok && !s.Keyboard && hasTextField(s)
+			sg, sctx := errgroup.WithContext(gctx)
+			if !early && r.wantPicture(s) {
+				sg.Go(func() error { shoot(sctx); return nil })
+			}
+			if ask {
+				sg.Go(func() error {
+					// Like the activity: a device that cannot tell leaves the dump's answer.
+					if up, err := k.KeyboardShown(sctx); err == nil {
+						keyboard = up
+					}
+					return nil
+				})
+			}
+			return sg.Wait()
+		})
 		g.Go(func() error {
 			// The activity only enriches the screen; a failure here is not fatal.
 			if _, act, err := r.cfg.Device.Foreground(gctx); err == nil {
@@ -126,25 +210,10 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 			}
 			return nil
 		})
-		keyboard := false
-		if k, ok := r.cfg.Device.(keyboardReporter); ok {
-			g.Go(func() error {
-				// Like the activity: a device that cannot tell leaves the dump's answer.
-				if up, err := k.KeyboardShown(gctx); err == nil {
-					keyboard = up
-				}
-				return nil
-			})
-		}
 		if err := g.Wait(); err != nil {
 			if ctx.Err() != nil {
 				return nil, nil, ctx.Err()
 			}
-			lastErr = err
-			continue
-		}
-		s, err := perception.Parse(xml)
-		if err != nil {
 			lastErr = err
 			continue
 		}
@@ -153,4 +222,14 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 		return s, png, nil
 	}
 	return nil, nil, fmt.Errorf("%w: %w", errPerceive, lastErr)
+}
+
+// hasTextField reports whether s shows a field to type in.
+func hasTextField(s *perception.Screen) bool {
+	for i := range s.Elements {
+		if s.Elements[i].Editable {
+			return true
+		}
+	}
+	return false
 }

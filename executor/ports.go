@@ -29,6 +29,13 @@ type Device interface {
 	Settle(ctx context.Context) error
 }
 
+// shotSettler is a Device that can take the screenshot of the idle screen while it waits
+// for it (*adb.Device satisfies it): the next Screenshot returns it. A Device without it
+// settles, and the screenshot follows.
+type shotSettler interface {
+	SettleShot(ctx context.Context) error
+}
+
 // keyboardReporter is a Device that can say whether the soft keyboard is up. A classic
 // `uiautomator dump` holds the active window only, never the input method's, so a screen
 // perceived from it cannot show the keyboard by itself; *adb.Device satisfies it (dumpsys

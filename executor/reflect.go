@@ -13,7 +13,10 @@ import (
 
 // reflect asks the Re-Planner to classify the last step and plan this one.
 func (r *run) reflect(ctx context.Context) (State, error) {
-	r.pictureNow(ctx)
+	r.showScreen(ctx)
+	if r.routineEnd != "" || !r.verifiable() {
+		r.pictureNow(ctx) // a replayed page: the Re-Planner or the finish check sees it
+	}
 	if r.routineDone() {
 		return stateCheck, nil
 	}

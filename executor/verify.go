@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/perception"
 )
 
 // verifiedReflection is the reflection of a step the App Map verified.
@@ -38,9 +39,7 @@ func (r *run) predict(ctx context.Context, done []event.ActionExecuted) {
 // learner's Predict), and an action the guard holds on a verified page is still held:
 // the decider's batch passes the guard, which asks the person.
 func (r *run) verify() bool {
-	want := r.predicted
-	r.predicted = ""
-	s := r.screen
+	want, s := r.predicted, r.screen
 	r.unpredicted = want != "" && s != nil && s.Signature != want && !r.secure
 	if r.unpredicted {
 		// The map knew where this action leads for this sub-goal, and the phone is not
@@ -49,18 +48,12 @@ func (r *run) verify() bool {
 		r.publish(event.Unpredicted{Step: r.step, Expected: want, Got: s.Signature})
 		r.planNote = append(r.planNote, "The App Map knows the last action, taken for this sub-goal, to open another page than the one on the screen now: check that it did what the sub-goal needed. If it did not, this is a wrong page (C).")
 	}
-	switch {
-	case want == "" || s == nil || s.Signature != want || r.secure || len(s.Elements) == 0:
-		return false
-	case r.step <= 1 || r.plan == nil || r.full || r.noActs || r.cd > 0:
-		return false
-	case len(r.planNote) > 0 || r.forced != "" || r.need != nil || r.heldAfter:
+	ok := r.verifiable()
+	r.predicted = ""
+	if !ok {
 		return false
 	}
 	next := nextSubgoal(r.plan, r.subgoalAt)
-	if next == "" {
-		return false
-	}
 	progress := strings.TrimSpace(r.cfg.Memory.Progress())
 	if progress != "" {
 		progress += " "
@@ -71,6 +64,28 @@ func (r *run) verify() bool {
 	r.subgoal, r.subgoalAt, r.expect = next, r.subgoalAt+1, ""
 	r.publish(event.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal})
 	return true
+}
+
+// verifiable reports whether verify will confirm this step, without consuming the
+// prediction: the step's picture is taken only when it will not (a verified step's decider
+// works from the text form; a secure screen is known only from a picture, so a step that
+// takes none is judged on its tree, as in text-only mode).
+func (r *run) verifiable() bool {
+	return !r.secure && r.verifiableOn(r.screen)
+}
+
+// verifiableOn is verifiable for screen s, read this step and not yet pictured.
+func (r *run) verifiableOn(s *perception.Screen) bool {
+	want := r.predicted
+	switch {
+	case want == "" || s == nil || s.Signature != want || len(s.Elements) == 0:
+		return false
+	case r.step <= 1 || r.plan == nil || r.full || r.noActs || r.cd > 0:
+		return false
+	case len(r.planNote) > 0 || r.forced != "" || r.need != nil || r.heldAfter:
+		return false
+	}
+	return nextSubgoal(r.plan, r.subgoalAt) != ""
 }
 
 // nextSubgoal is the sub-goal after position at of plan, or "" when the position is not

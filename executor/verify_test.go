@@ -111,6 +111,7 @@ func TestVerifiedStepSkipsReplanner(t *testing.T) {
 				preds = &mapPredictions{to: tt.predict(t, phone)}
 			}
 			h := newHarness(t, phone, stepModel(), nil, func(c *Config) {
+				c.TextOnly = false // screenshots are counted
 				if preds != nil {
 					c.Predictions = preds
 				}
@@ -136,6 +137,11 @@ func TestVerifiedStepSkipsReplanner(t *testing.T) {
 			}
 			if got := find[event.Unpredicted](h); len(got) != tt.wantSurprises {
 				t.Errorf("pages the map predicted otherwise: %+v, want %d", got, tt.wantSurprises)
+			}
+			// A picture only when it is used: a verified step's page is decided on from its
+			// text form, so it takes no screenshot; every other page takes one.
+			if perceived := len(find[event.ScreenPerceived](h)); phone.shots != perceived-tt.wantVerified {
+				t.Errorf("%d screenshots for %d perceived pages and %d verified steps, want %d", phone.shots, perceived, len(verified), perceived-tt.wantVerified)
 			}
 			// Every step still has a sub-goal, and the decider was asked for each.
 			if got := h.model.count(llm.RoleDecider); got != 4 {

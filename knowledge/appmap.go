@@ -145,6 +145,9 @@ type Page struct {
 	// Asked counts the times the person was asked something on this page (a choice, a
 	// consent): a page that needs a judgement is never confirmed from the map alone.
 	Asked int `json:"asked,omitempty"`
+	// Secure says the page was seen with FLAG_SECURE (its picture black): a page the map
+	// never confirms a step on, so the step takes the picture that tells it is secure.
+	Secure bool `json:"secure,omitempty"`
 	// Explored counts the visits of the model-free crawler (`fairy explore`): the page
 	// was learned before any task needed it. The executor uses it like any learned page.
 	Explored int `json:"explored,omitempty"`

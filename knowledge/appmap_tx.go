@@ -74,6 +74,7 @@ func (tx *Tx) RecordPage(app string, p Page) (Page, error) {
 	if stored.Signature == "" {
 		stored.Signature = p.Signature
 	}
+	stored.Secure = stored.Secure || p.Secure
 	stored.Visits++
 	stored.LastSeen = now
 	if err := putJSON(pages, stored.Key, stored); err != nil {

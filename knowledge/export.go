@@ -244,6 +244,7 @@ func (tx *Tx) importMap(m Map) (pagesN, transN int, err error) {
 			stored.Visits = max(stored.Visits, p.Visits)
 			stored.Asked = max(stored.Asked, p.Asked)
 			stored.Explored = max(stored.Explored, p.Explored)
+			stored.Secure = stored.Secure || p.Secure
 			stored.FirstSeen = earlier(stored.FirstSeen, p.FirstSeen)
 			stored.LastSeen = later(stored.LastSeen, p.LastSeen)
 			stored.Description = cmp.Or(stored.Description, p.Description)

@@ -221,11 +221,12 @@ type observation struct {
 	step                     int
 	pkg, activity, signature string
 	text                     string
+	secure                   bool
 }
 
 func (o observation) key() string { return knowledge.PageKey(o.activity, o.signature) }
 
 func (o observation) page() knowledge.Page {
 	desc, elems := describePage(o.activity, o.text)
-	return knowledge.Page{Activity: o.activity, Signature: o.signature, Description: desc, Elements: elems}
+	return knowledge.Page{Activity: o.activity, Signature: o.signature, Description: desc, Elements: elems, Secure: o.secure}
 }

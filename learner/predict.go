@@ -21,7 +21,8 @@ import (
 // the lead with another destination, or is no navigation: a side effect
 // (knowledge.ArgSideEffect) or an action whose effect depended on text typed before it —
 // and when the person was ever asked something on the page it leads to (a choice, a
-// consent): there the Re-Planner judges.
+// consent), or it was seen secure (a step confirmed from the map takes no picture, and only
+// the picture tells a secure page): there the Re-Planner judges.
 func (l *Learner) Predict(ctx context.Context, app, from string, a event.Action, el *event.ElementRef, goal string) (string, bool) {
 	k, ok := mapAction(a, el)
 	if !ok || inPage(k) || from == "" || ctx.Err() != nil {
@@ -55,7 +56,7 @@ func (l *Learner) Predict(ctx context.Context, app, from string, a event.Action,
 	}
 	to := pages[best.To].Signature
 	if !found || tie || best.Effect != knowledge.EffectNewPage || best.To == best.From || to == "" || to == from ||
-		best.Reliability() < l.cfg.MinReliability || pages[best.To].Asked > 0 {
+		best.Reliability() < l.cfg.MinReliability || pages[best.To].Asked > 0 || pages[best.To].Secure {
 		return "", false
 	}
 	if !best.Served(goal) && (el == nil || !named(el.Label, goal)) {

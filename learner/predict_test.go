@@ -246,3 +246,27 @@ func TestUnpredictedPageEarnsNoCredit(t *testing.T) {
 		t.Errorf("Display for its sub-goal: %q, %v", to, ok)
 	}
 }
+
+// TestPredictNotOnASecurePage: a page once seen secure (FLAG_SECURE: its picture black) is
+// never predicted. A step confirmed from the map takes no picture, and only the picture
+// tells a secure page, whose facts must not be remembered.
+func TestPredictNotOnASecurePage(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	settingsRun(t, l.Start("", ""), event.OutcomeDone)
+	display := tap(1, "Display", settingsApp+":id/display", "android.widget.LinearLayout")
+	if _, ok := l.Predict(t.Context(), settingsApp, "s-main", display.a, display.el, "Open Display"); !ok {
+		t.Fatal("Display not predicted before the page was seen secure")
+	}
+	s := l.Start("", "")
+	r := startRun(t, s, "r2", "Open the display settings", settingsApp, "Open the display settings")
+	r.see(mainPage, "", "Open Display")
+	r.do("s-main", display)
+	r.step++
+	r.bus.Publish(event.StepStarted{Step: r.step, App: settingsApp})
+	r.bus.Publish(event.ScreenPerceived{Step: r.step, Package: displayPage.pkg, Activity: displayPage.activity, Signature: displayPage.sig, Text: displayPage.text, Secure: true})
+	r.finish(event.OutcomeDone, "")
+	if to, ok := l.Predict(t.Context(), settingsApp, "s-main", display.a, display.el, "Open Display"); ok {
+		t.Errorf("Predict = %q onto a page seen secure; want none", to)
+	}
+}

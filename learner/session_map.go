@@ -19,7 +19,7 @@ import (
 // transaction.
 func (s *Session) perceived(e event.ScreenPerceived) {
 	s.stepped, s.steppedAt, s.steppedApp = nil, e.Step, ""
-	now := observation{step: e.Step, pkg: e.Package, activity: e.Activity, signature: e.Signature, text: e.Text}
+	now := observation{step: e.Step, pkg: e.Package, activity: e.Activity, signature: e.Signature, text: e.Text, secure: e.Secure}
 	taskApp := ""
 	if s.task != nil {
 		taskApp = s.task.app

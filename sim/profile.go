@@ -41,6 +41,14 @@ type Profile struct {
 	// adb forward. UIInput is a click or key press the server injects itself
 	// (UiAutomation.injectInputEvent: no process starts, unlike `input`).
 	UISource, UIShot, UIInput Latency
+	// Link is the USB link's adb throughput in bytes a second, which a raw screencap's
+	// frame (4 bytes a pixel, megabytes) pays on top of ScreencapRaw; 0: free. A PNG's
+	// transfer is within the Screencap figures, measured through a pipe.
+	Link int
+	// UIRequest is a small request to the server that walks no tree and takes no picture
+	// (its round trip through adb forward), such as resetting its accessibility cache after
+	// its idle wait.
+	UIRequest Latency
 }
 
 // Latency is a range a delay is drawn from, uniformly.
@@ -67,7 +75,11 @@ func ms(a, b int) Latency {
 //     capture" and most of the rest encoding, and starting a Java process "is already about
 //     800ms" (rom1v in Genymobile/scrcpy#112); PNG through a pipe 500–800 ms, raw 250–300 ms
 //     on an emulator (MangetsuC/arkHelper#16); "截图 2S 多, 点击 1S 以内" — screenshot 2 s+,
-//     tap under 1 s (mzlogin/awesome-adb#54).
+//     tap under 1 s (mzlogin/awesome-adb#54); on an Android 15 emulator at 1440×3120,
+//     `exec-out screencap -p` took a median 2122 ms (661–3007) and raw `screencap` 675 ms
+//     (664–683) for its 17.5 MB (elliotgao2.github.io/handsets, "Why adb screencap is slow").
+//   - the link: native adb moved 38.0 MB/s over USB 2.0 from a Mi 11 on Android 13
+//     (yume-chan/ya-webadb#510); a raw 1080×2400 frame is 10.4 MB, about 270 ms of it.
 //   - input tap: 1160 ms on a Galaxy Note 4, most of it the Java process start
 //     (prog.world, "tap, swipe and two smoking events").
 //   - app start: "Displayed +1s380ms" for a cold start as ActivityTaskManager logs it
@@ -81,7 +93,8 @@ func ms(a, b int) Latency {
 //     (500 ms quiet, androidx QueryController) bounded by waitForIdleTimeout (default 10 s,
 //     appium-uiautomator2-server WaitForIdleTimeout.java), which the client may lower;
 //     small requests through Appium's proxy to the server answered in 27–45 ms
-//     (appium/appium#17257), a gesture's injected events are 20 ms apart
+//     (appium/appium#17257; UIRequest; the slow profile doubles it, as its UIInput),
+//     a gesture's injected events are 20 ms apart
 //     (appium/appium-uiautomator2-server#339).
 //
 // pixel is a recent Pixel-class phone over USB (the fast end of those figures); slow an
@@ -92,15 +105,15 @@ var profiles = map[string]Profile{
 		Name:  "pixel",
 		Shell: ms(15, 40), Service: ms(60, 160), Input: ms(250, 550), AppStart: ms(600, 1400),
 		Dump: ms(500, 1100), IdleQuiet: time.Second, IdleCeiling: 10 * time.Second, Animation: 300 * time.Millisecond,
-		Screencap: ms(400, 900), ScreencapRaw: ms(200, 350),
-		UISource: ms(120, 300), UIShot: ms(250, 550), UIInput: ms(40, 120),
+		Screencap: ms(400, 900), ScreencapRaw: ms(200, 350), Link: 38 << 20,
+		UISource: ms(120, 300), UIShot: ms(250, 550), UIInput: ms(40, 120), UIRequest: ms(27, 45),
 	},
 	"slow": {
 		Name:  "slow",
 		Shell: ms(30, 90), Service: ms(150, 400), Input: ms(900, 1300), AppStart: ms(1500, 3500),
 		Dump: ms(1200, 2500), IdleQuiet: time.Second, IdleCeiling: 10 * time.Second, Animation: 500 * time.Millisecond,
-		Screencap: ms(1500, 2500), ScreencapRaw: ms(300, 600),
-		UISource: ms(300, 800), UIShot: ms(550, 1100), UIInput: ms(80, 250),
+		Screencap: ms(1500, 2500), ScreencapRaw: ms(300, 600), Link: 38 << 20,
+		UISource: ms(300, 800), UIShot: ms(550, 1100), UIInput: ms(80, 250), UIRequest: ms(55, 95),
 	},
 }
 
@@ -133,7 +146,7 @@ func ParseProfile(name string) (Profile, error) {
 func (pr Profile) instant() bool { return pr == Profile{} || pr == profileInstant }
 
 // commandDelay is how long the command in args takes on the phone's profile before it
-// answers; a dump adds its idle wait after the last screen change.
+// answers; a dump's idle wait after the last screen change comes before (waitQuiet).
 func (p *Phone) commandDelay(args []string) time.Duration {
 	pr := p.cfg.Profile
 	if pr.instant() || len(args) == 0 {
@@ -156,12 +169,7 @@ func (p *Phone) commandDelay(args []string) time.Duration {
 		if sub != "dump" {
 			return pr.Shell.draw(p.lat)
 		}
-		var idle time.Duration
-		if !p.changedAt.IsZero() {
-			quietAt := p.changedAt.Add(pr.Animation + pr.IdleQuiet)
-			idle = min(max(quietAt.Sub(p.cfg.Clock()), 0), pr.IdleCeiling)
-		}
-		return idle + pr.Dump.draw(p.lat)
+		return pr.Dump.draw(p.lat) // after its idle wait (waitProfile)
 	case "screencap":
 		for _, a := range args[1:] {
 			if a == "-p" || strings.HasSuffix(a, ".png") {
@@ -184,8 +192,54 @@ func (p *Phone) commandDelay(args []string) time.Duration {
 	return pr.Shell.draw(p.lat)
 }
 
+// isDump reports whether args is `uiautomator dump`, which waits for the idle screen first.
+func isDump(args []string) bool {
+	name := args[0]
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name == "uiautomator" && len(args) > 1 && args[1] == "dump"
+}
+
+// readsFrame reports whether the command in args only reads the screen's pixels.
+func readsFrame(args []string) bool {
+	name := args[0]
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name == "screencap"
+}
+
+// linkTime is how long n bytes of a raw screencap's output take over the profile's link
+// (0 for a PNG, whose transfer its latency includes, and for output to a file).
+func (p *Phone) linkTime(args []string, n int) time.Duration {
+	link := p.cfg.Profile.Link
+	if link <= 0 || n == 0 {
+		return 0
+	}
+	for _, a := range args[1:] {
+		if a == "-p" || !strings.HasPrefix(a, "-") {
+			return 0
+		}
+	}
+	return time.Duration(int64(n) * int64(time.Second) / int64(link))
+}
+
+// sleepRest sleeps what is left of d after spent.
+func (p *Phone) sleepRest(ctx context.Context, d, spent time.Duration) error {
+	if d -= spent; d <= 0 {
+		return nil
+	}
+	return p.cfg.Sleep(ctx, d)
+}
+
 // waitProfile sleeps for the command's delay on the phone's profile.
 func (p *Phone) waitProfile(ctx context.Context, args []string) error {
+	if pr := p.cfg.Profile; !pr.instant() && isDump(args) {
+		if err := p.waitQuiet(ctx, pr.IdleQuiet, pr.IdleCeiling); err != nil {
+			return fmt.Errorf("sim %s: %w", args[0], err)
+		}
+	}
 	d := p.commandDelay(args)
 	if d <= 0 {
 		return nil

@@ -58,7 +58,8 @@ func TestProfileDelays(t *testing.T) {
 		{"getprop ro.build.version.sdk", 15 * ms, 40 * ms},
 		{"settings get system user_rotation", 60 * ms, 160 * ms},
 		{"screencap -p", 400 * ms, 900 * ms},
-		{"screencap", 200 * ms, 350 * ms},
+		// The raw frame (1080×2400×4 bytes and its header) also crosses the USB link: 260 ms.
+		{"screencap", 200*ms + 260*ms, 350*ms + 261*ms},
 		{"am start -n com.android.settings/.Settings", 600 * ms, 1400 * ms},
 		// The launch changed the screen: the dump waits out the animation and a quiet second.
 		{"uiautomator dump /dev/tty", 1300*ms + 500*ms, 1300*ms + 1100*ms},
@@ -76,5 +77,41 @@ func TestProfileDelays(t *testing.T) {
 		if total < s.min || total > s.max {
 			t.Errorf("%s waited %v, want %v..%v on the pixel profile", s.line, total, s.min, s.max)
 		}
+	}
+}
+
+// drawingClock is a fakeTime whose every reading moves it on by step, as if the host
+// spent that long between two readings (drawing a frame).
+type drawingClock struct {
+	fakeTime
+	step time.Duration
+}
+
+func (c *drawingClock) Now() time.Time { c.now = c.now.Add(c.step); return c.now }
+
+// TestFrameTimeIsThePhones: a screencap's frame is drawn within the profile's latency: the
+// simulator's own drawing time (the host's CPU, slower on a loaded host) is not added to
+// the phone's time. Here the host's clock moves on by 500 ms at every reading, so drawing
+// spends at least that: the sleep after it is the latency (400–900 ms) less what was spent.
+func TestFrameTimeIsThePhones(t *testing.T) {
+	pixel, _ := ParseProfile("pixel")
+	clk := &drawingClock{fakeTime: fakeTime{now: fixedNow}, step: 500 * time.Millisecond}
+	p := newPhone(t, func(c *Config) { c.Clock, c.Sleep, c.Profile = clk.Now, clk.Sleep, pixel })
+	sh(t, p, "screencap -p")
+	var slept time.Duration
+	for _, d := range clk.sleeps {
+		slept += d
+	}
+	if slept >= 400*time.Millisecond {
+		t.Errorf("screencap -p slept %v after drawing, want its latency less the drawing time (under 400ms)", slept)
+	}
+	clk.sleeps = nil
+	sh(t, p, "input keyevent 4") // a command that changes the screen waits its whole latency first
+	slept = 0
+	for _, d := range clk.sleeps {
+		slept += d
+	}
+	if slept < 250*time.Millisecond {
+		t.Errorf("input keyevent slept %v, want its whole latency (250ms..550ms)", slept)
 	}
 }

@@ -475,11 +475,27 @@ func (e *shellEnv) runSimple(c simpleCmd, stdin []byte, out io.Writer) (int, err
 		cmdEnv[k] = v
 		args = args[1:]
 	}
-	if err := e.p.waitProfile(e.ctx, args); err != nil {
-		return 130, err
+	var st int
+	var err error
+	if readsFrame(args) {
+		// screencap reads the screen and changes nothing: the frame is drawn and encoded
+		// within the phone's latency, so the simulator's own drawing (the host's CPU time,
+		// which grows with the host's load) is not added to the phone's time.
+		var o, eo bytes.Buffer
+		start := e.p.cfg.Clock()
+		st, err = e.p.dispatch(&cmdIO{ctx: e.ctx, env: e, args: args, cmdEnv: cmdEnv, stdin: stdin, stdout: &o, stderr: &eo})
+		delay := e.p.commandDelay(args) + e.p.linkTime(args, o.Len())
+		if werr := e.p.sleepRest(e.ctx, delay, e.p.cfg.Clock().Sub(start)); werr != nil {
+			return 130, fmt.Errorf("sim %s: %w", args[0], werr)
+		}
+		_, _ = stdout.Write(o.Bytes())
+		_, _ = stderr.Write(eo.Bytes())
+	} else {
+		if err := e.p.waitProfile(e.ctx, args); err != nil {
+			return 130, err
+		}
+		st, err = e.p.dispatch(&cmdIO{ctx: e.ctx, env: e, args: args, cmdEnv: cmdEnv, stdin: stdin, stdout: stdout, stderr: stderr})
 	}
-	cio := &cmdIO{ctx: e.ctx, env: e, args: args, cmdEnv: cmdEnv, stdin: stdin, stdout: stdout, stderr: stderr}
-	st, err := e.p.dispatch(cio)
 	for _, f := range files {
 		if werr := e.p.writeRedirect(f.path, f.buf.Bytes(), f.append); werr != nil {
 			fmt.Fprintf(out, "/system/bin/sh: can't create %s: No such file or directory\n", f.path)

@@ -39,8 +39,9 @@ type uiServer struct {
 	idle      time.Duration // the waitForIdleTimeout setting
 	elements  map[string]elementRef
 	nextEl    int
-	starts    int // how many times the server was started
-	served    int // requests answered since it started
+	starts    int            // how many times the server was started
+	served    int            // requests answered since it started
+	requests  map[string]int // requests answered, by method and route ("GET source")
 }
 
 // elementRef is a found element: its node's bounds and text when found.
@@ -65,6 +66,34 @@ func (p *Phone) UIServerStarts() (starts int, running bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.uia2.starts, p.uia2.running
+}
+
+// UIServerRequests reports the requests the server answered since the phone was made, by
+// method and route without the session: "GET source", "GET screenshot", "POST session", …
+func (p *Phone) UIServerRequests() map[string]int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make(map[string]int, len(p.uia2.requests))
+	for k, v := range p.uia2.requests {
+		out[k] = v
+	}
+	return out
+}
+
+func (p *Phone) countUIServerRequest(method, path string) {
+	parts := strings.Split(strings.Trim(strings.TrimPrefix(path, "/wd/hub"), "/"), "/")
+	if len(parts) >= 2 && parts[0] == "session" {
+		parts = parts[2:]
+	}
+	if len(parts) == 0 {
+		parts = []string{"session"}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.uia2.requests == nil {
+		p.uia2.requests = map[string]int{}
+	}
+	p.uia2.requests[method+" "+strings.Join(parts, "/")]++
 }
 
 // StopUIServer kills the running server as the system would (low memory, a crash): its
@@ -114,6 +143,7 @@ func (p *Phone) serveUIServer(ctx context.Context, conn io.ReadWriter) error {
 			return 0, "", nil, false // the server died: the socket closes
 		}
 		status, out := p.uiServerAnswer(ctx, req.Method, req.URL.Path, body)
+		p.countUIServerRequest(req.Method, req.URL.Path)
 		return status, "application/json; charset=utf-8", out, true
 	}, func() {
 		p.mu.Lock()
@@ -186,6 +216,13 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		return w3cValue(sid, nil)
 	case method == http.MethodGet && rest == "":
 		return w3cValue(sid, map[string]any{"platformName": "Android"})
+	case method == http.MethodPost && rest == "appium/reset_ax_cache":
+		// ResetAxCache (server 9.2.0+): AXWindowHelpers.resetAccessibilityCache(true) —
+		// Device.waitForIdle, then the cache cleared; no tree is walked.
+		if err := p.uiServerIdleFor(ctx, p.cfg.Profile.UIRequest); err != nil {
+			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+		}
+		return w3cValue(sid, nil)
 	case method == http.MethodGet && rest == "source":
 		if err := p.uiServerIdle(ctx); err != nil {
 			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
@@ -195,12 +232,14 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		p.mu.Unlock()
 		return w3cValue(sid, string(xml))
 	case method == http.MethodGet && rest == "screenshot":
-		if err := p.uiServerWait(ctx, p.cfg.Profile.UIShot); err != nil {
-			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
-		}
+		// The frame is drawn within the server's latency (see readsFrame).
+		start := p.cfg.Clock()
 		p.mu.Lock()
 		png, err := p.screenshotLocked()
 		p.mu.Unlock()
+		if err := p.uiServerWaitRest(ctx, p.cfg.Profile.UIShot, p.cfg.Clock().Sub(start)); err != nil {
+			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+		}
 		if err != nil {
 			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
 		}
@@ -228,6 +267,9 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		}
 		return w3cValue(sid, nil)
 	case method == http.MethodGet && rest == "appium/device/is_keyboard_shown":
+		if err := p.uiServerWait(ctx, p.cfg.Profile.UIRequest); err != nil {
+			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+		}
 		p.mu.Lock()
 		shown := p.kbShown
 		p.mu.Unlock()
@@ -311,22 +353,50 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 // (androidx QueryController: 500 ms without accessibility events) bounded by the
 // waitForIdleTimeout setting, then the walk of the tree.
 func (p *Phone) uiServerIdle(ctx context.Context) error {
+	return p.uiServerIdleFor(ctx, p.cfg.Profile.UISource)
+}
+
+// uiServerIdleFor is the idle wait followed by work that takes l.
+func (p *Phone) uiServerIdleFor(ctx context.Context, l Latency) error {
 	pr := p.cfg.Profile
 	if pr.instant() {
 		return nil
 	}
 	p.mu.Lock()
-	var idle time.Duration
-	if !p.changedAt.IsZero() {
-		quietAt := p.changedAt.Add(pr.Animation + uiServerQuiet)
-		idle = min(max(quietAt.Sub(p.cfg.Clock()), 0), p.uia2.idle)
-	}
-	d := idle + pr.UISource.draw(p.lat)
+	bound := p.uia2.idle
+	work := l.draw(p.lat)
 	p.mu.Unlock()
-	if err := p.cfg.Sleep(ctx, d); err != nil {
+	if err := p.waitQuiet(ctx, uiServerQuiet, bound); err != nil {
+		return fmt.Errorf("source: %w", err)
+	}
+	if err := p.cfg.Sleep(ctx, work); err != nil {
 		return fmt.Errorf("source: %w", err)
 	}
 	return nil
+}
+
+// waitQuiet waits until the screen has been quiet (no change, and its animation over) for
+// quiet, at most bound: a change during the wait starts the quiet time again, as
+// UiAutomation.waitForIdle does with every accessibility event.
+func (p *Phone) waitQuiet(ctx context.Context, quiet, bound time.Duration) error {
+	pr := p.cfg.Profile
+	end := p.cfg.Clock().Add(bound)
+	for {
+		p.mu.Lock()
+		changed := p.changedAt
+		p.mu.Unlock()
+		now := p.cfg.Clock()
+		if changed.IsZero() {
+			return nil
+		}
+		wait := min(changed.Add(pr.Animation+quiet).Sub(now), end.Sub(now))
+		if wait <= 0 {
+			return nil
+		}
+		if err := p.cfg.Sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
 }
 
 // uiServerQuiet is UiDevice.waitForIdle's quiet time (QueryController's
@@ -334,13 +404,18 @@ func (p *Phone) uiServerIdle(ctx context.Context) error {
 const uiServerQuiet = 500 * time.Millisecond
 
 func (p *Phone) uiServerWait(ctx context.Context, l Latency) error {
+	return p.uiServerWaitRest(ctx, l, 0)
+}
+
+// uiServerWaitRest is uiServerWait less what was spent already.
+func (p *Phone) uiServerWaitRest(ctx context.Context, l Latency, spent time.Duration) error {
 	if p.cfg.Profile.instant() {
 		return nil
 	}
 	p.mu.Lock()
 	d := l.draw(p.lat)
 	p.mu.Unlock()
-	if err := p.cfg.Sleep(ctx, d); err != nil {
+	if err := p.sleepRest(ctx, d, spent); err != nil {
 		return fmt.Errorf("ui server: %w", err)
 	}
 	return nil

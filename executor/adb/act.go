@@ -178,6 +178,14 @@ func (d *Device) LauncherActivity(ctx context.Context, pkg string) (string, erro
 	if !pkgRE.MatchString(pkg) {
 		return "", fmt.Errorf("adb launcher activity: %w: package name %q", ErrBadArgument, pkg)
 	}
+	if apps, ok := d.knownApps(); ok {
+		// The app list just read names every launcher activity.
+		for _, a := range apps {
+			if a.Package == pkg && a.Activity != "" {
+				return a.Activity, nil
+			}
+		}
+	}
 	out, err := d.shArgs(ctx, true, "cmd", "package", "resolve-activity", "--brief", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.LAUNCHER", pkg)
 	if err == nil {
 		if m := componentRE.FindStringSubmatch(out); m != nil && m[1] == pkg {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 )
 
 // App is one launchable app.
@@ -15,10 +17,50 @@ type App struct {
 	Label    string // "" unless the device exposes a non-localized label
 }
 
+// appsReuse is how long a list of the launchable apps answers for the phone while nothing
+// that may change it ran (an install is a command like any other that changes the phone):
+// a run asks for the list to plan, to learn the apps and to launch one, within seconds.
+const appsReuse = 30 * time.Second
+
+// appList is the last list of launchable apps, with the change count when it was asked
+// for and the time it came back.
+type appList struct {
+	apps []App
+	gen  uint64
+	at   time.Time
+}
+
 // Apps lists the launchable apps. It asks the package manager for every activity
 // answering MAIN/LAUNCHER (`cmd package query-activities`, Android 7+); where that is
-// missing it resolves the launcher activity of every installed package in one batch.
+// missing it resolves the launcher activity of every installed package in one batch. The
+// list is asked for again only when something that may change the phone ran since the
+// last one, or appsReuse passed.
 func (d *Device) Apps(ctx context.Context) ([]App, error) {
+	if apps, ok := d.knownApps(); ok {
+		return apps, nil
+	}
+	gen := d.changes.Load()
+	apps, err := d.listApps(ctx)
+	if err == nil {
+		d.settledMu.Lock()
+		d.apps = appList{apps: slices.Clone(apps), gen: gen, at: d.cfg.Now()}
+		d.settledMu.Unlock()
+	}
+	return apps, err
+}
+
+// knownApps is the last app list while it still answers (see Apps).
+func (d *Device) knownApps() ([]App, bool) {
+	d.settledMu.Lock()
+	defer d.settledMu.Unlock()
+	l := d.apps
+	if l.at.IsZero() || l.gen != d.changes.Load() || d.cfg.Now().Sub(l.at) > appsReuse {
+		return nil, false
+	}
+	return slices.Clone(l.apps), true
+}
+
+func (d *Device) listApps(ctx context.Context) ([]App, error) {
 	out, err := d.shArgs(ctx, true, "cmd", "package", "query-activities", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.LAUNCHER")
 	if err == nil && !strings.Contains(out, "Unknown command") {
 		if apps := parseQueryActivities(out); len(apps) > 0 {

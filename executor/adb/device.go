@@ -95,12 +95,17 @@ type Device struct {
 	client gadb.Client
 
 	fileDump atomic.Bool // this device cannot dump to /dev/tty: use a file
+	pngShots atomic.Bool // this device's raw frames are in a format not read here: screencap -p
 
 	// changes counts commands that may change the screen (every non-idempotent one), at
 	// their start and at their end; a settled dump taken with another count is stale.
 	changes   atomic.Uint64
 	settledMu sync.Mutex
 	settled   settledDump
+	idle      settledDump // the last dump read (Settle keeps it when nothing ran since)
+	idleMark  settledDump // the last idle wait without a dump (no xml)
+	apps      appList     // the last list of launchable apps (Apps)
+	shot      settledShot // the screenshot SettleShot took during its idle wait
 
 	ui    uiServer // the resident UI server's client (uiserver.go)
 	meter meter    // device time (meter.go)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -409,4 +410,61 @@ func TestNonASCII(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestAppsReused: a run asks for the app list to plan and to learn, then launches one:
+// the package manager is asked once, and the launch takes its activity from that list;
+// after anything that may change the phone, or once the list is old, it is asked again.
+func TestAppsReused(t *testing.T) {
+	ctx := t.Context()
+	p := newPhone(t, sim.Config{})
+	clock := &testClock{now: time.Unix(1_700_000_000, 0)}
+	d := faces[1].open(t, p, Config{Now: clock.Now})
+	count := func(what string) int {
+		n := 0
+		for _, c := range p.commands() {
+			n += strings.Count(c, what)
+		}
+		return n
+	}
+	first, err := d.Apps(ctx)
+	if err != nil || len(first) == 0 {
+		t.Fatalf("Apps: %v, %d apps", err, len(first))
+	}
+	again, err := d.Apps(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(first, again) {
+		t.Errorf("the second list differs from the first")
+	}
+	const settings = "com.android.settings"
+	if err := d.Launch(ctx, settings); err != nil {
+		t.Fatal(err)
+	}
+	cmds := p.commands()
+	queries, resolves := 0, 0
+	for _, c := range cmds {
+		queries += strings.Count(c, "query-activities")
+		resolves += strings.Count(c, "resolve-activity")
+	}
+	if queries != 1 || resolves != 0 {
+		t.Errorf("two lists and a launch asked query-activities %d times and resolve-activity %d times, want 1 and 0 (%q)", queries, resolves, cmds)
+	}
+	if pkg, _ := p.Foreground(); pkg != settings {
+		t.Errorf("the launch from the listed activity left %q in front", pkg)
+	}
+	if _, err := d.Apps(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := count("query-activities"); n != 1 {
+		t.Errorf("Apps after a launch asked %d times, want 1 (the launch may change the phone)", n)
+	}
+	clock.add(appsReuse + time.Second)
+	if _, err := d.Apps(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := count("query-activities"); n != 1 {
+		t.Errorf("Apps after %s asked %d times, want 1", appsReuse, n)
+	}
 }

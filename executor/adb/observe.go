@@ -47,6 +47,16 @@ func (d *Device) Dump(ctx context.Context) ([]byte, error) {
 // dumpFresh asks the resident UI server for the page source, or runs the dumper (with its
 // retries) when there is no server; see Dump.
 func (d *Device) dumpFresh(ctx context.Context) ([]byte, error) {
+	gen := d.changes.Load()
+	xml, err := d.dumpIdle(ctx)
+	if err == nil {
+		d.keepIdle(xml, gen)
+	}
+	return xml, err
+}
+
+// dumpIdle is dumpFresh without the note of what it read.
+func (d *Device) dumpIdle(ctx context.Context) ([]byte, error) {
 	if xml, ok, err := d.uiSource(ctx); ok {
 		if err != nil {
 			return nil, fmt.Errorf("adb dump ui: %w", err)
@@ -136,6 +146,14 @@ func (d *Device) Screenshot(ctx context.Context) ([]byte, error) {
 }
 
 func (d *Device) screenshot(ctx context.Context) ([]byte, bool, error) {
+	if png, secure, ok := d.takeShot(); ok {
+		return png, secure, nil
+	}
+	return d.freshScreenshot(ctx)
+}
+
+// freshScreenshot takes a new screenshot (see Screenshot).
+func (d *Device) freshScreenshot(ctx context.Context) ([]byte, bool, error) {
 	if png, ok, err := d.uiScreenshot(ctx); ok {
 		if err != nil {
 			return nil, false, fmt.Errorf("adb screenshot: %w", err)
@@ -145,6 +163,13 @@ func (d *Device) screenshot(ctx context.Context) ([]byte, bool, error) {
 			return nil, false, fmt.Errorf("adb screenshot %s: %w", d.serial, err)
 		}
 		return png, secure, nil
+	}
+	if !d.pngShots.Load() {
+		png, secure, ok, err := d.rawScreenshot(ctx)
+		if ok || err != nil {
+			return png, secure, err
+		}
+		d.pngShots.Store(true) // a pixel format this device layer does not read
 	}
 	// exec: keeps binary output untouched (no pty line-ending translation on old devices).
 	r, err := d.run(ctx, "exec", "screencap -p", true)
@@ -312,9 +337,12 @@ var (
 
 // Foreground returns the resumed activity's package and activity (fully qualified). It
 // reads `dumpsys activity activities` (mResumedActivity on Android ≤ 11, ResumedActivity
-// on 12+), falling back to the window manager's focus (mCurrentFocus / mFocusedApp).
+// on 12+), falling back to the window manager's focus (mCurrentFocus / mFocusedApp). The
+// activity manager's lines are filtered on the device, and the window manager is asked
+// only when they name no resumed activity (or the device has no grep): one binder dump a
+// step instead of two.
 func (d *Device) Foreground(ctx context.Context) (pkg, activity string, err error) {
-	out, err := d.sh(ctx, "dumpsys activity activities; echo "+sectionMark+"; dumpsys window windows", true)
+	out, err := d.sh(ctx, "dumpsys activity activities | grep ResumedActivity || dumpsys window windows", true)
 	if err != nil {
 		return "", "", fmt.Errorf("adb foreground: %w", err)
 	}

@@ -15,10 +15,21 @@ import (
 // SettleInterval (growing) between them, for screens that change without accessibility
 // events. The last dump is kept for the next Dump (see Config.DumpReuse).
 //
-// With the resident UI server one page source settles: the server answers it after the
+// With the resident UI server one request settles: the server answers it after the
 // screen has sent no accessibility event for 500 ms (UiDevice.waitForIdle), within the
-// waitForIdleTimeout the device set to SettleTimeout — an event, not a poll.
+// waitForIdleTimeout the device set to SettleTimeout — an event, not a poll. It is
+// appium/reset_ax_cache, which walks no tree, so the next Dump and Screenshot read the
+// idle screen together; a server without that route settles on a page source, kept for
+// the next Dump.
+//
+// A dump read since the last command that may change the screen (a typed text read back, a
+// focus checked) already waited for that idle: Settle keeps it for the next Dump and reads
+// nothing, within Config.DumpReuse of it (not with SettleConfirm, whose screens change
+// without telling).
 func (d *Device) Settle(ctx context.Context) error {
+	if !d.cfg.SettleConfirm && d.idleSince() {
+		return nil
+	}
 	defer d.begin(ctx, opSettle)()
 	ctx = context.WithValue(ctx, meterKey{}, true)
 	d.dropSettled()
@@ -26,6 +37,17 @@ func (d *Device) Settle(ctx context.Context) error {
 		// The idle wait is bounded by SettleTimeout; the walk and the transfer follow it.
 		sctx, cancel := context.WithTimeout(ctx, d.cfg.SettleTimeout+2*time.Second)
 		gen := d.changes.Load()
+		if ok, err := d.uiIdle(sctx); ok {
+			cancel()
+			if err == nil {
+				d.markIdle(gen)
+				return nil
+			}
+			if ctx.Err() != nil {
+				return fmt.Errorf("adb settle: %w", ctx.Err())
+			}
+			return fmt.Errorf("adb settle: %w within %s: %w", errNotSettled, d.cfg.SettleTimeout, err)
+		}
 		xml, ok, err := d.uiSource(sctx)
 		cancel()
 		if ok {
@@ -76,6 +98,44 @@ type settledDump struct {
 	xml []byte
 	gen uint64
 	at  time.Time
+}
+
+// keepIdle notes the last dump read (each waits for the screen to be idle first).
+func (d *Device) keepIdle(xml []byte, gen uint64) {
+	if d.cfg.DumpReuse < 0 {
+		return
+	}
+	d.settledMu.Lock()
+	d.idle = settledDump{xml: xml, gen: gen, at: d.cfg.Now()}
+	d.settledMu.Unlock()
+}
+
+// markIdle notes that the screen was idle with the change count gen (the server's idle
+// wait, which reads no tree).
+func (d *Device) markIdle(gen uint64) {
+	if d.cfg.DumpReuse < 0 {
+		return
+	}
+	d.settledMu.Lock()
+	d.idleMark = settledDump{gen: gen, at: d.cfg.Now()}
+	d.settledMu.Unlock()
+}
+
+// idleSince reports whether the screen is known idle: the last idle wait, or the last
+// dump read, is fresh and nothing that may change the screen ran since it started (the
+// dump then becomes the settled one).
+func (d *Device) idleSince() bool {
+	d.settledMu.Lock()
+	defer d.settledMu.Unlock()
+	if m := d.idleMark; !m.at.IsZero() && m.gen == d.changes.Load() && d.cfg.Now().Sub(m.at) <= d.cfg.DumpReuse {
+		return true
+	}
+	s := d.idle
+	if s.xml == nil || s.gen != d.changes.Load() || d.cfg.Now().Sub(s.at) > d.cfg.DumpReuse {
+		return false
+	}
+	d.settled = s
+	return true
 }
 
 func (d *Device) keepSettled(xml []byte, gen uint64) {

@@ -146,6 +146,85 @@ func TestSettledDumpReused(t *testing.T) {
 	}
 }
 
+// serverReads counts the requests that make the resident server wait for the idle screen:
+// page sources and idle waits (reset_ax_cache).
+func serverReads(p *phone) int {
+	r := p.UIServerRequests()
+	return r["GET source"] + r["POST appium/reset_ax_cache"]
+}
+
+// TestSettleKeepsIdleDump: a dump read after the last action (a focus checked, a typed text
+// read back) already waited for the idle screen, so the Settle that follows reads nothing
+// and the next Dump is that one; an action since, or the reuse window passing, makes
+// Settle read again. On both paths: the resident server's source and uiautomator dump.
+func TestSettleKeepsIdleDump(t *testing.T) {
+	for _, server := range []bool{false, true} {
+		t.Run(map[bool]string{false: "uiautomator", true: "ui-server"}[server], func(t *testing.T) {
+			ctx := t.Context()
+			p := newPhone(t, sim.Config{UIServer: server})
+			clock := &testClock{now: time.Unix(1_700_000_000, 0)}
+			d := faces[1].open(t, p, Config{Now: clock.Now, NoUIServer: !server})
+			field := openShopSearch(t, d)
+			reads := func() int {
+				n := 0
+				for _, c := range p.commands() {
+					n += strings.Count(c, "uiautomator dump")
+				}
+				return n
+			}
+			if err := d.Tap(ctx, field.Center.X, field.Center.Y); err != nil {
+				t.Fatal(err)
+			}
+			reads()
+			sources := serverReads(p)
+			read, err := d.Dump(ctx) // the executor checks the focus after its tap
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Settle(ctx); err != nil {
+				t.Fatalf("Settle: %v", err)
+			}
+			again, err := d.Dump(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, s := reads(), serverReads(p)-sources; n+s != 1 {
+				t.Errorf("Dump, Settle, Dump with nothing done between read the screen %d times, want 1", n+s)
+			}
+			if !bytes.Equal(read, again) {
+				t.Errorf("the Dump after Settle is not the one read before it")
+			}
+
+			if _, err := d.Dump(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Key(ctx, "KEYCODE_A"); err != nil {
+				t.Fatal(err)
+			}
+			reads()
+			sources = serverReads(p)
+			if err := d.Settle(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if n, s := reads(), serverReads(p)-sources; n+s != 1 {
+				t.Errorf("Settle after a key press read the screen %d times, want 1", n+s)
+			}
+
+			if _, err := d.Dump(ctx); err != nil {
+				t.Fatal(err)
+			}
+			clock.add(time.Second + time.Millisecond)
+			sources = serverReads(p)
+			if err := d.Settle(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if n, s := reads(), serverReads(p)-sources; n+s != 1 {
+				t.Errorf("Settle after the reuse window read the screen %d times, want 1", n+s)
+			}
+		})
+	}
+}
+
 // BenchmarkStepDumps is the device side of one agent step — an action, Settle, then
 // Observe (dump and screenshot) with the foreground and keyboard asked concurrently, as
 // the executor perceives — on a phone with the pixel profile's latencies, through the real

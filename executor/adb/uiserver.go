@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -59,6 +60,7 @@ type uiServer struct {
 	session  string
 	restarts int
 	warned   bool
+	noIdle   atomic.Bool // the server has no reset_ax_cache route
 }
 
 // uiReady returns the server's HTTP client and session, probing and starting the server
@@ -233,12 +235,20 @@ func (d *Device) uiFailed(ctx context.Context, session string, err error) (retry
 // uiGet runs GET path on the session, restarting the server once when it fails; ok is
 // false when the caller must take the classic path.
 func (d *Device) uiGet(ctx context.Context, path string, out any) (ok bool, err error) {
+	return d.uiDo(ctx, http.MethodGet, path, nil, out)
+}
+
+// uiDo is uiGet for any method, with a body.
+func (d *Device) uiDo(ctx context.Context, method, path string, in, out any) (ok bool, err error) {
 	for range 2 {
 		client, sid, up := d.uiReady(ctx)
 		if !up {
 			return false, nil
 		}
-		err = d.uiCall(ctx, client, http.MethodGet, "/session/"+sid+path, nil, out)
+		err = d.uiCall(ctx, client, method, "/session/"+sid+path, in, out)
+		if errors.Is(err, errUIUnknownCommand) {
+			return true, err // the server answers, but not this: no restart helps
+		}
 		if err == nil {
 			return true, nil
 		}
@@ -300,6 +310,9 @@ func (d *Device) uiCall(ctx context.Context, client *http.Client, method, path s
 	if err != nil {
 		return fmt.Errorf("%w: %s %s: %v", errUIServer, method, path, err)
 	}
+	if resp.StatusCode == http.StatusNotFound && strings.Contains(string(raw), "unknown command") || resp.StatusCode == http.StatusNotFound && len(bytes.TrimSpace(raw)) == 0 {
+		return fmt.Errorf("%w: %s %s", errUIUnknownCommand, method, path)
+	}
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("%w: %s %s: %s: %s", errUIServer, method, path, resp.Status, abbreviate(string(raw), 200))
 	}
@@ -341,6 +354,26 @@ func (d *Device) uiScreenshot(ctx context.Context) (png []byte, ok bool, err err
 		return nil, true, fmt.Errorf("%w: screenshot: %v", errUIServer, err)
 	}
 	return png, true, nil
+}
+
+// errUIUnknownCommand: the server answered that it has no such route (an older release).
+var errUIUnknownCommand = fmt.Errorf("%w: unknown command", errUIServer)
+
+// uiIdle waits on the server until the screen is idle, bounded by the session's
+// waitForIdleTimeout: POST appium/reset_ax_cache (server 9.2.0 and later) waits for idle as
+// a page source does, then clears the accessibility cache, without walking the tree. ok
+// false: classic path, or a server without the route (then the page source settles).
+func (d *Device) uiIdle(ctx context.Context) (ok bool, err error) {
+	if d.ui.noIdle.Load() {
+		return false, nil
+	}
+	ok, err = d.uiDo(ctx, http.MethodPost, "/appium/reset_ax_cache", map[string]any{}, nil)
+	if errors.Is(err, errUIUnknownCommand) {
+		d.ui.noIdle.Store(true)
+		d.log.Debug("adb: resident UI server has no reset_ax_cache; settling on its page source", slog.Any(keyErr, err))
+		return false, nil
+	}
+	return ok, err
 }
 
 // uiKeyboard is the server's keyboard state; ok false: classic path.

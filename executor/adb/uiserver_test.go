@@ -3,10 +3,14 @@ package adb
 import (
 	"bytes"
 	"context"
+	"errors"
+	"image/png"
+	"io"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
@@ -209,4 +213,169 @@ func sameScreen(t *testing.T, a, b []byte) {
 	if sa.Text() != sb.Text() {
 		t.Errorf("server source and uiautomator dump differ:\n%s\n---\n%s", sa.Text(), sb.Text())
 	}
+}
+
+// TestUIServerSettlesWithoutWalk: with the resident server, Settle after an action is one
+// idle wait that walks no tree (appium/reset_ax_cache), so the dump and the screenshot that
+// follow read the idle screen together; a second Settle with nothing done between asks
+// nothing, and what the dump then shows is the changed screen.
+func TestUIServerSettlesWithoutWalk(t *testing.T) {
+	ctx := t.Context()
+	p := newPhone(t, sim.Config{UIServer: true})
+	d := faces[1].open(t, p, Config{})
+	field := openShopSearch(t, d)
+	if err := d.Tap(ctx, field.Center.X, field.Center.Y); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Key(ctx, "KEYCODE_A"); err != nil {
+		t.Fatal(err)
+	}
+	before := p.UIServerRequests()
+	if err := d.Settle(ctx); err != nil {
+		t.Fatalf("Settle: %v", err)
+	}
+	if err := d.Settle(ctx); err != nil {
+		t.Fatalf("second Settle: %v", err)
+	}
+	settled := p.UIServerRequests()
+	if n := settled["POST appium/reset_ax_cache"] - before["POST appium/reset_ax_cache"]; n != 1 {
+		t.Errorf("two Settles sent %d idle waits, want 1", n)
+	}
+	if n := settled["GET source"] - before["GET source"]; n != 0 {
+		t.Errorf("Settle read %d page sources, want none (the idle wait walks no tree)", n)
+	}
+	o, err := d.Observe(ctx)
+	if err != nil {
+		t.Fatalf("Observe: %v", err)
+	}
+	after := p.UIServerRequests()
+	if n := after["GET source"] - settled["GET source"]; n != 1 {
+		t.Errorf("Observe read %d page sources, want 1", n)
+	}
+	if n := after["GET screenshot"] - settled["GET screenshot"]; n != 1 {
+		t.Errorf("Observe took %d screenshots through the server, want 1", n)
+	}
+	if !strings.Contains(string(o.XML), `text="a"`) {
+		t.Errorf("the dump after Settle does not show the typed letter")
+	}
+}
+
+// TestSettleShot: SettleShot takes the step's screenshot during the idle wait and the next
+// Screenshot returns it without asking the phone again, on both paths — the resident
+// server and uiautomator dump with screencap. When the screen changes by itself after the
+// picture began (here a key pressed on the phone behind the device's back during the wait,
+// on the pixel profile), the wait ends later than the picture could show,
+// so the picture is dropped and the next Screenshot takes the changed screen.
+func TestSettleShot(t *testing.T) {
+	served := 0 // the server's screenshots counted so far
+	shots := func(p *phone) int {
+		all := p.UIServerRequests()["GET screenshot"]
+		n := all - served
+		served = all
+		for _, c := range p.commands() {
+			if strings.Contains(c, "screencap") {
+				n++
+			}
+		}
+		return n
+	}
+	for _, server := range []bool{true, false} {
+		name := map[bool]string{true: "ui-server", false: "uiautomator"}[server]
+		t.Run(name, func(t *testing.T) {
+			served = 0
+			ctx := t.Context()
+			p := newPhone(t, sim.Config{UIServer: server})
+			d := faces[1].open(t, p, Config{NoUIServer: !server})
+			field := openShopSearch(t, d)
+			if err := d.Tap(ctx, field.Center.X, field.Center.Y); err != nil {
+				t.Fatal(err)
+			}
+			shots(p)
+			if err := d.SettleShot(ctx); err != nil {
+				t.Fatalf("SettleShot: %v", err)
+			}
+			if n := shots(p); n != 1 {
+				t.Errorf("SettleShot took %d screenshots, want 1", n)
+			}
+			b, err := d.Screenshot(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := shots(p); n != 0 {
+				t.Errorf("Screenshot after SettleShot took %d more, want the one taken", n)
+			}
+			if !samePicture(t, b, p) {
+				t.Errorf("the kept picture is not the screen the phone shows")
+			}
+		})
+		t.Run(name+"/changed-by-itself", func(t *testing.T) {
+			served = 0
+			ctx := t.Context()
+			pixel, err := sim.ParseProfile("pixel")
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Key presses land at once, so the one behind the device's back lands when timed.
+			pixel.Input = sim.Latency{}
+			p := newPhone(t, sim.Config{UIServer: server, Profile: pixel})
+			d := faces[1].open(t, p, Config{NoUIServer: !server, Sleep: sleepCtx})
+			field := openShopSearch(t, d)
+			if err := d.Tap(ctx, field.Center.X, field.Center.Y); err != nil {
+				t.Fatal(err)
+			}
+			// Pressed after the picture began (the server's at 400 ms), during the idle wait
+			// (800 ms on the server, 1.3 s for the dumper, from the tap).
+			after := map[bool]time.Duration{true: 500 * time.Millisecond, false: 1000 * time.Millisecond}[server]
+			done := make(chan error, 1)
+			time.AfterFunc(after, func() {
+				_, err := p.Phone.Shell(context.Background(), "input keyevent KEYCODE_B", io.Discard)
+				done <- err
+			})
+			shots(p)
+			// The wait may outlast its bound, a screen that changed that late is not settled.
+			if err := d.SettleShot(ctx); err != nil && !errors.Is(err, errNotSettled) {
+				t.Fatalf("SettleShot: %v", err)
+			}
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			shots(p)
+			b, err := d.Screenshot(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := shots(p); n != 1 {
+				t.Errorf("Screenshot after a screen that changed during the wait took %d screenshots, want a new one", n)
+			}
+			if !samePicture(t, b, p) {
+				t.Errorf("the screenshot is not the changed screen")
+			}
+		})
+	}
+}
+
+// samePicture reports whether the PNG b shows what the phone's framebuffer holds.
+func samePicture(t *testing.T, b []byte, p *phone) bool {
+	t.Helper()
+	got, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	want, err := p.Framebuffer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Bounds() != want.Bounds() {
+		return false
+	}
+	for y := 0; y < want.Rect.Dy(); y += 5 {
+		for x := 0; x < want.Rect.Dx(); x += 5 {
+			r1, g1, b1, _ := got.At(x, y).RGBA()
+			r2, g2, b2, _ := want.At(x, y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 {
+				return false
+			}
+		}
+	}
+	return true
 }

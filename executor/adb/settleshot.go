@@ -1,0 +1,102 @@
+package adb
+
+import (
+	"context"
+	"time"
+)
+
+// A step that will show its screen to a model needs the screenshot of the idle screen.
+// Taken after the idle wait it adds its whole time to the step; taken during the wait it
+// costs nothing more, and it is the idle screen's picture when it began after the screen's
+// last accessibility event. The idle wait says when that was at the latest: the server's
+// wait (UiDevice.waitForIdle) returns after 500 ms without an event, the dumper's
+// (DumpCommand: UiAutomation.waitForIdle(1000, …)) after 1000 ms, and the answer reaches
+// fairy after that; so a picture begun after (the answer's arrival − the quiet time) shows
+// the screen after its last event. One begun earlier is dropped (the step takes a new one).
+const (
+	serverQuiet  = 500 * time.Millisecond
+	dumperQuiet  = time.Second
+	serverShotAt = 400 * time.Millisecond  // after an action's transition (~300 ms)
+	dumperShotAt = 1500 * time.Millisecond // the dumper's start and its quiet second, mostly
+)
+
+// settledShot is a screenshot SettleShot took, with the change count it was valid for.
+type settledShot struct {
+	png    []byte
+	secure bool
+	gen    uint64
+	at     time.Time
+}
+
+// SettleShot is Settle for a step that will take a screenshot: it takes the screenshot
+// while the idle wait runs, and keeps it for the next Screenshot (once, while nothing that
+// may change the screen ran and within Config.DumpReuse) when it began after the screen's
+// last accessibility event. A screen already known idle takes no picture here.
+func (d *Device) SettleShot(ctx context.Context) error {
+	if d.cfg.SettleConfirm || d.cfg.DumpReuse < 0 || d.idleSince() {
+		return d.Settle(ctx)
+	}
+	gen := d.changes.Load()
+	quiet, at := dumperQuiet, dumperShotAt
+	if d.uiSettles(ctx) {
+		quiet, at = serverQuiet, serverShotAt
+	}
+	type shot struct {
+		png    []byte
+		secure bool
+		began  time.Time
+		err    error
+	}
+	settled := make(chan struct{})
+	got := make(chan shot, 1)
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		t := time.NewTimer(at)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-settled: // idle sooner: a picture from now on is the idle one
+		case <-sctx.Done():
+			got <- shot{err: sctx.Err()}
+			return
+		}
+		began := time.Now()
+		png, secure, err := d.freshScreenshot(sctx)
+		got <- shot{png: png, secure: secure, began: began, err: err}
+	}()
+	err := d.Settle(ctx)
+	idleBy := time.Now().Add(-quiet)
+	close(settled)
+	if err != nil {
+		cancel()
+		<-got
+		return err
+	}
+	s := <-got
+	if s.err == nil && !s.began.Before(idleBy) && d.changes.Load() == gen {
+		d.settledMu.Lock()
+		d.shot = settledShot{png: s.png, secure: s.secure, gen: gen, at: d.cfg.Now()}
+		d.settledMu.Unlock()
+	}
+	return nil
+}
+
+// uiSettles reports whether Settle waits on the resident server.
+func (d *Device) uiSettles(ctx context.Context) bool {
+	client, _, up := d.uiReady(ctx)
+	return up && client != nil
+}
+
+// takeShot returns the screenshot SettleShot kept, once, if nothing that may change the
+// screen ran since and it is fresh.
+func (d *Device) takeShot() (png []byte, secure, ok bool) {
+	d.settledMu.Lock()
+	s := d.shot
+	d.shot = settledShot{}
+	d.settledMu.Unlock()
+	if s.png == nil || s.gen != d.changes.Load() || d.cfg.Now().Sub(s.at) > d.cfg.DumpReuse {
+		return nil, false, false
+	}
+	return s.png, s.secure, true
+}
