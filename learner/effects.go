@@ -108,6 +108,39 @@ func checkedOnScreen(text string, index int) (checked, ok bool) {
 	case slices.Contains(words, "unchecked"):
 		return false, true
 	}
+	return switchUnder(text, index)
+}
+
+// switchUnder reads the state of the switch a row holds (a settings row whose switch is
+// its child: `[2] item "Battery Saver"` then `  - [3] switch … unchecked`): tapping the
+// row flips it, so a replay must know it as the row's state.
+func switchUnder(text string, index int) (checked, ok bool) {
+	want := strconv.Itoa(index)
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		m := elementLine.FindStringSubmatch(line)
+		if m == nil || m[1] != want {
+			continue
+		}
+		indent := len(line) - len(strings.TrimLeft(line, " "))
+		for _, child := range lines[i+1:] {
+			if len(child)-len(strings.TrimLeft(child, " ")) <= indent {
+				break
+			}
+			c := elementLine.FindStringSubmatch(child)
+			if c == nil || c[2] != "switch" {
+				continue
+			}
+			words := strings.Fields(quoted.ReplaceAllString(child, `""`))
+			switch {
+			case slices.Contains(words, "checked"):
+				return true, true
+			case slices.Contains(words, "unchecked"):
+				return false, true
+			}
+		}
+		return false, false
+	}
 	return false, false
 }
 

@@ -58,10 +58,11 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 		if !ok {
 			continue // Finish, NeedInteraction: no step
 		}
-		if k.Kind == knowledge.ActionBack || isWayBack(a.el) {
-			// A way back to a page the trajectory was on: what was done since it left that
-			// page is a detour. What was done on the page before it left (a typed text)
-			// stays; a way back that stayed on its page is no step at all.
+		if k.Kind == knowledge.ActionBack || k.Kind == knowledge.ActionOpenApp || isWayBack(a.el) {
+			// A way back to a page the trajectory was on (Back, Navigate up, or the app
+			// opened again after the phone left it): what was done since it left that page
+			// is a detour. What was done on the page before it left (a typed text) stays; a
+			// way back that stayed on its page is no step at all.
 			if i+1 < len(t.acts) {
 				to := t.acts[i+1].signature
 				if to == a.signature {

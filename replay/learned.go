@@ -86,14 +86,12 @@ func (s Learned) Resolve(screen *perception.Screen) (event.Action, error) {
 		if err != nil || s.Checked == nil || a.Index <= 0 {
 			return a, err
 		}
-		for _, e := range screen.Elements {
-			if e.Index == a.Index && e.Checkable && e.Checked != *s.Checked {
-				state := "off"
-				if e.Checked {
-					state = "on"
-				}
-				return event.Action{}, fmt.Errorf("%w: %q is already %s", ErrMismatch, e.Label, state)
+		if e, ok := switchOf(screen, a.Index); ok && e.Checked != *s.Checked {
+			state := "off"
+			if e.Checked {
+				state = "on"
 			}
+			return event.Action{}, fmt.Errorf("%w: %q is already %s", ErrMismatch, e.Label, state)
 		}
 		return a, nil
 	}
@@ -105,6 +103,30 @@ func (s Learned) Resolve(screen *perception.Screen) (event.Action, error) {
 		return event.Action{}, fmt.Errorf("%w: no text to type", ErrMismatch)
 	}
 	return event.Action{Type: event.Input, Index: a.Index, Text: s.Text}, nil
+}
+
+// switchOf is the switch, checkbox or radio that a tap on element index flips: the element
+// itself when it is checkable, else the checkable element inside its bounds (a settings
+// row whose switch is its child).
+func switchOf(screen *perception.Screen, index int) (perception.Element, bool) {
+	var row *perception.Element
+	for i := range screen.Elements {
+		if e := &screen.Elements[i]; e.Index == index {
+			if e.Checkable {
+				return *e, true
+			}
+			row = e
+		}
+	}
+	if row == nil {
+		return perception.Element{}, false
+	}
+	for _, e := range screen.Elements {
+		if e.Checkable && e.Index != index && row.Bounds.Contains(e.Center) {
+			return e, true
+		}
+	}
+	return perception.Element{}, false
 }
 
 // resolve turns the step, as an action of kind, into the action to run on screen.

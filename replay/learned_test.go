@@ -133,6 +133,25 @@ func TestResolveChecked(t *testing.T) {
 	}
 }
 
+// TestResolveCheckedRow: a settings row whose switch is its child is judged by that
+// switch: tapped to turn Battery Saver on, a row whose switch is already on is a surprise
+// (a learned double tap after a dead one never turns it back off).
+func TestResolveCheckedRow(t *testing.T) {
+	off := false
+	row := perception.Element{Index: 2, Label: "Battery Saver", Text: "Battery Saver", ResourceID: app + ":id/switch_row",
+		Class: "android.widget.LinearLayout", Clickable: true, Bounds: perception.Bounds{X1: 0, Y1: 200, X2: 1080, Y2: 400}}
+	sw := perception.Element{Index: 3, ResourceID: app + ":id/switch_widget", Class: "android.widget.Switch", Checkable: true,
+		Center: perception.Point{X: 980, Y: 300}, Checked: true}
+	step := Learned{Signature: "r-battery", Kind: "tap", Checked: &off, Target: Target{ResourceID: app + ":id/switch_row", Text: "Battery Saver"}}
+	if _, err := step.Resolve(&perception.Screen{Signature: "r-battery", Elements: []perception.Element{row, sw}}); !errors.Is(err, ErrMismatch) {
+		t.Errorf("Resolve on a row whose switch is already on = %v, want a mismatch", err)
+	}
+	sw.Checked = false
+	if a, err := step.Resolve(&perception.Screen{Signature: "r-battery", Elements: []perception.Element{row, sw}}); err != nil || a != (event.Action{Type: event.Tap, Index: 2}) {
+		t.Errorf("Resolve on the row as learned = %+v, %v; want Tap 2", a, err)
+	}
+}
+
 // TestTarget: a target reads as the App Map's element does.
 func TestTarget(t *testing.T) {
 	for _, tc := range []struct {
