@@ -46,21 +46,11 @@ func (r *run) recoverPage(ctx context.Context) (State, error) {
 	if s.Package != "" && s.Package != r.a.Task.App {
 		// The phone left the task's app (a wrong tap on Back, a link, Home): open it again.
 		r.recoveries++
-		open := event.Action{Type: event.OpenApp, Package: r.a.Task.App}
-		_, err := r.exec(ctx, open, nil)
-		ev := event.ActionExecuted{Step: r.step, Action: open, Signature: s.Signature}
-		if err != nil {
-			ev.Err = err.Error()
-		}
-		r.publish(ev)
-		if err != nil {
+		if err := r.actAlone(ctx, event.Action{Type: event.OpenApp, Package: r.a.Task.App}); err != nil {
 			if ctx.Err() != nil {
-				return stateError, ctx.Err()
+				return stateError, err
 			}
 			return "", nil
-		}
-		if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
-			return stateError, ctx.Err()
 		}
 		r.planNote = append(r.planNote, fmt.Sprintf("The phone had left %s after the last step (a wrong page); the agent opened the app again. Go on with the sub-goal from the screen it shows.", r.a.Task.App))
 		r.lastActs = []string{"OpenApp(" + r.a.Task.App + "): the phone had left the task's app"}

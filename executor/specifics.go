@@ -54,17 +54,7 @@ func readSpecifics(category string, s *perception.Screen, target *perception.Ele
 	if s == nil {
 		return sp
 	}
-	ctx := s.Context
-	if len(s.Read) > 0 {
-		// A page drawn in pixels (a WebView, a canvas) has its texts in the lines read from
-		// the picture: they are its static texts, but for the one the action is on.
-		ctx = slices.Clone(ctx)
-		for _, b := range s.Read {
-			if t := strings.TrimSpace(b.Text); t != "" && (target == nil || t != strings.TrimSpace(target.Label)) {
-				ctx = append(ctx, t)
-			}
-		}
-	}
+	ctx := pageTexts(s, target)
 	switch category {
 	case "send":
 		for _, e := range s.Elements {
@@ -121,14 +111,25 @@ func firstTexts(ctx []string, n int) []string {
 	return parts
 }
 
+// pageTexts are a screen's static texts. A page drawn in pixels (a WebView, a canvas) has
+// them in the lines read from the picture too, but for the one target (nil: none) is.
+func pageTexts(s *perception.Screen, target *perception.Element) []string {
+	if len(s.Read) == 0 {
+		return s.Context
+	}
+	ctx := slices.Clone(s.Context)
+	for _, b := range s.Read {
+		if t := strings.TrimSpace(b.Text); t != "" && (target == nil || t != strings.TrimSpace(target.Label)) {
+			ctx = append(ctx, t)
+		}
+	}
+	return ctx
+}
+
 // itemLines are a screen's static texts that name an item with its quantity.
 func itemLines(s *perception.Screen) []string {
 	var out []string
-	ctx := slices.Clone(s.Context)
-	for _, b := range s.Read {
-		ctx = append(ctx, b.Text)
-	}
-	for _, c := range ctx {
+	for _, c := range pageTexts(s, nil) {
 		if c = strings.TrimSpace(c); c != "" && quantityText.MatchString(c) && !totalWord.MatchString(c) {
 			out = append(out, c)
 		}
@@ -213,33 +214,40 @@ func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, ans
 // the page it leads to; what is the Re-Planner's next step.
 func (r *run) goBack(ctx context.Context, what string) (State, error) {
 	back := event.Action{Type: event.Back}
-	_, err := r.exec(ctx, back, nil)
-	ev := event.ActionExecuted{Step: r.step, Action: back, Signature: r.screen.Signature}
+	if err := r.actAlone(ctx, back); err != nil {
+		return stateError, err
+	}
+	if now, err := r.dumpRead(ctx); err == nil && r.screen != nil && now.Signature == r.screen.Signature && r.screen.Keyboard {
+		// The Back only closed the keyboard: the page is still the one to leave.
+		if err := r.actAlone(ctx, back); err != nil && ctx.Err() != nil {
+			return stateError, err
+		}
+	}
+	r.lastActs = []string{what}
+	r.reuse, r.noActs = false, false
+	return statePerceive, nil
+}
+
+// actAlone runs a, which needs no element (Back, OpenApp), outside the decider's batch:
+// the executor's own recovery. It publishes it on the current page and waits for the screen
+// to settle; the error is the action's, or the context's.
+func (r *run) actAlone(ctx context.Context, a event.Action) error {
+	_, err := r.exec(ctx, a, nil)
+	ev := event.ActionExecuted{Step: r.step, Action: a, Signature: r.screen.Signature}
 	if err != nil {
 		ev.Err = err.Error()
 	}
 	r.publish(ev)
 	if err != nil {
 		if ctx.Err() != nil {
-			return stateError, ctx.Err()
+			return ctx.Err()
 		}
-		return stateError, err
+		return err
 	}
 	if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
-		return stateError, ctx.Err()
+		return ctx.Err()
 	}
-	if now, err := r.dumpRead(ctx); err == nil && r.screen != nil && now.Signature == r.screen.Signature && r.screen.Keyboard {
-		// The Back only closed the keyboard: the page is still the one to leave.
-		if _, err := r.exec(ctx, back, nil); err == nil {
-			r.publish(event.ActionExecuted{Step: r.step, Action: back, Signature: now.Signature})
-			if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
-				return stateError, ctx.Err()
-			}
-		}
-	}
-	r.lastActs = []string{what}
-	r.reuse, r.noActs = false, false
-	return statePerceive, nil
+	return nil
 }
 
 // againstChoice says why a tap on a row is not the row the person chose in this task

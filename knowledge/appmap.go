@@ -191,6 +191,18 @@ const MaxGoals = 8
 // between words.
 func GoalKey(goal string) string { return strings.ToLower(strings.Join(strings.Fields(goal), " ")) }
 
+// withGoal is goals with goal (in GoalKey form) added once, the latest MaxGoals kept.
+func withGoal(goals []string, goal string) []string {
+	if goal == "" || slices.Contains(goals, goal) {
+		return goals
+	}
+	goals = append(goals, goal)
+	if n := len(goals); n > MaxGoals {
+		goals = slices.Clone(goals[n-MaxGoals:])
+	}
+	return goals
+}
+
 // Served reports whether the transition completed sub-goal goal in a confirmed run.
 func (t Transition) Served(goal string) bool {
 	k := GoalKey(goal)

@@ -234,56 +234,44 @@ func (tx *Tx) TransitionServed(app string, t Transition, goal string) error {
 	if strings.TrimSpace(app) == "" || k == "" {
 		return fmt.Errorf("transition served: need an app and a sub-goal: %w", ErrInvalid)
 	}
-	_, trans, err := tx.mapBuckets(app)
-	if err != nil {
-		return fmt.Errorf("transition served in %s: %w", app, err)
-	}
-	key := t.key()
-	v := trans.Get([]byte(key))
-	if v == nil {
-		return fmt.Errorf("transition served in %s: %w", app, ErrNotFound)
-	}
-	var stored Transition
-	if err := decode("transition", []byte(key), v, &stored); err != nil {
-		return fmt.Errorf("transition served in %s: %w", app, err)
-	}
-	if slices.Contains(stored.Goals, k) {
-		return nil
-	}
-	stored.Goals = append(stored.Goals, k)
-	if n := len(stored.Goals); n > MaxGoals {
-		stored.Goals = slices.Clone(stored.Goals[n-MaxGoals:])
-	}
-	if err := putJSON(trans, key, stored); err != nil {
-		return fmt.Errorf("transition served in %s: %w", app, err)
-	}
-	tx.afterMap(app, func(m *appMap) { m.putTransition(stored) })
-	return nil
+	return tx.updateGoals(app, t, "transition served", func(goals []string) ([]string, error) {
+		return withGoal(goals, k), nil
+	})
 }
 
 // TransitionUnserved takes back a sub-goal TransitionServed recorded: the run it came from
 // turned out wrong. A transition or sub-goal not in the map is ErrNotFound.
 func (tx *Tx) TransitionUnserved(app string, t Transition, goal string) error {
+	return tx.updateGoals(app, t, "transition unserved", func(goals []string) ([]string, error) {
+		i := slices.Index(goals, GoalKey(goal))
+		if i < 0 {
+			return nil, fmt.Errorf("sub-goal %q: %w", goal, ErrNotFound)
+		}
+		return slices.Delete(goals, i, i+1), nil
+	})
+}
+
+// updateGoals rewrites the sub-goals of the stored transition t (ErrNotFound when the map
+// does not have it) with fn; op names the write in errors.
+func (tx *Tx) updateGoals(app string, t Transition, op string, fn func([]string) ([]string, error)) error {
 	_, trans, err := tx.mapBuckets(app)
 	if err != nil {
-		return fmt.Errorf("transition unserved in %s: %w", app, err)
+		return fmt.Errorf("%s in %s: %w", op, app, err)
 	}
 	key := t.key()
 	v := trans.Get([]byte(key))
 	if v == nil {
-		return fmt.Errorf("transition unserved in %s: %w", app, ErrNotFound)
+		return fmt.Errorf("%s in %s: %w", op, app, ErrNotFound)
 	}
 	var stored Transition
 	if err := decode("transition", []byte(key), v, &stored); err != nil {
-		return fmt.Errorf("transition unserved in %s: %w", app, err)
+		return fmt.Errorf("%s in %s: %w", op, app, err)
 	}
-	i := slices.Index(stored.Goals, GoalKey(goal))
-	if i < 0 {
-		return fmt.Errorf("transition unserved in %s: sub-goal %q: %w", app, goal, ErrNotFound)
+	if stored.Goals, err = fn(stored.Goals); err != nil {
+		return fmt.Errorf("%s in %s: %w", op, app, err)
 	}
-	stored.Goals = slices.Delete(stored.Goals, i, i+1)
 	if err := putJSON(trans, key, stored); err != nil {
-		return fmt.Errorf("transition unserved in %s: %w", app, err)
+		return fmt.Errorf("%s in %s: %w", op, app, err)
 	}
 	tx.afterMap(app, func(m *appMap) { m.putTransition(stored) })
 	return nil

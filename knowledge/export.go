@@ -275,12 +275,7 @@ func (tx *Tx) importMap(m Map) (pagesN, transN int, err error) {
 			stored.FirstSeen = earlier(stored.FirstSeen, t.FirstSeen)
 			stored.LastSeen = later(stored.LastSeen, t.LastSeen)
 			for _, g := range t.Goals {
-				if g = GoalKey(g); g != "" && !slices.Contains(stored.Goals, g) {
-					stored.Goals = append(stored.Goals, g)
-				}
-			}
-			if n := len(stored.Goals); n > MaxGoals {
-				stored.Goals = slices.Clone(stored.Goals[n-MaxGoals:])
+				stored.Goals = withGoal(stored.Goals, GoalKey(g))
 			}
 		}
 		if err := putJSON(trans, k, stored); err != nil {

@@ -2,12 +2,11 @@ package learner
 
 import (
 	"context"
-	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/replay"
 )
 
 // Predict says which page the App Map expects action a on element el (nil: none), taken for
@@ -65,41 +64,13 @@ func (l *Learner) Predict(ctx context.Context, app, from string, a event.Action,
 	return to, true
 }
 
-// named reports whether sub-goal goal names label as a whole word or phrase ("Open See all
-// apps" names "See all apps", not "All"; a name in a script written without spaces, such
-// as "书店" in "打开书店的信息卡", needs no spaces around it). Labels of one character name
-// nothing.
+// named reports whether sub-goal goal names label as whole words, in any case ("Open See
+// all apps" names "See all apps", not "App"; a name in a script written without spaces,
+// such as "书店" in "打开书店的信息卡", needs no spaces around it). Labels of one character
+// name nothing.
 func named(label, goal string) bool {
-	l, g := knowledge.GoalKey(label), knowledge.GoalKey(goal)
-	if utf8.RuneCountInString(l) < 2 {
-		return false
-	}
-	for i := 0; i < len(g); {
-		j := strings.Index(g[i:], l)
-		if j < 0 {
-			return false
-		}
-		start, end := i+j, i+j+len(l)
-		before, _ := utf8.DecodeLastRuneInString(g[:start])
-		after, _ := utf8.DecodeRuneInString(g[end:])
-		first, _ := utf8.DecodeRuneInString(l)
-		last, _ := utf8.DecodeLastRuneInString(l)
-		if (start == 0 || !joins(before) || !joins(first)) && (end == len(g) || !joins(after) || !joins(last)) {
-			return true
-		}
-		_, size := utf8.DecodeRuneInString(g[start:])
-		i = start + size
-	}
-	return false
-}
-
-// joins reports whether r continues a word it touches: a letter or digit of a script
-// written with spaces between words.
-func joins(r rune) bool {
-	if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-		return false
-	}
-	return !unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
+	l := knowledge.GoalKey(label)
+	return utf8.RuneCountInString(l) >= 2 && replay.HasWords(knowledge.GoalKey(goal), l)
 }
 
 // navKey is an action's identity without the marks the learner adds to a transition.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,7 +15,7 @@ import (
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
-	"github.com/fairy-go/fairy/executor/ocr"
+	"github.com/fairy-go/fairy/executor/ocr/ocrtest"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
@@ -34,16 +33,7 @@ func (r *refuser) consent(_ context.Context, msg string) (bool, string) {
 // with the Tesseract pixel reader (tesseract missing: skipped, and failed under CI).
 func pixelPhone(t *testing.T) (*sim.Phone, *adb.Device, *perception.PixelReader) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts tesseract: full tier only (scripts/test.sh), skipped under -short")
-	}
-	tess, err := ocr.New(t.Context(), ocr.Config{})
-	if err != nil {
-		if os.Getenv("CI") != "" || !errors.Is(err, ocr.ErrNotInstalled) {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	tess := ocrtest.Start(t)
 	reader, err := perception.NewPixelReader(tess)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"net"
 	"net/http"
@@ -17,7 +16,6 @@ import (
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/adbtest"
-	"github.com/fairy-go/fairy/sim/wire"
 )
 
 // phoneOnADB serves a virtual phone (sim, standing in for a physical phone) to a private
@@ -29,15 +27,7 @@ func phoneOnADB(t *testing.T, seed uint64) (*sim.Phone, []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := wire.NewDeviceServer(wire.DeviceConfig{Device: phone})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- ds.Serve(ctx) }()
-	t.Cleanup(func() { cancel(); ds.Close(); <-served })
-	serial := adb.Connect(t, ds.Addr().String())
+	serial := servePhone(t, adb, phone)
 	return phone, []string{"--adb-port", strconv.Itoa(adb.Port), "-s", serial}
 }
 

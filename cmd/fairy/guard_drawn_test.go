@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"image"
 	"os"
@@ -15,10 +14,9 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/executor/ocr"
+	"github.com/fairy-go/fairy/executor/ocr/ocrtest"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/adbtest"
-	"github.com/fairy-go/fairy/sim/wire"
 )
 
 // drawnLocales are the languages the drawn payment, delete and send controls are held in:
@@ -78,17 +76,7 @@ func drawnCases(t *testing.T, phone *sim.Phone) []drawnCase {
 // failed under CI), as fairy reads these controls from the picture.
 func drawnPhone(t *testing.T) *sim.Phone {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts tesseract: full tier only (scripts/test.sh), skipped under -short")
-	}
-	tess, err := ocr.New(t.Context(), ocr.Config{})
-	if err != nil {
-		if os.Getenv("CI") != "" || !errors.Is(err, ocr.ErrNotInstalled) {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-	tess.Close()
+	ocrtest.Start(t)
 	phone, err := sim.New(sim.Config{Seed: 5})
 	if err != nil {
 		t.Fatal(err)
@@ -179,15 +167,7 @@ func (c drawnCase) unchanged(t *testing.T, phone *sim.Phone, before map[string]i
 func TestRunGuardDrawn(t *testing.T) {
 	phone := drawnPhone(t)
 	adb := adbtest.Start(t)
-	ds, err := wire.NewDeviceServer(wire.DeviceConfig{Device: phone})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	served := make(chan error, 1)
-	go func() { served <- ds.Serve(ctx) }()
-	t.Cleanup(func() { cancel(); ds.Close(); <-served })
-	serial := adb.Connect(t, ds.Addr().String())
+	serial := servePhone(t, adb, phone)
 	rules, err := os.ReadFile("testdata/guardrun/rules.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,6 @@ import (
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/adbtest"
-	"github.com/fairy-go/fairy/sim/wire"
 )
 
 // guardCase is one of issue 24's cases: an element (its label, or id=ID) of a one-screen
@@ -157,15 +156,7 @@ func centreOf(t *testing.T, r *mcpRig, id string) (int, int) {
 func TestRunGuardCases(t *testing.T) {
 	adb := adbtest.Start(t)
 	phone := guardPhone(t)
-	ds, err := wire.NewDeviceServer(wire.DeviceConfig{Device: phone})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	served := make(chan error, 1)
-	go func() { served <- ds.Serve(ctx) }()
-	t.Cleanup(func() { cancel(); ds.Close(); <-served })
-	serial := adb.Connect(t, ds.Addr().String())
+	serial := servePhone(t, adb, phone)
 	rules, err := os.ReadFile("testdata/guardrun/rules.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -92,15 +92,7 @@ func startMCPWith(t *testing.T, bin string, answer answerFunc) *mcpRig {
 func startMCPOn(t *testing.T, phone *sim.Phone, bin string, answer answerFunc) *mcpRig {
 	t.Helper()
 	adb := adbtest.Start(t)
-	ds, err := wire.NewDeviceServer(wire.DeviceConfig{Device: phone})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- ds.Serve(ctx) }()
-	t.Cleanup(func() { cancel(); ds.Close(); <-served })
-	serial := adb.Connect(t, ds.Addr().String())
+	serial := servePhone(t, adb, phone)
 
 	url := serveModel(t, demoRules)
 	dir := t.TempDir()

@@ -20,6 +20,21 @@ import (
 )
 
 // serveModel runs `fairy model serve` with rules on a free port and returns its base URL.
+// servePhone serves phone on the ADB wire protocol for the test's life and connects the
+// real adb server adb to it; it returns the phone's serial.
+func servePhone(t *testing.T, adb *adbtest.Server, phone *sim.Phone) string {
+	t.Helper()
+	ds, err := wire.NewDeviceServer(wire.DeviceConfig{Device: phone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- ds.Serve(ctx) }()
+	t.Cleanup(func() { cancel(); ds.Close(); <-served })
+	return adb.Connect(t, ds.Addr().String())
+}
+
 func serveModel(t *testing.T, rules []byte) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "rules.yaml")
@@ -59,15 +74,7 @@ func TestRunThroughRealADB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := wire.NewDeviceServer(wire.DeviceConfig{Device: phone})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	served := make(chan error, 1)
-	go func() { served <- ds.Serve(ctx) }()
-	t.Cleanup(func() { cancel(); ds.Close(); <-served })
-	serial := adb.Connect(t, ds.Addr().String())
+	serial := servePhone(t, adb, phone)
 
 	url := serveModel(t, demoRules)
 	dir := t.TempDir()

@@ -13,7 +13,6 @@ import (
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/adbtest"
-	"github.com/fairy-go/fairy/sim/wire"
 )
 
 // uiServerAPKsForTest returns the real APKs of appium-uiautomator2-server from the npm
@@ -49,15 +48,7 @@ func TestDeviceSetup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := wire.NewDeviceServer(wire.DeviceConfig{Device: phone})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	served := make(chan error, 1)
-	go func() { served <- ds.Serve(ctx) }()
-	t.Cleanup(func() { cancel(); ds.Close(); <-served })
-	serial := srv.Connect(t, ds.Addr().String())
+	serial := servePhone(t, srv, phone)
 	target := func() deviceTarget { return deviceTarget{Host: "127.0.0.1", Port: srv.Port, Serial: serial} }
 
 	setup := func(args ...string) (string, error) {

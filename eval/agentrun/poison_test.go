@@ -29,19 +29,13 @@ func TestWrongTapDoesNotPoisonLearning(t *testing.T) {
 		t.Fatal(err)
 	}
 	clean := suiteTask(t, s, "messages-which-alice")
-	noisy := *clean
-	noisy.ID = "messages-which-alice-wrong-tap"
-	noisy.Walk = slices.Clone(clean.Walk)
-	w := noisy.Walk[0]
-	w.Steps = slices.Clone(w.Steps)
-	i := slices.IndexFunc(w.Steps, func(st walkthrough.Step) bool { return st.Subgoal == "Pick the right Alice" })
+	i := slices.IndexFunc(clean.Walk[0].Steps, func(st walkthrough.Step) bool { return st.Subgoal == "Pick the right Alice" })
 	if i < 0 {
 		t.Fatal("the task has no step that picks the Alice")
 	}
-	w.Steps[i].Slip = []string{`Tap "Alice Wong"`}
-	noisy.Walk[0] = w
+	noisy := slipped(clean, "messages-which-alice-wrong-tap", i, `Tap "Alice Wong"`)
 	learn := *s
-	learn.Tasks = []*eval.Task{&noisy}
+	learn.Tasks = []*eval.Task{noisy}
 	s.Tasks = []*eval.Task{clean}
 
 	a, err := New(Config{})
@@ -113,15 +107,9 @@ func TestFalseSuccessIsTakenBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	clean := suiteTask(t, s, "canvas-pin-unlock")
-	noisy := *clean
-	noisy.ID = "canvas-pin-unlock-early-enter"
-	noisy.Walk = slices.Clone(clean.Walk)
-	w := noisy.Walk[0]
-	w.Steps = slices.Clone(w.Steps)
-	w.Steps[0].Slip = []string{`Tap "Enter"`}
-	noisy.Walk[0] = w
+	noisy := slipped(clean, "canvas-pin-unlock-early-enter", 0, `Tap "Enter"`)
 	learn := *s
-	learn.Tasks = []*eval.Task{&noisy}
+	learn.Tasks = []*eval.Task{noisy}
 	s.Tasks = []*eval.Task{clean}
 	px := pixelReader(t, s)
 	if px == nil {
@@ -152,4 +140,17 @@ func TestFalseSuccessIsTakenBack(t *testing.T) {
 	if !learned {
 		t.Fatal("no learning run in the report")
 	}
+}
+
+// slipped is a copy of task, named id, whose decider takes slip instead of the first walk's
+// step i the first time it acts there: a model's error, injected where the test wants it.
+func slipped(task *eval.Task, id string, i int, slip string) *eval.Task {
+	noisy := *task
+	noisy.ID = id
+	noisy.Walk = slices.Clone(task.Walk)
+	w := noisy.Walk[0]
+	w.Steps = slices.Clone(w.Steps)
+	w.Steps[i].Slip = []string{slip}
+	noisy.Walk[0] = w
+	return &noisy
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/executor/ocr"
+	"github.com/fairy-go/fairy/executor/ocr/ocrtest"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -30,30 +31,15 @@ func BenchmarkReadWebViewRegion(b *testing.B) {
 			b.Fatalf("screen %q is not a checkout", c.ps.name)
 		}
 		b.Run(c.name, func(b *testing.B) {
-			tess := newTesseract(b)
-			read := func(tess *ocr.Tesseract) {
-				r, err := perception.NewPixelReader(tess)
-				if err != nil {
-					b.Fatal(err)
-				}
-				s, err := perception.Parse(c.ps.dump)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := r.Read(context.Background(), s, c.ps.shot); err != nil {
-					b.Fatal(err)
-				}
-				if len(s.Read) == 0 {
-					b.Fatal("nothing read")
-				}
-			}
+			tess := ocrtest.Start(b)
+			read := func(tess *ocr.Tesseract) { readScreen(b, tess, c.ps) }
 			if !c.first {
 				read(tess) // the programs start
 			}
 			b.ResetTimer()
 			for b.Loop() {
 				if c.first {
-					tess = newTesseract(b)
+					tess = ocrtest.Start(b)
 				}
 				read(tess)
 				if c.first {
@@ -82,25 +68,10 @@ func BenchmarkReadWebViewRegionCPU(b *testing.B) {
 		ps   pixelScreen
 	}{{"en", screens[0]}, {"zh", screens[2]}} {
 		b.Run(c.name, func(b *testing.B) {
-			read := func(tess *ocr.Tesseract) {
-				r, err := perception.NewPixelReader(tess)
-				if err != nil {
-					b.Fatal(err)
-				}
-				s, err := perception.Parse(c.ps.dump)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := r.Read(context.Background(), s, c.ps.shot); err != nil {
-					b.Fatal(err)
-				}
-				if len(s.Read) == 0 {
-					b.Fatal("nothing read")
-				}
-			}
+			read := func(tess *ocr.Tesseract) { readScreen(b, tess, c.ps) }
 			reads := func(n int) time.Duration {
 				c0 := cpuTime(b)
-				tess := newTesseract(b)
+				tess := ocrtest.Start(b)
 				for range n {
 					read(tess)
 				}
@@ -110,7 +81,7 @@ func BenchmarkReadWebViewRegionCPU(b *testing.B) {
 			first := reads(1)
 			n := 0
 			c0 := cpuTime(b)
-			tess := newTesseract(b)
+			tess := ocrtest.Start(b)
 			read(tess)
 			for b.Loop() {
 				read(tess)
@@ -127,7 +98,7 @@ func BenchmarkReadWebViewRegionCPU(b *testing.B) {
 
 // BenchmarkReadCachedRegion is the cost of a region shown again: a hash of its pixels.
 func BenchmarkReadCachedRegion(b *testing.B) {
-	tess := newTesseract(b)
+	tess := ocrtest.Start(b)
 	ps := pixelScreens(b)[0]
 	r, err := perception.NewPixelReader(tess)
 	if err != nil {
@@ -151,7 +122,7 @@ func BenchmarkReadCachedRegion(b *testing.B) {
 // BenchmarkRecall reports the share of the labels the phone drew on its canvas screens
 // (TeaHouse, SafeBox, 城市地图 with each card) that were read right.
 func BenchmarkRecall(b *testing.B) {
-	tess := newTesseract(b)
+	tess := ocrtest.Start(b)
 	screens := pixelScreens(b)
 	var hit, total int
 	for b.Loop() {
@@ -163,4 +134,23 @@ func BenchmarkRecall(b *testing.B) {
 	}
 	b.ReportMetric(100*float64(hit)/float64(total), "recall%")
 	b.ReportMetric(float64(total), "labels")
+}
+
+// readScreen reads the uncovered region of ps with tess, as the agent does on that screen.
+func readScreen(b *testing.B, tess *ocr.Tesseract, ps pixelScreen) {
+	b.Helper()
+	r, err := perception.NewPixelReader(tess)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := perception.Parse(ps.dump)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := r.Read(context.Background(), s, ps.shot); err != nil {
+		b.Fatal(err)
+	}
+	if len(s.Read) == 0 {
+		b.Fatal("nothing read")
+	}
 }

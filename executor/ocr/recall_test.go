@@ -3,39 +3,19 @@ package ocr_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"image"
 	"image/png"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 	"unicode"
 
-	"github.com/fairy-go/fairy/executor/ocr"
+	"github.com/fairy-go/fairy/executor/ocr/ocrtest"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
 )
-
-// newTesseract returns the OCR engine; without tesseract the test is skipped, and fails
-// under CI (scripts/test.sh installs it).
-func newTesseract(t testing.TB) *ocr.Tesseract {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("starts tesseract: full tier only (scripts/test.sh), skipped under -short")
-	}
-	tess, err := ocr.New(context.Background(), ocr.Config{})
-	if err != nil {
-		if os.Getenv("CI") != "" || !errors.Is(err, ocr.ErrNotInstalled) {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-	t.Cleanup(func() { tess.Close() })
-	return tess
-}
 
 // pixelScreen is one screen of the virtual phone the tree does not describe, with what the
 // phone drew on it.
@@ -191,7 +171,7 @@ func recall(t testing.TB, r *perception.PixelReader, screens []pixelScreen, repo
 }
 
 func TestRecallOnDrawnScreens(t *testing.T) {
-	tess := newTesseract(t)
+	tess := ocrtest.Start(t)
 	r, err := perception.NewPixelReader(tess)
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +199,7 @@ func TestRecallOnDrawnScreens(t *testing.T) {
 // no text, read or not, no card, button or road, no map pin (its name beside it is what a
 // tap there is judged by).
 func TestMarksOnDrawnScreens(t *testing.T) {
-	tess := newTesseract(t)
+	tess := ocrtest.Start(t)
 	r, err := perception.NewPixelReader(tess)
 	if err != nil {
 		t.Fatal(err)

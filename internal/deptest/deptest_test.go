@@ -82,6 +82,7 @@ var layers = map[string][]string{
 	"llm/inject":                   {"llm"},
 	"executor/adb":                 {"perception"},
 	"executor/ocr":                 {"perception"},
+	"executor/ocr/ocrtest":         {"executor/ocr"},
 	"executor/internal/guardgen":   {},
 	"knowledge":                    {"internal/table"},
 	"knowledge/etcdstore":          {"knowledge"},
