@@ -81,6 +81,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 				r.spent = map[string]int{}
 			}
 			r.spent[v.Category+"\x00"+v.Action] = r.step
+			r.justSpent = v.Category + "\x00" + v.Action
 		}
 		if out != "" {
 			desc += ": output: " + llm.Head(out, 400)

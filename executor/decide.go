@@ -8,6 +8,7 @@ import (
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
+	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/prompts"
 )
 
@@ -86,7 +87,7 @@ func (r *run) decide(ctx context.Context) (State, error) {
 func (r *run) screenCheck(actions []event.Action) ([]event.Action, []string) {
 	var batch []event.Action
 	var problems []string
-	for _, a := range actions {
+	for i, a := range actions {
 		a.Type = normalizeType(a.Type)
 		if err := a.Validate(); err != nil {
 			shown := withheld(a)
@@ -118,11 +119,34 @@ func (r *run) screenCheck(actions []event.Action) ([]event.Action, []string) {
 		if a.EndsBatch() {
 			break // the screen changes under anything after it
 		}
+		if i < len(actions)-1 && a.Type == event.Tap && submitKey(r.element(a.Index)) {
+			// A key that submits what is on the screen, with more to do after it: the batch
+			// is at odds with itself (a PIN's Enter before its digits, one wrong key that
+			// costs a wrong attempt), and neither half can be trusted to run alone.
+			why := fmt.Sprintf("[%d] %q submits what is on the screen, and %d more action(s) follow it on a screen that will be gone", a.Index, label(r.element(a.Index)), len(actions)-1-i)
+			problems = append(problems, why+"; put the submitting tap last.")
+			r.publish(event.ActionRejected{Step: r.step, Action: a, Reason: why})
+			break
+		}
 	}
 	if len(problems) > 0 {
 		return nil, problems
 	}
 	return batch, nil
+}
+
+// submitKey reports whether el is a key or button that submits what a form or a keypad
+// holds. The list is short on purpose: it only decides whether a batch contradicts itself
+// (see screenCheck); what is sensitive is the guard's to judge, in every language.
+func submitKey(el *perception.Element) bool {
+	if el == nil {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(label(el))) {
+	case "enter", "ok", "done", "go", "submit", "↵", "⏎", "确定", "完成":
+		return true
+	}
+	return false
 }
 
 // normalizeType maps a type in any letter case to its canonical name.

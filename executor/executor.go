@@ -235,6 +235,7 @@ type run struct {
 	recoveries  int             // times the task went back to it by itself
 	goodSeen    map[string]bool // every page a step of the task was judged right on
 	spent       map[string]int  // category and action of each consented action run → its step
+	justSpent   string          // the key of spent the last batch added, until the next screen is read
 	choices     []string        // the person's answers to choice questions (type 3), in this task
 
 	loops      map[string]int

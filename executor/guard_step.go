@@ -2,6 +2,7 @@ package executor
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
@@ -58,6 +59,27 @@ func (r *run) again(v Verdict, spec string) string {
 		return note
 	}
 	return spec + "; " + note
+}
+
+// openedConfirmation takes back, from what the task has done, the consented action the
+// last batch ran when the screen it led to, s, asks to confirm an action of the same kind
+// (the dialog "Delete note" opens, with its own Delete): that action was a step toward
+// the deed, not the deed. A wrong tap on the dialog's Cancel then leaves nothing done,
+// and the next "Delete note" is no second deletion (see again). An order whose next page
+// asks for a payment stays done: the payment is another kind.
+func (r *run) openedConfirmation(s *perception.Screen) {
+	key := r.justSpent
+	r.justSpent = ""
+	if key == "" {
+		return
+	}
+	cat, act, _ := strings.Cut(key, "\x00")
+	for _, v := range r.cfg.Guard.Offers(s) {
+		if v.Category == cat && v.Action != act {
+			delete(r.spent, key)
+			return
+		}
+	}
 }
 
 // holdSpec is hold with the consent's specifics already read.

@@ -134,6 +134,44 @@ func TestConsentSaysItIsAgain(t *testing.T) {
 	}
 }
 
+// TestConfirmationTakesBackTheOpener: "Delete note" ran under a consent and opened a dialog
+// asking to confirm the deletion; a wrong tap on its Cancel left nothing deleted, so the
+// next "Delete note" is no second deletion. A submitted order whose next page asks for a
+// payment (another kind) stays done.
+func TestConfirmationTakesBackTheOpener(t *testing.T) {
+	g, err := NewGuard(DefaultGuardPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dialog := &perception.Screen{Signature: "dlg", Elements: []perception.Element{
+		{Index: 1, Label: "Delete this note?", Class: "android.widget.TextView"},
+		{Index: 2, Label: "Cancel", Class: "android.widget.Button", Clickable: true, ResourceID: "android:id/button2"},
+		{Index: 3, Label: "Delete", Class: "android.widget.Button", Clickable: true, ResourceID: "android:id/button1"},
+	}}
+	pay := &perception.Screen{Signature: "pay", Elements: []perception.Element{
+		{Index: 1, Label: "Navigate up", Class: "android.widget.ImageButton", Clickable: true},
+		{Index: 2, Label: "应付金额 ¥15", Class: "android.widget.TextView"},
+		{Index: 3, Label: "支付", Class: "android.widget.Button", Clickable: true, ResourceID: "com.fairy.shop:id/pay_button"},
+	}}
+	const opener, order = "delete\x00page n: delete note", "order\x00page c: submit"
+	r := &run{cfg: &Config{Guard: g}, spent: map[string]int{opener: 3}, justSpent: opener}
+	r.openedConfirmation(dialog)
+	if got := r.again(Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); got != "what: Shopping list" {
+		t.Errorf("the opener of a delete dialog after Cancel: %q, want no \"again\"", got)
+	}
+	r.spent[order], r.justSpent = 8, order
+	r.openedConfirmation(pay)
+	if got := r.again(Verdict{Category: "order", Action: "page c: submit"}, ""); !strings.Contains(got, "again") {
+		t.Errorf("the order after its payment page: %q, want it still done once", got)
+	}
+	// Only the screen right after the action counts: a dialog met later is another matter.
+	r.spent[opener] = 12
+	r.openedConfirmation(dialog)
+	if got := r.again(Verdict{Category: "delete", Action: "page n: delete note"}, ""); !strings.Contains(got, "again") {
+		t.Errorf("a delete dialog met later: %q, want the deletion still done once", got)
+	}
+}
+
 // TestTapAgainstCorrection: after the person refused a send to Frank Miller saying they
 // meant Bob Smith, a tap on another contact row (a second wrong tap) is rejected before it
 // acts; the row they named passes, and so does any row when the answer names none.
@@ -158,5 +196,33 @@ func TestTapAgainstCorrection(t *testing.T) {
 	r.corrected = []correction{{answer: "No — the message should say \"late\".", refused: "to: Bob Smith"}}
 	if why := r.againstChoice(event.Action{Type: event.Tap, Index: 4}); why != "" {
 		t.Errorf("an answer naming no row: %q", why)
+	}
+}
+
+// TestSubmitMidBatchIsRejected: a PIN batch whose Enter comes before its digits (one wrong
+// key) would submit a wrong PIN, a wrong attempt the app counts, and type the digits after
+// it onto whatever screen follows. The batch is rejected, so the decider is asked again;
+// a batch that ends with its Enter runs whole.
+func TestSubmitMidBatchIsRejected(t *testing.T) {
+	keys := []perception.Element{{Index: 1, Label: "Enter your PIN"}}
+	for i, k := range []string{"1", "2", "5", "8", "0", "Enter"} {
+		keys = append(keys, perception.Element{Index: i + 2, Label: k, Clickable: true})
+	}
+	r := &run{cfg: &Config{}, screen: &perception.Screen{Elements: keys}}
+	tap := func(idx ...int) []event.Action {
+		var out []event.Action
+		for _, i := range idx {
+			out = append(out, event.Action{Type: event.Tap, Index: i})
+		}
+		return out
+	}
+	if batch, problems := r.screenCheck(tap(7, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(problems[0], `"Enter" submits`) {
+		t.Errorf("Enter before the digits: batch %v, problems %q; want it rejected", batch, problems)
+	}
+	if batch, problems := r.screenCheck(tap(3, 4, 5, 6, 7)); len(batch) != 5 || len(problems) != 0 {
+		t.Errorf("the digits then Enter: batch %v, problems %q; want all five", batch, problems)
+	}
+	if batch, problems := r.screenCheck(tap(7)); len(batch) != 1 || len(problems) != 0 {
+		t.Errorf("Enter alone: batch %v, problems %q", batch, problems)
 	}
 }

@@ -511,6 +511,36 @@ func TestFlowOrderAndCalendar(t *testing.T) {
 	}
 }
 
+// An order submitted and its payment page left by Navigate up waits in 我的订单 as 待支付,
+// and is paid from there; a paid order's row opens nothing.
+func TestShopPaysAPendingOrderFromOrders(t *testing.T) {
+	p := newPhone(t)
+	launch(t, p, "com.fairy.shop")
+	tap(t, p, "珍珠奶茶")
+	tap(t, p, "加入购物车")
+	tap(t, p, "com.fairy.shop:id/cart_button")
+	tap(t, p, "去结算")
+	tap(t, p, "提交订单")
+	tap(t, p, "Navigate up")
+	tap(t, p, "Navigate up")
+	tap(t, p, "Navigate up")
+	tap(t, p, "我的订单")
+	tap(t, p, "订单 1001 · 待支付")
+	if p.ScreenID() != "pay" || !has(t, p, "应付金额 ¥15") {
+		t.Fatalf("the pending order's row opened %s: %s", p.ScreenID(), labels(t, p))
+	}
+	tap(t, p, "支付")
+	if o := p.Orders(); len(o) != 1 || !o[0].Paid {
+		t.Fatalf("orders %+v, want the one order paid", o)
+	}
+	tap(t, p, "完成")
+	tap(t, p, "我的订单")
+	tap(t, p, "订单 1001 · 已支付")
+	if p.ScreenID() != "orders" {
+		t.Fatalf("a paid order's row opened %s", p.ScreenID())
+	}
+}
+
 func TestContactsToMessages(t *testing.T) {
 	p := newPhone(t)
 	launch(t, p, "com.android.contacts")
