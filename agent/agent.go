@@ -118,7 +118,14 @@ type Result struct {
 	// Contradict, with a knowledge file, takes back what the run learned and demotes what
 	// it replayed, for a run that said done and was wrong (the person says so, or an
 	// evaluation's checks failed): see learner.Session.Contradict. nil without knowledge.
-	Contradict func(ctx context.Context) error
+	Contradict func(ctx context.Context) (Undone, error)
+}
+
+// Undone counts what Result.Contradict took back.
+type Undone struct {
+	Routines int // routines demoted: those the run replayed and the one stored from it
+	Tricks   int // tricks distilled from the run, demoted
+	Goals    int // sub-goal credits taken back from App Map transitions
 }
 
 // Run carries out r.Instruction. The error is for a run that could not be assembled
@@ -209,9 +216,9 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 	out := Result{Result: res, Summary: rec.Summary(), SummaryWritten: rec.Written(), Err: runErr}
 	if sess != nil {
 		out.KnowledgeErr = sess.Err()
-		out.Contradict = func(ctx context.Context) error {
-			_, _, _, err := sess.Contradict(ctx)
-			return err
+		out.Contradict = func(ctx context.Context) (Undone, error) {
+			r, t, g, err := sess.Contradict(ctx)
+			return Undone{Routines: r, Tricks: t, Goals: g}, err
 		}
 	}
 	return out, nil

@@ -228,9 +228,9 @@ func TestYesNo(t *testing.T) {
 		{"no", false, true}, {"nope", false, true}, {"不要", false, true}, {"cancel it", false, true},
 		{"yellow", false, false}, {"not sure", false, false}, {"maybe", false, false}, {"nothing", false, false},
 	} {
-		y, c2 := yesNo(c.s)
+		y, c2 := ReadYesNo(c.s)
 		if y != c.yes || c2 != c.clear_ {
-			t.Errorf("yesNo(%q) = %v,%v want %v,%v", c.s, y, c2, c.yes, c.clear_)
+			t.Errorf("ReadYesNo(%q) = %v,%v want %v,%v", c.s, y, c2, c.yes, c.clear_)
 		}
 	}
 }
@@ -240,8 +240,8 @@ func TestYesNo(t *testing.T) {
 func TestConsentIsNotReadIntoDoubt(t *testing.T) {
 	for _, reply := range []string{"好贵，算了", "可以不买吗", "是不是要扣钱？那不要了", "Okay, never mind", "ok wait, don't",
 		"Do it later", "Sure... actually no", "yes but not now", "好贵", "allow? hmm", "OK if it is under 10"} {
-		if g, clear := yesNo(reply); g && clear {
-			t.Errorf("yesNo(%q) reads a clear yes", reply)
+		if g, clear := ReadYesNo(reply); g && clear {
+			t.Errorf("ReadYesNo(%q) reads a clear yes", reply)
 		}
 		if g, _ := consentOf("refused", reply); g {
 			t.Errorf("consentOf(refused, %q) grants", reply)
@@ -251,8 +251,8 @@ func TestConsentIsNotReadIntoDoubt(t *testing.T) {
 		}
 	}
 	for _, reply := range []string{"yes", "Yes, go ahead.", "ok", "好的", "确认支付", "可以", "yes please"} {
-		if g, clear := yesNo(reply); !g || !clear {
-			t.Errorf("yesNo(%q) = %v, %v: a plain yes", reply, g, clear)
+		if g, clear := ReadYesNo(reply); !g || !clear {
+			t.Errorf("ReadYesNo(%q) = %v, %v: a plain yes", reply, g, clear)
 		}
 	}
 	if g, ok := consentOf("granted", "no"); g || !ok {

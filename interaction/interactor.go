@@ -157,7 +157,7 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 		it.cfg.Bus.Publish(event.InteractionAnswered{Step: need.Step, Answer: reply})
 		// A plain "no" to a consent question ends it at once, whatever a model would make of it.
 		if need.Type <= 2 {
-			if granted, clear := yesNo(reply); clear && !granted {
+			if granted, clear := ReadYesNo(reply); clear && !granted {
 				res := Result{Settled: true, Turns: turns, Answer: reply, Summary: fmt.Sprintf("The person refused: %s.", need.Reason),
 					Consent: &event.Consent{Granted: false, Category: need.Category, Action: need.Action, Subject: need.Subject, Specifics: need.Specifics}}
 				it.end(need, res)
@@ -252,7 +252,7 @@ func defaultQuestion(n Need) string {
 // consentOf turns the model's verdict, or failing that the plain answer, into a consent.
 func consentOf(verdict, reply string) (granted, ok bool) {
 	v := strings.ToLower(strings.TrimSpace(verdict))
-	g, clear := yesNo(reply)
+	g, clear := ReadYesNo(reply)
 	switch {
 	case clear && !g:
 		return false, true // a plain no wins over any reading
@@ -275,10 +275,10 @@ var (
 	doubtRE = regexp.MustCompile(`(?i)\b(?:no|not|nope|don'?t|never|cancel|stop|wait|later|hold|mind|actually|but|unless|maybe)\b|n't\b|[?？]|不|别|否|取消|拒绝|算了|等等|再说|吗|先不|贵`)
 )
 
-// yesNo reads a plain yes or no; clear is false for anything else. A no is a reply that
+// ReadYesNo reads a plain yes or no; clear is false for anything else. A no is a reply that
 // starts with a no word; a yes is a whole reply of agreeing words with no doubt in it
 // ("好贵，算了", "Sure... actually no" and "Do it later" are neither).
-func yesNo(s string) (yes, clear bool) {
+func ReadYesNo(s string) (yes, clear bool) {
 	s = strings.TrimSpace(s)
 	if noRE.MatchString(s) {
 		return false, true

@@ -107,13 +107,17 @@ type routineJSON struct {
 	Steps  int      `json:"steps"`
 	Runs   int      `json:"runs"`
 	Stops  int      `json:"stops"`
+	// Demoted counts the runs that replayed or stored it and were wrong (false successes,
+	// results the person said were wrong); demoted as often as it ran well, it is not
+	// offered again.
+	Demoted int `json:"demoted"`
 }
 
 func writeRoutines(w io.Writer, rs []knowledge.Routine, asJSON bool) error {
 	if asJSON {
 		rows := make([]routineJSON, len(rs))
 		for i, r := range rs {
-			rows[i] = routineJSON{ID: r.ID, App: r.App, Name: r.Name, Also: append([]string{}, r.Also...), Params: []string{}, Steps: len(r.Steps), Runs: r.Runs, Stops: r.Stops}
+			rows[i] = routineJSON{ID: r.ID, App: r.App, Name: r.Name, Also: append([]string{}, r.Also...), Params: []string{}, Steps: len(r.Steps), Runs: r.Runs, Stops: r.Stops, Demoted: r.Demoted}
 			for _, p := range r.Params {
 				rows[i].Params = append(rows[i].Params, p.What)
 			}
@@ -125,19 +129,23 @@ func writeRoutines(w io.Writer, rs []knowledge.Routine, asJSON bool) error {
 		return nil
 	}
 	tw := table.NewWriter(w)
-	fmt.Fprintln(tw, "ID\tAPP\tRUNS\tSTOPS\tSTEPS\tNAME")
+	fmt.Fprintln(tw, "ID\tAPP\tRUNS\tSTOPS\tDEMOTED\tSTEPS\tNAME")
 	for _, r := range rs {
 		name := r.Name
 		if n := len(r.Also); n > 0 {
 			name += " (+" + table.Count(n, "other name", "other names") + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", r.ID, r.App, r.Runs, r.Stops, len(r.Steps), name)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%s\n", r.ID, r.App, r.Runs, r.Stops, r.Demoted, len(r.Steps), name)
 	}
 	return tw.Flush()
 }
 
 func showRoutine(w io.Writer, r knowledge.Routine) error {
-	fmt.Fprintf(w, "Routine %s in %s: run %d times to a good end, stopped %d times at a surprise\n", r.ID, r.App, r.Runs, r.Stops)
+	fmt.Fprintf(w, "Routine %s in %s: run %d times to a good end, stopped %d times at a surprise", r.ID, r.App, r.Runs, r.Stops)
+	if r.Demoted > 0 {
+		fmt.Fprintf(w, ", demoted %d times after a wrong result", r.Demoted)
+	}
+	fmt.Fprintln(w)
 	for _, n := range r.Names() {
 		fmt.Fprintf(w, "  name: %s\n", n)
 	}

@@ -61,7 +61,7 @@ type runDeps struct {
 
 // newRunCmd builds `fairy run`.
 func newRunCmd(d runDeps) *cobra.Command {
-	var textOnly bool
+	var textOnly, confirm bool
 	var maxSteps int
 	cmd := &cobra.Command{
 		Use:   "run [--serial S] [--adb-host H --adb-port P] [--text-only] [--max-steps N] INSTRUCTION...",
@@ -98,12 +98,13 @@ an instruction that starts with a dash.`,
 			defer dev.Close(context.WithoutCancel(cmd.Context()))
 			out := d.Style.wrap(d.Stdout)
 			person := interaction.NewTerminal(d.Stdin, out)
-			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out, HideQuestions: true}, instruction(args))
+			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out, HideQuestions: true, ConfirmResult: confirm}, instruction(args))
 			return err
 		},
 	}
 	cmd.Flags().BoolVar(&textOnly, "text-only", false, "send the models the screen text only, no screenshots")
 	cmd.Flags().IntVar(&maxSteps, "max-steps", 0, "step limit per app task (default 30)")
+	cmd.Flags().BoolVar(&confirm, "confirm-result", false, "when the run says done, ask whether its result is right: a no takes back what the run learned and demotes what it replayed")
 	return cmd
 }
 
@@ -115,6 +116,9 @@ type agentSetup struct {
 	Dialoger      interaction.Dialoger
 	Out           io.Writer
 	HideQuestions bool
+	// ConfirmResult asks the person, when the run says done, whether the result is right
+	// (see confirmResult).
+	ConfirmResult bool
 }
 
 // runAgent runs the instruction with package agent, in a new run directory and with the
@@ -148,6 +152,11 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (rundir.Sum
 		return rundir.Summary{}, withExit(2, err)
 	}
 	sum, runErr := res.Summary, res.Err
+	wrong := false
+	if s.ConfirmResult && runErr == nil && ctx.Err() == nil && res.Outcome == event.OutcomeDone {
+		// Asked before the knowledge is closed: a no takes back what was just learned.
+		wrong = confirmResult(ctx, s.Dialoger, s.Out, res)
+	}
 	if kn.Store != nil || kn.Off != "" {
 		reportKnowledge(s.Out, kn, sum, res.KnowledgeErr)
 		switch err := kn.close(); {
@@ -179,8 +188,43 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (rundir.Sum
 		return sum, withExit(1, runErr)
 	case res.Outcome != event.OutcomeDone:
 		return sum, withExit(1, fmt.Errorf("task %s: %s", res.Outcome, res.Reason))
+	case wrong:
+		return sum, withExit(1, errors.New("the run said done, and the person said the result is wrong"))
 	}
 	return sum, nil
+}
+
+// confirmResult asks the person whether the result of a run that said done is right, and
+// reports whether they said it is wrong. A no takes back what the run learned and demotes
+// what it replayed (agent.Result.Contradict), so a wrong result (a message to the wrong
+// person the guard let through with the person's own yes) is never replayed as a routine.
+// Anything but a clear no, or no answer at all, keeps what was learned.
+func confirmResult(ctx context.Context, person interaction.Dialoger, out io.Writer, res agent.Result) bool {
+	text := "The run says done"
+	if a := strings.TrimSpace(res.Answer); a != "" {
+		text += ": " + a
+	}
+	text += ". Is the result what you wanted? A no takes back what this run learned."
+	ans, err := person.Ask(ctx, interaction.Question{Type: 4, Kind: interaction.YesNo, Text: text})
+	if err != nil {
+		fmt.Fprintf(out, "result not confirmed (%v): what the run learned is kept\n", err)
+		return false
+	}
+	if yes, clear := interaction.ReadYesNo(ans); !clear || yes {
+		return false
+	}
+	if res.Contradict == nil {
+		fmt.Fprintln(out, "knowledge: none was used or learned (no knowledge file)")
+		return true
+	}
+	u, err := res.Contradict(ctx)
+	if err != nil {
+		fmt.Fprintf(out, "knowledge: taking back what the run learned failed: %v\n", err)
+		return true
+	}
+	fmt.Fprintf(out, "knowledge: taken back: %s demoted, %s demoted, %s withdrawn\n",
+		table.Count(u.Routines, "routine", "routines"), table.Count(u.Tricks, "trick", "tricks"), table.Count(u.Goals, "sub-goal credit", "sub-goal credits"))
+	return true
 }
 
 // instructionArgs accepts an instruction given as one quoted argument or as several words.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -182,5 +183,68 @@ func TestModelConfig(t *testing.T) {
 				t.Errorf("got ok=%v err=%v url=%q default=%q key=%q planner=%q", got.ok, got.err, url, def, key, role)
 			}
 		})
+	}
+}
+
+// TestRunConfirmResult: with --confirm-result, a run that says done asks the person whether
+// the result is right. A yes keeps what the run learned; a no takes it back — the routine
+// the run replayed or stored is demoted, shown by `routines list` — and the run exits 1.
+func TestRunConfirmResult(t *testing.T) {
+	adb := adbtest.Start(t)
+	phone, err := sim.New(sim.Config{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := sim.New(sim.Config{Seed: 3}) // the first run's phone shows its order paid
+	if err != nil {
+		t.Fatal(err)
+	}
+	serials := []string{servePhone(t, adb, phone), servePhone(t, adb, second)}
+	url := serveModel(t, demoRules)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte("model:\n  default: fairy-scripted\nagent:\n  max-steps: 25\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	kpath := filepath.Join(dir, "knowledge.db")
+	env := map[string]string{"OPENAI_BASE_URL": url, "OPENAI_API_KEY": "sk-test"}
+	runs := 0
+	run := func(answers string) (int, string) {
+		serial := serials[runs]
+		runs++
+		code, out, errOut := execRoot(t, env, answers, "run", "--config", cfg, "--runs", filepath.Join(dir, "runs"), "--knowledge", kpath,
+			"--confirm-result", "--adb-port", strconv.Itoa(adb.Port), "-s", serial, demoInstruction)
+		return code, out + errOut
+	}
+	demoted := func() map[string]int {
+		code, stdout, stderr := execRoot(t, nil, "", "routines", "list", "--format", "json", "--knowledge", kpath)
+		if code != 0 {
+			t.Fatalf("routines list: exit %d: %s", code, stderr)
+		}
+		var rows []routineJSON
+		if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]int{}
+		for _, r := range rows {
+			out[r.App] = r.Demoted
+		}
+		return out
+	}
+
+	code, out := run("18:00\nyes\nyes\nyes\n")
+	if code != 0 || !strings.Contains(out, "Is the result what you wanted?") {
+		t.Fatalf("a run the person confirms: exit %d\n%s", code, out)
+	}
+	if d := demoted(); len(d) != 2 || d["com.fairy.shop"] != 0 || d["com.google.android.calendar"] != 0 {
+		t.Fatalf("after a confirmed run, demoted routines by app = %v, want two routines, none demoted", d)
+	}
+
+	code, out = run("18:00\nyes\nyes\nno, that is the wrong time\n")
+	if code != 1 || !strings.Contains(out, "the person said the result is wrong") || !strings.Contains(out, "knowledge: taken back:") {
+		t.Fatalf("a run the person says is wrong: exit %d\n%s", code, out)
+	}
+	if d := demoted(); d["com.fairy.shop"] < 1 || d["com.google.android.calendar"] < 1 {
+		t.Errorf("after a wrong result, demoted routines by app = %v, want both demoted", d)
 	}
 }

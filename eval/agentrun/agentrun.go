@@ -137,7 +137,7 @@ type taskRun struct {
 	// knowledgeOff says why the run goes without the knowledge it names (unreachable).
 	knowledgeOff string
 	devTime      eval.DeviceTime // metered over Run
-	contradict   func(context.Context) error
+	contradict   func(context.Context) (agent.Undone, error)
 }
 
 // Start implements eval.Agent: it opens the phone, the model and the knowledge file.
@@ -271,7 +271,8 @@ func (s *taskRun) Contradict(ctx context.Context) error {
 	if s.contradict == nil {
 		return nil
 	}
-	return s.contradict(ctx)
+	_, err := s.contradict(ctx)
+	return err
 }
 
 // Merge imports the knowledge files srcs into dst (created when missing): what the cold
