@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -251,33 +250,10 @@ func prompt(req llm.Request) string {
 }
 
 // element is one numbered element line of perception's text form.
-type element struct {
-	Index int
-	Label string
-}
+type element = llm.ScreenElement
 
-var elementLine = regexp.MustCompile(`^\s*- \[(\d+)\] \S+(?: "((?:[^"\\]|\\.)*)")?`)
-
-// screenOf reads the last screen in a prompt: the last run of element lines whose indexes
-// increase.
-func screenOf(text string) []element {
-	var cur []element
-	for _, line := range strings.Split(text, "\n") {
-		m := elementLine.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		n, err := strconv.Atoi(m[1])
-		if err != nil {
-			continue
-		}
-		if len(cur) > 0 && n <= cur[len(cur)-1].Index {
-			cur = nil
-		}
-		cur = append(cur, element{Index: n, Label: m[2]})
-	}
-	return cur
-}
+// screenOf reads the last screen in a prompt (llm.ScreenOf).
+func screenOf(text string) []element { return llm.ScreenOf(text) }
 
 func label(els []element, i int) string {
 	for _, e := range els {

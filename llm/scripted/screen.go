@@ -2,58 +2,16 @@ package scripted
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
+
+	"github.com/fairy-go/fairy/llm"
 )
 
 // element is one actionable line of perception's text form.
-type element struct {
-	Index int
-	Role  string
-	Label string
-	ID    string
-	State []string
-}
+type element = llm.ScreenElement
 
-// elementLine is the contract regex of an element line, plus the rest of the line.
-var elementLine = regexp.MustCompile(`^\s*- \[(\d+)\] (\S+)(?: "((?:[^"\\]|\\.)*)")?(.*)$`)
-
-// parseScreen reads the last screen in text: the last run of element lines whose indexes
-// increase (a repeated or smaller index starts a new screen).
-func parseScreen(text string) []element {
-	var cur []element
-	for _, line := range strings.Split(text, "\n") {
-		m := elementLine.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		n, err := strconv.Atoi(m[1])
-		if err != nil {
-			continue
-		}
-		if len(cur) > 0 && n <= cur[len(cur)-1].Index {
-			cur = nil
-		}
-		e := element{Index: n, Role: m[2]}
-		if m[3] != "" {
-			if s, err := strconv.Unquote(`"` + m[3] + `"`); err == nil {
-				e.Label = s
-			} else {
-				e.Label = m[3]
-			}
-		}
-		for _, w := range strings.Fields(m[4]) {
-			if id, ok := strings.CutPrefix(w, "id="); ok {
-				e.ID = id
-			} else {
-				e.State = append(e.State, w)
-			}
-		}
-		cur = append(cur, e)
-	}
-	return cur
-}
+// parseScreen reads the last screen in text (llm.ScreenOf).
+func parseScreen(text string) []element { return llm.ScreenOf(text) }
 
 // find looks an element up by label or id: exact label, exact id, case-insensitive label,
 // then case-insensitive substring of label, then of id. The first (lowest index) wins.
