@@ -125,13 +125,26 @@ func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, 
 	}
 	sp := specificsOf(q.Text + "\n" + q.Covers)
 	blind := false
-	switch {
-	case len(u.intent.Items) > 0:
-		blind = sp["items"] == "" && sp["amount"] == ""
-	case len(u.intent.Who) > 0:
+	// What a person needs depends on what the question asks to do: a location permission
+	// asked on the way to a message is judged by what it permits, not by a recipient.
+	switch m := consentCategory.FindStringSubmatch(q.Text + "\n" + q.Covers); {
+	case m == nil:
+		switch {
+		case len(u.intent.Items) > 0:
+			blind = sp["items"] == "" && sp["amount"] == ""
+		case len(u.intent.Who) > 0:
+			blind = sp["to"] == ""
+		case len(u.intent.Deletes) > 0:
+			blind = sp["what"] == ""
+		}
+	case m[1] == "send" || m[1] == "call":
 		blind = sp["to"] == ""
-	case len(u.intent.Deletes) > 0:
+	case m[1] == "delete":
 		blind = sp["what"] == ""
+	case m[1] == "permission":
+		blind = sp["what"] == ""
+	default: // payment, transfer, order, subscription, and categories a config adds
+		blind = sp["items"] == "" && sp["amount"] == ""
 	}
 	why := u.contradiction(sp)
 	if why == "" && sp["again"] != "" && slices.ContainsFunc(u.intent.Kinds, func(k string) bool { return strings.Contains(q.Covers+q.Text, "("+k+")") }) {
@@ -213,6 +226,9 @@ func (u *judgingUser) contradiction(sp map[string]string) string {
 	}
 	return ""
 }
+
+// consentCategory finds the guard's category in a consent question: `tap "Send" (send) — …`.
+var consentCategory = regexp.MustCompile(`" \(([a-z][a-z-]*)\)`)
 
 // pass lets the inner user answer and records its answer.
 func (u *judgingUser) pass(ctx context.Context, q interaction.Question, blind bool) (string, error) {

@@ -45,11 +45,15 @@ func TestJudgingUser(t *testing.T) {
 	if a, _ := u.Ask(t.Context(), interaction.Question{Type: 3, Kind: interaction.Options, Text: "Which Alice?", Options: []string{"Alice Chen", "Alice Wong"}}); a != "Alice Chen, the one from the meetup" {
 		t.Errorf("choice: %q", a)
 	}
+	// A permission on the way to the message is judged by what it permits, not by a
+	// recipient; one that names nothing is still a question the person could not judge.
+	ask(`tap "While using the app" (permission) — what: Allow Maps to access this device’s location?`)
+	ask(`tap "Allow" (permission)`)
 	qs := u.Questions()
-	if len(qs) != 5 {
-		t.Fatalf("%d questions recorded, want 5", len(qs))
+	if len(qs) != 7 {
+		t.Fatalf("%d questions recorded, want 7", len(qs))
 	}
-	for i, want := range []struct{ refused, blind bool }{{true, false}, {true, false}, {false, false}, {false, true}, {false, false}} {
+	for i, want := range []struct{ refused, blind bool }{{true, false}, {true, false}, {false, false}, {false, true}, {false, false}, {false, false}, {false, true}} {
 		if qs[i].Refused != want.refused || qs[i].Unjudgeable != want.blind {
 			t.Errorf("question %d %q: refused %t unjudgeable %t, want %t %t", i, qs[i].Text, qs[i].Refused, qs[i].Unjudgeable, want.refused, want.blind)
 		}
