@@ -3,7 +3,10 @@ package executor
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
@@ -129,10 +132,83 @@ func (r *run) screenCheck(actions []event.Action) ([]event.Action, []string) {
 			break
 		}
 	}
+	if why := r.keypadMismatch(batch); why != "" && len(problems) == 0 {
+		problems = append(problems, why+"; tap the keys of the value the task gave.")
+		r.publish(event.ActionRejected{Step: r.step, Action: batch[0], Reason: why})
+	}
 	if len(problems) > 0 {
 		return nil, problems
 	}
 	return batch, nil
+}
+
+// keypadMismatch checks what a batch of taps on single-digit keys spells (a PIN or a
+// number on a keypad, "8580" for taps on 8, 5, 8, 0 and Enter) against the numbers the task
+// was given: in the instruction, the person's answers and the key context. One wrong key
+// in a PIN is a wrong attempt the app counts — and on some phones a lockout — so a batch
+// that spells a near miss of a given number (the same length, at most half of its digits
+// different) is rejected before any key is pressed. A batch that spells a given number,
+// or one unlike all of them (a code read from the screen), passes.
+func (r *run) keypadMismatch(batch []event.Action) string {
+	var spelled strings.Builder
+	for i, a := range batch {
+		el := r.element(a.Index)
+		if a.Type != event.Tap || el == nil {
+			return ""
+		}
+		l := []rune(strings.TrimSpace(label(el)))
+		switch {
+		case len(l) == 1 && unicode.IsDigit(l[0]):
+			spelled.WriteRune(l[0])
+		case i == len(batch)-1 && submitKey(el):
+		default:
+			return ""
+		}
+	}
+	typed := spelled.String()
+	if utf8.RuneCountInString(typed) < 3 {
+		return ""
+	}
+	given := []string{r.a.Instruction, r.a.Task.Task}
+	given = append(given, r.choices...)
+	if r.cfg.Memory != nil {
+		for _, f := range r.cfg.Memory.KeyContext() {
+			given = append(given, f.Value)
+		}
+	}
+	near := ""
+	for _, g := range given {
+		for _, n := range digitRuns.FindAllString(g, -1) {
+			if n == typed {
+				return ""
+			}
+			if d := differing(n, typed); d > 0 && d*2 <= utf8.RuneCountInString(n) {
+				near = n
+			}
+		}
+	}
+	if near == "" {
+		return ""
+	}
+	return fmt.Sprintf("the keys tapped spell %q, and the task gave %q: a wrong key is a wrong attempt the app counts", typed, near)
+}
+
+// digitRuns finds the numbers in a text.
+var digitRuns = regexp.MustCompile(`\d+`)
+
+// differing counts the positions at which a and b differ; -1 when their lengths differ.
+func differing(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) != len(rb) {
+		return -1
+	}
+	n := 0
+	for i := range ra {
+		if ra[i] != rb[i] {
+			n++
+		}
+	}
+	return n
 }
 
 // submitKey reports whether el is a key or button that submits what a form or a keypad

@@ -57,9 +57,10 @@ type GuardPrecision struct {
 	Clear []string `json:"clear,omitempty" yaml:"clear,omitempty"`
 	// Data are what a person keeps: messages, contacts, photos, files…
 	Data []string `json:"data,omitempty" yaml:"data,omitempty"`
-	// Done are the markers of a finished action written against its verb (Chinese 已
-	// before it, Japanese 済み after it, Vietnamese đã before it): the verb then names a
-	// state or a folder (已发送, 送信済み, Đã gửi: Sent), not the action.
+	// Done are the markers of a finished or pending action written against its verb
+	// (Chinese 已 or 待 before it, Japanese 済み after it, Vietnamese đã before it): the verb
+	// then names a state or a folder (已发送, 送信済み, Đã gửi: Sent; 待支付: awaiting
+	// payment), not the action.
 	Done []string `json:"done,omitempty" yaml:"done,omitempty"`
 }
 

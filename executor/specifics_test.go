@@ -201,14 +201,14 @@ func TestTapAgainstCorrection(t *testing.T) {
 
 // TestSubmitMidBatchIsRejected: a PIN batch whose Enter comes before its digits (one wrong
 // key) would submit a wrong PIN, a wrong attempt the app counts, and type the digits after
-// it onto whatever screen follows. The batch is rejected, so the decider is asked again;
-// a batch that ends with its Enter runs whole.
+// it onto whatever screen follows; so would a batch with one wrong digit. The batch is
+// rejected, so the decider is asked again; a batch that ends with its Enter runs whole.
 func TestSubmitMidBatchIsRejected(t *testing.T) {
 	keys := []perception.Element{{Index: 1, Label: "Enter your PIN"}}
 	for i, k := range []string{"1", "2", "5", "8", "0", "Enter"} {
 		keys = append(keys, perception.Element{Index: i + 2, Label: k, Clickable: true})
 	}
-	r := &run{cfg: &Config{}, screen: &perception.Screen{Elements: keys}}
+	r := &run{cfg: &Config{}, screen: &perception.Screen{Elements: keys}, a: Assignment{Instruction: "Unlock SafeBox with my PIN 2580"}}
 	tap := func(idx ...int) []event.Action {
 		var out []event.Action
 		for _, i := range idx {
@@ -224,5 +224,17 @@ func TestSubmitMidBatchIsRejected(t *testing.T) {
 	}
 	if batch, problems := r.screenCheck(tap(7)); len(batch) != 1 || len(problems) != 0 {
 		t.Errorf("Enter alone: batch %v, problems %q", batch, problems)
+	}
+	// One wrong digit (8 for 2) spells a near miss of the PIN the person gave: a wrong
+	// attempt the app would count. A number unlike any given one (a code read from the
+	// screen) and a short run of digits pass.
+	if batch, problems := r.screenCheck(tap(5, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(problems[0], `spell "8580"`) {
+		t.Errorf("8580 for the PIN 2580: batch %v, problems %q; want it rejected", batch, problems)
+	}
+	if batch, problems := r.screenCheck(tap(2, 2, 6, 6, 7)); len(batch) != 5 || len(problems) != 0 {
+		t.Errorf("1100, unlike 2580: batch %v, problems %q; want it run", batch, problems)
+	}
+	if batch, problems := r.screenCheck(tap(5, 4)); len(batch) != 2 || len(problems) != 0 {
+		t.Errorf("two digits: batch %v, problems %q; want them run", batch, problems)
 	}
 }
