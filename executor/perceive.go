@@ -160,7 +160,13 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		if attempt > 0 || early {
-			if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
+			settle := r.cfg.Device.Settle
+			if s, ok := r.cfg.Device.(shotSettler); ok && early && attempt == 0 {
+				// The task's first screen, or one no action settled with its picture: the
+				// device takes it while it waits, and Screenshot below returns it.
+				settle = s.SettleShot
+			}
+			if err := settle(ctx); err != nil && ctx.Err() != nil {
 				return nil, nil, ctx.Err()
 			}
 		}
