@@ -5,7 +5,8 @@
 //     words per language, taken from the translated strings.xml of the apps in sources
 //     (Thunderbird for Android, the Wikipedia Android app, AOSP Messaging, Nfc ("Pay
 //     with"), Mms, Contacts, Dialer, Calendar, Email and Browser, the DuckDuckGo browser,
-//     Element, AntennaPod, Mastodon, Tusky, WooCommerce, Nextcloud — of the GPL ones only
+//     Element, AntennaPod, Mastodon, Tusky, WooCommerce, Nextcloud, the Wikimedia Commons
+//     app, Fossify Messages, NewPipe — of the GPL ones only
 //     translated words, which are facts, are taken) and of BlueWallet's loc/*.json (MIT:
 //     Pay, Send now, Fee), string by string (the keys are listed below with the category
 //     each one names), and the verb, data and view-state words learned from all their
@@ -22,7 +23,7 @@
 //
 //	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR \
 //		-antennapod DIR -duckduckgo DIR -woocommerce DIR -mms DIR -contacts DIR -dialer DIR -calendar DIR -email DIR \
-//		-mastodon DIR -tusky DIR -element DIR -browser DIR -nextcloud DIR
+//		-mastodon DIR -tusky DIR -element DIR -browser DIR -nextcloud DIR -commons DIR -fossifymessages DIR -newpipe DIR
 package main
 
 import (
@@ -51,6 +52,7 @@ import (
 type catalog struct {
 	repo, commit, licence string
 	strings               map[string]map[string]string
+	learn                 []string // the topics learnVerbs learns from it (verbs, data, view:…); nil: all
 }
 
 // role is what a string is for the guard.
@@ -103,7 +105,7 @@ var vocabulary = map[string][]role{
 	// Clear, and the names of a person's data, for the Clear-with-data rule.
 	"aosp-mirror/platform_packages_apps_mms":      {{"confirm_clear_search_title", "clear"}},
 	"aosp-mirror/platform_packages_apps_browser":  {{"clear", "clear"}},
-	"nextcloud/android":                           {{"common_delete", "delete"}, {"common_send", "send"}},
+	"nextcloud/android":                           {{"common_delete", "delete"}, {"common_send", "send"}, {"clear", "clear"}},
 	"aosp-mirror/platform_packages_apps_contacts": {{"contactsList", "data"}},
 	"GrapheneOS/platform_packages_apps_Dialer":    {{"tab_voicemail", "data"}},
 	"wikimedia/apps-android-wikipedia": {
@@ -157,6 +159,7 @@ var corpusScreens = map[string]string{"thunderbird/thunderbird-android": "compos
 type source struct {
 	repo, flag, licence string
 	json                bool
+	learn               []string // the topics learnVerbs learns from it; nil: all
 }
 
 // sources are the repositories, in the order their provenance is written. The corpus is
@@ -182,6 +185,10 @@ var sources = []source{
 	{repo: "element-hq/element-android", flag: "element", licence: "Apache-2.0"},
 	{repo: "aosp-mirror/platform_packages_apps_browser", flag: "browser", licence: "Apache-2.0"},
 	{repo: "nextcloud/android", flag: "nextcloud", licence: "GPL-2.0 (translated words taken as facts)"},
+	// Commons sends thanks to an uploader; its other strings are of uploading and maps.
+	{repo: "commons-app/apps-android-commons", flag: "commons", licence: "Apache-2.0", learn: []string{"thank"}},
+	{repo: "FossifyOrg/Messages", flag: "fossifymessages", licence: "GPL-3.0 (translated words taken as facts)"},
+	{repo: "TeamNewPipe/NewPipe", flag: "newpipe", licence: "GPL-3.0 (translated words taken as facts)"},
 }
 
 func main() {
@@ -212,6 +219,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "guardgen:", err)
 			os.Exit(1)
 		}
+		cat.learn = s.learn
 		cats = append(cats, cat)
 	}
 	if err := writeVocabulary(filepath.Join(*out, "guard_vocab.yaml"), cats); err != nil {
@@ -379,7 +387,8 @@ var verbs = map[string]string{"delete": "delete", "remove": "delete", "erase": "
 	// Clear empties a thing: a delete only when the thing is data ("Clear messages"), not
 	// a view's state or a cache ("Clear search", "Clear cache"); the guard pairs it with
 	// the data words below.
-	"clear": "clear", "buy": "payment", "purchase": "payment", "refund": "transfer"}
+	"clear": "clear", "buy": "payment", "purchase": "payment", "refund": "transfer",
+	"thank": "send"} // sendThanks
 
 var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|send|forward|publish|donate|subscribe|clear|buy|purchase|refund)\b`)
 
@@ -398,7 +407,17 @@ var viewNouns = regexp.MustCompile(`(?i)\b(stars?|starred|favou?rites?|filters?)
 // view's state (Clear search history, Clear call history, Clear frequents, Clear cache):
 // their translations are learned only to be kept out of the verbs — a word that recurs
 // with a noun is that noun ("historique", "түүхийг"), not the verb.
-var otherNouns = regexp.MustCompile(`(?i)\b(history|search|searches|cache|log|frequents?|frequently|contacted)\b`)
+var otherNouns = regexp.MustCompile(`(?i)\b(history|search|searches|cache|logs?|frequents?|frequently|contacted|watched|duplicates|bookmarks?|e-?mail|reports?|items?|elements?|entries|selected)\b`)
+
+// sendThanks are English strings that send someone thanks ("Send thanks", "Sending
+// thanks to %s", "Thank the author"): a public notice on the user's behalf, learned as a
+// send. The words of the strings that only say thank you ("Thank you for uploading",
+// "Thanks received") are kept out of it, so a "Thanks!" or "Vielen Dank" that closes a
+// tip stays free.
+var (
+	sendThanks = regexp.MustCompile(`(?i)\b(send|sending|sent) thanks\b|\bthank (the|this) (author|contributor|uploader|user|editor)\b`)
+	gratitude  = regexp.MustCompile(`(?i)\bthank|\bthanks\b`)
+)
 
 // learnVerbs finds, per locale, the words that recur in the translations of the strings
 // that start with one of the verbs, and not in the locale's other strings: the verb's
@@ -433,6 +452,12 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 				topics = append(topics, m)
 			}
 		}
+		switch {
+		case sendThanks.MatchString(en):
+			topics = append(topics, "thank")
+		case gratitude.MatchString(en):
+			topics = append(topics, "noun:thanks")
+		}
 		for _, m := range otherNouns.FindAllString(en, -1) {
 			if m = "noun:" + strings.ToLower(m); !slices.Contains(topics, m) {
 				topics = append(topics, m)
@@ -461,6 +486,18 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 			byLocale[loc] = append(byLocale[loc], doc{topics, gs})
 		}
 	}
+	// The words of thank-you strings in any locale ("merci", "grasie") only say thanks:
+	// the guard does not know a label's language, so none of them is learned as a send.
+	gratitudeWords := map[string]bool{}
+	for _, docs := range byLocale {
+		for _, d := range docs {
+			if slices.Contains(d.verbs, "noun:thanks") {
+				for g := range d.grams {
+					gratitudeWords[g] = true
+				}
+			}
+		}
+	}
 	for loc, docs := range byLocale {
 		learned := map[string]map[string]float64{} // category → word → the share of a topic's strings it is in
 		all := map[string]int{}
@@ -480,7 +517,16 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 				}
 			}
 		}
+		var otherTopics []string
+		for v := range per {
+			if strings.HasPrefix(v, "noun:") && v != "noun:thanks" {
+				otherTopics = append(otherTopics, v)
+			}
+		}
 		for verb, counts := range per {
+			if c.learn != nil && !strings.HasPrefix(verb, "noun:") && !slices.Contains(c.learn, verb) {
+				continue
+			}
 			cat, ok := verbs[verb]
 			switch {
 			case strings.HasPrefix(verb, "view:"):
@@ -494,6 +540,15 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 				learned[cat] = map[string]float64{}
 			}
 			for g, k := range counts {
+				if cat == "object" && slices.ContainsFunc(otherTopics, func(v string) bool { return per[v][g] >= 2 }) {
+					continue // "Remove items from favourites": the items are no view's state
+				}
+				if verb == "thank" && (gratitudeWords[g] || all[g] > k || utf8.RuneCountInString(g) < 4) {
+					// A word of thank you says thanks and sends nothing; the thanks strings are
+					// few, so a word they share with any other string, or a short one
+					// (Vietnamese tới, to), is no word of thanking.
+					continue
+				}
 				// Recurs in the verb's strings, and is rare elsewhere in the locale.
 				if k < 2 || float64(k) < 0.3*float64(n[verb]) || float64(all[g]-k) > 0.005*float64(len(docs)) || float64(all[g]) > 1.5*float64(k) {
 					continue
@@ -503,11 +558,23 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 		}
 		for cat, ws := range learned {
 			if cat == "noun" {
+				// Kept only to keep them out of the objects (writeVocabulary), not written.
+				for g := range ws {
+					if words["noun"] == nil {
+						words["noun"] = map[string][]string{}
+					}
+					if !slices.Contains(words["noun"][loc], g) {
+						words["noun"][loc] = append(words["noun"][loc], g)
+					}
+				}
 				continue
 			}
 			for g, share := range ws {
 				if a, b, pair := strings.Cut(g, " "); pair && !(all[g] >= minPaired && (ws[a] > 0 && all[a] == all[g] || ws[b] > 0 && all[b] == all[g])) {
 					continue // a pair is learned only in place of a word that never occurs without it
+				}
+				if mixed(g) {
+					continue // an English name with a particle (Korean mms로, by MMS): the particle is no word
 				}
 				if utf8.RuneCountInString(g) < 3 && !strings.ContainsFunc(g, func(r rune) bool { return unicode.Is(unicode.Hangul, r) }) {
 					continue // a particle or an article (Turkish mi, French la); Korean 삭제 is a word
@@ -559,6 +626,15 @@ func runs(s string) []string {
 	}
 	flush()
 	return out
+}
+
+// mixed reports whether g holds ASCII letters and letters of a script written without
+// spaces or agglutinating (Hangul, Han, Kana).
+func mixed(g string) bool {
+	return strings.ContainsFunc(g, func(r rune) bool { return r < utf8.RuneSelf && unicode.IsLetter(r) }) &&
+		strings.ContainsFunc(g, func(r rune) bool {
+			return unicode.In(r, unicode.Hangul, unicode.Han, unicode.Hiragana, unicode.Katakana)
+		})
 }
 
 // ideographic reports whether g is a run of Chinese or Japanese characters.
@@ -646,6 +722,12 @@ func writeVocabulary(path string, cats []*catalog) error {
 	for _, c := range cats {
 		learnVerbs(c, words)
 	}
+	// A word some app's strings teach as a noun that is neither data nor a view's state
+	// (Arabic العناصر, the items) is no view's state in another's.
+	for loc, ws := range words["object"] {
+		words["object"][loc] = slices.DeleteFunc(ws, func(w string) bool { return slices.Contains(words["noun"][loc], w) })
+	}
+	delete(words, "noun")
 	learned := map[string]map[string]map[string]bool{} // category → locale → words learnVerbs found
 	for cat, byLoc := range words {
 		learned[cat] = map[string]map[string]bool{}
@@ -704,6 +786,22 @@ func writeVocabulary(path string, cats []*catalog) error {
 		for loc, ws := range byLoc {
 			byLoc[loc] = slices.DeleteFunc(ws, func(w string) bool {
 				return harmless[loc][w] || harmlessAnywhere[w] || learned[cat][loc][w] && harmlessWords[loc][w]
+			})
+		}
+	}
+	// A name in one locale (English sender, a Danish verb form too) is no sensitive word
+	// of its category in another: the guard drops a word that is also one of the names.
+	for cat, byLoc := range words {
+		names := map[string][]string{} // name → the locales it is one in
+		for loc, ws := range words["except:"+cat] {
+			for _, w := range ws {
+				names[w] = append(names[w], loc)
+			}
+		}
+		for loc, ws := range byLoc {
+			byLoc[loc] = slices.DeleteFunc(ws, func(w string) bool {
+				lang, _, _ := strings.Cut(loc, "-")
+				return slices.ContainsFunc(names[w], func(l string) bool { return !strings.HasPrefix(l+"-", lang+"-") })
 			})
 		}
 	}
