@@ -395,7 +395,7 @@ var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|se
 // dataNouns are English nouns for a person's data: their translations are learned, like
 // the verbs', from every string of a catalog (but no corpus string) that holds them, as
 // the "data" a Clear deletes ("Wyczyść wiadomości", "Berichten wissen").
-var dataNouns = regexp.MustCompile(`(?i)\b(messages?|conversations?|contacts?|photos?|files?|recordings?|data)\b`)
+var dataNouns = regexp.MustCompile(`(?i)\b(messages?|conversations?|contacts?|photos?|files?|recordings?|data|e-?mails?)\b`)
 
 // viewNouns are English nouns for the state of a view — a mark, a favourite, a filter —
 // that removing or clearing changes without deleting anything ("Remove star", "Remove
@@ -407,7 +407,7 @@ var viewNouns = regexp.MustCompile(`(?i)\b(stars?|starred|favou?rites?|filters?)
 // view's state (Clear search history, Clear call history, Clear frequents, Clear cache):
 // their translations are learned only to be kept out of the verbs — a word that recurs
 // with a noun is that noun ("historique", "түүхийг"), not the verb.
-var otherNouns = regexp.MustCompile(`(?i)\b(history|search|searches|cache|logs?|frequents?|frequently|contacted|watched|duplicates|bookmarks?|e-?mail|reports?|items?|elements?|entries|selected)\b`)
+var otherNouns = regexp.MustCompile(`(?i)\b(history|search|searches|cache|logs?|frequents?|frequently|contacted|watched|duplicates|bookmarks?|reports?|items?|elements?|entries|selected)\b`)
 
 // sendThanks are English strings that send someone thanks ("Send thanks", "Sending
 // thanks to %s", "Thank the author"): a public notice on the user's behalf, learned as a
