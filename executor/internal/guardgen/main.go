@@ -6,7 +6,8 @@
 //     (Thunderbird for Android, the Wikipedia Android app, AOSP Messaging, Nfc ("Pay
 //     with"), Mms, Contacts, Dialer, Calendar, Email and Browser, the DuckDuckGo browser,
 //     Element, AntennaPod, Mastodon, Tusky, WooCommerce, Nextcloud, the Wikimedia Commons
-//     app, Fossify Messages, NewPipe — of the GPL ones only
+//     app, Fossify Messages and the strings all Fossify apps share, NewPipe — of the GPL
+//     ones only
 //     translated words, which are facts, are taken) and of BlueWallet's loc/*.json (MIT:
 //     Pay, Send now, Fee), string by string (the keys are listed below with the category
 //     each one names), and the verb, data and view-state words learned from all their
@@ -23,7 +24,7 @@
 //
 //	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR \
 //		-antennapod DIR -duckduckgo DIR -woocommerce DIR -mms DIR -contacts DIR -dialer DIR -calendar DIR -email DIR \
-//		-mastodon DIR -tusky DIR -element DIR -browser DIR -nextcloud DIR -commons DIR -fossifymessages DIR -newpipe DIR
+//		-mastodon DIR -tusky DIR -element DIR -browser DIR -nextcloud DIR -commons DIR -fossifymessages DIR -newpipe DIR -fossifycommons DIR
 package main
 
 import (
@@ -103,8 +104,10 @@ var vocabulary = map[string][]role{
 	"tuskyapp/Tusky":             {{"action_delete", "delete"}, {"action_discard", "delete"}},
 	"element-hq/element-android": {{"action_send", "send"}, {"action_delete", "delete"}, {"action_remove", "delete"}, {"direct_chats_header", "data"}},
 	// Clear, and the names of a person's data, for the Clear-with-data rule.
-	"aosp-mirror/platform_packages_apps_mms":      {{"confirm_clear_search_title", "clear"}},
-	"aosp-mirror/platform_packages_apps_browser":  {{"clear", "clear"}},
+	"aosp-mirror/platform_packages_apps_mms":     {{"confirm_clear_search_title", "clear"}},
+	"aosp-mirror/platform_packages_apps_browser": {{"clear", "clear"}},
+	// The strings every Fossify app shares (gallery, files, contacts, …).
+	"FossifyOrg/commons":                          {{"delete", "delete"}, {"discard", "delete"}, {"empty_recycle_bin", "delete"}},
 	"nextcloud/android":                           {{"common_delete", "delete"}, {"common_send", "send"}, {"clear", "clear"}},
 	"aosp-mirror/platform_packages_apps_contacts": {{"contactsList", "data"}},
 	"GrapheneOS/platform_packages_apps_Dialer":    {{"tab_voicemail", "data"}},
@@ -189,6 +192,7 @@ var sources = []source{
 	{repo: "commons-app/apps-android-commons", flag: "commons", licence: "Apache-2.0", learn: []string{"thank"}},
 	{repo: "FossifyOrg/Messages", flag: "fossifymessages", licence: "GPL-3.0 (translated words taken as facts)"},
 	{repo: "TeamNewPipe/NewPipe", flag: "newpipe", licence: "GPL-3.0 (translated words taken as facts)"},
+	{repo: "FossifyOrg/commons", flag: "fossifycommons", licence: "GPL-3.0 (translated words taken as facts)"},
 }
 
 func main() {
@@ -407,7 +411,7 @@ var viewNouns = regexp.MustCompile(`(?i)\b(stars?|starred|favou?rites?|filters?)
 // view's state (Clear search history, Clear call history, Clear frequents, Clear cache):
 // their translations are learned only to be kept out of the verbs — a word that recurs
 // with a noun is that noun ("historique", "түүхийг"), not the verb.
-var otherNouns = regexp.MustCompile(`(?i)\b(history|search|searches|cache|logs?|frequents?|frequently|contacted|watched|duplicates|bookmarks?|reports?|items?|elements?|entries|selected)\b`)
+var otherNouns = regexp.MustCompile(`(?i)\b(history|search|searches|cache|logs?|frequents?|frequently|contacted|watched|duplicates|bookmarks?|reports?|items?|elements?|entries|selected|all|everything)\b`)
 
 // sendThanks are English strings that send someone thanks ("Send thanks", "Sending
 // thanks to %s", "Thank the author"): a public notice on the user's behalf, learned as a
@@ -423,7 +427,11 @@ var (
 // that start with one of the verbs, and not in the locale's other strings: the verb's
 // forms in that language. Scripts written without spaces contribute the character
 // sequences that recur the same way.
-func learnVerbs(c *catalog, words map[string]map[string][]string) {
+//
+// shares, when not nil, gets the share of its topic's strings each learned word is in, at
+// most, by category and locale ("noun" for the nouns that are neither data nor a view's
+// state), for writeVocabulary to weigh a word across apps.
+func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[string]map[string]map[string]float64) {
 	held := map[string]bool{}
 	for _, r := range corpusKeys[c.repo] {
 		held[r.key] = true
@@ -557,6 +565,17 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 			}
 		}
 		for cat, ws := range learned {
+			if shares != nil {
+				if shares[cat] == nil {
+					shares[cat] = map[string]map[string]float64{}
+				}
+				if shares[cat][loc] == nil {
+					shares[cat][loc] = map[string]float64{}
+				}
+				for g, share := range ws {
+					shares[cat][loc][g] = max(shares[cat][loc][g], share)
+				}
+			}
 			if cat == "noun" {
 				// Kept only to keep them out of the objects (writeVocabulary), not written.
 				for g := range ws {
@@ -719,8 +738,22 @@ func grams(s string) map[string]bool {
 
 func writeVocabulary(path string, cats []*catalog) error {
 	words := map[string]map[string][]string{} // category → locale → words
+	shares := map[string]map[string]map[string]float64{}
 	for _, c := range cats {
-		learnVerbs(c, words)
+		learnVerbs(c, words, shares)
+	}
+	// A verb's word that another app's strings teach as a noun, in as large a share of
+	// the noun's strings (Portuguese todas, all, of Remover todas), is that noun.
+	for cat, byLoc := range words {
+		if cat == "object" || cat == "data" || cat == "noun" {
+			continue
+		}
+		for loc, ws := range byLoc {
+			byLoc[loc] = slices.DeleteFunc(ws, func(w string) bool {
+				verb := shares[cat][loc][w]
+				return verb > 0 && shares["noun"][loc][w] >= nounShare*verb
+			})
+		}
 	}
 	// A word some app's strings teach as a noun that is neither data nor a view's state
 	// (Arabic العناصر, the items) is no view's state in another's.

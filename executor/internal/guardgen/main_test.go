@@ -109,7 +109,7 @@ func TestLearnVerbs(t *testing.T) {
 	add("notification_action_delete_all", "Delete all", "Skasuj wszystko")
 	add("notification_action_delete_all_2", "Delete all", "Skasuj wszystko") // not held out, but one string: no recurrence
 	words := map[string]map[string][]string{}
-	learnVerbs(c, words)
+	learnVerbs(c, words, nil)
 	for _, tc := range []struct {
 		cat, word string
 		want      bool
@@ -204,7 +204,7 @@ func TestLearnVerbsPairsAndNouns(t *testing.T) {
 		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", "Thứ khác", "Autre chose")
 	}
 	words := map[string]map[string][]string{}
-	learnVerbs(c, words)
+	learnVerbs(c, words, nil)
 	for _, tc := range []struct {
 		cat, loc, word string
 		want           bool
@@ -235,7 +235,7 @@ func TestRunsLearnChineseAndJapaneseNouns(t *testing.T) {
 		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", "ほかのもの")
 	}
 	words := map[string]map[string][]string{}
-	learnVerbs(c, words)
+	learnVerbs(c, words, nil)
 	for _, tc := range []struct {
 		cat, word string
 		want      bool
@@ -272,7 +272,7 @@ func TestLearnThanks(t *testing.T) {
 		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", map[string]string{"es": "Otra cosa", "lb": "Eppes anescht", "vi": "Thứ khác", "fr": "Autre chose", "ko": "다른 것"})
 	}
 	words := map[string]map[string][]string{}
-	learnVerbs(c, words)
+	learnVerbs(c, words, nil)
 	for _, tc := range []struct {
 		cat, loc, word string
 		want           bool
