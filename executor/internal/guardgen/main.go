@@ -494,6 +494,15 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 			byLocale[loc] = append(byLocale[loc], doc{topics, gs})
 		}
 	}
+	// The words of the catalog's English strings: a verb's word learned in another locale
+	// that is also an English word (French don, a gift, is the don of Don't allow) would be
+	// read in English labels too, since the guard does not know a label's language.
+	englishWords := map[string]bool{}
+	for _, tr := range c.strings {
+		for g := range grams(strings.ToLower(tr["en"])) {
+			englishWords[g] = true
+		}
+	}
 	// The words of thank-you strings in any locale ("merci", "grasie") only say thanks:
 	// the guard does not know a label's language, so none of them is learned as a send.
 	gratitudeWords := map[string]bool{}
@@ -607,6 +616,9 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 				}
 				if !strings.Contains(g, " ") && pairedAlways(g, ws, all) {
 					continue // a syllable of a word of two (Vietnamese loại of loại bỏ): the pair is the word
+				}
+				if cat != "object" && cat != "data" && englishWords[g] {
+					continue
 				}
 				if cat != "object" && cat != "data" && max(learned["noun"][g], learned["object"][g]) >= nounShare*share {
 					continue // the verb's usual object ("historique" in Effacer l'historique), as common with the noun as with the verb

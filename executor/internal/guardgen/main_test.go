@@ -323,3 +323,29 @@ func TestWriteVocabularyNamesAcrossLanguages(t *testing.T) {
 		t.Errorf("the learned nouns are written: %v", gen["noun"])
 	}
 }
+
+// TestLearnVerbsLeavesEnglishWords: a verb's word learned in another locale that is also a
+// word of the catalog's English strings (French don of Faire un don; English Don't) is left
+// out: the guard would read it in English labels.
+func TestLearnVerbsLeavesEnglishWords(t *testing.T) {
+	c := &catalog{repo: "x/y", strings: map[string]map[string]string{}}
+	add := func(key, en, fr string) { c.strings[key] = map[string]string{"en": en, "fr": fr} }
+	add("d1", "Donate now", "Faire un don maintenant")
+	add("d2", "Donate monthly", "Faire un don chaque mois")
+	add("d3", "Donate to us", "Faites un don")
+	add("n1", "Don't ask again", "Ne plus demander")
+	for i := range 60 {
+		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", "Autre chose")
+	}
+	words := map[string]map[string][]string{}
+	learnVerbs(c, words, nil)
+	if slices.Contains(words["payment"]["fr"], "don") {
+		t.Errorf("payment[fr] = %v: don is also English (Don't)", words["payment"]["fr"])
+	}
+	delete(c.strings, "n1")
+	words = map[string]map[string][]string{}
+	learnVerbs(c, words, nil)
+	if !slices.Contains(words["payment"]["fr"], "don") {
+		t.Errorf("payment[fr] = %v, want don when no English string holds it", words["payment"]["fr"])
+	}
+}
