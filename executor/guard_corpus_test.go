@@ -139,16 +139,17 @@ func scoreCorpus(g *Guard, items []corpusItem) map[string]*corpusScore {
 // as recall and false-hold rates: a change that lowers recall or raises false holds past
 // them fails. Recall is NOT issue 24's goal (≥ 99%), which the held-out corpus shows is
 // not reached (false holds are within ≤ 1% in every group): what is missed is mostly
-// synonyms and other verbs no source string teaches — thanking ("Agradecer", 感謝を示す),
-// cleaning ("Rens beskeder", "Pulisci messaggi"), aborting ("Bericht afbreken"), saving
-// for publishing ("Salvează modificările") — and, beyond the forty most used locales,
-// languages few catalogs translate to.
+// synonyms and other verbs no source string teaches — thanking where the one app that
+// sends thanks (Wikimedia Commons) words it otherwise (感謝を示す, "Zahvali se"), cleaning
+// ("Rens beskeder"), aborting or giving up ("Bericht afbreken", "Renunță la mesaj"),
+// saving for publishing ("Salvează modificările") — and, beyond the forty most used
+// locales, languages few catalogs translate to.
 var corpusFloors = map[string][2]float64{
-	"Arabic/Hebrew":            {0.66, 0.01},
-	"CJK":                      {0.90, 0.01},
-	"Cyrillic/Greek/Caucasian": {0.74, 0.01},
+	"Arabic/Hebrew":            {0.72, 0.01},
+	"CJK":                      {0.91, 0.01},
+	"Cyrillic/Greek/Caucasian": {0.75, 0.01},
 	"Indic":                    {0.68, 0.01},
-	"Latin":                    {0.82, 0.01},
+	"Latin":                    {0.83, 0.01},
 	"Southeast Asian":          {0.55, 0.01},
 	"other":                    {0.64, 0.01},
 }

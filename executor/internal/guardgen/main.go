@@ -5,7 +5,9 @@
 //     words per language, taken from the translated strings.xml of the apps in sources
 //     (Thunderbird for Android, the Wikipedia Android app, AOSP Messaging, Nfc ("Pay
 //     with"), Mms, Contacts, Dialer, Calendar, Email and Browser, the DuckDuckGo browser,
-//     Element, AntennaPod, Mastodon, Tusky, WooCommerce, Nextcloud — of the GPL ones only
+//     Element, AntennaPod, Mastodon, Tusky, WooCommerce, Nextcloud, the Wikimedia Commons
+//     app, Fossify Messages and the strings all Fossify apps share, NewPipe — of the GPL
+//     ones only
 //     translated words, which are facts, are taken) and of BlueWallet's loc/*.json (MIT:
 //     Pay, Send now, Fee), string by string (the keys are listed below with the category
 //     each one names), and the verb, data and view-state words learned from all their
@@ -22,7 +24,7 @@
 //
 //	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR \
 //		-antennapod DIR -duckduckgo DIR -woocommerce DIR -mms DIR -contacts DIR -dialer DIR -calendar DIR -email DIR \
-//		-mastodon DIR -tusky DIR -element DIR -browser DIR -nextcloud DIR
+//		-mastodon DIR -tusky DIR -element DIR -browser DIR -nextcloud DIR -commons DIR -fossifymessages DIR -newpipe DIR -fossifycommons DIR
 package main
 
 import (
@@ -51,6 +53,7 @@ import (
 type catalog struct {
 	repo, commit, licence string
 	strings               map[string]map[string]string
+	learn                 []string // the topics learnVerbs learns from it (verbs, data, view:…); nil: all
 }
 
 // role is what a string is for the guard.
@@ -101,9 +104,11 @@ var vocabulary = map[string][]role{
 	"tuskyapp/Tusky":             {{"action_delete", "delete"}, {"action_discard", "delete"}},
 	"element-hq/element-android": {{"action_send", "send"}, {"action_delete", "delete"}, {"action_remove", "delete"}, {"direct_chats_header", "data"}},
 	// Clear, and the names of a person's data, for the Clear-with-data rule.
-	"aosp-mirror/platform_packages_apps_mms":      {{"confirm_clear_search_title", "clear"}},
-	"aosp-mirror/platform_packages_apps_browser":  {{"clear", "clear"}},
-	"nextcloud/android":                           {{"common_delete", "delete"}, {"common_send", "send"}},
+	"aosp-mirror/platform_packages_apps_mms":     {{"confirm_clear_search_title", "clear"}},
+	"aosp-mirror/platform_packages_apps_browser": {{"clear", "clear"}},
+	// The strings every Fossify app shares (gallery, files, contacts, …).
+	"FossifyOrg/commons":                          {{"delete", "delete"}, {"discard", "delete"}, {"empty_recycle_bin", "delete"}},
+	"nextcloud/android":                           {{"common_delete", "delete"}, {"common_send", "send"}, {"clear", "clear"}},
 	"aosp-mirror/platform_packages_apps_contacts": {{"contactsList", "data"}},
 	"GrapheneOS/platform_packages_apps_Dialer":    {{"tab_voicemail", "data"}},
 	"wikimedia/apps-android-wikipedia": {
@@ -157,6 +162,7 @@ var corpusScreens = map[string]string{"thunderbird/thunderbird-android": "compos
 type source struct {
 	repo, flag, licence string
 	json                bool
+	learn               []string // the topics learnVerbs learns from it; nil: all
 }
 
 // sources are the repositories, in the order their provenance is written. The corpus is
@@ -182,6 +188,11 @@ var sources = []source{
 	{repo: "element-hq/element-android", flag: "element", licence: "Apache-2.0"},
 	{repo: "aosp-mirror/platform_packages_apps_browser", flag: "browser", licence: "Apache-2.0"},
 	{repo: "nextcloud/android", flag: "nextcloud", licence: "GPL-2.0 (translated words taken as facts)"},
+	// Commons sends thanks to an uploader; its other strings are of uploading and maps.
+	{repo: "commons-app/apps-android-commons", flag: "commons", licence: "Apache-2.0", learn: []string{"thank"}},
+	{repo: "FossifyOrg/Messages", flag: "fossifymessages", licence: "GPL-3.0 (translated words taken as facts)"},
+	{repo: "TeamNewPipe/NewPipe", flag: "newpipe", licence: "GPL-3.0 (translated words taken as facts)"},
+	{repo: "FossifyOrg/commons", flag: "fossifycommons", licence: "GPL-3.0 (translated words taken as facts)"},
 }
 
 func main() {
@@ -212,6 +223,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "guardgen:", err)
 			os.Exit(1)
 		}
+		cat.learn = s.learn
 		cats = append(cats, cat)
 	}
 	if err := writeVocabulary(filepath.Join(*out, "guard_vocab.yaml"), cats); err != nil {
@@ -379,14 +391,15 @@ var verbs = map[string]string{"delete": "delete", "remove": "delete", "erase": "
 	// Clear empties a thing: a delete only when the thing is data ("Clear messages"), not
 	// a view's state or a cache ("Clear search", "Clear cache"); the guard pairs it with
 	// the data words below.
-	"clear": "clear", "buy": "payment", "purchase": "payment", "refund": "transfer"}
+	"clear": "clear", "buy": "payment", "purchase": "payment", "refund": "transfer",
+	"thank": "send"} // sendThanks
 
 var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|send|forward|publish|donate|subscribe|clear|buy|purchase|refund)\b`)
 
 // dataNouns are English nouns for a person's data: their translations are learned, like
 // the verbs', from every string of a catalog (but no corpus string) that holds them, as
 // the "data" a Clear deletes ("Wyczyść wiadomości", "Berichten wissen").
-var dataNouns = regexp.MustCompile(`(?i)\b(messages?|conversations?|contacts?|photos?|files?|recordings?|data)\b`)
+var dataNouns = regexp.MustCompile(`(?i)\b(messages?|conversations?|contacts?|photos?|files?|recordings?|data|e-?mails?)\b`)
 
 // viewNouns are English nouns for the state of a view — a mark, a favourite, a filter —
 // that removing or clearing changes without deleting anything ("Remove star", "Remove
@@ -398,13 +411,27 @@ var viewNouns = regexp.MustCompile(`(?i)\b(stars?|starred|favou?rites?|filters?)
 // view's state (Clear search history, Clear call history, Clear frequents, Clear cache):
 // their translations are learned only to be kept out of the verbs — a word that recurs
 // with a noun is that noun ("historique", "түүхийг"), not the verb.
-var otherNouns = regexp.MustCompile(`(?i)\b(history|search|searches|cache|log|frequents?|frequently|contacted)\b`)
+var otherNouns = regexp.MustCompile(`(?i)\b(history|search|searches|cache|logs?|frequents?|frequently|contacted|watched|duplicates|bookmarks?|reports?|items?|elements?|entries|selected|all|everything)\b`)
+
+// sendThanks are English strings that send someone thanks ("Send thanks", "Sending
+// thanks to %s", "Thank the author"): a public notice on the user's behalf, learned as a
+// send. The words of the strings that only say thank you ("Thank you for uploading",
+// "Thanks received") are kept out of it, so a "Thanks!" or "Vielen Dank" that closes a
+// tip stays free.
+var (
+	sendThanks = regexp.MustCompile(`(?i)\b(send|sending|sent) thanks\b|\bthank (the|this) (author|contributor|uploader|user|editor)\b`)
+	gratitude  = regexp.MustCompile(`(?i)\bthank|\bthanks\b`)
+)
 
 // learnVerbs finds, per locale, the words that recur in the translations of the strings
 // that start with one of the verbs, and not in the locale's other strings: the verb's
 // forms in that language. Scripts written without spaces contribute the character
 // sequences that recur the same way.
-func learnVerbs(c *catalog, words map[string]map[string][]string) {
+//
+// shares, when not nil, gets the share of its topic's strings each learned word is in, at
+// most, by category and locale ("noun" for the nouns that are neither data nor a view's
+// state), for writeVocabulary to weigh a word across apps.
+func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[string]map[string]map[string]float64) {
 	held := map[string]bool{}
 	for _, r := range corpusKeys[c.repo] {
 		held[r.key] = true
@@ -432,6 +459,12 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 			if m = "view:" + strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(m), "s"), "red"); !slices.Contains(topics, m) {
 				topics = append(topics, m)
 			}
+		}
+		switch {
+		case sendThanks.MatchString(en):
+			topics = append(topics, "thank")
+		case gratitude.MatchString(en):
+			topics = append(topics, "noun:thanks")
 		}
 		for _, m := range otherNouns.FindAllString(en, -1) {
 			if m = "noun:" + strings.ToLower(m); !slices.Contains(topics, m) {
@@ -461,6 +494,27 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 			byLocale[loc] = append(byLocale[loc], doc{topics, gs})
 		}
 	}
+	// The words of the catalog's English strings: a verb's word learned in another locale
+	// that is also an English word (French don, a gift, is the don of Don't allow) would be
+	// read in English labels too, since the guard does not know a label's language.
+	englishWords := map[string]bool{}
+	for _, tr := range c.strings {
+		for g := range grams(strings.ToLower(tr["en"])) {
+			englishWords[g] = true
+		}
+	}
+	// The words of thank-you strings in any locale ("merci", "grasie") only say thanks:
+	// the guard does not know a label's language, so none of them is learned as a send.
+	gratitudeWords := map[string]bool{}
+	for _, docs := range byLocale {
+		for _, d := range docs {
+			if slices.Contains(d.verbs, "noun:thanks") {
+				for g := range d.grams {
+					gratitudeWords[g] = true
+				}
+			}
+		}
+	}
 	for loc, docs := range byLocale {
 		learned := map[string]map[string]float64{} // category → word → the share of a topic's strings it is in
 		all := map[string]int{}
@@ -480,7 +534,16 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 				}
 			}
 		}
+		var otherTopics []string
+		for v := range per {
+			if strings.HasPrefix(v, "noun:") && v != "noun:thanks" {
+				otherTopics = append(otherTopics, v)
+			}
+		}
 		for verb, counts := range per {
+			if c.learn != nil && !strings.HasPrefix(verb, "noun:") && !slices.Contains(c.learn, verb) {
+				continue
+			}
 			cat, ok := verbs[verb]
 			switch {
 			case strings.HasPrefix(verb, "view:"):
@@ -494,6 +557,15 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 				learned[cat] = map[string]float64{}
 			}
 			for g, k := range counts {
+				if cat == "object" && slices.ContainsFunc(otherTopics, func(v string) bool { return per[v][g] >= 2 }) {
+					continue // "Remove items from favourites": the items are no view's state
+				}
+				if verb == "thank" && (gratitudeWords[g] || all[g] > k || utf8.RuneCountInString(g) < 4) {
+					// A word of thank you says thanks and sends nothing; the thanks strings are
+					// few, so a word they share with any other string, or a short one
+					// (Vietnamese tới, to), is no word of thanking.
+					continue
+				}
 				// Recurs in the verb's strings, and is rare elsewhere in the locale.
 				if k < 2 || float64(k) < 0.3*float64(n[verb]) || float64(all[g]-k) > 0.005*float64(len(docs)) || float64(all[g]) > 1.5*float64(k) {
 					continue
@@ -502,12 +574,35 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 			}
 		}
 		for cat, ws := range learned {
+			if shares != nil {
+				if shares[cat] == nil {
+					shares[cat] = map[string]map[string]float64{}
+				}
+				if shares[cat][loc] == nil {
+					shares[cat][loc] = map[string]float64{}
+				}
+				for g, share := range ws {
+					shares[cat][loc][g] = max(shares[cat][loc][g], share)
+				}
+			}
 			if cat == "noun" {
+				// Kept only to keep them out of the objects (writeVocabulary), not written.
+				for g := range ws {
+					if words["noun"] == nil {
+						words["noun"] = map[string][]string{}
+					}
+					if !slices.Contains(words["noun"][loc], g) {
+						words["noun"][loc] = append(words["noun"][loc], g)
+					}
+				}
 				continue
 			}
 			for g, share := range ws {
 				if a, b, pair := strings.Cut(g, " "); pair && !(all[g] >= minPaired && (ws[a] > 0 && all[a] == all[g] || ws[b] > 0 && all[b] == all[g])) {
 					continue // a pair is learned only in place of a word that never occurs without it
+				}
+				if mixed(g) {
+					continue // an English name with a particle (Korean mms로, by MMS): the particle is no word
 				}
 				if utf8.RuneCountInString(g) < 3 && !strings.ContainsFunc(g, func(r rune) bool { return unicode.Is(unicode.Hangul, r) }) {
 					continue // a particle or an article (Turkish mi, French la); Korean 삭제 is a word
@@ -521,6 +616,9 @@ func learnVerbs(c *catalog, words map[string]map[string][]string) {
 				}
 				if !strings.Contains(g, " ") && pairedAlways(g, ws, all) {
 					continue // a syllable of a word of two (Vietnamese loại of loại bỏ): the pair is the word
+				}
+				if cat != "object" && cat != "data" && englishWords[g] {
+					continue
 				}
 				if cat != "object" && cat != "data" && max(learned["noun"][g], learned["object"][g]) >= nounShare*share {
 					continue // the verb's usual object ("historique" in Effacer l'historique), as common with the noun as with the verb
@@ -559,6 +657,15 @@ func runs(s string) []string {
 	}
 	flush()
 	return out
+}
+
+// mixed reports whether g holds ASCII letters and letters of a script written without
+// spaces or agglutinating (Hangul, Han, Kana).
+func mixed(g string) bool {
+	return strings.ContainsFunc(g, func(r rune) bool { return r < utf8.RuneSelf && unicode.IsLetter(r) }) &&
+		strings.ContainsFunc(g, func(r rune) bool {
+			return unicode.In(r, unicode.Hangul, unicode.Han, unicode.Hiragana, unicode.Katakana)
+		})
 }
 
 // ideographic reports whether g is a run of Chinese or Japanese characters.
@@ -643,9 +750,29 @@ func grams(s string) map[string]bool {
 
 func writeVocabulary(path string, cats []*catalog) error {
 	words := map[string]map[string][]string{} // category → locale → words
+	shares := map[string]map[string]map[string]float64{}
 	for _, c := range cats {
-		learnVerbs(c, words)
+		learnVerbs(c, words, shares)
 	}
+	// A verb's word that another app's strings teach as a noun, in as large a share of
+	// the noun's strings (Portuguese todas, all, of Remover todas), is that noun.
+	for cat, byLoc := range words {
+		if cat == "object" || cat == "data" || cat == "noun" {
+			continue
+		}
+		for loc, ws := range byLoc {
+			byLoc[loc] = slices.DeleteFunc(ws, func(w string) bool {
+				verb := shares[cat][loc][w]
+				return verb > 0 && shares["noun"][loc][w] >= nounShare*verb
+			})
+		}
+	}
+	// A word some app's strings teach as a noun that is neither data nor a view's state
+	// (Arabic العناصر, the items) is no view's state in another's.
+	for loc, ws := range words["object"] {
+		words["object"][loc] = slices.DeleteFunc(ws, func(w string) bool { return slices.Contains(words["noun"][loc], w) })
+	}
+	delete(words, "noun")
 	learned := map[string]map[string]map[string]bool{} // category → locale → words learnVerbs found
 	for cat, byLoc := range words {
 		learned[cat] = map[string]map[string]bool{}
@@ -707,6 +834,22 @@ func writeVocabulary(path string, cats []*catalog) error {
 			})
 		}
 	}
+	// A name in one locale (English sender, a Danish verb form too) is no sensitive word
+	// of its category in another: the guard drops a word that is also one of the names.
+	for cat, byLoc := range words {
+		names := map[string][]string{} // name → the locales it is one in
+		for loc, ws := range words["except:"+cat] {
+			for _, w := range ws {
+				names[w] = append(names[w], loc)
+			}
+		}
+		for loc, ws := range byLoc {
+			byLoc[loc] = slices.DeleteFunc(ws, func(w string) bool {
+				lang, _, _ := strings.Cut(loc, "-")
+				return slices.ContainsFunc(names[w], func(l string) bool { return !strings.HasPrefix(l+"-", lang+"-") })
+			})
+		}
+	}
 	// A wallet's "Send now" is a transfer, but where its translation is just the language's
 	// send, the word stays a send (the guard names a send with an amount a transfer).
 	for loc, ws := range words["transfer"] {
@@ -714,7 +857,7 @@ func writeVocabulary(path string, cats []*catalog) error {
 	}
 	var b bytes.Buffer
 	b.WriteString("# GENERATED by `go run ./executor/internal/guardgen`; do not edit (extend guard.yaml or the config).\n")
-	b.WriteString("# Translations of app strings that name a sensitive action, a generic confirm, a way out or a\n# page's purpose, by category and locale; and the words that recur in the translations of every\n# string starting with delete, remove, erase, empty, discard, send, forward, publish, donate,\n# subscribe, clear, buy, purchase or refund, or holding a data noun (messages, contacts, …) or a\n# view's state (star, favourite, filter) (and rarely elsewhere in the locale), none of them a\n# corpus string; a word that also translates Move, Archive, Copy, Reply, Next, Back, Done, Mark as\n# read, Cancel, Edit, Add or Save there is left out. Sources:\n")
+	b.WriteString("# Translations of app strings that name a sensitive action, a generic confirm, a way out or a\n# page's purpose, by category and locale; and the words that recur in the translations of every\n# string starting with delete, remove, erase, empty, discard, send, forward, publish, donate,\n# subscribe, clear, buy, purchase or refund, or sending thanks, or holding a data noun (messages,\n# contacts, e-mails, …) or a view's state (star, favourite, filter) (and rarely elsewhere in the\n# locale), none of them a corpus string; a word that also translates Move, Archive, Copy, Reply,\n# Next, Back, Done, Mark as read, Cancel, Edit, Add or Save there is left out, and so is one that\n# another language uses as a name (English Sender). Sources:\n")
 	for _, c := range cats {
 		fmt.Fprintf(&b, "#   github.com/%s @ %s (%s): strings", c.repo, c.commit, c.licence)
 		for _, r := range vocabulary[c.repo] {

@@ -109,7 +109,7 @@ func TestLearnVerbs(t *testing.T) {
 	add("notification_action_delete_all", "Delete all", "Skasuj wszystko")
 	add("notification_action_delete_all_2", "Delete all", "Skasuj wszystko") // not held out, but one string: no recurrence
 	words := map[string]map[string][]string{}
-	learnVerbs(c, words)
+	learnVerbs(c, words, nil)
 	for _, tc := range []struct {
 		cat, word string
 		want      bool
@@ -204,7 +204,7 @@ func TestLearnVerbsPairsAndNouns(t *testing.T) {
 		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", "Thứ khác", "Autre chose")
 	}
 	words := map[string]map[string][]string{}
-	learnVerbs(c, words)
+	learnVerbs(c, words, nil)
 	for _, tc := range []struct {
 		cat, loc, word string
 		want           bool
@@ -235,7 +235,7 @@ func TestRunsLearnChineseAndJapaneseNouns(t *testing.T) {
 		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", "ほかのもの")
 	}
 	words := map[string]map[string][]string{}
-	learnVerbs(c, words)
+	learnVerbs(c, words, nil)
 	for _, tc := range []struct {
 		cat, word string
 		want      bool
@@ -245,5 +245,107 @@ func TestRunsLearnChineseAndJapaneseNouns(t *testing.T) {
 		if got := slices.Contains(words[tc.cat]["ja"], tc.word); got != tc.want {
 			t.Errorf("%s learned %q: %v, want %v (learned %v)", tc.cat, tc.word, got, tc.want, words[tc.cat]["ja"])
 		}
+	}
+}
+
+// TestLearnThanks: the words that recur in the strings that send thanks are learned as a
+// send ("agradecimiento"), unless a thank-you string in any locale holds them (gracias,
+// and lb merci, which fr's thank-you holds), or they are short (a preposition: tới); a
+// source that teaches only thanks teaches no other verb; a Korean particle after an
+// English name (mms로) is no word.
+func TestLearnThanks(t *testing.T) {
+	c := &catalog{repo: "x/y", strings: map[string]map[string]string{}, learn: []string{"thank"}}
+	add := func(key, en string, tr map[string]string) {
+		tr["en"] = en
+		c.strings[key] = tr
+	}
+	add("t1", "Send thanks", map[string]string{"es": "Enviar agradecimiento", "lb": "Merci schécken", "vi": "Gửi cảm ơn tới", "ko": "mms로 감사 전송"})
+	add("t2", "Sending thanks to %1$s", map[string]string{"es": "Enviando agradecimiento a %1$s", "lb": "Merci gëtt geschéckt", "vi": "Đang gửi cảm ơn tới %1$s", "ko": "mms로 감사 보내는 중"})
+	add("t3", "Sent thanks to %1$s", map[string]string{"es": "Agradecimiento enviado a %1$s", "lb": "Merci geschéckt", "vi": "Đã gửi cảm ơn tới %1$s", "ko": "mms로 감사 보냄"})
+	add("t4", "Thank the author", map[string]string{"es": "Agradecimiento al autor", "lb": "Dem Auteur Merci soen", "vi": "Cảm ơn tác giả tới"})
+	add("g1", "Thank you for uploading!", map[string]string{"es": "¡Gracias por subir!", "fr": "Merci pour le téléversement !"})
+	add("g2", "Thanks!", map[string]string{"es": "¡Gracias!", "fr": "Merci !"})
+	add("d1", "Delete list", map[string]string{"es": "Borrar lista"})
+	add("d2", "Delete tag", map[string]string{"es": "Borrar etiqueta"})
+	add("d3", "Delete file", map[string]string{"es": "Borrar archivo"})
+	for i := range 60 {
+		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", map[string]string{"es": "Otra cosa", "lb": "Eppes anescht", "vi": "Thứ khác", "fr": "Autre chose", "ko": "다른 것"})
+	}
+	words := map[string]map[string][]string{}
+	learnVerbs(c, words, nil)
+	for _, tc := range []struct {
+		cat, loc, word string
+		want           bool
+	}{
+		{"send", "es", "agradecimiento", true}, {"send", "es", "gracias", false}, {"send", "lb", "merci", false},
+		{"send", "vi", "tới", false}, {"send", "ko", "mms로", false}, {"delete", "es", "borrar", false},
+	} {
+		if got := slices.Contains(words[tc.cat][tc.loc], tc.word); got != tc.want {
+			t.Errorf("%s[%s] learned %q: %v, want %v (learned %v)", tc.cat, tc.loc, tc.word, got, tc.want, words[tc.cat][tc.loc])
+		}
+	}
+}
+
+// TestWriteVocabularyNamesAcrossLanguages: a sensitive word that is a name of its category
+// in another language (Danish sender, sends, is English Sender) is left out, since the
+// guard does not know a label's language; a name in a variant of the same language (nb-NO
+// for nb) does not take the word away.
+func TestWriteVocabularyNamesAcrossLanguages(t *testing.T) {
+	c := &catalog{repo: "thunderbird/thunderbird-android", commit: "abc123", licence: "Apache-2.0", strings: map[string]map[string]string{}}
+	for _, r := range vocabulary[c.repo] {
+		c.strings[r.key] = map[string]string{"en": r.key}
+	}
+	c.strings["send_action"] = map[string]string{"en": "Send", "da": "Sender", "nb": "Sendt"}
+	c.strings["font_size_message_list_sender"] = map[string]string{"en": "Sender"}
+	c.strings["special_mailbox_name_sent"] = map[string]string{"en": "Sent", "nb-NO": "Sendt"}
+	path := filepath.Join(t.TempDir(), "vocab.yaml")
+	if err := writeVocabulary(path, []*catalog{c}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gen map[string]map[string][]string
+	if err := yaml.Unmarshal(data, &gen); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(gen["send"]["da"], "sender") {
+		t.Errorf("send[da] = %v: sender is English's name for who sent a message", gen["send"]["da"])
+	}
+	if !slices.Contains(gen["send"]["nb"], "sendt") {
+		t.Errorf("send[nb] = %v: want sendt (its name is nb-NO's, the same language)", gen["send"]["nb"])
+	}
+	if !slices.Contains(gen["except:send"]["en"], "sender") {
+		t.Errorf("except:send[en] = %v, want sender", gen["except:send"]["en"])
+	}
+	if _, ok := gen["noun"]; ok {
+		t.Errorf("the learned nouns are written: %v", gen["noun"])
+	}
+}
+
+// TestLearnVerbsLeavesEnglishWords: a verb's word learned in another locale that is also a
+// word of the catalog's English strings (French don of Faire un don; English Don't) is left
+// out: the guard would read it in English labels.
+func TestLearnVerbsLeavesEnglishWords(t *testing.T) {
+	c := &catalog{repo: "x/y", strings: map[string]map[string]string{}}
+	add := func(key, en, fr string) { c.strings[key] = map[string]string{"en": en, "fr": fr} }
+	add("d1", "Donate now", "Faire un don maintenant")
+	add("d2", "Donate monthly", "Faire un don chaque mois")
+	add("d3", "Donate to us", "Faites un don")
+	add("n1", "Don't ask again", "Ne plus demander")
+	for i := range 60 {
+		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", "Autre chose")
+	}
+	words := map[string]map[string][]string{}
+	learnVerbs(c, words, nil)
+	if slices.Contains(words["payment"]["fr"], "don") {
+		t.Errorf("payment[fr] = %v: don is also English (Don't)", words["payment"]["fr"])
+	}
+	delete(c.strings, "n1")
+	words = map[string]map[string][]string{}
+	learnVerbs(c, words, nil)
+	if !slices.Contains(words["payment"]["fr"], "don") {
+		t.Errorf("payment[fr] = %v, want don when no English string holds it", words["payment"]["fr"])
 	}
 }
