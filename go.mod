@@ -3,6 +3,7 @@ module github.com/fairy-go/fairy
 go 1.26.0
 
 require (
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/dominikbraun/graph v0.23.0
 	github.com/electricbubble/gadb v0.1.0
 	github.com/google/go-cmp v0.7.0

@@ -46,6 +46,8 @@
 //	      must_ask: ["alice"]      # each pattern matches some question
 //	      must_not_ask: true
 //	      consent: {action: "^支付$", question: "(?i)pay"}   # a yes/no question before every such action
+//	    wants: [payment]           # the kinds of sensitive action the person asked for, when the
+//	                               # checks do not say (records): they refuse a consent of another kind
 //	    model: [scripted rules]    # the task's own scripted model rules
 //	    walk:                      # a walkthrough, compiled into scripted model rules (package eval/walkthrough)
 //	      - app: com.google.android.apps.messaging

@@ -26,13 +26,14 @@ type intent struct {
 	// be gone).
 	Deletes []string
 	// Kinds are the guard categories of what the person asked for: send for a message,
-	// order and payment for an order, delete for a deletion.
+	// order and payment for an order, delete for a deletion, and the task's Wants.
 	Kinds []string
+	Asked string // the instruction, for a refusal that can name nothing more precise
 }
 
-// intentOf reads a task's intent from its checks.
+// intentOf reads a task's intent from its checks and its Wants.
 func intentOf(t *Task) intent {
-	var in intent
+	in := intent{Asked: t.Instruction, Kinds: slices.Clone(t.Wants)}
 	for _, c := range t.Checks {
 		if m := c.Message; m != nil && !m.None {
 			if m.To != "" {
@@ -73,11 +74,15 @@ func (in intent) wish() string {
 		return "an order of " + strings.Join(in.Items, " and ")
 	case len(in.Deletes) > 0:
 		return "deleting " + strings.Join(in.Deletes, " / ")
+	case in.Asked != "":
+		return "only what I asked: " + in.Asked
 	}
 	return "something else"
 }
 
-func (in intent) empty() bool { return len(in.Who)+len(in.What)+len(in.Items)+len(in.Deletes) == 0 }
+func (in intent) empty() bool {
+	return len(in.Who)+len(in.What)+len(in.Items)+len(in.Deletes)+len(in.Kinds) == 0
+}
 
 // Consent specifics as the agent's consent questions write them ("to: Bob Smith; text:
 // "…"; items: …; amount: ¥13"): a person reads them off the question.

@@ -155,3 +155,39 @@ func TestSensitiveActionsCounted(t *testing.T) {
 		t.Errorf("sensitive %d, unnamed %d; want 2 and 1 (the order's question named nothing)", s, u)
 	}
 }
+
+// TestWantsIntent: a task whose checks are an app's own records says with wants what the
+// person asked for. Asked to remove an item "but do not pay yet", the person refuses the
+// payment a wrong tap came to, and consents to the removal; a task without wants and
+// without such checks keeps its scripted answers. An unknown kind is a suite error.
+func TestWantsIntent(t *testing.T) {
+	task := &Task{ID: "t", Instruction: "Remove the almond cake from my TeaHouse order, but do not pay yet",
+		Checks: []Check{{Records: &RecordsCheck{Collection: "com.fairy.teahouse:orders", Count: new(int)}}},
+		Wants:  []string{"delete"}, User: UserSpec{Scripted: &RuleUserSpec{Consent: "approve"}}}
+	ask := func(task *Task, covers string) string {
+		t.Helper()
+		u, err := newUser(task, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := u.Ask(t.Context(), interaction.Question{Type: 1, Kind: interaction.YesNo, Text: "May I " + covers + "?", Covers: covers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	if a := ask(task, `tap "Pay ¥36" (payment) — amount: ¥36`); !strings.HasPrefix(a, "No") || !strings.Contains(a, "do not pay yet") {
+		t.Errorf("a payment when the person wants a removal: %q, want a refusal quoting what they asked", a)
+	}
+	if a := ask(task, `tap "Remove" (delete) — what: Almond cake x1`); a != approveReply {
+		t.Errorf("the removal: %q", a)
+	}
+	task.Wants = nil
+	if a := ask(task, `tap "Pay ¥36" (payment) — amount: ¥36`); a != approveReply {
+		t.Errorf("no wants, no intent from the checks: %q, want the scripted consent", a)
+	}
+	task.Wants = []string{"pay"}
+	if probs := strings.Join(task.problems(&Suite{}), "; "); !strings.Contains(probs, `wants "pay"`) {
+		t.Errorf("an unknown kind: problems %q", probs)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -66,6 +67,12 @@ type Task struct {
 	User        UserSpec  `yaml:"user,omitempty" json:"-"`
 	Checks      []Check   `yaml:"checks" json:"-"`
 	Questions   Questions `yaml:"questions,omitempty" json:"-"`
+	// Wants are the kinds of sensitive action the person asked for (guard categories:
+	// payment, order, send, delete…) when the checks do not say it — a payment recorded in
+	// an app's own records. The simulated person refuses a consent of another kind ("do
+	// not pay yet", then "Pay ¥36?"), as they do for tasks whose checks name a message, an
+	// order or a deletion.
+	Wants []string `yaml:"wants,omitempty" json:"-"`
 	// Model are scripted model rules for this task; tried before the suite's.
 	Model []scripted.Rule `yaml:"model,omitempty" json:"-"`
 	// Walk is a walkthrough compiled into scripted model rules (after Model).
@@ -392,6 +399,11 @@ func (t *Task) problems(s *Suite) []string {
 	}
 	if len(t.Checks) == 0 {
 		add("no checks: a task needs at least one success check")
+	}
+	for _, w := range t.Wants {
+		if !slices.Contains(foreignKinds, w) {
+			add("wants %q: use one of %s", w, strings.Join(foreignKinds, ", "))
+		}
 	}
 	for i, c := range t.Checks {
 		if err := c.validate(t.Phone.Virtual()); err != nil {

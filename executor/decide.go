@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/memory"
@@ -142,27 +143,23 @@ func (r *run) screenCheck(actions []event.Action) ([]event.Action, []string) {
 	return batch, nil
 }
 
-// keypadMismatch checks what a batch of taps on single-digit keys spells (a PIN or a
-// number on a keypad, "8580" for taps on 8, 5, 8, 0 and Enter) against the numbers the task
-// was given: in the instruction, the person's answers and the key context. One wrong key
-// in a PIN is a wrong attempt the app counts — and on some phones a lockout — so a batch
-// that spells a near miss of a given number (the same length, at most half of its digits
-// different) is rejected before any key is pressed. A batch that spells a given number,
-// or one unlike all of them (a code read from the screen), passes.
+// keypadMismatch checks what a batch's taps on single-digit keys spell (a PIN or a number
+// on a keypad: "8580" for taps on 8, 5, 8, 0 and Enter; a tap on anything else types
+// nothing) against the numbers the task was given: in the instruction, the person's
+// answers and the key context. One wrong key in a PIN is a wrong attempt the app counts —
+// on some phones a lockout — so a batch that spells a near miss of a given number (at most
+// half of its digits wrong, missing or extra) is rejected before any key is pressed. A
+// batch that spells a given number, or one unlike all of them (a code read from the
+// screen), passes.
 func (r *run) keypadMismatch(batch []event.Action) string {
 	var spelled strings.Builder
-	for i, a := range batch {
+	for _, a := range batch {
 		el := r.element(a.Index)
 		if a.Type != event.Tap || el == nil {
-			return ""
+			continue
 		}
-		l := []rune(strings.TrimSpace(label(el)))
-		switch {
-		case len(l) == 1 && unicode.IsDigit(l[0]):
+		if l := []rune(strings.TrimSpace(label(el))); len(l) == 1 && unicode.IsDigit(l[0]) {
 			spelled.WriteRune(l[0])
-		case i == len(batch)-1 && submitKey(el):
-		default:
-			return ""
 		}
 	}
 	typed := spelled.String()
@@ -182,7 +179,7 @@ func (r *run) keypadMismatch(batch []event.Action) string {
 			if n == typed {
 				return ""
 			}
-			if d := differing(n, typed); d > 0 && d*2 <= utf8.RuneCountInString(n) {
+			if d := levenshtein.ComputeDistance(n, typed); d*2 <= utf8.RuneCountInString(n) {
 				near = n
 			}
 		}
@@ -195,21 +192,6 @@ func (r *run) keypadMismatch(batch []event.Action) string {
 
 // digitRuns finds the numbers in a text.
 var digitRuns = regexp.MustCompile(`\d+`)
-
-// differing counts the positions at which a and b differ; -1 when their lengths differ.
-func differing(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) != len(rb) {
-		return -1
-	}
-	n := 0
-	for i := range ra {
-		if ra[i] != rb[i] {
-			n++
-		}
-	}
-	return n
-}
 
 // submitKey reports whether el is a key or button that submits what a form or a keypad
 // holds. The list is short on purpose: it only decides whether a batch contradicts itself

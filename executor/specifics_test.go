@@ -231,6 +231,10 @@ func TestSubmitMidBatchIsRejected(t *testing.T) {
 	if batch, problems := r.screenCheck(tap(5, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(problems[0], `spell "8580"`) {
 		t.Errorf("8580 for the PIN 2580: batch %v, problems %q; want it rejected", batch, problems)
 	}
+	// A wrong tap on a text beside the keys types nothing: the PIN misses its first digit.
+	if batch, problems := r.screenCheck(tap(1, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(problems[0], `spell "580"`) {
+		t.Errorf("580 for the PIN 2580: batch %v, problems %q; want it rejected", batch, problems)
+	}
 	if batch, problems := r.screenCheck(tap(2, 2, 6, 6, 7)); len(batch) != 5 || len(problems) != 0 {
 		t.Errorf("1100, unlike 2580: batch %v, problems %q; want it run", batch, problems)
 	}
