@@ -49,6 +49,9 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		{"Удалите", "", "delete"}, {"Αποστολέων", "", ""}, {"SİL", "", "delete"},
 		// A finished action is a state or a folder: Sent, Deleted.
 		{"已发送", "", ""}, {"送信済み", "", ""}, {"Đã gửi", "", ""}, {"已删除", "", ""}, {"发送", "", "send"},
+		// A view's state learned in another language that is an English word (Sardinian
+		// note, night) does not free "Delete note".
+		{"Delete note", "", "delete"},
 		// So is one awaiting it: an order's status.
 		{"订单 1001 · 待支付", "", ""}, {"未支付", "", ""}, {"支付", "", "payment"},
 		// Arabic with its vowel signs, or another hamza on the alif.

@@ -28,7 +28,7 @@ func (r *run) interact(ctx context.Context) (State, error) {
 		if need.Specifics != "" && corrects(res.Answer) && r.corrections < maxCorrections {
 			// The person refused what the question named and said what they meant: the
 			// steps before led to a wrong result, whatever the Re-Planner judged.
-			return r.recoverFromRefusal(ctx, need, res.Answer)
+			return r.recoverFromRefusal(ctx, need, res.Answer, ranBefore)
 		}
 		return stateRefuse, r.setReason("the person refused: " + need.Reason)
 	}

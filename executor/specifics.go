@@ -196,9 +196,17 @@ func indexOf(s *perception.Screen, label string) int {
 // recoverFromRefusal goes back one page after the person refused a consent whose
 // specifics were wrong, tells the Re-Planner why (the result was wrong: C), and goes on
 // from the page before, without starting over.
-func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, answer string) (State, error) {
+func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, answer string, ranBefore bool) (State, error) {
 	r.corrections++
 	r.corrected = append(r.corrected, correction{answer: answer, refused: need.Specifics})
+	if r.offGoal(need) {
+		// The page is the sub-goal's; the decider slipped onto another kind of action on it
+		// (a wrong tap on "Order TH-1001 settled" while sending the receipt): stay, and let
+		// it do the sub-goal's own action. Back would undo the right page.
+		r.planNote = append(r.planNote, fmt.Sprintf("The person refused the consent (%s) and said: %q. That action is not what the sub-goal (%s) does: the agent stayed on this page. Do the sub-goal's own action.", need.Reason, answer, need.Subgoal))
+		r.reuse, r.noActs, r.lastActs = !ranBefore, true, nil
+		return statePerceive, nil
+	}
 	r.planNote = append(r.planNote, fmt.Sprintf("The person refused the consent (%s) and said: %q. What the steps before did was a wrong result (C), whatever was judged then: the agent went back one page. Redo the sub-goal that chose it (%s) the way the person said.", need.Reason, answer, need.Subgoal))
 	st, err := r.goBack(ctx, fmt.Sprintf("Back: the person refused %q and said %q", need.Reason, answer))
 	if err != nil && ctx.Err() != nil {
@@ -208,6 +216,19 @@ func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, ans
 		return stateRefuse, r.setReason("the person refused: " + need.Reason)
 	}
 	return st, nil
+}
+
+// offGoal reports whether the refused action is of another kind than the one the step's
+// sub-goal names, read by the guard as if it were a label ("Envoyer le ticket" is a send;
+// the refused tap was an order). A sub-goal that names no sensitive action, or the same
+// kind (a send to the wrong person: the page is wrong), is not off goal.
+func (r *run) offGoal(need interaction.Need) bool {
+	if r.cfg.Guard == nil || need.Category == "" || strings.TrimSpace(need.Subgoal) == "" {
+		return false
+	}
+	s := &perception.Screen{Elements: []perception.Element{{Index: 1, Label: need.Subgoal, Class: "android.widget.Button", Clickable: true}}}
+	v, ok := r.cfg.Guard.Check(event.Action{Type: event.Tap, Index: 1}, &s.Elements[0], s)
+	return ok && v.Category != need.Category
 }
 
 // goBack presses Back once, model-independent recovery from a wrong page, and perceives

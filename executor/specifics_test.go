@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/interaction"
 
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
@@ -240,5 +241,30 @@ func TestSubmitMidBatchIsRejected(t *testing.T) {
 	}
 	if batch, problems := r.screenCheck(tap(5, 4)); len(batch) != 2 || len(problems) != 0 {
 		t.Errorf("two digits: batch %v, problems %q; want them run", batch, problems)
+	}
+}
+
+// TestOffGoal: a refused action of another kind than the sub-goal names was a slip on the
+// right page (the agent stays); one of the same kind, or under a sub-goal that names no
+// sensitive action, says the page is wrong (the agent goes back).
+func TestOffGoal(t *testing.T) {
+	g, err := NewGuard(DefaultGuardPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &run{cfg: &Config{Guard: g}}
+	for _, c := range []struct {
+		subgoal, category string
+		off               bool
+	}{
+		{"Envoyer le ticket", "order", true},
+		{"Send the message to Bob Smith", "send", false},
+		{"提交订单", "order", false},
+		{"Open the conversation with Bob", "send", false},
+		{"Pay the bill", "delete", true},
+	} {
+		if got := r.offGoal(interaction.Need{Subgoal: c.subgoal, Category: c.category}); got != c.off {
+			t.Errorf("sub-goal %q, refused %s: off goal %t, want %t", c.subgoal, c.category, got, c.off)
+		}
 	}
 }

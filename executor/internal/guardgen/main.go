@@ -620,6 +620,11 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 				if cat != "object" && cat != "data" && englishWords[g] {
 					continue
 				}
+				if cat == "object" && !strings.HasPrefix(loc, "en") && englishWords[g] && !viewNouns.MatchString(g) {
+					// A view's state in one language that is another English word (Sardinian
+					// note, the night of night mode) would make "Delete note" a view's state.
+					continue
+				}
 				if cat != "object" && cat != "data" && max(learned["noun"][g], learned["object"][g]) >= nounShare*share {
 					continue // the verb's usual object ("historique" in Effacer l'historique), as common with the noun as with the verb
 				}
