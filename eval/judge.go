@@ -154,7 +154,11 @@ func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, 
 	why := u.contradiction(sp)
 	if why == "" && sp["again"] != "" && slices.ContainsFunc(u.intent.Kinds, func(k string) bool { return strings.Contains(q.Covers+q.Text, "("+k+")") }) {
 		// The same order, payment or message a second time: the person asked for one.
-		why = fmt.Sprintf("No — that was done already; I meant one %s, not a second.", strings.TrimPrefix(strings.TrimPrefix(u.intent.wish(), "a "), "an "))
+		if w := u.intent.wish(); strings.HasPrefix(w, "a ") || strings.HasPrefix(w, "an ") {
+			why = fmt.Sprintf("No — that was done already; I meant one %s, not a second.", strings.TrimPrefix(strings.TrimPrefix(w, "a "), "an "))
+		} else {
+			why = fmt.Sprintf("No — that was done already; I meant it once (%s), not a second time.", w)
+		}
 	}
 	if m := coveredKind.FindStringSubmatch(strings.TrimSpace(q.Covers)); why == "" && m != nil && len(u.intent.Kinds) > 0 &&
 		slices.Contains(foreignKinds, m[1]) && !slices.Contains(u.intent.Kinds, m[1]) {

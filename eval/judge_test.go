@@ -182,6 +182,9 @@ func TestWantsIntent(t *testing.T) {
 	if a := ask(task, `tap "Remove" (delete) — what: Almond cake x1`); a != approveReply {
 		t.Errorf("the removal: %q", a)
 	}
+	if a := ask(task, `tap "Remove" (delete) — what: Almond cake x1; again: done once already in this task, at step 2`); !strings.Contains(a, "I meant it once (only what I asked: Remove the almond cake") {
+		t.Errorf("the removal again: %q", a)
+	}
 	task.Wants = nil
 	if a := ask(task, `tap "Pay ¥36" (payment) — amount: ¥36`); a != approveReply {
 		t.Errorf("no wants, no intent from the checks: %q, want the scripted consent", a)
