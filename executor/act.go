@@ -80,8 +80,9 @@ func (r *run) act(ctx context.Context) (State, error) {
 			if r.spent == nil {
 				r.spent = map[string]int{}
 			}
-			r.spent[v.Category+"\x00"+v.Action] = r.step
-			r.justSpent = v.Category + "\x00" + v.Action
+			key := spentKey(v.Category, v.Action, r.consentSpecs[i])
+			r.spent[key] = r.step
+			r.justSpent = key
 		}
 		if out != "" {
 			desc += ": output: " + llm.Head(out, 400)
@@ -89,7 +90,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 		r.lastActs = append(r.lastActs, desc)
 	}
 	whole := len(done) == len(r.batch) && len(r.consents) == 0
-	r.batch, r.consents = nil, nil
+	r.batch, r.consents, r.consentSpecs = nil, nil, nil
 	if whole && r.need == nil {
 		r.predict(ctx, done) // before settling: whether the next step needs a picture depends on it
 	}

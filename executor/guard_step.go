@@ -13,7 +13,7 @@ import (
 // actions before it still run. A consent covers one action: two sensitive actions of a
 // batch need two consents.
 func (r *run) guard() (State, error) {
-	r.consents = map[int]Verdict{}
+	r.consents, r.consentSpecs = map[int]Verdict{}, map[int]string{}
 	reserved := map[string]bool{}
 	focus := focused(r.screen)
 	for i, a := range r.batch {
@@ -24,12 +24,13 @@ func (r *run) guard() (State, error) {
 		if !hit {
 			continue
 		}
-		spec := r.again(v, readSpecifics(v.Category, typedInto(r.screen, r.batch[:i]), r.element(a.Index), r.items, r.a.Task.App).String())
+		read := readSpecifics(v.Category, typedInto(r.screen, r.batch[:i]), r.element(a.Index), r.items, r.a.Task.App).String()
+		spec := r.again(v, read)
 		if c, ok := r.cfg.Memory.Consent(v.Category, v.Action); ok && !reserved[v.Action] && (c.Specifics == "" || c.Specifics == spec) {
 			// A yes covers the action with the specifics it named: the same "Send" on
 			// another conversation is asked again.
 			reserved[v.Action] = true
-			r.consents[i] = v
+			r.consents[i], r.consentSpecs[i] = v, read
 			continue
 		}
 		r.holdSpec(a, v, spec)
@@ -50,7 +51,7 @@ func (r *run) hold(a event.Action, v Verdict) {
 // after an order was placed) brings the same "Submit order" back, and the person must be
 // told that a yes orders a second time.
 func (r *run) again(v Verdict, spec string) string {
-	at, ok := r.spent[v.Category+"\x00"+v.Action]
+	at, ok := r.spent[spentKey(v.Category, v.Action, spec)]
 	if !ok {
 		return spec
 	}
@@ -73,13 +74,26 @@ func (r *run) openedConfirmation(s *perception.Screen) {
 	if key == "" {
 		return
 	}
-	cat, act, _ := strings.Cut(key, "\x00")
+	cat, act, _ := splitSpent(key)
 	for _, v := range r.cfg.Guard.Offers(s) {
 		if v.Category == cat && v.Action != act {
 			delete(r.spent, key)
 			return
 		}
 	}
+}
+
+// spentKey is the key of r.spent: the same action with the same specifics is the same deed;
+// "Delete recipe" on another recipe's page (the same page template) is another.
+func spentKey(category, action, specifics string) string {
+	return category + "\x00" + action + "\x00" + specifics
+}
+
+// splitSpent splits a key of r.spent.
+func splitSpent(key string) (category, action, specifics string) {
+	category, rest, _ := strings.Cut(key, "\x00")
+	action, specifics, _ = strings.Cut(rest, "\x00")
+	return category, action, specifics
 }
 
 // holdSpec is hold with the consent's specifics already read.

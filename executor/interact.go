@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/fairy-go/fairy/interaction"
 )
@@ -65,7 +64,7 @@ func (r *run) supersede(category, action string) {
 		return
 	}
 	for k := range r.spent {
-		if cat, act, _ := strings.Cut(k, "\x00"); cat == category && act != action {
+		if cat, act, _ := splitSpent(k); cat == category && act != action {
 			delete(r.spent, k)
 		}
 	}

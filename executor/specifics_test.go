@@ -107,11 +107,13 @@ func TestConsentCoversItsSpecifics(t *testing.T) {
 }
 
 // TestConsentSaysItIsAgain: a consent for an action this task already ran under a consent
-// (the same category and action) says so in its specifics, so a yes cannot order twice
-// unknowingly; another action's question is unchanged.
+// (the same category, action and specifics) says so in its specifics, so a yes cannot
+// order twice unknowingly; another action's question is unchanged, and so is the same
+// button on another thing ("Delete recipe" on another recipe's page).
 func TestConsentSaysItIsAgain(t *testing.T) {
-	r := &run{spent: map[string]int{"order\x00page p: submit": 7}}
-	if got := r.again(Verdict{Category: "order", Action: "page p: submit"}, "items: tea ×1; amount: ¥14"); got != "items: tea ×1; amount: ¥14; again: done once already in this task, at step 7" {
+	const tea = "items: tea ×1; amount: ¥14"
+	r := &run{spent: map[string]int{spentKey("order", "page p: submit", tea): 7, spentKey("order", "page p: submit", ""): 7}}
+	if got := r.again(Verdict{Category: "order", Action: "page p: submit"}, tea); got != tea+"; again: done once already in this task, at step 7" {
 		t.Errorf("the same order again: %q", got)
 	}
 	if got := r.again(Verdict{Category: "order", Action: "page p: submit"}, ""); got != "again: done once already in this task, at step 7" {
@@ -120,17 +122,21 @@ func TestConsentSaysItIsAgain(t *testing.T) {
 	if got := r.again(Verdict{Category: "payment", Action: "page q: pay"}, "amount: ¥14"); got != "amount: ¥14" {
 		t.Errorf("another action: %q", got)
 	}
+	r.spent[spentKey("delete", "page r: delete recipe", "what: BBQ Chicken Quesadillas")] = 4
+	if got := r.again(Verdict{Category: "delete", Action: "page r: delete recipe"}, "what: Spicy Tuna Wraps"); got != "what: Spicy Tuna Wraps" {
+		t.Errorf("the same button on another recipe: %q, want no \"again\"", got)
+	}
 
 	// "Delete note" ran and opened a dialog; the person said yes to its "Delete": the
 	// first was a step toward the second, and tapping it again is no second deletion. A
 	// yes to a payment leaves the order placed before it as done.
-	r.spent["delete\x00page n: delete note"] = 3
+	r.spent[spentKey("delete", "page n: delete note", "what: Shopping list")] = 3
 	r.supersede("delete", "page d: delete")
 	r.supersede("payment", "page q: pay")
 	if got := r.again(Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); got != "what: Shopping list" {
 		t.Errorf("the dialog's opener after a yes to its Delete: %q", got)
 	}
-	if got := r.again(Verdict{Category: "order", Action: "page p: submit"}, ""); !strings.Contains(got, "again") {
+	if got := r.again(Verdict{Category: "order", Action: "page p: submit"}, tea); !strings.Contains(got, "again") {
 		t.Errorf("the order after a yes to its payment: %q, want it still done once", got)
 	}
 }
@@ -154,7 +160,7 @@ func TestConfirmationTakesBackTheOpener(t *testing.T) {
 		{Index: 2, Label: "应付金额 ¥15", Class: "android.widget.TextView"},
 		{Index: 3, Label: "支付", Class: "android.widget.Button", Clickable: true, ResourceID: "com.fairy.shop:id/pay_button"},
 	}}
-	const opener, order = "delete\x00page n: delete note", "order\x00page c: submit"
+	opener, order := spentKey("delete", "page n: delete note", "what: Shopping list"), spentKey("order", "page c: submit", "amount: ¥15")
 	r := &run{cfg: &Config{Guard: g}, spent: map[string]int{opener: 3}, justSpent: opener}
 	r.openedConfirmation(dialog)
 	if got := r.again(Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); got != "what: Shopping list" {
@@ -162,13 +168,13 @@ func TestConfirmationTakesBackTheOpener(t *testing.T) {
 	}
 	r.spent[order], r.justSpent = 8, order
 	r.openedConfirmation(pay)
-	if got := r.again(Verdict{Category: "order", Action: "page c: submit"}, ""); !strings.Contains(got, "again") {
+	if got := r.again(Verdict{Category: "order", Action: "page c: submit"}, "amount: ¥15"); !strings.Contains(got, "again") {
 		t.Errorf("the order after its payment page: %q, want it still done once", got)
 	}
 	// Only the screen right after the action counts: a dialog met later is another matter.
 	r.spent[opener] = 12
 	r.openedConfirmation(dialog)
-	if got := r.again(Verdict{Category: "delete", Action: "page n: delete note"}, ""); !strings.Contains(got, "again") {
+	if got := r.again(Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); !strings.Contains(got, "again") {
 		t.Errorf("a delete dialog met later: %q, want the deletion still done once", got)
 	}
 }
