@@ -144,9 +144,7 @@ func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, 
 		}
 	case m[1] == "send" || m[1] == "call":
 		blind = sp["to"] == ""
-	case m[1] == "delete":
-		blind = sp["what"] == ""
-	case m[1] == "permission":
+	case m[1] == "delete" || m[1] == "permission":
 		blind = sp["what"] == ""
 	default: // payment, transfer, order, subscription, and categories a config adds
 		blind = sp["items"] == "" && sp["amount"] == ""

@@ -80,7 +80,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 			if r.spent == nil {
 				r.spent = map[string]int{}
 			}
-			key := spentKey(v.Category, v.Action, r.consentSpecs[i])
+			key := spentKey(v.Category, v.Action, v.specifics)
 			r.spent[key] = r.step
 			r.justSpent = key
 		}
@@ -90,7 +90,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 		r.lastActs = append(r.lastActs, desc)
 	}
 	whole := len(done) == len(r.batch) && len(r.consents) == 0
-	r.batch, r.consents, r.consentSpecs = nil, nil, nil
+	r.batch, r.consents = nil, nil
 	if whole && r.need == nil {
 		r.predict(ctx, done) // before settling: whether the next step needs a picture depends on it
 	}

@@ -220,25 +220,23 @@ type run struct {
 	// unpredicted: the screen is not the page the App Map predicted for the last batch.
 	unpredicted bool
 
-	need      *interaction.Need
-	heldAfter bool // the guard held an action back after others of its batch ran
-	batch     []event.Action
-	consents  map[int]Verdict // batch index → the guarded verdict whose consent it spends
-	// consentSpecs are the specifics read for each of consents, before any "again" note.
-	consentSpecs map[int]string
-	fresh        bool   // nothing ran since the screen was read: its focus is current
-	expect       string // what the decider expected its last batch to show
-	subgoalAt    int    // the sub-goal's position in the plan; -1 when not known
-	finishAfter  bool
-	items        []string        // the item lines of the last screen that showed an order's items
-	corrections  int             // consents the person refused with a correction, in this task
-	corrected    []correction    // what the person said they meant, with what they refused
-	good         string          // signature of the last page a step was judged right on (see recover.go)
-	recoveries   int             // times the task went back to it by itself
-	goodSeen     map[string]bool // every page a step of the task was judged right on
-	spent        map[string]int  // category and action of each consented action run → its step
-	justSpent    string          // the key of spent the last batch added, until the next screen is read
-	choices      []string        // the person's answers to choice questions (type 3), in this task
+	need        *interaction.Need
+	heldAfter   bool // the guard held an action back after others of its batch ran
+	batch       []event.Action
+	consents    map[int]consented // batch index → the guarded verdict whose consent it spends
+	fresh       bool              // nothing ran since the screen was read: its focus is current
+	expect      string            // what the decider expected its last batch to show
+	subgoalAt   int               // the sub-goal's position in the plan; -1 when not known
+	finishAfter bool
+	items       []string        // the item lines of the last screen that showed an order's items
+	corrections int             // consents the person refused with a correction, in this task
+	corrected   []correction    // what the person said they meant, with what they refused
+	good        string          // signature of the last page a step was judged right on (see recover.go)
+	recoveries  int             // times the task went back to it by itself
+	goodSeen    map[string]bool // every page a step of the task was judged right on
+	spent       map[string]int  // category and action of each consented action run → its step
+	justSpent   string          // the key of spent the last batch added, until the next screen is read
+	choices     []string        // the person's answers to choice questions (type 3), in this task
 
 	loops      map[string]int
 	loopBreaks int

@@ -13,7 +13,7 @@ import (
 // actions before it still run. A consent covers one action: two sensitive actions of a
 // batch need two consents.
 func (r *run) guard() (State, error) {
-	r.consents, r.consentSpecs = map[int]Verdict{}, map[int]string{}
+	r.consents = map[int]consented{}
 	reserved := map[string]bool{}
 	focus := focused(r.screen)
 	for i, a := range r.batch {
@@ -30,7 +30,7 @@ func (r *run) guard() (State, error) {
 			// A yes covers the action with the specifics it named: the same "Send" on
 			// another conversation is asked again.
 			reserved[v.Action] = true
-			r.consents[i], r.consentSpecs[i] = v, read
+			r.consents[i] = consented{Verdict: v, specifics: read}
 			continue
 		}
 		r.holdSpec(a, v, spec)
@@ -81,6 +81,13 @@ func (r *run) openedConfirmation(s *perception.Screen) {
 			return
 		}
 	}
+}
+
+// consented is a guarded action of the batch a consent covers: its verdict, and the
+// specifics read for it (before any "again" note), which make it the deed it is.
+type consented struct {
+	Verdict
+	specifics string
 }
 
 // spentKey is the key of r.spent: the same action with the same specifics is the same deed;

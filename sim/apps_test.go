@@ -281,12 +281,7 @@ func TestNonASCIIText(t *testing.T) {
 
 func TestSecurePaymentScreen(t *testing.T) {
 	p := newPhone(t)
-	launch(t, p, "com.fairy.shop")
-	tap(t, p, "珍珠奶茶")
-	tap(t, p, "加入购物车")
-	tap(t, p, "com.fairy.shop:id/cart_button")
-	tap(t, p, "去结算")
-	tap(t, p, "提交订单")
+	submitBubbleTea(t, p)
 	if p.ScreenID() != "pay" {
 		t.Fatalf("screen %s", p.ScreenID())
 	}
@@ -511,16 +506,23 @@ func TestFlowOrderAndCalendar(t *testing.T) {
 	}
 }
 
-// An order submitted and its payment page left by Navigate up waits in 我的订单 as 待支付,
-// and is paid from there; a paid order's row opens nothing.
-func TestShopPaysAPendingOrderFromOrders(t *testing.T) {
-	p := newPhone(t)
+// submitBubbleTea orders one bubble tea up to its payment page: the order is submitted, not
+// paid.
+func submitBubbleTea(t *testing.T, p *Phone) {
+	t.Helper()
 	launch(t, p, "com.fairy.shop")
 	tap(t, p, "珍珠奶茶")
 	tap(t, p, "加入购物车")
 	tap(t, p, "com.fairy.shop:id/cart_button")
 	tap(t, p, "去结算")
 	tap(t, p, "提交订单")
+}
+
+// An order submitted and its payment page left by Navigate up waits in 我的订单 as 待支付,
+// and is paid from there; a paid order's row opens nothing.
+func TestShopPaysAPendingOrderFromOrders(t *testing.T) {
+	p := newPhone(t)
+	submitBubbleTea(t, p)
 	tap(t, p, "Navigate up")
 	tap(t, p, "Navigate up")
 	tap(t, p, "Navigate up")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -200,9 +201,7 @@ func TestLearnVerbsPairsAndNouns(t *testing.T) {
 	add("k6", "Clear search history", "Xóa lịch sử tìm kiếm", "Effacer l'historique des recherches")
 	add("k7", "Clear call history", "Xóa lịch sử cuộc gọi", "Effacer l'historique des appels")
 	add("k8", "Call history", "Lịch sử cuộc gọi", "Historique des appels")
-	for i := range 60 {
-		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", "Thứ khác", "Autre chose")
-	}
+	pad(c, map[string]string{"vi": "Thứ khác", "fr": "Autre chose"})
 	words := map[string]map[string][]string{}
 	learnVerbs(c, words, nil)
 	for _, tc := range []struct {
@@ -231,9 +230,7 @@ func TestRunsLearnChineseAndJapaneseNouns(t *testing.T) {
 	add("k4", "Remove from offline", "オフラインから削除")
 	add("k5", "Remove from list", "リストから削除")
 	add("k6", "Remove from queue", "キューから削除")
-	for i := range 60 {
-		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", "ほかのもの")
-	}
+	pad(c, map[string]string{"ja": "ほかのもの"})
 	words := map[string]map[string][]string{}
 	learnVerbs(c, words, nil)
 	for _, tc := range []struct {
@@ -268,9 +265,7 @@ func TestLearnThanks(t *testing.T) {
 	add("d1", "Delete list", map[string]string{"es": "Borrar lista"})
 	add("d2", "Delete tag", map[string]string{"es": "Borrar etiqueta"})
 	add("d3", "Delete file", map[string]string{"es": "Borrar archivo"})
-	for i := range 60 {
-		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", map[string]string{"es": "Otra cosa", "lb": "Eppes anescht", "vi": "Thứ khác", "fr": "Autre chose", "ko": "다른 것"})
-	}
+	pad(c, map[string]string{"es": "Otra cosa", "lb": "Eppes anescht", "vi": "Thứ khác", "fr": "Autre chose", "ko": "다른 것"})
 	words := map[string]map[string][]string{}
 	learnVerbs(c, words, nil)
 	for _, tc := range []struct {
@@ -334,9 +329,7 @@ func TestLearnVerbsLeavesEnglishWords(t *testing.T) {
 	add("d2", "Donate monthly", "Faire un don chaque mois")
 	add("d3", "Donate to us", "Faites un don")
 	add("n1", "Don't ask again", "Ne plus demander")
-	for i := range 60 {
-		add("other"+string(rune('a'+i%26))+string(rune('a'+i/26)), "Other thing", "Autre chose")
-	}
+	pad(c, map[string]string{"fr": "Autre chose"})
 	words := map[string]map[string][]string{}
 	learnVerbs(c, words, nil)
 	if slices.Contains(words["payment"]["fr"], "don") {
@@ -347,5 +340,15 @@ func TestLearnVerbsLeavesEnglishWords(t *testing.T) {
 	learnVerbs(c, words, nil)
 	if !slices.Contains(words["payment"]["fr"], "don") {
 		t.Errorf("payment[fr] = %v, want don when no English string holds it", words["payment"]["fr"])
+	}
+}
+
+// pad adds 60 strings that hold none of a test's words, "Other thing" in English and tr in
+// the other locales: a word is learned only when it is rare elsewhere in its locale.
+func pad(c *catalog, tr map[string]string) {
+	for i := range 60 {
+		m := map[string]string{"en": "Other thing"}
+		maps.Copy(m, tr)
+		c.strings["other"+string(rune('a'+i%26))+string(rune('a'+i/26))] = m
 	}
 }
