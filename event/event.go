@@ -183,6 +183,14 @@ type Unpredicted struct {
 	Got      string `json:"got"`      // the signature of the page perceived
 }
 
+// ConfirmationOpened says the consented action of the step before opened a page that asks
+// to confirm an action of the same kind (the dialog "Delete note" opens): that action was
+// a step toward the deed, not the deed, and a way back out of the page leaves it undone.
+type ConfirmationOpened struct {
+	Step     int    `json:"step"`
+	Category string `json:"category"` // the guard's category of both actions
+}
+
 // FinishChecked is the verdict of the finish check.
 type FinishChecked struct {
 	Step   int    `json:"step"`
@@ -280,6 +288,9 @@ func (LoopBroken) Kind() string { return "LoopBroken" }
 
 // Kind implements Event.
 func (Unpredicted) Kind() string { return "Unpredicted" }
+
+// Kind implements Event.
+func (ConfirmationOpened) Kind() string { return "ConfirmationOpened" }
 
 // Kind implements Event.
 func (FinishChecked) Kind() string { return "FinishChecked" }

@@ -78,6 +78,7 @@ func (r *run) openedConfirmation(s *perception.Screen) {
 	for _, v := range r.cfg.Guard.Offers(s) {
 		if v.Category == cat && v.Action != act {
 			delete(r.spent, key)
+			r.publish(event.ConfirmationOpened{Step: r.step, Category: cat})
 			return
 		}
 	}

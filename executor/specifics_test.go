@@ -161,15 +161,28 @@ func TestConfirmationTakesBackTheOpener(t *testing.T) {
 		{Index: 3, Label: "支付", Class: "android.widget.Button", Clickable: true, ResourceID: "com.fairy.shop:id/pay_button"},
 	}}
 	opener, order := spentKey("delete", "page n: delete note", "what: Shopping list"), spentKey("order", "page c: submit", "amount: ¥15")
-	r := &run{cfg: &Config{Guard: g}, spent: map[string]int{opener: 3}, justSpent: opener}
+	bus := event.NewBus(nil)
+	var opened []event.ConfirmationOpened
+	bus.Subscribe(func(rec event.Record) {
+		if x, ok := rec.Event.(event.ConfirmationOpened); ok {
+			opened = append(opened, x)
+		}
+	})
+	r := &run{cfg: &Config{Guard: g, Bus: bus}, spent: map[string]int{opener: 3}, justSpent: opener}
 	r.openedConfirmation(dialog)
 	if got := r.again(Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); got != "what: Shopping list" {
 		t.Errorf("the opener of a delete dialog after Cancel: %q, want no \"again\"", got)
+	}
+	if len(opened) != 1 || opened[0].Category != "delete" {
+		t.Errorf("events = %+v, want one ConfirmationOpened for delete (the learner reads it)", opened)
 	}
 	r.spent[order], r.justSpent = 8, order
 	r.openedConfirmation(pay)
 	if got := r.again(Verdict{Category: "order", Action: "page c: submit"}, "amount: ¥15"); !strings.Contains(got, "again") {
 		t.Errorf("the order after its payment page: %q, want it still done once", got)
+	}
+	if len(opened) != 1 {
+		t.Errorf("events = %+v: an order's payment page is no confirmation of the order", opened)
 	}
 	// Only the screen right after the action counts: a dialog met later is another matter.
 	r.spent[opener] = 12

@@ -1,9 +1,11 @@
 package learner
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/knowledge"
 )
 
 const msgApp = "com.example.messages"
@@ -19,8 +21,9 @@ var (
 )
 
 // sendRun sends "see you at 7" to the Alice the person chose; wrong taps Alice Wong
-// first (a grounding error), and refused says whether the person then refused a consent.
-func sendRun(t *testing.T, s *Session, wrong, refused bool) {
+// first (a grounding error), and refused is the category of a consent the person refused
+// on the conversation before they granted the send ("" for none).
+func sendRun(t *testing.T, s *Session, wrong bool, refused string) {
 	t.Helper()
 	task := "Send Alice a message saying: see you at 7"
 	r := startRun(t, s, "run", task, msgApp, task)
@@ -39,11 +42,14 @@ func sendRun(t *testing.T, s *Session, wrong, refused bool) {
 	r.see(mConv, "A", "Send the message")
 	r.do("m-conv", tap(1, "Navigate up", "", "android.widget.ImageButton"))
 	r.see(mConv, "D", "Send the message")
-	if refused {
-		r.bus.Publish(event.InteractionAsked{Step: r.step, Type: 2, Question: `tap "Send SMS" (send) — to: Alice Wong`})
+	if refused != "" {
+		r.bus.Publish(event.InteractionAsked{Step: r.step, Type: 2, Question: `tap "Send SMS" (` + refused + `) — to: Alice Wong`})
 		r.bus.Publish(event.InteractionAnswered{Step: r.step, Answer: "No — I meant Alice Chen."})
-		r.bus.Publish(event.InteractionEnded{Step: r.step, Settled: true, Consent: &event.Consent{Granted: false, Category: "send"}})
+		r.bus.Publish(event.InteractionEnded{Step: r.step, Settled: true, Consent: &event.Consent{Granted: false, Category: refused}})
 	}
+	r.bus.Publish(event.InteractionAsked{Step: r.step, Type: 2, Question: `tap "Send SMS" (send) — to: Alice Chen`})
+	r.bus.Publish(event.InteractionAnswered{Step: r.step, Answer: "Yes, go ahead."})
+	r.bus.Publish(event.InteractionEnded{Step: r.step, Settled: true, Consent: &event.Consent{Granted: true, Category: "send"}})
 	r.do("m-conv", act{a: event.Action{Type: event.Tap, Index: 3}, el: &event.ElementRef{Label: "Send SMS", ResourceID: msgApp + ":id/send", Class: "android.widget.ImageButton"}, consent: "send"})
 	r.see(mConv, "A", "Finished")
 	r.finish(event.OutcomeDone, "")
@@ -51,16 +57,20 @@ func sendRun(t *testing.T, s *Session, wrong, refused bool) {
 
 // TestRoutineOnlyFromConfirmedRuns: a routine is learned from a run that did what the
 // person said — its typed text kept even when a way back stayed on its page — and never
-// from a run that tapped a row the person did not choose, or whose consent they refused.
+// from a run that tapped a row the person did not choose, or whose consent they refused
+// on the page the routine reaches. A refused call, after which the person granted the
+// send on that same page, refused a wrong tap, not the conversation.
 func TestRoutineOnlyFromConfirmedRuns(t *testing.T) {
 	for _, tc := range []struct {
-		name           string
-		wrong, refused bool
-		want           int
+		name    string
+		wrong   bool
+		refused string
+		want    int
 	}{
-		{"confirmed", false, false, 1},
-		{"tapped the row the person did not choose", true, false, 0},
-		{"the person refused a consent", false, true, 0},
+		{"confirmed", false, "", 1},
+		{"tapped the row the person did not choose", true, "", 0},
+		{"the person refused a consent", false, "send", 0},
+		{"the person refused another kind of action, then granted the send", false, "call", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, _ := tempStore(t)
@@ -97,7 +107,7 @@ func TestRoutineDemotedByRefusal(t *testing.T) {
 	st, _ := tempStore(t)
 	l := newLearner(t, st, nil)
 	s := l.Start("", "")
-	sendRun(t, s, false, false)
+	sendRun(t, s, false, "")
 	if _, err := s.Learn(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -120,5 +130,174 @@ func TestRoutineDemotedByRefusal(t *testing.T) {
 	}
 	if o := l.Offer(t.Context(), msgApp, "m-list", task, []string{"Alice Chen"}, []string{"Alice Chen", "Alice Wong"}); len(o) != 0 {
 		t.Errorf("offers after the refusal = %+v, want none", o)
+	}
+}
+
+const calApp = "com.example.calendar"
+
+var (
+	cList = screen{calApp, ".List", "c-list", `- [1] item "Dentist appointment" id=event
+- [2] item "Team standup" id=event`}
+	cEvent = screen{calApp, ".Event", "c-event", `- [1] button "Navigate up"
+- [2] button "Delete event" id=delete`}
+)
+
+// deleteRun deletes the dentist appointment. wrong opens Team standup first, whose
+// deletion the person refuses, and the agent goes back to the list.
+func deleteRun(t *testing.T, s *Session, wrong bool) {
+	t.Helper()
+	task := "Delete the dentist appointment"
+	r := startRun(t, s, "run", task, calApp, task)
+	r.see(cList, "", "Open the dentist appointment")
+	if wrong {
+		r.do("c-list", tap(2, "Team standup", calApp+":id/event", "android.widget.LinearLayout"))
+		r.see(cEvent, "A", "Delete the event")
+		r.bus.Publish(event.InteractionAsked{Step: r.step, Type: 2, Question: `tap "Delete event" (delete) — what: Team standup`})
+		r.bus.Publish(event.InteractionAnswered{Step: r.step, Answer: "No — that is Team standup, and I meant Dentist."})
+		r.bus.Publish(event.InteractionEnded{Step: r.step, Settled: true, Consent: &event.Consent{Granted: false, Category: "delete"}})
+		r.do("c-event", act{a: event.Action{Type: event.Back}})
+		r.see(cList, "C", "Open the dentist appointment")
+	}
+	r.do("c-list", tap(1, "Dentist appointment", calApp+":id/event", "android.widget.LinearLayout"))
+	r.see(cEvent, "A", "Delete the event")
+	r.do("c-event", act{a: event.Action{Type: event.Tap, Index: 2}, el: &event.ElementRef{Label: "Delete event", ResourceID: calApp + ":id/delete", Class: "android.widget.Button"}, consent: "delete"})
+	r.see(cList, "A", "Finished")
+	r.finish(event.OutcomeDone, "")
+}
+
+// TestRefusalUndoneByADetour: the person refused to delete the event a wrong tap opened,
+// and the agent went back and opened the right one. The refused way is a detour the
+// routine cuts out, so the run still teaches a routine — the right event, then Delete —
+// while it files no sub-goal credits (the Re-Planner had judged the wrong page right).
+func TestRefusalUndoneByADetour(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	deleteRun(t, s, true)
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := st.Routines(calApp)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("routines = %+v, %v; want one", rs, err)
+	}
+	var got []string
+	for _, s := range rs[0].Steps {
+		got = append(got, s.Action.Target.Text)
+	}
+	if len(got) != 2 || got[0] != "{1}" && got[0] != "Dentist appointment" || got[1] != "Delete event" {
+		t.Errorf("routine steps %q: want the dentist appointment, then Delete event (no Team standup)", got)
+	}
+	if n := goalsFiled(t, st); n != 0 {
+		t.Errorf("%d sub-goal credits filed from a run the person contradicted, want none", n)
+	}
+	// The same run without the wrong tap files its credits: the assertion above can fail.
+	st2, _ := tempStore(t)
+	s2 := newLearner(t, st2, nil).Start("", "")
+	deleteRun(t, s2, false)
+	if _, err := s2.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if n := goalsFiled(t, st2); n == 0 {
+		t.Error("the confirmed run filed no sub-goal credits")
+	}
+}
+
+// goalsFiled counts the sub-goal credits on the calendar's map.
+func goalsFiled(t *testing.T, st *knowledge.Store) int {
+	t.Helper()
+	m, err := st.Map(calApp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, tr := range m.Transitions {
+		n += len(tr.Goals)
+	}
+	return n
+}
+
+// TestWayBackDoesNotUndoADeed: a way back to a page the trajectory was on cuts a detour
+// out of the routine, but not one that holds a deed done under consent: the deletion
+// happened, and a routine without it would not delete. Such a trajectory is no routine.
+func TestWayBackDoesNotUndoADeed(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	task := "Delete the dentist appointment"
+	r := startRun(t, s, "run", task, calApp, task)
+	r.see(cList, "", "Open the dentist appointment")
+	r.do("c-list", tap(1, "Dentist appointment", calApp+":id/event", "android.widget.LinearLayout"))
+	r.see(cEvent, "A", "Delete the event")
+	// The app stays on the page after the deletion; Navigate up returns to the list, a
+	// way back that would leave the row of another event as the whole routine.
+	r.do("c-event", act{a: event.Action{Type: event.Tap, Index: 2}, el: &event.ElementRef{Label: "Delete event", ResourceID: calApp + ":id/delete", Class: "android.widget.Button"}, consent: "delete"})
+	r.see(cEvent, "A", "Go back to the list")
+	r.do("c-event", tap(1, "Navigate up", "", "android.widget.ImageButton"))
+	// Back on the list, it opens the next event to see that the dentist's is gone.
+	r.see(cList, "A", "Check the list")
+	r.do("c-list", tap(2, "Team standup", calApp+":id/event", "android.widget.LinearLayout"))
+	r.see(cEvent, "A", "Finished")
+	r.finish(event.OutcomeDone, "")
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if rs, err := st.Routines(calApp); err != nil || len(rs) != 0 {
+		t.Fatalf("routines = %+v, %v; want none (the way back would cut out the deletion)", rs, err)
+	}
+}
+
+// TestWayBackOutOfAConfirmation: "Delete note" opens a dialog that asks to confirm the
+// deletion (event.ConfirmationOpened); a wrong tap on its Cancel, before any question on
+// the dialog, goes back to the note. What "Delete note" did was
+// open the dialog, not delete, so the way back may cut it out: the routine is the note,
+// Delete note and the dialog's Delete, once each.
+func TestWayBackOutOfAConfirmation(t *testing.T) {
+	const app = "com.example.notes"
+	list := screen{app, ".List", "n-list", `- [1] item "Shopping list" id=note`}
+	note := screen{app, ".Note", "n-note", `- [1] button "Navigate up"
+- [2] button "Delete note" id=delete`}
+	dialog := screen{app, ".Note", "n-dialog", `- "Delete this note?"
+- [1] button "Cancel" id=button2
+- [2] button "Delete" id=button1`}
+	consent := func(r *run, what string) {
+		r.bus.Publish(event.InteractionAsked{Step: r.step, Type: 2, Question: `tap "` + what + `" (delete) — what: Shopping list`})
+		r.bus.Publish(event.InteractionAnswered{Step: r.step, Answer: "Yes, go ahead."})
+		r.bus.Publish(event.InteractionEnded{Step: r.step, Settled: true, Consent: &event.Consent{Granted: true, Category: "delete"}})
+	}
+	del := act{a: event.Action{Type: event.Tap, Index: 2}, el: &event.ElementRef{Label: "Delete note", ResourceID: app + ":id/delete", Class: "android.widget.Button"}, consent: "delete"}
+	confirm := act{a: event.Action{Type: event.Tap, Index: 2}, el: &event.ElementRef{Label: "Delete", ResourceID: "android:id/button1", Class: "android.widget.Button"}, consent: "delete"}
+
+	st, _ := tempStore(t)
+	s := newLearner(t, st, nil).Start("", "")
+	task := "Delete the shopping list note"
+	r := startRun(t, s, "run", task, app, task)
+	r.see(list, "", "Open the note")
+	r.do("n-list", tap(1, "Shopping list", app+":id/note", "android.widget.LinearLayout"))
+	r.see(note, "A", "Ask to delete the note")
+	consent(r, "Delete note")
+	r.do("n-note", del)
+	r.see(dialog, "A", "Confirm the deletion")
+	r.bus.Publish(event.ConfirmationOpened{Step: r.step, Category: "delete"})         // as the executor says it
+	r.do("n-dialog", tap(1, "Cancel", "android:id/button2", "android.widget.Button")) // the wrong tap
+	r.see(note, "C", "Ask to delete the note")
+	r.do("n-note", del)
+	r.see(dialog, "A", "Confirm the deletion")
+	r.do("n-dialog", confirm)
+	r.see(list, "A", "Finished")
+	r.finish(event.OutcomeDone, "")
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := st.Routines(app)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("routines = %+v, %v; want one", rs, err)
+	}
+	var got []string
+	for _, s := range rs[0].Steps {
+		got = append(got, s.Action.Target.Text)
+	}
+	if !slices.Equal(got, []string{"Shopping list", "Delete note", "Delete"}) && !slices.Equal(got, []string{"{1}", "Delete note", "Delete"}) {
+		t.Errorf("routine steps %q: want the note, Delete note and Delete, once each", got)
 	}
 }

@@ -85,9 +85,12 @@ func (s *Session) learnTask(ctx context.Context, t *taskTrace, runID, instructio
 	}
 	s.mu.Lock()
 	done, surprised, routined := t.outcome == event.OutcomeDone, t.surprised(), t.routined
-	// A routine is learned only from a trajectory the run confirmed: done, its finish
-	// check passed, and nothing the person contradicted.
+	// Sub-goal credits are filed only from a trajectory the run confirmed: done, its
+	// finish check passed, and nothing the person contradicted. A routine is learned from a
+	// done run whose finish check passed; routineOf refuses one whose refused consents the
+	// trajectory did not undo.
 	confirmed := done && !t.contradicted() && !t.checkFailed
+	routinable := done && !t.checkFailed
 	goals := t.goals
 	t.goals = nil
 	s.mu.Unlock()
@@ -96,7 +99,7 @@ func (s *Session) learnTask(ctx context.Context, t *taskTrace, runID, instructio
 		t.filed = append(t.filed, goals...)
 		s.mu.Unlock()
 	}
-	if confirmed && !routined {
+	if routinable && !routined {
 		known, err := s.learnRoutine(t)
 		if err != nil {
 			return err

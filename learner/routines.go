@@ -20,7 +20,12 @@ type routineAct struct {
 	signature, activity string
 	action              event.Action // Input text is kept in memory only, never stored
 	el                  *event.ElementRef
-	checked             *bool // the tapped element's checked state before the tap, when it shows one
+	checked             *bool  // the tapped element's checked state before the tap, when it shows one
+	consent             string // the consent's category it ran under: a deed no way back undoes
+	// toward: the page it opened asked a consent of the same category (the dialog
+	// "Delete note" opens): it was a step toward the deed, which a way back out of that
+	// page leaves undone.
+	toward bool
 }
 
 // minRoutineMatch is the least share of a routine name's terms the task must have for the
@@ -31,11 +36,22 @@ const minRoutineMatch = 0.5
 // the detours it undid cut out (an action whose Back returned to a page the trajectory
 // had left), parameterised where it tapped a row or typed a text the task's words (or the
 // person's answers) gave. ok is false when there is nothing to replay or a step cannot be
-// replayed without the model (a shell command, an element it cannot name again).
+// replayed without the model (a shell command, an element it cannot name again), when a
+// way back would cut out a deed done under consent (paid, sent or deleted: going back does
+// not undo it), and when the person refused a consent that the trajectory did not undo.
+//
+// A refusal is undone when the forward action that opened the page it was asked on lies in
+// a detour the trajectory cut out: the person said no to what a wrong row (a grounding
+// error) led to, the agent went back, and nothing of that way is replayed. A refusal on a
+// page the kept trajectory still reaches the same way says the trajectory itself was not
+// what the person wanted — unless, with nothing done since, the person granted another
+// kind of action on that page (they refused a wrong tap on Call while sending, not the
+// conversation).
 func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 	type kept struct {
 		st    knowledge.RoutineStep
 		typed string
+		act   int // its index in t.acts
 	}
 	var steps []kept
 	// What the task was about: its words and its sub-goals'. A switch it flipped that none
@@ -69,12 +85,17 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 					continue
 				}
 				if j := lastOn(steps, to, func(s kept) string { return s.st.Signature }); j >= 0 {
+					for _, cut := range steps[j:] {
+						if a := t.acts[cut.act]; a.consent != "" && !a.toward {
+							return knowledge.Routine{}, false
+						}
+					}
 					steps = steps[:j]
 					continue
 				}
 			}
 		}
-		st := kept{st: knowledge.RoutineStep{Activity: a.activity, Signature: a.signature, Action: k, Checked: a.checked}}
+		st := kept{st: knowledge.RoutineStep{Activity: a.activity, Signature: a.signature, Action: k, Checked: a.checked}, act: i}
 		if k.Kind == knowledge.ActionInput {
 			st.typed = a.action.Text
 		}
@@ -82,6 +103,15 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 	}
 	if len(steps) == 0 || len(steps) > knowledge.MaxRoutineSteps {
 		return knowledge.Routine{}, false
+	}
+	for _, x := range t.refusals {
+		if x.action {
+			continue // the refused action never ran, and the page was right
+		}
+		opener := lastForward(t.acts[:x.acts])
+		if opener < 0 || slices.ContainsFunc(steps, func(s kept) bool { return s.act == opener }) {
+			return knowledge.Routine{}, false
+		}
 	}
 	r := knowledge.Routine{App: t.app, Name: strings.TrimSpace(t.task)}
 	var values []string // parameter values of rows, by parameter
@@ -489,6 +519,18 @@ func offeredNotChosen(xs []prompts.Interaction, label string) bool {
 func lastOn[T any](steps []T, sig string, page func(T) string) int {
 	for i := len(steps) - 1; i >= 0; i-- {
 		if page(steps[i]) == sig {
+			return i
+		}
+	}
+	return -1
+}
+
+// lastForward is the index of the last of acts that went forward (a step a routine could
+// replay that is no way back), or -1.
+func lastForward(acts []routineAct) int {
+	for i := len(acts) - 1; i >= 0; i-- {
+		k, ok := mapAction(acts[i].action, acts[i].el)
+		if ok && k.Kind != knowledge.ActionBack && k.Kind != knowledge.ActionOpenApp && !isWayBack(acts[i].el) {
 			return i
 		}
 	}

@@ -78,6 +78,7 @@ type taskTrace struct {
 	asking       *prompts.Interaction // the interaction under way
 	recoveries   []string
 	acts         []routineAct // the actions run, for the task's routine
+	refusals     []refusal    // the consents the person refused
 	end          string       // the signature of the last screen perceived
 	outcome      event.Outcome
 	reason       string
@@ -94,6 +95,13 @@ type taskTrace struct {
 	routine      string       // the id of the routine stored from it
 	unpredicted  []int        // steps whose page the App Map had predicted otherwise
 	tricks       []string     // the ids of the tricks added from it
+}
+
+// refusal is a consent the person refused in a task.
+type refusal struct {
+	acts     int    // how many actions had run before it
+	category string // the guard's category of the refused action
+	action   bool   // the person then granted another kind of action on that page
 }
 
 // stepTrace is one step of a trajectory.
@@ -168,7 +176,7 @@ func (s *Session) Handle(r event.Record) {
 			s.pending = append(s.pending, e)
 		}
 		if s.task != nil && e.Err == "" {
-			a := routineAct{signature: e.Signature, action: e.Action, el: e.Element}
+			a := routineAct{signature: e.Signature, action: e.Action, el: e.Element, consent: e.Consent}
 			if s.cur != nil && s.cur.signature == e.Signature {
 				a.activity = s.cur.activity
 				if on, ok := checkedOnScreen(s.cur.text, e.Action.Index); ok && e.Action.Type == event.Tap {
@@ -245,6 +253,12 @@ func (s *Session) Handle(r event.Record) {
 				s.task.ran = nil
 			}
 		}
+	case event.ConfirmationOpened:
+		if s.task != nil && len(s.task.acts) > 0 {
+			if last := &s.task.acts[len(s.task.acts)-1]; last.consent == e.Category {
+				last.toward = true
+			}
+		}
 	case event.Unpredicted:
 		if s.task != nil {
 			// A page the map did not predict: no sub-goal is credited to the step that led
@@ -303,6 +317,16 @@ func (t *taskTrace) endInteraction(e event.InteractionEnded) {
 		x.Consent = prompts.ConsentRefused
 		if e.Consent.Granted {
 			x.Consent = prompts.ConsentGranted
+		} else {
+			t.refusals = append(t.refusals, refusal{acts: len(t.acts), category: e.Consent.Category})
+		}
+		if n := len(t.refusals); e.Consent.Granted && n > 0 {
+			// The person refused one kind of action and, with nothing done since, granted
+			// another kind on the same page: what they refused was the action (a wrong
+			// tap on Call while sending), not the page the trajectory had reached.
+			if r := &t.refusals[n-1]; r.acts == len(t.acts) && r.category != e.Consent.Category {
+				r.action = true
+			}
 		}
 		if x.Category == "" {
 			x.Category = e.Consent.Category

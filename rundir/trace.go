@@ -154,6 +154,10 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 			var e event.Unpredicted
 			_ = json.Unmarshal(l.Event, &e)
 			step().Lines = append(step().Lines, fmt.Sprintf("the App Map expected page %s, the screen is page %s", e.Expected, e.Got))
+		case "ConfirmationOpened":
+			var e event.ConfirmationOpened
+			_ = json.Unmarshal(l.Event, &e)
+			step().Lines = append(step().Lines, fmt.Sprintf("the consented %s action opened its confirmation", e.Category))
 		case "FinishChecked":
 			var e event.FinishChecked
 			_ = json.Unmarshal(l.Event, &e)
