@@ -19,9 +19,11 @@ import (
 // consent question said only `tap "Send SMS" (send)`), and the routine learned from it
 // tapped Alice Wong with no question; the clean warm run replayed it and sent the message
 // to Alice Wong again, and said done. Now the consent names the recipient, the person
-// refuses and says whom they meant, the agent goes back, and no routine is learned from a
-// trajectory the person contradicted; the tap on a sibling row the person did not choose
-// is even rejected before it acts. Every run sends to Alice Chen.
+// refuses and says whom they meant, the agent goes back, and a routine keeps nothing of
+// the refused way (the wrong row and its Back are a detour it cuts out; a refusal on a
+// page the kept trajectory still reaches leaves no routine at all); the tap on a sibling
+// row the person did not choose is even rejected before it acts. Every run sends to
+// Alice Chen, and the clean runs ask which Alice.
 func TestWrongTapDoesNotPoisonLearning(t *testing.T) {
 	t.Parallel()
 	s, err := eval.Load("builtin:sim")
