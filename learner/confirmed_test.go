@@ -301,3 +301,54 @@ func TestWayBackOutOfAConfirmation(t *testing.T) {
 		t.Errorf("routine steps %q: want the note, Delete note and Delete, once each", got)
 	}
 }
+
+// TestDetourThroughAWrongPage: a wrong tap on the cart's row opens the item's page (the
+// Re-Planner judges it C), and "Add to cart" there returns to the cart. No way back was
+// pressed, but the trajectory came back to a page it had left by a step that led to a
+// wrong page: the task did not need that page, and the routine keeps none of it.
+func TestDetourThroughAWrongPage(t *testing.T) {
+	const app = "com.example.shop"
+	menu := screen{app, ".Main", "s-menu", `- [1] item "Red bean milk tea ¥14" id=menu_item
+- [2] button "Cart (0)" id=cart_button`}
+	item := screen{app, ".Item", "s-item", `- [1] button "Navigate up"
+- [2] button "Add to cart" id=add_to_cart`}
+	cart := screen{app, ".Cart", "s-cart", `- [1] item "Red bean milk tea" id=cart_item
+- [2] button "Check out" id=checkout_button`}
+	checkout := screen{app, ".Checkout", "s-checkout", `- [1] button "Submit order" id=submit_order`}
+	add := tap(2, "Add to cart", app+":id/add_to_cart", "android.widget.Button")
+
+	st, _ := tempStore(t)
+	s := newLearner(t, st, nil).Start("", "")
+	task := "Order a red bean milk tea"
+	r := startRun(t, s, "run", task, app, task)
+	r.see(menu, "", "Open the red bean milk tea")
+	r.do("s-menu", tap(1, "Red bean milk tea ¥14", app+":id/menu_item", "android.widget.LinearLayout"))
+	r.see(item, "A", "Add it to the cart")
+	r.do("s-item", add)
+	r.see(menu, "A", "Open the cart")
+	r.do("s-menu", tap(2, "Cart (1)", app+":id/cart_button", "android.widget.Button"))
+	r.see(cart, "A", "Check out")
+	r.do("s-cart", tap(1, "Red bean milk tea", app+":id/cart_item", "android.widget.LinearLayout")) // the wrong tap
+	r.see(item, "C", "Add it to the cart")
+	r.do("s-item", add)
+	r.see(cart, "A", "Check out")
+	r.do("s-cart", tap(2, "Check out", app+":id/checkout_button", "android.widget.Button"))
+	r.see(checkout, "A", "Submit the order")
+	r.do("s-checkout", act{a: event.Action{Type: event.Tap, Index: 1}, el: &event.ElementRef{Label: "Submit order", ResourceID: app + ":id/submit_order", Class: "android.widget.Button"}, consent: "order"})
+	r.see(menu, "A", "Finished")
+	r.finish(event.OutcomeDone, "")
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := st.Routines(app)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("routines = %+v, %v; want one", rs, err)
+	}
+	var got []string
+	for _, s := range rs[0].Steps {
+		got = append(got, s.Action.Target.Text)
+	}
+	if len(got) != 5 || got[1] != "Add to cart" || got[2] != "Cart (1)" || got[3] != "Check out" || got[4] != "Submit order" {
+		t.Errorf("routine steps %q: want the item, Add to cart, the cart, Check out and Submit order — not the cart's row and a second Add to cart", got)
+	}
+}

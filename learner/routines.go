@@ -17,6 +17,7 @@ import (
 
 // routineAct is one action of an app task, as a routine may replay it.
 type routineAct struct {
+	step                int
 	signature, activity string
 	action              event.Action // Input text is kept in memory only, never stored
 	el                  *event.ElementRef
@@ -63,6 +64,24 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 			about[w] = true
 		}
 	}
+	// cutFrom cuts a detour out, steps[j:]; it fails when the detour holds a deed done
+	// under consent, which no way back undoes.
+	cutFrom := func(j int) bool {
+		for _, cut := range steps[j:] {
+			if a := t.acts[cut.act]; a.consent != "" && !a.toward {
+				return false
+			}
+		}
+		steps = steps[:j]
+		return true
+	}
+	// The steps whose action the Re-Planner judged to have led to a wrong page (C).
+	wrong := map[int]bool{}
+	for _, st := range t.steps {
+		if st.result == "C" {
+			wrong[st.step] = true
+		}
+	}
 	for i, a := range t.acts {
 		if a.action.Type == event.Shell {
 			return knowledge.Routine{}, false
@@ -85,14 +104,23 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 					continue
 				}
 				if j := lastOn(steps, to, func(s kept) string { return s.st.Signature }); j >= 0 {
-					for _, cut := range steps[j:] {
-						if a := t.acts[cut.act]; a.consent != "" && !a.toward {
-							return knowledge.Routine{}, false
-						}
+					if !cutFrom(j) {
+						return knowledge.Routine{}, false
 					}
-					steps = steps[:j]
 					continue
 				}
+			}
+		}
+		if i+1 < len(t.acts) && t.acts[i+1].signature != a.signature {
+			// Any action that brings the trajectory back to a page it left by a step that
+			// led to a wrong page (a wrong row; then "Add to cart" on the wrong item's page
+			// returns to the cart) ends a detour: the task did not need that page.
+			to := t.acts[i+1].signature
+			if j := lastOn(steps, to, func(s kept) string { return s.st.Signature }); j >= 0 && wrong[t.acts[steps[j].act].step] {
+				if !cutFrom(j) {
+					return knowledge.Routine{}, false
+				}
+				continue
 			}
 		}
 		st := kept{st: knowledge.RoutineStep{Activity: a.activity, Signature: a.signature, Action: k, Checked: a.checked}, act: i}

@@ -176,7 +176,7 @@ func (s *Session) Handle(r event.Record) {
 			s.pending = append(s.pending, e)
 		}
 		if s.task != nil && e.Err == "" {
-			a := routineAct{signature: e.Signature, action: e.Action, el: e.Element, consent: e.Consent}
+			a := routineAct{step: e.Step, signature: e.Signature, action: e.Action, el: e.Element, consent: e.Consent}
 			if s.cur != nil && s.cur.signature == e.Signature {
 				a.activity = s.cur.activity
 				if on, ok := checkedOnScreen(s.cur.text, e.Action.Index); ok && e.Action.Type == event.Tap {
