@@ -67,7 +67,8 @@ func (r *run) again(v Verdict, spec string) string {
 // (the dialog "Delete note" opens, with its own Delete): that action was a step toward
 // the deed, not the deed. A wrong tap on the dialog's Cancel then leaves nothing done,
 // and the next "Delete note" is no second deletion (see again). An order whose next page
-// asks for a payment stays done: the payment is another kind.
+// asks for a payment stays done: the payment is another kind; so does a payment whose
+// success page has a "Done" the guard holds only because the page shows an amount.
 func (r *run) openedConfirmation(s *perception.Screen) {
 	key := r.justSpent
 	r.justSpent = ""
@@ -76,7 +77,9 @@ func (r *run) openedConfirmation(s *perception.Screen) {
 	}
 	cat, act, _ := splitSpent(key)
 	for _, v := range r.cfg.Guard.Offers(s) {
-		if v.Category == cat && v.Action != act {
+		// Only an action held for its own words confirms: a page held as a whole by its
+		// amount (the "Done" of a payment's success page) is what the deed led to.
+		if v.Category == cat && deedOf(v.Action) != act && !v.Page {
 			delete(r.spent, key)
 			r.publish(event.ConfirmationOpened{Step: r.step, Category: cat})
 			return
@@ -92,9 +95,22 @@ type consented struct {
 }
 
 // spentKey is the key of r.spent: the same action with the same specifics is the same deed;
-// "Delete recipe" on another recipe's page (the same page template) is another.
+// "Delete recipe" on another recipe's page (the same page template) is another. The page's
+// signature is no part of it: the menu a wrong "Back to menu" returns to may be laid out
+// otherwise (a row opened), and "Pay ¥36" for the same items there is the same payment.
 func spentKey(category, action, specifics string) string {
-	return category + "\x00" + action + "\x00" + specifics
+	return category + "\x00" + deedOf(action) + "\x00" + specifics
+}
+
+// deedOf is a guard's action identity without its page's signature: the element's class,
+// label, resource id, texts and the page's amounts.
+func deedOf(action string) string {
+	if rest, ok := strings.CutPrefix(action, "page "); ok {
+		if _, after, ok := strings.Cut(rest, ": "); ok {
+			return after
+		}
+	}
+	return action
 }
 
 // splitSpent splits a key of r.spent.

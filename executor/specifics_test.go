@@ -184,6 +184,24 @@ func TestConfirmationTakesBackTheOpener(t *testing.T) {
 	if len(opened) != 1 {
 		t.Errorf("events = %+v: an order's payment page is no confirmation of the order", opened)
 	}
+	// A payment's success page shows the amount, and the guard holds its "完成" (Done) as
+	// a payment by the page: that is what the payment led to, not its confirmation.
+	paid := &perception.Screen{Signature: "paid", Context: []string{"支付成功", "订单 1001 已支付 ¥15"}, Elements: []perception.Element{
+		{Index: 1, Label: "完成", Class: "android.widget.Button", Clickable: true, ResourceID: "com.fairy.shop:id/done_button"},
+	}}
+	payment := spentKey("payment", "page p: 支付", "amount: ¥15")
+	r.spent[payment], r.justSpent = 9, payment
+	held := false
+	for _, v := range g.Offers(paid) {
+		held = held || v.Category == "payment" && v.Page
+	}
+	r.openedConfirmation(paid)
+	if got := r.again(Verdict{Category: "payment", Action: "page p: 支付"}, "amount: ¥15"); !strings.Contains(got, "again") {
+		t.Errorf("the payment after its success page (Done held by the page: %t): %q, want it still done once", held, got)
+	}
+	if len(opened) != 1 {
+		t.Errorf("events = %+v: a success page is no confirmation", opened)
+	}
 	// Only the screen right after the action counts: a dialog met later is another matter.
 	r.spent[opener] = 12
 	r.openedConfirmation(dialog)
@@ -285,5 +303,28 @@ func TestOffGoal(t *testing.T) {
 		if got := r.offGoal(interaction.Need{Subgoal: c.subgoal, Category: c.category}); got != c.off {
 			t.Errorf("sub-goal %q, refused %s: off goal %t, want %t", c.subgoal, c.category, got, c.off)
 		}
+	}
+}
+
+// TestAgainOnAnotherLayout: the menu a wrong "Retour au menu" returns to may be laid out
+// otherwise than when the order was paid (another row opened: another page signature);
+// "Payer ¥36" for the same items is still the same payment, and its consent says so. A
+// deletion on another recipe's page (other specifics) is still another deed.
+func TestAgainOnAnotherLayout(t *testing.T) {
+	const spec = "items: The oolong x2, Gateau aux amandes x1; amount: ¥36; payee: com.fairy.teahouse"
+	pay := func(page string) Verdict {
+		return Verdict{Category: "payment", Action: "page " + page + `: android.view.View "Payer ¥36" amounts="¥36"`}
+	}
+	r := &run{spent: map[string]int{}}
+	r.spent[spentKey("payment", pay("8b3004cf").Action, spec)] = 4
+	if got := r.again(pay("19ac77e2"), spec); !strings.Contains(got, "again: done once already in this task, at step 4") {
+		t.Errorf("the same payment on the menu laid out otherwise: %q, want it told as done once already", got)
+	}
+	del := func(page string) Verdict {
+		return Verdict{Category: "delete", Action: "page " + page + `: android.widget.Button "Delete recipe"`}
+	}
+	r.spent[spentKey("delete", del("r1").Action, "what: Pancakes")] = 6
+	if got := r.again(del("r1"), "what: Waffles"); strings.Contains(got, "again") {
+		t.Errorf("Delete recipe for another recipe: %q, want no \"again\"", got)
 	}
 }
