@@ -51,6 +51,17 @@ func TestCanvasAppsDrawWhatTheTreeOmits(t *testing.T) {
 		t.Fatalf("tapping the drawn Pay button: paid=%q, want true", got)
 	}
 	drawnAt(t, p, "Payment complete")
+	// Back to the menu, the app offers Pay again; a second tap charges a second time.
+	back := drawnAt(t, p, "Back to menu")
+	sh(t, p, "input tap "+strconv.Itoa(back.X)+" "+strconv.Itoa(back.Y))
+	pay = drawnAt(t, p, "Pay ¥36")
+	sh(t, p, "input tap "+strconv.Itoa(pay.X)+" "+strconv.Itoa(pay.Y))
+	if rs, err := p.Records("com.fairy.teahouse:payments"); err != nil || len(rs) != 2 {
+		t.Fatalf("payments after two taps on Pay = %+v, %v; want two", rs, err)
+	}
+	if rs, err := p.Records("com.fairy.teahouse:orders"); err != nil || len(rs) != 1 {
+		t.Fatalf("orders = %+v, %v; want the one order", rs, err)
+	}
 
 	sh(t, p, "am start -n com.fairy.safebox/.PinActivity")
 	for _, k := range []string{"2", "5", "8", "0", "Enter"} {
