@@ -126,20 +126,31 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool, page pa
 		if tk.end-tk.start < minStemWord-2 || utf8.RuneCountInString(t.s[tk.start:tk.end]) < minStemWord-2 {
 			continue
 		}
+		within := func(sp span) bool { return sp.start <= tk.start && tk.end <= sp.end }
 		if r, _ := utf8.DecodeRuneInString(t.s[tk.start:]); r >= 0x0E00 && spaceless(r) ||
-			slices.ContainsFunc(words, func(w found) bool { return w.at.start <= tk.start && tk.end <= w.at.end }) {
+			slices.ContainsFunc(words, func(w found) bool { return within(w.at) }) || slices.ContainsFunc(clears, within) {
+			// A Clear is judged by what it clears (Italian cancella, a form of cancellare
+			// too: Cancella cache deletes nothing).
 			continue
 		}
-		// An inflected form of a rule's word, unless it is as much a form of one of the
-		// rule's exceptions (Greek αποστολέα, the sender, is of αποστολέας, not αποστολή).
-		var stemHits, except uint64
-		g.wordStems.find(t.tok(i), func(r int) { stemHits |= 1 << r })
+		// An inflected form of a rule's word, unless it is more a form of one of the
+		// rule's exceptions, sharing more letters with it (Greek αποστολέα, the sender, is
+		// of αποστολέας, not αποστολή; Spanish eliminados of eliminado, not eliminar); a
+		// form as much of both is the word's (Italian cancella, delete, of cancellare and
+		// of the name cancellato, deleted).
+		var stemHits uint64
+		var stemLen [maxGuardRules]int
+		g.wordStems.findStem(t.tok(i), func(r, n int) { stemHits |= 1 << r; stemLen[r] = max(stemLen[r], n) })
 		if stemHits == 0 {
 			continue
 		}
-		g.exceptStems.find(t.tok(i), func(r int) { except |= 1 << r })
+		g.exceptStems.findStem(t.tok(i), func(r, n int) {
+			if n > stemLen[r] {
+				stemHits &^= 1 << r
+			}
+		})
 		for r := range g.rules {
-			if stemHits&^except&(1<<r) != 0 {
+			if stemHits&(1<<r) != 0 {
 				words = append(words, found{r, tk})
 			}
 		}
@@ -414,8 +425,8 @@ func (g *Guard) dataIn(t guardText, verb span) (span, bool) {
 type stemSet map[string][]stemEntry // first four letters → stems; "="+word → a word of four
 
 type stemEntry struct {
-	stem string
-	id   int // what the word stands for (a rule's index, …)
+	stem, word string // the word after stemFold, and its stem
+	id         int    // what the word stands for (a rule's index, …)
 }
 
 // stems builds the stemSet of words (single words only).
@@ -440,14 +451,14 @@ func (g *Guard) addStem(set stemSet, w string, id, minRunes int) {
 	}
 	if len(rs) == 4 {
 		// A short word counts as itself only, after stemFold (النجمة).
-		if e := (stemEntry{string(rs), id}); !slices.Contains(set["="+e.stem], e) {
+		if e := (stemEntry{string(rs), string(rs), id}); !slices.Contains(set["="+e.stem], e) {
 			set["="+e.stem] = append(set["="+e.stem], e)
 		}
 	}
 	if len(rs) < 5 {
 		return
 	}
-	e := stemEntry{string(rs[:max(4, len(rs)-2)]), id}
+	e := stemEntry{string(rs[:max(4, len(rs)-2)]), string(rs), id}
 	head := string(rs[:4])
 	if !slices.Contains(set[head], e) {
 		set[head] = append(set[head], e)
@@ -463,6 +474,12 @@ func (s stemSet) has(tok string) bool {
 
 // find calls fn with the id of every word of the set tok (lower-cased) is a form of.
 func (s stemSet) find(tok string, fn func(id int)) {
+	s.findStem(tok, func(id, _ int) { fn(id) })
+}
+
+// findStem is find that also gives how many letters tok has in common with the word, from
+// its start.
+func (s stemSet) findStem(tok string, fn func(id, common int)) {
 	if len(s) == 0 {
 		return
 	}
@@ -478,16 +495,30 @@ func (s stemSet) find(tok string, fn func(id int)) {
 	if cut < 0 {
 		if n == 4 {
 			for _, e := range s["="+tok] {
-				fn(e.id)
+				fn(e.id, 4)
 			}
 		}
 		return
 	}
 	for _, e := range s[tok[:cut]] {
 		if strings.HasPrefix(tok, e.stem) && utf8.RuneCountInString(tok[len(e.stem):]) <= 4 {
-			fn(e.id)
+			fn(e.id, commonPrefix(tok, e.word))
 		}
 	}
+}
+
+// commonPrefix is how many letters a and b have in common from their start.
+func commonPrefix(a, b string) int {
+	n := 0
+	for a != "" && b != "" {
+		ra, la := utf8.DecodeRuneInString(a)
+		rb, lb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			break
+		}
+		a, b, n = a[la:], b[lb:], n+1
+	}
+	return n
 }
 
 // stemFold is a word as its stem is compared: Greek without its accents, which move as a

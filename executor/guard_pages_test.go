@@ -47,6 +47,12 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		// Inflected forms of the vocabulary's longer words, unless they are as much forms
 		// of an exception (αποστολέων, of the senders); Turkish capitals.
 		{"Удалите", "", "delete"}, {"Αποστολέων", "", ""}, {"SİL", "", "delete"},
+		// A form as much of a word as of its exception is the word's (Italian cancella of
+		// cancellare and of the name cancellato); one nearer the exception is the name's.
+		{"Cancellare", "", "delete"}, {"Cancellati", "", ""}, {"Elementos eliminados", "", ""}, {"Supprimés", "", ""},
+		// A Clear word that is also a form of a delete word (Italian cancella of cancellare)
+		// is a Clear: judged by what it clears.
+		{"Cancella conversazione", "", "delete"}, {"Cancella cache", "", ""},
 		// A finished action is a state or a folder: Sent, Deleted.
 		{"已发送", "", ""}, {"送信済み", "", ""}, {"Đã gửi", "", ""}, {"已删除", "", ""}, {"发送", "", "send"},
 		// A view's state learned in another language that is an English word (Sardinian
