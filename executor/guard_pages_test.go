@@ -53,6 +53,8 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		// A Clear word that is also a form of a delete word (Italian cancella of cancellare)
 		// is a Clear: judged by what it clears.
 		{"Cancella conversazione", "", "delete"}, {"Cancella cache", "", ""},
+		// Empty is a Clear: it deletes a trash's or a spam folder's messages, not a cache.
+		{"Empty spam", "", "delete"}, {"Empty cache", "", ""}, {"Vider la corbeille", "", "delete"}, {"Vider le cache", "", ""},
 		// A finished action is a state or a folder: Sent, Deleted.
 		{"已发送", "", ""}, {"送信済み", "", ""}, {"Đã gửi", "", ""}, {"已删除", "", ""}, {"发送", "", "send"},
 		// A view's state learned in another language that is an English word (Sardinian

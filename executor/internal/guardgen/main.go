@@ -6,7 +6,8 @@
 //     (Thunderbird for Android, the Wikipedia Android app, AOSP Messaging, Nfc ("Pay
 //     with"), Mms, Contacts, Dialer, Calendar, Email and Browser, the DuckDuckGo browser,
 //     Element, AntennaPod, Mastodon, Tusky, WooCommerce, Nextcloud, the Wikimedia Commons
-//     app, Fossify Messages and the strings all Fossify apps share, NewPipe — of the GPL
+//     app, Fossify Messages and the strings all Fossify apps share, NewPipe, FairEmail,
+//     Delta Chat — of the GPL
 //     ones only
 //     translated words, which are facts, are taken) and of BlueWallet's loc/*.json (MIT:
 //     Pay, Send now, Fee), string by string (the keys are listed below with the category
@@ -24,7 +25,8 @@
 //
 //	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR \
 //		-antennapod DIR -duckduckgo DIR -woocommerce DIR -mms DIR -contacts DIR -dialer DIR -calendar DIR -email DIR \
-//		-mastodon DIR -tusky DIR -element DIR -browser DIR -nextcloud DIR -commons DIR -fossifymessages DIR -newpipe DIR -fossifycommons DIR
+//		-mastodon DIR -tusky DIR -element DIR -browser DIR -nextcloud DIR -commons DIR -fossifymessages DIR -newpipe DIR -fossifycommons DIR \
+//		-fairemail DIR -deltachat DIR
 package main
 
 import (
@@ -33,6 +35,7 @@ import (
 	"encoding/xml"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,8 +110,14 @@ var vocabulary = map[string][]role{
 	"aosp-mirror/platform_packages_apps_mms":     {{"confirm_clear_search_title", "clear"}},
 	"aosp-mirror/platform_packages_apps_browser": {{"clear", "clear"}},
 	// The strings every Fossify app shares (gallery, files, contacts, …).
-	"FossifyOrg/commons":                          {{"delete", "delete"}, {"discard", "delete"}, {"empty_recycle_bin", "delete"}},
-	"nextcloud/android":                           {{"common_delete", "delete"}, {"common_send", "send"}, {"clear", "clear"}},
+	"FossifyOrg/commons": {{"delete", "delete"}, {"discard", "delete"}, {"empty_recycle_bin", "delete"}},
+	"nextcloud/android":  {{"common_delete", "delete"}, {"common_send", "send"}, {"clear", "clear"}},
+	// Two more e-mail and chat apps: their translators word send, forward, discard and
+	// clearing a chat otherwise than Thunderbird's.
+	"M66B/FairEmail": {{"title_send", "send"}, {"title_forward", "send"}, {"title_raw_send", "send"}, {"title_delete", "delete"},
+		{"title_discard", "delete"}, {"title_empty_trash", "delete"}},
+	"deltachat/deltachat-android": {{"menu_send", "send"}, {"forward", "send"}, {"menu_forward", "send"}, {"delete", "delete"},
+		{"clear_chat", "delete"}, {"donate", "payment"}},
 	"aosp-mirror/platform_packages_apps_contacts": {{"contactsList", "data"}},
 	"GrapheneOS/platform_packages_apps_Dialer":    {{"tab_voicemail", "data"}},
 	"wikimedia/apps-android-wikipedia": {
@@ -133,6 +142,8 @@ var harmlessKeys = map[string][]string{
 		"account_common_button_back", "done_action", "mark_as_read_action", "cancel_action", "manage_identities_edit_action",
 		"edit_identity_save"},
 	"aosp-mirror/platform_packages_apps_contacts": {"menu_editContact", "menu_add_contacts", "menu_save"},
+	"M66B/FairEmail":              {"title_move", "title_archive", "title_copy", "title_reply", "title_save", "title_next", "title_add"},
+	"deltachat/deltachat-android": {"cancel", "save", "next"}, // its Archive is "Send to archive" in some languages
 }
 
 // corpusKeys are held-out strings: sensitive ones name their category, harmless ones "".
@@ -193,7 +204,16 @@ var sources = []source{
 	{repo: "FossifyOrg/Messages", flag: "fossifymessages", licence: "GPL-3.0 (translated words taken as facts)"},
 	{repo: "TeamNewPipe/NewPipe", flag: "newpipe", licence: "GPL-3.0 (translated words taken as facts)"},
 	{repo: "FossifyOrg/commons", flag: "fossifycommons", licence: "GPL-3.0 (translated words taken as facts)"},
+	// FairEmail and Delta Chat teach the verbs of deleting, emptying, discarding, clearing
+	// and sending; their forwarding is learned only from their Forward strings themselves
+	// (vocabulary): the words around a forward ("Faire suivre", "להעביר אל") are as often
+	// those of following or moving.
+	{repo: "M66B/FairEmail", flag: "fairemail", licence: "GPL-3.0 (translated words taken as facts)", learn: mailVerbs},
+	{repo: "deltachat/deltachat-android", flag: "deltachat", licence: "GPL-3.0 (translated words taken as facts)", learn: mailVerbs},
 }
+
+// mailVerbs are the topics learned from the e-mail and chat apps added last.
+var mailVerbs = []string{"delete", "remove", "erase", "empty", "discard", "clear", "send"}
 
 func main() {
 	dirs := make([]*string, len(sources))
@@ -386,8 +406,10 @@ var placeholder = regexp.MustCompile(`%(\d+\$)?[sd]`)
 // verbs are English verbs whose translations are learned from every string of a catalog
 // that starts with them (but no corpus string): "Delete list", "Delete tag", "Remove from
 // queue" teach the word a language uses for delete.
-var verbs = map[string]string{"delete": "delete", "remove": "delete", "erase": "delete", "empty": "delete", "discard": "delete",
+var verbs = map[string]string{"delete": "delete", "remove": "delete", "erase": "delete", "empty": "clear", "discard": "delete",
 	"send": "send", "forward": "send", "publish": "send", "donate": "payment", "subscribe": "subscription",
+	// Empty is a Clear: it deletes what the emptied thing holds when that is data ("Empty
+	// trash"), not a cache.
 	// Clear empties a thing: a delete only when the thing is data ("Clear messages"), not
 	// a view's state or a cache ("Clear search", "Clear cache"); the guard pairs it with
 	// the data words below.
@@ -398,8 +420,10 @@ var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|se
 
 // dataNouns are English nouns for a person's data: their translations are learned, like
 // the verbs', from every string of a catalog (but no corpus string) that holds them, as
-// the "data" a Clear deletes ("Wyczyść wiadomości", "Berichten wissen").
-var dataNouns = regexp.MustCompile(`(?i)\b(messages?|conversations?|contacts?|photos?|files?|recordings?|data|e-?mails?)\b`)
+// the "data" a Clear deletes ("Wyczyść wiadomości", "Berichten wissen"); a trash or a
+// spam folder holds a person's messages or files, so emptying it deletes them ("Vider la
+// corbeille"), as emptying a cache deletes nothing ("Vider le cache").
+var dataNouns = regexp.MustCompile(`(?i)\b(messages?|conversations?|chats?|contacts?|photos?|files?|recordings?|data|e-?mails?|trash|recycle bin|spam|junk)\b`)
 
 // viewNouns are English nouns for the state of a view — a mark, a favourite, a filter —
 // that removing or clearing changes without deleting anything ("Remove star", "Remove
@@ -639,6 +663,14 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 	}
 }
 
+// inflected reports whether w is the single word d of five letters or more with an
+// ending of at most four letters.
+func inflected(w, d string) bool {
+	n := utf8.RuneCountInString(d)
+	return w != d && n >= 5 && !strings.Contains(d, " ") && !strings.Contains(w, " ") && strings.HasPrefix(w, d) &&
+		utf8.RuneCountInString(w)-n <= 4
+}
+
 // runs are the character sequences of two to five characters of a text's Chinese and
 // Japanese, which are written without spaces: the nouns of those languages are learned
 // as the runs that recur in a noun's strings (メッセージ, 聯絡人).
@@ -778,6 +810,18 @@ func writeVocabulary(path string, cats []*catalog) error {
 		words["object"][loc] = slices.DeleteFunc(ws, func(w string) bool { return slices.Contains(words["noun"][loc], w) })
 	}
 	delete(words, "noun")
+	// A verb's word that is a data word of the locale with an ending (Finnish keskusteluun,
+	// into the chat, of keskustelu, learned from "Send to chat") is the verb's object.
+	for cat, byLoc := range words {
+		if !slices.Contains(slices.Collect(maps.Values(verbs)), cat) {
+			continue
+		}
+		for loc, ws := range byLoc {
+			byLoc[loc] = slices.DeleteFunc(ws, func(w string) bool {
+				return slices.ContainsFunc(words["data"][loc], func(d string) bool { return inflected(w, d) })
+			})
+		}
+	}
 	learned := map[string]map[string]map[string]bool{} // category → locale → words learnVerbs found
 	for cat, byLoc := range words {
 		learned[cat] = map[string]map[string]bool{}
@@ -788,6 +832,7 @@ func writeVocabulary(path string, cats []*catalog) error {
 			}
 		}
 	}
+	fromKey := map[string][]string{} // category, locale and word of the vocabulary's keys → the apps that translate a key so
 	for _, c := range cats {
 		for _, r := range vocabulary[c.repo] {
 			tr := c.strings[r.key]
@@ -805,6 +850,9 @@ func writeVocabulary(path string, cats []*catalog) error {
 				low := strings.ToLower(v)
 				if !slices.Contains(words[r.category][loc], low) {
 					words[r.category][loc] = append(words[r.category][loc], low)
+				}
+				if k := r.category + "\x00" + loc + "\x00" + low; !slices.Contains(fromKey[k], c.repo) {
+					fromKey[k] = append(fromKey[k], c.repo)
 				}
 			}
 		}
@@ -841,6 +889,9 @@ func writeVocabulary(path string, cats []*catalog) error {
 	}
 	// A name in one locale (English sender, a Danish verb form too) is no sensitive word
 	// of its category in another: the guard drops a word that is also one of the names.
+	// In its own locale, a name learned as a verb, or the translation of a key that only
+	// one app gives, is the name (Indonesian terkirim, Sent, is one app's Send); a key's
+	// translation that several apps give stays (Japanese 削除 is Delete and Deleted).
 	for cat, byLoc := range words {
 		names := map[string][]string{} // name → the locales it is one in
 		for loc, ws := range words["except:"+cat] {
@@ -851,7 +902,8 @@ func writeVocabulary(path string, cats []*catalog) error {
 		for loc, ws := range byLoc {
 			byLoc[loc] = slices.DeleteFunc(ws, func(w string) bool {
 				lang, _, _ := strings.Cut(loc, "-")
-				return slices.ContainsFunc(names[w], func(l string) bool { return !strings.HasPrefix(l+"-", lang+"-") })
+				return slices.ContainsFunc(names[w], func(l string) bool { return !strings.HasPrefix(l+"-", lang+"-") }) ||
+					slices.Contains(names[w], loc) && len(fromKey[cat+"\x00"+loc+"\x00"+w]) < 2
 			})
 		}
 	}
