@@ -500,7 +500,9 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 			if loc == "en" || strings.HasPrefix(loc, "en-") {
 				continue
 			}
-			text := placeholder.ReplaceAllString(strings.ToLower(v), " ")
+			// Format characters are dropped, as the guard drops them: a zero-width non-joiner
+			// inside a Malayalam word (അയയ്\u200cക്കുക) does not cut it in two.
+			text := strings.Map(dropFormat, placeholder.ReplaceAllString(strings.ToLower(v), " "))
 			gs := grams(text)
 			for g := range english {
 				delete(gs, g) // a brand or a word left in English (Google Pay) is no translation
@@ -669,6 +671,14 @@ func inflected(w, d string) bool {
 	n := utf8.RuneCountInString(d)
 	return w != d && n >= 5 && !strings.Contains(d, " ") && !strings.Contains(w, " ") && strings.HasPrefix(w, d) &&
 		utf8.RuneCountInString(w)-n <= 4
+}
+
+// dropFormat drops Unicode's format characters (zero-width joiners, direction marks).
+func dropFormat(r rune) rune {
+	if unicode.Is(unicode.Cf, r) {
+		return -1
+	}
+	return r
 }
 
 // runs are the character sequences of two to five characters of a text's Chinese and
