@@ -103,7 +103,7 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool, page pa
 	var wordBuf, exceptBuf [8]found
 	words, excepts := wordBuf[:0], exceptBuf[:0]
 	lead := false
-	var clears []span
+	var clears, cancels []span
 	g.lexicon.find(t, func(id int, at span) {
 		switch r := id & 0xff; id >> 8 {
 		case lexWord:
@@ -118,6 +118,8 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool, page pa
 			clears = append(clears, at)
 		case lexPage:
 			page.add(r)
+		case lexCancel:
+			cancels = append(cancels, at)
 		}
 	})
 	for i, tk := range t.toks {
@@ -166,6 +168,14 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool, page pa
 			}
 		}
 	}
+	if len(cancels) > 0 && g.deleteRule >= 0 && !(lead && cancels[0].start > 0) {
+		// "إلغاء الرسالة", "Скасаваць ліст": cancelling a message is discarding it. A
+		// Cancel deletes only with what is being written right beside it; alone, or
+		// beside anything else ("Cancel download"), it leaves.
+		if d, ok := g.composedBeside(t, cancels[0]); ok && !g.named(t, span{min(cancels[0].start, d.start), max(cancels[0].end, d.end)}) {
+			hits |= 1 << g.deleteRule
+		}
+	}
 words:
 	for _, w := range words {
 		if hits&(1<<w.rule) != 0 {
@@ -204,6 +214,7 @@ const (
 	lexSlide
 	lexClear
 	lexPage
+	lexCancel
 )
 
 // pageHits are the rules whose page words a text holds (bit i: rule i), and whose strong
@@ -411,6 +422,31 @@ func (g *Guard) dataIn(t guardText, verb span) (span, bool) {
 	}
 	for _, tk := range t.toks {
 		if apart(tk) && g.dataStems.has(t.s[tk.start:tk.end]) {
+			return tk, true
+		}
+	}
+	return span{}, false
+}
+
+// composedBeside finds a compose word (Compose, or an inflected form of one) that is the
+// token right after the span at, or after an article, or the token right before it.
+func (g *Guard) composedBeside(t guardText, at span) (span, bool) {
+	next, prev := t.tokenAt(at.end), t.tokenAt(at.start)-1
+	var cands []int
+	if next < len(t.toks) && t.toks[next].start >= at.end {
+		cands = append(cands, next)
+		if next+1 < len(t.toks) && article(t.s[at.end:t.toks[next+1].start]) {
+			cands = append(cands, next+1) // "Annuler le message"
+		}
+	}
+	if prev >= 0 {
+		cands = append(cands, prev) // "მესიჯის გაუქმება": the object first
+	}
+	for _, i := range cands {
+		tk := t.toks[i]
+		found := g.composeStems.has(t.s[tk.start:tk.end])
+		g.compose.find(t, func(_ int, sp span) { found = found || sp.start == tk.start && sp.end >= tk.end })
+		if found {
 			return tk, true
 		}
 	}

@@ -54,6 +54,10 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		// is a Clear: judged by what it clears.
 		{"Cancella conversazione", "", "delete"}, {"Cancella cache", "", ""},
 		// Empty is a Clear: it deletes a trash's or a spam folder's messages, not a cache.
+		// Cancelling what is being written discards it; Cancel beside anything else, or a
+		// way out that is no Cancel, leaves.
+		{"Cancel message", "", "delete"}, {"Nachricht abbrechen", "", "delete"}, {"Cancelar mensaje", "", "delete"},
+		{"Cancel", "", ""}, {"Cancel download", "", ""}, {"Back to messages", "", ""}, {"Close chat", "", ""},
 		{"Empty spam", "", "delete"}, {"Empty cache", "", ""}, {"Vider la corbeille", "", "delete"}, {"Vider le cache", "", ""},
 		// A finished action is a state or a folder: Sent, Deleted.
 		{"已发送", "", ""}, {"送信済み", "", ""}, {"Đã gửi", "", ""}, {"已删除", "", ""}, {"发送", "", "send"},

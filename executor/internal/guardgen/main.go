@@ -74,7 +74,7 @@ var vocabulary = map[string][]role{
 		{"funding_googleplay_contribution_footer_payment_button", "payment"},
 		{"onboarding_permissions_allow_button", "permission"},
 		{"okay_action", "confirm"}, {"dialog_confirm_delete_confirm_button", "confirm"},
-		{"cancel_action", "dismiss"}, {"funding_googleplay_contribution_reminder_negative_button", "dismiss"},
+		{"cancel_action", "dismiss"}, {"cancel_action", "cancel"}, {"funding_googleplay_contribution_reminder_negative_button", "dismiss"},
 		{"dialog_confirm_delete_title", "page:delete"},
 		// The state of a view, not data: removing a star or clearing a search deletes nothing.
 		{"star_button_description", "object"}, {"search_action", "object"},
@@ -117,7 +117,7 @@ var vocabulary = map[string][]role{
 	"M66B/FairEmail": {{"title_send", "send"}, {"title_forward", "send"}, {"title_raw_send", "send"}, {"title_delete", "delete"},
 		{"title_discard", "delete"}, {"title_empty_trash", "delete"}},
 	"deltachat/deltachat-android": {{"menu_send", "send"}, {"forward", "send"}, {"menu_forward", "send"}, {"delete", "delete"},
-		{"clear_chat", "delete"}, {"donate", "payment"}},
+		{"clear_chat", "delete"}, {"donate", "payment"}, {"cancel", "cancel"}},
 	"aosp-mirror/platform_packages_apps_contacts": {{"contactsList", "data"}},
 	"GrapheneOS/platform_packages_apps_Dialer":    {{"tab_voicemail", "data"}},
 	"wikimedia/apps-android-wikipedia": {
@@ -423,7 +423,16 @@ var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|se
 // the "data" a Clear deletes ("Wyczyść wiadomości", "Berichten wissen"); a trash or a
 // spam folder holds a person's messages or files, so emptying it deletes them ("Vider la
 // corbeille"), as emptying a cache deletes nothing ("Vider le cache").
-var dataNouns = regexp.MustCompile(`(?i)\b(messages?|conversations?|chats?|contacts?|photos?|files?|recordings?|data|e-?mails?|trash|recycle bin|spam|junk)\b`)
+var dataNouns = regexp.MustCompile(`(?i)\b(messages?|conversations?|chats?|contacts?|photos?|files?|recordings?|data|e-?mails?|drafts?|trash|recycle bin|spam|junk)\b`)
+
+// composed are the data nouns for what a person writes (a message, an e-mail, a draft):
+// their words are also written as "compose", what cancelling discards ("إلغاء الرسالة",
+// Cancel the message).
+var composed = map[string]bool{"message": true, "e-mail": true, "email": true, "mail": true, "draft": true}
+
+// nounCategory reports whether cat names things, not actions: data, what is composed, a
+// view's state.
+func nounCategory(cat string) bool { return cat == "data" || cat == "compose" || cat == "object" }
 
 // viewNouns are English nouns for the state of a view — a mark, a favourite, a filter —
 // that removing or clearing changes without deleting anything ("Remove star", "Remove
@@ -597,6 +606,12 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 					continue
 				}
 				learned[cat][g] = max(learned[cat][g], float64(k)/float64(n[verb]))
+				if composed[verb] {
+					if learned["compose"] == nil {
+						learned["compose"] = map[string]float64{}
+					}
+					learned["compose"][g] = max(learned["compose"][g], float64(k)/float64(n[verb]))
+				}
 			}
 		}
 		for cat, ws := range learned {
@@ -633,7 +648,7 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 				if utf8.RuneCountInString(g) < 3 && !strings.ContainsFunc(g, func(r rune) bool { return unicode.Is(unicode.Hangul, r) }) {
 					continue // a particle or an article (Turkish mi, French la); Korean 삭제 is a word
 				}
-				if ideographic(g) && (cat != "data" && cat != "object" || all[g] < minRun || longerRun(g, ws, all)) {
+				if ideographic(g) && (!nounCategory(cat) || all[g] < minRun || longerRun(g, ws, all)) {
 					// A run of characters: only the longest that recurs as often (メッセージ, not
 					// ッセージ), and only for a noun — a verb's runs hold its objects and
 					// particles (フラインから of Remove from offline); the verbs of Chinese and
@@ -643,7 +658,7 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 				if !strings.Contains(g, " ") && pairedAlways(g, ws, all) {
 					continue // a syllable of a word of two (Vietnamese loại of loại bỏ): the pair is the word
 				}
-				if cat != "object" && cat != "data" && englishWords[g] {
+				if !nounCategory(cat) && englishWords[g] {
 					continue
 				}
 				if cat == "object" && !strings.HasPrefix(loc, "en") && englishWords[g] && !viewNouns.MatchString(g) {
@@ -651,7 +666,7 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 					// note, the night of night mode) would make "Delete note" a view's state.
 					continue
 				}
-				if cat != "object" && cat != "data" && max(learned["noun"][g], learned["object"][g]) >= nounShare*share {
+				if !nounCategory(cat) && max(learned["noun"][g], learned["object"][g]) >= nounShare*share {
 					continue // the verb's usual object ("historique" in Effacer l'historique), as common with the noun as with the verb
 				}
 				if words[cat] == nil {
@@ -804,7 +819,7 @@ func writeVocabulary(path string, cats []*catalog) error {
 	// A verb's word that another app's strings teach as a noun, in as large a share of
 	// the noun's strings (Portuguese todas, all, of Remover todas), is that noun.
 	for cat, byLoc := range words {
-		if cat == "object" || cat == "data" || cat == "noun" {
+		if nounCategory(cat) || cat == "noun" {
 			continue
 		}
 		for loc, ws := range byLoc {
@@ -888,7 +903,7 @@ func writeVocabulary(path string, cats []*catalog) error {
 		}
 	}
 	for cat, byLoc := range words {
-		if cat == "confirm" || cat == "dismiss" || cat == "object" || strings.Contains(cat, ":") {
+		if cat == "confirm" || cat == "dismiss" || cat == "cancel" || cat == "object" || strings.Contains(cat, ":") {
 			continue
 		}
 		for loc, ws := range byLoc {
@@ -924,7 +939,7 @@ func writeVocabulary(path string, cats []*catalog) error {
 	}
 	var b bytes.Buffer
 	b.WriteString("# GENERATED by `go run ./executor/internal/guardgen`; do not edit (extend guard.yaml or the config).\n")
-	b.WriteString("# Translations of app strings that name a sensitive action, a generic confirm, a way out or a\n# page's purpose, by category and locale; and the words that recur in the translations of every\n# string starting with delete, remove, erase, empty, discard, send, forward, publish, donate,\n# subscribe, clear, buy, purchase or refund, or sending thanks, or holding a data noun (messages,\n# contacts, e-mails, …) or a view's state (star, favourite, filter) (and rarely elsewhere in the\n# locale), none of them a corpus string; a word that also translates Move, Archive, Copy, Reply,\n# Next, Back, Done, Mark as read, Cancel, Edit, Add or Save there is left out, and so is one that\n# another language uses as a name (English Sender). Sources:\n")
+	b.WriteString("# Translations of app strings that name a sensitive action, a generic confirm, a way out or a\n# page's purpose, by category and locale; and the words that recur in the translations of every\n# string starting with delete, remove, erase, empty, discard, send, forward, publish, donate,\n# subscribe, clear, buy, purchase or refund, or sending thanks, or holding a data noun (messages,\n# contacts, e-mails, …; those of messages, e-mails and drafts also as compose, what a Cancel\n# discards) or a view's state (star, favourite, filter) (and rarely elsewhere in the\n# locale), none of them a corpus string; a word that also translates Move, Archive, Copy, Reply,\n# Next, Back, Done, Mark as read, Cancel, Edit, Add or Save there is left out, and so is one that\n# another language uses as a name (English Sender). Sources:\n")
 	for _, c := range cats {
 		fmt.Fprintf(&b, "#   github.com/%s @ %s (%s): strings", c.repo, c.commit, c.licence)
 		for _, r := range vocabulary[c.repo] {

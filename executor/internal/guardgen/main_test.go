@@ -416,3 +416,27 @@ func TestWriteVocabularyLeavesInflectedData(t *testing.T) {
 		t.Errorf("send[fi] = %v: keskusteluun is keskustelu, the chat, with an ending", gen["send"]["fi"])
 	}
 }
+
+// TestLearnVerbsCompose: the words of a message or an e-mail are learned as data and as
+// what is composed; a contact's only as data.
+func TestLearnVerbsCompose(t *testing.T) {
+	c := &catalog{repo: "x/y", strings: map[string]map[string]string{}}
+	add := func(key, en, de string) { c.strings[key] = map[string]string{"en": en, "de": de} }
+	add("m1", "New message", "Neue Nachricht")
+	add("m2", "Message sent", "Nachricht gesendet")
+	add("m3", "Message details", "Nachricht Details")
+	add("k1", "New contact", "Neuer Kontakt")
+	add("k2", "Contact saved", "Kontakt gespeichert")
+	add("k3", "Contact details", "Kontakt Angaben")
+	pad(c, map[string]string{"de": "Andere Sache"})
+	words := map[string]map[string][]string{}
+	learnVerbs(c, words, nil)
+	for _, w := range []string{"nachricht", "kontakt"} {
+		if !slices.Contains(words["data"]["de"], w) {
+			t.Errorf("data[de] = %v, want %s", words["data"]["de"], w)
+		}
+	}
+	if !slices.Contains(words["compose"]["de"], "nachricht") || slices.Contains(words["compose"]["de"], "kontakt") {
+		t.Errorf("compose[de] = %v, want nachricht and not kontakt", words["compose"]["de"])
+	}
+}
