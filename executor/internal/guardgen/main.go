@@ -115,9 +115,14 @@ var vocabulary = map[string][]role{
 	// Two more e-mail and chat apps: their translators word send, forward, discard and
 	// clearing a chat otherwise than Thunderbird's.
 	"M66B/FairEmail": {{"title_send", "send"}, {"title_forward", "send"}, {"title_raw_send", "send"}, {"title_delete", "delete"},
-		{"title_discard", "delete"}, {"title_empty_trash", "delete"}},
+		{"title_discard", "delete"}, {"title_empty_trash", "delete"},
+		// The names of what a person writes and keeps, word for word.
+		{"title_raw_send_message", "data"}, {"title_raw_send_message", "compose"}, {"title_legend_section_messages", "data"},
+		{"title_legend_section_messages", "compose"}, {"title_folder_drafts", "data"}, {"title_folder_drafts", "compose"}},
 	"deltachat/deltachat-android": {{"menu_send", "send"}, {"forward", "send"}, {"menu_forward", "send"}, {"delete", "delete"},
-		{"clear_chat", "delete"}, {"donate", "payment"}, {"cancel", "cancel"}},
+		{"clear_chat", "delete"}, {"donate", "payment"}, {"cancel", "cancel"},
+		{"messages", "data"}, {"messages", "compose"}, {"chat_input_placeholder", "data"}, {"chat_input_placeholder", "compose"},
+		{"draft", "data"}, {"draft", "compose"}, {"chat", "data"}},
 	"aosp-mirror/platform_packages_apps_contacts": {{"contactsList", "data"}},
 	"GrapheneOS/platform_packages_apps_Dialer":    {{"tab_voicemail", "data"}},
 	"wikimedia/apps-android-wikipedia": {
