@@ -68,6 +68,8 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		{"订单 1001 · 待支付", "", ""}, {"未支付", "", ""}, {"支付", "", "payment"},
 		// Arabic with its vowel signs, or another hamza on the alif.
 		{"أَرْسِلْ", "", "send"}, {"إِحْذِفْ", "", "delete"},
+		// Hindi's two spellings of a word (मिटायें, मिटाएं; हटाएँ, हटाएं).
+		{"संदेश मिटायें", "", "delete"}, {"फ़ोटो हटाएँ", "", "delete"},
 	} {
 		el := button(1, tc.label, 1000)
 		el.ResourceID = tc.id

@@ -26,6 +26,9 @@ func (rd *textReader) normLabel(s string) string {
 	if rd.plain(s) {
 		return s
 	}
+	if strings.ContainsAny(s, "यँ") {
+		s = hindiSpelling(s)
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	word := -1            // where the current word starts in b (-1: between words)
@@ -86,6 +89,34 @@ func (rd *textReader) normLabel(s string) string {
 	return b.String()
 }
 
+// hindiSpelling reads Hindi's two spellings of one word as one: ये and यी after a vowel
+// as ए and ई (मिटायें is मिटाएं, लिये is लिए), and candrabindu as anusvara (हटाएँ is
+// हटाएं), the spellings the Central Hindi Directorate's standard and most app catalogs
+// use.
+func hindiSpelling(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	var prev rune = -1
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == 'ँ' {
+			r = 'ं'
+		}
+		if r == 'य' && (prev >= 0x0904 && prev <= 0x0914 || prev >= 0x093E && prev <= 0x094C) {
+			switch next, m := utf8.DecodeRuneInString(s[i+n:]); next {
+			case 'े':
+				r, n = 'ए', n+m
+			case 'ी':
+				r, n = 'ई', n+m
+			}
+		}
+		b.WriteRune(r)
+		prev = r
+		i += n
+	}
+	return b.String()
+}
+
 // arabicMark reports whether r is an Arabic short-vowel sign (ḥarakāt), shadda, sukūn,
 // dagger alif or the tatweel that stretches a word: Arabic is mostly written without them,
 // so normLabel drops them, and reads every hamza'd alif (أ إ آ ٱ) as ا — the usual way
@@ -119,6 +150,8 @@ func (rd *textReader) plain(s string) bool {
 			return false
 		case r >= 0x0622 && r <= 0x0671 && (arabicMark(r) || r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ'):
 			return false
+		case r == 'य' || r == 'ँ':
+			return false // hindiSpelling may read it otherwise
 		case isUpper(r) && isLower(prev):
 			return false
 		case mayLookAlike(r):
