@@ -140,20 +140,25 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool, page pa
 		// of αποστολέας, not αποστολή; Spanish eliminados of eliminado, not eliminar); a
 		// form as much of both is the word's (Italian cancella, delete, of cancellare and
 		// of the name cancellato, deleted).
-		var stemHits uint64
-		var stemLen [maxGuardRules]int
-		g.wordStems.findStem(t.tok(i), func(r, n int) { stemHits |= 1 << r; stemLen[r] = max(stemLen[r], n) })
-		if stemHits == 0 {
+		type stemHit struct{ rule, common int }
+		var buf [8]stemHit
+		hs := buf[:0]
+		g.wordStems.findStem(t.tok(i), func(r, n int) { hs = append(hs, stemHit{r, n}) })
+		if len(hs) == 0 {
 			continue
 		}
 		g.exceptStems.findStem(t.tok(i), func(r, n int) {
-			if n > stemLen[r] {
-				stemHits &^= 1 << r
+			for j := range hs {
+				if hs[j].rule == r && n > hs[j].common {
+					hs[j].rule = -1
+				}
 			}
 		})
-		for r := range g.rules {
-			if stemHits&(1<<r) != 0 {
-				words = append(words, found{r, tk})
+		var stemHits uint64
+		for _, h := range hs {
+			if h.rule >= 0 && stemHits&(1<<h.rule) == 0 {
+				stemHits |= 1 << h.rule
+				words = append(words, found{h.rule, tk})
 			}
 		}
 	}

@@ -26,7 +26,7 @@ func (rd *textReader) normLabel(s string) string {
 	if rd.plain(s) {
 		return s
 	}
-	if strings.ContainsAny(s, "यँ") {
+	if hindiVariant(s) {
 		s = hindiSpelling(s)
 	}
 	var b strings.Builder
@@ -94,6 +94,9 @@ func (rd *textReader) normLabel(s string) string {
 // हटाएं), the spellings the Central Hindi Directorate's standard and most app catalogs
 // use.
 func hindiSpelling(s string) string {
+	if !hindiVariant(s) {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	var prev rune = -1
@@ -102,7 +105,7 @@ func hindiSpelling(s string) string {
 		if r == 'ँ' {
 			r = 'ं'
 		}
-		if r == 'य' && (prev >= 0x0904 && prev <= 0x0914 || prev >= 0x093E && prev <= 0x094C) {
+		if r == 'य' && hindiYa(prev, s[i+n:]) {
 			switch next, m := utf8.DecodeRuneInString(s[i+n:]); next {
 			case 'े':
 				r, n = 'ए', n+m
@@ -115,6 +118,36 @@ func hindiSpelling(s string) string {
 		i += n
 	}
 	return b.String()
+}
+
+// hindiVariant reports whether hindiSpelling changes s.
+func hindiVariant(s string) bool {
+	if strings.IndexRune(s, 'ँ') >= 0 {
+		return true
+	}
+	for i := strings.IndexRune(s, 'य'); i >= 0; {
+		prev, _ := utf8.DecodeLastRuneInString(s[:i]) // RuneError at the start: no vowel
+		rest := s[i+len("य"):]
+		if hindiYa(prev, rest) {
+			return true
+		}
+		j := strings.IndexRune(rest, 'य')
+		if j < 0 {
+			break
+		}
+		i += len("य") + j
+	}
+	return false
+}
+
+// hindiYa reports whether a य after prev, followed by rest, is the य of ये or यी after a
+// vowel (an independent vowel or a vowel sign).
+func hindiYa(prev rune, rest string) bool {
+	if !(prev >= 0x0904 && prev <= 0x0914 || prev >= 0x093E && prev <= 0x094C) {
+		return false
+	}
+	next, _ := utf8.DecodeRuneInString(rest)
+	return next == 'े' || next == 'ी'
 }
 
 // arabicMark reports whether r is an Arabic short-vowel sign (ḥarakāt), shadda, sukūn,
@@ -150,8 +183,8 @@ func (rd *textReader) plain(s string) bool {
 			return false
 		case r >= 0x0622 && r <= 0x0671 && (arabicMark(r) || r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ'):
 			return false
-		case r == 'य' || r == 'ँ':
-			return false // hindiSpelling may read it otherwise
+		case r == 'ँ' || r == 'य' && hindiYa(prev, s[i+len("य"):]):
+			return false // hindiSpelling reads it otherwise
 		case isUpper(r) && isLower(prev):
 			return false
 		case mayLookAlike(r):
