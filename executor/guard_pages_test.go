@@ -31,6 +31,9 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		{"View purchase history", "", ""}, {"Tip of the day", "", ""}, {"Remove filter", "", ""}, {"Clear all filters", "", ""},
 		{"Reset zoom", "", ""}, {"Post office hours", "", ""}, {"Transfer history", "", ""}, {"Share this tip", "", ""},
 		{"Display name", "com.app:id/sender_name_settings", ""}, {"Sender", "", ""}, {"Remove star", "", ""},
+		// A source's word that is also a name or a browser's Forward there (Korean 발신, From;
+		// 앞으로, ahead) is no send.
+		{"발신자", "", ""}, {"앞으로", "", ""}, {"Terkirim", "", ""},
 		// A cart's way to the order page places nothing (the order page asks): navigation,
 		// in English as in the demo's 去结算.
 		{"Checkout (3)", "", ""}, {"Proceed to checkout", "", ""}, {"去结算", "", ""},

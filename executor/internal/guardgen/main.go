@@ -114,11 +114,17 @@ var vocabulary = map[string][]role{
 	"nextcloud/android":  {{"common_delete", "delete"}, {"common_send", "send"}, {"clear", "clear"}},
 	// Two more e-mail and chat apps: their translators word send, forward, discard and
 	// clearing a chat otherwise than Thunderbird's.
-	"M66B/FairEmail": {{"title_send", "send"}, {"title_forward", "send"}, {"title_raw_send", "send"}, {"title_delete", "delete"},
+	// (Not its Forward: some of its translators wrote a browser's Forward, Korean 앞으로,
+	// ahead.)
+	"M66B/FairEmail": {{"title_send", "send"}, {"title_raw_send", "send"}, {"title_delete", "delete"},
 		{"title_discard", "delete"}, {"title_empty_trash", "delete"},
 		// The names of what a person writes and keeps, word for word.
 		{"title_raw_send_message", "data"}, {"title_raw_send_message", "compose"}, {"title_legend_section_messages", "data"},
-		{"title_legend_section_messages", "compose"}, {"title_folder_drafts", "data"}, {"title_folder_drafts", "compose"}},
+		{"title_legend_section_messages", "compose"}, {"title_folder_drafts", "data"}, {"title_folder_drafts", "compose"},
+		// Names that hold a sensitive word without doing it (Korean 발신, From, is also its
+		// Send).
+		{"title_sort_on_sender", "except:send"}, {"title_from", "except:send"}, {"title_folder_sent", "except:send"},
+		{"title_folder_outbox", "except:send"}, {"title_filter_deleted", "except:delete"}},
 	"deltachat/deltachat-android": {{"menu_send", "send"}, {"forward", "send"}, {"menu_forward", "send"}, {"delete", "delete"},
 		{"clear_chat", "delete"}, {"donate", "payment"}, {"cancel", "cancel"},
 		{"messages", "data"}, {"messages", "compose"}, {"chat_input_placeholder", "data"}, {"chat_input_placeholder", "compose"},
