@@ -34,6 +34,8 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		// A source's word that is also a name or a browser's Forward there (Korean 발신, From;
 		// 앞으로, ahead) is no send.
 		{"발신자", "", ""}, {"앞으로", "", ""}, {"Terkirim", "", ""},
+		// A dialog's No is no Discard, though one app's translators wrote it so.
+		{"Нет", "", ""}, {"Не", "", ""},
 		// A cart's way to the order page places nothing (the order page asks): navigation,
 		// in English as in the demo's 去结算.
 		{"Checkout (3)", "", ""}, {"Proceed to checkout", "", ""}, {"去结算", "", ""},

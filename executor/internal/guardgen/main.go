@@ -707,6 +707,45 @@ func dropFormat(r rune) rune {
 	return r
 }
 
+// sensitiveCategory reports whether cat is a category of sensitive actions (not a confirm,
+// a way out, a page's word, a name or a noun).
+func sensitiveCategory(cat string) bool {
+	switch cat {
+	case "confirm", "dismiss", "cancel", "data", "compose", "object", "clear":
+		return false
+	}
+	return !strings.Contains(cat, ":")
+}
+
+// usedOtherwise reports whether v, the translation of key in locale loc, is one word of
+// three letters at most that the app's translators use mostly in strings that are not
+// about the key's English verb: Russian нет and Bulgarian не (no), one app's Discard in a
+// dialog, are in every No. Such a word is no verb of the language.
+func usedOtherwise(c *catalog, key, loc, v string) bool {
+	v = strings.ToLower(v)
+	if utf8.RuneCountInString(v) > 3 || strings.ContainsFunc(v, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.Is(unicode.M, r) }) ||
+		strings.ContainsFunc(v, func(r rune) bool {
+			return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
+		}) {
+		return false
+	}
+	verb, _, _ := strings.Cut(strings.ToLower(c.strings[key]["en"]), " ")
+	if rs := []rune(verb); len(rs) > 5 {
+		verb = string(rs[:len(rs)-2]) // disca of discarded, dona of donation
+	}
+	all, about := 0, 0
+	for k, tr := range c.strings {
+		if k == key || tr[loc] == "" || !grams(strings.ToLower(tr[loc]))[v] {
+			continue
+		}
+		all++
+		if strings.Contains(strings.ToLower(tr["en"]), verb) {
+			about++
+		}
+	}
+	return all >= 3 && 2*about < all
+}
+
 // runs are the character sequences of two to five characters of a text's Chinese and
 // Japanese, which are written without spaces: the nouns of those languages are learned
 // as the runs that recur in a noun's strings (メッセージ, 聯絡人).
@@ -878,6 +917,9 @@ func writeVocabulary(path string, cats []*catalog) error {
 			for loc, v := range tr {
 				v = strings.TrimRight(strings.TrimSpace(v), "…?.!:")
 				if v == "" || placeholder.MatchString(v) || len([]rune(v)) > 40 {
+					continue
+				}
+				if sensitiveCategory(r.category) && usedOtherwise(c, r.key, loc, v) {
 					continue
 				}
 				if words[r.category] == nil {

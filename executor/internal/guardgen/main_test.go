@@ -440,3 +440,31 @@ func TestLearnVerbsCompose(t *testing.T) {
 		t.Errorf("compose[de] = %v, want nachricht and not kontakt", words["compose"]["de"])
 	}
 }
+
+// TestUsedOtherwise: a key's translation of three letters or fewer that the app's
+// translators use mostly for other things (Russian нет, no, one app's Discard) is left
+// out; a short word used for the key's verb (Polish usuń of Delete and Delete all) stays.
+func TestUsedOtherwise(t *testing.T) {
+	c := &catalog{repo: "x/y", strings: map[string]map[string]string{}}
+	add := func(key, en, ru, pl string) { c.strings[key] = map[string]string{"en": en, "ru": ru, "pl": pl} }
+	add("discard", "Discard", "Нет", "Usuń")
+	add("no1", "No", "Нет", "Nie")
+	add("no2", "No, thanks", "Нет, спасибо", "Nie, dziękuję")
+	add("no3", "No connection", "Нет соединения", "Brak połączenia")
+	add("del1", "Delete all", "Удалить все", "Usuń wszystko")
+	add("del2", "Discard draft", "Удалить черновик", "Usuń szkic")
+	add("del3", "Discard changes", "Отменить", "Usuń zmiany")
+	if !usedOtherwise(c, "discard", "ru", "Нет") {
+		t.Errorf("нет, which says no in three other strings, is kept as Discard")
+	}
+	if usedOtherwise(c, "discard", "pl", "Usuń") {
+		t.Errorf("usuń, longer than three letters, is left out")
+	}
+	c.strings["discard"]["pl"] = "Usu"
+	for _, k := range []string{"del1", "del2", "del3"} {
+		c.strings[k]["pl"] = strings.Replace(c.strings[k]["pl"], "Usuń", "Usu", 1)
+	}
+	if usedOtherwise(c, "discard", "pl", "Usu") {
+		t.Errorf("a short word used for discarding in the app's other strings is left out")
+	}
+}
