@@ -143,18 +143,22 @@ var vocabulary = map[string][]role{
 }
 
 // harmlessKeys are strings of actions that need no consent (Move, Archive, Copy, Reply,
-// Next, Back, Done, Mark as read, Cancel, Edit, Add, Save): a generated word that is also
-// one of their translations in the same locale is ambiguous there (Hebrew העבר is Forward
+// Next, Back, Done, Mark as read, Cancel, Edit, Add, Save, Skip, Later, Log out): a
+// generated word that is also one of their translations in the same locale is ambiguous
+// there (Hebrew העבר is Forward
 // and Move, Indonesian batalkan is Discard and Cancel) and left out; so is a learned
 // single word that is one of the words of such a translation (Irish cuir, learned from
 // "Cuir teachtaireacht" for Send, is also the cuir of "Cuir in eagar", Edit).
 var harmlessKeys = map[string][]string{
 	"thunderbird/thunderbird-android": {"move_action", "archive_action", "copy_action", "reply_action", "account_common_button_next",
 		"account_common_button_back", "done_action", "mark_as_read_action", "cancel_action", "manage_identities_edit_action",
-		"edit_identity_save"},
+		"edit_identity_save", "onboarding_permissions_skip_button", "settings_import_later_button"},
+	// Log out and Skip (Malay keluar, out, of Log keluar, was learned from Alih keluar,
+	// Remove).
+	"nextcloud/android":                           {"drawer_logout", "common_skip"},
 	"aosp-mirror/platform_packages_apps_contacts": {"menu_editContact", "menu_add_contacts", "menu_save"},
-	"M66B/FairEmail":              {"title_move", "title_archive", "title_copy", "title_reply", "title_save", "title_next", "title_add"},
-	"deltachat/deltachat-android": {"cancel", "save", "next"}, // its Archive is "Send to archive" in some languages
+	"M66B/FairEmail":                              {"title_move", "title_archive", "title_copy", "title_reply", "title_save", "title_next", "title_add"},
+	"deltachat/deltachat-android":                 {"cancel", "save", "next"}, // its Archive is "Send to archive" in some languages
 }
 
 // corpusKeys are held-out strings: sensitive ones name their category, harmless ones "".
