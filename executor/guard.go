@@ -45,6 +45,8 @@ type Guard struct {
 	// and exceptStems those of their exceptions. A shorter word's stem would be another
 	// language's word (Javanese deleng, to look, for delete).
 	wordStems, exceptStems stemSet
+	// whole are the words read only as themselves (Precision.Whole), lower-cased.
+	whole map[string]bool
 	// deleteRule is the index of the delete rule (-1: none): a Clear with data trips it.
 	deleteRule int
 
@@ -91,6 +93,10 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 	g.nounable, g.nouns, g.before, g.objects = g.phrases(pr.Nounable), g.phrases(pr.Nouns), g.phrases(pr.Before), g.phrases(pr.Objects)
 	g.data, g.compose, g.done = g.phrases(pr.Data), g.phrases(pr.Compose), g.phrases(pr.Done)
 	g.composeStems = g.stems(pr.Compose)
+	g.whole = make(map[string]bool, len(pr.Whole))
+	for _, w := range pr.Whole {
+		g.whole[g.newGuardText(w).s] = true
+	}
 	g.objectStems, g.dataStems, g.wordStems, g.exceptStems = g.stems(pr.Objects), g.stems(pr.Data), stemSet{}, stemSet{}
 	g.deleteRule = slices.IndexFunc(p.Rules, func(r GuardRule) bool { return r.Category == "delete" })
 	g.known = g.phrases(p.Confirm, p.Dismiss, pr.Lead, pr.Nouns, pr.Objects)

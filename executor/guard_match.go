@@ -125,8 +125,8 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool, page pa
 	for i, tk := range t.toks {
 		// A form of a word of minStemWord letters has at least minStemWord-2 of them; the
 		// words of scripts without spaces have no stems.
-		if tk.end-tk.start < minStemWord-2 || utf8.RuneCountInString(t.s[tk.start:tk.end]) < minStemWord-2 {
-			continue
+		if tk.end-tk.start < minStemWord-2 || utf8.RuneCountInString(t.s[tk.start:tk.end]) < minStemWord-2 || g.whole[t.tok(i)] {
+			continue // "Subscribers", "Public": a word read only as itself
 		}
 		within := func(sp span) bool { return sp.start <= tk.start && tk.end <= sp.end }
 		if r, _ := utf8.DecodeRuneInString(t.s[tk.start:]); r >= 0x0E00 && spaceless(r) ||

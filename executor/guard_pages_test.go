@@ -34,6 +34,10 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		// A source's word that is also a name or a browser's Forward there (Korean 발신, From;
 		// 앞으로, ahead) is no send.
 		{"발신자", "", ""}, {"앞으로", "", ""}, {"Terkirim", "", ""},
+		// An English word is read as itself, not as another language's inflected form
+		// (Spanish publicar, Swedish ignorera) nor as an English word's (subscribe).
+		{"Public", "", ""}, {"Ignore", "", ""}, {"Subscribers", "", ""}, {"Purchases", "", ""}, {"Removed", "", ""},
+		{"Supprimez", "", "delete"},
 		// A dialog's No is no Discard, though one app's translators wrote it so.
 		{"Нет", "", ""}, {"Не", "", ""},
 		// A cart's way to the order page places nothing (the order page asks): navigation,

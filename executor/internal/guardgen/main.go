@@ -50,6 +50,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
 	"golang.org/x/text/message"
+	"gopkg.in/yaml.v3"
 )
 
 // catalog is one repository's translated strings: key → locale → text.
@@ -750,6 +751,67 @@ func usedOtherwise(c *catalog, key, loc, v string) bool {
 	return all >= 3 && 2*about < all
 }
 
+// wholeEnglish are the English words of the catalogs' strings that the guard would read as
+// an inflected form of a sensitive word of seven letters or more, its stem (the word less
+// its last two letters) and up to four more letters: Public of Spanish publicar, Ignore of
+// Swedish ignorera, Subscribers of subscribe. The guard reads them only as themselves: in
+// English they name things or states, and a label's words are often English whatever its
+// language. handYAML is guard.yaml, whose keywords are stemmed too (absent: none).
+func wholeEnglish(words map[string]map[string][]string, cats []*catalog, handYAML string) []string {
+	var sensitive []string
+	for cat, byLoc := range words {
+		if sensitiveCategory(cat) {
+			for _, ws := range byLoc {
+				sensitive = append(sensitive, ws...)
+			}
+		}
+	}
+	if data, err := os.ReadFile(handYAML); err == nil {
+		var f struct {
+			Rules []struct {
+				Keywords map[string][]string `yaml:"keywords"`
+			} `yaml:"rules"`
+		}
+		if yaml.Unmarshal(data, &f) == nil {
+			for _, r := range f.Rules {
+				for _, ws := range r.Keywords {
+					sensitive = append(sensitive, ws...)
+				}
+			}
+		}
+	}
+	exact := map[string]bool{}
+	stems := map[string]bool{}
+	for _, w := range sensitive {
+		w = strings.ToLower(w)
+		exact[w] = true
+		if rs := []rune(w); len(rs) >= 7 && !strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			stems[string(rs[:len(rs)-2])] = true
+		}
+	}
+	english := map[string]bool{}
+	for _, c := range cats {
+		for _, tr := range c.strings {
+			for g := range grams(strings.ToLower(tr["en"])) {
+				if len(g) >= 5 && !exact[g] && !strings.ContainsFunc(g, func(r rune) bool { return r >= utf8.RuneSelf || !unicode.IsLetter(r) }) {
+					english[g] = true
+				}
+			}
+		}
+	}
+	var out []string
+	for e := range english {
+		for n := len(e) - 4; n <= len(e); n++ {
+			if n >= 5 && stems[e[:n]] {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // runs are the character sequences of two to five characters of a text's Chinese and
 // Japanese, which are written without spaces: the nouns of those languages are learned
 // as the runs that recur in a noun's strings (メッセージ, 聯絡人).
@@ -1004,6 +1066,7 @@ func writeVocabulary(path string, cats []*catalog) error {
 		}
 		b.WriteString("\n")
 	}
+	words["whole"] = map[string][]string{"en": wholeEnglish(words, cats, filepath.Join(filepath.Dir(path), "guard.yaml"))}
 	cs := make([]string, 0, len(words))
 	for c := range words {
 		cs = append(cs, c)

@@ -468,3 +468,18 @@ func TestUsedOtherwise(t *testing.T) {
 		t.Errorf("a short word used for discarding in the app's other strings is left out")
 	}
 }
+
+// TestWholeEnglish: the catalogs' English words that a sensitive word's stem would match
+// (Public of publicar, Subscribers of subscribe) are listed; the sensitive words
+// themselves and words no stem reaches are not.
+func TestWholeEnglish(t *testing.T) {
+	c := &catalog{repo: "x/y", strings: map[string]map[string]string{
+		"a": {"en": "Public profile"}, "b": {"en": "Subscribers and publishers"}, "c": {"en": "Subscribe"},
+		"d": {"en": "Settings"},
+	}}
+	words := map[string]map[string][]string{"send": {"es": {"publicar"}}, "subscription": {"en": {"subscribe"}}}
+	got := wholeEnglish(words, []*catalog{c}, filepath.Join(t.TempDir(), "none.yaml"))
+	if !slices.Equal(got, []string{"public", "subscribers"}) {
+		t.Errorf("wholeEnglish = %v, want [public subscribers]", got)
+	}
+}
