@@ -36,15 +36,17 @@ type Guard struct {
 	search  *phraseSet // fields where Enter searches, not sends
 	known   *phraseSet // every word the policy knows: a label with none of them is unknown
 
-	nounable, nouns, before, objects, data, done *phraseSet
-	// objectStems and dataStems find the inflected forms of objects and data words
-	// (gwiazdkę for gwiazdka, wiadomości for wiadomość).
-	objectStems, dataStems stemSet
+	nounable, nouns, before, objects, data, compose, done *phraseSet
+	// objectStems, dataStems and composeStems find the inflected forms of objects, data
+	// and compose words (gwiazdkę for gwiazdka, wiadomości for wiadomość).
+	objectStems, dataStems, composeStems stemSet
 	// wordStems find the inflected forms of the rules' single words of seven letters or
 	// more (rule i's stand for i: Czech odstranit, odstraňte; Russian удалить, удалите),
 	// and exceptStems those of their exceptions. A shorter word's stem would be another
 	// language's word (Javanese deleng, to look, for delete).
 	wordStems, exceptStems stemSet
+	// whole are the words read only as themselves (Precision.Whole), lower-cased.
+	whole map[string]bool
 	// deleteRule is the index of the delete rule (-1: none): a Clear with data trips it.
 	deleteRule int
 
@@ -89,7 +91,12 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 	g := &Guard{textReader: newTextReader()}
 	g.confirm, g.dismiss, g.search = g.phrases(p.Confirm), g.phrases(p.Dismiss), g.phrases(searchWords)
 	g.nounable, g.nouns, g.before, g.objects = g.phrases(pr.Nounable), g.phrases(pr.Nouns), g.phrases(pr.Before), g.phrases(pr.Objects)
-	g.data, g.done = g.phrases(pr.Data), g.phrases(pr.Done)
+	g.data, g.compose, g.done = g.phrases(pr.Data), g.phrases(pr.Compose), g.phrases(pr.Done)
+	g.composeStems = g.stems(pr.Compose)
+	g.whole = make(map[string]bool, len(pr.Whole))
+	for _, w := range pr.Whole {
+		g.whole[g.newGuardText(w).s] = true
+	}
 	g.objectStems, g.dataStems, g.wordStems, g.exceptStems = g.stems(pr.Objects), g.stems(pr.Data), stemSet{}, stemSet{}
 	g.deleteRule = slices.IndexFunc(p.Rules, func(r GuardRule) bool { return r.Category == "delete" })
 	g.known = g.phrases(p.Confirm, p.Dismiss, pr.Lead, pr.Nouns, pr.Objects)
@@ -102,6 +109,9 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 	}
 	for _, w := range pr.Clear {
 		g.lexicon.add(w, lexClear<<8)
+	}
+	for _, w := range pr.Cancel {
+		g.lexicon.add(w, lexCancel<<8)
 	}
 	if len(p.Rules) > maxGuardRules {
 		return nil, fmt.Errorf("%w: the guard has %d rules; at most %d", errConfig, len(p.Rules), maxGuardRules)

@@ -137,21 +137,33 @@ func scoreCorpus(g *Guard, items []corpusItem) map[string]*corpusScore {
 
 // corpusFloors are the figures the guard reaches on the corpus today, per group of scripts,
 // as recall and false-hold rates: a change that lowers recall or raises false holds past
-// them fails. Recall is NOT issue 24's goal (≥ 99%), which the held-out corpus shows is
-// not reached (false holds are within ≤ 1% in every group): what is missed is mostly
-// synonyms and other verbs no source string teaches — thanking where the one app that
-// sends thanks (Wikimedia Commons) words it otherwise (感謝を示す, "Zahvali se"), cleaning
-// ("Rens beskeder"), aborting or giving up ("Bericht afbreken", "Renunță la mesaj"),
-// saving for publishing ("Salvează modificările") — and, beyond the forty most used
-// locales, languages few catalogs translate to.
+// them fails; topCorpusFloors are the same for the forty most used locales. Recall is NOT
+// issue 24's goal (≥ 99%), which the held-out corpus shows is not reached (false holds are
+// within ≤ 1% in every group). What is missed is mostly synonyms and other verbs no
+// source string teaches — thanking where the one app that sends thanks (Wikimedia Commons)
+// words it otherwise (感謝を示す, "Zahvali se", "Bedankje sturen"), cleaning ("Rens
+// beskeder"), aborting or throwing away ("Bericht afbreken", "Išmesti laišką", 메시지
+// 버림), a Forward whose word is also Move (Hebrew העבר), saving for publishing
+// ("Salvează modificările"), Clear beside a list ("Cancella elenco"), short inflections
+// ("Изтрите", "Sende", "Invio", "Terbit") — and, beyond the forty most used locales,
+// languages few catalogs translate to.
 var corpusFloors = map[string][2]float64{
-	"Arabic/Hebrew":            {0.72, 0.01},
-	"CJK":                      {0.91, 0.01},
-	"Cyrillic/Greek/Caucasian": {0.75, 0.01},
-	"Indic":                    {0.68, 0.01},
-	"Latin":                    {0.83, 0.01},
+	"Arabic/Hebrew":            {0.74, 0.01},
+	"CJK":                      {0.93, 0.01},
+	"Cyrillic/Greek/Caucasian": {0.76, 0.01},
+	"Indic":                    {0.71, 0.01},
+	"Latin":                    {0.84, 0.01},
 	"Southeast Asian":          {0.55, 0.01},
 	"other":                    {0.64, 0.01},
+}
+
+var topCorpusFloors = map[string][2]float64{
+	"Arabic/Hebrew":            {0.93, 0.01},
+	"CJK":                      {0.93, 0.01},
+	"Cyrillic/Greek/Caucasian": {0.94, 0.01},
+	"Indic":                    {0.96, 0.01},
+	"Latin":                    {0.96, 0.01},
+	"Southeast Asian":          {1, 0.01},
 }
 
 // TestGuardCorpus measures the guard on labels and pages from real apps' strings in over
@@ -186,9 +198,19 @@ func TestGuardCorpus(t *testing.T) {
 	topScores := scoreCorpus(g, top)
 	for _, grp := range slices.Sorted(maps.Keys(topScores)) {
 		sc := topScores[grp]
+		recall := float64(sc.held) / float64(max(sc.sensitive, 1))
+		falseHolds := float64(sc.falseHolds) / float64(max(sc.harmless, 1))
 		t.Logf("top-40 locales, %-26s %2d languages: recall %5.1f%% (%d/%d), false holds %4.1f%% (%d/%d)", grp, len(sc.languages),
-			100*float64(sc.held)/float64(max(sc.sensitive, 1)), sc.held, sc.sensitive,
-			100*float64(sc.falseHolds)/float64(max(sc.harmless, 1)), sc.falseHolds, sc.harmless)
+			100*recall, sc.held, sc.sensitive, 100*falseHolds, sc.falseHolds, sc.harmless)
+		floor, ok := topCorpusFloors[grp]
+		if !ok {
+			t.Errorf("top-40 group %s has no floor", grp)
+			continue
+		}
+		if recall < floor[0] || falseHolds > floor[1] {
+			t.Errorf("top-40 locales, %s: recall %.1f%%, false holds %.1f%%; the floor is %.0f%% and %.1f%%:\n%s", grp, 100*recall,
+				100*falseHolds, 100*floor[0], 100*floor[1], strings.Join(sc.misses, "\n"))
+		}
 	}
 	scores := scoreCorpus(g, items)
 	groups := make([]string, 0, len(scores))

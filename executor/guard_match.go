@@ -103,7 +103,7 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool, page pa
 	var wordBuf, exceptBuf [8]found
 	words, excepts := wordBuf[:0], exceptBuf[:0]
 	lead := false
-	var clears []span
+	var clears, cancels []span
 	g.lexicon.find(t, func(id int, at span) {
 		switch r := id & 0xff; id >> 8 {
 		case lexWord:
@@ -118,29 +118,47 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool, page pa
 			clears = append(clears, at)
 		case lexPage:
 			page.add(r)
+		case lexCancel:
+			cancels = append(cancels, at)
 		}
 	})
 	for i, tk := range t.toks {
 		// A form of a word of minStemWord letters has at least minStemWord-2 of them; the
 		// words of scripts without spaces have no stems.
-		if tk.end-tk.start < minStemWord-2 || utf8.RuneCountInString(t.s[tk.start:tk.end]) < minStemWord-2 {
-			continue
+		if tk.end-tk.start < minStemWord-2 || utf8.RuneCountInString(t.s[tk.start:tk.end]) < minStemWord-2 || g.whole[t.tok(i)] {
+			continue // "Subscribers", "Public": a word read only as itself
 		}
+		within := func(sp span) bool { return sp.start <= tk.start && tk.end <= sp.end }
 		if r, _ := utf8.DecodeRuneInString(t.s[tk.start:]); r >= 0x0E00 && spaceless(r) ||
-			slices.ContainsFunc(words, func(w found) bool { return w.at.start <= tk.start && tk.end <= w.at.end }) {
+			slices.ContainsFunc(words, func(w found) bool { return within(w.at) }) || slices.ContainsFunc(clears, within) {
+			// A Clear is judged by what it clears (Italian cancella, a form of cancellare
+			// too: Cancella cache deletes nothing).
 			continue
 		}
-		// An inflected form of a rule's word, unless it is as much a form of one of the
-		// rule's exceptions (Greek αποστολέα, the sender, is of αποστολέας, not αποστολή).
-		var stemHits, except uint64
-		g.wordStems.find(t.tok(i), func(r int) { stemHits |= 1 << r })
-		if stemHits == 0 {
+		// An inflected form of a rule's word, unless it is more a form of one of the
+		// rule's exceptions, sharing more letters with it (Greek αποστολέα, the sender, is
+		// of αποστολέας, not αποστολή; Spanish eliminados of eliminado, not eliminar); a
+		// form as much of both is the word's (Italian cancella, delete, of cancellare and
+		// of the name cancellato, deleted).
+		type stemHit struct{ rule, common int }
+		var buf [8]stemHit
+		hs := buf[:0]
+		g.wordStems.findStem(t.tok(i), func(r, n int) { hs = append(hs, stemHit{r, n}) })
+		if len(hs) == 0 {
 			continue
 		}
-		g.exceptStems.find(t.tok(i), func(r int) { except |= 1 << r })
-		for r := range g.rules {
-			if stemHits&^except&(1<<r) != 0 {
-				words = append(words, found{r, tk})
+		g.exceptStems.findStem(t.tok(i), func(r, n int) {
+			for j := range hs {
+				if hs[j].rule == r && n > hs[j].common {
+					hs[j].rule = -1
+				}
+			}
+		})
+		var stemHits uint64
+		for _, h := range hs {
+			if h.rule >= 0 && stemHits&(1<<h.rule) == 0 {
+				stemHits |= 1 << h.rule
+				words = append(words, found{h.rule, tk})
 			}
 		}
 	}
@@ -153,6 +171,14 @@ func (g *Guard) hitsOf(t guardText, id string) (hits uint64, slide bool, page pa
 			if !g.named(t, at) {
 				hits |= 1 << g.deleteRule
 			}
+		}
+	}
+	if len(cancels) > 0 && g.deleteRule >= 0 && !(lead && cancels[0].start > 0) {
+		// "إلغاء الرسالة", "Скасаваць ліст": cancelling a message is discarding it. A
+		// Cancel deletes only with what is being written right beside it; alone, or
+		// beside anything else ("Cancel download"), it leaves.
+		if d, ok := g.composedBeside(t, cancels[0]); ok && !g.named(t, span{min(cancels[0].start, d.start), max(cancels[0].end, d.end)}) {
+			hits |= 1 << g.deleteRule
 		}
 	}
 words:
@@ -193,6 +219,7 @@ const (
 	lexSlide
 	lexClear
 	lexPage
+	lexCancel
 )
 
 // pageHits are the rules whose page words a text holds (bit i: rule i), and whose strong
@@ -406,6 +433,31 @@ func (g *Guard) dataIn(t guardText, verb span) (span, bool) {
 	return span{}, false
 }
 
+// composedBeside finds a compose word (Compose, or an inflected form of one) that is the
+// token right after the span at, or after an article, or the token right before it.
+func (g *Guard) composedBeside(t guardText, at span) (span, bool) {
+	next, prev := t.tokenAt(at.end), t.tokenAt(at.start)-1
+	var cands []int
+	if next < len(t.toks) && t.toks[next].start >= at.end {
+		cands = append(cands, next)
+		if next+1 < len(t.toks) && article(t.s[at.end:t.toks[next+1].start]) {
+			cands = append(cands, next+1) // "Annuler le message"
+		}
+	}
+	if prev >= 0 {
+		cands = append(cands, prev) // "მესიჯის გაუქმება": the object first
+	}
+	for _, i := range cands {
+		tk := t.toks[i]
+		found := g.composeStems.has(t.s[tk.start:tk.end])
+		g.compose.find(t, func(_ int, sp span) { found = found || sp.start == tk.start && sp.end >= tk.end })
+		if found {
+			return tk, true
+		}
+	}
+	return span{}, false
+}
+
 // stemSet finds the inflected forms of words written with spaces: a token is a form of a
 // word of five letters or more when it starts with the word cut by its last two letters
 // and is at most four letters longer than that stem (Polish gwiazdka: gwiazdkę, Serbian
@@ -414,8 +466,8 @@ func (g *Guard) dataIn(t guardText, verb span) (span, bool) {
 type stemSet map[string][]stemEntry // first four letters → stems; "="+word → a word of four
 
 type stemEntry struct {
-	stem string
-	id   int // what the word stands for (a rule's index, …)
+	stem, word string // the word after stemFold, and its stem
+	id         int    // what the word stands for (a rule's index, …)
 }
 
 // stems builds the stemSet of words (single words only).
@@ -440,14 +492,14 @@ func (g *Guard) addStem(set stemSet, w string, id, minRunes int) {
 	}
 	if len(rs) == 4 {
 		// A short word counts as itself only, after stemFold (النجمة).
-		if e := (stemEntry{string(rs), id}); !slices.Contains(set["="+e.stem], e) {
+		if e := (stemEntry{string(rs), string(rs), id}); !slices.Contains(set["="+e.stem], e) {
 			set["="+e.stem] = append(set["="+e.stem], e)
 		}
 	}
 	if len(rs) < 5 {
 		return
 	}
-	e := stemEntry{string(rs[:max(4, len(rs)-2)]), id}
+	e := stemEntry{string(rs[:max(4, len(rs)-2)]), string(rs), id}
 	head := string(rs[:4])
 	if !slices.Contains(set[head], e) {
 		set[head] = append(set[head], e)
@@ -463,6 +515,12 @@ func (s stemSet) has(tok string) bool {
 
 // find calls fn with the id of every word of the set tok (lower-cased) is a form of.
 func (s stemSet) find(tok string, fn func(id int)) {
+	s.findStem(tok, func(id, _ int) { fn(id) })
+}
+
+// findStem is find that also gives how many letters tok has in common with the word, from
+// its start.
+func (s stemSet) findStem(tok string, fn func(id, common int)) {
 	if len(s) == 0 {
 		return
 	}
@@ -478,16 +536,30 @@ func (s stemSet) find(tok string, fn func(id int)) {
 	if cut < 0 {
 		if n == 4 {
 			for _, e := range s["="+tok] {
-				fn(e.id)
+				fn(e.id, 4)
 			}
 		}
 		return
 	}
 	for _, e := range s[tok[:cut]] {
 		if strings.HasPrefix(tok, e.stem) && utf8.RuneCountInString(tok[len(e.stem):]) <= 4 {
-			fn(e.id)
+			fn(e.id, commonPrefix(tok, e.word))
 		}
 	}
+}
+
+// commonPrefix is how many letters a and b have in common from their start.
+func commonPrefix(a, b string) int {
+	n := 0
+	for a != "" && b != "" {
+		ra, la := utf8.DecodeRuneInString(a)
+		rb, lb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			break
+		}
+		a, b, n = a[la:], b[lb:], n+1
+	}
+	return n
 }
 
 // stemFold is a word as its stem is compared: Greek without its accents, which move as a

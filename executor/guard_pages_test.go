@@ -31,6 +31,15 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		{"View purchase history", "", ""}, {"Tip of the day", "", ""}, {"Remove filter", "", ""}, {"Clear all filters", "", ""},
 		{"Reset zoom", "", ""}, {"Post office hours", "", ""}, {"Transfer history", "", ""}, {"Share this tip", "", ""},
 		{"Display name", "com.app:id/sender_name_settings", ""}, {"Sender", "", ""}, {"Remove star", "", ""},
+		// A source's word that is also a name or a browser's Forward there (Korean 발신, From;
+		// 앞으로, ahead) is no send.
+		{"발신자", "", ""}, {"앞으로", "", ""}, {"Terkirim", "", ""},
+		// An English word is read as itself, not as another language's inflected form
+		// (Spanish publicar, Swedish ignorera) nor as an English word's (subscribe).
+		{"Public", "", ""}, {"Ignore", "", ""}, {"Subscribers", "", ""}, {"Purchases", "", ""}, {"Removed", "", ""},
+		{"Supprimez", "", "delete"},
+		// A dialog's No is no Discard, though one app's translators wrote it so.
+		{"Нет", "", ""}, {"Не", "", ""},
 		// A cart's way to the order page places nothing (the order page asks): navigation,
 		// in English as in the demo's 去结算.
 		{"Checkout (3)", "", ""}, {"Proceed to checkout", "", ""}, {"去结算", "", ""},
@@ -47,6 +56,18 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		// Inflected forms of the vocabulary's longer words, unless they are as much forms
 		// of an exception (αποστολέων, of the senders); Turkish capitals.
 		{"Удалите", "", "delete"}, {"Αποστολέων", "", ""}, {"SİL", "", "delete"},
+		// A form as much of a word as of its exception is the word's (Italian cancella of
+		// cancellare and of the name cancellato); one nearer the exception is the name's.
+		{"Cancellare", "", "delete"}, {"Cancellati", "", ""}, {"Elementos eliminados", "", ""}, {"Supprimés", "", ""},
+		// A Clear word that is also a form of a delete word (Italian cancella of cancellare)
+		// is a Clear: judged by what it clears.
+		{"Cancella conversazione", "", "delete"}, {"Cancella cache", "", ""},
+		// Empty is a Clear: it deletes a trash's or a spam folder's messages, not a cache.
+		// Cancelling what is being written discards it; Cancel beside anything else, or a
+		// way out that is no Cancel, leaves.
+		{"Cancel message", "", "delete"}, {"Nachricht abbrechen", "", "delete"}, {"Cancelar mensaje", "", "delete"},
+		{"Cancel", "", ""}, {"Cancel download", "", ""}, {"Back to messages", "", ""}, {"Close chat", "", ""},
+		{"Empty spam", "", "delete"}, {"Empty cache", "", ""}, {"Vider la corbeille", "", "delete"}, {"Vider le cache", "", ""},
 		// A finished action is a state or a folder: Sent, Deleted.
 		{"已发送", "", ""}, {"送信済み", "", ""}, {"Đã gửi", "", ""}, {"已删除", "", ""}, {"发送", "", "send"},
 		// A view's state learned in another language that is an English word (Sardinian
@@ -56,6 +77,8 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		{"订单 1001 · 待支付", "", ""}, {"未支付", "", ""}, {"支付", "", "payment"},
 		// Arabic with its vowel signs, or another hamza on the alif.
 		{"أَرْسِلْ", "", "send"}, {"إِحْذِفْ", "", "delete"},
+		// Hindi's two spellings of a word (मिटायें, मिटाएं; हटाएँ, हटाएं).
+		{"संदेश मिटायें", "", "delete"}, {"फ़ोटो हटाएँ", "", "delete"},
 	} {
 		el := button(1, tc.label, 1000)
 		el.ResourceID = tc.id

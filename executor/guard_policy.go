@@ -57,6 +57,16 @@ type GuardPrecision struct {
 	Clear []string `json:"clear,omitempty" yaml:"clear,omitempty"`
 	// Data are what a person keeps: messages, contacts, photos, files…
 	Data []string `json:"data,omitempty" yaml:"data,omitempty"`
+	// Cancel are the words of a way out that also discard what is being written: with one
+	// of Compose right beside it ("Cancel message", "إلغاء الرسالة") a Cancel is a delete;
+	// alone, or beside anything else ("Cancel download"), it only leaves.
+	Cancel []string `json:"cancel,omitempty" yaml:"cancel,omitempty"`
+	// Compose are what a person writes: a message, an e-mail, a draft.
+	Compose []string `json:"compose,omitempty" yaml:"compose,omitempty"`
+	// Whole are words read only as themselves, never as an inflected form of a sensitive
+	// word: English words that another language's stem would match (Public of Spanish
+	// publicar, Subscribers of subscribe), which name things or states.
+	Whole []string `json:"whole,omitempty" yaml:"whole,omitempty"`
 	// Done are the markers of a finished or pending action written against its verb
 	// (Chinese 已 or 待 before it, Japanese 済み after it, Vietnamese đã before it): the verb
 	// then names a state or a folder (已发送, 送信済み, Đã gửi: Sent; 待支付: awaiting
@@ -164,6 +174,9 @@ func DefaultGuardPolicy() GuardPolicy {
 	p.Precision.Objects = append(slices.Clone(p.Precision.Objects), flatVocabulary(gen["object"])...)
 	p.Precision.Clear = append(slices.Clone(p.Precision.Clear), flatVocabulary(gen["clear"])...)
 	p.Precision.Data = append(slices.Clone(p.Precision.Data), flatVocabulary(gen["data"])...)
+	p.Precision.Cancel = append(slices.Clone(p.Precision.Cancel), flatVocabulary(gen["cancel"])...)
+	p.Precision.Compose = append(slices.Clone(p.Precision.Compose), flatVocabulary(gen["compose"])...)
+	p.Precision.Whole = append(slices.Clone(p.Precision.Whole), flatVocabulary(gen["whole"])...)
 	return p
 }
 

@@ -26,6 +26,9 @@ func (rd *textReader) normLabel(s string) string {
 	if rd.plain(s) {
 		return s
 	}
+	if hindiVariant(s) {
+		s = hindiSpelling(s)
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	word := -1            // where the current word starts in b (-1: between words)
@@ -86,6 +89,67 @@ func (rd *textReader) normLabel(s string) string {
 	return b.String()
 }
 
+// hindiSpelling reads Hindi's two spellings of one word as one: ये and यी after a vowel
+// as ए and ई (मिटायें is मिटाएं, लिये is लिए), and candrabindu as anusvara (हटाएँ is
+// हटाएं), the spellings the Central Hindi Directorate's standard and most app catalogs
+// use.
+func hindiSpelling(s string) string {
+	if !hindiVariant(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	var prev rune = -1
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == 'ँ' {
+			r = 'ं'
+		}
+		if r == 'य' && hindiYa(prev, s[i+n:]) {
+			switch next, m := utf8.DecodeRuneInString(s[i+n:]); next {
+			case 'े':
+				r, n = 'ए', n+m
+			case 'ी':
+				r, n = 'ई', n+m
+			}
+		}
+		b.WriteRune(r)
+		prev = r
+		i += n
+	}
+	return b.String()
+}
+
+// hindiVariant reports whether hindiSpelling changes s.
+func hindiVariant(s string) bool {
+	if strings.IndexRune(s, 'ँ') >= 0 {
+		return true
+	}
+	for i := strings.IndexRune(s, 'य'); i >= 0; {
+		prev, _ := utf8.DecodeLastRuneInString(s[:i]) // RuneError at the start: no vowel
+		rest := s[i+len("य"):]
+		if hindiYa(prev, rest) {
+			return true
+		}
+		j := strings.IndexRune(rest, 'य')
+		if j < 0 {
+			break
+		}
+		i += len("य") + j
+	}
+	return false
+}
+
+// hindiYa reports whether a य after prev, followed by rest, is the य of ये or यी after a
+// vowel (an independent vowel or a vowel sign).
+func hindiYa(prev rune, rest string) bool {
+	if !(prev >= 0x0904 && prev <= 0x0914 || prev >= 0x093E && prev <= 0x094C) {
+		return false
+	}
+	next, _ := utf8.DecodeRuneInString(rest)
+	return next == 'े' || next == 'ी'
+}
+
 // arabicMark reports whether r is an Arabic short-vowel sign (ḥarakāt), shadda, sukūn,
 // dagger alif or the tatweel that stretches a word: Arabic is mostly written without them,
 // so normLabel drops them, and reads every hamza'd alif (أ إ آ ٱ) as ا — the usual way
@@ -119,6 +183,8 @@ func (rd *textReader) plain(s string) bool {
 			return false
 		case r >= 0x0622 && r <= 0x0671 && (arabicMark(r) || r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ'):
 			return false
+		case r == 'ँ' || r == 'य' && hindiYa(prev, s[i+len("य"):]):
+			return false // hindiSpelling reads it otherwise
 		case isUpper(r) && isLower(prev):
 			return false
 		case mayLookAlike(r):

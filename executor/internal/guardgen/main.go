@@ -6,7 +6,8 @@
 //     (Thunderbird for Android, the Wikipedia Android app, AOSP Messaging, Nfc ("Pay
 //     with"), Mms, Contacts, Dialer, Calendar, Email and Browser, the DuckDuckGo browser,
 //     Element, AntennaPod, Mastodon, Tusky, WooCommerce, Nextcloud, the Wikimedia Commons
-//     app, Fossify Messages and the strings all Fossify apps share, NewPipe — of the GPL
+//     app, Fossify Messages and the strings all Fossify apps share, NewPipe, FairEmail,
+//     Delta Chat — of the GPL
 //     ones only
 //     translated words, which are facts, are taken) and of BlueWallet's loc/*.json (MIT:
 //     Pay, Send now, Fee), string by string (the keys are listed below with the category
@@ -24,7 +25,8 @@
 //
 //	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR \
 //		-antennapod DIR -duckduckgo DIR -woocommerce DIR -mms DIR -contacts DIR -dialer DIR -calendar DIR -email DIR \
-//		-mastodon DIR -tusky DIR -element DIR -browser DIR -nextcloud DIR -commons DIR -fossifymessages DIR -newpipe DIR -fossifycommons DIR
+//		-mastodon DIR -tusky DIR -element DIR -browser DIR -nextcloud DIR -commons DIR -fossifymessages DIR -newpipe DIR -fossifycommons DIR \
+//		-fairemail DIR -deltachat DIR
 package main
 
 import (
@@ -33,6 +35,7 @@ import (
 	"encoding/xml"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,6 +50,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
 	"golang.org/x/text/message"
+	"gopkg.in/yaml.v3"
 )
 
 // catalog is one repository's translated strings: key → locale → text.
@@ -71,7 +75,7 @@ var vocabulary = map[string][]role{
 		{"funding_googleplay_contribution_footer_payment_button", "payment"},
 		{"onboarding_permissions_allow_button", "permission"},
 		{"okay_action", "confirm"}, {"dialog_confirm_delete_confirm_button", "confirm"},
-		{"cancel_action", "dismiss"}, {"funding_googleplay_contribution_reminder_negative_button", "dismiss"},
+		{"cancel_action", "dismiss"}, {"cancel_action", "cancel"}, {"funding_googleplay_contribution_reminder_negative_button", "dismiss"},
 		{"dialog_confirm_delete_title", "page:delete"},
 		// The state of a view, not data: removing a star or clearing a search deletes nothing.
 		{"star_button_description", "object"}, {"search_action", "object"},
@@ -107,8 +111,25 @@ var vocabulary = map[string][]role{
 	"aosp-mirror/platform_packages_apps_mms":     {{"confirm_clear_search_title", "clear"}},
 	"aosp-mirror/platform_packages_apps_browser": {{"clear", "clear"}},
 	// The strings every Fossify app shares (gallery, files, contacts, …).
-	"FossifyOrg/commons":                          {{"delete", "delete"}, {"discard", "delete"}, {"empty_recycle_bin", "delete"}},
-	"nextcloud/android":                           {{"common_delete", "delete"}, {"common_send", "send"}, {"clear", "clear"}},
+	"FossifyOrg/commons": {{"delete", "delete"}, {"discard", "delete"}, {"empty_recycle_bin", "delete"}},
+	"nextcloud/android":  {{"common_delete", "delete"}, {"common_send", "send"}, {"clear", "clear"}},
+	// Two more e-mail and chat apps: their translators word send, forward, discard and
+	// clearing a chat otherwise than Thunderbird's.
+	// (Not its Forward: some of its translators wrote a browser's Forward, Korean 앞으로,
+	// ahead.)
+	"M66B/FairEmail": {{"title_send", "send"}, {"title_raw_send", "send"}, {"title_delete", "delete"},
+		{"title_discard", "delete"}, {"title_empty_trash", "delete"},
+		// The names of what a person writes and keeps, word for word.
+		{"title_raw_send_message", "data"}, {"title_raw_send_message", "compose"}, {"title_legend_section_messages", "data"},
+		{"title_legend_section_messages", "compose"}, {"title_folder_drafts", "data"}, {"title_folder_drafts", "compose"},
+		// Names that hold a sensitive word without doing it (Korean 발신, From, is also its
+		// Send).
+		{"title_sort_on_sender", "except:send"}, {"title_from", "except:send"}, {"title_folder_sent", "except:send"},
+		{"title_folder_outbox", "except:send"}, {"title_filter_deleted", "except:delete"}},
+	"deltachat/deltachat-android": {{"menu_send", "send"}, {"forward", "send"}, {"menu_forward", "send"}, {"delete", "delete"},
+		{"clear_chat", "delete"}, {"donate", "payment"}, {"cancel", "cancel"},
+		{"messages", "data"}, {"messages", "compose"}, {"chat_input_placeholder", "data"}, {"chat_input_placeholder", "compose"},
+		{"draft", "data"}, {"draft", "compose"}, {"chat", "data"}},
 	"aosp-mirror/platform_packages_apps_contacts": {{"contactsList", "data"}},
 	"GrapheneOS/platform_packages_apps_Dialer":    {{"tab_voicemail", "data"}},
 	"wikimedia/apps-android-wikipedia": {
@@ -123,16 +144,22 @@ var vocabulary = map[string][]role{
 }
 
 // harmlessKeys are strings of actions that need no consent (Move, Archive, Copy, Reply,
-// Next, Back, Done, Mark as read, Cancel, Edit, Add, Save): a generated word that is also
-// one of their translations in the same locale is ambiguous there (Hebrew העבר is Forward
+// Next, Back, Done, Mark as read, Cancel, Edit, Add, Save, Skip, Later, Log out): a
+// generated word that is also one of their translations in the same locale is ambiguous
+// there (Hebrew העבר is Forward
 // and Move, Indonesian batalkan is Discard and Cancel) and left out; so is a learned
 // single word that is one of the words of such a translation (Irish cuir, learned from
 // "Cuir teachtaireacht" for Send, is also the cuir of "Cuir in eagar", Edit).
 var harmlessKeys = map[string][]string{
 	"thunderbird/thunderbird-android": {"move_action", "archive_action", "copy_action", "reply_action", "account_common_button_next",
 		"account_common_button_back", "done_action", "mark_as_read_action", "cancel_action", "manage_identities_edit_action",
-		"edit_identity_save"},
+		"edit_identity_save", "onboarding_permissions_skip_button", "settings_import_later_button"},
+	// Log out and Skip (Malay keluar, out, of Log keluar, was learned from Alih keluar,
+	// Remove).
+	"nextcloud/android":                           {"drawer_logout", "common_skip"},
 	"aosp-mirror/platform_packages_apps_contacts": {"menu_editContact", "menu_add_contacts", "menu_save"},
+	"M66B/FairEmail":                              {"title_move", "title_archive", "title_copy", "title_reply", "title_save", "title_next", "title_add"},
+	"deltachat/deltachat-android":                 {"cancel", "save", "next"}, // its Archive is "Send to archive" in some languages
 }
 
 // corpusKeys are held-out strings: sensitive ones name their category, harmless ones "".
@@ -193,7 +220,16 @@ var sources = []source{
 	{repo: "FossifyOrg/Messages", flag: "fossifymessages", licence: "GPL-3.0 (translated words taken as facts)"},
 	{repo: "TeamNewPipe/NewPipe", flag: "newpipe", licence: "GPL-3.0 (translated words taken as facts)"},
 	{repo: "FossifyOrg/commons", flag: "fossifycommons", licence: "GPL-3.0 (translated words taken as facts)"},
+	// FairEmail and Delta Chat teach the verbs of deleting, emptying, discarding, clearing
+	// and sending; their forwarding is learned only from their Forward strings themselves
+	// (vocabulary): the words around a forward ("Faire suivre", "להעביר אל") are as often
+	// those of following or moving.
+	{repo: "M66B/FairEmail", flag: "fairemail", licence: "GPL-3.0 (translated words taken as facts)", learn: mailVerbs},
+	{repo: "deltachat/deltachat-android", flag: "deltachat", licence: "GPL-3.0 (translated words taken as facts)", learn: mailVerbs},
 }
+
+// mailVerbs are the topics learned from the e-mail and chat apps added last.
+var mailVerbs = []string{"delete", "remove", "erase", "empty", "discard", "clear", "send"}
 
 func main() {
 	dirs := make([]*string, len(sources))
@@ -386,8 +422,10 @@ var placeholder = regexp.MustCompile(`%(\d+\$)?[sd]`)
 // verbs are English verbs whose translations are learned from every string of a catalog
 // that starts with them (but no corpus string): "Delete list", "Delete tag", "Remove from
 // queue" teach the word a language uses for delete.
-var verbs = map[string]string{"delete": "delete", "remove": "delete", "erase": "delete", "empty": "delete", "discard": "delete",
+var verbs = map[string]string{"delete": "delete", "remove": "delete", "erase": "delete", "empty": "clear", "discard": "delete",
 	"send": "send", "forward": "send", "publish": "send", "donate": "payment", "subscribe": "subscription",
+	// Empty is a Clear: it deletes what the emptied thing holds when that is data ("Empty
+	// trash"), not a cache.
 	// Clear empties a thing: a delete only when the thing is data ("Clear messages"), not
 	// a view's state or a cache ("Clear search", "Clear cache"); the guard pairs it with
 	// the data words below.
@@ -398,8 +436,19 @@ var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|se
 
 // dataNouns are English nouns for a person's data: their translations are learned, like
 // the verbs', from every string of a catalog (but no corpus string) that holds them, as
-// the "data" a Clear deletes ("Wyczyść wiadomości", "Berichten wissen").
-var dataNouns = regexp.MustCompile(`(?i)\b(messages?|conversations?|contacts?|photos?|files?|recordings?|data|e-?mails?)\b`)
+// the "data" a Clear deletes ("Wyczyść wiadomości", "Berichten wissen"); a trash or a
+// spam folder holds a person's messages or files, so emptying it deletes them ("Vider la
+// corbeille"), as emptying a cache deletes nothing ("Vider le cache").
+var dataNouns = regexp.MustCompile(`(?i)\b(messages?|conversations?|chats?|contacts?|photos?|files?|recordings?|data|e-?mails?|drafts?|trash|recycle bin|spam|junk)\b`)
+
+// composed are the data nouns for what a person writes (a message, an e-mail, a draft):
+// their words are also written as "compose", what cancelling discards ("إلغاء الرسالة",
+// Cancel the message).
+var composed = map[string]bool{"message": true, "e-mail": true, "email": true, "mail": true, "draft": true}
+
+// nounCategory reports whether cat names things, not actions: data, what is composed, a
+// view's state.
+func nounCategory(cat string) bool { return cat == "data" || cat == "compose" || cat == "object" }
 
 // viewNouns are English nouns for the state of a view — a mark, a favourite, a filter —
 // that removing or clearing changes without deleting anything ("Remove star", "Remove
@@ -476,7 +525,9 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 			if loc == "en" || strings.HasPrefix(loc, "en-") {
 				continue
 			}
-			text := placeholder.ReplaceAllString(strings.ToLower(v), " ")
+			// Format characters are dropped, as the guard drops them: a zero-width non-joiner
+			// inside a Malayalam word (അയയ്\u200cക്കുക) does not cut it in two.
+			text := strings.Map(dropFormat, placeholder.ReplaceAllString(strings.ToLower(v), " "))
 			gs := grams(text)
 			for g := range english {
 				delete(gs, g) // a brand or a word left in English (Google Pay) is no translation
@@ -571,6 +622,12 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 					continue
 				}
 				learned[cat][g] = max(learned[cat][g], float64(k)/float64(n[verb]))
+				if composed[verb] {
+					if learned["compose"] == nil {
+						learned["compose"] = map[string]float64{}
+					}
+					learned["compose"][g] = max(learned["compose"][g], float64(k)/float64(n[verb]))
+				}
 			}
 		}
 		for cat, ws := range learned {
@@ -607,7 +664,7 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 				if utf8.RuneCountInString(g) < 3 && !strings.ContainsFunc(g, func(r rune) bool { return unicode.Is(unicode.Hangul, r) }) {
 					continue // a particle or an article (Turkish mi, French la); Korean 삭제 is a word
 				}
-				if ideographic(g) && (cat != "data" && cat != "object" || all[g] < minRun || longerRun(g, ws, all)) {
+				if ideographic(g) && (!nounCategory(cat) || all[g] < minRun || longerRun(g, ws, all)) {
 					// A run of characters: only the longest that recurs as often (メッセージ, not
 					// ッセージ), and only for a noun — a verb's runs hold its objects and
 					// particles (フラインから of Remove from offline); the verbs of Chinese and
@@ -617,7 +674,7 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 				if !strings.Contains(g, " ") && pairedAlways(g, ws, all) {
 					continue // a syllable of a word of two (Vietnamese loại of loại bỏ): the pair is the word
 				}
-				if cat != "object" && cat != "data" && englishWords[g] {
+				if !nounCategory(cat) && englishWords[g] {
 					continue
 				}
 				if cat == "object" && !strings.HasPrefix(loc, "en") && englishWords[g] && !viewNouns.MatchString(g) {
@@ -625,7 +682,7 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 					// note, the night of night mode) would make "Delete note" a view's state.
 					continue
 				}
-				if cat != "object" && cat != "data" && max(learned["noun"][g], learned["object"][g]) >= nounShare*share {
+				if !nounCategory(cat) && max(learned["noun"][g], learned["object"][g]) >= nounShare*share {
 					continue // the verb's usual object ("historique" in Effacer l'historique), as common with the noun as with the verb
 				}
 				if words[cat] == nil {
@@ -637,6 +694,122 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 			}
 		}
 	}
+}
+
+// inflected reports whether w is the single word d of five letters or more with an
+// ending of at most four letters.
+func inflected(w, d string) bool {
+	n := utf8.RuneCountInString(d)
+	return w != d && n >= 5 && !strings.Contains(d, " ") && !strings.Contains(w, " ") && strings.HasPrefix(w, d) &&
+		utf8.RuneCountInString(w)-n <= 4
+}
+
+// dropFormat drops Unicode's format characters (zero-width joiners, direction marks).
+func dropFormat(r rune) rune {
+	if unicode.Is(unicode.Cf, r) {
+		return -1
+	}
+	return r
+}
+
+// sensitiveCategory reports whether cat is a category of sensitive actions (not a confirm,
+// a way out, a page's word, a name or a noun).
+func sensitiveCategory(cat string) bool {
+	switch cat {
+	case "confirm", "dismiss", "cancel", "data", "compose", "object", "clear":
+		return false
+	}
+	return !strings.Contains(cat, ":")
+}
+
+// usedOtherwise reports whether v, the translation of key in locale loc, is one word of
+// three letters at most that the app's translators use mostly in strings that are not
+// about the key's English verb: Russian нет and Bulgarian не (no), one app's Discard in a
+// dialog, are in every No. Such a word is no verb of the language.
+func usedOtherwise(c *catalog, key, loc, v string) bool {
+	v = strings.ToLower(v)
+	if utf8.RuneCountInString(v) > 3 || strings.ContainsFunc(v, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.Is(unicode.M, r) }) ||
+		strings.ContainsFunc(v, func(r rune) bool {
+			return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
+		}) {
+		return false
+	}
+	verb, _, _ := strings.Cut(strings.ToLower(c.strings[key]["en"]), " ")
+	if rs := []rune(verb); len(rs) > 5 {
+		verb = string(rs[:len(rs)-2]) // disca of discarded, dona of donation
+	}
+	all, about := 0, 0
+	for k, tr := range c.strings {
+		if k == key || tr[loc] == "" || !grams(strings.ToLower(tr[loc]))[v] {
+			continue
+		}
+		all++
+		if strings.Contains(strings.ToLower(tr["en"]), verb) {
+			about++
+		}
+	}
+	return all >= 3 && 2*about < all
+}
+
+// wholeEnglish are the English words of the catalogs' strings that the guard would read as
+// an inflected form of a sensitive word of seven letters or more, its stem (the word less
+// its last two letters) and up to four more letters: Public of Spanish publicar, Ignore of
+// Swedish ignorera, Subscribers of subscribe. The guard reads them only as themselves: in
+// English they name things or states, and a label's words are often English whatever its
+// language. handYAML is guard.yaml, whose keywords are stemmed too (absent: none).
+func wholeEnglish(words map[string]map[string][]string, cats []*catalog, handYAML string) []string {
+	var sensitive []string
+	for cat, byLoc := range words {
+		if sensitiveCategory(cat) {
+			for _, ws := range byLoc {
+				sensitive = append(sensitive, ws...)
+			}
+		}
+	}
+	if data, err := os.ReadFile(handYAML); err == nil {
+		var f struct {
+			Rules []struct {
+				Keywords map[string][]string `yaml:"keywords"`
+			} `yaml:"rules"`
+		}
+		if yaml.Unmarshal(data, &f) == nil {
+			for _, r := range f.Rules {
+				for _, ws := range r.Keywords {
+					sensitive = append(sensitive, ws...)
+				}
+			}
+		}
+	}
+	exact := map[string]bool{}
+	stems := map[string]bool{}
+	for _, w := range sensitive {
+		w = strings.ToLower(w)
+		exact[w] = true
+		if rs := []rune(w); len(rs) >= 7 && !strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) {
+			stems[string(rs[:len(rs)-2])] = true
+		}
+	}
+	english := map[string]bool{}
+	for _, c := range cats {
+		for _, tr := range c.strings {
+			for g := range grams(strings.ToLower(tr["en"])) {
+				if len(g) >= 5 && !exact[g] && !strings.ContainsFunc(g, func(r rune) bool { return r >= utf8.RuneSelf || !unicode.IsLetter(r) }) {
+					english[g] = true
+				}
+			}
+		}
+	}
+	var out []string
+	for e := range english {
+		for n := len(e) - 4; n <= len(e); n++ {
+			if n >= 5 && stems[e[:n]] {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // runs are the character sequences of two to five characters of a text's Chinese and
@@ -762,7 +935,7 @@ func writeVocabulary(path string, cats []*catalog) error {
 	// A verb's word that another app's strings teach as a noun, in as large a share of
 	// the noun's strings (Portuguese todas, all, of Remover todas), is that noun.
 	for cat, byLoc := range words {
-		if cat == "object" || cat == "data" || cat == "noun" {
+		if nounCategory(cat) || cat == "noun" {
 			continue
 		}
 		for loc, ws := range byLoc {
@@ -778,6 +951,18 @@ func writeVocabulary(path string, cats []*catalog) error {
 		words["object"][loc] = slices.DeleteFunc(ws, func(w string) bool { return slices.Contains(words["noun"][loc], w) })
 	}
 	delete(words, "noun")
+	// A verb's word that is a data word of the locale with an ending (Finnish keskusteluun,
+	// into the chat, of keskustelu, learned from "Send to chat") is the verb's object.
+	for cat, byLoc := range words {
+		if !slices.Contains(slices.Collect(maps.Values(verbs)), cat) {
+			continue
+		}
+		for loc, ws := range byLoc {
+			byLoc[loc] = slices.DeleteFunc(ws, func(w string) bool {
+				return slices.ContainsFunc(words["data"][loc], func(d string) bool { return inflected(w, d) })
+			})
+		}
+	}
 	learned := map[string]map[string]map[string]bool{} // category → locale → words learnVerbs found
 	for cat, byLoc := range words {
 		learned[cat] = map[string]map[string]bool{}
@@ -788,6 +973,7 @@ func writeVocabulary(path string, cats []*catalog) error {
 			}
 		}
 	}
+	fromKey := map[string][]string{} // category, locale and word of the vocabulary's keys → the apps that translate a key so
 	for _, c := range cats {
 		for _, r := range vocabulary[c.repo] {
 			tr := c.strings[r.key]
@@ -799,12 +985,18 @@ func writeVocabulary(path string, cats []*catalog) error {
 				if v == "" || placeholder.MatchString(v) || len([]rune(v)) > 40 {
 					continue
 				}
+				if sensitiveCategory(r.category) && usedOtherwise(c, r.key, loc, v) {
+					continue
+				}
 				if words[r.category] == nil {
 					words[r.category] = map[string][]string{}
 				}
 				low := strings.ToLower(v)
 				if !slices.Contains(words[r.category][loc], low) {
 					words[r.category][loc] = append(words[r.category][loc], low)
+				}
+				if k := r.category + "\x00" + loc + "\x00" + low; !slices.Contains(fromKey[k], c.repo) {
+					fromKey[k] = append(fromKey[k], c.repo)
 				}
 			}
 		}
@@ -830,7 +1022,7 @@ func writeVocabulary(path string, cats []*catalog) error {
 		}
 	}
 	for cat, byLoc := range words {
-		if cat == "confirm" || cat == "dismiss" || cat == "object" || strings.Contains(cat, ":") {
+		if cat == "confirm" || cat == "dismiss" || cat == "cancel" || cat == "object" || strings.Contains(cat, ":") {
 			continue
 		}
 		for loc, ws := range byLoc {
@@ -841,6 +1033,9 @@ func writeVocabulary(path string, cats []*catalog) error {
 	}
 	// A name in one locale (English sender, a Danish verb form too) is no sensitive word
 	// of its category in another: the guard drops a word that is also one of the names.
+	// In its own locale, a name learned as a verb, or the translation of a key that only
+	// one app gives, is the name (Indonesian terkirim, Sent, is one app's Send); a key's
+	// translation that several apps give stays (Japanese 削除 is Delete and Deleted).
 	for cat, byLoc := range words {
 		names := map[string][]string{} // name → the locales it is one in
 		for loc, ws := range words["except:"+cat] {
@@ -851,7 +1046,8 @@ func writeVocabulary(path string, cats []*catalog) error {
 		for loc, ws := range byLoc {
 			byLoc[loc] = slices.DeleteFunc(ws, func(w string) bool {
 				lang, _, _ := strings.Cut(loc, "-")
-				return slices.ContainsFunc(names[w], func(l string) bool { return !strings.HasPrefix(l+"-", lang+"-") })
+				return slices.ContainsFunc(names[w], func(l string) bool { return !strings.HasPrefix(l+"-", lang+"-") }) ||
+					slices.Contains(names[w], loc) && len(fromKey[cat+"\x00"+loc+"\x00"+w]) < 2
 			})
 		}
 	}
@@ -862,7 +1058,7 @@ func writeVocabulary(path string, cats []*catalog) error {
 	}
 	var b bytes.Buffer
 	b.WriteString("# GENERATED by `go run ./executor/internal/guardgen`; do not edit (extend guard.yaml or the config).\n")
-	b.WriteString("# Translations of app strings that name a sensitive action, a generic confirm, a way out or a\n# page's purpose, by category and locale; and the words that recur in the translations of every\n# string starting with delete, remove, erase, empty, discard, send, forward, publish, donate,\n# subscribe, clear, buy, purchase or refund, or sending thanks, or holding a data noun (messages,\n# contacts, e-mails, …) or a view's state (star, favourite, filter) (and rarely elsewhere in the\n# locale), none of them a corpus string; a word that also translates Move, Archive, Copy, Reply,\n# Next, Back, Done, Mark as read, Cancel, Edit, Add or Save there is left out, and so is one that\n# another language uses as a name (English Sender). Sources:\n")
+	b.WriteString("# Translations of app strings that name a sensitive action, a generic confirm, a way out or a\n# page's purpose, by category and locale; and the words that recur in the translations of every\n# string starting with delete, remove, erase, empty, discard, send, forward, publish, donate,\n# subscribe, clear, buy, purchase or refund, or sending thanks, or holding a data noun (messages,\n# contacts, e-mails, …; those of messages, e-mails and drafts also as compose, what a Cancel\n# discards) or a view's state (star, favourite, filter) (and rarely elsewhere in the\n# locale), none of them a corpus string; a word that also translates Move, Archive, Copy, Reply,\n# Next, Back, Done, Mark as read, Cancel, Edit, Add or Save there is left out, and so is one that\n# another language uses as a name (English Sender). whole: the English words of the catalogs that\n# a sensitive word's stem would reach, read only as themselves (Public, Subscribers). Sources:\n")
 	for _, c := range cats {
 		fmt.Fprintf(&b, "#   github.com/%s @ %s (%s): strings", c.repo, c.commit, c.licence)
 		for _, r := range vocabulary[c.repo] {
@@ -870,6 +1066,7 @@ func writeVocabulary(path string, cats []*catalog) error {
 		}
 		b.WriteString("\n")
 	}
+	words["whole"] = map[string][]string{"en": wholeEnglish(words, cats, filepath.Join(filepath.Dir(path), "guard.yaml"))}
 	cs := make([]string, 0, len(words))
 	for c := range words {
 		cs = append(cs, c)

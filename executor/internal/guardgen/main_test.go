@@ -352,3 +352,134 @@ func pad(c *catalog, tr map[string]string) {
 		c.strings["other"+string(rune('a'+i%26))+string(rune('a'+i/26))] = m
 	}
 }
+
+// writeGen runs writeVocabulary on cats and reads what it wrote.
+func writeGen(t *testing.T, cats ...*catalog) map[string]map[string][]string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "vocab.yaml")
+	if err := writeVocabulary(path, cats); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gen map[string]map[string][]string
+	if err := yaml.Unmarshal(data, &gen); err != nil {
+		t.Fatal(err)
+	}
+	return gen
+}
+
+// TestWriteVocabularyNamesInTheirLanguage: a key's translation that is a name of its
+// category in the same locale, and that only one app gives (Delta Chat's Indonesian Send
+// is Terkirim, Sent), is left out; given by two apps, it is the language's word (Japanese
+// 削除 is Delete and Deleted).
+func TestWriteVocabularyNamesInTheirLanguage(t *testing.T) {
+	tb := &catalog{repo: "thunderbird/thunderbird-android", strings: map[string]map[string]string{}}
+	for _, r := range vocabulary[tb.repo] {
+		tb.strings[r.key] = map[string]string{"en": r.key}
+	}
+	tb.strings["send_action"] = map[string]string{"en": "Send", "id": "Kirim", "ja": "送信"}
+	tb.strings["special_mailbox_name_sent"] = map[string]string{"en": "Sent", "id": "Terkirim", "ja": "送信"}
+	dc := &catalog{repo: "deltachat/deltachat-android", strings: map[string]map[string]string{}}
+	for _, r := range vocabulary[dc.repo] {
+		dc.strings[r.key] = map[string]string{"en": r.key}
+	}
+	dc.strings["menu_send"] = map[string]string{"en": "Send", "id": "Terkirim", "ja": "送信"}
+	gen := writeGen(t, tb, dc)
+	if slices.Contains(gen["send"]["id"], "terkirim") || !slices.Contains(gen["send"]["id"], "kirim") {
+		t.Errorf("send[id] = %v: want kirim, not terkirim (Sent, one app's slip)", gen["send"]["id"])
+	}
+	if !slices.Contains(gen["send"]["ja"], "送信") {
+		t.Errorf("send[ja] = %v: want 送信, which two apps give for Send", gen["send"]["ja"])
+	}
+}
+
+// TestWriteVocabularyLeavesInflectedData: a word learned for a verb that is a data word
+// with an ending (Finnish keskusteluun, into the chat) is the verb's object, not the verb.
+func TestWriteVocabularyLeavesInflectedData(t *testing.T) {
+	c := &catalog{repo: "x/y", strings: map[string]map[string]string{}}
+	add := func(key, en, fi string) { c.strings[key] = map[string]string{"en": en, "fi": fi} }
+	add("s1", "Send to chat", "Lähetä keskusteluun")
+	add("s2", "Send this to chats", "Lähetä tämä keskusteluun")
+	add("s3", "Send files to chat", "Lähetä tiedostot keskusteluun")
+	add("c1", "Chat", "Keskustelu")
+	add("c2", "Chat settings", "Keskustelu asetukset")
+	add("c3", "Open chat", "Avaa keskustelu")
+	pad(c, map[string]string{"fi": "Muu asia"})
+	gen := writeGen(t, c)
+	if !slices.Contains(gen["data"]["fi"], "keskustelu") || !slices.Contains(gen["send"]["fi"], "lähetä") {
+		t.Fatalf("data[fi] = %v, send[fi] = %v: want keskustelu and lähetä", gen["data"]["fi"], gen["send"]["fi"])
+	}
+	if slices.Contains(gen["send"]["fi"], "keskusteluun") {
+		t.Errorf("send[fi] = %v: keskusteluun is keskustelu, the chat, with an ending", gen["send"]["fi"])
+	}
+}
+
+// TestLearnVerbsCompose: the words of a message or an e-mail are learned as data and as
+// what is composed; a contact's only as data.
+func TestLearnVerbsCompose(t *testing.T) {
+	c := &catalog{repo: "x/y", strings: map[string]map[string]string{}}
+	add := func(key, en, de string) { c.strings[key] = map[string]string{"en": en, "de": de} }
+	add("m1", "New message", "Neue Nachricht")
+	add("m2", "Message sent", "Nachricht gesendet")
+	add("m3", "Message details", "Nachricht Details")
+	add("k1", "New contact", "Neuer Kontakt")
+	add("k2", "Contact saved", "Kontakt gespeichert")
+	add("k3", "Contact details", "Kontakt Angaben")
+	pad(c, map[string]string{"de": "Andere Sache"})
+	words := map[string]map[string][]string{}
+	learnVerbs(c, words, nil)
+	for _, w := range []string{"nachricht", "kontakt"} {
+		if !slices.Contains(words["data"]["de"], w) {
+			t.Errorf("data[de] = %v, want %s", words["data"]["de"], w)
+		}
+	}
+	if !slices.Contains(words["compose"]["de"], "nachricht") || slices.Contains(words["compose"]["de"], "kontakt") {
+		t.Errorf("compose[de] = %v, want nachricht and not kontakt", words["compose"]["de"])
+	}
+}
+
+// TestUsedOtherwise: a key's translation of three letters or fewer that the app's
+// translators use mostly for other things (Russian нет, no, one app's Discard) is left
+// out; a short word used for the key's verb (Polish usuń of Delete and Delete all) stays.
+func TestUsedOtherwise(t *testing.T) {
+	c := &catalog{repo: "x/y", strings: map[string]map[string]string{}}
+	add := func(key, en, ru, pl string) { c.strings[key] = map[string]string{"en": en, "ru": ru, "pl": pl} }
+	add("discard", "Discard", "Нет", "Usuń")
+	add("no1", "No", "Нет", "Nie")
+	add("no2", "No, thanks", "Нет, спасибо", "Nie, dziękuję")
+	add("no3", "No connection", "Нет соединения", "Brak połączenia")
+	add("del1", "Delete all", "Удалить все", "Usuń wszystko")
+	add("del2", "Discard draft", "Удалить черновик", "Usuń szkic")
+	add("del3", "Discard changes", "Отменить", "Usuń zmiany")
+	if !usedOtherwise(c, "discard", "ru", "Нет") {
+		t.Errorf("нет, which says no in three other strings, is kept as Discard")
+	}
+	if usedOtherwise(c, "discard", "pl", "Usuń") {
+		t.Errorf("usuń, longer than three letters, is left out")
+	}
+	c.strings["discard"]["pl"] = "Usu"
+	for _, k := range []string{"del1", "del2", "del3"} {
+		c.strings[k]["pl"] = strings.Replace(c.strings[k]["pl"], "Usuń", "Usu", 1)
+	}
+	if usedOtherwise(c, "discard", "pl", "Usu") {
+		t.Errorf("a short word used for discarding in the app's other strings is left out")
+	}
+}
+
+// TestWholeEnglish: the catalogs' English words that a sensitive word's stem would match
+// (Public of publicar, Subscribers of subscribe) are listed; the sensitive words
+// themselves and words no stem reaches are not.
+func TestWholeEnglish(t *testing.T) {
+	c := &catalog{repo: "x/y", strings: map[string]map[string]string{
+		"a": {"en": "Public profile"}, "b": {"en": "Subscribers and publishers"}, "c": {"en": "Subscribe"},
+		"d": {"en": "Settings"},
+	}}
+	words := map[string]map[string][]string{"send": {"es": {"publicar"}}, "subscription": {"en": {"subscribe"}}}
+	got := wholeEnglish(words, []*catalog{c}, filepath.Join(t.TempDir(), "none.yaml"))
+	if !slices.Equal(got, []string{"public", "subscribers"}) {
+		t.Errorf("wholeEnglish = %v, want [public subscribers]", got)
+	}
+}
