@@ -55,16 +55,18 @@ func (r *run) interact(ctx context.Context) (State, error) {
 	return statePerceive, nil
 }
 
-// supersede forgets, after a yes to action of category, the other actions of that
-// category the task ran under a consent: the "Delete" of the dialog that "Delete note"
-// opened makes "Delete note" a step toward it, not the deed itself, and opening the dialog
-// again is no second deed (see again).
+// supersede forgets, after a yes to action of category, the other action of that
+// category the task ran under a consent at the step just before: the "Delete" of the
+// dialog that "Delete note" opened makes "Delete note" a step toward it, not the deed
+// itself, and opening the dialog again is no second deed (see again). A deed done earlier
+// stays done: a yes to a wrong tap on "Paiement par TeaPay" long after "Payer ¥36" paid
+// must not hide that a second "Payer ¥36" pays twice.
 func (r *run) supersede(category, action string) {
 	if category == "" || action == "" {
 		return
 	}
-	for k := range r.spent {
-		if cat, act, _ := splitSpent(k); cat == category && act != action {
+	for k, at := range r.spent {
+		if cat, act, _ := splitSpent(k); cat == category && act != deedOf(action) && at >= r.step-1 {
 			delete(r.spent, k)
 		}
 	}

@@ -131,6 +131,7 @@ func TestConsentSaysItIsAgain(t *testing.T) {
 	// first was a step toward the second, and tapping it again is no second deletion. A
 	// yes to a payment leaves the order placed before it as done.
 	r.spent[spentKey("delete", "page n: delete note", "what: Shopping list")] = 3
+	r.step = 4 // the dialog's question comes at the step after "Delete note"
 	r.supersede("delete", "page d: delete")
 	r.supersede("payment", "page q: pay")
 	if got := r.again(Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); got != "what: Shopping list" {
@@ -138,6 +139,18 @@ func TestConsentSaysItIsAgain(t *testing.T) {
 	}
 	if got := r.again(Verdict{Category: "order", Action: "page p: submit"}, tea); !strings.Contains(got, "again") {
 		t.Errorf("the order after a yes to its payment: %q, want it still done once", got)
+	}
+	// A payment done at step 4; at step 11 a wrong tap on "Paiement par TeaPay" is held as a
+	// payment and granted. The payment of step 4 stays done, and so does a yes to the same
+	// action again.
+	const paySpec = "items: The oolong x2; amount: ¥24"
+	payer := `page m: android.view.View "Payer ¥24"`
+	r.spent[spentKey("payment", payer, paySpec)] = 4
+	r.step = 11
+	r.supersede("payment", `page m2: android.view.View "Paiement par TeaPay"`)
+	r.supersede("payment", "page m3"+payer[len("page m"):])
+	if got := r.again(Verdict{Category: "payment", Action: "page m4: android.view.View \"Payer ¥24\""}, paySpec); !strings.Contains(got, "again: done once already in this task, at step 4") {
+		t.Errorf("a payment done at step 4, after a yes at step 11 to another payment element: %q, want it still done once", got)
 	}
 }
 
