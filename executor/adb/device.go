@@ -74,6 +74,10 @@ type Config struct {
 	NoUIServer bool
 	// UIServerStart bounds the wait for a started server to answer (default 20 s).
 	UIServerStart time.Duration
+	// ShotLongEdge < 0 keeps Picture on PNG screenshots; otherwise, on the resident UI
+	// server, Picture is a JPEG frame of its MJPEG stream scaled to ShotLongEdge (the
+	// constant) on its long side.
+	ShotLongEdge int
 	// NoVerify skips reading a typed text back from the next dump.
 	NoVerify bool
 	// Now is the clock for DumpReuse (default time.Now).

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/jpeg"
 	"image/png"
 	"log/slog"
 	"regexp"
@@ -138,16 +139,39 @@ func extractDump(out []byte) (xml []byte, msg string) {
 	return bytes.Clone(out[start : end+len("</hierarchy>")]), ""
 }
 
-// Screenshot returns the screen as PNG bytes, validated: from the resident UI server, else
-// screencap -p.
+// Screenshot returns the screen as PNG bytes at its full size, validated: from the
+// resident UI server, else screencap.
 func (d *Device) Screenshot(ctx context.Context) ([]byte, error) {
 	b, _, err := d.screenshot(ctx)
 	return b, err
 }
 
+// Picture returns the screen as a model is shown it: on the resident UI server a JPEG
+// frame of its MJPEG stream, scaled to ShotLongEdge on its long side (mjpeg.go), else
+// what Screenshot returns. Reading pixels at the screen's coordinates wants Screenshot.
+func (d *Device) Picture(ctx context.Context) ([]byte, error) {
+	if b, _, ok := d.takeShot(true); ok {
+		return b, nil
+	}
+	b, _, err := d.freshPicture(ctx)
+	return b, err
+}
+
 func (d *Device) screenshot(ctx context.Context) ([]byte, bool, error) {
-	if png, secure, ok := d.takeShot(); ok {
+	if png, secure, ok := d.takeShot(false); ok {
 		return png, secure, nil
+	}
+	return d.freshScreenshot(ctx)
+}
+
+// freshPicture takes a new picture (see Picture).
+func (d *Device) freshPicture(ctx context.Context) ([]byte, bool, error) {
+	if jpg, ok := d.uiJPEG(ctx); ok {
+		secure, err := checkJPEG(jpg)
+		if err != nil {
+			return nil, false, fmt.Errorf("adb picture %s: %w", d.serial, err)
+		}
+		return jpg, secure, nil
 	}
 	return d.freshScreenshot(ctx)
 }
@@ -208,6 +232,26 @@ func checkPNG(b []byte) (black bool, err error) {
 		return false, nil
 	}
 	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		return false, fmt.Errorf("%w: %v", errScreenshot, err)
+	}
+	return allBlack(img), nil
+}
+
+// checkJPEG is checkPNG for a JPEG frame: a black frame's 8×8 blocks carry nothing but
+// their DC term, so only small files are decoded in full.
+func checkJPEG(b []byte) (black bool, err error) {
+	cfg, err := jpeg.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return false, fmt.Errorf("%w: %v", errScreenshot, err)
+	}
+	if cfg.Width == 0 || cfg.Height == 0 {
+		return false, fmt.Errorf("%w: empty image", errScreenshot)
+	}
+	if len(b) > cfg.Width*cfg.Height/64+4096 {
+		return false, nil
+	}
+	img, err := jpeg.Decode(bytes.NewReader(b))
 	if err != nil {
 		return false, fmt.Errorf("%w: %v", errScreenshot, err)
 	}

@@ -1,6 +1,7 @@
 package adb
 
 import (
+	"bytes"
 	"context"
 	"time"
 )
@@ -29,7 +30,8 @@ type settledShot struct {
 }
 
 // SettleShot is Settle for a step that will take a screenshot: it takes the screenshot
-// while the idle wait runs, and keeps it for the next Screenshot (once, while nothing that
+// while the idle wait runs, and keeps it for the next Picture (a PNG also for the next
+// Screenshot; once, while nothing that
 // may change the screen ran and within Config.DumpReuse) when it began after the screen's
 // last accessibility event. A screen already known idle takes no picture here.
 func (d *Device) SettleShot(ctx context.Context) error {
@@ -62,7 +64,7 @@ func (d *Device) SettleShot(ctx context.Context) error {
 			return
 		}
 		began := time.Now()
-		png, secure, err := d.freshScreenshot(sctx)
+		png, secure, err := d.freshPicture(sctx)
 		got <- shot{png: png, secure: secure, began: began, err: err}
 	}()
 	err := d.Settle(ctx)
@@ -89,10 +91,14 @@ func (d *Device) uiSettles(ctx context.Context) bool {
 }
 
 // takeShot returns the screenshot SettleShot kept, once, if nothing that may change the
-// screen ran since and it is fresh.
-func (d *Device) takeShot() (png []byte, secure, ok bool) {
+// screen ran since and it is fresh; a JPEG (a picture, see Picture) only when jpg is set.
+func (d *Device) takeShot(jpg bool) (png []byte, secure, ok bool) {
 	d.settledMu.Lock()
 	s := d.shot
+	if s.png != nil && !jpg && !bytes.HasPrefix(s.png, pngMagic) {
+		d.settledMu.Unlock()
+		return nil, false, false // kept for Picture
+	}
 	d.shot = settledShot{}
 	d.settledMu.Unlock()
 	if s.png == nil || s.gen != d.changes.Load() || d.cfg.Now().Sub(s.at) > d.cfg.DumpReuse {

@@ -267,9 +267,10 @@ func TestUIServerSettlesWithoutWalk(t *testing.T) {
 // on the pixel profile), the wait ends later than the picture could show,
 // so the picture is dropped and the next Screenshot takes the changed screen.
 func TestSettleShot(t *testing.T) {
-	served := 0 // the server's screenshots counted so far
+	served := 0 // the server's screenshots and MJPEG streams counted so far
 	shots := func(p *phone) int {
-		all := p.UIServerRequests()["GET screenshot"]
+		streams, _ := p.MJPEGStreams()
+		all := p.UIServerRequests()["GET screenshot"] + streams
 		n := all - served
 		served = all
 		for _, c := range p.commands() {
@@ -297,12 +298,12 @@ func TestSettleShot(t *testing.T) {
 			if n := shots(p); n != 1 {
 				t.Errorf("SettleShot took %d screenshots, want 1", n)
 			}
-			b, err := d.Screenshot(ctx)
+			b, err := d.Picture(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if n := shots(p); n != 0 {
-				t.Errorf("Screenshot after SettleShot took %d more, want the one taken", n)
+				t.Errorf("Picture after SettleShot took %d more, want the one taken", n)
 			}
 			if !samePicture(t, b, p) {
 				t.Errorf("the kept picture is not the screen the phone shows")
@@ -340,12 +341,12 @@ func TestSettleShot(t *testing.T) {
 				t.Fatal(err)
 			}
 			shots(p)
-			b, err := d.Screenshot(ctx)
+			b, err := d.Picture(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if n := shots(p); n != 1 {
-				t.Errorf("Screenshot after a screen that changed during the wait took %d screenshots, want a new one", n)
+				t.Errorf("Picture after a screen that changed during the wait took %d screenshots, want a new one", n)
 			}
 			if !samePicture(t, b, p) {
 				t.Errorf("the screenshot is not the changed screen")
@@ -354,16 +355,20 @@ func TestSettleShot(t *testing.T) {
 	}
 }
 
-// samePicture reports whether the PNG b shows what the phone's framebuffer holds.
+// samePicture reports whether the PNG b shows what the phone's framebuffer holds (a JPEG
+// picture: see jpegShows).
 func samePicture(t *testing.T, b []byte, p *phone) bool {
 	t.Helper()
-	got, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("not a PNG: %v", err)
-	}
 	want, err := p.Framebuffer()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if bytes.HasPrefix(b, []byte{0xff, 0xd8}) {
+		return jpegShows(t, b, want)
+	}
+	got, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("not a PNG: %v", err)
 	}
 	if got.Bounds() != want.Bounds() {
 		return false
