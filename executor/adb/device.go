@@ -110,6 +110,7 @@ type Device struct {
 	idleMark  settledDump // the last idle wait without a dump (no xml)
 	apps      appList     // the last list of launchable apps (Apps)
 	shot      settledShot // the screenshot SettleShot took during its idle wait
+	fg        settledFG   // the foreground activity SettleShot read during its idle wait
 
 	ui    uiServer // the resident UI server's client (uiserver.go)
 	meter meter    // device time (meter.go)

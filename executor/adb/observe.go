@@ -385,7 +385,18 @@ var (
 // activity manager's lines are filtered on the device, and the window manager is asked
 // only when they name no resumed activity (or the device has no grep): one binder dump a
 // step instead of two.
+//
+// The answer SettleShot read during its idle wait is returned once instead, when nothing
+// that may change the screen ran since (see takeForeground).
 func (d *Device) Foreground(ctx context.Context) (pkg, activity string, err error) {
+	if pkg, activity, ok := d.takeForeground(); ok {
+		return pkg, activity, nil
+	}
+	return d.freshForeground(ctx)
+}
+
+// freshForeground asks the activity manager (see Foreground).
+func (d *Device) freshForeground(ctx context.Context) (pkg, activity string, err error) {
 	out, err := d.sh(ctx, "dumpsys activity activities | grep ResumedActivity || dumpsys window windows", true)
 	if err != nil {
 		return "", "", fmt.Errorf("adb foreground: %w", err)

@@ -21,6 +21,14 @@ const (
 	dumperShotAt = 1500 * time.Millisecond // the dumper's start and its quiet second, mostly
 )
 
+// settledFG is the foreground activity SettleShot read, with the change count it was
+// valid for.
+type settledFG struct {
+	pkg, activity string
+	gen           uint64
+	at            time.Time
+}
+
 // settledShot is a screenshot SettleShot took, with the change count it was valid for.
 type settledShot struct {
 	png    []byte
@@ -49,8 +57,14 @@ func (d *Device) SettleShot(ctx context.Context) error {
 		began  time.Time
 		err    error
 	}
+	type fg struct {
+		pkg, activity string
+		began         time.Time
+		err           error
+	}
 	settled := make(chan struct{})
 	got := make(chan shot, 1)
+	gotFG := make(chan fg, 1)
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -61,9 +75,16 @@ func (d *Device) SettleShot(ctx context.Context) error {
 		case <-settled: // idle sooner: a picture from now on is the idle one
 		case <-sctx.Done():
 			got <- shot{err: sctx.Err()}
+			gotFG <- fg{err: sctx.Err()}
 			return
 		}
+		// The step reads the foreground activity too: alongside the picture, and valid on
+		// the same terms (an activity change is an accessibility event, a window's).
 		began := time.Now()
+		go func() {
+			pkg, activity, err := d.freshForeground(sctx)
+			gotFG <- fg{pkg: pkg, activity: activity, began: began, err: err}
+		}()
 		png, secure, err := d.freshPicture(sctx)
 		got <- shot{png: png, secure: secure, began: began, err: err}
 	}()
@@ -73,15 +94,36 @@ func (d *Device) SettleShot(ctx context.Context) error {
 	if err != nil {
 		cancel()
 		<-got
+		<-gotFG
 		return err
 	}
-	s := <-got
-	if s.err == nil && !s.began.Before(idleBy) && d.changes.Load() == gen {
-		d.settledMu.Lock()
-		d.shot = settledShot{png: s.png, secure: s.secure, gen: gen, at: d.cfg.Now()}
-		d.settledMu.Unlock()
+	s, f := <-got, <-gotFG
+	if d.changes.Load() != gen {
+		return nil
 	}
+	now := d.cfg.Now()
+	d.settledMu.Lock()
+	if s.err == nil && !s.began.Before(idleBy) {
+		d.shot = settledShot{png: s.png, secure: s.secure, gen: gen, at: now}
+	}
+	if f.err == nil && !f.began.Before(idleBy) {
+		d.fg = settledFG{pkg: f.pkg, activity: f.activity, gen: gen, at: now}
+	}
+	d.settledMu.Unlock()
 	return nil
+}
+
+// takeForeground returns the foreground activity SettleShot read, once, if nothing that
+// may change the screen ran since and it is fresh.
+func (d *Device) takeForeground() (pkg, activity string, ok bool) {
+	d.settledMu.Lock()
+	f := d.fg
+	d.fg = settledFG{}
+	d.settledMu.Unlock()
+	if f.pkg == "" || f.gen != d.changes.Load() || d.cfg.Now().Sub(f.at) > d.cfg.DumpReuse {
+		return "", "", false
+	}
+	return f.pkg, f.activity, true
 }
 
 // uiSettles reports whether Settle waits on the resident server.

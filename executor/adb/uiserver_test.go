@@ -308,6 +308,23 @@ func TestSettleShot(t *testing.T) {
 			if !samePicture(t, b, p) {
 				t.Errorf("the kept picture is not the screen the phone shows")
 			}
+			// The foreground activity was read during the wait too.
+			pkg, act, err := d.Foreground(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want, wantAct := p.Foreground(); pkg != want || act != fullActivity(want, wantAct) {
+				t.Errorf("Foreground after SettleShot = %s/%s, want %s/%s", pkg, act, want, wantAct)
+			}
+			if n := dumpsysIn(p.commands()); n != 0 {
+				t.Errorf("Foreground after SettleShot ran %d dumpsys, want the answer read during the wait", n)
+			}
+			if _, _, err := d.Foreground(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if n := dumpsysIn(p.commands()); n != 1 {
+				t.Errorf("a second Foreground ran %d dumpsys, want 1 (the kept answer serves once)", n)
+			}
 		})
 		t.Run(name+"/changed-by-itself", func(t *testing.T) {
 			served = 0
@@ -351,8 +368,26 @@ func TestSettleShot(t *testing.T) {
 			if !samePicture(t, b, p) {
 				t.Errorf("the screenshot is not the changed screen")
 			}
+			p.commands()
+			if _, _, err := d.Foreground(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if n := dumpsysIn(p.commands()); n != 1 {
+				t.Errorf("Foreground after a screen that changed during the wait ran %d dumpsys, want a new one", n)
+			}
 		})
 	}
+}
+
+// dumpsysIn counts the foreground reads (dumpsys activity) in cmds.
+func dumpsysIn(cmds []string) int {
+	n := 0
+	for _, c := range cmds {
+		if strings.Contains(c, "dumpsys activity") {
+			n++
+		}
+	}
+	return n
 }
 
 // samePicture reports whether the PNG b shows what the phone's framebuffer holds (a JPEG
