@@ -9,10 +9,12 @@ import (
 	"image/jpeg"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/textproto"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -33,10 +35,10 @@ import (
 const (
 	// UIServerMJPEGPort is the server's MJPEG stream (device port).
 	UIServerMJPEGPort = 7810
-	// mjpegFramerate is the framerate fairy sets: the frames come as fast as the phone
-	// captures them (about 83 ms a frame on a Pixel 4, appium-uiautomator2-server#340),
-	// and only while fairy holds the stream, two frames a picture.
-	mjpegFramerate = 30
+	// mjpegFramerate is the framerate fairy sets, the server's default: a frame every
+	// 100 ms (a capture took about 83 ms on a Pixel 4, appium-uiautomator2-server#340),
+	// and only while fairy holds the stream.
+	mjpegFramerate = 10
 	// mjpegQuality is the JPEG quality fairy sets (the server's default is 50): what a
 	// model is sent after downscaling (llm/openai re-encodes at 80).
 	mjpegQuality = 80
@@ -95,14 +97,106 @@ func (d *Device) uiJPEG(ctx context.Context) (jpg []byte, ok bool) {
 	if err == nil {
 		return jpg, true
 	}
-	if ctx.Err() != nil {
-		return nil, false
-	}
-	if d.ui.mjpeg.CompareAndSwap(true, false) && !d.ui.mjpegWarned.Swap(true) {
-		d.log.Warn("adb: the resident UI server's MJPEG stream failed; taking PNG screenshots", slog.Any(keyErr, err))
+	if ctx.Err() == nil {
+		d.mjpegFailed(err)
 	}
 	return nil, false
 }
+
+// mjpegOn reports whether pictures come from the MJPEG stream now.
+func (d *Device) mjpegOn() bool { return d.cfg.ShotLongEdge >= 0 && d.ui.mjpeg.Load() }
+
+// mjpegFailed puts the device's pictures on PNG screenshots, and says so once.
+func (d *Device) mjpegFailed(err error) {
+	if d.ui.mjpeg.CompareAndSwap(true, false) && !d.ui.mjpegWarned.Swap(true) {
+		d.log.Warn("adb: the resident UI server's MJPEG stream failed; taking PNG screenshots", slog.Any(keyErr, err))
+	}
+}
+
+// mjpegStream is the stream held open while SettleShot waits for the idle screen: it
+// keeps the last frame come, with the time its capture began after at the latest (the
+// previous frame's arrival; unknown for the first), so that once the screen is known idle
+// since some moment a frame captured after it is at hand.
+type mjpegStream struct {
+	conn   net.Conn
+	mu     sync.Mutex
+	latest mjpegPart
+	err    error
+	more   chan struct{} // a frame or an error came (capacity 1)
+}
+
+type mjpegPart struct {
+	jpg   []byte
+	began time.Time // zero: may predate the request
+}
+
+// mjpegOpen connects to the stream and reads its frames in the background until close.
+func (d *Device) mjpegOpen(ctx context.Context) (*mjpegStream, error) {
+	conn, err := d.dialDevice(ctx, "tcp:"+strconv.Itoa(UIServerMJPEGPort))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errMJPEG, err)
+	}
+	if _, err := io.WriteString(conn, mjpegRequest); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("%w: %w", errMJPEG, ioError(ctx, err))
+	}
+	s := &mjpegStream{conn: conn, more: make(chan struct{}, 1)}
+	go s.read()
+	return s, nil
+}
+
+func (s *mjpegStream) read() {
+	br := bufio.NewReaderSize(s.conn, 64<<10)
+	var prev time.Time
+	for {
+		b, err := readMJPEGPart(br)
+		now := time.Now()
+		s.mu.Lock()
+		if err != nil {
+			s.err = err
+		} else {
+			s.latest = mjpegPart{jpg: b, began: prev}
+		}
+		s.mu.Unlock()
+		select {
+		case s.more <- struct{}{}:
+		default:
+		}
+		if err != nil {
+			return
+		}
+		prev = now
+	}
+}
+
+// frameSince returns the first frame at hand whose capture began at since or later,
+// waiting for one if need be; began is when its capture began at the earliest.
+func (s *mjpegStream) frameSince(ctx context.Context, since time.Time) (jpg []byte, began time.Time, err error) {
+	for {
+		s.mu.Lock()
+		f, err := s.latest, s.err
+		s.mu.Unlock()
+		if !f.began.IsZero() && !f.began.Before(since) {
+			if _, err := jpeg.DecodeConfig(bytes.NewReader(f.jpg)); err != nil {
+				return nil, time.Time{}, fmt.Errorf("%w: %w: %v", errMJPEG, errScreenshot, err)
+			}
+			return f.jpg, f.began, nil
+		}
+		if err != nil {
+			return nil, time.Time{}, fmt.Errorf("%w: %w", errMJPEG, err)
+		}
+		select {
+		case <-s.more:
+		case <-ctx.Done():
+			return nil, time.Time{}, fmt.Errorf("%w: no frame: %w", errMJPEG, ctx.Err())
+		}
+	}
+}
+
+func (s *mjpegStream) close() { _ = s.conn.Close() }
+
+// mjpegRequest is what a client sends the stream (it answers once it has input).
+const mjpegRequest = "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
 
 // mjpegFrame connects to the stream, reads two frames and returns the second (see above).
 func (d *Device) mjpegFrame(ctx context.Context) ([]byte, error) {
@@ -120,7 +214,7 @@ func (d *Device) mjpegFrame(ctx context.Context) ([]byte, error) {
 	defer stop()
 	// The stream answers only once the client has sent something (MjpegScreenshotClient
 	// writes its header when the input is ready).
-	if _, err := io.WriteString(conn, "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"); err != nil {
+	if _, err := io.WriteString(conn, mjpegRequest); err != nil {
 		return nil, fmt.Errorf("%w: %w", errMJPEG, ioError(ctx, err))
 	}
 	br := bufio.NewReaderSize(conn, 64<<10)

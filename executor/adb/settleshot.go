@@ -29,6 +29,49 @@ type settledFG struct {
 	at            time.Time
 }
 
+// shot is a picture SettleShot took: when its capture began at the earliest.
+type shot struct {
+	png    []byte
+	secure bool
+	began  time.Time
+	err    error
+}
+
+// settleFrame holds the MJPEG stream open until the idle wait says since when the screen
+// is idle, then takes a frame captured after that; ok false: the stream failed (said
+// once), the caller takes the picture another way.
+func (d *Device) settleFrame(ctx context.Context, idle <-chan time.Time) (s shot, ok bool) {
+	defer d.begin(ctx, opScreenshot)()
+	st, err := d.mjpegOpen(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return shot{err: ctx.Err()}, true
+		}
+		d.mjpegFailed(err)
+		return shot{}, false
+	}
+	defer st.close()
+	var since time.Time
+	select {
+	case since = <-idle:
+	case <-ctx.Done():
+		return shot{err: ctx.Err()}, true
+	}
+	// Frames come every 100 ms once the stream's idle turn (500 ms) is over.
+	fctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	jpg, began, err := st.frameSince(fctx, since)
+	if err != nil {
+		if ctx.Err() != nil {
+			return shot{err: ctx.Err()}, true
+		}
+		d.mjpegFailed(err)
+		return shot{}, false
+	}
+	secure, err := checkJPEG(jpg)
+	return shot{png: jpg, secure: secure, began: began, err: err}, true
+}
+
 // settledShot is a screenshot SettleShot took, with the change count it was valid for.
 type settledShot struct {
 	png    []byte
@@ -51,18 +94,13 @@ func (d *Device) SettleShot(ctx context.Context) error {
 	if d.uiSettles(ctx) {
 		quiet, at = serverQuiet, serverShotAt
 	}
-	type shot struct {
-		png    []byte
-		secure bool
-		began  time.Time
-		err    error
-	}
 	type fg struct {
 		pkg, activity string
 		began         time.Time
 		err           error
 	}
 	settled := make(chan struct{})
+	idle := make(chan time.Time, 1) // the moment the screen is known idle since
 	got := make(chan shot, 1)
 	gotFG := make(chan fg, 1)
 	sctx, cancel := context.WithCancel(ctx)
@@ -85,11 +123,21 @@ func (d *Device) SettleShot(ctx context.Context) error {
 			pkg, activity, err := d.freshForeground(sctx)
 			gotFG <- fg{pkg: pkg, activity: activity, began: began, err: err}
 		}()
+		if at == serverShotAt && d.mjpegOn() {
+			// The MJPEG stream, held from now until a frame captured after the screen's last
+			// event is at hand: its first frame's wait overlaps the idle wait.
+			if s, ok := d.settleFrame(sctx, idle); ok {
+				got <- s
+				return
+			}
+			began = time.Now()
+		}
 		png, secure, err := d.freshPicture(sctx)
 		got <- shot{png: png, secure: secure, began: began, err: err}
 	}()
 	err := d.Settle(ctx)
 	idleBy := time.Now().Add(-quiet)
+	idle <- idleBy
 	close(settled)
 	if err != nil {
 		cancel()
