@@ -14,6 +14,9 @@ import (
 // (DumpCommand: UiAutomation.waitForIdle(1000, …)) after 1000 ms, and the answer reaches
 // fairy after that; so a picture begun after (the answer's arrival − the quiet time) shows
 // the screen after its last event. One begun earlier is dropped (the step takes a new one).
+// A JPEG picture from the server's MJPEG stream (mjpeg.go) is not begun at a set time: the
+// stream is held from the start of the wait, and the frame kept is one whose capture began
+// after that moment.
 const (
 	serverQuiet  = 500 * time.Millisecond
 	dumperQuiet  = time.Second
@@ -105,33 +108,44 @@ func (d *Device) SettleShot(ctx context.Context) error {
 	gotFG := make(chan fg, 1)
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go func() {
+	// wait waits for the moment the picture and the activity are read at: at, or the
+	// idle screen if sooner (a read from then on is the idle one's).
+	wait := func() bool {
 		t := time.NewTimer(at)
 		defer t.Stop()
 		select {
 		case <-t.C:
-		case <-settled: // idle sooner: a picture from now on is the idle one
+		case <-settled:
 		case <-sctx.Done():
-			got <- shot{err: sctx.Err()}
+			return false
+		}
+		return true
+	}
+	// The step reads the foreground activity too: alongside the picture, and valid on the
+	// same terms (an activity change is an accessibility event, a window's).
+	go func() {
+		if !wait() {
 			gotFG <- fg{err: sctx.Err()}
 			return
 		}
-		// The step reads the foreground activity too: alongside the picture, and valid on
-		// the same terms (an activity change is an accessibility event, a window's).
 		began := time.Now()
-		go func() {
-			pkg, activity, err := d.freshForeground(sctx)
-			gotFG <- fg{pkg: pkg, activity: activity, began: began, err: err}
-		}()
+		pkg, activity, err := d.freshForeground(sctx)
+		gotFG <- fg{pkg: pkg, activity: activity, began: began, err: err}
+	}()
+	go func() {
 		if at == serverShotAt && d.mjpegOn() {
-			// The MJPEG stream, held from now until a frame captured after the screen's last
-			// event is at hand: its first frame's wait overlaps the idle wait.
+			// The MJPEG stream, held from the start of the wait until a frame captured after
+			// the screen's last event is at hand: the stream's idle turn and first frames
+			// overlap the wait.
 			if s, ok := d.settleFrame(sctx, idle); ok {
 				got <- s
 				return
 			}
-			began = time.Now()
+		} else if !wait() {
+			got <- shot{err: sctx.Err()}
+			return
 		}
+		began := time.Now()
 		png, secure, err := d.freshPicture(sctx)
 		got <- shot{png: png, secure: secure, began: began, err: err}
 	}()
