@@ -29,7 +29,13 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 	if err != nil {
 		return stateError, err
 	}
-	if png = r.readPixels(ctx, s, png); r.cfg.TextOnly {
+	png = r.readPixels(ctx, s, png)
+	if w, ok := r.cfg.Device.(pixelsWanter); ok {
+		// A screen with text to read from its pixels is likely followed by another (a
+		// canvas, a web page): the device's next pictures are then full-size.
+		w.WantPixels(r.cfg.Pixels != nil && len(s.Uncovered) > 0)
+	}
+	if r.cfg.TextOnly {
 		png = nil // in text-only mode a screenshot taken to read it is never sent
 	}
 	prev := r.screen
@@ -119,6 +125,12 @@ func (r *run) setPicture(png []byte) (marked []byte) {
 // reading pixels at the screen's coordinates.
 type pictureTaker interface {
 	Picture(ctx context.Context) ([]byte, error)
+}
+
+// pixelsWanter is a Device told whether the next pictures are to be read at the screen's
+// coordinates (full size) or only shown to a model (see adb.Device.WantPixels).
+type pixelsWanter interface {
+	WantPixels(full bool)
 }
 
 // picture takes the step's picture: the device's picture for a model when it has one,

@@ -100,6 +100,8 @@ type Device struct {
 
 	fileDump atomic.Bool // this device cannot dump to /dev/tty: use a file
 	pngShots atomic.Bool // this device's raw frames are in a format not read here: screencap -p
+	// fullPictures: pictures are full-size PNG screenshots for now (WantPixels).
+	fullPictures atomic.Bool
 
 	// changes counts commands that may change the screen (every non-idempotent one), at
 	// their start and at their end; a settled dump taken with another count is stale.

@@ -86,6 +86,15 @@ func TestPictureJPEG(t *testing.T) {
 			if err != nil || !bytes.HasPrefix(full, pngMagic) {
 				t.Fatalf("Screenshot = %d bytes, %v; want a PNG", len(full), err)
 			}
+			// Pixels to read: the pictures are the full-size PNG until said otherwise.
+			d.WantPixels(true)
+			if pic, err := d.Picture(ctx); err != nil || !bytes.HasPrefix(pic, pngMagic) || !samePicture(t, pic, p) {
+				t.Errorf("Picture with pixels wanted = %d bytes, %v; want the PNG screenshot", len(pic), err)
+			}
+			d.WantPixels(false)
+			if pic, err := d.Picture(ctx); err != nil || !bytes.HasPrefix(pic, []byte{0xff, 0xd8}) {
+				t.Errorf("Picture without pixels wanted = %d bytes, %v; want a JPEG", len(pic), err)
+			}
 			if c, err := png.DecodeConfig(bytes.NewReader(full)); err != nil || c.Width != fb.Dx() || c.Height != fb.Dy() {
 				t.Errorf("Screenshot %dx%d (%v), want the screen's %dx%d", c.Width, c.Height, err, fb.Dx(), fb.Dy())
 			}

@@ -148,7 +148,8 @@ func (d *Device) Screenshot(ctx context.Context) ([]byte, error) {
 
 // Picture returns the screen as a model is shown it: on the resident UI server a JPEG
 // frame of its MJPEG stream, scaled to ShotLongEdge on its long side (mjpeg.go), else
-// what Screenshot returns. Reading pixels at the screen's coordinates wants Screenshot.
+// what Screenshot returns. Reading pixels at the screen's coordinates wants Screenshot
+// (see WantPixels).
 func (d *Device) Picture(ctx context.Context) ([]byte, error) {
 	if b, _, ok := d.takeShot(true); ok {
 		return b, nil
@@ -164,8 +165,17 @@ func (d *Device) screenshot(ctx context.Context) ([]byte, bool, error) {
 	return d.freshScreenshot(ctx)
 }
 
+// WantPixels says what the next pictures are for: full is set when the last screen had
+// text to read from its pixels (OCR at the screen's coordinates), so that the next
+// pictures are the full-size PNG screenshot, which serves a model too; otherwise they are
+// the smaller JPEG a model needs (see Picture).
+func (d *Device) WantPixels(full bool) { d.fullPictures.Store(full) }
+
 // freshPicture takes a new picture (see Picture).
 func (d *Device) freshPicture(ctx context.Context) ([]byte, bool, error) {
+	if d.fullPictures.Load() {
+		return d.freshScreenshot(ctx)
+	}
 	if jpg, ok := d.uiJPEG(ctx); ok {
 		secure, err := checkJPEG(jpg)
 		if err != nil {

@@ -133,7 +133,7 @@ func (d *Device) SettleShot(ctx context.Context) error {
 		gotFG <- fg{pkg: pkg, activity: activity, began: began, err: err}
 	}()
 	go func() {
-		if at == serverShotAt && d.mjpegOn() {
+		if at == serverShotAt && d.mjpegOn() && !d.fullPictures.Load() {
 			// The MJPEG stream, held from the start of the wait until a frame captured after
 			// the screen's last event is at hand: the stream's idle turn and first frames
 			// overlap the wait.
