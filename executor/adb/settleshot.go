@@ -83,11 +83,12 @@ type settledShot struct {
 	at     time.Time
 }
 
-// SettleShot is Settle for a step that will take a screenshot: it takes the screenshot
+// SettleShot is Settle for a step that will take a screenshot: it takes the picture
 // while the idle wait runs, and keeps it for the next Picture (a PNG also for the next
-// Screenshot; once, while nothing that
-// may change the screen ran and within Config.DumpReuse) when it began after the screen's
-// last accessibility event. A screen already known idle takes no picture here.
+// Screenshot; once, while nothing that may change the screen ran and within
+// Config.DumpReuse) when it began after the screen's last accessibility event; the
+// foreground activity, read alongside on the same terms, is kept for the next
+// Foreground. A screen already known idle takes no picture here.
 func (d *Device) SettleShot(ctx context.Context) error {
 	if d.cfg.SettleConfirm || d.cfg.DumpReuse < 0 || d.idleSince() {
 		return d.Settle(ctx)
