@@ -63,8 +63,8 @@ var mjpegSettings = []struct {
 	{"mjpegServerScreenshotQuality", 1, 100, func(c *mjpegConfig) *int { return &c.quality }},
 }
 
-// MJPEGStreams reports how many clients the MJPEG stream served and the frames it sent
-// them, since the phone was made.
+// MJPEGStreams reports how many clients the MJPEG stream served and the frames it wrote
+// to them (the last one perhaps to a client gone), since the phone was made.
 func (p *Phone) MJPEGStreams() (clients, frames int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -121,12 +121,12 @@ func (p *Phone) serveMJPEG(ctx context.Context, conn io.ReadWriter) error {
 		fmt.Fprintf(&part, mjpegPartHeader, len(jpg))
 		part.Write(jpg)
 		part.WriteString("\r\n\r\n")
-		if _, err := conn.Write(part.Bytes()); err != nil {
-			return nil // the client closed: the stream drops it
-		}
 		p.mu.Lock()
 		p.uia2.frames++
 		p.mu.Unlock()
+		if _, err := conn.Write(part.Bytes()); err != nil {
+			return nil // the client closed: the stream drops it
+		}
 		if err := p.sleepRest(ctx, time.Second/time.Duration(cfg.framerate), p.cfg.Clock().Sub(start)); err != nil {
 			return nil
 		}
