@@ -29,7 +29,13 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 	if err != nil {
 		return stateError, err
 	}
-	if png = r.readPixels(ctx, s, png); r.cfg.TextOnly {
+	png = r.readPixels(ctx, s, png)
+	if w, ok := r.cfg.Device.(pixelsWanter); ok {
+		// A screen with text to read from its pixels is likely followed by another (a
+		// canvas, a web page): the device's next pictures are then full-size.
+		w.WantPixels(r.cfg.Pixels != nil && len(s.Uncovered) > 0)
+	}
+	if r.cfg.TextOnly {
 		png = nil // in text-only mode a screenshot taken to read it is never sent
 	}
 	prev := r.screen
@@ -102,7 +108,7 @@ func (r *run) setPicture(png []byte) (marked []byte) {
 	r.secure = png != nil && isBlack(png)
 	r.image, r.imageMIME = nil, ""
 	if png != nil && !r.secure {
-		r.image, r.imageMIME = png, "image/png"
+		r.image, r.imageMIME = png, pictureMIME(png)
 		if r.cfg.Mark != nil {
 			if m, mime, err := r.cfg.Mark(png, r.screen); err == nil {
 				r.image, r.imageMIME, marked = m, mime, m
@@ -114,6 +120,36 @@ func (r *run) setPicture(png []byte) (marked []byte) {
 	return marked
 }
 
+// pictureTaker is a Device whose pictures for a model may be smaller than the screen, or
+// JPEG (the resident UI server's MJPEG frames); its Screenshot stays a full-size PNG, for
+// reading pixels at the screen's coordinates.
+type pictureTaker interface {
+	Picture(ctx context.Context) ([]byte, error)
+}
+
+// pixelsWanter is a Device told whether the next pictures are to be read at the screen's
+// coordinates (full size) or only shown to a model (see adb.Device.WantPixels).
+type pixelsWanter interface {
+	WantPixels(full bool)
+}
+
+// picture takes the step's picture: the device's picture for a model when it has one,
+// else its screenshot.
+func (r *run) picture(ctx context.Context) ([]byte, error) {
+	if p, ok := r.cfg.Device.(pictureTaker); ok {
+		return p.Picture(ctx)
+	}
+	return r.cfg.Device.Screenshot(ctx)
+}
+
+// pictureMIME is the type of a picture: JPEG by its SOI marker, else PNG.
+func pictureMIME(b []byte) string {
+	if len(b) >= 2 && b[0] == 0xff && b[1] == 0xd8 {
+		return "image/jpeg"
+	}
+	return "image/png"
+}
+
 // pictureNow takes the screenshot a replayed page went without, now that a model is to
 // see it (or the secure flag decide something); a failure leaves the page without one.
 func (r *run) pictureNow(ctx context.Context) {
@@ -121,7 +157,7 @@ func (r *run) pictureNow(ctx context.Context) {
 		return
 	}
 	r.shotLater = false
-	png, err := r.cfg.Device.Screenshot(ctx)
+	png, err := r.picture(ctx)
 	if err != nil {
 		r.e.log.Warn("screenshot failed", logErr, err)
 		return
@@ -176,7 +212,7 @@ func (r *run) observe(ctx context.Context) (*perception.Screen, []byte, error) {
 		keyboard := false
 		g, gctx := errgroup.WithContext(ctx)
 		shoot := func(ctx context.Context) {
-			shot, err := r.cfg.Device.Screenshot(ctx)
+			shot, err := r.picture(ctx)
 			if err != nil && gctx.Err() == nil {
 				r.e.log.Warn("screenshot failed", logErr, err)
 			}

@@ -26,12 +26,18 @@ func (r *run) readPixels(ctx context.Context, s *perception.Screen, shot []byte)
 	if r.cfg.Pixels == nil || len(s.Uncovered) == 0 {
 		return shot
 	}
-	if shot == nil {
-		var err error
-		if shot, err = r.cfg.Device.Screenshot(ctx); err != nil {
+	if shot != nil && isBlack(shot) {
+		return shot // a secure screen shows nothing to read
+	}
+	if shot == nil || pictureMIME(shot) != "image/png" {
+		// Text is read at the screen's coordinates from lossless pixels: a JPEG picture
+		// (scaled for a model) gives way to the full-size PNG screenshot.
+		full, err := r.cfg.Device.Screenshot(ctx)
+		if err != nil {
 			r.e.log.Warn("screenshot for reading the picture failed", logErr, err)
-			return nil
+			return shot
 		}
+		shot = full
 	}
 	if isBlack(shot) {
 		return shot // a secure screen shows nothing to read

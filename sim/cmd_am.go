@@ -237,6 +237,7 @@ func (p *Phone) amInstrument(c *cmdIO) (int, error) {
 	p.uia2.running = true
 	p.uia2.starts++
 	p.uia2.served = 0
+	p.uia2.mjpeg = mjpegConfig{} // ServerConfig's overrides live in the server's process
 	stop := make(chan struct{})
 	p.uia2.stop = stop
 	p.mu.Unlock()

@@ -16,6 +16,9 @@ type renderCache struct {
 	allVersion   uint64
 	png          []byte
 	pngVersion   uint64
+	jpg          []byte // the MJPEG stream's last frame
+	jpgVersion   uint64
+	jpgConfig    mjpegConfig
 }
 
 const xmlHeader = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>"

@@ -36,11 +36,15 @@ type Faults struct {
 	// answering this many requests each time it is started (0: never), as the server does
 	// when the system reclaims its memory or the instrumentation crashes.
 	UIServerDie int
+	// NoMJPEG makes the resident UI server's MJPEG stream close every connection
+	// unanswered, as when its port is taken (MjpegScreenshotServer then logs "Failed to
+	// create Socket Server" and serves nothing).
+	NoMJPEG bool
 }
 
 // ParseFaults parses a fault spec such as
 // "idle=0.3,slow=200ms,drop=0.05,deadtap=0.1,dialog=0.1,nonascii". Keys: idle, idlerun,
-// slow, drop, deadtap, dialog, nonascii, uiserverdie. An empty spec is the zero Faults.
+// slow, drop, deadtap, dialog, nonascii, uiserverdie, nomjpeg. An empty spec is the zero Faults.
 func ParseFaults(spec string) (Faults, error) {
 	var f Faults
 	spec = strings.TrimSpace(spec)
@@ -93,13 +97,18 @@ func ParseFaults(spec string) (Faults, error) {
 				err = fmt.Errorf("%w: uiserverdie=%q is not a positive integer", ErrFaultSpec, val)
 			}
 			f.UIServerDie = n
+		case "nomjpeg":
+			if hasVal && val != "1" && val != "true" {
+				err = fmt.Errorf("%w: nomjpeg takes no value", ErrFaultSpec)
+			}
+			f.NoMJPEG = true
 		case "nonascii":
 			if hasVal && val != "1" && val != "true" && val != "silent" {
 				err = fmt.Errorf("%w: nonascii takes no value", ErrFaultSpec)
 			}
 			f.NonASCIISilent = true
 		default:
-			err = fmt.Errorf("%w: unknown fault %q (known: idle, idlerun, slow, drop, deadtap, dialog, nonascii, uiserverdie)", ErrFaultSpec, key)
+			err = fmt.Errorf("%w: unknown fault %q (known: idle, idlerun, slow, drop, deadtap, dialog, nonascii, uiserverdie, nomjpeg)", ErrFaultSpec, key)
 		}
 		if err != nil {
 			return Faults{}, err
@@ -131,6 +140,9 @@ func (f Faults) String() string {
 	}
 	if f.UIServerDie > 0 {
 		parts = append(parts, "uiserverdie="+strconv.Itoa(f.UIServerDie))
+	}
+	if f.NoMJPEG {
+		parts = append(parts, "nomjpeg")
 	}
 	return strings.Join(parts, ",")
 }

@@ -49,6 +49,9 @@ type Profile struct {
 	// (its round trip through adb forward), such as resetting its accessibility cache after
 	// its idle wait.
 	UIRequest Latency
+	// UIFrame is one frame of the server's MJPEG stream: UiAutomation.takeScreenshot,
+	// scaled and compressed to JPEG on the phone (MjpegScreenshotStream).
+	UIFrame Latency
 }
 
 // Latency is a range a delay is drawn from, uniformly.
@@ -95,7 +98,10 @@ func ms(a, b int) Latency {
 //     small requests through Appium's proxy to the server answered in 27–45 ms
 //     (appium/appium#17257; UIRequest; the slow profile doubles it, as its UIInput),
 //     a gesture's injected events are 20 ms apart
-//     (appium/appium-uiautomator2-server#339).
+//     (appium/appium-uiautomator2-server#339);
+//     a frame of the server's MJPEG stream (capture, scaling, JPEG) took "about 83 ms
+//     average screenshot duration on a real device" — a Pixel 4 — "minimum 150-180ms per
+//     frame on some older Samsung devices" (appium/appium-uiautomator2-server#340; UIFrame).
 //
 // pixel is a recent Pixel-class phone over USB (the fast end of those figures); slow an
 // older or budget phone (their slow end: Galaxy Note 4-class).
@@ -107,6 +113,7 @@ var profiles = map[string]Profile{
 		Dump: ms(500, 1100), IdleQuiet: time.Second, IdleCeiling: 10 * time.Second, Animation: 300 * time.Millisecond,
 		Screencap: ms(400, 900), ScreencapRaw: ms(200, 350), Link: 38 << 20,
 		UISource: ms(120, 300), UIShot: ms(250, 550), UIInput: ms(40, 120), UIRequest: ms(27, 45),
+		UIFrame: ms(70, 100),
 	},
 	"slow": {
 		Name:  "slow",
@@ -114,6 +121,7 @@ var profiles = map[string]Profile{
 		Dump: ms(1200, 2500), IdleQuiet: time.Second, IdleCeiling: 10 * time.Second, Animation: 500 * time.Millisecond,
 		Screencap: ms(1500, 2500), ScreencapRaw: ms(300, 600), Link: 38 << 20,
 		UISource: ms(300, 800), UIShot: ms(550, 1100), UIInput: ms(80, 250), UIRequest: ms(55, 95),
+		UIFrame: ms(150, 200),
 	},
 }
 

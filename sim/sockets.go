@@ -29,7 +29,8 @@ var (
 const u2Port = 9008
 
 // Socket returns the server behind a device socket: the uiautomator2 JSON-RPC server on
-// tcp:9008, the Appium UiAutomator2 server on tcp:6790 while it runs, nothing elsewhere.
+// tcp:9008, the Appium UiAutomator2 server on tcp:6790 and its MJPEG stream on tcp:7810
+// while it runs, nothing elsewhere.
 func (p *Phone) Socket(addr string) func(ctx context.Context, conn io.ReadWriter) error {
 	if addr == "tcp:"+strconv.Itoa(u2Port) || addr == "tcp:localhost:"+strconv.Itoa(u2Port) {
 		return p.serveU2
@@ -40,6 +41,14 @@ func (p *Phone) Socket(addr string) func(ctx context.Context, conn io.ReadWriter
 		p.mu.Unlock()
 		if running {
 			return p.serveUIServer
+		}
+	}
+	if addr == "tcp:"+strconv.Itoa(UIServerMJPEGPort) || addr == "tcp:localhost:"+strconv.Itoa(UIServerMJPEGPort) {
+		p.mu.Lock()
+		running := p.uia2.running
+		p.mu.Unlock()
+		if running {
+			return p.serveMJPEG
 		}
 	}
 	return nil

@@ -42,6 +42,9 @@ type uiServer struct {
 	starts    int            // how many times the server was started
 	served    int            // requests answered since it started
 	requests  map[string]int // requests answered, by method and route ("GET source")
+	mjpeg     mjpegConfig    // the MJPEG stream's settings (mjpeg.go)
+	streams   int            // clients the MJPEG stream served
+	frames    int            // frames the MJPEG stream sent
 }
 
 // elementRef is a found element: its node's bounds and text when found.
@@ -265,6 +268,23 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 			p.uia2.idle = time.Duration(msec) * time.Millisecond
 			p.mu.Unlock()
 		}
+		p.mu.Lock()
+		cfg := p.uia2.mjpeg
+		p.mu.Unlock()
+		for _, s := range mjpegSettings {
+			raw, ok := req.Settings[s.name]
+			if !ok {
+				continue
+			}
+			var v int
+			if err := json.Unmarshal(raw, &v); err != nil || v < s.min || v > s.max {
+				return w3cError(sid, http.StatusBadRequest, "invalid argument", fmt.Sprintf("Invalid %s value specified, must be in range %d..%d. %s was given", s.name, s.min, s.max, raw))
+			}
+			*s.field(&cfg) = v
+		}
+		p.mu.Lock()
+		p.uia2.mjpeg = cfg
+		p.mu.Unlock()
 		return w3cValue(sid, nil)
 	case method == http.MethodGet && rest == "appium/device/is_keyboard_shown":
 		if err := p.uiServerWait(ctx, p.cfg.Profile.UIRequest); err != nil {

@@ -74,6 +74,10 @@ type Config struct {
 	NoUIServer bool
 	// UIServerStart bounds the wait for a started server to answer (default 20 s).
 	UIServerStart time.Duration
+	// ShotLongEdge < 0 keeps Picture on PNG screenshots; otherwise, on the resident UI
+	// server, Picture is a JPEG frame of its MJPEG stream scaled to ShotLongEdge (the
+	// constant) on its long side.
+	ShotLongEdge int
 	// NoVerify skips reading a typed text back from the next dump.
 	NoVerify bool
 	// Now is the clock for DumpReuse (default time.Now).
@@ -96,6 +100,8 @@ type Device struct {
 
 	fileDump atomic.Bool // this device cannot dump to /dev/tty: use a file
 	pngShots atomic.Bool // this device's raw frames are in a format not read here: screencap -p
+	// fullPictures: pictures are full-size PNG screenshots for now (WantPixels).
+	fullPictures atomic.Bool
 
 	// changes counts commands that may change the screen (every non-idempotent one), at
 	// their start and at their end; a settled dump taken with another count is stale.
@@ -106,6 +112,7 @@ type Device struct {
 	idleMark  settledDump // the last idle wait without a dump (no xml)
 	apps      appList     // the last list of launchable apps (Apps)
 	shot      settledShot // the screenshot SettleShot took during its idle wait
+	fg        settledFG   // the foreground activity SettleShot read during its idle wait
 
 	ui    uiServer // the resident UI server's client (uiserver.go)
 	meter meter    // device time (meter.go)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/jpeg"
 	"image/png"
 	"log/slog"
 	"regexp"
@@ -138,16 +139,49 @@ func extractDump(out []byte) (xml []byte, msg string) {
 	return bytes.Clone(out[start : end+len("</hierarchy>")]), ""
 }
 
-// Screenshot returns the screen as PNG bytes, validated: from the resident UI server, else
-// screencap -p.
+// Screenshot returns the screen as PNG bytes at its full size, validated: from the
+// resident UI server, else screencap.
 func (d *Device) Screenshot(ctx context.Context) ([]byte, error) {
 	b, _, err := d.screenshot(ctx)
 	return b, err
 }
 
+// Picture returns the screen as a model is shown it: on the resident UI server a JPEG
+// frame of its MJPEG stream, scaled to ShotLongEdge on its long side (mjpeg.go), else
+// what Screenshot returns. Reading pixels at the screen's coordinates wants Screenshot
+// (see WantPixels).
+func (d *Device) Picture(ctx context.Context) ([]byte, error) {
+	if b, _, ok := d.takeShot(true); ok {
+		return b, nil
+	}
+	b, _, err := d.freshPicture(ctx)
+	return b, err
+}
+
 func (d *Device) screenshot(ctx context.Context) ([]byte, bool, error) {
-	if png, secure, ok := d.takeShot(); ok {
+	if png, secure, ok := d.takeShot(false); ok {
 		return png, secure, nil
+	}
+	return d.freshScreenshot(ctx)
+}
+
+// WantPixels says what the next pictures are for: full is set when the last screen had
+// text to read from its pixels (OCR at the screen's coordinates), so that the next
+// pictures are the full-size PNG screenshot, which serves a model too; otherwise they are
+// the smaller JPEG a model needs (see Picture).
+func (d *Device) WantPixels(full bool) { d.fullPictures.Store(full) }
+
+// freshPicture takes a new picture (see Picture).
+func (d *Device) freshPicture(ctx context.Context) ([]byte, bool, error) {
+	if d.fullPictures.Load() {
+		return d.freshScreenshot(ctx)
+	}
+	if jpg, ok := d.uiJPEG(ctx); ok {
+		secure, err := checkJPEG(jpg)
+		if err != nil {
+			return nil, false, fmt.Errorf("adb picture %s: %w", d.serial, err)
+		}
+		return jpg, secure, nil
 	}
 	return d.freshScreenshot(ctx)
 }
@@ -208,6 +242,26 @@ func checkPNG(b []byte) (black bool, err error) {
 		return false, nil
 	}
 	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		return false, fmt.Errorf("%w: %v", errScreenshot, err)
+	}
+	return allBlack(img), nil
+}
+
+// checkJPEG is checkPNG for a JPEG frame: a black frame's 8×8 blocks carry nothing but
+// their DC term, so only small files are decoded in full.
+func checkJPEG(b []byte) (black bool, err error) {
+	cfg, err := jpeg.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return false, fmt.Errorf("%w: %v", errScreenshot, err)
+	}
+	if cfg.Width == 0 || cfg.Height == 0 {
+		return false, fmt.Errorf("%w: empty image", errScreenshot)
+	}
+	if len(b) > cfg.Width*cfg.Height/64+4096 {
+		return false, nil
+	}
+	img, err := jpeg.Decode(bytes.NewReader(b))
 	if err != nil {
 		return false, fmt.Errorf("%w: %v", errScreenshot, err)
 	}
@@ -341,7 +395,18 @@ var (
 // activity manager's lines are filtered on the device, and the window manager is asked
 // only when they name no resumed activity (or the device has no grep): one binder dump a
 // step instead of two.
+//
+// The answer SettleShot read during its idle wait is returned once instead, when nothing
+// that may change the screen ran since (see takeForeground).
 func (d *Device) Foreground(ctx context.Context) (pkg, activity string, err error) {
+	if pkg, activity, ok := d.takeForeground(); ok {
+		return pkg, activity, nil
+	}
+	return d.freshForeground(ctx)
+}
+
+// freshForeground asks the activity manager (see Foreground).
+func (d *Device) freshForeground(ctx context.Context) (pkg, activity string, err error) {
 	out, err := d.sh(ctx, "dumpsys activity activities | grep ResumedActivity || dumpsys window windows", true)
 	if err != nil {
 		return "", "", fmt.Errorf("adb foreground: %w", err)

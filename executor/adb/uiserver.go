@@ -61,6 +61,9 @@ type uiServer struct {
 	restarts int
 	warned   bool
 	noIdle   atomic.Bool // the server has no reset_ax_cache route
+	// mjpeg is set while the session has set the MJPEG stream's scale (mjpeg.go);
+	// mjpegWarned once its failure was said.
+	mjpeg, mjpegWarned atomic.Bool
 }
 
 // uiReady returns the server's HTTP client and session, probing and starting the server
@@ -138,6 +141,19 @@ func (d *Device) uiConnectLocked(ctx context.Context) error {
 	settings := map[string]any{"settings": map[string]any{"waitForIdleTimeout": d.cfg.SettleTimeout.Milliseconds()}}
 	if err := d.uiCall(ctx, u.client, http.MethodPost, "/session/"+sid+"/appium/settings", settings, nil); err != nil {
 		return err
+	}
+	// The MJPEG stream's frames at the size a model's picture is cut to (mjpeg.go): in a
+	// request of their own, so that a server that refuses them still serves the rest; not
+	// after the stream failed once, nor with pictures kept PNG by configuration.
+	u.mjpeg.Store(false)
+	if !u.mjpegWarned.Load() && d.cfg.ShotLongEdge >= 0 {
+		if m := d.uiMJPEGSettings(ctx, sid); m != nil {
+			if err := d.uiCall(ctx, u.client, http.MethodPost, "/session/"+sid+"/appium/settings", map[string]any{"settings": m}, nil); err != nil {
+				d.log.Debug("adb: the resident UI server refused the MJPEG settings; pictures stay PNG", slog.Any(keyErr, err))
+			} else {
+				u.mjpeg.Store(true)
+			}
+		}
 	}
 	u.session, u.state = sid, uiUp
 	d.log.Debug("adb: resident UI server ready", slog.String("session", sid))

@@ -267,9 +267,10 @@ func TestUIServerSettlesWithoutWalk(t *testing.T) {
 // on the pixel profile), the wait ends later than the picture could show,
 // so the picture is dropped and the next Screenshot takes the changed screen.
 func TestSettleShot(t *testing.T) {
-	served := 0 // the server's screenshots counted so far
+	served := 0 // the server's screenshots and MJPEG streams counted so far
 	shots := func(p *phone) int {
-		all := p.UIServerRequests()["GET screenshot"]
+		streams, _ := p.MJPEGStreams()
+		all := p.UIServerRequests()["GET screenshot"] + streams
 		n := all - served
 		served = all
 		for _, c := range p.commands() {
@@ -297,15 +298,32 @@ func TestSettleShot(t *testing.T) {
 			if n := shots(p); n != 1 {
 				t.Errorf("SettleShot took %d screenshots, want 1", n)
 			}
-			b, err := d.Screenshot(ctx)
+			b, err := d.Picture(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if n := shots(p); n != 0 {
-				t.Errorf("Screenshot after SettleShot took %d more, want the one taken", n)
+				t.Errorf("Picture after SettleShot took %d more, want the one taken", n)
 			}
 			if !samePicture(t, b, p) {
 				t.Errorf("the kept picture is not the screen the phone shows")
+			}
+			// The foreground activity was read during the wait too.
+			pkg, act, err := d.Foreground(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want, wantAct := p.Foreground(); pkg != want || act != fullActivity(want, wantAct) {
+				t.Errorf("Foreground after SettleShot = %s/%s, want %s/%s", pkg, act, want, wantAct)
+			}
+			if n := dumpsysIn(p.commands()); n != 0 {
+				t.Errorf("Foreground after SettleShot ran %d dumpsys, want the answer read during the wait", n)
+			}
+			if _, _, err := d.Foreground(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if n := dumpsysIn(p.commands()); n != 1 {
+				t.Errorf("a second Foreground ran %d dumpsys, want 1 (the kept answer serves once)", n)
 			}
 		})
 		t.Run(name+"/changed-by-itself", func(t *testing.T) {
@@ -340,30 +358,55 @@ func TestSettleShot(t *testing.T) {
 				t.Fatal(err)
 			}
 			shots(p)
-			b, err := d.Screenshot(ctx)
+			b, err := d.Picture(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := shots(p); n != 1 {
-				t.Errorf("Screenshot after a screen that changed during the wait took %d screenshots, want a new one", n)
+			// The dumper's picture began at a fixed time, before the change: taken again. The
+			// server's stream was held through the wait, and its frame is one captured after
+			// the screen's last change: kept.
+			if n, want := shots(p), map[bool]int{true: 0, false: 1}[server]; n != want {
+				t.Errorf("Picture after a screen that changed during the wait took %d screenshots, want %d", n, want)
 			}
 			if !samePicture(t, b, p) {
 				t.Errorf("the screenshot is not the changed screen")
+			}
+			p.commands()
+			if _, _, err := d.Foreground(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if n := dumpsysIn(p.commands()); n != 1 {
+				t.Errorf("Foreground after a screen that changed during the wait ran %d dumpsys, want a new one", n)
 			}
 		})
 	}
 }
 
-// samePicture reports whether the PNG b shows what the phone's framebuffer holds.
+// dumpsysIn counts the foreground reads (dumpsys activity) in cmds.
+func dumpsysIn(cmds []string) int {
+	n := 0
+	for _, c := range cmds {
+		if strings.Contains(c, "dumpsys activity") {
+			n++
+		}
+	}
+	return n
+}
+
+// samePicture reports whether the PNG b shows what the phone's framebuffer holds (a JPEG
+// picture: see jpegShows).
 func samePicture(t *testing.T, b []byte, p *phone) bool {
 	t.Helper()
-	got, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("not a PNG: %v", err)
-	}
 	want, err := p.Framebuffer()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if bytes.HasPrefix(b, []byte{0xff, 0xd8}) {
+		return jpegShows(t, b, want)
+	}
+	got, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("not a PNG: %v", err)
 	}
 	if got.Bounds() != want.Bounds() {
 		return false
