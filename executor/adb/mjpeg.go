@@ -232,7 +232,9 @@ func (d *Device) mjpegFrame(ctx context.Context) ([]byte, error) {
 
 // readMJPEGPart reads the next part of a multipart/x-mixed-replace stream: up to its
 // boundary line (the HTTP header before the first part is skipped with it), its headers
-// and its Content-Length bytes.
+// and its Content-Length bytes. Not mime/multipart: its reader ends a part only at the
+// next boundary, which the server writes with the next frame, a frame period (100 ms at
+// 10 fps) after the one wanted; the length header ends it as soon as it has arrived.
 func readMJPEGPart(br *bufio.Reader) ([]byte, error) {
 	for skipped := 0; ; {
 		line, err := br.ReadString('\n')
