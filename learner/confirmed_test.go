@@ -174,17 +174,7 @@ func TestRefusalUndoneByADetour(t *testing.T) {
 	l := newLearner(t, st, nil)
 	s := l.Start("", "")
 	deleteRun(t, s, true)
-	if _, err := s.Learn(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	rs, err := st.Routines(calApp)
-	if err != nil || len(rs) != 1 {
-		t.Fatalf("routines = %+v, %v; want one", rs, err)
-	}
-	var got []string
-	for _, s := range rs[0].Steps {
-		got = append(got, s.Action.Target.Text)
-	}
+	got := learnedSteps(t, s, st, calApp)
 	if len(got) != 2 || got[0] != "{1}" && got[0] != "Dentist appointment" || got[1] != "Delete event" {
 		t.Errorf("routine steps %q: want the dentist appointment, then Delete event (no Team standup)", got)
 	}
@@ -286,17 +276,7 @@ func TestWayBackOutOfAConfirmation(t *testing.T) {
 	r.do("n-dialog", confirm)
 	r.see(list, "A", "Finished")
 	r.finish(event.OutcomeDone, "")
-	if _, err := s.Learn(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	rs, err := st.Routines(app)
-	if err != nil || len(rs) != 1 {
-		t.Fatalf("routines = %+v, %v; want one", rs, err)
-	}
-	var got []string
-	for _, s := range rs[0].Steps {
-		got = append(got, s.Action.Target.Text)
-	}
+	got := learnedSteps(t, s, st, app)
 	if !slices.Equal(got, []string{"Shopping list", "Delete note", "Delete"}) && !slices.Equal(got, []string{"{1}", "Delete note", "Delete"}) {
 		t.Errorf("routine steps %q: want the note, Delete note and Delete, once each", got)
 	}
@@ -337,6 +317,15 @@ func TestDetourThroughAWrongPage(t *testing.T) {
 	r.do("s-checkout", act{a: event.Action{Type: event.Tap, Index: 1}, el: &event.ElementRef{Label: "Submit order", ResourceID: app + ":id/submit_order", Class: "android.widget.Button"}, consent: "order"})
 	r.see(menu, "A", "Finished")
 	r.finish(event.OutcomeDone, "")
+	got := learnedSteps(t, s, st, app)
+	if len(got) != 5 || got[1] != "Add to cart" || got[2] != "Cart (1)" || got[3] != "Check out" || got[4] != "Submit order" {
+		t.Errorf("routine steps %q: want the item, Add to cart, the cart, Check out and Submit order — not the cart's row and a second Add to cart", got)
+	}
+}
+
+// learnedSteps learns from s and returns the labels of the one routine it stored for app.
+func learnedSteps(t *testing.T, s *Session, st *knowledge.Store, app string) []string {
+	t.Helper()
 	if _, err := s.Learn(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +337,5 @@ func TestDetourThroughAWrongPage(t *testing.T) {
 	for _, s := range rs[0].Steps {
 		got = append(got, s.Action.Target.Text)
 	}
-	if len(got) != 5 || got[1] != "Add to cart" || got[2] != "Cart (1)" || got[3] != "Check out" || got[4] != "Submit order" {
-		t.Errorf("routine steps %q: want the item, Add to cart, the cart, Check out and Submit order — not the cart's row and a second Add to cart", got)
-	}
+	return got
 }

@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"log/slog"
 	"regexp"
 	"strconv"
@@ -231,27 +232,19 @@ func checkPNG(b []byte) (black bool, err error) {
 	if !bytes.Contains(b[max(0, len(b)-16):], []byte("IEND")) {
 		return false, fmt.Errorf("%w: truncated PNG (%d bytes, no IEND)", errScreenshot, len(b))
 	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(b))
-	if err != nil {
-		return false, fmt.Errorf("%w: %v", errScreenshot, err)
-	}
-	if cfg.Width == 0 || cfg.Height == 0 {
-		return false, fmt.Errorf("%w: empty image", errScreenshot)
-	}
-	if len(b) > cfg.Width*cfg.Height/64+4096 {
-		return false, nil
-	}
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		return false, fmt.Errorf("%w: %v", errScreenshot, err)
-	}
-	return allBlack(img), nil
+	return checkBlack(b, png.DecodeConfig, png.Decode)
 }
 
 // checkJPEG is checkPNG for a JPEG frame: a black frame's 8×8 blocks carry nothing but
 // their DC term, so only small files are decoded in full.
 func checkJPEG(b []byte) (black bool, err error) {
-	cfg, err := jpeg.DecodeConfig(bytes.NewReader(b))
+	return checkBlack(b, jpeg.DecodeConfig, jpeg.Decode)
+}
+
+// checkBlack decodes b's size with decodeConfig and, when the file is small enough to be
+// a black frame, the whole image with decode, and reports whether every pixel is black.
+func checkBlack(b []byte, decodeConfig func(io.Reader) (image.Config, error), decode func(io.Reader) (image.Image, error)) (black bool, err error) {
+	cfg, err := decodeConfig(bytes.NewReader(b))
 	if err != nil {
 		return false, fmt.Errorf("%w: %v", errScreenshot, err)
 	}
@@ -261,7 +254,7 @@ func checkJPEG(b []byte) (black bool, err error) {
 	if len(b) > cfg.Width*cfg.Height/64+4096 {
 		return false, nil
 	}
-	img, err := jpeg.Decode(bytes.NewReader(b))
+	img, err := decode(bytes.NewReader(b))
 	if err != nil {
 		return false, fmt.Errorf("%w: %v", errScreenshot, err)
 	}
