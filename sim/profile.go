@@ -20,7 +20,9 @@ type Profile struct {
 	// Service is a command that asks a system service over binder (am force-stop, pm,
 	// settings, dumpsys, wm, cmd, content, ime).
 	Service Latency
-	// Input is `input tap|swipe|text|keyevent`: a Java process starts for every call.
+	// Input is `input tap|swipe|text|keyevent`. Before Android 12 a Java process started
+	// for every call; since then `input` is a shell script that runs `cmd input`, a binder
+	// call into InputManagerService (InputShellCommand) with no process start.
 	Input Latency
 	// AppStart is `am start` and `monkey -p`: the launch until the first frame is drawn.
 	AppStart Latency
@@ -29,8 +31,10 @@ type Profile struct {
 	Dump Latency
 	// IdleQuiet and IdleCeiling are uiautomator's idle wait (UiAutomation.waitForIdle(1000,
 	// 10000) in DumpCommand): a dump waits until the screen has sent no accessibility event
-	// for IdleQuiet, at most IdleCeiling. Animation is how long a screen change keeps
-	// sending events (a transition, a ripple).
+	// for IdleQuiet, at most IdleCeiling. The dump's UiAutomation connection is new, so its
+	// last event time starts at the wait's start: even a screen quiet for long waits a whole
+	// IdleQuiet. Animation is how long a screen change keeps sending events (a transition,
+	// a ripple).
 	IdleQuiet, IdleCeiling, Animation time.Duration
 	// Screencap is `screencap -p` (PNG encoding of the whole screen); ScreencapRaw is
 	// `screencap` without -p (raw pixels, no encoding).
@@ -84,7 +88,17 @@ func ms(a, b int) Latency {
 //   - the link: native adb moved 38.0 MB/s over USB 2.0 from a Mi 11 on Android 13
 //     (yume-chan/ya-webadb#510); a raw 1080×2400 frame is 10.4 MB, about 270 ms of it.
 //   - input tap: 1160 ms on a Galaxy Note 4, most of it the Java process start
-//     (prog.world, "tap, swipe and two smoking events").
+//     (prog.world, "tap, swipe and two smoking events"); that is the slow profile's phone.
+//     Since Android 12 the `input` script runs `cmd input` (AOSP frameworks/base
+//     cmds/input/input; InputManagerService.onShellCommand → InputShellCommand, whose
+//     stack traces the simulator prints; coloradmin.cn/o/737532.html, "IMS: Android中Input
+//     命令--Android12", traces it from the script through cmd to IBinder::shellCommand), so
+//     the pixel profile's input costs a binder call like its other `cmd` services.
+//   - the idle wait from connection: UiAutomation.waitForIdle sets its last event time
+//     to the wait's start when no event has arrived since the connection opened
+//     (`if (mLastEventTimeMillis <= 0) mLastEventTimeMillis = startTimeMillis`, AOSP
+//     frameworks/base core/java/android/app/UiAutomation.java), and `uiautomator dump`
+//     connects anew in every process: each dump waits at least IdleQuiet.
 //   - app start: "Displayed +1s380ms" for a cold start as ActivityTaskManager logs it
 //     (dev.to/pyricau, "How adb measures App Startup"); Android vitals count a cold start of
 //     5 s or more, a warm one of 2 s or more, as excessive.
@@ -109,7 +123,7 @@ var profiles = map[string]Profile{
 	"instant": {Name: "instant"},
 	"pixel": {
 		Name:  "pixel",
-		Shell: ms(15, 40), Service: ms(60, 160), Input: ms(250, 550), AppStart: ms(600, 1400),
+		Shell: ms(15, 40), Service: ms(60, 160), Input: ms(60, 160), AppStart: ms(600, 1400),
 		Dump: ms(500, 1100), IdleQuiet: time.Second, IdleCeiling: 10 * time.Second, Animation: 300 * time.Millisecond,
 		Screencap: ms(400, 900), ScreencapRaw: ms(200, 350), Link: 38 << 20,
 		UISource: ms(120, 300), UIShot: ms(250, 550), UIInput: ms(40, 120), UIRequest: ms(27, 45),
@@ -244,7 +258,7 @@ func (p *Phone) sleepRest(ctx context.Context, d, spent time.Duration) error {
 // waitProfile sleeps for the command's delay on the phone's profile.
 func (p *Phone) waitProfile(ctx context.Context, args []string) error {
 	if pr := p.cfg.Profile; !pr.instant() && isDump(args) {
-		if err := p.waitQuiet(ctx, pr.IdleQuiet, pr.IdleCeiling); err != nil {
+		if err := p.waitQuietFrom(ctx, p.cfg.Clock(), pr.IdleQuiet, pr.IdleCeiling); err != nil {
 			return fmt.Errorf("sim %s: %w", args[0], err)
 		}
 	}

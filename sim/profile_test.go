@@ -63,9 +63,11 @@ func TestProfileDelays(t *testing.T) {
 		{"am start -n com.android.settings/.Settings", 600 * ms, 1400 * ms},
 		// The launch changed the screen: the dump waits out the animation and a quiet second.
 		{"uiautomator dump /dev/tty", 1300*ms + 500*ms, 1300*ms + 1100*ms},
-		// The screen has been quiet since: the dump itself only.
-		{"uiautomator dump /dev/tty", 500 * ms, 1100 * ms},
-		{"input keyevent 4", 250 * ms, 550 * ms},
+		// The screen has been quiet since, but the dump's new UiAutomation connection has
+		// seen no event: it waits a whole quiet second from its start, then dumps.
+		{"uiautomator dump /dev/tty", 1000*ms + 500*ms, 1000*ms + 1100*ms},
+		// `cmd input` since Android 12: a binder call, no Java process start.
+		{"input keyevent 4", 60 * ms, 160 * ms},
 	}
 	for _, s := range steps {
 		clk.sleeps = nil
@@ -111,7 +113,7 @@ func TestFrameTimeIsThePhones(t *testing.T) {
 	for _, d := range clk.sleeps {
 		slept += d
 	}
-	if slept < 250*time.Millisecond {
-		t.Errorf("input keyevent slept %v, want its whole latency (250ms..550ms)", slept)
+	if slept < 60*time.Millisecond {
+		t.Errorf("input keyevent slept %v, want its whole latency (60ms..160ms)", slept)
 	}
 }

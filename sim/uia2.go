@@ -399,6 +399,13 @@ func (p *Phone) uiServerIdleFor(ctx context.Context, l Latency) error {
 // quiet, at most bound: a change during the wait starts the quiet time again, as
 // UiAutomation.waitForIdle does with every accessibility event.
 func (p *Phone) waitQuiet(ctx context.Context, quiet, bound time.Duration) error {
+	return p.waitQuietFrom(ctx, time.Time{}, quiet, bound)
+}
+
+// waitQuietFrom is waitQuiet for a waiter that counts its quiet time from since at the
+// earliest (a UiAutomation connection opened then, which has seen no event before it); the
+// zero since: from the last change only.
+func (p *Phone) waitQuietFrom(ctx context.Context, since time.Time, quiet, bound time.Duration) error {
 	pr := p.cfg.Profile
 	end := p.cfg.Clock().Add(bound)
 	for {
@@ -406,10 +413,14 @@ func (p *Phone) waitQuiet(ctx context.Context, quiet, bound time.Duration) error
 		changed := p.changedAt
 		p.mu.Unlock()
 		now := p.cfg.Clock()
-		if changed.IsZero() {
+		if changed.IsZero() && since.IsZero() {
 			return nil
 		}
-		wait := min(changed.Add(pr.Animation+quiet).Sub(now), end.Sub(now))
+		last := since
+		if !changed.IsZero() && changed.Add(pr.Animation).After(last) {
+			last = changed.Add(pr.Animation)
+		}
+		wait := min(last.Add(quiet).Sub(now), end.Sub(now))
 		if wait <= 0 {
 			return nil
 		}
