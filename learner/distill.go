@@ -89,8 +89,8 @@ func (s *Session) learnTask(ctx context.Context, t *taskTrace, runID, instructio
 	// finish check passed, and nothing the person contradicted. A routine is learned from a
 	// done run whose finish check passed; routineOf refuses one whose refused consents the
 	// trajectory did not undo.
-	confirmed := done && !t.contradicted() && !t.checkFailed
 	routinable := done && !t.checkFailed
+	confirmed := routinable && !t.contradicted()
 	goals := t.goals
 	t.goals = nil
 	s.mu.Unlock()

@@ -23,9 +23,9 @@ type routineAct struct {
 	el                  *event.ElementRef
 	checked             *bool  // the tapped element's checked state before the tap, when it shows one
 	consent             string // the consent's category it ran under: a deed no way back undoes
-	// toward: the page it opened asked a consent of the same category (the dialog
-	// "Delete note" opens): it was a step toward the deed, which a way back out of that
-	// page leaves undone.
+	// toward: the page it opened asks to confirm an action of the same category (the
+	// dialog "Delete note" opens; event.ConfirmationOpened): it was a step toward the deed,
+	// which a way back out of that page leaves undone.
 	toward bool
 }
 
@@ -93,34 +93,26 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 		if !ok {
 			continue // Finish, NeedInteraction: no step
 		}
-		if k.Kind == knowledge.ActionBack || k.Kind == knowledge.ActionOpenApp || isWayBack(a.el) {
+		if i+1 < len(t.acts) {
 			// A way back to a page the trajectory was on (Back, Navigate up, or the app
-			// opened again after the phone left it): what was done since it left that page
-			// is a detour. What was done on the page before it left (a typed text) stays; a
-			// way back that stayed on its page is no step at all.
-			if i+1 < len(t.acts) {
-				to := t.acts[i+1].signature
-				if to == a.signature {
-					continue
-				}
-				if j := lastOn(steps, to, func(s kept) string { return s.st.Signature }); j >= 0 {
+			// opened again after the phone left it) ends a detour: what was done since it
+			// left that page. What was done on the page before it left (a typed text) stays;
+			// a way back that stayed on its page is no step at all. Any action that returns
+			// to a page the trajectory left by a step that led to a wrong page ends one too
+			// (a wrong row; then "Add to cart" on the wrong item's page returns to the
+			// cart): the task did not need that page.
+			back := k.Kind == knowledge.ActionBack || k.Kind == knowledge.ActionOpenApp || isWayBack(a.el)
+			to := t.acts[i+1].signature
+			if back && to == a.signature {
+				continue
+			}
+			if to != a.signature {
+				if j := lastOn(steps, to, func(s kept) string { return s.st.Signature }); j >= 0 && (back || wrong[t.acts[steps[j].act].step]) {
 					if !cutFrom(j) {
 						return knowledge.Routine{}, false
 					}
 					continue
 				}
-			}
-		}
-		if i+1 < len(t.acts) && t.acts[i+1].signature != a.signature {
-			// Any action that brings the trajectory back to a page it left by a step that
-			// led to a wrong page (a wrong row; then "Add to cart" on the wrong item's page
-			// returns to the cart) ends a detour: the task did not need that page.
-			to := t.acts[i+1].signature
-			if j := lastOn(steps, to, func(s kept) string { return s.st.Signature }); j >= 0 && wrong[t.acts[steps[j].act].step] {
-				if !cutFrom(j) {
-					return knowledge.Routine{}, false
-				}
-				continue
 			}
 		}
 		st := kept{st: knowledge.RoutineStep{Activity: a.activity, Signature: a.signature, Action: k, Checked: a.checked}, act: i}
