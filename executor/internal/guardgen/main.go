@@ -132,6 +132,10 @@ var vocabulary = map[string][]role{
 		{"draft", "data"}, {"draft", "compose"}, {"chat", "data"}},
 	"aosp-mirror/platform_packages_apps_contacts": {{"contactsList", "data"}},
 	"GrapheneOS/platform_packages_apps_Dialer":    {{"tab_voicemail", "data"}},
+	// "Send thanks" and the Thank button; a Thank that is also the language's word of thanks
+	// itself is left out (thankButton).
+	"wikimedia/mediawiki-extensions-Thanks": {{"thanks-submit", "send"}, {"thanks", "send"}, {thankButton, "send"}},
+	"mozilla-mobile/firefox-android":        {{"preferences_delete_browsing_data", "delete"}, {"browser_toolbar_erase", "delete"}},
 	"wikimedia/apps-android-wikipedia": {
 		{"nav_item_donate", "payment"}, {"donation_reminders_prompt_positive_button", "payment"},
 		{"talk_list_item_overflow_subscribe", "subscription"},
@@ -141,6 +145,39 @@ var vocabulary = map[string][]role{
 		// Harmless phrases that hold a send word in some languages (Vietnamese đăng nhập: log in).
 		{"menu_login", "except:send"},
 	},
+}
+
+// thankButton is the Thanks extension's Thank button: in some languages a verb
+// ("Захвали се", "Bedanken"), in others the word of thanks itself (感謝, a noun that a
+// "Thank you" label holds too), which thankIsGratitude leaves out.
+const thankButton = "thanks-button-thank"
+
+// thankIsGratitude reports whether v, the Thank button's translation in locale loc, is
+// inside the catalog's translation there of a string that says thanks without sending
+// them ("Thanks log", "Thanks"): the word of thanks, not of thanking.
+func thankIsGratitude(c *catalog, loc, v string) bool {
+	v = strings.ToLower(v)
+	for k, tr := range c.strings {
+		en := tr["en"]
+		if k == thankButton || !gratitude.MatchString(en) || sendThanks.MatchString(en) || tr[loc] == "" {
+			continue
+		}
+		if strings.Contains(strings.ToLower(tr[loc]), v) {
+			return true
+		}
+	}
+	return false
+}
+
+// notForwarding reports whether the catalog uses w in locale loc, as a word, in a string
+// whose English is not about forwarding.
+func notForwarding(c *catalog, loc, w string) bool {
+	for _, tr := range c.strings {
+		if tr[loc] != "" && tr["en"] != "" && !strings.Contains(strings.ToLower(tr["en"]), "forward") && grams(strings.ToLower(tr[loc]))[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // harmlessKeys are strings of actions that need no consent (Move, Archive, Copy, Reply,
@@ -161,6 +198,14 @@ var harmlessKeys = map[string][]string{
 	"M66B/FairEmail":                              {"title_move", "title_archive", "title_copy", "title_reply", "title_save", "title_next", "title_add"},
 	"deltachat/deltachat-android":                 {"cancel", "save", "next"}, // its Archive is "Send to archive" in some languages
 }
+
+// directionKeys are a browser's Forward and Back, which go from page to page: a send word
+// that is one of their translations (Finnish eteenpäin, Delta Chat's Forward, is the
+// browser's too) is left out where the app that teaches it uses it in strings not about
+// forwarding ("Tästä eteenpäin", from now on) — a direction, not a verb. Where the app
+// uses it only to forward (Armenian Փոխանցել, Thunderbird's Forward, which Firefox's
+// translator gave its Forward too), it stays.
+var directionKeys = map[string][]string{"mozilla-mobile/firefox-android": {"browser_menu_forward", "browser_menu_back"}}
 
 // corpusKeys are held-out strings: sensitive ones name their category, harmless ones "".
 var corpusKeys = map[string][]role{
@@ -189,6 +234,7 @@ var corpusScreens = map[string]string{"thunderbird/thunderbird-android": "compos
 type source struct {
 	repo, flag, licence string
 	json                bool
+	mediawiki           bool     // a MediaWiki extension's i18n/*.json
 	learn               []string // the topics learnVerbs learns from it; nil: all
 }
 
@@ -226,6 +272,13 @@ var sources = []source{
 	// those of following or moving.
 	{repo: "M66B/FairEmail", flag: "fairemail", licence: "GPL-3.0 (translated words taken as facts)", learn: mailVerbs},
 	{repo: "deltachat/deltachat-android", flag: "deltachat", licence: "GPL-3.0 (translated words taken as facts)", learn: mailVerbs},
+	// MediaWiki's Thanks extension sends an editor public thanks, in over four hundred
+	// languages (translatewiki.net); only sending thanks is learned from it.
+	{repo: "wikimedia/mediawiki-extensions-Thanks", flag: "thanks", licence: "MIT", mediawiki: true, learn: []string{"thank"}},
+	// Firefox for Android, Focus and their components: deleting, erasing and clearing a
+	// person's browsing data, sending a tab; its Forward and Back are a page's, and teach
+	// which words of a language are directions (harmlessKeys).
+	{repo: "mozilla-mobile/firefox-android", flag: "firefox", licence: "MPL-2.0", learn: mailVerbs},
 }
 
 // mailVerbs are the topics learned from the e-mail and chat apps added last.
@@ -251,8 +304,11 @@ func main() {
 	cats := []*catalog{}
 	for i, s := range sources {
 		read := readCatalog
-		if s.json {
+		switch {
+		case s.json:
 			read = readJSONCatalog
+		case s.mediawiki:
+			read = readMediaWikiCatalog
 		}
 		cat, err := read(s.repo, *dirs[i], s.licence)
 		if err != nil {
@@ -297,6 +353,7 @@ func readCatalog(repo, dir, licence string) (*catalog, error) {
 		return nil, err
 	}
 	c := &catalog{repo: repo, commit: strings.TrimSpace(string(head)), licence: licence, strings: map[string]map[string]string{}}
+	var paths, locs []string
 	for _, f := range strings.Split(string(files), "\n") {
 		m := valuesDir.FindStringSubmatch(f)
 		if m == nil || strings.Contains(f, "/test/") {
@@ -306,10 +363,14 @@ func readCatalog(repo, dir, licence string) (*catalog, error) {
 		if !ok {
 			continue
 		}
-		data, err := git(dir, "show", "HEAD:"+f)
-		if err != nil {
-			return nil, err
-		}
+		paths, locs = append(paths, f), append(locs, loc)
+	}
+	blobs, err := showAll(dir, paths)
+	if err != nil {
+		return nil, err
+	}
+	for i, data := range blobs {
+		loc := locs[i]
 		var res struct {
 			Strings []struct {
 				Name  string `xml:"name,attr"`
@@ -332,6 +393,108 @@ func readCatalog(repo, dir, licence string) (*catalog, error) {
 	}
 	return c, nil
 }
+
+// showAll reads the files at HEAD with one git process (a catalog of a hundred modules in
+// a hundred locales is thousands of files: one git show each took most of a minute).
+func showAll(dir string, paths []string) ([][]byte, error) {
+	cmd := exec.Command("git", "--git-dir", dir, "cat-file", "--batch")
+	cmd.Stdin = strings.NewReader(func() string {
+		var b strings.Builder
+		for _, p := range paths {
+			b.WriteString("HEAD:" + p + "\n")
+		}
+		return b.String()
+	}())
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file in %s: %w", dir, err)
+	}
+	blobs := make([][]byte, 0, len(paths))
+	for _, p := range paths {
+		header, rest, ok := bytes.Cut(out, []byte("\n"))
+		var sha, typ string
+		var size int
+		if !ok {
+			return nil, fmt.Errorf("git cat-file in %s: no output for %s", dir, p)
+		}
+		if _, err := fmt.Sscanf(string(header), "%s %s %d", &sha, &typ, &size); err != nil || typ != "blob" || size > len(rest) {
+			return nil, fmt.Errorf("git cat-file in %s: %s: %q", dir, p, header)
+		}
+		blobs = append(blobs, rest[:size])
+		out = bytes.TrimPrefix(rest[size:], []byte("\n"))
+	}
+	return blobs, nil
+}
+
+// mediaWikiLocales are MediaWiki's language codes that are not the BCP 47 tag they stand
+// for (sr-ec is Serbian in Cyrillic, not Serbian of Ecuador).
+var mediaWikiLocales = map[string]string{"sr-ec": "sr", "sr-el": "sr-Latn", "be-tarask": "be", "zh-hans": "zh-Hans", "zh-hant": "zh-Hant",
+	"pt-br": "pt-BR", "kk-cyrl": "kk", "tg-cyrl": "tg", "tt-cyrl": "tt", "ku-latn": "ku", "crh-latn": "crh"}
+
+// mediaWikiMagic is a MediaWiki message's innermost {{GENDER:$1|…}}, {{PLURAL:$1|…|…}} or
+// {{GRAMMAR:…|…}}: its first form is taken.
+var mediaWikiMagic = regexp.MustCompile(`\{\{(?i:GENDER|PLURAL|GRAMMAR):[^{}|]*\|([^{}|]*)(?:\|[^{}]*)?\}\}`)
+
+// readMediaWikiCatalog reads a MediaWiki extension's i18n/*.json (key → message, one file
+// a language; qqq is the documentation of the messages, not a language): the magic words
+// resolved to their first form, $1 written as %s.
+func readMediaWikiCatalog(repo, dir, licence string) (*catalog, error) {
+	head, err := git(dir, "rev-parse", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	files, err := git(dir, "ls-tree", "--name-only", "HEAD", "i18n/")
+	if err != nil {
+		return nil, err
+	}
+	c := &catalog{repo: repo, commit: strings.TrimSpace(string(head)), licence: licence, strings: map[string]map[string]string{}}
+	var paths, locs []string
+	for _, f := range strings.Split(string(files), "\n") {
+		code := strings.TrimSuffix(filepath.Base(f), ".json")
+		if !strings.HasSuffix(f, ".json") || code == "qqq" || code == "qqx" {
+			continue
+		}
+		loc, ok := mediaWikiLocales[code]
+		if !ok {
+			t, err := language.Parse(code)
+			if err != nil {
+				continue
+			}
+			loc = t.String()
+		}
+		paths, locs = append(paths, f), append(locs, loc)
+	}
+	blobs, err := showAll(dir, paths)
+	if err != nil {
+		return nil, err
+	}
+	for i, data := range blobs {
+		var kv map[string]json.RawMessage
+		if err := json.Unmarshal(data, &kv); err != nil {
+			continue
+		}
+		for k, raw := range kv {
+			var v string
+			if strings.HasPrefix(k, "@") || json.Unmarshal(raw, &v) != nil {
+				continue
+			}
+			for prev := ""; prev != v; {
+				prev, v = v, mediaWikiMagic.ReplaceAllString(v, "$1")
+			}
+			v = mediaWikiParam.ReplaceAllString(tags.ReplaceAllString(v, ""), "%s")
+			if v = strings.Join(strings.Fields(v), " "); v == "" {
+				continue
+			}
+			if c.strings[k] == nil {
+				c.strings[k] = map[string]string{}
+			}
+			c.strings[k][locs[i]] = v
+		}
+	}
+	return c, nil
+}
+
+var mediaWikiParam = regexp.MustCompile(`\$\d+`)
 
 // jsonLocales are BlueWallet's file names that are not BCP 47 tags.
 var jsonLocales = map[string]string{"jp_jp": "ja", "ua": "uk", "zar_afr": "af", "zar_xho": "xh", "be@tarask": "be", "kk@Cyrl": "kk"}
@@ -988,6 +1151,9 @@ func writeVocabulary(path string, cats []*catalog) error {
 				if sensitiveCategory(r.category) && usedOtherwise(c, r.key, loc, v) {
 					continue
 				}
+				if r.key == thankButton && thankIsGratitude(c, loc, v) {
+					continue
+				}
 				if words[r.category] == nil {
 					words[r.category] = map[string][]string{}
 				}
@@ -1030,6 +1196,29 @@ func writeVocabulary(path string, cats []*catalog) error {
 				return harmless[loc][w] || harmlessAnywhere[w] || learned[cat][loc][w] && harmlessWords[loc][w]
 			})
 		}
+	}
+	directions := map[string]map[string]bool{} // locale → a browser's Forward and Back
+	for _, c := range cats {
+		for _, k := range directionKeys[c.repo] {
+			for loc, v := range c.strings[k] {
+				if directions[loc] == nil {
+					directions[loc] = map[string]bool{}
+				}
+				directions[loc][strings.ToLower(strings.TrimSpace(v))] = true
+			}
+		}
+	}
+	for loc, ws := range words["send"] {
+		words["send"][loc] = slices.DeleteFunc(ws, func(w string) bool {
+			if !directions[loc][w] {
+				return false
+			}
+			repos := fromKey["send\x00"+loc+"\x00"+w]
+			if len(repos) == 0 {
+				return true // learned from the words around a send: the browser's reading is as likely
+			}
+			return slices.ContainsFunc(cats, func(c *catalog) bool { return slices.Contains(repos, c.repo) && notForwarding(c, loc, w) })
+		})
 	}
 	// A name in one locale (English sender, a Danish verb form too) is no sensitive word
 	// of its category in another: the guard drops a word that is also one of the names.
