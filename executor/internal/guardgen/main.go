@@ -273,12 +273,17 @@ var sources = []source{
 	{repo: "M66B/FairEmail", flag: "fairemail", licence: "GPL-3.0 (translated words taken as facts)", learn: mailVerbs},
 	{repo: "deltachat/deltachat-android", flag: "deltachat", licence: "GPL-3.0 (translated words taken as facts)", learn: mailVerbs},
 	// MediaWiki's Thanks extension sends an editor public thanks, in over four hundred
-	// languages (translatewiki.net); only sending thanks is learned from it.
-	{repo: "wikimedia/mediawiki-extensions-Thanks", flag: "thanks", licence: "MIT", mediawiki: true, learn: []string{"thank"}},
-	// Firefox for Android, Focus and their components: deleting, erasing and clearing a
-	// person's browsing data, sending a tab; its Forward and Back are a page's, and teach
-	// which words of a language are directions (harmlessKeys).
-	{repo: "mozilla-mobile/firefox-android", flag: "firefox", licence: "MPL-2.0", learn: mailVerbs},
+	// languages (translatewiki.net). Only its Send thanks and Thank strings are taken
+	// (vocabulary), no learned word: its fifty strings are nearly all of thanking, so the
+	// words around them ("Do you want to publicly send thanks?": möchten, wilt, julkisesti)
+	// recur there and nowhere else, and would be learned as sending.
+	{repo: "wikimedia/mediawiki-extensions-Thanks", flag: "thanks", licence: "MIT", mediawiki: true, learn: []string{}},
+	// Firefox for Android, Focus and their components: deleting, removing and clearing a
+	// person's browsing data; its Forward and Back are a page's, and teach which words of
+	// a language are directions (directionKeys). Not its Erase nor its Send: nearly every
+	// one is "Erase browsing history", "Erase and open" or "Send tab to device", whose
+	// other words (history, and open, to device) would be learned as the verb.
+	{repo: "mozilla-mobile/firefox-android", flag: "firefox", licence: "MPL-2.0", learn: []string{"delete", "remove", "empty", "discard", "clear"}},
 }
 
 // mailVerbs are the topics learned from the e-mail and chat apps added last.
