@@ -133,8 +133,8 @@ var vocabulary = map[string][]role{
 	"aosp-mirror/platform_packages_apps_contacts": {{"contactsList", "data"}},
 	"GrapheneOS/platform_packages_apps_Dialer":    {{"tab_voicemail", "data"}},
 	// "Send thanks" and the Thank button; a Thank that is also the language's word of thanks
-	// itself is left out (thankButton).
-	"wikimedia/mediawiki-extensions-Thanks": {{"thanks-submit", "send"}, {"thanks", "send"}, {thankButton, "send"}},
+	// itself is left out (thankIsGratitude).
+	thanksRepo: {{"thanks-submit", "send"}, {"thanks", "send"}, {"thanks-button-thank", "send"}},
 	"mozilla-mobile/firefox-android":        {{"preferences_delete_browsing_data", "delete"}, {"browser_toolbar_erase", "delete"}},
 	"wikimedia/apps-android-wikipedia": {
 		{"nav_item_donate", "payment"}, {"donation_reminders_prompt_positive_button", "payment"},
@@ -147,27 +147,73 @@ var vocabulary = map[string][]role{
 	},
 }
 
-// thankButton is the Thanks extension's Thank button: in some languages a verb
-// ("Захвали се", "Bedanken"), in others the word of thanks itself (感謝, a noun that a
-// "Thank you" label holds too), which thankIsGratitude leaves out.
-const thankButton = "thanks-button-thank"
+// thanksRepo is MediaWiki's Thanks extension; thankKeys are its Send thanks and its Thank
+// button: in some languages a verb ("Захвали се", "Lähetä kiitokset"), in others the
+// word of thanks itself (感謝, a noun a "Thank you" label holds too), which
+// thankIsGratitude leaves out.
+const thanksRepo = "wikimedia/mediawiki-extensions-Thanks"
 
-// thankIsGratitude reports whether v, the Thank button's translation in locale loc, is
-// inside the catalog's translation there of a string that says thanks without sending
-// them ("Thanks log", "Thanks"): the word of thanks, not of thanking.
-func thankIsGratitude(c *catalog, loc, v string) bool {
+var thankKeys = []string{"thanks-submit", "thanks", "thanks-button-thank"}
+
+// thanksSaid are English strings that only say thanks ("Thanks", "No thanks", "Thank
+// you!", "Thanks log", "Thanked", "Thanks received"); not "thank", the verb the button
+// is, nor a sentence with other words ("Publicly send 'Thanks'").
+var thanksSaid = regexp.MustCompile(`^(?i)\W*(no,?\s+)?(thanks|thank you|thanked)(\s+(log|received|very much|so much))?\W*$`)
+
+// thankIsGratitude reports whether v, a translation in locale loc of the Thanks
+// extension's Thank or Send thanks, says thanks rather than thanking: it is inside, or
+// each of its words is a word of, the translations there of the
+// strings of any catalog that only say thanks (thanksSaid: Romanian mulțumesc; "Lähetä
+// kiitokset" has a verb beside the thanks); or it is one word that the guard would read in its
+// inflected forms (minStemWord letters or more) and a word of such a string in any locale
+// is one of them (Dutch bedanken, to thank, and bedankt, thanks; Greek ευχαριστία and
+// ευχαριστώ). A sentence that reports someone thanking ("when someone thanks you") has
+// the verb.
+func thankIsGratitude(cats []*catalog, loc, v string) bool {
 	v = strings.ToLower(v)
-	for k, tr := range c.strings {
-		en := tr["en"]
-		if k == thankButton || !gratitude.MatchString(en) || sendThanks.MatchString(en) || tr[loc] == "" {
-			continue
-		}
-		if strings.Contains(strings.ToLower(tr[loc]), v) {
-			return true
+	long := slices.Collect(maps.Keys(grams(v)))
+	stem := ""
+	if rs := []rune(v); len(rs) >= minStemWord && len(long) == 1 && long[0] == v {
+		stem = string(rs[:len(rs)-2])
+	}
+	thanked := map[string]bool{} // the words of v that a string saying thanks holds
+	for _, c := range cats {
+		for k, tr := range c.strings {
+			en := tr["en"]
+			if c.repo == thanksRepo && slices.Contains(thankKeys, k) || !thanksSaid.MatchString(en) {
+				continue
+			}
+			if said := strings.ToLower(tr[loc]); said != "" {
+				if strings.Contains(said, v) {
+					return true
+				}
+				for _, g := range long {
+					if grams(said)[g] {
+						thanked[g] = true
+					}
+				}
+			}
+			if stem == "" {
+				continue
+			}
+			for l, said := range tr {
+				if strings.HasPrefix(l, "en") {
+					continue
+				}
+				for g := range grams(strings.ToLower(said)) {
+					if strings.HasPrefix(g, stem) && utf8.RuneCountInString(g)-utf8.RuneCountInString(stem) <= 4 {
+						return true
+					}
+				}
+			}
 		}
 	}
-	return false
+	return len(long) > 0 && len(thanked) == len(long)
 }
+
+// minStemWord is the guard's: the fewest letters of a word whose inflected forms it reads
+// (the word less two letters and up to four more).
+const minStemWord = 7
 
 // notForwarding reports whether the catalog uses w in locale loc, as a word, in a string
 // whose English is not about forwarding.
@@ -1156,7 +1202,7 @@ func writeVocabulary(path string, cats []*catalog) error {
 				if sensitiveCategory(r.category) && usedOtherwise(c, r.key, loc, v) {
 					continue
 				}
-				if r.key == thankButton && thankIsGratitude(c, loc, v) {
+				if c.repo == thanksRepo && thankIsGratitude(cats, loc, v) {
 					continue
 				}
 				if words[r.category] == nil {
