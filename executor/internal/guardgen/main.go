@@ -1218,6 +1218,35 @@ func writeVocabulary(path string, cats []*catalog) error {
 			}
 		}
 	}
+	// A learned Latin word of three letters or fewer is a particle or an auxiliary of the
+	// strings more often than the verb (Dutch uit of "Verwijderen uit", Danish vil,
+	// Norwegian fra, Turkish yap of "Bağış yap" and "Giriş yap"), unless it is the whole
+	// translation of a string that is the bare verb, in some app (Swedish köp, Buy; Polish
+	// kup) or a key's. Other scripts keep theirs: Hebrew and Arabic write a verb's three
+	// root letters alone (הסר, أزل), Indic scripts count vowel signs as letters.
+	bareVerb := map[string]bool{} // category, locale and the whole translation of a string that is one English verb
+	for _, c := range cats {
+		for _, tr := range c.strings {
+			cat, ok := verbs[strings.ToLower(strings.Trim(tr["en"], " .…!"))]
+			if !ok {
+				continue
+			}
+			for loc, v := range tr {
+				bareVerb[cat+"\x00"+loc+"\x00"+strings.ToLower(strings.Trim(v, " .…!"))] = true
+			}
+		}
+	}
+	for cat, byLoc := range words {
+		if !sensitiveCategory(cat) {
+			continue
+		}
+		for loc, ws := range byLoc {
+			byLoc[loc] = slices.DeleteFunc(ws, func(w string) bool {
+				return learned[cat][loc][w] && len(fromKey[cat+"\x00"+loc+"\x00"+w]) == 0 && !bareVerb[cat+"\x00"+loc+"\x00"+w] && utf8.RuneCountInString(w) <= 3 &&
+					!strings.Contains(w, " ") && !strings.ContainsFunc(w, func(r rune) bool { return unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r) })
+			})
+		}
+	}
 	harmless := map[string]map[string]bool{} // locale → normalised harmless strings
 	harmlessWords := map[string]map[string]bool{}
 	// The guard does not know a label's language: a whole harmless translation in one
