@@ -1277,20 +1277,21 @@ func writeVocabulary(path string, cats []*catalog) error {
 			})
 		}
 	}
-	directions := map[string]map[string]bool{} // locale → a browser's Forward and Back
+	directions := map[string]map[string]bool{} // language → a browser's Forward and Back
 	for _, c := range cats {
 		for _, k := range directionKeys[c.repo] {
 			for loc, v := range c.strings[k] {
-				if directions[loc] == nil {
-					directions[loc] = map[string]bool{}
+				lang, _, _ := strings.Cut(loc, "-") // Firefox's pa-IN is the other apps' pa
+				if directions[lang] == nil {
+					directions[lang] = map[string]bool{}
 				}
-				directions[loc][strings.ToLower(strings.TrimSpace(v))] = true
+				directions[lang][strings.ToLower(strings.TrimSpace(v))] = true
 			}
 		}
 	}
 	for loc, ws := range words["send"] {
 		words["send"][loc] = slices.DeleteFunc(ws, func(w string) bool {
-			if !directions[loc][w] {
+			if lang, _, _ := strings.Cut(loc, "-"); !directions[lang][w] {
 				return false
 			}
 			repos := fromKey["send\x00"+loc+"\x00"+w]
