@@ -136,6 +136,10 @@ var vocabulary = map[string][]role{
 	// itself is left out (thankIsGratitude).
 	thanksRepo: {{"thanks-submit", "send"}, {"thanks", "send"}, {"thanks-button-thank", "send"}},
 	"mozilla-mobile/firefox-android":        {{"preferences_delete_browsing_data", "delete"}, {"browser_toolbar_erase", "delete"}},
+	"moezbhatti/qksms": {{"compose_menu_forward", "send"}, {"compose_send_cd", "send"}, {"button_delete", "delete"},
+		{"info_delete", "delete"}, {"button_cancel", "cancel"}},
+	"bitcoin-wallet/bitcoin-wallet": {{"send_coins_fragment_button_send", "transfer"}, {"send_coins_activity_title", "transfer"},
+		{"send_coins_fragment_receiving_address_label", "page:transfer"}},
 	"wikimedia/apps-android-wikipedia": {
 		{"nav_item_donate", "payment"}, {"donation_reminders_prompt_positive_button", "payment"},
 		{"talk_list_item_overflow_subscribe", "subscription"},
@@ -215,15 +219,21 @@ func thankIsGratitude(cats []*catalog, loc, v string) bool {
 // (the word less two letters and up to four more).
 const minStemWord = 7
 
-// notForwarding reports whether the catalog uses w in locale loc, as a word, in a string
-// whose English is not about forwarding.
+// notForwarding reports whether the catalog uses w in locale loc, as a word, in more of
+// its strings whose English is not about forwarding than of those about it.
 func notForwarding(c *catalog, loc, w string) bool {
+	about, other := 0, 0
 	for _, tr := range c.strings {
-		if tr[loc] != "" && tr["en"] != "" && !strings.Contains(strings.ToLower(tr["en"]), "forward") && grams(strings.ToLower(tr[loc]))[w] {
-			return true
+		if tr[loc] == "" || tr["en"] == "" || !grams(strings.ToLower(tr[loc]))[w] {
+			continue
+		}
+		if strings.Contains(strings.ToLower(tr["en"]), "forward") {
+			about++
+		} else {
+			other++
 		}
 	}
-	return false
+	return other > about
 }
 
 // harmlessKeys are strings of actions that need no consent (Move, Archive, Copy, Reply,
@@ -247,11 +257,11 @@ var harmlessKeys = map[string][]string{
 
 // directionKeys are a browser's Forward and Back, which go from page to page: a send word
 // that is one of their translations (Finnish eteenpäin, Delta Chat's Forward, is the
-// browser's too) is left out where the app that teaches it uses it in strings not about
-// forwarding ("Tästä eteenpäin", from now on) — a direction, not a verb. Where the app
-// uses it only to forward (Armenian Փոխանցել, Thunderbird's Forward, which Firefox's
-// translator gave its Forward too), it stays.
-var directionKeys = map[string][]string{"mozilla-mobile/firefox-android": {"browser_menu_forward", "browser_menu_back"}}
+// browser's too; Hindi आगे, QKSMS's Forward, is ahead) is a direction, not a verb, unless
+// two apps or more translate their Forward so and none of them uses it more often in
+// strings not about forwarding ("Tästä eteenpäin", from now on) than in those about it.
+var directionKeys = map[string][]string{"mozilla-mobile/firefox-android": {"browser_menu_forward", "browser_menu_back"},
+	"wikimedia/apps-android-wikipedia": {"nav_item_forward", "nav_item_back"}}
 
 // corpusKeys are held-out strings: sensitive ones name their category, harmless ones "".
 var corpusKeys = map[string][]role{
@@ -330,6 +340,11 @@ var sources = []source{
 	// one is "Erase browsing history", "Erase and open" or "Send tab to device", whose
 	// other words (history, and open, to device) would be learned as the verb.
 	{repo: "mozilla-mobile/firefox-android", flag: "firefox", licence: "MPL-2.0", learn: []string{"delete", "remove", "empty", "discard", "clear"}},
+	// QKSMS, an SMS app: sending, forwarding and deleting messages and conversations.
+	{repo: "moezbhatti/qksms", flag: "qksms", licence: "GPL-3.0 (translated words taken as facts)", learn: mailVerbs},
+	// Bitcoin Wallet: its Send sends money, and "Pay to" names a transfer's page; nothing
+	// learned (its strings' other words are of coins and addresses).
+	{repo: "bitcoin-wallet/bitcoin-wallet", flag: "bitcoinwallet", licence: "GPL-3.0 (translated words taken as facts)", learn: []string{}},
 }
 
 // mailVerbs are the topics learned from the e-mail and chat apps added last.
@@ -1295,8 +1310,8 @@ func writeVocabulary(path string, cats []*catalog) error {
 				return false
 			}
 			repos := fromKey["send\x00"+loc+"\x00"+w]
-			if len(repos) == 0 {
-				return true // learned from the words around a send: the browser's reading is as likely
+			if len(repos) < 2 {
+				return true // learned, or one app's word: the browser's reading is as likely
 			}
 			return slices.ContainsFunc(cats, func(c *catalog) bool { return slices.Contains(repos, c.repo) && notForwarding(c, loc, w) })
 		})
@@ -1323,8 +1338,15 @@ func writeVocabulary(path string, cats []*catalog) error {
 	}
 	// A wallet's "Send now" is a transfer, but where its translation is just the language's
 	// send, the word stays a send (the guard names a send with an amount a transfer).
+	// In any locale: Bitcoin Wallet's zh 发送 is the send of zh-CN.
+	sendAnywhere := map[string]bool{}
+	for _, ws := range words["send"] {
+		for _, w := range ws {
+			sendAnywhere[w] = true
+		}
+	}
 	for loc, ws := range words["transfer"] {
-		words["transfer"][loc] = slices.DeleteFunc(ws, func(w string) bool { return slices.Contains(words["send"][loc], w) })
+		words["transfer"][loc] = slices.DeleteFunc(ws, func(w string) bool { return sendAnywhere[w] })
 	}
 	var b bytes.Buffer
 	b.WriteString("# GENERATED by `go run ./executor/internal/guardgen`; do not edit (extend guard.yaml or the config).\n")
