@@ -134,8 +134,8 @@ var vocabulary = map[string][]role{
 	"GrapheneOS/platform_packages_apps_Dialer":    {{"tab_voicemail", "data"}},
 	// "Send thanks" and the Thank button; a Thank that is also the language's word of thanks
 	// itself is left out (thankIsGratitude).
-	thanksRepo: {{"thanks-submit", "send"}, {"thanks", "send"}, {"thanks-button-thank", "send"}},
-	"mozilla-mobile/firefox-android":        {{"preferences_delete_browsing_data", "delete"}, {"browser_toolbar_erase", "delete"}},
+	thanksRepo:                       {{"thanks-submit", "send"}, {"thanks", "send"}, {"thanks-button-thank", "send"}},
+	"mozilla-mobile/firefox-android": {{"preferences_delete_browsing_data", "delete"}, {"browser_toolbar_erase", "delete"}},
 	"moezbhatti/qksms": {{"compose_menu_forward", "send"}, {"compose_send_cd", "send"}, {"button_delete", "delete"},
 		{"info_delete", "delete"}, {"button_cancel", "cancel"}},
 	"bitcoin-wallet/bitcoin-wallet": {{"send_coins_fragment_button_send", "transfer"}, {"send_coins_activity_title", "transfer"},

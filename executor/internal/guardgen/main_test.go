@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -482,4 +483,134 @@ func TestWholeEnglish(t *testing.T) {
 	if !slices.Equal(got, []string{"public", "subscribers"}) {
 		t.Errorf("wholeEnglish = %v, want [public subscribers]", got)
 	}
+}
+
+// TestReadMediaWikiCatalog: a MediaWiki extension's i18n/*.json is read key by key, its
+// magic words resolved to their first form and $1 written as %s; MediaWiki's language codes
+// become BCP 47 tags (sr-ec is Serbian in Cyrillic, sr-el in Latin); qqq, the messages'
+// documentation, is no language.
+func TestReadMediaWikiCatalog(t *testing.T) {
+	dir, commit := gitRepo(t, map[string]string{
+		"i18n/en.json":    `{"@metadata": {"authors": ["x"]}, "thanks-submit": "Send thanks", "thanks-button-thank": "{{GENDER:$1|{{GENDER:$2|Thank}}}}", "notice": "You thanked {{GENDER:$2|$1}}."}`,
+		"i18n/sr-ec.json": `{"thanks-button-thank": "{{GENDER:$1|{{GENDER:$2|Захвали се}}}}"}`,
+		"i18n/sr-el.json": `{"thanks-button-thank": "{{GENDER:$1|{{GENDER:$2|Zahvali se}}}}"}`,
+		"i18n/qqq.json":   `{"thanks-submit": "Label of the button that sends thanks."}`,
+		"README.md":       "not a catalog",
+	})
+	c, err := readMediaWikiCatalog("w/thanks", dir, "MIT")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.commit != commit || c.licence != "MIT" {
+		t.Errorf("provenance %s (%s), want %s (MIT)", c.commit, c.licence, commit)
+	}
+	want := map[string]map[string]string{
+		"thanks-submit":       {"en": "Send thanks"},
+		"thanks-button-thank": {"en": "Thank", "sr": "Захвали се", "sr-Latn": "Zahvali se"},
+		"notice":              {"en": "You thanked %s."},
+	}
+	for key, tr := range want {
+		if !maps.Equal(c.strings[key], tr) {
+			t.Errorf("%s = %v, want %v", key, c.strings[key], tr)
+		}
+	}
+	if _, ok := c.strings["@metadata"]; ok {
+		t.Error("the metadata was read as a string")
+	}
+}
+
+// TestWriteVocabularyThanks: the Thanks extension's Send thanks and Thank are sends, unless
+// a translation only says thanks — it is the translation of a string that only says thanks
+// in some catalog (Romanian Mulțumesc), or one word whose inflected forms hold such a
+// string's word (Dutch Bedanken, to thank, and Bedankt!, thanks).
+func TestWriteVocabularyThanks(t *testing.T) {
+	th := &catalog{repo: thanksRepo, commit: "t1", licence: "MIT", strings: map[string]map[string]string{
+		"thanks-submit":       {"en": "Send thanks", "nl": "Bedankje sturen", "ro": "Mulțumesc"},
+		"thanks":              {"en": "Send thanks", "nl": "Bedanken"},
+		"thanks-button-thank": {"en": "Thank", "sr": "Захвали се", "ro": "Mulțumește"},
+	}}
+	other := &catalog{repo: "x/other", commit: "o1", licence: "MIT", strings: map[string]map[string]string{
+		"done":   {"en": "Thanks!", "nl": "Bedankt!", "ro": "Mulțumesc!"},
+		"notice": {"en": "Someone thanks you for an edit", "sr": "Неко вам се захвали"},
+	}}
+	gen := writeAndRead(t, []*catalog{th, other})
+	for _, w := range []string{"bedankje sturen", "захвали се", "mulțumește"} {
+		if !slices.ContainsFunc(slices.Collect(maps.Values(gen["send"])), func(ws []string) bool { return slices.Contains(ws, w) }) {
+			t.Errorf("send = %v, want %q", gen["send"], w)
+		}
+	}
+	for _, w := range []string{"mulțumesc", "bedanken"} {
+		if slices.ContainsFunc(slices.Collect(maps.Values(gen["send"])), func(ws []string) bool { return slices.Contains(ws, w) }) {
+			t.Errorf("send = %v: %q only says thanks", gen["send"], w)
+		}
+	}
+}
+
+// TestWriteVocabularyDirections: a send word that is a browser's Forward is a direction
+// unless two apps' Forward agree on it and mostly forward with it (Greek Προώθηση); one
+// app's (Finnish Eteenpäin, which its translators also write for "from now on") is left
+// out, matched by language (Firefox's fi-FI is the other apps' fi).
+func TestWriteVocabularyDirections(t *testing.T) {
+	mail := func(repo, key string, tr map[string]string) *catalog {
+		c := &catalog{repo: repo, commit: "c", licence: "MIT", strings: map[string]map[string]string{}}
+		for _, r := range vocabulary[repo] {
+			c.strings[r.key] = map[string]string{"en": r.key}
+		}
+		c.strings[key] = tr
+		return c
+	}
+	tb := mail("thunderbird/thunderbird-android", "forward_action", map[string]string{"en": "Forward", "el": "Προώθηση"})
+	tb.strings["forward_as_attachment_action"] = map[string]string{"en": "Forward as attachment", "el": "Προώθηση ως συνημμένο"}
+	dc := mail("deltachat/deltachat-android", "forward", map[string]string{"en": "Forward", "el": "Προώθηση", "fi": "Eteenpäin"})
+	dc.strings["protected"] = map[string]string{"en": "From now on, messages are encrypted", "fi": "Tästä eteenpäin viestit salataan"}
+	ff := mail("mozilla-mobile/firefox-android", "browser_menu_forward", map[string]string{"en": "Forward", "el": "Προώθηση", "fi-FI": "Eteenpäin"})
+	ff.strings["browser_menu_back"] = map[string]string{"en": "Back", "el": "Πίσω", "fi-FI": "Taaksepäin"}
+	gen := writeAndRead(t, []*catalog{tb, dc, ff})
+	if !slices.Contains(gen["send"]["el"], "προώθηση") {
+		t.Errorf("send[el] = %v, want προώθηση (two apps' Forward)", gen["send"]["el"])
+	}
+	if slices.Contains(gen["send"]["fi"], "eteenpäin") {
+		t.Errorf("send[fi] = %v: eteenpäin is one app's Forward and the browser's", gen["send"]["fi"])
+	}
+}
+
+// TestWriteVocabularyShortLatinWords: a learned Latin word of three letters is a particle
+// (Dutch uit of "Verwijderen uit …") unless an app's bare verb translates to it (Swedish
+// köp, Buy).
+func TestWriteVocabularyShortLatinWords(t *testing.T) {
+	c := &catalog{repo: "x/y", commit: "c", licence: "MIT", strings: map[string]map[string]string{}}
+	add := func(key, en, nl, sv string) { c.strings[key] = map[string]string{"en": en, "nl": nl, "sv": sv} }
+	add("r1", "Remove from queue", "Verwijderen uit wachtrij", "Ta bort från kön")
+	add("r2", "Remove from favourites", "Verwijderen uit favorieten", "Ta bort från favoriter")
+	add("r3", "Remove from list", "Verwijderen uit lijst", "Ta bort från listan")
+	add("b1", "Buy", "Kopen", "Köp")
+	add("b2", "Buy now", "Nu kopen", "Köp nu")
+	add("b3", "Buy premium", "Premium kopen", "Köp premium")
+	for i := range 400 {
+		add("o"+strconv.Itoa(i), "Other "+strconv.Itoa(i), "Ander "+strconv.Itoa(i), "Annan "+strconv.Itoa(i))
+	}
+	gen := writeAndRead(t, []*catalog{c})
+	if !slices.Contains(gen["delete"]["nl"], "verwijderen") || slices.Contains(gen["delete"]["nl"], "uit") {
+		t.Errorf("delete[nl] = %v, want verwijderen and not uit", gen["delete"]["nl"])
+	}
+	if !slices.Contains(gen["payment"]["sv"], "köp") {
+		t.Errorf("payment[sv] = %v, want köp (the bare Buy)", gen["payment"]["sv"])
+	}
+}
+
+func writeAndRead(t *testing.T, cats []*catalog) map[string]map[string][]string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "vocab.yaml")
+	if err := writeVocabulary(path, cats); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gen map[string]map[string][]string
+	if err := yaml.Unmarshal(data, &gen); err != nil {
+		t.Fatal(err)
+	}
+	return gen
 }
