@@ -140,27 +140,28 @@ func scoreCorpus(g *Guard, items []corpusItem) map[string]*corpusScore {
 // them fails; topCorpusFloors are the same for the forty most used locales. Recall is NOT
 // issue 24's goal (≥ 99%), which the held-out corpus shows is not reached (false holds are
 // within ≤ 1% in every group). What is missed is mostly synonyms and other verbs no
-// source string teaches — thanking where the one app that sends thanks (Wikimedia Commons)
-// words it otherwise (感謝を示す, "Zahvali se", "Bedankje sturen"), cleaning ("Rens
+// source string teaches — thanking worded unlike MediaWiki's Thanks extension and the
+// Commons app ("Στείλε ευχαριστίες", "Ucap terima kasih", 發送感謝), cleaning ("Rens
 // beskeder"), aborting or throwing away ("Bericht afbreken", "Išmesti laišką", 메시지
 // 버림), a Forward whose word is also Move (Hebrew העבר), saving for publishing
 // ("Salvează modificările"), Clear beside a list ("Cancella elenco"), short inflections
-// ("Изтрите", "Sende", "Invio", "Terbit") — and, beyond the forty most used locales,
-// languages few catalogs translate to.
+// ("Изтрите", "Invio", "Terbit") — translations that say something else ("رسائل واضحة",
+// clear as an adjective; "Tin nhắn đã hủy", message cancelled; "Написать", write) and,
+// beyond the forty most used locales, languages few catalogs translate to.
 var corpusFloors = map[string][2]float64{
-	"Arabic/Hebrew":            {0.74, 0.01},
-	"CJK":                      {0.93, 0.01},
-	"Cyrillic/Greek/Caucasian": {0.76, 0.01},
-	"Indic":                    {0.71, 0.01},
-	"Latin":                    {0.84, 0.01},
+	"Arabic/Hebrew":            {0.79, 0.01},
+	"CJK":                      {0.96, 0.01},
+	"Cyrillic/Greek/Caucasian": {0.78, 0.01},
+	"Indic":                    {0.75, 0.01},
+	"Latin":                    {0.85, 0.01},
 	"Southeast Asian":          {0.55, 0.01},
-	"other":                    {0.64, 0.01},
+	"other":                    {0.71, 0.01},
 }
 
 var topCorpusFloors = map[string][2]float64{
 	"Arabic/Hebrew":            {0.93, 0.01},
-	"CJK":                      {0.93, 0.01},
-	"Cyrillic/Greek/Caucasian": {0.94, 0.01},
+	"CJK":                      {0.96, 0.01},
+	"Cyrillic/Greek/Caucasian": {0.95, 0.01},
 	"Indic":                    {0.96, 0.01},
 	"Latin":                    {0.96, 0.01},
 	"Southeast Asian":          {1, 0.01},

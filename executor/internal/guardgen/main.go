@@ -7,9 +7,10 @@
 //     with"), Mms, Contacts, Dialer, Calendar, Email and Browser, the DuckDuckGo browser,
 //     Element, AntennaPod, Mastodon, Tusky, WooCommerce, Nextcloud, the Wikimedia Commons
 //     app, Fossify Messages and the strings all Fossify apps share, NewPipe, FairEmail,
-//     Delta Chat — of the GPL
+//     Delta Chat, QKSMS, Bitcoin Wallet, Firefox for Android (MPL-2.0) — of the GPL
 //     ones only
-//     translated words, which are facts, are taken) and of BlueWallet's loc/*.json (MIT:
+//     translated words, which are facts, are taken), of MediaWiki's Thanks extension's
+//     i18n/*.json (MIT: Send thanks, Thank) and of BlueWallet's loc/*.json (MIT:
 //     Pay, Send now, Fee), string by string (the keys are listed below with the category
 //     each one names), and the verb, data and view-state words learned from all their
 //     strings (learnVerbs);
@@ -26,7 +27,7 @@
 //	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR \
 //		-antennapod DIR -duckduckgo DIR -woocommerce DIR -mms DIR -contacts DIR -dialer DIR -calendar DIR -email DIR \
 //		-mastodon DIR -tusky DIR -element DIR -browser DIR -nextcloud DIR -commons DIR -fossifymessages DIR -newpipe DIR -fossifycommons DIR \
-//		-fairemail DIR -deltachat DIR
+//		-fairemail DIR -deltachat DIR -thanks DIR -firefox DIR -qksms DIR -bitcoinwallet DIR
 package main
 
 import (
