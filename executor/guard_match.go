@@ -426,7 +426,9 @@ func (g *Guard) dataIn(t guardText, verb span) (span, bool) {
 		return at, true
 	}
 	for _, tk := range t.toks {
-		if apart(tk) && g.dataStems.has(t.s[tk.start:tk.end]) {
+		// A view's state word itself is no form of a data word ("selection" is not of
+		// Dutch selectie, selected items: Clear selection deletes nothing).
+		if apart(tk) && g.dataStems.has(t.s[tk.start:tk.end]) && !g.objects.has(guardText{s: t.s[tk.start:tk.end], toks: []span{{0, tk.end - tk.start}}}) {
 			return tk, true
 		}
 	}

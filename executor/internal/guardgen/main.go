@@ -669,7 +669,7 @@ var leadingVerb = regexp.MustCompile(`^(?i)(delete|remove|erase|empty|discard|se
 // the "data" a Clear deletes ("Wyczyść wiadomości", "Berichten wissen"); a trash or a
 // spam folder holds a person's messages or files, so emptying it deletes them ("Vider la
 // corbeille"), as emptying a cache deletes nothing ("Vider le cache").
-var dataNouns = regexp.MustCompile(`(?i)\b(messages?|conversations?|chats?|contacts?|photos?|files?|recordings?|data|e-?mails?|drafts?|trash|recycle bin|spam|junk)\b`)
+var dataNouns = regexp.MustCompile(`(?i)\b(messages?|conversations?|chats?|contacts?|photos?|files?|recordings?|data|e-?mails?|drafts?|trash|recycle bin|spam|junk|selected)\b`)
 
 // composed are the data nouns for what a person writes (a message, an e-mail, a draft):
 // their words are also written as "compose", what cancelling discards ("إلغاء الرسالة",
@@ -910,6 +910,12 @@ func learnVerbs(c *catalog, words map[string]map[string][]string, shares map[str
 				if cat == "object" && !strings.HasPrefix(loc, "en") && englishWords[g] && !viewNouns.MatchString(g) {
 					// A view's state in one language that is another English word (Sardinian
 					// note, the night of night mode) would make "Delete note" a view's state.
+					continue
+				}
+				if cat == "data" && !strings.HasPrefix(loc, "en") && englishWords[g] && !dataNouns.MatchString(g) && g != "mail" {
+					// Likewise a data word that is another English word (the selection of a
+					// translator who left "Clear selection" in English), unless it names data
+					// in English too (mail, as several languages write it).
 					continue
 				}
 				if !nounCategory(cat) && max(learned["noun"][g], learned["object"][g]) >= nounShare*share {
