@@ -79,6 +79,14 @@ func TestGuardPhrasingsAndPrecision(t *testing.T) {
 		{"أَرْسِلْ", "", "send"}, {"إِحْذِفْ", "", "delete"},
 		// Hindi's two spellings of a word (मिटायें, मिटाएं; हटाएँ, हटाएं).
 		{"संदेश मिटायें", "", "delete"}, {"फ़ोटो हटाएँ", "", "delete"},
+		// Sending thanks (MediaWiki's Thanks extension), in languages the Commons app does
+		// not word so; a Russian Clear is judged by what it clears; what is selected is a
+		// person's data; a short Buy an app says alone stays.
+		{"Sampaikan penghargaan", "", "send"}, {"Poslat poděkování", "", "send"}, {"Kiitä", "", "send"}, {"Очистить сообщения", "", "delete"},
+		{"Effacer les éléments sélectionnés", "", "delete"}, {"Köp", "", "payment"}, {"Kup", "", "payment"},
+		// A Greek Forward that two mail apps agree on, though a browser's translator wrote it
+		// for the browser's Forward too.
+		{"Προώθηση", "", "send"},
 	} {
 		el := button(1, tc.label, 1000)
 		el.ResourceID = tc.id
@@ -198,6 +206,10 @@ func TestGuardCommonLabelsAreFree(t *testing.T) {
 		"السجل", "खोजें", "शेयर करें", "बदलाव करें", "सेव करें", "आगे", "भेजे गए", "ड्राफ़्ट", "ट्रैश",
 		"भेजने वाला", "Udostępnij", "Edytuj", "Zapisz", "Wysłane", "Wersje robocze", "Kosz", "Delen", "Bewerken",
 		"Opslaan", "Verzonden", "Concepten", "Prullenbak",
+		// A browser's directions (Finnish, Hindi, Punjabi), clearing a cache in Russian,
+		// particles once learned as verbs (Dutch uit, Danish vil, Turkish yap), a thank-you.
+		"Eteenpäin", "Taaksepäin", "ਅੱਗੇ", "Очистить кэш", "Очистить", "Log uit", "Vil du fortsætte?", "Giriş yap",
+		"Bedankt!", "Ευχαριστώ", "Mulțumesc", "Clear selection",
 	} {
 		el := button(1, l, 1000)
 		if v, hit := g.Check(tap, &el, &perception.Screen{Signature: "plain"}); hit {
