@@ -209,7 +209,7 @@ func TestGuardCommonLabelsAreFree(t *testing.T) {
 		// A browser's directions (Finnish, Hindi, Punjabi), clearing a cache in Russian,
 		// particles once learned as verbs (Dutch uit, Danish vil, Turkish yap), a thank-you.
 		"Eteenpäin", "Taaksepäin", "ਅੱਗੇ", "Очистить кэш", "Очистить", "Log uit", "Vil du fortsætte?", "Giriş yap",
-		"Bedankt!", "Ευχαριστώ", "Mulțumesc", "Clear selection",
+		"Bedankt!", "Ευχαριστώ", "Mulțumesc", "Clear selection", "ประวัติการชำระเงิน", "ဖျက်ပြီးပြီ",
 	} {
 		el := button(1, l, 1000)
 		if v, hit := g.Check(tap, &el, &perception.Screen{Signature: "plain"}); hit {

@@ -940,6 +940,24 @@ func inflected(w, d string) bool {
 		utf8.RuneCountInString(w)-n <= 4
 }
 
+// sharedRoot is the start two words share, of three characters or more and shorter than
+// both, ending where a character (not a vowel sign or another combining mark) begins in
+// each; "" when they share none.
+func sharedRoot(a, b string) string {
+	ra, rb := []rune(a), []rune(b)
+	n := 0
+	for n < len(ra) && n < len(rb) && ra[n] == rb[n] {
+		n++
+	}
+	for n > 0 && (n < len(ra) && unicode.Is(unicode.M, ra[n]) || n < len(rb) && unicode.Is(unicode.M, rb[n])) {
+		n-- // not inside a syllable: its vowel signs and marks stay with it
+	}
+	if n < 3 || n == len(ra) || n == len(rb) {
+		return ""
+	}
+	return string(ra[:n])
+}
+
 // dropFormat drops Unicode's format characters (zero-width joiners, direction marks).
 func dropFormat(r rune) rune {
 	if unicode.Is(unicode.Cf, r) {
@@ -1236,6 +1254,38 @@ func writeVocabulary(path string, cats []*catalog) error {
 				}
 				if k := r.category + "\x00" + loc + "\x00" + low; !slices.Contains(fromKey[k], c.repo) {
 					fromKey[k] = append(fromKey[k], c.repo)
+				}
+			}
+		}
+	}
+	// Burmese writes a verb with its particles and no space (ဖျက်ရန်, to delete; ဖျက်မည်,
+	// will delete; ဖျက်ပါ, please delete): where two of a language's words for one action
+	// start alike and then part, the part they share is the verb (ဖျက်), which the guard
+	// finds anywhere in a label, as it does every word of the script. Not Thai, Lao or
+	// Khmer: their translators write the verb bare (ลบ, ส่ง), and the start two of their
+	// words share is as often a noun (Thai ชำระเงิน, payment, of "Payment history").
+	for cat, byLoc := range words {
+		if !sensitiveCategory(cat) {
+			continue
+		}
+		byLang := map[string][]string{}
+		for loc, ws := range byLoc {
+			lang, _, _ := strings.Cut(loc, "-")
+			for _, w := range ws {
+				if !strings.Contains(w, " ") && strings.ContainsFunc(w, func(r rune) bool {
+					return unicode.Is(unicode.Myanmar, r)
+				}) && !slices.Contains(byLang[lang], w) {
+					byLang[lang] = append(byLang[lang], w)
+				}
+			}
+		}
+		for _, lang := range slices.Sorted(maps.Keys(byLang)) {
+			ws := byLang[lang]
+			for i, a := range ws {
+				for _, b := range ws[i+1:] {
+					if root := sharedRoot(a, b); root != "" && !slices.Contains(byLoc[lang], root) {
+						byLoc[lang] = append(byLoc[lang], root)
+					}
 				}
 			}
 		}

@@ -614,3 +614,37 @@ func writeAndRead(t *testing.T, cats []*catalog) map[string]map[string][]string 
 	}
 	return gen
 }
+
+// TestSharedRoot: the start two Burmese forms of a verb share (ဖျက်ရန်, ဖျက်မည်: ဖျက်), never
+// cut inside a syllable, nor a whole word, nor shorter than three characters.
+func TestSharedRoot(t *testing.T) {
+	for _, tc := range []struct{ a, b, want string }{
+		{"ဖျက်ရန်", "ဖျက်မည်", "ဖျက်"},
+		{"ပို့ရန်", "ပို့မည်", "ပို့"},
+		{"ဖျက်", "ဖျက်မည်", ""}, // one is the other's start: nothing to learn
+		{"ပို့ရန်", "တင်မည်", ""},
+		{"ကြည့်", "ကြိုး", ""}, // ကြ then a vowel sign: too short once the syllable is kept whole
+	} {
+		if got := sharedRoot(tc.a, tc.b); got != tc.want {
+			t.Errorf("sharedRoot(%q, %q) = %q, want %q", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// TestWriteVocabularyBurmeseRoot: two Burmese words for one action that share a start
+// teach it as the verb; Thai ones do not (ชำระเงิน, payment, is a noun as often).
+func TestWriteVocabularyBurmeseRoot(t *testing.T) {
+	c := &catalog{repo: "thunderbird/thunderbird-android", commit: "c", licence: "MIT", strings: map[string]map[string]string{}}
+	for _, r := range vocabulary[c.repo] {
+		c.strings[r.key] = map[string]string{"en": r.key}
+	}
+	c.strings["delete_action"] = map[string]string{"en": "Delete", "my": "ဖျက်ရန်", "th": "ชำระเงินเลย"}
+	c.strings["discard_action"] = map[string]string{"en": "Discard", "my-MM": "ဖျက်မည်", "th-TH": "ชำระเงินด้วย"}
+	gen := writeAndRead(t, []*catalog{c})
+	if !slices.Contains(gen["delete"]["my"], "ဖျက်") {
+		t.Errorf("delete[my] = %v, want ဖျက်", gen["delete"]["my"])
+	}
+	if slices.Contains(gen["delete"]["th"], "ชำระเงิน") {
+		t.Errorf("delete[th] = %v: Thai learns no shared start", gen["delete"]["th"])
+	}
+}
