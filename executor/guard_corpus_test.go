@@ -152,9 +152,9 @@ var corpusFloors = map[string][2]float64{
 	"Arabic/Hebrew":            {0.79, 0.01},
 	"CJK":                      {0.96, 0.01},
 	"Cyrillic/Greek/Caucasian": {0.78, 0.01},
-	"Indic":                    {0.75, 0.01},
-	"Latin":                    {0.85, 0.01},
-	"Southeast Asian":          {0.55, 0.01},
+	"Indic":                    {0.77, 0.01},
+	"Latin":                    {0.86, 0.01},
+	"Southeast Asian":          {0.66, 0.01},
 	"other":                    {0.71, 0.01},
 }
 
@@ -163,7 +163,7 @@ var topCorpusFloors = map[string][2]float64{
 	"CJK":                      {0.96, 0.01},
 	"Cyrillic/Greek/Caucasian": {0.95, 0.01},
 	"Indic":                    {0.96, 0.01},
-	"Latin":                    {0.96, 0.01},
+	"Latin":                    {0.97, 0.01},
 	"Southeast Asian":          {1, 0.01},
 }
 
