@@ -10,7 +10,7 @@
 //	apps: apps                     # a directory of app YAML (sim/doc.go, docs/apps.md), relative to
 //	                               # this file, installed on the virtual phones next to the built-in apps
 //	defaults:                      # what tasks leave out
-//	  phone: {sim: {}}
+//	  phone: {sim: {clock: "2023-10-15T15:34:00Z"}} # a task's own sim phone keeps this clock
 //	  limits: {steps: 20, time: 2m, cost: 0.5}
 //	  user: {scripted: {default: "I don't mind", consent: approve}}
 //	recover: [scripted rules]      # scripted model rules tried before every task's own
@@ -21,6 +21,7 @@
 //	    tags: [single-app, choice] # "revisit": deep pages learned in the cold pass (cold/warm report)
 //	    phone:
 //	      sim: {seed: 7, faults: "idle=0.3,deadtap=0.2,dialog=1", setup: [shell…], launch: PKG}
+//	      # clock: the time (RFC 3339) the phone reads when the task starts; empty: the host's
 //	      # or a real device: device: {serial: R58M…, setup: [shell…]}
 //	    limits: {steps: 15, time: 90s, cost: 0.10}
 //	    user:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"os"
@@ -65,7 +66,7 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 		}
 	}
 	if ph := j.Device.Sim; ph != nil {
-		if err := prepareSim(jctx, ph, j.Task.Phone.Sim); err != nil {
+		if err := prepareSim(jctx, ph, j.Task.Phone.Sim, j.Task.ID); err != nil {
 			return fail("error", fmt.Errorf("prepare virtual phone: %w", err))
 		}
 	}
@@ -179,8 +180,8 @@ func countShortcuts(tr *rundir.Trajectory) int {
 	return n
 }
 
-// prepareSim puts a virtual phone in a task's start state.
-func prepareSim(ctx context.Context, ph *sim.Phone, spec *SimPhone) error {
+// prepareSim puts the virtual phone in the start state of the task with id.
+func prepareSim(ctx context.Context, ph *sim.Phone, spec *SimPhone, id string) error {
 	if spec == nil {
 		spec = &SimPhone{}
 	}
@@ -204,10 +205,21 @@ func prepareSim(ctx context.Context, ph *sim.Phone, spec *SimPhone) error {
 		}
 		return nil
 	}
-	if spec.Seed != 0 {
-		// A task's own seed: the fault draws follow it, whichever phone runs the task.
-		if rs, ok := any(ph).(interface{ Reseed(uint64) }); ok {
-			rs.Reseed(spec.Seed)
+	// The fault draws follow the task, whichever phone runs it: from its own seed, or one
+	// drawn from its id (phones have seeds of their own, and which phone runs a task depends
+	// on how fast the others went).
+	seed := spec.Seed
+	if seed == 0 && spec.Faults != "" {
+		h := fnv.New64a()
+		h.Write([]byte(id))
+		seed = h.Sum64() | 1
+	}
+	if seed != 0 {
+		ph.Reseed(seed)
+	}
+	if spec.Clock != "" {
+		if err := run("fairy-sim clock " + spec.Clock); err != nil {
+			return err
 		}
 	}
 	for _, c := range spec.Setup {

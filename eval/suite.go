@@ -131,11 +131,16 @@ type Phone struct {
 func (p Phone) Virtual() bool { return p.Sim != nil }
 
 // SimPhone is a virtual phone's start state. Before the task the phone is factory-reset
-// (same seed → same phone), the faults are switched on, the setup commands run in its
-// shell, and Launch (if set) is brought to the front.
+// (same seed → same phone), its clock set, the faults are switched on, the setup commands
+// run in its shell, and Launch (if set) is brought to the front.
 type SimPhone struct {
-	Seed   uint64   `yaml:"seed,omitempty" json:"seed,omitempty"`
-	Faults string   `yaml:"faults,omitempty" json:"faults,omitempty"` // sim.ParseFaults syntax
+	Seed   uint64 `yaml:"seed,omitempty" json:"seed,omitempty"`
+	Faults string `yaml:"faults,omitempty" json:"faults,omitempty"` // sim.ParseFaults syntax
+	// Clock is the time (RFC 3339) the phone's clock reads when the task starts; it runs on
+	// from there. A task whose phone does not set it takes the suite default's. Empty: the
+	// host's time, so what the task's screens show (the time of a message sent) depends on
+	// the minute it runs in, and two passes of one evaluation may see different pages.
+	Clock  string   `yaml:"clock,omitempty" json:"clock,omitempty"`
 	Setup  []string `yaml:"setup,omitempty" json:"setup,omitempty"`
 	Launch string   `yaml:"launch,omitempty" json:"launch,omitempty"`
 }
@@ -304,6 +309,9 @@ func (s *Suite) fill() {
 				t.Phone.Device = &c
 			}
 		}
+		if t.Phone.Sim != nil && t.Phone.Sim.Clock == "" && d.Phone.Sim != nil {
+			t.Phone.Sim.Clock = d.Phone.Sim.Clock
+		}
 		if t.Limits.Steps == 0 {
 			t.Limits.Steps = d.Limits.Steps
 		}
@@ -380,6 +388,11 @@ func (t *Task) problems(s *Suite) []string {
 	case t.Phone.Sim != nil:
 		if _, err := sim.ParseFaults(t.Phone.Sim.Faults); err != nil {
 			add("faults: %v", err)
+		}
+		if c := t.Phone.Sim.Clock; c != "" {
+			if _, err := time.Parse(time.RFC3339, c); err != nil {
+				add("clock: %v (want RFC 3339, e.g. 2023-10-15T15:34:00Z)", err)
+			}
 		}
 	}
 	if t.Limits.Steps < 0 || t.Limits.Time < 0 || t.Limits.Cost < 0 {

@@ -28,6 +28,7 @@ func TestParseErrors(t *testing.T) {
 		{"no phone", "tasks:\n  - {id: a, instruction: x, checks: [{outcome: done}]}\n", "no phone"},
 		{"two phones", "tasks:\n  - {id: a, instruction: x, phone: {sim: {}, device: {}}, checks: [{outcome: done}]}\n", "both sim"},
 		{"bad faults", "tasks:\n  - {id: a, instruction: x, phone: {sim: {faults: 'idle=2'}}, checks: [{outcome: done}]}\n", "faults"},
+		{"bad clock", "tasks:\n  - {id: a, instruction: x, phone: {sim: {clock: 'tomorrow'}}, checks: [{outcome: done}]}\n", "clock"},
 		{"no checks", "tasks:\n  - {id: a, instruction: x, phone: {sim: {}}}\n", "no checks"},
 		{"two kinds", "tasks:\n  - {id: a, instruction: x, phone: {sim: {}}, checks: [{outcome: done, answer: y}]}\n", "has 2 kinds"},
 		{"sim check on device", "tasks:\n  - {id: a, instruction: x, phone: {device: {}}, checks: [{setting: {name: wifi_on, equals: '0'}}]}\n", "real device use screen"},
@@ -55,7 +56,7 @@ func TestParseDefaults(t *testing.T) {
 	s, err := parseSuite([]byte(`
 name: d
 defaults:
-  phone: {sim: {faults: "deadtap=0.2"}}
+  phone: {sim: {faults: "deadtap=0.2", clock: "2023-10-15T15:34:00Z"}}
   limits: {steps: 12, time: 90s, cost: 0.5}
   user: {scripted: {default: "whatever"}}
 tasks:
@@ -68,6 +69,10 @@ tasks:
 	a, b := s.Tasks[0], s.Tasks[1]
 	if a.Phone.Sim == nil || a.Phone.Sim.Faults != "deadtap=0.2" || a.Limits.Steps != 12 || a.Limits.Time.Seconds() != 90 || a.User.Scripted.Default != "whatever" {
 		t.Errorf("a = %+v", a)
+	}
+	// A task's own phone keeps the suite's clock: every task starts at the same time.
+	if a.Phone.Sim.Clock != "2023-10-15T15:34:00Z" || b.Phone.Sim.Clock != a.Phone.Sim.Clock {
+		t.Errorf("clocks = %q, %q, want the default's", a.Phone.Sim.Clock, b.Phone.Sim.Clock)
 	}
 	if b.Phone.Sim.Faults != "" || b.Limits.Steps != 3 || b.Limits.Cost != 0.5 || b.User.Scripted.Consent != "refuse" {
 		t.Errorf("b = %+v", b)
