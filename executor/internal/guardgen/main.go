@@ -27,7 +27,7 @@
 //	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR \
 //		-antennapod DIR -duckduckgo DIR -woocommerce DIR -mms DIR -contacts DIR -dialer DIR -calendar DIR -email DIR \
 //		-mastodon DIR -tusky DIR -element DIR -browser DIR -nextcloud DIR -commons DIR -fossifymessages DIR -newpipe DIR -fossifycommons DIR \
-//		-fairemail DIR -deltachat DIR -thanks DIR -firefox DIR -qksms DIR -bitcoinwallet DIR
+//		-fairemail DIR -deltachat DIR -thanks DIR -firefox DIR -qksms DIR -bitcoinwallet DIR -nuke DIR -massmessage DIR
 package main
 
 import (
@@ -139,6 +139,10 @@ var vocabulary = map[string][]role{
 	"mozilla-mobile/firefox-android": {{"preferences_delete_browsing_data", "delete"}, {"browser_toolbar_erase", "delete"}},
 	"moezbhatti/qksms": {{"compose_menu_forward", "send"}, {"compose_send_cd", "send"}, {"button_delete", "delete"},
 		{"info_delete", "delete"}, {"button_cancel", "cancel"}},
+	// Translatewiki's smallest languages: Nuke's Delete (of the pages selected) and
+	// MassMessage's Send (of a message to many users).
+	"wikimedia/mediawiki-extensions-Nuke":        {{"nuke-submit-delete", "delete"}},
+	"wikimedia/mediawiki-extensions-MassMessage": {{"massmessage-form-submit", "send"}},
 	"bitcoin-wallet/bitcoin-wallet": {{"send_coins_fragment_button_send", "transfer"}, {"send_coins_activity_title", "transfer"},
 		{"send_coins_fragment_receiving_address_label", "page:transfer"}},
 	"wikimedia/apps-android-wikipedia": {
@@ -346,6 +350,12 @@ var sources = []source{
 	// Bitcoin Wallet: its Send sends money, and "Pay to" names a transfer's page; nothing
 	// learned (its strings' other words are of coins and addresses).
 	{repo: "bitcoin-wallet/bitcoin-wallet", flag: "bitcoinwallet", licence: "GPL-3.0 (translated words taken as facts)", learn: []string{}},
+	// Two MediaWiki extensions translated on translatewiki.net into some two hundred
+	// languages, many of them spoken by few (Chechen, Sakha, Pashto, Yiddish, Marathi):
+	// Nuke's Delete and MassMessage's Send only (vocabulary), nothing learned — their
+	// other strings are of wiki pages, users and lists.
+	{repo: "wikimedia/mediawiki-extensions-Nuke", flag: "nuke", licence: "GPL-2.0-or-later (translated words taken as facts)", mediawiki: true, learn: []string{}},
+	{repo: "wikimedia/mediawiki-extensions-MassMessage", flag: "massmessage", licence: "GPL-2.0-or-later (translated words taken as facts)", mediawiki: true, learn: []string{}},
 }
 
 // mailVerbs are the topics learned from the e-mail and chat apps added last.
