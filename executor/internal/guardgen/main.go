@@ -10,7 +10,8 @@
 //     Delta Chat, QKSMS, Bitcoin Wallet, Firefox for Android (MPL-2.0) — of the GPL
 //     ones only
 //     translated words, which are facts, are taken), of MediaWiki's Thanks extension's
-//     i18n/*.json (MIT: Send thanks, Thank) and of BlueWallet's loc/*.json (MIT:
+//     i18n/*.json (MIT: Send thanks, Thank), of its Nuke and MassMessage extensions'
+//     (GPL-2.0-or-later, words taken as facts: Delete, Send) and of BlueWallet's loc/*.json (MIT:
 //     Pay, Send now, Fee), string by string (the keys are listed below with the category
 //     each one names), and the verb, data and view-state words learned from all their
 //     strings (learnVerbs);
