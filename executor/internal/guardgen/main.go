@@ -133,7 +133,10 @@ var vocabulary = map[string][]role{
 		{"messages", "data"}, {"messages", "compose"}, {"chat_input_placeholder", "data"}, {"chat_input_placeholder", "compose"},
 		{"draft", "data"}, {"draft", "compose"}, {"chat", "data"}},
 	"aosp-mirror/platform_packages_apps_contacts": {{"contactsList", "data"}},
-	"GrapheneOS/platform_packages_apps_Dialer":    {{"tab_voicemail", "data"}},
+	// The Commons app, translated on translatewiki.net: its Delete of an upload and of the
+	// pictures picked in its image selector.
+	"commons-app/apps-android-commons":         {{"delete", "delete"}, {"custom_selector_delete", "delete"}},
+	"GrapheneOS/platform_packages_apps_Dialer": {{"tab_voicemail", "data"}},
 	// "Send thanks" and the Thank button; a Thank that is also the language's word of thanks
 	// itself is left out (thankIsGratitude).
 	thanksRepo:                       {{"thanks-submit", "send"}, {"thanks", "send"}, {"thanks-button-thank", "send"}},
@@ -1242,7 +1245,8 @@ func writeVocabulary(path string, cats []*catalog) error {
 			}
 		}
 	}
-	fromKey := map[string][]string{} // category, locale and word of the vocabulary's keys → the apps that translate a key so
+	fromKey := map[string][]string{}         // category, locale and word of the vocabulary's keys → the apps that translate a key so
+	deleters := map[string]map[string]bool{} // locale → the apps that translate a Delete key there
 	for _, c := range cats {
 		for _, r := range vocabulary[c.repo] {
 			tr := c.strings[r.key]
@@ -1269,6 +1273,12 @@ func writeVocabulary(path string, cats []*catalog) error {
 				}
 				if k := r.category + "\x00" + loc + "\x00" + low; !slices.Contains(fromKey[k], c.repo) {
 					fromKey[k] = append(fromKey[k], c.repo)
+				}
+				if r.category == "delete" {
+					if deleters[loc] == nil {
+						deleters[loc] = map[string]bool{}
+					}
+					deleters[loc][c.repo] = true
 				}
 			}
 		}
@@ -1435,13 +1445,15 @@ func writeVocabulary(path string, cats []*catalog) error {
 	for loc, ws := range words["transfer"] {
 		words["transfer"][loc] = slices.DeleteFunc(ws, func(w string) bool { return sendAnywhere[w] })
 	}
-	// A Delete that is also the locale's Clear and that one app only gives as its Delete
-	// (Italian cancella, Nuke's) is read as the Clear: it deletes only with a person's data
-	// beside it ("Cancella cache" keeps the cache's clearing free). One that several apps
-	// give (Vietnamese xóa) stays a Delete.
+	// A Delete that is also the locale's Clear and that fewer than a third of the apps
+	// with a Delete there give as it (Italian cancella: Nuke's and the Commons app's, where
+	// the others say elimina) is read as the Clear: it deletes only with a person's data
+	// beside it ("Cancella cache" keeps the cache's clearing free). The locale's usual
+	// Delete (Vietnamese xóa) stays one; a learned form is left as it is.
 	for loc, ws := range words["delete"] {
 		words["delete"][loc] = slices.DeleteFunc(ws, func(w string) bool {
-			return slices.Contains(words["clear"][loc], w) && len(fromKey["delete\x00"+loc+"\x00"+w]) == 1
+			n := len(fromKey["delete\x00"+loc+"\x00"+w])
+			return slices.Contains(words["clear"][loc], w) && n > 0 && 3*n < len(deleters[loc])
 		})
 	}
 	var b bytes.Buffer
