@@ -45,6 +45,9 @@ type Guard struct {
 	// and exceptStems those of their exceptions. A shorter word's stem would be another
 	// language's word (Javanese deleng, to look, for delete).
 	wordStems, exceptStems stemSet
+	// directions are a browser's Forward and Back, browser its Reload and Stop
+	// (browserPage).
+	directions, browser *phraseSet
 	// whole are the words read only as themselves (Precision.Whole), lower-cased.
 	whole map[string]bool
 	// deleteRule is the index of the delete rule (-1: none): a Clear with data trips it.
@@ -93,6 +96,7 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 	g.nounable, g.nouns, g.before, g.objects = g.phrases(pr.Nounable), g.phrases(pr.Nouns), g.phrases(pr.Before), g.phrases(pr.Objects)
 	g.data, g.compose, g.done = g.phrases(pr.Data), g.phrases(pr.Compose), g.phrases(pr.Done)
 	g.composeStems = g.stems(pr.Compose)
+	g.directions, g.browser = g.phrases(pr.Directions), g.phrases(pr.Browser)
 	g.whole = make(map[string]bool, len(pr.Whole))
 	for _, w := range pr.Whole {
 		g.whole[g.newGuardText(w).s] = true
@@ -231,6 +235,9 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 		texts = g.page(s).texts
 	}
 	r, ok := g.matchOn(el, s, texts)
+	if ok && r.Category == "send" && s != nil && g.direction(el) && g.browserPage(s) {
+		return Verdict{}, false // a browser's Forward: to the next page
+	}
 	page := false
 	if !ok {
 		r, ok = g.byPage(el, s)

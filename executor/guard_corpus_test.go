@@ -149,12 +149,12 @@ func scoreCorpus(g *Guard, items []corpusItem) map[string]*corpusScore {
 // clear as an adjective; "Tin nhắn đã hủy", message cancelled; "Написать", write) and,
 // beyond the forty most used locales, languages few catalogs translate to.
 var corpusFloors = map[string][2]float64{
-	"Arabic/Hebrew":            {0.79, 0.01},
+	"Arabic/Hebrew":            {0.81, 0.01},
 	"CJK":                      {0.96, 0.01},
-	"Cyrillic/Greek/Caucasian": {0.78, 0.01},
-	"Indic":                    {0.77, 0.01},
-	"Latin":                    {0.86, 0.01},
-	"Southeast Asian":          {0.66, 0.01},
+	"Cyrillic/Greek/Caucasian": {0.80, 0.01},
+	"Indic":                    {0.82, 0.01},
+	"Latin":                    {0.88, 0.01},
+	"Southeast Asian":          {0.74, 0.01},
 	"other":                    {0.71, 0.01},
 }
 

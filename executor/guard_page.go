@@ -1,6 +1,8 @@
 package executor
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/fairy-go/fairy/perception"
@@ -402,3 +404,72 @@ func (g *Guard) pageAmounts(s *perception.Screen) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// direction reports whether el's own label is wholly a browser's Forward or Back.
+func (g *Guard) direction(el *perception.Element) bool {
+	own := g.ownLabel(el)
+	if own == "" {
+		return false
+	}
+	return g.wholly(g.directions, g.newGuardText(own))
+}
+
+// wholly reports whether the words of p cover all of t.
+func (g *Guard) wholly(p *phraseSet, t guardText) bool {
+	if len(t.toks) == 0 {
+		return false
+	}
+	var at []span
+	p.find(t, func(_ int, sp span) { at = append(at, sp) })
+	return len(at) > 0 && t.covered(at)
+}
+
+// browserPage reports whether s is a browser's page: it shows two of a browser's signs —
+// an address bar (a view whose resource id names the URL bar, or a field showing a web
+// address), a browser's Reload or Stop, and two of its directions (Back and Forward). A
+// mail app's message has Back and Forward, but neither Reload nor an address bar. It is
+// worked out only for a Forward (a send word that is wholly a direction), not per page.
+func (g *Guard) browserPage(s *perception.Screen) bool {
+	bar, reload, directions := false, false, 0
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		bar = bar || addressBar(e)
+		if !(e.Clickable || e.LongClickable) {
+			continue
+		}
+		if own := g.ownLabel(e); own != "" {
+			t := g.newGuardText(own)
+			reload = reload || g.wholly(g.browser, t)
+			if g.wholly(g.directions, t) {
+				directions++
+			}
+		}
+	}
+	signs := 0
+	for _, b := range []bool{bar, reload, directions >= 2} {
+		if b {
+			signs++
+		}
+	}
+	return signs >= 2
+}
+
+// urlIDWords name a browser's address bar in a resource id (url_bar, omnibox,
+// mozac_browser_toolbar_url_view, location_bar_edit_text, address_bar).
+var urlIDWords = []string{"url", "omnibox", "urlbar", "addressbar", "locationbar"}
+
+// addressBar reports whether e is a browser's address bar: its resource id names one, or
+// it is a text field that shows a web address.
+func addressBar(e *perception.Element) bool {
+	words := strings.Fields(strings.ToLower(idWords(e.ResourceID)))
+	for i, w := range words {
+		if slices.Contains(urlIDWords, w) || (w == "address" || w == "location") && i+1 < len(words) && words[i+1] == "bar" {
+			return true
+		}
+	}
+	return e.Editable && !e.Password && webAddress.MatchString(strings.TrimSpace(e.Text))
+}
+
+// webAddress is a web address as an address bar shows it: with its scheme, or a host
+// name of two labels or more and an optional path.
+var webAddress = regexp.MustCompile(`^(?i)(https?://\S+|[a-z0-9-]+(\.[a-z0-9-]+)+(/\S*)?)$`)

@@ -217,3 +217,56 @@ func TestGuardCommonLabelsAreFree(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardBrowserForward: on a browser's page — an address bar or a Reload beside its
+// Back and Forward — Forward goes to the next page and is free, in the languages a
+// browser translates it into; a mail app's Forward beside its Back is held, and so is a
+// web form's Send on the browser's page.
+func TestGuardBrowserForward(t *testing.T) {
+	g := defaultGuard(t)
+	tap := event.Action{Type: event.Tap, Index: 1}
+	icon := func(i int, desc string, x int) perception.Element {
+		return perception.Element{Index: i, Role: "button", Desc: desc, Label: desc, Class: "android.widget.ImageButton", Clickable: true,
+			Bounds: perception.Bounds{X1: x, Y1: 100, X2: x + 120, Y2: 220}, Center: perception.Point{X: x + 60, Y: 160}}
+	}
+	bar := perception.Element{Index: 10, Role: "input", Class: "android.widget.EditText", Editable: true, Text: "example.org/news",
+		ResourceID: "org.mozilla.firefox:id/mozac_browser_toolbar_url_view", Bounds: perception.Bounds{X1: 400, Y1: 100, X2: 1000, Y2: 220}}
+	for _, tc := range []struct {
+		name          string
+		back, forward string
+		withBar       bool
+		reload, extra string
+		want          bool
+	}{
+		{"browser, address bar", "Back", "Forward", true, "", "", false},
+		{"browser, Reload", "Back", "Forward", false, "Refresh", "", false},
+		// Greek, Vietnamese and Hebrew mail apps' Forward is their browser's Forward too.
+		{"Greek browser", "Πίσω", "Προώθηση", true, "", "", false},
+		{"Vietnamese browser", "Quay lại", "Chuyển tiếp", false, "Làm mới", "", false},
+		{"Hebrew browser", "חזרה", "קדימה", true, "", "", false},
+		{"Greek mail app", "Πίσω", "Προώθηση", false, "", "Απάντηση", true},
+		{"mail app", "Back", "Forward", false, "", "Reply", true},
+		{"mail app with a link in its text", "Back", "Forward", false, "", "example.org", true},
+	} {
+		s := &perception.Screen{Signature: tc.name, Width: 1080, Height: 2400}
+		s.Elements = append(s.Elements, icon(1, tc.forward, 140), icon(2, tc.back, 20))
+		if tc.withBar {
+			s.Elements = append(s.Elements, bar)
+		}
+		if tc.reload != "" {
+			s.Elements = append(s.Elements, icon(3, tc.reload, 260))
+		}
+		if tc.extra != "" {
+			s.Elements = append(s.Elements, button(4, tc.extra, 600))
+		}
+		if _, hit := g.Check(tap, &s.Elements[0], s); hit != tc.want {
+			t.Errorf("%s: tap %q held %v, want %v", tc.name, tc.forward, hit, tc.want)
+		}
+	}
+	// A web form's Send on a browser's page sends.
+	s := &perception.Screen{Signature: "form", Width: 1080, Height: 2400}
+	s.Elements = append(s.Elements, button(1, "Send", 1200), icon(2, "Back", 20), icon(3, "Forward", 140), bar)
+	if v, hit := g.Check(tap, &s.Elements[0], s); !hit || v.Category != "send" {
+		t.Errorf("a form's Send on a browser page: %+v %v, want held as send", v, hit)
+	}
+}

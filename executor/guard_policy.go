@@ -72,6 +72,11 @@ type GuardPrecision struct {
 	// then names a state or a folder (已发送, 送信済み, Đã gửi: Sent; 待支付: awaiting
 	// payment), not the action.
 	Done []string `json:"done,omitempty" yaml:"done,omitempty"`
+	// Directions are a browser's Forward and Back; Browser its Reload and Stop. On a page
+	// that has a browser's Reload, Stop or address bar and another direction, a Forward
+	// goes to the next page: it sends nothing.
+	Directions []string `json:"directions,omitempty" yaml:"directions,omitempty"`
+	Browser    []string `json:"browser,omitempty" yaml:"browser,omitempty"`
 }
 
 // GuardPolicy is the configurable guard: the rules, checked in order, and the generic
@@ -177,6 +182,8 @@ func DefaultGuardPolicy() GuardPolicy {
 	p.Precision.Cancel = append(slices.Clone(p.Precision.Cancel), flatVocabulary(gen["cancel"])...)
 	p.Precision.Compose = append(slices.Clone(p.Precision.Compose), flatVocabulary(gen["compose"])...)
 	p.Precision.Whole = append(slices.Clone(p.Precision.Whole), flatVocabulary(gen["whole"])...)
+	p.Precision.Directions = append(slices.Clone(p.Precision.Directions), flatVocabulary(gen["direction"])...)
+	p.Precision.Browser = append(slices.Clone(p.Precision.Browser), flatVocabulary(gen["browser"])...)
 	return p
 }
 

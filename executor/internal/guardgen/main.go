@@ -10,7 +10,8 @@
 //     Delta Chat, QKSMS, Bitcoin Wallet, Firefox for Android (MPL-2.0) — of the GPL
 //     ones only
 //     translated words, which are facts, are taken), of MediaWiki's Thanks extension's
-//     i18n/*.json (MIT: Send thanks, Thank) and of BlueWallet's loc/*.json (MIT:
+//     i18n/*.json (MIT: Send thanks, Thank), of its Nuke and MassMessage extensions'
+//     (GPL-2.0-or-later, words taken as facts: Delete, Send) and of BlueWallet's loc/*.json (MIT:
 //     Pay, Send now, Fee), string by string (the keys are listed below with the category
 //     each one names), and the verb, data and view-state words learned from all their
 //     strings (learnVerbs);
@@ -27,7 +28,7 @@
 //	go run ./executor/internal/guardgen -thunderbird DIR -wikipedia DIR -messaging DIR -nfc DIR -bluewallet DIR \
 //		-antennapod DIR -duckduckgo DIR -woocommerce DIR -mms DIR -contacts DIR -dialer DIR -calendar DIR -email DIR \
 //		-mastodon DIR -tusky DIR -element DIR -browser DIR -nextcloud DIR -commons DIR -fossifymessages DIR -newpipe DIR -fossifycommons DIR \
-//		-fairemail DIR -deltachat DIR -thanks DIR -firefox DIR -qksms DIR -bitcoinwallet DIR
+//		-fairemail DIR -deltachat DIR -thanks DIR -firefox DIR -qksms DIR -bitcoinwallet DIR -nuke DIR -massmessage DIR
 package main
 
 import (
@@ -132,13 +133,20 @@ var vocabulary = map[string][]role{
 		{"messages", "data"}, {"messages", "compose"}, {"chat_input_placeholder", "data"}, {"chat_input_placeholder", "compose"},
 		{"draft", "data"}, {"draft", "compose"}, {"chat", "data"}},
 	"aosp-mirror/platform_packages_apps_contacts": {{"contactsList", "data"}},
-	"GrapheneOS/platform_packages_apps_Dialer":    {{"tab_voicemail", "data"}},
+	// The Commons app, translated on translatewiki.net: its Delete of an upload and of the
+	// pictures picked in its image selector.
+	"commons-app/apps-android-commons":         {{"delete", "delete"}, {"custom_selector_delete", "delete"}},
+	"GrapheneOS/platform_packages_apps_Dialer": {{"tab_voicemail", "data"}},
 	// "Send thanks" and the Thank button; a Thank that is also the language's word of thanks
 	// itself is left out (thankIsGratitude).
 	thanksRepo:                       {{"thanks-submit", "send"}, {"thanks", "send"}, {"thanks-button-thank", "send"}},
 	"mozilla-mobile/firefox-android": {{"preferences_delete_browsing_data", "delete"}, {"browser_toolbar_erase", "delete"}},
 	"moezbhatti/qksms": {{"compose_menu_forward", "send"}, {"compose_send_cd", "send"}, {"button_delete", "delete"},
 		{"info_delete", "delete"}, {"button_cancel", "cancel"}},
+	// Translatewiki's smallest languages: Nuke's Delete (of the pages selected) and
+	// MassMessage's Send (of a message to many users).
+	"wikimedia/mediawiki-extensions-Nuke":        {{"nuke-submit-delete", "delete"}},
+	"wikimedia/mediawiki-extensions-MassMessage": {{"massmessage-form-submit", "send"}},
 	"bitcoin-wallet/bitcoin-wallet": {{"send_coins_fragment_button_send", "transfer"}, {"send_coins_activity_title", "transfer"},
 		{"send_coins_fragment_receiving_address_label", "page:transfer"}},
 	"wikimedia/apps-android-wikipedia": {
@@ -264,6 +272,10 @@ var harmlessKeys = map[string][]string{
 var directionKeys = map[string][]string{"mozilla-mobile/firefox-android": {"browser_menu_forward", "browser_menu_back"},
 	"wikimedia/apps-android-wikipedia": {"nav_item_forward", "nav_item_back"}}
 
+// browserKeys are a browser's Reload and Stop: with them (or an address bar) on a page,
+// the page is a browser's, and its Forward and Back (directionKeys) go from page to page.
+var browserKeys = map[string][]string{"mozilla-mobile/firefox-android": {"browser_menu_refresh", "browser_menu_stop"}}
+
 // corpusKeys are held-out strings: sensitive ones name their category, harmless ones "".
 var corpusKeys = map[string][]role{
 	"thunderbird/thunderbird-android": {
@@ -346,6 +358,12 @@ var sources = []source{
 	// Bitcoin Wallet: its Send sends money, and "Pay to" names a transfer's page; nothing
 	// learned (its strings' other words are of coins and addresses).
 	{repo: "bitcoin-wallet/bitcoin-wallet", flag: "bitcoinwallet", licence: "GPL-3.0 (translated words taken as facts)", learn: []string{}},
+	// Two MediaWiki extensions translated on translatewiki.net into some two hundred
+	// languages, many of them spoken by few (Chechen, Sakha, Pashto, Yiddish, Marathi):
+	// Nuke's Delete and MassMessage's Send only (vocabulary), nothing learned — their
+	// other strings are of wiki pages, users and lists.
+	{repo: "wikimedia/mediawiki-extensions-Nuke", flag: "nuke", licence: "GPL-2.0-or-later (translated words taken as facts)", mediawiki: true, learn: []string{}},
+	{repo: "wikimedia/mediawiki-extensions-MassMessage", flag: "massmessage", licence: "GPL-2.0-or-later (translated words taken as facts)", mediawiki: true, learn: []string{}},
 }
 
 // mailVerbs are the topics learned from the e-mail and chat apps added last.
@@ -1227,7 +1245,8 @@ func writeVocabulary(path string, cats []*catalog) error {
 			}
 		}
 	}
-	fromKey := map[string][]string{} // category, locale and word of the vocabulary's keys → the apps that translate a key so
+	fromKey := map[string][]string{}         // category, locale and word of the vocabulary's keys → the apps that translate a key so
+	deleters := map[string]map[string]bool{} // locale → the apps that translate a Delete key there
 	for _, c := range cats {
 		for _, r := range vocabulary[c.repo] {
 			tr := c.strings[r.key]
@@ -1254,6 +1273,12 @@ func writeVocabulary(path string, cats []*catalog) error {
 				}
 				if k := r.category + "\x00" + loc + "\x00" + low; !slices.Contains(fromKey[k], c.repo) {
 					fromKey[k] = append(fromKey[k], c.repo)
+				}
+				if r.category == "delete" {
+					if deleters[loc] == nil {
+						deleters[loc] = map[string]bool{}
+					}
+					deleters[loc][c.repo] = true
 				}
 			}
 		}
@@ -1361,6 +1386,21 @@ func writeVocabulary(path string, cats []*catalog) error {
 			}
 		}
 	}
+	// The guard reads a browser's page by its Reload or Stop, and its Forward and Back there
+	// as directions, in every locale a browser translates them into.
+	for cat, keys := range map[string]map[string][]string{"direction": directionKeys, "browser": browserKeys} {
+		byLoc := map[string][]string{}
+		for _, c := range cats {
+			for _, k := range keys[c.repo] {
+				for loc, v := range c.strings[k] {
+					if v = strings.ToLower(strings.TrimSpace(v)); v != "" && !slices.Contains(byLoc[loc], v) {
+						byLoc[loc] = append(byLoc[loc], v)
+					}
+				}
+			}
+		}
+		words[cat] = byLoc
+	}
 	for loc, ws := range words["send"] {
 		words["send"][loc] = slices.DeleteFunc(ws, func(w string) bool {
 			if lang, _, _ := strings.Cut(loc, "-"); !directions[lang][w] {
@@ -1404,6 +1444,17 @@ func writeVocabulary(path string, cats []*catalog) error {
 	}
 	for loc, ws := range words["transfer"] {
 		words["transfer"][loc] = slices.DeleteFunc(ws, func(w string) bool { return sendAnywhere[w] })
+	}
+	// A Delete that is also the locale's Clear and that fewer than a third of the apps
+	// with a Delete there give as it (Italian cancella: Nuke's and the Commons app's, where
+	// the others say elimina) is read as the Clear: it deletes only with a person's data
+	// beside it ("Cancella cache" keeps the cache's clearing free). The locale's usual
+	// Delete (Vietnamese xóa) stays one; a learned form is left as it is.
+	for loc, ws := range words["delete"] {
+		words["delete"][loc] = slices.DeleteFunc(ws, func(w string) bool {
+			n := len(fromKey["delete\x00"+loc+"\x00"+w])
+			return slices.Contains(words["clear"][loc], w) && n > 0 && 3*n < len(deleters[loc])
+		})
 	}
 	var b bytes.Buffer
 	b.WriteString("# GENERATED by `go run ./executor/internal/guardgen`; do not edit (extend guard.yaml or the config).\n")
