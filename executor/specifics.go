@@ -82,19 +82,70 @@ func readSpecifics(category string, s *perception.Screen, target *perception.Ele
 		if len(sp.Items) == 0 {
 			sp.Items = items
 		}
+		// The amount the action names ("Bezahlen ¥36") is what it pays; else the page's
+		// total, else its first amount. (The first amount of a page whose total word is in
+		// none of totalWord's languages is an item's price: "Oolong Tee x2 ¥24" above
+		// "Summe ¥36" was asked as the amount of a ¥36 payment.)
+		if target != nil {
+			sp.Amount = amountText.FindString(target.Label)
+		}
 		for _, c := range ctx {
+			if sp.Amount != "" && target != nil && strings.Contains(target.Label, sp.Amount) {
+				break
+			}
 			if m := amountText.FindString(c); m != "" && (sp.Amount == "" || totalWord.MatchString(c)) {
 				sp.Amount = m
 			}
 		}
-		if sp.Amount == "" && target != nil {
-			sp.Amount = amountText.FindString(target.Label)
-		}
 		sp.Payee = app
 	default:
-		sp.What = strings.Join(firstTexts(ctx, 2), " · ")
+		what := firstTexts(ctx, 2)
+		if r := rowText(s, target); r != "" && !slices.Contains(what, r) {
+			what = append([]string{r}, what...)
+		}
+		sp.What = strings.Join(what, " · ")
 	}
 	return sp
+}
+
+// rowText is the text of the row the target acts on: the leftmost text beside it, or
+// just above it (a row's name over its buttons), within three times the target's height
+// (a text read from the picture is boxed tight: TeaHouse's Remove is 29 pixels high, 64
+// below its cake's line). A Remove
+// drawn under "Almond cake x1" removes the cake, not "TeaHouse · Your order".
+func rowText(s *perception.Screen, target *perception.Element) string {
+	if target == nil || target.Bounds.Empty() {
+		return ""
+	}
+	t := target.Bounds
+	type box struct {
+		text string
+		b    perception.Bounds
+	}
+	var boxes []box
+	for _, r := range s.Read {
+		boxes = append(boxes, box{strings.TrimSpace(r.Text), r.Bounds})
+	}
+	for i := range s.Elements {
+		if e := &s.Elements[i]; !e.Clickable && e.Role == "text" && e.Index != target.Index {
+			boxes = append(boxes, box{strings.TrimSpace(e.Label), e.Bounds})
+		}
+	}
+	best := box{}
+	for _, b := range boxes {
+		if b.text == "" || b.text == strings.TrimSpace(target.Label) || amountText.FindString(b.text) == b.text {
+			continue
+		}
+		// Beside the target (sharing its rows of pixels), or ending at most three target
+		// heights above its top.
+		if b.b.Y2 <= t.Y1-3*t.Dy() || b.b.Y1 >= t.Y2 {
+			continue
+		}
+		if best.text == "" || b.b.Y2 > best.b.Y2 || (b.b.Y2 == best.b.Y2 && b.b.X1 < best.b.X1) {
+			best = b
+		}
+	}
+	return best.text
 }
 
 // firstTexts are the first n distinct non-empty texts of ctx.

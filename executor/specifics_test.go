@@ -47,6 +47,44 @@ func TestReadSpecifics(t *testing.T) {
 			t.Errorf("%s: %q (named %t), want %q (named %t)", tc.category, got, sp.Named(tc.category), tc.want, tc.named)
 		}
 	}
+	// The amount the action names is what it pays, whatever the page's total is called;
+	// a button without one takes the page's total.
+	de := &perception.Screen{Context: []string{"TeaHouse"}, Read: []perception.TextBox{{Text: "Ihre Bestellung"}, {Text: "Oolong Tee x2"}, {Text: "¥24"},
+		{Text: "Mandelkuchen x1"}, {Text: "¥12"}, {Text: "Summe ¥36"}, {Text: "Bezahlen ¥36"}}}
+	for _, tc := range []struct {
+		s      *perception.Screen
+		target *perception.Element
+		want   string
+	}{
+		{de, &perception.Element{Label: "Bezahlen ¥36"}, "amount: ¥36"},
+		{order, &perception.Element{Label: "提交订单"}, "amount: ¥13"},
+		{&perception.Screen{Context: []string{"Order", "Tea x2 ¥24", "Total ¥36"}}, &perception.Element{Label: "Pay ¥24"}, "amount: ¥24"},
+	} {
+		sp := readSpecifics("payment", tc.s, tc.target, nil, "com.fairy.teahouse")
+		if got := sp.String(); !strings.Contains(got, tc.want+";") {
+			t.Errorf("paying with %q: %q, want %q", tc.target.Label, got, tc.want)
+		}
+	}
+}
+
+// TestDeleteNamesItsRow: a Remove drawn under an item's line names that item, not only
+// the page; a delete with no text by it names the page as before.
+func TestDeleteNamesItsRow(t *testing.T) {
+	box := func(text string, x1, y1, x2, y2 int) perception.TextBox {
+		return perception.TextBox{Text: text, Bounds: perception.Bounds{X1: x1, Y1: y1, X2: x2, Y2: y2}}
+	}
+	s := &perception.Screen{Context: []string{"TeaHouse"}, Read: []perception.TextBox{box("Your order", 40, 40, 900, 140),
+		box("Oolong tea x2", 40, 180, 640, 260), box("¥24", 680, 180, 880, 260),
+		box("Almond cake x1", 40, 280, 640, 360), box("¥12", 680, 280, 880, 360), box("Remove", 680, 370, 1000, 450),
+		box("Total ¥36", 40, 500, 800, 600)}}
+	remove := &perception.Element{Index: 9, Label: "Remove", Bounds: perception.Bounds{X1: 680, Y1: 370, X2: 1000, Y2: 450}}
+	if got := readSpecifics("delete", s, remove, nil, "com.fairy.teahouse").String(); got != "what: Almond cake x1 · TeaHouse · Your order" {
+		t.Errorf("Remove under the cake: %q", got)
+	}
+	far := &perception.Element{Index: 9, Label: "Remove", Bounds: perception.Bounds{X1: 680, Y1: 1500, X2: 1000, Y2: 1580}}
+	if got := readSpecifics("delete", s, far, nil, "com.fairy.teahouse").String(); got != "what: TeaHouse · Your order" {
+		t.Errorf("Remove with nothing by it: %q", got)
+	}
 }
 
 func TestCorrects(t *testing.T) {
