@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -86,17 +87,16 @@ func readSpecifics(category string, s *perception.Screen, target *perception.Ele
 		// total, else its first amount. (The first amount of a page whose total word is in
 		// none of totalWord's languages is an item's price: "Oolong Tee x2 ¥24" above
 		// "Summe ¥36" was asked as the amount of a ¥36 payment.)
+		named := ""
 		if target != nil {
-			sp.Amount = amountText.FindString(target.Label)
+			named = amountText.FindString(target.Label)
 		}
 		for _, c := range ctx {
-			if sp.Amount != "" && target != nil && strings.Contains(target.Label, sp.Amount) {
-				break
-			}
 			if m := amountText.FindString(c); m != "" && (sp.Amount == "" || totalWord.MatchString(c)) {
 				sp.Amount = m
 			}
 		}
+		sp.Amount = cmp.Or(named, sp.Amount)
 		sp.Payee = app
 	default:
 		what := firstTexts(ctx, 2)
@@ -111,8 +111,8 @@ func readSpecifics(category string, s *perception.Screen, target *perception.Ele
 // rowText is the text of the row the target acts on: the leftmost text beside it, or
 // just above it (a row's name over its buttons), within three times the target's height
 // (a text read from the picture is boxed tight: TeaHouse's Remove is 29 pixels high, 64
-// below its cake's line). A Remove
-// drawn under "Almond cake x1" removes the cake, not "TeaHouse · Your order".
+// below its cake's line). A Remove drawn under "Almond cake x1" removes the cake, not
+// "TeaHouse · Your order".
 func rowText(s *perception.Screen, target *perception.Element) string {
 	if target == nil || target.Bounds.Empty() {
 		return ""

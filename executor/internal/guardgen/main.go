@@ -425,19 +425,28 @@ func git(dir string, args ...string) ([]byte, error) {
 	return out, nil
 }
 
+// newCatalog is the empty catalog of the repository's HEAD, with the files `git ls-tree
+// ls…` lists there.
+func newCatalog(repo, dir, licence string, ls ...string) (*catalog, []byte, error) {
+	head, err := git(dir, "rev-parse", "HEAD")
+	if err != nil {
+		return nil, nil, err
+	}
+	files, err := git(dir, append([]string{"ls-tree"}, ls...)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &catalog{repo: repo, commit: strings.TrimSpace(string(head)), licence: licence, strings: map[string]map[string]string{}}, files, nil
+}
+
 var valuesDir = regexp.MustCompile(`/values(-[^/]+)?/strings\.xml$`)
 
 // readCatalog reads every strings.xml of the repository's HEAD.
 func readCatalog(repo, dir, licence string) (*catalog, error) {
-	head, err := git(dir, "rev-parse", "HEAD")
+	c, files, err := newCatalog(repo, dir, licence, "-r", "--name-only", "HEAD")
 	if err != nil {
 		return nil, err
 	}
-	files, err := git(dir, "ls-tree", "-r", "--name-only", "HEAD")
-	if err != nil {
-		return nil, err
-	}
-	c := &catalog{repo: repo, commit: strings.TrimSpace(string(head)), licence: licence, strings: map[string]map[string]string{}}
 	var paths, locs []string
 	for _, f := range strings.Split(string(files), "\n") {
 		m := valuesDir.FindStringSubmatch(f)
@@ -524,15 +533,10 @@ var mediaWikiMagic = regexp.MustCompile(`\{\{(?i:GENDER|PLURAL|GRAMMAR):[^{}|]*\
 // a language; qqq is the documentation of the messages, not a language): the magic words
 // resolved to their first form, $1 written as %s.
 func readMediaWikiCatalog(repo, dir, licence string) (*catalog, error) {
-	head, err := git(dir, "rev-parse", "HEAD")
+	c, files, err := newCatalog(repo, dir, licence, "--name-only", "HEAD", "i18n/")
 	if err != nil {
 		return nil, err
 	}
-	files, err := git(dir, "ls-tree", "--name-only", "HEAD", "i18n/")
-	if err != nil {
-		return nil, err
-	}
-	c := &catalog{repo: repo, commit: strings.TrimSpace(string(head)), licence: licence, strings: map[string]map[string]string{}}
 	var paths, locs []string
 	for _, f := range strings.Split(string(files), "\n") {
 		code := strings.TrimSuffix(filepath.Base(f), ".json")
@@ -586,15 +590,10 @@ var jsonLocales = map[string]string{"jp_jp": "ja", "ua": "uk", "zar_afr": "af", 
 
 // readJSONCatalog reads BlueWallet's loc/*.json: section → key → text, as "section.key".
 func readJSONCatalog(repo, dir, licence string) (*catalog, error) {
-	head, err := git(dir, "rev-parse", "HEAD")
+	c, files, err := newCatalog(repo, dir, licence, "--name-only", "HEAD", "loc/")
 	if err != nil {
 		return nil, err
 	}
-	files, err := git(dir, "ls-tree", "--name-only", "HEAD", "loc/")
-	if err != nil {
-		return nil, err
-	}
-	c := &catalog{repo: repo, commit: strings.TrimSpace(string(head)), licence: licence, strings: map[string]map[string]string{}}
 	for _, f := range strings.Split(string(files), "\n") {
 		if !strings.HasSuffix(f, ".json") {
 			continue
