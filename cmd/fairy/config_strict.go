@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/internal/spell"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 )
@@ -167,7 +168,7 @@ func checkNode(file, key string, n *yaml.Node, spec keySpec) error {
 				sub = s
 			case spec.choices != nil && !slices.Contains(spec.choices, name):
 				return &configError{File: file, Line: kn.Line, Key: full,
-					Msg: fmt.Sprintf("unknown key: want one of %s%s", strings.Join(spec.choices, ", "), didYouMean(name, spec.choices))}
+					Msg: fmt.Sprintf("unknown key: want one of %s%s", strings.Join(spec.choices, ", "), spell.DidYouMean(name, spec.choices))}
 			default:
 				sub = *spec.elem
 			}
@@ -236,7 +237,7 @@ func checkValue(v string, spec keySpec) string {
 		}
 	case kindChoice:
 		if !slices.Contains(spec.choices, strings.ToLower(v)) {
-			return fmt.Sprintf("%q is not one of %s%s", v, strings.Join(spec.choices, ", "), didYouMean(strings.ToLower(v), spec.choices))
+			return fmt.Sprintf("%q is not one of %s%s", v, strings.Join(spec.choices, ", "), spell.DidYouMean(strings.ToLower(v), spec.choices))
 		}
 	}
 	return ""
@@ -260,7 +261,7 @@ func suggest(name, section string, spec keySpec) string {
 	for f := range spec.fields {
 		names = append(names, f)
 	}
-	if s := didYouMean(name, names); s != "" {
+	if s := spell.DidYouMean(name, names); s != "" {
 		return s
 	}
 	var elsewhere []string
@@ -268,7 +269,7 @@ func suggest(name, section string, spec keySpec) string {
 	walk = func(prefix string, k keySpec) {
 		for f, sub := range k.fields {
 			full := strings.TrimPrefix(prefix+"."+f, ".")
-			if prefix != section && (f == name || didYouMean(name, []string{f}) != "") {
+			if prefix != section && (f == name || spell.DidYouMean(name, []string{f}) != "") {
 				elsewhere = append(elsewhere, full)
 			}
 			walk(full, sub)
@@ -284,52 +285,6 @@ func suggest(name, section string, spec keySpec) string {
 	}
 	slices.Sort(names)
 	return " (known keys here: " + strings.Join(names, ", ") + ")"
-}
-
-// didYouMean names the closest of known when it is close to word: " (did you mean "x"?)".
-func didYouMean(word string, known []string) string {
-	best, bestD := "", -1
-	for _, k := range known {
-		d := editDistance(word, k)
-		if bestD < 0 || d < bestD || (d == bestD && k < best) {
-			best, bestD = k, d
-		}
-	}
-	if bestD < 0 || bestD == 0 {
-		return ""
-	}
-	if bestD <= 2 || bestD*3 <= len(word) {
-		return fmt.Sprintf(" (did you mean %q?)", best)
-	}
-	return ""
-}
-
-// editDistance is the optimal-string-alignment distance between a and b: insertions,
-// deletions, substitutions and swaps of two neighbours each cost 1 ("defualt" is one swap
-// from "default").
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range rb {
-		d[0][j+1] = j + 1
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
 }
 
 // checkEnvAndFlags checks the values FAIRY_<KEY> variables and the flags give typed keys:
@@ -419,7 +374,7 @@ func (s *settings) checkEnvNames() []error {
 			errs = append(errs, fmt.Errorf("environment %s: %s is not read from the environment: set it in the config file, or unset %s", name, key, name))
 			continue
 		}
-		hint := didYouMean(name, known)
+		hint := spell.DidYouMean(name, known)
 		if hint == "" {
 			hint = "; a configuration key is FAIRY_<KEY> with dots and dashes as underscores (model.default is FAIRY_MODEL_DEFAULT)"
 		}

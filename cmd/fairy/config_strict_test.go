@@ -123,20 +123,6 @@ func TestStrictEnvAndFlags(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		d    int
-	}{{"defualt", "default", 1}, {"maxwall", "max-wall", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"same", "same", 0}, {"备注", "备忘", 1}} {
-		if got := editDistance(tt.a, tt.b); got != tt.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.d)
-		}
-	}
-	if got := didYouMean("zzzzzz", []string{"runs", "model"}); got != "" {
-		t.Errorf("didYouMean for a far word = %q", got)
-	}
-}
-
 // TestREADMEConfigIsValid: every YAML config example in README.md passes the strict check,
 // so the schema and the documentation agree.
 func TestREADMEConfigIsValid(t *testing.T) {

@@ -67,6 +67,7 @@ var layers = map[string][]string{
 	"event":          {},
 	"llm":            {},
 	"internal/table": {},
+	"internal/spell": {},
 	"sim/wire":       {},
 	"sim/cjkfont":    {},
 	"sim/adbtest":    {},
@@ -110,7 +111,7 @@ var layers = map[string][]string{
 	"mcp":              {"event", "executor", "executor/adb", "global", "interaction", "knowledge", "perception", "rundir"},
 	// Evaluation drives the agent from outside: eval knows the agent only through the
 	// Session it declares; eval/agentrun plugs the agent in.
-	"eval": {"eval/walkthrough", "event", "interaction", "internal/table", "llm", "llm/inject", "llm/scripted", "perception", "prompts", "rundir", "sim", "sim/cjkfont"},
+	"eval": {"eval/walkthrough", "event", "interaction", "internal/spell", "internal/table", "llm", "llm/inject", "llm/scripted", "perception", "prompts", "rundir", "sim", "sim/cjkfont"},
 	// A walkthrough compiles to scripted-model rules that find their way by the prompts'
 	// markers.
 	"eval/walkthrough":  {"event", "llm/scripted", "prompts"},
