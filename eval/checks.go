@@ -522,7 +522,7 @@ func describeCheck(c Check) string {
 	}
 	switch c.Kind() {
 	case "outcome":
-		return "outcome is " + c.Outcome
+		return "outcome " + c.Outcome
 	case "answer":
 		return fmt.Sprintf("answer contains %q", c.Answer)
 	case "message":

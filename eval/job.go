@@ -147,11 +147,11 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 		r.Sensitive, r.Unnamed = sensitiveActions(tr)
 	}
 	r.Pass = true
-	var failed []string
+	var failed []CheckResult
 	for _, c := range r.Checks {
 		if !c.Pass {
 			r.Pass = false
-			failed = append(failed, c.Name)
+			failed = append(failed, c)
 		}
 	}
 	// A false success: the agent said done and the task's own checks say otherwise.
@@ -164,7 +164,7 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 		}
 	}
 	if len(failed) > 0 {
-		r.Reason = strings.TrimSpace(fmt.Sprintf("check failed: %s. %s", strings.Join(failed, "; "), r.Reason))
+		r.Reason = failedReason(failed, r.Outcome, r.Reason)
 	}
 	return r, true
 }
@@ -251,4 +251,30 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// failedReason says why a run whose checks failed did not pass: each failing check, what
+// it expected and what it saw, then how the run itself ended, as context ("check failed —
+// expected setting wifi_on = 0, saw wifi_on = 1. The run ended done: Wi-Fi is off.").
+func failedReason(failed []CheckResult, outcome, reason string) string {
+	parts := make([]string, len(failed))
+	for i, c := range failed {
+		saw := strings.Join(strings.Fields(c.Evidence), " ")
+		if c.Kind == "outcome" {
+			saw = outcome // the run's own reason follows
+		}
+		parts[i] = "expected " + c.Name
+		if saw != "" {
+			parts[i] += ", saw " + clip(saw, 120)
+		}
+	}
+	head := "check failed"
+	if len(failed) > 1 {
+		head = fmt.Sprintf("%d checks failed", len(failed))
+	}
+	ended := "The run ended " + outcome
+	if reason = strings.TrimSpace(reason); reason != "" {
+		ended += ": " + reason
+	}
+	return fmt.Sprintf("%s — %s. %s", head, strings.Join(parts, "; "), strings.TrimSuffix(ended, ".")+".")
 }
