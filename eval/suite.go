@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -213,9 +211,9 @@ func Load(ref string) (*Suite, error) {
 		}
 		return parseSuite(data, ref)
 	}
-	data, err := os.ReadFile(ref)
+	data, err := readSuiteFile(ref)
 	if err != nil {
-		return nil, fmt.Errorf("eval: read suite: %w", err)
+		return nil, err
 	}
 	return parseSuite(data, ref)
 }
@@ -232,16 +230,42 @@ func builtinNames() []string {
 	return out
 }
 
-// parseSuite reads a suite document (unknown keys are errors), fills defaults and validates it.
+// parseSuite reads a suite document (unknown keys are errors, each named with its line
+// and the key meant), checks its counts, fills defaults and validates it.
 func parseSuite(data []byte, source string) (*Suite, error) {
+	if len(data) > MaxSuiteBytes {
+		return nil, fmt.Errorf("%w: %s is larger than %d MiB, the most a suite file may be: split it into several suites",
+			ErrSuite, source, MaxSuiteBytes>>20)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrSuite, source, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, fmt.Errorf("%w: %s: empty document", ErrSuite, source)
+	}
+	if probs := unknownKeys(source, &doc); len(probs) > 0 {
+		return nil, fmt.Errorf("%w:\n  %s", ErrSuite, strings.Join(probs, "\n  "))
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
+	dec.KnownFields(true) // a backstop: unknownKeys has named every unknown key
 	var s Suite
 	if err := dec.Decode(&s); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%w: %s: empty document", ErrSuite, source)
 		}
+		var te *yaml.TypeError
+		if errors.As(err, &te) {
+			msgs := make([]string, len(te.Errors))
+			for i, m := range te.Errors {
+				msgs[i] = plainTypeError(source, m)
+			}
+			return nil, fmt.Errorf("%w:\n  %s", ErrSuite, strings.Join(msgs, "\n  "))
+		}
 		return nil, fmt.Errorf("%w: %s: %v", ErrSuite, source, err)
+	}
+	if err := s.countProblems(); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrSuite, source, err)
 	}
 	s.Source = source
 	if s.Name == "" {
@@ -262,28 +286,6 @@ func parseSuite(data []byte, source string) (*Suite, error) {
 // SetSimApps installs extra apps on the suite's virtual phones, next to the built-in apps:
 // how a suite built in Go (androidworld:sim) declares the apps its tasks need.
 func (s *Suite) SetSimApps(extra []*sim.AppSpec) error {
-	base, err := sim.DefaultApps()
-	if err != nil {
-		return err
-	}
-	s.simApps, err = sim.MergeApps(base, extra)
-	return err
-}
-
-// loadApps reads the suite's Apps directory (relative to the suite file) and merges it
-// with the built-in apps.
-func (s *Suite) loadApps() error {
-	if strings.HasPrefix(s.Source, BuiltinPrefix) {
-		return errors.New("a built-in suite cannot name a directory")
-	}
-	dir := s.Apps
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(filepath.Dir(s.Source), dir)
-	}
-	extra, err := sim.LoadAppDir(dir)
-	if err != nil {
-		return err
-	}
 	base, err := sim.DefaultApps()
 	if err != nil {
 		return err

@@ -1,0 +1,124 @@
+package eval
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fairy-go/fairy/sim"
+)
+
+// loadApps reads the suite's Apps directory and merges it with the built-in apps. The
+// directory is the suite's own: a path relative to the suite file that stays inside the
+// suite file's directory, also through symbolic links, and holds at most maxAppFiles app
+// files (maxAppBytes in all) among maxAppEntries files and directories — a suite from
+// elsewhere cannot make fairy walk /usr or read a system file as an app.
+func (s *Suite) loadApps() error {
+	if strings.HasPrefix(s.Source, BuiltinPrefix) {
+		return errors.New("a built-in suite cannot name a directory")
+	}
+	dir, err := s.appsDir()
+	if err != nil {
+		return err
+	}
+	if err := checkAppTree(dir, filepath.Dir(s.Source)); err != nil {
+		return err
+	}
+	extra, err := sim.LoadAppDir(dir)
+	if err != nil {
+		return err
+	}
+	base, err := sim.DefaultApps()
+	if err != nil {
+		return err
+	}
+	s.simApps, err = sim.MergeApps(base, extra)
+	return err
+}
+
+// appsDir is the suite's Apps as a path, once it is known to stay inside the suite file's
+// directory.
+func (s *Suite) appsDir() (string, error) {
+	rel := s.Apps
+	const where = "give a directory beside the suite file, relative to it (apps: apps)"
+	if filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) {
+		return "", fmt.Errorf("%q is an absolute path: %s", rel, where)
+	}
+	if !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("%q leaves the suite file's directory: %s", rel, where)
+	}
+	base := filepath.Dir(s.Source)
+	dir := filepath.Join(base, rel)
+	if err := inside(dir, base); err != nil {
+		return "", fmt.Errorf("%q %w: %s", rel, err, where)
+	}
+	return dir, nil
+}
+
+// inside reports (nil) that path, its symbolic links resolved, is within base, resolved
+// too; a path that does not exist is left to the loader to report.
+func inside(path, base string) error {
+	realBase, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, lerr := os.Lstat(path); lerr == nil {
+				return errors.New("is a symbolic link to nothing")
+			}
+		}
+		return nil
+	}
+	rel, err := filepath.Rel(realBase, real)
+	if err != nil || !filepath.IsLocal(rel) && rel != "." {
+		return errors.New("leads out of the suite file's directory through a symbolic link")
+	}
+	return nil
+}
+
+// checkAppTree walks dir as sim.LoadAppDir will, and refuses it before the loader reads
+// anything when it is larger than a suite's apps are (maxAppEntries, maxAppFiles,
+// maxAppBytes), or when a symbolic link in it leads out of base.
+func checkAppTree(dir, base string) error {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return nil // the loader says what is wrong
+	}
+	entries, files := 0, 0
+	var size int64
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if entries++; entries > maxAppEntries {
+			return fmt.Errorf("%s holds more than %d files and directories: give a directory that holds only the suite's app files", dir, maxAppEntries)
+		}
+		ext := filepath.Ext(p)
+		if d.IsDir() || (ext != ".yaml" && ext != ".yml") {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			if err := inside(p, base); err != nil {
+				return fmt.Errorf("%s %w: copy the file into the suite's directory instead", p, err)
+			}
+		}
+		if files++; files > maxAppFiles {
+			return fmt.Errorf("%s holds more than %d app files: a suite installs at most %d apps", dir, maxAppFiles, maxAppFiles)
+		}
+		if fi, err := os.Stat(p); err == nil {
+			if !fi.Mode().IsRegular() {
+				return fmt.Errorf("%s is not a regular file: an app file is YAML text", p)
+			}
+			if size += fi.Size(); size > maxAppBytes {
+				return fmt.Errorf("the app files in %s are larger than %d MiB in all, the most a suite's apps may be", dir, maxAppBytes>>20)
+			}
+		}
+		return nil
+	})
+	return err
+}
