@@ -155,14 +155,9 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	if now == nil {
 		now = time.Now
 	}
-	if f.devices == "" && !cmd.Flags().Changed("sim") && builtinSuite(ref) {
-		f.sims = 1 // a built-in suite is written for the virtual phone: `fairy eval builtin:sim` just runs
-	}
 	switch {
 	case f.devices != "" && f.sims > 0:
 		return withExit(2, errors.New("use either --devices or --sim, not both"))
-	case f.devices == "" && f.sims <= 0:
-		return withExit(2, errors.New("no phones: pass --sim N for virtual phones or --devices S1,S2 for real ones"))
 	case f.repeat < 1 || f.parallel < 0:
 		return withExit(2, errors.New("--repeat must be at least 1 and --parallel not negative"))
 	}
@@ -179,6 +174,14 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	learn, err := learnSuite(suite, f)
 	if err != nil {
 		return withExit(2, err)
+	}
+	if f.devices == "" && !cmd.Flags().Changed("sim") && (builtinSuite(ref) || virtualOnly(suite, learn)) {
+		// A suite written for the virtual phone (built in, or every task on sim:) just
+		// runs: `fairy eval builtin:sim`, `fairy eval my-suite.yaml`.
+		f.sims = 1
+	}
+	if f.devices == "" && f.sims <= 0 {
+		return withExit(2, errors.New("no phones: pass --sim N for virtual phones or --devices S1,S2 for real ones"))
 	}
 	rates, err := inject.ParseRates(f.modelErrors)
 	if err != nil {
@@ -197,6 +200,11 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	rc, modelLine, err := evalModel(cmd, ref, rc)
 	if err != nil {
 		return withExit(2, err)
+	}
+	if rc.Model == nil {
+		if err := checkScripted(suite, learn); err != nil {
+			return withExit(2, err)
+		}
 	}
 	log := rc.Agent.Logger
 	if log == nil {
@@ -288,6 +296,61 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		return withExit(1, runErr)
 	case rep.Totals.Failed > 0:
 		return withExit(1, fmt.Errorf("%d of %d tasks failed", rep.Totals.Failed, rep.Totals.Tasks))
+	}
+	return nil
+}
+
+// virtualOnly reports whether every task of the suite (and of the suite learned on first)
+// runs on the virtual phone.
+func virtualOnly(suites ...*eval.Suite) bool {
+	n := 0
+	for _, s := range suites {
+		if s == nil {
+			continue
+		}
+		for _, t := range s.Tasks {
+			if !t.Phone.Virtual() {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+// checkScripted refuses, before any phone starts, a suite whose tasks would meet a
+// scripted model with no rules: with no model configured the suite's rules answer, and a
+// task without any fails at its first model call, each with the same error.
+func checkScripted(suites ...*eval.Suite) error {
+	for _, s := range suites {
+		if s == nil {
+			continue
+		}
+		var bare []string
+		for _, t := range s.Tasks {
+			if rules, err := s.Rules(t); err == nil && len(rules) == 0 {
+				bare = append(bare, t.ID)
+			}
+		}
+		if len(bare) == 0 {
+			continue
+		}
+		which := "its tasks have"
+		if len(bare) < len(s.Tasks) {
+			shown := bare[:min(len(bare), 5)]
+			which = fmt.Sprintf("%s %s", table.Count(len(bare), "task", "tasks"), strings.Join(shown, ", "))
+			if len(bare) > len(shown) {
+				which += ", …"
+			}
+			if len(bare) == 1 {
+				which += " has"
+			} else {
+				which += " have"
+			}
+		}
+		return fmt.Errorf("suite %s: no model is configured, and %s no scripted model rules to answer with, so every model call would fail: "+
+			"give the suite rules (model: or recover: for every task, a task's own model: or walk:; see eval/doc.go and examples/wallet-suite.yaml), "+
+			"or configure a model (set OPENAI_API_KEY, or model.base-url and model.default in the config file)", s.Name, which)
 	}
 	return nil
 }

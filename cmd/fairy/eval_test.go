@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,11 +47,16 @@ func TestEvalCommand(t *testing.T) {
 }
 
 func TestEvalCommandUsage(t *testing.T) {
+	devSuite := filepath.Join(t.TempDir(), "my-suite.yaml")
+	if err := os.WriteFile(devSuite, []byte("name: mine\ntasks:\n  - {id: a, instruction: x, phone: {device: {}}, checks: [{outcome: done}]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		args []string
 		want string
 	}{
-		{[]string{"eval", "my-suite.yaml"}, "no phones"},
+		{[]string{"eval", devSuite}, "no phones"},
+		{[]string{"eval", "my-suite.yaml"}, "no such file"},
 		{[]string{"eval", "builtin:sim", "--sim", "0"}, "no phones"},
 		{[]string{"eval", "builtin:sim", "--sim", "1", "--devices", "x"}, "either --devices or --sim"},
 		{[]string{"eval", "builtin:nope", "--sim", "1"}, "no built-in suite"},
@@ -101,5 +107,63 @@ func TestEvalHelpDescribesColdWarm(t *testing.T) {
 		if !strings.Contains(help, want) {
 			t.Errorf("eval --help lacks %q:\n%s", want, stdout.String())
 		}
+	}
+}
+
+// TestEvalOwnVirtualSuite: a suite a user wrote whose tasks all run on the virtual phone
+// starts its virtual phone as the built-in suite does, without --sim
+// (examples/wallet-suite.yaml, its app beside it).
+func TestEvalOwnVirtualSuite(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	code, stdout, stderr := execRoot(t, nil, "", "eval", filepath.Join("..", "..", "examples", "wallet-suite.yaml"), "--out", out, "--runs", t.TempDir())
+	if code != 0 {
+		t.Fatalf("fairy eval examples/wallet-suite.yaml: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"phones: 1 virtual phone(s)", "passed 1 of 1 run"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// TestEvalRefusesSuiteWithoutRules: with no model configured, a suite whose tasks have no
+// scripted model rules is refused before any phone starts, saying what to do; it used to
+// start and fail every task at its first model call (a 400 from the scripted model).
+func TestEvalRefusesSuiteWithoutRules(t *testing.T) {
+	dir := t.TempDir()
+	const tasks = "tasks:\n  - {id: wifi-off, instruction: turn wifi off, phone: {sim: {}}, checks: [{setting: {name: global/wifi_on, equals: '0'}}]}\n" +
+		"  - id: bt-on\n    instruction: turn bluetooth on\n    phone: {sim: {}}\n    checks: [{setting: {name: global/bluetooth_on, equals: '1'}}]\n"
+	for _, tc := range []struct{ name, doc, want string }{
+		{"none", "name: mine\n" + tasks, "suite mine: no model is configured, and its tasks have no scripted model rules"},
+		{"one task", "name: mine\n" + tasks + "    model: [{answer: x}]\n", "and 1 task wifi-off has no scripted model rules"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.name+".yaml")
+			if err := os.WriteFile(path, []byte(tc.doc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "out")
+			code, stdout, stderr := execRoot(t, nil, "", "eval", path, "--sim", "1", "--out", out, "--runs", t.TempDir())
+			if code != 2 || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, "give the suite rules") || !strings.Contains(stderr, "or configure a model") {
+				t.Errorf("exit %d, stderr %q; want exit 2 with %q and what to do", code, stderr, tc.want)
+			}
+			if _, err := os.Stat(out); err == nil || strings.Contains(stdout, "[1/") {
+				t.Errorf("a task ran or the output directory was made:\n%s", stdout)
+			}
+		})
+	}
+}
+
+// TestEvalSuiteUnknownKey: `fairy eval` names an unknown key of a suite file by its line
+// and the key meant, as the config file's check does, with no Go type in the message.
+func TestEvalSuiteUnknownKey(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "suite.yaml")
+	if err := os.WriteFile(path, []byte("name: x\ntaks:\n  - {id: a, instruction: x, phone: {sim: {}}, checks: [{outcome: done}]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := execRoot(t, nil, "", "eval", path, "--sim", "1", "--out", t.TempDir(), "--runs", t.TempDir())
+	if want := path + ` line 2: unknown key "taks" (did you mean "tasks"?)`; code != 2 || !strings.Contains(stderr, want) || strings.Contains(stderr, "eval.Suite") {
+		t.Errorf("exit %d, stderr %q; want exit 2 with %q", code, stderr, want)
 	}
 }
