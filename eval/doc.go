@@ -7,8 +7,9 @@
 // # Suite format (YAML; unknown keys are errors)
 //
 //	name: sim
-//	apps: apps                     # a directory of app YAML (sim/doc.go, docs/apps.md), relative to
-//	                               # this file, installed on the virtual phones next to the built-in apps
+//	apps: apps                     # a directory of app YAML (sim/doc.go, docs/apps.md) beside this file
+//	                               # (relative, no .., no symbolic link out of this file's directory),
+//	                               # installed on the virtual phones next to the built-in apps
 //	defaults:                      # what tasks leave out
 //	  phone: {sim: {clock: "2023-10-15T15:34:00Z"}} # a task's own sim phone keeps this clock
 //	  limits: {steps: 20, time: 2m, cost: 0.5}
@@ -77,7 +78,16 @@
 //	      #    navigate: 'Notifications: [^"]*notifications', do: ['Tap "Apps"']}
 //
 // Scripted model rules are llm/scripted rules; they serve the agent when no model is
-// configured, and the model-played user and the judge when their roles are scripted.
+// configured, and the model-played user and the judge when their roles are scripted
+// (fairy eval refuses, with no model configured, a suite whose tasks have none).
+//
+// An unknown key is an error naming the file, the line and the key meant ("suite.yaml
+// line 2: unknown key "taks" (did you mean "tasks"?)"). A suite file holds at most
+// MaxSuiteBytes (4 MiB), MaxSuiteTasks tasks (2000) and MaxSuiteRules scripted rules and
+// walkthrough steps (20000); a task lists at most 200 checks, tags, setup commands, user
+// rules, must_ask patterns or walkthrough apps. A failed check is reported with what it
+// expected and what it saw, then how the run ended ("check failed — expected setting
+// global/wifi_on = 0, saw global/wifi_on = 1. The run ended done: …").
 //
 // # Runs
 //

@@ -80,9 +80,11 @@ outcome, and writes report.json, report.md and report.html (plus one run directo
 into --out. One worker per phone; a task never shares a phone.
 
 Phones: --sim N starts N virtual phones in-process; --devices takes serials of real devices,
-each SERIAL or HOST:PORT/SERIAL for a device behind a remote adb server.
-With no model configured the suite's scripted model rules answer (a test double); a built-in
-suite always answers with them unless --model NAME or --real-model names a real one.
+each SERIAL or HOST:PORT/SERIAL for a device behind a remote adb server. A suite whose tasks
+all run on the virtual phone (phone: {sim: …}), built in or your own, starts one with neither.
+With no model configured the suite's scripted model rules answer (a test double), and a suite
+whose tasks have none is refused; a built-in suite always answers with them unless --model
+NAME or --real-model names a real one.
 --cold-warm runs the suite three times: cold, with empty knowledge; then twice with what the
 cold pass learned (App Map, tricks, routines, known readings) — once with the scripted model
 taking the routines and Navigate shortcuts it is offered (model-cooperating), once with a
@@ -121,7 +123,7 @@ Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.devices, "devices", "", "real devices: SERIAL or HOST:PORT/SERIAL, comma-separated")
-	fl.IntVar(&f.sims, "sim", 0, "number of virtual phones to start (a built-in suite with no --devices: 1)")
+	fl.IntVar(&f.sims, "sim", 0, "number of virtual phones to start (with no --devices, a suite whose tasks all run on the virtual phone: 1)")
 	fl.IntVar(&f.uiServer, "sim-ui-server", 0, "how many of the virtual phones have the resident UI server installed, as `fairy device setup` leaves a phone (the others read the screen with uiautomator dump: both side by side in one run)")
 	fl.StringVar(&f.profile, "profile", "instant", "timing of the virtual phones: instant, pixel (a recent phone's latencies) or slow (an older phone's)")
 	fl.IntVar(&f.parallel, "parallel", 0, "phones working at once (default: all)")
