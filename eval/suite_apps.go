@@ -3,6 +3,7 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -83,42 +84,73 @@ func inside(path, base string) error {
 
 // checkAppTree walks dir as sim.LoadAppDir will, and refuses it before the loader reads
 // anything when it is larger than a suite's apps are (maxAppEntries, maxAppFiles,
-// maxAppBytes), or when a symbolic link in it leads out of base.
+// maxAppBytes), or when an app file in it is a symbolic link out of base. A directory is
+// listed a bounded number of entries at a time, so a huge one costs no more than the cap.
 func checkAppTree(dir, base string) error {
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
 		return nil // the loader says what is wrong
 	}
-	entries, files := 0, 0
-	var size int64
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	t := appTree{root: dir, base: base}
+	return t.walk(dir)
+}
+
+// appTree counts what checkAppTree has seen.
+type appTree struct {
+	root, base     string
+	entries, files int
+	size           int64
+}
+
+func (t *appTree) walk(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	for {
+		ents, err := f.ReadDir(maxAppEntries + 1 - t.entries)
+		for _, d := range ents {
+			if err := t.visit(filepath.Join(dir, d.Name()), d); err != nil {
+				return err
+			}
+		}
+		if errors.Is(err, io.EOF) || (err == nil && len(ents) == 0) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
-		if entries++; entries > maxAppEntries {
-			return fmt.Errorf("%s holds more than %d files and directories: give a directory that holds only the suite's app files", dir, maxAppEntries)
-		}
-		ext := filepath.Ext(p)
-		if d.IsDir() || (ext != ".yaml" && ext != ".yml") {
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			if err := inside(p, base); err != nil {
-				return fmt.Errorf("%s %w: copy the file into the suite's directory instead", p, err)
-			}
-		}
-		if files++; files > maxAppFiles {
-			return fmt.Errorf("%s holds more than %d app files: a suite installs at most %d apps", dir, maxAppFiles, maxAppFiles)
-		}
-		if fi, err := os.Stat(p); err == nil {
-			if !fi.Mode().IsRegular() {
-				return fmt.Errorf("%s is not a regular file: an app file is YAML text", p)
-			}
-			if size += fi.Size(); size > maxAppBytes {
-				return fmt.Errorf("the app files in %s are larger than %d MiB in all, the most a suite's apps may be", dir, maxAppBytes>>20)
-			}
-		}
+	}
+}
+
+func (t *appTree) visit(p string, d fs.DirEntry) error {
+	if t.entries++; t.entries > maxAppEntries {
+		return fmt.Errorf("%s holds more than %d files and directories: give a directory that holds only the suite's app files", t.root, maxAppEntries)
+	}
+	if d.IsDir() {
+		return t.walk(p)
+	}
+	if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" {
 		return nil
-	})
-	return err
+	}
+	if d.Type()&fs.ModeSymlink != 0 {
+		if err := inside(p, t.base); err != nil {
+			return fmt.Errorf("%s %w: copy the file into the suite's directory instead", p, err)
+		}
+	}
+	if t.files++; t.files > maxAppFiles {
+		return fmt.Errorf("%s holds more than %d app files: a suite installs at most %d apps", t.root, maxAppFiles, maxAppFiles)
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil // the loader says what is wrong
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file: an app file is YAML text", p)
+	}
+	if t.size += fi.Size(); t.size > maxAppBytes {
+		return fmt.Errorf("the app files in %s are larger than %d MiB in all, the most a suite's apps may be", t.root, maxAppBytes>>20)
+	}
+	return nil
 }

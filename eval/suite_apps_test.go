@@ -91,7 +91,7 @@ func TestSuiteAppsConfined(t *testing.T) {
 	for i := range maxAppFiles + 1 {
 		write(filepath.Join(dir, "many", fmt.Sprintf("a%03d.yaml", i)), "")
 	}
-	for i := range maxAppEntries {
+	for i := range maxAppEntries + 1 {
 		write(filepath.Join(dir, "huge", fmt.Sprintf("f%04d.txt", i)), "")
 	}
 	for _, tc := range []struct{ apps, want string }{

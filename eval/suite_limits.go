@@ -24,8 +24,8 @@ const (
 	maxTaskItems = 200
 	// maxAppEntries is the most files and directories walked under a suite's apps:
 	// directory, maxAppFiles the most app files in it and maxAppBytes their total size.
-	maxAppEntries = 4096
-	maxAppFiles   = 256
+	maxAppEntries = 1024
+	maxAppFiles   = 128
 	maxAppBytes   = 64 << 20
 )
 

@@ -135,7 +135,7 @@ func TestEvalRefusesSuiteWithoutRules(t *testing.T) {
 	const tasks = "tasks:\n  - {id: wifi-off, instruction: turn wifi off, phone: {sim: {}}, checks: [{setting: {name: global/wifi_on, equals: '0'}}]}\n" +
 		"  - id: bt-on\n    instruction: turn bluetooth on\n    phone: {sim: {}}\n    checks: [{setting: {name: global/bluetooth_on, equals: '1'}}]\n"
 	for _, tc := range []struct{ name, doc, want string }{
-		{"none", "name: mine\n" + tasks, "suite mine: no model is configured, and its tasks have no scripted model rules"},
+		{"none", "name: mine\n" + tasks, `suite "mine": no model is configured, and its tasks have no scripted model rules`},
 		{"one task", "name: mine\n" + tasks + "    model: [{answer: x}]\n", "and 1 task wifi-off has no scripted model rules"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
