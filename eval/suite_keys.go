@@ -154,12 +154,19 @@ func yamlFields(t reflect.Type) map[string]reflect.Type {
 }
 
 // typeErrorLine is one of yaml.v3's type errors: "line 7: cannot unmarshal !!str `soon`
-// into time.Duration".
-var typeErrorLine = regexp.MustCompile("^line (\\d+): cannot unmarshal !!(\\w+) `(.*)` into (.+)$")
+// into time.Duration" (a section or a list has no value; a long value ends in "...").
+var typeErrorLine = regexp.MustCompile("^line (\\d+): cannot unmarshal !!(\\w+)(?: `(.*)`)? into (.+)$")
+
+// unknownFieldLine is yaml.v3's unknown key: "line 2: field taks not found in type
+// eval.Suite" (unknownKeys names them first; this is the backstop's wording).
+var unknownFieldLine = regexp.MustCompile(`^line (\d+): field (.+) not found in type \S+$`)
 
 // plainTypeError says a yaml.v3 type error without Go's type names: `suite.yaml line 7:
 // "soon" is not a duration (write it like 90s or 2m)`.
 func plainTypeError(source, msg string) string {
+	if m := unknownFieldLine.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("%s line %s: unknown key %q", source, m[1], m[2])
+	}
 	m := typeErrorLine.FindStringSubmatch(msg)
 	if m == nil {
 		if rest, ok := strings.CutPrefix(msg, "line "); ok {

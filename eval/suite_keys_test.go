@@ -47,3 +47,20 @@ func TestSuiteUnknownKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestPlainTypeError: what yaml.v3 says in Go's terms is said in the suite's.
+func TestPlainTypeError(t *testing.T) {
+	for msg, want := range map[string]string{
+		"line 2: field taks not found in type eval.Suite":          `s.yaml line 2: unknown key "taks"`,
+		"line 7: cannot unmarshal !!str `soon` into time.Duration": `s.yaml line 7: "soon" is not a duration (write it like 90s, 2m or 1h30m)`,
+		"line 3: cannot unmarshal !!map into []*eval.Task":         `s.yaml line 3: a section (key: value) is not a list`,
+		"line 4: cannot unmarshal !!seq into eval.Phone":           `s.yaml line 4: a list is not a section (key: value)`,
+		"line 5: cannot unmarshal !!str `yes please` into bool":    `s.yaml line 5: "yes please" is not true or false`,
+		"line 6: cannot unmarshal !!str `x` into float64":          `s.yaml line 6: "x" is not a number`,
+		"line 8: something else":                                   `s.yaml line 8: something else`,
+	} {
+		if got := plainTypeError("s.yaml", msg); got != want {
+			t.Errorf("%q:\n got %q\nwant %q", msg, got, want)
+		}
+	}
+}
