@@ -234,12 +234,11 @@ func builtinNames() []string {
 // and the key meant), checks its counts, fills defaults and validates it.
 func parseSuite(data []byte, source string) (*Suite, error) {
 	if len(data) > MaxSuiteBytes {
-		return nil, fmt.Errorf("%w: %s is larger than %d MiB, the most a suite file may be: split it into several suites",
-			ErrSuite, source, MaxSuiteBytes>>20)
+		return nil, errTooLarge(source)
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrSuite, source, err)
+		return nil, fmt.Errorf("%w: %s", ErrSuite, plainTypeError(source, strings.TrimPrefix(err.Error(), "yaml: ")))
 	}
 	if len(doc.Content) == 0 {
 		return nil, fmt.Errorf("%w: %s: empty document", ErrSuite, source)

@@ -44,10 +44,15 @@ func readSuiteFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("eval: read suite: %w", err)
 	}
 	if len(data) > MaxSuiteBytes {
-		return nil, fmt.Errorf("%w: %s is larger than %d MiB, the most a suite file may be: split it into several suites",
-			ErrSuite, path, MaxSuiteBytes>>20)
+		return nil, errTooLarge(path)
 	}
 	return data, nil
+}
+
+// errTooLarge refuses a suite file over MaxSuiteBytes.
+func errTooLarge(source string) error {
+	return fmt.Errorf("%w: %s is larger than %d MiB, the most a suite file may be: split it into several suites",
+		ErrSuite, source, MaxSuiteBytes>>20)
 }
 
 // listCount is how many items a task's list holds.
