@@ -263,6 +263,22 @@ func parseSuite(data []byte, source string) (*Suite, error) {
 		}
 		return nil, fmt.Errorf("%w: %s: %v", ErrSuite, source, err)
 	}
+	// A second document (after a "---") would be dropped without a word: a suite is one.
+	// An empty one (a trailing "---") holds nothing to lose.
+	for {
+		var more yaml.Node
+		err := dec.Decode(&more)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: a suite file holds one YAML document; after the first: %v", ErrSuite, source, err)
+		}
+		if len(more.Content) == 0 || more.Content[0].Kind == yaml.ScalarNode && more.Content[0].Tag == "!!null" {
+			continue
+		}
+		return nil, fmt.Errorf("%w: %s line %d: a second YAML document; a suite file holds one (merge its tasks into the first, or make it a suite file of its own)", ErrSuite, source, more.Content[0].Line)
+	}
 	if err := s.countProblems(); err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrSuite, source, err)
 	}

@@ -51,3 +51,17 @@ func TestSuiteLimits(t *testing.T) {
 		t.Errorf("%d rules: %v, want an ErrSuite with %q", MaxSuiteRules+1, err, want)
 	}
 }
+
+// TestSuiteSecondDocument: a suite file with a second YAML document is refused with the
+// line it starts on; it was dropped without a word, its tasks never run.
+func TestSuiteSecondDocument(t *testing.T) {
+	one := "name: one\ntasks:\n  - {id: a, instruction: x, phone: {sim: {}}, checks: [{outcome: done}]}\n"
+	if _, err := parseSuite([]byte(one+"---\n"), "trailing.yaml"); err != nil {
+		t.Errorf("a document and an empty one after ---: %v", err)
+	}
+	two := one + "---\nname: two\ntasks:\n  - {id: b, instruction: y, phone: {sim: {}}, checks: [{outcome: done}]}\n"
+	_, err := parseSuite([]byte(two), "two.yaml")
+	if !errors.Is(err, ErrSuite) || !strings.Contains(err.Error(), "two.yaml line 5: a second YAML document") {
+		t.Errorf("two documents: %v, want an ErrSuite naming line 5", err)
+	}
+}
