@@ -173,7 +173,7 @@ func (e *Executor) Run(ctx context.Context, a Assignment) (Result, error) {
 		res.Outcome = event.OutcomeFailed
 		if ctx.Err() != nil {
 			res.Outcome = event.OutcomeStopped
-			res.Reason = "stopped: " + context.Cause(ctx).Error()
+			res.Reason = context.Cause(ctx).Error() // the outcome says "stopped"
 		} else if res.Reason == "" && err != nil {
 			res.Reason = err.Error()
 		}

@@ -116,7 +116,7 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 			if errors.As(context.Cause(ctx), &rerr) {
 				res.Outcome, res.Reason, err = event.OutcomeFailed, rerr.Error(), rerr
 			} else {
-				res.Outcome, res.Reason = event.OutcomeStopped, "stopped: "+ctx.Err().Error()
+				res.Outcome, res.Reason = event.OutcomeStopped, context.Cause(ctx).Error() // the outcome says "stopped"
 			}
 		}
 		if res.Outcome == "" {

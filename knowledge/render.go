@@ -243,6 +243,10 @@ func (m *Map) WriteTable(w io.Writer) error {
 		ids[p.Key] = p.ID
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", p.ID, p.Visits, p.LastSeen.Format("2006-01-02 15:04"), p.Activity, oneLine(p.Description))
 	}
+	// Two tables, each aligned on its own: in one, a long action would widen VISITS.
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write map %s as a table: %w", m.App, err)
+	}
 	fmt.Fprintln(tw, "\nFROM\tACTION\tTO\tEFFECT\tOK\tFAIL\tRELIABILITY")
 	for _, t := range m.Transitions {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", ids[t.From], t.Action, ids[t.To], t.Effect, t.Successes, t.Failures,

@@ -117,7 +117,7 @@ func TestKnowledgeCheckOnEtcd(t *testing.T) {
 	}
 	code, stdout, stderr = execRoot(t, env, "", "knowledge", "check", "--knowledge", loc)
 	if code != 2 || !strings.HasPrefix(stdout, loc+" is damaged:\n  - trick \"t1\"") ||
-		!strings.Contains(stderr, "fairy: shared knowledge "+loc+" holds records that do not agree (trick \"t1\"") ||
+		!strings.Contains(stderr, "fairy: shared knowledge "+loc+" holds records that do not agree (1 problem, listed above)") ||
 		!strings.HasSuffix(stderr, "copy what reads to a new location with 'fairy knowledge export FILE' and 'fairy knowledge import FILE', or delete its prefix to start afresh\n") {
 		t.Errorf("knowledge check on damaged etcd knowledge: exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
 	}

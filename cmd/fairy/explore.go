@@ -15,6 +15,7 @@ import (
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/explore"
+	"github.com/fairy-go/fairy/internal/table"
 )
 
 // exploreDeps are the hooks of `fairy explore`.
@@ -176,7 +177,7 @@ func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, 
 		fmt.Fprintln(out)
 	}
 	if sum.Unreached > 0 {
-		fmt.Fprintf(out, "%d pages found but not explored (budget, depth or time): run again with a larger --budget\n", sum.Unreached)
+		fmt.Fprintf(out, "%s found but not explored: %s\n", table.Count(sum.Unreached, "page", "pages"), unexploredAdvice(ctx, sum.Stopped))
 	}
 	fmt.Fprintf(out, "see it: fairy map show %s\n", app)
 	if ctx.Err() != nil {
@@ -184,4 +185,18 @@ func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, 
 		return fmt.Errorf("explore stopped: what it learned is kept: %w", ctx.Err())
 	}
 	return nil
+}
+
+// unexploredAdvice says why pages were left unexplored, by why the crawl ended, and what
+// to do: an interrupted crawl was cut short by the person, not by its budget.
+func unexploredAdvice(ctx context.Context, stopped string) string {
+	switch {
+	case stopped == "interrupted" || ctx.Err() != nil:
+		return "the exploration was interrupted before it reached them (what it learned is kept); run it again to explore them"
+	case stopped == "time":
+		return "the --time limit ended it; run it again with a longer --time"
+	case stopped == "budget":
+		return "the --budget of actions ran out; run it again with a larger --budget"
+	}
+	return "run it again with a larger --budget or --depth"
 }

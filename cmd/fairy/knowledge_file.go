@@ -152,6 +152,10 @@ func runKnowledgeCheck(out io.Writer, knowledgePath knowledgeRef, args []string)
 		for _, p := range de.Problems {
 			fmt.Fprintf(out, "  - %s\n", p)
 		}
+		// The error says what to do; the problems are listed once, above it.
+		listed := *de
+		listed.Problems = []string{table.Count(len(de.Problems), "problem", "problems") + ", listed above"}
+		err = &listed
 	}
 	if err != nil {
 		return withExit(2, err)

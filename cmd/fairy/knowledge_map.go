@@ -18,14 +18,18 @@ func newMapCmd(knowledgePath knowledgeRef) *cobra.Command {
 		Short: "Inspect the learned App Maps (pages and transitions of each app)",
 	}
 	var listFormat, showFormat, pathFormat, exportFormat string
+	var listAll bool
 	list := &cobra.Command{
-		Use:   "list [--format table|json]",
-		Short: "List apps with their page, transition and trick counts",
-		Args:  cobra.NoArgs,
+		Use:   "list [--all] [--format table|json]",
+		Short: "List the apps something was learned of, with their page, transition and trick counts",
+		Long: `Lists the apps that something was learned of: pages, transitions or tricks. Every app the
+phone showed is known by its name too, most with nothing learned; --all lists those as well.`,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return runMapList(c.OutOrStdout(), knowledgePath, listFormat)
+			return runMapList(c.OutOrStdout(), knowledgePath, listFormat, listAll)
 		},
 	}
+	list.Flags().BoolVar(&listAll, "all", false, "also list the apps with nothing learned yet (every app the phone showed)")
 	show := &cobra.Command{
 		Use:               "show PKG [--format table|json]",
 		Short:             "Show an app's pages and transitions as a table (or the map as JSON)",
@@ -64,24 +68,53 @@ func newMapCmd(knowledgePath knowledgeRef) *cobra.Command {
 	return cmd
 }
 
-// runMapList is `fairy map list`: the apps with their counts; none yet when there is no
-// knowledge file.
-func runMapList(out io.Writer, knowledgePath knowledgeRef, format string) error {
+// runMapList is `fairy map list`: the apps something was learned of (all with all) with
+// their counts; none yet when there is no knowledge file.
+func runMapList(out io.Writer, knowledgePath knowledgeRef, format string, all bool) error {
 	if err := checkFormat(format); err != nil {
 		return err
 	}
 	return withKnowledgeList(knowledgePath, (*knowledge.Store).Apps, func(apps []knowledge.AppSummary) error {
-		return writeApps(out, knowledgePath, format, apps)
+		hidden := 0
+		if !all {
+			apps, hidden = learnedApps(apps)
+		}
+		return writeApps(out, knowledgePath, format, apps, hidden)
 	})
 }
 
-// writeApps writes the list of `fairy map list`.
-func writeApps(out io.Writer, knowledgePath knowledgeRef, format string, apps []knowledge.AppSummary) error {
+// learnedApps keeps the apps something was learned of (pages, transitions or tricks) and
+// counts the others: every app the phone ever showed has metadata, most nothing more.
+func learnedApps(apps []knowledge.AppSummary) (learned []knowledge.AppSummary, hidden int) {
+	for _, a := range apps {
+		if a.Pages+a.Transitions+a.Tricks > 0 {
+			learned = append(learned, a)
+		} else {
+			hidden++
+		}
+	}
+	return learned, hidden
+}
+
+// writeApps writes the list of `fairy map list`; hidden apps with nothing learned were
+// left out (JSON: left out too, the count is not written).
+func writeApps(out io.Writer, knowledgePath knowledgeRef, format string, apps []knowledge.AppSummary, hidden int) error {
 	if isJSON(format) {
 		return writeMapList(out, apps)
 	}
+	// hiddenNote says how many apps were left out.
+	hiddenNote := func(one, many string) string {
+		it := "them"
+		if hidden == 1 {
+			it = "it"
+		}
+		return fmt.Sprintf("%s the phone showed, with nothing learned yet: 'fairy map list --all' lists %s.", table.Count(hidden, one, many), it)
+	}
 	if len(apps) == 0 {
 		fmt.Fprintln(out, "No apps learned yet.")
+		if hidden > 0 {
+			fmt.Fprintln(out, hiddenNote("app", "apps"))
+		}
 		printDemoNote(out, knowledgePath)
 		return nil
 	}
@@ -90,7 +123,13 @@ func writeApps(out io.Writer, knowledgePath knowledgeRef, format string, apps []
 	for _, a := range apps {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", a.Package, a.Label, a.Pages, a.Transitions, a.Tricks)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if hidden > 0 {
+		fmt.Fprintln(out, hiddenNote("more app", "more apps"))
+	}
+	return nil
 }
 
 // runMapShow is `fairy map show PKG`.

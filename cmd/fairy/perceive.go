@@ -1,15 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/jpeg" // image.DecodeConfig of a .jpg set-of-mark image
+	_ "image/png"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -50,9 +55,13 @@ set-of-mark image (numbered boxes over the screenshot); a .jpg/.jpeg name gives 
 				return withExit(exitUsage, parseError(args[0], err))
 			}
 			if somPath != "" {
-				if err := writeSetOfMark(s, pngPath, somPath, longEdge); err != nil {
+				size, err := writeSetOfMark(s, pngPath, somPath, longEdge)
+				if err != nil {
 					return err
 				}
+				// On stderr: stdout is the screen, text or JSON, and stays that alone.
+				fmt.Fprintf(cmd.ErrOrStderr(), "wrote the set-of-mark image %s (%d×%d, %s)\n", somPath, size.X, size.Y,
+					table.Count(len(s.Elements), "numbered box", "numbered boxes"))
 			}
 			out := cmd.OutOrStdout()
 			if format == "json" {
@@ -96,10 +105,12 @@ func parseError(path string, err error) error {
 	return fmt.Errorf("%s: %w", path, err)
 }
 
-func writeSetOfMark(s *perception.Screen, pngPath, somPath string, longEdge int) error {
+// writeSetOfMark writes the set-of-mark image of s over the screenshot pngPath to somPath
+// and returns its size.
+func writeSetOfMark(s *perception.Screen, pngPath, somPath string, longEdge int) (image.Point, error) {
 	shot, err := os.ReadFile(pngPath)
 	if err != nil {
-		return fmt.Errorf("read screenshot: %w", err)
+		return image.Point{}, fmt.Errorf("read screenshot: %w", err)
 	}
 	format := perception.FormatPNG
 	switch strings.ToLower(filepath.Ext(somPath)) {
@@ -111,14 +122,18 @@ func writeSetOfMark(s *perception.Screen, pngPath, somPath string, longEdge int)
 	}
 	m, err := perception.NewMarker(perception.MarkOptions{LongEdge: longEdge, Format: format})
 	if err != nil {
-		return err
+		return image.Point{}, err
 	}
 	img, _, err := m.Render(shot, s)
 	if err != nil {
-		return fmt.Errorf("%s: %w", pngPath, err)
+		return image.Point{}, fmt.Errorf("%s: %w", pngPath, err)
 	}
 	if err := os.WriteFile(somPath, img, 0o644); err != nil {
-		return fmt.Errorf("write set-of-mark image: %w", err)
+		return image.Point{}, fmt.Errorf("write set-of-mark image: %w", err)
 	}
-	return nil
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(img))
+	if err != nil {
+		return image.Point{}, fmt.Errorf("read back the set-of-mark image: %w", err)
+	}
+	return image.Pt(cfg.Width, cfg.Height), nil
 }

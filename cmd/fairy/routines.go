@@ -15,8 +15,8 @@ import (
 // Re-Planner is offered to run by name.
 func newRoutinesCmd(knowledgePath knowledgeRef) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "routines",
-		Short: "List and show learned routines (finished tasks the agent can replay by name)",
+		Use:   "routines [--format table|json]",
+		Short: "List and show learned routines (finished tasks the agent can replay by name); alone, it lists them",
 	}
 	var listFormat string
 	list := &cobra.Command{
@@ -69,6 +69,10 @@ func newRoutinesCmd(knowledgePath knowledgeRef) *cobra.Command {
 		},
 	}
 	cmd.AddCommand(list, show)
+	// `fairy routines` alone lists, as `fairy routines list` does.
+	addFormatFlag(cmd, &listFormat)
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = list.RunE
 	return cmd
 }
 

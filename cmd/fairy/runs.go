@@ -82,6 +82,9 @@ func runRow(v *rundir.Run) runJSON {
 	if r.Outcome == "" {
 		r.Outcome = "unfinished"
 	}
+	if n, ok := traceSteps(v); ok {
+		r.Steps = n
+	}
 	if r.Started.IsZero() {
 		if info, err := os.Stat(v.Dir); err == nil {
 			r.Started = info.ModTime()
@@ -91,6 +94,21 @@ func runRow(v *rundir.Run) runJSON {
 		r.Report = filepath.Join(v.Dir, rundir.PageFile)
 	}
 	return r
+}
+
+// traceSteps counts the steps of a run whose summary.json is missing or unreadable (the
+// run was killed before writing it) from its trace, which is written as the run goes; ok
+// is false when the summary has the figures or there is no trace to count from.
+func traceSteps(v *rundir.Run) (n int, ok bool) {
+	if v.Note == "" || v.Trajectory == nil {
+		return 0, false
+	}
+	for _, ev := range v.Trajectory.Events {
+		if ev.Kind == "StepStarted" {
+			n++
+		}
+	}
+	return n, true
 }
 
 // findRun resolves RUN: a run directory's path, a run ID, a unique ID prefix, or "last"
@@ -137,8 +155,8 @@ func findRun(runsDir string, args []string) (string, error) {
 // newRunsCmd builds `fairy runs list|show|open`.
 func newRunsCmd(d runsDeps) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "runs",
-		Short: "List the runs of fairy run and fairy demo, show one, open its page",
+		Use:   "runs [--format table|json]",
+		Short: "List the runs of fairy run and fairy demo, show one, open its page; alone, it lists them",
 	}
 	var format string
 	list := &cobra.Command{
@@ -226,6 +244,10 @@ func newRunsCmd(d runsDeps) *cobra.Command {
 		},
 	}
 	cmd.AddCommand(list, show, open)
+	// `fairy runs` alone lists, as `fairy runs list` does.
+	addFormatFlag(cmd, &format)
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = list.RunE
 	return cmd
 }
 
@@ -246,6 +268,9 @@ func showRun(w io.Writer, v *rundir.Run) error {
 	}
 	if !s.Started.IsZero() {
 		rows = append(rows, [2]string{"Started", s.Started.Local().Format("2006-01-02 15:04:05")})
+	}
+	if n, ok := traceSteps(v); ok {
+		rows = append(rows, [2]string{"Steps", fmt.Sprintf("%d (counted from the trace)", n)})
 	}
 	if v.Note == "" {
 		rows = append(rows,

@@ -37,11 +37,48 @@ const (
 	rowGap   = 120
 	margin   = 40
 	minCols  = 3
-	maxCols  = 12
+	maxCols  = 14 // in a window of the default shape (aspects[0]); wider ones take more
 	sweeps   = 4
-	backBend = 36  // how far a back edge bows out to the side of its cards
-	aspect   = 1.3 // the width:height the map aims at: a window's
+	backBend = 36 // how far a back edge bows out to the side of its cards
 )
+
+// The map is laid out for windows of several shapes (width:height), and the page shows
+// the one that it draws largest in its window, at Fit and whenever the window changes;
+// the first is the default window's map pane (1600×1200, less the side panel, the header
+// and the footer).
+var aspects = []float64{1.26, 0.8, 1.0, 1.55, 1.8, 2.1, 2.5}
+
+// Captions at Fit: a map of many pages is drawn small, and its captions with it (a 32-page
+// map fits a window at less than half its size: 12-pixel captions become 5 pixels). Below
+// the zoom at which captions show minScreenPx high, the page draws them larger, at
+// minScreenPx on the screen, over the lower part of the picture; they grow at most to
+// overPx, the largest size at which every caption still fits its card.
+const (
+	minScreenPx = 10   // the smallest caption a person reads, in CSS pixels on the screen
+	overLine    = 1.25 // a caption's line height over the picture, in font sizes
+	maxOverPx   = 60
+)
+
+// overPx is the largest caption font size (in CSS pixels, at most maxOverPx) at which the
+// longest caption of m, drawn over the picture, fits a card nodeH high.
+func overPx(m *knowledge.Map, nodeH int) float64 {
+	// The caption's box over the picture (3 pixels inside the card's border, 2 of padding),
+	// measured on a selected card, whose border is 3 pixels wide.
+	width, height := float64(nodeW-6-6-4), float64(nodeH-6-3-4-3)
+	fits := func(px float64) bool {
+		for _, p := range m.Pages {
+			if float64(wrapCount(p.ID+"  "+p.Name(), px, width))*px*overLine > height {
+				return false
+			}
+		}
+		return true
+	}
+	px := float64(capPx)
+	for px < maxOverPx && fits(px+0.5) {
+		px += 0.5
+	}
+	return px
+}
 
 // place is a page's position on the map: its card's top-left corner.
 type place struct {
@@ -68,16 +105,17 @@ func captionLines(m *knowledge.Map) int {
 	return n
 }
 
-// layout places the pages of m.
-func layout(m *knowledge.Map) geometry {
+// layout places the pages of m for a window of the shape aspect (width:height).
+func layout(m *knowledge.Map, aspect float64) geometry {
 	lines := captionLines(m)
-	g := placeLayers(m, 6+picH+4+lines*capLine+8) // padding, picture, gap, caption, padding
+	g := placeLayers(m, 6+picH+4+lines*capLine+8, aspect) // padding, picture, gap, caption, padding
 	g.capLines = lines
 	return g
 }
 
-// placeLayers is the layered layout with cards nodeH high.
-func placeLayers(m *knowledge.Map, nodeH int) geometry {
+// placeLayers is the layered layout with cards nodeH high, for a window of the shape
+// aspect.
+func placeLayers(m *knowledge.Map, nodeH int, aspect float64) geometry {
 	n := len(m.Pages)
 	out := make(map[string]place, n)
 	if n == 0 {
@@ -215,9 +253,10 @@ func placeLayers(m *knowledge.Map, nodeH int) geometry {
 		height = 2*margin + len(rows)*nodeH + (len(rows)-1)*rowGap
 		return rows, width, height
 	}
+	colsMax := max(maxCols, int(math.Round(maxCols*aspect/aspects[0])))
 	rows, width, height := wrap(minCols)
 	best := math.Inf(1)
-	for cols := minCols; cols <= maxCols; cols++ {
+	for cols := minCols; cols <= colsMax; cols++ {
 		r, w, h := wrap(cols)
 		if off := math.Abs(math.Log(float64(w) / float64(h) / aspect)); off < best-1e-9 {
 			rows, width, height, best = r, w, h, off
@@ -268,7 +307,7 @@ func placeLayers(m *knowledge.Map, nodeH int) geometry {
 	}
 	var bands [][][]string
 	best = math.Inf(1)
-	for c := widest; c <= max(widest, maxCols); c++ {
+	for c := widest; c <= max(widest, colsMax); c++ {
 		b := fold(c)
 		used := 0
 		for _, x := range b {

@@ -40,7 +40,7 @@ func star(n int) *knowledge.Map {
 func TestLayoutReadsAsAMap(t *testing.T) {
 	for _, n := range []int{3, 20, 60} {
 		m := star(n)
-		g := layout(m)
+		g := layout(m, aspects[0])
 		places, w, h, nodeH := g.places, g.width, g.height, g.nodeH
 		if len(places) != len(m.Pages) {
 			t.Fatalf("n=%d: %d pages placed of %d", n, len(places), len(m.Pages))
