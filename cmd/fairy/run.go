@@ -146,7 +146,7 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (rundir.Sum
 	}
 	fmt.Fprintf(s.Out, "run directory: %s\n", dir)
 	cfg.Log.attach(dir)
-	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: dir, ID: id, Device: s.Device, Model: liveModelFor(cfg.Model, s.Out),
+	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: dir, ID: id, Device: s.Device, Model: stopModelsOn(ctx, liveModelFor(cfg.Model, s.Out)),
 		Dialoger: s.Dialoger, Knowledge: kn.Store, KnowledgeOff: kn.Off, Progress: s.Out, HideQuestions: s.HideQuestions})
 	if err != nil {
 		return rundir.Summary{}, withExit(2, err)
