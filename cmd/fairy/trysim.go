@@ -35,6 +35,10 @@ const trySuite = eval.BuiltinPrefix + "sim"
 // virtual phone teaches stays apart from what the person's own phone does.
 const trySimKnowledgeFile = "sim-knowledge.db"
 
+// tagPixels marks a suite task whose screens carry their text in pixels only (a canvas, a
+// WebView, icons): the agent reads it with the pixel reader.
+const tagPixels = "pixels"
+
 // errNoTryRule is the offline try's answer to an instruction it has no rule for.
 var errNoTryRule = errors.New("no rule for this instruction")
 
@@ -179,6 +183,9 @@ func runSimTry(ctx context.Context, o simTryOptions) (simTryResult, error) {
 		return res, noTryRule(suite)
 	}
 	res.Task = task.ID
+	if task.HasTag(tagPixels) && o.Config.Agent.Pixels == nil {
+		return res, withExit(exitFailed, fmt.Errorf("%q reads text off the screen's pixels (%s task %s), and no pixel reader is available: install Tesseract (Debian: tesseract-ocr, tesseract-ocr-eng, tesseract-ocr-chi-sim) and try again; nothing was run", o.Instruction, trySuite, task.ID))
+	}
 	rules, err := tryRules(suite, task)
 	if err != nil {
 		return res, fmt.Errorf("offline try: %w", err)

@@ -59,6 +59,7 @@ func TestSimTryChangesThePhone(t *testing.T) {
 		{"Turn off Wi-Fi", "settings-wifi-off", "global/wifi_on", "0", nil},
 		{"switch bluetooth on.", "settings-bluetooth-on", "global/bluetooth_on", "1", nil},
 		{"Turn off notifications for Maps", "settings-maps-notifications-off", "secure/notif_off_com.fairy.maps", "1", nil},
+		{"帮我点一杯珍珠奶茶，然后付款", "shop-bubble-tea-pay", "", "", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.task, func(t *testing.T) {
@@ -74,6 +75,12 @@ func TestSimTryChangesThePhone(t *testing.T) {
 			}
 			if res.Task != tc.task || res.Summary.Outcome != event.OutcomeDone {
 				t.Errorf("task %s, outcome %s; want %s, done\n%s", res.Task, res.Summary.Outcome, tc.task, out.String())
+			}
+			if tc.setting == "" {
+				if o := res.Phone.Orders(); len(o) != 1 || !o[0].Paid || len(person.Asked()) == 0 {
+					t.Errorf("orders %+v after %d questions, want one paid with consent\n%s", o, len(person.Asked()), out.String())
+				}
+				return
 			}
 			if got := res.Phone.Setting(tc.setting); got != tc.want {
 				t.Errorf("%s = %s, want %s\n%s", tc.setting, got, tc.want, out.String())
@@ -121,6 +128,21 @@ func TestSimTryNoRule(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSimTryNeedsThePixelReader: a built-in task whose text is in pixels only is refused
+// up front, naming what to install, when no pixel reader is available — not run to a
+// failure the person cannot explain.
+func TestSimTryNeedsThePixelReader(t *testing.T) {
+	runs := filepath.Join(t.TempDir(), "runs")
+	var out bytes.Buffer
+	_, err := runSimTry(t.Context(), simTryOptions{Config: runConfig{RunsDir: runs}, Instruction: "Unlock SafeBox with my PIN 2580", Out: &out})
+	if err == nil || !strings.Contains(err.Error(), "tesseract-ocr") {
+		t.Errorf("error %v, want one naming tesseract-ocr", err)
+	}
+	if _, serr := os.Stat(runs); !os.IsNotExist(serr) || out.Len() > 0 {
+		t.Errorf("ran anyway: %v\n%s", serr, out.String())
 	}
 }
 
