@@ -86,7 +86,7 @@ not to your own (unless --knowledge names a file).`,
 				return withExit(2, err)
 			}
 			if offline {
-				return runOfflineTry(cmd, d, cfg, textOnly, maxSteps, instruction(args))
+				return runOfflineTry(cmd, d, cfg, textOnly, confirm, maxSteps, instruction(args))
 			}
 			if cfg.Model == nil {
 				return withExit(2, errNoModel)

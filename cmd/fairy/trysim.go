@@ -160,6 +160,8 @@ type simTryOptions struct {
 	Err         io.Writer
 	// Dialoger answers the agent's questions; nil: the person at the terminal (Stdin, Out).
 	Dialoger interaction.Dialoger
+	// ConfirmResult asks, when the run says done, whether the result is right (--confirm-result).
+	ConfirmResult bool
 }
 
 // simTryResult is what an offline try did, for tests.
@@ -230,7 +232,8 @@ func runSimTry(ctx context.Context, o simTryOptions) (simTryResult, error) {
 	if person == nil {
 		person = interaction.NewTerminal(o.Stdin, out)
 	}
-	res.Summary, err = runAgent(ctx, agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out, HideQuestions: o.Dialoger == nil}, o.Instruction)
+	res.Summary, err = runAgent(ctx, agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out, HideQuestions: o.Dialoger == nil,
+		ConfirmResult: o.ConfirmResult}, o.Instruction)
 	if kn.Store != nil && cfg.KnowledgeDefault {
 		k := "--knowledge " + shellWord(cfg.Knowledge)
 		fmt.Fprintf(out, "\nWhat the offline try learned is kept apart from a real phone's, in %s. See it with:\n", cfg.Knowledge)
@@ -292,7 +295,12 @@ func (s *settings) simKnowledgePath(cmd *cobra.Command) (path string, isDefault 
 
 // runOfflineTry is `fairy run --sim`: cfg's runs directory, agent settings and log, with
 // the offline try's knowledge file and scripted model (the configured model is not used).
-func runOfflineTry(cmd *cobra.Command, d runDeps, cfg runConfig, textOnly bool, maxSteps int, instr string) error {
+func runOfflineTry(cmd *cobra.Command, d runDeps, cfg runConfig, textOnly, confirm bool, maxSteps int, instr string) error {
+	for _, f := range []string{"serial", "adb-host", "adb-port"} {
+		if fl := cmd.Flags().Lookup(f); fl != nil && fl.Changed {
+			return withExit(exitUsage, fmt.Errorf("--sim runs on a virtual phone in process: drop --%s, or drop --sim to run on that phone", f))
+		}
+	}
 	if textOnly {
 		cfg.Agent.TextOnly = true
 	}
@@ -310,6 +318,6 @@ func runOfflineTry(cmd *cobra.Command, d runDeps, cfg runConfig, textOnly bool, 
 	if stderr == nil {
 		stderr = cmd.ErrOrStderr()
 	}
-	_, err := runSimTry(cmd.Context(), simTryOptions{Config: cfg, Instruction: instr, Stdin: d.Stdin, Out: d.Style.wrap(d.Stdout), Err: stderr})
+	_, err := runSimTry(cmd.Context(), simTryOptions{Config: cfg, Instruction: instr, Stdin: d.Stdin, Out: d.Style.wrap(d.Stdout), Err: stderr, ConfirmResult: confirm})
 	return err
 }

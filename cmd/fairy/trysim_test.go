@@ -48,6 +48,16 @@ func TestSimTryCovered(t *testing.T) {
 	}
 }
 
+// TestSimTryRefusesADevice: --sim with a device flag is a usage error that says which flag
+// to drop, not a try that ignores it.
+func TestSimTryRefusesADevice(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := execRoot(t, map[string]string{"HOME": dir}, "", "run", "--sim", "-s", "emulator-5554", "Turn off Wi-Fi")
+	if code != 2 || !strings.Contains(stderr, "drop --serial") || stdout != "" {
+		t.Errorf("exit status %d:\n%s\n%s", code, stdout, stderr)
+	}
+}
+
 // TestSimTryChangesThePhone: the offline try's scripted model carries out built-in tasks
 // on the virtual phone — the suite's own instruction and a person's way of saying it; the
 // phone's state shows it.
