@@ -21,7 +21,10 @@ func main() {
 
 // run executes the command line and maps its outcome to an exit status.
 func run() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	ctx, stop := watchInterrupts(sigs, os.Stderr, func() { os.Exit(exitInterrupted) })
 	defer stop()
 
 	s := newSettings(os.Stdin, os.Stdout, os.Stderr, os.Getenv)

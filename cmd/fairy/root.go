@@ -60,7 +60,8 @@ func (s *settings) rootCmd() *cobra.Command {
 it reads the screen, plans across apps, taps and types, asks when it must, and learns
 App Tricks and an App Map from every run.
 
-Try it with no phone and no model: 'fairy demo' runs a simulated phone and a scripted model.`,
+Try it with no phone and no model: 'fairy demo' runs a simulated phone and a scripted model;
+'fairy run --sim INSTRUCTION' tries one of the simulated phone's built-in tasks.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       buildVersion(),

@@ -57,23 +57,36 @@ type runDeps struct {
 	Stderr     io.Writer
 	// Style dresses the progress on a terminal: colour, a live status line.
 	Style termStyle
+	// SimKnowledge is the offline try's knowledge file and whether it is the default one
+	// (settings.simKnowledgePath); nil runs the offline try without knowledge.
+	SimKnowledge func(cmd *cobra.Command) (path string, isDefault bool)
 }
 
 // newRunCmd builds `fairy run`.
 func newRunCmd(d runDeps) *cobra.Command {
-	var textOnly, confirm bool
+	var textOnly, confirm, offline bool
 	var maxSteps int
 	cmd := &cobra.Command{
-		Use:   "run [--serial S] [--adb-host H --adb-port P] [--text-only] [--max-steps N] INSTRUCTION...",
+		Use:   "run [--serial S] [--adb-host H --adb-port P] [--text-only] [--max-steps N] [--sim] INSTRUCTION...",
 		Short: "Carry out an instruction on a phone",
 		Long: `Carry out an instruction on a phone. The instruction may be quoted or not: the words are
 joined with spaces ('fairy run turn off wifi' is 'fairy run "turn off wifi"'); put -- before
-an instruction that starts with a dash.`,
+an instruction that starts with a dash.
+
+With --sim it is an offline try: a virtual phone in process and a scripted model (not a real
+model, no key needed) that knows the built-in tasks of the virtual phone (the builtin:sim
+evaluation suite: Settings switches, contacts, messages, calendar, notes, maps, the shop).
+Any other instruction is refused with "no rule for this instruction", and nothing is run or
+learned. What the try learns goes to sim-knowledge.db next to the default knowledge file,
+not to your own (unless --knowledge names a file).`,
 		Args: instructionArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := d.Config(cmd)
 			if err != nil {
 				return withExit(2, err)
+			}
+			if offline {
+				return runOfflineTry(cmd, d, cfg, textOnly, confirm, maxSteps, instruction(args))
 			}
 			if cfg.Model == nil {
 				return withExit(2, errNoModel)
@@ -104,6 +117,7 @@ an instruction that starts with a dash.`,
 	}
 	cmd.Flags().BoolVar(&textOnly, "text-only", false, "send the models the screen text only, no screenshots")
 	cmd.Flags().IntVar(&maxSteps, "max-steps", 0, "step limit per app task (default 30)")
+	cmd.Flags().BoolVar(&offline, "sim", false, "an offline try: a virtual phone and a scripted model that knows its built-in tasks (no model key)")
 	cmd.Flags().BoolVar(&confirm, "confirm-result", false, "when the run says done, ask whether its result is right: a no takes back what the run learned and demotes what it replayed")
 	return cmd
 }
@@ -146,7 +160,7 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (rundir.Sum
 	}
 	fmt.Fprintf(s.Out, "run directory: %s\n", dir)
 	cfg.Log.attach(dir)
-	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: dir, ID: id, Device: s.Device, Model: liveModelFor(cfg.Model, s.Out),
+	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: dir, ID: id, Device: s.Device, Model: stopModelsOn(ctx, liveModelFor(cfg.Model, s.Out)),
 		Dialoger: s.Dialoger, Knowledge: kn.Store, KnowledgeOff: kn.Off, Progress: s.Out, HideQuestions: s.HideQuestions})
 	if err != nil {
 		return rundir.Summary{}, withExit(2, err)

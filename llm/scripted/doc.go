@@ -48,9 +48,11 @@
 //
 // A request no rule matches is answered with HTTP 400 and an OpenAI-style error (code
 // "no_rule_matched") whose message names the role and quotes the first 300 bytes of the
-// prompt; a template that fails (e.g. index of an element not on the screen) gets HTTP 400
-// (code "template_failed") naming the rule and the screen's elements. Requests whose system
-// prompt holds llm.CheckMarker (`fairy model check`) get {"ok": true} when no rule matches.
+// prompt; a planner's starts "scripted: no rule for this instruction" (the script does not
+// know the instruction, and the run stops before it touches an app). A template that fails
+// (e.g. index of an element not on the screen) gets HTTP 400 (code "template_failed")
+// naming the rule and the screen's elements. Requests whose system prompt holds
+// llm.CheckMarker (`fairy model check`) get {"ok": true} when no rule matches.
 //
 // # Usage
 //

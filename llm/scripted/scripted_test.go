@@ -157,6 +157,8 @@ func TestScriptThroughAdapter(t *testing.T) {
 	}
 }
 
+// TestUnmatchedRequest: a request no rule matches is rejected with the role and the
+// prompt's head; a planner's says the script has no rule for the instruction.
 func TestUnmatchedRequest(t *testing.T) {
 	_, srv := newScripted(t, chatRules, nil)
 	c := client(t, srv.URL, openai.ModeJSONSchema, nil)
@@ -165,7 +167,7 @@ func TestUnmatchedRequest(t *testing.T) {
 	if !errors.Is(err, openai.ErrRejected) {
 		t.Fatalf("err = %v, want ErrRejected", err)
 	}
-	for _, want := range []string{"no rule matches", `role "planner"`, "Task: order pizza", "…"} {
+	for _, want := range []string{"no rule for this instruction", "not a real model", "no rule matches", `role "planner"`, "Task: order pizza", "…"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q: %v", want, err)
 		}

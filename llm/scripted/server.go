@@ -169,6 +169,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		msg := fmt.Sprintf("%v for role %q (of %d rules); prompt starts: %q", errNoRule, role, len(s.rules), llm.Head(d.Prompt, 300))
+		if role == string(llm.RolePlanner) {
+			// The planner sees the instruction first: no rule for it means the script does
+			// not know the instruction, whatever it knows of the apps.
+			msg = fmt.Sprintf("%v: the scripted model (not a real model) answers only what its rules cover; %s", errNoInstructionRule, msg)
+		}
 		log.Warn("scripted request: no rule matches", slog.String("prompt", llm.Head(d.Prompt, 120)))
 		writeError(w, http.StatusBadRequest, "no_rule_matched", msg)
 		return
