@@ -28,6 +28,12 @@ func cmdAm(p *Phone, c *cmdIO) int {
 		if pkg == uiServerPackage || pkg == uiServerTestPackage {
 			p.stopUIServerLocked()
 		}
+		if pkg == settingsHelperPackage {
+			p.pkgs.helperRunning = false
+		}
+		if p.packageKnown(pkg) {
+			p.logf("system", pidSystemServer, 'I', "ActivityManager", "Force stopping %s appid=%d user=0: from pid %d", pkg, 10100+int(crc(pkg)%400), pidShell)
+		}
 		p.forceStop(pkg)
 		return 0
 	case "broadcast":
@@ -136,6 +142,9 @@ func (p *Phone) resolveComponent(comp string) (*appState, *ScreenSpec, bool) {
 func amStart(p *Phone, c *cmdIO, args []string) int {
 	in := parseIntent(args)
 	c.printf("Starting: %s\n", in)
+	if p.startSettingsHelper(c, in) {
+		return 0
+	}
 	comp := in.component
 	if comp == "" && in.pkg != "" {
 		if a := p.apps[in.pkg]; a != nil {

@@ -123,17 +123,6 @@ func (p *Phone) uiServerInstall(pkg string) {
 	p.uia2.installed[pkg] = true
 }
 
-// uiServerPackages are the server's installed packages, for pm list packages.
-func (p *Phone) uiServerPackages() []string {
-	var out []string
-	for _, pkg := range []string{uiServerPackage, uiServerTestPackage} {
-		if p.uia2.installed[pkg] {
-			out = append(out, pkg)
-		}
-	}
-	return out
-}
-
 // serveUIServer answers HTTP/1.1 requests on one forwarded connection as the Appium
 // UiAutomator2 server does (AppiumServlet's routes, with or without the legacy /wd/hub
 // prefix; W3C responses {"sessionId":…, "value":…}).
@@ -294,6 +283,20 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		shown := p.kbShown
 		p.mu.Unlock()
 		return w3cValue(sid, shown)
+	case method == http.MethodGet && rest == "appium/device/pixel_ratio":
+		// GetDevicePixelRatio: the display's density over 160.
+		p.mu.Lock()
+		d := p.metrics().d
+		p.mu.Unlock()
+		return w3cValue(sid, d)
+	case method == http.MethodGet && rest == "appium/device/system_bars":
+		// GetSystemBars: the status bar's height in pixels.
+		p.mu.Lock()
+		sb := p.metrics().sb
+		p.mu.Unlock()
+		return w3cValue(sid, map[string]any{"statusBar": sb})
+	case method == http.MethodGet && rest == "appium/device/info":
+		return w3cValue(sid, p.uiServerDeviceInfo())
 	case method == http.MethodGet && strings.HasPrefix(rest, "window/") && strings.HasSuffix(rest, "/size"),
 		method == http.MethodGet && rest == "window/rect":
 		p.mu.Lock()
@@ -611,4 +614,32 @@ func writeAppiumNode(b *strings.Builder, n *node, index, depth int) {
 	b.WriteString("</")
 	b.WriteString(tag)
 	b.WriteString(">\n")
+}
+
+// uiServerDeviceInfo is GetDeviceInfo's answer (DeviceInfoHelper): the build, the display
+// and the locale as the phone's properties and settings have them.
+func (p *Phone) uiServerDeviceInfo() map[string]any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	m := p.metrics()
+	prop := func(k string) string { return p.props[k] }
+	locale := prop("persist.sys.locale")
+	if locale == "" {
+		locale = prop("ro.product.locale")
+	}
+	return map[string]any{
+		"androidId":       fmt.Sprintf("%016x", uint64(crc(p.cfg.Serial))<<32|uint64(crc(p.cfg.Model))),
+		"manufacturer":    prop("ro.product.manufacturer"),
+		"model":           prop("ro.product.model"),
+		"brand":           prop("ro.product.brand"),
+		"apiVersion":      prop("ro.build.version.sdk"),
+		"platformVersion": prop("ro.build.version.release"),
+		"carrierName":     "T-Mobile",
+		"realDisplaySize": fmt.Sprintf("%dx%d", m.w, m.h),
+		"displayDensity":  p.cfg.Density,
+		"networks":        []any{},
+		"locale":          strings.ReplaceAll(locale, "-", "_"),
+		"timeZone":        defaultStr(prop("persist.sys.timezone"), "UTC"),
+		"bluetooth":       map[string]any{"state": "OFF"},
+	}
 }
