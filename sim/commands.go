@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"strconv"
@@ -90,9 +91,30 @@ func (p *Phone) dispatch(c *cmdIO) (int, error) {
 		c.errorf("/system/bin/sh: %s: not found\n", c.args[0])
 		return 127, nil
 	}
+	// The command's output is written after the lock is released: a write to the client
+	// may wait for the client's flow control (adbd's OKAY), and the connection that carries
+	// that OKAY may itself be waiting for the lock to open a socket (a forwarded port).
+	var out, errOut bytes.Buffer
+	locked := *c
+	locked.stdout, locked.stderr = &out, &errOut
+	if c.stderr == c.stdout {
+		locked.stderr = &out
+	}
+	st := p.runLocked(cmd, &locked)
+	if out.Len() > 0 {
+		_, _ = c.stdout.Write(out.Bytes())
+	}
+	if errOut.Len() > 0 {
+		_, _ = c.stderr.Write(errOut.Bytes())
+	}
+	return st, nil
+}
+
+// runLocked runs cmd with the phone's lock held.
+func (p *Phone) runLocked(cmd command, c *cmdIO) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return cmd(p, c), nil
+	return cmd(p, c)
 }
 
 // newCommandTable lists the phone's commands (a fresh table per phone: no package state).

@@ -334,11 +334,29 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		p.mu.Unlock()
 		return w3cValue(sid, nil)
 	case method == http.MethodPost && (rest == "element" || rest == "elements"):
-		var req struct{ Using, Value string }
-		if err := json.Unmarshal(body, &req); err != nil || req.Using == "" {
+		// The W3C form (using, value) or the server's own FindElementModel (strategy,
+		// selector, context: an element to search within), which Appium's driver sends.
+		var req struct{ Using, Value, Strategy, Selector, Context string }
+		if err := json.Unmarshal(body, &req); err != nil {
 			return w3cError(sid, http.StatusBadRequest, "invalid argument", "'using' and 'value' are expected")
 		}
-		found, err := p.uiServerFind(req.Using, req.Value, rest == "element")
+		if req.Using == "" {
+			req.Using, req.Value = req.Strategy, req.Selector
+		}
+		if req.Using == "" {
+			return w3cError(sid, http.StatusBadRequest, "invalid argument", "'using' and 'value' are expected")
+		}
+		var within *elementRef
+		if req.Context != "" {
+			p.mu.Lock()
+			el, ok := p.uia2.elements[req.Context]
+			p.mu.Unlock()
+			if !ok {
+				return w3cError(sid, http.StatusNotFound, "stale element reference", "The element reference is stale")
+			}
+			within = &el
+		}
+		found, err := p.uiServerFind(req.Using, req.Value, rest == "element", within)
 		if err != nil {
 			return w3cError(sid, http.StatusBadRequest, "invalid selector", err.Error())
 		}
@@ -459,7 +477,8 @@ func (p *Phone) uiServerWaitRest(ctx context.Context, l Latency, spent time.Dura
 // uses most: "id" (resource-id, the package prefix optional), "accessibility id"
 // (content-desc), "class name", and the xpath forms //*[@text='…'], //*[@resource-id='…'],
 // //*[@content-desc='…'], //CLASS.
-func (p *Phone) uiServerFind(using, value string, first bool) ([]map[string]string, error) {
+// With within, only the elements inside its bounds (a search from an element).
+func (p *Phone) uiServerFind(using, value string, first bool, within *elementRef) ([]map[string]string, error) {
 	var match func(n *node) bool
 	switch using {
 	case "id":
@@ -494,7 +513,9 @@ func (p *Phone) uiServerFind(using, value string, first bool) ([]map[string]stri
 	var out []map[string]string
 	var walk func(n *node) bool
 	walk = func(n *node) bool {
-		if match(n) {
+		inside := within == nil || n.b.Min.X >= within.x0 && n.b.Min.Y >= within.y0 && n.b.Max.X <= within.x1 && n.b.Max.Y <= within.y1 &&
+			(n.b.Min.X != within.x0 || n.b.Min.Y != within.y0 || n.b.Max.X != within.x1 || n.b.Max.Y != within.y1)
+		if inside && match(n) {
 			p.uia2.nextEl++
 			id := fmt.Sprintf("00000000-0000-%04x-ffff-ffff%08x", p.uia2.nextEl>>16&0xffff, p.uia2.nextEl)
 			p.uia2.elements[id] = elementRef{text: n.text, x0: n.b.Min.X, y0: n.b.Min.Y, x1: n.b.Max.X, y1: n.b.Max.Y}
