@@ -190,7 +190,7 @@ func (p *Phone) installAPK(apk []byte, o installOptions, source string) string {
 	p.pkgs.init()
 	info, err := readAPK(apk)
 	if err != nil {
-		return "INSTALL_PARSE_FAILED_NOT_APK: Failed to parse " + source + ": " + err.Error()
+		return "INSTALL_PARSE_FAILED_NOT_APK: Failed to parse " + source + ": " + strings.TrimPrefix(err.Error(), errBadAPK.Error()+": ")
 	}
 	if !validPackageName(info.pkg) {
 		return "INSTALL_PARSE_FAILED_BAD_PACKAGE_NAME: Invalid manifest package: " + strconv.Quote(info.pkg)
