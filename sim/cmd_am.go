@@ -161,6 +161,11 @@ func amStart(p *Phone, c *cmdIO, args []string) int {
 		if strings.HasPrefix(act, ".") {
 			act = pkg + act
 		}
+		if p.pkgs.pkgs[pkg] != nil {
+			// Installed over adb: a phone would run it; this one runs no code of it.
+			c.errorf("Error: Activity not started, the virtual phone runs no code of %s (installed over adb): only its declared apps run\n", pkg)
+			return 1
+		}
 		c.errorf("Error type 3\nError: Activity class {%s/%s} does not exist.\n", pkg, act)
 		return 1
 	}

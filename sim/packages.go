@@ -158,7 +158,7 @@ func streamedSize(args []string) int64 {
 	if err != nil || o.size < 0 {
 		return -1
 	}
-	if args[1] == "install-write" && (len(ops) < 3 || ops[2] != "-") && len(ops) >= 3 {
+	if args[1] == "install-write" && len(ops) >= 3 && ops[2] != "-" {
 		return -1 // install-write SESSION NAME PATH reads the file
 	}
 	return o.size

@@ -261,3 +261,19 @@ func TestAppops(t *testing.T) {
 		t.Errorf("after reset: %q", out)
 	}
 }
+
+// TestInstalledAppStart: starting an app installed over adb says the phone cannot run it,
+// rather than that it does not exist.
+func TestInstalledAppStart(t *testing.T) {
+	p := newPhone(t)
+	if err := p.WriteFile("/data/local/tmp/notes.apk", testAPK(t, "org.example.notes", 1, "1.0"), 0o644, fixedNow); err != nil {
+		t.Fatal(err)
+	}
+	if out, st := sh(t, p, "pm install /data/local/tmp/notes.apk"); st != 0 {
+		t.Fatalf("pm install: %d %q", st, out)
+	}
+	out, st := sh(t, p, "am start -n org.example.notes/.MainActivity")
+	if st != 1 || !strings.Contains(out, "runs no code of org.example.notes (installed over adb)") {
+		t.Errorf("am start of an installed app: %d %q", st, out)
+	}
+}
