@@ -47,11 +47,12 @@ type uiServer struct {
 	frames    int            // frames the MJPEG stream sent
 }
 
-// elementRef is a found element: its node's bounds and text when found.
+// elementRef is a found element: its node's bounds and attributes when found.
 type elementRef struct {
 	text   string
 	x0, y0 int
 	x1, y1 int
+	attrs  map[string]string // the page source's attributes (class, resource-id, checked, …)
 }
 
 func (s *uiServer) init() {
@@ -319,6 +320,15 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		p.tap(int(req.Offset.X), int(req.Offset.Y))
 		p.mu.Unlock()
 		return w3cValue(sid, nil)
+	case method == http.MethodPost && rest == "back":
+		// PressBack: the system's Back key.
+		if err := p.uiServerWait(ctx, p.cfg.Profile.UIInput); err != nil {
+			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+		}
+		p.mu.Lock()
+		p.key(4, false)
+		p.mu.Unlock()
+		return w3cValue(sid, nil)
 	case method == http.MethodPost && rest == "appium/device/press_keycode":
 		var req struct {
 			Keycode *int `json:"keycode"`
@@ -383,6 +393,55 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 			return w3cValue(sid, nil)
 		case method == http.MethodGet && sub == "text":
 			return w3cValue(sid, el.text)
+		case method == http.MethodPost && (sub == "value" || sub == "clear"):
+			// SendKeysToElement (replace false: the text is added to what the field holds)
+			// and Clear: the element is focused, then typed into or emptied.
+			var req struct {
+				Text  *string `json:"text"`
+				Value []string
+			}
+			if sub == "value" {
+				if err := json.Unmarshal(body, &req); err != nil || (req.Text == nil && req.Value == nil) {
+					return w3cError(sid, http.StatusBadRequest, "invalid argument", "'text' is expected")
+				}
+			}
+			if err := p.uiServerWait(ctx, p.cfg.Profile.UIInput); err != nil {
+				return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+			}
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			p.tap((el.x0+el.x1)/2, (el.y0+el.y1)/2)
+			if sub == "clear" {
+				p.clearField()
+				return w3cValue(sid, nil)
+			}
+			text := strings.Join(req.Value, "")
+			if req.Text != nil {
+				text = *req.Text
+			}
+			if !p.typeText(text) {
+				return w3cError(sid, http.StatusBadRequest, "invalid element state", "The element does not take text: it is not an editable field")
+			}
+			return w3cValue(sid, nil)
+		case method == http.MethodGet && strings.HasPrefix(sub, "attribute/"):
+			name := strings.TrimPrefix(sub, "attribute/")
+			switch name {
+			case "contentDescription", "content-desc", "name":
+				name = "content-desc"
+			case "resourceId":
+				name = "resource-id"
+			case "className":
+				name = "class"
+			}
+			v, ok := el.attrs[name]
+			if !ok {
+				return w3cValue(sid, nil)
+			}
+			return w3cValue(sid, v)
+		case method == http.MethodGet && sub == "name":
+			return w3cValue(sid, el.attrs["class"])
+		case method == http.MethodGet && (sub == "displayed" || sub == "enabled" || sub == "selected"):
+			return w3cValue(sid, el.attrs[sub] == "true")
 		case method == http.MethodGet && sub == "rect":
 			return w3cValue(sid, map[string]any{"x": el.x0, "y": el.y0, "width": el.x1 - el.x0, "height": el.y1 - el.y0})
 		}
@@ -518,7 +577,7 @@ func (p *Phone) uiServerFind(using, value string, first bool, within *elementRef
 		if inside && match(n) {
 			p.uia2.nextEl++
 			id := fmt.Sprintf("00000000-0000-%04x-ffff-ffff%08x", p.uia2.nextEl>>16&0xffff, p.uia2.nextEl)
-			p.uia2.elements[id] = elementRef{text: n.text, x0: n.b.Min.X, y0: n.b.Min.Y, x1: n.b.Max.X, y1: n.b.Max.Y}
+			p.uia2.elements[id] = elementRef{text: n.text, x0: n.b.Min.X, y0: n.b.Min.Y, x1: n.b.Max.X, y1: n.b.Max.Y, attrs: appiumAttrs(n)}
 			out = append(out, map[string]string{"ELEMENT": id, w3cElementKey: id})
 			if first {
 				return false
@@ -662,5 +721,21 @@ func (p *Phone) uiServerDeviceInfo() map[string]any {
 		"locale":          strings.ReplaceAll(locale, "-", "_"),
 		"timeZone":        defaultStr(prop("persist.sys.timezone"), "UTC"),
 		"bluetooth":       map[string]any{"state": "OFF"},
+	}
+}
+
+// appiumAttrs are a node's attributes as the page source names them (writeAppiumNode).
+func appiumAttrs(n *node) map[string]string {
+	hint := ""
+	if n.hint {
+		hint = n.text
+	}
+	b := strconv.FormatBool
+	return map[string]string{
+		"text": n.text, "hint": hint, "class": n.class, "package": n.pkg, "resource-id": n.rid, "content-desc": n.desc,
+		"checkable": b(n.checkable), "checked": b(n.checked), "clickable": b(n.clickable), "enabled": b(n.enabled),
+		"focusable": b(n.focusable), "focused": b(n.focused), "long-clickable": b(n.longClickable),
+		"password": b(n.password), "scrollable": b(n.scrollable), "selected": b(n.selected), "displayed": "true",
+		"bounds": fmt.Sprintf("[%d,%d][%d,%d]", n.b.Min.X, n.b.Min.Y, n.b.Max.X, n.b.Max.Y),
 	}
 }

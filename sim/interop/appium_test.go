@@ -19,13 +19,16 @@ import (
 
 // appiumResult is what testdata/appium.js prints.
 type appiumResult struct {
-	Session struct{ ID, PlatformName, DeviceUDID string }
-	Find    map[string]string
-	Text    string
-	Click   bool
-	After   bool
-	Logcat  []string
-	Delete  bool
+	Session    struct{ ID, PlatformName, DeviceUDID string }
+	Find       map[string]string
+	Text       string
+	Click      bool
+	After      bool
+	Back       bool
+	FieldClass string
+	Typed      string
+	Logcat     []string
+	Delete     bool
 }
 
 // startAppium starts the real Appium server from the interop cache on a free port, with
@@ -105,7 +108,8 @@ func startAppium(t *testing.T, node, modules string) int {
 // (the driver installs Appium Settings and the server's APKs with adb install, sets app
 // ops, allows a notification listener, starts the helper, captures logcat and starts the
 // server with am instrument -w behind adb forward), an element is found and clicked and
-// the phone's state changes, the session's logcat holds the phone's log, and the session
+// the phone's state changes, Back returns to the launcher, text typed into a search field
+// lands in the phone's field, the session's logcat holds the phone's log, and the session
 // ends.
 func TestAppium(t *testing.T) {
 	node, modules := nodeModules(t)
@@ -123,8 +127,20 @@ func TestAppium(t *testing.T) {
 	if r.Text != "Settings" {
 		t.Errorf("element text %q, want Settings", r.Text)
 	}
-	if pkg, _ := p.Foreground(); !r.Click || pkg != "com.android.settings" || !r.After {
-		t.Errorf("click on Settings: %v, phone shows %s, source after shows settings %v", r.Click, pkg, r.After)
+	if !r.Click || !r.After {
+		t.Errorf("click on Settings: %v, source after shows settings %v", r.Click, r.After)
+	}
+	if pkg, _ := p.Foreground(); pkg != "com.android.contacts" {
+		t.Errorf("the phone shows %s at the end, want the contacts the session opened", pkg)
+	}
+	if !r.Back {
+		t.Error("after Back the page source does not show the launcher")
+	}
+	if r.FieldClass != "android.widget.EditText" || r.Typed != "Ali" {
+		t.Errorf("the contacts search field: class %q, text after typing Ali %q", r.FieldClass, r.Typed)
+	}
+	if dump := string(srv.Run(t, "-s", serial, "shell", "uiautomator", "dump", "/dev/tty")); !strings.Contains(dump, `text="Ali" resource-id="com.android.contacts:id/search_view"`) {
+		t.Errorf("the phone's search field does not hold Ali:\n%s", dump)
 	}
 	if !slices.ContainsFunc(r.Logcat, func(m string) bool {
 		return strings.Contains(m, "START u0") && strings.Contains(m, "com.android.settings")

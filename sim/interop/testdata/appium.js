@@ -2,7 +2,7 @@
 // (both from npm) with webdriverio's `webdriver` client, as a user's test would: a new
 // session on the phone (the driver installs its helper and server APKs, starts the
 // server with am instrument and captures logcat), a find, a click, the page source after
-// it, the session's logcat, and the session's end. Prints one JSON object of what each
+// it, Back, typing into a search field, the session's logcat, and the session's end. Prints one JSON object of what each
 // operation returned; a failing operation makes the script exit non-zero with its name.
 // Env: APPIUM_PORT, SERIAL, ADB_PORT.
 'use strict';
@@ -40,6 +40,17 @@ async function step(name, fn) {
   await step('text', async () => client.getElementText(id));
   await step('click', async () => { await client.elementClick(id); return true; });
   await step('after', async () => (await client.getPageSource()).includes('package="com.android.settings"'));
+  await step('back', async () => { await client.back(); return (await client.getPageSource()).includes('package="com.android.launcher3"'); });
+  const contacts = await step('contacts', async () => client.findElement('xpath', "//*[@text='Contacts']"));
+  await client.elementClick(contacts['element-6066-11e4-a52e-4f735466cecf']);
+  const field = await step('field', async () => client.findElement('id', 'com.android.contacts:id/search_view'));
+  const fid = field['element-6066-11e4-a52e-4f735466cecf'];
+  await step('fieldClass', async () => client.getElementAttribute(fid, 'class'));
+  await step('typed', async () => {
+    await client.elementSendKeys(fid, 'Ali');
+    const again = await client.findElement('id', 'com.android.contacts:id/search_view');
+    return client.getElementText(again['element-6066-11e4-a52e-4f735466cecf']);
+  });
   await step('logcat', async () => {
     const entries = await client.getLogs('logcat');
     return entries.map((e) => e.message).filter((m) => m.includes('ActivityTaskManager'));
