@@ -92,6 +92,8 @@ func cmdPm(p *Phone, c *cmdIO) int {
 		return pmSession(p, c)
 	case "grant", "revoke":
 		return pmGrant(p, c)
+	case "clear":
+		return pmClear(p, c)
 	case "uninstall":
 		if pkg := c.args[len(c.args)-1]; len(c.args) > 2 && p.uninstall(pkg) {
 			c.printf("Success\n")

@@ -577,3 +577,27 @@ func (p *Phone) listInstrumentation(c *cmdIO, args []string) int {
 	}
 	return 0
 }
+
+// pmClear runs `pm clear PKG`: the app is stopped and its data goes back to what it was
+// installed with (Appium clears the app under test before a session without noReset).
+func pmClear(p *Phone, c *cmdIO) int {
+	_, ops := operands(c.args[2:])
+	if len(ops) != 1 {
+		c.errorf("Error: no package specified\n")
+		return 255
+	}
+	pkg := ops[0]
+	if a := p.apps[pkg]; a != nil && pkg != p.home {
+		p.forceStop(pkg)
+		p.apps[pkg] = newAppState(p, a.spec)
+		p.bump()
+		c.printf("Success\n")
+		return 0
+	}
+	if p.packageKnown(pkg) {
+		c.printf("Success\n")
+		return 0
+	}
+	c.printf("Failed\n")
+	return 1
+}

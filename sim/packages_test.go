@@ -277,3 +277,26 @@ func TestInstalledAppStart(t *testing.T) {
 		t.Errorf("am start of an installed app: %d %q", st, out)
 	}
 }
+
+// TestPmClear: pm clear gives an app back the data it was installed with, including what
+// survives a force-stop (Maps' answered location permission).
+func TestPmClear(t *testing.T) {
+	p := newPhone(t)
+	launch(t, p, "com.fairy.maps")
+	tap(t, p, "While using the app")
+	sh(t, p, "am force-stop com.fairy.maps")
+	launch(t, p, "com.fairy.maps")
+	if has(t, p, "While using the app") {
+		t.Fatal("the answered permission did not survive a force-stop")
+	}
+	if out, st := sh(t, p, "pm clear com.fairy.maps"); st != 0 || out != "Success\n" {
+		t.Fatalf("pm clear: %d %q", st, out)
+	}
+	launch(t, p, "com.fairy.maps")
+	if !has(t, p, "While using the app") {
+		t.Error("after pm clear Maps does not ask for the location again")
+	}
+	if out, st := sh(t, p, "pm clear org.nowhere"); st != 1 || out != "Failed\n" {
+		t.Errorf("pm clear of a missing package: %d %q", st, out)
+	}
+}
