@@ -38,8 +38,10 @@ if [ -n "${need_node:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/nul
 fi
 interop="${FAIRY_INTEROP_DIR:-$HOME/.cache/fairy/interop}"
 # webdriver drives the emulated Appium UiAutomator2 server; appium-uiautomator2-server's
-# real APKs are what `fairy device setup` installs in cmd/fairy's TestDeviceSetup.
-interop_pkgs=(@devicefarmer/adbkit@3.3.9 @mobilenext/mobile-mcp@1.0.4 @modelcontextprotocol/sdk@1.32.2 webdriver@9.33.1 appium-uiautomator2-server@10.6.6)
+# real APKs are what `fairy device setup` installs in cmd/fairy's TestDeviceSetup. The real
+# Appium server and its uiautomator2 driver (sim/interop TestAppium) are installed side by
+# side: Appium finds a driver that is a dependency of its APPIUM_HOME (this directory).
+interop_pkgs=(@devicefarmer/adbkit@3.3.9 @mobilenext/mobile-mcp@1.0.4 @modelcontextprotocol/sdk@1.32.2 webdriver@9.33.1 appium-uiautomator2-server@10.6.6 appium@3.8.0 appium-uiautomator2-driver@8.7.0)
 if command -v npm >/dev/null 2>&1; then
 	missing=0
 	for p in "${interop_pkgs[@]}"; do

@@ -7,21 +7,41 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"unicode/utf16"
 )
 
 // errBadAPK is what pm install answers for a file that is not an APK it can read.
 var errBadAPK = errors.New("INSTALL_PARSE_FAILED_NOT_APK")
 
-// apkPackage reads the package name from an APK: the package attribute of <manifest> in
-// its binary AndroidManifest.xml (the resource chunk format of AOSP ResourceTypes.h: a
-// string pool, then XML tree chunks). Hand-written: github.com/shogo82148/androidbinary,
-// the Go reader of this format, is not served by the module proxy this project can reach
-// (403), and only this one attribute is needed.
-func apkPackage(apk []byte) (string, error) {
+// apkInfo is what the package manager reads from an APK's manifest.
+type apkInfo struct {
+	pkg         string
+	versionCode int64
+	versionName string
+	minSdk      int
+	targetSdk   int
+	permissions []string // uses-permission names
+	// instrumentations are the <instrumentation> runners (class name, fully qualified)
+	// and the package each one targets.
+	instrumentations []apkInstrumentation
+}
+
+type apkInstrumentation struct {
+	name, target string
+}
+
+// readAPK reads an APK's manifest: <manifest package versionCode versionName>, <uses-sdk>,
+// <uses-permission> and <instrumentation> in its binary AndroidManifest.xml (the resource
+// chunk format of AOSP ResourceTypes.h: a string pool, then XML tree chunks).
+// Hand-written: github.com/shogo82148/androidbinary, the Go reader of this format, is not
+// served by the module proxy this project can reach (403), and only these attributes are
+// needed.
+func readAPK(apk []byte) (apkInfo, error) {
 	zr, err := zip.NewReader(bytes.NewReader(apk), int64(len(apk)))
 	if err != nil {
-		return "", fmt.Errorf("%w: %v", errBadAPK, err)
+		return apkInfo{}, fmt.Errorf("%w: %v", errBadAPK, err)
 	}
 	var manifest []byte
 	for _, f := range zr.File {
@@ -30,36 +50,51 @@ func apkPackage(apk []byte) (string, error) {
 		}
 		rc, err := f.Open()
 		if err != nil {
-			return "", fmt.Errorf("%w: %v", errBadAPK, err)
+			return apkInfo{}, fmt.Errorf("%w: %v", errBadAPK, err)
 		}
 		manifest, err = io.ReadAll(io.LimitReader(rc, 8<<20))
 		_ = rc.Close()
 		if err != nil {
-			return "", fmt.Errorf("%w: %v", errBadAPK, err)
+			return apkInfo{}, fmt.Errorf("%w: %v", errBadAPK, err)
 		}
 	}
 	if manifest == nil {
-		return "", fmt.Errorf("%w: no AndroidManifest.xml", errBadAPK)
+		return apkInfo{}, fmt.Errorf("%w: no AndroidManifest.xml", errBadAPK)
 	}
-	pkg, ok := manifestPackage(manifest)
-	if !ok {
-		return "", fmt.Errorf("%w: no package in AndroidManifest.xml", errBadAPK)
+	info, ok := manifestInfo(manifest)
+	if !ok || info.pkg == "" {
+		return apkInfo{}, fmt.Errorf("%w: no package in AndroidManifest.xml", errBadAPK)
 	}
-	return pkg, nil
+	return info, nil
 }
 
-// manifestPackage walks the binary XML's chunks for <manifest package="…">.
-func manifestPackage(b []byte) (string, bool) {
+// apkPackage reads the package name from an APK.
+func apkPackage(apk []byte) (string, error) {
+	info, err := readAPK(apk)
+	return info.pkg, err
+}
+
+// xmlAttr is one attribute of a binary XML start element: its string value (raw, or the
+// pool string a string-typed value names) and its typed data.
+type xmlAttr struct {
+	str      string
+	dataType byte
+	data     uint32
+}
+
+// manifestInfo walks the binary XML's chunks for the elements apkInfo holds.
+func manifestInfo(b []byte) (apkInfo, bool) {
 	le := binary.LittleEndian
+	var info apkInfo
 	if len(b) < 8 || le.Uint16(b) != 0x0003 {
-		return "", false
+		return info, false
 	}
 	var pool []string
 	off := int(le.Uint16(b[2:]))
 	for off+8 <= len(b) {
 		typ, hsize, size := le.Uint16(b[off:]), int(le.Uint16(b[off+2:])), int(le.Uint32(b[off+4:]))
 		if size < 8 || off+size > len(b) || hsize > size {
-			return "", false
+			return info, false
 		}
 		chunk := b[off : off+size]
 		switch typ {
@@ -67,29 +102,66 @@ func manifestPackage(b []byte) (string, bool) {
 			pool = stringPool(chunk, hsize)
 		case 0x0102: // start element
 			if len(chunk) < hsize+20 {
-				return "", false
+				return info, false
 			}
 			ext := chunk[hsize:]
 			name := int(le.Uint32(ext[4:]))
-			if name >= len(pool) || pool[name] != "manifest" {
+			if name >= len(pool) {
 				break
 			}
+			attrs := map[string]xmlAttr{}
 			start, asize, count := int(le.Uint16(ext[8:])), int(le.Uint16(ext[10:])), int(le.Uint16(ext[12:]))
 			for i := range count {
 				a := hsize + start + i*asize
 				if asize < 20 || a+20 > len(chunk) {
-					return "", false
+					return info, false
 				}
 				an, raw := int(le.Uint32(chunk[a+4:])), le.Uint32(chunk[a+8:])
-				if an < len(pool) && pool[an] == "package" && int(raw) < len(pool) {
-					return pool[raw], true
+				if an >= len(pool) {
+					continue
 				}
+				v := xmlAttr{dataType: chunk[a+15], data: le.Uint32(chunk[a+16:])}
+				if int(raw) < len(pool) {
+					v.str = pool[raw]
+				} else if v.dataType == 0x03 && int(v.data) < len(pool) {
+					v.str = pool[v.data]
+				}
+				attrs[pool[an]] = v
 			}
-			return "", false
+			switch pool[name] {
+			case "manifest":
+				info.pkg = attrs["package"].str
+				info.versionName = attrs["versionName"].str
+				if v, ok := attrs["versionCode"]; ok && v.dataType >= 0x10 && v.dataType <= 0x1f {
+					info.versionCode = int64(v.data)
+				}
+			case "uses-sdk":
+				info.minSdk = attrInt(attrs["minSdkVersion"])
+				info.targetSdk = attrInt(attrs["targetSdkVersion"])
+			case "uses-permission":
+				if n := attrs["name"].str; n != "" {
+					info.permissions = append(info.permissions, n)
+				}
+			case "instrumentation":
+				n := attrs["name"].str
+				if strings.HasPrefix(n, ".") {
+					n = info.pkg + n
+				}
+				info.instrumentations = append(info.instrumentations, apkInstrumentation{name: n, target: attrs["targetPackage"].str})
+			}
 		}
 		off += size
 	}
-	return "", false
+	return info, info.pkg != ""
+}
+
+// attrInt is an integer attribute's value (typed, or written as a string).
+func attrInt(a xmlAttr) int {
+	if a.dataType >= 0x10 && a.dataType <= 0x1f {
+		return int(int32(a.data))
+	}
+	n, _ := strconv.Atoi(a.str)
+	return n
 }
 
 // stringPool decodes a string pool chunk (UTF-8 or UTF-16 strings).

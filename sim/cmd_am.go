@@ -28,6 +28,12 @@ func cmdAm(p *Phone, c *cmdIO) int {
 		if pkg == uiServerPackage || pkg == uiServerTestPackage {
 			p.stopUIServerLocked()
 		}
+		if pkg == settingsHelperPackage {
+			p.pkgs.helperRunning = false
+		}
+		if p.packageKnown(pkg) {
+			p.logf("system", pidSystemServer, 'I', "ActivityManager", "Force stopping %s appid=%d user=0: from pid %d", pkg, 10100+int(crc(pkg)%400), pidShell)
+		}
 		p.forceStop(pkg)
 		return 0
 	case "broadcast":
@@ -136,6 +142,9 @@ func (p *Phone) resolveComponent(comp string) (*appState, *ScreenSpec, bool) {
 func amStart(p *Phone, c *cmdIO, args []string) int {
 	in := parseIntent(args)
 	c.printf("Starting: %s\n", in)
+	if p.startSettingsHelper(c, in) {
+		return 0
+	}
 	comp := in.component
 	if comp == "" && in.pkg != "" {
 		if a := p.apps[in.pkg]; a != nil {
@@ -151,6 +160,11 @@ func amStart(p *Phone, c *cmdIO, args []string) int {
 		pkg, act, _ := strings.Cut(comp, "/")
 		if strings.HasPrefix(act, ".") {
 			act = pkg + act
+		}
+		if p.pkgs.pkgs[pkg] != nil {
+			// Installed over adb: a phone would run it; this one runs no code of it.
+			c.errorf("Error: Activity not started, the virtual phone runs no code of %s (installed over adb): only its declared apps run\n", pkg)
+			return 1
 		}
 		c.errorf("Error type 3\nError: Activity class {%s/%s} does not exist.\n", pkg, act)
 		return 1

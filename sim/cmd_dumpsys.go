@@ -32,6 +32,14 @@ func cmdDumpsys(p *Phone, c *cmdIO) int {
 		c.printf("  mInputMethodWindow=Window{%s u0 InputMethod}\n", hash7(2))
 		return 0
 	case "activity":
+		if len(c.args) > 2 && (c.args[2] == "services" || c.args[2] == "s") {
+			filter := ""
+			if len(c.args) > 3 {
+				filter = c.args[3]
+			}
+			p.dumpsysServices(c, filter)
+			return 0
+		}
 		if len(c.args) > 2 && c.args[2] != "activities" && c.args[2] != "a" && c.args[2] != "top" && c.args[2] != "recents" {
 			c.printf("Unknown command: %s\nBad activity command, or no activities match: %s\nUse -h for help.\n", c.args[2], c.args[2])
 			return 0
@@ -70,9 +78,17 @@ func cmdDumpsys(p *Phone, c *cmdIO) int {
 		c.printf("  mCurMethodId=%s\n  mCurrentSubtype=null\n  mCurSeq=%d mCurClient=ClientState{%s uid=%d pid=%d displayId=0}\n  mCurFocusedWindow=Window{%s u0 %s/%s}\n  mShowRequested=%t mShowExplicitlyRequested=false mShowForced=false mInputShown=%t\n  mInFullscreenMode=false\n  mSystemReady=true mInteractive=true\n",
 			p.currentIME, p.version%100+1, hash7(inst.id+9), 10100+t.id, 4000+t.id, hash7(inst.id+77), inst.app.spec.Package, inst.app.spec.component(inst.spec.Activity), shown, shown)
 		return 0
+	case "power":
+		c.printf("POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  Settings power_manager_constants:\n    no_cached_wake_locks=true\n  mDirty=0x0\n  mWakefulness=Awake\n  mWakefulnessChanging=false\n  mIsPowered=true\n  mPlugType=1\n  mBatteryLevel=100\n  mDockState=0\n  mStayOn=false\n  mProximityPositive=false\n  mBootCompleted=true\n  mSystemReady=true\n  mHoldingWakeLockSuspendBlocker=false\n  mHoldingDisplaySuspendBlocker=true\n  mLastWakeTime=%d (%d ms ago)\n\nDisplay Power: state=ON\n", 1000, 1000)
+		return 0
+	case "deviceidle":
+		return p.dumpsysDeviceIdle(c)
 	case "package":
 		if len(c.args) > 2 {
 			a := p.apps[c.args[2]]
+			if a == nil && p.dumpsysInstalled(c, c.args[2]) {
+				return 0
+			}
 			if a == nil {
 				c.printf("Unable to find package: %s\n", c.args[2])
 				return 0

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -22,11 +23,29 @@ func cmdPm(p *Phone, c *cmdIO) int {
 			}
 			return 0
 		}
+		if len(c.args) >= 3 && c.args[2] == "instrumentation" {
+			return p.listInstrumentation(c, c.args[3:])
+		}
 		if len(c.args) < 3 || (c.args[2] != "packages" && c.args[2] != "package") {
 			c.errorf("Error: unknown list type '%s'\n", strings.Join(c.args[2:], " "))
 			return 255
 		}
-		flags, ops := operands(c.args[3:])
+		var flags string
+		var ops []string
+		versions := false
+		for i := 3; i < len(c.args); i++ {
+			switch a := c.args[i]; {
+			case a == "--show-versioncode":
+				versions = true
+			case a == "--user" || a == "--uid":
+				i++
+			case strings.HasPrefix(a, "--"):
+			case strings.HasPrefix(a, "-") && len(a) > 1:
+				flags += a[1:]
+			default:
+				ops = append(ops, a)
+			}
+		}
 		filter := ""
 		if len(ops) > 0 {
 			filter = ops[0]
@@ -39,11 +58,17 @@ func cmdPm(p *Phone, c *cmdIO) int {
 			if filter != "" && !strings.Contains(e.pkg, filter) {
 				continue
 			}
+			line := "package:" + e.pkg
 			if strings.Contains(flags, "f") {
-				lines = append(lines, "package:"+p.apkPath(e.pkg, e.system)+"="+e.pkg)
-			} else {
-				lines = append(lines, "package:"+e.pkg)
+				line = "package:" + p.apkPath(e.pkg, e.system) + "=" + e.pkg
 			}
+			if versions {
+				line += " versionCode:" + strconv.FormatInt(p.versionCode(e.pkg), 10)
+			}
+			if strings.Contains(flags, "U") {
+				line += " uid:" + strconv.Itoa(10100+int(crc(e.pkg)%400))
+			}
+			lines = append(lines, line)
 		}
 		for _, l := range lines {
 			c.printf("%s\n", l)
@@ -63,10 +88,14 @@ func cmdPm(p *Phone, c *cmdIO) int {
 		return 1
 	case "install":
 		return pmInstall(p, c)
+	case "install-create", "install-write", "install-commit", "install-abandon":
+		return pmSession(p, c)
+	case "grant", "revoke":
+		return pmGrant(p, c)
+	case "clear":
+		return pmClear(p, c)
 	case "uninstall":
-		if pkg := c.args[len(c.args)-1]; len(c.args) > 2 && p.uia2.installed[pkg] {
-			p.stopUIServerLocked()
-			delete(p.uia2.installed, pkg)
+		if pkg := c.args[len(c.args)-1]; len(c.args) > 2 && p.uninstall(pkg) {
 			c.printf("Success\n")
 			return 0
 		}
@@ -79,37 +108,6 @@ func cmdPm(p *Phone, c *cmdIO) int {
 	}
 	c.errorf("Unknown command: %s\n", c.args[1])
 	return 255
-}
-
-// pmInstall runs `pm install [-r] [-t] [-g] [-d] FILE`: the phone reads the APK's package
-// name. Only the Appium UiAutomator2 server's APKs run here (the phone has no Dalvik);
-// any other package is refused as a real phone refuses a broken APK.
-func pmInstall(p *Phone, c *cmdIO) int {
-	_, ops := operands(c.args[2:])
-	if len(ops) != 1 {
-		c.errorf("Error: need exactly one APK file\n")
-		return 255
-	}
-	data, err := p.fs.readFile(ops[0])
-	if err != nil {
-		c.printf("Failure [INSTALL_FAILED_INVALID_APK: %s]\n", "Failed to parse "+ops[0])
-		return 1
-	}
-	pkg, err := apkPackage(data)
-	if err != nil {
-		c.printf("Failure [%v]\n", err)
-		return 1
-	}
-	if pkg != uiServerPackage && pkg != uiServerTestPackage {
-		c.printf("Failure [INSTALL_FAILED_NO_MATCHING_ABIS: the virtual phone runs no code of %s]\n", pkg)
-		return 1
-	}
-	if p.uia2.running {
-		p.stopUIServerLocked() // an update kills the running process
-	}
-	p.uiServerInstall(pkg)
-	c.printf("Success\n")
-	return 0
 }
 
 var extraPackages = []struct {
@@ -130,7 +128,7 @@ func (p *Phone) packageList() []struct {
 		system bool
 	}
 	out = append(out, extraPackages...)
-	for _, pkg := range p.uiServerPackages() {
+	for _, pkg := range p.installedPackages() {
 		out = append(out, struct {
 			pkg    string
 			system bool

@@ -3,7 +3,8 @@ package sim
 // The process commands: ps, and app_process, which runs pushed helpers on a real phone and
 // cannot on a virtual one.
 
-// cmdPs lists init, system_server and one process per app with a task, as toybox ps -A.
+// cmdPs lists init, system_server, one process per app with a task and Appium's helpers
+// while they run, as toybox ps -A.
 func cmdPs(p *Phone, c *cmdIO) int {
 	c.printf("USER           PID  PPID        VSZ    RSS WCHAN            ADDR S NAME                       \n")
 	c.printf("root             1     0   10929016  12108 do_epoll_wait       0 S init\n")
@@ -18,6 +19,14 @@ func cmdPs(p *Phone, c *cmdIO) int {
 		seen[t.pkg] = true
 		pid += 37
 		c.printf("u0_a%-3d       %5d   356   13854812 112384 do_epoll_wait       0 S %s\n", 100+pid%90, pid, t.pkg)
+	}
+	// The processes of Appium's helpers while they run: the UiAutomator2 server's
+	// instrumentation runs in its target package's process.
+	if p.uia2.running {
+		c.printf("u0_a%-3d       %5d   356   13902116 141560 do_epoll_wait       0 S %s\n", 100+int(crc(uiServerPackage)%90), 3100+int(crc(uiServerPackage)%700), uiServerPackage)
+	}
+	if p.pkgs.helperRunning {
+		c.printf("u0_a%-3d       %5d   356   13852400  98312 do_epoll_wait       0 S %s\n", 100+int(crc(settingsHelperPackage)%90), p.helperPid(), settingsHelperPackage)
 	}
 	c.printf("shell         %5d  2101   10793900   3840 0                   0 R ps\n", 4000+int(p.version%1000))
 	return 0

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"strconv"
@@ -65,18 +66,55 @@ func (p *Phone) dispatch(c *cmdIO) (int, error) {
 		}
 		c.env.vars["__exit"] = "1"
 		return st & 0xff, nil
+	case "export":
+		// export NAME=VALUE…: adb logcat sends `export ANDROID_LOG_TAGS=""; exec logcat …`.
+		for _, a := range c.args[1:] {
+			if k, v, ok := strings.Cut(a, "="); ok && k != "" {
+				c.env.vars[k] = v
+			}
+		}
+		return 0, nil
+	case "logcat":
+		return cmdLogcat(p, c), nil // follows the log: takes the lock for each look
 	}
 	if name == "am" && len(c.args) > 1 && c.args[1] == "instrument" {
 		return p.amInstrument(c) // blocks while the instrumentation runs: not under the lock
+	}
+	switch {
+	case name == "pm":
+		c.readStreamed(c.args)
+	case name == "cmd" && len(c.args) > 1 && c.args[1] == "package":
+		c.readStreamed(c.args[1:])
 	}
 	cmd, ok := p.cmds[name]
 	if !ok {
 		c.errorf("/system/bin/sh: %s: not found\n", c.args[0])
 		return 127, nil
 	}
+	// The command's output is written after the lock is released: a write to the client
+	// may wait for the client's flow control (adbd's OKAY), and the connection that carries
+	// that OKAY may itself be waiting for the lock to open a socket (a forwarded port).
+	var out, errOut bytes.Buffer
+	locked := *c
+	locked.stdout, locked.stderr = &out, &errOut
+	if c.stderr == c.stdout {
+		locked.stderr = &out
+	}
+	st := p.runLocked(cmd, &locked)
+	if out.Len() > 0 {
+		_, _ = c.stdout.Write(out.Bytes())
+	}
+	if errOut.Len() > 0 {
+		_, _ = c.stderr.Write(errOut.Bytes())
+	}
+	return st, nil
+}
+
+// runLocked runs cmd with the phone's lock held.
+func (p *Phone) runLocked(cmd command, c *cmdIO) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return cmd(p, c), nil
+	return cmd(p, c)
 }
 
 // newCommandTable lists the phone's commands (a fresh table per phone: no package state).
@@ -100,6 +138,7 @@ func newCommandTable() map[string]command {
 		"wm": cmdWm, "getprop": cmdGetprop, "setprop": cmdSetprop, "settings": cmdSettings, "ime": cmdIme,
 		"fairy-sim": cmdFairySim,
 		"mv":        cmdMv, "stat": cmdStat, "which": cmdWhich, "ps": cmdPs, "content": cmdContent,
+		"appops":      cmdAppops,
 		"app_process": cmdAppProcess, "app_process64": cmdAppProcess,
 	}
 }
@@ -128,19 +167,24 @@ func cmdCmd(p *Phone, c *cmdIO) int {
 	}
 	switch c.args[1] {
 	case "package":
-		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"pm"}, c.args[2:]...), stdin: c.stdin, stdout: c.stdout, stderr: c.stderr}
+		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"pm"}, c.args[2:]...), stdin: c.stdin, stream: c.stream, streamErr: c.streamErr, stdout: c.stdout, stderr: c.stderr}
 		return cmdPm(p, sub)
 	case "activity":
-		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"am"}, c.args[2:]...), stdin: c.stdin, stdout: c.stdout, stderr: c.stderr}
+		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"am"}, c.args[2:]...), stdin: c.stdin, stream: c.stream, streamErr: c.streamErr, stdout: c.stdout, stderr: c.stderr}
 		return cmdAm(p, sub)
 	case "input":
-		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"input"}, c.args[2:]...), stdin: c.stdin, stdout: c.stdout, stderr: c.stderr}
+		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"input"}, c.args[2:]...), stdin: c.stdin, stream: c.stream, streamErr: c.streamErr, stdout: c.stdout, stderr: c.stderr}
 		return cmdInput(p, sub)
 	case "settings":
-		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"settings"}, c.args[2:]...), stdin: c.stdin, stdout: c.stdout, stderr: c.stderr}
+		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"settings"}, c.args[2:]...), stdin: c.stdin, stream: c.stream, streamErr: c.streamErr, stdout: c.stdout, stderr: c.stderr}
 		return cmdSettings(p, sub)
+	case "appops":
+		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"appops"}, c.args[2:]...), stdin: c.stdin, stdout: c.stdout, stderr: c.stderr}
+		return cmdAppops(p, sub)
+	case "notification":
+		return cmdNotification(p, c)
 	case "input_method":
-		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"ime"}, c.args[2:]...), stdin: c.stdin, stdout: c.stdout, stderr: c.stderr}
+		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"ime"}, c.args[2:]...), stdin: c.stdin, stream: c.stream, streamErr: c.streamErr, stdout: c.stdout, stderr: c.stderr}
 		return cmdIme(p, sub)
 	}
 	c.errorf("Can't find service: %s\n", c.args[1])

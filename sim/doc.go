@@ -65,10 +65,13 @@
 // navigation bar; indented, with visible-to-user, drawing-order, hint and display-id, the
 // uiautomator2 format) is DumpAllWindows, and what the uiautomator2 server the phone runs
 // on device port 9008 answers to JSON-RPC dumpWindowHierarchy on /jsonrpc/0, through
-// `adb forward tcp:N tcp:9008`. Appium's UiAutomator2 server is emulated too (uia2.go):
-// its APKs install with pm install (Config.UIServer has them from the start), am
-// instrument -w starts it, and it answers its W3C HTTP routes on device port 6790
-// (UIServerPort) until it is force-stopped or the uiserverdie fault kills it. Screenshots
+// `adb forward tcp:N tcp:9008`. Any APK whose manifest it reads installs (packages.go:
+// pm install by path or from the stream adb install sends, install sessions); the phone
+// runs none of their code but Appium's: its UiAutomator2 server is emulated (uia2.go) —
+// Config.UIServer has its APKs from the start, am instrument -w starts it, and it answers
+// its W3C HTTP routes on device port 6790 (UIServerPort) until it is force-stopped or the
+// uiserverdie fault kills it — and so is the foreground service of its Appium Settings
+// helper (appium_settings.go). Screenshots
 // are drawn from the
 // same nodes with the Go fonts, and CJK characters, which those fonts lack, with the
 // embedded subset of Droid Sans Fallback (package cjkfont).
@@ -85,6 +88,10 @@
 // sockets (Sockets: the uiautomator2 server; any other port is refused), the framebuffer:
 // service (Framebuffer, version-2 header). app_process, which clients use to start a pushed
 // helper, aborts at once ("Aborted ", status 134) as on a device that cannot load it.
+// What Appium's uiautomator2 driver runs at a session's start answers too (sim/interop runs
+// a real Appium session): appops, logcat (-d, -c, -t, filters, formats, and following the
+// log until the client leaves), cmd notification allow_listener, dumpsys deviceidle
+// whitelist, dumpsys power, dumpsys activity services, pm list instrumentation, pm grant.
 //
 // # Timing
 //

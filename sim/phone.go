@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"github.com/fairy-go/fairy/sim/wire"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -87,7 +88,9 @@ type Phone struct {
 	rateDialog *ScreenSpec
 	cmds       map[string]command
 
-	uia2 uiServer // the Appium UiAutomator2 server (uia2.go)
+	uia2 uiServer     // the Appium UiAutomator2 server (uia2.go)
+	pkgs packageStore // packages installed over adb (packages.go)
+	logs phoneLog     // what logcat prints (cmd_logcat.go)
 }
 
 type motion struct {
@@ -180,6 +183,7 @@ func New(cfg Config) (*Phone, error) {
 	p.cmds = newCommandTable()
 	p.faults = cfg.Faults
 	p.uia2.init()
+	p.pkgs.init()
 	if cfg.UIServer {
 		p.uiServerInstall(uiServerPackage)
 		p.uiServerInstall(uiServerTestPackage)
@@ -366,6 +370,9 @@ func (p *Phone) Shell(ctx context.Context, cmdline string, w io.Writer) (int, er
 		"PATH": "/product/bin:/apex/com.android.runtime/bin:/apex/com.android.art/bin:/system_ext/bin:/system/bin:/system/xbin:/odm/bin:/vendor/bin:/vendor/xbin",
 		"HOME": "/", "EXTERNAL_STORAGE": "/sdcard", "ANDROID_DATA": "/data", "ANDROID_ROOT": "/system", "USER": "shell",
 	}}
+	if in, ok := wire.ShellInput(ctx); ok {
+		env.input = in
+	}
 	p.log.Debug("shell", "cmd", abbreviate(cmdline))
 	if drop {
 		var buf strings.Builder

@@ -291,6 +291,7 @@ type shellEnv struct {
 	status int
 	vars   map[string]string
 	depth  int
+	input  io.Reader // the client's input to the command line (nil: none)
 }
 
 func (e *shellEnv) expand(w word) string {
@@ -321,8 +322,12 @@ type cmdIO struct {
 	args   []string          // args[0] is the command name
 	cmdEnv map[string]string // VAR=value words before the command
 	stdin  []byte
-	stdout io.Writer
-	stderr io.Writer
+	// stream is the client's input to the command line (wire.ShellInput), for a command
+	// that reads its standard input as it arrives; nil when stdin comes from a pipe or a file.
+	stream    io.Reader
+	streamErr error // why the streamed input a command takes could not be read
+	stdout    io.Writer
+	stderr    io.Writer
 }
 
 func (c *cmdIO) printf(format string, a ...any) { fmt.Fprintf(c.stdout, format, a...) }
@@ -389,6 +394,10 @@ func (e *shellEnv) runPipeline(pl pipeline, stdin []byte, out io.Writer) (int, e
 	in := stdin
 	st := 0
 	for i, c := range pl.cmds {
+		var stream io.Reader
+		if i == 0 && stdin == nil {
+			stream = e.input
+		}
 		var w io.Writer = out
 		var buf *bytes.Buffer
 		if i < len(pl.cmds)-1 {
@@ -396,7 +405,7 @@ func (e *shellEnv) runPipeline(pl pipeline, stdin []byte, out io.Writer) (int, e
 			w = buf
 		}
 		var err error
-		st, err = e.runSimple(c, in, w)
+		st, err = e.runSimple(c, in, stream, w)
 		if err != nil {
 			return st, err
 		}
@@ -407,7 +416,7 @@ func (e *shellEnv) runPipeline(pl pipeline, stdin []byte, out io.Writer) (int, e
 	return st, nil
 }
 
-func (e *shellEnv) runSimple(c simpleCmd, stdin []byte, out io.Writer) (int, error) {
+func (e *shellEnv) runSimple(c simpleCmd, stdin []byte, stream io.Reader, out io.Writer) (int, error) {
 	args := make([]string, 0, len(c.words))
 	for _, w := range c.words {
 		args = append(args, e.expand(w))
@@ -451,7 +460,7 @@ func (e *shellEnv) runSimple(c simpleCmd, stdin []byte, out io.Writer) (int, err
 				fmt.Fprintf(out, "/system/bin/sh: can't open '%s': No such file or directory\n", target)
 				return 1, nil
 			}
-			stdin = data
+			stdin, stream = data, nil
 		}
 	}
 	if len(args) == 0 {
@@ -494,7 +503,7 @@ func (e *shellEnv) runSimple(c simpleCmd, stdin []byte, out io.Writer) (int, err
 		if err := e.p.waitProfile(e.ctx, args); err != nil {
 			return 130, err
 		}
-		st, err = e.p.dispatch(&cmdIO{ctx: e.ctx, env: e, args: args, cmdEnv: cmdEnv, stdin: stdin, stdout: stdout, stderr: stderr})
+		st, err = e.p.dispatch(&cmdIO{ctx: e.ctx, env: e, args: args, cmdEnv: cmdEnv, stdin: stdin, stream: stream, stdout: stdout, stderr: stderr})
 	}
 	for _, f := range files {
 		if werr := e.p.writeRedirect(f.path, f.buf.Bytes(), f.append); werr != nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -47,11 +46,12 @@ type uiServer struct {
 	frames    int            // frames the MJPEG stream sent
 }
 
-// elementRef is a found element: its node's bounds and text when found.
+// elementRef is a found element: its node's bounds and attributes when found.
 type elementRef struct {
 	text   string
 	x0, y0 int
 	x1, y1 int
+	attrs  map[string]string // the page source's attributes (class, resource-id, checked, …)
 }
 
 func (s *uiServer) init() {
@@ -121,17 +121,6 @@ func (p *Phone) stopUIServerLocked() {
 func (p *Phone) uiServerInstall(pkg string) {
 	p.uia2.init()
 	p.uia2.installed[pkg] = true
-}
-
-// uiServerPackages are the server's installed packages, for pm list packages.
-func (p *Phone) uiServerPackages() []string {
-	var out []string
-	for _, pkg := range []string{uiServerPackage, uiServerTestPackage} {
-		if p.uia2.installed[pkg] {
-			out = append(out, pkg)
-		}
-	}
-	return out
 }
 
 // serveUIServer answers HTTP/1.1 requests on one forwarded connection as the Appium
@@ -294,6 +283,20 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		shown := p.kbShown
 		p.mu.Unlock()
 		return w3cValue(sid, shown)
+	case method == http.MethodGet && rest == "appium/device/pixel_ratio":
+		// GetDevicePixelRatio: the display's density over 160.
+		p.mu.Lock()
+		d := p.metrics().d
+		p.mu.Unlock()
+		return w3cValue(sid, d)
+	case method == http.MethodGet && rest == "appium/device/system_bars":
+		// GetSystemBars: the status bar's height in pixels.
+		p.mu.Lock()
+		sb := p.metrics().sb
+		p.mu.Unlock()
+		return w3cValue(sid, map[string]any{"statusBar": sb})
+	case method == http.MethodGet && rest == "appium/device/info":
+		return w3cValue(sid, p.uiServerDeviceInfo())
 	case method == http.MethodGet && strings.HasPrefix(rest, "window/") && strings.HasSuffix(rest, "/size"),
 		method == http.MethodGet && rest == "window/rect":
 		p.mu.Lock()
@@ -316,6 +319,15 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		p.tap(int(req.Offset.X), int(req.Offset.Y))
 		p.mu.Unlock()
 		return w3cValue(sid, nil)
+	case method == http.MethodPost && rest == "back":
+		// PressBack: the system's Back key.
+		if err := p.uiServerWait(ctx, p.cfg.Profile.UIInput); err != nil {
+			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+		}
+		p.mu.Lock()
+		p.key(4, false)
+		p.mu.Unlock()
+		return w3cValue(sid, nil)
 	case method == http.MethodPost && rest == "appium/device/press_keycode":
 		var req struct {
 			Keycode *int `json:"keycode"`
@@ -331,11 +343,29 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		p.mu.Unlock()
 		return w3cValue(sid, nil)
 	case method == http.MethodPost && (rest == "element" || rest == "elements"):
-		var req struct{ Using, Value string }
-		if err := json.Unmarshal(body, &req); err != nil || req.Using == "" {
+		// The W3C form (using, value) or the server's own FindElementModel (strategy,
+		// selector, context: an element to search within), which Appium's driver sends.
+		var req struct{ Using, Value, Strategy, Selector, Context string }
+		if err := json.Unmarshal(body, &req); err != nil {
 			return w3cError(sid, http.StatusBadRequest, "invalid argument", "'using' and 'value' are expected")
 		}
-		found, err := p.uiServerFind(req.Using, req.Value, rest == "element")
+		if req.Using == "" {
+			req.Using, req.Value = req.Strategy, req.Selector
+		}
+		if req.Using == "" {
+			return w3cError(sid, http.StatusBadRequest, "invalid argument", "'using' and 'value' are expected")
+		}
+		var within *elementRef
+		if req.Context != "" {
+			p.mu.Lock()
+			el, ok := p.uia2.elements[req.Context]
+			p.mu.Unlock()
+			if !ok {
+				return w3cError(sid, http.StatusNotFound, "stale element reference", "The element reference is stale")
+			}
+			within = &el
+		}
+		found, err := p.uiServerFind(req.Using, req.Value, rest == "element", within)
 		if err != nil {
 			return w3cError(sid, http.StatusBadRequest, "invalid selector", err.Error())
 		}
@@ -362,6 +392,55 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 			return w3cValue(sid, nil)
 		case method == http.MethodGet && sub == "text":
 			return w3cValue(sid, el.text)
+		case method == http.MethodPost && (sub == "value" || sub == "clear"):
+			// SendKeysToElement (replace false: the text is added to what the field holds)
+			// and Clear: the element is focused, then typed into or emptied.
+			var req struct {
+				Text  *string `json:"text"`
+				Value []string
+			}
+			if sub == "value" {
+				if err := json.Unmarshal(body, &req); err != nil || (req.Text == nil && req.Value == nil) {
+					return w3cError(sid, http.StatusBadRequest, "invalid argument", "'text' is expected")
+				}
+			}
+			if err := p.uiServerWait(ctx, p.cfg.Profile.UIInput); err != nil {
+				return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
+			}
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			p.tap((el.x0+el.x1)/2, (el.y0+el.y1)/2)
+			if sub == "clear" {
+				p.clearField()
+				return w3cValue(sid, nil)
+			}
+			text := strings.Join(req.Value, "")
+			if req.Text != nil {
+				text = *req.Text
+			}
+			if !p.typeText(text) {
+				return w3cError(sid, http.StatusBadRequest, "invalid element state", "The element does not take text: it is not an editable field")
+			}
+			return w3cValue(sid, nil)
+		case method == http.MethodGet && strings.HasPrefix(sub, "attribute/"):
+			name := strings.TrimPrefix(sub, "attribute/")
+			switch name {
+			case "contentDescription", "content-desc", "name":
+				name = "content-desc"
+			case "resourceId":
+				name = "resource-id"
+			case "className":
+				name = "class"
+			}
+			v, ok := el.attrs[name]
+			if !ok {
+				return w3cValue(sid, nil)
+			}
+			return w3cValue(sid, v)
+		case method == http.MethodGet && sub == "name":
+			return w3cValue(sid, el.attrs["class"])
+		case method == http.MethodGet && (sub == "displayed" || sub == "enabled" || sub == "selected"):
+			return w3cValue(sid, el.attrs[sub] == "true")
 		case method == http.MethodGet && sub == "rect":
 			return w3cValue(sid, map[string]any{"x": el.x0, "y": el.y0, "width": el.x1 - el.x0, "height": el.y1 - el.y0})
 		}
@@ -450,165 +529,4 @@ func (p *Phone) uiServerWaitRest(ctx context.Context, l Latency, spent time.Dura
 		return fmt.Errorf("ui server: %w", err)
 	}
 	return nil
-}
-
-// uiServerFind finds elements of the active window by the locator strategies a client
-// uses most: "id" (resource-id, the package prefix optional), "accessibility id"
-// (content-desc), "class name", and the xpath forms //*[@text='…'], //*[@resource-id='…'],
-// //*[@content-desc='…'], //CLASS.
-func (p *Phone) uiServerFind(using, value string, first bool) ([]map[string]string, error) {
-	var match func(n *node) bool
-	switch using {
-	case "id":
-		match = func(n *node) bool { return n.rid == value || strings.HasSuffix(n.rid, ":id/"+value) }
-	case "accessibility id":
-		match = func(n *node) bool { return n.desc == value }
-	case "class name":
-		match = func(n *node) bool { return n.class == value }
-	case "xpath":
-		attr, want, ok := parseXPath(value)
-		if !ok {
-			return nil, fmt.Errorf("unsupported xpath %q: use //*[@text='…'], //*[@resource-id='…'], //*[@content-desc='…'] or //CLASS", value)
-		}
-		match = func(n *node) bool {
-			switch attr {
-			case "text":
-				return n.text == want && !n.hint
-			case "resource-id":
-				return n.rid == want
-			case "content-desc":
-				return n.desc == want
-			}
-			return n.class == want
-		}
-	default:
-		return nil, fmt.Errorf("locator strategy %q is not supported", using)
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	f := p.frameLocked()
-	w := f.activeWindow()
-	var out []map[string]string
-	var walk func(n *node) bool
-	walk = func(n *node) bool {
-		if match(n) {
-			p.uia2.nextEl++
-			id := fmt.Sprintf("00000000-0000-%04x-ffff-ffff%08x", p.uia2.nextEl>>16&0xffff, p.uia2.nextEl)
-			p.uia2.elements[id] = elementRef{text: n.text, x0: n.b.Min.X, y0: n.b.Min.Y, x1: n.b.Max.X, y1: n.b.Max.Y}
-			out = append(out, map[string]string{"ELEMENT": id, w3cElementKey: id})
-			if first {
-				return false
-			}
-		}
-		for _, c := range n.children {
-			if !walk(c) {
-				return false
-			}
-		}
-		return true
-	}
-	if w != nil {
-		walk(w.root)
-	}
-	if out == nil {
-		out = []map[string]string{}
-	}
-	return out, nil
-}
-
-// parseXPath reads //*[@ATTR='V'] (or "V") and //CLASS; attr is "" for a class.
-func parseXPath(x string) (attr, value string, ok bool) {
-	if !strings.HasPrefix(x, "//") {
-		return "", "", false
-	}
-	x = x[2:]
-	if !strings.HasPrefix(x, "*[@") {
-		if x == "" || strings.ContainsAny(x, "[]/@'\"") {
-			return "", "", false
-		}
-		return "", x, true
-	}
-	attr, rest, found := strings.Cut(x[3:], "=")
-	if !found || len(rest) < 3 || !strings.HasSuffix(rest, "]") {
-		return "", "", false
-	}
-	rest = rest[:len(rest)-1]
-	q := rest[0]
-	if (q != '\'' && q != '"') || rest[len(rest)-1] != q {
-		return "", "", false
-	}
-	switch attr {
-	case "text", "resource-id", "content-desc":
-		return attr, rest[1 : len(rest)-1], true
-	}
-	return "", "", false
-}
-
-// appiumSourceLocked is the page source the server answers: AccessibilityNodeInfoDumper's
-// XML of the active window (enableMultiWindows off), each element named by its class, a
-// <hierarchy> root with the screen's size, and Appium's attribute set.
-func (p *Phone) appiumSourceLocked() []byte {
-	f := p.frameLocked()
-	m := p.metrics()
-	var b strings.Builder
-	b.Grow(64 << 10)
-	b.WriteString(`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>` + "\n")
-	fmt.Fprintf(&b, `<hierarchy index="0" class="hierarchy" rotation="0" width="%d" height="%d">`+"\n", m.w, m.h)
-	if w := f.activeWindow(); w != nil {
-		writeAppiumNode(&b, w.root, 0, 1)
-	}
-	b.WriteString("</hierarchy>")
-	return []byte(b.String())
-}
-
-func writeAppiumNode(b *strings.Builder, n *node, index, depth int) {
-	tag := n.class
-	if tag == "" || strings.ContainsAny(tag, " <>\"'&/=") {
-		tag = "android.view.View"
-	}
-	b.WriteString(strings.Repeat("  ", depth))
-	b.WriteByte('<')
-	b.WriteString(tag)
-	attr := func(k, v string) {
-		b.WriteByte(' ')
-		b.WriteString(k)
-		b.WriteString(`="`)
-		escapeAttr(b, v)
-		b.WriteByte('"')
-	}
-	attr("index", strconv.Itoa(index))
-	attr("package", n.pkg)
-	attr("class", n.class)
-	attr("text", n.text)
-	hint := ""
-	if n.hint {
-		hint = n.text
-	}
-	attr("hint", hint)
-	if n.rid != "" {
-		attr("resource-id", n.rid)
-	}
-	attr("content-desc", n.desc)
-	for _, a := range [...]struct {
-		k string
-		v bool
-	}{{"checkable", n.checkable}, {"checked", n.checked}, {"clickable", n.clickable}, {"enabled", n.enabled},
-		{"focusable", n.focusable}, {"focused", n.focused}, {"long-clickable", n.longClickable},
-		{"password", n.password}, {"scrollable", n.scrollable}, {"selected", n.selected}} {
-		attr(a.k, strconv.FormatBool(a.v))
-	}
-	attr("bounds", fmt.Sprintf("[%d,%d][%d,%d]", n.b.Min.X, n.b.Min.Y, n.b.Max.X, n.b.Max.Y))
-	attr("displayed", "true")
-	if len(n.children) == 0 {
-		b.WriteString(" />\n")
-		return
-	}
-	b.WriteString(">\n")
-	for i, c := range n.children {
-		writeAppiumNode(b, c, i, depth+1)
-	}
-	b.WriteString(strings.Repeat("  ", depth))
-	b.WriteString("</")
-	b.WriteString(tag)
-	b.WriteString(">\n")
 }

@@ -110,6 +110,21 @@ func (d *testDoubleDevice) Shell(ctx context.Context, cmdline string, w io.Write
 		}
 	case "exit":
 		return arg(1), nil
+	case "take":
+		// take N: reads N bytes of the client's input and prints how many and their sum.
+		in, ok := ShellInput(ctx)
+		if !ok {
+			fmt.Fprintln(w, "no input")
+			return 1, nil
+		}
+		buf := make([]byte, arg(1))
+		n, err := io.ReadFull(in, buf)
+		s := 0
+		for _, b := range buf[:n] {
+			s += int(b)
+		}
+		fmt.Fprintf(w, "took %d sum %d err %v\n", n, s, err)
+		return 0, nil
 	case "drop":
 		_, _ = io.WriteString(w, "partial")
 		return 0, fmt.Errorf("test double: %w", ErrDropConnection)

@@ -193,14 +193,18 @@ func serveShellV1(ctx context.Context, dev Device, svc service, st serviceStream
 	if svc.cmdline == "" {
 		return interactive(ctx, dev, st, w, svc.pty)
 	}
+	in := newInputBuffer()
+	stopInput := context.AfterFunc(ctx, func() { _ = in.Close() })
+	defer stopInput()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_, _ = io.Copy(io.Discard, st)
+		_, _ = io.Copy(in, st)
+		_ = in.Close()
 		cancel()
 	}()
 	bw := newBurstWriter(w, burstDelay)
-	_, err := dev.Shell(ctx, svc.cmdline, bw)
+	_, err := dev.Shell(context.WithValue(ctx, inputKey{}, io.Reader(in)), svc.cmdline, bw)
 	abort := errors.Is(err, ErrDropConnection)
 	if !abort {
 		_ = bw.Flush()
@@ -335,14 +339,22 @@ func serveShellV2(ctx context.Context, dev Device, svc service, st serviceStream
 	defer cancel()
 	out := &v2Writer{w: cancelWriter{w: st, cancel: cancel}, id: v2Stdout}
 	stdinR, stdinW := io.Pipe()
+	in := newInputBuffer()
+	var stdin io.WriteCloser = stdinW
+	if svc.cmdline != "" {
+		stdin = in
+	}
+	stopInput := context.AfterFunc(ctx, func() { _ = in.Close() })
+	defer stopInput()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		err := readV2Input(st, stdinW)
+		err := readV2Input(st, stdin)
 		if err != nil {
 			// The client went away (or sent garbage): stop the command.
 			cancel()
 		}
+		_ = stdin.Close()
 		_ = stdinW.CloseWithError(io.EOF)
 	}()
 	var (
@@ -352,8 +364,7 @@ func serveShellV2(ctx context.Context, dev Device, svc service, st serviceStream
 	if svc.cmdline == "" {
 		err = interactive(ctx, dev, stdinR, out, svc.pty)
 	} else {
-		go func() { _, _ = io.Copy(io.Discard, stdinR) }()
-		status, err = dev.Shell(ctx, svc.cmdline, out)
+		status, err = dev.Shell(context.WithValue(ctx, inputKey{}, io.Reader(in)), svc.cmdline, out)
 	}
 	abort := errors.Is(err, ErrDropConnection)
 	if !abort && ctx.Err() == nil {
