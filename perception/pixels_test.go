@@ -33,8 +33,8 @@ type scriptedOCR struct {
 	calls int
 }
 
-func (o *scriptedOCR) Read(_ context.Context, img *image.Gray, script Script) ([]Word, error) {
-	if script != Alphabetic {
+func (o *scriptedOCR) Read(_ context.Context, img *image.Gray, hint Hint) ([]Word, error) {
+	if hint.Script != Alphabetic {
 		return nil, nil // no ideographic data
 	}
 	o.calls++
