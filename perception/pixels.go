@@ -347,14 +347,15 @@ func assemble(lines []lineBox, per []map[string][]Word, origin image.Point) []Te
 		conf := 0.0
 		for k, w := range ws {
 			t := strings.TrimSpace(w.Text)
-			if k > 0 && !(isWide(lastRune(sb.String())) && isWide(firstRune(t))) {
+			if k > 0 && !joined(lastRune(sb.String()), firstRune(t)) {
 				sb.WriteByte(' ')
 			}
 			sb.WriteString(t)
 			conf += w.Confidence
 		}
 		conf /= float64(len(ws))
-		text := sb.String()
+		// Tesseract writes Thai's SARA AM as NIKHAHIT and SARA AA (ชํา for ชำ).
+		text := strings.ReplaceAll(sb.String(), "\u0e4d\u0e32", "\u0e33")
 		if conf < minConfidence || !strings.ContainsFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 			continue
 		}
@@ -472,6 +473,15 @@ func pickReading(byLang map[string][]Word, wide bool) []Word {
 // isWide reports a CJK character: words of such scripts are written without spaces.
 func isWide(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || (r >= 0x3000 && r <= 0x303f) || (r >= 0xff00 && r <= 0xffef)
+}
+
+// joined reports two words read side by side that are written without a space between
+// them: CJK characters, letters of the scripts that put no spaces between words (Thai,
+// Lao, Khmer, Myanmar: Tesseract reads their letters as words of their own), and a mark
+// that belongs on the letter before it.
+func joined(a, b rune) bool {
+	unspaced := func(r rune) bool { return unicode.In(r, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar) }
+	return (isWide(a) && isWide(b)) || (unspaced(a) && unspaced(b)) || unicode.Is(unicode.Mn, b)
 }
 
 func lastRune(s string) rune {
