@@ -207,12 +207,14 @@ func (t *Tesseract) readWith(ctx context.Context, png []byte, langs []string) ([
 	return words, nil
 }
 
-// Below these confidences a reading is unsure (a word, the words' mean): text of another
-// script read with the wrong data comes out so (Оплатить read with Latin data as
-// "OnnaTnTb" at 76, Thai at 50), text read with its own at 85 and more.
+// A reading is unsure when its words' mean confidence is under unsureMean, or one word in
+// unsureShare is under unsureWord: text of another script read with the wrong data comes
+// out so (Оплатить read with Latin data as "OnnaTnTb" at 76, Thai at 50), text read with
+// its own at 85 and more, with a stray weak word (a lone digit of a PIN pad).
 const (
-	unsureWord = 60
-	unsureMean = 85
+	unsureWord  = 60
+	unsureMean  = 85
+	unsureShare = 5
 )
 
 // unsure reports a reading that may be of a script its data does not read.
@@ -220,14 +222,14 @@ func unsure(words []perception.Word) bool {
 	if len(words) == 0 {
 		return true
 	}
-	sum := 0.0
+	sum, weak := 0.0, 0
 	for _, w := range words {
 		if w.Confidence < unsureWord {
-			return true
+			weak++
 		}
 		sum += w.Confidence
 	}
-	return sum/float64(len(words)) < unsureMean
+	return sum/float64(len(words)) < unsureMean || weak*unsureShare >= len(words)
 }
 
 // dataFor is the installed data that reads s; when there is none, the person is told once
