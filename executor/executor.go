@@ -207,6 +207,7 @@ type run struct {
 	// routineEnd is the page a routine that just ran whole expects to end on.
 	routineEnd string
 	extracted  map[string]bool // static texts and labels of the screens this task sent to the extractor
+	locale     *string         // the phone's language, once read (see phoneLocale)
 
 	plan      []string
 	subgoal   string

@@ -47,10 +47,28 @@ func (r *run) readPixels(ctx context.Context, s *perception.Screen, shot []byte)
 		r.e.log.Warn("decode the screenshot to read it", logErr, err)
 		return shot
 	}
+	s.Locale = r.phoneLocale(ctx)
 	if err := r.cfg.Pixels.Read(ctx, s, img); err != nil {
 		r.e.log.Warn("reading the picture failed; the screen is the tree's", logErr, err)
 	}
 	return shot
+}
+
+// phoneLocale is the phone's language, read once a task (see localeReporter); "" when
+// the device cannot say.
+func (r *run) phoneLocale(ctx context.Context) string {
+	if r.locale != nil {
+		return *r.locale
+	}
+	loc := ""
+	if lr, ok := r.cfg.Device.(localeReporter); ok {
+		var err error
+		if loc, err = lr.Locale(ctx); err != nil {
+			r.e.log.Warn("reading the phone's language failed; the picture is read by its scripts alone", logErr, err)
+		}
+	}
+	r.locale = &loc
+	return loc
 }
 
 // dumpRead reads the screen between the actions of a batch: the tree, and when the screen

@@ -44,6 +44,13 @@ type keyboardReporter interface {
 	KeyboardShown(ctx context.Context) (bool, error)
 }
 
+// localeReporter is a Device that can say the phone's language (BCP 47, "ja-JP");
+// *adb.Device satisfies it (getprop). The pixel reader reads the picture with that
+// language's script data too; a Device without it leaves the choice to script detection.
+type localeReporter interface {
+	Locale(ctx context.Context) (string, error)
+}
+
 // Model is the one model method the agent needs; *openai.Client satisfies it.
 type Model interface {
 	Generate(ctx context.Context, req llm.Request) (llm.Response, error)

@@ -163,6 +163,15 @@ func (s *Server) readPixels(ctx context.Context, p Phone, scr *perception.Screen
 	if err != nil {
 		return fmt.Errorf("decode the screenshot: %w", err)
 	}
+	// The phone's language: the picture is read with its script's data too. A phone
+	// that cannot say (or fails to) leaves the choice to script detection.
+	if lr, ok := p.(interface {
+		Locale(ctx context.Context) (string, error)
+	}); ok {
+		if loc, err := lr.Locale(ctx); err == nil {
+			scr.Locale = loc
+		}
+	}
 	return s.cfg.Pixels.Read(ctx, scr, img)
 }
 

@@ -42,8 +42,18 @@ const (
 	Ideographic
 )
 
+// Hint is what perception knows of an image it hands an [OCR] engine.
+type Hint struct {
+	// Script is the family of the image's lines.
+	Script Script
+	// Locale is the phone's language (BCP 47, "ja-JP"; see [Screen.Locale]), "" when
+	// unknown: an engine reads with the data of its script beside the data it always uses.
+	Locale string
+}
+
 // OCR reads the words of an image (dark text on white, lines one under another) with its
-// language data for one [Script], each language's reading apart (see Word.Language).
+// language data for one [Script] (see [Hint]), each language's reading apart (see
+// Word.Language).
 // Alphabetic always reads: an engine with no alphabetic data reads with what it has
 // (ideographic data reads digits and Latin too). Ideographic reads only with ideographic
 // data the Alphabetic reading did not use, and returns no words when there is none.
@@ -52,7 +62,7 @@ const (
 // that alphabetic data may take for a letter of its own (a slashed zero read as Q). The
 // device side supplies it (executor/ocr runs Tesseract); perception never runs a program.
 type OCR interface {
-	Read(ctx context.Context, img *image.Gray, script Script) ([]Word, error)
+	Read(ctx context.Context, img *image.Gray, hint Hint) ([]Word, error)
 }
 
 // TextBox is one line of text read from the picture, in screen pixels.
@@ -129,6 +139,8 @@ type regionRead struct {
 type regionKey struct {
 	w, h int
 	sum  uint64
+	// locale is the phone's: the same pixels may be read with other data in another.
+	locale string
 }
 
 // maxCachedRegions bounds the cache; past it, the oldest half is forgotten.
@@ -170,7 +182,7 @@ func (r *PixelReader) Read(ctx context.Context, s *Screen, shot image.Image) err
 		if rr.Empty() {
 			continue
 		}
-		got, err := r.region(ctx, shot, rr)
+		got, err := r.region(ctx, shot, rr, s.Locale)
 		if err != nil {
 			s.AddRead(read)
 			s.addMarks(marks)
@@ -192,8 +204,8 @@ func (r *PixelReader) Read(ctx context.Context, s *Screen, shot image.Image) err
 
 // region reads one region (rr in shot's pixels); what it returns is relative to rr's
 // corner.
-func (r *PixelReader) region(ctx context.Context, shot image.Image, rr image.Rectangle) (regionRead, error) {
-	key := regionKey{w: rr.Dx(), h: rr.Dy(), sum: r.hash(shot, rr)}
+func (r *PixelReader) region(ctx context.Context, shot image.Image, rr image.Rectangle, locale string) (regionRead, error) {
+	key := regionKey{w: rr.Dx(), h: rr.Dy(), sum: r.hash(shot, rr), locale: locale}
 	r.mu.Lock()
 	got, ok := r.cache[key]
 	r.mu.Unlock()
@@ -202,7 +214,7 @@ func (r *PixelReader) region(ctx context.Context, shot image.Image, rr image.Rec
 	}
 	lines := findLines(shot, rr)
 	if len(lines) > 0 {
-		per, err := r.readLines(ctx, shot, lines)
+		per, err := r.readLines(ctx, shot, lines, locale)
 		if err != nil {
 			return regionRead{}, err
 		}
@@ -259,7 +271,7 @@ const minConfidence = 45
 // alphabetic data, and those that may need it (see [OCR]) in a second strip read with
 // ideographic data at the same time. The words come back per line and language, in
 // strip pixels: a line's x coordinates are the same in both strips.
-func (r *PixelReader) readLines(ctx context.Context, shot image.Image, lines []lineBox) ([]map[string][]Word, error) {
+func (r *PixelReader) readLines(ctx context.Context, shot image.Image, lines []lineBox, locale string) ([]map[string][]Word, error) {
 	var ideo []int // the lines of the second strip
 	for i, l := range lines {
 		if l.wide || l.r.Dx()*5 <= l.r.Dy()*6 {
@@ -267,8 +279,16 @@ func (r *PixelReader) readLines(ctx context.Context, shot image.Image, lines []l
 		}
 	}
 	per := make([]map[string][]Word, len(lines))
+	// from says which strip gave a line's reading in a language: an engine may read a
+	// line of both strips with the same data (the script it detected on each), and the
+	// line takes one of them.
+	type lineLang struct {
+		line int
+		lang string
+	}
+	from := map[lineLang]Script{}
 	var mu sync.Mutex
-	add := func(ws []Word, st strip, line func(int) int) {
+	add := func(ws []Word, st strip, script Script, line func(int) int) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, w := range ws {
@@ -277,6 +297,10 @@ func (r *PixelReader) readLines(ctx context.Context, shot image.Image, lines []l
 			}
 			if k := st.lineOf(w.Box.Min.Y, w.Box.Max.Y); k >= 0 {
 				i := line(k)
+				if s, ok := from[lineLang{i, w.Language}]; ok && s != script {
+					continue
+				}
+				from[lineLang{i, w.Language}] = script
 				if per[i] == nil {
 					per[i] = map[string][]Word{}
 				}
@@ -287,8 +311,8 @@ func (r *PixelReader) readLines(ctx context.Context, shot image.Image, lines []l
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		st := buildStrip(shot, lines)
-		ws, err := r.ocr.Read(gctx, st.img, Alphabetic)
-		add(ws, st, func(k int) int { return k })
+		ws, err := r.ocr.Read(gctx, st.img, Hint{Script: Alphabetic, Locale: locale})
+		add(ws, st, Alphabetic, func(k int) int { return k })
 		return err
 	})
 	if len(ideo) > 0 {
@@ -298,8 +322,8 @@ func (r *PixelReader) readLines(ctx context.Context, shot image.Image, lines []l
 				sub[k] = lines[i]
 			}
 			st := buildStrip(shot, sub)
-			ws, err := r.ocr.Read(gctx, st.img, Ideographic)
-			add(ws, st, func(k int) int { return ideo[k] })
+			ws, err := r.ocr.Read(gctx, st.img, Hint{Script: Ideographic, Locale: locale})
+			add(ws, st, Ideographic, func(k int) int { return ideo[k] })
 			return err
 		})
 	}
@@ -323,14 +347,15 @@ func assemble(lines []lineBox, per []map[string][]Word, origin image.Point) []Te
 		conf := 0.0
 		for k, w := range ws {
 			t := strings.TrimSpace(w.Text)
-			if k > 0 && !(isWide(lastRune(sb.String())) && isWide(firstRune(t))) {
+			if k > 0 && !joined(lastRune(sb.String()), firstRune(t)) {
 				sb.WriteByte(' ')
 			}
 			sb.WriteString(t)
 			conf += w.Confidence
 		}
 		conf /= float64(len(ws))
-		text := sb.String()
+		// Tesseract writes Thai's SARA AM as NIKHAHIT and SARA AA (ชํา for ชำ).
+		text := strings.ReplaceAll(sb.String(), "\u0e4d\u0e32", "\u0e33")
 		if conf < minConfidence || !strings.ContainsFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 			continue
 		}
@@ -385,9 +410,21 @@ func pickReading(byLang map[string][]Word, wide bool) []Word {
 		}
 		return byLang[langs[0]]
 	}
+	// The reading richest in CJK words, and of two as rich the surer of them (Japanese
+	// data beside Chinese on a line of kana).
+	hanMean := func(ws []Word) float64 {
+		c, n := 0.0, 0
+		for _, w := range ws {
+			if isHan(w) {
+				c += w.Confidence
+				n++
+			}
+		}
+		return c / float64(max(1, n))
+	}
 	rich := langs[0]
 	for _, l := range langs {
-		if hanWords(byLang[l]) > hanWords(byLang[rich]) {
+		if n, m := hanWords(byLang[l]), hanWords(byLang[rich]); n > m || (n == m && hanMean(byLang[l]) > hanMean(byLang[rich])) {
 			rich = l
 		}
 	}
@@ -436,6 +473,15 @@ func pickReading(byLang map[string][]Word, wide bool) []Word {
 // isWide reports a CJK character: words of such scripts are written without spaces.
 func isWide(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || (r >= 0x3000 && r <= 0x303f) || (r >= 0xff00 && r <= 0xffef)
+}
+
+// joined reports two words read side by side that are written without a space between
+// them: CJK characters, letters of the scripts that put no spaces between words (Thai,
+// Lao, Khmer, Myanmar: Tesseract reads their letters as words of their own), and a mark
+// that belongs on the letter before it.
+func joined(a, b rune) bool {
+	unspaced := func(r rune) bool { return unicode.In(r, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar) }
+	return (isWide(a) && isWide(b)) || (unspaced(a) && unspaced(b)) || unicode.Is(unicode.Mn, b)
 }
 
 func lastRune(s string) rune {

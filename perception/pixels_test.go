@@ -33,8 +33,8 @@ type scriptedOCR struct {
 	calls int
 }
 
-func (o *scriptedOCR) Read(_ context.Context, img *image.Gray, script Script) ([]Word, error) {
-	if script != Alphabetic {
+func (o *scriptedOCR) Read(_ context.Context, img *image.Gray, hint Hint) ([]Word, error) {
+	if hint.Script != Alphabetic {
 		return nil, nil // no ideographic data
 	}
 	o.calls++
@@ -245,5 +245,32 @@ func TestFindMarks(t *testing.T) {
 	}
 	if len(detail) != 1 || detail[0] != 1 {
 		t.Errorf("detail %v, want [1] (the I| read inside the last shape)", detail)
+	}
+}
+
+// TestAssembleUnspacedScripts: words Tesseract reads apart in scripts written without
+// spaces (Thai) or a mark read as a word of its own are joined again, and Thai's SARA AM
+// is written as one character, so a Pay button reads ชำระเงิน as the app wrote it.
+func TestAssembleUnspacedScripts(t *testing.T) {
+	line := []lineBox{{r: image.Rect(0, 0, 400, 40)}}
+	words := func(ts ...string) []map[string][]Word {
+		var ws []Word
+		for i, s := range ts {
+			ws = append(ws, Word{Text: s, Box: image.Rect(i*40, 0, i*40+30, 40), Confidence: 90})
+		}
+		return []map[string][]Word{{"Thai": ws}}
+	}
+	for _, tc := range []struct {
+		words []string
+		want  string
+	}{
+		{[]string{"ชํา", "ร", "ะ", "เง", "ิ", "น", "36"}, "ชำระเงิน 36"},
+		{[]string{"Pay", "¥36"}, "Pay ¥36"},
+		{[]string{"支付", "¥36"}, "支付 ¥36"},
+	} {
+		got := assemble(line, words(tc.words...), image.Point{})
+		if len(got) != 1 || got[0].Text != tc.want {
+			t.Errorf("assemble(%q) = %+v, want %q", tc.words, got, tc.want)
+		}
 	}
 }

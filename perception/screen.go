@@ -129,6 +129,9 @@ type Screen struct {
 	// SurfaceView or canvas; a large picture without a description): only the
 	// screenshot shows what is there. Empty when the tree covers the screen.
 	Uncovered []Bounds
+	// Locale is the phone's language (BCP 47, "ja-JP"), when the caller knows it (a dump
+	// does not say): the [PixelReader] reads the picture with its script's data too.
+	Locale string
 	// Read are the text lines read from the picture in the uncovered regions
 	// (see [PixelReader]); each is also an element with FromPicture set.
 	Read []TextBox

@@ -17,6 +17,18 @@ command -v etcd >/dev/null 2>&1 || need+=(etcd-server) # knowledge/etcdstore: te
 command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr tesseract-ocr-eng)
 [ -f /usr/share/tesseract-ocr/5/tessdata/Latin.traineddata ] || [ -f /usr/share/tesseract-ocr/4.00/tessdata/Latin.traineddata ] || need+=(tesseract-ocr-script-latn)
 [ -f /usr/share/tesseract-ocr/5/tessdata/chi_sim.traineddata ] || [ -f /usr/share/tesseract-ocr/4.00/tessdata/chi_sim.traineddata ] || need+=(tesseract-ocr-chi-sim)
+# Screens in other scripts (executor/ocr TestPixelsInEveryScript): the script detection data
+# and the Japanese, Korean, Arabic, Devanagari, Cyrillic and Thai script data; the virtual
+# phone draws Arabic, Hebrew, Devanagari and Thai with Noto fonts, Korean with Nanum.
+[ -f /usr/share/tesseract-ocr/5/tessdata/osd.traineddata ] || [ -f /usr/share/tesseract-ocr/4.00/tessdata/osd.traineddata ] || need+=(tesseract-ocr-osd)
+[ -f /usr/share/tesseract-ocr/5/tessdata/Japanese.traineddata ] || [ -f /usr/share/tesseract-ocr/4.00/tessdata/Japanese.traineddata ] || need+=(tesseract-ocr-script-jpan)
+[ -f /usr/share/tesseract-ocr/5/tessdata/Hangul.traineddata ] || [ -f /usr/share/tesseract-ocr/4.00/tessdata/Hangul.traineddata ] || need+=(tesseract-ocr-script-hang)
+[ -f /usr/share/tesseract-ocr/5/tessdata/Arabic.traineddata ] || [ -f /usr/share/tesseract-ocr/4.00/tessdata/Arabic.traineddata ] || need+=(tesseract-ocr-script-arab)
+[ -f /usr/share/tesseract-ocr/5/tessdata/Devanagari.traineddata ] || [ -f /usr/share/tesseract-ocr/4.00/tessdata/Devanagari.traineddata ] || need+=(tesseract-ocr-script-deva)
+[ -f /usr/share/tesseract-ocr/5/tessdata/Cyrillic.traineddata ] || [ -f /usr/share/tesseract-ocr/4.00/tessdata/Cyrillic.traineddata ] || need+=(tesseract-ocr-script-cyrl)
+[ -f /usr/share/tesseract-ocr/5/tessdata/Thai.traineddata ] || [ -f /usr/share/tesseract-ocr/4.00/tessdata/Thai.traineddata ] || need+=(tesseract-ocr-script-thai)
+[ -f /usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf ] || need+=(fonts-noto-core)
+[ -f /usr/share/fonts/truetype/nanum/NanumGothic.ttf ] || need+=(fonts-nanum)
 if [ ${#need[@]} -gt 0 ]; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		echo "test.sh: installing ${need[*]} with apt-get"

@@ -144,5 +144,11 @@ func (p *Phone) putSetting(ns, key, value string) {
 	if ns == "secure" && key == "default_input_method" && slices.Contains(p.imes, value) {
 		p.currentIME = value
 	}
+	if ns == "system" && key == "system_locales" {
+		// The language picker writes both: apps read the setting, getprop the property.
+		if first, _, _ := strings.Cut(value, ","); first != "" {
+			p.props["persist.sys.locale"] = first
+		}
+	}
 	p.bump()
 }

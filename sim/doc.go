@@ -74,7 +74,9 @@
 // helper (appium_settings.go). Screenshots
 // are drawn from the
 // same nodes with the Go fonts, and CJK characters, which those fonts lack, with the
-// embedded subset of Droid Sans Fallback (package cjkfont).
+// embedded subset of Droid Sans Fallback (package cjkfont); text in other scripts (Arabic,
+// Hebrew, Devanagari, Thai, Korean) in display order (bidi), shaped, with the machine's
+// Noto and Nanum fonts (shape.go).
 // FLAG_SECURE screens (the shop's payment) give an all-black screenshot while the tree
 // stays dumpable. Dumps and screenshots are cached per state version.
 //

@@ -35,6 +35,8 @@ const (
 type fontSet struct {
 	regular, bold, cjk *opentype.Font
 	faces              map[[2]int]font.Face
+	// shape holds the faces of text that needs shaping (see shape.go), loaded on first use.
+	shape *shapeFonts
 }
 
 func newFontSet() (*fontSet, error) {
@@ -94,6 +96,9 @@ func (fs *fontSet) advance(f font.Face, r rune, px int) int {
 
 // width measures s at px pixels.
 func (fs *fontSet) width(s string, px int) int {
+	if fs.needsShaping(s) {
+		return fs.shapeLine(s, px, false).width.Ceil()
+	}
 	f := fs.face(px, false)
 	w := 0
 	for _, r := range s {
@@ -265,12 +270,21 @@ func (r *renderer) text(s string, box image.Rectangle, px int, c color.RGBA, cen
 	if face == nil {
 		return
 	}
+	base := box.Min.Y + (box.Dy()+px*7/10)/2
+	if fs.needsShaping(s) {
+		line := fs.shapeLine(s, px, bold)
+		x := box.Min.X
+		if center {
+			x = box.Min.X + (box.Dx()-line.width.Ceil())/2
+		}
+		drawShaped(r.img, line, box, x, base, px, c)
+		return
+	}
 	w := fs.width(s, px)
 	x := box.Min.X
 	if center {
 		x = box.Min.X + (box.Dx()-w)/2
 	}
-	base := box.Min.Y + (box.Dy()+px*7/10)/2
 	d := &font.Drawer{Dst: r.img, Src: image.NewUniform(c), Face: face}
 	clip := r.img.SubImage(box).(*image.RGBA)
 	d.Dst = clip

@@ -224,7 +224,13 @@ func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
 	if rc.Agent.Guard, err = s.guard(); err != nil {
 		return rc, err
 	}
-	rc.Agent.Pixels = pixelReader(cmd.Context(), cmd.ErrOrStderr())
+	langs := v.GetStringSlice(keyPixelsLanguages)
+	if err := checkPixelLanguages(langs); err != nil {
+		return rc, err
+	}
+	if r := pixelReader(cmd.Context(), cmd.ErrOrStderr(), langs); r != nil {
+		rc.Agent.Pixels = r
+	}
 	return rc, nil
 }
 

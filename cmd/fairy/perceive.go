@@ -2,11 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
-	_ "image/jpeg" // image.DecodeConfig of a .jpg set-of-mark image
+	_ "image/jpeg" // screenshots some devices send; image.DecodeConfig of a .jpg set-of-mark image
 	_ "image/png"
 	"os"
 	"path/filepath"
@@ -27,6 +28,7 @@ func newPerceiveCmd() *cobra.Command {
 		somPath  string
 		longEdge int
 		maxText  int
+		locale   string
 	)
 	cmd := &cobra.Command{
 		Use:   "perceive DUMP.xml",
@@ -34,10 +36,14 @@ func newPerceiveCmd() *cobra.Command {
 		Long: `Parse a UI Automator dump (adb shell uiautomator dump, uiautomator2 or Appium page
 source) and print the screen: the compact text form (--format text) or JSON (--format json)
 with package, keyboard, signature, text and elements. With --png and --som, also write the
-set-of-mark image (numbered boxes over the screenshot); a .jpg/.jpeg name gives a JPEG.`,
+set-of-mark image (numbered boxes over the screenshot); a .jpg/.jpeg name gives a JPEG.
+With --png, the regions the tree does not describe (a WebView with no nodes, a canvas) are
+read from the screenshot with Tesseract, as the agent reads them: each line read is an
+element marked "(read from the picture)".`,
 		Example: `  fairy perceive window_dump.xml
   fairy perceive window_dump.xml --format json
-  fairy perceive window_dump.xml --png shot.png --som marked.jpg`,
+  fairy perceive window_dump.xml --png shot.png --som marked.jpg
+  fairy perceive window_dump.xml --png shot.png --locale th-TH`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {
@@ -53,6 +59,11 @@ set-of-mark image (numbered boxes over the screenshot); a .jpg/.jpeg name gives 
 			s, err := perception.Parse(dump)
 			if err != nil {
 				return withExit(exitUsage, parseError(args[0], err))
+			}
+			if pngPath != "" {
+				if err := readPicture(cmd, s, pngPath, locale); err != nil {
+					return err
+				}
 			}
 			if somPath != "" {
 				size, err := writeSetOfMark(s, pngPath, somPath, longEdge)
@@ -81,6 +92,7 @@ set-of-mark image (numbered boxes over the screenshot); a .jpg/.jpeg name gives 
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	f.StringVar(&somPath, "som", "", "write the set-of-mark image to `OUT.png` (or .jpg)")
 	f.IntVar(&longEdge, "long-edge", perception.DefaultLongEdge, "downscale the set-of-mark image to this long side in pixels (-1: keep size)")
+	f.StringVar(&locale, "locale", "", "the phone's language (`ja-JP`, as getprop persist.sys.locale says): the picture is read with its script's data too")
 	f.IntVar(&maxText, "max-text", perception.DefaultMaxText, "cut texts longer than this many characters (-1: never)")
 	return cmd
 }
@@ -136,4 +148,34 @@ func writeSetOfMark(s *perception.Screen, pngPath, somPath string, longEdge int)
 		return image.Point{}, fmt.Errorf("read back the set-of-mark image: %w", err)
 	}
 	return image.Pt(cfg.Width, cfg.Height), nil
+}
+
+// readPicture reads the regions of s the tree does not describe from the screenshot at
+// pngPath, as the agent reads them (see pixelReader); without Tesseract, the note says
+// what to install and the screen is the tree's.
+func readPicture(cmd *cobra.Command, s *perception.Screen, pngPath, locale string) error {
+	if len(s.Uncovered) == 0 {
+		return nil
+	}
+	shot, err := os.ReadFile(pngPath)
+	if err != nil {
+		return withExit(exitUsage, fmt.Errorf("read screenshot: %w", err))
+	}
+	img, _, err := image.Decode(bytes.NewReader(shot))
+	if err != nil {
+		return withExit(exitUsage, fmt.Errorf("%s is not a PNG or JPEG screenshot: %w", pngPath, err))
+	}
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	r := pixelReader(ctx, cmd.ErrOrStderr(), nil)
+	if r == nil {
+		return nil
+	}
+	s.Locale = locale
+	if err := r.Read(ctx, s, img); err != nil {
+		return fmt.Errorf("read %s: %w", pngPath, err)
+	}
+	return nil
 }

@@ -14,7 +14,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/fairy-go/fairy/executor/ocr/ocrtest"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/sim"
 )
 
 func runPerceive(t *testing.T, args ...string) (string, error) {
@@ -154,5 +156,51 @@ func TestPerceiveRejectsBadFiles(t *testing.T) {
 				t.Errorf("stderr is %d bytes long:\n%s", len(msg), msg)
 			}
 		})
+	}
+}
+
+// TestPerceivePixels: `fairy perceive DUMP --png SHOT` shows what the agent reads, the
+// text read from the picture included: TeaHouse's checkout (a WebView with no nodes) in
+// Russian shows its Pay button, read from the pixels; with --locale the phone's language
+// is read with its script's data too.
+func TestPerceivePixels(t *testing.T) {
+	ocrtest.Start(t)
+	phone, err := sim.New(sim.Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, loc := range []string{"ru-RU", "th-TH"} {
+		for _, line := range []string{"settings put system system_locales " + loc, "am force-stop com.fairy.teahouse", "am start -n com.fairy.teahouse/.WebActivity"} {
+			var b bytes.Buffer
+			if _, err := phone.Shell(t.Context(), line, &b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		shot, err := phone.Screenshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dump, png := filepath.Join(dir, loc+".xml"), filepath.Join(dir, loc+".png")
+		if err := os.WriteFile(dump, phone.Dump(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(png, shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"ru-RU": "Оплатить", "th-TH": "ชำระ"}[loc] // ชำระเงิน: OCR may miss a letter of the second word
+		out, err := runPerceive(t, dump, "--png", png, "--locale", loc)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", loc, err, out)
+		}
+		found := false
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "(read from the picture)") && strings.Contains(strings.ReplaceAll(l, " ", ""), want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: the Pay button %q is not among the lines read from the picture:\n%s", loc, want, out)
+		}
 	}
 }

@@ -32,7 +32,7 @@ func TestKeptPrograms(t *testing.T) {
 	defer tess.Close()
 	img := textImage("PAY NOW")
 	read := func(ctx context.Context) (string, error) {
-		ws, err := tess.Read(ctx, img, perception.Alphabetic)
+		ws, err := tess.Read(ctx, img, perception.Hint{Script: perception.Alphabetic})
 		s := ""
 		for _, w := range ws {
 			s += w.Text
