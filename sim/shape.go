@@ -174,8 +174,8 @@ type bidiRun struct {
 // numbers after right-to-left text in a left-to-right one, are nested at level 2); rule
 // L2 reverses each sequence of runs at a level or above, from the highest level to the
 // lowest odd one. L2 is written here because x/text stops short of it: its Ordering
-// gives the runs in logical order with their directions (checked on x/text of go.mod by
-// TestBidiDisplayOrder, whose Arabic label with an amount draws backwards without it).
+// (calculateOrdering in the x/text of go.mod) gives the runs in logical order with only
+// their direction, the levels dropped; TestBidiDisplayOrder holds the drawn order.
 func displayRuns(runes []rune) []bidiRun {
 	base := 0
 	for _, r := range runes {
