@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -62,7 +63,7 @@ set-of-mark image (numbered boxes over the screenshot); a .jpg/.jpeg name gives 
 				enc.SetEscapeHTML(false)
 				return enc.Encode(j)
 			}
-			_, err = fmt.Fprint(out, s.TextWith(perception.TextOptions{MaxText: maxText}))
+			_, err = fmt.Fprint(out, table.EscapeLines(s.TextWith(perception.TextOptions{MaxText: maxText})))
 			return err
 		},
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
 )
@@ -107,7 +108,7 @@ func serveSim(ctx context.Context, out io.Writer, o simServeOptions) error {
 	g, ctx := errgroup.WithContext(ctx)
 	fmt.Fprintf(out, "fairy sim: %d virtual phone(s) — simulated devices, not real phones\n", len(phones))
 	if len(extra) > 0 {
-		fmt.Fprintf(out, "apps from %s: %s\n", o.apps, strings.Join(extra, ", "))
+		fmt.Fprintf(out, "apps from %s: %s\n", table.Escape(o.apps), table.Escape(strings.Join(extra, ", ")))
 	}
 	if o.host != "" {
 		hs, err := wire.NewHostServer(wire.HostConfig{Devices: devices, Addr: o.host, Logger: log})
