@@ -223,6 +223,14 @@ func LoadApps(fsys fs.FS) ([]*AppSpec, error) {
 	sort.Strings(names)
 	var apps []*AppSpec
 	for _, n := range names {
+		if st, err := fs.Stat(fsys, n); err == nil {
+			if err := checkSize(st.Size()); err != nil {
+				var ae *appError
+				errors.As(err, &ae)
+				ae.File = n
+				return nil, ae
+			}
+		}
 		data, err := fs.ReadFile(fsys, n)
 		if err != nil {
 			return nil, fmt.Errorf("load apps: %w", err)
@@ -259,6 +267,15 @@ func DefaultApps() ([]*AppSpec, error) {
 // navigation to undeclared screens and templates that do not parse are errors (an
 // *AppError with the line).
 func ParseApp(data []byte) (*AppSpec, error) {
+	if err := checkSize(int64(len(data))); err != nil {
+		return nil, err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err == nil && doc.Kind != 0 {
+		if err := checkOneDocument(data, &doc); err != nil {
+			return nil, err
+		}
+	}
 	var a AppSpec
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -268,11 +285,11 @@ func ParseApp(data []byte) (*AppSpec, error) {
 		}
 		return nil, yamlError(err)
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err == nil {
-		a.attachLines(&doc)
-	}
+	a.attachLines(&doc)
 	if err := a.check(); err != nil {
+		return nil, err
+	}
+	if err := a.checkIDs(&doc); err != nil {
 		return nil, err
 	}
 	if err := a.checkTemplates(); err != nil {
@@ -282,8 +299,8 @@ func ParseApp(data []byte) (*AppSpec, error) {
 }
 
 func (a *AppSpec) check() error {
-	if a.Package == "" || !strings.Contains(a.Package, ".") {
-		return a.bad(a.line, "package %q: give the Android package name, e.g. com.example.notes", a.Package)
+	if err := a.checkPackage(); err != nil {
+		return err
 	}
 	if a.Label == "" {
 		a.Label = a.Package
