@@ -59,7 +59,7 @@ says "override: true".`,
   fairy sim serve --apps examples/apps --phones 2`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return serveSim(cmd.Context(), cmd.OutOrStdout(), o)
+			return serveSim(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), o)
 		},
 	}
 	f := cmd.Flags()
@@ -74,8 +74,9 @@ says "override: true".`,
 	return cmd
 }
 
-// serveSim runs the phones' faces until ctx ends.
-func serveSim(ctx context.Context, out io.Writer, o simServeOptions) error {
+// serveSim runs the phones' faces until ctx ends. What goes wrong in an app while it runs
+// (a template that fails on the state it meets) is a warning on errOut.
+func serveSim(ctx context.Context, out, errOut io.Writer, o simServeOptions) error {
 	if o.phones < 1 {
 		return withExit(2, fmt.Errorf("--phones must be at least 1, got %d", o.phones))
 	}
@@ -94,7 +95,8 @@ func serveSim(ctx context.Context, out io.Writer, o simServeOptions) error {
 	if err != nil {
 		return withExit(2, fmt.Errorf("--apps: %w", err))
 	}
-	farm, err := sim.NewFarm(sim.FarmConfig{Phones: o.phones, Base: sim.Config{Seed: o.seed, Faults: faults, Profile: profile, Apps: apps}})
+	warn := slog.New(slog.NewTextHandler(errOut, &slog.HandlerOptions{Level: slog.LevelWarn})) // quotes what it logs: no raw controls
+	farm, err := sim.NewFarm(sim.FarmConfig{Phones: o.phones, Base: sim.Config{Seed: o.seed, Faults: faults, Profile: profile, Apps: apps, Logger: warn}})
 	if err != nil {
 		return err
 	}
