@@ -415,12 +415,9 @@ func (a *AppSpec) checkPackage() error {
 	return nil
 }
 
-// checkSize refuses a file over maxAppFileBytes before it is parsed.
-func checkSize(n int64) error {
-	if n > maxAppFileBytes {
-		return &appError{Msg: fmt.Sprintf("the file is %d bytes, over the %d MiB an app file may have: an app is a few screens of YAML", n, maxAppFileBytes>>20)}
-	}
-	return nil
+// tooLarge is the error of an app file of n bytes, over maxAppFileBytes.
+func tooLarge(file string, n int64) *appError {
+	return &appError{File: file, Msg: fmt.Sprintf("the file is %d bytes, over the %d MiB an app file may have: an app is a few screens of YAML", n, maxAppFileBytes>>20)}
 }
 
 // checkOneDocument refuses a file whose root is not a mapping (it is not an app; its text

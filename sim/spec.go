@@ -223,13 +223,8 @@ func LoadApps(fsys fs.FS) ([]*AppSpec, error) {
 	sort.Strings(names)
 	var apps []*AppSpec
 	for _, n := range names {
-		if st, err := fs.Stat(fsys, n); err == nil {
-			if err := checkSize(st.Size()); err != nil {
-				var ae *appError
-				errors.As(err, &ae)
-				ae.File = n
-				return nil, ae
-			}
+		if st, err := fs.Stat(fsys, n); err == nil && st.Size() > maxAppFileBytes {
+			return nil, tooLarge(n, st.Size()) // refused before it is read
 		}
 		data, err := fs.ReadFile(fsys, n)
 		if err != nil {
@@ -264,11 +259,13 @@ func DefaultApps() ([]*AppSpec, error) {
 }
 
 // ParseApp decodes and checks one app declaration: unknown keys, unknown element types,
-// navigation to undeclared screens and templates that do not parse are errors (an
-// *AppError with the line).
+// navigation to undeclared screens and templates that do not parse or run are errors (an
+// *AppError with the line), and so are what appload.go's checks refuse: a file over
+// maxAppFileBytes, a second document, duplicate ids, a package name Android refuses,
+// elements nested past maxElementDepth.
 func ParseApp(data []byte) (*AppSpec, error) {
-	if err := checkSize(int64(len(data))); err != nil {
-		return nil, err
+	if len(data) > maxAppFileBytes {
+		return nil, tooLarge("", int64(len(data)))
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err == nil && doc.Kind != 0 {
