@@ -44,3 +44,15 @@ func TestWriterEscapes(t *testing.T) {
 		t.Fatalf("columns out of line:\n%s", b.String())
 	}
 }
+
+func TestEscapingWriter(t *testing.T) {
+	var b bytes.Buffer
+	w := EscapingWriter(&b)
+	n, err := w.Write([]byte("name: Esc\x1b[2J\n  step\tok\n"))
+	if err != nil || n != len("name: Esc\x1b[2J\n  step\tok\n") {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	if got, want := b.String(), "name: Esc\\x1b[2J\n  step\tok\n"; got != want {
+		t.Fatalf("wrote %q, want %q", got, want)
+	}
+}
