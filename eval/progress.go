@@ -72,7 +72,7 @@ func (p *progress) finish() {
 
 func (p *progress) printf(format string, a ...any) {
 	if p.w != nil {
-		fmt.Fprintf(p.w, format, a...)
+		fmt.Fprint(p.w, table.EscapeLines(fmt.Sprintf(format, a...))) // names and reasons come from files and models
 	}
 }
 

@@ -139,7 +139,7 @@ func (p *Progress) Handle(r event.Record) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintln(p.w, line)
+	fmt.Fprintln(p.w, table.EscapeLines(line)) // what the model said and the screen shows
 }
 
 func mark(o event.Outcome) string {

@@ -71,3 +71,26 @@ func TestProgressReadsForAPerson(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressEscapesOutsideText: what a model says and a phone shows reaches the terminal
+// with its control characters written out: no window title set, no screen cleared.
+func TestProgressEscapesOutsideText(t *testing.T) {
+	var b strings.Builder
+	p := NewProgress(&b)
+	evil := "x\x1b]0;PWNED\a\x1b[2J\u009b\u202e"
+	for _, e := range []event.Event{
+		event.RunStarted{Instruction: "do " + evil},
+		event.Planned{Step: 1, Subgoal: evil},
+		event.ActionExecuted{Step: 1, Action: event.Action{Type: event.Tap, Index: 1}, Element: &event.ElementRef{Label: evil}},
+		event.InteractionAsked{Question: evil, Options: []string{evil}},
+		event.RunFinished{Outcome: event.OutcomeDone, Reason: evil, Answer: evil},
+	} {
+		p.Handle(event.Record{Event: e})
+	}
+	if strings.ContainsAny(b.String(), "\x1b\a\u009b\u202e") {
+		t.Fatalf("raw control characters reach the terminal:\n%q", b.String())
+	}
+	if !strings.Contains(b.String(), `x\x1b]0;PWNED\x07\x1b[2J\u009b\u202e`) {
+		t.Fatalf("the text is not shown escaped:\n%s", b.String())
+	}
+}

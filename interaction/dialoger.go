@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/fairy-go/fairy/internal/table"
 )
 
 // Kind is the form of a question.
@@ -89,7 +91,7 @@ func (t *Terminal) Ask(ctx context.Context, q Question) (string, error) {
 	default:
 		b.WriteString("  > ")
 	}
-	if _, err := io.WriteString(t.out, b.String()); err != nil {
+	if _, err := io.WriteString(t.out, table.EscapeLines(b.String())); err != nil { // a model's question, a phone's words
 		return "", fmt.Errorf("interaction: write question: %w", err)
 	}
 	for {

@@ -259,3 +259,17 @@ func TestConsentIsNotReadIntoDoubt(t *testing.T) {
 		t.Error("a plain no lost to the model's granted")
 	}
 }
+
+// TestTerminalEscapesQuestions: a question a model wrote, and the options a phone showed,
+// reach the terminal with their control characters written out.
+func TestTerminalEscapesQuestions(t *testing.T) {
+	var out strings.Builder
+	term := NewTerminal(strings.NewReader("1\n"), &out)
+	evil := "Pay\x1b]0;PWNED\a\x1b[2J\u202e"
+	if _, err := term.Ask(t.Context(), Question{Kind: Options, Text: evil, Options: []string{evil}, Covers: evil}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(out.String(), "\x1b\a\u202e") || !strings.Contains(out.String(), `? Pay\x1b]0;PWNED\x07\x1b[2J\u202e`) {
+		t.Fatalf("output:\n%q", out.String())
+	}
+}

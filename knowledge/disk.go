@@ -233,18 +233,45 @@ type walker struct {
 	d         *diskFile
 	reached   map[uint64]bool // pages reached, overflow pages included
 	problems  []string
-	maxReport int    // problems kept; 0 keeps all
-	onBad     func() // called for each page (or inline bucket) skipped as damaged
+	maxReport int // problems kept; 0 keeps all
+	// onBad is called for each page (or inline bucket) skipped as damaged, with the
+	// records lost with it: exactly lost when the page's own header still counts them,
+	// else at least lost (a page a branch names holds one record at least).
+	onBad func(lost int, exact bool)
 }
 
 func newWalker(d *diskFile, maxReport int) *walker {
 	return &walker{d: d, reached: map[uint64]bool{0: true, 1: true}, maxReport: maxReport}
 }
 
-func (w *walker) bad() {
+func (w *walker) bad(lost int, exact bool) {
 	if w.onBad != nil {
-		w.onBad()
+		w.onBad(lost, exact)
 	}
+}
+
+// named is the least number of records a page held that is lost whole: one when a branch
+// page named it by its first key (depth > 0), none known for a bucket's root.
+func named(depth int) int {
+	if depth > 0 {
+		return 1
+	}
+	return 0
+}
+
+// leafCount is the record count a damaged page's header still gives: its header calls it
+// page id, a leaf, and its count of elements fits the page. ok is false when the header
+// cannot be trusted (overwritten, zeroed, past the file's end).
+func (d *diskFile) leafCount(id uint64) (n int, ok bool) {
+	if id < 2 || id >= d.meta.hwm {
+		return 0, false
+	}
+	off := id * d.pageSize
+	h := readHeader(d.data[off:])
+	if h.id != id || h.flags != pageLeaf || h.count == 0 || pageHeaderSize+uint64(h.count)*elementSize > d.pageSize {
+		return 0, false
+	}
+	return int(h.count), true
 }
 
 func (w *walker) problem(format string, args ...any) {
@@ -270,7 +297,7 @@ func (r bucketRange) holds(k []byte) bool {
 // where names the bucket in problems.
 func (w *walker) walkBucket(where string, hdr []byte, visit visitFunc) {
 	if len(hdr) < bucketHeaderSize {
-		w.bad()
+		w.bad(0, false)
 		w.problem("%s: bucket header is %d bytes", where, len(hdr))
 		return
 	}
@@ -279,13 +306,13 @@ func (w *walker) walkBucket(where string, hdr []byte, visit visitFunc) {
 	if root == 0 {
 		inline := hdr[bucketHeaderSize:]
 		if len(inline) < pageHeaderSize {
-			w.bad()
+			w.bad(0, false)
 			w.problem("%s: inline bucket is cut short", where)
 			return
 		}
 		h := readHeader(inline)
 		if h.flags != pageLeaf {
-			w.bad()
+			w.bad(0, false)
 			w.problem("%s: inline bucket has page type %#x", where, h.flags)
 			return
 		}
@@ -297,18 +324,22 @@ func (w *walker) walkBucket(where string, hdr []byte, visit visitFunc) {
 
 func (w *walker) walkPage(where string, id uint64, r bucketRange, depth int, last *[]byte, visit visitFunc) {
 	if depth > maxTreeDepth {
-		w.bad()
+		w.bad(named(depth), false)
 		w.problem("%s: tree deeper than %d pages at page %d", where, maxTreeDepth, id)
 		return
 	}
 	if w.reached[id] {
-		w.bad()
+		w.bad(named(depth), false)
 		w.problem("%s: page %d is reached twice", where, id)
 		return
 	}
 	h, page, err := w.d.page(id, pageBranch|pageLeaf)
 	if err != nil {
-		w.bad()
+		if n, ok := w.d.leafCount(id); ok {
+			w.bad(n, true)
+		} else {
+			w.bad(named(depth), false)
+		}
 		w.problem("%s: %v", where, err)
 		return
 	}
@@ -323,7 +354,7 @@ func (w *walker) walkPage(where string, id uint64, r bucketRange, depth int, las
 		return
 	}
 	if h.count == 0 {
-		w.bad()
+		w.bad(named(depth), false)
 		w.problem("%s: page %d: branch page without children", where, id)
 		return
 	}
@@ -335,9 +366,11 @@ func (w *walker) walkPage(where string, id uint64, r bucketRange, depth int, las
 	for i := range int(h.count) {
 		_, k, _, c, err := element(h, page, i)
 		if err != nil {
-			w.bad()
+			// The children named before it are still walked; each one after held a
+			// record at least.
+			w.bad(int(h.count)-i, false)
 			w.problem("%s: page %d: %v", where, id, err)
-			return
+			break
 		}
 		if len(children) > 0 && bytes.Compare(k, children[len(children)-1].key) <= 0 || !r.holds(k) {
 			w.problem("%s: page %d: branch key %d out of order", where, id, i)
@@ -364,7 +397,9 @@ func (w *walker) leaf(where string, id uint64, h pageHeader, page []byte, r buck
 	for i := range int(h.count) {
 		flags, k, v, _, err := element(h, page, i)
 		if err != nil {
-			w.bad()
+			// This record and those after it are lost; the header counts them when
+			// the count fits the page.
+			w.bad(int(h.count)-i, pageHeaderSize+int(h.count)*elementSize <= len(page))
 			w.problem("%s: %s: %v", where, name(), err)
 			return
 		}

@@ -39,17 +39,22 @@ type RepairReport struct {
 	Problems []string
 }
 
-// RepairCount is what Repair did with one kind of record.
+// RepairCount is what Repair did with one kind of record. Saved plus Lost is every record
+// of the kind the file held, unless Uncounted says that some could not be counted.
 type RepairCount struct {
 	Kind  string // apps, pages, transitions, tricks, runs, routines, readings or thumbs
 	Saved int    // records copied into the new file
-	// Lost counts records found but not copied: they do not decode, are invalid or repeat
-	// one already saved; transitions and thumbnails whose page was lost; tricks the trick index names
-	// but no readable page holds.
+	// Lost counts records that were not copied: found but they do not decode, are invalid
+	// or repeat one already saved; on a damaged page whose header still counts them;
+	// transitions and thumbnails whose page was lost; tricks the trick index names but no
+	// readable page holds.
 	Lost int
-	// LostPages counts damaged pages of this kind's buckets, skipped whole: how many
-	// records they held is unknown.
+	// LostPages counts damaged pages of this kind's buckets, skipped whole.
 	LostPages int
+	// Uncounted says that damaged pages held records of this kind that nothing left in
+	// the file counts (a page overwritten or cut off, the bucket above them lost): Lost is
+	// then a lower bound, one record for each lost page a branch page still names.
+	Uncounted bool
 }
 
 // Repair copies every record of the knowledge file src that still reads into a new
@@ -115,7 +120,9 @@ type salvage struct {
 	tricks          map[string]salvagedTrick // ID → trick
 	trickSeq        uint64
 	indexed         map[string]bool // trick IDs the trick index names
+	indexWhole      bool            // the trick index was read, with no page of it damaged
 	lostTricks      map[string]bool // trick IDs whose record was found but lost
+	trickPages      RepairCount     // what the damaged pages of the tricks buckets lost
 	runs            map[string][]byte
 	routines        map[string]map[string][]byte // app → routine ID → Routine
 	readings        map[string]map[string][]byte // app → content key → Reading
@@ -141,34 +148,68 @@ func newSalvage(d *diskFile) *salvage {
 	return sv
 }
 
-// walk walks one bucket, counting the pages it skips (not those of buckets inside it,
-// walked with their own kind) against kind ("" for none).
-func (sv *salvage) walk(kind, where string, hdr []byte, visit visitFunc) {
-	outer := sv.w.onBad
-	defer func() { sv.w.onBad = outer }()
-	sv.w.onBad = func() {
+// walk walks a bucket of buckets, counting the pages it skips (not those of buckets
+// inside it, walked with their own kind) against kind ("" for none): the records of
+// kinds, in the buckets those pages named, are then uncounted.
+func (sv *salvage) walk(kind, where string, hdr []byte, visit visitFunc, kinds ...string) {
+	sv.walkCounting(where, hdr, visit, func(int, bool) {
 		if kind != "" {
 			sv.counts[kind].LostPages++
 		}
-	}
+		for _, k := range kinds {
+			sv.counts[k].Uncounted = true
+		}
+	})
+}
+
+// walkCounting walks one bucket, calling onBad for each page it skips.
+func (sv *salvage) walkCounting(where string, hdr []byte, visit visitFunc, onBad func(lost int, exact bool)) {
+	outer := sv.w.onBad
+	defer func() { sv.w.onBad = outer }()
+	sv.w.onBad = onBad
 	sv.w.walkBucket(where, hdr, visit)
 }
 
+// lostPage counts a damaged page of records into c: the records it held, exactly or at
+// least.
+func lostPage(c *RepairCount, lost int, exact bool) {
+	c.LostPages++
+	c.Lost += lost
+	c.Uncounted = c.Uncounted || !exact
+}
+
 // records walks a bucket of plain records of kind, handing each to keep, which says
-// whether it was saved; nested buckets are lost records.
+// whether it was saved; nested buckets are lost records, and so are those of its damaged
+// pages (lostPage).
 func (sv *salvage) records(kind, where string, hdr []byte, keep func(k, v []byte) bool) {
-	sv.walk(kind, where, hdr, func(k, v []byte, bucket bool) {
+	sv.recordsLosing(kind, sv.counts[kind], where, hdr, keep)
+}
+
+// recordsLosing is records, counting what its damaged pages lose into pages.
+func (sv *salvage) recordsLosing(kind string, pages *RepairCount, where string, hdr []byte, keep func(k, v []byte) bool) {
+	sv.walkCounting(where, hdr, func(k, v []byte, bucket bool) {
 		if bucket || !keep(k, v) {
 			sv.counts[kind].Lost++
 			return
 		}
 		sv.counts[kind].Saved++
-	})
+	}, func(lost int, exact bool) { lostPage(pages, lost, exact) })
 }
 
 // collect reads every bucket of the layout.
 func (sv *salvage) collect() {
-	sv.walk("", "root", rootHeader(sv.w.d), func(name, hdr []byte, bucket bool) {
+	// The root names a bucket for each kind: when a page of it is lost, the kinds whose
+	// bucket it no longer names are uncounted (their buckets may have been there).
+	rootDamaged, seen := false, map[string]bool{}
+	defer func() {
+		for _, k := range repairKinds {
+			sv.counts[k].Uncounted = sv.counts[k].Uncounted || rootDamaged && !seen[k]
+		}
+	}()
+	sv.walkCounting("root", rootHeader(sv.w.d), func(name, hdr []byte, bucket bool) {
+		for _, k := range bucketKinds[string(name)] {
+			seen[k] = bucket
+		}
 		if !bucket {
 			sv.w.problem("root: record %s is not a bucket", printable(name))
 			return
@@ -197,16 +238,20 @@ func (sv *salvage) collect() {
 				if bucket {
 					sv.collectMap(string(app), hdr)
 				}
-			})
+			}, kindPages, kindTransitions)
 		case string(bucketTricks):
-			sv.walk(kindTricks, "tricks", hdr, func(app, hdr []byte, bucket bool) {
+			// What the damaged pages of tricks lost is counted once the trick index is
+			// read (put): the index names every trick.
+			sv.walkCounting("tricks", hdr, func(app, hdr []byte, bucket bool) {
 				if bucket {
 					sv.collectTricks(string(app), hdr)
 				}
-			})
+			}, func(int, bool) { sv.trickPages.LostPages++; sv.trickPages.Uncounted = true })
 		case string(bucketTrickIDs):
 			sv.trickSeq = sequence(hdr)
-			sv.walk("", "trickids", hdr, func(id, _ []byte, _ bool) { sv.indexed[string(id)] = true })
+			sv.indexWhole = true
+			sv.walkCounting("trickids", hdr, func(id, _ []byte, _ bool) { sv.indexed[string(id)] = true },
+				func(int, bool) { sv.indexWhole = false })
 		case string(bucketRuns):
 			sv.records(kindRuns, "runs", hdr, func(_, v []byte) bool {
 				var r Run
@@ -234,7 +279,13 @@ func (sv *salvage) collect() {
 		default:
 			sv.w.problem("root: unknown bucket %s skipped", printable(name))
 		}
-	})
+	}, func(int, bool) { rootDamaged = true })
+}
+
+// bucketKinds are the kinds of record each top-level bucket holds.
+var bucketKinds = map[string][]string{
+	string(bucketApps): {kindApps}, string(bucketMaps): {kindPages, kindTransitions}, string(bucketTricks): {kindTricks},
+	string(bucketRuns): {kindRuns}, string(bucketRoutines): {kindRoutines}, string(bucketReadings): {kindReadings}, string(bucketThumbs): {kindThumbs},
 }
 
 // perApp collects a top-level bucket of per-app buckets of records of kind into into,
@@ -256,7 +307,7 @@ func (sv *salvage) perApp(kind, where string, hdr []byte, into map[string]map[st
 			into[a][string(k)] = v
 			return true
 		})
-	})
+	}, kind)
 }
 
 // sequence is a bucket header's sequence number (0 for a header cut short).
@@ -285,7 +336,7 @@ func (sv *salvage) collectMap(app string, hdr []byte) {
 			})
 		case bucket && string(name) == string(bucketTrans):
 			// Counted once their pages are known (write).
-			sv.walk(kindTransitions, where+"/trans", hdr, func(_, v []byte, bucket bool) {
+			sv.walkCounting(where+"/trans", hdr, func(_, v []byte, bucket bool) {
 				var t Transition
 				if bucket || json.Unmarshal(v, &t) != nil || t.From == "" || t.To == "" || t.Action.Kind == "" {
 					sv.counts[kindTransitions].Lost++
@@ -296,16 +347,16 @@ func (sv *salvage) collectMap(app string, hdr []byte) {
 					return
 				}
 				trans[t.key()], raw[t.key()] = t, v
-			})
+			}, func(lost int, exact bool) { lostPage(sv.counts[kindTransitions], lost, exact) })
 		default:
 			sv.w.problem("%s: unknown record %s skipped", where, printable(name))
 		}
-	})
+	}, kindPages, kindTransitions)
 	sv.pages[app], sv.trans[app], sv.transRaw[app] = pages, trans, raw
 }
 
 func (sv *salvage) collectTricks(app string, hdr []byte) {
-	sv.records(kindTricks, "tricks/"+printable([]byte(app)), hdr, func(k, v []byte) bool {
+	sv.recordsLosing(kindTricks, &sv.trickPages, "tricks/"+printable([]byte(app)), hdr, func(k, v []byte) bool {
 		var t Trick
 		ok := json.Unmarshal(v, &t) == nil && t.ID != "" && sv.tricks[t.ID].raw == nil
 		if ok {
@@ -417,10 +468,23 @@ func (sv *salvage) put(tx *Tx) error {
 	if err := ids.SetSequence(seq); err != nil {
 		return err
 	}
+	// Tricks named by the index but neither saved nor found were on lost pages. With the
+	// whole index read, that is their exact count; without it, what the damaged pages
+	// still count is a lower bound too.
+	missing := 0
 	for id := range sv.indexed {
 		if sv.tricks[id].raw == nil && !sv.lostTricks[id] {
-			sv.counts[kindTricks].Lost++ // its page was lost
+			missing++
 		}
+	}
+	tc := sv.counts[kindTricks]
+	tc.LostPages += sv.trickPages.LostPages
+	if sv.indexWhole {
+		tc.Lost += missing
+		tc.Uncounted = false
+	} else {
+		tc.Lost += max(missing, sv.trickPages.Lost)
+		tc.Uncounted = tc.Uncounted || sv.trickPages.Uncounted || sv.trickPages.LostPages > 0
 	}
 	runs := btx.Bucket(bucketRuns)
 	for _, id := range sortedKeys(sv.runs) {

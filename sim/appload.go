@@ -1,11 +1,17 @@
 package sim
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"text/template"
@@ -57,8 +63,19 @@ func yamlError(err error) error {
 	}
 	ae := &appError{}
 	var rest []string
+	said := map[string]bool{} // an alias repeats its node's message at each use: say it once
 	for _, m := range msgs {
 		m = yamlTypes.Replace(m)
+		if sub := yamlLine.FindStringSubmatch(m); sub != nil {
+			if said[sub[2]] {
+				continue
+			}
+			said[sub[2]] = true
+		} else if said[m] {
+			continue
+		} else {
+			said[m] = true
+		}
 		if sub := yamlLine.FindStringSubmatch(m); sub != nil {
 			if ae.Line == 0 {
 				ae.Line, _ = strconv.Atoi(sub[1])
@@ -143,8 +160,17 @@ func mapValue(n *yaml.Node, key string) *yaml.Node {
 
 // checkTemplates parses every template of the app with the phone's functions, so a typo
 // ({{.v.count}, an unknown function) is a load error at its line, not an empty text later.
+// It then runs each one on the app's first state, with functions of the same signatures
+// that answer zero values, so that what fails whatever the state holds (a function given
+// the wrong number or kind of arguments, a field of a text) is a load error too: the
+// phone would render it as nothing.
 func (a *AppSpec) checkTemplates() error {
 	funcs := (&appState{}).funcMap()
+	dry := zeroFuncs(funcs)
+	vars := map[string]string{}
+	maps.Copy(vars, a.Vars)
+	data := map[string]any{"v": vars, "p": map[string]string{}, "item": Record{},
+		"app": map[string]string{"package": a.Package, "label": a.Label}}
 	parse := func(line int, where, src string) error {
 		if !strings.Contains(src, "{{") {
 			return nil
@@ -152,6 +178,11 @@ func (a *AppSpec) checkTemplates() error {
 		if _, err := template.New("").Option("missingkey=zero").Funcs(funcs).Parse(src); err != nil {
 			msg := strings.TrimPrefix(err.Error(), "template: :1: ")
 			return a.bad(line, "%s: %s: template %q: %s", a.Package, where, src, msg)
+		}
+		t := template.Must(template.New("").Option("missingkey=zero").Funcs(dry).Parse(src))
+		if err := t.Execute(io.Discard, data); err != nil {
+			msg := strings.TrimPrefix(err.Error(), "template: :1:")
+			return a.bad(line, "%s: %s: template %q fails: %s", a.Package, where, src, strings.TrimSpace(msg))
 		}
 		return nil
 	}
@@ -279,8 +310,22 @@ func LoadAppDir(dir string) ([]*AppSpec, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("apps %s: not a directory (give the directory that holds the app YAML files)", dir)
 	}
-	apps, err := LoadApps(os.DirFS(dir))
+	// Opened as a root: a link that leads out of dir (to /etc/passwd, say) is refused
+	// rather than read, and no line of such a file can reach an error message.
+	root, err := os.OpenRoot(dir)
 	if err != nil {
+		return nil, fmt.Errorf("apps %s: %w", dir, err)
+	}
+	defer root.Close()
+	apps, err := LoadApps(root.FS())
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			if st, lerr := os.Lstat(filepath.Join(dir, pe.Path)); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
+				return nil, fmt.Errorf("apps %s: %s is a link that is not followed (%v): a link may only lead to a file inside the apps directory; copy the app file into it",
+					dir, filepath.Join(dir, pe.Path), pe.Err)
+			}
+		}
 		var ae *appError
 		if errors.As(err, &ae) && ae.File != "" {
 			ae.File = filepath.Join(dir, ae.File)
@@ -343,4 +388,140 @@ func homePackage(apps []*AppSpec) string {
 		}
 	}
 	return ""
+}
+
+// Limits of an app file: what a hand-written app needs many times over, so that a file
+// given by mistake or on purpose cannot stall the phone.
+const (
+	// maxAppFileBytes bounds one app file. The largest built-in app is 17 KB; a 127 MB
+	// file took minutes and gigabytes to load.
+	maxAppFileBytes = 2 << 20
+	// maxElementDepth bounds how deep an app's elements nest (children of an hbox): real
+	// screens nest under 40 levels, and the UI dump, with the phone's own frames around
+	// the app, must stay under the 512 levels a dump reader keeps.
+	maxElementDepth = 128
+)
+
+// appPackage is an Android package name as the platform accepts it: at least two
+// segments separated by dots, each a letter followed by letters, digits or underscores.
+var appPackage = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$`)
+
+// checkPackage checks the package name: it names files and directories of the phone and
+// reaches a terminal, so it is what Android accepts and nothing else.
+func (a *AppSpec) checkPackage() error {
+	if !appPackage.MatchString(a.Package) {
+		return a.bad(a.line, "package %q: give the Android package name, e.g. com.example.notes: two or more parts separated by dots, each a letter followed by letters, digits or _", a.Package)
+	}
+	return nil
+}
+
+// tooLarge is the error of an app file of n bytes, over maxAppFileBytes.
+func tooLarge(file string, n int64) *appError {
+	return &appError{File: file, Msg: fmt.Sprintf("the file is %d bytes, over the %d MiB an app file may have: an app is a few screens of YAML", n, maxAppFileBytes>>20)}
+}
+
+// checkOneDocument refuses a file whose root is not a mapping (it is not an app; its text
+// is not quoted, for it may be any file) or that holds a second YAML document after the
+// app, which would otherwise be ignored.
+func checkOneDocument(data []byte, doc *yaml.Node) error {
+	root := doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	if root.Kind != yaml.MappingNode {
+		return &appError{Line: root.Line, Msg: "not an app: an app file is a YAML mapping that starts with package: (docs/apps.md)"}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var first, second yaml.Node
+	if err := dec.Decode(&first); err != nil {
+		return nil // the app's own decode says what is wrong
+	}
+	switch err := dec.Decode(&second); {
+	case errors.Is(err, io.EOF):
+		return nil
+	case err != nil:
+		return yamlError(err)
+	}
+	return &appError{Line: second.Line, Msg: "a second YAML document (after ---): an app file holds one app; put each app in a file of its own"}
+}
+
+// checkIDs refuses what the phone would silently pick one of: two elements of a screen
+// with one id (the UI dump's resource-id, what a tap by id finds) and two records of a
+// collection with one id. Both are named.
+func (a *AppSpec) checkIDs(doc *yaml.Node) error {
+	for _, s := range a.Screens {
+		seen := map[string]*ElementSpec{}
+		var walk func(els []*ElementSpec, depth int) error
+		walk = func(els []*ElementSpec, depth int) error {
+			for _, e := range els {
+				if depth > maxElementDepth {
+					return a.bad(e.line, "%s/%s: elements nest deeper than %d levels: a screen nests under 40; flatten its layout", a.Package, s.ID, maxElementDepth)
+				}
+				if e.ID != "" {
+					if prev := seen[e.ID]; prev != nil {
+						return a.bad(e.line, "%s/%s: element id %q is declared twice, at lines %d and %d: give each element of a screen its own id", a.Package, s.ID, e.ID, prev.line, e.line)
+					}
+					seen[e.ID] = e
+				}
+				if err := walk(e.Children, depth+1); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		for _, els := range [][]*ElementSpec{s.Elements, s.Menu} {
+			if err := walk(els, 1); err != nil {
+				return err
+			}
+		}
+	}
+	root := doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	recNodes := mapValue(root, "records")
+	for _, name := range sortedNames(a.Records) {
+		line := func(i int) int {
+			if n := mapValue(recNodes, name); n != nil && n.Kind == yaml.SequenceNode && i < len(n.Content) {
+				return n.Content[i].Line
+			}
+			return 0
+		}
+		at := map[string]int{}
+		for i, r := range a.Records[name] {
+			id := r["id"]
+			if prev, dup := at[id]; dup {
+				return a.bad(line(i), "%s: records.%s: id %q is given to records %d (line %d) and %d (line %d): a record's id is unique in its collection",
+					a.Package, name, id, prev+1, line(prev), i+1, line(i))
+			}
+			at[id] = i
+		}
+	}
+	return nil
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// zeroFuncs returns functions with the signatures of funcs that answer zero values: a
+// template runs with them without a phone.
+func zeroFuncs(funcs template.FuncMap) template.FuncMap {
+	out := template.FuncMap{}
+	for name, f := range funcs {
+		ft := reflect.TypeOf(f)
+		out[name] = reflect.MakeFunc(ft, func([]reflect.Value) []reflect.Value {
+			res := make([]reflect.Value, ft.NumOut())
+			for i := range res {
+				res[i] = reflect.Zero(ft.Out(i))
+			}
+			return res
+		}).Interface()
+	}
+	return out
 }

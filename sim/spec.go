@@ -223,6 +223,9 @@ func LoadApps(fsys fs.FS) ([]*AppSpec, error) {
 	sort.Strings(names)
 	var apps []*AppSpec
 	for _, n := range names {
+		if st, err := fs.Stat(fsys, n); err == nil && st.Size() > maxAppFileBytes {
+			return nil, tooLarge(n, st.Size()) // refused before it is read
+		}
 		data, err := fs.ReadFile(fsys, n)
 		if err != nil {
 			return nil, fmt.Errorf("load apps: %w", err)
@@ -256,9 +259,20 @@ func DefaultApps() ([]*AppSpec, error) {
 }
 
 // ParseApp decodes and checks one app declaration: unknown keys, unknown element types,
-// navigation to undeclared screens and templates that do not parse are errors (an
-// *AppError with the line).
+// navigation to undeclared screens and templates that do not parse or run are errors (an
+// *AppError with the line), and so are what appload.go's checks refuse: a file over
+// maxAppFileBytes, a second document, duplicate ids, a package name Android refuses,
+// elements nested past maxElementDepth.
 func ParseApp(data []byte) (*AppSpec, error) {
+	if len(data) > maxAppFileBytes {
+		return nil, tooLarge("", int64(len(data)))
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err == nil && doc.Kind != 0 {
+		if err := checkOneDocument(data, &doc); err != nil {
+			return nil, err
+		}
+	}
 	var a AppSpec
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -268,11 +282,11 @@ func ParseApp(data []byte) (*AppSpec, error) {
 		}
 		return nil, yamlError(err)
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err == nil {
-		a.attachLines(&doc)
-	}
+	a.attachLines(&doc)
 	if err := a.check(); err != nil {
+		return nil, err
+	}
+	if err := a.checkIDs(&doc); err != nil {
 		return nil, err
 	}
 	if err := a.checkTemplates(); err != nil {
@@ -282,8 +296,8 @@ func ParseApp(data []byte) (*AppSpec, error) {
 }
 
 func (a *AppSpec) check() error {
-	if a.Package == "" || !strings.Contains(a.Package, ".") {
-		return a.bad(a.line, "package %q: give the Android package name, e.g. com.example.notes", a.Package)
+	if err := a.checkPackage(); err != nil {
+		return err
 	}
 	if a.Label == "" {
 		a.Label = a.Package

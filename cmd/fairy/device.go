@@ -114,7 +114,7 @@ func newScreenCmd(target func() deviceTarget) *cobra.Command {
 				enc.SetEscapeHTML(false)
 				return enc.Encode(s.JSON())
 			}
-			_, err = fmt.Fprint(out, s.Text())
+			_, err = fmt.Fprint(out, table.EscapeLines(s.Text()))
 			return err
 		},
 	}

@@ -258,7 +258,7 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	if f.sims > 0 {
 		fmt.Fprintf(out, "phones: %d virtual phone(s) (sim, a test double)\n", f.sims)
 	}
-	fmt.Fprintf(out, "suite %s: %s → %s\n", suite.Name, evalRuns(len(suite.Tasks), learn, f), f.out)
+	fmt.Fprintf(out, "suite %s: %s → %s\n", table.Escape(suite.Name), evalRuns(len(suite.Tasks), learn, f), f.out)
 	if rates.Any() {
 		where := "every pass"
 		if f.modelErrorsIn == "learn" {
@@ -267,7 +267,7 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		fmt.Fprintf(out, "model errors injected on purpose: %s, seed %d, in %s\n", rates, f.seed, where)
 	}
 	if learn != nil {
-		fmt.Fprintf(out, "learning first on %d tasks: %s\n", len(learn.Tasks), taskIDs(learn))
+		fmt.Fprintf(out, "learning first on %d tasks: %s\n", len(learn.Tasks), table.Escape(taskIDs(learn)))
 	}
 	ecfg := eval.Config{Suite: suite, Learn: learn, Agent: agent, Devices: devices, Out: f.out, Parallel: f.parallel,
 		Repeat: f.repeat, Knowledge: f.knowledge, ColdWarm: f.coldWarm, NoNavigate: f.noNavigate, Merge: agentrun.Merge, Progress: out, Logger: log,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/androidworld"
+	"github.com/fairy-go/fairy/internal/table"
 	"github.com/spf13/cobra"
 )
 
@@ -51,7 +52,7 @@ func writeAndroidWorld(out io.Writer, ref string, f awFlags, rep *eval.Report, d
 	}
 	s := androidworld.Summarize(rep, f.seed)
 	md := s.Markdown()
-	fmt.Fprint(out, md)
+	fmt.Fprint(out, table.EscapeLines(md)) // task names and reasons from files and models
 	if err := os.WriteFile(filepath.Join(dir, "androidworld.md"), []byte(md), 0o644); err != nil {
 		return err
 	}

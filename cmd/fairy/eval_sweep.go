@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/llm/inject"
 )
 
@@ -113,7 +114,7 @@ func runSweep(ctx context.Context, out io.Writer, cfg eval.Config, f evalFlags) 
 	if err := eval.WriteRobustness(base, rows); err != nil {
 		return withExit(1, err)
 	}
-	fmt.Fprint(out, eval.RobustnessMarkdown(rows))
+	fmt.Fprint(out, table.EscapeLines(eval.RobustnessMarkdown(rows)))
 	fmt.Fprintf(out, "robustness: %s\n", filepath.Join(base, eval.RobustnessHTML))
 	if failed > 0 {
 		return withExit(1, fmt.Errorf("%d task runs failed over the sweep", failed))

@@ -132,7 +132,7 @@ func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, 
 		Progress: func(p explore.Progress) {
 			if p.Found != "" {
 				// The map's page ID, so that `fairy map show` finds the page under the same name.
-				fmt.Fprintf(out, "+ page %s: %s · %d pages, %d transitions · %d actions, %d left\n", p.PageID, p.Found, p.Pages, p.Transitions, p.Actions, p.Left)
+				fmt.Fprintf(out, "+ page %s: %s · %d pages, %d transitions · %d actions, %d left\n", p.PageID, table.Escape(p.Found), p.Pages, p.Transitions, p.Actions, p.Left)
 			}
 			if live && tw.style.Live {
 				tw.showStatus(fmt.Sprintf("%d pages · %d transitions · %d actions left · %s on %s", p.Pages, p.Transitions, p.Left, p.Doing, p.Page))

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/knowledge"
@@ -207,13 +208,25 @@ func runKnowledgeRepair(w io.Writer, knowledgePath knowledgeRef, args []string, 
 	}
 	tw := table.NewWriter(w)
 	fmt.Fprintln(tw, "KIND\tSAVED\tLOST\tDAMAGED PAGES")
+	uncounted := false
 	for _, k := range rep.Kinds {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\n", k.Kind, k.Saved, k.Lost, k.LostPages)
+		lost := strconv.Itoa(k.Lost)
+		switch {
+		case k.Uncounted && k.Lost == 0:
+			lost = "unknown"
+		case k.Uncounted:
+			lost = "at least " + lost
+		}
+		uncounted = uncounted || k.Uncounted
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\n", k.Kind, k.Saved, lost, k.LostPages)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "Saved to %s; %s is unchanged. Use the copy with --knowledge %s, or move it in place of %s.\n", out, path, out, path)
-	fmt.Fprintln(w, "LOST: records known but not saved (unreadable, or named by the trick index); DAMAGED PAGES: pages skipped whole, their records uncounted.")
+	fmt.Fprintln(w, "LOST: records not saved (unreadable, on a damaged page that still counts them, or named by the trick index); DAMAGED PAGES: pages skipped whole.")
+	if uncounted {
+		fmt.Fprintln(w, "\"unknown\" and \"at least\": damaged pages held records of that kind that nothing left in the file counts.")
+	}
 	return nil
 }

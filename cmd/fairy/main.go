@@ -13,6 +13,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/fairy-go/fairy/internal/table"
 )
 
 func main() {
@@ -43,19 +45,19 @@ func exitStatus(ctx context.Context, err error, stderr io.Writer) int {
 		return 0
 	}
 	if ctx.Err() != nil {
-		fmt.Fprintln(stderr, "fairy: interrupted:", err)
+		fmt.Fprintln(stderr, "fairy: interrupted:", table.EscapeLines(err.Error()))
 		return exitInterrupted
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(stderr, "fairy:", ee.err)
+			fmt.Fprintln(stderr, "fairy:", table.EscapeLines(ee.err.Error()))
 		}
 		return ee.code
 	}
 	// Errors cobra raises before a command runs (unknown commands and flags, wrong argument
 	// counts) are usage errors; a command's own errors carry their status (classifyFailures).
-	fmt.Fprintln(stderr, "fairy:", err)
+	fmt.Fprintln(stderr, "fairy:", table.EscapeLines(err.Error())) // errors quote names from phones and files
 	return exitUsage
 }
 

@@ -82,7 +82,7 @@ element marked "(read from the picture)".`,
 				enc.SetEscapeHTML(false)
 				return enc.Encode(j)
 			}
-			_, err = fmt.Fprint(out, s.TextWith(perception.TextOptions{MaxText: maxText}))
+			_, err = fmt.Fprint(out, table.EscapeLines(s.TextWith(perception.TextOptions{MaxText: maxText})))
 			return err
 		},
 	}

@@ -145,6 +145,7 @@ func writeRoutines(w io.Writer, rs []knowledge.Routine, asJSON bool) error {
 }
 
 func showRoutine(w io.Writer, r knowledge.Routine) error {
+	w = table.EscapingWriter(w) // names, texts and pages learned from a phone
 	fmt.Fprintf(w, "Routine %s in %s: run %d times to a good end, stopped %d times at a surprise", r.ID, r.App, r.Runs, r.Stops)
 	if r.Demoted > 0 {
 		fmt.Fprintf(w, ", demoted %d times after a wrong result", r.Demoted)

@@ -253,6 +253,7 @@ func newRunsCmd(d runsDeps) *cobra.Command {
 
 // showRun writes a person's summary of a run.
 func showRun(w io.Writer, v *rundir.Run) error {
+	w = table.EscapingWriter(w) // the instruction, questions and answers, what was learned
 	s := v.Summary
 	tw := table.NewWriter(w)
 	outcome := string(s.Outcome)

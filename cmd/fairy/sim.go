@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
 )
@@ -58,7 +59,7 @@ says "override: true".`,
   fairy sim serve --apps examples/apps --phones 2`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return serveSim(cmd.Context(), cmd.OutOrStdout(), o)
+			return serveSim(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), o)
 		},
 	}
 	f := cmd.Flags()
@@ -73,8 +74,9 @@ says "override: true".`,
 	return cmd
 }
 
-// serveSim runs the phones' faces until ctx ends.
-func serveSim(ctx context.Context, out io.Writer, o simServeOptions) error {
+// serveSim runs the phones' faces until ctx ends. What goes wrong in an app while it runs
+// (a template that fails on the state it meets) is a warning on errOut.
+func serveSim(ctx context.Context, out, errOut io.Writer, o simServeOptions) error {
 	if o.phones < 1 {
 		return withExit(2, fmt.Errorf("--phones must be at least 1, got %d", o.phones))
 	}
@@ -93,7 +95,8 @@ func serveSim(ctx context.Context, out io.Writer, o simServeOptions) error {
 	if err != nil {
 		return withExit(2, fmt.Errorf("--apps: %w", err))
 	}
-	farm, err := sim.NewFarm(sim.FarmConfig{Phones: o.phones, Base: sim.Config{Seed: o.seed, Faults: faults, Profile: profile, Apps: apps}})
+	warn := slog.New(slog.NewTextHandler(errOut, &slog.HandlerOptions{Level: slog.LevelWarn})) // quotes what it logs: no raw controls
+	farm, err := sim.NewFarm(sim.FarmConfig{Phones: o.phones, Base: sim.Config{Seed: o.seed, Faults: faults, Profile: profile, Apps: apps, Logger: warn}})
 	if err != nil {
 		return err
 	}
@@ -107,7 +110,7 @@ func serveSim(ctx context.Context, out io.Writer, o simServeOptions) error {
 	g, ctx := errgroup.WithContext(ctx)
 	fmt.Fprintf(out, "fairy sim: %d virtual phone(s) — simulated devices, not real phones\n", len(phones))
 	if len(extra) > 0 {
-		fmt.Fprintf(out, "apps from %s: %s\n", o.apps, strings.Join(extra, ", "))
+		fmt.Fprintf(out, "apps from %s: %s\n", table.Escape(o.apps), table.Escape(strings.Join(extra, ", ")))
 	}
 	if o.host != "" {
 		hs, err := wire.NewHostServer(wire.HostConfig{Devices: devices, Addr: o.host, Logger: log})

@@ -100,7 +100,7 @@ var layers = map[string][]string{
 	// The virtual phone knows nothing of the agent.
 	"sim": {"sim/wire", "sim/cjkfont"},
 	// The agent's parts, as the design card draws them.
-	"interaction": {"event", "llm", "memory", "prompts"},
+	"interaction": {"event", "internal/table", "llm", "memory", "prompts"},
 	"executor":    {"event", "interaction", "llm", "memory", "perception", "prompts", "replay"},
 	"learner":     {"event", "knowledge", "llm", "memory", "perception", "prompts", "replay"},
 	"global":      {"event", "executor", "internal/table", "llm", "prompts", "rundir"},

@@ -1,5 +1,6 @@
-// Package table writes text tables whose columns line up in a terminal in any script, and
-// the counted nouns ("3 steps") their cells and the lines around them hold.
+// Package table writes text tables whose columns line up in a terminal in any script, the
+// counted nouns ("3 steps") their cells and the lines around them hold, and text from
+// outside made safe for a terminal (Escape).
 //
 // text/tabwriter counts a cell's width in runes, so a column that holds Chinese, Japanese
 // or Korean text (two terminal columns a character) or combining marks (none) drifts out
@@ -35,14 +36,15 @@ func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 // Write buffers p; it never fails.
 func (t *Writer) Write(p []byte) (int, error) { return t.buf.Write(p) }
 
-// Flush writes the buffered rows to the underlying writer with their columns aligned.
+// Flush writes the buffered rows to the underlying writer with their columns aligned, each
+// cell escaped (Escape): a table shows names from phones, files and models.
 func (t *Writer) Flush() error {
 	text := t.buf.String()
 	t.buf.Reset()
 	if text == "" {
 		return nil
 	}
-	rows := strings.SplitAfter(text, "\n")
+	rows := strings.SplitAfter(EscapeLines(text), "\n")
 	cells := make([][]string, len(rows))
 	var widths []int
 	for i, row := range rows {
