@@ -286,7 +286,12 @@ func TestSettleShot(t *testing.T) {
 			served = 0
 			ctx := t.Context()
 			p := newPhone(t, sim.Config{UIServer: server})
-			d := faces[1].open(t, p, Config{NoUIServer: !server})
+			// The kept picture and activity stay good for Config.DumpReuse (1 s) on the
+			// device's clock; the test's own checks between SettleShot and Foreground (the
+			// picture compared with the phone's framebuffer: over a second under -race)
+			// are not a step's time, so the clock is the test's and stands still.
+			clock := &testClock{now: time.Unix(1_700_000_000, 0)}
+			d := faces[1].open(t, p, Config{Now: clock.Now, NoUIServer: !server})
 			field := openShopSearch(t, d)
 			if err := d.Tap(ctx, field.Center.X, field.Center.Y); err != nil {
 				t.Fatal(err)
