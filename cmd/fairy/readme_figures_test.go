@@ -3,12 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/fairy-go/fairy/eval/androidworld"
 )
 
 // readmeFigure finds re in the README and returns its numeric submatches; the test fails
@@ -21,9 +27,11 @@ func readmeFigure(t *testing.T, re string) []int {
 	}
 	var n []int
 	for _, s := range m[1:] {
-		if v, err := strconv.Atoi(s); err == nil {
-			n = append(n, v)
+		v, err := strconv.Atoi(strings.ReplaceAll(s, ",", ""))
+		if err != nil {
+			t.Fatalf("README.md figure %q: %v", s, err)
 		}
+		n = append(n, v)
 	}
 	return n
 }
@@ -57,5 +65,58 @@ func TestREADMEExploreFigure(t *testing.T) {
 	}
 	if got[1] != strconv.Itoa(want[1]) || got[2] != strconv.Itoa(want[2]) {
 		t.Errorf("README.md says explore maps %d Settings pages in %d actions; the command gives %s pages in %s actions: update the README", want[1], want[2], got[1], got[2])
+	}
+}
+
+// TestREADMEGuardCorpusFigure: the README's size of the guard's held-out corpus is the
+// corpus's (counted as TestGuardCorpus counts it: a label with a category is sensitive, a
+// language is a locale's part before "-").
+func TestREADMEGuardCorpusFigure(t *testing.T) {
+	want := readmeFigure(t, `of ([\d,]+) sensitive and ([\d,]+) harmless labels on their pages in (\d+) languages`)
+	data, err := os.ReadFile(filepath.Join("..", "..", "executor", "testdata", "guard", "corpus.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var corpus struct {
+		Items []struct {
+			Locale   string `json:"locale"`
+			Category string `json:"category"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(data, &corpus); err != nil {
+		t.Fatal(err)
+	}
+	sens, harm, langs := 0, 0, map[string]bool{}
+	for _, it := range corpus.Items {
+		langs[strings.Split(it.Locale, "-")[0]] = true
+		if it.Category != "" {
+			sens++
+		} else {
+			harm++
+		}
+	}
+	if got := []int{sens, harm, len(langs)}; !slices.Equal(got, want) {
+		t.Errorf("README.md says the guard corpus has %d sensitive and %d harmless labels in %d languages; it has %d, %d and %d: update the README", want[0], want[1], want[2], got[0], got[1], got[2])
+	}
+}
+
+// TestREADMEAndroidWorldFigure: the README's count of the AndroidWorld families the
+// mirror builds, and of their apps, is the suite's.
+func TestREADMEAndroidWorldFigure(t *testing.T) {
+	want := readmeFigure(t, `the\s+virtual phone has \((\d+) of them, from (\d+) apps`)
+	s, err := androidworld.Load("androidworld:sim", androidworld.Options{Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	apps := map[string]bool{}
+	for _, task := range s.Tasks {
+		for _, tag := range task.Tags {
+			if a, ok := strings.CutPrefix(tag, "app:"); ok {
+				apps[a] = true
+			}
+		}
+	}
+	if got := []int{len(s.Tasks), len(apps)}; !slices.Equal(got, want) {
+		t.Errorf("README.md says androidworld:sim has %d families from %d apps; it builds %d from %d: update the README", want[0], want[1], got[0], got[1])
 	}
 }
