@@ -120,3 +120,25 @@ func TestREADMEAndroidWorldFigure(t *testing.T) {
 		t.Errorf("README.md says androidworld:sim has %d families from %d apps; it builds %d from %d: update the README", want[0], want[1], got[0], got[1])
 	}
 }
+
+// TestREADMEMCPSessionFigure: the counts that close the README's example MCP session
+// (the bubble tea order on the virtual phone with the demo's rules) are what the same
+// instruction, rules and phone give today; `fairy demo` runs exactly that, answering 18:00
+// and yes twice.
+func TestREADMEMCPSessionFigure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the demo: full tier only")
+	}
+	want := readmeFigure(t, `\n  (\d+) steps, (\d+) model calls, (\d+) questions\n`)
+	runs := t.TempDir()
+	var out, errOut bytes.Buffer
+	root := newRootCmd(strings.NewReader(""), &out, &errOut, envMap(map[string]string{"HOME": runs, "XDG_DATA_HOME": runs, "XDG_CONFIG_HOME": runs}))
+	root.SetArgs([]string{"demo", "--runs", runs})
+	if err := root.ExecuteContext(t.Context()); err != nil {
+		t.Fatalf("fairy demo: %v\n%s\n%s", err, out.String(), errOut.String())
+	}
+	sum, _ := readSummary(t, out.String())
+	if got := []int{sum.Steps, sum.ModelCalls, len(sum.Questions)}; !slices.Equal(got, want) {
+		t.Errorf("README.md's MCP session ends with %d steps, %d model calls, %d questions; the same run gives %d, %d and %d: update the README", want[0], want[1], want[2], got[0], got[1], got[2])
+	}
+}
