@@ -16,10 +16,9 @@ import (
 // on the person; holding the lock that long would keep `fairy map list`, `fairy tricks
 // list`, `fairy knowledge export` and a second run out of the file. So a Store opens the
 // file for each transaction and closes it right after: the lock is held for milliseconds,
-// and every open waits for it (openBolt), then fails with ErrInUse. Transactions of one
-// Store that overlap share one open handle;
-// bbolt's own locking serialises writers across processes, so two writers never corrupt
-// the file, and every write reads the records it changes inside its transaction, so two
+// and every open waits for it, failing with ErrInUse only when another keeps it (openBolt).
+// Transactions of one Store that overlap share one open handle; bbolt's own locking
+// serialises writers across processes, so two writers never corrupt the file, and every write reads the records it changes inside its transaction, so two
 // writers' counts add up.
 //
 // The App Map cache outlives a transaction, so it must notice another process's writes:
