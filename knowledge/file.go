@@ -18,8 +18,8 @@ import (
 // file for each transaction and closes it right after: the lock is held for milliseconds,
 // and every open waits for it, failing with ErrInUse only when another keeps it (openBolt).
 // Transactions of one Store that overlap share one open handle; bbolt's own locking
-// serialises writers across processes, so two writers never corrupt the file, and every write reads the records it changes inside its transaction, so two
-// writers' counts add up.
+// serialises writers across processes, so two writers never corrupt the file, and every
+// write reads the records it changes inside its transaction, so two writers' counts add up.
 //
 // The App Map cache outlives a transaction, so it must notice another process's writes:
 // bbolt numbers transactions, and a read transaction whose number is not the one the cache
