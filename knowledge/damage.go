@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
@@ -157,8 +158,9 @@ func looksLikeBolt(head []byte, ps int64) bool {
 	return h.id == 2 && (h.flags == pageLeaf || h.flags == pageBranch || h.flags == pageFreelist)
 }
 
-// openBolt opens the bbolt file, mapping bbolt's errors to this package's.
-func openBolt(path string, opts Options, readOnly bool) (db *bolt.DB, err error) {
+// tryOpenBolt opens the bbolt file if its lock is free now (ErrInUse if not; openBolt
+// waits), mapping bbolt's errors to this package's.
+func tryOpenBolt(path string, opts Options, readOnly bool) (db *bolt.DB, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		// bbolt reads the freelist while opening for writing; Open verified it, but not
@@ -167,7 +169,8 @@ func openBolt(path string, opts Options, readOnly bool) (db *bolt.DB, err error)
 			db, err = nil, &DamageError{File: path, Problems: []string{fmt.Sprintf("bbolt failed to open it: %v", r)}}
 		}
 	}()
-	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.Timeout, ReadOnly: readOnly, NoSync: opts.noSync})
+	// A timeout shorter than bbolt's retry interval: one try of the lock, no wait.
+	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Nanosecond, ReadOnly: readOnly, NoSync: opts.noSync})
 	if err != nil {
 		return nil, openError(path, err)
 	}

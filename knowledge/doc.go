@@ -7,8 +7,9 @@
 // A Store holds the file's lock only while a transaction runs, not for its
 // whole life (file.go), so inspection commands and a second run can use the
 // file while a run goes. Open and every transaction wait for the lock up to
-// Options.Timeout (a file another process keeps longer gives ErrInUse with a
-// sentence saying what to do). Open checks the stored schema version
+// Options.Timeout without a commit (a file another process keeps longer gives
+// ErrInUse with a sentence saying what to do; other writers committing meanwhile
+// extend the wait). Open checks the stored schema version
 // (ErrSchema on a mismatch), and creates the layout in a new file. Every change is one bbolt transaction — Store.Update groups several
 // into one — so a process killed mid-write leaves the last committed state.
 //

@@ -3,8 +3,10 @@ package knowledge
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -14,15 +16,72 @@ import (
 // on the person; holding the lock that long would keep `fairy map list`, `fairy tricks
 // list`, `fairy knowledge export` and a second run out of the file. So a Store opens the
 // file for each transaction and closes it right after: the lock is held for milliseconds,
-// and every open waits for it up to Options.Timeout (bbolt retries the lock every 50 ms),
-// then fails with ErrInUse. Transactions of one Store that overlap share one open handle;
-// bbolt's own locking serialises writers across processes, so two writers never corrupt
-// the file, and every write reads the records it changes inside its transaction, so two
-// writers' counts add up.
+// and every open waits for it, failing with ErrInUse only when another keeps it (openBolt).
+// Transactions of one Store that overlap share one open handle; bbolt's own locking
+// serialises writers across processes, so two writers never corrupt the file, and every
+// write reads the records it changes inside its transaction, so two writers' counts add up.
 //
 // The App Map cache outlives a transaction, so it must notice another process's writes:
 // bbolt numbers transactions, and a read transaction whose number is not the one the cache
 // was read at (or a write whose base is not) drops the cache (syncCache).
+
+// lockRetry is how often openBolt tries a lock another holds, and lockWaitMax bounds a
+// wait that other writers' commits keep extending.
+const (
+	lockRetry   = 2 * time.Millisecond
+	lockWaitMax = 30 * time.Second
+)
+
+// openBolt opens the file (tryOpenBolt) once its lock is free. Writers hold the lock for
+// a transaction's milliseconds and take it again at once, so a waiter that tried it only
+// every 50 ms (bbolt's own wait) rarely found it free: behind other busy writers it gave
+// up with ErrInUse though no one kept the file. So the lock is tried every lockRetry, and
+// Options.Timeout counts from the last commit seen: ErrInUse means that a holder kept the
+// lock that long without committing (a long transaction, a reader, a stuck process), or
+// that other writers' commits kept this one out for lockWaitMax.
+func openBolt(path string, opts Options, readOnly bool) (*bolt.DB, error) {
+	start := time.Now()
+	deadline := start.Add(opts.Timeout)
+	seen, _ := committedTx(path)
+	for {
+		db, err := tryOpenBolt(path, opts, readOnly)
+		if !errors.Is(err, ErrInUse) {
+			return db, err
+		}
+		now := time.Now()
+		if tx, ok := committedTx(path); ok && tx != seen {
+			seen, deadline = tx, now.Add(opts.Timeout)
+			if limit := start.Add(lockWaitMax); deadline.After(limit) {
+				deadline = limit
+			}
+		}
+		if !now.Before(deadline) {
+			return nil, err
+		}
+		time.Sleep(min(lockRetry, deadline.Sub(now)))
+	}
+}
+
+// committedTx is the number of the last transaction committed to the file at path, read
+// from its meta pages without the lock (ok false when they do not read, as for a file of
+// pages larger than this machine's, bbolt's default).
+func committedTx(path string) (txid uint64, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	head := make([]byte, 2*os.Getpagesize())
+	n, err := f.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return 0, false
+	}
+	d, err := parseDisk(head[:n], int64(n))
+	if d == nil {
+		return 0, false
+	}
+	return d.meta.txid, true
+}
 
 // fileHandle is the open bbolt file shared by the transactions of a Store that overlap.
 type fileHandle struct {

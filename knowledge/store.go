@@ -55,7 +55,9 @@ var (
 type Options struct {
 	// Timeout bounds each wait for the file lock: at Open and at every
 	// transaction, since the store holds the file only while a transaction
-	// runs (file.go). Zero means one second.
+	// runs (file.go). It counts from the last commit another writer made, so
+	// a wait behind busy writers is not a file kept (openBolt). Zero means
+	// one second.
 	Timeout time.Duration
 	// ReadOnly opens the file with a shared lock; writes fail with ErrReadOnly.
 	// The file must exist.

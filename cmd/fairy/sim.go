@@ -51,6 +51,8 @@ Each phone has two faces:
           connect to it directly (fairy --adb-port PORT …)
   --adbd  the adbd device protocol: the real adb server connects to it with
           'adb connect ADDR'; with several phones the faces take consecutive ports.
+          (Not an emulator's port 5555-5585, which every adb server would connect by
+          itself.)
 
 --apps DIR installs the apps declared in DIR's YAML files next to the built-in ones (the
 format: docs/apps.md). A file whose package is a built-in app's replaces it only when it
@@ -64,7 +66,10 @@ says "override: true".`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.host, "host", "127.0.0.1:5038", "address of the adb-host-protocol face (empty: none)")
-	f.StringVar(&o.adbd, "adbd", "127.0.0.1:5555", "address of the first adbd device face (empty: none)")
+	// Neither default is a port an adb server takes by itself: 5037 is its own, and it
+	// connects any adbd on 5555-5585 as an emulator, so a phone there would join every adb
+	// server on the machine (a test's private one too) without an `adb connect`.
+	f.StringVar(&o.adbd, "adbd", "127.0.0.1:5039", "address of the first adbd device face (empty: none)")
 	f.IntVar(&o.phones, "phones", 1, "number of phones")
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the first phone (each next phone adds 1)")
 	f.StringVar(&o.faults, "faults", "", "faults, e.g. idle=0.3,slow=200ms,drop=0.05,deadtap=0.1,dialog=0.1,nonascii")

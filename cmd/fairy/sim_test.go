@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"regexp"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -112,6 +113,40 @@ func TestSimServeBadFlags(t *testing.T) {
 		var ee *exitError
 		if !errors.As(err, &ee) || ee.code != 2 {
 			t.Errorf("%v: err = %v, want a usage error (exit 2)", args, err)
+		}
+	}
+}
+
+// TestSimServeDefaultPorts: the default faces of `fairy sim serve` keep off the ports an adb
+// server takes by itself, 5037 (its own) and 5554-5585 (the emulators it scans for and
+// connects on its own), so a phone served by default shows up in no adb server that did not
+// `adb connect` it, such as the private one each test starts.
+func TestSimServeDefaultPorts(t *testing.T) {
+	root := newRootCmd(bytes.NewReader(nil), io.Discard, io.Discard, envMap(nil))
+	serve, _, err := root.Find([]string{"sim", "serve"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	adbServerPort := func(p int) bool { return p == 5037 || p >= 5554 && p <= 5585 }
+	for _, name := range []string{"host", "adbd"} {
+		addr := serve.Flags().Lookup(name).DefValue
+		_, p, err := net.SplitHostPort(addr)
+		if err != nil {
+			t.Fatalf("--%s default %q: %v", name, addr, err)
+		}
+		port, err := strconv.Atoi(p)
+		if err != nil {
+			t.Fatalf("--%s default %q: %v", name, addr, err)
+		}
+		last := port
+		if name == "adbd" {
+			last = port + 15 // --phones 16: the device faces take consecutive ports
+		}
+		for q := port; q <= last; q++ {
+			if adbServerPort(q) {
+				t.Errorf("--%s default %s: port %d is one an adb server takes by itself", name, addr, q)
+				break
+			}
 		}
 	}
 }

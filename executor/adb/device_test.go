@@ -5,14 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"net"
 	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/adbtest"
+	"github.com/fairy-go/fairy/sim/wire"
 )
 
 const shop = "com.fairy.shop"
@@ -275,8 +279,73 @@ func TestOpenErrors(t *testing.T) {
 }
 
 func TestRealADBStates(t *testing.T) {
-	ctx := t.Context()
+	checkRealADBStates(t, adbtest.Start(t))
+}
+
+// TestRealADBBesideEmulatorPorts runs the state checks while adbd-speaking virtual phones
+// listen on the emulator ports (5555, 5557, … 5585, where an adb server looks for emulators
+// by itself), as `fairy sim serve` did by default: the tests' private adb server must not
+// pick them up, so that no test depends on what else listens on the machine.
+func TestRealADBBesideEmulatorPorts(t *testing.T) {
+	var accepted atomic.Int32
+	var held []int
+	for port := 5555; port <= 5585; port += 2 {
+		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+		if err != nil {
+			continue // something else has it: that is the case under test too
+		}
+		face, err := wire.NewDeviceServer(wire.DeviceConfig{Device: newPhone(t, sim.Config{}), Listener: countingListener{ln, &accepted}})
+		if err != nil {
+			ln.Close()
+			t.Fatalf("NewDeviceServer on %d: %v", port, err)
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_ = face.Serve(context.Background())
+		}()
+		t.Cleanup(func() {
+			_ = face.Close()
+			<-done
+		})
+		held = append(held, port)
+	}
+	t.Logf("virtual phones on emulator ports %v", held)
 	srv := adbtest.Start(t)
+	checkRealADBStates(t, srv)
+	// An adb server scans the emulator ports when it starts and then every second.
+	time.Sleep(1500 * time.Millisecond)
+	if n := accepted.Load(); n != 0 {
+		t.Errorf("the private adb server connected %d time(s) to the emulator ports %v", n, held)
+	}
+	list, err := srv.Query("host:devices")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(list, "emulator-") {
+		t.Errorf("the private adb server lists emulators:\n%s", list)
+	}
+}
+
+// countingListener counts the connections it accepts.
+type countingListener struct {
+	net.Listener
+	n *atomic.Int32
+}
+
+func (l countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.n.Add(1)
+	}
+	return c, err
+}
+
+// checkRealADBStates checks the states a real adb server reports: no device, a wireless
+// device, an unauthorized one beside it.
+func checkRealADBStates(t *testing.T, srv *adbtest.Server) {
+	t.Helper()
+	ctx := t.Context()
 	// No device at all.
 	if _, err := Open(ctx, Config{Port: srv.Port}); !errors.Is(err, ErrNoDevice) {
 		t.Errorf("Open with no device = %v, want ErrNoDevice", err)

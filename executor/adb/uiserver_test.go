@@ -286,7 +286,12 @@ func TestSettleShot(t *testing.T) {
 			served = 0
 			ctx := t.Context()
 			p := newPhone(t, sim.Config{UIServer: server})
-			d := faces[1].open(t, p, Config{NoUIServer: !server})
+			// The kept picture and activity stay good for Config.DumpReuse (1 s) on the
+			// device's clock; the test's own checks between SettleShot and Foreground (the
+			// picture compared with the phone's framebuffer: over a second under -race)
+			// are not a step's time, so the clock is the test's and stands still.
+			clock := &testClock{now: time.Unix(1_700_000_000, 0)}
+			d := faces[1].open(t, p, Config{Now: clock.Now, NoUIServer: !server})
 			field := openShopSearch(t, d)
 			if err := d.Tap(ctx, field.Center.X, field.Center.Y); err != nil {
 				t.Fatal(err)
@@ -351,8 +356,9 @@ func TestSettleShot(t *testing.T) {
 			})
 			shots(p)
 			// The wait may outlast its bound, a screen that changed that late is not settled.
-			if err := d.SettleShot(ctx); err != nil && !errors.Is(err, errNotSettled) {
-				t.Fatalf("SettleShot: %v", err)
+			settleErr := d.SettleShot(ctx)
+			if settleErr != nil && !errors.Is(settleErr, errNotSettled) {
+				t.Fatalf("SettleShot: %v", settleErr)
 			}
 			if err := <-done; err != nil {
 				t.Fatal(err)
@@ -365,8 +371,13 @@ func TestSettleShot(t *testing.T) {
 			// The dumper's picture began at a fixed time, before the change: taken again. The
 			// server's stream was held through the wait, and its frame is one captured after
 			// the screen's last change: kept.
-			if n, want := shots(p), map[bool]int{true: 0, false: 1}[server]; n != want {
-				t.Errorf("Picture after a screen that changed during the wait took %d screenshots, want %d", n, want)
+			// A wait that did not settle keeps no picture at all.
+			want := map[bool]int{true: 0, false: 1}[server]
+			if settleErr != nil {
+				want = 1
+			}
+			if n := shots(p); n != want {
+				t.Errorf("Picture after a screen that changed during the wait took %d screenshots, want %d (SettleShot: %v)", n, want, settleErr)
 			}
 			if !samePicture(t, b, p) {
 				t.Errorf("the screenshot is not the changed screen")

@@ -1,5 +1,6 @@
 // Package adbtest runs a private real adb server for tests: a child process on a free port,
-// killed when the test ends. It never touches the default server on port 5037.
+// killed when the test ends. It never touches the default server on port 5037, and it sees
+// only the devices its test connects: no emulator, USB or mDNS device of the machine.
 //
 //	srv := adbtest.Start(t)
 //	serial := srv.Connect(t, deviceFace.Addr().String()) // adb connect, wait for "device"
@@ -143,15 +144,28 @@ func start(t testing.TB, bin string) (*Server, error) {
 	return s, nil
 }
 
+// isolated is what keeps a private adb server to the devices its test connects. By itself an
+// adb server also takes every device it finds: an emulator (any adbd on 127.0.0.1:5555,
+// 5557, … 5585, such as a virtual phone served there), a USB device, a phone announced
+// over mDNS. The adb of Debian (29.0.6) and of Google's platform-tools skip each kind when
+// its variable is "0"; ADB_LOCAL_TRANSPORT_MAX_PORT=0 (the last emulator port scanned,
+// below the first) also stops the emulator scan of an adb that ignores ADB_EMU.
+var isolated = []string{"ADB_EMU=0", "ADB_LOCAL_TRANSPORT_MAX_PORT=0", "ADB_USB=0", "ADB_MDNS=0"}
+
+// env is the environment of every adb this package runs (the server, and a client, which
+// starts a server like its own when none answers): the caller's without its ADB_, ANDROID_
+// and ADBHOST variables (ADBHOST makes the emulator scan dial another host), a private HOME
+// (its own ~/.android keys), and isolated.
 func (s *Server) env() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "ADB_") || strings.HasPrefix(kv, "ANDROID_") || strings.HasPrefix(kv, "HOME=") {
+		if strings.HasPrefix(kv, "ADB") || strings.HasPrefix(kv, "ANDROID_") || strings.HasPrefix(kv, "HOME=") {
 			continue
 		}
 		env = append(env, kv)
 	}
-	return append(env, "HOME="+s.home)
+	env = append(env, "HOME="+s.home)
+	return append(env, isolated...)
 }
 
 func freePort() (int, error) {
