@@ -4,6 +4,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -11,7 +12,7 @@ import (
 // model said — reaches a terminal, which obeys the control characters in it: ESC ] 0 ; … BEL
 // sets the window title, ESC [ 2 J clears the screen, the C1 CSI (U+009B, or a lone byte
 // 0x9B) starts a sequence without an ESC, and the bidirectional overrides and isolates
-// (U+202A–U+202E, U+2066–U+2069) reorder the rest of a line. Escape is the one function
+// (U+202A–U+202E, U+2066–U+2069) and marks (U+061C, U+200E, U+200F) reorder it. Escape is the one function
 // that renders all of them visibly, so that what a user reads is what the text holds.
 
 // Escape returns s with every control character written out, as Go writes it in a quoted
@@ -57,11 +58,14 @@ func hex2(c byte) string {
 	return string([]byte{digits[c>>4], digits[c&0xf]})
 }
 
-// isControl reports the runes past ASCII that a terminal obeys or that reorder a line.
+// isControl reports the runes past ASCII that a terminal obeys, that reorder a line or that
+// end it: C1, Unicode's Bidi_Control set (the embeddings, overrides and isolates, and the
+// marks U+061C, U+200E, U+200F, which move neutral characters such as "." or "/" across
+// a name), and the line and paragraph separators U+2028, U+2029.
 func isControl(r rune) bool {
 	return r >= 0x80 && r <= 0x9f || // C1: CSI, OSC, …
-		r >= 0x202a && r <= 0x202e || // LRE, RLE, PDF, LRO, RLO
-		r >= 0x2066 && r <= 0x2069 // LRI, RLI, FSI, PDI
+		unicode.Is(unicode.Bidi_Control, r) ||
+		r == 0x2028 || r == 0x2029
 }
 
 func needsEscape(s string, keepLines bool) bool {

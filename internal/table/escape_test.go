@@ -15,6 +15,9 @@ func TestEscape(t *testing.T) {
 		"a\u009b2Jb":               `a\u009b2Jb`, // C1 CSI as UTF-8
 		"pay \u202eredro":          `pay \u202eredro`,
 		"x\u2066y\u2069":           `x\u2066y\u2069`,
+		"com.\u200fpay\u200e.evil": `com.\u200fpay\u200e.evil`, // RLM, LRM
+		"a\u061cb":                 `a\u061cb`,                 // Arabic letter mark
+		"one\u2028two\u2029three":  `one\u2028two\u2029three`,  // line and paragraph separators
 		"two\nlines\ttab\rdel\x7f": `two\x0alines\x09tab\x0ddel\x7f`,
 	} {
 		if got := Escape(in); got != want {
