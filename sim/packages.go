@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -175,13 +176,15 @@ func (c *cmdIO) readStreamed(args []string) {
 		c.streamErr = fmt.Errorf("the APK is %d bytes, over the phone's %d MiB limit", n, maxAPK>>20)
 		return
 	}
-	buf := make([]byte, n)
-	got, err := io.ReadFull(c.stream, buf)
-	if err != nil {
+	// Memory grows with what arrives, not with what a client announces: -S 256000000
+	// followed by nothing, from many shells at once, must not take 256 MB each.
+	buf := bytes.NewBuffer(make([]byte, 0, min(n, 1<<20)))
+	got, err := io.Copy(buf, io.LimitReader(c.stream, n))
+	if err != nil || got < n {
 		c.streamErr = fmt.Errorf("the input ended after %d of %d bytes", got, n)
 		return
 	}
-	c.stdin = buf
+	c.stdin = buf.Bytes()
 }
 
 // installAPK installs an APK's bytes, as PackageManagerService commits a session: it

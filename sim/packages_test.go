@@ -6,7 +6,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io/fs"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -298,5 +300,27 @@ func TestPmClear(t *testing.T) {
 	}
 	if out, st := sh(t, p, "pm clear org.nowhere"); st != 1 || out != "Failed\n" {
 		t.Errorf("pm clear of a missing package: %d %q", st, out)
+	}
+}
+
+// TestStreamedSizeNotPreallocated: `cmd package install -S N` followed by a few bytes
+// takes memory for the bytes that came, not for the N announced (a client may announce
+// 256 MB from many shells and send nothing).
+func TestStreamedSizeNotPreallocated(t *testing.T) {
+	c := &cmdIO{stream: strings.NewReader("PK\x03\x04 ten")}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	c.readStreamed([]string{"pm", "install", "-S", strconv.Itoa(maxAPK)})
+	runtime.ReadMemStats(&after)
+	if c.streamErr == nil || !strings.Contains(c.streamErr.Error(), fmt.Sprintf("ended after 8 of %d bytes", maxAPK)) {
+		t.Errorf("a short stream: %v", c.streamErr)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 {
+		t.Errorf("announcing %d bytes and sending 8 allocated %d bytes", maxAPK, grew)
+	}
+	c = &cmdIO{stream: strings.NewReader("abc")}
+	c.readStreamed([]string{"pm", "install", "-S", "3"})
+	if c.streamErr != nil || string(c.stdin) != "abc" {
+		t.Errorf("a whole stream: %q %v", c.stdin, c.streamErr)
 	}
 }
