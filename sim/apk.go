@@ -15,6 +15,9 @@ import (
 // errBadAPK is what pm install answers for a file that is not an APK it can read.
 var errBadAPK = errors.New("INSTALL_PARSE_FAILED_NOT_APK")
 
+// maxManifest bounds an APK's AndroidManifest.xml (real ones are kilobytes).
+const maxManifest = 8 << 20
+
 // apkInfo is what the package manager reads from an APK's manifest.
 type apkInfo struct {
 	pkg         string
@@ -48,14 +51,25 @@ func readAPK(apk []byte) (apkInfo, error) {
 		if f.Name != "AndroidManifest.xml" {
 			continue
 		}
+		// One manifest, of a bounded size: thousands of entries of that name, each
+		// inflating to megabytes, would otherwise take the phone's time for hours.
+		if manifest != nil {
+			return apkInfo{}, fmt.Errorf("%w: more than one AndroidManifest.xml", errBadAPK)
+		}
+		if f.UncompressedSize64 > maxManifest {
+			return apkInfo{}, fmt.Errorf("%w: AndroidManifest.xml is over %d MiB", errBadAPK, maxManifest>>20)
+		}
 		rc, err := f.Open()
 		if err != nil {
 			return apkInfo{}, fmt.Errorf("%w: %v", errBadAPK, err)
 		}
-		manifest, err = io.ReadAll(io.LimitReader(rc, 8<<20))
+		manifest, err = io.ReadAll(io.LimitReader(rc, maxManifest+1))
 		_ = rc.Close()
 		if err != nil {
 			return apkInfo{}, fmt.Errorf("%w: %v", errBadAPK, err)
+		}
+		if len(manifest) > maxManifest {
+			return apkInfo{}, fmt.Errorf("%w: AndroidManifest.xml is over %d MiB", errBadAPK, maxManifest>>20)
 		}
 	}
 	if manifest == nil {

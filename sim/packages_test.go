@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"io/fs"
 	"runtime"
 	"slices"
@@ -322,5 +323,47 @@ func TestStreamedSizeNotPreallocated(t *testing.T) {
 	c.readStreamed([]string{"pm", "install", "-S", "3"})
 	if c.streamErr != nil || string(c.stdin) != "abc" {
 		t.Errorf("a whole stream: %q %v", c.stdin, c.streamErr)
+	}
+}
+
+// TestReadAPKRefusesBombs: an APK of many AndroidManifest.xml entries, or of one that
+// inflates past the bound, is refused without inflating them all.
+func TestReadAPKRefusesBombs(t *testing.T) {
+	one := testAPK(t, "org.example.notes", 1, "1")
+	zr, err := zip.NewReader(bytes.NewReader(one), int64(len(one)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := zr.File[0].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := io.ReadAll(rc)
+	write := func(entries ...[]byte) []byte {
+		var zb bytes.Buffer
+		zw := zip.NewWriter(&zb)
+		for _, e := range entries {
+			w, err := zw.Create("AndroidManifest.xml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Write(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return zb.Bytes()
+	}
+	for name, apk := range map[string][]byte{
+		"two manifests": write(doc, doc),
+		"a 9 MiB one":   write(append(slices.Clone(doc), make([]byte, 9<<20)...)),
+	} {
+		if _, err := readAPK(apk); err == nil {
+			t.Errorf("%s: read", name)
+		} else if !strings.Contains(err.Error(), "AndroidManifest.xml") {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }
