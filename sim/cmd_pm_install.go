@@ -53,6 +53,25 @@ func pmInstall(p *Phone, c *cmdIO) int {
 	return 0
 }
 
+// The open install sessions' bounds: their number (PackageInstallerService's for a caller
+// that may install) and the bytes they hold together, which stay in memory until committed
+// or abandoned.
+const (
+	maxSessions = 1024
+	maxStaged   = 1 << 30
+)
+
+// staged is the bytes the open sessions hold.
+func (s *packageStore) staged() int {
+	n := 0
+	for _, sess := range s.sessions {
+		for _, b := range sess.splits {
+			n += len(b)
+		}
+	}
+	return n
+}
+
 // pmSession runs install-create, install-write, install-commit and install-abandon: the
 // session form `adb install-multiple` (and `adb install` of split APKs) uses.
 func pmSession(p *Phone, c *cmdIO) int {
@@ -71,6 +90,10 @@ func pmSession(p *Phone, c *cmdIO) int {
 		o, _, err := parseInstallOptions(c.args[2:])
 		if err != nil {
 			c.errorf("%v\n", err)
+			return 1
+		}
+		if len(p.pkgs.sessions) >= maxSessions { // PackageInstallerService's bound for a caller
+			c.errorf("Error: java.lang.IllegalStateException: Too many active sessions for UID 2000 (commit or abandon them: pm install-abandon ID)\n")
 			return 1
 		}
 		p.pkgs.nextSess += 7919
@@ -109,6 +132,10 @@ func pmSession(p *Phone, c *cmdIO) int {
 				c.errorf("Error: Failed to write; %d of %d bytes arrived\n", len(data), o.size)
 				return 1
 			}
+		}
+		if staged := p.pkgs.staged() - len(sess.splits[ops[1]]) + len(data); staged > maxStaged {
+			c.errorf("Error: Failed to write; java.io.IOException: Requested internal only, but not enough space: the open sessions would hold %d MiB, over %d MiB (commit or abandon them)\n", staged>>20, maxStaged>>20)
+			return 1
 		}
 		if _, seen := sess.splits[ops[1]]; !seen {
 			sess.order = append(sess.order, ops[1])

@@ -367,3 +367,43 @@ func TestReadAPKRefusesBombs(t *testing.T) {
 		}
 	}
 }
+
+// TestInstallSessionsBounded: sessions that are never committed hold their APKs in the
+// phone's memory; their number and their bytes are bounded, with pm's way of saying so.
+func TestInstallSessionsBounded(t *testing.T) {
+	p := newPhone(t)
+	for i := range maxSessions {
+		if out, st := sh(t, p, "pm install-create"); st != 0 {
+			t.Fatalf("session %d: %d %q", i, st, out)
+		}
+	}
+	if out, st := sh(t, p, "pm install-create"); st == 0 || !strings.Contains(out, "Too many active sessions") {
+		t.Errorf("session %d: %d %q", maxSessions+1, st, out)
+	}
+
+	p = newPhone(t)
+	big := make([]byte, 200<<20)
+	if err := p.WriteFile("/data/local/tmp/big.apk", big, 0o644, fixedNow); err != nil {
+		t.Fatal(err)
+	}
+	big = nil
+	refused := false
+	for i := range 8 {
+		out, _ := sh(t, p, "pm install-create")
+		var id int
+		if _, err := fmt.Sscanf(out, "Success: created install session [%d]", &id); err != nil {
+			t.Fatalf("install-create: %q", out)
+		}
+		out, st := sh(t, p, fmt.Sprintf("pm install-write %d base.apk /data/local/tmp/big.apk", id))
+		if st != 0 {
+			if !strings.Contains(out, "not enough space") || i != 5 {
+				t.Errorf("write %d: %d %q", i, st, out)
+			}
+			refused = true
+			break
+		}
+	}
+	if !refused {
+		t.Error("8 sessions of 200 MiB each held in memory")
+	}
+}
