@@ -13,6 +13,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/fairy-go/fairy/internal/table"
 )
 
 // Damage. A knowledge file can be cut short (a full disk, a copy that stopped), have pages
@@ -53,7 +55,7 @@ func verifyFile(path string) error {
 	}
 	var problems []string
 	if err != nil {
-		problems = append(problems, err.Error())
+		problems = append(problems, table.Escape(err.Error()))
 	}
 	if problems = append(problems, verify(d)...); len(problems) > 0 {
 		return &DamageError{File: path, Problems: problems}
@@ -252,7 +254,8 @@ func (s *Store) Check() error {
 	var problems []string
 	add := func(format string, args ...any) {
 		if len(problems) < maxProblems {
-			problems = append(problems, fmt.Sprintf(format, args...))
+			// Names in a problem come from the file: written out, they cannot drive a terminal.
+			problems = append(problems, table.Escape(fmt.Sprintf(format, args...)))
 		}
 	}
 	err = s.guard(func() error {

@@ -8,6 +8,8 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
+
+	"github.com/fairy-go/fairy/internal/table"
 )
 
 // A bounds-checked reader of bbolt's file format (version 2), independent of bbolt.
@@ -276,7 +278,7 @@ func (d *diskFile) leafCount(id uint64) (n int, ok bool) {
 
 func (w *walker) problem(format string, args ...any) {
 	if w.maxReport == 0 || len(w.problems) < w.maxReport {
-		w.problems = append(w.problems, fmt.Sprintf(format, args...))
+		w.problems = append(w.problems, table.Escape(fmt.Sprintf(format, args...))) // names from the file
 	} else if len(w.problems) == w.maxReport {
 		w.problems = append(w.problems, "…")
 	}

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fairy-go/fairy/internal/table"
 )
 
 // Record kinds, as a RepairReport counts them.
@@ -89,7 +91,7 @@ func Repair(src, dst string, opts Options) (RepairReport, error) {
 	// The problems are the verification's (meta pages and freelist included); the salvage
 	// walk meets the same ones in the buckets.
 	if err != nil {
-		rep.Problems = append(rep.Problems, err.Error())
+		rep.Problems = append(rep.Problems, table.Escape(err.Error()))
 	}
 	rep.Problems = append(rep.Problems, verify(d)...)
 	sv := newSalvage(d)
