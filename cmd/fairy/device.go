@@ -55,7 +55,7 @@ func newDevicesCmd(target func() deviceTarget) *cobra.Command {
 			tw := table.NewWriter(out)
 			fmt.Fprintln(tw, "SERIAL\tSTATE\tMODEL")
 			for _, d := range list {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Serial, d.State, d.Model)
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", table.Escape(d.Serial), table.Escape(d.State), table.Escape(d.Model))
 			}
 			return tw.Flush()
 		},
@@ -233,7 +233,7 @@ func newAppsCmd(target func() deviceTarget) *cobra.Command {
 			tw := table.NewWriter(cmd.OutOrStdout())
 			fmt.Fprintln(tw, "PACKAGE\tACTIVITY\tLABEL")
 			for _, a := range apps {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", a.Package, a.Activity, a.Label)
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", table.Escape(a.Package), table.Escape(a.Activity), table.Escape(a.Label)) // a cell each: a tab or newline in a label adds no row
 			}
 			return tw.Flush()
 		},

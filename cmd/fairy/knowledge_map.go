@@ -121,7 +121,7 @@ func writeApps(out io.Writer, knowledgePath knowledgeRef, format string, apps []
 	tw := table.NewWriter(out)
 	fmt.Fprintln(tw, "PACKAGE\tLABEL\tPAGES\tTRANSITIONS\tTRICKS")
 	for _, a := range apps {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", a.Package, a.Label, a.Pages, a.Transitions, a.Tricks)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", table.Escape(a.Package), table.Escape(a.Label), a.Pages, a.Transitions, a.Tricks)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -188,7 +188,7 @@ func writeMapPath(out io.Writer, s *knowledge.Store, format string, args []strin
 	tw := table.NewWriter(out)
 	fmt.Fprintln(tw, "STEP\tFROM\tACTION\tTO\tRELIABILITY")
 	for i, t := range steps {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.2f\n", i+1, name(t.From), t.Action, name(t.To), t.Reliability())
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.2f\n", i+1, table.Escape(name(t.From)), table.Escape(t.Action.String()), table.Escape(name(t.To)), t.Reliability())
 	}
 	return tw.Flush()
 }

@@ -107,7 +107,7 @@ func writeTrickList(out io.Writer, knowledgePath knowledgeRef, format string, tr
 		if r := []rune(text); len(r) > 70 {
 			text = string(r[:69]) + "…"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%d/%d\t%s\n", t.ID, t.App, t.Kind, t.Score, t.Successes, t.Uses, text)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%d/%d\t%s\n", table.Escape(t.ID), table.Escape(t.App), t.Kind, t.Score, t.Successes, t.Uses, text)
 	}
 	return tw.Flush()
 }
@@ -129,7 +129,7 @@ func runTricksShow(out io.Writer, knowledgePath knowledgeRef, id string) error {
 			{"Instruction", t.Provenance.Instruction}, {"Run", t.Provenance.RunID}, {"Outcome", t.Provenance.Outcome},
 		} {
 			if row[1] != "" {
-				fmt.Fprintf(tw, "%s:\t%s\n", row[0], row[1])
+				fmt.Fprintf(tw, "%s:\t%s\n", row[0], table.Escape(row[1])) // one field a row, whatever it holds
 			}
 		}
 		return tw.Flush()

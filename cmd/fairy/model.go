@@ -140,7 +140,7 @@ func checkModels(ctx context.Context, c *openai.Client, roles []llm.Role, timeou
 	fmt.Fprintln(tw, "ROLE\tMODEL\tRESULT\tLATENCY\tTOKENS\tCOST\tERROR")
 	for _, r := range rows {
 		if !r.OK {
-			fmt.Fprintf(tw, "%s\t%s\tFAIL\t-\t-\t-\t%s\n", r.Role, r.Model, r.Error)
+			fmt.Fprintf(tw, "%s\t%s\tFAIL\t-\t-\t-\t%s\n", r.Role, table.Escape(r.Model), table.Escape(r.Error))
 			continue
 		}
 		fmt.Fprintf(tw, "%s\t%s\tok\t%s\t%d+%d\t$%.6f\t\n", r.Role, r.Model, time.Duration(r.LatencyMS)*time.Millisecond,

@@ -139,7 +139,7 @@ func writeRoutines(w io.Writer, rs []knowledge.Routine, asJSON bool) error {
 		if n := len(r.Also); n > 0 {
 			name += " (+" + table.Count(n, "other name", "other names") + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%s\n", r.ID, r.App, r.Runs, r.Stops, r.Demoted, len(r.Steps), name)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%s\n", table.Escape(r.ID), table.Escape(r.App), r.Runs, r.Stops, r.Demoted, len(r.Steps), table.Escape(name))
 	}
 	return tw.Flush()
 }

@@ -283,7 +283,7 @@ func showRun(w io.Writer, v *rundir.Run) error {
 	}
 	for _, r := range rows {
 		if r[1] != "" {
-			fmt.Fprintf(tw, "%s:\t%s\n", r[0], r[1])
+			fmt.Fprintf(tw, "%s:\t%s\n", r[0], table.Escape(r[1]))
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -296,7 +296,7 @@ func showRun(w io.Writer, v *rundir.Run) error {
 		fmt.Fprintln(w, "\nApp tasks:")
 		tw = table.NewWriter(w)
 		for _, t := range s.Tasks {
-			fmt.Fprintf(tw, "  %d.\t%s\t%s\t%s\t%s\n", t.Index+1, t.App, oneLine(t.Task), t.Outcome, table.Count(t.Steps, "step", "steps"))
+			fmt.Fprintf(tw, "  %d.\t%s\t%s\t%s\t%s\n", t.Index+1, table.Escape(t.App), oneLine(t.Task), table.Escape(string(t.Outcome)), table.Count(t.Steps, "step", "steps"))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
