@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+	tparse "text/template/parse"
 
 	"gopkg.in/yaml.v3"
 )
@@ -175,9 +176,13 @@ func (a *AppSpec) checkTemplates() error {
 		if !strings.Contains(src, "{{") {
 			return nil
 		}
-		if _, err := template.New("").Option("missingkey=zero").Funcs(funcs).Parse(src); err != nil {
+		pt, err := template.New("").Option("missingkey=zero").Funcs(funcs).Parse(src)
+		if err != nil {
 			msg := strings.TrimPrefix(err.Error(), "template: :1: ")
 			return a.bad(line, "%s: %s: template %q: %s", a.Package, where, src, msg)
+		}
+		if err := boundedTemplate(pt); err != nil {
+			return a.bad(line, "%s: %s: template %q: %v", a.Package, where, src, err)
 		}
 		t := template.Must(template.New("").Option("missingkey=zero").Funcs(dry).Parse(src))
 		if err := t.Execute(io.Discard, data); err != nil {
@@ -507,6 +512,51 @@ func sortedNames[V any](m map[string]V) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// boundedTemplate refuses what makes a template run without end: {{range}} (over a
+// number, {{range 100000}}{{range 100000}}{{end}}{{end}} is ten billion turns, run under
+// the phone's lock and already when the file loads) and {{define}}/{{template}}/{{block}}
+// (a template that calls itself twice doubles at each of 100,000 levels). An app's
+// templates compute one value from the state; a list element repeats rows.
+func boundedTemplate(t *template.Template) error {
+	if len(t.Templates()) > 1 {
+		return errors.New("{{define}} and {{block}} are not for app templates: write the text where it is used")
+	}
+	var walk func(n tparse.Node) error
+	walk = func(n tparse.Node) error {
+		switch n := n.(type) {
+		case *tparse.ListNode:
+			if n == nil {
+				return nil
+			}
+			for _, c := range n.Nodes {
+				if err := walk(c); err != nil {
+					return err
+				}
+			}
+		case *tparse.RangeNode:
+			return errors.New("{{range}} is not for app templates (it could run without end): repeat rows with a list element")
+		case *tparse.TemplateNode:
+			return errors.New("{{template}} is not for app templates: write the text where it is used")
+		case *tparse.IfNode:
+			return walkBranch(walk, n.List, n.ElseList)
+		case *tparse.WithNode:
+			return walkBranch(walk, n.List, n.ElseList)
+		}
+		return nil
+	}
+	if t.Tree == nil {
+		return nil
+	}
+	return walk(t.Tree.Root)
+}
+
+func walkBranch(walk func(tparse.Node) error, list, elseList *tparse.ListNode) error {
+	if err := walk(list); err != nil {
+		return err
+	}
+	return walk(elseList)
 }
 
 // zeroFuncs returns functions with the signatures of funcs that answer zero values: a

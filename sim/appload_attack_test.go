@@ -44,6 +44,13 @@ func TestAppFileAttacks(t *testing.T) {
 			[]string{`x.yaml:6: com.example.x: home/t text: template "{{.v.balance.amount}}" fails: `, "amount"}, ""},
 		{"template argument of the wrong kind", head + "      - {type: text, id: t, text: '{{initial 3}}'}\n",
 			[]string{`home/t text: template "{{initial 3}}" fails: `}, ""},
+		// Each of these ran without end when the file loaded (and under the phone's lock).
+		{"template ranging ten billion times", head + "      - {type: text, id: t, text: '{{range 100000}}{{range 100000}}{{end}}{{end}}'}\n",
+			[]string{`x.yaml:5: com.example.x: home/t text: template "{{range 100000}}`, "{{range}} is not for app templates"}, ""},
+		{"template calling itself twice", head + "      - {type: text, id: t, text: '{{define \"a\"}}{{template \"a\"}}{{template \"a\"}}{{end}}{{template \"a\"}}'}\n",
+			[]string{`x.yaml:5: com.example.x: home/t text: template`, "{{define}} and {{block}} are not for app templates"}, ""},
+		{"template range in an if", head + "      - {type: text, id: t, text: '{{if true}}{{else}}{{with 1}}{{range 9}}{{end}}{{end}}{{end}}'}\n",
+			[]string{"{{range}} is not for app templates"}, ""},
 		{"nesting past the limit", deep, []string{"com.example.x/home: elements nest deeper than 128 levels"}, ""},
 		{"misplaced alias", alias, []string{"cannot unmarshal"}, ""},
 		{"not an app", "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n", []string{"x.yaml:1: not an app"}, "root:x"},

@@ -55,6 +55,9 @@ func (a *appState) eval(src string, c tctx) string {
 	if !ok {
 		var err error
 		t, err = template.New("").Option("missingkey=zero").Funcs(a.funcs).Parse(src)
+		if err == nil {
+			err = boundedTemplate(t) // checked at load; a text made at run time is held to it too
+		}
 		if err != nil {
 			a.p.log.Warn("sim: bad template", "app", a.spec.Package, "src", src, "err", err)
 			t = template.Must(template.New("").Parse(""))
