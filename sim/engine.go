@@ -40,6 +40,33 @@ func newAppState(p *Phone, spec *AppSpec) *appState {
 	return a
 }
 
+// maxSummary bounds the text of the summary function: a line of a screen, not a book.
+const maxSummary = 16 << 10
+
+// expandRecord writes format to b with each "{field}" of r replaced by its value, in one
+// pass (a value holding "{other}" stays as it is); false, once b is over maxSummary.
+func expandRecord(b *strings.Builder, format string, r Record) bool {
+	for format != "" && b.Len() <= maxSummary {
+		i := strings.IndexByte(format, '{')
+		if i < 0 {
+			b.WriteString(format)
+			break
+		}
+		b.WriteString(format[:i])
+		format = format[i:]
+		if j := strings.IndexByte(format, '}'); j > 0 {
+			if v, ok := r[format[1:j]]; ok {
+				b.WriteString(v)
+				format = format[j+1:]
+				continue
+			}
+		}
+		b.WriteByte('{')
+		format = format[1:]
+	}
+	return b.Len() <= maxSummary
+}
+
 // tctx is what a template sees besides the app: the screen and the list record.
 type tctx struct {
 	inst *screenInst
@@ -207,16 +234,19 @@ func (a *appState) funcMap() template.FuncMap {
 			return fmtNum(t)
 		},
 		// summary renders each record with a "{field}" format and joins them with ", ".
+		// Its text is at most maxSummary bytes, ended by "…" when cut: summaries of
+		// summaries would otherwise grow as the records' count to the power of the nesting.
 		"summary": func(coll, format string) string {
-			var parts []string
-			for _, r := range a.collection(coll) {
-				s := format
-				for k, v := range r {
-					s = strings.ReplaceAll(s, "{"+k+"}", v)
+			var b strings.Builder
+			for i, r := range a.collection(coll) {
+				if i > 0 {
+					b.WriteString(", ")
 				}
-				parts = append(parts, s)
+				if !expandRecord(&b, format, r) {
+					return b.String()[:maxSummary] + "…"
+				}
 			}
-			return strings.Join(parts, ", ")
+			return b.String()
 		},
 		"field": func(coll, id, field string) string {
 			for _, r := range a.collection(coll) {
