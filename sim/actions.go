@@ -11,8 +11,24 @@ import (
 // Actions: what tapping an element does, as its spec declares (set a variable, add or
 // update a record, open a screen, finish, toast…).
 
+// maxActionDepth bounds action lists run inside one another: an app opens a few screens
+// in a row on entering at most.
+const maxActionDepth = 32
+
 // runActions performs a list of actions in the context of a screen (and a list record).
 func (p *Phone) runActions(a *appState, inst *screenInst, item Record, acts []Action) {
+	// Screens whose on_enter open each other (a → b → a …) would recurse until the Go
+	// stack overflows, a fatal error that ends the whole process: past maxActionDepth the
+	// actions are not run, and the phone says why in its log.
+	if p.actDepth >= maxActionDepth {
+		if len(acts) > 0 {
+			p.log.Warn("sim: actions not run: screens open each other on entering, more than the most nested allowed",
+				"app", a.spec.Package, "screen", inst.spec.ID, "max", maxActionDepth)
+		}
+		return
+	}
+	p.actDepth++
+	defer func() { p.actDepth-- }()
 	c := tctx{inst: inst, item: item}
 	for _, ac := range acts {
 		if ac.If != "" && !a.truth(ac.If, c) {

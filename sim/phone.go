@@ -48,6 +48,9 @@ type Phone struct {
 	mu  sync.Mutex
 	cfg Config
 	log *slog.Logger
+	// actDepth is how deep action lists run inside one another now (an on_enter that
+	// opens a screen runs that screen's on_enter); runActions bounds it.
+	actDepth int
 
 	baseClock func() time.Time // the configured clock while fairy-sim clock shifts it
 
