@@ -103,12 +103,29 @@ func (a *appState) eval(src string, c tctx) string {
 		"v": a.vars, "p": params, "item": item,
 		"app": map[string]string{"package": a.spec.Package, "label": a.spec.Label},
 	}
-	var b strings.Builder
-	if err := t.Execute(&b, data); err != nil {
+	b := &cappedText{}
+	if err := t.Execute(b, data); err != nil {
 		a.p.log.Warn("sim: template failed", "app", a.spec.Package, "src", src, "err", err)
 		return ""
 	}
 	return b.String()
+}
+
+// maxTemplateText bounds what one template renders: set: {x: "{{.v.x}}{{.v.x}}"} on a
+// button doubles x at each tap, a gigabyte after thirty taps.
+const maxTemplateText = 1 << 20
+
+// errTemplateText is a template's text over maxTemplateText.
+var errTemplateText = fmt.Errorf("its text is over %d MiB", maxTemplateText>>20)
+
+// cappedText is a template's output, refused past maxTemplateText.
+type cappedText struct{ strings.Builder }
+
+func (c *cappedText) Write(p []byte) (int, error) {
+	if c.Len()+len(p) > maxTemplateText {
+		return 0, errTemplateText
+	}
+	return c.Builder.Write(p)
 }
 
 // truth evaluates a condition template.
