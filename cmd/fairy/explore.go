@@ -179,7 +179,7 @@ func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, 
 	if sum.Unreached > 0 {
 		fmt.Fprintf(out, "%s found but not explored: %s\n", table.Count(sum.Unreached, "page", "pages"), unexploredAdvice(ctx, sum.Stopped))
 	}
-	fmt.Fprintf(out, "see it: fairy map show %s\n", app)
+	fmt.Fprintf(out, "see it: fairy map show %s%s\n", app, d.KnowledgePath.flag())
 	if ctx.Err() != nil {
 		// Ctrl-C: what was learned is kept; the exit status says it was cut short.
 		return fmt.Errorf("explore stopped: what it learned is kept: %w", ctx.Err())

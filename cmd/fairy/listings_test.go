@@ -322,3 +322,30 @@ func TestKnowledgeCheckSaysItOnce(t *testing.T) {
 		t.Errorf("stderr %q does not say what to do", stderr)
 	}
 }
+
+// TestExploreSeeItNamesTheKnowledge: explore's closing hint names the knowledge file the
+// exploration wrote when --knowledge named one ("see it: fairy map show APP" alone shows
+// the default file, where the pages are not).
+func TestExploreSeeItNamesTheKnowledge(t *testing.T) {
+	phone, err := sim.New(sim.Config{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, err := wire.NewHostServer(wire.HostConfig{Devices: []wire.Device{phone}, Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(context.WithoutCancel(t.Context())) }()
+	t.Cleanup(func() { hs.Close(); <-served })
+	_, port, _ := net.SplitHostPort(hs.Addr().String())
+	kpath := filepath.Join(t.TempDir(), "my k.db")
+	code, stdout, stderr := execRoot(t, nil, "", "explore", "com.android.settings", "--budget", "3", "--knowledge", kpath,
+		"--adb-host", "127.0.0.1", "--adb-port", port, "-s", phone.Serial(), "--pictures=false")
+	if code != 0 {
+		t.Fatalf("explore: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if want := "see it: fairy map show com.android.settings --knowledge " + shellWord(kpath) + "\n"; !strings.Contains(stdout, want) {
+		t.Errorf("the hint is not %q:\n%s", want, stdout)
+	}
+}
