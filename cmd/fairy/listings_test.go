@@ -327,6 +327,21 @@ func TestKnowledgeCheckSaysItOnce(t *testing.T) {
 // exploration wrote when --knowledge named one ("see it: fairy map show APP" alone shows
 // the default file, where the pages are not).
 func TestExploreSeeItNamesTheKnowledge(t *testing.T) {
+	phone, port := hostServedSim(t)
+	kpath := filepath.Join(t.TempDir(), "my k.db")
+	code, stdout, stderr := execRoot(t, nil, "", "explore", "com.android.settings", "--budget", "3", "--knowledge", kpath,
+		"--adb-host", "127.0.0.1", "--adb-port", port, "-s", phone.Serial(), "--pictures=false")
+	if code != 0 {
+		t.Fatalf("explore: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if want := "see it: fairy map show com.android.settings --knowledge " + shellWord(kpath) + "\n"; !strings.Contains(stdout, want) {
+		t.Errorf("the hint is not %q:\n%s", want, stdout)
+	}
+}
+
+// hostServedSim is a virtual phone on an adb host face of its own, and the face's port.
+func hostServedSim(t *testing.T) (*sim.Phone, string) {
+	t.Helper()
 	phone, err := sim.New(sim.Config{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -339,13 +354,30 @@ func TestExploreSeeItNamesTheKnowledge(t *testing.T) {
 	go func() { served <- hs.Serve(context.WithoutCancel(t.Context())) }()
 	t.Cleanup(func() { hs.Close(); <-served })
 	_, port, _ := net.SplitHostPort(hs.Addr().String())
-	kpath := filepath.Join(t.TempDir(), "my k.db")
+	return phone, port
+}
+
+// TestExploreKeepsTheLabel: an app explored into a new knowledge file lists with its label
+// (`fairy map list` showed an empty LABEL: only a run told the file the phone's labels).
+func TestExploreKeepsTheLabel(t *testing.T) {
+	phone, port := hostServedSim(t)
+	kpath := filepath.Join(t.TempDir(), "k.db")
 	code, stdout, stderr := execRoot(t, nil, "", "explore", "com.android.settings", "--budget", "3", "--knowledge", kpath,
 		"--adb-host", "127.0.0.1", "--adb-port", port, "-s", phone.Serial(), "--pictures=false")
 	if code != 0 {
 		t.Fatalf("explore: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if want := "see it: fairy map show com.android.settings --knowledge " + shellWord(kpath) + "\n"; !strings.Contains(stdout, want) {
-		t.Errorf("the hint is not %q:\n%s", want, stdout)
+	code, stdout, stderr = execRoot(t, nil, "", "map", "list", "--knowledge", kpath)
+	if code != 0 {
+		t.Fatalf("map list: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var row string
+	for _, line := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(line, "com.android.settings ") {
+			row = line
+		}
+	}
+	if f := strings.Fields(row); len(f) < 2 || f[1] != "Settings" {
+		t.Errorf("the explored app's row %q has no label Settings:\n%s", row, stdout)
 	}
 }
