@@ -175,7 +175,7 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (rundir.Sum
 		wrong = confirmResult(ctx, s.Dialoger, s.Out, res)
 	}
 	if kn.Store != nil || kn.Off != "" {
-		reportKnowledge(s.Out, kn, sum, res.KnowledgeErr)
+		reportKnowledge(s.Out, kn, sum, res.KnowledgeErr, ctx.Err() != nil)
 		switch err := kn.close(); {
 		case errors.Is(err, knowledge.ErrRemoteAway):
 			// Shared knowledge that went away costs what was learned, never the task.
