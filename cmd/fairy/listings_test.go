@@ -381,3 +381,16 @@ func TestExploreKeepsTheLabel(t *testing.T) {
 		t.Errorf("the explored app's row %q has no label Settings:\n%s", row, stdout)
 	}
 }
+
+// TestKnowledgeCheckMissingFile: checking a file that is not there says so in a sentence
+// with what to do (it printed Go's "stat …: no such file or directory").
+func TestKnowledgeCheckMissingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "none.db")
+	code, stdout, stderr := execRoot(t, nil, "", "knowledge", "check", path)
+	if code != 2 || strings.Contains(stderr, "stat ") || !strings.Contains(stderr, "no knowledge file at "+path) {
+		t.Errorf("check: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Errorf("check made %s", path)
+	}
+}
