@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -474,6 +476,13 @@ func checkRecords(c RecordsCheck, ph *sim.Phone) (bool, string, error) {
 	ev := fmt.Sprintf("%d matching of %d records in %s", found, len(recs), c.Collection)
 	if len(sample) > 0 {
 		ev += ": " + strings.Join(sample, "; ")
+	} else if len(recs) > 0 {
+		// None matched: the last records show the author why.
+		for _, r := range recs[max(0, len(recs)-3):] {
+			b, _ := json.Marshal(r)
+			sample = append(sample, string(b))
+		}
+		ev += ": none matched; the last: " + strings.Join(sample, "; ")
 	}
 	if c.Count != nil {
 		return found == *c.Count, ev, nil
@@ -581,7 +590,19 @@ func describeCheck(c Check) string {
 		}
 		return fmt.Sprintf("note %q exists", c.Note.Title+c.Note.Body)
 	case "records":
-		return "records in " + c.Records.Collection
+		r := c.Records
+		s := "records in " + r.Collection
+		if r.Count != nil {
+			s = fmt.Sprintf("%d record(s) in %s", *r.Count, r.Collection)
+		}
+		var where []string
+		for _, f := range slices.Sorted(maps.Keys(r.Where)) {
+			where = append(where, fmt.Sprintf("%s ~ %q", f, r.Where[f]))
+		}
+		if len(where) > 0 {
+			s += " where " + strings.Join(where, ", ")
+		}
+		return s
 	case "foreground":
 		return c.Foreground + " in front"
 	case "screen":

@@ -172,3 +172,24 @@ func TestFaultDrawsFollowTheTask(t *testing.T) {
 		t.Error("two tasks drew the same 24 dead taps")
 	}
 }
+
+// TestRecordsCheckSaysWhat: a failed records check names what it looked for (the where
+// patterns and the count) and shows records that were there, so the suite's author sees
+// why none matched ("expected records in menu, saw 0 matching of 15 records" did not).
+func TestRecordsCheckSaysWhat(t *testing.T) {
+	ph := newPhone(t)
+	one := 1
+	c := Check{Records: &RecordsCheck{Collection: "com.fairy.shop:menu", Where: map[string]string{"category": "^咖啡$", "en": "mocha"}, Count: &one}}
+	r := Evaluate(t.Context(), c, Probe{Phone: ph, Outcome: "done"})
+	if r.Pass {
+		t.Fatalf("passed: %+v", r)
+	}
+	for _, want := range []string{`category ~ "^咖啡$"`, `en ~ "mocha"`, "1 record"} {
+		if !strings.Contains(r.Name, want) {
+			t.Errorf("name %q does not say %q", r.Name, want)
+		}
+	}
+	if !strings.Contains(r.Evidence, "none matched; the last:") || !strings.Contains(r.Evidence, `"category":`) {
+		t.Errorf("evidence %q shows none of the records there", r.Evidence)
+	}
+}

@@ -123,13 +123,24 @@ func classify(path string, boltErr error) error {
 	_ = f.Close()
 	head = head[:n]
 	if !looksLikeBolt(head, ps) {
-		return fmt.Errorf("knowledge file %s is not a fairy knowledge file (%v): %w", path, boltErr, ErrNotKnowledge)
+		return notKnowledge(path, boltErr)
 	}
 	problem := boltErr.Error()
 	if _, err := parseDisk(head, int64(n)); err != nil {
 		problem = err.Error()
 	}
 	return &DamageError{File: path, Problems: []string{problem}, Unreadable: true}
+}
+
+// notKnowledgeError is ErrNotKnowledge with the file and bbolt's reason, saying so once.
+type notKnowledgeError struct{ msg string }
+
+func (e *notKnowledgeError) Error() string { return e.msg }
+func (e *notKnowledgeError) Unwrap() error { return ErrNotKnowledge }
+
+// notKnowledge reports that bbolt did not read path as its file (why).
+func notKnowledge(path string, why error) error {
+	return &notKnowledgeError{fmt.Sprintf("knowledge file %s is not a fairy knowledge file (%v): move it away, or name another file with --knowledge", path, why)}
 }
 
 // openError maps bbolt's error opening path to this package's.
@@ -140,7 +151,7 @@ func openError(path string, err error) error {
 	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrChecksum), strings.Contains(err.Error(), "file size too small"):
 		return classify(path, err)
 	case errors.Is(err, bolterrors.ErrVersionMismatch):
-		return fmt.Errorf("knowledge file %s is not a fairy knowledge file (%v): %w", path, err, ErrNotKnowledge)
+		return notKnowledge(path, err)
 	}
 	return fmt.Errorf("open knowledge file %s: %w", path, err)
 }

@@ -313,3 +313,24 @@ func TestCorruptRecordIsAnError(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenNotKnowledgeSaysItOnce: a file that is not a knowledge file is named so once,
+// with what to do, and still is ErrNotKnowledge ("is not a fairy knowledge file (invalid
+// database): knowledge: not a fairy knowledge file" said it twice and nothing to do).
+func TestOpenNotKnowledgeSaysItOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hello.db")
+	if err := os.WriteFile(path, []byte("hello\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(path, Options{})
+	if !errors.Is(err, ErrNotKnowledge) {
+		t.Fatalf("Open: %v, want ErrNotKnowledge", err)
+	}
+	msg := err.Error()
+	if n := strings.Count(msg, "not a fairy knowledge file"); n != 1 {
+		t.Errorf("%q says %d times that it is not a knowledge file, want once", msg, n)
+	}
+	if !strings.Contains(msg, "--knowledge") {
+		t.Errorf("%q does not say what to do (move it away or name another with --knowledge)", msg)
+	}
+}

@@ -305,10 +305,22 @@ func (a *AppSpec) checkTemplates() error {
 	return checkActs("on_launch", a.OnLaunch)
 }
 
+// missingDirError is an apps directory that is not there (fs.ErrNotExist), said as a
+// sentence rather than as stat's error.
+type missingDirError struct{ dir string }
+
+func (e *missingDirError) Error() string {
+	return fmt.Sprintf("no directory %s: give the directory that holds the app YAML files", e.dir)
+}
+func (e *missingDirError) Unwrap() error { return fs.ErrNotExist }
+
 // LoadAppDir reads the app declarations (*.yaml, *.yml) under dir; an error names the
 // file (under dir) and the line.
 func LoadAppDir(dir string) ([]*AppSpec, error) {
 	st, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &missingDirError{dir}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("apps %s: %w", dir, err)
 	}

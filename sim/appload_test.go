@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,5 +188,18 @@ func TestMergeApps(t *testing.T) {
 	}
 	if _, err := LoadAppDir(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no app files") {
 		t.Errorf("an empty directory: %v", err)
+	}
+}
+
+// TestAppDirMissing: a directory that is not there is said so in a sentence with what to
+// give, still fs.ErrNotExist ("apps appz: stat appz: no such file or directory" was Go's).
+func TestAppDirMissing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "appz")
+	_, err := LoadAppDir(dir)
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("err = %v, want fs.ErrNotExist", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "stat ") || !strings.Contains(msg, "no directory "+dir) || !strings.Contains(msg, "give the directory") {
+		t.Errorf("err = %q, want a sentence naming the missing directory and what to give", msg)
 	}
 }

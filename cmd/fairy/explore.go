@@ -16,6 +16,7 @@ import (
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/explore"
 	"github.com/fairy-go/fairy/internal/table"
+	"github.com/fairy-go/fairy/knowledge"
 )
 
 // exploreDeps are the hooks of `fairy explore`.
@@ -126,6 +127,10 @@ func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, 
 	}
 	defer store.Close()
 
+	if !f.dryRun {
+		keepLabel(ctx, dev, store, app, log)
+	}
+
 	tw, live := out.(*termWriter)
 	cfg := explore.Config{Device: dev, Store: store, App: app, Guard: guard, Budget: f.budget, Depth: f.depth, Time: f.time,
 		DryRun: f.dryRun, Pictures: f.pictures && !f.dryRun, Logger: log,
@@ -179,7 +184,7 @@ func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, 
 	if sum.Unreached > 0 {
 		fmt.Fprintf(out, "%s found but not explored: %s\n", table.Count(sum.Unreached, "page", "pages"), unexploredAdvice(ctx, sum.Stopped))
 	}
-	fmt.Fprintf(out, "see it: fairy map show %s\n", app)
+	fmt.Fprintf(out, "see it: fairy map show %s%s\n", app, d.KnowledgePath.flag())
 	if ctx.Err() != nil {
 		// Ctrl-C: what was learned is kept; the exit status says it was cut short.
 		return fmt.Errorf("explore stopped: what it learned is kept: %w", ctx.Err())
@@ -199,4 +204,23 @@ func unexploredAdvice(ctx context.Context, stopped string) string {
 		return "the --budget of actions ran out; run it again with a larger --budget"
 	}
 	return "run it again with a larger --budget or --depth"
+}
+
+// keepLabel tells the knowledge file the app's label and launcher activity as the phone
+// lists them, as a run does, so that `fairy map list` names an app only explored. A phone
+// that cannot list its apps leaves the label unknown.
+func keepLabel(ctx context.Context, dev *adb.Device, store *knowledge.Store, app string, log *slog.Logger) {
+	list, err := dev.Apps(ctx)
+	if err != nil {
+		log.Warn("listing the phone's apps failed; the app's label stays unknown", "err", err)
+		return
+	}
+	for _, a := range list {
+		if a.Package == app && a.Label != "" {
+			if _, err := store.PutApp(knowledge.App{Package: app, Label: a.Label, LauncherActivity: a.Activity}); err != nil {
+				log.Warn("keeping the app's label failed", "err", err)
+			}
+			return
+		}
+	}
 }

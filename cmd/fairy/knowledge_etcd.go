@@ -42,6 +42,21 @@ type knowledgeRef struct {
 	// demo is the demo's own knowledge file when the person named no knowledge file and
 	// the demo has made one ("": none); nil: not asked.
 	demo func() string
+	// named says whether the flags or the config named the location (nil: not known).
+	named func() bool
+}
+
+// flag is " --knowledge LOC" for a command to copy when the location was named, so that
+// the command reads what this one wrote; "" for the default location.
+func (k knowledgeRef) flag() string {
+	if k.named == nil || !k.named() {
+		return ""
+	}
+	p, err := k.path()
+	if err != nil {
+		return ""
+	}
+	return " --knowledge " + shellWord(p)
 }
 
 // Path is the knowledge location.
@@ -60,7 +75,8 @@ func pathRef(f func() (string, error)) knowledgeRef { return knowledgeRef{path: 
 
 // knowledgeRef is the knowledge the flags and the config name, with the config's access.
 func (s *settings) knowledgeRef() knowledgeRef {
-	return knowledgeRef{path: s.knowledgePath, access: s.etcdAccess, demo: s.demoKnowledgeMade}
+	return knowledgeRef{path: s.knowledgePath, access: s.etcdAccess, demo: s.demoKnowledgeMade,
+		named: func() bool { return s.v.GetString(keyKnowledge) != "" }}
 }
 
 // openKnowledgeStore opens the knowledge at loc: a bbolt file, or the knowledge of a fleet

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -146,6 +147,9 @@ func runKnowledgeCheck(out io.Writer, knowledgePath knowledgeRef, args []string)
 		if cerr := s.Close(); err == nil {
 			err = cerr
 		}
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return withExit(2, fmt.Errorf("no knowledge file at %s: nothing to check (a run or fairy explore makes it); name another with 'fairy knowledge check FILE'", path))
 	}
 	var de *knowledge.DamageError
 	if errors.As(err, &de) {

@@ -76,8 +76,9 @@ func openRunKnowledge(path string, isDefault bool, now func() time.Time, stderr 
 }
 
 // reportKnowledge tells the person what the run used and learned, and any App Map updates
-// that failed (mapErr), or that it ran without knowledge.
-func reportKnowledge(out io.Writer, k runKnowledge, sum rundir.Summary, mapErr error) {
+// that failed (mapErr), or that it ran without knowledge; after Ctrl-C (interrupted) the
+// learning passes the interrupt refused are said to be not made, not failed.
+func reportKnowledge(out io.Writer, k runKnowledge, sum rundir.Summary, mapErr error, interrupted bool) {
 	if k.Off != "" {
 		fmt.Fprintf(out, "knowledge: off for this run (nothing used, nothing learned): %s cannot be read; see 'fairy knowledge check %s'\n", k.Path, k.Path)
 		return
@@ -106,7 +107,11 @@ func reportKnowledge(out io.Writer, k runKnowledge, sum rundir.Summary, mapErr e
 	if u.SkippedLearns > 0 {
 		learned += fmt.Sprintf(", %s followed a known routine (nothing new to learn)", table.Count(u.SkippedLearns, "app task", "app tasks"))
 	}
-	if u.LearnErrors > 0 {
+	switch {
+	case u.LearnErrors > 0 && interrupted:
+		// After Ctrl-C no model call is made: the passes it refused did not fail.
+		learned += fmt.Sprintf(", %s not made: interrupted (Ctrl-C)", table.Count(u.LearnErrors, "learning pass", "learning passes"))
+	case u.LearnErrors > 0:
 		learned += fmt.Sprintf(", %s failed (see the trace)", table.Count(u.LearnErrors, "learning pass", "learning passes"))
 	}
 	fmt.Fprintf(out, "knowledge: %s; %s; file %s\n", used, learned, k.Path)

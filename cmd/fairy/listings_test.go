@@ -322,3 +322,75 @@ func TestKnowledgeCheckSaysItOnce(t *testing.T) {
 		t.Errorf("stderr %q does not say what to do", stderr)
 	}
 }
+
+// TestExploreSeeItNamesTheKnowledge: explore's closing hint names the knowledge file the
+// exploration wrote when --knowledge named one ("see it: fairy map show APP" alone shows
+// the default file, where the pages are not).
+func TestExploreSeeItNamesTheKnowledge(t *testing.T) {
+	phone, port := hostServedSim(t)
+	kpath := filepath.Join(t.TempDir(), "my k.db")
+	code, stdout, stderr := execRoot(t, nil, "", "explore", "com.android.settings", "--budget", "3", "--knowledge", kpath,
+		"--adb-host", "127.0.0.1", "--adb-port", port, "-s", phone.Serial(), "--pictures=false")
+	if code != 0 {
+		t.Fatalf("explore: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if want := "see it: fairy map show com.android.settings --knowledge " + shellWord(kpath) + "\n"; !strings.Contains(stdout, want) {
+		t.Errorf("the hint is not %q:\n%s", want, stdout)
+	}
+}
+
+// hostServedSim is a virtual phone on an adb host face of its own, and the face's port.
+func hostServedSim(t *testing.T) (*sim.Phone, string) {
+	t.Helper()
+	phone, err := sim.New(sim.Config{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, err := wire.NewHostServer(wire.HostConfig{Devices: []wire.Device{phone}, Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(context.WithoutCancel(t.Context())) }()
+	t.Cleanup(func() { hs.Close(); <-served })
+	_, port, _ := net.SplitHostPort(hs.Addr().String())
+	return phone, port
+}
+
+// TestExploreKeepsTheLabel: an app explored into a new knowledge file lists with its label
+// (`fairy map list` showed an empty LABEL: only a run told the file the phone's labels).
+func TestExploreKeepsTheLabel(t *testing.T) {
+	phone, port := hostServedSim(t)
+	kpath := filepath.Join(t.TempDir(), "k.db")
+	code, stdout, stderr := execRoot(t, nil, "", "explore", "com.android.settings", "--budget", "3", "--knowledge", kpath,
+		"--adb-host", "127.0.0.1", "--adb-port", port, "-s", phone.Serial(), "--pictures=false")
+	if code != 0 {
+		t.Fatalf("explore: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = execRoot(t, nil, "", "map", "list", "--knowledge", kpath)
+	if code != 0 {
+		t.Fatalf("map list: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var row string
+	for _, line := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(line, "com.android.settings ") {
+			row = line
+		}
+	}
+	if f := strings.Fields(row); len(f) < 2 || f[1] != "Settings" {
+		t.Errorf("the explored app's row %q has no label Settings:\n%s", row, stdout)
+	}
+}
+
+// TestKnowledgeCheckMissingFile: checking a file that is not there says so in a sentence
+// with what to do (it printed Go's "stat …: no such file or directory").
+func TestKnowledgeCheckMissingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "none.db")
+	code, stdout, stderr := execRoot(t, nil, "", "knowledge", "check", path)
+	if code != 2 || strings.Contains(stderr, "stat ") || !strings.Contains(stderr, "no knowledge file at "+path) {
+		t.Errorf("check: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Errorf("check made %s", path)
+	}
+}

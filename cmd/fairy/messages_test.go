@@ -62,7 +62,7 @@ func TestKnowledgeReportCounts(t *testing.T) {
 			"knowledge: used 10 tricks, 1 step confirmed by the App Map, 3 routines (6 steps replayed), 7 pages whose facts were known; learned from 0 app tasks (0 tricks), 2 app tasks followed a known routine (nothing new to learn); file k.db\n"},
 	} {
 		var b strings.Builder
-		reportKnowledge(&b, runKnowledge{Path: "k.db"}, rundir.Summary{Knowledge: tc.u}, nil)
+		reportKnowledge(&b, runKnowledge{Path: "k.db"}, rundir.Summary{Knowledge: tc.u}, nil, false)
 		if b.String() != tc.want {
 			t.Errorf("reportKnowledge = %q, want %q", b.String(), tc.want)
 		}

@@ -81,6 +81,9 @@ learned. What the try learns goes to sim-knowledge.db next to the default knowle
 not to your own (unless --knowledge names a file).`,
 		Args: instructionArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("max-steps") && maxSteps < 1 {
+				return withExit(exitUsage, fmt.Errorf("--max-steps must be at least 1, got %d: pass a step limit per app task, or leave it out for the config's (30 by default)", maxSteps))
+			}
 			cfg, err := d.Config(cmd)
 			if err != nil {
 				return withExit(2, err)
@@ -172,7 +175,7 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (rundir.Sum
 		wrong = confirmResult(ctx, s.Dialoger, s.Out, res)
 	}
 	if kn.Store != nil || kn.Off != "" {
-		reportKnowledge(s.Out, kn, sum, res.KnowledgeErr)
+		reportKnowledge(s.Out, kn, sum, res.KnowledgeErr, ctx.Err() != nil)
 		switch err := kn.close(); {
 		case errors.Is(err, knowledge.ErrRemoteAway):
 			// Shared knowledge that went away costs what was learned, never the task.

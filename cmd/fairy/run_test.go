@@ -248,3 +248,19 @@ func TestRunConfirmResult(t *testing.T) {
 		t.Errorf("after a wrong result, demoted routines by app = %v, want both demoted", d)
 	}
 }
+
+// TestRunMaxStepsBelowOne: --max-steps 0 or less is refused with a sentence saying what to
+// pass; it ran with the default limit of 30 as if nothing had been said.
+func TestRunMaxStepsBelowOne(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"0", "-3"} {
+		code, stdout, stderr := execRoot(t, nil, "", "run", "--sim", "--knowledge", filepath.Join(dir, "k.db"), "--runs", filepath.Join(dir, "runs"),
+			"--max-steps", n, "turn", "off", "wifi")
+		if code != exitUsage || !strings.Contains(stderr, "--max-steps must be at least 1, got "+n) {
+			t.Errorf("--max-steps %s: exit %d\nstdout:\n%s\nstderr:\n%s", n, code, stdout, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "runs")); err == nil {
+			t.Errorf("--max-steps %s: a run was started", n)
+		}
+	}
+}

@@ -135,7 +135,7 @@ func TestSimServeBadApps(t *testing.T) {
 	for _, tc := range []struct{ dir, want string }{
 		{bad, filepath.Join(bad, "app.yaml") + `:5: com.example.bad/home: element "" has unknown type "buton"`},
 		{clash, filepath.Join(clash, "app.yaml") + `:1: package com.android.settings is a built-in app (sim/apps/10-settings.yaml)`},
-		{filepath.Join(dir, "missing"), "no such file or directory"},
+		{filepath.Join(dir, "missing"), "no directory " + filepath.Join(dir, "missing") + ": give the directory"},
 	} {
 		root := newRootCmd(bytes.NewReader(nil), io.Discard, io.Discard, envMap(nil))
 		root.SetArgs([]string{"sim", "serve", "--host", "127.0.0.1:0", "--adbd", "", "--apps", tc.dir})

@@ -271,3 +271,24 @@ func readFile(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// TestSimTryCtrlCLearningNotFailed: Ctrl-C while the try asks the person stops the run
+// without new model calls, so the learning pass after it is not made — the knowledge line
+// says so and does not report it as a failed learning pass (the Ctrl-C is no failure).
+func TestSimTryCtrlCLearningNotFailed(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var out bytes.Buffer
+	_, err := runSimTry(ctx, simTryOptions{Config: runConfig{RunsDir: t.TempDir(), Knowledge: filepath.Join(t.TempDir(), "k.db")},
+		Instruction: "帮我点一杯珍珠奶茶，然后付款", Out: &out, Stdin: ctrlCReader{ctx, cancel}})
+	if err == nil || ctx.Err() == nil {
+		t.Fatalf("the try was not interrupted: %v\n%s", err, out.String())
+	}
+	text := out.String()
+	if strings.Contains(text, "failed (see the trace)") {
+		t.Errorf("the learning pass refused after Ctrl-C is reported as failed:\n%s", text)
+	}
+	if !strings.Contains(text, "not made: interrupted") {
+		t.Errorf("the knowledge line does not say the learning pass was cut by the interrupt:\n%s", text)
+	}
+}

@@ -70,7 +70,7 @@ func (c *walkCompiler) planner(instruction string, walk []Task) error {
 	for i, w := range walk {
 		c.add(fmt.Sprintf("walk: adjust after task %d: failed", i), prompts.NamePlanner, mustMatch(adjust, finished(i, w.App, failed)), nil,
 			typedAnswer(prompts.PlannerAnswer{Thought: "an app task failed", Status: prompts.StatusImpossible, Tasks: []event.AppTask{}, Next: -1,
-				Reason: fmt.Sprintf("app task %d in %s failed", i, w.App)}, nil))
+				Reason: fmt.Sprintf("app task %d in %s failed", i+1, w.App)}, nil))
 	}
 	for i := len(walk) - 1; i >= 0; i-- {
 		done := finished(i, walk[i].App, string(event.OutcomeDone))

@@ -449,3 +449,38 @@ func TestWalkErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestWalkFailedTaskCounted: the planner's reason for a failed app task counts the tasks
+// from 1, as the transcript does ("task 1 failed after 1 step"), not from 0.
+func TestWalkFailedTaskCounted(t *testing.T) {
+	walk := []walkthrough.Task{
+		{App: "com.a", Steps: []walkthrough.Step{{Screen: "x", Subgoal: "y", Do: []string{"Back"}}}},
+		{App: "com.b", Steps: []walkthrough.Step{{Screen: "x", Subgoal: "y", Do: []string{"Back"}}}},
+	}
+	rules, err := walkthrough.Rules("i", walk, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"com.a": "app task 1 in com.a failed", "com.b": "app task 2 in com.b failed"}
+	seen := 0
+	for _, r := range rules {
+		if !strings.HasSuffix(r.Name, ": failed") {
+			continue
+		}
+		var a prompts.PlannerAnswer
+		if err := json.Unmarshal([]byte(r.Answer), &a); err != nil {
+			t.Fatalf("%s: %v", r.Name, err)
+		}
+		ok := false
+		for _, w := range want {
+			ok = ok || a.Reason == w
+		}
+		if !ok {
+			t.Errorf("%s: reason %q, want one of %q", r.Name, a.Reason, want)
+		}
+		seen++
+	}
+	if seen != 2 {
+		t.Errorf("%d failed-task rules, want 2", seen)
+	}
+}
