@@ -272,18 +272,7 @@ func (w *cancelAfter) String() string {
 // and does not advise a larger --budget (the budget did not run out). The phone is the
 // virtual one on its adb host face.
 func TestExploreInterruptedSaysSo(t *testing.T) {
-	phone, err := sim.New(sim.Config{Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs, err := wire.NewHostServer(wire.HostConfig{Devices: []wire.Device{phone}, Addr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(context.WithoutCancel(t.Context())) }()
-	t.Cleanup(func() { hs.Close(); <-served })
-	_, port, _ := net.SplitHostPort(hs.Addr().String())
+	phone, port := hostServedSim(t)
 
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
@@ -291,7 +280,7 @@ func TestExploreInterruptedSaysSo(t *testing.T) {
 	root := newRootCmd(strings.NewReader(""), out, &bytes.Buffer{}, envMap(nil))
 	root.SetArgs([]string{"explore", "com.android.settings", "--budget", "200", "--knowledge", filepath.Join(t.TempDir(), "k.db"),
 		"--adb-host", "127.0.0.1", "--adb-port", port, "-s", phone.Serial(), "--pictures=false"})
-	err = root.ExecuteContext(ctx)
+	err := root.ExecuteContext(ctx)
 	text := out.String()
 	if err == nil || !strings.Contains(text, "ended: interrupted") {
 		t.Fatalf("explore was not interrupted: %v\n%s", err, text)
