@@ -18,6 +18,17 @@ const (
 	msgInterruptedAgain = "fairy: interrupted again: quitting now"
 )
 
+// errInterrupt is the cause of a command's context ended by the first Ctrl-C: a run's stop
+// reason reads "interrupted (Ctrl-C)", not Go's "context canceled", and it still is
+// context.Canceled to errors.Is.
+var errInterrupt error = interruptError{}
+
+type interruptError struct{}
+
+func (interruptError) Error() string { return "interrupted (Ctrl-C)" }
+
+func (interruptError) Is(target error) bool { return target == context.Canceled }
+
 // errModelStopped is the error of a model call refused after Ctrl-C.
 var errModelStopped = errors.New("interrupted: no new model calls after Ctrl-C")
 
@@ -27,7 +38,7 @@ var errModelStopped = errors.New("interrupted: no new model calls after Ctrl-C")
 // whatever is still running — a device call that hangs, a model that does not answer. stop
 // ends the watch.
 func watchInterrupts(sigs <-chan os.Signal, stderr io.Writer, quit func()) (ctx context.Context, stop func()) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -41,7 +52,7 @@ func watchInterrupts(sigs <-chan os.Signal, stderr io.Writer, quit func()) (ctx 
 			}
 			if n == 1 {
 				fmt.Fprintln(stderr, msgInterrupted)
-				cancel()
+				cancel(errInterrupt)
 				continue
 			}
 			fmt.Fprintln(stderr, msgInterruptedAgain)
@@ -53,7 +64,7 @@ func watchInterrupts(sigs <-chan os.Signal, stderr io.Writer, quit func()) (ctx 
 	return ctx, func() {
 		once.Do(func() { close(done) })
 		wg.Wait()
-		cancel()
+		cancel(nil)
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -266,6 +267,11 @@ func TestWatchInterrupts(t *testing.T) {
 	case <-ctx.Done():
 	case <-time.After(5 * time.Second):
 		t.Fatal("the first interrupt did not cancel the context")
+	}
+	// A run stopped by it says why in a person's words ("stopped: interrupted (Ctrl-C)", not
+	// "context canceled"), and what tells a cancel apart still sees one.
+	if cause := context.Cause(ctx); cause == nil || cause.Error() != "interrupted (Ctrl-C)" || !errors.Is(cause, context.Canceled) {
+		t.Errorf("the first interrupt's cause is %v, want \"interrupted (Ctrl-C)\" that is context.Canceled", cause)
 	}
 	select {
 	case <-quit:

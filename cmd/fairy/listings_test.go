@@ -219,7 +219,8 @@ func TestPerceiveSaysWhatItWrote(t *testing.T) {
 // TestStoppedSaidOnce: an interrupted run says "stopped" once: the outcome says it, and
 // its reason does not repeat it ("stopped: stopped: context canceled").
 func TestStoppedSaidOnce(t *testing.T) {
-	ctx, cancel := context.WithCancel(t.Context())
+	ctx, cancelCause := context.WithCancelCause(t.Context())
+	cancel := func() { cancelCause(errInterrupt) } // as the first Ctrl-C cancels
 	defer cancel()
 	var out bytes.Buffer
 	runs := t.TempDir()
@@ -232,8 +233,8 @@ func TestStoppedSaidOnce(t *testing.T) {
 	if strings.Contains(text, "stopped: stopped") {
 		t.Errorf("the stop is said twice:\n%s\n%v", out.String(), err)
 	}
-	if !strings.Contains(out.String(), "stopped") {
-		t.Errorf("the output does not say the run stopped:\n%s", out.String())
+	if !strings.Contains(out.String(), "stopped: interrupted (Ctrl-C)") || strings.Contains(out.String(), "context canceled") {
+		t.Errorf("the output does not say the run stopped at the person's Ctrl-C, in their words:\n%s", out.String())
 	}
 	sum, _ := readSummary(t, out.String())
 	if sum.Outcome != event.OutcomeStopped || strings.HasPrefix(sum.Reason, "stopped") {
