@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -113,5 +114,28 @@ func TestAppDirLinks(t *testing.T) {
 	apps, err := LoadAppDir(dir)
 	if err != nil || len(apps) != 1 || apps[0].Package != "com.example.linked" {
 		t.Fatalf("a link inside the apps directory: %v, %v", apps, err)
+	}
+}
+
+// TestAppDirFIFO: a FIFO named like an app file is refused at once; it blocked the load
+// for as long as nobody wrote to it.
+func TestAppDirFIFO(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.yaml"), 0o644); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := LoadAppDir(dir); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "pipe.yaml is not a regular file") {
+			t.Errorf("a FIFO app file: %v, want it refused as not a regular file", err)
+		}
+	case <-time.After(10 * time.Second):
+		// Unblock the load so the test ends: open the FIFO's other end.
+		if f, err := os.OpenFile(filepath.Join(dir, "pipe.yaml"), os.O_WRONLY, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("the load blocked on a FIFO named pipe.yaml")
 	}
 }

@@ -223,7 +223,15 @@ func LoadApps(fsys fs.FS) ([]*AppSpec, error) {
 	sort.Strings(names)
 	var apps []*AppSpec
 	for _, n := range names {
-		if st, err := fs.Stat(fsys, n); err == nil && st.Size() > maxAppFileBytes {
+		st, err := fs.Stat(fsys, n)
+		if err != nil {
+			return nil, fmt.Errorf("load apps: %w", err)
+		}
+		if !st.Mode().IsRegular() {
+			// A FIFO or a device named x.yaml would block the load, or never end.
+			return nil, fmt.Errorf("load apps: %s is not a regular file: an app file is a YAML file", n)
+		}
+		if st.Size() > maxAppFileBytes {
 			return nil, tooLarge(n, st.Size()) // refused before it is read
 		}
 		data, err := fs.ReadFile(fsys, n)
