@@ -71,9 +71,7 @@ func withKnowledge(knowledgePath knowledgeRef, write bool, f func(*knowledge.Sto
 }
 
 // withKnowledgeList reads a list from the knowledge and writes it with write; with no
-// knowledge file yet at the default location, it writes the empty list (a list command says
-// "none yet", not an error). A location the person named that holds no file is an error: a
-// misspelt --knowledge would otherwise read as "nothing learned".
+// knowledge file yet, it writes the empty list (a list command says "none yet", not an error).
 func withKnowledgeList[T any](knowledgePath knowledgeRef, read func(*knowledge.Store) ([]T, error), write func([]T) error) error {
 	err := withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
 		list, err := read(s)
@@ -83,9 +81,6 @@ func withKnowledgeList[T any](knowledgePath knowledgeRef, read func(*knowledge.S
 		return write(list)
 	})
 	if errors.Is(err, errNoKnowledge) {
-		if knowledgePath.named != nil && knowledgePath.named() {
-			return withExit(exitUsage, err)
-		}
 		return write(nil)
 	}
 	return err

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"image"
 	"image/png"
-	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -384,26 +382,5 @@ func TestKnowledgeCheckMissingFile(t *testing.T) {
 	}
 	if _, err := os.Stat(path); err == nil {
 		t.Errorf("check made %s", path)
-	}
-}
-
-// TestListNamedMissingKnowledge: a knowledge file the person named that is not there is
-// said so (a misspelt --knowledge read as "No apps learned yet."); the default location
-// with no file yet still lists nothing learned.
-func TestListNamedMissingKnowledge(t *testing.T) {
-	missing := filepath.Join(t.TempDir(), "knowlege.db")
-	for _, args := range [][]string{{"map", "list"}, {"tricks", "list"}} {
-		code, stdout, stderr := execRoot(t, nil, "", append(args, "--knowledge", missing)...)
-		if code != exitUsage || !strings.Contains(stderr, "no knowledge file at "+missing) || strings.Contains(stdout, "learned yet") {
-			t.Errorf("%v --knowledge MISSING: exit %d, stdout %q, stderr %q; want exit %d naming the missing file", args, code, stdout, stderr, exitUsage)
-		}
-		if _, err := os.Stat(missing); !errors.Is(err, fs.ErrNotExist) {
-			t.Errorf("%v made the named file: %v", args, err)
-		}
-	}
-	home := t.TempDir()
-	env := map[string]string{"HOME": home, "XDG_DATA_HOME": filepath.Join(home, "data"), "XDG_CONFIG_HOME": filepath.Join(home, "config")}
-	if code, stdout, stderr := execRoot(t, env, "", "map", "list"); code != 0 || !strings.Contains(stdout, "No apps learned yet") {
-		t.Errorf("map list with no knowledge yet: exit %d, %q %q", code, stdout, stderr)
 	}
 }
