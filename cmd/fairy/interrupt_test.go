@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,8 +20,6 @@ import (
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/llm/scripted"
 	"github.com/fairy-go/fairy/rundir"
-	"github.com/fairy-go/fairy/sim"
-	"github.com/fairy-go/fairy/sim/wire"
 )
 
 // ctrlCReader is a terminal at which the person presses Ctrl-C instead of answering: the
@@ -109,18 +106,7 @@ func TestDemoCtrlCWhileAsking(t *testing.T) {
 // written and the knowledge file closed. The phone is the virtual one on its adb host
 // face; the model the scripted one over HTTP behind the configured adapter.
 func TestRunCtrlCMidStep(t *testing.T) {
-	phone, err := sim.New(sim.Config{Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs, err := wire.NewHostServer(wire.HostConfig{Devices: []wire.Device{phone}, Addr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(context.WithoutCancel(t.Context())) }()
-	t.Cleanup(func() { hs.Close(); <-served })
-	_, port, _ := net.SplitHostPort(hs.Addr().String())
+	phone, port := hostServedSim(t)
 
 	rules, err := scripted.ParseRules(demoRules)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -16,8 +15,6 @@ import (
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/sim"
-	"github.com/fairy-go/fairy/sim/wire"
 )
 
 // damageMarker is in the text of one of com.b's tricks; writeDamagedKnowledge overwrites
@@ -326,18 +323,7 @@ func TestDemoWithDamagedKnowledge(t *testing.T) {
 // damaged file it exits 2 before it opens the phone (no adb server listens on the port it
 // is given: had it tried, the error would be the device's).
 func TestRunWithDamagedKnowledge(t *testing.T) {
-	phone, err := sim.New(sim.Config{Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs, err := wire.NewHostServer(wire.HostConfig{Devices: []wire.Device{phone}, Addr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(context.WithoutCancel(t.Context())) }()
-	t.Cleanup(func() { hs.Close(); <-served })
-	_, port, _ := net.SplitHostPort(hs.Addr().String())
+	phone, port := hostServedSim(t)
 	rules, err := scripted.ParseRules(demoRules)
 	if err != nil {
 		t.Fatal(err)

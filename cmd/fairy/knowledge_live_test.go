@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +14,6 @@ import (
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/knowledge"
-	"github.com/fairy-go/fairy/sim"
-	"github.com/fairy-go/fairy/sim/wire"
 )
 
 // pausingReader is a terminal at which the person takes their time: the first read says
@@ -55,18 +52,7 @@ func TestKnowledgeUsableWhileRunAsks(t *testing.T) {
 	}
 	seed.Close()
 
-	phone, err := sim.New(sim.Config{Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs, err := wire.NewHostServer(wire.HostConfig{Devices: []wire.Device{phone}, Addr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(context.WithoutCancel(t.Context())) }()
-	t.Cleanup(func() { hs.Close(); <-served })
-	_, port, _ := net.SplitHostPort(hs.Addr().String())
+	phone, port := hostServedSim(t)
 	url := serveModel(t, demoRules)
 	cfg := filepath.Join(dir, "config.yaml")
 	if err := os.WriteFile(cfg, []byte("model:\n  default: fairy-scripted\nagent:\n  max-steps: 25\n"), 0o600); err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"net"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -14,8 +13,6 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/llm/scripted"
-	"github.com/fairy-go/fairy/sim"
-	"github.com/fairy-go/fairy/sim/wire"
 )
 
 // TestRunWarningsGoToTheRunLog: the warnings of a run (here: a model that cannot read key
@@ -23,18 +20,7 @@ import (
 // transcript's lines on stdout or stderr; the transcript ends with one line that counts
 // them and says where they are.
 func TestRunWarningsGoToTheRunLog(t *testing.T) {
-	p, err := sim.New(sim.Config{Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs, err := wire.NewHostServer(wire.HostConfig{Devices: []wire.Device{p}, Addr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(context.WithoutCancel(t.Context())) }()
-	t.Cleanup(func() { hs.Close(); <-served })
-	_, port, _ := net.SplitHostPort(hs.Addr().String())
+	p, port := hostServedSim(t)
 	// The demo's rules without the Key Context Collector's: each extractor call fails.
 	text := string(demoRules)
 	from := strings.Index(text, "  # ---------------------------------------------------------------- Key Context Collector")
