@@ -222,6 +222,26 @@ type CheckResult struct {
 	Kind     string `json:"kind"`
 	Pass     bool   `json:"pass"`
 	Evidence string `json:"evidence"`
+	// Credit is the fraction of the check that held, for a check scored with partial
+	// credit (a benchmark's composite task); nil for a check that only passes or fails.
+	Credit *float64 `json:"credit,omitempty"`
+	// Collateral marks a check that does not decide the task's success: a change beyond
+	// what the benchmark checks (a noise row deleted, a duplicate added), reported apart.
+	Collateral bool `json:"collateral,omitempty"`
+}
+
+// CreditCheck is a CustomCheck scored with partial credit: Evaluate's pass is whether
+// all of it held, Credit the fraction that held in the last Evaluate.
+type CreditCheck interface {
+	CustomCheck
+	EvaluateCredit(ctx context.Context, p Probe) (credit float64, evidence string, err error)
+}
+
+// CollateralCheck is a CustomCheck that reports a collateral change: it is shown and
+// counted apart and never fails the task.
+type CollateralCheck interface {
+	CustomCheck
+	Collateral() bool
 }
 
 // Probe is what checks may look at after a task: the virtual phone's state (nil on a real

@@ -88,13 +88,16 @@ type RunOptions struct {
 
 // TaskResult is one task run in the report.
 type TaskResult struct {
-	ID               string         `json:"id"`
-	Instruction      string         `json:"instruction"`
-	Tags             []string       `json:"tags,omitempty"`
-	Pass             bool           `json:"pass"`
-	Outcome          string         `json:"outcome"`
-	Reason           string         `json:"reason"`
-	Steps            int            `json:"steps"`
+	ID          string   `json:"id"`
+	Instruction string   `json:"instruction"`
+	Tags        []string `json:"tags,omitempty"`
+	Pass        bool     `json:"pass"`
+	Outcome     string   `json:"outcome"`
+	Reason      string   `json:"reason"`
+	Steps       int      `json:"steps"`
+	// Actions are the atomic actions the run carried out (a step may take several; the
+	// benchmark's agents take one a step).
+	Actions          int            `json:"actions"`
 	ModelCalls       int            `json:"model_calls"`
 	ModelCallsByRole map[string]int `json:"model_calls_by_role"`
 	PromptTokens     int            `json:"prompt_tokens"`
@@ -145,6 +148,9 @@ type TaskResult struct {
 	Unnamed         int `json:"sensitive_without_named_consent"`
 	ConsentsRefused int `json:"consents_refused"`
 	Unjudgeable     int `json:"questions_not_judgeable"`
+	// Collateral are the collateral changes the run made (the evidence of the failed
+	// collateral checks): changes beyond what the task's scoring checks look at.
+	Collateral []string `json:"collateral,omitempty"`
 }
 
 // sortTasks orders results by pass, task order in the suite, repeat.
