@@ -65,6 +65,7 @@ func (b *builder) geometry() {
 	const limit = 1 << 20
 	w, h = min(w, limit), min(h, limit)
 	s.Width, s.Height = w, h
+	s.sized = t.width > 0 && t.height > 0
 	scr := Bounds{X2: w, Y2: h}
 	for i := range t.nodes {
 		n := &t.nodes[i]

@@ -48,11 +48,8 @@ func newIconDescriber(fn captioner, parallel int) (*iconDescriber, error) {
 // are returned joined.
 func (d *iconDescriber) Describe(ctx context.Context, s *Screen, shot image.Image) error {
 	sb := shot.Bounds()
-	scrW, scrH := s.Width, s.Height
-	if scrW <= 0 || scrH <= 0 {
-		scrW, scrH = sb.Dx(), sb.Dy()
-	}
-	fx, fy := float64(sb.Dx())/float64(scrW), float64(sb.Dy())/float64(scrH)
+	fx, fy := s.PictureScale(sb)
+	scrW, scrH := int(float64(sb.Dx())/fx), int(float64(sb.Dy())/fy)
 	type job struct {
 		elem int
 		key  [32]byte

@@ -172,7 +172,7 @@ func (r *PixelReader) Read(ctx context.Context, s *Screen, shot image.Image) err
 		return nil
 	}
 	sb := shot.Bounds()
-	if s.Width > 0 && (sb.Dx() != s.Width || sb.Dy() != s.Height) {
+	if fx, fy := s.PictureScale(sb); fx != 1 || fy != 1 {
 		return fmt.Errorf("%w: screenshot %dx%d, screen %dx%d", errImage, sb.Dx(), sb.Dy(), s.Width, s.Height)
 	}
 	var read []TextBox

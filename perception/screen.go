@@ -2,6 +2,7 @@ package perception
 
 import (
 	"fmt"
+	"image"
 )
 
 // Bounds is a rectangle in screen pixels, X2/Y2 exclusive as uiautomator
@@ -113,7 +114,10 @@ type Screen struct {
 	Activity string
 	// Rotation is the dump's rotation attribute (0..3).
 	Rotation int
-	// Width and Height are the screen size the bounds refer to.
+	// Width and Height are the screen size the bounds refer to: the dump's own (Appium's
+	// <hierarchy width height>), else the extent of its windows — all of the screen when
+	// an app's window fills it, only the card when a dialog is the one window dumped.
+	// [Screen.PictureScale] maps bounds onto a screenshot either way.
 	Width, Height int
 	// Keyboard reports an input method window on screen.
 	Keyboard bool
@@ -140,6 +144,26 @@ type Screen struct {
 	Marks []Bounds
 
 	lines []line
+	// sized: Width and Height came with the dump, not from its windows' extent.
+	sized bool
+}
+
+// PictureScale returns the factors that take the screen's coordinates to the pixels of
+// pic, a screenshot of the whole display at any scale. With a size from the dump, the
+// screenshot spans it. Without one, Width and Height are only the extent of the windows
+// dumped (a dialog's card): a screenshot at least that large is at the display's size
+// (bounds are its pixels), a smaller one is the display scaled down as a whole, by no less
+// than it takes to fit the extent.
+func (s *Screen) PictureScale(pic image.Rectangle) (fx, fy float64) {
+	pw, ph := pic.Dx(), pic.Dy()
+	if s.Width <= 0 || s.Height <= 0 || pw <= 0 || ph <= 0 {
+		return 1, 1
+	}
+	if s.sized {
+		return float64(pw) / float64(s.Width), float64(ph) / float64(s.Height)
+	}
+	k := max(1, float64(s.Width)/float64(pw), float64(s.Height)/float64(ph))
+	return 1 / k, 1 / k
 }
 
 // line is one line of the text form.

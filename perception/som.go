@@ -121,7 +121,7 @@ func markColor(i int) color.RGBA {
 
 // Annotate returns a copy of the screenshot, downscaled to the configured
 // long edge, with the elements of s boxed and numbered. Element bounds are
-// in screen coordinates (s.Width × s.Height) and are scaled to the image.
+// in screen coordinates and are scaled to the image (see [Screen.PictureScale]).
 func (m *Marker) Annotate(shot image.Image, s *Screen) *image.RGBA {
 	img, _ := m.annotate(shot, s)
 	return img
@@ -148,11 +148,8 @@ func (m *Marker) annotate(shot image.Image, s *Screen) (*image.RGBA, []image.Rec
 		return dst, nil
 	}
 	busy := newBusyMap(dst)
-	scrW, scrH := s.Width, s.Height
-	if scrW <= 0 || scrH <= 0 {
-		scrW, scrH = sb.Dx(), sb.Dy()
-	}
-	fx, fy := float64(w)/float64(scrW), float64(h)/float64(scrH)
+	fx, fy := s.PictureScale(sb)
+	fx, fy = fx*float64(w)/float64(sb.Dx()), fy*float64(h)/float64(sb.Dy())
 	thick := max(2, w/400)
 	boxes := make([]image.Rectangle, len(s.Elements))
 	for i := range s.Elements {
@@ -166,7 +163,7 @@ func (m *Marker) annotate(shot image.Image, s *Screen) (*image.RGBA, []image.Rec
 		if box.Empty() {
 			continue
 		}
-		lr := m.placeLabel(dst.Bounds(), box, strconv.Itoa(s.Elements[i].Index), placed, busy)
+		lr := m.placeLabel(dst.Bounds(), boxes, i, strconv.Itoa(s.Elements[i].Index), placed, busy)
 		placed = append(placed, lr)
 		m.drawLabel(dst, lr, strconv.Itoa(s.Elements[i].Index), markColor(i))
 	}
@@ -250,10 +247,16 @@ func (m *Marker) labelSize(text string) image.Point {
 	return image.Pt(w+2*pad, m.lineH+2*pad)
 }
 
-// placeLabel tries the corners inside and outside the box, then spots along its
-// edges, and keeps the first that covers no busy pixel of the screenshot (text,
-// icons) and no label placed so far; else the one that hides least, text first.
-func (m *Marker) placeLabel(img, box image.Rectangle, text string, placed []image.Rectangle, busy *busyMap) image.Rectangle {
+// placeLabel places the label of boxes[i]. It tries the corners inside and outside the
+// box, then spots along its edges, and keeps the first that hides nothing: no busy pixel of
+// the screenshot (text, icons) and no part of another element — one whose box does not
+// hold this one's (a label on its own container is its own) and outside this box (a
+// floating button's label on the button hides the row under the button no more than the
+// button does). Else the one that hides least, text first. A label never overlaps a label
+// placed before it: when every spot near the box is taken it goes to the nearest free one
+// further out.
+func (m *Marker) placeLabel(img image.Rectangle, boxes []image.Rectangle, i int, text string, placed []image.Rectangle, busy *busyMap) image.Rectangle {
+	box := boxes[i]
 	sz := m.labelSize(text)
 	cands := []image.Point{
 		box.Min,                              // inside, top left
@@ -277,36 +280,106 @@ func (m *Marker) placeLabel(img, box image.Rectangle, text string, placed []imag
 		cands = append(cands, image.Pt(box.Min.X, y), image.Pt(box.Max.X-sz.X, y), image.Pt(box.Min.X-sz.X, y), image.Pt(box.Max.X, y))
 	}
 	cands = append(cands, image.Pt((box.Min.X+box.Max.X-sz.X)/2, (box.Min.Y+box.Max.Y-sz.Y)/2)) // centre
-	best, bestCost := image.Rectangle{}, -1
-	for _, p := range cands {
-		r := image.Rectangle{Min: p, Max: p.Add(sz)}
-		// Keep the label on the image.
-		if r.Max.X > img.Max.X {
-			r = r.Sub(image.Pt(r.Max.X-img.Max.X, 0))
-		}
-		if r.Max.Y > img.Max.Y {
-			r = r.Sub(image.Pt(0, r.Max.Y-img.Max.Y))
-		}
-		if r.Min.X < img.Min.X {
-			r = r.Add(image.Pt(img.Min.X-r.Min.X, 0))
-		}
-		if r.Min.Y < img.Min.Y {
-			r = r.Add(image.Pt(0, img.Min.Y-r.Min.Y))
-		}
-		// A hidden letter costs more than a hidden corner of another label.
-		cost := busy.count(r) * sz.X * sz.Y
-		for _, q := range placed {
-			o := r.Intersect(q)
-			cost += o.Dx() * o.Dy()
-		}
-		if cost == 0 {
-			return r
-		}
-		if bestCost < 0 || cost < bestCost {
-			best, bestCost = r, cost
+	// Others: the boxes a label of this element must not hide.
+	var others []image.Rectangle
+	for j, b := range boxes {
+		if j != i && !b.Empty() && !box.In(b) {
+			others = append(others, b)
 		}
 	}
-	return best
+	cost := func(r image.Rectangle) int {
+		// A hidden letter costs more than a hidden stretch of another element.
+		c := busy.count(r) * sz.X * sz.Y
+		for _, o := range others {
+			if o.In(box) { // a part of this element: a row of a list
+				c += area(r.Intersect(o))
+				continue
+			}
+			for _, part := range outside(r.Intersect(o), box) { // another's, outside this box
+				c += area(part)
+			}
+		}
+		return c
+	}
+	best, bestCost := image.Rectangle{}, -1
+	try := func(p image.Point) bool {
+		r := onImage(image.Rectangle{Min: p, Max: p.Add(sz)}, img)
+		for _, q := range placed {
+			if r.Overlaps(q) {
+				return false
+			}
+		}
+		c := cost(r)
+		if bestCost < 0 || c < bestCost {
+			best, bestCost = r, c
+		}
+		return c == 0
+	}
+	for _, p := range cands {
+		if try(p) {
+			return best
+		}
+	}
+	if bestCost >= 0 {
+		return best
+	}
+	// Every spot near the box is taken: rings of spots further out, a label's height
+	// apart, the best of the nearest ring that has a free one.
+	g := max(1, sz.Y/2)
+	for k := 1; k*g <= max(img.Dx(), img.Dy()); k++ {
+		for dy := -k; dy <= k; dy++ {
+			for dx := -k; dx <= k; dx++ {
+				if max(abs(dx), abs(dy)) != k {
+					continue
+				}
+				if try(box.Min.Add(image.Pt(dx*g, dy*g))) {
+					return best
+				}
+			}
+		}
+		if bestCost >= 0 {
+			return best
+		}
+	}
+	// No free spot on the whole image (more labels than room): the corner, on top.
+	return onImage(image.Rectangle{Min: box.Min, Max: box.Min.Add(sz)}, img)
+}
+
+// outside cuts r into the rectangles of it that lie outside box.
+func outside(r, box image.Rectangle) []image.Rectangle {
+	in := r.Intersect(box)
+	if in.Empty() {
+		return []image.Rectangle{r}
+	}
+	var out []image.Rectangle
+	for _, p := range []image.Rectangle{
+		{r.Min, image.Pt(r.Max.X, in.Min.Y)},                        // above
+		{image.Pt(r.Min.X, in.Max.Y), r.Max},                        // below
+		{image.Pt(r.Min.X, in.Min.Y), image.Pt(in.Min.X, in.Max.Y)}, // left
+		{image.Pt(in.Max.X, in.Min.Y), image.Pt(r.Max.X, in.Max.Y)}, // right
+	} {
+		if !p.Empty() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// onImage shifts r to lie on img where it fits.
+func onImage(r, img image.Rectangle) image.Rectangle {
+	if r.Max.X > img.Max.X {
+		r = r.Sub(image.Pt(r.Max.X-img.Max.X, 0))
+	}
+	if r.Max.Y > img.Max.Y {
+		r = r.Sub(image.Pt(0, r.Max.Y-img.Max.Y))
+	}
+	if r.Min.X < img.Min.X {
+		r = r.Add(image.Pt(img.Min.X-r.Min.X, 0))
+	}
+	if r.Min.Y < img.Min.Y {
+		r = r.Add(image.Pt(0, img.Min.Y-r.Min.Y))
+	}
+	return r
 }
 
 func (m *Marker) drawLabel(dst *image.RGBA, r image.Rectangle, text string, bg color.RGBA) {
@@ -367,4 +440,11 @@ func DecodeScreenshot(data []byte) (image.Image, error) {
 		return nil, fmt.Errorf("perception decode screenshot: %w: %w", errImage, err)
 	}
 	return img, nil
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
 }

@@ -108,10 +108,10 @@ func TestMarkerBoxes(t *testing.T) {
 	var placed []image.Rectangle
 	for i := 0; i < 30; i++ {
 		box := image.Rect(100, 100+i*4, 300, 140+i*4) // a pile of overlapping boxes
-		r := m.placeLabel(img.Bounds(), box, "12", placed, nil)
+		r := m.placeLabel(img.Bounds(), []image.Rectangle{box}, 0, "12", placed, nil)
 		for _, q := range placed {
-			if r.Overlaps(q) && i < 8 {
-				t.Errorf("label %d at %v overlaps %v although free spots exist", i, r, q)
+			if r.Overlaps(q) {
+				t.Errorf("label %d at %v overlaps %v", i, r, q)
 			}
 		}
 		if !r.In(img.Bounds()) {
@@ -325,5 +325,141 @@ func TestMarkerLabelsCoverNoText(t *testing.T) {
 				_ = os.WriteFile(filepath.Join(os.Getenv("SOM_OUT"), name+".png"), buf.Bytes(), 0o644)
 			}
 		})
+	}
+}
+
+// simScreen reads a saved screen of the virtual phone and its screenshot (testdata/sim-som).
+func simScreen(t *testing.T, name string) (*Screen, image.Image) {
+	t.Helper()
+	dump, err := os.ReadFile("testdata/sim-som/" + name + ".xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("testdata/sim-som/" + name + ".png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shot, err := DecodeScreenshot(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, shot
+}
+
+// TestMarkerDialogBoxesOnElements: a dump whose one window is a dialog's card gives no
+// screen size (its extent is the card's), yet each element's frame is drawn on the element
+// in the full screenshot — the Notes delete dialog's Cancel and Delete, not boxes near the
+// bottom of the screen where the card's extent, stretched to the screenshot, put them.
+func TestMarkerDialogBoxesOnElements(t *testing.T) {
+	s, shot := simScreen(t, "notes-delete-dialog")
+	if s.Width == shot.Bounds().Dx() && s.Height == shot.Bounds().Dy() {
+		t.Fatalf("the capture's dump spans the screen (%dx%d): it tests nothing", s.Width, s.Height)
+	}
+	for _, long := range []int{-1, 1280, 800} {
+		m, err := NewMarker(MarkOptions{LongEdge: long, Format: FormatPNG})
+		if err != nil {
+			t.Fatal(err)
+		}
+		img := m.Annotate(shot, s)
+		k := float64(img.Bounds().Dx()) / float64(shot.Bounds().Dx())
+		for i, e := range s.Elements {
+			// the middle of the frame's bottom edge, scaled as the picture is
+			x, y := int(float64(e.Center.X)*k), int(float64(e.Bounds.Y2)*k+0.5)-1
+			if got := img.RGBAAt(x, y); got != markColor(i) {
+				t.Errorf("long edge %d: [%d] %q frame pixel at %d,%d = %v, want %v", long, e.Index, e.Label, x, y, got, markColor(i))
+			}
+		}
+	}
+	// A screenshot at the display's size: bounds are its pixels; one of half that size
+	// of a screen whose window spans the display: half.
+	if fx, fy := s.PictureScale(shot.Bounds()); fx != 1 || fy != 1 {
+		t.Errorf("PictureScale of the dialog's own screenshot = %v,%v, want 1,1", fx, fy)
+	}
+	cal, _ := simScreen(t, "calendar-list")
+	if fx, fy := cal.PictureScale(image.Rect(0, 0, 540, 1200)); fx != 0.5 || fy != 0.5 {
+		t.Errorf("PictureScale of a half-size screenshot = %v,%v, want 0.5,0.5", fx, fy)
+	}
+}
+
+// TestMarkerLabelsHideNoOtherElement: on the virtual phone's screens no label lies on
+// another element — one whose box does not hold the label's own (a list's label lies on no
+// row; the floating button's label on no row outside the button) — when the screen has a
+// free spot for it, and no two labels meet.
+func TestMarkerLabelsHideNoOtherElement(t *testing.T) {
+	for _, name := range []string{"calendar-list", "notes-delete-dialog", "com.android.settings", "com.android.contacts"} {
+		t.Run(name, func(t *testing.T) {
+			s, shot := simScreen(t, name)
+			m, err := NewMarker(MarkOptions{Format: FormatPNG})
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, labels := m.annotate(shot, s)
+			fx, fy := s.PictureScale(shot.Bounds())
+			fx, fy = fx*float64(img.Bounds().Dx())/float64(shot.Bounds().Dx()), fy*float64(img.Bounds().Dy())/float64(shot.Bounds().Dy())
+			box := func(e Element) image.Rectangle {
+				return image.Rect(int(float64(e.Bounds.X1)*fx), int(float64(e.Bounds.Y1)*fy), int(float64(e.Bounds.X2)*fx+0.5), int(float64(e.Bounds.Y2)*fy+0.5))
+			}
+			for i, l := range labels {
+				own := box(s.Elements[i])
+				for j, o := range s.Elements {
+					ob := box(o)
+					if j == i || own.In(ob) {
+						continue
+					}
+					hid := l.Intersect(ob)
+					if !ob.In(own) {
+						hid = image.Rectangle{}
+						for _, p := range outside(l.Intersect(ob), own) {
+							hid = hid.Union(p)
+						}
+					}
+					if !hid.Empty() {
+						t.Errorf("label [%d] at %v lies on [%d] %q at %v", s.Elements[i].Index, l, o.Index, o.Label, ob)
+					}
+				}
+				for j := range i {
+					if l.Overlaps(labels[j]) {
+						t.Errorf("label [%d] at %v overlaps label [%d] at %v", s.Elements[i].Index, l, s.Elements[j].Index, labels[j])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestMarkerLabelsNeverOverlap: on every captured screen of the corpus (real phones'
+// dumps, over a painted screenshot of their size) no two labels intersect, however dense
+// the screen.
+func TestMarkerLabelsNeverOverlap(t *testing.T) {
+	m, err := NewMarker(MarkOptions{Format: FormatPNG})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range dumps(t, "corpus") {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Parse(data)
+		if err != nil || len(s.Elements) == 0 || s.Width <= 0 || s.Height <= 0 {
+			continue
+		}
+		n++
+		_, labels := m.annotate(fakeShot(s.Width, s.Height, s), s)
+		for i, l := range labels {
+			for j := range i {
+				if l.Overlaps(labels[j]) {
+					t.Errorf("%s: label [%d] at %v overlaps label [%d] at %v", filepath.Base(f), s.Elements[i].Index, l, s.Elements[j].Index, labels[j])
+				}
+			}
+		}
+	}
+	if n < 30 {
+		t.Fatalf("only %d corpus screens with elements", n)
 	}
 }
