@@ -29,6 +29,9 @@ command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr tesseract-ocr-eng)
 [ -f /usr/share/tesseract-ocr/5/tessdata/Thai.traineddata ] || [ -f /usr/share/tesseract-ocr/4.00/tessdata/Thai.traineddata ] || need+=(tesseract-ocr-script-thai)
 [ -f /usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf ] || need+=(fonts-noto-core)
 [ -f /usr/share/fonts/truetype/nanum/NanumGothic.ttf ] || need+=(fonts-nanum)
+# The virtual phone draws icons (delete, edit, send, the keyboard's shift and enter) from
+# Material Icons (sim/iconfont.go).
+[ -f /usr/share/fonts/truetype/material-design-icons-iconfont/MaterialIcons-Regular.ttf ] || need+=(fonts-material-design-icons-iconfont)
 if [ ${#need[@]} -gt 0 ]; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		echo "test.sh: installing ${need[*]} with apt-get"

@@ -55,6 +55,7 @@ type kbKey struct {
 	r     image.Rectangle
 	label string
 	value string // text to type, or DEL / ENTER / SHIFT / SYM
+	icon  string // the Material icon drawn instead of label (see iconfont.go), if any
 }
 
 // frame is the whole screen at one moment.

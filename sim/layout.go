@@ -35,7 +35,7 @@ func (p *Phone) layoutScreen(m metrics, inst *screenInst, top, bottom int) *node
 			up.desc = "Navigate up"
 			up.clickable, up.focusable = true, true
 			up.kind = "icon"
-			up.lines = []string{"←"}
+			up.glyph = "arrow_back"
 			up.act = &hit{inst: inst, tap: []Action{{Back: true}}}
 			tb.children = append(tb.children, up)
 			x = m.dp(72)

@@ -30,10 +30,12 @@ const (
 	styleRegular = iota
 	styleBold
 	styleCJK
+	styleIcon
 )
 
 type fontSet struct {
 	regular, bold, cjk *opentype.Font
+	icons              *opentype.Font // Material Icons (see iconfont.go), nil when missing
 	faces              map[[2]int]font.Face
 	// shape holds the faces of text that needs shaping (see shape.go), loaded on first use.
 	shape *shapeFonts
@@ -52,7 +54,7 @@ func newFontSet() (*fontSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &fontSet{regular: r, bold: b, cjk: c, faces: map[[2]int]font.Face{}}, nil
+	return &fontSet{regular: r, bold: b, cjk: c, icons: loadIconFont(), faces: map[[2]int]font.Face{}}, nil
 }
 
 func (fs *fontSet) face(px int, bold bool) font.Face {
@@ -70,7 +72,7 @@ func (fs *fontSet) styled(px, style int) font.Face {
 	if f, ok := fs.faces[k]; ok {
 		return f
 	}
-	src := [...]*opentype.Font{styleRegular: fs.regular, styleBold: fs.bold, styleCJK: fs.cjk}[style]
+	src := [...]*opentype.Font{styleRegular: fs.regular, styleBold: fs.bold, styleCJK: fs.cjk, styleIcon: fs.icons}[style]
 	if src == nil {
 		return nil
 	}
@@ -185,12 +187,17 @@ func (p *Phone) screenshotLocked() ([]byte, error) {
 
 // renderLocked draws the current frame.
 func (p *Phone) renderLocked() *image.RGBA {
-	f := p.frameLocked()
+	img, _ := p.drawFrame(p.frameLocked())
+	return img
+}
+
+// drawFrame draws f; missing are the characters no font drew (each a hollow box).
+func (p *Phone) drawFrame(f *frame) (img *image.RGBA, missing []rune) {
 	m := p.metrics()
-	img := image.NewRGBA(image.Rect(0, 0, m.w, m.h))
+	img = image.NewRGBA(image.Rect(0, 0, m.w, m.h))
 	if f.secure {
 		draw.Draw(img, img.Bounds(), image.NewUniform(color.RGBA{0, 0, 0, 255}), image.Point{}, draw.Src)
-		return img
+		return img, nil
 	}
 	pal := paletteFor(f.dark)
 	fill(img, img.Bounds(), pal.bg)
@@ -199,15 +206,31 @@ func (p *Phone) renderLocked() *image.RGBA {
 		r.node(f.under.root)
 		dimImage(img, image.Rect(0, 0, m.w, m.h))
 	}
+	// The status bar is drawn over the app, whose window spans the whole screen as on a
+	// phone (the dump gives its root the screen's bounds).
+	var status []*window
 	for _, w := range f.windows {
+		if w.kind == "status" {
+			status = append(status, w)
+			continue
+		}
+		if w.kind == "dialog" {
+			// The scrim: the dialog window dims what is behind its card.
+			dimImage(img, image.Rect(0, m.sb, m.w, m.h-m.nb))
+		}
 		r.node(w.root)
 		if w.kind == "keyboard" {
 			for _, k := range f.keys {
 				kr := k.r.Inset(m.dp(3))
 				fill(img, kr, pal.bg)
-				r.text(k.label, kr, m.dp(20), pal.fg, true, false)
+				if k.icon == "" || !r.icon(k.icon, kr, m.dp(24), pal.fg) {
+					r.text(k.label, kr, m.dp(20), pal.fg, true, false)
+				}
 			}
 		}
+	}
+	for _, w := range status {
+		r.node(w.root)
 	}
 	if f.toast != "" {
 		tw := p.fonts.width(f.toast, m.dp(14)) + m.dp(32)
@@ -215,14 +238,15 @@ func (p *Phone) renderLocked() *image.RGBA {
 		fill(img, tr, color.RGBA{60, 60, 60, 255})
 		r.text(f.toast, tr, m.dp(14), color.RGBA{255, 255, 255, 255}, true, false)
 	}
-	return img
+	return img, r.missing
 }
 
 type renderer struct {
-	p   *Phone
-	img *image.RGBA
-	pal palette
-	m   metrics
+	p       *Phone
+	img     *image.RGBA
+	pal     palette
+	m       metrics
+	missing []rune // characters drawn as a hollow box
 }
 
 func fill(img *image.RGBA, r image.Rectangle, c color.RGBA) {
@@ -246,7 +270,7 @@ func circle(img *image.RGBA, r image.Rectangle, c color.RGBA) {
 	rad := min(r.Dx(), r.Dy()) / 2
 	for y := -rad; y <= rad; y++ {
 		for x := -rad; x <= rad; x++ {
-			if x*x+y*y <= rad*rad {
+			if x*x+y*y <= rad*rad && image.Pt(cx+x, cy+y).In(r) {
 				img.SetRGBA(cx+x, cy+y, c)
 			}
 		}
@@ -310,6 +334,7 @@ func (r *renderer) text(s string, box image.Rectangle, px int, c color.RGBA, cen
 				cd.DrawString(string(ch))
 			}
 		case !unicode.IsSpace(ch):
+			r.missing = append(r.missing, ch)
 			gr := image.Rect(x+px/10, base-px*8/10, x+a-px/10, base+px/10).Intersect(box)
 			outline(clip, gr, c, max(1, px/16))
 		}
@@ -333,7 +358,16 @@ func (r *renderer) lines(lines []string, box image.Rectangle, px int, c color.RG
 	}
 }
 
+// node draws n and its children.
 func (r *renderer) node(n *node) {
+	r.self(n)
+	for _, c := range n.children {
+		r.node(c)
+	}
+}
+
+// self draws n without its children.
+func (r *renderer) self(n *node) {
 	m, pal, img := r.m, r.pal, r.img
 	b := n.b
 	switch n.kind {
@@ -351,7 +385,6 @@ func (r *renderer) node(n *node) {
 	case "keyboard":
 		fill(img, b, pal.surface)
 	case "dialog":
-		dimImage(img, image.Rect(0, m.sb, m.w, m.h-m.nb))
 		fill(img, b, pal.bg)
 	case "toolbar":
 		fill(img, b, pal.surface)
@@ -371,11 +404,11 @@ func (r *renderer) node(n *node) {
 		if n.kind == "fab" || n.text != "" {
 			fill(img, b, bg)
 		}
-		label := n.text
-		if label == "" {
-			label = iconGlyph(n.desc)
+		if n.text == "" {
+			r.drawIcon(n.glyph, n.desc, b, m.dp(24), fg)
+		} else {
+			r.text(n.text, b, m.dp(16), fg, true, true)
 		}
-		r.text(label, b, m.dp(16), fg, true, true)
 	case "input":
 		fill(img, b, pal.surface)
 		line := pal.sub
@@ -413,11 +446,7 @@ func (r *renderer) node(n *node) {
 		}
 	case "icon":
 		circle(img, b.Inset(m.dp(4)), pal.surface)
-		g := ""
-		if len(n.lines) > 0 {
-			g = n.lines[0]
-		}
-		r.text(g, b, m.dp(20), pal.fg, true, true)
+		r.drawIcon(n.glyph, n.desc, b, m.dp(24), pal.fg)
 	case "image":
 		fill(img, b, pal.surface)
 		r.text(n.desc, b, m.dp(14), pal.sub, true, false)
@@ -448,9 +477,6 @@ func (r *renderer) node(n *node) {
 			r.text(n.lines[0], ic, m.dp(24), pal.onPrimary, true, true)
 		}
 		r.text(n.text, image.Rect(b.Min.X, b.Min.Y+m.dp(68), b.Max.X, b.Min.Y+m.dp(96)), m.dp(13), pal.fg, true, false)
-	}
-	for _, c := range n.children {
-		r.node(c)
 	}
 }
 

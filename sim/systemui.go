@@ -84,7 +84,7 @@ func (p *Phone) keyboardWindow(m metrics, top, bottom int) (*window, []kbKey) {
 		x := start
 		for _, k := range ks {
 			r := image.Rect(int(x), y, int(x+k.wd*unit), y+rowH)
-			keys = append(keys, kbKey{r: r, label: k.l, value: k.v})
+			keys = append(keys, kbKey{r: r, label: k.l, value: k.v, icon: keyIcons[k.v]})
 			x += k.wd * unit
 		}
 	}
@@ -104,12 +104,16 @@ func (p *Phone) keyboardWindow(m metrics, top, bottom int) (*window, []kbKey) {
 	}
 	addRow(rowsTop, 0, row("qwertyuiop"))
 	addRow(rowsTop+rowH, unit/2, row("asdfghjkl"))
-	r3 := append(ks{{"⇧", "SHIFT", 1.5}}, row("zxcvbnm")...)
+	r3 := append(ks{{"shift", "SHIFT", 1.5}}, row("zxcvbnm")...)
 	r3 = append(r3, struct {
 		l, v string
 		wd   float64
-	}{"⌫", "DEL", 1.5})
+	}{"del", "DEL", 1.5})
 	addRow(rowsTop+2*rowH, 0, r3)
-	addRow(rowsTop+3*rowH, 0, ks{{"?123", "SYM", 1.5}, {",", ",", 1}, {"space", " ", 5}, {".", ".", 1}, {"⏎", "ENTER", 1.5}})
+	addRow(rowsTop+3*rowH, 0, ks{{"?123", "SYM", 1.5}, {",", ",", 1}, {"space", " ", 5}, {".", ".", 1}, {"enter", "ENTER", 1.5}})
 	return &window{kind: "keyboard", root: root}, keys
 }
+
+// keyIcons are the Material icons of the keys that show one (their labels are what a
+// phone without the icon font shows).
+var keyIcons = map[string]string{"SHIFT": "keyboard_capslock", "DEL": "backspace", "ENTER": "keyboard_return"}

@@ -37,6 +37,7 @@ func (p *Phone) elementNode(m metrics, pkg string, inst *screenInst, e *ElementS
 	case "button":
 		n.class = "android.widget.Button"
 		n.clickable, n.focusable = true, true
+		n.glyph = iconName(n.desc) // drawn when it has no text
 		inset(16, 8)
 	case "input":
 		n.class = "android.widget.EditText"
@@ -71,7 +72,7 @@ func (p *Phone) elementNode(m metrics, pkg string, inst *screenInst, e *ElementS
 				n.b = image.Rect(r.Max.X-m.dp(60), r.Min.Y+m.dp(4), r.Max.X-m.dp(8), r.Max.Y-m.dp(4))
 			}
 		}
-		n.lines = []string{iconGlyph(n.desc)}
+		n.glyph = iconName(n.desc)
 	case "image":
 		n.class = "android.widget.ImageView"
 		inset(16, 8)
@@ -86,6 +87,7 @@ func (p *Phone) elementNode(m metrics, pkg string, inst *screenInst, e *ElementS
 		if n.text != "" {
 			n.class = "android.widget.Button"
 		}
+		n.glyph = iconName(n.desc)
 		n.clickable, n.focusable = true, true
 	case "hbox":
 		n.class = "android.widget.LinearLayout"
@@ -129,30 +131,6 @@ func (p *Phone) elementNode(m metrics, pkg string, inst *screenInst, e *ElementS
 		n.act = nil
 	}
 	return n
-}
-
-func iconGlyph(desc string) string {
-	d := strings.ToLower(desc)
-	switch {
-	case strings.Contains(d, "增加"):
-		return "+"
-	case strings.Contains(d, "减少"):
-		return "−"
-	case strings.Contains(d, "search"):
-		return "⌕"
-	case strings.Contains(d, "delete"):
-		return "✕"
-	case strings.Contains(d, "send"):
-		return "➤"
-	case strings.Contains(d, "new") || strings.Contains(d, "add") || strings.Contains(d, "create") || strings.Contains(d, "start"):
-		return "+"
-	case strings.Contains(d, "back") || strings.Contains(d, "up"):
-		return "←"
-	}
-	for _, r := range desc {
-		return strings.ToUpper(string(r))
-	}
-	return "•"
 }
 
 // listNode builds a RecyclerView with the rows visible at the current scroll offset.
