@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/sim"
@@ -133,10 +134,11 @@ func (c *contactCheck) Evaluate(_ context.Context, p eval.Probe) (bool, string, 
 	return false, fmt.Sprintf("no such contact among %d: %s", len(rows), strings.Join(lastN(seen, 4), "; ")), nil
 }
 
-// onlyDigits is contacts_utils.clean_phone_number: every character but 0–9 removed.
+// onlyDigits is contacts_utils.clean_phone_number: every character but the digits removed
+// (Python's \D: every rune but Unicode's decimal digits).
 func onlyDigits(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r >= '0' && r <= '9' {
+		if unicode.IsDigit(r) {
 			return r
 		}
 		return -1

@@ -57,12 +57,12 @@ func (c *smsCheck) sent(rows []sim.Record) (bool, string) {
 			continue
 		}
 		seen = append(seen, fmt.Sprintf("to %s: %q", r["phone"], r["text"]))
-		if smsNumber(r["phone"]) == c.Number && fuzzyMatch(r["text"], c.Text) {
+		if sentNumber(r["phone"]) == c.Number && fuzzyMatch(r["text"], c.Text) {
 			return true, "sent to " + r["phone"] + ": " + strconv.Quote(r["text"])
 		}
 	}
 	return false, fmt.Sprintf("no such text among %d sent: %s", len(seen), strings.Join(lastN(seen, 4), "; "))
 }
 
-// smsNumber is a message's number as was_sent compares it: dashes and spaces removed.
-func smsNumber(s string) string { return strings.NewReplacer("-", "", " ", "").Replace(s) }
+// sentNumber is a message's number as was_sent compares it: dashes and spaces removed.
+func sentNumber(s string) string { return strings.NewReplacer("-", "", " ", "").Replace(s) }
