@@ -224,11 +224,17 @@ func smsForwardAddress(g *gen) (*instance, error) {
 		{Screen: `id=recipient_text_view`, Without: `id=contact_picker_row`, When: `event to (?P<to>[^\n]+?) that`, Subgoal: "Find " + name1, Do: []string{`Input "recipient_text_view" "${to}"`}},
 		{Screen: `item "` + q(name1) + `"[^\n]*id=contact_picker_row`, Subgoal: "Pick " + name1, Do: []string{`Tap ` + label(name1)}},
 	}
+	// Write and send only outside name2's conversation: the address may be known (key
+	// context) while that conversation, with its own text box, is still on the screen.
+	write := composeAndSend(`(?m)^- address of the event: (?P<address>[^\n]+)$`, "${address}", address)
+	for i := range write {
+		write[i].Without = `"` + q(name2) + `"`
+	}
 	return &instance{
 		params: map[string]string{"name1": name1, "name2": name2},
 		setup:  []string{contacts, msgs},
 		checks: []eval.CustomCheck{&smsCheck{Number: number1, Text: address, App: messagesPkg}},
 		walk: []walkthrough.Task{walk(messagesPkg, sentDone(address),
-			append(steps, composeAndSend(`(?m)^- address of the event: (?P<address>[^\n]+)$`, "${address}", address)...)...)},
+			append(steps, write...)...)},
 	}, nil
 }
