@@ -358,6 +358,37 @@ func TestNotesCreateAndDelete(t *testing.T) {
 	}
 }
 
+// TestNotesMultilineBody: a note's text takes line breaks as Markor's editor does: Enter
+// in the text starts a new line (a header, a blank line, then the text), in a new note and
+// in an edited one; Enter in the one-line title does not.
+func TestNotesMultilineBody(t *testing.T) {
+	p := newPhone(t)
+	launch(t, p, "com.fairy.notes")
+	tap(t, p, "New note")
+	typeInto(t, p, "Title", "Packing")
+	sh(t, p, "input keyevent KEYCODE_ENTER")
+	typeInto(t, p, "Note", "Header")
+	sh(t, p, "input keyevent KEYCODE_ENTER")
+	sh(t, p, "input keyevent 66")
+	sh(t, p, "input text passport")
+	sh(t, p, "input keyevent ENTER")
+	tap(t, p, "Save")
+	notes := p.Notes()
+	if len(notes) != 4 || notes[3].Title != "Packing" || notes[3].Body != "Header\n\npassport\n" {
+		t.Fatalf("notes %+v", notes)
+	}
+	tap(t, p, "Shopping list")
+	tap(t, p, "Edit note")
+	tap(t, p, "Milk, eggs, bread, coffee beans")
+	sh(t, p, "input keyevent ENTER")
+	sh(t, p, "input text butter")
+	tap(t, p, "Save")
+	recs, _ := p.Records("com.fairy.notes:notes")
+	if i := slices.IndexFunc(recs, func(r Record) bool { return r["id"] == "n1" }); i < 0 || recs[i]["body"] != "Milk, eggs, bread, coffee beans\nbutter" {
+		t.Fatalf("edited note: %v", recs)
+	}
+}
+
 func TestCalendarCreateEvent(t *testing.T) {
 	p := newPhone(t)
 	launch(t, p, "com.google.android.calendar")

@@ -94,6 +94,9 @@ type ElementSpec struct {
 	Enabled string `yaml:"enabled"` // template: enabled unless "false"
 	// Password marks an input as a password field.
 	Password bool `yaml:"password"`
+	// Multiline marks an input that takes line breaks (a note's text): Enter there
+	// starts a new line instead of submitting.
+	Multiline bool `yaml:"multiline"`
 	// Bottom pins the element to the bottom of the screen (compose bars, checkout bars).
 	Bottom bool `yaml:"bottom"`
 	// Height overrides the default height, in dp.

@@ -72,10 +72,15 @@ func (p *Phone) clearField() {
 	p.bump()
 }
 
-// submit is Enter / the IME action on the focused field.
+// submit is Enter / the IME action on the focused field; in a multi-line field, Enter
+// starts a new line.
 func (p *Phone) submit() {
 	inst, e := p.focusedInput()
 	if e == nil {
+		return
+	}
+	if e.Multiline {
+		p.typeText("\n")
 		return
 	}
 	if len(e.OnSubmit) > 0 {

@@ -12,8 +12,11 @@ import (
 
 // Checks: a text sent to a number.
 
-// smsCheck: an outgoing message to Number (digits compared) whose text fuzzy-matches
-// Text, as sms_validators.was_sent; with App set, that app must be in front too.
+// smsCheck: an outgoing message to Number whose text fuzzy-matches Text, as
+// sms_validators.was_sent: the message's number loses its dashes and spaces, nothing
+// else, and must then be Number as the task gave it ("+1 555-010-2030" is "+15550102030";
+// "(555) 010-2030" and "15550102030" are not). With App set, that app must be in front too
+// (SimpleSMSSendSms's in_correct_app).
 type smsCheck struct {
 	Number, Text string
 	App          string
@@ -54,9 +57,12 @@ func (c *smsCheck) sent(rows []sim.Record) (bool, string) {
 			continue
 		}
 		seen = append(seen, fmt.Sprintf("to %s: %q", r["phone"], r["text"]))
-		if digits(r["phone"]) == digits(c.Number) && fuzzyMatch(r["text"], c.Text) {
+		if sentNumber(r["phone"]) == c.Number && fuzzyMatch(r["text"], c.Text) {
 			return true, "sent to " + r["phone"] + ": " + strconv.Quote(r["text"])
 		}
 	}
 	return false, fmt.Sprintf("no such text among %d sent: %s", len(seen), strings.Join(lastN(seen, 4), "; "))
 }
+
+// sentNumber is a message's number as was_sent compares it: dashes and spaces removed.
+func sentNumber(s string) string { return strings.NewReplacer("-", "", " ", "").Replace(s) }

@@ -152,8 +152,8 @@ func TestRowsAddition(t *testing.T) {
 }
 
 // TestSMSCheck: a text to the number with the message passes (number formatting and a
-// small typo do not matter); a text to another number, another message or an incoming
-// text does not.
+// small typo do not matter); a text to another number (the benchmark's normalisation
+// removes dashes and spaces only), another message or an incoming text does not.
 func TestSMSCheck(t *testing.T) {
 	const coll = "com.google.android.apps.messaging:messages"
 	check := &smsCheck{Number: "+15551234567", Text: "Don't forget to water the plants while I'm away."}
@@ -168,6 +168,10 @@ func TestSMSCheck(t *testing.T) {
 		{"sent", msg("+1 555-123-4567", "Don't forget to water the plants while I'm away.", "out"), true},
 		{"a typo", msg("+15551234567", "Dont forget to water the plants while I'm away", "out"), true},
 		{"to the wrong number", msg("+15551234568", "Don't forget to water the plants while I'm away.", "out"), false},
+		// was_sent removes dashes and spaces only: other punctuation, or no "+", is another number.
+		{"number in parentheses", msg("+1 (555) 123-4567", "Don't forget to water the plants while I'm away.", "out"), false},
+		{"number without +", msg("15551234567", "Don't forget to water the plants while I'm away.", "out"), false},
+		{"number with dots", msg("+1.555.123.4567", "Don't forget to water the plants while I'm away.", "out"), false},
 		{"another message", msg("+15551234567", "Lunch meeting with Sarah at 1 PM.", "out"), false},
 		{"received, not sent", msg("+15551234567", "Don't forget to water the plants while I'm away.", "in"), false},
 	} {

@@ -86,12 +86,25 @@ func smsReply(g *gen) (*instance, error) {
 	}, nil
 }
 
+// smsReplyMostRecent is SimpleSmsReplyMostRecent: 0–5 texts from random numbers, then
+// the most recent from the task's number, none of them saying the reply's message.
 func smsReplyMostRecent(g *gen) (*instance, error) {
-	text := g.sentence()
+	number, text := g.number(), g.sentence()
+	other := func() string {
+		m := g.sentence()
+		for m == text {
+			m = g.sentence()
+		}
+		return m
+	}
 	var rows []sim.Record
-	for n := 1; n <= between(g.r, 2, 5)+1; n++ {
-		number := g.number()
-		rows = append(rows, message(fmt.Sprintf("m%d", n), n, number, number, g.sentence(), "in", fmt.Sprintf("15:%02d", 10+n)))
+	noise := between(g.r, 0, 5)
+	for n := 1; n <= noise+1; n++ {
+		from := g.number()
+		if n == noise+1 {
+			from = number
+		}
+		rows = append(rows, message(fmt.Sprintf("m%d", n), n, from, from, other(), "in", fmt.Sprintf("15:%02d", 10+n)))
 	}
 	recent := rows[len(rows)-1]["phone"]
 	setup, err := seed(messagesPkg+":messages", rows)
@@ -103,7 +116,7 @@ func smsReplyMostRecent(g *gen) (*instance, error) {
 		Subgoal: "Open the most recent conversation", Do: []string{`Tap "${who}"`}}},
 		composeAndSend(`with message: (?P<text>[^\n]+?)\n`, "${text}", text)...)
 	return &instance{
-		params: map[string]string{"message": text},
+		params: map[string]string{"number": number, "message": text},
 		setup:  []string{setup},
 		checks: []eval.CustomCheck{&smsCheck{Number: recent, Text: text, App: messagesPkg}},
 		walk:   []walkthrough.Task{walk(messagesPkg, sentDone(text), steps...)},

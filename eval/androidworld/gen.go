@@ -1,7 +1,6 @@
 package androidworld
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"strconv"
@@ -45,14 +44,6 @@ func (g *gen) name() string {
 
 // sentence is one of the benchmark's RANDOM_SENTENCES (its text messages and note texts).
 func (g *gen) sentence() string { return pick(g.r, g.list("user_data_generation.RANDOM_SENTENCES")) }
-
-// fileName is a note's name as markor._generate_random_note draws it: an adjective and a
-// noun (user_data_generation.generate_random_file_name, whose date or "_copy"-style
-// modification is left out), then .md or .txt.
-func (g *gen) fileName() string {
-	return fmt.Sprintf("%s_%s%s", pick(g.r, g.list("user_data_generation._ADJECTIVES")), pick(g.r, g.list("user_data_generation._NOUNS")),
-		pick(g.r, g.list("markor.extensions")))
-}
 
 // seed is the setup line that replaces a collection's rows.
 func seed(collection string, rows []sim.Record) (string, error) {

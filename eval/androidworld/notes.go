@@ -1,7 +1,6 @@
 package androidworld
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/fairy-go/fairy/eval"
@@ -19,20 +18,11 @@ func (g *gen) randomString(n int) string {
 	return b.String()
 }
 
-// noteToEdit seeds a note (id "target") among 2–6 noise notes.
-func noteToEdit(g *gen, name, body string) ([]sim.Record, string, error) {
-	rows := append(noiseNotes(g, between(g.r, 2, 6), name), sim.Record{"id": "target", "title": name, "body": body})
-	g.r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
-	setup, err := seed(notesPkg+":notes", rows)
-	return slices.Clip(rows), setup, err
-}
-
-// The notes' text field is one line: the walk writes a header or a footer on the same
-// line as the text, a space between; the benchmark's fuzzy match (0.9) takes it for its
-// newline.
-
 // editSteps open the note named title and its editor; then write are the editor's
-// actions (reading the note's text off the screen as ${orig}).
+// actions (reading the note's text off the screen as ${orig}, without its last line
+// break, which the text form does not show). A text with line breaks is typed in one
+// Input: the guard asks before it (a line break may send), and the batch is cut there, so
+// every action before it must leave the step's screen as it was (the title typed again).
 func editSteps(title, when string, write []string, saved string) []walkthrough.Step {
 	return []walkthrough.Step{
 		{Screen: `id=notes_recycler`, Without: `item "` + q(title) + `"`, Subgoal: "Scroll to the note", Loop: true, Do: []string{`Swipe "notes_recycler" up`}},
@@ -43,43 +33,54 @@ func editSteps(title, when string, write []string, saved string) []walkthrough.S
 	}
 }
 
-// notesEdit is MarkorEditNote: add a line at the top or the bottom, or replace the text.
+// notesEdit is MarkorEditNote: a line added at the top or the bottom of the note, or its
+// text replaced by three lines. The note (create_file's text: a sentence and a line
+// break) is among up to 20 noise notes, some of them look-alikes of its name.
 func notesEdit(g *gen) (*instance, error) {
 	name := "note_" + g.randomString(5) + pick(g.r, g.list("markor.extensions"))
+	kind := pick(g.r, []string{"header", "footer", "replace"})
+	params := map[string]string{"file_name": name, "edit_type": kind}
+	var instr, want, when, text string
+	switch kind {
+	case "header":
+		params["header"] = g.sentence()
+		instr = "Edit " + name + " in Notes. Add to the top of the note " + params["header"]
+		when, text = `Add to the top of the note (?P<text>[^\n]+)`, "${text}\n${orig}"
+	case "footer":
+		params["footer"] = g.sentence()
+		instr = "Edit " + name + " in Notes. Add to the bottom of the note " + params["footer"]
+		when, text = `Add to the bottom of the note (?P<text>[^\n]+)`, "${orig}\n${text}"
+	default:
+		params["replace_text"] = strings.Join([]string{g.sentence(), g.sentence(), g.sentence()}, "\n")
+		instr = "Edit " + name + " in Notes. Replace the text with " + params["replace_text"]
+		when, text = `Replace the text with (?P<text>[^\n]+\n[^\n]+\n[^\n]+)`, "${text}"
+	}
+	noise := noiseNotes(g, name, 20, name)
 	orig := g.sentence()
-	rows, setup, err := noteToEdit(g, name, orig)
+	switch kind {
+	case "header":
+		want = params["header"] + "\n" + orig
+	case "footer":
+		want = orig + "\n" + params["footer"]
+	default:
+		want = params["replace_text"]
+	}
+	rows := append(noise, noteFile("target", name, orig))
+	g.r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	setup, err := seed(notesPkg+":notes", rows)
 	if err != nil {
 		return nil, err
 	}
-	var instr, want, when, text string
-	footer := false
-	switch pick(g.r, []string{"header", "footer", "replace"}) {
-	case "header":
-		text = g.sentence()
-		instr, want = "Edit "+name+" in Notes. Add to the top of the note "+text, text+"\n"+orig
-		when, text = `Add to the top of the note (?P<text>[^\n]+)`, "${text} ${orig}"
-	case "footer":
-		text = g.sentence()
-		footer = true
-		instr, want = "Edit "+name+" in Notes. Add to the bottom of the note "+text, orig+"\n"+text
-		when, text = `Add to the bottom of the note (?P<text>[^\n]+)`, "${orig} ${text}"
-	default:
-		lines := []string{g.sentence(), g.sentence(), g.sentence()}
-		text = strings.Join(lines, " ")
-		instr, want = "Edit "+name+" in Notes. Replace the text with "+text, text
-		when, text = `Replace the text with (?P<text>[^\n]+)`, "${text}"
-	}
-	// What the note shows once changed: its new start, or (a footer) its text and more.
+	// What the note shows once changed: its new start.
 	changed := q(lead(want))
-	if footer {
-		changed = q(orig) + ` [^"]+"`
-	}
 	return &instance{
+		params:      params,
 		instruction: instr,
 		setup:       []string{setup},
-		checks:      []eval.CustomCheck{&rowsCheck{Collection: notesPkg + ":notes", Before: rows, Updated: map[string]map[string]string{"target": {"body": want}}}},
+		checks: []eval.CustomCheck{&noteCheck{Name: name, Text: want},
+			&rowsCheck{Collection: notesPkg + ":notes", Before: rows, Updated: map[string]map[string]string{"target": {"body": want}}}},
 		walk: []walkthrough.Task{walk(notesPkg, `item "`+q(name)+`" id=note_row\n *- "`+changed,
-			editSteps(name, when, []string{`Clear "edit_body"`, `Input "edit_body" "` + text + `"`}, `input "`+changed)...)},
+			editSteps(name, when, []string{`Input "edit_body" ` + label(text)}, `input "`+changed)...)},
 	}, nil
 }
 
@@ -91,48 +92,59 @@ func lead(s string) string {
 }
 
 // notesChangeAndRename is MarkorChangeNoteContent and (header) MarkorAddNoteHeader as the
-// benchmark's classes word them: change the text and rename the note.
+// benchmark's classes word them: change the text and rename the note. The note (the
+// header family's a sentence, the other's 20 random characters, each with create_file's
+// line break) is among up to 20 noise notes, some of them look-alikes of its name. The
+// header family's text must then be exactly the header, a blank line, and the note's
+// text with its line break.
 func notesChangeAndRename(header bool) func(g *gen) (*instance, error) {
 	return func(g *gen) (*instance, error) {
-		orig, renamed := g.fileName(), g.fileName()
-		for renamed == orig {
-			renamed = g.fileName()
-		}
+		orig := g.fileName()
+		var params map[string]string
 		var instr, content, want, when, text string
+		var check *noteCheck
 		if header {
 			content = g.sentence()
-			h := g.sentence()
-			instr = `Update the Notes note ` + orig + ` by adding the following text, along with a new blank line before the existing content: "` + h + `", and rename it to ` + renamed + `.`
-			want = h + "\n\n" + content
-			when, text = `the existing content: "(?P<text>[^"\n]+)", and rename it to (?P<name>\S+)\.`, "${text} ${orig}"
+			params = map[string]string{"original_name": orig, "original_content": content, "new_name": g.fileName(), "header": g.randomString(20)}
+			instr = `Update the Notes note ` + orig + ` by adding the following text, along with a new blank line before the existing content: "` +
+				params["header"] + `", and rename it to ` + params["new_name"] + `.`
+			want = params["header"] + "\n\n" + content + "\n"
+			when, text = `the existing content: "(?P<text>[^"\n]+)", and rename it to (?P<name>\S+)\.`, "${text}\n\n${orig}\n"
+			check = &noteCheck{Name: params["new_name"], Gone: []string{orig}, Text: want, Exact: true}
 		} else {
+			params = map[string]string{"original_name": orig, "new_name": g.fileName(), "updated_content": g.randomString(20)}
 			content = g.randomString(20)
-			updated := g.randomString(20)
-			instr = `Update the content of ` + orig + ` to "` + updated + `" in Notes and change its name to ` + renamed + `.`
-			want = updated
+			instr = `Update the content of ` + orig + ` to "` + params["updated_content"] + `" in Notes and change its name to ` + params["new_name"] + `.`
+			want = params["updated_content"]
 			when, text = `to "(?P<text>[^"\n]+)" in Notes and change its name to (?P<name>\S+)\.`, "${text}"
+			check = &noteCheck{Name: params["new_name"], Gone: []string{orig}, Text: want}
 		}
-		rows, setup, err := noteToEdit(g, orig, content)
+		renamed := params["new_name"]
+		rows := append([]sim.Record{noteFile("target", orig, content)}, noiseNotes(g, orig, 20, orig, renamed)...)
+		g.r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		setup, err := seed(notesPkg+":notes", rows)
 		if err != nil {
 			return nil, err
 		}
+		saved := `"` + q(renamed) + `" id=edit_title\n(?:.*\n)*?.*input "` + q(lead(want)) + `[^"\n]*" id=edit_body`
 		return &instance{
+			params:      params,
 			instruction: instr,
 			setup:       []string{setup},
-			checks: []eval.CustomCheck{&rowsCheck{Collection: notesPkg + ":notes", Before: rows,
+			checks: []eval.CustomCheck{check, &rowsCheck{Collection: notesPkg + ":notes", Before: rows,
 				Updated: map[string]map[string]string{"target": {"title": renamed, "body": want}}}},
 			walk: []walkthrough.Task{walk(notesPkg, `item "`+q(renamed)+`" id=note_row`,
-				editSteps(orig, when, []string{`Clear "edit_title"`, `Input "edit_title" "${name}"`, `Clear "edit_body"`, `Input "edit_body" "` + text + `"`},
-					`"`+q(renamed)+`" id=edit_title`)...)},
+				editSteps(orig, when, []string{`Input "edit_title" "${name}"`, `Input "edit_body" ` + label(text)}, saved)...)},
 		}, nil
 	}
 }
 
 // notesAndSMS is MarkorCreateNoteAndSms: a note created, then its text sent to a number;
-// partial credit for each half.
+// partial credit for each half, the text's half with Messages in front (the benchmark's
+// SimpleSMSSendSms checks the app in front).
 func notesAndSMS(g *gen) (*instance, error) {
 	name, number := g.fileName(), g.number()
-	text := strings.TrimSuffix(g.sentence(), ".") // the template adds the full stop
+	text := g.sentence() // the template writes a full stop after it, as the benchmark's does ("fire.. Share")
 	clear, err := seed(notesPkg+":notes", nil)
 	if err != nil {
 		return nil, err
@@ -151,9 +163,9 @@ func notesAndSMS(g *gen) (*instance, error) {
 		params: map[string]string{"file_name": name, "text": text, "number": number},
 		setup:  []string{clear, clearSMS},
 		checks: []eval.CustomCheck{&allCheck{Parts: []eval.CustomCheck{
-			&rowsCheck{Collection: notesPkg + ":notes", Added: []map[string]string{{"title": name, "body": text}}},
-			&smsCheck{Number: number, Text: text},
-		}}},
+			&noteCheck{Name: name, Text: text},
+			&smsCheck{Number: number, Text: text, App: messagesPkg},
+		}}, &rowsCheck{Collection: notesPkg + ":notes", Added: []map[string]string{{"title": name, "body": text}}}},
 		walk: []walkthrough.Task{
 			{App: notesPkg, Task: "Create the note " + name, Done: `item "` + q(name) + `"`, Steps: []walkthrough.Step{
 				{Screen: `"New note" id=add_note`, Subgoal: "Start a new note", Do: []string{`Tap "New note"`}},
