@@ -19,15 +19,15 @@ const expensesPkg = "com.fairy.expenses"
 // expense is expense._generate_expense: a category (its id in the app's list), a name of
 // that category, an amount of 10.00–500.00 dollars and a note.
 type expense struct {
-	name, category, note string
-	categoryID           string // "1" … "11", as the app stores it
-	cents                int
+	name, note string
+	categoryID string // "1" … "11", as the app stores it
+	cents      int
 }
 
 func (g *gen) expense() expense {
 	cats := expenseCategories()
 	i := g.r.IntN(len(cats))
-	return expense{name: pick(g.r, g.list("expense._EXPENSE_NAMES."+cats[i])), category: cats[i], categoryID: strconv.Itoa(i + 1),
+	return expense{name: pick(g.r, g.list("expense._EXPENSE_NAMES."+cats[i])), categoryID: strconv.Itoa(i + 1),
 		note: pick(g.r, g.list("expense._NOTES")), cents: between(g.r, 1000, 50000)}
 }
 
