@@ -3,6 +3,7 @@ package androidworld
 import (
 	"fmt"
 	"maps"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -15,32 +16,26 @@ import (
 
 const expensesPkg = "com.fairy.expenses"
 
-// expense is expense._generate_expense: a category, a name of that category, an amount
-// of 10.00–500.00 dollars and a note.
+// expense is expense._generate_expense: a category (its id in the app's list), a name of
+// that category, an amount of 10.00–500.00 dollars and a note.
 type expense struct {
-	name, category, note string
-	cents                int
+	name, note string
+	categoryID string // "1" … "11", as the app stores it
+	cents      int
 }
 
 func (g *gen) expense() expense {
-	cat := pick(g.r, g.list("expense._EXPENSE_NAMES.keys"))
-	return expense{name: pick(g.r, g.list("expense._EXPENSE_NAMES."+cat)), category: cat, note: pick(g.r, g.list("expense._NOTES")), cents: between(g.r, 1000, 50000)}
-}
-
-// dollars is the benchmark's amount_dollars: f'${amount / 100}' (Python's float text).
-func (e expense) dollars() string {
-	s := strconv.FormatFloat(float64(e.cents)/100, 'f', -1, 64)
-	if !strings.Contains(s, ".") {
-		s += ".0"
-	}
-	return "$" + s
+	cats := expenseCategories()
+	i := g.r.IntN(len(cats))
+	return expense{name: pick(g.r, g.list("expense._EXPENSE_NAMES."+cats[i])), categoryID: strconv.Itoa(i + 1),
+		note: pick(g.r, g.list("expense._NOTES")), cents: between(g.r, 1000, 50000)}
 }
 
 func (e expense) record(id string, seq int) sim.Record {
-	return sim.Record{"id": id, "seq": strconv.Itoa(seq), "name": e.name, "amount": fmt.Sprintf("%.2f", float64(e.cents)/100), "category": e.category, "note": e.note}
+	return sim.Record{"id": id, "seq": strconv.Itoa(seq), "name": e.name, "amount": fmt.Sprintf("%.2f", float64(e.cents)/100), "category": e.categoryID, "note": e.note}
 }
 
-// expenses draws n expenses with distinct names (the benchmark's generate_random_params).
+// expenses draws n expenses with distinct names (the delete families' generate_random_params).
 func (g *gen) expenses(n int) []expense {
 	var out []expense
 	for len(out) < n {
@@ -50,22 +45,6 @@ func (g *gen) expenses(n int) []expense {
 		}
 	}
 	return out
-}
-
-// expenseList seeds the rows in a random order (seq numbers the list's order).
-func expenseList(g *gen, targets, noise []expense) []sim.Record {
-	var rows []sim.Record
-	for i, e := range targets {
-		rows = append(rows, e.record(fmt.Sprintf("t%d", i+1), 0))
-	}
-	for i, e := range noise {
-		rows = append(rows, e.record(fmt.Sprintf("n%d", i+1), 0))
-	}
-	g.r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
-	for i := range rows {
-		rows[i]["seq"] = strconv.Itoa(i + 1)
-	}
-	return rows
 }
 
 // listEnd is a screen pattern for the last row of a list sorted by -seq, once the targets
@@ -94,16 +73,44 @@ type recordsApp struct {
 	deleteID        string // the detail page's delete button: id and label
 	deleteLabel     string
 	empty           string // the empty list's text
+	// lines are the texts a row shows under its title.
+	lines func(r sim.Record) []string
 }
 
 var (
 	expensesApp = recordsApp{pkg: expensesPkg, collection: "expenses", label: "name", list: "expense_recycler", row: "expense_row",
-		title: "Expenses", deleteID: "delete_expense", deleteLabel: "Delete expense", empty: "No expenses yet"}
+		title: "Expenses", deleteID: "delete_expense", deleteLabel: "Delete expense", empty: "No expenses yet",
+		lines: func(r sim.Record) []string {
+			return []string{"$" + r["amount"] + " · " + expenseCategoryName(r["category"])}
+		}}
 	recipesApp = recordsApp{pkg: recipesPkg, collection: "recipes", label: "title", list: "recipe_recycler", row: "recipe_row",
-		title: "Recipes", deleteID: "delete_recipe", deleteLabel: "Delete recipe", empty: "No recipes yet"}
+		title: "Recipes", deleteID: "delete_recipe", deleteLabel: "Delete recipe", empty: "No recipes yet",
+		lines: func(r sim.Record) []string {
+			return []string{r["description"], r["servings"] + " · " + r["preparationTime"]}
+		}}
 )
 
 func (a recordsApp) coll() string { return a.pkg + ":" + a.collection }
+
+// rowPattern is a screen pattern for one row of the list with the lines under its title:
+// it tells a row from another of the same title (a near-duplicate).
+func (a recordsApp) rowPattern(r sim.Record) string {
+	p := `item "` + q(r[a.label]) + `" id=` + a.row
+	for _, l := range a.lines(r) {
+		p += `\n *- "` + q(l) + `"`
+	}
+	return p
+}
+
+// topPattern is a screen pattern for the list's first rows, in order (the newest first);
+// a list longer than the screen is a scrolling element holding the rows.
+func (a recordsApp) topPattern(rows ...sim.Record) string {
+	p := `- "` + q(a.title) + `"(?:\n- \[\d+\] list id=` + a.list + `[^\n]*)?`
+	for _, r := range rows {
+		p += `\n *- \[\d+\] ` + a.rowPattern(r)
+	}
+	return p
+}
 
 // recordsDelete is the DeleteMultipleRows family of a records app: nTargets rows to
 // delete among nNoise others (draw gives distinct rows), named in goal's %s.
@@ -145,29 +152,34 @@ func recordsDelete(a recordsApp, draw func(g *gen, n int) []sim.Record, nTargets
 }
 
 // recordsDeleteDuplicates is the DeleteDuplicateRows family: one row twice among nNoise
-// others; either copy may go, nothing else.
-func recordsDeleteDuplicates(a recordsApp, draw func(g *gen, n int) []sim.Record, nNoise int, goal string) func(g *gen) (*instance, error) {
+// others, drawn as the benchmark draws them (no two equal, so a noise row may share the
+// target's title: a near-duplicate); either copy may go, nothing else. The walk opens a
+// row whose lines are the twin's, by its number.
+func recordsDeleteDuplicates(a recordsApp, draw func(g *gen, n int) ([]sim.Record, error), nNoise int, goal string) func(g *gen) (*instance, error) {
 	return func(g *gen) (*instance, error) {
-		all := draw(g, nNoise+1)
-		target := all[0]
+		all, err := draw(g, nNoise+1)
+		if err != nil {
+			return nil, err
+		}
+		target, noise := all[len(all)-1], all[:len(all)-1] // the benchmark pops the last
 		twin := maps.Clone(target)
 		target["id"], twin["id"] = "t1", "t2"
-		for i := 1; i < len(all); i++ {
-			all[i]["id"] = fmt.Sprintf("n%d", i)
+		for i, r := range noise {
+			r["id"] = fmt.Sprintf("n%d", i+1)
 		}
-		rows := shuffleRows(g, append(all, twin))
+		rows := shuffleRows(g, append(noise, target, twin))
 		setup, err := seed(a.coll(), rows)
 		if err != nil {
 			return nil, err
 		}
-		row := `item "` + q(target[a.label]) + `" id=` + a.row
+		row := a.rowPattern(target)
 		return &instance{
 			instruction: appNames.Replace(goal),
 			setup:       []string{setup},
 			checks:      []eval.CustomCheck{&rowsCheck{Collection: a.coll(), Before: rows, OneOf: []string{"t1", "t2"}}},
 			walk: []walkthrough.Task{{App: a.pkg, Done: `"` + q(a.title) + `"\n`, Unless: row + `[\s\S]*` + row + `|id=` + a.deleteID,
 				Steps: []walkthrough.Step{
-					{Screen: row + `[\s\S]*` + row, Subgoal: "Open one of the two identical rows", Do: []string{`Tap ` + label(target[a.label])}},
+					{Screen: `\[(?P<n>\d+)\] ` + row + `[\s\S]*` + row, Subgoal: "Open one of the two identical rows", Do: []string{`Tap "#${n}"`}},
 					{Screen: `id=` + a.deleteID, Subgoal: "Delete the duplicate", Do: []string{`Tap "` + a.deleteLabel + `"`}},
 				}}},
 		}, nil
@@ -186,7 +198,7 @@ func shuffleRows(g *gen, rows []sim.Record, ordered ...bool) []sim.Record {
 	return rows
 }
 
-// expenseRows draws n expenses with distinct names as rows.
+// expenseRows draws n expenses with distinct names as rows (the delete families' draw).
 func expenseRows(g *gen, n int) []sim.Record {
 	var out []sim.Record
 	for _, e := range g.expenses(n) {
@@ -195,35 +207,31 @@ func expenseRows(g *gen, n int) []sim.Record {
 	return out
 }
 
-func expenseAddSingle(g *gen) (*instance, error) {
-	all := g.expenses(11)
-	target, noise := all[0], all[1:]
-	rows := expenseList(g, nil, noise)
-	setup, err := seed(expensesPkg+":expenses", rows)
+// expenseDraws is get_random_items(n, _generate_expense): n expenses none equal to another,
+// each kept by keep (nil: all); two of one name may both be drawn.
+func expenseDraws(g *gen, n int, keep func(sim.Record) bool) ([]sim.Record, error) {
+	return randomDraws(n, func() sim.Record { return g.expense().record("", 0) }, sameRow, keep)
+}
+
+// expenseDraw is expenseDraws with no filter (the duplicate family's draw).
+func expenseDraw(g *gen, n int) ([]sim.Record, error) { return expenseDraws(g, n, nil) }
+
+// expenseAddSingle is ExpenseAddSingle: one expense, in one of the benchmark's two text
+// forms, added among 10 others.
+var expenseAddSingle = recordsAddMultiple(expenseForm, 1, 10)
+
+// pyDollars is an amount ("136.60") as the benchmark's amount_dollars writes it:
+// f'${cents / 100}', Python's float text ("$136.6", "$100.0").
+func pyDollars(amount string) string {
+	v, err := strconv.ParseFloat(amount, 64)
 	if err != nil {
-		return nil, err
+		return "$" + amount
 	}
-	var text string
-	if g.r.IntN(2) == 0 { // the benchmark's two text representations
-		text = fmt.Sprintf("name|amount_dollars|category_name|note\n%s|%s|%s|%s", target.name, target.dollars(), target.category, target.note)
-	} else {
-		text = fmt.Sprintf("Expense: %s\n amount_dollars: %s\n category_name: %s\n note: %s\n", target.name, target.dollars(), target.category, target.note)
+	s := strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
 	}
-	fill := []string{`Input "expense_name" "${name}"`, `Input "expense_amount" "${amount}"`, `Input "expense_category" "${category}"`, `Input "expense_note" "${note}"`}
-	return &instance{
-		instruction: appNames.Replace("Add the following expenses into the arduia pro expense:\n" + text),
-		setup:       []string{setup},
-		checks: []eval.CustomCheck{&rowsCheck{Collection: expensesPkg + ":expenses", Before: rows,
-			Added: []map[string]string{{"name": target.name, "amount": target.dollars(), "category": target.category, "note": target.note}}}},
-		walk: []walkthrough.Task{walk(expensesPkg, `item "`+q(target.name)+`" id=expense_row`,
-			walkthrough.Step{Screen: `"Add expense" id=add_expense`, Subgoal: "Start a new expense", Do: []string{`Tap "Add expense"`}},
-			walkthrough.Step{Screen: `id=expense_name`, When: `\nname\|amount_dollars\|category_name\|note\n(?P<name>[^|\n]+)\|\$(?P<amount>[\d.]+)\|(?P<category>[^|\n]+)\|(?P<note>[^\n]*)`,
-				Subgoal: "Fill in the expense", Do: fill},
-			walkthrough.Step{Screen: `id=expense_name`, When: `Expense: (?P<name>[^\n]+)\n amount_dollars: \$(?P<amount>[\d.]+)\n category_name: (?P<category>[^\n]+)\n note: (?P<note>[^\n]*)`,
-				Subgoal: "Fill in the expense", Do: fill},
-			walkthrough.Step{Screen: `"` + q(target.name) + `" id=expense_name`, Subgoal: "Save the expense", Do: []string{`Tap "Save"`}},
-		)},
-	}, nil
+	return "$" + s
 }
 
 // lastIsNoise shuffles rows so that the list's last row (the first in rows: the lowest
@@ -236,26 +244,83 @@ func lastIsNoise(g *gen, rows []sim.Record) []sim.Record {
 	return rows
 }
 
-// addForm is a records app's add form: its add button, its inputs (one a field, in the
-// benchmark's csv column order) and how a row of the instruction's csv names them.
+// addForm is a records app's add form: its add button, the benchmark's text columns of a
+// row, the input (or the button of a picker) of each and how the rows are drawn.
 type addForm struct {
-	app      recordsApp
-	add      string   // the add button's label
-	columns  []string // the csv header's columns
-	inputs   []string // the input of each column
-	fields   []string // the record field of each column
-	noun     string   // "expense", "recipe"
-	goal     string   // the goal before the csv
-	nameIn   string   // the input holding the row's label
-	rowsFunc func(g *gen, n int) []sim.Record
+	app     recordsApp
+	add     string // the add button's label
+	noun    string // "expense", "recipe"
+	block   string // a text block's name (the benchmark's dataclass): "Expense", "Recipe"
+	goal    string // the goal before the rows
+	columns []string
+	inputs  []string
+	// pickers are the columns whose button opens a page listing the app's choices (the id
+	// of a choice's row): the walk picks the column's text there.
+	pickers map[int]string
+	show    func(r sim.Record, column string) string // a column's text in the instruction
+	want    func(r sim.Record) map[string]string     // the added row the check looks for
+	draw    func(g *gen, n int, keep func(sim.Record) bool) ([]sim.Record, error)
+	// noise keeps a noise row given the targets (the benchmark's filter_fn).
+	noise func(targets []sim.Record) func(sim.Record) bool
 }
 
-// recordsAddMultiple is AddMultipleRows: n rows given as csv, added among nNoise others.
-// The walk adds them in order; which row the form is for is the current sub-goal.
+// text is get_text_representation_of_rows: csv (a header, a row a line, "|" between
+// columns) or text blocks ("Expense: NAME\n amount_dollars: …\n" each, a blank line between).
+func (f addForm) text(rows []sim.Record, csv bool) string {
+	var b strings.Builder
+	if csv {
+		b.WriteString(strings.Join(f.columns, "|"))
+		for _, r := range rows {
+			var vals []string
+			for _, c := range f.columns {
+				vals = append(vals, f.show(r, c))
+			}
+			b.WriteString("\n" + strings.Join(vals, "|"))
+		}
+		return b.String()
+	}
+	for i, r := range rows {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(f.block + ": " + f.show(r, f.columns[0]) + "\n")
+		for _, c := range f.columns[1:] {
+			b.WriteString(" " + c + ": " + f.show(r, c) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// rowReaders are patterns on the prompt reading the i-th row of the instruction's text into
+// groups c0, c1, … (one for each text form), then the current sub-goal's row number.
+func (f addForm) rowReaders(first string, i int, sub string) []string {
+	var cols []string
+	for j := range f.columns {
+		cols = append(cols, `(?P<c`+strconv.Itoa(j)+`>[^|\n]*)`)
+	}
+	csv := `(?s)` + regexp.QuoteMeta(first) + `\n` + regexp.QuoteMeta(strings.Join(f.columns, "|")) + `\n(?:[^\n]*\n){` + strconv.Itoa(i) + `}` +
+		strings.Join(cols, `\|`) + `\n.*` + sub
+	block := `(?s)` + regexp.QuoteMeta(first) + `\n(?:` + f.block + `: [^\n]*\n(?: [^\n]*\n)*\n){` + strconv.Itoa(i) + `}` +
+		f.block + `: (?P<c0>[^\n]*)\n`
+	for j, c := range f.columns[1:] {
+		block += ` ` + regexp.QuoteMeta(c) + `: (?P<c` + strconv.Itoa(j+1) + `>[^\n]*)\n`
+	}
+	return []string{csv, block + `.*` + sub}
+}
+
+// recordsAddMultiple is AddMultipleRows: n rows given as csv or text blocks (drawn as the
+// benchmark draws them), added among nNoise others. The walk adds them in order (which row
+// the form is for is the current sub-goal) and knows a row added when it heads the list.
 func recordsAddMultiple(f addForm, n, nNoise int) func(g *gen) (*instance, error) {
 	return func(g *gen) (*instance, error) {
-		all := f.rowsFunc(g, n+nNoise)
-		targets, noise := all[:n], all[n:]
+		targets, err := f.draw(g, n, nil)
+		if err != nil {
+			return nil, err
+		}
+		noise, err := f.draw(g, nNoise, f.noise(targets))
+		if err != nil {
+			return nil, err
+		}
 		for i, r := range noise {
 			r["id"] = fmt.Sprintf("n%d", i+1)
 		}
@@ -264,79 +329,112 @@ func recordsAddMultiple(f addForm, n, nNoise int) func(g *gen) (*instance, error
 		if err != nil {
 			return nil, err
 		}
-		lines := []string{strings.Join(f.columns, "|")}
+		csv := g.r.IntN(2) == 0 // random.choice(['csv', 'text_block'])
+		instruction := appNames.Replace(f.goal + "\n" + f.text(targets, csv))
+		first, _, _ := strings.Cut(instruction, "\n")
 		var added []map[string]string
 		for _, t := range targets {
-			var vals []string
-			want := map[string]string{}
-			for _, fld := range f.fields {
-				v := t[fld]
-				if fld == "amount" {
-					v = "$" + strings.TrimSuffix(strings.TrimSuffix(v, "0"), ".") // as amount_dollars writes it
-				}
-				vals = append(vals, v)
-				want[fld] = t[fld]
-			}
-			lines = append(lines, strings.Join(vals, "|"))
-			added = append(added, want)
+			added = append(added, f.want(t))
 		}
-		item := func(t sim.Record) string { return `item "` + q(t[f.app.label]) + `" id=` + f.app.row }
 		var steps []walkthrough.Step
 		for i, t := range targets {
 			k := strconv.Itoa(i + 1)
-			sub := `(?m)^Current sub-goal: (?:Add|Fill in) ` + f.noun + ` ` + k + `$`
-			// The i-th csv row of the instruction, its columns as named groups.
-			var cols []string
-			for j := range f.columns {
-				cols = append(cols, `(?P<c`+strconv.Itoa(j)+`>[^|\n]*)`)
+			sub := `(?m)^Current sub-goal: [^\n]* ` + f.noun + ` ` + k + `$`
+			addStep := walkthrough.Step{Screen: `id=` + f.app.list + `|"` + q(f.add) + `"`, Without: f.app.topPattern(t), Subgoal: "Add " + f.noun + " " + k, Do: []string{`Tap ` + label(f.add)}}
+			if i > 0 {
+				addStep.Screen = f.app.topPattern(targets[i-1])
 			}
-			row := `(?s)` + regexp.QuoteMeta(lines[0]) + `\n(?:[^\n]*\n){` + strconv.Itoa(i) + `}` + strings.Join(cols, `\|`) + `\n.*` + sub
+			// The form once filled: every column's text at its input.
+			var filled []string
 			var fill []string
+			var picks []walkthrough.Step
 			for j, in := range f.inputs {
+				filled = append(filled, shown(f.show(t, f.columns[j]))+` id=`+in)
 				v := "${c" + strconv.Itoa(j) + "}"
-				if f.fields[j] == "amount" {
-					v = "${c" + strconv.Itoa(j) + "}"
+				if list, ok := f.pickers[j]; ok {
+					for _, read := range f.rowReaders(first, i, sub) {
+						picks = append(picks, walkthrough.Step{Screen: `id=` + list, When: read, Subgoal: "Pick the " + f.columns[j] + " of " + f.noun + " " + k, Do: []string{`Tap "` + v + `"`}})
+					}
+					continue
 				}
 				fill = append(fill, `Input "`+in+`" "`+v+`"`)
 			}
-			list := `id=` + f.app.list + `|"` + q(f.add) + `"`
-			addStep := walkthrough.Step{Screen: list, Subgoal: "Add " + f.noun + " " + k, Do: []string{`Tap ` + label(f.add)}}
-			if i == 0 {
-				addStep.Without = item(t)
-			} else {
-				addStep.Screen = item(targets[i-1])
-				addStep.Without = item(t)
+			for j, in := range f.inputs { // a picker's button last: it opens a dialog
+				if _, ok := f.pickers[j]; ok {
+					fill = append(fill, `Tap "`+in+`"`)
+				}
 			}
-			// Saved once the form shows the row's first and last fields (a model reads the
-			// whole form before saving).
-			last := len(f.inputs) - 1
-			filled := `"` + q(t[f.app.label]) + `" id=` + f.nameIn + `(?s:.*)"` + q(t[f.fields[last]]) + `" id=` + f.inputs[last]
-			steps = append(steps, addStep,
-				walkthrough.Step{Screen: `id=` + f.nameIn, Without: filled, When: row, Subgoal: "Fill in " + f.noun + " " + k, Do: fill},
-				walkthrough.Step{Screen: filled, Subgoal: "Save " + f.noun + " " + k, Do: []string{`Tap "Save"`}},
-			)
+			done := strings.Join(filled, `(?s:.*)`)
+			steps = append(steps, addStep)
+			for _, read := range f.rowReaders(first, i, sub) {
+				steps = append(steps, walkthrough.Step{Screen: `id=` + f.inputs[0], Without: done, When: read, Subgoal: "Fill in " + f.noun + " " + k, Do: fill})
+			}
+			steps = append(steps, picks...)
+			steps = append(steps, walkthrough.Step{Screen: done, Subgoal: "Save " + f.noun + " " + k, Do: []string{`Tap "Save"`}})
 		}
-		var done []string
-		for i := len(targets) - 1; i >= 0; i-- {
-			done = append(done, item(targets[i]))
-		}
+		newest := slices.Clone(targets)
+		slices.Reverse(newest)
 		return &instance{
-			instruction: appNames.Replace(f.goal + "\n" + strings.Join(lines, "\n")),
+			instruction: instruction,
 			setup:       []string{setup},
 			checks:      []eval.CustomCheck{&rowsCheck{Collection: f.app.coll(), Before: rows, Added: added}},
-			walk:        []walkthrough.Task{walk(f.app.pkg, strings.Join(done, `[\s\S]*`), steps...)},
+			walk:        []walkthrough.Task{walk(f.app.pkg, f.app.topPattern(newest...), steps...)},
 		}, nil
 	}
 }
 
 var (
-	expenseForm = addForm{app: expensesApp, add: "Add expense", noun: "expense", nameIn: "expense_name",
-		columns: []string{"name", "amount_dollars", "category_name", "note"}, fields: []string{"name", "amount", "category", "note"},
-		inputs: []string{"expense_name", "expense_amount", "expense_category", "expense_note"},
-		goal:   "Add the following expenses into the arduia pro expense:", rowsFunc: expenseRows}
-	recipeForm = addForm{app: recipesApp, add: "Add recipe", noun: "recipe", nameIn: "recipe_title",
+	expenseForm = addForm{app: expensesApp, add: "Add expense", noun: "expense", block: "Expense",
+		goal:    "Add the following expenses into the arduia pro expense:",
+		columns: []string{"name", "amount_dollars", "category_name", "note"},
+		inputs:  []string{"expense_name", "expense_amount", "expense_category", "expense_note"},
+		pickers: map[int]string{2: "category_row"},
+		show: func(r sim.Record, c string) string {
+			switch c {
+			case "amount_dollars":
+				return pyDollars(r["amount"])
+			case "category_name":
+				return expenseCategoryName(r["category"])
+			}
+			return r[c]
+		},
+		// name and note fuzzy, the amount and the category (its id) exact.
+		want: func(r sim.Record) map[string]string {
+			return map[string]string{"name": r["name"], "amount": pyDollars(r["amount"]), "category": r["category"], "note": r["note"]}
+		},
+		draw: expenseDraws,
+		noise: func(targets []sim.Record) func(sim.Record) bool { // all(r.name != t.name for t in targets)
+			return func(r sim.Record) bool {
+				return !slices.ContainsFunc(targets, func(t sim.Record) bool { return t["name"] == r["name"] })
+			}
+		}}
+	recipeForm = addForm{app: recipesApp, add: "Add recipe", noun: "recipe", block: "Recipe",
+		goal:    "Add the following recipes into the Broccoli app:",
 		columns: []string{"title", "description", "servings", "preparationTime", "ingredients", "directions"},
-		fields:  []string{"title", "description", "servings", "preparationTime", "ingredients", "directions"},
 		inputs:  []string{"recipe_title", "recipe_description", "recipe_servings", "recipe_prep", "recipe_ingredients", "recipe_directions"},
-		goal:    "Add the following recipes into the Broccoli app:", rowsFunc: recipeRows}
+		show:    func(r sim.Record, c string) string { return r[c] },
+		// Every field the benchmark compares: source and favourite as Broccoli stores an
+		// untouched recipe ("" and 0).
+		want: func(r sim.Record) map[string]string {
+			w := maps.Clone(r)
+			delete(w, "id")
+			delete(w, "seq")
+			return w
+		},
+		draw: recipeDraws,
+		noise: func(targets []sim.Record) func(sim.Record) bool { // any(r.title != t.title for t in targets)
+			return func(r sim.Record) bool {
+				return slices.ContainsFunc(targets, func(t sim.Record) bool { return t["title"] != r["title"] })
+			}
+		}}
 )
+
+// shown is a screen pattern for a text as a field shows it: whole, or its start cut with
+// "…" when long.
+func shown(s string) string {
+	r := []rune(s)
+	if len(r) <= 40 {
+		return `"` + q(s) + `"`
+	}
+	return `"` + q(string(r[:40])) + `[^"]*"`
+}

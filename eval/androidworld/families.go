@@ -54,7 +54,7 @@ var builders = []builder{
 	{name: "ExpenseDeleteMultiple", app: "Expenses", draw: recordsDelete(expensesApp, expenseRows, 3, 0, expenseDeleteGoal)},
 	{name: "ExpenseDeleteMultiple2", app: "Expenses", draw: recordsDelete(expensesApp, expenseRows, 3, 50, expenseDeleteGoal)},
 	{name: "ExpenseAddSingle", app: "Expenses", draw: expenseAddSingle},
-	{name: "ExpenseDeleteDuplicates", app: "Expenses", draw: recordsDeleteDuplicates(expensesApp, expenseRows, 5, expenseDuplicatesGoal)},
+	{name: "ExpenseDeleteDuplicates", app: "Expenses", draw: recordsDeleteDuplicates(expensesApp, expenseDraw, 5, expenseDuplicatesGoal)},
 	{name: "RecipeAddSingleRecipe", app: "Recipes", draw: recipeAddSingle},
 	{name: "RecipeAddMultipleRecipes", app: "Recipes", draw: recordsAddMultiple(recipeForm, 3, 10)},
 	{name: "ExpenseAddMultiple", app: "Expenses", draw: recordsAddMultiple(expenseForm, 3, 10)},
@@ -62,7 +62,7 @@ var builders = []builder{
 	{name: "RecipeDeleteSingleWithRecipeWithNoise", app: "Recipes", draw: recordsDelete(recipesApp, recipeRows, 1, 29, recipeDeleteGoal)},
 	{name: "RecipeDeleteMultipleRecipes", app: "Recipes", draw: recordsDelete(recipesApp, recipeRows, 3, 0, recipeDeleteGoal)},
 	{name: "RecipeDeleteMultipleRecipesWithNoise", app: "Recipes", draw: recordsDelete(recipesApp, recipeRows, 3, 29, recipeDeleteGoal)},
-	{name: "RecipeDeleteDuplicateRecipes", app: "Recipes", draw: recordsDeleteDuplicates(recipesApp, recipeRows, 5, recipeDuplicatesGoal)},
+	{name: "RecipeDeleteDuplicateRecipes", app: "Recipes", draw: recordsDeleteDuplicates(recipesApp, recipeDraw, 5, recipeDuplicatesGoal)},
 }
 
 // The goals of the records families (the benchmark builds them in code, not templates).

@@ -21,7 +21,8 @@ func mapsPlaces(g *gen) ([]sim.Record, error) {
 	}
 	var rows []sim.Record
 	for i, n := range names {
-		rows = append(rows, sim.Record{"id": fmt.Sprintf("li%d", i+1), "name": n, "category": "Place", "tags": "liechtenstein town village",
+		// Its coordinates among its tags: a search by coordinates finds it, as OsmAnd's does.
+		rows = append(rows, sim.Record{"id": fmt.Sprintf("li%d", i+1), "name": n, "category": "Place", "tags": "liechtenstein town village " + coords[i],
 			"address": coords[i], "phone": "", "rating": "4.5", "distance": fmt.Sprintf("%.1f", 1+float64(between(g.r, 0, 300))/10), "hours": "24 hours"})
 	}
 	return rows, nil
@@ -35,7 +36,7 @@ func mapsMark(favorite bool) func(g *gen) (*instance, error) {
 		if err != nil {
 			return nil, err
 		}
-		loc := pick(g.r, places)["name"]
+		loc := mapsLocation(g, places)
 		coll, button, done := "markers", "Add marker", "Marker added"
 		if favorite {
 			coll, button, done = "favorites", "Save", "Saved"
@@ -48,13 +49,43 @@ func mapsMark(favorite bool) func(g *gen) (*instance, error) {
 		return &instance{
 			params: map[string]string{"location": loc},
 			setup:  []string{setupPlaces},
-			checks: []eval.CustomCheck{&rowsCheck{Collection: mapsPkg + ":" + coll, Added: []map[string]string{{"name": loc}}}},
-			walk: []walkthrough.Task{walk(mapsPkg, `button "`+done+`"`,
+			checks: []eval.CustomCheck{mapsLocationCheck(places, coll, loc, favorite)},
+			walk: []walkthrough.Task{walk(mapsPkg, `button "`+done+`"`, append(mapsCoordinateSteps(),
 				walkthrough.Step{Screen: `id=chip_coffee`, When: `for (?P<town>[^,\n]+), Liechtenstein`, Subgoal: "Search for " + town,
 					Do: []string{`Input "search_omnibox_text_box" "${town}"`, `Tap "Search"`}},
 				walkthrough.Step{Screen: `item "` + q(loc) + `[^"]*" id=result_row`, Subgoal: "Open " + loc, Do: []string{`Tap ` + label(loc)}},
 				walkthrough.Step{Screen: `button "` + button + `"`, Subgoal: button, Do: []string{`Tap ` + label(button)}},
-			)},
+			)...)},
 		}, nil
+	}
+}
+
+// mapsLocation is osmand._random_location_str: a place of the preloaded map, named by its
+// name or, half of the time, by its coordinates ("47.0688832, 9.5061564").
+func mapsLocation(g *gen, places []sim.Record) string {
+	p := pick(g.r, places)
+	if g.r.IntN(2) == 1 { // random.getrandbits(1): the name
+		return p["name"]
+	}
+	return p["address"]
+}
+
+// mapsLocationCheck is the benchmark's check of a favourite or marker at loc.
+func mapsLocationCheck(places []sim.Record, coll, loc string, favorite bool) eval.CustomCheck {
+	byName := map[string]string{}
+	for _, p := range places {
+		byName[p["name"]] = p["address"]
+	}
+	return &mapsCheck{Collection: mapsPkg + ":" + coll, Location: loc, Favorite: favorite, Places: byName}
+}
+
+// mapsCoordinateSteps find a place the instruction gives by its coordinates: they are
+// typed into the search, and the place found is opened (its name read off the screen).
+func mapsCoordinateSteps() []walkthrough.Step {
+	const coords = `for (?P<coords>-?\d+(?:\.\d+)?, -?\d+(?:\.\d+)?) in the Maps app`
+	return []walkthrough.Step{
+		{Screen: `id=chip_coffee`, When: coords, Subgoal: "Search for the coordinates",
+			Do: []string{`Input "search_omnibox_text_box" "${coords}"`, `Tap "Search"`}},
+		{Screen: `item "(?P<found>[^"]+)" id=result_row`, When: coords, Subgoal: "Open the place at the coordinates", Do: []string{`Tap "${found}"`}},
 	}
 }

@@ -24,7 +24,8 @@ type Step struct {
 	// Do are the decider's actions: Tap "LABEL", LongPress "LABEL", Clear "LABEL",
 	// Input "LABEL" "TEXT", Swipe up|down|left|right, Swipe "LABEL" DIR, Back, Home, Enter,
 	// Wait SECONDS, OpenApp PACKAGE, Finish ["ANSWER"], NeedInteraction "REASON". A label is
-	// looked up on the screen when the model answers (exact, id, then substring).
+	// looked up on the screen when the model answers (exact, id, then substring); "#N"
+	// is the element numbered N (read off the screen: Tap "#${n}").
 	Do []string `yaml:"do"`
 	// Slip are actions the decider takes instead of Do the first time it acts here: a
 	// mis-tap a recovery task must notice and undo.

@@ -2,6 +2,7 @@ package scripted
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/fairy-go/fairy/llm"
@@ -15,7 +16,17 @@ func parseScreen(text string) []element { return llm.ScreenOf(text) }
 
 // find looks an element up by label or id: exact label, exact id, case-insensitive label,
 // then case-insensitive substring of label, then of id. The first (lowest index) wins.
+// "#N" is the element numbered N on the screen (one of two rows with the same label, told
+// apart by the lines under them).
 func find(els []element, q string) (element, bool) {
+	if n, err := strconv.Atoi(strings.TrimPrefix(q, "#")); err == nil && strings.HasPrefix(q, "#") {
+		for _, e := range els {
+			if e.Index == n {
+				return e, true
+			}
+		}
+		return element{}, false
+	}
 	lq := strings.ToLower(q)
 	tests := []func(e element) bool{
 		func(e element) bool { return e.Label == q },

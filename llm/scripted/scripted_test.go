@@ -330,6 +330,8 @@ func TestLookupOrder(t *testing.T) {
 		{"Settings", "4"}, // nested line
 		{"ettings", "4"},  // substring
 		{"primary", "3"},  // exact id
+		{"#4", "4"},       // the element numbered 4
+		{"#9", "missing"}, // no element 9
 		{"Checkout", "missing"},
 	}
 	for _, tt := range tests {
