@@ -12,8 +12,8 @@ import (
 	"github.com/fairy-go/fairy/sim"
 )
 
-// drawn is instance i of family drawn with seed, as the suite draws it.
-func drawn(t *testing.T, family string, seed int64, i int) *instance {
+// drawnInstance is instance i of family drawn with seed, as the suite draws it.
+func drawnInstance(t *testing.T, family string, seed int64, i int) *instance {
 	t.Helper()
 	d, err := loadData()
 	if err != nil {
@@ -122,7 +122,7 @@ func TestExpenseCategoryFromList(t *testing.T) {
 // TestExpenseCategoryExact: ExpenseAddSingle's check wants the category's id: the right
 // id passes; another category, or the name typed as text, fails.
 func TestExpenseCategoryExact(t *testing.T) {
-	in := drawn(t, "ExpenseAddSingle", 1, 0)
+	in := drawnInstance(t, "ExpenseAddSingle", 1, 0)
 	check := rowsCheckOf(t, in)
 	want := check.Added[0]
 	if expenseCategoryName(want["category"]) == "" || !strings.Contains(in.instruction, expenseCategoryName(want["category"])) {
@@ -156,7 +156,7 @@ func TestExpenseCategoryExact(t *testing.T) {
 // untouched form leaves them ("" and 0); a source typed or the recipe marked favourite
 // fails the benchmark's check. The form has both fields.
 func TestRecipeSourceFavorite(t *testing.T) {
-	in := drawn(t, "RecipeAddSingleRecipe", 1, 0)
+	in := drawnInstance(t, "RecipeAddSingleRecipe", 1, 0)
 	check := rowsCheckOf(t, in)
 	want := check.Added[0]
 	if want["source"] != "" || want["favorite"] != "0" || len(want) != 8 {
@@ -216,7 +216,7 @@ func TestRecipeBaseDirections(t *testing.T) {
 	}
 	adds := list(mustData(t), "recipe.directions_additions")
 	for _, fam := range []string{"RecipeAddSingleRecipe", "RecipeAddMultipleRecipes", "RecipeDeleteMultipleRecipesWithNoise", "RecipeDeleteDuplicateRecipes"} {
-		in := drawn(t, fam, 3, 0)
+		in := drawnInstance(t, fam, 3, 0)
 		c := rowsCheckOf(t, in)
 		rows := slices.Clone(c.Before)
 		for _, a := range c.Added {
@@ -253,7 +253,7 @@ func TestDuplicateNearDuplicates(t *testing.T) {
 	}{{"RecipeDeleteDuplicateRecipes", "title", 10}, {"ExpenseDeleteDuplicates", "name", 3}} {
 		near := 0
 		for i := range 300 {
-			c := rowsCheckOf(t, drawn(t, fam.name, 1, i))
+			c := rowsCheckOf(t, drawnInstance(t, fam.name, 1, i))
 			if len(c.Before) != 7 {
 				t.Fatalf("%s-%d: %d rows, want 7 (the twins and 5 noise rows)", fam.name, i, len(c.Before))
 			}
@@ -295,7 +295,7 @@ func TestMapsCoordinates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		loc := drawn(t, "OsmAndMarker", 1, i).params["location"]
+		loc := drawnInstance(t, "OsmAndMarker", 1, i).params["location"]
 		if !strings.Contains(task.Instruction, loc) {
 			t.Fatalf("instruction %q does not give %q", task.Instruction, loc)
 		}
@@ -313,7 +313,7 @@ func TestMapsCoordinates(t *testing.T) {
 	p := phoneWith(t, mapsPkg+":places", places)
 	for _, fam := range []string{"OsmAndMarker", "OsmAndFavorite"} {
 		for i := range 6 {
-			in := drawn(t, fam, 2, i)
+			in := drawnInstance(t, fam, 2, i)
 			c, ok := in.checks[0].(*mapsCheck)
 			if !ok {
 				t.Fatalf("%s: check %T", fam, in.checks[0])
@@ -354,7 +354,7 @@ func TestRecordsSeeding(t *testing.T) {
 		"RecipeDeleteMultipleRecipesWithNoise": 32, "RecipeDeleteDuplicateRecipes": 7,
 	}
 	for fam, n := range counts {
-		a, b, other := drawn(t, fam, 5, 0), drawn(t, fam, 5, 0), drawn(t, fam, 6, 0)
+		a, b, other := drawnInstance(t, fam, 5, 0), drawnInstance(t, fam, 5, 0), drawnInstance(t, fam, 6, 0)
 		if got := len(rowsCheckOf(t, a).Before); got != n {
 			t.Errorf("%s: %d rows seeded, want %d", fam, got, n)
 		}
@@ -368,7 +368,7 @@ func TestRecordsSeeding(t *testing.T) {
 	// The add families give their rows as csv or as text blocks, as the benchmark picks.
 	forms := map[bool]int{}
 	for i := range 40 {
-		forms[strings.Contains(drawn(t, "ExpenseAddMultiple", 5, i).instruction, "name|amount_dollars|category_name|note")]++
+		forms[strings.Contains(drawnInstance(t, "ExpenseAddMultiple", 5, i).instruction, "name|amount_dollars|category_name|note")]++
 	}
 	if forms[true] == 0 || forms[false] == 0 {
 		t.Errorf("ExpenseAddMultiple: csv %d, text blocks %d of 40", forms[true], forms[false])
