@@ -74,9 +74,9 @@ func TestClockInPlanningPrompts(t *testing.T) {
 func TestAnswerFormat(t *testing.T) {
 	formats := map[string]string{
 		"When is my next meeting with Bob in Simple Calendar Pro? Express your answer in the format <month name> <day> <year> <hour in 24-hour format>:<minutes>.": "in the format <month name> <day> <year> <hour in 24-hour format>:<minutes>",
-		"How many tasks do I have due next week in Tasks app? Express your answer as a single integer.":                                                              "as a single integer",
-		"What quantity of flour do I need for the recipe 'Pie' in the Joplin app? Express your answer in the format <amount> <unit> without using abbreviations.":      "in the format <amount> <unit> without using abbreviations",
-		"How long was my running activity yesterday? Express your answer in minutes as a single integer.":                                                             "in minutes as a single integer",
+		"How many tasks do I have due next week in Tasks app? Express your answer as a single integer.":                                                            "as a single integer",
+		"What quantity of flour do I need for the recipe 'Pie' in the Joplin app? Express your answer in the format <amount> <unit> without using abbreviations.":  "in the format <amount> <unit> without using abbreviations",
+		"How long was my running activity yesterday? Express your answer in minutes as a single integer.":                                                          "in minutes as a single integer",
 		"Delete the note Gym Membership": "",
 		"Answer the call from Bob":       "",
 	}
