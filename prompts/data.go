@@ -13,7 +13,7 @@ import (
 type PlannerData struct {
 	Phase       string
 	Instruction string
-	Now         time.Time // the phone's clock (PhoneClock); zero: not read, no line
+	Now         time.Time // the phone's clock; zero: not read, no line
 	Progress    string    // the planner's own progress note from its last answer (adjust phase)
 	Apps        []event.App
 	Tasks       []event.AppTask    // the current plan (adjust phase)
@@ -36,7 +36,7 @@ type ReplannerData struct {
 	Task         event.AppTask        // the app task
 	Instructions []memory.Instruction // the instruction stack
 	Step         int
-	Now          time.Time // the phone's clock (PhoneClock); zero: not read, no line
+	Now          time.Time // the phone's clock; zero: not read, no line
 	First        bool      // no plan yet: make one
 	Plan         []string
 	Subgoal      string
@@ -66,7 +66,7 @@ type DeciderData struct {
 	Instruction  string // the person's whole instruction
 	Task         event.AppTask
 	Instructions []memory.Instruction
-	Now          time.Time // the phone's clock (PhoneClock); zero: not read, no line
+	Now          time.Time // the phone's clock; zero: not read, no line
 	AnswerFormat string    // the answer's form the person asked for (AnswerFormat); "" when none
 	Plan         []string
 	Subgoal      string
@@ -124,7 +124,7 @@ type CheckerData struct {
 	Context      []event.Fact
 	Answer       string
 	AnswerFormat string    // the answer's form the person asked for (AnswerFormat); "" when none
-	Now          time.Time // the phone's clock (PhoneClock); zero: not read, no line
+	Now          time.Time // the phone's clock; zero: not read, no line
 	Plan         []string
 	Progress     string
 }
