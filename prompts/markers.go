@@ -6,8 +6,8 @@ package prompts
 // never silently.
 const (
 	// MarkClock is the line with the phone's date, weekday, time and zone, read from its
-	// clock: "Phone's date and time: Saturday, November 28, 2026, 21:14 (UTC)".
-	MarkClock = "Phone's date and time: "
+	// clock: "Phone's clock: Saturday, November 28, 2026, 21:14 (UTC)".
+	MarkClock = "Phone's clock: "
 	// MarkAnswerFormat is the line with the answer format the person asked for.
 	MarkAnswerFormat = "Answer format the person asked for: "
 	// MarkAsked opens the Re-Planner's account of a step that only asked the person.
