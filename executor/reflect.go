@@ -35,6 +35,8 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	}
 	if len(r.lastActs) == 0 {
 		d.Expect = "" // an expectation is about actions, and none ran
+	} else {
+		d.Asked = "" // actions ran since the question: they are what is judged
 	}
 	query := r.a.Task.Task
 	if r.subgoal != "" {
