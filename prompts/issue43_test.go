@@ -168,7 +168,7 @@ func TestAppListPromise(t *testing.T) {
 		t.Errorf("a learned description is not given:\n%s", told.User)
 	}
 	de, _ := s.Decide(DeciderData{Instruction: "x", Task: task, Instructions: []memory.Instruction{{Text: "x"}}, Screen: screen})
-	if !strings.Contains(de.User, "Current screen (top to bottom; lists in the app's order)") {
+	if !strings.Contains(de.User, "Current screen (top to bottom; lists in the app's order") {
 		t.Errorf("the screen does not say how its lists are ordered:\n%s", de.User)
 	}
 }
