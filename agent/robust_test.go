@@ -316,7 +316,7 @@ func (r *rigRun) failed(t *testing.T, want string) {
 // case (the other role answers sensibly).
 func nonsenseRules(replanner, decider string) string {
 	if replanner == "" {
-		replanner = `'{"result":"B","reflection":"","progress":"","plan":["Refresh the vault"],"subgoal":"Refresh the vault","routine":{"name":"","args":[]},"interaction":0,"reason":""}'`
+		replanner = `'{"result":"B","reflection":"","progress":"","plan":["Refresh the vault"],"subgoal":"Refresh the vault","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'`
 	}
 	if decider == "" {
 		decider = `'{"thought":"","actions":[{"type":"Tap","index":2}],"expect":""}'`
@@ -350,7 +350,7 @@ func TestModelNonsenseFailsTheTask(t *testing.T) {
 		{name: "decider unknown action", decider: `'{"thought":"","actions":[{"type":"Teleport","index":1}],"expect":""}'`, want: "unknown action type"},
 		{name: "decider no action", decider: `'{"thought":"nothing to do","actions":[],"expect":""}'`, want: "gave no usable action in 3 steps"},
 		{name: "replanner prose", replanner: `'Sure! Here is my plan: tap login.'`, want: "unusable"},
-		{name: "replanner wrong shape", replanner: `'{"result":"B","plan":"log in","subgoal":["x"],"routine":{"name":"","args":[]},"interaction":"soon"}'`, want: "unusable"},
+		{name: "replanner wrong shape", replanner: `'{"result":"B","plan":"log in","subgoal":["x"],"facts":[],"routine":{"name":"","args":[]},"interaction":"soon"}'`, want: "unusable"},
 		{name: "planner prose", planner: `'Open the vault app, I think.'`, want: "unusable"},
 		{name: "planner index out of range", planner: `'{"thought":"","status":"continue","tasks":[{"app":"com.fairy.vault","task":"x","produces":""}],"next":7,"progress":"","reason":""}'`, want: "next 7 is not an index"},
 		{name: "planner unknown app", planner: `'{"thought":"","status":"continue","tasks":[{"app":"com.evil.app","task":"x","produces":""}],"next":0,"progress":"","reason":""}'`, want: "not in the list of launchable apps"},
@@ -403,10 +403,10 @@ const loginRules = `
   - name: logged in
     role: replanner
     match: ['"保险箱"']
-    answer: '{"result":"A","reflection":"","progress":"logged in","plan":["Log in"],"subgoal":"Finished","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"logged in","plan":["Log in"],"subgoal":"Finished","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: log in
     role: replanner
-    answer: '{"result":"","reflection":"","progress":"","plan":["Log in"],"subgoal":"Log in","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"","reflection":"","progress":"","plan":["Log in"],"subgoal":"Log in","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: type the password
     role: decider
     answer: '{"thought":"type it and log in","actions":[{"type":"Input","index":{{index "field_a"}},"text":"Tr0ub4dor&3 horse"},{"type":"Tap","index":{{index "Log in"}}}],"expect":""}'
@@ -537,10 +537,10 @@ func shellRules(command string) string {
   - name: run it
     role: replanner
     times: 1
-    answer: '{"result":"","reflection":"","progress":"","plan":["Run the check"],"subgoal":"Run the check","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"","reflection":"","progress":"","plan":["Run the check"],"subgoal":"Run the check","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: ran it
     role: replanner
-    answer: '{"result":"A","reflection":"","progress":"ran","plan":["Run the check"],"subgoal":"Finished","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"ran","plan":["Run the check"],"subgoal":"Finished","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: shell
     role: decider
     answer: ` + yamlQuote(string(act)) + `
@@ -619,10 +619,10 @@ func guardRules(label string) string {
   - name: log in
     role: replanner
     match: ['\[\d+\] button "Log in"']
-    answer: '{"result":"","reflection":"","progress":"","plan":["Log in","Press it"],"subgoal":"Log in","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"","reflection":"","progress":"","plan":["Log in","Press it"],"subgoal":"Log in","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: press
     role: replanner
-    answer: '{"result":"B","reflection":"","progress":"","plan":["Press it"],"subgoal":"Press it","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"B","reflection":"","progress":"","plan":["Press it"],"subgoal":"Press it","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: tap log in
     role: decider
     match: ['Current sub-goal: Log in']
@@ -709,14 +709,14 @@ func chatRules(batch string) string {
   - name: log in
     role: replanner
     match: ['\[\d+\] button "Log in"']
-    answer: '{"result":"","reflection":"","progress":"","plan":["Log in","Open the chat","Send hello"],"subgoal":"Log in","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"","reflection":"","progress":"","plan":["Log in","Open the chat","Send hello"],"subgoal":"Log in","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: open the chat
     role: replanner
     match: ['\[\d+\] button "Chat"']
-    answer: '{"result":"A","reflection":"","progress":"","plan":["Open the chat","Send hello"],"subgoal":"Open the chat","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"","plan":["Open the chat","Send hello"],"subgoal":"Open the chat","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: send
     role: replanner
-    answer: '{"result":"B","reflection":"","progress":"","plan":["Send hello"],"subgoal":"Send hello","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"B","reflection":"","progress":"","plan":["Send hello"],"subgoal":"Send hello","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: tap log in
     role: decider
     match: ['Current sub-goal: Log in']

@@ -15,7 +15,7 @@ var withRoutines = strings.Replace(pageByPage, "rules:\n", `rules:
   - name: rate dialog
     role: replanner
     match: ['\[\d+\] button "Not now"']
-    answer: '{"result":"C","reflection":"a dialog is in the way","progress":"","plan":["Dismiss the dialog"],"subgoal":"Dismiss the dialog","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"C","reflection":"a dialog is in the way","progress":"","plan":["Dismiss the dialog"],"subgoal":"Dismiss the dialog","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: dismiss
     role: decider
     match: ['Current sub-goal: Dismiss the dialog']
@@ -23,7 +23,7 @@ var withRoutines = strings.Replace(pageByPage, "rules:\n", `rules:
   - name: run the routine that fits
     role: replanner
     match: ['<<<ROUTINES\n(?:[^\n]*\n)*?- "([^"\n]*)" — [^\n]*?fits this task with args (\[[^\n]*\])']
-    answer: '{"result":"B","reflection":"","progress":"","plan":[],"subgoal":"Run the learned routine","routine":{"name":{{json (match 1)}},"args":{{match 2}}},"interaction":0,"reason":""}'
+    answer: '{"result":"B","reflection":"","progress":"","plan":[],"subgoal":"Run the learned routine","facts":[],"routine":{"name":{{json (match 1)}},"args":{{match 2}}},"interaction":0,"reason":""}'
 `, 1)
 
 // TestRoutineOnSecondRun: the second run of a task takes the routine the first one

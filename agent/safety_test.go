@@ -16,17 +16,17 @@ import (
 // replan says on that page (” keeps it plain).
 func pageRules(open, replan, batch string, times int) string {
 	if replan == "" {
-		replan = `'{"result":"B","reflection":"","progress":"","plan":["Press the buttons"],"subgoal":"Press the buttons","routine":{"name":"","args":[]},"interaction":0,"reason":""}'`
+		replan = `'{"result":"B","reflection":"","progress":"","plan":["Press the buttons"],"subgoal":"Press the buttons","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'`
 	}
 	return fmt.Sprintf(`
   - name: log in
     role: replanner
     match: ['\[\d+\] button "Log in"']
-    answer: '{"result":"","reflection":"","progress":"","plan":["Log in","Open the page","Press the buttons"],"subgoal":"Log in","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"","reflection":"","progress":"","plan":["Log in","Open the page","Press the buttons"],"subgoal":"Log in","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: open the page
     role: replanner
     match: ['\[\d+\] button "%[1]s"']
-    answer: '{"result":"A","reflection":"","progress":"","plan":["Open the page","Press the buttons"],"subgoal":"Open the page","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"","plan":["Open the page","Press the buttons"],"subgoal":"Open the page","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: on the page
     role: replanner
     answer: %[2]s
@@ -176,20 +176,20 @@ func TestGuardJudgesThePaymentSheet(t *testing.T) {
 // with the next step?") on a page that offers several sensitive actions; the person says
 // yes; the next action is a payment, and the guard asks again — and obeys the "no".
 func TestVagueYesDoesNotPay(t *testing.T) {
-	replan := `'{"result":"B","reflection":"","progress":"","plan":["Press the buttons"],"subgoal":"Press the buttons","routine":{"name":"","args":[]},"interaction":1,"reason":"May I keep going with the next step?"}'`
+	replan := `'{"result":"B","reflection":"","progress":"","plan":["Press the buttons"],"subgoal":"Press the buttons","facts":[],"routine":{"name":"","args":[]},"interaction":1,"reason":"May I keep going with the next step?"}'`
 	rules := pageRules("Chat", "", tapBatch("支付"), 2) // placeholder replaced below
 	rules = `
   - name: log in
     role: replanner
     match: ['\[\d+\] button "Log in"']
-    answer: '{"result":"","reflection":"","progress":"","plan":["Log in","Pay"],"subgoal":"Log in","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"","reflection":"","progress":"","plan":["Log in","Pay"],"subgoal":"Log in","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: ask first
     role: replanner
     times: 1
     answer: ` + replan + `
   - name: then pay
     role: replanner
-    answer: '{"result":"B","reflection":"","progress":"","plan":["Press the buttons"],"subgoal":"Press the buttons","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"B","reflection":"","progress":"","plan":["Press the buttons"],"subgoal":"Press the buttons","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: tap log in
     role: decider
     match: ['Current sub-goal: Log in']
@@ -227,27 +227,27 @@ func TestTypingUnderDeadTaps(t *testing.T) {
   - name: log in
     role: replanner
     match: ['\[\d+\] button "Log in"']
-    answer: '{"result":"","reflection":"","progress":"","plan":["Log in","Open the form","Fill the form","Keep the form"],"subgoal":"Log in","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"","reflection":"","progress":"","plan":["Log in","Open the form","Fill the form","Keep the form"],"subgoal":"Log in","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: open the form
     role: replanner
     match: ['\[\d+\] button "Form"']
-    answer: '{"result":"A","reflection":"","progress":"","plan":["Open the form","Fill the form","Keep the form"],"subgoal":"Open the form","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"","plan":["Open the form","Fill the form","Keep the form"],"subgoal":"Open the form","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: kept
     role: replanner
     match: ['(?m)^- "Kept: ']
-    answer: '{"result":"A","reflection":"","progress":"kept","plan":["Fill the form","Keep the form"],"subgoal":"Finished","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"kept","plan":["Fill the form","Keep the form"],"subgoal":"Finished","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: typing failed
     role: replanner
     match: ['(?s)Last actions:\n1\. Input.*failed']
-    answer: '{"result":"C","reflection":"a field did not take its text","progress":"","plan":["Fill the form","Keep the form"],"subgoal":"Fill the form","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"C","reflection":"a field did not take its text","progress":"","plan":["Fill the form","Keep the form"],"subgoal":"Fill the form","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   # Believes what the executor reports: the form is filled when every Input succeeded.
   - name: filled
     role: replanner
     match: ['Last actions:\n1\. Input']
-    answer: '{"result":"A","reflection":"","progress":"filled","plan":["Fill the form","Keep the form"],"subgoal":"Keep the form","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"filled","plan":["Fill the form","Keep the form"],"subgoal":"Keep the form","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: fill
     role: replanner
-    answer: '{"result":"B","reflection":"","progress":"","plan":["Fill the form","Keep the form"],"subgoal":"Fill the form","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"B","reflection":"","progress":"","plan":["Fill the form","Keep the form"],"subgoal":"Fill the form","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: tap log in
     role: decider
     match: ['Current sub-goal: Log in']

@@ -29,10 +29,23 @@ func (r *run) check(ctx context.Context) (State, error) {
 		r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+reason+". The agent went back a page: open what the person chose.")
 		return r.goBack(ctx, "Back: "+reason)
 	}
+	if why := r.formatMiss(); why != "" {
+		// Model-independent: the person asked for the answer in a form, and this one has
+		// another; whatever the model judges, the person cannot use it as asked.
+		r.publish(event.FinishChecked{Step: r.step, Passed: false, Reason: why})
+		r.checkFails++
+		if r.checkFails >= maxCheckFails {
+			return r.fail("the task is not done: " + why)
+		}
+		r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+why+". Finish again with the answer in that form.")
+		r.reuse, r.noActs, r.lastActs = true, true, nil
+		return statePerceive, nil
+	}
 	r.pictureNow(ctx) // the finish check looks at the screen a verified step did not picture
 	mem := r.cfg.Memory
 	p, err := r.cfg.Prompts.Check(prompts.CheckerData{Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(),
-		Screen: r.screen.Text(), Context: mem.KeyContext(), Answer: r.answer, Plan: r.plan, Progress: mem.Progress()})
+		Screen: r.screen.Text(), Context: mem.KeyContext(), Answer: r.answer, AnswerFormat: r.answerFormat(), Now: r.phoneNow(ctx),
+		Plan: r.plan, Progress: mem.Progress()})
 	if err != nil {
 		return stateError, err
 	}
@@ -51,4 +64,20 @@ func (r *run) check(ctx context.Context) (State, error) {
 	r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+v.Reason+". Re-plan what is missing.")
 	r.reuse, r.noActs, r.lastActs = true, true, nil
 	return statePerceive, nil
+}
+
+// formatMiss says why the Finish answer does not have the form the app task asks for
+// ("in the format <month name> <day> <year>", "as a single integer"); "" when it does,
+// when no form was asked or when its words do not tell the form (the model judges it).
+// Only the app task's own words count: an instruction's format is for the task that
+// answers, and another app task's Finish text is no answer to the person.
+func (r *run) formatMiss() string {
+	f := prompts.AnswerFormat(r.a.Task.Task)
+	if f == "" {
+		return ""
+	}
+	if fits, known := prompts.FitsFormat(f, r.answer); !known || fits {
+		return ""
+	}
+	return fmt.Sprintf("the answer %q is not %s, as the person asked", r.answer, f)
 }

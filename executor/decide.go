@@ -29,7 +29,8 @@ func (r *run) decide(ctx context.Context) (State, error) {
 	tips := r.tricks(ctx, trickAction, r.subgoal) // once a step, not once an attempt
 	for attempt := 0; ; attempt++ {
 		d := prompts.DeciderData{
-			Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(), Plan: r.plan, Subgoal: r.subgoal,
+			Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(), Now: r.phoneNow(ctx), AnswerFormat: r.answerFormat(),
+			Plan: r.plan, Subgoal: r.subgoal,
 			History: history(mem.LastFrames(6)), Screen: r.screen.Text(), Keyboard: r.screen.Keyboard, Secure: r.secure,
 			Visual: r.images() != nil, Context: mem.KeyContext(), Shell: r.cfg.Shell, Notes: r.decNote,
 			Tricks: tips,

@@ -206,7 +206,7 @@ func plan(result, subgoal string, inter int, reason string, steps ...string) str
 	for i, s := range steps {
 		q[i] = fmt.Sprintf("%q", s)
 	}
-	return fmt.Sprintf(`{"result":%q,"reflection":"","progress":%q,"plan":[%s],"subgoal":%q,"routine":{"name":"","args":[]},"interaction":%d,"reason":%q}`,
+	return fmt.Sprintf(`{"result":%q,"reflection":"","progress":%q,"plan":[%s],"subgoal":%q,"facts":[],"routine":{"name":"","args":[]},"interaction":%d,"reason":%q}`,
 		result, subgoal, strings.Join(q, ","), subgoal, inter, reason)
 }
 

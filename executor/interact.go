@@ -49,9 +49,11 @@ func (r *run) interact(ctx context.Context) (State, error) {
 		// The screen may have changed while the person read the question (a total that
 		// went up): read it again before anything is done under the consent.
 		r.reuse, r.noActs, r.lastActs = false, true, nil
+		r.asked, r.expect = need.Reason, ""
 		return statePerceive, nil
 	}
 	r.reuse, r.noActs, r.lastActs = true, true, nil
+	r.asked, r.expect = need.Reason, "" // the step only asked: no action, no expectation to judge
 	return statePerceive, nil
 }
 

@@ -28,7 +28,7 @@ import (
 const keyboardRules = `
 rules:
   - role: replanner
-    answer: '{"result":"B","reflection":"","progress":"","plan":["Write to Alice"],"subgoal":"Write to Alice","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"B","reflection":"","progress":"","plan":["Write to Alice"],"subgoal":"Write to Alice","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - role: decider
     times: 1
     answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "compose_message_text"}}}],"expect":"the keyboard"}'

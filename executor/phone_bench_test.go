@@ -31,7 +31,7 @@ import (
 const benchRules = `
 rules:
   - role: replanner
-    answer: '{"result":"B","reflection":"","progress":"","plan":["Type drafts"],"subgoal":"Type drafts","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"B","reflection":"","progress":"","plan":["Type drafts"],"subgoal":"Type drafts","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - role: decider
     answer: '{"thought":"","actions":[{"type":"Input","index":{{index "compose_message_text"}},"text":"draft {{.Times}}"}],"expect":""}'
   - role: extractor

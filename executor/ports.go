@@ -140,3 +140,10 @@ type Routines interface {
 	// that needs it, and the run's Pause says so.
 	Steps(ctx context.Context, app, id, signature string, args []string, at int) (replay.Run, error)
 }
+
+// clockReader is a Device that can read the phone's own clock (*adb.Device satisfies it:
+// `date`, in the zone the phone names). The planning prompts say the phone's date and
+// time; a Device without it leaves them out.
+type clockReader interface {
+	Clock(ctx context.Context) (time.Time, error)
+}

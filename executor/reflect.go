@@ -28,10 +28,15 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	full := r.full && r.plan != nil
 	r.full = false
 	d := prompts.ReplannerData{
-		Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(), Step: r.step, First: first,
-		Plan: r.plan, Subgoal: r.subgoal, Progress: mem.Progress(), LastActions: r.lastActs, Expect: r.expect, Change: r.change,
+		Instruction: r.a.Instruction, Task: r.a.Task, Instructions: mem.Instructions(), Step: r.step, Now: r.phoneNow(ctx), First: first,
+		Plan: r.plan, Subgoal: r.subgoal, Progress: mem.Progress(), LastActions: r.lastActs, Expect: r.expect, Asked: r.asked, Change: r.change,
 		Screen: r.screen.Text(), Secure: r.secure, Visual: r.images() != nil, Context: mem.KeyContext(),
 		Notes: r.planNote,
+	}
+	if len(r.lastActs) == 0 {
+		d.Expect = "" // an expectation is about actions, and none ran
+	} else {
+		d.Asked = "" // actions ran since the question: they are what is judged
 	}
 	query := r.a.Task.Task
 	if r.subgoal != "" {
@@ -54,7 +59,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	if err != nil {
 		return stateError, err
 	}
-	r.expect = "" // said once, with the actions it was about
+	r.expect, r.asked = "", "" // said once, with the step they were about
 	var ans prompts.ReplannerAnswer
 	if err := call(ctx, r.cfg.Model, llm.RoleReplanner, p, r.images(), &ans); err != nil {
 		return stateError, err
@@ -65,6 +70,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 		ans.Result = "" // nothing was done to classify
 	}
 	r.noActs = false
+	r.remember(ans.Facts)
 	if ans.Interaction < 0 || ans.Interaction > 4 {
 		ans.Interaction = 4
 	}
@@ -145,5 +151,22 @@ func (r *run) bindConsent(need *interaction.Need) {
 	if spec := readSpecifics(v.Category, r.screen, r.element(indexOf(r.screen, v.Target)), r.items, r.a.Task.App).String(); spec != "" {
 		need.Specifics = spec
 		need.Reason += " — " + spec
+	}
+}
+
+// remember puts what the Re-Planner read (a list before deleting, the date it took as
+// today) into the key context, where the finish check and later app tasks find it.
+func (r *run) remember(facts []event.Fact) {
+	var out []event.Fact
+	for _, f := range facts {
+		f.Key, f.Value = strings.TrimSpace(f.Key), strings.TrimSpace(f.Value)
+		if f.Key == "" || f.Value == "" {
+			continue
+		}
+		f.App, f.Step = r.a.Task.App, r.step
+		out = append(out, f)
+	}
+	if out = newFacts(out, r.cfg.Memory.KeyContext(), r.step); len(out) > 0 {
+		r.publish(event.ContextCollected{Step: r.step, Facts: out})
 	}
 }

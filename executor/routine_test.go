@@ -49,7 +49,7 @@ func routineModel(name string, args []string, prompts *[]string) *fakeModel {
 		if !taken && strings.Contains(u, "<<<ROUTINES") {
 			taken = true
 			a, _ := json.Marshal(args)
-			return fmt.Sprintf(`{"result":"","reflection":"","progress":"","plan":["Run it"],"subgoal":"Run it","routine":{"name":%q,"args":%s},"interaction":0,"reason":""}`, name, a)
+			return fmt.Sprintf(`{"result":"","reflection":"","progress":"","plan":["Run it"],"subgoal":"Run it","facts":[],"routine":{"name":%q,"args":%s},"interaction":0,"reason":""}`, name, a)
 		}
 		return page(n, u)
 	}

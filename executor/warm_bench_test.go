@@ -33,22 +33,22 @@ rules:
   - role: replanner
     match: ['switch "All Maps notifications" id=switch_bar']
     not: ['switch "All Maps notifications" id=switch_bar checked']
-    answer: '{"result":"A","reflection":"","progress":"done","plan":["Turn off All Maps notifications"],"subgoal":"Finished","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"done","plan":["Turn off All Maps notifications"],"subgoal":"Finished","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - role: replanner
     match: ['switch "All Maps notifications" id=switch_bar checked']
-    answer: '{"result":"A","reflection":"","progress":"","plan":["Turn off All Maps notifications"],"subgoal":"Turn off All Maps notifications","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"","plan":["Turn off All Maps notifications"],"subgoal":"Turn off All Maps notifications","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - role: replanner
     match: ['\[\d+\] item "Network & internet"']
-    answer: '{"result":"","reflection":"","progress":"","plan":["Open Apps","Open See all apps","Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Apps","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"","reflection":"","progress":"","plan":["Open Apps","Open See all apps","Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Apps","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - role: replanner
     match: ['\[\d+\] item "See all apps"']
-    answer: '{"result":"A","reflection":"","progress":"","plan":["Open See all apps","Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open See all apps","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"","plan":["Open See all apps","Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open See all apps","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - role: replanner
     match: ['(?m)^- "All apps"$']
-    answer: '{"result":"A","reflection":"","progress":"","plan":["Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Maps","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"","plan":["Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Maps","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - role: replanner
     match: ['\[\d+\] item "Storage & cache"']
-    answer: '{"result":"A","reflection":"","progress":"","plan":["Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Notifications","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"","plan":["Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Notifications","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - role: decider
     match: ['Current sub-goal: Open ([^\n]+)']
     answer: '{"thought":"","actions":[{"type":"Tap","index":{{index (match 1)}}}],"expect":""}'

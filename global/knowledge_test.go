@@ -48,31 +48,31 @@ rules:
     role: replanner
     match: ['switch "All Maps notifications" id=switch_bar']
     not: ['switch "All Maps notifications" id=switch_bar checked']
-    answer: '{"result":"A","reflection":"the switch is off","progress":"done","plan":["Turn off All Maps notifications"],"subgoal":"Finished","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"the switch is off","progress":"done","plan":["Turn off All Maps notifications"],"subgoal":"Finished","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: switch is on
     role: replanner
     match: ['switch "All Maps notifications" id=switch_bar checked']
-    answer: '{"result":"A","reflection":"on the page","progress":"on the notifications page","plan":["Turn off All Maps notifications"],"subgoal":"Turn off All Maps notifications","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"on the page","progress":"on the notifications page","plan":["Turn off All Maps notifications"],"subgoal":"Turn off All Maps notifications","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: known way
     role: replanner
     match: ['Navigate\("(\w+)"\) replays it']
-    answer: '{"result":"","reflection":"","progress":"","plan":["Go to the All Maps notifications switch","Turn off All Maps notifications"],"subgoal":"Go to the All Maps notifications switch","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"","reflection":"","progress":"","plan":["Go to the All Maps notifications switch","Turn off All Maps notifications"],"subgoal":"Go to the All Maps notifications switch","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: main page
     role: replanner
     match: ['\[\d+\] item "Network & internet"']
-    answer: '{"result":"","reflection":"","progress":"","plan":["Open Apps","Open See all apps","Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Apps","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"","reflection":"","progress":"","plan":["Open Apps","Open See all apps","Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Apps","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: apps page
     role: replanner
     match: ['\[\d+\] item "See all apps"']
-    answer: '{"result":"A","reflection":"","progress":"in Apps","plan":["Open See all apps","Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open See all apps","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"in Apps","plan":["Open See all apps","Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open See all apps","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: all apps page
     role: replanner
     match: ['(?m)^- "All apps"$']
-    answer: '{"result":"A","reflection":"","progress":"in All apps","plan":["Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Maps","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"in All apps","plan":["Open Maps","Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Maps","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: app info page
     role: replanner
     match: ['\[\d+\] item "Storage & cache"']
-    answer: '{"result":"A","reflection":"","progress":"in App info","plan":["Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Notifications","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"in App info","plan":["Open Notifications","Turn off All Maps notifications"],"subgoal":"Open Notifications","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
 
   - name: navigate
     role: decider

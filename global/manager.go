@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
@@ -25,6 +26,12 @@ type AppSource interface {
 // Launcher starts an app on the phone; *adb.Device satisfies it.
 type Launcher interface {
 	Launch(ctx context.Context, pkg string) error
+}
+
+// phoneClock reads the phone's own date and time (*adb.Device satisfies it). The planner's
+// prompt says it: "next week" and "today" are the phone's.
+type phoneClock interface {
+	Clock(ctx context.Context) (time.Time, error)
 }
 
 // Runner carries out one app task; *executor.Executor satisfies it.
@@ -137,7 +144,7 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 		res.Reason = "the phone has no launchable app"
 		return res, errNoApps
 	}
-	data := prompts.PlannerData{Phase: prompts.PhasePlan, Instruction: instruction, Apps: apps}
+	data := prompts.PlannerData{Phase: prompts.PhasePlan, Instruction: instruction, Apps: apps, Now: m.phoneNow(ctx)}
 	if m.cfg.Tricks != nil {
 		if ts, err := m.cfg.Tricks.Tricks(ctx, "common", executor.TrickPlanning, instruction, 3); err == nil {
 			data.Tricks = ts
@@ -190,7 +197,7 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 			res.Outcome, res.Reason = event.OutcomeDone, r.Reason
 			return res, nil
 		}
-		data = prompts.PlannerData{Phase: prompts.PhaseAdjust, Instruction: instruction, Progress: ans.Progress, Apps: apps, Tasks: ans.Tasks, Done: res.Tasks,
+		data = prompts.PlannerData{Phase: prompts.PhaseAdjust, Instruction: instruction, Now: m.phoneNow(ctx), Progress: ans.Progress, Apps: apps, Tasks: ans.Tasks, Done: res.Tasks,
 			Context: m.cfg.Memory.KeyContext(), Tricks: data.Tricks}
 		if ans, err = m.plan(ctx, data, apps); err != nil {
 			return res, err
@@ -258,4 +265,19 @@ func check(a *prompts.PlannerAnswer, apps []event.App) string {
 		}
 	}
 	return ""
+}
+
+// phoneNow is the phone's date and time, when the launcher can read its clock
+// (phoneClock); the zero time otherwise, and the prompt leaves the line out.
+func (m *Manager) phoneNow(ctx context.Context) time.Time {
+	c, ok := m.cfg.Launcher.(phoneClock)
+	if !ok {
+		return time.Time{}
+	}
+	t, err := c.Clock(ctx)
+	if err != nil {
+		m.log.Warn("reading the phone's clock failed; the plan's prompt does not say the date", "err", err)
+		return time.Time{}
+	}
+	return t.Truncate(time.Minute)
 }

@@ -104,7 +104,7 @@ func TestOutOfRangeIndexIsReasked(t *testing.T) {
 func TestThreeFailuresForceFullReplan(t *testing.T) {
 	o := scenario{rules: "calendar.yaml", extra: []scripted.Rule{
 		{Name: "no change", Role: "replanner", Match: scripted.Patterns{`\[\d+\] input "Add title" id=title`}, Not: scripted.Patterns{"The last three steps failed"}, Times: 3,
-			Answer: `{"result":"D","reflection":"nothing changed","progress":"","plan":["Wait for the form"],"subgoal":"Wait for the form","routine":{"name":"","args":[]},"interaction":0,"reason":""}`},
+			Answer: `{"result":"D","reflection":"nothing changed","progress":"","plan":["Wait for the form"],"subgoal":"Wait for the form","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}`},
 		decider("Wait for the form", 0, `{"thought":"","actions":[{"type":"Wait","seconds":0.01}],"expect":""}`),
 	}}.run(t, dinner)
 	if o.res.Outcome != event.OutcomeDone || !dinnerSaved(o) {
@@ -141,7 +141,7 @@ func TestDeciderNeedInteractionAsks(t *testing.T) {
 func TestLoopIsBroken(t *testing.T) {
 	o := scenario{rules: "calendar.yaml", limits: executor.Limits{MaxSteps: 30}, extra: []scripted.Rule{
 		{Name: "save too early", Role: "replanner", Match: scripted.Patterns{`\[\d+\] input "Add title" id=title`},
-			Answer: `{"result":"B","reflection":"","progress":"","plan":["Save the event"],"subgoal":"Save the event","routine":{"name":"","args":[]},"interaction":0,"reason":""}`},
+			Answer: `{"result":"B","reflection":"","progress":"","plan":["Save the event"],"subgoal":"Save the event","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}`},
 	}}.run(t, dinner)
 	if o.res.Outcome != event.OutcomeFailed || !strings.Contains(o.res.Reason, "loop") {
 		t.Fatalf("outcome %+v (%v), want failed in a loop", o.res, o.err)

@@ -35,15 +35,15 @@ rules:
   - name: sent
     role: replanner
     match: ['(?m)^- "On my way[^"\n]*"\n- "You · ']
-    answer: '{"result":"A","reflection":"","progress":"sent","plan":["Open the chat with Alice","Send the message"],"subgoal":"Finished","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"A","reflection":"","progress":"sent","plan":["Open the chat with Alice","Send the message"],"subgoal":"Finished","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: thread
     role: replanner
     match: ['\[\d+\] input "[^"\n]*" id=compose_message_text']
-    answer: '{"result":"B","reflection":"","progress":"chat open","plan":["Open the chat with Alice","Send the message"],"subgoal":"Send the message","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"B","reflection":"","progress":"chat open","plan":["Open the chat with Alice","Send the message"],"subgoal":"Send the message","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: conversations
     role: replanner
     match: ['\[\d+\] item "Alice Chen"']
-    answer: '{"result":"","reflection":"","progress":"","plan":["Open the chat with Alice","Send the message"],"subgoal":"Open the chat with Alice","routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+    answer: '{"result":"","reflection":"","progress":"","plan":["Open the chat with Alice","Send the message"],"subgoal":"Open the chat with Alice","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: open chat
     role: decider
     match: ['Current sub-goal: Open the chat with Alice']

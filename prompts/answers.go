@@ -59,6 +59,9 @@ type ReplannerAnswer struct {
 	Subgoal     string   `json:"subgoal"` // Finished when the app task is done
 	Interaction int      `json:"interaction"`
 	Reason      string   `json:"reason"`
+	// Facts are what the Re-Planner read that later steps or the finish check need (a
+	// list before deleting, the date taken as today); they join the key context.
+	Facts []event.Fact `json:"facts"`
 	// Routine, when its name is set, runs a learned routine from the current screen
 	// instead of deciding the next actions one step at a time.
 	Routine event.Routine `json:"routine"`

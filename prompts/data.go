@@ -1,6 +1,8 @@
 package prompts
 
 import (
+	"time"
+
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/replay"
@@ -11,7 +13,8 @@ import (
 type PlannerData struct {
 	Phase       string
 	Instruction string
-	Progress    string // the planner's own progress note from its last answer (adjust phase)
+	Now         time.Time // the phone's clock; zero: not read, no line
+	Progress    string    // the planner's own progress note from its last answer (adjust phase)
 	Apps        []event.App
 	Tasks       []event.AppTask    // the current plan (adjust phase)
 	Done        []event.TaskResult // finished app tasks (adjust phase)
@@ -33,19 +36,23 @@ type ReplannerData struct {
 	Task         event.AppTask        // the app task
 	Instructions []memory.Instruction // the instruction stack
 	Step         int
-	First        bool // no plan yet: make one
+	Now          time.Time // the phone's clock; zero: not read, no line
+	First        bool      // no plan yet: make one
 	Plan         []string
 	Subgoal      string
 	Progress     string
 	LastActions  []string // the previous step's actions with their effect
 	Expect       string   // what the Action Decider expected them to show
-	Change       string   // how the screen changed since the previous step
-	Screen       string   // text form
-	Secure       bool     // the screenshot is black (FLAG_SECURE)
-	Visual       bool     // a set-of-mark screenshot is attached
-	Context      []event.Fact
-	Tricks       []string
-	Hint         string // navigation hint from the App Map
+	// Asked is set when the last step only asked the person (the reason asked): no action
+	// ran, so there is nothing to judge, and LastActions and Expect are not shown.
+	Asked   string
+	Change  string // how the screen changed since the previous step
+	Screen  string // text form
+	Secure  bool   // the screenshot is black (FLAG_SECURE)
+	Visual  bool   // a set-of-mark screenshot is attached
+	Context []event.Fact
+	Tricks  []string
+	Hint    string // navigation hint from the App Map
 	// Routines are the learned routines that can run from this screen.
 	Routines []replay.Offer
 	Notes    []stepNote
@@ -59,6 +66,8 @@ type DeciderData struct {
 	Instruction  string // the person's whole instruction
 	Task         event.AppTask
 	Instructions []memory.Instruction
+	Now          time.Time // the phone's clock; zero: not read, no line
+	AnswerFormat string    // the answer's form the person asked for (AnswerFormat); "" when none
 	Plan         []string
 	Subgoal      string
 	History      []StepRecord // earlier steps, oldest first
@@ -114,6 +123,8 @@ type CheckerData struct {
 	Screen       string
 	Context      []event.Fact
 	Answer       string
+	AnswerFormat string    // the answer's form the person asked for (AnswerFormat); "" when none
+	Now          time.Time // the phone's clock; zero: not read, no line
 	Plan         []string
 	Progress     string
 }

@@ -5,6 +5,13 @@ package prompts
 // match prompts by them: a template that stops writing one breaks the walkthrough tests,
 // never silently.
 const (
+	// MarkClock is the line with the phone's date, weekday, time and zone, read from its
+	// clock: "Phone's clock: Saturday, November 28, 2026, 21:14 (UTC)".
+	MarkClock = "Phone's clock: "
+	// MarkAnswerFormat is the line with the answer format the person asked for.
+	MarkAnswerFormat = "Answer format the person asked for: "
+	// MarkAsked opens the Re-Planner's account of a step that only asked the person.
+	MarkAsked = "Last step: the agent only asked the person: "
 	// MarkPhase opens the Global Planner's prompt: "Phase: plan" or "Phase: adjust".
 	MarkPhase = "Phase: "
 	// MarkFinishedTasks heads the planner's list of finished app tasks, one a line:
@@ -79,6 +86,7 @@ var markers = map[string]string{
 	"LastActions": markLastActions, "Expected": MarkExpected, "ScreenChange": MarkScreenChange,
 	"InteractionType": MarkInteractionType, "WhyAsk": MarkWhyAsk, "Agent": MarkAgent, "Person": MarkPerson,
 	"UserSaid": MarkUserSaid, "Outcome": markOutcome, "QuestionKind": markQuestionKind,
+	"Clock": MarkClock, "AnswerFormat": MarkAnswerFormat, "Asked": MarkAsked,
 }
 
 // mark returns the marker named name; an unknown name fails the template.

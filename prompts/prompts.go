@@ -130,6 +130,18 @@ var funcs = template.FuncMap{
 	"mark":      mark,
 	"history":   historyText,
 	"routines":  routinesText,
+	"clock":     clockText,
+	"described": described,
+}
+
+// described reports whether any app has a learned description of what it does.
+func described(apps []event.App) bool {
+	for _, a := range apps {
+		if a.Description != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // routinesText renders routine offers one a line: the name quoted, the steps, each

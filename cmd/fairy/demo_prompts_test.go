@@ -36,8 +36,13 @@ var demoPromptPicks = []struct {
 var clockTime = regexp.MustCompile(`\b([01]\d|2[0-3]):[0-5]\d\b`)
 var date = regexp.MustCompile(`\b20\d\d-\d\d-\d\d\b`)
 
+// phoneDate is the date on the prompts' line with the phone's clock (the demo's phone
+// keeps the host's time).
+var phoneDate = regexp.MustCompile(`(?m)^(` + regexp.QuoteMeta(prompts.MarkClock) + `)\w+, \w+ \d{1,2}, \d{4}`)
+
 func stable(s string) string {
 	s = date.ReplaceAllString(s, "YYYY-MM-DD")
+	s = phoneDate.ReplaceAllString(s, "${1}Weekday, Month D, YYYY")
 	return clockTime.ReplaceAllStringFunc(s, func(t string) string {
 		switch t {
 		case "12:00", "12:30", "18:00", "18:30", "19:00", "19:30":
