@@ -36,6 +36,10 @@ type Options struct {
 	Seed      int64  // the run's seed
 	Instances int    // instances per family (default 1)
 	Family    string // globs on family names, comma-separated (default: every family built)
+	// ApproveAll: the simulated person approves every consent, as AndroidWorld's agents
+	// are never asked (the figure without a judging person). By default the person judges
+	// each consent by what the task's checks say they asked for (intent.go).
+	ApproveAll bool
 }
 
 // Tags a task carries, read by the report.
@@ -91,7 +95,7 @@ func Load(ref string, o Options) (*eval.Suite, error) {
 			return nil, fmt.Errorf("androidworld: family %s is not in the benchmark's metadata", f.name)
 		}
 		for i := range o.Instances {
-			t, err := f.task(d, meta, o.Seed, i)
+			t, err := f.task(d, meta, o.Seed, i, !o.ApproveAll)
 			if err != nil {
 				return nil, fmt.Errorf("androidworld: %s instance %d: %w", f.name, i, err)
 			}
@@ -194,7 +198,7 @@ type builder struct {
 	draw func(g *gen) (*instance, error)
 }
 
-func (f builder) task(d *data, meta meta, seed int64, i int) (*eval.Task, error) {
+func (f builder) task(d *data, meta meta, seed int64, i int, judged bool) (*eval.Task, error) {
 	g := &gen{r: instanceRand(seed, f.name, i), d: d}
 	in, err := f.draw(g)
 	if err != nil {
@@ -221,6 +225,9 @@ func (f builder) task(d *data, meta meta, seed int64, i int) (*eval.Task, error)
 	}
 	for _, c := range in.checks {
 		t.Checks = append(t.Checks, eval.Check{Custom: c})
+	}
+	if judged {
+		t.Intent = intentOf(in)
 	}
 	return t, nil
 }
