@@ -259,8 +259,11 @@ func (u *judgingUser) contradiction(sp map[string]string, subject string) string
 			if uq, err := strconv.Unquote(t); err == nil {
 				t = uq
 			}
+			// A text that is the recipient itself was typed into a "to" field (a new
+			// conversation's number, then "Send to +1610…"): not the message.
+			toField := slices.ContainsFunc(u.intent.Who, func(w string) bool { return sameNumber(t, w) || strings.EqualFold(strings.TrimSpace(t), w) })
 			for _, w := range u.intent.What {
-				if !contains(t, w) {
+				if !toField && !contains(t, w) {
 					return fmt.Sprintf("No — the message should say %q.", w)
 				}
 			}
