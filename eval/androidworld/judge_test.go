@@ -124,6 +124,9 @@ func runErring(t *testing.T, s *eval.Suite) map[string]eval.TaskResult {
 // everything, as before: the text goes to the wrong conversation, the noise recipe is
 // deleted, and both tasks fail.
 func TestPersonJudgesConsents(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs six tasks on the virtual phone (the full tier runs it)")
+	}
 	t.Run("judging", func(t *testing.T) {
 		s, wrong := erring(t, false)
 		res := runErring(t, s)
