@@ -227,19 +227,21 @@ func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, 
 // specStart finds where a question's specifics begin.
 var specStart = regexp.MustCompile(` — (?:to|text|items|amount|payee|what|again): `)
 
-// subjectOf is what a consent question says is done, without its specifics: `tap "Send
-// to +16105550101" (send)`. covers wins over text when it says it.
+// subjectOf is the label of the element a consent is for, as the guard wrote it off the
+// screen (`tap "Send to +16105550101" (send)` → Send to +16105550101); "" when neither
+// covers nor text starts so (a question the model worded is not read: it may claim the
+// right recipient on the wrong page).
 func subjectOf(covers, text string) string {
 	for _, s := range []string{covers, text} {
-		if i := specStart.FindStringIndex(s); i != nil {
-			s = s[:i[0]]
-		}
-		if s = strings.TrimSpace(s); s != "" {
-			return s
+		if m := coveredLabel.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
+			return m[1]
 		}
 	}
 	return ""
 }
+
+// coveredLabel reads the label of a guard's consent line: `tap "Send" (send)`.
+var coveredLabel = regexp.MustCompile(`^\S+ "([^"]*)" \([a-z]+\)`)
 
 // contradiction says why the specifics contradict the intent ("" when they do not).
 // subject is what the question says is done: a button that names the recipient ("Send to
@@ -248,7 +250,7 @@ func (u *judgingUser) contradiction(sp map[string]string, subject string) string
 	if to := sp["to"]; to != "" && len(u.intent.Who) > 0 {
 		ok := false
 		for _, w := range u.intent.Who {
-			if contains(to, w) || contains(w, to) || sameNumber(to, w) || contains(subject, w) {
+			if contains(to, w) || contains(w, to) || sameNumber(to, w) || (subject != "" && contains(subject, w)) {
 				ok = true
 			}
 		}

@@ -240,6 +240,12 @@ func TestTaskIntent(t *testing.T) {
 				tc.covers, a, q.Refused, q.Unjudgeable, tc.refused, tc.blind, tc.answerHolds)
 		}
 	}
+	// A question the model worded may name the right person on the wrong page: the page's
+	// recipient decides.
+	covers := `tap "Send SMS" (send) — to: +16109990000; text: "see you; bring the map"`
+	if a, _ := sms.Ask(t.Context(), interaction.Question{Type: 2, Kind: interaction.YesNo, Text: "May I send it to Ana Lopez?", Covers: covers}); !strings.HasPrefix(a, "No") {
+		t.Errorf("a question naming Ana Lopez over a page that texts +16109990000: %q, want a refusal", a)
+	}
 	del := person(&Intent{Deletes: []string{"Tomato Soup"}, Kinds: []string{"delete"}})
 	if a, q := ask(del, `tap "Delete recipe" (delete) — what: Pasta Carbonara · A quick dinner`); !q.Refused || !strings.Contains(a, "I meant Tomato Soup") {
 		t.Errorf("a noise row's delete: %q, want a refusal saying the person meant Tomato Soup", a)
