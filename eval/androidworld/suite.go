@@ -3,7 +3,9 @@
 // templates, parameter lists, target and noise rows, step budgets (10 × complexity) and
 // difficulty, drawn per instance from sha256(seed, family, instance), set up on the phone
 // (records, incoming texts, a clock fixed at 2023-10-15 15:34 UTC) and checked on the
-// phone's state the way the benchmark checks it.
+// phone's state the way the benchmark checks it. The simulated person knows what each task
+// asks for from its checks (intent.go) and judges the agent's consent questions by it;
+// Summarize reports a run as the benchmark reports it (report.go).
 //
 // It is a mirror on a virtual phone, not AndroidWorld itself: the apps are fairy's sim
 // apps (Simple SMS Messenger → Messages, Simple Calendar Pro → Calendar, Markor → Notes,
