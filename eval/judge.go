@@ -107,6 +107,21 @@ func (in intent) wish() string {
 	return "something else"
 }
 
+// names reports whether label (an element's, off the screen) names what the person asked
+// about: a row "Rent Payment" they asked to delete is theirs to open, whatever word in it
+// made the guard take it for a payment.
+func (in intent) names(label string) bool {
+	if strings.TrimSpace(label) == "" {
+		return false
+	}
+	for _, n := range slices.Concat(in.Deletes, in.Adds, in.Who) {
+		if strings.TrimSpace(n) != "" && contains(label, n) {
+			return true
+		}
+	}
+	return false
+}
+
 func (in intent) empty() bool {
 	return !in.complete && len(in.Who)+len(in.What)+len(in.Items)+len(in.Deletes)+len(in.Adds)+len(in.Kinds) == 0
 }
@@ -193,7 +208,7 @@ func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, 
 		}
 	}
 	if m := coveredKind.FindStringSubmatch(strings.TrimSpace(q.Covers)); why == "" && m != nil && (len(u.intent.Kinds) > 0 || u.intent.complete) &&
-		slices.Contains(foreignKinds, m[1]) && !slices.Contains(u.intent.Kinds, m[1]) {
+		slices.Contains(foreignKinds, m[1]) && !slices.Contains(u.intent.Kinds, m[1]) && !u.intent.names(subjectOf(q.Covers, q.Text)) {
 		// A consent for a kind of action the person never asked for (a call when they
 		// asked for a message): they refuse it and say what they meant.
 		why = fmt.Sprintf("No — I did not ask for that (%s); I meant %s.", m[1], u.intent.wish())

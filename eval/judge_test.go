@@ -253,6 +253,15 @@ func TestTaskIntent(t *testing.T) {
 	if a, q := ask(del, `tap "Delete recipe" (delete) — what: Tomato Soup · A warm starter`); q.Refused || a != approveReply {
 		t.Errorf("the row meant: %q", a)
 	}
+	// Opening the row asked about is no payment, whatever word in its name made the guard
+	// hold it as one; another row held so is refused.
+	rent := person(&Intent{Deletes: []string{"Rent Payment"}, Kinds: []string{"delete"}})
+	if a, _ := ask(rent, `tap "Rent Payment" (payment) — payee: com.fairy.expenses`); a != approveReply {
+		t.Errorf("opening the row to delete: %q, want %q", a, approveReply)
+	}
+	if a, q := ask(rent, `tap "Pay rent now" (payment) — payee: com.fairy.expenses`); !q.Refused || !strings.Contains(a, "I meant deleting Rent Payment") {
+		t.Errorf("a payment on a delete task: %q", a)
+	}
 	if _, q := ask(del, `tap "Delete recipe" (delete)`); !q.Unjudgeable {
 		t.Errorf("a delete that names nothing: %+v, want one the person could not judge", q)
 	}
