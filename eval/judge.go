@@ -198,6 +198,11 @@ func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, 
 	default: // payment, transfer, order, subscription, and categories a config adds
 		blind = sp["items"] == "" && sp["amount"] == ""
 	}
+	if m := coveredKind.FindStringSubmatch(strings.TrimSpace(q.Covers)); m != nil && !slices.Contains(u.intent.Kinds, m[1]) && u.intent.names(subjectOf(q.Covers, q.Text)) {
+		// Opening the row the person asked about, held for a word in its name: the label
+		// says all they need.
+		blind = false
+	}
 	why := u.contradiction(sp, subjectOf(q.Covers, q.Text))
 	if why == "" && sp["again"] != "" && slices.ContainsFunc(u.intent.Kinds, func(k string) bool { return strings.Contains(q.Covers+q.Text, "("+k+")") }) {
 		// The same order, payment or message a second time: the person asked for one.

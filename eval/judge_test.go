@@ -256,8 +256,8 @@ func TestTaskIntent(t *testing.T) {
 	// Opening the row asked about is no payment, whatever word in its name made the guard
 	// hold it as one; another row held so is refused.
 	rent := person(&Intent{Deletes: []string{"Rent Payment"}, Kinds: []string{"delete"}})
-	if a, _ := ask(rent, `tap "Rent Payment" (payment) — payee: com.fairy.expenses`); a != approveReply {
-		t.Errorf("opening the row to delete: %q, want %q", a, approveReply)
+	if a, q := ask(rent, `tap "Rent Payment" (payment) — payee: com.fairy.expenses`); a != approveReply || q.Unjudgeable {
+		t.Errorf("opening the row to delete: %q (not judgeable %t), want %q, judged by its label", a, q.Unjudgeable, approveReply)
 	}
 	if a, q := ask(rent, `tap "Pay rent now" (payment) — payee: com.fairy.expenses`); !q.Refused || !strings.Contains(a, "I meant deleting Rent Payment") {
 		t.Errorf("a payment on a delete task: %q", a)

@@ -232,7 +232,8 @@ func taskCredit(r eval.TaskResult) (credit, checked float64) {
 }
 
 func summarize(runs []Run) Summary {
-	s := Summary{Mirror: mirrorNote, Kinds: map[string]int{}, InjectedErrors: map[string]int{}, meta: map[string]meta{}}
+	s := Summary{Mirror: mirrorNote, Kinds: map[string]int{}, InjectedErrors: map[string]int{}, meta: map[string]meta{},
+		FalseSuccesses: []string{}, Collateral: []Change{}} // [] in JSON, not null, when there are none
 	if len(runs) > 0 {
 		s.Seed = runs[0].Seed
 	}
