@@ -71,6 +71,10 @@ type Task struct {
 	// not pay yet", then "Pay ¥36?"), as they do for tasks whose checks name a message, an
 	// order or a deletion.
 	Wants []string `yaml:"wants,omitempty" json:"-"`
+	// Intent is what the person behind the task wants, when a suite builder in Go knows it
+	// (eval/androidworld reads it from the benchmark's checks): the simulated person judges
+	// consents by it as by what the checks and Wants say. A YAML suite cannot set it.
+	Intent *Intent `yaml:"-" json:"-"`
 	// Model are scripted model rules for this task; tried before the suite's.
 	Model []scripted.Rule `yaml:"model,omitempty" json:"-"`
 	// Walk is a walkthrough compiled into scripted model rules (after Model).

@@ -71,11 +71,13 @@ type evalFlags struct {
 func newEvalCmd(d evalDeps) *cobra.Command {
 	var f evalFlags
 	cmd := &cobra.Command{
-		Use:   "eval SUITE [--devices S1,S2,… | --sim N] [--parallel N] [--repeat K] [--knowledge fresh|shared|FILE] [--cold-warm] [--learn-from LEARN | --learn-tags T --eval-tags T] [--no-navigate] [--model-errors KIND=RATE,… [--seed N] [--model-errors-in all|learn] [--sweep KIND=R1,R2,… --seeds S1,S2]] [--out DIR]",
+		Use:   "eval SUITE [--devices S1,S2,… | --sim N] [--parallel N] [--repeat K] [--knowledge fresh|shared|FILE] [--cold-warm] [--learn-from LEARN | --learn-tags T --eval-tags T] [--no-navigate] [--model-errors KIND=RATE,… [--seed N] [--model-errors-in all|learn] [--sweep KIND=R1,R2,… --seeds S1,S2]] [--approve-all] [--out DIR]",
 		Short: "Evaluate the agent on a suite of tasks with simulated users, on one or many phones",
 		Long: `Runs every task of SUITE (a YAML file, builtin:sim, or androidworld:sim — AndroidWorld's task
 families mirrored on the virtual phone, drawn from --seed, --instances and --family — not
-AndroidWorld itself) with its simulated user, checks the
+AndroidWorld itself; its simulated person judges each consent by what the task asks for,
+--approve-all makes them approve every one as AndroidWorld's agents are never asked, and
+--seeds 1,2,3 runs it once per seed and reports the spread) with its simulated user, checks the
 outcome, and writes report.json, report.md and report.html (plus one run directory per task)
 into --out. One worker per phone; a task never shares a phone.
 
@@ -140,7 +142,7 @@ Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 	fl.StringVar(&f.modelErrorsIn, "model-errors-in", "all", "passes that get --model-errors: all, or learn (the cold and learning passes only: clean runs on knowledge learned from a model that erred)")
 	fl.Uint64Var(&f.seed, "seed", 1, "the run's seed: androidworld:sim draws every instance's parameters and noise rows from it, and --model-errors its errors (each run its own, from the seed, the task, the pass and the repeat)")
 	fl.StringVar(&f.sweep, "sweep", "", "with --cold-warm: evaluate once per rate of one error kind, KIND=R1,R2,… (e.g. grounding=0,0.1,0.2,0.3), on top of --model-errors, and write robustness.json/md/html into --out")
-	fl.StringVar(&f.seeds, "seeds", "", "with --sweep: the seeds to run each rate with, comma-separated (default: --seed)")
+	fl.StringVar(&f.seeds, "seeds", "", "with --sweep: the seeds to run each rate with, comma-separated (default: --seed); with androidworld:sim: run once per seed and report the spread over seeds")
 	addAndroidWorldFlags(cmd, &f.aw)
 	addEvalModelFlags(cmd)
 	return cmd
@@ -164,6 +166,14 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		return withExit(2, errors.New("--repeat must be at least 1 and --parallel not negative"))
 	}
 	f.aw.seed = int64(f.seed) // one --seed: the suite's draw and the injected errors
+	seeds, err := androidWorldSeeds(ref, f)
+	if err != nil {
+		return withExit(2, err)
+	}
+	f.aw.seeds = seeds
+	if len(f.aw.seeds) > 0 { // androidworld:sim --seeds: one run per seed, the first loaded here
+		f.seed, f.aw.seed, f.seeds = f.aw.seeds[0], int64(f.aw.seeds[0]), ""
+	}
 	suite, err := loadSuite(ref, f.aw)
 	if err != nil {
 		return withExit(2, err)
@@ -274,6 +284,9 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		ModelErrors: rates, ModelErrorsLearnOnly: f.modelErrorsIn == "learn", Seed: f.seed}
 	if f.sweep != "" {
 		return runSweep(ctx, out, ecfg, f)
+	}
+	if len(f.aw.seeds) > 0 {
+		return runAndroidWorldSeeds(ctx, out, ecfg, f)
 	}
 	rep, runErr := eval.Run(ctx, ecfg)
 	if rep != nil {

@@ -59,7 +59,7 @@ func parseSweep(f evalFlags) (sweepSpec, error) {
 func checkSweep(f evalFlags) error {
 	if f.sweep == "" {
 		if f.seeds != "" {
-			return errors.New("--seeds goes with --sweep (one evaluation takes --seed)")
+			return errors.New("--seeds goes with --sweep (one evaluation takes --seed), or with androidworld:sim (one run per seed)")
 		}
 		return nil
 	}

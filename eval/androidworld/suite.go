@@ -3,7 +3,9 @@
 // templates, parameter lists, target and noise rows, step budgets (10 × complexity) and
 // difficulty, drawn per instance from sha256(seed, family, instance), set up on the phone
 // (records, incoming texts, a clock fixed at 2023-10-15 15:34 UTC) and checked on the
-// phone's state the way the benchmark checks it.
+// phone's state the way the benchmark checks it. The simulated person knows what each task
+// asks for from its checks (intent.go) and judges the agent's consent questions by it;
+// Summarize reports a run as the benchmark reports it (report.go).
 //
 // It is a mirror on a virtual phone, not AndroidWorld itself: the apps are fairy's sim
 // apps (Simple SMS Messenger → Messages, Simple Calendar Pro → Calendar, Markor → Notes,
@@ -36,6 +38,10 @@ type Options struct {
 	Seed      int64  // the run's seed
 	Instances int    // instances per family (default 1)
 	Family    string // globs on family names, comma-separated (default: every family built)
+	// ApproveAll: the simulated person approves every consent, as AndroidWorld's agents
+	// are never asked (the figure without a judging person). By default the person judges
+	// each consent by what the task's checks say they asked for (intent.go).
+	ApproveAll bool
 }
 
 // Tags a task carries, read by the report.
@@ -91,7 +97,7 @@ func Load(ref string, o Options) (*eval.Suite, error) {
 			return nil, fmt.Errorf("androidworld: family %s is not in the benchmark's metadata", f.name)
 		}
 		for i := range o.Instances {
-			t, err := f.task(d, meta, o.Seed, i)
+			t, err := f.task(d, meta, o.Seed, i, !o.ApproveAll)
 			if err != nil {
 				return nil, fmt.Errorf("androidworld: %s instance %d: %w", f.name, i, err)
 			}
@@ -194,7 +200,7 @@ type builder struct {
 	draw func(g *gen) (*instance, error)
 }
 
-func (f builder) task(d *data, meta meta, seed int64, i int) (*eval.Task, error) {
+func (f builder) task(d *data, meta meta, seed int64, i int, judged bool) (*eval.Task, error) {
 	g := &gen{r: instanceRand(seed, f.name, i), d: d}
 	in, err := f.draw(g)
 	if err != nil {
@@ -221,6 +227,9 @@ func (f builder) task(d *data, meta meta, seed int64, i int) (*eval.Task, error)
 	}
 	for _, c := range in.checks {
 		t.Checks = append(t.Checks, eval.Check{Custom: c})
+	}
+	if judged {
+		t.Intent = intentOf(in)
 	}
 	return t, nil
 }
