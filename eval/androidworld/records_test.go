@@ -291,7 +291,7 @@ func TestMapsCoordinates(t *testing.T) {
 	d := mustData(t)
 	b := builders[slices.IndexFunc(builders, func(b builder) bool { return b.name == "OsmAndMarker" })]
 	for i := range n {
-		task, err := b.task(d, d.Families[b.name], 1, i)
+		task, err := b.task(d, d.Families[b.name], 1, i, true)
 		if err != nil {
 			t.Fatal(err)
 		}
