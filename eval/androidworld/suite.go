@@ -215,7 +215,7 @@ func (f builder) task(d *data, meta meta, seed int64, i int) (*eval.Task, error)
 		Tags: []string{tagSuite, tagFamily + f.name, tagApp + f.app, tagDifficulty + meta.Difficulty,
 			fmt.Sprintf("%s%d", tagBudget, meta.StepBudget())},
 		Phone:  eval.Phone{Sim: &eval.SimPhone{Setup: append([]string{"fairy-sim clock " + clock.Format(time.RFC3339)}, in.setup...)}},
-		Limits: eval.Limits{Steps: meta.StepBudget(), Time: 3 * time.Minute},
+		Limits: eval.Limits{Steps: meta.StepBudget(), Actions: meta.StepBudget(), Time: 3 * time.Minute},
 		User:   eval.UserSpec{Scripted: &eval.RuleUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}},
 		Walk:   in.walk,
 	}
