@@ -152,7 +152,7 @@ func notesAndSMS(g *gen) (*instance, error) {
 		setup:  []string{clear, clearSMS},
 		checks: []eval.CustomCheck{&allCheck{Parts: []eval.CustomCheck{
 			&rowsCheck{Collection: notesPkg + ":notes", Added: []map[string]string{{"title": name, "body": text}}},
-			&smsCheck{Number: number, Text: text},
+			&smsCheck{Number: number, Text: text, App: messagesPkg}, // SimpleSMSSendSms wants its app in front
 		}}},
 		walk: []walkthrough.Task{
 			{App: notesPkg, Task: "Create the note " + name, Done: `item "` + q(name) + `"`, Steps: []walkthrough.Step{

@@ -222,5 +222,13 @@ func (f builder) task(d *data, meta meta, seed int64, i int) (*eval.Task, error)
 	for _, c := range in.checks {
 		t.Checks = append(t.Checks, eval.Check{Custom: c})
 	}
+	// What else changed, where the benchmark does not score it: reported apart.
+	for _, c := range in.checks {
+		if h, ok := c.(collateralHolder); ok {
+			if cc := h.collateral(); cc != nil {
+				t.Checks = append(t.Checks, eval.Check{Custom: cc})
+			}
+		}
+	}
 	return t, nil
 }
