@@ -112,7 +112,7 @@ func Summarize(rep *eval.Report, seed int64) Summary {
 		f.Questions += len(r.Questions)
 		s.Steps += r.Steps
 		s.Budget += budget
-		if budget > 0 && r.Steps >= budget {
+		if budget > 0 && (r.Steps >= budget || r.Actions >= budget) { // the budget counts actions
 			s.OverBudget++
 		}
 		if r.Pass {
@@ -121,7 +121,9 @@ func Summarize(rep *eval.Report, seed int64) Summary {
 		}
 		c := 1.0
 		for _, ch := range r.Checks {
-			c = min(c, partialCredit(ch))
+			if !ch.Collateral { // a collateral change is no part of the benchmark's score
+				c = min(c, partialCredit(ch))
+			}
 		}
 		if len(r.Checks) == 0 {
 			c = 0
