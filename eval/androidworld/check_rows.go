@@ -59,9 +59,10 @@ var tables = map[string]table{
 	"contacts": {key: "name", fields: map[string]match{"phone": matchContactNumber}},
 	// sms.py SimpleSmsResend: one more sent message, equal to the last sent (sms_are_equal).
 	"messages": {newOnly: true, fields: map[string]match{"phone": matchSMSNumber, "text": matchFuzzy}},
-	// osmand.py: a saved point whose name contains the location.
+	// osmand.py: a favourite whose name contains the location (or at its coordinates); a
+	// marker at the location's coordinates, here the place of that name.
 	"favorites": {key: "name", fields: map[string]match{"name": matchContains}},
-	"markers":   {key: "name", fields: map[string]match{"name": matchContains}},
+	"markers":   {key: "name"},
 }
 
 // rowsCheck holds the rows of a collection as the setup seeded them and what the task

@@ -242,3 +242,22 @@ func TestSummaryScoresWithoutCollateral(t *testing.T) {
 		t.Errorf("partial score %.2f, over budget %d, passed %d; want 0.75 (1 and ½), 1, 1", s.PartialScore, s.OverBudget, s.Passed)
 	}
 }
+
+// TestOsmAndAsBenchmark: a marker is the place of that name (the benchmark compares its
+// coordinates: another place whose name is near, in another case, is elsewhere); a
+// favourite's name contains the location; another point saved besides is a collateral
+// change.
+func TestOsmAndAsBenchmark(t *testing.T) {
+	const markers, favorites = mapsPkg + ":markers", mapsPkg + ":favorites"
+	point := func(id, name string) sim.Record { return sim.Record{"id": id, "name": name, "place": "p" + id} }
+	marker := &rowsCheck{Collection: markers, Added: []map[string]string{{"name": "Vaduz Castle"}}}
+	for _, tc := range []benchCase{
+		{"marked", []sim.Record{point("1", "Vaduz Castle")}, true, "", ""},
+		{"another place", []sim.Record{point("1", "vaduz castle")}, false, "no row like", ""},
+		{"two marked", []sim.Record{point("1", "Vaduz Castle"), point("2", "Red House")}, true, "", "2 rows added, want 1"},
+	} {
+		tc.verify(t, marker, markers)
+	}
+	fav := &rowsCheck{Collection: favorites, Added: []map[string]string{{"name": "Vaduz Castle"}}}
+	benchCase{"a favourite named with more", []sim.Record{point("1", "Vaduz Castle, Vaduz")}, true, "", ""}.verify(t, fav, favorites)
+}
