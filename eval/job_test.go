@@ -87,7 +87,8 @@ type collateralOnly struct{ settingsHeld }
 func (c collateralOnly) EvaluateCredit() {}
 
 // TestCollateralCreditActions: a failed collateral check does not fail the task (no false
-// success either) and its evidence is the run's collateral change, in report.md too; a
+// success either) and its evidence is the run's collateral change, in report.md and
+// report.html too; a
 // credit check gives its fraction (a half-done composite fails with credit 0.5); the
 // actions the run carried out are counted.
 func TestCollateralCreditActions(t *testing.T) {
@@ -141,5 +142,8 @@ tasks:
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q:\n%s", want, md)
 		}
+	}
+	if page, err := os.ReadFile(filepath.Join(out, ReportHTML)); err != nil || !strings.Contains(string(page), "collateral change</td>") {
+		t.Errorf("report.html does not mark the collateral check (%v)", err)
 	}
 }
