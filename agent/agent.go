@@ -276,5 +276,8 @@ func (a *Agent) limits(over executor.Limits) executor.Limits {
 	if over.MaxCost > 0 {
 		l.MaxCost = over.MaxCost
 	}
+	if over.MaxActions > 0 {
+		l.MaxActions = over.MaxActions
+	}
 	return l
 }

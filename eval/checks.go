@@ -265,13 +265,25 @@ func Evaluate(ctx context.Context, c Check, p Probe) CheckResult {
 		r.Name = describeCheck(c)
 	}
 	var err error
-	if c.Custom != nil {
-		r.Pass, r.Evidence, err = c.Custom.Evaluate(ctx, p)
-	} else {
+	switch cc := c.Custom.(type) {
+	case nil:
 		r.Pass, r.Evidence, err = evaluate(ctx, c, p)
+	case CreditCheck:
+		var credit float64
+		credit, r.Evidence, err = cc.EvaluateCredit(ctx, p)
+		if err == nil {
+			credit = min(max(credit, 0), 1)
+			r.Credit = &credit
+			r.Pass = credit == 1
+		}
+	default:
+		r.Pass, r.Evidence, err = cc.Evaluate(ctx, p)
+	}
+	if cc, ok := c.Custom.(CollateralCheck); ok {
+		r.Collateral = cc.Collateral()
 	}
 	if err != nil {
-		r.Pass = false
+		r.Pass, r.Credit = false, nil
 		r.Evidence = "error: " + err.Error()
 	}
 	return r

@@ -12,7 +12,7 @@
 //	                               # installed on the virtual phones next to the built-in apps
 //	defaults:                      # what tasks leave out
 //	  phone: {sim: {clock: "2023-10-15T15:34:00Z"}} # a task's own sim phone keeps this clock
-//	  limits: {steps: 20, time: 2m, cost: 0.5}
+//	  limits: {steps: 20, time: 2m, cost: 0.5}  # actions: N bounds the actions sent to the phone
 //	  user: {scripted: {default: "I don't mind", consent: approve}}
 //	recover: [scripted rules]      # scripted model rules tried before every task's own
 //	model:   [scripted rules]      # scripted model rules tried after every task's own

@@ -97,7 +97,7 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 	if runErr != nil && r.Reason == "" {
 		r.Reason = runErr.Error()
 	}
-	r.Steps, r.ModelCalls, r.PromptTokens, r.CompletionTokens, r.Cost = sum.Steps, sum.ModelCalls, sum.PromptTokens, sum.CompletionTokens, sum.Cost
+	r.Steps, r.Actions, r.ModelCalls, r.PromptTokens, r.CompletionTokens, r.Cost = sum.Steps, sum.Actions, sum.ModelCalls, sum.PromptTokens, sum.CompletionTokens, sum.Cost
 	r.InjectedErrors = sum.InjectedErrors
 	for k, v := range sum.ModelCallsByRole {
 		r.ModelCallsByRole[k] = v
@@ -149,7 +149,13 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 	r.Pass = true
 	var failed []CheckResult
 	for _, c := range r.Checks {
-		if !c.Pass {
+		switch {
+		case c.Pass:
+		case c.Collateral:
+			// A change beyond what the task's scoring checks look at: reported apart,
+			// never a failure.
+			r.Collateral = append(r.Collateral, c.Name+": "+c.Evidence)
+		default:
 			r.Pass = false
 			failed = append(failed, c)
 		}

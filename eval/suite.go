@@ -153,11 +153,14 @@ type RealPhone struct {
 	Setup  []string `yaml:"setup,omitempty" json:"setup,omitempty"`
 }
 
-// Limits bound one task run. Zero fields take the agent's defaults.
+// Limits bound one task run. Zero fields take the agent's defaults. Actions count the
+// actions sent to the phone (a step may send several): a benchmark's step budget, where
+// its agents take one action a step; zero is no action limit.
 type Limits struct {
-	Steps int           `yaml:"steps,omitempty" json:"steps,omitempty"`
-	Time  time.Duration `yaml:"time,omitempty" json:"time,omitempty"`
-	Cost  float64       `yaml:"cost,omitempty" json:"cost,omitempty"`
+	Steps   int           `yaml:"steps,omitempty" json:"steps,omitempty"`
+	Actions int           `yaml:"actions,omitempty" json:"actions,omitempty"`
+	Time    time.Duration `yaml:"time,omitempty" json:"time,omitempty"`
+	Cost    float64       `yaml:"cost,omitempty" json:"cost,omitempty"`
 }
 
 // UserSpec declares the simulated user of a task: scripted rules or a model-played persona.
@@ -339,6 +342,9 @@ func (s *Suite) fill() {
 		if t.Limits.Time == 0 {
 			t.Limits.Time = d.Limits.Time
 		}
+		if t.Limits.Actions == 0 {
+			t.Limits.Actions = d.Limits.Actions
+		}
 		if t.Limits.Cost == 0 {
 			t.Limits.Cost = d.Limits.Cost
 		}
@@ -416,7 +422,7 @@ func (t *Task) problems(s *Suite) []string {
 			}
 		}
 	}
-	if t.Limits.Steps < 0 || t.Limits.Time < 0 || t.Limits.Cost < 0 {
+	if t.Limits.Steps < 0 || t.Limits.Actions < 0 || t.Limits.Time < 0 || t.Limits.Cost < 0 {
 		add("limits must not be negative")
 	}
 	switch u := t.User; {

@@ -22,6 +22,11 @@ func (r *run) act(ctx context.Context) (State, error) {
 	acted := false
 	var done []event.ActionExecuted // what ran without error, for the App Map's prediction
 	for i, a := range r.batch {
+		if r.cfg.Limits.actionsSpent(r.e.spent()) {
+			// The budget ends mid-batch: the next step stops the task (exceeded).
+			r.lastActs = append(r.lastActs, fmt.Sprintf("%s and the rest of the batch were not run: the action limit (%d actions) is reached", a, r.cfg.Limits.MaxActions))
+			break
+		}
 		key := r.screen.Signature + "\x00" + a.String()
 		if el := r.element(a.Index); el != nil {
 			key += "\x00" + label(el)

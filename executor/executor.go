@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fairy-go/fairy/event"
@@ -64,7 +65,12 @@ type Config struct {
 type Executor struct {
 	cfg Config
 	log *slog.Logger
+	// actions counts the actions sent to the device over every app task (Limits.MaxActions).
+	actions atomic.Int64
 }
+
+// spent is how many actions the Executor has sent to the device.
+func (e *Executor) spent() int { return int(e.actions.Load()) }
 
 // New checks cfg and returns an Executor.
 func New(cfg Config) (*Executor, error) {
@@ -278,7 +284,12 @@ func (r *run) handle(ctx context.Context, st State) (State, error) {
 	return stateError, fmt.Errorf("executor: no handler for state %s", st)
 }
 
-func (r *run) publish(ev event.Event) { r.cfg.Bus.Publish(ev) }
+func (r *run) publish(ev event.Event) {
+	if _, ok := ev.(event.ActionExecuted); ok {
+		r.e.actions.Add(1)
+	}
+	r.cfg.Bus.Publish(ev)
+}
 
 // element returns the element with a 1-based index on the current screen.
 func (r *run) element(i int) *perception.Element {

@@ -443,3 +443,34 @@ func TestGuardHoldsAPINTypedWithALineBreak(t *testing.T) {
 		}
 	}
 }
+
+// TestActionBudget: the action limit counts actions, not steps: with two actions a step
+// and a budget of three, the second step runs one action, the rest of its batch is not
+// run, and the task stops over budget at the next step. The count spans the Executor's
+// app tasks: a second task on the same Executor starts with the budget spent.
+func TestActionBudget(t *testing.T) {
+	phone := &fakePhone{pkg: "com.fairy.notes", cur: "edit", screens: map[string][]fakeNode{
+		"edit": {{kind: "edit", text: ""}, {kind: "edit", text: ""}},
+	}}
+	m := &fakeModel{fn: map[llm.Role]func(int, string) string{
+		llm.RoleReplanner: func(int, string) string { return plan("B", "Write", 0, "") },
+		llm.RoleDecider: func(int, string) string {
+			return `{"thought":"","actions":[{"type":"Input","index":1,"text":"a"},{"type":"Input","index":2,"text":"b"}],"expect":""}`
+		},
+	}}
+	h := newHarness(t, phone, m, nil, func(c *Config) { c.Limits = Limits{MaxSteps: 30, MaxActions: 3} })
+	res := h.run(t, "Write forever")
+	if res.Outcome != event.OutcomeFailed || !strings.Contains(res.Reason, "action limit reached (3 actions)") {
+		t.Fatalf("outcome %s: %q, want failed over the action budget", res.Outcome, res.Reason)
+	}
+	if n := len(find[event.ActionExecuted](h)); n != 3 {
+		t.Errorf("%d actions executed, want 3", n)
+	}
+	if res.Steps != 3 {
+		t.Errorf("%d steps, want 3 (two actions, one action, then the stop)", res.Steps)
+	}
+	again := h.run(t, "Write more")
+	if again.Outcome != event.OutcomeFailed || !strings.Contains(again.Reason, "action limit reached") || len(find[event.ActionExecuted](h)) != 3 {
+		t.Errorf("second task on the spent budget: %s %q, %d actions", again.Outcome, again.Reason, len(find[event.ActionExecuted](h)))
+	}
+}

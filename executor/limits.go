@@ -14,15 +14,22 @@ type Limits struct {
 	MaxWall   time.Duration // wall time of the app task
 	MaxTokens int           // prompt + completion tokens of the whole run (the Meter's total)
 	MaxCost   float64       // USD of the whole run
+	// MaxActions are the actions sent to the device over the Executor's app tasks: a
+	// benchmark's step budget, whose agents take one action a step where a step here may
+	// take several.
+	MaxActions int
 }
 
 // defaultMaxSteps is the step limit when Limits.MaxSteps is 0.
 const defaultMaxSteps = 30
 
 // exceeded returns the reason a limit is reached, or "".
-func (l Limits) exceeded(steps int, elapsed time.Duration, m *llm.Meter) string {
+func (l Limits) exceeded(steps, actions int, elapsed time.Duration, m *llm.Meter) string {
 	if l.MaxSteps > 0 && steps >= l.MaxSteps {
 		return fmt.Sprintf("step limit reached (%d steps)", l.MaxSteps)
+	}
+	if l.actionsSpent(actions) {
+		return fmt.Sprintf("action limit reached (%d actions)", l.MaxActions)
 	}
 	if l.MaxWall > 0 && elapsed >= l.MaxWall {
 		return fmt.Sprintf("time limit reached (%s)", l.MaxWall)
@@ -39,3 +46,6 @@ func (l Limits) exceeded(steps int, elapsed time.Duration, m *llm.Meter) string 
 	}
 	return ""
 }
+
+// actionsSpent reports whether actions use up the action limit.
+func (l Limits) actionsSpent(actions int) bool { return l.MaxActions > 0 && actions >= l.MaxActions }

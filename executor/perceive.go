@@ -14,7 +14,7 @@ import (
 // activity concurrently), then the key-context collection of the new screen in the
 // background.
 func (r *run) perceive(ctx context.Context) (State, error) {
-	if why := r.cfg.Limits.exceeded(r.step, r.cfg.Clock().Sub(r.start), r.cfg.Meter); why != "" {
+	if why := r.cfg.Limits.exceeded(r.step, r.e.spent(), r.cfg.Clock().Sub(r.start), r.cfg.Meter); why != "" {
 		return r.fail(why)
 	}
 	r.step++

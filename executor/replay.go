@@ -40,6 +40,10 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			}
 			res.unreflected = true
 		}
+		if r.cfg.Limits.actionsSpent(r.e.spent()) {
+			res.stopped = fmt.Sprintf("step %d of %d: the action limit (%d actions) is reached", i+1, len(steps), r.cfg.Limits.MaxActions)
+			break
+		}
 		a, err := st.Resolve(r.screen)
 		if err != nil {
 			res.stopped = fmt.Sprintf("step %d of %d (%s): %v", i+1, len(steps), st, err)

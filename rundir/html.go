@@ -31,7 +31,7 @@ type PageStep struct {
 // "task" reads, of its data: Anchor, ID, Run (the page of one run: no phase or device,
 // larger screenshots), PhaseLabel and Device (when not Run), Pass, Open (shown unfolded),
 // Instruction, Tags, Outcome, Reason, Steps, ModelCalls, ModelCallsByRole, WallSeconds,
-// RunDir, Shortcuts, Checks (Name, Pass, Evidence), Questions (Text, Options, Answer, By),
+// RunDir, Shortcuts, Checks (Name, Pass, Collateral, Evidence), Questions (Text, Options, Answer, By),
 // Note and Trajectory ([]PageStep).
 var pageTmpl = parsePage()
 
@@ -75,7 +75,7 @@ details.task>summary{cursor:pointer}
 const taskHTML = `<details class="task" id="{{.Anchor}}"{{if or (not .Pass) .Open}} open{{end}}><summary><h3 style="display:inline">{{.ID}} {{if not .Run}}<span class="muted">{{.PhaseLabel}} · {{.Device}}</span> {{end}}{{if .Pass}}<span class="pass">pass</span>{{else}}<span class="fail">fail</span>{{end}}</h3></summary>
 <p>{{.Instruction}}<br>{{range .Tags}}<span class="tag">{{.}}</span>{{end}}</p>
 <p>Outcome <b>{{.Outcome}}</b>{{if .Reason}} — {{.Reason}}{{end}}. {{.Steps}} steps, {{.ModelCalls}} model calls {{with .ModelCallsByRole}}({{range $k, $v := .}}{{$k}} {{$v}} {{end}}){{end}}, {{printf "%.1f" .WallSeconds}} s. Run directory: <code>{{.RunDir}}</code>{{if .Shortcuts}} · {{.Shortcuts}} learned shortcut(s) replayed{{end}}</p>
-{{if .Checks}}<table><tr><th>check</th><th>result</th><th>evidence</th></tr>{{range .Checks}}<tr><td>{{.Name}}</td><td>{{if .Pass}}<span class="pass">pass</span>{{else}}<span class="fail">fail</span>{{end}}</td><td class="evidence">{{.Evidence}}</td></tr>{{end}}</table>{{end}}
+{{if .Checks}}<table><tr><th>check</th><th>result</th><th>evidence</th></tr>{{range .Checks}}<tr><td>{{.Name}}</td><td>{{if .Pass}}<span class="pass">pass</span>{{else if .Collateral}}collateral change{{else}}<span class="fail">fail</span>{{end}}</td><td class="evidence">{{.Evidence}}</td></tr>{{end}}</table>{{end}}
 {{if .Questions}}<p><b>Questions</b></p><ul id="questions">{{range .Questions}}<li>{{.Text}}{{if .Options}} [{{range $i, $o := .Options}}{{if $i}} | {{end}}{{$o}}{{end}}]{{end}} → <i>{{.Answer}}</i> <span class="muted">({{.By}})</span></li>{{end}}</ul>{{end}}
 {{if .Note}}<p class="muted">{{.Note}}</p>{{end}}
 <div class="steps{{if .Run}} wide{{end}}">{{range $i, $s := .Trajectory}}<div class="step"><b>{{add1 $i}}. {{$s.App}}</b> step {{$s.Step}}{{if $s.Result}} · <span class="res">{{$s.Result}}</span>{{end}}

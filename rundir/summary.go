@@ -19,6 +19,8 @@ const SummarySchema = 1
 //	reason                   string  why it ended (empty when done without remark)
 //	answer                   string  the agent's answer for the person, if any
 //	steps                    int     executor steps over all app tasks
+//	actions                  int     actions sent to the device over all app tasks (a step may
+//	                                 send several; one that failed on the device counts)
 //	model_calls              int     all model calls
 //	model_calls_by_role      object  role → calls (planner, replanner, decider, interactor, extractor, checker)
 //	critical_calls           int     calls on a step's critical path (all but the extractor)
@@ -44,6 +46,7 @@ type Summary struct {
 	Reason               string         `json:"reason"`
 	Answer               string         `json:"answer,omitempty"`
 	Steps                int            `json:"steps"`
+	Actions              int            `json:"actions"`
 	ModelCalls           int            `json:"model_calls"`
 	ModelCallsByRole     map[string]int `json:"model_calls_by_role"`
 	CriticalCalls        int            `json:"critical_calls"`
@@ -108,6 +111,8 @@ func (t *tally) Handle(r event.Record) {
 	case event.StepStarted:
 		s.Steps++
 		t.inStep = true
+	case event.ActionExecuted:
+		s.Actions++
 	case event.ModelCalled:
 		s.ModelCalls++
 		s.ModelCallsByRole[e.Role]++

@@ -247,7 +247,7 @@ func (s *taskRun) Run(ctx context.Context, user interaction.Dialoger) (rundir.Su
 	defer func() { s.devTime = deviceTime(s.dev) }()
 	run := agent.Run{Instruction: job.Task.Instruction, Dir: job.RunDir, ID: job.Task.ID,
 		Device: s.dev, Model: s.model, Dialoger: user, Knowledge: s.store, KnowledgeOff: s.knowledgeOff,
-		Limits: executor.Limits{MaxSteps: l.Steps, MaxWall: l.Time, MaxCost: l.Cost}}
+		Limits: executor.Limits{MaxSteps: l.Steps, MaxWall: l.Time, MaxCost: l.Cost, MaxActions: l.Actions}}
 	if job.ModelErrors.Any() {
 		// The agent's model errs on purpose; the simulated user and the judge do not.
 		run.WrapModel = func(m executor.Model, note func(role, kind, change string)) executor.Model {

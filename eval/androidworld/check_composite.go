@@ -13,8 +13,9 @@ import (
 
 // Checks: composite tasks: partial credit.
 
-// allCheck is a composite task's check: every part must hold to pass; the evidence gives
-// the benchmark's partial credit (the fraction of parts that held).
+// allCheck is a composite task's check, scored as the benchmark scores it: the fraction
+// of its parts that held (TurnOnWifiAndOpenApp's (wifi + app) / 2), counted by
+// suite_utils' mean success rate; the task passes when every part held.
 type allCheck struct {
 	Parts []eval.CustomCheck
 }
@@ -38,6 +39,12 @@ func (c *allCheck) Describe() string {
 }
 
 func (c *allCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, error) {
+	credit, ev, err := c.EvaluateCredit(ctx, p)
+	return credit == 1, ev, err
+}
+
+// EvaluateCredit implements eval.CreditCheck: the fraction of the parts that held.
+func (c *allCheck) EvaluateCredit(ctx context.Context, p eval.Probe) (float64, string, error) {
 	held := 0
 	var ev []string
 	for _, part := range c.Parts {
@@ -51,13 +58,69 @@ func (c *allCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, er
 		ev = append(ev, fmt.Sprintf("[%t] %s", ok && err == nil, e))
 	}
 	score := float64(held) / float64(max(len(c.Parts), 1))
-	return held == len(c.Parts), fmt.Sprintf("partial credit %.2f (%d of %d): %s", score, held, len(c.Parts), strings.Join(ev, "; ")), nil
+	return score, fmt.Sprintf("partial credit %.2f (%d of %d): %s", score, held, len(c.Parts), strings.Join(ev, "; ")), nil
+}
+
+// collateral gathers the collateral checks of the parts (nil when none has one).
+func (c *allCheck) collateral() eval.CustomCheck {
+	var all allCollateral
+	for _, p := range c.Parts {
+		if h, ok := p.(collateralHolder); ok {
+			if cc := h.collateral(); cc != nil {
+				all = append(all, cc)
+			}
+		}
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	return all
+}
+
+// collateralHolder is a check with a collateral check beside it: what else changed,
+// where the benchmark does not score it. The suite adds it to the task's checks.
+type collateralHolder interface {
+	collateral() eval.CustomCheck
+}
+
+// allCollateral is the collateral check of a composite's parts: nothing else changed in
+// any of them.
+type allCollateral []eval.CustomCheck
+
+func (c allCollateral) Kind() string     { return "rows" }
+func (c allCollateral) Virtual() bool    { return true }
+func (c allCollateral) Collateral() bool { return true }
+func (c allCollateral) Describe() string {
+	var d []string
+	for _, p := range c {
+		d = append(d, p.Describe())
+	}
+	return strings.Join(d, "; ")
+}
+
+func (c allCollateral) Evaluate(ctx context.Context, p eval.Probe) (bool, string, error) {
+	pass := true
+	var ev []string
+	for _, part := range c {
+		ok, e, err := part.Evaluate(ctx, p)
+		if err != nil {
+			return false, "", err
+		}
+		pass = pass && ok
+		ev = append(ev, e)
+	}
+	return pass, strings.Join(ev, "; "), nil
 }
 
 var creditRE = regexp.MustCompile(`^partial credit [\d.]+ \((\d+) of (\d+)\)`)
 
-// partialCredit reads the score an AllCheck wrote into its evidence (1 or 0 for others).
+// partialCredit is a check result's score: its credit (a composite's fraction), else
+// the fraction an allCheck wrote into its evidence (reports written before Credit), else
+// 1 or 0.
 func partialCredit(r eval.CheckResult) float64 {
+	if r.Credit != nil {
+		return *r.Credit
+	}
 	if m := creditRE.FindStringSubmatch(r.Evidence); m != nil {
 		held, _ := strconv.Atoi(m[1])
 		total, _ := strconv.Atoi(m[2])

@@ -3,6 +3,7 @@ package androidworld
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/sim"
@@ -26,9 +27,10 @@ func phoneState(p eval.Probe) (state, error) {
 	return p.Phone, nil
 }
 
-// fuzzyMatch is the benchmark's fuzzy_match: difflib's ratio ≥ 0.9, case ignored.
+// fuzzyMatch is the benchmark's fuzzy_match: difflib's ratio ≥ 0.9, case ignored, with
+// no other change to either text (no trimming).
 func fuzzyMatch(a, b string) bool {
-	a, b = strings.ToLower(strings.TrimSpace(a)), strings.ToLower(strings.TrimSpace(b))
+	a, b = strings.ToLower(a), strings.ToLower(b)
 	m := difflib.NewMatcher(splitChars(a), splitChars(b))
 	return m.Ratio() >= 0.9
 }
@@ -41,8 +43,7 @@ func splitChars(s string) []string {
 	return out
 }
 
-// digits keeps a phone number's digits (and a leading +): the benchmark removes spaces
-// and dashes before comparing numbers.
+// digits keeps a phone number's digits (and a leading +).
 func digits(s string) string {
 	var b strings.Builder
 	for i, r := range strings.TrimSpace(s) {
@@ -51,4 +52,20 @@ func digits(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// smsNumber is a message's number as sms_validators compares it: without "-" and " ",
+// nothing else changed.
+func smsNumber(s string) string {
+	return strings.NewReplacer("-", "", " ", "").Replace(s)
+}
+
+// cleanNumber is contacts_utils.clean_phone_number: every non-digit removed (the + too).
+func cleanNumber(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsDigit(r) { // Python's \D is every rune but Unicode's decimal digits
+			return r
+		}
+		return -1
+	}, s)
 }

@@ -70,10 +70,11 @@ func evaluate(t *testing.T, c eval.CustomCheck, p eval.Probe) (bool, string) {
 	return ok, ev
 }
 
-// TestRowsRemoval: the target gone and every other row unchanged passes; the wrong row
-// deleted, one extra row deleted, a changed row or nothing deleted fails.
+// TestRowsRemoval: in an SQLite table (the benchmark's validate_rows_removal_integrity),
+// the target gone and every other row unchanged passes; the wrong row deleted, one extra
+// row deleted, a changed row or nothing deleted fails.
 func TestRowsRemoval(t *testing.T) {
-	const coll = "com.fairy.notes:notes"
+	const coll = "com.fairy.expenses:expenses"
 	check := &rowsCheck{Collection: coll, Before: notes(), Removed: []string{"b"}}
 	for _, tc := range []struct {
 		name  string
@@ -265,18 +266,20 @@ func TestAllCheckPartialCredit(t *testing.T) {
 			run(t, p, s)
 		}
 		r := eval.Evaluate(context.Background(), eval.Check{Custom: all}, eval.Probe{Phone: p})
-		if r.Pass != tc.pass || partialCredit(r) != tc.credit {
+		if r.Pass != tc.pass || r.Credit == nil || *r.Credit != tc.credit || partialCredit(r) != tc.credit {
 			t.Errorf("after %v: pass=%t credit=%.2f (%s), want %t %.2f", tc.setup, r.Pass, partialCredit(r), r.Evidence, tc.pass, tc.credit)
 		}
 	}
 }
 
-// TestFuzzyMatch is the benchmark's threshold: difflib's ratio ≥ 0.9, case ignored.
+// TestFuzzyMatch is the benchmark's threshold: difflib's ratio ≥ 0.9, case ignored, the
+// texts otherwise as they are.
 func TestFuzzyMatch(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string
 		want bool
-	}{{"Hello World", "hello world", true}, {"Hello World", "Hello Wrld", true}, {"Hello World", "Help World!", false}, {"abc", "", false}} {
+	}{{"Hello World", "hello world", true}, {"Hello World", "Hello Wrld", true}, {"Hello World", "Help World!", false}, {"abc", "", false},
+		{"", "", true}, {"note ", "note", false}, {" Call Bob\n", "Call Bob", false}} { // no trimming: the benchmark does none
 		if got := fuzzyMatch(tc.a, tc.b); got != tc.want {
 			t.Errorf("fuzzyMatch(%q, %q) = %t", tc.a, tc.b, got)
 		}
@@ -296,11 +299,16 @@ func TestRowsUpdated(t *testing.T) {
 		{"edited and renamed", []sim.Record{notes()[0], {"id": "b", "title": "renamed.md", "body": "new text"}, notes()[2]}, true},
 		{"not renamed", []sim.Record{notes()[0], {"id": "b", "title": "beta.md", "body": "new text"}, notes()[2]}, false},
 		{"left as it was", notes(), false},
-		{"another row edited too", []sim.Record{{"id": "a", "title": "alpha.md", "body": "x"}, {"id": "b", "title": "renamed.md", "body": "new text"}, notes()[2]}, false},
+		{"another row edited too", []sim.Record{{"id": "a", "title": "alpha.md", "body": "x"}, {"id": "b", "title": "renamed.md", "body": "new text"}, notes()[2]}, true},
 	} {
 		if ok, ev := evaluate(t, check, eval.Probe{Phone: phoneWith(t, coll, tc.after)}); ok != tc.pass {
 			t.Errorf("%s: pass=%t (%s), want %t", tc.name, ok, ev, tc.pass)
 		}
+	}
+	// Markor reads files by name: another note edited is a collateral change.
+	p := phoneWith(t, coll, []sim.Record{{"id": "a", "title": "alpha.md", "body": "x"}, {"id": "b", "title": "renamed.md", "body": "new text"}, notes()[2]})
+	if ok, ev := evaluate(t, check.collateral(), eval.Probe{Phone: p}); ok || !strings.Contains(ev, "row a changed") {
+		t.Errorf("another note edited: collateral pass=%t (%s), want the change", ok, ev)
 	}
 	ev := &rowsCheck{Collection: "com.google.android.calendar:events", Added: []map[string]string{{"title": "Call with HR", "date": "2023-10-16", "time": "9:00"}}}
 	for _, tc := range []struct {

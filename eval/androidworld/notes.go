@@ -163,9 +163,9 @@ func notesAndSMS(g *gen) (*instance, error) {
 		params: map[string]string{"file_name": name, "text": text, "number": number},
 		setup:  []string{clear, clearSMS},
 		checks: []eval.CustomCheck{&allCheck{Parts: []eval.CustomCheck{
-			&noteCheck{Name: name, Text: text},
-			&smsCheck{Number: number, Text: text, App: messagesPkg},
-		}}, &rowsCheck{Collection: notesPkg + ":notes", Added: []map[string]string{{"title": name, "body": text}}}},
+			&rowsCheck{Collection: notesPkg + ":notes", Added: []map[string]string{{"title": name, "body": text}}},
+			&smsCheck{Number: number, Text: text, App: messagesPkg}, // SimpleSMSSendSms wants its app in front
+		}}},
 		walk: []walkthrough.Task{
 			{App: notesPkg, Task: "Create the note " + name, Done: `item "` + q(name) + `"`, Steps: []walkthrough.Step{
 				{Screen: `"New note" id=add_note`, Subgoal: "Start a new note", Do: []string{`Tap "New note"`}},

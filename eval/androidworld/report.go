@@ -290,7 +290,7 @@ func summarize(runs []Run) Summary {
 			s.Actions += r.Actions
 			s.OptimalSteps += s.meta[fam].OptimalSteps
 			s.Budget += budget
-			if budget > 0 && r.Steps >= budget {
+			if budget > 0 && (r.Steps >= budget || r.Actions >= budget) { // the budget counts actions
 				s.OverBudget++
 			}
 			if r.Pass {

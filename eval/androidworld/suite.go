@@ -221,7 +221,7 @@ func (f builder) task(d *data, meta meta, seed int64, i int, judged bool) (*eval
 		Tags: []string{tagSuite, tagFamily + f.name, tagApp + f.app, tagDifficulty + meta.Difficulty,
 			fmt.Sprintf("%s%d", tagBudget, meta.StepBudget())},
 		Phone:  eval.Phone{Sim: &eval.SimPhone{Setup: append([]string{"fairy-sim clock " + clock.Format(time.RFC3339)}, in.setup...)}},
-		Limits: eval.Limits{Steps: meta.StepBudget(), Time: 3 * time.Minute},
+		Limits: eval.Limits{Steps: meta.StepBudget(), Actions: meta.StepBudget(), Time: 3 * time.Minute},
 		User:   eval.UserSpec{Scripted: &eval.RuleUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}},
 		Walk:   in.walk,
 	}
@@ -230,6 +230,14 @@ func (f builder) task(d *data, meta meta, seed int64, i int, judged bool) (*eval
 	}
 	if judged {
 		t.Intent = intentOf(in)
+	}
+	// What else changed, where the benchmark does not score it: reported apart.
+	for _, c := range in.checks {
+		if h, ok := c.(collateralHolder); ok {
+			if cc := h.collateral(); cc != nil {
+				t.Checks = append(t.Checks, eval.Check{Custom: cc})
+			}
+		}
 	}
 	return t, nil
 }
