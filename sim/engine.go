@@ -276,6 +276,20 @@ func (a *appState) funcMap() template.FuncMap {
 		"setting": func(ns, key string) string { return a.p.settings[ns][key] },
 		"now":     func(layout string) string { return a.p.cfg.Clock().Format(layout) },
 		"money":   func(v any) string { return strconv.FormatFloat(num(v), 'f', 2, 64) },
+		// minutes reads a time of day "15:04" as minutes after midnight (0 when it is not one);
+		// clock writes minutes as "15:04", a day's worth dropped (1500 is "01:00").
+		"minutes": func(s string) int {
+			h, m, ok := parseClock(s)
+			if !ok {
+				return 0
+			}
+			return h*60 + m
+		},
+		"clock": func(v any) string {
+			n := int(math.Round(num(v)))
+			n = ((n % 1440) + 1440) % 1440
+			return fmt.Sprintf("%02d:%02d", n/60, n%60)
+		},
 		"nextid": func(coll string) string {
 			maxID := 1000
 			for _, r := range a.collection(coll) {
