@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+	"time"
 )
 
 // The app engine: an installed app's live data (variables and record collections) and the
@@ -276,19 +277,29 @@ func (a *appState) funcMap() template.FuncMap {
 		"setting": func(ns, key string) string { return a.p.settings[ns][key] },
 		"now":     func(layout string) string { return a.p.cfg.Clock().Format(layout) },
 		"money":   func(v any) string { return strconv.FormatFloat(num(v), 'f', 2, 64) },
-		// minutes reads a time of day "15:04" as minutes after midnight (0 when it is not one);
-		// clock writes minutes as "15:04", a day's worth dropped (1500 is "01:00").
-		"minutes": func(s string) int {
-			h, m, ok := parseClock(s)
-			if !ok {
+		// span is the minutes from one date and time ("2006-01-02", "15:04") to another;
+		// laterdate and latertime are the date and the time n minutes after one.
+		"span": func(d1, t1, d2, t2 string) int {
+			a, okA := dayTime(d1, t1)
+			b, okB := dayTime(d2, t2)
+			if !okA || !okB {
 				return 0
 			}
-			return h*60 + m
+			return int(b.Sub(a) / time.Minute)
 		},
-		"clock": func(v any) string {
-			n := int(math.Round(num(v)))
-			n = ((n % 1440) + 1440) % 1440
-			return fmt.Sprintf("%02d:%02d", n/60, n%60)
+		"laterdate": func(d, t string, n any) string {
+			at, ok := dayTime(d, t)
+			if !ok {
+				return d
+			}
+			return at.Add(time.Duration(num(n)) * time.Minute).Format("2006-01-02")
+		},
+		"latertime": func(d, t string, n any) string {
+			at, ok := dayTime(d, t)
+			if !ok {
+				return t
+			}
+			return at.Add(time.Duration(num(n)) * time.Minute).Format("15:04")
 		},
 		"nextid": func(coll string) string {
 			maxID := 1000
@@ -344,4 +355,14 @@ func (a *appState) rows(e *ElementSpec, inst *screenInst) []Record {
 		out = append(out, r)
 	}
 	return out
+}
+
+// dayTime reads a date "2006-01-02" and a time of day "15:04" as one moment (UTC).
+func dayTime(d, t string) (time.Time, bool) {
+	day, err := time.Parse("2006-01-02", strings.TrimSpace(d))
+	h, m, ok := parseClock(t)
+	if err != nil || !ok {
+		return time.Time{}, false
+	}
+	return day.Add(time.Duration(h*60+m) * time.Minute), true
 }

@@ -207,3 +207,25 @@ func setTime(t *testing.T, p *Phone, field, hour, minute string) {
 	}
 	tap(t, p, "OK")
 }
+
+// An event that starts at 23:30 and keeps its hour ends the next day: the end has a date
+// of its own, and the saved event keeps it.
+func TestCalendarEventPastMidnight(t *testing.T) {
+	p := newPhone(t)
+	launch(t, p, calPkg)
+	tap(t, p, "Create new event")
+	typeInto(t, p, "Add title", "Night train")
+	p.mu.Lock()
+	p.hideKeyboard()
+	p.mu.Unlock()
+	setTime(t, p, "start_time", "23", "30")
+	if d, e := textOf(t, p, calPkg+":id/end_date"), textOf(t, p, calPkg+":id/end_time"); d != "2025-06-12" || e != "00:30" {
+		t.Fatalf("a 23:30 start ends %s %s, want 2025-06-12 00:30", d, e)
+	}
+	tap(t, p, "Save")
+	recs, _ := p.Records("events")
+	r := recs[len(recs)-1]
+	if r["date"] != "2025-06-11" || r["time"] != "23:30" || r["end_date"] != "2025-06-12" || r["end"] != "00:30" || r["duration"] != "60" {
+		t.Fatalf("saved %v", r)
+	}
+}
