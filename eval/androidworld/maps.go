@@ -36,25 +36,32 @@ func mapsMark(favorite bool) func(g *gen) (*instance, error) {
 			return nil, err
 		}
 		loc := pick(g.r, places)["name"]
-		coll, button, done := "markers", "Add marker", "Marker added"
-		if favorite {
-			coll, button, done = "favorites", "Save", "Saved"
-		}
 		setupPlaces, err := seed(mapsPkg+":places", places)
 		if err != nil {
 			return nil, err
 		}
 		town, _, _ := strings.Cut(loc, ",")
+		// As in OsmAnd: search, pick the result, then its context menu: "Marker" places a
+		// map marker; "Add" opens the Add favorite dialog, saved under the place's name.
+		coll, done := "markers", `"Map marker: `+q(loc)+`"`
+		mark := []walkthrough.Step{{Screen: `button "Marker"`, Subgoal: "Place a map marker on " + loc, Do: []string{`Tap "Marker"`}}}
+		if favorite {
+			coll, done = "favorites", `desc="Edit favorite"`
+			mark = []walkthrough.Step{
+				{Screen: `button "Add"`, Subgoal: "Add " + loc + " to the favorites", Do: []string{`Tap "Add"`}},
+				{Screen: `"Add favorite"(?s:.*)input "` + q(loc) + `" id=favorite_name`, Subgoal: "Save the favorite", Do: []string{`Tap "Save"`}},
+			}
+		}
+		steps := append([]walkthrough.Step{
+			{Screen: `id=chip_coffee`, When: `for (?P<town>[^,\n]+), Liechtenstein`, Subgoal: "Search for " + town,
+				Do: []string{`Input "search_omnibox_text_box" "${town}"`, `Tap "Search"`}},
+			{Screen: `item "` + q(loc) + `[^"]*" id=result_row`, Subgoal: "Open " + loc, Do: []string{`Tap ` + label(loc)}},
+		}, mark...)
 		return &instance{
 			params: map[string]string{"location": loc},
 			setup:  []string{setupPlaces},
 			checks: []eval.CustomCheck{&rowsCheck{Collection: mapsPkg + ":" + coll, Added: []map[string]string{{"name": loc}}}},
-			walk: []walkthrough.Task{walk(mapsPkg, `button "`+done+`"`,
-				walkthrough.Step{Screen: `id=chip_coffee`, When: `for (?P<town>[^,\n]+), Liechtenstein`, Subgoal: "Search for " + town,
-					Do: []string{`Input "search_omnibox_text_box" "${town}"`, `Tap "Search"`}},
-				walkthrough.Step{Screen: `item "` + q(loc) + `[^"]*" id=result_row`, Subgoal: "Open " + loc, Do: []string{`Tap ` + label(loc)}},
-				walkthrough.Step{Screen: `button "` + button + `"`, Subgoal: button, Do: []string{`Tap ` + label(button)}},
-			)},
+			walk:   []walkthrough.Task{walk(mapsPkg, done, steps...)},
 		}, nil
 	}
 }
