@@ -25,6 +25,7 @@ import (
 // (so it is forgotten when the dialog closes, as a new dialog starts afresh).
 const (
 	pickMonthKey   = "#month"   // date picker: months shown after (or before) the chosen one
+	pickYearsKey   = "#years"   // date picker: 1 while the year list shows
 	pickTextKey    = "#text"    // time picker: 1 in text input mode
 	pickMinutesKey = "#minutes" // time picker: 1 while the dial shows minutes
 )
@@ -99,12 +100,49 @@ func (p *Phone) datePickerNode(m metrics, pkg string, inst *screenInst, e *Eleme
 	y := r.Min.Y
 	header := baseNode("android.widget.LinearLayout", pkg, image.Rect(r.Min.X, y, r.Max.X, y+m.dp(96)))
 	header.rid, header.kind = "android:id/date_picker_header", "toolbar"
-	header.children = []*node{
-		text("date_picker_header_year", strconv.Itoa(chosen.Year()), "small", image.Rect(r.Min.X+m.dp(24), y+m.dp(12), r.Max.X-m.dp(24), y+m.dp(40))),
-		text("date_picker_header_date", chosen.Format("Mon, Jan 2"), "title", image.Rect(r.Min.X+m.dp(24), y+m.dp(44), r.Max.X-m.dp(24), y+m.dp(84))),
+	years := inst.scroll[e.ID+pickYearsKey] == 1
+	// The header's year opens the year list, its date the month grid, as Android's do.
+	hy := text("date_picker_header_year", strconv.Itoa(chosen.Year()), "small", image.Rect(r.Min.X+m.dp(24), y+m.dp(12), r.Max.X-m.dp(24), y+m.dp(40)))
+	hd := text("date_picker_header_date", chosen.Format("Mon, Jan 2"), "title", image.Rect(r.Min.X+m.dp(24), y+m.dp(44), r.Max.X-m.dp(24), y+m.dp(84)))
+	for i, t := range []*node{hy, hd} {
+		show := 1 - i
+		t.clickable, t.focusable = true, true
+		t.selected = (i == 0) == years
+		t.act = &hit{inst: inst, el: e, pick: func(*Phone) { inst.scroll[e.ID+pickYearsKey] = show }}
 	}
+	header.children = []*node{hy, hd}
 	n.children = append(n.children, header)
 	y += m.dp(96)
+	if years {
+		// The year list, the chosen year in the middle: a tap picks the same day of that
+		// year (28 February for a 29th in a common year) and shows its month.
+		list := baseNode("android.widget.ListView", pkg, image.Rect(r.Min.X, y, r.Max.X, r.Max.Y))
+		list.rid = "android:id/date_picker_year_picker"
+		for i := -3; i <= 3; i++ {
+			yr := chosen.Year() + i
+			if yr < 1900 || yr > 2100 {
+				continue
+			}
+			b := image.Rect(r.Min.X+m.dp(24), y+(i+3)*m.dp(44), r.Max.X-m.dp(24), y+(i+4)*m.dp(44))
+			t := text("text1", strconv.Itoa(yr), "rowtitle", b)
+			t.clickable, t.focusable = true, true
+			if i == 0 {
+				t.kind, t.selected, t.checked = "avatar", true, true
+			}
+			day := time.Date(yr, chosen.Month(), chosen.Day(), 0, 0, 0, 0, time.UTC)
+			if day.Month() != chosen.Month() {
+				day = time.Date(yr, chosen.Month()+1, 0, 0, 0, 0, 0, time.UTC)
+			}
+			t.act = &hit{inst: inst, el: e, pick: func(*Phone) {
+				a.vars[e.Bind] = day.Format("2006-01-02")
+				inst.scroll[key] = 0
+				inst.scroll[e.ID+pickYearsKey] = 0
+			}}
+			list.children = append(list.children, t)
+		}
+		n.children = append(n.children, list)
+		return n
+	}
 	pager := baseNode("com.android.internal.widget.ViewPager", pkg, image.Rect(r.Min.X, y, r.Max.X, r.Max.Y))
 	pager.rid = "android:id/day_picker_view_pager"
 	month := baseNode("android.view.View", pkg, pager.b)

@@ -229,3 +229,24 @@ func TestCalendarEventPastMidnight(t *testing.T) {
 		t.Fatalf("saved %v", r)
 	}
 }
+
+// The header's year opens the year list: a tap on a year picks the same day in it.
+func TestCalendarDatePickerYear(t *testing.T) {
+	p := newPhone(t)
+	launch(t, p, calPkg)
+	tap(t, p, "Create new event")
+	tap(t, p, calPkg+":id/start_date")
+	tap(t, p, "android:id/date_picker_header_year")
+	if has(t, p, "11 June 2025") {
+		t.Fatal("the year list does not replace the month grid")
+	}
+	pickerNode(t, p, "android.widget.TextView", "2027")
+	tapNode(t, p, pickerNode(t, p, "android.widget.TextView", "2027"))
+	if !pickerNode(t, p, "android.view.View", "11 June 2027").Checked {
+		t.Fatal("after 2027 the month grid does not show 11 June 2027 chosen")
+	}
+	tap(t, p, "OK")
+	if d := textOf(t, p, calPkg+":id/start_date"); d != "2027-06-11" {
+		t.Fatalf("start date %q, want 2027-06-11", d)
+	}
+}
