@@ -34,7 +34,7 @@
 //	    checks:                    # all must hold; without an outcome check, outcome done is implied
 //	      - message: {to: Alice Chen, contains: ["see you at 7"]}   # none: true for "no such message"
 //	      - order: {items: 2, item: 抹茶拿铁, paid: true, delivery: "19:00"}   # none: true
-//	      - event: {title: Dinner, date: "2025-06-20", time: "19:00"}          # none: true
+//	      - event: {title: Dinner, date: "2025-10-20", time: "19:00"}          # none: true
 //	      - setting: {name: global/wifi_on, equals: "0"}
 //	      - note: {title: Packing, body: passport}   # deleted: true
 //	      - records: {collection: "com.android.contacts:contacts", where: {name: "^Nina"}, count: 1}

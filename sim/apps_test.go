@@ -394,8 +394,7 @@ func TestCalendarCreateEvent(t *testing.T) {
 	launch(t, p, "com.google.android.calendar")
 	tap(t, p, "Create new event")
 	typeInto(t, p, "Add title", "Lunch with Bob")
-	tap(t, p, "Time (HH:MM)")
-	sh(t, p, "input text 12:30")
+	setTime(t, p, "start_time", "12", "30")
 	tap(t, p, "Save")
 	ev := p.Events()
 	last := ev[len(ev)-1]
@@ -520,7 +519,8 @@ func TestFlowOrderAndCalendar(t *testing.T) {
 	tap(t, p, "Calendar")
 	tap(t, p, "Create new event")
 	typeInto(t, p, "Add title", "Bubble tea delivery")
-	typeInto(t, p, "Time (HH:MM)", tm)
+	hh, mm, _ := strings.Cut(tm, ":")
+	setTime(t, p, "start_time", hh, mm)
 	tap(t, p, "Save")
 	found := false
 	for _, e := range p.Events() {

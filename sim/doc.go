@@ -47,7 +47,7 @@
 // clear, toast), in Go text/template syntax over {.v vars, .p screen params, .item record,
 // .app}. Template functions: eq ne not and or (builtin), contains, matches (search),
 // add sub mul gtn ltn, initial, lower upper trim default, count, sum, summary, field,
-// setting, now, money, nextid. The engine lays screens out (status bar, toolbar, body,
+// setting, now, money, nextid, span, laterdate, latertime. The engine lays screens out (status bar, toolbar, body,
 // pinned bottom bars, FABs, navigation bar; the soft keyboard as a separate window with
 // adjustResize), keeps a back stack per task (Back hides the keyboard first, Back on a
 // task's root sends it behind the launcher, Home shows the launcher), scrolls lists longer

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+	"time"
 )
 
 // The app engine: an installed app's live data (variables and record collections) and the
@@ -276,6 +277,30 @@ func (a *appState) funcMap() template.FuncMap {
 		"setting": func(ns, key string) string { return a.p.settings[ns][key] },
 		"now":     func(layout string) string { return a.p.cfg.Clock().Format(layout) },
 		"money":   func(v any) string { return strconv.FormatFloat(num(v), 'f', 2, 64) },
+		// span is the minutes from one date and time ("2006-01-02", "15:04") to another;
+		// laterdate and latertime are the date and the time n minutes after one.
+		"span": func(d1, t1, d2, t2 string) int {
+			a, okA := dayTime(d1, t1)
+			b, okB := dayTime(d2, t2)
+			if !okA || !okB {
+				return 0
+			}
+			return int(b.Sub(a) / time.Minute)
+		},
+		"laterdate": func(d, t string, n any) string {
+			at, ok := dayTime(d, t)
+			if !ok {
+				return d
+			}
+			return at.Add(time.Duration(num(n)) * time.Minute).Format("2006-01-02")
+		},
+		"latertime": func(d, t string, n any) string {
+			at, ok := dayTime(d, t)
+			if !ok {
+				return t
+			}
+			return at.Add(time.Duration(num(n)) * time.Minute).Format("15:04")
+		},
 		"nextid": func(coll string) string {
 			maxID := 1000
 			for _, r := range a.collection(coll) {
@@ -330,4 +355,14 @@ func (a *appState) rows(e *ElementSpec, inst *screenInst) []Record {
 		out = append(out, r)
 	}
 	return out
+}
+
+// dayTime reads a date "2006-01-02" and a time of day "15:04" as one moment (UTC).
+func dayTime(d, t string) (time.Time, bool) {
+	day, err := time.Parse("2006-01-02", strings.TrimSpace(d))
+	h, m, ok := parseClock(t)
+	if err != nil || !ok {
+		return time.Time{}, false
+	}
+	return day.Add(time.Duration(h*60+m) * time.Minute), true
 }

@@ -40,6 +40,8 @@ type hit struct {
 	key   string   // system button: back, home, recents
 	end   []Action // slider: swiped to its end
 	start []Action // level slider: swiped to its start
+	// pick is what touching a part of a picker does (sim/pickers.go)
+	pick func(*Phone)
 	// scrolling container
 	scrollKey string
 	maxScroll int
@@ -175,7 +177,7 @@ func deepestActionable(n *node, pt image.Point) *node {
 			return d
 		}
 	}
-	if n.act != nil && (n.act.tap != nil || n.act.long != nil || n.act.input != "" || n.act.key != "" || n.act.end != nil) {
+	if n.act != nil && (n.act.tap != nil || n.act.long != nil || n.act.input != "" || n.act.key != "" || n.act.end != nil || n.act.pick != nil) {
 		return n
 	}
 	return nil

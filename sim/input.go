@@ -39,6 +39,9 @@ func (p *Phone) touch(x, y int, long bool) {
 			p.goHome()
 		}
 		p.bump()
+	case h.pick != nil:
+		h.pick(p)
+		p.bump()
 	case h.input != "":
 		if h.inst.focus != h.input || !p.kbShown {
 			h.inst.focus = h.input

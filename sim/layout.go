@@ -243,6 +243,8 @@ func (p *Phone) elemHeight(m metrics, a *appState, inst *screenInst, e *ElementS
 		return m.dp(56)
 	case "image":
 		return m.dp(160)
+	case "datepicker", "timepicker":
+		return m.dp(pickerHeight(inst, e))
 	case "hbox":
 		h := 0
 		n := 0

@@ -80,8 +80,10 @@ type ScreenSpec struct {
 // side), list (rows from records; scrolls), grid (cells from records; scrolls), fab,
 // slider (a "slide to confirm" control: OnEnd runs when a swipe drags its thumb from the
 // start to the end; a shorter swipe snaps back and does nothing; with OnStart it is a
-// level slider: a swipe across it to either end runs OnEnd or OnStart), and canvas (one
-// childless node that draws its content; see DrawSpec).
+// level slider: a swipe across it to either end runs OnEnd or OnStart), canvas (one
+// childless node that draws its content; see DrawSpec), and datepicker and timepicker
+// (Android's DatePicker and TimePicker bound to a variable, "2006-01-02" or "15:04": a
+// month grid; a dial of hours then minutes, or hour and minute fields; see sim/pickers.go).
 type ElementSpec struct {
 	Type    string `yaml:"type"`
 	ID      string `yaml:"id"`      // resource-id suffix (pkg:id/ID)
@@ -126,6 +128,9 @@ type ElementSpec struct {
 	Empty     string   `yaml:"empty"`      // text shown when the list has no rows
 
 	line int
+	// parts are a time picker's text input fields; pickOf is the picker of such a field.
+	parts  []*ElementSpec
+	pickOf *ElementSpec
 }
 
 // RowSpec is how a list row (or grid cell) looks; all fields are templates.
@@ -360,13 +365,19 @@ func (a *AppSpec) check() error {
 				return a.bad(s.line, "%s/%s: an empty element", a.Package, s.ID)
 			}
 			switch e.Type {
-			case "text", "title", "button", "input", "switch", "checkbox", "icon", "image", "hbox", "list", "grid", "fab", "slider", "canvas":
+			case "text", "title", "button", "input", "switch", "checkbox", "icon", "image", "hbox", "list", "grid", "fab", "slider", "canvas", "datepicker", "timepicker":
 			default:
-				return a.bad(e.line, "%s/%s: element %q has unknown type %q (want text, title, button, input, switch, checkbox, icon, image, hbox, list, grid, fab, slider or canvas)",
+				return a.bad(e.line, "%s/%s: element %q has unknown type %q (want text, title, button, input, switch, checkbox, icon, image, hbox, list, grid, fab, slider, canvas, datepicker or timepicker)",
 					a.Package, s.ID, e.ID, e.Type)
 			}
 			if e.Type == "input" && (e.ID == "" || e.Bind == "") {
 				return a.bad(e.line, "%s/%s: an input needs id and bind", a.Package, s.ID)
+			}
+			if (e.Type == "datepicker" || e.Type == "timepicker") && (e.ID == "" || e.Bind == "") {
+				return a.bad(e.line, "%s/%s: a %s needs id and bind (the variable that holds its value)", a.Package, s.ID, e.Type)
+			}
+			if e.Type == "timepicker" {
+				timeParts(e)
 			}
 			if (e.Type == "list" || e.Type == "grid") && e.Row == nil {
 				return a.bad(e.line, "%s/%s: list %q needs a row", a.Package, s.ID, e.ID)

@@ -203,9 +203,9 @@ func (p *Phone) Messages() []Message {
 	return out
 }
 
-// Event is a Calendar event.
+// Event is a Calendar event: it starts on Date at Time and ends at End ("15:04").
 type Event struct {
-	ID, Title, Date, Time, Location string
+	ID, Title, Date, Time, End, Location string
 }
 
 // Events returns the Calendar's events.
@@ -213,7 +213,7 @@ func (p *Phone) Events() []Event {
 	recs, _ := p.Records("events")
 	out := make([]Event, 0, len(recs))
 	for _, r := range recs {
-		out = append(out, Event{ID: r["id"], Title: r["title"], Date: r["date"], Time: r["time"], Location: r["location"]})
+		out = append(out, Event{ID: r["id"], Title: r["title"], Date: r["date"], Time: r["time"], End: r["end"], Location: r["location"]})
 	}
 	return out
 }

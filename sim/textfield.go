@@ -20,6 +20,9 @@ func findElement(els []*ElementSpec, id string) *ElementSpec {
 		if f := findElement(e.Children, id); f != nil {
 			return f
 		}
+		if f := findElement(e.parts, id); f != nil {
+			return f
+		}
 	}
 	return nil
 }
@@ -36,6 +39,7 @@ func (p *Phone) typeText(s string) bool {
 		p.selectAll = false
 	}
 	a.vars[e.Bind] += s
+	pickerEdited(a, e)
 	p.toast = ""
 	p.bump()
 	return true
@@ -50,6 +54,7 @@ func (p *Phone) deleteChars(n int) {
 	a := inst.app
 	if p.selectAll {
 		a.vars[e.Bind] = ""
+		pickerEdited(a, e)
 		p.selectAll = false
 		p.bump()
 		return
@@ -59,6 +64,7 @@ func (p *Phone) deleteChars(n int) {
 		n = len(r)
 	}
 	a.vars[e.Bind] = string(r[:len(r)-n])
+	pickerEdited(a, e)
 	p.bump()
 }
 
@@ -68,6 +74,7 @@ func (p *Phone) clearField() {
 		return
 	}
 	inst.app.vars[e.Bind] = ""
+	pickerEdited(inst.app, e)
 	p.selectAll = false
 	p.bump()
 }

@@ -10,6 +10,12 @@ import (
 
 // elementNode builds the node of a non-list element in rectangle r.
 func (p *Phone) elementNode(m metrics, pkg string, inst *screenInst, e *ElementSpec, item Record, r image.Rectangle) *node {
+	switch e.Type {
+	case "datepicker":
+		return p.datePickerNode(m, pkg, inst, e, r)
+	case "timepicker":
+		return p.timePickerNode(m, pkg, inst, e, r)
+	}
 	a := inst.app
 	c := tctx{inst: inst, item: item}
 	n := baseNode("android.widget.TextView", pkg, r)

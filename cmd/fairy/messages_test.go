@@ -28,7 +28,7 @@ func TestDemoMessagesReadForAPerson(t *testing.T) {
 		return out.String()
 	}
 	text := demo()
-	for _, want := range []string{"  step 2 · last step: done · the bubble tea page is open\n", "◆ plan:\n", "✓ task 2 done after 5 steps",
+	for _, want := range []string{"  step 2 · last step: done · the bubble tea page is open\n", "◆ plan:\n", "✓ task 2 done after 9 steps",
 		"  step 1 · Tap \"珍珠奶茶 Bubble tea ¥15\"\n", "  step 7 · held back Tap \"提交订单\": order needs your consent\n",
 		"  step 2 · Type \"Bubble tea delivery\" into \"Add title\"\n"} {
 		if !strings.Contains(text, want) {

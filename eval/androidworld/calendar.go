@@ -158,7 +158,10 @@ func calendarDeleteOnDay(g *gen, n int, relative bool) (*instance, error) {
 
 // calendarAdd is SimpleCalendarAddOneEvent and its relative forms: an event of a given
 // title, description, hour and duration on a day (when draws it; the walk writes the day
-// as the model computes it from today, 2023-10-15), among 0–20 noise events.
+// as the model computes it from today, 2023-10-15), among 0–20 noise events. The app's
+// editor is Simple Calendar Pro's: the day is picked on a date picker, the start and end
+// on time pickers (typed in their text input mode); the check compares the start (date,
+// time) and the end as the benchmark compares start_ts and end_ts.
 func calendarAdd(when func(g *gen) int) func(g *gen) (*instance, error) {
 	return func(g *gen) (*instance, error) {
 		e := g.event(1, 31)
@@ -171,26 +174,74 @@ func calendarAdd(when func(g *gen) int) func(g *gen) (*instance, error) {
 		if err != nil {
 			return nil, err
 		}
+		start := fmt.Sprintf("%02d:00", e.hour)
+		endAt := time.Date(2023, 10, e.day, e.hour, duration, 0, 0, time.UTC)
+		endDate, end := endAt.Format("2006-01-02"), endAt.Format("15:04")
 		// The current sub-goal says the event was saved (the list looks as before).
 		saved := `(?m)^Current sub-goal: (?:Save the event|Find the new event in the list)$`
-		fill := []string{`Input "title" "${title}"`, `Input "start_date" "` + e.date() + `"`, `Input "start_time" "${hour}:00"`,
-			`Input "description" "${description}"`, `Input "duration" "${duration}"`}
+		form := `"` + q(e.title) + `" id=title`
+		dateSet := `text "` + e.date() + `" id=start_date`
+		startSet := dateSet + `(?s:.*)text "` + start + `" id=start_time`
+		endDateSet := startSet + `(?s:.*)text "` + endDate + `" id=end_date`
+		steps := []walkthrough.Step{
+			{Screen: `Create new event`, Unless: saved, Subgoal: "Open the new event form", Do: []string{`Tap "Create new event"`}},
+			{Screen: `input "Add title" id=title`, When: `at (?P<hour>\d\d?)h with the title '(?P<title>[^\n]+?)' and the description '(?P<description>[^\n]+?)'\. The event should last for (?P<duration>\d+) mins`,
+				Subgoal: "Fill in the title and the description", Do: []string{`Input "title" "${title}"`, `Input "description" "${description}"`}},
+		}
+		// Start date, start time, then the end (a new start moves the end with it: an hour
+		// later, the length a new event has), each only when it is not what it should be.
+		steps = append(steps, dateSteps(form, dateSet, "start", e.date())...)
+		steps = append(steps, timeSteps(form+`(?s:.*)`+dateSet, startSet, "start", start)...)
+		steps = append(steps, dateSteps(form+`(?s:.*)`+startSet, endDateSet, "end", endDate)...)
+		steps = append(steps, timeSteps(form+`(?s:.*)`+endDateSet, endDateSet+`(?s:.*)text "`+end+`" id=end_time`, "end", end)...)
+		steps = append(steps,
+			walkthrough.Step{Screen: form + `(?s:.*)"` + q(description) + `" id=description(?s:.*)` + endDateSet + `(?s:.*)text "` + end + `" id=end_time`,
+				Subgoal: "Save the event", Do: []string{`Tap "Save"`}},
+			// Saved, the event may be below the fold: scroll to see it listed.
+			walkthrough.Step{Screen: `id=schedule_list`, When: saved, Subgoal: "Find the new event in the list", Loop: true, Do: []string{`Swipe "schedule_list" up`}},
+		)
 		return &instance{
 			params: map[string]string{"year": "2023", "month": "10", "day": strconv.Itoa(e.day), "hour": strconv.Itoa(e.hour),
 				"event_title": e.title, "event_description": description, "duration_mins": strconv.Itoa(duration),
 				"day_of_week": time.Date(2023, 10, e.day, 0, 0, 0, 0, time.UTC).Weekday().String()},
 			setup: []string{setup},
 			checks: []eval.CustomCheck{&rowsCheck{Collection: calendarPkg + ":events", Before: rows, Added: []map[string]string{{
-				"title": e.title, "date": e.date(), "time": fmt.Sprintf("%02d:00", e.hour), "description": description, "duration": strconv.Itoa(duration)}}}},
-			walk: []walkthrough.Task{walk(calendarPkg, `item "`+q(e.title)+`" id=event_row\n *- "`+e.date(),
-				walkthrough.Step{Screen: `Create new event`, Unless: saved, Subgoal: "Open the new event form", Do: []string{`Tap "Create new event"`}},
-				walkthrough.Step{Screen: `id=title`, When: `at (?P<hour>\d\d?)h with the title '(?P<title>[^\n]+?)' and the description '(?P<description>[^\n]+?)'\. The event should last for (?P<duration>\d+) mins`,
-					Subgoal: "Fill in the event", Do: fill},
-				walkthrough.Step{Screen: `"` + q(e.title) + `" id=title(?s:.*)"` + e.date() + `" id=start_date`, Subgoal: "Save the event", Do: []string{`Tap "Save"`}},
-				// Saved, the event may be below the fold: scroll to see it listed.
-				walkthrough.Step{Screen: `id=schedule_list`, When: saved, Subgoal: "Find the new event in the list", Loop: true, Do: []string{`Swipe "schedule_list" up`}},
-			)},
+				"title": e.title, "date": e.date(), "time": start, "end_date": endDate, "end": end, "description": description}}}},
+			walk: []walkthrough.Task{walk(calendarPkg, `item "`+q(e.title)+`" id=event_row\n *- "`+e.date(), steps...)},
 		}, nil
+	}
+}
+
+// dateSteps sets the editor's start or end date (which) to day ("2006-01-02", in October
+// 2023) on its date picker: open the field (on a form that matches ready and not set),
+// tap the day, OK. The picker does not say which field it sets: the current sub-goal does.
+func dateSteps(ready, set, which, day string) []walkthrough.Step {
+	d, _ := time.Parse("2006-01-02", day)
+	desc := d.Format("02 January 2006")
+	mine := `(?m)^Current sub-goal: [^\n]*` + which + ` date`
+	return []walkthrough.Step{
+		{Screen: ready, Without: set, Subgoal: "Open the " + which + " date", Do: []string{`Tap "` + which + `_date"`}},
+		{Screen: `desc="\d\d ` + d.Format("January 2006") + `"`, Without: `checked selected desc="` + desc + `"`, When: mine,
+			// The day's label is its number ("7"); its description names the month.
+			Subgoal: "Pick " + desc + " for the " + which + " date", Do: []string{`Tap "` + strconv.Itoa(d.Day()) + `"`}},
+		{Screen: `checked selected desc="` + desc + `"`, When: mine, Subgoal: "Confirm the " + which + " date", Do: []string{`Tap "OK"`}},
+	}
+}
+
+// timeSteps sets the editor's start or end time (which) to hh:mm on its time picker, as a
+// person who types it: open the field (on a form that matches ready and not set), switch
+// the picker to text input, type the hour and the minutes, OK. The picker does not say
+// which field it sets: the current sub-goal does.
+func timeSteps(ready, set, which, hhmm string) []walkthrough.Step {
+	hh, mm, _ := strings.Cut(hhmm, ":")
+	mine := `(?m)^Current sub-goal: [^\n]*` + which + ` time`
+	hour, minute := `input "`+hh+`" id=input_hour`, `input "`+mm+`" id=input_minute`
+	return []walkthrough.Step{
+		{Screen: ready, Without: set, Subgoal: "Open the " + which + " time", Do: []string{`Tap "` + which + `_time"`}},
+		{Screen: `Switch to text input mode`, When: mine, Subgoal: "Type the " + which + " time", Do: []string{`Tap "Switch to text input mode for the time input."`}},
+		{Screen: `id=input_hour`, Without: hour, When: mine, Subgoal: "Type the hour of the " + which + " time", Do: []string{`Input "input_hour" "` + hh + `"`}},
+		{Screen: hour, Without: minute, When: mine, Subgoal: "Type the minutes of the " + which + " time", Do: []string{`Input "input_minute" "` + mm + `"`}},
+		{Screen: hour + `(?s:.*)` + minute, When: mine, Subgoal: "Confirm the " + which + " time", Do: []string{`Tap "OK"`}},
 	}
 }
 

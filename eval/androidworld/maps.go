@@ -2,6 +2,7 @@ package androidworld
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/fairy-go/fairy/eval"
@@ -37,28 +38,44 @@ func mapsMark(favorite bool) func(g *gen) (*instance, error) {
 			return nil, err
 		}
 		loc := mapsLocation(g, places)
-		coll, button, done := "markers", "Add marker", "Marker added"
-		if favorite {
-			coll, button, done = "favorites", "Save", "Saved"
-		}
 		setupPlaces, err := seed(mapsPkg+":places", places)
 		if err != nil {
 			return nil, err
 		}
 		town, _, _ := strings.Cut(loc, ",")
+		// The place as the screen names it: the location itself, or any place found at
+		// the coordinates the instruction gives.
+		name := q(loc)
+		if coordsRE.MatchString(loc) {
+			name = `[^"]+`
+		}
+		// As in OsmAnd: search, pick the result, then its context menu: "Marker" places a
+		// map marker; "Add" opens the Add favorite dialog, saved under the place's name.
+		coll, done := "markers", `"Map marker: `+name+`"`
+		mark := []walkthrough.Step{{Screen: `button "Marker"`, Subgoal: "Place a map marker", Do: []string{`Tap "Marker"`}}}
+		if favorite {
+			coll, done = "favorites", `desc="Edit favorite"`
+			mark = []walkthrough.Step{
+				{Screen: `button "Add"`, Subgoal: "Add the place to the favorites", Do: []string{`Tap "Add"`}},
+				{Screen: `"Add favorite"(?s:.*)input "` + name + `" id=favorite_name`, Subgoal: "Save the favorite", Do: []string{`Tap "Save"`}},
+			}
+		}
+		steps := append(mapsCoordinateSteps(),
+			walkthrough.Step{Screen: `id=chip_coffee`, When: `for (?P<town>[^,\n]+), Liechtenstein`, Subgoal: "Search for " + town,
+				Do: []string{`Input "search_omnibox_text_box" "${town}"`, `Tap "Search"`}},
+			walkthrough.Step{Screen: `item "` + q(loc) + `[^"]*" id=result_row`, Subgoal: "Open " + loc, Do: []string{`Tap ` + label(loc)}},
+		)
 		return &instance{
 			params: map[string]string{"location": loc},
 			setup:  []string{setupPlaces},
 			checks: []eval.CustomCheck{mapsLocationCheck(places, coll, loc, favorite)},
-			walk: []walkthrough.Task{walk(mapsPkg, `button "`+done+`"`, append(mapsCoordinateSteps(),
-				walkthrough.Step{Screen: `id=chip_coffee`, When: `for (?P<town>[^,\n]+), Liechtenstein`, Subgoal: "Search for " + town,
-					Do: []string{`Input "search_omnibox_text_box" "${town}"`, `Tap "Search"`}},
-				walkthrough.Step{Screen: `item "` + q(loc) + `[^"]*" id=result_row`, Subgoal: "Open " + loc, Do: []string{`Tap ` + label(loc)}},
-				walkthrough.Step{Screen: `button "` + button + `"`, Subgoal: button, Do: []string{`Tap ` + label(button)}},
-			)...)},
+			walk:   []walkthrough.Task{walk(mapsPkg, done, append(steps, mark...)...)},
 		}, nil
 	}
 }
+
+// coordsRE is a location given as coordinates ("47.0688832, 9.5061564").
+var coordsRE = regexp.MustCompile(`^-?\d+(?:\.\d+)?, -?\d+(?:\.\d+)?$`)
 
 // mapsLocation is osmand._random_location_str: a place of the preloaded map, named by its
 // name or, half of the time, by its coordinates ("47.0688832, 9.5061564").
