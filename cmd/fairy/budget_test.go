@@ -21,8 +21,16 @@ import (
 // counts them (bytes/4 of system and user text, the scripted model's estimate), measured
 // before the model-contract rework of the prompts (issue 12). No role may grow by more
 // than 25% over it.
+//
+// The demo's calendar task sets its time on the Calendar's time picker since issue 36 (a
+// dialog with more elements than the old typed field): with the prompts unchanged, that
+// made the decider's mean 2.6% larger (844 → 866 tokens), the re-planner's 1.4% (1006 →
+// 1020) and the checker's 1.7% (590 → 600), measured with this test at f1c5179 and on
+// the picker change alone. Their baselines are scaled by the same ratios, so the 25% keeps
+// measuring what the prompts add, not what the demo's screens hold.
 var promptBaseline = map[string]float64{
-	"planner": 532, "replanner": 979, "decider": 751, "interactor": 636, "extractor": 423, "checker": 581, "learner": 988,
+	"planner": 532, "replanner": 979 * 1020 / 1006, "decider": 751 * 866 / 844, "interactor": 636, "extractor": 423,
+	"checker": 581 * 600 / 590, "learner": 988,
 }
 
 // demoPromptTokens runs the demo and returns each role's mean prompt tokens.
