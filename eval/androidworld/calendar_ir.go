@@ -454,9 +454,8 @@ func irExpected(exps []irExpectation, events []irEvent) (*answerCheck, error) {
 }
 
 // irCalendarFamily builds a calendar information-retrieval family: the task drawn as the
-// benchmark draws it, its check, and a walkthrough that scrolls the schedule to the rows
-// read matches and answers from them.
-func irCalendarFamily(name string, walk func(d *irDraw) (read, answer, what string)) func(g *gen) (*instance, error) {
+// benchmark draws it, its check, and walk's walkthrough.
+func irCalendarFamily(name string, walk func(d *irDraw) []walkthrough.Task) func(g *gen) (*instance, error) {
 	return func(g *gen) (*instance, error) {
 		d, err := irCalendar(g, name)
 		if err != nil {
@@ -466,13 +465,12 @@ func irCalendarFamily(name string, walk func(d *irDraw) (read, answer, what stri
 		if err != nil {
 			return nil, err
 		}
-		read, answer, what := walk(d)
-		return &instance{params: d.params, setup: []string{setup}, checks: []eval.CustomCheck{d.check},
-			walk: readWalk(read, answer, what)}, nil
+		return &instance{params: d.params, setup: []string{setup}, checks: []eval.CustomCheck{d.check}, walk: walk(d)}, nil
 	}
 }
 
-// readWalk scrolls the schedule to the rows read matches, then answers from them.
+// readWalk scrolls the schedule a swipe at a time to the rows read matches (75 events
+// and more: the walk pages), then answers from them.
 func readWalk(read, answer, what string) []walkthrough.Task {
 	return []walkthrough.Task{{App: calendarPkg, Steps: []walkthrough.Step{
 		{Screen: `id=schedule_list`, Without: read, Subgoal: "Scroll to " + what, Loop: true, Do: []string{`Swipe "schedule_list" up`}},
@@ -480,10 +478,22 @@ func readWalk(read, answer, what string) []walkthrough.Task {
 	}}}
 }
 
+// searchWalk types query into the calendar's search (typed is what the walk types: the
+// query, or a ${group} of when, read from the instruction), scrolls if the rows read
+// matches are still below, then answers from them.
+func searchWalk(query, typed, when, read, answer, what string) []walkthrough.Task {
+	return []walkthrough.Task{{App: calendarPkg, Steps: []walkthrough.Step{
+		{Screen: `id=search`, When: when, Without: `input "` + q(query) + `" id=search|` + read, Subgoal: "Search " + what,
+			Do: []string{`Input "search" "` + typed + `"`}},
+		{Screen: `input "` + q(query) + `" id=search(?s:.*)id=schedule_list`, Without: read, Subgoal: "Scroll to " + what, Loop: true, Do: []string{`Swipe "schedule_list" up`}},
+		{Screen: read, Subgoal: "Read " + what, Do: []string{`Finish "` + answer + `"`}},
+	}}}
+}
+
 // eventRow is a screen pattern for a row of the schedule, its title read into group, its
 // date and time matching when (a regular expression).
 func eventRow(group, when string) string {
-	return `item "(?P<` + group + `>[^"]+)" id=event_row\n *- "` + when + `"`
+	return `item "(?P<` + group + `>[^"]+)" id=event_row\n *- "` + when + `[" ]`
 }
 
 // eventRows are n rows next to each other (t1…tn) whose date and time match when.
@@ -493,47 +503,50 @@ func eventRows(n int, when string) (read, answer string) {
 		rows = append(rows, eventRow(fmt.Sprintf("t%d", i+1), when))
 		names = append(names, fmt.Sprintf("${t%d}", i+1))
 	}
-	return strings.Join(rows, `\n *- \[\d+\] `), strings.Join(names, ", ")
+	return strings.Join(rows, `[^\n]*\n *- \[\d+\] `), strings.Join(names, ", ")
 }
 
-// The walkthroughs: which rows a person reads for each family, and how they answer.
-// They find the rows by what the task asks (the day, the time); what they answer comes
-// from the screen.
+// The walkthroughs: what a person types and reads for each family. They search the day
+// the task names (the date as a person works it out from "this Tuesday" and today,
+// 2023-10-15), a person or a title the instruction names; they pick the rows by what the
+// task asks (the day, the time); what they answer comes from the screen.
 
 // readTitlesOn reads the titles of every target, all on one day (EventsOnDate,
 // AnyEventsOnDate: no other event that day).
-func readTitlesOn(d *irDraw) (string, string, string) {
+func readTitlesOn(d *irDraw) []walkthrough.Task {
 	date := d.targets[0]["date"]
 	read, answer := eventRows(len(d.targets), date+` \d\d:\d\d`)
-	return read, answer, "the events of " + date
+	return searchWalk(date, date, "", read, answer, "the events of "+date)
 }
 
 // readTitleAt reads the title of the event at the target's date and time
 // (EventOnDateAtTime, FirstEventAfterStartTime, EventsInTimeRange, NextEvent: other
 // events that day are outside the asked time).
-func readTitleAt(d *irDraw) (string, string, string) {
+func readTitleAt(d *irDraw) []walkthrough.Task {
 	t := d.targets[0]
-	return eventRow("t1", t["date"]+" "+t["time"]), "${t1}", "the event of " + t["date"] + " at " + t["time"]
+	return searchWalk(t["date"], t["date"], "", eventRow("t1", t["date"]+" "+t["time"]), "${t1}", "the event of "+t["date"]+" at "+t["time"])
 }
 
-// readLocation reads the location of the event of the asked title.
-func readLocation(d *irDraw) (string, string, string) {
+// readLocation searches the asked title and reads its event's location.
+func readLocation(d *irDraw) []walkthrough.Task {
 	t := d.targets[0]
-	return `item "` + q(t["title"]) + `" id=event_row\n *- "[^"]* · (?P<place>[^"]+)"`, "${place}", "the location of " + t["title"]
+	read := `item "` + q(t["title"]) + `" id=event_row\n *- "[^"]* · (?P<place>[^"]+)"`
+	return searchWalk(t["title"], "${title}", `location of my (?P<title>.+?) event in`, read, "${place}", "the location of "+t["title"])
 }
 
-// readMeeting reads the date and time of the meeting with the asked person and answers
+// readMeeting searches the asked person and reads the meeting's date and time, answered
 // in the layout the task asks for (<month name> <day> <year> <hour>:<minutes>): the app's
 // 2023-10-17 is October 17 2023.
-func readMeeting(d *irDraw) (string, string, string) {
-	t := d.targets[0]
+func readMeeting(d *irDraw) []walkthrough.Task {
+	t, person := d.targets[0], d.params["person"]
 	start, _ := time.Parse("2006-01-02", t["date"])
-	read := `item "[^"]*` + q(d.params["person"]) + `[^"]*" id=event_row\n *- "(?P<year>\d{4})-` + start.Format("01") + `-(?P<day>\d\d) (?P<at>\d\d:\d\d)"`
-	return read, start.Month().String() + " ${day} ${year} ${at}", "the meeting with " + d.params["person"]
+	read := `item "[^"]*` + q(person) + `[^"]*" id=event_row\n *- "(?P<year>\d{4})-` + start.Format("01") + `-(?P<day>\d\d) (?P<at>\d\d:\d\d)[" ]`
+	return searchWalk(person, "${person}", `meeting with (?P<person>.+?) in `, read, start.Month().String()+" ${day} ${year} ${at}", "the meeting with "+person)
 }
 
-// readWeek reads the titles of the week from Monday 2023-10-16 to Sunday 2023-10-22.
-func readWeek(d *irDraw) (string, string, string) {
+// readWeek pages to the week from Monday 2023-10-16 to Sunday 2023-10-22 and reads its
+// titles (no other event is in that week or today).
+func readWeek(d *irDraw) []walkthrough.Task {
 	read, answer := eventRows(len(d.targets), `2023-10-(?:1[6-9]|2[0-2]) \d\d:\d\d`)
-	return read, answer, "the events of the week of 2023-10-16"
+	return readWalk(read, answer, "the events of the week of 2023-10-16")
 }
