@@ -170,11 +170,9 @@ var strptimeDirectives = map[byte]string{
 	'M': `(?P<M>[0-5]\d|\d)`,
 }
 
-// strptime is datetime.strptime(s, layout) for layouts of %B %d %Y %H %M, spaces and
-// literal characters: whitespace in the layout matches any run of whitespace, the whole
-// string must match, and the date must exist. Missing fields default as Python's do
-// (1900-01-01 00:00).
-func strptime(s, layout string) (time.Time, error) {
+// strptimeRE is the regular expression of a layout: directives as _strptime writes them,
+// whitespace as any run of whitespace, other characters literal, the whole string.
+func strptimeRE(layout string) (*regexp.Regexp, error) {
 	var re strings.Builder
 	re.WriteString("^")
 	for i := 0; i < len(layout); i++ {
@@ -182,7 +180,7 @@ func strptime(s, layout string) (time.Time, error) {
 		case ch == '%' && i+1 < len(layout):
 			d, ok := strptimeDirectives[layout[i+1]]
 			if !ok {
-				return time.Time{}, fmt.Errorf("strptime: unsupported directive %%%c", layout[i+1])
+				return nil, fmt.Errorf("strptime: unsupported directive %%%c", layout[i+1])
 			}
 			re.WriteString(d)
 			i++
@@ -193,7 +191,33 @@ func strptime(s, layout string) (time.Time, error) {
 		}
 	}
 	re.WriteString("$")
-	r := regexp.MustCompile(re.String())
+	return regexp.Compile(re.String())
+}
+
+// strptimeLayouts are the benchmark's layouts, compiled once.
+var strptimeLayouts = func() map[string]*regexp.Regexp {
+	out := map[string]*regexp.Regexp{}
+	for _, l := range []string{irDateLayout, irTimeLayout, irDateTimeLayout} {
+		out[l] = must(strptimeRE(l))
+	}
+	return out
+}()
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// strptime is datetime.strptime(s, layout) for the benchmark's layouts (%B %d %Y %H %M):
+// whitespace in the layout matches any run of whitespace, the whole string must match,
+// and the date must exist. Missing fields default as Python's do (1900-01-01 00:00).
+func strptime(s, layout string) (time.Time, error) {
+	r, ok := strptimeLayouts[layout]
+	if !ok {
+		return time.Time{}, fmt.Errorf("strptime: layout %q is not the benchmark's", layout)
+	}
 	m := r.FindStringSubmatch(s)
 	if m == nil {
 		return time.Time{}, fmt.Errorf("time data %q does not match format %q", s, layout)
@@ -228,14 +252,17 @@ func strptime(s, layout string) (time.Time, error) {
 	return t, nil
 }
 
+// twelveHourRE is "%I:%M%p" and "%I%p": %I is 1–12 (one or two digits), %p AM or PM in
+// any case.
+var twelveHourRE = regexp.MustCompile(`^(1[0-2]|0[1-9]|[1-9])(?::([0-5]\d|\d))?((?i:am|pm))$`)
+
 // parseTime is datetime_utils_ir.parse_time: "%H:%M", "%I:%M%p" or "%I%p" ("21:45",
 // "1:30pm", "12am").
 func parseTime(s string) (time.Time, error) {
 	if t, err := strptime(s, irTimeLayout); err == nil {
 		return t, nil
 	}
-	// %I is 1–12 (one or two digits), %p AM or PM in any case.
-	m := regexp.MustCompile(`^(1[0-2]|0[1-9]|[1-9])(?::([0-5]\d|\d))?((?i:am|pm))$`).FindStringSubmatch(s)
+	m := twelveHourRE.FindStringSubmatch(s)
 	if m == nil {
 		return time.Time{}, fmt.Errorf("time string %q does not match any known format", s)
 	}

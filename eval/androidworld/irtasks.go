@@ -97,6 +97,15 @@ type irExpectation struct {
 
 // parseIRTasks reads tasks.textproto with the benchmark's schema.
 func parseIRTasks() ([]irTask, error) {
+	text, err := irFS.ReadFile("testdata/ir/tasks.textproto")
+	if err != nil {
+		return nil, err
+	}
+	return parseIRText(text)
+}
+
+// parseIRText reads a textproto of message Tasks.
+func parseIRText(text []byte) ([]irTask, error) {
 	c := protocompile.Compiler{Resolver: &protocompile.SourceResolver{Accessor: func(path string) (io.ReadCloser, error) {
 		name, ok := strings.CutPrefix(path, irImportDir)
 		if !ok {
@@ -111,10 +120,6 @@ func parseIRTasks() ([]irTask, error) {
 	md := files[0].Messages().ByName("Tasks")
 	if md == nil {
 		return nil, fmt.Errorf("androidworld: task.proto has no message Tasks")
-	}
-	text, err := irFS.ReadFile("testdata/ir/tasks.textproto")
-	if err != nil {
-		return nil, err
 	}
 	msg := dynamicpb.NewMessage(md)
 	if err := prototext.Unmarshal(text, msg); err != nil {
