@@ -465,7 +465,11 @@ func irCalendarFamily(name string, walk func(d *irDraw) []walkthrough.Task) func
 		if err != nil {
 			return nil, err
 		}
-		return &instance{params: d.params, setup: []string{setup}, checks: []eval.CustomCheck{d.check}, walk: walk(d)}, nil
+		checks := []eval.CustomCheck{d.check}
+		if len(d.check.Want) > 1 {
+			checks = append(checks, &answerPairing{Answer: d.check})
+		}
+		return &instance{params: d.params, setup: []string{setup}, checks: checks, walk: walk(d)}, nil
 	}
 }
 

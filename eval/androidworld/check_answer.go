@@ -294,3 +294,52 @@ func parseNumber(s string) (float64, error) {
 	}
 	return strconv.ParseFloat(m, 64)
 }
+
+// answerPairing is the reading of an answer stricter than the benchmark's: each wanted
+// value matched by a part of its own ("Concert, Concert" for Concert and Game night passes
+// the benchmark's all(any(...))). The benchmark does not score it, so it is a collateral
+// check: reported apart, never failing the task.
+type answerPairing struct{ Answer *answerCheck }
+
+func (c *answerPairing) Kind() string     { return "answer-pairing" }
+func (c *answerPairing) Virtual() bool    { return false }
+func (c *answerPairing) Collateral() bool { return true }
+func (c *answerPairing) Describe() string {
+	return fmt.Sprintf("each of %q is answered by a part of its own", c.Answer.Want)
+}
+
+func (c *answerPairing) Evaluate(_ context.Context, p eval.Probe) (bool, string, error) {
+	want, err := c.Answer.cast(c.Answer.Want)
+	if err != nil {
+		return false, "", fmt.Errorf("androidworld: the expected answer %q: %w", c.Answer.Want, err)
+	}
+	if ok, _ := c.Answer.match(p.Answer, want); !ok {
+		return true, "the answer fails as the benchmark scores it: nothing apart to report", nil
+	}
+	got, _ := c.Answer.cast(answerParts(p.Answer))
+	// A matching of parts to wanted values (augmenting paths; a handful of parts).
+	owner := make([]int, len(want))
+	for i := range owner {
+		owner[i] = -1
+	}
+	var assign func(g int, seen []bool) bool
+	assign = func(g int, seen []bool) bool {
+		for w := range want {
+			if seen[w] || !c.Answer.matchesAny(got[g], want[w:w+1]) {
+				continue
+			}
+			seen[w] = true
+			if owner[w] < 0 || assign(owner[w], seen) {
+				owner[w] = g
+				return true
+			}
+		}
+		return false
+	}
+	for g := range got {
+		if !assign(g, make([]bool, len(want))) {
+			return false, fmt.Sprintf("answer %q: the benchmark passes it, but a part repeats what another answers and a wanted value has none", p.Answer), nil
+		}
+	}
+	return true, fmt.Sprintf("answer %q: every wanted value has a part of its own", p.Answer), nil
+}

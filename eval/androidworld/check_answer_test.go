@@ -117,3 +117,19 @@ func TestStrptime(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerPairing: an answer the benchmark passes though a part repeats another is
+// reported apart, as a collateral check; one it fails, or one that pairs, is not.
+func TestAnswerPairing(t *testing.T) {
+	c := &answerPairing{Answer: &answerCheck{Want: []string{"Concert", "Game night"}, As: answerString}}
+	var _ eval.CollateralCheck = c
+	for answer, want := range map[string]bool{"Concert, Game night": true, "game night, Concert": true, "Concert, Concert": false, "Concert": true, "Concert, Movie night": true} {
+		ok, ev, err := c.Evaluate(t.Context(), eval.Probe{Answer: answer})
+		if err != nil || ok != want {
+			t.Errorf("%q: %t (%s) %v, want %t", answer, ok, ev, err, want)
+		}
+	}
+	if !c.Collateral() {
+		t.Error("not collateral")
+	}
+}
