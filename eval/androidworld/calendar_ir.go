@@ -488,7 +488,7 @@ func searchWalk(query, typed, when, read, answer, what string) []walkthrough.Tas
 // eventRow is a screen pattern for a row of the schedule, its title read into group, its
 // date and time matching when (a regular expression).
 func eventRow(group, when string) string {
-	return `item "(?P<` + group + `>[^"]+)" id=event_row\n *- "` + when + `[" ]`
+	return `item "(?P<` + group + `>[^"]+)" id=event_row\n *- "` + when + `[^\d:]`
 }
 
 // eventRows are n rows next to each other (t1…tn) whose date and time match when.
@@ -535,7 +535,7 @@ func readLocation(d *irDraw) []walkthrough.Task {
 func readMeeting(d *irDraw) []walkthrough.Task {
 	t, person := d.targets[0], d.params["person"]
 	start, _ := time.Parse("2006-01-02", t["date"])
-	read := `item "[^"]*` + q(person) + `[^"]*" id=event_row\n *- "(?P<year>\d{4})-` + start.Format("01") + `-(?P<day>\d\d) (?P<at>\d\d:\d\d)[" ]`
+	read := `item "[^"]*` + q(person) + `[^"]*" id=event_row\n *- "(?P<year>\d{4})-` + start.Format("01") + `-(?P<day>\d\d) (?P<at>\d\d:\d\d)[^\d:]`
 	return searchWalk(person, "${person}", `meeting with (?P<person>.+?) in `, read, start.Month().String()+" ${day} ${year} ${at}", "the meeting with "+person)
 }
 
