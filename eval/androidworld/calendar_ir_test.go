@@ -133,25 +133,37 @@ func TestIRParseErrors(t *testing.T) {
 	}
 }
 
-// irInstance builds family's task i of seed as Load does, without loading the suite.
-func irInstance(t *testing.T, seed int64, family string, i int) *eval.Task {
+// drawnIR is family's instance i of seed as Load draws it (without loading the suite):
+// its instruction and what its builder drew.
+type drawnIR struct {
+	instruction string
+	*instance
+}
+
+func (x drawnIR) fingerprint() string { return x.instruction + "\n" + strings.Join(x.setup, "\n") }
+
+func irInstance(t *testing.T, seed int64, family string, i int) drawnIR {
 	t.Helper()
 	d, err := loadData()
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := builders[slices.IndexFunc(builders, func(b builder) bool { return b.name == family })]
-	task, err := b.task(d, d.Families[family], seed, i)
+	in, err := b.draw(&gen{r: instanceRand(seed, family, i), d: d})
 	if err != nil {
 		t.Fatalf("%s seed %d: %v", family, seed, err)
 	}
-	return task
+	instr, err := fill(d.Families[family].Template, in.params)
+	if err != nil {
+		t.Fatalf("%s seed %d: %v", family, seed, err)
+	}
+	return drawnIR{instr, in}
 }
 
-// seeded decodes the rows a task's setup seeds.
-func seeded(t *testing.T, task *eval.Task) []sim.Record {
+// seeded decodes the rows an instance's setup seeds.
+func seeded(t *testing.T, x drawnIR) []sim.Record {
 	t.Helper()
-	for _, line := range task.Phone.Sim.Setup {
+	for _, line := range x.setup {
 		if rest, ok := strings.CutPrefix(line, "fairy-sim seed "+calendarPkg+":events "); ok {
 			b, err := base64.StdEncoding.DecodeString(rest)
 			if err != nil {
@@ -164,7 +176,7 @@ func seeded(t *testing.T, task *eval.Task) []sim.Record {
 			return rows
 		}
 	}
-	t.Fatalf("%s seeds no events", task.ID)
+	t.Fatalf("%q seeds no events", x.instruction)
 	return nil
 }
 
@@ -313,7 +325,7 @@ func TestRewordDate(t *testing.T) {
 	// Over seeds, the prompt names its day every way the benchmark does.
 	seen := map[string]bool{}
 	for seed := range int64(300) {
-		in := irInstance(t, seed, "SimpleCalendarEventsOnDate", 0).Instruction
+		in := irInstance(t, seed, "SimpleCalendarEventsOnDate", 0).instruction
 		for _, w := range []string{"today", "tomorrow", "this ", "after next", "2023 in"} {
 			if strings.Contains(in, w) {
 				seen[w] = true
@@ -330,10 +342,10 @@ func TestRewordDate(t *testing.T) {
 func TestIRSeeding(t *testing.T) {
 	for fam, n := range irFamilies {
 		a0, a1, b0, c0 := irInstance(t, 3, fam, 0), irInstance(t, 3, fam, 1), irInstance(t, 3, fam, 0), irInstance(t, 4, fam, 0)
-		if fingerprint(a0) != fingerprint(b0) {
+		if a0.fingerprint() != b0.fingerprint() {
 			t.Errorf("%s: seed 3 drew two different instances", fam)
 		}
-		if fingerprint(a0) == fingerprint(c0) || fingerprint(a0) == fingerprint(a1) {
+		if a0.fingerprint() == c0.fingerprint() || a0.fingerprint() == a1.fingerprint() {
 			t.Errorf("%s: seeds 3 and 4, or instances 0 and 1, drew the same", fam)
 		}
 		rows := seeded(t, a0)
@@ -350,10 +362,10 @@ func TestIRSeeding(t *testing.T) {
 func TestIRAnswerFormats(t *testing.T) {
 	for fam := range irFamilies {
 		for seed := range int64(4) {
-			task := irInstance(t, seed, fam, 0)
-			c, ok := task.Checks[0].Custom.(*answerCheck)
+			x := irInstance(t, seed, fam, 0)
+			c, ok := x.checks[0].(*answerCheck)
 			if !ok {
-				t.Fatalf("%s: check %T", fam, task.Checks[0].Custom)
+				t.Fatalf("%s: check %T", fam, x.checks[0])
 			}
 			right := strings.Join(c.Want, ", ")
 			wrong := []string{right + ",", "", strings.Join(c.Want, "; ")}
