@@ -11,7 +11,8 @@ import (
 // The benchmark's facts, read from google-research/android_world (Apache-2.0) at the
 // commit named in each file's "source": every family's template, difficulty, optimal
 // steps, tags, complexity and apps (families.json) and the parameter lists the families
-// draw from (params.json). testdata/README.md says how they were read.
+// draw from (params.json), and the information-retrieval tasks (irtasks.go).
+// testdata/README.md says how they were read.
 //
 //go:embed testdata/families.json testdata/params.json
 var dataFS embed.FS
@@ -47,6 +48,7 @@ type data struct {
 	Families map[string]meta
 	Order    []string
 	Lists    map[string][]string
+	IR       map[string]*irTask // the information-retrieval tasks, by name
 }
 
 var loadData = sync.OnceValues(func() (*data, error) {
@@ -67,7 +69,20 @@ var loadData = sync.OnceValues(func() (*data, error) {
 			return nil, fmt.Errorf("androidworld: %s: %w", name, err)
 		}
 	}
-	d := &data{Source: fam.Source, Families: map[string]meta{}, Lists: par.Lists}
+	d := &data{Source: fam.Source, Families: map[string]meta{}, Lists: par.Lists, IR: map[string]*irTask{}}
+	tasks, err := parseIRTasks()
+	if err != nil {
+		return nil, err
+	}
+	for name, l := range irLists(tasks) {
+		if _, dup := d.Lists[name]; dup {
+			return nil, fmt.Errorf("androidworld: list %s is both in params.json and tasks.textproto", name)
+		}
+		d.Lists[name] = l
+	}
+	for i := range tasks {
+		d.IR[tasks[i].Name] = &tasks[i]
+	}
 	for _, m := range fam.Families {
 		d.Families[m.Family] = m
 		d.Order = append(d.Order, m.Family)

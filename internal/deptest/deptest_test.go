@@ -176,6 +176,7 @@ var homes = []struct {
 	{"github.com/spf13/viper", []string{"cmd/fairy"}, nil},
 	{"github.com/modelcontextprotocol/go-sdk", []string{"mcp", "cmd/fairy"}, nil},
 	{"github.com/dominikbraun/graph", []string{"knowledge"}, nil},
+	{"github.com/bufbuild/protocompile", []string{"eval/androidworld"}, nil},
 }
 
 // TestDependencyHomes: bbolt stays in knowledge, etcd in knowledge/etcdstore, gadb in
