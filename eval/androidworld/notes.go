@@ -71,8 +71,12 @@ func notesEdit(g *gen) (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	// What the note shows once changed: its new start.
+	// What the note shows once changed: its new start, or (a footer) its text and more —
+	// a footer leaves the start as it was.
 	changed := q(lead(want))
+	if kind == "footer" {
+		changed = q(orig) + ` [^"]+"`
+	}
 	return &instance{
 		params:      params,
 		instruction: instr,
