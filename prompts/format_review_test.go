@@ -1,0 +1,38 @@
+package prompts
+
+import "testing"
+
+// TestFitsFormatBenchmarkForms: the finish check refuses no answer the benchmark's cast
+// takes (a one-digit day, a recipe's "200g" or "½ cup", a count of minutes) and takes no
+// answer that cast refuses ("Oct", "5th", "1,234" for a single integer). Formats are read
+// from the AndroidWorld information-retrieval prompts (testdata/ir/tasks.textproto).
+func TestFitsFormatBenchmarkForms(t *testing.T) {
+	date := AnswerFormat("When is my next meeting with Amanda in Simple Calendar Pro? Express your answer in the format <month name> <day> <year> <hour in 24-hour format>:<minutes>.")
+	single := AnswerFormat("How many tasks do I have due next week in Tasks app? Assume the week starts from Monday. Express your answer as a single integer.")
+	meters := AnswerFormat("What was the longest distance covered in a running activity in the OpenTracks app this week? Assume the week starts from Monday. Express your answer as a single number in meters rounded to the nearest integer.")
+	recipe := AnswerFormat("What quantity of tahini do I need for the recipe 'Lasagna' in the Joplin app? Express your answer in the format <amount> <unit> where both the amount and unit exactly match the format in the recipe.")
+	cases := []struct {
+		format, answer string
+		fits           bool
+	}{
+		{date, "October 5 2023 09:45", true},
+		{date, "october 05 2023 9:45", true},
+		{date, "Oct 5 2023 09:45", false},       // strptime %B: full names only
+		{date, "October 5th 2023 09:45", false}, // strptime %d: digits only
+		{single, "0", true},
+		{single, "1,234", false},
+		{meters, "1,234", false},
+		{meters, "1234", true},
+		{recipe, "1/2 cup", true},
+		{recipe, "½ cup", true},
+		{recipe, "200g", true},
+		{"in the format <number of minutes>", "120", true},
+		{"in the format <number of days>", "5", true},
+	}
+	for _, c := range cases {
+		fits, known := FitsFormat(c.format, c.answer)
+		if !known || fits != c.fits {
+			t.Errorf("FitsFormat(%q, %q) = %v, %v; want %v, true", c.format, c.answer, fits, known, c.fits)
+		}
+	}
+}
