@@ -14,7 +14,9 @@ func clockText(t time.Time) string { return t.Format("Monday, January 2, 2006, 1
 // askedFormat finds the answer format a person asks for: "Express your answer in the
 // format <month name> <day> <year>", "Give the answer as a single integer", "Answer in
 // the format …". Group 1 is the format, from its "in" or "as" to the sentence's end.
-var askedFormat = regexp.MustCompile(`(?i)\b(?:(?:express|give|write|provide|state|return)\s+(?:your|the)\s+answer|answer)\s+((?:in|as)\s[^\n]*?)\s*(?:\.(?:\s|$)|\?|$)`)
+// A bare "answer" counts only where a sentence starts: "Text Bob the answer as a single
+// integer" asks for a message, not for a Finish answer of that form.
+var askedFormat = regexp.MustCompile(`(?im)(?:\b(?:express|give|write|provide|state|return|format)\s+(?:your|the)\s+answer|(?:^|[.?!:]\s+)answer)\s+((?:in|as)\s[^\n]*?)\s*(?:\.(?:\s|$)|\?|$)`)
 
 // AnswerFormat returns the answer format an instruction or a task asks for ("in the
 // format <month name> <day> <year>", "as a single integer"), or "" when it asks for none.

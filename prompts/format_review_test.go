@@ -36,3 +36,20 @@ func TestFitsFormatBenchmarkForms(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerFormatOnlyForThePerson: an answer that goes into a message is no Finish answer
+// of that form; reading its form as asked would refuse every Finish of a sending task.
+func TestAnswerFormatOnlyForThePerson(t *testing.T) {
+	for in, want := range map[string]string{
+		"Text Bob the answer as a single integer":                        "",
+		"Reply to Alice's quiz in Messages with your answer as a number": "",
+		"Send the answer in the format <day>/<month> to Bob":             "",
+		"How many? Answer as a single integer.":                          "as a single integer",
+		"Which ones?\nAnswer in a comma separated list.":                 "in a comma separated list",
+		"What events do I have? Answer with the titles only. If there are multiple titles, format your answer as a comma separated list.": "as a comma separated list",
+	} {
+		if got := AnswerFormat(in); got != want {
+			t.Errorf("AnswerFormat(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
