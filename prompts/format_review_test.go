@@ -1,6 +1,11 @@
 package prompts
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/fairy-go/fairy/event"
+)
 
 // TestFitsFormatBenchmarkForms: the finish check refuses no answer the benchmark's cast
 // takes (a one-digit day, a recipe's "200g" or "½ cup", a count of minutes) and takes no
@@ -51,5 +56,26 @@ func TestAnswerFormatOnlyForThePerson(t *testing.T) {
 		if got := AnswerFormat(in); got != want {
 			t.Errorf("AnswerFormat(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestReplannerAsksNotBeforeTheGuard: the re-planner's interaction types 1 and 2 (ask
+// before paying, sending, deleting) and the consent rule (the guard asks before those,
+// never ask twice) must say how they fit, or a careful model asks twice or not at all.
+func TestReplannerAsksNotBeforeTheGuard(t *testing.T) {
+	s, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Replan(ReplannerData{Instruction: "Delete the note Gym", Task: event.AppTask{App: "com.notes", Task: "Delete the note Gym"}, Step: 2,
+		Plan: []string{"Delete Gym"}, Subgoal: "Delete Gym", Screen: "- [1] button \"Delete\""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.System, "2 it is irreversible (sending, deleting") || !strings.Contains(p.System, "guard asks the person before") {
+		t.Fatalf("the re-planner's prompt changed its consent words; review this test:\n%s", p.System)
+	}
+	if !strings.Contains(p.System, "Ask 1 or 2 only when this screen offers that action (the guard takes your question as its own); else leave it to the guard.") {
+		t.Errorf("the re-planner is told to ask before deleting and that the guard asks too, with no word on how the two fit:\n%s", p.System)
 	}
 }
