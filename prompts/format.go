@@ -16,7 +16,7 @@ func clockText(t time.Time) string { return t.Format("Monday, January 2, 2006, 1
 // the format …". Group 1 is the format, from its "in" or "as" to the sentence's end.
 // A bare "answer" counts only where a sentence starts: "Text Bob the answer as a single
 // integer" asks for a message, not for a Finish answer of that form.
-var askedFormat = regexp.MustCompile(`(?im)(?:\b(?:express|give|write|provide|state|return|format)\s+(?:your|the)\s+answer|(?:^|[.?!:]\s+)answer)\s+((?:in|as)\s[^\n]*?)\s*(?:\.(?:\s|$)|\?|$)`)
+var askedFormat = regexp.MustCompile(`(?im)(?:\b(?:express|give|write|provide|state|return|format)\s+(?:your|the)\s+answer|(?:^|[.?!:]\s+)(?:please\s+|kindly\s+)?answer)\s+((?:in|as)\s[^\n]*?)\s*(?:\.(?:\s|$)|\?|$)`)
 
 // AnswerFormat returns the answer format an instruction or a task asks for ("in the
 // format <month name> <day> <year>", "as a single integer"), or "" when it asks for none.

@@ -50,6 +50,7 @@ func TestAnswerFormatOnlyForThePerson(t *testing.T) {
 		"Reply to Alice's quiz in Messages with your answer as a number": "",
 		"Send the answer in the format <day>/<month> to Bob":             "",
 		"How many? Answer as a single integer.":                          "as a single integer",
+		"How many notes are there? Please answer as a single integer.":   "as a single integer",
 		"Which ones?\nAnswer in a comma separated list.":                 "in a comma separated list",
 		"What events do I have? Answer with the titles only. If there are multiple titles, format your answer as a comma separated list.": "as a comma separated list",
 	} {
