@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // clockText is the phone's clock as the prompts say it: weekday, date, time and the zone
@@ -103,7 +104,16 @@ func literal(s string) string {
 	for i, w := range fields {
 		parts[i] = regexp.QuoteMeta(w)
 	}
-	return `\s*` + strings.Join(parts, `\s+`) + `\s*`
+	// Spaces around it only where the format has them: "<hour>:<minutes>" is "09:45" (the
+	// benchmark's strptime "%H:%M" refuses "09 : 45").
+	lead, trail := "", ""
+	if strings.TrimLeftFunc(s, unicode.IsSpace) != s {
+		lead = `\s*`
+	}
+	if strings.TrimRightFunc(s, unicode.IsSpace) != s {
+		trail = `\s*`
+	}
+	return lead + strings.Join(parts, `\s+`) + trail
 }
 
 // FitsFormat reports whether answer has the form format asks for. known is false when

@@ -24,6 +24,7 @@ func TestFitsFormatBenchmarkForms(t *testing.T) {
 		{date, "october 05 2023 9:45", true},
 		{date, "Oct 5 2023 09:45", false},       // strptime %B: full names only
 		{date, "October 5th 2023 09:45", false}, // strptime %d: digits only
+		{date, "October 5 2023 09 : 45", false}, // strptime "%H:%M": no spaces
 		{single, "0", true},
 		{single, "1,234", false},
 		{meters, "1,234", false},
