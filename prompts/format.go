@@ -15,9 +15,10 @@ func clockText(t time.Time) string { return t.Format("Monday, January 2, 2006, 1
 // askedFormat finds the answer format a person asks for: "Express your answer in the
 // format <month name> <day> <year>", "Give the answer as a single integer", "Answer in
 // the format …". Group 1 is the format, from its "in" or "as" to the sentence's end.
-// A bare "answer" counts only where a sentence starts: "Text Bob the answer as a single
-// integer" asks for a message, not for a Finish answer of that form.
-var askedFormat = regexp.MustCompile(`(?im)(?:\b(?:express|give|write|provide|state|return|format)\s+(?:your|the)\s+answer|(?:^|[.?!:]\s+)(?:please\s+|kindly\s+)?answer)\s+((?:in|as)\s[^\n]*?)\s*(?:\.(?:\s|$)|\?|$)`)
+// A bare "answer" counts only where a sentence starts or after "and" (a planner's "Read
+// the meeting and answer in the format …"): "Text Bob the answer as a single integer"
+// asks for a message, not for a Finish answer of that form.
+var askedFormat = regexp.MustCompile(`(?im)(?:\b(?:express|give|write|provide|state|return|format)\s+(?:your|the)\s+answer|(?:^|[.?!:]\s+|\band\s+)(?:please\s+|kindly\s+)?answer)\s+((?:in|as)\s[^\n]*?)\s*(?:\.(?:\s|$)|\?|$)`)
 
 // AnswerFormat returns the answer format an instruction or a task asks for ("in the
 // format <month name> <day> <year>", "as a single integer"), or "" when it asks for none.

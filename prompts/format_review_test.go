@@ -47,12 +47,13 @@ func TestFitsFormatBenchmarkForms(t *testing.T) {
 // of that form; reading its form as asked would refuse every Finish of a sending task.
 func TestAnswerFormatOnlyForThePerson(t *testing.T) {
 	for in, want := range map[string]string{
-		"Text Bob the answer as a single integer":                        "",
-		"Reply to Alice's quiz in Messages with your answer as a number": "",
-		"Send the answer in the format <day>/<month> to Bob":             "",
-		"How many? Answer as a single integer.":                          "as a single integer",
-		"How many notes are there? Please answer as a single integer.":   "as a single integer",
-		"Which ones?\nAnswer in a comma separated list.":                 "in a comma separated list",
+		"Text Bob the answer as a single integer":                                                                                         "",
+		"Reply to Alice's quiz in Messages with your answer as a number":                                                                  "",
+		"Send the answer in the format <day>/<month> to Bob":                                                                              "",
+		"How many? Answer as a single integer.":                                                                                           "as a single integer",
+		"How many notes are there? Please answer as a single integer.":                                                                    "as a single integer",
+		"Read the next meeting with Bob and answer in the format <month name> <day> <year>.":                                              "in the format <month name> <day> <year>",
+		"Which ones?\nAnswer in a comma separated list.":                                                                                  "in a comma separated list",
 		"What events do I have? Answer with the titles only. If there are multiple titles, format your answer as a comma separated list.": "as a comma separated list",
 	} {
 		if got := AnswerFormat(in); got != want {
