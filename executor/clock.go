@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/fairy-go/fairy/prompts"
@@ -29,10 +30,15 @@ func (r *run) phoneNow(ctx context.Context) time.Time {
 }
 
 // answerFormat is the answer format the person asked for: the app task's own words
-// first, else the instruction's. "" when none was asked.
+// first, else the instruction's — unless the app task produces something for later
+// tasks (a number to call, an address): its Finish text is not the person's answer.
+// "" when none was asked.
 func (r *run) answerFormat() string {
 	if f := prompts.AnswerFormat(r.a.Task.Task); f != "" {
 		return f
+	}
+	if strings.TrimSpace(r.a.Task.Produces) != "" {
+		return ""
 	}
 	return prompts.AnswerFormat(r.a.Instruction)
 }

@@ -56,12 +56,20 @@ func build(t *tree) *Screen {
 func (b *builder) geometry() {
 	t, s := b.t, b.s
 	w, h := t.width, t.height
+	left, top := -1, -1
 	for _, r := range t.roots {
 		rb := t.nodes[r].raw
 		if !rb.Empty() {
 			w, h = max(w, rb.X2), max(h, rb.Y2)
+			if left < 0 || rb.X1 < left {
+				left = rb.X1
+			}
+			if top < 0 || rb.Y1 < top {
+				top = rb.Y1
+			}
 		}
 	}
+	s.left, s.top = max(left, 0), max(top, 0)
 	const limit = 1 << 20
 	w, h = min(w, limit), min(h, limit)
 	s.Width, s.Height = w, h

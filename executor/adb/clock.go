@@ -43,12 +43,19 @@ func parseDate(out string) (time.Time, error) {
 	if m := offsetZone.FindStringSubmatch(zone); m != nil {
 		h, _ := strconv.Atoi(m[2])
 		mins, _ := strconv.Atoi(m[3])
+		if h > 14 || mins > 59 {
+			return time.Time{}, fmt.Errorf("the phone's date %q names no zone on Earth (%s)", strings.TrimSpace(out), zone)
+		}
 		offset = h*3600 + mins*60
 		if m[1] == "-" {
 			offset = -offset
 		}
 	}
 	y, mo, day := wall.Date()
+	if y < 2000 {
+		// A clock never set since boot counts from 1970: its date would be told as today.
+		return time.Time{}, fmt.Errorf("the phone's clock is not set (it says %q); set its date to have it in the prompts", strings.TrimSpace(out))
+	}
 	hh, mm, ss := wall.Clock()
 	return time.Date(y, mo, day, hh, mm, ss, 0, time.FixedZone(zone, offset)), nil
 }

@@ -52,7 +52,9 @@ func TestClock(t *testing.T) {
 	if _, off := mustParse(t, "Mon Jan  2 03:04:05 GMT+05:30 2006").Zone(); off != 5*3600+30*60 {
 		t.Errorf("GMT+05:30 read as offset %d", off)
 	}
-	for _, bad := range []string{"", "date: unknown option", "2026-11-28T21:14:00Z"} {
+	for _, bad := range []string{"", "date: unknown option", "2026-11-28T21:14:00Z",
+		"Thu Jan  1 00:00:05 UTC 1970", // a clock never set: no date rather than a wrong one
+		"Sat Nov 28 21:14:14 +99 2026", "Sat Nov 28 21:14:14 UTC+14:99 2026"} {
 		if _, err := parseDate(bad); err == nil {
 			t.Errorf("parseDate(%q) read a date", bad)
 		}
