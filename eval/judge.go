@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
@@ -171,6 +173,30 @@ func contains(hay, needle string) bool {
 	return strings.Contains(strings.ToLower(hay), strings.ToLower(strings.TrimSpace(needle)))
 }
 
+// mentions reports whether hay names needle as a whole: not as a piece of a longer name
+// or number ("2023_01_05_abcde.md" and "abcde_copy.md" are not the note "abcde";
+// "+161012558450" is not "+16101255845"; "Ana Lopezz" is not "Ana Lopez").
+func mentions(hay, needle string) bool {
+	hay, needle = strings.ToLower(hay), strings.ToLower(strings.TrimSpace(needle))
+	if needle == "" {
+		return false
+	}
+	inName := func(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+	for i := 0; ; {
+		j := strings.Index(hay[i:], needle)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(needle)
+		before, _ := utf8.DecodeLastRuneInString(hay[:start])
+		after, _ := utf8.DecodeRuneInString(hay[end:])
+		if (start == 0 || !inName(before)) && (end == len(hay) || !inName(after)) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
 // Ask implements interaction.Dialoger.
 func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, error) {
 	consent := q.Kind == interaction.YesNo || q.Type == 1 || q.Type == 2
@@ -270,7 +296,7 @@ func (u *judgingUser) contradiction(sp map[string]string, subject string) string
 	if to := sp["to"]; to != "" && len(u.intent.Who) > 0 {
 		ok := false
 		for _, w := range u.intent.Who {
-			if contains(to, w) || contains(w, to) || sameNumber(to, w) || (subject != "" && contains(subject, w)) {
+			if mentions(to, w) || mentions(w, to) || sameNumber(to, w) || (subject != "" && mentions(subject, w)) {
 				ok = true
 			}
 		}
@@ -294,7 +320,7 @@ func (u *judgingUser) contradiction(sp map[string]string, subject string) string
 	if what := sp["what"]; what != "" && len(u.intent.Deletes) > 0 {
 		ok := false
 		for _, d := range u.intent.Deletes {
-			if contains(what, d) {
+			if mentions(what, d) {
 				ok = true
 			}
 		}
