@@ -27,8 +27,12 @@ type Intent struct {
 	Who     []string
 	What    []string // texts the message must hold
 	Deletes []string // what is to be deleted: a row's title or name
-	Adds    []string // what is to be added: a row's title or name
-	Kinds   []string // guard categories asked for (send, delete, …); none: nothing sensitive
+	// Keeps tell a look-alike the person keeps from a row they delete of the same name:
+	// details only the look-alike shows (its amount, its note), so a delete whose page
+	// shows one is refused.
+	Keeps []string
+	Adds  []string // what is to be added: a row's title or name
+	Kinds []string // guard categories asked for (send, delete, …); none: nothing sensitive
 }
 
 // intent is what the person behind a task wants, as a person knows it: who gets the
@@ -41,6 +45,7 @@ type intent struct {
 	// Deletes are what the person asked to delete (an event or note the checks say must
 	// be gone); Adds what they asked to add.
 	Deletes []string
+	Keeps   []string // details of look-alikes of Deletes the person keeps
 	Adds    []string
 	// Kinds are the guard categories of what the person asked for: send for a message,
 	// order and payment for an order, delete for a deletion, and the task's Wants.
@@ -78,6 +83,7 @@ func intentOf(t *Task) intent {
 		in.Who = append(in.Who, ti.Who...)
 		in.What = append(in.What, ti.What...)
 		in.Deletes = append(in.Deletes, ti.Deletes...)
+		in.Keeps = append(in.Keeps, ti.Keeps...)
 		in.Adds = append(in.Adds, ti.Adds...)
 		in.Kinds = append(in.Kinds, ti.Kinds...)
 		in.complete = true
@@ -326,6 +332,11 @@ func (u *judgingUser) contradiction(sp map[string]string, subject string) string
 		}
 		if !ok {
 			return fmt.Sprintf("No — that is %s, and I meant %s.", what, strings.Join(u.intent.Deletes, " / "))
+		}
+		for _, k := range u.intent.Keeps {
+			if mentions(what, k) {
+				return fmt.Sprintf("No — that is %s, another one than I meant (%s); I keep that one.", what, strings.Join(u.intent.Deletes, " / "))
+			}
 		}
 	}
 	if items := sp["items"]; items != "" {

@@ -273,7 +273,8 @@ func TestTaskIntent(t *testing.T) {
 
 // TestLookAlikeIsNotWhatWasMeant: a note whose name holds the name of the note to delete
 // (Markor's noise look-alikes: "2023_01_05_abcde.md", "abcde_copy.md") is another note,
-// and a number or name that holds the recipient's is another recipient: the person
+// a number or name that holds the recipient's is another recipient, and a near-duplicate
+// row showing a detail of its own (another amount) is not the twin to delete: the person
 // refuses them, and still approves the row and the recipient meant.
 func TestLookAlikeIsNotWhatWasMeant(t *testing.T) {
 	ask := func(in *Intent, covers string) (string, Question) {
@@ -292,6 +293,9 @@ func TestLookAlikeIsNotWhatWasMeant(t *testing.T) {
 	}
 	note := &Intent{Deletes: []string{"abcde"}, Kinds: []string{"delete"}}
 	sms := &Intent{Who: []string{"+16101255845", "Ana Lopez"}, What: []string{"see you"}, Kinds: []string{"send"}}
+	// ExpenseDeleteDuplicates: the twins are "Jeans" of $39.86; a near-duplicate "Jeans"
+	// of $464.37 stays.
+	twins := &Intent{Deletes: []string{"Jeans"}, Keeps: []string{"464.37", "Want to have"}, Kinds: []string{"delete"}}
 	for _, tc := range []struct {
 		in      *Intent
 		covers  string
@@ -304,6 +308,8 @@ func TestLookAlikeIsNotWhatWasMeant(t *testing.T) {
 		{sms, `tap "Send SMS" (send) — to: Ana Lopezz; text: "see you"`, true},
 		{sms, `tap "Send SMS" (send) — to: Ana Lopez; text: "see you"`, false},
 		{sms, `tap "Send SMS" (send) — to: (610) 125-5845; text: "see you"`, false},
+		{twins, `tap "Delete expense" (delete) — what: Jeans · $464.37`, true},
+		{twins, `tap "Delete expense" (delete) — what: Jeans · $39.86`, false},
 	} {
 		if a, q := ask(tc.in, tc.covers); q.Refused != tc.refused {
 			t.Errorf("%s: answered %q (refused %t), want refused %t", tc.covers, a, q.Refused, tc.refused)

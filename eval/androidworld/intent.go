@@ -3,6 +3,7 @@ package androidworld
 import (
 	"encoding/base64"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
@@ -117,6 +118,7 @@ func (c *rowsCheck) intend(in *eval.Intent, book addressBook) {
 					in.Deletes = appendNew(in.Deletes, rowName(r))
 				}
 			}
+			in.Keeps = appendNew(in.Keeps, c.lookAlikeDetails(removed)...)
 		}
 	}
 	for _, a := range c.Added {
@@ -130,6 +132,41 @@ func (c *rowsCheck) intend(in *eval.Intent, book addressBook) {
 			in.Adds = appendNew(in.Adds, n)
 		}
 	}
+}
+
+// lookAlikeDetails are what tells a row kept from a row of the same name that goes (a
+// same-title near-duplicate beside ExpenseDeleteDuplicates' twins): the values of the
+// kept row that no row going holds in any field. Short values (a category's id, "2")
+// are left out: they read as parts of other texts.
+func (c *rowsCheck) lookAlikeDetails(removed []string) []string {
+	var out []string
+	for _, keep := range c.Before {
+		if slices.Contains(removed, keep["id"]) || slices.Contains(c.OneOf, keep["id"]) {
+			continue
+		}
+		var gone []sim.Record
+		for _, r := range c.Before {
+			if slices.Contains(removed, r["id"]) && strings.EqualFold(rowName(r), rowName(keep)) {
+				gone = append(gone, r)
+			}
+		}
+		if len(gone) == 0 {
+			continue
+		}
+		for _, k := range slices.Sorted(maps.Keys(keep)) {
+			v := strings.TrimSpace(keep[k])
+			if k == "id" || k == "seq" || len([]rune(v)) < 4 {
+				continue
+			}
+			held := slices.ContainsFunc(gone, func(r sim.Record) bool {
+				return slices.ContainsFunc(slices.Collect(maps.Values(r)), func(x string) bool { return strings.Contains(strings.ToLower(x), strings.ToLower(v)) })
+			})
+			if !held {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // rowName is what a row is called on the phone: its title or its name.
