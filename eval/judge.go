@@ -181,13 +181,18 @@ func contains(hay, needle string) bool {
 
 // mentions reports whether hay names needle as a whole: not as a piece of a longer name
 // or number ("2023_01_05_abcde.md" and "abcde_copy.md" are not the note "abcde";
-// "+161012558450" is not "+16101255845"; "Ana Lopezz" is not "Ana Lopez").
+// "+161012558450" is not "+16101255845"; "Ana Lopezz" is not "Ana Lopez"; "发给张三" names
+// 张三).
 func mentions(hay, needle string) bool {
 	hay, needle = strings.ToLower(hay), strings.ToLower(strings.TrimSpace(needle))
 	if needle == "" {
 		return false
 	}
-	inName := func(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+	// Scripts written without spaces between words (Chinese, Japanese) have no boundary
+	// to read: a name there is found as a part of the text, as before.
+	inName := func(r rune) bool {
+		return r == '_' || unicode.IsDigit(r) || unicode.IsLetter(r) && !unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
+	}
 	for i := 0; ; {
 		j := strings.Index(hay[i:], needle)
 		if j < 0 {

@@ -308,6 +308,7 @@ func TestLookAlikeIsNotWhatWasMeant(t *testing.T) {
 		{sms, `tap "Send SMS" (send) — to: Ana Lopezz; text: "see you"`, true},
 		{sms, `tap "Send SMS" (send) — to: Ana Lopez; text: "see you"`, false},
 		{sms, `tap "Send SMS" (send) — to: (610) 125-5845; text: "see you"`, false},
+		{&Intent{Who: []string{"张三"}, What: []string{"到了"}, Kinds: []string{"send"}}, `tap "发送" (send) — to: 发给张三; text: "到了"`, false},
 		{twins, `tap "Delete expense" (delete) — what: Jeans · $464.37`, true},
 		{twins, `tap "Delete expense" (delete) — what: Jeans · $39.86`, false},
 	} {
