@@ -103,8 +103,9 @@ func (c *allCheck) intend(in *eval.Intent, book addressBook) {
 
 // intend: the rows removed are deleted (any of OneOf: the copies share their fields);
 // the rows added are added — in the messages collection, an outgoing row is a text sent.
-// All the rows of a collection removed (more than one) is a "delete all": any delete in it
-// is meant.
+// All the rows of a collection removed (more than one, or All: the task asks for every
+// row to go, also when there is one: "Delete 1 notes?" names none) is a "delete all": any
+// delete in it is meant.
 func (c *rowsCheck) intend(in *eval.Intent, book addressBook) {
 	removed := slices.Clone(c.Removed)
 	if len(c.OneOf) > 0 {
@@ -112,7 +113,7 @@ func (c *rowsCheck) intend(in *eval.Intent, book addressBook) {
 	}
 	if len(removed) > 0 {
 		in.Kinds = append(in.Kinds, "delete")
-		if len(c.OneOf) > 0 || len(removed) < len(c.Before) || len(removed) == 1 {
+		if !c.All && (len(c.OneOf) > 0 || len(removed) < len(c.Before) || len(removed) == 1) {
 			for _, r := range c.Before {
 				if slices.Contains(removed, r["id"]) {
 					in.Deletes = appendNew(in.Deletes, rowName(r))

@@ -126,3 +126,16 @@ func seededRows(t *testing.T, task *eval.Task, collection string) []map[string]s
 	t.Fatalf("%s seeds no %s", task.ID, collection)
 	return nil
 }
+
+// TestDeleteAllOfOne: MarkorDeleteAllNotes may seed a single note; the person asked to
+// delete all notes, so the select-all dialog ("Delete 1 notes?"), which names no note, is
+// theirs: their intent names no row (any delete there is meant), as with several notes.
+func TestDeleteAllOfOne(t *testing.T) {
+	task := load(t, 5, 1, "MarkorDeleteAllNotes").Tasks[0]
+	if rows := seededRows(t, task, notesPkg+":notes"); len(rows) != 1 {
+		t.Fatalf("seed 5 draws %d notes, want the instance with one", len(rows))
+	}
+	if in := task.Intent; len(in.Deletes) != 0 || !slices.Contains(in.Kinds, "delete") {
+		t.Errorf("a delete-all of one note: %+v, want any delete meant", in)
+	}
+}
