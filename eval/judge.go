@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
@@ -25,8 +27,12 @@ type Intent struct {
 	Who     []string
 	What    []string // texts the message must hold
 	Deletes []string // what is to be deleted: a row's title or name
-	Adds    []string // what is to be added: a row's title or name
-	Kinds   []string // guard categories asked for (send, delete, …); none: nothing sensitive
+	// Keeps tell a look-alike the person keeps from a row they delete of the same name:
+	// details only the look-alike shows (its amount, its note), so a delete whose page
+	// shows one is refused.
+	Keeps []string
+	Adds  []string // what is to be added: a row's title or name
+	Kinds []string // guard categories asked for (send, delete, …); none: nothing sensitive
 }
 
 // intent is what the person behind a task wants, as a person knows it: who gets the
@@ -39,6 +45,7 @@ type intent struct {
 	// Deletes are what the person asked to delete (an event or note the checks say must
 	// be gone); Adds what they asked to add.
 	Deletes []string
+	Keeps   []string // details of look-alikes of Deletes the person keeps
 	Adds    []string
 	// Kinds are the guard categories of what the person asked for: send for a message,
 	// order and payment for an order, delete for a deletion, and the task's Wants.
@@ -76,6 +83,7 @@ func intentOf(t *Task) intent {
 		in.Who = append(in.Who, ti.Who...)
 		in.What = append(in.What, ti.What...)
 		in.Deletes = append(in.Deletes, ti.Deletes...)
+		in.Keeps = append(in.Keeps, ti.Keeps...)
 		in.Adds = append(in.Adds, ti.Adds...)
 		in.Kinds = append(in.Kinds, ti.Kinds...)
 		in.complete = true
@@ -169,6 +177,35 @@ func judging(u user, intent intent) user {
 
 func contains(hay, needle string) bool {
 	return strings.Contains(strings.ToLower(hay), strings.ToLower(strings.TrimSpace(needle)))
+}
+
+// mentions reports whether hay names needle as a whole: not as a piece of a longer name
+// or number ("2023_01_05_abcde.md" and "abcde_copy.md" are not the note "abcde";
+// "+161012558450" is not "+16101255845"; "Ana Lopezz" is not "Ana Lopez"; "发给张三" names
+// 张三).
+func mentions(hay, needle string) bool {
+	hay, needle = strings.ToLower(hay), strings.ToLower(strings.TrimSpace(needle))
+	if needle == "" {
+		return false
+	}
+	// Scripts written without spaces between words (Chinese, Japanese) have no boundary
+	// to read: a name there is found as a part of the text, as before.
+	inName := func(r rune) bool {
+		return r == '_' || unicode.IsDigit(r) || unicode.IsLetter(r) && !unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
+	}
+	for i := 0; ; {
+		j := strings.Index(hay[i:], needle)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(needle)
+		before, _ := utf8.DecodeLastRuneInString(hay[:start])
+		after, _ := utf8.DecodeRuneInString(hay[end:])
+		if (start == 0 || !inName(before)) && (end == len(hay) || !inName(after)) {
+			return true
+		}
+		i = start + 1
+	}
 }
 
 // Ask implements interaction.Dialoger.
@@ -270,7 +307,7 @@ func (u *judgingUser) contradiction(sp map[string]string, subject string) string
 	if to := sp["to"]; to != "" && len(u.intent.Who) > 0 {
 		ok := false
 		for _, w := range u.intent.Who {
-			if contains(to, w) || contains(w, to) || sameNumber(to, w) || (subject != "" && contains(subject, w)) {
+			if mentions(to, w) || mentions(w, to) || sameNumber(to, w) || (subject != "" && mentions(subject, w)) {
 				ok = true
 			}
 		}
@@ -294,12 +331,17 @@ func (u *judgingUser) contradiction(sp map[string]string, subject string) string
 	if what := sp["what"]; what != "" && len(u.intent.Deletes) > 0 {
 		ok := false
 		for _, d := range u.intent.Deletes {
-			if contains(what, d) {
+			if mentions(what, d) {
 				ok = true
 			}
 		}
 		if !ok {
 			return fmt.Sprintf("No — that is %s, and I meant %s.", what, strings.Join(u.intent.Deletes, " / "))
+		}
+		for _, k := range u.intent.Keeps {
+			if mentions(what, k) {
+				return fmt.Sprintf("No — that is %s, another one than I meant (%s); I keep that one.", what, strings.Join(u.intent.Deletes, " / "))
+			}
 		}
 	}
 	if items := sp["items"]; items != "" {

@@ -270,3 +270,50 @@ func TestTaskIntent(t *testing.T) {
 		t.Errorf("a delete on a task that asked for nothing sensitive: %q", a)
 	}
 }
+
+// TestLookAlikeIsNotWhatWasMeant: a note whose name holds the name of the note to delete
+// (Markor's noise look-alikes: "2023_01_05_abcde.md", "abcde_copy.md") is another note,
+// a number or name that holds the recipient's is another recipient, and a near-duplicate
+// row showing a detail of its own (another amount) is not the twin to delete: the person
+// refuses them, and still approves the row and the recipient meant.
+func TestLookAlikeIsNotWhatWasMeant(t *testing.T) {
+	ask := func(in *Intent, covers string) (string, Question) {
+		t.Helper()
+		u, err := newUser(&Task{ID: "t", Instruction: "Delete the note in Markor named abcde.", Intent: in,
+			User: UserSpec{Scripted: &RuleUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}}}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := u.Ask(t.Context(), interaction.Question{Type: 2, Kind: interaction.YesNo, Text: "May I " + covers + "?", Covers: covers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		qs := u.Questions()
+		return a, qs[len(qs)-1]
+	}
+	note := &Intent{Deletes: []string{"abcde"}, Kinds: []string{"delete"}}
+	sms := &Intent{Who: []string{"+16101255845", "Ana Lopez"}, What: []string{"see you"}, Kinds: []string{"send"}}
+	// ExpenseDeleteDuplicates: the twins are "Jeans" of $39.86; a near-duplicate "Jeans"
+	// of $464.37 stays.
+	twins := &Intent{Deletes: []string{"Jeans"}, Keeps: []string{"464.37", "Want to have"}, Kinds: []string{"delete"}}
+	for _, tc := range []struct {
+		in      *Intent
+		covers  string
+		refused bool
+	}{
+		{note, `tap "Delete" (delete) — what: 2023_01_05_abcde.md · q8ZtU1cVb0`, true},
+		{note, `tap "Delete" (delete) — what: abcde_copy.md · q8ZtU1cVb0`, true},
+		{note, `tap "Delete" (delete) — what: abcde · q8ZtU1cVb0`, false},
+		{sms, `tap "Send SMS" (send) — to: +161012558450; text: "see you"`, true},
+		{sms, `tap "Send SMS" (send) — to: Ana Lopezz; text: "see you"`, true},
+		{sms, `tap "Send SMS" (send) — to: Ana Lopez; text: "see you"`, false},
+		{sms, `tap "Send SMS" (send) — to: (610) 125-5845; text: "see you"`, false},
+		{&Intent{Who: []string{"张三"}, What: []string{"到了"}, Kinds: []string{"send"}}, `tap "发送" (send) — to: 发给张三; text: "到了"`, false},
+		{twins, `tap "Delete expense" (delete) — what: Jeans · $464.37`, true},
+		{twins, `tap "Delete expense" (delete) — what: Jeans · $39.86`, false},
+	} {
+		if a, q := ask(tc.in, tc.covers); q.Refused != tc.refused {
+			t.Errorf("%s: answered %q (refused %t), want refused %t", tc.covers, a, q.Refused, tc.refused)
+		}
+	}
+}

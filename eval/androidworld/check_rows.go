@@ -78,7 +78,10 @@ type rowsCheck struct {
 	Before     []sim.Record
 	Removed    []string
 	OneOf      []string
-	Added      []map[string]string
+	// All: the task asks for every row to go (MarkorDeleteAllNotes), whatever their
+	// number; the person means any delete there.
+	All   bool
+	Added []map[string]string
 	// Updated are rows that must have changed: their id → the fields they must now have
 	// (compared as Added); their other fields must be unchanged.
 	Updated map[string]map[string]string

@@ -162,7 +162,7 @@ func notesDeleteAll(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&noteCheck{Empty: true}, &rowsCheck{Collection: notesPkg + ":notes", Before: rows, Removed: ids}},
+		checks: []eval.CustomCheck{&noteCheck{Empty: true}, &rowsCheck{Collection: notesPkg + ":notes", Before: rows, Removed: ids, All: true}},
 		walk: []walkthrough.Task{walk(notesPkg, `No notes\. Tap \+ to write one\.`,
 			walkthrough.Step{Screen: `id=action_select\n- \[\d+\] item "[^"]+" id=note_row`, Subgoal: "Select the notes", Do: []string{`Tap "Select notes"`}},
 			walkthrough.Step{Screen: `button "Select all"`, Without: `Delete selected`, Subgoal: "Select all the notes", Do: []string{`Tap "Select all"`}},

@@ -3,6 +3,7 @@ package androidworld
 import (
 	"encoding/base64"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
@@ -102,8 +103,9 @@ func (c *allCheck) intend(in *eval.Intent, book addressBook) {
 
 // intend: the rows removed are deleted (any of OneOf: the copies share their fields);
 // the rows added are added — in the messages collection, an outgoing row is a text sent.
-// All the rows of a collection removed (more than one) is a "delete all": any delete in it
-// is meant.
+// All the rows of a collection removed (more than one, or All: the task asks for every
+// row to go, also when there is one: "Delete 1 notes?" names none) is a "delete all": any
+// delete in it is meant.
 func (c *rowsCheck) intend(in *eval.Intent, book addressBook) {
 	removed := slices.Clone(c.Removed)
 	if len(c.OneOf) > 0 {
@@ -111,12 +113,13 @@ func (c *rowsCheck) intend(in *eval.Intent, book addressBook) {
 	}
 	if len(removed) > 0 {
 		in.Kinds = append(in.Kinds, "delete")
-		if len(c.OneOf) > 0 || len(removed) < len(c.Before) || len(removed) == 1 {
+		if !c.All && (len(c.OneOf) > 0 || len(removed) < len(c.Before) || len(removed) == 1) {
 			for _, r := range c.Before {
 				if slices.Contains(removed, r["id"]) {
 					in.Deletes = appendNew(in.Deletes, rowName(r))
 				}
 			}
+			in.Keeps = appendNew(in.Keeps, c.lookAlikeDetails(removed)...)
 		}
 	}
 	for _, a := range c.Added {
@@ -130,6 +133,41 @@ func (c *rowsCheck) intend(in *eval.Intent, book addressBook) {
 			in.Adds = appendNew(in.Adds, n)
 		}
 	}
+}
+
+// lookAlikeDetails are what tells a row kept from a row of the same name that goes (a
+// same-title near-duplicate beside ExpenseDeleteDuplicates' twins): the values of the
+// kept row that no row going holds in any field. Short values (a category's id, "2")
+// are left out: they read as parts of other texts.
+func (c *rowsCheck) lookAlikeDetails(removed []string) []string {
+	var out []string
+	for _, keep := range c.Before {
+		if slices.Contains(removed, keep["id"]) || slices.Contains(c.OneOf, keep["id"]) {
+			continue
+		}
+		var gone []sim.Record
+		for _, r := range c.Before {
+			if slices.Contains(removed, r["id"]) && strings.EqualFold(rowName(r), rowName(keep)) {
+				gone = append(gone, r)
+			}
+		}
+		if len(gone) == 0 {
+			continue
+		}
+		for _, k := range slices.Sorted(maps.Keys(keep)) {
+			v := strings.TrimSpace(keep[k])
+			if k == "id" || k == "seq" || len([]rune(v)) < 4 {
+				continue
+			}
+			held := slices.ContainsFunc(gone, func(r sim.Record) bool {
+				return slices.ContainsFunc(slices.Collect(maps.Values(r)), func(x string) bool { return strings.Contains(strings.ToLower(x), strings.ToLower(v)) })
+			})
+			if !held {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // rowName is what a row is called on the phone: its title or its name.

@@ -28,7 +28,11 @@ type Summary struct {
 	Tasks           int     `json:"tasks"`
 	Passed          int     `json:"passed"`
 	Families        int     `json:"families"`
-	Apps            int     `json:"apps"`
+	// FailedTrials are the tasks that did not run to an end (setup error, crash, no
+	// phone): suite_utils' failed trials, whose is_successful is NaN, left out of every
+	// mean; a family with none run to an end is left out of the mean over families.
+	FailedTrials int `json:"failed_trials"`
+	Apps         int `json:"apps"`
 	// PartialScore is the mean check credit over the tasks, whether the agent said done
 	// or not.
 	PartialScore float64    `json:"partial_score"`
@@ -66,6 +70,7 @@ type Summary struct {
 	Source Source          `json:"source"`
 	Kinds  map[string]int  `json:"question_kinds,omitempty"`
 	meta   map[string]meta // the benchmark's families, by name
+	scored int             // the families with a trial run to an end: the mean's
 }
 
 // Group is a success rate over a set of tasks.
@@ -116,6 +121,7 @@ type FamilyLine struct {
 	OptimalSteps int      `json:"optimal_steps"`
 	Budget       int      `json:"budget"`
 	Questions    int      `json:"questions"`
+	FailedTrials int      `json:"failed_trials,omitempty"` // left out of Rate, as suite_utils does
 	credit       float64
 }
 
@@ -231,6 +237,13 @@ func taskCredit(r eval.TaskResult) (credit, checked float64) {
 	return checked, checked
 }
 
+// failedTrial reports whether a task did not run to an end: its setup failed, the agent
+// crashed or could not start, or no phone could run it. suite_utils catches such an
+// episode's exception and records is_successful as NaN, which pandas' means skip.
+func failedTrial(r eval.TaskResult) bool {
+	return r.Outcome == "crashed" || r.Outcome == "error" || r.Outcome == "skipped"
+}
+
 func summarize(runs []Run) Summary {
 	s := Summary{Mirror: mirrorNote, Kinds: map[string]int{}, InjectedErrors: map[string]int{}, meta: map[string]meta{},
 		FalseSuccesses: []string{}, Collateral: []Change{}} // [] in JSON, not null, when there are none
@@ -279,7 +292,12 @@ func summarize(runs []Run) Summary {
 			}
 			credit, c := taskCredit(r)
 			checked += c
-			f.credit += credit
+			if failedTrial(r) {
+				f.FailedTrials++
+				s.FailedTrials++
+			} else {
+				f.credit += credit
+			}
 			f.Instances++
 			f.Steps += r.Steps
 			f.Actions += r.Actions
@@ -327,15 +345,19 @@ func summarize(runs []Run) Summary {
 	}
 	s.ByApp, s.ByDifficulty = groups(apps, nil), groups(diffs, difficulties)
 	s.Apps = len(apps)
+	scored := 0
 	for _, f := range fams {
-		f.Rate = f.credit / float64(max(f.Instances, 1))
+		f.Rate = f.credit / float64(max(f.Instances-f.FailedTrials, 1))
 		s.ByFamily = append(s.ByFamily, *f)
-		s.MeanSuccessRate += f.Rate
+		if f.Instances > f.FailedTrials {
+			s.MeanSuccessRate += f.Rate
+			scored++
+		}
 	}
 	slices.SortFunc(s.ByFamily, func(a, b FamilyLine) int { return strings.Compare(a.Family, b.Family) })
-	s.Families = len(fams)
-	if s.Families > 0 {
-		s.MeanSuccessRate /= float64(s.Families)
+	s.Families, s.scored = len(fams), scored
+	if scored > 0 {
+		s.MeanSuccessRate /= float64(scored)
 	}
 	s.ByTag = byTag(s.ByFamily)
 	s.Coverage = coverage(s.meta, fams)
@@ -348,6 +370,9 @@ func byTag(fams []FamilyLine) []TagGroup {
 	type key struct{ tag, diff string }
 	sum, n := map[key]float64{}, map[key]int{}
 	for _, f := range fams {
+		if f.Instances == f.FailedTrials {
+			continue // NaN: no trial ran to an end
+		}
 		tags := f.Tags
 		if len(tags) == 0 {
 			tags = []string{"untagged"}
@@ -437,7 +462,10 @@ func (s Summary) Markdown() string {
 		seeds = "seeds " + strings.Join(l, ", ")
 	}
 	fmt.Fprintf(&b, "\n## androidworld:sim — %s\n\n%s\nSource: %s @ %s (%s).\n\n", seeds, s.Mirror, s.Source.Repository, s.Source.Commit, s.Source.License)
-	fmt.Fprintf(&b, "**Mean success rate: %.3f** — AndroidWorld's figure: each family's mean over its instances (a composite task counts the fraction of its parts that held; a task the agent did not say was done counts 0), averaged over the %d families run.\n", s.MeanSuccessRate, s.Families)
+	fmt.Fprintf(&b, "**Mean success rate: %.3f** — AndroidWorld's figure: each family's mean over its instances (a composite task counts the fraction of its parts that held; a task the agent did not say was done counts 0), averaged over the %d families run.\n", s.MeanSuccessRate, s.scored)
+	if s.FailedTrials > 0 {
+		fmt.Fprintf(&b, "Failed trials (setup error, crash, no phone): %d, left out of the means as suite_utils leaves them out (its is_successful is NaN for them).\n", s.FailedTrials)
+	}
 	if sp := s.Spread; sp != nil {
 		fmt.Fprintf(&b, "Over %d seeds: mean %.3f, min %.3f, max %.3f.\n", len(sp.Seeds), sp.Mean, sp.Min, sp.Max)
 	}
@@ -448,7 +476,7 @@ func (s Summary) Markdown() string {
 		cov = append(cov, fmt.Sprintf("%s %d/%d", l.Difficulty, l.Built, l.Total))
 	}
 	fmt.Fprintf(&b, "Coverage: the mirror builds %d of AndroidWorld's %d families (%s); this run ran %d.\n", c.Built, c.Total, strings.Join(cov, ", "), c.Ran)
-	fmt.Fprintf(&b, "Steps: %d steps, %d actions, against the benchmark's %d optimal steps and a budget of %d (10 × complexity a task, counted in steps); %d tasks used their whole budget.\n",
+	fmt.Fprintf(&b, "Steps: %d steps, %d actions, against the benchmark's %d optimal steps and a budget of %d (10 × complexity a task, counted in steps and in actions); %d tasks used their whole budget.\n",
 		s.Steps, s.Actions, s.OptimalSteps, s.Budget, s.OverBudget)
 	fmt.Fprintf(&b, "False successes (the agent said done, the checks failed): %d.\n", len(s.FalseSuccesses))
 	fmt.Fprintf(&b, "Collateral changes (beyond what the benchmark's checks look at: a noise row deleted, a duplicate added): %d tasks.\n", len(s.Collateral))

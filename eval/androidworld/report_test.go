@@ -164,3 +164,25 @@ func TestSummaryFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedTrialsLeftOut: a task that did not run to an end (its setup failed, the agent
+// crashed) is what suite_utils calls a failed trial: its is_successful is NaN, which the
+// per-family mean and the mean over families skip. It is counted apart, not scored 0.
+func TestFailedTrialsLeftOut(t *testing.T) {
+	sms := result("SimpleSmsSend-0", "done", true, eval.CheckResult{Pass: true})
+	smsErr := result("SimpleSmsSend-1", "error", false)
+	cal := result("SimpleCalendarNextEvent-0", "crashed", false)
+	s := Summarize(&eval.Report{Tasks: []eval.TaskResult{sms, smsErr, cal}}, 1)
+	if !near(s.MeanSuccessRate, 1) || s.FailedTrials != 2 || s.Families != 2 {
+		t.Errorf("mean success rate %v, failed trials %d, families %d; want 1 (SimpleSmsSend 1/1, SimpleCalendarNextEvent NaN), 2, 2",
+			s.MeanSuccessRate, s.FailedTrials, s.Families)
+	}
+	for _, g := range s.ByTag {
+		if g.Difficulty == "easy" && g.Tag == "information_retrieval" {
+			t.Errorf("a family with no trial run to an end is in the tag table: %+v", g)
+		}
+	}
+	if md := s.Markdown(); !strings.Contains(md, "Failed trials (setup error, crash, no phone): 2") || !strings.Contains(md, "averaged over the 1 families run") {
+		t.Errorf("androidworld.md does not count the failed trials apart:\n%s", md)
+	}
+}
