@@ -373,7 +373,8 @@ func byTag(fams []FamilyLine) []TagGroup {
 		if f.Instances == f.FailedTrials {
 			continue // NaN: no trial ran to an end
 		}
-		tags := f.Tags
+		// The benchmark's metadata gives some families the empty tag ("").
+		tags := slices.DeleteFunc(slices.Clone(f.Tags), func(t string) bool { return strings.TrimSpace(t) == "" })
 		if len(tags) == 0 {
 			tags = []string{"untagged"}
 		}

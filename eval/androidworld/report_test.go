@@ -186,3 +186,20 @@ func TestFailedTrialsLeftOut(t *testing.T) {
 		t.Errorf("androidworld.md does not count the failed trials apart:\n%s", md)
 	}
 }
+
+// TestByTagEmptyTag: the benchmark's metadata gives some families the tag "" (the
+// Settings switches among them); the table names them untagged, not with a blank row.
+func TestByTagEmptyTag(t *testing.T) {
+	got := byTag([]FamilyLine{
+		{Family: "SystemBrightnessMax", Difficulty: "easy", Tags: []string{""}, Instances: 1, Rate: 1},
+		{Family: "SimpleSmsSend", Difficulty: "easy", Tags: []string{"data_entry"}, Instances: 1, Rate: 0},
+	})
+	for _, g := range got {
+		if strings.TrimSpace(g.Tag) == "" {
+			t.Errorf("a blank tag row: %+v", g)
+		}
+	}
+	if !slices.ContainsFunc(got, func(g TagGroup) bool { return g.Tag == "untagged" && g.Families == 1 && g.Rate == 1 }) {
+		t.Errorf("no untagged row for the family tagged \"\": %+v", got)
+	}
+}
