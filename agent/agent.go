@@ -39,6 +39,12 @@ type Config struct {
 	// Pixels reads what the accessibility tree does not describe from the screenshot
 	// (OCR); nil: the tree alone.
 	Pixels executor.PixelReader
+
+	// ModelImage sends the pictures at the size the decider's grounding model expects
+	// (executor.Config.ModelImage); NoMarks leaves the set-of-mark boxes off them, for a
+	// model that answers in coordinates and reads the plain screen.
+	ModelImage executor.ModelImageFunc
+	NoMarks    bool
 }
 
 // Agent runs instructions; one Agent may run many at once (each Run has its own bus,
@@ -63,7 +69,7 @@ func New(cfg Config) (*Agent, error) {
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
-	if !cfg.TextOnly {
+	if !cfg.TextOnly && !cfg.NoMarks {
 		m, err := perception.NewMarker(perception.MarkOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("agent: %w", err)
@@ -248,7 +254,7 @@ func (a *Agent) assemble(r Run, id string, p assembly) (*global.Manager, error) 
 		return nil, err
 	}
 	ex, err := executor.New(executor.Config{Device: r.Device, Model: p.model, Interactor: it, Memory: p.mem, Prompts: a.prompt, Bus: p.bus,
-		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Readings: p.reads, Routines: p.routines, Mark: a.mark, Pixels: a.cfg.Pixels, TextOnly: a.cfg.TextOnly,
+		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Readings: p.reads, Routines: p.routines, Mark: a.mark, ModelImage: a.cfg.ModelImage, Pixels: a.cfg.Pixels, TextOnly: a.cfg.TextOnly,
 		Limits: a.limits(r.Limits), Shell: a.cfg.Shell, OrderedContext: a.cfg.OrderedContext, Clock: a.cfg.Clock, Logger: a.log})
 	if err != nil {
 		return nil, err

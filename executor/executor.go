@@ -58,6 +58,10 @@ type Config struct {
 	// demo; tests that compare prompts or transcripts). Off, facts count as soon as they are
 	// read: a step uses the last step's facts when they are ready, earlier ones when not.
 	OrderedContext bool
+
+	// ModelImage, optional, gives the size pictures are sent to the models at (a grounding
+	// model's own, with set-of-mark off: Mark nil); nil sends them as taken.
+	ModelImage ModelImageFunc
 }
 
 // Executor is the App-Level Executor. One Executor may run app tasks one after another; it
@@ -200,6 +204,7 @@ type run struct {
 	screen    *perception.Screen
 	image     []byte // what the models see: the marked screenshot, or the plain one; nil in text-only mode
 	imageMIME string
+	sent      sentPicture // the size image was sent at, to map a model's pixels back to the screen
 	secure    bool
 	change    string // how the screen changed since the previous step
 	reuse     bool   // the next PERCEIVE keeps the screen: nothing was done on the phone

@@ -117,6 +117,10 @@ func (r *run) setPicture(png []byte) (marked []byte) {
 			}
 		}
 	}
+	r.fitPicture(r.screen)
+	if marked != nil {
+		marked = r.image
+	}
 	return marked
 }
 
