@@ -20,7 +20,7 @@ func (s *settings) subcommands() []*cobra.Command {
 			Style: styleFor(s.stdout, s.getenv), SimKnowledge: s.simKnowledgePath}),
 		newDemoCmd(demoDeps{RunsDir: s.runsDir, Knowledge: s.demoKnowledgePath, Logger: s.runLogger, Stdin: s.stdin,
 			Style: styleFor(s.stdout, s.getenv), Log: s.log}),
-		newModelCmd(modelDeps{Config: s.modelConfig, Logger: s.runLogger}),
+		newModelCmd(modelDeps{Config: s.modelConfig, Logger: s.runLogger, Grounding: s.grounding, Probes: s.probeStore}),
 		newRunsCmd(runsDeps{RunsDir: s.runsDir, Stdout: s.stdout, Open: xdgOpen}),
 		newEvalCmd(evalDeps{Config: s.runConfig, Device: s.device, Stdout: s.stdout, Style: styleFor(s.stdout, s.getenv)}),
 		newExploreCmd(exploreDeps{OpenDevice: s.openAgentDevice, Target: s.device, KnowledgePath: s.knowledgeRef(), Guard: s.guard, Logger: s.runLogger,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,7 @@ import (
 //	  timeout: 120s
 //	  max-response-bytes: 8MiB               # a longer answer fails the call (bytes, or KiB/MiB/GiB)
 //	  prices: {gpt-4o: {prompt_per_m: 2.5, completion_per_m: 10}}
+//	  grounding: som                         # or uitars, autoglm, qwen-vl, guiowl, auto
 //	agent:
 //	  max-steps: 30
 //	  max-wall: 10m
@@ -48,6 +50,9 @@ const (
 	keyModelPrices  = "model.prices"
 	keyModelMaxResp = "model.max-response-bytes"
 	keyModelStrict  = "model.strict"
+	// keyModelGrounding is how the decider's model names what to tap: som (set-of-mark
+	// numbers), or a coordinate family (see groundingChoices).
+	keyModelGrounding = "model.grounding"
 
 	keyAgentMaxSteps  = "agent.max-steps"
 	keyAgentMaxWall   = "agent.max-wall"
@@ -69,7 +74,7 @@ const defaultModelName = "gpt-4o-mini"
 var modelEnvKeys = map[string]string{
 	keyModelBaseURL: "", keyModelAPIKey: "", keyModelDefault: "", keyModelBackup: "", keyModelMode: "",
 	keyModelTimeout: "", keyModelMaxResp: "", keyAgentMaxSteps: "", keyAgentMaxWall: "", keyAgentMaxTokens: "", keyAgentMaxCost: "",
-	keyAgentTextOnly: "",
+	keyAgentTextOnly: "", keyModelGrounding: "",
 }
 
 // errNoModel says no model endpoint is configured.
@@ -274,3 +279,18 @@ func (s *settings) runLogger() *slog.Logger {
 
 // Compile-time check: the OpenAI client is a model for the agent.
 var _ executor.Model = (*openai.Client)(nil)
+
+// grounding is model.grounding, checked: som when unset.
+func (s *settings) grounding(cmd *cobra.Command) (string, error) {
+	s.applyEnv(cmd, modelEnvKeys)
+	return checkGrounding(s.v.GetString(keyModelGrounding))
+}
+
+// probeStore is where probes are remembered: probes.json in the config directory.
+func (s *settings) probeStore() (probeStore, error) {
+	dir, err := s.configDir()
+	if err != nil {
+		return probeStore{}, err
+	}
+	return probeStore{path: filepath.Join(dir, probesFile)}, nil
+}

@@ -77,6 +77,7 @@ func configSchema() keySpec {
 			"max-response-bytes": {kind: kindSize},
 			"prices":             {kind: kindMap, elem: &price},
 			"strict":             boolean,
+			"grounding":          {kind: kindChoice, choices: groundingChoices},
 		}),
 		"agent": section(map[string]keySpec{"max-steps": num, "max-wall": dur, "max-tokens": num, "max-cost": flt,
 			"text-only": boolean, "shell": strs}),

@@ -25,18 +25,21 @@ type modelDeps struct {
 	Config func(cmd *cobra.Command) (openai.Config, error)
 	// Logger is the configured logger (nil: discard).
 	Logger func() *slog.Logger
+	// Grounding is model.grounding, checked; Probes is where probes are remembered.
+	Grounding func(cmd *cobra.Command) (string, error)
+	Probes    func() (probeStore, error)
 }
 
 // newModelCmd builds `fairy model check` and `fairy model serve`.
 func newModelCmd(d modelDeps) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "model",
-		Short: "Check the configured models, or serve the scripted model",
+		Short: "Check the configured models, probe a grounding model's frame, or serve the scripted model",
 		// The root command reports errors; these stay quiet when the command runs alone (tests).
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	cmd.AddCommand(newModelCheckCmd(d), newModelServeCmd(d))
+	cmd.AddCommand(newModelCheckCmd(d), newModelServeCmd(d), newModelProbeCmd(d))
 	return cmd
 }
 
