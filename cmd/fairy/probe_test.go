@@ -35,7 +35,7 @@ type fakeGrounder struct {
 	boxes            map[string]perception.Bounds
 	screenW, screenH int
 
-	mu     sync.Mutex
+	mu     *sync.Mutex
 	models map[string]string // role of the request (by its system prompt) → model named
 	calls  int
 }
@@ -50,7 +50,7 @@ func newFakeGrounder(t *testing.T, g *fakeGrounder) *httptest.Server {
 	for _, e := range screen.Elements {
 		g.boxes[e.Label] = e.Bounds
 	}
-	g.models = map[string]string{}
+	g.models, g.mu = map[string]string{}, &sync.Mutex{}
 	srv := httptest.NewServer(g)
 	t.Cleanup(srv.Close)
 	return srv
