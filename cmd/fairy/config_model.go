@@ -210,6 +210,11 @@ func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
 		}
 		rc.Model = c
 		rc.ModelName = modelDescription(mc)
+		if rc.Grounding.Family, err = s.grounding(cmd); err != nil {
+			return rc, err
+		}
+		rc.Grounding.Model, rc.Grounding.Endpoint = c.ModelFor(llm.RoleDecider), mc.BaseURL
+		rc.Grounding.Store, _ = s.probeStore() // without a config directory each run probes again
 		if mc.APIKey != "" {
 			rc.Agent.Secrets = append(rc.Agent.Secrets, mc.APIKey)
 		}

@@ -353,6 +353,9 @@ func probeAndRemember(ctx context.Context, o probeOptions, store probeStore, out
 		return probeRecord{}, withExit(2, err)
 	}
 	rec := res.record(o, time.Now())
+	if store.path == "" {
+		return rec, nil
+	}
 	if err := store.put(rec); err != nil {
 		return rec, withExit(2, err)
 	}
@@ -365,3 +368,53 @@ var _ probeModel = executor.Model(nil)
 
 // rect is a box as an image.Rectangle, for the frame inference on plain numbers.
 func rect(b perception.Bounds) image.Rectangle { return image.Rect(b.X1, b.Y1, b.X2, b.Y2) }
+
+// groundingSetup is model.grounding for a run: the family, the decider's model and
+// endpoint, where probes are remembered, and the probe's answer once prepared.
+type groundingSetup struct {
+	Family   string // som, a coordinate family, or auto ("" is som)
+	Model    string // the decider's model
+	Endpoint string
+	Store    probeStore // path "": nothing is remembered
+	// Record is the probe's answer for Model at Endpoint (prepareGrounding): the family
+	// and frame the decider's points are read in.
+	Record probeRecord
+}
+
+// prepareGrounding readies a run whose decider answers in coordinates: a model not yet
+// probed at its endpoint is probed first (a refusal stops the run with exit 2), and the
+// pictures go at the family's size, without set-of-mark. Set-of-mark grounding needs none
+// of it.
+func prepareGrounding(ctx context.Context, cfg *runConfig, out io.Writer) error {
+	g := &cfg.Grounding
+	if g.Family == "" || g.Family == groundingSoM {
+		return nil
+	}
+	rec, ok := probeRecord{}, false
+	if g.Store.path != "" {
+		var err error
+		if rec, ok, err = g.Store.get(g.Model, g.Endpoint); err != nil {
+			return withExit(2, err)
+		}
+		if ok && g.Family != groundingAuto && rec.Family != g.Family {
+			ok = false // the family was changed since: its syntax is probed again
+		}
+	}
+	if !ok {
+		fmt.Fprintf(out, "model %q at %s answers in coordinates (model.grounding %s) and was not probed: probing its frame first\n", g.Model, g.Endpoint, g.Family)
+		var err error
+		rec, err = probeAndRemember(ctx, probeOptions{Model: cfg.Model, ModelName: g.Model, Endpoint: g.Endpoint, Role: llm.RoleDecider,
+			Grounding: g.Family, Logger: cfg.Agent.Logger}, g.Store, out)
+		if err != nil {
+			return err
+		}
+	}
+	f, ok := familyByName(rec.Family)
+	if !ok {
+		return withExit(2, fmt.Errorf("the remembered probe of %s names family %q, which fairy does not know: delete %s and probe again", g.Model, rec.Family, g.Store.path))
+	}
+	g.Record = rec
+	cfg.Agent.NoMarks = true
+	cfg.Agent.ModelImage = f.Image.Fit
+	return nil
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
 	"image/jpeg"
 	"math"
 	"net/http"
@@ -155,7 +156,12 @@ func (g *fakeGrounder) answer(label, picture string) string {
 // the config directory.
 func probeCmd(t *testing.T, url, grounding, config string, args ...string) (string, error, string) {
 	t.Helper()
-	home := t.TempDir()
+	return probeCmdIn(t, t.TempDir(), url, grounding, config, args...)
+}
+
+// probeCmdIn is probeCmd in the home given.
+func probeCmdIn(t *testing.T, home, url, grounding, config string, args ...string) (string, error, string) {
+	t.Helper()
 	env := map[string]string{"HOME": home, "OPENAI_BASE_URL": url + "/v1", "OPENAI_API_KEY": "sk-probe-test"}
 	if config == "" {
 		env["FAIRY_MODEL_DEFAULT"] = "fake-grounder"
@@ -303,5 +309,85 @@ func TestPlannerAndGrounderModels(t *testing.T) {
 	}
 	if _, ok, _ := (probeStore{path: filepath.Join(dir, probesFile)}).get("ui-tars-1.5-7b", srv.URL+"/v1"); !ok {
 		t.Error("the decider's model was not remembered")
+	}
+}
+
+// TestRunProbesANewModelFirst: `fairy run` with a coordinate grounding probes a model it
+// has not probed before it opens the phone, remembers the answer and does not probe it
+// again; a model whose answers fit no frame stops the run (exit 2) before the phone is
+// touched.
+func TestRunProbesANewModelFirst(t *testing.T) {
+	fake := fakeGrounder{Family: groundingAutoGLM, Frame: frame999}
+	srv := newFakeGrounder(t, &fake)
+	home := t.TempDir()
+	// No phone answers at port 1: the run stops at opening it, after the probe.
+	args := []string{"run", "--adb-port", "1", "--serial", "emulator-5554", "open the settings"}
+	out, err, dir := probeCmdIn(t, home, srv.URL, groundingAutoGLM, "", args...)
+	if err == nil || !strings.Contains(err.Error(), "emulator-5554") {
+		t.Fatalf("err = %v, want the phone that is not there\n%s", err, out)
+	}
+	if fake.calls != probeTargets || !strings.Contains(out, "was not probed: probing its frame first") || !strings.Contains(out, "frame: 0-999 (") {
+		t.Errorf("the run did not probe first (%d requests):\n%s", fake.calls, out)
+	}
+	if rec, ok, _ := (probeStore{path: filepath.Join(dir, probesFile)}).get("fake-grounder", srv.URL+"/v1"); !ok || rec.Frame != frame999 {
+		t.Errorf("remembered %+v, %v", rec, ok)
+	}
+	out, _, _ = probeCmdIn(t, home, srv.URL, groundingAutoGLM, "", args...)
+	if fake.calls != probeTargets || strings.Contains(out, "probing") {
+		t.Errorf("a probed model was probed again (%d requests):\n%s", fake.calls, out)
+	}
+
+	bad := fakeGrounder{Family: groundingAutoGLM, Frame: frame999, Percent: true}
+	badSrv := newFakeGrounder(t, &bad)
+	out, err, _ = probeCmdIn(t, t.TempDir(), badSrv.URL, groundingAutoGLM, "", args...)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(err.Error(), "fit no frame") || strings.Contains(err.Error(), "emulator-5554") {
+		t.Errorf("err = %v, want exit 2 from the probe, before the phone\n%s", err, out)
+	}
+}
+
+// TestInferFrame: the frame inference on plain numbers — ties between frames a phone
+// screen cannot tell apart go to the documented frame, a missed tap of five is allowed, two
+// are not.
+func TestInferFrame(t *testing.T) {
+	boxes := []image.Rectangle{image.Rect(0, 168, 270, 441), image.Rect(810, 441, 1080, 714), image.Rect(0, 714, 270, 987), image.Rect(540, 168, 810, 441)}
+	taps := func(fw, fh, off float64, miss int) []probeTap {
+		var out []probeTap
+		for i, b := range boxes {
+			c := b.Min.Add(b.Max).Div(2)
+			x, y := (float64(c.X)+off)*fw/1080, (float64(c.Y)+off)*fh/2400
+			if i < miss {
+				x, y = 0.99*fw, 0.99*fh
+			}
+			out = append(out, probeTap{Box: b, X: math.Round(x), Y: math.Round(y)})
+		}
+		return out
+	}
+	tests := []struct {
+		name       string
+		taps       []probeTap
+		documented frameKind
+		want       frameKind
+		also       int
+		wantErr    bool
+	}{
+		{"1000, documented 999: tie to 999", taps(1000, 1000, 0, 0), frame999, frame999, 1, false},
+		{"1000, documented 1000", taps(1000, 1000, 0, 0), frame1000, frame1000, 1, false},
+		{"picture 672x1484", taps(672, 1484, 0, 0), frameImage, frameImage, 0, false},
+		{"screen, documented picture", taps(1080, 2400, 0, 0), frameImage, frameScreen, 0, false},
+		{"30 px off", taps(1000, 1000, 30, 0), frame1000, frame1000, 1, false},
+		{"one missed", taps(1000, 1000, 0, 1), frame1000, frame1000, 1, false},
+		{"two missed", taps(1000, 1000, 0, 2), frame1000, "", 0, true},
+		{"0-100", taps(100, 100, 0, 0), frame1000, "", 0, true},
+	}
+	for _, tc := range tests {
+		inf, err := inferFrame(tc.taps, 672, 1484, 1080, 2400, tc.documented)
+		if (err != nil) != tc.wantErr {
+			t.Errorf("%s: err = %v", tc.name, err)
+			continue
+		}
+		if err == nil && (inf.Best.Frame != tc.want || len(inf.Also) != tc.also) {
+			t.Errorf("%s: %s also %v, want %s and %d more", tc.name, inf.Best.Frame, inf.Also, tc.want, tc.also)
+		}
 	}
 }

@@ -46,6 +46,8 @@ type runConfig struct {
 	// Log, when it holds the log records (runLog.hold), receives the run directory: the
 	// records go to its run.log and the transcript ends with a line counting the warnings.
 	Log *runLog
+	// Grounding is how the decider's model names what to tap, and what its probe found.
+	Grounding groundingSetup
 }
 
 // runDeps are the hooks of `fairy run`.
@@ -93,6 +95,9 @@ not to your own (unless --knowledge names a file).`,
 			}
 			if cfg.Model == nil {
 				return withExit(2, errNoModel)
+			}
+			if err := prepareGrounding(cmd.Context(), &cfg, d.Style.wrap(d.Stdout)); err != nil {
+				return err
 			}
 			cfg.Log.hold() // warnings go to the run's log, not between the transcript's lines
 			defer cfg.Log.close()
