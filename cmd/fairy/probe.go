@@ -249,6 +249,16 @@ func clip(s string, n int) string {
 	return s
 }
 
+// clipTail keeps the last n runes of s on one line: where an answer's action is, after
+// the model's thought.
+func clipTail(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return "…" + string(r[len(r)-n+1:])
+	}
+	return s
+}
+
 // printProbe writes what the probe asked, what the model answered and the frame found.
 func printProbe(out io.Writer, o probeOptions, res probeResult) {
 	fmt.Fprintf(out, "probe: model %q at %s, role %s, grounding %s\n", o.ModelName, o.Endpoint, o.Role, o.Grounding)
@@ -270,7 +280,7 @@ func printProbe(out io.Writer, o probeOptions, res probeResult) {
 		} else if r.Err == nil {
 			where = fmt.Sprintf("(%g,%g) in its own numbers", r.X, r.Y)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", table.Escape(r.Label), r.Box, table.Escape(clip(r.Answer, 60)), where)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", table.Escape(r.Label), r.Box, table.Escape(clipTail(r.Answer, 64)), where)
 	}
 	_ = tw.Flush()
 	if best == "" {
@@ -281,7 +291,7 @@ func printProbe(out io.Writer, o probeOptions, res probeResult) {
 	fmt.Fprintf(out, "frame: %s: %d of %d taps inside their element, %.0f px from its centre on average\n",
 		best.describe(res.ImageW, res.ImageH, res.ScreenW, res.ScreenH), inf.Best.Hits, len(res.Rows), inf.Best.MeanErr)
 	for _, f := range inf.Also {
-		fmt.Fprintf(out, "also fits: %s (the probe cannot tell them apart on this screen)\n", f.Frame.describe(res.ImageW, res.ImageH, res.ScreenW, res.ScreenH))
+		fmt.Fprintf(out, "also fits: %s, which this screen cannot tell apart\n", f.Frame)
 	}
 	fmt.Fprintf(out, "scale read from the taps alone: %s x %s\n", scaleWord(inf.ScaleX), scaleWord(inf.ScaleY))
 }
