@@ -314,7 +314,8 @@ elements' boxes are known, ask it to tap five named elements, and infer the fram
 answers: absolute pixels of the picture sent or of the screen, 0-999, 0-1000 or 0-1. The answer
 is remembered per model and endpoint (probes.json in the config directory); a run with a
 coordinate grounding (model.grounding) probes a model it has not probed before it starts.
-A model whose answers fit no frame is refused (exit 2).`,
+A model whose answers fit no frame is refused (exit 2). With model.grounding som (or unset)
+the probe tries every family's syntax, as auto does.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if d.Grounding == nil || d.Probes == nil {

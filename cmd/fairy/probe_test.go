@@ -41,6 +41,13 @@ type fakeGrounder struct {
 	calls  int
 }
 
+// requests is how many requests the endpoint answered.
+func (g *fakeGrounder) requests() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.calls
+}
+
 func newFakeGrounder(t *testing.T, g *fakeGrounder) *httptest.Server {
 	t.Helper()
 	screen, _, err := probeScreen(t.Context(), nil)
@@ -215,8 +222,8 @@ func TestModelProbeIdentifiesFrames(t *testing.T) {
 			if err != nil {
 				t.Fatalf("fairy model probe: %v\n%s", err, out)
 			}
-			if fake.calls != probeTargets {
-				t.Errorf("%d requests, want %d", fake.calls, probeTargets)
+			if fake.requests() != probeTargets {
+				t.Errorf("%d requests, want %d", fake.requests(), probeTargets)
 			}
 			for _, want := range []string{"family: " + tc.wantFam + "\n", "frame: " + string(tc.wantFrame) + " (", tc.wantSent, "5 of 5 taps inside", "remembered for fake-grounder @ " + srv.URL + "/v1"} {
 				if !strings.Contains(out, want) {
@@ -326,15 +333,15 @@ func TestRunProbesANewModelFirst(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "emulator-5554") {
 		t.Fatalf("err = %v, want the phone that is not there\n%s", err, out)
 	}
-	if fake.calls != probeTargets || !strings.Contains(out, "was not probed: probing its frame first") || !strings.Contains(out, "frame: 0-999 (") {
-		t.Errorf("the run did not probe first (%d requests):\n%s", fake.calls, out)
+	if fake.requests() != probeTargets || !strings.Contains(out, "was not probed: probing its frame first") || !strings.Contains(out, "frame: 0-999 (") {
+		t.Errorf("the run did not probe first (%d requests):\n%s", fake.requests(), out)
 	}
 	if rec, ok, _ := (probeStore{path: filepath.Join(dir, probesFile)}).get("fake-grounder", srv.URL+"/v1"); !ok || rec.Frame != frame999 {
 		t.Errorf("remembered %+v, %v", rec, ok)
 	}
 	out, _, _ = probeCmdIn(t, home, srv.URL, groundingAutoGLM, "", args...)
-	if fake.calls != probeTargets || strings.Contains(out, "probing") {
-		t.Errorf("a probed model was probed again (%d requests):\n%s", fake.calls, out)
+	if fake.requests() != probeTargets || strings.Contains(out, "probing") {
+		t.Errorf("a probed model was probed again (%d requests):\n%s", fake.requests(), out)
 	}
 
 	bad := fakeGrounder{Family: groundingAutoGLM, Frame: frame999, Percent: true}
@@ -389,5 +396,30 @@ func TestInferFrame(t *testing.T) {
 		if err == nil && (inf.Best.Frame != tc.want || len(inf.Also) != tc.also) {
 			t.Errorf("%s: %s also %v, want %s and %d more", tc.name, inf.Best.Frame, inf.Also, tc.want, tc.also)
 		}
+	}
+}
+
+// TestPrepareGroundingFromMemory: a run with a probed model asks it nothing, sends the
+// pictures at its family's size and without set-of-mark; set-of-mark grounding leaves the
+// run as it was.
+func TestPrepareGroundingFromMemory(t *testing.T) {
+	store := probeStore{path: filepath.Join(t.TempDir(), probesFile)}
+	if err := store.put(probeRecord{Model: "qwen2.5vl:7b", Endpoint: "http://localhost:11434/v1", Family: groundingQwenVL, Frame: frameImage}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := runConfig{Grounding: groundingSetup{Family: groundingAuto, Model: "qwen2.5vl:7b", Endpoint: "http://localhost:11434/v1/", Store: store}}
+	var out bytes.Buffer
+	if err := prepareGrounding(t.Context(), &cfg, &out); err != nil { // cfg.Model is nil: a call would panic
+		t.Fatal(err)
+	}
+	if !cfg.Agent.NoMarks || cfg.Agent.ModelImage == nil || cfg.Grounding.Record.Frame != frameImage || out.Len() != 0 {
+		t.Fatalf("prepared %+v, printed %q", cfg.Agent, out.String())
+	}
+	if w, h := cfg.Agent.ModelImage(1080, 2400); w != 1092 || h != 2408 {
+		t.Errorf("Qwen2.5-VL pictures at %dx%d, want 1092x2408 (smart_resize)", w, h)
+	}
+	som := runConfig{Grounding: groundingSetup{Family: groundingSoM, Store: store}}
+	if err := prepareGrounding(t.Context(), &som, &out); err != nil || som.Agent.NoMarks || som.Agent.ModelImage != nil {
+		t.Errorf("set-of-mark grounding changed the run: %v %+v", err, som.Agent)
 	}
 }
