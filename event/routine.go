@@ -20,6 +20,13 @@ type RoutineRan struct {
 	Stopped  string `json:"stopped,omitempty"`
 	// Held: it stopped at a sensitive step to ask the person (no surprise).
 	Held bool `json:"held,omitempty"`
+	// LearnedFrom is the run the routine was first learned from (its run ID: the task's
+	// name in an evaluation), "" when the knowledge does not say; Params say what each
+	// parameter is (with the value it was learned with) and Args what this replay bound
+	// them to, in order: the knowledge in play, for a reader of the trace.
+	LearnedFrom string   `json:"learned_from,omitempty"`
+	Params      []string `json:"params,omitempty"`
+	Args        []string `json:"args,omitempty"`
 }
 
 // ContextRead reports a page content whose facts were already known from an earlier
@@ -27,6 +34,8 @@ type RoutineRan struct {
 type ContextRead struct {
 	Step  int `json:"step"`
 	Facts int `json:"facts"` // facts the earlier reading gave
+	// Signature is the page whose earlier reading was used.
+	Signature string `json:"signature,omitempty"`
 }
 
 // Kind implements Event.

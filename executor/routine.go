@@ -64,7 +64,8 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 		r.planNote = append(r.planNote, fmt.Sprintf("Routine %q cannot run here (%v): go on step by step.", name, err))
 		return r.reflectAgain()
 	}
-	ev := event.RoutineRan{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Planned: len(steps)}
+	ev := event.RoutineRan{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Planned: len(steps),
+		LearnedFrom: o.LearnedFrom, Params: o.Params, Args: choice.Args}
 	res := r.replay(ctx, steps)
 	ev.Replayed, ev.Stopped, ev.Held = res.replayed, res.stopped, res.held
 	r.ledger.Ran(o.ID, run, res.replayed, res.stopped, res.held)
@@ -81,7 +82,7 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 	case pause != "":
 		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q paused: %s, which is not known yet. Ask the person; then it can go on from the current screen.", name, pause))
 	default:
-		r.routineEnd = o.End // done once: the ledger never offers it again in this task
+		r.routineEnd, r.routineEndID = o.End, o.ID // done once: the ledger never offers it again in this task
 		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q ran to its end: judge whether the app task is done.", name))
 	}
 	return r.afterReplay(ctx, line, res)
@@ -111,7 +112,8 @@ func (r *run) routineDone() bool {
 		return false
 	}
 	r.planNote = nil
-	r.publish(event.Reflected{Step: r.step, Result: "A", Reflection: "verified: the routine reached the page its task was done on", Verified: true})
+	r.publish(event.Reflected{Step: r.step, Result: "A", Reflection: "verified: the routine reached the page its task was done on", Verified: true,
+		VerifiedBy: event.VerifiedByRoutineEnd, Routine: r.routineEndID, Page: end})
 	r.subgoal, r.subgoalAt = prompts.Finished, -1
 	r.publish(event.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal})
 	return true
