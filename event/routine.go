@@ -29,6 +29,18 @@ type RoutineRan struct {
 	Args        []string `json:"args,omitempty"`
 }
 
+// RoutineDeclined reports a routine the Re-Planner chose that did not run: a name not
+// offered, wrong arguments, or steps that cannot run from this page. The Re-Planner is
+// asked again with the reason; a routine chosen again and again burns the step budget.
+type RoutineDeclined struct {
+	Step   int      `json:"step"`
+	App    string   `json:"app"`
+	ID     string   `json:"id,omitempty"` // "" when no offered routine has the name
+	Name   string   `json:"name"`
+	Args   []string `json:"args,omitempty"`
+	Reason string   `json:"reason"`
+}
+
 // ContextRead reports a page content whose facts were already known from an earlier
 // reading: the Key Context Collector was not called for it.
 type ContextRead struct {
@@ -40,6 +52,9 @@ type ContextRead struct {
 
 // Kind implements Event.
 func (RoutineRan) Kind() string { return "RoutineRan" }
+
+// Kind implements Event.
+func (RoutineDeclined) Kind() string { return "RoutineDeclined" }
 
 // Kind implements Event.
 func (ContextRead) Kind() string { return "ContextRead" }

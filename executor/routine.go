@@ -47,10 +47,13 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 		}
 	}
 	if o == nil {
+		r.publish(event.RoutineDeclined{Step: r.step, App: r.a.Task.App, Name: name, Args: choice.Args, Reason: "not offered on this screen"})
 		r.planNote = append(r.planNote, fmt.Sprintf("There is no routine %q on this screen: choose one of those listed, by its exact name, or leave the routine empty.", name))
 		return r.reflectAgain()
 	}
 	if len(choice.Args) != len(o.Params) {
+		r.publish(event.RoutineDeclined{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Args: choice.Args,
+			Reason: fmt.Sprintf("%d argument(s) for %d parameter(s)", len(choice.Args), len(o.Params))})
 		r.planNote = append(r.planNote, fmt.Sprintf("Routine %q takes %d argument(s), one per parameter; the answer gave %d.", name, len(o.Params), len(choice.Args)))
 		return r.reflectAgain()
 	}
@@ -61,6 +64,7 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 	}
 	if err != nil {
 		r.ledger.Drop(o.ID)
+		r.publish(event.RoutineDeclined{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Args: choice.Args, Reason: "cannot run here: " + err.Error()})
 		r.planNote = append(r.planNote, fmt.Sprintf("Routine %q cannot run here (%v): go on step by step.", name, err))
 		return r.reflectAgain()
 	}

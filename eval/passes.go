@@ -1,0 +1,97 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+)
+
+// PassLine is one pass of an evaluation in the learning table: success, false successes
+// and model calls.
+type PassLine struct {
+	Seed         uint64  `json:"seed,omitempty"` // the evaluation seed (0 in a mean)
+	Pass         string  `json:"pass"`           // cold, as-it-goes, warm, warm-independent
+	Tasks        int     `json:"tasks"`
+	Passed       int     `json:"passed"`
+	SuccessRate  float64 `json:"success_rate"`
+	FalseSuccess float64 `json:"false_success"` // a count; a mean over seeds may be fractional
+	ModelCalls   float64 `json:"model_calls"`   // a count; a mean over seeds may be fractional
+}
+
+// passOrder is the order of the learning table's passes, with what each row is.
+var passOrder = []struct{ phase, what string }{
+	{phaseCold, "cold, fresh knowledge"},
+	{PhaseAsItGoes, "one shared empty knowledge file, learning as it goes"},
+	{phaseWarm, "warm, knowledge learned before (model-cooperating)"},
+	{phaseIndependent, "warm, model-independent (never takes a routine or Navigate)"},
+}
+
+// PassLines are the report's passes as learning-table lines (nil without cold/warm).
+func (r *Report) PassLines() []PassLine {
+	var out []PassLine
+	t := r.Totals
+	for _, p := range passOrder {
+		x := map[string]*Totals{phaseCold: t.Cold, PhaseAsItGoes: t.AsItGoes, phaseWarm: t.Warm, phaseIndependent: t.WarmIndependent}[p.phase]
+		if x == nil || x.Tasks == 0 {
+			continue
+		}
+		out = append(out, PassLine{Seed: r.Options.Seed, Pass: p.phase, Tasks: x.Tasks, Passed: x.Passed, SuccessRate: x.SuccessRate,
+			FalseSuccess: float64(x.FalseSuccess), ModelCalls: float64(x.ModelCalls)})
+	}
+	return out
+}
+
+// MeanPassLines averages lines of several seeds pass by pass (success rate, false
+// successes and model calls are means over the seeds that ran the pass).
+func MeanPassLines(lines []PassLine) []PassLine {
+	var out []PassLine
+	for _, p := range passOrder {
+		m := PassLine{Pass: p.phase}
+		n := 0
+		for _, l := range lines {
+			if l.Pass != p.phase {
+				continue
+			}
+			n++
+			m.Tasks += l.Tasks
+			m.Passed += l.Passed
+			m.SuccessRate += l.SuccessRate
+			m.FalseSuccess += l.FalseSuccess
+			m.ModelCalls += l.ModelCalls
+		}
+		if n == 0 {
+			continue
+		}
+		m.SuccessRate /= float64(n)
+		m.FalseSuccess /= float64(n)
+		m.ModelCalls /= float64(n)
+		out = append(out, m)
+	}
+	return out
+}
+
+// PassTableMarkdown renders learning-table lines (and their means, when given).
+func PassTableMarkdown(lines, means []PassLine) string {
+	var b strings.Builder
+	b.WriteString("| seed | run | success | false success | model calls |\n|---:|---|---:|---:|---:|\n")
+	what := map[string]string{}
+	for _, p := range passOrder {
+		what[p.phase] = p.what
+	}
+	for _, l := range lines {
+		fmt.Fprintf(&b, "| %d | %s | %s (%d of %d) | %g | %g |\n", l.Seed, what[l.Pass], pct(l.SuccessRate), l.Passed, l.Tasks, l.FalseSuccess, l.ModelCalls)
+	}
+	for _, l := range means {
+		fmt.Fprintf(&b, "| mean | %s | %s | %.1f | %.0f |\n", what[l.Pass], pct1(l.SuccessRate), l.FalseSuccess, l.ModelCalls)
+	}
+	return b.String()
+}
+
+// passesMarkdown is the learning table of one report (with cold/warm passes).
+func passesMarkdown(t Totals) string {
+	r := Report{Totals: t}
+	lines := r.PassLines()
+	if len(lines) == 0 {
+		return ""
+	}
+	return "\n## Passes\n\n" + PassTableMarkdown(lines, nil)
+}
