@@ -187,7 +187,7 @@ func knowledgeInPlay(tr *rundir.Trajectory) []KnowledgeUse {
 	var acts []string // the actions of the current step since its last decision point
 	for _, ev := range tr.Events {
 		switch ev.Kind {
-		case "StepStarted", "Planned", "ActionsDecided":
+		case "Planned", "ActionsDecided": // a replay's own steps decide nothing: its actions follow the Planned that chose it
 			acts = nil
 		case "ActionExecuted":
 			var e event.ActionExecuted

@@ -1,7 +1,10 @@
 package eval
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -94,4 +97,78 @@ func passesMarkdown(t Totals) string {
 		return ""
 	}
 	return "\n## Passes\n\n" + PassTableMarkdown(lines, nil)
+}
+
+// LearnSeedReport is report.json of an evaluation that learned on one seed and evaluated
+// on others (`fairy eval androidworld:sim --learn-seed S --seeds …`): the four passes of
+// every evaluation seed, their means, and each seed's knowledge that misled and learning
+// curves (every seed's own report is in its directory).
+type LearnSeedReport struct {
+	Schema        int    `json:"schema"`
+	LearnSeed     uint64 `json:"learn_seed"`
+	LearnDir      string `json:"learn_dir"` // the learning run's directory, relative to the report
+	Learn         Totals `json:"learn"`
+	ModelErrors   string `json:"model_errors,omitempty"`
+	ModelErrorsIn string `json:"model_errors_in,omitempty"`
+	// Passes are the evaluation seeds' passes, seed by seed; Means their means over the
+	// seeds.
+	Passes []PassLine      `json:"passes"`
+	Means  []PassLine      `json:"means"`
+	Seeds  []SeedLearnings `json:"seeds"`
+}
+
+// SeedLearnings is one evaluation seed of a LearnSeedReport.
+type SeedLearnings struct {
+	Seed   uint64   `json:"seed"`
+	Dir    string   `json:"dir"` // its report's directory, relative to the report
+	Misled []Misled `json:"misled"`
+	Curves []Curve  `json:"learning_curves,omitempty"`
+}
+
+// Add adds one evaluation seed's report (dir: its directory, relative to the report's).
+func (l *LearnSeedReport) Add(seed uint64, dir string, r *Report) {
+	lines := r.PassLines()
+	for i := range lines {
+		lines[i].Seed = seed
+	}
+	l.Passes = append(l.Passes, lines...)
+	l.Means = MeanPassLines(l.Passes)
+	l.Seeds = append(l.Seeds, SeedLearnings{Seed: seed, Dir: dir, Misled: r.Misled, Curves: r.Curves})
+}
+
+// Markdown renders the report as report.md.
+func (l *LearnSeedReport) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Learned on seed %d, evaluated on %d other seed(s)\n\n", l.LearnSeed, len(l.Seeds))
+	fmt.Fprintf(&b, "Learning run (%s): passed %d of %d, %d model calls, %d false success(es).\n", l.LearnDir, l.Learn.Passed, l.Learn.Tasks, l.Learn.ModelCalls, l.Learn.FalseSuccess)
+	if l.ModelErrors != "" {
+		fmt.Fprintf(&b, "Model errors injected on purpose: %s, in %s.\n", l.ModelErrors, l.ModelErrorsIn)
+	}
+	b.WriteString("\n" + PassTableMarkdown(l.Passes, l.Means))
+	for _, s := range l.Seeds {
+		fmt.Fprintf(&b, "\n# Seed %d (%s)\n", s.Seed, s.Dir)
+		b.WriteString(misledMarkdown(&Report{Options: RunOptions{ColdWarm: true}, Misled: s.Misled}))
+		b.WriteString(curvesMarkdown(s.Curves))
+	}
+	return b.String()
+}
+
+// Write writes report.json and report.md into dir and returns the markdown.
+func (l *LearnSeedReport) Write(dir string) (string, error) {
+	l.Schema = reportSchema
+	if l.Passes == nil {
+		l.Passes, l.Means = []PassLine{}, []PassLine{}
+	}
+	b, err := json.MarshalIndent(l, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("eval: encode learn-seed report: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ReportJSON), append(b, '\n'), 0o644); err != nil {
+		return "", fmt.Errorf("eval: write learn-seed report: %w", err)
+	}
+	md := l.Markdown()
+	if err := os.WriteFile(filepath.Join(dir, reportMD), []byte(md), 0o644); err != nil {
+		return "", fmt.Errorf("eval: write learn-seed report: %w", err)
+	}
+	return md, nil
 }

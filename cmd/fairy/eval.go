@@ -171,6 +171,9 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		return withExit(2, err)
 	}
 	f.aw.seeds = seeds
+	if err := checkLearnSeed(cmd, ref, &f); err != nil {
+		return withExit(2, err)
+	}
 	if len(f.aw.seeds) > 0 { // androidworld:sim --seeds: one run per seed, the first loaded here
 		f.seed, f.aw.seed, f.seeds = f.aw.seeds[0], int64(f.aw.seeds[0]), ""
 	}
