@@ -119,6 +119,23 @@ func attribute(m *Misled, x TaskResult, tr *rundir.Trajectory) {
 		return
 	}
 	m.InPlay = knowledgeInPlay(tr)
+	trouble := troubleSteps(tr)
+	// firstGoneWrong is the first use of kind after which the run met trouble (a C or D
+	// verdict, a page the map did not predict, a loop), else the last use of kind.
+	firstGoneWrong := func(kind string) *KnowledgeUse {
+		var lastUse *KnowledgeUse
+		for i := range m.InPlay {
+			if u := &m.InPlay[i]; u.Kind == kind {
+				lastUse = u
+				for _, s := range trouble {
+					if s >= u.Step {
+						return u
+					}
+				}
+			}
+		}
+		return lastUse
+	}
 	last := func(kind string, pred func(KnowledgeUse) bool) *KnowledgeUse {
 		for i := len(m.InPlay) - 1; i >= 0; i-- {
 			if u := m.InPlay[i]; u.Kind == kind && (pred == nil || pred(u)) {
@@ -163,11 +180,11 @@ func attribute(m *Misled, x TaskResult, tr *rundir.Trajectory) {
 		m.Culprit = u
 		m.Wrong = fmt.Sprintf("the routine %q %s; the run went on step by step and %s", u.Name, u.Did, end)
 	case last(UseNavigate, nil) != nil:
-		u := last(UseNavigate, nil)
+		u := firstGoneWrong(UseNavigate)
 		m.Culprit = u
 		m.Wrong = fmt.Sprintf("a Navigate to %s: %s; %s", u.Name, u.Did, end)
 	case last(UseVerified, nil) != nil:
-		u := last(UseVerified, nil)
+		u := firstGoneWrong(UseVerified)
 		m.Culprit = u
 		m.Wrong = fmt.Sprintf("a verified step skipped the Re-Planner (%s); %s", u.Did, end)
 	case len(m.InPlay) > 0:
@@ -277,6 +294,28 @@ func knowledgeInPlay(tr *rundir.Trajectory) []KnowledgeUse {
 				out = append(out, KnowledgeUse{Step: e.Step, Kind: UseReading, ID: e.Signature,
 					Did: fmt.Sprintf("%d fact(s) taken from an earlier reading of the page", e.Facts)})
 			}
+		}
+	}
+	return out
+}
+
+// troubleSteps are the steps where a run met trouble: a C or D verdict, a page the App
+// Map did not predict, a loop broken.
+func troubleSteps(tr *rundir.Trajectory) []int {
+	var out []int
+	for _, ev := range tr.Events {
+		var s struct {
+			Step   int    `json:"step"`
+			Result string `json:"result"`
+		}
+		if json.Unmarshal(ev.Raw, &s) != nil {
+			continue
+		}
+		switch {
+		case ev.Kind == "Reflected" && (s.Result == "C" || s.Result == "D"):
+			out = append(out, s.Step)
+		case ev.Kind == "Unpredicted" || ev.Kind == "LoopBroken":
+			out = append(out, s.Step)
 		}
 	}
 	return out

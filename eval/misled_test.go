@@ -81,8 +81,13 @@ func TestMisledTable(t *testing.T) {
 		event.RunFinished{Outcome: event.OutcomeFailed})
 	writeTrace(t, dir, "runs/warm-independent/map",
 		event.RunStarted{RunID: "map", Instruction: "x"},
+		event.StepStarted{Step: 2, App: "a"},
+		event.Reflected{Step: 2, Result: "A", Reflection: "verified: the App Map predicted this page", Verified: true,
+			VerifiedBy: event.VerifiedByMap, Action: `Tap(2) on item "Network & internet"`, Page: "26fb"},
 		event.StepStarted{Step: 3, App: "a"},
-		event.Reflected{Step: 3, Result: "A", Reflection: "verified: the App Map predicted this page", Verified: true,
+		event.Reflected{Step: 3, Result: "C", Reflection: "wrong page"},
+		event.StepStarted{Step: 5, App: "a"},
+		event.Reflected{Step: 5, Result: "A", Reflection: "verified: the App Map predicted this page", Verified: true,
 			VerifiedBy: event.VerifiedByMap, Action: `Tap(2) on item "Network & internet"`, Page: "26fb"},
 		event.RunFinished{Outcome: event.OutcomeFailed})
 	writeTrace(t, dir, "runs/cold/stillwrong", event.RunStarted{RunID: "stillwrong"}, event.RunFinished{Outcome: event.OutcomeDone})
@@ -113,8 +118,8 @@ func TestMisledTable(t *testing.T) {
 	if p := byKey["tips/warm"]; p.Culprit != nil || p.Explained || !strings.HasPrefix(p.Wrong, "unexplained") {
 		t.Errorf("tips/warm = %+v, want an unexplained row", p)
 	}
-	if p := byKey["map/warm-independent"]; p.Culprit == nil || p.Culprit.Kind != UseVerified || !strings.Contains(p.Wrong, "Network & internet") {
-		t.Errorf("map/warm-independent = %+v, want the verified step", p)
+	if p := byKey["map/warm-independent"]; p.Culprit == nil || p.Culprit.Kind != UseVerified || p.Culprit.Step != 2 || !strings.Contains(p.Wrong, "Network & internet") {
+		t.Errorf("map/warm-independent = %+v, want the verified step of step 2 (the first after which the run met a wrong page)", p)
 	}
 	if p := byKey["stillwrong/cold"]; p.Loss != "false success" {
 		t.Errorf("stillwrong/cold = %+v, want a false success row", p)
