@@ -204,3 +204,70 @@ func TestLearningCurve(t *testing.T) {
 		t.Errorf("curves = %+v, want the as-it-goes pass's only", cs)
 	}
 }
+
+// TestRunLearnedAsItGoes: with knowledge learned before (Config.Learned) and AsItGoes, an
+// evaluation runs cold, then learning as it goes (every run on one file that started
+// empty), then warm both ways from copies of the learned file, with no learning pass and
+// no merge; the report has the four passes in its table.
+func TestRunLearnedAsItGoes(t *testing.T) {
+	s, err := parseSuite([]byte(fakeSuite), "fake.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Tasks = s.Tasks[:2]
+	out := t.TempDir()
+	learned := filepath.Join(t.TempDir(), "learned.db")
+	if err := os.WriteFile(learned, []byte("stand-in"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Something an earlier evaluation left: the pass starts from an empty file.
+	if err := os.WriteFile(filepath.Join(out, asItGoesFile), []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := &jobAgent{}
+	rep, err := Run(t.Context(), Config{Suite: s, Learned: learned, AsItGoes: true, Agent: a, Devices: newFarm(t, 1), Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Tasks) != 8 || rep.Totals.AsItGoes == nil || rep.Totals.AsItGoes.Tasks != 2 || rep.Totals.Cold.Tasks != 2 || rep.Totals.Learn != nil ||
+		!rep.Options.AsItGoes || rep.Options.Learned != learned {
+		t.Fatalf("report %+v options %+v", rep.Totals, rep.Options)
+	}
+	var phases []string
+	for _, j := range a.jobs {
+		if len(phases) == 0 || phases[len(phases)-1] != j.Phase {
+			phases = append(phases, j.Phase)
+		}
+		want := filepath.Join(j.RunDir, "knowledge.db")
+		if j.Phase == PhaseAsItGoes {
+			want = filepath.Join(out, asItGoesFile)
+		}
+		if j.Knowledge != want {
+			t.Errorf("%s %s: knowledge %q, want %q", j.Task.ID, j.Phase, j.Knowledge, want)
+		}
+		if j.Phase == phaseWarm {
+			if b, err := os.ReadFile(want); err != nil || string(b) != "stand-in" {
+				t.Errorf("%s warm: knowledge %q %v, want a copy of the learned file", j.Task.ID, b, err)
+			}
+		}
+	}
+	if strings.Join(phases, ",") != "cold,as-it-goes,warm,warm-independent" {
+		t.Errorf("passes ran %v", phases)
+	}
+	if _, err := os.Stat(filepath.Join(out, asItGoesFile)); err == nil {
+		if b, _ := os.ReadFile(filepath.Join(out, asItGoesFile)); string(b) == "old" {
+			t.Error("the pass that learns as it goes started from an earlier evaluation's file")
+		}
+	}
+	lines := rep.PassLines()
+	if len(lines) != 4 || lines[1].Pass != PhaseAsItGoes || lines[1].Tasks != 2 {
+		t.Errorf("pass lines %+v", lines)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, reportMD))
+	if !strings.Contains(string(md), "one shared empty knowledge file, learning as it goes") {
+		t.Errorf("report.md lacks the passes table:\n%s", md)
+	}
+	if _, err := Run(t.Context(), Config{Suite: s, Learned: filepath.Join(out, "none.db"), Agent: a, Devices: newFarm(t, 1), Out: t.TempDir()}); err == nil {
+		t.Error("a missing learned file was accepted")
+	}
+}
