@@ -207,7 +207,7 @@ func (r *Report) coldWarm(t *Totals, passWall []float64, revisit map[string]bool
 		cw.Figures = append(cw.Figures, figure(f, order, per[phaseCold], per[f.Phase], cold, byPhase[f.Phase]))
 	}
 	t.Cold, t.Warm, t.WarmIndependent, t.Learn, t.ColdWarm = cold, warm, byPhase[phaseIndependent], byPhase[PhaseLearn], cw
-	t.AsItGoes = byPhase[PhaseAsItGoes]
+	t.AsItGoes = byPhase[phaseAsItGoes]
 }
 
 func reduction(cold, warm int) float64 {

@@ -7,17 +7,17 @@ import (
 	"strings"
 )
 
-// Curve is the learning curve of a pass whose runs shared one knowledge file over several
+// curve is the learning curve of a pass whose runs shared one knowledge file over several
 // instances of each family (the pass that learns as it goes, a learning pass, or a single
 // pass with --knowledge shared or a file): success and model calls by instance number.
-type Curve struct {
+type curve struct {
 	Phase  string       `json:"phase"` // the pass ("" the only pass)
-	Points []CurvePoint `json:"points"`
+	Points []curvePoint `json:"points"`
 }
 
-// CurvePoint is every family's instance number Instance (1 the first run of the family in
+// curvePoint is every family's instance number Instance (1 the first run of the family in
 // the pass, 2 the second, …) added up.
-type CurvePoint struct {
+type curvePoint struct {
 	Instance       int     `json:"instance"`
 	Runs           int     `json:"runs"` // families with an instance of this number
 	Passed         int     `json:"passed"`
@@ -44,10 +44,10 @@ func family(x TaskResult) string {
 
 // curves builds a curve for every pass that shared one knowledge file and ran some family
 // more than once; the runs count in the order they ran (repeat, then the suite's order).
-func (r *Report) curves() []Curve {
+func (r *Report) curves() []curve {
 	shares := func(phase string) bool {
 		switch phase {
-		case PhaseAsItGoes, PhaseLearn:
+		case phaseAsItGoes, PhaseLearn:
 			return true
 		case "":
 			return r.Options.Knowledge != KnowledgeFresh && r.Options.Knowledge != ""
@@ -65,18 +65,18 @@ func (r *Report) curves() []Curve {
 		}
 		runs[x.Phase] = append(runs[x.Phase], x)
 	}
-	out := []Curve{}
+	out := []curve{}
 	for _, ph := range phases {
 		xs := runs[ph]
 		sort.SliceStable(xs, func(i, j int) bool { return xs[i].Repeat < xs[j].Repeat })
 		seen := map[string]int{}
-		var points []CurvePoint
+		var points []curvePoint
 		for _, x := range xs {
 			f := family(x)
 			seen[f]++
 			n := seen[f]
 			for len(points) < n {
-				points = append(points, CurvePoint{Instance: len(points) + 1})
+				points = append(points, curvePoint{Instance: len(points) + 1})
 			}
 			p := &points[n-1]
 			p.Runs++
@@ -93,13 +93,13 @@ func (r *Report) curves() []Curve {
 			p.SuccessRate = float64(p.Passed) / float64(p.Runs)
 			p.MeanModelCalls = float64(p.ModelCalls) / float64(p.Runs)
 		}
-		out = append(out, Curve{Phase: ph, Points: points})
+		out = append(out, curve{Phase: ph, Points: points})
 	}
 	return out
 }
 
 // curvesMarkdown is the learning curve section of report.md.
-func curvesMarkdown(cs []Curve) string {
+func curvesMarkdown(cs []curve) string {
 	if len(cs) == 0 {
 		return ""
 	}

@@ -44,7 +44,7 @@ func (r *Report) Markdown() string {
 		row("learn", t.Learn)
 	}
 	if t.AsItGoes != nil {
-		row(PhaseAsItGoes, t.AsItGoes)
+		row(phaseAsItGoes, t.AsItGoes)
 	}
 	b.WriteString(passesMarkdown(t))
 	if cw := t.ColdWarm; cw != nil {

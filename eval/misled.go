@@ -11,11 +11,11 @@ import (
 	"github.com/fairy-go/fairy/rundir"
 )
 
-// Misled is one row of the report's "knowledge that misled" table: a run that lost a task
+// misledRow is one row of the report's "knowledge that misled" table: a run that lost a task
 // the cold pass won (a warm pass, the pass that learned as it goes) or that said done on a
 // result its checks reject (a false success, in any pass), with the knowledge in play and
 // the piece of it the run went wrong after.
-type Misled struct {
+type misledRow struct {
 	Task   string `json:"task"`
 	Phase  string `json:"phase"` // the pass: cold, warm, warm-independent, as-it-goes, learn or "" (the only pass)
 	Repeat int    `json:"repeat"`
@@ -26,10 +26,10 @@ type Misled struct {
 	Outcome string `json:"outcome"`
 	Reason  string `json:"reason"`
 	// InPlay is every piece of long-term knowledge that acted in the run, in order.
-	InPlay []KnowledgeUse `json:"in_play"`
+	InPlay []knowledgeUse `json:"in_play"`
 	// Culprit is the knowledge-driven action after which the run went wrong (nil when
 	// none is named: no knowledge was in play, or only tips and readings were).
-	Culprit *KnowledgeUse `json:"culprit,omitempty"`
+	Culprit *knowledgeUse `json:"culprit,omitempty"`
 	// Wrong says what went wrong, in a sentence; Explained is false when the table cannot
 	// say (knowledge was in play and none of it acted on the phone or on a verdict):
 	// a reader must open the trace.
@@ -39,10 +39,10 @@ type Misled struct {
 	ModelErrors map[string]int `json:"model_errors,omitempty"`
 }
 
-// KnowledgeUse is one piece of long-term knowledge acting in a run, read from its trace.
-type KnowledgeUse struct {
+// knowledgeUse is one piece of long-term knowledge acting in a run, read from its trace.
+type knowledgeUse struct {
 	Step int `json:"step"`
-	// Kind is one of the Use… kinds.
+	// Kind is one of the use… kinds.
 	Kind        string   `json:"kind"`
 	ID          string   `json:"id,omitempty"`
 	Name        string   `json:"name,omitempty"`
@@ -55,35 +55,35 @@ type KnowledgeUse struct {
 	Stopped string `json:"stopped,omitempty"`
 }
 
-// Kinds of KnowledgeUse.
+// Kinds of knowledgeUse.
 const (
-	UseRoutine         = "routine"          // a routine replayed (RoutineRan)
-	UseRoutineEnd      = "routine-end"      // a routine's End page ended the task's steps with no Re-Planner
-	UseRoutineDeclined = "routine-declined" // a routine chosen that could not run (RoutineDeclined)
-	UseNavigate        = "navigate"         // a known path replayed (Navigated)
-	UseVerified        = "verified-step"    // a step the App Map confirmed with no Re-Planner
-	UseTips            = "tips"             // App Tricks served to a prompt
-	UseReading         = "known-reading"    // a page's facts taken from an earlier reading
+	useRoutine         = "routine"          // a routine replayed (RoutineRan)
+	useRoutineEnd      = "routine-end"      // a routine's End page ended the task's steps with no Re-Planner
+	useRoutineDeclined = "routine-declined" // a routine chosen that could not run (RoutineDeclined)
+	useNavigate        = "navigate"         // a known path replayed (Navigated)
+	useVerified        = "verified-step"    // a step the App Map confirmed with no Re-Planner
+	useTips            = "tips"             // App Tricks served to a prompt
+	useReading         = "known-reading"    // a page's facts taken from an earlier reading
 )
 
 // misled builds the table: every run of a non-cold pass that failed a task its cold run
 // (same task, same repeat) passed, and every false success, each attributed from its
 // trace (read from dir/run_dir).
-func (r *Report) misled(dir string) []Misled {
+func (r *Report) misled(dir string) []misledRow {
 	coldPass := map[string]bool{}
 	for _, x := range r.Tasks {
 		if x.Phase == phaseCold {
 			coldPass[fmt.Sprint(x.ID, "/", x.Repeat)] = x.Pass
 		}
 	}
-	out := []Misled{}
+	out := []misledRow{}
 	for _, x := range r.Tasks {
 		lost := x.Phase != phaseCold && x.Phase != PhaseLearn && x.Phase != "" && !x.Pass && coldPass[fmt.Sprint(x.ID, "/", x.Repeat)]
 		if !lost && !x.FalseSuccess {
 			continue
 		}
-		m := Misled{Task: x.ID, Phase: x.Phase, Repeat: x.Repeat, RunDir: x.RunDir, Outcome: x.Outcome, Reason: x.Reason,
-			InPlay: []KnowledgeUse{}, ModelErrors: x.InjectedErrors}
+		m := misledRow{Task: x.ID, Phase: x.Phase, Repeat: x.Repeat, RunDir: x.RunDir, Outcome: x.Outcome, Reason: x.Reason,
+			InPlay: []knowledgeUse{}, ModelErrors: x.InjectedErrors}
 		switch {
 		case lost && x.FalseSuccess:
 			m.Loss = "lost; false success"
@@ -112,7 +112,7 @@ func (r *Report) misled(dir string) []Misled {
 // routine chosen again and again that could not run, a routine that stopped, a Navigate,
 // a verified step; tips and known readings are in play but do not act, so a run with
 // only those is left unexplained.
-func attribute(m *Misled, x TaskResult, tr *rundir.Trajectory) {
+func attribute(m *misledRow, x TaskResult, tr *rundir.Trajectory) {
 	checks := failedChecks(x)
 	if tr == nil {
 		m.Wrong = "the run's trace does not read: the knowledge in play is unknown"
@@ -122,8 +122,8 @@ func attribute(m *Misled, x TaskResult, tr *rundir.Trajectory) {
 	trouble := troubleSteps(tr)
 	// firstGoneWrong is the first use of kind after which the run met trouble (a C or D
 	// verdict, a page the map did not predict, a loop), else the last use of kind.
-	firstGoneWrong := func(kind string) *KnowledgeUse {
-		var lastUse *KnowledgeUse
+	firstGoneWrong := func(kind string) *knowledgeUse {
+		var lastUse *knowledgeUse
 		for i := range m.InPlay {
 			if u := &m.InPlay[i]; u.Kind == kind {
 				lastUse = u
@@ -136,7 +136,7 @@ func attribute(m *Misled, x TaskResult, tr *rundir.Trajectory) {
 		}
 		return lastUse
 	}
-	last := func(kind string, pred func(KnowledgeUse) bool) *KnowledgeUse {
+	last := func(kind string, pred func(knowledgeUse) bool) *knowledgeUse {
 		for i := len(m.InPlay) - 1; i >= 0; i-- {
 			if u := m.InPlay[i]; u.Kind == kind && (pred == nil || pred(u)) {
 				return &m.InPlay[i]
@@ -153,7 +153,7 @@ func attribute(m *Misled, x TaskResult, tr *rundir.Trajectory) {
 		}
 		return n
 	}
-	whole := func(u KnowledgeUse) bool { return u.Stopped == "" }
+	whole := func(u knowledgeUse) bool { return u.Stopped == "" }
 	end := "the task failed"
 	if x.Outcome == "done" {
 		end = "the run said done on a result the checks reject"
@@ -163,28 +163,28 @@ func attribute(m *Misled, x TaskResult, tr *rundir.Trajectory) {
 	}
 	m.Explained = true
 	switch {
-	case x.Outcome == "done" && last(UseRoutineEnd, nil) != nil:
-		u := last(UseRoutineEnd, nil)
+	case x.Outcome == "done" && last(useRoutineEnd, nil) != nil:
+		u := last(useRoutineEnd, nil)
 		m.Culprit = u
 		m.Wrong = fmt.Sprintf("the routine End shortcut: %s; %s", u.Did, end)
-	case last(UseRoutine, whole) != nil:
-		u := last(UseRoutine, whole)
+	case last(useRoutine, whole) != nil:
+		u := last(useRoutine, whole)
 		m.Culprit = u
 		m.Wrong = fmt.Sprintf("the routine %q ran to its end (%s); %s", u.Name, u.Did, end)
-	case count(UseRoutineDeclined) > 0:
-		u := last(UseRoutineDeclined, nil)
+	case count(useRoutineDeclined) > 0:
+		u := last(useRoutineDeclined, nil)
 		m.Culprit = u
-		m.Wrong = fmt.Sprintf("the routine %q was chosen %d time(s) and could not run (%s): the steps went to it; %s", u.Name, count(UseRoutineDeclined), u.Did, end)
-	case last(UseRoutine, nil) != nil:
-		u := last(UseRoutine, nil)
+		m.Wrong = fmt.Sprintf("the routine %q was chosen %d time(s) and could not run (%s): the steps went to it; %s", u.Name, count(useRoutineDeclined), u.Did, end)
+	case last(useRoutine, nil) != nil:
+		u := last(useRoutine, nil)
 		m.Culprit = u
 		m.Wrong = fmt.Sprintf("the routine %q %s; the run went on step by step and %s", u.Name, u.Did, end)
-	case last(UseNavigate, nil) != nil:
-		u := firstGoneWrong(UseNavigate)
+	case last(useNavigate, nil) != nil:
+		u := firstGoneWrong(useNavigate)
 		m.Culprit = u
 		m.Wrong = fmt.Sprintf("a Navigate to %s: %s; %s", u.Name, u.Did, end)
-	case last(UseVerified, nil) != nil:
-		u := firstGoneWrong(UseVerified)
+	case last(useVerified, nil) != nil:
+		u := firstGoneWrong(useVerified)
 		m.Culprit = u
 		m.Wrong = fmt.Sprintf("a verified step skipped the Re-Planner (%s); %s", u.Did, end)
 	case len(m.InPlay) > 0:
@@ -199,8 +199,8 @@ func attribute(m *Misled, x TaskResult, tr *rundir.Trajectory) {
 }
 
 // knowledgeInPlay reads, in order, the long-term knowledge that acted in a run.
-func knowledgeInPlay(tr *rundir.Trajectory) []KnowledgeUse {
-	var out []KnowledgeUse
+func knowledgeInPlay(tr *rundir.Trajectory) []knowledgeUse {
+	var out []knowledgeUse
 	var acts []string // the actions of the current step since its last decision point
 	for _, ev := range tr.Events {
 		switch ev.Kind {
@@ -230,12 +230,12 @@ func knowledgeInPlay(tr *rundir.Trajectory) []KnowledgeUse {
 			case e.Stopped != "":
 				did += "; stopped at " + e.Stopped
 			}
-			out = append(out, KnowledgeUse{Step: e.Step, Kind: UseRoutine, ID: e.ID, Name: e.Name, LearnedFrom: e.LearnedFrom,
+			out = append(out, knowledgeUse{Step: e.Step, Kind: useRoutine, ID: e.ID, Name: e.Name, LearnedFrom: e.LearnedFrom,
 				Bindings: bindings(e.Params, e.Args), Did: did, Stopped: e.Stopped})
 		case "RoutineDeclined":
 			var e event.RoutineDeclined
 			if json.Unmarshal(ev.Raw, &e) == nil {
-				out = append(out, KnowledgeUse{Step: e.Step, Kind: UseRoutineDeclined, ID: e.ID, Name: e.Name, Bindings: e.Args, Did: e.Reason})
+				out = append(out, knowledgeUse{Step: e.Step, Kind: useRoutineDeclined, ID: e.ID, Name: e.Name, Bindings: e.Args, Did: e.Reason})
 			}
 		case "Navigated":
 			var e event.Navigated
@@ -249,7 +249,7 @@ func knowledgeInPlay(tr *rundir.Trajectory) []KnowledgeUse {
 			if e.Stopped != "" {
 				did += "; stopped at " + e.Stopped
 			}
-			out = append(out, KnowledgeUse{Step: e.Step, Kind: UseNavigate, Name: e.Target, Did: did, Stopped: e.Stopped})
+			out = append(out, knowledgeUse{Step: e.Step, Kind: useNavigate, Name: e.Target, Did: did, Stopped: e.Stopped})
 		case "Reflected":
 			var e event.Reflected
 			if json.Unmarshal(ev.Raw, &e) != nil || !e.Verified {
@@ -260,9 +260,9 @@ func knowledgeInPlay(tr *rundir.Trajectory) []KnowledgeUse {
 				if e.Page != "" {
 					page = " (page " + e.Page + ")"
 				}
-				u := KnowledgeUse{Step: e.Step, Kind: UseRoutineEnd, ID: e.Routine, Did: "the routine reached the page its task was done on" + page + " and the steps ended there with no Re-Planner"}
+				u := knowledgeUse{Step: e.Step, Kind: useRoutineEnd, ID: e.Routine, Did: "the routine reached the page its task was done on" + page + " and the steps ended there with no Re-Planner"}
 				for i := len(out) - 1; i >= 0; i-- {
-					if out[i].Kind == UseRoutine && (u.ID == "" || out[i].ID == u.ID) {
+					if out[i].Kind == useRoutine && (u.ID == "" || out[i].ID == u.ID) {
 						u.ID, u.Name, u.LearnedFrom, u.Bindings = out[i].ID, out[i].Name, out[i].LearnedFrom, out[i].Bindings
 						break
 					}
@@ -277,7 +277,7 @@ func knowledgeInPlay(tr *rundir.Trajectory) []KnowledgeUse {
 			if e.Action != "" {
 				did += " after " + e.Action
 			}
-			out = append(out, KnowledgeUse{Step: e.Step, Kind: UseVerified, ID: e.Page, Did: did})
+			out = append(out, knowledgeUse{Step: e.Step, Kind: useVerified, ID: e.Page, Did: did})
 		case "KnowledgeServed":
 			var e event.KnowledgeServed
 			if json.Unmarshal(ev.Raw, &e) != nil || e.Tricks == 0 {
@@ -287,11 +287,11 @@ func knowledgeInPlay(tr *rundir.Trajectory) []KnowledgeUse {
 			if len(e.TrickTexts) > 0 {
 				did += ": " + strings.Join(e.TrickTexts, " | ")
 			}
-			out = append(out, KnowledgeUse{Step: e.Step, Kind: UseTips, Did: did})
+			out = append(out, knowledgeUse{Step: e.Step, Kind: useTips, Did: did})
 		case "ContextRead":
 			var e event.ContextRead
 			if json.Unmarshal(ev.Raw, &e) == nil {
-				out = append(out, KnowledgeUse{Step: e.Step, Kind: UseReading, ID: e.Signature,
+				out = append(out, knowledgeUse{Step: e.Step, Kind: useReading, ID: e.Signature,
 					Did: fmt.Sprintf("%d fact(s) taken from an earlier reading of the page", e.Facts)})
 			}
 		}
@@ -401,7 +401,7 @@ func misledMarkdown(r *Report) string {
 }
 
 // inPlaySummary counts the knowledge in play by kind: "routine ×1, verified-step ×3".
-func inPlaySummary(us []KnowledgeUse) string {
+func inPlaySummary(us []knowledgeUse) string {
 	if len(us) == 0 {
 		return "none"
 	}

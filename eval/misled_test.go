@@ -95,7 +95,7 @@ func TestMisledTable(t *testing.T) {
 	r.total(nil, nil)
 	r.Misled = r.misled(dir)
 
-	byKey := map[string]Misled{}
+	byKey := map[string]misledRow{}
 	for _, m := range r.Misled {
 		byKey[m.Task+"/"+m.Phase] = m
 	}
@@ -103,7 +103,7 @@ func TestMisledTable(t *testing.T) {
 		t.Errorf("misled rows = %d, want 5 (wifi, plain, tips lost warm; map lost warm-independent; stillwrong's false success cold): %+v", len(r.Misled), r.Misled)
 	}
 	w := byKey["wifi/warm"]
-	if c := w.Culprit; c == nil || c.Kind != UseRoutineEnd || c.ID != "e452" || c.Name != "Turn wifi {1}." || c.LearnedFrom != "SystemWifiTurnOnVerify-0" ||
+	if c := w.Culprit; c == nil || c.Kind != useRoutineEnd || c.ID != "e452" || c.Name != "Turn wifi {1}." || c.LearnedFrom != "SystemWifiTurnOnVerify-0" ||
 		len(c.Bindings) != 1 || !strings.Contains(c.Bindings[0], `= "on"`) {
 		t.Errorf("wifi/warm culprit = %+v, want the routine's End shortcut with its source run and bindings", w.Culprit)
 	}
@@ -118,7 +118,7 @@ func TestMisledTable(t *testing.T) {
 	if p := byKey["tips/warm"]; p.Culprit != nil || p.Explained || !strings.HasPrefix(p.Wrong, "unexplained") {
 		t.Errorf("tips/warm = %+v, want an unexplained row", p)
 	}
-	if p := byKey["map/warm-independent"]; p.Culprit == nil || p.Culprit.Kind != UseVerified || p.Culprit.Step != 2 || !strings.Contains(p.Wrong, "Network & internet") {
+	if p := byKey["map/warm-independent"]; p.Culprit == nil || p.Culprit.Kind != useVerified || p.Culprit.Step != 2 || !strings.Contains(p.Wrong, "Network & internet") {
 		t.Errorf("map/warm-independent = %+v, want the verified step of step 2 (the first after which the run met a wrong page)", p)
 	}
 	if p := byKey["stillwrong/cold"]; p.Loss != "false success" {
@@ -178,7 +178,7 @@ func TestLearningCurve(t *testing.T) {
 	if len(cs) != 1 || cs[0].Phase != "" || len(cs[0].Points) != 3 {
 		t.Fatalf("curves = %+v, want one of 3 points", cs)
 	}
-	want := []CurvePoint{
+	want := []curvePoint{
 		{Instance: 1, Runs: 2, Passed: 1, SuccessRate: 0.5, ModelCalls: 32, MeanModelCalls: 16},
 		{Instance: 2, Runs: 2, Passed: 2, SuccessRate: 1, ModelCalls: 18, MeanModelCalls: 9},
 		{Instance: 3, Runs: 1, Passed: 1, SuccessRate: 1, ModelCalls: 6, MeanModelCalls: 6},
@@ -198,9 +198,9 @@ func TestLearningCurve(t *testing.T) {
 	// In a cold/warm evaluation only the pass that learned as it goes shares a file.
 	r.Options.Knowledge = KnowledgeFresh
 	for i := range r.Tasks {
-		r.Tasks[i].Phase = []string{PhaseAsItGoes, phaseCold}[i/3]
+		r.Tasks[i].Phase = []string{phaseAsItGoes, phaseCold}[i/3]
 	}
-	if cs := r.curves(); len(cs) != 1 || cs[0].Phase != PhaseAsItGoes {
+	if cs := r.curves(); len(cs) != 1 || cs[0].Phase != phaseAsItGoes {
 		t.Errorf("curves = %+v, want the as-it-goes pass's only", cs)
 	}
 }
@@ -239,7 +239,7 @@ func TestRunLearnedAsItGoes(t *testing.T) {
 			phases = append(phases, j.Phase)
 		}
 		want := filepath.Join(j.RunDir, "knowledge.db")
-		if j.Phase == PhaseAsItGoes {
+		if j.Phase == phaseAsItGoes {
 			want = filepath.Join(out, asItGoesFile)
 		}
 		if j.Knowledge != want {
@@ -259,8 +259,8 @@ func TestRunLearnedAsItGoes(t *testing.T) {
 			t.Error("the pass that learns as it goes started from an earlier evaluation's file")
 		}
 	}
-	lines := rep.PassLines()
-	if len(lines) != 4 || lines[1].Pass != PhaseAsItGoes || lines[1].Tasks != 2 {
+	lines := rep.passLines()
+	if len(lines) != 4 || lines[1].Pass != phaseAsItGoes || lines[1].Tasks != 2 {
 		t.Errorf("pass lines %+v", lines)
 	}
 	md, _ := os.ReadFile(filepath.Join(out, reportMD))

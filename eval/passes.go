@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// PassLine is one pass of an evaluation in the learning table: success, false successes
+// passLine is one pass of an evaluation in the learning table: success, false successes
 // and model calls.
-type PassLine struct {
+type passLine struct {
 	Seed         uint64  `json:"seed,omitempty"` // the evaluation seed (0 in a mean)
 	Pass         string  `json:"pass"`           // cold, as-it-goes, warm, warm-independent
 	Tasks        int     `json:"tasks"`
@@ -23,32 +23,32 @@ type PassLine struct {
 // passOrder is the order of the learning table's passes, with what each row is.
 var passOrder = []struct{ phase, what string }{
 	{phaseCold, "cold, fresh knowledge"},
-	{PhaseAsItGoes, "one shared empty knowledge file, learning as it goes"},
+	{phaseAsItGoes, "one shared empty knowledge file, learning as it goes"},
 	{phaseWarm, "warm, knowledge learned before (model-cooperating)"},
 	{phaseIndependent, "warm, model-independent (never takes a routine or Navigate)"},
 }
 
-// PassLines are the report's passes as learning-table lines (nil without cold/warm).
-func (r *Report) PassLines() []PassLine {
-	var out []PassLine
+// passLines are the report's passes as learning-table lines (nil without cold/warm).
+func (r *Report) passLines() []passLine {
+	var out []passLine
 	t := r.Totals
 	for _, p := range passOrder {
-		x := map[string]*Totals{phaseCold: t.Cold, PhaseAsItGoes: t.AsItGoes, phaseWarm: t.Warm, phaseIndependent: t.WarmIndependent}[p.phase]
+		x := map[string]*Totals{phaseCold: t.Cold, phaseAsItGoes: t.AsItGoes, phaseWarm: t.Warm, phaseIndependent: t.WarmIndependent}[p.phase]
 		if x == nil || x.Tasks == 0 {
 			continue
 		}
-		out = append(out, PassLine{Seed: r.Options.Seed, Pass: p.phase, Tasks: x.Tasks, Passed: x.Passed, SuccessRate: x.SuccessRate,
+		out = append(out, passLine{Seed: r.Options.Seed, Pass: p.phase, Tasks: x.Tasks, Passed: x.Passed, SuccessRate: x.SuccessRate,
 			FalseSuccess: float64(x.FalseSuccess), ModelCalls: float64(x.ModelCalls)})
 	}
 	return out
 }
 
-// MeanPassLines averages lines of several seeds pass by pass (success rate, false
+// meanPassLines averages lines of several seeds pass by pass (success rate, false
 // successes and model calls are means over the seeds that ran the pass).
-func MeanPassLines(lines []PassLine) []PassLine {
-	var out []PassLine
+func meanPassLines(lines []passLine) []passLine {
+	var out []passLine
 	for _, p := range passOrder {
-		m := PassLine{Pass: p.phase}
+		m := passLine{Pass: p.phase}
 		n := 0
 		for _, l := range lines {
 			if l.Pass != p.phase {
@@ -72,8 +72,8 @@ func MeanPassLines(lines []PassLine) []PassLine {
 	return out
 }
 
-// PassTableMarkdown renders learning-table lines (and their means, when given).
-func PassTableMarkdown(lines, means []PassLine) string {
+// passTableMarkdown renders learning-table lines (and their means, when given).
+func passTableMarkdown(lines, means []passLine) string {
 	var b strings.Builder
 	b.WriteString("| seed | run | success | false success | model calls |\n|---:|---|---:|---:|---:|\n")
 	what := map[string]string{}
@@ -92,11 +92,11 @@ func PassTableMarkdown(lines, means []PassLine) string {
 // passesMarkdown is the learning table of one report (with cold/warm passes).
 func passesMarkdown(t Totals) string {
 	r := Report{Totals: t}
-	lines := r.PassLines()
+	lines := r.passLines()
 	if len(lines) == 0 {
 		return ""
 	}
-	return "\n## Passes\n\n" + PassTableMarkdown(lines, nil)
+	return "\n## Passes\n\n" + passTableMarkdown(lines, nil)
 }
 
 // LearnSeedReport is report.json of an evaluation that learned on one seed and evaluated
@@ -112,28 +112,28 @@ type LearnSeedReport struct {
 	ModelErrorsIn string `json:"model_errors_in,omitempty"`
 	// Passes are the evaluation seeds' passes, seed by seed; Means their means over the
 	// seeds.
-	Passes []PassLine      `json:"passes"`
-	Means  []PassLine      `json:"means"`
-	Seeds  []SeedLearnings `json:"seeds"`
+	Passes []passLine      `json:"passes"`
+	Means  []passLine      `json:"means"`
+	Seeds  []seedLearnings `json:"seeds"`
 }
 
-// SeedLearnings is one evaluation seed of a LearnSeedReport.
-type SeedLearnings struct {
-	Seed   uint64   `json:"seed"`
-	Dir    string   `json:"dir"` // its report's directory, relative to the report
-	Misled []Misled `json:"misled"`
-	Curves []Curve  `json:"learning_curves,omitempty"`
+// seedLearnings is one evaluation seed of a LearnSeedReport.
+type seedLearnings struct {
+	Seed   uint64      `json:"seed"`
+	Dir    string      `json:"dir"` // its report's directory, relative to the report
+	Misled []misledRow `json:"misled"`
+	Curves []curve     `json:"learning_curves,omitempty"`
 }
 
 // Add adds one evaluation seed's report (dir: its directory, relative to the report's).
 func (l *LearnSeedReport) Add(seed uint64, dir string, r *Report) {
-	lines := r.PassLines()
+	lines := r.passLines()
 	for i := range lines {
 		lines[i].Seed = seed
 	}
 	l.Passes = append(l.Passes, lines...)
-	l.Means = MeanPassLines(l.Passes)
-	l.Seeds = append(l.Seeds, SeedLearnings{Seed: seed, Dir: dir, Misled: r.Misled, Curves: r.Curves})
+	l.Means = meanPassLines(l.Passes)
+	l.Seeds = append(l.Seeds, seedLearnings{Seed: seed, Dir: dir, Misled: r.Misled, Curves: r.Curves})
 }
 
 // Markdown renders the report as report.md.
@@ -144,7 +144,7 @@ func (l *LearnSeedReport) Markdown() string {
 	if l.ModelErrors != "" {
 		fmt.Fprintf(&b, "Model errors injected on purpose: %s, in %s.\n", l.ModelErrors, l.ModelErrorsIn)
 	}
-	b.WriteString("\n" + PassTableMarkdown(l.Passes, l.Means))
+	b.WriteString("\n" + passTableMarkdown(l.Passes, l.Means))
 	for _, s := range l.Seeds {
 		fmt.Fprintf(&b, "\n# Seed %d (%s)\n", s.Seed, s.Dir)
 		b.WriteString(misledMarkdown(&Report{Options: RunOptions{ColdWarm: true}, Misled: s.Misled}))
@@ -157,7 +157,7 @@ func (l *LearnSeedReport) Markdown() string {
 func (l *LearnSeedReport) Write(dir string) (string, error) {
 	l.Schema = reportSchema
 	if l.Passes == nil {
-		l.Passes, l.Means = []PassLine{}, []PassLine{}
+		l.Passes, l.Means = []passLine{}, []passLine{}
 	}
 	b, err := json.MarshalIndent(l, "", "  ")
 	if err != nil {

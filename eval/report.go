@@ -73,10 +73,10 @@ type Report struct {
 	Totals      Totals       `json:"totals"`
 	// Misled is the "knowledge that misled" table: every run that lost a task the cold
 	// pass won, and every false success, with the knowledge in play and what went wrong.
-	Misled []Misled `json:"misled"`
+	Misled []misledRow `json:"misled"`
 	// Curves are the learning curves of the passes that shared one knowledge file over
 	// several instances of each family.
-	Curves []Curve `json:"learning_curves,omitempty"`
+	Curves []curve `json:"learning_curves,omitempty"`
 }
 
 // RunOptions are the options an evaluation ran with.

@@ -56,13 +56,13 @@ const (
 	// what the executor saves by itself (model-independent).
 	phaseIndependent = "warm-independent"
 	PhaseLearn       = "learn" // Config.Learn's tasks, learning into one shared file
-	// PhaseAsItGoes is the suite's tasks in order, all learning into one knowledge file
+	// phaseAsItGoes is the suite's tasks in order, all learning into one knowledge file
 	// that starts empty (Config.AsItGoes): learning as it goes.
-	PhaseAsItGoes = "as-it-goes"
+	phaseAsItGoes = "as-it-goes"
 )
 
 // passIndex numbers the phases (Job.PassIndex, TaskResult.PassIndex).
-var passIndex = map[string]int{phaseCold: 0, phaseWarm: 1, phaseIndependent: 2, PhaseLearn: 3, PhaseAsItGoes: 4}
+var passIndex = map[string]int{phaseCold: 0, phaseWarm: 1, phaseIndependent: 2, PhaseLearn: 3, phaseAsItGoes: 4}
 
 // Agent starts the agent for one task on one phone. cmd wires the fairy agent core in
 // (package eval/agentrun); tests plug in fakes.
@@ -243,7 +243,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		phases = []string{phaseCold, phaseWarm, phaseIndependent}
 	}
 	if cfg.AsItGoes {
-		phases = slices.Insert(phases, slices.Index(phases, phaseCold)+1, PhaseAsItGoes)
+		phases = slices.Insert(phases, slices.Index(phases, phaseCold)+1, phaseAsItGoes)
 	}
 	total := 0
 	for _, ph := range phases {
@@ -271,7 +271,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			for _, t := range suite.Tasks {
 				j := &Job{Suite: suite, Task: t, PassIndex: passIndex[phase], Phase: phase, Repeat: rep,
 					NoNavigate: phase == phaseIndependent || (cfg.NoNavigate && phase != phaseWarm)}
-				if cfg.ModelErrors.Any() && (!cfg.ModelErrorsLearnOnly || phase == phaseCold || phase == PhaseLearn || phase == PhaseAsItGoes) {
+				if cfg.ModelErrors.Any() && (!cfg.ModelErrorsLearnOnly || phase == phaseCold || phase == PhaseLearn || phase == phaseAsItGoes) {
 					j.ModelErrors = cfg.ModelErrors
 					j.Seed = inject.Seed(cfg.Seed, t.ID, phase, strconv.Itoa(rep))
 				}
@@ -285,7 +285,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				break
 			}
 		}
-		if phase == PhaseAsItGoes {
+		if phase == phaseAsItGoes {
 			if err := os.Remove(filepath.Join(out, asItGoesFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 				runErr = fmt.Errorf("eval: fresh knowledge to learn as it goes: %w", err)
 				break
@@ -359,7 +359,7 @@ func knowledgeFor(j *Job, cfg Config, out, merged string) string {
 	switch {
 	case j.Phase == PhaseLearn:
 		return merged // one shared file: each learning run builds on the ones before
-	case j.Phase == PhaseAsItGoes:
+	case j.Phase == phaseAsItGoes:
 		return filepath.Join(out, asItGoesFile)
 	case j.Phase == phaseCold:
 		return own
