@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
@@ -196,6 +197,32 @@ func attribute(m *misledRow, x TaskResult, tr *rundir.Trajectory) {
 			m.Wrong += " (injected model errors: " + errorCounts(x.InjectedErrors) + ")"
 		}
 	}
+	if u := m.Culprit; u != nil && (u.Kind == useRoutine || u.Kind == useRoutineEnd || u.Kind == useRoutineDeclined) {
+		m.Wrong += unnamedArgs(u.Bindings, x.Instruction)
+	}
+}
+
+// unnamedArgs says which arguments a routine was bound to that the task's instruction does
+// not name (a row or a text that came from elsewhere: another run, the model's guess).
+func unnamedArgs(bindings []string, instruction string) string {
+	low := strings.ToLower(instruction)
+	var out []string
+	for _, b := range bindings {
+		_, arg, ok := strings.Cut(b, " = ")
+		if !ok {
+			arg = b // a declined routine's bare arguments
+		}
+		if a, err := strconv.Unquote(arg); err == nil {
+			arg = a
+		}
+		if arg = strings.TrimSpace(arg); arg != "" && instruction != "" && !strings.Contains(low, strings.ToLower(arg)) {
+			out = append(out, fmt.Sprintf("%q", arg))
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "; it was bound to " + strings.Join(out, ", ") + ", which the task does not name"
 }
 
 // knowledgeInPlay reads, in order, the long-term knowledge that acted in a run.

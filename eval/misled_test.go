@@ -54,7 +54,10 @@ func TestMisledTable(t *testing.T) {
 		res("stillwrong", phaseCold, false, true), res("bothfail", phaseCold, false, false),
 		res("wifi", phaseWarm, false, true), res("plain", phaseWarm, false, false), res("tips", phaseWarm, false, false), res("map", phaseIndependent, false, false),
 		res("stillwrong", phaseWarm, false, false), res("bothfail", phaseWarm, false, false),
+		res("rows", phaseCold, true, true), res("rows", phaseWarm, false, true),
 	}}
+	r.Tasks[6].Instruction = "Turn wifi on."
+	r.Tasks[13].Instruction = "Delete the expense Rent."
 	r.Tasks[9].InjectedErrors = map[string]int{"grounding": 2}
 	r.Tasks[7].InjectedErrors = map[string]int{"grounding": 1}
 	writeTrace(t, dir, "runs/warm/wifi",
@@ -68,6 +71,15 @@ func TestMisledTable(t *testing.T) {
 		event.Reflected{Step: 2, Result: "A", Reflection: "verified: the routine reached the page its task was done on", Verified: true,
 			VerifiedBy: event.VerifiedByRoutineEnd, Routine: "e452", Page: "26fb"},
 		event.TaskFinished{App: "settings", Outcome: event.OutcomeDone},
+		event.RunFinished{Outcome: event.OutcomeDone})
+	writeTrace(t, dir, "runs/warm/rows",
+		event.RunStarted{RunID: "rows", Instruction: "Delete the expense Rent."},
+		event.StepStarted{Step: 1, App: "expenses"},
+		event.Planned{Step: 1, Plan: []string{"run it"}, Subgoal: "Run the learned routine"},
+		event.ActionExecuted{Step: 1, Action: event.Action{Type: event.LongPress, Index: 4}, Element: &event.ElementRef{Label: "Groceries"}},
+		event.ActionExecuted{Step: 2, Action: event.Action{Type: event.Tap, Index: 1}, Element: &event.ElementRef{Label: "Delete"}},
+		event.RoutineRan{Step: 1, App: "expenses", ID: "d1", Name: "Delete the expense {1}.", Planned: 2, Replayed: 2, LearnedFrom: "ExpenseDeleteSingle-0",
+			Params: []string{`row of page Expenses (learned with "Groceries")`}, Args: []string{"Groceries"}},
 		event.RunFinished{Outcome: event.OutcomeDone})
 	writeTrace(t, dir, "runs/warm/plain",
 		event.RunStarted{RunID: "plain", Instruction: "x"},
@@ -99,8 +111,12 @@ func TestMisledTable(t *testing.T) {
 	for _, m := range r.Misled {
 		byKey[m.Task+"/"+m.Phase] = m
 	}
-	if len(r.Misled) != 5 {
-		t.Errorf("misled rows = %d, want 5 (wifi, plain, tips lost warm; map lost warm-independent; stillwrong's false success cold): %+v", len(r.Misled), r.Misled)
+	if len(r.Misled) != 6 {
+		t.Errorf("misled rows = %d, want 6 (wifi, plain, tips, rows lost warm; map lost warm-independent; stillwrong's false success cold): %+v", len(r.Misled), r.Misled)
+	}
+	if p := byKey["rows/warm"]; p.Culprit == nil || p.Culprit.Kind != useRoutine || p.Culprit.LearnedFrom != "ExpenseDeleteSingle-0" ||
+		!strings.Contains(p.Wrong, `LongPress "Groceries", Tap "Delete"`) || !strings.Contains(p.Wrong, `bound to "Groceries", which the task does not name`) {
+		t.Errorf("rows/warm = %+v, want the routine that deleted a row the task did not name", p)
 	}
 	w := byKey["wifi/warm"]
 	if c := w.Culprit; c == nil || c.Kind != useRoutineEnd || c.ID != "e452" || c.Name != "Turn wifi {1}." || c.LearnedFrom != "SystemWifiTurnOnVerify-0" ||
@@ -120,6 +136,9 @@ func TestMisledTable(t *testing.T) {
 	}
 	if p := byKey["map/warm-independent"]; p.Culprit == nil || p.Culprit.Kind != useVerified || p.Culprit.Step != 2 || !strings.Contains(p.Wrong, "Network & internet") {
 		t.Errorf("map/warm-independent = %+v, want the verified step of step 2 (the first after which the run met a wrong page)", p)
+	}
+	if strings.Contains(w.Wrong, "which the task does not name") {
+		t.Errorf("wifi/warm: the routine's argument is in the task, yet the row says it is not: %s", w.Wrong)
 	}
 	if p := byKey["stillwrong/cold"]; p.Loss != "false success" {
 		t.Errorf("stillwrong/cold = %+v, want a false success row", p)
@@ -141,12 +160,12 @@ func TestMisledTable(t *testing.T) {
 			} `json:"culprit"`
 		} `json:"misled"`
 	}
-	if err := json.Unmarshal(b, &got); err != nil || len(got.Misled) != 5 || got.Misled[1].Task != "wifi" || got.Misled[1].Culprit == nil ||
+	if err := json.Unmarshal(b, &got); err != nil || len(got.Misled) != 6 || got.Misled[1].Task != "wifi" || got.Misled[1].Culprit == nil ||
 		got.Misled[1].Culprit.LearnedFrom != "SystemWifiTurnOnVerify-0" {
 		t.Errorf("report.json misled = %+v %v", got.Misled, err)
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, reportMD))
-	for _, want := range []string{"## Knowledge that misled", "1 of 5 unexplained",
+	for _, want := range []string{"## Knowledge that misled", "1 of 6 unexplained",
 		`| wifi | warm | lost; false success | routine ×1, routine-end ×1 | routine-end "Turn wifi {1}." (step 2) | SystemWifiTurnOnVerify-0 |`,
 		"| tips | warm | lost | tips ×1 | none |  |  | **unexplained"} {
 		if !strings.Contains(string(md), want) {
