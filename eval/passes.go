@@ -104,12 +104,14 @@ func passesMarkdown(t Totals) string {
 // every evaluation seed, their means, and each seed's knowledge that misled and learning
 // curves (every seed's own report is in its directory).
 type LearnSeedReport struct {
-	Schema        int    `json:"schema"`
-	LearnSeed     uint64 `json:"learn_seed"`
-	LearnDir      string `json:"learn_dir"` // the learning run's directory, relative to the report
-	Learn         Totals `json:"learn"`
-	ModelErrors   string `json:"model_errors,omitempty"`
-	ModelErrorsIn string `json:"model_errors_in,omitempty"`
+	Schema    int    `json:"schema"`
+	LearnSeed uint64 `json:"learn_seed"`
+	LearnDir  string `json:"learn_dir"` // the learning run's directory, relative to the report
+	Learn     Totals `json:"learn"`
+	// LearnMisled are the learning run's false successes, attributed as Report.Misled.
+	LearnMisled   []misledRow `json:"learn_misled"`
+	ModelErrors   string      `json:"model_errors,omitempty"`
+	ModelErrorsIn string      `json:"model_errors_in,omitempty"`
 	// Passes are the evaluation seeds' passes, seed by seed; Means their means over the
 	// seeds.
 	Passes []passLine      `json:"passes"`
@@ -145,6 +147,10 @@ func (l *LearnSeedReport) Markdown() string {
 		fmt.Fprintf(&b, "Model errors injected on purpose: %s, in %s.\n", l.ModelErrors, l.ModelErrorsIn)
 	}
 	b.WriteString("\n" + passTableMarkdown(l.Passes, l.Means))
+	if len(l.LearnMisled) > 0 {
+		fmt.Fprintf(&b, "\n# Learning run (seed %d)\n", l.LearnSeed)
+		b.WriteString(misledMarkdown(&Report{Misled: l.LearnMisled}))
+	}
 	for _, s := range l.Seeds {
 		fmt.Fprintf(&b, "\n# Seed %d (%s)\n", s.Seed, s.Dir)
 		b.WriteString(misledMarkdown(&Report{Options: RunOptions{ColdWarm: true}, Misled: s.Misled}))
@@ -156,6 +162,9 @@ func (l *LearnSeedReport) Markdown() string {
 // Write writes report.json and report.md into dir and returns the markdown.
 func (l *LearnSeedReport) Write(dir string) (string, error) {
 	l.Schema = reportSchema
+	if l.LearnMisled == nil {
+		l.LearnMisled = []misledRow{}
+	}
 	if l.Passes == nil {
 		l.Passes, l.Means = []passLine{}, []passLine{}
 	}

@@ -227,7 +227,8 @@ func writeLearnSeedTable(out io.Writer, f evalFlags, l *learnSeedRun, runs []and
 	if f.modelErrorsIn == "learn" {
 		errorsIn = fmt.Sprintf("the learning run on seed %d only (every pass of the evaluation seeds ran clean)", l.seed)
 	}
-	rep := eval.LearnSeedReport{LearnSeed: l.seed, LearnDir: filepath.Base(l.dir), Learn: l.report.Totals, ModelErrors: l.report.Options.ModelErrors, ModelErrorsIn: errorsIn}
+	rep := eval.LearnSeedReport{LearnSeed: l.seed, LearnDir: filepath.Base(l.dir), Learn: l.report.Totals, LearnMisled: l.report.Misled,
+		ModelErrors: l.report.Options.ModelErrors, ModelErrorsIn: errorsIn}
 	for _, r := range runs {
 		rep.Add(uint64(r.Seed), fmt.Sprintf("seed-%d", r.Seed), r.Report)
 	}
