@@ -129,3 +129,56 @@ func TestEvalLearnSeed(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalLearnSeedErrorsInLearn: with --model-errors-in learn, only the learning run on
+// the learn seed errs; every pass of the evaluation seeds runs clean (knowledge learned at
+// one error mix, evaluated clean).
+func TestEvalLearnSeedErrorsInLearn(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	root := newRootCmd(strings.NewReader(""), &stdout, &stderr, envMap(nil))
+	root.SetArgs([]string{"eval", "androidworld:sim", "--learn-seed", "3", "--seed", "4", "--family", "SystemBrightnessMax",
+		"--model-errors", "grounding=0.5", "--model-errors-in", "learn", "--out", out, "--runs", t.TempDir()})
+	var ee *exitError
+	if err := root.ExecuteContext(t.Context()); err != nil && (!errors.As(err, &ee) || ee.code != 1) {
+		t.Fatalf("eval: %v\n%s\n%s", err, stdout.String(), stderr.String())
+	}
+	var opts struct {
+		Options struct {
+			ModelErrors string `json:"model_errors"`
+		}
+		Tasks []struct {
+			Phase          string
+			InjectedErrors map[string]int `json:"injected_errors"`
+		}
+	}
+	read := func(rel string) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(out, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Options.ModelErrors, opts.Tasks = "", nil
+		if err := json.Unmarshal(b, &opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read("learn-seed-3/report.json")
+	if opts.Options.ModelErrors != "grounding=0.5" {
+		t.Errorf("the learning run's model errors = %q, want grounding=0.5", opts.Options.ModelErrors)
+	}
+	read("seed-4/report.json")
+	if opts.Options.ModelErrors != "" || len(opts.Tasks) != 4 {
+		t.Errorf("the evaluation seed's model errors = %q over %d runs, want none over 4", opts.Options.ModelErrors, len(opts.Tasks))
+	}
+	for _, x := range opts.Tasks {
+		if len(x.InjectedErrors) > 0 {
+			t.Errorf("%s pass had injected errors %v", x.Phase, x.InjectedErrors)
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	if !strings.Contains(string(md), "in the learning run on seed 3 only (every pass of the evaluation seeds ran clean)") {
+		t.Errorf("report.md does not say where the errors were:\n%s", md)
+	}
+}
