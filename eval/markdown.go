@@ -46,7 +46,7 @@ func (r *Report) Markdown() string {
 	if t.AsItGoes != nil {
 		row(phaseAsItGoes, t.AsItGoes)
 	}
-	b.WriteString(passesMarkdown(t))
+	b.WriteString(passesMarkdown(r))
 	if cw := t.ColdWarm; cw != nil {
 		fmt.Fprintf(&b, "\nWarm vs cold model calls: %s fewer over all tasks; %s fewer on the %d tasks tagged %q (%d → %d).\n",
 			pct(cw.ModelCallsReduction), pct(cw.Revisit.Reduction), len(cw.Revisit.Tasks), revisitTag, cw.Revisit.ColdModelCalls, cw.Revisit.WarmModelCalls)

@@ -90,8 +90,7 @@ func passTableMarkdown(lines, means []passLine) string {
 }
 
 // passesMarkdown is the learning table of one report (with cold/warm passes).
-func passesMarkdown(t Totals) string {
-	r := Report{Totals: t}
+func passesMarkdown(r *Report) string {
 	lines := r.passLines()
 	if len(lines) == 0 {
 		return ""
