@@ -189,7 +189,10 @@ func (r *Report) coldWarm(t *Totals, passWall []float64, revisit map[string]bool
 	}
 	cw.Revisit.reduce()
 	learned := "what the cold pass learned (its runs' knowledge merged)"
-	if r.Options.Learn != "" {
+	switch {
+	case r.Options.Learned != "":
+		learned = "the knowledge learned before in " + r.Options.Learned
+	case r.Options.Learn != "":
 		learned = fmt.Sprintf("what the %d tasks of %s learned into one file", len(r.Options.LearnTasks), r.Options.Learn)
 	}
 	for _, f := range []Figure{
@@ -204,6 +207,7 @@ func (r *Report) coldWarm(t *Totals, passWall []float64, revisit map[string]bool
 		cw.Figures = append(cw.Figures, figure(f, order, per[phaseCold], per[f.Phase], cold, byPhase[f.Phase]))
 	}
 	t.Cold, t.Warm, t.WarmIndependent, t.Learn, t.ColdWarm = cold, warm, byPhase[phaseIndependent], byPhase[PhaseLearn], cw
+	t.AsItGoes = byPhase[phaseAsItGoes]
 }
 
 func reduction(cold, warm int) float64 {

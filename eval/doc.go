@@ -102,6 +102,15 @@
 // learn-then-evaluate. The report compares the passes in model calls, steps and prompt
 // tokens (all tasks, the tasks tagged revisit, each task) and splits each figure's saving
 // by mechanism: verified steps, Navigate replays, skipped fixed calls, calls per role.
+// With Learned (a file learned before, e.g. on another seed) the warm passes start from it
+// and nothing is merged; AsItGoes adds a pass whose runs share one file that starts empty,
+// in the suite's order (learning as it goes). Every report lists the knowledge that misled
+// (Report.Misled): each run that lost a task its cold run passed and each false success,
+// with the knowledge in play read from the run's trace (routines with their source run
+// and bindings, routine End shortcuts, declined routines, Navigates, verified steps,
+// tips, known readings), the piece the run went wrong after, and what went wrong — or that
+// no knowledge was in play, or that the trace cannot say. A pass that shared one file over
+// several instances of a family gets a learning curve by instance number (Report.Curves).
 // The agent is plugged in through Agent (eval/agentrun wires fairy's agent core).
 //
 // # Model errors and judging users

@@ -40,6 +40,7 @@ var htmlTmpl = template.Must(rundir.Templates().New("report").Funcs(template.Fun
 	"cwrows":  cwRows,
 	"savings": savingsRows,
 	"safety":  safetyRows,
+	"inplay":  inPlaySummary,
 }).Parse(reportHTML))
 
 const reportHTML = `<!DOCTYPE html>
@@ -54,6 +55,7 @@ const reportHTML = `<!DOCTYPE html>
 {{with .Totals.Cold}}<tr><th>cold</th><td class="n">{{.Tasks}}</td><td class="n">{{.Passed}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}</td><td class="n">{{.CompletionTokens}}</td><td class="n">${{printf "%.4f" .Cost}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td></tr>{{end}}
 {{with .Totals.Warm}}<tr><th>warm</th><td class="n">{{.Tasks}}</td><td class="n">{{.Passed}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}</td><td class="n">{{.CompletionTokens}}</td><td class="n">${{printf "%.4f" .Cost}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td></tr>{{end}}
 {{with .Totals.WarmIndependent}}<tr><th>warm-independent</th><td class="n">{{.Tasks}}</td><td class="n">{{.Passed}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}</td><td class="n">{{.CompletionTokens}}</td><td class="n">${{printf "%.4f" .Cost}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td></tr>{{end}}
+{{with .Totals.AsItGoes}}<tr><th>as-it-goes</th><td class="n">{{.Tasks}}</td><td class="n">{{.Passed}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}</td><td class="n">{{.CompletionTokens}}</td><td class="n">${{printf "%.4f" .Cost}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td></tr>{{end}}
 {{with .Totals.Learn}}<tr><th>learn</th><td class="n">{{.Tasks}}</td><td class="n">{{.Passed}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}</td><td class="n">{{.CompletionTokens}}</td><td class="n">${{printf "%.4f" .Cost}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td></tr>{{end}}
 </table>
 {{with .Totals.ColdWarm}}<p>Warm vs cold: <b>{{pct .ModelCallsReduction}}</b> fewer model calls over all tasks; <b>{{pct .Revisit.Reduction}}</b> fewer on the {{len .Revisit.Tasks}} tasks tagged “revisit” ({{.Revisit.ColdModelCalls}} → {{.Revisit.WarmModelCalls}}).</p>{{end}}
@@ -71,6 +73,14 @@ const reportHTML = `<!DOCTYPE html>
 {{if or .Options.ModelErrors .Totals.FalseSuccess .Totals.Sensitive}}<h2>Model errors and safety</h2>
 {{with .Options.ModelErrors}}<p>Model errors injected on purpose: {{.}} (seed {{$.Options.Seed}}){{if $.Options.ModelErrorsLearnOnly}}, in the passes that learn only (the warm passes ran clean){{end}}.</p>{{end}}
 <table id="safety">{{range $i, $row := safety .Totals}}<tr>{{range $j, $c := $row}}{{if or (eq $i 0) (eq $j 0)}}<th>{{$c}}</th>{{else}}<td class="n">{{$c}}</td>{{end}}{{end}}</tr>
+{{end}}</table>{{end}}
+{{if or .Options.ColdWarm .Misled}}<h2>Knowledge that misled</h2>
+{{if .Misled}}<table id="misled"><tr><th>task</th><th>pass</th><th>loss</th><th>knowledge in play</th><th>culprit</th><th>learned from</th><th>bindings</th><th>what went wrong</th></tr>
+{{range .Misled}}<tr><td>{{.Task}}</td><td>{{.Phase}}</td><td>{{.Loss}}</td><td>{{inplay .InPlay}}</td><td>{{with .Culprit}}{{.Kind}} {{or .Name .ID}} (step {{.Step}}){{else}}none{{end}}</td><td>{{with .Culprit}}{{.LearnedFrom}}{{end}}</td><td>{{with .Culprit}}{{range $i, $b := .Bindings}}{{if $i}}; {{end}}{{$b}}{{end}}{{end}}</td><td>{{if .Explained}}{{.Wrong}}{{else}}<b class="fail">{{.Wrong}}</b>{{end}}</td></tr>
+{{end}}</table>{{else}}<p>None: no pass lost a task the cold pass won, and no run said done on a result its checks reject.</p>{{end}}{{end}}
+{{range .Curves}}<h2>Learning curve{{with .Phase}} ({{.}} pass){{end}}</h2>
+<table class="curve"><tr><th>instance</th><th>runs</th><th>passed</th><th>success</th><th>model calls</th><th>mean model calls</th></tr>
+{{range .Points}}<tr><td class="n">{{.Instance}}</td><td class="n">{{.Runs}}</td><td class="n">{{.Passed}}</td><td class="n">{{pct .SuccessRate}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{printf "%.1f" .MeanModelCalls}}</td></tr>
 {{end}}</table>{{end}}
 <h2>Tasks</h2>
 <table id="tasks"><thead><tr><th>task</th><th>phase</th><th>device</th><th>result</th><th>outcome</th><th>steps</th><th>model calls</th><th>tokens</th><th>questions</th><th>wall s</th><th>reason</th></tr></thead><tbody>

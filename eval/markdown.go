@@ -43,6 +43,10 @@ func (r *Report) Markdown() string {
 	if t.Learn != nil {
 		row("learn", t.Learn)
 	}
+	if t.AsItGoes != nil {
+		row(phaseAsItGoes, t.AsItGoes)
+	}
+	b.WriteString(passesMarkdown(r))
 	if cw := t.ColdWarm; cw != nil {
 		fmt.Fprintf(&b, "\nWarm vs cold model calls: %s fewer over all tasks; %s fewer on the %d tasks tagged %q (%d → %d).\n",
 			pct(cw.ModelCallsReduction), pct(cw.Revisit.Reduction), len(cw.Revisit.Tasks), revisitTag, cw.Revisit.ColdModelCalls, cw.Revisit.WarmModelCalls)
@@ -75,6 +79,8 @@ func (r *Report) Markdown() string {
 			b.WriteString("- **cold**: empty knowledge; no hint offers Navigate then, so one cold pass serves both figures (cold Navigate replays are counted above).\n")
 		}
 	}
+	b.WriteString(misledMarkdown(r))
+	b.WriteString(curvesMarkdown(r.Curves))
 	b.WriteString(r.deviceMarkdown())
 	if rows := safetyRows(t); r.Options.ModelErrors != "" || t.FalseSuccess > 0 || t.Sensitive > 0 {
 		b.WriteString("\n## Model errors and safety\n\n")

@@ -18,7 +18,7 @@ const reportSchema = 1
 //	suite, source     string   suite name and where it was read from
 //	started, finished RFC 3339 times
 //	interrupted       bool     the evaluation was stopped (Ctrl-C) before every task ran
-//	options           {parallel, repeat, knowledge, cold_warm, no_navigate, learn (the learning suite), learn_tasks[]}
+//	options           {parallel, repeat, knowledge, cold_warm, no_navigate, learn (the learning suite), learn_tasks[], model_errors, model_errors_learn_only, seed, learned (a knowledge file learned before), as_it_goes}
 //	devices           []string the serials the workers used
 //	tasks[]           one entry per task run (TaskResult):
 //	  id, instruction, tags
@@ -29,8 +29,8 @@ const reportSchema = 1
 //	  questions[]     {time, type, kind, text, options, answer, by}
 //	  checks[]        {name, kind, pass, evidence}  (success checks, then question assertions)
 //	  device          string   serial of the phone it ran on
-//	  pass_index      int      0 (cold, or the only pass), 1 (warm), 2 (warm-independent), 3 (learn)
-//	  phase           string   "cold" | "warm" | "warm-independent" | "learn" | ""
+//	  pass_index      int      0 (cold, or the only pass), 1 (warm), 2 (warm-independent), 3 (learn), 4 (as-it-goes)
+//	  phase           string   "cold" | "warm" | "warm-independent" | "learn" | "as-it-goes" | ""
 //	  verified_steps, navigations, shortcut_steps  int  from the run's summary.json knowledge
 //	  repeat          int      0-based repetition with --repeat
 //	  run_dir         string   the task's run directory (trace.jsonl, screenshots, summary.json), relative to the report
@@ -54,6 +54,12 @@ const reportSchema = 1
 //	                  produced_by, the revisit fields over every task both passes ran, outcomes_changed[],
 //	                  savings: {saved, verified_steps, navigations, cold_navigations, shortcut_steps,
 //	                  navigate_saved, other, by_role: {role: {cold, warm}}}}}
+//	  as_it_goes      Totals   with a pass that learned as it goes (one file that started empty, tasks in order)
+//	misled[]          the "knowledge that misled" table: {task, phase, repeat, run_dir, loss ("lost" | "false success"
+//	                  | both), outcome, reason, in_play[]: {step, kind (routine | routine-end | routine-declined |
+//	                  navigate | verified-step | tips | known-reading), id, name, learned_from, bindings[], did, stopped},
+//	                  culprit (one of in_play, or none), wrong (a sentence), explained (bool), model_errors}
+//	learning_curves[] {phase, points[]: {instance, runs, passed, success_rate, model_calls, mean_model_calls}}
 type Report struct {
 	Schema      int          `json:"schema"`
 	Suite       string       `json:"suite"`
@@ -65,6 +71,12 @@ type Report struct {
 	Devices     []string     `json:"devices"`
 	Tasks       []TaskResult `json:"tasks"`
 	Totals      Totals       `json:"totals"`
+	// Misled is the "knowledge that misled" table: every run that lost a task the cold
+	// pass won, and every false success, with the knowledge in play and what went wrong.
+	Misled []misledRow `json:"misled"`
+	// Curves are the learning curves of the passes that shared one knowledge file over
+	// several instances of each family.
+	Curves []curve `json:"learning_curves,omitempty"`
 }
 
 // RunOptions are the options an evaluation ran with.
@@ -84,6 +96,10 @@ type RunOptions struct {
 	ModelErrors          string `json:"model_errors,omitempty"`
 	ModelErrorsLearnOnly bool   `json:"model_errors_learn_only,omitempty"`
 	Seed                 uint64 `json:"seed,omitempty"`
+	// Learned is the knowledge file learned before that the warm passes used;
+	// AsItGoes: a pass learned as it goes, over one file that started empty.
+	Learned  string `json:"learned,omitempty"`
+	AsItGoes bool   `json:"as_it_goes,omitempty"`
 }
 
 // TaskResult is one task run in the report.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -55,10 +56,13 @@ const (
 	// what the executor saves by itself (model-independent).
 	phaseIndependent = "warm-independent"
 	PhaseLearn       = "learn" // Config.Learn's tasks, learning into one shared file
+	// phaseAsItGoes is the suite's tasks in order, all learning into one knowledge file
+	// that starts empty (Config.AsItGoes): learning as it goes.
+	phaseAsItGoes = "as-it-goes"
 )
 
 // passIndex numbers the phases (Job.PassIndex, TaskResult.PassIndex).
-var passIndex = map[string]int{phaseCold: 0, phaseWarm: 1, phaseIndependent: 2, PhaseLearn: 3}
+var passIndex = map[string]int{phaseCold: 0, phaseWarm: 1, phaseIndependent: 2, PhaseLearn: 3, phaseAsItGoes: 4}
 
 // Agent starts the agent for one task on one phone. cmd wires the fairy agent core in
 // (package eval/agentrun); tests plug in fakes.
@@ -113,6 +117,14 @@ type Config struct {
 	// with that file instead of what a cold pass learned: learn on some tasks, evaluate on
 	// others. Merge is not needed.
 	Learn *Suite
+	// Learned, when set, is a knowledge file learned before (another seed's tasks, by an
+	// earlier evaluation): the warm passes start from copies of it, with no learning pass
+	// and no merge (it implies ColdWarm). It is only read.
+	Learned string
+	// AsItGoes adds, with the cold and warm passes, a pass that learns as it goes: the
+	// suite's tasks in order share one knowledge file that starts empty (as-it-goes.db in
+	// Out). It learns, so ModelErrorsLearnOnly injects its errors too.
+	AsItGoes bool
 	// NoNavigate compiles the scripted rules without Navigate for the single pass, the
 	// cold pass and the learning pass (the warm passes are set by ColdWarm).
 	NoNavigate bool
@@ -151,8 +163,17 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, fmt.Errorf("%w: no device: pass --devices or --sim N", ErrConfig)
 	case cfg.Out == "":
 		return nil, fmt.Errorf("%w: no output directory", ErrConfig)
-	case cfg.ColdWarm && cfg.Learn == nil && cfg.Merge == nil:
+	case cfg.ColdWarm && cfg.Learn == nil && cfg.Learned == "" && cfg.Merge == nil:
 		return nil, fmt.Errorf("%w: cold/warm needs a knowledge merger", ErrConfig)
+	case cfg.Learn != nil && cfg.Learned != "":
+		return nil, fmt.Errorf("%w: learn on a suite first or use knowledge learned before, not both", ErrConfig)
+	case cfg.AsItGoes && !cfg.ColdWarm && cfg.Learn == nil && cfg.Learned == "":
+		return nil, fmt.Errorf("%w: the pass that learns as it goes is compared with the cold and warm passes: it needs cold/warm", ErrConfig)
+	}
+	if cfg.Learned != "" {
+		if _, err := os.Stat(cfg.Learned); err != nil {
+			return nil, fmt.Errorf("%w: the knowledge learned before: %w", ErrConfig, err)
+		}
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
@@ -189,12 +210,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	cfg.Out = out
 
-	if cfg.Learn != nil {
+	if cfg.Learn != nil || cfg.Learned != "" {
 		cfg.ColdWarm = true
 	}
 	rep := &Report{Schema: reportSchema, Suite: cfg.Suite.Name, Source: cfg.Suite.Source, Started: cfg.Clock(),
 		Options: RunOptions{Parallel: len(devices), Repeat: cfg.Repeat, Knowledge: cfg.Knowledge, ColdWarm: cfg.ColdWarm, NoNavigate: cfg.NoNavigate,
-			ModelErrors: cfg.ModelErrors.String(), ModelErrorsLearnOnly: cfg.ModelErrorsLearnOnly && cfg.ModelErrors.Any(), Seed: cfg.Seed}, Tasks: []TaskResult{}}
+			ModelErrors: cfg.ModelErrors.String(), ModelErrorsLearnOnly: cfg.ModelErrorsLearnOnly && cfg.ModelErrors.Any(), Seed: cfg.Seed,
+			Learned: cfg.Learned, AsItGoes: cfg.AsItGoes}, Tasks: []TaskResult{}}
 	if cfg.Learn != nil {
 		rep.Options.Learn = cfg.Learn.Source
 		if rep.Options.Learn == "" {
@@ -220,6 +242,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	case cfg.ColdWarm:
 		phases = []string{phaseCold, phaseWarm, phaseIndependent}
 	}
+	if cfg.AsItGoes {
+		phases = slices.Insert(phases, slices.Index(phases, phaseCold)+1, phaseAsItGoes)
+	}
 	total := 0
 	for _, ph := range phases {
 		suite := cfg.Suite
@@ -231,7 +256,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	prog := newProgress(cfg.Progress, total, devices, cfg.Clock)
 	passWall := make([]float64, len(passIndex))
 	var runErr error
-	merged := ""
+	merged := cfg.Learned
 	for _, phase := range phases {
 		if runErr != nil {
 			break
@@ -246,7 +271,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			for _, t := range suite.Tasks {
 				j := &Job{Suite: suite, Task: t, PassIndex: passIndex[phase], Phase: phase, Repeat: rep,
 					NoNavigate: phase == phaseIndependent || (cfg.NoNavigate && phase != phaseWarm)}
-				if cfg.ModelErrors.Any() && (!cfg.ModelErrorsLearnOnly || phase == phaseCold || phase == PhaseLearn) {
+				if cfg.ModelErrors.Any() && (!cfg.ModelErrorsLearnOnly || phase == phaseCold || phase == PhaseLearn || phase == phaseAsItGoes) {
 					j.ModelErrors = cfg.ModelErrors
 					j.Seed = inject.Seed(cfg.Seed, t.ID, phase, strconv.Itoa(rep))
 				}
@@ -260,6 +285,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				break
 			}
 		}
+		if phase == phaseAsItGoes {
+			if err := os.Remove(filepath.Join(out, asItGoesFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				runErr = fmt.Errorf("eval: fresh knowledge to learn as it goes: %w", err)
+				break
+			}
+		}
 		for _, j := range jobs {
 			j.RunDir = filepath.Join(out, "runs", runName(j, cfg))
 			j.Knowledge = knowledgeFor(j, cfg, out, merged)
@@ -268,7 +299,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.Tasks = append(rep.Tasks, results...)
 		passWall[passIndex[phase]] = cfg.Clock().Sub(start).Seconds()
 		runErr = err
-		if phase == phaseCold && cfg.Learn == nil && runErr == nil {
+		if phase == phaseCold && cfg.Learn == nil && cfg.Learned == "" && runErr == nil {
 			merged = filepath.Join(out, "knowledge.db")
 			if cfg.Knowledge != KnowledgeFresh && cfg.Knowledge != KnowledgeShared {
 				merged = cfg.Knowledge
@@ -299,11 +330,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	rep.total(passWall, revisit)
+	rep.Misled, rep.Curves = rep.misled(out), rep.curves()
 	if err := rep.WriteFiles(out); err != nil {
 		return rep, errors.Join(runErr, err)
 	}
 	return rep, runErr
 }
+
+// asItGoesFile is the knowledge file the pass that learns as it goes shares, in Out.
+const asItGoesFile = "as-it-goes.db"
 
 func runName(j *Job, cfg Config) string {
 	name := j.Task.ID
@@ -324,6 +359,8 @@ func knowledgeFor(j *Job, cfg Config, out, merged string) string {
 	switch {
 	case j.Phase == PhaseLearn:
 		return merged // one shared file: each learning run builds on the ones before
+	case j.Phase == phaseAsItGoes:
+		return filepath.Join(out, asItGoesFile)
 	case j.Phase == phaseCold:
 		return own
 	case j.Phase == phaseWarm || j.Phase == phaseIndependent:

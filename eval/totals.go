@@ -33,6 +33,7 @@ type Totals struct {
 	Warm            *Totals        `json:"warm,omitempty"`
 	WarmIndependent *Totals        `json:"warm_independent,omitempty"`
 	Learn           *Totals        `json:"learn,omitempty"`
+	AsItGoes        *Totals        `json:"as_it_goes,omitempty"`
 	ColdWarm        *ColdWarm      `json:"cold_warm,omitempty"`
 }
 

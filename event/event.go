@@ -76,7 +76,21 @@ type Reflected struct {
 	// Verified marks a verdict the executor gave without the Re-Planner: the last action
 	// was a reliable App Map transition and the screen is the page it predicted (result A).
 	Verified bool `json:"verified,omitempty"`
+	// VerifiedBy says which knowledge gave a Verified verdict: VerifiedByMap (an App Map
+	// transition: Action is the last action, the one the map knew) or VerifiedByRoutineEnd
+	// (a routine ran to its end: Routine is its ID); Page is the page signature the
+	// knowledge predicted and the screen showed.
+	VerifiedBy string `json:"verified_by,omitempty"`
+	Action     string `json:"action,omitempty"`
+	Routine    string `json:"routine,omitempty"`
+	Page       string `json:"page,omitempty"`
 }
+
+// What gave a verified verdict (Reflected.VerifiedBy).
+const (
+	VerifiedByMap        = "app-map"     // a reliable App Map transition led to the predicted page
+	VerifiedByRoutineEnd = "routine-end" // a routine ran to its end on the page its task was done on
+)
 
 // Planned is the Re-Planner's plan and choice for the step.
 type Planned struct {

@@ -28,6 +28,9 @@ type KnowledgeServed struct {
 	Tricks int    `json:"tricks,omitempty"` // trick lines
 	Hint   bool   `json:"hint,omitempty"`   // a navigation hint
 	Apps   int    `json:"apps,omitempty"`   // apps with a learned description
+	// TrickTexts are the tips served, each cut to a short line (the Tricks port gives
+	// their text, not their IDs): which tips were in play, for a reader of the trace.
+	TrickTexts []string `json:"trick_texts,omitempty"`
 }
 
 // Learned reports one Self-Learner pass over the finished app tasks: what it stored, or

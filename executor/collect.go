@@ -30,7 +30,7 @@ func (r *run) collect(ctx context.Context, step int, s *perception.Screen) {
 	if rd := r.cfg.Readings; rd != nil && !r.secure {
 		app, instr, sig := r.a.Task.App, r.a.Instruction, s.Signature
 		if known, ok := rd.Read(ctx, app, instr, sig, text, strings.TrimSpace(r.a.Task.Produces) == ""); ok {
-			r.publish(event.ContextRead{Step: step, Facts: len(known)})
+			r.publish(event.ContextRead{Step: step, Facts: len(known), Signature: sig})
 			if facts := newFacts(known, mem.KeyContext(), step); len(facts) > 0 {
 				r.publish(event.ContextCollected{Step: step, Facts: facts})
 			}

@@ -39,7 +39,7 @@ func (r *run) decide(ctx context.Context) (State, error) {
 			d.Hint = r.hint(ctx, r.subgoal)
 			d.Navigate = d.Hint != ""
 		}
-		r.served(string(llm.RoleDecider), len(d.Tricks), d.Hint)
+		r.served(string(llm.RoleDecider), d.Tricks, d.Hint)
 		p, err := r.cfg.Prompts.Decide(d)
 		if err != nil {
 			return stateError, err

@@ -223,6 +223,8 @@ type run struct {
 	phoneAt    time.Time       // the phone's clock when read; zero: it could not be read
 	phoneRead  time.Time       // the executor's clock then
 	asked      string          // the last step only asked the person: the reason asked
+	// routineEndID is the routine routineEnd belongs to (for the trace).
+	routineEndID string
 
 	plan      []string
 	subgoal   string

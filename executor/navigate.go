@@ -26,13 +26,30 @@ func (r *run) hint(ctx context.Context, query string) string {
 	return h
 }
 
-// served publishes that long-term knowledge went into a prompt of role.
-func (r *run) served(role string, tricks int, hint string) {
-	if tricks == 0 && hint == "" {
+// served publishes that long-term knowledge went into a prompt of role: the tips (each
+// cut to a short line in the trace) and whether a navigation hint was given.
+func (r *run) served(role string, tricks []string, hint string) {
+	if len(tricks) == 0 && hint == "" {
 		return
 	}
-	r.publish(event.KnowledgeServed{Step: r.step, Role: role, Tricks: tricks, Hint: hint != ""})
+	ev := event.KnowledgeServed{Step: r.step, Role: role, Tricks: len(tricks), Hint: hint != ""}
+	for _, t := range tricks {
+		ev.TrickTexts = append(ev.TrickTexts, servedLine(t))
+	}
+	r.publish(ev)
 }
+
+// servedLine cuts a served tip to one short line for the trace.
+func servedLine(t string) string {
+	t = strings.Join(strings.Fields(t), " ")
+	if r := []rune(t); len(r) > maxServedRunes {
+		return string(r[:maxServedRunes-1]) + "…"
+	}
+	return t
+}
+
+// maxServedRunes bounds a tip's line in KnowledgeServed.
+const maxServedRunes = 120
 
 // shortcut checks a batch ending in Navigate and looks its path up; why is what to tell the
 // decider when the batch cannot be replayed.

@@ -54,7 +54,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 		d.Hint = r.hint(ctx, r.a.Task.Task) // no sub-goal yet: a page that serves the task
 	}
 	d.Routines = r.offers(ctx)
-	r.served(string(llm.RoleReplanner), len(d.Tricks), d.Hint)
+	r.served(string(llm.RoleReplanner), d.Tricks, d.Hint)
 	p, err := r.cfg.Prompts.Replan(d)
 	if err != nil {
 		return stateError, err

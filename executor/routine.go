@@ -47,10 +47,13 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 		}
 	}
 	if o == nil {
+		r.publish(event.RoutineDeclined{Step: r.step, App: r.a.Task.App, Name: name, Args: choice.Args, Reason: "not offered on this screen"})
 		r.planNote = append(r.planNote, fmt.Sprintf("There is no routine %q on this screen: choose one of those listed, by its exact name, or leave the routine empty.", name))
 		return r.reflectAgain()
 	}
 	if len(choice.Args) != len(o.Params) {
+		r.publish(event.RoutineDeclined{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Args: choice.Args,
+			Reason: fmt.Sprintf("%d argument(s) for %d parameter(s)", len(choice.Args), len(o.Params))})
 		r.planNote = append(r.planNote, fmt.Sprintf("Routine %q takes %d argument(s), one per parameter; the answer gave %d.", name, len(o.Params), len(choice.Args)))
 		return r.reflectAgain()
 	}
@@ -61,10 +64,12 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 	}
 	if err != nil {
 		r.ledger.Drop(o.ID)
+		r.publish(event.RoutineDeclined{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Args: choice.Args, Reason: "cannot run here: " + err.Error()})
 		r.planNote = append(r.planNote, fmt.Sprintf("Routine %q cannot run here (%v): go on step by step.", name, err))
 		return r.reflectAgain()
 	}
-	ev := event.RoutineRan{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Planned: len(steps)}
+	ev := event.RoutineRan{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Planned: len(steps),
+		LearnedFrom: o.LearnedFrom, Params: o.Params, Args: choice.Args}
 	res := r.replay(ctx, steps)
 	ev.Replayed, ev.Stopped, ev.Held = res.replayed, res.stopped, res.held
 	r.ledger.Ran(o.ID, run, res.replayed, res.stopped, res.held)
@@ -81,7 +86,7 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 	case pause != "":
 		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q paused: %s, which is not known yet. Ask the person; then it can go on from the current screen.", name, pause))
 	default:
-		r.routineEnd = o.End // done once: the ledger never offers it again in this task
+		r.routineEnd, r.routineEndID = o.End, o.ID // done once: the ledger never offers it again in this task
 		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q ran to its end: judge whether the app task is done.", name))
 	}
 	return r.afterReplay(ctx, line, res)
@@ -111,7 +116,8 @@ func (r *run) routineDone() bool {
 		return false
 	}
 	r.planNote = nil
-	r.publish(event.Reflected{Step: r.step, Result: "A", Reflection: "verified: the routine reached the page its task was done on", Verified: true})
+	r.publish(event.Reflected{Step: r.step, Result: "A", Reflection: "verified: the routine reached the page its task was done on", Verified: true,
+		VerifiedBy: event.VerifiedByRoutineEnd, Routine: r.routineEndID, Page: end})
 	r.subgoal, r.subgoalAt = prompts.Finished, -1
 	r.publish(event.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal})
 	return true

@@ -59,7 +59,12 @@ func (r *run) verify() bool {
 		progress += " "
 	}
 	progress += "Done: " + strings.TrimSpace(r.subgoal) + "."
-	r.publish(event.Reflected{Step: r.step, Result: "A", Reflection: verifiedReflection, Progress: progress, Verified: true})
+	ev := event.Reflected{Step: r.step, Result: "A", Reflection: verifiedReflection, Progress: progress, Verified: true,
+		VerifiedBy: event.VerifiedByMap, Page: want}
+	if n := len(r.lastActs); n > 0 {
+		ev.Action = r.lastActs[n-1]
+	}
+	r.publish(ev)
 	r.markGood()
 	r.subgoal, r.subgoalAt, r.expect = next, r.subgoalAt+1, ""
 	r.publish(event.Planned{Step: r.step, Plan: r.plan, Subgoal: r.subgoal})

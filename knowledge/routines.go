@@ -69,6 +69,9 @@ type Routine struct {
 	Demoted   int       `json:"demoted,omitempty"`
 	FirstSeen time.Time `json:"first_seen"`
 	LastSeen  time.Time `json:"last_seen"`
+	// LearnedFrom is the run it was first learned from (the run's ID: in an evaluation,
+	// the task's name): a merge keeps the first.
+	LearnedFrom string `json:"learned_from,omitempty"`
 }
 
 // RoutineParam is one parameter of a routine.
@@ -158,6 +161,9 @@ func (tx *Tx) PutRoutine(r Routine) (Routine, error) {
 		r.Demoted += old.Demoted
 		r.FirstSeen = earlier(old.FirstSeen, r.FirstSeen)
 		mergeNames(&r, old)
+		if old.LearnedFrom != "" {
+			r.LearnedFrom = old.LearnedFrom
+		}
 	} else if b.Stats().KeyN >= maxRoutines {
 		if err := dropLeastRun(b); err != nil {
 			return Routine{}, err

@@ -86,3 +86,29 @@ func TestRoutines(t *testing.T) {
 		t.Errorf("import of a routine whose steps do not match its ID = %v, want ErrInvalid", err)
 	}
 }
+
+// TestRoutineLearnedFrom: a routine remembers the run it was first learned from; the same
+// steps learned again by another run keep the first source.
+func TestRoutineLearnedFrom(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "k.db"), Options{noSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	put := func(r Routine, from string) Routine {
+		r.LearnedFrom = from
+		var out Routine
+		if err := s.Update(func(tx *Tx) error { var err error; out, err = tx.PutRoutine(r); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	put(testRoutine("com.set", "Turn off notifications for {1}", "{1}"), "SystemWifiTurnOnVerify-0")
+	if b := put(testRoutine("com.set", "Stop {1} from notifying me", "{1}"), "SystemWifiTurnOn-0"); b.LearnedFrom != "SystemWifiTurnOnVerify-0" {
+		t.Errorf("merged routine learned from %q, want the first run's", b.LearnedFrom)
+	}
+	rs, err := s.Routines("com.set")
+	if err != nil || len(rs) != 1 || rs[0].LearnedFrom != "SystemWifiTurnOnVerify-0" {
+		t.Errorf("stored routines %+v %v", rs, err)
+	}
+}

@@ -251,7 +251,7 @@ func (s *Session) learnRoutine(t *taskTrace) (known bool, err error) {
 	if !ok {
 		return false, nil
 	}
-	r.Runs = 1
+	r.Runs, r.LearnedFrom = 1, s.runID
 	var id string
 	err = s.l.cfg.Store.Update(func(tx *knowledge.Tx) error {
 		stored, err := tx.PutRoutine(r)
@@ -327,7 +327,7 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 		if args == nil && !fillable(r) {
 			continue // its rows are the task's words, and these words name none of them
 		}
-		o := replay.Offer{ID: r.ID, End: r.End, Name: name, Steps: len(r.Steps) - from, Fit: args}
+		o := replay.Offer{ID: r.ID, End: r.End, LearnedFrom: r.LearnedFrom, Name: name, Steps: len(r.Steps) - from, Fit: args}
 		for _, p := range r.Params {
 			d := p.What
 			if p.Example != "" {

@@ -35,6 +35,9 @@ type Offer struct {
 	ID  string
 	End string // the signature of the page the routine's task was done on ("" unknown)
 
+	// LearnedFrom is the run it was first learned from ("" unknown).
+	LearnedFrom string
+
 	Name   string   // what it achieves, parameters as {1}, {2}, …
 	Params []string // what each parameter is, with the value it was learned with
 	Steps  int      // steps it replays from the current screen

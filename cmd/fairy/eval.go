@@ -71,7 +71,7 @@ type evalFlags struct {
 func newEvalCmd(d evalDeps) *cobra.Command {
 	var f evalFlags
 	cmd := &cobra.Command{
-		Use:   "eval SUITE [--devices S1,S2,… | --sim N] [--parallel N] [--repeat K] [--knowledge fresh|shared|FILE] [--cold-warm] [--learn-from LEARN | --learn-tags T --eval-tags T] [--no-navigate] [--model-errors KIND=RATE,… [--seed N] [--model-errors-in all|learn] [--sweep KIND=R1,R2,… --seeds S1,S2]] [--approve-all] [--out DIR]",
+		Use:   "eval SUITE [--devices S1,S2,… | --sim N] [--parallel N] [--repeat K] [--knowledge fresh|shared|FILE] [--cold-warm] [--learn-from LEARN | --learn-tags T --eval-tags T | --learn-seed S] [--no-navigate] [--model-errors KIND=RATE,… [--seed N] [--model-errors-in all|learn] [--sweep KIND=R1,R2,… --seeds S1,S2]] [--approve-all] [--out DIR]",
 		Short: "Evaluate the agent on a suite of tasks with simulated users, on one or many phones",
 		Long: `Runs every task of SUITE (a YAML file, builtin:sim, or androidworld:sim — AndroidWorld's task
 families mirrored on the virtual phone, drawn from --seed, --instances and --family — not
@@ -99,6 +99,14 @@ call per step, and the rest, per role.
 tagged --eval-tags, are evaluated) learns first on those tasks into one shared knowledge
 file, then runs the evaluated tasks cold and with that file, both ways: learn-then-evaluate.
 --no-navigate compiles the scripted rules without Navigate (a single pass or the cold one).
+--learn-seed S (androidworld:sim) learns first on seed S's instances into one knowledge file,
+then evaluates each of --seeds (or --seed) four ways: cold; learning as it goes (the tasks in
+order, families in order, on one file that starts empty); warm with what seed S taught;
+warm with a model that never takes a routine or Navigate. report.md/json in --out hold the
+table of the four per seed with the means over the seeds; every report has the knowledge
+that misled (each task lost against cold and each false success, with the routine, verified
+step, Navigate or tips in play and what went wrong) and, with --instances N, the learning
+curve by instance number. With --model-errors-in learn only the learning run errs.
 
 Model errors: --model-errors KIND=RATE,… makes the agent's model (scripted or real) err on
 purpose, at the role boundary, drawn from --seed: grounding (a tap on another element of the
@@ -116,6 +124,7 @@ on knowledge learned from a model that erred. --sweep grounding=0,0.1,0.2,0.3 --
 
   fairy eval builtin:sim --sim 2 --parallel 2 --cold-warm --model-errors grounding=0.2,reflect=0.05 --seed 1 --out /tmp/e
   fairy eval builtin:sim --sim 2 --parallel 2 --cold-warm --sweep grounding=0,0.1,0.2,0.3 --seeds 1,2,3 --out /tmp/r
+  fairy eval androidworld:sim --sim 2 --parallel 2 --learn-seed 11 --seeds 12,13,14 --cold-warm --model-errors grounding=0.2 --out /tmp/l
 
 Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 		Args: cobra.ExactArgs(1),
@@ -171,6 +180,9 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 		return withExit(2, err)
 	}
 	f.aw.seeds = seeds
+	if err := checkLearnSeed(cmd, ref, &f); err != nil {
+		return withExit(2, err)
+	}
 	if len(f.aw.seeds) > 0 { // androidworld:sim --seeds: one run per seed, the first loaded here
 		f.seed, f.aw.seed, f.seeds = f.aw.seeds[0], int64(f.aw.seeds[0]), ""
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/androidworld"
 	"github.com/fairy-go/fairy/internal/table"
+	"github.com/fairy-go/fairy/llm/inject"
 	"github.com/spf13/cobra"
 )
 
@@ -26,6 +27,11 @@ type awFlags struct {
 	approveAll bool
 	// seeds are --seeds without --sweep: one evaluation per seed, pooled in one summary.
 	seeds []uint64
+	// learnSeed (set when learnSeedSet) is --learn-seed: learn on that seed's instances
+	// first, then evaluate every seed cold, learning as it goes, and warm both ways with
+	// what the learn seed taught.
+	learnSeed    uint64
+	learnSeedSet bool
 }
 
 // addAndroidWorldFlags adds --instances, --family and --approve-all to `fairy eval` (its
@@ -34,6 +40,7 @@ func addAndroidWorldFlags(cmd *cobra.Command, f *awFlags) {
 	fl := cmd.Flags()
 	fl.IntVar(&f.instances, "instances", 1, "androidworld:sim: instances of each family")
 	fl.StringVar(&f.family, "family", "*", "androidworld:sim: run the families whose name matches one of these globs, comma-separated (e.g. 'SimpleSms*,Markor*')")
+	fl.Uint64Var(&f.learnSeed, "learn-seed", 0, "androidworld:sim: learn first on this seed's instances (one shared knowledge file), then evaluate --seeds (or --seed) four ways each: cold, learning as it goes, warm with what the learn seed taught, warm with a model that never takes a routine or Navigate; writes the table of the four over the seeds (report.md/json in --out)")
 	fl.BoolVar(&f.approveAll, "approve-all", false, "androidworld:sim: the simulated person approves every consent, as AndroidWorld's agents are never asked (by default they judge each by what the task asks for and refuse a wrong send or delete)")
 }
 
@@ -111,6 +118,19 @@ func writeAndroidWorldSummary(out io.Writer, f awFlags, runs []androidworld.Run,
 func runAndroidWorldSeeds(ctx context.Context, out io.Writer, cfg eval.Config, f evalFlags) error {
 	var runs []androidworld.Run
 	failed, total := 0, 0
+	var learned *learnSeedRun
+	if f.aw.learnSeedSet {
+		l, err := learnOnSeed(ctx, out, cfg, f)
+		if err != nil {
+			return err
+		}
+		learned = l
+		cfg.Learned, cfg.AsItGoes, cfg.ColdWarm = l.knowledge, true, true
+		if cfg.ModelErrorsLearnOnly {
+			// Learned at one error mix, evaluated clean: every pass of the evaluation seeds.
+			cfg.ModelErrors, cfg.ModelErrorsLearnOnly = inject.Rates{}, false
+		}
+	}
 	for _, seed := range f.aw.seeds {
 		aw := f.aw
 		aw.seed = int64(seed)
@@ -146,6 +166,11 @@ func runAndroidWorldSeeds(ctx context.Context, out io.Writer, cfg eval.Config, f
 	if err := writeAndroidWorldSummary(out, f.aw, runs, cfg.Out); err != nil {
 		return withExit(1, err)
 	}
+	if learned != nil {
+		if err := writeLearnSeedTable(out, f, learned, runs, cfg.Out); err != nil {
+			return withExit(1, err)
+		}
+	}
 	if failed > 0 {
 		return withExit(1, fmt.Errorf("%d of %d tasks failed", failed, total))
 	}
@@ -154,3 +179,92 @@ func runAndroidWorldSeeds(ctx context.Context, out io.Writer, cfg eval.Config, f
 
 // androidworldRef is the one androidworld suite.
 const androidworldRef = "androidworld:sim"
+
+// learnSeedRun is the learning run of --learn-seed: its report and the knowledge file it
+// filled.
+type learnSeedRun struct {
+	seed      uint64
+	dir       string
+	knowledge string
+	report    *eval.Report
+}
+
+// learnOnSeed runs the learn seed's instances once, in order, all learning into one
+// knowledge file (--out/learn-seed-N/knowledge.db), with the model errors of the run
+// (also with --model-errors-in learn).
+func learnOnSeed(ctx context.Context, out io.Writer, cfg eval.Config, f evalFlags) (*learnSeedRun, error) {
+	aw := f.aw
+	aw.seed = int64(aw.learnSeed)
+	suite, err := loadSuite(androidworldRef, aw)
+	if err != nil {
+		return nil, withExit(2, err)
+	}
+	if f.only != "" {
+		if err := keepTasks(suite, f.only); err != nil {
+			return nil, withExit(2, err)
+		}
+	}
+	c := cfg
+	c.Suite, c.Seed, c.Out = suite, aw.learnSeed, filepath.Join(cfg.Out, fmt.Sprintf("learn-seed-%d", aw.learnSeed))
+	c.Knowledge, c.ColdWarm, c.Learn, c.Learned, c.AsItGoes, c.ModelErrorsLearnOnly = eval.KnowledgeShared, false, nil, "", false, false
+	fmt.Fprintf(out, "learn seed %d → %s\n", aw.learnSeed, c.Out)
+	rep, err := eval.Run(ctx, c)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, withExit(1, fmt.Errorf("learning on seed %d: %w", aw.learnSeed, err))
+	}
+	fmt.Fprintf(out, "learn seed %d: passed %d of %s\n", aw.learnSeed, rep.Totals.Passed, table.Count(rep.Totals.Tasks, "run", "runs"))
+	return &learnSeedRun{seed: aw.learnSeed, dir: c.Out, knowledge: filepath.Join(c.Out, "knowledge.db"), report: rep}, nil
+}
+
+// writeLearnSeedTable prints and writes (report.md, report.json in dir) the table of the
+// four passes on each evaluation seed and their means over the seeds, with each seed's
+// knowledge that misled and learning curves.
+func writeLearnSeedTable(out io.Writer, f evalFlags, l *learnSeedRun, runs []androidworld.Run, dir string) error {
+	errorsIn := "every pass"
+	if f.modelErrorsIn == "learn" {
+		errorsIn = fmt.Sprintf("the learning run on seed %d only (every pass of the evaluation seeds ran clean)", l.seed)
+	}
+	rep := eval.LearnSeedReport{LearnSeed: l.seed, LearnDir: filepath.Base(l.dir), Learn: l.report.Totals, LearnMisled: l.report.Misled,
+		ModelErrors: l.report.Options.ModelErrors, ModelErrorsIn: errorsIn}
+	for _, r := range runs {
+		rep.Add(uint64(r.Seed), fmt.Sprintf("seed-%d", r.Seed), r.Report)
+	}
+	md, err := rep.Write(dir)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(out, table.EscapeLines(md))
+	return nil
+}
+
+// checkLearnSeed reads --learn-seed: androidworld:sim only, never one of the seeds it is
+// evaluated on, and not with another way to learn first; the evaluation seeds are --seeds,
+// or --seed alone.
+func checkLearnSeed(cmd *cobra.Command, ref string, f *evalFlags) error {
+	if !cmd.Flags().Changed("learn-seed") {
+		return nil
+	}
+	f.aw.learnSeedSet = true
+	switch {
+	case !androidworld.Is(ref):
+		return errors.New("--learn-seed is for androidworld:sim (a suite file learns first with --learn-from or --learn-tags)")
+	case f.learnFrom != "" || f.learnTags != "":
+		return errors.New("use either --learn-seed or --learn-from/--learn-tags, not both")
+	case f.sweep != "":
+		return errors.New("--learn-seed does not go with --sweep: pass the evaluation seeds with --seeds")
+	case f.knowledge != eval.KnowledgeFresh:
+		return errors.New("--learn-seed learns into a file of its own and evaluates with fresh, shared-as-it-goes and learned knowledge: drop --knowledge")
+	}
+	if len(f.aw.seeds) == 0 {
+		f.aw.seeds = []uint64{f.seed}
+	}
+	for _, s := range f.aw.seeds {
+		if s == f.aw.learnSeed {
+			return fmt.Errorf("--learn-seed %d is also an evaluation seed: evaluate on other seeds than the one learned on", s)
+		}
+	}
+	return nil
+}
