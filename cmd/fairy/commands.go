@@ -17,7 +17,7 @@ func (s *settings) subcommands() []*cobra.Command {
 		newActCmd(s.device),
 		newAppsCmd(s.device),
 		newRunCmd(runDeps{Config: s.runConfig, OpenDevice: s.openAgentDevice, Stdin: s.stdin, Stdout: s.stdout, Stderr: s.stderr,
-			Style: styleFor(s.stdout, s.getenv), SimKnowledge: s.simKnowledgePath}),
+			Style: styleFor(s.stdout, s.getenv), SimKnowledge: s.simKnowledgePath, WatchToken: func() string { return s.getenv(envWatchToken) }}),
 		newDemoCmd(demoDeps{RunsDir: s.runsDir, Knowledge: s.demoKnowledgePath, Logger: s.runLogger, Stdin: s.stdin,
 			Style: styleFor(s.stdout, s.getenv), Log: s.log}),
 		newModelCmd(modelDeps{Config: s.modelConfig, Logger: s.runLogger}),
