@@ -34,8 +34,8 @@ type Config struct {
 	Token string
 	// Title heads the page ("fairy run", "fairy eval builtin:sim").
 	Title string
-	// Stop ends the run as Ctrl-C does; the page's Stop button calls it once. nil: the
-	// page has no Stop button.
+	// Stop ends the run as Ctrl-C does; the page's Stop button calls it (again for each
+	// run that starts after it, as under `fairy mcp`). nil: the page has no Stop button.
 	Stop func()
 	// Logger receives the server's diagnostics; nil discards them.
 	Logger *slog.Logger
@@ -59,7 +59,6 @@ type Server struct {
 	changed  chan struct{} // closed and replaced when a message is added
 	pics     map[string]picture
 	picOrder []string
-	stopped  bool
 }
 
 type picture struct {
@@ -295,13 +294,7 @@ func (s *Server) serveStop(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, "this page has no Stop: end the run on its terminal", http.StatusNotFound)
 		return
 	}
-	s.mu.Lock()
-	first := !s.stopped
-	s.stopped = true
-	s.mu.Unlock()
-	if first {
-		s.add(message{Kind: "Stopping"})
-		s.cfg.Stop()
-	}
+	s.add(message{Kind: "Stopping"})
+	s.cfg.Stop()
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -25,6 +25,7 @@ func (s *settings) subcommands() []*cobra.Command {
 		newEvalCmd(evalDeps{Config: s.runConfig, Device: s.device, Stdout: s.stdout, Style: styleFor(s.stdout, s.getenv)}),
 		newExploreCmd(exploreDeps{OpenDevice: s.openAgentDevice, Target: s.device, KnowledgePath: s.knowledgeRef(), Guard: s.guard, Logger: s.runLogger,
 			Stdout: s.stdout, Style: styleFor(s.stdout, s.getenv)}),
-		newMCPCmd(mcpDeps{Config: s.runConfig, OpenDevice: s.openAgentDevice, Target: s.device, KnowledgePath: s.knowledgeRef(), Stdin: s.stdin, Stdout: s.stdout, Stderr: s.stderr}),
+		newMCPCmd(mcpDeps{Config: s.runConfig, OpenDevice: s.openAgentDevice, Target: s.device, KnowledgePath: s.knowledgeRef(), Stdin: s.stdin, Stdout: s.stdout, Stderr: s.stderr,
+			Getenv: s.getenv}),
 	}
 }

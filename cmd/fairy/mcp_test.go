@@ -470,7 +470,7 @@ func TestMCPOverHTTP(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(t.Context())
 	stderr := &syncBuffer{}
-	root := newRootCmd(strings.NewReader(""), &syncBuffer{}, stderr, envMap(map[string]string{"HOME": dir}))
+	root := newRootCmd(strings.NewReader(""), &syncBuffer{}, stderr, envMap(map[string]string{"HOME": dir, envMCPToken: "a-token-of-the-tests"}))
 	root.SetArgs([]string{"mcp", "--http", "127.0.0.1:0", "--adb-host", host, "--adb-port", port, "--knowledge", filepath.Join(dir, "k.db")})
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
@@ -497,7 +497,7 @@ func TestMCPOverHTTP(t *testing.T) {
 			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"answer": "yes"}}, nil
 		},
 	})
-	cs, err := client.Connect(t.Context(), &sdk.StreamableClientTransport{Endpoint: endpoint}, nil)
+	cs, err := client.Connect(t.Context(), &sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: bearerClient("a-token-of-the-tests")}, nil)
 	if err != nil {
 		t.Fatalf("connect to %s: %v", endpoint, err)
 	}

@@ -57,6 +57,9 @@ type watching struct {
 	cancel context.CancelCauseFunc
 	once   sync.Once
 	stderr io.Writer
+	// onStop, when set, is what Stop does instead of ending the command (fairy mcp: the
+	// run under way ends, the server goes on).
+	onStop func()
 }
 
 // startWatch opens the live page (nil, ctx when w is off) and prints its address on out.
@@ -85,6 +88,10 @@ func startWatch(ctx context.Context, w watchFlags, title, token string, out, std
 }
 
 func (w *watching) stop() {
+	if w.onStop != nil {
+		w.onStop()
+		return
+	}
 	w.once.Do(func() {
 		fmt.Fprintln(w.stderr, msgStopped)
 		w.cancel(errStopped)
