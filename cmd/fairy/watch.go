@@ -155,3 +155,26 @@ func panelHandler(p *live.Panel) event.Handler {
 	}
 	return p.Handle
 }
+
+// phonePanels gives each phone of an evaluation its panel, named by the phone and the task
+// it runs; nil without a live page.
+func (w *watching) phonePanels() func(serial, task string) event.Handler {
+	if w == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	panels := map[string]*live.Panel{}
+	return func(serial, task string) event.Handler {
+		mu.Lock()
+		defer mu.Unlock()
+		name := serial + " · " + task
+		p := panels[serial]
+		if p == nil {
+			p = w.srv.Panel(name)
+			panels[serial] = p
+		} else {
+			p.Rename(name)
+		}
+		return p.Handle
+	}
+}

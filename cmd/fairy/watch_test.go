@@ -249,3 +249,45 @@ func TestWatchPageStop(t *testing.T) {
 func jsString(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
+
+// TestWatchEvalPanels: `fairy eval --watch` on two virtual phones shows one panel per
+// phone in Chromium, each with the steps of the task it runs.
+func TestWatchEvalPanels(t *testing.T) {
+	ctx := browser(t)
+	dir := t.TempDir()
+	stdout, stderr := &lockedBuffer{}, &lockedBuffer{}
+	root := newRootCmd(strings.NewReader(""), stdout, stderr, envMap(map[string]string{"HOME": dir, "XDG_DATA_HOME": filepath.Join(dir, "data")}))
+	root.SetArgs([]string{"eval", "builtin:sim", "--sim", "2", "--parallel", "2", "--watch", "--out", filepath.Join(dir, "out"),
+		"--tasks", "calendar-add-dinner,cross-maps-to-messages,cross-calendar-to-notes,shop-bubble-tea-pay"})
+	rctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+	defer cancel()
+	done := make(chan int, 1)
+	go func() { done <- exitStatus(rctx, root.ExecuteContext(rctx), stderr) }()
+	re := regexp.MustCompile(`live page: (http://\S+)`)
+	var pageURL string
+	for deadline := time.Now().Add(30 * time.Second); pageURL == ""; time.Sleep(20 * time.Millisecond) {
+		if m := re.FindStringSubmatch(stdout.String()); m != nil {
+			pageURL = m[1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no live page address:\n%s\n%s", stdout, stderr)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(pageURL)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, 60*time.Second, "two panels with steps",
+		`document.querySelectorAll("#panel-0 .step").length > 0 && document.querySelectorAll("#panel-1 .step").length > 0`)
+	names := evalString(t, ctx, `[...document.querySelectorAll(".panel .name")].map(e => e.textContent).join(" | ")`)
+	if n := strings.Count(names, "|"); n != 1 || !strings.Contains(names, " · ") {
+		t.Errorf("panels %q: want two, one per phone, each naming its task", names)
+	}
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit status %d:\n%s\n%s", code, stdout, stderr)
+		}
+	case <-time.After(100 * time.Second):
+		t.Fatal("the evaluation did not end")
+	}
+}

@@ -117,7 +117,7 @@ var layers = map[string][]string{
 	// A walkthrough compiles to scripted-model rules that find their way by the prompts'
 	// markers.
 	"eval/walkthrough":  {"event", "llm/scripted", "prompts"},
-	"eval/agentrun":     {"agent", "eval", "executor", "executor/adb", "global", "interaction", "knowledge", "llm/inject", "llm/openai", "rundir", "sim"},
+	"eval/agentrun":     {"agent", "eval", "event", "executor", "executor/adb", "global", "interaction", "knowledge", "llm/inject", "llm/openai", "rundir", "sim"},
 	"eval/androidworld": {"eval", "eval/walkthrough", "sim"},
 	"internal/deptest":  {},
 	// Only the command wires everything; nothing imports it.
