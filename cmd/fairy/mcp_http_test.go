@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"net"
 	"net/http"
+	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fairy-go/fairy/mcp"
+	"github.com/fairy-go/fairy/sim"
 )
 
 // bearer adds the token to every request of a client.
@@ -166,4 +170,58 @@ func TestMCPHTTPSessionsBounded(t *testing.T) {
 	// Idle sessions expire: the cap frees itself.
 	time.Sleep(time.Second)
 	waitStatus("after the idle sessions expired", 200)
+}
+
+// TestMCPWatch: `fairy mcp --watch` shows a run the client starts on the live page — a
+// panel named by its instruction, its screens with their pictures, and its questions, put
+// to the client and to the page at once (the client answered them first, and the page
+// took them down).
+func TestMCPWatch(t *testing.T) {
+	phone, err := sim.New(sim.Config{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := startMCPOn(t, phone, "", func(msg string, _ any) (string, string) {
+		if strings.Contains(msg, "When should") {
+			return "accept", "18:00"
+		}
+		return "accept", "yes"
+	}, "--watch")
+	m := regexp.MustCompile(`live page: (http://\S+)`).FindStringSubmatch(r.stderr.String())
+	if m == nil {
+		t.Fatalf("no live page address on stderr:\n%s", r.stderr)
+	}
+	if out := r.call(t, "run", map[string]any{"instruction": demoInstruction}, false); !strings.HasPrefix(out, "done") {
+		t.Fatalf("run: %s", out)
+	}
+	u, _ := url.Parse(m[1])
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+u.Host+"/events?t="+u.Query().Get("t"), nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	seen := map[string]bool{}
+	for sc.Scan() {
+		line := sc.Text()
+		for _, want := range []string{`"kind":"Panel","data":{"name":` + strconv.Quote(demoInstruction), `"kind":"ScreenPerceived"`, `"picture":"`,
+			`"kind":"Question"`, `"kind":"QuestionClosed"`, `"kind":"RunFinished"`} {
+			if strings.Contains(line, want) {
+				seen[want] = true
+			}
+		}
+		if seen[`"kind":"RunFinished"`] {
+			break
+		}
+	}
+	for _, want := range []string{`"kind":"Panel","data":{"name":` + strconv.Quote(demoInstruction), `"kind":"ScreenPerceived"`, `"picture":"`,
+		`"kind":"Question"`, `"kind":"QuestionClosed"`, `"kind":"RunFinished"`} {
+		if !seen[want] {
+			t.Errorf("the live page was never sent %s", want)
+		}
+	}
 }
