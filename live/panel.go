@@ -1,6 +1,7 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -62,7 +63,7 @@ func (p *Panel) Handle(r event.Record) {
 			p.s.putPicture(d.Marked, e.Marked, e.MarkedMIME)
 		}
 		m.Data = d
-		m.Line = fmt.Sprintf("saw %s (%d elements)", cmpOr(e.Activity, e.Package, e.Signature), e.Elements)
+		m.Line = fmt.Sprintf("saw %s (%d elements)", cmp.Or(e.Activity, e.Package, e.Signature), e.Elements)
 	case event.ActionsDecided:
 		m.Line = "decided: " + actions(e.Actions)
 	case event.ActionExecuted:
@@ -177,15 +178,6 @@ func actions(as []event.Action) string {
 		parts[i] = a.String()
 	}
 	return strings.Join(parts, "; ")
-}
-
-func cmpOr(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // cutUTF8 cuts s to at most n bytes, at a rune boundary.
