@@ -108,9 +108,9 @@ var layers = map[string][]string{
 	// Assembly and faces.
 	"agent":            {"event", "executor", "executor/adb", "global", "interaction", "knowledge", "learner", "llm", "llm/openai", "llm/scripted", "memory", "perception", "prompts", "rundir", "sim", "sim/wire"},
 	"internal/mapview": {"knowledge", "sim/cjkfont"},
+	"mcp":              {"event", "executor", "executor/adb", "global", "interaction", "knowledge", "perception", "rundir"},
 	// live is the run's live page: it shows the vocabulary and asks as a Dialoger.
 	"live": {"event", "interaction"},
-	"mcp":              {"event", "executor", "executor/adb", "global", "interaction", "knowledge", "perception", "rundir"},
 	// Evaluation drives the agent from outside: eval knows the agent only through the
 	// Session it declares; eval/agentrun plugs the agent in.
 	"eval": {"eval/walkthrough", "event", "interaction", "internal/spell", "internal/table", "llm", "llm/inject", "llm/scripted", "perception", "prompts", "rundir", "sim", "sim/cjkfont"},
