@@ -101,6 +101,9 @@ type Run struct {
 	// questions out of it, for when the Dialoger shows them on the same terminal.
 	Progress      io.Writer
 	HideQuestions bool
+	// Watch, when set, receives every event of the run as it happens (the live run page);
+	// like every subscriber of the bus it must return quickly.
+	Watch event.Handler
 	// WrapModel, when set, wraps the run's model before it is metered (an evaluation's
 	// error injection); what it injects, it tells note, and the run writes that to its
 	// trace (ModelErrorInjected, with the step it happened in).
@@ -161,6 +164,9 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 	mem := memory.NewStacks()
 	mem.Attach(bus)
 	bus.Subscribe(rec.Handle)
+	if r.Watch != nil {
+		bus.Subscribe(r.Watch)
+	}
 	var view *global.Progress
 	if r.Progress != nil {
 		view = global.NewProgress(r.Progress)

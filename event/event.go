@@ -57,6 +57,10 @@ type ScreenPerceived struct {
 	Text       string `json:"text"`
 	Marked     []byte `json:"-"` // set-of-mark image, when rendered
 	MarkedMIME string `json:"-"` // its type: image/png or image/jpeg
+	// Picture is the step's screenshot as the phone showed it (no marks), for a live
+	// view of the run; nil when the step took none or the screen is secure. Never traced.
+	Picture     []byte `json:"-"`
+	PictureMIME string `json:"-"`
 	// Read are the text boxes read from the picture where the tree describes nothing.
 	Read []ReadBox `json:"read,omitempty"`
 }

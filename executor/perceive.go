@@ -171,9 +171,13 @@ func (r *run) pictureNow(ctx context.Context) {
 
 func (r *run) publishScreen(marked []byte) {
 	s := r.screen
+	var pic []byte
+	if !r.secure {
+		pic = r.rawPNG
+	}
 	r.publish(event.ScreenPerceived{Step: r.step, Package: s.Package, Activity: s.Activity, Signature: s.Signature,
 		Elements: len(s.Elements), Keyboard: s.Keyboard, Secure: r.secure, Text: s.Text(), Marked: marked, MarkedMIME: r.markedMIME(marked),
-		Read: readBoxes(s)})
+		Picture: pic, PictureMIME: pictureMIME(pic), Read: readBoxes(s)})
 }
 
 func (r *run) markedMIME(marked []byte) string {

@@ -151,10 +151,60 @@ func (s *Server) ServeIO(ctx context.Context, r io.ReadCloser, w io.WriteCloser)
 	return err
 }
 
+// Bounds of the streamable HTTP transport's sessions: a client that opens sessions and
+// never closes them (3,000 initialize calls) must not grow the server without end.
+const (
+	DefaultMaxSessions    = 32
+	DefaultSessionTimeout = 30 * time.Minute
+)
+
+// HTTPOptions bound the sessions of the streamable HTTP transport.
+type HTTPOptions struct {
+	// MaxSessions is how many sessions may be open at once; a client that starts one more
+	// is refused (503) until one ends or expires. 0: DefaultMaxSessions.
+	MaxSessions int
+	// SessionTimeout closes a session that sent no request for this long (the client
+	// starts a new one). 0: DefaultSessionTimeout.
+	SessionTimeout time.Duration
+}
+
 // HTTPHandler serves the streamable HTTP transport: each client session gets its own
-// stream on the one server.
-func (s *Server) HTTPHandler() http.Handler {
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.server }, nil)
+// stream on the one server, at most o.MaxSessions at once, each closed when idle for
+// o.SessionTimeout. It checks no Origin, Host or token: the caller puts it behind that.
+func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	if o.SessionTimeout <= 0 {
+		o.SessionTimeout = DefaultSessionTimeout
+	}
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.server },
+		&sdk.StreamableHTTPOptions{SessionTimeout: o.SessionTimeout, Logger: s.log})
+	var starting sync.Mutex // one new session at a time, so the count cannot be raced past the cap
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		starting.Lock()
+		defer starting.Unlock()
+		if n := s.sessions(); n >= o.MaxSessions {
+			s.log.Warn("mcp: session refused: too many open", slog.Int("open", n))
+			w.Header().Set("Retry-After", "60")
+			http.Error(w, fmt.Sprintf("fairy mcp: %d sessions are open, the most it keeps: close one (DELETE with its Mcp-Session-Id) or wait for an idle one to expire (%s)", n, o.SessionTimeout), http.StatusServiceUnavailable)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// sessions counts the server's open sessions.
+func (s *Server) sessions() int {
+	n := 0
+	for range s.server.Sessions() {
+		n++
+	}
+	return n
 }
 
 // hold marks the phone as held by a run; false (and the holder) when another run holds it.

@@ -329,8 +329,10 @@ func (s *settings) checkEnvAndFlags(cmd *cobra.Command) error {
 // fairy on purpose, so the strict check lets them through: FAIRY_CONFIG names the config
 // file; scripts/test.sh exports FAIRY_INTEROP_DIR (where node's packages for the interop
 // tests are) to every test it runs; the knowledge package's tests hand their child
-// processes a file in FAIRY_KNOWLEDGE_CRASH_FILE or FAIRY_KNOWLEDGE_WRITER_FILE.
-var otherEnvNames = []string{"FAIRY_CONFIG", "FAIRY_INTEROP_DIR", "FAIRY_KNOWLEDGE_CRASH_FILE", "FAIRY_KNOWLEDGE_WRITER_FILE"}
+// processes a file in FAIRY_KNOWLEDGE_CRASH_FILE or FAIRY_KNOWLEDGE_WRITER_FILE;
+// FAIRY_WATCH_TOKEN and FAIRY_MCP_TOKEN are secrets (the live page's token, the bearer
+// token of fairy mcp --http), kept out of config files on purpose.
+var otherEnvNames = []string{"FAIRY_CONFIG", "FAIRY_INTEROP_DIR", "FAIRY_KNOWLEDGE_CRASH_FILE", "FAIRY_KNOWLEDGE_WRITER_FILE", envWatchToken, envMCPToken}
 
 // testEnvPrefix starts the variables tests hand the child processes they start
 // (FAIRY_TEST_RUN_MAIN makes the test binary run fairy's main).

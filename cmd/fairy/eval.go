@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +34,8 @@ type evalDeps struct {
 	Now    func() time.Time
 	// Style dresses the progress on a terminal (colour; see termStyle).
 	Style termStyle
+	// WatchToken is the live page's token the person chose (FAIRY_WATCH_TOKEN).
+	WatchToken func() string
 }
 
 // evalFlags are `fairy eval`'s options.
@@ -65,6 +68,7 @@ type evalFlags struct {
 	sweep string
 	seeds string
 	aw    awFlags
+	watch watchFlags
 }
 
 // newEvalCmd builds `fairy eval`.
@@ -128,8 +132,18 @@ on knowledge learned from a model that erred. --sweep grounding=0,0.1,0.2,0.3 --
 
 Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runEval(cmd, d, f, args[0])
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			token := ""
+			if d.WatchToken != nil {
+				token = d.WatchToken()
+			}
+			wt, ctx, err := startWatch(cmd.Context(), f.watch, "fairy eval "+args[0], token, cmp.Or(d.Stdout, cmd.OutOrStdout()), cmd.ErrOrStderr(), nil)
+			if err != nil {
+				return err
+			}
+			defer func() { err = wt.close(ctx, err) }()
+			cmd.SetContext(ctx)
+			return runEval(cmd, d, f, args[0], wt)
 		},
 	}
 	fl := cmd.Flags()
@@ -152,12 +166,13 @@ Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 	fl.Uint64Var(&f.seed, "seed", 1, "the run's seed: androidworld:sim draws every instance's parameters and noise rows from it, and --model-errors its errors (each run its own, from the seed, the task, the pass and the repeat)")
 	fl.StringVar(&f.sweep, "sweep", "", "with --cold-warm: evaluate once per rate of one error kind, KIND=R1,R2,… (e.g. grounding=0,0.1,0.2,0.3), on top of --model-errors, and write robustness.json/md/html into --out")
 	fl.StringVar(&f.seeds, "seeds", "", "with --sweep: the seeds to run each rate with, comma-separated (default: --seed); with androidworld:sim: run once per seed and report the spread over seeds")
+	f.watch.add(cmd, "the evaluation, one panel per phone")
 	addAndroidWorldFlags(cmd, &f.aw)
 	addEvalModelFlags(cmd)
 	return cmd
 }
 
-func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
+func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string, wt *watching) error {
 	ctx := cmd.Context()
 	out := d.Stdout
 	if out == nil {
@@ -272,7 +287,7 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string) error {
 	agent, err := agentrun.New(agentrun.Config{Model: rc.Model, Limits: ac.Limits, Guard: ac.Guard, Pixels: ac.Pixels, TextOnly: ac.TextOnly,
 		Shell: ac.Shell, Secrets: ac.Secrets, Logger: log, OpenKnowledge: func(loc string, opts knowledge.Options) (*knowledge.Store, error) {
 			return openKnowledgeStore(loc, opts, rc.Etcd)
-		}})
+		}, Watch: wt.phonePanels()})
 	if err != nil {
 		return withExit(2, err)
 	}

@@ -88,8 +88,8 @@ func startMCPWith(t *testing.T, bin string, answer answerFunc) *mcpRig {
 	return startMCPOn(t, phone, bin, answer)
 }
 
-// startMCPOn starts the rig on phone.
-func startMCPOn(t *testing.T, phone *sim.Phone, bin string, answer answerFunc) *mcpRig {
+// startMCPOn starts the rig on phone; extra are more arguments of fairy mcp.
+func startMCPOn(t *testing.T, phone *sim.Phone, bin string, answer answerFunc, extra ...string) *mcpRig {
 	t.Helper()
 	adb := adbtest.Start(t)
 	serial := servePhone(t, adb, phone)
@@ -110,6 +110,7 @@ func startMCPOn(t *testing.T, phone *sim.Phone, bin string, answer answerFunc) *
 	}
 	cmd := exec.Command(bin, "mcp", "--config", cfg, "--runs", filepath.Join(dir, "runs"), "--knowledge", r.knowledge,
 		"--adb-port", strconv.Itoa(adb.Port), "-s", serial)
+	cmd.Args = append(cmd.Args, extra...)
 	cmd.Env = append(os.Environ(), runMainEnv+"=1", "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_DATA_HOME="+dir,
 		"OPENAI_BASE_URL="+url, "OPENAI_API_KEY=sk-test-secret-123", "ANDROID_SERIAL=")
 	cmd.Stderr = r.stderr
@@ -470,7 +471,7 @@ func TestMCPOverHTTP(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(t.Context())
 	stderr := &syncBuffer{}
-	root := newRootCmd(strings.NewReader(""), &syncBuffer{}, stderr, envMap(map[string]string{"HOME": dir}))
+	root := newRootCmd(strings.NewReader(""), &syncBuffer{}, stderr, envMap(map[string]string{"HOME": dir, envMCPToken: "a-token-of-the-tests"}))
 	root.SetArgs([]string{"mcp", "--http", "127.0.0.1:0", "--adb-host", host, "--adb-port", port, "--knowledge", filepath.Join(dir, "k.db")})
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
@@ -497,7 +498,7 @@ func TestMCPOverHTTP(t *testing.T) {
 			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"answer": "yes"}}, nil
 		},
 	})
-	cs, err := client.Connect(t.Context(), &sdk.StreamableClientTransport{Endpoint: endpoint}, nil)
+	cs, err := client.Connect(t.Context(), &sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: bearerClient("a-token-of-the-tests")}, nil)
 	if err != nil {
 		t.Fatalf("connect to %s: %v", endpoint, err)
 	}

@@ -62,14 +62,18 @@ type runDeps struct {
 	// SimKnowledge is the offline try's knowledge file and whether it is the default one
 	// (settings.simKnowledgePath); nil runs the offline try without knowledge.
 	SimKnowledge func(cmd *cobra.Command) (path string, isDefault bool)
+	// WatchToken is the live page's token the person chose (FAIRY_WATCH_TOKEN); "" makes
+	// a random one.
+	WatchToken func() string
 }
 
 // newRunCmd builds `fairy run`.
 func newRunCmd(d runDeps) *cobra.Command {
 	var textOnly, confirm, offline bool
 	var maxSteps int
+	var watch watchFlags
 	cmd := &cobra.Command{
-		Use:   "run [--serial S] [--adb-host H --adb-port P] [--text-only] [--max-steps N] [--sim] INSTRUCTION...",
+		Use:   "run [--serial S] [--adb-host H --adb-port P] [--text-only] [--max-steps N] [--sim] [--watch] INSTRUCTION...",
 		Short: "Carry out an instruction on a phone",
 		Long: `Carry out an instruction on a phone. The instruction may be quoted or not: the words are
 joined with spaces ('fairy run turn off wifi' is 'fairy run "turn off wifi"'); put -- before
@@ -80,9 +84,14 @@ model, no key needed) that knows the built-in tasks of the virtual phone (the bu
 evaluation suite: Settings switches, contacts, messages, calendar, notes, maps, the shop).
 Any other instruction is refused with "no rule for this instruction", and nothing is run or
 learned. What the try learns goes to sim-knowledge.db next to the default knowledge file,
-not to your own (unless --knowledge names a file).`,
+not to your own (unless --knowledge names a file).
+
+With --watch it serves a live page on loopback and prints its address (with a random token
+in it): the phone's screen as it changes, the plan, each step as it happens, the model calls
+and their cost; questions can be answered there or here, whichever comes first, and its Stop
+button ends the run as Ctrl-C does.`,
 		Args: instructionArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			if cmd.Flags().Changed("max-steps") && maxSteps < 1 {
 				return withExit(exitUsage, fmt.Errorf("--max-steps must be at least 1, got %d: pass a step limit per app task, or leave it out for the config's (30 by default)", maxSteps))
 			}
@@ -90,8 +99,18 @@ not to your own (unless --knowledge names a file).`,
 			if err != nil {
 				return withExit(2, err)
 			}
+			token := ""
+			if d.WatchToken != nil {
+				token = d.WatchToken()
+			}
+			wt, ctx, err := startWatch(cmd.Context(), watch, "fairy run: "+instruction(args), token, d.Style.wrap(d.Stdout), cmp.Or(d.Stderr, cmd.ErrOrStderr()), cfg.Agent.Logger)
+			if err != nil {
+				return err
+			}
+			defer func() { err = wt.close(ctx, err) }()
+			cmd.SetContext(ctx)
 			if offline {
-				return runOfflineTry(cmd, d, cfg, textOnly, confirm, maxSteps, instruction(args))
+				return runOfflineTry(cmd, d, cfg, textOnly, confirm, maxSteps, instruction(args), wt)
 			}
 			if cfg.Model == nil {
 				return withExit(2, errNoModel)
@@ -118,14 +137,18 @@ not to your own (unless --knowledge names a file).`,
 			}
 			defer dev.Close(context.WithoutCancel(cmd.Context()))
 			out := d.Style.wrap(d.Stdout)
-			person := interaction.NewTerminal(d.Stdin, out)
-			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out, HideQuestions: true, ConfirmResult: confirm}, instruction(args))
+			var person interaction.Dialoger = interaction.NewTerminal(d.Stdin, out)
+			panel := wt.panel(dev.Serial())
+			person = watched(person, panel, out)
+			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out, HideQuestions: true, ConfirmResult: confirm,
+				Watch: panelHandler(panel)}, instruction(args))
 			return err
 		},
 	}
 	cmd.Flags().BoolVar(&textOnly, "text-only", false, "send the models the screen text only, no screenshots")
 	cmd.Flags().IntVar(&maxSteps, "max-steps", 0, "step limit per app task (default 30)")
 	cmd.Flags().BoolVar(&offline, "sim", false, "an offline try: a virtual phone and a scripted model that knows its built-in tasks (no model key)")
+	watch.add(cmd, "the run")
 	cmd.Flags().BoolVar(&confirm, "confirm-result", false, "when the run says done, ask whether its result is right: a no takes back what the run learned and demotes what it replayed")
 	return cmd
 }
@@ -141,6 +164,8 @@ type agentSetup struct {
 	// ConfirmResult asks the person, when the run says done, whether the result is right
 	// (see confirmResult).
 	ConfirmResult bool
+	// Watch receives the run's events for the live page (--watch); nil without one.
+	Watch event.Handler
 }
 
 // runAgent runs the instruction with package agent, in a new run directory and with the
@@ -169,7 +194,7 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (rundir.Sum
 	fmt.Fprintf(s.Out, "run directory: %s\n", dir)
 	cfg.Log.attach(dir)
 	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: dir, ID: id, Device: s.Device, Model: stopModelsOn(ctx, liveModelFor(cfg.Model, s.Out)),
-		Dialoger: s.Dialoger, Knowledge: kn.Store, KnowledgeOff: kn.Off, Progress: s.Out, HideQuestions: s.HideQuestions})
+		Dialoger: s.Dialoger, Knowledge: kn.Store, KnowledgeOff: kn.Off, Progress: s.Out, HideQuestions: s.HideQuestions, Watch: s.Watch})
 	if err != nil {
 		return rundir.Summary{}, withExit(2, err)
 	}

@@ -162,6 +162,8 @@ type simTryOptions struct {
 	Dialoger interaction.Dialoger
 	// ConfirmResult asks, when the run says done, whether the result is right (--confirm-result).
 	ConfirmResult bool
+	// Watch is the live page (--watch); nil without one.
+	Watch *watching
 }
 
 // simTryResult is what an offline try did, for tests.
@@ -232,8 +234,10 @@ func runSimTry(ctx context.Context, o simTryOptions) (simTryResult, error) {
 	if person == nil {
 		person = interaction.NewTerminal(o.Stdin, out)
 	}
+	panel := o.Watch.panel("virtual phone " + p.Serial())
+	person = watched(person, panel, out)
 	res.Summary, err = runAgent(ctx, agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out, HideQuestions: o.Dialoger == nil,
-		ConfirmResult: o.ConfirmResult}, o.Instruction)
+		ConfirmResult: o.ConfirmResult, Watch: panelHandler(panel)}, o.Instruction)
 	if kn.Store != nil && cfg.KnowledgeDefault {
 		k := "--knowledge " + shellWord(cfg.Knowledge)
 		fmt.Fprintf(out, "\nWhat the offline try learned is kept apart from a real phone's, in %s. See it with:\n", cfg.Knowledge)
@@ -295,7 +299,7 @@ func (s *settings) simKnowledgePath(cmd *cobra.Command) (path string, isDefault 
 
 // runOfflineTry is `fairy run --sim`: cfg's runs directory, agent settings and log, with
 // the offline try's knowledge file and scripted model (the configured model is not used).
-func runOfflineTry(cmd *cobra.Command, d runDeps, cfg runConfig, textOnly, confirm bool, maxSteps int, instr string) error {
+func runOfflineTry(cmd *cobra.Command, d runDeps, cfg runConfig, textOnly, confirm bool, maxSteps int, instr string, wt *watching) error {
 	for _, f := range []string{"serial", "adb-host", "adb-port"} {
 		if fl := cmd.Flags().Lookup(f); fl != nil && fl.Changed {
 			return withExit(exitUsage, fmt.Errorf("--sim runs on a virtual phone in process: drop --%s, or drop --sim to run on that phone", f))
@@ -318,6 +322,6 @@ func runOfflineTry(cmd *cobra.Command, d runDeps, cfg runConfig, textOnly, confi
 	if stderr == nil {
 		stderr = cmd.ErrOrStderr()
 	}
-	_, err := runSimTry(cmd.Context(), simTryOptions{Config: cfg, Instruction: instr, Stdin: d.Stdin, Out: d.Style.wrap(d.Stdout), Err: stderr, ConfirmResult: confirm})
+	_, err := runSimTry(cmd.Context(), simTryOptions{Config: cfg, Instruction: instr, Stdin: d.Stdin, Out: d.Style.wrap(d.Stdout), Err: stderr, ConfirmResult: confirm, Watch: wt})
 	return err
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/interaction"
@@ -53,6 +54,9 @@ type Config struct {
 	// OpenKnowledge opens a job's knowledge location (a file, or an etcd:// URL the
 	// caller knows how to reach); nil opens knowledge files only.
 	OpenKnowledge func(loc string, opts knowledge.Options) (*knowledge.Store, error)
+	// Watch, when set, gives the handler that receives a task run's events (the live
+	// page's panel of the phone, by its serial); a nil handler watches nothing.
+	Watch func(serial, task string) event.Handler
 }
 
 // Agent implements eval.Agent. Knowledge files are opened once per path and shared by
@@ -248,6 +252,9 @@ func (s *taskRun) Run(ctx context.Context, user interaction.Dialoger) (rundir.Su
 	run := agent.Run{Instruction: job.Task.Instruction, Dir: job.RunDir, ID: job.Task.ID,
 		Device: s.dev, Model: s.model, Dialoger: user, Knowledge: s.store, KnowledgeOff: s.knowledgeOff,
 		Limits: executor.Limits{MaxSteps: l.Steps, MaxWall: l.Time, MaxCost: l.Cost, MaxActions: l.Actions}}
+	if s.a.cfg.Watch != nil {
+		run.Watch = s.a.cfg.Watch(s.dev.Serial(), job.Task.ID)
+	}
 	if job.ModelErrors.Any() {
 		// The agent's model errs on purpose; the simulated user and the judge do not.
 		run.WrapModel = func(m executor.Model, note func(role, kind, change string)) executor.Model {

@@ -109,13 +109,15 @@ var layers = map[string][]string{
 	"agent":            {"event", "executor", "executor/adb", "global", "interaction", "knowledge", "learner", "llm", "llm/openai", "llm/scripted", "memory", "perception", "prompts", "rundir", "sim", "sim/wire"},
 	"internal/mapview": {"knowledge", "sim/cjkfont"},
 	"mcp":              {"event", "executor", "executor/adb", "global", "interaction", "knowledge", "perception", "rundir"},
+	// live is the run's live page: it shows the vocabulary and asks as a Dialoger.
+	"live": {"event", "interaction"},
 	// Evaluation drives the agent from outside: eval knows the agent only through the
 	// Session it declares; eval/agentrun plugs the agent in.
 	"eval": {"eval/walkthrough", "event", "interaction", "internal/spell", "internal/table", "llm", "llm/inject", "llm/scripted", "perception", "prompts", "rundir", "sim", "sim/cjkfont"},
 	// A walkthrough compiles to scripted-model rules that find their way by the prompts'
 	// markers.
 	"eval/walkthrough":  {"event", "llm/scripted", "prompts"},
-	"eval/agentrun":     {"agent", "eval", "executor", "executor/adb", "global", "interaction", "knowledge", "llm/inject", "llm/openai", "rundir", "sim"},
+	"eval/agentrun":     {"agent", "eval", "event", "executor", "executor/adb", "global", "interaction", "knowledge", "llm/inject", "llm/openai", "rundir", "sim"},
 	"eval/androidworld": {"eval", "eval/walkthrough", "sim"},
 	"internal/deptest":  {},
 	// Only the command wires everything; nothing imports it.
