@@ -115,26 +115,43 @@ func TestResolveKinds(t *testing.T) {
 	}
 }
 
-// TestResolveChecked: a switch must show the state it had when the step was learned; one
-// already switched is a surprise, never a tap that undoes it.
+// TestResolveChecked: a switch is read before it is tapped: one that already shows the
+// state the step is for (the opposite of the one it was learned in, or Want when the
+// task's own word says it) is skipped (ErrSatisfied), never a tap that undoes it; a
+// switch that shows no state is a surprise.
 func TestResolveChecked(t *testing.T) {
-	on := true
+	on, off := true, false
 	sw := perception.Element{Index: 1, Label: "All Maps notifications", Text: "All Maps notifications", ResourceID: app + ":id/switch_bar",
 		Class: "android.widget.Switch", Checkable: true, Clickable: true}
 	step := Learned{Signature: "r-notif", Kind: "tap", Checked: &on, Target: Target{ResourceID: app + ":id/switch_bar", Text: "All Maps notifications"}}
-	off := &perception.Screen{Signature: "r-notif", Elements: []perception.Element{sw}}
-	want := `learner: screen does not match the shortcut: "All Maps notifications" is already off`
-	if _, err := step.Resolve(off); !errors.Is(err, ErrMismatch) || err.Error() != want {
+	offScreen := &perception.Screen{Signature: "r-notif", Elements: []perception.Element{sw}}
+	want := `already in the wanted state: "All Maps notifications" is already off`
+	if _, err := step.Resolve(offScreen); !errors.Is(err, ErrSatisfied) || err.Error() != want {
 		t.Errorf("Resolve on a switch already off = %v, want %q", err, want)
 	}
 	sw.Checked = true
-	if a, err := step.Resolve(&perception.Screen{Signature: "r-notif", Elements: []perception.Element{sw}}); err != nil || a != (event.Action{Type: event.Tap, Index: 1}) {
+	onScreen := &perception.Screen{Signature: "r-notif", Elements: []perception.Element{sw}}
+	if a, err := step.Resolve(onScreen); err != nil || a != (event.Action{Type: event.Tap, Index: 1}) {
 		t.Errorf("Resolve on the switch as learned = %+v, %v; want Tap 1", a, err)
+	}
+	// The task says on: learned turning it off, the step now turns an off switch on and
+	// leaves an on switch alone.
+	step.Want = &on
+	if _, err := step.Resolve(onScreen); !errors.Is(err, ErrSatisfied) {
+		t.Errorf("Resolve, want on, on a switch on = %v, want ErrSatisfied", err)
+	}
+	if a, err := step.Resolve(offScreen); err != nil || a != (event.Action{Type: event.Tap, Index: 1}) {
+		t.Errorf("Resolve, want on, on a switch off = %+v, %v; want Tap 1", a, err)
+	}
+	step.Want = &off
+	plain := perception.Element{Index: 1, Label: "All Maps notifications", Text: "All Maps notifications", ResourceID: app + ":id/switch_bar", Class: "android.widget.TextView"}
+	if _, err := step.Resolve(&perception.Screen{Signature: "r-notif", Elements: []perception.Element{plain}}); !errors.Is(err, ErrMismatch) {
+		t.Errorf("Resolve on an element that shows no state = %v, want a mismatch", err)
 	}
 }
 
 // TestResolveCheckedRow: a settings row whose switch is its child is judged by that
-// switch: tapped to turn Battery Saver on, a row whose switch is already on is a surprise
+// switch: tapped to turn Battery Saver on, a row whose switch is already on is skipped
 // (a learned double tap after a dead one never turns it back off).
 func TestResolveCheckedRow(t *testing.T) {
 	off := false
@@ -143,8 +160,8 @@ func TestResolveCheckedRow(t *testing.T) {
 	sw := perception.Element{Index: 3, ResourceID: app + ":id/switch_widget", Class: "android.widget.Switch", Checkable: true,
 		Center: perception.Point{X: 980, Y: 300}, Checked: true}
 	step := Learned{Signature: "r-battery", Kind: "tap", Checked: &off, Target: Target{ResourceID: app + ":id/switch_row", Text: "Battery Saver"}}
-	if _, err := step.Resolve(&perception.Screen{Signature: "r-battery", Elements: []perception.Element{row, sw}}); !errors.Is(err, ErrMismatch) {
-		t.Errorf("Resolve on a row whose switch is already on = %v, want a mismatch", err)
+	if _, err := step.Resolve(&perception.Screen{Signature: "r-battery", Elements: []perception.Element{row, sw}}); !errors.Is(err, ErrSatisfied) {
+		t.Errorf("Resolve on a row whose switch is already on = %v, want it skipped", err)
 	}
 	sw.Checked = false
 	if a, err := step.Resolve(&perception.Screen{Signature: "r-battery", Elements: []perception.Element{row, sw}}); err != nil || a != (event.Action{Type: event.Tap, Index: 2}) {
