@@ -51,7 +51,7 @@ func notificationsRunFor(t *testing.T, s *Session, task, row string, checked boo
 		if on {
 			return " checked"
 		}
-		return ""
+		return " unchecked"
 	}
 	notif := screen{appsApp, ".Notif", "r-notif", `- [1] switch "All ` + row + ` notifications" id=switch_bar` + state(checked)}
 	done := screen{appsApp, ".Notif", "r-notif", `- [1] switch "All ` + row + ` notifications" id=switch_bar` + state(!checked)}
@@ -365,5 +365,209 @@ func TestRoutineLeavesOutASwitchSlip(t *testing.T) {
 	}
 	if want := []string{"Display", "Airplane mode"}; !slices.Equal(labels, want) {
 		t.Errorf("steps tap %q, want %q (the Mobile data slip left out)", labels, want)
+	}
+}
+
+// TestRoutineTrust: a routine is offered for replay only once clean runs confirmed it on
+// two instances with different bindings: one run is not enough, the same binding again
+// is not either, another row (or the switch the other way) is.
+func TestRoutineTrust(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	offered := func() int {
+		return len(l.Offer(t.Context(), appsApp, "r-main", "Turn off notifications for Messages", nil, nil))
+	}
+	learn := func(task, row string, checked bool) {
+		t.Helper()
+		s := l.Start("", "")
+		notificationsRunFor(t, s, task, row, checked)
+		if _, err := s.Learn(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	learn("Turn off notifications for Maps", "Maps", true)
+	if n := offered(); n != 0 {
+		t.Fatalf("offered %d routines after one run, want none", n)
+	}
+	learn("Turn off notifications for Maps", "Maps", true)
+	if n := offered(); n != 0 {
+		t.Fatalf("offered %d routines after the same instance twice, want none", n)
+	}
+	learn("Turn on notifications for Calendar", "Calendar", false)
+	rs, _ := st.Routines(appsApp)
+	if len(rs) != 1 || rs[0].Runs != 3 || len(rs[0].Instances) != 2 || !rs[0].Trusted() {
+		t.Fatalf("routines = %+v, want one run 3 times on 2 instances", rs)
+	}
+	if n := offered(); n != 1 {
+		t.Fatalf("offered %d routines after two instances, want it", n)
+	}
+}
+
+// TestRoutineDemotedAtOnce: a trusted routine whose replay stops at a surprise, whose
+// task's finish check fails, or whose task fails, is not offered again from that moment;
+// a clean run alone does not restore it, two instances do.
+func TestRoutineDemotedAtOnce(t *testing.T) {
+	for _, how := range []string{"stopped", "finish check", "task failed"} {
+		t.Run(how, func(t *testing.T) {
+			st, _ := tempStore(t)
+			l := newLearner(t, st, nil)
+			s := l.Start("", "")
+			notificationsRun(t, s, "Turn off notifications for Maps")
+			notificationsRunFor(t, s, "Turn on notifications for Calendar", "Calendar", false)
+			if _, err := s.Learn(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			task := "Turn off notifications for Messages"
+			o := l.Offer(t.Context(), appsApp, "r-main", task, nil, nil)
+			if len(o) != 1 {
+				t.Fatalf("offers = %+v, want the trusted routine", o)
+			}
+			s2 := l.Start("", "")
+			r := startRun(t, s2, "run2", task, appsApp, task)
+			r.see(rtMain, "", "Run the routine")
+			ran := event.RoutineRan{Step: r.step, App: appsApp, ID: o[0].ID, Name: o[0].Name, Planned: 4, Replayed: 4}
+			if how == "stopped" {
+				ran.Replayed, ran.Stopped = 1, "step 2 of 4: no element on the screen"
+			}
+			r.bus.Publish(ran)
+			switch how {
+			case "finish check":
+				r.bus.Publish(event.FinishChecked{Step: r.step, Passed: false, Reason: "the switch is still on"})
+			case "task failed":
+				r.finish(event.OutcomeFailed, "the step budget is spent")
+			}
+			if o := l.Offer(t.Context(), appsApp, "r-main", task, nil, nil); len(o) != 0 {
+				t.Fatalf("offers right after the replay (%s) = %+v, want none", how, o)
+			}
+			if how != "task failed" {
+				r.finish(event.OutcomeFailed, "stopped")
+			}
+			if _, err := s2.Learn(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			s3 := l.Start("", "")
+			notificationsRun(t, s3, "Turn off notifications for Maps")
+			if _, err := s3.Learn(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if o := l.Offer(t.Context(), appsApp, "r-main", task, nil, nil); len(o) != 0 {
+				t.Fatalf("offers after one clean run = %+v, want none until two instances confirm it again", o)
+			}
+			notificationsRunFor(t, s3, "Turn on notifications for Calendar", "Calendar", false)
+			if _, err := s3.Learn(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if o := l.Offer(t.Context(), appsApp, "r-main", task, nil, nil); len(o) != 1 {
+				t.Fatalf("offers after two clean instances = %+v, want it back", o)
+			}
+		})
+	}
+}
+
+// TestRoutineOfAStateAlreadyHeld: a run that found the switch its task names already in
+// the wanted state tapped no switch: it holds no step another instance could replay, and
+// is no routine. Nor is one whose task names two states and that tapped one switch.
+func TestRoutineOfAStateAlreadyHeld(t *testing.T) {
+	network := screen{appsApp, ".Network", "r-net", `- "Network & internet"
+- [1] switch "Wi-Fi" id=switch_row checked
+- [2] switch "Bluetooth" id=switch_row unchecked`}
+	after := screen{appsApp, ".Network", "r-net", `- "Network & internet"
+- [1] switch "Wi-Fi" id=switch_row checked
+- [2] switch "Bluetooth" id=switch_row checked`}
+	for _, tc := range []struct {
+		task string
+		tap  bool
+		want int
+	}{
+		{"Turn wifi on.", false, 0},
+		{"Turn off WiFi, then enable bluetooth", true, 0},
+		{"Enable bluetooth", true, 1},
+	} {
+		st, _ := tempStore(t)
+		s := newLearner(t, st, nil).Start("", "")
+		r := startRun(t, s, "run", tc.task, appsApp, tc.task)
+		r.see(rtMain, "", "Open the network page")
+		r.do("r-main", tap(1, "Apps", "", "android.widget.LinearLayout"))
+		r.see(network, "A", "Set the switches")
+		if tc.tap {
+			r.do("r-net", tap(2, "Bluetooth", appsApp+":id/switch_row", "android.widget.Switch"))
+			r.see(after, "A", "Finished")
+		}
+		r.finish(event.OutcomeDone, "")
+		if _, err := s.Learn(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		rs, _ := st.Routines(appsApp)
+		if len(rs) != tc.want {
+			t.Errorf("%q: routines = %+v, want %d", tc.task, rs, tc.want)
+		}
+		if tc.want == 1 && len(rs) == 1 && (rs[0].Name != "{1} bluetooth" || rs[0].Steps[1].Want != 1) {
+			t.Errorf("%q: routine %+v, want its on/off word bound to the switch", tc.task, rs[0])
+		}
+	}
+}
+
+// TestDeletedRowIsAnArgument: a routine that deletes a row names that row with an
+// argument from the task's words; a run that deleted a row the task does not name (the
+// duplicates, whichever were found) is no routine: a replay would delete the last run's
+// row.
+func TestDeletedRowIsAnArgument(t *testing.T) {
+	const app = "com.example.expenses"
+	list := screen{app, ".Main", "e-list", `- [1] item "Dress" id=expense_row
+- [2] item "Freelance Payment" id=expense_row
+- [3] item "Freelance Payment" id=expense_row`}
+	detail := screen{app, ".Expense", "e-detail", `- [1] button "Delete expense" id=delete_expense`}
+	for _, tc := range []struct {
+		task, row string
+		want      int
+	}{
+		{"Delete all but one of any expenses that are exact duplicates", "Freelance Payment", 0},
+		{"Delete the following expenses: Dress.", "Dress", 1},
+	} {
+		st, _ := tempStore(t)
+		s := newLearner(t, st, nil).Start("", "")
+		r := startRun(t, s, "run", tc.task, app, tc.task)
+		r.see(list, "", "Open the row")
+		r.do("e-list", tap(2, tc.row, app+":id/expense_row", "android.widget.LinearLayout"))
+		r.see(detail, "A", "Delete it")
+		r.do("e-detail", act{a: event.Action{Type: event.Tap, Index: 1}, el: &event.ElementRef{Label: "Delete expense", ResourceID: app + ":id/delete_expense", Class: "android.widget.Button"}, consent: "delete"})
+		r.see(list, "A", "Finished")
+		r.finish(event.OutcomeDone, "")
+		if _, err := s.Learn(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		rs, _ := st.Routines(app)
+		if len(rs) != tc.want {
+			t.Errorf("%q: routines = %+v, want %d", tc.task, rs, tc.want)
+		}
+		if tc.want == 1 && len(rs) == 1 && rs[0].Steps[0].Action.Target.Text != "{1}" {
+			t.Errorf("%q: the deleted row is %q, want the argument {1}", tc.task, rs[0].Steps[0].Action.Target.Text)
+		}
+	}
+}
+
+// TestAnsweringRoutineEndsAtTheReplanner: a routine learned from a task that ended with an
+// answer is offered with no end page: reaching it is no finished task, the Re-Planner
+// still reads the answer off the screen.
+func TestAnsweringRoutineEndsAtTheReplanner(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	for _, row := range []string{"Maps", "Calendar"} {
+		s := l.Start("", "")
+		task := "How many notifications does " + row + " send"
+		r := startRun(t, s, "run", task, appsApp, task)
+		r.see(rtMain, "", "Open Apps")
+		r.do("r-main", tap(1, "Apps", "", "android.widget.LinearLayout"))
+		r.see(rtApps, "A", "Open "+row)
+		r.do("r-apps", tap(2, row, appsApp+":id/app_row", "android.widget.LinearLayout"))
+		r.see(rtInfo, "A", "Finished")
+		r.bus.Publish(event.TaskFinished{Outcome: event.OutcomeDone, Steps: r.step, Answer: "3"})
+		if _, err := s.Learn(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := l.Offer(t.Context(), appsApp, "r-main", "How many notifications does Messages send", nil, nil)
+	if len(o) != 1 || o[0].End != "" {
+		t.Fatalf("offers = %+v, want the routine with no end page", o)
 	}
 }
