@@ -535,7 +535,7 @@ func rowsKnown(m *knowledge.Map, r knowledge.Routine, args []string, current str
 		st := r.Steps[j]
 		want := strings.ReplaceAll(st.Action.Target.Text, ph, args[i])
 		if st.Signature == current {
-			if !slices.Contains(screen, want) {
+			if !slices.ContainsFunc(screen, func(l string) bool { return replay.FuzzyMatch(l, want) }) {
 				return false
 			}
 			continue

@@ -158,6 +158,11 @@ func (s Learned) resolve(screen *perception.Screen, kind string) (event.Action, 
 	}
 	index := func() (int, error) {
 		e, err := locate(screen, s.Target)
+		if err != nil && s.Row && s.Target.Text != "" {
+			// The row the argument names, by the benchmark's fuzzy match on its label
+			// when no row bears it exactly: one row, or none.
+			e, err = locateFuzzy(screen, s.Target, err)
+		}
 		if err != nil && !s.Row && s.Target.ResourceID != "" {
 			e, err = locate(screen, Target{ResourceID: s.Target.ResourceID, Class: s.Target.Class})
 		}
@@ -231,6 +236,28 @@ func locate(screen *perception.Screen, t Target) (perception.Element, error) {
 		return perception.Element{}, fmt.Errorf("%w: no element %s on the screen", ErrMismatch, t)
 	}
 	return perception.Element{}, fmt.Errorf("%w: %d elements match %s", ErrMismatch, len(hits), t)
+}
+
+// locateFuzzy finds the one element of screen whose label fuzzy-matches t's text, with
+// t's resource-id and class where it gives them; none or several return exact, the error
+// of the exact search, or a mismatch naming the rows that matched.
+func locateFuzzy(screen *perception.Screen, t Target, exact error) (perception.Element, error) {
+	var hits []perception.Element
+	for _, e := range screen.Elements {
+		if (t.ResourceID != "" && !SameID(e.ResourceID, t.ResourceID)) || (t.Class != "" && e.Class != t.Class) {
+			continue
+		}
+		if FuzzyMatch(e.Label, t.Text) || (e.Text != "" && FuzzyMatch(e.Text, t.Text)) {
+			hits = append(hits, e)
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return perception.Element{}, exact
+	case 1:
+		return hits[0], nil
+	}
+	return perception.Element{}, fmt.Errorf("%w: %d rows match %s", ErrMismatch, len(hits), t)
 }
 
 // SameID compares resource-ids, full ("com.x:id/send") or short ("send").

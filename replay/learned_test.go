@@ -188,3 +188,49 @@ func TestTarget(t *testing.T) {
 		t.Error("SameID/ShortID do not compare resource-ids full or short")
 	}
 }
+
+// TestFuzzyMatch: the benchmark's fuzzy match, difflib's ratio ≥ 0.9 with case ignored
+// (the ratios in the comments are Python difflib's).
+func TestFuzzyMatch(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"Schönberg, Liechtenstein", "Schonberg, Liechtenstein", true}, // 0.958
+		{"Grocery Shopping", "Grocery Shoping", true},                   // 0.968
+		{"Doctor Visits", "doctor visits", true},                        // 1
+		{"Dress", "Dresser", false},                                     // 0.833
+		{"abcde", "xyz", false},                                         // 0
+	} {
+		if got := FuzzyMatch(tc.a, tc.b); got != tc.want {
+			t.Errorf("FuzzyMatch(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// TestResolveRowByArgument: a row step taps the row its argument names: exactly, or the
+// one row whose label fuzzy-matches it; a row that is only like it, or two rows that
+// match, are a mismatch (the replay hands back), never a tap on another row.
+func TestResolveRowByArgument(t *testing.T) {
+	row := func(i int, label string) perception.Element {
+		return perception.Element{Index: i, Label: label, Text: label, ResourceID: app + ":id/expense_row", Class: "android.widget.LinearLayout"}
+	}
+	step := Learned{Signature: "e-list", Kind: "tap", Row: true, Target: Target{ResourceID: app + ":id/expense_row", Text: "Grocery Shopping", Class: "android.widget.LinearLayout"}}
+	for _, tc := range []struct {
+		rows []perception.Element
+		want int // the index tapped, 0 for a mismatch
+	}{
+		{[]perception.Element{row(1, "Dress"), row(2, "Grocery Shopping")}, 2},
+		{[]perception.Element{row(1, "Dress"), row(2, "grocery shopping ")}, 2},
+		{[]perception.Element{row(1, "Dress"), row(2, "Grocery")}, 0},
+		{[]perception.Element{row(1, "Grocery shopping"), row(2, "grocery Shopping")}, 0},
+	} {
+		a, err := step.Resolve(&perception.Screen{Signature: "e-list", Elements: tc.rows})
+		switch {
+		case tc.want == 0 && !errors.Is(err, ErrMismatch):
+			t.Errorf("rows %v: Resolve = %+v, %v; want a mismatch", tc.rows, a, err)
+		case tc.want > 0 && (err != nil || a.Index != tc.want):
+			t.Errorf("rows %v: Resolve = %+v, %v; want a tap on %d", tc.rows, a, err, tc.want)
+		}
+	}
+}
