@@ -197,10 +197,10 @@ func TestFuzzyMatch(t *testing.T) {
 		want bool
 	}{
 		{"Schönberg, Liechtenstein", "Schonberg, Liechtenstein", true}, // 0.958
-		{"Grocery Shopping", "Grocery Shoping", true},                   // 0.968
-		{"Doctor Visits", "doctor visits", true},                        // 1
-		{"Dress", "Dresser", false},                                     // 0.833
-		{"abcde", "xyz", false},                                         // 0
+		{"Grocery Shopping", "Grocery Shoping", true},                  // 0.968
+		{"Doctor Visits", "doctor visits", true},                       // 1
+		{"Dress", "Dresser", false},                                    // 0.833
+		{"abcde", "xyz", false},                                        // 0
 	} {
 		if got := FuzzyMatch(tc.a, tc.b); got != tc.want {
 			t.Errorf("FuzzyMatch(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
