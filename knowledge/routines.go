@@ -76,6 +76,10 @@ type Routine struct {
 	// started in), at most maxInstances. It replays without the model only when
 	// Trusted: confirmed on TrustInstances instances with different bindings.
 	Instances []string `json:"instances,omitempty"`
+	// Bindings are the keys of the argument values those runs had (their parameters'
+	// values alone), at most maxInstances: a routine whose every row is an argument may
+	// replay the very binding a clean run confirmed before it is Trusted.
+	Bindings []string `json:"bindings,omitempty"`
 	// Answers marks a routine learned from a task that ended with an answer (a
 	// question about the screen): reaching its end page is no finished task, the answer
 	// is still to be read.
@@ -186,6 +190,7 @@ func (tx *Tx) PutRoutine(r Routine) (Routine, error) {
 		r.Stops += old.Stops
 		r.Demoted += old.Demoted
 		r.Instances = mergeInstances(old.Instances, r.Instances)
+		r.Bindings = mergeInstances(old.Bindings, r.Bindings)
 		r.Answers = r.Answers || old.Answers
 		r.FirstSeen = earlier(old.FirstSeen, r.FirstSeen)
 		mergeNames(&r, old)
@@ -247,7 +252,7 @@ func (tx *Tx) RoutineDemoted(app, id string) error {
 // demote counts a demotion and forgets the instances that confirmed the routine.
 func (r *Routine) demote() {
 	r.Demoted++
-	r.Instances = nil
+	r.Instances, r.Bindings = nil, nil
 }
 
 // updateRoutine applies fn to routine id of app and stores it, seen now.

@@ -261,7 +261,31 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 	r.Answers = strings.TrimSpace(t.answer) != ""
 	r.ID = knowledge.RoutineID(r.App, r.Steps)
 	r.Instances = []string{instanceKey(values, r.Steps)}
+	r.Bindings = []string{BindingKey(values)}
 	return r, true
+}
+
+// BindingKey is the key of a routine's argument values (a short hash, case and outer
+// spaces ignored: typed texts are not kept).
+func BindingKey(args []string) string {
+	h := sha256.New()
+	for _, v := range args {
+		fmt.Fprintf(h, "v%q\n", strings.ToLower(strings.TrimSpace(v)))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:6])
+}
+
+// sealed reports a routine whose every tapped row is an argument: it holds no value of
+// the run it was learned from (a row tapped because that run's screen had it), so a
+// replay with the same arguments does what that clean run did.
+func sealed(r knowledge.Routine) bool {
+	for _, st := range r.Steps {
+		a := st.Action
+		if (a.Kind == knowledge.ActionTap || a.Kind == knowledge.ActionLongPress) && rowLike(a.Target) && st.Checked == nil && !strings.Contains(a.Target.Text, "{") {
+			return false
+		}
+	}
+	return true
 }
 
 // instanceKey is the binding a run confirmed a routine on: its parameters' values and
@@ -369,7 +393,7 @@ func (s *Session) learnRoutine(t *taskTrace) (known bool, err error) {
 	}
 	r.Runs = 1
 	if demoted {
-		r.Instances = nil // demoted in this very task: its run confirms nothing
+		r.Instances, r.Bindings = nil, nil // demoted in this very task: its run confirms nothing
 	}
 	var id string
 	err = s.l.cfg.Store.Update(func(tx *knowledge.Tx) error {
@@ -412,7 +436,7 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 	var cands []cand
 	for _, r := range rs {
 		from := slices.IndexFunc(r.Steps, func(s knowledge.RoutineStep) bool { return s.Signature == signature })
-		if from < 0 || r.Runs < 1 || !r.Trusted() {
+		if from < 0 || r.Runs < 1 || (!r.Trusted() && (len(r.Bindings) == 0 || !sealed(r))) {
 			continue // not confirmed yet on enough instances, or demoted since
 		}
 		// The name that fits the task best: one whose template the task's words fill,
@@ -439,6 +463,9 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 			if (a != nil && args == nil) || ((a != nil) == (args != nil) && sc > score) {
 				name, args, score = n, a, sc
 			}
+		}
+		if !r.Trusted() && (args == nil || !slices.Contains(r.Bindings, BindingKey(args))) {
+			continue // not trusted: only the very binding a clean run confirmed
 		}
 		if args == nil && score < minRoutineMatch {
 			continue

@@ -571,3 +571,40 @@ func TestAnsweringRoutineEndsAtTheReplanner(t *testing.T) {
 		t.Fatalf("offers = %+v, want the routine with no end page", o)
 	}
 }
+
+// TestRoutineSameBinding: before it is trusted, a routine whose every row is an argument
+// replays the very binding a clean run confirmed (the same app, the same on/off word),
+// never another; one that taps a row no argument names does not even replay that.
+func TestRoutineSameBinding(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	notificationsRun(t, s, "Turn off notifications for Maps")
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	if o := l.Offer(ctx, appsApp, "r-main", "Turn off notifications for Maps", nil, nil); len(o) != 1 || !slices.Equal(o[0].Fit, []string{"Maps", "off"}) {
+		t.Errorf("offers for the binding confirmed = %+v, want the routine", o)
+	}
+	for _, task := range []string{"Turn off notifications for Messages", "Turn on notifications for Maps"} {
+		if o := l.Offer(ctx, appsApp, "r-main", task, nil, nil); len(o) != 0 {
+			t.Errorf("offers for %q, a binding no run confirmed = %+v, want none", task, o)
+		}
+	}
+	// A routine that taps a row its task does not name (the list's first entry).
+	s2 := l.Start("", "")
+	r := startRun(t, s2, "run", "Open the first app's info", appsApp, "Open the first app's info")
+	r.see(rtMain, "", "Open Apps")
+	r.do("r-main", tap(1, "Apps", "", "android.widget.LinearLayout"))
+	r.see(rtApps, "A", "Open the first app")
+	r.do("r-apps", tap(1, "Calendar", appsApp+":id/app_row", "android.widget.LinearLayout"))
+	r.see(rtInfo, "A", "Finished")
+	r.finish(event.OutcomeDone, "")
+	if _, err := s2.Learn(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if o := l.Offer(ctx, appsApp, "r-main", "Open the first app's info", nil, nil); len(o) != 0 {
+		t.Errorf("offers of a routine with a row of its last run = %+v, want none before two instances", o)
+	}
+}
