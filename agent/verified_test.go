@@ -2,6 +2,7 @@ package agent
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,6 +86,14 @@ func runPageByPage(t *testing.T, path, id string) (rundir.Summary, bool) {
 // a fresh virtual phone with faults, against the knowledge file at path.
 func runMapsTask(t *testing.T, path, id, script string, faults sim.Faults) (rundir.Summary, bool) {
 	t.Helper()
+	return runNotificationsTask(t, path, id, script, faults, "Maps", "com.fairy.maps")
+}
+
+// runNotificationsTask is runMapsTask for the app labelled app (package pkg): the script's
+// "Maps" read as app.
+func runNotificationsTask(t *testing.T, path, id, script string, faults sim.Faults, app, pkg string) (rundir.Summary, bool) {
+	t.Helper()
+	script = strings.ReplaceAll(script, "Maps", app)
 	ctx := t.Context()
 	clock := func() time.Time { return time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC) }
 	phone, err := sim.New(sim.Config{Seed: 7, Clock: clock, Faults: faults})
@@ -123,12 +132,12 @@ func runMapsTask(t *testing.T, path, id, script string, faults sim.Faults) (rund
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ag.Run(ctx, Run{Instruction: "Turn off all notifications from Maps", Dir: filepath.Join(t.TempDir(), id), ID: id,
+	res, err := ag.Run(ctx, Run{Instruction: "Turn off all notifications from " + app, Dir: filepath.Join(t.TempDir(), id), ID: id,
 		Device: dev, Model: model.Model, Dialoger: person, Knowledge: store})
 	if err != nil || res.Err != nil || res.KnowledgeErr != nil {
 		t.Fatalf("run %s: %v, %v, %v", id, err, res.Err, res.KnowledgeErr)
 	}
-	return res.Summary, phone.Setting("secure/notif_off_com.fairy.maps") == "1"
+	return res.Summary, phone.Setting("secure/notif_off_"+pkg) == "1"
 }
 
 // TestVerifiedStepsOnSecondRun: the same task twice against one knowledge file, with a

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -17,6 +18,7 @@ type replayed struct {
 	// unreflected: the screen was read during the replay and nothing was done on it yet.
 	unreflected bool
 	held        bool  // it stopped at a sensitive step to ask the person
+	skipped     int   // steps skipped: their switch already showed the wanted state
 	state       State // set when the run must leave at once (an error, a cancel, a perceive failure)
 	err         error
 }
@@ -45,6 +47,12 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			break
 		}
 		a, err := st.Resolve(r.screen)
+		if errors.Is(err, replay.ErrSatisfied) {
+			// The switch already shows the state the step is for: nothing to tap.
+			res.done = append(res.done, fmt.Sprintf("skipped %s (%v)", st, err))
+			res.skipped++
+			continue
+		}
 		if err != nil {
 			res.stopped = fmt.Sprintf("step %d of %d (%s): %v", i+1, len(steps), st, err)
 			break

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
@@ -36,26 +37,30 @@ func (r *run) offers(ctx context.Context) []replay.Offer {
 // runRoutine runs the routine the Re-Planner chose: it replays its steps from the current
 // page with no model call, each page checked and each sensitive step asked, and hands
 // back to the Re-Planner at the first surprise (which then is not offered again in this
-// task). A name not offered or wrong arguments go back to the Re-Planner with a note.
+// task). An answer it cannot run (a name not offered, wrong arguments, a routine that
+// cannot run here) is refused: the routine is not offered again in the task, the
+// Re-Planner is told so, and the refusal counts as a step that made no progress.
 func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, error) {
 	name := strings.TrimSpace(choice.Name)
 	var o *replay.Offer
 	for i := range r.offered {
-		if r.offered[i].Name == name {
+		if sameRoutineName(r.offered[i].Name, name) {
 			o = &r.offered[i]
 			break
 		}
 	}
 	if o == nil {
 		r.publish(event.RoutineDeclined{Step: r.step, App: r.a.Task.App, Name: name, Args: choice.Args, Reason: "not offered on this screen"})
-		r.planNote = append(r.planNote, fmt.Sprintf("There is no routine %q on this screen: choose one of those listed, by its exact name, or leave the routine empty.", name))
-		return r.reflectAgain()
+		for _, x := range r.offered {
+			r.ledger.Drop(x.ID) // the model cannot name them: step by step from here
+		}
+		return r.refuseRoutine(fmt.Sprintf("There is no routine %q on this screen", name))
 	}
 	if len(choice.Args) != len(o.Params) {
 		r.publish(event.RoutineDeclined{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Args: choice.Args,
 			Reason: fmt.Sprintf("%d argument(s) for %d parameter(s)", len(choice.Args), len(o.Params))})
-		r.planNote = append(r.planNote, fmt.Sprintf("Routine %q takes %d argument(s), one per parameter; the answer gave %d.", name, len(o.Params), len(choice.Args)))
-		return r.reflectAgain()
+		r.ledger.Drop(o.ID)
+		return r.refuseRoutine(fmt.Sprintf("Routine %q takes %d argument(s), one per parameter; the answer gave %d", name, len(o.Params), len(choice.Args)))
 	}
 	run, err := r.cfg.Routines.Steps(ctx, r.a.Task.App, o.ID, r.screen.Signature, choice.Args, r.ledger.ResumeAt(o.ID))
 	steps, pause := run.Steps, run.Pause
@@ -65,14 +70,14 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 	if err != nil {
 		r.ledger.Drop(o.ID)
 		r.publish(event.RoutineDeclined{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Args: choice.Args, Reason: "cannot run here: " + err.Error()})
-		r.planNote = append(r.planNote, fmt.Sprintf("Routine %q cannot run here (%v): go on step by step.", name, err))
-		return r.reflectAgain()
+		return r.refuseRoutine(fmt.Sprintf("Routine %q cannot run here (%v)", name, err))
 	}
+	name = o.Name
 	ev := event.RoutineRan{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Planned: len(steps),
 		LearnedFrom: o.LearnedFrom, Params: o.Params, Args: choice.Args}
 	res := r.replay(ctx, steps)
 	ev.Replayed, ev.Stopped, ev.Held = res.replayed, res.stopped, res.held
-	r.ledger.Ran(o.ID, run, res.replayed, res.stopped, res.held)
+	r.ledger.Ran(o.ID, run, res.replayed+res.skipped, res.stopped, res.held)
 	r.publish(ev)
 	if res.state != "" {
 		return res.state, res.err
@@ -90,6 +95,34 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q ran to its end: judge whether the app task is done.", name))
 	}
 	return r.afterReplay(ctx, line, res)
+}
+
+// refuseRoutine answers a routine choice the executor cannot run: the Re-Planner hears
+// why (a line that starts with prompts.MarkRoutineRefused) on the same screen, and the
+// refusal counts as a result that changed nothing (D): three in a row force a full
+// re-plan, as idle steps do, so no model can spend the task's budget on it.
+func (r *run) refuseRoutine(why string) (State, error) {
+	r.planNote = append(r.planNote, prompts.MarkRoutineRefused+why+". It is not offered again in this task: go on step by step from the current screen.")
+	r.cd++
+	if r.cd >= 3 {
+		r.cd = 0
+		r.full = true
+		r.planNote = append(r.planNote, "The last three steps made no progress. The current plan does not work: make a full new plan from the current screen.")
+	}
+	return r.reflectAgain()
+}
+
+// sameRoutineName reports whether a routine name the model answered is offered's: the
+// same, or the same once the quoting the prompt shows it in (\n for a line break, \"
+// for a quote) is read back and the spaces are folded.
+func sameRoutineName(offered, answered string) bool {
+	if offered == answered {
+		return true
+	}
+	if u, err := strconv.Unquote(`"` + answered + `"`); err == nil {
+		answered = u
+	}
+	return strings.Join(strings.Fields(offered), " ") == strings.Join(strings.Fields(answered), " ")
 }
 
 // reflectAgain sends the step back to the Re-Planner on the same screen, with the notes.

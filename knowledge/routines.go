@@ -26,6 +26,10 @@ const (
 	MaxRoutineParams = 6  // parameters of one routine
 	maxRoutines      = 64 // routines kept per app: the least used go first
 	maxRoutineNames  = 8  // names of one routine (Name and Also)
+	// TrustInstances is how many instances with different bindings must confirm a
+	// routine before it replays without the model's step-by-step decisions.
+	TrustInstances = 2
+	maxInstances   = 8 // instance keys kept per routine
 )
 
 // Names are the routine's names, Name first.
@@ -63,10 +67,23 @@ type Routine struct {
 	// (learned or replayed); Stops the replays that met a surprise and handed back.
 	Runs  int `json:"runs"`
 	Stops int `json:"stops"`
-	// Demoted counts the replays that led to a consent the person refused (the routine
-	// did what the person did not want): a routine demoted as often as it ran well is
-	// not offered.
-	Demoted   int       `json:"demoted,omitempty"`
+	// Demoted counts the times it was demoted: a replay that met a surprise, a finish
+	// check that failed after it, a consent the person refused, a task that failed or
+	// was found wrong after it. Each demotion forgets the instances that confirmed it.
+	Demoted int `json:"demoted,omitempty"`
+	// Instances are the keys of the clean runs that confirmed the routine since it was
+	// last demoted, one per binding (its parameters' values and the states its switches
+	// started in), at most maxInstances. It replays without the model only when
+	// Trusted: confirmed on TrustInstances instances with different bindings.
+	Instances []string `json:"instances,omitempty"`
+	// Bindings are the keys of the argument values those runs had (their parameters'
+	// values alone), at most maxInstances: a routine whose every row is an argument may
+	// replay the very binding a clean run confirmed before it is Trusted.
+	Bindings []string `json:"bindings,omitempty"`
+	// Answers marks a routine learned from a task that ended with an answer (a
+	// question about the screen): reaching its end page is no finished task, the answer
+	// is still to be read.
+	Answers   bool      `json:"answers,omitempty"`
 	FirstSeen time.Time `json:"first_seen"`
 	LastSeen  time.Time `json:"last_seen"`
 	// LearnedFrom is the run it was first learned from (the run's ID: in an evaluation,
@@ -83,7 +100,14 @@ type RoutineParam struct {
 	// Chosen marks a row the person chose when asked; Typed a text typed into a field.
 	Chosen bool `json:"chosen,omitempty"`
 	Typed  bool `json:"typed,omitempty"`
+	// State marks the on/off word of the task ("on", "off", "enable", …): its argument is
+	// the state a switch of the routine must show after its step (RoutineStep.Want).
+	State bool `json:"state,omitempty"`
 }
+
+// Trusted reports a routine confirmed by clean runs on TrustInstances instances with
+// different bindings since it was last demoted.
+func (r Routine) Trusted() bool { return len(r.Instances) >= TrustInstances }
 
 // RoutineStep is one step: the page it must start on and the action to run there. The
 // action's target label may hold {n}: parameter n's value. Text > 0 marks an Input whose
@@ -96,6 +120,9 @@ type RoutineStep struct {
 	// Checked is the checked state the tapped switch, checkbox or radio had before the
 	// tap when it was learned (nil: none shown).
 	Checked *bool `json:"checked,omitempty"`
+	// Want > 0 names the State parameter whose argument is the state the tapped switch
+	// must show after the step: a switch that already shows it is not tapped.
+	Want int `json:"want,omitempty"`
 }
 
 // RoutineID is the identity of a routine of app with these steps.
@@ -104,6 +131,9 @@ func RoutineID(app string, steps []RoutineStep) string {
 	fmt.Fprintf(h, "%s\n", app)
 	for _, s := range steps {
 		fmt.Fprintf(h, "%s|%s|%d\n", s.Signature, s.Action, s.Text)
+		if s.Want > 0 {
+			fmt.Fprintf(h, "want %d\n", s.Want) // bound to the task's on/off word: another routine
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
@@ -126,6 +156,9 @@ func (r *Routine) validate() error {
 		}
 		if s.Text < 0 || s.Text > len(r.Params) {
 			return fmt.Errorf("routine %q step %d types parameter %d of %d: %w", r.Name, i+1, s.Text, len(r.Params), ErrInvalid)
+		}
+		if s.Want < 0 || s.Want > len(r.Params) || (s.Want > 0 && !r.Params[s.Want-1].State) {
+			return fmt.Errorf("routine %q step %d wants the state of parameter %d, which is no on/off parameter: %w", r.Name, i+1, s.Want, ErrInvalid)
 		}
 	}
 	if r.ID == "" {
@@ -159,6 +192,9 @@ func (tx *Tx) PutRoutine(r Routine) (Routine, error) {
 		r.Runs += old.Runs
 		r.Stops += old.Stops
 		r.Demoted += old.Demoted
+		r.Instances = mergeInstances(old.Instances, r.Instances)
+		r.Bindings = mergeInstances(old.Bindings, r.Bindings)
+		r.Answers = r.Answers || old.Answers
 		r.FirstSeen = earlier(old.FirstSeen, r.FirstSeen)
 		mergeNames(&r, old)
 		if old.LearnedFrom != "" {
@@ -176,6 +212,21 @@ func (tx *Tx) PutRoutine(r Routine) (Routine, error) {
 	return r, putJSON(b, r.ID, r)
 }
 
+// mergeInstances adds the instance keys of add to old, each once, the newest kept
+// when there are more than maxInstances.
+func mergeInstances(old, add []string) []string {
+	out := append([]string(nil), old...)
+	for _, k := range add {
+		if k != "" && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	if len(out) > maxInstances {
+		out = out[len(out)-maxInstances:]
+	}
+	return out
+}
+
 // dropLeastRun deletes the routine with the fewest runs (the oldest of those).
 func dropLeastRun(b *bolt.Bucket) error {
 	var victim *Routine
@@ -191,15 +242,23 @@ func dropLeastRun(b *bolt.Bucket) error {
 	return b.Delete([]byte(victim.ID))
 }
 
-// RoutineStopped counts a replay of routine id of app that met a surprise.
+// RoutineStopped counts a replay of routine id of app that met a surprise, and demotes
+// it at once: it is not trusted again until clean runs confirm it again.
 func (tx *Tx) RoutineStopped(app, id string) error {
-	return tx.updateRoutine(app, id, func(r *Routine) { r.Stops++ })
+	return tx.updateRoutine(app, id, func(r *Routine) { r.Stops++; r.demote() })
 }
 
-// RoutineDemoted counts one replay of routine id of app that led to a consent the person
-// refused.
+// RoutineDemoted demotes routine id of app at once: its replay (or the run that stored
+// it) led to a failed finish check, a consent the person refused, a failed task or a
+// wrong result. It is not trusted again until clean runs confirm it again.
 func (tx *Tx) RoutineDemoted(app, id string) error {
-	return tx.updateRoutine(app, id, func(r *Routine) { r.Demoted++ })
+	return tx.updateRoutine(app, id, func(r *Routine) { r.demote() })
+}
+
+// demote counts a demotion and forgets the instances that confirmed the routine.
+func (r *Routine) demote() {
+	r.Demoted++
+	r.Instances, r.Bindings = nil, nil
 }
 
 // updateRoutine applies fn to routine id of app and stores it, seen now.

@@ -112,3 +112,53 @@ func TestRoutineLearnedFrom(t *testing.T) {
 		t.Errorf("stored routines %+v %v", rs, err)
 	}
 }
+
+// TestRoutineTrustRecord: runs of one routine add their instance and binding keys (each
+// once); a stop or a demotion forgets them at once; a step bound to an on/off parameter
+// must name a State parameter.
+func TestRoutineTrustRecord(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "k.db"), Options{noSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	put := func(inst string) Routine {
+		t.Helper()
+		r := testRoutine("com.set", "Turn off notifications for {1}", "{1}")
+		r.Instances, r.Bindings = []string{inst}, []string{inst}
+		var out Routine
+		if err := s.Update(func(tx *Tx) error { var err error; out, err = tx.PutRoutine(r); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if r := put("a"); r.Trusted() {
+		t.Errorf("one instance: %+v trusted", r)
+	}
+	if r := put("a"); r.Trusted() || len(r.Instances) != 1 {
+		t.Errorf("the same instance twice: %+v", r)
+	}
+	r := put("b")
+	if !r.Trusted() || len(r.Bindings) != 2 {
+		t.Fatalf("two instances: %+v, want trusted", r)
+	}
+	for _, demote := range []func(tx *Tx) error{
+		func(tx *Tx) error { return tx.RoutineStopped("com.set", r.ID) },
+		func(tx *Tx) error { return tx.RoutineDemoted("com.set", r.ID) },
+	} {
+		put("a")
+		put("b")
+		if err := s.Update(demote); err != nil {
+			t.Fatal(err)
+		}
+		rs, _ := s.Routines("com.set")
+		if len(rs) != 1 || rs[0].Trusted() || len(rs[0].Bindings) != 0 || rs[0].Demoted == 0 {
+			t.Errorf("after a demotion: %+v, want no confirmation left", rs)
+		}
+	}
+	bad := testRoutine("com.set", "Turn {2} notifications for {1}", "{1}")
+	bad.Steps[1].Want = 1 // parameter 1 is a row, not on/off
+	if err := s.Update(func(tx *Tx) error { _, err := tx.PutRoutine(bad); return err }); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a step bound to a row parameter's state: %v, want ErrInvalid", err)
+	}
+}

@@ -102,7 +102,7 @@ func TestRoutineOnlyFromConfirmedRuns(t *testing.T) {
 }
 
 // TestRoutineDemotedByRefusal: a replayed routine after which the person refused a
-// consent is demoted, and no longer offered once demoted as often as it ran well.
+// consent is demoted at once, and no longer offered.
 func TestRoutineDemotedByRefusal(t *testing.T) {
 	st, _ := tempStore(t)
 	l := newLearner(t, st, nil)
@@ -111,6 +111,7 @@ func TestRoutineDemotedByRefusal(t *testing.T) {
 	if _, err := s.Learn(t.Context()); err != nil {
 		t.Fatal(err)
 	}
+	confirmAgain(t, st, msgApp)
 	task := "Send Alice a message saying: see you at 7"
 	offers := l.Offer(t.Context(), msgApp, "m-list", task, []string{"Alice Chen"}, []string{"Alice Chen", "Alice Wong"})
 	if len(offers) != 1 {
@@ -146,7 +147,7 @@ var (
 // deletion the person refuses, and the agent goes back to the list.
 func deleteRun(t *testing.T, s *Session, wrong bool) {
 	t.Helper()
-	task := "Delete the dentist appointment"
+	task := "Delete the Dentist appointment"
 	r := startRun(t, s, "run", task, calApp, task)
 	r.see(cList, "", "Open the dentist appointment")
 	if wrong {
@@ -214,7 +215,7 @@ func TestWayBackDoesNotUndoADeed(t *testing.T) {
 	st, _ := tempStore(t)
 	l := newLearner(t, st, nil)
 	s := l.Start("", "")
-	task := "Delete the dentist appointment"
+	task := "Delete the Dentist appointment"
 	r := startRun(t, s, "run", task, calApp, task)
 	r.see(cList, "", "Open the dentist appointment")
 	r.do("c-list", tap(1, "Dentist appointment", calApp+":id/event", "android.widget.LinearLayout"))
@@ -260,7 +261,7 @@ func TestWayBackOutOfAConfirmation(t *testing.T) {
 
 	st, _ := tempStore(t)
 	s := newLearner(t, st, nil).Start("", "")
-	task := "Delete the shopping list note"
+	task := "Delete the Shopping list note"
 	r := startRun(t, s, "run", task, app, task)
 	r.see(list, "", "Open the note")
 	r.do("n-list", tap(1, "Shopping list", app+":id/note", "android.widget.LinearLayout"))

@@ -13,8 +13,8 @@ import (
 // so, or an evaluation's checks found it (a false success). What the run learned must not
 // carry the mistake forward, and what it replayed led to it, so, for every task the run
 // reported done:
-//   - the routines it replayed, and the routine stored from it, are demoted (a routine
-//     demoted as often as it ran well is not offered again);
+//   - the routines it replayed, and the routine stored from it, are demoted at once (not
+//     offered again until clean runs confirm them on two instances again);
 //   - the tricks distilled from it are demoted;
 //   - the sub-goals it credited to App Map transitions are taken back, so no step is
 //     confirmed from the map on its word.

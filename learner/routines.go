@@ -2,7 +2,10 @@ package learner
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -185,22 +188,158 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 			}
 		}
 	}
+	// The task's on/off words ("turn wifi on", "disable bluetooth") each say the state
+	// one switch the trajectory tapped must be left in, in order. A word with no switch
+	// tapped for it means the run found that switch already as asked: the trajectory
+	// holds no step for it, and another instance (the switch the other way) would replay
+	// nothing — no routine. Each word becomes a parameter bound to its switch's step, so
+	// the replay reads the switch against the state its own task names, never the last
+	// run's.
+	var toggles []int
+	for i, st := range steps {
+		if st.st.Checked != nil {
+			toggles = append(toggles, i)
+		}
+	}
+	words := stateWords(r.Name)
+	if len(words) > 0 && len(words) != len(toggles) {
+		return knowledge.Routine{}, false
+	}
+	rowValues := append([]string(nil), values...) // the values templated as words
+	for k, w := range words {
+		st := &steps[toggles[k]].st
+		if *st.Checked == w.on {
+			return knowledge.Routine{}, false // the switch was tapped away from the state the task names
+		}
+		n := param(w.word, knowledge.RoutineParam{What: fmt.Sprintf("on or off: the state the switch %q is left in", st.Action.Target.Text), Example: w.word, State: true})
+		st.Want = n
+		if n == len(values) {
+			rowValues = append(rowValues, "")
+		}
+	}
 	if len(r.Params) > knowledge.MaxRoutineParams {
 		return knowledge.Routine{}, false
 	}
-	// Templating: each row value becomes {n} in the name and in every label that holds it.
-	r.Name = replay.Template(r.Name, values)
+	// Templating: each row value becomes {n} in the name and in every label that holds it;
+	// each on/off word becomes its parameter where it stands in the name.
+	r.Name = replay.Template(r.Name, rowValues)
+	if len(words) > 0 {
+		tw := stateWords(r.Name)
+		if len(tw) != len(words) {
+			return knowledge.Routine{}, false
+		}
+		for k := len(tw) - 1; k >= 0; k-- {
+			r.Name = r.Name[:tw[k].start] + replay.Placeholder(steps[toggles[k]].st.Want) + r.Name[tw[k].end:]
+		}
+	}
 	for j := range steps {
 		if t := &steps[j].st.Action.Target; t.Text != "" {
-			t.Text = replay.Template(t.Text, values)
+			t.Text = replay.Template(t.Text, rowValues)
+		}
+	}
+	// A step that deletes (it ran under the person's consent to delete) deletes the row
+	// tapped before it: that row must be an argument — the task's words or the person's
+	// choice — never the row the last run happened to delete.
+	for j, st := range steps {
+		if t.acts[st.act].consent != "delete" {
+			continue
+		}
+		for i := j; i >= 0; i-- {
+			a := steps[i].st.Action
+			if (a.Kind == knowledge.ActionTap || a.Kind == knowledge.ActionLongPress) && rowLike(a.Target) && a.Target.Text != "" {
+				if !strings.Contains(a.Target.Text, "{") {
+					return knowledge.Routine{}, false
+				}
+				break
+			}
 		}
 	}
 	for _, s := range steps {
 		r.Steps = append(r.Steps, s.st)
 	}
 	r.End = t.end
+	r.Answers = strings.TrimSpace(t.answer) != ""
 	r.ID = knowledge.RoutineID(r.App, r.Steps)
+	r.Instances = []string{instanceKey(values, r.Steps)}
+	r.Bindings = []string{BindingKey(values)}
 	return r, true
+}
+
+// BindingKey is the key of a routine's argument values (a short hash, case and outer
+// spaces ignored: typed texts are not kept).
+func BindingKey(args []string) string {
+	h := sha256.New()
+	for _, v := range args {
+		fmt.Fprintf(h, "v%q\n", strings.ToLower(strings.TrimSpace(v)))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:6])
+}
+
+// sealed reports a routine whose every tapped row is an argument: it holds no value of
+// the run it was learned from (a row tapped because that run's screen had it), so a
+// replay with the same arguments does what that clean run did.
+func sealed(r knowledge.Routine) bool {
+	for _, st := range r.Steps {
+		a := st.Action
+		if (a.Kind == knowledge.ActionTap || a.Kind == knowledge.ActionLongPress) && rowLike(a.Target) && st.Checked == nil && !strings.Contains(a.Target.Text, "{") {
+			return false
+		}
+	}
+	return true
+}
+
+// instanceKey is the binding a run confirmed a routine on: its parameters' values and
+// the states its switches started in (a short hash: typed texts are not kept).
+func instanceKey(values []string, steps []knowledge.RoutineStep) string {
+	h := sha256.New()
+	for _, v := range values {
+		fmt.Fprintf(h, "v%q\n", strings.ToLower(strings.TrimSpace(v)))
+	}
+	for _, st := range steps {
+		if st.Checked != nil {
+			fmt.Fprintf(h, "c%v\n", *st.Checked)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:6])
+}
+
+// stateWord is an on/off word of a task: where it stands and the state it names.
+type stateWord struct {
+	start, end int
+	word       string
+	on         bool
+}
+
+// stateRE finds the words that name a switch's state: on or off after turn, switch,
+// toggle or set (a few words between: "turn wifi on"), and enable, disable, activate,
+// deactivate. A bare "on" ("an event on Monday") names none.
+var stateRE = regexp.MustCompile(`(?i)\b(?:(?:turn|switch|toggle|set)\s+(?:[^\s,.;:]+\s+){0,3}?(on|off)\b|(enable|disable|activate|deactivate)d?\b)`)
+
+// stateWords lists the on/off words of text in order.
+func stateWords(text string) []stateWord {
+	var out []stateWord
+	for _, m := range stateRE.FindAllStringSubmatchIndex(text, -1) {
+		g := 2
+		if m[2] < 0 {
+			g = 4
+		}
+		w := text[m[g]:m[g+1]]
+		on, _ := stateOf(w)
+		out = append(out, stateWord{start: m[g], end: m[g+1], word: w, on: on})
+	}
+	return out
+}
+
+// stateOf reads an on/off argument: on, enable, activate (and their -d forms) are on;
+// off, disable, deactivate off.
+func stateOf(arg string) (on, ok bool) {
+	switch strings.TrimSuffix(strings.ToLower(strings.TrimSpace(arg)), "d") {
+	case "on", "enable", "activate", "true", "1":
+		return true, true
+	case "off", "of", "disable", "deactivate", "false", "0":
+		return false, true
+	}
+	return false, false
 }
 
 // sharesTerm reports whether label has a term of about.
@@ -247,11 +386,15 @@ func pageName(activity string) string {
 func (s *Session) learnRoutine(t *taskTrace) (known bool, err error) {
 	s.mu.Lock()
 	r, ok := routineOf(t)
+	demoted := slices.Contains(t.demoted, r.ID)
 	s.mu.Unlock()
 	if !ok {
 		return false, nil
 	}
 	r.Runs, r.LearnedFrom = 1, s.runID
+	if demoted {
+		r.Instances, r.Bindings = nil, nil // demoted in this very task: its run confirms nothing
+	}
 	var id string
 	err = s.l.cfg.Store.Update(func(tx *knowledge.Tx) error {
 		stored, err := tx.PutRoutine(r)
@@ -293,8 +436,8 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 	var cands []cand
 	for _, r := range rs {
 		from := slices.IndexFunc(r.Steps, func(s knowledge.RoutineStep) bool { return s.Signature == signature })
-		if from < 0 || r.Runs < 1 || (r.Demoted > 0 && 2*r.Demoted >= r.Runs) {
-			continue // demoted: its replays led to consents the person refused
+		if from < 0 || r.Runs < 1 || (!r.Trusted() && (len(r.Bindings) == 0 || !sealed(r))) {
+			continue // not confirmed yet on enough instances, or demoted since
 		}
 		// The name that fits the task best: one whose template the task's words fill,
 		// else the one sharing most terms.
@@ -314,12 +457,15 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 			}
 			sc := float64(hit) / float64(len(nt))
 			a := replay.Fit(n, task, chosen(r.Params), answers, labels)
-			if a != nil && (!rowsKnown(m, r, a, signature, labels) || blankAt(r, a, from) == from) {
+			if a != nil && (!statesRead(r, a) || !rowsKnown(m, r, a, signature, labels) || blankAt(r, a, from) == from) {
 				a = nil // a row it does not know, or the person's choice is needed first
 			}
 			if (a != nil && args == nil) || ((a != nil) == (args != nil) && sc > score) {
 				name, args, score = n, a, sc
 			}
+		}
+		if !r.Trusted() && (args == nil || !slices.Contains(r.Bindings, BindingKey(args))) {
+			continue // not trusted: only the very binding a clean run confirmed
 		}
 		if args == nil && score < minRoutineMatch {
 			continue
@@ -328,6 +474,9 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 			continue // its rows are the task's words, and these words name none of them
 		}
 		o := replay.Offer{ID: r.ID, End: r.End, LearnedFrom: r.LearnedFrom, Name: name, Steps: len(r.Steps) - from, Fit: args}
+		if r.Answers {
+			o.End = "" // its task ends with an answer read from the screen: the Re-Planner reads it
+		}
 		for _, p := range r.Params {
 			d := p.What
 			if p.Example != "" {
@@ -373,6 +522,16 @@ func blankAt(r knowledge.Routine, args []string, from int) int {
 	return -1
 }
 
+// statesRead reports whether every on/off argument of args reads as on or off.
+func statesRead(r knowledge.Routine, args []string) bool {
+	for i, p := range r.Params {
+		if _, ok := stateOf(args[i]); p.State && !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // fillable reports a routine whose every row parameter the person chooses: the model
 // may fill it from the conversation (a typed text, a chosen row) even when the task's
 // words do not.
@@ -392,7 +551,7 @@ func fillable(r knowledge.Routine) bool {
 // to a switch its page does not have.
 func rowsKnown(m *knowledge.Map, r knowledge.Routine, args []string, current string, screen []string) bool {
 	for i, p := range r.Params {
-		if p.Typed || p.Chosen {
+		if p.Typed || p.Chosen || p.State {
 			continue
 		}
 		ph := replay.Placeholder(i + 1)
@@ -403,7 +562,7 @@ func rowsKnown(m *knowledge.Map, r knowledge.Routine, args []string, current str
 		st := r.Steps[j]
 		want := strings.ReplaceAll(st.Action.Target.Text, ph, args[i])
 		if st.Signature == current {
-			if !slices.Contains(screen, want) {
+			if !slices.ContainsFunc(screen, func(l string) bool { return replay.FuzzyMatch(l, want) }) {
 				return false
 			}
 			continue
@@ -500,6 +659,13 @@ func (l *Learner) Steps(ctx context.Context, app, id, signature string, args []s
 		a.Target.Text = replay.Fill(a.Target.Text, args)
 		st := Step{Action: a, Learned: learned(s.Activity, s.Signature, a, a.Target.Text != s.Action.Target.Text)}
 		st.Checked = s.Checked
+		if s.Want > 0 {
+			on, ok := stateOf(args[s.Want-1])
+			if !ok {
+				return replay.Run{}, fmt.Errorf("routine %q: argument %d is %q; it must say on or off", r.Name, s.Want, args[s.Want-1])
+			}
+			st.Want = &on
+		}
 		if s.Text > 0 {
 			st.Text = args[s.Text-1]
 		}

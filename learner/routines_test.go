@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
-
+	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/replay"
 )
@@ -36,21 +36,57 @@ var (
 // Back, then Notifications.
 func notificationsRun(t *testing.T, s *Session, task string) {
 	t.Helper()
+	notificationsRunFor(t, s, task, "Maps", true)
+}
+
+// notificationsRunFor is notificationsRun for the app row named row, its switch
+// starting on (checked) or off, and tapped once.
+func notificationsRunFor(t *testing.T, s *Session, task, row string, checked bool) {
+	t.Helper()
+	info := screen{appsApp, ".Info", "r-info", `- "App info"
+- "` + row + `"
+- [1] item "Storage"
+- [2] item "Notifications"`}
+	state := func(on bool) string {
+		if on {
+			return " checked"
+		}
+		return " unchecked"
+	}
+	notif := screen{appsApp, ".Notif", "r-notif", `- [1] switch "All ` + row + ` notifications" id=switch_bar` + state(checked)}
+	done := screen{appsApp, ".Notif", "r-notif", `- [1] switch "All ` + row + ` notifications" id=switch_bar` + state(!checked)}
+	index := map[string]int{"Calendar": 1, "Maps": 2, "Messages": 3}[row]
 	r := startRun(t, s, "run-"+task, task, appsApp, task)
 	r.see(rtMain, "", "Open Apps")
 	r.do("r-main", tap(1, "Apps", "", "android.widget.LinearLayout"))
-	r.see(rtApps, "A", "Open Maps")
-	r.do("r-apps", tap(2, "Maps", appsApp+":id/app_row", "android.widget.LinearLayout"))
-	r.see(rtInfo, "A", "Open Notifications")
+	r.see(rtApps, "A", "Open "+row)
+	r.do("r-apps", tap(index, row, appsApp+":id/app_row", "android.widget.LinearLayout"))
+	r.see(info, "A", "Open Notifications")
 	r.do("r-info", tap(1, "Storage", "", "android.widget.LinearLayout"))
 	r.see(rtStorage, "C", "Go back")
 	r.do("r-storage", act{a: event.Action{Type: event.Back}})
-	r.see(rtInfo, "A", "Open Notifications")
+	r.see(info, "A", "Open Notifications")
 	r.do("r-info", tap(2, "Notifications", "", "android.widget.LinearLayout"))
-	r.see(rtNotif, "A", "Switch off All Maps notifications")
-	r.do("r-notif", tap(1, "All Maps notifications", appsApp+":id/switch_bar", "android.widget.Switch"))
-	r.see(rtDone, "A", "Finished")
+	r.see(notif, "A", "Switch the notifications")
+	r.do("r-notif", tap(1, "All "+row+" notifications", appsApp+":id/switch_bar", "android.widget.Switch"))
+	r.see(done, "A", "Finished")
 	r.finish(event.OutcomeDone, "")
+}
+
+// confirmAgain counts every routine of app as confirmed on one more instance: for the
+// tests of what a trusted routine does (trust itself is TestRoutineTrust's).
+func confirmAgain(t *testing.T, st *knowledge.Store, app string) {
+	t.Helper()
+	rs, err := st.Routines(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		r.Runs, r.Stops, r.Demoted, r.Instances = 0, 0, 0, []string{"another instance"}
+		if err := st.Update(func(tx *knowledge.Tx) error { _, err := tx.PutRoutine(r); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // TestRoutineLearned: a finished task's trajectory becomes one routine: the detour its
@@ -70,7 +106,7 @@ func TestRoutineLearned(t *testing.T) {
 		t.Fatalf("routines = %+v, %v", rs, err)
 	}
 	r := rs[0]
-	if r.Name != "Turn off notifications for {1}" || len(r.Params) != 1 || r.Params[0].Example != "Maps" || r.End != "r-notif" || r.Runs != 1 {
+	if r.Name != "Turn {2} notifications for {1}" || len(r.Params) != 2 || r.Params[0].Example != "Maps" || !r.Params[1].State || r.Params[1].Example != "off" || r.End != "r-notif" || r.Runs != 1 {
 		t.Errorf("routine = %+v", r)
 	}
 	var labels []string
@@ -80,26 +116,33 @@ func TestRoutineLearned(t *testing.T) {
 	if want := []string{"Apps", "{1}", "Notifications", "All {1} notifications"}; !slices.Equal(labels, want) {
 		t.Errorf("steps tap %q, want %q (the Storage detour cut out)", labels, want)
 	}
-	if c := r.Steps[3].Checked; c == nil || !*c || r.Steps[0].Checked != nil {
-		t.Errorf("the switch step keeps checked %v, the row %v; want the switch on, the row none", c, r.Steps[0].Checked)
+	if c := r.Steps[3].Checked; c == nil || !*c || r.Steps[0].Checked != nil || r.Steps[3].Want != 2 {
+		t.Errorf("the switch step keeps checked %v (want %d), the row %v; want the switch on, bound to {2}, the row none", c, r.Steps[3].Want, r.Steps[0].Checked)
 	}
 
-	// Replayed, a switch already off is a surprise, never a tap that turns it back on.
-	run, err := l.Steps(t.Context(), appsApp, r.ID, "r-notif", []string{"Maps"}, -1)
-	steps := run.Steps
-	if err != nil || len(steps) != 1 {
-		t.Fatalf("Steps from the switch page = %d steps, %v", len(steps), err)
-	}
+	// Replayed, the switch is read against the state the task's own word names: one
+	// already in that state is skipped, never a tap that undoes it.
 	sw := perception.Element{Index: 1, Label: "All Maps notifications", Text: "All Maps notifications", ResourceID: appsApp + ":id/switch_bar",
 		Class: "android.widget.Switch", Checkable: true, Clickable: true}
 	off := &perception.Screen{Signature: "r-notif", Activity: ".Notif", Elements: []perception.Element{sw}}
-	if _, err := steps[0].Resolve(off); !errors.Is(err, replay.ErrMismatch) || !strings.Contains(err.Error(), "already off") {
-		t.Errorf("Resolve on a switch already off = %v, want a mismatch", err)
-	}
 	sw.Checked = true
 	on := &perception.Screen{Signature: "r-notif", Activity: ".Notif", Elements: []perception.Element{sw}}
-	if a, err := steps[0].Resolve(on); err != nil || a.Type != event.Tap || a.Index != 1 {
-		t.Errorf("Resolve on the switch as learned = %+v, %v; want Tap 1", a, err)
+	for _, tc := range []struct {
+		arg            string
+		screen         *perception.Screen
+		tap, satisfied bool
+	}{{"off", off, false, true}, {"off", on, true, false}, {"on", off, true, false}, {"on", on, false, true}} {
+		run, err := l.Steps(t.Context(), appsApp, r.ID, "r-notif", []string{"Maps", tc.arg}, -1)
+		if err != nil || len(run.Steps) != 1 {
+			t.Fatalf("Steps from the switch page = %d steps, %v", len(run.Steps), err)
+		}
+		a, err := run.Steps[0].Resolve(tc.screen)
+		if tc.satisfied != errors.Is(err, replay.ErrSatisfied) || tc.tap != (err == nil && a.Type == event.Tap && a.Index == 1) {
+			t.Errorf("turn %s, switch checked=%v: Resolve = %+v, %v", tc.arg, tc.screen == on, a, err)
+		}
+	}
+	if _, err := l.Steps(t.Context(), appsApp, r.ID, "r-notif", []string{"Maps", "sideways"}, -1); err == nil {
+		t.Error("an on/off argument that says neither was accepted")
 	}
 }
 
@@ -114,9 +157,10 @@ func TestRoutineOffered(t *testing.T) {
 	if _, err := s.Learn(t.Context()); err != nil {
 		t.Fatal(err)
 	}
+	confirmAgain(t, st, appsApp)
 	ctx := t.Context()
 	offers := l.Offer(ctx, appsApp, "r-main", "Turn off notifications for Messages", nil, nil)
-	if len(offers) != 1 || !slices.Equal(offers[0].Fit, []string{"Messages"}) || offers[0].Steps != 4 || offers[0].End != "r-notif" {
+	if len(offers) != 1 || !slices.Equal(offers[0].Fit, []string{"Messages", "off"}) || offers[0].Steps != 4 || offers[0].End != "r-notif" {
 		t.Fatalf("offers for Messages = %+v", offers)
 	}
 	if o := l.Offer(ctx, appsApp, "r-info", "Turn off notifications for Messages", nil, nil); len(o) != 1 || o[0].Steps != 2 {
@@ -132,7 +176,7 @@ func TestRoutineOffered(t *testing.T) {
 		t.Errorf("offers on a page off the routine = %+v, want none", o)
 	}
 
-	run, err := l.Steps(ctx, appsApp, offers[0].ID, "r-main", []string{"Messages"}, -1)
+	run, err := l.Steps(ctx, appsApp, offers[0].ID, "r-main", []string{"Messages", "off"}, -1)
 	steps, from, pause := run.Steps, run.From, run.Pause
 	if err != nil || from != 0 || pause != "" || len(steps) != 4 {
 		t.Fatalf("Steps = %d steps from %d, pause %q, %v", len(steps), from, pause, err)
@@ -140,7 +184,7 @@ func TestRoutineOffered(t *testing.T) {
 	if got := steps[3].String(); !strings.HasSuffix(got, `"All Messages notifications"`) {
 		t.Errorf("last step is %q, want the argument put into its label", got)
 	}
-	if _, err := l.Steps(ctx, appsApp, offers[0].ID, "r-main", []string{""}, -1); err == nil {
+	if _, err := l.Steps(ctx, appsApp, offers[0].ID, "r-main", []string{"", "off"}, -1); err == nil {
 		t.Error("a blank argument for a row the task names was accepted")
 	}
 	if _, err := l.Steps(ctx, appsApp, offers[0].ID, "r-main", nil, -1); err == nil {
@@ -155,16 +199,17 @@ func TestRoutineNamesMerge(t *testing.T) {
 	l := newLearner(t, st, nil)
 	s := l.Start("", "")
 	notificationsRun(t, s, "Turn off notifications for Maps")
-	notificationsRun(t, s, "Stop Maps from sending me notifications")
+	notificationsRun(t, s, "Switch off the notifications of Maps")
 	if _, err := s.Learn(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	rs, _ := st.Routines(appsApp)
-	if len(rs) != 1 || rs[0].Runs != 2 || !slices.Contains(rs[0].Names(), "Turn off notifications for {1}") || !slices.Contains(rs[0].Names(), "Stop {1} from sending me notifications") {
+	if len(rs) != 1 || rs[0].Runs != 2 || !slices.Contains(rs[0].Names(), "Turn {2} notifications for {1}") || !slices.Contains(rs[0].Names(), "Switch {2} the notifications of {1}") {
 		t.Fatalf("routines = %+v, want one with both names", rs)
 	}
-	o := l.Offer(t.Context(), appsApp, "r-main", "Stop Calendar from sending me notifications", nil, nil)
-	if len(o) != 1 || o[0].Name != "Stop {1} from sending me notifications" || !slices.Equal(o[0].Fit, []string{"Calendar"}) {
+	confirmAgain(t, st, appsApp)
+	o := l.Offer(t.Context(), appsApp, "r-main", "Switch on the notifications of Calendar", nil, nil)
+	if len(o) != 1 || o[0].Name != "Switch {2} the notifications of {1}" || !slices.Equal(o[0].Fit, []string{"Calendar", "on"}) {
 		t.Errorf("offer = %+v", o)
 	}
 }
@@ -259,6 +304,7 @@ func TestRoutineButtonsAreNoParameters(t *testing.T) {
 	if rt.Name != "Delete the draft and order a milk tea" || len(rt.Params) != 1 || !rt.Params[0].Chosen || rt.Steps[1].Action.Target.Text != "Delete" {
 		t.Fatalf("routine = %+v; want the chosen row as the only parameter", rt)
 	}
+	confirmAgain(t, st, shop)
 	ctx := t.Context()
 	o := l.Offer(ctx, shop, "m-menu", rt.Name, nil, nil)
 	if len(o) != 1 || o[0].Fit != nil {
@@ -319,5 +365,246 @@ func TestRoutineLeavesOutASwitchSlip(t *testing.T) {
 	}
 	if want := []string{"Display", "Airplane mode"}; !slices.Equal(labels, want) {
 		t.Errorf("steps tap %q, want %q (the Mobile data slip left out)", labels, want)
+	}
+}
+
+// TestRoutineTrust: a routine is offered for replay only once clean runs confirmed it on
+// two instances with different bindings: one run is not enough, the same binding again
+// is not either, another row (or the switch the other way) is.
+func TestRoutineTrust(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	offered := func() int {
+		return len(l.Offer(t.Context(), appsApp, "r-main", "Turn off notifications for Messages", nil, nil))
+	}
+	learn := func(task, row string, checked bool) {
+		t.Helper()
+		s := l.Start("", "")
+		notificationsRunFor(t, s, task, row, checked)
+		if _, err := s.Learn(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	learn("Turn off notifications for Maps", "Maps", true)
+	if n := offered(); n != 0 {
+		t.Fatalf("offered %d routines after one run, want none", n)
+	}
+	learn("Turn off notifications for Maps", "Maps", true)
+	if n := offered(); n != 0 {
+		t.Fatalf("offered %d routines after the same instance twice, want none", n)
+	}
+	learn("Turn on notifications for Calendar", "Calendar", false)
+	rs, _ := st.Routines(appsApp)
+	if len(rs) != 1 || rs[0].Runs != 3 || len(rs[0].Instances) != 2 || !rs[0].Trusted() {
+		t.Fatalf("routines = %+v, want one run 3 times on 2 instances", rs)
+	}
+	if n := offered(); n != 1 {
+		t.Fatalf("offered %d routines after two instances, want it", n)
+	}
+}
+
+// TestRoutineDemotedAtOnce: a trusted routine whose replay stops at a surprise, whose
+// task's finish check fails, or whose task fails, is not offered again from that moment;
+// a clean run alone does not restore it, two instances do.
+func TestRoutineDemotedAtOnce(t *testing.T) {
+	for _, how := range []string{"stopped", "finish check", "task failed"} {
+		t.Run(how, func(t *testing.T) {
+			st, _ := tempStore(t)
+			l := newLearner(t, st, nil)
+			s := l.Start("", "")
+			notificationsRun(t, s, "Turn off notifications for Maps")
+			notificationsRunFor(t, s, "Turn on notifications for Calendar", "Calendar", false)
+			if _, err := s.Learn(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			task := "Turn off notifications for Messages"
+			o := l.Offer(t.Context(), appsApp, "r-main", task, nil, nil)
+			if len(o) != 1 {
+				t.Fatalf("offers = %+v, want the trusted routine", o)
+			}
+			s2 := l.Start("", "")
+			r := startRun(t, s2, "run2", task, appsApp, task)
+			r.see(rtMain, "", "Run the routine")
+			ran := event.RoutineRan{Step: r.step, App: appsApp, ID: o[0].ID, Name: o[0].Name, Planned: 4, Replayed: 4}
+			if how == "stopped" {
+				ran.Replayed, ran.Stopped = 1, "step 2 of 4: no element on the screen"
+			}
+			r.bus.Publish(ran)
+			switch how {
+			case "finish check":
+				r.bus.Publish(event.FinishChecked{Step: r.step, Passed: false, Reason: "the switch is still on"})
+			case "task failed":
+				r.finish(event.OutcomeFailed, "the step budget is spent")
+			}
+			if o := l.Offer(t.Context(), appsApp, "r-main", task, nil, nil); len(o) != 0 {
+				t.Fatalf("offers right after the replay (%s) = %+v, want none", how, o)
+			}
+			if how != "task failed" {
+				r.finish(event.OutcomeFailed, "stopped")
+			}
+			if _, err := s2.Learn(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			s3 := l.Start("", "")
+			notificationsRun(t, s3, "Turn off notifications for Maps")
+			if _, err := s3.Learn(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if o := l.Offer(t.Context(), appsApp, "r-main", task, nil, nil); len(o) != 0 {
+				t.Fatalf("offers after one clean run = %+v, want none until two instances confirm it again", o)
+			}
+			notificationsRunFor(t, s3, "Turn on notifications for Calendar", "Calendar", false)
+			if _, err := s3.Learn(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if o := l.Offer(t.Context(), appsApp, "r-main", task, nil, nil); len(o) != 1 {
+				t.Fatalf("offers after two clean instances = %+v, want it back", o)
+			}
+		})
+	}
+}
+
+// TestRoutineOfAStateAlreadyHeld: a run that found the switch its task names already in
+// the wanted state tapped no switch: it holds no step another instance could replay, and
+// is no routine. Nor is one whose task names two states and that tapped one switch.
+func TestRoutineOfAStateAlreadyHeld(t *testing.T) {
+	network := screen{appsApp, ".Network", "r-net", `- "Network & internet"
+- [1] switch "Wi-Fi" id=switch_row checked
+- [2] switch "Bluetooth" id=switch_row unchecked`}
+	after := screen{appsApp, ".Network", "r-net", `- "Network & internet"
+- [1] switch "Wi-Fi" id=switch_row checked
+- [2] switch "Bluetooth" id=switch_row checked`}
+	for _, tc := range []struct {
+		task string
+		tap  bool
+		want int
+	}{
+		{"Turn wifi on.", false, 0},
+		{"Turn off WiFi, then enable bluetooth", true, 0},
+		{"Enable bluetooth", true, 1},
+	} {
+		st, _ := tempStore(t)
+		s := newLearner(t, st, nil).Start("", "")
+		r := startRun(t, s, "run", tc.task, appsApp, tc.task)
+		r.see(rtMain, "", "Open the network page")
+		r.do("r-main", tap(1, "Apps", "", "android.widget.LinearLayout"))
+		r.see(network, "A", "Set the switches")
+		if tc.tap {
+			r.do("r-net", tap(2, "Bluetooth", appsApp+":id/switch_row", "android.widget.Switch"))
+			r.see(after, "A", "Finished")
+		}
+		r.finish(event.OutcomeDone, "")
+		if _, err := s.Learn(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		rs, _ := st.Routines(appsApp)
+		if len(rs) != tc.want {
+			t.Errorf("%q: routines = %+v, want %d", tc.task, rs, tc.want)
+		}
+		if tc.want == 1 && len(rs) == 1 && (rs[0].Name != "{1} bluetooth" || rs[0].Steps[1].Want != 1) {
+			t.Errorf("%q: routine %+v, want its on/off word bound to the switch", tc.task, rs[0])
+		}
+	}
+}
+
+// TestDeletedRowIsAnArgument: a routine that deletes a row names that row with an
+// argument from the task's words; a run that deleted a row the task does not name (the
+// duplicates, whichever were found) is no routine: a replay would delete the last run's
+// row.
+func TestDeletedRowIsAnArgument(t *testing.T) {
+	const app = "com.example.expenses"
+	list := screen{app, ".Main", "e-list", `- [1] item "Dress" id=expense_row
+- [2] item "Freelance Payment" id=expense_row
+- [3] item "Freelance Payment" id=expense_row`}
+	detail := screen{app, ".Expense", "e-detail", `- [1] button "Delete expense" id=delete_expense`}
+	for _, tc := range []struct {
+		task, row string
+		want      int
+	}{
+		{"Delete all but one of any expenses that are exact duplicates", "Freelance Payment", 0},
+		{"Delete the following expenses: Dress.", "Dress", 1},
+	} {
+		st, _ := tempStore(t)
+		s := newLearner(t, st, nil).Start("", "")
+		r := startRun(t, s, "run", tc.task, app, tc.task)
+		r.see(list, "", "Open the row")
+		r.do("e-list", tap(2, tc.row, app+":id/expense_row", "android.widget.LinearLayout"))
+		r.see(detail, "A", "Delete it")
+		r.do("e-detail", act{a: event.Action{Type: event.Tap, Index: 1}, el: &event.ElementRef{Label: "Delete expense", ResourceID: app + ":id/delete_expense", Class: "android.widget.Button"}, consent: "delete"})
+		r.see(list, "A", "Finished")
+		r.finish(event.OutcomeDone, "")
+		if _, err := s.Learn(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		rs, _ := st.Routines(app)
+		if len(rs) != tc.want {
+			t.Errorf("%q: routines = %+v, want %d", tc.task, rs, tc.want)
+		}
+		if tc.want == 1 && len(rs) == 1 && rs[0].Steps[0].Action.Target.Text != "{1}" {
+			t.Errorf("%q: the deleted row is %q, want the argument {1}", tc.task, rs[0].Steps[0].Action.Target.Text)
+		}
+	}
+}
+
+// TestAnsweringRoutineEndsAtTheReplanner: a routine learned from a task that ended with an
+// answer is offered with no end page: reaching it is no finished task, the Re-Planner
+// still reads the answer off the screen.
+func TestAnsweringRoutineEndsAtTheReplanner(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	for _, row := range []string{"Maps", "Calendar"} {
+		s := l.Start("", "")
+		task := "How many notifications does " + row + " send"
+		r := startRun(t, s, "run", task, appsApp, task)
+		r.see(rtMain, "", "Open Apps")
+		r.do("r-main", tap(1, "Apps", "", "android.widget.LinearLayout"))
+		r.see(rtApps, "A", "Open "+row)
+		r.do("r-apps", tap(2, row, appsApp+":id/app_row", "android.widget.LinearLayout"))
+		r.see(rtInfo, "A", "Finished")
+		r.bus.Publish(event.TaskFinished{Outcome: event.OutcomeDone, Steps: r.step, Answer: "3"})
+		if _, err := s.Learn(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := l.Offer(t.Context(), appsApp, "r-main", "How many notifications does Messages send", nil, nil)
+	if len(o) != 1 || o[0].End != "" {
+		t.Fatalf("offers = %+v, want the routine with no end page", o)
+	}
+}
+
+// TestRoutineSameBinding: before it is trusted, a routine whose every row is an argument
+// replays the very binding a clean run confirmed (the same app, the same on/off word),
+// never another; one that taps a row no argument names does not even replay that.
+func TestRoutineSameBinding(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	notificationsRun(t, s, "Turn off notifications for Maps")
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	if o := l.Offer(ctx, appsApp, "r-main", "Turn off notifications for Maps", nil, nil); len(o) != 1 || !slices.Equal(o[0].Fit, []string{"Maps", "off"}) {
+		t.Errorf("offers for the binding confirmed = %+v, want the routine", o)
+	}
+	for _, task := range []string{"Turn off notifications for Messages", "Turn on notifications for Maps"} {
+		if o := l.Offer(ctx, appsApp, "r-main", task, nil, nil); len(o) != 0 {
+			t.Errorf("offers for %q, a binding no run confirmed = %+v, want none", task, o)
+		}
+	}
+	// A routine that taps a row its task does not name (the list's first entry).
+	s2 := l.Start("", "")
+	r := startRun(t, s2, "run", "Open the first app's info", appsApp, "Open the first app's info")
+	r.see(rtMain, "", "Open Apps")
+	r.do("r-main", tap(1, "Apps", "", "android.widget.LinearLayout"))
+	r.see(rtApps, "A", "Open the first app")
+	r.do("r-apps", tap(1, "Calendar", appsApp+":id/app_row", "android.widget.LinearLayout"))
+	r.see(rtInfo, "A", "Finished")
+	r.finish(event.OutcomeDone, "")
+	if _, err := s2.Learn(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if o := l.Offer(ctx, appsApp, "r-main", "Open the first app's info", nil, nil); len(o) != 0 {
+		t.Errorf("offers of a routine with a row of its last run = %+v, want none before two instances", o)
 	}
 }

@@ -89,6 +89,7 @@ type taskTrace struct {
 	routined     bool     // its routine was stored
 	checkFailed  bool     // a finish check failed
 	ran          []string // the routines replayed in the task (their ids)
+	demoted      []string // the routines demoted in the task: no confirmation from it
 	learned      bool
 	goals        []servedGoal // the sub-goals its transitions completed, written when confirmed
 	filed        []servedGoal // those written
@@ -207,11 +208,12 @@ func (s *Session) Handle(r event.Record) {
 			s.task.ran = append(s.task.ran, e.ID)
 		}
 		if e.Stopped != "" && !e.Held {
-			// The routine met a surprise: it counts against it.
+			// The routine met a surprise: it is demoted at once.
 			if err := s.l.cfg.Store.Update(func(tx *knowledge.Tx) error { return tx.RoutineStopped(e.App, e.ID) }); err != nil {
 				s.l.log.Warn("routine stop not counted", logApp, e.App, logErr, err)
 			}
 			if s.task != nil {
+				s.task.demoted = append(s.task.demoted, e.ID)
 				s.task.recoveries = append(s.task.recoveries, fmt.Sprintf("step %d: the routine %q stopped: %s", e.Step, e.Name, e.Stopped))
 			}
 		}
@@ -244,13 +246,7 @@ func (s *Session) Handle(r event.Record) {
 			s.task.endInteraction(e)
 			if e.Consent != nil && !e.Consent.Granted {
 				// What a replayed routine did led to a consent the person refused.
-				for _, id := range s.task.ran {
-					app := s.task.app
-					if err := s.l.cfg.Store.Update(func(tx *knowledge.Tx) error { return tx.RoutineDemoted(app, id) }); err != nil {
-						s.l.log.Warn("routine not demoted", logApp, app, logErr, err)
-					}
-				}
-				s.task.ran = nil
+				s.demoteRan()
 			}
 		}
 	case event.ConfirmationOpened:
@@ -268,17 +264,39 @@ func (s *Session) Handle(r event.Record) {
 		}
 	case event.FinishChecked:
 		if s.task != nil && !e.Passed {
+			s.demoteRan() // a replay that led to a finish check that failed
 			s.task.checkFailed = true
 			s.task.recoveries = append(s.task.recoveries, fmt.Sprintf("step %d: finish check failed: %s", e.Step, e.Reason))
 		}
 	case event.TaskFinished:
 		if s.task != nil {
 			s.task.outcome, s.task.reason, s.task.nsteps, s.task.answer = e.Outcome, e.Reason, e.Steps, e.Answer
+			if e.Outcome != event.OutcomeDone {
+				s.demoteRan() // the task a replay was part of failed
+			}
 			s.task.finished = true
 			s.closeTask()
 		}
 		s.cur, s.pending = nil, nil
 	}
+}
+
+// demoteRan demotes, at once, the routines the task under way replayed (s.mu held): what
+// they did led to a refused consent, a failed finish check or a failed task. They are
+// not offered again until clean runs confirm them again, and this task confirms none.
+func (s *Session) demoteRan() {
+	t := s.task
+	if t == nil {
+		return
+	}
+	for _, id := range t.ran {
+		app := t.app
+		if err := s.l.cfg.Store.Update(func(tx *knowledge.Tx) error { return tx.RoutineDemoted(app, id) }); err != nil && !errors.Is(err, knowledge.ErrNotFound) {
+			s.l.log.Warn("routine not demoted", logApp, app, logErr, err)
+		}
+		t.demoted = append(t.demoted, id)
+	}
+	t.ran = nil
 }
 
 // creditGoal keeps, for the task under way, the transition that completed the sub-goal of

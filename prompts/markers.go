@@ -51,6 +51,10 @@ const (
 	PhaseAdjust = "adjust"
 )
 
+// MarkRoutineRefused starts the note that says a routine the Re-Planner chose could not
+// run (and is not offered again in the task).
+const MarkRoutineRefused = "Routine refused: "
+
 // MarkRoutineFit ends a routine offer whose arguments the task's own words give.
 const MarkRoutineFit = "fits this task with args "
 

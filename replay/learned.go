@@ -73,25 +73,34 @@ type Learned struct {
 	Row     bool
 	Text    string // what an Input types
 	Checked *bool  // the checked state of the tapped switch, checkbox or radio (nil: none)
+	// Want is the state the tapped switch must show after the step, when the task's own
+	// on/off word says it (nil: the state the step left it in when learned, !Checked).
+	Want *bool
 }
 
 // Resolve checks that screen is the page the step expects and that its element is there,
 // once, and returns the action to run on it; any mismatch returns ErrMismatch: stop the
-// replay and go back to normal steps. An Input types Text into its field. A switch,
-// checkbox or radio must show the state it had when the step was learned: one already
-// switched (the notifications already off) is a surprise, never a tap that undoes it.
+// replay and go back to normal steps. An Input types Text into its field. A tap on a
+// switch, checkbox or radio reads it first: one that already shows the state the step
+// is for (Want, else the opposite of the state it was learned in) returns ErrSatisfied —
+// skip the step, never a tap that undoes it.
 func (s Learned) Resolve(screen *perception.Screen) (event.Action, error) {
 	if s.Kind != kindInput {
 		a, err := s.resolve(screen, s.Kind)
-		if err != nil || s.Checked == nil || a.Index <= 0 {
+		if err != nil || (s.Checked == nil && s.Want == nil) || a.Type != event.Tap || a.Index <= 0 {
 			return a, err
 		}
-		if e, ok := switchOf(screen, a.Index); ok && e.Checked != *s.Checked {
-			state := "off"
-			if e.Checked {
-				state = "on"
-			}
-			return event.Action{}, fmt.Errorf("%w: %q is already %s", ErrMismatch, e.Label, state)
+		e, ok := switchOf(screen, a.Index)
+		if !ok {
+			return event.Action{}, fmt.Errorf("%w: %q shows no on/off state to read before the tap", ErrMismatch, s.Target)
+		}
+		want := s.Want
+		if want == nil {
+			w := !*s.Checked
+			want = &w
+		}
+		if e.Checked == *want {
+			return event.Action{}, fmt.Errorf("%w: %q is already %s", ErrSatisfied, e.Label, onOff(e.Checked))
 		}
 		return a, nil
 	}
@@ -103,6 +112,13 @@ func (s Learned) Resolve(screen *perception.Screen) (event.Action, error) {
 		return event.Action{}, fmt.Errorf("%w: no text to type", ErrMismatch)
 	}
 	return event.Action{Type: event.Input, Index: a.Index, Text: s.Text}, nil
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
 }
 
 // switchOf is the switch, checkbox or radio that a tap on element index flips: the element
@@ -142,6 +158,11 @@ func (s Learned) resolve(screen *perception.Screen, kind string) (event.Action, 
 	}
 	index := func() (int, error) {
 		e, err := locate(screen, s.Target)
+		if err != nil && s.Row && s.Target.Text != "" {
+			// The row the argument names, by the benchmark's fuzzy match on its label
+			// when no row bears it exactly: one row, or none.
+			e, err = locateFuzzy(screen, s.Target, err)
+		}
 		if err != nil && !s.Row && s.Target.ResourceID != "" {
 			e, err = locate(screen, Target{ResourceID: s.Target.ResourceID, Class: s.Target.Class})
 		}
@@ -215,6 +236,28 @@ func locate(screen *perception.Screen, t Target) (perception.Element, error) {
 		return perception.Element{}, fmt.Errorf("%w: no element %s on the screen", ErrMismatch, t)
 	}
 	return perception.Element{}, fmt.Errorf("%w: %d elements match %s", ErrMismatch, len(hits), t)
+}
+
+// locateFuzzy finds the one element of screen whose label fuzzy-matches t's text, with
+// t's resource-id and class where it gives them; none or several return exact, the error
+// of the exact search, or a mismatch naming the rows that matched.
+func locateFuzzy(screen *perception.Screen, t Target, exact error) (perception.Element, error) {
+	var hits []perception.Element
+	for _, e := range screen.Elements {
+		if (t.ResourceID != "" && !SameID(e.ResourceID, t.ResourceID)) || (t.Class != "" && e.Class != t.Class) {
+			continue
+		}
+		if FuzzyMatch(e.Label, t.Text) || (e.Text != "" && FuzzyMatch(e.Text, t.Text)) {
+			hits = append(hits, e)
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return perception.Element{}, exact
+	case 1:
+		return hits[0], nil
+	}
+	return perception.Element{}, fmt.Errorf("%w: %d rows match %s", ErrMismatch, len(hits), t)
 }
 
 // SameID compares resource-ids, full ("com.x:id/send") or short ("send").

@@ -115,26 +115,43 @@ func TestResolveKinds(t *testing.T) {
 	}
 }
 
-// TestResolveChecked: a switch must show the state it had when the step was learned; one
-// already switched is a surprise, never a tap that undoes it.
+// TestResolveChecked: a switch is read before it is tapped: one that already shows the
+// state the step is for (the opposite of the one it was learned in, or Want when the
+// task's own word says it) is skipped (ErrSatisfied), never a tap that undoes it; a
+// switch that shows no state is a surprise.
 func TestResolveChecked(t *testing.T) {
-	on := true
+	on, off := true, false
 	sw := perception.Element{Index: 1, Label: "All Maps notifications", Text: "All Maps notifications", ResourceID: app + ":id/switch_bar",
 		Class: "android.widget.Switch", Checkable: true, Clickable: true}
 	step := Learned{Signature: "r-notif", Kind: "tap", Checked: &on, Target: Target{ResourceID: app + ":id/switch_bar", Text: "All Maps notifications"}}
-	off := &perception.Screen{Signature: "r-notif", Elements: []perception.Element{sw}}
-	want := `learner: screen does not match the shortcut: "All Maps notifications" is already off`
-	if _, err := step.Resolve(off); !errors.Is(err, ErrMismatch) || err.Error() != want {
+	offScreen := &perception.Screen{Signature: "r-notif", Elements: []perception.Element{sw}}
+	want := `already in the wanted state: "All Maps notifications" is already off`
+	if _, err := step.Resolve(offScreen); !errors.Is(err, ErrSatisfied) || err.Error() != want {
 		t.Errorf("Resolve on a switch already off = %v, want %q", err, want)
 	}
 	sw.Checked = true
-	if a, err := step.Resolve(&perception.Screen{Signature: "r-notif", Elements: []perception.Element{sw}}); err != nil || a != (event.Action{Type: event.Tap, Index: 1}) {
+	onScreen := &perception.Screen{Signature: "r-notif", Elements: []perception.Element{sw}}
+	if a, err := step.Resolve(onScreen); err != nil || a != (event.Action{Type: event.Tap, Index: 1}) {
 		t.Errorf("Resolve on the switch as learned = %+v, %v; want Tap 1", a, err)
+	}
+	// The task says on: learned turning it off, the step now turns an off switch on and
+	// leaves an on switch alone.
+	step.Want = &on
+	if _, err := step.Resolve(onScreen); !errors.Is(err, ErrSatisfied) {
+		t.Errorf("Resolve, want on, on a switch on = %v, want ErrSatisfied", err)
+	}
+	if a, err := step.Resolve(offScreen); err != nil || a != (event.Action{Type: event.Tap, Index: 1}) {
+		t.Errorf("Resolve, want on, on a switch off = %+v, %v; want Tap 1", a, err)
+	}
+	step.Want = &off
+	plain := perception.Element{Index: 1, Label: "All Maps notifications", Text: "All Maps notifications", ResourceID: app + ":id/switch_bar", Class: "android.widget.TextView"}
+	if _, err := step.Resolve(&perception.Screen{Signature: "r-notif", Elements: []perception.Element{plain}}); !errors.Is(err, ErrMismatch) {
+		t.Errorf("Resolve on an element that shows no state = %v, want a mismatch", err)
 	}
 }
 
 // TestResolveCheckedRow: a settings row whose switch is its child is judged by that
-// switch: tapped to turn Battery Saver on, a row whose switch is already on is a surprise
+// switch: tapped to turn Battery Saver on, a row whose switch is already on is skipped
 // (a learned double tap after a dead one never turns it back off).
 func TestResolveCheckedRow(t *testing.T) {
 	off := false
@@ -143,8 +160,8 @@ func TestResolveCheckedRow(t *testing.T) {
 	sw := perception.Element{Index: 3, ResourceID: app + ":id/switch_widget", Class: "android.widget.Switch", Checkable: true,
 		Center: perception.Point{X: 980, Y: 300}, Checked: true}
 	step := Learned{Signature: "r-battery", Kind: "tap", Checked: &off, Target: Target{ResourceID: app + ":id/switch_row", Text: "Battery Saver"}}
-	if _, err := step.Resolve(&perception.Screen{Signature: "r-battery", Elements: []perception.Element{row, sw}}); !errors.Is(err, ErrMismatch) {
-		t.Errorf("Resolve on a row whose switch is already on = %v, want a mismatch", err)
+	if _, err := step.Resolve(&perception.Screen{Signature: "r-battery", Elements: []perception.Element{row, sw}}); !errors.Is(err, ErrSatisfied) {
+		t.Errorf("Resolve on a row whose switch is already on = %v, want it skipped", err)
 	}
 	sw.Checked = false
 	if a, err := step.Resolve(&perception.Screen{Signature: "r-battery", Elements: []perception.Element{row, sw}}); err != nil || a != (event.Action{Type: event.Tap, Index: 2}) {
@@ -169,5 +186,51 @@ func TestTarget(t *testing.T) {
 	}
 	if !SameID("com.x:id/send", "send") || SameID("com.x:id/send", "com.x:id/sent") || ShortID("send") != "send" {
 		t.Error("SameID/ShortID do not compare resource-ids full or short")
+	}
+}
+
+// TestFuzzyMatch: the benchmark's fuzzy match, difflib's ratio ≥ 0.9 with case ignored
+// (the ratios in the comments are Python difflib's).
+func TestFuzzyMatch(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"Schönberg, Liechtenstein", "Schonberg, Liechtenstein", true}, // 0.958
+		{"Grocery Shopping", "Grocery Shoping", true},                  // 0.968
+		{"Doctor Visits", "doctor visits", true},                       // 1
+		{"Dress", "Dresser", false},                                    // 0.833
+		{"abcde", "xyz", false},                                        // 0
+	} {
+		if got := FuzzyMatch(tc.a, tc.b); got != tc.want {
+			t.Errorf("FuzzyMatch(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// TestResolveRowByArgument: a row step taps the row its argument names: exactly, or the
+// one row whose label fuzzy-matches it; a row that is only like it, or two rows that
+// match, are a mismatch (the replay hands back), never a tap on another row.
+func TestResolveRowByArgument(t *testing.T) {
+	row := func(i int, label string) perception.Element {
+		return perception.Element{Index: i, Label: label, Text: label, ResourceID: app + ":id/expense_row", Class: "android.widget.LinearLayout"}
+	}
+	step := Learned{Signature: "e-list", Kind: "tap", Row: true, Target: Target{ResourceID: app + ":id/expense_row", Text: "Grocery Shopping", Class: "android.widget.LinearLayout"}}
+	for _, tc := range []struct {
+		rows []perception.Element
+		want int // the index tapped, 0 for a mismatch
+	}{
+		{[]perception.Element{row(1, "Dress"), row(2, "Grocery Shopping")}, 2},
+		{[]perception.Element{row(1, "Dress"), row(2, "grocery shopping ")}, 2},
+		{[]perception.Element{row(1, "Dress"), row(2, "Grocery")}, 0},
+		{[]perception.Element{row(1, "Grocery shopping"), row(2, "grocery Shopping")}, 0},
+	} {
+		a, err := step.Resolve(&perception.Screen{Signature: "e-list", Elements: tc.rows})
+		switch {
+		case tc.want == 0 && !errors.Is(err, ErrMismatch):
+			t.Errorf("rows %v: Resolve = %+v, %v; want a mismatch", tc.rows, a, err)
+		case tc.want > 0 && (err != nil || a.Index != tc.want):
+			t.Errorf("rows %v: Resolve = %+v, %v; want a tap on %d", tc.rows, a, err, tc.want)
+		}
 	}
 }

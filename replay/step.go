@@ -13,6 +13,10 @@ import (
 // when the learner defined it.
 var ErrMismatch = errors.New("learner: screen does not match the shortcut")
 
+// ErrSatisfied reports a learned step with nothing to do: the switch it taps already
+// shows the state the step is for. The replay skips it (no tap) and goes on.
+var ErrSatisfied = errors.New("already in the wanted state")
+
 // Step is one learned step: a step of a shortcut or of a routine.
 type Step interface {
 	// Resolve checks that screen is the page the step expects and returns the action to

@@ -111,17 +111,19 @@ type routineJSON struct {
 	Steps  int      `json:"steps"`
 	Runs   int      `json:"runs"`
 	Stops  int      `json:"stops"`
-	// Demoted counts the runs that replayed or stored it and were wrong (false successes,
-	// results the person said were wrong); demoted as often as it ran well, it is not
-	// offered again.
+	// Demoted counts the times it was demoted (a replay that stopped at a surprise, a
+	// failed finish check, a refused consent, a failed or wrong task after it).
 	Demoted int `json:"demoted"`
+	// Trusted: clean runs confirmed it on two instances since it was last demoted; only
+	// a trusted routine is offered for replay.
+	Trusted bool `json:"trusted"`
 }
 
 func writeRoutines(w io.Writer, rs []knowledge.Routine, asJSON bool) error {
 	if asJSON {
 		rows := make([]routineJSON, len(rs))
 		for i, r := range rs {
-			rows[i] = routineJSON{ID: r.ID, App: r.App, Name: r.Name, Also: append([]string{}, r.Also...), Params: []string{}, Steps: len(r.Steps), Runs: r.Runs, Stops: r.Stops, Demoted: r.Demoted}
+			rows[i] = routineJSON{ID: r.ID, App: r.App, Name: r.Name, Also: append([]string{}, r.Also...), Params: []string{}, Steps: len(r.Steps), Runs: r.Runs, Stops: r.Stops, Demoted: r.Demoted, Trusted: r.Trusted()}
 			for _, p := range r.Params {
 				rows[i].Params = append(rows[i].Params, p.What)
 			}

@@ -28,7 +28,7 @@ func TestRoutinesListAndShow(t *testing.T) {
 		t.Fatalf("routines list --format json = %d rows, %v:\n%s", len(rows), err, stdout)
 	}
 	_, keys := jsonKeys(t, "routines list", stdout)
-	if got := strings.Join(keys, ","); got != "also,app,demoted,id,name,params,runs,steps,stops" {
+	if got := strings.Join(keys, ","); got != "also,app,demoted,id,name,params,runs,steps,stops,trusted" {
 		t.Errorf("fields %s", got)
 	}
 	var shop routineJSON

@@ -136,7 +136,9 @@ func (c *walkCompiler) appTask(wi int, w *Task) error {
 	if !c.noNavigate {
 		// A routine the prompt says fits this task is what a capable model takes: the
 		// learned steps of this very task, from this screen.
-		c.add(fmt.Sprintf("walk %d: run the fitting routine", wi+1), prompts.NameReplanner, mustMatch(routinePattern, marker), nil,
+		// Not once the prompt says a routine it chose could not run: a capable model reads
+		// that note and goes on step by step.
+		c.add(fmt.Sprintf("walk %d: run the fitting routine", wi+1), prompts.NameReplanner, mustMatch(routinePattern, marker), []string{regexp.QuoteMeta(prompts.MarkRoutineRefused)},
 			routineReply(subgoals))
 	}
 	for si := len(w.Steps) - 1; si >= 0; si-- {

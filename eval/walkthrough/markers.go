@@ -58,8 +58,9 @@ func answeredPattern(reason string, options []string, capture string) string {
 }
 
 // routinePattern matches a routine offer that fits the task (a regexp): group 1 is its
-// name as quoted in the prompt, group 2 its arguments as a JSON array.
-var routinePattern = block(prompts.BlockRoutines) + `(?:[^\n]*\n)*?- "([^"\n]*)" — [^\n]*?` + regexp.QuoteMeta(prompts.MarkRoutineFit) + `(\[[^\n]*\])`
+// name as quoted in the prompt (its escapes, \n or \", as they stand), group 2 its
+// arguments as a JSON array.
+var routinePattern = block(prompts.BlockRoutines) + `(?:[^\n]*\n)*?- "((?:[^"\\\n]|\\.)*)" — [^\n]*?` + regexp.QuoteMeta(prompts.MarkRoutineFit) + `(\[[^\n]*\])`
 
 // personPattern matches a conversation in which the person answered.
 var personPattern = `(?m)^` + regexp.QuoteMeta(prompts.MarkPerson)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -17,6 +18,7 @@ import (
 	"github.com/fairy-go/fairy/llm/scripted"
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/prompts"
+	"github.com/fairy-go/fairy/replay"
 )
 
 // TestWalkNavigate: a walk step with navigate answers Navigate when the decider's prompt
@@ -482,5 +484,51 @@ func TestWalkFailedTaskCounted(t *testing.T) {
 	}
 	if seen != 2 {
 		t.Errorf("%d failed-task rules, want 2", seen)
+	}
+}
+
+// TestWalkRoutineRule: the scripted Re-Planner takes the routine the prompt says fits the
+// task, its name as the prompt quotes it (a line break as \n: the executor reads it back),
+// and stops choosing a routine once the prompt says one it chose could not run.
+func TestWalkRoutineRule(t *testing.T) {
+	const instruction = "Add the following expenses:\nExpense: Dress"
+	walk := []walkthrough.Task{{App: "com.fairy.expenses", Steps: []walkthrough.Step{
+		{Screen: `item "Add expense"`, Subgoal: "Add the expense", Do: []string{`Tap "Add expense"`}}}}}
+	rules, err := walkthrough.Rules(instruction, walk, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := serveRules(t, rules)
+	set, err := prompts.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	offer := replay.Offer{ID: "r1", Name: "Add the following expenses:\nExpense: {1}", Params: []string{`the "name"`}, Steps: 4, Fit: []string{"Dress"}}
+	ask := func(notes []string) prompts.ReplannerAnswer {
+		t.Helper()
+		p, err := set.Replan(prompts.ReplannerData{Instruction: instruction, Task: event.AppTask{App: "com.fairy.expenses", Task: instruction},
+			Step: 2, Plan: []string{"Add the expense"}, Subgoal: "Add the expense", Screen: `- [1] item "Add expense"`,
+			Routines: []replay.Offer{offer}, Notes: notes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := m.Generate(t.Context(), llm.Request{Role: llm.RoleReplanner, System: p.System, Schema: &p.Schema,
+			Messages: []llm.Message{{Role: "user", Text: p.User}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a prompts.ReplannerAnswer
+		if err := json.Unmarshal([]byte(resp.Text), &a); err != nil {
+			t.Fatalf("answer %s: %v", resp.Text, err)
+		}
+		return a
+	}
+	a := ask(nil)
+	if u, err := strconv.Unquote(`"` + a.Routine.Name + `"`); err != nil || u != offer.Name || len(a.Routine.Args) != 1 || a.Routine.Args[0] != "Dress" {
+		t.Errorf("routine answered %+v, want %q with [Dress]", a.Routine, offer.Name)
+	}
+	a = ask([]string{prompts.MarkRoutineRefused + `Routine "x" cannot run here. It is not offered again in this task: go on step by step from the current screen.`})
+	if a.Routine.Name != "" {
+		t.Errorf("after a refusal the routine answered is %+v, want none", a.Routine)
 	}
 }
