@@ -1,0 +1,136 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/perception"
+)
+
+// Hand-over: a screen that needs the person themselves — a password, a one-time code, a
+// fingerprint or face prompt, a CAPTCHA, a payment app's own PIN — is theirs. The executor
+// types no secret and guesses none: it says what the screen needs, gives the phone to the
+// person (the Interactor's HandOver), waits until they give it back, and reads the screen
+// anew. What they did stays theirs: the trace holds a HandOver event (step, what was
+// needed, for how long), never a text; no action is published for it, so nothing of it is
+// learned as a step or a routine.
+
+// Hander is an Interactor that can give the phone to the person; *interaction.Interactor
+// satisfies it.
+type Hander interface {
+	HandOver(ctx context.Context, h interaction.HandOver) error
+}
+
+// maxHandOvers bounds the hand-overs of one app task: a screen that still needs the person
+// after so many is not going to stop needing them.
+const maxHandOvers = 4
+
+// Who asked for a hand-over (event.HandOver.By).
+const (
+	handOverScreen = "screen"
+	handOverPolicy = "policy"
+	handOverModel  = "model"
+)
+
+var (
+	// otpWords name a one-time code's field: its hint, label or resource id.
+	otpWords = regexp.MustCompile(`(?i)one[- ]?time|\botp\b|verification code|security code|confirmation code|2fa|two[- ]factor|auth(entication)? code|sms code|passcode|\bpin\b|验证码|校验码|动态码|動態碼|認証コード|確認コード|рин-?код|код подтверждения|رمز التحقق|קוד אימות`)
+	// biometricWords are what a fingerprint or face prompt says.
+	biometricWords = regexp.MustCompile(`(?i)fingerprint|touch the (fingerprint )?sensor|face (unlock|id|recognition)|biometric|use your (face|finger)|指纹|面容|人脸|指紋|生体認証|بصمة`)
+	// captchaWords are what a CAPTCHA says.
+	captchaWords = regexp.MustCompile(`(?i)captcha|i'?m not a robot|verify you are (a )?human|人机验证|图形验证`)
+	// loginWords are what a sign-in page says (the "always hand over logins" policy).
+	loginWords = regexp.MustCompile(`(?i)\b(sign|log) ?in\b|\blogin\b|登录|登入|ログイン|تسجيل الدخول|התחבר`)
+)
+
+// secretNeed says what s needs from the person themselves ("" when nothing): a password
+// field, a one-time code's field, a biometric prompt, a CAPTCHA; and, when logins is set (the
+// person's "always hand over logins"), a sign-in page with a field to fill. by is who asks.
+func secretNeed(s *perception.Screen, logins bool) (need, by string) {
+	if s == nil {
+		return "", ""
+	}
+	var needs []string
+	add := func(n string) {
+		for _, x := range needs {
+			if x == n {
+				return
+			}
+		}
+		needs = append(needs, n)
+	}
+	fields, login := false, false
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		words := strings.Join([]string{e.Label, e.Hint, e.Desc, e.ResourceID}, " ")
+		switch {
+		case e.Password:
+			add("a password")
+		case e.Editable && otpWords.MatchString(words):
+			add("a one-time code")
+		case biometricWords.MatchString(e.Label + " " + e.Desc):
+			add("a fingerprint or face check")
+		case captchaWords.MatchString(words):
+			add("a CAPTCHA")
+		}
+		if e.Editable {
+			fields = true
+		}
+		if loginWords.MatchString(e.Label + " " + e.Desc + " " + e.Hint) {
+			login = true
+		}
+	}
+	if len(needs) > 0 {
+		return strings.Join(needs, " and "), handOverScreen
+	}
+	if logins && fields && login {
+		return "a login (your policy: always hand over logins)", handOverPolicy
+	}
+	return "", ""
+}
+
+// handOver gives the phone to the person for need and, once they give it back, reads the
+// screen anew.
+func (r *run) handOver(ctx context.Context, need, by string) (State, error) {
+	if r.handOvers >= maxHandOvers {
+		return r.fail(fmt.Sprintf("the screen still needs the person (%s) after %d hand-overs", need, r.handOvers))
+	}
+	h, ok := r.cfg.Interactor.(Hander)
+	if !ok {
+		return r.fail("the screen needs the person (" + need + ") and no one can take the phone: run with a person at the terminal")
+	}
+	r.handOvers++
+	started := r.cfg.Clock()
+	ev := event.HandOver{Step: r.step, App: r.a.Task.App, Reason: need, By: by, Started: started}
+	r.publish(ev)
+	var text string
+	if r.screen != nil {
+		text = r.screen.Text()
+	}
+	err := h.HandOver(ctx, interaction.HandOver{Step: r.step, App: r.a.Task.App, Reason: need, Screen: text})
+	ev.Ended = r.cfg.Clock()
+	ev.Duration = ev.Ended.Sub(started)
+	// The person's time is not the task's: the time budget starts again where it was.
+	r.start = r.start.Add(ev.Duration)
+	if err != nil {
+		ev.Error = err.Error()
+		r.publish(ev)
+		if ctx.Err() != nil {
+			return stateError, err
+		}
+		if errors.Is(err, interaction.ErrNoAnswer) {
+			return r.fail("the screen needs the person (" + need + ") and no one took the phone")
+		}
+		return stateError, err
+	}
+	r.publish(ev)
+	r.planNote = append(r.planNote, fmt.Sprintf("At step %d the phone was handed to the person for %s; they gave it back after %.0f s. Read the screen as it is now and go on with the task: what they entered is theirs, never type it or ask for it.", r.step, need, ev.Duration.Seconds()))
+	// Whatever the person did changed the screen: read it again, judge nothing they did.
+	r.reuse, r.noActs, r.lastActs, r.expect = false, true, nil, ""
+	return statePerceive, nil
+}
