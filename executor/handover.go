@@ -39,7 +39,7 @@ const (
 
 var (
 	// otpWords name a one-time code's field: its hint, label or resource id.
-	otpWords = regexp.MustCompile(`(?i)one[- ]?time|\botp\b|verification code|security code|confirmation code|2fa|two[- ]factor|auth(entication)? code|sms code|passcode|\bpin\b|验证码|校验码|动态码|動態碼|認証コード|確認コード|рин-?код|код подтверждения|رمز التحقق|קוד אימות`)
+	otpWords = regexp.MustCompile(`(?i)one[- ]?time|(^|[^a-z])otp([^a-z]|$)|(sms|verify|verification)[_ ]?code|verification code|security code|confirmation code|2fa|two[- ]factor|auth(entication)? code|sms code|passcode|\bpin\b|验证码|校验码|动态码|動態碼|認証コード|確認コード|пин-?код|код подтверждения|رمز التحقق|קוד אימות`)
 	// biometricWords are what a fingerprint or face prompt says.
 	biometricWords = regexp.MustCompile(`(?i)fingerprint|touch the (fingerprint )?sensor|face (unlock|id|recognition)|biometric|use your (face|finger)|指纹|面容|人脸|指紋|生体認証|بصمة`)
 	// captchaWords are what a CAPTCHA says.
@@ -82,6 +82,17 @@ func secretNeed(s *perception.Screen, logins bool) (need, by string) {
 			fields = true
 		}
 		if loginWords.MatchString(e.Label + " " + e.Desc + " " + e.Hint) {
+			login = true
+		}
+	}
+	for _, c := range s.Context {
+		switch {
+		case biometricWords.MatchString(c):
+			add("a fingerprint or face check")
+		case captchaWords.MatchString(c):
+			add("a CAPTCHA")
+		}
+		if loginWords.MatchString(c) {
 			login = true
 		}
 	}
