@@ -22,7 +22,8 @@ type HandOver struct {
 // Hander is a Dialoger that can give the phone to the person: HandOver returns once the
 // person gives it back, having done what the screen needs on the phone itself (or
 // ErrNoAnswer when no one is there, ctx's error when the run is stopped). A Dialoger
-// that is no Hander is asked an open question instead, whose answer is dropped.
+// that is no Hander is asked an open question instead, whose answer is dropped (a "no"
+// says no one takes the phone).
 type Hander interface {
 	HandOver(ctx context.Context, h HandOver) error
 }
@@ -39,9 +40,15 @@ func (it *Interactor) HandOver(ctx context.Context, h HandOver) error {
 	if hd, ok := it.cfg.Dialoger.(Hander); ok {
 		return hd.HandOver(ctx, h)
 	}
-	_, err := it.cfg.Dialoger.Ask(ctx, Question{Type: 4, Kind: open, Reason: h.Reason,
-		Text: handOverText(h) + " Answer anything when you are done."})
-	return err
+	ans, err := it.cfg.Dialoger.Ask(ctx, Question{Type: 4, Kind: open, Reason: h.Reason,
+		Text: handOverText(h) + " Answer when you are done, or no if you will not."})
+	if err != nil {
+		return err
+	}
+	if yes, clear := ReadYesNo(ans); clear && !yes {
+		return fmt.Errorf("%w: the person would not take the phone", ErrNoAnswer)
+	}
+	return nil
 }
 
 // HandOver implements Hander: it prints what the screen needs and waits for Enter.
