@@ -2,10 +2,12 @@ package eval
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,13 +16,15 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/internal/chromiumtest"
 	"github.com/fairy-go/fairy/rundir"
+	"github.com/fairy-go/fairy/sim"
 )
 
 // recordSteps records a run of n steps into dir with the real recorder: each step's
-// screenshot a different colour, its reflection in Chinese and Arabic (a right-to-left
+// screenshot from shot (nil: a different colour each step), its reflection in Chinese and Arabic (a right-to-left
 // script), a consent question and its answer at step 2.
-func recordSteps(t *testing.T, dir string, n int, outcome event.Outcome) {
+func recordSteps(t *testing.T, dir string, n int, outcome event.Outcome, shot func(step int) []byte) {
 	t.Helper()
 	rec, err := rundir.NewRecorder(dir)
 	if err != nil {
@@ -42,6 +46,10 @@ func recordSteps(t *testing.T, dir string, n int, outcome event.Outcome) {
 		if err := png.Encode(&buf, img); err != nil {
 			t.Fatal(err)
 		}
+		if shot != nil {
+			buf.Reset()
+			buf.Write(shot(i))
+		}
 		bus.Publish(event.StepStarted{Step: i, App: "com.fairy.shop"})
 		bus.Publish(event.ScreenPerceived{Step: i, Signature: "menu", Text: fmt.Sprintf("- [1] button \"第%d步\"\n- \"مرحبا بالعالم %d\"", i, i), Marked: buf.Bytes(), MarkedMIME: "image/png"})
 		bus.Publish(event.Reflected{Step: i, Result: "A", Reflection: fmt.Sprintf("step %d: 菜单已打开 — تم فتح القائمة", i)})
@@ -62,7 +70,7 @@ func recordSteps(t *testing.T, dir string, n int, outcome event.Outcome) {
 
 // replayReport writes report.html for four tasks — passed, failed, a false success, and a
 // refusal the task expected — each with a recorded trajectory, and returns its path.
-func replayReport(t *testing.T) (string, *Report) {
+func replayReport(t *testing.T, shot func(step int) []byte) (string, *Report) {
 	t.Helper()
 	out := t.TempDir()
 	tasks := []TaskResult{
@@ -74,9 +82,10 @@ func replayReport(t *testing.T) (string, *Report) {
 	outcomes := []event.Outcome{event.OutcomeDone, event.OutcomeFailed, event.OutcomeDone, event.OutcomeRefused}
 	for i := range tasks {
 		tasks[i].RunDir = filepath.Join("runs", tasks[i].ID)
-		recordSteps(t, filepath.Join(out, tasks[i].RunDir), tasks[i].Steps, outcomes[i])
+		recordSteps(t, filepath.Join(out, tasks[i].RunDir), tasks[i].Steps, outcomes[i], shot)
 	}
-	rep := &Report{Suite: "replay", Started: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC), Devices: []string{"sim-1"}, Tasks: tasks}
+	rep := &Report{Suite: "replay", Started: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC), Devices: []string{"sim-1"}, Tasks: tasks,
+		Totals: Totals{Tasks: 4, Passed: 2, Steps: 12}}
 	var b bytes.Buffer
 	if err := rep.HTML(&b, out); err != nil {
 		t.Fatal(err)
@@ -113,7 +122,7 @@ func sectionOf(dom, id string) string {
 // among the trajectories.
 func TestReportReplayInChromium(t *testing.T) {
 	bin := chromium(t)
-	page, rep := replayReport(t)
+	page, rep := replayReport(t, nil)
 	raw, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
@@ -207,3 +216,60 @@ func TestReportReplayInChromium(t *testing.T) {
 		})
 	}
 }
+
+// docsShot rewrites docs/report-replay.png, the README's picture of report.html.
+var docsShot = flag.Bool("docs", false, "rewrite docs/report-replay.png (go test ./eval -run TestReportReplayScreenshot -docs)")
+
+// TestReportReplayScreenshot takes report.html's picture in Chromium — the outcome filter
+// on "passed", the first task's replay at step 3, the virtual phone's screens as the
+// steps' pictures — and checks the stage is drawn; with -docs it becomes
+// docs/report-replay.png.
+func TestReportReplayScreenshot(t *testing.T) {
+	bin := chromium(t)
+	// The virtual phone's screens, one app a step, as a run would show them.
+	ph, err := sim.New(sim.Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	apps := []string{"com.fairy.shop", "com.android.settings", "com.fairy.notes", "com.google.android.apps.messaging", "com.google.android.calendar"}
+	screens := map[int][]byte{}
+	for i, pkg := range apps {
+		if _, err := ph.Shell(t.Context(), "monkey -p "+pkg+" -c android.intent.category.LAUNCHER 1", io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if screens[i+1], err = ph.Screenshot(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page, _ := replayReport(t, func(step int) []byte { return screens[step] })
+	shot := filepath.Join(t.TempDir(), "report.png")
+	chromiumtest.Run(t, bin, nil, "--window-size=1280,1500", "--virtual-time-budget=3000", "--hide-scrollbars",
+		"--screenshot="+shot, "file://"+page+"#filter=passed&seek=t0-passed-one@3")
+	b, err := os.ReadFile(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	// The stage (left, below the controls) shows a phone screen: ink there, not a blank.
+	dark := 0
+	for y := 620; y < 1200; y += 3 {
+		for x := 40; x < 340; x += 3 {
+			r, g, b, _ := img.At(x, y).RGBA()
+			if r+g+b < 3*0xC000 {
+				dark++
+			}
+		}
+	}
+	if *docsShot {
+		if err := os.WriteFile(filepath.Join("..", "docs", "report-replay.png"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if dark < 200 {
+		t.Errorf("the stage looks blank (%d dark samples)", dark)
+	}
+}
+
