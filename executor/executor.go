@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"log/slog"
 	"strings"
 	"sync"
@@ -257,7 +258,8 @@ type run struct {
 	loopBreaks int
 	badDecides int // steps in a row whose decider gave no usable batch
 	checkFails int
-	handOvers  int // times this task gave the phone to the person
+	handOvers  int               // times this task gave the phone to the person
+	secretAt   []image.Rectangle // where the screen shows what the person typed (secretFields)
 	answer     string
 	reason     string
 

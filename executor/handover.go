@@ -1,9 +1,15 @@
 package executor
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	_ "image/jpeg" // a device's picture may be a JPEG
+	pngenc "image/png"
 	"regexp"
 	"strings"
 
@@ -144,4 +150,61 @@ func (r *run) handOver(ctx context.Context, need, by string) (State, error) {
 	// Whatever the person did changed the screen: read it again, judge nothing they did.
 	r.reuse, r.noActs, r.lastActs, r.expect = false, true, nil, ""
 	return statePerceive, nil
+}
+
+// secretFields blanks, on s, the text of every field that holds a one-time code (a
+// password field's text never shows: the phone masks it) and returns where they are, in
+// the dump's frame: what the person typed there is theirs, and neither the models, the
+// trace nor the picture (paintOver) see it.
+func secretFields(s *perception.Screen) []image.Rectangle {
+	if s == nil {
+		return nil
+	}
+	var rects []image.Rectangle
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		if !e.Editable || e.Password || e.Text == "" {
+			continue
+		}
+		if !otpWords.MatchString(strings.Join([]string{e.Hint, e.Desc, e.ResourceID}, " ")) {
+			continue
+		}
+		if e.Label == e.Text {
+			e.Label = e.Hint
+		}
+		e.Text = ""
+		rects = append(rects, image.Rect(e.Bounds.X1, e.Bounds.Y1, e.Bounds.X2, e.Bounds.Y2))
+	}
+	return rects
+}
+
+// paintOver returns the screenshot png of s painted over at rects (secretFields); png
+// itself when there is nothing to paint, nil when it cannot be read (a picture that cannot
+// be masked is not sent).
+func paintOver(png []byte, s *perception.Screen, rects []image.Rectangle) []byte {
+	if len(rects) == 0 || len(png) == 0 {
+		return png
+	}
+	img, _, err := image.Decode(bytes.NewReader(png))
+	if err != nil {
+		return nil
+	}
+	// Bounds are in the dump's frame; the screenshot may be another size.
+	sx, sy := 1.0, 1.0
+	if s.Width > 0 && s.Height > 0 {
+		sx = float64(img.Bounds().Dx()) / float64(s.Width)
+		sy = float64(img.Bounds().Dy()) / float64(s.Height)
+	}
+	dst := image.NewRGBA(img.Bounds())
+	draw.Draw(dst, dst.Bounds(), img, img.Bounds().Min, draw.Src)
+	grey := image.NewUniform(color.RGBA{0x9a, 0xa0, 0xa6, 0xff})
+	for _, r := range rects {
+		r = image.Rect(int(float64(r.Min.X)*sx), int(float64(r.Min.Y)*sy), int(float64(r.Max.X)*sx+0.5), int(float64(r.Max.Y)*sy+0.5))
+		draw.Draw(dst, r.Add(dst.Bounds().Min), grey, image.Point{}, draw.Src)
+	}
+	var buf bytes.Buffer
+	if err := pngenc.Encode(&buf, dst); err != nil {
+		return nil
+	}
+	return buf.Bytes()
 }

@@ -1,13 +1,18 @@
 package executor
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"image"
+	"image/png"
 	"strings"
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/prompts"
 )
 
@@ -192,5 +197,54 @@ func TestDeciderNeverTypesIntoAPasswordField(t *testing.T) {
 		if strings.Contains(ev.Action.Text, "hunter2") {
 			t.Errorf("the rejected action carries the secret: %+v", ev)
 		}
+	}
+}
+
+// TestTypedCodeIsMasked: a one-time code the person typed and left on the screen (a wrong
+// one, given back) is in no event — not the screen's text — and is painted over on the
+// picture the models and the trace get.
+func TestTypedCodeIsMasked(t *testing.T) {
+	const code = "731905"
+	phone := loginPhone("code")
+	phone.screens["code"][1].text = code
+	f := &fingers{phone: phone, to: "home"}
+	h := handOverHarness(t, phone, balanceModel(false), f, false)
+	if res := h.run(t, "Read my bank balance"); res.Outcome != event.OutcomeDone {
+		t.Fatalf("outcome = %s (%s)", res.Outcome, res.Reason)
+	}
+	if len(f.given) != 1 || strings.Contains(f.given[0].Screen, code) {
+		t.Errorf("hand-overs %+v: want one, the code in none", f.given)
+	}
+	for _, e := range h.events {
+		if s := fmt.Sprintf("%+v", e); strings.Contains(s, code) {
+			t.Errorf("the code is in a %T event: %s", e, s)
+		}
+	}
+
+	// The picture: the field's place painted over, the rest as it was.
+	img := image.NewRGBA(image.Rect(0, 0, 540, 1200)) // half the dump's size
+	for i := range img.Pix {
+		img.Pix[i] = 0xff
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	s := &perception.Screen{Width: 1080, Height: 2400, Elements: []perception.Element{{Index: 1, Role: "input", Label: code, Text: code,
+		ResourceID: "com.fairy.bank:id/otp_code", Editable: true, Bounds: perception.Bounds{X1: 100, Y1: 400, X2: 500, Y2: 520}}}}
+	rects := secretFields(s)
+	if len(rects) != 1 || strings.Contains(s.Text(), code) {
+		t.Fatalf("secretFields = %v, text %q", rects, s.Text())
+	}
+	out, err := png.Decode(bytes.NewReader(paintOver(buf.Bytes(), s, rects)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inside, outside := out.At(100, 230), out.At(300, 600)
+	if r, _, _, _ := inside.RGBA(); r>>8 == 0xff {
+		t.Errorf("inside the field the picture is %v: not painted over", inside)
+	}
+	if r, _, _, _ := outside.RGBA(); r>>8 != 0xff {
+		t.Errorf("outside the field the picture is %v: painted", outside)
 	}
 }
