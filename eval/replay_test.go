@@ -272,4 +272,3 @@ func TestReportReplayScreenshot(t *testing.T) {
 		t.Errorf("the stage looks blank (%d dark samples)", dark)
 	}
 }
-
