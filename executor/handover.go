@@ -46,8 +46,9 @@ const (
 var (
 	// otpWords name a one-time code's field: its hint, label or resource id.
 	otpWords = regexp.MustCompile(`(?i)one[- ]?time|(^|[^a-z])otp([^a-z]|$)|(sms|verify|verification)[_ ]?code|verification code|security code|confirmation code|2fa|two[- ]factor|auth(entication)? code|sms code|passcode|\bpin\b|验证码|校验码|动态码|動態碼|認証コード|確認コード|пин-?код|код подтверждения|رمز التحقق|קוד אימות`)
-	// biometricWords are what a fingerprint or face prompt says.
-	biometricWords = regexp.MustCompile(`(?i)fingerprint|touch the (fingerprint )?sensor|face (unlock|id|recognition)|biometric|use your (face|finger)|指纹|面容|人脸|指紋|生体認証|بصمة`)
+	// biometricWords are what a fingerprint or face prompt says — a prompt, not a settings
+	// row named "Fingerprint".
+	biometricWords = regexp.MustCompile(`(?i)(touch|place|put|scan|press|use|verify with|confirm with|unlock with)( the| your)? (finger|fingerprint|face)\b|fingerprint sensor|biometric (prompt|authentication|verification|login|sign-in)|confirm (it'?s|that it'?s) you|verify (it'?s|that it'?s) you|look at (the|your) (phone|screen)|验证指纹|按压指纹|触摸指纹|指纹验证|面容验证|人脸验证|刷脸|指紋認証|指紋をタッチ|المس مستشعر البصمة`)
 	// captchaWords are what a CAPTCHA says.
 	captchaWords = regexp.MustCompile(`(?i)captcha|i'?m not a robot|verify you are (a )?human|人机验证|图形验证`)
 	// loginWords are what a sign-in page says (the "always hand over logins" policy).

@@ -248,3 +248,38 @@ func TestTypedCodeIsMasked(t *testing.T) {
 		t.Errorf("outside the field the picture is %v: painted", outside)
 	}
 }
+
+// TestSecretNeedWords: what counts as a screen for the person, and what does not (a
+// settings row named Fingerprint, a sign-in page without the logins policy).
+func TestSecretNeedWords(t *testing.T) {
+	el := func(e perception.Element) *perception.Screen {
+		e.Index = 1
+		return &perception.Screen{Elements: []perception.Element{e}}
+	}
+	ctx := func(texts ...string) *perception.Screen { return &perception.Screen{Context: texts} }
+	for _, tc := range []struct {
+		name   string
+		s      *perception.Screen
+		logins bool
+		want   string
+	}{
+		{"password field", el(perception.Element{Role: "input", Editable: true, Password: true}), false, "a password"},
+		{"otp by id", el(perception.Element{Role: "input", Editable: true, ResourceID: "x:id/otp_input"}), false, "a one-time code"},
+		{"code by hint", el(perception.Element{Role: "input", Editable: true, Hint: "Verification code"}), false, "a one-time code"},
+		{"验证码", el(perception.Element{Role: "input", Editable: true, Hint: "请输入验证码"}), false, "a one-time code"},
+		{"PIN field", el(perception.Element{Role: "input", Editable: true, Hint: "PIN"}), false, "a one-time code"},
+		{"fingerprint prompt", ctx("Touch the fingerprint sensor"), false, "a fingerprint or face check"},
+		{"指纹", ctx("请验证指纹"), false, "a fingerprint or face check"},
+		{"captcha", ctx("Verify you are human"), false, "a CAPTCHA"},
+		{"settings row", el(perception.Element{Role: "item", Label: "Fingerprint", Clickable: true}), false, ""},
+		{"pin a place", el(perception.Element{Role: "button", Label: "Drop a pin", Clickable: true}), false, ""},
+		{"search field", el(perception.Element{Role: "input", Editable: true, Hint: "Search"}), false, ""},
+		{"sign-in without policy", &perception.Screen{Context: []string{"Sign in"}, Elements: []perception.Element{{Index: 1, Role: "input", Editable: true, Hint: "Email"}}}, false, ""},
+		{"sign-in with policy", &perception.Screen{Context: []string{"Sign in"}, Elements: []perception.Element{{Index: 1, Role: "input", Editable: true, Hint: "Email"}}}, true, "a login (your policy: always hand over logins)"},
+		{"تسجيل الدخول with policy", &perception.Screen{Context: []string{"تسجيل الدخول"}, Elements: []perception.Element{{Index: 1, Role: "input", Editable: true}}}, true, "a login (your policy: always hand over logins)"},
+	} {
+		if got, _ := secretNeed(tc.s, tc.logins); got != tc.want {
+			t.Errorf("%s: need %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
