@@ -74,7 +74,11 @@ func secretNeed(s *perception.Screen, logins bool) (need, by string) {
 	fields, login := false, false
 	for i := range s.Elements {
 		e := &s.Elements[i]
-		words := strings.Join([]string{e.Label, e.Hint, e.Desc, e.ResourceID}, " ")
+		label := e.Label
+		if e.Editable && e.Text != "" && label == e.Text {
+			label = "" // what a field holds is content (a note that mentions a PIN), not what it asks for
+		}
+		words := strings.Join([]string{label, e.Hint, e.Desc, e.ResourceID}, " ")
 		switch {
 		case e.Password:
 			add("a password")

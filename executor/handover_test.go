@@ -274,6 +274,7 @@ func TestSecretNeedWords(t *testing.T) {
 		{"settings row", el(perception.Element{Role: "item", Label: "Fingerprint", Clickable: true}), false, ""},
 		{"pin a place", el(perception.Element{Role: "button", Label: "Drop a pin", Clickable: true}), false, ""},
 		{"search field", el(perception.Element{Role: "input", Editable: true, Hint: "Search"}), false, ""},
+		{"a note about a code", el(perception.Element{Role: "input", Editable: true, Label: "The verification code is on the fridge", Text: "The verification code is on the fridge", Hint: "Note"}), false, ""},
 		{"sign-in without policy", &perception.Screen{Context: []string{"Sign in"}, Elements: []perception.Element{{Index: 1, Role: "input", Editable: true, Hint: "Email"}}}, false, ""},
 		{"sign-in with policy", &perception.Screen{Context: []string{"Sign in"}, Elements: []perception.Element{{Index: 1, Role: "input", Editable: true, Hint: "Email"}}}, true, "a login (your policy: always hand over logins)"},
 		{"تسجيل الدخول with policy", &perception.Screen{Context: []string{"تسجيل الدخول"}, Elements: []perception.Element{{Index: 1, Role: "input", Editable: true}}}, true, "a login (your policy: always hand over logins)"},
