@@ -258,6 +258,7 @@ type run struct {
 	loopBreaks int
 	badDecides int // steps in a row whose decider gave no usable batch
 	checkFails int
+	handedBack string            // the page the person gave the phone back on: it is not handed over again
 	handOvers  int               // times this task gave the phone to the person
 	secretAt   []image.Rectangle // where the screen shows what the person typed (secretFields)
 	answer     string

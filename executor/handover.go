@@ -151,6 +151,11 @@ func (r *run) handOver(ctx context.Context, need, by string) (State, error) {
 		return stateError, err
 	}
 	r.publish(ev)
+	if r.screen != nil {
+		// Given back on this page as it is (a PIN field the task does not need): the person
+		// chose; the agent goes on here, still typing no secret.
+		r.handedBack = r.screen.Signature
+	}
 	r.planNote = append(r.planNote, fmt.Sprintf("At step %d the phone was handed to the person for %s; they gave it back after %.0f s. Read the screen as it is now and go on with the task: what they entered is theirs, never type it or ask for it.", r.step, need, ev.Duration.Seconds()))
 	// Whatever the person did changed the screen: read it again, judge nothing they did.
 	r.reuse, r.noActs, r.lastActs, r.expect = false, true, nil, ""

@@ -17,7 +17,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	if r.routineEnd != "" || !r.verifiable() {
 		r.pictureNow(ctx) // a replayed page: the Re-Planner or the finish check sees it
 	}
-	if need, by := secretNeed(r.screen, r.cfg.HandOverLogins); need != "" {
+	if need, by := secretNeed(r.screen, r.cfg.HandOverLogins); need != "" && r.screen.Signature != r.handedBack {
 		return r.handOver(ctx, need, by)
 	}
 	if r.routineDone() {
