@@ -36,6 +36,9 @@ type Config struct {
 	// (executor.Config.OrderedContext); the demo's transcript is the same each time.
 	OrderedContext bool
 
+	// HandOverLogins is the person's "always hand over logins" (executor.Config.HandOverLogins).
+	HandOverLogins bool
+
 	// Pixels reads what the accessibility tree does not describe from the screenshot
 	// (OCR); nil: the tree alone.
 	Pixels executor.PixelReader
@@ -261,7 +264,7 @@ func (a *Agent) assemble(r Run, id string, p assembly) (*global.Manager, error) 
 	}
 	ex, err := executor.New(executor.Config{Device: r.Device, Model: p.model, Interactor: it, Memory: p.mem, Prompts: a.prompt, Bus: p.bus,
 		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Readings: p.reads, Routines: p.routines, Mark: a.mark, ModelImage: a.cfg.ModelImage, Pixels: a.cfg.Pixels, TextOnly: a.cfg.TextOnly,
-		Limits: a.limits(r.Limits), Shell: a.cfg.Shell, OrderedContext: a.cfg.OrderedContext, Clock: a.cfg.Clock, Logger: a.log})
+		Limits: a.limits(r.Limits), Shell: a.cfg.Shell, OrderedContext: a.cfg.OrderedContext, HandOverLogins: a.cfg.HandOverLogins, Clock: a.cfg.Clock, Logger: a.log})
 	if err != nil {
 		return nil, err
 	}

@@ -88,6 +88,26 @@ func (p *recordingPhone) commands() []string {
 	return append([]string(nil), p.lines...)
 }
 
+// vaultPerson is the scripted person, who also signs into the vault with their own hands
+// when the agent hands the phone over: the password is theirs, and the agent never types
+// it (issue 40).
+type vaultPerson struct {
+	*interaction.Canned
+	phone *sim.Phone
+}
+
+// HandOver implements interaction.Hander.
+func (p vaultPerson) HandOver(context.Context, interaction.HandOver) error {
+	if !p.phone.TouchID("field_a") {
+		return interaction.ErrNoAnswer // not the vault's sign-in: nothing they know to do
+	}
+	if err := p.phone.TypeKeys(vaultSecret); err != nil {
+		return err
+	}
+	p.phone.TouchID("action_login")
+	return nil
+}
+
 // hookModel sees every request before it goes to the real adapter.
 type hookModel struct {
 	executor.Model
@@ -229,7 +249,7 @@ func (g rig) run(t *testing.T, instruction string) *rigRun {
 		g.setup(t, ctx, out)
 	}
 	out.dir = filepath.Join(t.TempDir(), "run")
-	res, err := ag.Run(ctx, Run{Instruction: instruction, Dir: out.dir, Device: dev, Model: model, Dialoger: person, Knowledge: store})
+	res, err := ag.Run(ctx, Run{Instruction: instruction, Dir: out.dir, Device: dev, Model: model, Dialoger: vaultPerson{person, out.phone.Phone}, Knowledge: store})
 	if err != nil {
 		t.Fatalf("run could not start: %v", err)
 	}
@@ -364,8 +384,9 @@ func TestModelNonsenseFailsTheTask(t *testing.T) {
 			r := rig{rules: rules, maxSteps: 30}.run(t, "Refresh the vault")
 			r.failed(t, tc.want)
 			s := r.sum(t)
-			// Three steps of three decider calls at most, not thirty steps' worth.
-			if s.ModelCallsByRole["decider"] > 9 || s.ModelCallsByRole["replanner"] > 4 || s.Steps > 3 {
+			// Three steps of three decider calls at most, not thirty steps' worth (and the
+			// first step, whose sign-in page goes to the person).
+			if s.ModelCallsByRole["decider"] > 9 || s.ModelCallsByRole["replanner"] > 4 || s.Steps > 4 {
 				t.Errorf("%d steps, %v model calls: the retries are not bounded", s.Steps, s.ModelCallsByRole)
 			}
 			if k := r.kinds(); k["RunFinished"] != 1 {
@@ -380,7 +401,8 @@ func TestModelNonsenseFailsTheTask(t *testing.T) {
 // not hung — with a reason naming the device, and the run directory is complete.
 func TestDeviceVanishingFailsTheRun(t *testing.T) {
 	var once sync.Once
-	g := rig{rules: nonsenseRules("", ""), hook: func(r *rigRun, req llm.Request) {
+	// The person signs in; the decider's first tap, on a harmless button, meets no device.
+	g := rig{rules: nonsenseRules("", `'{"thought":"","actions":[{"type":"Tap","index":{{index "Refresh"}}}],"expect":""}'`), hook: func(r *rigRun, req llm.Request) {
 		if req.Role == llm.RoleDecider {
 			once.Do(func() { r.host.Close() })
 		}
@@ -395,7 +417,8 @@ func TestDeviceVanishingFailsTheRun(t *testing.T) {
 	}
 }
 
-// vaultSecret is the password the decider types; nothing but the phone may see it.
+// vaultSecret is the vault's password: the person types it when handed the phone, a
+// decider that tries to is stopped; nothing but the phone may see it.
 const vaultSecret = "Tr0ub4dor&3 horse"
 
 // loginRules log into the vault: the decider types the password and taps Log in.
@@ -436,6 +459,8 @@ func TestSecretsStayOut(t *testing.T) {
 		}
 	}
 	t.Run("typed", func(t *testing.T) {
+		// The sign-in page is handed over before the decider can type anything: the person
+		// types the password with their own hands.
 		r := rig{rules: loginRules, apiKey: key}.run(t, "Log into the vault")
 		if r.res.Outcome != event.OutcomeDone {
 			t.Fatalf("outcome %s: %s %v", r.res.Outcome, r.res.Reason, r.res.Err)
@@ -443,28 +468,32 @@ func TestSecretsStayOut(t *testing.T) {
 		if got := r.phone.Var("com.fairy.vault", "pw"); got != vaultSecret {
 			t.Errorf("the field holds %q, want the password typed", got)
 		}
-		if r.kinds()["ActionExecuted"] < 2 || len(r.export) == 0 {
+		if r.kinds()["HandOver"] != 2 || len(r.export) == 0 {
 			t.Fatalf("nothing to look in: events %v, %d bytes of knowledge", r.kinds(), len(r.export))
+		}
+		for _, c := range r.phone.commands() {
+			if strings.HasPrefix(c, "input text") {
+				t.Errorf("the agent typed on the sign-in page: %q", c)
+			}
 		}
 		check(t, r, vaultSecret, key)
 	})
 	t.Run("typing fails", func(t *testing.T) {
-		// The connection drops while the text is typed: the device layer's error quotes
-		// the command line, password and all.
+		// A connection that drops on every "input text" changes nothing: the person's
+		// hands are not the agent's adb, and no command line carries the password.
 		g := rig{rules: loginRules, apiKey: key, setup: func(_ *testing.T, _ context.Context, r *rigRun) {
 			r.phone.drop = "input text"
 		}}
 		r := g.run(t, "Log into the vault")
-		if r.res.Outcome == event.OutcomeDone {
-			t.Errorf("outcome done although the password was never typed")
+		if r.res.Outcome != event.OutcomeDone {
+			t.Errorf("outcome %s (%s), want done: the person signed in by hand", r.res.Outcome, r.res.Reason)
 		}
-		failed := false
-		for _, e := range r.events {
-			ev, _ := e["event"].(map[string]any)
-			failed = failed || (e["kind"] == "ActionExecuted" && ev["error"] != nil)
-		}
-		if !failed {
-			t.Fatalf("no failed action in the trace; events %v", r.kinds())
+		for _, c := range r.phone.commands() {
+			for _, part := range strings.Fields(vaultSecret) {
+				if strings.Contains(c, part) {
+					t.Errorf("a shell command carries the password: %q", c)
+				}
+			}
 		}
 		check(t, r, vaultSecret, key)
 	})

@@ -31,6 +31,9 @@
 //	        default: "whatever"    # questions no rule matches
 //	        consent: approve       # yes/no questions no rule matches: approve | refuse
 //	      # or model: {persona: "...", intent: "..."}   (role "user"; answers only what the intent settles)
+//	      hands:                   # on the virtual phone, what the person types when the agent hands it over
+//	        - {id: password, text: "…"}   # touch the element with this resource id, type the text
+//	        - {id: sign_in}               # touch it (a step whose element is not shown waits)
 //	    checks:                    # all must hold; without an outcome check, outcome done is implied
 //	      - message: {to: Alice Chen, contains: ["see you at 7"]}   # none: true for "no such message"
 //	      - order: {items: 2, item: 抹茶拿铁, paid: true, delivery: "19:00"}   # none: true

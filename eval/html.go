@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/fairy-go/fairy/rundir"
 )
@@ -25,6 +26,53 @@ type htmlTask struct {
 	Note       string
 	Run        bool // always false here: the page of one run is rundir's
 	Open       bool // shown unfolded
+	// Outcomes are the words the outcome filter keeps the task for (see outcomesOf).
+	Outcomes string
+}
+
+// The outcome filter's words: a task is passed or failed, and may also be a false
+// success (reported done, checks failed) or refused (the person said no; a task that
+// expects the refusal passes too).
+const (
+	outcomePassed       = "passed"
+	outcomeFailed       = "failed"
+	outcomeFalseSuccess = "false-success"
+	outcomeRefused      = "refused"
+)
+
+// outcomesOf is the outcome filter's words for x, space-separated.
+func outcomesOf(x TaskResult) string {
+	w := []string{outcomeFailed}
+	if x.Pass {
+		w[0] = outcomePassed
+	}
+	if x.FalseSuccess {
+		w = append(w, outcomeFalseSuccess)
+	}
+	if x.Outcome == outcomeRefused {
+		w = append(w, outcomeRefused)
+	}
+	return strings.Join(w, " ")
+}
+
+// filterRow is one choice of the outcome filter and how many tasks it keeps.
+type filterRow struct {
+	Value, Label string
+	Count        int
+}
+
+// filterRows are the outcome filter's choices for page.
+func filterRows(items []htmlTask) []filterRow {
+	rows := []filterRow{{"all", "all", len(items)}, {outcomePassed, "passed", 0}, {outcomeFailed, "failed", 0},
+		{outcomeFalseSuccess, "false success", 0}, {outcomeRefused, "refused", 0}}
+	for _, it := range items {
+		for i := 1; i < len(rows); i++ {
+			if strings.Contains(" "+it.Outcomes+" ", " "+rows[i].Value+" ") {
+				rows[i].Count++
+			}
+		}
+	}
+	return rows
 }
 
 type htmlPage struct {
@@ -41,6 +89,7 @@ var htmlTmpl = template.Must(rundir.Templates().New("report").Funcs(template.Fun
 	"savings": savingsRows,
 	"safety":  safetyRows,
 	"inplay":  inPlaySummary,
+	"filters": filterRows,
 }).Parse(reportHTML))
 
 const reportHTML = `<!DOCTYPE html>
@@ -83,11 +132,13 @@ const reportHTML = `<!DOCTYPE html>
 {{range .Points}}<tr><td class="n">{{.Instance}}</td><td class="n">{{.Runs}}</td><td class="n">{{.Passed}}</td><td class="n">{{pct .SuccessRate}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{printf "%.1f" .MeanModelCalls}}</td></tr>
 {{end}}</table>{{end}}
 <h2>Tasks</h2>
+<div id="filter" role="radiogroup" aria-label="show tasks by outcome" data-shown="all">Show: {{range filters .Items}}<label><input type="radio" name="outcome" value="{{.Value}}"{{if eq .Value "all"}} checked{{end}}> {{.Label}} ({{.Count}})</label>{{end}}</div>
 <table id="tasks"><thead><tr><th>task</th><th>phase</th><th>device</th><th>result</th><th>outcome</th><th>steps</th><th>model calls</th><th>tokens</th><th>questions</th><th>wall s</th><th>reason</th></tr></thead><tbody>
-{{range .Items}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td><td>{{phase .TaskResult}}</td><td>{{.Device}}</td><td>{{if .Pass}}<span class="pass">pass</span>{{else}}<span class="fail">fail</span>{{end}}</td><td>{{.Outcome}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}+{{.CompletionTokens}}</td><td class="n">{{len .Questions}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td><td>{{.Reason}}</td></tr>
+{{range .Items}}<tr data-outcome="{{.Outcomes}}"><td><a href="#{{.Anchor}}">{{.ID}}</a></td><td>{{phase .TaskResult}}</td><td>{{.Device}}</td><td>{{if .Pass}}<span class="pass">pass</span>{{else}}<span class="fail">fail</span>{{end}}</td><td>{{.Outcome}}</td><td class="n">{{.Steps}}</td><td class="n">{{.ModelCalls}}</td><td class="n">{{.PromptTokens}}+{{.CompletionTokens}}</td><td class="n">{{len .Questions}}</td><td class="n">{{printf "%.1f" .WallSeconds}}</td><td dir="auto">{{.Reason}}</td></tr>
 {{end}}</tbody></table>
 <h2>Trajectories</h2>
 {{range .Items}}{{template "task" .}}{{end}}
+{{template "replayjs"}}
 {{template "cjkredraw"}}</body></html>
 `
 
@@ -97,7 +148,7 @@ const reportHTML = `<!DOCTYPE html>
 func (r *Report) HTML(w io.Writer, dir string) error {
 	page := htmlPage{Report: r, Items: make([]htmlTask, len(r.Tasks))}
 	for i, x := range r.Tasks {
-		it := htmlTask{TaskResult: x, PhaseLabel: phaseName(x), Anchor: fmt.Sprintf("t%d-%s", i, x.ID)}
+		it := htmlTask{TaskResult: x, PhaseLabel: phaseName(x), Anchor: fmt.Sprintf("t%d-%s", i, x.ID), Outcomes: outcomesOf(x)}
 		if x.RunDir != "" {
 			tr, err := rundir.ReadTrajectory(filepath.Join(dir, x.RunDir))
 			if err != nil {

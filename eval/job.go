@@ -82,10 +82,11 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 			}
 		}
 	}
-	user, err := newUser(j.Task, sess.Model(), cfg.Prompts)
+	asker, err := newUser(j.Task, sess.Model(), cfg.Prompts)
 	if err != nil {
 		return fail("error", err)
 	}
+	user := &handsUser{user: asker, phone: j.Device.Sim, hands: j.Task.User.Hands}
 	sum, runErr := sess.Run(jctx, user)
 	if ctx.Err() != nil {
 		return r, false

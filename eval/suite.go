@@ -167,6 +167,18 @@ type Limits struct {
 type UserSpec struct {
 	Scripted *RuleUserSpec  `yaml:"scripted,omitempty"`
 	Model    *ModelUserSpec `yaml:"model,omitempty"`
+	// Hands is what the person does on the virtual phone when the agent hands it over (a
+	// password, a one-time code): the secrets they know, typed with their own hands.
+	Hands []HandStep `yaml:"hands,omitempty"`
+}
+
+// HandStep is one thing the simulated person does on the phone they were handed: touch the
+// element with resource id ID ("password" or "com.fairy.bank:id/password") and, when Text
+// is set, type it there. A step whose element is not on the screen waits for a later
+// hand-over.
+type HandStep struct {
+	ID   string `yaml:"id"`
+	Text string `yaml:"text,omitempty"`
 }
 
 // RuleUserSpec declares a RuleUser: the suite's `scripted:` user.
@@ -436,6 +448,14 @@ func (t *Task) problems(s *Suite) []string {
 		if strings.TrimSpace(u.Model.Intent) == "" {
 			add("model user needs an intent")
 		}
+	}
+	for i, h := range t.User.Hands {
+		if strings.TrimSpace(h.ID) == "" {
+			add("user hands[%d] has no id: name the element to touch by its resource id", i)
+		}
+	}
+	if len(t.User.Hands) > 0 && t.Phone.Sim == nil {
+		add("user hands: work on the virtual phone only (phone: {sim: {}}); on a real phone the person is there")
 	}
 	if len(t.Checks) == 0 {
 		add("no checks: a task needs at least one success check")

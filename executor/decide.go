@@ -108,6 +108,14 @@ func (r *run) screenCheck(actions []event.Action) ([]event.Action, []string) {
 			r.publish(event.ActionRejected{Step: r.step, Action: shown, Reason: why})
 			continue
 		}
+		if el := r.element(a.Index); el != nil && a.Type == event.Input && el.Password {
+			// A secret is the person's to type (see handover.go): the agent never types one.
+			shown := withheld(a)
+			why := fmt.Sprintf("[%d] is a password field: the person types it themselves", a.Index)
+			problems = append(problems, fmt.Sprintf("%s: %s; hand the phone over (interaction 5) instead.", shown, why))
+			r.publish(event.ActionRejected{Step: r.step, Action: shown, Reason: why})
+			continue
+		}
 		if (a.Targeted() || (a.Type == event.Swipe && a.Index > 0)) && r.element(a.Index) == nil {
 			shown := withheld(a)
 			why := fmt.Sprintf("index %d is not on the current screen (it has elements 1–%d)", a.Index, len(r.screen.Elements))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"log/slog"
 	"strings"
 	"sync"
@@ -45,6 +46,10 @@ type Config struct {
 	TextOnly bool     // no screenshots: the models see the text form only
 	Limits   Limits
 	Shell    []string // allow-listed shell commands offered to the decider (the device enforces them)
+	// HandOverLogins is the person's "always hand over logins": a sign-in page with a field
+	// to fill is handed over too, not only a password, a one-time code, a biometric prompt
+	// or a CAPTCHA (which always are).
+	HandOverLogins bool
 	// NoFinishCheck skips the finish check (the "checker" call) before a task is done.
 	NoFinishCheck bool
 	Clock         func() time.Time                                 // nil: time.Now
@@ -260,6 +265,9 @@ type run struct {
 	loopBreaks int
 	badDecides int // steps in a row whose decider gave no usable batch
 	checkFails int
+	handedBack string            // the page the person gave the phone back on: it is not handed over again
+	handOvers  int               // times this task gave the phone to the person
+	secretAt   []image.Rectangle // where the screen shows what the person typed (secretFields)
 	answer     string
 	reason     string
 

@@ -396,11 +396,12 @@ func TestUnusableDecisionsFailTheTask(t *testing.T) {
 	}
 }
 
-// TestGuardHoldsAPINTypedWithALineBreak: a payment PIN typed with a trailing line break
-// may submit the form as the Pay button would: it is held for consent like a tap on Pay,
-// a "no" is obeyed (nothing typed, nothing pressed), and the held action is shown with
-// its text masked, since the field is a password field.
-func TestGuardHoldsAPINTypedWithALineBreak(t *testing.T) {
+// TestAPaymentPINIsThePersons: a payment app's own PIN is the person's to type (issue 40),
+// whatever the decider would type (here the PIN with a line break, which would submit the
+// form as the Pay button would): the page is handed over before any model sees it, and a
+// person who will not take the phone ends the task with nothing typed or pressed, and the
+// PIN in no event.
+func TestAPaymentPINIsThePersons(t *testing.T) {
 	const pin = "4821"
 	phone := &fakePhone{pkg: "com.fairy.shop", cur: "pay", screens: map[string][]fakeNode{
 		"pay": {{kind: "text", text: "Total ¥18"}, {kind: "password", id: "com.fairy.shop:id/pin"}, {kind: "button", text: "Pay", to: "paid"}},
@@ -424,18 +425,17 @@ func TestGuardHoldsAPINTypedWithALineBreak(t *testing.T) {
 	}}
 	h := newHarness(t, phone, model, []interaction.Rule{{Pattern: ".", Reply: "no"}}, nil)
 	res := h.run(t, "Pay for the tea")
-	if res.Outcome != event.OutcomeRefused {
-		t.Errorf("outcome = %s (%s), want refused", res.Outcome, res.Reason)
+	if res.Outcome != event.OutcomeFailed || !strings.Contains(res.Reason, "no one took the phone") {
+		t.Errorf("outcome = %s (%s), want failed: no one took the phone", res.Outcome, res.Reason)
 	}
 	if len(phone.typed) > 0 || len(phone.taps) > 0 || len(phone.keys) > 0 {
-		t.Errorf("typed %q, tapped %q, keys %q: the person said no", phone.typed, phone.taps, phone.keys)
+		t.Errorf("typed %q, tapped %q, keys %q: the PIN is the person's", phone.typed, phone.taps, phone.keys)
 	}
-	g := find[event.ActionGuarded](h)
-	if len(g) != 1 || g[0].Category != "payment" || g[0].Target != "Pay" {
-		t.Fatalf("guard events = %+v, want one payment hold on Pay", g)
+	if n := model.count(llm.RoleDecider); n != 0 {
+		t.Errorf("the decider was called %d times on the PIN page", n)
 	}
-	if g[0].Action.Type != event.Input || g[0].Action.Text != maskedText {
-		t.Errorf("held action %s, want the Input with its text masked", g[0].Action)
+	if ho := find[event.HandOver](h); len(ho) != 2 || ho[0].Reason != "a password" || ho[1].Error == "" {
+		t.Errorf("hand-over events = %+v, want one opened and one closed with no one taking the phone", ho)
 	}
 	for _, e := range h.events {
 		if s := fmt.Sprintf("%+v", e); strings.Contains(s, pin) {

@@ -29,7 +29,8 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 	if err != nil {
 		return stateError, err
 	}
-	png = r.readPixels(ctx, s, png)
+	r.secretAt = secretFields(s)
+	png = paintOver(r.readPixels(ctx, s, png), s, r.secretAt)
 	if w, ok := r.cfg.Device.(pixelsWanter); ok {
 		// A screen with text to read from its pixels is likely followed by another (a
 		// canvas, a web page): the device's next pictures are then full-size.
@@ -166,7 +167,7 @@ func (r *run) pictureNow(ctx context.Context) {
 		r.e.log.Warn("screenshot failed", logErr, err)
 		return
 	}
-	r.setPicture(png)
+	r.setPicture(paintOver(png, r.screen, r.secretAt))
 }
 
 func (r *run) publishScreen(marked []byte) {

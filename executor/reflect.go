@@ -17,6 +17,9 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	if r.routineEnd != "" || !r.verifiable() {
 		r.pictureNow(ctx) // a replayed page: the Re-Planner or the finish check sees it
 	}
+	if need, by := secretNeed(r.screen, r.cfg.HandOverLogins); need != "" && r.screen.Signature != r.handedBack {
+		return r.handOver(ctx, need, by)
+	}
 	if r.routineDone() {
 		return stateCheck, nil
 	}
@@ -71,7 +74,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	}
 	r.noActs = false
 	r.remember(ans.Facts)
-	if ans.Interaction < 0 || ans.Interaction > 4 {
+	if ans.Interaction < 0 || ans.Interaction > prompts.HandOverInteraction {
 		ans.Interaction = 4
 	}
 	if len(ans.Plan) == 0 {
@@ -116,6 +119,13 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 		ans.Interaction, ans.Reason = 4, r.forced
 	}
 	r.forced = ""
+	if ans.Interaction == prompts.HandOverInteraction {
+		reason := strings.TrimSpace(ans.Reason)
+		if reason == "" {
+			reason = "what only the person may do here"
+		}
+		return r.handOver(ctx, reason, handOverModel)
+	}
 	if ans.Interaction != 0 {
 		reason := ans.Reason
 		if reason == "" {

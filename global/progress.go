@@ -108,6 +108,15 @@ func (p *Progress) Handle(r event.Record) {
 				line += " [" + strings.Join(e.Options, " | ") + "]"
 			}
 		}
+	case event.HandOver:
+		switch {
+		case e.Error != "":
+			line = fmt.Sprintf("  step %d · the phone was handed over for %s and not given back: %s", e.Step, e.Reason, e.Error)
+		case !e.Ended.IsZero():
+			line = fmt.Sprintf("  step %d · the phone is back after %.0f s (%s): reading the screen again", e.Step, e.Duration.Seconds(), e.Reason)
+		case !p.HideQuestions:
+			line = fmt.Sprintf("  step %d · your turn: the screen needs %s", e.Step, e.Reason)
+		}
 	case event.InteractionAnswered:
 		line = fmt.Sprintf("  ↳ answer: %s", e.Answer)
 	case event.ContextCollected:

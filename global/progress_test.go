@@ -3,6 +3,7 @@ package global
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fairy-go/fairy/event"
 )
@@ -34,6 +35,8 @@ func TestProgressReadsForAPerson(t *testing.T) {
 		event.Planned{Step: 9, Subgoal: "Open the cart"},
 		event.ActionsDecided{Step: 9, Actions: []event.Action{{Type: event.Navigate, Target: "Cart"}}},
 		event.ActionExecuted{Step: 9, Action: event.Action{Type: event.Tap, Index: 13}, Element: &event.ElementRef{Label: "购物车"}},
+		event.HandOver{Step: 9, Reason: "a password", By: "screen"},
+		event.HandOver{Step: 9, Reason: "a password", By: "screen", Ended: time.Unix(12, 0), Duration: 12 * time.Second},
 		event.TaskFinished{Index: 0, Outcome: event.OutcomeDone, Steps: 1},
 		event.GlobalPlanned{Tasks: []event.AppTask{shop, cal}, Next: 1, Adjusted: true},
 		event.TaskFinished{Index: 1, Outcome: event.OutcomeDone, Steps: 4},
@@ -54,6 +57,7 @@ func TestProgressReadsForAPerson(t *testing.T) {
 		"  step 7 · replayed Tap \"加入购物车\"\n  step 8 · replayed Back\n" +
 			"  routine \"Order a tea\": 2 of 3 steps replayed, stopped at step 3 of 3: the page was not what it learned\n",
 		"  step 9 · go to \"Cart\" by a known path\n  step 9 · replayed Tap \"购物车\"\n",
+		"  step 9 · your turn: the screen needs a password\n  step 9 · the phone is back after 12 s (a password): reading the screen again\n",
 		"✓ task 1 done after 1 step\n",
 		"✓ task 2 done after 4 steps\n",
 		"◆ plan adjusted:\n   1. [com.fairy.shop] Order a bubble tea\n   2. [com.google.android.calendar] Add the delivery time\n   3. [com.notes] Note it\n",

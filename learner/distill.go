@@ -99,7 +99,9 @@ func (s *Session) learnTask(ctx context.Context, t *taskTrace, runID, instructio
 		t.filed = append(t.filed, goals...)
 		s.mu.Unlock()
 	}
-	if routinable && !routined {
+	// A task the person took the phone for (a sign-in) is no routine: what they did by
+	// hand is theirs, and a replay would skip it.
+	if routinable && !routined && !t.handedOver {
 		known, err := s.learnRoutine(t)
 		if err != nil {
 			return err

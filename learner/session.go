@@ -96,6 +96,7 @@ type taskTrace struct {
 	routine      string       // the id of the routine stored from it
 	unpredicted  []int        // steps whose page the App Map had predicted otherwise
 	tricks       []string     // the ids of the tricks added from it
+	handedOver   bool         // the phone was handed to the person during the task
 }
 
 // refusal is a consent the person refused in a task.
@@ -163,6 +164,13 @@ func (s *Session) Handle(r event.Record) {
 		s.origins = nil
 	case event.ScreenPerceived:
 		s.perceived(e)
+	case event.HandOver:
+		if s.task != nil {
+			s.task.handedOver = true
+		}
+		// The screen changed under the person's hands: no action of the agent leads from
+		// the page before to the page after.
+		s.cur, s.pending = nil, nil
 	case event.Planned:
 		if st := s.step(e.Step); st != nil {
 			st.plan, st.subgoal = append([]string(nil), e.Plan...), e.Subgoal

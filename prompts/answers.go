@@ -130,3 +130,8 @@ type CheckerAnswer struct {
 	Passed bool   `json:"passed"`
 	Reason string `json:"reason"`
 }
+
+// HandOverInteraction is the Re-Planner's interaction type that hands the phone to the
+// person (a login, a one-time code, a CAPTCHA, a biometric prompt): types 1–4 ask a
+// question, this one asks for the person's hands.
+const HandOverInteraction = 5

@@ -32,7 +32,8 @@ type PageStep struct {
 // larger screenshots), PhaseLabel and Device (when not Run), Pass, Open (shown unfolded),
 // Instruction, Tags, Outcome, Reason, Steps, ModelCalls, ModelCallsByRole, WallSeconds,
 // RunDir, Shortcuts, Checks (Name, Pass, Collateral, Evidence), Questions (Text, Options, Answer, By),
-// Note and Trajectory ([]PageStep).
+// Note, Trajectory ([]PageStep) and Outcomes (the outcome filter's words for the task,
+// space-separated: passed, failed, false-success, refused; "" on a run's page).
 var pageTmpl = parsePage()
 
 func parsePage() *template.Template {
@@ -42,6 +43,8 @@ func parsePage() *template.Template {
 	})
 	template.Must(t.New("style").Parse(styleHTML))
 	template.Must(t.New("task").Parse(taskHTML))
+	template.Must(t.New("replaybar").Parse(replayHTML))
+	template.Must(t.New("replayjs").Parse(replayScript))
 	// Chromium may draw the text laid out before the embedded font has loaded with the
 	// fallback font's boxes and never redraw it: a hidden character starts the load before
 	// any text shows ("cjkwarm"), and once it has loaded the body is laid out anew
@@ -52,8 +55,9 @@ func parsePage() *template.Template {
 }
 
 // Templates returns a copy of the templates a page is made of, for an evaluation's
-// report.html to add its own to: "style", "cjkwarm", "cjkredraw" and "task" (see
-// pageTmpl for the fields "task" reads), with the function add1.
+// report.html to add its own to: "style", "cjkwarm", "cjkredraw", "task" (see pageTmpl
+// for the fields "task" reads) with its "replaybar", and "replayjs", the script of the
+// replay controls (see replay.go), with the function add1.
 func Templates() *template.Template { return template.Must(pageTmpl.Clone()) }
 
 const styleHTML = `{{cjkFontFace}}<style>
@@ -70,20 +74,22 @@ details.task>summary{cursor:pointer}
 .steps.wide .step{width:380px}.steps.wide .step img{width:360px}
 .step ul{margin:4px 0;padding-left:18px}.tag{display:inline-block;background:#eef1f4;border-radius:9px;padding:0 7px;margin-right:3px;font-size:12px}
 .res{font-weight:700}.evidence{white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:12px}
-</style>`
+` + replayCSS + `</style>`
 
-const taskHTML = `<details class="task" id="{{.Anchor}}"{{if or (not .Pass) .Open}} open{{end}}><summary><h3 style="display:inline">{{.ID}} {{if not .Run}}<span class="muted">{{.PhaseLabel}} · {{.Device}}</span> {{end}}{{if .Pass}}<span class="pass">pass</span>{{else}}<span class="fail">fail</span>{{end}}</h3></summary>
-<p>{{.Instruction}}<br>{{range .Tags}}<span class="tag">{{.}}</span>{{end}}</p>
-<p>Outcome <b>{{.Outcome}}</b>{{if .Reason}} — {{.Reason}}{{end}}. {{.Steps}} steps, {{.ModelCalls}} model calls {{with .ModelCallsByRole}}({{range $k, $v := .}}{{$k}} {{$v}} {{end}}){{end}}, {{printf "%.1f" .WallSeconds}} s. Run directory: <code>{{.RunDir}}</code>{{if .Shortcuts}} · {{.Shortcuts}} learned shortcut(s) replayed{{end}}</p>
-{{if .Checks}}<table><tr><th>check</th><th>result</th><th>evidence</th></tr>{{range .Checks}}<tr><td>{{.Name}}</td><td>{{if .Pass}}<span class="pass">pass</span>{{else if .Collateral}}collateral change{{else}}<span class="fail">fail</span>{{end}}</td><td class="evidence">{{.Evidence}}</td></tr>{{end}}</table>{{end}}
-{{if .Questions}}<p><b>Questions</b></p><ul id="questions">{{range .Questions}}<li>{{.Text}}{{if .Options}} [{{range $i, $o := .Options}}{{if $i}} | {{end}}{{$o}}{{end}}]{{end}} → <i>{{.Answer}}</i> <span class="muted">({{.By}})</span></li>{{end}}</ul>{{end}}
+const taskHTML = `<details class="task" id="{{.Anchor}}"{{with .Outcomes}} data-outcome="{{.}}"{{end}}{{if or (not .Pass) .Open}} open{{end}}><summary><h3 style="display:inline" dir="auto">{{.ID}} {{if not .Run}}<span class="muted">{{.PhaseLabel}} · {{.Device}}</span> {{end}}{{if .Pass}}<span class="pass">pass</span>{{else}}<span class="fail">fail</span>{{end}}</h3></summary>
+<p dir="auto">{{.Instruction}}<br>{{range .Tags}}<span class="tag">{{.}}</span>{{end}}</p>
+<p>Outcome <b>{{.Outcome}}</b>{{if .Reason}} — <span dir="auto">{{.Reason}}</span>{{end}}. {{.Steps}} steps, {{.ModelCalls}} model calls {{with .ModelCallsByRole}}({{range $k, $v := .}}{{$k}} {{$v}} {{end}}){{end}}, {{printf "%.1f" .WallSeconds}} s. Run directory: <code>{{.RunDir}}</code>{{if .Shortcuts}} · {{.Shortcuts}} learned shortcut(s) replayed{{end}}</p>
+{{if .Checks}}<table><tr><th>check</th><th>result</th><th>evidence</th></tr>{{range .Checks}}<tr><td>{{.Name}}</td><td>{{if .Pass}}<span class="pass">pass</span>{{else if .Collateral}}collateral change{{else}}<span class="fail">fail</span>{{end}}</td><td class="evidence" dir="auto">{{.Evidence}}</td></tr>{{end}}</table>{{end}}
+{{if .Questions}}<p><b>Questions</b></p><ul id="questions">{{range .Questions}}<li dir="auto">{{.Text}}{{if .Options}} [{{range $i, $o := .Options}}{{if $i}} | {{end}}{{$o}}{{end}}]{{end}} → <i>{{.Answer}}</i> <span class="muted">({{.By}})</span></li>{{end}}</ul>{{end}}
 {{if .Note}}<p class="muted">{{.Note}}</p>{{end}}
-<div class="steps{{if .Run}} wide{{end}}">{{range $i, $s := .Trajectory}}<div class="step"><b>{{add1 $i}}. {{$s.App}}</b> step {{$s.Step}}{{if $s.Result}} · <span class="res">{{$s.Result}}</span>{{end}}
+{{template "replaybar" .}}
+<div class="steps{{if .Run}} wide{{end}}">{{range $i, $s := .Trajectory}}<div class="step" data-i="{{add1 $i}}"><b>{{add1 $i}}. {{$s.App}}</b> step {{$s.Step}}{{if $s.Result}} · <span class="res">{{$s.Result}}</span>{{end}}
 {{if $s.Img}}{{if $s.Full}}<a href="{{$s.Full}}">{{end}}<img alt="step {{$s.Step}} screenshot" src="{{$s.Img}}">{{if $s.Full}}</a>{{end}}{{end}}
-{{if $s.Reflection}}<div><i>{{$s.Reflection}}</i></div>{{end}}
-{{if $s.Subgoal}}<div>Sub-goal: {{$s.Subgoal}}</div>{{end}}
-{{if $s.Thought}}<div class="muted">{{$s.Thought}}</div>{{end}}
-<ul>{{range $s.Lines}}<li>{{.}}</li>{{end}}</ul></div>{{end}}</div>
+{{if $s.Reflection}}<div dir="auto"><i>{{$s.Reflection}}</i></div>{{end}}
+{{if $s.Subgoal}}<div dir="auto">Sub-goal: {{$s.Subgoal}}</div>{{end}}
+{{if $s.Thought}}<div class="muted" dir="auto">{{$s.Thought}}</div>{{end}}
+<ul>{{range $s.Lines}}<li dir="auto">{{.}}</li>{{end}}</ul>
+{{if $s.Screen}}<details class="told"><summary class="muted">the screen as the model was told it</summary><pre dir="auto">{{$s.Screen}}</pre></details>{{end}}</div>{{end}}</div>
 </details>`
 
 // cjkFontFace embeds the virtual phone's CJK font in a page, after the system's fonts in

@@ -48,6 +48,7 @@ type runTask struct {
 	Questions               []Asked
 	Note                    string
 	Trajectory              []PageStep
+	Outcomes                string // a run's page has no outcome filter
 }
 
 var runTmpl = template.Must(Templates().New("run").Parse(`<!DOCTYPE html>
@@ -71,6 +72,7 @@ var runTmpl = template.Must(Templates().New("run").Parse(`<!DOCTYPE html>
 {{with .Served}}<ul id="served" class="muted">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <h2>Steps</h2>
 {{template "task" .Task}}
+{{template "replayjs"}}
 {{template "cjkredraw"}}</body></html>
 `))
 

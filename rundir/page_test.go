@@ -126,7 +126,10 @@ func TestRunPageInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	dom := string(headless(t, bin, "--dump-dom", "file://"+page))
-	for _, want := range []string{`id="questions"`, "要几杯珍珠奶茶？", `class="steps wide"`, "data:image/jpeg;base64,"} {
+	// The replay stage shows the first step once the page's script ran (the step's picture
+	// and what the model was told).
+	for _, want := range []string{`id="questions"`, "要几杯珍珠奶茶？", `class="steps wide"`, "data:image/jpeg;base64,",
+		`<div class="stage" data-step="1"><img class="shot" alt="step 1 screenshot" src="data:image/jpeg;base64,`, `<span class="pos">1 / 1</span>`} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("the rendered page lacks %q", want)
 		}

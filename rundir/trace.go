@@ -30,6 +30,7 @@ type StepView struct {
 	Subgoal    string
 	Thought    string
 	Lines      []string // actions, questions, answers, guard and loop notes, in order
+	Screen     string   // the screen's text form, as the models were told it
 }
 
 // TraceEvent is one trace line with the fields assertions use.
@@ -85,6 +86,9 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 			}
 			var e event.ScreenPerceived
 			_ = json.Unmarshal(l.Event, &e)
+			if e.Text != "" {
+				step().Screen = e.Text
+			}
 			if len(e.Read) > 0 {
 				boxes := make([]string, len(e.Read))
 				for i, b := range e.Read {
@@ -162,6 +166,15 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 			var e event.FinishChecked
 			_ = json.Unmarshal(l.Event, &e)
 			step().Lines = append(step().Lines, fmt.Sprintf("finish check passed=%t %s", e.Passed, e.Reason))
+		case "HandOver":
+			var e event.HandOver
+			_ = json.Unmarshal(l.Event, &e)
+			switch {
+			case e.Error != "":
+				step().Lines = append(step().Lines, fmt.Sprintf("handed over to the person for %s at step %d: not taken back (%s)", e.Reason, e.Step, e.Error))
+			case !e.Ended.IsZero():
+				step().Lines = append(step().Lines, fmt.Sprintf("handed over to the person for %s at step %d for %.0f s", e.Reason, e.Step, e.Duration.Seconds()))
+			}
 		case "TaskFinished":
 			var e event.TaskFinished
 			_ = json.Unmarshal(l.Event, &e)

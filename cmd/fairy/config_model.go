@@ -60,6 +60,9 @@ const (
 	keyAgentMaxCost   = "agent.max-cost"
 	keyAgentTextOnly  = "agent.text-only"
 	keyAgentShell     = "agent.shell"
+	// keyAgentHandOverLogins is the person's "always hand over logins": a sign-in page is
+	// handed to them too, not only a password, a one-time code or a biometric prompt.
+	keyAgentHandOverLogins = "agent.hand-over-logins"
 
 	keyGuard = "guard" // executor.GuardExtension: keywords per category, confirm, rules
 )
@@ -231,6 +234,7 @@ func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
 	}
 	rc.Agent.TextOnly = v.GetBool(keyAgentTextOnly)
 	rc.Agent.Shell = v.GetStringSlice(keyAgentShell)
+	rc.Agent.HandOverLogins = v.GetBool(keyAgentHandOverLogins)
 	if rc.Agent.Guard, err = s.guard(); err != nil {
 		return rc, err
 	}

@@ -80,7 +80,7 @@ func configSchema() keySpec {
 			"grounding":          {kind: kindChoice, choices: groundingChoices},
 		}),
 		"agent": section(map[string]keySpec{"max-steps": num, "max-wall": dur, "max-tokens": num, "max-cost": flt,
-			"text-only": boolean, "shell": strs}),
+			"text-only": boolean, "shell": strs, "hand-over-logins": boolean}),
 		"pixels": section(map[string]keySpec{"languages": strs}),
 		keyGuard: section(map[string]keySpec{"keywords": {kind: kindMap, elem: &strs}, "page": {kind: kindMap, elem: &strs}, "confirm": strs, "dismiss": strs,
 			"rules": {kind: kindList, elem: &rule}}),
