@@ -88,6 +88,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 			key := spentKey(v.Category, v.Action, v.specifics)
 			r.spent[key] = r.step
 			r.justSpent = key
+			r.recordDeed(v.Category, v.sp, el)
 		}
 		if out != "" {
 			desc += ": output: " + llm.Head(out, 400)

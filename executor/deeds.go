@@ -1,0 +1,171 @@
+package executor
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fairy-go/fairy/perception"
+)
+
+// deed is a consented action that ran: what the person said yes to, which the screen after
+// it must show before the run may say done — without the model, which may be wrong about
+// what the tap did (a message to another conversation, another row deleted).
+type deed struct {
+	category string
+	sp       specifics
+	step     int
+	activity string // the page the action ran on
+	// name is what a delete removes: the row beside the target, else the page's first text
+	// (a detail page's title); rows are the other rows of the same list, which stay.
+	name string
+	rows map[string]int // resource id → how many other rows of that list the page showed
+}
+
+// deedOf records the consented action a on screen s, with specifics sp. A delete that only
+// opens its confirmation keeps the name of the deed it confirms (see reconcile).
+func (r *run) recordDeed(category string, sp specifics, target *perception.Element) {
+	d := &deed{category: category, sp: sp, step: r.step}
+	if s := r.screen; s != nil {
+		d.activity = s.Activity
+		if category == "delete" {
+			d.name = strings.TrimSpace(rowText(s, target))
+			if d.name == "" {
+				d.name = strings.TrimSpace(firstOf(sp.What))
+			}
+			d.rows = siblingRows(s, d.name)
+		}
+	}
+	if p := r.confirming; p != nil && p.category == category {
+		d.name, d.rows = p.name, p.rows // the dialog's Delete deletes what opened it
+	}
+	r.confirming = nil
+	r.deed = d
+}
+
+// firstOf is the first part of a specifics' "what" ("Interest Income · $170.71").
+func firstOf(what string) string {
+	first, _, _ := strings.Cut(what, " · ")
+	return first
+}
+
+// siblingRows counts, by resource id, the rows of the lists of s (clickable elements
+// that share a resource id with another) other than name's: a delete of one row leaves
+// them, and a list that scrolls shows as many.
+func siblingRows(s *perception.Screen, name string) map[string]int {
+	ids := map[string]int{}
+	for _, e := range s.Elements {
+		if e.Clickable && e.ResourceID != "" {
+			ids[e.ResourceID]++
+		}
+	}
+	rows := map[string]int{}
+	for _, e := range s.Elements {
+		l := strings.TrimSpace(e.Label)
+		if e.Clickable && ids[e.ResourceID] >= 2 && l != "" && !strings.EqualFold(l, name) {
+			rows[e.ResourceID]++
+		}
+	}
+	return rows
+}
+
+// reconcile compares the deed the last batch ran with the screen it led to, s. A deed the
+// screen does not show is a wrong result: the Re-Planner hears it, the step is judged C,
+// and the run may not say done until a later deed of the same kind shows (unreconciled).
+// A deed whose page asks to confirm it (opened) is judged once the confirmation ran.
+func (r *run) reconcile(s *perception.Screen, opened bool) {
+	d := r.deed
+	r.deed = nil
+	if d == nil || s == nil || len(s.Elements) == 0 {
+		return
+	}
+	if opened {
+		r.confirming = d
+		return
+	}
+	why := d.unshown(s)
+	if why == "" {
+		if r.unreconciled[d.category] != "" {
+			delete(r.unreconciled, d.category)
+		}
+		return
+	}
+	if r.unreconciled == nil {
+		r.unreconciled = map[string]string{}
+	}
+	r.unreconciled[d.category] = why
+	r.deedMiss = why
+	r.planNote = append(r.planNote, "What the person consented to does not show on the screen after the action: "+why+". The last step's result is wrong (C), whatever it looks like: make the screen show what was consented to.")
+}
+
+// unshown says what of the deed s does not show; "" when it shows it all, or nothing
+// can be told.
+func (d *deed) unshown(s *perception.Screen) string {
+	switch d.category {
+	case "send":
+		text := strings.TrimSpace(d.sp.Text)
+		if text == "" {
+			return ""
+		}
+		if !shownStatic(s, text) {
+			return fmt.Sprintf("the message %q is not in the conversation", text)
+		}
+		// The recipient is the page's title the consent named; on another page of the same
+		// kind (the same activity) the title must still name them.
+		if to := strings.TrimSpace(d.sp.To); to != "" && s.Activity == d.activity && !strings.Contains(strings.ToLower(s.Text()), strings.ToLower(to)) {
+			return fmt.Sprintf("the conversation shown is not with %q", to)
+		}
+	case "delete":
+		if d.name == "" {
+			return ""
+		}
+		for _, e := range s.Elements {
+			if e.Clickable && strings.EqualFold(strings.TrimSpace(e.Label), d.name) {
+				return fmt.Sprintf("the row %q is still in the list", d.name)
+			}
+		}
+		if len(d.rows) == 0 {
+			return ""
+		}
+		// Rows the person did not name stay: the list the delete ran on shows as many.
+		if s.Activity != d.activity {
+			return ""
+		}
+		now := siblingRows(s, d.name)
+		for id, n := range d.rows {
+			if now[id] < n {
+				return fmt.Sprintf("%d row(s) of the list (%s) that the person did not name are gone with %q", n-now[id], id, d.name)
+			}
+		}
+	}
+	return ""
+}
+
+// shownStatic reports whether s shows text outside an editable field: a message in a
+// conversation, a row in a list.
+func shownStatic(s *perception.Screen, text string) bool {
+	want := strings.ToLower(strings.TrimSpace(text))
+	for _, c := range s.Context {
+		if strings.Contains(strings.ToLower(c), want) {
+			return true
+		}
+	}
+	for _, e := range s.Elements {
+		if e.Editable {
+			continue
+		}
+		if strings.Contains(strings.ToLower(e.Label), want) {
+			return true
+		}
+		for _, t := range e.Texts {
+			if strings.Contains(strings.ToLower(t), want) {
+				return true
+			}
+		}
+	}
+	for _, b := range s.Read {
+		if strings.Contains(strings.ToLower(b.Text), want) {
+			return true
+		}
+	}
+	return false
+}
