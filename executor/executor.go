@@ -223,12 +223,12 @@ type run struct {
 	// typed and tapped are the texts typed and the labels tapped in the app task, by any
 	// path (decider, routine, Navigate): what an add task's named values are compared with.
 	typed, tapped []string
-	extracted  map[string]bool // static texts and labels of the screens this task sent to the extractor
-	locale     *string         // the phone's language, once read (see phoneLocale)
-	clockRead  bool            // the phone's clock was read (see phoneNow)
-	phoneAt    time.Time       // the phone's clock when read; zero: it could not be read
-	phoneRead  time.Time       // the executor's clock then
-	asked      string          // the last step only asked the person: the reason asked
+	extracted     map[string]bool // static texts and labels of the screens this task sent to the extractor
+	locale        *string         // the phone's language, once read (see phoneLocale)
+	clockRead     bool            // the phone's clock was read (see phoneNow)
+	phoneAt       time.Time       // the phone's clock when read; zero: it could not be read
+	phoneRead     time.Time       // the executor's clock then
+	asked         string          // the last step only asked the person: the reason asked
 
 	plan      []string
 	subgoal   string
