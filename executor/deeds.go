@@ -18,6 +18,7 @@ type deed struct {
 	// name is what a delete removes: the row beside the target, else the page's first text
 	// (a detail page's title); rows are the other rows of the same list, which stay.
 	name string
+	row  bool // name is a row's (not a page title's): a static text of it counts as shown
 	rows map[string]int // resource id → how many other rows of that list the page showed
 }
 
@@ -30,16 +31,46 @@ func (r *run) recordDeed(category string, sp specifics, target *perception.Eleme
 		if category == "delete" {
 			d.name = strings.TrimSpace(rowText(s, target))
 			if d.name == "" {
+				d.name = rowAbove(s, target)
+			}
+			d.row = d.name != ""
+			if d.name == "" {
 				d.name = strings.TrimSpace(firstOf(sp.What))
 			}
 			d.rows = siblingRows(s, d.name)
 		}
 	}
 	if p := r.confirming; p != nil && p.category == category {
-		d.name, d.rows = p.name, p.rows // the dialog's Delete deletes what opened it
+		d.name, d.row, d.rows = p.name, p.row, p.rows // the dialog's Delete deletes what opened it
 	}
 	r.confirming = nil
 	r.deed = d
+}
+
+// rowAbove is the label of the list row (an element whose resource id others of other
+// labels share) beside target or just above it, within three target heights: the row a
+// Delete button drawn under it removes. "" when there is none.
+func rowAbove(s *perception.Screen, target *perception.Element) string {
+	if target == nil || target.Bounds.Empty() {
+		return ""
+	}
+	t := target.Bounds
+	best, bestY := "", -1
+	for id, n := range siblingRows(s, "") {
+		if n < 2 || id == target.ResourceID {
+			continue
+		}
+		for _, e := range s.Elements {
+			b := e.Bounds
+			if e.ResourceID != id || e.Index == target.Index || b.Y2 <= t.Y1-3*t.Dy() || b.Y1 >= t.Y2 {
+				continue
+			}
+			if b.Y2 > bestY {
+				best, bestY = strings.TrimSpace(e.Label), b.Y2
+			}
+		}
+	}
+	return best
 }
 
 // firstOf is the first part of a specifics' "what" ("Interest Income · $170.71").
@@ -48,20 +79,24 @@ func firstOf(what string) string {
 	return first
 }
 
-// siblingRows counts, by resource id, the rows of the lists of s (clickable elements
-// that share a resource id with another) other than name's: a delete of one row leaves
-// them, and a list that scrolls shows as many.
+// siblingRows counts, by resource id, the rows of the lists of s other than name's: the
+// elements that share a resource id with others of other labels (a row's name, not the
+// Delete button every row has). A delete of one row leaves them, and a list that scrolls
+// shows as many.
 func siblingRows(s *perception.Screen, name string) map[string]int {
-	ids := map[string]int{}
+	labels := map[string]map[string]bool{}
 	for _, e := range s.Elements {
-		if e.Clickable && e.ResourceID != "" {
-			ids[e.ResourceID]++
+		if l := strings.ToLower(strings.TrimSpace(e.Label)); e.ResourceID != "" && l != "" && !e.Editable {
+			if labels[e.ResourceID] == nil {
+				labels[e.ResourceID] = map[string]bool{}
+			}
+			labels[e.ResourceID][l] = true
 		}
 	}
 	rows := map[string]int{}
 	for _, e := range s.Elements {
 		l := strings.TrimSpace(e.Label)
-		if e.Clickable && ids[e.ResourceID] >= 2 && l != "" && !strings.EqualFold(l, name) {
+		if len(labels[e.ResourceID]) >= 2 && l != "" && !e.Editable && !strings.EqualFold(l, name) {
 			rows[e.ResourceID]++
 		}
 	}
@@ -75,7 +110,7 @@ func siblingRows(s *perception.Screen, name string) map[string]int {
 func (r *run) reconcile(s *perception.Screen, opened bool) {
 	d := r.deed
 	r.deed = nil
-	if d == nil || s == nil || len(s.Elements) == 0 {
+	if d == nil || s == nil || len(s.Elements)+len(s.Context)+len(s.Read) == 0 {
 		return
 	}
 	if opened {
@@ -119,7 +154,12 @@ func (d *deed) unshown(s *perception.Screen) string {
 			return ""
 		}
 		for _, e := range s.Elements {
-			if e.Clickable && strings.EqualFold(strings.TrimSpace(e.Label), d.name) {
+			if !e.Editable && strings.EqualFold(strings.TrimSpace(e.Label), d.name) {
+				return fmt.Sprintf("the row %q is still in the list", d.name)
+			}
+		}
+		for _, c := range s.Context {
+			if d.row && strings.EqualFold(strings.TrimSpace(c), d.name) && s.Activity == d.activity {
 				return fmt.Sprintf("the row %q is still in the list", d.name)
 			}
 		}
