@@ -18,7 +18,7 @@ type deed struct {
 	// name is what a delete removes: the row beside the target, else the page's first text
 	// (a detail page's title); rows are the other rows of the same list, which stay.
 	name string
-	row  bool // name is a row's (not a page title's): a static text of it counts as shown
+	row  bool           // name is a row's (not a page title's): a static text of it counts as shown
 	rows map[string]int // resource id → how many other rows of that list the page showed
 }
 
