@@ -519,7 +519,13 @@ func endState(text string, values []string) *knowledge.RoutineEnd {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	e := &knowledge.RoutineEnd{Toggles: replay.Toggles(text)}
+	e := &knowledge.RoutineEnd{}
+	for l, on := range replay.Toggles(text) {
+		if e.Toggles == nil {
+			e.Toggles = map[string]bool{}
+		}
+		e.Toggles[replay.Template(l, values)] = on // "All {1} notifications"
+	}
 	for i, v := range values {
 		if strings.TrimSpace(v) == "" {
 			continue
@@ -537,7 +543,10 @@ func boundEnd(e *knowledge.RoutineEnd, args []string) *replay.End {
 	if e == nil {
 		return nil
 	}
-	out := &replay.End{Toggles: e.Toggles, Labels: map[string]bool{}}
+	out := &replay.End{Toggles: map[string]bool{}, Labels: map[string]bool{}}
+	for l, on := range e.Toggles {
+		out.Toggles[replay.Fill(l, args)] = on
+	}
 	for n, shown := range e.Shown {
 		if n >= 1 && n <= len(args) && strings.TrimSpace(args[n-1]) != "" {
 			out.Labels[args[n-1]] = shown
