@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/prompts"
 )
 
@@ -65,25 +66,74 @@ func (r *run) answerMiss() string {
 // $169.09"): a value an add task names for a record's field.
 var namedField = regexp.MustCompile(`(?m)^\s*([\p{L}_][\p{L}\p{N}_]*)\s*:\s*(\S[^\n]*?)\s*$`)
 
-// addVerb starts a task that adds records.
-var addVerb = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:add|create|enter|record|insert|save)\b`)
+// addVerb marks, in a task's first sentence, a task that adds records.
+var addVerb = regexp.MustCompile(`(?i)\b(?:add|create)\b`)
 
-// namedValues are the values an add task names, field by field; none for another task,
-// or one that names fewer than two (a task in prose is the model's to judge).
+// quotedValue is a value a task quotes: "with the title 'Review session' and the
+// description '…'" (an apostrophe inside a word opens none).
+var quotedValue = regexp.MustCompile(`(?:^|\s)'([^'\n]+)'(?:[\s.,;:!?]|$)`)
+
+// namedValues are the values an add task names, field by field (its "key: value" lines
+// and quoted values); none for another task, or one that names fewer than two (a task in
+// prose is the model's to judge).
 func namedValues(task string) []string {
-	if !addVerb.MatchString(task) {
+	first, _, _ := strings.Cut(task, "\n")
+	if !addVerb.MatchString(first) {
 		return nil
 	}
 	var out []string
-	for _, m := range namedField.FindAllStringSubmatch(task, -1) {
-		if v := strings.TrimSpace(m[2]); v != "" && !slices.Contains(out, v) {
+	add := func(v string) {
+		if v = strings.TrimSpace(v); v != "" && !slices.Contains(out, v) {
 			out = append(out, v)
 		}
+	}
+	for _, m := range namedField.FindAllStringSubmatch(task, -1) {
+		add(m[2])
+	}
+	for _, m := range quotedValue.FindAllStringSubmatch(task, -1) {
+		add(m[1])
 	}
 	if len(out) < 2 {
 		return nil
 	}
 	return out
+}
+
+// recordTitles are the values that open an add task's records: the first "key: value"
+// line of each block ("Expense: Bakery Items" after a blank line). A saved record shows
+// its title in the app's list.
+func recordTitles(task string) []string {
+	if namedValues(task) == nil {
+		return nil
+	}
+	var out []string
+	opens := true
+	for _, line := range strings.Split(task, "\n") {
+		if strings.TrimSpace(line) == "" {
+			opens = true
+			continue
+		}
+		m := namedField.FindStringSubmatch(line)
+		if m != nil && opens {
+			out = append(out, strings.TrimSpace(m[2]))
+		}
+		opens = m == nil // the task's own sentence before the first record opens one too
+	}
+	return out
+}
+
+// seeSaved notes the record titles that screen s shows outside a field once they were
+// typed: the record was saved.
+func (r *run) seeSaved(s *perception.Screen) {
+	for _, v := range recordTitles(r.a.Task.Task) {
+		if r.saved[v] || !r.entered(v) || !shownStatic(s, v) {
+			continue
+		}
+		if r.saved == nil {
+			r.saved = map[string]bool{}
+		}
+		r.saved[v] = true
+	}
 }
 
 // unsaved says which value an add task names was never typed nor picked (tapped) in the
@@ -93,6 +143,13 @@ func (r *run) unsaved() string {
 	for _, v := range namedValues(r.a.Task.Task) {
 		if !r.entered(v) {
 			missing = append(missing, v)
+		}
+	}
+	if len(missing) == 0 {
+		for _, v := range recordTitles(r.a.Task.Task) {
+			if !r.saved[v] {
+				return fmt.Sprintf("the record %q was typed and never shows saved", v)
+			}
 		}
 	}
 	switch len(missing) {

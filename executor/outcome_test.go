@@ -54,39 +54,55 @@ func TestQuestionNeedsAnAnswer(t *testing.T) {
 }
 
 // TestAddTaskNeedsEveryNamedValue: an add task that names two records is not done after
-// the first one was typed and saved; it is once both were (the category picked by a tap).
+// the first one was typed and saved, nor when both were typed and the second never shows
+// in the list (not saved); it is once both were typed (the category picked by a tap) and
+// show saved.
 func TestAddTaskNeedsEveryNamedValue(t *testing.T) {
 	const task = "Add the following expenses into the Expenses app:\nExpense: Bakery Items\n amount_dollars: $169.09\n category_name: Food\n\nExpense: Tuition Fees\n amount_dollars: $327.03\n category_name: Education\n"
 	records := [][]string{{"Bakery Items", "$169.09", "Food"}, {"Tuition Fees", "$327.03", "Education"}}
-	for _, n := range []int{1, 2} {
-		t.Run(fmt.Sprintf("%d of 2 added", n), func(t *testing.T) {
-			phone := &fakePhone{pkg: "com.fairy.expenses", cur: "new", screens: map[string][]fakeNode{
+	for _, tc := range []struct {
+		name        string
+		typed, save int
+		done        bool
+	}{{"one of two", 1, 1, false}, {"second not saved", 2, 1, false}, {"both", 2, 2, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			phone := &fakePhone{pkg: "com.fairy.expenses", cur: "list", screens: map[string][]fakeNode{
+				"list": {{kind: "text", text: "Expenses"}, {kind: "button", text: "Add expense", to: "new"}},
 				"new": {{kind: "edit", text: "", id: "name"}, {kind: "edit", text: "", id: "amount"},
-					{kind: "button", text: "Food"}, {kind: "button", text: "Education"}, {kind: "button", text: "Save"}},
+					{kind: "button", text: "Food"}, {kind: "button", text: "Education"}, {kind: "button", text: "Save", to: "list"}},
 			}}
 			added := 0
 			m := &fakeModel{fn: map[llm.Role]func(int, string) string{
 				llm.RoleReplanner: func(int, string) string {
-					if added >= n {
+					if added >= tc.typed {
 						return plan("A", "Finished", 0, "")
 					}
 					return plan("A", "Add the next expense", 0, "")
 				},
 				llm.RoleDecider: func(_ int, u string) string {
+					if i := index(u, "Add expense"); i > 0 {
+						return tap(i)
+					}
 					r := records[added]
 					added++
-					return fmt.Sprintf(`{"thought":"","actions":[{"type":"Input","index":1,"text":%q},{"type":"Input","index":2,"text":%q},{"type":"Tap","index":%d},{"type":"Tap","index":5}],"expect":""}`,
-						r[0], strings.TrimPrefix(r[1], "$"), index(u, r[2]))
+					save := fmt.Sprintf(`,{"type":"Tap","index":%d}`, index(u, "Save"))
+					if added > tc.save {
+						save = ""
+					} else {
+						phone.screens["list"] = append(phone.screens["list"], fakeNode{kind: "text", text: r[0]})
+					}
+					return fmt.Sprintf(`{"thought":"","actions":[{"type":"Input","index":1,"text":%q},{"type":"Input","index":2,"text":%q},{"type":"Tap","index":%d}%s],"expect":""}`,
+						r[0], strings.TrimPrefix(r[1], "$"), index(u, r[2]), save)
 				},
 				RoleChecker: laxChecker,
 			}}
 			h := newHarness(t, phone, m, nil, func(c *Config) { c.Device = &typingPhone{fakePhone: phone} })
 			res := h.run(t, task)
-			if done := res.Outcome == event.OutcomeDone; done != (n == 2) {
-				t.Fatalf("%d of 2 records added: outcome %s (%s)", n, res.Outcome, res.Reason)
+			if done := res.Outcome == event.OutcomeDone; done != tc.done {
+				t.Fatalf("outcome %s (%s), want done %t", res.Outcome, res.Reason, tc.done)
 			}
-			if n == 1 && !strings.Contains(res.Reason, "Tuition Fees") {
-				t.Errorf("the reason %q does not name the record never entered", res.Reason)
+			if !tc.done && !strings.Contains(res.Reason, "Tuition Fees") {
+				t.Errorf("the reason %q does not name the record not added", res.Reason)
 			}
 		})
 	}
@@ -320,4 +336,26 @@ func (o *endRoutine) Steps(ctx context.Context, app, id, sig string, args []stri
 	run, err := o.oneRoutine.Steps(ctx, app, id, sig, args, at)
 	run.End = o.state
 	return run, err
+}
+
+// TestNamedValues: an add task's "key: value" lines and quoted values are what it names;
+// an apostrophe in a word quotes nothing, and a task that is no add names none.
+func TestNamedValues(t *testing.T) {
+	for _, tc := range []struct {
+		task string
+		want []string
+	}{
+		{"In Calendar, create a calendar event for tomorrow at 2h with the title 'Review session' and the description 'We will plan.'. The event should last for 60 mins.",
+			[]string{"Review session", "We will plan."}},
+		{"Create a new note in Notes named a.md with the following text: Lunch at Cafe L'amour.", nil},
+		{"Delete the following expenses:\nExpense: Rent\nExpense: Taxi", nil},
+		{"Add the following recipes:\nRecipe: Pesto Pasta\n servings: 2 servings\n", []string{"Pesto Pasta", "2 servings"}},
+	} {
+		if got := namedValues(tc.task); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("namedValues(%q) = %q, want %q", tc.task, got, tc.want)
+		}
+	}
+	if got := recordTitles("Add the following expenses:\nExpense: A\n note: x\n\nExpense: B\n note: y"); strings.Join(got, "|") != "A|B" {
+		t.Errorf("recordTitles = %q, want A, B", got)
+	}
 }
