@@ -40,18 +40,31 @@ var questionWords = regexp.MustCompile(`(?i)^(?:what|which|when|where|who|whom|w
 var sentenceEnd = regexp.MustCompile(`[.!;\n]+`)
 
 // asksQuestion reports whether an app task asks a question the run must answer: it asks
-// for an answer's form, holds a question mark, or a sentence of it starts as a question.
+// for an answer's form, or a sentence of it asks (a question mark, or a question word
+// first). "Can you turn off Wi-Fi?" is a request, not a question, and words after a colon
+// or in quotes are what the task types or sends ("… saying: what time is it?").
 func asksQuestion(task string) bool {
-	if prompts.AnswerFormat(task) != "" || strings.ContainsAny(task, "?？") {
+	if prompts.AnswerFormat(task) != "" {
 		return true
 	}
-	for _, s := range sentenceEnd.Split(task, -1) {
-		if questionWords.MatchString(strings.TrimSpace(s)) {
+	head, _, _ := strings.Cut(task, ":")
+	head = quotedValue.ReplaceAllString(quotedText.ReplaceAllString(head, " "), " ")
+	for _, s := range sentenceEnd.Split(head, -1) {
+		s = strings.TrimSpace(s)
+		switch {
+		case politeRequest.MatchString(s):
+		case questionWords.MatchString(s), strings.ContainsAny(s, "?？"):
 			return true
 		}
 	}
 	return false
 }
+
+// quotedText is a double-quoted span.
+var quotedText = regexp.MustCompile(`"[^"\n]*"|“[^”\n]*”`)
+
+// politeRequest is a request phrased as a question: "Could you please send …?".
+var politeRequest = regexp.MustCompile(`(?i)^(?:please\s+)?(?:can|could|would|will)\s+you\b`)
 
 // answerMiss says why a task that asks a question cannot end with the run's answer: there
 // is none. "" when the task asks none or an answer is given (its form is formatMiss's).

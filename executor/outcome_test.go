@@ -359,3 +359,21 @@ func TestNamedValues(t *testing.T) {
 		t.Errorf("recordTitles = %q, want A, B", got)
 	}
 }
+
+// TestAsksQuestion: a question asks for an answer; a request phrased as one does not.
+func TestAsksQuestion(t *testing.T) {
+	for task, want := range map[string]bool{
+		"What is Bob Smith's phone number?":                          true,
+		"Do I have any events the Wednesday after next in Calendar?": true,
+		"Which events do I have today. Answer with the titles only.": true,
+		"Find the guest Wi-Fi password. Answer as a single word.":    true,
+		"Can you turn off Wi-Fi?":                                    false,
+		"Turn off Wi-Fi.":                                            false,
+		"Send Bob a message saying: what time is it?":                false,
+		"Create an event with the title 'Why now?' tomorrow.":        false,
+	} {
+		if got := asksQuestion(task); got != want {
+			t.Errorf("asksQuestion(%q) = %t, want %t", task, got, want)
+		}
+	}
+}
