@@ -20,6 +20,25 @@ type deed struct {
 	name string
 	row  bool           // name is a row's (not a page title's): a static text of it counts as shown
 	rows map[string]int // resource id → how many other rows of that list the page showed
+	// count is how many times the page the delete ran on showed name: deleting one of two
+	// exact duplicates leaves the other.
+	count int
+}
+
+// countNamed counts the elements and static texts of s that read name, case aside.
+func countNamed(s *perception.Screen, name string) int {
+	n := 0
+	for _, e := range s.Elements {
+		if !e.Editable && strings.EqualFold(strings.TrimSpace(e.Label), name) {
+			n++
+		}
+	}
+	for _, c := range s.Context {
+		if strings.EqualFold(strings.TrimSpace(c), name) {
+			n++
+		}
+	}
+	return n
 }
 
 // deedOf records the consented action a on screen s, with specifics sp. A delete that only
@@ -38,10 +57,11 @@ func (r *run) recordDeed(category string, sp specifics, target *perception.Eleme
 				d.name = strings.TrimSpace(firstOf(sp.What))
 			}
 			d.rows = siblingRows(s, d.name)
+			d.count = countNamed(s, d.name)
 		}
 	}
 	if p := r.confirming; p != nil && p.category == category {
-		d.name, d.row, d.rows = p.name, p.row, p.rows // the dialog's Delete deletes what opened it
+		d.name, d.row, d.rows, d.count = p.name, p.row, p.rows, p.count // the dialog's Delete deletes what opened it
 	}
 	r.confirming = nil
 	r.deed = d
@@ -153,15 +173,10 @@ func (d *deed) unshown(s *perception.Screen) string {
 		if d.name == "" {
 			return ""
 		}
-		for _, e := range s.Elements {
-			if !e.Editable && strings.EqualFold(strings.TrimSpace(e.Label), d.name) {
-				return fmt.Sprintf("the row %q is still in the list", d.name)
-			}
-		}
-		for _, c := range s.Context {
-			if d.row && strings.EqualFold(strings.TrimSpace(c), d.name) && s.Activity == d.activity {
-				return fmt.Sprintf("the row %q is still in the list", d.name)
-			}
+		// A row deleted from a list is one row fewer of its name there (a duplicate may
+		// stay); from a detail page, how many the list held is not known.
+		if d.row && s.Activity == d.activity && countNamed(s, d.name) >= d.count {
+			return fmt.Sprintf("the row %q is still in the list", d.name)
 		}
 		if len(d.rows) == 0 {
 			return ""

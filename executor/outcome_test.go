@@ -187,10 +187,14 @@ func TestConsentedDeleteRemovesOnlyItsRow(t *testing.T) {
 		{"only its row", rows("Rent", "Taxi"), true},
 		{"still there", rows("Rent", "Lunch", "Taxi"), false},
 		{"another row too", rows("Rent"), false},
+		{"one of two duplicates", rows("Rent", "Lunch", "Taxi"), true}, // below: the list held Lunch twice
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			list := rows("Rent", "Lunch", "Taxi")
-			list[4].to = "after" // Lunch's Delete
+			if tc.name == "one of two duplicates" {
+				list = rows("Rent", "Lunch", "Lunch", "Taxi")
+			}
+			list[4].to = "after" // the first Lunch's Delete
 			phone := &fakePhone{pkg: "com.fairy.expenses", cur: "list", screens: map[string][]fakeNode{"list": list, "after": tc.after}}
 			h := consentHarness(t, phone, "Delete", deleteModel())
 			res := h.run(t, "Delete the expense Lunch")
