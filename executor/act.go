@@ -88,6 +88,11 @@ func (r *run) act(ctx context.Context) (State, error) {
 			key := spentKey(v.Category, v.Action, v.specifics)
 			r.spent[key] = r.step
 			r.justSpent = key
+			if a.Type == event.Tap || a.Type == event.LongPress {
+				// A button's deed; text typed with a line break "may send" (the guard's
+				// caution) and has no page that shows what it sent.
+				r.recordDeed(v.Category, v.sp, el)
+			}
 		}
 		if out != "" {
 			desc += ": output: " + llm.Head(out, 400)

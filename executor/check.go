@@ -14,6 +14,19 @@ const maxCheckFails = 3
 // check runs the finish check: the final screen and key context against the task.
 func (r *run) check(ctx context.Context) (State, error) {
 	r.waitContext() // the final screen's facts count
+	if why := r.unsettled(); why != "" {
+		// Model-independent, and with or without the finish check: a question with no
+		// answer, a value the task names never entered, a consented deed the screen did not
+		// show is not done, whatever the model judges and whatever path led here.
+		r.publish(event.FinishChecked{Step: r.step, Passed: false, Reason: why})
+		r.checkFails++
+		if r.checkFails >= maxCheckFails {
+			return r.fail("the task is not done: " + why)
+		}
+		r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+why+". Re-plan what is missing.")
+		r.reuse, r.noActs, r.lastActs = true, true, nil
+		return statePerceive, nil
+	}
 	if r.cfg.NoFinishCheck {
 		return stateFinish, nil
 	}

@@ -222,14 +222,26 @@ type run struct {
 	offered   []replay.Offer // the routines this step's Re-Planner prompt listed
 	// routineEnd is the page a routine that just ran whole expects to end on.
 	routineEnd string
-	extracted  map[string]bool // static texts and labels of the screens this task sent to the extractor
-	locale     *string         // the phone's language, once read (see phoneLocale)
-	clockRead  bool            // the phone's clock was read (see phoneNow)
-	phoneAt    time.Time       // the phone's clock when read; zero: it could not be read
-	phoneRead  time.Time       // the executor's clock then
-	asked      string          // the last step only asked the person: the reason asked
+	// routineEndState is what that page must show for the task to be done there.
+	routineEndState *replay.End
 	// routineEndID is the routine routineEnd belongs to (for the trace).
 	routineEndID string
+	// deed is the consented action the last batch ran, to reconcile with the next screen;
+	// confirming one whose page asked to confirm it; unreconciled, by category, why a deed
+	// did not show (the run may not say done); deedMiss that this step's did not.
+	deed, confirming *deed
+	unreconciled     map[string]string
+	deedMiss         string
+	// typed and tapped are the texts typed and the labels tapped in the app task, by any
+	// path (decider, routine, Navigate): what an add task's named values are compared with.
+	typed, tapped []string
+	saved         map[string]bool // the add task's record titles seen saved (outcome.go)
+	extracted     map[string]bool // static texts and labels of the screens this task sent to the extractor
+	locale        *string         // the phone's language, once read (see phoneLocale)
+	clockRead     bool            // the phone's clock was read (see phoneNow)
+	phoneAt       time.Time       // the phone's clock when read; zero: it could not be read
+	phoneRead     time.Time       // the executor's clock then
+	asked         string          // the last step only asked the person: the reason asked
 
 	plan      []string
 	subgoal   string
@@ -300,8 +312,9 @@ func (r *run) handle(ctx context.Context, st State) (State, error) {
 }
 
 func (r *run) publish(ev event.Event) {
-	if _, ok := ev.(event.ActionExecuted); ok {
+	if a, ok := ev.(event.ActionExecuted); ok {
 		r.e.actions.Add(1)
+		r.noteDone(a)
 	}
 	r.cfg.Bus.Publish(ev)
 }

@@ -24,13 +24,14 @@ func (r *run) guard() (State, error) {
 		if !hit {
 			continue
 		}
-		read := readSpecifics(v.Category, typedInto(r.screen, r.batch[:i]), r.element(a.Index), r.items, r.a.Task.App).String()
+		sp := readSpecifics(v.Category, typedInto(r.screen, r.batch[:i]), r.element(a.Index), r.items, r.a.Task.App)
+		read := sp.String()
 		spec := r.again(v, read)
 		if c, ok := r.cfg.Memory.Consent(v.Category, v.Action); ok && !reserved[v.Action] && (c.Specifics == "" || c.Specifics == spec) {
 			// A yes covers the action with the specifics it named: the same "Send" on
 			// another conversation is asked again.
 			reserved[v.Action] = true
-			r.consents[i] = consented{Verdict: v, specifics: read}
+			r.consents[i] = consented{Verdict: v, specifics: read, sp: sp}
 			continue
 		}
 		r.holdSpec(a, v, spec)
@@ -62,18 +63,18 @@ func (r *run) again(v Verdict, spec string) string {
 	return spec + "; " + note
 }
 
-// openedConfirmation takes back, from what the task has done, the consented action the
+// openedConfirmation (true when it did) takes back, from what the task has done, the consented action the
 // last batch ran when the screen it led to, s, asks to confirm an action of the same kind
 // (the dialog "Delete note" opens, with its own Delete): that action was a step toward
 // the deed, not the deed. A wrong tap on the dialog's Cancel then leaves nothing done,
 // and the next "Delete note" is no second deletion (see again). An order whose next page
 // asks for a payment stays done: the payment is another kind; so does a payment whose
 // success page has a "Done" the guard holds only because the page shows an amount.
-func (r *run) openedConfirmation(s *perception.Screen) {
+func (r *run) openedConfirmation(s *perception.Screen) bool {
 	key := r.justSpent
 	r.justSpent = ""
 	if key == "" {
-		return
+		return false
 	}
 	cat, act, _ := splitSpent(key)
 	for _, v := range r.cfg.Guard.Offers(s) {
@@ -82,9 +83,10 @@ func (r *run) openedConfirmation(s *perception.Screen) {
 		if v.Category == cat && deedOf(v.Action) != act && !v.Page {
 			delete(r.spent, key)
 			r.publish(event.ConfirmationOpened{Step: r.step, Category: cat})
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // consented is a guarded action of the batch a consent covers: its verdict, and the
@@ -92,6 +94,7 @@ func (r *run) openedConfirmation(s *perception.Screen) {
 type consented struct {
 	Verdict
 	specifics string
+	sp        specifics // the same, as read: what the screen after it must show (deeds.go)
 }
 
 // spentKey is the key of r.spent: the same action with the same specifics is the same deed;

@@ -41,7 +41,8 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 	}
 	prev := r.screen
 	r.screen = s
-	r.openedConfirmation(s)
+	r.reconcile(s, r.openedConfirmation(s))
+	r.seeSaved(s)
 	if items := itemLines(s); len(items) > 0 {
 		r.items = items // what an order holds, for a payment page that shows only the amount
 	}

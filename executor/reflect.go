@@ -71,7 +71,10 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 	ans.Result = strings.ToUpper(strings.TrimSpace(ans.Result))
 	if first || r.noActs {
 		ans.Result = "" // nothing was done to classify
+	} else if r.deedMiss != "" && (ans.Result == "A" || ans.Result == "B") {
+		ans.Result = "C" // the screen does not show what the person consented to (deeds.go)
 	}
+	r.deedMiss = ""
 	r.noActs = false
 	r.remember(ans.Facts)
 	if ans.Interaction < 0 || ans.Interaction > prompts.HandOverInteraction {

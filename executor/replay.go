@@ -96,6 +96,10 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			break
 		}
 		r.publish(ae)
+		if used.Action != "" && (a.Type == event.Tap || a.Type == event.LongPress) {
+			// What the person consented to is reconciled with the next screen (deeds.go).
+			r.recordDeed(used.Category, readSpecifics(used.Category, r.screen, el, r.items, r.a.Task.App), el)
+		}
 		res.replayed++
 		res.done = append(res.done, desc)
 		if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {

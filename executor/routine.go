@@ -91,7 +91,7 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 	case pause != "":
 		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q paused: %s, which is not known yet. Ask the person; then it can go on from the current screen.", name, pause))
 	default:
-		r.routineEnd, r.routineEndID = o.End, o.ID // done once: the ledger never offers it again in this task
+		r.routineEnd, r.routineEndID, r.routineEndState = o.End, o.ID, run.End // done once: the ledger never offers it again in this task
 		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q ran to its end: judge whether the app task is done.", name))
 	}
 	return r.afterReplay(ctx, line, res)
@@ -132,13 +132,16 @@ func (r *run) reflectAgain() (State, error) {
 }
 
 // routineDone ends the task's steps without the Re-Planner when a routine just ran to its
-// end and the screen is the page its task was done on when it was learned: the finish
-// check (a model call that reads the screen) judges it, as it would after the
-// Re-Planner's "Finished". Without a finish check, or on a screen that offers a sensitive
-// action, or after anything the Re-Planner must hear, the Re-Planner judges as usual.
+// end and the screen is the page its task was done on when it was learned, in the state
+// it was learned with (its toggles, its parameters' rows shown or gone, bound to this
+// task's arguments): the finish check (a model call that reads the screen) judges it, as
+// it would after the Re-Planner's "Finished". Without a finish check, on a screen that
+// offers a sensitive action, after anything the Re-Planner must hear, for a routine whose
+// end state was never learned or on a page whose state differs (a switch that was already
+// on when the routine was learned, and is off now), the Re-Planner judges as usual.
 func (r *run) routineDone() bool {
-	end := r.routineEnd
-	r.routineEnd = ""
+	end, state := r.routineEnd, r.routineEndState
+	r.routineEnd, r.routineEndState = "", nil
 	s := r.screen
 	switch {
 	case end == "" || s == nil || s.Signature != end || r.secure || r.cfg.NoFinishCheck:
@@ -146,6 +149,12 @@ func (r *run) routineDone() bool {
 	case r.need != nil || r.heldAfter || r.forced != "" || len(r.planNote) != 1:
 		return false // only the routine's own note: nothing else happened
 	case len(r.cfg.Guard.Offers(s)) > 0:
+		return false
+	case state == nil:
+		return false // nothing learned to compare the page with: reaching it proves nothing
+	}
+	if miss := state.Miss(s.Text()); miss != "" {
+		r.planNote = append(r.planNote, "The routine reached the page its task was done on, but the page is not in the state the task needs: "+miss+". Judge what is left to do.")
 		return false
 	}
 	r.planNote = nil

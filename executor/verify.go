@@ -2,10 +2,12 @@ package executor
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/replay"
 )
 
 // verifiedReflection is the reflection of a step the App Map verified.
@@ -24,9 +26,36 @@ func (r *run) predict(ctx context.Context, done []event.ActionExecuted) {
 		}
 	}
 	last := done[len(done)-1]
+	if why := r.offTask(last); why != "" {
+		// The map knows where a tap on a row leads, not whether it was the row the task
+		// names: the Re-Planner judges it.
+		r.planNote = append(r.planNote, "The last action "+why+": check that it acted on what the task names.")
+		return
+	}
 	if to, ok := r.cfg.Predictions.Predict(ctx, r.a.Task.App, last.Signature, last.Action, last.Element, r.subgoal); ok {
 		r.predicted = to
 	}
+}
+
+// offTask says why the action that ran, last, acted on a row that is not the one the task
+// names while a sibling row (the same resource id, on the page it ran on) is: another
+// expense, another recipient, another date than the task's. "" when it acted on the
+// named row, on no row, or the task names none of the rows.
+func (r *run) offTask(last event.ActionExecuted) string {
+	el := last.Element
+	if el == nil || el.ResourceID == "" || strings.TrimSpace(el.Label) == "" || r.screen == nil {
+		return ""
+	}
+	task := r.a.Task.Task
+	if replay.HasWords(task, el.Label) {
+		return ""
+	}
+	for _, o := range r.screen.Elements {
+		if o.ResourceID == el.ResourceID && o.Label != el.Label && strings.TrimSpace(o.Label) != "" && replay.HasWords(task, o.Label) {
+			return fmt.Sprintf("acted on %q, and the task names %q, a row of the same list", el.Label, o.Label)
+		}
+	}
+	return ""
 }
 
 // verify confirms the sub-goal without the Re-Planner when the last batch's known action

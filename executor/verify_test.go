@@ -223,3 +223,51 @@ func TestNextSubgoalByPosition(t *testing.T) {
 		t.Errorf("before Finished comes %q, want none", got)
 	}
 }
+
+// TestVerifyNeedsTheTasksRow: a tap on a row the map knows the way from is not confirmed
+// without the Re-Planner when the task names another row of the same list: a slip onto
+// Calendar's row leads to the page the map predicts, and the Re-Planner hears which row
+// the task names; the named row is confirmed as before.
+func TestVerifyNeedsTheTasksRow(t *testing.T) {
+	for _, tc := range []struct {
+		row          string
+		wantVerified int
+	}{{"Maps", 3}, {"Calendar", 2}} {
+		t.Run(tc.row, func(t *testing.T) {
+			phone := idPhone()
+			const rowID = "com.android.settings:id/app_row"
+			phone.screens["all"] = []fakeNode{{kind: "text", text: "All apps"},
+				{kind: "button", text: "Calendar", id: rowID, to: "info"}, {kind: "button", text: "Maps", id: rowID, to: "info"}}
+			preds := &mapPredictions{to: map[string]string{"Apps": signature(t, phone, "apps"), "All apps": signature(t, phone, "all"),
+				"Maps": signature(t, phone, "info"), "Calendar": signature(t, phone, "info"), "Turn off": signature(t, phone, "off")}}
+			m := stepModel()
+			decide := m.fn[llm.RoleDecider]
+			m.fn[llm.RoleDecider] = func(n int, u string) string {
+				if strings.Contains(u, "Current sub-goal: Open Maps\n") {
+					return tap(index(u, tc.row))
+				}
+				return decide(n, u)
+			}
+			var replans []string
+			replan := m.fn[llm.RoleReplanner]
+			m.fn[llm.RoleReplanner] = func(n int, u string) string { replans = append(replans, u); return replan(n, u) }
+			h := newHarness(t, phone, m, nil, func(c *Config) { c.Predictions = preds })
+			res := h.run(t, "Turn off Maps notifications")
+			if res.Outcome != event.OutcomeDone {
+				t.Fatalf("outcome %s (%s)", res.Outcome, res.Reason)
+			}
+			verified := 0
+			for _, r := range find[event.Reflected](h) {
+				if r.Verified {
+					verified++
+				}
+			}
+			if verified != tc.wantVerified {
+				t.Errorf("%d verified steps, want %d", verified, tc.wantVerified)
+			}
+			if told := strings.Contains(strings.Join(replans, "\n"), `the task names "Maps"`); told != (tc.row != "Maps") {
+				t.Errorf("the Re-Planner told of the other row: %t", told)
+			}
+		})
+	}
+}

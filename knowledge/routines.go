@@ -63,6 +63,9 @@ type Routine struct {
 	Steps  []RoutineStep  `json:"steps"`
 	// End is the signature of the page the task was done on, after the last step.
 	End string `json:"end,omitempty"`
+	// EndState is what that page showed (nil: not learned): a replay that reaches it counts
+	// as the task done only where it shows the same.
+	EndState *RoutineEnd `json:"end_state,omitempty"`
 	// Runs counts the times the routine's trajectory was followed to a successful end
 	// (learned or replayed); Stops the replays that met a surprise and handed back.
 	Runs  int `json:"runs"`
@@ -89,6 +92,15 @@ type Routine struct {
 	// LearnedFrom is the run it was first learned from (the run's ID: in an evaluation,
 	// the task's name): a merge keeps the first.
 	LearnedFrom string `json:"learned_from,omitempty"`
+}
+
+// RoutineEnd is what the page a routine's task was done on showed when it was learned.
+type RoutineEnd struct {
+	// Toggles are its switches' and checkboxes' checked states, by label (replay.Toggles).
+	Toggles map[string]bool `json:"toggles,omitempty"`
+	// Shown says, by parameter number (1-based), whether its value was on the page (a
+	// row kept, a title saved) or gone (a row deleted).
+	Shown map[int]bool `json:"shown,omitempty"`
 }
 
 // RoutineParam is one parameter of a routine.

@@ -259,6 +259,7 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 	}
 	r.End = t.end
 	r.Answers = strings.TrimSpace(t.answer) != ""
+	r.EndState = endState(t.endText, values)
 	r.ID = knowledge.RoutineID(r.App, r.Steps)
 	r.Instances = []string{instanceKey(values, r.Steps)}
 	r.Bindings = []string{BindingKey(values)}
@@ -654,6 +655,10 @@ func (l *Learner) Steps(ctx context.Context, app, id, signature string, args []s
 		pause = fmt.Sprintf("step %d of %d needs the person's choice", b-from+1, len(r.Steps)-from)
 	}
 	var out []replay.Step
+	var endAt *replay.End
+	if pause == "" {
+		endAt = boundEnd(r.EndState, args)
+	}
 	for _, s := range r.Steps[from:end] {
 		a := s.Action
 		a.Target.Text = replay.Fill(a.Target.Text, args)
@@ -671,7 +676,49 @@ func (l *Learner) Steps(ctx context.Context, app, id, signature string, args []s
 		}
 		out = append(out, st)
 	}
-	return replay.Run{Steps: out, From: from, Pause: pause}, nil
+	return replay.Run{Steps: out, From: from, Pause: pause, End: endAt}, nil
+}
+
+// endState is what the page a task was done on showed (its text form): its toggles, and
+// for each parameter value whether it was on it. nil when the page is not known.
+func endState(text string, values []string) *knowledge.RoutineEnd {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	e := &knowledge.RoutineEnd{}
+	for l, on := range replay.Toggles(text) {
+		if e.Toggles == nil {
+			e.Toggles = map[string]bool{}
+		}
+		e.Toggles[replay.Template(l, values)] = on // "All {1} notifications"
+	}
+	for i, v := range values {
+		if strings.TrimSpace(v) == "" {
+			continue
+		}
+		if e.Shown == nil {
+			e.Shown = map[int]bool{}
+		}
+		e.Shown[i+1] = replay.LabelShown(text, v)
+	}
+	return e
+}
+
+// boundEnd is e with this replay's arguments in place of its parameters; nil for nil.
+func boundEnd(e *knowledge.RoutineEnd, args []string) *replay.End {
+	if e == nil {
+		return nil
+	}
+	out := &replay.End{Toggles: map[string]bool{}, Labels: map[string]bool{}}
+	for l, on := range e.Toggles {
+		out.Toggles[replay.Fill(l, args)] = on
+	}
+	for n, shown := range e.Shown {
+		if n >= 1 && n <= len(args) && strings.TrimSpace(args[n-1]) != "" {
+			out.Labels[args[n-1]] = shown
+		}
+	}
+	return out
 }
 
 // Offer is Learner.Offer; with Steps it satisfies the executor's Routines port.

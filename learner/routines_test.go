@@ -608,3 +608,46 @@ func TestRoutineSameBinding(t *testing.T) {
 		t.Errorf("offers of a routine with a row of its last run = %+v, want none before two instances", o)
 	}
 }
+
+// TestRoutineLearnsItsEndState: a routine keeps what its end page showed — its switch's
+// state, labelled with the parameter's place, and the row it named shown or gone — and a
+// replay gets it bound to its own arguments, so reaching that page in another state is
+// no end of the task.
+func TestRoutineLearnsItsEndState(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	s := l.Start("", "")
+	task := "Turn off notifications for Maps"
+	r := startRun(t, s, "run-end", task, appsApp, task)
+	r.see(rtMain, "", "Open Apps")
+	r.do("r-main", tap(1, "Apps", "", "android.widget.LinearLayout"))
+	r.see(rtApps, "A", "Open Maps")
+	r.do("r-apps", tap(2, "Maps", appsApp+":id/app_row", "android.widget.LinearLayout"))
+	r.see(rtInfo, "A", "Open Notifications")
+	r.do("r-info", tap(2, "Notifications", "", "android.widget.LinearLayout"))
+	r.see(rtNotif, "A", "Switch off All Maps notifications")
+	r.do("r-notif", tap(1, "All Maps notifications", appsApp+":id/switch_bar", "android.widget.Switch"))
+	r.see(screen{appsApp, ".Notif", "r-notif", "- \"Maps\"\n- [1] switch \"All Maps notifications\" id=switch_bar unchecked"}, "A", "Finished")
+	r.finish(event.OutcomeDone, "")
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := st.Routines(appsApp)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("routines = %+v, %v", rs, err)
+	}
+	e := rs[0].EndState
+	if e == nil || len(e.Toggles) != 1 || e.Toggles["All {1} notifications"] || !e.Shown[1] {
+		t.Fatalf("end state = %+v, want the switch off (by its templated label) and the row shown", e)
+	}
+	run, err := l.Steps(t.Context(), appsApp, rs[0].ID, "r-main", []string{"Messages"}, -1)
+	if err != nil || run.End == nil {
+		t.Fatalf("Steps = %+v, %v", run, err)
+	}
+	if on, ok := run.End.Toggles["All Messages notifications"]; !ok || on || !run.End.Labels["Messages"] {
+		t.Errorf("bound end = %+v, want All Messages notifications off and Messages shown", run.End)
+	}
+	if miss := run.End.Miss("- \"Messages\"\n- [1] switch \"All Messages notifications\" id=switch_bar checked"); miss == "" {
+		t.Error("the end page with the switch still on is taken for the task done")
+	}
+}

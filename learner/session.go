@@ -80,6 +80,7 @@ type taskTrace struct {
 	acts         []routineAct // the actions run, for the task's routine
 	refusals     []refusal    // the consents the person refused
 	end          string       // the signature of the last screen perceived
+	endText      string       // its text form
 	outcome      event.Outcome
 	reason       string
 	answer       string

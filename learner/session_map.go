@@ -24,7 +24,7 @@ func (s *Session) perceived(e event.ScreenPerceived) {
 	if s.task != nil {
 		taskApp = s.task.app
 		s.task.steps = append(s.task.steps, &stepTrace{step: e.Step, page: now.page().Description})
-		s.task.end = e.Signature
+		s.task.end, s.task.endText = e.Signature, e.Text
 	}
 	app := now.pkg
 	if app == "" {

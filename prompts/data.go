@@ -130,7 +130,7 @@ type CheckerData struct {
 }
 
 // Check renders the finish-check prompt.
-func (s *Set) Check(d CheckerData) (Prompt, error) { return s.render(nameChecker, d) }
+func (s *Set) Check(d CheckerData) (Prompt, error) { return s.render(NameChecker, d) }
 
 // StepRecord is one earlier step as the Action Decider's history shows it: what was done,
 // what was expected, and how the Re-Planner judged it.

@@ -33,7 +33,7 @@ const (
 	NameDecider    = "decider"
 	NameInteractor = "interactor"
 	NameExtractor  = "extractor"
-	nameChecker    = "checker"
+	NameChecker    = "checker"
 	NameLearner    = "learner" // the Self-Learner
 	nameUser       = "user"    // the simulated user of evaluations
 	nameJudge      = "judge"   // the judge of evaluation checks
@@ -41,7 +41,7 @@ const (
 
 // names lists every prompt.
 func names() []string {
-	return []string{NamePlanner, NameReplanner, NameDecider, NameInteractor, NameExtractor, nameChecker,
+	return []string{NamePlanner, NameReplanner, NameDecider, NameInteractor, NameExtractor, NameChecker,
 		NameLearner, nameUser, nameJudge}
 }
 

@@ -31,6 +31,9 @@ type Run struct {
 	Steps []Step
 	From  int    // the index of Steps[0] among the routine's steps
 	Pause string // why Steps ends before the routine does ("" when it does not)
+	// End is what the routine's end page must show for the task to count as done there,
+	// bound to the arguments (nil: not learned).
+	End *End
 }
 
 // Offer is a learned routine offered on the current page: what the Re-Planner is told of

@@ -132,6 +132,14 @@ func (c *walkCompiler) appTask(wi int, w *Task) error {
 		}
 		c.add(fmt.Sprintf("walk %d: finished", wi+1), prompts.NameReplanner, mustMatch(marker, inScreen(w.Done)), not,
 			reply("A", prompts.Finished, "walkthrough: the app task is done", 0, ""))
+		// The finish check a capable model gives reads the final screen: the app task is
+		// done only where the screen shows it (Done, not Unless). A screen that does not is
+		// "not done", whatever led there (a false Finished, a routine's end page).
+		notDone := typedAnswer(prompts.CheckerAnswer{Passed: false, Reason: "walkthrough: the final screen does not show the app task done"}, nil)
+		c.add(fmt.Sprintf("walk %d: finish check: not shown done", wi+1), prompts.NameChecker, mustMatch(marker), []string{inScreen(w.Done)}, notDone)
+		if w.Unless != "" {
+			c.add(fmt.Sprintf("walk %d: finish check: not done yet", wi+1), prompts.NameChecker, mustMatch(marker, inScreen(w.Unless)), nil, notDone)
+		}
 	}
 	if !c.noNavigate {
 		// A routine the prompt says fits this task is what a capable model takes: the

@@ -532,3 +532,48 @@ func TestWalkRoutineRule(t *testing.T) {
 		t.Errorf("after a refusal the routine answered is %+v, want none", a.Routine)
 	}
 }
+
+// TestWalkFinishCheckReadsTheScreen: the finish check of a walk with a done screen passes
+// only where the final screen shows the app task done (and not its unless): "turn Wi-Fi
+// on" on a page that shows Wi-Fi off is not done, whatever the suite's fallback answers.
+func TestWalkFinishCheckReadsTheScreen(t *testing.T) {
+	const app, instruction = "com.android.settings", "Turn wifi on."
+	walk := []walkthrough.Task{{App: app, Done: `item "Wi-Fi".*\n *- "On"`, Unless: `Turning on`,
+		Steps: []walkthrough.Step{{Screen: `item "Wi-Fi"`, Subgoal: "Switch Wi-Fi on", Do: []string{`Tap "Wi-Fi"`}}}}}
+	rules, err := walkthrough.Rules(instruction, walk, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The suite's own rule comes after the walk's: it passes anything (the lax fallback).
+	rules = append(rules, scripted.Rule{Name: "finish check", Role: prompts.NameChecker, Answer: `{"passed":true,"reason":"lax"}`})
+	m := serveRules(t, rules)
+	set, err := prompts.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, screen string
+		want         bool
+	}{
+		{"shown done", "- [2] item \"Wi-Fi\" id=switch_row\n  - \"On\"\n  - [3] switch checked", true},
+		{"shown not done", "- [2] item \"Wi-Fi\" id=switch_row\n  - \"Off\"\n  - [3] switch unchecked", false},
+		{"another page", "- [2] item \"Network & internet\"\n  - \"Wi-Fi is off\"", false},
+		{"done but not settled", "- [2] item \"Wi-Fi\" id=switch_row\n  - \"On\"\n- \"Turning on\"", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := set.Check(prompts.CheckerData{Instruction: instruction, Task: event.AppTask{App: app, Task: instruction}, Screen: tc.screen})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := m.Generate(t.Context(), llm.Request{Role: llm.Role(prompts.NameChecker), System: p.System, Schema: &p.Schema,
+				Messages: []llm.Message{{Role: "user", Text: p.User}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v prompts.CheckerAnswer
+			if err := json.Unmarshal([]byte(resp.Text), &v); err != nil || v.Passed != tc.want {
+				t.Errorf("checker answered %s (%v), want passed %v", resp.Text, err, tc.want)
+			}
+		})
+	}
+}

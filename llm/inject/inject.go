@@ -41,7 +41,7 @@ const (
 	// missing.
 	Format Kind = "format"
 	// done is a false "done": the Re-Planner says the app task is Finished (verdict A)
-	// when it did not.
+	// when it did not, or the finish check passes a task it found not done.
 	done Kind = "done"
 	// reflect is a false A: the Re-Planner's verdict B, C or D on the last action
 	// becomes A (success).
@@ -213,8 +213,11 @@ func (w *Wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, 
 				changed, what, ok = prev, "the previous "+string(req.Role)+" answer again", true
 			}
 		case reflect, done:
-			if req.Role == llm.RoleReplanner {
+			switch {
+			case req.Role == llm.RoleReplanner:
 				changed, what, ok = verdict(k, text)
+			case req.Role == roleChecker && k == done:
+				changed, what, ok = passed(text)
 			}
 		case Format:
 			changed, what, ok = w.format(text)
@@ -419,6 +422,24 @@ func repeat(text string, last json.RawMessage) (string, string, bool) {
 		return "", "", false
 	}
 	return a.encode(), fmt.Sprintf("actions %s → the last action again: %s", was, last), true
+}
+
+// roleChecker is the finish check's role (the executor's RoleChecker): a false "done" there
+// is a false pass.
+const roleChecker llm.Role = "checker"
+
+// passed makes a finish check's "not done" a pass: the checker's false success.
+func passed(text string) (string, string, bool) {
+	a, ok := decode(text)
+	if !ok {
+		return "", "", false
+	}
+	var p bool
+	if err := json.Unmarshal(a["passed"], &p); err != nil || p {
+		return "", "", false
+	}
+	a["passed"] = json.RawMessage(`true`)
+	return a.encode(), "finish check passed false → true", true
 }
 
 // verdict makes a Re-Planner answer a false A (reflect) or a false Finished (done).

@@ -169,6 +169,19 @@ func TestDoneIsAFalseFinish(t *testing.T) {
 	}
 }
 
+func TestDoneIsAFalsePassOfTheFinishCheck(t *testing.T) {
+	out, inj := run(t, Rates{done: 1}, roleChecker, `{"passed":false,"reason":"Wi-Fi is off"}`, `{"passed":true,"reason":"ok"}`)
+	if !strings.Contains(out[0], `"passed":true`) || !strings.Contains(out[0], "Wi-Fi is off") {
+		t.Fatalf("want a pass with the reason kept: %s", out[0])
+	}
+	if out[1] != `{"passed":true,"reason":"ok"}` {
+		t.Fatalf("a pass is no error to inject: %s", out[1])
+	}
+	if len(inj) != 1 || inj[0].Kind != done {
+		t.Fatalf("injections %+v", inj)
+	}
+}
+
 func TestFormatBreaksTheJSON(t *testing.T) {
 	seen := map[string]bool{}
 	for seed := uint64(0); seed < 30; seed++ {
