@@ -77,7 +77,9 @@ var layers = map[string][]string{
 	"internal/tmpfstest":    {},
 	"memory":                {"event"},
 	// Pure parts and adapters, one per outside dependency.
-	"perception":                   {},
+	"perception": {},
+	// grounding is the coordinate models' syntaxes and frames, over the screen they point at.
+	"grounding":                    {"perception"},
 	"llm/openai":                   {"llm"},
 	"llm/scripted":                 {"llm"},
 	"llm/inject":                   {"llm"},
