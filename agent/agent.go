@@ -39,6 +39,10 @@ type Config struct {
 	// Pixels reads what the accessibility tree does not describe from the screenshot
 	// (OCR); nil: the tree alone.
 	Pixels executor.PixelReader
+
+	// Grounding is the decider's model family when it answers in coordinates
+	// (executor.Config.Grounding); "" is fairy's numbered actions.
+	Grounding string
 }
 
 // Agent runs instructions; one Agent may run many at once (each Run has its own bus,
@@ -248,7 +252,7 @@ func (a *Agent) assemble(r Run, id string, p assembly) (*global.Manager, error) 
 		return nil, err
 	}
 	ex, err := executor.New(executor.Config{Device: r.Device, Model: p.model, Interactor: it, Memory: p.mem, Prompts: a.prompt, Bus: p.bus,
-		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Readings: p.reads, Routines: p.routines, Mark: a.mark, Pixels: a.cfg.Pixels, TextOnly: a.cfg.TextOnly,
+		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Readings: p.reads, Routines: p.routines, Mark: a.mark, Pixels: a.cfg.Pixels, TextOnly: a.cfg.TextOnly, Grounding: a.cfg.Grounding,
 		Limits: a.limits(r.Limits), Shell: a.cfg.Shell, OrderedContext: a.cfg.OrderedContext, Clock: a.cfg.Clock, Logger: a.log})
 	if err != nil {
 		return nil, err

@@ -81,8 +81,8 @@ var layers = map[string][]string{
 	// grounding is the coordinate models' syntaxes and frames, over the screen they point at.
 	"grounding":                    {"perception"},
 	"llm/openai":                   {"llm"},
-	"llm/scripted":                 {"llm"},
-	"llm/inject":                   {"llm"},
+	"llm/scripted":                 {"grounding", "llm"},
+	"llm/inject":                   {"grounding", "llm"},
 	"executor/adb":                 {"perception"},
 	"executor/ocr":                 {"perception"},
 	"executor/ocr/ocrtest":         {"executor/ocr"},
@@ -117,7 +117,7 @@ var layers = map[string][]string{
 	// A walkthrough compiles to scripted-model rules that find their way by the prompts'
 	// markers.
 	"eval/walkthrough":  {"event", "llm/scripted", "prompts"},
-	"eval/agentrun":     {"agent", "eval", "executor", "executor/adb", "global", "interaction", "knowledge", "llm/inject", "llm/openai", "rundir", "sim"},
+	"eval/agentrun":     {"agent", "eval", "executor", "executor/adb", "global", "grounding", "interaction", "knowledge", "llm/inject", "llm/openai", "llm/scripted", "rundir", "sim"},
 	"eval/androidworld": {"eval", "eval/walkthrough", "sim"},
 	"internal/deptest":  {},
 	// Only the command wires everything; nothing imports it.
