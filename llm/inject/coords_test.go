@@ -1,0 +1,96 @@
+package inject
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	ground "github.com/fairy-go/fairy/grounding"
+	"github.com/fairy-go/fairy/llm"
+)
+
+// coordsPrompt is a coordinate decider prompt: the frame line and element lines with boxes
+// in that frame (absolute pixels of a half-size screenshot of a 1080×2400 screen).
+func coordsPrompt(fr ground.Frame) string {
+	box := func(x1, y1, x2, y2 float64) string {
+		p1 := fr.FromScreen(ground.Point{X: x1, Y: y1}, 1080, 2400)
+		p2 := fr.FromScreen(ground.Point{X: x2, Y: y2}, 1080, 2400)
+		return " box=[" + p1.String()[1:len(p1.String())-1] + "," + p2.String()[1:len(p2.String())-1] + "]"
+	}
+	return "Sub-goal: pay\n" + ground.FrameLine(fr, 1080, 2400) + "\n<<<SCREEN\n" +
+		`- [1] button "Back"` + box(0, 100, 149, 249) + "\n" +
+		`- [2] button "Pay"` + box(100, 2000, 979, 2199) + "\nSCREEN>>>\n"
+}
+
+func TestOffsetMovesEveryPointByN(t *testing.T) {
+	for _, fr := range []ground.Frame{{Kind: ground.Absolute, W: 540, H: 1200}, {Kind: ground.Norm1000}, {Kind: ground.Norm999}} {
+		for _, fam := range ground.Families() {
+			centre := fr.FromScreen(ground.Point{X: 540, Y: 2100}, 1080, 2400)
+			answer := ground.FormatAnswer(fam, fr, "pay", []ground.Action{{Kind: ground.Tap, Point: centre, HasPoint: true}})
+			rates, err := ParseRates("offset=60")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []Injection
+			w := Wrap(&cannedModel{answers: []string{answer}}, rates, 3, func(i Injection) { got = append(got, i) })
+			resp, err := w.Generate(context.Background(), llm.Request{Role: llm.RoleDecider, Messages: []llm.Message{{Role: "user", Text: coordsPrompt(fr)}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			as, err := ground.Parse(fam, resp.Text)
+			if err != nil || len(as) != 1 {
+				t.Fatalf("%s %s: the changed answer does not parse: %v\n%s", fam, fr.Kind, err, resp.Text)
+			}
+			before, _ := fr.ToScreen(centre, 1080, 2400)
+			after, _ := fr.ToScreen(as[0].Point, 1080, 2400)
+			// 60 px on the screen, up to the frame's grain (an absolute pixel of the half-size
+			// picture is two of the screen's; 0–1000 on 2400 is 2.4).
+			if d := math.Hypot(after.X-before.X, after.Y-before.Y); d < 54 || d > 66 {
+				t.Errorf("%s %s: moved %.1f px (%s → %s), want 60", fam, fr.Kind, d, before, after)
+			}
+			if len(got) != 1 || got[0].Kind != Offset || !strings.Contains(got[0].Change, `60 px off: [2] "Pay" → `) {
+				t.Errorf("%s %s: injections %+v, want one offset naming where the point went", fam, fr.Kind, got)
+			}
+		}
+	}
+}
+
+func TestFrameErrorWritesAnotherFrame(t *testing.T) {
+	fr := ground.Frame{Kind: ground.Norm1000}
+	answer := ground.FormatAnswer(ground.GUIOwl, fr, "pay", []ground.Action{{Kind: ground.Tap, Point: ground.Point{X: 500, Y: 875}, HasPoint: true}})
+	rates, _ := ParseRates("frame=1")
+	var got []Injection
+	w := Wrap(&cannedModel{answers: []string{answer}}, rates, 3, func(i Injection) { got = append(got, i) })
+	resp, err := w.Generate(context.Background(), llm.Request{Role: llm.RoleDecider, Messages: []llm.Message{{Role: "user", Text: coordsPrompt(fr)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, err := ground.Parse(ground.GUIOwl, resp.Text)
+	if err != nil || len(as) != 1 || as[0].Point != (ground.Point{X: 540, Y: 2100}) {
+		t.Fatalf("answer %q (%v): want the point in the screen's pixels (540,2100)", resp.Text, err)
+	}
+	if _, err := fr.ToScreen(as[0].Point, 1080, 2400); err == nil {
+		t.Error("the wrong frame's point fits the model's frame: the executor could not tell")
+	}
+	if len(got) != 1 || got[0].Kind != frameKind {
+		t.Errorf("injections %+v", got)
+	}
+}
+
+func TestOffsetSpec(t *testing.T) {
+	r, err := ParseRates("offset=30,grounding=0.1")
+	if err != nil || r[Offset] != 30 || r.String() != "grounding=0.1,offset=30" || !r.Any() {
+		t.Fatalf("ParseRates = %v, %v (%s)", r, err, r)
+	}
+	for _, bad := range []string{"offset=0.5", "offset=-3", "offset=x", "offset=3,offset=4"} {
+		if _, err := ParseRates(bad); err == nil {
+			t.Errorf("ParseRates(%q) accepted", bad)
+		}
+	}
+	// A numbered-action answer has no point to move: the offset leaves it alone.
+	out, got := run(t, Rates{Offset: 30}, llm.RoleDecider, `{"thought":"","actions":[{"type":"Tap","index":2}],"expect":""}`)
+	if len(got) != 0 || !strings.Contains(out[0], `"index":2`) {
+		t.Errorf("offset changed a numbered answer: %v %v", out, got)
+	}
+}
