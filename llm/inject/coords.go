@@ -11,15 +11,16 @@ import (
 
 // misplace applies offset or frame to a decider answer in coordinates: the prompt's
 // frame line says the frame and the screen, its element lines where the elements are, so
-// the change names where a point went ("[3] "Pay" → no element").
-func (w *Wrapper) misplace(k Kind, text, prompt string) (string, string, bool) {
+// the change names where a point went ("[3] "Pay" → no element"). The kind returned is the
+// one to report (an offset's says where its points went).
+func (w *Wrapper) misplace(k Kind, text, prompt string) (string, string, bool, Kind) {
 	fr, sw, sh, ok := ground.ReadFrameLine(prompt)
 	if !ok {
-		return "", "", false
+		return "", "", false, k
 	}
 	fam, as, ok := readCoords(text)
 	if !ok {
-		return "", "", false
+		return "", "", false, k
 	}
 	wrong := ground.Frame{Kind: ground.Norm1000}
 	if fr.Kind != ground.Absolute {
@@ -27,6 +28,7 @@ func (w *Wrapper) misplace(k Kind, text, prompt string) (string, string, bool) {
 	}
 	var what []string
 	moved := false
+	landed := 0 // where the offset points went: 0 their own element, 1 no element, 2 another
 	move := func(p ground.Point) ground.Point {
 		sp, err := fr.ToScreen(p, sw, sh)
 		if err != nil {
@@ -42,7 +44,15 @@ func (w *Wrapper) misplace(k Kind, text, prompt string) (string, string, bool) {
 		a := w.rng.Float64() * 2 * math.Pi
 		np := ground.Point{X: math.Round(sp.X + px*math.Cos(a)), Y: math.Round(sp.Y + px*math.Sin(a))}
 		np.X, np.Y = min(max(np.X, 0), float64(sw-1)), min(max(np.Y, 0), float64(sh-1))
-		what = append(what, fmt.Sprintf("%s → %s, %g px off: %s → %s", sp, np, px, elementAt(prompt, fr, sw, sh, sp), elementAt(prompt, fr, sw, sh, np)))
+		from, to := elementAt(prompt, fr, sw, sh, sp), elementAt(prompt, fr, sw, sh, np)
+		what = append(what, fmt.Sprintf("%s → %s, %g px off: %s → %s", sp, np, px, from, to))
+		switch {
+		case to == from:
+		case to == "no element":
+			landed = max(landed, 1)
+		default:
+			landed = 2
+		}
 		moved = true
 		return fr.FromScreen(np, sw, sh)
 	}
@@ -55,9 +65,16 @@ func (w *Wrapper) misplace(k Kind, text, prompt string) (string, string, bool) {
 		}
 	}
 	if !moved || (k == Offset && w.rates[Offset] == 0) {
-		return "", "", false
+		return "", "", false, k
 	}
-	return ground.FormatAnswer(fam, fr, ground.Thought(fam, text), as), strings.Join(what, "; "), true
+	out := ground.FormatAnswer(fam, fr, ground.Thought(fam, text), as)
+	if k == Offset {
+		// The kind says where the points went, so the report's count of injected errors
+		// by kind tells the misses apart: offset (still on the element), offset→no element,
+		// offset→other element.
+		return out, strings.Join(what, "; "), true, [...]Kind{Offset, Offset + "→no element", Offset + "→other element"}[landed]
+	}
+	return out, strings.Join(what, "; "), true, k
 }
 
 // readCoords reads an answer in the syntax of whichever family it is written in.

@@ -49,7 +49,7 @@ func TestOffsetMovesEveryPointByN(t *testing.T) {
 			if d := math.Hypot(after.X-before.X, after.Y-before.Y); d < 54 || d > 66 {
 				t.Errorf("%s %s: moved %.1f px (%s → %s), want 60", fam, fr.Kind, d, before, after)
 			}
-			if len(got) != 1 || got[0].Kind != Offset || !strings.Contains(got[0].Change, `60 px off: [2] "Pay" → `) {
+			if len(got) != 1 || !strings.HasPrefix(string(got[0].Kind), "offset") || !strings.Contains(got[0].Change, `60 px off: [2] "Pay" → `) {
 				t.Errorf("%s %s: injections %+v, want one offset naming where the point went", fam, fr.Kind, got)
 			}
 		}
@@ -92,5 +92,41 @@ func TestOffsetSpec(t *testing.T) {
 	out, got := run(t, Rates{Offset: 30}, llm.RoleDecider, `{"thought":"","actions":[{"type":"Tap","index":2}],"expect":""}`)
 	if len(got) != 0 || !strings.Contains(out[0], `"index":2`) {
 		t.Errorf("offset changed a numbered answer: %v %v", out, got)
+	}
+}
+
+// TestOffsetSaysWhereThePointWent: an offset's reported kind tells a point still on its
+// element from one on no element and one on another element.
+func TestOffsetSaysWhereThePointWent(t *testing.T) {
+	fr := ground.Frame{Kind: ground.Absolute, W: 1080, H: 2400}
+	inject := func(spec, prompt string, at ground.Point, seed uint64) Injection {
+		answer := ground.FormatAnswer(ground.UITARS, fr, "", []ground.Action{{Kind: ground.Tap, Point: at, HasPoint: true}})
+		rates, _ := ParseRates(spec)
+		var got []Injection
+		w := Wrap(&cannedModel{answers: []string{answer}}, rates, seed, func(i Injection) { got = append(got, i) })
+		if _, err := w.Generate(context.Background(), llm.Request{Role: llm.RoleDecider, Messages: []llm.Message{{Role: "user", Text: prompt}}}); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 {
+			t.Fatalf("%d injections", len(got))
+		}
+		return got[0]
+	}
+	if got := inject("offset=5", coordsPrompt(fr), ground.Point{X: 540, Y: 2100}, 1); got.Kind != Offset {
+		t.Errorf("5 px inside a wide button: %+v, want %s", got, Offset)
+	}
+	if got := inject("offset=400", coordsPrompt(fr), ground.Point{X: 75, Y: 175}, 1); got.Kind != "offset→no element" {
+		t.Errorf("400 px from Back: %+v, want offset→no element", got)
+	}
+	// Two elements that tile the screen: a point 10 px above their border goes to the
+	// other one about half the time, and never to no element.
+	halves := "Sub-goal: pick\n" + ground.FrameLine(fr, 1080, 2400) + "\n" +
+		`- [1] button "Top" box=[0,0,1079,1199]` + "\n" + `- [2] button "Bottom" box=[0,1200,1079,2399]` + "\n"
+	seen := map[Kind]int{}
+	for seed := uint64(1); seed <= 40; seed++ {
+		seen[inject("offset=30", halves, ground.Point{X: 540, Y: 1190}, seed).Kind]++
+	}
+	if seen["offset→other element"] == 0 || seen[Offset] == 0 || seen["offset→no element"] != 0 {
+		t.Errorf("kinds over 40 draws: %v", seen)
 	}
 }

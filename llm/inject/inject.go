@@ -218,6 +218,7 @@ func (w *Wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, 
 		}
 		var changed, what string
 		var ok bool
+		report := k // the kind the injection is reported as
 		switch k {
 		case grounding, index, Typo:
 			if req.Role == llm.RoleDecider {
@@ -225,7 +226,7 @@ func (w *Wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, 
 			}
 		case Offset, frameKind:
 			if req.Role == llm.RoleDecider {
-				changed, what, ok = w.misplace(k, text, prompt(req))
+				changed, what, ok, report = w.misplace(k, text, prompt(req))
 			}
 		case repeatKind:
 			if req.Role == llm.RoleDecider && lastAct != nil {
@@ -257,7 +258,7 @@ func (w *Wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, 
 			}
 		}
 		if w.note != nil {
-			w.note(Injection{Role: string(req.Role), Kind: k, Change: what})
+			w.note(Injection{Role: string(req.Role), Kind: report, Change: what})
 		}
 		return resp, nil
 	}
