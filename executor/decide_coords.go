@@ -185,7 +185,13 @@ func (r *run) fromPoint(fr grounding.Frame, a grounding.Action, before []event.A
 	case grounding.Enter:
 		return event.Action{Type: event.Enter}, ""
 	case grounding.Launch:
-		return event.Action{Type: event.OpenApp, Package: strings.TrimSpace(a.Text)}, ""
+		pkg := strings.TrimSpace(a.Text)
+		if !strings.Contains(pkg, ".") {
+			// A name, not a package: which app it names is for the phone's launcher to
+			// say, and a wrong guess opens another app.
+			return event.Action{}, fmt.Sprintf("open the app by its package name (this task's app is %s), not by a name such as %q", r.a.Task.App, pkg)
+		}
+		return event.Action{Type: event.OpenApp, Package: pkg}, ""
 	case grounding.Wait:
 		return event.Action{Type: event.Wait, Seconds: a.Seconds}, ""
 	case grounding.Finish:
