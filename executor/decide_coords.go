@@ -7,7 +7,6 @@ import (
 	"image"
 	_ "image/jpeg" // DecodeConfig of a JPEG screenshot
 	_ "image/png"  // DecodeConfig of a PNG screenshot
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -53,28 +52,20 @@ func (r *run) pictureSize() (int, int) {
 // screenSize is the size the screen's bounds are in.
 func (r *run) screenSize() (int, int) { return r.screen.Width, r.screen.Height }
 
-// elementLineStart finds the element lines of the text form: `- [N] …`.
-var elementLineStart = regexp.MustCompile(`(?m)^(\s*- \[(\d+)\] .*)$`)
-
-// boxedScreen is the screen's text form with each element's box in frame fr:
-// `- [3] button "Send" box=[904,1460,1000,1520]`.
-func (r *run) boxedScreen(fr grounding.Frame) string {
+// elementBoxes lists each element's box in frame fr, one grounding.BoxLine a line.
+func (r *run) elementBoxes(fr grounding.Frame) string {
 	sw, sh := r.screenSize()
-	return elementLineStart.ReplaceAllStringFunc(r.screen.Text(), func(line string) string {
-		m := elementLineStart.FindStringSubmatch(line)
-		n, _ := strconv.Atoi(m[2])
-		el := r.element(n)
-		if el == nil || el.Bounds.Empty() {
-			return line
+	var b strings.Builder
+	for _, el := range r.screen.Elements {
+		if el.Bounds.Empty() {
+			continue
 		}
-		b := el.Bounds
-		p1 := fr.FromScreen(grounding.Point{X: float64(b.X1), Y: float64(b.Y1)}, sw, sh)
-		p2 := fr.FromScreen(grounding.Point{X: float64(b.X2 - 1), Y: float64(b.Y2 - 1)}, sw, sh)
-		return fmt.Sprintf("%s box=[%s,%s,%s,%s]", line, coord(p1.X), coord(p1.Y), coord(p2.X), coord(p2.Y))
-	})
+		p1 := fr.FromScreen(grounding.Point{X: float64(el.Bounds.X1), Y: float64(el.Bounds.Y1)}, sw, sh)
+		p2 := fr.FromScreen(grounding.Point{X: float64(el.Bounds.X2 - 1), Y: float64(el.Bounds.Y2 - 1)}, sw, sh)
+		b.WriteString(grounding.BoxLine(el.Index, [4]float64{p1.X, p1.Y, p2.X, p2.Y}) + "\n")
+	}
+	return b.String()
 }
-
-func coord(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // decideInCoordinates asks a model that answers in coordinates, in its family's prompt, and
 // maps its actions to fairy's: a point becomes the element under it. problems are what was
@@ -82,7 +73,7 @@ func coord(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 func (r *run) decideInCoordinates(ctx context.Context, d prompts.DeciderData) (prompts.DeciderAnswer, []string, error) {
 	fam, fr := r.family(), r.frame()
 	sw, sh := r.screenSize()
-	d.Grounding, d.Frame, d.Screen = string(fam), grounding.FrameLine(fr, sw, sh), r.boxedScreen(fr)
+	d.Grounding, d.Frame, d.Boxes = string(fam), grounding.FrameLine(fr, sw, sh), r.elementBoxes(fr)
 	d.Shell, d.Hint, d.Navigate = nil, "", false // no syntax of theirs says these
 	p, err := r.cfg.Prompts.DecideInCoordinates(d)
 	if err != nil {
@@ -227,14 +218,22 @@ func typingField(s *perception.Screen) *perception.Element {
 	return nil
 }
 
-// scrollableAt is the smallest scrollable element under a screen point (0: none, the
-// whole screen).
+// scrollableAt is what a swipe starting at a screen point moves: the smallest scrollable
+// element under it, else a slider under it (its thumb is dragged), else 0 (the whole
+// screen).
 func scrollableAt(s *perception.Screen, p grounding.Point) int {
 	pt := perception.Point{X: int(p.X), Y: int(p.Y)}
 	best, area := 0, 0
 	for _, e := range s.Elements {
 		if e.Scrollable && e.Bounds.Contains(pt) && (best == 0 || e.Bounds.Area() < area) {
 			best, area = e.Index, e.Bounds.Area()
+		}
+	}
+	if best == 0 {
+		for _, e := range s.Elements {
+			if e.Role == "slider" && e.Bounds.Contains(pt) {
+				return e.Index
+			}
 		}
 	}
 	return best

@@ -3,11 +3,11 @@ package executor
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/grounding"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 )
@@ -34,17 +34,10 @@ func (m *coordsModel) Generate(ctx context.Context, req llm.Request) (llm.Respon
 	return llm.Response{Text: m.decide(n, req.System, req.Messages[0].Text), Usage: llm.Usage{PromptTokens: 100, CompletionTokens: 20}}, nil
 }
 
-// boxRE finds an element line's label and box in a coordinate prompt.
-var boxRE = regexp.MustCompile(`(?m)^\s*- \[\d+\] \S+ "((?:[^"\\]|\\.)*)".* box=\[(\d+),(\d+),(\d+),(\d+)\]$`)
-
 // centreOf is the centre of the labelled element's box in the prompt, in its frame.
 func centreOf(t *testing.T, prompt, label string) (int, int) {
-	for _, m := range boxRE.FindAllStringSubmatch(prompt, -1) {
-		if m[1] == label {
-			var x1, y1, x2, y2 int
-			fmt.Sscan(m[2]+" "+m[3]+" "+m[4]+" "+m[5], &x1, &y1, &x2, &y2)
-			return (x1 + x2) / 2, (y1 + y2) / 2
-		}
+	if b, ok := grounding.ReadBoxes(prompt)[index(prompt, label)]; ok {
+		return int(b[0]+b[2]) / 2, int(b[1]+b[3]) / 2
 	}
 	t.Fatalf("no box for %q in the prompt:\n%s", label, prompt)
 	return 0, 0

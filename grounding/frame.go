@@ -156,3 +156,28 @@ func ReadFrameLine(text string) (fr Frame, screenW, screenH int, ok bool) {
 	}
 	return fr, screenW, screenH, true
 }
+
+// BoxLine is one line of a coordinate prompt's element boxes: `[3] box=[x1,y1,x2,y2]`, the
+// element numbered 3 in the screen's text form, its box in the prompt's frame. The boxes
+// sit apart from the text form, which stays as numbered-action models see it.
+func BoxLine(index int, b [4]float64) string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	return fmt.Sprintf("[%d] box=[%s,%s,%s,%s]", index, f(b[0]), f(b[1]), f(b[2]), f(b[3]))
+}
+
+var boxLine = regexp.MustCompile(`(?m)^\[(\d+)\] box=\[(-?[\d.]+),(-?[\d.]+),(-?[\d.]+),(-?[\d.]+)\]\s*$`)
+
+// ReadBoxes reads the box lines of a prompt (BoxLine), by element number; a later line
+// for a number replaces an earlier one.
+func ReadBoxes(text string) map[int][4]float64 {
+	out := map[int][4]float64{}
+	for _, m := range boxLine.FindAllStringSubmatch(text, -1) {
+		n, _ := strconv.Atoi(m[1])
+		var b [4]float64
+		for i := range b {
+			b[i], _ = strconv.ParseFloat(m[2+i], 64)
+		}
+		out[n] = b
+	}
+	return out
+}

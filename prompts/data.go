@@ -88,8 +88,10 @@ type DeciderData struct {
 	// ignores it.
 	Grounding string
 	// Frame is the line that states the coordinate frame and the screen's size
-	// (grounding.FrameLine); Screen's element lines then carry boxes in that frame.
+	// (grounding.FrameLine); Boxes are the elements' boxes in that frame, a
+	// grounding.BoxLine each.
 	Frame string
+	Boxes string
 }
 
 // Decide renders the Action Decider prompt.

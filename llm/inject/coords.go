@@ -3,7 +3,6 @@ package inject
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	ground "github.com/fairy-go/fairy/grounding"
@@ -94,8 +93,9 @@ func readCoords(text string) (ground.Family, []ground.Action, bool) {
 // "no element".
 func elementAt(prompt string, fr ground.Frame, sw, sh int, sp ground.Point) string {
 	best, area := "", math.Inf(1)
+	boxes := ground.ReadBoxes(prompt)
 	for _, e := range screenOf(prompt) {
-		b, ok := boxOf(e)
+		b, ok := boxes[e.Index]
 		if !ok {
 			continue
 		}
@@ -114,28 +114,4 @@ func elementAt(prompt string, fr ground.Frame, sw, sh int, sp ground.Point) stri
 		return "no element"
 	}
 	return best
-}
-
-// boxOf reads an element line's box=[x1,y1,x2,y2].
-func boxOf(e element) ([4]float64, bool) {
-	for _, s := range e.State {
-		v, ok := strings.CutPrefix(s, "box=[")
-		if !ok {
-			continue
-		}
-		parts := strings.Split(strings.TrimSuffix(v, "]"), ",")
-		if len(parts) != 4 {
-			return [4]float64{}, false
-		}
-		var b [4]float64
-		for i, p := range parts {
-			f, err := strconv.ParseFloat(p, 64)
-			if err != nil {
-				return [4]float64{}, false
-			}
-			b[i] = f
-		}
-		return b, true
-	}
-	return [4]float64{}, false
 }

@@ -13,14 +13,13 @@ import (
 // coordsPrompt is a coordinate decider prompt: the frame line and element lines with boxes
 // in that frame (absolute pixels of a half-size screenshot of a 1080×2400 screen).
 func coordsPrompt(fr ground.Frame) string {
-	box := func(x1, y1, x2, y2 float64) string {
+	box := func(i int, x1, y1, x2, y2 float64) string {
 		p1 := fr.FromScreen(ground.Point{X: x1, Y: y1}, 1080, 2400)
 		p2 := fr.FromScreen(ground.Point{X: x2, Y: y2}, 1080, 2400)
-		return " box=[" + p1.String()[1:len(p1.String())-1] + "," + p2.String()[1:len(p2.String())-1] + "]"
+		return ground.BoxLine(i, [4]float64{p1.X, p1.Y, p2.X, p2.Y}) + "\n"
 	}
-	return "Sub-goal: pay\n" + ground.FrameLine(fr, 1080, 2400) + "\n<<<SCREEN\n" +
-		`- [1] button "Back"` + box(0, 100, 149, 249) + "\n" +
-		`- [2] button "Pay"` + box(100, 2000, 979, 2199) + "\nSCREEN>>>\n"
+	return "Sub-goal: pay\n<<<SCREEN\n" + `- [1] button "Back"` + "\n" + `- [2] button "Pay"` + "\nSCREEN>>>\n" +
+		ground.FrameLine(fr, 1080, 2400) + "\n<<<BOXES\n" + box(1, 0, 100, 149, 249) + box(2, 100, 2000, 979, 2199) + "BOXES>>>\n"
 }
 
 func TestOffsetMovesEveryPointByN(t *testing.T) {
@@ -120,8 +119,8 @@ func TestOffsetSaysWhereThePointWent(t *testing.T) {
 	}
 	// Two elements that tile the screen: a point 10 px above their border goes to the
 	// other one about half the time, and never to no element.
-	halves := "Sub-goal: pick\n" + ground.FrameLine(fr, 1080, 2400) + "\n" +
-		`- [1] button "Top" box=[0,0,1079,1199]` + "\n" + `- [2] button "Bottom" box=[0,1200,1079,2399]` + "\n"
+	halves := "Sub-goal: pick\n" + `- [1] button "Top"` + "\n" + `- [2] button "Bottom"` + "\n" + ground.FrameLine(fr, 1080, 2400) + "\n" +
+		"[1] box=[0,0,1079,1199]\n[2] box=[0,1200,1079,2399]\n"
 	seen := map[Kind]int{}
 	for seed := uint64(1); seed <= 40; seed++ {
 		seen[inject("offset=30", halves, ground.Point{X: 540, Y: 1190}, seed).Kind]++

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/fairy-go/fairy/grounding"
@@ -42,22 +41,17 @@ func inFamily(f grounding.Family, answer, prompt string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("scripted: a %s answer needs the prompt's coordinate line (\"Coordinates: …\"), and the prompt has none", f)
 	}
-	screen := parseScreen(prompt)
+	screen, boxes := parseScreen(prompt), grounding.ReadBoxes(prompt)
 	centre := func(i int) (grounding.Point, error) {
-		for _, e := range screen {
-			if e.Index != i {
-				continue
-			}
-			if b, ok := box(e); ok {
-				p := grounding.Point{X: (b[0] + b[2]) / 2, Y: (b[1] + b[3]) / 2}
-				if fr.Kind != grounding.Unit {
-					p.X, p.Y = math.Floor(p.X), math.Floor(p.Y)
-				}
-				return p, nil
-			}
-			return grounding.Point{}, fmt.Errorf("scripted: element %d has no box in the prompt", i)
+		b, ok := boxes[i]
+		if !ok {
+			return grounding.Point{}, fmt.Errorf("%w: index %d has no box in the prompt (%s)", errNoElement, i, describe(screen))
 		}
-		return grounding.Point{}, fmt.Errorf("%w: index %d (%s)", errNoElement, i, describe(screen))
+		p := grounding.Point{X: (b[0] + b[2]) / 2, Y: (b[1] + b[3]) / 2}
+		if fr.Kind != grounding.Unit {
+			p.X, p.Y = math.Floor(p.X), math.Floor(p.Y)
+		}
+		return p, nil
 	}
 	var as []grounding.Action
 	for _, a := range d.Actions {
@@ -104,28 +98,4 @@ func inFamily(f grounding.Family, answer, prompt string) (string, error) {
 		}
 	}
 	return grounding.FormatAnswer(f, fr, d.Thought, as), nil
-}
-
-// box reads an element line's box=[x1,y1,x2,y2].
-func box(e element) ([4]float64, bool) {
-	for _, w := range e.State {
-		v, ok := strings.CutPrefix(w, "box=[")
-		if !ok {
-			continue
-		}
-		parts := strings.Split(strings.TrimSuffix(v, "]"), ",")
-		if len(parts) != 4 {
-			return [4]float64{}, false
-		}
-		var b [4]float64
-		for i, p := range parts {
-			f, err := strconv.ParseFloat(p, 64)
-			if err != nil {
-				return [4]float64{}, false
-			}
-			b[i] = f
-		}
-		return b, true
-	}
-	return [4]float64{}, false
 }

@@ -45,15 +45,14 @@ func TestScriptedAnswersInFamily(t *testing.T) {
 			srv := httptest.NewServer(s)
 			defer srv.Close()
 			c := client(t, srv.URL, openai.ModeJSONSchema, nil)
-			box := func(x1, y1, x2, y2 float64) string {
+			box := func(i int, x1, y1, x2, y2 float64) string {
 				p1 := fr.FromScreen(grounding.Point{X: x1, Y: y1}, 1080, 2400)
 				p2 := fr.FromScreen(grounding.Point{X: x2, Y: y2}, 1080, 2400)
-				return " box=[" + strings.Trim(p1.String(), "()") + "," + strings.Trim(p2.String(), "()") + "]"
+				return grounding.BoxLine(i, [4]float64{p1.X, p1.Y, p2.X, p2.Y}) + "\n"
 			}
 			prompt := func(sub string) string {
-				return "Sub-goal: " + sub + "\n" + grounding.FrameLine(fr, 1080, 2400) + "\n" +
-					`- [1] input "Note"` + box(40, 1000, 1039, 1119) + "\n" +
-					`- [2] button "Pay"` + box(100, 2000, 979, 2199) + "\n"
+				return "Sub-goal: " + sub + "\n" + `- [1] input "Note"` + "\n" + `- [2] button "Pay"` + "\n" +
+					grounding.FrameLine(fr, 1080, 2400) + "\n" + box(1, 40, 1000, 1039, 1119) + box(2, 100, 2000, 979, 2199)
 			}
 			resp, err := c.Generate(t.Context(), llm.Request{Role: llm.RoleDecider, Messages: []llm.Message{{Role: "user", Text: prompt("pay")}}})
 			if err != nil {
