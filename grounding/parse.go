@@ -27,7 +27,9 @@ func Parse(f Family, text string) ([]Action, error) {
 	if err != nil {
 		return nil, err
 	}
-	as = submits(as)
+	if f == UITARS {
+		as = submits(as)
+	}
 	if len(as) == 0 {
 		return nil, errorf(f, "no action found; answer with one action of the action space")
 	}
@@ -252,6 +254,10 @@ func parseAutoGLM(text string) ([]Action, error) {
 				out = append(out, Action{Kind: Tap, Point: p, HasPoint: true})
 			}
 		case "Type", "Type_Name":
+			if c.args["text"] == "\n" {
+				out = append(out, Action{Kind: Enter}) // a line break alone: the keyboard's Enter
+				continue
+			}
 			out = append(out, Action{Kind: Type, Text: c.args["text"]})
 		case "Swipe":
 			p, err := elem("start")
