@@ -25,7 +25,13 @@ type ScriptedModel struct {
 // ServeScriptedModel serves rules until Close. client configures the adapter (retries, logger);
 // its BaseURL and DefaultModel are the endpoint's.
 func ServeScriptedModel(rules []scripted.Rule, client openai.Config, log *slog.Logger) (*ScriptedModel, error) {
-	srv, err := scripted.NewServer(rules, scripted.Options{Logger: log})
+	return ServeScriptedModelWith(rules, scripted.Options{Logger: log}, client)
+}
+
+// ServeScriptedModelWith is ServeScriptedModel with the server's options (its logger, the
+// family its decider answers in).
+func ServeScriptedModelWith(rules []scripted.Rule, opts scripted.Options, client openai.Config) (*ScriptedModel, error) {
+	srv, err := scripted.NewServer(rules, opts)
 	if err != nil {
 		return nil, fmt.Errorf("scripted model: %w", err)
 	}

@@ -237,6 +237,12 @@ func (r *run) exec(ctx context.Context, a event.Action, el *perception.Element) 
 	case event.OpenApp:
 		return "", dev.Launch(ctx, a.Package)
 	case event.Shell:
+		if x, y, long, ok := r.pointTap(a.Command); ok {
+			if long {
+				return "", dev.LongPress(ctx, x, y, longPressDuration)
+			}
+			return "", dev.Tap(ctx, x, y)
+		}
 		return dev.Shell(ctx, a.Command)
 	}
 	return "", fmt.Errorf("executor: action %s cannot be executed", a.Type)

@@ -39,17 +39,30 @@ func (r *run) decide(ctx context.Context) (State, error) {
 			d.Hint = r.hint(ctx, r.subgoal)
 			d.Navigate = d.Hint != ""
 		}
-		r.served(string(llm.RoleDecider), d.Tricks, d.Hint)
-		p, err := r.cfg.Prompts.Decide(d)
-		if err != nil {
-			return stateError, err
-		}
 		var ans prompts.DeciderAnswer
-		if err := call(ctx, r.cfg.Model, llm.RoleDecider, p, r.images(), &ans); err != nil {
-			return stateError, err
+		var unread []string // what could not be read of a coordinate answer
+		if r.family().Coordinates() {
+			d.Hint, d.Navigate = "", false
+			r.served(string(llm.RoleDecider), d.Tricks, "")
+			var err error
+			if ans, unread, err = r.decideInCoordinates(ctx, d); err != nil {
+				return stateError, err
+			}
+		} else {
+			r.served(string(llm.RoleDecider), d.Tricks, d.Hint)
+			p, err := r.cfg.Prompts.Decide(d)
+			if err != nil {
+				return stateError, err
+			}
+			if err := call(ctx, r.cfg.Model, llm.RoleDecider, p, r.images(), &ans); err != nil {
+				return stateError, err
+			}
 		}
 		r.decNote = nil
 		batch, problems := r.screenCheck(ans.Actions)
+		if len(unread) > 0 {
+			batch, problems = nil, unread
+		}
 		if len(problems) == 0 && len(batch) > 0 {
 			r.badDecides = 0
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/grounding"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/perception"
@@ -67,6 +68,15 @@ type Config struct {
 	// ModelImage, optional, gives the size pictures are sent to the models at (a grounding
 	// model's own, with set-of-mark off: Mark nil); nil sends them as taken.
 	ModelImage ModelImageFunc
+	// Grounding is the family of the decider's model when it answers in coordinates
+	// (grounding.Family: "uitars", "autoglm", "qwen-vl", "guiowl"); "" or "som" is
+	// fairy's numbered actions. The decider then speaks that family's prompt and syntax and
+	// each point becomes the element under it (see decideInCoordinates).
+	Grounding string
+	// GroundingFrame is the frame the model's points are in (the probe's answer); its zero
+	// value takes the family's documented frame (grounding.DefaultFrame). An Absolute frame
+	// without a size is the picture the model is sent.
+	GroundingFrame grounding.Frame
 }
 
 // Executor is the App-Level Executor. One Executor may run app tasks one after another; it
@@ -95,6 +105,14 @@ func New(cfg Config) (*Executor, error) {
 	case cfg.Prompts == nil:
 		return nil, fmt.Errorf("%w: no prompts", errConfig)
 	}
+	fam, err := grounding.ParseFamily(cfg.Grounding)
+	if err != nil {
+		return nil, fmt.Errorf("%w: model.grounding: %w", errConfig, err)
+	}
+	if fam == grounding.Auto {
+		return nil, fmt.Errorf("%w: model.grounding is auto: the executor needs the family the probe found (run `fairy model probe`)", errConfig)
+	}
+	cfg.Grounding = string(fam)
 	if cfg.Guard == nil {
 		g, err := NewGuard(DefaultGuardPolicy())
 		if err != nil {
@@ -243,12 +261,15 @@ type run struct {
 	phoneRead     time.Time       // the executor's clock then
 	asked         string          // the last step only asked the person: the reason asked
 
-	plan      []string
-	subgoal   string
-	full      bool     // the next reflection makes a full new plan
-	cd        int      // C/D results in a row
-	planNote  []string // notes for the next Re-Planner call
-	decNote   []string // notes for the next decider call
+	plan     []string
+	subgoal  string
+	full     bool     // the next reflection makes a full new plan
+	cd       int      // C/D results in a row
+	planNote []string // notes for the next Re-Planner call
+	decNote  []string // notes for the next decider call
+	// pointTaps are the Shell commands (input tap X Y) the decider made of points on no
+	// element: the guard judges them as commands, the executor taps (no shell needed).
+	pointTaps map[string]bool
 	lastActs  []string // the last step's actions and their effect
 	forced    string   // the decider's NeedInteraction reason, awaiting the planner
 	predicted string   // signature of the page the App Map expects the last batch to open

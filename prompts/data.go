@@ -1,6 +1,8 @@
 package prompts
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/fairy-go/fairy/event"
@@ -81,10 +83,37 @@ type DeciderData struct {
 	Notes        []stepNote
 	Hint         string // navigation hint from the App Map
 	Navigate     bool   // offer the Navigate action (the App Map can replay paths)
+	// Grounding is the family of a model that answers in coordinates ("uitars", "autoglm",
+	// "qwen-vl", "guiowl"): DecideInCoordinates renders that family's prompt. Decide
+	// ignores it.
+	Grounding string
+	// Frame is the line that states the coordinate frame and the screen's size
+	// (grounding.FrameLine); Boxes are the elements' boxes in that frame, a
+	// grounding.BoxLine each.
+	Frame string
+	Boxes string
 }
 
 // Decide renders the Action Decider prompt.
 func (s *Set) Decide(d DeciderData) (Prompt, error) { return s.render(NameDecider, d) }
+
+// DecideInCoordinates renders the Action Decider prompt of a model that answers in
+// coordinates, in its family's own syntax (d.Grounding). The answer is text in that syntax,
+// not JSON: the prompt's Schema is empty and the caller sends none.
+func (s *Set) DecideInCoordinates(d DeciderData) (Prompt, error) {
+	sys := "decider_" + d.Grounding + ".system"
+	if d.Grounding == "" || s.tmpl.Lookup(sys) == nil {
+		return Prompt{}, fmt.Errorf("prompts: no Action Decider prompt for the model family %q (families: uitars, autoglm, qwen-vl, guiowl)", d.Grounding)
+	}
+	var system, user strings.Builder
+	if err := s.tmpl.ExecuteTemplate(&system, sys, d); err != nil {
+		return Prompt{}, fmt.Errorf("prompts: render %s: %w", sys, err)
+	}
+	if err := s.tmpl.ExecuteTemplate(&user, "decider_coords.user", d); err != nil {
+		return Prompt{}, fmt.Errorf("prompts: render decider_coords.user: %w", err)
+	}
+	return Prompt{System: tidy(system.String()), User: tidy(user.String())}, nil
+}
 
 // InteractorData fills the User Interactor prompt.
 type InteractorData struct {

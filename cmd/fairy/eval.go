@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/fairy-go/fairy/grounding"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -63,6 +64,8 @@ type evalFlags struct {
 	modelErrors   string
 	modelErrorsIn string
 	seed          uint64
+	// grounding is the family the decider's model answers in (coordinates).
+	grounding string
 	// sweep (KIND=R1,R2,…) and seeds run the cold/warm evaluation once per rate and seed
 	// and write the robustness table.
 	sweep string
@@ -161,8 +164,9 @@ Ctrl-C stops the run and still writes the report of the tasks that finished.`,
 	fl.StringVar(&f.learnFrom, "learn-from", "", "learn first on this suite's tasks, then evaluate SUITE cold and with what they learned")
 	fl.StringVar(&f.learnTags, "learn-tags", "", "learn first on SUITE's tasks with one of these tags (comma-separated)")
 	fl.StringVar(&f.evalTags, "eval-tags", "", "with --learn-tags: evaluate the tasks with one of these tags (default: all the others)")
-	fl.StringVar(&f.modelErrors, "model-errors", "", "inject model errors at these rates: KIND=RATE,… with kinds grounding, index, typo, repeat, stale, reflect, done, format (e.g. grounding=0.2,reflect=0.05)")
+	fl.StringVar(&f.modelErrors, "model-errors", "", "inject model errors at these rates: KIND=RATE,… with kinds grounding, index, typo, repeat, frame, stale, reflect, done, format, and offset=PX (every point of a coordinate answer PX pixels off) (e.g. grounding=0.2,reflect=0.05)")
 	fl.StringVar(&f.modelErrorsIn, "model-errors-in", "all", "passes that get --model-errors: all, or learn (the cold and learning passes only: clean runs on knowledge learned from a model that erred)")
+	fl.StringVar(&f.grounding, "grounding", "", "the family the decider's model answers in: som (numbered actions, the default), uitars, autoglm, qwen-vl or guiowl (coordinates, in that family's syntax and frame; the scripted model answers so too)")
 	fl.Uint64Var(&f.seed, "seed", 1, "the run's seed: androidworld:sim draws every instance's parameters and noise rows from it, and --model-errors its errors (each run its own, from the seed, the task, the pass and the repeat)")
 	fl.StringVar(&f.sweep, "sweep", "", "with --cold-warm: evaluate once per rate of one error kind, KIND=R1,R2,… (e.g. grounding=0,0.1,0.2,0.3), on top of --model-errors, and write robustness.json/md/html into --out")
 	fl.StringVar(&f.seeds, "seeds", "", "with --sweep: the seeds to run each rate with, comma-separated (default: --seed); with androidworld:sim: run once per seed and report the spread over seeds")
@@ -284,7 +288,11 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string, wt *watchi
 		return withExit(2, err)
 	}
 	ac := rc.Agent
-	agent, err := agentrun.New(agentrun.Config{Model: rc.Model, Limits: ac.Limits, Guard: ac.Guard, Pixels: ac.Pixels, TextOnly: ac.TextOnly,
+	fam, err := evalGrounding(f.grounding, ac.Grounding)
+	if err != nil {
+		return withExit(2, err)
+	}
+	agent, err := agentrun.New(agentrun.Config{Model: rc.Model, Grounding: fam, Limits: ac.Limits, Guard: ac.Guard, Pixels: ac.Pixels, TextOnly: ac.TextOnly,
 		Shell: ac.Shell, Secrets: ac.Secrets, Logger: log, OpenKnowledge: func(loc string, opts knowledge.Options) (*knowledge.Store, error) {
 			return openKnowledgeStore(loc, opts, rc.Etcd)
 		}, Watch: wt.phonePanels()})
@@ -587,3 +595,19 @@ func parseDevices(list string, def deviceTarget) ([]eval.Device, error) {
 
 // Compile-time check: the evaluation's agent is the agent core.
 var _ eval.Agent = (*agentrun.Agent)(nil)
+
+// evalGrounding is the family of --grounding, else the configured one.
+func evalGrounding(flag, configured string) (grounding.Family, error) {
+	name := flag
+	if name == "" {
+		name = configured
+	}
+	fam, err := grounding.ParseFamily(name)
+	if err != nil {
+		return "", fmt.Errorf("--grounding: %w", err)
+	}
+	if fam == grounding.Auto {
+		return "", fmt.Errorf("--grounding auto: an evaluation needs the family itself (som, uitars, autoglm, qwen-vl or guiowl); `fairy model probe` tells a model's")
+	}
+	return fam, nil
+}

@@ -11,6 +11,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/fairy-go/fairy/grounding"
+	"github.com/fairy-go/fairy/llm/scripted"
 	"io"
 	"log/slog"
 	"os"
@@ -43,6 +45,10 @@ type Config struct {
 	Pixels executor.PixelReader
 	// Shell is the technician shell's allow-list for the device and the decider.
 	Shell []string
+	// Grounding is the family the decider's model answers in (coordinates); "" is fairy's
+	// numbered actions. With the scripted model, its decider answers in that family's
+	// syntax and frame.
+	Grounding grounding.Family
 	// NoLearn runs without knowledge even when a job names a knowledge file.
 	NoLearn bool
 	// FastSettle shortens the device layer's settle and retry pauses (virtual phones
@@ -85,7 +91,7 @@ func New(cfg Config) (*Agent, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ag, err := agent.New(agent.Config{Guard: cfg.Guard, Pixels: cfg.Pixels, Limits: cfg.Limits, TextOnly: cfg.TextOnly, Shell: cfg.Shell,
-		Secrets: cfg.Secrets, Clock: cfg.Clock, Logger: log})
+		Grounding: string(cfg.Grounding), Secrets: cfg.Secrets, Clock: cfg.Clock, Logger: log})
 	if err != nil {
 		return nil, fmt.Errorf("agentrun: %w", err)
 	}
@@ -161,7 +167,7 @@ func (a *Agent) Start(ctx context.Context, job eval.Job) (_ eval.TaskRun, err er
 		if err != nil {
 			return nil, err
 		}
-		if s.script, err = agent.ServeScriptedModel(rules, openai.Config{MaxRetries: 1}, a.log); err != nil {
+		if s.script, err = agent.ServeScriptedModelWith(rules, scripted.Options{Logger: a.log, Grounding: a.cfg.Grounding}, openai.Config{MaxRetries: 1}); err != nil {
 			return nil, fmt.Errorf("agentrun: %w", err)
 		}
 		s.model = s.script.Model

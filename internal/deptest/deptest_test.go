@@ -77,10 +77,12 @@ var layers = map[string][]string{
 	"internal/tmpfstest":    {},
 	"memory":                {"event"},
 	// Pure parts and adapters, one per outside dependency.
-	"perception":                   {},
+	"perception": {},
+	// grounding is the coordinate models' syntaxes and frames, over the screen they point at.
+	"grounding":                    {"perception"},
 	"llm/openai":                   {"llm"},
-	"llm/scripted":                 {"llm"},
-	"llm/inject":                   {"llm"},
+	"llm/scripted":                 {"grounding", "llm"},
+	"llm/inject":                   {"grounding", "llm"},
 	"executor/adb":                 {"perception"},
 	"executor/ocr":                 {"perception"},
 	"executor/ocr/ocrtest":         {"executor/ocr"},
@@ -101,7 +103,7 @@ var layers = map[string][]string{
 	"sim": {"sim/wire", "sim/cjkfont"},
 	// The agent's parts, as the design card draws them.
 	"interaction": {"event", "internal/table", "llm", "memory", "prompts"},
-	"executor":    {"event", "interaction", "llm", "memory", "perception", "prompts", "replay"},
+	"executor":    {"event", "grounding", "interaction", "llm", "memory", "perception", "prompts", "replay"},
 	"learner":     {"event", "knowledge", "llm", "memory", "perception", "prompts", "replay"},
 	"global":      {"event", "executor", "internal/table", "llm", "prompts", "rundir"},
 	"explore":     {"event", "executor", "knowledge", "learner", "perception"},
@@ -117,7 +119,7 @@ var layers = map[string][]string{
 	// A walkthrough compiles to scripted-model rules that find their way by the prompts'
 	// markers.
 	"eval/walkthrough":  {"event", "llm/scripted", "prompts"},
-	"eval/agentrun":     {"agent", "eval", "event", "executor", "executor/adb", "global", "interaction", "knowledge", "llm/inject", "llm/openai", "rundir", "sim"},
+	"eval/agentrun":     {"agent", "eval", "event", "executor", "executor/adb", "global", "grounding", "interaction", "knowledge", "llm/inject", "llm/openai", "llm/scripted", "rundir", "sim"},
 	"eval/androidworld": {"eval", "eval/walkthrough", "sim"},
 	"internal/deptest":  {},
 	// Only the command wires everything; nothing imports it.

@@ -52,11 +52,18 @@ const (
 	index Kind = "index"
 	// repeatKind makes the Action Decider answer its last action again.
 	repeatKind Kind = "repeat"
+	// Offset moves every point of a decider that answers in coordinates by N screen
+	// pixels in a random direction (a quantized model's misclick); its value is N, not a
+	// rate.
+	Offset Kind = "offset"
+	// frameKind writes a coordinate answer's points in a wrong frame (0–1000 for absolute
+	// pixels, the screen's pixels for a relative frame).
+	frameKind Kind = "frame"
 )
 
 // kinds lists every kind, in the order a call tries them.
 func kinds() []Kind {
-	return []Kind{grounding, index, Typo, repeatKind, stale, reflect, done, Format}
+	return []Kind{grounding, index, Typo, repeatKind, frameKind, Offset, stale, reflect, done, Format}
 }
 
 // Rates are the chances, per applicable call, of each kind.
@@ -66,7 +73,8 @@ type Rates map[Kind]float64
 var ErrSpec = errors.New("inject: bad model-errors spec")
 
 // ParseRates reads "grounding=0.2,reflect=0.05" (a rate is a fraction in [0,1], or a
-// percentage such as 20%). "" is no errors.
+// percentage such as 20%). "" is no errors. offset takes pixels instead of a rate
+// ("offset=30": every point 30 px off).
 func ParseRates(spec string) (Rates, error) {
 	r := Rates{}
 	spec = strings.TrimSpace(spec)
@@ -83,6 +91,17 @@ func ParseRates(spec string) (Rates, error) {
 			return nil, fmt.Errorf("%w: unknown kind %q (kinds: %s)", ErrSpec, k, kindList())
 		}
 		v = strings.TrimSpace(v)
+		if kind == Offset {
+			px, err := strconv.Atoi(strings.TrimSuffix(v, "px"))
+			if err != nil || px < 0 || px > 2000 {
+				return nil, fmt.Errorf("%w: offset %q is not a whole number of pixels between 0 and 2000 (offset=30 moves every point 30 px)", ErrSpec, v)
+			}
+			if _, dup := r[kind]; dup {
+				return nil, fmt.Errorf("%w: %s given twice", ErrSpec, kind)
+			}
+			r[kind] = float64(px)
+			continue
+		}
 		scale := 1.0
 		if p, ok := strings.CutSuffix(v, "%"); ok {
 			v, scale = p, 0.01
@@ -199,10 +218,15 @@ func (w *Wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, 
 		}
 		var changed, what string
 		var ok bool
+		report := k // the kind the injection is reported as
 		switch k {
 		case grounding, index, Typo:
 			if req.Role == llm.RoleDecider {
 				changed, what, ok = w.retarget(k, text, prompt(req))
+			}
+		case Offset, frameKind:
+			if req.Role == llm.RoleDecider {
+				changed, what, ok, report = w.misplace(k, text, prompt(req))
 			}
 		case repeatKind:
 			if req.Role == llm.RoleDecider && lastAct != nil {
@@ -225,8 +249,9 @@ func (w *Wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, 
 		if !ok {
 			continue
 		}
-		// The draw happens only where the kind applies, so a rate is per applicable call.
-		if w.rng.Float64() >= rate {
+		// The draw happens only where the kind applies, so a rate is per applicable call;
+		// an offset applies every time.
+		if k != Offset && w.rng.Float64() >= rate {
 			continue
 		}
 		resp.Text = changed
@@ -236,7 +261,7 @@ func (w *Wrapper) Generate(ctx context.Context, req llm.Request) (llm.Response, 
 			}
 		}
 		if w.note != nil {
-			w.note(Injection{Role: string(req.Role), Kind: k, Change: what})
+			w.note(Injection{Role: string(req.Role), Kind: report, Change: what})
 		}
 		return resp, nil
 	}

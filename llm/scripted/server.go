@@ -12,6 +12,7 @@ import (
 	"sync"
 	"text/template"
 
+	"github.com/fairy-go/fairy/grounding"
 	"github.com/fairy-go/fairy/llm"
 )
 
@@ -22,14 +23,18 @@ const ModelName = "fairy-scripted"
 type Options struct {
 	Logger *slog.Logger // nil: discard
 	Model  string       // "" = ModelName
+	// Grounding makes the decider answer as a model of that family would, in coordinates
+	// ("" or "som": fairy's numbered actions, as the rules write them).
+	Grounding grounding.Family
 }
 
 // Server is a deterministic OpenAI-compatible chat-completions endpoint that answers from
 // rules. It serves POST …/chat/completions and GET …/models. Safe for concurrent use.
 type Server struct {
-	rules []*compiled
-	log   *slog.Logger
-	model string
+	rules  []*compiled
+	log    *slog.Logger
+	model  string
+	family grounding.Family
 
 	mu    sync.Mutex
 	fired []int
@@ -42,7 +47,7 @@ func NewServer(rules []Rule, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{rules: c, log: opts.Logger, model: opts.Model, fired: make([]int, len(c))}
+	s := &Server{rules: c, log: opts.Logger, model: opts.Model, family: opts.Grounding, fired: make([]int, len(c))}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -185,6 +190,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "template_failed",
 			fmt.Sprintf("scripted: rule %q for role %q: %v; prompt starts: %q", c.Name, role, err, llm.Head(d.Prompt, 300)))
 		return
+	}
+	if role == string(llm.RoleDecider) && s.family.Coordinates() {
+		if text, err = inFamily(s.family, text, d.Prompt); err != nil {
+			log.Warn("scripted request: no way to say it", slog.String("rule", c.Name), slog.String("err", err.Error()))
+			writeError(w, http.StatusBadRequest, "template_failed", fmt.Sprintf("scripted: rule %q for role %q: %v", c.Name, role, err))
+			return
+		}
 	}
 	log.Info("scripted request", slog.String("rule", c.Name), slog.Int("times", d.Times))
 	s.answer(w, d, images, text)
