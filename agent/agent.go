@@ -12,6 +12,7 @@ import (
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/global"
+	"github.com/fairy-go/fairy/grounding"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/learner"
@@ -51,6 +52,9 @@ type Config struct {
 	// Grounding is the decider's model family when it answers in coordinates
 	// (executor.Config.Grounding); "" is fairy's numbered actions.
 	Grounding string
+	// GroundingFrame is the frame its points are in, as the probe found it
+	// (executor.Config.GroundingFrame); zero: the family's documented frame.
+	GroundingFrame grounding.Frame
 }
 
 // Agent runs instructions; one Agent may run many at once (each Run has its own bus,
@@ -266,7 +270,7 @@ func (a *Agent) assemble(r Run, id string, p assembly) (*global.Manager, error) 
 		return nil, err
 	}
 	ex, err := executor.New(executor.Config{Device: r.Device, Model: p.model, Interactor: it, Memory: p.mem, Prompts: a.prompt, Bus: p.bus,
-		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Readings: p.reads, Routines: p.routines, Mark: a.mark, ModelImage: a.cfg.ModelImage, Grounding: a.cfg.Grounding, Pixels: a.cfg.Pixels, TextOnly: a.cfg.TextOnly,
+		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Readings: p.reads, Routines: p.routines, Mark: a.mark, ModelImage: a.cfg.ModelImage, Grounding: a.cfg.Grounding, GroundingFrame: a.cfg.GroundingFrame, Pixels: a.cfg.Pixels, TextOnly: a.cfg.TextOnly,
 		Limits: a.limits(r.Limits), Shell: a.cfg.Shell, OrderedContext: a.cfg.OrderedContext, HandOverLogins: a.cfg.HandOverLogins, Clock: a.cfg.Clock, Logger: a.log})
 	if err != nil {
 		return nil, err

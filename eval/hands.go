@@ -17,7 +17,7 @@ import (
 type handsUser struct {
 	user
 	phone *sim.Phone // nil: not a virtual phone
-	hands []HandStep
+	hands []handStep
 
 	mu     sync.Mutex
 	handed int // hand-overs the person acted on

@@ -169,14 +169,14 @@ type UserSpec struct {
 	Model    *ModelUserSpec `yaml:"model,omitempty"`
 	// Hands is what the person does on the virtual phone when the agent hands it over (a
 	// password, a one-time code): the secrets they know, typed with their own hands.
-	Hands []HandStep `yaml:"hands,omitempty"`
+	Hands []handStep `yaml:"hands,omitempty"`
 }
 
-// HandStep is one thing the simulated person does on the phone they were handed: touch the
+// handStep is one thing the simulated person does on the phone they were handed: touch the
 // element with resource id ID ("password" or "com.fairy.bank:id/password") and, when Text
 // is set, type it there. A step whose element is not on the screen waits for a later
 // hand-over.
-type HandStep struct {
+type handStep struct {
 	ID   string `yaml:"id"`
 	Text string `yaml:"text,omitempty"`
 }

@@ -26,9 +26,9 @@ const (
 	MaxRoutineParams = 6  // parameters of one routine
 	maxRoutines      = 64 // routines kept per app: the least used go first
 	maxRoutineNames  = 8  // names of one routine (Name and Also)
-	// TrustInstances is how many instances with different bindings must confirm a
+	// trustInstances is how many instances with different bindings must confirm a
 	// routine before it replays without the model's step-by-step decisions.
-	TrustInstances = 2
+	trustInstances = 2
 	maxInstances   = 8 // instance keys kept per routine
 )
 
@@ -77,7 +77,7 @@ type Routine struct {
 	// Instances are the keys of the clean runs that confirmed the routine since it was
 	// last demoted, one per binding (its parameters' values and the states its switches
 	// started in), at most maxInstances. It replays without the model only when
-	// Trusted: confirmed on TrustInstances instances with different bindings.
+	// Trusted: confirmed on trustInstances instances with different bindings.
 	Instances []string `json:"instances,omitempty"`
 	// Bindings are the keys of the argument values those runs had (their parameters'
 	// values alone), at most maxInstances: a routine whose every row is an argument may
@@ -117,9 +117,9 @@ type RoutineParam struct {
 	State bool `json:"state,omitempty"`
 }
 
-// Trusted reports a routine confirmed by clean runs on TrustInstances instances with
+// Trusted reports a routine confirmed by clean runs on trustInstances instances with
 // different bindings since it was last demoted.
-func (r Routine) Trusted() bool { return len(r.Instances) >= TrustInstances }
+func (r Routine) Trusted() bool { return len(r.Instances) >= trustInstances }
 
 // RoutineStep is one step: the page it must start on and the action to run there. The
 // action's target label may hold {n}: parameter n's value. Text > 0 marks an Input whose

@@ -262,13 +262,13 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 	r.EndState = endState(t.endText, values)
 	r.ID = knowledge.RoutineID(r.App, r.Steps)
 	r.Instances = []string{instanceKey(values, r.Steps)}
-	r.Bindings = []string{BindingKey(values)}
+	r.Bindings = []string{bindingKey(values)}
 	return r, true
 }
 
-// BindingKey is the key of a routine's argument values (a short hash, case and outer
+// bindingKey is the key of a routine's argument values (a short hash, case and outer
 // spaces ignored: typed texts are not kept).
-func BindingKey(args []string) string {
+func bindingKey(args []string) string {
 	h := sha256.New()
 	for _, v := range args {
 		fmt.Fprintf(h, "v%q\n", strings.ToLower(strings.TrimSpace(v)))
@@ -465,7 +465,7 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 				name, args, score = n, a, sc
 			}
 		}
-		if !r.Trusted() && (args == nil || !slices.Contains(r.Bindings, BindingKey(args))) {
+		if !r.Trusted() && (args == nil || !slices.Contains(r.Bindings, bindingKey(args))) {
 			continue // not trusted: only the very binding a clean run confirmed
 		}
 		if args == nil && score < minRoutineMatch {

@@ -58,7 +58,7 @@ func IsLoopback(host string) bool {
 func CheckAddr(addr string, tokenGiven bool) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("%w: %q: give host:port, e.g. 127.0.0.1:8766", ErrAddress, addr)
+		return fmt.Errorf("%w: %q: give host:port, e.g. 127.0.0.1:8766", errAddress, addr)
 	}
 	if !IsLoopback(host) && !tokenGiven {
 		return fmt.Errorf("%w: %s is reachable from other machines: listen on 127.0.0.1, or set a token of your own to serve there", ErrNotLoopback, addr)

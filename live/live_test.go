@@ -90,7 +90,7 @@ func TestListenRefusesNonLoopback(t *testing.T) {
 	if !strings.Contains(s.URL(), "t=a-token-the-person-chose") {
 		t.Errorf("URL %s lacks the token", s.URL())
 	}
-	if _, err := Listen(Config{Addr: "nonsense"}); !errors.Is(err, ErrAddress) {
+	if _, err := Listen(Config{Addr: "nonsense"}); !errors.Is(err, errAddress) {
 		t.Errorf("Listen(nonsense): %v", err)
 	}
 }

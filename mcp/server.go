@@ -154,17 +154,17 @@ func (s *Server) ServeIO(ctx context.Context, r io.ReadCloser, w io.WriteCloser)
 // Bounds of the streamable HTTP transport's sessions: a client that opens sessions and
 // never closes them (3,000 initialize calls) must not grow the server without end.
 const (
-	DefaultMaxSessions    = 32
-	DefaultSessionTimeout = 30 * time.Minute
+	defaultMaxSessions    = 32
+	defaultSessionTimeout = 30 * time.Minute
 )
 
 // HTTPOptions bound the sessions of the streamable HTTP transport.
 type HTTPOptions struct {
 	// MaxSessions is how many sessions may be open at once; a client that starts one more
-	// is refused (503) until one ends or expires. 0: DefaultMaxSessions.
+	// is refused (503) until one ends or expires. 0: defaultMaxSessions.
 	MaxSessions int
 	// SessionTimeout closes a session that sent no request for this long (the client
-	// starts a new one). 0: DefaultSessionTimeout.
+	// starts a new one). 0: defaultSessionTimeout.
 	SessionTimeout time.Duration
 }
 
@@ -173,10 +173,10 @@ type HTTPOptions struct {
 // o.SessionTimeout. It checks no Origin, Host or token: the caller puts it behind that.
 func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	if o.MaxSessions <= 0 {
-		o.MaxSessions = DefaultMaxSessions
+		o.MaxSessions = defaultMaxSessions
 	}
 	if o.SessionTimeout <= 0 {
-		o.SessionTimeout = DefaultSessionTimeout
+		o.SessionTimeout = defaultSessionTimeout
 	}
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.server },
 		&sdk.StreamableHTTPOptions{SessionTimeout: o.SessionTimeout, Logger: s.log})

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/fairy-go/fairy/grounding"
 	"math"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/fairy-go/fairy/perception"
@@ -63,18 +61,18 @@ var (
 // their syntax.
 func coordinateFamilies() []familySpec {
 	return []familySpec{
-		{Name: groundingUITARS, Image: uitarsImage, Frame: frameImage, Parse: parseUITARS, System: func(int, int) string {
+		{Name: groundingUITARS, Image: uitarsImage, Frame: frameImage, Parse: tapOf(grounding.UITARS), System: func(int, int) string {
 			return "You are a GUI agent. You are given a task and your action history, with screenshots. You need to perform the next action to complete the task.\n\n" +
 				"## Output Format\n```\nThought: ...\nAction: ...\n```\n\n## Action Space\nclick(start_box='<|box_start|>(x1,y1)<|box_end|>')\n"
 		}},
-		{Name: groundingAutoGLM, Image: normalisedImage, Frame: frame999, Parse: parseAutoGLM, System: func(int, int) string {
+		{Name: groundingAutoGLM, Image: normalisedImage, Frame: frame999, Parse: tapOf(grounding.AutoGLM), System: func(int, int) string {
 			return "You are a phone agent. Answer with <think>your reasoning</think><answer>one action</answer>.\n" +
 				"Tap: do(action=\"Tap\", element=[x,y]) taps a point; the coordinates run from (0,0) at the top left to (999,999) at the bottom right.\n"
 		}},
-		{Name: groundingQwenVL, Image: qwenImage, Frame: frameImage, Parse: parseToolCall, System: func(w, h int) string {
+		{Name: groundingQwenVL, Image: qwenImage, Frame: frameImage, Parse: tapOf(grounding.QwenVL), System: func(w, h int) string {
 			return mobileUseSystem(fmt.Sprintf("The screen's resolution is %dx%d.", w, h))
 		}},
-		{Name: groundingGUIOwl, Image: qwenImage, Frame: frame1000, Parse: parseToolCall, System: func(int, int) string {
+		{Name: groundingGUIOwl, Image: qwenImage, Frame: frame1000, Parse: tapOf(grounding.GUIOwl), System: func(int, int) string {
 			return mobileUseSystem("Coordinates are relative, from 0 to 1000 on each axis.")
 		}},
 	}
@@ -114,60 +112,21 @@ func checkGrounding(v string) (string, error) {
 		keyModelGrounding, v, strings.Join(groundingChoices, ", "))
 }
 
-// The interim parsers below read only the point of a tap; package grounding's Parse
-// replaces them at merge (it reads every action of each family).
-var (
-	uitarsBox   = regexp.MustCompile(`start_box\s*=\s*['"]?\s*(?:<\|box_start\|>)?\s*[\(\[]\s*(-?[0-9.]+)\s*,\s*(-?[0-9.]+)`)
-	uitarsPoint = regexp.MustCompile(`<point>\s*(-?[0-9.]+)\s+(-?[0-9.]+)\s*</point>`)
-	autoglmTap  = regexp.MustCompile(`do\(\s*action\s*=\s*"Tap"\s*,\s*element\s*=\s*\[\s*(-?[0-9.]+)\s*,\s*(-?[0-9.]+)\s*\]`)
-	toolCall    = regexp.MustCompile(`(?s)<tool_call>\s*(\{.*?\})\s*</tool_call>`)
-)
-
-func parseUITARS(text string) (float64, float64, error) {
-	for _, re := range []*regexp.Regexp{uitarsBox, uitarsPoint} {
-		if m := re.FindStringSubmatch(text); m != nil {
-			return numbers(m[1], m[2])
+// tapOf reads the first tap of an answer in family f's syntax (package grounding's
+// parser, which reads every action of each family) as the raw numbers of its frame.
+func tapOf(f grounding.Family) func(string) (float64, float64, error) {
+	return func(text string) (float64, float64, error) {
+		acts, err := grounding.Parse(f, text)
+		if err != nil {
+			return 0, 0, err
 		}
-	}
-	return 0, 0, errNoPoint
-}
-
-func parseAutoGLM(text string) (float64, float64, error) {
-	if m := autoglmTap.FindStringSubmatch(text); m != nil {
-		return numbers(m[1], m[2])
-	}
-	return 0, 0, errNoPoint
-}
-
-// parseToolCall reads {"name": "mobile_use", "arguments": {"action": "click",
-// "coordinate": [x, y]}} inside <tool_call> tags (Qwen-VL, GUI-Owl).
-func parseToolCall(text string) (float64, float64, error) {
-	m := toolCall.FindStringSubmatch(text)
-	if m == nil {
+		for _, a := range acts {
+			if (a.Kind == grounding.Tap || a.Kind == grounding.LongPress) && a.HasPoint {
+				return finite(a.Point.X, a.Point.Y)
+			}
+		}
 		return 0, 0, errNoPoint
 	}
-	var call struct {
-		Arguments struct {
-			Action     string    `json:"action"`
-			Coordinate []float64 `json:"coordinate"`
-		} `json:"arguments"`
-	}
-	if err := json.Unmarshal([]byte(m[1]), &call); err != nil {
-		return 0, 0, fmt.Errorf("tool call: %w", err)
-	}
-	if c := call.Arguments; (c.Action == "click" || c.Action == "tap") && len(c.Coordinate) == 2 {
-		return finite(c.Coordinate[0], c.Coordinate[1])
-	}
-	return 0, 0, errNoPoint
-}
-
-func numbers(a, b string) (float64, float64, error) {
-	x, err1 := strconv.ParseFloat(a, 64)
-	y, err2 := strconv.ParseFloat(b, 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, 0, err
-	}
-	return finite(x, y)
 }
 
 func finite(x, y float64) (float64, float64, error) {

@@ -427,5 +427,10 @@ func prepareGrounding(ctx context.Context, cfg *runConfig, out io.Writer) error 
 	g.Record = rec
 	cfg.Agent.NoMarks = true
 	cfg.Agent.ModelImage = f.Image.Fit
+	if rec.Frame == frameScreen {
+		cfg.Agent.ModelImage = nil // the screen as it is: its pixels are the picture's
+	}
+	cfg.Agent.Grounding = rec.Family
+	cfg.Agent.GroundingFrame = rec.Frame.grounding()
 	return nil
 }

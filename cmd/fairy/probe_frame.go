@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/fairy-go/fairy/grounding"
 	"image"
 	"math"
 	"slices"
@@ -19,6 +20,23 @@ const (
 	frame1000   frameKind = "0-1000"
 	frameUnit   frameKind = "0-1"
 )
+
+// grounding is the frame the decider reads the model's points in: an Absolute frame
+// without a size is the picture sent at each step (the family's size), which is what the
+// probe's image pixels were; screen pixels are the phone's screen, as Absolute of its size
+// is the picture too, as prepareGrounding then sends the screen unscaled.
+func (k frameKind) grounding() grounding.Frame {
+	switch k {
+	case frame999:
+		return grounding.Frame{Kind: grounding.Norm999}
+	case frame1000:
+		return grounding.Frame{Kind: grounding.Norm1000}
+	case frameUnit:
+		return grounding.Frame{Kind: grounding.Unit}
+	default:
+		return grounding.Frame{Kind: grounding.Absolute}
+	}
+}
 
 // frameOrder is the preference among frames that fit equally well: the documented frame
 // first, then this order.

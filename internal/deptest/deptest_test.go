@@ -108,7 +108,7 @@ var layers = map[string][]string{
 	"global":      {"event", "executor", "internal/table", "llm", "prompts", "rundir"},
 	"explore":     {"event", "executor", "knowledge", "learner", "perception"},
 	// Assembly and faces.
-	"agent":            {"event", "executor", "executor/adb", "global", "interaction", "knowledge", "learner", "llm", "llm/openai", "llm/scripted", "memory", "perception", "prompts", "rundir", "sim", "sim/wire"},
+	"agent":            {"event", "executor", "executor/adb", "global", "grounding", "interaction", "knowledge", "learner", "llm", "llm/openai", "llm/scripted", "memory", "perception", "prompts", "rundir", "sim", "sim/wire"},
 	"internal/mapview": {"knowledge", "sim/cjkfont"},
 	"mcp":              {"event", "executor", "executor/adb", "global", "interaction", "knowledge", "perception", "rundir"},
 	// live is the run's live page: it shows the vocabulary and asks as a Dialoger.
