@@ -23,6 +23,9 @@ type deed struct {
 	// count is how many times the page the delete ran on showed name: deleting one of two
 	// exact duplicates leaves the other.
 	count int
+	// signIn marks a "send" held on a sign-in page (its Next or Log in): what it typed is
+	// an account name sent to the app, not a message that shows in a conversation.
+	signIn bool
 }
 
 // countNamed counts the elements and static texts of s that read name, case aside.
@@ -47,6 +50,8 @@ func (r *run) recordDeed(category string, sp specifics, target *perception.Eleme
 	d := &deed{category: category, sp: sp, step: r.step}
 	if s := r.screen; s != nil {
 		d.activity = s.Activity
+		_, by := secretNeed(s, true)
+		d.signIn = by == handOverPolicy
 		if category == "delete" {
 			d.name = strings.TrimSpace(rowText(s, target))
 			if d.name == "" {
@@ -158,7 +163,7 @@ func (d *deed) unshown(s *perception.Screen) string {
 	switch d.category {
 	case "send":
 		text := strings.TrimSpace(d.sp.Text)
-		if text == "" {
+		if text == "" || d.signIn {
 			return ""
 		}
 		if !shownStatic(s, text) {

@@ -657,7 +657,7 @@ func (l *Learner) Steps(ctx context.Context, app, id, signature string, args []s
 	var out []replay.Step
 	var endAt *replay.End
 	if pause == "" {
-		endAt = boundEnd(r.EndState, args)
+		endAt = boundEnd(r, args)
 	}
 	for _, s := range r.Steps[from:end] {
 		a := s.Action
@@ -704,8 +704,12 @@ func endState(text string, values []string) *knowledge.RoutineEnd {
 	return e
 }
 
-// boundEnd is e with this replay's arguments in place of its parameters; nil for nil.
-func boundEnd(e *knowledge.RoutineEnd, args []string) *replay.End {
+// boundEnd is r's end state with this replay's arguments in place of its parameters; nil
+// when none was learned. A switch a step sets to an on/off argument must end in the state
+// this replay's argument says, not the one its learning run left; an on/off word is no
+// label to look for on the page.
+func boundEnd(r knowledge.Routine, args []string) *replay.End {
+	e := r.EndState
 	if e == nil {
 		return nil
 	}
@@ -713,8 +717,20 @@ func boundEnd(e *knowledge.RoutineEnd, args []string) *replay.End {
 	for l, on := range e.Toggles {
 		out.Toggles[replay.Fill(l, args)] = on
 	}
+	for _, s := range r.Steps {
+		if s.Want < 1 || s.Want > len(args) {
+			continue
+		}
+		label := replay.Fill(s.Action.Target.Text, args)
+		if _, ok := out.Toggles[label]; !ok {
+			continue
+		}
+		if on, ok := stateOf(args[s.Want-1]); ok {
+			out.Toggles[label] = on
+		}
+	}
 	for n, shown := range e.Shown {
-		if n >= 1 && n <= len(args) && strings.TrimSpace(args[n-1]) != "" {
+		if n >= 1 && n <= len(args) && strings.TrimSpace(args[n-1]) != "" && !r.Params[n-1].State {
 			out.Labels[args[n-1]] = shown
 		}
 	}

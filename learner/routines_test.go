@@ -640,7 +640,7 @@ func TestRoutineLearnsItsEndState(t *testing.T) {
 	if e == nil || len(e.Toggles) != 1 || e.Toggles["All {1} notifications"] || !e.Shown[1] {
 		t.Fatalf("end state = %+v, want the switch off (by its templated label) and the row shown", e)
 	}
-	run, err := l.Steps(t.Context(), appsApp, rs[0].ID, "r-main", []string{"Messages"}, -1)
+	run, err := l.Steps(t.Context(), appsApp, rs[0].ID, "r-main", []string{"Messages", "off"}, -1)
 	if err != nil || run.End == nil {
 		t.Fatalf("Steps = %+v, %v", run, err)
 	}
@@ -649,5 +649,11 @@ func TestRoutineLearnsItsEndState(t *testing.T) {
 	}
 	if miss := run.End.Miss("- \"Messages\"\n- [1] switch \"All Messages notifications\" id=switch_bar checked"); miss == "" {
 		t.Error("the end page with the switch still on is taken for the task done")
+	}
+	// The same routine asked to turn them on ends with the switch on, whatever its
+	// learning run left.
+	on, err := l.Steps(t.Context(), appsApp, rs[0].ID, "r-main", []string{"Messages", "on"}, -1)
+	if err != nil || on.End == nil || !on.End.Toggles["All Messages notifications"] || len(on.End.Labels) != 1 {
+		t.Errorf("bound end for on = %+v, %v; want the switch on and only the row as a label", on.End, err)
 	}
 }

@@ -171,3 +171,29 @@ type StepRecord struct {
 	Result     string   // A, B, C or D; "" when not judged yet
 	Reflection string
 }
+
+// ProbeData fills the prompt of `fairy model probe`: the family whose syntax the model is
+// asked in (uitars, autoglm, qwen-vl, guiowl, or auto for a family not known yet), the
+// size of the picture it is sent, and the named element it is asked to tap.
+type ProbeData struct {
+	Family string
+	W, H   int
+	Target string
+}
+
+// Probe renders the probe's prompt: the family's system prompt cut to a tap, and the ask.
+// The answer is text in the family's syntax: the prompt has no schema.
+func (s *Set) Probe(d ProbeData) (Prompt, error) {
+	sys := "probe_" + d.Family + ".system"
+	if d.Family == "" || s.tmpl.Lookup(sys) == nil {
+		return Prompt{}, fmt.Errorf("prompts: no probe prompt for the model family %q (families: uitars, autoglm, qwen-vl, guiowl, auto)", d.Family)
+	}
+	var system, user strings.Builder
+	if err := s.tmpl.ExecuteTemplate(&system, sys, d); err != nil {
+		return Prompt{}, fmt.Errorf("prompts: render %s: %w", sys, err)
+	}
+	if err := s.tmpl.ExecuteTemplate(&user, "probe.user", d); err != nil {
+		return Prompt{}, fmt.Errorf("prompts: render probe.user: %w", err)
+	}
+	return Prompt{System: tidy(system.String()), User: tidy(user.String())}, nil
+}

@@ -40,9 +40,6 @@ type familySpec struct {
 	Image perception.ImageSize
 	Frame frameKind // the documented frame; the probe prefers it among frames that fit equally
 	Parse pointParser
-	// System is the system prompt of the probe's request: the family's action space as its
-	// model card writes it, cut to the one action the probe asks for.
-	System func(imageW, imageH int) string
 }
 
 // Picture sizes the families' processors resize to (qwen_vl_utils' smart_resize bounds, the
@@ -61,30 +58,11 @@ var (
 // their syntax.
 func coordinateFamilies() []familySpec {
 	return []familySpec{
-		{Name: groundingUITARS, Image: uitarsImage, Frame: frameImage, Parse: tapOf(grounding.UITARS), System: func(int, int) string {
-			return "You are a GUI agent. You are given a task and your action history, with screenshots. You need to perform the next action to complete the task.\n\n" +
-				"## Output Format\n```\nThought: ...\nAction: ...\n```\n\n## Action Space\nclick(start_box='<|box_start|>(x1,y1)<|box_end|>')\n"
-		}},
-		{Name: groundingAutoGLM, Image: normalisedImage, Frame: frame999, Parse: tapOf(grounding.AutoGLM), System: func(int, int) string {
-			return "You are a phone agent. Answer with <think>your reasoning</think><answer>one action</answer>.\n" +
-				"Tap: do(action=\"Tap\", element=[x,y]) taps a point; the coordinates run from (0,0) at the top left to (999,999) at the bottom right.\n"
-		}},
-		{Name: groundingQwenVL, Image: qwenImage, Frame: frameImage, Parse: tapOf(grounding.QwenVL), System: func(w, h int) string {
-			return mobileUseSystem(fmt.Sprintf("The screen's resolution is %dx%d.", w, h))
-		}},
-		{Name: groundingGUIOwl, Image: qwenImage, Frame: frame1000, Parse: tapOf(grounding.GUIOwl), System: func(int, int) string {
-			return mobileUseSystem("Coordinates are relative, from 0 to 1000 on each axis.")
-		}},
+		{Name: groundingUITARS, Image: uitarsImage, Frame: frameImage, Parse: tapOf(grounding.UITARS)},
+		{Name: groundingAutoGLM, Image: normalisedImage, Frame: frame999, Parse: tapOf(grounding.AutoGLM)},
+		{Name: groundingQwenVL, Image: qwenImage, Frame: frameImage, Parse: tapOf(grounding.QwenVL)},
+		{Name: groundingGUIOwl, Image: qwenImage, Frame: frame1000, Parse: tapOf(grounding.GUIOwl)},
 	}
-}
-
-// mobileUseSystem is the Qwen-VL mobile agent's function-call prompt, cut to a click.
-func mobileUseSystem(resolution string) string {
-	return "You are a helpful assistant.\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n" +
-		"<tools>\n{\"type\": \"function\", \"function\": {\"name\": \"mobile_use\", \"description\": \"Use a touchscreen to interact with a mobile device. " +
-		resolution + "\", \"parameters\": {\"properties\": {\"action\": {\"enum\": [\"click\"]}, \"coordinate\": {\"type\": \"array\"}}, \"required\": [\"action\"], \"type\": \"object\"}}}\n</tools>\n\n" +
-		"For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n" +
-		"<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"
 }
 
 // familyByName is the coordinate family of a model.grounding value.

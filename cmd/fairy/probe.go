@@ -19,6 +19,7 @@ import (
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/prompts"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/spf13/cobra"
 )
@@ -98,14 +99,22 @@ func runProbe(ctx context.Context, o probeOptions) (probeResult, error) {
 	if len(targets) < 3 {
 		return res, fmt.Errorf("model probe: the virtual phone's home screen shows %d named elements, 3 needed", len(targets))
 	}
+	set, err := prompts.Load()
+	if err != nil {
+		return res, fmt.Errorf("model probe: %w", err)
+	}
+	family := families[0].Name
+	if len(families) > 1 {
+		family = groundingAuto
+	}
 	answers := make([]string, len(targets))
 	for i, e := range targets {
-		system := families[0].System(res.ImageW, res.ImageH)
-		if len(families) > 1 {
-			system = "You are a GUI agent operating an Android phone. Answer with one action, in your own action format."
+		p, err := set.Probe(prompts.ProbeData{Family: family, W: res.ImageW, H: res.ImageH, Target: e.Label})
+		if err != nil {
+			return res, fmt.Errorf("model probe: %w", err)
 		}
-		resp, err := o.Model.Generate(ctx, llm.Request{Role: o.Role, System: system, MaxTokens: 300,
-			Messages: []llm.Message{{Role: "user", Text: fmt.Sprintf("Tap the %q icon.", e.Label),
+		resp, err := o.Model.Generate(ctx, llm.Request{Role: o.Role, System: p.System, MaxTokens: 300,
+			Messages: []llm.Message{{Role: "user", Text: p.User,
 				Images: []llm.Image{{MIME: "image/jpeg", Data: pic}}}}})
 		if err != nil {
 			return res, fmt.Errorf("model probe: asking %s to tap %q: %w", o.ModelName, e.Label, err)
