@@ -346,7 +346,7 @@ func (tx *Tx) importRoutine(r Routine) error {
 }
 
 // mergeTrust gives an imported routine r the trust record of old, the stored one: the
-// instances and bindings that confirmed it are the union of both (the knowledge of
+// instances, bindings and reruns that confirmed it are the union of both (the knowledge of
 // runs that each learned into their own file, merged, confirms what each run did),
 // unless one of the two was demoted more often: its record alone is kept, for the
 // other's confirmations may be the ones its demotion took back.
@@ -354,10 +354,11 @@ func mergeTrust(r *Routine, old Routine) {
 	switch {
 	case r.Demoted > old.Demoted:
 	case r.Demoted < old.Demoted:
-		r.Demoted, r.Instances, r.Bindings = old.Demoted, old.Instances, old.Bindings
+		r.Demoted, r.Instances, r.Bindings, r.Reruns = old.Demoted, old.Instances, old.Bindings, old.Reruns
 	default:
 		r.Instances = mergeInstances(old.Instances, r.Instances)
 		r.Bindings = mergeInstances(old.Bindings, r.Bindings)
+		r.Reruns = mergeInstances(old.Reruns, r.Reruns)
 	}
 }
 

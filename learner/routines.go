@@ -262,7 +262,59 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 	r.ID = knowledge.RoutineID(r.App, r.Steps)
 	r.Instances = []string{instanceKey(values, r.Steps)}
 	r.Bindings = []string{BindingKey(values)}
+	if k, ok := rerunKey(t.task, r.Params, values); ok {
+		r.Reruns = []string{k}
+	}
 	return r, true
+}
+
+// rerunKey is the key of a task a routine is offered for: its words (case and spaces
+// ignored) and the arguments of params those words give (its rows and on/off words); the
+// texts typed and the rows the person chose each run gives anew, and are left out. ok is
+// false when args do not give every such argument.
+func rerunKey(task string, params []knowledge.RoutineParam, args []string) (string, bool) {
+	h := sha256.New()
+	fmt.Fprintf(h, "t%q\n", strings.Join(strings.Fields(strings.ToLower(task)), " "))
+	for i, p := range params {
+		if p.Typed || p.Chosen {
+			continue
+		}
+		if i >= len(args) || strings.TrimSpace(args[i]) == "" {
+			return "", false
+		}
+		fmt.Fprintf(h, "v%q\n", strings.ToLower(strings.TrimSpace(args[i])))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:6]), true
+}
+
+// rerun reports a task that is a rerun of one a clean run confirmed routine r on: the
+// same words, and the same arguments from them; and every row r taps that no argument
+// names, the task's words name (most of its label's terms are the task's): a row the
+// task asked for, never one that run tapped because its screen had it there (the list's
+// first entry, the oldest note), which a rerun in the same words may find elsewhere.
+func rerun(r knowledge.Routine, task string, args []string) bool {
+	k, ok := rerunKey(task, r.Params, args)
+	if !ok || !slices.Contains(r.Reruns, k) {
+		return false
+	}
+	q := terms(task)
+	for _, st := range r.Steps {
+		a := st.Action
+		if (a.Kind != knowledge.ActionTap && a.Kind != knowledge.ActionLongPress) || !rowLike(a.Target) || st.Checked != nil || strings.Contains(a.Target.Text, "{") {
+			continue
+		}
+		lt := terms(a.Target.Text)
+		hit := 0
+		for w := range lt {
+			if q[w] {
+				hit++
+			}
+		}
+		if len(lt) == 0 || float64(hit) < minRoutineMatch*float64(len(lt)) {
+			return false
+		}
+	}
+	return true
 }
 
 // BindingKey is the key of a routine's argument values (a short hash, case and outer
@@ -393,7 +445,7 @@ func (s *Session) learnRoutine(t *taskTrace) (known bool, err error) {
 	}
 	r.Runs, r.LearnedFrom = 1, s.runID
 	if demoted {
-		r.Instances, r.Bindings = nil, nil // demoted in this very task: its run confirms nothing
+		r.Instances, r.Bindings, r.Reruns = nil, nil, nil // demoted in this very task: its run confirms nothing
 	}
 	var id string
 	err = s.l.cfg.Store.Update(func(tx *knowledge.Tx) error {
@@ -436,7 +488,7 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 	var cands []cand
 	for _, r := range rs {
 		from := slices.IndexFunc(r.Steps, func(s knowledge.RoutineStep) bool { return s.Signature == signature })
-		if from < 0 || r.Runs < 1 || (!r.Trusted() && (len(r.Bindings) == 0 || !sealed(r))) {
+		if from < 0 || r.Runs < 1 || (!r.Trusted() && len(r.Reruns) == 0 && (len(r.Bindings) == 0 || !sealed(r))) {
 			continue // not confirmed yet on enough instances, or demoted since
 		}
 		// The name that fits the task best: one whose template the task's words fill,
@@ -464,8 +516,8 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 				name, args, score = n, a, sc
 			}
 		}
-		if !r.Trusted() && (args == nil || !slices.Contains(r.Bindings, BindingKey(args))) {
-			continue // not trusted: only the very binding a clean run confirmed
+		if !r.Trusted() && !rerun(r, task, args) && (args == nil || !sealed(r) || !slices.Contains(r.Bindings, BindingKey(args))) {
+			continue // not trusted: only the very task, or binding, a clean run confirmed
 		}
 		if args == nil && score < minRoutineMatch {
 			continue
