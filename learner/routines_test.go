@@ -608,3 +608,49 @@ func TestRoutineSameBinding(t *testing.T) {
 		t.Errorf("offers of a routine with a row of its last run = %+v, want none before two instances", o)
 	}
 }
+
+// TestRoutineRerun: before it is trusted, a routine replays a rerun of the very task a
+// clean run confirmed (the same words) when every row it taps that no argument names is
+// one the task's words name (a menu row "Bubble tea ¥15" for "Order a bubble tea"); not
+// the same task in other words, and not a demoted one.
+func TestRoutineRerun(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	menu := screen{appsApp, ".Menu", "r-menu", `- "Menu"
+- [1] item "珍珠奶茶 Bubble tea ¥15" id=menu_item
+- [2] item "Green tea ¥12" id=menu_item`}
+	item := screen{appsApp, ".Item", "r-item", `- "珍珠奶茶 Bubble tea"
+- [1] button "Add to cart" id=add`}
+	added := screen{appsApp, ".Item", "r-item", `- "珍珠奶茶 Bubble tea"
+- "In your cart"
+- [1] button "Add to cart" id=add`}
+	const task = "Add a bubble tea (珍珠奶茶) to the cart"
+	s := l.Start("", "")
+	r := startRun(t, s, "run-tea", task, appsApp, task)
+	r.see(menu, "", "Open the bubble tea")
+	r.do("r-menu", tap(1, "珍珠奶茶 Bubble tea ¥15", appsApp+":id/menu_item", "android.widget.LinearLayout"))
+	r.see(item, "A", "Add it to the cart")
+	r.do("r-item", tap(1, "Add to cart", appsApp+":id/add", "android.widget.Button"))
+	r.see(added, "A", "Finished")
+	r.finish(event.OutcomeDone, "")
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := st.Routines(appsApp)
+	if err != nil || len(rs) != 1 || len(rs[0].Params) != 0 || rs[0].Trusted() {
+		t.Fatalf("routines = %+v, %v: want one with no parameter, not trusted", rs, err)
+	}
+	ctx := t.Context()
+	if o := l.Offer(ctx, appsApp, "r-menu", task, nil, nil); len(o) != 1 {
+		t.Errorf("offers for a rerun of the task confirmed = %+v, want the routine", o)
+	}
+	if o := l.Offer(ctx, appsApp, "r-menu", "Put a bubble tea (珍珠奶茶) into the cart", nil, nil); len(o) != 0 {
+		t.Errorf("offers for the task in other words = %+v, want none before two instances", o)
+	}
+	if err := st.Update(func(tx *knowledge.Tx) error { return tx.RoutineDemoted(appsApp, rs[0].ID) }); err != nil {
+		t.Fatal(err)
+	}
+	if o := l.Offer(ctx, appsApp, "r-menu", task, nil, nil); len(o) != 0 {
+		t.Errorf("offers of a demoted routine = %+v, want none", o)
+	}
+}
