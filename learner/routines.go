@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/fairy-go/fairy/event"
@@ -240,6 +241,10 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 	// A step that deletes (it ran under the person's consent to delete) deletes the row
 	// tapped before it: that row must be an argument — the task's words or the person's
 	// choice — never the row the last run happened to delete.
+	// A row the task's words name without being an argument ("Dentist appointment" for
+	// "Delete the dentist appointment") may be deleted too, but only on a rerun of these
+	// very words: such a routine is never trusted for other arguments.
+	literal := false
 	for j, st := range steps {
 		if t.acts[st.act].consent != "delete" {
 			continue
@@ -248,7 +253,10 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 			a := steps[i].st.Action
 			if (a.Kind == knowledge.ActionTap || a.Kind == knowledge.ActionLongPress) && rowLike(a.Target) && a.Target.Text != "" {
 				if !strings.Contains(a.Target.Text, "{") {
-					return knowledge.Routine{}, false
+					if !taskNames(t.task, a.Target.Text) {
+						return knowledge.Routine{}, false
+					}
+					literal = true
 				}
 				break
 			}
@@ -264,6 +272,9 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 	r.Bindings = []string{BindingKey(values)}
 	if k, ok := rerunKey(t.task, r.Params, values); ok {
 		r.Reruns = []string{k}
+	}
+	if literal {
+		r.Instances, r.Bindings = nil, nil // it deletes a row of its own words: reruns only
 	}
 	return r, true
 }
@@ -297,24 +308,36 @@ func rerun(r knowledge.Routine, task string, args []string) bool {
 	if !ok || !slices.Contains(r.Reruns, k) {
 		return false
 	}
-	q := terms(task)
 	for _, st := range r.Steps {
 		a := st.Action
-		if (a.Kind != knowledge.ActionTap && a.Kind != knowledge.ActionLongPress) || !rowLike(a.Target) || st.Checked != nil || strings.Contains(a.Target.Text, "{") {
-			continue
-		}
-		lt := terms(a.Target.Text)
-		hit := 0
-		for w := range lt {
-			if q[w] {
-				hit++
-			}
-		}
-		if len(lt) == 0 || float64(hit) < minRoutineMatch*float64(len(lt)) {
+		if (a.Kind == knowledge.ActionTap || a.Kind == knowledge.ActionLongPress) && rowLike(a.Target) && st.Checked == nil && !strings.Contains(a.Target.Text, "{") && !taskNames(task, a.Target.Text) {
 			return false
 		}
 	}
 	return true
+}
+
+// priceRE finds a price in a label ("¥15", "$ 3.50").
+var priceRE = regexp.MustCompile(`[¥$€£₩]\s*\d[\d.,]*`)
+
+// taskNames reports a row label the task's words name: every term of the label in one of
+// its scripts is a term of the task ("珍珠奶茶 Bubble tea ¥15" for "Order a bubble tea",
+// its price aside; "Dentist appointment" for "Delete the dentist appointment"), never
+// a row the task does not name ("Green tea ¥12", "Calendar" for "the first app").
+func taskNames(task, label string) bool {
+	q := terms(task)
+	var wide, narrow []string
+	for w := range terms(priceRE.ReplaceAllString(label, " ")) {
+		if strings.IndexFunc(w, func(r rune) bool { return r > unicode.MaxLatin1 && unicode.IsLetter(r) }) >= 0 {
+			wide = append(wide, w)
+		} else {
+			narrow = append(narrow, w)
+		}
+	}
+	all := func(ws []string) bool {
+		return len(ws) > 0 && !slices.ContainsFunc(ws, func(w string) bool { return !q[w] })
+	}
+	return all(wide) || all(narrow)
 }
 
 // BindingKey is the key of a routine's argument values (a short hash, case and outer
