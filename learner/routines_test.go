@@ -654,3 +654,61 @@ func TestRoutineRerun(t *testing.T) {
 		t.Errorf("offers of a demoted routine = %+v, want none", o)
 	}
 }
+
+// TestDeletedRowTheTaskNames: a run that deleted a row its task's words name without it
+// being an argument ("Dentist appointment", the task written in lower case) makes a
+// routine that replays a rerun of those very words only: it is never trusted, whatever
+// runs confirm it, and other words are not offered it.
+func TestDeletedRowTheTaskNames(t *testing.T) {
+	const app = "com.example.cal"
+	list := screen{app, ".Main", "c-list", `- [1] item "Dentist appointment" id=event_row
+- [2] item "Team lunch" id=event_row`}
+	detail := screen{app, ".Event", "c-detail", `- [1] button "Delete event" id=info_action_delete`}
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	const task = "Delete the dentist appointment from my calendar"
+	for range 2 {
+		s := l.Start("", "")
+		r := startRun(t, s, "run", task, app, task)
+		r.see(list, "", "Open the row")
+		r.do("c-list", tap(1, "Dentist appointment", app+":id/event_row", "android.widget.LinearLayout"))
+		r.see(detail, "A", "Delete it")
+		r.do("c-detail", act{a: event.Action{Type: event.Tap, Index: 1}, el: &event.ElementRef{Label: "Delete event", ResourceID: app + ":id/info_action_delete", Class: "android.widget.ImageButton"}, consent: "delete"})
+		r.see(list, "A", "Finished")
+		r.finish(event.OutcomeDone, "")
+		if _, err := s.Learn(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs, err := st.Routines(app)
+	if err != nil || len(rs) != 1 || rs[0].Trusted() || len(rs[0].Bindings) != 0 || len(rs[0].Reruns) != 1 {
+		t.Fatalf("routines = %+v, %v: want one, confirmed for its rerun only", rs, err)
+	}
+	ctx := t.Context()
+	if o := l.Offer(ctx, app, "c-list", task, nil, nil); len(o) != 1 {
+		t.Errorf("offers for a rerun = %+v, want the routine", o)
+	}
+	if o := l.Offer(ctx, app, "c-list", "Delete the dentist appointment from my calendar today", nil, nil); len(o) != 0 {
+		t.Errorf("offers for other words = %+v, want none", o)
+	}
+}
+
+// TestTaskNames: a row label the task's words name in one of its scripts, its price aside.
+func TestTaskNames(t *testing.T) {
+	for _, tc := range []struct {
+		task, label string
+		want        bool
+	}{
+		{"Order one bubble tea (珍珠奶茶) for delivery", "珍珠奶茶 Bubble tea ¥15", true},
+		{"Order a mango smoothie and a matcha latte", "芒果冰沙 Mango smoothie ¥18", true},
+		{"Delete my shopping list note", "Shopping list", true},
+		{"Order a bubble tea", "Green tea ¥12", false},
+		{"Open the first app's info", "Calendar", false},
+		{"Delete the oldest note", "Note 3", false},
+		{"Delete the dentist appointment", "", false},
+	} {
+		if got := taskNames(tc.task, tc.label); got != tc.want {
+			t.Errorf("taskNames(%q, %q) = %v, want %v", tc.task, tc.label, got, tc.want)
+		}
+	}
+}
