@@ -124,7 +124,9 @@ func (s *Store) Export(w io.Writer) error {
 //     new one when that ID is taken;
 //   - runs: by ID, replaced;
 //   - routines (by ID) and readings (by app and key): counters become the larger of
-//     the two; a reading's facts are the union;
+//     the two; a reading's facts are the union; a routine's confirming instances
+//     and bindings are the union, unless one side was demoted more often (its own
+//     are kept);
 //   - thumbnails (by app and page key, the page imported or stored): the newer picture.
 func (s *Store) Import(r io.Reader) (ImportStats, error) {
 	// Read up to the cap first: a document over it is refused without being parsed.
@@ -332,10 +334,32 @@ func (tx *Tx) importRoutine(r Routine) error {
 	var old Routine
 	if v := b.Get([]byte(r.ID)); v != nil && decode("routine", []byte(r.ID), v, &old) == nil {
 		r.Runs, r.Stops = max(r.Runs, old.Runs), max(r.Stops, old.Stops)
+		mergeTrust(&r, old)
+		r.Answers = r.Answers || old.Answers
+		if old.LearnedFrom != "" {
+			r.LearnedFrom = old.LearnedFrom
+		}
 		mergeNames(&r, old)
 		r.FirstSeen, r.LastSeen = earlier(old.FirstSeen, r.FirstSeen), later(old.LastSeen, r.LastSeen)
 	}
 	return putJSON(b, r.ID, r)
+}
+
+// mergeTrust gives an imported routine r the trust record of old, the stored one: the
+// instances, bindings and reruns that confirmed it are the union of both (the knowledge of
+// runs that each learned into their own file, merged, confirms what each run did),
+// unless one of the two was demoted more often: its record alone is kept, for the
+// other's confirmations may be the ones its demotion took back.
+func mergeTrust(r *Routine, old Routine) {
+	switch {
+	case r.Demoted > old.Demoted:
+	case r.Demoted < old.Demoted:
+		r.Demoted, r.Instances, r.Bindings, r.Reruns = old.Demoted, old.Instances, old.Bindings, old.Reruns
+	default:
+		r.Instances = mergeInstances(old.Instances, r.Instances)
+		r.Bindings = mergeInstances(old.Bindings, r.Bindings)
+		r.Reruns = mergeInstances(old.Reruns, r.Reruns)
+	}
 }
 
 // importReading merges one reading.

@@ -83,6 +83,12 @@ type Routine struct {
 	// values alone), at most maxInstances: a routine whose every row is an argument may
 	// replay the very binding a clean run confirmed before it is Trusted.
 	Bindings []string `json:"bindings,omitempty"`
+	// Reruns are the keys of the very tasks those runs did (a short hash of the task's
+	// words and of the arguments those words gave: its rows and on/off words, not the
+	// texts typed nor the rows the person chose, which each run gives anew), at most
+	// maxInstances: a routine not yet Trusted may replay a rerun of one of them, the
+	// same task in the same words, whatever rows of that run it taps.
+	Reruns []string `json:"reruns,omitempty"`
 	// Answers marks a routine learned from a task that ended with an answer (a
 	// question about the screen): reaching its end page is no finished task, the answer
 	// is still to be read.
@@ -206,6 +212,7 @@ func (tx *Tx) PutRoutine(r Routine) (Routine, error) {
 		r.Demoted += old.Demoted
 		r.Instances = mergeInstances(old.Instances, r.Instances)
 		r.Bindings = mergeInstances(old.Bindings, r.Bindings)
+		r.Reruns = mergeInstances(old.Reruns, r.Reruns)
 		r.Answers = r.Answers || old.Answers
 		r.FirstSeen = earlier(old.FirstSeen, r.FirstSeen)
 		mergeNames(&r, old)
@@ -270,7 +277,7 @@ func (tx *Tx) RoutineDemoted(app, id string) error {
 // demote counts a demotion and forgets the instances that confirmed the routine.
 func (r *Routine) demote() {
 	r.Demoted++
-	r.Instances, r.Bindings = nil, nil
+	r.Instances, r.Bindings, r.Reruns = nil, nil, nil
 }
 
 // updateRoutine applies fn to routine id of app and stores it, seen now.

@@ -162,3 +162,75 @@ func TestRoutineTrustRecord(t *testing.T) {
 		t.Errorf("a step bound to a row parameter's state: %v, want ErrInvalid", err)
 	}
 }
+
+// TestRoutineTrustImport: importing the knowledge of runs that each learned into their own
+// file (the cold pass of an evaluation, merged for the warm pass) keeps every instance that
+// confirmed a routine, so two runs with different bindings make it trusted, and the binding
+// each confirmed stays replayable; a side that was demoted more often keeps its own record
+// (nothing its demotion took back comes back), and importing a document twice changes
+// nothing.
+func TestRoutineTrustImport(t *testing.T) {
+	dir := t.TempDir()
+	doc := func(name string, insts ...string) []byte {
+		t.Helper()
+		s, err := Open(filepath.Join(dir, name+".db"), Options{noSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		r := testRoutine("com.set", "Turn off notifications for {1}", "{1}")
+		for _, inst := range insts {
+			r.Instances, r.Bindings = []string{inst}, []string{"b" + inst}
+			if err := s.Update(func(tx *Tx) error { var err error; r, err = tx.PutRoutine(r); return err }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(insts) == 0 { // learned once, then demoted
+			if err := s.Update(func(tx *Tx) error { var err error; r, err = tx.PutRoutine(r); return err }); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Update(func(tx *Tx) error { return tx.RoutineDemoted("com.set", r.ID) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var b bytes.Buffer
+		if err := s.Export(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	maps, messages, demoted := doc("maps", "a"), doc("messages", "b"), doc("demoted")
+	s, err := Open(filepath.Join(dir, "merged.db"), Options{noSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	stored := func(what string, imports ...[]byte) Routine {
+		t.Helper()
+		for _, d := range imports {
+			if _, err := s.Import(bytes.NewReader(d)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rs, err := s.Routines("com.set")
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("%s: routines %+v %v, want one", what, rs, err)
+		}
+		return rs[0]
+	}
+	if r := stored("one run's file", maps); r.Trusted() || fmt.Sprint(r.Bindings) != "[ba]" {
+		t.Errorf("one run's file: %+v, want its one binding, not trusted", r)
+	}
+	if r := stored("two runs' files", messages); !r.Trusted() || fmt.Sprint(r.Instances) != "[a b]" || fmt.Sprint(r.Bindings) != "[ba bb]" {
+		t.Errorf("two runs' files: instances %v bindings %v, want [a b] [ba bb] and trusted", r.Instances, r.Bindings)
+	}
+	if r := stored("the same files again", maps, messages); fmt.Sprint(r.Instances) != "[a b]" || fmt.Sprint(r.Bindings) != "[ba bb]" {
+		t.Errorf("imported twice: instances %v bindings %v, want them unchanged", r.Instances, r.Bindings)
+	}
+	if r := stored("a demoted run's file", demoted); r.Trusted() || len(r.Bindings) != 0 || r.Demoted != 1 {
+		t.Errorf("after a file where it was demoted: %+v, want no confirmation left", r)
+	}
+	if r := stored("a clean run's file after it", maps); r.Trusted() || len(r.Bindings) != 0 || r.Demoted != 1 {
+		t.Errorf("a clean file imported after the demoted one: %+v, want the demotion to hold", r)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/fairy-go/fairy/event"
@@ -240,6 +241,10 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 	// A step that deletes (it ran under the person's consent to delete) deletes the row
 	// tapped before it: that row must be an argument — the task's words or the person's
 	// choice — never the row the last run happened to delete.
+	// A row the task's words name without being an argument ("Dentist appointment" for
+	// "Delete the dentist appointment") may be deleted too, but only on a rerun of these
+	// very words: such a routine is never trusted for other arguments.
+	literal := false
 	for j, st := range steps {
 		if t.acts[st.act].consent != "delete" {
 			continue
@@ -248,7 +253,10 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 			a := steps[i].st.Action
 			if (a.Kind == knowledge.ActionTap || a.Kind == knowledge.ActionLongPress) && rowLike(a.Target) && a.Target.Text != "" {
 				if !strings.Contains(a.Target.Text, "{") {
-					return knowledge.Routine{}, false
+					if !taskNames(t.task, a.Target.Text) {
+						return knowledge.Routine{}, false
+					}
+					literal = true
 				}
 				break
 			}
@@ -263,7 +271,74 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 	r.ID = knowledge.RoutineID(r.App, r.Steps)
 	r.Instances = []string{instanceKey(values, r.Steps)}
 	r.Bindings = []string{bindingKey(values)}
+	if k, ok := rerunKey(t.task, r.Params, values); ok {
+		r.Reruns = []string{k}
+	}
+	if literal {
+		r.Instances, r.Bindings = nil, nil // it deletes a row of its own words: reruns only
+	}
 	return r, true
+}
+
+// rerunKey is the key of a task a routine is offered for: its words (case and spaces
+// ignored) and the arguments of params those words give (its rows and on/off words); the
+// texts typed and the rows the person chose each run gives anew, and are left out. ok is
+// false when args do not give every such argument.
+func rerunKey(task string, params []knowledge.RoutineParam, args []string) (string, bool) {
+	h := sha256.New()
+	fmt.Fprintf(h, "t%q\n", strings.Join(strings.Fields(strings.ToLower(task)), " "))
+	for i, p := range params {
+		if p.Typed || p.Chosen {
+			continue
+		}
+		if i >= len(args) || strings.TrimSpace(args[i]) == "" {
+			return "", false
+		}
+		fmt.Fprintf(h, "v%q\n", strings.ToLower(strings.TrimSpace(args[i])))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:6]), true
+}
+
+// rerun reports a task that is a rerun of one a clean run confirmed routine r on: the
+// same words, and the same arguments from them; and every row r taps that no argument
+// names, the task's words name (most of its label's terms are the task's): a row the
+// task asked for, never one that run tapped because its screen had it there (the list's
+// first entry, the oldest note), which a rerun in the same words may find elsewhere.
+func rerun(r knowledge.Routine, task string, args []string) bool {
+	k, ok := rerunKey(task, r.Params, args)
+	if !ok || !slices.Contains(r.Reruns, k) {
+		return false
+	}
+	for _, st := range r.Steps {
+		a := st.Action
+		if (a.Kind == knowledge.ActionTap || a.Kind == knowledge.ActionLongPress) && rowLike(a.Target) && st.Checked == nil && !strings.Contains(a.Target.Text, "{") && !taskNames(task, a.Target.Text) {
+			return false
+		}
+	}
+	return true
+}
+
+// priceRE finds a price in a label ("¥15", "$ 3.50").
+var priceRE = regexp.MustCompile(`[¥$€£₩]\s*\d[\d.,]*`)
+
+// taskNames reports a row label the task's words name: every term of the label in one of
+// its scripts is a term of the task ("珍珠奶茶 Bubble tea ¥15" for "Order a bubble tea",
+// its price aside; "Dentist appointment" for "Delete the dentist appointment"), never
+// a row the task does not name ("Green tea ¥12", "Calendar" for "the first app").
+func taskNames(task, label string) bool {
+	q := terms(task)
+	var wide, narrow []string
+	for w := range terms(priceRE.ReplaceAllString(label, " ")) {
+		if strings.IndexFunc(w, func(r rune) bool { return r > unicode.MaxLatin1 && unicode.IsLetter(r) }) >= 0 {
+			wide = append(wide, w)
+		} else {
+			narrow = append(narrow, w)
+		}
+	}
+	all := func(ws []string) bool {
+		return len(ws) > 0 && !slices.ContainsFunc(ws, func(w string) bool { return !q[w] })
+	}
+	return all(wide) || all(narrow)
 }
 
 // bindingKey is the key of a routine's argument values (a short hash, case and outer
@@ -394,7 +469,7 @@ func (s *Session) learnRoutine(t *taskTrace) (known bool, err error) {
 	}
 	r.Runs, r.LearnedFrom = 1, s.runID
 	if demoted {
-		r.Instances, r.Bindings = nil, nil // demoted in this very task: its run confirms nothing
+		r.Instances, r.Bindings, r.Reruns = nil, nil, nil // demoted in this very task: its run confirms nothing
 	}
 	var id string
 	err = s.l.cfg.Store.Update(func(tx *knowledge.Tx) error {
@@ -437,7 +512,7 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 	var cands []cand
 	for _, r := range rs {
 		from := slices.IndexFunc(r.Steps, func(s knowledge.RoutineStep) bool { return s.Signature == signature })
-		if from < 0 || r.Runs < 1 || (!r.Trusted() && (len(r.Bindings) == 0 || !sealed(r))) {
+		if from < 0 || r.Runs < 1 || (!r.Trusted() && len(r.Reruns) == 0 && (len(r.Bindings) == 0 || !sealed(r))) {
 			continue // not confirmed yet on enough instances, or demoted since
 		}
 		// The name that fits the task best: one whose template the task's words fill,
@@ -465,8 +540,8 @@ func (l *Learner) Offer(ctx context.Context, app, signature, task string, answer
 				name, args, score = n, a, sc
 			}
 		}
-		if !r.Trusted() && (args == nil || !slices.Contains(r.Bindings, bindingKey(args))) {
-			continue // not trusted: only the very binding a clean run confirmed
+		if !r.Trusted() && !rerun(r, task, args) && (args == nil || !sealed(r) || !slices.Contains(r.Bindings, bindingKey(args))) {
+			continue // not trusted: only the very task, or binding, a clean run confirmed
 		}
 		if args == nil && score < minRoutineMatch {
 			continue

@@ -657,3 +657,107 @@ func TestRoutineLearnsItsEndState(t *testing.T) {
 		t.Errorf("bound end for on = %+v, %v; want the switch on and only the row as a label", on.End, err)
 	}
 }
+
+// TestRoutineRerun: before it is trusted, a routine replays a rerun of the very task a
+// clean run confirmed (the same words) when every row it taps that no argument names is
+// one the task's words name (a menu row "Bubble tea ¥15" for "Order a bubble tea"); not
+// the same task in other words, and not a demoted one.
+func TestRoutineRerun(t *testing.T) {
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	menu := screen{appsApp, ".Menu", "r-menu", `- "Menu"
+- [1] item "珍珠奶茶 Bubble tea ¥15" id=menu_item
+- [2] item "Green tea ¥12" id=menu_item`}
+	item := screen{appsApp, ".Item", "r-item", `- "珍珠奶茶 Bubble tea"
+- [1] button "Add to cart" id=add`}
+	added := screen{appsApp, ".Item", "r-item", `- "珍珠奶茶 Bubble tea"
+- "In your cart"
+- [1] button "Add to cart" id=add`}
+	const task = "Add a bubble tea (珍珠奶茶) to the cart"
+	s := l.Start("", "")
+	r := startRun(t, s, "run-tea", task, appsApp, task)
+	r.see(menu, "", "Open the bubble tea")
+	r.do("r-menu", tap(1, "珍珠奶茶 Bubble tea ¥15", appsApp+":id/menu_item", "android.widget.LinearLayout"))
+	r.see(item, "A", "Add it to the cart")
+	r.do("r-item", tap(1, "Add to cart", appsApp+":id/add", "android.widget.Button"))
+	r.see(added, "A", "Finished")
+	r.finish(event.OutcomeDone, "")
+	if _, err := s.Learn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := st.Routines(appsApp)
+	if err != nil || len(rs) != 1 || len(rs[0].Params) != 0 || rs[0].Trusted() {
+		t.Fatalf("routines = %+v, %v: want one with no parameter, not trusted", rs, err)
+	}
+	ctx := t.Context()
+	if o := l.Offer(ctx, appsApp, "r-menu", task, nil, nil); len(o) != 1 {
+		t.Errorf("offers for a rerun of the task confirmed = %+v, want the routine", o)
+	}
+	if o := l.Offer(ctx, appsApp, "r-menu", "Put a bubble tea (珍珠奶茶) into the cart", nil, nil); len(o) != 0 {
+		t.Errorf("offers for the task in other words = %+v, want none before two instances", o)
+	}
+	if err := st.Update(func(tx *knowledge.Tx) error { return tx.RoutineDemoted(appsApp, rs[0].ID) }); err != nil {
+		t.Fatal(err)
+	}
+	if o := l.Offer(ctx, appsApp, "r-menu", task, nil, nil); len(o) != 0 {
+		t.Errorf("offers of a demoted routine = %+v, want none", o)
+	}
+}
+
+// TestDeletedRowTheTaskNames: a run that deleted a row its task's words name without it
+// being an argument ("Dentist appointment", the task written in lower case) makes a
+// routine that replays a rerun of those very words only: it is never trusted, whatever
+// runs confirm it, and other words are not offered it.
+func TestDeletedRowTheTaskNames(t *testing.T) {
+	const app = "com.example.cal"
+	list := screen{app, ".Main", "c-list", `- [1] item "Dentist appointment" id=event_row
+- [2] item "Team lunch" id=event_row`}
+	detail := screen{app, ".Event", "c-detail", `- [1] button "Delete event" id=info_action_delete`}
+	st, _ := tempStore(t)
+	l := newLearner(t, st, nil)
+	const task = "Delete the dentist appointment from my calendar"
+	for range 2 {
+		s := l.Start("", "")
+		r := startRun(t, s, "run", task, app, task)
+		r.see(list, "", "Open the row")
+		r.do("c-list", tap(1, "Dentist appointment", app+":id/event_row", "android.widget.LinearLayout"))
+		r.see(detail, "A", "Delete it")
+		r.do("c-detail", act{a: event.Action{Type: event.Tap, Index: 1}, el: &event.ElementRef{Label: "Delete event", ResourceID: app + ":id/info_action_delete", Class: "android.widget.ImageButton"}, consent: "delete"})
+		r.see(list, "A", "Finished")
+		r.finish(event.OutcomeDone, "")
+		if _, err := s.Learn(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs, err := st.Routines(app)
+	if err != nil || len(rs) != 1 || rs[0].Trusted() || len(rs[0].Bindings) != 0 || len(rs[0].Reruns) != 1 {
+		t.Fatalf("routines = %+v, %v: want one, confirmed for its rerun only", rs, err)
+	}
+	ctx := t.Context()
+	if o := l.Offer(ctx, app, "c-list", task, nil, nil); len(o) != 1 {
+		t.Errorf("offers for a rerun = %+v, want the routine", o)
+	}
+	if o := l.Offer(ctx, app, "c-list", "Delete the dentist appointment from my calendar today", nil, nil); len(o) != 0 {
+		t.Errorf("offers for other words = %+v, want none", o)
+	}
+}
+
+// TestTaskNames: a row label the task's words name in one of its scripts, its price aside.
+func TestTaskNames(t *testing.T) {
+	for _, tc := range []struct {
+		task, label string
+		want        bool
+	}{
+		{"Order one bubble tea (珍珠奶茶) for delivery", "珍珠奶茶 Bubble tea ¥15", true},
+		{"Order a mango smoothie and a matcha latte", "芒果冰沙 Mango smoothie ¥18", true},
+		{"Delete my shopping list note", "Shopping list", true},
+		{"Order a bubble tea", "Green tea ¥12", false},
+		{"Open the first app's info", "Calendar", false},
+		{"Delete the oldest note", "Note 3", false},
+		{"Delete the dentist appointment", "", false},
+	} {
+		if got := taskNames(tc.task, tc.label); got != tc.want {
+			t.Errorf("taskNames(%q, %q) = %v, want %v", tc.task, tc.label, got, tc.want)
+		}
+	}
+}
