@@ -135,6 +135,11 @@ func (r *run) handOver(ctx context.Context, need, by string) (State, error) {
 		text = r.screen.Text()
 	}
 	err := h.HandOver(ctx, interaction.HandOver{Step: r.step, App: r.a.Task.App, Reason: need, Screen: text})
+	if t, ok := r.cfg.Device.(toucher); ok {
+		// The person's hands changed the screen behind the device's back: what it kept of
+		// the screen before the hand-over is not the screen now.
+		t.Touched()
+	}
 	ev.Ended = r.cfg.Clock()
 	ev.Duration = ev.Ended.Sub(started)
 	// The person's time is not the task's: the time budget starts again where it was.
