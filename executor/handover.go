@@ -223,3 +223,40 @@ func paintOver(png []byte, s *perception.Screen, rects []image.Rectangle) []byte
 	}
 	return buf.Bytes()
 }
+
+// Look is a picture of d's screen as it is now, for the person during a hand-over (the live
+// page): read anew (the person's hands may have changed the screen behind the device's
+// back), every one-time code's field painted over as the steps' pictures are, PNG. A
+// picture that cannot be masked is not returned.
+func Look(ctx context.Context, d Device) ([]byte, error) {
+	if t, ok := d.(toucher); ok {
+		t.Touched()
+	}
+	xml, err := d.Dump(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := perception.Parse(xml)
+	if err != nil {
+		return nil, err
+	}
+	shot, err := d.Screenshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(shot) == 0 {
+		return nil, errors.New("executor: the phone gave no screenshot")
+	}
+	rects := secretFields(s)
+	if len(rects) == 0 {
+		if _, _, err := image.DecodeConfig(bytes.NewReader(shot)); err != nil {
+			return nil, fmt.Errorf("executor: the phone's screenshot: %w", err)
+		}
+		return shot, nil
+	}
+	pic := paintOver(shot, s, rects)
+	if pic == nil {
+		return nil, errors.New("executor: the screenshot could not be masked: not shown")
+	}
+	return pic, nil
+}

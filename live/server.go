@@ -99,6 +99,8 @@ func Listen(cfg Config) (*Server, error) {
 	mux.HandleFunc("GET /picture", s.servePicture)
 	mux.HandleFunc("POST /answer", s.serveAnswer)
 	mux.HandleFunc("POST /stop", s.serveStop)
+	mux.HandleFunc("POST /giveback", s.serveGiveBack)
+	mux.HandleFunc("POST /tap", s.serveTap)
 	s.hs = &http.Server{Handler: s.access.Protect(mux), ReadHeaderTimeout: 10 * time.Second}
 	go func() { s.served <- s.hs.Serve(ln) }()
 	s.add(message{Kind: "Page", Data: pageInfo{Title: cfg.Title, Stop: cfg.Stop != nil}})
