@@ -167,6 +167,21 @@ func (r *run) handOver(ctx context.Context, need, by string) (State, error) {
 	return statePerceive, nil
 }
 
+// holdsSecret reports whether s has a field that holds or asks for a secret: a password
+// field, a one-time code's field (secretAt: those painted over), one that asks for a code.
+func holdsSecret(s *perception.Screen, secretAt []image.Rectangle) bool {
+	if len(secretAt) > 0 {
+		return true
+	}
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		if e.Password || (e.Editable && otpWords.MatchString(strings.Join([]string{e.Hint, e.Desc, e.ResourceID}, " "))) {
+			return true
+		}
+	}
+	return false
+}
+
 // secretFields blanks, on s, the text of every field that holds a one-time code (a
 // password field's text never shows: the phone masks it) and returns where they are, in
 // the dump's frame: what the person typed there is theirs, and neither the models, the

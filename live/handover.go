@@ -39,6 +39,8 @@ func (p *Panel) SetPhone(ph Phone) {
 	p.mu.Lock()
 	p.phone = ph
 	p.mu.Unlock()
+	_, stream := ph.(Frames)
+	p.s.add(message{Panel: p.id, Kind: "Phone", Data: phoneData{Stream: stream}})
 }
 
 // turnData is a hand-over as the page shows it.
@@ -70,6 +72,7 @@ func (p *Panel) HandOver(ctx context.Context, h interaction.HandOver) error {
 	id := p.nextQ
 	back := make(chan struct{}, 1)
 	p.turn, p.back = id, back
+	p.clear = false // until a step sees the screen the person gave back
 	ph := p.phone
 	p.mu.Unlock()
 	defer func() {

@@ -34,6 +34,7 @@ type Panel struct {
 	back     chan struct{} // the page gave the phone back
 	tapped   chan struct{} // a tap was forwarded (capacity 1)
 	lastLook []byte
+	clear    bool // the last screen held no secret: its stream may be shown (stream.go)
 }
 
 // Panel adds a panel named name (the phone's serial, a task) to the page.
@@ -57,6 +58,7 @@ func (p *Panel) Handle(r event.Record) {
 	m := message{Panel: p.id, Kind: r.Event.Kind(), Seq: r.Seq, Time: r.Time, Data: r.Event}
 	switch e := r.Event.(type) {
 	case event.ScreenPerceived:
+		p.setClear(!e.Secret && !e.Secure)
 		d := screenData{ScreenPerceived: e}
 		if len(d.Text) > maxScreenText {
 			d.Text = cutUTF8(d.Text, maxScreenText) + "\n…"
@@ -90,6 +92,7 @@ func (p *Panel) Handle(r event.Record) {
 			m.Line = "result " + e.Result + ": " + e.Reflection
 		}
 	case event.HandOver:
+		p.setClear(false) // until a step sees the screen the person gave back
 		switch {
 		case e.Ended.IsZero():
 			m.Line = "handed over: the screen needs " + e.Reason

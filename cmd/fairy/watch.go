@@ -189,6 +189,11 @@ func (h handPhone) Look(ctx context.Context) ([]byte, string, error) {
 	return b, http.DetectContentType(b), nil
 }
 
+// Frames follows the phone's live stream where it has one (the resident UI server's).
+func (h handPhone) Frames(ctx context.Context, each func(jpg []byte) error) error {
+	return h.dev.Frames(ctx, each)
+}
+
 // panelPhone gives the panel its phone for hand-overs (nothing without a panel).
 func panelPhone(p *live.Panel, dev *adb.Device) {
 	if p != nil && dev != nil {
