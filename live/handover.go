@@ -39,7 +39,7 @@ func (p *Panel) SetPhone(ph Phone) {
 	p.mu.Lock()
 	p.phone = ph
 	p.mu.Unlock()
-	_, stream := ph.(Frames)
+	_, stream := ph.(frameSource)
 	p.s.add(message{Panel: p.id, Kind: "Phone", Data: phoneData{Stream: stream}})
 }
 

@@ -16,8 +16,8 @@ import (
 // and the phone is not handed over: a stream stops at the first frame after a step saw a
 // secret or a hand-over began, and none starts until a later step's screen is clear.
 
-// Frames is a Phone that can stream its screen (see adb.Device.Frames).
-type Frames interface {
+// frameSource is a Phone that can stream its screen (see adb.Device.Frames).
+type frameSource interface {
 	Frames(ctx context.Context, each func(jpg []byte) error) error
 }
 
@@ -62,7 +62,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.mu.Lock()
-	src, ok := p.phone.(Frames)
+	src, ok := p.phone.(frameSource)
 	p.mu.Unlock()
 	if !ok {
 		http.Error(w, "this phone has no live stream: the page shows the steps' screenshots", http.StatusNotFound)
