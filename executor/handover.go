@@ -241,8 +241,8 @@ func paintOver(png []byte, s *perception.Screen, rects []image.Rectangle) []byte
 
 // Look is a picture of d's screen as it is now, for the person during a hand-over (the live
 // page): read anew (the person's hands may have changed the screen behind the device's
-// back), every one-time code's field painted over as the steps' pictures are, PNG. A
-// picture that cannot be masked is not returned.
+// back), every one-time code's field painted over as the steps' pictures are (then PNG).
+// A picture that cannot be masked is not returned.
 func Look(ctx context.Context, d Device) ([]byte, error) {
 	if t, ok := d.(toucher); ok {
 		t.Touched()
@@ -255,7 +255,11 @@ func Look(ctx context.Context, d Device) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	shot, err := d.Screenshot(ctx)
+	take := d.Screenshot
+	if pt, ok := d.(pictureTaker); ok {
+		take = pt.Picture // a model's picture: on the resident UI server a scaled JPEG frame
+	}
+	shot, err := take(ctx)
 	if err != nil {
 		return nil, err
 	}
