@@ -54,6 +54,7 @@ type ScreenPerceived struct {
 	Elements   int    `json:"elements"`
 	Keyboard   bool   `json:"keyboard,omitempty"`
 	Secure     bool   `json:"secure,omitempty"`
+	Secret     bool   `json:"secret,omitempty"` // a field holds or asks for a secret (password, one-time code): no live stream shows it
 	Text       string `json:"text"`
 	Marked     []byte `json:"-"` // set-of-mark image, when rendered
 	MarkedMIME string `json:"-"` // its type: image/png or image/jpeg

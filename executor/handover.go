@@ -135,6 +135,11 @@ func (r *run) handOver(ctx context.Context, need, by string) (State, error) {
 		text = r.screen.Text()
 	}
 	err := h.HandOver(ctx, interaction.HandOver{Step: r.step, App: r.a.Task.App, Reason: need, Screen: text})
+	if t, ok := r.cfg.Device.(toucher); ok {
+		// The person's hands changed the screen behind the device's back: what it kept of
+		// the screen before the hand-over is not the screen now.
+		t.Touched()
+	}
 	ev.Ended = r.cfg.Clock()
 	ev.Duration = ev.Ended.Sub(started)
 	// The person's time is not the task's: the time budget starts again where it was.
@@ -165,6 +170,21 @@ func (r *run) handOver(ctx context.Context, need, by string) (State, error) {
 	}
 	r.reuse, r.noActs, r.lastActs, r.expect = false, true, nil, ""
 	return statePerceive, nil
+}
+
+// holdsSecret reports whether s has a field that holds or asks for a secret: a password
+// field, a one-time code's field (secretAt: those painted over), one that asks for a code.
+func holdsSecret(s *perception.Screen, secretAt []image.Rectangle) bool {
+	if len(secretAt) > 0 {
+		return true
+	}
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		if e.Password || (e.Editable && otpWords.MatchString(strings.Join([]string{e.Hint, e.Desc, e.ResourceID}, " "))) {
+			return true
+		}
+	}
+	return false
 }
 
 // secretFields blanks, on s, the text of every field that holds a one-time code (a
@@ -222,4 +242,45 @@ func paintOver(png []byte, s *perception.Screen, rects []image.Rectangle) []byte
 		return nil
 	}
 	return buf.Bytes()
+}
+
+// Look is a picture of d's screen as it is now, for the person during a hand-over (the live
+// page): read anew (the person's hands may have changed the screen behind the device's
+// back), every one-time code's field painted over as the steps' pictures are (then PNG).
+// A picture that cannot be masked is not returned.
+func Look(ctx context.Context, d Device) ([]byte, error) {
+	if t, ok := d.(toucher); ok {
+		t.Touched()
+	}
+	xml, err := d.Dump(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := perception.Parse(xml)
+	if err != nil {
+		return nil, err
+	}
+	take := d.Screenshot
+	if pt, ok := d.(pictureTaker); ok {
+		take = pt.Picture // a model's picture: on the resident UI server a scaled JPEG frame
+	}
+	shot, err := take(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(shot) == 0 {
+		return nil, errors.New("executor: the phone gave no screenshot")
+	}
+	rects := secretFields(s)
+	if len(rects) == 0 {
+		if _, _, err := image.DecodeConfig(bytes.NewReader(shot)); err != nil {
+			return nil, fmt.Errorf("executor: the phone's screenshot: %w", err)
+		}
+		return shot, nil
+	}
+	pic := paintOver(shot, s, rects)
+	if pic == nil {
+		return nil, errors.New("executor: the screenshot could not be masked: not shown")
+	}
+	return pic, nil
 }

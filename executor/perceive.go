@@ -178,7 +178,7 @@ func (r *run) publishScreen(marked []byte) {
 		pic = r.rawPNG
 	}
 	r.publish(event.ScreenPerceived{Step: r.step, Package: s.Package, Activity: s.Activity, Signature: s.Signature,
-		Elements: len(s.Elements), Keyboard: s.Keyboard, Secure: r.secure, Text: s.Text(), Marked: marked, MarkedMIME: r.markedMIME(marked),
+		Elements: len(s.Elements), Keyboard: s.Keyboard, Secure: r.secure, Secret: holdsSecret(s, r.secretAt), Text: s.Text(), Marked: marked, MarkedMIME: r.markedMIME(marked),
 		Picture: pic, PictureMIME: pictureMIME(pic), Read: readBoxes(s)})
 }
 

@@ -36,6 +36,12 @@ type shotSettler interface {
 	SettleShot(ctx context.Context) error
 }
 
+// toucher is a Device that keeps what it read of the screen while nothing it sent may
+// have changed it; Touched tells it someone else's hands did (a hand-over).
+type toucher interface {
+	Touched()
+}
+
 // keyboardReporter is a Device that can say whether the soft keyboard is up. A classic
 // `uiautomator dump` holds the active window only, never the input method's, so a screen
 // perceived from it cannot show the keyboard by itself; *adb.Device satisfies it (dumpsys

@@ -37,10 +37,16 @@ func handOverText(h HandOver) string {
 // it back. What they did is not returned: it never reaches the agent, its trace or its
 // knowledge.
 func (it *Interactor) HandOver(ctx context.Context, h HandOver) error {
-	if hd, ok := it.cfg.Dialoger.(Hander); ok {
+	return HandOverTo(ctx, it.cfg.Dialoger, h)
+}
+
+// HandOverTo gives the phone to the person through d: its own HandOver when d is a Hander,
+// else an open question whose answer is dropped (a "no" says no one takes the phone).
+func HandOverTo(ctx context.Context, d Dialoger, h HandOver) error {
+	if hd, ok := d.(Hander); ok {
 		return hd.HandOver(ctx, h)
 	}
-	ans, err := it.cfg.Dialoger.Ask(ctx, Question{Type: 4, Kind: open, Reason: h.Reason,
+	ans, err := d.Ask(ctx, Question{Type: 4, Kind: open, Reason: h.Reason,
 		Text: handOverText(h) + " Answer when you are done, or no if you will not."})
 	if err != nil {
 		return err

@@ -13,5 +13,10 @@
 //
 // A Panel is one phone's part of the page: its Handle subscribes to the run's event bus,
 // and it is an interaction.Dialoger whose questions the page answers; First races it
-// with the terminal, so whichever the person answers first counts.
+// with the terminal, so whichever the person answers first counts. As an
+// interaction.Hander it says "your turn" when the run hands the phone over: given its
+// Phone (SetPhone), the page shows the screen as it is now, forwards taps on that picture
+// to the phone during the hand-over only, and its "give it back" ends the hand-over
+// (raced with the terminal's Enter, as questions are). A phone with a live stream (the
+// resident UI server's MJPEG frames) is shown from it while its screen holds no secret.
 package live

@@ -27,12 +27,20 @@ type Panel struct {
 	mu      sync.Mutex
 	nextQ   int
 	pending map[int]chan string
+
+	// The hand-over (handover.go).
+	phone    Phone
+	turn     int           // the hand-over under way (0: the phone is the agent's)
+	back     chan struct{} // the page gave the phone back
+	tapped   chan struct{} // a tap was forwarded (capacity 1)
+	lastLook []byte
+	clear    bool // the last screen held no secret: its stream may be shown (stream.go)
 }
 
 // Panel adds a panel named name (the phone's serial, a task) to the page.
 func (s *Server) Panel(name string) *Panel {
 	s.mu.Lock()
-	p := &Panel{s: s, id: len(s.panels), name: name, pending: map[int]chan string{}}
+	p := &Panel{s: s, id: len(s.panels), name: name, pending: map[int]chan string{}, tapped: make(chan struct{}, 1)}
 	s.panels = append(s.panels, p)
 	s.mu.Unlock()
 	s.add(message{Panel: p.id, Kind: "Panel", Data: map[string]string{"name": name}})
@@ -50,6 +58,7 @@ func (p *Panel) Handle(r event.Record) {
 	m := message{Panel: p.id, Kind: r.Event.Kind(), Seq: r.Seq, Time: r.Time, Data: r.Event}
 	switch e := r.Event.(type) {
 	case event.ScreenPerceived:
+		p.setClear(!e.Secret && !e.Secure)
 		d := screenData{ScreenPerceived: e}
 		if len(d.Text) > maxScreenText {
 			d.Text = cutUTF8(d.Text, maxScreenText) + "\n…"
@@ -81,6 +90,16 @@ func (p *Panel) Handle(r event.Record) {
 	case event.Reflected:
 		if e.Result != "" {
 			m.Line = "result " + e.Result + ": " + e.Reflection
+		}
+	case event.HandOver:
+		p.setClear(false) // until a step sees the screen the person gave back
+		switch {
+		case e.Ended.IsZero():
+			m.Line = "handed over: the screen needs " + e.Reason
+		case e.Error != "":
+			m.Line = fmt.Sprintf("not taken (%s): %s", e.Reason, e.Error)
+		default:
+			m.Line = fmt.Sprintf("given back after %.0f s (%s)", e.Duration.Seconds(), e.Reason)
 		}
 	case event.Navigated:
 		m.Line = fmt.Sprintf("App Map path to %s: %d of %d steps replayed", e.Target, e.Replayed, e.Planned)

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -59,6 +60,7 @@ type Server struct {
 	changed  chan struct{} // closed and replaced when a message is added
 	pics     map[string]picture
 	picOrder []string
+	streams  atomic.Int32 // the live streams being served (stream.go)
 }
 
 type picture struct {
@@ -99,6 +101,9 @@ func Listen(cfg Config) (*Server, error) {
 	mux.HandleFunc("GET /picture", s.servePicture)
 	mux.HandleFunc("POST /answer", s.serveAnswer)
 	mux.HandleFunc("POST /stop", s.serveStop)
+	mux.HandleFunc("POST /giveback", s.serveGiveBack)
+	mux.HandleFunc("POST /tap", s.serveTap)
+	mux.HandleFunc("GET /stream", s.serveStream)
 	s.hs = &http.Server{Handler: s.access.Protect(mux), ReadHeaderTimeout: 10 * time.Second}
 	go func() { s.served <- s.hs.Serve(ln) }()
 	s.add(message{Kind: "Page", Data: pageInfo{Title: cfg.Title, Stop: cfg.Stop != nil}})

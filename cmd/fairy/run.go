@@ -139,6 +139,7 @@ button ends the run as Ctrl-C does.`,
 			out := d.Style.wrap(d.Stdout)
 			var person interaction.Dialoger = interaction.NewTerminal(d.Stdin, out)
 			panel := wt.panel(dev.Serial())
+			panelPhone(panel, dev)
 			person = watched(person, panel, out)
 			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out, HideQuestions: true, ConfirmResult: confirm,
 				Watch: panelHandler(panel)}, instruction(args))

@@ -1,11 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -164,6 +164,15 @@ type simTryOptions struct {
 	ConfirmResult bool
 	// Watch is the live page (--watch); nil without one.
 	Watch *watching
+	// Suite is the suite whose task is tried ("" the built-in sim suite; tests try others),
+	// its apps installed on the virtual phone.
+	Suite string
+	// UIServer installs the resident UI server on the virtual phone, as `fairy device
+	// setup` leaves a phone.
+	UIServer bool
+	// Started, when set, is given the virtual phone once it is up (a test's person acts on
+	// it with their own hands).
+	Started func(*sim.Phone)
 }
 
 // simTryResult is what an offline try did, for tests.
@@ -178,7 +187,7 @@ type simTryResult struct {
 // errNoTryRule before anything starts (no phone, no run directory, no knowledge opened).
 func runSimTry(ctx context.Context, o simTryOptions) (simTryResult, error) {
 	var res simTryResult
-	suite, err := eval.Load(trySuite)
+	suite, err := eval.Load(cmp.Or(o.Suite, trySuite))
 	if err != nil {
 		return res, fmt.Errorf("offline try: %w", err)
 	}
@@ -213,11 +222,14 @@ func runSimTry(ctx context.Context, o simTryOptions) (simTryResult, error) {
 		return res, err
 	}
 	defer model.Close()
-	p, err := trySimPhone(ctx, task.Phone.Sim, log)
+	p, err := trySimPhone(ctx, task.Phone.Sim, sim.Config{Apps: suite.SimApps(), UIServer: o.UIServer, Logger: log})
 	if err != nil {
 		return res, err
 	}
 	res.Phone = p
+	if o.Started != nil {
+		o.Started(p)
+	}
 	phones, err := agent.ServePhones(log, p)
 	if err != nil {
 		return res, err
@@ -235,6 +247,7 @@ func runSimTry(ctx context.Context, o simTryOptions) (simTryResult, error) {
 		person = interaction.NewTerminal(o.Stdin, out)
 	}
 	panel := o.Watch.panel("virtual phone " + p.Serial())
+	panelPhone(panel, dev)
 	person = watched(person, panel, out)
 	res.Summary, err = runAgent(ctx, agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out, HideQuestions: o.Dialoger == nil,
 		ConfirmResult: o.ConfirmResult, Watch: panelHandler(panel)}, o.Instruction)
@@ -249,12 +262,12 @@ func runSimTry(ctx context.Context, o simTryOptions) (simTryResult, error) {
 // trySimPhone is a virtual phone in the start state of the task's phone (its clock, setup
 // commands and first app), without the task's faults: a try shows the task, not the
 // phone's failures.
-func trySimPhone(ctx context.Context, spec *eval.SimPhone, log *slog.Logger) (*sim.Phone, error) {
-	seed := uint64(1)
+func trySimPhone(ctx context.Context, spec *eval.SimPhone, cfg sim.Config) (*sim.Phone, error) {
+	cfg.Seed = 1
 	if spec != nil && spec.Seed != 0 {
-		seed = spec.Seed
+		cfg.Seed = spec.Seed
 	}
-	p, err := sim.New(sim.Config{Seed: seed, Logger: log})
+	p, err := sim.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("virtual phone: %w", err)
 	}

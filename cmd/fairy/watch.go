@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/live"
@@ -146,6 +149,56 @@ func (p pageAnswers) Ask(ctx context.Context, q interaction.Question) (string, e
 		fmt.Fprintf(p.out, "%s\n", table.EscapeLines("(answered on the live page: "+a+")"))
 	}
 	return a, err
+}
+
+// HandOver implements interaction.Hander: the page says it is the person's turn, and its
+// "give it back" ends the hand-over (said here too).
+func (p pageAnswers) HandOver(ctx context.Context, h interaction.HandOver) error {
+	err := p.panel.HandOver(ctx, h)
+	if err == nil {
+		fmt.Fprintln(p.out, "(given back on the live page)")
+	}
+	return err
+}
+
+// handPhone is a phone as the live page's hand-over reaches it: taps on the picture, and
+// the screen as it is now with its secret fields painted over.
+type handPhone struct{ dev *adb.Device }
+
+func (h handPhone) Tap(ctx context.Context, x, y int) error { return h.dev.Tap(ctx, x, y) }
+
+func (h handPhone) Size(ctx context.Context) (int, int, error) {
+	si, err := h.dev.Screen(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	if si.Width <= 0 || si.Height <= 0 {
+		return 0, 0, errors.New("the phone did not say its screen size")
+	}
+	if si.Landscape && si.Width < si.Height {
+		return si.Height, si.Width, nil // wm size says the portrait size
+	}
+	return si.Width, si.Height, nil
+}
+
+func (h handPhone) Look(ctx context.Context) ([]byte, string, error) {
+	b, err := executor.Look(ctx, h.dev)
+	if err != nil {
+		return nil, "", err
+	}
+	return b, http.DetectContentType(b), nil
+}
+
+// Frames follows the phone's live stream where it has one (the resident UI server's).
+func (h handPhone) Frames(ctx context.Context, each func(jpg []byte) error) error {
+	return h.dev.Frames(ctx, each)
+}
+
+// panelPhone gives the panel its phone for hand-overs (nothing without a panel).
+func panelPhone(p *live.Panel, dev *adb.Device) {
+	if p != nil && dev != nil {
+		p.SetPhone(handPhone{dev})
+	}
 }
 
 // panelHandler is the panel's event handler; nil without a panel.

@@ -58,6 +58,9 @@ func TestLoginHandsOverAndResumes(t *testing.T) {
 	if n := bytes.Count(tr, []byte(`"kind":"HandOver"`)); n < 2 {
 		t.Errorf("%d HandOver lines in the trace, want the hand-over opened and closed", n)
 	}
+	if !bytes.Contains(tr, []byte(`"activity":"com.fairy.bank.LoginActivity"`)) || !bytes.Contains(tr, []byte(`"secret":true`)) {
+		t.Errorf("the sign-in screen is not marked as holding a secret (no live stream shows it)")
+	}
 	if !bytes.Contains(tr, []byte(`"reason":"a password"`)) || !bytes.Contains(tr, []byte(`"duration":`)) {
 		t.Errorf("the trace does not say what was handed over for how long")
 	}

@@ -265,3 +265,41 @@ func readMJPEGPart(br *bufio.Reader) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// errNoStream: the phone has no MJPEG stream to follow (no resident UI server, a session
+// without the stream's settings, or a stream that failed before).
+var errNoStream = errors.New("adb: no live stream of the screen: the resident UI server is not running (fairy device setup installs it)")
+
+// Frames follows the resident server's MJPEG stream: each is called with every frame
+// (JPEG, scaled as the models' pictures are) until ctx ends, each returns an error (that
+// error is returned) or the stream breaks. A phone without the stream answers at once
+// with an error that says so. The frames are the screen as it is, unmasked: what shows
+// them decides when they may be shown.
+func (d *Device) Frames(ctx context.Context, each func(jpg []byte) error) error {
+	if _, _, up := d.uiReady(ctx); !up || !d.mjpegOn() {
+		return errNoStream
+	}
+	conn, err := d.dialDevice(ctx, "tcp:"+strconv.Itoa(UIServerMJPEGPort))
+	if err != nil {
+		return fmt.Errorf("%w: %w", errMJPEG, err)
+	}
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Now()) })
+	defer stop()
+	if _, err := io.WriteString(conn, mjpegRequest); err != nil {
+		return fmt.Errorf("%w: %w", errMJPEG, ioError(ctx, err))
+	}
+	br := bufio.NewReaderSize(conn, 64<<10)
+	for {
+		b, err := readMJPEGPart(br)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("%w: %w", errMJPEG, err)
+		}
+		if err := each(b); err != nil {
+			return err
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -290,4 +291,47 @@ func encodeJPEG(t testing.TB, img image.Image) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// TestFrames (issue 40, the live page's screen): Frames follows the resident server's
+// MJPEG stream — JPEG frames, one after another, the screen's change after a key press
+// among them — until its callback says stop; a phone without the server answers at once
+// that it has no stream.
+func TestFrames(t *testing.T) {
+	ctx := t.Context()
+	p := newPhone(t, sim.Config{UIServer: true})
+	d := faces[1].open(t, p, Config{})
+	openShopSearch(t, d)
+	stop := errors.New("enough")
+	var frames [][]byte
+	keyed := false
+	err := d.Frames(ctx, func(jpg []byte) error {
+		if _, err := jpeg.DecodeConfig(bytes.NewReader(jpg)); err != nil {
+			t.Errorf("frame %d is no JPEG: %v", len(frames)+1, err)
+		}
+		frames = append(frames, jpg)
+		if len(frames) == 2 && !keyed {
+			keyed = true
+			if err := d.Key(ctx, "KEYCODE_BACK"); err != nil {
+				return err
+			}
+		}
+		if len(frames) >= 6 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) {
+		t.Fatalf("Frames: %v, want the callback's error", err)
+	}
+	if bytes.Equal(frames[0], frames[len(frames)-1]) {
+		t.Errorf("the frames after a key press are the frame before it")
+	}
+
+	q := newPhone(t, sim.Config{})
+	c := faces[1].open(t, q, Config{NoUIServer: true})
+	called := false
+	if err := c.Frames(ctx, func([]byte) error { called = true; return nil }); err == nil || called {
+		t.Errorf("Frames on a phone without the resident server: %v (called %v), want an error at once", err, called)
+	}
 }

@@ -121,6 +121,12 @@ func (d *Device) markIdle(gen uint64) {
 	d.settledMu.Unlock()
 }
 
+// Touched says the screen may have changed by hands other than the device's own — the
+// person's, while the phone is handed over to them: nothing the device kept of the screen
+// (the last dump read, the idle wait's mark, picture and activity) is reused, and the next
+// Settle waits for the idle screen and reads it anew.
+func (d *Device) Touched() { d.changes.Add(1) }
+
 // idleSince reports whether the screen is known idle: the last idle wait, or the last
 // dump read, is fresh and nothing that may change the screen ran since it started (the
 // dump then becomes the settled one).

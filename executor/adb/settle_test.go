@@ -323,3 +323,45 @@ func TestSettleByIdle(t *testing.T) {
 		}
 	}
 }
+
+// TestTouchedReadsAnew (issue 40): a person's hands change the screen without a command of
+// the device's (a hand-over); after Touched, Settle and Dump read the screen as it is now,
+// not the dump kept from before — without it the kept dump is served, what the hand-over's
+// resume read as the sign-in page the person had already left. (The server's source is
+// read anew after its idle wait; Touched makes that wait happen.)
+func TestTouchedReadsAnew(t *testing.T) {
+	for _, server := range []bool{false, true} {
+		t.Run(map[bool]string{false: "uiautomator", true: "ui-server"}[server], func(t *testing.T) {
+			ctx := t.Context()
+			p := newPhone(t, sim.Config{UIServer: server})
+			clock := &testClock{now: time.Unix(1_700_000_000, 0)}
+			d := faces[1].open(t, p, Config{Now: clock.Now, NoUIServer: !server})
+			openShopSearch(t, d)
+			read := func() []byte {
+				t.Helper()
+				if err := d.Settle(ctx); err != nil {
+					t.Fatalf("Settle: %v", err)
+				}
+				xml, err := d.Dump(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return xml
+			}
+			read()
+			if err := p.TypeKeys("zq"); err != nil { // the person's thumbs
+				t.Fatal(err)
+			}
+			if xml := read(); !server && bytes.Contains(xml, []byte("zq")) {
+				t.Fatalf("the kept dump was not served: the test shows nothing")
+			}
+			if err := p.TypeKeys("xw"); err != nil {
+				t.Fatal(err)
+			}
+			d.Touched()
+			if xml := read(); !bytes.Contains(xml, []byte("zqxw")) {
+				t.Errorf("after Touched the dump is still the one from before the person's hands:\n%s", xml)
+			}
+		})
+	}
+}
