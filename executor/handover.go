@@ -163,11 +163,6 @@ func (r *run) handOver(ctx context.Context, need, by string) (State, error) {
 	}
 	r.planNote = append(r.planNote, fmt.Sprintf("At step %d the phone was handed to the person for %s; they gave it back after %.0f s. Read the screen as it is now and go on with the task: what they entered is theirs, never type it or ask for it.", r.step, need, ev.Duration.Seconds()))
 	// Whatever the person did changed the screen: read it again, judge nothing they did.
-	// The device kept its last dump for a screen it knew idle; the person's hands changed
-	// it without the device seeing.
-	if t, ok := r.cfg.Device.(interface{ Touched() }); ok {
-		t.Touched()
-	}
 	r.reuse, r.noActs, r.lastActs, r.expect = false, true, nil, ""
 	return statePerceive, nil
 }

@@ -171,7 +171,3 @@ func (d *Device) takeSettled() []byte {
 	}
 	return s.xml
 }
-
-// Touched tells the device that the screen may have changed by a way it did not see (the
-// person's own hands during a hand-over): no dump read before it is reused after it.
-func (d *Device) Touched() { d.changes.Add(1) }
