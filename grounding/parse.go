@@ -76,7 +76,9 @@ func submits(as []Action) []Action {
 	return out
 }
 
-var number = regexp.MustCompile(`-?\d+(?:\.\d+)?`)
+// number is one number as models and JSON write them, an exponent included: 1e2 is one
+// number (100), not the two digit runs 1 and 2.
+var number = regexp.MustCompile(`-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?`)
 
 // readPoint reads a point written as (x,y), [x,y], <point>x y</point>,
 // <|box_start|>(x,y)<|box_end|> or a box [x1,y1,x2,y2] (its centre).

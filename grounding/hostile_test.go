@@ -1,0 +1,39 @@
+package grounding
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestParseExponentIsOneNumber: a number in exponent form (JSON allows 1e2; a model may
+// write it) is one number, not two. Read as digit runs, [1e2,5e2] was four numbers, a box
+// whose centre (3,2) sits in the screen's corner: a silent misclick instead of the point
+// the model meant, or a clear error.
+func TestParseExponentIsOneNumber(t *testing.T) {
+	for _, c := range []struct {
+		f    Family
+		text string
+		want Point
+	}{
+		{QwenVL, `<tool_call>{"name":"mobile_use","arguments":{"action":"click","coordinate":[1e2,3e2]}}</tool_call>`, Point{100, 300}},
+		{AutoGLM, `do(action="Tap", element=[1e2,5e2])`, Point{100, 500}},
+		{UITARS, `Action: click(start_box='(1.5E2,2e+2)')`, Point{150, 200}},
+	} {
+		as, err := Parse(c.f, c.text)
+		if err != nil || len(as) != 1 || as[0].Point != c.want {
+			t.Errorf("%s %s: got %v, %v; want a tap at %v", c.f, c.text, as, err, c.want)
+		}
+	}
+	// A huge number is read as what it is, and the frame refuses it with a clear error.
+	as, err := Parse(UITARS, `Action: click(start_box='(1e308,5)')`)
+	if err != nil || len(as) != 1 {
+		t.Fatalf("1e308: %v, %v", as, err)
+	}
+	if _, err := (Frame{Kind: Norm1000}).ToScreen(as[0].Point, 1080, 2400); !errors.Is(err, ErrOffFrame) {
+		t.Errorf("1e308 on screen: %v, want ErrOffFrame", err)
+	}
+	// A number too large for a float is not a point.
+	if as, err := Parse(UITARS, `Action: click(start_box='(1e999,5)')`); !errors.Is(err, ErrSyntax) {
+		t.Errorf("1e999: %v, %v; want ErrSyntax", as, err)
+	}
+}
