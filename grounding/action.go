@@ -90,18 +90,24 @@ func ElementAt(s *perception.Screen, p Point, tolerance int) (index int, ok bool
 		return 0, false
 	}
 	pt := perception.Point{X: int(math.Floor(p.X)), Y: int(math.Floor(p.Y))}
-	best, bestArea := 0, 0
-	for _, e := range s.Elements {
-		if e.Bounds.Empty() || !e.Bounds.Contains(pt) {
-			continue
+	// An icon or a text inside a button is no target of its own: the finger presses the
+	// button, and the guard must judge the button ("Pay"), not its unlabelled icon. Only
+	// when nothing actionable holds the point is the smallest element the target.
+	for _, actionable := range []bool{true, false} {
+		best, bestArea := 0, 0
+		for _, e := range s.Elements {
+			if e.Bounds.Empty() || !e.Bounds.Contains(pt) || (actionable && !tappable(e)) {
+				continue
+			}
+			if a := e.Bounds.Area(); best == 0 || a < bestArea {
+				best, bestArea = e.Index, a
+			}
 		}
-		if a := e.Bounds.Area(); best == 0 || a < bestArea {
-			best, bestArea = e.Index, a
+		if best != 0 {
+			return best, true
 		}
 	}
-	if best != 0 {
-		return best, true
-	}
+	best := 0
 	bestD := math.Inf(1)
 	for _, e := range s.Elements {
 		if e.Bounds.Empty() {
@@ -112,6 +118,12 @@ func ElementAt(s *perception.Screen, p Point, tolerance int) (index int, ok bool
 		}
 	}
 	return best, best != 0
+}
+
+// tappable reports whether a tap on e acts on e itself (a scrollable list is no target of a
+// tap: a row is).
+func tappable(e perception.Element) bool {
+	return e.Clickable || e.LongClickable || e.Checkable || e.Editable
 }
 
 // distance is how far p is from b (0 inside).

@@ -3,6 +3,8 @@ package grounding
 import (
 	"errors"
 	"testing"
+
+	"github.com/fairy-go/fairy/perception"
 )
 
 // TestParseExponentIsOneNumber: a number in exponent form (JSON allows 1e2; a model may
@@ -35,5 +37,26 @@ func TestParseExponentIsOneNumber(t *testing.T) {
 	// A number too large for a float is not a point.
 	if as, err := Parse(UITARS, `Action: click(start_box='(1e999,5)')`); !errors.Is(err, ErrSyntax) {
 		t.Errorf("1e999: %v, %v; want ErrSyntax", as, err)
+	}
+}
+
+// TestElementAtPrefersTheButton: a point on an unlabelled icon or a text drawn inside a
+// button is a tap on the button (the smallest actionable element holding it), so that the
+// guard judges "Pay", not an icon it has no word for; with nothing actionable under the
+// point, the smallest element is the target.
+func TestElementAtPrefersTheButton(t *testing.T) {
+	pay := perception.Element{Index: 1, Role: "button", Label: "Pay", Clickable: true, Enabled: true,
+		Bounds: perception.Bounds{X1: 100, Y1: 1000, X2: 980, Y2: 1150}}
+	icon := perception.Element{Index: 2, Role: "image", Enabled: true, Bounds: perception.Bounds{X1: 120, Y1: 1040, X2: 190, Y2: 1110}}
+	list := perception.Element{Index: 3, Role: "list", Scrollable: true, Enabled: true, Bounds: perception.Bounds{X1: 0, Y1: 200, X2: 1080, Y2: 900}}
+	text := perception.Element{Index: 4, Role: "text", Label: "Hello", Enabled: true, Bounds: perception.Bounds{X1: 40, Y1: 300, X2: 600, Y2: 360}}
+	s := &perception.Screen{Width: 1080, Height: 2400, Elements: []perception.Element{pay, icon, list, text}}
+	for _, c := range []struct {
+		p    Point
+		want int
+	}{{Point{155, 1075}, 1}, {Point{540, 1075}, 1}, {Point{300, 330}, 4}, {Point{900, 700}, 3}} {
+		if i, ok := ElementAt(s, c.p, 24); !ok || i != c.want {
+			t.Errorf("point %v: element %d (%v), want %d", c.p, i, ok, c.want)
+		}
 	}
 }
