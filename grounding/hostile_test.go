@@ -2,6 +2,7 @@ package grounding
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/fairy-go/fairy/perception"
@@ -57,6 +58,28 @@ func TestElementAtPrefersTheButton(t *testing.T) {
 	}{{Point{155, 1075}, 1}, {Point{540, 1075}, 1}, {Point{300, 330}, 4}, {Point{900, 700}, 3}} {
 		if i, ok := ElementAt(s, c.p, 24); !ok || i != c.want {
 			t.Errorf("point %v: element %d (%v), want %d", c.p, i, ok, c.want)
+		}
+	}
+}
+
+// TestParseErrorsQuoteTheAnswer: an error quotes what the model wrote as a Go string, so a
+// terminal escape in a hostile answer is shown, never sent to the person's terminal when
+// `fairy model probe` prints why an answer held no tap.
+func TestParseErrorsQuoteTheAnswer(t *testing.T) {
+	for _, c := range []struct {
+		f    Family
+		text string
+	}{
+		{AutoGLM, "do(action=\"Tap\", element=\"\x1b]0;owned\x07\x1b[2J\")"},
+		{UITARS, "Action: click(start_box='\x1b[2J')"},
+		{QwenVL, "<tool_call>{\"name\":\"mobile_use\",\"arguments\":{\"action\":\"click\",\"coordinate\":\"\\u001b[2J\"}}</tool_call>"},
+	} {
+		_, err := Parse(c.f, c.text)
+		if err == nil {
+			t.Fatalf("%s %q: no error", c.f, c.text)
+		}
+		if strings.ContainsAny(err.Error(), "\x1b\x07") {
+			t.Errorf("%s: the error holds the answer's control characters: %q", c.f, err)
 		}
 	}
 }

@@ -237,7 +237,7 @@ func parseAutoGLM(text string) ([]Action, error) {
 		elem := func(key string) (Point, error) {
 			p, ok := readPoint(c.args[key])
 			if !ok || strings.Count(c.args[key], ",") != 1 {
-				return Point{}, errorf(AutoGLM, "do(action=%q, %s=%s): %s is a list of 2 integers [x,y]", c.args["action"], key, c.args[key], key)
+				return Point{}, errorf(AutoGLM, "do(action=%q, %s=%q): %s is a list of 2 integers [x,y]", c.args["action"], key, c.args[key], key)
 			}
 			return p, nil
 		}
@@ -339,7 +339,14 @@ func parseMobileUse(f Family, text string) ([]Action, error) {
 			if len(raw) == 0 || string(raw) == "null" {
 				return Point{}, false, nil
 			}
-			p, ok := readPoint(string(raw))
+			// The numbers are read from the value JSON holds, not from its escapes: the
+			// string "\u001b[2J" is no point (1,2).
+			text := string(raw)
+			var str string
+			if json.Unmarshal(raw, &str) == nil {
+				text = str
+			}
+			p, ok := readPoint(text)
 			if !ok {
 				return Point{}, false, errorf(f, "%s %s is not [x, y]", key, raw)
 			}
