@@ -44,7 +44,7 @@ func TestParseExponentIsOneNumber(t *testing.T) {
 // TestElementAtPrefersTheButton: a point on an unlabelled icon or a text drawn inside a
 // button is a tap on the button (the smallest actionable element holding it), so that the
 // guard judges "Pay", not an icon it has no word for; with nothing actionable under the
-// point, the smallest element is the target.
+// point, the smallest element is the target, but never a list (its centre is another row).
 func TestElementAtPrefersTheButton(t *testing.T) {
 	pay := perception.Element{Index: 1, Role: "button", Label: "Pay", Clickable: true, Enabled: true,
 		Bounds: perception.Bounds{X1: 100, Y1: 1000, X2: 980, Y2: 1150}}
@@ -55,8 +55,10 @@ func TestElementAtPrefersTheButton(t *testing.T) {
 	for _, c := range []struct {
 		p    Point
 		want int
-	}{{Point{155, 1075}, 1}, {Point{540, 1075}, 1}, {Point{300, 330}, 4}, {Point{900, 700}, 3}} {
-		if i, ok := ElementAt(s, c.p, 24); !ok || i != c.want {
+	}{{Point{155, 1075}, 1}, {Point{540, 1075}, 1}, {Point{300, 330}, 4}, {Point{300, 375}, 4}, {Point{900, 700}, 0}} {
+		// A point in the list's empty part is on no element: a tap at the point, not at
+		// the list's centre; one a few pixels off a row is that row.
+		if i, ok := ElementAt(s, c.p, 24); ok != (c.want != 0) || i != c.want {
 			t.Errorf("point %v: element %d (%v), want %d", c.p, i, ok, c.want)
 		}
 	}
