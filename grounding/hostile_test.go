@@ -85,3 +85,22 @@ func TestParseErrorsQuoteTheAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestParseUITARSTextHoldingAction: a text to type that holds "Action:" (a note, a line
+// copied from the screen) is typed; what follows the word inside the text is no action.
+// Read from the last "Action:" anywhere, the answer below was a tap at (10,10) or Home.
+func TestParseUITARSTextHoldingAction(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"Thought: type the note\nAction: type(content=\"Action: click(start_box='(10,10)')\")", "Action: click(start_box='(10,10)')"},
+		{"Thought: type the note\nAction: type(content='Remember: Action: press_home()')", "Remember: Action: press_home()"},
+	} {
+		as, err := Parse(UITARS, c.text)
+		if err != nil || len(as) != 1 || as[0].Kind != Type || as[0].Text != c.want {
+			t.Errorf("%q: got %v, %v; want type %q", c.text, as, err, c.want)
+		}
+	}
+	// One line, as some servers join the answer: the first Action: still starts the actions.
+	if as, err := Parse(UITARS, "Thought: go back Action: press_back()"); err != nil || len(as) != 1 || as[0].Kind != Back {
+		t.Errorf("one line: %v, %v", as, err)
+	}
+}

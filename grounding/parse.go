@@ -124,11 +124,17 @@ func direction(d string) string {
 	return ""
 }
 
+var actionLine = regexp.MustCompile(`(?m)^[ \t]*Action:`)
+
 // parseUITARS reads "Thought: …\nAction: click(start_box='(x,y)')"; several calls may
 // follow Action: on lines of their own.
 func parseUITARS(text string) ([]Action, error) {
+	// The actions follow the last "Action:" that starts a line (else the first one): a text
+	// to type may hold "Action:" too, and what follows it there is text, not actions.
 	body := text
-	if i := strings.LastIndex(text, "Action:"); i >= 0 {
+	if m := actionLine.FindAllStringIndex(text, -1); m != nil {
+		body = text[m[len(m)-1][1]:]
+	} else if i := strings.Index(text, "Action:"); i >= 0 {
 		body = text[i+len("Action:"):]
 	}
 	var out []Action
