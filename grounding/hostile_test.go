@@ -104,3 +104,18 @@ func TestParseUITARSTextHoldingAction(t *testing.T) {
 		t.Errorf("one line: %v, %v", as, err)
 	}
 }
+
+// TestParseBareCallNestedObject: an object inside a bare mobile_use call's arguments is
+// part of that call, not a second call: read as one, it was a tap at (5,5) the model never
+// asked for.
+func TestParseBareCallNestedObject(t *testing.T) {
+	as, err := Parse(QwenVL, `{"name":"mobile_use","arguments":{"action":"type","text":"hi","note":{"name":"mobile_use","arguments":{"action":"click","coordinate":[5,5]}}}}`)
+	if err != nil || len(as) != 1 || as[0].Kind != Type {
+		t.Errorf("got %v, %v; want only the typing", as, err)
+	}
+	// Two calls one after the other are both read.
+	as, err = Parse(QwenVL, `{"name":"mobile_use","arguments":{"action":"click","coordinate":[1,2]}} {"name":"mobile_use","arguments":{"action":"terminate","status":"success"}}`)
+	if err != nil || len(as) != 2 {
+		t.Errorf("two bare calls: %v, %v", as, err)
+	}
+}

@@ -327,8 +327,18 @@ func parseMobileUse(f Family, text string) ([]Action, error) {
 		bodies = append(bodies, m[1])
 	}
 	if len(bodies) == 0 {
+		end := 0 // where the last object read ends: an object inside it is an argument, not a call
 		for _, loc := range bareCall.FindAllStringIndex(text, -1) {
+			if loc[0] < end {
+				continue
+			}
 			bodies = append(bodies, text[loc[0]:])
+			dec := json.NewDecoder(strings.NewReader(text[loc[0]:]))
+			var v json.RawMessage
+			if dec.Decode(&v) != nil {
+				break // the error is said when the body is read below
+			}
+			end = loc[0] + int(dec.InputOffset())
 		}
 	}
 	var out []Action
