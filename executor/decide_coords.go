@@ -141,10 +141,14 @@ func (r *run) fromPoint(fr grounding.Frame, a grounding.Action, before []event.A
 		r.pointTaps[cmd] = true
 		return event.Action{Type: event.Shell, Command: cmd}, ""
 	case grounding.Type:
-		if n := len(before); n > 0 && before[n-1].Type == event.Tap {
-			if el := r.element(before[n-1].Index); el != nil && el.Editable {
+		if n := len(before); n > 0 && (before[n-1].Type == event.Tap || before[n-1].Type == event.LongPress || before[n-1].Type == event.Shell) {
+			// The text is meant for what was just tapped: into that field, or nowhere. Into
+			// another field of the screen (the one focused, the only one) it goes where the
+			// model never pointed: a note in the search bar.
+			if el := r.element(before[n-1].Index); before[n-1].Type == event.Tap && el != nil && el.Editable {
 				return event.Action{Type: event.Input, Index: el.Index, Text: a.Text}, ""
 			}
+			return event.Action{}, "the point tapped before it is no text field; tap a text field's box, then type (or tap alone, and type once a field has the focus)"
 		}
 		if el := typingField(r.screen); el != nil {
 			return event.Action{Type: event.Input, Index: el.Index, Text: a.Text}, ""

@@ -90,21 +90,29 @@ func ElementAt(s *perception.Screen, p Point, tolerance int) (index int, ok bool
 		return 0, false
 	}
 	pt := perception.Point{X: int(math.Floor(p.X)), Y: int(math.Floor(p.Y))}
-	best, bestArea := 0, 0
-	for _, e := range s.Elements {
-		if e.Bounds.Empty() || !e.Bounds.Contains(pt) {
-			continue
+	// An icon or a text inside a button is no target of its own: the finger presses the
+	// button, and the guard must judge the button ("Pay"), not its unlabelled icon. Only
+	// when nothing actionable holds the point is the smallest element the target. A list
+	// never is: a tap on it lands at its centre, on some other row than the point's gap
+	// between rows; that point is a tap at the point.
+	for _, actionable := range []bool{true, false} {
+		best, bestArea := 0, 0
+		for _, e := range s.Elements {
+			if e.Bounds.Empty() || !e.Bounds.Contains(pt) || (actionable && !tappable(e)) || list(e) {
+				continue
+			}
+			if a := e.Bounds.Area(); best == 0 || a < bestArea {
+				best, bestArea = e.Index, a
+			}
 		}
-		if a := e.Bounds.Area(); best == 0 || a < bestArea {
-			best, bestArea = e.Index, a
+		if best != 0 {
+			return best, true
 		}
 	}
-	if best != 0 {
-		return best, true
-	}
+	best := 0
 	bestD := math.Inf(1)
 	for _, e := range s.Elements {
-		if e.Bounds.Empty() {
+		if e.Bounds.Empty() || list(e) {
 			continue
 		}
 		if d := distance(e.Bounds, p); d <= float64(tolerance) && d < bestD {
@@ -113,6 +121,15 @@ func ElementAt(s *perception.Screen, p Point, tolerance int) (index int, ok bool
 	}
 	return best, best != 0
 }
+
+// tappable reports whether a tap on e acts on e itself (a scrollable list is no target of a
+// tap: a row is).
+func tappable(e perception.Element) bool {
+	return e.Clickable || e.LongClickable || e.Checkable || e.Editable
+}
+
+// list reports whether e is a scrolling container a tap does not act on.
+func list(e perception.Element) bool { return e.Scrollable && !tappable(e) }
 
 // distance is how far p is from b (0 inside).
 func distance(b perception.Bounds, p Point) float64 {

@@ -177,9 +177,9 @@ func TestElementAt(t *testing.T) {
 		want int
 		ok   bool
 	}{
-		{Point{X: 960, Y: 370}, 0, 3, true},  // the smallest that contains it
-		{Point{X: 500, Y: 370}, 0, 2, true},  // the row
-		{Point{X: 500, Y: 1000}, 0, 1, true}, // only the list
+		{Point{X: 960, Y: 370}, 0, 3, true},   // the smallest that contains it
+		{Point{X: 500, Y: 370}, 0, 2, true},   // the row
+		{Point{X: 500, Y: 1000}, 0, 0, false}, // only the list: a tap at the point, not at the list's centre
 		{Point{X: 310, Y: 2300}, 30, 4, true},
 		{Point{X: 500, Y: 2380}, 30, 0, false}, // nothing within 30 px
 		{Point{X: 320, Y: 2300}, 10, 0, false},

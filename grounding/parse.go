@@ -76,7 +76,9 @@ func submits(as []Action) []Action {
 	return out
 }
 
-var number = regexp.MustCompile(`-?\d+(?:\.\d+)?`)
+// number is one number as models and JSON write them, an exponent included: 1e2 is one
+// number (100), not the two digit runs 1 and 2.
+var number = regexp.MustCompile(`-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?`)
 
 // readPoint reads a point written as (x,y), [x,y], <point>x y</point>,
 // <|box_start|>(x,y)<|box_end|> or a box [x1,y1,x2,y2] (its centre).
@@ -122,11 +124,17 @@ func direction(d string) string {
 	return ""
 }
 
+var actionLine = regexp.MustCompile(`(?m)^[ \t]*Action:`)
+
 // parseUITARS reads "Thought: …\nAction: click(start_box='(x,y)')"; several calls may
 // follow Action: on lines of their own.
 func parseUITARS(text string) ([]Action, error) {
+	// The actions follow the last "Action:" that starts a line (else the first one): a text
+	// to type may hold "Action:" too, and what follows it there is text, not actions.
 	body := text
-	if i := strings.LastIndex(text, "Action:"); i >= 0 {
+	if m := actionLine.FindAllStringIndex(text, -1); m != nil {
+		body = text[m[len(m)-1][1]:]
+	} else if i := strings.Index(text, "Action:"); i >= 0 {
 		body = text[i+len("Action:"):]
 	}
 	var out []Action
@@ -235,7 +243,7 @@ func parseAutoGLM(text string) ([]Action, error) {
 		elem := func(key string) (Point, error) {
 			p, ok := readPoint(c.args[key])
 			if !ok || strings.Count(c.args[key], ",") != 1 {
-				return Point{}, errorf(AutoGLM, "do(action=%q, %s=%s): %s is a list of 2 integers [x,y]", c.args["action"], key, c.args[key], key)
+				return Point{}, errorf(AutoGLM, "do(action=%q, %s=%q): %s is a list of 2 integers [x,y]", c.args["action"], key, c.args[key], key)
 			}
 			return p, nil
 		}
@@ -319,8 +327,18 @@ func parseMobileUse(f Family, text string) ([]Action, error) {
 		bodies = append(bodies, m[1])
 	}
 	if len(bodies) == 0 {
+		end := 0 // where the last object read ends: an object inside it is an argument, not a call
 		for _, loc := range bareCall.FindAllStringIndex(text, -1) {
+			if loc[0] < end {
+				continue
+			}
 			bodies = append(bodies, text[loc[0]:])
+			dec := json.NewDecoder(strings.NewReader(text[loc[0]:]))
+			var v json.RawMessage
+			if dec.Decode(&v) != nil {
+				break // the error is said when the body is read below
+			}
+			end = loc[0] + int(dec.InputOffset())
 		}
 	}
 	var out []Action
@@ -337,7 +355,14 @@ func parseMobileUse(f Family, text string) ([]Action, error) {
 			if len(raw) == 0 || string(raw) == "null" {
 				return Point{}, false, nil
 			}
-			p, ok := readPoint(string(raw))
+			// The numbers are read from the value JSON holds, not from its escapes: the
+			// string "\u001b[2J" is no point (1,2).
+			text := string(raw)
+			var str string
+			if json.Unmarshal(raw, &str) == nil {
+				text = str
+			}
+			p, ok := readPoint(text)
 			if !ok {
 				return Point{}, false, errorf(f, "%s %s is not [x, y]", key, raw)
 			}

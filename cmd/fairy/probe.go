@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -386,6 +387,15 @@ func probeAndRemember(ctx context.Context, o probeOptions, store probeStore, out
 // Compile-time check: the probe asks the agent's model.
 var _ probeModel = executor.Model(nil)
 
+// frameNames lists the frames the probe knows.
+func frameNames() string {
+	var ns []string
+	for _, k := range frameOrder {
+		ns = append(ns, string(k))
+	}
+	return strings.Join(ns, ", ")
+}
+
 // rect is a box as an image.Rectangle, for the frame inference on plain numbers.
 func rect(b perception.Bounds) image.Rectangle { return image.Rect(b.X1, b.Y1, b.X2, b.Y2) }
 
@@ -432,6 +442,11 @@ func prepareGrounding(ctx context.Context, cfg *runConfig, out io.Writer) error 
 	f, ok := familyByName(rec.Family)
 	if !ok {
 		return withExit(2, fmt.Errorf("the remembered probe of %s names family %q, which fairy does not know: delete %s and probe again", g.Model, rec.Family, g.Store.path))
+	}
+	if !slices.Contains(frameOrder, rec.Frame) {
+		// Read as absolute pixels, a 0-1000 model's every point lands in the top left.
+		return withExit(2, fmt.Errorf("the remembered probe of %s names frame %q, which fairy does not know (%s): delete %s and probe again with 'fairy model probe'",
+			g.Model, rec.Frame, frameNames(), g.Store.path))
 	}
 	g.Record = rec
 	cfg.Agent.NoMarks = true

@@ -136,6 +136,9 @@ func inferFrame(taps []probeTap, imageW, imageH, screenW, screenH int, documente
 		}
 	}
 	inf.ScaleX, inf.ScaleY = readScale(taps, screenW, screenH)
+	if len(fits) == 0 && len(taps) > 1 && sameTaps(taps) {
+		return inf, fmt.Errorf("the taps fit no frame: every answer was the same point (%g,%g), whichever element was named", taps[0].X, taps[0].Y)
+	}
 	if len(fits) == 0 {
 		return inf, fmt.Errorf("the taps fit no frame (absolute pixels of the picture or the screen, 0-999, 0-1000, 0-1): read as a frame of their own they run to %s x %s",
 			scaleWord(inf.ScaleX), scaleWord(inf.ScaleY))
@@ -176,6 +179,16 @@ func inferFrame(taps []probeTap, imageW, imageH, screenW, screenH int, documente
 	return inf, nil
 }
 
+// sameTaps reports whether every tap is at the same point.
+func sameTaps(taps []probeTap) bool {
+	for _, t := range taps[1:] {
+		if t.X != taps[0].X || t.Y != taps[0].Y {
+			return false
+		}
+	}
+	return true
+}
+
 // inside reports whether (x, y) is in r grown by tol.
 func inside(r image.Rectangle, x, y float64, tol int) bool {
 	return x >= float64(r.Min.X-tol) && x < float64(r.Max.X+tol) && y >= float64(r.Min.Y-tol) && y < float64(r.Max.Y+tol)
@@ -207,6 +220,8 @@ func scaleWord(v float64) string {
 	switch {
 	case v == 0:
 		return "nothing"
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "no size (numbers too large to be points)"
 	case math.Abs(v) >= 10:
 		return fmt.Sprintf("%.0f", v)
 	}
