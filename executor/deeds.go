@@ -166,8 +166,12 @@ func (d *deed) unshown(s *perception.Screen) string {
 		if text == "" || d.signIn {
 			return ""
 		}
-		if !shownStatic(s, text) {
-			return fmt.Sprintf("the message %q is not in the conversation", text)
+		// A text the consent read off several lines of the page is named with " · " between
+		// them (specifics): each line shows on a line of its own.
+		for _, part := range strings.Split(text, " · ") {
+			if part = strings.TrimSpace(part); part != "" && !shownStatic(s, part) {
+				return fmt.Sprintf("the message %q is not in the conversation", text)
+			}
 		}
 		// The recipient is the page's title the consent named; on another page of the same
 		// kind (the same activity) the title must still name them.

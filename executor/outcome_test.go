@@ -381,3 +381,18 @@ func TestAsksQuestion(t *testing.T) {
 		}
 	}
 }
+
+// TestSentTextReadOffSeveralLines: a send's text the consent read off several lines of the
+// page ("Paiement reussi · Commande TH-1001 reglee", TeaHouse's receipt) shows when each
+// line shows; a line gone is a send that did not show.
+func TestSentTextReadOffSeveralLines(t *testing.T) {
+	d := &deed{category: "send", sp: specifics{Text: "Paiement reussi · Commande TH-1001 reglee"}, activity: ".Web"}
+	both := &perception.Screen{Activity: ".Web", Elements: []perception.Element{{Index: 1, Label: "Paiement reussi"}, {Index: 2, Label: "Commande TH-1001 reglee"}, {Index: 3, Label: "Ticket parti"}}}
+	if why := d.unshown(both); why != "" {
+		t.Errorf("each line shown: %q, want the send reconciled", why)
+	}
+	one := &perception.Screen{Activity: ".Web", Elements: []perception.Element{{Index: 1, Label: "Paiement reussi"}, {Index: 3, Label: "Ticket parti"}}}
+	if why := d.unshown(one); why == "" {
+		t.Error("a line of the text gone: reconciled, want the send unshown")
+	}
+}
