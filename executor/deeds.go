@@ -2,6 +2,7 @@ package executor
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/fairy-go/fairy/perception"
@@ -26,6 +27,10 @@ type deed struct {
 	// signIn marks a "send" held on a sign-in page (its Next or Log in): what it typed is
 	// an account name sent to the app, not a message that shows in a conversation.
 	signIn bool
+	// typed marks a send whose text the task typed or its words name (set when it is
+	// reconciled): only then is it a message of the agent's to find after the send. A text read off the page
+	// (a field's label, a receipt's lines) tells nothing the page must show afterwards.
+	typed bool
 }
 
 // countNamed counts the elements and static texts of s that read name, case aside.
@@ -142,6 +147,7 @@ func (r *run) reconcile(s *perception.Screen, opened bool) {
 		r.confirming = d
 		return
 	}
+	d.typed = typedText(r.typed, d.sp.Text) || namesWords(r.a.Task.Task, d.sp.Text)
 	why := d.unshown(s)
 	if why == "" {
 		if r.unreconciled[d.category] != "" {
@@ -163,7 +169,7 @@ func (d *deed) unshown(s *perception.Screen) string {
 	switch d.category {
 	case "send":
 		text := strings.TrimSpace(d.sp.Text)
-		if text == "" || d.signIn {
+		if text == "" || d.signIn || !d.typed {
 			return ""
 		}
 		// A text the consent read off several lines of the page is named with " · " between
@@ -232,4 +238,28 @@ func shownStatic(s *perception.Screen, text string) bool {
 		}
 	}
 	return false
+}
+
+// typedText reports whether text is, or is part of, a text the task typed.
+func typedText(typed []string, text string) bool {
+	want := strings.ToLower(strings.TrimSpace(text))
+	if want == "" {
+		return false
+	}
+	for _, t := range typed {
+		if t = strings.ToLower(strings.TrimSpace(t)); t == want || strings.Contains(t, want) || strings.Contains(want, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesWords reports whether task holds text as whole words, case aside.
+func namesWords(task, text string) bool {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return false
+	}
+	re, err := regexp.Compile(`(?i)(^|\W)` + regexp.QuoteMeta(text) + `($|\W)`)
+	return err == nil && re.MatchString(task)
 }

@@ -386,7 +386,7 @@ func TestAsksQuestion(t *testing.T) {
 // page ("Paiement reussi · Commande TH-1001 reglee", TeaHouse's receipt) shows when each
 // line shows; a line gone is a send that did not show.
 func TestSentTextReadOffSeveralLines(t *testing.T) {
-	d := &deed{category: "send", sp: specifics{Text: "Paiement reussi · Commande TH-1001 reglee"}, activity: ".Web"}
+	d := &deed{category: "send", sp: specifics{Text: "Paiement reussi · Commande TH-1001 reglee"}, activity: ".Web", typed: true}
 	both := &perception.Screen{Activity: ".Web", Elements: []perception.Element{{Index: 1, Label: "Paiement reussi"}, {Index: 2, Label: "Commande TH-1001 reglee"}, {Index: 3, Label: "Ticket parti"}}}
 	if why := d.unshown(both); why != "" {
 		t.Errorf("each line shown: %q, want the send reconciled", why)
@@ -394,5 +394,22 @@ func TestSentTextReadOffSeveralLines(t *testing.T) {
 	one := &perception.Screen{Activity: ".Web", Elements: []perception.Element{{Index: 1, Label: "Paiement reussi"}, {Index: 3, Label: "Ticket parti"}}}
 	if why := d.unshown(one); why == "" {
 		t.Error("a line of the text gone: reconciled, want the send unshown")
+	}
+}
+
+// TestSendTextNotTypedIsNotLookedFor: a send's text the consent read off the page and the
+// task never typed (the "To" label of a compose page's empty field) is not looked for
+// after the send; one the task typed is.
+func TestSendTextNotTypedIsNotLookedFor(t *testing.T) {
+	after := &perception.Screen{Activity: ".Compose", Elements: []perception.Element{{Index: 1, Label: "Sent"}}}
+	r := &run{deed: &deed{category: "send", sp: specifics{Text: "To"}, activity: ".Compose"}}
+	r.reconcile(after, false)
+	if len(r.unreconciled) != 0 {
+		t.Errorf("a label read as the text: unreconciled %v, want none", r.unreconciled)
+	}
+	r = &run{typed: []string{"Running late"}, deed: &deed{category: "send", sp: specifics{Text: "Running late"}, activity: ".Compose"}}
+	r.reconcile(after, false)
+	if len(r.unreconciled) == 0 {
+		t.Error("a typed message not shown after its send: reconciled, want unreconciled")
 	}
 }
