@@ -1,4 +1,4 @@
-package executor
+package guard
 
 import (
 	"strings"
@@ -9,7 +9,7 @@ import (
 )
 
 func TestDefaultGuardPolicy(t *testing.T) {
-	g, err := NewGuard(DefaultGuardPolicy())
+	g, err := New(DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestDefaultGuardPolicy(t *testing.T) {
 // break, are judged as the sensitive element the screen offers nearest the field; Enter
 // on a focused button is a tap on it. The verdict never quotes what was typed.
 func TestGuardJudgesSubmitting(t *testing.T) {
-	g, err := NewGuard(DefaultGuardPolicy())
+	g, err := New(DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestGuardJudgesSubmitting(t *testing.T) {
 }
 
 func TestGuardVocabularyLoads(t *testing.T) {
-	p := DefaultGuardPolicy()
+	p := DefaultPolicy()
 	if len(p.Rules) < 6 || len(p.Confirm) == 0 || len(p.Dismiss) == 0 {
 		t.Fatalf("guard.yaml gave %d rules, %d confirms, %d dismisses", len(p.Rules), len(p.Confirm), len(p.Dismiss))
 	}
@@ -121,7 +121,7 @@ func TestGuardVocabularyLoads(t *testing.T) {
 			t.Errorf("rule %s has no keywords", r.Category)
 		}
 	}
-	if _, err := NewGuard(p); err != nil {
+	if _, err := New(p); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -129,7 +129,7 @@ func TestGuardVocabularyLoads(t *testing.T) {
 // TestGuardLanguages: each language's pay, delete, order and send buttons are held; the
 // buttons that decline or leave are not.
 func TestGuardLanguages(t *testing.T) {
-	g, err := NewGuard(DefaultGuardPolicy())
+	g, err := New(DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestGuardLanguages(t *testing.T) {
 // TestGuardJudgesThePage: a generic confirm or a label-less button takes the category of a
 // page that shows a payment, a deletion or a sending; the same buttons elsewhere are free.
 func TestGuardJudgesThePage(t *testing.T) {
-	g, err := NewGuard(DefaultGuardPolicy())
+	g, err := New(DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestGuardJudgesThePage(t *testing.T) {
 // TestGuardShellInput: a Shell action that taps or presses Enter through `input` is judged
 // by what it reaches on the screen.
 func TestGuardShellInput(t *testing.T) {
-	g, err := NewGuard(DefaultGuardPolicy())
+	g, err := New(DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,15 +263,15 @@ func TestGuardShellInput(t *testing.T) {
 // TestGuardExtend: a person's config adds words to a category, generic confirms and whole
 // categories; a keyword for an unknown category is an error.
 func TestGuardExtend(t *testing.T) {
-	p, err := DefaultGuardPolicy().Extend(GuardExtension{
+	p, err := DefaultPolicy().Extend(Extension{
 		Keywords: map[string][]string{"payment": {"cobrar"}},
 		Confirm:  []string{"vale"},
-		Rules:    []GuardRule{{Category: "booking", Type: 2, Keywords: []string{"book now", "reservar"}, Page: []string{"reservation"}}},
+		Rules:    []Rule{{Category: "booking", Type: 2, Keywords: []string{"book now", "reservar"}, Page: []string{"reservation"}}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := NewGuard(p)
+	g, err := New(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,11 +290,11 @@ func TestGuardExtend(t *testing.T) {
 			t.Errorf("%q: category %q, want %q", tc.label, got, tc.category)
 		}
 	}
-	if _, err := DefaultGuardPolicy().Extend(GuardExtension{Keywords: map[string][]string{"paymnet": {"x"}}}); err == nil {
+	if _, err := DefaultPolicy().Extend(Extension{Keywords: map[string][]string{"paymnet": {"x"}}}); err == nil {
 		t.Error("a keyword for an unknown category was accepted")
 	}
 	// The default policy is not changed by an extension.
-	g0, _ := NewGuard(DefaultGuardPolicy())
+	g0, _ := New(DefaultPolicy())
 	if _, hit := g0.Check(tap, &perception.Element{Label: "Cobrar", Text: "Cobrar"}, &perception.Screen{}); hit {
 		t.Error("Extend changed the default policy")
 	}

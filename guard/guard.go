@@ -1,4 +1,4 @@
-package executor
+package guard
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ type Verdict struct {
 	Page bool
 }
 
-// Guard applies a GuardPolicy. What is on the screen is judged, never obeyed: no text
+// Guard applies a Policy. What is on the screen is judged, never obeyed: no text
 // on a screen changes the policy.
 type Guard struct {
 	*textReader
@@ -65,7 +65,7 @@ type Guard struct {
 }
 
 type compiledRule struct {
-	GuardRule
+	Rule
 	index  int
 	words  *phraseSet
 	page   *phraseSet // page words and totals
@@ -88,8 +88,8 @@ func (g *Guard) phrases(lists ...[]string) *phraseSet {
 // minStemWord is the fewest letters of a rule's word whose inflected forms count.
 const minStemWord = 7
 
-// NewGuard compiles a policy.
-func NewGuard(p GuardPolicy) (*Guard, error) {
+// New compiles a policy.
+func New(p Policy) (*Guard, error) {
 	pr := p.Precision
 	g := &Guard{textReader: newTextReader()}
 	g.confirm, g.dismiss, g.search = g.phrases(p.Confirm), g.phrases(p.Dismiss), g.phrases(searchWords)
@@ -102,7 +102,7 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 		g.whole[g.newGuardText(w).s] = true
 	}
 	g.objectStems, g.dataStems, g.wordStems, g.exceptStems = g.stems(pr.Objects), g.stems(pr.Data), stemSet{}, stemSet{}
-	g.deleteRule = slices.IndexFunc(p.Rules, func(r GuardRule) bool { return r.Category == "delete" })
+	g.deleteRule = slices.IndexFunc(p.Rules, func(r Rule) bool { return r.Category == "delete" })
 	g.known = g.phrases(p.Confirm, p.Dismiss, pr.Lead, pr.Nouns, pr.Objects)
 	g.lexicon = newPhraseSet(g.textReader)
 	for _, w := range pr.Lead {
@@ -118,13 +118,13 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 		g.lexicon.add(w, lexCancel<<8)
 	}
 	if len(p.Rules) > maxGuardRules {
-		return nil, fmt.Errorf("%w: the guard has %d rules; at most %d", errConfig, len(p.Rules), maxGuardRules)
+		return nil, fmt.Errorf("%w: the guard has %d rules; at most %d", errPolicy, len(p.Rules), maxGuardRules)
 	}
 	for i, r := range p.Rules {
 		if r.Category == "" || (r.Type != 1 && r.Type != 2) {
-			return nil, fmt.Errorf("%w: guard rule %d: needs a category and type 1 or 2", errConfig, i)
+			return nil, fmt.Errorf("%w: guard rule %d: needs a category and type 1 or 2", errPolicy, i)
 		}
-		c := compiledRule{GuardRule: r, index: i}
+		c := compiledRule{Rule: r, index: i}
 		c.words = g.phrases(r.Keywords)
 		for _, k := range r.Keywords {
 			g.lexicon.add(k, lexWord<<8|i)
@@ -164,7 +164,7 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 			for _, s := range lists.src {
 				re, err := regexp.Compile(s)
 				if err != nil {
-					return nil, fmt.Errorf("%w: guard rule %s pattern %q: %w", errConfig, r.Category, s, err)
+					return nil, fmt.Errorf("%w: guard rule %s pattern %q: %w", errPolicy, r.Category, s, err)
 				}
 				*lists.dst = append(*lists.dst, re)
 			}
@@ -196,8 +196,8 @@ func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Scre
 		if el == nil && a.Type == event.Swipe && s != nil {
 			// A swipe across the screen drags whatever is under its start: a "slide to
 			// pay" slider.
-			x1, y1, _, _ := SwipePath(perception.Bounds{X2: s.Width, Y2: s.Height}, a.Direction)
-			if at := elementAt(s, x1, y1); at != nil && g.isSlider(at, nil) {
+			x1, y1, _, _ := perception.SwipePath(perception.Bounds{X2: s.Width, Y2: s.Height}, a.Direction)
+			if at := ElementAt(s, x1, y1); at != nil && g.isSlider(at, nil) {
 				el = at
 			}
 		}
@@ -216,11 +216,11 @@ func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Scre
 		if el == nil && (s == nil || !s.Keyboard) {
 			return Verdict{}, false // no text field has the focus: Enter submits nothing
 		}
-		return g.submit("press Enter in "+fieldName(el), el, s)
+		return g.submit("press Enter in "+FieldName(el), el, s)
 	case event.Input:
 		if strings.ContainsAny(a.Text, "\n\r") {
 			// The typed text is never part of the verdict: it may be a password.
-			return g.submit("type text with a line break into "+fieldName(el), el, s)
+			return g.submit("type text with a line break into "+FieldName(el), el, s)
 		}
 	}
 	return Verdict{}, false
@@ -264,7 +264,7 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 
 // verdictOf is the verdict that verb on el, on s, needs rule r's consent.
 func (g *Guard) verdictOf(verb string, el *perception.Element, s *perception.Screen, r compiledRule, page bool) Verdict {
-	name := label(el)
+	name := Label(el)
 	return Verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", verb, strconv.QuoteToGraphic(name)),
 		Target: name, Action: g.elementIdentity(el, s), Page: page}
 }
@@ -342,7 +342,7 @@ func (g *Guard) submit(what string, field *perception.Element, s *perception.Scr
 		}
 		for _, r := range g.rules {
 			if r.Category == "send" {
-				return Verdict{Category: r.Category, Type: r.Type, Target: fieldName(field), Action: "submit " + g.elementIdentity(field, s),
+				return Verdict{Category: r.Category, Type: r.Type, Target: FieldName(field), Action: "submit " + g.elementIdentity(field, s),
 					Subject: what + ", which may send what it holds"}, true
 			}
 		}
@@ -389,7 +389,7 @@ func (g *Guard) elementIdentity(el *perception.Element, s *perception.Screen) st
 	if s != nil {
 		sig = s.Signature
 	}
-	id := fmt.Sprintf("page %s: %s %s", sig, el.Class, strconv.QuoteToGraphic(label(el)))
+	id := fmt.Sprintf("page %s: %s %s", sig, el.Class, strconv.QuoteToGraphic(Label(el)))
 	if el.ResourceID != "" {
 		id += " id=" + el.ResourceID
 	}
@@ -409,9 +409,9 @@ func (g *Guard) elementIdentity(el *perception.Element, s *perception.Screen) st
 	return id
 }
 
-// fieldName names a text field by what it is for, never by what it holds (a field's text
+// FieldName names a text field by what it is for, never by what it holds (a field's text
 // may be a password or a message not yet sent).
-func fieldName(el *perception.Element) string {
+func FieldName(el *perception.Element) string {
 	switch {
 	case el == nil:
 		return "the focused field"
@@ -429,8 +429,8 @@ func fieldName(el *perception.Element) string {
 	return "the " + el.Role
 }
 
-// label is the best human name of an element.
-func label(el *perception.Element) string {
+// Label is the best human name of an element.
+func Label(el *perception.Element) string {
 	for _, s := range []string{el.Label, el.Text, el.Desc} {
 		if s != "" {
 			return s
@@ -440,4 +440,24 @@ func label(el *perception.Element) string {
 		return el.ResourceID
 	}
 	return el.Role
+}
+
+// Focused is the element of s that has the focus, a text field before any other (a dump
+// may mark both the field and its container), or nil.
+func Focused(s *perception.Screen) *perception.Element {
+	if s == nil {
+		return nil
+	}
+	var other *perception.Element
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		switch {
+		case !e.Focused:
+		case e.Editable:
+			return e
+		case other == nil:
+			other = e
+		}
+	}
+	return other
 }

@@ -1,4 +1,4 @@
-package executor
+package guard
 
 import (
 	"encoding/json"
@@ -16,7 +16,7 @@ import (
 )
 
 // corpusItem is one label of testdata/guard/corpus.json on its page (made by
-// executor/internal/guardgen from real apps' translated strings that the vocabulary was
+// guard/internal/guardgen from real apps' translated strings that the vocabulary was
 // not made from).
 type corpusItem struct {
 	Locale   string   `json:"locale"`
@@ -171,7 +171,7 @@ var topCorpusFloors = map[string][2]float64{
 // a hundred locales, held out from the vocabulary, per group of scripts, and holds it to
 // corpusFloors.
 //
-//	go test ./executor -run TestGuardCorpus -v
+//	go test ./guard -run TestGuardCorpus -v
 //
 // With GUARD_CORPUS_MISSES=1 it lists every miss and false hold.
 func TestGuardCorpus(t *testing.T) {

@@ -1,4 +1,4 @@
-package executor
+package guard
 
 import (
 	_ "embed"
@@ -9,8 +9,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// GuardRule marks actions of one category as needing consent.
-type GuardRule struct {
+// Rule marks actions of one category as needing consent.
+type Rule struct {
 	Category string `json:"category" yaml:"category"` // payment, order, delete, send, permission, …
 	// Type is the interaction type asked: 1 sensitive or dangerous, 2 irreversible.
 	Type int `json:"type" yaml:"type"`
@@ -37,9 +37,9 @@ type GuardRule struct {
 	Amount bool     `json:"amount,omitempty" yaml:"amount,omitempty"`
 }
 
-// GuardPrecision are the words that tell a sensitive word used as a name from the action
+// Precision are the words that tell a sensitive word used as a name from the action
 // it names: "Transfer history", "Tip of the day", "View purchase history", "Remove filter".
-type GuardPrecision struct {
+type Precision struct {
 	// Lead words open a label that only shows something ("View …", "See …").
 	Lead []string `json:"lead,omitempty" yaml:"lead,omitempty"`
 	// Nounable are sensitive words that are also nouns (transfer, order, tip, post).
@@ -79,10 +79,10 @@ type GuardPrecision struct {
 	Browser    []string `json:"browser,omitempty" yaml:"browser,omitempty"`
 }
 
-// GuardPolicy is the configurable guard: the rules, checked in order, and the generic
+// Policy is the configurable guard: the rules, checked in order, and the generic
 // confirms that take the category of the page they are on.
-type GuardPolicy struct {
-	Rules []GuardRule `json:"rules" yaml:"rules"`
+type Policy struct {
+	Rules []Rule `json:"rules" yaml:"rules"`
 	// Confirm are generic confirm labels (OK, Confirm, Continue, Done, …), matched like
 	// keywords against the whole label.
 	Confirm []string `json:"confirm,omitempty" yaml:"confirm,omitempty"`
@@ -90,13 +90,13 @@ type GuardPolicy struct {
 	// Close, Back.
 	Dismiss []string `json:"dismiss,omitempty" yaml:"dismiss,omitempty"`
 	// Precision tells names from actions.
-	Precision GuardPrecision `json:"precision,omitempty" yaml:"precision,omitempty"`
+	Precision Precision `json:"precision,omitempty" yaml:"precision,omitempty"`
 }
 
 //go:embed guard.yaml
 var guardVocabulary []byte
 
-// generatedVocabulary is guard_vocab.yaml, made by executor/internal/guardgen from the
+// generatedVocabulary is guard_vocab.yaml, made by guard/internal/guardgen from the
 // translated string catalogs of real apps: category (or confirm, dismiss, page:CATEGORY,
 // except:CATEGORY, object) → locale → words.
 //
@@ -118,7 +118,7 @@ type vocabularyFile struct {
 	} `yaml:"rules"`
 	Confirm   map[string][]string `yaml:"confirm"`
 	Dismiss   map[string][]string `yaml:"dismiss"`
-	Precision GuardPrecision      `yaml:"precision"`
+	Precision Precision           `yaml:"precision"`
 }
 
 // flatVocabulary lists the words of every language, languages in a stable order.
@@ -135,22 +135,22 @@ func flatVocabulary(m map[string][]string) []string {
 	return out
 }
 
-// DefaultGuardPolicy covers paying, transferring money, placing orders, subscribing,
-// deleting, sending, calling and granting permissions: executor/guard.yaml (written by
-// hand: phrasings, resource ids, shell commands, page words) and executor/guard_vocab.yaml
+// DefaultPolicy covers paying, transferring money, placing orders, subscribing,
+// deleting, sending, calling and granting permissions: guard/guard.yaml (written by
+// hand: phrasings, resource ids, shell commands, page words) and guard/guard_vocab.yaml
 // (generated from real apps' translated strings, over a hundred locales).
-func DefaultGuardPolicy() GuardPolicy {
+func DefaultPolicy() Policy {
 	var f vocabularyFile
 	if err := yaml.Unmarshal(guardVocabulary, &f); err != nil {
 		// guard.yaml is compiled in and tested (TestGuardVocabularyLoads): this cannot
 		// happen in a released binary.
-		panic("executor: guard.yaml: " + err.Error())
+		panic("guard: guard.yaml: " + err.Error())
 	}
 	var gen map[string]map[string][]string
 	if err := yaml.Unmarshal(generatedVocabulary, &gen); err != nil {
-		panic("executor: guard_vocab.yaml: " + err.Error()) // compiled in and tested, as above
+		panic("guard: guard_vocab.yaml: " + err.Error()) // compiled in and tested, as above
 	}
-	var p GuardPolicy
+	var p Policy
 	rd := newTextReader()
 	for _, r := range f.Rules {
 		keywords := append(flatVocabulary(r.Keywords), flatVocabulary(gen[r.Category])...)
@@ -168,7 +168,7 @@ func DefaultGuardPolicy() GuardPolicy {
 				}
 			}
 		}
-		p.Rules = append(p.Rules, GuardRule{Category: r.Category, Type: r.Type,
+		p.Rules = append(p.Rules, Rule{Category: r.Category, Type: r.Type,
 			Keywords: keywords, IDs: r.IDs,
 			Commands: r.Commands, Except: append(flatVocabulary(r.Except), except...), Page: append(flatVocabulary(r.Page), flatVocabulary(gen["page:"+r.Category])...),
 			Totals: flatVocabulary(r.Totals), Amount: r.Amount})
@@ -187,8 +187,8 @@ func DefaultGuardPolicy() GuardPolicy {
 	return p
 }
 
-// GuardExtension is what a person adds to the default policy in their config.
-type GuardExtension struct {
+// Extension is what a person adds to the default policy in their config.
+type Extension struct {
 	// Keywords are extra sensitive words per existing category (payment, delete, …).
 	Keywords map[string][]string `json:"keywords,omitempty" yaml:"keywords,omitempty"`
 	// Page are extra page words per existing category: the words a language or an app uses
@@ -199,13 +199,13 @@ type GuardExtension struct {
 	// Dismiss are extra ways out: labels that never confirm anything.
 	Dismiss []string `json:"dismiss,omitempty" yaml:"dismiss,omitempty"`
 	// Rules are whole new categories, checked after the built-in ones.
-	Rules []GuardRule `json:"rules,omitempty" yaml:"rules,omitempty"`
+	Rules []Rule `json:"rules,omitempty" yaml:"rules,omitempty"`
 }
 
 // Extend returns p with x added; a keyword for a category p lacks is an error (a typo
 // would silently guard nothing).
-func (p GuardPolicy) Extend(x GuardExtension) (GuardPolicy, error) {
-	out := GuardPolicy{Confirm: append(slices.Clone(p.Confirm), x.Confirm...), Dismiss: append(slices.Clone(p.Dismiss), x.Dismiss...), Precision: p.Precision}
+func (p Policy) Extend(x Extension) (Policy, error) {
+	out := Policy{Confirm: append(slices.Clone(p.Confirm), x.Confirm...), Dismiss: append(slices.Clone(p.Dismiss), x.Dismiss...), Precision: p.Precision}
 	for _, r := range p.Rules {
 		r.Keywords, r.Page = slices.Clone(r.Keywords), slices.Clone(r.Page)
 		out.Rules = append(out.Rules, r)
@@ -213,10 +213,10 @@ func (p GuardPolicy) Extend(x GuardExtension) (GuardPolicy, error) {
 	for _, words := range []struct {
 		m    map[string][]string
 		what string
-		add  func(r *GuardRule, w []string)
+		add  func(r *Rule, w []string)
 	}{
-		{x.Keywords, "keywords", func(r *GuardRule, w []string) { r.Keywords = append(r.Keywords, w...) }},
-		{x.Page, "page words", func(r *GuardRule, w []string) { r.Page = append(r.Page, w...) }},
+		{x.Keywords, "keywords", func(r *Rule, w []string) { r.Keywords = append(r.Keywords, w...) }},
+		{x.Page, "page words", func(r *Rule, w []string) { r.Page = append(r.Page, w...) }},
 	} {
 		cats := make([]string, 0, len(words.m))
 		for c := range words.m {
@@ -224,13 +224,13 @@ func (p GuardPolicy) Extend(x GuardExtension) (GuardPolicy, error) {
 		}
 		slices.Sort(cats)
 		for _, c := range cats {
-			i := slices.IndexFunc(out.Rules, func(r GuardRule) bool { return r.Category == c })
+			i := slices.IndexFunc(out.Rules, func(r Rule) bool { return r.Category == c })
 			if i < 0 {
 				var known []string
 				for _, r := range out.Rules {
 					known = append(known, r.Category)
 				}
-				return GuardPolicy{}, fmt.Errorf("%w: guard %s for unknown category %q (known: %s; add a new one under guard.rules)", errConfig, words.what, c, strings.Join(known, ", "))
+				return Policy{}, fmt.Errorf("%w: guard %s for unknown category %q (known: %s; add a new one under guard.rules)", errPolicy, words.what, c, strings.Join(known, ", "))
 			}
 			words.add(&out.Rules[i], words.m[c])
 		}

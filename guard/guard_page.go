@@ -1,4 +1,4 @@
-package executor
+package guard
 
 import (
 	"regexp"
@@ -63,7 +63,7 @@ func (g *Guard) isSlider(el *perception.Element, cache labelCache) bool {
 	if strings.Contains(c, "SeekBar") || strings.Contains(c, "Slider") || strings.Contains(c, "seekbar") || strings.Contains(c, "slider") {
 		return true
 	}
-	l := label(el)
+	l := Label(el)
 	switch {
 	case el.Label == "" && el.Text == "" && el.Desc == "" && el.ResourceID == "":
 		// No words of its own: only its role can say it slides (a thousand label-less
@@ -75,8 +75,8 @@ func (g *Guard) isSlider(el *perception.Element, cache labelCache) bool {
 	return g.read(cache, l).slide
 }
 
-// elementAt is the smallest element of s whose bounds hold (x, y).
-func elementAt(s *perception.Screen, x, y int) *perception.Element {
+// ElementAt is the smallest element of s whose bounds hold (x, y).
+func ElementAt(s *perception.Screen, x, y int) *perception.Element {
 	var best *perception.Element
 	for i := range s.Elements {
 		e := &s.Elements[i]

@@ -1,4 +1,4 @@
-package executor
+package guard
 
 import (
 	"path"
@@ -323,7 +323,7 @@ func mayLookAlike(r rune) bool {
 }
 
 // textReader reads labels the way the guard matches them: it holds the tables normLabel
-// and findAmounts look things up in, built once by newTextReader (in NewGuard) and never
+// and findAmounts look things up in, built once by newTextReader (in New) and never
 // changed after, so a Guard shares them between goroutines without a lock.
 type textReader struct {
 	// lookAlike maps a letter that may pass for Latin ones to the ASCII letters its

@@ -1,4 +1,4 @@
-package executor
+package guard
 
 import (
 	"path"
@@ -78,7 +78,7 @@ func (g *Guard) inputCommand(verb string, args []string, s *perception.Screen) (
 	case "keyevent", "press", "keycombination":
 		for _, k := range args {
 			if enterKeys[strings.ToUpper(k)] {
-				return g.Check(event.Action{Type: event.Enter}, focused(s), s)
+				return g.Check(event.Action{Type: event.Enter}, Focused(s), s)
 			}
 		}
 	case "tap", "swipe", "draganddrop", "motionevent":
@@ -93,7 +93,7 @@ func (g *Guard) inputCommand(verb string, args []string, s *perception.Screen) (
 		if !okX || !okY {
 			return Verdict{}, false
 		}
-		if el := elementAt(s, x, y); el != nil {
+		if el := ElementAt(s, x, y); el != nil {
 			return g.element("tap", el, s)
 		}
 	}
