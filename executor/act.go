@@ -233,7 +233,7 @@ func (r *run) exec(ctx context.Context, a event.Action, el *perception.Element) 
 		if el != nil {
 			b = el.Bounds
 		}
-		x1, y1, x2, y2 := SwipePath(b, a.Direction)
+		x1, y1, x2, y2 := perception.SwipePath(b, a.Direction)
 		if el != nil && el.Role == "slider" {
 			x1, y1, x2, y2 = slidePath(b, a.Direction)
 		}
@@ -260,26 +260,9 @@ func (r *run) exec(ctx context.Context, a event.Action, el *perception.Element) 
 	return "", fmt.Errorf("executor: action %s cannot be executed", a.Type)
 }
 
-// SwipePath is a finger path across the middle 60% of b, in the direction of the finger:
-// the swipe the executor makes, and the one MCP `act` and the explorer make the same way.
-func SwipePath(b perception.Bounds, dir string) (x1, y1, x2, y2 int) {
-	cx, cy := (b.X1+b.X2)/2, (b.Y1+b.Y2)/2
-	dx, dy := (b.X2-b.X1)*3/10, (b.Y2-b.Y1)*3/10
-	switch dir {
-	case "up":
-		return cx, cy + dy, cx, cy - dy
-	case "down":
-		return cx, cy - dy, cx, cy + dy
-	case "left":
-		return cx + dx, cy, cx - dx, cy
-	default:
-		return cx - dx, cy, cx + dx, cy
-	}
-}
-
 // slidePath drags a slider's thumb along its whole track: a "slide to confirm" control acts
 // only when its thumb, which sits at the track's start, reaches the end; a swipe through
-// the middle of the element (SwipePath) leaves it short.
+// the middle of the element (perception.SwipePath) leaves it short.
 func slidePath(b perception.Bounds, dir string) (x1, y1, x2, y2 int) {
 	w, h := b.X2-b.X1, b.Y2-b.Y1
 	if h > w { // a vertical slider
