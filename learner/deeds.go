@@ -1,0 +1,242 @@
+package learner
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/knowledge"
+)
+
+// Deeds: what an action did that cannot be taken back, read off the screens before and
+// after it with language-free cues only — counts of a list's rows, the typed text showing
+// as a new line, a number shaped like an order's appearing after an amount. No word list
+// and no model: what is recorded is what the screen showed, so the guard can hold the
+// element next time in any language (knowledge.Deed).
+
+// Categories of deeds, as the guard's rules name them.
+const (
+	deedDelete  = "delete"
+	deedSend    = "send"
+	deedPayment = "payment"
+)
+
+// Evidence notes, as a deed records them.
+const (
+	evidenceRowGone  = "a row gone"
+	evidenceSent     = "the typed text appended as a new line"
+	evidenceReceipt  = "an order number issued after an amount"
+	minTypedForASend = 2 // runes: a shorter text shows up anywhere
+)
+
+// deedOf reads what action k (executed as a), taken on screen before and leading to
+// screen after, did that cannot be taken back; zero when the screens show nothing of the
+// kind. earlier is the text the after page showed when it was last seen in this session
+// ("" when never): a dialog's Delete returns to the list it was opened over, one row
+// short. typed is the text typed on before's page since it was reached.
+func deedOf(k knowledge.Action, a event.ActionExecuted, before, after observation, earlier string, typed []string) knowledge.Deed {
+	switch k.Kind {
+	case knowledge.ActionTap, knowledge.ActionLongPress, knowledge.ActionEnter:
+	default:
+		return knowledge.Deed{}
+	}
+	el := a.Element
+	if before.pkg != after.pkg || isWayBack(el) || checkableClass(el) || (el != nil && editableClass(el.Class)) {
+		return knowledge.Deed{}
+	}
+	if a.Action.Type == event.Back {
+		return knowledge.Deed{}
+	}
+	d := knowledge.Deed{}
+	switch {
+	case sentTyped(before.text, after.text, typed):
+		d = knowledge.Deed{Category: deedSend, Evidence: evidenceSent}
+	case len(typed) == 0 && rowGone(before, after, earlier):
+		// Typed text narrows a list (a search, a filter): rows gone after it are answers.
+		d = knowledge.Deed{Category: deedDelete, Evidence: evidenceRowGone}
+	case receipt(before.text, after.text):
+		d = knowledge.Deed{Category: deedPayment, Evidence: evidenceReceipt}
+	default:
+		return knowledge.Deed{}
+	}
+	if el != nil {
+		d.X, d.Y = max(el.X, 0), max(el.Y, 0)
+	}
+	return d
+}
+
+// row is one element line of a screen's text form, as a list row is compared: its
+// indent, role and resource id make its group, its label tells rows apart.
+type row struct {
+	group, label string
+}
+
+// rowsOf reads the element lines of a text form, and whether any shows a state
+// (checked, selected): a tab or filter chip that changed state narrows a list, it deletes
+// nothing.
+func rowsOf(text string) (rows []row, states string) {
+	var st strings.Builder
+	for line := range strings.SplitSeq(text, "\n") {
+		m := elementLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		indent := len(line) - len(strings.TrimLeft(line, " "))
+		rows = append(rows, row{group: strings.Repeat(" ", indent) + m[2] + " " + m[4], label: unquote(m[3])})
+		words := strings.Fields(quoted.ReplaceAllString(line, `""`))
+		for _, w := range words {
+			switch w {
+			case "checked", "unchecked", "selected":
+				st.WriteString(unquote(m[3]) + "=" + w + "\n")
+			}
+		}
+	}
+	return rows, st.String()
+}
+
+// rowGone reports a list that lost a row to the action: on the same page (or back on the
+// page the action's page was opened over, shown then as earlier), a group of element
+// lines that had two rows or more has fewer, every row left was there before, no group
+// grew and no tab or filter changed state.
+func rowGone(before, after observation, earlier string) bool {
+	was := before.text
+	if before.key() != after.key() {
+		if earlier == "" {
+			return false
+		}
+		was = earlier
+	}
+	rowsBefore, statesBefore := rowsOf(was)
+	rowsAfter, statesAfter := rowsOf(after.text)
+	if statesBefore != statesAfter || len(rowsAfter) >= len(rowsBefore) {
+		return false
+	}
+	count := func(rs []row) map[string]int {
+		n := map[string]int{}
+		for _, r := range rs {
+			n[r.group]++
+		}
+		return n
+	}
+	nb, na := count(rowsBefore), count(rowsAfter)
+	shrunk := false
+	for g, n := range na {
+		if n > nb[g] {
+			return false // something grew: other content, not a row gone
+		}
+	}
+	for g, n := range nb {
+		if n >= 2 && na[g] < n {
+			shrunk = true
+		}
+	}
+	if !shrunk {
+		return false
+	}
+	// Every row left was there before (as a multiset of group and label).
+	left := map[row]int{}
+	for _, r := range rowsBefore {
+		left[r]++
+	}
+	for _, r := range rowsAfter {
+		if left[r] == 0 {
+			return false
+		}
+		left[r]--
+	}
+	return true
+}
+
+// sentTyped reports the text typed before the action showing after it as a line that is
+// no text field, more often than before, while no field holds it any more: a message
+// appended to a conversation, a comment posted.
+func sentTyped(before, after string, typed []string) bool {
+	for _, t := range typed {
+		t = strings.TrimSpace(t)
+		if utf8.RuneCountInString(t) < minTypedForASend || t == maskedText {
+			continue
+		}
+		shownBefore, _ := linesHolding(before, t)
+		shown, inField := linesHolding(after, t)
+		if shown > shownBefore && inField == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// maskedText is what the executor shows for text typed into a password field.
+const maskedText = "••••••"
+
+// linesHolding counts the lines of a text form that hold t: as shown text, and inside a
+// text field.
+func linesHolding(text, t string) (shown, inField int) {
+	for line := range strings.SplitSeq(text, "\n") {
+		if !strings.Contains(unquoteLine(line), t) {
+			continue
+		}
+		if m := elementLine.FindStringSubmatch(line); m != nil && editableRole(m[2]) {
+			inField++
+			continue
+		}
+		shown++
+	}
+	return shown, inField
+}
+
+// unquoteLine is a text-form line with its quoted parts unescaped.
+func unquoteLine(line string) string {
+	return quoted.ReplaceAllStringFunc(line, func(q string) string { return unquote(q[1 : len(q)-1]) })
+}
+
+// orderNumber matches a number shaped like an order's or a receipt's: "#10482",
+// "TH-1001", "ORD12345".
+var orderNumber = regexp.MustCompile(`#\s?\d{3,}\b|\b[A-Z]{1,6}-?\d{3,}\b`)
+
+// receipt reports an order number the screen before did not show appearing after an
+// action taken where an amount was shown: a payment made, an order placed.
+func receipt(before, after string) bool {
+	if !showsAmount(before) {
+		return false
+	}
+	had := map[string]bool{}
+	for _, n := range orderNumber.FindAllString(before, -1) {
+		had[n] = true
+	}
+	return slices.ContainsFunc(orderNumber.FindAllString(after, -1), func(n string) bool { return !had[n] })
+}
+
+// isoCurrency matches an ISO 4217-shaped code beside a number: "CHF 36.00", "300 USDT".
+var isoCurrency = regexp.MustCompile(`\b[A-Z]{3}\s?\d|\d\s?[A-Z]{3,4}\b`)
+
+// showsAmount reports an amount of money on a screen: a currency sign (any, by its
+// Unicode category) or an ISO code beside a digit.
+func showsAmount(text string) bool {
+	if isoCurrency.MatchString(text) {
+		return true
+	}
+	prevDigit, sign := false, false
+	for _, r := range text {
+		switch {
+		case unicode.Is(unicode.Sc, r):
+			if prevDigit {
+				return true
+			}
+			sign = true
+			continue
+		case unicode.IsDigit(r):
+			if sign {
+				return true
+			}
+			prevDigit = true
+			continue
+		case r == ' ' || r == '\u00a0' || r == '\u202f':
+			continue // "36,00 €", "$ 36"
+		}
+		prevDigit, sign = false, false
+	}
+	return false
+}
