@@ -68,39 +68,60 @@ func deedOf(k knowledge.Action, a event.ActionExecuted, before, after observatio
 	return d
 }
 
-// row is one element line of a screen's text form, as a list row is compared: its
-// indent, role and resource id make its group, its label tells rows apart.
-type row struct {
-	group, label string
+// textLine is one line of a screen's text form as a row is compared: its indent, its
+// kind (an element's role and resource id, or static text) and the line without its
+// element index (an added or removed line shifts the indices of the rest).
+type textLine struct {
+	indent     int
+	kind, norm string
 }
 
-// rowsOf reads the element lines of a text form, and whether any shows a state
-// (checked, selected): a tab or filter chip that changed state narrows a list, it deletes
-// nothing.
-func rowsOf(text string) (rows []row, states string) {
+// staticKind is the kind of a static text line.
+const staticKind = `"`
+
+// linesOf reads a text form's lines, leaving out a clock's time (it moves by itself), and
+// the states its elements show (checked, selected): a tab or filter chip that changed
+// state narrows a list, it deletes nothing.
+func linesOf(text string) (lines []textLine, states string) {
 	var st strings.Builder
 	for line := range strings.SplitSeq(text, "\n") {
-		m := elementLine.FindStringSubmatch(line)
-		if m == nil {
+		trimmed := strings.TrimLeft(line, " ")
+		if !strings.HasPrefix(trimmed, "- ") {
 			continue
 		}
-		indent := len(line) - len(strings.TrimLeft(line, " "))
-		rows = append(rows, row{group: strings.Repeat(" ", indent) + m[2] + " " + m[4], label: unquote(m[3])})
-		words := strings.Fields(quoted.ReplaceAllString(line, `""`))
-		for _, w := range words {
-			switch w {
-			case "checked", "unchecked", "selected":
-				st.WriteString(unquote(m[3]) + "=" + w + "\n")
+		l := textLine{indent: len(line) - len(trimmed), norm: elementIndex.ReplaceAllString(line, "[]")}
+		if m := elementLine.FindStringSubmatch(line); m != nil {
+			l.kind = m[2] + " " + m[4]
+			for _, w := range strings.Fields(quoted.ReplaceAllString(line, `""`)) {
+				switch w {
+				case "checked", "unchecked", "selected":
+					st.WriteString(unquote(m[3]) + "=" + w + "\n")
+				}
 			}
+		} else if m := staticLine.FindStringSubmatch(line); m != nil {
+			if clockTime.MatchString(m[1]) && len(strings.TrimSpace(clockTime.ReplaceAllString(m[1], ""))) == 0 {
+				continue
+			}
+			l.kind = staticKind
+		} else {
+			l.kind = "?"
 		}
+		lines = append(lines, l)
 	}
-	return rows, st.String()
+	return lines, st.String()
 }
 
+// The fewest lines of one kind, side by side, that make a list: two element rows, or
+// three lines of text (a title and two rows; a title and a banner are no list).
+const (
+	minElementRows = 2
+	minStaticRows  = 3
+)
+
 // rowGone reports a list that lost a row to the action: on the same page (or back on the
-// page the action's page was opened over, shown then as earlier), a group of element
-// lines that had two rows or more has fewer, every row left was there before, no group
-// grew and no tab or filter changed state.
+// page the action's page was opened over, shown then as earlier), lines are gone and none
+// is new, each gone line (its children aside) was one of a list — lines of its kind side
+// by side — and no tab or filter changed state.
 func rowGone(before, after observation, earlier string) bool {
 	was := before.text
 	if before.key() != after.key() {
@@ -109,45 +130,77 @@ func rowGone(before, after observation, earlier string) bool {
 		}
 		was = earlier
 	}
-	rowsBefore, statesBefore := rowsOf(was)
-	rowsAfter, statesAfter := rowsOf(after.text)
-	if statesBefore != statesAfter || len(rowsAfter) >= len(rowsBefore) {
+	wl, statesBefore := linesOf(was)
+	al, statesAfter := linesOf(after.text)
+	if statesBefore != statesAfter || len(al) >= len(wl) {
 		return false
 	}
-	count := func(rs []row) map[string]int {
-		n := map[string]int{}
-		for _, r := range rs {
-			n[r.group]++
-		}
-		return n
+	left := map[string]int{}
+	for _, l := range al {
+		left[l.norm]++
 	}
-	nb, na := count(rowsBefore), count(rowsAfter)
-	shrunk := false
-	for g, n := range na {
-		if n > nb[g] {
-			return false // something grew: other content, not a row gone
+	for _, l := range wl {
+		if left[l.norm] > 0 {
+			left[l.norm]--
 		}
 	}
-	for g, n := range nb {
-		if n >= 2 && na[g] < n {
-			shrunk = true
+	for _, n := range left {
+		if n > 0 {
+			return false // a line that was not there: other content, not a row gone
 		}
 	}
-	if !shrunk {
-		return false
+	kept := map[string]int{}
+	for _, l := range al {
+		kept[l.norm]++
 	}
-	// Every row left was there before (as a multiset of group and label).
-	left := map[row]int{}
-	for _, r := range rowsBefore {
-		left[r]++
+	gone := make([]bool, len(wl))
+	for i, l := range wl {
+		if kept[l.norm] > 0 {
+			kept[l.norm]--
+			continue
+		}
+		gone[i] = true
 	}
-	for _, r := range rowsAfter {
-		if left[r] == 0 {
+	found := false
+	parent := -1 // the gone line whose children follow
+	for i, l := range wl {
+		if parent >= 0 && l.indent > wl[parent].indent {
+			continue // a gone row's subtitle, price, …
+		}
+		parent = -1
+		if !gone[i] {
+			continue
+		}
+		parent = i
+		need := minElementRows
+		if l.kind == staticKind {
+			need = minStaticRows
+		}
+		if runOf(wl, i) < need {
 			return false
 		}
-		left[r]--
+		found = true
 	}
-	return true
+	return found
+}
+
+// runOf counts the lines of line i's kind and indent side by side with it (its and their
+// children between them), i among them.
+func runOf(lines []textLine, i int) int {
+	n := 1
+	for _, step := range []int{-1, 1} {
+		for j := i + step; j >= 0 && j < len(lines); j += step {
+			l := lines[j]
+			if l.indent > lines[i].indent {
+				continue
+			}
+			if l.indent < lines[i].indent || l.kind != lines[i].kind {
+				break
+			}
+			n++
+		}
+	}
+	return n
 }
 
 // sentTyped reports the text typed before the action showing after it as a line that is

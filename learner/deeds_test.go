@@ -73,6 +73,26 @@ func TestDeedsFromTheScreen(t *testing.T) {
 - "TH-1001"
 - "36,00 €"`}
 
+	plain := screen{app, ".Main", "s-plain", `- "Things"
+- "Apples"
+- "Pears"
+- "Cherries"
+- "09:30"
+- [1] button "Refresh" id=refresh
+- [2] button "Go" id=go`}
+	plainGone := screen{app, ".Main", "s-plain", `- "Things"
+- "Pears"
+- "Cherries"
+- "09:31"
+- [1] button "Refresh" id=refresh
+- [2] button "Go" id=go`}
+	banner := screen{app, ".Main", "s-banner", `- "Things"
+- "Tip: long-press a row"
+- [1] button "Got it" id=tip_ok
+- [2] button "Go" id=go`}
+	noBanner := screen{app, ".Main", "s-banner", `- "Things"
+- [1] button "Go" id=go`}
+
 	goBtn := tap(5, "Los", id("go"), "android.widget.Button")
 	goBtn.el.X, goBtn.el.Y = 540, 2000
 	sortBtn := tap(6, "Sortieren", id("sort"), "android.widget.Button")
@@ -91,6 +111,10 @@ func TestDeedsFromTheScreen(t *testing.T) {
 		want  map[string]string // target → category:evidence ("" none)
 	}{
 		{"a row gone on its page", []effectStep{{list3, []act{goBtn}}, {list2, nil}}, map[string]string{"Los": "delete:a row gone"}},
+		{"a line of text gone from a list of text", []effectStep{{plain, []act{tap(2, "Go", id("go"), "android.widget.Button")}}, {plainGone, nil}},
+			map[string]string{"Go": "delete:a row gone"}},
+		{"a banner dismissed", []effectStep{{banner, []act{tap(1, "Got it", id("tip_ok"), "android.widget.Button")}}, {noBanner, nil}},
+			map[string]string{"Got it": ""}},
 		{"sorted", []effectStep{{list3, []act{sortBtn}}, {sorted, nil}}, map[string]string{"Sortieren": ""}},
 		{"a filter tab", []effectStep{{list3, []act{newTab}}, {newOnly, nil}}, map[string]string{"Neu": ""}},
 		{"a dialog's OK returns one row short", []effectStep{{list3, []act{rowDelete}}, {dialog, []act{ok}}, {list2, nil}},
