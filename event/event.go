@@ -176,7 +176,7 @@ type ElementRef struct {
 // its place on its page's activity, else by its label.
 type LearnedEffect struct {
 	Category   string `json:"category"`           // the guard's category: delete, send, payment
-	Evidence   string `json:"evidence,omitempty"` // what the screen showed: "a row gone"
+	Evidence   string `json:"evidence,omitempty"` // what the screen showed, after "last time this": "deleted a row"
 	Activity   string `json:"activity,omitempty"`
 	ResourceID string `json:"resource_id,omitempty"`
 	Class      string `json:"class,omitempty"`

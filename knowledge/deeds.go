@@ -17,7 +17,8 @@ import (
 type Deed struct {
 	// Category is the guard's category of what it did: delete, send or payment.
 	Category string `json:"category"`
-	// Evidence says, in a few language-free words, what the screen showed: "a row gone".
+	// Evidence says, in a few words that follow "last time this", what the screen showed:
+	// "deleted a row".
 	Evidence string `json:"evidence"`
 	// X and Y are the centre of the element acted on, in the screen's pixels: its place
 	// on the page, which names an element that has no resource id in any language.

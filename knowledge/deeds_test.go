@@ -24,7 +24,7 @@ func TestDeedsShared(t *testing.T) {
 	from := PageKey(".Main", "s-en")
 	goBtn := Action{Kind: ActionTap, Target: Element{ResourceID: app + ":id/go", Text: "Go", Class: "android.widget.Button"}}
 	sortBtn := Action{Kind: ActionTap, Target: Element{ResourceID: app + ":id/sort", Text: "Sort", Class: "android.widget.Button"}}
-	deed := Deed{Category: "delete", Evidence: "a row gone", X: 540, Y: 2000}
+	deed := Deed{Category: "delete", Evidence: "deleted a row", X: 540, Y: 2000}
 	if _, err := a.RecordTransition(app, Transition{From: from, To: from, Action: goBtn, Effect: EffectSamePage, Deed: deed}, true); err != nil {
 		t.Fatal(err)
 	}

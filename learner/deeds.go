@@ -26,9 +26,9 @@ const (
 
 // Evidence notes, as a deed records them.
 const (
-	evidenceRowGone  = "a row gone"
-	evidenceSent     = "the typed text appended as a new line"
-	evidenceReceipt  = "an order number issued after an amount"
+	evidenceRowGone  = "deleted a row"
+	evidenceSent     = "sent the typed text: it showed as a new line"
+	evidenceReceipt  = "paid: an order number appeared after an amount"
 	minTypedForASend = 2 // runes: a shorter text shows up anywhere
 )
 

@@ -110,22 +110,22 @@ func TestDeedsFromTheScreen(t *testing.T) {
 		steps []effectStep
 		want  map[string]string // target → category:evidence ("" none)
 	}{
-		{"a row gone on its page", []effectStep{{list3, []act{goBtn}}, {list2, nil}}, map[string]string{"Los": "delete:a row gone"}},
+		{"a row gone on its page", []effectStep{{list3, []act{goBtn}}, {list2, nil}}, map[string]string{"Los": "delete:deleted a row"}},
 		{"a line of text gone from a list of text", []effectStep{{plain, []act{tap(2, "Go", id("go"), "android.widget.Button")}}, {plainGone, nil}},
-			map[string]string{"Go": "delete:a row gone"}},
+			map[string]string{"Go": "delete:deleted a row"}},
 		{"a banner dismissed", []effectStep{{banner, []act{tap(1, "Got it", id("tip_ok"), "android.widget.Button")}}, {noBanner, nil}},
 			map[string]string{"Got it": ""}},
 		{"sorted", []effectStep{{list3, []act{sortBtn}}, {sorted, nil}}, map[string]string{"Sortieren": ""}},
 		{"a filter tab", []effectStep{{list3, []act{newTab}}, {newOnly, nil}}, map[string]string{"Neu": ""}},
 		{"a dialog's OK returns one row short", []effectStep{{list3, []act{rowDelete}}, {dialog, []act{ok}}, {list2, nil}},
-			map[string]string{"OK": "delete:a row gone", "Äpfel": ""}},
+			map[string]string{"OK": "delete:deleted a row", "Äpfel": ""}},
 		{"a way back to a list one row short", []effectStep{{list3, []act{row}}, {detail, []act{up}}, {list2, nil}},
 			map[string]string{"Navigate up": "", "Äpfel": ""}},
-		{"the typed text sent", []effectStep{{chat, []act{typeMsg, fab}}, {chatSent, nil}}, map[string]string{"android.widget.ImageView": "send:the typed text appended as a new line"}},
+		{"the typed text sent", []effectStep{{chat, []act{typeMsg, fab}}, {chatSent, nil}}, map[string]string{"android.widget.ImageView": "send:sent the typed text: it showed as a new line"}},
 		{"typed in one step, sent in the next", []effectStep{{chat, []act{typeMsg}}, {chatTyped, []act{fab}}, {chatSent, nil}},
-			map[string]string{"android.widget.ImageView": "send:the typed text appended as a new line"}},
+			map[string]string{"android.widget.ImageView": "send:sent the typed text: it showed as a new line"}},
 		{"typed, nothing sent", []effectStep{{chat, []act{typeMsg}}, {chatTyped, []act{fab}}, {chatTyped, nil}}, map[string]string{"android.widget.ImageView": ""}},
-		{"paid", []effectStep{{checkout, []act{arrow}}, {receipt, nil}}, map[string]string{"→": "payment:an order number issued after an amount"}},
+		{"paid", []effectStep{{checkout, []act{arrow}}, {receipt, nil}}, map[string]string{"→": "payment:paid: an order number appeared after an amount"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
