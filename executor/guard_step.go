@@ -143,7 +143,10 @@ func (r *run) judge(a event.Action, focus *perception.Element) (Verdict, bool) {
 	if a.Type == event.Enter {
 		el = focus
 	}
-	return r.cfg.Guard.Check(a, el, r.screen)
+	if v, ok := r.cfg.Guard.Check(a, el, r.screen); ok || r.cfg.Effects == nil {
+		return v, ok
+	}
+	return r.cfg.Guard.Learned(a, el, r.screen, r.cfg.Effects.Effects(r.learnedApp()))
 }
 
 // focused is the element of s that has the focus, a text field before any other (a dump

@@ -1,8 +1,6 @@
 package learner
 
 import (
-	"context"
-
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/knowledge"
 )
@@ -11,12 +9,12 @@ import (
 // Map's deeds), for the guard to hold their elements: the knowledge file's, so a deed
 // another agent sharing it learned counts. Deeds on no element (an Enter) hold nothing
 // and are left out; a store that cannot be read gives none (the guard's words still hold).
-func (s *Session) Effects(ctx context.Context, app string) []event.LearnedEffect {
-	return s.l.Effects(ctx, app)
+func (s *Session) Effects(app string) []event.LearnedEffect {
+	return s.l.Effects(app)
 }
 
 // Effects is Session.Effects.
-func (l *Learner) Effects(_ context.Context, app string) []event.LearnedEffect {
+func (l *Learner) Effects(app string) []event.LearnedEffect {
 	deeds, err := l.cfg.Store.Deeds(app)
 	if err != nil {
 		l.log.Warn("app map deeds not read", logApp, app, logErr, err)
