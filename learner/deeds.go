@@ -214,11 +214,39 @@ func sentTyped(before, after string, typed []string) bool {
 		}
 		shownBefore, _ := linesHolding(before, t)
 		shown, inField := linesHolding(after, t)
-		if shown > shownBefore && inField == 0 {
+		if shown > shownBefore && inField == 0 && stayed(before, after) {
 			return true
 		}
 	}
 	return false
+}
+
+// stayed reports whether the screen after is the page before with something added: at
+// least half the lines before showed are still there (a text field's aside, it held what
+// was typed). A note saved onto a list shows its typed title on another page; a message
+// sent stays in the conversation it was written in.
+func stayed(before, after string) bool {
+	removed, _ := lineDiff(fieldless(before), fieldless(after))
+	n := 0
+	for line := range strings.SplitSeq(fieldless(before), "\n") {
+		if strings.TrimSpace(line) != "" {
+			n++
+		}
+	}
+	return n > 0 && 2*len(removed) <= n
+}
+
+// fieldless is a text form without its text fields' lines.
+func fieldless(text string) string {
+	var b strings.Builder
+	for line := range strings.SplitSeq(text, "\n") {
+		if m := elementLine.FindStringSubmatch(line); m != nil && editableRole(m[2]) {
+			continue
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // maskedText is what the executor shows for text typed into a password field.

@@ -65,6 +65,13 @@ func TestDeedsFromTheScreen(t *testing.T) {
 - "see you at 8"
 - [1] input "" id=compose
 - [2] image "" id=fab`}
+	editor := screen{app, ".Main", "s-editor", `- "New note"
+- [1] input "see you at 8" id=title
+- [2] button "✓" id=save`}
+	notes := screen{app, ".Main", "s-notes", `- "Notes"
+- [1] item "see you at 8" id=note_row
+- [2] item "Shopping" id=note_row
+- [3] button "+" id=add`}
 	checkout := screen{app, ".Checkout", "s-checkout", `- "Kasse"
 - "Summe 36,00 €"
 - "•••• 4242"
@@ -125,6 +132,7 @@ func TestDeedsFromTheScreen(t *testing.T) {
 		{"typed in one step, sent in the next", []effectStep{{chat, []act{typeMsg}}, {chatTyped, []act{fab}}, {chatSent, nil}},
 			map[string]string{"android.widget.ImageView": "send:sent the typed text: it showed as a new line"}},
 		{"typed, nothing sent", []effectStep{{chat, []act{typeMsg}}, {chatTyped, []act{fab}}, {chatTyped, nil}}, map[string]string{"android.widget.ImageView": ""}},
+		{"a note saved onto a list", []effectStep{{editor, []act{typeMsg, tap(2, "✓", id("save"), "android.widget.Button")}}, {notes, nil}}, map[string]string{"✓": ""}},
 		{"paid", []effectStep{{checkout, []act{arrow}}, {receipt, nil}}, map[string]string{"→": "payment:paid: an order number appeared after an amount"}},
 	}
 	for _, tc := range tests {
