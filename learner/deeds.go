@@ -57,7 +57,8 @@ func deedOf(k knowledge.Action, a event.ActionExecuted, before, after observatio
 	case len(typed) == 0 && rowGone(before, after, earlier):
 		// Typed text narrows a list (a search, a filter): rows gone after it are answers.
 		d = knowledge.Deed{Category: deedDelete, Evidence: evidenceRowGone}
-	case receipt(before.text, after.text):
+	case !rowOrTab(before.text, a.Action.Index) && receipt(before.text, after.text):
+		// A row of prices opens an item's page, which may show its code: no payment.
 		d = knowledge.Deed{Category: deedPayment, Evidence: evidenceReceipt}
 	default:
 		return knowledge.Deed{}
@@ -271,6 +272,12 @@ func linesHolding(text, t string) (shown, inField int) {
 // unquoteLine is a text-form line with its quoted parts unescaped.
 func unquoteLine(line string) string {
 	return quoted.ReplaceAllStringFunc(line, func(q string) string { return unquote(q[1 : len(q)-1]) })
+}
+
+// rowOrTab reports whether element index of a screen's text form is a list's row or a tab.
+func rowOrTab(text string, index int) bool {
+	role, _, ok := elementOnScreen(text, index)
+	return ok && (role == "item" || role == "tab" || role == "list")
 }
 
 // orderNumber matches a number shaped like an order's or a receipt's: "#10482",

@@ -100,6 +100,15 @@ func TestDeedsFromTheScreen(t *testing.T) {
 	noBanner := screen{app, ".Main", "s-banner", `- "Things"
 - [1] button "Go" id=go`}
 
+	flights := screen{app, ".Flights", "s-flights", `- "Flüge"
+- [1] item "08:10 → 10:25" id=flight
+  - "CHF 129.00"
+- [2] item "12:40 → 14:55" id=flight
+  - "CHF 99.00"`}
+	flight := screen{app, ".Flight", "s-flight", `- "LX-1234"
+- "CHF 129.00"
+- [1] button "→" id=book`}
+
 	goBtn := tap(5, "Los", id("go"), "android.widget.Button")
 	goBtn.el.X, goBtn.el.Y = 540, 2000
 	sortBtn := tap(6, "Sortieren", id("sort"), "android.widget.Button")
@@ -133,6 +142,8 @@ func TestDeedsFromTheScreen(t *testing.T) {
 			map[string]string{"android.widget.ImageView": "send:sent the typed text: it showed as a new line"}},
 		{"typed, nothing sent", []effectStep{{chat, []act{typeMsg}}, {chatTyped, []act{fab}}, {chatTyped, nil}}, map[string]string{"android.widget.ImageView": ""}},
 		{"a note saved onto a list", []effectStep{{editor, []act{typeMsg, tap(2, "✓", id("save"), "android.widget.Button")}}, {notes, nil}}, map[string]string{"✓": ""}},
+		{"a row of prices opens an item with its code", []effectStep{{flights, []act{tap(1, "08:10 → 10:25", id("flight"), "android.widget.LinearLayout")}}, {flight, nil}},
+			map[string]string{"08:10 → 10:25": ""}},
 		{"paid", []effectStep{{checkout, []act{arrow}}, {receipt, nil}}, map[string]string{"→": "payment:paid: an order number appeared after an amount"}},
 	}
 	for _, tc := range tests {
