@@ -157,3 +157,12 @@ var (
 	fieldName = guard.FieldName
 	elementAt = guard.ElementAt
 )
+
+// learnedApp is the app whose learned effects count on the current screen: its package,
+// else the task's app.
+func (r *run) learnedApp() string {
+	if r.screen != nil && r.screen.Package != "" {
+		return r.screen.Package
+	}
+	return r.a.Task.App
+}

@@ -1,4 +1,4 @@
-package executor
+package guard
 
 import (
 	"strings"
@@ -14,7 +14,7 @@ import (
 // harmless button, an element of another activity, a dialog's framework id elsewhere on
 // the page, and a gesture that is no tap are not held.
 func TestGuardLearned(t *testing.T) {
-	g, err := NewGuard(DefaultGuardPolicy())
+	g, err := New(DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package executor
+package guard
 
 import (
 	"fmt"
@@ -89,13 +89,4 @@ func shortClassName(c string) string {
 		return c[i+1:]
 	}
 	return c
-}
-
-// learnedApp is the app whose learned effects count on the current screen: its package,
-// else the task's app.
-func (r *run) learnedApp() string {
-	if r.screen != nil && r.screen.Package != "" {
-		return r.screen.Package
-	}
-	return r.a.Task.App
 }
