@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	_ "embed"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,9 +27,9 @@ var (
 	tidyDE []byte
 )
 
-// tidyRules tap refresh, then go, one a step, then finish.
-func tidyRules(refresh, goLabel string) string {
-	return `rules:
+// tidyRules tap each of labels, one a step, then finish.
+func tidyRules(labels ...string) string {
+	rules := `rules:
   - name: plan
     role: planner
     match: ['Phase: plan']
@@ -53,15 +54,15 @@ func tidyRules(refresh, goLabel string) string {
   - name: replan
     role: replanner
     answer: '{"result":"B","reflection":"","progress":"","plan":["Press the buttons"],"subgoal":"Press the buttons","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
-  - name: refresh
+`
+	for i, l := range labels {
+		rules += fmt.Sprintf(`  - name: tap %d
     role: decider
     times: 1
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "` + refresh + `"}}}],"expect":""}'
-  - name: go
-    role: decider
-    times: 1
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "` + goLabel + `"}}}],"expect":""}'
-  - name: finish
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index %q}}}],"expect":""}'
+`, i, l)
+	}
+	return rules + `  - name: finish
     role: decider
     answer: '{"thought":"","actions":[{"type":"Finish","text":"tidied"}],"expect":""}'
   - name: consent given
@@ -88,8 +89,9 @@ type tidyRun struct {
 }
 
 // runTidy runs one task in the tidy app (spec) on a fresh virtual phone, through the
-// adb protocol, learning into store; the person answers answer to every question.
-func runTidy(t *testing.T, store *knowledge.Store, spec []byte, refresh, goLabel, answer string) tidyRun {
+// adb protocol, learning into store: the model taps labels one a step; the person answers
+// answer to every question.
+func runTidy(t *testing.T, store *knowledge.Store, spec []byte, answer string, labels ...string) tidyRun {
 	t.Helper()
 	ctx := t.Context()
 	app, err := sim.ParseApp(spec)
@@ -115,7 +117,7 @@ func runTidy(t *testing.T, store *knowledge.Store, spec []byte, refresh, goLabel
 		t.Fatal(err)
 	}
 	defer dev.Close(context.WithoutCancel(ctx))
-	rules, err := scripted.ParseRules([]byte(tidyRules(refresh, goLabel)))
+	rules, err := scripted.ParseRules([]byte(tidyRules(labels...)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,9 +148,6 @@ func runTidy(t *testing.T, store *knowledge.Store, spec []byte, refresh, goLabel
 	}
 	out := tidyRun{asked: person.Asked()}
 	for _, e := range traceLines(t, trace) {
-		if ev, _ := e["event"].(map[string]any); e["kind"] == "ScreenPerceived" && os.Getenv("DBG") != "" {
-			t.Log(ev["text"])
-		}
 		if ev, _ := e["event"].(map[string]any); e["kind"] == "ActionGuarded" {
 			out.held = append(out.held, ev["category"].(string)+":"+ev["target"].(string))
 		}
@@ -161,12 +160,13 @@ func runTidy(t *testing.T, store *knowledge.Store, spec []byte, refresh, goLabel
 	return out
 }
 
-// TestLearnedEffectHoldsLater: an agent taps the English app's "Go", which no word says
-// deletes, and sees a row go; the deed is recorded on the App Map's transition. A second
-// agent, sharing the knowledge file, taps the German app's "Los" (the same element, by
-// its resource id): the guard holds it as a delete and the question names what it did
-// last time; the person says no and the row stays. "Refresh"/"Aktualisieren", which
-// changed nothing, is held neither time.
+// TestLearnedEffectHoldsLater: an agent taps the English app's "Go" and its "Sweep" icon,
+// which no word says delete, and sees a row go each time; the deeds are recorded on the
+// App Map's transitions. A second agent, sharing the knowledge file, taps the German app's
+// "Los" (the same element by its resource id) and a third its "Fegen" icon (no id: the
+// same element by its place): the guard holds each as a delete and the question names
+// what it did last time; the person says no and the rows stay. "Refresh"/"Aktualisieren",
+// which changed nothing, is held neither time.
 func TestLearnedEffectHoldsLater(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "knowledge.db")
 	first, err := knowledge.Open(path, knowledge.Options{})
@@ -174,36 +174,48 @@ func TestLearnedEffectHoldsLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer first.Close()
-	second, err := knowledge.Open(path, knowledge.Options{}) // the second agent's, open all along
+	second, err := knowledge.Open(path, knowledge.Options{}) // the other agents', open all along
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer second.Close()
 
-	en := runTidy(t, first, tidyEN, "Refresh", "Go", "yes")
-	if len(en.held) != 0 || en.rows != 2 {
-		t.Fatalf("first run: held %q, %d rows left; want nothing held and Go's row gone (nothing has taught the guard yet)", en.held, en.rows)
+	en := runTidy(t, first, tidyEN, "yes", "Refresh", "Go", "Sweep")
+	if len(en.held) != 0 || en.rows != 1 {
+		t.Fatalf("first run: held %q, %d rows left; want nothing held and the rows of Go and Sweep gone (nothing has taught the guard yet)", en.held, en.rows)
 	}
 	deeds, err := second.Deeds("com.fairy.tidy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(deeds) != 1 || deeds[0].Category != "delete" || deeds[0].Target.Text != "Go" {
-		t.Fatalf("the shared knowledge holds deeds %+v; want Go's delete only", deeds)
+	got := map[string]string{}
+	for _, d := range deeds {
+		got[d.Target.Text] = d.Category
+	}
+	for _, d := range deeds {
+		if d.Target.Text == "Sweep" && d.Target.ResourceID != "" {
+			t.Fatalf("the Sweep icon has the resource id %q: no test of an element known by its place", d.Target.ResourceID)
+		}
+	}
+	if len(deeds) != 2 || got["Go"] != "delete" || got["Sweep"] != "delete" {
+		t.Fatalf("the shared knowledge holds deeds %+v; want the deletes of Go and Sweep only", deeds)
 	}
 
-	de := runTidy(t, second, tidyDE, "Aktualisieren", "Los", "no")
-	if len(de.held) != 1 || de.held[0] != "delete:Los" {
-		t.Errorf("second agent, German: held %q; want delete:Los only (Aktualisieren changed nothing)", de.held)
-	}
-	if de.rows != 3 {
-		t.Errorf("second agent: %d rows left after the person said no; want all 3", de.rows)
-	}
-	said := false
-	for _, a := range de.asked {
-		said = said || strings.Contains(a.Question.Text+a.Question.Reason+a.Question.Covers, "deleted a row")
-	}
-	if !said {
-		t.Errorf("the questions %+v do not say what Los did last time (deleted a row)", de.asked)
+	for _, tc := range []struct{ labels []string }{{[]string{"Aktualisieren", "Los"}}, {[]string{"Aktualisieren", "Fegen"}}} {
+		de := runTidy(t, second, tidyDE, "no", tc.labels...)
+		want := "delete:" + tc.labels[1]
+		if len(de.held) != 1 || de.held[0] != want {
+			t.Errorf("German, tapping %q: held %q; want %s only (Aktualisieren changed nothing)", tc.labels, de.held, want)
+		}
+		if de.rows != 3 {
+			t.Errorf("German, tapping %q: %d rows left after the person said no; want all 3", tc.labels, de.rows)
+		}
+		said := false
+		for _, a := range de.asked {
+			said = said || strings.Contains(a.Question.Text+a.Question.Reason+a.Question.Covers, "deleted a row")
+		}
+		if !said {
+			t.Errorf("German, tapping %q: the questions %+v do not say what it did last time (deleted a row)", tc.labels, de.asked)
+		}
 	}
 }
