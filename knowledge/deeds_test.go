@@ -8,8 +8,8 @@ import (
 
 // TestDeedsShared: a deed recorded through one Store is listed by another Store open on
 // the same file (a second agent sharing the knowledge), with the activity of its page; it
-// stays when the action is later seen doing nothing, travels through export and import,
-// and a deed of no known category is refused.
+// stays when the action is later seen doing nothing, shows in `fairy map show`'s table,
+// travels through export and import, and a deed of no known category is refused.
 func TestDeedsShared(t *testing.T) {
 	const app = "com.example.tidy"
 	a, path := openTemp(t, Options{})
@@ -42,6 +42,18 @@ func TestDeedsShared(t *testing.T) {
 	if len(got) != 1 || got[0].Category != "delete" || got[0].Target.ResourceID != app+":id/go" || got[0].Activity != ".Main" ||
 		got[0].X != 540 || got[0].Seen != 1 {
 		t.Fatalf("the second store lists %+v; want Go's delete on .Main at (540,2000)", got)
+	}
+
+	m, err := b.Map(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table bytes.Buffer
+	if err := m.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(table.Bytes(), []byte("no-change; delete: deleted a row")) {
+		t.Errorf("fairy map show does not say what Go did:\n%s", table.String())
 	}
 
 	var doc bytes.Buffer
