@@ -78,6 +78,10 @@ var layers = map[string][]string{
 	"memory":                {"event"},
 	// Pure parts and adapters, one per outside dependency.
 	"perception": {},
+	// guard/icons recognises an icon by its picture: pixels in, a word out; its generator
+	// reads the font.
+	"guard/icons":              {},
+	"guard/icons/internal/gen": {},
 	// grounding is the coordinate models' syntaxes and frames, over the screen they point at.
 	"grounding":                    {"perception"},
 	"llm/openai":                   {"llm"},
