@@ -38,6 +38,8 @@ type grid struct {
 	edge [gridSide * gridSide]bool
 	dist [gridSide * gridSide]float32
 	n    int // cells of edge
+	// edgeAt lists the edge's cells, for comparing without scanning the grid.
+	edgeAt []uint16
 	// aspect is the ink's width over its height, before scaling.
 	aspect float64
 }
@@ -80,6 +82,12 @@ func normalise(b *bitmap) *grid {
 	g.n = edges(&g.ink, &g.edge)
 	if g.n == 0 {
 		return nil
+	}
+	g.edgeAt = make([]uint16, 0, g.n)
+	for i, e := range g.edge {
+		if e {
+			g.edgeAt = append(g.edgeAt, uint16(i))
+		}
 	}
 	distances(&g.edge, &g.dist)
 	return g
@@ -155,16 +163,14 @@ func distances(edge *[gridSide * gridSide]bool, d *[gridSide * gridSide]float32)
 // weighs a stroke one has and the other lacks (a card's stripe, an envelope's flap) above
 // a line drawn a little apart.
 func distance(a, b *grid) float64 {
-	return max(oneWay(&a.edge, a.n, &b.dist), oneWay(&b.edge, b.n, &a.dist))
+	return max(oneWay(a.edgeAt, &b.dist), oneWay(b.edgeAt, &a.dist))
 }
 
-func oneWay(edge *[gridSide * gridSide]bool, n int, dist *[gridSide * gridSide]float32) float64 {
-	var sum float64
-	for i, v := range edge {
-		if v {
-			d := float64(dist[i])
-			sum += d * d
-		}
+func oneWay(edge []uint16, dist *[gridSide * gridSide]float32) float64 {
+	var sum float32
+	for _, i := range edge {
+		d := dist[i]
+		sum += d * d
 	}
-	return math.Sqrt(sum / float64(n))
+	return math.Sqrt(float64(sum) / float64(len(edge)))
 }
