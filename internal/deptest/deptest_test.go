@@ -107,7 +107,7 @@ var layers = map[string][]string{
 	"sim": {"sim/wire", "sim/cjkfont"},
 	// The agent's parts, as the design card draws them.
 	"interaction": {"event", "internal/table", "llm", "memory", "prompts"},
-	"executor":    {"event", "grounding", "interaction", "llm", "memory", "perception", "prompts", "replay"},
+	"executor":    {"event", "grounding", "guard/icons", "interaction", "llm", "memory", "perception", "prompts", "replay"},
 	"learner":     {"event", "knowledge", "llm", "memory", "perception", "prompts", "replay"},
 	"global":      {"event", "executor", "internal/table", "llm", "prompts", "rundir"},
 	"explore":     {"event", "executor", "knowledge", "learner", "perception"},
