@@ -141,3 +141,77 @@ func slicesIndex(bs []iconButton, name string) int {
 	}
 	return -1
 }
+
+// BenchmarkGuardIconPage: Offers on a page of 40 ImageButtons with no words (a grid of
+// ten Material icons in four looks), with its picture: every button's crop is matched. A
+// phone shows the same icons screen after screen: "remembered" is a new screen of the same
+// pixels (each crop found by its hash), "first" a new guard each time (every crop matched
+// afresh, the references rendered at its scale once).
+func BenchmarkGuardIconPage(b *testing.B) {
+	bf, err := os.ReadFile("/usr/share/fonts/truetype/material-design-icons-iconfont/MaterialIcons-Regular.ttf")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			b.Fatal(err)
+		}
+		b.Skip(err)
+	}
+	f, err := opentype.Parse(bf)
+	if err != nil {
+		b.Fatal(err)
+	}
+	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: 63, DPI: 72, Hinting: font.HintingNone})
+	if err != nil {
+		b.Fatal(err)
+	}
+	codes := []rune{0xe872, 0xe163, 0xe8cc, 0xe8a1, 0xe80d, 0xe5c4, 0xe5d2, 0xe8b6, 0xe8b8, 0xe838}
+	looks := [][2]color.RGBA{{{255, 255, 255, 255}, {0x19, 0x76, 0xd2, 255}}, {{0x21, 0x21, 0x21, 255}, {255, 255, 255, 255}},
+		{{0xd3, 0x2f, 0x2f, 255}, {0xee, 0xee, 0xee, 255}}, {{0xbb, 0xbb, 0xbb, 255}, {0x12, 0x12, 0x12, 255}}}
+	img := image.NewRGBA(image.Rect(0, 0, 1080, 2400))
+	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
+	var nodes strings.Builder
+	for i := range 40 {
+		r := image.Rect(30+(i%8)*126, 200+(i/8)*126, 30+(i%8+1)*126, 200+(i/8+1)*126)
+		lk := looks[i/10]
+		draw.Draw(img, r, image.NewUniform(lk[1]), image.Point{}, draw.Src)
+		code := codes[i%10]
+		gb, _, _ := face.GlyphBounds(code)
+		c := fixed.P((r.Min.X+r.Max.X)/2, (r.Min.Y+r.Max.Y)/2)
+		d := &font.Drawer{Dst: img, Src: image.NewUniform(lk[0]), Face: face, Dot: fixed.Point26_6{X: c.X - (gb.Min.X+gb.Max.X)/2, Y: c.Y - (gb.Min.Y+gb.Max.Y)/2}}
+		d.DrawString(string(code))
+		fmt.Fprintf(&nodes, `<node index="%d" text="" resource-id="" class="android.widget.ImageButton" package="com.example.grid" content-desc="" clickable="true" enabled="true" bounds="[%d,%d][%d,%d]" />`,
+			i, r.Min.X, r.Min.Y, r.Max.X, r.Max.Y)
+	}
+	xml := []byte(`<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.grid" content-desc="" bounds="[0,0][1080,2400]">` +
+		nodes.String() + `</node></hierarchy>`)
+	page, err := perception.Parse(xml)
+	if err != nil {
+		b.Fatal(err)
+	}
+	held := func(g *Guard) int {
+		s := *page
+		g.SeePicture(&s, func() image.Image { return img })
+		return len(g.Offers(&s))
+	}
+	g, err := NewGuard(DefaultGuardPolicy())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if n := held(g); n != 16 {
+		b.Fatalf("held %d of the 40 buttons, want 16 (bin, plane, cart, card in four looks)", n)
+	}
+	b.Run("first", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			g, _ := NewGuard(DefaultGuardPolicy())
+			b.StartTimer()
+			held(g)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/screen")
+	})
+	b.Run("remembered", func(b *testing.B) {
+		for b.Loop() {
+			held(g)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/screen")
+	})
+}

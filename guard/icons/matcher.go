@@ -75,14 +75,14 @@ func (m *Matcher) Match(img image.Image, r image.Rectangle) (Match, bool) {
 	}
 	pad := 2 + max(w, h)/8
 	pr := r.Inset(-pad).Intersect(img.Bounds())
-	p := readPixels(img, pr)
-	key := cropKey{w: pr.Dx(), h: pr.Dy(), sum: maphash.Bytes(m.seed, p.rgb)}
+	key := cropKey{w: pr.Dx(), h: pr.Dy(), sum: m.hash(img, pr)}
 	m.mu.Lock()
 	res, hit := m.seen[key]
 	m.mu.Unlock()
 	if hit {
 		return res.m, res.ok
 	}
+	p := readPixels(img, pr)
 	sensitive, ordinary := m.match(p, r, [4]bool{pr.Min.X < r.Min.X, pr.Min.Y < r.Min.Y, pr.Max.X > r.Max.X, pr.Max.Y > r.Max.Y})
 	res = decide(sensitive, ordinary)
 	m.mu.Lock()
@@ -92,6 +92,25 @@ func (m *Matcher) Match(img image.Image, r image.Rectangle) (Match, bool) {
 	m.seen[key] = res
 	m.mu.Unlock()
 	return res.m, res.ok
+}
+
+// hash is a hash of the pixels of r of img, read in place where img keeps them as bytes.
+func (m *Matcher) hash(img image.Image, r image.Rectangle) uint64 {
+	var h maphash.Hash
+	h.SetSeed(m.seed)
+	switch pic := img.(type) {
+	case *image.RGBA:
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			h.Write(pic.Pix[pic.PixOffset(r.Min.X, y):pic.PixOffset(r.Max.X, y)])
+		}
+	case *image.NRGBA:
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			h.Write(pic.Pix[pic.PixOffset(r.Min.X, y):pic.PixOffset(r.Max.X, y)])
+		}
+	default:
+		h.Write(readPixels(img, r).rgb)
+	}
+	return h.Sum64()
 }
 
 // match compares p's picture (r, inside p) with the set, against each of its likely
@@ -162,15 +181,35 @@ func decide(sensitive, ordinary Match) result {
 	return result{m: sensitive}
 }
 
-// maxRender is the largest size references are rendered at: past it the grid sees no
-// difference.
-const maxRender = 128
+// renderSizes are the sizes references are rendered at, 1/8 apart or less: a picture is
+// compared with the references rendered at the size nearest its own, which the grid does
+// not tell from its own size, and a page of icons of many sizes renders the set a few
+// times, not once per size. Past the largest the grid sees no difference.
+var renderSizes = []int{8, 9, 10, 11, 12, 14, 16, 18, 20, 22, 24, 27, 30, 33, 36, 40, 44, 48, 54, 60, 66, 72, 80, 88, 96, 108, 120, 128}
+
+// renderSize is the size of renderSizes nearest long.
+func renderSize(long int) int {
+	best := renderSizes[0]
+	for _, s := range renderSizes {
+		if abs(s-long) < abs(best-long) {
+			best = s
+		}
+	}
+	return best
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
 
 // references are the set's grids, rendered with their longer side long pixels: at the
 // scale of the picture they are compared with, so a small icon's references show what
 // the font's hinting-free rendering does to thin strokes at that size.
 func (m *Matcher) references(long int) []*grid {
-	long = min(long, maxRender)
+	long = renderSize(long)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if g, ok := m.refs[long]; ok {
