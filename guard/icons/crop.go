@@ -79,7 +79,9 @@ const inkFloor = 48
 // ink is the ink of p against background bg: the pixels that differ from it by Otsu's
 // threshold of the differences (at least inkFloor) — light on dark or dark on light, in
 // any colour — without the shapes that touch a side of p where padded says p reaches
-// past the element (what is drawn around it: a neighbour, a bar it sits on).
+// past the element (what is drawn around it: a neighbour, a bar it sits on). nil when p
+// is no picture of two tones, as an icon is, but a photo or a gradient: more than
+// maxMidTones of its pixels lie halfway between the background and the ink.
 func (p *pixels) ink(bg [3]uint8, padded [4]bool) *bitmap {
 	diff := make([]uint8, p.w*p.h)
 	var hist [256]int
@@ -90,6 +92,22 @@ func (p *pixels) ink(bg [3]uint8, padded [4]bool) *bitmap {
 		hist[d]++
 	}
 	t := max(otsu(&hist, len(diff)), inkFloor)
+	inkSum, inkN := 0, 0
+	for v := t; v < 256; v++ {
+		inkSum += v * hist[v]
+		inkN += hist[v]
+	}
+	if inkN == 0 {
+		return nil
+	}
+	mean := inkSum / inkN
+	mid := 0
+	for v := mean / 4; v <= mean*3/4; v++ {
+		mid += hist[v]
+	}
+	if mid*maxMidTones > len(diff) {
+		return nil
+	}
 	b := newBitmap(p.w, p.h)
 	for i, d := range diff {
 		b.ink[i] = int(d) >= t
@@ -97,6 +115,10 @@ func (p *pixels) ink(bg [3]uint8, padded [4]bool) *bitmap {
 	dropTouching(b, padded)
 	return b
 }
+
+// maxMidTones: at most 1/maxMidTones of an icon's pixels are halfway between its two
+// tones (its anti-aliased edge).
+const maxMidTones = 6
 
 func absDiff(a, b uint8) uint8 {
 	if a > b {

@@ -29,7 +29,7 @@ const ordinaryMargin = 0.7
 // flatter is a bar, a row or a photo, not an icon.
 const (
 	minSide   = 8
-	maxSide   = 640
+	maxSide   = 400
 	maxAspect = 4
 )
 
@@ -140,6 +140,9 @@ func (m *Matcher) match(p *pixels, r image.Rectangle, padded [4]bool) (sensitive
 	sensitive, ordinary = Match{Distance: -1}, Match{Distance: -1}
 	for _, bg := range bgs {
 		b := p.ink(bg, padded)
+		if b == nil {
+			continue
+		}
 		ib := b.bounds()
 		// The ink must be the picture's, not a speck or its frame.
 		if ib.Empty() || max(ib.Dx(), ib.Dy())*5 < max(r.Dx(), r.Dy()) || max(ib.Dx(), ib.Dy()) < minSide/2 {

@@ -3,6 +3,9 @@ package icons
 import (
 	"fmt"
 	"image"
+	"image/color"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -136,6 +139,40 @@ func TestWholeFontFalseMatches(t *testing.T) {
 		t.Logf("%dpx: %d of %d other icons taken for a sensitive one (%.2f%%): %v", px, len(taken), n, 100*float64(len(taken))/float64(n), taken)
 		if len(taken)*100 > n {
 			t.Errorf("%dpx: %d of %d other icons taken for a sensitive one", px, len(taken), n)
+		}
+	}
+}
+
+// TestPhotosNotMatched: a clickable picture with no words that is no icon — a photo's
+// thumbnail, a gradient — is never taken for one, however its blobs fall.
+func TestPhotosNotMatched(t *testing.T) {
+	m := NewMatcher()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for k := range 200 {
+		img := image.NewRGBA(image.Rect(0, 0, 300, 300))
+		// Soft blobs of colour over a gradient, with grain: a photo's look.
+		type blob struct{ x, y, r, c float64 }
+		var blobs []blob
+		for range 3 + rng.IntN(5) {
+			blobs = append(blobs, blob{rng.Float64() * 300, rng.Float64() * 300, 20 + rng.Float64()*90, rng.Float64() * 255})
+		}
+		for y := range 300 {
+			for x := range 300 {
+				v := float64(x+y) / 600 * 160
+				for _, b := range blobs {
+					if d := math.Hypot(float64(x)-b.x, float64(y)-b.y); d < b.r {
+						v = v*(d/b.r) + b.c*(1-d/b.r)
+					}
+				}
+				v += rng.NormFloat64() * 6
+				g := uint8(max(0, min(255, v)))
+				img.SetRGBA(x, y, color.RGBA{g, uint8(int(g) * 3 / 4), uint8(255 - int(g)/2), 255})
+			}
+		}
+		for _, r := range []image.Rectangle{image.Rect(20, 20, 280, 280), image.Rect(100, 100, 190, 190)} {
+			if got, ok := m.Match(img, r); ok {
+				t.Errorf("photo %d %v taken for %+v", k, r, got)
+			}
 		}
 	}
 }
