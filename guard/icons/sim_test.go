@@ -2,11 +2,15 @@ package icons
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
 	"io"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -70,5 +74,105 @@ func inkBox(img image.Image, r image.Rectangle) image.Rectangle {
 			}
 		}
 	}
+	return out
+}
+
+// TestPhoneScreens: the icon buttons the virtual phone draws (from the Material Icons font,
+// as its apps' vector drawables) on the first screens of its apps and the screens one tap
+// away, judged by their picture alone (their descriptions hidden): a delete and a send are
+// taken for what they are, back, search, settings, more options, close, add, edit, call and
+// the rest never for a sensitive icon. Without the font the phone draws letters, and the
+// test is skipped (failed under CI).
+func TestPhoneScreens(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens every screen one tap away from the apps' first")
+	}
+	iconFont(t)
+	p, err := sim.New(sim.Config{Serial: "emulator-5554", Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := func(cmd string) {
+		if _, err := p.Shell(t.Context(), cmd, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := NewMatcher()
+	seen := map[string]bool{}
+	tried, taken := 0, 0
+	look := func() {
+		s, err := perception.Parse(p.Dump())
+		if err != nil {
+			t.Fatal(err)
+		}
+		shot, err := p.Screenshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(shot))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range s.Elements {
+			if e.Text != "" || e.Desc == "" || !strings.Contains(e.Class, "Image") {
+				continue
+			}
+			key := s.Package + " " + e.Desc
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			d := " " + strings.ToLower(e.Desc) + " "
+			want := ""
+			switch {
+			case strings.Contains(d, "delete") || strings.Contains(d, "remove"):
+				want = "delete"
+			case strings.Contains(d, "send"):
+				want = "send"
+			case strings.Contains(d, "share"):
+				want = "share"
+			}
+			b := e.Bounds
+			got, ok := m.Match(img, image.Rect(b.X1, b.Y1, b.X2, b.Y2))
+			tried++
+			if ok {
+				taken++
+			}
+			if ok && got.Word != want || !ok && want != "" {
+				t.Errorf("%s: %q drawn at %v: got %+v ok=%v, want %q", s.Package, e.Desc, b, got, ok, want)
+			}
+		}
+	}
+	pkgs := []string{"com.android.settings", "com.android.contacts", "com.google.android.apps.messaging", "com.google.android.calendar",
+		"com.fairy.notes", "com.fairy.maps", "com.fairy.shop"}
+	for _, pkg := range pkgs {
+		start := func() { sh("am force-stop " + pkg + "; monkey -p " + pkg + " -c android.intent.category.LAUNCHER 1") }
+		start()
+		first, err := perception.Parse(p.Dump())
+		if err != nil {
+			t.Fatal(err)
+		}
+		look()
+		for i, e := range first.Elements {
+			if i >= 12 || !e.Clickable {
+				continue
+			}
+			start()
+			sh(fmt.Sprintf("input tap %d %d", e.Center.X, e.Center.Y))
+			look()
+		}
+	}
+	t.Logf("%d icon buttons of the phone's screens judged by their picture, %d taken: %v", tried, taken, keys(seen))
+	if tried < 10 {
+		t.Errorf("only %d icon buttons found on the phone's screens", tried)
+	}
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
 	return out
 }
