@@ -244,11 +244,11 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 	}
 	if !ok {
 		// No words: what it looks like (a bin, a paper plane) is its word.
-		if word, icon := g.pictured(el, s); word != "" {
+		if word, picture := g.pictured(el, s); word != "" {
 			if r, ok = g.ruleOf(g.read(texts, word).hits, false); ok {
 				v := g.verdictOf(verb, el, s, r, false)
-				v.Target += " (drawn as " + icon + ")"
-				v.Subject += " (drawn as " + icon + ")"
+				v.Target += " (drawn as " + picture + ")"
+				v.Subject += " (drawn as " + picture + ")"
 				return v, true
 			}
 		}

@@ -2,7 +2,6 @@ package executor
 
 import (
 	"image"
-	"strings"
 	"sync"
 
 	"github.com/fairy-go/fairy/guard/icons"
@@ -15,13 +14,13 @@ import (
 
 // iconLabels are what the guard reads an icon as, by the matcher's word: a phrase of its
 // vocabulary, so that the person's own rules (a category allowed, words added) apply to a
-// picture as to a label.
-var iconLabels = map[string]string{
-	"delete": "delete",
-	"send":   "send",
-	"pay":    "pay",
-	"order":  "place order",
-	"share":  "share",
+// picture as to a label; and what the consent question says it is drawn as.
+var iconLabels = map[string]struct{ label, picture string }{
+	"delete": {"delete", "a bin"},
+	"send":   {"send", "a paper plane"},
+	"pay":    {"pay", "a card"},
+	"order":  {"place order", "a cart"},
+	"share":  {"share", "a share sign"},
 }
 
 // pictureSlots is how many screens' pictures the guard keeps: one a run, for runs that
@@ -64,10 +63,10 @@ func (g *Guard) SeePicture(s *perception.Screen, load func() image.Image) {
 	p.next = (p.next + 1) % pictureSlots
 }
 
-// pictured is what el's picture shows, as a label of the guard's vocabulary, and the icon
-// it is ("" when el has words, is no tappable icon, s has no picture, or the picture is no
-// icon the guard holds).
-func (g *Guard) pictured(el *perception.Element, s *perception.Screen) (label, icon string) {
+// pictured is what el's picture shows, as a label of the guard's vocabulary, and what it
+// is drawn as ("a bin"); "" when el has words, is no tappable icon, s has no picture, or
+// the picture is no icon the guard holds.
+func (g *Guard) pictured(el *perception.Element, s *perception.Screen) (label, drawn string) {
 	if s == nil || !wordless(el) {
 		return "", ""
 	}
@@ -99,7 +98,8 @@ func (g *Guard) pictured(el *perception.Element, s *perception.Screen) (label, i
 	if !ok {
 		return "", ""
 	}
-	return iconLabels[got.Word], strings.ReplaceAll(got.Icon, "_", " ")
+	l := iconLabels[got.Word]
+	return l.label, l.picture
 }
 
 // wordless reports whether el is a tappable icon with no words of its own: no text, no

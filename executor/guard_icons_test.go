@@ -128,7 +128,7 @@ func TestGuardIconByPicture(t *testing.T) {
 		}
 	}
 	el := &s.Elements[0]
-	if v, ok := g.Check(event.Action{Type: event.Tap, Index: el.Index}, el, s); !ok || !strings.Contains(v.Subject, "drawn as delete") {
+	if v, ok := g.Check(event.Action{Type: event.Tap, Index: el.Index}, el, s); !ok || !strings.Contains(v.Subject, "(drawn as a bin)") {
 		t.Errorf("the bin's verdict %+v does not say what it is drawn as", v)
 	}
 }
