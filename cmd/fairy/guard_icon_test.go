@@ -100,3 +100,49 @@ func TestRunGuardIconPicture(t *testing.T) {
 		}
 	})
 }
+
+// TestMCPActIconPicture: `fairy mcp` `act` on Lumen over the real adb server: its bin, a
+// mark with no text, is held for consent as a delete — by its number and by x,y at its
+// middle — and, declined, nothing goes to the trash; its star is tapped unasked.
+func TestMCPActIconPicture(t *testing.T) {
+	phone := drawnPhone(t)
+	r := startMCPOn(t, phone, "", func(string, any) (string, string) { return "decline", "" })
+	r.call(t, "act", map[string]any{"action": "launch", "package": "com.fairy.lumen"}, false)
+	screen := r.call(t, "screen", nil, false)
+	mark := func(k int) int {
+		t.Helper()
+		m := regexp.MustCompile(`\[(\d+)\] icon "icon ` + strconv.Itoa(k) + `" id=mark_\w+`).FindStringSubmatch(screen)
+		if m == nil {
+			t.Fatalf("no icon %d marked on Lumen:\n%s", k, screen)
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	var bin image.Rectangle
+	for _, ic := range phone.DrawnIcons() {
+		if ic.Glyph == "trash" {
+			bin = ic.Bounds
+		}
+	}
+	for _, way := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"by element", map[string]any{"action": "tap", "element": mark(4)}},
+		{"by x,y", map[string]any{"action": "tap", "x": (bin.Min.X + bin.Max.X) / 2, "y": (bin.Min.Y + bin.Max.Y) / 2}},
+	} {
+		asked := len(r.asked)
+		out := r.call(t, "act", way.args, true)
+		if len(r.asked) != asked+1 || !strings.Contains(r.asked[asked], "(delete)") || !strings.Contains(out, "refused") {
+			t.Errorf("the bin %s: %q, asked %q; want one question naming delete, refused", way.name, out, r.asked[asked:])
+		}
+	}
+	if recs, _ := phone.Records("com.fairy.lumen:trash"); len(recs) != 0 {
+		t.Errorf("declined, yet the trash holds %v", recs)
+	}
+	asked := len(r.asked)
+	r.call(t, "act", map[string]any{"action": "tap", "element": mark(3)}, false)
+	if recs, _ := phone.Records("com.fairy.lumen:favourites"); len(recs) != 1 || len(r.asked) != asked {
+		t.Errorf("the star: favourites %v, asked %q; want it tapped unasked", recs, r.asked[asked:])
+	}
+}
