@@ -8,9 +8,10 @@
 // fonts-material-design-icons-iconfont by `go generate`; Apache License 2.0, see NOTICE),
 // so it works on a host with no font. The crop is made black and white by contrast with
 // its background, either polarity and any colour, and both pictures are compared on a
-// fixed grid by the distance of each one's ink to the other's, which tolerates small
+// fixed grid by the distance of each one's edges to the other's, which tolerates small
 // differences of drawing. Ordinary icons (back, menu, search, settings, …) are in the set
-// too: a picture nearer to one of them than to a sensitive icon is not taken for one.
+// too: a picture not clearly nearer to a sensitive icon than to all of them is not taken
+// for one.
 package icons
 
 //go:generate go run ./internal/gen -out glyphs_gen.go
