@@ -171,6 +171,11 @@ func NewGuard(p GuardPolicy) (*Guard, error) {
 		}
 		g.rules = append(g.rules, c)
 	}
+	sets := []*phraseSet{g.lexicon, g.known, g.confirm, g.dismiss}
+	for _, r := range g.rules {
+		sets = append(sets, r.words, r.page)
+	}
+	g.vocab = vocabulary(sets...) // from here on, labels are read past accents (guardtext_accents.go)
 	return g, nil
 }
 

@@ -20,6 +20,9 @@ func (rd *textReader) normLabel(s string) string {
 	if a, ok := normASCII(s); ok {
 		return a
 	}
+	if hasBidiControl(s) {
+		s = displayOrder(s) // read as drawn (guardtext_bidi.go)
+	}
 	if !rd.nfkcStable(s) {
 		s = norm.NFKC.String(s)
 	}
@@ -38,7 +41,7 @@ func (rd *textReader) normLabel(s string) string {
 	flush := func() {
 		if word >= 0 && foreign {
 			w := b.String()[word:]
-			if f := rd.foldConfusable(w); f != w {
+			if f := rd.unaccent(rd.foldConfusable(w)); f != w {
 				rest := b.String()[:word]
 				b.Reset()
 				b.WriteString(rest)
@@ -50,7 +53,7 @@ func (rd *textReader) normLabel(s string) string {
 	for i, r := range s {
 		if r >= utf8.RuneSelf {
 			switch {
-			case unicode.Is(unicode.Cf, r), arabicMark(r):
+			case rd.ignorable(r), unicode.Is(unicode.Cf, r), arabicMark(r):
 				continue
 			case r == '’' || r == 'ʼ' || r == '‘':
 				r = '\''
@@ -179,7 +182,7 @@ func (rd *textReader) plain(s string) bool {
 			if r < ' ' || r >= 'A' && r <= 'Z' && isLower(prev) {
 				return false
 			}
-		case r == '’' || r == 'ʼ' || r == '‘' || isSpace(r) || unicode.Is(unicode.Cf, r):
+		case r == '’' || r == 'ʼ' || r == '‘' || isSpace(r) || unicode.Is(unicode.Cf, r) || rd.ignorable(r):
 			return false
 		case r >= 0x0622 && r <= 0x0671 && (arabicMark(r) || r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ'):
 			return false
@@ -188,8 +191,8 @@ func (rd *textReader) plain(s string) bool {
 		case isUpper(r) && isLower(prev):
 			return false
 		case mayLookAlike(r):
-			if r < 1<<16 && rd.lookAlikeSet[r/64]&(1<<(r%64)) != 0 {
-				return false
+			if r < 1<<16 && rd.lookAlikeSet[r/64]&(1<<(r%64)) != 0 || rd.vocab != nil && accented(r) {
+				return false // a look-alike, or an accent unaccent may read past
 			}
 		}
 		prev = r
@@ -347,6 +350,13 @@ type textReader struct {
 	// token's character. appendTokens asks it of every character beyond ASCII, which
 	// Unicode's tables answer by a binary search each.
 	word []uint64
+	// ignorableSet has bit r set when r is a Default_Ignorable_Code_Point
+	// (guardtext_ignorable.go): normLabel drops it.
+	ignorableSet []uint64
+	// vocab holds every token of the guard's words, lower-cased, once NewGuard has read
+	// them (nil before): unaccent reads an unknown accented word as the known word its
+	// bare letters spell (guardtext_accents.go).
+	vocab map[string]bool
 }
 
 // newTextReader builds the look-alike table from Unicode's confusables data for every
@@ -357,7 +367,7 @@ type textReader struct {
 func newTextReader() *textReader {
 	rd := &textReader{lookAlike: map[rune]string{}, lookAlikeSet: make([]uint64, 1<<16/64), currency: map[string]bool{},
 		symbolEdge: make([]uint64, 1<<16/64), stable: make([]uint64, 1<<16/64),
-		word: make([]uint64, 1<<16/64)}
+		word: make([]uint64, 1<<16/64), ignorableSet: ignorableTable()}
 	var buf [utf8.UTFMax]byte
 	for _, tab := range []*unicode.RangeTable{unicode.Letter, unicode.Number, unicode.Mark} {
 		for _, rg := range tab.R16 {
