@@ -213,7 +213,10 @@ func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Scre
 		if a.Type == event.Swipe {
 			verb = "swipe on"
 		}
-		return g.element(verb, el, s)
+		if v, ok := g.element(verb, el, s); ok || el.FromPicture || !inDeep(s, el.Center.X, el.Center.Y) {
+			return v, ok
+		}
+		return g.unplaced(verb, el.Center.X, el.Center.Y, s) // it lands on what the tree cannot place (guard_deep.go)
 	case event.Enter:
 		if el != nil && !el.Editable {
 			return g.element("press Enter on", el, s)
@@ -242,6 +245,9 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 	r, ok := g.matchOn(el, s, texts)
 	if ok && r.Category == "send" && s != nil && g.direction(el) && g.browserPage(s) {
 		return Verdict{}, false // a browser's Forward: to the next page
+	}
+	if !ok {
+		r, ok = g.iconWord(el) // an icon described by one word or glyph (guard_iconwords.go)
 	}
 	page := false
 	if !ok {

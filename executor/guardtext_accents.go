@@ -44,16 +44,14 @@ func (rd *textReader) unaccent(w string) string {
 	if rd.vocab == nil || strings.IndexFunc(w, accented) < 0 {
 		return w
 	}
-	var b strings.Builder
-	changed := false
+	var b strings.Builder // written from the first token read otherwise
+	done := 0             // w[:done] is in b
 	start := -1
-	emit := func(end int) {
-		tok := w[start:end]
-		if bare, ok := rd.bareWord(tok); ok {
+	token := func(end int) {
+		if bare, ok := rd.bareWord(w[start:end]); ok {
+			b.WriteString(w[done:start])
 			b.WriteString(bare)
-			changed = true
-		} else {
-			b.WriteString(tok)
+			done = end
 		}
 		start = -1
 	}
@@ -63,36 +61,76 @@ func (rd *textReader) unaccent(w string) string {
 		case word && start < 0:
 			start = i
 		case !word && start >= 0:
-			emit(i)
-		}
-		if !word {
-			b.WriteRune(r)
+			token(i)
 		}
 	}
 	if start >= 0 {
-		emit(len(w))
+		token(len(w))
 	}
-	if !changed {
+	if done == 0 {
 		return w
 	}
+	b.WriteString(w[done:])
 	return b.String()
 }
 
 // bareWord is tok without its marks when tok is unknown and that is a known ASCII word.
 func (rd *textReader) bareWord(tok string) (string, bool) {
-	if strings.IndexFunc(tok, accented) < 0 || rd.vocab[lower(tok)] {
+	var buf [32]byte
+	n := 0
+	for _, r := range tok {
+		var c byte
+		switch {
+		case r >= 0x300 && r <= 0x36F:
+			continue // a combining mark
+		case r >= 'A' && r <= 'Z':
+			c = byte(r) + 'a' - 'A'
+		case r < utf8.RuneSelf:
+			c = byte(r)
+		default:
+			base, ok := rd.bare[r]
+			if !ok {
+				return "", false // a letter with no ASCII base (ø, ł, ß): no bare reading
+			}
+			c = base
+		}
+		if n == len(buf) {
+			return "", false
+		}
+		buf[n] = c
+		n++
+	}
+	if !rd.vocab[string(buf[:n])] || rd.vocab[lower(tok)] {
 		return "", false
 	}
+	// The bare word keeps the label's capitals where it had them.
 	var b strings.Builder
 	for _, r := range norm.NFD.String(tok) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-		case r >= utf8.RuneSelf:
-			return "", false // a letter with no ASCII base (ø, ł, ß): no bare reading
-		default:
+		if r < utf8.RuneSelf {
 			b.WriteRune(r)
 		}
 	}
-	bare := b.String()
-	return bare, rd.vocab[lower(bare)]
+	return b.String(), true
+}
+
+// bareLetters maps each accented Latin letter (Latin-1, Latin Extended-A and -B, Latin
+// Extended Additional) whose canonical decomposition is an ASCII letter and marks to that
+// letter, lower-cased.
+func bareLetters() map[rune]byte {
+	m := map[rune]byte{}
+	for r := rune(0xC0); r <= 0x1EFF; r++ {
+		if !accented(r) {
+			continue
+		}
+		d := norm.NFD.String(string(r))
+		base, size := utf8.DecodeRuneInString(d)
+		if size == len(d) || base >= utf8.RuneSelf || !unicode.IsLetter(base) {
+			continue
+		}
+		if strings.IndexFunc(d[size:], func(m rune) bool { return !unicode.Is(unicode.Mn, m) }) >= 0 {
+			continue
+		}
+		m[r] = byte(unicode.ToLower(base))
+	}
+	return m
 }

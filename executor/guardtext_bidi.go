@@ -18,7 +18,18 @@ import (
 
 // hasBidiControl reports whether s holds an explicit embedding, override or isolate.
 func hasBidiControl(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool { return r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 }) >= 0
+	// U+202A–U+202E are E2 80 AA–AE in UTF-8, U+2066–U+2069 E2 81 A6–A9.
+	for i := strings.IndexByte(s, 0xE2); i >= 0 && i+2 < len(s); {
+		if b1, b2 := s[i+1], s[i+2]; b1 == 0x80 && b2 >= 0xAA && b2 <= 0xAE || b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9 {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], 0xE2)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // displayOrder is s as a person reads it off the screen; s itself when the algorithm
