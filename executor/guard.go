@@ -246,6 +246,9 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 	if ok && r.Category == "send" && s != nil && g.direction(el) && g.browserPage(s) {
 		return Verdict{}, false // a browser's Forward: to the next page
 	}
+	if ok && r.Category == "send" && picksRecipient(el, s) {
+		return Verdict{}, false // "Send to +1 415…" opens the conversation (guard_recipient.go)
+	}
 	if !ok {
 		r, ok = g.iconWord(el) // an icon described by one word or glyph (guard_iconwords.go)
 	}

@@ -114,3 +114,33 @@ func TestGuardHoldsWhatTheTreeCannotPlace(t *testing.T) {
 		t.Errorf("a shallow Delete all: category %q", got)
 	}
 }
+
+// TestGuardLetsARecipientBePicked: on a new conversation, the button that offers the typed
+// number back ("Send to +1 415 555 0199") only opens the conversation: it is free. The
+// same words with a message written in another field, a Send that repeats no typed
+// address, and the conversation's own Send are held.
+func TestGuardLetsARecipientBePicked(t *testing.T) {
+	g := defaultGuard(t)
+	field := func(i int, hint, text string, y int) perception.Element {
+		return perception.Element{Index: i, Role: "input", Label: text, Text: text, Hint: hint, Class: "android.widget.EditText", Editable: true, Clickable: true,
+			Bounds: perception.Bounds{X1: 0, Y1: y, X2: 1080, Y2: y + 120}, Center: perception.Point{X: 540, Y: y + 60}}
+	}
+	for _, tc := range []struct {
+		name     string
+		fields   []perception.Element
+		label    string
+		category string
+	}{
+		{"a typed number", []perception.Element{field(1, "Type a name, phone number, or email", "+11175550123", 200)}, "Send to +11175550123", ""},
+		{"a typed e-mail", []perception.Element{field(1, "To", "bob@example.com", 200)}, "Send to bob@example.com", ""},
+		{"a message written too", []perception.Element{field(1, "To", "+11175550123", 200), field(2, "Message", "hi", 1800)}, "Send to +11175550123", "send"},
+		{"another number", []perception.Element{field(1, "To", "+11175550123", 200)}, "Send to +12025550199", "send"},
+		{"a name, not an address", []perception.Element{field(1, "To", "Bob", 200)}, "Send to Bob", "send"},
+		{"a chat's Send", []perception.Element{field(1, "Text message", "+11175550123", 1800)}, "Send", "send"},
+	} {
+		s := &perception.Screen{Signature: "new", Context: []string{"New conversation"}, Elements: append(tc.fields, button(len(tc.fields)+1, tc.label, 400))}
+		if got := attackTap(g, s.Elements[len(s.Elements)-1], s); got != tc.category {
+			t.Errorf("%s: tap %q held as %q, want %q", tc.name, tc.label, got, tc.category)
+		}
+	}
+}
