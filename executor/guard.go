@@ -351,8 +351,8 @@ func (g *Guard) submit(what string, field *perception.Element, s *perception.Scr
 		// A field that sends on Enter may show its Send button only once it holds text:
 		// with nothing sensitive in sight, Enter in a field that is not a search field
 		// counts as sending what it holds.
-		if field == nil || !field.Editable || g.searchField(field) {
-			return Verdict{}, false
+		if field == nil || !field.Editable || g.searchField(field) || g.formField(field, s) {
+			return Verdict{}, false // guard_form.go: a form's field takes a line break as a line
 		}
 		for _, r := range g.rules {
 			if r.Category == "send" {

@@ -144,3 +144,30 @@ func TestGuardLetsARecipientBePicked(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardLetsAFormTakeLineBreaks: with nothing sensitive in sight, a line break typed
+// into a note's body (a form of two fields) writes a line; in a page's one field, or a
+// field named for a message, it may send what the field holds, as before.
+func TestGuardLetsAFormTakeLineBreaks(t *testing.T) {
+	g := defaultGuard(t)
+	field := func(i int, hint, id string, y int) perception.Element {
+		return perception.Element{Index: i, Role: "input", Hint: hint, ResourceID: id, Class: "android.widget.EditText", Editable: true, Clickable: true, Focused: i == 2,
+			Bounds: perception.Bounds{X1: 0, Y1: y, X2: 1080, Y2: y + 120}, Center: perception.Point{X: 540, Y: y + 60}}
+	}
+	typed := event.Action{Type: event.Input, Index: 2, Text: "line one\nline two"}
+	for _, tc := range []struct {
+		name   string
+		fields []perception.Element
+		held   bool
+	}{
+		{"a note's body", []perception.Element{field(1, "Title", "com.fairy.notes:id/edit_title", 300), field(2, "Note", "com.fairy.notes:id/edit_body", 500)}, false},
+		{"a chat's one field", []perception.Element{field(2, "Text message", "compose", 2000)}, true},
+		{"a message under a To field", []perception.Element{field(1, "To", "recipient", 300), field(2, "Message", "body", 2000)}, true},
+	} {
+		s := &perception.Screen{Signature: "f", Keyboard: true, Elements: tc.fields}
+		el := &s.Elements[len(s.Elements)-1]
+		if v, held := g.Check(typed, el, s); held != tc.held {
+			t.Errorf("%s: held %t (%+v), want %t", tc.name, held, v, tc.held)
+		}
+	}
+}
