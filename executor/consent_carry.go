@@ -1,5 +1,7 @@
 package executor
 
+import "github.com/fairy-go/fairy/guard"
+
 // One deed, one question. A consented action that only opens a dialog asking to confirm
 // an action of the same kind ("Delete note", then the dialog's Delete) was a step toward
 // the deed: the person's yes was for the deed, so it carries to the dialog's confirm on
@@ -20,7 +22,7 @@ func (r *run) carryTo(key, signature string) {
 
 // takeCarried reports whether v, held on the current screen, is covered by the consent
 // carried to it, and spends the carry.
-func (r *run) takeCarried(v Verdict) bool {
+func (r *run) takeCarried(v guard.Verdict) bool {
 	c := r.carried
 	if c == nil || r.screen == nil || v.Page || c.category != v.Category || c.signature != r.screen.Signature {
 		return false

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -11,7 +12,7 @@ import (
 // Delete of the dialog it opened, once, on that dialog only; not a payment there, not the
 // dialog met again later, and not a dialog the next screen no longer shows.
 func TestConsentCarriesToTheConfirmationItOpened(t *testing.T) {
-	g, err := NewGuard(DefaultGuardPolicy())
+	g, err := guard.New(guard.DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func TestConsentCarriesToTheConfirmationItOpened(t *testing.T) {
 		t.Fatal("the dialog is not taken for the confirmation Delete note opened")
 	}
 	r.screen = dialog
-	if r.takeCarried(Verdict{Category: "payment", Action: del.Action}) {
+	if r.takeCarried(guard.Verdict{Category: "payment", Action: del.Action}) {
 		t.Error("a delete's consent carried to a payment")
 	}
 	if !r.takeCarried(del) {

@@ -1,4 +1,4 @@
-package executor
+package guard
 
 import "github.com/fairy-go/fairy/perception"
 

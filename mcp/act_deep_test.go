@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -37,7 +37,7 @@ func TestActHoldsWhatTheTreeCannotPlace(t *testing.T) {
 			web = e.Index
 		}
 	}
-	g, err := executor.NewGuard(executor.DefaultGuardPolicy())
+	g, err := guard.New(guard.DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}

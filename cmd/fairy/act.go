@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/perception"
 )
@@ -23,7 +23,7 @@ import (
 type actDeps struct {
 	Target func() deviceTarget
 	// Guard is the configured guard (nil: the default policy).
-	Guard func() (*executor.Guard, error)
+	Guard func() (*guard.Guard, error)
 	// Pixels builds the reader of the picture (nil, or a nil reader: the tree alone). It is
 	// built only when the screen has regions the tree does not describe.
 	Pixels func(ctx context.Context, stderr io.Writer) *perception.PixelReader
@@ -185,14 +185,14 @@ func askFirst(cmd *cobra.Command, deps actDeps, d *adb.Device, a event.Action) e
 }
 
 // actGuard is the configured guard, or the default policy's.
-func actGuard(deps actDeps) (*executor.Guard, error) {
+func actGuard(deps actDeps) (*guard.Guard, error) {
 	if deps.Guard != nil {
 		g, err := deps.Guard()
 		if err != nil || g != nil {
 			return g, err
 		}
 	}
-	return executor.NewGuard(executor.DefaultGuardPolicy())
+	return guard.New(guard.DefaultPolicy())
 }
 
 // actScreen reads the screen the gesture lands on: the tree, and the picture where the
