@@ -62,6 +62,10 @@ type Guard struct {
 	mu       sync.Mutex // guards the page cache
 	lastPage *perception.Screen
 	lastInfo pageInfo
+
+	// pics are the screens' pictures, for judging an element with no words by what it
+	// looks like (guard_icons.go).
+	pics pictures
 }
 
 type compiledRule struct {
@@ -251,6 +255,17 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 	}
 	if !ok {
 		r, ok = g.iconWord(el) // an icon described by one word or glyph (guard_iconwords.go)
+	}
+	if !ok {
+		// No words: what it looks like (a bin, a paper plane) is its word.
+		if word, picture := g.pictured(el, s); word != "" {
+			if r, ok = g.ruleOf(g.read(texts, word).hits, false); ok {
+				v := g.verdictOf(verb, el, s, r, false)
+				v.Target += " (drawn as " + picture + ")"
+				v.Subject += " (drawn as " + picture + ")"
+				return v, true
+			}
+		}
 	}
 	page := false
 	if !ok {
