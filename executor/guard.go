@@ -286,7 +286,7 @@ func (g *Guard) byPage(el *perception.Element, s *perception.Screen) (compiledRu
 		}
 		return compiledRule{}, false
 	}
-	if g.generic(el, &info.rule) {
+	if g.generic(el, &info.rule) || g.byRole(el, s, info) {
 		return info.rule, true
 	}
 	if info.strong && g.primary(el, s, info) {
