@@ -627,3 +627,50 @@ func (g *Guard) applyRole(s *perception.Screen, money bool, info *pageInfo) {
 		info.bottom = r.primary
 	}
 }
+
+// maxRoleAmounts is the most amounts a role's consent names.
+const maxRoleAmounts = 3
+
+// nameRole says in v that el is held as the primary action of its page's role, with what
+// the page shows of it: "tap "→" (the payment page's primary action: 36,00 €, •••• 4242)".
+func (g *Guard) nameRole(v *Verdict, el *perception.Element, s *perception.Screen) {
+	info := g.page(s)
+	r := info.role
+	if r.role == roleNone || !g.byRole(el, s, info) {
+		return
+	}
+	v.Role = r.role.String()
+	what := "the " + r.role.String() + "'s primary action"
+	if r.role == roleShare {
+		what = "a target of the share sheet"
+	}
+	shown := append(g.pageAmountList(s), r.cues...)
+	if len(shown) > 0 {
+		what += ": " + strings.Join(shown, ", ")
+	}
+	v.Subject += " (" + what + ")"
+}
+
+// pageAmountList is the last maxRoleAmounts amounts s shows (a total is mostly last).
+func (g *Guard) pageAmountList(s *perception.Screen) []string {
+	var out []string
+	add := func(t string) {
+		n := g.normLabel(t)
+		for _, a := range g.findAmounts(n) {
+			out = append(out, strings.TrimSpace(n[a.start:a.end]))
+		}
+	}
+	for _, t := range s.Context {
+		add(t)
+	}
+	for i := range s.Elements {
+		add(s.Elements[i].Label)
+		for _, t := range s.Elements[i].Texts {
+			add(t)
+		}
+	}
+	if len(out) > maxRoleAmounts {
+		out = out[len(out)-maxRoleAmounts:]
+	}
+	return out
+}

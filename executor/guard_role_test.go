@@ -2,6 +2,8 @@ package executor
 
 import (
 	"fmt"
+	"strings"
+	"unicode"
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
@@ -201,5 +203,25 @@ func TestGuardEverydayPagesFree(t *testing.T) {
 	t.Logf("false holds: %d of %d harmless actions (%.2f%%)", falseHolds, actions, 100*rate)
 	if rate > 0.01 {
 		t.Errorf("false holds %.2f%% > 1%%", 100*rate)
+	}
+}
+
+// TestGuardPageRoleNamesThePage: a primary action held by its page's role is asked about
+// with the role and what the page shows of it (the amounts, the masked card).
+func TestGuardPageRoleNamesThePage(t *testing.T) {
+	g := defaultGuard(t)
+	for _, w := range loadRoleWords(t) {
+		s, js := parsePage(t, rolePage{"checkout", checkoutPage(w, "→"), "com.example.shop"})
+		for _, j := range js {
+			if j.node.want != "payment" {
+				continue
+			}
+			v, hit := g.Check(event.Action{Type: event.Tap, Index: j.el.Index}, j.el, s)
+			// The total's number at least (the money reader reads ر.س as ر today).
+			number := strings.TrimFunc(g.normLabel(w.Total), func(r rune) bool { return !unicode.IsDigit(r) })
+			if !hit || v.Role != "payment page" || !strings.Contains(v.Subject, "•••• 4242") || !strings.Contains(v.Subject, number) {
+				t.Errorf("%s: %+v, want the payment page named with %s and •••• 4242", w.Lang, v, w.Total)
+			}
+		}
 	}
 }
