@@ -3,8 +3,8 @@ package executor
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"testing"
+	"unicode"
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/perception"
