@@ -77,26 +77,9 @@ func (g *Guard) roleOf(s *perception.Screen, money bool, info *pageInfo) roleInf
 	if r, ok := g.systemRole(s); ok {
 		return r
 	}
-	dialog := g.dialogBar(s, info)
-	if len(dialog) >= 2 {
-		warn, words := false, false
-		del, _ := g.rule("delete")
-		visitPageTexts(s, func(t string) bool {
-			warn = warn || strings.ContainsAny(t, warningGlyphs)
-			if !words {
-				rt := info.texts[t]
-				if rt == nil {
-					r := g.readNew(t)
-					rt = &r
-				}
-				// The words still count where they speak: a delete word in a dialog's
-				// title or message warns ("Remove 3 photos?").
-				words = rt.hits&(1<<del.index) != 0 || rt.page.any&(1<<del.index) != 0
-			}
-			return !(warn || words)
-		})
-		if (warn || words) && del.Category != "" {
-			return roleInfo{role: roleDestructive, primary: g.positive(s, dialog)}
+	if bar := g.dialogBar(s, info); len(bar) >= 2 && g.warns(s) {
+		if _, ok := g.rule("delete"); ok {
+			return roleInfo{role: roleDestructive, primary: g.positive(s, bar)}
 		}
 	}
 	if r, ok := g.composeRole(s, info); ok {
@@ -360,9 +343,31 @@ func (g *Guard) systemRole(s *perception.Screen) (roleInfo, bool) {
 	return roleInfo{}, false
 }
 
-// dialogBar is the button bar of a dialog: two or three buttons side by side, the page's
-// lowest, on a page of few actions and no list; or Android's own dialog buttons
-// (android:id/button1, 2, 3). Nil when the page is no dialog.
+// warns reports whether a dialog's own texts (its title and message, not its buttons)
+// warn: a warning sign, or — the words count where they speak — a delete word or a
+// delete page word ("Remove 3 photos?", "cannot be undone").
+func (g *Guard) warns(s *perception.Screen) bool {
+	del, ok := g.rule("delete")
+	if !ok {
+		return false
+	}
+	for _, t := range s.Context {
+		if strings.ContainsAny(t, warningGlyphs) {
+			return true
+		}
+		rt := g.readNew(t)
+		if rt.hits&(1<<del.index) != 0 || rt.page.any&(1<<del.index) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// dialogBar is the button bar of a dialog: Android's own dialog buttons
+// (android:id/button1, 2, 3), or two or three buttons side by side, the lowest, on a
+// card (a window shorter than a portrait page) of few actions and no list. Nil when the
+// page is no dialog: a full page's two buttons side by side (Settings' Clear storage and
+// Clear cache) are no dialog's.
 func (g *Guard) dialogBar(s *perception.Screen, info *pageInfo) []*perception.Element {
 	var own []*perception.Element
 	actions := 0
@@ -381,7 +386,9 @@ func (g *Guard) dialogBar(s *perception.Screen, info *pageInfo) []*perception.El
 	if len(own) >= 2 {
 		return own
 	}
-	if list || actions > maxDialogActions {
+	// A dump of a dialog's window alone reaches from the display's corner to the card's
+	// far corner: no portrait page is that short (a phone's is 16:9 or taller).
+	if list || actions > maxDialogActions || s.Height <= s.Width || 10*s.Height >= 17*s.Width {
 		return nil
 	}
 	var buttons []*perception.Element

@@ -225,3 +225,28 @@ func TestGuardPageRoleNamesThePage(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardPageRoleFullPageIsNoDialog: two buttons side by side on a full page (Settings'
+// Clear storage and Clear cache, as builtin:sim draws them) are no dialog's bar: Clear
+// cache, which the words free, stays free.
+func TestGuardPageRoleFullPageIsNoDialog(t *testing.T) {
+	g := defaultGuard(t)
+	w := loadRoleWords(t)[0]
+	root := frame([4]int{0, 0, 1080, 2400},
+		toolbar(w, "Storage & cache"),
+		text("Maps", [4]int{42, 240, 1038, 320}).withID("com.android.settings:id/entity_header_title"),
+		text("App size 23.1 MB", [4]int{42, 340, 1038, 400}), text("User data 1.5 MB", [4]int{42, 420, 1038, 480}),
+		text("Cache 3.2 MB", [4]int{42, 500, 1038, 560}),
+		linear([4]int{0, 600, 1080, 760},
+			btn("Clear storage", [4]int{42, 620, 520, 740}).withID("com.android.settings:id/clear_storage").is("?"),
+			btn("Clear cache", [4]int{560, 620, 1038, 740}).withID("com.android.settings:id/clear_cache").is("")))
+	s, js := parsePage(t, rolePage{"storage", root, "com.android.settings"})
+	for _, j := range js {
+		if j.node.want == "?" {
+			continue
+		}
+		if got := heldAs(g, event.Action{Type: event.Tap, Index: j.el.Index}, j.el, s); got != j.node.want {
+			t.Errorf("tap %q: held as %q, want %q", label(j.el), got, j.node.want)
+		}
+	}
+}
