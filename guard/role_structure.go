@@ -205,6 +205,9 @@ func (g *Guard) composeRole(s *perception.Screen, info *pageInfo) (roleInfo, boo
 		return roleInfo{}, false
 	}
 	r := roleInfo{role: roleCompose}
+	if to.Text != "" && !to.Password {
+		r.cues = []string{"to " + strings.TrimSpace(to.Text)} // what a send's consent names first
+	}
 	switch {
 	case end != nil:
 		r.primary = end.Index

@@ -250,3 +250,21 @@ func TestGuardPageRoleFullPageIsNoDialog(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardPageRoleNamesTheRecipient: a compose page's send held by its role names whom it
+// goes to.
+func TestGuardPageRoleNamesTheRecipient(t *testing.T) {
+	g := defaultGuard(t)
+	for _, w := range loadRoleWords(t) {
+		s, js := parsePage(t, rolePage{"compose", composePage(w, "icon"), "com.example.mail"})
+		for _, j := range js {
+			if j.node.want != "send" {
+				continue
+			}
+			v, hit := g.Check(event.Action{Type: event.Tap, Index: j.el.Index}, j.el, s)
+			if !hit || v.Role != "compose page" || !strings.Contains(v.Subject, "to alex.kim@example.com") {
+				t.Errorf("%s: %+v, want the compose page named with its recipient", w.Lang, v)
+			}
+		}
+	}
+}
