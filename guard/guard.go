@@ -65,6 +65,10 @@ type Guard struct {
 	mu       sync.Mutex // guards the page cache
 	lastPage *perception.Screen
 	lastInfo pageInfo
+
+	// pics are the screens' pictures, for judging an element with no words by what it
+	// looks like (guard_icons.go).
+	pics pictures
 }
 
 type compiledRule struct {
@@ -240,6 +244,17 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 	r, ok := g.matchOn(el, s, texts)
 	if ok && r.Category == "send" && s != nil && g.direction(el) && g.browserPage(s) {
 		return Verdict{}, false // a browser's Forward: to the next page
+	}
+	if !ok {
+		// No words: what it looks like (a bin, a paper plane) is its word.
+		if word, picture := g.pictured(el, s); word != "" {
+			if r, ok = g.ruleOf(g.read(texts, word).hits, false); ok {
+				v := g.verdictOf(verb, el, s, r, false)
+				v.Target += " (drawn as " + picture + ")"
+				v.Subject += " (drawn as " + picture + ")"
+				return v, true
+			}
+		}
 	}
 	page := false
 	if !ok {
