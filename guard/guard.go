@@ -24,6 +24,9 @@ type Verdict struct {
 	// Page is set when the category comes from the page (a generic confirm on a payment
 	// sheet), not from the element's own words.
 	Page bool
+	// Role is what the page is for when its structure, not its words, made the action
+	// its primary one ("payment page", "share sheet"; role.go).
+	Role string
 }
 
 // Guard applies a Policy. What is on the screen is judged, never obeyed: no text
@@ -294,8 +297,12 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 // verdictOf is the verdict that verb on el, on s, needs rule r's consent.
 func (g *Guard) verdictOf(verb string, el *perception.Element, s *perception.Screen, r compiledRule, page bool) Verdict {
 	name := Label(el)
-	return Verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", verb, strconv.QuoteToGraphic(name)),
+	v := Verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", verb, strconv.QuoteToGraphic(name)),
 		Target: name, Action: g.elementIdentity(el, s), Page: page}
+	if page && s != nil {
+		g.nameRole(&v, el, s)
+	}
+	return v
 }
 
 // byPage judges el by the page s: a generic confirm takes the page's category; on a page
@@ -315,7 +322,7 @@ func (g *Guard) byPage(el *perception.Element, s *perception.Screen) (compiledRu
 		}
 		return compiledRule{}, false
 	}
-	if g.generic(el, &info.rule) {
+	if g.generic(el, &info.rule) || g.byRole(el, s, info) {
 		return info.rule, true
 	}
 	if info.strong && g.primary(el, s, info) {

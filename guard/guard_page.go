@@ -111,6 +111,8 @@ type pageInfo struct {
 	bands map[int][]int
 	// rows are the page's rows alike, counted when first asked (recordRow).
 	rows *recordRows
+	// role is what the page is for by its structure (role.go).
+	role roleInfo
 }
 
 // maxDialogActions is the most actions a dialog offers.
@@ -291,9 +293,10 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 		}
 		if found {
 			info.rule, info.ok, info.strong = r, true, strong
-			return info
+			break
 		}
 	}
+	g.applyRole(s, money, &info)
 	return info
 }
 
