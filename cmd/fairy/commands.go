@@ -26,6 +26,7 @@ func (s *settings) subcommands() []*cobra.Command {
 			WatchToken: func() string { return s.getenv(envWatchToken) }}),
 		newExploreCmd(exploreDeps{OpenDevice: s.openAgentDevice, Target: s.device, KnowledgePath: s.knowledgeRef(), Guard: s.guard, Logger: s.runLogger,
 			Stdout: s.stdout, Style: styleFor(s.stdout, s.getenv)}),
+		newGuardCmd(guardDeps{Rules: s.personRules, Categories: s.guardCategories, ConfigFile: s.configFile, Explainer: s.guardExplainer}),
 		newMCPCmd(mcpDeps{Config: s.runConfig, OpenDevice: s.openAgentDevice, Target: s.device, KnowledgePath: s.knowledgeRef(), Stdin: s.stdin, Stdout: s.stdout, Stderr: s.stderr,
 			Getenv: s.getenv}),
 	}
