@@ -280,6 +280,9 @@ type personFacts struct {
 	recipient string
 	// amounts are every amount of money the page and the element show, as written.
 	amounts []string
+	// element is set when the action is on one of the page's elements (a tap, a press, a
+	// swipe, Enter in a field): an allow is for those only, never for a shell command.
+	element bool
 }
 
 // PersonDecision is what the person's rules made of an action the guard holds.
@@ -325,6 +328,11 @@ func decidePerson(rules []PersonRule, f personFacts) PersonDecision {
 		case PersonAllow:
 			why := ""
 			switch {
+			case !f.element:
+				if unmet.Rule == nil {
+					unmet = PersonDecision{Rule: r, Why: "an allow is for actions on the page's elements, not for a shell command"}
+				}
+				continue
 			case r.UpTo != "":
 				ok := false
 				if ok, why = withinLimit(r.UpTo, f.amounts); !ok {

@@ -84,21 +84,23 @@ func TestDecidePerson(t *testing.T) {
 		f    personFacts
 		want string
 	}{
-		{"delete in notes", personFacts{app: "com.fairy.notes", category: "delete"}, PersonNever},
-		{"delete elsewhere", personFacts{app: "com.fairy.mail", category: "delete"}, ""},
-		{"pay 18", personFacts{app: "com.fairy.shop", category: "payment", amounts: []string{"¥18"}}, PersonAllow},
-		{"pay 20", personFacts{app: "com.fairy.shop", category: "payment", amounts: []string{"¥18", "¥20"}}, PersonAllow},
-		{"pay 36", personFacts{app: "com.fairy.shop", category: "payment", amounts: []string{"¥36"}}, ""},
-		{"pay 18 beside 36", personFacts{app: "com.fairy.shop", category: "payment", amounts: []string{"¥18", "¥36"}}, ""},
-		{"pay in dollars", personFacts{app: "com.fairy.shop", category: "payment", amounts: []string{"$5"}}, ""},
-		{"pay without an amount", personFacts{app: "com.fairy.shop", category: "payment"}, ""},
-		{"the bank always asks", personFacts{app: "com.bank", category: "payment", amounts: []string{"¥1"}}, PersonAsk},
-		{"send to Alice", personFacts{app: "com.fairy.messages", category: "send", recipient: "alice  chen"}, PersonAllow},
-		{"send to a Cyrillic Аlice", personFacts{app: "com.fairy.messages", category: "send", recipient: "Аlice Chen"}, ""},
-		{"send to Alice Cheng", personFacts{app: "com.fairy.messages", category: "send", recipient: "Alice Cheng"}, ""},
-		{"send to Alice in another app", personFacts{app: "com.other", category: "send", recipient: "Alice Chen"}, ""},
-		{"log in", personFacts{app: "com.other", category: "send", login: true}, PersonAllow},
-		{"a payment on a sign-in page is no login", personFacts{app: "com.other", category: "payment", login: true, amounts: []string{"$50"}}, ""},
+		{"delete in notes", personFacts{element: true, app: "com.fairy.notes", category: "delete"}, PersonNever},
+		{"delete elsewhere", personFacts{element: true, app: "com.fairy.mail", category: "delete"}, ""},
+		{"pay 18", personFacts{element: true, app: "com.fairy.shop", category: "payment", amounts: []string{"¥18"}}, PersonAllow},
+		{"pay 20", personFacts{element: true, app: "com.fairy.shop", category: "payment", amounts: []string{"¥18", "¥20"}}, PersonAllow},
+		{"pay 36", personFacts{element: true, app: "com.fairy.shop", category: "payment", amounts: []string{"¥36"}}, ""},
+		{"pay 18 beside 36", personFacts{element: true, app: "com.fairy.shop", category: "payment", amounts: []string{"¥18", "¥36"}}, ""},
+		{"pay in dollars", personFacts{element: true, app: "com.fairy.shop", category: "payment", amounts: []string{"$5"}}, ""},
+		{"pay without an amount", personFacts{element: true, app: "com.fairy.shop", category: "payment"}, ""},
+		{"the bank always asks", personFacts{element: true, app: "com.bank", category: "payment", amounts: []string{"¥1"}}, PersonAsk},
+		{"send to Alice", personFacts{element: true, app: "com.fairy.messages", category: "send", recipient: "alice  chen"}, PersonAllow},
+		{"send to a Cyrillic Аlice", personFacts{element: true, app: "com.fairy.messages", category: "send", recipient: "Аlice Chen"}, ""},
+		{"send to Alice Cheng", personFacts{element: true, app: "com.fairy.messages", category: "send", recipient: "Alice Cheng"}, ""},
+		{"send to Alice in another app", personFacts{element: true, app: "com.other", category: "send", recipient: "Alice Chen"}, ""},
+		{"log in", personFacts{element: true, app: "com.other", category: "send", login: true}, PersonAllow},
+		{"a shell command is never allowed", personFacts{app: "com.fairy.shop", category: "payment", amounts: []string{"¥1"}}, ""},
+		{"a shell command is refused by a never", personFacts{app: "com.fairy.notes", category: "delete"}, PersonNever},
+		{"a payment on a sign-in page is no login", personFacts{element: true, app: "com.other", category: "payment", login: true, amounts: []string{"$50"}}, ""},
 	} {
 		d := decidePerson(rules, c.f)
 		if d.Verdict != c.want {
@@ -109,11 +111,11 @@ func TestDecidePerson(t *testing.T) {
 		}
 	}
 	// An allow that did not apply is named, with why: explain shows it.
-	d := decidePerson(rules, personFacts{app: "com.fairy.shop", category: "payment", amounts: []string{"¥36"}})
+	d := decidePerson(rules, personFacts{element: true, app: "com.fairy.shop", category: "payment", amounts: []string{"¥36"}})
 	if d.Rule == nil || !strings.Contains(d.Why, "¥36, is more than ¥20") {
 		t.Errorf("pay 36: %+v", d)
 	}
-	d = decidePerson(rules, personFacts{app: "com.fairy.messages", category: "send", recipient: "Аlice Chen"})
+	d = decidePerson(rules, personFacts{element: true, app: "com.fairy.messages", category: "send", recipient: "Аlice Chen"})
 	if d.Rule == nil || !strings.Contains(d.Why, "is not") {
 		t.Errorf("a look-alike recipient: %+v", d)
 	}
