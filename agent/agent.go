@@ -13,6 +13,7 @@ import (
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/global"
 	"github.com/fairy-go/fairy/grounding"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/learner"
@@ -25,7 +26,7 @@ import (
 
 // Config is what every run of an Agent shares.
 type Config struct {
-	Guard    *executor.Guard // nil: the default policy
+	Guard    *guard.Guard    // nil: the default policy
 	Limits   executor.Limits // defaults; a Run's non-zero limits override them
 	TextOnly bool            // the models get the screen text only, no screenshots
 	Shell    []string        // the technician shell's allow-list offered to the decider

@@ -8,6 +8,7 @@ import (
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/replay"
 )
 
 // errSecretWithheld replaces the device's error when typing into a password field fails.
@@ -54,6 +55,16 @@ func (r *run) act(ctx context.Context) (State, error) {
 		}
 		r.loops[key]++
 		el := r.element(a.Index)
+		if a.Type == event.Tap {
+			// A tap on a switch the sub-goal (or the task) wants on, already on, would turn it
+			// off: it is not made, whatever the decider answered, and the Re-Planner judges.
+			if why := replay.Satisfied(r.screen, a.Index, r.subgoal, r.a.Task.Task); why != "" {
+				r.publish(event.ActionRejected{Step: r.step, Action: a, Reason: why})
+				r.lastActs = append(r.lastActs, fmt.Sprintf("%s was not made: %s, the state the sub-goal asks", a, why))
+				r.planNote = append(r.planNote, fmt.Sprintf("%s already: check whether the task is done.", why))
+				break
+			}
+		}
 		r.fresh = i == 0
 		out, err := r.exec(ctx, a, el)
 		ev := event.ActionExecuted{Step: r.step, Action: r.masked([]event.Action{a})[0], Signature: r.screen.Signature,
@@ -88,6 +99,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 			key := spentKey(v.Category, v.Action, v.specifics)
 			r.spent[key] = r.step
 			r.justSpent = key
+			r.did(v.Category)
 			if a.Type == event.Tap || a.Type == event.LongPress {
 				// A button's deed; text typed with a line break "may send" (the guard's
 				// caution) and has no page that shows what it sent.
@@ -221,7 +233,7 @@ func (r *run) exec(ctx context.Context, a event.Action, el *perception.Element) 
 		if el != nil {
 			b = el.Bounds
 		}
-		x1, y1, x2, y2 := SwipePath(b, a.Direction)
+		x1, y1, x2, y2 := perception.SwipePath(b, a.Direction)
 		if el != nil && el.Role == "slider" {
 			x1, y1, x2, y2 = slidePath(b, a.Direction)
 		}
@@ -248,26 +260,9 @@ func (r *run) exec(ctx context.Context, a event.Action, el *perception.Element) 
 	return "", fmt.Errorf("executor: action %s cannot be executed", a.Type)
 }
 
-// SwipePath is a finger path across the middle 60% of b, in the direction of the finger:
-// the swipe the executor makes, and the one MCP `act` and the explorer make the same way.
-func SwipePath(b perception.Bounds, dir string) (x1, y1, x2, y2 int) {
-	cx, cy := (b.X1+b.X2)/2, (b.Y1+b.Y2)/2
-	dx, dy := (b.X2-b.X1)*3/10, (b.Y2-b.Y1)*3/10
-	switch dir {
-	case "up":
-		return cx, cy + dy, cx, cy - dy
-	case "down":
-		return cx, cy - dy, cx, cy + dy
-	case "left":
-		return cx + dx, cy, cx - dx, cy
-	default:
-		return cx - dx, cy, cx + dx, cy
-	}
-}
-
 // slidePath drags a slider's thumb along its whole track: a "slide to confirm" control acts
 // only when its thumb, which sits at the track's start, reaches the end; a swipe through
-// the middle of the element (SwipePath) leaves it short.
+// the middle of the element (perception.SwipePath) leaves it short.
 func slidePath(b perception.Bounds, dir string) (x1, y1, x2, y2 int) {
 	w, h := b.X2-b.X1, b.Y2-b.Y1
 	if h > w { // a vertical slider

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/grounding"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/perception"
@@ -29,7 +30,7 @@ type Config struct {
 	Prompts    *prompts.Set // required
 	Bus        *event.Bus   // where events go; the Memory must listen to it
 	Meter      *llm.Meter   // run totals for the token and cost limits; nil: those limits are off
-	Guard      *Guard       // nil: the DefaultGuardPolicy
+	Guard      *guard.Guard // nil: the DefaultGuardPolicy
 	Tricks     Tricks       // optional App Tricks
 	Hints      Hints        // optional App Map navigation hints
 	Shortcuts  Shortcuts    // optional App Map paths the decider's Navigate replays
@@ -114,7 +115,7 @@ func New(cfg Config) (*Executor, error) {
 	}
 	cfg.Grounding = string(fam)
 	if cfg.Guard == nil {
-		g, err := NewGuard(DefaultGuardPolicy())
+		g, err := guard.New(guard.DefaultPolicy())
 		if err != nil {
 			return nil, err
 		}
@@ -249,6 +250,7 @@ type run struct {
 	// did not show (the run may not say done); deedMiss that this step's did not.
 	deed, confirming *deed
 	unreconciled     map[string]string
+	didDeed          map[string]int // consented deeds that ran in the app task, by category
 	deedMiss         string
 	// typed and tapped are the texts typed and the labels tapped in the app task, by any
 	// path (decider, routine, Navigate): what an add task's named values are compared with.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/perception"
 )
@@ -15,7 +16,7 @@ import (
 func (r *run) guard() (State, error) {
 	r.consents = map[int]consented{}
 	reserved := map[string]bool{}
-	focus := focused(r.screen)
+	focus := guard.Focused(r.screen)
 	for i, a := range r.batch {
 		v, hit := r.judge(a, focus)
 		if el := r.element(a.Index); el != nil && (el.Editable || a.Type == event.Input || a.Type == event.Clear) {
@@ -43,7 +44,7 @@ func (r *run) guard() (State, error) {
 }
 
 // hold publishes that the guard held a back and sets the consent question for it.
-func (r *run) hold(a event.Action, v Verdict) {
+func (r *run) hold(a event.Action, v guard.Verdict) {
 	r.holdSpec(a, v, r.again(v, readSpecifics(v.Category, r.screen, r.element(a.Index), r.items, r.a.Task.App).String()))
 }
 
@@ -51,7 +52,7 @@ func (r *run) hold(a event.Action, v Verdict) {
 // action once with a consent: a step that undid the progress (a wrong tap on Navigate up
 // after an order was placed) brings the same "Submit order" back, and the person must be
 // told that a yes orders a second time.
-func (r *run) again(v Verdict, spec string) string {
+func (r *run) again(v guard.Verdict, spec string) string {
 	at, ok := r.spent[spentKey(v.Category, v.Action, spec)]
 	if !ok {
 		return spec
@@ -92,7 +93,7 @@ func (r *run) openedConfirmation(s *perception.Screen) bool {
 // consented is a guarded action of the batch a consent covers: its verdict, and the
 // specifics read for it (before any "again" note), which make it the deed it is.
 type consented struct {
-	Verdict
+	guard.Verdict
 	specifics string
 	sp        specifics // the same, as read: what the screen after it must show (deeds.go)
 }
@@ -124,7 +125,7 @@ func splitSpent(key string) (category, action, specifics string) {
 }
 
 // holdSpec is hold with the consent's specifics already read.
-func (r *run) holdSpec(a event.Action, v Verdict, spec string) {
+func (r *run) holdSpec(a event.Action, v guard.Verdict, spec string) {
 	// The question names what the person needs to judge it, read from the screen: a
 	// model that tapped the wrong row cannot hide it behind "tap Send".
 	r.publish(event.ActionGuarded{Step: r.step, Action: r.masked([]event.Action{a})[0], Category: v.Category, Target: v.Target, Specifics: spec})
@@ -138,7 +139,7 @@ func (r *run) holdSpec(a event.Action, v Verdict, spec string) {
 
 // judge asks the guard about a on the current screen; focus is the element that has the
 // focus when a runs (nil: none known), which is where an Enter goes.
-func (r *run) judge(a event.Action, focus *perception.Element) (Verdict, bool) {
+func (r *run) judge(a event.Action, focus *perception.Element) (guard.Verdict, bool) {
 	el := r.element(a.Index)
 	if a.Type == event.Enter {
 		el = focus
@@ -146,22 +147,10 @@ func (r *run) judge(a event.Action, focus *perception.Element) (Verdict, bool) {
 	return r.cfg.Guard.Check(a, el, r.screen)
 }
 
-// focused is the element of s that has the focus, a text field before any other (a dump
-// may mark both the field and its container), or nil.
-func focused(s *perception.Screen) *perception.Element {
-	if s == nil {
-		return nil
-	}
-	var other *perception.Element
-	for i := range s.Elements {
-		e := &s.Elements[i]
-		switch {
-		case !e.Focused:
-		case e.Editable:
-			return e
-		case other == nil:
-			other = e
-		}
-	}
-	return other
-}
+// The guard's names for an element and its place, so that an action, a consent and a
+// check name the same element alike.
+var (
+	label     = guard.Label
+	fieldName = guard.FieldName
+	elementAt = guard.ElementAt
+)

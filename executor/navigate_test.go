@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/perception"
@@ -300,7 +301,7 @@ func TestNavigateSpendsAConsent(t *testing.T) {
 		t.Fatal(err)
 	}
 	phone.cur = "home"
-	g, _ := NewGuard(DefaultGuardPolicy())
+	g, _ := guard.New(guard.DefaultPolicy())
 	v, hit := g.Check(event.Action{Type: event.Tap, Index: 1}, &cart.Elements[0], cart)
 	if !hit {
 		t.Fatalf("Pay ¥18 is not guarded: %+v", cart.Elements)

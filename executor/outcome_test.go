@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/replay"
@@ -263,7 +264,7 @@ func consentHarness(t *testing.T, phone *fakePhone, label string, m *fakeModel) 
 			el = s.Elements[i]
 		}
 	}
-	g, _ := NewGuard(DefaultGuardPolicy())
+	g, _ := guard.New(guard.DefaultPolicy())
 	v, hit := g.Check(event.Action{Type: event.Tap, Index: el.Index}, &el, s)
 	if !hit {
 		t.Fatalf("%q is not guarded", label)

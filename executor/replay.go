@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/replay"
 )
 
@@ -62,8 +63,8 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			res.stopped = fmt.Sprintf("step %d of %d (%s): index %d is not on the screen", i+1, len(steps), st, a.Index)
 			break
 		}
-		var used Verdict
-		if v, hit := r.judge(a, focused(r.screen)); hit {
+		var used guard.Verdict
+		if v, hit := r.judge(a, guard.Focused(r.screen)); hit {
 			if _, ok := r.cfg.Memory.Consent(v.Category, v.Action); !ok {
 				// A replay never passes a sensitive step unasked: ask now; the task goes
 				// on from this page after the answer.
@@ -96,6 +97,9 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			break
 		}
 		r.publish(ae)
+		if used.Action != "" {
+			r.did(used.Category)
+		}
 		if used.Action != "" && (a.Type == event.Tap || a.Type == event.LongPress) {
 			// What the person consented to is reconciled with the next screen (deeds.go).
 			r.recordDeed(used.Category, readSpecifics(used.Category, r.screen, el, r.items, r.a.Task.App), el)

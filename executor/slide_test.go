@@ -23,7 +23,7 @@ func TestSlidePath(t *testing.T) {
 	if _, y1, _, y2 := slidePath(vertical, "up"); y1 < vertical.Y2-100 || y2 > vertical.Y1+5 {
 		t.Errorf("up a vertical slider: %d → %d", y1, y2)
 	}
-	if x1, _, x2, _ := SwipePath(track, "right"); x2-x1 > track.X2-track.X1-300 {
+	if x1, _, x2, _ := perception.SwipePath(track, "right"); x2-x1 > track.X2-track.X1-300 {
 		t.Errorf("a plain swipe goes %d → %d, past the middle 60 %%", x1, x2)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/interaction"
 
 	"github.com/fairy-go/fairy/memory"
@@ -105,7 +106,7 @@ func TestCorrects(t *testing.T) {
 // while the screen shows that conversation and text; the same Send on Bob Smith's
 // conversation is held and asked again, with Bob Smith named.
 func TestConsentCoversItsSpecifics(t *testing.T) {
-	g, err := NewGuard(DefaultGuardPolicy())
+	g, err := guard.New(guard.DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,17 +152,17 @@ func TestConsentCoversItsSpecifics(t *testing.T) {
 func TestConsentSaysItIsAgain(t *testing.T) {
 	const tea = "items: tea ×1; amount: ¥14"
 	r := &run{spent: map[string]int{spentKey("order", "page p: submit", tea): 7, spentKey("order", "page p: submit", ""): 7}}
-	if got := r.again(Verdict{Category: "order", Action: "page p: submit"}, tea); got != tea+"; again: done once already in this task, at step 7" {
+	if got := r.again(guard.Verdict{Category: "order", Action: "page p: submit"}, tea); got != tea+"; again: done once already in this task, at step 7" {
 		t.Errorf("the same order again: %q", got)
 	}
-	if got := r.again(Verdict{Category: "order", Action: "page p: submit"}, ""); got != "again: done once already in this task, at step 7" {
+	if got := r.again(guard.Verdict{Category: "order", Action: "page p: submit"}, ""); got != "again: done once already in this task, at step 7" {
 		t.Errorf("the same order again, no specifics read: %q", got)
 	}
-	if got := r.again(Verdict{Category: "payment", Action: "page q: pay"}, "amount: ¥14"); got != "amount: ¥14" {
+	if got := r.again(guard.Verdict{Category: "payment", Action: "page q: pay"}, "amount: ¥14"); got != "amount: ¥14" {
 		t.Errorf("another action: %q", got)
 	}
 	r.spent[spentKey("delete", "page r: delete recipe", "what: BBQ Chicken Quesadillas")] = 4
-	if got := r.again(Verdict{Category: "delete", Action: "page r: delete recipe"}, "what: Spicy Tuna Wraps"); got != "what: Spicy Tuna Wraps" {
+	if got := r.again(guard.Verdict{Category: "delete", Action: "page r: delete recipe"}, "what: Spicy Tuna Wraps"); got != "what: Spicy Tuna Wraps" {
 		t.Errorf("the same button on another recipe: %q, want no \"again\"", got)
 	}
 
@@ -172,10 +173,10 @@ func TestConsentSaysItIsAgain(t *testing.T) {
 	r.step = 4 // the dialog's question comes at the step after "Delete note"
 	r.supersede("delete", "page d: delete")
 	r.supersede("payment", "page q: pay")
-	if got := r.again(Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); got != "what: Shopping list" {
+	if got := r.again(guard.Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); got != "what: Shopping list" {
 		t.Errorf("the dialog's opener after a yes to its Delete: %q", got)
 	}
-	if got := r.again(Verdict{Category: "order", Action: "page p: submit"}, tea); !strings.Contains(got, "again") {
+	if got := r.again(guard.Verdict{Category: "order", Action: "page p: submit"}, tea); !strings.Contains(got, "again") {
 		t.Errorf("the order after a yes to its payment: %q, want it still done once", got)
 	}
 	// A payment done at step 4; at step 11 a wrong tap on "Paiement par TeaPay" is held as a
@@ -187,7 +188,7 @@ func TestConsentSaysItIsAgain(t *testing.T) {
 	r.step = 11
 	r.supersede("payment", `page m2: android.view.View "Paiement par TeaPay"`)
 	r.supersede("payment", "page m3"+payer[len("page m"):])
-	if got := r.again(Verdict{Category: "payment", Action: "page m4: android.view.View \"Payer ¥24\""}, paySpec); !strings.Contains(got, "again: done once already in this task, at step 4") {
+	if got := r.again(guard.Verdict{Category: "payment", Action: "page m4: android.view.View \"Payer ¥24\""}, paySpec); !strings.Contains(got, "again: done once already in this task, at step 4") {
 		t.Errorf("a payment done at step 4, after a yes at step 11 to another payment element: %q, want it still done once", got)
 	}
 }
@@ -197,7 +198,7 @@ func TestConsentSaysItIsAgain(t *testing.T) {
 // next "Delete note" is no second deletion. A submitted order whose next page asks for a
 // payment (another kind) stays done.
 func TestConfirmationTakesBackTheOpener(t *testing.T) {
-	g, err := NewGuard(DefaultGuardPolicy())
+	g, err := guard.New(guard.DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +222,7 @@ func TestConfirmationTakesBackTheOpener(t *testing.T) {
 	})
 	r := &run{cfg: &Config{Guard: g, Bus: bus}, spent: map[string]int{opener: 3}, justSpent: opener}
 	r.openedConfirmation(dialog)
-	if got := r.again(Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); got != "what: Shopping list" {
+	if got := r.again(guard.Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); got != "what: Shopping list" {
 		t.Errorf("the opener of a delete dialog after Cancel: %q, want no \"again\"", got)
 	}
 	if len(opened) != 1 || opened[0].Category != "delete" {
@@ -229,7 +230,7 @@ func TestConfirmationTakesBackTheOpener(t *testing.T) {
 	}
 	r.spent[order], r.justSpent = 8, order
 	r.openedConfirmation(pay)
-	if got := r.again(Verdict{Category: "order", Action: "page c: submit"}, "amount: ¥15"); !strings.Contains(got, "again") {
+	if got := r.again(guard.Verdict{Category: "order", Action: "page c: submit"}, "amount: ¥15"); !strings.Contains(got, "again") {
 		t.Errorf("the order after its payment page: %q, want it still done once", got)
 	}
 	if len(opened) != 1 {
@@ -247,7 +248,7 @@ func TestConfirmationTakesBackTheOpener(t *testing.T) {
 		held = held || v.Category == "payment" && v.Page
 	}
 	r.openedConfirmation(paid)
-	if got := r.again(Verdict{Category: "payment", Action: "page p: 支付"}, "amount: ¥15"); !strings.Contains(got, "again") {
+	if got := r.again(guard.Verdict{Category: "payment", Action: "page p: 支付"}, "amount: ¥15"); !strings.Contains(got, "again") {
 		t.Errorf("the payment after its success page (Done held by the page: %t): %q, want it still done once", held, got)
 	}
 	if len(opened) != 1 {
@@ -256,7 +257,7 @@ func TestConfirmationTakesBackTheOpener(t *testing.T) {
 	// Only the screen right after the action counts: a dialog met later is another matter.
 	r.spent[opener] = 12
 	r.openedConfirmation(dialog)
-	if got := r.again(Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); !strings.Contains(got, "again") {
+	if got := r.again(guard.Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); !strings.Contains(got, "again") {
 		t.Errorf("a delete dialog met later: %q, want the deletion still done once", got)
 	}
 }
@@ -336,7 +337,7 @@ func TestSubmitMidBatchIsRejected(t *testing.T) {
 // right page (the agent stays); one of the same kind, or under a sub-goal that names no
 // sensitive action, says the page is wrong (the agent goes back).
 func TestOffGoal(t *testing.T) {
-	g, err := NewGuard(DefaultGuardPolicy())
+	g, err := guard.New(guard.DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,16 +364,16 @@ func TestOffGoal(t *testing.T) {
 // deletion on another recipe's page (other specifics) is still another deed.
 func TestAgainOnAnotherLayout(t *testing.T) {
 	const spec = "items: The oolong x2, Gateau aux amandes x1; amount: ¥36; payee: com.fairy.teahouse"
-	pay := func(page string) Verdict {
-		return Verdict{Category: "payment", Action: "page " + page + `: android.view.View "Payer ¥36" amounts="¥36"`}
+	pay := func(page string) guard.Verdict {
+		return guard.Verdict{Category: "payment", Action: "page " + page + `: android.view.View "Payer ¥36" amounts="¥36"`}
 	}
 	r := &run{spent: map[string]int{}}
 	r.spent[spentKey("payment", pay("8b3004cf").Action, spec)] = 4
 	if got := r.again(pay("19ac77e2"), spec); !strings.Contains(got, "again: done once already in this task, at step 4") {
 		t.Errorf("the same payment on the menu laid out otherwise: %q, want it told as done once already", got)
 	}
-	del := func(page string) Verdict {
-		return Verdict{Category: "delete", Action: "page " + page + `: android.widget.Button "Delete recipe"`}
+	del := func(page string) guard.Verdict {
+		return guard.Verdict{Category: "delete", Action: "page " + page + `: android.widget.Button "Delete recipe"`}
 	}
 	r.spent[spentKey("delete", del("r1").Action, "what: Pancakes")] = 6
 	if got := r.again(del("r1"), "what: Waffles"); strings.Contains(got, "again") {

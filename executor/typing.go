@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -105,7 +106,7 @@ func (r *run) focus(ctx context.Context, field *perception.Element) (*perception
 		if err != nil {
 			return nil, err
 		}
-		f := focused(s)
+		f := guard.Focused(s)
 		got := findField(s, field)
 		switch {
 		case f == nil && got != nil:

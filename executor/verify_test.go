@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/perception"
 )
@@ -159,7 +160,7 @@ func TestVerifiedStepSkipsReplanner(t *testing.T) {
 func TestVerifyDeclines(t *testing.T) {
 	plan := []string{"Open Apps", "Open All apps", "Turn off"}
 	screen := &perception.Screen{Signature: "sig", Elements: []perception.Element{{Index: 1}}}
-	guard, err := NewGuard(DefaultGuardPolicy())
+	guard, err := guard.New(guard.DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}

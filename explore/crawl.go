@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/learner"
 	"github.com/fairy-go/fairy/perception"
@@ -483,7 +482,7 @@ func (c *crawler) scroll(ctx context.Context, dir string) (bool, error) {
 		return false, nil // a slider that pays or confirms, not a list
 	}
 	before := c.screen.Text()
-	x1, y1, x2, y2 := executor.SwipePath(el.Bounds, dir)
+	x1, y1, x2, y2 := perception.SwipePath(el.Bounds, dir)
 	ev := c.actionEvent(a, el)
 	if err := c.act(ctx, "scroll", func() error { return c.cfg.Device.Swipe(ctx, x1, y1, x2, y2, swipeDuration) }); err != nil {
 		return false, err

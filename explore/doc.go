@@ -12,7 +12,7 @@
 // marked (knowledge.Page.Explored).
 //
 // It is safe by construction, with no model to judge a screen:
-//   - it only taps clickable, enabled elements, never one the guard (executor.Guard)
+//   - it only taps clickable, enabled elements, never one the guard (guard.Guard)
 //     holds for consent, never a switch, checkbox or radio button nor a row that holds
 //     one, never a text field (it never types), never a control whose words say it acts
 //     rather than opens a page (clear, stop, reset, OK, Allow, Open, …; see safety.go);

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/learner"
 )
 
@@ -22,8 +22,6 @@ type Device interface {
 	Foreground(ctx context.Context) (pkg, activity string, err error)
 	Settle(ctx context.Context) error
 }
-
-var _ Device = executor.Device(nil)
 
 // Defaults.
 const (
@@ -41,8 +39,8 @@ type Config struct {
 	Device Device        // required
 	Store  learner.Store // required: the knowledge file (*knowledge.Store)
 	App    string        // required: the package to explore
-	// Guard judges what is sensitive; nil: the default policy (executor.DefaultGuardPolicy).
-	Guard *executor.Guard
+	// Guard judges what is sensitive; nil: the default policy (guard.DefaultPolicy).
+	Guard *guard.Guard
 	// Budget bounds the actions (taps, Back presses, scrolls, launches); 0: DefaultBudget.
 	Budget int
 	// Depth bounds how many taps from the first page a page may be; 0: DefaultDepth.
@@ -130,7 +128,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Guard == nil {
-		g, err := executor.NewGuard(executor.DefaultGuardPolicy())
+		g, err := guard.New(guard.DefaultPolicy())
 		if err != nil {
 			return Summary{}, fmt.Errorf("explore: guard: %w", err)
 		}

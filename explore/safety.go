@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -39,7 +39,7 @@ var shortActs = map[string]bool{
 var backWords = regexp.MustCompile(`(?i)\b(back|navigate up|up|close|cancel|dismiss|not now|later|exit)\b|返回|关闭|取消|以后再说|稍后|退出`)
 
 // judge says why element el of screen s must not be tapped; "" when a tap is safe.
-func judge(g *executor.Guard, el *perception.Element, s *perception.Screen) string {
+func judge(g *guard.Guard, el *perception.Element, s *perception.Screen) string {
 	switch {
 	case !el.Clickable:
 		return skipNotTapped

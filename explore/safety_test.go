@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/perception"
 )
 
 // TestJudge: what the crawler leaves alone, and why; list rows and buttons that open a
 // page are tapped.
 func TestJudge(t *testing.T) {
-	g, err := executor.NewGuard(executor.DefaultGuardPolicy())
+	g, err := guard.New(guard.DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,3 +50,6 @@ func TestJudge(t *testing.T) {
 		}
 	}
 }
+
+// Every executor.Device is a Device: the crawler drives the phone the agent drives.
+var _ Device = executor.Device(nil)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -164,7 +163,7 @@ func (s *Server) perform(ctx context.Context, p Phone, in actInput, a event.Acti
 		if el != nil {
 			area, what = el.Bounds, describe(el)
 		}
-		x1, y1, x2, y2 := executor.SwipePath(area, in.Direction)
+		x1, y1, x2, y2 := perception.SwipePath(area, in.Direction)
 		return fmt.Sprintf("swiped %s on %s", in.Direction, what), p.Swipe(ctx, x1, y1, x2, y2, 0)
 	case "type":
 		// The typed text is not repeated: it may be a password.

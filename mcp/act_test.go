@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -45,7 +45,7 @@ func TestActJudgedLikeTheAgent(t *testing.T) {
 			pay = e.Index
 		}
 	}
-	g, err := executor.NewGuard(executor.DefaultGuardPolicy())
+	g, err := guard.New(guard.DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}

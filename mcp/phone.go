@@ -153,6 +153,13 @@ func (s *Server) readScreen(ctx context.Context, p Phone) (*perception.Screen, e
 	return scr, nil
 }
 
+// PixelReader reads the regions of a screen that its tree does not describe from the
+// screenshot and adds the text it reads as elements (FromPicture), as the agent's reader
+// does; *perception.PixelReader satisfies it.
+type PixelReader interface {
+	Read(ctx context.Context, s *perception.Screen, shot image.Image) error
+}
+
 // readPixels reads the screen's uncovered regions from a screenshot.
 func (s *Server) readPixels(ctx context.Context, p Phone, scr *perception.Screen) error {
 	shot, err := p.Screenshot(ctx)

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/executor/ocr/ocrtest"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/wire"
@@ -69,7 +69,7 @@ func pixelPhone(t *testing.T) (*sim.Phone, *adb.Device, *perception.PixelReader)
 // them). Refused, nothing happens on the phone.
 func TestGuardHoldsWhatIsDrawn(t *testing.T) {
 	phone, dev, reader := pixelPhone(t)
-	g, err := executor.NewGuard(executor.DefaultGuardPolicy())
+	g, err := guard.New(guard.DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}

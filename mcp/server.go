@@ -11,8 +11,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/rundir"
@@ -81,10 +81,10 @@ type Config struct {
 	// OpenPhone opens the configured phone.
 	OpenPhone func(ctx context.Context) (Phone, error)
 	// Guard judges the actions of the act tool; nil means the default policy.
-	Guard *executor.Guard
+	Guard *guard.Guard
 	// Pixels reads what the tree does not describe from the screenshot (OCR), for the
 	// screen tool and for the guard's judgement of act; nil: the tree alone.
-	Pixels executor.PixelReader
+	Pixels PixelReader
 	// Run carries out an instruction with the configured model on the configured phone.
 	// The error is for a run that could not start (no model configured, no device).
 	Run func(ctx context.Context, r RunRequest) (RunResult, error)
@@ -112,7 +112,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("%w: the server needs Devices, OpenPhone, Run and OpenKnowledge", errConfig)
 	}
 	if cfg.Guard == nil {
-		g, err := executor.NewGuard(executor.DefaultGuardPolicy())
+		g, err := guard.New(guard.DefaultPolicy())
 		if err != nil {
 			return nil, fmt.Errorf("mcp: %w", err)
 		}

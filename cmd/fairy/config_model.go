@@ -14,6 +14,7 @@ import (
 	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/spf13/cobra"
@@ -64,7 +65,7 @@ const (
 	// handed to them too, not only a password, a one-time code or a biometric prompt.
 	keyAgentHandOverLogins = "agent.hand-over-logins"
 
-	keyGuard = "guard" // executor.GuardExtension: keywords per category, confirm, rules
+	keyGuard = "guard" // guard.Extension: keywords per category, confirm, rules
 )
 
 // openAIBaseURL is the endpoint used when only an API key is given.
@@ -250,19 +251,19 @@ func (s *settings) runConfig(cmd *cobra.Command) (runConfig, error) {
 
 // guard is the default guard policy extended by the config's guard section; nil when the
 // config has none (the executor then uses the default policy).
-func (s *settings) guard() (*executor.Guard, error) {
+func (s *settings) guard() (*guard.Guard, error) {
 	if !s.v.IsSet(keyGuard) {
 		return nil, nil
 	}
-	var x executor.GuardExtension
+	var x guard.Extension
 	if err := s.v.UnmarshalKey(keyGuard, &x); err != nil {
 		return nil, fmt.Errorf("config %s: %w (see the README: guard.keywords, guard.confirm, guard.rules)", keyGuard, err)
 	}
-	p, err := executor.DefaultGuardPolicy().Extend(x)
+	p, err := guard.DefaultPolicy().Extend(x)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", keyGuard, err)
 	}
-	g, err := executor.NewGuard(p)
+	g, err := guard.New(p)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", keyGuard, err)
 	}

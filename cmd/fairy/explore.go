@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/explore"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/knowledge"
 )
@@ -24,7 +24,7 @@ type exploreDeps struct {
 	OpenDevice    func(ctx context.Context) (*adb.Device, error)
 	Target        func() deviceTarget // the phone, for completing PKG; nil: the knowledge file's apps only
 	KnowledgePath knowledgeRef
-	Guard         func() (*executor.Guard, error) // nil guard: the default policy
+	Guard         func() (*guard.Guard, error) // nil guard: the default policy
 	Logger        func() *slog.Logger
 	Stdout        io.Writer
 	Style         termStyle
@@ -104,7 +104,7 @@ func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, 
 		out = d.Stdout
 	}
 	out = d.Style.wrap(out)
-	var guard *executor.Guard
+	var guard *guard.Guard
 	if d.Guard != nil {
 		g, err := d.Guard()
 		if err != nil {

@@ -73,7 +73,7 @@ func TestREADMEExploreFigure(t *testing.T) {
 // language is a locale's part before "-").
 func TestREADMEGuardCorpusFigure(t *testing.T) {
 	want := readmeFigure(t, `of ([\d,]+) sensitive and ([\d,]+) harmless labels on their pages in (\d+) languages`)
-	data, err := os.ReadFile(filepath.Join("..", "..", "executor", "testdata", "guard", "corpus.json"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "guard", "testdata", "guard", "corpus.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

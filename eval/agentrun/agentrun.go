@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/fairy-go/fairy/grounding"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/llm/scripted"
 	"io"
 	"log/slog"
@@ -39,7 +40,7 @@ type Config struct {
 	Model executor.Model
 	// Limits are the defaults; a task's limits override them.
 	Limits   executor.Limits
-	Guard    *executor.Guard
+	Guard    *guard.Guard
 	TextOnly bool
 	// Pixels reads what the tree does not describe from screenshots (OCR); nil: none.
 	Pixels executor.PixelReader

@@ -7,7 +7,7 @@ import (
 
 	"github.com/fairy-go/fairy/eval/androidworld"
 	"github.com/fairy-go/fairy/event"
-	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -38,7 +38,7 @@ func TestGuardOpensCalendarEvents(t *testing.T) {
 			t.Fatalf("%q: status %d, %v: %s", c, st, err, out.String())
 		}
 	}
-	guard, err := executor.NewGuard(executor.DefaultGuardPolicy())
+	guard, err := guard.New(guard.DefaultPolicy())
 	if err != nil {
 		t.Fatal(err)
 	}

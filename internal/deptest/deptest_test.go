@@ -86,7 +86,7 @@ var layers = map[string][]string{
 	"executor/adb":                 {"perception"},
 	"executor/ocr":                 {"perception"},
 	"executor/ocr/ocrtest":         {"executor/ocr"},
-	"executor/internal/guardgen":   {},
+	"guard/internal/guardgen":      {},
 	"knowledge":                    {"internal/table"},
 	"knowledge/etcdstore":          {"knowledge"},
 	"knowledge/etcdstore/etcdtest": {},
@@ -94,6 +94,9 @@ var layers = map[string][]string{
 	// (routines, Navigate shortcuts, verified steps): a leaf over the vocabulary and the
 	// screen it checks.
 	"replay": {"event", "perception"},
+	// guard is the policy the executor calls: it judges a screen and an action, and never
+	// imports the executor (nor what acts on a phone).
+	"guard": {"event", "perception"},
 	// prompts is the model contract: it renders the vocabularies and nothing else.
 	"prompts": {"event", "llm", "memory", "replay"},
 	// rundir is the run directory's format: the recorder that writes it, the reader that
@@ -103,14 +106,14 @@ var layers = map[string][]string{
 	"sim": {"sim/wire", "sim/cjkfont"},
 	// The agent's parts, as the design card draws them.
 	"interaction": {"event", "internal/table", "llm", "memory", "prompts"},
-	"executor":    {"event", "grounding", "interaction", "llm", "memory", "perception", "prompts", "replay"},
+	"executor":    {"event", "grounding", "guard", "interaction", "llm", "memory", "perception", "prompts", "replay"},
 	"learner":     {"event", "knowledge", "llm", "memory", "perception", "prompts", "replay"},
 	"global":      {"event", "executor", "internal/table", "llm", "prompts", "rundir"},
-	"explore":     {"event", "executor", "knowledge", "learner", "perception"},
+	"explore":     {"event", "guard", "knowledge", "learner", "perception"},
 	// Assembly and faces.
-	"agent":            {"event", "executor", "executor/adb", "global", "grounding", "interaction", "knowledge", "learner", "llm", "llm/openai", "llm/scripted", "memory", "perception", "prompts", "rundir", "sim", "sim/wire"},
+	"agent":            {"event", "executor", "executor/adb", "global", "grounding", "guard", "interaction", "knowledge", "learner", "llm", "llm/openai", "llm/scripted", "memory", "perception", "prompts", "rundir", "sim", "sim/wire"},
 	"internal/mapview": {"knowledge", "sim/cjkfont"},
-	"mcp":              {"event", "executor", "executor/adb", "global", "interaction", "knowledge", "perception", "rundir"},
+	"mcp":              {"event", "executor/adb", "global", "guard", "interaction", "knowledge", "perception", "rundir"},
 	// live is the run's live page: it shows the vocabulary and asks as a Dialoger.
 	"live": {"event", "interaction"},
 	// Evaluation drives the agent from outside: eval knows the agent only through the
@@ -119,7 +122,7 @@ var layers = map[string][]string{
 	// A walkthrough compiles to scripted-model rules that find their way by the prompts'
 	// markers.
 	"eval/walkthrough":  {"event", "llm/scripted", "prompts"},
-	"eval/agentrun":     {"agent", "eval", "event", "executor", "executor/adb", "global", "grounding", "interaction", "knowledge", "llm/inject", "llm/openai", "llm/scripted", "rundir", "sim"},
+	"eval/agentrun":     {"agent", "eval", "event", "executor", "executor/adb", "global", "grounding", "guard", "interaction", "knowledge", "llm/inject", "llm/openai", "llm/scripted", "rundir", "sim"},
 	"eval/androidworld": {"eval", "eval/walkthrough", "sim"},
 	"internal/deptest":  {},
 	// Only the command wires everything; nothing imports it.

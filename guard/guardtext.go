@@ -1,0 +1,493 @@
+package guard
+
+import (
+	"path"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mtibben/confusables"
+	"golang.org/x/text/unicode/norm"
+)
+
+// normLabel is how the guard reads a label before matching words: compatibility forms
+// folded (full-width Ｐａｙ is Pay), invisible format characters dropped (zero-width
+// spaces, soft hyphens, direction marks), spaces between Chinese, Japanese or Korean
+// characters removed (支 付 is 支付), camelCase split (PayNow is Pay Now), and look-alike
+// letters read as the Latin letters Unicode's confusables data says they imitate (Pаy
+// with a Cyrillic а, Pɑy with a Latin alpha). The case is kept; matching folds it.
+func (rd *textReader) normLabel(s string) string {
+	if a, ok := normASCII(s); ok {
+		return a
+	}
+	if !rd.nfkcStable(s) {
+		s = norm.NFKC.String(s)
+	}
+	if rd.plain(s) {
+		return s
+	}
+	if hindiVariant(s) {
+		s = hindiSpelling(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	word := -1            // where the current word starts in b (-1: between words)
+	foreign := false      // the current word holds a letter beyond ASCII
+	var prev rune = -1    // the last rune written
+	pendingSpace := false // a space is owed before the next word
+	flush := func() {
+		if word >= 0 && foreign {
+			w := b.String()[word:]
+			if f := rd.foldConfusable(w); f != w {
+				rest := b.String()[:word]
+				b.Reset()
+				b.WriteString(rest)
+				b.WriteString(f)
+			}
+		}
+		word, foreign = -1, false
+	}
+	for i, r := range s {
+		if r >= utf8.RuneSelf {
+			switch {
+			case unicode.Is(unicode.Cf, r), arabicMark(r):
+				continue
+			case r == '’' || r == 'ʼ' || r == '‘':
+				r = '\''
+			case r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ':
+				r = 'ا'
+			}
+		}
+		if isSpace(r) {
+			if prev >= 0x1100 && isCJK(prev) {
+				if next, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(s[i:], unicode.IsSpace)); isCJK(next) {
+					continue // 支 付 is 支付
+				}
+			}
+			flush()
+			pendingSpace = b.Len() > 0
+			continue
+		}
+		if word >= 0 && prev >= 0 && isUpper(r) && isLower(prev) {
+			flush()
+			pendingSpace = true
+		}
+		if pendingSpace {
+			b.WriteByte(' ')
+			pendingSpace = false
+		}
+		if word < 0 {
+			word = b.Len()
+		}
+		if r >= utf8.RuneSelf && mayLookAlike(r) {
+			foreign = true
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	flush()
+	return b.String()
+}
+
+// hindiSpelling reads Hindi's two spellings of one word as one: ये and यी after a vowel
+// as ए and ई (मिटायें is मिटाएं, लिये is लिए), and candrabindu as anusvara (हटाएँ is
+// हटाएं), the spellings the Central Hindi Directorate's standard and most app catalogs
+// use.
+func hindiSpelling(s string) string {
+	if !hindiVariant(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	var prev rune = -1
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == 'ँ' {
+			r = 'ं'
+		}
+		if r == 'य' && hindiYa(prev, s[i+n:]) {
+			switch next, m := utf8.DecodeRuneInString(s[i+n:]); next {
+			case 'े':
+				r, n = 'ए', n+m
+			case 'ी':
+				r, n = 'ई', n+m
+			}
+		}
+		b.WriteRune(r)
+		prev = r
+		i += n
+	}
+	return b.String()
+}
+
+// hindiVariant reports whether hindiSpelling changes s.
+func hindiVariant(s string) bool {
+	if strings.IndexRune(s, 'ँ') >= 0 {
+		return true
+	}
+	for i := strings.IndexRune(s, 'य'); i >= 0; {
+		prev, _ := utf8.DecodeLastRuneInString(s[:i]) // RuneError at the start: no vowel
+		rest := s[i+len("य"):]
+		if hindiYa(prev, rest) {
+			return true
+		}
+		j := strings.IndexRune(rest, 'य')
+		if j < 0 {
+			break
+		}
+		i += len("य") + j
+	}
+	return false
+}
+
+// hindiYa reports whether a य after prev, followed by rest, is the य of ये or यी after a
+// vowel (an independent vowel or a vowel sign).
+func hindiYa(prev rune, rest string) bool {
+	if !(prev >= 0x0904 && prev <= 0x0914 || prev >= 0x093E && prev <= 0x094C) {
+		return false
+	}
+	next, _ := utf8.DecodeRuneInString(rest)
+	return next == 'े' || next == 'ी'
+}
+
+// arabicMark reports whether r is an Arabic short-vowel sign (ḥarakāt), shadda, sukūn,
+// dagger alif or the tatweel that stretches a word: Arabic is mostly written without them,
+// so normLabel drops them, and reads every hamza'd alif (أ إ آ ٱ) as ا — the usual way
+// Arabic text is normalised for matching (إرسل and أرسل are one word).
+func arabicMark(r rune) bool {
+	return r >= 0x064B && r <= 0x0652 || r == 0x0670 || r == 0x0640
+}
+
+// plain reports whether normLabel leaves s (in NFKC) as it is: no format character, curly
+// apostrophe, look-alike letter or camelCase, and single spaces between words, none of
+// them between two Chinese, Japanese or Korean characters. Most labels are plain; they
+// are returned without being copied.
+func (rd *textReader) plain(s string) bool {
+	var prev rune = -1
+	for i, r := range s {
+		switch {
+		case r == ' ':
+			if prev == -1 || prev == ' ' || i == len(s)-1 {
+				return false
+			}
+			if prev >= 0x1100 && isCJK(prev) {
+				if next, _ := utf8.DecodeRuneInString(s[i+1:]); isCJK(next) {
+					return false
+				}
+			}
+		case r < utf8.RuneSelf:
+			if r < ' ' || r >= 'A' && r <= 'Z' && isLower(prev) {
+				return false
+			}
+		case r == '’' || r == 'ʼ' || r == '‘' || isSpace(r) || unicode.Is(unicode.Cf, r):
+			return false
+		case r >= 0x0622 && r <= 0x0671 && (arabicMark(r) || r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ'):
+			return false
+		case r == 'ँ' || r == 'य' && hindiYa(prev, s[i+len("य"):]):
+			return false // hindiSpelling reads it otherwise
+		case isUpper(r) && isLower(prev):
+			return false
+		case mayLookAlike(r):
+			if r < 1<<16 && rd.lookAlikeSet[r/64]&(1<<(r%64)) != 0 {
+				return false
+			}
+		}
+		prev = r
+	}
+	return true
+}
+
+// normASCII is normLabel for a label of printable ASCII, which needs no Unicode tables:
+// camelCase split and spaces collapsed. A crowded page is mostly such labels.
+func normASCII(s string) (string, bool) {
+	clean := true // already one space between words, no camelCase
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf || (c < ' ' && c != '\t' && c != '\n' && c != '\r'):
+			return "", false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' '), c == '\t', c == '\n', c == '\r':
+			clean = false
+		case c >= 'A' && c <= 'Z' && i > 0 && s[i-1] >= 'a' && s[i-1] <= 'z':
+			clean = false
+		}
+	}
+	if clean {
+		return s, true
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 4)
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			space = b.Len() > 0
+			continue
+		}
+		if space || (c >= 'A' && c <= 'Z' && i > 0 && s[i-1] >= 'a' && s[i-1] <= 'z') {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), true
+}
+
+// isSpace, isUpper and isLower are unicode's, with ASCII and the scripts without case
+// or spaces answered without a table walk: normLabel asks them of every character.
+func isSpace(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return r == ' ' || r >= '\t' && r <= '\r'
+	case r < 0x1680:
+		return r == 0x85 || r == 0xA0
+	}
+	return unicode.IsSpace(r)
+}
+
+func isUpper(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return r >= 'A' && r <= 'Z'
+	case r >= 0x0590 && r < 0x10A0, r >= 0x3000 && r < 0xA640, r >= 0xAC00 && r < 0xD7B0:
+		return false // Hebrew, Arabic, Indic, Thai, …; CJK; Hangul: no case
+	}
+	return unicode.IsUpper(r)
+}
+
+func isLower(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return r >= 'a' && r <= 'z'
+	case r >= 0x0590 && r < 0x10A0, r >= 0x3000 && r < 0xA640, r >= 0xAC00 && r < 0xD7B0:
+		return false
+	}
+	return unicode.IsLower(r)
+}
+
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+// foldConfusable reads the look-alike letters of a word as the ASCII letters they imitate,
+// by the skeletons of Unicode's confusables data (UTS #39): when the word mixes ASCII
+// letters with look-alikes (Pаy, Pɑy), or every letter of it imitates an ASCII one (Рау
+// in Cyrillic). A word of its own script stays as it is (Оплатить is Russian, gửi is
+// Vietnamese). Keywords go through the same folding, so both sides read alike.
+func (rd *textReader) foldConfusable(w string) string {
+	ascii, foreign, mappable := false, 0, 0
+	for _, r := range w {
+		switch {
+		case r < utf8.RuneSelf:
+			ascii = ascii || unicode.IsLetter(r)
+		case unicode.IsLetter(r) || unicode.Is(unicode.Mn, r):
+			foreign++
+			if _, ok := rd.lookAlike[r]; ok {
+				mappable++
+			}
+		}
+	}
+	if foreign == 0 || mappable == 0 || (!ascii && mappable < foreign) {
+		return w
+	}
+	var b strings.Builder
+	for _, r := range w {
+		if r >= utf8.RuneSelf {
+			if a, ok := rd.lookAlike[r]; ok {
+				b.WriteString(a)
+				continue
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// lookAlikeScripts are the scripts whose letters are looked up in the confusables data:
+// those with letters drawn like Latin ones. The lookup costs a normalisation per letter,
+// so scripts without such letters skip it.
+var lookAlikeScripts = []*unicode.RangeTable{unicode.Latin, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Cherokee,
+	unicode.Coptic, unicode.Lisu, unicode.Georgian, unicode.Common, unicode.Inherited}
+
+// mayLookAlike reports whether r lies in a block whose letters may pass for Latin ones
+// (Latin extensions, IPA, Greek, Cyrillic, Armenian, Georgian, Cherokee, Lisu, Coptic):
+// a range test, so words of other scripts (Han, Thai, Arabic, Devanagari, …) skip the
+// confusables lookup without a table walk per letter.
+func mayLookAlike(r rune) bool {
+	switch {
+	case r < 0x0590, r >= 0x10A0 && r <= 0x10FF, r >= 0x13A0 && r <= 0x13FF, r >= 0x1D00 && r <= 0x1FFF,
+		r >= 0x2C00 && r <= 0x2DFF, r >= 0xA4D0 && r <= 0xA4FF, r >= 0xA640 && r <= 0xA7FF, r >= 0xAB30 && r <= 0xABBF:
+		return true
+	}
+	return false
+}
+
+// textReader reads labels the way the guard matches them: it holds the tables normLabel
+// and findAmounts look things up in, built once by newTextReader (in New) and never
+// changed after, so a Guard shares them between goroutines without a lock.
+type textReader struct {
+	// lookAlike maps a letter that may pass for Latin ones to the ASCII letters its
+	// confusables skeleton (UTS #39) reads as (ɑ → a, а → a); letters without one are absent.
+	lookAlike map[rune]string
+	// lookAlikeSet has bit r set when lookAlike has r: plain asks it of every letter.
+	lookAlikeSet []uint64
+	// currency is the set of currency symbols and codes (CLDR's, and unitWords).
+	currency map[string]bool
+	// symbolEdge has bit r set when a currency symbol starts or ends with r (r < 1<<16): a
+	// number with no such character beside it has no symbol, and amountAround looks up no
+	// candidate (most numbers on a page: "#12", "3 items").
+	symbolEdge []uint64
+	// stable has bit r set when r is in NFKC by itself and starts a segment: combining
+	// class 0, and never composed with what stands before it. A label of such characters
+	// (and ASCII) only is in NFKC already — nothing in it reorders or composes — and is
+	// skipped by NFKC, whose quick check costs a trie look-up a character (13% of judging a
+	// crowded page).
+	stable []uint64
+	// word has bit r set when r is a letter, a number or a combining mark (r < 1<<16): a
+	// token's character. appendTokens asks it of every character beyond ASCII, which
+	// Unicode's tables answer by a binary search each.
+	word []uint64
+}
+
+// newTextReader builds the look-alike table from Unicode's confusables data for every
+// letter of the scripts that have letters drawn like Latin ones (about 3,000), the table
+// of characters NFKC leaves alone (x/text's properties of the Basic Multilingual Plane),
+// the table of letters, numbers and marks, and the currency set from guard_currency.txt:
+// about 8 ms, once for a Guard.
+func newTextReader() *textReader {
+	rd := &textReader{lookAlike: map[rune]string{}, lookAlikeSet: make([]uint64, 1<<16/64), currency: map[string]bool{},
+		symbolEdge: make([]uint64, 1<<16/64), stable: make([]uint64, 1<<16/64),
+		word: make([]uint64, 1<<16/64)}
+	var buf [utf8.UTFMax]byte
+	for _, tab := range []*unicode.RangeTable{unicode.Letter, unicode.Number, unicode.Mark} {
+		for _, rg := range tab.R16 {
+			for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+				rd.word[r/64] |= 1 << (r % 64)
+			}
+		}
+	}
+	for r := rune(utf8.RuneSelf); r < 1<<16; r++ {
+		b := buf[:utf8.EncodeRune(buf[:], r)]
+		if p := norm.NFKC.Properties(b); p.BoundaryBefore() && norm.NFKC.IsNormal(b) {
+			rd.stable[r/64] |= 1 << (r % 64)
+		}
+	}
+	for r := rune(utf8.RuneSelf); r <= 0xFFFF; r++ {
+		if !mayLookAlike(r) || !unicode.In(r, lookAlikeScripts...) {
+			continue
+		}
+		sk := confusables.Skeleton(string(r))
+		if sk != "" && sk != string(r) && strings.IndexFunc(sk, func(c rune) bool {
+			return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z')
+		}) < 0 {
+			rd.lookAlike[r] = sk
+			rd.lookAlikeSet[r/64] |= 1 << (r % 64)
+		}
+	}
+	for _, line := range strings.Split(currencyData, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		s := rd.normLabel(line)
+		rd.currency[s] = true
+		if t := strings.TrimRight(s, "."); t != "" {
+			rd.currency[t] = true
+		}
+	}
+	for _, w := range unitWords {
+		rd.currency[w] = true
+	}
+	for sym := range rd.currency {
+		first, _ := utf8.DecodeRuneInString(sym)
+		last, _ := utf8.DecodeLastRuneInString(sym)
+		for _, r := range [2]rune{first, last} {
+			if r < 1<<16 {
+				rd.symbolEdge[r/64] |= 1 << (r % 64)
+			}
+		}
+	}
+	return rd
+}
+
+// nfkcStable reports whether NFKC leaves s as it is because every character of it is
+// stable (ASCII, or marked in rd.stable); false may also mean it does not know.
+func (rd *textReader) nfkcStable(s string) bool {
+	for _, r := range s {
+		if r >= utf8.RuneSelf && (r >= 1<<16 || rd.stable[r/64]&(1<<(r%64)) == 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordRune reports whether r (beyond ASCII) is a letter, a number or a combining mark.
+func (rd *textReader) wordRune(r rune) bool {
+	if r < 1<<16 {
+		return rd.word[r/64]&(1<<(r%64)) != 0
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r)
+}
+
+// mayEdgeSymbol reports whether a currency symbol may start or end with r.
+func (rd *textReader) mayEdgeSymbol(r rune) bool {
+	return r >= 1<<16 || rd.symbolEdge[r/64]&(1<<(r%64)) != 0
+}
+
+// hasWordy reports whether s holds a letter or a digit.
+func hasWordy(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
+}
+
+// shellWords splits a command line into words the way a POSIX shell would for plain
+// words, removing quotes; unquoted reports whether an operator or expansion (; & | < > $ `
+// or a line break) appears outside quotes.
+func shellWords(cmd string) (words []string, unquoted bool) {
+	var cur strings.Builder
+	have := false
+	quote := rune(0)
+	for _, r := range cmd {
+		switch {
+		case quote == '\'':
+			if r == '\'' {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case quote == '"':
+			if r == '"' {
+				quote = 0
+			} else {
+				if r == '$' || r == '`' {
+					unquoted = true
+				}
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, have = r, true
+		case r == ' ' || r == '\t':
+			if have {
+				words = append(words, cur.String())
+				cur.Reset()
+				have = false
+			}
+		case strings.ContainsRune(";&|<>$`\n\r()", r):
+			unquoted = true
+			if have {
+				words = append(words, cur.String())
+				cur.Reset()
+				have = false
+			}
+		default:
+			cur.WriteRune(r)
+			have = true
+		}
+	}
+	if have {
+		words = append(words, cur.String())
+	}
+	if len(words) > 0 {
+		words[0] = path.Base(words[0])
+	}
+	return words, unquoted
+}
