@@ -25,6 +25,12 @@ func (r *run) guard() (State, error) {
 		if !hit {
 			continue
 		}
+		if v.Blocked {
+			// The person's own rule refuses it outright: nothing is asked, nothing of the
+			// batch is done, and the task ends refused, saying which rule.
+			r.batch, r.finishAfter = nil, false
+			return stateRefuse, r.setReason(fmt.Sprintf("refused by your rule %q: %s (%s)", v.Rule, v.Subject, v.Category))
+		}
 		sp := readSpecifics(v.Category, typedInto(r.screen, r.batch[:i]), r.element(a.Index), r.items, r.a.Task.App)
 		read := sp.String()
 		spec := r.again(v, read)

@@ -24,6 +24,10 @@ type Verdict struct {
 	// Page is set when the category comes from the page (a generic confirm on a payment
 	// sheet), not from the element's own words.
 	Page bool
+	// Blocked is set when the person's own rule refuses the action outright: it is not
+	// asked and not done. Rule is that rule, as a sentence.
+	Blocked bool
+	Rule    string
 }
 
 // Guard applies a Policy. What is on the screen is judged, never obeyed: no text
@@ -58,6 +62,9 @@ type Guard struct {
 	// rule i's page words lexPage<<8|2i, its strong ones lexPage<<8|2i+1): a label is
 	// looked up once for all of them.
 	lexicon *phraseSet
+
+	// person are the person's own rules (person.go).
+	person []PersonRule
 
 	mu       sync.Mutex // guards the page cache
 	lastPage *perception.Screen
@@ -171,6 +178,16 @@ func New(p Policy) (*Guard, error) {
 		}
 		g.rules = append(g.rules, c)
 	}
+	cats := make([]string, 0, len(g.rules))
+	for _, r := range g.rules {
+		cats = append(cats, r.Category)
+	}
+	for _, r := range p.Person {
+		if err := CheckPersonRule(r, cats); err != nil {
+			return nil, err
+		}
+	}
+	g.person = slices.Clone(p.Person)
 	return g, nil
 }
 
@@ -185,7 +202,19 @@ func New(p Policy) (*Guard, error) {
 // as text, and chat apps with "Enter to send" send on it): both are judged as the
 // sensitive action the screen offers nearest the field. Enter on a focused element that
 // is not a text field clicks it (Android's confirm key): it is judged as a tap on it.
+//
+// What the guard holds is then judged by the person's own rules (person.go): an allow
+// lets it through, a never sets Blocked.
 func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Screen) (Verdict, bool) {
+	v, held := g.check(a, el, s)
+	if !held {
+		return v, false
+	}
+	return g.withPerson(v, el, s, a.Type != event.Shell)
+}
+
+// check is Check by the guard's own judgement, before the person's rules.
+func (g *Guard) check(a event.Action, el *perception.Element, s *perception.Screen) (Verdict, bool) {
 	if g == nil {
 		return Verdict{}, false
 	}
@@ -376,7 +405,9 @@ func (g *Guard) Offers(s *perception.Screen) []Verdict {
 			continue
 		}
 		if v, ok := g.element("tap", &s.Elements[i], s); ok {
-			out = append(out, v)
+			if v, ok = g.withPerson(v, &s.Elements[i], s, true); ok {
+				out = append(out, v)
+			}
 		}
 	}
 	return out

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/fairy-go/fairy/perception"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
@@ -404,4 +407,111 @@ func withinLimit(limit string, amounts []string) (bool, string) {
 		return false, fmt.Sprintf("the largest amount shown, %s, is more than %s", largest.text, limit)
 	}
 	return true, fmt.Sprintf("the largest amount shown, %s, is within %s", largest.text, limit)
+}
+
+// signInWords are what a sign-in page says, in the languages of the guard's hand-written
+// vocabulary.
+var signInWords = regexp.MustCompile(`(?i)\b(?:sign|log) ?(?:in|on)\b|\blogin\b|登录|登入|ログイン|로그인|تسجيل الدخول|התחבר|iniciar sesión|connexion|se connecter|anmelden|einloggen|entrar|войти|вход`)
+
+// signInPage reports whether s is a sign-in form: a text field, and a password field or
+// sign-in words on the page.
+func signInPage(s *perception.Screen) bool {
+	field, password, words := false, false, false
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		field = field || e.Editable
+		password = password || e.Password
+		words = words || signInWords.MatchString(e.Label+" "+e.Hint+" "+e.Desc)
+	}
+	for _, c := range s.Context {
+		words = words || signInWords.MatchString(c)
+	}
+	return field && (password || words)
+}
+
+// personOf is what the person's rules make of v, the guard's hold of an action on el (nil
+// when none is known) on s; element is false for a shell command, which no allow lets
+// through.
+func (g *Guard) personOf(v Verdict, el *perception.Element, s *perception.Screen, element bool) PersonDecision {
+	if g == nil || len(g.person) == 0 {
+		return PersonDecision{}
+	}
+	f := personFacts{category: v.Category, element: element}
+	if s != nil {
+		f.app = s.Package
+		f.amounts = g.amountsOn(s, el)
+		f.login = len(f.amounts) == 0 && signInPage(s)
+		f.recipient = g.recipientOn(s, el)
+	}
+	return decidePerson(g.person, f)
+}
+
+// withPerson applies the person's rules to v, a hold: an allow lets it through, a never
+// refuses it outright.
+func (g *Guard) withPerson(v Verdict, el *perception.Element, s *perception.Screen, element bool) (Verdict, bool) {
+	d := g.personOf(v, el, s, element)
+	switch d.Verdict {
+	case PersonAllow:
+		return Verdict{}, false
+	case PersonNever:
+		v.Blocked, v.Rule = true, d.Rule.String()
+	}
+	return v, true
+}
+
+// amountsOn are the amounts of money s shows, in its texts, its elements' labels and
+// what was read from its picture, and in el's label.
+func (g *Guard) amountsOn(s *perception.Screen, el *perception.Element) []string {
+	var out []string
+	add := func(t string) {
+		n := g.normLabel(t)
+		for _, a := range g.findAmounts(n) {
+			if m := n[a.start:a.end]; !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	for _, c := range s.Context {
+		add(c)
+	}
+	for _, r := range s.Read {
+		add(r.Text)
+	}
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		add(e.Label)
+		for _, t := range e.Texts {
+			add(t)
+		}
+	}
+	if el != nil {
+		add(el.Label)
+	}
+	return out
+}
+
+// recipientOn is whom a send, transfer or call on s reaches, as the consent question
+// names it (executor's specifics): the page's first static text — a conversation's
+// contact, a mail's To line — that is not the text being sent nor an amount.
+func (g *Guard) recipientOn(s *perception.Screen, el *perception.Element) string {
+	typed := ""
+	for _, e := range s.Elements {
+		if e.Editable && !e.Password && strings.TrimSpace(e.Text) != "" && e.Text != e.Hint {
+			typed = strings.TrimSpace(e.Text)
+			break
+		}
+	}
+	texts := slices.Clone(s.Context)
+	for _, r := range s.Read {
+		if t := strings.TrimSpace(r.Text); t != "" && (el == nil || t != strings.TrimSpace(el.Label)) {
+			texts = append(texts, t)
+		}
+	}
+	for _, c := range texts {
+		c = strings.TrimSpace(c)
+		if c != "" && c != typed && !g.hasAmount(g.normLabel(c)) {
+			return strings.TrimPrefix(strings.TrimPrefix(c, "To: "), "To ")
+		}
+	}
+	return ""
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/google/renameio/v2"
 	"gopkg.in/yaml.v3"
 
-	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/guard"
 )
 
@@ -173,12 +172,12 @@ func decodePersonRule(n *yaml.Node) (guard.PersonRule, error) {
 }
 
 // guardPolicy is the default guard policy extended by the config's guard section.
-func (s *settings) guardPolicy() (executor.GuardPolicy, error) {
-	p := executor.DefaultGuardPolicy()
+func (s *settings) guardPolicy() (guard.Policy, error) {
+	p := guard.DefaultPolicy()
 	if !s.v.IsSet(keyGuard) {
 		return p, nil
 	}
-	var x executor.GuardExtension
+	var x guard.Extension
 	if err := s.v.UnmarshalKey(keyGuard, &x); err != nil {
 		return p, fmt.Errorf("config %s: %w (see the README: guard.keywords, guard.confirm, guard.rules)", keyGuard, err)
 	}
