@@ -103,11 +103,18 @@ func (g *Guard) heldCue(v Verdict, el *perception.Element, s *perception.Screen)
 	if !ok {
 		return "its words"
 	}
-	words := g.wordsOf(el, r)
-	if len(words) == 0 {
-		return fmt.Sprintf("its words (a form of a %s word)", v.Category)
+	words, id := g.wordsOf(el, r)
+	cue := fmt.Sprintf("its words (a form of a %s word)", v.Category)
+	switch {
+	case len(words) > 0:
+		cue = "its words " + strings.Join(words, ", ")
+	case id != "":
+		cue = ""
 	}
-	return "its words " + strings.Join(words, ", ")
+	if id != "" {
+		cue = strings.TrimPrefix(cue+" and its resource id "+id, " and ")
+	}
+	return cue
 }
 
 // freeCue says why a tap on el is not held.
@@ -120,7 +127,7 @@ func (g *Guard) freeCue(el *perception.Element, s *perception.Screen) string {
 		return "no words, and the page does not make it an action"
 	}
 	for _, r := range g.rules {
-		if len(g.wordsOf(el, r)) > 0 {
+		if words, _ := g.wordsOf(el, r); len(words) > 0 {
 			return fmt.Sprintf("its %s words name a thing, not the action", r.Category)
 		}
 	}
@@ -147,8 +154,9 @@ func pageRole(category string) string {
 	return "is for " + category
 }
 
-// wordsOf are the words of r in el's labels and resource id, quoted.
-func (g *Guard) wordsOf(el *perception.Element, r compiledRule) []string {
+// wordsOf are the words of r in el's labels and resource id, quoted, and el's resource id
+// when one of r's id patterns matches it.
+func (g *Guard) wordsOf(el *perception.Element, r compiledRule) (words []string, id string) {
 	var out []string
 	add := func(w string) {
 		if q := strconv.QuoteToGraphic(w); !slices.Contains(out, q) {
@@ -168,8 +176,8 @@ func (g *Guard) wordsOf(el *perception.Element, r compiledRule) []string {
 	}
 	for _, re := range r.ids {
 		if el.ResourceID != "" && re.MatchString(el.ResourceID) {
-			add("id " + el.ResourceID)
+			id = el.ResourceID
 		}
 	}
-	return out
+	return out, id
 }

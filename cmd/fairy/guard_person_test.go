@@ -2,12 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/viper"
+
+	"github.com/fairy-go/fairy/perception"
 )
 
 // personConfig is a config file a person wrote by hand: other settings, comments above,
@@ -153,5 +157,82 @@ func TestGuardPersonConfigChecked(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, c.want) {
 			t.Errorf("%s: exit %d, want 2 with %q\n%s%s", c.yaml, code, c.want, out, errOut)
 		}
+	}
+}
+
+// TestGuardExplain: `fairy guard explain DUMP.xml` says, for each element of a screen the
+// virtual phone drew (and of a real phone's dump from the corpus), whether a run would act
+// on it unasked, ask first or refuse it, the words or page cues that decided, and which of
+// the person's rules changed the verdict and why.
+func TestGuardExplain(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte(personRulesConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	phone := personPhone(t)
+	dump := func(name string, launch string, taps ...string) string {
+		t.Helper()
+		var b strings.Builder
+		if _, err := phone.Shell(t.Context(), "monkey -p "+launch+" -c android.intent.category.LAUNCHER 1", &b); err != nil {
+			t.Fatal(err)
+		}
+		for _, label := range taps {
+			s, err := perception.Parse(phone.Dump())
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := slices.IndexFunc(s.Elements, func(e perception.Element) bool { return e.Label == label })
+			if i < 0 {
+				t.Fatalf("no %q on %s", label, launch)
+			}
+			c := s.Elements[i].Center
+			if _, err := phone.Shell(t.Context(), fmt.Sprintf("input tap %d %d", c.X, c.Y), &b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		path := filepath.Join(dir, name+".xml")
+		if err := os.WriteFile(path, phone.Dump(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	corpus := filepath.Join("..", "..", "testdata", "android-corpus", "dumps", "google-messages-720x1536.xml")
+	for _, c := range []struct {
+		name, path string
+		want       []string
+	}{
+		{"pay18", dump("pay18", "com.fairy.person.pay18"), []string{
+			`"Pay ¥18" — free (payment): its words "pay" and its resource id com.fairy.person.pay18:id/pay; your rule allows it: allow payment up to ¥20 in every app (the largest amount shown, ¥18, is within ¥20)`}},
+		{"pay36", dump("pay36", "com.fairy.person.pay36"), []string{
+			`"Pay ¥36" — held (payment): its words "pay" and its resource id com.fairy.person.pay36:id/pay; your rule allow payment up to ¥20 in every app does not apply: the largest amount shown, ¥36, is more than ¥20`,
+			"1 held (asked first), 0 refused by your rules, 0 free"}},
+		{"chat", dump("chat", "com.fairy.person.chat"), []string{
+			`"Send" — free (send): its words "send"; your rule allows it: allow send to "Alice Chen" in every app (the page's recipient is "Alice Chen")`}},
+		{"lookalike", dump("lookalike", "com.fairy.person.lookalike"), []string{
+			`"Send" — held (send): its words "send"; your rule allow send to "Alice Chen" in every app does not apply: the page's recipient "Аlice Chen" is not "Alice Chen"`}},
+		{"login", dump("login", "com.fairy.person.login"), []string{
+			`"Send code" — free (send): its words "send"; your rule allows it: allow login in every app (the page is a sign-in form)`}},
+		{"a note", dump("note", "com.fairy.notes", "Shopping list"), []string{
+			`"Delete note" — never (delete): its words "delete"; your rule refuses it: never delete in com.fairy.notes`,
+			`"Navigate up" — free: a way out`}},
+		{"a real phone's conversation", corpus, []string{
+			`"Send message" — held (send): its words "send", "send message"; your rule allow send to "Alice Chen" in every app does not apply`,
+			`"Back" — free: a way out`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := execRoot(t, map[string]string{"HOME": dir}, "", "--config", cfg, "guard", "explain", c.path)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s%s", code, out, errOut)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("explain lacks %s\n%s", w, out)
+				}
+			}
+		})
+	}
+	if code, _, errOut := execRoot(t, map[string]string{"HOME": dir}, "", "--config", cfg, "guard", "explain", filepath.Join(dir, "none.xml")); code != 2 || !strings.Contains(errOut, "none.xml") {
+		t.Errorf("a missing dump: exit %d, %s", code, errOut)
 	}
 }
