@@ -23,6 +23,12 @@ func (r *run) guard() (State, error) {
 			focus = el // the action puts the focus there: an Enter after it goes to it
 		}
 		if !hit {
+			if v.Rule != "" {
+				// Let through by the person's own rule: a standing consent, spent and
+				// checked afterwards like a yes.
+				sp := readSpecifics(v.Category, typedInto(r.screen, r.batch[:i]), r.element(a.Index), r.items, r.a.Task.App)
+				r.consents[i] = consented{Verdict: v, specifics: sp.String(), sp: sp}
+			}
 			continue
 		}
 		if v.Blocked {

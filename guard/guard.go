@@ -25,7 +25,9 @@ type Verdict struct {
 	// sheet), not from the element's own words.
 	Page bool
 	// Blocked is set when the person's own rule refuses the action outright: it is not
-	// asked and not done. Rule is that rule, as a sentence.
+	// asked and not done. Rule is the person's rule that decided, as a sentence: the
+	// never that blocks it, or — on a verdict Check returns as not held — the allow that
+	// let it through.
 	Blocked bool
 	Rule    string
 }

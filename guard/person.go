@@ -446,13 +446,16 @@ func (g *Guard) personOf(v Verdict, el *perception.Element, s *perception.Screen
 	return decidePerson(g.person, f)
 }
 
-// withPerson applies the person's rules to v, a hold: an allow lets it through, a never
-// refuses it outright.
+// withPerson applies the person's rules to v, a hold: an allow lets it through (held
+// false, v.Rule the rule), a never refuses it outright (v.Blocked).
 func (g *Guard) withPerson(v Verdict, el *perception.Element, s *perception.Screen, element bool) (Verdict, bool) {
 	d := g.personOf(v, el, s, element)
 	switch d.Verdict {
 	case PersonAllow:
-		return Verdict{}, false
+		// Not held; the verdict still says which rule let it through: the executor counts
+		// the action as done with the person's standing consent.
+		v.Rule = d.Rule.String()
+		return v, false
 	case PersonNever:
 		v.Blocked, v.Rule = true, d.Rule.String()
 	}

@@ -126,19 +126,18 @@ func TestRunPersonRules(t *testing.T) {
 	}
 }
 
-// TestRunPersonNeverDeletes drives the built-in suite's "Delete my shopping list note" with
-// its walkthrough's scripted model on the virtual phone over the real adb server, with the
-// person's "never delete in com.fairy.notes": the delete is refused outright — nothing
-// asked, nothing deleted — and the run says it was refused by the person's rule. Without
-// the rule the same run asks.
-func TestRunPersonNeverDeletes(t *testing.T) {
+// suiteTaskOnADB runs the built-in suite's task that carries out instruction, with its
+// walkthrough's scripted model, on a fresh virtual phone behind the real adb server, under
+// the config cfgText; the person answers stdin.
+func suiteTaskOnADB(t *testing.T, instruction, cfgText, stdin string) (rundir.Summary, string, string, *sim.Phone) {
+	t.Helper()
 	suite, err := eval.Load(trySuite)
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := findTryTask(suite, "Delete my shopping list note")
+	task := findTryTask(suite, instruction)
 	if task == nil {
-		t.Fatal("no suite task deletes the shopping list note")
+		t.Fatalf("no suite task does %q", instruction)
 	}
 	rules, err := tryRules(suite, task)
 	if err != nil {
@@ -149,19 +148,29 @@ func TestRunPersonNeverDeletes(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = model.Close() })
+	adb := adbtest.Start(t)
+	phone, err := trySimPhone(t.Context(), task.Phone.Sim, sim.Config{Apps: suite.SimApps()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	serial := servePhone(t, adb, phone)
+	sum, out, trace := personRun(t, adb, serial, model.URL, cfgText, stdin, task.Instruction)
+	return sum, out, trace, phone
+}
+
+// TestRunPersonNeverDeletes drives the built-in suite's "Delete my shopping list note" with
+// its walkthrough's scripted model on the virtual phone over the real adb server, with the
+// person's "never delete in com.fairy.notes": the delete is refused outright — nothing
+// asked, nothing deleted — and the run says it was refused by the person's rule. Without
+// the rule the same run asks.
+func TestRunPersonNeverDeletes(t *testing.T) {
 	for _, withRule := range []bool{true, false} {
 		t.Run(fmt.Sprintf("rule %v", withRule), func(t *testing.T) {
-			adb := adbtest.Start(t)
-			phone, err := trySimPhone(t.Context(), task.Phone.Sim, sim.Config{Apps: suite.SimApps()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			serial := servePhone(t, adb, phone)
 			cfg := "model:\n  default: fairy-scripted\nagent:\n  max-steps: 10\n"
 			if withRule {
 				cfg += "guard:\n  person:\n    - {app: com.fairy.notes, category: delete, verdict: never}\n"
 			}
-			sum, out, trace := personRun(t, adb, serial, model.URL, cfg, "no\n", task.Instruction)
+			sum, out, trace, phone := suiteTaskOnADB(t, "Delete my shopping list note", cfg, "no\n")
 			notes, err := phone.Records("com.fairy.notes:notes")
 			if err != nil {
 				t.Fatal(err)
@@ -179,8 +188,36 @@ func TestRunPersonNeverDeletes(t *testing.T) {
 				}
 				return
 			}
-			if sum.Outcome != event.OutcomeRefused || sum.Interactions != 0 || !strings.Contains(out, "never delete in com.fairy.notes") {
+			if sum.Outcome != event.OutcomeRefused || sum.Interactions != 0 || !strings.Contains(out, `refused by your rule "never delete in com.fairy.notes"`) {
 				t.Errorf("outcome %s, %d questions; want refused by the rule, unasked\n%s", sum.Outcome, sum.Interactions, out)
+			}
+		})
+	}
+}
+
+// TestRunPersonAllowsSend drives the built-in suite's "Text Bob Smith: running 10 minutes
+// late" the same way with the person's "allow send to Bob Smith" in Messages: the message
+// is sent unasked, the run is done (the send counts as a deed done with the person's
+// standing consent), and the message is on the phone. A rule for someone else asks.
+func TestRunPersonAllowsSend(t *testing.T) {
+	for _, c := range []struct {
+		to    string
+		asked int
+	}{{"Bob Smith", 0}, {"Bob Smyth", 1}} {
+		t.Run(c.to, func(t *testing.T) {
+			cfg := "model:\n  default: fairy-scripted\nagent:\n  max-steps: 12\nguard:\n  person:\n" +
+				"    - {app: com.google.android.apps.messaging, category: send, verdict: allow, to: " + c.to + "}\n"
+			sum, out, _, phone := suiteTaskOnADB(t, "Text Bob Smith: running 10 minutes late", cfg, "yes\n")
+			msgs, err := phone.Records("com.google.android.apps.messaging:messages")
+			if err != nil {
+				t.Fatal(err)
+			}
+			sent := false
+			for _, m := range msgs {
+				sent = sent || (m["to"] == "Bob Smith" && m["text"] == "running 10 minutes late")
+			}
+			if sum.Outcome != event.OutcomeDone || sum.Interactions != c.asked || !sent {
+				t.Errorf("allow send to %s: outcome %s, %d questions, sent %v; want done with %d\n%s", c.to, sum.Outcome, sum.Interactions, sent, c.asked, out)
 			}
 		})
 	}
