@@ -29,7 +29,7 @@ type Explanation struct {
 
 // Explanation verdicts.
 const (
-	ExplainFree  = "free"
+	explainFree  = "free"
 	ExplainHeld  = "held"
 	ExplainNever = "never"
 )
@@ -46,7 +46,7 @@ func (g *Guard) Explain(s *perception.Screen) []Explanation {
 		if e.Editable {
 			continue
 		}
-		x := Explanation{Element: e, Verdict: ExplainFree}
+		x := Explanation{Element: e, Verdict: explainFree}
 		v, held := g.check(event.Action{Type: event.Tap, Index: e.Index}, e, s)
 		if !held {
 			x.Cue = g.freeCue(e, s)
@@ -57,9 +57,9 @@ func (g *Guard) Explain(s *perception.Screen) []Explanation {
 		x.Cue = g.heldCue(v, e, s)
 		x.Person = g.personOf(v, e, s, true)
 		switch x.Person.Verdict {
-		case PersonAllow:
-			x.Verdict = ExplainFree
-		case PersonNever:
+		case personAllow:
+			x.Verdict = explainFree
+		case personNever:
 			x.Verdict = ExplainNever
 		}
 		out = append(out, x)

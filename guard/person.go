@@ -26,17 +26,17 @@ import (
 
 // Verdicts of a person's rule.
 const (
-	// PersonAllow lets the action through unasked: within an amount (UpTo) or to one
+	// personAllow lets the action through unasked: within an amount (UpTo) or to one
 	// recipient (To) when the rule names them.
-	PersonAllow = "allow"
-	// PersonAsk always asks, whatever an allow rule says.
-	PersonAsk = "ask"
-	// PersonNever refuses the action outright: it is blocked, not asked.
-	PersonNever = "never"
+	personAllow = "allow"
+	// personAsk always asks, whatever an allow rule says.
+	personAsk = "ask"
+	// personNever refuses the action outright: it is blocked, not asked.
+	personNever = "never"
 )
 
 // PersonVerdicts are the verdicts a person's rule may give.
-var PersonVerdicts = []string{PersonAllow, PersonAsk, PersonNever}
+var PersonVerdicts = []string{personAllow, personAsk, personNever}
 
 // CategoryLogin is the person's category for submitting a sign-in form (its Log in or
 // Next, which the guard holds as a send): a page with a password field, or a text field and
@@ -112,7 +112,7 @@ func CheckPersonRule(r PersonRule, categories []string) error {
 		}
 	}
 	if r.UpTo != "" {
-		if r.Verdict != PersonAllow {
+		if r.Verdict != personAllow {
 			return bad("an amount (up-to) goes with allow: amounts up to it go unasked, more is asked")
 		}
 		if !slices.Contains(amountCategories, r.Category) {
@@ -318,17 +318,17 @@ func decidePerson(rules []PersonRule, f personFacts) PersonDecision {
 			continue
 		}
 		if r.To != "" && personName(r.To) != personName(f.recipient) {
-			if r.Verdict == PersonAllow && unmet.Rule == nil {
+			if r.Verdict == personAllow && unmet.Rule == nil {
 				unmet = PersonDecision{Rule: r, Why: recipientWhy(r.To, f.recipient)}
 			}
 			continue
 		}
 		switch r.Verdict {
-		case PersonNever:
+		case personNever:
 			never = cmp.Or(never, r)
-		case PersonAsk:
+		case personAsk:
 			ask = cmp.Or(ask, r)
-		case PersonAllow:
+		case personAllow:
 			why := ""
 			switch {
 			case !f.element:
@@ -356,15 +356,15 @@ func decidePerson(rules []PersonRule, f personFacts) PersonDecision {
 	}
 	switch {
 	case never != nil:
-		return PersonDecision{Verdict: PersonNever, Rule: never, Why: "your rule refuses it: " + never.String()}
+		return PersonDecision{Verdict: personNever, Rule: never, Why: "your rule refuses it: " + never.String()}
 	case ask != nil:
-		return PersonDecision{Verdict: PersonAsk, Rule: ask, Why: "your rule always asks: " + ask.String()}
+		return PersonDecision{Verdict: personAsk, Rule: ask, Why: "your rule always asks: " + ask.String()}
 	case allow != nil:
 		why := "your rule allows it: " + allow.String()
 		if allowWhy != "" {
 			why += " (" + allowWhy + ")"
 		}
-		return PersonDecision{Verdict: PersonAllow, Rule: allow, Why: why}
+		return PersonDecision{Verdict: personAllow, Rule: allow, Why: why}
 	case unmet.Rule != nil:
 		unmet.Why = "your rule " + unmet.Rule.String() + " does not apply: " + unmet.Why
 		return unmet
@@ -451,12 +451,12 @@ func (g *Guard) personOf(v Verdict, el *perception.Element, s *perception.Screen
 func (g *Guard) withPerson(v Verdict, el *perception.Element, s *perception.Screen, element bool) (Verdict, bool) {
 	d := g.personOf(v, el, s, element)
 	switch d.Verdict {
-	case PersonAllow:
+	case personAllow:
 		// Not held; the verdict still says which rule let it through: the executor counts
 		// the action as done with the person's standing consent.
 		v.Rule = d.Rule.String()
 		return v, false
-	case PersonNever:
+	case personNever:
 		v.Blocked, v.Rule = true, d.Rule.String()
 	}
 	return v, true

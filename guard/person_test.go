@@ -49,18 +49,18 @@ func TestCheckPersonRule(t *testing.T) {
 		r    PersonRule
 		want string // "" fine; else a word of the error
 	}{
-		{PersonRule{App: "com.fairy.notes", Category: "delete", Verdict: PersonNever}, ""},
-		{PersonRule{Category: CategoryLogin, Verdict: PersonAllow}, ""},
-		{PersonRule{Category: "payment", Verdict: PersonAllow, UpTo: "¥20"}, ""},
-		{PersonRule{Category: "send", Verdict: PersonAllow, To: "Alice Chen"}, ""},
+		{PersonRule{App: "com.fairy.notes", Category: "delete", Verdict: personNever}, ""},
+		{PersonRule{Category: CategoryLogin, Verdict: personAllow}, ""},
+		{PersonRule{Category: "payment", Verdict: personAllow, UpTo: "¥20"}, ""},
+		{PersonRule{Category: "send", Verdict: personAllow, To: "Alice Chen"}, ""},
 		{PersonRule{Category: "payment", Verdict: "sometimes"}, "verdict"},
-		{PersonRule{Category: "paymnet", Verdict: PersonAllow}, "unknown category"},
-		{PersonRule{Category: "delete", Verdict: PersonAllow, UpTo: "20"}, "up-to"},
-		{PersonRule{Category: "payment", Verdict: PersonNever, UpTo: "20"}, "goes with allow"},
-		{PersonRule{Category: "payment", Verdict: PersonAllow, UpTo: "lots"}, "no number"},
-		{PersonRule{Category: "delete", Verdict: PersonAllow, To: "Bob"}, "recipient"},
-		{PersonRule{Category: "send", Verdict: PersonAllow, To: " \u200b "}, "empty"},
-		{PersonRule{App: "Notes app", Category: "delete", Verdict: PersonNever}, "package"},
+		{PersonRule{Category: "paymnet", Verdict: personAllow}, "unknown category"},
+		{PersonRule{Category: "delete", Verdict: personAllow, UpTo: "20"}, "up-to"},
+		{PersonRule{Category: "payment", Verdict: personNever, UpTo: "20"}, "goes with allow"},
+		{PersonRule{Category: "payment", Verdict: personAllow, UpTo: "lots"}, "no number"},
+		{PersonRule{Category: "delete", Verdict: personAllow, To: "Bob"}, "recipient"},
+		{PersonRule{Category: "send", Verdict: personAllow, To: " \u200b "}, "empty"},
+		{PersonRule{App: "Notes app", Category: "delete", Verdict: personNever}, "package"},
 	} {
 		err := CheckPersonRule(c.r, cats)
 		switch {
@@ -76,33 +76,33 @@ func TestCheckPersonRule(t *testing.T) {
 // amount, to its exact recipient, in its app.
 func TestDecidePerson(t *testing.T) {
 	rules := []PersonRule{
-		{App: "com.fairy.notes", Category: "delete", Verdict: PersonNever},
-		{Category: "payment", Verdict: PersonAllow, UpTo: "¥20"},
-		{App: "com.bank", Category: "payment", Verdict: PersonAsk},
-		{App: "com.fairy.messages", Category: "send", Verdict: PersonAllow, To: "Alice Chen"},
-		{Category: CategoryLogin, Verdict: PersonAllow},
+		{App: "com.fairy.notes", Category: "delete", Verdict: personNever},
+		{Category: "payment", Verdict: personAllow, UpTo: "¥20"},
+		{App: "com.bank", Category: "payment", Verdict: personAsk},
+		{App: "com.fairy.messages", Category: "send", Verdict: personAllow, To: "Alice Chen"},
+		{Category: CategoryLogin, Verdict: personAllow},
 	}
 	for _, c := range []struct {
 		name string
 		f    personFacts
 		want string
 	}{
-		{"delete in notes", personFacts{element: true, app: "com.fairy.notes", category: "delete"}, PersonNever},
+		{"delete in notes", personFacts{element: true, app: "com.fairy.notes", category: "delete"}, personNever},
 		{"delete elsewhere", personFacts{element: true, app: "com.fairy.mail", category: "delete"}, ""},
-		{"pay 18", personFacts{element: true, app: "com.fairy.shop", category: "payment", amounts: []string{"¥18"}}, PersonAllow},
-		{"pay 20", personFacts{element: true, app: "com.fairy.shop", category: "payment", amounts: []string{"¥18", "¥20"}}, PersonAllow},
+		{"pay 18", personFacts{element: true, app: "com.fairy.shop", category: "payment", amounts: []string{"¥18"}}, personAllow},
+		{"pay 20", personFacts{element: true, app: "com.fairy.shop", category: "payment", amounts: []string{"¥18", "¥20"}}, personAllow},
 		{"pay 36", personFacts{element: true, app: "com.fairy.shop", category: "payment", amounts: []string{"¥36"}}, ""},
 		{"pay 18 beside 36", personFacts{element: true, app: "com.fairy.shop", category: "payment", amounts: []string{"¥18", "¥36"}}, ""},
 		{"pay in dollars", personFacts{element: true, app: "com.fairy.shop", category: "payment", amounts: []string{"$5"}}, ""},
 		{"pay without an amount", personFacts{element: true, app: "com.fairy.shop", category: "payment"}, ""},
-		{"the bank always asks", personFacts{element: true, app: "com.bank", category: "payment", amounts: []string{"¥1"}}, PersonAsk},
-		{"send to Alice", personFacts{element: true, app: "com.fairy.messages", category: "send", recipient: "alice  chen"}, PersonAllow},
+		{"the bank always asks", personFacts{element: true, app: "com.bank", category: "payment", amounts: []string{"¥1"}}, personAsk},
+		{"send to Alice", personFacts{element: true, app: "com.fairy.messages", category: "send", recipient: "alice  chen"}, personAllow},
 		{"send to a Cyrillic Аlice", personFacts{element: true, app: "com.fairy.messages", category: "send", recipient: "Аlice Chen"}, ""},
 		{"send to Alice Cheng", personFacts{element: true, app: "com.fairy.messages", category: "send", recipient: "Alice Cheng"}, ""},
 		{"send to Alice in another app", personFacts{element: true, app: "com.other", category: "send", recipient: "Alice Chen"}, ""},
-		{"log in", personFacts{element: true, app: "com.other", category: "send", login: true}, PersonAllow},
+		{"log in", personFacts{element: true, app: "com.other", category: "send", login: true}, personAllow},
 		{"a shell command is never allowed", personFacts{app: "com.fairy.shop", category: "payment", amounts: []string{"¥1"}}, ""},
-		{"a shell command is refused by a never", personFacts{app: "com.fairy.notes", category: "delete"}, PersonNever},
+		{"a shell command is refused by a never", personFacts{app: "com.fairy.notes", category: "delete"}, personNever},
 		{"a payment on a sign-in page is no login", personFacts{element: true, app: "com.other", category: "payment", login: true, amounts: []string{"$50"}}, ""},
 	} {
 		d := decidePerson(rules, c.f)
@@ -143,10 +143,10 @@ func personScreen(app string, texts []string, button string, fields ...perceptio
 func TestPersonRulesInCheck(t *testing.T) {
 	p := DefaultPolicy()
 	p.Person = []PersonRule{
-		{Category: "payment", Verdict: PersonAllow, UpTo: "¥20"},
-		{Category: "send", Verdict: PersonAllow, To: "Alice Chen"},
-		{App: "com.fairy.notes", Category: "delete", Verdict: PersonNever},
-		{Category: CategoryLogin, Verdict: PersonAllow},
+		{Category: "payment", Verdict: personAllow, UpTo: "¥20"},
+		{Category: "send", Verdict: personAllow, To: "Alice Chen"},
+		{App: "com.fairy.notes", Category: "delete", Verdict: personNever},
+		{Category: CategoryLogin, Verdict: personAllow},
 	}
 	g, err := New(p)
 	if err != nil {
@@ -213,7 +213,7 @@ func TestPersonRulesInCheck(t *testing.T) {
 	if v, held := g.Check(event.Action{Type: event.Shell, Command: "rm -rf /sdcard/Notes"}, nil, s); !held || !v.Blocked {
 		t.Errorf("rm in notes: %+v %v", v, held)
 	}
-	p.Person = []PersonRule{{Category: "delete", Verdict: PersonAllow}}
+	p.Person = []PersonRule{{Category: "delete", Verdict: personAllow}}
 	g2, err := New(p)
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +222,7 @@ func TestPersonRulesInCheck(t *testing.T) {
 		t.Errorf("rm under allow delete: %+v %v, want asked", v, held)
 	}
 	// A rule the guard cannot apply is refused when the guard is made.
-	p.Person = []PersonRule{{Category: "paymnet", Verdict: PersonAllow}}
+	p.Person = []PersonRule{{Category: "paymnet", Verdict: personAllow}}
 	if _, err := New(p); err == nil {
 		t.Error("a rule of an unknown category was accepted")
 	}
