@@ -44,6 +44,8 @@ type Config struct {
 	Pixels PixelReader
 	// Routines, optional, offers learned routines to the Re-Planner.
 	Routines Routines
+	// Effects, optional, gives the guard what actions were once seen to do (learned effects).
+	Effects  Effects
 	Mark     MarkFunc // set-of-mark renderer for visual mode; nil sends the plain screenshot
 	TextOnly bool     // no screenshots: the models see the text form only
 	Limits   Limits

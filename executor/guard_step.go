@@ -156,7 +156,10 @@ func (r *run) judge(a event.Action, focus *perception.Element) (guard.Verdict, b
 	if a.Type == event.Enter {
 		el = focus
 	}
-	return r.cfg.Guard.Check(a, el, r.screen)
+	if v, ok := r.cfg.Guard.Check(a, el, r.screen); ok || r.cfg.Effects == nil {
+		return v, ok
+	}
+	return r.cfg.Guard.Learned(a, el, r.screen, r.cfg.Effects.Effects(r.learnedApp()))
 }
 
 // The guard's names for an element and its place, so that an action, a consent and a
@@ -166,3 +169,12 @@ var (
 	fieldName = guard.FieldName
 	elementAt = guard.ElementAt
 )
+
+// learnedApp is the app whose learned effects count on the current screen: its package,
+// else the task's app.
+func (r *run) learnedApp() string {
+	if r.screen != nil && r.screen.Package != "" {
+		return r.screen.Package
+	}
+	return r.a.Task.App
+}
