@@ -156,10 +156,14 @@ func (r *run) judge(a event.Action, focus *perception.Element) (guard.Verdict, b
 	if a.Type == event.Enter {
 		el = focus
 	}
-	if v, ok := r.cfg.Guard.Check(a, el, r.screen); ok || r.cfg.Effects == nil {
+	v, ok := r.cfg.Guard.Check(a, el, r.screen)
+	if ok || r.cfg.Effects == nil {
 		return v, ok
 	}
-	return r.cfg.Guard.Learned(a, el, r.screen, r.cfg.Effects.Effects(r.learnedApp()))
+	if lv, held := r.cfg.Guard.Learned(a, el, r.screen, r.cfg.Effects.Effects(r.learnedApp())); held || lv.Rule != "" {
+		return lv, held
+	}
+	return v, false // v.Rule: a person's allow let it through
 }
 
 // The guard's names for an element and its place, so that an action, a consent and a

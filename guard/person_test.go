@@ -227,3 +227,26 @@ func TestPersonRulesInCheck(t *testing.T) {
 		t.Error("a rule of an unknown category was accepted")
 	}
 }
+
+// TestPersonRulesOnLearnedEffects: an element held for what it did before (a "Go" that
+// deleted a row) is judged by the person's rules like any hold.
+func TestPersonRulesOnLearnedEffects(t *testing.T) {
+	p := DefaultPolicy()
+	p.Person = []PersonRule{{App: "com.fairy.notes", Category: "delete", Verdict: personNever}}
+	g, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := []event.LearnedEffect{{Category: "delete", Evidence: "deleted a row", ResourceID: "com.x:id/go"}}
+	for _, c := range []struct {
+		app     string
+		blocked bool
+	}{{"com.fairy.notes", true}, {"com.x", false}} {
+		s, el := personScreen(c.app, []string{"A note"}, "Go")
+		el.ResourceID = "com.x:id/go"
+		v, held := g.Learned(event.Action{Type: event.Tap, Index: el.Index}, el, s, known)
+		if !held || v.Blocked != c.blocked {
+			t.Errorf("%s: held %v, %+v; want held, blocked %v", c.app, held, v, c.blocked)
+		}
+	}
+}

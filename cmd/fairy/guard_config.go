@@ -202,3 +202,19 @@ func (s *settings) guardCategories() ([]string, error) {
 	}
 	return cats, nil
 }
+
+// exploreGuard is the guard `fairy explore` crawls with: the config's policy without the
+// person's own rules. The crawler does no deeds, so no allow of the person's may open one
+// to it (a "Pay ¥18" under "allow payment up to ¥20" stays untouched).
+func (s *settings) exploreGuard() (*guard.Guard, error) {
+	p, err := s.guardPolicy()
+	if err != nil {
+		return nil, err
+	}
+	p.Person = nil
+	g, err := guard.New(p)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", keyGuard, err)
+	}
+	return g, nil
+}

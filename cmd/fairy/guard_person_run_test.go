@@ -222,3 +222,25 @@ func TestRunPersonAllowsSend(t *testing.T) {
 		})
 	}
 }
+
+// TestExploreIgnoresPersonAllows: `fairy explore` does no deeds: a person's "allow payment
+// up to ¥20" opens no "Pay ¥18" to the crawler, on the virtual phone over the real adb
+// server.
+func TestExploreIgnoresPersonAllows(t *testing.T) {
+	adb := adbtest.Start(t)
+	phone := personPhone(t)
+	serial := servePhone(t, adb, phone)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte(personRulesConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := execRoot(t, map[string]string{"HOME": dir}, "", "--config", cfg, "explore", "com.fairy.person.pay18", "--budget", "10",
+		"--knowledge", filepath.Join(dir, "k.db"), "--adb-port", strconv.Itoa(adb.Port), "-s", serial)
+	if code != 0 {
+		t.Fatalf("explore: exit %d\n%s%s", code, out, errOut)
+	}
+	if recs, _ := phone.Records("com.fairy.person.pay18:payments"); len(recs) != 0 {
+		t.Errorf("explore paid under the person's allow: %v\n%s", recs, out)
+	}
+}
