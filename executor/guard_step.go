@@ -23,7 +23,19 @@ func (r *run) guard() (State, error) {
 			focus = el // the action puts the focus there: an Enter after it goes to it
 		}
 		if !hit {
+			if v.Rule != "" {
+				// Let through by the person's own rule: a standing consent, spent and
+				// checked afterwards like a yes.
+				sp := readSpecifics(v.Category, typedInto(r.screen, r.batch[:i]), r.element(a.Index), r.items, r.a.Task.App)
+				r.consents[i] = consented{Verdict: v, specifics: sp.String(), sp: sp}
+			}
 			continue
+		}
+		if v.Blocked {
+			// The person's own rule refuses it outright: nothing is asked, nothing of the
+			// batch is done, and the task ends refused, saying which rule.
+			r.batch, r.finishAfter = nil, false
+			return stateRefuse, r.setReason(fmt.Sprintf("refused by your rule %q: %s (%s)", v.Rule, v.Subject, v.Category))
 		}
 		sp := readSpecifics(v.Category, typedInto(r.screen, r.batch[:i]), r.element(a.Index), r.items, r.a.Task.App)
 		read := sp.String()
@@ -152,10 +164,14 @@ func (r *run) judge(a event.Action, focus *perception.Element) (guard.Verdict, b
 	if a.Type == event.Enter {
 		el = focus
 	}
-	if v, ok := r.cfg.Guard.Check(a, el, r.screen); ok || r.cfg.Effects == nil {
+	v, ok := r.cfg.Guard.Check(a, el, r.screen)
+	if ok || r.cfg.Effects == nil {
 		return v, ok
 	}
-	return r.cfg.Guard.Learned(a, el, r.screen, r.cfg.Effects.Effects(r.learnedApp()))
+	if lv, held := r.cfg.Guard.Learned(a, el, r.screen, r.cfg.Effects.Effects(r.learnedApp())); held || lv.Rule != "" {
+		return lv, held
+	}
+	return v, false // v.Rule: a person's allow let it through
 }
 
 // The guard's names for an element and its place, so that an action, a consent and a

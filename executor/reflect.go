@@ -3,9 +3,11 @@ package executor
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/prompts"
@@ -154,7 +156,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 // names it and a yes covers that action once. Otherwise the question stays vague, and a
 // yes to it authorises nothing the guard holds: the guard asks again at the action.
 func (r *run) bindConsent(need *interaction.Need) {
-	offers := r.cfg.Guard.Offers(r.screen)
+	offers := slices.DeleteFunc(r.cfg.Guard.Offers(r.screen), func(v guard.Verdict) bool { return v.Blocked }) // no yes covers those
 	if len(offers) != 1 {
 		return
 	}

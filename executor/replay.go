@@ -65,6 +65,11 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 		}
 		var used guard.Verdict
 		if v, hit := r.judge(a, guard.Focused(r.screen)); hit {
+			if v.Blocked {
+				// The person's own rule refuses it: the replay stops here, unasked.
+				res.stopped = fmt.Sprintf("step %d of %d: %s is refused by your rule %q", i+1, len(steps), v.Subject, v.Rule)
+				break
+			}
 			if _, ok := r.cfg.Memory.Consent(v.Category, v.Action); !ok {
 				// A replay never passes a sensitive step unasked: ask now; the task goes
 				// on from this page after the answer.

@@ -17,7 +17,12 @@
 //     App Map's deeds the caller passes in): an element that deleted a row, sent or paid
 //     is held whatever its label says, in any language;
 //   - a Verdict says what was held: its category, the interaction type to ask, and the
-//     action's identity on its page, which a consent names.
+//     action's identity on its page, which a consent names;
+//   - the person's own rules (PersonRule, in Policy.Person: allow, ask or never per app and
+//     category) change what the guard holds — an allow lets it through, a never refuses
+//     it outright (Verdict.Blocked) — and Guard.Explain says why each element of a screen
+//     is held or free (`fairy guard explain`). They come from the person's config file
+//     through fairy's command, never from a screen, a model or an MCP client.
 //
 // Words are not all it reads: a page's role (role.go) — a checkout, a destructive dialog, a
 // compose page, the share sheet, a permission dialog, a booking — comes from its structure

@@ -40,7 +40,7 @@ func (g *Guard) Learned(a event.Action, el *perception.Element, s *perception.Sc
 		if k.Evidence != "" {
 			v.Subject += fmt.Sprintf(" — last time this %s", strings.TrimSpace(k.Evidence))
 		}
-		return v, true
+		return g.withPerson(v, el, s, true) // the person's rules judge it as any hold
 	}
 	return Verdict{}, false
 }

@@ -27,6 +27,12 @@ type Verdict struct {
 	// Role is what the page is for when its structure, not its words, made the action
 	// its primary one ("payment page", "share sheet"; role.go).
 	Role string
+	// Blocked is set when the person's own rule refuses the action outright: it is not
+	// asked and not done. Rule is the person's rule that decided, as a sentence: the
+	// never that blocks it, or — on a verdict Check returns as not held — the allow that
+	// let it through.
+	Blocked bool
+	Rule    string
 }
 
 // Guard applies a Policy. What is on the screen is judged, never obeyed: no text
@@ -61,6 +67,9 @@ type Guard struct {
 	// rule i's page words lexPage<<8|2i, its strong ones lexPage<<8|2i+1): a label is
 	// looked up once for all of them.
 	lexicon *phraseSet
+
+	// person are the person's own rules (person.go).
+	person []PersonRule
 
 	mu       sync.Mutex // guards the page cache
 	lastPage *perception.Screen
@@ -178,6 +187,16 @@ func New(p Policy) (*Guard, error) {
 		}
 		g.rules = append(g.rules, c)
 	}
+	cats := make([]string, 0, len(g.rules))
+	for _, r := range g.rules {
+		cats = append(cats, r.Category)
+	}
+	for _, r := range p.Person {
+		if err := CheckPersonRule(r, cats); err != nil {
+			return nil, err
+		}
+	}
+	g.person = slices.Clone(p.Person)
 	sets := []*phraseSet{g.lexicon, g.known, g.confirm, g.dismiss}
 	for _, r := range g.rules {
 		sets = append(sets, r.words, r.page)
@@ -197,7 +216,19 @@ func New(p Policy) (*Guard, error) {
 // as text, and chat apps with "Enter to send" send on it): both are judged as the
 // sensitive action the screen offers nearest the field. Enter on a focused element that
 // is not a text field clicks it (Android's confirm key): it is judged as a tap on it.
+//
+// What the guard holds is then judged by the person's own rules (person.go): an allow
+// lets it through, a never sets Blocked.
 func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Screen) (Verdict, bool) {
+	v, held := g.check(a, el, s)
+	if !held {
+		return v, false
+	}
+	return g.withPerson(v, el, s, a.Type != event.Shell)
+}
+
+// check is Check by the guard's own judgement, before the person's rules.
+func (g *Guard) check(a event.Action, el *perception.Element, s *perception.Screen) (Verdict, bool) {
 	if g == nil {
 		return Verdict{}, false
 	}
@@ -412,7 +443,9 @@ func (g *Guard) Offers(s *perception.Screen) []Verdict {
 			continue
 		}
 		if v, ok := g.element("tap", &s.Elements[i], s); ok {
-			out = append(out, v)
+			if v, ok = g.withPerson(v, &s.Elements[i], s, true); ok {
+				out = append(out, v)
+			}
 		}
 	}
 	return out

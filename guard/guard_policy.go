@@ -91,6 +91,8 @@ type Policy struct {
 	Dismiss []string `json:"dismiss,omitempty" yaml:"dismiss,omitempty"`
 	// Precision tells names from actions.
 	Precision Precision `json:"precision,omitempty" yaml:"precision,omitempty"`
+	// Person are the person's own rules (person.go), applied to what the rules above hold.
+	Person []PersonRule `json:"person,omitempty" yaml:"person,omitempty"`
 }
 
 //go:embed guard.yaml
@@ -200,12 +202,16 @@ type Extension struct {
 	Dismiss []string `json:"dismiss,omitempty" yaml:"dismiss,omitempty"`
 	// Rules are whole new categories, checked after the built-in ones.
 	Rules []Rule `json:"rules,omitempty" yaml:"rules,omitempty"`
+	// Person are the person's own rules: what is always asked, what goes unasked, what
+	// is never done.
+	Person []PersonRule `json:"person,omitempty" yaml:"person,omitempty"`
 }
 
 // Extend returns p with x added; a keyword for a category p lacks is an error (a typo
 // would silently guard nothing).
 func (p Policy) Extend(x Extension) (Policy, error) {
-	out := Policy{Confirm: append(slices.Clone(p.Confirm), x.Confirm...), Dismiss: append(slices.Clone(p.Dismiss), x.Dismiss...), Precision: p.Precision}
+	out := Policy{Confirm: append(slices.Clone(p.Confirm), x.Confirm...), Dismiss: append(slices.Clone(p.Dismiss), x.Dismiss...), Precision: p.Precision,
+		Person: slices.Concat(p.Person, x.Person)}
 	for _, r := range p.Rules {
 		r.Keywords, r.Page = slices.Clone(r.Keywords), slices.Clone(r.Page)
 		out.Rules = append(out.Rules, r)

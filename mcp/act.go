@@ -50,6 +50,10 @@ func (s *Server) act(ctx context.Context, p Phone, ask consenter, in actInput) (
 	}
 	if v, held := s.cfg.Guard.Check(a, el, scr); held {
 		what := fmt.Sprintf("%s (%s)", v.Subject, v.Category)
+		if v.Blocked {
+			// The person's own rule: no client's yes overrides it.
+			return "", fmt.Errorf("%w: %s is refused by the person's rule %q; nothing was done", errRefused, what, v.Rule)
+		}
 		msg := fmt.Sprintf("fairy is about to %s on the phone. Allow it, this once?", what)
 		if v.Type == 2 {
 			msg = fmt.Sprintf("fairy is about to %s on the phone. It cannot be undone. Allow it, this once?", what)

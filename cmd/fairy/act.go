@@ -169,6 +169,9 @@ func askFirst(cmd *cobra.Command, deps actDeps, d *adb.Device, a event.Action) e
 			return nil
 		}
 		what = fmt.Sprintf("%s (%s)", v.Subject, v.Category)
+		if v.Blocked {
+			return fmt.Errorf("%w: %s is refused by your rule %q; nothing was done", errActRefused, what, v.Rule)
+		}
 	}
 	q := interaction.Question{Type: 1, Kind: interaction.YesNo, Text: fmt.Sprintf("fairy act would %s on the phone. Allow it, this once?", what)}
 	reply, err := interaction.NewTerminal(cmd.InOrStdin(), cmd.ErrOrStderr()).Ask(ctx, q)

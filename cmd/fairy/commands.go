@@ -24,8 +24,9 @@ func (s *settings) subcommands() []*cobra.Command {
 		newRunsCmd(runsDeps{RunsDir: s.runsDir, Stdout: s.stdout, Open: xdgOpen}),
 		newEvalCmd(evalDeps{Config: s.runConfig, Device: s.device, Stdout: s.stdout, Style: styleFor(s.stdout, s.getenv),
 			WatchToken: func() string { return s.getenv(envWatchToken) }}),
-		newExploreCmd(exploreDeps{OpenDevice: s.openAgentDevice, Target: s.device, KnowledgePath: s.knowledgeRef(), Guard: s.guard, Logger: s.runLogger,
+		newExploreCmd(exploreDeps{OpenDevice: s.openAgentDevice, Target: s.device, KnowledgePath: s.knowledgeRef(), Guard: s.exploreGuard, Logger: s.runLogger,
 			Stdout: s.stdout, Style: styleFor(s.stdout, s.getenv)}),
+		newGuardCmd(guardDeps{Rules: s.personRules, Categories: s.guardCategories, ConfigFile: s.configFile, Explainer: s.guardExplainer}),
 		newMCPCmd(mcpDeps{Config: s.runConfig, OpenDevice: s.openAgentDevice, Target: s.device, KnowledgePath: s.knowledgeRef(), Stdin: s.stdin, Stdout: s.stdout, Stderr: s.stderr,
 			Getenv: s.getenv}),
 	}

@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/fairy-go/fairy/executor"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/internal/spell"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
@@ -65,6 +66,9 @@ func configSchema() keySpec {
 	price := section(map[string]keySpec{"prompt_per_m": flt, "completion_per_m": flt})
 	rule := section(map[string]keySpec{"category": str, "type": num, "keywords": strs, "ids": strs, "commands": strs,
 		"except": strs, "page": strs, "totals": strs, "amount": boolean})
+	// The person's own rules (guard.PersonRule): `fairy guard add` writes them.
+	person := section(map[string]keySpec{"app": str, "category": str, "verdict": {kind: kindChoice, choices: guard.PersonVerdicts},
+		"to": str, "up-to": str})
 	return section(map[string]keySpec{
 		keyRuns: str, keyKnowledge: str, keyEtcdSection: section(map[string]keySpec{"username": str, "password": str, "ca-file": str, "cert-file": str, "key-file": str}),
 		keyLogLevel: {kind: kindChoice, choices: logLevels},
@@ -83,7 +87,7 @@ func configSchema() keySpec {
 			"text-only": boolean, "shell": strs, "hand-over-logins": boolean}),
 		"pixels": section(map[string]keySpec{"languages": strs}),
 		keyGuard: section(map[string]keySpec{"keywords": {kind: kindMap, elem: &strs}, "page": {kind: kindMap, elem: &strs}, "confirm": strs, "dismiss": strs,
-			"rules": {kind: kindList, elem: &rule}}),
+			"rules": {kind: kindList, elem: &rule}, "person": {kind: kindList, elem: &person}}),
 	})
 }
 

@@ -33,6 +33,9 @@ type settings struct {
 	stdout io.Writer
 	stderr io.Writer
 	log    *runLog // where the agent commands' log records go
+	// configPath is the config file read ("" when none was): `fairy guard add|remove`
+	// writes to it.
+	configPath string
 
 	// environ lists the environment as KEY=value (os.Environ in main), for the check that
 	// refuses unknown FAIRY_ variables; nil skips that check.
@@ -131,6 +134,7 @@ func (s *settings) load(cmd *cobra.Command) error {
 		}
 		return fmt.Errorf("read config %s: %w", path, err)
 	}
+	s.configPath = path
 	return checkConfigFile(path)
 }
 
