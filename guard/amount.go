@@ -65,8 +65,9 @@ func ReadAmounts(text, locale string) []Amount {
 	return out
 }
 
-// FirstAmount is the text of the first amount of money text shows ("" when none).
-func FirstAmount(text, locale string) string {
+// FirstAmount is the text of the first amount of money text shows ("" when none), as
+// ReadAmounts reads it.
+func FirstAmount(text string) string {
 	rd := reader()
 	n := rd.normLabel(text)
 	var buf [1]span
@@ -290,4 +291,14 @@ func currencyOf(sym, locale string) string {
 		}
 	}
 	return found
+}
+
+// OnlyAmount reports whether text shows an amount of money and nothing else ("¥24", "36,00 €"):
+// a price beside a row, not the row's name.
+func OnlyAmount(text string) bool {
+	rd := reader()
+	n := strings.TrimSpace(rd.normLabel(text))
+	var buf [1]span
+	as := rd.appendAmounts(buf[:0], n, true)
+	return len(as) == 1 && as[0].start == 0 && as[0].end == len(n)
 }

@@ -39,7 +39,7 @@ func TestReadAmounts(t *testing.T) {
 		if a := got[0]; a.Text != tc.amount || a.Value != tc.value || a.Currency != tc.code {
 			t.Errorf("ReadAmounts(%q, %q) = %+v, want {%s %s %s}", tc.text, tc.locale, a, tc.amount, tc.value, tc.code)
 		}
-		if f := FirstAmount(tc.text, tc.locale); f != tc.amount {
+		if f := FirstAmount(tc.text); f != tc.amount {
 			t.Errorf("FirstAmount(%q) = %q, want %q", tc.text, f, tc.amount)
 		}
 	}
