@@ -142,7 +142,8 @@ type ActionsDecided struct {
 }
 
 // ActionRejected is an action that was not executed: an index the screen lacks, a bad
-// field, a denied shell command. The decider is asked again.
+// field, a denied shell command (the decider is asked again), or a tap on a switch that
+// already shows the state the sub-goal asks (the Re-Planner judges the page).
 type ActionRejected struct {
 	Step   int    `json:"step"`
 	Action Action `json:"action"`

@@ -8,6 +8,7 @@ import (
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/replay"
 )
 
 // errSecretWithheld replaces the device's error when typing into a password field fails.
@@ -54,6 +55,16 @@ func (r *run) act(ctx context.Context) (State, error) {
 		}
 		r.loops[key]++
 		el := r.element(a.Index)
+		if a.Type == event.Tap {
+			// A tap on a switch the sub-goal (or the task) wants on, already on, would turn it
+			// off: it is not made, whatever the decider answered, and the Re-Planner judges.
+			if why := replay.Satisfied(r.screen, a.Index, r.subgoal, r.a.Task.Task); why != "" {
+				r.publish(event.ActionRejected{Step: r.step, Action: a, Reason: why})
+				r.lastActs = append(r.lastActs, fmt.Sprintf("%s was not made: %s, the state the sub-goal asks", a, why))
+				r.planNote = append(r.planNote, fmt.Sprintf("%s already: check whether the task is done.", why))
+				break
+			}
+		}
 		r.fresh = i == 0
 		out, err := r.exec(ctx, a, el)
 		ev := event.ActionExecuted{Step: r.step, Action: r.masked([]event.Action{a})[0], Signature: r.screen.Signature,
@@ -88,6 +99,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 			key := spentKey(v.Category, v.Action, v.specifics)
 			r.spent[key] = r.step
 			r.justSpent = key
+			r.did(v.Category)
 			if a.Type == event.Tap || a.Type == event.LongPress {
 				// A button's deed; text typed with a line break "may send" (the guard's
 				// caution) and has no page that shows what it sent.

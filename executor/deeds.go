@@ -49,6 +49,15 @@ func countNamed(s *perception.Screen, name string) int {
 	return n
 }
 
+// did counts a consented action of category that ran, by any way of acting (a tap, Enter
+// in a field, a routine's step): what a task that asks for a deed needs before done.
+func (r *run) did(category string) {
+	if r.didDeed == nil {
+		r.didDeed = map[string]int{}
+	}
+	r.didDeed[category]++
+}
+
 // deedOf records the consented action a on screen s, with specifics sp. A delete that only
 // opens its confirmation keeps the name of the deed it confirms (see reconcile).
 func (r *run) recordDeed(category string, sp specifics, target *perception.Element) {

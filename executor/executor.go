@@ -250,6 +250,7 @@ type run struct {
 	// did not show (the run may not say done); deedMiss that this step's did not.
 	deed, confirming *deed
 	unreconciled     map[string]string
+	didDeed          map[string]int // consented deeds that ran in the app task, by category
 	deedMiss         string
 	// typed and tapped are the texts typed and the labels tapped in the app task, by any
 	// path (decider, routine, Navigate): what an add task's named values are compared with.

@@ -216,5 +216,37 @@ func (r *run) unsettled() string {
 	for _, c := range slices.Sorted(maps.Keys(r.unreconciled)) {
 		return r.unreconciled[c]
 	}
+	if why := r.deedUndone(); why != "" {
+		return why
+	}
+	if s := r.screen; s != nil && s.Package != "" && r.a.Task.App != "" && s.Package != r.a.Task.App {
+		// The app task's result shows in its app: another app's screen (the launcher after a
+		// Back too many) shows nothing of it, whatever the model reads there.
+		return fmt.Sprintf("the screen is %s, not the task's app %s: its result cannot show here", s.Package, r.a.Task.App)
+	}
+	return ""
+}
+
+// deedVerbs are, in an app task's first sentence, the words of a task whose result is a
+// deed the person consents to: it deletes, or it sends.
+var deedVerbs = map[string]*regexp.Regexp{
+	"delete": regexp.MustCompile(`(?i)\b(?:delete|remove|erase)\b`),
+	"send":   regexp.MustCompile(`(?i)\b(?:send|resend|reply|forward)\b|^\s*text\b`),
+}
+
+// deedUndone says why a task that asks for a deed (a delete, a send) cannot be done: no
+// deed of that category ran under the person's consent in the app task — the guard holds
+// every one, so a run that never asked never did it. "" otherwise.
+func (r *run) deedUndone() string {
+	first, _, _ := strings.Cut(r.a.Task.Task, "\n")
+	first = quotedValue.ReplaceAllString(quotedText.ReplaceAllString(first, " "), " ")
+	if i := strings.Index(first, ":"); i >= 0 {
+		first = first[:i] // what follows a colon is what is typed or named, not the deed
+	}
+	for _, c := range slices.Sorted(maps.Keys(deedVerbs)) {
+		if deedVerbs[c].MatchString(first) && r.didDeed[c] == 0 {
+			return fmt.Sprintf("the task asks to %s and nothing was %s with the person's consent", c, map[string]string{"delete": "deleted", "send": "sent"}[c])
+		}
+	}
 	return ""
 }

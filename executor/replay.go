@@ -97,6 +97,9 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			break
 		}
 		r.publish(ae)
+		if used.Action != "" {
+			r.did(used.Category)
+		}
 		if used.Action != "" && (a.Type == event.Tap || a.Type == event.LongPress) {
 			// What the person consented to is reconciled with the next screen (deeds.go).
 			r.recordDeed(used.Category, readSpecifics(used.Category, r.screen, el, r.items, r.a.Task.App), el)

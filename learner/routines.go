@@ -202,17 +202,17 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 			toggles = append(toggles, i)
 		}
 	}
-	words := stateWords(r.Name)
+	words := replay.StateWords(r.Name)
 	if len(words) > 0 && len(words) != len(toggles) {
 		return knowledge.Routine{}, false
 	}
 	rowValues := append([]string(nil), values...) // the values templated as words
 	for k, w := range words {
 		st := &steps[toggles[k]].st
-		if *st.Checked == w.on {
+		if *st.Checked == w.On {
 			return knowledge.Routine{}, false // the switch was tapped away from the state the task names
 		}
-		n := param(w.word, knowledge.RoutineParam{What: fmt.Sprintf("on or off: the state the switch %q is left in", st.Action.Target.Text), Example: w.word, State: true})
+		n := param(w.Word, knowledge.RoutineParam{What: fmt.Sprintf("on or off: the state the switch %q is left in", st.Action.Target.Text), Example: w.Word, State: true})
 		st.Want = n
 		if n == len(values) {
 			rowValues = append(rowValues, "")
@@ -225,12 +225,12 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 	// each on/off word becomes its parameter where it stands in the name.
 	r.Name = replay.Template(r.Name, rowValues)
 	if len(words) > 0 {
-		tw := stateWords(r.Name)
+		tw := replay.StateWords(r.Name)
 		if len(tw) != len(words) {
 			return knowledge.Routine{}, false
 		}
 		for k := len(tw) - 1; k >= 0; k-- {
-			r.Name = r.Name[:tw[k].start] + replay.Placeholder(steps[toggles[k]].st.Want) + r.Name[tw[k].end:]
+			r.Name = r.Name[:tw[k].Start] + replay.Placeholder(steps[toggles[k]].st.Want) + r.Name[tw[k].End:]
 		}
 	}
 	for j := range steps {
@@ -377,45 +377,6 @@ func instanceKey(values []string, steps []knowledge.RoutineStep) string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:6])
-}
-
-// stateWord is an on/off word of a task: where it stands and the state it names.
-type stateWord struct {
-	start, end int
-	word       string
-	on         bool
-}
-
-// stateRE finds the words that name a switch's state: on or off after turn, switch,
-// toggle or set (a few words between: "turn wifi on"), and enable, disable, activate,
-// deactivate. A bare "on" ("an event on Monday") names none.
-var stateRE = regexp.MustCompile(`(?i)\b(?:(?:turn|switch|toggle|set)\s+(?:[^\s,.;:]+\s+){0,3}?(on|off)\b|(enable|disable|activate|deactivate)d?\b)`)
-
-// stateWords lists the on/off words of text in order.
-func stateWords(text string) []stateWord {
-	var out []stateWord
-	for _, m := range stateRE.FindAllStringSubmatchIndex(text, -1) {
-		g := 2
-		if m[2] < 0 {
-			g = 4
-		}
-		w := text[m[g]:m[g+1]]
-		on, _ := stateOf(w)
-		out = append(out, stateWord{start: m[g], end: m[g+1], word: w, on: on})
-	}
-	return out
-}
-
-// stateOf reads an on/off argument: on, enable, activate (and their -d forms) are on;
-// off, disable, deactivate off.
-func stateOf(arg string) (on, ok bool) {
-	switch strings.TrimSuffix(strings.ToLower(strings.TrimSpace(arg)), "d") {
-	case "on", "enable", "activate", "true", "1":
-		return true, true
-	case "off", "of", "disable", "deactivate", "false", "0":
-		return false, true
-	}
-	return false, false
 }
 
 // sharesTerm reports whether label has a term of about.
@@ -601,7 +562,7 @@ func blankAt(r knowledge.Routine, args []string, from int) int {
 // statesRead reports whether every on/off argument of args reads as on or off.
 func statesRead(r knowledge.Routine, args []string) bool {
 	for i, p := range r.Params {
-		if _, ok := stateOf(args[i]); p.State && !ok {
+		if _, ok := replay.StateOf(args[i]); p.State && !ok {
 			return false
 		}
 	}
@@ -740,7 +701,7 @@ func (l *Learner) Steps(ctx context.Context, app, id, signature string, args []s
 		st := Step{Action: a, Learned: learned(s.Activity, s.Signature, a, a.Target.Text != s.Action.Target.Text)}
 		st.Checked = s.Checked
 		if s.Want > 0 {
-			on, ok := stateOf(args[s.Want-1])
+			on, ok := replay.StateOf(args[s.Want-1])
 			if !ok {
 				return replay.Run{}, fmt.Errorf("routine %q: argument %d is %q; it must say on or off", r.Name, s.Want, args[s.Want-1])
 			}
@@ -800,7 +761,7 @@ func boundEnd(r knowledge.Routine, args []string) *replay.End {
 		if _, ok := out.Toggles[label]; !ok {
 			continue
 		}
-		if on, ok := stateOf(args[s.Want-1]); ok {
+		if on, ok := replay.StateOf(args[s.Want-1]); ok {
 			out.Toggles[label] = on
 		}
 	}

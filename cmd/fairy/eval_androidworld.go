@@ -32,6 +32,10 @@ type awFlags struct {
 	// what the learn seed taught.
 	learnSeed    uint64
 	learnSeedSet bool
+	// learnInstances is --learn-instances: instances of each family the learn seed runs
+	// (0: --instances). A routine replays without the model only once clean runs on
+	// several instances confirmed it, so one instance a family teaches no trusted routine.
+	learnInstances int
 }
 
 // addAndroidWorldFlags adds --instances, --family and --approve-all to `fairy eval` (its
@@ -41,6 +45,7 @@ func addAndroidWorldFlags(cmd *cobra.Command, f *awFlags) {
 	fl.IntVar(&f.instances, "instances", 1, "androidworld:sim: instances of each family")
 	fl.StringVar(&f.family, "family", "*", "androidworld:sim: run the families whose name matches one of these globs, comma-separated (e.g. 'SimpleSms*,Markor*')")
 	fl.Uint64Var(&f.learnSeed, "learn-seed", 0, "androidworld:sim: learn first on this seed's instances (one shared knowledge file), then evaluate --seeds (or --seed) four ways each: cold, learning as it goes, warm with what the learn seed taught, warm with a model that never takes a routine or Navigate; writes the table of the four over the seeds (report.md/json in --out)")
+	fl.IntVar(&f.learnInstances, "learn-instances", 0, "androidworld:sim with --learn-seed: instances of each family the learn seed runs (default: --instances); a routine is trusted to replay without the model once clean runs on two instances confirmed it")
 	fl.BoolVar(&f.approveAll, "approve-all", false, "androidworld:sim: the simulated person approves every consent, as AndroidWorld's agents are never asked (by default they judge each by what the task asks for and refuse a wrong send or delete)")
 }
 
@@ -195,6 +200,9 @@ type learnSeedRun struct {
 func learnOnSeed(ctx context.Context, out io.Writer, cfg eval.Config, f evalFlags) (*learnSeedRun, error) {
 	aw := f.aw
 	aw.seed = int64(aw.learnSeed)
+	if aw.learnInstances > 0 {
+		aw.instances = aw.learnInstances
+	}
 	suite, err := loadSuite(androidworldRef, aw)
 	if err != nil {
 		return nil, withExit(2, err)
@@ -245,7 +253,13 @@ func writeLearnSeedTable(out io.Writer, f evalFlags, l *learnSeedRun, runs []and
 // or --seed alone.
 func checkLearnSeed(cmd *cobra.Command, ref string, f *evalFlags) error {
 	if !cmd.Flags().Changed("learn-seed") {
+		if cmd.Flags().Changed("learn-instances") {
+			return errors.New("--learn-instances goes with --learn-seed: the instances of each family the learn seed runs")
+		}
 		return nil
+	}
+	if f.aw.learnInstances < 0 {
+		return fmt.Errorf("--learn-instances %d: give a number of instances, 1 or more", f.aw.learnInstances)
 	}
 	f.aw.learnSeedSet = true
 	switch {

@@ -1,0 +1,67 @@
+package agent
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fairy-go/fairy/event"
+)
+
+// finishAtOnce plans an app task in app and has the Re-Planner answer Finished on every
+// screen; with home, the decider presses Home first (the run then judges the launcher).
+func finishAtOnce(app, task string, home bool) string {
+	rules := `
+  - name: plan
+    role: planner
+    match: ['Phase: plan']
+    answer: '{"thought":"","status":"continue","tasks":[{"app":"` + app + `","task":"` + task + `","produces":""}],"next":0,"progress":"","reason":""}'
+`
+	if home {
+		rules += `
+  - name: finish on the launcher
+    role: replanner
+    match: ['Tap an app to open it']
+    answer: '{"result":"A","reflection":"","progress":"","plan":["Finished"],"subgoal":"Finished","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+  - name: go home
+    role: replanner
+    answer: '{"result":"","reflection":"","progress":"","plan":["Leave the app"],"subgoal":"Leave the app","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+  - name: press home
+    role: decider
+    answer: '{"thought":"","actions":[{"type":"Home"}],"expect":""}'
+`
+	} else {
+		rules += `
+  - name: finish
+    role: replanner
+    answer: '{"result":"A","reflection":"","progress":"","plan":["Finished"],"subgoal":"Finished","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+`
+	}
+	return rules
+}
+
+// TestDoneNeedsTheDeedAndTheApp: a run may not say done, whatever the model judges, on a
+// task that asks to delete (or send) when nothing was deleted (sent) under the person's
+// consent, nor on another app's screen (the launcher after a Home) — the finish check
+// names why, and the run ends not done.
+func TestDoneNeedsTheDeedAndTheApp(t *testing.T) {
+	tests := []struct {
+		name, app, task string
+		home            bool
+		why             string
+	}{
+		{"delete never done", "com.fairy.notes", "Delete the note in Notes named groceries.", false, "asks to delete and nothing was deleted"},
+		{"send never done", "com.google.android.apps.messaging", "Send a text message using Messages to +15551234567 with message: hi", false, "asks to send and nothing was sent"},
+		{"finished on the launcher", "com.android.settings", "Turn bluetooth on.", true, "not the task's app com.android.settings"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rig{rules: finishAtOnce(tc.app, tc.task, tc.home), maxSteps: 6}.run(t, tc.task)
+			if r.res.Outcome == event.OutcomeDone {
+				t.Fatalf("outcome done: the run said done on %q", tc.task)
+			}
+			if !strings.Contains(string(r.trace), tc.why) {
+				t.Errorf("no finish check says %q; trace:\n%s", tc.why, r.trace)
+			}
+		})
+	}
+}
