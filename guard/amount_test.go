@@ -49,3 +49,13 @@ func TestReadAmounts(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlyAmount: a price alone is an amount and nothing else; a row's name with its price
+// is not.
+func TestOnlyAmount(t *testing.T) {
+	for text, want := range map[string]bool{"¥24": true, " 36,00 zł ": true, "R$ 36,00": true, "Oolong Tee x2 ¥24": false, "Almond cake": false, "": false} {
+		if got := OnlyAmount(text); got != want {
+			t.Errorf("OnlyAmount(%q) = %t, want %t", text, got, want)
+		}
+	}
+}
