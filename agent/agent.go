@@ -211,6 +211,7 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 		preds  executor.Predictions
 		reads  executor.Readings
 		rts    executor.Routines
+		effs   executor.Effects
 		sess   *learner.Session
 	)
 	if r.Knowledge != nil {
@@ -219,9 +220,9 @@ func (a *Agent) Run(ctx context.Context, r Run) (Result, error) {
 			return Result{}, err
 		}
 		defer sess.Attach(bus)()
-		tricks, hints, cuts, preds, reads, rts = sess, sess, sess, sess, sess, sess
+		tricks, hints, cuts, preds, reads, rts, effs = sess, sess, sess, sess, sess, sess, sess
 	}
-	gm, err := a.assemble(r, id, assembly{model: model, meter: meter, bus: bus, mem: mem, apps: apps, tricks: tricks, hints: hints, cuts: cuts, preds: preds, reads: reads, routines: rts, sess: sess})
+	gm, err := a.assemble(r, id, assembly{model: model, meter: meter, bus: bus, mem: mem, apps: apps, tricks: tricks, hints: hints, cuts: cuts, preds: preds, reads: reads, routines: rts, effects: effs, sess: sess})
 	if err != nil {
 		_ = rec.Close()
 		return Result{}, err
@@ -260,6 +261,7 @@ type assembly struct {
 	preds    executor.Predictions
 	reads    executor.Readings
 	routines executor.Routines
+	effects  executor.Effects
 	sess     *learner.Session // nil: no learning
 }
 
@@ -271,7 +273,7 @@ func (a *Agent) assemble(r Run, id string, p assembly) (*global.Manager, error) 
 		return nil, err
 	}
 	ex, err := executor.New(executor.Config{Device: r.Device, Model: p.model, Interactor: it, Memory: p.mem, Prompts: a.prompt, Bus: p.bus,
-		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Readings: p.reads, Routines: p.routines, Mark: a.mark, ModelImage: a.cfg.ModelImage, Grounding: a.cfg.Grounding, GroundingFrame: a.cfg.GroundingFrame, Pixels: a.cfg.Pixels, TextOnly: a.cfg.TextOnly,
+		Meter: p.meter, Guard: a.cfg.Guard, Tricks: p.tricks, Hints: p.hints, Shortcuts: p.cuts, Predictions: p.preds, Readings: p.reads, Routines: p.routines, Effects: p.effects, Mark: a.mark, ModelImage: a.cfg.ModelImage, Grounding: a.cfg.Grounding, GroundingFrame: a.cfg.GroundingFrame, Pixels: a.cfg.Pixels, TextOnly: a.cfg.TextOnly,
 		Limits: a.limits(r.Limits), Shell: a.cfg.Shell, OrderedContext: a.cfg.OrderedContext, HandOverLogins: a.cfg.HandOverLogins, Clock: a.cfg.Clock, Logger: a.log})
 	if err != nil {
 		return nil, err

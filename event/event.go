@@ -170,6 +170,22 @@ type ElementRef struct {
 	Y          int    `json:"y"`
 }
 
+// LearnedEffect is what an action on an element was once seen to do that cannot be taken
+// back (the App Map's deed: a row gone, the typed text appended to a conversation, an
+// order number issued after an amount), as the guard is given it. The element is named
+// without its words, which change with the app's language: by its resource id, else by
+// its place on its page's activity, else by its label.
+type LearnedEffect struct {
+	Category   string `json:"category"`           // the guard's category: delete, send, payment
+	Evidence   string `json:"evidence,omitempty"` // what the screen showed, after "last time this": "deleted a row"
+	Activity   string `json:"activity,omitempty"`
+	ResourceID string `json:"resource_id,omitempty"`
+	Class      string `json:"class,omitempty"`
+	Label      string `json:"label,omitempty"`
+	X          int    `json:"x,omitempty"` // the element's centre when it was seen, in pixels
+	Y          int    `json:"y,omitempty"`
+}
+
 // ActionExecuted is one action carried out on the device.
 type ActionExecuted struct {
 	Step       int         `json:"step"`

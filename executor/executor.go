@@ -44,6 +44,8 @@ type Config struct {
 	Pixels PixelReader
 	// Routines, optional, offers learned routines to the Re-Planner.
 	Routines Routines
+	// Effects, optional, gives the guard what actions were once seen to do (learned effects).
+	Effects  Effects
 	Mark     MarkFunc // set-of-mark renderer for visual mode; nil sends the plain screenshot
 	TextOnly bool     // no screenshots: the models see the text form only
 	Limits   Limits
@@ -294,6 +296,7 @@ type run struct {
 	goodSeen    map[string]bool // every page a step of the task was judged right on
 	spent       map[string]int  // category and action of each consented action run → its step
 	justSpent   string          // the key of spent the last batch added, until the next screen is read
+	carried     *carry          // a consent carried to the confirmation its action opened (consent_carry.go)
 	choices     []string        // the person's answers to choice questions (type 3), in this task
 
 	loops      map[string]int

@@ -28,6 +28,11 @@ func (r *run) guard() (State, error) {
 		sp := readSpecifics(v.Category, typedInto(r.screen, r.batch[:i]), r.element(a.Index), r.items, r.a.Task.App)
 		read := sp.String()
 		spec := r.again(v, read)
+		if r.takeCarried(v) {
+			// The yes to the action that opened this confirmation was for this deed.
+			r.consents[i] = consented{Verdict: v, specifics: read, sp: sp}
+			continue
+		}
 		if c, ok := r.cfg.Memory.Consent(v.Category, v.Action); ok && !reserved[v.Action] && (c.Specifics == "" || c.Specifics == spec) {
 			// A yes covers the action with the specifics it named: the same "Send" on
 			// another conversation is asked again.
@@ -67,13 +72,15 @@ func (r *run) again(v guard.Verdict, spec string) string {
 // openedConfirmation (true when it did) takes back, from what the task has done, the consented action the
 // last batch ran when the screen it led to, s, asks to confirm an action of the same kind
 // (the dialog "Delete note" opens, with its own Delete): that action was a step toward
-// the deed, not the deed. A wrong tap on the dialog's Cancel then leaves nothing done,
+// the deed, not the deed: the consent given for it carries to the dialog's confirm
+// (consent_carry.go). A wrong tap on the dialog's Cancel then leaves nothing done,
 // and the next "Delete note" is no second deletion (see again). An order whose next page
 // asks for a payment stays done: the payment is another kind; so does a payment whose
 // success page has a "Done" the guard holds only because the page shows an amount.
 func (r *run) openedConfirmation(s *perception.Screen) bool {
 	key := r.justSpent
 	r.justSpent = ""
+	r.carried = nil // a carried consent holds for the screen after its opener only
 	if key == "" {
 		return false
 	}
@@ -83,6 +90,7 @@ func (r *run) openedConfirmation(s *perception.Screen) bool {
 		// amount (the "Done" of a payment's success page) is what the deed led to.
 		if v.Category == cat && deedOf(v.Action) != act && !v.Page {
 			delete(r.spent, key)
+			r.carryTo(key, s.Signature)
 			r.publish(event.ConfirmationOpened{Step: r.step, Category: cat})
 			return true
 		}
@@ -144,7 +152,10 @@ func (r *run) judge(a event.Action, focus *perception.Element) (guard.Verdict, b
 	if a.Type == event.Enter {
 		el = focus
 	}
-	return r.cfg.Guard.Check(a, el, r.screen)
+	if v, ok := r.cfg.Guard.Check(a, el, r.screen); ok || r.cfg.Effects == nil {
+		return v, ok
+	}
+	return r.cfg.Guard.Learned(a, el, r.screen, r.cfg.Effects.Effects(r.learnedApp()))
 }
 
 // The guard's names for an element and its place, so that an action, a consent and a
@@ -154,3 +165,12 @@ var (
 	fieldName = guard.FieldName
 	elementAt = guard.ElementAt
 )
+
+// learnedApp is the app whose learned effects count on the current screen: its package,
+// else the task's app.
+func (r *run) learnedApp() string {
+	if r.screen != nil && r.screen.Package != "" {
+		return r.screen.Package
+	}
+	return r.a.Task.App
+}

@@ -235,7 +235,7 @@ var deedVerbs = map[string]*regexp.Regexp{
 }
 
 // deedUndone says why a task that asks for a deed (a delete, a send) cannot be done: no
-// deed of that category ran under the person's consent in the app task — the guard holds
+// deed of that category (for a send, any but a delete: money is sent too) ran under the person's consent in the app task — the guard holds
 // every one, so a run that never asked never did it. "" otherwise.
 func (r *run) deedUndone() string {
 	first, _, _ := strings.Cut(r.a.Task.Task, "\n")
@@ -244,7 +244,16 @@ func (r *run) deedUndone() string {
 		first = first[:i] // what follows a colon is what is typed or named, not the deed
 	}
 	for _, c := range slices.Sorted(maps.Keys(deedVerbs)) {
-		if deedVerbs[c].MatchString(first) && r.didDeed[c] == 0 {
+		done := r.didDeed[c]
+		if c == "send" {
+			// "Send Bob 20 yuan" pays or transfers: any consented deed but a delete sends.
+			for k, n := range r.didDeed {
+				if k != "delete" && k != "send" {
+					done += n
+				}
+			}
+		}
+		if deedVerbs[c].MatchString(first) && done == 0 {
 			return fmt.Sprintf("the task asks to %s and nothing was %s with the person's consent", c, map[string]string{"delete": "deleted", "send": "sent"}[c])
 		}
 	}

@@ -1,8 +1,10 @@
 package executor
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
@@ -31,6 +33,7 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 	}
 	r.secretAt = secretFields(s)
 	png = paintOver(r.readPixels(ctx, s, png), s, r.secretAt)
+	r.showGuard(s, png)
 	if w, ok := r.cfg.Device.(pixelsWanter); ok {
 		// A screen with text to read from its pixels is likely followed by another (a
 		// canvas, a web page): the device's next pictures are then full-size.
@@ -285,4 +288,21 @@ func hasTextField(s *perception.Screen) bool {
 		}
 	}
 	return false
+}
+
+// showGuard shows the guard the screenshot the step took of s, if any (in text-only mode
+// too, where no model sees it), decoded only if the guard judges an element of s with no
+// words by its picture.
+func (r *run) showGuard(s *perception.Screen, png []byte) {
+	if png == nil || isBlack(png) {
+		return
+	}
+	r.cfg.Guard.SeePicture(s, func() image.Image {
+		img, _, err := image.Decode(bytes.NewReader(png))
+		if err != nil {
+			r.e.log.Warn("decode the screenshot for the guard", logErr, err)
+			return nil
+		}
+		return img
+	})
 }

@@ -113,6 +113,14 @@ type Predictions interface {
 	Predict(ctx context.Context, app, from string, a event.Action, el *event.ElementRef, goal string) (to string, ok bool)
 }
 
+// Effects supplies what actions in an app were once seen to do that cannot be taken back
+// (the App Map's deeds), for the guard to hold their elements whatever their words say
+// (Guard.Learned). The learner's session satisfies it; nil means the guard judges by the
+// screen alone.
+type Effects interface {
+	Effects(app string) []event.LearnedEffect
+}
+
 // Readings remembers what the Key Context Collector read off a page content, so a content
 // read before is not sent to the model again. Read returns the facts read off it before
 // (ok false: never read); anyTask lets a reading made for another instruction count.

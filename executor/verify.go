@@ -7,6 +7,7 @@ import (
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/prompts"
 	"github.com/fairy-go/fairy/replay"
 )
 
@@ -17,7 +18,7 @@ const verifiedReflection = "verified: the App Map predicted this page"
 // action is known to open. A batch that typed first is left to the Re-Planner (where it
 // leads depends on the text).
 func (r *run) predict(ctx context.Context, done []event.ActionExecuted) {
-	if r.cfg.Predictions == nil || len(done) == 0 {
+	if len(done) == 0 {
 		return
 	}
 	for _, ev := range done {
@@ -28,8 +29,11 @@ func (r *run) predict(ctx context.Context, done []event.ActionExecuted) {
 	last := done[len(done)-1]
 	if why := r.offTask(last); why != "" {
 		// The map knows where a tap on a row leads, not whether it was the row the task
-		// names: the Re-Planner judges it.
-		r.planNote = append(r.planNote, "The last action "+why+": check that it acted on what the task names.")
+		// names: the Re-Planner judges it, with or without an App Map.
+		r.planNote = append(r.planNote, "The last action "+why+prompts.MarkOffTask)
+		return
+	}
+	if r.cfg.Predictions == nil {
 		return
 	}
 	if to, ok := r.cfg.Predictions.Predict(ctx, r.a.Task.App, last.Signature, last.Action, last.Element, r.subgoal); ok {

@@ -69,11 +69,14 @@ type crawler struct {
 	stopped  string
 	sum      Summary
 	pictured map[string]bool
+	// effects are what taps in an app were once seen to do (the knowledge's deeds): such
+	// an element is never tapped.
+	effects func(app string) []event.LearnedEffect
 }
 
 func newCrawler(cfg Config, l *learner.Learner) *crawler {
 	c := &crawler{cfg: cfg, bus: event.NewBus(cfg.Clock), nodes: map[string]*node{}, known: map[string]bool{},
-		seen: map[string]bool{}, leaves: map[elemID]bool{}, pictured: map[string]bool{}}
+		seen: map[string]bool{}, leaves: map[elemID]bool{}, pictured: map[string]bool{}, effects: l.Effects}
 	c.sum = Summary{App: cfg.App, Skipped: map[string]int{}}
 	if !cfg.DryRun {
 		c.sess = l.Start("", "explore "+cfg.App)
@@ -216,9 +219,10 @@ func (c *crawler) visit(s *perception.Screen, path []elemID) *node {
 // dryRun reports what the first page offers, without a tap.
 func (c *crawler) dryRun() {
 	c.queue = nil
+	known := c.effects(c.cfg.App)
 	for i := range c.screen.Elements {
 		el := &c.screen.Elements[i]
-		why := judge(c.cfg.Guard, el, c.screen)
+		why := judge(c.cfg.Guard, el, c.screen, known)
 		t := Tap{Page: c.here.desc, Element: idOf(el).String(), Role: el.Role, Reason: why}
 		switch why {
 		case "":
@@ -248,13 +252,14 @@ func (c *crawler) explorePage(ctx context.Context, n *node) error {
 			}
 		}
 		var next *perception.Element
+		known := c.effects(c.cfg.App)
 		for i := range c.screen.Elements {
 			el := &c.screen.Elements[i]
 			id := idOf(el)
 			if tried[id] {
 				continue
 			}
-			why := judge(c.cfg.Guard, el, c.screen)
+			why := judge(c.cfg.Guard, el, c.screen, known)
 			if why == "" && c.leaves[id] {
 				why = skipLeaves
 			}

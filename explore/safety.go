@@ -38,8 +38,10 @@ var shortActs = map[string]bool{
 // backWords are controls that go back rather than forward.
 var backWords = regexp.MustCompile(`(?i)\b(back|navigate up|up|close|cancel|dismiss|not now|later|exit)\b|返回|关闭|取消|以后再说|稍后|退出`)
 
-// judge says why element el of screen s must not be tapped; "" when a tap is safe.
-func judge(g *guard.Guard, el *perception.Element, s *perception.Screen) string {
+// judge says why element el of screen s must not be tapped; "" when a tap is safe. known
+// are what taps in the app were once seen to do (a row deleted): such an element is
+// sensitive whatever its words.
+func judge(g *guard.Guard, el *perception.Element, s *perception.Screen, known []event.LearnedEffect) string {
 	switch {
 	case !el.Clickable:
 		return skipNotTapped
@@ -50,7 +52,11 @@ func judge(g *guard.Guard, el *perception.Element, s *perception.Screen) string 
 	case el.Checkable || checkableRole(el.Role) || holdsCheckable(el, s):
 		return skipToggles
 	}
-	if _, held := g.Check(event.Action{Type: event.Tap, Index: el.Index}, el, s); held {
+	tap := event.Action{Type: event.Tap, Index: el.Index}
+	if _, held := g.Check(tap, el, s); held {
+		return skipSensitive
+	}
+	if _, held := g.Learned(tap, el, s, known); held {
 		return skipSensitive
 	}
 	words := []string{el.Label, el.Text, el.Desc, resourceWords(el.ResourceID)}

@@ -3,13 +3,15 @@ package explore
 import (
 	"testing"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/perception"
 )
 
-// TestJudge: what the crawler leaves alone, and why; list rows and buttons that open a
-// page are tapped.
+// TestJudge: what the crawler leaves alone, and why — an element a tap on which once
+// deleted a row among them, whatever its words; list rows and buttons that open a page are
+// tapped.
 func TestJudge(t *testing.T) {
 	g, err := guard.New(guard.DefaultPolicy())
 	if err != nil {
@@ -37,15 +39,19 @@ func TestJudge(t *testing.T) {
 		{Index: 17, Role: "button", Label: "Cancel", Clickable: true, Enabled: true},
 		{Index: 18, Role: "tab", Label: "外卖", Clickable: true, Enabled: true},
 		{Index: 19, Role: "button", Label: "提交订单", Clickable: true, Enabled: true},
+		{Index: 20, Role: "button", Label: "Los", ResourceID: "com.fairy.tidy:id/go", Clickable: true, Enabled: true},
+		{Index: 21, Role: "item", Label: "Birnen", ResourceID: "com.fairy.tidy:id/item_row", Clickable: true, Enabled: true},
 	}}
+	// A tap on the element with id go was once seen to delete a row.
+	known := []event.LearnedEffect{{Category: "delete", Evidence: "deleted a row", ResourceID: "com.fairy.tidy:id/go", Label: "Go"}}
 	want := map[int]string{
 		1: "", 2: skipToggles, 3: skipNotTapped, 4: skipSensitive, 5: skipActs, 6: skipActs, 7: skipActs,
 		8: skipBack, 9: skipTypes, 10: skipToggles, 11: skipActs, 12: skipSensitive, 13: "", 14: skipSensitive,
-		15: skipNotTapped, 16: skipDisabled, 17: skipBack, 18: "", 19: skipSensitive,
+		15: skipNotTapped, 16: skipDisabled, 17: skipBack, 18: "", 19: skipSensitive, 20: skipSensitive, 21: "",
 	}
 	for i := range s.Elements {
 		el := &s.Elements[i]
-		if got := judge(g, el, s); got != want[el.Index] {
+		if got := judge(g, el, s, known); got != want[el.Index] {
 			t.Errorf("%s %q: %q, want %q", el.Role, el.Label, got, want[el.Index])
 		}
 	}

@@ -13,6 +13,9 @@
 //   - New compiles a Policy into a Guard;
 //   - Guard.Check judges one action on a screen (a tap, a swipe, Enter, typed text, a shell
 //     command) and Guard.Offers judges a screen: every element a tap on which needs a yes;
+//   - Guard.Learned judges a tap by what it was once seen to do (event.LearnedEffect, the
+//     App Map's deeds the caller passes in): an element that deleted a row, sent or paid
+//     is held whatever its label says, in any language;
 //   - a Verdict says what was held: its category, the interaction type to ask, and the
 //     action's identity on its page, which a consent names.
 //

@@ -62,6 +62,10 @@ type Guard struct {
 	mu       sync.Mutex // guards the page cache
 	lastPage *perception.Screen
 	lastInfo pageInfo
+
+	// pics are the screens' pictures, for judging an element with no words by what it
+	// looks like (guard_icons.go).
+	pics pictures
 }
 
 type compiledRule struct {
@@ -171,6 +175,11 @@ func New(p Policy) (*Guard, error) {
 		}
 		g.rules = append(g.rules, c)
 	}
+	sets := []*phraseSet{g.lexicon, g.known, g.confirm, g.dismiss}
+	for _, r := range g.rules {
+		sets = append(sets, r.words, r.page)
+	}
+	g.vocab = vocabulary(sets...) // from here on, labels are read past accents (guardtext_accents.go)
 	return g, nil
 }
 
@@ -208,7 +217,10 @@ func (g *Guard) Check(a event.Action, el *perception.Element, s *perception.Scre
 		if a.Type == event.Swipe {
 			verb = "swipe on"
 		}
-		return g.element(verb, el, s)
+		if v, ok := g.element(verb, el, s); ok || el.FromPicture || !inDeep(s, el.Center.X, el.Center.Y) {
+			return v, ok
+		}
+		return g.unplaced(verb, el.Center.X, el.Center.Y, s) // it lands on what the tree cannot place (guard_deep.go)
 	case event.Enter:
 		if el != nil && !el.Editable {
 			return g.element("press Enter on", el, s)
@@ -237,6 +249,23 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 	r, ok := g.matchOn(el, s, texts)
 	if ok && r.Category == "send" && s != nil && g.direction(el) && g.browserPage(s) {
 		return Verdict{}, false // a browser's Forward: to the next page
+	}
+	if ok && r.Category == "send" && picksRecipient(el, s) {
+		return Verdict{}, false // "Send to +1 415…" opens the conversation (guard_recipient.go)
+	}
+	if !ok {
+		r, ok = g.iconWord(el) // an icon described by one word or glyph (guard_iconwords.go)
+	}
+	if !ok {
+		// No words: what it looks like (a bin, a paper plane) is its word.
+		if word, picture := g.pictured(el, s); word != "" {
+			if r, ok = g.ruleOf(g.read(texts, word).hits, false); ok {
+				v := g.verdictOf(verb, el, s, r, false)
+				v.Target += " (drawn as " + picture + ")"
+				v.Subject += " (drawn as " + picture + ")"
+				return v, true
+			}
+		}
 	}
 	page := false
 	if !ok {
@@ -337,8 +366,8 @@ func (g *Guard) submit(what string, field *perception.Element, s *perception.Scr
 		// A field that sends on Enter may show its Send button only once it holds text:
 		// with nothing sensitive in sight, Enter in a field that is not a search field
 		// counts as sending what it holds.
-		if field == nil || !field.Editable || g.searchField(field) {
-			return Verdict{}, false
+		if field == nil || !field.Editable || g.searchField(field) || g.formField(field, s) {
+			return Verdict{}, false // guard_form.go: a form's field takes a line break as a line
 		}
 		for _, r := range g.rules {
 			if r.Category == "send" {

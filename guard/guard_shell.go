@@ -93,6 +93,9 @@ func (g *Guard) inputCommand(verb string, args []string, s *perception.Screen) (
 		if !okX || !okY {
 			return Verdict{}, false
 		}
+		if inDeep(s, x, y) {
+			return g.unplaced("tap", x, y, s) // guard_deep.go
+		}
 		if el := ElementAt(s, x, y); el != nil {
 			return g.element("tap", el, s)
 		}

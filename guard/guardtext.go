@@ -21,10 +21,16 @@ func (rd *textReader) normLabel(s string) string {
 	if a, ok := normASCII(s); ok {
 		return a
 	}
+	if hasBidiControl(s) {
+		s = displayOrder(s) // read as drawn (guardtext_bidi.go)
+	}
 	if !rd.nfkcStable(s) {
 		s = norm.NFKC.String(s)
 	}
-	if rd.plain(s) {
+	if plain, accent := rd.plain(s); plain {
+		if accent {
+			return rd.unaccent(s) // s itself unless it holds a known word with accents added
+		}
 		return s
 	}
 	if hindiVariant(s) {
@@ -39,7 +45,7 @@ func (rd *textReader) normLabel(s string) string {
 	flush := func() {
 		if word >= 0 && foreign {
 			w := b.String()[word:]
-			if f := rd.foldConfusable(w); f != w {
+			if f := rd.unaccent(rd.foldConfusable(w)); f != w {
 				rest := b.String()[:word]
 				b.Reset()
 				b.WriteString(rest)
@@ -51,7 +57,7 @@ func (rd *textReader) normLabel(s string) string {
 	for i, r := range s {
 		if r >= utf8.RuneSelf {
 			switch {
-			case unicode.Is(unicode.Cf, r), arabicMark(r):
+			case rd.ignorable(r), unicode.Is(unicode.Cf, r), arabicMark(r):
 				continue
 			case r == '’' || r == 'ʼ' || r == '‘':
 				r = '\''
@@ -162,40 +168,44 @@ func arabicMark(r rune) bool {
 // plain reports whether normLabel leaves s (in NFKC) as it is: no format character, curly
 // apostrophe, look-alike letter or camelCase, and single spaces between words, none of
 // them between two Chinese, Japanese or Korean characters. Most labels are plain; they
-// are returned without being copied.
-func (rd *textReader) plain(s string) bool {
+// are returned without being copied. accent reports an accented Latin letter or a
+// combining mark in s (see unaccent).
+func (rd *textReader) plain(s string) (plain, accent bool) {
 	var prev rune = -1
 	for i, r := range s {
+		if r >= 0xC0 && !accent && accented(r) {
+			accent = true
+		}
 		switch {
 		case r == ' ':
 			if prev == -1 || prev == ' ' || i == len(s)-1 {
-				return false
+				return false, false
 			}
 			if prev >= 0x1100 && isCJK(prev) {
 				if next, _ := utf8.DecodeRuneInString(s[i+1:]); isCJK(next) {
-					return false
+					return false, false
 				}
 			}
 		case r < utf8.RuneSelf:
 			if r < ' ' || r >= 'A' && r <= 'Z' && isLower(prev) {
-				return false
+				return false, false
 			}
-		case r == '’' || r == 'ʼ' || r == '‘' || isSpace(r) || unicode.Is(unicode.Cf, r):
-			return false
+		case r == '’' || r == 'ʼ' || r == '‘' || isSpace(r) || unicode.Is(unicode.Cf, r) || rd.ignorable(r):
+			return false, false
 		case r >= 0x0622 && r <= 0x0671 && (arabicMark(r) || r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ'):
-			return false
+			return false, false
 		case r == 'ँ' || r == 'य' && hindiYa(prev, s[i+len("य"):]):
-			return false // hindiSpelling reads it otherwise
+			return false, false // hindiSpelling reads it otherwise
 		case isUpper(r) && isLower(prev):
-			return false
+			return false, false
 		case mayLookAlike(r):
 			if r < 1<<16 && rd.lookAlikeSet[r/64]&(1<<(r%64)) != 0 {
-				return false
+				return false, false
 			}
 		}
 		prev = r
 	}
-	return true
+	return true, accent
 }
 
 // normASCII is normLabel for a label of printable ASCII, which needs no Unicode tables:
@@ -348,6 +358,15 @@ type textReader struct {
 	// token's character. appendTokens asks it of every character beyond ASCII, which
 	// Unicode's tables answer by a binary search each.
 	word []uint64
+	// ignorableSet has bit r set when r is a Default_Ignorable_Code_Point
+	// (guardtext_ignorable.go): normLabel drops it.
+	ignorableSet []uint64
+	// vocab holds every token of the guard's words, lower-cased, once NewGuard has read
+	// them (nil before): unaccent reads an unknown accented word as the known word its
+	// bare letters spell (guardtext_accents.go).
+	vocab map[string]bool
+	// bare maps an accented Latin letter to its ASCII letter, lower-cased (bareLetters).
+	bare map[rune]byte
 }
 
 // newTextReader builds the look-alike table from Unicode's confusables data for every
@@ -358,7 +377,7 @@ type textReader struct {
 func newTextReader() *textReader {
 	rd := &textReader{lookAlike: map[rune]string{}, lookAlikeSet: make([]uint64, 1<<16/64), currency: map[string]bool{},
 		symbolEdge: make([]uint64, 1<<16/64), stable: make([]uint64, 1<<16/64),
-		word: make([]uint64, 1<<16/64)}
+		word: make([]uint64, 1<<16/64), ignorableSet: ignorableTable(), bare: bareLetters()}
 	var buf [utf8.UTFMax]byte
 	for _, tab := range []*unicode.RangeTable{unicode.Letter, unicode.Number, unicode.Mark} {
 		for _, rg := range tab.R16 {

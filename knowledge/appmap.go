@@ -182,6 +182,9 @@ type Transition struct {
 	// finish check passed, nothing the person contradicted), in the form of GoalKey, the
 	// latest MaxGoals of them: the evidence that taking it serves such a sub-goal again.
 	Goals []string `json:"goals,omitempty"`
+	// Deed is what the action did that cannot be taken back, as the screens showed it
+	// (deeds.go); zero when it did nothing of the kind, or was never seen to.
+	Deed Deed `json:"deed,omitzero"`
 }
 
 // MaxGoals is how many sub-goals a transition remembers.

@@ -193,6 +193,9 @@ func (tx *Tx) RecordTransition(app string, t Transition, success bool) (Transiti
 	default:
 		return Transition{}, fmt.Errorf("record transition in %s: unknown effect %q: %w", app, t.Effect, ErrInvalid)
 	}
+	if err := checkDeed(t.Deed); err != nil {
+		return Transition{}, fmt.Errorf("record transition in %s: %w", app, err)
+	}
 	pages, trans, err := tx.mapBuckets(app)
 	if err != nil {
 		return Transition{}, fmt.Errorf("record transition in %s: %w", app, err)
@@ -213,6 +216,7 @@ func (tx *Tx) RecordTransition(app string, t Transition, success bool) (Transiti
 	}
 	stored.Effect = t.Effect
 	if success {
+		stored.Deed = withDeed(stored.Deed, t.Deed)
 		stored.Successes++
 	} else {
 		stored.Failures++

@@ -279,6 +279,9 @@ func (tx *Tx) importMap(m Map) (pagesN, transN int, err error) {
 			for _, g := range t.Goals {
 				stored.Goals = withGoal(stored.Goals, GoalKey(g))
 			}
+			if stored.Deed.IsZero() {
+				stored.Deed = t.Deed
+			}
 		}
 		if err := putJSON(trans, k, stored); err != nil {
 			return 0, 0, err

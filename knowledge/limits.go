@@ -74,6 +74,9 @@ func (d *exportDocument) checkCaps() error {
 			if err := t.Action.Target.checkCaps(what + " target"); err != nil {
 				return err
 			}
+			if err := checkDeed(t.Deed); err != nil {
+				return fmt.Errorf("%s: %w", what, err)
+			}
 			for _, k := range slices.Sorted(maps.Keys(t.Action.Args)) {
 				if err := overCap(what, field{"argument name", k, MaxName}, field{"argument " + clipName(k), t.Action.Args[k], maxDescription}); err != nil {
 					return err

@@ -249,7 +249,11 @@ func (m *Map) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintln(tw, "\nFROM\tACTION\tTO\tEFFECT\tOK\tFAIL\tRELIABILITY")
 	for _, t := range m.Transitions {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", ids[t.From], t.Action, ids[t.To], t.Effect, t.Successes, t.Failures,
+		eff := string(t.Effect)
+		if !t.Deed.IsZero() {
+			eff += "; " + t.Deed.Category + ": " + oneLine(t.Deed.Evidence) // what it did that cannot be taken back
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\n", ids[t.From], t.Action, ids[t.To], eff, t.Successes, t.Failures,
 			strconv.FormatFloat(t.Reliability(), 'f', 2, 64))
 	}
 	if err := tw.Flush(); err != nil {

@@ -26,6 +26,7 @@ type Store interface {
 	ListApps() ([]knowledge.App, error)
 	Reading(app string, keys ...string) (knowledge.Reading, bool, error)
 	Routines(app string) ([]knowledge.Routine, error)
+	Deeds(app string) ([]knowledge.KnownDeed, error)
 }
 
 // Defaults.

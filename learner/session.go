@@ -49,6 +49,13 @@ type Session struct {
 	stepped    *knowledge.Transition
 	steppedAt  int
 	steppedApp string
+	// shown holds, by app and page key, the text each page showed when last seen: a
+	// dialog's Delete returns to the list it was opened over, one row short (deeds.go).
+	shown map[string]string
+	// typed is the text typed on the page typedOn (app and key) since it was reached: a
+	// send shows it as a new line.
+	typed   []string
+	typedOn string
 }
 
 // servedGoal is a transition that completed a sub-goal in the task under way: written to

@@ -63,6 +63,7 @@ func (s *Session) perceived(e event.ScreenPerceived) {
 	if prev != nil && prevApp == app {
 		trs = s.transitions(app, *prev, now, acts, origin, originKnown)
 	}
+	s.noteShown(app, prev, prevApp, now, acts)
 	firstOfTask := prev == nil && app == taskApp
 	thumb := s.pageThumb(app, now.key(), e)
 	var err error
@@ -196,13 +197,18 @@ func (s *Session) transitions(app string, before, after observation, acts []even
 			break
 		}
 		to, eff := from, knowledge.EffectSamePage
+		var deed knowledge.Deed
 		if last {
 			to, eff = after.key(), effect(before, after)
 			if typed && !inPage(k) {
 				// Where it led depends on what was typed first: not replayable alone.
 				k.Args = withArg(k.Args, argAfter, afterInput)
 			}
-			if why := sideEffectOf(k, a, before, after, origin, originKnown, typed); why != "" {
+			why := sideEffectOf(k, a, before, after, origin, originKnown, typed)
+			if deed = deedOf(k, a, before, after, s.shown[app+"\x00"+after.key()], s.typedBefore(app, before, acts[:i])); !deed.IsZero() && why == "" {
+				why = effectSensitive // it did what cannot be taken back
+			}
+			if why != "" {
 				// It did something (added to the cart, toggled, sent): an effect, never
 				// a route.
 				k.Args = withArg(k.Args, knowledge.ArgSideEffect, why)
@@ -212,7 +218,7 @@ func (s *Session) transitions(app string, before, after observation, acts []even
 			typed = true
 		}
 		out = append(out, s.expectedFailures(app, from, k, to)...)
-		out = append(out, plannedTransition{t: knowledge.Transition{From: from, To: to, Action: k, Effect: eff}, success: true})
+		out = append(out, plannedTransition{t: knowledge.Transition{From: from, To: to, Action: k, Effect: eff, Deed: deed}, success: true})
 	}
 	return out
 }
@@ -297,3 +303,50 @@ func actionKey(a knowledge.Action) string {
 	}
 	return b.String()
 }
+
+// typedBefore is the text typed on page before (of app) before the action that follows
+// acts, its batch's earlier actions: in earlier steps on the page, and in acts.
+func (s *Session) typedBefore(app string, before observation, acts []event.ActionExecuted) []string {
+	var out []string
+	if s.typedOn == app+"\x00"+before.key() {
+		out = append(out, s.typed...)
+	}
+	for _, a := range acts {
+		if a.Action.Type == event.Input && a.Err == "" && a.Action.Text != "" {
+			out = append(out, a.Action.Text)
+		}
+	}
+	return out
+}
+
+// noteShown remembers what page now shows and the text typed on it: the text typed on
+// page prev by acts carries over when the step stayed on it, and is dropped when the step
+// left it.
+func (s *Session) noteShown(app string, prev *observation, prevApp string, now observation, acts []event.ActionExecuted) {
+	if s.shown == nil {
+		s.shown = map[string]string{}
+	}
+	if len(s.shown) >= maxShownPages {
+		clear(s.shown) // a long session: what it saw long ago tells nothing of a row now
+	}
+	s.shown[app+"\x00"+now.key()] = now.text
+	here := app + "\x00" + now.key()
+	if prev == nil || prevApp != app || prev.key() != now.key() {
+		s.typed, s.typedOn = nil, here
+		return
+	}
+	if s.typedOn != here {
+		s.typed, s.typedOn = nil, here
+	}
+	for _, a := range acts {
+		if a.Action.Type == event.Input && a.Err == "" && a.Action.Text != "" && len(s.typed) < maxTypedKept {
+			s.typed = append(s.typed, a.Action.Text)
+		}
+	}
+}
+
+// How much noteShown keeps.
+const (
+	maxShownPages = 512
+	maxTypedKept  = 16
+)

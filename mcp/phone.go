@@ -170,6 +170,8 @@ func (s *Server) readPixels(ctx context.Context, p Phone, scr *perception.Screen
 	if err != nil {
 		return fmt.Errorf("decode the screenshot: %w", err)
 	}
+	// An icon drawn there with no text (a mark) is judged by its picture.
+	s.cfg.Guard.SeePicture(scr, func() image.Image { return img })
 	// The phone's language: the picture is read with its script's data too. A phone
 	// that cannot say (or fails to) leaves the choice to script detection.
 	if lr, ok := p.(interface {

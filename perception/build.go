@@ -49,7 +49,24 @@ func build(t *tree) *Screen {
 	}
 	s.Signature = b.signature()
 	b.uncovered()
+	b.deep()
 	return s
+}
+
+// deep names the regions of the nodes the parser dropped below maxDepth, clipped to the
+// screen; each is also uncovered, so the picture is read there.
+func (b *builder) deep() {
+	scr := Bounds{X2: b.s.Width, Y2: b.s.Height}
+	for _, d := range b.t.deep {
+		v := d.b.Intersect(scr)
+		if v.Empty() || slices.Contains(b.s.Deep, v) {
+			continue
+		}
+		b.s.Deep = append(b.s.Deep, v)
+		if !slices.ContainsFunc(b.s.Uncovered, func(u Bounds) bool { return u.Intersect(v) == v }) {
+			b.s.Uncovered = append(b.s.Uncovered, v)
+		}
+	}
 }
 
 // geometry finds the screen size and clips every node to it.

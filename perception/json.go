@@ -48,8 +48,9 @@ type ScreenJSON struct {
 	Text      string    `json:"text"` // the text form, see Screen.Text
 	Elements  []Element `json:"elements"`
 	Context   []string  `json:"context,omitempty"`
-	// Uncovered and Read: see Screen.Uncovered and Screen.Read.
+	// Uncovered, Deep and Read: see Screen.Uncovered, Screen.Deep and Screen.Read.
 	Uncovered []Bounds  `json:"uncovered,omitempty"`
+	Deep      []Bounds  `json:"deep,omitempty"`
 	Read      []TextBox `json:"read,omitempty"`
 }
 
@@ -63,7 +64,7 @@ func (s *Screen) JSON() ScreenJSON {
 		Package: s.Package, Activity: s.Activity, Rotation: s.Rotation,
 		Width: s.Width, Height: s.Height, Keyboard: s.Keyboard,
 		Signature: s.Signature, Text: s.Text(), Elements: els, Context: s.Context,
-		Uncovered: s.Uncovered, Read: s.Read,
+		Uncovered: s.Uncovered, Deep: s.Deep, Read: s.Read,
 	}
 }
 

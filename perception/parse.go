@@ -45,7 +45,20 @@ type tree struct {
 	rotation      int
 	width, height int // from <hierarchy width height> (Appium), else 0
 	sawHierarchy  bool
+	// deep are the regions of the nodes dropped below maxDepth, one for each kept node
+	// they descend from (at most maxDeepRegions).
+	deep []deepRegion
 }
+
+// deepRegion is the union of the bounds of the nodes dropped below maxDepth under the
+// kept node near (-1: none).
+type deepRegion struct {
+	near int32
+	b    Bounds
+}
+
+// maxDeepRegions bounds the deep regions kept: more are merged into the last.
+const maxDeepRegions = 64
 
 // maxDepth bounds the element nesting the parser keeps; deeper elements
 // (real dumps stay under 40 levels) are skipped, so hostile input cannot
@@ -453,6 +466,8 @@ func (p *parser) startTag(at int) {
 		}
 		idx = int32(len(p.t.nodes))
 		p.t.nodes = append(p.t.nodes, n)
+	} else if !n.has(fHidden) && !n.raw.Empty() {
+		p.t.addDeep(idx, n.raw)
 	}
 	if !selfClose {
 		p.stack = append(p.stack, openTag{name: name, near: idx, at: at})
@@ -667,4 +682,20 @@ func (t *tree) link() {
 func (t *tree) children(i int32) []int32 {
 	n := &t.nodes[i]
 	return t.kids[n.childStart : n.childStart+n.childN]
+}
+
+// addDeep records a node dropped below maxDepth, with bounds b, under the kept node near.
+func (t *tree) addDeep(near int32, b Bounds) {
+	for i := range t.deep {
+		if t.deep[i].near == near {
+			t.deep[i].b = union(t.deep[i].b, b)
+			return
+		}
+	}
+	if len(t.deep) == maxDeepRegions {
+		last := &t.deep[len(t.deep)-1]
+		last.b = union(last.b, b)
+		return
+	}
+	t.deep = append(t.deep, deepRegion{near: near, b: b})
 }

@@ -134,6 +134,11 @@ type Screen struct {
 	// SurfaceView or canvas; a large picture without a description): only the
 	// screenshot shows what is there. Empty when the tree covers the screen.
 	Uncovered []Bounds
+	// Deep are the regions of elements nested deeper than the parser keeps (a hostile
+	// WebView's 600 nested divs): the tree cannot place what is there, so each is also
+	// uncovered (read from the picture), and a tap inside one is judged by what is drawn
+	// or held, never taken for a tap on nothing.
+	Deep []Bounds
 	// Locale is the phone's language (BCP 47, "ja-JP"), when the caller knows it (a dump
 	// does not say): the [PixelReader] reads the picture with its script's data too.
 	Locale string

@@ -55,6 +55,10 @@ const (
 // run (and is not offered again in the task).
 const MarkRoutineRefused = "Routine refused: "
 
+// MarkOffTask ends the note that says the last action acted on another row of a list
+// than the one the task names (another expense, another note, another recipient).
+const MarkOffTask = ": check that it acted on what the task names."
+
 // MarkRoutineFit ends a routine offer whose arguments the task's own words give.
 const MarkRoutineFit = "fits this task with args "
 

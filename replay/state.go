@@ -48,8 +48,7 @@ func StateOf(arg string) (on, ok bool) {
 }
 
 // Satisfied says why a tap on element index of screen would undo what text (a sub-goal,
-// else the task) asks: the tap flips a switch, checkbox or radio (the element, or the one
-// inside its row) that text names, with its one on/off word, and the switch already shows
+// else the task) asks: the tap flips a switch (the element, or the one inside its row) that text names, with its one on/off word, and the switch already shows
 // that state. "" when the tap flips nothing, text names no single state for it, or the
 // switch is not yet in it.
 func Satisfied(screen *perception.Screen, index int, texts ...string) string {
@@ -57,7 +56,9 @@ func Satisfied(screen *perception.Screen, index int, texts ...string) string {
 		return ""
 	}
 	sw, ok := switchOf(screen, index)
-	if !ok {
+	if !ok || !(strings.Contains(sw.Class, "Switch") || strings.Contains(sw.Class, "Toggle")) {
+		// A radio or a checked list item is chosen, never un-chosen, by a tap; a checkbox
+		// picks a row more often than it names a state ("turn off after 5 minutes").
 		return ""
 	}
 	var row perception.Element

@@ -14,7 +14,7 @@ func (s *settings) subcommands() []*cobra.Command {
 		newDevicesCmd(s.device),
 		newDeviceCmd(s.device),
 		newScreenCmd(s.device),
-		newActCmd(s.device),
+		newActCmd(actDeps{Target: s.device, Guard: s.guard, Pixels: s.actPixels}),
 		newAppsCmd(s.device),
 		newRunCmd(runDeps{Config: s.runConfig, OpenDevice: s.openAgentDevice, Stdin: s.stdin, Stdout: s.stdout, Stderr: s.stderr,
 			Style: styleFor(s.stdout, s.getenv), SimKnowledge: s.simKnowledgePath, WatchToken: func() string { return s.getenv(envWatchToken) }}),

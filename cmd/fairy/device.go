@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -123,82 +121,6 @@ func newScreenCmd(target func() deviceTarget) *cobra.Command {
 	f.StringVar(&pngPath, "png", "", "save the screenshot to `FILE`")
 	f.StringVar(&format, "format", "text", "output format: text or json")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
-	return cmd
-}
-
-// newActCmd builds `fairy act`.
-func newActCmd(target func() deviceTarget) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "act",
-		Short: "Perform one action on the phone",
-		Example: `  fairy act tap 540 1200
-  fairy act swipe 540 1800 540 600
-  fairy act text "珍珠奶茶"
-  fairy act key back
-  fairy act launch com.android.settings`,
-	}
-	do := func(f func(ctx context.Context, d *adb.Device, args []string) error) func(*cobra.Command, []string) error {
-		return func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			d, err := openDevice(ctx, target)
-			if err != nil {
-				return err
-			}
-			defer d.Close(context.WithoutCancel(ctx))
-			err = f(ctx, d, args)
-			if errors.Is(err, adb.ErrUnknownKey) || errors.Is(err, adb.ErrBadArgument) {
-				return withExit(exitUsage, err) // the argument is wrong, not the phone
-			}
-			return err
-		}
-	}
-	ints := func(args []string) ([]int, error) {
-		v := make([]int, len(args))
-		for i, a := range args {
-			n, err := strconv.Atoi(a)
-			if err != nil || n < 0 {
-				return nil, withExit(exitUsage, fmt.Errorf("%q is not a pixel coordinate", a))
-			}
-			v[i] = n
-		}
-		return v, nil
-	}
-	cmd.AddCommand(
-		&cobra.Command{Use: "tap X Y", Short: "Tap a point", Args: cobra.ExactArgs(2),
-			RunE: do(func(ctx context.Context, d *adb.Device, args []string) error {
-				v, err := ints(args)
-				if err != nil {
-					return err
-				}
-				return d.Tap(ctx, v[0], v[1])
-			})},
-		&cobra.Command{Use: "swipe X1 Y1 X2 Y2", Short: "Swipe from one point to another", Args: cobra.ExactArgs(4),
-			RunE: do(func(ctx context.Context, d *adb.Device, args []string) error {
-				v, err := ints(args)
-				if err != nil {
-					return err
-				}
-				return d.Swipe(ctx, v[0], v[1], v[2], v[3], 0)
-			})},
-		&cobra.Command{Use: "text TEXT", Short: "Type text into the focused field (non-ASCII needs ADB Keyboard)", Args: cobra.ExactArgs(1),
-			RunE: do(func(ctx context.Context, d *adb.Device, args []string) error {
-				err := d.TypeText(ctx, args[0])
-				var te *adb.TextError
-				switch {
-				case errors.As(err, &te):
-					return fmt.Errorf("%w: focus a text field first (tap it)", err)
-				case errors.Is(err, adb.ErrTextRefused):
-					return withExit(exitUsage, err) // the argument itself cannot be typed
-				}
-				return err
-			})},
-		&cobra.Command{Use: "key KEY", Short: "Press a key: back, home, enter, delete, tab, menu, app_switch, … or a key code", Args: cobra.ExactArgs(1),
-			ValidArgsFunction: completeKeys,
-			RunE:              do(func(ctx context.Context, d *adb.Device, args []string) error { return d.Key(ctx, args[0]) })},
-		&cobra.Command{Use: "launch PACKAGE", Short: "Start an app by package name", Args: cobra.ExactArgs(1),
-			ValidArgsFunction: completeLaunchable(target),
-			RunE:              do(func(ctx context.Context, d *adb.Device, args []string) error { return d.Launch(ctx, args[0]) })},
-	)
 	return cmd
 }
 

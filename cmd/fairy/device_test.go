@@ -48,7 +48,7 @@ func TestDeviceCmds(t *testing.T) {
 	if out := run(newAppsCmd(target)); !strings.Contains(out, "com.fairy.shop") {
 		t.Errorf("apps:\n%s", out)
 	}
-	run(newActCmd(target), "launch", "com.fairy.shop")
+	run(newActCmd(actDeps{Target: target}), "launch", "com.fairy.shop")
 	if pkg, _ := p.Foreground(); pkg != "com.fairy.shop" {
 		t.Errorf("after launch: %s in front", pkg)
 	}
@@ -62,8 +62,8 @@ func TestDeviceCmds(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	run(newActCmd(target), "key", "back")
-	cmd := newActCmd(target)
+	run(newActCmd(actDeps{Target: target}), "key", "back")
+	cmd := newActCmd(actDeps{Target: target})
 	cmd.SetArgs([]string{"tap", "x", "1"})
 	cmd.SetOut(&bytes.Buffer{})
 	cmd.SetErr(&bytes.Buffer{})

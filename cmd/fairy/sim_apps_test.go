@@ -22,7 +22,8 @@ var exampleApps = filepath.Join("..", "..", "examples", "apps")
 // TestSimServeExtraApps: `fairy sim serve --apps examples/apps` installs the Wallet example
 // next to the built-in apps, and fairy drives it through the real adb server connected to
 // the phone's adbd face: `fairy screen` shows its screens, `fairy act` taps, types and
-// slides to send, and the phone records the transfer.
+// slides to send — after asking the person, who may say no — and the phone records the
+// transfer.
 func TestSimServeExtraApps(t *testing.T) {
 	out := startSimServe(t, "--apps", exampleApps)
 	if !strings.Contains(out.String(), "apps from "+exampleApps+": Wallet (com.example.wallet)") {
@@ -34,15 +35,22 @@ func TestSimServeExtraApps(t *testing.T) {
 	}
 	srv := adbtest.Start(t)
 	serial := srv.Connect(t, m[1])
+	// answering runs fairy with answer on its standard input (the person at the terminal).
+	answering := func(answer string, args ...string) (stdout, stderr string, err error) {
+		t.Helper()
+		var o, e bytes.Buffer
+		root := newRootCmd(strings.NewReader(answer), &o, &e, envMap(nil))
+		root.SetArgs(append([]string{"--adb-port", strconv.Itoa(srv.Port), "--serial", serial}, args...))
+		err = root.ExecuteContext(t.Context())
+		return o.String(), e.String(), err
+	}
 	fairy := func(args ...string) string {
 		t.Helper()
-		var stdout, stderr bytes.Buffer
-		root := newRootCmd(strings.NewReader(""), &stdout, &stderr, envMap(nil))
-		root.SetArgs(append([]string{"--adb-port", strconv.Itoa(srv.Port), "--serial", serial}, args...))
-		if err := root.ExecuteContext(t.Context()); err != nil {
-			t.Fatalf("fairy %v: %v\n%s", args, err, stderr.String())
+		out, errOut, err := answering("", args...)
+		if err != nil {
+			t.Fatalf("fairy %v: %v\n%s", args, err, errOut)
 		}
-		return stdout.String()
+		return out
 	}
 	type element struct {
 		Label  string `json:"label"`
@@ -88,8 +96,11 @@ func TestSimServeExtraApps(t *testing.T) {
 	}
 	b := slider.Bounds
 	w, y := b[2]-b[0], strconv.Itoa(slider.Center[1])
-	// Half way: the thumb snaps back, nothing is sent.
-	fairy("act", "swipe", strconv.Itoa(b[0]+w/20), y, strconv.Itoa(b[0]+w/2), y)
+	// Half way: the thumb snaps back, nothing is sent. The guard cannot know the swipe
+	// stops short: it asks, and the person allows it.
+	if _, errOut, err := answering("yes\n", "act", "swipe", strconv.Itoa(b[0]+w/20), y, strconv.Itoa(b[0]+w/2), y); err != nil {
+		t.Fatalf("a half slide the person allowed: %v\n%s", err, errOut)
+	}
 	type wallet struct {
 		Vars    map[string]string              `json:"vars"`
 		Records map[string][]map[string]string `json:"records"`
@@ -105,7 +116,21 @@ func TestSimServeExtraApps(t *testing.T) {
 	if app := state(); len(app.Records["transfers"]) != 0 {
 		t.Fatalf("a half swipe sent money: %+v", app)
 	}
-	fairy("act", "swipe", strconv.Itoa(b[0]+w/20), y, strconv.Itoa(b[2]-2), y)
+	// The full slide sends money: `fairy act` asks the person first, like every other way
+	// to act, and a no (or no answer at all) sends nothing.
+	full := []string{"act", "swipe", strconv.Itoa(b[0] + w/20), y, strconv.Itoa(b[2] - 2), y}
+	for _, answer := range []string{"no\n", ""} {
+		_, errOut, err := answering(answer, full...)
+		if err == nil || !strings.Contains(err.Error(), "nothing was done") || !strings.Contains(errOut, "Slide to send ¥20") {
+			t.Errorf("a full slide answered %q: err %v, want a refusal; the question:\n%s", answer, err, errOut)
+		}
+		if app := state(); len(app.Records["transfers"]) != 0 {
+			t.Fatalf("a slide the person refused (%q) sent money: %+v", answer, app)
+		}
+	}
+	if _, errOut, err := answering("yes\n", full...); err != nil {
+		t.Fatalf("a full slide the person allowed: %v\n%s", err, errOut)
+	}
 	if text := fairy("screen"); !strings.Contains(text, `"¥20.00 sent to Bob Li"`) {
 		t.Errorf("after the slide:\n%s", text)
 	}

@@ -125,6 +125,11 @@ func (c *walkCompiler) appTask(wi int, w *Task) error {
 			return fmt.Errorf("done: %v", err)
 		}
 	}
+	// The executor's note that the last action acted on another row than the task names
+	// (another note, expense or event of the same list): a capable model reads it and goes
+	// back, whatever the page looks like.
+	c.add(fmt.Sprintf("walk %d: acted on another row", wi+1), prompts.NameReplanner, mustMatch(marker, regexp.QuoteMeta(prompts.MarkOffTask)), nil,
+		reply("C", lostSubgoal, "walkthrough: the last action acted on another row than the task names", 0, ""))
 	if w.Done != "" {
 		var not []string
 		if w.Unless != "" {

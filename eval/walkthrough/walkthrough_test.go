@@ -577,3 +577,46 @@ func TestWalkFinishCheckReadsTheScreen(t *testing.T) {
 		})
 	}
 }
+
+// TestWalkReadsTheOffTaskNote: told by the executor that the last action acted on another
+// row of the list than the task names, the walkthrough's Re-Planner judges a wrong page (C)
+// and goes back, as a capable model reading that note would, though the page is one a
+// step knows (every note's page looks alike).
+func TestWalkReadsTheOffTaskNote(t *testing.T) {
+	const instruction = "Delete the note in Notes named groceries."
+	walk := []walkthrough.Task{{App: "com.fairy.notes", Steps: []walkthrough.Step{
+		{Screen: `button "Delete note"`, Subgoal: "Ask to delete the note", Do: []string{`Tap "Delete note"`}}}}}
+	rules, err := walkthrough.Rules(instruction, walk, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := serveRules(t, rules)
+	set, err := prompts.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(notes []string) prompts.ReplannerAnswer {
+		t.Helper()
+		p, err := set.Replan(prompts.ReplannerData{Instruction: instruction, Task: event.AppTask{App: "com.fairy.notes", Task: instruction},
+			Step: 2, Plan: []string{"Ask to delete the note"}, Subgoal: "Ask to delete the note", Screen: `- [1] button "Delete note"`, Notes: notes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := m.Generate(t.Context(), llm.Request{Role: llm.RoleReplanner, System: p.System, Schema: &p.Schema,
+			Messages: []llm.Message{{Role: "user", Text: p.User}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a prompts.ReplannerAnswer
+		if err := json.Unmarshal([]byte(resp.Text), &a); err != nil {
+			t.Fatalf("answer %s: %v", resp.Text, err)
+		}
+		return a
+	}
+	if a := ask(nil); a.Result != "A" {
+		t.Errorf("on the note's page with no note: result %q, want A", a.Result)
+	}
+	if a := ask([]string{`The last action acted on "shopping", and the task names "groceries", a row of the same list` + prompts.MarkOffTask}); a.Result != "C" {
+		t.Errorf("told the last tap opened another row: result %q (%s), want C", a.Result, a.Reflection)
+	}
+}

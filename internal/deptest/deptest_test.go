@@ -78,6 +78,10 @@ var layers = map[string][]string{
 	"memory":                {"event"},
 	// Pure parts and adapters, one per outside dependency.
 	"perception": {},
+	// guard/icons recognises an icon by its picture: pixels in, a word out; its generator
+	// reads the font.
+	"guard/icons":              {},
+	"guard/icons/internal/gen": {},
 	// grounding is the coordinate models' syntaxes and frames, over the screen they point at.
 	"grounding":                    {"perception"},
 	"llm/openai":                   {"llm"},
@@ -96,7 +100,7 @@ var layers = map[string][]string{
 	"replay": {"event", "perception"},
 	// guard is the policy the executor calls: it judges a screen and an action, and never
 	// imports the executor (nor what acts on a phone).
-	"guard": {"event", "perception"},
+	"guard": {"event", "guard/icons", "perception"},
 	// prompts is the model contract: it renders the vocabularies and nothing else.
 	"prompts": {"event", "llm", "memory", "replay"},
 	// rundir is the run directory's format: the recorder that writes it, the reader that
