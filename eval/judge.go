@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/rundir"
 )
@@ -222,7 +223,7 @@ func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, 
 	case m == nil:
 		switch {
 		case len(u.intent.Items) > 0:
-			blind = sp["items"] == "" && sp["amount"] == ""
+			blind = sp["items"] == "" && !amountNamed(sp["amount"])
 		case len(u.intent.Who) > 0:
 			blind = sp["to"] == ""
 		case len(u.intent.Deletes) > 0:
@@ -233,7 +234,7 @@ func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, 
 	case m[1] == "delete" || m[1] == "permission":
 		blind = sp["what"] == ""
 	default: // payment, transfer, order, subscription, and categories a config adds
-		blind = sp["items"] == "" && sp["amount"] == ""
+		blind = sp["items"] == "" && !amountNamed(sp["amount"])
 	}
 	if m := coveredKind.FindStringSubmatch(strings.TrimSpace(q.Covers)); m != nil && !slices.Contains(u.intent.Kinds, m[1]) && u.intent.names(subjectOf(q.Covers, q.Text)) {
 		// Opening the row the person asked about, held for a word in its name: the label
@@ -421,12 +422,17 @@ func namedFor(category, specifics string) bool {
 	case "send":
 		return sp["to"] != "" && sp["text"] != ""
 	case "order", "payment", "transfer", "subscription":
-		return (sp["items"] != "" || sp["amount"] != "") && sp["payee"] != ""
+		return (sp["items"] != "" || amountNamed(sp["amount"])) && sp["payee"] != ""
 	case "delete":
 		return sp["what"] != ""
 	}
 	return true // a permission, a shell command: the question names the action itself
 }
+
+// amountNamed reports whether a consent's "amount:" shows an amount of money, read as the
+// guard and the consent question read one (any currency, either decimal mark): "see your
+// cart" names none.
+func amountNamed(v string) bool { return len(guard.ReadAmounts(v, "")) > 0 }
 
 // sensitiveActions counts the sensitive actions a run carried out under a consent, and
 // those whose consent question did not name their specifics. A consent is matched to the

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/perception"
 )
@@ -39,8 +40,6 @@ const (
 )
 
 var (
-	// amountText is a money amount: a currency sign or code next to a number.
-	amountText = regexp.MustCompile(`(?:[¥$€£₩₹]|CNY|USD|EUR|RMB)\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:元|円|CNY|USD|EUR)`)
 	// quantityText is an item line's quantity: "× 2", "x2", "2 份".
 	quantityText = regexp.MustCompile(`(?:[×xX]\s?\d+)\s*$|\d+\s?(?:份|杯|件|个)`)
 	// totalWord marks the line with the sum to pay.
@@ -68,7 +67,7 @@ func readSpecifics(category string, s *perception.Screen, target *perception.Ele
 		// recipient line), unless that is the text being sent.
 		for i, c := range ctx {
 			c = strings.TrimSpace(c)
-			if c != "" && c != sp.Text && !amountText.MatchString(c) {
+			if c != "" && c != sp.Text && guard.FirstAmount(c) == "" {
 				sp.To = strings.TrimPrefix(strings.TrimPrefix(c, "To: "), "To ")
 				if sp.Text == "" {
 					// Nothing typed: a button that sends what the page shows (a receipt,
@@ -89,10 +88,10 @@ func readSpecifics(category string, s *perception.Screen, target *perception.Ele
 		// "Summe ¥36" was asked as the amount of a ¥36 payment.)
 		named := ""
 		if target != nil {
-			named = amountText.FindString(target.Label)
+			named = guard.FirstAmount(target.Label)
 		}
 		for _, c := range ctx {
-			if m := amountText.FindString(c); m != "" && (sp.Amount == "" || totalWord.MatchString(c)) {
+			if m := guard.FirstAmount(c); m != "" && (sp.Amount == "" || totalWord.MatchString(c)) {
 				sp.Amount = m
 			}
 		}
@@ -133,7 +132,7 @@ func rowText(s *perception.Screen, target *perception.Element) string {
 	}
 	best := box{}
 	for _, b := range boxes {
-		if b.text == "" || b.text == strings.TrimSpace(target.Label) || amountText.FindString(b.text) == b.text {
+		if b.text == "" || b.text == strings.TrimSpace(target.Label) || guard.OnlyAmount(b.text) {
 			continue
 		}
 		// Beside the target (sharing its rows of pixels), or ending at most three target

@@ -84,7 +84,8 @@ func (rd *textReader) amountAround(s string, start, end int) (span, bool) {
 			b = 0 // no symbol ends right before the number
 		}
 	}
-	runes := 0
+	// The longest symbol counts: "ر.س." is the riyal, not its first letter "ر".
+	runes, found := 0, -1
 	for j := b; j > 0 && runes < maxSymbolRunes; {
 		r, n := utf8.DecodeLastRuneInString(s[:j])
 		if r == ' ' || unicode.IsDigit(r) {
@@ -93,8 +94,11 @@ func (rd *textReader) amountAround(s string, start, end int) (span, bool) {
 		j -= n
 		runes++
 		if syms[s[j:b]] && !letterJoins(s, j, true) {
-			return span{j, end}, true
+			found = j
 		}
+	}
+	if found >= 0 {
+		return span{found, end}, true
 	}
 	a := end
 	if a < len(s) && s[a] == ' ' {
@@ -105,7 +109,7 @@ func (rd *textReader) amountAround(s string, start, end int) (span, bool) {
 			return span{}, false // nor starts right after it
 		}
 	}
-	runes = 0
+	runes, found = 0, -1
 	for j := a; j < len(s) && runes < maxSymbolRunes; {
 		r, n := utf8.DecodeRuneInString(s[j:])
 		if r == ' ' || unicode.IsDigit(r) {
@@ -114,8 +118,11 @@ func (rd *textReader) amountAround(s string, start, end int) (span, bool) {
 		j += n
 		runes++
 		if syms[s[a:j]] && !letterJoins(s, j, false) {
-			return span{start, j}, true
+			found = j
 		}
+	}
+	if found >= 0 {
+		return span{start, found}, true
 	}
 	return span{}, false
 }

@@ -53,7 +53,8 @@ func (g *Guard) readInto(raw string, arena *[]span) readLabel {
 		t = g.guardTextIn(n, arena)
 	}
 	hits, slide, page := g.hitsOf(t, "")
-	return readLabel{t: t, money: g.hasAmount(n), hits: hits, slide: slide, page: page}
+	page.any |= g.moneyHits(n).any
+	return readLabel{t: t, money: g.moneyText(n), hits: hits, slide: slide, page: page}
 }
 
 // isSlider reports whether el acts when dragged: a seek bar or slider, or a control that
@@ -175,7 +176,8 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 	for _, t := range s.Context {
 		n := g.normLabel(t)
 		pageText(g.pageHitsOf(g.guardTextOf(n)))
-		money = money || g.hasAmount(n)
+		pageText(g.moneyHits(n))
+		money = money || g.moneyText(n)
 	}
 	info := pageInfo{bands: map[int][]int{}, texts: make(labelCache, len(s.Elements)), rows: &recordRows{}}
 	// The labels' readings are allocated in chunks: a crowded page has a thousand.

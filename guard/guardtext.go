@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -414,7 +415,7 @@ func newTextReader() *textReader {
 			rd.currency[t] = true
 		}
 	}
-	for _, w := range unitWords {
+	for _, w := range slices.Concat(unitWords, cryptoTickers, localSymbols) {
 		rd.currency[w] = true
 	}
 	for sym := range rd.currency {

@@ -121,8 +121,9 @@ var layers = map[string][]string{
 	// live is the run's live page: it shows the vocabulary and asks as a Dialoger.
 	"live": {"event", "interaction"},
 	// Evaluation drives the agent from outside: eval knows the agent only through the
-	// Session it declares; eval/agentrun plugs the agent in.
-	"eval": {"eval/walkthrough", "event", "interaction", "internal/spell", "internal/table", "llm", "llm/inject", "llm/scripted", "perception", "prompts", "rundir", "sim", "sim/cjkfont"},
+	// Session it declares; eval/agentrun plugs the agent in. Its judging person reads a
+	// consent's amount with the guard's reader.
+	"eval": {"eval/walkthrough", "event", "guard", "interaction", "internal/spell", "internal/table", "llm", "llm/inject", "llm/scripted", "perception", "prompts", "rundir", "sim", "sim/cjkfont"},
 	// A walkthrough compiles to scripted-model rules that find their way by the prompts'
 	// markers.
 	"eval/walkthrough":  {"event", "llm/scripted", "prompts"},
