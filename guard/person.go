@@ -160,10 +160,14 @@ func parseMoney(s string) (money, error) {
 	if strings.HasPrefix(currency, "-") || strings.HasPrefix(currency, "−") {
 		return money{}, errors.New("a negative amount")
 	}
-	digits, err := plainNumber(number)
-	if err != nil {
-		return money{}, err
+	for _, r := range number {
+		if !unicode.IsDigit(r) && !strings.ContainsRune(".,'’٬٫", r) && !isSpace(r) {
+			return money{}, fmt.Errorf("%q is not a number", number)
+		}
 	}
+	// The amount reader's reading of the number (amount.go): one reader for the guard,
+	// the consent text, the person's limits and the judging person.
+	digits := plainNumber(number, scaleOf(currencyOf(currency, "")))
 	v, ok := new(big.Rat).SetString(digits)
 	if !ok {
 		return money{}, fmt.Errorf("%q is not a number", number)
@@ -171,74 +175,6 @@ func parseMoney(s string) (money, error) {
 	return money{currency: strings.ToUpper(strings.TrimRight(currency, ".")), value: v, text: s}, nil
 }
 
-// plainNumber writes a number of any script's digits and any grouping as ASCII digits with
-// a point: "1.234,50" is "1234.50".
-func plainNumber(n string) (string, error) {
-	var digits []rune
-	type sep struct {
-		r     rune
-		at    int // digits before it
-		after int // digits after it, to the next separator or the end
-	}
-	var seps []sep
-	for _, r := range n {
-		switch {
-		case unicode.IsDigit(r):
-			d := digitValue(r)
-			if d < 0 {
-				return "", fmt.Errorf("%q is not a number", n)
-			}
-			digits = append(digits, rune('0'+d))
-			if len(seps) > 0 {
-				seps[len(seps)-1].after++
-			}
-		case strings.ContainsRune(".,'٬٫ \u00a0\u202f", r):
-			seps = append(seps, sep{r: r, at: len(digits)})
-		default:
-			return "", fmt.Errorf("%q is not a number", n)
-		}
-	}
-	point := -1 // digits before the decimal point; -1: none
-	if len(seps) > 0 {
-		last := seps[len(seps)-1]
-		decimalMark := last.r == '.' || last.r == ',' || last.r == '٫'
-		recurs := 0
-		for _, s := range seps {
-			if s.r == last.r {
-				recurs++
-			}
-		}
-		switch {
-		case !decimalMark, last.r == '٬':
-		case recurs > 1:
-		case len(seps) > 1 && seps[0].r != last.r:
-			point = last.at // 1,234.50 · 1.234,50
-		case last.after != 3:
-			point = last.at // 36,00 · 0.5
-		}
-	}
-	out := string(digits)
-	if point >= 0 {
-		out = out[:point] + "." + out[point:]
-	}
-	return out, nil
-}
-
-// digitValue is a decimal digit's value in any script, -1 for none: Unicode's decimal
-// digits come in runs of ten, each from its zero.
-func digitValue(r rune) int {
-	for _, rg := range unicode.Nd.R16 {
-		if lo, hi := rune(rg.Lo), rune(rg.Hi); r >= lo && r <= hi && rg.Stride == 1 {
-			return int(r-lo) % 10
-		}
-	}
-	for _, rg := range unicode.Nd.R32 {
-		if lo, hi := rune(rg.Lo), rune(rg.Hi); r >= lo && r <= hi && rg.Stride == 1 {
-			return int(r-lo) % 10
-		}
-	}
-	return -1
-}
 
 // sameCurrency compares currencies as written ("¥" and "¥", "EUR" and "eur").
 func sameCurrency(a, b string) bool {
