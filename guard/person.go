@@ -175,7 +175,6 @@ func parseMoney(s string) (money, error) {
 	return money{currency: strings.ToUpper(strings.TrimRight(currency, ".")), value: v, text: s}, nil
 }
 
-
 // sameCurrency compares currencies as written ("¥" and "¥", "EUR" and "eur").
 func sameCurrency(a, b string) bool {
 	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
