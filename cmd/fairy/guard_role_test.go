@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/adbtest"
 )
@@ -103,5 +104,66 @@ func TestActPageRoleHeld(t *testing.T) {
 	}
 	if recs := rolePayments(t, phone); len(recs) != 1 {
 		t.Errorf("after a yes: payments %v, want one", recs)
+	}
+}
+
+// TestMCPPageRoleHeld drives `fairy mcp` `act` on the virtual phone over the real adb
+// server on the Turkish checkout whose primary button says only "→": a tap and a long press
+// by the element's number and a tap by x,y are each asked of the person (through
+// elicitation), with the payment, the page's total and its card; declined, each is
+// refused and nothing is paid. A client that cannot ask gets the → refused; the way out
+// (Sepeti düzenle) is tapped unasked.
+func TestMCPPageRoleHeld(t *testing.T) {
+	phone := rolePhone(t)
+	r := startMCPOn(t, phone, "", func(string, any) (string, string) { return "decline", "" })
+	r.call(t, "act", map[string]any{"action": "launch", "package": roleCheckout}, false)
+	screen := r.call(t, "screen", nil, false)
+	pay := element(t, screen, `"→"`)
+	scr, err := perception.Parse(phone.Dump())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var center [2]int
+	for _, e := range scr.Elements {
+		if e.Label == "→" {
+			center = [2]int{e.Center.X, e.Center.Y}
+		}
+	}
+	if center == [2]int{} {
+		t.Fatalf("no → in the phone's dump:\n%s", screen)
+	}
+	for _, c := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"tap by element", map[string]any{"action": "tap", "element": pay}},
+		{"long press by element", map[string]any{"action": "long_press", "element": pay}},
+		{"tap by x,y", map[string]any{"action": "tap", "x": center[0], "y": center[1]}},
+	} {
+		asked := len(r.asked)
+		out := r.call(t, "act", c.args, true)
+		if len(r.asked) != asked+1 || !strings.Contains(out, "refused") || !strings.Contains(out, "nothing was done") {
+			t.Errorf("%s: asked %d times, said %q; want one question, refused", c.name, len(r.asked)-asked, out)
+		} else if q := r.asked[asked]; !strings.Contains(q, "payment") || !strings.Contains(q, "120,00") || !strings.Contains(q, "4242") {
+			t.Errorf("%s: the question %q does not name the payment, ₺120,00 and •••• 4242", c.name, q)
+		}
+		if recs := rolePayments(t, phone); len(recs) != 0 {
+			t.Fatalf("%s declined paid: %v", c.name, recs)
+		}
+	}
+	asked := len(r.asked)
+	r.call(t, "act", map[string]any{"action": "tap", "element": element(t, screen, `"Sepeti düzenle"`)}, false)
+	if len(r.asked) != asked {
+		t.Errorf("the way out (Sepeti düzenle) was asked: %q", r.asked[asked:])
+	}
+
+	mute := startMCPOn(t, rolePhone(t), "", nil) // a client without elicitation
+	mute.call(t, "act", map[string]any{"action": "launch", "package": roleCheckout}, false)
+	screen = mute.call(t, "screen", nil, false)
+	if out := mute.call(t, "act", map[string]any{"action": "tap", "element": element(t, screen, `"→"`)}, true); !strings.Contains(out, "refused") {
+		t.Errorf("without elicitation the → says %q", out)
+	}
+	if recs := rolePayments(t, mute.phone); len(recs) != 0 {
+		t.Errorf("without consent a payment was made: %v", recs)
 	}
 }
