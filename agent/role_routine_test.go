@@ -1,0 +1,181 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/knowledge"
+	"github.com/fairy-go/fairy/llm/openai"
+	"github.com/fairy-go/fairy/llm/scripted"
+	"github.com/fairy-go/fairy/rundir"
+	"github.com/fairy-go/fairy/sim"
+)
+
+// roleCheckoutApp is the Turkish checkout whose primary button says only "→" (a total, a
+// masked card, an address: a payment page by its role), shared with cmd/fairy's tests.
+const roleCheckoutApp = "../cmd/fairy/testdata/roleapps/checkout_tr.yaml"
+
+// payByArrow scripts "pay for my order" on the checkout: tap →, then done on the receipt;
+// a model that takes a learned routine when the prompt says one fits.
+const payByArrow = `
+rules:
+  - name: plan
+    role: planner
+    match: ['Phase: plan', '(?m)^- (com\.fairy\.role\.checkout) —']
+    answer: '{"thought":"","status":"continue","tasks":[{"app":"{{match 1}}","task":"Pay for my order","produces":""}],"next":0,"progress":"","reason":""}'
+  - name: adjust done
+    role: planner
+    match: ['Phase: adjust', '— done']
+    answer: '{"thought":"","status":"done","tasks":[],"next":-1,"progress":"done","reason":"paid"}'
+  - name: adjust refused
+    role: planner
+    match: ['Phase: adjust']
+    answer: '{"thought":"","status":"stop","tasks":[],"next":-1,"progress":"","reason":"the person said no"}'
+
+  - name: run the routine that fits
+    role: replanner
+    match: ['<<<ROUTINES\n(?:[^\n]*\n)*?- "([^"\n]*)" — [^\n]*?fits this task with args (\[[^\n]*\])']
+    answer: '{"result":"B","reflection":"","progress":"","plan":[],"subgoal":"Run the learned routine","facts":[],"routine":{"name":{{json (match 1)}},"args":{{match 2}}},"interaction":0,"reason":""}'
+  - name: paid
+    role: replanner
+    match: ['Ödeme alındı']
+    answer: '{"result":"A","reflection":"paid","progress":"done","plan":["Pay"],"subgoal":"Finished","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+  - name: checkout
+    role: replanner
+    answer: '{"result":"B","reflection":"","progress":"","plan":["Pay"],"subgoal":"Pay","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
+
+  - name: pay
+    role: decider
+    match: ['Current sub-goal: Pay']
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "→"}}}],"expect":"the receipt"}'
+  - name: finish
+    role: decider
+    answer: '{"thought":"","actions":[{"type":"Finish","text":"paid"}],"expect":""}'
+
+  - name: consent given
+    role: interactor
+    match: ['Interaction type: [12]', 'Why the agent asks: ([^\n]*)', '(?m)^Person: (?i:y|yes)']
+    answer: '{"status":"A","question":"","options":[],"summary":"agreed","consent":"granted"}'
+  - name: consent refused
+    role: interactor
+    match: ['Interaction type: [12]', 'Why the agent asks: ([^\n]*)', '(?m)^Person: (?i:n|no)']
+    answer: '{"status":"A","question":"","options":[],"summary":"refused","consent":"denied"}'
+  - name: ask consent
+    role: interactor
+    match: ['Interaction type: [12]', 'Why the agent asks: ([^\n]*)']
+    answer: '{"status":"B","question":{{json (printf "May I %s?" (match 1))}},"options":[],"summary":"","consent":""}'
+
+  - name: nothing to extract
+    role: extractor
+    answer: '{"facts":[]}'
+  - name: check
+    role: checker
+    answer: '{"passed":true,"reason":"paid"}'
+  - name: learn
+    role: learner
+    answer: '{"tricks":[],"wrong":[],"app_description":"A shop checkout."}'
+`
+
+// runCheckout runs "Pay for my order" on a fresh virtual phone with the checkout, against
+// the knowledge file at path, the person answering answer; it returns the summary, the
+// questions asked, the trace and the payments the app recorded.
+func runCheckout(t *testing.T, path, id, answer string) (rundir.Summary, []interaction.Asked, string, []sim.Record) {
+	t.Helper()
+	ctx := t.Context()
+	clock := func() time.Time { return time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC) }
+	data, err := os.ReadFile(roleCheckoutApp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := sim.ParseApp(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apps, err := sim.DefaultApps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	phone, err := sim.New(sim.Config{Seed: 7, Clock: clock, Apps: append(apps, app)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	phones, err := ServePhones(nil, phone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer phones.Close()
+	dev, err := OpenDevice(ctx, phones.Device(phone.Serial(), nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close(ctx)
+	rules, err := scripted.ParseRules([]byte(payByArrow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := ServeScriptedModel(rules, openai.Config{MaxRetries: -1, RepairRetries: -1, Timeout: 10 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer model.Close()
+	store, err := knowledge.Open(path, knowledge.Options{Timeout: time.Second, Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	person, err := interaction.NewCanned(nil, answer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag, err := New(Config{TextOnly: true, Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), id)
+	res, err := ag.Run(ctx, Run{Instruction: "Pay for my order in Role checkout", Dir: dir, ID: id,
+		Device: dev, Model: model.Model, Dialoger: person, Knowledge: store})
+	if err != nil || res.Err != nil || res.KnowledgeErr != nil {
+		t.Fatalf("run %s: %v, %v, %v", id, err, res.Err, res.KnowledgeErr)
+	}
+	trace, err := os.ReadFile(filepath.Join(dir, "trace.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	payments, err := phone.Records("com.fairy.role.checkout:payments")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Summary, person.Asked(), string(trace), payments
+}
+
+// TestRoutineReplayHeldByPageRole: a routine learned on the Turkish checkout — whose step
+// taps the primary "→", paid once with the person's yes — is replayed on a later run: the
+// replay stops at the → (held by the page's role: a total, a masked card, an address; no
+// word on the button) and asks; the person's no pays nothing.
+func TestRoutineReplayHeldByPageRole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "knowledge.db")
+	learn, asked, _, paid := runCheckout(t, path, "learn", "yes")
+	if learn.Outcome != event.OutcomeDone || len(asked) != 1 || len(paid) != 1 {
+		t.Fatalf("the first run: %s (%s), %d questions, payments %v; want one question, paid", learn.Outcome, learn.Reason, len(asked), paid)
+	}
+	replayed, asked, trace, paid := runCheckout(t, path, "replay", "no")
+	k := replayed.Knowledge
+	t.Logf("replay: %s (%s), knowledge %+v, calls %v", replayed.Outcome, replayed.Reason, k, replayed.ModelCallsByRole)
+	if k.Routines != 1 {
+		t.Errorf("the second run took no routine: knowledge %+v", k)
+	}
+	if len(paid) != 0 {
+		t.Errorf("the replay paid though the person said no: %v", paid)
+	}
+	if len(asked) != 1 || !strings.Contains(asked[0].Question.Text, "→") || !strings.Contains(asked[0].Question.Text, "4242") {
+		t.Errorf("asked %+v, want one question about the → naming the card", asked)
+	}
+	if !strings.Contains(trace, `"kind":"ActionGuarded"`) || !strings.Contains(trace, `"category":"payment"`) {
+		t.Errorf("no payment held in the replay's trace")
+	}
+}
