@@ -3,6 +3,7 @@ package agent
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -16,17 +17,21 @@ import (
 	"github.com/fairy-go/fairy/sim"
 )
 
-// roleCheckoutApp is the Turkish checkout whose primary button says only "→" (a total, a
-// masked card, an address: a payment page by its role), shared with cmd/fairy's tests.
-const roleCheckoutApp = "../cmd/fairy/testdata/roleapps/checkout_tr.yaml"
+// roleCheckouts are cmd/fairy's one-screen checkouts (a total, a masked card, an address: a
+// payment page by its role) whose primary button says what no vocabulary knows, and the
+// title of the receipt each shows after paying.
+var roleCheckouts = []struct{ file, pkg, primary, receipt string }{
+	{"checkout_tr.yaml", "com.fairy.role.checkout", "→", "Ödeme alındı"},
+	{"checkout_th.yaml", "com.fairy.role.checkout.th", "ลุยเลย", "ชำระเงินแล้ว"},
+}
 
-// payByArrow scripts "pay for my order" on the checkout: tap →, then done on the receipt;
-// a model that takes a learned routine when the prompt says one fits.
-const payByArrow = `
+// payByPrimary scripts "pay for my order" on the checkout PKG: tap PRIMARY, then done on
+// the receipt RECEIPT; a model that takes a learned routine when the prompt says one fits.
+const payByPrimary = `
 rules:
   - name: plan
     role: planner
-    match: ['Phase: plan', '(?m)^- (com\.fairy\.role\.checkout) —']
+    match: ['Phase: plan', '(?m)^- (PKG) —']
     answer: '{"thought":"","status":"continue","tasks":[{"app":"{{match 1}}","task":"Pay for my order","produces":""}],"next":0,"progress":"","reason":""}'
   - name: adjust done
     role: planner
@@ -43,7 +48,7 @@ rules:
     answer: '{"result":"B","reflection":"","progress":"","plan":[],"subgoal":"Run the learned routine","facts":[],"routine":{"name":{{json (match 1)}},"args":{{match 2}}},"interaction":0,"reason":""}'
   - name: paid
     role: replanner
-    match: ['Ödeme alındı']
+    match: ['RECEIPT']
     answer: '{"result":"A","reflection":"paid","progress":"done","plan":["Pay"],"subgoal":"Finished","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
   - name: checkout
     role: replanner
@@ -52,7 +57,7 @@ rules:
   - name: pay
     role: decider
     match: ['Current sub-goal: Pay']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "→"}}}],"expect":"the receipt"}'
+    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "PRIMARY"}}}],"expect":"the receipt"}'
   - name: finish
     role: decider
     answer: '{"thought":"","actions":[{"type":"Finish","text":"paid"}],"expect":""}'
@@ -81,14 +86,14 @@ rules:
     answer: '{"tricks":[],"wrong":[],"app_description":"A shop checkout."}'
 `
 
-// runCheckout runs "Pay for my order" on a fresh virtual phone with the checkout, against
+// runCheckout runs "Pay for my order" on a fresh virtual phone with checkout c, against
 // the knowledge file at path, the person answering answer; it returns the summary, the
 // questions asked, the trace and the payments the app recorded.
-func runCheckout(t *testing.T, path, id, answer string) (rundir.Summary, []interaction.Asked, string, []sim.Record) {
+func runCheckout(t *testing.T, c struct{ file, pkg, primary, receipt string }, path, id, answer string) (rundir.Summary, []interaction.Asked, string, []sim.Record) {
 	t.Helper()
 	ctx := t.Context()
 	clock := func() time.Time { return time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC) }
-	data, err := os.ReadFile(roleCheckoutApp)
+	data, err := os.ReadFile(filepath.Join("..", "cmd", "fairy", "testdata", "roleapps", c.file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +119,8 @@ func runCheckout(t *testing.T, path, id, answer string) (rundir.Summary, []inter
 		t.Fatal(err)
 	}
 	defer dev.Close(ctx)
-	rules, err := scripted.ParseRules([]byte(payByArrow))
+	script := strings.NewReplacer("PKG", regexp.QuoteMeta(c.pkg), "PRIMARY", c.primary, "RECEIPT", c.receipt).Replace(payByPrimary)
+	rules, err := scripted.ParseRules([]byte(script))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +143,7 @@ func runCheckout(t *testing.T, path, id, answer string) (rundir.Summary, []inter
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), id)
-	res, err := ag.Run(ctx, Run{Instruction: "Pay for my order in Role checkout", Dir: dir, ID: id,
+	res, err := ag.Run(ctx, Run{Instruction: "Pay for my order in " + app.Label, Dir: dir, ID: id,
 		Device: dev, Model: model.Model, Dialoger: person, Knowledge: store})
 	if err != nil || res.Err != nil || res.KnowledgeErr != nil {
 		t.Fatalf("run %s: %v, %v, %v", id, err, res.Err, res.KnowledgeErr)
@@ -146,36 +152,42 @@ func runCheckout(t *testing.T, path, id, answer string) (rundir.Summary, []inter
 	if err != nil {
 		t.Fatal(err)
 	}
-	payments, err := phone.Records("com.fairy.role.checkout:payments")
+	payments, err := phone.Records(c.pkg + ":payments")
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res.Summary, person.Asked(), string(trace), payments
 }
 
-// TestRoutineReplayHeldByPageRole: a routine learned on the Turkish checkout — whose step
-// taps the primary "→", paid once with the person's yes — is replayed on a later run: the
-// replay stops at the → (held by the page's role: a total, a masked card, an address; no
-// word on the button) and asks; the person's no pays nothing.
+// TestRoutineReplayHeldByPageRole: a routine learned on a checkout — a Turkish one whose
+// step taps the primary "→", a Thai one whose step taps "ลุยเลย", each paid once with the
+// person's yes — is replayed on a later run: the replay stops at the primary button (held
+// by the page's role: a total, a masked card, an address; no word the guard knows on the
+// button) and asks, naming the card; the person's no pays nothing.
 func TestRoutineReplayHeldByPageRole(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "knowledge.db")
-	learn, asked, _, paid := runCheckout(t, path, "learn", "yes")
-	if learn.Outcome != event.OutcomeDone || len(asked) != 1 || len(paid) != 1 {
-		t.Fatalf("the first run: %s (%s), %d questions, payments %v; want one question, paid", learn.Outcome, learn.Reason, len(asked), paid)
-	}
-	replayed, asked, trace, paid := runCheckout(t, path, "replay", "no")
-	k := replayed.Knowledge
-	t.Logf("replay: %s (%s), knowledge %+v, calls %v", replayed.Outcome, replayed.Reason, k, replayed.ModelCallsByRole)
-	if k.Routines != 1 {
-		t.Errorf("the second run took no routine: knowledge %+v", k)
-	}
-	if len(paid) != 0 {
-		t.Errorf("the replay paid though the person said no: %v", paid)
-	}
-	if len(asked) != 1 || !strings.Contains(asked[0].Question.Text, "→") || !strings.Contains(asked[0].Question.Text, "4242") {
-		t.Errorf("asked %+v, want one question about the → naming the card", asked)
-	}
-	if !strings.Contains(trace, `"kind":"ActionGuarded"`) || !strings.Contains(trace, `"category":"payment"`) {
-		t.Errorf("no payment held in the replay's trace")
+	for _, c := range roleCheckouts {
+		t.Run(c.primary, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "knowledge.db")
+			learn, asked, _, paid := runCheckout(t, c, path, "learn", "yes")
+			if learn.Outcome != event.OutcomeDone || len(asked) != 1 || len(paid) != 1 {
+				// Go on: the replay is judged on its own.
+				t.Errorf("the first run: %s (%s), %d questions, payments %v; want one question, paid", learn.Outcome, learn.Reason, len(asked), paid)
+			}
+			replayed, asked, trace, paid := runCheckout(t, c, path, "replay", "no")
+			k := replayed.Knowledge
+			t.Logf("replay: %s (%s), knowledge %+v, calls %v", replayed.Outcome, replayed.Reason, k, replayed.ModelCallsByRole)
+			if k.Routines != 1 {
+				t.Errorf("the second run took no routine: knowledge %+v", k)
+			}
+			if len(paid) != 0 {
+				t.Errorf("the replay paid though the person said no: %v", paid)
+			}
+			if len(asked) != 1 || !strings.Contains(asked[0].Question.Text, c.primary) || !strings.Contains(asked[0].Question.Text, "4242") {
+				t.Errorf("asked %+v, want one question about %s naming the card", asked, c.primary)
+			}
+			if !strings.Contains(trace, `"kind":"ActionGuarded"`) || !strings.Contains(trace, `"category":"payment"`) {
+				t.Errorf("no payment held in the replay's trace")
+			}
+		})
 	}
 }
