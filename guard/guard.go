@@ -416,6 +416,12 @@ func (g *Guard) submit(what string, field *perception.Element, s *perception.Scr
 		return Verdict{}, false
 	}
 	bestV.Subject = fmt.Sprintf("%s, which may act like tapping %s", what, strconv.QuoteToGraphic(bestV.Target))
+	if bestV.Role != "" {
+		// Held as its page's primary action: the question names the page's role and
+		// what it shows (the total, the card), as a tap on it does.
+		bestV.Role = ""
+		g.nameRole(&bestV, best, s)
+	}
 	return bestV, true
 }
 

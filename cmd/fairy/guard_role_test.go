@@ -183,3 +183,60 @@ func TestMCPPageRoleHeld(t *testing.T) {
 		})
 	}
 }
+
+// TestPageRoleEnterHeld: on the Turkish checkout as a web form (testdata/roleapps/
+// checkout_form_tr.yaml), Enter in the courier's note field submits the form and pays.
+// Pressed through `fairy act key enter` and through `fairy mcp` act's key enter on the
+// virtual phone over the real adb server, it is held as the payment its page's primary
+// "→" makes, asked, and a no pays nothing.
+func TestPageRoleEnterHeld(t *testing.T) {
+	const pkg = "com.fairy.role.checkout.form"
+	adb := adbtest.Start(t)
+	phone := rolePhone(t)
+	serial := servePhone(t, adb, phone)
+	fairy := func(stdin string, args ...string) (int, string, string) {
+		t.Helper()
+		return execRoot(t, map[string]string{"HOME": t.TempDir()}, stdin, append([]string{"--adb-port", strconv.Itoa(adb.Port), "-s", serial}, args...)...)
+	}
+	if code, _, errOut := fairy("", "act", "launch", pkg); code != 0 {
+		t.Fatalf("launch: exit %d\n%s", code, errOut)
+	}
+	scr, err := perception.Parse(phone.Dump())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var note *perception.Element
+	for i := range scr.Elements {
+		if scr.Elements[i].Editable {
+			note = &scr.Elements[i]
+		}
+	}
+	if note == nil {
+		t.Fatalf("no note field on the checkout form")
+	}
+	if code, _, errOut := fairy("", "act", "tap", strconv.Itoa(note.Center.X), strconv.Itoa(note.Center.Y)); code != 0 {
+		t.Fatalf("tap the note field: exit %d\n%s", code, errOut)
+	}
+	for _, answer := range []string{"no\n", ""} {
+		code, _, errOut := fairy(answer, "act", "key", "enter")
+		if code == 0 || !strings.Contains(errOut, "nothing was done") || !strings.Contains(errOut, "→") || !namesThePayment(errOut, "120,00") {
+			t.Errorf("key enter answered %q: exit %d, want refused with a payment question naming →, ₺120,00 and •••• 4242:\n%s", answer, code, errOut)
+		}
+		if recs := rolePayments(t, phone, pkg); len(recs) != 0 {
+			t.Fatalf("key enter answered %q paid: %v", answer, recs)
+		}
+	}
+
+	mphone := rolePhone(t)
+	r := startMCPOn(t, mphone, "", func(string, any) (string, string) { return "decline", "" })
+	r.call(t, "act", map[string]any{"action": "launch", "package": pkg}, false)
+	screen := r.call(t, "screen", nil, false)
+	r.call(t, "act", map[string]any{"action": "tap", "element": element(t, screen, "Kurye notu")}, false)
+	out := r.call(t, "act", map[string]any{"action": "key", "key": "enter"}, true)
+	if len(r.asked) != 1 || !strings.Contains(out, "refused") || !strings.Contains(r.asked[0], "→") || !namesThePayment(r.asked[0], "120,00") {
+		t.Errorf("MCP key enter: asked %q, said %q; want one payment question naming →, ₺120,00 and •••• 4242, refused", r.asked, out)
+	}
+	if recs := rolePayments(t, mphone, pkg); len(recs) != 0 {
+		t.Errorf("MCP key enter declined paid: %v", recs)
+	}
+}
