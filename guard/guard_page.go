@@ -391,6 +391,12 @@ func (g *Guard) iconAction(el *perception.Element) bool {
 
 // pageAmounts lists the amounts of money s shows, in reading order.
 func (g *Guard) pageAmounts(s *perception.Screen) string {
+	return strings.Join(g.amountsShown(s), " ")
+}
+
+// amountsShown are the amounts of money s shows, in reading order: its texts', then its
+// elements' labels and texts.
+func (g *Guard) amountsShown(s *perception.Screen) []string {
 	var out []string
 	add := func(t string) {
 		n := g.normLabel(t)
@@ -407,7 +413,7 @@ func (g *Guard) pageAmounts(s *perception.Screen) string {
 			add(t)
 		}
 	}
-	return strings.Join(out, " ")
+	return out
 }
 
 // direction reports whether el's own label is wholly a browser's Forward or Back.

@@ -155,22 +155,7 @@ func (g *Guard) nameRole(v *Verdict, el *perception.Element, s *perception.Scree
 
 // pageAmountList is the last maxRoleAmounts amounts s shows (a total is mostly last).
 func (g *Guard) pageAmountList(s *perception.Screen) []string {
-	var out []string
-	add := func(t string) {
-		n := g.normLabel(t)
-		for _, a := range g.findAmounts(n) {
-			out = append(out, strings.TrimSpace(n[a.start:a.end]))
-		}
-	}
-	for _, t := range s.Context {
-		add(t)
-	}
-	for i := range s.Elements {
-		add(s.Elements[i].Label)
-		for _, t := range s.Elements[i].Texts {
-			add(t)
-		}
-	}
+	out := g.amountsShown(s)
 	if len(out) > maxRoleAmounts {
 		out = out[len(out)-maxRoleAmounts:]
 	}

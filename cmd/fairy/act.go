@@ -162,7 +162,7 @@ func askFirst(cmd *cobra.Command, deps actDeps, d *adb.Device, a event.Action) e
 	} else {
 		el := (*perception.Element)(nil)
 		if a.Type == event.Input {
-			el = focusedField(scr)
+			el = guard.Focused(scr)
 		}
 		v, held := g.Check(a, el, scr)
 		if !held {
@@ -231,22 +231,6 @@ func actScreen(ctx context.Context, stderr io.Writer, deps actDeps, d *adb.Devic
 		return nil, fmt.Errorf("read the picture: %w", err)
 	}
 	return scr, nil
-}
-
-// focusedField is the focused text field of s, else the focused element; nil when none.
-func focusedField(s *perception.Screen) *perception.Element {
-	var other *perception.Element
-	for i := range s.Elements {
-		e := &s.Elements[i]
-		switch {
-		case !e.Focused:
-		case e.Editable:
-			return e
-		case other == nil:
-			other = e
-		}
-	}
-	return other
 }
 
 // actPixels is the pixel reader of the config's languages; nil when the config names a
