@@ -98,7 +98,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 			}
 			key := spentKey(v.Category, v.Action, v.specifics)
 			r.spent[key] = r.step
-			r.justSpent = key
+			r.justSpent, r.justSpentOn = key, r.screen.Signature
 			r.did(v.Category)
 			if a.Type == event.Tap || a.Type == event.LongPress {
 				// A button's deed; text typed with a line break "may send" (the guard's

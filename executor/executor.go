@@ -296,6 +296,7 @@ type run struct {
 	goodSeen    map[string]bool // every page a step of the task was judged right on
 	spent       map[string]int  // category and action of each consented action run → its step
 	justSpent   string          // the key of spent the last batch added, until the next screen is read
+	justSpentOn string          // the signature of the page that action ran on
 	carried     *carry          // a consent carried to the confirmation its action opened (consent_carry.go)
 	choices     []string        // the person's answers to choice questions (type 3), in this task
 

@@ -90,10 +90,12 @@ func (r *run) again(v guard.Verdict, spec string) string {
 // asks for a payment stays done: the payment is another kind; so does a payment whose
 // success page has a "Done" the guard holds only because the page shows an amount.
 func (r *run) openedConfirmation(s *perception.Screen) bool {
-	key := r.justSpent
-	r.justSpent = ""
+	key, on := r.justSpent, r.justSpentOn
+	r.justSpent, r.justSpentOn = "", ""
 	r.carried = nil // a carried consent holds for the screen after its opener only
-	if key == "" {
+	if key == "" || s.Signature == on {
+		// Still on the page the consented action ran on: it opened no confirmation, and
+		// the page's other sensitive buttons are other deeds, each asked.
 		return false
 	}
 	cat, act, _ := splitSpent(key)
