@@ -73,7 +73,7 @@ type Guard struct {
 
 	mu       sync.Mutex // guards the page cache
 	lastPage *perception.Screen
-	lastInfo pageInfo
+	lastInfo *pageInfo
 
 	// pics are the screens' pictures, for judging an element with no words by what it
 	// looks like (guard_icons.go).

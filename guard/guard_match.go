@@ -75,16 +75,19 @@ func (g *Guard) idHits(el *perception.Element, cache labelCache) uint64 {
 
 // ruleOf is the first rule of hits; a send that shows money is a transfer.
 func (g *Guard) ruleOf(hits uint64, money bool) (compiledRule, bool) {
-	for i, r := range g.rules {
+	if hits == 0 {
+		return compiledRule{}, false // most elements trip nothing: no rule is copied
+	}
+	for i := range g.rules {
 		if hits&(1<<i) == 0 {
 			continue
 		}
-		if r.Category == "send" && money {
+		if r := &g.rules[i]; r.Category == "send" && money {
 			if t, ok := g.rule("transfer"); ok {
 				return t, true
 			}
 		}
-		return r, true
+		return g.rules[i], true
 	}
 	return compiledRule{}, false
 }

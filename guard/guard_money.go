@@ -29,6 +29,10 @@ func (rd *textReader) appendAmounts(dst []span, s string, first bool) []span {
 	out := dst
 	i := 0
 	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf && (c < '0' || c > '9') {
+			i++ // ASCII that is no digit: most of a label, read without decoding
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if !unicode.IsDigit(r) {
 			i += n

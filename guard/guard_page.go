@@ -124,7 +124,7 @@ const bandHeight = 64
 
 // at is the smallest element of s whose bounds hold (x, y), found through the page's
 // bands; it is elementAt's answer.
-func (info pageInfo) at(s *perception.Screen, x, y int) *perception.Element {
+func (info *pageInfo) at(s *perception.Screen, x, y int) *perception.Element {
 	var best *perception.Element
 	for _, i := range info.bands[y/bandHeight] {
 		e := &s.Elements[i]
@@ -141,7 +141,7 @@ func (info pageInfo) at(s *perception.Screen, x, y int) *perception.Element {
 
 // page is s's pageInfo. A screen is judged many times (every element of it for Offers and
 // submit): its page is worked out once.
-func (g *Guard) page(s *perception.Screen) pageInfo {
+func (g *Guard) page(s *perception.Screen) *pageInfo {
 	g.mu.Lock()
 	if g.lastPage == s {
 		info := g.lastInfo
@@ -149,7 +149,8 @@ func (g *Guard) page(s *perception.Screen) pageInfo {
 		return info
 	}
 	g.mu.Unlock()
-	info := g.pageOf(s)
+	info := new(pageInfo)
+	*info = g.pageOf(s)
 	g.mu.Lock()
 	g.lastPage, g.lastInfo = s, info
 	g.mu.Unlock()
@@ -331,6 +332,9 @@ func isFAB(e *perception.Element) bool {
 	if strings.Contains(e.Class, "FloatingActionButton") {
 		return true
 	}
+	if e.ResourceID == "" {
+		return false
+	}
 	for _, w := range strings.Fields(strings.ToLower(idWords(e.ResourceID))) {
 		if w == "fab" {
 			return true
@@ -342,7 +346,7 @@ func isFAB(e *perception.Element) bool {
 // primary reports whether el is the primary action of s: a slider, a floating action
 // button, a label-less or symbol button, or the bottom button when its label holds no
 // word the guard knows (a language beyond its vocabulary). Ways out never are.
-func (g *Guard) primary(el *perception.Element, s *perception.Screen, info pageInfo) bool {
+func (g *Guard) primary(el *perception.Element, s *perception.Screen, info *pageInfo) bool {
 	if el.Editable || el.Checkable || el.Scrollable {
 		return false
 	}

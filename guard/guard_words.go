@@ -2,6 +2,7 @@ package guard
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -53,6 +54,8 @@ func lower(s string) string {
 				upper = i
 			}
 		case caseless(r):
+		case r < 1<<16 && cased()[r/64]&(1<<(r%64)) == 0:
+			// no lower-case form: '·', '€', a lower-case letter
 		default:
 			if unicode.ToLower(r) != r {
 				// Turkish İ lowers to i and a combining dot above, which would part the
@@ -64,14 +67,30 @@ func lower(s string) string {
 	if upper < 0 {
 		return s
 	}
-	b := []byte(s)
-	for i := upper; i < len(b); i++ {
-		if c := b[i]; c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:upper])
+	for i := upper; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// cased has bit r set when unicode.ToLower(r) != r (r < 1<<16): lower asks it of every
+// character beyond ASCII, which Unicode's case tables answer by a binary search each.
+var cased = sync.OnceValue(func() []uint64 {
+	t := make([]uint64, 1<<16/64)
+	for r := rune(utf8.RuneSelf); r < 1<<16; r++ {
+		if unicode.ToLower(r) != r {
+			t[r/64] |= 1 << (r % 64)
 		}
 	}
-	return string(b)
-}
+	return t
+})
 
 // caseless reports whether r is of a script without case: Hebrew, Arabic, Indic, Thai,
 // …; CJK; Hangul.

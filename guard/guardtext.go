@@ -21,6 +21,14 @@ func (rd *textReader) normLabel(s string) string {
 	if a, ok := normASCII(s); ok {
 		return a
 	}
+	if rd.simple(s) {
+		return s
+	}
+	return rd.normFull(s)
+}
+
+// normFull is normLabel by its steps, one by one.
+func (rd *textReader) normFull(s string) string {
 	if hasBidiControl(s) {
 		s = displayOrder(s) // read as drawn (guardtext_bidi.go)
 	}
@@ -57,7 +65,7 @@ func (rd *textReader) normLabel(s string) string {
 	for i, r := range s {
 		if r >= utf8.RuneSelf {
 			switch {
-			case rd.ignorable(r), unicode.Is(unicode.Cf, r), arabicMark(r):
+			case rd.ignorable(r), rd.format(r), arabicMark(r):
 				continue
 			case r == '’' || r == 'ʼ' || r == '‘':
 				r = '\''
@@ -190,7 +198,7 @@ func (rd *textReader) plain(s string) (plain, accent bool) {
 			if r < ' ' || r >= 'A' && r <= 'Z' && isLower(prev) {
 				return false, false
 			}
-		case r == '’' || r == 'ʼ' || r == '‘' || isSpace(r) || unicode.Is(unicode.Cf, r) || rd.ignorable(r):
+		case r == '’' || r == 'ʼ' || r == '‘' || isSpace(r) || rd.format(r) || rd.ignorable(r):
 			return false, false
 		case r >= 0x0622 && r <= 0x0671 && (arabicMark(r) || r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ'):
 			return false, false
@@ -206,6 +214,46 @@ func (rd *textReader) plain(s string) (plain, accent bool) {
 		prev = r
 	}
 	return true, accent
+}
+
+// simple reports whether normLabel leaves s as it is, read in one pass: single spaces
+// between words (none between two Chinese, Japanese or Korean characters), no control
+// character, no camelCase, and every character beyond ASCII one of rd.simpleSet (a य
+// not after a vowel before े or ी). It is what the steps of normLabel would find one by
+// one (bidi controls, NFKC, plain without accents), for the labels of a crowded page
+// that are ASCII but for a "·" or a word of a script without case.
+func (rd *textReader) simple(s string) bool {
+	var prev rune = -1
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == ' ':
+				if prev == -1 || prev == ' ' || i == len(s)-1 {
+					return false
+				}
+				if prev >= 0x1100 && isCJK(prev) {
+					if next, _ := utf8.DecodeRuneInString(s[i+1:]); isCJK(next) {
+						return false
+					}
+				}
+			case c < ' ' || c == 0x7F:
+				return false
+			case c >= 'A' && c <= 'Z' && prev >= 'a' && prev <= 'z':
+				return false
+			}
+			prev = rune(c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r >= 1<<16 || r == utf8.RuneError && n == 1 || rd.simpleSet[r/64]&(1<<(r%64)) == 0 || r == 'य' && hindiYa(prev, s[i+n:]) {
+			return false
+		}
+		prev = r
+		i += n
+	}
+	return true
 }
 
 // normASCII is normLabel for a label of printable ASCII, which needs no Unicode tables:
@@ -291,9 +339,11 @@ func (rd *textReader) foldConfusable(w string) string {
 		switch {
 		case r < utf8.RuneSelf:
 			ascii = ascii || unicode.IsLetter(r)
-		case unicode.IsLetter(r) || unicode.Is(unicode.Mn, r):
+		case rd.letterOrMn(r):
 			foreign++
-			if _, ok := rd.lookAlike[r]; ok {
+			if r < 1<<16 && rd.lookAlikeSet[r/64]&(1<<(r%64)) != 0 {
+				mappable++
+			} else if _, ok := rd.lookAlike[r]; ok && r >= 1<<16 {
 				mappable++
 			}
 		}
@@ -358,6 +408,16 @@ type textReader struct {
 	// token's character. appendTokens asks it of every character beyond ASCII, which
 	// Unicode's tables answer by a binary search each.
 	word []uint64
+	// formatSet has bit r set when r is a format character (Cf, r < 1<<16): normLabel
+	// drops it.
+	formatSet []uint64
+	// lettersSet has bit r set when r is a letter or a non-spacing mark (r < 1<<16):
+	// foldConfusable counts them.
+	lettersSet []uint64
+	// simpleSet has bit r set when normLabel leaves r as it is wherever it stands: in NFKC
+	// by itself, no format, ignorable, look-alike, accented or cased letter, no space, no
+	// Arabic mark or hamza'd alif, no curly apostrophe, no candrabindu (simple).
+	simpleSet []uint64
 	// ignorableSet has bit r set when r is a Default_Ignorable_Code_Point
 	// (guardtext_ignorable.go): normLabel drops it.
 	ignorableSet []uint64
@@ -377,7 +437,25 @@ type textReader struct {
 func newTextReader() *textReader {
 	rd := &textReader{lookAlike: map[rune]string{}, lookAlikeSet: make([]uint64, 1<<16/64), currency: map[string]bool{},
 		symbolEdge: make([]uint64, 1<<16/64), stable: make([]uint64, 1<<16/64),
-		word: make([]uint64, 1<<16/64), ignorableSet: ignorableTable(), bare: bareLetters()}
+		word: make([]uint64, 1<<16/64), formatSet: make([]uint64, 1<<16/64), lettersSet: make([]uint64, 1<<16/64),
+		ignorableSet: ignorableTable(), bare: bareLetters()}
+	for _, set := range []struct {
+		bits []uint64
+		tabs []*unicode.RangeTable
+	}{{rd.formatSet, []*unicode.RangeTable{unicode.Cf}}, {rd.lettersSet, []*unicode.RangeTable{unicode.Letter, unicode.Mn}}} {
+		for _, tab := range set.tabs {
+			for _, rg := range tab.R16 {
+				for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+					set.bits[r/64] |= 1 << (r % 64)
+				}
+			}
+			for _, rg := range tab.R32 {
+				for r := rune(rg.Lo); r <= rune(rg.Hi) && r < 1<<16; r += rune(rg.Stride) {
+					set.bits[r/64] |= 1 << (r % 64)
+				}
+			}
+		}
+	}
 	var buf [utf8.UTFMax]byte
 	for _, tab := range []*unicode.RangeTable{unicode.Letter, unicode.Number, unicode.Mark} {
 		for _, rg := range tab.R16 {
@@ -402,6 +480,13 @@ func newTextReader() *textReader {
 		}) < 0 {
 			rd.lookAlike[r] = sk
 			rd.lookAlikeSet[r/64] |= 1 << (r % 64)
+		}
+	}
+	rd.simpleSet = make([]uint64, 1<<16/64)
+	for r := rune(utf8.RuneSelf); r < 1<<16; r++ {
+		if rd.stable[r/64]&(1<<(r%64)) != 0 && !rd.format(r) && !rd.ignorable(r) && !arabicMark(r) && !isSpace(r) &&
+			!strings.ContainsRune("’ʼ‘أإآٱँ", r) && !accented(r) && !isUpper(r) && !isLower(r) && rd.lookAlikeSet[r/64]&(1<<(r%64)) == 0 {
+			rd.simpleSet[r/64] |= 1 << (r % 64)
 		}
 	}
 	for _, line := range strings.Split(currencyData, "\n") {
@@ -439,6 +524,23 @@ func (rd *textReader) nfkcStable(s string) bool {
 		}
 	}
 	return true
+}
+
+// format is unicode.Is(unicode.Cf, r), by a table look-up below 1<<16.
+func (rd *textReader) format(r rune) bool {
+	if r >= 0 && r < 1<<16 {
+		return rd.formatSet[r/64]&(1<<(r%64)) != 0
+	}
+	return unicode.Is(unicode.Cf, r)
+}
+
+// letterOrMn is unicode.IsLetter(r) || unicode.Is(unicode.Mn, r), by a table look-up
+// below 1<<16.
+func (rd *textReader) letterOrMn(r rune) bool {
+	if r >= 0 && r < 1<<16 {
+		return rd.lettersSet[r/64]&(1<<(r%64)) != 0
+	}
+	return unicode.IsLetter(r) || unicode.Is(unicode.Mn, r)
 }
 
 // wordRune reports whether r (beyond ASCII) is a letter, a number or a combining mark.

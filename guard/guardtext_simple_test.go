@@ -1,0 +1,45 @@
+package guard
+
+import (
+	"testing"
+	"unicode/utf8"
+)
+
+// TestSimpleAgreesWithNormFull: a label simple passes over is one normLabel's steps leave
+// as it is: every character simpleSet marks, and a sample of others (spaces, marks,
+// look-alikes, capitals, CJK, य after a vowel), alone, between ASCII words and beside
+// one another; and the labels of the crowded page pass (but the Thai, whose tone marks
+// NFKC may reorder).
+func TestSimpleAgreesWithNormFull(t *testing.T) {
+	rd := defaultGuard(t).textReader
+	sample := []rune{' ', 'a', 'Z', '\t', 0x7F, 0xA0, 0xB7, 0xC9, 0xE9, 0x0301, 0x0410, 0x0430, 0x03B1, 0x0251, 0x0622, 0x064B,
+		0x0627, 0x0901, 0x092F, 0x093E, 0x0947, 0x0940, 0x0905, 0x0E48, 0x0E02, 0x200B, 0x200D, 0x202E, 0x2019, 0x3000, 0x4E2D,
+		0x6587, 0xAC00, 0xFB01, 0xFF21, 0xFE0F, 0x115F, 0x1F5D1, utf8.RuneError}
+	check := func(s string) {
+		if rd.simple(s) && rd.normFull(s) != s {
+			t.Fatalf("%q (%U) passed as simple but normLabel's steps give %q", s, []rune(s), rd.normFull(s))
+		}
+	}
+	for r := rune(utf8.RuneSelf); r < 1<<16; r++ {
+		if r%7 != 0 && rd.simpleSet[r/64]&(1<<(r%64)) == 0 {
+			continue
+		}
+		c := string(r)
+		check(c)
+		check("Pay " + c)
+		check(c + " now")
+		check("x" + c + "Y")
+		for _, o := range sample {
+			check(c + string(o))
+			check(string(o) + c)
+			check(c + " " + string(o))
+			check(string(o) + " " + c)
+		}
+	}
+	check("\xff Pay")
+	for _, s := range []string{"Bubble tea #1 · $1.99", "珍珠奶茶 #1 · $1.99", "شاي #1 · $1.99", "चाय #1 · $1.99"} {
+		if !rd.simple(s) {
+			t.Errorf("%q is left as it is by normLabel but not passed over", s)
+		}
+	}
+}
