@@ -191,26 +191,42 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 		reads = append(reads, g.readInto(raw, &toks))
 		return &reads[len(reads)-1]
 	}
-	readAll := func(e *perception.Element) {
-		for i, t := range [3]string{e.Label, e.Text, e.Desc} {
-			if t == "" || (i > 0 && t == e.Label) {
-				continue // an element's text is mostly its label too
-			}
-			if _, ok := info.texts[t]; !ok {
-				info.texts[t] = readNew(t)
+	get := func(t string) *readLabel {
+		rt, ok := info.texts[t]
+		if !ok {
+			rt = readNew(t)
+			info.texts[t] = rt
+		}
+		return rt
+	}
+	// readAll reads e's texts, and gives the readings of its label and of its Texts (nil:
+	// an empty one), so each is looked up once.
+	var textsBuf []*readLabel
+	readAll := func(e *perception.Element) (label *readLabel, texts []*readLabel) {
+		if e.Label != "" {
+			label = get(e.Label)
+		}
+		for _, t := range [2]string{e.Text, e.Desc} {
+			if t != "" && t != e.Label {
+				get(t) // an element's text is mostly its label too
 			}
 		}
+		texts = textsBuf[:0]
 		for _, t := range e.Texts {
-			if t == e.Label {
-				continue
-			}
-			if _, ok := info.texts[t]; t != "" && !ok {
-				info.texts[t] = readNew(t)
+			switch {
+			case t == "":
+				texts = append(texts, nil)
+			case t == e.Label:
+				texts = append(texts, label)
+			default:
+				texts = append(texts, get(t))
 			}
 		}
+		textsBuf = texts
 		if id := idKey + e.ResourceID; e.ResourceID != "" && info.texts[id] == nil {
 			info.texts[id] = readNew(id)
 		}
+		return label, texts
 	}
 	bottomY, checked, checkables, actions := -1, 0, 0, 0
 	list := false
@@ -223,9 +239,8 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 				info.bands[b] = append(info.bands[b], i)
 			}
 		}
-		readAll(e)
-		for j, t := range e.Texts {
-			rt := info.texts[t]
+		label, texts := readAll(e)
+		for j, rt := range texts {
 			if rt == nil || (j < len(seen) && seen[j] == rt) {
 				continue // "", or the same text as the last element's: "Add to cart" on every row
 			}
@@ -235,12 +250,10 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 			pageText(rt.page)
 			money = money || rt.money
 		}
-		if e.Label != "" {
-			money = money || info.texts[e.Label].money
-		}
-		if e.FromPicture && e.Label != "" {
-			if rt := info.texts[e.Label]; rt != nil {
-				pageText(rt.page) // read text is the page's text too
+		if label != nil {
+			money = money || label.money
+			if e.FromPicture {
+				pageText(label.page) // read text is the page's text too
 			}
 		}
 		password = password || e.Password

@@ -153,7 +153,20 @@ type phraseSet struct {
 	// firsts has bit r set when byRune has phrases starting with r (r < 1<<16): a text's
 	// other characters are passed over without a map lookup.
 	firsts []uint64
-	n      int
+	// firstToks has bit tokKey(w) set for every first token w of byFirst: most of a
+	// text's tokens are in no phrase, and are passed over without hashing them for the map.
+	firstToks []uint64
+	n         int
+}
+
+// tokKey is a token's bit in phraseSet.firstToks: its length and its first and last two
+// bytes, mixed.
+func tokKey(w string) uint32 {
+	h := uint32(len(w))*0x01000193 ^ uint32(w[0])<<8 ^ uint32(w[len(w)-1])
+	if len(w) > 1 {
+		h = h*0x01000193 ^ uint32(w[1])<<8 ^ uint32(w[len(w)-2])
+	}
+	return (h * 0x9E3779B1) >> 16
 }
 
 type phrase struct {
@@ -198,6 +211,11 @@ func (p *phraseSet) add(raw string, id int) {
 		toks[i] = t.tok(i)
 	}
 	p.byFirst[toks[0]] = append(p.byFirst[toks[0]], phrase{toks: toks, id: id})
+	if p.firstToks == nil {
+		p.firstToks = make([]uint64, 1<<16/64)
+	}
+	k := tokKey(toks[0])
+	p.firstToks[k/64] |= 1 << (k % 64)
 }
 
 func (p *phraseSet) addRune(first rune, ph phrase) {
@@ -216,6 +234,12 @@ func (p *phraseSet) find(t guardText, fn func(id int, at span)) {
 		return
 	}
 	for i := range t.toks {
+		if p.firstToks == nil {
+			break
+		}
+		if k := tokKey(t.tok(i)); p.firstToks[k/64]&(1<<(k%64)) == 0 {
+			continue
+		}
 		for _, ph := range p.byFirst[t.tok(i)] {
 			if i+len(ph.toks) > len(t.toks) {
 				continue
