@@ -3,6 +3,7 @@ package guard
 import (
 	_ "embed"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -34,7 +35,7 @@ func (rd *textReader) appendAmounts(dst []span, s string, first bool) []span {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if !unicode.IsDigit(r) {
+		if !isDigit(r) {
 			i += n
 			continue
 		}
@@ -45,7 +46,7 @@ func (rd *textReader) appendAmounts(dst []span, s string, first bool) []span {
 		for end < len(s) {
 			r2, n2 := utf8.DecodeRuneInString(s[end:])
 			switch {
-			case unicode.IsDigit(r2):
+			case isDigit(r2):
 				end += n2
 				lastDigit = end
 				if sep >= 0 {
@@ -53,7 +54,7 @@ func (rd *textReader) appendAmounts(dst []span, s string, first bool) []span {
 				}
 				continue
 			case strings.ContainsRune(".,'٬٫ \u00a0\u202f", r2):
-				if nx, _ := utf8.DecodeRuneInString(s[end+n2:]); end+n2 < len(s) && unicode.IsDigit(nx) {
+				if nx, _ := utf8.DecodeRuneInString(s[end+n2:]); end+n2 < len(s) && isDigit(nx) {
 					end += n2
 					sep, decimals = end, 0
 					continue
@@ -92,7 +93,7 @@ func (rd *textReader) amountAround(s string, start, end int) (span, bool) {
 	runes, found := 0, -1
 	for j := b; j > 0 && runes < maxSymbolRunes; {
 		r, n := utf8.DecodeLastRuneInString(s[:j])
-		if r == ' ' || unicode.IsDigit(r) {
+		if r == ' ' || isDigit(r) {
 			break
 		}
 		j -= n
@@ -116,7 +117,7 @@ func (rd *textReader) amountAround(s string, start, end int) (span, bool) {
 	runes, found = 0, -1
 	for j := a; j < len(s) && runes < maxSymbolRunes; {
 		r, n := utf8.DecodeRuneInString(s[j:])
-		if r == ' ' || unicode.IsDigit(r) {
+		if r == ' ' || isDigit(r) {
 			break
 		}
 		j += n
@@ -169,4 +170,30 @@ func (rd *textReader) withoutAmounts(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// isDigit is unicode.IsDigit, answered for ASCII by a comparison and for the rest of the
+// Basic Multilingual Plane by a table (digitSet): appendAmounts asks it of every
+// character of every label.
+func isDigit(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return r >= '0' && r <= '9'
+	case r < 1<<16:
+		return digitSet()[r/64]&(1<<(r%64)) != 0
+	}
+	return unicode.IsDigit(r)
+}
+
+var digitSet = sync.OnceValue(func() []uint64 { return runeTable(unicode.IsDigit) })
+
+// runeTable has bit r set for every r < 1<<16 that is.
+func runeTable(is func(rune) bool) []uint64 {
+	t := make([]uint64, 1<<16/64)
+	for r := rune(0); r < 1<<16; r++ {
+		if is(r) {
+			t[r/64] |= 1 << (r % 64)
+		}
+	}
+	return t
 }

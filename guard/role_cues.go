@@ -133,6 +133,18 @@ func scanCues(s string) textCues {
 			i++
 			continue
 		}
+		if b := s[i]; letters && b >= utf8.RuneSelf && b != 0xC2 && b != 0xE2 {
+			// Letters of other scripts once a letter is seen: no mask (those start with C2 or
+			// E2), no digit, no space; only the last of them is kept, as prev.
+			j := i + 1
+			for j < len(s) && s[j] >= utf8.RuneSelf && s[j] != 0xC2 && s[j] != 0xE2 {
+				j++
+			}
+			prev, _ = utf8.DecodeLastRuneInString(s[i:j])
+			masks = 0
+			i = j
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case maskRune(r), (r == 'x' || r == 'X') && masks > 0 || (r == 'x' || r == 'X') && strings.HasPrefix(strings.ToLower(s[i:]), "xxxx"):
