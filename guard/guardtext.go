@@ -414,6 +414,11 @@ type textReader struct {
 	// skipped by NFKC, whose quick check costs a trie look-up a character (13% of judging a
 	// crowded page).
 	stable []uint64
+	// markCCC is the combining class of the Thai and Lao marks (U+0E00–U+0EFF) that are
+	// in NFKC by themselves and not starters (tone marks, vowel signs below): no
+	// character composes with them, so NFKC leaves them as they are where they follow
+	// one another in canonical order (ascending class) — the tone mark of ชาไข่มุก.
+	markCCC [0x100]uint8
 	// word has bit r set when r is a letter, a number or a combining mark (r < 1<<16): a
 	// token's character. appendTokens asks it of every character beyond ASCII, which
 	// Unicode's tables answer by a binary search each.
@@ -478,6 +483,8 @@ func newTextReader() *textReader {
 		b := buf[:utf8.EncodeRune(buf[:], r)]
 		if p := norm.NFKC.Properties(b); p.BoundaryBefore() && norm.NFKC.IsNormal(b) {
 			rd.stable[r/64] |= 1 << (r % 64)
+		} else if r >= 0x0E00 && r < 0x0F00 && p.CCC() != 0 && norm.NFKC.IsNormal(b) {
+			rd.markCCC[r-0x0E00] = p.CCC()
 		}
 	}
 	for r := rune(utf8.RuneSelf); r <= 0xFFFF; r++ {
@@ -528,8 +535,14 @@ func newTextReader() *textReader {
 // nfkcStable reports whether NFKC leaves s as it is because every character of it is
 // stable (ASCII, or marked in rd.stable); false may also mean it does not know.
 func (rd *textReader) nfkcStable(s string) bool {
+	var last uint8 // the combining class of the mark before, 0 after a stable character
 	for _, r := range s {
-		if r >= utf8.RuneSelf && (r >= 1<<16 || rd.stable[r/64]&(1<<(r%64)) == 0) {
+		switch {
+		case r < utf8.RuneSelf || r < 1<<16 && rd.stable[r/64]&(1<<(r%64)) != 0:
+			last = 0
+		case r >= 0x0E00 && r < 0x0F00 && rd.markCCC[r-0x0E00] >= max(last, 1):
+			last = rd.markCCC[r-0x0E00] // a Thai or Lao mark, in canonical order
+		default:
 			return false
 		}
 	}

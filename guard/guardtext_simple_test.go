@@ -3,6 +3,8 @@ package guard
 import (
 	"testing"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // TestSimpleAgreesWithNormFull: a label simple passes over is one normLabel's steps leave
@@ -41,5 +43,39 @@ func TestSimpleAgreesWithNormFull(t *testing.T) {
 		if !rd.simple(s) {
 			t.Errorf("%q is left as it is by normLabel but not passed over", s)
 		}
+	}
+}
+
+// TestNFKCStableThaiMarks: a text of Thai or Lao marks that nfkcStable passes over is in
+// NFKC, after every seventh character of the Basic Multilingual Plane and beside one
+// another in either order; and the Thai label of the crowded page is passed over.
+func TestNFKCStableThaiMarks(t *testing.T) {
+	rd := newTextReader()
+	var marks []rune
+	for r := rune(0x0E00); r < 0x0F00; r++ {
+		if rd.markCCC[r-0x0E00] != 0 {
+			marks = append(marks, r)
+		}
+	}
+	if len(marks) < 10 {
+		t.Fatalf("only %d Thai and Lao marks known: %U", len(marks), marks)
+	}
+	for b := rune(0x20); b < 1<<16; b += 7 {
+		for _, m := range marks {
+			for _, m2 := range append([]rune{'a'}, marks...) {
+				s := string(b) + string(m) + string(m2)
+				if rd.nfkcStable(s) && !norm.NFKC.IsNormalString(s) {
+					t.Fatalf("%q (%U) passed as stable but NFKC gives %q", s, []rune(s), norm.NFKC.String(s))
+				}
+			}
+		}
+	}
+	for _, s := range []string{"ชาไข่มุก #1 · $1.99", "ກິນເຂົ້າ"} {
+		if !rd.nfkcStable(s) {
+			t.Errorf("%q is in NFKC but not passed over", s)
+		}
+	}
+	if s := "ก\u0E48\u0E38"; rd.nfkcStable(s) { // tone mark (107) before a vowel below (103)
+		t.Errorf("%q is not in NFKC (%q) but was passed over", s, norm.NFKC.String(s))
 	}
 }
