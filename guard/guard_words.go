@@ -60,7 +60,7 @@ func lower(s string) string {
 			if unicode.ToLower(r) != r {
 				// Turkish İ lowers to i and a combining dot above, which would part the
 				// word from the vocabulary's i (SİL is sil).
-				return strings.ReplaceAll(strings.ToLower(s), "i\u0307", "i")
+				return strings.ReplaceAll(lowerRunes(s), "i\u0307", "i")
 			}
 		}
 	}
@@ -76,6 +76,36 @@ func lower(s string) string {
 			c += 'a' - 'A'
 		}
 		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// lowerRunes is strings.ToLower(s) for s beyond ASCII (strings.Map of unicode.ToLower: a
+// byte that is not UTF-8 becomes U+FFFD), with the characters that have no lower-case
+// form (cased) copied without a look-up in Unicode's case tables.
+func lowerRunes(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b.WriteRune(utf8.RuneError)
+		case r < 1<<16 && cased()[r/64]&(1<<(r%64)) == 0:
+			b.WriteString(s[i : i+n])
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+		i += n
 	}
 	return b.String()
 }
