@@ -33,6 +33,21 @@ func (rd *textReader) appendAmounts(dst []span, s string, first bool) []span {
 		if c := s[i]; c < utf8.RuneSelf && (c < '0' || c > '9') {
 			i++ // ASCII that is no digit: most of a label, read without decoding
 			continue
+		} else if c >= 0xC2 && c < 0xF0 && i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+			// A letter of two or three bytes that is no digit, passed over without
+			// decoding; bytes that are not UTF-8 decode to U+FFFD, no digit either.
+			r, n := rune(c&0x1F)<<6|rune(s[i+1]&0x3F), 2
+			if c >= 0xE0 {
+				if i+2 >= len(s) || s[i+2]&0xC0 != 0x80 {
+					r = '0' // left to the decoder
+				} else {
+					r, n = rune(c&0x0F)<<12|rune(s[i+1]&0x3F)<<6|rune(s[i+2]&0x3F), 3
+				}
+			}
+			if !isDigit(r) {
+				i += n
+				continue
+			}
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if !isDigit(r) {
