@@ -61,7 +61,8 @@ func (g *Guard) readInto(raw string, arena *[]span) readLabel {
 // says to slide or swipe.
 func (g *Guard) isSlider(el *perception.Element, cache labelCache) bool {
 	c := el.Class
-	if strings.Contains(c, "SeekBar") || strings.Contains(c, "Slider") || strings.Contains(c, "seekbar") || strings.Contains(c, "slider") {
+	if (strings.IndexByte(c, 'S') >= 0 || strings.IndexByte(c, 's') >= 0) &&
+		(strings.Contains(c, "SeekBar") || strings.Contains(c, "Slider") || strings.Contains(c, "seekbar") || strings.Contains(c, "slider")) {
 		return true
 	}
 	l := Label(el)
@@ -334,7 +335,8 @@ func (g *Guard) buttonLike(e *perception.Element, cache labelCache) bool {
 	if e.Editable || e.Checkable || e.Scrollable {
 		return false
 	}
-	if (strings.Contains(e.Class, "Button") || isFAB(e)) && (e.Clickable || e.LongClickable) {
+	// A FloatingActionButton's class holds "Button": isFAB's class test is this one's.
+	if (e.Clickable || e.LongClickable) && (strings.Contains(e.Class, "Button") || fabID(e)) {
 		return true
 	}
 	return g.isSlider(e, cache)
@@ -342,9 +344,11 @@ func (g *Guard) buttonLike(e *perception.Element, cache labelCache) bool {
 
 // isFAB reports whether e is a floating action button.
 func isFAB(e *perception.Element) bool {
-	if strings.Contains(e.Class, "FloatingActionButton") {
-		return true
-	}
+	return strings.Contains(e.Class, "FloatingActionButton") || fabID(e)
+}
+
+// fabID reports whether e's resource id has the word fab.
+func fabID(e *perception.Element) bool {
 	if e.ResourceID == "" {
 		return false
 	}
