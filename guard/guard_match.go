@@ -28,8 +28,18 @@ func (g *Guard) match(el *perception.Element, cache labelCache) (compiledRule, b
 // its own, which is the app's word for what the row does ("Call Mobile +1 415-555-0100"
 // on a phone number's row). On a page whose structure says it pays, sends or deletes, a
 // row's texts count as before: a payment sheet's "Pay with PayPal" row may be how it pays.
-func (g *Guard) matchOn(el *perception.Element, s *perception.Screen, cache labelCache) (compiledRule, bool) {
-	r, ok := g.match(el, cache)
+func (g *Guard) matchOn(el *perception.Element, s *perception.Screen, info *pageInfo) (compiledRule, bool) {
+	var cache labelCache
+	if info != nil {
+		cache = info.texts
+	}
+	var r compiledRule
+	var ok bool
+	if w, found := info.wordsOf(s, el); found {
+		r, ok = g.ruleOf(w.hits|g.idHits(el, cache), w.money) // match, read with the page
+	} else {
+		r, ok = g.match(el, cache)
+	}
 	if ok && s != nil && !g.page(s).strong && g.recordRow(el, s) {
 		_, money := g.wordHits(el, cache)
 		hits := g.idHits(el, cache)

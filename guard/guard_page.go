@@ -115,6 +115,32 @@ type pageInfo struct {
 	rows *recordRows
 	// role is what the page is for by its structure (role.go).
 	role roleInfo
+	// words are the rules each element's labels and texts trip, by its place in the
+	// screen's elements (wordHits, worked out once).
+	words []elemWords
+}
+
+// elemWords are the rules an element's labels and texts trip (bit i: rule i), and whether
+// they show an amount of money: wordHits.
+type elemWords struct {
+	hits  uint64
+	money bool
+}
+
+func (w *elemWords) add(rt *readLabel) {
+	w.hits |= rt.hits
+	w.money = w.money || rt.money
+}
+
+// wordsOf is wordHits of el, when el is an element of s, the screen info is of.
+func (info *pageInfo) wordsOf(s *perception.Screen, el *perception.Element) (elemWords, bool) {
+	if info == nil || s == nil || el == nil {
+		return elemWords{}, false
+	}
+	if i := el.Index - 1; i >= 0 && i < len(info.words) && i < len(s.Elements) && &s.Elements[i] == el {
+		return info.words[i], true
+	}
+	return elemWords{}, false
 }
 
 // maxDialogActions is the most actions a dialog offers.
@@ -203,13 +229,15 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 	// readAll reads e's texts, and gives the readings of its label and of its Texts (nil:
 	// an empty one), so each is looked up once.
 	var textsBuf []*readLabel
-	readAll := func(e *perception.Element) (label *readLabel, texts []*readLabel) {
+	info.words = make([]elemWords, len(s.Elements))
+	readAll := func(e *perception.Element, w *elemWords) (label *readLabel, texts []*readLabel) {
 		if e.Label != "" {
 			label = get(e.Label)
+			w.add(label)
 		}
 		for _, t := range [2]string{e.Text, e.Desc} {
 			if t != "" && t != e.Label {
-				get(t) // an element's text is mostly its label too
+				w.add(get(t)) // an element's text is mostly its label too
 			}
 		}
 		texts = textsBuf[:0]
@@ -220,7 +248,9 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 			case t == e.Label:
 				texts = append(texts, label)
 			default:
-				texts = append(texts, get(t))
+				rt := get(t)
+				w.add(rt)
+				texts = append(texts, rt)
 			}
 		}
 		textsBuf = texts
@@ -240,7 +270,7 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 				info.bands[b] = append(info.bands[b], i)
 			}
 		}
-		label, texts := readAll(e)
+		label, texts := readAll(e, &info.words[i])
 		for j, rt := range texts {
 			if rt == nil || (j < len(seen) && seen[j] == rt) {
 				continue // "", or the same text as the last element's: "Add to cart" on every row
