@@ -47,12 +47,18 @@ func (rd *textReader) guardTextIn(normalised string, arena *[]span) guardText {
 // the other letters looked up only when they may have case.
 func lower(s string) string {
 	upper := -1 // the first upper-case ASCII letter
-	for i, r := range s {
-		switch {
-		case r < utf8.RuneSelf:
-			if r >= 'A' && r <= 'Z' && upper < 0 {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 'A' && c <= 'Z' && upper < 0 {
 				upper = i
 			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch {
 		case caseless(r):
 		case r < 1<<16 && cased()[r/64]&(1<<(r%64)) == 0:
 			// no lower-case form: '·', '€', a lower-case letter
@@ -69,14 +75,15 @@ func lower(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	b.WriteString(s[:upper])
+	from := 0 // s[:from] is in b
 	for i := upper; i < len(s); i++ {
-		c := s[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b.WriteString(s[from:i])
+			b.WriteByte(c + 'a' - 'A')
+			from = i + 1
 		}
-		b.WriteByte(c)
 	}
+	b.WriteString(s[from:])
 	return b.String()
 }
 
