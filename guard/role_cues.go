@@ -178,7 +178,7 @@ func scanCues(s string) textCues {
 				}
 				return m
 			}
-			joined := strings.ContainsRune(".,:", prev) || isASCIIDigit(prev)
+			joined := (prev == '.' || prev == ',' || prev == ':') || isASCIIDigit(prev)
 			switch {
 			case run <= 2 && (next == ':' || next == 'h') && !joined:
 				if m := digitsAt(j+1, 2, 2); m > 0 && s[j+1] <= '5' {
@@ -197,12 +197,12 @@ func scanCues(s string) textCues {
 			}
 			if !joined {
 				switch {
-				case (run == 5 || run == 6) && !strings.ContainsRune(".,:", next) && next != '-':
+				case (run == 5 || run == 6) && !(next == '.' || next == ',' || next == ':') && next != '-':
 					c.post = true
 				case next == '-' && (run == 2 && digitsAt(j+1, 3, 3) > 0 || run == 3 && digitsAt(j+1, 4, 4) > 0 || run == 5 && digitsAt(j+1, 3, 3) > 0):
 					c.post = true
 				}
-				if run <= 4 && !strings.ContainsRune(".,:%", next) {
+				if run <= 4 && !(next == '.' || next == ',' || next == ':' || next == '%') {
 					street = true
 				}
 				if run <= 2 && (next >= 'A' && next <= 'K') && !letterAt(s, j+1) && !unicode.IsLetter(prev) ||
