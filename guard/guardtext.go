@@ -41,6 +41,8 @@ func (rd *textReader) normFull(s string) string {
 			return rd.unaccent(s) // s itself unless it holds a known word with accents added
 		}
 		return s
+	} else if f, ok := rd.foldWords(s); ok {
+		return f
 	}
 	if hindiVariant(s) {
 		s = hindiSpelling(s)
@@ -103,6 +105,76 @@ func (rd *textReader) normFull(s string) string {
 	}
 	flush()
 	return b.String()
+}
+
+// foldWords is normLabel's reading of s, in NFKC, when look-alike letters are all that
+// keeps it from being plain (Чай с молоком): each word that holds a letter beyond ASCII
+// read by foldConfusable and unaccent, the rest left as it is. ok is false for any other
+// s, which the steps of normLabel read.
+func (rd *textReader) foldWords(s string) (string, bool) {
+	looks := false
+	var prev rune = -1
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			return "", false // a byte that is not UTF-8 is written as U+FFFD
+		case r == ' ':
+			if prev == -1 || prev == ' ' || i == len(s)-1 {
+				return "", false
+			}
+			if prev >= 0x1100 && isCJK(prev) {
+				if next, _ := utf8.DecodeRuneInString(s[i+1:]); isCJK(next) {
+					return "", false
+				}
+			}
+		case r < utf8.RuneSelf:
+			if r < ' ' || r >= 'A' && r <= 'Z' && isLower(prev) {
+				return "", false
+			}
+		case r == '’' || r == 'ʼ' || r == '‘' || isSpace(r) || rd.format(r) || rd.ignorable(r):
+			return "", false
+		case r >= 0x0622 && r <= 0x0671 && (arabicMark(r) || r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ'):
+			return "", false
+		case r == 'ँ' || r == 'य' && hindiYa(prev, s[i+len("य"):]):
+			return "", false
+		case isUpper(r) && isLower(prev):
+			return "", false
+		case mayLookAlike(r):
+			looks = looks || r < 1<<16 && rd.lookAlikeSet[r/64]&(1<<(r%64)) != 0
+		}
+		prev = r
+	}
+	if !looks {
+		return "", false
+	}
+	var b strings.Builder
+	done := 0 // s[:done] is in b
+	for start := 0; start < len(s); {
+		end := strings.IndexByte(s[start:], ' ')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		w := s[start:end]
+		if strings.ContainsFunc(w, func(r rune) bool { return r >= utf8.RuneSelf && mayLookAlike(r) }) {
+			f := rd.unaccent(rd.foldConfusable(w))
+			if f == "" {
+				return "", false
+			}
+			if f != w {
+				b.WriteString(s[done:start])
+				b.WriteString(f)
+				done = end
+			}
+		}
+		start = end + 1
+	}
+	if done == 0 {
+		return s, true
+	}
+	b.WriteString(s[done:])
+	return b.String(), true
 }
 
 // hindiSpelling reads Hindi's two spellings of one word as one: ये and यी after a vowel
