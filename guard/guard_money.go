@@ -3,7 +3,6 @@ package guard
 import (
 	_ "embed"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -195,18 +194,21 @@ func isDigit(r rune) bool {
 	case r < utf8.RuneSelf:
 		return r >= '0' && r <= '9'
 	case r < 1<<16:
-		return digitSet()[r/64]&(1<<(r%64)) != 0
+		return digitSet[r/64]&(1<<(r%64)) != 0
 	}
 	return unicode.IsDigit(r)
 }
 
-var digitSet = sync.OnceValue(func() []uint64 { return runeTable(unicode.IsDigit) })
+// digitSet, upperSet and lowerSet have bit r set for the r < 1<<16 that are digits (Nd:
+// unicode.IsDigit), upper-case (Lu: unicode.IsUpper) or lower-case letters (Ll:
+// unicode.IsLower), read from Unicode's range tables when the package loads.
+var digitSet, upperSet, lowerSet = rangeSet(unicode.Nd), rangeSet(unicode.Lu), rangeSet(unicode.Ll)
 
-// runeTable has bit r set for every r < 1<<16 that is.
-func runeTable(is func(rune) bool) []uint64 {
+// rangeSet has bit r set for every r < 1<<16 of tab.
+func rangeSet(tab *unicode.RangeTable) []uint64 {
 	t := make([]uint64, 1<<16/64)
-	for r := rune(0); r < 1<<16; r++ {
-		if is(r) {
+	for _, rg := range tab.R16 {
+		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
 			t[r/64] |= 1 << (r % 64)
 		}
 	}

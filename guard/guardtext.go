@@ -4,7 +4,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -384,15 +383,11 @@ func isUpper(r rune) bool {
 	case r >= 0x0590 && r < 0x10A0, r >= 0x3000 && r < 0xA640, r >= 0xAC00 && r < 0xD7B0:
 		return false // Hebrew, Arabic, Indic, Thai, …; CJK; Hangul: no case
 	case r < 1<<16:
-		return upperSet()[r/64]&(1<<(r%64)) != 0
+		return upperSet[r/64]&(1<<(r%64)) != 0
 	}
 	return unicode.IsUpper(r)
 }
 
-// upperSet and lowerSet are unicode.IsUpper and unicode.IsLower of the Basic Multilingual
-// Plane, by a table: normLabel asks them of every letter of a Cyrillic or Greek label.
-var upperSet, lowerSet = sync.OnceValue(func() []uint64 { return runeTable(unicode.IsUpper) }),
-	sync.OnceValue(func() []uint64 { return runeTable(unicode.IsLower) })
 
 func isLower(r rune) bool {
 	switch {
@@ -401,7 +396,7 @@ func isLower(r rune) bool {
 	case r >= 0x0590 && r < 0x10A0, r >= 0x3000 && r < 0xA640, r >= 0xAC00 && r < 0xD7B0:
 		return false
 	case r < 1<<16:
-		return lowerSet()[r/64]&(1<<(r%64)) != 0
+		return lowerSet[r/64]&(1<<(r%64)) != 0
 	}
 	return unicode.IsLower(r)
 }

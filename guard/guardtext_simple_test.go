@@ -2,6 +2,7 @@ package guard
 
 import (
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -77,5 +78,20 @@ func TestNFKCStableThaiMarks(t *testing.T) {
 	}
 	if s := "ก\u0E48\u0E38"; rd.nfkcStable(s) { // tone mark (107) before a vowel below (103)
 		t.Errorf("%q is not in NFKC (%q) but was passed over", s, norm.NFKC.String(s))
+	}
+}
+
+// TestRuneSets: the tables isDigit, isUpper and isLower read agree with unicode's
+// functions on every character of the Basic Multilingual Plane, and lower's cased with
+// unicode.ToLower.
+func TestRuneSets(t *testing.T) {
+	for r := rune(0); r < 1<<16; r++ {
+		if isDigit(r) != unicode.IsDigit(r) || isUpper(r) != unicode.IsUpper(r) || isLower(r) != unicode.IsLower(r) {
+			t.Fatalf("%U: digit %v upper %v lower %v, unicode says %v %v %v", r, isDigit(r), isUpper(r), isLower(r),
+				unicode.IsDigit(r), unicode.IsUpper(r), unicode.IsLower(r))
+		}
+		if r >= utf8.RuneSelf && (cased()[r/64]&(1<<(r%64)) != 0) != (unicode.ToLower(r) != r) {
+			t.Fatalf("%U: cased %v", r, cased()[r/64]&(1<<(r%64)) != 0)
+		}
 	}
 }
