@@ -388,7 +388,6 @@ func isUpper(r rune) bool {
 	return unicode.IsUpper(r)
 }
 
-
 func isLower(r rune) bool {
 	switch {
 	case r < utf8.RuneSelf:
