@@ -73,7 +73,7 @@ type Guard struct {
 
 	mu       sync.Mutex // guards the page cache
 	lastPage *perception.Screen
-	lastInfo pageInfo
+	lastInfo *pageInfo
 
 	// pics are the screens' pictures, for judging an element with no words by what it
 	// looks like (guard_icons.go).
@@ -277,10 +277,12 @@ func (g *Guard) check(a event.Action, el *perception.Element, s *perception.Scre
 // its label says.
 func (g *Guard) element(verb string, el *perception.Element, s *perception.Screen) (Verdict, bool) {
 	var texts labelCache
+	var info *pageInfo
 	if s != nil {
-		texts = g.page(s).texts
+		info = g.page(s)
+		texts = info.texts
 	}
-	r, ok := g.matchOn(el, s, texts)
+	r, ok := g.matchOn(el, s, info)
 	if ok && r.Category == "send" && s != nil && g.direction(el) && g.browserPage(s) {
 		return Verdict{}, false // a browser's Forward: to the next page
 	}
@@ -310,7 +312,7 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 		// The tap lands on whatever is drawn at the element's centre: a card whose middle
 		// is its own Pay button pays.
 		if at := g.page(s).at(s, el.Center.X, el.Center.Y); at != nil && at != el && at.Index != el.Index {
-			if r, ok = g.matchOn(at, s, texts); ok {
+			if r, ok = g.matchOn(at, s, info); ok {
 				// Judged by its own words, it is named apart from the page.
 				return g.verdictOf(verb, at, nil, r, false), true
 			}

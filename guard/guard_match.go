@@ -28,8 +28,18 @@ func (g *Guard) match(el *perception.Element, cache labelCache) (compiledRule, b
 // its own, which is the app's word for what the row does ("Call Mobile +1 415-555-0100"
 // on a phone number's row). On a page whose structure says it pays, sends or deletes, a
 // row's texts count as before: a payment sheet's "Pay with PayPal" row may be how it pays.
-func (g *Guard) matchOn(el *perception.Element, s *perception.Screen, cache labelCache) (compiledRule, bool) {
-	r, ok := g.match(el, cache)
+func (g *Guard) matchOn(el *perception.Element, s *perception.Screen, info *pageInfo) (compiledRule, bool) {
+	var cache labelCache
+	if info != nil {
+		cache = info.texts
+	}
+	var r compiledRule
+	var ok bool
+	if w, found := info.wordsOf(s, el); found {
+		r, ok = g.ruleOf(w.hits|g.idHits(el, cache), w.money) // match, read with the page
+	} else {
+		r, ok = g.match(el, cache)
+	}
 	if ok && s != nil && !g.page(s).strong && g.recordRow(el, s) {
 		_, money := g.wordHits(el, cache)
 		hits := g.idHits(el, cache)
@@ -75,16 +85,19 @@ func (g *Guard) idHits(el *perception.Element, cache labelCache) uint64 {
 
 // ruleOf is the first rule of hits; a send that shows money is a transfer.
 func (g *Guard) ruleOf(hits uint64, money bool) (compiledRule, bool) {
-	for i, r := range g.rules {
+	if hits == 0 {
+		return compiledRule{}, false // most elements trip nothing: no rule is copied
+	}
+	for i := range g.rules {
 		if hits&(1<<i) == 0 {
 			continue
 		}
-		if r.Category == "send" && money {
+		if r := &g.rules[i]; r.Category == "send" && money {
 			if t, ok := g.rule("transfer"); ok {
 				return t, true
 			}
 		}
-		return r, true
+		return g.rules[i], true
 	}
 	return compiledRule{}, false
 }

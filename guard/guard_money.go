@@ -29,8 +29,27 @@ func (rd *textReader) appendAmounts(dst []span, s string, first bool) []span {
 	out := dst
 	i := 0
 	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf && (c < '0' || c > '9') {
+			i++ // ASCII that is no digit: most of a label, read without decoding
+			continue
+		} else if c >= 0xC2 && c < 0xF0 && i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+			// A letter of two or three bytes that is no digit, passed over without
+			// decoding; bytes that are not UTF-8 decode to U+FFFD, no digit either.
+			r, n := rune(c&0x1F)<<6|rune(s[i+1]&0x3F), 2
+			if c >= 0xE0 {
+				if i+2 >= len(s) || s[i+2]&0xC0 != 0x80 {
+					r = '0' // left to the decoder
+				} else {
+					r, n = rune(c&0x0F)<<12|rune(s[i+1]&0x3F)<<6|rune(s[i+2]&0x3F), 3
+				}
+			}
+			if !isDigit(r) {
+				i += n
+				continue
+			}
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if !unicode.IsDigit(r) {
+		if !isDigit(r) {
 			i += n
 			continue
 		}
@@ -41,7 +60,7 @@ func (rd *textReader) appendAmounts(dst []span, s string, first bool) []span {
 		for end < len(s) {
 			r2, n2 := utf8.DecodeRuneInString(s[end:])
 			switch {
-			case unicode.IsDigit(r2):
+			case isDigit(r2):
 				end += n2
 				lastDigit = end
 				if sep >= 0 {
@@ -49,7 +68,7 @@ func (rd *textReader) appendAmounts(dst []span, s string, first bool) []span {
 				}
 				continue
 			case strings.ContainsRune(".,'٬٫ \u00a0\u202f", r2):
-				if nx, _ := utf8.DecodeRuneInString(s[end+n2:]); end+n2 < len(s) && unicode.IsDigit(nx) {
+				if nx, _ := utf8.DecodeRuneInString(s[end+n2:]); end+n2 < len(s) && isDigit(nx) {
 					end += n2
 					sep, decimals = end, 0
 					continue
@@ -88,7 +107,7 @@ func (rd *textReader) amountAround(s string, start, end int) (span, bool) {
 	runes, found := 0, -1
 	for j := b; j > 0 && runes < maxSymbolRunes; {
 		r, n := utf8.DecodeLastRuneInString(s[:j])
-		if r == ' ' || unicode.IsDigit(r) {
+		if r == ' ' || isDigit(r) {
 			break
 		}
 		j -= n
@@ -112,7 +131,7 @@ func (rd *textReader) amountAround(s string, start, end int) (span, bool) {
 	runes, found = 0, -1
 	for j := a; j < len(s) && runes < maxSymbolRunes; {
 		r, n := utf8.DecodeRuneInString(s[j:])
-		if r == ' ' || unicode.IsDigit(r) {
+		if r == ' ' || isDigit(r) {
 			break
 		}
 		j += n
@@ -165,4 +184,33 @@ func (rd *textReader) withoutAmounts(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// isDigit is unicode.IsDigit, answered for ASCII by a comparison and for the rest of the
+// Basic Multilingual Plane by a table (digitSet): appendAmounts asks it of every
+// character of every label.
+func isDigit(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return r >= '0' && r <= '9'
+	case r < 1<<16:
+		return digitSet[r/64]&(1<<(r%64)) != 0
+	}
+	return unicode.IsDigit(r)
+}
+
+// digitSet, upperSet and lowerSet have bit r set for the r < 1<<16 that are digits (Nd:
+// unicode.IsDigit), upper-case (Lu: unicode.IsUpper) or lower-case letters (Ll:
+// unicode.IsLower), read from Unicode's range tables when the package loads.
+var digitSet, upperSet, lowerSet = rangeSet(unicode.Nd), rangeSet(unicode.Lu), rangeSet(unicode.Ll)
+
+// rangeSet has bit r set for every r < 1<<16 of tab.
+func rangeSet(tab *unicode.RangeTable) []uint64 {
+	t := make([]uint64, 1<<16/64)
+	for _, rg := range tab.R16 {
+		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+			t[r/64] |= 1 << (r % 64)
+		}
+	}
+	return t
 }

@@ -61,7 +61,8 @@ func (g *Guard) readInto(raw string, arena *[]span) readLabel {
 // says to slide or swipe.
 func (g *Guard) isSlider(el *perception.Element, cache labelCache) bool {
 	c := el.Class
-	if strings.Contains(c, "SeekBar") || strings.Contains(c, "Slider") || strings.Contains(c, "seekbar") || strings.Contains(c, "slider") {
+	if (strings.IndexByte(c, 'S') >= 0 || strings.IndexByte(c, 's') >= 0) &&
+		(strings.Contains(c, "SeekBar") || strings.Contains(c, "Slider") || strings.Contains(c, "seekbar") || strings.Contains(c, "slider")) {
 		return true
 	}
 	l := Label(el)
@@ -114,6 +115,32 @@ type pageInfo struct {
 	rows *recordRows
 	// role is what the page is for by its structure (role.go).
 	role roleInfo
+	// words are the rules each element's labels and texts trip, by its place in the
+	// screen's elements (wordHits, worked out once).
+	words []elemWords
+}
+
+// elemWords are the rules an element's labels and texts trip (bit i: rule i), and whether
+// they show an amount of money: wordHits.
+type elemWords struct {
+	hits  uint64
+	money bool
+}
+
+func (w *elemWords) add(rt *readLabel) {
+	w.hits |= rt.hits
+	w.money = w.money || rt.money
+}
+
+// wordsOf is wordHits of el, when el is an element of s, the screen info is of.
+func (info *pageInfo) wordsOf(s *perception.Screen, el *perception.Element) (elemWords, bool) {
+	if info == nil || s == nil || el == nil {
+		return elemWords{}, false
+	}
+	if i := el.Index - 1; i >= 0 && i < len(info.words) && i < len(s.Elements) && &s.Elements[i] == el {
+		return info.words[i], true
+	}
+	return elemWords{}, false
 }
 
 // maxDialogActions is the most actions a dialog offers.
@@ -124,7 +151,7 @@ const bandHeight = 64
 
 // at is the smallest element of s whose bounds hold (x, y), found through the page's
 // bands; it is elementAt's answer.
-func (info pageInfo) at(s *perception.Screen, x, y int) *perception.Element {
+func (info *pageInfo) at(s *perception.Screen, x, y int) *perception.Element {
 	var best *perception.Element
 	for _, i := range info.bands[y/bandHeight] {
 		e := &s.Elements[i]
@@ -141,7 +168,7 @@ func (info pageInfo) at(s *perception.Screen, x, y int) *perception.Element {
 
 // page is s's pageInfo. A screen is judged many times (every element of it for Offers and
 // submit): its page is worked out once.
-func (g *Guard) page(s *perception.Screen) pageInfo {
+func (g *Guard) page(s *perception.Screen) *pageInfo {
 	g.mu.Lock()
 	if g.lastPage == s {
 		info := g.lastInfo
@@ -149,7 +176,8 @@ func (g *Guard) page(s *perception.Screen) pageInfo {
 		return info
 	}
 	g.mu.Unlock()
-	info := g.pageOf(s)
+	info := new(pageInfo)
+	*info = g.pageOf(s)
 	g.mu.Lock()
 	g.lastPage, g.lastInfo = s, info
 	g.mu.Unlock()
@@ -190,26 +218,46 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 		reads = append(reads, g.readInto(raw, &toks))
 		return &reads[len(reads)-1]
 	}
-	readAll := func(e *perception.Element) {
-		for i, t := range [3]string{e.Label, e.Text, e.Desc} {
-			if t == "" || (i > 0 && t == e.Label) {
-				continue // an element's text is mostly its label too
-			}
-			if _, ok := info.texts[t]; !ok {
-				info.texts[t] = readNew(t)
+	get := func(t string) *readLabel {
+		rt, ok := info.texts[t]
+		if !ok {
+			rt = readNew(t)
+			info.texts[t] = rt
+		}
+		return rt
+	}
+	// readAll reads e's texts, and gives the readings of its label and of its Texts (nil:
+	// an empty one), so each is looked up once.
+	var textsBuf []*readLabel
+	info.words = make([]elemWords, len(s.Elements))
+	readAll := func(e *perception.Element, w *elemWords) (label *readLabel, texts []*readLabel) {
+		if e.Label != "" {
+			label = get(e.Label)
+			w.add(label)
+		}
+		for _, t := range [2]string{e.Text, e.Desc} {
+			if t != "" && t != e.Label {
+				w.add(get(t)) // an element's text is mostly its label too
 			}
 		}
+		texts = textsBuf[:0]
 		for _, t := range e.Texts {
-			if t == e.Label {
-				continue
-			}
-			if _, ok := info.texts[t]; t != "" && !ok {
-				info.texts[t] = readNew(t)
+			switch {
+			case t == "":
+				texts = append(texts, nil)
+			case t == e.Label:
+				texts = append(texts, label)
+			default:
+				rt := get(t)
+				w.add(rt)
+				texts = append(texts, rt)
 			}
 		}
+		textsBuf = texts
 		if id := idKey + e.ResourceID; e.ResourceID != "" && info.texts[id] == nil {
 			info.texts[id] = readNew(id)
 		}
+		return label, texts
 	}
 	bottomY, checked, checkables, actions := -1, 0, 0, 0
 	list := false
@@ -222,9 +270,8 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 				info.bands[b] = append(info.bands[b], i)
 			}
 		}
-		readAll(e)
-		for j, t := range e.Texts {
-			rt := info.texts[t]
+		label, texts := readAll(e, &info.words[i])
+		for j, rt := range texts {
 			if rt == nil || (j < len(seen) && seen[j] == rt) {
 				continue // "", or the same text as the last element's: "Add to cart" on every row
 			}
@@ -234,12 +281,10 @@ func (g *Guard) pageOf(s *perception.Screen) pageInfo {
 			pageText(rt.page)
 			money = money || rt.money
 		}
-		if e.Label != "" {
-			money = money || info.texts[e.Label].money
-		}
-		if e.FromPicture && e.Label != "" {
-			if rt := info.texts[e.Label]; rt != nil {
-				pageText(rt.page) // read text is the page's text too
+		if label != nil {
+			money = money || label.money
+			if e.FromPicture {
+				pageText(label.page) // read text is the page's text too
 			}
 		}
 		password = password || e.Password
@@ -320,7 +365,8 @@ func (g *Guard) buttonLike(e *perception.Element, cache labelCache) bool {
 	if e.Editable || e.Checkable || e.Scrollable {
 		return false
 	}
-	if (strings.Contains(e.Class, "Button") || isFAB(e)) && (e.Clickable || e.LongClickable) {
+	// A FloatingActionButton's class holds "Button": isFAB's class test is this one's.
+	if (e.Clickable || e.LongClickable) && (strings.Contains(e.Class, "Button") || fabID(e)) {
 		return true
 	}
 	return g.isSlider(e, cache)
@@ -328,8 +374,13 @@ func (g *Guard) buttonLike(e *perception.Element, cache labelCache) bool {
 
 // isFAB reports whether e is a floating action button.
 func isFAB(e *perception.Element) bool {
-	if strings.Contains(e.Class, "FloatingActionButton") {
-		return true
+	return strings.Contains(e.Class, "FloatingActionButton") || fabID(e)
+}
+
+// fabID reports whether e's resource id has the word fab.
+func fabID(e *perception.Element) bool {
+	if e.ResourceID == "" {
+		return false
 	}
 	for _, w := range strings.Fields(strings.ToLower(idWords(e.ResourceID))) {
 		if w == "fab" {
@@ -342,7 +393,7 @@ func isFAB(e *perception.Element) bool {
 // primary reports whether el is the primary action of s: a slider, a floating action
 // button, a label-less or symbol button, or the bottom button when its label holds no
 // word the guard knows (a language beyond its vocabulary). Ways out never are.
-func (g *Guard) primary(el *perception.Element, s *perception.Screen, info pageInfo) bool {
+func (g *Guard) primary(el *perception.Element, s *perception.Screen, info *pageInfo) bool {
 	if el.Editable || el.Checkable || el.Scrollable {
 		return false
 	}

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -46,32 +47,87 @@ func (rd *textReader) guardTextIn(normalised string, arena *[]span) guardText {
 // the other letters looked up only when they may have case.
 func lower(s string) string {
 	upper := -1 // the first upper-case ASCII letter
-	for i, r := range s {
-		switch {
-		case r < utf8.RuneSelf:
-			if r >= 'A' && r <= 'Z' && upper < 0 {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 'A' && c <= 'Z' && upper < 0 {
 				upper = i
 			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch {
 		case caseless(r):
+		case r < 1<<16 && cased()[r/64]&(1<<(r%64)) == 0:
+			// no lower-case form: '·', '€', a lower-case letter
 		default:
 			if unicode.ToLower(r) != r {
 				// Turkish İ lowers to i and a combining dot above, which would part the
 				// word from the vocabulary's i (SİL is sil).
-				return strings.ReplaceAll(strings.ToLower(s), "i\u0307", "i")
+				return strings.ReplaceAll(lowerRunes(s), "i\u0307", "i")
 			}
 		}
 	}
 	if upper < 0 {
 		return s
 	}
-	b := []byte(s)
-	for i := upper; i < len(b); i++ {
-		if c := b[i]; c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+	var b strings.Builder
+	b.Grow(len(s))
+	from := 0 // s[:from] is in b
+	for i := upper; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b.WriteString(s[from:i])
+			b.WriteByte(c + 'a' - 'A')
+			from = i + 1
 		}
 	}
-	return string(b)
+	b.WriteString(s[from:])
+	return b.String()
 }
+
+// lowerRunes is strings.ToLower(s) for s beyond ASCII (strings.Map of unicode.ToLower: a
+// byte that is not UTF-8 becomes U+FFFD), with the characters that have no lower-case
+// form (cased) copied without a look-up in Unicode's case tables.
+func lowerRunes(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b.WriteRune(utf8.RuneError)
+		case r < 1<<16 && cased()[r/64]&(1<<(r%64)) == 0:
+			b.WriteString(s[i : i+n])
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// cased has bit r set when unicode.ToLower(r) != r (r < 1<<16): lower asks it of every
+// character beyond ASCII, which Unicode's case tables answer by a binary search each.
+var cased = sync.OnceValue(func() []uint64 {
+	t := make([]uint64, 1<<16/64)
+	for r := rune(utf8.RuneSelf); r < 1<<16; r++ {
+		if unicode.ToLower(r) != r {
+			t[r/64] |= 1 << (r % 64)
+		}
+	}
+	return t
+})
 
 // caseless reports whether r is of a script without case: Hebrew, Arabic, Indic, Thai,
 // …; CJK; Hangul.
@@ -134,7 +190,20 @@ type phraseSet struct {
 	// firsts has bit r set when byRune has phrases starting with r (r < 1<<16): a text's
 	// other characters are passed over without a map lookup.
 	firsts []uint64
-	n      int
+	// firstToks has bit tokKey(w) set for every first token w of byFirst: most of a
+	// text's tokens are in no phrase, and are passed over without hashing them for the map.
+	firstToks []uint64
+	n         int
+}
+
+// tokKey is a token's bit in phraseSet.firstToks: its length and its first and last two
+// bytes, mixed.
+func tokKey(w string) uint32 {
+	h := uint32(len(w))*0x01000193 ^ uint32(w[0])<<8 ^ uint32(w[len(w)-1])
+	if len(w) > 1 {
+		h = h*0x01000193 ^ uint32(w[1])<<8 ^ uint32(w[len(w)-2])
+	}
+	return (h * 0x9E3779B1) >> 16
 }
 
 type phrase struct {
@@ -179,6 +248,11 @@ func (p *phraseSet) add(raw string, id int) {
 		toks[i] = t.tok(i)
 	}
 	p.byFirst[toks[0]] = append(p.byFirst[toks[0]], phrase{toks: toks, id: id})
+	if p.firstToks == nil {
+		p.firstToks = make([]uint64, 1<<16/64)
+	}
+	k := tokKey(toks[0])
+	p.firstToks[k/64] |= 1 << (k % 64)
 }
 
 func (p *phraseSet) addRune(first rune, ph phrase) {
@@ -197,6 +271,12 @@ func (p *phraseSet) find(t guardText, fn func(id int, at span)) {
 		return
 	}
 	for i := range t.toks {
+		if p.firstToks == nil {
+			break
+		}
+		if k := tokKey(t.tok(i)); p.firstToks[k/64]&(1<<(k%64)) == 0 {
+			continue
+		}
 		for _, ph := range p.byFirst[t.tok(i)] {
 			if i+len(ph.toks) > len(t.toks) {
 				continue

@@ -21,6 +21,14 @@ func (rd *textReader) normLabel(s string) string {
 	if a, ok := normASCII(s); ok {
 		return a
 	}
+	if rd.simple(s) {
+		return s
+	}
+	return rd.normFull(s)
+}
+
+// normFull is normLabel by its steps, one by one.
+func (rd *textReader) normFull(s string) string {
 	if hasBidiControl(s) {
 		s = displayOrder(s) // read as drawn (guardtext_bidi.go)
 	}
@@ -32,6 +40,8 @@ func (rd *textReader) normLabel(s string) string {
 			return rd.unaccent(s) // s itself unless it holds a known word with accents added
 		}
 		return s
+	} else if f, ok := rd.foldWords(s); ok {
+		return f
 	}
 	if hindiVariant(s) {
 		s = hindiSpelling(s)
@@ -57,7 +67,7 @@ func (rd *textReader) normLabel(s string) string {
 	for i, r := range s {
 		if r >= utf8.RuneSelf {
 			switch {
-			case rd.ignorable(r), unicode.Is(unicode.Cf, r), arabicMark(r):
+			case rd.ignorable(r), rd.format(r), arabicMark(r):
 				continue
 			case r == '’' || r == 'ʼ' || r == '‘':
 				r = '\''
@@ -94,6 +104,76 @@ func (rd *textReader) normLabel(s string) string {
 	}
 	flush()
 	return b.String()
+}
+
+// foldWords is normLabel's reading of s, in NFKC, when look-alike letters are all that
+// keeps it from being plain (Чай с молоком): each word that holds a letter beyond ASCII
+// read by foldConfusable and unaccent, the rest left as it is. ok is false for any other
+// s, which the steps of normLabel read.
+func (rd *textReader) foldWords(s string) (string, bool) {
+	looks := false
+	var prev rune = -1
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			return "", false // a byte that is not UTF-8 is written as U+FFFD
+		case r == ' ':
+			if prev == -1 || prev == ' ' || i == len(s)-1 {
+				return "", false
+			}
+			if prev >= 0x1100 && isCJK(prev) {
+				if next, _ := utf8.DecodeRuneInString(s[i+1:]); isCJK(next) {
+					return "", false
+				}
+			}
+		case r < utf8.RuneSelf:
+			if r < ' ' || r >= 'A' && r <= 'Z' && isLower(prev) {
+				return "", false
+			}
+		case r == '’' || r == 'ʼ' || r == '‘' || isSpace(r) || rd.format(r) || rd.ignorable(r):
+			return "", false
+		case r >= 0x0622 && r <= 0x0671 && (arabicMark(r) || r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ'):
+			return "", false
+		case r == 'ँ' || r == 'य' && hindiYa(prev, s[i+len("य"):]):
+			return "", false
+		case isUpper(r) && isLower(prev):
+			return "", false
+		case mayLookAlike(r):
+			looks = looks || r < 1<<16 && rd.lookAlikeSet[r/64]&(1<<(r%64)) != 0
+		}
+		prev = r
+	}
+	if !looks {
+		return "", false
+	}
+	var b strings.Builder
+	done := 0 // s[:done] is in b
+	for start := 0; start < len(s); {
+		end := strings.IndexByte(s[start:], ' ')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		w := s[start:end]
+		if strings.ContainsFunc(w, func(r rune) bool { return r >= utf8.RuneSelf && mayLookAlike(r) }) {
+			f := rd.unaccent(rd.foldConfusable(w))
+			if f == "" {
+				return "", false
+			}
+			if f != w {
+				b.WriteString(s[done:start])
+				b.WriteString(f)
+				done = end
+			}
+		}
+		start = end + 1
+	}
+	if done == 0 {
+		return s, true
+	}
+	b.WriteString(s[done:])
+	return b.String(), true
 }
 
 // hindiSpelling reads Hindi's two spellings of one word as one: ये and यी after a vowel
@@ -190,7 +270,7 @@ func (rd *textReader) plain(s string) (plain, accent bool) {
 			if r < ' ' || r >= 'A' && r <= 'Z' && isLower(prev) {
 				return false, false
 			}
-		case r == '’' || r == 'ʼ' || r == '‘' || isSpace(r) || unicode.Is(unicode.Cf, r) || rd.ignorable(r):
+		case r == '’' || r == 'ʼ' || r == '‘' || isSpace(r) || rd.format(r) || rd.ignorable(r):
 			return false, false
 		case r >= 0x0622 && r <= 0x0671 && (arabicMark(r) || r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ'):
 			return false, false
@@ -206,6 +286,46 @@ func (rd *textReader) plain(s string) (plain, accent bool) {
 		prev = r
 	}
 	return true, accent
+}
+
+// simple reports whether normLabel leaves s as it is, read in one pass: single spaces
+// between words (none between two Chinese, Japanese or Korean characters), no control
+// character, no camelCase, and every character beyond ASCII one of rd.simpleSet (a य
+// not after a vowel before े or ी). It is what the steps of normLabel would find one by
+// one (bidi controls, NFKC, plain without accents), for the labels of a crowded page
+// that are ASCII but for a "·" or a word of a script without case.
+func (rd *textReader) simple(s string) bool {
+	var prev rune = -1
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == ' ':
+				if prev == -1 || prev == ' ' || i == len(s)-1 {
+					return false
+				}
+				if prev >= 0x1100 && isCJK(prev) {
+					if next, _ := utf8.DecodeRuneInString(s[i+1:]); isCJK(next) {
+						return false
+					}
+				}
+			case c < ' ' || c == 0x7F:
+				return false
+			case c >= 'A' && c <= 'Z' && prev >= 'a' && prev <= 'z':
+				return false
+			}
+			prev = rune(c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r >= 1<<16 || r == utf8.RuneError && n == 1 || rd.simpleSet[r/64]&(1<<(r%64)) == 0 || r == 'य' && hindiYa(prev, s[i+n:]) {
+			return false
+		}
+		prev = r
+		i += n
+	}
+	return true
 }
 
 // normASCII is normLabel for a label of printable ASCII, which needs no Unicode tables:
@@ -262,6 +382,8 @@ func isUpper(r rune) bool {
 		return r >= 'A' && r <= 'Z'
 	case r >= 0x0590 && r < 0x10A0, r >= 0x3000 && r < 0xA640, r >= 0xAC00 && r < 0xD7B0:
 		return false // Hebrew, Arabic, Indic, Thai, …; CJK; Hangul: no case
+	case r < 1<<16:
+		return upperSet[r/64]&(1<<(r%64)) != 0
 	}
 	return unicode.IsUpper(r)
 }
@@ -272,6 +394,8 @@ func isLower(r rune) bool {
 		return r >= 'a' && r <= 'z'
 	case r >= 0x0590 && r < 0x10A0, r >= 0x3000 && r < 0xA640, r >= 0xAC00 && r < 0xD7B0:
 		return false
+	case r < 1<<16:
+		return lowerSet[r/64]&(1<<(r%64)) != 0
 	}
 	return unicode.IsLower(r)
 }
@@ -291,9 +415,11 @@ func (rd *textReader) foldConfusable(w string) string {
 		switch {
 		case r < utf8.RuneSelf:
 			ascii = ascii || unicode.IsLetter(r)
-		case unicode.IsLetter(r) || unicode.Is(unicode.Mn, r):
+		case rd.letterOrMn(r):
 			foreign++
-			if _, ok := rd.lookAlike[r]; ok {
+			if r < 1<<16 && rd.lookAlikeSet[r/64]&(1<<(r%64)) != 0 {
+				mappable++
+			} else if _, ok := rd.lookAlike[r]; ok && r >= 1<<16 {
 				mappable++
 			}
 		}
@@ -354,10 +480,25 @@ type textReader struct {
 	// skipped by NFKC, whose quick check costs a trie look-up a character (13% of judging a
 	// crowded page).
 	stable []uint64
+	// markCCC is the combining class of the Thai and Lao marks (U+0E00–U+0EFF) that are
+	// in NFKC by themselves and not starters (tone marks, vowel signs below): no
+	// character composes with them, so NFKC leaves them as they are where they follow
+	// one another in canonical order (ascending class) — the tone mark of ชาไข่มุก.
+	markCCC [0x100]uint8
 	// word has bit r set when r is a letter, a number or a combining mark (r < 1<<16): a
 	// token's character. appendTokens asks it of every character beyond ASCII, which
 	// Unicode's tables answer by a binary search each.
 	word []uint64
+	// formatSet has bit r set when r is a format character (Cf, r < 1<<16): normLabel
+	// drops it.
+	formatSet []uint64
+	// lettersSet has bit r set when r is a letter or a non-spacing mark (r < 1<<16):
+	// foldConfusable counts them.
+	lettersSet []uint64
+	// simpleSet has bit r set when normLabel leaves r as it is wherever it stands: in NFKC
+	// by itself, no format, ignorable, look-alike, accented or cased letter, no space, no
+	// Arabic mark or hamza'd alif, no curly apostrophe, no candrabindu (simple).
+	simpleSet []uint64
 	// ignorableSet has bit r set when r is a Default_Ignorable_Code_Point
 	// (guardtext_ignorable.go): normLabel drops it.
 	ignorableSet []uint64
@@ -377,7 +518,25 @@ type textReader struct {
 func newTextReader() *textReader {
 	rd := &textReader{lookAlike: map[rune]string{}, lookAlikeSet: make([]uint64, 1<<16/64), currency: map[string]bool{},
 		symbolEdge: make([]uint64, 1<<16/64), stable: make([]uint64, 1<<16/64),
-		word: make([]uint64, 1<<16/64), ignorableSet: ignorableTable(), bare: bareLetters()}
+		word: make([]uint64, 1<<16/64), formatSet: make([]uint64, 1<<16/64), lettersSet: make([]uint64, 1<<16/64),
+		ignorableSet: ignorableTable(), bare: bareLetters()}
+	for _, set := range []struct {
+		bits []uint64
+		tabs []*unicode.RangeTable
+	}{{rd.formatSet, []*unicode.RangeTable{unicode.Cf}}, {rd.lettersSet, []*unicode.RangeTable{unicode.Letter, unicode.Mn}}} {
+		for _, tab := range set.tabs {
+			for _, rg := range tab.R16 {
+				for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+					set.bits[r/64] |= 1 << (r % 64)
+				}
+			}
+			for _, rg := range tab.R32 {
+				for r := rune(rg.Lo); r <= rune(rg.Hi) && r < 1<<16; r += rune(rg.Stride) {
+					set.bits[r/64] |= 1 << (r % 64)
+				}
+			}
+		}
+	}
 	var buf [utf8.UTFMax]byte
 	for _, tab := range []*unicode.RangeTable{unicode.Letter, unicode.Number, unicode.Mark} {
 		for _, rg := range tab.R16 {
@@ -390,6 +549,8 @@ func newTextReader() *textReader {
 		b := buf[:utf8.EncodeRune(buf[:], r)]
 		if p := norm.NFKC.Properties(b); p.BoundaryBefore() && norm.NFKC.IsNormal(b) {
 			rd.stable[r/64] |= 1 << (r % 64)
+		} else if r >= 0x0E00 && r < 0x0F00 && p.CCC() != 0 && norm.NFKC.IsNormal(b) {
+			rd.markCCC[r-0x0E00] = p.CCC()
 		}
 	}
 	for r := rune(utf8.RuneSelf); r <= 0xFFFF; r++ {
@@ -402,6 +563,13 @@ func newTextReader() *textReader {
 		}) < 0 {
 			rd.lookAlike[r] = sk
 			rd.lookAlikeSet[r/64] |= 1 << (r % 64)
+		}
+	}
+	rd.simpleSet = make([]uint64, 1<<16/64)
+	for r := rune(utf8.RuneSelf); r < 1<<16; r++ {
+		if rd.stable[r/64]&(1<<(r%64)) != 0 && !rd.format(r) && !rd.ignorable(r) && !arabicMark(r) && !isSpace(r) &&
+			!strings.ContainsRune("’ʼ‘أإآٱँ", r) && !accented(r) && !isUpper(r) && !isLower(r) && rd.lookAlikeSet[r/64]&(1<<(r%64)) == 0 {
+			rd.simpleSet[r/64] |= 1 << (r % 64)
 		}
 	}
 	for _, line := range strings.Split(currencyData, "\n") {
@@ -433,12 +601,35 @@ func newTextReader() *textReader {
 // nfkcStable reports whether NFKC leaves s as it is because every character of it is
 // stable (ASCII, or marked in rd.stable); false may also mean it does not know.
 func (rd *textReader) nfkcStable(s string) bool {
+	var last uint8 // the combining class of the mark before, 0 after a stable character
 	for _, r := range s {
-		if r >= utf8.RuneSelf && (r >= 1<<16 || rd.stable[r/64]&(1<<(r%64)) == 0) {
+		switch {
+		case r < utf8.RuneSelf || r < 1<<16 && rd.stable[r/64]&(1<<(r%64)) != 0:
+			last = 0
+		case r >= 0x0E00 && r < 0x0F00 && rd.markCCC[r-0x0E00] >= max(last, 1):
+			last = rd.markCCC[r-0x0E00] // a Thai or Lao mark, in canonical order
+		default:
 			return false
 		}
 	}
 	return true
+}
+
+// format is unicode.Is(unicode.Cf, r), by a table look-up below 1<<16.
+func (rd *textReader) format(r rune) bool {
+	if r >= 0 && r < 1<<16 {
+		return rd.formatSet[r/64]&(1<<(r%64)) != 0
+	}
+	return unicode.Is(unicode.Cf, r)
+}
+
+// letterOrMn is unicode.IsLetter(r) || unicode.Is(unicode.Mn, r), by a table look-up
+// below 1<<16.
+func (rd *textReader) letterOrMn(r rune) bool {
+	if r >= 0 && r < 1<<16 {
+		return rd.lettersSet[r/64]&(1<<(r%64)) != 0
+	}
+	return unicode.IsLetter(r) || unicode.Is(unicode.Mn, r)
 }
 
 // wordRune reports whether r (beyond ASCII) is a letter, a number or a combining mark.

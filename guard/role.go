@@ -88,7 +88,7 @@ func (g *Guard) roleOf(s *perception.Screen, money bool, info *pageInfo) roleInf
 // byRole reports whether el is held on a page whose role info has: a share sheet's
 // target, or the page's primary action unless its own words say it only shows, leaves or
 // does something the guard knows is no completion ("Continue reading").
-func (g *Guard) byRole(el *perception.Element, s *perception.Screen, info pageInfo) bool {
+func (g *Guard) byRole(el *perception.Element, s *perception.Screen, info *pageInfo) bool {
 	r := info.role
 	switch {
 	case r.role == roleNone:

@@ -133,6 +133,18 @@ func scanCues(s string) textCues {
 			i++
 			continue
 		}
+		if b := s[i]; letters && b >= utf8.RuneSelf && b != 0xC2 && b != 0xE2 {
+			// Letters of other scripts once a letter is seen: no mask (those start with C2 or
+			// E2), no digit, no space; only the last of them is kept, as prev.
+			j := i + 1
+			for j < len(s) && s[j] >= utf8.RuneSelf && s[j] != 0xC2 && s[j] != 0xE2 {
+				j++
+			}
+			prev, _ = utf8.DecodeLastRuneInString(s[i:j])
+			masks = 0
+			i = j
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case maskRune(r), (r == 'x' || r == 'X') && masks > 0 || (r == 'x' || r == 'X') && strings.HasPrefix(strings.ToLower(s[i:]), "xxxx"):
@@ -166,7 +178,7 @@ func scanCues(s string) textCues {
 				}
 				return m
 			}
-			joined := strings.ContainsRune(".,:", prev) || isASCIIDigit(prev)
+			joined := (prev == '.' || prev == ',' || prev == ':') || isASCIIDigit(prev)
 			switch {
 			case run <= 2 && (next == ':' || next == 'h') && !joined:
 				if m := digitsAt(j+1, 2, 2); m > 0 && s[j+1] <= '5' {
@@ -185,12 +197,12 @@ func scanCues(s string) textCues {
 			}
 			if !joined {
 				switch {
-				case (run == 5 || run == 6) && !strings.ContainsRune(".,:", next) && next != '-':
+				case (run == 5 || run == 6) && !(next == '.' || next == ',' || next == ':') && next != '-':
 					c.post = true
 				case next == '-' && (run == 2 && digitsAt(j+1, 3, 3) > 0 || run == 3 && digitsAt(j+1, 4, 4) > 0 || run == 5 && digitsAt(j+1, 3, 3) > 0):
 					c.post = true
 				}
-				if run <= 4 && !strings.ContainsRune(".,:%", next) {
+				if run <= 4 && !(next == '.' || next == ',' || next == ':' || next == '%') {
 					street = true
 				}
 				if run <= 2 && (next >= 'A' && next <= 'K') && !letterAt(s, j+1) && !unicode.IsLetter(prev) ||
