@@ -117,12 +117,13 @@ func runErring(t *testing.T, s *eval.Suite) map[string]eval.TaskResult {
 }
 
 // TestPersonJudgesConsents: on the virtual phone, with the scripted model erring as a
-// model does, the simulated person of androidworld:sim refuses the text to the wrong
-// conversation and the delete of a noise recipe, each saying what they meant, and the
-// agent goes back and does what was meant; the question that names nothing is counted as
-// one they could not judge. With --approve-all (Options.ApproveAll) the person approves
-// everything, as before: the text goes to the wrong conversation, the noise recipe is
-// deleted, and both tasks fail.
+// model does (it opens another conversation, a noise recipe), no wrong deed is done: the
+// executor tells the Re-Planner the tap opened another row than the task names and the
+// agent goes back before any consent, and a question that still names the wrong one is
+// refused by the simulated person of androidworld:sim, saying what they meant; the
+// question that names nothing is counted as one they could not judge. With --approve-all
+// (Options.ApproveAll) the person approves everything, and the slip is still caught before
+// the deed: both tasks pass with nothing refused.
 func TestPersonJudgesConsents(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs six tasks on the virtual phone (the full tier runs it)")
@@ -132,24 +133,21 @@ func TestPersonJudgesConsents(t *testing.T) {
 		res := runErring(t, s)
 		for _, id := range []string{"SimpleSmsReply-0", "RecipeDeleteSingleWithRecipeWithNoise-0"} {
 			r := res[id]
-			if r.ConsentsRefused != 1 {
-				t.Errorf("%s: %d consents refused, want 1 (the wrong %s): %+v", id, r.ConsentsRefused, wrong[id], r.Questions)
-			}
-			i := slices.IndexFunc(r.Questions, func(q eval.Question) bool { return q.Refused })
-			if i < 0 {
-				continue
-			}
-			q := r.Questions[i]
 			task := s.Tasks[slices.IndexFunc(s.Tasks, func(x *eval.Task) bool { return x.ID == id })]
 			meant := strings.Join(task.Intent.Who, " / ")
 			if id == "RecipeDeleteSingleWithRecipeWithNoise-0" {
 				meant = strings.Join(task.Intent.Deletes, " / ")
 			}
-			if !strings.Contains(q.Text, wrong[id]) || !strings.HasPrefix(q.Answer, "No") || !strings.Contains(q.Answer, "I meant "+meant) {
-				t.Errorf("%s: refused %q with %q, want a refusal of %s saying the person meant %s", id, q.Text, q.Answer, wrong[id], meant)
+			for _, q := range r.Questions {
+				if !strings.Contains(q.Text, wrong[id]) {
+					continue
+				}
+				if !q.Refused || !strings.HasPrefix(q.Answer, "No") || !strings.Contains(q.Answer, "I meant "+meant) {
+					t.Errorf("%s: asked %q, answered %q: want a refusal of %s saying the person meant %s", id, q.Text, q.Answer, wrong[id], meant)
+				}
 			}
 			if !r.Pass {
-				t.Errorf("%s: after the refusal the agent did not do what was meant: %s — %s", id, r.Outcome, r.Reason)
+				t.Errorf("%s: the agent did not do what was meant after its slip to %s: %s — %s", id, wrong[id], r.Outcome, r.Reason)
 			}
 		}
 		if r := res["MarkorDeleteNote-0"]; r.Unjudgeable < 1 || !r.Pass {
@@ -165,8 +163,8 @@ func TestPersonJudgesConsents(t *testing.T) {
 		}
 		res := runErring(t, s)
 		for _, id := range []string{"SimpleSmsReply-0", "RecipeDeleteSingleWithRecipeWithNoise-0"} {
-			if r := res[id]; r.ConsentsRefused != 0 || r.Pass {
-				t.Errorf("%s: %d refused, pass %t; want every consent approved and the wrong deed done (a failed task)", id, r.ConsentsRefused, r.Pass)
+			if r := res[id]; r.ConsentsRefused != 0 || !r.Pass {
+				t.Errorf("%s: %d refused, pass %t; want every consent approved and the slip caught before the deed (a passed task)", id, r.ConsentsRefused, r.Pass)
 			}
 		}
 		if r := res["MarkorDeleteNote-0"]; r.Unjudgeable != 0 {
