@@ -91,7 +91,8 @@ var layers = map[string][]string{
 	"executor/ocr":                 {"perception"},
 	"executor/ocr/ocrtest":         {"executor/ocr"},
 	"guard/internal/guardgen":      {},
-	"knowledge":                    {"internal/table"},
+	"knowledge/internal/boltfile":  {"internal/table"},
+	"knowledge":                    {"internal/table", "knowledge/internal/boltfile"},
 	"knowledge/etcdstore":          {"knowledge"},
 	"knowledge/etcdstore/etcdtest": {},
 	// replay is what the executor and the learner exchange to replay learned steps
@@ -173,14 +174,14 @@ func TestLayers(t *testing.T) {
 // homes names each outside dependency's one home: the packages that may import it (test
 // files included). Prefixes match subpackages of the dependency. peers are packages whose
 // tests alone may import it, to talk to it as its counterpart: the virtual phone's tests
-// drive it with the real gadb client, and the command's fleet tests look into the etcd
-// the run wrote to.
+// drive it with the real gadb client, the command's fleet tests look into the etcd
+// the run wrote to, and the bbolt file-format reader's tests read files bbolt wrote.
 var homes = []struct {
 	dep   string
 	homes []string
 	peers []string
 }{
-	{"go.etcd.io/bbolt", []string{"knowledge"}, nil},
+	{"go.etcd.io/bbolt", []string{"knowledge"}, []string{"knowledge/internal/boltfile"}},
 	{"go.etcd.io/etcd/", []string{"knowledge/etcdstore", "knowledge/etcdstore/etcdtest"}, []string{"cmd/fairy"}},
 	{"github.com/electricbubble/gadb", []string{"executor/adb"}, []string{"sim", "sim/wire"}},
 	{"github.com/sashabaranov/go-openai", []string{"llm/openai"}, nil},
