@@ -63,6 +63,8 @@ func rel(path string) (string, bool) {
 // order is the design's, bottom up: a package names only packages listed before it, except
 // where a comment says why. A new package needs a line here: the test fails until it has one.
 var layers = map[string][]string{
+	// What a test needs of the machine: the test helpers below say it with internal/testenv.
+	"internal/testenv": {},
 	// The vocabularies every part speaks: leaves.
 	"event":          {},
 	"llm":            {},
@@ -70,11 +72,11 @@ var layers = map[string][]string{
 	"internal/spell": {},
 	"sim/wire":       {},
 	"sim/cjkfont":    {},
-	"sim/adbtest":    {},
+	"sim/adbtest":    {"internal/testenv"},
 	"sim/interop":    {},
 	// Test helpers that start an outside program for the full tier.
-	"internal/chromiumtest": {},
-	"internal/tmpfstest":    {},
+	"internal/chromiumtest": {"internal/testenv"},
+	"internal/tmpfstest":    {"internal/testenv"},
 	"memory":                {"event"},
 	// Pure parts and adapters, one per outside dependency.
 	"perception": {},
@@ -89,12 +91,12 @@ var layers = map[string][]string{
 	"llm/inject":                   {"grounding", "llm"},
 	"executor/adb":                 {"perception"},
 	"executor/ocr":                 {"perception"},
-	"executor/ocr/ocrtest":         {"executor/ocr"},
+	"executor/ocr/ocrtest":         {"executor/ocr", "internal/testenv"},
 	"guard/internal/guardgen":      {},
 	"knowledge/internal/boltfile":  {"internal/table"},
 	"knowledge":                    {"internal/table", "knowledge/internal/boltfile"},
 	"knowledge/etcdstore":          {"knowledge"},
-	"knowledge/etcdstore/etcdtest": {},
+	"knowledge/etcdstore/etcdtest": {"internal/testenv"},
 	// replay is what the executor and the learner exchange to replay learned steps
 	// (routines, Navigate shortcuts, verified steps): a leaf over the vocabulary and the
 	// screen it checks.
