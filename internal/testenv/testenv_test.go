@@ -101,7 +101,7 @@ func TestMissing(t *testing.T) {
 // TestFullTier runs this test binary again, with and without -short: under -short a test
 // that needs the full tier is skipped (CI set or not), without it the test goes on.
 func TestFullTier(t *testing.T) {
-	if os.Getenv("FAIRY_TESTENV_CHILD") != "" {
+	if os.Getenv("FAIRY_TEST_TESTENV_CHILD") != "" {
 		testenv.MustHaveFullTier(t, "starts something slow")
 		fmt.Println("went on past MustHaveFullTier")
 		return
@@ -121,7 +121,7 @@ func TestFullTier(t *testing.T) {
 		{false, "1", "went on past MustHaveFullTier"},
 	} {
 		cmd := exec.CommandContext(t.Context(), self, "-test.run=^TestFullTier$", "-test.v", fmt.Sprintf("-test.short=%v", tc.short))
-		cmd.Env = append(os.Environ(), "FAIRY_TESTENV_CHILD=1", "CI="+tc.ci)
+		cmd.Env = append(os.Environ(), "FAIRY_TEST_TESTENV_CHILD=1", "CI="+tc.ci)
 		out, err := cmd.CombinedOutput()
 		if err != nil || !strings.Contains(string(out), tc.want) || tc.short == strings.Contains(string(out), "went on") {
 			t.Errorf("-short=%v CI=%q: %v, output:\n%s\nwant %q", tc.short, tc.ci, err, out, tc.want)
