@@ -175,7 +175,9 @@ func rowsTitled(s *perception.Screen, title string) int {
 }
 
 // rowsKey is a page and a title, as rowsBefore keeps them.
-func rowsKey(s *perception.Screen, title string) string { return s.Package + "/" + s.Activity + "\x00" + title }
+func rowsKey(s *perception.Screen, title string) string {
+	return s.Package + "/" + s.Activity + "\x00" + title
+}
 
 // seeRows keeps, for every page seen before an add task's title was first entered, how many
 // rows bear that title: the records there were before the run added any.
