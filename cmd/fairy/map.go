@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// newMapCmd builds `fairy map list|show|path|export|view` (view: mapview.go).
+// newMapCmd builds `fairy map list|show|path|export|view` (view: map_view.go).
 func newMapCmd(knowledgePath knowledgeRef) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "map",
