@@ -317,7 +317,8 @@ func (rd *textReader) simple(s string) bool {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r >= 1<<16 || r == utf8.RuneError && n == 1 || rd.simpleSet[r/64]&(1<<(r%64)) == 0 || r == 'य' && hindiYa(prev, s[i+n:]) {
+		if r >= 1<<16 || r == utf8.RuneError && n == 1 || rd.simpleSet[r/64]&(1<<(r%64)) == 0 ||
+			r == 'य' && hindiYa(prev, s[i+n:]) {
 			return false
 		}
 		prev = r
@@ -441,8 +442,10 @@ func (rd *textReader) foldConfusable(w string) string {
 // lookAlikeScripts are the scripts whose letters are looked up in the confusables data:
 // those with letters drawn like Latin ones. The lookup costs a normalisation per letter,
 // so scripts without such letters skip it.
-var lookAlikeScripts = []*unicode.RangeTable{unicode.Latin, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Cherokee,
-	unicode.Coptic, unicode.Lisu, unicode.Georgian, unicode.Common, unicode.Inherited}
+var lookAlikeScripts = []*unicode.RangeTable{
+	unicode.Latin, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Cherokee,
+	unicode.Coptic, unicode.Lisu, unicode.Georgian, unicode.Common, unicode.Inherited,
+}
 
 // mayLookAlike reports whether r lies in a block whose letters may pass for Latin ones
 // (Latin extensions, IPA, Greek, Cyrillic, Armenian, Georgian, Cherokee, Lisu, Coptic):

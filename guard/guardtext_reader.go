@@ -74,7 +74,10 @@ func newTextReader() *textReader {
 	for _, set := range []struct {
 		bits []uint64
 		tabs []*unicode.RangeTable
-	}{{rd.formatSet, []*unicode.RangeTable{unicode.Cf}}, {rd.lettersSet, []*unicode.RangeTable{unicode.Letter, unicode.Mn}}} {
+	}{
+		{rd.formatSet, []*unicode.RangeTable{unicode.Cf}},
+		{rd.lettersSet, []*unicode.RangeTable{unicode.Letter, unicode.Mn}},
+	} {
 		for _, tab := range set.tabs {
 			for _, rg := range tab.R16 {
 				for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
@@ -119,7 +122,8 @@ func newTextReader() *textReader {
 	rd.simpleSet = make([]uint64, 1<<16/64)
 	for r := rune(utf8.RuneSelf); r < 1<<16; r++ {
 		if rd.stable[r/64]&(1<<(r%64)) != 0 && !rd.format(r) && !rd.ignorable(r) && !arabicMark(r) && !isSpace(r) &&
-			!strings.ContainsRune("’ʼ‘أإآٱँ", r) && !accented(r) && !isUpper(r) && !isLower(r) && rd.lookAlikeSet[r/64]&(1<<(r%64)) == 0 {
+			!strings.ContainsRune("’ʼ‘أإآٱँ", r) && !accented(r) && !isUpper(r) && !isLower(r) &&
+			rd.lookAlikeSet[r/64]&(1<<(r%64)) == 0 {
 			rd.simpleSet[r/64] |= 1 << (r % 64)
 		}
 	}

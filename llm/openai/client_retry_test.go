@@ -21,15 +21,17 @@ func TestRetries(t *testing.T) {
 		wantSleeps []time.Duration
 	}{
 		{"429 with Retry-After seconds", []reply{
-			{status: 429, header: map[string]string{"Retry-After": "7"}, body: `{"error":{"message":"slow down","type":"rate_limit"}}`},
+			{status: 429, header: map[string]string{"Retry-After": "7"},
+				body: `{"error":{"message":"slow down","type":"rate_limit"}}`},
 			ok}, []time.Duration{7 * time.Second}},
 		{"429 with Retry-After date", []reply{
-			{status: 429, header: map[string]string{"Retry-After": time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)},
-				body: `{"error":{"message":"slow down"}}`},
+			{status: 429, body: `{"error":{"message":"slow down"}}`,
+				header: map[string]string{"Retry-After": time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)}},
 			ok}, []time.Duration{60 * time.Second}}, // capped at MaxRetryAfter
 		{"429 without Retry-After", []reply{apiError(429, "slow"), ok}, []time.Duration{750 * time.Millisecond}},
 		{"500 then success", []reply{apiError(500, "boom"), ok}, []time.Duration{750 * time.Millisecond}},
-		{"502 non-JSON twice then success", []reply{{status: 502, body: "<html>bad gateway</html>"}, {status: 503, body: "down"}, ok},
+		{"502 non-JSON twice then success",
+			[]reply{{status: 502, body: "<html>bad gateway</html>"}, {status: 503, body: "down"}, ok},
 			[]time.Duration{750 * time.Millisecond, 1500 * time.Millisecond}},
 	}
 	for _, tt := range tests {

@@ -23,7 +23,8 @@ const testKey = "sk-test-SECRET0123456789abcdef"
 
 var deciderSchema = &llm.Schema{
 	Name: "decider",
-	JSON: json.RawMessage(`{"type":"object","properties":{"action":{"type":"string"},"index":{"type":"integer"}},"required":["action","index"]}`),
+	JSON: json.RawMessage(`{"type":"object","properties":{"action":{"type":"string"},"index":{"type":"integer"}},` +
+		`"required":["action","index"]}`),
 }
 
 // wireReq is what the fake endpoints read from a request.
@@ -113,7 +114,8 @@ func newEndpoint(t *testing.T, answer func(n int, r wireReq) reply) *endpoint {
 			"id": "x", "object": "chat.completion", "model": rp.model,
 			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
 				"message": map[string]any{"role": "assistant", "content": rp.content}}},
-			"usage": map[string]int{"prompt_tokens": rp.usage[0], "completion_tokens": rp.usage[1], "total_tokens": rp.usage[0] + rp.usage[1]},
+			"usage": map[string]int{"prompt_tokens": rp.usage[0], "completion_tokens": rp.usage[1],
+				"total_tokens": rp.usage[0] + rp.usage[1]},
 		})
 	}))
 	t.Cleanup(e.srv.Close)
@@ -212,8 +214,9 @@ func TestStructuredModes(t *testing.T) {
 		check func(t *testing.T, r wireReq)
 	}{
 		{ModeJSONSchema, func(t *testing.T, r wireReq) {
-			if r.ResponseFormat == nil || r.ResponseFormat.Type != "json_schema" || r.ResponseFormat.JSONSchema == nil ||
-				r.ResponseFormat.JSONSchema.Name != "decider" || !strings.Contains(string(r.ResponseFormat.JSONSchema.Schema), `"required"`) {
+			f := r.ResponseFormat
+			if f == nil || f.Type != "json_schema" || f.JSONSchema == nil ||
+				f.JSONSchema.Name != "decider" || !strings.Contains(string(f.JSONSchema.Schema), `"required"`) {
 				t.Errorf("response_format = %+v, want json_schema named decider with the schema", r.ResponseFormat)
 			}
 			if r.ResponseFormat != nil && r.ResponseFormat.JSONSchema != nil && !r.ResponseFormat.JSONSchema.Strict {
@@ -251,7 +254,8 @@ func TestStructuredModes(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Generate: %v", err)
 			}
-			if resp.Text != answer || resp.Model != "test-model" || resp.Usage != (llm.Usage{PromptTokens: 10, CompletionTokens: 5}) {
+			wantUsage := llm.Usage{PromptTokens: 10, CompletionTokens: 5}
+			if resp.Text != answer || resp.Model != "test-model" || resp.Usage != wantUsage {
 				t.Errorf("response = %+v", resp)
 			}
 			if resp.Latency <= 0 {
@@ -431,7 +435,8 @@ func TestConcurrencyLimit(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 6 {
 		wg.Go(func() {
-			if _, err := h.c.Generate(t.Context(), llm.Request{Role: llm.RoleJudge, Messages: []llm.Message{{Text: "x"}}}); err != nil {
+			req := llm.Request{Role: llm.RoleJudge, Messages: []llm.Message{{Text: "x"}}}
+			if _, err := h.c.Generate(t.Context(), req); err != nil {
 				t.Error(err)
 			}
 		})
@@ -446,7 +451,8 @@ func TestRequestsPerSecond(t *testing.T) {
 	e := newEndpoint(t, func(int, wireReq) reply { return reply{content: "ok"} })
 	h := newClient(t, e.srv.URL, func(c *Config) { c.RequestsPerSecond = 2 })
 	for range 3 {
-		if _, err := h.c.Generate(t.Context(), llm.Request{Role: llm.RoleJudge, Messages: []llm.Message{{Text: "x"}}}); err != nil {
+		req := llm.Request{Role: llm.RoleJudge, Messages: []llm.Message{{Text: "x"}}}
+		if _, err := h.c.Generate(t.Context(), req); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -466,7 +472,8 @@ func TestKeyNeverLeaks(t *testing.T) {
 		{"401 echoing the key", func(a string) reply { return apiError(401, "Incorrect API key provided: "+a) }, nil},
 		{"500 echoing the key", func(a string) reply { return apiError(500, "upstream saw "+a) }, nil},
 		{"non-JSON body echoing the key", func(a string) reply { return reply{status: 502, body: "proxy: " + a} }, nil},
-		{"400 mode echoing the key", func(a string) reply { return apiError(400, "json_schema unsupported for key "+a) }, nil},
+		{"400 mode echoing the key",
+			func(a string) reply { return apiError(400, "json_schema unsupported for key "+a) }, nil},
 		{"bad answer echoing the key", func(a string) reply { return reply{content: "no json, key " + a} }, nil},
 		{"timeout", func(string) reply { return reply{block: true} }, func(c *Config) { c.Timeout = 30 * time.Millisecond }},
 	}
@@ -491,7 +498,8 @@ func TestKeyNeverLeaks(t *testing.T) {
 					rp.status = 200
 				}
 				if rp.body == "" {
-					b, _ := json.Marshal(map[string]any{"model": "m", "choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": rp.content}}}})
+					msg := map[string]any{"role": "assistant", "content": rp.content}
+					b, _ := json.Marshal(map[string]any{"model": "m", "choices": []any{map[string]any{"message": msg}}})
 					rp.body = string(b)
 				}
 				w.WriteHeader(rp.status)
