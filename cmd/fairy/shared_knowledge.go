@@ -42,7 +42,8 @@ func openKnowledge(knowledgePath knowledgeRef, write bool) (*knowledge.Store, er
 		if note := knowledgePath.demoNote(); note != "" {
 			return nil, fmt.Errorf("no knowledge file at %s yet (%s): %w", path, note, errNoKnowledge)
 		}
-		return nil, fmt.Errorf("no knowledge file at %s yet: run a task first, or pass --knowledge FILE: %w", path, errNoKnowledge)
+		return nil, fmt.Errorf("no knowledge file at %s yet: run a task first, or pass --knowledge FILE: "+
+			"%w", path, errNoKnowledge)
 	}
 	return s, err
 }
