@@ -92,7 +92,7 @@ func (r *run) decide(ctx context.Context) (State, error) {
 				return r.fail(fmt.Sprintf("the Action Decider gave no usable action in %d steps in a row: %s", r.badDecides, strings.Join(problems, " ")))
 			}
 			// Nothing usable: let the planner see it and try again next step.
-			r.planNote = append(r.planNote, "The Action Decider gave no usable action: "+strings.Join(problems, " "))
+			r.planNote = append(r.planNote, prompts.NoteNoUsableAction{Problems: problems})
 			r.reuse, r.noActs, r.lastActs = true, true, nil
 			return statePerceive, nil
 		}
@@ -248,7 +248,7 @@ func (r *run) route(batch []event.Action) (State, error) {
 		if r.forced == "" {
 			r.forced = "the Action Decider says the person must decide before going on"
 		}
-		r.planNote = append(r.planNote, "The Action Decider says the person must be asked before going on: "+r.forced+". Decide the interaction type and ask.")
+		r.planNote = append(r.planNote, prompts.NoteDeciderAsks{Why: r.forced})
 		r.reuse, r.noActs, r.lastActs = true, true, nil
 		return statePerceive, nil
 	}

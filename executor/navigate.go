@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/prompts"
 	"github.com/fairy-go/fairy/replay"
 )
 
@@ -94,7 +95,7 @@ func (r *run) navigateAs(ctx context.Context, target string, steps []replay.Step
 	}
 	line := fmt.Sprintf("Navigate(%q): replayed %d of %d known steps of the App Map with no decision", target, ev.Replayed, ev.Planned)
 	if ev.Stopped != "" {
-		r.planNote = append(r.planNote, fmt.Sprintf("The shortcut to page %q stopped at %s. Go on step by step from the current screen.", target, ev.Stopped))
+		r.planNote = append(r.planNote, prompts.NoteShortcutStopped{Target: target, At: ev.Stopped})
 	}
 	return r.afterReplay(ctx, line, res)
 }

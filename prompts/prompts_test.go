@@ -33,6 +33,7 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	withFixedNote(t, s)
 	tests := []struct {
 		name string
 		fn   func() (Prompt, error)
@@ -55,7 +56,7 @@ func TestGolden(t *testing.T) {
 			return s.Replan(ReplannerData{Instruction: "Order a bubble tea", Task: task, Instructions: stack, Step: 3, Now: now,
 				Plan: []string{"Pick the size", "Pay"}, Subgoal: "Pay", Progress: "size picked",
 				LastActions: []string{"Tap(1) on \"Large ¥18\": ok"}, Expect: "the pay page with the total", Change: "new page", Screen: screen, Secure: true, Context: facts,
-				Hint: "Pay page is one tap away", Notes: []string{"The decider asked for an interaction: the price changed"},
+				Hint: "Pay page is one tap away", Notes: []Note{fixedNote("The decider asked for an interaction: the price changed")},
 				Routines: []replay.Offer{{Name: "Order a {1} bubble tea", Params: []string{`row tapped on page "Menu" (learned with "Classic")`}, Steps: 4, Fit: []string{"Large"}}}})
 		}},
 		{"replanner_asked", func() (Prompt, error) {

@@ -1,0 +1,204 @@
+package prompts
+
+import (
+	"fmt"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/fairy-go/fairy/event"
+)
+
+// Note is a fact the executor tells the Re-Planner about the step: why it is asked again,
+// what went wrong, what the person just said. The executor passes the fact's data; the
+// sentence is the note's template in templates/notes.tmpl ("note_" and the note's name),
+// so every sentence said to a model lives in this package.
+//
+// The notes are the types named Note…; a note without a template fails Load.
+type Note interface {
+	// noteName names the note's template, "note_" + the name.
+	noteName() string
+}
+
+// allNotes lists a value of every note type, so Load can check each has its template.
+func allNotes() []Note {
+	return []Note{
+		NoteAlreadySo{}, NoteFinishAfter{}, NoteLoop{}, NoteNotDone{}, NoteNotDoneWentBack{}, NoteNotDoneForm{},
+		NoteNoUsableAction{}, NoteDeciderAsks{}, NoteDeedUnshown{}, NoteHandedBack{}, NoteAnswered{},
+		NoteShortcutStopped{}, NoteReopened{}, NoteWentBackKnown{}, NoteThreeFailed{}, NoteRoutineStopped{},
+		NoteRoutinePaused{}, NoteRoutineUnknown{}, NoteRoutineEnded{}, NoteRoutineRefused{}, NoteNoProgress{},
+		NoteRoutineShort{}, NoteRefusedStayed{}, NoteRefusedWentBack{}, NoteOffTask{}, NoteMapDisagrees{},
+	}
+}
+
+// NoteAlreadySo says a tap was not made because the switch is already in the state the
+// sub-goal asks (Why: "the switch "Wi-Fi" is on").
+type NoteAlreadySo struct{ Why string }
+
+// NoteFinishAfter says the Action Decider believed the task finished after its actions.
+type NoteFinishAfter struct{}
+
+// NoteLoop says an action came back Times times on the same page without progress; Back
+// is whether the executor pressed Back (else a full new plan is asked for).
+type NoteLoop struct {
+	Action event.Action
+	Times  int
+	Back   bool
+}
+
+// NoteNotDone says the finish check found the task not done (Why), to re-plan.
+type NoteNotDone struct{ Why string }
+
+// NoteNotDoneWentBack says the finish check found the answer read off a page that does
+// not show the person's choice (Why), and the agent went back a page.
+type NoteNotDoneWentBack struct{ Why string }
+
+// NoteNotDoneForm says the finish check found the answer in another form than the person
+// asked (Why), to finish again in that form.
+type NoteNotDoneForm struct{ Why string }
+
+// NoteNoUsableAction says the Action Decider's answer had no usable action, with the
+// problems of each action, one sentence each.
+type NoteNoUsableAction struct{ Problems []string }
+
+// NoteDeciderAsks says the Action Decider asked for the person before going on (Why).
+type NoteDeciderAsks struct{ Why string }
+
+// NoteDeedUnshown says what the person consented to does not show on the screen after the
+// action (Why): the last step's result is wrong.
+type NoteDeedUnshown struct{ Why string }
+
+// NoteHandedBack says the phone was handed to the person at Step for Need, and given back
+// after Took.
+type NoteHandedBack struct {
+	Step int
+	Need string
+	Took time.Duration
+}
+
+// NoteAnswered says the person was just asked (Reason) and answered (Summary), for the
+// sub-goal Subgoal.
+type NoteAnswered struct{ Reason, Summary, Subgoal string }
+
+// NoteShortcutStopped says the App Map's shortcut to page Target stopped (At: why).
+type NoteShortcutStopped struct{ Target, At string }
+
+// NoteReopened says the phone had left App after the last step and the agent opened it
+// again.
+type NoteReopened struct{ App string }
+
+// NoteWentBackKnown says the last step led to a wrong page and the agent went back to the
+// last right page by the App Map's known way.
+type NoteWentBackKnown struct{}
+
+// NoteThreeFailed says the last three steps failed (C or D): a full new plan.
+type NoteThreeFailed struct{}
+
+// NoteRoutineStopped says the routine Routine stopped (At): the screen was not what it
+// learned.
+type NoteRoutineStopped struct{ Routine, At string }
+
+// NoteRoutinePaused says the routine Routine paused (At) for the person's answer.
+type NoteRoutinePaused struct{ Routine, At string }
+
+// NoteRoutineUnknown says the routine Routine paused on a value not known yet (Pause).
+type NoteRoutineUnknown struct{ Routine, Pause string }
+
+// NoteRoutineEnded says the routine Routine ran to its end.
+type NoteRoutineEnded struct{ Routine string }
+
+// NoteRoutineRefused says a routine the Re-Planner chose cannot run (Why) and is not
+// offered again in the task; it starts with MarkRoutineRefused.
+type NoteRoutineRefused struct{ Why string }
+
+// NoteNoProgress says the last three steps made no progress: a full new plan.
+type NoteNoProgress struct{}
+
+// NoteRoutineShort says a routine reached the page its task was done on, but the page is
+// not in the state the task needs (Missing).
+type NoteRoutineShort struct{ Missing string }
+
+// NoteRefusedStayed says the person refused the consent (Reason) and said Answer, and the
+// refused action is not the sub-goal's (Subgoal): the agent stayed on the page.
+type NoteRefusedStayed struct{ Reason, Answer, Subgoal string }
+
+// NoteRefusedWentBack says the person refused the consent (Reason) and said Answer: the
+// steps before were wrong, the agent went back a page to redo the sub-goal (Subgoal).
+type NoteRefusedWentBack struct{ Reason, Answer, Subgoal string }
+
+// NoteOffTask says the last action acted on another row of a list than the one the task
+// names (Why: "acted on "shopping", and the task names "groceries", …"); it ends with
+// MarkOffTask.
+type NoteOffTask struct{ Why string }
+
+// NoteMapDisagrees says the App Map knows the last action to open another page than the
+// one on the screen.
+type NoteMapDisagrees struct{}
+
+func (NoteAlreadySo) noteName() string       { return "already_so" }
+func (NoteFinishAfter) noteName() string     { return "finish_after" }
+func (NoteLoop) noteName() string            { return "loop" }
+func (NoteNotDone) noteName() string         { return "not_done" }
+func (NoteNotDoneWentBack) noteName() string { return "not_done_went_back" }
+func (NoteNotDoneForm) noteName() string     { return "not_done_form" }
+func (NoteNoUsableAction) noteName() string  { return "no_usable_action" }
+func (NoteDeciderAsks) noteName() string     { return "decider_asks" }
+func (NoteDeedUnshown) noteName() string     { return "deed_unshown" }
+func (NoteHandedBack) noteName() string      { return "handed_back" }
+func (NoteAnswered) noteName() string        { return "answered" }
+func (NoteShortcutStopped) noteName() string { return "shortcut_stopped" }
+func (NoteReopened) noteName() string        { return "reopened" }
+func (NoteWentBackKnown) noteName() string   { return "went_back_known" }
+func (NoteThreeFailed) noteName() string     { return "three_failed" }
+func (NoteRoutineStopped) noteName() string  { return "routine_stopped" }
+func (NoteRoutinePaused) noteName() string   { return "routine_paused" }
+func (NoteRoutineUnknown) noteName() string  { return "routine_unknown" }
+func (NoteRoutineEnded) noteName() string    { return "routine_ended" }
+func (NoteRoutineRefused) noteName() string  { return "routine_refused" }
+func (NoteNoProgress) noteName() string      { return "no_progress" }
+func (NoteRoutineShort) noteName() string    { return "routine_short" }
+func (NoteRefusedStayed) noteName() string   { return "refused_stayed" }
+func (NoteRefusedWentBack) noteName() string { return "refused_went_back" }
+func (NoteOffTask) noteName() string         { return "off_task" }
+func (NoteMapDisagrees) noteName() string    { return "map_disagrees" }
+
+// noteTemplate is the name of a note's template.
+func noteTemplate(n Note) string { return "note_" + n.noteName() }
+
+// checkNotes reports a note type with no template.
+func checkNotes(t *template.Template) error {
+	for _, n := range allNotes() {
+		if t.Lookup(noteTemplate(n)) == nil {
+			return fmt.Errorf("prompts: template %s missing (the sentence of %T)", noteTemplate(n), n)
+		}
+	}
+	return nil
+}
+
+// noteText renders one note with t, on one line.
+func noteText(t *template.Template, n Note) (string, error) {
+	if n == nil {
+		return "", fmt.Errorf("prompts: a nil note")
+	}
+	var b strings.Builder
+	if err := t.ExecuteTemplate(&b, noteTemplate(n), n); err != nil {
+		return "", fmt.Errorf("prompts: render note %T: %w", n, err)
+	}
+	return b.String(), nil
+}
+
+// notesFunc is the templates' `notes`: the notes one a line, numbered, as `lines` renders
+// a list.
+func notesFunc(t *template.Template) func([]Note) (string, error) {
+	return func(ns []Note) (string, error) {
+		xs := make([]string, 0, len(ns))
+		for _, n := range ns {
+			s, err := noteText(t, n)
+			if err != nil {
+				return "", err
+			}
+			xs = append(xs, s)
+		}
+		return linesText(xs), nil
+	}
+}
