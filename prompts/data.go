@@ -76,7 +76,7 @@ type DeciderData struct {
 	Context      []event.Fact
 	Tricks       []string
 	Shell        []string // allow-listed shell commands; empty: no Shell action
-	Notes        []string // what was wrong with its last answer's actions, one sentence each
+	Notes        []Note   // what was wrong with its last answer's actions (notes.go)
 	Hint         string   // navigation hint from the App Map
 	Navigate     bool     // offer the Navigate action (the App Map can replay paths)
 	// Grounding is the family of a model that answers in coordinates ("uitars", "autoglm",

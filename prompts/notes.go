@@ -9,10 +9,11 @@ import (
 	"github.com/fairy-go/fairy/event"
 )
 
-// Note is a fact the executor tells the Re-Planner about the step: why it is asked again,
-// what went wrong, what the person just said. The executor passes the fact's data; the
-// sentence is the note's template in templates/notes.tmpl ("note_" and the note's name),
-// so every sentence said to a model lives in this package.
+// Note is a fact the executor tells the Re-Planner or the Action Decider about the step:
+// why it is asked again, what went wrong, what the person just said, what was wrong with
+// the decider's last actions. The executor passes the fact's data; the sentence is the
+// note's template in templates/notes.tmpl ("note_" and the note's name), so every sentence
+// said to a model lives in this package.
 //
 // The notes are the types named Note…; a note without a template fails Load.
 type Note interface {
@@ -28,6 +29,9 @@ func allNotes() []Note {
 		NoteShortcutStopped{}, NoteReopened{}, NoteWentBackKnown{}, NoteThreeFailed{}, NoteRoutineStopped{},
 		NoteRoutinePaused{}, NoteRoutineUnknown{}, NoteRoutineEnded{}, NoteRoutineRefused{}, NoteNoProgress{},
 		NoteRoutineShort{}, NoteRefusedStayed{}, NoteRefusedWentBack{}, NoteOffTask{}, NoteMapDisagrees{},
+		NoteNoAction{}, NoteInvalidAction{}, NoteNotTextField{}, NotePasswordField{}, NoteIndexOff{},
+		NoteRejected{}, NoteSubmitEarly{}, NoteKeypadMiss{}, NoteUnread{}, NoteNavigateAlone{}, NoteNoAppMap{},
+		NoteNavigateRetired{}, NoteNoPath{},
 	}
 }
 
@@ -57,9 +61,9 @@ type NoteNotDoneWentBack struct{ Why string }
 // asked (Why), to finish again in that form.
 type NoteNotDoneForm struct{ Why string }
 
-// NoteNoUsableAction says the Action Decider's answer had no usable action, with the
-// problems of each action, one sentence each.
-type NoteNoUsableAction struct{ Problems []string }
+// NoteNoUsableAction says the Action Decider's answer had no usable action, with what was
+// wrong with it (the notes the decider was told, NoteNoAction… NoteNoPath).
+type NoteNoUsableAction struct{ Problems []Note }
 
 // NoteDeciderAsks says the Action Decider asked for the person before going on (Why).
 type NoteDeciderAsks struct{ Why string }
@@ -135,6 +139,64 @@ type NoteOffTask struct{ Why string }
 // one on the screen.
 type NoteMapDisagrees struct{}
 
+// The notes below tell the Action Decider what was wrong with its last answer; each is one
+// sentence that ends with what to do instead.
+
+// NoteNoAction says the answer had no action.
+type NoteNoAction struct{}
+
+// NoteInvalidAction says the action (as shown: a typed secret withheld) is not valid (Err).
+type NoteInvalidAction struct {
+	Action event.Action
+	Err    error
+}
+
+// NoteNotTextField says Action types into an element that is not a text field (Why).
+type NoteNotTextField struct {
+	Action event.Action
+	Why    string
+}
+
+// NotePasswordField says Action types into a password field (Why): the person types it.
+type NotePasswordField struct {
+	Action event.Action
+	Why    string
+}
+
+// NoteIndexOff says Action names an element index not on the screen (Why).
+type NoteIndexOff struct {
+	Action event.Action
+	Why    string
+}
+
+// NoteRejected says the action Action (as the model wrote it) cannot be taken (Why).
+type NoteRejected struct{ Action, Why string }
+
+// NoteSubmitEarly says a tap submits the screen before the rest of its batch (Why).
+type NoteSubmitEarly struct{ Why string }
+
+// NoteKeypadMiss says the keys a batch taps spell a near miss of a number the task gave (Why).
+type NoteKeypadMiss struct{ Why string }
+
+// NoteUnread says a coordinate answer could not be read (Err).
+type NoteUnread struct{ Err error }
+
+// NoteNavigateAlone says the Navigate action Action came with other actions in its batch.
+type NoteNavigateAlone struct{ Action event.Action }
+
+// NoteNoAppMap says the Navigate action Action cannot run: there is no App Map.
+type NoteNoAppMap struct{ Action event.Action }
+
+// NoteNavigateRetired says the Navigate action Action stopped short Times times in the task
+// and is not offered again.
+type NoteNavigateRetired struct {
+	Action event.Action
+	Times  int
+}
+
+// NoteNoPath says the App Map knows no reliable path from the page to Action's target page.
+type NoteNoPath struct{ Action event.Action }
+
 func (NoteAlreadySo) noteName() string       { return "already_so" }
 func (NoteFinishAfter) noteName() string     { return "finish_after" }
 func (NoteLoop) noteName() string            { return "loop" }
@@ -161,6 +223,19 @@ func (NoteRefusedStayed) noteName() string   { return "refused_stayed" }
 func (NoteRefusedWentBack) noteName() string { return "refused_went_back" }
 func (NoteOffTask) noteName() string         { return "off_task" }
 func (NoteMapDisagrees) noteName() string    { return "map_disagrees" }
+func (NoteNoAction) noteName() string        { return "no_action" }
+func (NoteInvalidAction) noteName() string   { return "invalid_action" }
+func (NoteNotTextField) noteName() string    { return "not_text_field" }
+func (NotePasswordField) noteName() string   { return "password_field" }
+func (NoteIndexOff) noteName() string        { return "index_off" }
+func (NoteRejected) noteName() string        { return "rejected" }
+func (NoteSubmitEarly) noteName() string     { return "submit_early" }
+func (NoteKeypadMiss) noteName() string      { return "keypad_miss" }
+func (NoteUnread) noteName() string          { return "unread" }
+func (NoteNavigateAlone) noteName() string   { return "navigate_alone" }
+func (NoteNoAppMap) noteName() string        { return "no_app_map" }
+func (NoteNavigateRetired) noteName() string { return "navigate_retired" }
+func (NoteNoPath) noteName() string          { return "no_path" }
 
 // noteTemplate is the name of a note's template.
 func noteTemplate(n Note) string { return "note_" + n.noteName() }
@@ -187,18 +262,38 @@ func noteText(t *template.Template, n Note) (string, error) {
 	return b.String(), nil
 }
 
-// notesFunc is the templates' `notes`: the notes one a line, numbered, as `lines` renders
-// a list.
-func notesFunc(t *template.Template) func([]Note) (string, error) {
-	return func(ns []Note) (string, error) {
-		xs := make([]string, 0, len(ns))
-		for _, n := range ns {
-			s, err := noteText(t, n)
-			if err != nil {
-				return "", err
-			}
-			xs = append(xs, s)
+// notesText renders notes with t, one string each.
+func notesText(t *template.Template, ns []Note) ([]string, error) {
+	xs := make([]string, 0, len(ns))
+	for _, n := range ns {
+		s, err := noteText(t, n)
+		if err != nil {
+			return nil, err
 		}
-		return linesText(xs), nil
+		xs = append(xs, s)
 	}
+	return xs, nil
+}
+
+// noteFuncs are the templates' `notes` (the notes one a line, numbered, as `lines`
+// renders a list) and `sentences` (the notes on one line, a space between them), bound
+// to the parsed templates.
+func noteFuncs(t *template.Template) template.FuncMap {
+	return template.FuncMap{
+		"notes": func(ns []Note) (string, error) {
+			xs, err := notesText(t, ns)
+			return linesText(xs), err
+		},
+		"sentences": func(ns []Note) (string, error) {
+			xs, err := notesText(t, ns)
+			return strings.Join(xs, " "), err
+		},
+	}
+}
+
+// NoteText renders notes as the prompts show them, joined by a space: the text of a
+// reason that also names them (a task that failed on the decider's answers).
+func (s *Set) NoteText(ns ...Note) (string, error) {
+	xs, err := notesText(s.tmpl, ns)
+	return strings.Join(xs, " "), err
 }

@@ -1,6 +1,7 @@
 package prompts
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -45,6 +46,8 @@ func TestNoteSentences(t *testing.T) {
 	)
 	tap := event.Action{Type: event.Tap, Index: 4}
 	in := event.Action{Type: event.Input, Index: 2, Text: "hi \"you\""}
+	nav := event.Action{Type: event.Navigate, Target: odd}
+	bad := fmt.Errorf("bad action: %w", errors.New(odd))
 	tests := []struct {
 		note Note
 		want string
@@ -56,7 +59,8 @@ func TestNoteSentences(t *testing.T) {
 		{NoteNotDone{Why: why}, "The finish check says the task is NOT done yet: " + why + ". Re-plan what is missing."},
 		{NoteNotDoneWentBack{Why: why}, "The finish check says the task is NOT done yet: " + why + ". The agent went back a page: open what the person chose."},
 		{NoteNotDoneForm{Why: why}, "The finish check says the task is NOT done yet: " + why + ". Finish again with the answer in that form."},
-		{NoteNoUsableAction{Problems: []string{"Tap(9): index 9 is not on the current screen.", odd}}, "The Action Decider gave no usable action: " + strings.Join([]string{"Tap(9): index 9 is not on the current screen.", odd}, " ")},
+		{NoteNoUsableAction{Problems: []Note{NoteNoAction{}, NoteRejected{Action: tap.String(), Why: odd}}},
+			"The Action Decider gave no usable action: " + strings.Join([]string{"The answer had no action. Give at least one action.", fmt.Sprintf("%s: %s.", tap, odd)}, " ")},
 		{NoteNoUsableAction{}, "The Action Decider gave no usable action: "},
 		{NoteDeciderAsks{Why: why}, "The Action Decider says the person must be asked before going on: " + why + ". Decide the interaction type and ask."},
 		{NoteDeedUnshown{Why: why}, "What the person consented to does not show on the screen after the action: " + why + ". The last step's result is wrong (C), whatever it looks like: make the screen show what was consented to."},
@@ -76,6 +80,20 @@ func TestNoteSentences(t *testing.T) {
 		{NoteRefusedStayed{Reason: why, Answer: odd, Subgoal: sub}, fmt.Sprintf("The person refused the consent (%s) and said: %q. That action is not what the sub-goal (%s) does: the agent stayed on this page. Do the sub-goal's own action.", why, odd, sub)},
 		{NoteRefusedWentBack{Reason: why, Answer: odd, Subgoal: sub}, fmt.Sprintf("The person refused the consent (%s) and said: %q. What the steps before did was a wrong result (C), whatever was judged then: the agent went back one page. Redo the sub-goal that chose it (%s) the way the person said.", why, odd, sub)},
 		{NoteOffTask{Why: `acted on "shopping", and the task names "groceries", a row of the same list`}, "The last action " + `acted on "shopping", and the task names "groceries", a row of the same list` + MarkOffTask},
+		// The Action Decider's notes: what was wrong with its last answer.
+		{NoteNoAction{}, "The answer had no action. Give at least one action."},
+		{NoteInvalidAction{Action: in, Err: bad}, fmt.Sprintf("%s is not valid: %v.", in, bad)},
+		{NoteNotTextField{Action: in, Why: why}, fmt.Sprintf("%s: %s; type only into input fields.", in, why)},
+		{NotePasswordField{Action: in, Why: why}, fmt.Sprintf("%s: %s; hand the phone over (interaction 5) instead.", in, why)},
+		{NoteIndexOff{Action: tap, Why: why}, fmt.Sprintf("%s: %s; use an index from the screen.", tap, why)},
+		{NoteRejected{Action: `click(start_box='(120,450)')`, Why: odd}, fmt.Sprintf("%s: %s.", `click(start_box='(120,450)')`, odd)},
+		{NoteSubmitEarly{Why: why}, why + "; put the submitting tap last."},
+		{NoteKeypadMiss{Why: why}, why + "; tap the keys of the value the task gave."},
+		{NoteUnread{Err: bad}, bad.Error() + "."},
+		{NoteNavigateAlone{Action: nav}, fmt.Sprintf("%s must be the only action of its batch.", nav)},
+		{NoteNoAppMap{Action: nav}, fmt.Sprintf("%s is not available: there is no App Map; use atomic actions.", nav)},
+		{NoteNavigateRetired{Action: nav, Times: 2}, fmt.Sprintf("%s stopped short %d times in this task; it is not offered again: use atomic actions.", nav, 2)},
+		{NoteNoPath{Action: nav}, fmt.Sprintf("%s: the App Map knows no reliable path from this page to page %q; use atomic actions.", nav, nav.Target)},
 		{NoteMapDisagrees{}, "The App Map knows the last action, taken for this sub-goal, to open another page than the one on the screen now: check that it did what the sub-goal needed. If it did not, this is a wrong page (C)."},
 	}
 	seen := map[string]bool{}
@@ -115,6 +133,22 @@ func TestNotesInPrompt(t *testing.T) {
 	}
 	if _, err := s.Replan(ReplannerData{Notes: []Note{nil}}); err == nil {
 		t.Error("a nil note rendered")
+	}
+	tap := event.Action{Type: event.Tap, Index: 9}
+	problems := []Note{NoteIndexOff{Action: tap, Why: "index 9 is not on the current screen (it has elements 1–2)"}, NoteNoAction{}}
+	p, err = s.Decide(DeciderData{Instruction: "Order a bubble tea", Task: task, Subgoal: "Pay", Screen: screen, Notes: problems})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = "Notes from the executor:\n1. Tap(9): index 9 is not on the current screen (it has elements 1–2); use an index from the screen.\n" +
+		"2. The answer had no action. Give at least one action.\n"
+	if !strings.Contains(p.User, want) {
+		t.Errorf("the decider's notes are not\n%s\nprompt:\n%s", want, p.User)
+	}
+	// A task that fails on the decider's answers names the same sentences, a space between.
+	got, err := s.NoteText(problems...)
+	if want := "Tap(9): index 9 is not on the current screen (it has elements 1–2); use an index from the screen. The answer had no action. Give at least one action."; err != nil || got != want {
+		t.Errorf("NoteText = %q, %v; want %q", got, err, want)
 	}
 }
 

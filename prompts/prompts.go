@@ -72,7 +72,7 @@ func LoadFrom(fsys fs.FS) (*Set, error) {
 	if err != nil {
 		return nil, fmt.Errorf("prompts: parse templates: %w", err)
 	}
-	t.Funcs(template.FuncMap{"notes": notesFunc(t)})
+	t.Funcs(noteFuncs(t))
 	if err := checkNotes(t); err != nil {
 		return nil, err
 	}
@@ -137,8 +137,10 @@ var funcs = template.FuncMap{
 	"routines":  routinesText,
 	"clock":     clockText,
 	"described": described,
-	// notes is bound to the parsed templates in LoadFrom: a note renders by its own template.
-	"notes": func([]Note) (string, error) { return "", errNotesUnbound },
+	// notes and sentences are bound to the parsed templates in LoadFrom (noteFuncs): a note
+	// renders by its own template.
+	"notes":     func([]Note) (string, error) { return "", errNotesUnbound },
+	"sentences": func([]Note) (string, error) { return "", errNotesUnbound },
 }
 
 var errNotesUnbound = errors.New("prompts: notes rendered before the templates were parsed")

@@ -70,7 +70,7 @@ func TestGolden(t *testing.T) {
 					{Step: 1, Subgoal: "Open the menu", Actions: []string{`Tap(3) on "Menu"`}, Expect: "the menu", Result: "A", Reflection: "the menu is open"},
 					{Step: 2, Subgoal: "Pick the size", Actions: []string{`Tap(1) on "Large ¥18": failed: adb: connection lost`}, Result: "D", Reflection: "nothing changed"},
 				}, Screen: screen, Keyboard: true, Context: facts, Shell: []string{"getprop ro.product.model"},
-				Notes: []string{"Index 42 is not on the screen; use an index from the screen."}})
+				Notes: []Note{fixedNote("Index 42 is not on the screen; use an index from the screen.")}})
 		}},
 		{"decider_navigate", func() (Prompt, error) {
 			return s.Decide(DeciderData{Instruction: "Order a bubble tea", Task: task, Instructions: stack[:1], Plan: []string{"Go to the cart", "Pay"}, Subgoal: "Go to the cart",
