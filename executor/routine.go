@@ -54,13 +54,13 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 		for _, x := range r.offered {
 			r.ledger.Drop(x.ID) // the model cannot name them: step by step from here
 		}
-		return r.refuseRoutine(fmt.Sprintf("There is no routine %q on this screen", name))
+		return r.refuseRoutine(prompts.NoteRoutineAbsent{Routine: name})
 	}
 	if len(choice.Args) != len(o.Params) {
 		r.publish(event.RoutineDeclined{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Args: choice.Args,
 			Reason: fmt.Sprintf("%d argument(s) for %d parameter(s)", len(choice.Args), len(o.Params))})
 		r.ledger.Drop(o.ID)
-		return r.refuseRoutine(fmt.Sprintf("Routine %q takes %d argument(s), one per parameter; the answer gave %d", name, len(o.Params), len(choice.Args)))
+		return r.refuseRoutine(prompts.NoteRoutineArgs{Routine: name, Params: len(o.Params), Args: len(choice.Args)})
 	}
 	run, err := r.cfg.Routines.Steps(ctx, r.a.Task.App, o.ID, r.screen.Signature, choice.Args, r.ledger.ResumeAt(o.ID))
 	steps, pause := run.Steps, run.Pause
@@ -70,7 +70,7 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 	if err != nil {
 		r.ledger.Drop(o.ID)
 		r.publish(event.RoutineDeclined{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Args: choice.Args, Reason: "cannot run here: " + err.Error()})
-		return r.refuseRoutine(fmt.Sprintf("Routine %q cannot run here (%v)", name, err))
+		return r.refuseRoutine(prompts.NoteRoutineCannotRun{Routine: name, Err: err})
 	}
 	name = o.Name
 	ev := event.RoutineRan{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Planned: len(steps),
@@ -98,11 +98,11 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 }
 
 // refuseRoutine answers a routine choice the executor cannot run: the Re-Planner hears
-// why (a line that starts with prompts.MarkRoutineRefused) on the same screen, and the
+// why (a note whose line starts with prompts.MarkRoutineRefused) on the same screen, and the
 // refusal counts as a result that changed nothing (D): three in a row force a full
 // re-plan, as idle steps do, so no model can spend the task's budget on it.
-func (r *run) refuseRoutine(why string) (State, error) {
-	r.planNote = append(r.planNote, prompts.NoteRoutineRefused{Why: why})
+func (r *run) refuseRoutine(why prompts.Note) (State, error) {
+	r.planNote = append(r.planNote, why)
 	r.cd++
 	if r.cd >= 3 {
 		r.cd = 0

@@ -27,7 +27,7 @@ func allNotes() []Note {
 		NoteAlreadySo{}, NoteFinishAfter{}, NoteLoop{}, NoteNotDone{}, NoteNotDoneWentBack{}, NoteNotDoneForm{},
 		NoteNoUsableAction{}, NoteDeciderAsks{}, NoteDeedUnshown{}, NoteHandedBack{}, NoteAnswered{},
 		NoteShortcutStopped{}, NoteReopened{}, NoteWentBackKnown{}, NoteThreeFailed{}, NoteRoutineStopped{},
-		NoteRoutinePaused{}, NoteRoutineUnknown{}, NoteRoutineEnded{}, NoteRoutineRefused{}, NoteNoProgress{},
+		NoteRoutinePaused{}, NoteRoutineUnknown{}, NoteRoutineEnded{}, NoteRoutineAbsent{}, NoteRoutineArgs{}, NoteRoutineCannotRun{}, NoteNoProgress{},
 		NoteRoutineShort{}, NoteRefusedStayed{}, NoteRefusedWentBack{}, NoteOffTask{}, NoteMapDisagrees{},
 		NoteNoAction{}, NoteInvalidAction{}, NoteNotTextField{}, NotePasswordField{}, NoteIndexOff{},
 		NoteRejected{}, NoteSubmitEarly{}, NoteKeypadMiss{}, NoteUnread{}, NoteNavigateAlone{}, NoteNoAppMap{},
@@ -111,9 +111,24 @@ type NoteRoutineUnknown struct{ Routine, Pause string }
 // NoteRoutineEnded says the routine Routine ran to its end.
 type NoteRoutineEnded struct{ Routine string }
 
-// NoteRoutineRefused says a routine the Re-Planner chose cannot run (Why) and is not
-// offered again in the task; it starts with MarkRoutineRefused.
-type NoteRoutineRefused struct{ Why string }
+// NoteRoutineAbsent, NoteRoutineArgs and NoteRoutineCannotRun say a routine the
+// Re-Planner chose cannot run and is not offered again in the task; each starts with
+// MarkRoutineRefused.
+
+// NoteRoutineAbsent says no routine named Routine is offered on this screen.
+type NoteRoutineAbsent struct{ Routine string }
+
+// NoteRoutineArgs says the answer gave Args arguments to Routine, which takes Params.
+type NoteRoutineArgs struct {
+	Routine      string
+	Params, Args int
+}
+
+// NoteRoutineCannotRun says Routine cannot run here (Err).
+type NoteRoutineCannotRun struct {
+	Routine string
+	Err     error
+}
 
 // NoteNoProgress says the last three steps made no progress: a full new plan.
 type NoteNoProgress struct{}
@@ -197,45 +212,47 @@ type NoteNavigateRetired struct {
 // NoteNoPath says the App Map knows no reliable path from the page to Action's target page.
 type NoteNoPath struct{ Action event.Action }
 
-func (NoteAlreadySo) noteName() string       { return "already_so" }
-func (NoteFinishAfter) noteName() string     { return "finish_after" }
-func (NoteLoop) noteName() string            { return "loop" }
-func (NoteNotDone) noteName() string         { return "not_done" }
-func (NoteNotDoneWentBack) noteName() string { return "not_done_went_back" }
-func (NoteNotDoneForm) noteName() string     { return "not_done_form" }
-func (NoteNoUsableAction) noteName() string  { return "no_usable_action" }
-func (NoteDeciderAsks) noteName() string     { return "decider_asks" }
-func (NoteDeedUnshown) noteName() string     { return "deed_unshown" }
-func (NoteHandedBack) noteName() string      { return "handed_back" }
-func (NoteAnswered) noteName() string        { return "answered" }
-func (NoteShortcutStopped) noteName() string { return "shortcut_stopped" }
-func (NoteReopened) noteName() string        { return "reopened" }
-func (NoteWentBackKnown) noteName() string   { return "went_back_known" }
-func (NoteThreeFailed) noteName() string     { return "three_failed" }
-func (NoteRoutineStopped) noteName() string  { return "routine_stopped" }
-func (NoteRoutinePaused) noteName() string   { return "routine_paused" }
-func (NoteRoutineUnknown) noteName() string  { return "routine_unknown" }
-func (NoteRoutineEnded) noteName() string    { return "routine_ended" }
-func (NoteRoutineRefused) noteName() string  { return "routine_refused" }
-func (NoteNoProgress) noteName() string      { return "no_progress" }
-func (NoteRoutineShort) noteName() string    { return "routine_short" }
-func (NoteRefusedStayed) noteName() string   { return "refused_stayed" }
-func (NoteRefusedWentBack) noteName() string { return "refused_went_back" }
-func (NoteOffTask) noteName() string         { return "off_task" }
-func (NoteMapDisagrees) noteName() string    { return "map_disagrees" }
-func (NoteNoAction) noteName() string        { return "no_action" }
-func (NoteInvalidAction) noteName() string   { return "invalid_action" }
-func (NoteNotTextField) noteName() string    { return "not_text_field" }
-func (NotePasswordField) noteName() string   { return "password_field" }
-func (NoteIndexOff) noteName() string        { return "index_off" }
-func (NoteRejected) noteName() string        { return "rejected" }
-func (NoteSubmitEarly) noteName() string     { return "submit_early" }
-func (NoteKeypadMiss) noteName() string      { return "keypad_miss" }
-func (NoteUnread) noteName() string          { return "unread" }
-func (NoteNavigateAlone) noteName() string   { return "navigate_alone" }
-func (NoteNoAppMap) noteName() string        { return "no_app_map" }
-func (NoteNavigateRetired) noteName() string { return "navigate_retired" }
-func (NoteNoPath) noteName() string          { return "no_path" }
+func (NoteAlreadySo) noteName() string        { return "already_so" }
+func (NoteFinishAfter) noteName() string      { return "finish_after" }
+func (NoteLoop) noteName() string             { return "loop" }
+func (NoteNotDone) noteName() string          { return "not_done" }
+func (NoteNotDoneWentBack) noteName() string  { return "not_done_went_back" }
+func (NoteNotDoneForm) noteName() string      { return "not_done_form" }
+func (NoteNoUsableAction) noteName() string   { return "no_usable_action" }
+func (NoteDeciderAsks) noteName() string      { return "decider_asks" }
+func (NoteDeedUnshown) noteName() string      { return "deed_unshown" }
+func (NoteHandedBack) noteName() string       { return "handed_back" }
+func (NoteAnswered) noteName() string         { return "answered" }
+func (NoteShortcutStopped) noteName() string  { return "shortcut_stopped" }
+func (NoteReopened) noteName() string         { return "reopened" }
+func (NoteWentBackKnown) noteName() string    { return "went_back_known" }
+func (NoteThreeFailed) noteName() string      { return "three_failed" }
+func (NoteRoutineStopped) noteName() string   { return "routine_stopped" }
+func (NoteRoutinePaused) noteName() string    { return "routine_paused" }
+func (NoteRoutineUnknown) noteName() string   { return "routine_unknown" }
+func (NoteRoutineEnded) noteName() string     { return "routine_ended" }
+func (NoteRoutineAbsent) noteName() string    { return "routine_absent" }
+func (NoteRoutineArgs) noteName() string      { return "routine_args" }
+func (NoteRoutineCannotRun) noteName() string { return "routine_cannot_run" }
+func (NoteNoProgress) noteName() string       { return "no_progress" }
+func (NoteRoutineShort) noteName() string     { return "routine_short" }
+func (NoteRefusedStayed) noteName() string    { return "refused_stayed" }
+func (NoteRefusedWentBack) noteName() string  { return "refused_went_back" }
+func (NoteOffTask) noteName() string          { return "off_task" }
+func (NoteMapDisagrees) noteName() string     { return "map_disagrees" }
+func (NoteNoAction) noteName() string         { return "no_action" }
+func (NoteInvalidAction) noteName() string    { return "invalid_action" }
+func (NoteNotTextField) noteName() string     { return "not_text_field" }
+func (NotePasswordField) noteName() string    { return "password_field" }
+func (NoteIndexOff) noteName() string         { return "index_off" }
+func (NoteRejected) noteName() string         { return "rejected" }
+func (NoteSubmitEarly) noteName() string      { return "submit_early" }
+func (NoteKeypadMiss) noteName() string       { return "keypad_miss" }
+func (NoteUnread) noteName() string           { return "unread" }
+func (NoteNavigateAlone) noteName() string    { return "navigate_alone" }
+func (NoteNoAppMap) noteName() string         { return "no_app_map" }
+func (NoteNavigateRetired) noteName() string  { return "navigate_retired" }
+func (NoteNoPath) noteName() string           { return "no_path" }
 
 // noteTemplate is the name of a note's template.
 func noteTemplate(n Note) string { return "note_" + n.noteName() }

@@ -527,7 +527,7 @@ func TestWalkRoutineRule(t *testing.T) {
 	if u, err := strconv.Unquote(`"` + a.Routine.Name + `"`); err != nil || u != offer.Name || len(a.Routine.Args) != 1 || a.Routine.Args[0] != "Dress" {
 		t.Errorf("routine answered %+v, want %q with [Dress]", a.Routine, offer.Name)
 	}
-	a = ask([]prompts.Note{prompts.NoteRoutineRefused{Why: `Routine "x" cannot run here`}})
+	a = ask([]prompts.Note{prompts.NoteRoutineAbsent{Routine: "x"}})
 	if a.Routine.Name != "" {
 		t.Errorf("after a refusal the routine answered is %+v, want none", a.Routine)
 	}
