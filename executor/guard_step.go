@@ -16,7 +16,7 @@ import (
 func (r *run) guard() (State, error) {
 	r.consents = map[int]consented{}
 	reserved := map[string]bool{}
-	focus := guard.Focused(r.screen)
+	focus := r.screen.Focused()
 	for i, a := range r.batch {
 		v, hit := r.judge(a, focus)
 		if el := r.element(a.Index); el != nil && (el.Editable || a.Type == event.Input || a.Type == event.Clear) {
@@ -170,14 +170,6 @@ func (r *run) judge(a event.Action, focus *perception.Element) (guard.Verdict, b
 	}
 	return v, false // v.Rule: a person's allow let it through
 }
-
-// The guard's names for an element and its place, so that an action, a consent and a
-// check name the same element alike.
-var (
-	label     = guard.Label
-	fieldName = guard.FieldName
-	elementAt = guard.ElementAt
-)
 
 // learnedApp is the app whose learned effects count on the current screen: its package,
 // else the task's app.
