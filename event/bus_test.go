@@ -74,7 +74,8 @@ func TestBusEverySubscriberInPublishOrder(t *testing.T) {
 				t.Fatalf("subscriber %d saw %+v as event %d, subscriber 0 saw %+v", i, r, k, subs[0].seen()[k])
 			}
 			if k > 0 && !r.Time.After(recs[k-1].Time) {
-				t.Fatalf("subscriber %d: event %d stamped %v, not after %v: the stamp is not the bus clock's", i, k, r.Time, recs[k-1].Time)
+				t.Fatalf("subscriber %d: event %d stamped %v, not after %v: the stamp is not the bus clock's",
+					i, k, r.Time, recs[k-1].Time)
 			}
 			e := r.Event.(StepStarted)
 			p, _ := strconv.Atoi(e.App)

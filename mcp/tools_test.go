@@ -150,7 +150,7 @@ func newToolRig(t *testing.T, o rigOptions) *toolRig {
 			action, a := o.elicit(req.Params.Message)
 			res := &sdk.ElicitResult{Action: action}
 			if action == "accept" {
-				res.Content = map[string]any{answerField: a}
+				res.Content = args{answerField: a}
 			}
 			return res, nil
 		}
@@ -171,13 +171,13 @@ func newToolRig(t *testing.T, o rigOptions) *toolRig {
 
 // call calls tool with args; the call itself must not fail (a transport or protocol
 // error). It returns the result's text and whether it is a tool error.
-func (r *toolRig) call(t *testing.T, tool string, args any) (string, bool) {
+func (r *toolRig) call(t *testing.T, tool string, in any) (string, bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	res, err := r.session.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+	res, err := r.session.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: in})
 	if err != nil {
-		t.Fatalf("%s %v: the call failed (a protocol error, not a tool error): %v", tool, args, err)
+		t.Fatalf("%s %v: the call failed (a protocol error, not a tool error): %v", tool, in, err)
 	}
 	var b strings.Builder
 	for _, c := range res.Content {
@@ -189,54 +189,59 @@ func (r *toolRig) call(t *testing.T, tool string, args any) (string, bool) {
 }
 
 // mustFail calls tool and wants a tool error whose text holds every one of want.
-func (r *toolRig) mustFail(t *testing.T, tool string, args any, want ...string) string {
+func (r *toolRig) mustFail(t *testing.T, tool string, in any, want ...string) string {
 	t.Helper()
-	out, isErr := r.call(t, tool, args)
+	out, isErr := r.call(t, tool, in)
 	if !isErr {
-		t.Errorf("%s %v: no tool error: %s", tool, args, out)
+		t.Errorf("%s %v: no tool error: %s", tool, in, out)
 		return out
 	}
 	for _, w := range want {
 		if !strings.Contains(out, w) {
-			t.Errorf("%s %v: the error %q does not say %q", tool, args, out, w)
+			t.Errorf("%s %v: the error %q does not say %q", tool, in, out, w)
 		}
 	}
 	return out
 }
 
 // mustDo calls tool and wants a result that is no error.
-func (r *toolRig) mustDo(t *testing.T, tool string, args any) string {
+func (r *toolRig) mustDo(t *testing.T, tool string, in any) string {
 	t.Helper()
-	out, isErr := r.call(t, tool, args)
+	out, isErr := r.call(t, tool, in)
 	if isErr {
-		t.Fatalf("%s %v: %s", tool, args, out)
+		t.Fatalf("%s %v: %s", tool, in, out)
 	}
 	return out
 }
 
+// args are a tool call's arguments.
+type args = map[string]any
+
 // toolCalls are, for every tool, calls its input schema must take and calls of the wrong
 // shape it must turn away (a missing required argument, a wrong type, a word outside an
 // enum, an argument the tool does not have).
-var toolCalls = map[string]struct{ valid, invalid []map[string]any }{
-	"devices": {valid: []map[string]any{{}}, invalid: []map[string]any{{"serial": "emulator-5554"}}},
-	"apps":    {valid: []map[string]any{{}}, invalid: []map[string]any{{"all": true}}},
-	"screen": {valid: []map[string]any{{}, {"image": true}},
-		invalid: []map[string]any{{"image": "yes"}, {"element": 3}}},
+var toolCalls = map[string]struct{ valid, invalid []args }{
+	"devices": {valid: []args{{}}, invalid: []args{{"serial": "emulator-5554"}}},
+	"apps":    {valid: []args{{}}, invalid: []args{{"all": true}}},
+	"screen": {valid: []args{{}, {"image": true}},
+		invalid: []args{{"image": "yes"}, {"element": 3}}},
 	"act": {
-		valid: []map[string]any{{"action": "tap", "element": 3}, {"action": "tap", "x": 10, "y": 20},
+		valid: []args{{"action": "tap", "element": 3}, {"action": "tap", "x": 10, "y": 20},
 			{"action": "swipe", "direction": "up"}, {"action": "swipe", "x": 1, "y": 2, "x2": 3, "y2": 4},
-			{"action": "type", "text": "hello"}, {"action": "key", "key": "back"}, {"action": "launch", "package": "com.fairy.shop"},
+			{"action": "type", "text": "hello"}, {"action": "key", "key": "back"},
+			{"action": "launch", "package": "com.fairy.shop"},
 			{"action": "long_press", "element": 1}},
-		invalid: []map[string]any{{}, {"action": "fly"}, {"action": "tap", "element": "three"}, {"action": "tap", "element": 1.5},
+		invalid: []args{{}, {"action": "fly"}, {"action": "tap", "element": "three"}, {"action": "tap", "element": 1.5},
 			{"action": "swipe", "direction": "diagonal"}, {"action": "tap", "x": "10", "y": 20}, {"action": "tap", "target": 3}},
 	},
-	"run": {valid: []map[string]any{{"instruction": "open the shop"}, {"instruction": "open the shop", "max_steps": 5}},
-		invalid: []map[string]any{{}, {"instruction": 7}, {"instruction": "x", "max_steps": "ten"}, {"task": "open the shop"}}},
-	"map": {valid: []map[string]any{{"action": "list"}, {"command": "show", "package": "com.fairy.shop"},
+	"run": {valid: []args{{"instruction": "open the shop"}, {"instruction": "open the shop", "max_steps": 5}},
+		invalid: []args{{}, {"instruction": 7}, {"instruction": "x", "max_steps": "ten"}, {"task": "open the shop"}}},
+	"map": {valid: []args{{"action": "list"}, {"command": "show", "package": "com.fairy.shop"},
 		{"action": "path", "package": "p", "from": "p1", "to": "p2"}},
-		invalid: []map[string]any{{"action": "draw"}, {"command": "draw"}, {"action": "show", "package": 3}}},
-	"tricks": {valid: []map[string]any{{"action": "list"}, {"action": "search", "query": "pay", "limit": 3}, {"command": "list", "kind": "planning"}},
-		invalid: []map[string]any{{"action": "delete"}, {"action": "list", "limit": "many"}, {"action": "list", "limit": 2.5}}},
+		invalid: []args{{"action": "draw"}, {"command": "draw"}, {"action": "show", "package": 3}}},
+	"tricks": {valid: []args{{"action": "list"}, {"action": "search", "query": "pay", "limit": 3},
+		{"command": "list", "kind": "planning"}},
+		invalid: []args{{"action": "delete"}, {"action": "list", "limit": "many"}, {"action": "list", "limit": 2.5}}},
 }
 
 // resolved is a tool's schema (as the client received it) resolved by the JSON-schema
@@ -323,14 +328,14 @@ func TestToolErrorsWithoutADevice(t *testing.T) {
 	}
 	for _, c := range []struct {
 		tool string
-		args map[string]any
+		args args
 	}{
 		{"apps", nil},
 		{"screen", nil},
-		{"screen", map[string]any{"image": true}},
-		{"act", map[string]any{"action": "tap", "element": 1}},
-		{"act", map[string]any{"action": "launch", "package": "com.fairy.shop"}},
-		{"act", map[string]any{"action": "key", "key": "back"}},
+		{"screen", args{"image": true}},
+		{"act", args{"action": "tap", "element": 1}},
+		{"act", args{"action": "launch", "package": "com.fairy.shop"}},
+		{"act", args{"action": "key", "key": "back"}},
 	} {
 		r.mustFail(t, c.tool, c.args, "no device")
 	}
@@ -339,20 +344,20 @@ func TestToolErrorsWithoutADevice(t *testing.T) {
 	down.mustFail(t, "devices", nil, "adb")
 
 	// No knowledge file yet: the lists are empty, the rest says what is missing.
-	if out := r.mustDo(t, "map", map[string]any{"action": "list"}); !strings.Contains(out, "No apps learned yet") {
+	if out := r.mustDo(t, "map", args{"action": "list"}); !strings.Contains(out, "No apps learned yet") {
 		t.Errorf("map list without a knowledge file: %s", out)
 	}
-	if out := r.mustDo(t, "tricks", map[string]any{"action": "search", "query": "pay"}); !strings.Contains(out, "No tricks") {
+	if out := r.mustDo(t, "tricks", args{"action": "search", "query": "pay"}); !strings.Contains(out, "No tricks") {
 		t.Errorf("tricks search without a knowledge file: %s", out)
 	}
-	r.mustFail(t, "map", map[string]any{"action": "show", "package": "com.fairy.shop"}, "nothing learned yet", "run a task first")
+	r.mustFail(t, "map", args{"action": "show", "package": "com.fairy.shop"}, "nothing learned yet", "run a task first")
 }
 
 // TestToolErrorsOfArguments: each argument that does not say what to do gets an error
 // that says what to give instead, and changes nothing on the phone.
 func TestToolErrorsOfArguments(t *testing.T) {
 	r := newToolRig(t, rigOptions{knowledge: filepath.Join(t.TempDir(), "knowledge.db")})
-	r.mustDo(t, "act", map[string]any{"action": "launch", "package": "com.fairy.shop"})
+	r.mustDo(t, "act", args{"action": "launch", "package": "com.fairy.shop"})
 	screen := r.mustDo(t, "screen", nil)
 	n := len(regexp.MustCompile(`\[\d+\]`).FindAllString(screen, -1))
 	if n == 0 {
@@ -360,50 +365,53 @@ func TestToolErrorsOfArguments(t *testing.T) {
 	}
 	for _, c := range []struct {
 		tool string
-		args map[string]any
+		args args
 		want []string
 	}{
-		{"act", map[string]any{"action": "tap", "element": n + 1}, []string{fmt.Sprintf("element %d is not on the screen (it has %d", n+1, n), "read the screen again"}},
-		{"act", map[string]any{"action": "tap", "element": -2}, []string{"numbers start at 1"}},
-		{"act", map[string]any{"action": "long_press", "element": 1000000}, []string{"not on the screen"}},
-		{"act", map[string]any{"action": "swipe", "element": n + 5, "direction": "up"}, []string{"not on the screen"}},
-		{"act", map[string]any{"action": "tap"}, []string{"needs an element number or x and y"}},
-		{"act", map[string]any{"action": "tap", "x": 5}, []string{"needs an element number or x and y"}},
-		{"act", map[string]any{"action": "tap", "x": 100000, "y": 10}, []string{"off the"}},
-		{"act", map[string]any{"action": "tap", "x": -1, "y": 10}, []string{"off the"}},
-		{"act", map[string]any{"action": "swipe", "x": 1, "y": 1, "x2": 5}, []string{"needs x, y, x2 and y2"}},
-		{"act", map[string]any{"action": "swipe", "x": 1, "y": 1, "x2": 5, "y2": 100000}, []string{"leaves the"}},
-		{"act", map[string]any{"action": "swipe"}, []string{"direction up, down, left or right"}},
-		{"act", map[string]any{"action": "type"}, []string{"type needs text"}},
-		{"act", map[string]any{"action": "key", "key": "back; reboot"}, []string{"give a key name"}},
-		{"act", map[string]any{"action": "type", "text": "hello"}, []string{"no focused text field", "focus a text field first"}},
-		{"act", map[string]any{"action": "key", "key": "FOO_BAR"}, []string{"unknown key", "or a key code"}},
-		{"act", map[string]any{"action": "launch"}, []string{"launch needs package", "apps"}},
-		{"act", map[string]any{"action": "launch", "package": "com.fairy.shop; reboot"}, []string{`package name "com.fairy.shop; reboot"`}},
-		{"act", map[string]any{"action": "launch", "package": "com.example.nowhere"}, []string{"com.example.nowhere"}},
-		{"act", map[string]any{"action": ""}, []string{"action", "tap long_press type swipe key launch"}},
-		{"run", map[string]any{"instruction": "   "}, []string{"instruction is empty", "say what to do"}},
-		{"run", map[string]any{"instruction": "open the shop", "max_steps": -1}, []string{"max_steps -1", "positive"}},
-		{"run", map[string]any{"instruction": "open the shop"}, []string{"no model configured", "set model.default"}},
-		{"map", map[string]any{}, []string{`map action ""`, "list, show or path"}},
-		{"map", map[string]any{"action": "show"}, []string{"map show needs package", "map list"}},
-		{"map", map[string]any{"action": "path", "package": "com.fairy.shop"}, []string{"no map learned for com.fairy.shop", "map list"}},
-		{"map", map[string]any{"action": "show", "package": "com.fairy.shop"}, []string{"no map learned for com.fairy.shop"}},
-		{"tricks", map[string]any{}, []string{`tricks action ""`, "list or search"}},
-		{"tricks", map[string]any{"action": "search"}, []string{"needs query"}},
-		{"tricks", map[string]any{"action": "search", "query": "  "}, []string{"needs query"}},
-		{"tricks", map[string]any{"action": "list", "kind": "gossip"}, []string{"gossip"}},
+		{"act", args{"action": "tap", "element": n + 1},
+			[]string{fmt.Sprintf("element %d is not on the screen (it has %d", n+1, n), "read the screen again"}},
+		{"act", args{"action": "tap", "element": -2}, []string{"numbers start at 1"}},
+		{"act", args{"action": "long_press", "element": 1000000}, []string{"not on the screen"}},
+		{"act", args{"action": "swipe", "element": n + 5, "direction": "up"}, []string{"not on the screen"}},
+		{"act", args{"action": "tap"}, []string{"needs an element number or x and y"}},
+		{"act", args{"action": "tap", "x": 5}, []string{"needs an element number or x and y"}},
+		{"act", args{"action": "tap", "x": 100000, "y": 10}, []string{"off the"}},
+		{"act", args{"action": "tap", "x": -1, "y": 10}, []string{"off the"}},
+		{"act", args{"action": "swipe", "x": 1, "y": 1, "x2": 5}, []string{"needs x, y, x2 and y2"}},
+		{"act", args{"action": "swipe", "x": 1, "y": 1, "x2": 5, "y2": 100000}, []string{"leaves the"}},
+		{"act", args{"action": "swipe"}, []string{"direction up, down, left or right"}},
+		{"act", args{"action": "type"}, []string{"type needs text"}},
+		{"act", args{"action": "key", "key": "back; reboot"}, []string{"give a key name"}},
+		{"act", args{"action": "type", "text": "hello"}, []string{"no focused text field", "focus a text field first"}},
+		{"act", args{"action": "key", "key": "FOO_BAR"}, []string{"unknown key", "or a key code"}},
+		{"act", args{"action": "launch"}, []string{"launch needs package", "apps"}},
+		{"act", args{"action": "launch", "package": "com.fairy.shop; reboot"},
+			[]string{`package name "com.fairy.shop; reboot"`}},
+		{"act", args{"action": "launch", "package": "com.example.nowhere"}, []string{"com.example.nowhere"}},
+		{"act", args{"action": ""}, []string{"action", "tap long_press type swipe key launch"}},
+		{"run", args{"instruction": "   "}, []string{"instruction is empty", "say what to do"}},
+		{"run", args{"instruction": "open the shop", "max_steps": -1}, []string{"max_steps -1", "positive"}},
+		{"run", args{"instruction": "open the shop"}, []string{"no model configured", "set model.default"}},
+		{"map", args{}, []string{`map action ""`, "list, show or path"}},
+		{"map", args{"action": "show"}, []string{"map show needs package", "map list"}},
+		{"map", args{"action": "path", "package": "com.fairy.shop"},
+			[]string{"no map learned for com.fairy.shop", "map list"}},
+		{"map", args{"action": "show", "package": "com.fairy.shop"}, []string{"no map learned for com.fairy.shop"}},
+		{"tricks", args{}, []string{`tricks action ""`, "list or search"}},
+		{"tricks", args{"action": "search"}, []string{"needs query"}},
+		{"tricks", args{"action": "search", "query": "  "}, []string{"needs query"}},
+		{"tricks", args{"action": "list", "kind": "gossip"}, []string{"gossip"}},
 	} {
 		r.mustFail(t, c.tool, c.args, c.want...)
 	}
 	if after := r.mustDo(t, "screen", nil); after != screen {
 		t.Errorf("the refused calls changed the screen:\n%s\nwas\n%s", after, screen)
 	}
-	if out := r.mustDo(t, "tricks", map[string]any{"action": "list", "limit": -3}); !strings.Contains(out, "No tricks") {
+	if out := r.mustDo(t, "tricks", args{"action": "list", "limit": -3}); !strings.Contains(out, "No tricks") {
 		t.Errorf("tricks list with a negative limit (the default): %s", out)
 	}
 	// A run that did not end done is an error result that says why, with its summary.
-	r.mustFail(t, "run", map[string]any{"instruction": "pay the bill"}, "refused", "the person declined the payment")
+	r.mustFail(t, "run", args{"instruction": "pay the bill"}, "refused", "the person declined the payment")
 }
 
 // TestToolErrorsWhileARunHoldsThePhone: while the run tool's run holds the phone, act
@@ -413,7 +421,8 @@ func TestToolErrorsWhileARunHoldsThePhone(t *testing.T) {
 	r := newToolRig(t, rigOptions{})
 	done := make(chan string, 1)
 	go func() {
-		res, err := r.session.CallTool(t.Context(), &sdk.CallToolParams{Name: "run", Arguments: map[string]any{"instruction": "hold the phone"}})
+		call := &sdk.CallToolParams{Name: "run", Arguments: args{"instruction": "hold the phone"}}
+		res, err := r.session.CallTool(t.Context(), call)
 		switch {
 		case err != nil:
 			done <- "error: " + err.Error()
@@ -428,15 +437,20 @@ func TestToolErrorsWhileARunHoldsThePhone(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the run never started")
 	}
-	r.mustFail(t, "act", map[string]any{"action": "key", "key": "back"}, "busy", `"hold the phone"`, "wait for it to end")
-	r.mustFail(t, "run", map[string]any{"instruction": "open the shop"}, "busy", `"hold the phone"`)
+	r.mustFail(t, "act", args{"action": "key", "key": "back"}, "busy", `"hold the phone"`, "wait for it to end")
+	r.mustFail(t, "run", args{"instruction": "open the shop"}, "busy", `"hold the phone"`)
 	r.mustDo(t, "screen", nil)
 	r.mustDo(t, "devices", nil)
 	close(r.hold)
 	if got := <-done; got != "ok" {
 		t.Fatalf("the holding run ended with %s", got)
 	}
-	r.mustDo(t, "act", map[string]any{"action": "key", "key": "back"})
+	r.mustDo(t, "act", args{"action": "key", "key": "back"})
+}
+
+// answering is a person who answers every question the same way.
+func answering(action, answer string) func(string) (string, string) {
+	return func(string) (string, string) { return action, answer }
 }
 
 // TestToolErrorsOfTheGuard: tapping the shop's submit-order button is held by the guard:
@@ -445,7 +459,7 @@ func TestToolErrorsWhileARunHoldsThePhone(t *testing.T) {
 func TestToolErrorsOfTheGuard(t *testing.T) {
 	toCheckout := func(r *toolRig) int {
 		t.Helper()
-		r.mustDo(t, "act", map[string]any{"action": "launch", "package": "com.fairy.shop"})
+		r.mustDo(t, "act", args{"action": "launch", "package": "com.fairy.shop"})
 		screen := r.mustDo(t, "screen", nil)
 		for _, label := range []string{"珍珠奶茶 Bubble tea", "加入购物车", "id=cart_button", "去结算", `"18:00"`, `"提交订单"`} {
 			m := regexp.MustCompile(`\[(\d+)\] [^\n]*` + regexp.QuoteMeta(label)).FindStringSubmatch(screen)
@@ -456,7 +470,7 @@ func TestToolErrorsOfTheGuard(t *testing.T) {
 			if label == `"提交订单"` {
 				return n
 			}
-			screen = r.mustDo(t, "act", map[string]any{"action": "tap", "element": n})
+			screen = r.mustDo(t, "act", args{"action": "tap", "element": n})
 		}
 		return 0
 	}
@@ -466,14 +480,14 @@ func TestToolErrorsOfTheGuard(t *testing.T) {
 		want   []string
 	}{
 		{"a client that cannot ask", nil, []string{"refused", "cannot ask the person", "nothing was done"}},
-		{"a person who declines", func(string) (string, string) { return "decline", "" }, []string{"refused", "the person declined", "nothing was done"}},
-		{"a person who says no", func(string) (string, string) { return "accept", "no" }, []string{"refused", "the person said no"}},
-		{"a person who dismisses it", func(string) (string, string) { return "cancel", "" }, []string{"refused", "dismissed"}},
+		{"a person who declines", answering("decline", ""), []string{"refused", "the person declined", "nothing was done"}},
+		{"a person who says no", answering("accept", "no"), []string{"refused", "the person said no"}},
+		{"a person who dismisses it", answering("cancel", ""), []string{"refused", "dismissed"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := newToolRig(t, rigOptions{elicit: c.elicit})
 			submit := toCheckout(r)
-			r.mustFail(t, "act", map[string]any{"action": "tap", "element": submit}, c.want...)
+			r.mustFail(t, "act", args{"action": "tap", "element": submit}, c.want...)
 			if orders := r.phone.Orders(); len(orders) != 0 {
 				t.Errorf("refused, yet an order was placed: %+v", orders)
 			}
@@ -482,8 +496,8 @@ func TestToolErrorsOfTheGuard(t *testing.T) {
 			}
 		})
 	}
-	r := newToolRig(t, rigOptions{elicit: func(string) (string, string) { return "accept", "yes" }})
-	r.mustDo(t, "act", map[string]any{"action": "tap", "element": toCheckout(r)})
+	r := newToolRig(t, rigOptions{elicit: answering("accept", "yes")})
+	r.mustDo(t, "act", args{"action": "tap", "element": toCheckout(r)})
 	if orders := r.phone.Orders(); len(orders) != 1 {
 		t.Errorf("with a yes, orders = %+v, want one", orders)
 	}

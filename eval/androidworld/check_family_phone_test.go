@@ -89,6 +89,15 @@ func lookAlike(r *afterRun, target string) sim.Record {
 
 // familyCases are the cases of every family, by name.
 func familyCases() map[string]familyCase {
+	same := func(s string) string { return s }
+	// contact adds the contact the instruction names, its name and number as written.
+	contact := func(name, number func(string) string) outcome {
+		return func(r *afterRun) {
+			row := sim.Record{"name": name(r.param("name")), "phone": number(r.param("number")), "email": ""}
+			r.add(contactsPkg+":contacts", row)
+		}
+	}
+	reply := func(r *afterRun) { r.text(r.param("number"), r.param("message")) }
 	cases := map[string]familyCase{
 		"SystemWifiTurnOn":             toggleCase("wifi_on", "on", false),
 		"SystemWifiTurnOff":            toggleCase("wifi_on", "off", false),
@@ -111,26 +120,18 @@ func familyCases() map[string]familyCase {
 		},
 		"ContactsAddContact": {
 			right: map[string]outcome{
-				"added": func(r *afterRun) {
-					r.add(contactsPkg+":contacts", sim.Record{"name": r.param("name"), "phone": r.param("number"), "email": ""})
-				},
-				"added, the number with dashes": func(r *afterRun) {
-					r.add(contactsPkg+":contacts", sim.Record{"name": r.param("name"), "phone": dashed(r.param("number")), "email": ""})
-				},
+				"added":                         contact(same, same),
+				"added, the number with dashes": contact(same, dashed),
 			},
 			wrong: map[string]outcome{
-				"the name in another case": func(r *afterRun) {
-					r.add(contactsPkg+":contacts", sim.Record{"name": nearName(r.param("name")), "phone": r.param("number"), "email": ""})
-				},
-				"a digit off": func(r *afterRun) {
-					r.add(contactsPkg+":contacts", sim.Record{"name": r.param("name"), "phone": otherDigit(r.param("number")), "email": ""})
-				},
+				"the name in another case": contact(nearName, same),
+				"a digit off":              contact(same, otherDigit),
 			},
 		},
 		"SimpleSmsSend":  smsCase(),
 		"SimpleSmsReply": smsCase(),
 		"SimpleSmsReplyMostRecent": {
-			right: map[string]outcome{"replied to the most recent": func(r *afterRun) { r.text(r.param("number"), r.param("message")) }},
+			right: map[string]outcome{"replied to the most recent": reply},
 			wrong: map[string]outcome{
 				"replied to an older conversation": func(r *afterRun) {
 					older := otherDigit(r.param("number"))
@@ -142,7 +143,7 @@ func familyCases() map[string]familyCase {
 					}
 					r.text(older, r.param("message"))
 				},
-				"replied, then left Messages": both(func(r *afterRun) { r.text(r.param("number"), r.param("message")) }, launchOutcome(contactsPkg)),
+				"replied, then left Messages": both(reply, launchOutcome(contactsPkg)),
 			},
 		},
 	}
@@ -162,8 +163,10 @@ func familyCases() map[string]familyCase {
 	cases["SimpleSmsResend"] = familyCase{
 		right: map[string]outcome{"sent again": resend(1, func(s string) string { return s })},
 		wrong: map[string]outcome{
-			"sent twice":           resend(2, func(s string) string { return s }),
-			"sent the glitch text": resend(1, func(string) string { return "Sorry, there was a glitch, what was the last message you sent me?" }),
+			"sent twice": resend(2, func(s string) string { return s }),
+			"sent the glitch text": resend(1, func(string) string {
+				return "Sorry, there was a glitch, what was the last message you sent me?"
+			}),
 		},
 	}
 	forward := func(to func(r *afterRun) string, body func(string) string) outcome {
@@ -188,7 +191,6 @@ func familyCases() map[string]familyCase {
 			return ""
 		}
 	}
-	same := func(s string) string { return s }
 	cases["SimpleSmsSendReceivedAddress"] = familyCase{
 		right: map[string]outcome{"forwarded": forward(numberOf("name1"), same)},
 		wrong: map[string]outcome{
@@ -224,7 +226,9 @@ func familyCases() map[string]familyCase {
 		}},
 	}
 	cases["MarkorDeleteAllNotes"] = familyCase{
-		right: map[string]outcome{"all deleted": func(r *afterRun) { r.remove(notesColl, func(sim.Record) bool { return true }) }},
+		right: map[string]outcome{"all deleted": func(r *afterRun) {
+			r.remove(notesColl, func(sim.Record) bool { return true })
+		}},
 		wrong: map[string]outcome{"one left": func(r *afterRun) {
 			keep := r.rows(notesColl)[0]["id"]
 			r.remove(notesColl, func(x sim.Record) bool { return x["id"] != keep })
@@ -274,16 +278,20 @@ func familyCases() map[string]familyCase {
 	cases["MarkorAddNoteHeader"] = familyCase{
 		right: map[string]outcome{"headed and renamed": rename(true, true, true, headed)},
 		wrong: map[string]outcome{
-			"headed, not renamed":   rename(true, false, true, headed),
-			"renamed only":          rename(true, true, false, nil),
-			"no blank line between": rename(true, true, true, func(r *afterRun, c string) string { return r.param("header") + "\n" + c }),
+			"headed, not renamed": rename(true, false, true, headed),
+			"renamed only":        rename(true, true, false, nil),
+			"no blank line between": rename(true, true, true, func(r *afterRun, c string) string {
+				return r.param("header") + "\n" + c
+			}),
 		},
 	}
 	updated := func(r *afterRun, _ string) string { return r.param("updated_content") }
 	cases["MarkorChangeNoteContent"] = familyCase{
 		right: map[string]outcome{
-			"changed and renamed":             rename(false, true, true, updated),
-			"changed with a final line break": rename(false, true, true, func(r *afterRun, c string) string { return updated(r, c) + "\n" }),
+			"changed and renamed": rename(false, true, true, updated),
+			"changed with a final line break": rename(false, true, true, func(r *afterRun, c string) string {
+				return updated(r, c) + "\n"
+			}),
 		},
 		wrong: map[string]outcome{
 			"changed, not renamed": rename(false, false, true, updated),

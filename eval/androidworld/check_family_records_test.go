@@ -35,8 +35,10 @@ func calendarAddCase() familyCase {
 			m, _ := strconv.Atoi(r.param("duration_mins"))
 			start := time.Date(2023, 10, d+day, h, 0, 0, 0, time.UTC)
 			end := start.Add(time.Duration(m+extra) * time.Minute)
-			r.add(eventsColl, sim.Record{"title": title(r.param("event_title")), "date": start.Format("2006-01-02"), "time": start.Format("15:04"),
-				"end_date": end.Format("2006-01-02"), "end": end.Format("15:04"), "description": r.param("event_description"), "location": ""})
+			r.add(eventsColl, sim.Record{"title": title(r.param("event_title")),
+				"date": start.Format("2006-01-02"), "time": start.Format("15:04"),
+				"end_date": end.Format("2006-01-02"), "end": end.Format("15:04"),
+				"description": r.param("event_description"), "location": ""})
 		}
 	}
 	same := func(s string) string { return s }
@@ -206,7 +208,8 @@ func mapsCase(favorite bool) familyCase {
 			if !ok {
 				r.t.Fatalf("place %v has no coordinates", p)
 			}
-			r.add(coll, sim.Record{"name": name(p), "lat": strconv.FormatFloat(c[0]+dlat, 'f', 7, 64), "lon": strconv.FormatFloat(c[1], 'f', 7, 64)})
+			lat, lon := strconv.FormatFloat(c[0]+dlat, 'f', 7, 64), strconv.FormatFloat(c[1], 'f', 7, 64)
+			r.add(coll, sim.Record{"name": name(p), "lat": lat, "lon": lon})
 		}
 	}
 	named := func(p sim.Record) string { return p["name"] }
@@ -409,7 +412,8 @@ func addCalendarAndRecordCases(cases map[string]familyCase) {
 	}
 	cases["SimpleCalendarDeleteEvents"] = deleteOnDayCase()
 	cases["SimpleCalendarDeleteEventsOnRelativeDay"] = deleteOnDayCase()
-	for _, f := range []string{"SimpleCalendarAddOneEvent", "SimpleCalendarAddOneEventTomorrow", "SimpleCalendarAddOneEventInTwoWeeks",
+	for _, f := range []string{"SimpleCalendarAddOneEvent", "SimpleCalendarAddOneEventTomorrow",
+		"SimpleCalendarAddOneEventInTwoWeeks",
 		"SimpleCalendarAddOneEventRelativeDay"} {
 		cases[f] = calendarAddCase()
 	}
@@ -442,7 +446,8 @@ func addCalendarAndRecordCases(cases map[string]familyCase) {
 	for _, f := range []string{"ExpenseDeleteSingle", "ExpenseDeleteMultiple", "ExpenseDeleteMultiple2"} {
 		cases[f] = recordsDeleteCase(expenses)
 	}
-	for _, f := range []string{"RecipeDeleteSingleRecipe", "RecipeDeleteSingleWithRecipeWithNoise", "RecipeDeleteMultipleRecipes",
+	for _, f := range []string{"RecipeDeleteSingleRecipe", "RecipeDeleteSingleWithRecipeWithNoise",
+		"RecipeDeleteMultipleRecipes",
 		"RecipeDeleteMultipleRecipesWithNoise"} {
 		cases[f] = recordsDeleteCase(recipes)
 	}

@@ -230,7 +230,8 @@ func TestEveryFamilyCheckRejectsWhatTheBenchmarkRejects(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			c, ok := cases[b.name]
 			if !ok {
-				t.Fatalf("family %s has no case in familyCases: say what a correct run leaves and which runs the benchmark fails", b.name)
+				t.Fatalf("family %s has no case in familyCases: say what a correct run leaves and which runs the benchmark fails",
+					b.name)
 			}
 			if len(c.right) == 0 || len(c.wrong) == 0 {
 				t.Fatalf("family %s: a case needs a correct run and at least one the benchmark fails", b.name)
