@@ -258,6 +258,7 @@ type run struct {
 	// path (decider, routine, Navigate): what an add task's named values are compared with.
 	typed, tapped []string
 	saved         map[string]bool // the add task's record titles seen saved (outcome.go)
+	rowsBefore    map[string]int  // per page and record title, its rows before the title was entered (outcome.go)
 	extracted     map[string]bool // static texts and labels of the screens this task sent to the extractor
 	locale        *string         // the phone's language, once read (see phoneLocale)
 	clockRead     bool            // the phone's clock was read (see phoneNow)
@@ -267,10 +268,10 @@ type run struct {
 
 	plan     []string
 	subgoal  string
-	full     bool     // the next reflection makes a full new plan
-	cd       int      // C/D results in a row
-	planNote []string // notes for the next Re-Planner call
-	decNote  []string // notes for the next decider call
+	full     bool           // the next reflection makes a full new plan
+	cd       int            // C/D results in a row
+	planNote []prompts.Note // notes for the next Re-Planner call
+	decNote  []prompts.Note // notes for the next decider call
 	// pointTaps are the Shell commands (input tap X Y) the decider made of points on no
 	// element: the guard judges them as commands, the executor taps (no shell needed).
 	pointTaps map[string]bool
