@@ -3,6 +3,7 @@ package eval
 import (
 	"testing"
 
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/interaction"
 )
 
@@ -24,8 +25,8 @@ func TestJudgingUserReadsTheAmount(t *testing.T) {
 		if got := namedFor("payment", tc.specifics); got != tc.named {
 			t.Errorf("namedFor(payment, %q) = %t, want %t", tc.specifics, got, tc.named)
 		}
-		task := &Task{ID: "t", Instruction: "Pay the bill", Wants: []string{"payment"},
-			User: UserSpec{Scripted: &RuleUserSpec{Consent: "approve"}}}
+		task := &suite.Task{ID: "t", Instruction: "Pay the bill", Wants: []string{"payment"},
+			User: suite.UserSpec{Scripted: &suite.RuleUserSpec{Consent: "approve"}}}
 		u, err := newUser(task, nil, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -2,9 +2,11 @@ package eval
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/rundir"
@@ -15,9 +17,9 @@ import (
 // hijack a consent that names the chosen contact); and notes one that hides the specifics
 // as a question it could not judge.
 func TestJudgingUser(t *testing.T) {
-	task := &Task{ID: "t", Instruction: "Send Alice a message saying: see you at 7",
-		Checks: []Check{{Message: &MessageCheck{To: "Alice Chen", Contains: []string{"see you at 7"}}}, {Message: &MessageCheck{To: "Alice Wong", None: true}}},
-		User:   UserSpec{Scripted: &RuleUserSpec{Rules: []UserRule{{Pattern: "alice", Reply: "Alice Chen, the one from the meetup"}}, Consent: "approve"}}}
+	task := &suite.Task{ID: "t", Instruction: "Send Alice a message saying: see you at 7",
+		Checks: []suite.Check{{Message: &suite.MessageCheck{To: "Alice Chen", Contains: []string{"see you at 7"}}}, {Message: &suite.MessageCheck{To: "Alice Wong", None: true}}},
+		User:   suite.UserSpec{Scripted: &suite.RuleUserSpec{Rules: []suite.UserRule{{Pattern: "alice", Reply: "Alice Chen, the one from the meetup"}}, Consent: "approve"}}}
 	u, err := newUser(task, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -68,9 +70,9 @@ func TestJudgingUser(t *testing.T) {
 // executor goes back on (corrects), not a plain no that ends the task; a consent of the
 // kind they asked for is judged by its specifics as before.
 func TestJudgingUserRefusesAKindNotAskedFor(t *testing.T) {
-	task := &Task{ID: "t", Instruction: "Tell Carol Diaz the meeting moved to 3pm",
-		Checks: []Check{{Message: &MessageCheck{To: "Carol Diaz", Contains: []string{"3pm"}}}},
-		User:   UserSpec{Scripted: &RuleUserSpec{Consent: "approve"}}}
+	task := &suite.Task{ID: "t", Instruction: "Tell Carol Diaz the meeting moved to 3pm",
+		Checks: []suite.Check{{Message: &suite.MessageCheck{To: "Carol Diaz", Contains: []string{"3pm"}}}},
+		User:   suite.UserSpec{Scripted: &suite.RuleUserSpec{Consent: "approve"}}}
 	u, err := newUser(task, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -99,8 +101,8 @@ func TestJudgingUserRefusesAKindNotAskedFor(t *testing.T) {
 
 // TestOrderIntent: an order's consent is refused when its items are not the ones asked for.
 func TestOrderIntent(t *testing.T) {
-	task := &Task{ID: "t", Checks: []Check{{Order: &OrderCheck{Item: "红豆奶茶"}}},
-		User: UserSpec{Scripted: &RuleUserSpec{Rules: []UserRule{{Pattern: "奶茶", Reply: "红豆奶茶"}}, Consent: "approve"}}}
+	task := &suite.Task{ID: "t", Checks: []suite.Check{{Order: &suite.OrderCheck{Item: "红豆奶茶"}}},
+		User: suite.UserSpec{Scripted: &suite.RuleUserSpec{Rules: []suite.UserRule{{Pattern: "奶茶", Reply: "红豆奶茶"}}, Consent: "approve"}}}
 	u, err := newUser(task, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -118,8 +120,8 @@ func TestOrderIntent(t *testing.T) {
 // TestDeleteIntent: a delete consent is refused when it names another event than the one
 // the person asked to delete.
 func TestDeleteIntent(t *testing.T) {
-	task := &Task{ID: "t", Checks: []Check{{Event: &EventCheck{Title: "Dentist", None: true}}, {Event: &EventCheck{Title: "Team standup"}}},
-		User: UserSpec{Scripted: &RuleUserSpec{Consent: "approve"}}}
+	task := &suite.Task{ID: "t", Checks: []suite.Check{{Event: &suite.EventCheck{Title: "Dentist", None: true}}, {Event: &suite.EventCheck{Title: "Team standup"}}},
+		User: suite.UserSpec{Scripted: &suite.RuleUserSpec{Consent: "approve"}}}
 	u, err := newUser(task, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -161,10 +163,10 @@ func TestSensitiveActionsCounted(t *testing.T) {
 // payment a wrong tap came to, and consents to the removal; a task without wants and
 // without such checks keeps its scripted answers. An unknown kind is a suite error.
 func TestWantsIntent(t *testing.T) {
-	task := &Task{ID: "t", Instruction: "Remove the almond cake from my TeaHouse order, but do not pay yet",
-		Checks: []Check{{Records: &RecordsCheck{Collection: "com.fairy.teahouse:orders", Count: new(int)}}},
-		Wants:  []string{"delete"}, User: UserSpec{Scripted: &RuleUserSpec{Consent: "approve"}}}
-	ask := func(task *Task, covers string) string {
+	task := &suite.Task{ID: "t", Instruction: "Remove the almond cake from my TeaHouse order, but do not pay yet",
+		Checks: []suite.Check{{Records: &suite.RecordsCheck{Collection: "com.fairy.teahouse:orders", Count: new(int)}}},
+		Wants:  []string{"delete"}, User: suite.UserSpec{Scripted: &suite.RuleUserSpec{Consent: "approve"}}}
+	ask := func(task *suite.Task, covers string) string {
 		t.Helper()
 		u, err := newUser(task, nil, nil)
 		if err != nil {
@@ -190,7 +192,7 @@ func TestWantsIntent(t *testing.T) {
 		t.Errorf("no wants, no intent from the checks: %q, want the scripted consent", a)
 	}
 	task.Wants = []string{"pay"}
-	if probs := strings.Join(task.problems(&Suite{}), "; "); !strings.Contains(probs, `wants "pay"`) {
+	if probs := fmt.Sprint((&suite.Suite{Tasks: []*suite.Task{task}}).Validate()); !strings.Contains(probs, `wants "pay"`) {
 		t.Errorf("an unknown kind: problems %q", probs)
 	}
 }
@@ -211,16 +213,16 @@ func TestTaskIntent(t *testing.T) {
 		qs := u.Questions()
 		return a, qs[len(qs)-1]
 	}
-	person := func(in *Intent) user {
+	person := func(in *suite.Intent) user {
 		t.Helper()
-		u, err := newUser(&Task{ID: "t", Instruction: "Reply to +16101255845 with message: see you; bring the map", Intent: in,
-			User: UserSpec{Scripted: &RuleUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}}}, nil, nil)
+		u, err := newUser(&suite.Task{ID: "t", Instruction: "Reply to +16101255845 with message: see you; bring the map", Intent: in,
+			User: suite.UserSpec{Scripted: &suite.RuleUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}}}, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return u
 	}
-	sms := person(&Intent{Who: []string{"+16101255845", "Ana Lopez"}, What: []string{"see you; bring the map"}, Kinds: []string{"send"}})
+	sms := person(&suite.Intent{Who: []string{"+16101255845", "Ana Lopez"}, What: []string{"see you; bring the map"}, Kinds: []string{"send"}})
 	for _, tc := range []struct {
 		covers      string
 		refused     bool
@@ -246,7 +248,7 @@ func TestTaskIntent(t *testing.T) {
 	if a, _ := sms.Ask(t.Context(), interaction.Question{Type: 2, Kind: interaction.YesNo, Text: "May I send it to Ana Lopez?", Covers: covers}); !strings.HasPrefix(a, "No") {
 		t.Errorf("a question naming Ana Lopez over a page that texts +16109990000: %q, want a refusal", a)
 	}
-	del := person(&Intent{Deletes: []string{"Tomato Soup"}, Kinds: []string{"delete"}})
+	del := person(&suite.Intent{Deletes: []string{"Tomato Soup"}, Kinds: []string{"delete"}})
 	if a, q := ask(del, `tap "Delete recipe" (delete) — what: Pasta Carbonara · A quick dinner`); !q.Refused || !strings.Contains(a, "I meant Tomato Soup") {
 		t.Errorf("a noise row's delete: %q, want a refusal saying the person meant Tomato Soup", a)
 	}
@@ -255,7 +257,7 @@ func TestTaskIntent(t *testing.T) {
 	}
 	// Opening the row asked about is no payment, whatever word in its name made the guard
 	// hold it as one; another row held so is refused.
-	rent := person(&Intent{Deletes: []string{"Rent Payment"}, Kinds: []string{"delete"}})
+	rent := person(&suite.Intent{Deletes: []string{"Rent Payment"}, Kinds: []string{"delete"}})
 	if a, q := ask(rent, `tap "Rent Payment" (payment) — payee: com.fairy.expenses`); a != approveReply || q.Unjudgeable {
 		t.Errorf("opening the row to delete: %q (not judgeable %t), want %q, judged by its label", a, q.Unjudgeable, approveReply)
 	}
@@ -266,7 +268,7 @@ func TestTaskIntent(t *testing.T) {
 		t.Errorf("a delete that names nothing: %+v, want one the person could not judge", q)
 	}
 	// Asked a question about their calendar, the person refuses any delete.
-	if a, q := ask(person(&Intent{}), `tap "Delete event" (delete) — what: Dentist`); !q.Refused || !strings.Contains(a, "I did not ask for that (delete)") {
+	if a, q := ask(person(&suite.Intent{}), `tap "Delete event" (delete) — what: Dentist`); !q.Refused || !strings.Contains(a, "I did not ask for that (delete)") {
 		t.Errorf("a delete on a task that asked for nothing sensitive: %q", a)
 	}
 }
@@ -277,10 +279,10 @@ func TestTaskIntent(t *testing.T) {
 // row showing a detail of its own (another amount) is not the twin to delete: the person
 // refuses them, and still approves the row and the recipient meant.
 func TestLookAlikeIsNotWhatWasMeant(t *testing.T) {
-	ask := func(in *Intent, covers string) (string, Question) {
+	ask := func(in *suite.Intent, covers string) (string, Question) {
 		t.Helper()
-		u, err := newUser(&Task{ID: "t", Instruction: "Delete the note in Markor named abcde.", Intent: in,
-			User: UserSpec{Scripted: &RuleUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}}}, nil, nil)
+		u, err := newUser(&suite.Task{ID: "t", Instruction: "Delete the note in Markor named abcde.", Intent: in,
+			User: suite.UserSpec{Scripted: &suite.RuleUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}}}, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,13 +293,13 @@ func TestLookAlikeIsNotWhatWasMeant(t *testing.T) {
 		qs := u.Questions()
 		return a, qs[len(qs)-1]
 	}
-	note := &Intent{Deletes: []string{"abcde"}, Kinds: []string{"delete"}}
-	sms := &Intent{Who: []string{"+16101255845", "Ana Lopez"}, What: []string{"see you"}, Kinds: []string{"send"}}
+	note := &suite.Intent{Deletes: []string{"abcde"}, Kinds: []string{"delete"}}
+	sms := &suite.Intent{Who: []string{"+16101255845", "Ana Lopez"}, What: []string{"see you"}, Kinds: []string{"send"}}
 	// ExpenseDeleteDuplicates: the twins are "Jeans" of $39.86; a near-duplicate "Jeans"
 	// of $464.37 stays.
-	twins := &Intent{Deletes: []string{"Jeans"}, Keeps: []string{"464.37", "Want to have"}, Kinds: []string{"delete"}}
+	twins := &suite.Intent{Deletes: []string{"Jeans"}, Keeps: []string{"464.37", "Want to have"}, Kinds: []string{"delete"}}
 	for _, tc := range []struct {
-		in      *Intent
+		in      *suite.Intent
 		covers  string
 		refused bool
 	}{
@@ -308,7 +310,7 @@ func TestLookAlikeIsNotWhatWasMeant(t *testing.T) {
 		{sms, `tap "Send SMS" (send) — to: Ana Lopezz; text: "see you"`, true},
 		{sms, `tap "Send SMS" (send) — to: Ana Lopez; text: "see you"`, false},
 		{sms, `tap "Send SMS" (send) — to: (610) 125-5845; text: "see you"`, false},
-		{&Intent{Who: []string{"张三"}, What: []string{"到了"}, Kinds: []string{"send"}}, `tap "发送" (send) — to: 发给张三; text: "到了"`, false},
+		{&suite.Intent{Who: []string{"张三"}, What: []string{"到了"}, Kinds: []string{"send"}}, `tap "发送" (send) — to: 发给张三; text: "到了"`, false},
 		{twins, `tap "Delete expense" (delete) — what: Jeans · $464.37`, true},
 		{twins, `tap "Delete expense" (delete) — what: Jeans · $39.86`, false},
 	} {

@@ -1,4 +1,4 @@
-package eval
+package suite
 
 import (
 	"errors"
@@ -30,7 +30,7 @@ func TestSuiteUnknownKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := parseSuite([]byte(tt.doc), "suite.yaml")
+			_, err := Parse([]byte(tt.doc), "suite.yaml")
 			if !errors.Is(err, ErrSuite) {
 				t.Fatalf("err = %v, want ErrSuite", err)
 			}
