@@ -401,7 +401,7 @@ func checkScripted(suites ...*suite.Suite) error {
 			}
 		}
 		return fmt.Errorf("suite %q: no model is configured, and %s no scripted model rules to answer with, so every model call would fail: "+
-			"give the suite rules (model: or recover: for every task, a task's own model: or walk:; see eval/doc.go and examples/wallet-suite.yaml), "+
+			"give the suite rules (model: or recover: for every task, a task's own model: or walk:; see eval/suite/doc.go and examples/wallet-suite.yaml), "+
 			"or configure a model (set OPENAI_API_KEY, or model.base-url and model.default in the config file)", s.Name, which)
 	}
 	return nil

@@ -23,7 +23,7 @@ import (
 
 // The offline try (`fairy run --sim`) carries out an instruction on a virtual phone with a
 // scripted model and no model key. The scripted model knows the tasks of the built-in
-// evaluation suite (builtin:sim, eval/suites/sim.yaml): their walkthroughs answer what a
+// evaluation suite (builtin:sim, eval/suite/suites/sim.yaml): their walkthroughs answer what a
 // capable model answers on each screen of the built-in apps. An instruction none of them
 // carries out is refused before anything starts — the scripted model cannot understand
 // it, and a run that pretends to would lie.
