@@ -302,7 +302,7 @@ func TestMisledNamesTheModelsSlip(t *testing.T) {
 	res := func(id, phase string, pass bool) TaskResult {
 		x := TaskResult{ID: id, Phase: phase, PassIndex: passIndex[phase], Pass: pass, Outcome: "failed", RunDir: filepath.Join("runs", phase, id)}
 		if !pass {
-			x.Checks = []CheckResult{{Name: "row", Pass: false, Evidence: "no such row"}}
+			x.Checks = []suite.CheckResult{{Name: "row", Pass: false, Evidence: "no such row"}}
 		}
 		return x
 	}
