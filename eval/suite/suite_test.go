@@ -145,3 +145,26 @@ func newScriptedModel(t *testing.T, rules string) Model {
 	}
 	return c
 }
+
+// TestRuleUserSpecValidate: a scripted user is checked by the format itself (no simulated
+// user built): the consent keyword, each rule's pattern and reply, each error an ErrSuite
+// naming the rule.
+func TestRuleUserSpecValidate(t *testing.T) {
+	for _, tt := range []struct {
+		spec RuleUserSpec
+		want string
+	}{
+		{RuleUserSpec{Consent: "maybe"}, `consent "maybe": use approve or refuse`},
+		{RuleUserSpec{Rules: []UserRule{{Pattern: "a", Reply: "b"}, {Pattern: "[", Reply: "c"}}}, `user rule 2 pattern "["`},
+		{RuleUserSpec{Rules: []UserRule{{Pattern: "a"}}}, "user rule 1 has no reply"},
+	} {
+		err := tt.spec.Validate()
+		if !errors.Is(err, ErrSuite) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Validate(%+v) = %v, want an ErrSuite saying %q", tt.spec, err, tt.want)
+		}
+	}
+	ok := RuleUserSpec{Consent: "Approve", Default: "fine", Rules: []UserRule{{Pattern: "(?i)which", Reply: "refuse", Times: 1}}}
+	if err := ok.Validate(); err != nil {
+		t.Errorf("a valid scripted user: %v", err)
+	}
+}
