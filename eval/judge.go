@@ -11,29 +11,12 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/rundir"
 )
-
-// Intent is what the person behind a task asked for, as a suite builder in Go knows it
-// (eval/androidworld reads it from the benchmark's checks): who gets a message and what it
-// says, what is deleted, what is added, and the kinds of sensitive action asked for. A
-// person with an Intent refuses a consent of a kind it does not name, also when it names
-// none (asked a question about their calendar, they refuse a delete).
-type Intent struct {
-	// Who is the recipient, each entry one way the person knows them (a name, a number).
-	Who     []string
-	What    []string // texts the message must hold
-	Deletes []string // what is to be deleted: a row's title or name
-	// Keeps tell a look-alike the person keeps from a row they delete of the same name:
-	// details only the look-alike shows (its amount, its note), so a delete whose page
-	// shows one is refused.
-	Keeps []string
-	Adds  []string // what is to be added: a row's title or name
-	Kinds []string // guard categories asked for (send, delete, …); none: nothing sensitive
-}
 
 // intent is what the person behind a task wants, as a person knows it: who gets the
 // message, what it says, which items the order holds. It is read from the task's checks
@@ -56,7 +39,7 @@ type intent struct {
 }
 
 // intentOf reads a task's intent from its checks, its Wants and its Intent.
-func intentOf(t *Task) intent {
+func intentOf(t *suite.Task) intent {
 	in := intent{Asked: t.Instruction, Kinds: slices.Clone(t.Wants)}
 	for _, c := range t.Checks {
 		if m := c.Message; m != nil && !m.None {
@@ -90,10 +73,6 @@ func intentOf(t *Task) intent {
 	}
 	return in
 }
-
-// foreignKinds are the guard categories a person judges by what they asked for: asked to
-// send a message, they refuse a call or a payment they never asked for.
-var foreignKinds = []string{"payment", "transfer", "order", "subscription", "delete", "send", "call"}
 
 // coveredKind reads the guard category a consent question covers (`tap "Call" (call) — …`).
 var coveredKind = regexp.MustCompile(`^\S+ "[^"]*" \(([a-z]+)\)`)
@@ -230,7 +209,7 @@ func (u *judgingUser) Ask(ctx context.Context, q interaction.Question) (string, 
 		}
 	}
 	if m := coveredKind.FindStringSubmatch(strings.TrimSpace(q.Covers)); why == "" && m != nil && (len(u.intent.Kinds) > 0 || u.intent.complete) &&
-		slices.Contains(foreignKinds, m[1]) && !slices.Contains(u.intent.Kinds, m[1]) && !u.intent.names(subjectOf(q.Covers, q.Text)) {
+		slices.Contains(suite.ForeignKinds, m[1]) && !slices.Contains(u.intent.Kinds, m[1]) && !u.intent.names(subjectOf(q.Covers, q.Text)) {
 		// A consent for a kind of action the person never asked for (a call when they
 		// asked for a message): they refuse it and say what they meant.
 		why = fmt.Sprintf("No — I did not ask for that (%s); I meant %s.", m[1], u.intent.wish())

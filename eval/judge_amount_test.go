@@ -3,6 +3,7 @@ package eval
 import (
 	"testing"
 
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/event"
 )
 
@@ -25,8 +26,8 @@ func TestJudgingUserReadsTheAmount(t *testing.T) {
 		if got := namedFor("payment", sp); got != tc.named {
 			t.Errorf("namedFor(payment, %q) = %t, want %t", sp, got, tc.named)
 		}
-		task := &Task{ID: "t", Instruction: "Pay the bill", Wants: []string{"payment"},
-			User: UserSpec{Scripted: &RuleUserSpec{Consent: "approve"}}}
+		task := &suite.Task{ID: "t", Instruction: "Pay the bill", Wants: []string{"payment"},
+			User: suite.UserSpec{Scripted: &suite.RuleUserSpec{Consent: "approve"}}}
 		u, err := newUser(task, nil, nil)
 		if err != nil {
 			t.Fatal(err)

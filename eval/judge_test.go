@@ -2,9 +2,11 @@ package eval
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/rundir"
@@ -40,9 +42,9 @@ func consentLine(typ int, c consentQ) interaction.Question { return c.question(t
 // hijack a consent that names the chosen contact); and notes one that hides the specifics
 // as a question it could not judge.
 func TestJudgingUser(t *testing.T) {
-	task := &Task{ID: "t", Instruction: "Send Alice a message saying: see you at 7",
-		Checks: []Check{{Message: &MessageCheck{To: "Alice Chen", Contains: []string{"see you at 7"}}}, {Message: &MessageCheck{To: "Alice Wong", None: true}}},
-		User:   UserSpec{Scripted: &RuleUserSpec{Rules: []UserRule{{Pattern: "alice", Reply: "Alice Chen, the one from the meetup"}}, Consent: "approve"}}}
+	task := &suite.Task{ID: "t", Instruction: "Send Alice a message saying: see you at 7",
+		Checks: []suite.Check{{Message: &suite.MessageCheck{To: "Alice Chen", Contains: []string{"see you at 7"}}}, {Message: &suite.MessageCheck{To: "Alice Wong", None: true}}},
+		User:   suite.UserSpec{Scripted: &suite.RuleUserSpec{Rules: []suite.UserRule{{Pattern: "alice", Reply: "Alice Chen, the one from the meetup"}}, Consent: "approve"}}}
 	u, err := newUser(task, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -93,9 +95,9 @@ func TestJudgingUser(t *testing.T) {
 // executor goes back on (corrects), not a plain no that ends the task; a consent of the
 // kind they asked for is judged by its specifics as before.
 func TestJudgingUserRefusesAKindNotAskedFor(t *testing.T) {
-	task := &Task{ID: "t", Instruction: "Tell Carol Diaz the meeting moved to 3pm",
-		Checks: []Check{{Message: &MessageCheck{To: "Carol Diaz", Contains: []string{"3pm"}}}},
-		User:   UserSpec{Scripted: &RuleUserSpec{Consent: "approve"}}}
+	task := &suite.Task{ID: "t", Instruction: "Tell Carol Diaz the meeting moved to 3pm",
+		Checks: []suite.Check{{Message: &suite.MessageCheck{To: "Carol Diaz", Contains: []string{"3pm"}}}},
+		User:   suite.UserSpec{Scripted: &suite.RuleUserSpec{Consent: "approve"}}}
 	u, err := newUser(task, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -124,8 +126,8 @@ func TestJudgingUserRefusesAKindNotAskedFor(t *testing.T) {
 
 // TestOrderIntent: an order's consent is refused when its items are not the ones asked for.
 func TestOrderIntent(t *testing.T) {
-	task := &Task{ID: "t", Checks: []Check{{Order: &OrderCheck{Item: "红豆奶茶"}}},
-		User: UserSpec{Scripted: &RuleUserSpec{Rules: []UserRule{{Pattern: "奶茶", Reply: "红豆奶茶"}}, Consent: "approve"}}}
+	task := &suite.Task{ID: "t", Checks: []suite.Check{{Order: &suite.OrderCheck{Item: "红豆奶茶"}}},
+		User: suite.UserSpec{Scripted: &suite.RuleUserSpec{Rules: []suite.UserRule{{Pattern: "奶茶", Reply: "红豆奶茶"}}, Consent: "approve"}}}
 	u, err := newUser(task, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -143,8 +145,8 @@ func TestOrderIntent(t *testing.T) {
 // TestDeleteIntent: a delete consent is refused when it names another event than the one
 // the person asked to delete.
 func TestDeleteIntent(t *testing.T) {
-	task := &Task{ID: "t", Checks: []Check{{Event: &EventCheck{Title: "Dentist", None: true}}, {Event: &EventCheck{Title: "Team standup"}}},
-		User: UserSpec{Scripted: &RuleUserSpec{Consent: "approve"}}}
+	task := &suite.Task{ID: "t", Checks: []suite.Check{{Event: &suite.EventCheck{Title: "Dentist", None: true}}, {Event: &suite.EventCheck{Title: "Team standup"}}},
+		User: suite.UserSpec{Scripted: &suite.RuleUserSpec{Consent: "approve"}}}
 	u, err := newUser(task, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -186,10 +188,10 @@ func TestSensitiveActionsCounted(t *testing.T) {
 // payment a wrong tap came to, and consents to the removal; a task without wants and
 // without such checks keeps its scripted answers. An unknown kind is a suite error.
 func TestWantsIntent(t *testing.T) {
-	task := &Task{ID: "t", Instruction: "Remove the almond cake from my TeaHouse order, but do not pay yet",
-		Checks: []Check{{Records: &RecordsCheck{Collection: "com.fairy.teahouse:orders", Count: new(int)}}},
-		Wants:  []string{"delete"}, User: UserSpec{Scripted: &RuleUserSpec{Consent: "approve"}}}
-	ask := func(task *Task, c consentQ) string {
+	task := &suite.Task{ID: "t", Instruction: "Remove the almond cake from my TeaHouse order, but do not pay yet",
+		Checks: []suite.Check{{Records: &suite.RecordsCheck{Collection: "com.fairy.teahouse:orders", Count: new(int)}}},
+		Wants:  []string{"delete"}, User: suite.UserSpec{Scripted: &suite.RuleUserSpec{Consent: "approve"}}}
+	ask := func(task *suite.Task, c consentQ) string {
 		t.Helper()
 		u, err := newUser(task, nil, nil)
 		if err != nil {
@@ -215,7 +217,7 @@ func TestWantsIntent(t *testing.T) {
 		t.Errorf("no wants, no intent from the checks: %q, want the scripted consent", a)
 	}
 	task.Wants = []string{"pay"}
-	if probs := strings.Join(task.problems(&Suite{}), "; "); !strings.Contains(probs, `wants "pay"`) {
+	if probs := fmt.Sprint((&suite.Suite{Tasks: []*suite.Task{task}}).Validate()); !strings.Contains(probs, `wants "pay"`) {
 		t.Errorf("an unknown kind: problems %q", probs)
 	}
 }
@@ -236,16 +238,16 @@ func TestTaskIntent(t *testing.T) {
 		qs := u.Questions()
 		return a, qs[len(qs)-1]
 	}
-	person := func(in *Intent) user {
+	person := func(in *suite.Intent) user {
 		t.Helper()
-		u, err := newUser(&Task{ID: "t", Instruction: "Reply to +16101255845 with message: see you; bring the map", Intent: in,
-			User: UserSpec{Scripted: &RuleUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}}}, nil, nil)
+		u, err := newUser(&suite.Task{ID: "t", Instruction: "Reply to +16101255845 with message: see you; bring the map", Intent: in,
+			User: suite.UserSpec{Scripted: &suite.RuleUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}}}, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return u
 	}
-	sms := person(&Intent{Who: []string{"+16101255845", "Ana Lopez"}, What: []string{"see you; bring the map"}, Kinds: []string{"send"}})
+	sms := person(&suite.Intent{Who: []string{"+16101255845", "Ana Lopez"}, What: []string{"see you; bring the map"}, Kinds: []string{"send"}})
 	for _, tc := range []struct {
 		covers      consentQ
 		refused     bool
@@ -271,7 +273,7 @@ func TestTaskIntent(t *testing.T) {
 	if a, _ := sms.Ask(t.Context(), covers.question(2, "May I send it to Ana Lopez?", covers.String())); !strings.HasPrefix(a, "No") {
 		t.Errorf("a question naming Ana Lopez over a page that texts +16109990000: %q, want a refusal", a)
 	}
-	del := person(&Intent{Deletes: []string{"Tomato Soup"}, Kinds: []string{"delete"}})
+	del := person(&suite.Intent{Deletes: []string{"Tomato Soup"}, Kinds: []string{"delete"}})
 	if a, q := ask(del, consentQ{`tap "Delete recipe" (delete)`, event.Specifics{What: "Pasta Carbonara · A quick dinner"}}); !q.Refused || !strings.Contains(a, "I meant Tomato Soup") {
 		t.Errorf("a noise row's delete: %q, want a refusal saying the person meant Tomato Soup", a)
 	}
@@ -280,7 +282,7 @@ func TestTaskIntent(t *testing.T) {
 	}
 	// Opening the row asked about is no payment, whatever word in its name made the guard
 	// hold it as one; another row held so is refused.
-	rent := person(&Intent{Deletes: []string{"Rent Payment"}, Kinds: []string{"delete"}})
+	rent := person(&suite.Intent{Deletes: []string{"Rent Payment"}, Kinds: []string{"delete"}})
 	if a, q := ask(rent, consentQ{`tap "Rent Payment" (payment)`, event.Specifics{Payee: "com.fairy.expenses"}}); a != approveReply || q.Unjudgeable {
 		t.Errorf("opening the row to delete: %q (not judgeable %t), want %q, judged by its label", a, q.Unjudgeable, approveReply)
 	}
@@ -291,7 +293,7 @@ func TestTaskIntent(t *testing.T) {
 		t.Errorf("a delete that names nothing: %+v, want one the person could not judge", q)
 	}
 	// Asked a question about their calendar, the person refuses any delete.
-	if a, q := ask(person(&Intent{}), consentQ{`tap "Delete event" (delete)`, event.Specifics{What: "Dentist"}}); !q.Refused || !strings.Contains(a, "I did not ask for that (delete)") {
+	if a, q := ask(person(&suite.Intent{}), consentQ{`tap "Delete event" (delete)`, event.Specifics{What: "Dentist"}}); !q.Refused || !strings.Contains(a, "I did not ask for that (delete)") {
 		t.Errorf("a delete on a task that asked for nothing sensitive: %q", a)
 	}
 }
@@ -302,10 +304,10 @@ func TestTaskIntent(t *testing.T) {
 // row showing a detail of its own (another amount) is not the twin to delete: the person
 // refuses them, and still approves the row and the recipient meant.
 func TestLookAlikeIsNotWhatWasMeant(t *testing.T) {
-	ask := func(in *Intent, c consentQ) (string, Question) {
+	ask := func(in *suite.Intent, c consentQ) (string, Question) {
 		t.Helper()
-		u, err := newUser(&Task{ID: "t", Instruction: "Delete the note in Markor named abcde.", Intent: in,
-			User: UserSpec{Scripted: &RuleUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}}}, nil, nil)
+		u, err := newUser(&suite.Task{ID: "t", Instruction: "Delete the note in Markor named abcde.", Intent: in,
+			User: suite.UserSpec{Scripted: &suite.RuleUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}}}, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -316,13 +318,13 @@ func TestLookAlikeIsNotWhatWasMeant(t *testing.T) {
 		qs := u.Questions()
 		return a, qs[len(qs)-1]
 	}
-	note := &Intent{Deletes: []string{"abcde"}, Kinds: []string{"delete"}}
-	sms := &Intent{Who: []string{"+16101255845", "Ana Lopez"}, What: []string{"see you"}, Kinds: []string{"send"}}
+	note := &suite.Intent{Deletes: []string{"abcde"}, Kinds: []string{"delete"}}
+	sms := &suite.Intent{Who: []string{"+16101255845", "Ana Lopez"}, What: []string{"see you"}, Kinds: []string{"send"}}
 	// ExpenseDeleteDuplicates: the twins are "Jeans" of $39.86; a near-duplicate "Jeans"
 	// of $464.37 stays.
-	twins := &Intent{Deletes: []string{"Jeans"}, Keeps: []string{"464.37", "Want to have"}, Kinds: []string{"delete"}}
+	twins := &suite.Intent{Deletes: []string{"Jeans"}, Keeps: []string{"464.37", "Want to have"}, Kinds: []string{"delete"}}
 	for _, tc := range []struct {
-		in      *Intent
+		in      *suite.Intent
 		covers  consentQ
 		refused bool
 	}{
@@ -333,7 +335,7 @@ func TestLookAlikeIsNotWhatWasMeant(t *testing.T) {
 		{sms, consentQ{`tap "Send SMS" (send)`, event.Specifics{To: "Ana Lopezz", Text: "see you"}}, true},
 		{sms, consentQ{`tap "Send SMS" (send)`, event.Specifics{To: "Ana Lopez", Text: "see you"}}, false},
 		{sms, consentQ{`tap "Send SMS" (send)`, event.Specifics{To: "(610) 125-5845", Text: "see you"}}, false},
-		{&Intent{Who: []string{"张三"}, What: []string{"到了"}, Kinds: []string{"send"}}, consentQ{`tap "发送" (send)`, event.Specifics{To: "发给张三", Text: "到了"}}, false},
+		{&suite.Intent{Who: []string{"张三"}, What: []string{"到了"}, Kinds: []string{"send"}}, consentQ{`tap "发送" (send)`, event.Specifics{To: "发给张三", Text: "到了"}}, false},
 		{twins, consentQ{`tap "Delete expense" (delete)`, event.Specifics{What: "Jeans · $464.37"}}, true},
 		{twins, consentQ{`tap "Delete expense" (delete)`, event.Specifics{What: "Jeans · $39.86"}}, false},
 	} {
@@ -349,9 +351,9 @@ func TestLookAlikeIsNotWhatWasMeant(t *testing.T) {
 // specifics that name another are refused, words that name another over the right
 // specifics are approved, and words alone (no specifics carried) name nothing to judge by.
 func TestJudgeReadsTypedSpecifics(t *testing.T) {
-	task := &Task{ID: "t", Instruction: "Send Alice a message saying: see you at 7",
-		Checks: []Check{{Message: &MessageCheck{To: "Alice Chen", Contains: []string{"see you at 7"}}}},
-		User:   UserSpec{Scripted: &RuleUserSpec{Consent: "approve"}}}
+	task := &suite.Task{ID: "t", Instruction: "Send Alice a message saying: see you at 7",
+		Checks: []suite.Check{{Message: &suite.MessageCheck{To: "Alice Chen", Contains: []string{"see you at 7"}}}},
+		User:   suite.UserSpec{Scripted: &suite.RuleUserSpec{Consent: "approve"}}}
 	u, err := newUser(task, nil, nil)
 	if err != nil {
 		t.Fatal(err)

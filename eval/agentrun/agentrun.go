@@ -11,14 +11,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/fairy-go/fairy/grounding"
-	"github.com/fairy-go/fairy/guard"
-	"github.com/fairy-go/fairy/llm/scripted"
 	"io"
 	"log/slog"
 	"os"
 	"sync"
 	"time"
+
+	"github.com/fairy-go/fairy/eval/suite"
+	"github.com/fairy-go/fairy/grounding"
+	"github.com/fairy-go/fairy/guard"
+	"github.com/fairy-go/fairy/llm/scripted"
 
 	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/eval"
@@ -160,9 +162,9 @@ func (a *Agent) Start(ctx context.Context, job eval.Job) (_ eval.TaskRun, err er
 		}
 	}()
 	if s.model == nil {
-		var opts []eval.RulesOption
+		var opts []suite.RulesOption
 		if job.NoNavigate {
-			opts = append(opts, eval.WithoutNavigate())
+			opts = append(opts, suite.WithoutNavigate())
 		}
 		rules, err := job.Suite.Rules(job.Task, opts...)
 		if err != nil {
@@ -196,7 +198,7 @@ func (a *Agent) Start(ctx context.Context, job eval.Job) (_ eval.TaskRun, err er
 }
 
 // Model implements eval.TaskRun: the unmetered model, for the simulated user and the judge.
-func (s *taskRun) Model() eval.Model { return s.model }
+func (s *taskRun) Model() suite.Model { return s.model }
 
 // Shell implements eval.TaskRun; it runs any command (setup and checks come from the
 // suite's author, not from a model).

@@ -5,7 +5,7 @@ import (
 
 	"testing"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/ocr"
 	"github.com/fairy-go/fairy/internal/testenv"
@@ -15,7 +15,7 @@ import (
 // pixelReader is the Tesseract reader the suite's tasks tagged pixels need. Without
 // tesseract they cannot pass: under CI that fails the test (scripts/test.sh installs it),
 // elsewhere those tasks are left out of s, said in the log.
-func pixelReader(t testing.TB, s *eval.Suite) executor.PixelReader {
+func pixelReader(t testing.TB, s *suite.Suite) executor.PixelReader {
 	t.Helper()
 	testenv.MustHaveFullTier(t, "starts tesseract")
 	tess, err := ocr.New(context.Background(), ocr.Config{})
@@ -23,7 +23,7 @@ func pixelReader(t testing.TB, s *eval.Suite) executor.PixelReader {
 		if testenv.OnCI() {
 			t.Fatalf("%v", err)
 		}
-		var keep []*eval.Task
+		var keep []*suite.Task
 		for _, x := range s.Tasks {
 			if !x.HasTag("pixels") {
 				keep = append(keep, x)

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -208,7 +208,7 @@ func (r *afterRun) verdict() (bool, string) {
 	r.t.Helper()
 	var ev []string
 	for _, c := range r.in.checks {
-		ok, e, err := c.Evaluate(context.Background(), eval.Probe{Phone: r.p, Answer: r.answer})
+		ok, e, err := c.Evaluate(context.Background(), suite.Probe{Phone: r.p, Answer: r.answer})
 		if err != nil {
 			r.t.Fatalf("%s: %v", c.Describe(), err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/androidworld"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/internal/testenv"
 )
 
@@ -32,7 +33,7 @@ func consentQuestions(r eval.TaskResult) []eval.Question {
 // deed is not done (the scripted model tries again once, and is refused again).
 func TestOneDeedOneQuestion(t *testing.T) {
 	testenv.MustHaveFullTier(t, "runs four tasks on the virtual phone")
-	load := func() *eval.Suite {
+	load := func() *suite.Suite {
 		s, err := androidworld.Load("androidworld:sim", androidworld.Options{Seed: 3, Family: oneDeedFamilies})
 		if err != nil {
 			t.Fatal(err)
@@ -60,7 +61,7 @@ func TestOneDeedOneQuestion(t *testing.T) {
 	t.Run("no", func(t *testing.T) {
 		s := load()
 		for _, task := range s.Tasks {
-			task.Intent = &eval.Intent{} // the person asked for nothing sensitive: every consent is refused
+			task.Intent = &suite.Intent{} // the person asked for nothing sensitive: every consent is refused
 		}
 		for id, r := range runErring(t, s) {
 			// The scripted model tries once more after a no; each try is asked and refused.

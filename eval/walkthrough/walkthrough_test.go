@@ -10,7 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
@@ -253,11 +253,11 @@ func whichAlice() (walk, recover []exchange) {
 // builtin:sim's rules for id, and returns the first answer that is not what it should be.
 func play(t *testing.T, set *prompts.Set, id string, xs []exchange) error {
 	t.Helper()
-	s, err := eval.Load("builtin:sim")
+	s, err := suite.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var task *eval.Task
+	var task *suite.Task
 	for _, x := range s.Tasks {
 		if x.ID == id {
 			task = x

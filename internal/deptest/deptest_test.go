@@ -123,15 +123,20 @@ var layers = map[string][]string{
 	"mcp":              {"event", "executor/adb", "global", "guard", "interaction", "knowledge", "perception", "rundir"},
 	// live is the run's live page: it shows the vocabulary and asks as a Dialoger.
 	"live": {"event", "interaction"},
+	// The suite format: the YAML, the checks and their evaluation on the phone's state. It
+	// knows nothing of the runner.
+	"eval/suite": {"eval/walkthrough", "internal/spell", "llm", "llm/scripted", "perception", "prompts", "sim"},
 	// Evaluation drives the agent from outside: eval knows the agent only through the
 	// Session it declares; eval/agentrun plugs the agent in. Its judging person reads a
 	// consent's amount with the guard's reader.
-	"eval": {"eval/walkthrough", "event", "guard", "interaction", "internal/spell", "internal/table", "llm", "llm/inject", "llm/scripted", "perception", "prompts", "rundir", "sim", "sim/cjkfont"},
+	"eval": {"eval/suite", "event", "guard", "interaction", "internal/table", "llm", "llm/inject", "prompts", "rundir", "sim"},
 	// A walkthrough compiles to scripted-model rules that find their way by the prompts'
 	// markers.
-	"eval/walkthrough":  {"event", "llm/scripted", "prompts"},
-	"eval/agentrun":     {"agent", "eval", "event", "executor", "executor/adb", "global", "grounding", "guard", "interaction", "knowledge", "llm/inject", "llm/openai", "llm/scripted", "rundir", "sim"},
-	"eval/androidworld": {"eval", "eval/walkthrough", "sim"},
+	"eval/walkthrough": {"event", "llm/scripted", "prompts"},
+	"eval/agentrun":    {"agent", "eval", "eval/suite", "event", "executor", "executor/adb", "global", "grounding", "guard", "interaction", "knowledge", "llm/inject", "llm/openai", "llm/scripted", "rundir", "sim"},
+	// The AndroidWorld mirror builds suites: it knows the format, not the runner (its
+	// summary reads the runner's report: report.go).
+	"eval/androidworld": {"eval", "eval/suite", "eval/walkthrough", "sim"},
 	"internal/deptest":  {},
 	// Only the command wires everything; nothing imports it.
 	"cmd/fairy": {"*"},
