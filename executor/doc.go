@@ -1,5 +1,5 @@
 // Package executor is fairy's App-Level Executor: it carries out one app task as a loop of
-// steps, each an explicit state machine
+// steps through an explicit state machine.
 //
 //	PERCEIVE → REFLECT → [INTERACT] → DECIDE → GUARD → ACT → PERCEIVE …
 //	                         ↘ CHECK → FINISH | back to REFLECT
