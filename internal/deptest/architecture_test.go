@@ -229,3 +229,28 @@ func declares(src, name string) bool {
 	}
 	return regexp.MustCompile(re).MatchString(src)
 }
+
+// TestDocPathChecks: the checks TestArchitecturePaths makes find what a doc names and tell
+// a declared name from one that is not.
+func TestDocPathChecks(t *testing.T) {
+	text := "see `executor/guard_step.go:run.guard`, `sim/apps/`, `guard/guard.yaml` and " +
+		"`go test ./internal/deptest`, `cmd/fairy/<command>.go`"
+	var got []string
+	for _, m := range docPath.FindAllStringSubmatch(text, -1) {
+		got = append(got, m[1]+"|"+m[2])
+	}
+	want := []string{"executor/guard_step.go|run.guard", "sim/apps/|", "guard/guard.yaml|"}
+	if !slices.Equal(got, want) {
+		t.Errorf("paths found: %q, want %q", got, want)
+	}
+	src := "package x\n\ntype Guard struct{}\n\nfunc (g *Guard) Check(a int) bool { return true }\n\n" +
+		"func New(p Policy) (*Guard, error) { return nil, nil }\n\nfunc (r *run) guard() {}\n\nvar (\n\tlabel = 1\n)\n"
+	for name, want := range map[string]bool{
+		"Guard": true, "Guard.Check": true, "New": true, "run.guard": true, "label": true,
+		"Guard.Offers": false, "Old": false, "run.act": false, "Policy": false,
+	} {
+		if got := declares(src, name); got != want {
+			t.Errorf("declares(%s) = %v, want %v", name, got, want)
+		}
+	}
+}
