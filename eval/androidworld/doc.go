@@ -11,9 +11,10 @@
 //
 // What to know:
 //
-//   - builders (families.go) lists the families; a builder names the family and the app,
-//     and its draw function returns the instance: instruction, setup records, checks and
-//     the walkthrough the scripted model follows (package walkthrough);
+//   - builders (family_list.go) lists the families, and the family_*.go files hold their
+//     draw functions, one app a file: a builder names the family and the app, and its draw
+//     function returns the instance: instruction, setup records, checks and the
+//     walkthrough the scripted model follows (package walkthrough);
 //   - the benchmark's own metadata (templates, complexity, difficulty, parameter lists)
 //     is read from testdata/families.json and testdata/params.json, so a family's budget
 //     and difficulty are AndroidWorld's, not chosen here;
