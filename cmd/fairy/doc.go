@@ -14,9 +14,13 @@
 //     invocation — flags, the config file, FAIRY_* variables — into a settings value that
 //     owns its own viper instance: there is no package-level configuration and no global
 //     command;
-//   - commands.go lists the subcommands; each lives in a file named after it and is built
-//     by a new…Cmd function from a …Deps struct of plain values and functions, so a test
-//     runs the command's logic through newRootCmd with no terminal, phone or network.
+//   - commands.go lists the subcommands; each lives in a file named after it (run.go,
+//     eval.go, map_view.go for `fairy map view`, config_*.go for what the config file
+//     says) and is built by a new…Cmd function from a …Deps struct of plain values and
+//     functions, so a test runs the command's logic through newRootCmd with no terminal,
+//     phone or network;
+//   - shared_*.go hold what several commands share: exit statuses, Ctrl-C, the terminal,
+//     opening the knowledge file or etcd, the run log, the live page.
 //
 // Caveats: an unknown key in the config file or an unknown FAIRY_ variable is an error (with
 // a "did you mean" when a known one is close), never ignored. Every `fairy …` line of the
