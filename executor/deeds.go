@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // deed is a consented action that ran: what the person said yes to, which the screen after
@@ -169,7 +170,7 @@ func (r *run) reconcile(s *perception.Screen, opened bool) {
 	}
 	r.unreconciled[d.category] = why
 	r.deedMiss = why
-	r.planNote = append(r.planNote, "What the person consented to does not show on the screen after the action: "+why+". The last step's result is wrong (C), whatever it looks like: make the screen show what was consented to.")
+	r.planNote = append(r.planNote, prompts.NoteDeedUnshown{Why: why})
 }
 
 // unshown says what of the deed s does not show; "" when it shows it all, or nothing

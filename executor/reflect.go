@@ -104,7 +104,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 		r.cd = 0
 		r.full = true
 		r.plan = ans.Plan
-		r.planNote = append(r.planNote, "The last three steps failed (results C or D). The current plan does not work: make a full new plan from the current screen.")
+		r.planNote = append(r.planNote, prompts.NoteThreeFailed{})
 		return stateReflect, nil
 	}
 	r.plan, r.subgoal = ans.Plan, strings.TrimSpace(ans.Subgoal)

@@ -13,6 +13,7 @@ import (
 	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // specifics are what a person needs to judge a consent, read from the screen the
@@ -253,11 +254,11 @@ func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, ans
 		// The page is the sub-goal's; the decider slipped onto another kind of action on it
 		// (a wrong tap on "Order TH-1001 settled" while sending the receipt): stay, and let
 		// it do the sub-goal's own action. Back would undo the right page.
-		r.planNote = append(r.planNote, fmt.Sprintf("The person refused the consent (%s) and said: %q. That action is not what the sub-goal (%s) does: the agent stayed on this page. Do the sub-goal's own action.", need.Reason, answer, need.Subgoal))
+		r.planNote = append(r.planNote, prompts.NoteRefusedStayed{Reason: need.Reason, Answer: answer, Subgoal: need.Subgoal})
 		r.reuse, r.noActs, r.lastActs = !ranBefore, true, nil
 		return statePerceive, nil
 	}
-	r.planNote = append(r.planNote, fmt.Sprintf("The person refused the consent (%s) and said: %q. What the steps before did was a wrong result (C), whatever was judged then: the agent went back one page. Redo the sub-goal that chose it (%s) the way the person said.", need.Reason, answer, need.Subgoal))
+	r.planNote = append(r.planNote, prompts.NoteRefusedWentBack{Reason: need.Reason, Answer: answer, Subgoal: need.Subgoal})
 	st, err := r.goBack(ctx, fmt.Sprintf("Back: the person refused %q and said %q", need.Reason, answer))
 	if err != nil && ctx.Err() != nil {
 		return stateError, ctx.Err()

@@ -306,7 +306,7 @@ func TestSubmitMidBatchIsRejected(t *testing.T) {
 		}
 		return out
 	}
-	if batch, problems := r.screenCheck(tap(7, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(problems[0], `"Enter" submits`) {
+	if batch, problems := r.screenCheck(tap(7, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(said(t, problems[0]), `"Enter" submits`) {
 		t.Errorf("Enter before the digits: batch %v, problems %q; want it rejected", batch, problems)
 	}
 	if batch, problems := r.screenCheck(tap(3, 4, 5, 6, 7)); len(batch) != 5 || len(problems) != 0 {
@@ -318,11 +318,11 @@ func TestSubmitMidBatchIsRejected(t *testing.T) {
 	// One wrong digit (8 for 2) spells a near miss of the PIN the person gave: a wrong
 	// attempt the app would count. A number unlike any given one (a code read from the
 	// screen) and a short run of digits pass.
-	if batch, problems := r.screenCheck(tap(5, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(problems[0], `spell "8580"`) {
+	if batch, problems := r.screenCheck(tap(5, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(said(t, problems[0]), `spell "8580"`) {
 		t.Errorf("8580 for the PIN 2580: batch %v, problems %q; want it rejected", batch, problems)
 	}
 	// A wrong tap on a text beside the keys types nothing: the PIN misses its first digit.
-	if batch, problems := r.screenCheck(tap(1, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(problems[0], `spell "580"`) {
+	if batch, problems := r.screenCheck(tap(1, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(said(t, problems[0]), `spell "580"`) {
 		t.Errorf("580 for the PIN 2580: batch %v, problems %q; want it rejected", batch, problems)
 	}
 	if batch, problems := r.screenCheck(tap(2, 2, 6, 6, 7)); len(batch) != 5 || len(problems) != 0 {

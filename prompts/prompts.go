@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"strconv"
@@ -63,6 +64,10 @@ func LoadFrom(fsys fs.FS) (*Set, error) {
 	t, err := template.New("").Funcs(funcs).ParseFS(fsys, "templates/*.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("prompts: parse templates: %w", err)
+	}
+	t.Funcs(noteFuncs(t))
+	if err := checkNotes(t); err != nil {
+		return nil, err
 	}
 	s := &Set{tmpl: t, schemas: map[string]json.RawMessage{}}
 	for _, n := range names() {
@@ -125,7 +130,13 @@ var funcs = template.FuncMap{
 	"routines":  routinesText,
 	"clock":     clockText,
 	"described": described,
+	// notes and sentences are bound to the parsed templates in LoadFrom (noteFuncs): a note
+	// renders by its own template.
+	"notes":     func([]Note) (string, error) { return "", errNotesUnbound },
+	"sentences": func([]Note) (string, error) { return "", errNotesUnbound },
 }
+
+var errNotesUnbound = errors.New("prompts: notes rendered before the templates were parsed")
 
 // described reports whether any app has a learned description of what it does.
 func described(apps []event.App) bool {
