@@ -12,6 +12,10 @@
 //   - the role's typed answer (PlannerAnswer, ReplannerAnswer, DeciderAnswer,
 //     InteractorAnswer, …), checked by its Validate before the caller acts on it
 //     (Validator); AskAgain is the repair message when an answer breaks its schema;
+//   - the notes (Note, notes.go): what the executor tells the Re-Planner or the Action
+//     Decider about a step (a loop, a stopped routine, the person's answer) as typed
+//     values, NoteLoop, NoteAnswered, …, whose sentences are templates in
+//     templates/notes.tmpl: the executor passes facts, never a sentence;
 //   - the markers (markers.go): the fixed labels a template writes at the start of a line,
 //     which the scripted model's rules and eval's walkthroughs match prompts by.
 //
