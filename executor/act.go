@@ -31,7 +31,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 		}
 		key := r.screen.Signature + "\x00" + a.String()
 		if el := r.element(a.Index); el != nil {
-			key += "\x00" + label(el)
+			key += "\x00" + el.Name()
 		}
 		if a.Type == event.Swipe {
 			// A scroll that shows other rows is progress through a long list, not a
@@ -71,11 +71,11 @@ func (r *run) act(ctx context.Context) (State, error) {
 		ev := event.ActionExecuted{Step: r.step, Action: r.masked([]event.Action{a})[0], Signature: r.screen.Signature,
 			Consent: r.consents[i].Category, ConsentFor: r.consents[i].Action}
 		if el != nil {
-			ev.Element = &event.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+			ev.Element = &event.ElementRef{Label: el.Name(), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
 		}
 		desc := ev.Action.String()
 		if el != nil {
-			desc += fmt.Sprintf(" on %s %q", el.Role, label(el))
+			desc += fmt.Sprintf(" on %s %q", el.Role, el.Name())
 		}
 		if err != nil {
 			ev.Err = err.Error()
@@ -154,8 +154,8 @@ func sameTarget(now *perception.Screen, el *perception.Element) bool {
 	if el == nil {
 		return true
 	}
-	at := elementAt(now, el.Center.X, el.Center.Y)
-	return at != nil && label(at) == label(el) && at.ResourceID == el.ResourceID && at.Class == el.Class
+	at := now.ElementAt(el.Center.X, el.Center.Y)
+	return at != nil && at.Name() == el.Name() && at.ResourceID == el.ResourceID && at.Class == el.Class
 }
 
 // mayNavigate reports whether a may open another page: a tap, long press or Enter on

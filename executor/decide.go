@@ -157,7 +157,7 @@ func (r *run) screenCheck(actions []event.Action) ([]event.Action, []prompts.Not
 			// A key that submits what is on the screen, with more to do after it: the batch
 			// is at odds with itself (a PIN's Enter before its digits, one wrong key that
 			// costs a wrong attempt), and neither half can be trusted to run alone.
-			why := fmt.Sprintf("[%d] %q submits what is on the screen, and %d more action(s) follow it on a screen that will be gone", a.Index, label(r.element(a.Index)), len(actions)-1-i)
+			why := fmt.Sprintf("[%d] %q submits what is on the screen, and %d more action(s) follow it on a screen that will be gone", a.Index, r.element(a.Index).Name(), len(actions)-1-i)
 			problems = append(problems, prompts.NoteSubmitEarly{Why: why})
 			r.publish(event.ActionRejected{Step: r.step, Action: a, Reason: why})
 			break
@@ -188,7 +188,7 @@ func (r *run) keypadMismatch(batch []event.Action) string {
 		if a.Type != event.Tap || el == nil {
 			continue
 		}
-		if l := []rune(strings.TrimSpace(label(el))); len(l) == 1 && unicode.IsDigit(l[0]) {
+		if l := []rune(strings.TrimSpace(el.Name())); len(l) == 1 && unicode.IsDigit(l[0]) {
 			spelled.WriteRune(l[0])
 		}
 	}
@@ -230,7 +230,7 @@ func submitKey(el *perception.Element) bool {
 	if el == nil {
 		return false
 	}
-	switch strings.ToLower(strings.TrimSpace(label(el))) {
+	switch strings.ToLower(strings.TrimSpace(el.Name())) {
 	case "enter", "ok", "done", "go", "submit", "↵", "⏎", "确定", "完成":
 		return true
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/prompts"
 )
@@ -14,7 +15,7 @@ import (
 // what the tap did (a message to another conversation, another row deleted).
 type deed struct {
 	category string
-	sp       specifics
+	sp       event.Specifics
 	step     int
 	activity string // the page the action ran on
 	// name is what a delete removes: the row beside the target, else the page's first text
@@ -61,7 +62,7 @@ func (r *run) did(category string) {
 
 // deedOf records the consented action a on screen s, with specifics sp. A delete that only
 // opens its confirmation keeps the name of the deed it confirms (see reconcile).
-func (r *run) recordDeed(category string, sp specifics, target *perception.Element) {
+func (r *run) recordDeed(category string, sp event.Specifics, target *perception.Element) {
 	d := &deed{category: category, sp: sp, step: r.step}
 	if s := r.screen; s != nil {
 		d.activity = s.Activity

@@ -24,7 +24,7 @@ func (r *run) interact(ctx context.Context) (State, error) {
 		return stateError, err
 	}
 	if res.Refused() {
-		if need.Specifics != "" && corrects(res.Answer) && r.corrections < maxCorrections {
+		if !need.Specifics.IsZero() && corrects(res.Answer) && r.corrections < maxCorrections {
 			// The person refused what the question named and said what they meant: the
 			// steps before led to a wrong result, whatever the Re-Planner judged.
 			return r.recoverFromRefusal(ctx, need, res.Answer, ranBefore)

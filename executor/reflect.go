@@ -163,9 +163,9 @@ func (r *run) bindConsent(need *interaction.Need) {
 	v := offers[0]
 	need.Category, need.Action, need.Subject = v.Category, v.Action, v.Subject
 	need.Reason = fmt.Sprintf("%s — a yes allows once: %s (%s)", need.Reason, v.Subject, v.Category)
-	if spec := readSpecifics(v.Category, r.screen, r.element(indexOf(r.screen, v.Target)), r.items, r.a.Task.App).String(); spec != "" {
-		need.Specifics = spec
-		need.Reason += " — " + spec
+	if sp := readSpecifics(v.Category, r.screen, r.element(indexOf(r.screen, v.Target)), r.items, r.a.Task.App); !sp.IsZero() {
+		need.Specifics = sp
+		need.Reason += " — " + sp.String()
 	}
 }
 

@@ -75,7 +75,7 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			break
 		}
 		var used guard.Verdict
-		if v, hit := r.judge(a, guard.Focused(r.screen)); hit {
+		if v, hit := r.judge(a, r.screen.Focused()); hit {
 			if v.Blocked {
 				// The person's own rule refuses it: the replay stops here, unasked.
 				res.stopped = fmt.Sprintf("step %d of %d: %s is refused by your rule %q", i+1, len(steps), v.Subject, v.Rule)
@@ -97,8 +97,8 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			Consent: used.Category, ConsentFor: used.Action}
 		desc := r.masked([]event.Action{a})[0].String()
 		if el != nil {
-			ae.Element = &event.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
-			desc += fmt.Sprintf(" on %s %q", el.Role, label(el))
+			ae.Element = &event.ElementRef{Label: el.Name(), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+			desc += fmt.Sprintf(" on %s %q", el.Role, el.Name())
 		}
 		res.unreflected = false
 		if err != nil {
@@ -186,7 +186,7 @@ func (r *run) seek(ctx context.Context, st replay.Step, how replay.Learned, res 
 			}
 			ae := event.ActionExecuted{Step: r.step, Action: sw, Signature: r.screen.Signature}
 			if el != nil {
-				ae.Element = &event.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+				ae.Element = &event.ElementRef{Label: el.Name(), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
 			}
 			r.publish(ae)
 			res.done = append(res.done, fmt.Sprintf("%s to find %s", sw, st))

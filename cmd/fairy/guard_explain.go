@@ -87,7 +87,7 @@ func (x *guardExplainer) explain(w io.Writer, name string, s *perception.Screen)
 	fmt.Fprintf(w, "%s: a screen of %s; %s of yours\n", name, app, table.Count(len(x.rules), "rule", "rules"))
 	held, free, never := 0, 0, 0
 	for _, e := range x.g.Explain(s) {
-		line := fmt.Sprintf("[%d] %s %s — %s", e.Element.Index, e.Element.Role, strconv.QuoteToGraphic(guard.Label(e.Element)), e.Verdict)
+		line := fmt.Sprintf("[%d] %s %s — %s", e.Element.Index, e.Element.Role, strconv.QuoteToGraphic(e.Element.Name()), e.Verdict)
 		if e.Category != "" {
 			line += " (" + e.Category + ")"
 		}
