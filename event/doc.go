@@ -19,7 +19,10 @@
 //     Back, Navigate, Finish, …), checked by Action.Validate; Fact is a piece of key
 //     context; AppTask, App and TaskResult are the Global Planner's units;
 //   - Consent is the person's answer to a consent question: it covers one action of one
-//     guard category (Consent.Covers) and is used up by it.
+//     guard category (Consent.Covers) and is used up by it. Specifics are what a consent
+//     names (to, text, items, amount, payee, what), read from the screen by the executor
+//     and read, typed, by whoever answers: the question shows them (Specifics.String),
+//     and an evaluation's judging person compares them field by field.
 //
 // Caveats: publication is synchronous and serialised. When Publish returns every subscriber
 // has seen the event, so a trace is complete the moment a run ends; but a handler runs

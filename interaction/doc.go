@@ -7,8 +7,8 @@
 //
 //   - Need is what the executor asks for: the interaction type (1 sensitive, 2
 //     irreversible, 3 a choice, 4 ambiguous), the reason, and for a consent the guard's
-//     category, the one action it covers and the specifics read from the screen
-//     ("to: Bob; text: …");
+//     category, the one action it covers and the event.Specifics read from the screen
+//     (to Bob, text "…"), which the Question carries to the Dialoger typed;
 //   - Interactor (New with a Config) and Interactor.Resolve run one interaction loop:
 //     the model (role "interactor") writes a question, the Dialoger asks it, the model
 //     judges the answer, until the need is settled or MaxTurns questions were asked. The

@@ -17,6 +17,11 @@
 // there with no text (a toolbar's pictogram, a map's pin) as an element marked
 // Drawn.
 //
+// What every part says about an element lives on the screen, so an action, a consent and
+// a check name it alike: [Element.Name] and [Element.FieldName] name it,
+// [Screen.ElementAt] is the element under a point (where a tap by coordinates lands), and
+// [SwipePath] is the path a swipe on an element takes.
+//
 // Caveats: an element's Index is only good for the screen it came from: the next dump
 // numbers its elements anew, so a caller keeps the Screen an index was read on (the
 // executor re-reads before acting on an answer). Screen.Signature names the page, not its
