@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/eval/androidworld"
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // readmeFigure finds re in the README and returns its numeric submatches; the test fails
@@ -40,9 +41,7 @@ func readmeFigure(t *testing.T, re string) []int {
 // --budget 200` on the virtual phone is what the command gives today (a fresh phone and
 // knowledge file; the crawl is deterministic on the instant profile).
 func TestREADMEExploreFigure(t *testing.T) {
-	if testing.Short() {
-		t.Skip("explores the virtual phone's Settings for about 10 s: full tier only")
-	}
+	testenv.MustHaveFullTier(t, "explores the virtual phone's Settings for about 10 s")
 	want := readmeFigure(t, "`fairy explore com.android.settings --budget (\\d+)` maps (\\d+) Settings pages in (\\d+)\\s+actions")
 	out := startSimServe(t)
 	host := regexp.MustCompile(`adb host protocol on 127\.0\.0\.1:(\d+)`).FindStringSubmatch(out.String())
@@ -126,9 +125,7 @@ func TestREADMEAndroidWorldFigure(t *testing.T) {
 // instruction, rules and phone give today; `fairy demo` runs exactly that, answering 18:00
 // and yes twice.
 func TestREADMEMCPSessionFigure(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the demo: full tier only")
-	}
+	testenv.MustHaveFullTier(t, "runs the demo")
 	want := readmeFigure(t, `\n  (\d+) steps, (\d+) model calls, (\d+) questions\n`)
 	runs := t.TempDir()
 	var out, errOut bytes.Buffer

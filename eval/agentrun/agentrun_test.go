@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -124,9 +125,7 @@ func TestBuiltinSuiteColdWarm(t *testing.T) {
 // paths, cold and with that file: every run passes, and the model-independent pass needs
 // at most 0.7× the cold pass's model calls (issue 13), the model-cooperating one no more.
 func TestBuiltinSuiteLearnThenEvaluate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("learns and evaluates over the whole built-in suite (slow): full tier only (scripts/test.sh), skipped under -short")
-	}
+	testenv.MustHaveFullTier(t, "learns and evaluates over the whole built-in suite (slow)")
 	t.Parallel()
 	s, err := eval.Load("builtin:sim")
 	if err != nil {

@@ -2,13 +2,13 @@ package agentrun
 
 import (
 	"context"
-	"os"
 
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/ocr"
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -17,12 +17,10 @@ import (
 // elsewhere those tasks are left out of s, said in the log.
 func pixelReader(t testing.TB, s *eval.Suite) executor.PixelReader {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts tesseract: full tier only (scripts/test.sh), skipped under -short")
-	}
+	testenv.MustHaveFullTier(t, "starts tesseract")
 	tess, err := ocr.New(context.Background(), ocr.Config{})
 	if err != nil {
-		if os.Getenv("CI") != "" {
+		if testenv.OnCI() {
 			t.Fatalf("%v", err)
 		}
 		var keep []*eval.Task

@@ -3,7 +3,6 @@ package androidworld_test
 import (
 	"encoding/base64"
 	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/fairy-go/fairy/eval/agentrun"
 	"github.com/fairy-go/fairy/eval/androidworld"
 	"github.com/fairy-go/fairy/eval/walkthrough"
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -95,10 +95,7 @@ func runErring(t *testing.T, s *eval.Suite) map[string]eval.TaskResult {
 	t.Helper()
 	f, err := agentrun.ServeFarm(sim.FarmConfig{Phones: 1, Base: sim.Config{Seed: 1, Apps: s.SimApps()}}, nil)
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
+		testenv.Missing(t, "%v", err)
 	}
 	t.Cleanup(func() { f.Close() })
 	a, err := agentrun.New(agentrun.Config{})
@@ -125,9 +122,7 @@ func runErring(t *testing.T, s *eval.Suite) map[string]eval.TaskResult {
 // (Options.ApproveAll) the person approves everything, and the slip is still caught before
 // the deed: both tasks pass with nothing refused.
 func TestPersonJudgesConsents(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs six tasks on the virtual phone (the full tier runs it)")
-	}
+	testenv.MustHaveFullTier(t, "runs six tasks on the virtual phone")
 	t.Run("judging", func(t *testing.T) {
 		s, wrong := erring(t, false)
 		res := runErring(t, s)

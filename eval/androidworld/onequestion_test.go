@@ -7,6 +7,7 @@ import (
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/androidworld"
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // oneDeedFamilies are androidworld:sim's tasks whose one deed takes several steps: a new
@@ -30,9 +31,7 @@ func consentQuestions(r eval.TaskResult) []eval.Question {
 // picking the recipient asks nothing. When the person says no to that one question, the
 // deed is not done (the scripted model tries again once, and is refused again).
 func TestOneDeedOneQuestion(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs four tasks on the virtual phone (the full tier runs it)")
-	}
+	testenv.MustHaveFullTier(t, "runs four tasks on the virtual phone")
 	load := func() *eval.Suite {
 		s, err := androidworld.Load("androidworld:sim", androidworld.Options{Seed: 3, Family: oneDeedFamilies})
 		if err != nil {
