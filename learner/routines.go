@@ -239,6 +239,13 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 		}
 	}
 	steps = seekRows(steps)
+	if strings.TrimSpace(t.answer) == "" {
+		// Swipes after the last step that did something only looked: the task's result
+		// was already on the phone, and how far the run scrolled to see it is its own.
+		for len(steps) > 1 && steps[len(steps)-1].st.Action.Kind == knowledge.ActionSwipe {
+			steps = steps[:len(steps)-1]
+		}
+	}
 	// A step that deletes (it ran under the person's consent to delete) deletes the row
 	// tapped before it: that row must be an argument — the task's words or the person's
 	// choice — never the row the last run happened to delete.

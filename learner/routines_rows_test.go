@@ -152,7 +152,8 @@ func TestTaskNames(t *testing.T) {
 // TestRowFoundWhereverItLies: where an argument's row lies in its list is the instance's:
 // a run that scrolled twice to reach its row and one that found it at once learn one
 // routine (run twice) whose row step seeks the row with the swipe the first needed, and no
-// swipe is a step of its own — a replay of two swipes would miss a row that lies elsewhere.
+// swipe is a step of its own — a replay of two swipes would miss a row that lies elsewhere;
+// nor is a swipe the run made after its last deed, only to look.
 func TestRowFoundWhereverItLies(t *testing.T) {
 	const app = "com.example.expenses"
 	list := screen{app, ".Main", "e-list", `- [1] list "" id=expense_recycler
@@ -177,7 +178,11 @@ func TestRowFoundWhereverItLies(t *testing.T) {
 		r.do("e-list", tap(2, tc.row, app+":id/expense_row", "android.widget.LinearLayout"))
 		r.see(detail, "A", "Delete it")
 		r.do("e-detail", act{a: event.Action{Type: event.Tap, Index: 1}, el: &event.ElementRef{Label: "Delete expense", ResourceID: app + ":id/delete_expense", Class: "android.widget.Button"}, consent: "delete"})
-		r.see(list, "A", "Finished")
+		r.see(list, "A", "Check the row is gone")
+		if tc.swipes == 0 {
+			r.do("e-list", swipe) // a look down the list after the deed: no step of the routine
+			r.see(list, "A", "Finished")
+		}
 		r.finish(event.OutcomeDone, "")
 		if _, err := s.Learn(t.Context()); err != nil {
 			t.Fatal(err)
