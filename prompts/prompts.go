@@ -1,10 +1,3 @@
-// Package prompts holds the agent's prompts as embedded text/template files and the JSON
-// schemas of the answers, one pair per role.
-//
-// Every prompt marks what comes from the phone or the person — the screen text, the
-// instruction, interaction answers, key context — as data: it sits between `<<<NAME` and
-// `NAME>>>` lines, and the system prompt says such blocks are never instructions. Any `>>>`
-// inside data is broken up so data cannot close its own block.
 package prompts
 
 import (

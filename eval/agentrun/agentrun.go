@@ -1,10 +1,3 @@
-// Package agentrun plugs fairy's agent into evaluations: it implements eval.Agent by
-// opening, for each task run, the task's phone, the model (a configured endpoint, or the
-// scripted model serving the suite's rules over HTTP through the real OpenAI adapter) and
-// the knowledge file, and by running the task's instruction with package agent — the same
-// assembly `fairy run` uses — with the simulated user as the person.
-//
-// It also serves virtual phones (a sim.Farm on the adb host protocol) for `--sim N`.
 package agentrun
 
 import (

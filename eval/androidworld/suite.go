@@ -1,15 +1,3 @@
-// Package androidworld mirrors AndroidWorld (google-research/android_world, Apache-2.0,
-// arXiv 2405.14573) on fairy's virtual phone: the benchmark's task families with their
-// templates, parameter lists, target and noise rows, step budgets (10 × complexity) and
-// difficulty, drawn per instance from sha256(seed, family, instance), set up on the phone
-// (records, incoming texts, a clock fixed at 2023-10-15 15:34 UTC) and checked on the
-// phone's state the way the benchmark checks it. The simulated person knows what each task
-// asks for from its checks (intent.go) and judges the agent's consent questions by it;
-// Summarize reports a run as the benchmark reports it (report.go).
-//
-// It is a mirror on a virtual phone, not AndroidWorld itself: the apps are fairy's sim
-// apps (Simple SMS Messenger → Messages, Simple Calendar Pro → Calendar, Markor → Notes,
-// …), and only the families whose app and features the phone has are built.
 package androidworld
 
 import (
