@@ -8,7 +8,7 @@
 //
 // etcd's defaults cap a transaction at 128 operations and 1.5 MiB; a learning write stays
 // well below, but importing a large export in one go needs a server started with larger
-// --max-txn-ops and --max-request-bytes (README: running a fleet).
+// --max-txn-ops and --max-request-bytes (docs/evaluation.md: running a fleet).
 package etcdstore
 
 import (
