@@ -379,3 +379,28 @@ func TestDocsSuiteExampleLoads(t *testing.T) {
 		t.Errorf("a suite with the key taks: %v, want an error naming it", err)
 	}
 }
+
+// TestREADMEIsAFrontDoor: the README stays a front door — at most 300 lines, its deep
+// sections in docs/ — and its quick start is exactly the two commands it has always been.
+func TestREADMEIsAFrontDoor(t *testing.T) {
+	text := readme(t)
+	if n := strings.Count(text, "\n"); n > 300 {
+		t.Errorf("README.md has %d lines, want at most 300: move the deep sections to docs/", n)
+	}
+	_, quick, ok := strings.Cut(text, "\n## Quick start\n")
+	if !ok {
+		t.Fatal("README.md has no Quick start section")
+	}
+	m := regexp.MustCompile("(?s)^\\s*```sh\\n(.*?)```").FindStringSubmatch(quick)
+	if m == nil {
+		t.Fatal("README.md's Quick start does not open with a shell block")
+	}
+	var cmds []string
+	for _, line := range strings.Split(strings.TrimSpace(m[1]), "\n") {
+		cmd, _, _ := strings.Cut(line, " #")
+		cmds = append(cmds, strings.TrimSpace(cmd))
+	}
+	if want := []string{"go run ./cmd/fairy demo", "bash scripts/test.sh"}; !slices.Equal(cmds, want) {
+		t.Errorf("README.md's quick start is %q, want exactly %q", cmds, want)
+	}
+}
