@@ -196,7 +196,9 @@ func (g rig) run(t *testing.T, instruction string) *rigRun {
 	t.Cleanup(func() { hs.Close(); <-served })
 	host, port, _ := net.SplitHostPort(hs.Addr().String())
 	n, _ := strconv.Atoi(port)
-	dev, err := OpenDevice(ctx, DeviceConfig{Host: host, Port: n, Serial: p.Serial(), Shell: g.shell, Virtual: true, Logger: log})
+	dev, err := OpenDevice(ctx, DeviceConfig{
+		Host: host, Port: n, Serial: p.Serial(), Shell: g.shell, Virtual: true, Logger: log,
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +251,10 @@ func (g rig) run(t *testing.T, instruction string) *rigRun {
 		g.setup(t, ctx, out)
 	}
 	out.dir = filepath.Join(t.TempDir(), "run")
-	res, err := ag.Run(ctx, Run{Instruction: instruction, Dir: out.dir, Device: dev, Model: model, Dialoger: vaultPerson{person, out.phone.Phone}, Knowledge: store})
+	res, err := ag.Run(ctx, Run{
+		Instruction: instruction, Dir: out.dir, Device: dev, Model: model,
+		Dialoger: vaultPerson{person, out.phone.Phone}, Knowledge: store,
+	})
 	if err != nil {
 		t.Fatalf("run could not start: %v", err)
 	}
@@ -365,21 +370,29 @@ func TestModelNonsenseFailsTheTask(t *testing.T) {
 	}{
 		{name: "decider prose", decider: `'I would tap the login button.'`, want: "unusable"},
 		{name: "decider wrong shape", decider: `'{"thought":"","actions":"Tap(2)"}'`, want: "unusable"},
-		{name: "decider index out of range", decider: `'{"thought":"","actions":[{"type":"Tap","index":99}],"expect":""}'`, want: "index 99 is not on the current screen"},
-		{name: "decider negative index", decider: `'{"thought":"","actions":[{"type":"Input","index":-3,"text":"x"}],"expect":""}'`, want: "Input needs an element index"},
-		{name: "decider unknown action", decider: `'{"thought":"","actions":[{"type":"Teleport","index":1}],"expect":""}'`, want: "unknown action type"},
-		{name: "decider no action", decider: `'{"thought":"nothing to do","actions":[],"expect":""}'`, want: "gave no usable action in 3 steps"},
+		{name: "decider index out of range", decider: `'{"thought":"","actions":[{"type":"Tap","index":99}],"expect":""}'`,
+			want: "index 99 is not on the current screen"},
+		{name: "decider negative index", decider: `'{"thought":"","actions":[{"type":"Input","index":-3,"text":"x"}],"expect":""}'`,
+			want: "Input needs an element index"},
+		{name: "decider unknown action", decider: `'{"thought":"","actions":[{"type":"Teleport","index":1}],"expect":""}'`,
+			want: "unknown action type"},
+		{name: "decider no action", decider: `'{"thought":"nothing to do","actions":[],"expect":""}'`,
+			want: "gave no usable action in 3 steps"},
 		{name: "replanner prose", replanner: `'Sure! Here is my plan: tap login.'`, want: "unusable"},
-		{name: "replanner wrong shape", replanner: `'{"result":"B","plan":"log in","subgoal":["x"],"facts":[],"routine":{"name":"","args":[]},"interaction":"soon"}'`, want: "unusable"},
+		{name: "replanner wrong shape", replanner: `'{"result":"B","plan":"log in","subgoal":["x"],"facts":[],"routine":{"name":"","args":[]},"interaction":"soon"}'`,
+			want: "unusable"},
 		{name: "planner prose", planner: `'Open the vault app, I think.'`, want: "unusable"},
-		{name: "planner index out of range", planner: `'{"thought":"","status":"continue","tasks":[{"app":"com.fairy.vault","task":"x","produces":""}],"next":7,"progress":"","reason":""}'`, want: "next 7 is not an index"},
-		{name: "planner unknown app", planner: `'{"thought":"","status":"continue","tasks":[{"app":"com.evil.app","task":"x","produces":""}],"next":0,"progress":"","reason":""}'`, want: "not in the list of launchable apps"},
+		{name: "planner index out of range", planner: `'{"thought":"","status":"continue","tasks":[{"app":"com.fairy.vault","task":"x","produces":""}],"next":7,"progress":"","reason":""}'`,
+			want: "next 7 is not an index"},
+		{name: "planner unknown app", planner: `'{"thought":"","status":"continue","tasks":[{"app":"com.evil.app","task":"x","produces":""}],"next":0,"progress":"","reason":""}'`,
+			want: "not in the list of launchable apps"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			rules := nonsenseRules(tc.replanner, tc.decider)
 			if tc.planner != "" {
-				rules = "\n  - name: nonsense planner\n    role: planner\n    match: ['Phase: plan']\n    answer: " + tc.planner + rules
+				rules = "\n  - name: nonsense planner\n    role: planner\n    match: ['Phase: plan']\n    answer: " +
+					tc.planner + rules
 			}
 			r := rig{rules: rules, maxSteps: 30}.run(t, "Refresh the vault")
 			r.failed(t, tc.want)
@@ -402,7 +415,8 @@ func TestModelNonsenseFailsTheTask(t *testing.T) {
 func TestDeviceVanishingFailsTheRun(t *testing.T) {
 	var once sync.Once
 	// The person signs in; the decider's first tap, on a harmless button, meets no device.
-	g := rig{rules: nonsenseRules("", `'{"thought":"","actions":[{"type":"Tap","index":{{index "Refresh"}}}],"expect":""}'`), hook: func(r *rigRun, req llm.Request) {
+	tapRefresh := `'{"thought":"","actions":[{"type":"Tap","index":{{index "Refresh"}}}],"expect":""}'`
+	g := rig{rules: nonsenseRules("", tapRefresh), hook: func(r *rigRun, req llm.Request) {
 		if req.Role == llm.RoleDecider {
 			once.Do(func() { r.host.Close() })
 		}
@@ -443,8 +457,8 @@ func TestSecretsStayOut(t *testing.T) {
 	const key = "sk-vault-test-0123456789abcdef"
 	check := func(t *testing.T, r *rigRun, secrets ...string) {
 		t.Helper()
-		places := map[string]string{"trace.jsonl": string(r.trace), "summary.json": string(r.summary), "knowledge export": string(r.export),
-			"logs": r.logs, "reason": r.res.Reason}
+		places := map[string]string{"trace.jsonl": string(r.trace), "summary.json": string(r.summary),
+			"knowledge export": string(r.export), "logs": r.logs, "reason": r.res.Reason}
 		if r.res.Err != nil {
 			places["run error"] = r.res.Err.Error()
 		}
@@ -504,7 +518,9 @@ func TestSecretsStayOut(t *testing.T) {
 		// while the decider is still told what was wrong.
 		for _, index := range []string{"99", "-3"} {
 			t.Run(index, func(t *testing.T) {
-				rules := nonsenseRules("", `'{"thought":"","actions":[{"type":"Input","index":`+index+`,"text":"`+vaultSecret+`"}],"expect":""}'`)
+				typeSecret := `'{"thought":"","actions":[{"type":"Input","index":` + index + `,"text":"` + vaultSecret +
+					`"}],"expect":""}'`
+				rules := nonsenseRules("", typeSecret)
 				var mu sync.Mutex
 				var leaked []llm.Role
 				told := false
@@ -545,7 +561,8 @@ func TestSecretsStayOut(t *testing.T) {
 		endpoint := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusUnauthorized)
-			io.WriteString(w, `{"error":{"message":"Incorrect API key provided: `+key+`. You can find your API key at https://example.invalid.","type":"invalid_request_error","code":"invalid_api_key"}}`)
+			io.WriteString(w, `{"error":{"message":"Incorrect API key provided: `+key+
+				`. You can find your API key at https://example.invalid.","type":"invalid_request_error","code":"invalid_api_key"}}`)
 		})
 		r := rig{endpoint: endpoint, apiKey: key}.run(t, "Log into the vault")
 		r.failed(t, "401")
@@ -558,7 +575,9 @@ func yamlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") 
 
 // shellRules run one technician command, then finish.
 func shellRules(command string) string {
-	act, err := json.Marshal(map[string]any{"thought": "", "actions": []map[string]string{{"type": "Shell", "command": command}}, "expect": ""})
+	act, err := json.Marshal(map[string]any{
+		"thought": "", "actions": []map[string]string{{"type": "Shell", "command": command}}, "expect": "",
+	})
 	if err != nil {
 		panic(err)
 	}
@@ -590,7 +609,8 @@ func TestShellFromTheModel(t *testing.T) {
 		created bool   // the file exists afterwards
 	}{
 		{"quoted semicolon", []string{"echo"}, "echo 'a;touch " + file + "'", "echo 'a;touch " + file + "'", false},
-		{"quoted substitutions", []string{"echo"}, `echo "$(touch ` + file + `)" '` + "`touch " + file + "`'", `echo '$(touch ` + file + `)' '` + "`touch " + file + "`'", false},
+		{"quoted substitutions", []string{"echo"}, `echo "$(touch ` + file + `)" '` + "`touch " + file + "`'",
+			`echo '$(touch ` + file + `)' '` + "`touch " + file + "`'", false},
 		{"quoted quote", []string{"echo"}, `echo "it's; touch ` + file + `"`, `echo 'it'\''s; touch ` + file + `'`, false},
 		{"semicolon", []string{"echo"}, "echo ok; touch " + file, "", false},
 		{"and", []string{"echo"}, "echo ok && touch " + file, "", false},
@@ -636,191 +656,6 @@ func TestShellFromTheModel(t *testing.T) {
 			}
 			if len(errs) > 0 {
 				t.Errorf("action errors %q", errs)
-			}
-		})
-	}
-}
-
-// guardRules log in, then tap the button labelled by the case (twice: once held back, once
-// after a yes), then finish.
-func guardRules(label string) string {
-	return `
-  - name: log in
-    role: replanner
-    match: ['\[\d+\] button "Log in"']
-    answer: '{"result":"","reflection":"","progress":"","plan":["Log in","Press it"],"subgoal":"Log in","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
-  - name: press
-    role: replanner
-    answer: '{"result":"B","reflection":"","progress":"","plan":["Press it"],"subgoal":"Press it","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
-  - name: tap log in
-    role: decider
-    match: ['Current sub-goal: Log in']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Log in"}}}],"expect":""}'
-  - name: press it
-    role: decider
-    times: 2
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "` + label + `"}}}],"expect":""}'
-  - name: finish
-    role: decider
-    answer: '{"thought":"","actions":[{"type":"Finish","text":"pressed"}],"expect":""}'
-  - name: consent given
-    role: interactor
-    match: ['Interaction type: [12]', 'Why the agent asks: ([^\n]*)', '(?m)^Person: (?i:y|yes)']
-    answer: '{"status":"A","question":"","options":[],"summary":"agreed","consent":"granted"}'
-  - name: ask consent
-    role: interactor
-    match: ['Interaction type: [12]', 'Why the agent asks: ([^\n]*)']
-    answer: '{"status":"B","question":{{json (printf "May I %s?" (match 1))}},"options":[],"summary":"","consent":""}'
-`
-}
-
-// TestGuardHoldsChineseAndDescOnlyButtons: buttons labelled 支付, 删除, 发送, 提交订单 and an
-// icon known only by its content-desc are held for the person's consent (their resource
-// ids say nothing); a "no" is obeyed — the button is never tapped and the run is refused —
-// and a "yes" lets the tap through.
-func TestGuardHoldsChineseAndDescOnlyButtons(t *testing.T) {
-	tests := []struct {
-		label    string
-		tapped   string // the phone's record of the tap
-		category string // "" not guarded
-		reply    string
-	}{
-		{"支付", "支付", "payment", "no"},
-		{"删除", "删除", "delete", "不要"},
-		{"发送", "发送", "send", "no"},
-		{"提交订单", "提交订单", "order", "no"},
-		{"Delete everything", "icon", "delete", "no"},
-		{"提交订单", "提交订单", "order", "yes"},
-		{"Refresh", "Refresh", "", ""},
-	}
-	for _, tc := range tests {
-		t.Run(tc.label+" "+tc.reply, func(t *testing.T) {
-			r := rig{rules: guardRules(tc.label), user: []interaction.Rule{{Pattern: ".", Reply: tc.reply}}}.run(t, "Press the button")
-			got := r.phone.Var("com.fairy.vault", "tapped")
-			var held []string
-			for _, e := range r.events {
-				if ev, _ := e["event"].(map[string]any); e["kind"] == "ActionGuarded" {
-					held = append(held, ev["category"].(string)+":"+ev["target"].(string))
-				}
-			}
-			switch {
-			case tc.category == "":
-				if len(held) > 0 || len(r.asked) > 0 || got != tc.tapped || r.res.Outcome != event.OutcomeDone {
-					t.Errorf("held %q, asked %d, tapped %q, outcome %s: want a plain tap", held, len(r.asked), got, r.res.Outcome)
-				}
-				return
-			case len(held) != 1 || held[0] != tc.category+":"+tc.label:
-				t.Errorf("held %q, want %s:%s", held, tc.category, tc.label)
-			}
-			if len(r.asked) != 1 || !strings.Contains(r.asked[0].Question.Text, tc.label) {
-				t.Errorf("asked %+v, want one question naming %q", r.asked, tc.label)
-			}
-			if tc.reply == "yes" {
-				if got != tc.tapped || r.res.Outcome != event.OutcomeDone {
-					t.Errorf("after yes: tapped %q, outcome %s (%s)", got, r.res.Outcome, r.res.Reason)
-				}
-				return
-			}
-			if got != "" {
-				t.Errorf("the person said no, yet %q was tapped", got)
-			}
-			if r.res.Outcome != event.OutcomeRefused || r.sum(t).Outcome != event.OutcomeRefused {
-				t.Errorf("outcome %s (summary %s), want refused", r.res.Outcome, r.sum(t).Outcome)
-			}
-		})
-	}
-}
-
-// chatRules log in, open the vault's chat and send "hello" with the decider's batch of
-// the case (twice at most: once held back, once after a yes), then finish.
-func chatRules(batch string) string {
-	return `
-  - name: log in
-    role: replanner
-    match: ['\[\d+\] button "Log in"']
-    answer: '{"result":"","reflection":"","progress":"","plan":["Log in","Open the chat","Send hello"],"subgoal":"Log in","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
-  - name: open the chat
-    role: replanner
-    match: ['\[\d+\] button "Chat"']
-    answer: '{"result":"A","reflection":"","progress":"","plan":["Open the chat","Send hello"],"subgoal":"Open the chat","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
-  - name: send
-    role: replanner
-    answer: '{"result":"B","reflection":"","progress":"","plan":["Send hello"],"subgoal":"Send hello","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}'
-  - name: tap log in
-    role: decider
-    match: ['Current sub-goal: Log in']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Log in"}}}],"expect":""}'
-  - name: tap chat
-    role: decider
-    match: ['Current sub-goal: Open the chat']
-    answer: '{"thought":"","actions":[{"type":"Tap","index":{{index "Chat"}}}],"expect":""}'
-  - name: send it
-    role: decider
-    times: 2
-    answer: ` + yamlQuote(batch) + `
-  - name: finish
-    role: decider
-    answer: '{"thought":"","actions":[{"type":"Finish","text":"sent"}],"expect":""}'
-  - name: consent given
-    role: interactor
-    match: ['Interaction type: [12]', 'Why the agent asks: ([^\n]*)', '(?m)^Person: (?i:y|yes)']
-    answer: '{"status":"A","question":"","options":[],"summary":"agreed","consent":"granted"}'
-  - name: ask consent
-    role: interactor
-    match: ['Interaction type: [12]', 'Why the agent asks: ([^\n]*)']
-    answer: '{"status":"B","question":{{json (printf "May I %s?" (match 1))}},"options":[],"summary":"","consent":""}'
-`
-}
-
-// TestGuardHoldsEnterThatSubmits: the vault's chat sends on Enter in its compose field as
-// on its 发送 button. Enter in the field — also when the batch typed into the field just
-// before, so the field had no focus when the batch was decided — and text typed with a
-// trailing line break are held like a tap on 发送: the person is asked, a "no" is obeyed
-// (nothing is sent; the line break is not even typed) and a "yes" sends once.
-func TestGuardHoldsEnterThatSubmits(t *testing.T) {
-	const (
-		enter   = `{"thought":"","actions":[{"type":"Input","index":{{index "field_b"}},"text":"hello"},{"type":"Enter"}],"expect":""}`
-		newline = `{"thought":"","actions":[{"type":"Input","index":{{index "field_b"}},"text":"hello\n"}],"expect":""}`
-	)
-	tests := []struct {
-		name  string
-		batch string
-		reply string
-		sent  string // the chat's record of what was sent
-		draft string // what the compose field holds at the end
-	}{
-		{"enter no", enter, "no", "", "hello"},
-		{"enter 不要", enter, "不要", "", "hello"},
-		{"enter yes", enter, "yes", "|hello", ""},
-		{"line break no", newline, "no", "", ""},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			r := rig{rules: chatRules(tc.batch), user: []interaction.Rule{{Pattern: ".", Reply: tc.reply}}}.run(t, "Send hello in the vault chat")
-			var held []string
-			for _, e := range r.events {
-				if ev, _ := e["event"].(map[string]any); e["kind"] == "ActionGuarded" {
-					held = append(held, ev["category"].(string)+":"+ev["target"].(string))
-				}
-			}
-			if len(held) != 1 || held[0] != "send:发送" {
-				t.Errorf("held %q, want send:发送", held)
-			}
-			if len(r.asked) != 1 || !strings.Contains(r.asked[0].Question.Text, "发送") {
-				t.Errorf("asked %+v, want one question naming 发送", r.asked)
-			}
-			if got := r.phone.Var("com.fairy.vault", "sent"); got != tc.sent {
-				t.Errorf("sent %q, want %q", got, tc.sent)
-			}
-			if got := r.phone.Var("com.fairy.vault", "draft"); got != tc.draft {
-				t.Errorf("the compose field holds %q, want %q", got, tc.draft)
-			}
-			want := event.OutcomeRefused
-			if tc.reply == "yes" {
-				want = event.OutcomeDone
-			}
-			if r.res.Outcome != want || r.sum(t).Outcome != want {
-				t.Errorf("outcome %s (summary %s), want %s; reason %q", r.res.Outcome, r.sum(t).Outcome, want, r.res.Reason)
 			}
 		})
 	}

@@ -379,12 +379,14 @@ func (s *settings) checkEnvNames() []error {
 	var errs []error
 	for _, name := range slices.Compact(unknown) {
 		if key := fileOnlyKey(name); key != "" {
-			errs = append(errs, fmt.Errorf("environment %s: %s is not read from the environment: set it in the config file, or unset %s", name, key, name))
+			errs = append(errs, fmt.Errorf("environment %s: %s is not read from the environment: "+
+				"set it in the config file, or unset %s", name, key, name))
 			continue
 		}
 		hint := spell.DidYouMean(name, known)
 		if hint == "" {
-			hint = "; a configuration key is FAIRY_<KEY> with dots and dashes as underscores (model.default is FAIRY_MODEL_DEFAULT)"
+			hint = "; a configuration key is FAIRY_<KEY> with dots and dashes as underscores " +
+				"(model.default is FAIRY_MODEL_DEFAULT)"
 		}
 		errs = append(errs, fmt.Errorf("environment %s: unknown variable%s; unset it or correct its name", name, hint))
 	}

@@ -94,7 +94,8 @@ before the order is placed and paid. A scripted person answers; with --interacti
 			return err
 		},
 	}
-	cmd.Flags().BoolVar(&interactive, "interactive", false, "answer the agent's questions yourself instead of the scripted person")
+	cmd.Flags().BoolVar(&interactive, "interactive", false, "answer the agent's questions yourself instead of the "+
+		"scripted person")
 	cmd.Flags().BoolVar(&textOnly, "text-only", false, "send the models the screen text only, no screenshots")
 	return cmd
 }
@@ -141,7 +142,8 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 	out := o.Out
 	fmt.Fprintln(out, "fairy demo — everything here is SIMULATED:")
 	fmt.Fprintln(out, "  phone:  a virtual Android phone (sim), in process, over the real ADB host protocol")
-	fmt.Fprintf(out, "  model:  a scripted model (%q, not a real model) answering from a bundled rules file\n", scripted.ModelName)
+	fmt.Fprintf(out, "  model:  a scripted model (%q, not a real model) answering from a bundled rules "+
+		"file\n", scripted.ModelName)
 	if o.Interactive {
 		fmt.Fprintln(out, "  person: you — answer the questions below")
 	} else {
@@ -230,7 +232,8 @@ func printPhoneState(out io.Writer, p *sim.Phone) {
 		if o.Paid {
 			paid = "paid"
 		}
-		fmt.Fprintf(out, "  shop:     order %s: %s, ¥%g, %s, delivery %s\n", o.ID, strings.Join(items, ", "), o.Total, paid, o.DeliveryTime)
+		fmt.Fprintf(out, "  shop:     order %s: "+
+			"%s, ¥%g, %s, delivery %s\n", o.ID, strings.Join(items, ", "), o.Total, paid, o.DeliveryTime)
 	}
 	for _, e := range p.Events() {
 		if strings.Contains(strings.ToLower(e.Title), "bubble tea") {

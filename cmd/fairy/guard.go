@@ -93,7 +93,8 @@ func writePersonRules(w io.Writer, rules []guard.PersonRule, asJSON bool) error 
 		return writeJSON(w, out)
 	}
 	if len(rules) == 0 {
-		_, err := fmt.Fprintln(w, "No rules of your own: fairy asks before every action the guard holds.\nAdd one with 'fairy guard add VERDICT CATEGORY' (see 'fairy guard --help').")
+		_, err := fmt.Fprintln(w, "No rules of your own: fairy asks before every action the guard holds.\nAdd one with "+
+			"'fairy guard add VERDICT CATEGORY' (see 'fairy guard --help').")
 		return err
 	}
 	tw := tabwriter.NewWriter(table.EscapingWriter(w), 0, 0, 2, ' ', 0)
@@ -189,7 +190,8 @@ func newGuardRemoveCmd(d guardDeps) *cobra.Command {
 			var removed guard.PersonRule
 			if err := editPersonRules(path, func(rules *yaml.Node) error {
 				if n > len(rules.Content) {
-					return withExit(exitUsage, fmt.Errorf("no rule %d: you have %s ('fairy guard list' shows them)", n, table.Count(len(rules.Content), "rule", "rules")))
+					return withExit(exitUsage, fmt.Errorf("no rule %d: you have %s "+
+						"('fairy guard list' shows them)", n, table.Count(len(rules.Content), "rule", "rules")))
 				}
 				if removed, err = decodePersonRule(rules.Content[n-1]); err != nil {
 					return fmt.Errorf("config %s:%d: %w", path, rules.Content[n-1].Line, err)

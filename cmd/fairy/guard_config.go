@@ -32,7 +32,8 @@ func (s *settings) personRules() ([]guard.PersonRule, error) {
 	}
 	var rules []guard.PersonRule
 	if err := s.v.UnmarshalKey(keyGuardPerson, &rules); err != nil {
-		return nil, fmt.Errorf("config %s: %w (see docs/guard.md: each rule is {app, category, verdict, to, up-to})", keyGuardPerson, err)
+		return nil, fmt.Errorf("config %s: %w (see docs/guard.md: each rule is {app, category, verdict, to, "+
+			"up-to})", keyGuardPerson, err)
 	}
 	cats, err := s.guardCategories()
 	if err != nil {
@@ -67,7 +68,8 @@ func editPersonRules(path string, edit func(rules *yaml.Node) error) error {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".yaml", ".yml":
 	default:
-		return fmt.Errorf("config %s: fairy guard edits YAML config files only; add the rule under guard.person by hand", path)
+		return fmt.Errorf("config %s: fairy guard edits YAML config files only; "+
+			"add the rule under guard.person by hand", path)
 	}
 	data, err := os.ReadFile(path)
 	mode := fs.FileMode(0o600)

@@ -95,7 +95,8 @@ questions can be answered on the page too, and its Stop ends that run.`,
 		},
 	}
 	watch.add(cmd, "each run the client starts")
-	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on `ADDR` (host:port, e.g. "+mcpHTTPExample+"; fairy model serve takes 8765) instead of stdio")
+	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on `ADDR` (host:port, "+
+		"e.g. "+mcpHTTPExample+"; fairy model serve takes 8765) instead of stdio")
 	return cmd
 }
 
@@ -203,7 +204,8 @@ func serveMCPHTTPWith(ctx context.Context, srv *mcp.Server, addr, token string, 
 	hs := &http.Server{Handler: access.Protect(srv.HTTPHandler(o)), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "fairy mcp: serving streamable HTTP on http://%s/\n", ln.Addr())
 	if random {
-		fmt.Fprintf(stderr, "fairy mcp: clients send \"Authorization: Bearer %s\" (a random token; set %s to choose it)\n", token, envMCPToken)
+		fmt.Fprintf(stderr, "fairy mcp: clients send \"Authorization: Bearer %s\" (a random token; "+
+			"set %s to choose it)\n", token, envMCPToken)
 	} else {
 		fmt.Fprintf(stderr, "fairy mcp: clients send \"Authorization: Bearer\" with the token of %s\n", envMCPToken)
 	}

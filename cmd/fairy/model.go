@@ -117,8 +117,9 @@ func checkModels(ctx context.Context, c *openai.Client, roles []llm.Role, timeou
 	for _, role := range roles {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		resp, err := c.Generate(cctx, llm.Request{
-			Role:      role,
-			System:    llm.CheckMarker + ": this is a connectivity check. Reply with the JSON object {\"ok\": true} and nothing else.",
+			Role: role,
+			System: llm.CheckMarker + ": this is a connectivity check. Reply with the JSON object {\"ok\": " +
+				"true} and nothing else.",
 			Messages:  []llm.Message{{Role: "user", Text: "ping"}},
 			Schema:    &llm.Schema{Name: string(role), JSON: checkSchema},
 			MaxTokens: 50,

@@ -86,7 +86,8 @@ func checkGrounding(v string) (string, error) {
 			return v, nil
 		}
 	}
-	return "", fmt.Errorf("%s: %q is no grounding family: set one of %s (som: the model names elements by their number; auto: `fairy model probe` finds the family)",
+	return "", fmt.Errorf("%s: %q is no grounding family: set one of %s (som: "+
+		"the model names elements by their number; auto: `fairy model probe` finds the family)",
 		keyModelGrounding, v, strings.Join(groundingChoices, ", "))
 }
 

@@ -50,8 +50,9 @@ func newRoutinesCmd(knowledgePath knowledgeRef) *cobra.Command {
 	}
 	addFormatFlag(list, &listFormat)
 	show := &cobra.Command{
-		Use:               "show ID",
-		Short:             "Show one routine: its names, parameters and steps (ID: the routine's ID or a unique prefix of it)",
+		Use: "show ID",
+		Short: "Show one routine: its names, parameters and steps (ID: " +
+			"the routine's ID or a unique prefix of it)",
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeRoutineIDs(knowledgePath),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -98,7 +99,8 @@ func findRoutine(rs []knowledge.Routine, ref string) (knowledge.Routine, error) 
 	for _, r := range found[:min(3, len(found))] {
 		ids = append(ids, r.ID)
 	}
-	return knowledge.Routine{}, withExit(exitUsage, fmt.Errorf("routine %q matches %d routines (%s): give more of its ID", ref, len(found), strings.Join(ids, ", ")))
+	return knowledge.Routine{}, withExit(exitUsage, fmt.Errorf("routine %q matches %d routines (%s): "+
+		"give more of its ID", ref, len(found), strings.Join(ids, ", ")))
 }
 
 // routineJSON is one row of `routines list --format json`.
@@ -148,7 +150,8 @@ func writeRoutines(w io.Writer, rs []knowledge.Routine, asJSON bool) error {
 
 func showRoutine(w io.Writer, r knowledge.Routine) error {
 	w = table.EscapingWriter(w) // names, texts and pages learned from a phone
-	fmt.Fprintf(w, "Routine %s in %s: run %d times to a good end, stopped %d times at a surprise", r.ID, r.App, r.Runs, r.Stops)
+	fmt.Fprintf(w, "Routine %s in %s: run %d times to a good end, "+
+		"stopped %d times at a surprise", r.ID, r.App, r.Runs, r.Stops)
 	if r.Demoted > 0 {
 		fmt.Fprintf(w, ", demoted %d times after a wrong result", r.Demoted)
 	}

@@ -93,7 +93,8 @@ button ends the run as Ctrl-C does.`,
 		Args: instructionArgs,
 		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			if cmd.Flags().Changed("max-steps") && maxSteps < 1 {
-				return withExit(exitUsage, fmt.Errorf("--max-steps must be at least 1, got %d: pass a step limit per app task, or leave it out for the config's (30 by default)", maxSteps))
+				return withExit(exitUsage, fmt.Errorf("--max-steps must be at least 1, got %d: "+
+					"pass a step limit per app task, or leave it out for the config's (30 by default)", maxSteps))
 			}
 			cfg, err := d.Config(cmd)
 			if err != nil {
@@ -148,9 +149,11 @@ button ends the run as Ctrl-C does.`,
 	}
 	cmd.Flags().BoolVar(&textOnly, "text-only", false, "send the models the screen text only, no screenshots")
 	cmd.Flags().IntVar(&maxSteps, "max-steps", 0, "step limit per app task (default 30)")
-	cmd.Flags().BoolVar(&offline, "sim", false, "an offline try: a virtual phone and a scripted model that knows its built-in tasks (no model key)")
+	cmd.Flags().BoolVar(&offline, "sim", false, "an offline try: a virtual phone and a scripted model that knows its "+
+		"built-in tasks (no model key)")
 	watch.add(cmd, "the run")
-	cmd.Flags().BoolVar(&confirm, "confirm-result", false, "when the run says done, ask whether its result is right: a no takes back what the run learned and demotes what it replayed")
+	cmd.Flags().BoolVar(&confirm, "confirm-result", false, "when the run says done, ask whether its result is right: "+
+		"a no takes back what the run learned and demotes what it replayed")
 	return cmd
 }
 
@@ -190,7 +193,8 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (rundir.Sum
 	dir := filepath.Join(cfg.RunsDir, id)
 	// Made here, before it is named: a run directory that cannot be made is never printed.
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return rundir.Summary{}, withExit(exitUsage, fmt.Errorf("cannot make a run directory under %s: %w: choose a writable directory with --runs DIR", cfg.RunsDir, err))
+		return rundir.Summary{}, withExit(exitUsage, fmt.Errorf("cannot make a run directory under %s: %w: "+
+			"choose a writable directory with --runs DIR", cfg.RunsDir, err))
 	}
 	fmt.Fprintf(s.Out, "run directory: %s\n", dir)
 	cfg.Log.attach(dir)
@@ -231,7 +235,8 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (rundir.Sum
 	case ctx.Err() != nil:
 		return sum, ctx.Err()
 	case errors.As(runErr, &unrecorded):
-		return sum, withExit(1, fmt.Errorf("%w — the run stopped there; free space under %s or choose another directory with --runs", runErr, cfg.RunsDir))
+		return sum, withExit(1, fmt.Errorf("%w — the run stopped there; free space under %s or choose another directory "+
+			"with --runs", runErr, cfg.RunsDir))
 	case runErr != nil:
 		return sum, withExit(1, runErr)
 	case res.Outcome != event.OutcomeDone:

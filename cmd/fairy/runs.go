@@ -129,7 +129,8 @@ func findRun(runsDir string, args []string) (string, error) {
 		return "", err
 	}
 	if len(runs) == 0 {
-		return "", withExit(exitUsage, fmt.Errorf("no runs in %s yet: run a task (fairy run, fairy demo), or pass --runs DIR", runsDir))
+		return "", withExit(exitUsage, fmt.Errorf("no runs in %s yet: run a task (fairy run, fairy demo), "+
+			"or pass --runs DIR", runsDir))
 	}
 	if ref == "last" || ref == "latest" {
 		return runs[0].Dir, nil
@@ -149,7 +150,8 @@ func findRun(runsDir string, args []string) (string, error) {
 	case 1:
 		return filepath.Join(runsDir, found[0]), nil
 	}
-	return "", withExit(exitUsage, fmt.Errorf("run %q matches %d runs (%s): give more of its ID", ref, len(found), strings.Join(found[:min(3, len(found))], ", ")))
+	return "", withExit(exitUsage, fmt.Errorf("run %q matches %d runs (%s): "+
+		"give more of its ID", ref, len(found), strings.Join(found[:min(3, len(found))], ", ")))
 }
 
 // newRunsCmd builds `fairy runs list|show|open`.

@@ -11,7 +11,7 @@ import (
 // The benchmark's facts, read from google-research/android_world (Apache-2.0) at the
 // commit named in each file's "source": every family's template, difficulty, optimal
 // steps, tags, complexity and apps (families.json) and the parameter lists the families
-// draw from (params.json), and the information-retrieval tasks (irtasks.go).
+// draw from (params.json), and the information-retrieval tasks (data_irtasks.go).
 // testdata/README.md says how they were read.
 //
 //go:embed testdata/families.json testdata/params.json

@@ -413,7 +413,9 @@ func (c *Client) cost(answerModel, asked string, u llm.Usage) float64 {
 }
 
 // attempt makes one HTTP call bounded by the per-attempt timeout.
-func (c *Client) attempt(ctx context.Context, cr goai.ChatCompletionRequest) (goai.ChatCompletionResponse, *attemptInfo, error) {
+func (c *Client) attempt(
+	ctx context.Context, cr goai.ChatCompletionRequest,
+) (goai.ChatCompletionResponse, *attemptInfo, error) {
 	info := &attemptInfo{}
 	actx, cancel := context.WithTimeout(context.WithValue(ctx, attemptKey{}, info), c.cfg.Timeout)
 	defer cancel()
@@ -518,7 +520,9 @@ func isReasoningModel(m string) bool {
 }
 
 // chatRequest builds the go-openai request for model.
-func (c *Client) chatRequest(model string, req llm.Request, msgs []goai.ChatCompletionMessage) goai.ChatCompletionRequest {
+func (c *Client) chatRequest(
+	model string, req llm.Request, msgs []goai.ChatCompletionMessage,
+) goai.ChatCompletionRequest {
 	cr := goai.ChatCompletionRequest{Model: model, Messages: msgs}
 	if isReasoningModel(model) {
 		cr.MaxCompletionTokens = req.MaxTokens
@@ -558,8 +562,8 @@ func (c *Client) systemPrompt(req llm.Request) string {
 		if schema == "" {
 			schema = `{"type":"object"}`
 		}
-		fmt.Fprintf(&b, "\n\nAnswer with one JSON object only, no prose and no code fences. It must follow this JSON schema (%s):\n%s",
-			req.Schema.Name, schema)
+		fmt.Fprintf(&b, "\n\nAnswer with one JSON object only, no prose and no code fences. "+
+			"It must follow this JSON schema (%s):\n%s", req.Schema.Name, schema)
 	}
 	if !schemaTravels && req.Role != "" {
 		b.WriteString("\n\n" + llm.RoleMarker + string(req.Role))

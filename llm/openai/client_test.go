@@ -3,13 +3,8 @@ package openai
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"io"
 	"log/slog"
 	"math"
@@ -28,7 +23,8 @@ const testKey = "sk-test-SECRET0123456789abcdef"
 
 var deciderSchema = &llm.Schema{
 	Name: "decider",
-	JSON: json.RawMessage(`{"type":"object","properties":{"action":{"type":"string"},"index":{"type":"integer"}},"required":["action","index"]}`),
+	JSON: json.RawMessage(`{"type":"object","properties":{"action":{"type":"string"},"index":{"type":"integer"}},` +
+		`"required":["action","index"]}`),
 }
 
 // wireReq is what the fake endpoints read from a request.
@@ -118,7 +114,8 @@ func newEndpoint(t *testing.T, answer func(n int, r wireReq) reply) *endpoint {
 			"id": "x", "object": "chat.completion", "model": rp.model,
 			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
 				"message": map[string]any{"role": "assistant", "content": rp.content}}},
-			"usage": map[string]int{"prompt_tokens": rp.usage[0], "completion_tokens": rp.usage[1], "total_tokens": rp.usage[0] + rp.usage[1]},
+			"usage": map[string]int{"prompt_tokens": rp.usage[0], "completion_tokens": rp.usage[1],
+				"total_tokens": rp.usage[0] + rp.usage[1]},
 		})
 	}))
 	t.Cleanup(e.srv.Close)
@@ -217,8 +214,9 @@ func TestStructuredModes(t *testing.T) {
 		check func(t *testing.T, r wireReq)
 	}{
 		{ModeJSONSchema, func(t *testing.T, r wireReq) {
-			if r.ResponseFormat == nil || r.ResponseFormat.Type != "json_schema" || r.ResponseFormat.JSONSchema == nil ||
-				r.ResponseFormat.JSONSchema.Name != "decider" || !strings.Contains(string(r.ResponseFormat.JSONSchema.Schema), `"required"`) {
+			f := r.ResponseFormat
+			if f == nil || f.Type != "json_schema" || f.JSONSchema == nil ||
+				f.JSONSchema.Name != "decider" || !strings.Contains(string(f.JSONSchema.Schema), `"required"`) {
 				t.Errorf("response_format = %+v, want json_schema named decider with the schema", r.ResponseFormat)
 			}
 			if r.ResponseFormat != nil && r.ResponseFormat.JSONSchema != nil && !r.ResponseFormat.JSONSchema.Strict {
@@ -256,7 +254,8 @@ func TestStructuredModes(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Generate: %v", err)
 			}
-			if resp.Text != answer || resp.Model != "test-model" || resp.Usage != (llm.Usage{PromptTokens: 10, CompletionTokens: 5}) {
+			wantUsage := llm.Usage{PromptTokens: 10, CompletionTokens: 5}
+			if resp.Text != answer || resp.Model != "test-model" || resp.Usage != wantUsage {
 				t.Errorf("response = %+v", resp)
 			}
 			if resp.Latency <= 0 {
@@ -386,295 +385,6 @@ func TestRepairBounded(t *testing.T) {
 	}
 }
 
-func TestRetries(t *testing.T) {
-	ok := reply{content: `{"action":"tap","index":1}`}
-	tests := []struct {
-		name       string
-		replies    []reply
-		wantSleeps []time.Duration
-	}{
-		{"429 with Retry-After seconds", []reply{
-			{status: 429, header: map[string]string{"Retry-After": "7"}, body: `{"error":{"message":"slow down","type":"rate_limit"}}`},
-			ok}, []time.Duration{7 * time.Second}},
-		{"429 with Retry-After date", []reply{
-			{status: 429, header: map[string]string{"Retry-After": time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)},
-				body: `{"error":{"message":"slow down"}}`},
-			ok}, []time.Duration{60 * time.Second}}, // capped at MaxRetryAfter
-		{"429 without Retry-After", []reply{apiError(429, "slow"), ok}, []time.Duration{750 * time.Millisecond}},
-		{"500 then success", []reply{apiError(500, "boom"), ok}, []time.Duration{750 * time.Millisecond}},
-		{"502 non-JSON twice then success", []reply{{status: 502, body: "<html>bad gateway</html>"}, {status: 503, body: "down"}, ok},
-			[]time.Duration{750 * time.Millisecond, 1500 * time.Millisecond}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e := newEndpoint(t, func(n int, _ wireReq) reply { return tt.replies[min(n, len(tt.replies))-1] })
-			h := newClient(t, e.srv.URL, nil)
-			resp, err := h.c.Generate(t.Context(), deciderRequest("x"))
-			if err != nil {
-				t.Fatalf("Generate: %v", err)
-			}
-			if resp.Text != ok.content {
-				t.Errorf("text = %q", resp.Text)
-			}
-			if got := h.sleeps.all(); fmt.Sprint(got) != fmt.Sprint(tt.wantSleeps) {
-				t.Errorf("sleeps = %v, want %v", got, tt.wantSleeps)
-			}
-		})
-	}
-}
-
-func TestRetriesExhausted(t *testing.T) {
-	tests := []struct {
-		name string
-		r    reply
-		want error
-	}{
-		{"429", apiError(429, "slow"), errRateLimited},
-		{"500", apiError(500, "boom"), errServer},
-		{"401 not retried", apiError(401, "bad key"), ErrRejected},
-		{"401 is an auth error", apiError(401, "bad key"), ErrAuth},
-		{"403 is an auth error", apiError(403, "no access"), ErrAuth},
-		{"400 is not an auth error", apiError(400, "bad request"), ErrRejected},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e := newEndpoint(t, func(int, wireReq) reply { return tt.r })
-			h := newClient(t, e.srv.URL, func(c *Config) { c.MaxRetries = 2 })
-			_, err := h.c.Generate(t.Context(), deciderRequest("x"))
-			if !errors.Is(err, tt.want) {
-				t.Fatalf("err = %v, want %v", err, tt.want)
-			}
-			if strings.HasPrefix(tt.name, "400") && errors.Is(err, ErrAuth) {
-				t.Errorf("err = %v, an auth error for a status that is not 401 or 403", err)
-			}
-			wantCalls := 3
-			if errors.Is(tt.want, ErrRejected) {
-				wantCalls = 1
-			}
-			if e.n() != wantCalls {
-				t.Errorf("calls = %d, want %d", e.n(), wantCalls)
-			}
-		})
-	}
-}
-
-func TestBackupModel(t *testing.T) {
-	e := newEndpoint(t, func(_ int, r wireReq) reply {
-		if r.Model == "backup-model" {
-			return reply{content: `{"action":"tap","index":2}`}
-		}
-		return apiError(503, "overloaded")
-	})
-	h := newClient(t, e.srv.URL, func(c *Config) { c.BackupModel = "backup-model"; c.FailoverAfter = 2 })
-	resp, err := h.c.Generate(t.Context(), deciderRequest("x"))
-	if err != nil {
-		t.Fatalf("Generate: %v", err)
-	}
-	if resp.Model != "backup-model" || e.n() != 3 {
-		t.Errorf("model %q after %d calls, want backup-model after 3", resp.Model, e.n())
-	}
-	if !strings.Contains(h.logs.String(), "backup") {
-		t.Errorf("switch to the backup model not logged:\n%s", h.logs)
-	}
-}
-
-func TestTimeout(t *testing.T) {
-	e := newEndpoint(t, func(n int, _ wireReq) reply {
-		if n == 1 {
-			return reply{block: true}
-		}
-		return reply{content: `{"action":"tap","index":1}`}
-	})
-	h := newClient(t, e.srv.URL, func(c *Config) { c.Timeout = 100 * time.Millisecond })
-	start := time.Now()
-	resp, err := h.c.Generate(t.Context(), deciderRequest("x"))
-	if err != nil {
-		t.Fatalf("Generate: %v", err)
-	}
-	if resp.Text == "" || e.n() != 2 || len(h.sleeps.all()) != 1 {
-		t.Errorf("resp %+v after %d calls and sleeps %v", resp, e.n(), h.sleeps.all())
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("took %v", d)
-	}
-
-	// Every attempt timing out ends in ErrTimeout.
-	e2 := newEndpoint(t, func(int, wireReq) reply { return reply{block: true} })
-	h2 := newClient(t, e2.srv.URL, func(c *Config) { c.Timeout = 50 * time.Millisecond; c.MaxRetries = 1 })
-	if _, err := h2.c.Generate(t.Context(), deciderRequest("x")); !errors.Is(err, errTimeout) {
-		t.Errorf("err = %v, want ErrTimeout", err)
-	}
-}
-
-func TestCancellation(t *testing.T) {
-	e := newEndpoint(t, func(int, wireReq) reply { return reply{block: true} })
-	h := newClient(t, e.srv.URL, nil)
-	ctx, cancel := context.WithCancel(t.Context())
-	time.AfterFunc(50*time.Millisecond, cancel)
-	start := time.Now()
-	_, err := h.c.Generate(ctx, deciderRequest("x"))
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("err = %v, want context.Canceled", err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("cancellation took %v", d)
-	}
-	if len(h.sleeps.all()) != 0 {
-		t.Errorf("a cancelled call must not retry: sleeps %v", h.sleeps.all())
-	}
-}
-
-func TestModeRejected(t *testing.T) {
-	e := newEndpoint(t, func(int, wireReq) reply {
-		return apiError(400, "response_format type json_schema is not supported by this model")
-	})
-	h := newClient(t, e.srv.URL, func(c *Config) { c.ModeSetting = "models.mode" })
-	_, err := h.c.Generate(t.Context(), deciderRequest("x"))
-	if !errors.Is(err, errModeRejected) {
-		t.Fatalf("err = %v, want ErrModeRejected", err)
-	}
-	for _, want := range []string{"models.mode", `"json_object"`, `"text"`, "not supported"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q lacks %q", err, want)
-		}
-	}
-	if e.n() != 1 {
-		t.Errorf("calls = %d, want 1 (not retried)", e.n())
-	}
-}
-
-func pngImage(t *testing.T, w, h int, noise bool) []byte {
-	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	seed := uint32(1)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			c := color.RGBA{uint8(x), uint8(y), 128, 255}
-			if noise {
-				seed = seed*1664525 + 1013904223
-				c = color.RGBA{uint8(seed >> 24), uint8(seed >> 16), uint8(seed >> 8), 255}
-			}
-			img.Set(x, y, c)
-		}
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-// parts decodes an array content.
-type part struct {
-	Type     string `json:"type"`
-	Text     string `json:"text"`
-	ImageURL *struct {
-		URL string `json:"url"`
-	} `json:"image_url"`
-}
-
-func TestImages(t *testing.T) {
-	small := pngImage(t, 40, 30, false)
-	big := pngImage(t, 600, 600, true) // ~1 MB of noise
-	const limit = 150 << 10
-	tests := []struct {
-		name     string
-		img      llm.Image
-		wantMIME string
-		same     bool
-	}{
-		{"small png kept", llm.Image{MIME: "image/png", Data: small}, "image/png", true},
-		{"mime sniffed", llm.Image{Data: small}, "image/png", true},
-		{"big png downscaled to jpeg", llm.Image{MIME: "image/png", Data: big}, "image/jpeg", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e := newEndpoint(t, func(int, wireReq) reply { return reply{content: `{"action":"tap","index":1}`} })
-			h := newClient(t, e.srv.URL, func(c *Config) { c.MaxImageBytes = limit })
-			req := deciderRequest("look")
-			req.Messages[0].Images = []llm.Image{tt.img}
-			if _, err := h.c.Generate(t.Context(), req); err != nil {
-				t.Fatalf("Generate: %v", err)
-			}
-			var parts []part
-			if err := json.Unmarshal(e.call(0).Messages[1].Content, &parts); err != nil {
-				t.Fatalf("content is not an array of parts: %v", err)
-			}
-			if len(parts) != 2 || parts[0].Text != "look" || parts[1].ImageURL == nil {
-				t.Fatalf("parts = %+v", parts)
-			}
-			prefix := "data:" + tt.wantMIME + ";base64,"
-			url := parts[1].ImageURL.URL
-			if !strings.HasPrefix(url, prefix) {
-				t.Fatalf("url starts %q, want %q", url[:min(40, len(url))], prefix)
-			}
-			data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(url, prefix))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(data) > limit {
-				t.Errorf("image %d bytes, over the %d limit", len(data), limit)
-			}
-			if tt.same != bytes.Equal(data, tt.img.Data) {
-				t.Errorf("image kept = %v, want %v", !tt.same, tt.same)
-			}
-			if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
-				t.Errorf("sent image does not decode: %v", err)
-			}
-		})
-	}
-	t.Run("undecodable and too big", func(t *testing.T) {
-		e := newEndpoint(t, func(int, wireReq) reply { return reply{content: "{}"} })
-		h := newClient(t, e.srv.URL, func(c *Config) { c.MaxImageBytes = 100 })
-		req := deciderRequest("look")
-		req.Messages[0].Images = []llm.Image{{MIME: "image/png", Data: bytes.Repeat([]byte("x"), 1000)}}
-		_, err := h.c.Generate(t.Context(), req)
-		if !errors.Is(err, errImageTooLarge) || e.n() != 0 {
-			t.Errorf("err = %v after %d calls, want ErrImageTooLarge before any call", err, e.n())
-		}
-	})
-}
-
-func TestArrayContentRejected(t *testing.T) {
-	e := newEndpoint(t, func(_ int, r wireReq) reply {
-		for _, m := range r.Messages {
-			if len(m.Content) > 0 && m.Content[0] == '[' {
-				return apiError(400, "messages[1].content: Input should be a valid string, got array")
-			}
-		}
-		return reply{content: `{"action":"tap","index":1}`}
-	})
-	h := newClient(t, e.srv.URL, nil)
-	req := deciderRequest("look")
-	req.Messages[0].Images = []llm.Image{{MIME: "image/png", Data: pngImage(t, 8, 8, false)}}
-	for i := range 2 {
-		if _, err := h.c.Generate(t.Context(), req); err != nil {
-			t.Fatalf("call %d: %v", i, err)
-		}
-	}
-	if e.n() != 3 {
-		t.Fatalf("calls = %d, want 3 (rejected, fallback, then plain from the start)", e.n())
-	}
-	for _, i := range []int{1, 2} {
-		if got := e.call(i).last(); !strings.HasPrefix(got, "look") || !strings.Contains(got, "image(s) omitted") {
-			t.Errorf("call %d content = %q, want plain text with a note", i, got)
-		}
-	}
-	if !strings.Contains(h.logs.String(), "plain text") {
-		t.Errorf("fallback not logged:\n%s", h.logs)
-	}
-
-	// TextOnly from the config sends strings at once.
-	e2 := newEndpoint(t, func(int, wireReq) reply { return reply{content: `{"action":"tap","index":1}`} })
-	h2 := newClient(t, e2.srv.URL, func(c *Config) { c.TextOnly = true })
-	if _, err := h2.c.Generate(t.Context(), req); err != nil {
-		t.Fatal(err)
-	}
-	if got := e2.call(0).last(); !strings.HasPrefix(got, "look") {
-		t.Errorf("content = %q", got)
-	}
-}
-
 func TestCost(t *testing.T) {
 	prices := llm.PriceTable{
 		"gpt-4o":      {PromptPerM: 2.5, CompletionPerM: 10},
@@ -725,7 +435,8 @@ func TestConcurrencyLimit(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 6 {
 		wg.Go(func() {
-			if _, err := h.c.Generate(t.Context(), llm.Request{Role: llm.RoleJudge, Messages: []llm.Message{{Text: "x"}}}); err != nil {
+			req := llm.Request{Role: llm.RoleJudge, Messages: []llm.Message{{Text: "x"}}}
+			if _, err := h.c.Generate(t.Context(), req); err != nil {
 				t.Error(err)
 			}
 		})
@@ -740,7 +451,8 @@ func TestRequestsPerSecond(t *testing.T) {
 	e := newEndpoint(t, func(int, wireReq) reply { return reply{content: "ok"} })
 	h := newClient(t, e.srv.URL, func(c *Config) { c.RequestsPerSecond = 2 })
 	for range 3 {
-		if _, err := h.c.Generate(t.Context(), llm.Request{Role: llm.RoleJudge, Messages: []llm.Message{{Text: "x"}}}); err != nil {
+		req := llm.Request{Role: llm.RoleJudge, Messages: []llm.Message{{Text: "x"}}}
+		if _, err := h.c.Generate(t.Context(), req); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -760,7 +472,8 @@ func TestKeyNeverLeaks(t *testing.T) {
 		{"401 echoing the key", func(a string) reply { return apiError(401, "Incorrect API key provided: "+a) }, nil},
 		{"500 echoing the key", func(a string) reply { return apiError(500, "upstream saw "+a) }, nil},
 		{"non-JSON body echoing the key", func(a string) reply { return reply{status: 502, body: "proxy: " + a} }, nil},
-		{"400 mode echoing the key", func(a string) reply { return apiError(400, "json_schema unsupported for key "+a) }, nil},
+		{"400 mode echoing the key",
+			func(a string) reply { return apiError(400, "json_schema unsupported for key "+a) }, nil},
 		{"bad answer echoing the key", func(a string) reply { return reply{content: "no json, key " + a} }, nil},
 		{"timeout", func(string) reply { return reply{block: true} }, func(c *Config) { c.Timeout = 30 * time.Millisecond }},
 	}
@@ -785,7 +498,8 @@ func TestKeyNeverLeaks(t *testing.T) {
 					rp.status = 200
 				}
 				if rp.body == "" {
-					b, _ := json.Marshal(map[string]any{"model": "m", "choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": rp.content}}}})
+					msg := map[string]any{"role": "assistant", "content": rp.content}
+					b, _ := json.Marshal(map[string]any{"model": "m", "choices": []any{map[string]any{"message": msg}}})
 					rp.body = string(b)
 				}
 				w.WriteHeader(rp.status)

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// newMapCmd builds `fairy map list|show|path|export|view` (view: mapview.go).
+// newMapCmd builds `fairy map list|show|path|export|view` (view: map_view.go).
 func newMapCmd(knowledgePath knowledgeRef) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "map",
@@ -29,7 +29,8 @@ phone showed is known by its name too, most with nothing learned; --all lists th
 			return runMapList(c.OutOrStdout(), knowledgePath, listFormat, listAll)
 		},
 	}
-	list.Flags().BoolVar(&listAll, "all", false, "also list the apps with nothing learned yet (every app the phone showed)")
+	list.Flags().BoolVar(&listAll, "all", false, "also list the apps with nothing learned yet "+
+		"(every app the phone showed)")
 	show := &cobra.Command{
 		Use:               "show PKG [--format table|json]",
 		Short:             "Show an app's pages and transitions as a table (or the map as JSON)",
@@ -108,7 +109,8 @@ func writeApps(out io.Writer, knowledgePath knowledgeRef, format string, apps []
 		if hidden == 1 {
 			it = "it"
 		}
-		return fmt.Sprintf("%s the phone showed, with nothing learned yet: 'fairy map list --all' lists %s.", table.Count(hidden, one, many), it)
+		return fmt.Sprintf("%s the phone showed, with nothing learned yet: "+
+			"'fairy map list --all' lists %s.", table.Count(hidden, one, many), it)
 	}
 	if len(apps) == 0 {
 		fmt.Fprintln(out, "No apps learned yet.")
@@ -278,6 +280,7 @@ func onlyThroughEffects(s *knowledge.Store, args []string, noPath error) error {
 			effects = append([]string{fmt.Sprintf("%s on %s (%s)", a, id(t.From), why)}, effects...)
 		}
 	}
-	return fmt.Errorf("%w: %s and %s are connected only through %s, which changes the app; an action that changes the app is never a way to a page",
+	return fmt.Errorf("%w: %s and %s are connected only through %s, which changes the app; "+
+		"an action that changes the app is never a way to a page",
 		noPath, from.ID, to.ID, strings.Join(effects, " and "))
 }

@@ -21,7 +21,7 @@ const evilLabel = "Esc\x1b]0;PWNED\a\x1b[2J\u009b2J\u202eyap"
 const evilLabelShown = `Esc\x1b]0;PWNED\x07\x1b[2J\u009b2J\u202eyap`
 
 // noRawControls fails t when out holds a control character a terminal obeys. Output to a
-// pipe carries no dressing of fairy's own (term.go), so any ESC in it came from outside.
+// pipe carries no dressing of fairy's own (shared_term.go), so any ESC in it came from outside.
 func noRawControls(t *testing.T, what, out string) {
 	t.Helper()
 	if i := strings.IndexFunc(out, func(r rune) bool {

@@ -15,8 +15,8 @@ import (
 	"github.com/fairy-go/fairy/knowledge/etcdstore"
 )
 
-// Commands to inspect and edit long-term knowledge: `fairy map …` (knowledge_map.go),
-// `fairy tricks …` (knowledge_tricks.go), `fairy knowledge export|import|check|repair`
+// Commands to inspect and edit long-term knowledge: `fairy map …` (map.go),
+// `fairy tricks …` (tricks.go), `fairy knowledge export|import|check|repair`
 // (knowledge_file.go). Each takes knowledgePath, which resolves the --knowledge flag or its
 // default when the command runs. A damaged file is exit status 2 with the knowledge
 // package's sentence saying what to do. This file opens the store for them.
@@ -42,7 +42,8 @@ func openKnowledge(knowledgePath knowledgeRef, write bool) (*knowledge.Store, er
 		if note := knowledgePath.demoNote(); note != "" {
 			return nil, fmt.Errorf("no knowledge file at %s yet (%s): %w", path, note, errNoKnowledge)
 		}
-		return nil, fmt.Errorf("no knowledge file at %s yet: run a task first, or pass --knowledge FILE: %w", path, errNoKnowledge)
+		return nil, fmt.Errorf("no knowledge file at %s yet: run a task first, or pass --knowledge FILE: "+
+			"%w", path, errNoKnowledge)
 	}
 	return s, err
 }
