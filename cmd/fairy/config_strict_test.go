@@ -145,7 +145,8 @@ func TestDocsConfigIsValid(t *testing.T) {
 		}
 	}
 	if blocks < 4 {
-		t.Errorf("found %d YAML config examples in README.md and docs/*.md, want the guard's two, the configuration's and the grounding's", blocks)
+		t.Errorf("found %d YAML config examples in README.md and docs/*.md, "+
+			"want the guard's two, the configuration's and the grounding's", blocks)
 	}
 }
 

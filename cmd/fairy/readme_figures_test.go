@@ -64,7 +64,8 @@ func TestDocsExploreFigure(t *testing.T) {
 		t.Fatalf("fairy explore printed no summary:\n%s\n%s", stdout.String(), stderr.String())
 	}
 	if got[1] != strconv.Itoa(want[1]) || got[2] != strconv.Itoa(want[2]) {
-		t.Errorf("docs/learning.md says explore maps %d Settings pages in %d actions; the command gives %s pages in %s actions: update it", want[1], want[2], got[1], got[2])
+		t.Errorf("docs/learning.md says explore maps %d Settings pages in %d actions; "+
+			"the command gives %s pages in %s actions: update it", want[1], want[2], got[1], got[2])
 	}
 }
 
@@ -96,7 +97,8 @@ func TestDocsGuardCorpusFigure(t *testing.T) {
 		}
 	}
 	if got := []int{sens, harm, len(langs)}; !slices.Equal(got, want) {
-		t.Errorf("docs/guard.md says the guard corpus has %d sensitive and %d harmless labels in %d languages; it has %d, %d and %d: update it", want[0], want[1], want[2], got[0], got[1], got[2])
+		t.Errorf("docs/guard.md says the guard corpus has %d sensitive and %d harmless labels in %d languages; "+
+			"it has %d, %d and %d: update it", want[0], want[1], want[2], got[0], got[1], got[2])
 	}
 }
 
@@ -117,7 +119,8 @@ func TestDocsAndroidWorldFigure(t *testing.T) {
 		}
 	}
 	if got := []int{len(s.Tasks), len(apps)}; !slices.Equal(got, want) {
-		t.Errorf("docs/evaluation.md says androidworld:sim has %d families from %d apps; it builds %d from %d: update it", want[0], want[1], got[0], got[1])
+		t.Errorf("docs/evaluation.md says androidworld:sim has %d families from %d apps; "+
+			"it builds %d from %d: update it", want[0], want[1], got[0], got[1])
 	}
 }
 
@@ -139,6 +142,7 @@ func TestDocsMCPSessionFigure(t *testing.T) {
 	}
 	sum, _ := readSummary(t, out.String())
 	if got := []int{sum.Steps, sum.ModelCalls, len(sum.Questions)}; !slices.Equal(got, want) {
-		t.Errorf("docs/mcp.md's MCP session ends with %d steps, %d model calls, %d questions; the same run gives %d, %d and %d: update it", want[0], want[1], want[2], got[0], got[1], got[2])
+		t.Errorf("docs/mcp.md's MCP session ends with %d steps, %d model calls, %d questions; "+
+			"the same run gives %d, %d and %d: update it", want[0], want[1], want[2], got[0], got[1], got[2])
 	}
 }

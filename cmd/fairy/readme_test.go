@@ -131,12 +131,14 @@ func TestDocsCommandsParse(t *testing.T) {
 			t.Error(err)
 		}
 		if name == "README.md" && n < 10 {
-			t.Errorf("found %d fairy command lines in the README's shell examples, want the quick start's, the phone's and the main commands'", n)
+			t.Errorf("found %d fairy command lines in the README's shell examples, "+
+				"want the quick start's, the phone's and the main commands'", n)
 		}
 		total += n
 	}
 	if total < 40 {
-		t.Errorf("found %d fairy command lines in the shell examples of the README and docs/*.md, want the guard's, the eval's and the fleet's too", total)
+		t.Errorf("found %d fairy command lines in the shell examples of the README and docs/*.md, "+
+			"want the guard's, the eval's and the fleet's too", total)
 	}
 }
 
@@ -150,7 +152,11 @@ func TestDocsCommandCheckFails(t *testing.T) {
 	if n != 4 || len(errs) != 3 {
 		t.Fatalf("found %d command lines and %d errors (%v), want 4 and 3", n, len(errs), errs)
 	}
-	for i, want := range []string{"docs/bad.md: fairy frobnicate: no such command", "docs/bad.md: fairy run --frob turn on wifi: unknown flag", "docs/bad.md: fairy map show a b: accepts 1 arg"} {
+	for i, want := range []string{
+		"docs/bad.md: fairy frobnicate: no such command",
+		"docs/bad.md: fairy run --frob turn on wifi: unknown flag",
+		"docs/bad.md: fairy map show a b: accepts 1 arg",
+	} {
 		if !strings.Contains(errs[i].Error(), want) {
 			t.Errorf("error %d: %v, want it to say %q", i, errs[i], want)
 		}
@@ -174,7 +180,8 @@ func TestMCPAndModelServePortsDiffer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addrs := regexp.MustCompile(`--http[ =](\S+?:\d+)`).FindAllStringSubmatch(mcp.Example+"\n"+readme(t)+"\n"+repoFile(t, "docs/mcp.md"), -1)
+	docs := mcp.Example + "\n" + readme(t) + "\n" + repoFile(t, "docs/mcp.md")
+	addrs := regexp.MustCompile(`--http[ =](\S+?:\d+)`).FindAllStringSubmatch(docs, -1)
 	if len(addrs) < 3 {
 		t.Fatalf("no mcp --http address in the help's examples, the README and docs/mcp.md")
 	}
@@ -281,7 +288,8 @@ func linkErrors(name, text string, read func(string) (string, bool)) []error {
 			}
 			found := false
 			for _, l := range proseLines(body) {
-				if h, ok := strings.CutPrefix(strings.TrimLeft(l, "#"), " "); ok && strings.HasPrefix(l, "#") && headingAnchor(h) == anchor {
+				h, ok := strings.CutPrefix(strings.TrimLeft(l, "#"), " ")
+				if ok && strings.HasPrefix(l, "#") && headingAnchor(h) == anchor {
 					found = true
 				}
 			}
@@ -322,13 +330,17 @@ func TestDocsLinksResolve(t *testing.T) {
 // repository and a missing heading, and passes links that resolve (from docs/, a picture
 // beside it, the README above it, a heading of its own file).
 func TestDocsLinkCheckFails(t *testing.T) {
-	doc := "# A page\n![live](live-page.png) [home](../README.md#quick-start) [here](#a-page) [web](https://example.com/x)\n" +
-		"```sh\n[not a link](nowhere.md)\n```\n[gone](missing.md) [out](../../etc/passwd) [no heading](../README.md#installing)\n"
+	doc := "# A page\n![live](live-page.png) [home](../README.md#quick-start) [here](#a-page)\n" +
+		"[web](https://example.com/x)\n```sh\n[not a link](nowhere.md)\n```\n" +
+		"[gone](missing.md) [out](../../etc/passwd) [no heading](../README.md#installing)\n"
 	files := map[string]string{"README.md": "# fairy\n## Quick start\n", "docs/live-page.png": "", "docs/a.md": doc}
 	read := func(name string) (string, bool) { s, ok := files[name]; return s, ok }
 	errs := linkErrors("docs/a.md", doc, read)
-	want := []string{"docs/a.md:6: link missing.md: no file docs/missing.md", "docs/a.md:6: link ../../etc/passwd: no file ../etc/passwd",
-		"docs/a.md:6: link ../README.md#installing: README.md has no heading #installing"}
+	want := []string{
+		"docs/a.md:7: link missing.md: no file docs/missing.md",
+		"docs/a.md:7: link ../../etc/passwd: no file ../etc/passwd",
+		"docs/a.md:7: link ../README.md#installing: README.md has no heading #installing",
+	}
 	if len(errs) != len(want) {
 		t.Fatalf("errors %v, want %d", errs, len(want))
 	}
