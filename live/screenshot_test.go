@@ -17,7 +17,7 @@ import (
 	"github.com/fairy-go/fairy/sim"
 )
 
-var docs = flag.Bool("docs", false, "write docs/live-page.png, the README's picture of the live page")
+var docs = flag.Bool("docs", false, "write docs/live-page.png, docs/watch.md's picture of the live page")
 
 // phoneScreen is the virtual phone's screen after the shell commands cmds.
 func phoneScreen(t *testing.T, cmds ...string) []byte {
@@ -39,7 +39,7 @@ func phoneScreen(t *testing.T, cmds ...string) []byte {
 	return png
 }
 
-// TestPageScreenshot writes the README's picture of the live page (go test ./live -run
+// TestPageScreenshot writes docs/watch.md's picture of the live page (go test ./live -run
 // TestPageScreenshot -docs): two phones' panels in headless Chromium, their screens the
 // virtual phone's — the shop in Chinese waiting for a consent, TeaHouse in Arabic with the
 // instruction and the question in Arabic and Hebrew — so the picture shows the page with

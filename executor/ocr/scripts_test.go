@@ -173,7 +173,7 @@ func readPay(t testing.TB, r *perception.PixelReader, ps pixelScreen, pay, local
 // Russian and Thai, the pixel reader reads the Pay button's word — from the phone's
 // language, and with the language unknown, from the script Tesseract's detection sees.
 // Today's reader (Chinese and Latin data only) reads nothing of it. It logs the share of
-// each screen's labels read (the figure the README gives).
+// each screen's labels read (the figure docs/pixels.md gives).
 func TestPixelsInEveryScript(t *testing.T) {
 	tess := startTesseract(t, ocr.Config{})
 	needData(t, tess, "osd", "Japanese", "Hangul", "Arabic", "Devanagari", "Cyrillic", "Thai")

@@ -14,7 +14,7 @@
 //
 // Caveats: etcd's defaults cap a transaction at 128 operations and 1.5 MiB; a learning
 // write stays well below, but importing a large export in one go needs a server started
-// with larger --max-txn-ops and --max-request-bytes (README: running a fleet). An
+// with larger --max-txn-ops and --max-request-bytes (docs/evaluation.md: running a fleet). An
 // unreachable cluster is an *EndpointsError that wraps knowledge.ErrRemoteUnreachable.
 // Its tests start a real etcd (package etcdtest).
 package etcdstore
