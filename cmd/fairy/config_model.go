@@ -77,12 +77,14 @@ const defaultModelName = "gpt-4o-mini"
 // modelEnvKeys are the model and agent keys FAIRY_<KEY> variables set (none has a flag).
 var modelEnvKeys = map[string]string{
 	keyModelBaseURL: "", keyModelAPIKey: "", keyModelDefault: "", keyModelBackup: "", keyModelMode: "",
-	keyModelTimeout: "", keyModelMaxResp: "", keyAgentMaxSteps: "", keyAgentMaxWall: "", keyAgentMaxTokens: "", keyAgentMaxCost: "",
-	keyAgentTextOnly: "", keyModelGrounding: "",
+	keyModelTimeout: "", keyModelMaxResp: "", keyAgentMaxSteps: "", keyAgentMaxWall: "", keyAgentMaxTokens: "",
+	keyAgentMaxCost: "", keyAgentTextOnly: "", keyModelGrounding: "",
 }
 
 // errNoModel says no model endpoint is configured.
-var errNoModel = errors.New("no model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for another endpoint), or model.base-url and model.default in the config file; try 'fairy demo' to see fairy work with a simulated phone and a scripted model")
+var errNoModel = errors.New("no model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for another endpoint), " +
+	"or model.base-url and model.default in the config file; try 'fairy demo' to see fairy work with a simulated phone " +
+	"and a scripted model")
 
 // openAIConfig resolves the model settings; ok is false when no endpoint is configured
 // (neither a base URL nor an API key anywhere).
@@ -104,7 +106,8 @@ func (s *settings) openAIConfig(cmd *cobra.Command) (cfg openai.Config, ok bool,
 	}
 	if cfg.BaseURL == "" && cfg.APIKey == "" {
 		if name, named := namedModel(cmd); named {
-			return openai.Config{}, false, fmt.Errorf("--model %s: no model endpoint configured: set OPENAI_BASE_URL (and OPENAI_API_KEY), or model.base-url in the config file", name)
+			return openai.Config{}, false, fmt.Errorf("--model %s: no model endpoint configured: "+
+				"set OPENAI_BASE_URL (and OPENAI_API_KEY), or model.base-url in the config file", name)
 		}
 		return openai.Config{}, false, nil
 	}
@@ -123,7 +126,8 @@ func (s *settings) openAIConfig(cmd *cobra.Command) (cfg openai.Config, ok bool,
 	}
 	if cfg.DefaultModel == "" && len(cfg.Models) == 0 {
 		if strings.TrimRight(cfg.BaseURL, "/") != openAIBaseURL {
-			return openai.Config{}, false, fmt.Errorf("model endpoint %s has no model name: set model.default (FAIRY_MODEL_DEFAULT) or model.roles.<role>", cfg.BaseURL)
+			return openai.Config{}, false, fmt.Errorf("model endpoint %s has no model name: "+
+				"set model.default (FAIRY_MODEL_DEFAULT) or model.roles.<role>", cfg.BaseURL)
 		}
 		cfg.DefaultModel = defaultModelName
 	}

@@ -29,7 +29,8 @@ var tessLanguage = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-
 func checkPixelLanguages(langs []string) error {
 	for _, l := range langs {
 		if !tessLanguage.MatchString(l) {
-			return fmt.Errorf("%s: %q is not a Tesseract language name: give names as 'tesseract --list-langs' prints them (eng, chi_sim, Cyrillic, Japanese)", keyPixelsLanguages, l)
+			return fmt.Errorf("%s: %q is not a Tesseract language name: give names as 'tesseract --list-langs' prints them "+
+				"(eng, chi_sim, Cyrillic, Japanese)", keyPixelsLanguages, l)
 		}
 	}
 	return nil

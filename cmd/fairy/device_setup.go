@@ -56,7 +56,8 @@ is absent.`,
 				if dir == "" {
 					base, err := os.UserCacheDir()
 					if err != nil {
-						return withExit(exitUsage, fmt.Errorf("no cache directory (%v): name one with --cache or the APKs with --apk", err))
+						return withExit(exitUsage, fmt.Errorf("no cache directory (%v): name one with --cache or the "+
+							"APKs with --apk", err))
 					}
 					dir = filepath.Join(base, "fairy", "appium-uiautomator2-server", version)
 				}
@@ -70,7 +71,8 @@ is absent.`,
 				apks = got
 			case 2:
 			default:
-				return withExit(exitUsage, fmt.Errorf("--apk names %d files: name both the server APK and its androidTest APK", len(apks)))
+				return withExit(exitUsage, fmt.Errorf("--apk names %d files: name both the server APK and its "+
+					"androidTest APK", len(apks)))
 			}
 			d, err := openDevice(ctx, target)
 			if err != nil {
@@ -88,14 +90,17 @@ is absent.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "started: %s (adb forward tcp:%d tcp:%d answers /status)\n", adb.UIServerStartCommand, port, adb.UIServerPort)
+			fmt.Fprintf(out, "started: %s (adb forward tcp:%d tcp:%d answers /status)\n", adb.UIServerStartCommand, port,
+				adb.UIServerPort)
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVar(&apks, "apk", nil, "an APK of the server to install instead of fetching them (give both: the server and its androidTest APK)")
+	f.StringArrayVar(&apks, "apk", nil, "an APK of the server to install instead of fetching them (give both: "+
+		"the server and its androidTest APK)")
 	f.StringVar(&version, "version", uiServerVersion, "the appium-uiautomator2-server release to fetch with npm")
-	f.StringVar(&cache, "cache", "", "where fetched APKs are kept (default: the user cache directory, fairy/appium-uiautomator2-server/VERSION)")
+	f.StringVar(&cache, "cache", "", "where fetched APKs are kept (default: "+
+		"the user cache directory, fairy/appium-uiautomator2-server/VERSION)")
 	return cmd
 }
 
@@ -117,7 +122,8 @@ func uiServerAPKs(ctx context.Context, version, dir string) (apks []string, fetc
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		return nil, false, withExit(exitUsage, errors.New("npm not found: install Node.js and npm, or get the two APKs of appium-uiautomator2-server and name them with --apk"))
+		return nil, false, withExit(exitUsage, errors.New("npm not found: install Node.js and npm, "+
+			"or get the two APKs of appium-uiautomator2-server and name them with --apk"))
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, false, fmt.Errorf("device setup: %w", err)
@@ -127,10 +133,12 @@ func uiServerAPKs(ctx context.Context, version, dir string) (apks []string, fetc
 		return nil, false, fmt.Errorf("device setup: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	c := exec.CommandContext(ctx, npm, "pack", "--silent", "--pack-destination", tmp, "appium-uiautomator2-server@"+version)
+	c := exec.CommandContext(ctx, npm, "pack", "--silent", "--pack-destination", tmp,
+		"appium-uiautomator2-server@"+version)
 	c.Dir = tmp
 	if b, err := c.CombinedOutput(); err != nil {
-		return nil, false, fmt.Errorf("npm pack appium-uiautomator2-server@%s: %w: %s", version, err, strings.TrimSpace(string(b)))
+		return nil, false, fmt.Errorf("npm pack appium-uiautomator2-server@%s: %w: %s", version, err,
+			strings.TrimSpace(string(b)))
 	}
 	tgz := filepath.Join(tmp, "appium-uiautomator2-server-"+version+".tgz")
 	keep := map[string]string{"package/LICENSE": "LICENSE"}
@@ -142,7 +150,8 @@ func uiServerAPKs(ctx context.Context, version, dir string) (apks []string, fetc
 	}
 	got := have()
 	if len(got) != len(want) {
-		return nil, false, fmt.Errorf("device setup: the npm package appium-uiautomator2-server@%s holds no %s", version, strings.Join(want, " and "))
+		return nil, false, fmt.Errorf("device setup: the npm package appium-uiautomator2-server@%s holds no %s", version,
+			strings.Join(want, " and "))
 	}
 	return got, true, nil
 }

@@ -69,7 +69,8 @@ Ctrl-C stops it and keeps what it learned.`,
 	fl.IntVar(&f.budget, "budget", explore.DefaultBudget, "most actions to take (taps, Back presses, scrolls, launches)")
 	fl.IntVar(&f.depth, "depth", explore.DefaultDepth, "deepest page to explore, in taps from the first page")
 	fl.DurationVar(&f.time, "time", 0, "longest wall time, e.g. 5m (0: the budget bounds it)")
-	fl.BoolVar(&f.dryRun, "dry-run", false, "launch the app and print what would be tapped on its first page, without a tap")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "launch the app and print what would be tapped on its first page, "+
+		"without a tap")
 	fl.BoolVar(&f.pictures, "pictures", true, "file a small picture of every new page for the map view")
 	return cmd
 }
@@ -91,7 +92,8 @@ func completeExplorable(d exploreDeps) cobra.CompletionFunc {
 func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, stdout io.Writer) error {
 	switch {
 	case !packageName.MatchString(app):
-		return withExit(exitUsage, fmt.Errorf("%q is no package name: pass one like com.android.settings (see `fairy apps`)", app))
+		return withExit(exitUsage, fmt.Errorf("%q is no package name: pass one like com.android.settings "+
+			"(see `fairy apps`)", app))
 	case f.budget < 1:
 		return withExit(exitUsage, fmt.Errorf("--budget must be at least 1, got %d", f.budget))
 	case f.depth < 1:
@@ -132,21 +134,25 @@ func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, 
 	}
 
 	tw, live := out.(*termWriter)
-	cfg := explore.Config{Device: dev, Store: store, App: app, Guard: guard, Budget: f.budget, Depth: f.depth, Time: f.time,
+	cfg := explore.Config{Device: dev, Store: store, App: app, Guard: guard, Budget: f.budget,
+		Depth: f.depth, Time: f.time,
 		DryRun: f.dryRun, Pictures: f.pictures && !f.dryRun, Logger: log,
 		Progress: func(p explore.Progress) {
 			if p.Found != "" {
 				// The map's page ID, so that `fairy map show` finds the page under the same name.
-				fmt.Fprintf(out, "+ page %s: %s · %d pages, %d transitions · %d actions, %d left\n", p.PageID, table.Escape(p.Found), p.Pages, p.Transitions, p.Actions, p.Left)
+				fmt.Fprintf(out, "+ page %s: %s · %d pages, %d transitions · %d actions, %d left\n", p.PageID,
+					table.Escape(p.Found), p.Pages, p.Transitions, p.Actions, p.Left)
 			}
 			if live && tw.style.Live {
-				tw.showStatus(fmt.Sprintf("%d pages · %d transitions · %d actions left · %s on %s", p.Pages, p.Transitions, p.Left, p.Doing, p.Page))
+				tw.showStatus(fmt.Sprintf("%d pages · %d transitions · %d actions left · %s on %s", p.Pages, p.Transitions,
+					p.Left, p.Doing, p.Page))
 			}
 		}}
 	if f.dryRun {
 		fmt.Fprintf(out, "dry run: %s, first page only, no tap\n", app)
 	} else {
-		fmt.Fprintf(out, "exploring %s: budget %d actions, depth %d (no model; Ctrl-C keeps what is learned)\n", app, f.budget, f.depth)
+		fmt.Fprintf(out, "exploring %s: budget %d actions, depth %d (no model; Ctrl-C keeps what is learned)\n", app,
+			f.budget, f.depth)
 	}
 	sum, err := explore.Run(ctx, cfg)
 	if live {
@@ -182,7 +188,8 @@ func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, 
 		fmt.Fprintln(out)
 	}
 	if sum.Unreached > 0 {
-		fmt.Fprintf(out, "%s found but not explored: %s\n", table.Count(sum.Unreached, "page", "pages"), unexploredAdvice(ctx, sum.Stopped))
+		fmt.Fprintf(out, "%s found but not explored: %s\n", table.Count(sum.Unreached, "page", "pages"),
+			unexploredAdvice(ctx, sum.Stopped))
 	}
 	fmt.Fprintf(out, "see it: fairy map show %s%s\n", app, d.KnowledgePath.flag())
 	if ctx.Err() != nil {
@@ -197,7 +204,8 @@ func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, 
 func unexploredAdvice(ctx context.Context, stopped string) string {
 	switch {
 	case stopped == "interrupted" || ctx.Err() != nil:
-		return "the exploration was interrupted before it reached them (what it learned is kept); run it again to explore them"
+		return "the exploration was interrupted before it reached them (what it learned is kept); " +
+			"run it again to explore them"
 	case stopped == "time":
 		return "the --time limit ended it; run it again with a longer --time"
 	case stopped == "budget":

@@ -108,7 +108,8 @@ func runKnowledgeImport(in io.Reader, out io.Writer, knowledgePath knowledgeRef,
 		}
 		defer f.Close()
 		if info, err := f.Stat(); err == nil && info.Size() > knowledge.MaxImportBytes {
-			return withExit(2, fmt.Errorf("import knowledge: %s is %d MiB, over the %d MiB cap for an export: nothing imported: %w",
+			return withExit(2, fmt.Errorf("import knowledge: %s is %d MiB, over the %d MiB cap for an export: "+
+				"nothing imported: %w",
 				file, info.Size()>>20, knowledge.MaxImportBytes>>20, knowledge.ErrTooLarge))
 		}
 		r = f
@@ -138,7 +139,8 @@ func runKnowledgeCheck(out io.Writer, knowledgePath knowledgeRef, args []string)
 	if err != nil {
 		return withExit(2, err)
 	}
-	s, err := openKnowledgeStore(path, knowledge.Options{ReadOnly: true, Timeout: knowledgeLockWait}, knowledgePath.Access())
+	s, err := openKnowledgeStore(path, knowledge.Options{ReadOnly: true, Timeout: knowledgeLockWait},
+		knowledgePath.Access())
 	if err == nil {
 		err = s.Check()
 		if err == nil {
@@ -149,7 +151,8 @@ func runKnowledgeCheck(out io.Writer, knowledgePath knowledgeRef, args []string)
 		}
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return withExit(2, fmt.Errorf("no knowledge file at %s: nothing to check (a run or fairy explore makes it); name another with 'fairy knowledge check FILE'", path))
+		return withExit(2, fmt.Errorf("no knowledge file at %s: nothing to check (a run or fairy explore makes it); "+
+			"name another with 'fairy knowledge check FILE'", path))
 	}
 	var de *knowledge.DamageError
 	if errors.As(err, &de) {
@@ -189,14 +192,16 @@ func printSound(out io.Writer, s *knowledge.Store) error {
 // runKnowledgeRepair is `fairy knowledge repair [FILE] --out NEW`.
 func runKnowledgeRepair(w io.Writer, knowledgePath knowledgeRef, args []string, out string) error {
 	if out == "" {
-		return withExit(2, errors.New("--out NEW is required: the repaired copy goes to a new file, and FILE is never changed"))
+		return withExit(2, errors.New("--out NEW is required: the repaired copy goes to a new file, "+
+			"and FILE is never changed"))
 	}
 	path, err := fileArg(knowledgePath, args)
 	if err != nil {
 		return withExit(2, err)
 	}
 	if etcdstore.IsURL(path) {
-		return withExit(2, fmt.Errorf("knowledge repair mends a knowledge file, and %s is shared knowledge on etcd: 'fairy knowledge check' says whether its records agree", path))
+		return withExit(2, fmt.Errorf("knowledge repair mends a knowledge file, and %s is shared knowledge on etcd: "+
+			"'fairy knowledge check' says whether its records agree", path))
 	}
 	rep, err := knowledge.Repair(path, out, knowledge.Options{Timeout: knowledgeLockWait})
 	if err != nil {
@@ -227,10 +232,13 @@ func runKnowledgeRepair(w io.Writer, knowledgePath knowledgeRef, args []string, 
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "Saved to %s; %s is unchanged. Use the copy with --knowledge %s, or move it in place of %s.\n", out, path, out, path)
-	fmt.Fprintln(w, "LOST: records not saved (unreadable, on a damaged page that still counts them, or named by the trick index); DAMAGED PAGES: pages skipped whole.")
+	fmt.Fprintf(w, "Saved to %s; %s is unchanged. Use the copy with --knowledge %s, or move it in place of %s.\n", out,
+		path, out, path)
+	fmt.Fprintln(w, "LOST: records not saved (unreadable, on a damaged page that still counts them, "+
+		"or named by the trick index); DAMAGED PAGES: pages skipped whole.")
 	if uncounted {
-		fmt.Fprintln(w, "\"unknown\" and \"at least\": damaged pages held records of that kind that nothing left in the file counts.")
+		fmt.Fprintln(w, "\"unknown\" and \"at least\": damaged pages held records of that kind that nothing left in the "+
+			"file counts.")
 	}
 	return nil
 }

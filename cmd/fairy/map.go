@@ -29,7 +29,8 @@ phone showed is known by its name too, most with nothing learned; --all lists th
 			return runMapList(c.OutOrStdout(), knowledgePath, listFormat, listAll)
 		},
 	}
-	list.Flags().BoolVar(&listAll, "all", false, "also list the apps with nothing learned yet (every app the phone showed)")
+	list.Flags().BoolVar(&listAll, "all", false, "also list the apps with nothing learned yet "+
+		"(every app the phone showed)")
 	show := &cobra.Command{
 		Use:               "show PKG [--format table|json]",
 		Short:             "Show an app's pages and transitions as a table (or the map as JSON)",
@@ -60,7 +61,8 @@ phone showed is known by its name too, most with nothing learned; --all lists th
 		},
 	}
 	export.Flags().StringVar(&exportFormat, "format", "dot", "output format: dot, json or mermaid")
-	_ = export.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"dot", "json", "mermaid"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = export.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"dot", "json", "mermaid"},
+		cobra.ShellCompDirectiveNoFileComp))
 	addFormatFlag(list, &listFormat)
 	addFormatFlag(show, &showFormat)
 	addFormatFlag(path, &pathFormat)
@@ -98,7 +100,8 @@ func learnedApps(apps []knowledge.AppSummary) (learned []knowledge.AppSummary, h
 
 // writeApps writes the list of `fairy map list`; hidden apps with nothing learned were
 // left out (JSON: left out too, the count is not written).
-func writeApps(out io.Writer, knowledgePath knowledgeRef, format string, apps []knowledge.AppSummary, hidden int) error {
+func writeApps(out io.Writer, knowledgePath knowledgeRef, format string, apps []knowledge.AppSummary,
+	hidden int) error {
 	if isJSON(format) {
 		return writeMapList(out, apps)
 	}
@@ -108,7 +111,8 @@ func writeApps(out io.Writer, knowledgePath knowledgeRef, format string, apps []
 		if hidden == 1 {
 			it = "it"
 		}
-		return fmt.Sprintf("%s the phone showed, with nothing learned yet: 'fairy map list --all' lists %s.", table.Count(hidden, one, many), it)
+		return fmt.Sprintf("%s the phone showed, with nothing learned yet: 'fairy map list --all' lists %s.",
+			table.Count(hidden, one, many), it)
 	}
 	if len(apps) == 0 {
 		fmt.Fprintln(out, "No apps learned yet.")
@@ -121,7 +125,8 @@ func writeApps(out io.Writer, knowledgePath knowledgeRef, format string, apps []
 	tw := table.NewWriter(out)
 	fmt.Fprintln(tw, "PACKAGE\tLABEL\tPAGES\tTRANSITIONS\tTRICKS")
 	for _, a := range apps {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", table.Escape(a.Package), table.Escape(a.Label), a.Pages, a.Transitions, a.Tricks)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", table.Escape(a.Package), table.Escape(a.Label), a.Pages,
+			a.Transitions, a.Tricks)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -188,7 +193,8 @@ func writeMapPath(out io.Writer, s *knowledge.Store, format string, args []strin
 	tw := table.NewWriter(out)
 	fmt.Fprintln(tw, "STEP\tFROM\tACTION\tTO\tRELIABILITY")
 	for i, t := range steps {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.2f\n", i+1, table.Escape(name(t.From)), table.Escape(t.Action.String()), table.Escape(name(t.To)), t.Reliability())
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.2f\n", i+1, table.Escape(name(t.From)), table.Escape(t.Action.String()),
+			table.Escape(name(t.To)), t.Reliability())
 	}
 	return tw.Flush()
 }
@@ -278,6 +284,7 @@ func onlyThroughEffects(s *knowledge.Store, args []string, noPath error) error {
 			effects = append([]string{fmt.Sprintf("%s on %s (%s)", a, id(t.From), why)}, effects...)
 		}
 	}
-	return fmt.Errorf("%w: %s and %s are connected only through %s, which changes the app; an action that changes the app is never a way to a page",
+	return fmt.Errorf("%w: %s and %s are connected only through %s, which changes the app; "+
+		"an action that changes the app is never a way to a page",
 		noPath, from.ID, to.ID, strings.Join(effects, " and "))
 }

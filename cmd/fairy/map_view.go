@@ -78,7 +78,8 @@ inside it. FILE defaults to PKG.map.html in the current directory; - writes to s
 			fmt.Fprintf(c.OutOrStdout(), "Wrote %s: %s, %s. Open it in a browser: file://%s\n", out,
 				table.Count(pages, "page", "pages"), table.Count(pictures, "picture", "pictures"), filepath.ToSlash(abs))
 			if pictures < pages {
-				fmt.Fprintln(c.OutOrStdout(), "Pages without a picture get one the next time a task (with screenshots) passes them.")
+				fmt.Fprintln(c.OutOrStdout(), "Pages without a picture get one the next time a task "+
+					"(with screenshots) passes them.")
 			}
 			return nil
 		},

@@ -111,14 +111,16 @@ func newModelCheckCmd(d modelDeps) *cobra.Command {
 
 // checkModels runs the check for each role, prints a table (or JSON) and returns the
 // failures.
-func checkModels(ctx context.Context, c *openai.Client, roles []llm.Role, timeout time.Duration, format string, cmd *cobra.Command) []error {
+func checkModels(ctx context.Context, c *openai.Client, roles []llm.Role, timeout time.Duration, format string,
+	cmd *cobra.Command) []error {
 	var failed []error
 	rows := make([]roleCheckJSON, 0, len(roles))
 	for _, role := range roles {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		resp, err := c.Generate(cctx, llm.Request{
-			Role:      role,
-			System:    llm.CheckMarker + ": this is a connectivity check. Reply with the JSON object {\"ok\": true} and nothing else.",
+			Role: role,
+			System: llm.CheckMarker + ": this is a connectivity check. Reply with the JSON object {\"ok\": " +
+				"true} and nothing else.",
 			Messages:  []llm.Message{{Role: "user", Text: "ping"}},
 			Schema:    &llm.Schema{Name: string(role), JSON: checkSchema},
 			MaxTokens: 50,
@@ -132,7 +134,8 @@ func checkModels(ctx context.Context, c *openai.Client, roles []llm.Role, timeou
 			}
 			continue
 		}
-		rows = append(rows, roleCheckJSON{Role: string(role), Model: resp.Model, OK: true, LatencyMS: resp.Latency.Milliseconds(),
+		rows = append(rows, roleCheckJSON{Role: string(role), Model: resp.Model, OK: true,
+			LatencyMS:    resp.Latency.Milliseconds(),
 			PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens, Cost: resp.Cost})
 	}
 	if isJSON(format) {

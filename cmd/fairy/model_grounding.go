@@ -23,7 +23,8 @@ const (
 )
 
 // groundingChoices are the values model.grounding takes, in the order the README lists them.
-var groundingChoices = []string{groundingSoM, groundingUITARS, groundingAutoGLM, groundingQwenVL, groundingGUIOwl, groundingAuto}
+var groundingChoices = []string{groundingSoM, groundingUITARS, groundingAutoGLM, groundingQwenVL, groundingGUIOwl,
+	groundingAuto}
 
 // pointParser reads the point of one tap from a model's answer, in the numbers the model
 // wrote (its own frame). At merge with package grounding it is grounding.Parse of the
@@ -86,7 +87,8 @@ func checkGrounding(v string) (string, error) {
 			return v, nil
 		}
 	}
-	return "", fmt.Errorf("%s: %q is no grounding family: set one of %s (som: the model names elements by their number; auto: `fairy model probe` finds the family)",
+	return "", fmt.Errorf("%s: %q is no grounding family: set one of %s (som: "+
+		"the model names elements by their number; auto: `fairy model probe` finds the family)",
 		keyModelGrounding, v, strings.Join(groundingChoices, ", "))
 }
 

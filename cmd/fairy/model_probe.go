@@ -81,7 +81,8 @@ func runProbe(ctx context.Context, o probeOptions) (probeResult, error) {
 	if o.Grounding != groundingAuto {
 		f, ok := familyByName(o.Grounding)
 		if !ok {
-			return res, fmt.Errorf("model probe: grounding %q answers with set-of-mark numbers, not coordinates: there is no frame to probe (set model.grounding to one of %s)",
+			return res, fmt.Errorf("model probe: grounding %q answers with set-of-mark numbers, not coordinates: "+
+				"there is no frame to probe (set model.grounding to one of %s)",
 				o.Grounding, strings.Join(groundingChoices[1:], ", "))
 		}
 		families, size = []familySpec{f}, f.Image
@@ -145,12 +146,14 @@ func runProbe(ctx context.Context, o probeOptions) (probeResult, error) {
 		if len(families) == 1 {
 			syntax = res.Family.Name + "'s syntax"
 		}
-		return res, fmt.Errorf("%w: %d of %d answers hold no tap in %s; the first answer was %q: check model.grounding names the model's family, or set it to auto",
+		return res, fmt.Errorf("%w: %d of %d answers hold no tap in %s; the first answer was %q: "+
+			"check model.grounding names the model's family, or set it to auto",
 			errProbeRefused, len(res.Rows)-len(taps), len(res.Rows), syntax, clip(answers[0], 120))
 	}
 	res.Inference, err = inferFrame(taps, res.ImageW, res.ImageH, res.ScreenW, res.ScreenH, res.Family.Frame)
 	if err != nil {
-		return res, fmt.Errorf("%w: %w; fairy does not start a run with a model whose points it cannot place: check the model and its server (a resized picture, another family), then probe again",
+		return res, fmt.Errorf("%w: %w; fairy does not start a run with a model whose points it cannot place: "+
+			"check the model and its server (a resized picture, another family), then probe again",
 			errProbeRefused, err)
 	}
 	return res, nil
@@ -353,8 +356,9 @@ the probe tries every family's syntax, as auto does.`,
 			if err != nil {
 				return withExit(2, err)
 			}
-			_, err = probeAndRemember(cmd.Context(), probeOptions{Model: c, ModelName: c.ModelFor(llm.Role(role)), Endpoint: cfg.BaseURL,
-				Role: llm.Role(role), Grounding: family, Logger: d.logger()}, store, cmd.OutOrStdout())
+			_, err = probeAndRemember(cmd.Context(), probeOptions{Model: c, ModelName: c.ModelFor(llm.Role(role)),
+				Endpoint: cfg.BaseURL,
+				Role:     llm.Role(role), Grounding: family, Logger: d.logger()}, store, cmd.OutOrStdout())
 			return err
 		},
 	}
@@ -431,9 +435,11 @@ func prepareGrounding(ctx context.Context, cfg *runConfig, out io.Writer) error 
 		}
 	}
 	if !ok {
-		fmt.Fprintf(out, "model %q at %s answers in coordinates (model.grounding %s) and was not probed: probing its frame first\n", g.Model, g.Endpoint, g.Family)
+		fmt.Fprintf(out, "model %q at %s answers in coordinates (model.grounding %s) and was not probed: "+
+			"probing its frame first\n", g.Model, g.Endpoint, g.Family)
 		var err error
-		rec, err = probeAndRemember(ctx, probeOptions{Model: cfg.Model, ModelName: g.Model, Endpoint: g.Endpoint, Role: llm.RoleDecider,
+		rec, err = probeAndRemember(ctx, probeOptions{Model: cfg.Model, ModelName: g.Model, Endpoint: g.Endpoint,
+			Role:      llm.RoleDecider,
 			Grounding: g.Family, Logger: cfg.Agent.Logger}, g.Store, out)
 		if err != nil {
 			return err
@@ -441,11 +447,13 @@ func prepareGrounding(ctx context.Context, cfg *runConfig, out io.Writer) error 
 	}
 	f, ok := familyByName(rec.Family)
 	if !ok {
-		return withExit(2, fmt.Errorf("the remembered probe of %s names family %q, which fairy does not know: delete %s and probe again", g.Model, rec.Family, g.Store.path))
+		return withExit(2, fmt.Errorf("the remembered probe of %s names family %q, which fairy does not know: "+
+			"delete %s and probe again", g.Model, rec.Family, g.Store.path))
 	}
 	if !slices.Contains(frameOrder, rec.Frame) {
 		// Read as absolute pixels, a 0-1000 model's every point lands in the top left.
-		return withExit(2, fmt.Errorf("the remembered probe of %s names frame %q, which fairy does not know (%s): delete %s and probe again with 'fairy model probe'",
+		return withExit(2, fmt.Errorf("the remembered probe of %s names frame %q, which fairy does not know (%s): "+
+			"delete %s and probe again with 'fairy model probe'",
 			g.Model, rec.Frame, frameNames(), g.Store.path))
 	}
 	g.Record = rec

@@ -137,10 +137,12 @@ func inferFrame(taps []probeTap, imageW, imageH, screenW, screenH int, documente
 	}
 	inf.ScaleX, inf.ScaleY = readScale(taps, screenW, screenH)
 	if len(fits) == 0 && len(taps) > 1 && sameTaps(taps) {
-		return inf, fmt.Errorf("the taps fit no frame: every answer was the same point (%g,%g), whichever element was named", taps[0].X, taps[0].Y)
+		return inf, fmt.Errorf("the taps fit no frame: every answer was the same point (%g,%g), "+
+			"whichever element was named", taps[0].X, taps[0].Y)
 	}
 	if len(fits) == 0 {
-		return inf, fmt.Errorf("the taps fit no frame (absolute pixels of the picture or the screen, 0-999, 0-1000, 0-1): read as a frame of their own they run to %s x %s",
+		return inf, fmt.Errorf("the taps fit no frame (absolute pixels of the picture or the screen, 0-999, 0-1000, 0-1): "+
+			"read as a frame of their own they run to %s x %s",
 			scaleWord(inf.ScaleX), scaleWord(inf.ScaleY))
 	}
 	rank := func(k frameKind) int {

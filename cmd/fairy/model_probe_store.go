@@ -53,7 +53,8 @@ func (s probeStore) load() (map[string]probeRecord, error) {
 		return nil, fmt.Errorf("read the remembered probes: %w", err)
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("the remembered probes in %s are damaged (%v): delete the file and probe again with 'fairy model probe'", s.path, err)
+		return nil, fmt.Errorf("the remembered probes in %s are damaged (%v): "+
+			"delete the file and probe again with 'fairy model probe'", s.path, err)
 	}
 	return m, nil
 }

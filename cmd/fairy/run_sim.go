@@ -125,7 +125,9 @@ func findTryTask(s *eval.Suite, instruction string) *eval.Task {
 // the instructions it knows.
 func noTryRule(s *eval.Suite) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%v: the offline try's scripted model (not a real model) carries out only the built-in tasks of the virtual phone (%s); nothing was run or learned. These instructions work (\"turn on dark theme\"-style switches too):", errNoTryRule, trySuite)
+	fmt.Fprintf(&b, "%v: the offline try's scripted model (not a real model) carries out only the built-in tasks of the "+
+		"virtual phone (%s); nothing was run or learned. These instructions work "+
+		"(\"turn on dark theme\"-style switches too):", errNoTryRule, trySuite)
 	for _, t := range s.Tasks {
 		if len(t.Walk) > 0 || len(t.Model) > 0 {
 			fmt.Fprintf(&b, "\n  %s", t.Instruction)
@@ -197,7 +199,9 @@ func runSimTry(ctx context.Context, o simTryOptions) (simTryResult, error) {
 	}
 	res.Task = task.ID
 	if task.HasTag(tagPixels) && o.Config.Agent.Pixels == nil {
-		return res, withExit(exitFailed, fmt.Errorf("%q reads text off the screen's pixels (%s task %s), and no pixel reader is available: install Tesseract (Debian: tesseract-ocr, tesseract-ocr-eng, tesseract-ocr-chi-sim) and try again; nothing was run", o.Instruction, trySuite, task.ID))
+		return res, withExit(exitFailed, fmt.Errorf("%q reads text off the screen's pixels (%s task %s), "+
+			"and no pixel reader is available: install Tesseract (Debian: tesseract-ocr, tesseract-ocr-eng, "+
+			"tesseract-ocr-chi-sim) and try again; nothing was run", o.Instruction, trySuite, task.ID))
 	}
 	rules, err := tryRules(suite, task)
 	if err != nil {
@@ -208,7 +212,8 @@ func runSimTry(ctx context.Context, o simTryOptions) (simTryResult, error) {
 	out := o.Out
 	fmt.Fprintln(out, "fairy run --sim — an offline try, everything here is SIMULATED:")
 	fmt.Fprintln(out, "  phone:  a virtual Android phone (sim), in process, over the real ADB host protocol")
-	fmt.Fprintf(out, "  model:  a scripted model (%q, not a real model) answering from the walkthrough of %s task %s\n", scripted.ModelName, trySuite, task.ID)
+	fmt.Fprintf(out, "  model:  a scripted model (%q, not a real model) answering from the walkthrough of %s task %s\n",
+		scripted.ModelName, trySuite, task.ID)
 	fmt.Fprintln(out, "  person: you — answer the questions below")
 	fmt.Fprintln(out)
 
@@ -249,11 +254,13 @@ func runSimTry(ctx context.Context, o simTryOptions) (simTryResult, error) {
 	panel := o.Watch.panel("virtual phone " + p.Serial())
 	panelPhone(panel, dev)
 	person = watched(person, panel, out)
-	res.Summary, err = runAgent(ctx, agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out, HideQuestions: o.Dialoger == nil,
+	res.Summary, err = runAgent(ctx, agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out,
+		HideQuestions: o.Dialoger == nil,
 		ConfirmResult: o.ConfirmResult, Watch: panelHandler(panel)}, o.Instruction)
 	if kn.Store != nil && cfg.KnowledgeDefault {
 		k := "--knowledge " + shellWord(cfg.Knowledge)
-		fmt.Fprintf(out, "\nWhat the offline try learned is kept apart from a real phone's, in %s. See it with:\n", cfg.Knowledge)
+		fmt.Fprintf(out, "\nWhat the offline try learned is kept apart from a real phone's, in %s. See it with:\n",
+			cfg.Knowledge)
 		fmt.Fprintf(out, "  fairy map list %s\n  fairy routines list %s\n", k, k)
 	}
 	return res, err
@@ -312,10 +319,12 @@ func (s *settings) simKnowledgePath(cmd *cobra.Command) (path string, isDefault 
 
 // runOfflineTry is `fairy run --sim`: cfg's runs directory, agent settings and log, with
 // the offline try's knowledge file and scripted model (the configured model is not used).
-func runOfflineTry(cmd *cobra.Command, d runDeps, cfg runConfig, textOnly, confirm bool, maxSteps int, instr string, wt *watching) error {
+func runOfflineTry(cmd *cobra.Command, d runDeps, cfg runConfig, textOnly, confirm bool, maxSteps int, instr string,
+	wt *watching) error {
 	for _, f := range []string{"serial", "adb-host", "adb-port"} {
 		if fl := cmd.Flags().Lookup(f); fl != nil && fl.Changed {
-			return withExit(exitUsage, fmt.Errorf("--sim runs on a virtual phone in process: drop --%s, or drop --sim to run on that phone", f))
+			return withExit(exitUsage, fmt.Errorf("--sim runs on a virtual phone in process: "+
+				"drop --%s, or drop --sim to run on that phone", f))
 		}
 	}
 	if textOnly {
@@ -335,6 +344,7 @@ func runOfflineTry(cmd *cobra.Command, d runDeps, cfg runConfig, textOnly, confi
 	if stderr == nil {
 		stderr = cmd.ErrOrStderr()
 	}
-	_, err := runSimTry(cmd.Context(), simTryOptions{Config: cfg, Instruction: instr, Stdin: d.Stdin, Out: d.Style.wrap(d.Stdout), Err: stderr, ConfirmResult: confirm, Watch: wt})
+	_, err := runSimTry(cmd.Context(), simTryOptions{Config: cfg, Instruction: instr, Stdin: d.Stdin,
+		Out: d.Style.wrap(d.Stdout), Err: stderr, ConfirmResult: confirm, Watch: wt})
 	return err
 }

@@ -52,7 +52,8 @@ func failureStatus(err error) error {
 			err = ee.err
 		}
 		if errors.Is(err, openai.ErrAuth) {
-			err = fmt.Errorf("%w: check the API key (OPENAI_API_KEY or model.api-key) and the endpoint (OPENAI_BASE_URL or model.base-url)", err)
+			err = fmt.Errorf("%w: check the API key (OPENAI_API_KEY or model.api-key) and the endpoint "+
+				"(OPENAI_BASE_URL or model.base-url)", err)
 		}
 		return withExit(exitUsage, err)
 	}

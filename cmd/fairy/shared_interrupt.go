@@ -14,7 +14,8 @@ import (
 
 // What the person reads on stderr at the first and at the second Ctrl-C (or SIGTERM).
 const (
-	msgInterrupted      = "fairy: interrupted: finishing up without new model calls (what was learned so far is kept); Ctrl-C again to quit now"
+	msgInterrupted = "fairy: interrupted: finishing up without new model calls (what was learned so far is kept); " +
+		"Ctrl-C again to quit now"
 	msgInterruptedAgain = "fairy: interrupted again: quitting now"
 )
 

@@ -30,7 +30,8 @@ const (
 
 // msgStopped is what stderr says when the live page's Stop is pressed: the same finish as
 // the first Ctrl-C.
-const msgStopped = "fairy: stopped from the live page: finishing up without new model calls (what was learned so far is kept)"
+const msgStopped = "fairy: stopped from the live page: finishing up without new model calls " +
+	"(what was learned so far is kept)"
 
 // errStopped is the cause of a command's context ended by the live page's Stop: like the
 // first Ctrl-C (errInterrupt), it is context.Canceled to errors.Is, and the command exits
@@ -50,8 +51,10 @@ type watchFlags struct {
 }
 
 func (w *watchFlags) add(cmd *cobra.Command, what string) {
-	cmd.Flags().BoolVar(&w.on, "watch", false, "serve a live page of "+what+" on loopback and print its address: the screen, each step, the questions (answer them there or here), a Stop button")
-	cmd.Flags().StringVar(&w.addr, "watch-addr", "", "where the live page listens (`host:port`, default 127.0.0.1 on a free port); another address than loopback needs "+envWatchToken)
+	cmd.Flags().BoolVar(&w.on, "watch", false, "serve a live page of "+what+" on loopback and print its address: "+
+		"the screen, each step, the questions (answer them there or here), a Stop button")
+	cmd.Flags().StringVar(&w.addr, "watch-addr", "", "where the live page listens (`host:port`, "+
+		"default 127.0.0.1 on a free port); another address than loopback needs "+envWatchToken)
 }
 
 // watching is a command's live page: its server, and the context its Stop ends.
@@ -68,7 +71,8 @@ type watching struct {
 // startWatch opens the live page (nil, ctx when w is off) and prints its address on out.
 // The returned context ends, as the first Ctrl-C ends the command's, when Stop is pressed
 // on the page.
-func startWatch(ctx context.Context, w watchFlags, title, token string, out, stderr io.Writer, log *slog.Logger) (*watching, context.Context, error) {
+func startWatch(ctx context.Context, w watchFlags, title, token string, out, stderr io.Writer,
+	log *slog.Logger) (*watching, context.Context, error) {
 	if !w.on {
 		if w.addr != "" {
 			return nil, ctx, withExit(exitUsage, errors.New("--watch-addr without --watch: add --watch to serve the live page"))

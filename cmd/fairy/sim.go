@@ -73,7 +73,8 @@ says "override: true".`,
 	f.IntVar(&o.phones, "phones", 1, "number of phones")
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the first phone (each next phone adds 1)")
 	f.StringVar(&o.faults, "faults", "", "faults, e.g. idle=0.3,slow=200ms,drop=0.05,deadtap=0.1,dialog=0.1,nonascii")
-	f.StringVar(&o.profile, "profile", "instant", "timing: instant, pixel (a recent phone's latencies) or slow (an older phone's)")
+	f.StringVar(&o.profile, "profile", "instant", "timing: instant, pixel (a recent phone's latencies) or slow "+
+		"(an older phone's)")
 	f.StringVar(&o.apps, "apps", "", "also install the apps declared in this `DIR`'s YAML files (docs/apps.md)")
 	_ = cmd.MarkFlagDirname("apps")
 	return cmd
@@ -101,7 +102,8 @@ func serveSim(ctx context.Context, out, errOut io.Writer, o simServeOptions) err
 		return withExit(2, fmt.Errorf("--apps: %w", err))
 	}
 	warn := slog.New(slog.NewTextHandler(errOut, &slog.HandlerOptions{Level: slog.LevelWarn})) // quotes what it logs: no raw controls
-	farm, err := sim.NewFarm(sim.FarmConfig{Phones: o.phones, Base: sim.Config{Seed: o.seed, Faults: faults, Profile: profile, Apps: apps, Logger: warn}})
+	farm, err := sim.NewFarm(sim.FarmConfig{Phones: o.phones, Base: sim.Config{Seed: o.seed, Faults: faults,
+		Profile: profile, Apps: apps, Logger: warn}})
 	if err != nil {
 		return err
 	}
