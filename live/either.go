@@ -30,7 +30,9 @@ func (f First) HandOver(ctx context.Context, h interaction.HandOver) error {
 
 // race calls do on every dialoger at once and returns the first success; the others' context
 // ends. When all fail, the first failure is returned.
-func (f First) race(ctx context.Context, do func(context.Context, interaction.Dialoger) (string, error)) (string, error) {
+func (f First) race(
+	ctx context.Context, do func(context.Context, interaction.Dialoger) (string, error),
+) (string, error) {
 	switch len(f) {
 	case 0:
 		return "", interaction.ErrNoAnswer
