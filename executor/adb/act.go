@@ -151,8 +151,8 @@ func keyCode(key string) (string, error) {
 	return "", fmt.Errorf("%w: %q (use back, home, enter, delete, tab, menu, … or a key code)", ErrUnknownKey, key)
 }
 
-// Key presses one key (through the resident UI server when it runs, else input keyevent): a name (back, home, enter, delete, tab, menu, app_switch, …), a
-// KEYCODE_ name or a key code number.
+// Key presses one key (through the resident UI server when it runs, else input keyevent): a name
+// (back, home, enter, delete, tab, menu, app_switch, …), a KEYCODE_ name or a key code number.
 func (d *Device) Key(ctx context.Context, key string) error {
 	code, err := keyCode(key)
 	if err != nil {
