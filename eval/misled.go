@@ -155,6 +155,14 @@ func attribute(m *misledRow, x TaskResult, tr *rundir.Trajectory) {
 		return n
 	}
 	whole := func(u knowledgeUse) bool { return u.Stopped == "" }
+	// slipFrom is where to look for the model's own error: from the verified step the run
+	// went wrong after, when there is one, else from the start.
+	slipFrom := func() int {
+		if u := firstGoneWrong(useVerified); u != nil {
+			return u.Step
+		}
+		return 0
+	}
 	end := "the task failed"
 	if x.Outcome == "done" {
 		end = "the run said done on a result the checks reject"
@@ -184,10 +192,16 @@ func attribute(m *misledRow, x TaskResult, tr *rundir.Trajectory) {
 		u := firstGoneWrong(useNavigate)
 		m.Culprit = u
 		m.Wrong = fmt.Sprintf("a Navigate to %s: %s; %s", u.Name, u.Did, end)
-	case last(useVerified, nil) != nil:
+	case last(useVerified, nil) != nil && slipAfter(tr, firstGoneWrong(useVerified).Step, trouble) == nil:
 		u := firstGoneWrong(useVerified)
 		m.Culprit = u
 		m.Wrong = fmt.Sprintf("a verified step skipped the Re-Planner (%s); %s", u.Did, end)
+	case len(m.InPlay) > 0 && slipAfter(tr, slipFrom(), trouble) != nil:
+		// Knowledge was in play and none of it acted where the run went wrong: a model
+		// error injected on purpose did, at the step before the run met trouble.
+		sl := slipAfter(tr, slipFrom(), trouble)
+		m.Wrong = fmt.Sprintf("the model's own error: %s at step %d (%s), and the run met trouble at step %d; the knowledge in play did not act there; %s",
+			sl.kind, sl.step, sl.change, sl.trouble, end)
 	case len(m.InPlay) > 0:
 		m.Explained = false
 		m.Wrong = fmt.Sprintf("unexplained: only tips or known readings were in play and none acted; %s: read the trace", end)
@@ -326,14 +340,51 @@ func knowledgeInPlay(tr *rundir.Trajectory) []knowledgeUse {
 	return out
 }
 
+// slip is a model error injected on purpose and the trouble it led to.
+type slip struct {
+	step, trouble int
+	kind, change  string
+}
+
+// slipAfter finds, from step from on, the first step where the run met trouble and the
+// model error injected closest before it (on that step or an earlier one, not before
+// from): what the run went wrong after, when no knowledge acted in between. nil when no
+// trouble follows from, or no error was injected on the way to it.
+func slipAfter(tr *rundir.Trajectory, from int, trouble []int) *slip {
+	first := -1
+	for _, t := range trouble {
+		if t >= from && (first < 0 || t < first) {
+			first = t
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	var found *slip
+	for _, ev := range tr.Events {
+		if ev.Kind != "ModelErrorInjected" {
+			continue
+		}
+		var e event.ModelErrorInjected
+		if json.Unmarshal(ev.Raw, &e) != nil || e.Step < from || e.Step > first {
+			continue
+		}
+		if found == nil || e.Step >= found.step {
+			found = &slip{step: e.Step, trouble: first, kind: e.Role + " " + e.Error, change: e.Change}
+		}
+	}
+	return found
+}
+
 // troubleSteps are the steps where a run met trouble: a C or D verdict, a page the App
-// Map did not predict, a loop broken.
+// Map did not predict, a loop broken, a finish check that failed.
 func troubleSteps(tr *rundir.Trajectory) []int {
 	var out []int
 	for _, ev := range tr.Events {
 		var s struct {
 			Step   int    `json:"step"`
 			Result string `json:"result"`
+			Passed bool   `json:"passed"`
 		}
 		if json.Unmarshal(ev.Raw, &s) != nil {
 			continue
@@ -342,6 +393,8 @@ func troubleSteps(tr *rundir.Trajectory) []int {
 		case ev.Kind == "Reflected" && (s.Result == "C" || s.Result == "D"):
 			out = append(out, s.Step)
 		case ev.Kind == "Unpredicted" || ev.Kind == "LoopBroken":
+			out = append(out, s.Step)
+		case ev.Kind == "FinishChecked" && !s.Passed:
 			out = append(out, s.Step)
 		}
 	}

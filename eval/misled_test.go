@@ -290,3 +290,63 @@ func TestRunLearnedAsItGoes(t *testing.T) {
 		t.Error("a missing learned file was accepted")
 	}
 }
+
+// TestMisledNamesTheModelsSlip: where knowledge was in play but an error injected into the
+// model came between it and the trouble (a wrong tap, then a wrong page), the row names that
+// error and its step, not the knowledge: tips the scripted model never reads, a verified step
+// whose page was right. A verified step followed by trouble with no error between is still
+// the culprit.
+func TestMisledNamesTheModelsSlip(t *testing.T) {
+	dir := t.TempDir()
+	res := func(id, phase string, pass bool) TaskResult {
+		x := TaskResult{ID: id, Phase: phase, PassIndex: passIndex[phase], Pass: pass, Outcome: "failed", RunDir: filepath.Join("runs", phase, id)}
+		if !pass {
+			x.Checks = []CheckResult{{Name: "row", Pass: false, Evidence: "no such row"}}
+		}
+		return x
+	}
+	r := &Report{Schema: reportSchema, Suite: "s", Options: RunOptions{ColdWarm: true}, Tasks: []TaskResult{
+		res("tips", phaseCold, true), res("tips", phaseWarm, false),
+		res("verified", phaseCold, true), res("verified", phaseWarm, false),
+		res("map", phaseCold, true), res("map", phaseWarm, false),
+	}}
+	verified := func(step int) event.Reflected {
+		return event.Reflected{Step: step, Result: "A", Reflection: "verified: the App Map predicted this page", Verified: true,
+			VerifiedBy: event.VerifiedByMap, Action: `Tap(7) on text "16:00"`, Page: "fbca"}
+	}
+	slip := event.ModelErrorInjected{Step: 3, Role: "decider", Error: "grounding", Change: `Tap(5 "OK") → Tap(4 "Cancel")`}
+	writeTrace(t, dir, "runs/warm/tips",
+		event.RunStarted{RunID: "tips"},
+		event.KnowledgeServed{Step: 1, Role: "decider", Tricks: 1, TrickTexts: []string{"Pick the time in text mode."}},
+		slip,
+		event.Reflected{Step: 4, Result: "C", Reflection: "wrong page"},
+		event.RunFinished{Outcome: event.OutcomeFailed})
+	writeTrace(t, dir, "runs/warm/verified",
+		event.RunStarted{RunID: "verified"},
+		verified(2),
+		slip,
+		event.Reflected{Step: 4, Result: "C", Reflection: "wrong page"},
+		event.RunFinished{Outcome: event.OutcomeFailed})
+	writeTrace(t, dir, "runs/warm/map",
+		event.RunStarted{RunID: "map"},
+		verified(2),
+		event.Reflected{Step: 3, Result: "C", Reflection: "wrong page"},
+		event.ModelErrorInjected{Step: 5, Role: "decider", Error: "grounding", Change: "x"},
+		event.RunFinished{Outcome: event.OutcomeFailed})
+	r.total(nil, nil)
+	r.Misled = r.misled(dir)
+	byTask := map[string]misledRow{}
+	for _, m := range r.Misled {
+		byTask[m.Task] = m
+	}
+	for _, id := range []string{"tips", "verified"} {
+		m := byTask[id]
+		if !m.Explained || m.Culprit != nil || !strings.Contains(m.Wrong, "the model's own error: decider grounding at step 3") ||
+			!strings.Contains(m.Wrong, "trouble at step 4") {
+			t.Errorf("%s = %+v, want the injected error of step 3 named", id, m)
+		}
+	}
+	if m := byTask["map"]; m.Culprit == nil || m.Culprit.Kind != useVerified || m.Culprit.Step != 2 {
+		t.Errorf("map = %+v, want the verified step: the run met trouble before any error was injected", m)
+	}
+}

@@ -258,6 +258,7 @@ type run struct {
 	// path (decider, routine, Navigate): what an add task's named values are compared with.
 	typed, tapped []string
 	saved         map[string]bool // the add task's record titles seen saved (outcome.go)
+	rowsBefore    map[string]int  // per page and record title, its rows before the title was entered (outcome.go)
 	extracted     map[string]bool // static texts and labels of the screens this task sent to the extractor
 	locale        *string         // the phone's language, once read (see phoneLocale)
 	clockRead     bool            // the phone's clock was read (see phoneNow)

@@ -149,6 +149,78 @@ func (r *run) seeSaved(s *perception.Screen) {
 	}
 }
 
+// savedTitles are the titles of the records an add task adds, each as many times as the
+// task adds it: its records' titles ("Expense: Bakery Items" blocks), or, for a task in one
+// sentence, the first value it quotes ("with the title 'Review session' and …").
+func savedTitles(task string) []string {
+	if ts := recordTitles(task); len(ts) > 0 {
+		return ts
+	}
+	if vs := namedValues(task); len(vs) > 0 && quotedValue.MatchString(task) {
+		return vs[:1]
+	}
+	return nil
+}
+
+// rowsTitled counts the elements of screen s, outside a field, whose label is title: the
+// rows of a list that shows records by their titles.
+func rowsTitled(s *perception.Screen, title string) int {
+	n := 0
+	for _, e := range s.Elements {
+		if !e.Editable && strings.EqualFold(strings.TrimSpace(e.Label), title) {
+			n++
+		}
+	}
+	return n
+}
+
+// rowsKey is a page and a title, as rowsBefore keeps them.
+func rowsKey(s *perception.Screen, title string) string {
+	return s.Package + "/" + s.Activity + "\x00" + title
+}
+
+// seeRows keeps, for every page seen before an add task's title was first entered, how many
+// rows bear that title: the records there were before the run added any.
+func (r *run) seeRows(s *perception.Screen) {
+	for _, v := range savedTitles(r.a.Task.Task) {
+		if r.entered(v) {
+			continue
+		}
+		if r.rowsBefore == nil {
+			r.rowsBefore = map[string]int{}
+		}
+		r.rowsBefore[rowsKey(s, v)] = rowsTitled(s, v)
+	}
+}
+
+// extraSaved says why an add task cannot be done on this screen: a page whose rows were
+// counted before the run entered a title now shows more rows of it than the task adds (a
+// Save tapped before the form was filled stored a record, and the form was filled and saved
+// again). A capable model does this too; the benchmark counts the rows. "" otherwise.
+func (r *run) extraSaved() string {
+	s := r.screen
+	if s == nil {
+		return ""
+	}
+	titles := savedTitles(r.a.Task.Task)
+	for _, v := range titles {
+		before, seen := r.rowsBefore[rowsKey(s, v)]
+		if !seen {
+			continue
+		}
+		want := 0
+		for _, t := range titles {
+			if strings.EqualFold(t, v) {
+				want++
+			}
+		}
+		if now := rowsTitled(s, v); now-before > want {
+			return fmt.Sprintf("the screen shows %d records titled %q where there were %d: the task adds %d, so a record was saved twice (delete the one that is wrong)", now, v, before, want)
+		}
+	}
+	return ""
+}
+
 // unsaved says which value an add task names was never typed nor picked (tapped) in the
 // app task: a task that stopped half-way. "" when every one was.
 func (r *run) unsaved() string {
@@ -211,6 +283,9 @@ func (r *run) unsettled() string {
 		return why
 	}
 	if why := r.unsaved(); why != "" {
+		return why
+	}
+	if why := r.extraSaved(); why != "" {
 		return why
 	}
 	for _, c := range slices.Sorted(maps.Keys(r.unreconciled)) {

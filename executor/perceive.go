@@ -46,6 +46,7 @@ func (r *run) perceive(ctx context.Context) (State, error) {
 	r.screen = s
 	r.reconcile(s, r.openedConfirmation(s))
 	r.seeSaved(s)
+	r.seeRows(s)
 	if items := itemLines(s); len(items) > 0 {
 		r.items = items // what an order holds, for a payment page that shows only the amount
 	}
