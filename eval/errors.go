@@ -3,8 +3,6 @@ package eval
 import "errors"
 
 var (
-	// ErrSuite means a suite file cannot be read or is invalid.
-	ErrSuite = errors.New("eval: invalid suite")
 	// ErrConfig means an evaluation was started with a missing or bad part.
 	ErrConfig = errors.New("eval: bad configuration")
 	// errNoAnswer means a simulated user has no answer for a question.

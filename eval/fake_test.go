@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/rundir"
@@ -34,8 +35,8 @@ func (a *fakeAgent) Start(ctx context.Context, job Job) (TaskRun, error) {
 	return &fakeSession{job: job, a: a}, nil
 }
 
-func (s *fakeSession) Model() Model { return nil }
-func (s *fakeSession) Close() error { return nil }
+func (s *fakeSession) Model() suite.Model { return nil }
+func (s *fakeSession) Close() error       { return nil }
 
 func (s *fakeSession) Shell(ctx context.Context, cmd string) (string, error) {
 	var b strings.Builder

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -17,7 +18,7 @@ import (
 type handsUser struct {
 	user
 	phone *sim.Phone // nil: not a virtual phone
-	hands []handStep
+	hands []suite.HandStep
 
 	mu     sync.Mutex
 	handed int // hand-overs the person acted on

@@ -9,12 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/internal/chromiumtest"
 )
 
 func TestHTMLReportInChromium(t *testing.T) {
 	bin := chromium(t)
-	s, err := parseSuite([]byte(fakeSuite), "fake.yaml")
+	s, err := suite.Parse([]byte(fakeSuite), "fake.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

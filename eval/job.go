@@ -14,13 +14,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 )
 
 func baseResult(j *Job, cfg Config) TaskResult {
 	r := TaskResult{ID: j.Task.ID, Instruction: j.Task.Instruction, Tags: j.Task.Tags, Device: j.Device.Serial,
-		PassIndex: j.PassIndex, Phase: j.Phase, Repeat: j.Repeat, ModelCallsByRole: map[string]int{}, Questions: []Question{}, Checks: []CheckResult{}}
+		PassIndex: j.PassIndex, Phase: j.Phase, Repeat: j.Repeat, ModelCallsByRole: map[string]int{}, Questions: []Question{}, Checks: []suite.CheckResult{}}
 	return r
 }
 
@@ -117,17 +118,17 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 	}
 	r.Questions = append(r.Questions, user.Questions()...)
 
-	probe := Probe{Phone: j.Device.Sim, Shell: sess.Shell, Dump: sess.Dump, Judge: sess.Model(), Prompts: cfg.Prompts,
+	probe := suite.Probe{Phone: j.Device.Sim, Shell: sess.Shell, Dump: sess.Dump, Judge: sess.Model(), Prompts: cfg.Prompts,
 		Instruction: j.Task.Instruction, Outcome: string(sum.Outcome), Reason: sum.Reason, Answer: sum.Answer}
 	cctx, ccancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer ccancel()
 	checks := j.Task.Checks
-	if !slices.ContainsFunc(checks, func(c Check) bool { return c.Outcome != "" }) {
+	if !slices.ContainsFunc(checks, func(c suite.Check) bool { return c.Outcome != "" }) {
 		// Unless the task says otherwise, the agent must also report the task done.
-		checks = append(slices.Clip(checks), Check{Outcome: "done"})
+		checks = append(slices.Clip(checks), suite.Check{Outcome: "done"})
 	}
 	for _, c := range checks {
-		r.Checks = append(r.Checks, Evaluate(cctx, c, probe))
+		r.Checks = append(r.Checks, suite.Evaluate(cctx, c, probe))
 	}
 	tr, terr := rundir.ReadTrajectory(j.RunDir)
 	if terr != nil {
@@ -148,7 +149,7 @@ func runJob(ctx context.Context, cfg Config, j *Job) (r TaskResult, finished boo
 		r.Sensitive, r.Unnamed = sensitiveActions(tr)
 	}
 	r.Pass = true
-	var failed []CheckResult
+	var failed []suite.CheckResult
 	for _, c := range r.Checks {
 		switch {
 		case c.Pass:
@@ -188,9 +189,9 @@ func countShortcuts(tr *rundir.Trajectory) int {
 }
 
 // prepareSim puts the virtual phone in the start state of the task with id.
-func prepareSim(ctx context.Context, ph *sim.Phone, spec *SimPhone, id string) error {
+func prepareSim(ctx context.Context, ph *sim.Phone, spec *suite.SimPhone, id string) error {
 	if spec == nil {
-		spec = &SimPhone{}
+		spec = &suite.SimPhone{}
 	}
 	f, err := sim.ParseFaults(spec.Faults)
 	if err != nil {
@@ -263,7 +264,7 @@ func copyFile(src, dst string) error {
 // failedReason says why a run whose checks failed did not pass: each failing check, what
 // it expected and what it saw, then how the run itself ended, as context ("check failed —
 // expected setting wifi_on = 0, saw wifi_on = 1. The run ended done: Wi-Fi is off.").
-func failedReason(failed []CheckResult, outcome, reason string) string {
+func failedReason(failed []suite.CheckResult, outcome, reason string) string {
 	parts := make([]string, len(failed))
 	for i, c := range failed {
 		saw := strings.Join(strings.Fields(c.Evidence), " ")

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fairy-go/fairy/eval/suite"
 )
 
 // TestFailedCheckReason: a failing check's reason names the check, what it expected and
@@ -30,7 +32,7 @@ tasks:
     checks:
       - setting: {name: global/zen_mode, equals: "1"}
 `
-	s, err := parseSuite([]byte(doc), "reasons.yaml")
+	s, err := suite.Parse([]byte(doc), "reasons.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +65,7 @@ func (c settingsHeld) Describe() string { return fmt.Sprintf("settings %v", c.wa
 func (c settingsHeld) Virtual() bool    { return true }
 func (c settingsHeld) Collateral() bool { return c.collateral }
 
-func (c settingsHeld) EvaluateCredit(_ context.Context, p Probe) (float64, string, error) {
+func (c settingsHeld) EvaluateCredit(_ context.Context, p suite.Probe) (float64, string, error) {
 	held := 0
 	var saw []string
 	for _, k := range slices.Sorted(maps.Keys(c.want)) {
@@ -76,7 +78,7 @@ func (c settingsHeld) EvaluateCredit(_ context.Context, p Probe) (float64, strin
 	return float64(held) / float64(len(c.want)), strings.Join(saw, ", "), nil
 }
 
-func (c settingsHeld) Evaluate(ctx context.Context, p Probe) (bool, string, error) {
+func (c settingsHeld) Evaluate(ctx context.Context, p suite.Probe) (bool, string, error) {
 	credit, ev, err := c.EvaluateCredit(ctx, p)
 	return credit == 1, ev, err
 }
@@ -106,14 +108,14 @@ tasks:
     checks:
       - outcome: done
 `
-	s, err := parseSuite([]byte(doc), "collateral.yaml")
+	s, err := suite.Parse([]byte(doc), "collateral.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The task asked for zen mode only; Wi-Fi is left on, so "Wi-Fi off" fails as a
 	// collateral check (the task still passes) and half a credit check.
-	s.Tasks[0].Checks = append(s.Tasks[0].Checks, Check{Custom: collateralOnly{settingsHeld{want: map[string]string{"global/zen_mode": "1", "global/wifi_on": "0"}, collateral: true}}})
-	s.Tasks[1].Checks = []Check{{Custom: settingsHeld{want: map[string]string{"global/zen_mode": "1", "global/wifi_on": "0"}}}}
+	s.Tasks[0].Checks = append(s.Tasks[0].Checks, suite.Check{Custom: collateralOnly{settingsHeld{want: map[string]string{"global/zen_mode": "1", "global/wifi_on": "0"}, collateral: true}}})
+	s.Tasks[1].Checks = []suite.Check{{Custom: settingsHeld{want: map[string]string{"global/zen_mode": "1", "global/wifi_on": "0"}}}}
 	out := t.TempDir()
 	rep, err := Run(t.Context(), Config{Suite: s, Agent: &fakeAgent{}, Devices: newFarm(t, 1), Out: out})
 	if err != nil {
@@ -127,7 +129,7 @@ tasks:
 	if c.Actions != 1 || c.Steps != 1 {
 		t.Errorf("collateral: %d steps, %d actions; want 1 and 1 (the fake agent's one tap)", c.Steps, c.Actions)
 	}
-	if n := slices.IndexFunc(c.Checks, func(r CheckResult) bool { return r.Collateral }); n < 0 || c.Checks[n].Pass || c.Checks[n].Credit != nil {
+	if n := slices.IndexFunc(c.Checks, func(r suite.CheckResult) bool { return r.Collateral }); n < 0 || c.Checks[n].Pass || c.Checks[n].Credit != nil {
 		t.Errorf("collateral: the collateral check's result is not marked collateral: %+v", c.Checks)
 	}
 	cr := got["credit"]

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/fairy-go/fairy/llm"
 )
 
 func pct(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) }
@@ -273,3 +275,6 @@ func collateralSection(tasks []TaskResult) string {
 	}
 	return b.String()
 }
+
+// clip shortens s to at most n bytes on a rune boundary.
+func clip(s string, n int) string { return llm.Head(s, n) }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/rundir"
 )
@@ -36,7 +37,7 @@ func writeTrace(t *testing.T, dir, rel string, evs ...event.Event) {
 // cannot explain as such — in report.json, report.md and report.html.
 func TestMisledTable(t *testing.T) {
 	dir := t.TempDir()
-	failed := []CheckResult{{Name: "wifi on", Pass: false, Evidence: "wifi_on → 0"}}
+	failed := []suite.CheckResult{{Name: "wifi on", Pass: false, Evidence: "wifi_on → 0"}}
 	res := func(id, phase string, pass, done bool) TaskResult {
 		x := TaskResult{ID: id, Phase: phase, PassIndex: passIndex[phase], Pass: pass, Outcome: "failed", RunDir: filepath.Join("runs", phase, id)}
 		if done {
@@ -229,7 +230,7 @@ func TestLearningCurve(t *testing.T) {
 // empty), then warm both ways from copies of the learned file, with no learning pass and
 // no merge; the report has the four passes in its table.
 func TestRunLearnedAsItGoes(t *testing.T) {
-	s, err := parseSuite([]byte(fakeSuite), "fake.yaml")
+	s, err := suite.Parse([]byte(fakeSuite), "fake.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +302,7 @@ func TestMisledNamesTheModelsSlip(t *testing.T) {
 	res := func(id, phase string, pass bool) TaskResult {
 		x := TaskResult{ID: id, Phase: phase, PassIndex: passIndex[phase], Pass: pass, Outcome: "failed", RunDir: filepath.Join("runs", phase, id)}
 		if !pass {
-			x.Checks = []CheckResult{{Name: "row", Pass: false, Evidence: "no such row"}}
+			x.Checks = []suite.CheckResult{{Name: "row", Pass: false, Evidence: "no such row"}}
 		}
 		return x
 	}

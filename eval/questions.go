@@ -6,13 +6,14 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/rundir"
 )
 
 // consentViolations checks a ConsentAssertion against the trace: it returns the evidence
 // and whether it holds.
-func consentViolations(c ConsentAssertion, tr *rundir.Trajectory) (bool, string) {
+func consentViolations(c suite.ConsentAssertion, tr *rundir.Trajectory) (bool, string) {
 	act := regexp.MustCompile(c.Action)
 	var q *regexp.Regexp
 	if c.Question != "" {
@@ -52,8 +53,8 @@ func consentViolations(c ConsentAssertion, tr *rundir.Trajectory) (bool, string)
 
 // assertQuestions checks a task's question assertions against what the user was asked and
 // the trace (nil when unreadable).
-func assertQuestions(a Questions, qs []Question, tr *rundir.Trajectory) []CheckResult {
-	var out []CheckResult
+func assertQuestions(a suite.Questions, qs []Question, tr *rundir.Trajectory) []suite.CheckResult {
+	var out []suite.CheckResult
 	list := func() string {
 		if len(qs) == 0 {
 			return "no questions asked"
@@ -70,13 +71,13 @@ func assertQuestions(a Questions, qs []Question, tr *rundir.Trajectory) []CheckR
 		for _, q := range qs {
 			ok = ok || re.MatchString(q.Text+"\n"+strings.Join(q.Options, "\n"))
 		}
-		out = append(out, CheckResult{Name: fmt.Sprintf("asks a question matching %q", p), Kind: "must_ask", Pass: ok, Evidence: list()})
+		out = append(out, suite.CheckResult{Name: fmt.Sprintf("asks a question matching %q", p), Kind: "must_ask", Pass: ok, Evidence: list()})
 	}
 	if a.MustNotAsk {
-		out = append(out, CheckResult{Name: "asks no question", Kind: "must_not_ask", Pass: len(qs) == 0, Evidence: list()})
+		out = append(out, suite.CheckResult{Name: "asks no question", Kind: "must_not_ask", Pass: len(qs) == 0, Evidence: list()})
 	}
 	if a.Consent != nil {
-		r := CheckResult{Name: fmt.Sprintf("asks consent before %q", a.Consent.Action), Kind: "consent"}
+		r := suite.CheckResult{Name: fmt.Sprintf("asks consent before %q", a.Consent.Action), Kind: "consent"}
 		if tr == nil {
 			r.Evidence = "no trace to check the order of questions and actions"
 		} else {

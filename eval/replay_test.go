@@ -217,7 +217,7 @@ func TestReportReplayInChromium(t *testing.T) {
 	}
 }
 
-// docsShot rewrites docs/report-replay.png, the README's picture of report.html.
+// docsShot rewrites docs/report-replay.png, docs/run-directory.md's picture of report.html.
 var docsShot = flag.Bool("docs", false, "rewrite docs/report-replay.png (go test ./eval -run TestReportReplayScreenshot -docs)")
 
 // TestReportReplayScreenshot takes report.html's picture in Chromium — the outcome filter

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/fairy-go/fairy/eval/suite"
 )
 
 // reportSchema is the version of report.json's schema. Fields are only ever added.
@@ -113,21 +115,21 @@ type TaskResult struct {
 	Steps       int      `json:"steps"`
 	// Actions are the atomic actions the run carried out (a step may take several; the
 	// benchmark's agents take one a step).
-	Actions          int            `json:"actions"`
-	ModelCalls       int            `json:"model_calls"`
-	ModelCallsByRole map[string]int `json:"model_calls_by_role"`
-	PromptTokens     int            `json:"prompt_tokens"`
-	CompletionTokens int            `json:"completion_tokens"`
-	Cost             float64        `json:"cost"`
-	WallSeconds      float64        `json:"wall_seconds"`
-	Questions        []Question     `json:"questions"`
-	Checks           []CheckResult  `json:"checks"`
-	Device           string         `json:"device"`
-	PassIndex        int            `json:"pass_index"`
-	Phase            string         `json:"phase,omitempty"`
-	Repeat           int            `json:"repeat"`
-	RunDir           string         `json:"run_dir"`
-	Shortcuts        int            `json:"shortcuts"`
+	Actions          int                 `json:"actions"`
+	ModelCalls       int                 `json:"model_calls"`
+	ModelCallsByRole map[string]int      `json:"model_calls_by_role"`
+	PromptTokens     int                 `json:"prompt_tokens"`
+	CompletionTokens int                 `json:"completion_tokens"`
+	Cost             float64             `json:"cost"`
+	WallSeconds      float64             `json:"wall_seconds"`
+	Questions        []Question          `json:"questions"`
+	Checks           []suite.CheckResult `json:"checks"`
+	Device           string              `json:"device"`
+	PassIndex        int                 `json:"pass_index"`
+	Phase            string              `json:"phase,omitempty"`
+	Repeat           int                 `json:"repeat"`
+	RunDir           string              `json:"run_dir"`
+	Shortcuts        int                 `json:"shortcuts"`
 	// VerifiedSteps, Navigations and ShortcutSteps are the run's summary.json knowledge
 	// figures: sub-goals the App Map confirmed with no Re-Planner call, Navigate actions
 	// replayed and the steps they replayed.

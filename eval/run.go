@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm/inject"
 	"github.com/fairy-go/fairy/prompts"
@@ -30,8 +31,8 @@ type Device struct {
 
 // Job is one task run handed to the Agent.
 type Job struct {
-	Suite     *Suite
-	Task      *Task
+	Suite     *suite.Suite
+	Task      *suite.Task
 	Device    Device
 	RunDir    string // the run directory to create and fill (trace.jsonl, screenshots, summary.json)
 	Knowledge string // the knowledge file for this run; "" for none
@@ -74,7 +75,7 @@ type Agent interface {
 type TaskRun interface {
 	// Model answers the model-played user (role "user") and the judge (role "judge"); nil
 	// when the session has none. Its calls are not the agent's and are not counted as such.
-	Model() Model
+	Model() suite.Model
 	// Run carries out the task's instruction with user answering the agent's questions.
 	Run(ctx context.Context, user interaction.Dialoger) (rundir.Summary, error)
 	// Shell and Dump reach the phone for setup commands and checks on real devices.
@@ -98,10 +99,10 @@ const (
 
 // Config is one evaluation.
 type Config struct {
-	Suite   *Suite   // required
-	Agent   Agent    // required
-	Devices []Device // required: one worker per device (up to Parallel)
-	Out     string   // required: output directory
+	Suite   *suite.Suite // required
+	Agent   Agent        // required
+	Devices []Device     // required: one worker per device (up to Parallel)
+	Out     string       // required: output directory
 	// Parallel bounds how many devices work at once (0: all of them).
 	Parallel int
 	// Repeat runs every task this many times (0 or 1: once).
@@ -116,7 +117,7 @@ type Config struct {
 	// file (learned.db in Out), then Suite's tasks cold and warm (both ways, as ColdWarm)
 	// with that file instead of what a cold pass learned: learn on some tasks, evaluate on
 	// others. Merge is not needed.
-	Learn *Suite
+	Learn *suite.Suite
 	// Learned, when set, is a knowledge file learned before (another seed's tasks, by an
 	// earlier evaluation): the warm passes start from copies of it, with no learning pass
 	// and no merge (it implies ColdWarm). It is only read.
@@ -374,7 +375,7 @@ func knowledgeFor(j *Job, cfg Config, out, merged string) string {
 }
 
 // fits reports whether a job can run on a device.
-func fits(t *Task, d Device) bool {
+func fits(t *suite.Task, d Device) bool {
 	if t.Phone.Sim != nil {
 		return d.Sim != nil
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -79,7 +80,7 @@ func byID(r *Report) map[string]TaskResult {
 }
 
 func TestRunFakeAgent(t *testing.T) {
-	s, err := parseSuite([]byte(fakeSuite), "fake.yaml")
+	s, err := suite.Parse([]byte(fakeSuite), "fake.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestRunFakeAgent(t *testing.T) {
 }
 
 func TestRunColdWarm(t *testing.T) {
-	s, err := parseSuite([]byte(fakeSuite), "fake.yaml")
+	s, err := suite.Parse([]byte(fakeSuite), "fake.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +224,7 @@ func TestRunColdWarm(t *testing.T) {
 // the evaluated tasks run cold (own fresh files) and warm, both ways, each from its own
 // copy of it.
 func TestRunLearnThenEvaluate(t *testing.T) {
-	s, err := parseSuite([]byte(fakeSuite), "fake.yaml")
+	s, err := suite.Parse([]byte(fakeSuite), "fake.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +273,7 @@ func (a *jobAgent) Start(ctx context.Context, job Job) (TaskRun, error) {
 }
 
 func TestRunInterrupted(t *testing.T) {
-	s, err := parseSuite([]byte(`
+	s, err := suite.Parse([]byte(`
 name: stop
 defaults: {phone: {sim: {}}}
 tasks:
@@ -306,7 +307,7 @@ tasks:
 }
 
 func TestRunSkipsTasksNoDeviceFits(t *testing.T) {
-	s, err := parseSuite([]byte(`
+	s, err := suite.Parse([]byte(`
 name: real
 tasks:
   - id: on-device
@@ -327,7 +328,7 @@ tasks:
 }
 
 func TestRunConfigErrors(t *testing.T) {
-	s, _ := parseSuite([]byte(fakeSuite), "fake.yaml")
+	s, _ := suite.Parse([]byte(fakeSuite), "fake.yaml")
 	for name, cfg := range map[string]Config{
 		"no suite":   {Agent: &fakeAgent{}, Devices: newFarm(t, 1), Out: t.TempDir()},
 		"no agent":   {Suite: s, Devices: newFarm(t, 1), Out: t.TempDir()},

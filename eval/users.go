@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/prompts"
@@ -62,25 +63,19 @@ type userRule struct {
 }
 
 // newRuleUser compiles spec.
-func newRuleUser(spec RuleUserSpec) (*ruleUser, error) {
+func newRuleUser(spec suite.RuleUserSpec) (*ruleUser, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, err
+	}
 	u := &ruleUser{def: spec.Default, now: time.Now}
 	switch strings.ToLower(spec.Consent) {
-	case "":
 	case "approve":
 		u.consent = approveReply
 	case "refuse":
 		u.consent = refuseReply
-	default:
-		return nil, fmt.Errorf("%w: consent %q: use approve or refuse", ErrSuite, spec.Consent)
 	}
-	for i, r := range spec.Rules {
-		re, err := regexp.Compile("(?i)" + r.Pattern)
-		if err != nil {
-			return nil, fmt.Errorf("%w: user rule %d pattern %q: %v", ErrSuite, i+1, r.Pattern, err)
-		}
-		if r.Reply == "" {
-			return nil, fmt.Errorf("%w: user rule %d has no reply", ErrSuite, i+1)
-		}
+	for _, r := range spec.Rules {
+		re := regexp.MustCompile("(?i)" + r.Pattern) // Validate compiled it
 		left := -1
 		if r.Times > 0 {
 			left = r.Times
@@ -143,17 +138,12 @@ func (u *ruleUser) Questions() []Question {
 	return append([]Question(nil), u.asked...)
 }
 
-// Model is the one model method the model-played user and the judge need.
-type Model interface {
-	Generate(ctx context.Context, req llm.Request) (llm.Response, error)
-}
-
 // modelUserConfig is what a model-played user needs.
 type modelUserConfig struct {
-	Model       Model         // required: answers the role "user"
-	Prompts     *prompts.Set  // required: the simulated user's prompt
-	Instruction string        // what the person told the agent (the task's instruction)
-	Spec        ModelUserSpec // the persona and the hidden intent; the intent is required
+	Model       suite.Model         // required: answers the role "user"
+	Prompts     *prompts.Set        // required: the simulated user's prompt
+	Instruction string              // what the person told the agent (the task's instruction)
+	Spec        suite.ModelUserSpec // the persona and the hidden intent; the intent is required
 }
 
 // modelUser is a simulated user played by a model (role "user"): a persona and a hidden
@@ -231,7 +221,7 @@ func (u *modelUser) Questions() []Question {
 // newUser builds the simulated user a task declares; model with ps plays a ModelUser
 // (both may be nil when the task's user is scripted). A task with no user gets one that
 // answers nothing, so any question fails the interaction.
-func newUser(task *Task, model Model, ps *prompts.Set) (user, error) {
+func newUser(task *suite.Task, model suite.Model, ps *prompts.Set) (user, error) {
 	spec := task.User
 	switch {
 	case spec.Model != nil:
@@ -247,5 +237,5 @@ func newUser(task *Task, model Model, ps *prompts.Set) (user, error) {
 		}
 		return judging(u, intentOf(task)), nil
 	}
-	return newRuleUser(RuleUserSpec{})
+	return newRuleUser(suite.RuleUserSpec{})
 }

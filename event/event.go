@@ -156,9 +156,9 @@ type ActionGuarded struct {
 	Action   Action `json:"action"`
 	Category string `json:"category"`
 	Target   string `json:"target,omitempty"` // the element's label
-	// Specifics are what the consent question names, read from the screen: "to: …;
-	// text: …" for a send, items, amount and payee for an order or payment.
-	Specifics string `json:"specifics,omitempty"`
+	// Specifics are what the consent question names, read from the screen: recipient
+	// and text for a send, items, amount and payee for an order or payment.
+	Specifics Specifics `json:"specifics,omitzero"`
 }
 
 // ElementRef identifies the element an action touched, robustly (not by index).

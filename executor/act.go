@@ -8,6 +8,7 @@ import (
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/prompts"
 	"github.com/fairy-go/fairy/replay"
 )
 
@@ -30,7 +31,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 		}
 		key := r.screen.Signature + "\x00" + a.String()
 		if el := r.element(a.Index); el != nil {
-			key += "\x00" + label(el)
+			key += "\x00" + el.Name()
 		}
 		if a.Type == event.Swipe {
 			// A scroll that shows other rows is progress through a long list, not a
@@ -61,7 +62,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 			if why := replay.Satisfied(r.screen, a.Index, r.subgoal, r.a.Task.Task); why != "" {
 				r.publish(event.ActionRejected{Step: r.step, Action: a, Reason: why})
 				r.lastActs = append(r.lastActs, fmt.Sprintf("%s was not made: %s, the state the sub-goal asks", a, why))
-				r.planNote = append(r.planNote, fmt.Sprintf("%s already: check whether the task is done.", why))
+				r.planNote = append(r.planNote, prompts.NoteAlreadySo{Why: why})
 				break
 			}
 		}
@@ -70,11 +71,11 @@ func (r *run) act(ctx context.Context) (State, error) {
 		ev := event.ActionExecuted{Step: r.step, Action: r.masked([]event.Action{a})[0], Signature: r.screen.Signature,
 			Consent: r.consents[i].Category, ConsentFor: r.consents[i].Action}
 		if el != nil {
-			ev.Element = &event.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+			ev.Element = &event.ElementRef{Label: el.Name(), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
 		}
 		desc := ev.Action.String()
 		if el != nil {
-			desc += fmt.Sprintf(" on %s %q", el.Role, label(el))
+			desc += fmt.Sprintf(" on %s %q", el.Role, el.Name())
 		}
 		if err != nil {
 			ev.Err = err.Error()
@@ -123,7 +124,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 	}
 	if r.finishAfter {
 		r.finishAfter = false
-		r.planNote = append(r.planNote, "The Action Decider believes the task is finished after these actions; check the screen and answer Finished if so.")
+		r.planNote = append(r.planNote, prompts.NoteFinishAfter{})
 	}
 	if r.need != nil {
 		// The guard held an action back: ask before anything else.
@@ -153,8 +154,8 @@ func sameTarget(now *perception.Screen, el *perception.Element) bool {
 	if el == nil {
 		return true
 	}
-	at := elementAt(now, el.Center.X, el.Center.Y)
-	return at != nil && label(at) == label(el) && at.ResourceID == el.ResourceID && at.Class == el.Class
+	at := now.ElementAt(el.Center.X, el.Center.Y)
+	return at != nil && at.Name() == el.Name() && at.ResourceID == el.ResourceID && at.Class == el.Class
 }
 
 // mayNavigate reports whether a may open another page: a tap, long press or Enter on
@@ -175,7 +176,6 @@ func (r *run) breakLoop(ctx context.Context, a event.Action) (State, error) {
 		delete(r.loops, k)
 	}
 	a = r.masked([]event.Action{a})[0] // from here on it is only shown
-	note := fmt.Sprintf("%s on this page came back %d times without progress: it does not work here; try another way.", a, loopLimit)
 	ev := event.LoopBroken{Step: r.step, Action: a, Signature: r.screen.Signature}
 	switch r.loopBreaks {
 	case 1:
@@ -187,12 +187,12 @@ func (r *run) breakLoop(ctx context.Context, a event.Action) (State, error) {
 			return stateError, ctx.Err()
 		}
 		r.lastActs = append(r.lastActs, "Back(): pressed by the executor to leave a loop")
-		r.planNote = append(r.planNote, note+" The executor pressed Back.")
+		r.planNote = append(r.planNote, prompts.NoteLoop{Action: a, Times: loopLimit, Back: true})
 	case 2:
 		ev.Remedy = "replan"
 		r.publish(ev)
 		r.full = true
-		r.planNote = append(r.planNote, note+" Make a full new plan.")
+		r.planNote = append(r.planNote, prompts.NoteLoop{Action: a, Times: loopLimit})
 		r.noActs, r.reuse = true, true
 		return statePerceive, nil
 	default:

@@ -23,7 +23,7 @@ func (r *run) check(ctx context.Context) (State, error) {
 		if r.checkFails >= maxCheckFails {
 			return r.fail("the task is not done: " + why)
 		}
-		r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+why+". Re-plan what is missing.")
+		r.planNote = append(r.planNote, prompts.NoteNotDone{Why: why})
 		r.reuse, r.noActs, r.lastActs = true, true, nil
 		return statePerceive, nil
 	}
@@ -39,7 +39,7 @@ func (r *run) check(ctx context.Context) (State, error) {
 		if r.checkFails >= maxCheckFails {
 			return r.fail("the task is not done: " + reason)
 		}
-		r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+reason+". The agent went back a page: open what the person chose.")
+		r.planNote = append(r.planNote, prompts.NoteNotDoneWentBack{Why: reason})
 		return r.goBack(ctx, "Back: "+reason)
 	}
 	if why := r.formatMiss(); why != "" {
@@ -50,7 +50,7 @@ func (r *run) check(ctx context.Context) (State, error) {
 		if r.checkFails >= maxCheckFails {
 			return r.fail("the task is not done: " + why)
 		}
-		r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+why+". Finish again with the answer in that form.")
+		r.planNote = append(r.planNote, prompts.NoteNotDoneForm{Why: why})
 		r.reuse, r.noActs, r.lastActs = true, true, nil
 		return statePerceive, nil
 	}
@@ -74,7 +74,7 @@ func (r *run) check(ctx context.Context) (State, error) {
 	if r.checkFails >= maxCheckFails {
 		return r.fail("the task is not done: " + v.Reason)
 	}
-	r.planNote = append(r.planNote, "The finish check says the task is NOT done yet: "+v.Reason+". Re-plan what is missing.")
+	r.planNote = append(r.planNote, prompts.NoteNotDone{Why: v.Reason})
 	r.reuse, r.noActs, r.lastActs = true, true, nil
 	return statePerceive, nil
 }

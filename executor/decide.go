@@ -40,7 +40,7 @@ func (r *run) decide(ctx context.Context) (State, error) {
 			d.Navigate = d.Hint != ""
 		}
 		var ans prompts.DeciderAnswer
-		var unread []string // what could not be read of a coordinate answer
+		var unread []prompts.Note // what could not be read of a coordinate answer
 		if r.family().Coordinates() {
 			d.Hint, d.Navigate = "", false
 			r.served(string(llm.RoleDecider), d.Tricks, "")
@@ -68,13 +68,17 @@ func (r *run) decide(ctx context.Context) (State, error) {
 		}
 		if n := len(batch); len(problems) == 0 && n > 0 && batch[n-1].Type == event.Navigate {
 			steps, why := r.shortcut(ctx, batch)
-			if why == "" {
+			if why == nil {
 				r.publish(event.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: batch, Expect: ans.Expect})
 				r.expect = ans.Expect
 				return r.navigate(ctx, batch[n-1].Target, steps)
 			}
-			r.publish(event.ActionRejected{Step: r.step, Action: withheld(batch[n-1]), Reason: why})
-			problems = []string{why}
+			reason, err := r.cfg.Prompts.NoteText(why)
+			if err != nil {
+				return stateError, err
+			}
+			r.publish(event.ActionRejected{Step: r.step, Action: withheld(batch[n-1]), Reason: reason})
+			problems = []prompts.Note{why}
 		}
 		if len(problems) == 0 && len(batch) > 0 {
 			r.publish(event.ActionsDecided{Step: r.step, Thought: ans.Thought, Actions: r.masked(batch), Expect: ans.Expect})
@@ -82,17 +86,21 @@ func (r *run) decide(ctx context.Context) (State, error) {
 			return r.route(batch)
 		}
 		if len(problems) == 0 {
-			problems = []string{"The answer had no action. Give at least one action."}
+			problems = []prompts.Note{prompts.NoteNoAction{}}
 		}
 		if attempt >= maxReasks {
 			r.badDecides++
 			if r.badDecides >= maxBadDecides {
 				// The re-planner's new sub-goals did not help either: more steps would only
 				// spend model calls until the step limit hides why.
-				return r.fail(fmt.Sprintf("the Action Decider gave no usable action in %d steps in a row: %s", r.badDecides, strings.Join(problems, " ")))
+				said, err := r.cfg.Prompts.NoteText(problems...)
+				if err != nil {
+					return stateError, err
+				}
+				return r.fail(fmt.Sprintf("the Action Decider gave no usable action in %d steps in a row: %s", r.badDecides, said))
 			}
 			// Nothing usable: let the planner see it and try again next step.
-			r.planNote = append(r.planNote, "The Action Decider gave no usable action: "+strings.Join(problems, " "))
+			r.planNote = append(r.planNote, prompts.NoteNoUsableAction{Problems: problems})
 			r.reuse, r.noActs, r.lastActs = true, true, nil
 			return statePerceive, nil
 		}
@@ -102,14 +110,14 @@ func (r *run) decide(ctx context.Context) (State, error) {
 
 // screenCheck truncates a batch after the first action that changes the screen and rejects actions
 // the screen cannot take; it returns the usable batch or the problems to tell the decider.
-func (r *run) screenCheck(actions []event.Action) ([]event.Action, []string) {
+func (r *run) screenCheck(actions []event.Action) ([]event.Action, []prompts.Note) {
 	var batch []event.Action
-	var problems []string
+	var problems []prompts.Note
 	for i, a := range actions {
 		a.Type = normalizeType(a.Type)
 		if err := a.Validate(); err != nil {
 			shown := withheld(a)
-			problems = append(problems, fmt.Sprintf("%s is not valid: %v.", shown, err))
+			problems = append(problems, prompts.NoteInvalidAction{Action: shown, Err: err})
 			r.publish(event.ActionRejected{Step: r.step, Action: shown, Reason: err.Error()})
 			continue
 		}
@@ -117,7 +125,7 @@ func (r *run) screenCheck(actions []event.Action) ([]event.Action, []string) {
 			// Focusing it would tap it: typing into a button is pressing the button.
 			shown := withheld(a)
 			why := fmt.Sprintf("[%d] is a %s, not a text field", a.Index, el.Role)
-			problems = append(problems, fmt.Sprintf("%s: %s; type only into input fields.", shown, why))
+			problems = append(problems, prompts.NoteNotTextField{Action: shown, Why: why})
 			r.publish(event.ActionRejected{Step: r.step, Action: shown, Reason: why})
 			continue
 		}
@@ -125,19 +133,19 @@ func (r *run) screenCheck(actions []event.Action) ([]event.Action, []string) {
 			// A secret is the person's to type (see handover.go): the agent never types one.
 			shown := withheld(a)
 			why := fmt.Sprintf("[%d] is a password field: the person types it themselves", a.Index)
-			problems = append(problems, fmt.Sprintf("%s: %s; hand the phone over (interaction 5) instead.", shown, why))
+			problems = append(problems, prompts.NotePasswordField{Action: shown, Why: why})
 			r.publish(event.ActionRejected{Step: r.step, Action: shown, Reason: why})
 			continue
 		}
 		if (a.Targeted() || (a.Type == event.Swipe && a.Index > 0)) && r.element(a.Index) == nil {
 			shown := withheld(a)
 			why := fmt.Sprintf("index %d is not on the current screen (it has elements 1–%d)", a.Index, len(r.screen.Elements))
-			problems = append(problems, fmt.Sprintf("%s: %s; use an index from the screen.", shown, why))
+			problems = append(problems, prompts.NoteIndexOff{Action: shown, Why: why})
 			r.publish(event.ActionRejected{Step: r.step, Action: shown, Reason: why})
 			continue
 		}
 		if why := r.againstChoice(a); why != "" {
-			problems = append(problems, fmt.Sprintf("%s: %s.", a, why))
+			problems = append(problems, prompts.NoteRejected{Action: a.String(), Why: why})
 			r.publish(event.ActionRejected{Step: r.step, Action: a, Reason: why})
 			continue
 		}
@@ -149,14 +157,14 @@ func (r *run) screenCheck(actions []event.Action) ([]event.Action, []string) {
 			// A key that submits what is on the screen, with more to do after it: the batch
 			// is at odds with itself (a PIN's Enter before its digits, one wrong key that
 			// costs a wrong attempt), and neither half can be trusted to run alone.
-			why := fmt.Sprintf("[%d] %q submits what is on the screen, and %d more action(s) follow it on a screen that will be gone", a.Index, label(r.element(a.Index)), len(actions)-1-i)
-			problems = append(problems, why+"; put the submitting tap last.")
+			why := fmt.Sprintf("[%d] %q submits what is on the screen, and %d more action(s) follow it on a screen that will be gone", a.Index, r.element(a.Index).Name(), len(actions)-1-i)
+			problems = append(problems, prompts.NoteSubmitEarly{Why: why})
 			r.publish(event.ActionRejected{Step: r.step, Action: a, Reason: why})
 			break
 		}
 	}
 	if why := r.keypadMismatch(batch); why != "" && len(problems) == 0 {
-		problems = append(problems, why+"; tap the keys of the value the task gave.")
+		problems = append(problems, prompts.NoteKeypadMiss{Why: why})
 		r.publish(event.ActionRejected{Step: r.step, Action: batch[0], Reason: why})
 	}
 	if len(problems) > 0 {
@@ -180,7 +188,7 @@ func (r *run) keypadMismatch(batch []event.Action) string {
 		if a.Type != event.Tap || el == nil {
 			continue
 		}
-		if l := []rune(strings.TrimSpace(label(el))); len(l) == 1 && unicode.IsDigit(l[0]) {
+		if l := []rune(strings.TrimSpace(el.Name())); len(l) == 1 && unicode.IsDigit(l[0]) {
 			spelled.WriteRune(l[0])
 		}
 	}
@@ -222,7 +230,7 @@ func submitKey(el *perception.Element) bool {
 	if el == nil {
 		return false
 	}
-	switch strings.ToLower(strings.TrimSpace(label(el))) {
+	switch strings.ToLower(strings.TrimSpace(el.Name())) {
 	case "enter", "ok", "done", "go", "submit", "↵", "⏎", "确定", "完成":
 		return true
 	}
@@ -248,7 +256,7 @@ func (r *run) route(batch []event.Action) (State, error) {
 		if r.forced == "" {
 			r.forced = "the Action Decider says the person must decide before going on"
 		}
-		r.planNote = append(r.planNote, "The Action Decider says the person must be asked before going on: "+r.forced+". Decide the interaction type and ask.")
+		r.planNote = append(r.planNote, prompts.NoteDeciderAsks{Why: r.forced})
 		r.reuse, r.noActs, r.lastActs = true, true, nil
 		return statePerceive, nil
 	}

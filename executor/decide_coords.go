@@ -70,7 +70,7 @@ func (r *run) elementBoxes(fr grounding.Frame) string {
 // decideInCoordinates asks a model that answers in coordinates, in its family's prompt, and
 // maps its actions to fairy's: a point becomes the element under it. problems are what was
 // wrong with the answer, for the model (the caller asks again).
-func (r *run) decideInCoordinates(ctx context.Context, d prompts.DeciderData) (prompts.DeciderAnswer, []string, error) {
+func (r *run) decideInCoordinates(ctx context.Context, d prompts.DeciderData) (prompts.DeciderAnswer, []prompts.Note, error) {
 	fam, fr := r.family(), r.frame()
 	sw, sh := r.screenSize()
 	d.Grounding, d.Frame, d.Boxes = string(fam), grounding.FrameLine(fr, sw, sh), r.elementBoxes(fr)
@@ -89,14 +89,14 @@ func (r *run) decideInCoordinates(ctx context.Context, d prompts.DeciderData) (p
 	acts, err := grounding.Parse(fam, resp.Text)
 	if err != nil {
 		r.publish(event.ActionRejected{Step: r.step, Action: event.Action{Type: "?"}, Reason: err.Error()})
-		return ans, []string{err.Error() + "."}, nil
+		return ans, []prompts.Note{prompts.NoteUnread{Err: err}}, nil
 	}
 	r.pointTaps = map[string]bool{}
 	for _, a := range acts {
 		fa, why := r.fromPoint(fr, a, ans.Actions)
 		if why != "" {
 			r.publish(event.ActionRejected{Step: r.step, Action: event.Action{Type: event.ActionType(a.Kind)}, Reason: why})
-			return ans, []string{fmt.Sprintf("%s: %s.", grounding.Format(fam, fr, a), why)}, nil
+			return ans, []prompts.Note{prompts.NoteRejected{Action: grounding.Format(fam, fr, a), Why: why}}, nil
 		}
 		if fa.Type == event.Input && len(ans.Actions) > 0 {
 			// A tap on the field, then its text: fairy's Input does both.

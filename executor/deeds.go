@@ -5,7 +5,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // deed is a consented action that ran: what the person said yes to, which the screen after
@@ -13,7 +15,7 @@ import (
 // what the tap did (a message to another conversation, another row deleted).
 type deed struct {
 	category string
-	sp       specifics
+	sp       event.Specifics
 	step     int
 	activity string // the page the action ran on
 	// name is what a delete removes: the row beside the target, else the page's first text
@@ -60,7 +62,7 @@ func (r *run) did(category string) {
 
 // deedOf records the consented action a on screen s, with specifics sp. A delete that only
 // opens its confirmation keeps the name of the deed it confirms (see reconcile).
-func (r *run) recordDeed(category string, sp specifics, target *perception.Element) {
+func (r *run) recordDeed(category string, sp event.Specifics, target *perception.Element) {
 	d := &deed{category: category, sp: sp, step: r.step}
 	if s := r.screen; s != nil {
 		d.activity = s.Activity
@@ -169,7 +171,7 @@ func (r *run) reconcile(s *perception.Screen, opened bool) {
 	}
 	r.unreconciled[d.category] = why
 	r.deedMiss = why
-	r.planNote = append(r.planNote, "What the person consented to does not show on the screen after the action: "+why+". The last step's result is wrong (C), whatever it looks like: make the screen show what was consented to.")
+	r.planNote = append(r.planNote, prompts.NoteDeedUnshown{Why: why})
 }
 
 // unshown says what of the deed s does not show; "" when it shows it all, or nothing

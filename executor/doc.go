@@ -1,5 +1,5 @@
 // Package executor is fairy's App-Level Executor: it carries out one app task as a loop of
-// steps, each an explicit state machine
+// steps through an explicit state machine.
 //
 //	PERCEIVE → REFLECT → [INTERACT] → DECIDE → GUARD → ACT → PERCEIVE …
 //	                         ↘ CHECK → FINISH | back to REFLECT
@@ -26,4 +26,18 @@
 // The phone is reached only through Device, the model only through Model, the person only
 // through an Interactor; every stage publishes a memory event on the run's bus and reads
 // history from the memory manager.
+//
+// One state, one file: perceive.go, reflect.go, interact.go, decide.go (decide_coords.go for
+// models that answer in coordinates), guard_step.go, act.go and check.go, with the loop in
+// executor.go (Executor.Run). What a consent question names is read from the screen in
+// specifics.go; ports.go declares the interfaces the executor needs (Device, Model,
+// Interactor, Tricks, Shortcuts, Routines, …), each with the type that satisfies it.
+//
+// Caveats: nothing a model says is taken on its word. An answer that breaks its schema is
+// asked again with what was wrong; an element index is checked against the screen it was
+// read on; a step is checked against what the decider expected and what the App Map
+// predicted, and a mismatch is a surprise whatever the Re-Planner says; "done" is checked
+// by the finish check; and the guard holds a sensitive action whatever the plan says. A
+// consent covers one action with the specifics it named: the same button on another
+// conversation or a changed total is asked again.
 package executor

@@ -268,10 +268,10 @@ type run struct {
 
 	plan     []string
 	subgoal  string
-	full     bool     // the next reflection makes a full new plan
-	cd       int      // C/D results in a row
-	planNote []string // notes for the next Re-Planner call
-	decNote  []string // notes for the next decider call
+	full     bool           // the next reflection makes a full new plan
+	cd       int            // C/D results in a row
+	planNote []prompts.Note // notes for the next Re-Planner call
+	decNote  []prompts.Note // notes for the next decider call
 	// pointTaps are the Shell commands (input tap X Y) the decider made of points on no
 	// element: the guard judges them as commands, the executor taps (no shell needed).
 	pointTaps map[string]bool

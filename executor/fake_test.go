@@ -41,6 +41,10 @@ type fakePhone struct {
 	launch   string
 	launches []string
 	keyTo    map[string]string // screen → where Back leads from it (absent: Back does nothing)
+	// swipeTo is where a swipe leads from a screen (a list scrolled on; absent: a swipe does
+	// nothing), and swipes counts them.
+	swipeTo map[string]string
+	swipes  int
 }
 
 func (p *fakePhone) node(x, y int) (fakeNode, bool) {
@@ -102,7 +106,15 @@ func (p *fakePhone) Tap(_ context.Context, x, y int) error {
 func (p *fakePhone) LongPress(ctx context.Context, x, y int, _ time.Duration) error {
 	return p.Tap(ctx, x, y)
 }
-func (p *fakePhone) Swipe(context.Context, int, int, int, int, time.Duration) error { return nil }
+func (p *fakePhone) Swipe(context.Context, int, int, int, int, time.Duration) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.swipes++
+	if to, ok := p.swipeTo[p.cur]; ok {
+		p.cur = to
+	}
+	return nil
+}
 func (p *fakePhone) Key(_ context.Context, k string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()

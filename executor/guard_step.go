@@ -16,7 +16,7 @@ import (
 func (r *run) guard() (State, error) {
 	r.consents = map[int]consented{}
 	reserved := map[string]bool{}
-	focus := guard.Focused(r.screen)
+	focus := r.screen.Focused()
 	for i, a := range r.batch {
 		v, hit := r.judge(a, focus)
 		if el := r.element(a.Index); el != nil && (el.Editable || a.Type == event.Input || a.Type == event.Clear) {
@@ -39,13 +39,13 @@ func (r *run) guard() (State, error) {
 		}
 		sp := readSpecifics(v.Category, typedInto(r.screen, r.batch[:i]), r.element(a.Index), r.items, r.a.Task.App)
 		read := sp.String()
-		spec := r.again(v, read)
+		spec := r.again(v, sp)
 		if r.takeCarried(v) {
 			// The yes to the action that opened this confirmation was for this deed.
 			r.consents[i] = consented{Verdict: v, specifics: read, sp: sp}
 			continue
 		}
-		if c, ok := r.cfg.Memory.Consent(v.Category, v.Action); ok && !reserved[v.Action] && (c.Specifics == "" || c.Specifics == spec) {
+		if c, ok := r.cfg.Memory.Consent(v.Category, v.Action); ok && !reserved[v.Action] && (c.Specifics.IsZero() || c.Specifics.Equal(spec)) {
 			// A yes covers the action with the specifics it named: the same "Send" on
 			// another conversation is asked again.
 			reserved[v.Action] = true
@@ -62,23 +62,18 @@ func (r *run) guard() (State, error) {
 
 // hold publishes that the guard held a back and sets the consent question for it.
 func (r *run) hold(a event.Action, v guard.Verdict) {
-	r.holdSpec(a, v, r.again(v, readSpecifics(v.Category, r.screen, r.element(a.Index), r.items, r.a.Task.App).String()))
+	r.holdSpec(a, v, r.again(v, readSpecifics(v.Category, r.screen, r.element(a.Index), r.items, r.a.Task.App)))
 }
 
 // again adds to the specifics of a consent for v that this task already did the very same
 // action once with a consent: a step that undid the progress (a wrong tap on Navigate up
 // after an order was placed) brings the same "Submit order" back, and the person must be
 // told that a yes orders a second time.
-func (r *run) again(v guard.Verdict, spec string) string {
-	at, ok := r.spent[spentKey(v.Category, v.Action, spec)]
-	if !ok {
-		return spec
+func (r *run) again(v guard.Verdict, sp event.Specifics) event.Specifics {
+	if at, ok := r.spent[spentKey(v.Category, v.Action, sp.String())]; ok {
+		sp.Again = at
 	}
-	note := fmt.Sprintf("again: done once already in this task, at step %d", at)
-	if spec == "" {
-		return note
-	}
-	return spec + "; " + note
+	return sp
 }
 
 // openedConfirmation (true when it did) takes back, from what the task has done, the consented action the
@@ -117,7 +112,7 @@ func (r *run) openedConfirmation(s *perception.Screen) bool {
 type consented struct {
 	guard.Verdict
 	specifics string
-	sp        specifics // the same, as read: what the screen after it must show (deeds.go)
+	sp        event.Specifics // the same, as read: what the screen after it must show (deeds.go)
 }
 
 // spentKey is the key of r.spent: the same action with the same specifics is the same deed;
@@ -147,13 +142,13 @@ func splitSpent(key string) (category, action, specifics string) {
 }
 
 // holdSpec is hold with the consent's specifics already read.
-func (r *run) holdSpec(a event.Action, v guard.Verdict, spec string) {
+func (r *run) holdSpec(a event.Action, v guard.Verdict, spec event.Specifics) {
 	// The question names what the person needs to judge it, read from the screen: a
 	// model that tapped the wrong row cannot hide it behind "tap Send".
 	r.publish(event.ActionGuarded{Step: r.step, Action: r.masked([]event.Action{a})[0], Category: v.Category, Target: v.Target, Specifics: spec})
 	reason := fmt.Sprintf("%s (%s)", v.Subject, v.Category)
-	if spec != "" {
-		reason += " — " + spec
+	if s := spec.String(); s != "" {
+		reason += " — " + s
 	}
 	r.need = &interaction.Need{Step: r.step, Type: v.Type, Reason: reason,
 		Subgoal: r.subgoal, Screen: r.screen.Text(), Category: v.Category, Action: v.Action, Subject: v.Subject, Specifics: spec}
@@ -175,14 +170,6 @@ func (r *run) judge(a event.Action, focus *perception.Element) (guard.Verdict, b
 	}
 	return v, false // v.Rule: a person's allow let it through
 }
-
-// The guard's names for an element and its place, so that an action, a consent and a
-// check name the same element alike.
-var (
-	label     = guard.Label
-	fieldName = guard.FieldName
-	elementAt = guard.ElementAt
-)
 
 // learnedApp is the app whose learned effects count on the current screen: its package,
 // else the task's app.

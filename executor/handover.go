@@ -16,6 +16,7 @@ import (
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // Hand-over: a screen that needs the person themselves — a password, a one-time code, a
@@ -161,7 +162,7 @@ func (r *run) handOver(ctx context.Context, need, by string) (State, error) {
 		// chose; the agent goes on here, still typing no secret.
 		r.handedBack = r.screen.Signature
 	}
-	r.planNote = append(r.planNote, fmt.Sprintf("At step %d the phone was handed to the person for %s; they gave it back after %.0f s. Read the screen as it is now and go on with the task: what they entered is theirs, never type it or ask for it.", r.step, need, ev.Duration.Seconds()))
+	r.planNote = append(r.planNote, prompts.NoteHandedBack{Step: r.step, Need: need, Took: ev.Duration})
 	// Whatever the person did changed the screen: read it again, judge nothing they did.
 	r.reuse, r.noActs, r.lastActs, r.expect = false, true, nil, ""
 	return statePerceive, nil

@@ -190,7 +190,7 @@ func TestDeciderNeverTypesIntoAPasswordField(t *testing.T) {
 		t.Fatalf("no password field on %s", scr.Text())
 	}
 	batch, problems := r.screenCheck([]event.Action{{Type: event.Input, Index: i, Text: "hunter2"}})
-	if len(batch) != 0 || len(problems) != 1 || !strings.Contains(problems[0], "password field") {
+	if len(batch) != 0 || len(problems) != 1 || !strings.Contains(said(t, problems[0]), "password field") {
 		t.Errorf("Input into a password field: batch %+v, problems %q; want it rejected", batch, problems)
 	}
 	for _, ev := range find[event.ActionRejected](h) {

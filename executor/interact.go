@@ -3,9 +3,9 @@ package executor
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // interact runs the interaction loop for the pending need.
@@ -24,7 +24,7 @@ func (r *run) interact(ctx context.Context) (State, error) {
 		return stateError, err
 	}
 	if res.Refused() {
-		if need.Specifics != "" && corrects(res.Answer) && r.corrections < maxCorrections {
+		if !need.Specifics.IsZero() && corrects(res.Answer) && r.corrections < maxCorrections {
 			// The person refused what the question named and said what they meant: the
 			// steps before led to a wrong result, whatever the Re-Planner judged.
 			return r.recoverFromRefusal(ctx, need, res.Answer, ranBefore)
@@ -38,7 +38,7 @@ func (r *run) interact(ctx context.Context) (State, error) {
 		r.choices = append(r.choices, res.Answer)
 	}
 	r.supersede(need.Category, need.Action)
-	r.planNote = append(r.planNote, fmt.Sprintf("The person was just asked (%s) and answered; the summary is on the instruction stack: %q. Keep working on the sub-goal this was for (%s): do not skip it.", need.Reason, res.Summary, need.Subgoal))
+	r.planNote = append(r.planNote, prompts.NoteAnswered{Reason: need.Reason, Summary: res.Summary, Subgoal: need.Subgoal})
 	if ranBefore {
 		// The actions before the held one ran: the screen changed under them (a typed
 		// text, a ticked box). Read it again, and let the planner judge what they did.

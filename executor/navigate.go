@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/prompts"
 	"github.com/fairy-go/fairy/replay"
 )
 
@@ -52,25 +53,25 @@ func servedLine(t string) string {
 const maxServedRunes = 120
 
 // shortcut checks a batch ending in Navigate and looks its path up; why is what to tell the
-// decider when the batch cannot be replayed.
-func (r *run) shortcut(ctx context.Context, batch []event.Action) (steps []replay.Step, why string) {
+// decider when the batch cannot be replayed (nil when it can).
+func (r *run) shortcut(ctx context.Context, batch []event.Action) (steps []replay.Step, why prompts.Note) {
 	nav := batch[len(batch)-1]
 	switch {
 	case len(batch) > 1:
-		return nil, fmt.Sprintf("%s must be the only action of its batch.", nav)
+		return nil, prompts.NoteNavigateAlone{Action: nav}
 	case r.cfg.Shortcuts == nil:
-		return nil, fmt.Sprintf("%s is not available: there is no App Map; use atomic actions.", nav)
+		return nil, prompts.NoteNoAppMap{Action: nav}
 	}
 	if n, retired := r.ledger.NavFailures(nav.Target); retired {
-		return nil, fmt.Sprintf("%s stopped short %d times in this task; it is not offered again: use atomic actions.", nav, n)
+		return nil, prompts.NoteNavigateRetired{Action: nav, Times: n}
 	}
 	steps, ok := r.cfg.Shortcuts.Shortcut(ctx, r.a.Task.App, r.screen.Signature, nav.Target)
 	if !ok || len(steps) == 0 {
 		// The hint promised more than the map holds: no more hints on this page.
 		r.ledger.NoPath(r.screen.Signature)
-		return nil, fmt.Sprintf("%s: the App Map knows no reliable path from this page to page %q; use atomic actions.", nav, nav.Target)
+		return nil, prompts.NoteNoPath{Action: nav}
 	}
-	return steps, ""
+	return steps, nil
 }
 
 // navigate replays a known path with no model call (see replay); at the first mismatch,
@@ -94,7 +95,7 @@ func (r *run) navigateAs(ctx context.Context, target string, steps []replay.Step
 	}
 	line := fmt.Sprintf("Navigate(%q): replayed %d of %d known steps of the App Map with no decision", target, ev.Replayed, ev.Planned)
 	if ev.Stopped != "" {
-		r.planNote = append(r.planNote, fmt.Sprintf("The shortcut to page %q stopped at %s. Go on step by step from the current screen.", target, ev.Stopped))
+		r.planNote = append(r.planNote, prompts.NoteShortcutStopped{Target: target, At: ev.Stopped})
 	}
 	return r.afterReplay(ctx, line, res)
 }

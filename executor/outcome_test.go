@@ -387,7 +387,7 @@ func TestAsksQuestion(t *testing.T) {
 // page ("Paiement reussi · Commande TH-1001 reglee", TeaHouse's receipt) shows when each
 // line shows; a line gone is a send that did not show.
 func TestSentTextReadOffSeveralLines(t *testing.T) {
-	d := &deed{category: "send", sp: specifics{Text: "Paiement reussi · Commande TH-1001 reglee"}, activity: ".Web", typed: true}
+	d := &deed{category: "send", sp: event.Specifics{Text: "Paiement reussi · Commande TH-1001 reglee"}, activity: ".Web", typed: true}
 	both := &perception.Screen{Activity: ".Web", Elements: []perception.Element{{Index: 1, Label: "Paiement reussi"}, {Index: 2, Label: "Commande TH-1001 reglee"}, {Index: 3, Label: "Ticket parti"}}}
 	if why := d.unshown(both); why != "" {
 		t.Errorf("each line shown: %q, want the send reconciled", why)
@@ -403,12 +403,12 @@ func TestSentTextReadOffSeveralLines(t *testing.T) {
 // after the send; one the task typed is.
 func TestSendTextNotTypedIsNotLookedFor(t *testing.T) {
 	after := &perception.Screen{Activity: ".Compose", Elements: []perception.Element{{Index: 1, Label: "Sent"}}}
-	r := &run{deed: &deed{category: "send", sp: specifics{Text: "To"}, activity: ".Compose"}}
+	r := &run{deed: &deed{category: "send", sp: event.Specifics{Text: "To"}, activity: ".Compose"}}
 	r.reconcile(after, false)
 	if len(r.unreconciled) != 0 {
 		t.Errorf("a label read as the text: unreconciled %v, want none", r.unreconciled)
 	}
-	r = &run{typed: []string{"Running late"}, deed: &deed{category: "send", sp: specifics{Text: "Running late"}, activity: ".Compose"}}
+	r = &run{typed: []string{"Running late"}, deed: &deed{category: "send", sp: event.Specifics{Text: "Running late"}, activity: ".Compose"}}
 	r.reconcile(after, false)
 	if len(r.unreconciled) == 0 {
 		t.Error("a typed message not shown after its send: reconciled, want unreconciled")

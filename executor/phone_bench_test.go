@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"net/http/httptest"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 	"github.com/fairy-go/fairy/executor/adb"
 	"github.com/fairy-go/fairy/executor/ocr"
 	"github.com/fairy-go/fairy/interaction"
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
@@ -150,10 +150,7 @@ func benchStepOnPhone(b *testing.B, textOnly, withOCR bool) {
 	if withOCR {
 		tess, err := ocr.New(ctx, ocr.Config{})
 		if err != nil {
-			if os.Getenv("CI") != "" {
-				b.Fatal(err)
-			}
-			b.Skip(err)
+			testenv.Missing(b, "%v", err)
 		}
 		if reader, err = perception.NewPixelReader(tess); err != nil {
 			b.Fatal(err)

@@ -2,9 +2,9 @@ package executor
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // maxRecoveries is how many times a task goes back to its last good page by itself.
@@ -52,7 +52,7 @@ func (r *run) recoverPage(ctx context.Context) (State, error) {
 			}
 			return "", nil
 		}
-		r.planNote = append(r.planNote, fmt.Sprintf("The phone had left %s after the last step (a wrong page); the agent opened the app again. Go on with the sub-goal from the screen it shows.", r.a.Task.App))
+		r.planNote = append(r.planNote, prompts.NoteReopened{App: r.a.Task.App})
 		r.lastActs = []string{"OpenApp(" + r.a.Task.App + "): the phone had left the task's app"}
 		r.reuse, r.noActs = false, true
 		return statePerceive, nil
@@ -65,7 +65,7 @@ func (r *run) recoverPage(ctx context.Context) (State, error) {
 		return "", nil
 	}
 	r.recoveries++
-	r.planNote = append(r.planNote, "The last step led to a wrong page; the agent went back to the last page that was right by the App Map's known way. Go on with the sub-goal from there.")
+	r.planNote = append(r.planNote, prompts.NoteWentBackKnown{})
 	st, err := r.navigateAs(ctx, r.good, steps, true)
 	r.noActs = true
 	return st, err

@@ -104,7 +104,7 @@ func (r *run) reflect(ctx context.Context) (State, error) {
 		r.cd = 0
 		r.full = true
 		r.plan = ans.Plan
-		r.planNote = append(r.planNote, "The last three steps failed (results C or D). The current plan does not work: make a full new plan from the current screen.")
+		r.planNote = append(r.planNote, prompts.NoteThreeFailed{})
 		return stateReflect, nil
 	}
 	r.plan, r.subgoal = ans.Plan, strings.TrimSpace(ans.Subgoal)
@@ -163,9 +163,9 @@ func (r *run) bindConsent(need *interaction.Need) {
 	v := offers[0]
 	need.Category, need.Action, need.Subject = v.Category, v.Action, v.Subject
 	need.Reason = fmt.Sprintf("%s — a yes allows once: %s (%s)", need.Reason, v.Subject, v.Category)
-	if spec := readSpecifics(v.Category, r.screen, r.element(indexOf(r.screen, v.Target)), r.items, r.a.Task.App).String(); spec != "" {
-		need.Specifics = spec
-		need.Reason += " — " + spec
+	if sp := readSpecifics(v.Category, r.screen, r.element(indexOf(r.screen, v.Target)), r.items, r.a.Task.App); !sp.IsZero() {
+		need.Specifics = sp
+		need.Reason += " — " + sp.String()
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/guard"
+	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/replay"
 )
 
@@ -54,6 +55,16 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			res.skipped++
 			continue
 		}
+		if sk, ok := st.(seeker); ok && errors.Is(err, replay.ErrMismatch) {
+			if how, seeks := sk.Seeking(); seeks {
+				var state State
+				a, state, err = r.seek(ctx, st, how, &res)
+				if state != "" {
+					res.state, res.err = state, err
+					return res
+				}
+			}
+		}
 		if err != nil {
 			res.stopped = fmt.Sprintf("step %d of %d (%s): %v", i+1, len(steps), st, err)
 			break
@@ -64,7 +75,7 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			break
 		}
 		var used guard.Verdict
-		if v, hit := r.judge(a, guard.Focused(r.screen)); hit {
+		if v, hit := r.judge(a, r.screen.Focused()); hit {
 			if v.Blocked {
 				// The person's own rule refuses it: the replay stops here, unasked.
 				res.stopped = fmt.Sprintf("step %d of %d: %s is refused by your rule %q", i+1, len(steps), v.Subject, v.Rule)
@@ -86,8 +97,8 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			Consent: used.Category, ConsentFor: used.Action}
 		desc := r.masked([]event.Action{a})[0].String()
 		if el != nil {
-			ae.Element = &event.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
-			desc += fmt.Sprintf(" on %s %q", el.Role, label(el))
+			ae.Element = &event.ElementRef{Label: el.Name(), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+			desc += fmt.Sprintf(" on %s %q", el.Role, el.Name())
 		}
 		res.unreflected = false
 		if err != nil {
@@ -140,4 +151,79 @@ func (r *run) afterReplay(ctx context.Context, line string, res replayed) (State
 		r.reuse, r.noActs = true, true
 	}
 	return statePerceive, nil
+}
+
+// seeker is a learned step that may scroll its list to find its row (replay.Learned).
+type seeker interface {
+	Seeking() (replay.Learned, bool)
+}
+
+// maxSeek is how many swipes a replay makes, each way, to find the row a step taps.
+const maxSeek = 8
+
+// seek scrolls the page's list with how (the swipe learned before the row) until st's row
+// is on the screen, then the way back up when the list ends first; each swipe is an action
+// like any other (published, counted). It returns st's action on the screen that shows
+// its row, or the last mismatch; a state when the run must leave (an error, a cancel).
+func (r *run) seek(ctx context.Context, st replay.Step, how replay.Learned, res *replayed) (event.Action, State, error) {
+	a, err := st.Resolve(r.screen)
+	for _, dir := range []string{how.Direction, opposite(how.Direction)} {
+		how.Direction = dir
+		for n := 0; n < maxSeek && err != nil; n++ {
+			if r.cfg.Limits.actionsSpent(r.e.spent()) {
+				return a, "", err
+			}
+			sw, serr := how.Resolve(r.screen)
+			if serr != nil {
+				return a, "", err // not the page the row's list is on
+			}
+			el := r.element(sw.Index)
+			if _, xerr := r.exec(ctx, sw, el); xerr != nil {
+				if ctx.Err() != nil {
+					return a, stateError, ctx.Err()
+				}
+				return a, "", err
+			}
+			ae := event.ActionExecuted{Step: r.step, Action: sw, Signature: r.screen.Signature}
+			if el != nil {
+				ae.Element = &event.ElementRef{Label: el.Name(), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+			}
+			r.publish(ae)
+			res.done = append(res.done, fmt.Sprintf("%s to find %s", sw, st))
+			if err := r.cfg.Device.Settle(ctx); err != nil && ctx.Err() != nil {
+				return a, stateError, ctx.Err()
+			}
+			before := r.screen
+			r.replaying = true
+			next, perr := r.perceive(ctx)
+			r.replaying = false
+			if perr != nil || next != stateReflect {
+				return a, next, perr
+			}
+			res.unreflected = true
+			a, err = st.Resolve(r.screen)
+			if err != nil && perception.Diff(before, r.screen).Unchanged() {
+				break // the list ends this way
+			}
+		}
+		if err == nil || !errors.Is(err, replay.ErrMismatch) {
+			break
+		}
+	}
+	return a, "", err
+}
+
+// opposite is the swipe the other way.
+func opposite(dir string) string {
+	switch dir {
+	case "up":
+		return "down"
+	case "down":
+		return "up"
+	case "left":
+		return "right"
+	case "right":
+		return "left"
+	}
+	return dir
 }

@@ -54,13 +54,13 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 		for _, x := range r.offered {
 			r.ledger.Drop(x.ID) // the model cannot name them: step by step from here
 		}
-		return r.refuseRoutine(fmt.Sprintf("There is no routine %q on this screen", name))
+		return r.refuseRoutine(prompts.NoteRoutineAbsent{Routine: name})
 	}
 	if len(choice.Args) != len(o.Params) {
 		r.publish(event.RoutineDeclined{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Args: choice.Args,
 			Reason: fmt.Sprintf("%d argument(s) for %d parameter(s)", len(choice.Args), len(o.Params))})
 		r.ledger.Drop(o.ID)
-		return r.refuseRoutine(fmt.Sprintf("Routine %q takes %d argument(s), one per parameter; the answer gave %d", name, len(o.Params), len(choice.Args)))
+		return r.refuseRoutine(prompts.NoteRoutineArgs{Routine: name, Params: len(o.Params), Args: len(choice.Args)})
 	}
 	run, err := r.cfg.Routines.Steps(ctx, r.a.Task.App, o.ID, r.screen.Signature, choice.Args, r.ledger.ResumeAt(o.ID))
 	steps, pause := run.Steps, run.Pause
@@ -70,7 +70,7 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 	if err != nil {
 		r.ledger.Drop(o.ID)
 		r.publish(event.RoutineDeclined{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Args: choice.Args, Reason: "cannot run here: " + err.Error()})
-		return r.refuseRoutine(fmt.Sprintf("Routine %q cannot run here (%v)", name, err))
+		return r.refuseRoutine(prompts.NoteRoutineCannotRun{Routine: name, Err: err})
 	}
 	name = o.Name
 	ev := event.RoutineRan{Step: r.step, App: r.a.Task.App, ID: o.ID, Name: name, Planned: len(steps),
@@ -85,29 +85,29 @@ func (r *run) runRoutine(ctx context.Context, choice event.Routine) (State, erro
 	line := fmt.Sprintf("Routine(%q, %q): replayed %d of %d learned steps with no decision", name, choice.Args, ev.Replayed, ev.Planned)
 	switch {
 	case ev.Stopped != "" && !ev.Held:
-		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q stopped at %s: the screen was not what it learned. Go on step by step from the current screen.", name, ev.Stopped))
+		r.planNote = append(r.planNote, prompts.NoteRoutineStopped{Routine: name, At: ev.Stopped})
 	case ev.Held:
-		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q paused at %s; once the person has answered, it can go on from the current screen.", name, ev.Stopped))
+		r.planNote = append(r.planNote, prompts.NoteRoutinePaused{Routine: name, At: ev.Stopped})
 	case pause != "":
-		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q paused: %s, which is not known yet. Ask the person; then it can go on from the current screen.", name, pause))
+		r.planNote = append(r.planNote, prompts.NoteRoutineUnknown{Routine: name, Pause: pause})
 	default:
 		r.routineEnd, r.routineEndID, r.routineEndState = o.End, o.ID, run.End // done once: the ledger never offers it again in this task
-		r.planNote = append(r.planNote, fmt.Sprintf("The routine %q ran to its end: judge whether the app task is done.", name))
+		r.planNote = append(r.planNote, prompts.NoteRoutineEnded{Routine: name})
 	}
 	return r.afterReplay(ctx, line, res)
 }
 
 // refuseRoutine answers a routine choice the executor cannot run: the Re-Planner hears
-// why (a line that starts with prompts.MarkRoutineRefused) on the same screen, and the
+// why (a note whose line starts with prompts.MarkRoutineRefused) on the same screen, and the
 // refusal counts as a result that changed nothing (D): three in a row force a full
 // re-plan, as idle steps do, so no model can spend the task's budget on it.
-func (r *run) refuseRoutine(why string) (State, error) {
-	r.planNote = append(r.planNote, prompts.MarkRoutineRefused+why+". It is not offered again in this task: go on step by step from the current screen.")
+func (r *run) refuseRoutine(why prompts.Note) (State, error) {
+	r.planNote = append(r.planNote, why)
 	r.cd++
 	if r.cd >= 3 {
 		r.cd = 0
 		r.full = true
-		r.planNote = append(r.planNote, "The last three steps made no progress. The current plan does not work: make a full new plan from the current screen.")
+		r.planNote = append(r.planNote, prompts.NoteNoProgress{})
 	}
 	return r.reflectAgain()
 }
@@ -154,7 +154,7 @@ func (r *run) routineDone() bool {
 		return false // nothing learned to compare the page with: reaching it proves nothing
 	}
 	if miss := state.Miss(s.Text()); miss != "" {
-		r.planNote = append(r.planNote, "The routine reached the page its task was done on, but the page is not in the state the task needs: "+miss+". Judge what is left to do.")
+		r.planNote = append(r.planNote, prompts.NoteRoutineShort{Missing: miss})
 		return false
 	}
 	r.planNote = nil

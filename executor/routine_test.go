@@ -9,6 +9,7 @@ import (
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
+	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/replay"
 )
 
@@ -116,6 +117,94 @@ func TestRoutineRun(t *testing.T) {
 				if rt.offered < 2 || listed != 1 {
 					t.Errorf("offered %d times, listed in %d prompts; want it listed once: a routine that met a surprise is not offered again", rt.offered, listed)
 				}
+			}
+		})
+	}
+}
+
+// seekStep taps the row labelled row, seeking it with a swipe up its page when it is not
+// on the screen (a routine's row step, replay.Learned's Seek).
+type seekStep struct {
+	row  string
+	page string // the signature of the row's page
+}
+
+func (s seekStep) Resolve(screen *perception.Screen) (event.Action, error) {
+	a, err := tapStep{s.row}.Resolve(screen)
+	if err != nil {
+		return a, fmt.Errorf("%w: %v", replay.ErrMismatch, err)
+	}
+	return a, nil
+}
+
+func (s seekStep) String() string { return "tap row " + s.row }
+
+func (s seekStep) Seeking() (replay.Learned, bool) {
+	return replay.Learned{Signature: s.page, Kind: "swipe", Direction: "up"}, true
+}
+
+// rowRoutine replays Apps → All apps → the row its argument names (seeking it) → Turn off.
+type rowRoutine struct {
+	oneRoutine
+	page string // the signature of the list page
+}
+
+func (o *rowRoutine) Steps(_ context.Context, _, _, _ string, args []string, _ int) (replay.Run, error) {
+	return replay.Run{Steps: []replay.Step{tapStep{"Apps"}, tapStep{"All apps"}, seekStep{args[0], o.page}, tapStep{"Turn off"}}}, nil
+}
+
+func (o *rowRoutine) Offer(ctx context.Context, app, sig, task string, a, b []string) []replay.Offer {
+	return o.oneRoutine.Offer(ctx, app, sig, task, a, b)
+}
+
+// TestRoutineSeeksItsRow: the row a routine's argument names lies further down the list
+// than where it was learned: the replay swipes the list until the row shows, then taps it
+// and goes on, with no model call; the swipes are actions of the replay. A row the list
+// does not hold stops the replay after the swipes each way, and the task goes on step by
+// step.
+func TestRoutineSeeksItsRow(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		row      string
+		replayed int
+		swipes   int
+	}{
+		{"found two swipes down", "Maps", 4, 2},
+		{"not in the list", "Clock", 2, 2 * maxSeek},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			phone := deepPhone()
+			row := func(label string) fakeNode { return fakeNode{kind: "button", text: label, to: "info"} }
+			phone.screens["all"] = []fakeNode{{kind: "text", text: "All apps"}, row("Calculator")}
+			phone.screens["all2"] = []fakeNode{{kind: "text", text: "All apps"}, row("Camera")}
+			phone.screens["all3"] = []fakeNode{{kind: "text", text: "All apps"}, row("Maps")}
+			phone.swipeTo = map[string]string{"all": "all2", "all2": "all3", "all3": "all3"}
+			if tc.row == "Clock" {
+				phone.swipeTo = map[string]string{"all": "all2", "all2": "all3", "all3": "all2"} // never shows it
+			}
+			phone.cur = "all"
+			xml, _ := phone.Dump(t.Context())
+			page, err := perception.Parse(xml)
+			if err != nil {
+				t.Fatal(err)
+			}
+			phone.cur = "home"
+			var asked []string
+			rt := &rowRoutine{oneRoutine: oneRoutine{phone: phone}, page: page.Signature}
+			h := newHarness(t, phone, routineModel("Turn off notifications for {1}", []string{tc.row}, &asked), nil, func(c *Config) { c.Routines = rt })
+			h.run(t, "Turn off "+tc.row+" notifications")
+			ran := find[event.RoutineRan](h)
+			if len(ran) != 1 || ran[0].Replayed != tc.replayed {
+				t.Fatalf("routine runs %+v, want one that replayed %d steps", ran, tc.replayed)
+			}
+			if phone.swipes != tc.swipes {
+				t.Errorf("swipes = %d, want %d", phone.swipes, tc.swipes)
+			}
+			if tc.row == "Maps" && (phone.cur != "off" || h.model.count(llm.RoleDecider) != 0) {
+				t.Errorf("phone on %q, decider calls %d: want the routine to reach the end alone", phone.cur, h.model.count(llm.RoleDecider))
+			}
+			if tc.row == "Clock" && ran[0].Stopped == "" {
+				t.Errorf("the routine ran on without its row: %+v", ran[0])
 			}
 		})
 	}

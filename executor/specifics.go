@@ -6,37 +6,13 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/perception"
-)
-
-// specifics are what a person needs to judge a consent, read from the screen the
-// sensitive action waits on — never from the model, which may be wrong about where it
-// is: the recipient and the text of a send, the items, amount and payee of an order or a
-// payment, what a delete removes. They are written into the consent question.
-type specifics struct {
-	To     string   // send: the conversation or recipient the page names
-	Text   string   // send: the text in the compose field
-	Items  []string // order, payment: the lines that name items with their quantity
-	Amount string   // order, payment, transfer: the total to pay
-	Payee  string   // order, payment, transfer: who is paid (the app)
-	What   string   // delete and the rest: what the page says the action is about
-}
-
-// Specific keys as the consent question writes them ("to: …; text: …"): the simulated
-// users of an evaluation read them back, as a person reads the question.
-const (
-	specTo     = "to"
-	specText   = "text"
-	specItems  = "items"
-	specAmount = "amount"
-	specPayee  = "payee"
-	specWhat   = "what"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 var (
@@ -46,11 +22,13 @@ var (
 	totalWord = regexp.MustCompile(`(?i)total|合计|总计|应付|实付|to pay|amount`)
 )
 
-// readSpecifics reads a consent's specifics for category off the screen. items are the
-// item lines seen earlier in the task (a payment page often shows only the amount);
-// app names the payee when the page does not.
-func readSpecifics(category string, s *perception.Screen, target *perception.Element, items []string, app string) specifics {
-	var sp specifics
+// readSpecifics reads a consent's specifics for category off the screen the sensitive
+// action waits on: the recipient and the text of a send, the items, amount and payee of an
+// order or a payment, what a delete removes. items are the item lines seen earlier in the
+// task (a payment page often shows only the amount); app names the payee when the page
+// does not.
+func readSpecifics(category string, s *perception.Screen, target *perception.Element, items []string, app string) event.Specifics {
+	var sp event.Specifics
 	if s == nil {
 		return sp
 	}
@@ -187,29 +165,9 @@ func itemLines(s *perception.Screen) []string {
 	return out
 }
 
-// String writes the specifics as the consent question shows them: "to: Bob Smith; text:
-// "running late"". Empty when none could be read.
-func (sp specifics) String() string {
-	var parts []string
-	add := func(k, v string) {
-		if v = strings.TrimSpace(v); v != "" {
-			parts = append(parts, k+": "+v)
-		}
-	}
-	add(specTo, sp.To)
-	if sp.Text != "" {
-		add(specText, strconv.QuoteToGraphic(sp.Text))
-	}
-	add(specItems, strings.Join(sp.Items, ", "))
-	add(specAmount, sp.Amount)
-	add(specPayee, sp.Payee)
-	add(specWhat, sp.What)
-	return strings.Join(parts, "; ")
-}
-
-// Named reports whether the specifics name what category needs: a recipient and a text
-// for a send, an amount or items for an order or payment, something for the rest.
-func (sp specifics) Named(category string) bool {
+// named reports whether sp names what category needs: a recipient and a text for a send,
+// an amount or items for an order or payment, something for the rest.
+func named(category string, sp event.Specifics) bool {
 	switch category {
 	case "send":
 		return sp.To != "" && sp.Text != ""
@@ -248,16 +206,16 @@ func indexOf(s *perception.Screen, label string) int {
 // from the page before, without starting over.
 func (r *run) recoverFromRefusal(ctx context.Context, need interaction.Need, answer string, ranBefore bool) (State, error) {
 	r.corrections++
-	r.corrected = append(r.corrected, correction{answer: answer, refused: need.Specifics})
+	r.corrected = append(r.corrected, correction{answer: answer, refused: need.Specifics.String()})
 	if r.offGoal(need) {
 		// The page is the sub-goal's; the decider slipped onto another kind of action on it
 		// (a wrong tap on "Order TH-1001 settled" while sending the receipt): stay, and let
 		// it do the sub-goal's own action. Back would undo the right page.
-		r.planNote = append(r.planNote, fmt.Sprintf("The person refused the consent (%s) and said: %q. That action is not what the sub-goal (%s) does: the agent stayed on this page. Do the sub-goal's own action.", need.Reason, answer, need.Subgoal))
+		r.planNote = append(r.planNote, prompts.NoteRefusedStayed{Reason: need.Reason, Answer: answer, Subgoal: need.Subgoal})
 		r.reuse, r.noActs, r.lastActs = !ranBefore, true, nil
 		return statePerceive, nil
 	}
-	r.planNote = append(r.planNote, fmt.Sprintf("The person refused the consent (%s) and said: %q. What the steps before did was a wrong result (C), whatever was judged then: the agent went back one page. Redo the sub-goal that chose it (%s) the way the person said.", need.Reason, answer, need.Subgoal))
+	r.planNote = append(r.planNote, prompts.NoteRefusedWentBack{Reason: need.Reason, Answer: answer, Subgoal: need.Subgoal})
 	st, err := r.goBack(ctx, fmt.Sprintf("Back: the person refused %q and said %q", need.Reason, answer))
 	if err != nil && ctx.Err() != nil {
 		return stateError, ctx.Err()

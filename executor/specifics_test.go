@@ -44,8 +44,8 @@ func TestReadSpecifics(t *testing.T) {
 	}
 	for _, tc := range tests {
 		sp := readSpecifics(tc.category, tc.s, nil, tc.items, "com.fairy.shop")
-		if got := sp.String(); got != tc.want || sp.Named(tc.category) != tc.named {
-			t.Errorf("%s: %q (named %t), want %q (named %t)", tc.category, got, sp.Named(tc.category), tc.want, tc.named)
+		if got := sp.String(); got != tc.want || named(tc.category, sp) != tc.named {
+			t.Errorf("%s: %q (named %t), want %q (named %t)", tc.category, got, named(tc.category, sp), tc.want, tc.named)
 		}
 	}
 	// The amount the action names is what it pays, whatever the page's total is called;
@@ -121,7 +121,7 @@ func TestConsentCoversItsSpecifics(t *testing.T) {
 	if !hit || v.Category != "send" {
 		t.Fatalf("the guard does not hold the Send: %+v", v)
 	}
-	spec := readSpecifics("send", alice, &alice.Elements[1], nil, "").String()
+	spec := readSpecifics("send", alice, &alice.Elements[1], nil, "")
 	for _, tc := range []struct {
 		who  string
 		held bool
@@ -142,6 +142,9 @@ func TestConsentCoversItsSpecifics(t *testing.T) {
 		if tc.held && !strings.Contains(r.need.Reason, "to: Bob Smith") {
 			t.Errorf("the question %q does not name Bob Smith", r.need.Reason)
 		}
+		if tc.held && (r.need.Specifics.To != "Bob Smith" || r.need.Specifics.Text != "see you at 7") {
+			t.Errorf("the consent carries specifics %+v, want Bob Smith and the text typed", r.need.Specifics)
+		}
 	}
 }
 
@@ -150,19 +153,19 @@ func TestConsentCoversItsSpecifics(t *testing.T) {
 // order twice unknowingly; another action's question is unchanged, and so is the same
 // button on another thing ("Delete recipe" on another recipe's page).
 func TestConsentSaysItIsAgain(t *testing.T) {
-	const tea = "items: tea ×1; amount: ¥14"
-	r := &run{spent: map[string]int{spentKey("order", "page p: submit", tea): 7, spentKey("order", "page p: submit", ""): 7}}
-	if got := r.again(guard.Verdict{Category: "order", Action: "page p: submit"}, tea); got != tea+"; again: done once already in this task, at step 7" {
+	tea := event.Specifics{Items: []string{"tea ×1"}, Amount: "¥14"}
+	r := &run{spent: map[string]int{spentKey("order", "page p: submit", tea.String()): 7, spentKey("order", "page p: submit", ""): 7}}
+	if got := r.again(guard.Verdict{Category: "order", Action: "page p: submit"}, tea).String(); got != "items: tea ×1; amount: ¥14; again: done once already in this task, at step 7" {
 		t.Errorf("the same order again: %q", got)
 	}
-	if got := r.again(guard.Verdict{Category: "order", Action: "page p: submit"}, ""); got != "again: done once already in this task, at step 7" {
+	if got := r.again(guard.Verdict{Category: "order", Action: "page p: submit"}, event.Specifics{}).String(); got != "again: done once already in this task, at step 7" {
 		t.Errorf("the same order again, no specifics read: %q", got)
 	}
-	if got := r.again(guard.Verdict{Category: "payment", Action: "page q: pay"}, "amount: ¥14"); got != "amount: ¥14" {
+	if got := r.again(guard.Verdict{Category: "payment", Action: "page q: pay"}, event.Specifics{Amount: "¥14"}).String(); got != "amount: ¥14" {
 		t.Errorf("another action: %q", got)
 	}
 	r.spent[spentKey("delete", "page r: delete recipe", "what: BBQ Chicken Quesadillas")] = 4
-	if got := r.again(guard.Verdict{Category: "delete", Action: "page r: delete recipe"}, "what: Spicy Tuna Wraps"); got != "what: Spicy Tuna Wraps" {
+	if got := r.again(guard.Verdict{Category: "delete", Action: "page r: delete recipe"}, event.Specifics{What: "Spicy Tuna Wraps"}).String(); got != "what: Spicy Tuna Wraps" {
 		t.Errorf("the same button on another recipe: %q, want no \"again\"", got)
 	}
 
@@ -173,22 +176,22 @@ func TestConsentSaysItIsAgain(t *testing.T) {
 	r.step = 4 // the dialog's question comes at the step after "Delete note"
 	r.supersede("delete", "page d: delete")
 	r.supersede("payment", "page q: pay")
-	if got := r.again(guard.Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); got != "what: Shopping list" {
+	if got := r.again(guard.Verdict{Category: "delete", Action: "page n: delete note"}, event.Specifics{What: "Shopping list"}).String(); got != "what: Shopping list" {
 		t.Errorf("the dialog's opener after a yes to its Delete: %q", got)
 	}
-	if got := r.again(guard.Verdict{Category: "order", Action: "page p: submit"}, tea); !strings.Contains(got, "again") {
+	if got := r.again(guard.Verdict{Category: "order", Action: "page p: submit"}, tea).String(); !strings.Contains(got, "again") {
 		t.Errorf("the order after a yes to its payment: %q, want it still done once", got)
 	}
 	// A payment done at step 4; at step 11 a wrong tap on "Paiement par TeaPay" is held as a
 	// payment and granted. The payment of step 4 stays done, and so does a yes to the same
 	// action again.
-	const paySpec = "items: The oolong x2; amount: ¥24"
+	paySpec := event.Specifics{Items: []string{"The oolong x2"}, Amount: "¥24"}
 	payer := `page m: android.view.View "Payer ¥24"`
-	r.spent[spentKey("payment", payer, paySpec)] = 4
+	r.spent[spentKey("payment", payer, paySpec.String())] = 4
 	r.step = 11
 	r.supersede("payment", `page m2: android.view.View "Paiement par TeaPay"`)
 	r.supersede("payment", "page m3"+payer[len("page m"):])
-	if got := r.again(guard.Verdict{Category: "payment", Action: "page m4: android.view.View \"Payer ¥24\""}, paySpec); !strings.Contains(got, "again: done once already in this task, at step 4") {
+	if got := r.again(guard.Verdict{Category: "payment", Action: "page m4: android.view.View \"Payer ¥24\""}, paySpec).String(); !strings.Contains(got, "again: done once already in this task, at step 4") {
 		t.Errorf("a payment done at step 4, after a yes at step 11 to another payment element: %q, want it still done once", got)
 	}
 }
@@ -222,7 +225,7 @@ func TestConfirmationTakesBackTheOpener(t *testing.T) {
 	})
 	r := &run{cfg: &Config{Guard: g, Bus: bus}, spent: map[string]int{opener: 3}, justSpent: opener}
 	r.openedConfirmation(dialog)
-	if got := r.again(guard.Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); got != "what: Shopping list" {
+	if got := r.again(guard.Verdict{Category: "delete", Action: "page n: delete note"}, event.Specifics{What: "Shopping list"}).String(); got != "what: Shopping list" {
 		t.Errorf("the opener of a delete dialog after Cancel: %q, want no \"again\"", got)
 	}
 	if len(opened) != 1 || opened[0].Category != "delete" {
@@ -230,7 +233,7 @@ func TestConfirmationTakesBackTheOpener(t *testing.T) {
 	}
 	r.spent[order], r.justSpent = 8, order
 	r.openedConfirmation(pay)
-	if got := r.again(guard.Verdict{Category: "order", Action: "page c: submit"}, "amount: ¥15"); !strings.Contains(got, "again") {
+	if got := r.again(guard.Verdict{Category: "order", Action: "page c: submit"}, event.Specifics{Amount: "¥15"}).String(); !strings.Contains(got, "again") {
 		t.Errorf("the order after its payment page: %q, want it still done once", got)
 	}
 	if len(opened) != 1 {
@@ -248,7 +251,7 @@ func TestConfirmationTakesBackTheOpener(t *testing.T) {
 		held = held || v.Category == "payment" && v.Page
 	}
 	r.openedConfirmation(paid)
-	if got := r.again(guard.Verdict{Category: "payment", Action: "page p: 支付"}, "amount: ¥15"); !strings.Contains(got, "again") {
+	if got := r.again(guard.Verdict{Category: "payment", Action: "page p: 支付"}, event.Specifics{Amount: "¥15"}).String(); !strings.Contains(got, "again") {
 		t.Errorf("the payment after its success page (Done held by the page: %t): %q, want it still done once", held, got)
 	}
 	if len(opened) != 1 {
@@ -257,7 +260,7 @@ func TestConfirmationTakesBackTheOpener(t *testing.T) {
 	// Only the screen right after the action counts: a dialog met later is another matter.
 	r.spent[opener] = 12
 	r.openedConfirmation(dialog)
-	if got := r.again(guard.Verdict{Category: "delete", Action: "page n: delete note"}, "what: Shopping list"); !strings.Contains(got, "again") {
+	if got := r.again(guard.Verdict{Category: "delete", Action: "page n: delete note"}, event.Specifics{What: "Shopping list"}).String(); !strings.Contains(got, "again") {
 		t.Errorf("a delete dialog met later: %q, want the deletion still done once", got)
 	}
 }
@@ -306,7 +309,7 @@ func TestSubmitMidBatchIsRejected(t *testing.T) {
 		}
 		return out
 	}
-	if batch, problems := r.screenCheck(tap(7, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(problems[0], `"Enter" submits`) {
+	if batch, problems := r.screenCheck(tap(7, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(said(t, problems[0]), `"Enter" submits`) {
 		t.Errorf("Enter before the digits: batch %v, problems %q; want it rejected", batch, problems)
 	}
 	if batch, problems := r.screenCheck(tap(3, 4, 5, 6, 7)); len(batch) != 5 || len(problems) != 0 {
@@ -318,11 +321,11 @@ func TestSubmitMidBatchIsRejected(t *testing.T) {
 	// One wrong digit (8 for 2) spells a near miss of the PIN the person gave: a wrong
 	// attempt the app would count. A number unlike any given one (a code read from the
 	// screen) and a short run of digits pass.
-	if batch, problems := r.screenCheck(tap(5, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(problems[0], `spell "8580"`) {
+	if batch, problems := r.screenCheck(tap(5, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(said(t, problems[0]), `spell "8580"`) {
 		t.Errorf("8580 for the PIN 2580: batch %v, problems %q; want it rejected", batch, problems)
 	}
 	// A wrong tap on a text beside the keys types nothing: the PIN misses its first digit.
-	if batch, problems := r.screenCheck(tap(1, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(problems[0], `spell "580"`) {
+	if batch, problems := r.screenCheck(tap(1, 4, 5, 6, 7)); batch != nil || len(problems) != 1 || !strings.Contains(said(t, problems[0]), `spell "580"`) {
 		t.Errorf("580 for the PIN 2580: batch %v, problems %q; want it rejected", batch, problems)
 	}
 	if batch, problems := r.screenCheck(tap(2, 2, 6, 6, 7)); len(batch) != 5 || len(problems) != 0 {
@@ -363,20 +366,20 @@ func TestOffGoal(t *testing.T) {
 // "Payer ¥36" for the same items is still the same payment, and its consent says so. A
 // deletion on another recipe's page (other specifics) is still another deed.
 func TestAgainOnAnotherLayout(t *testing.T) {
-	const spec = "items: The oolong x2, Gateau aux amandes x1; amount: ¥36; payee: com.fairy.teahouse"
+	spec := event.Specifics{Items: []string{"The oolong x2", "Gateau aux amandes x1"}, Amount: "¥36", Payee: "com.fairy.teahouse"}
 	pay := func(page string) guard.Verdict {
 		return guard.Verdict{Category: "payment", Action: "page " + page + `: android.view.View "Payer ¥36" amounts="¥36"`}
 	}
 	r := &run{spent: map[string]int{}}
-	r.spent[spentKey("payment", pay("8b3004cf").Action, spec)] = 4
-	if got := r.again(pay("19ac77e2"), spec); !strings.Contains(got, "again: done once already in this task, at step 4") {
+	r.spent[spentKey("payment", pay("8b3004cf").Action, spec.String())] = 4
+	if got := r.again(pay("19ac77e2"), spec).String(); !strings.Contains(got, "again: done once already in this task, at step 4") {
 		t.Errorf("the same payment on the menu laid out otherwise: %q, want it told as done once already", got)
 	}
 	del := func(page string) guard.Verdict {
 		return guard.Verdict{Category: "delete", Action: "page " + page + `: android.widget.Button "Delete recipe"`}
 	}
 	r.spent[spentKey("delete", del("r1").Action, "what: Pancakes")] = 6
-	if got := r.again(del("r1"), "what: Waffles"); strings.Contains(got, "again") {
+	if got := r.again(del("r1"), event.Specifics{What: "Waffles"}).String(); strings.Contains(got, "again") {
 		t.Errorf("Delete recipe for another recipe: %q, want no \"again\"", got)
 	}
 }

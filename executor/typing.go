@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -81,9 +80,9 @@ func (r *run) typeOnce(ctx context.Context, text string, field *perception.Eleme
 	got := findField(s, field)
 	switch {
 	case got == nil:
-		return fmt.Errorf("%w: %s is no longer on the screen after typing", errTypedElsewhere, fieldName(field))
+		return fmt.Errorf("%w: %s is no longer on the screen after typing", errTypedElsewhere, field.FieldName())
 	case !sameText(got.Text, text):
-		return fmt.Errorf("%w: %s does not hold the typed text after typing (it shows %d characters)", errTypedElsewhere, fieldName(field), len([]rune(got.Text)))
+		return fmt.Errorf("%w: %s does not hold the typed text after typing (it shows %d characters)", errTypedElsewhere, field.FieldName(), len([]rune(got.Text)))
 	}
 	return nil
 }
@@ -106,7 +105,7 @@ func (r *run) focus(ctx context.Context, field *perception.Element) (*perception
 		if err != nil {
 			return nil, err
 		}
-		f := guard.Focused(s)
+		f := s.Focused()
 		got := findField(s, field)
 		switch {
 		case f == nil && got != nil:
@@ -114,12 +113,12 @@ func (r *run) focus(ctx context.Context, field *perception.Element) (*perception
 		case f != nil && got != nil && f.Index == got.Index:
 			return got, nil
 		case f != nil:
-			where = "the focus is on " + fieldName(f)
+			where = "the focus is on " + f.FieldName()
 		default:
 			where = "the field is not on the screen"
 		}
 	}
-	return nil, fmt.Errorf("%w: tapping %s did not put the focus on it (%s)", errTypedElsewhere, fieldName(field), where)
+	return nil, fmt.Errorf("%w: tapping %s did not put the focus on it (%s)", errTypedElsewhere, field.FieldName(), where)
 }
 
 // dump reads the screen without a screenshot; the dumper's idle error is retried after

@@ -30,7 +30,7 @@ func (r *run) predict(ctx context.Context, done []event.ActionExecuted) {
 	if why := r.offTask(last); why != "" {
 		// The map knows where a tap on a row leads, not whether it was the row the task
 		// names: the Re-Planner judges it, with or without an App Map.
-		r.planNote = append(r.planNote, "The last action "+why+prompts.MarkOffTask)
+		r.planNote = append(r.planNote, prompts.NoteOffTask{Why: why})
 		return
 	}
 	if r.cfg.Predictions == nil {
@@ -79,7 +79,7 @@ func (r *run) verify() bool {
 		// there: a wrong page or a changed app. The Re-Planner hears it; the page is not
 		// taken as a good one to come back to, whatever it judges.
 		r.publish(event.Unpredicted{Step: r.step, Expected: want, Got: s.Signature})
-		r.planNote = append(r.planNote, "The App Map knows the last action, taken for this sub-goal, to open another page than the one on the screen now: check that it did what the sub-goal needed. If it did not, this is a wrong page (C).")
+		r.planNote = append(r.planNote, prompts.NoteMapDisagrees{})
 	}
 	ok := r.verifiable()
 	r.predicted = ""

@@ -9,6 +9,7 @@ import (
 	"github.com/fairy-go/fairy/guard"
 	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/perception"
+	"github.com/fairy-go/fairy/prompts"
 )
 
 // idPhone is deepPhone with a resource-id on every button, so that each page has its own
@@ -176,7 +177,7 @@ func TestVerifyDeclines(t *testing.T) {
 		{"another page", func(r *run) { r.predicted = "other" }},
 		{"first step", func(r *run) { r.step = 1 }},
 		{"after C or D", func(r *run) { r.cd = 1 }},
-		{"a note for the planner", func(r *run) { r.planNote = []string{"The person was just asked"} }},
+		{"a note for the planner", func(r *run) { r.planNote = []prompts.Note{prompts.NoteAnswered{Reason: "which size"}} }},
 		{"a decider question", func(r *run) { r.forced = "which one" }},
 		{"secure screen", func(r *run) { r.secure = true }},
 		{"empty screen", func(r *run) { r.screen = &perception.Screen{Signature: "sig"} }},

@@ -29,7 +29,7 @@ var errStop = errors.New("explore: stopped")
 type elemID struct{ id, label, class string }
 
 func idOf(el *perception.Element) elemID {
-	return elemID{id: el.ResourceID, label: label(el), class: el.Class}
+	return elemID{id: el.ResourceID, label: el.Name(), class: el.Class}
 }
 
 func (e elemID) String() string {
@@ -639,7 +639,7 @@ func (c *crawler) perceived(ctx context.Context, s *perception.Screen) {
 func (c *crawler) actionEvent(a event.Action, el *perception.Element) event.ActionExecuted {
 	ev := event.ActionExecuted{Step: c.step, Action: a, Signature: c.screen.Signature}
 	if el != nil {
-		ev.Element = &event.ElementRef{Label: label(el), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+		ev.Element = &event.ElementRef{Label: el.Name(), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
 	}
 	return ev
 }

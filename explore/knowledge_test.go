@@ -9,6 +9,7 @@ import (
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/agentrun"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/executor/adb"
 
 	"github.com/fairy-go/fairy/knowledge"
@@ -23,12 +24,12 @@ import (
 // of the explored one; every outcome must be the same.
 func exploredFigure(tb testing.TB, ids ...string) (cold, explored, verified int) {
 	tb.Helper()
-	suite, err := eval.Load("builtin:sim")
+	s, err := suite.Load("builtin:sim")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var tasks []*eval.Task
-	for _, x := range suite.Tasks {
+	var tasks []*suite.Task
+	for _, x := range s.Tasks {
 		if (len(ids) == 0 && slices.Contains(x.Tags, "settings")) || slices.Contains(ids, x.ID) {
 			tasks = append(tasks, x)
 		}
@@ -67,10 +68,10 @@ func exploredFigure(tb testing.TB, ids ...string) (cold, explored, verified int)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	run := func(name, knowledgeFile string, t *eval.Task) eval.TaskResult {
+	run := func(name, knowledgeFile string, t *suite.Task) eval.TaskResult {
 		out := filepath.Join(dir, name, t.ID)
-		one := *suite // the suite's model rules and users, this task only
-		one.Tasks = []*eval.Task{t}
+		one := *s // the suite's model rules and users, this task only
+		one.Tasks = []*suite.Task{t}
 		rep, err := eval.Run(ctx, eval.Config{Suite: &one, Agent: a,
 			Devices: devs, Out: out, Knowledge: knowledgeFile, NoNavigate: true, Merge: agentrun.Merge, Progress: io.Discard})
 		if err != nil || len(rep.Tasks) != 1 {

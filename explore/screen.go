@@ -11,19 +11,6 @@ import (
 // swipeDuration is the scroll gesture's length, as the executor's.
 const swipeDuration = 300 * time.Millisecond
 
-// label is the best human name of an element, as the executor names it in its events.
-func label(el *perception.Element) string {
-	for _, s := range []string{el.Label, el.Text, el.Desc} {
-		if s != "" {
-			return s
-		}
-	}
-	if el.ResourceID != "" {
-		return el.ResourceID
-	}
-	return el.Role
-}
-
 // describe is a page's short name for progress lines: its first short static text (the
 // title bar, usually), else its activity's last part.
 func describe(s *perception.Screen) string {

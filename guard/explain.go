@@ -87,10 +87,10 @@ func (g *Guard) heldCue(v Verdict, el *perception.Element, s *perception.Screen)
 		}
 		return cue + ", and this is its primary action"
 	}
-	if target := Label(el); target != v.Target {
+	if target := el.Name(); target != v.Target {
 		el = nil // the tap lands on another element drawn over its centre
 		for i := range s.Elements {
-			if Label(&s.Elements[i]) == v.Target {
+			if s.Elements[i].Name() == v.Target {
 				el = &s.Elements[i]
 				break
 			}
@@ -123,7 +123,7 @@ func (g *Guard) freeCue(el *perception.Element, s *perception.Screen) string {
 	switch {
 	case g.dismisses(el, own):
 		return "a way out"
-	case strings.TrimSpace(Label(el)) == "":
+	case strings.TrimSpace(el.Name()) == "":
 		return "no words, and the page does not make it an action"
 	}
 	for _, r := range g.rules {

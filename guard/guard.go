@@ -240,7 +240,7 @@ func (g *Guard) check(a event.Action, el *perception.Element, s *perception.Scre
 			// A swipe across the screen drags whatever is under its start: a "slide to
 			// pay" slider.
 			x1, y1, _, _ := perception.SwipePath(perception.Bounds{X2: s.Width, Y2: s.Height}, a.Direction)
-			if at := ElementAt(s, x1, y1); at != nil && g.isSlider(at, nil) {
+			if at := s.ElementAt(x1, y1); at != nil && g.isSlider(at, nil) {
 				el = at
 			}
 		}
@@ -262,11 +262,11 @@ func (g *Guard) check(a event.Action, el *perception.Element, s *perception.Scre
 		if el == nil && (s == nil || !s.Keyboard) {
 			return Verdict{}, false // no text field has the focus: Enter submits nothing
 		}
-		return g.submit("press Enter in "+FieldName(el), el, s)
+		return g.submit("press Enter in "+el.FieldName(), el, s)
 	case event.Input:
 		if strings.ContainsAny(a.Text, "\n\r") {
 			// The typed text is never part of the verdict: it may be a password.
-			return g.submit("type text with a line break into "+FieldName(el), el, s)
+			return g.submit("type text with a line break into "+el.FieldName(), el, s)
 		}
 	}
 	return Verdict{}, false
@@ -329,7 +329,7 @@ func (g *Guard) element(verb string, el *perception.Element, s *perception.Scree
 
 // verdictOf is the verdict that verb on el, on s, needs rule r's consent.
 func (g *Guard) verdictOf(verb string, el *perception.Element, s *perception.Screen, r compiledRule, page bool) Verdict {
-	name := Label(el)
+	name := el.Name()
 	v := Verdict{Category: r.Category, Type: r.Type, Subject: fmt.Sprintf("%s %s", verb, strconv.QuoteToGraphic(name)),
 		Target: name, Action: g.elementIdentity(el, s), Page: page}
 	if page && s != nil {
@@ -411,7 +411,7 @@ func (g *Guard) submit(what string, field *perception.Element, s *perception.Scr
 		}
 		for _, r := range g.rules {
 			if r.Category == "send" {
-				return Verdict{Category: r.Category, Type: r.Type, Target: FieldName(field), Action: "submit " + g.elementIdentity(field, s),
+				return Verdict{Category: r.Category, Type: r.Type, Target: field.FieldName(), Action: "submit " + g.elementIdentity(field, s),
 					Subject: what + ", which may send what it holds"}, true
 			}
 		}
@@ -466,7 +466,7 @@ func (g *Guard) elementIdentity(el *perception.Element, s *perception.Screen) st
 	if s != nil {
 		sig = s.Signature
 	}
-	id := fmt.Sprintf("page %s: %s %s", sig, el.Class, strconv.QuoteToGraphic(Label(el)))
+	id := fmt.Sprintf("page %s: %s %s", sig, el.Class, strconv.QuoteToGraphic(el.Name()))
 	if el.ResourceID != "" {
 		id += " id=" + el.ResourceID
 	}
@@ -484,57 +484,4 @@ func (g *Guard) elementIdentity(el *perception.Element, s *perception.Screen) st
 		id += fmt.Sprintf(" at [%d,%d][%d,%d]", el.Bounds.X1, el.Bounds.Y1, el.Bounds.X2, el.Bounds.Y2)
 	}
 	return id
-}
-
-// FieldName names a text field by what it is for, never by what it holds (a field's text
-// may be a password or a message not yet sent).
-func FieldName(el *perception.Element) string {
-	switch {
-	case el == nil:
-		return "the focused field"
-	case el.Hint != "":
-		return strconv.QuoteToGraphic(el.Hint)
-	case el.Desc != "":
-		return strconv.QuoteToGraphic(el.Desc)
-	case el.ResourceID != "":
-		id := el.ResourceID
-		if i := strings.LastIndex(id, "/"); i >= 0 {
-			id = id[i+1:]
-		}
-		return "the field " + id
-	}
-	return "the " + el.Role
-}
-
-// Label is the best human name of an element.
-func Label(el *perception.Element) string {
-	for _, s := range []string{el.Label, el.Text, el.Desc} {
-		if s != "" {
-			return s
-		}
-	}
-	if el.ResourceID != "" {
-		return el.ResourceID
-	}
-	return el.Role
-}
-
-// Focused is the element of s that has the focus, a text field before any other (a dump
-// may mark both the field and its container), or nil.
-func Focused(s *perception.Screen) *perception.Element {
-	if s == nil {
-		return nil
-	}
-	var other *perception.Element
-	for i := range s.Elements {
-		e := &s.Elements[i]
-		switch {
-		case !e.Focused:
-		case e.Editable:
-			return e
-		case other == nil:
-			other = e
-		}
-	}
-	return other
 }

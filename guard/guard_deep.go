@@ -32,7 +32,7 @@ func inDeep(s *perception.Screen, x, y int) bool {
 // unplaced judges verb at (x, y) in a deep region of s: as the text read from the picture
 // nearest the point, or held when none was read there.
 func (g *Guard) unplaced(verb string, x, y int, s *perception.Screen) (Verdict, bool) {
-	if at := readNear(s, x, y); at != nil {
+	if at := s.ReadNear(x, y); at != nil {
 		return g.element(verb, at, s)
 	}
 	at := fmt.Sprintf("(%d, %d)", x, y)

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/image/math/fixed"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -29,10 +30,7 @@ func materialFont(t *testing.T) *opentype.Font {
 			return f
 		}
 	}
-	if os.Getenv("CI") != "" {
-		t.Fatalf("the Material Icons font: %v (apt-get install fonts-material-design-icons-iconfont)", err)
-	}
-	t.Skipf("the Material Icons font: %v (apt-get install fonts-material-design-icons-iconfont)", err)
+	testenv.Missing(t, "the Material Icons font: %v (apt-get install fonts-material-design-icons-iconfont)", err)
 	return nil
 }
 
@@ -150,10 +148,7 @@ func slicesIndex(bs []iconButton, name string) int {
 func BenchmarkGuardIconPage(b *testing.B) {
 	bf, err := os.ReadFile("/usr/share/fonts/truetype/material-design-icons-iconfont/MaterialIcons-Regular.ttf")
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			b.Fatal(err)
-		}
-		b.Skip(err)
+		testenv.Missing(b, "%v", err)
 	}
 	f, err := opentype.Parse(bf)
 	if err != nil {

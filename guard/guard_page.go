@@ -65,7 +65,7 @@ func (g *Guard) isSlider(el *perception.Element, cache labelCache) bool {
 		(strings.Contains(c, "SeekBar") || strings.Contains(c, "Slider") || strings.Contains(c, "seekbar") || strings.Contains(c, "slider")) {
 		return true
 	}
-	l := Label(el)
+	l := el.Name()
 	switch {
 	case el.Label == "" && el.Text == "" && el.Desc == "" && el.ResourceID == "":
 		// No words of its own: only its role can say it slides (a thousand label-less
@@ -75,25 +75,6 @@ func (g *Guard) isSlider(el *perception.Element, cache labelCache) bool {
 		l = idKey + l
 	}
 	return g.read(cache, l).slide
-}
-
-// ElementAt is the smallest element of s whose bounds hold (x, y).
-func ElementAt(s *perception.Screen, x, y int) *perception.Element {
-	var best *perception.Element
-	for i := range s.Elements {
-		e := &s.Elements[i]
-		b := e.Bounds
-		if x < b.X1 || x >= b.X2 || y < b.Y1 || y >= b.Y2 {
-			continue
-		}
-		if best == nil || (b.X2-b.X1)*(b.Y2-b.Y1) < (best.Bounds.X2-best.Bounds.X1)*(best.Bounds.Y2-best.Bounds.Y1) {
-			best = e
-		}
-	}
-	if best == nil {
-		return readNear(s, x, y)
-	}
-	return best
 }
 
 // pageInfo is what the guard works out about a page once: its category, whether its

@@ -78,7 +78,7 @@ func (g *Guard) inputCommand(verb string, args []string, s *perception.Screen) (
 	case "keyevent", "press", "keycombination":
 		for _, k := range args {
 			if enterKeys[strings.ToUpper(k)] {
-				return g.Check(event.Action{Type: event.Enter}, Focused(s), s)
+				return g.Check(event.Action{Type: event.Enter}, s.Focused(), s)
 			}
 		}
 	case "tap", "swipe", "draganddrop", "motionevent":
@@ -96,7 +96,7 @@ func (g *Guard) inputCommand(verb string, args []string, s *perception.Screen) (
 		if inDeep(s, x, y) {
 			return g.unplaced("tap", x, y, s) // guard_deep.go
 		}
-		if el := ElementAt(s, x, y); el != nil {
+		if el := s.ElementAt(x, y); el != nil {
 			return g.element("tap", el, s)
 		}
 	}

@@ -118,7 +118,7 @@ func TestGuardPageRoles(t *testing.T) {
 						continue
 					}
 					if got := heldAs(g, tap, j.el, s); got != j.node.want {
-						t.Errorf("%s %s (%s): tap %q: held as %q, want %q", w.Lang, p.name, kind, Label(j.el), got, j.node.want)
+						t.Errorf("%s %s (%s): tap %q: held as %q, want %q", w.Lang, p.name, kind, j.el.Name(), got, j.node.want)
 						if j.node.want != "" {
 							if missed[p.name] == nil {
 								missed[p.name] = map[string]bool{}
@@ -152,7 +152,7 @@ func TestGuardPageRolesWaysToAct(t *testing.T) {
 					{Type: event.Shell, Command: fmt.Sprintf("input tap %d %d", j.el.Center.X, j.el.Center.Y)},
 				} {
 					if got := heldAs(g, a, j.el, s); got != j.node.want {
-						t.Errorf("%s %s: %s on %q: held as %q, want %q", w.Lang, p.name, a.Type, Label(j.el), got, j.node.want)
+						t.Errorf("%s %s: %s on %q: held as %q, want %q", w.Lang, p.name, a.Type, j.el.Name(), got, j.node.want)
 					}
 				}
 			}
@@ -194,7 +194,7 @@ func TestGuardEverydayPagesFree(t *testing.T) {
 				actions++
 				if got := heldAs(g, tap, j.el, s); got != "" {
 					falseHolds++
-					t.Logf("%s %s: tap %q held as %s", w.Lang, p.name, Label(j.el), got)
+					t.Logf("%s %s: tap %q held as %s", w.Lang, p.name, j.el.Name(), got)
 				}
 			}
 		}
@@ -246,7 +246,7 @@ func TestGuardPageRoleFullPageIsNoDialog(t *testing.T) {
 			continue
 		}
 		if got := heldAs(g, event.Action{Type: event.Tap, Index: j.el.Index}, j.el, s); got != j.node.want {
-			t.Errorf("tap %q: held as %q, want %q", Label(j.el), got, j.node.want)
+			t.Errorf("tap %q: held as %q, want %q", j.el.Name(), got, j.node.want)
 		}
 	}
 }

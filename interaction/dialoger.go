@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/internal/table"
 )
 
@@ -46,6 +47,10 @@ type Question struct {
 	// `tap "Pay ¥18" (payment)`; "" when the question names no action (a yes to it
 	// authorises nothing the guard holds back).
 	Covers string `json:"covers,omitempty"`
+	// Specifics are, for a consent question, what it names (the recipient and text of a
+	// send, the amount of a payment, …) as the executor read them off the screen: the
+	// Text shows them too, and whoever answers may read them here without parsing it.
+	Specifics event.Specifics `json:"specifics,omitzero"`
 }
 
 // Dialoger shows a question to the person and returns the answer.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
@@ -81,8 +80,8 @@ type Need struct {
 	Action   string // the identity of the one action a consent covers (the guard's Verdict.Action)
 	Subject  string // what the consent is for, e.g. `tap "Pay ¥18"`
 	// Specifics are what a person needs to judge the consent, read from the screen
-	// ("to: Bob Smith; text: …"); the question always shows them.
-	Specifics string
+	// (to Bob Smith, text "…"); the question always shows them, and carries them.
+	Specifics event.Specifics
 }
 
 // Result is how an interaction ended.
@@ -135,15 +134,16 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 			if need.Subject != "" && need.Category != "" && need.Action != "" {
 				q.Covers = fmt.Sprintf("%s (%s)", need.Subject, need.Category)
 			}
-			if sp := need.Specifics; sp != "" {
+			if sp := need.Specifics; !sp.IsZero() {
 				// Whatever the interactor model wrote, the person sees the specifics: those
 				// its question does not name already are added to it.
 				if miss := missingSpecifics(q.Text, sp); miss != "" {
 					q.Text = strings.TrimRight(q.Text, " ") + " — " + miss
 				}
 				if q.Covers != "" {
-					q.Covers += " — " + sp
+					q.Covers += " — " + sp.String()
 				}
+				q.Specifics = sp
 			}
 		}
 		it.cfg.Bus.Publish(event.InteractionAsked{Step: need.Step, Type: need.Type, Question: q.Text, Options: q.Options})
@@ -167,21 +167,13 @@ func (it *Interactor) Resolve(ctx context.Context, need Need) (Result, error) {
 	}
 }
 
-// missingSpecifics are the parts of specifics ("to: Bob; text: \"hi\"") whose value the
-// question does not name, in the same form; "" when it names them all.
-func missingSpecifics(question, specifics string) string {
+// missingSpecifics are the parts of sp whose value the question does not name, as a
+// question shows them (`to: Bob; text: "hi"`); "" when it names them all.
+func missingSpecifics(question string, sp event.Specifics) string {
 	var miss []string
-	for _, part := range strings.Split(specifics, "; ") {
-		_, v, ok := strings.Cut(part, ": ")
-		if !ok {
-			miss = append(miss, part)
-			continue
-		}
-		if uq, err := strconv.Unquote(v); err == nil {
-			v = uq
-		}
-		if !strings.Contains(question, v) {
-			miss = append(miss, part)
+	for _, p := range sp.Parts() {
+		if !strings.Contains(question, p.Value) {
+			miss = append(miss, p.Key+": "+p.Shown)
 		}
 	}
 	return strings.Join(miss, "; ")

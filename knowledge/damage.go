@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,13 +14,14 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/fairy-go/fairy/internal/table"
+	"github.com/fairy-go/fairy/knowledge/internal/boltfile"
 )
 
 // Damage. A knowledge file can be cut short (a full disk, a copy that stopped), have pages
 // overwritten or bits flipped. bbolt reads pages through a memory map and trusts them, so
 // such a file makes it panic or fault. Three things keep fairy standing:
 //
-//   - Open verifies an existing file with the bounds-checked reader of disk.go before
+//   - Open verifies an existing file with the bounds-checked reader of knowledge/internal/boltfile before
 //     bbolt reads a page of it: the meta record, the file's length, every page of every
 //     bucket (type, size, key order, each page reached once) and the freelist. This is
 //     bbolt's own consistency check (Tx.Check) done without trusting the pages;
@@ -46,7 +46,7 @@ const (
 
 // verifyFile checks the whole file at path as verify does.
 func verifyFile(path string) error {
-	d, err := readDisk(path)
+	d, err := boltfile.Read(path)
 	switch {
 	case d == nil && errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("open knowledge file %s: %w", path, err)
@@ -57,57 +57,10 @@ func verifyFile(path string) error {
 	if err != nil {
 		problems = append(problems, table.Escape(err.Error()))
 	}
-	if problems = append(problems, verify(d)...); len(problems) > 0 {
+	if problems = append(problems, boltfile.Verify(d, maxProblems)...); len(problems) > 0 {
 		return &DamageError{File: path, Problems: problems}
 	}
 	return nil
-}
-
-// verify walks every bucket of d and its freelist and returns what is wrong.
-func verify(d *diskFile) []string {
-	w := newWalker(d, maxProblems)
-	// A meta page whose checksum fails is how bbolt survives a write torn by a crash: it
-	// uses the other one. A meta page that is not a meta page at all was overwritten.
-	for id := range uint64(2) {
-		if h := readHeader(d.data[id*d.pageSize:]); h.id != id || h.flags != pageMeta {
-			w.problem("meta page %d is overwritten (the other one is used: the last change may be lost)", id)
-		}
-	}
-	var walk func(where string, hdr []byte)
-	walk = func(where string, hdr []byte) {
-		w.walkBucket(where, hdr, func(k, v []byte, bucket bool) {
-			if bucket {
-				walk(bucketPath(where, k), v)
-			}
-		})
-	}
-	walk("root", rootHeader(d))
-	w.checkFreelist()
-	return w.problems
-}
-
-// rootHeader is the root bucket's header: its page, as the meta record names it.
-func rootHeader(d *diskFile) []byte {
-	hdr := make([]byte, bucketHeaderSize)
-	le.PutUint64(hdr, d.meta.root)
-	return hdr
-}
-
-// bucketPath names bucket k inside the bucket parent ("root" for the top): maps/com.a/pages.
-func bucketPath(parent string, k []byte) string {
-	if parent == "root" {
-		return printable(k)
-	}
-	return parent + "/" + printable(k)
-}
-
-// printable is a bucket name or key as a problem shows it.
-func printable(b []byte) string {
-	s := string(b)
-	if strconv.CanBackquote(s) && !strings.ContainsAny(s, "/ ") {
-		return s
-	}
-	return strconv.Quote(s)
 }
 
 // classify explains why bbolt refused the file at path (boltErr): a knowledge file whose
@@ -122,11 +75,11 @@ func classify(path string, boltErr error) error {
 	n, _ := io.ReadFull(f, head)
 	_ = f.Close()
 	head = head[:n]
-	if !looksLikeBolt(head, ps) {
+	if !boltfile.LooksLikeBolt(head, ps) {
 		return notKnowledge(path, boltErr)
 	}
 	problem := boltErr.Error()
-	if _, err := parseDisk(head, int64(n)); err != nil {
+	if _, err := boltfile.Parse(head, int64(n)); err != nil {
 		problem = err.Error()
 	}
 	return &DamageError{File: path, Problems: []string{problem}, Unreadable: true}
@@ -154,21 +107,6 @@ func openError(path string, err error) error {
 		return notKnowledge(path, err)
 	}
 	return fmt.Errorf("open knowledge file %s: %w", path, err)
-}
-
-// looksLikeBolt reports whether head (the start of a file) has a bbolt magic number or a
-// bbolt page 2, as a file of bbolt's whose meta pages were overwritten still has.
-func looksLikeBolt(head []byte, ps int64) bool {
-	for _, at := range []int64{pageHeaderSize, ps + pageHeaderSize} {
-		if int64(len(head)) >= at+4 && le.Uint32(head[at:]) == boltMagic {
-			return true
-		}
-	}
-	if int64(len(head)) < 3*ps {
-		return false
-	}
-	h := readHeader(head[2*ps:])
-	return h.id == 2 && (h.flags == pageLeaf || h.flags == pageBranch || h.flags == pageFreelist)
 }
 
 // tryOpenBolt opens the bbolt file if its lock is free now (ErrInUse if not; openBolt

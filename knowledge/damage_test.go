@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"encoding/binary"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -9,7 +10,12 @@ import (
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/fairy-go/fairy/knowledge/internal/boltfile"
 )
+
+// le writes bbolt's integers, in the machine's byte order, into a page to damage it.
+var le = binary.NativeEndian
 
 // pageOf returns the root page of the bucket at path (e.g. "tricks", "com.example.app1") in
 // the realistic file, and its type ("leaf" or "branch"), asking bbolt on a sound copy.
@@ -80,7 +86,7 @@ func truncate(n int) func(*testing.T, []byte) []byte {
 func damages(t *testing.T) []damage {
 	ps := os.Getpagesize()
 	data := realisticFile(t)
-	d, err := parseDisk(data, int64(len(data)))
+	d, err := boltfile.Parse(data, int64(len(data)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,13 +100,13 @@ func damages(t *testing.T) []damage {
 		{name: "truncated to the meta pages", do: truncate(2 * ps)},
 		{name: "truncated mid-page", do: truncate(7*ps + 123)},
 		{name: "truncated to half", do: truncate(len(data) / 2)},
-		{name: "truncated by one page in use", do: truncate(int(d.meta.hwm-1) * ps)},
-		{name: "truncated by one byte in use", do: truncate(int(d.meta.hwm)*ps - 1)},
+		{name: "truncated by one page in use", do: truncate(int(d.Meta.HWM-1) * ps)},
+		{name: "truncated by one byte in use", do: truncate(int(d.Meta.HWM)*ps - 1)},
 		{name: "zeroed leaf page of tricks", do: zeroBucketRoot("tricks", "com.example.app3")},
 		{name: "zeroed branch page of transitions", do: zeroBucketRoot("maps", "com.example.app2", "trans")},
 		{name: "zeroed maps bucket page", do: zeroBucketRoot("maps")},
-		{name: "zeroed root page", do: zeroPage(d.meta.root)},
-		{name: "zeroed freelist page", do: zeroPage(d.meta.freelist)},
+		{name: "zeroed root page", do: zeroPage(d.Meta.Root)},
+		{name: "zeroed freelist page", do: zeroPage(d.Meta.Freelist)},
 		{name: "overwritten meta pages", do: func(_ *testing.T, b []byte) []byte { clear(b[:2*ps]); return b }, unreadable: true},
 		{name: "overwritten meta page 0", do: zeroPage(0)},
 		{name: "overwritten meta page 1", do: zeroPage(1)},
@@ -127,23 +133,23 @@ func damages(t *testing.T) []damage {
 		}},
 		{name: "leaf element past the page end", do: func(_ *testing.T, b []byte) []byte {
 			id, _ := pageOf(t, b, "apps")
-			le.PutUint32(b[id*uint64(ps)+pageHeaderSize+4:], uint32(ps)) // element 0's pos
+			le.PutUint32(b[id*uint64(ps)+boltfile.PageHeaderSize+4:], uint32(ps)) // element 0's pos
 			return b
 		}},
 		{name: "branch page points at itself", do: func(_ *testing.T, b []byte) []byte {
 			id, _ := pageOf(t, b, "maps", "com.example.app2", "trans")
-			le.PutUint64(b[id*uint64(ps)+pageHeaderSize+8:], id) // element 0's child
+			le.PutUint64(b[id*uint64(ps)+boltfile.PageHeaderSize+8:], id) // element 0's child
 			return b
 		}},
 		{name: "branch page points past the file", do: func(_ *testing.T, b []byte) []byte {
 			id, _ := pageOf(t, b, "maps", "com.example.app2", "trans")
-			le.PutUint64(b[id*uint64(ps)+pageHeaderSize+8:], 1<<40)
+			le.PutUint64(b[id*uint64(ps)+boltfile.PageHeaderSize+8:], 1<<40)
 			return b
 		}},
 		{name: "keys out of order", do: func(_ *testing.T, b []byte) []byte {
 			id, _ := pageOf(t, b, "runs")
-			h := readHeader(header(id))
-			_, k, _, _, err := element(h, b[id*uint64(ps):(id+1)*uint64(ps)], 1)
+			h := boltfile.ReadHeader(header(id))
+			_, k, _, _, err := boltfile.Element(h, b[id*uint64(ps):(id+1)*uint64(ps)], 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,11 +157,11 @@ func damages(t *testing.T) []damage {
 			return b
 		}},
 		{name: "freelist lists a page in use", do: func(_ *testing.T, b []byte) []byte {
-			fl := b[d.meta.freelist*uint64(ps):]
-			if readHeader(fl).count == 0 {
+			fl := b[d.Meta.Freelist*uint64(ps):]
+			if boltfile.ReadHeader(fl).Count == 0 {
 				t.Fatal("the realistic file has an empty freelist")
 			}
-			le.PutUint64(fl[pageHeaderSize:], d.meta.root)
+			le.PutUint64(fl[boltfile.PageHeaderSize:], d.Meta.Root)
 			return b
 		}},
 		{name: "random garbage file", do: func(_ *testing.T, b []byte) []byte {
@@ -216,14 +222,14 @@ func TestOpenDamagedFile(t *testing.T) {
 func TestOpenSoundCopies(t *testing.T) {
 	ps := os.Getpagesize()
 	data := realisticFile(t)
-	d, err := parseDisk(data, int64(len(data)))
+	d, err := boltfile.Parse(data, int64(len(data)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	freePage := uint64(0)
-	fl := data[d.meta.freelist*uint64(ps):]
-	if readHeader(fl).count > 0 {
-		freePage = le.Uint64(fl[pageHeaderSize:])
+	fl := data[d.Meta.Freelist*uint64(ps):]
+	if boltfile.ReadHeader(fl).Count > 0 {
+		freePage = le.Uint64(fl[boltfile.PageHeaderSize:])
 	}
 	if freePage == 0 {
 		t.Fatal("the realistic file has no free page")
@@ -233,10 +239,10 @@ func TestOpenSoundCopies(t *testing.T) {
 		do   func(*testing.T, []byte) []byte
 	}{
 		{"sound", func(_ *testing.T, b []byte) []byte { return b }},
-		{"meta page 0 torn by a crash", func(_ *testing.T, b []byte) []byte { b[pageHeaderSize+50] ^= 0xff; return b }},
-		{"meta page 1 torn by a crash", func(_ *testing.T, b []byte) []byte { b[ps+pageHeaderSize+50] ^= 0xff; return b }},
+		{"meta page 0 torn by a crash", func(_ *testing.T, b []byte) []byte { b[boltfile.PageHeaderSize+50] ^= 0xff; return b }},
+		{"meta page 1 torn by a crash", func(_ *testing.T, b []byte) []byte { b[ps+boltfile.PageHeaderSize+50] ^= 0xff; return b }},
 		{"free page overwritten", zeroPage(freePage)},
-		{"unused tail cut off", truncate(int(d.meta.hwm) * ps)},
+		{"unused tail cut off", truncate(int(d.Meta.HWM) * ps)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			b := tt.do(t, realisticFile(t))

@@ -28,7 +28,7 @@
 // A file cut short, or with pages overwritten or bits flipped, is reported as a
 // *DamageError (errors.Is ErrDamaged) that names the file and says what to do, never as
 // a panic. Open verifies an existing file page by page before bbolt reads it, with a
-// bounds-checked reader of bbolt's format (disk.go; a few milliseconds for a 16 MiB file,
+// bounds-checked reader of bbolt's format (knowledge/internal/boltfile; a few milliseconds for a 16 MiB file,
 // BenchmarkOpenVerified); every read and write also turns a panic or memory fault inside
 // bbolt into a DamageError, after which the store writes nothing; a record that does not
 // decode is a DamageError naming it. Store.Check adds bbolt's own consistency check and

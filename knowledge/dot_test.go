@@ -4,31 +4,22 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // graphviz returns the dot binary; without it the test fails under CI and is skipped
 // elsewhere.
 func graphviz(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts graphviz dot: full tier only (scripts/test.sh), skipped under -short")
-	}
-	p, err := exec.LookPath("dot")
-	if err == nil {
-		return p
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("dot is not installed (Debian package graphviz)")
-	}
-	t.Skip("dot is not installed")
-	return ""
+	testenv.MustHaveFullTier(t, "starts graphviz dot")
+	return testenv.MustHaveProgram(t, "dot")
 }
 
 // settingsLike is a settings app's map: a main page with n entries, each with a Back to

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/fairy-go/fairy/knowledge/internal/boltfile"
 )
 
 // How a Store holds its file. bbolt locks the file (flock: exclusive for a writer, shared
@@ -76,11 +78,11 @@ func committedTx(path string) (txid uint64, ok bool) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return 0, false
 	}
-	d, err := parseDisk(head[:n], int64(n))
+	d, err := boltfile.Parse(head[:n], int64(n))
 	if d == nil {
 		return 0, false
 	}
-	return d.meta.txid, true
+	return d.Meta.TxID, true
 }
 
 // fileHandle is the open bbolt file shared by the transactions of a Store that overlap.

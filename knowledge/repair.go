@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/internal/table"
+	"github.com/fairy-go/fairy/knowledge/internal/boltfile"
 )
 
 // Record kinds, as a RepairReport counts them.
@@ -61,7 +62,7 @@ type RepairCount struct {
 
 // Repair copies every record of the knowledge file src that still reads into a new
 // knowledge file dst, and reports, kind by kind, what it saved and lost. It reads src
-// with the bounds-checked reader of disk.go, so that a damaged page loses its own records
+// with the bounds-checked reader of knowledge/internal/boltfile, so that a damaged page loses its own records
 // only, and never writes src. dst must not exist; it appears whole or not at all. Repair
 // needs src's meta pages: when they are unreadable it returns a *DamageError saying so.
 func Repair(src, dst string, opts Options) (RepairReport, error) {
@@ -75,13 +76,13 @@ func Repair(src, dst string, opts Options) (RepairReport, error) {
 		return rep, fmt.Errorf("repair knowledge file %s: %w", src, err)
 	}
 	// A shared lock keeps a running fairy from writing src meanwhile. A file bbolt cannot
-	// open at all is read without one: readDisk says what is left of it.
+	// open at all is read without one: boltfile.Read says what is left of it.
 	if db, err := openBolt(src, Options{Timeout: opts.Timeout}, true); err == nil {
 		defer db.Close()
 	} else if errors.Is(err, ErrInUse) || errors.Is(err, fs.ErrNotExist) {
 		return rep, fmt.Errorf("repair: %w", err)
 	}
-	d, err := readDisk(src)
+	d, err := boltfile.Read(src)
 	if d == nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return rep, fmt.Errorf("repair knowledge file %s: %w", src, err)
@@ -93,7 +94,7 @@ func Repair(src, dst string, opts Options) (RepairReport, error) {
 	if err != nil {
 		rep.Problems = append(rep.Problems, table.Escape(err.Error()))
 	}
-	rep.Problems = append(rep.Problems, verify(d)...)
+	rep.Problems = append(rep.Problems, boltfile.Verify(d, maxProblems)...)
 	sv := newSalvage(d)
 	sv.collect()
 	if sv.schema != "" && sv.schema != strconv.Itoa(schemaVersion) {
@@ -110,7 +111,8 @@ func Repair(src, dst string, opts Options) (RepairReport, error) {
 
 // salvage is what Repair read from the damaged file: raw records by their identity.
 type salvage struct {
-	w      *walker
+	d      *boltfile.File
+	w      *boltfile.Walker
 	counts map[string]*RepairCount
 
 	schema, created string
@@ -136,9 +138,9 @@ type salvagedTrick struct {
 	raw []byte
 }
 
-func newSalvage(d *diskFile) *salvage {
+func newSalvage(d *boltfile.File) *salvage {
 	sv := &salvage{
-		w: newWalker(d, maxProblems), counts: map[string]*RepairCount{},
+		d: d, w: boltfile.NewWalker(d, maxProblems), counts: map[string]*RepairCount{},
 		apps: map[string][]byte{}, pages: map[string]map[string][]byte{}, pageSeq: map[string]uint64{},
 		trans: map[string]map[string]Transition{}, transRaw: map[string]map[string][]byte{},
 		tricks: map[string]salvagedTrick{}, indexed: map[string]bool{}, lostTricks: map[string]bool{}, runs: map[string][]byte{},
@@ -153,7 +155,7 @@ func newSalvage(d *diskFile) *salvage {
 // walk walks a bucket of buckets, counting the pages it skips (not those of buckets
 // inside it, walked with their own kind) against kind ("" for none): the records of
 // kinds, in the buckets those pages named, are then uncounted.
-func (sv *salvage) walk(kind, where string, hdr []byte, visit visitFunc, kinds ...string) {
+func (sv *salvage) walk(kind, where string, hdr []byte, visit boltfile.VisitFunc, kinds ...string) {
 	sv.walkCounting(where, hdr, visit, func(int, bool) {
 		if kind != "" {
 			sv.counts[kind].LostPages++
@@ -165,11 +167,11 @@ func (sv *salvage) walk(kind, where string, hdr []byte, visit visitFunc, kinds .
 }
 
 // walkCounting walks one bucket, calling onBad for each page it skips.
-func (sv *salvage) walkCounting(where string, hdr []byte, visit visitFunc, onBad func(lost int, exact bool)) {
-	outer := sv.w.onBad
-	defer func() { sv.w.onBad = outer }()
-	sv.w.onBad = onBad
-	sv.w.walkBucket(where, hdr, visit)
+func (sv *salvage) walkCounting(where string, hdr []byte, visit boltfile.VisitFunc, onBad func(lost int, exact bool)) {
+	outer := sv.w.OnBad
+	defer func() { sv.w.OnBad = outer }()
+	sv.w.OnBad = onBad
+	sv.w.WalkBucket(where, hdr, visit)
 }
 
 // lostPage counts a damaged page of records into c: the records it held, exactly or at
@@ -208,12 +210,12 @@ func (sv *salvage) collect() {
 			sv.counts[k].Uncounted = sv.counts[k].Uncounted || rootDamaged && !seen[k]
 		}
 	}()
-	sv.walkCounting("root", rootHeader(sv.w.d), func(name, hdr []byte, bucket bool) {
+	sv.walkCounting("root", sv.d.RootHeader(), func(name, hdr []byte, bucket bool) {
 		for _, k := range bucketKinds[string(name)] {
 			seen[k] = bucket
 		}
 		if !bucket {
-			sv.w.problem("root: record %s is not a bucket", printable(name))
+			sv.w.Problem("root: record %s is not a bucket", boltfile.Printable(name))
 			return
 		}
 		switch string(name) {
@@ -250,7 +252,7 @@ func (sv *salvage) collect() {
 				}
 			}, func(int, bool) { sv.trickPages.LostPages++; sv.trickPages.Uncounted = true })
 		case string(bucketTrickIDs):
-			sv.trickSeq = sequence(hdr)
+			sv.trickSeq = boltfile.Sequence(hdr)
 			sv.indexWhole = true
 			sv.walkCounting("trickids", hdr, func(id, _ []byte, _ bool) { sv.indexed[string(id)] = true },
 				func(int, bool) { sv.indexWhole = false })
@@ -279,7 +281,7 @@ func (sv *salvage) collect() {
 				return json.Unmarshal(v, &t) == nil && t.validate() == nil
 			})
 		default:
-			sv.w.problem("root: unknown bucket %s skipped", printable(name))
+			sv.w.Problem("root: unknown bucket %s skipped", boltfile.Printable(name))
 		}
 	}, func(int, bool) { rootDamaged = true })
 }
@@ -302,7 +304,7 @@ func (sv *salvage) perApp(kind, where string, hdr []byte, into map[string]map[st
 		if into[a] == nil {
 			into[a] = map[string][]byte{}
 		}
-		sv.records(kind, where+"/"+printable(app), hdr, func(k, v []byte) bool {
+		sv.records(kind, where+"/"+boltfile.Printable(app), hdr, func(k, v []byte) bool {
 			if into[a][string(k)] != nil || !valid(a, v) {
 				return false
 			}
@@ -312,22 +314,14 @@ func (sv *salvage) perApp(kind, where string, hdr []byte, into map[string]map[st
 	}, kind)
 }
 
-// sequence is a bucket header's sequence number (0 for a header cut short).
-func sequence(hdr []byte) uint64 {
-	if len(hdr) < bucketHeaderSize {
-		return 0
-	}
-	return le.Uint64(hdr[8:])
-}
-
 func (sv *salvage) collectMap(app string, hdr []byte) {
-	where := "maps/" + printable([]byte(app))
+	where := "maps/" + boltfile.Printable([]byte(app))
 	pages, trans := map[string][]byte{}, map[string]Transition{}
 	raw := map[string][]byte{}
 	sv.walk(kindPages, where, hdr, func(name, hdr []byte, bucket bool) {
 		switch {
 		case bucket && string(name) == string(bucketPages):
-			sv.pageSeq[app] = sequence(hdr)
+			sv.pageSeq[app] = boltfile.Sequence(hdr)
 			sv.records(kindPages, where+"/pages", hdr, func(_, v []byte) bool {
 				var p Page
 				if json.Unmarshal(v, &p) != nil || p.Key == "" || pages[p.Key] != nil {
@@ -351,14 +345,14 @@ func (sv *salvage) collectMap(app string, hdr []byte) {
 				trans[t.key()], raw[t.key()] = t, v
 			}, func(lost int, exact bool) { lostPage(sv.counts[kindTransitions], lost, exact) })
 		default:
-			sv.w.problem("%s: unknown record %s skipped", where, printable(name))
+			sv.w.Problem("%s: unknown record %s skipped", where, boltfile.Printable(name))
 		}
 	}, kindPages, kindTransitions)
 	sv.pages[app], sv.trans[app], sv.transRaw[app] = pages, trans, raw
 }
 
 func (sv *salvage) collectTricks(app string, hdr []byte) {
-	sv.recordsLosing(kindTricks, &sv.trickPages, "tricks/"+printable([]byte(app)), hdr, func(k, v []byte) bool {
+	sv.recordsLosing(kindTricks, &sv.trickPages, "tricks/"+boltfile.Printable([]byte(app)), hdr, func(k, v []byte) bool {
 		var t Trick
 		ok := json.Unmarshal(v, &t) == nil && t.ID != "" && sv.tricks[t.ID].raw == nil
 		if ok {

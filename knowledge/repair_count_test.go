@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/fairy-go/fairy/knowledge/internal/boltfile"
 )
 
 // pictureFile writes a knowledge file with an App Map of 39 pages, each with its picture,
@@ -54,11 +56,11 @@ func thumbLeaf(t *testing.T, data []byte) uint64 {
 	}
 	ps := uint64(os.Getpagesize())
 	page := data[id*ps : (id+1)*ps]
-	_, _, _, child, err := element(readHeader(page), page, 1)
+	_, _, _, child, err := boltfile.Element(boltfile.ReadHeader(page), page, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := readHeader(data[child*ps:]).count; n < 2 {
+	if n := boltfile.ReadHeader(data[child*ps:]).Count; n < 2 {
 		t.Fatalf("leaf page %d holds %d pictures, want several", child, n)
 	}
 	return child
@@ -77,7 +79,7 @@ func TestRepairCountsEveryPicture(t *testing.T) {
 	}{
 		{"element of a leaf past its end", func(t *testing.T, b []byte) []byte {
 			id := thumbLeaf(t, b)
-			le.PutUint32(b[id*uint64(ps)+pageHeaderSize+4:], uint32(ps)) // element 0's pos
+			le.PutUint32(b[id*uint64(ps)+boltfile.PageHeaderSize+4:], uint32(ps)) // element 0's pos
 			return b
 		}, true},
 		{"leaf overwritten by another page", func(t *testing.T, b []byte) []byte {

@@ -141,6 +141,10 @@ type RoutineStep struct {
 	// Want > 0 names the State parameter whose argument is the state the tapped switch
 	// must show after the step: a switch that already shows it is not tapped.
 	Want int `json:"want,omitempty"`
+	// Seek is, for a tap on a row an argument names, the swipe that scrolls its list when
+	// the row is not on the screen: another instance finds its row elsewhere in the list,
+	// so the swipes the learning run needed are not steps (nil: the step does not seek).
+	Seek *Action `json:"seek,omitempty"`
 }
 
 // RoutineID is the identity of a routine of app with these steps.
@@ -151,6 +155,9 @@ func RoutineID(app string, steps []RoutineStep) string {
 		fmt.Fprintf(h, "%s|%s|%d\n", s.Signature, s.Action, s.Text)
 		if s.Want > 0 {
 			fmt.Fprintf(h, "want %d\n", s.Want) // bound to the task's on/off word: another routine
+		}
+		if s.Seek != nil {
+			fmt.Fprintf(h, "seek\n") // how far the learning run scrolled is no part of it
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
@@ -216,6 +223,11 @@ func (tx *Tx) PutRoutine(r Routine) (Routine, error) {
 		r.Answers = r.Answers || old.Answers
 		r.FirstSeen = earlier(old.FirstSeen, r.FirstSeen)
 		mergeNames(&r, old)
+		for i := range min(len(r.Steps), len(old.Steps)) {
+			if s, o := r.Steps[i].Seek, old.Steps[i].Seek; s != nil && o != nil && s.Target.IsZero() && !o.Target.IsZero() {
+				r.Steps[i].Seek = o // the list's own swipe, learned by a run that scrolled, over a swipe up the screen
+			}
+		}
 		if old.LearnedFrom != "" {
 			r.LearnedFrom = old.LearnedFrom
 		}

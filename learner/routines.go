@@ -17,6 +17,13 @@ import (
 	"github.com/fairy-go/fairy/replay"
 )
 
+// kept is a step of the routine being built from a task's actions.
+type kept struct {
+	st    knowledge.RoutineStep
+	typed string
+	act   int // its index in t.acts
+}
+
 // routineAct is one action of an app task, as a routine may replay it.
 type routineAct struct {
 	step                int
@@ -51,11 +58,6 @@ const minRoutineMatch = 0.5
 // kind of action on that page (they refused a wrong tap on Call while sending, not the
 // conversation).
 func routineOf(t *taskTrace) (knowledge.Routine, bool) {
-	type kept struct {
-		st    knowledge.RoutineStep
-		typed string
-		act   int // its index in t.acts
-	}
 	var steps []kept
 	// What the task was about: its words and its sub-goals'. A switch it flipped that none
 	// of them names was a slip (the model tapped the row beside the one it meant): the
@@ -236,6 +238,14 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 			t.Text = replay.Template(t.Text, rowValues)
 		}
 	}
+	steps = seekRows(steps)
+	if strings.TrimSpace(t.answer) == "" {
+		// Swipes after the last step that did something only looked: the task's result
+		// was already on the phone, and how far the run scrolled to see it is its own.
+		for len(steps) > 1 && steps[len(steps)-1].st.Action.Kind == knowledge.ActionSwipe {
+			steps = steps[:len(steps)-1]
+		}
+	}
 	// A step that deletes (it ran under the person's consent to delete) deletes the row
 	// tapped before it: that row must be an argument — the task's words or the person's
 	// choice — never the row the last run happened to delete.
@@ -276,6 +286,32 @@ func routineOf(t *taskTrace) (knowledge.Routine, bool) {
 		r.Instances, r.Bindings = nil, nil // it deletes a row of its own words: reruns only
 	}
 	return r, true
+}
+
+// seekRows makes every tap on a row an argument names (its label holds a {n}) seek its
+// row: the swipes on the same page just before it are dropped, the first of them kept as
+// the way to scroll (a swipe up the screen when there was none). Where a row lies in its
+// list is the instance's, not the routine's: another instance's row may need more swipes,
+// fewer or none, and the routine is the same.
+func seekRows(steps []kept) []kept {
+	var out []kept
+	for _, st := range steps {
+		a := st.st.Action
+		if (a.Kind == knowledge.ActionTap || a.Kind == knowledge.ActionLongPress) && rowLike(a.Target) && strings.Contains(a.Target.Text, "{") {
+			seek := knowledge.Action{Kind: knowledge.ActionSwipe, Args: map[string]string{"direction": "up"}}
+			first := len(out)
+			for first > 0 && out[first-1].st.Action.Kind == knowledge.ActionSwipe && out[first-1].st.Signature == st.st.Signature {
+				first--
+			}
+			if first < len(out) {
+				seek = out[first].st.Action
+				out = out[:first]
+			}
+			st.st.Seek = &seek
+		}
+		out = append(out, st)
+	}
+	return out
 }
 
 // rerunKey is the key of a task a routine is offered for: its words (case and spaces

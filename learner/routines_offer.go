@@ -266,6 +266,10 @@ func (l *Learner) Steps(ctx context.Context, app, id, signature string, args []s
 		a.Target.Text = replay.Fill(a.Target.Text, args)
 		st := Step{Action: a, Learned: learned(s.Activity, s.Signature, a, a.Target.Text != s.Action.Target.Text)}
 		st.Checked = s.Checked
+		if s.Seek != nil {
+			sk := learned(s.Activity, s.Signature, *s.Seek, false)
+			st.Seek = &sk
+		}
 		if s.Want > 0 {
 			on, ok := replay.StateOf(args[s.Want-1])
 			if !ok {

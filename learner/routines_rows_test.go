@@ -1,9 +1,12 @@
 package learner
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/knowledge"
 )
 
 // TestRoutineOfAStateAlreadyHeld: a run that found the switch its task names already in
@@ -143,5 +146,57 @@ func TestTaskNames(t *testing.T) {
 		if got := taskNames(tc.task, tc.label); got != tc.want {
 			t.Errorf("taskNames(%q, %q) = %v, want %v", tc.task, tc.label, got, tc.want)
 		}
+	}
+}
+
+// TestRowFoundWhereverItLies: where an argument's row lies in its list is the instance's:
+// a run that scrolled twice to reach its row and one that found it at once learn one
+// routine (run twice) whose row step seeks the row with the swipe the first needed, and no
+// swipe is a step of its own — a replay of two swipes would miss a row that lies elsewhere;
+// nor is a swipe the run made after its last deed, only to look.
+func TestRowFoundWhereverItLies(t *testing.T) {
+	const app = "com.example.expenses"
+	list := screen{app, ".Main", "e-list", `- [1] list "" id=expense_recycler
+- [2] item "Dress" id=expense_row
+- [3] item "Coat" id=expense_row`}
+	detail := screen{app, ".Expense", "e-detail", `- [1] button "Delete expense" id=delete_expense`}
+	swipe := act{a: event.Action{Type: event.Swipe, Index: 1, Direction: "up"},
+		el: &event.ElementRef{ResourceID: app + ":id/expense_recycler", Class: "androidx.recyclerview.widget.RecyclerView"}}
+	st, _ := tempStore(t)
+	for i, tc := range []struct {
+		row    string
+		swipes int
+	}{{"Coat", 2}, {"Dress", 0}} {
+		task := "Delete the following expenses: " + tc.row + "."
+		s := newLearner(t, st, nil).Start("", "")
+		r := startRun(t, s, fmt.Sprint("run", i), task, app, task)
+		r.see(list, "", "Find the row")
+		for range tc.swipes {
+			r.do("e-list", swipe)
+			r.see(list, "A", "Find the row")
+		}
+		r.do("e-list", tap(2, tc.row, app+":id/expense_row", "android.widget.LinearLayout"))
+		r.see(detail, "A", "Delete it")
+		r.do("e-detail", act{a: event.Action{Type: event.Tap, Index: 1}, el: &event.ElementRef{Label: "Delete expense", ResourceID: app + ":id/delete_expense", Class: "android.widget.Button"}, consent: "delete"})
+		r.see(list, "A", "Check the row is gone")
+		if tc.swipes == 0 {
+			r.do("e-list", swipe) // a look down the list after the deed: no step of the routine
+			r.see(list, "A", "Finished")
+		}
+		r.finish(event.OutcomeDone, "")
+		if _, err := s.Learn(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs, _ := st.Routines(app)
+	if len(rs) != 1 {
+		t.Fatalf("routines = %d, want one for both instances: %+v", len(rs), rs)
+	}
+	r := rs[0]
+	if r.Runs != 2 || len(r.Steps) != 2 || r.Steps[0].Action.Target.Text != "{1}" {
+		t.Fatalf("routine %q: runs %d, steps %+v; want 2 runs of 2 steps, the row {1} first", r.Name, r.Runs, r.Steps)
+	}
+	if sk := r.Steps[0].Seek; sk == nil || sk.Kind != knowledge.ActionSwipe || sk.Args["direction"] != "up" || !strings.HasSuffix(sk.Target.ResourceID, "expense_recycler") {
+		t.Errorf("the row step seeks with %+v, want the list's swipe up", sk)
 	}
 }

@@ -85,6 +85,9 @@ func (p *Panel) Handle(r event.Record) {
 		}
 	case event.ActionGuarded:
 		m.Line = fmt.Sprintf("guarded: %s (%s) needs your consent", e.Action.String(), e.Category)
+		if sp := e.Specifics.String(); sp != "" {
+			m.Line += " — " + sp
+		}
 	case event.ActionRejected:
 		m.Line = fmt.Sprintf("rejected: %s: %s", e.Action.String(), e.Reason)
 	case event.Reflected:

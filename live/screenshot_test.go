@@ -17,7 +17,7 @@ import (
 	"github.com/fairy-go/fairy/sim"
 )
 
-var docs = flag.Bool("docs", false, "write docs/live-page.png, the README's picture of the live page")
+var docs = flag.Bool("docs", false, "write docs/live-page.png, docs/watch.md's picture of the live page")
 
 // phoneScreen is the virtual phone's screen after the shell commands cmds.
 func phoneScreen(t *testing.T, cmds ...string) []byte {
@@ -39,7 +39,7 @@ func phoneScreen(t *testing.T, cmds ...string) []byte {
 	return png
 }
 
-// TestPageScreenshot writes the README's picture of the live page (go test ./live -run
+// TestPageScreenshot writes docs/watch.md's picture of the live page (go test ./live -run
 // TestPageScreenshot -docs): two phones' panels in headless Chromium, their screens the
 // virtual phone's — the shop in Chinese waiting for a consent, TeaHouse in Arabic with the
 // instruction and the question in Arabic and Hebrew — so the picture shows the page with
@@ -72,7 +72,7 @@ func TestPageScreenshot(t *testing.T) {
 		rec(shop, seq+5, event.ActionExecuted{Step: i + 1, Action: event.Action{Type: event.Tap, Index: 4}, Element: &event.ElementRef{Label: st.label}})
 		seq += 6
 	}
-	rec(shop, seq, event.ActionGuarded{Step: 4, Action: event.Action{Type: event.Tap, Index: 9}, Category: "order", Target: "提交订单", Specifics: "items: 珍珠奶茶 ×1; amount: ¥15; payee: com.fairy.shop"})
+	rec(shop, seq, event.ActionGuarded{Step: 4, Action: event.Action{Type: event.Tap, Index: 9}, Category: "order", Target: "提交订单", Specifics: event.Specifics{Items: []string{"珍珠奶茶 ×1"}, Amount: "¥15", Payee: "com.fairy.shop"}})
 
 	tea := s.Panel("emulator-5556 · webview-pay (ar-SA)")
 	teaShot := phoneScreen(t, "settings put system system_locales ar-SA", "monkey -p com.fairy.teahouse -c android.intent.category.LAUNCHER 1")
@@ -81,7 +81,7 @@ func TestPageScreenshot(t *testing.T) {
 	rec(tea, 3, event.ScreenPerceived{Step: 1, Package: "com.fairy.teahouse", Activity: "com.fairy.teahouse.WebActivity", Signature: "7c1f0e22a9b3d410", Elements: 6, Picture: teaShot, PictureMIME: "image/png"})
 	rec(tea, 4, event.Planned{Step: 1, Plan: []string{"ادفع ٣٦ ¥"}, Subgoal: "ادفع ٣٦ ¥"})
 	rec(tea, 5, event.ModelCalled{Role: "decider", Step: 1, PromptTokens: 1220, CompletionTokens: 41, Cost: 0.0015})
-	rec(tea, 6, event.ActionGuarded{Step: 1, Action: event.Action{Type: event.Tap, Index: 5}, Category: "payment", Target: "ادفع ¥36", Specifics: "amount: ¥36; payee: TeaPay"})
+	rec(tea, 6, event.ActionGuarded{Step: 1, Action: event.Action{Type: event.Tap, Index: 5}, Category: "payment", Target: "ادفع ¥36", Specifics: event.Specifics{Amount: "¥36", Payee: "TeaPay"}})
 
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()

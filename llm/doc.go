@@ -12,4 +12,18 @@
 //	}
 //
 // which *openai.Client and *llm.Replay both implement.
+//
+// The types to know: Role (planner, replanner, decider, interactor, extractor,
+// learner, the simulated user, the judge: each may have its own model in the config);
+// Request and Response; Meter (zero value ready, safe for concurrent use), which adds up
+// calls, tokens, cost and latency per role over a run, priced by a PriceTable; ExtractJSON
+// and CheckJSON, which take a JSON answer out of prose and check it against the role's
+// schema; Recorder and Replay, which record a run's model exchanges and play them back as
+// a regression test (a request not in the recording fails with ErrReplayMiss); ScreenOf,
+// which reads the numbered elements back out of a prompt's screen text, for the scripted
+// model and the error injector.
+//
+// Caveats: an answer is text from outside and is never trusted: callers extract and check
+// it, and ask again with what was wrong (prompts.AskAgain) before acting on it. Secrets
+// given to a Recorder (API keys) are scrubbed from what it writes.
 package llm

@@ -129,7 +129,7 @@ func resolve(in actInput, scr *perception.Screen) (event.Action, *perception.Ele
 		if in.Text == "" {
 			return event.Action{}, nil, fmt.Errorf("%w: type needs text", errBadInput)
 		}
-		return event.Action{Type: event.Input, Text: in.Text}, focused(scr), nil
+		return event.Action{Type: event.Input, Text: in.Text}, scr.Focused(), nil
 	case "key":
 		k := strings.TrimSpace(in.Key)
 		if k == "" || strings.ContainsFunc(k, func(r rune) bool {
@@ -188,24 +188,6 @@ func describe(el *perception.Element) string {
 
 func onScreen(s *perception.Screen, x, y int) bool {
 	return x >= 0 && y >= 0 && (s.Width == 0 || x < s.Width) && (s.Height == 0 || y < s.Height)
-}
-
-// focused is the focused text field, else the focused element; nil when none is known.
-func focused(s *perception.Screen) *perception.Element {
-	var any *perception.Element
-	for i := range s.Elements {
-		e := &s.Elements[i]
-		if !e.Focused {
-			continue
-		}
-		if e.Editable {
-			return e
-		}
-		if any == nil {
-			any = e
-		}
-	}
-	return any
 }
 
 func validDirection(d string) bool {

@@ -88,7 +88,7 @@ func findMarks(img image.Image, rr image.Rectangle, read []TextBox) (marks []ima
 		// Text read near the shape: the shape is (part of) that text, or lies where a tap is
 		// the text's — within a line's height above and below it, and as much or 1/20 of
 		// the width beside it, the reach by which the guard judges a tap near drawn text
-		// (executor's readNear): an icon drawn just before "Delete" is the word's, a pin's
+		// (Screen.ReadNear): an icon drawn just before "Delete" is the word's, a pin's
 		// name is the pin's — unless all of the text lies inside the shape and covers a
 		// small part of it: then it is the picture's detail read as letters (a bin's slots
 		// as "I|"). Inside is 4/5 of the text's box: a line's box is padded.

@@ -28,10 +28,6 @@ type PlannerData struct {
 // Plan renders the Global Planner prompt.
 func (s *Set) Plan(d PlannerData) (Prompt, error) { return s.render(NamePlanner, d) }
 
-// stepNote is a fact the executor tells a model about the step: why it is asked again,
-// what went wrong, what the person just said.
-type stepNote = string
-
 // ReplannerData fills the Re-Planner prompt.
 type ReplannerData struct {
 	Instruction  string               // the person's whole instruction
@@ -57,7 +53,7 @@ type ReplannerData struct {
 	Hint    string // navigation hint from the App Map
 	// Routines are the learned routines that can run from this screen.
 	Routines []replay.Offer
-	Notes    []stepNote
+	Notes    []Note // what the executor tells it about the step (notes.go)
 }
 
 // Replan renders the Re-Planner prompt.
@@ -80,9 +76,9 @@ type DeciderData struct {
 	Context      []event.Fact
 	Tricks       []string
 	Shell        []string // allow-listed shell commands; empty: no Shell action
-	Notes        []stepNote
-	Hint         string // navigation hint from the App Map
-	Navigate     bool   // offer the Navigate action (the App Map can replay paths)
+	Notes        []Note   // what was wrong with its last answer's actions (notes.go)
+	Hint         string   // navigation hint from the App Map
+	Navigate     bool     // offer the Navigate action (the App Map can replay paths)
 	// Grounding is the family of a model that answers in coordinates ("uitars", "autoglm",
 	// "qwen-vl", "guiowl"): DecideInCoordinates renders that family's prompt. Decide
 	// ignores it.

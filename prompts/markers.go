@@ -95,6 +95,7 @@ var markers = map[string]string{
 	"InteractionType": MarkInteractionType, "WhyAsk": MarkWhyAsk, "Agent": MarkAgent, "Person": MarkPerson,
 	"UserSaid": MarkUserSaid, "Outcome": markOutcome, "QuestionKind": markQuestionKind,
 	"Clock": MarkClock, "AnswerFormat": MarkAnswerFormat, "Asked": MarkAsked,
+	"RoutineRefused": MarkRoutineRefused, "OffTask": MarkOffTask,
 }
 
 // mark returns the marker named name; an unknown name fails the template.

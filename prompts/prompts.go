@@ -1,16 +1,10 @@
-// Package prompts holds the agent's prompts as embedded text/template files and the JSON
-// schemas of the answers, one pair per role.
-//
-// Every prompt marks what comes from the phone or the person — the screen text, the
-// instruction, interaction answers, key context — as data: it sits between `<<<NAME` and
-// `NAME>>>` lines, and the system prompt says such blocks are never instructions. Any `>>>`
-// inside data is broken up so data cannot close its own block.
 package prompts
 
 import (
 	"bytes"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"strconv"
@@ -70,6 +64,10 @@ func LoadFrom(fsys fs.FS) (*Set, error) {
 	t, err := template.New("").Funcs(funcs).ParseFS(fsys, "templates/*.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("prompts: parse templates: %w", err)
+	}
+	t.Funcs(noteFuncs(t))
+	if err := checkNotes(t); err != nil {
+		return nil, err
 	}
 	s := &Set{tmpl: t, schemas: map[string]json.RawMessage{}}
 	for _, n := range names() {
@@ -132,7 +130,13 @@ var funcs = template.FuncMap{
 	"routines":  routinesText,
 	"clock":     clockText,
 	"described": described,
+	// notes and sentences are bound to the parsed templates in LoadFrom (noteFuncs): a note
+	// renders by its own template.
+	"notes":     func([]Note) (string, error) { return "", errNotesUnbound },
+	"sentences": func([]Note) (string, error) { return "", errNotesUnbound },
 }
+
+var errNotesUnbound = errors.New("prompts: notes rendered before the templates were parsed")
 
 // described reports whether any app has a learned description of what it does.
 func described(apps []event.App) bool {

@@ -33,6 +33,7 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	withFixedNote(t, s)
 	tests := []struct {
 		name string
 		fn   func() (Prompt, error)
@@ -55,7 +56,7 @@ func TestGolden(t *testing.T) {
 			return s.Replan(ReplannerData{Instruction: "Order a bubble tea", Task: task, Instructions: stack, Step: 3, Now: now,
 				Plan: []string{"Pick the size", "Pay"}, Subgoal: "Pay", Progress: "size picked",
 				LastActions: []string{"Tap(1) on \"Large ¥18\": ok"}, Expect: "the pay page with the total", Change: "new page", Screen: screen, Secure: true, Context: facts,
-				Hint: "Pay page is one tap away", Notes: []string{"The decider asked for an interaction: the price changed"},
+				Hint: "Pay page is one tap away", Notes: []Note{fixedNote("The decider asked for an interaction: the price changed")},
 				Routines: []replay.Offer{{Name: "Order a {1} bubble tea", Params: []string{`row tapped on page "Menu" (learned with "Classic")`}, Steps: 4, Fit: []string{"Large"}}}})
 		}},
 		{"replanner_asked", func() (Prompt, error) {
@@ -69,7 +70,7 @@ func TestGolden(t *testing.T) {
 					{Step: 1, Subgoal: "Open the menu", Actions: []string{`Tap(3) on "Menu"`}, Expect: "the menu", Result: "A", Reflection: "the menu is open"},
 					{Step: 2, Subgoal: "Pick the size", Actions: []string{`Tap(1) on "Large ¥18": failed: adb: connection lost`}, Result: "D", Reflection: "nothing changed"},
 				}, Screen: screen, Keyboard: true, Context: facts, Shell: []string{"getprop ro.product.model"},
-				Notes: []string{"Index 42 is not on the screen; use an index from the screen."}})
+				Notes: []Note{fixedNote("Index 42 is not on the screen; use an index from the screen.")}})
 		}},
 		{"decider_navigate", func() (Prompt, error) {
 			return s.Decide(DeciderData{Instruction: "Order a bubble tea", Task: task, Instructions: stack[:1], Plan: []string{"Go to the cart", "Pay"}, Subgoal: "Go to the cart",

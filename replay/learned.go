@@ -76,6 +76,17 @@ type Learned struct {
 	// Want is the state the tapped switch must show after the step, when the task's own
 	// on/off word says it (nil: the state the step left it in when learned, !Checked).
 	Want *bool
+	// Seek is the swipe that scrolls the step's list when its row is not on the screen (a
+	// swipe step on the same page); nil when the step does not seek.
+	Seek *Learned
+}
+
+// Seeking is the swipe that scrolls the list to find the step's row, when it seeks.
+func (s Learned) Seeking() (Learned, bool) {
+	if s.Seek == nil {
+		return Learned{}, false
+	}
+	return *s.Seek, true
 }
 
 // Resolve checks that screen is the page the step expects and that its element is there,

@@ -4,7 +4,7 @@
 # virtual phone's apps, the demo and the built-in suite show, plus CJK punctuation. The
 # subset is committed, so the demo draws Chinese (and the Korean and Japanese the apps use)
 # on a machine without the font; run this after adding CJK text to sim/apps, sim/*.go,
-# cmd/fairy/demo or eval/suites. A character left out is drawn as an outlined box.
+# cmd/fairy/demo or eval/suite/suites. A character left out is drawn as an outlined box.
 # Needs Debian's fonts-droid-fallback and fonttools (installed here when root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,7 @@ if [ ! -f "$src" ] || ! /usr/bin/python3 -c 'import fontTools' 2>/dev/null; then
 fi
 
 out=sim/cjkfont/DroidSansFallback-subset.ttf
-/usr/bin/python3 - "$src" "$out" sim/apps/*.yaml sim/*.go cmd/fairy/demo/* eval/suites/* <<'PY'
+/usr/bin/python3 - "$src" "$out" sim/apps/*.yaml sim/*.go cmd/fairy/demo/* eval/suite/suites/* <<'PY'
 import re, sys
 from fontTools import subset
 from fontTools.ttLib import TTFont

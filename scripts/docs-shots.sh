@@ -1,5 +1,5 @@
 #!/bin/sh
-# Remakes the README's pictures of fairy's pages in headless Chromium (Debian package
+# Remakes the docs' pictures of fairy's pages in headless Chromium (Debian package
 # chromium): docs/report-replay.png, report.html replaying a task (eval's
 # TestReportReplayScreenshot), and docs/live-page.png, the live run page (live's
 # TestPageScreenshot). Run from the repository's root.

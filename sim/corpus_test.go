@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // corpusDir holds real device captures (see ../testdata/android-corpus/SOURCES.md).
@@ -15,10 +17,7 @@ func readCorpus(t *testing.T, rel string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(corpusDir, rel))
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("corpus missing: %v", err)
-		}
-		t.Skipf("corpus missing: %v", err)
+		testenv.Missing(t, "corpus missing: %v", err)
 	}
 	return string(b)
 }

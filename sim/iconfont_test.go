@@ -2,10 +2,11 @@ package sim
 
 import (
 	"image"
-	"os"
 	"testing"
 
 	"golang.org/x/image/font"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // needIcons fails under CI, and skips elsewhere, when the icon font is not installed.
@@ -14,11 +15,7 @@ func needIcons(t *testing.T, p *Phone) {
 	if p.fonts.hasIcons() {
 		return
 	}
-	msg := "no Material Icons font at " + fontRoot + "/" + iconFontFile + ": install Debian's fonts-material-design-icons-iconfont"
-	if os.Getenv("CI") != "" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
+	testenv.Missing(t, "no Material Icons font at %s/%s: install Debian's fonts-material-design-icons-iconfont", fontRoot, iconFontFile)
 }
 
 // appIcons lists the descriptions of the icon buttons the apps show: icons, floating

@@ -1,11 +1,12 @@
 package sim
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	gtfont "github.com/go-text/typesetting/font"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // needScriptFonts fails (under CI) or skips the test when the machine lacks the Noto fonts
@@ -17,11 +18,7 @@ func needScriptFonts(t *testing.T, fs *fontSet, sample rune) {
 			return
 		}
 	}
-	msg := "no font draws " + string(sample) + ": install Debian's fonts-noto-core and fonts-nanum"
-	if os.Getenv("CI") != "" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
+	testenv.Missing(t, "no font draws %c: install Debian's fonts-noto-core and fonts-nanum", sample)
 }
 
 // TestBidiDisplayOrder: a right-to-left label with an amount is drawn in display order, as

@@ -165,7 +165,7 @@ func askFirst(cmd *cobra.Command, deps actDeps, d *adb.Device, a event.Action) e
 	} else {
 		el := (*perception.Element)(nil)
 		if a.Type == event.Input {
-			el = guard.Focused(scr)
+			el = scr.Focused()
 		}
 		v, held := g.Check(a, el, scr)
 		if !held {

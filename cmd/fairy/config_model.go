@@ -261,7 +261,7 @@ func (s *settings) guard() (*guard.Guard, error) {
 	}
 	var x guard.Extension
 	if err := s.v.UnmarshalKey(keyGuard, &x); err != nil {
-		return nil, fmt.Errorf("config %s: %w (see the README: guard.keywords, guard.confirm, guard.rules)", keyGuard, err)
+		return nil, fmt.Errorf("config %s: %w (see docs/guard.md: guard.keywords, guard.confirm, guard.rules)", keyGuard, err)
 	}
 	p, err := guard.DefaultPolicy().Extend(x)
 	if err != nil {

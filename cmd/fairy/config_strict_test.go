@@ -123,27 +123,30 @@ func TestStrictEnvAndFlags(t *testing.T) {
 	}
 }
 
-// TestREADMEConfigIsValid: every YAML config example in README.md passes the strict check,
-// so the schema and the documentation agree.
-func TestREADMEConfigIsValid(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+// TestDocsConfigIsValid: every YAML config example in README.md and docs/*.md passes the
+// strict check, so the schema and the documentation agree. The YAML of docs/apps.md (an
+// app's) and docs/suite-format.md (a suite, TestDocsSuiteExampleLoads) is no config.
+func TestDocsConfigIsValid(t *testing.T) {
 	blocks := 0
-	for _, part := range strings.Split(string(readme), "```yaml\n")[1:] {
-		body, _, _ := strings.Cut(part, "```")
-		path := filepath.Join(t.TempDir(), "config.yaml")
-		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
+	for _, name := range docFiles(t) {
+		if name == "docs/apps.md" || name == "docs/suite-format.md" {
+			continue
 		}
-		if err := checkConfigFile(path); err != nil {
-			t.Errorf("README example fails the strict check: %v\n%s", err, body)
+		for _, part := range strings.Split(repoFile(t, name), "```yaml\n")[1:] {
+			body, _, _ := strings.Cut(part, "```")
+			path := filepath.Join(t.TempDir(), "config.yaml")
+			if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := checkConfigFile(path); err != nil {
+				t.Errorf("%s: example fails the strict check: %v\n%s", name, err, body)
+			}
+			blocks++
 		}
-		blocks++
 	}
-	if blocks < 2 {
-		t.Errorf("found %d YAML examples in README.md, want the guard and the configuration ones", blocks)
+	if blocks < 4 {
+		t.Errorf("found %d YAML config examples in README.md and docs/*.md, "+
+			"want the guard's two, the configuration's and the grounding's", blocks)
 	}
 }
 
@@ -230,7 +233,7 @@ func TestStrictEnvNamesInMain(t *testing.T) {
 // TestEveryFairyVariableIsKnown: every FAIRY_ name the repository's code and scripts use is
 // one fairy reads or lets through, so that no test or script trips the strict check.
 // Comments, and this file, whose misspelt names are the point of the tests above, are
-// skipped. The README lists every one.
+// skipped. The README and docs/*.md name every one (docs/configuration.md, docs/mcp.md, docs/watch.md).
 func TestEveryFairyVariableIsKnown(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -264,7 +267,7 @@ func TestEveryFairyVariableIsKnown(t *testing.T) {
 				found++
 				if !slices.Contains(known, name) && !strings.HasPrefix(name, testEnvPrefix) {
 					rel, _ := filepath.Rel(root, path)
-					t.Errorf("%s:%d uses %s, which the strict check refuses: add it to otherEnvNames (config_strict.go) and the README, or name it %s…", rel, i+1, name, testEnvPrefix)
+					t.Errorf("%s:%d uses %s, which the strict check refuses: add it to otherEnvNames (config_strict.go) and docs/configuration.md, or name it %s…", rel, i+1, name, testEnvPrefix)
 				}
 			}
 		}
@@ -276,13 +279,13 @@ func TestEveryFairyVariableIsKnown(t *testing.T) {
 	if found == 0 {
 		t.Fatalf("no FAIRY_ name found under %s", root)
 	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	var docs strings.Builder
+	for _, name := range docFiles(t) {
+		docs.WriteString(repoFile(t, name))
 	}
 	for _, name := range known {
-		if !strings.Contains(string(readme), "`"+name+"`") {
-			t.Errorf("README.md does not list %s among the variables fairy reads or lets through", name)
+		if !strings.Contains(docs.String(), "`"+name+"`") {
+			t.Errorf("neither README.md nor docs/*.md names %s among the variables fairy reads or lets through", name)
 		}
 	}
 }

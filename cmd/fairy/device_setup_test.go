@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/executor/adb"
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/adbtest"
 )
@@ -28,10 +29,7 @@ func uiServerAPKsForTest(t *testing.T) []string {
 	out := []string{filepath.Join(apks, "appium-uiautomator2-server-v"+uiServerVersion+".apk"), filepath.Join(apks, "appium-uiautomator2-server-debug-androidTest.apk")}
 	for _, f := range out {
 		if _, err := os.Stat(f); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%v (bash scripts/test.sh installs appium-uiautomator2-server@%s with npm)", err, uiServerVersion)
-			}
-			t.Skipf("no APK of the npm package: %v", err)
+			testenv.Missing(t, "%v (bash scripts/test.sh installs appium-uiautomator2-server@%s with npm)", err, uiServerVersion)
 		}
 	}
 	return out

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/fairy-go/fairy/grounding"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -14,8 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairy-go/fairy/grounding"
+
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/agentrun"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/knowledge/etcdstore"
@@ -352,7 +354,7 @@ func runEval(cmd *cobra.Command, d evalDeps, f evalFlags, ref string, wt *watchi
 
 // virtualOnly reports whether every task of the suite (and of the suite learned on first)
 // runs on the virtual phone.
-func virtualOnly(suites ...*eval.Suite) bool {
+func virtualOnly(suites ...*suite.Suite) bool {
 	n := 0
 	for _, s := range suites {
 		if s == nil {
@@ -371,7 +373,7 @@ func virtualOnly(suites ...*eval.Suite) bool {
 // checkScripted refuses, before any phone starts, a suite whose tasks would meet a
 // scripted model with no rules: with no model configured the suite's rules answer, and a
 // task without any fails at its first model call, each with the same error.
-func checkScripted(suites ...*eval.Suite) error {
+func checkScripted(suites ...*suite.Suite) error {
 	for _, s := range suites {
 		if s == nil {
 			continue
@@ -399,7 +401,7 @@ func checkScripted(suites ...*eval.Suite) error {
 			}
 		}
 		return fmt.Errorf("suite %q: no model is configured, and %s no scripted model rules to answer with, so every model call would fail: "+
-			"give the suite rules (model: or recover: for every task, a task's own model: or walk:; see eval/doc.go and examples/wallet-suite.yaml), "+
+			"give the suite rules (model: or recover: for every task, a task's own model: or walk:; see eval/suite/doc.go and examples/wallet-suite.yaml), "+
 			"or configure a model (set OPENAI_API_KEY, or model.base-url and model.default in the config file)", s.Name, which)
 	}
 	return nil
@@ -407,7 +409,7 @@ func checkScripted(suites ...*eval.Suite) error {
 
 // evalRuns says how many runs an evaluation makes of its tasks, the same count as the
 // progress lines' "[n/total]" and the "passed" line: "33 tasks × 3 passes (…) = 99 runs".
-func evalRuns(tasks int, learn *eval.Suite, f evalFlags) string {
+func evalRuns(tasks int, learn *suite.Suite, f evalFlags) string {
 	what := table.Count(tasks, "task", "tasks")
 	runs := tasks
 	switch {
@@ -491,15 +493,15 @@ func checkEvalKnowledge(mode, out string) error {
 }
 
 // learnSuite splits off the tasks to learn on first (--learn-from or --learn-tags; nil
-// for neither); with --learn-tags, suite keeps the tasks to evaluate.
-func learnSuite(suite *eval.Suite, f evalFlags) (*eval.Suite, error) {
+// for neither); with --learn-tags, s keeps the tasks to evaluate.
+func learnSuite(s *suite.Suite, f evalFlags) (*suite.Suite, error) {
 	switch {
 	case f.learnFrom != "" && f.learnTags != "":
 		return nil, errors.New("use either --learn-from or --learn-tags, not both")
 	case f.evalTags != "" && f.learnTags == "":
 		return nil, errors.New("--eval-tags needs --learn-tags (the tasks to learn on first)")
 	case f.learnFrom != "":
-		l, err := eval.Load(f.learnFrom)
+		l, err := suite.Load(f.learnFrom)
 		if err != nil {
 			return nil, fmt.Errorf("--learn-from: %w", err)
 		}
@@ -507,7 +509,7 @@ func learnSuite(suite *eval.Suite, f evalFlags) (*eval.Suite, error) {
 	case f.learnTags == "":
 		return nil, nil
 	}
-	tagged := func(t *eval.Task, list string) bool {
+	tagged := func(t *suite.Task, list string) bool {
 		for _, tag := range strings.Split(list, ",") {
 			if t.HasTag(strings.TrimSpace(tag)) {
 				return true
@@ -515,10 +517,10 @@ func learnSuite(suite *eval.Suite, f evalFlags) (*eval.Suite, error) {
 		}
 		return false
 	}
-	learn := *suite
+	learn := *s
 	learn.Tasks = nil
-	var evaluate []*eval.Task
-	for _, t := range suite.Tasks {
+	var evaluate []*suite.Task
+	for _, t := range s.Tasks {
 		switch {
 		case tagged(t, f.learnTags):
 			learn.Tasks = append(learn.Tasks, t)
@@ -530,11 +532,11 @@ func learnSuite(suite *eval.Suite, f evalFlags) (*eval.Suite, error) {
 		return nil, fmt.Errorf("--learn-tags %s --eval-tags %s: %d tasks to learn on, %d to evaluate; both need at least one",
 			f.learnTags, f.evalTags, len(learn.Tasks), len(evaluate))
 	}
-	suite.Tasks = evaluate
+	s.Tasks = evaluate
 	return &learn, nil
 }
 
-func taskIDs(s *eval.Suite) string {
+func taskIDs(s *suite.Suite) string {
 	ids := make([]string, len(s.Tasks))
 	for i, t := range s.Tasks {
 		ids[i] = t.ID
@@ -543,12 +545,12 @@ func taskIDs(s *eval.Suite) string {
 }
 
 // keepTasks narrows a suite to the listed task ids.
-func keepTasks(s *eval.Suite, only string) error {
+func keepTasks(s *suite.Suite, only string) error {
 	want := map[string]bool{}
 	for _, id := range strings.Split(only, ",") {
 		want[strings.TrimSpace(id)] = true
 	}
-	var ts []*eval.Task
+	var ts []*suite.Task
 	for _, t := range s.Tasks {
 		if want[t.ID] {
 			ts = append(ts, t)

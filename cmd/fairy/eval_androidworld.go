@@ -12,6 +12,7 @@ import (
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/androidworld"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/llm/inject"
 	"github.com/spf13/cobra"
@@ -75,11 +76,11 @@ func androidWorldSeeds(ref string, f evalFlags) ([]uint64, error) {
 // builtinSuite reports whether ref names a suite built into fairy (builtin:NAME or
 // androidworld:sim): it runs on a virtual phone with its scripted model by default.
 func builtinSuite(ref string) bool {
-	return strings.HasPrefix(ref, eval.BuiltinPrefix) || androidworld.Is(ref)
+	return strings.HasPrefix(ref, suite.BuiltinPrefix) || androidworld.Is(ref)
 }
 
 // loadSuite reads a suite file, a built-in suite or builds androidworld:sim.
-func loadSuite(ref string, f awFlags) (*eval.Suite, error) {
+func loadSuite(ref string, f awFlags) (*suite.Suite, error) {
 	if androidworld.Is(ref) {
 		if f.instances < 1 {
 			return nil, fmt.Errorf("--instances must be at least 1")
@@ -89,7 +90,7 @@ func loadSuite(ref string, f awFlags) (*eval.Suite, error) {
 	if f.approveAll {
 		return nil, fmt.Errorf("--approve-all is for androidworld:sim; a suite file says its person's consent itself (user: scripted: consent: approve)")
 	}
-	return eval.Load(ref)
+	return suite.Load(ref)
 }
 
 // writeAndroidWorld prints and writes (androidworld.md, androidworld.json in dir) the

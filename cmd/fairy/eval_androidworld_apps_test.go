@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // TestEvalAndroidWorldPickersAndMarkers runs the families whose difficulty is the app's UI
@@ -14,9 +16,7 @@ import (
 // fields), the OsmAnd favourite through the context menu's Add favorite dialog and the
 // marker from the context menu (the markers bar shows it), and every instance passes.
 func TestEvalAndroidWorldPickersAndMarkers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs 4 androidworld tasks")
-	}
+	testenv.MustHaveFullTier(t, "runs 4 androidworld tasks")
 	t.Parallel()
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer

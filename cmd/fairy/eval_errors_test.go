@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 func TestEvalModelErrorsUsage(t *testing.T) {
@@ -42,9 +43,7 @@ func TestEvalModelErrorsUsage(t *testing.T) {
 // TestEvalSweep: --sweep runs the cold/warm evaluation once per rate and seed, each in its
 // own directory, and writes the robustness table; the injected errors are in the reports.
 func TestEvalSweep(t *testing.T) {
-	if testing.Short() {
-		t.Skip("four cold/warm evaluations (slow): full tier only (scripts/test.sh), skipped under -short")
-	}
+	testenv.MustHaveFullTier(t, "four cold/warm evaluations (slow)")
 	t.Parallel()
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer

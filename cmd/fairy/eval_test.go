@@ -163,7 +163,7 @@ func TestEvalSuiteUnknownKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := execRoot(t, nil, "", "eval", path, "--sim", "1", "--out", t.TempDir(), "--runs", t.TempDir())
-	if want := path + ` line 2: unknown key "taks" (did you mean "tasks"?)`; code != 2 || !strings.Contains(stderr, want) || strings.Contains(stderr, "eval.Suite") {
+	if want := path + ` line 2: unknown key "taks" (did you mean "tasks"?)`; code != 2 || !strings.Contains(stderr, want) || strings.Contains(stderr, "suite.Suite") {
 		t.Errorf("exit %d, stderr %q; want exit 2 with %q", code, stderr, want)
 	}
 }

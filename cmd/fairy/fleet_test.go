@@ -40,7 +40,7 @@ func evalCalls(t *testing.T, tasks, knowledge string) int {
 	return rep.Totals.ModelCalls
 }
 
-// TestFleetOnEtcd is the fleet of the README on one machine: two evaluations learn
+// TestFleetOnEtcd is the fleet of docs/evaluation.md on one machine: two evaluations learn
 // different tasks into one etcd at the same time; a third command lists the union of
 // their maps; a later evaluation of other tasks on the same paths gains from etcd exactly
 // what it gains from a knowledge file both learned into the same way.

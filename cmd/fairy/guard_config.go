@@ -32,7 +32,7 @@ func (s *settings) personRules() ([]guard.PersonRule, error) {
 	}
 	var rules []guard.PersonRule
 	if err := s.v.UnmarshalKey(keyGuardPerson, &rules); err != nil {
-		return nil, fmt.Errorf("config %s: %w (see the README: each rule is {app, category, verdict, to, up-to})",
+		return nil, fmt.Errorf("config %s: %w (see docs/guard.md: each rule is {app, category, verdict, to, up-to})",
 			keyGuardPerson, err)
 	}
 	cats, err := s.guardCategories()
@@ -183,7 +183,7 @@ func (s *settings) guardPolicy() (guard.Policy, error) {
 	}
 	var x guard.Extension
 	if err := s.v.UnmarshalKey(keyGuard, &x); err != nil {
-		return p, fmt.Errorf("config %s: %w (see the README: guard.keywords, guard.confirm, guard.rules)", keyGuard, err)
+		return p, fmt.Errorf("config %s: %w (see docs/guard.md: guard.keywords, guard.confirm, guard.rules)", keyGuard, err)
 	}
 	p, err := p.Extend(x)
 	if err != nil {

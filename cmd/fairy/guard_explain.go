@@ -88,7 +88,7 @@ func (x *guardExplainer) explain(w io.Writer, name string, s *perception.Screen)
 	held, free, never := 0, 0, 0
 	for _, e := range x.g.Explain(s) {
 		line := fmt.Sprintf("[%d] %s %s — %s", e.Element.Index, e.Element.Role,
-			strconv.QuoteToGraphic(guard.Label(e.Element)), e.Verdict)
+			strconv.QuoteToGraphic(e.Element.Name()), e.Verdict)
 		if e.Category != "" {
 			line += " (" + e.Category + ")"
 		}

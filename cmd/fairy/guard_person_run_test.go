@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/agent"
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/rundir"
@@ -131,7 +131,7 @@ func TestRunPersonRules(t *testing.T) {
 // the config cfgText; the person answers stdin.
 func suiteTaskOnADB(t *testing.T, instruction, cfgText, stdin string) (rundir.Summary, string, string, *sim.Phone) {
 	t.Helper()
-	suite, err := eval.Load(trySuite)
+	suite, err := suite.Load(trySuite)
 	if err != nil {
 		t.Fatal(err)
 	}

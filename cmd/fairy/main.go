@@ -1,8 +1,3 @@
-// Command fairy is an Android GUI agent: it carries out a person's instruction on a phone the
-// way a person would, asks when it must, and learns from every run.
-//
-// This package is the only place that reads flags, configuration files and the environment;
-// everything else receives plain values.
 package main
 
 import (

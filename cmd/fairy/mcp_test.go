@@ -17,6 +17,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/adbtest"
@@ -60,16 +61,8 @@ func startMCP(t *testing.T, answer answerFunc) *mcpRig {
 // buildFairy builds the fairy command into a temporary directory.
 func buildFairy(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs go build: full tier only (scripts/test.sh), skipped under -short")
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("go not found on PATH: %v", err)
-		}
-		t.Skipf("go not found on PATH: %v", err)
-	}
+	testenv.MustHaveFullTier(t, "runs go build")
+	goBin := testenv.MustHaveProgram(t, "go")
 	bin := filepath.Join(t.TempDir(), "fairy")
 	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

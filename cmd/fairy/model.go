@@ -163,7 +163,7 @@ func newModelServeCmd(d modelDeps) *cobra.Command {
 		Short: "Serve the scripted model (an OpenAI-compatible endpoint answering from a rules file)",
 		Long: `Serve the scripted model: a deterministic OpenAI-compatible endpoint (POST /v1/chat/completions,
 GET /v1/models) that answers from a rules file. It is not a real model; its answers say so
-(model "fairy-scripted"). See the rules format in the README or 'go doc github.com/fairy-go/fairy/llm/scripted'.`,
+(model "fairy-scripted"). See the rules format in docs/virtual-phone.md or 'go doc github.com/fairy-go/fairy/llm/scripted'.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if rulesPath == "" {

@@ -22,7 +22,7 @@ const (
 	groundingAuto    = "auto"
 )
 
-// groundingChoices are the values model.grounding takes, in the order the README lists them.
+// groundingChoices are the values model.grounding takes, in the order docs/grounding.md lists them.
 var groundingChoices = []string{groundingSoM, groundingUITARS, groundingAutoGLM, groundingQwenVL, groundingGUIOwl,
 	groundingAuto}
 

@@ -15,35 +15,34 @@ import (
 	"time"
 
 	"github.com/fairy-go/fairy/eval/androidworld"
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
-// readmeFigure finds re in the README and returns its numeric submatches; the test fails
-// when the README no longer says it.
-func readmeFigure(t *testing.T, re string) []int {
+// docFigure finds re in the repository's file doc (README.md or docs/….md) and returns
+// its numeric submatches; the test fails when the file no longer says it.
+func docFigure(t *testing.T, doc, re string) []int {
 	t.Helper()
-	m := regexp.MustCompile(re).FindStringSubmatch(readme(t))
+	m := regexp.MustCompile(re).FindStringSubmatch(repoFile(t, doc))
 	if m == nil {
-		t.Fatalf("README.md no longer says %s: update this test with the figure", re)
+		t.Fatalf("%s no longer says %s: update this test with the figure", doc, re)
 	}
 	var n []int
 	for _, s := range m[1:] {
 		v, err := strconv.Atoi(strings.ReplaceAll(s, ",", ""))
 		if err != nil {
-			t.Fatalf("README.md figure %q: %v", s, err)
+			t.Fatalf("%s figure %q: %v", doc, s, err)
 		}
 		n = append(n, v)
 	}
 	return n
 }
 
-// TestREADMEExploreFigure: the README's figure for `fairy explore com.android.settings
+// TestDocsExploreFigure: docs/learning.md's figure for `fairy explore com.android.settings
 // --budget 200` on the virtual phone is what the command gives today (a fresh phone and
 // knowledge file; the crawl is deterministic on the instant profile).
-func TestREADMEExploreFigure(t *testing.T) {
-	if testing.Short() {
-		t.Skip("explores the virtual phone's Settings for about 10 s: full tier only")
-	}
-	want := readmeFigure(t, "`fairy explore com.android.settings --budget (\\d+)` maps (\\d+) Settings pages in (\\d+)\\s+actions")
+func TestDocsExploreFigure(t *testing.T) {
+	testenv.MustHaveFullTier(t, "explores the virtual phone's Settings for about 10 s")
+	want := docFigure(t, "docs/learning.md", "`fairy explore com.android.settings --budget (\\d+)` maps (\\d+) Settings pages in (\\d+)\\s+actions")
 	out := startSimServe(t)
 	host := regexp.MustCompile(`adb host protocol on 127\.0\.0\.1:(\d+)`).FindStringSubmatch(out.String())
 	if host == nil {
@@ -64,15 +63,16 @@ func TestREADMEExploreFigure(t *testing.T) {
 		t.Fatalf("fairy explore printed no summary:\n%s\n%s", stdout.String(), stderr.String())
 	}
 	if got[1] != strconv.Itoa(want[1]) || got[2] != strconv.Itoa(want[2]) {
-		t.Errorf("README.md says explore maps %d Settings pages in %d actions; the command gives %s pages in %s actions: update the README", want[1], want[2], got[1], got[2])
+		t.Errorf("docs/learning.md says explore maps %d Settings pages in %d actions; "+
+			"the command gives %s pages in %s actions: update it", want[1], want[2], got[1], got[2])
 	}
 }
 
-// TestREADMEGuardCorpusFigure: the README's size of the guard's held-out corpus is the
+// TestDocsGuardCorpusFigure: docs/guard.md's size of the guard's held-out corpus is the
 // corpus's (counted as TestGuardCorpus counts it: a label with a category is sensitive, a
 // language is a locale's part before "-").
-func TestREADMEGuardCorpusFigure(t *testing.T) {
-	want := readmeFigure(t, `of ([\d,]+) sensitive and ([\d,]+) harmless labels on their pages in (\d+) languages`)
+func TestDocsGuardCorpusFigure(t *testing.T) {
+	want := docFigure(t, "docs/guard.md", `of ([\d,]+) sensitive and ([\d,]+) harmless labels on their pages in (\d+) languages`)
 	data, err := os.ReadFile(filepath.Join("..", "..", "guard", "testdata", "guard", "corpus.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -96,14 +96,15 @@ func TestREADMEGuardCorpusFigure(t *testing.T) {
 		}
 	}
 	if got := []int{sens, harm, len(langs)}; !slices.Equal(got, want) {
-		t.Errorf("README.md says the guard corpus has %d sensitive and %d harmless labels in %d languages; it has %d, %d and %d: update the README", want[0], want[1], want[2], got[0], got[1], got[2])
+		t.Errorf("docs/guard.md says the guard corpus has %d sensitive and %d harmless labels in %d languages; "+
+			"it has %d, %d and %d: update it", want[0], want[1], want[2], got[0], got[1], got[2])
 	}
 }
 
-// TestREADMEAndroidWorldFigure: the README's count of the AndroidWorld families the
+// TestDocsAndroidWorldFigure: docs/evaluation.md's count of the AndroidWorld families the
 // mirror builds, and of their apps, is the suite's.
-func TestREADMEAndroidWorldFigure(t *testing.T) {
-	want := readmeFigure(t, `the\s+virtual phone has \((\d+) of them, from (\d+) apps`)
+func TestDocsAndroidWorldFigure(t *testing.T) {
+	want := docFigure(t, "docs/evaluation.md", `the\s+virtual phone has \((\d+) of them, from (\d+) apps`)
 	s, err := androidworld.Load("androidworld:sim", androidworld.Options{Seed: 7})
 	if err != nil {
 		t.Fatal(err)
@@ -117,19 +118,18 @@ func TestREADMEAndroidWorldFigure(t *testing.T) {
 		}
 	}
 	if got := []int{len(s.Tasks), len(apps)}; !slices.Equal(got, want) {
-		t.Errorf("README.md says androidworld:sim has %d families from %d apps; it builds %d from %d: update the README", want[0], want[1], got[0], got[1])
+		t.Errorf("docs/evaluation.md says androidworld:sim has %d families from %d apps; "+
+			"it builds %d from %d: update it", want[0], want[1], got[0], got[1])
 	}
 }
 
-// TestREADMEMCPSessionFigure: the counts that close the README's example MCP session
+// TestDocsMCPSessionFigure: the counts that close docs/mcp.md's example MCP session
 // (the bubble tea order on the virtual phone with the demo's rules) are what the same
 // instruction, rules and phone give today; `fairy demo` runs exactly that, answering 18:00
 // and yes twice.
-func TestREADMEMCPSessionFigure(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the demo: full tier only")
-	}
-	want := readmeFigure(t, `\n  (\d+) steps, (\d+) model calls, (\d+) questions\n`)
+func TestDocsMCPSessionFigure(t *testing.T) {
+	testenv.MustHaveFullTier(t, "runs the demo")
+	want := docFigure(t, "docs/mcp.md", `\n  (\d+) steps, (\d+) model calls, (\d+) questions\n`)
 	runs := t.TempDir()
 	var out, errOut bytes.Buffer
 	root := newRootCmd(strings.NewReader(""), &out, &errOut, envMap(map[string]string{"HOME": runs, "XDG_DATA_HOME": runs, "XDG_CONFIG_HOME": runs}))
@@ -139,6 +139,7 @@ func TestREADMEMCPSessionFigure(t *testing.T) {
 	}
 	sum, _ := readSummary(t, out.String())
 	if got := []int{sum.Steps, sum.ModelCalls, len(sum.Questions)}; !slices.Equal(got, want) {
-		t.Errorf("README.md's MCP session ends with %d steps, %d model calls, %d questions; the same run gives %d, %d and %d: update the README", want[0], want[1], want[2], got[0], got[1], got[2])
+		t.Errorf("docs/mcp.md's MCP session ends with %d steps, %d model calls, %d questions; "+
+			"the same run gives %d, %d and %d: update it", want[0], want[1], want[2], got[0], got[1], got[2])
 	}
 }

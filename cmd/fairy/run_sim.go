@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/agent"
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/llm/openai"
@@ -23,13 +23,13 @@ import (
 
 // The offline try (`fairy run --sim`) carries out an instruction on a virtual phone with a
 // scripted model and no model key. The scripted model knows the tasks of the built-in
-// evaluation suite (builtin:sim, eval/suites/sim.yaml): their walkthroughs answer what a
+// evaluation suite (builtin:sim, eval/suite/suites/sim.yaml): their walkthroughs answer what a
 // capable model answers on each screen of the built-in apps. An instruction none of them
 // carries out is refused before anything starts — the scripted model cannot understand
 // it, and a run that pretends to would lie.
 
 // trySuite is the suite whose tasks the offline try knows.
-const trySuite = eval.BuiltinPrefix + "sim"
+const trySuite = suite.BuiltinPrefix + "sim"
 
 // trySimKnowledgeFile is the offline try's knowledge file, next to the default one: what a
 // virtual phone teaches stays apart from what the person's own phone does.
@@ -97,9 +97,9 @@ func normalInstruction(s string) string {
 }
 
 // findTryTask returns the suite's task that carries out instruction, or nil.
-func findTryTask(s *eval.Suite, instruction string) *eval.Task {
+func findTryTask(s *suite.Suite, instruction string) *suite.Task {
 	want := normalInstruction(instruction)
-	byID := map[string]*eval.Task{}
+	byID := map[string]*suite.Task{}
 	for _, t := range s.Tasks {
 		if len(t.Walk) == 0 && len(t.Model) == 0 {
 			continue // no rules of its own: the scripted model cannot carry it out
@@ -123,7 +123,7 @@ func findTryTask(s *eval.Suite, instruction string) *eval.Task {
 
 // noTryRule is the refusal of an instruction the offline try has no rule for: it lists
 // the instructions it knows.
-func noTryRule(s *eval.Suite) error {
+func noTryRule(s *suite.Suite) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%v: the offline try's scripted model (not a real model) carries out only the built-in tasks of the "+
 		"virtual phone (%s); nothing was run or learned. These instructions work "+
@@ -140,7 +140,7 @@ func noTryRule(s *eval.Suite) error {
 // tryRules are the scripted model's rules for task: the suite's, with the task's
 // walkthrough as a capable model takes it — no slips (a suite makes the model err on
 // purpose to test recovery; an offline try shows the task).
-func tryRules(s *eval.Suite, task *eval.Task) ([]scripted.Rule, error) {
+func tryRules(s *suite.Suite, task *suite.Task) ([]scripted.Rule, error) {
 	t := *task
 	t.Walk = make([]walkthrough.Task, len(task.Walk))
 	for i, w := range task.Walk {
@@ -189,7 +189,7 @@ type simTryResult struct {
 // errNoTryRule before anything starts (no phone, no run directory, no knowledge opened).
 func runSimTry(ctx context.Context, o simTryOptions) (simTryResult, error) {
 	var res simTryResult
-	suite, err := eval.Load(cmp.Or(o.Suite, trySuite))
+	suite, err := suite.Load(cmp.Or(o.Suite, trySuite))
 	if err != nil {
 		return res, fmt.Errorf("offline try: %w", err)
 	}
@@ -269,7 +269,7 @@ func runSimTry(ctx context.Context, o simTryOptions) (simTryResult, error) {
 // trySimPhone is a virtual phone in the start state of the task's phone (its clock, setup
 // commands and first app), without the task's faults: a try shows the task, not the
 // phone's failures.
-func trySimPhone(ctx context.Context, spec *eval.SimPhone, cfg sim.Config) (*sim.Phone, error) {
+func trySimPhone(ctx context.Context, spec *suite.SimPhone, cfg sim.Config) (*sim.Phone, error) {
 	cfg.Seed = 1
 	if spec != nil && spec.Seed != 0 {
 		cfg.Seed = spec.Seed

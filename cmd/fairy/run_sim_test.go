@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/interaction"
 	"github.com/fairy-go/fairy/knowledge"
@@ -159,7 +159,7 @@ func TestSimTryNeedsThePixelReader(t *testing.T) {
 // TestSimTryKnowsTheSuite: every toggle phrasing names a task of the suite, and every
 // task the offline try offers compiles into rules.
 func TestSimTryKnowsTheSuite(t *testing.T) {
-	s, err := eval.Load(trySuite)
+	s, err := suite.Load(trySuite)
 	if err != nil {
 		t.Fatal(err)
 	}

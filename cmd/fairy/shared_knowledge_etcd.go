@@ -12,7 +12,7 @@ import (
 )
 
 // Keys of the config section knowledge-etcd: how to reach an etcd cluster named by
-// --knowledge etcd://HOST:PORT[,HOST:PORT…]/PREFIX (README: running a fleet).
+// --knowledge etcd://HOST:PORT[,HOST:PORT…]/PREFIX (docs/evaluation.md: running a fleet).
 const (
 	keyEtcdSection  = "knowledge-etcd"
 	keyEtcdUser     = keyEtcdSection + ".username"

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // TestTermWriterEvalLines: an evaluation's finished-task lines are green or red by their
@@ -93,16 +95,8 @@ func TestColorChild(t *testing.T) {
 // the status but no colour with NO_COLOR, plain lines through the pipe — the same lines
 // every time.
 func TestColorOnlyOnATerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts util-linux script: full tier only (scripts/test.sh), skipped under -short")
-	}
-	script, err := exec.LookPath("script")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("script (util-linux) is needed: %v", err)
-		}
-		t.Skip("script (util-linux) not installed")
-	}
+	testenv.MustHaveFullTier(t, "starts util-linux script")
+	script := testenv.MustHaveProgram(t, "script")
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

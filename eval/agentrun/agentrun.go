@@ -1,24 +1,19 @@
-// Package agentrun plugs fairy's agent into evaluations: it implements eval.Agent by
-// opening, for each task run, the task's phone, the model (a configured endpoint, or the
-// scripted model serving the suite's rules over HTTP through the real OpenAI adapter) and
-// the knowledge file, and by running the task's instruction with package agent — the same
-// assembly `fairy run` uses — with the simulated user as the person.
-//
-// It also serves virtual phones (a sim.Farm on the adb host protocol) for `--sim N`.
 package agentrun
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/fairy-go/fairy/grounding"
-	"github.com/fairy-go/fairy/guard"
-	"github.com/fairy-go/fairy/llm/scripted"
 	"io"
 	"log/slog"
 	"os"
 	"sync"
 	"time"
+
+	"github.com/fairy-go/fairy/eval/suite"
+	"github.com/fairy-go/fairy/grounding"
+	"github.com/fairy-go/fairy/guard"
+	"github.com/fairy-go/fairy/llm/scripted"
 
 	"github.com/fairy-go/fairy/agent"
 	"github.com/fairy-go/fairy/eval"
@@ -160,9 +155,9 @@ func (a *Agent) Start(ctx context.Context, job eval.Job) (_ eval.TaskRun, err er
 		}
 	}()
 	if s.model == nil {
-		var opts []eval.RulesOption
+		var opts []suite.RulesOption
 		if job.NoNavigate {
-			opts = append(opts, eval.WithoutNavigate())
+			opts = append(opts, suite.WithoutNavigate())
 		}
 		rules, err := job.Suite.Rules(job.Task, opts...)
 		if err != nil {
@@ -196,7 +191,7 @@ func (a *Agent) Start(ctx context.Context, job eval.Job) (_ eval.TaskRun, err er
 }
 
 // Model implements eval.TaskRun: the unmetered model, for the simulated user and the judge.
-func (s *taskRun) Model() eval.Model { return s.model }
+func (s *taskRun) Model() suite.Model { return s.model }
 
 // Shell implements eval.TaskRun; it runs any command (setup and checks come from the
 // suite's author, not from a model).

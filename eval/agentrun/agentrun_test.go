@@ -9,15 +9,17 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 )
 
 // suiteOnly narrows the built-in suite to the comma-separated task ids in EVAL_TASKS (for
 // working on the suite); by default every task runs.
-func loadSuite(t testing.TB) *eval.Suite {
+func loadSuite(t testing.TB) *suite.Suite {
 	t.Helper()
-	s, err := eval.Load("builtin:sim")
+	s, err := suite.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +28,7 @@ func loadSuite(t testing.TB) *eval.Suite {
 		for _, id := range strings.Split(only, ",") {
 			keep[id] = true
 		}
-		var ts []*eval.Task
+		var ts []*suite.Task
 		for _, x := range s.Tasks {
 			if keep[x.ID] {
 				ts = append(ts, x)
@@ -124,17 +126,15 @@ func TestBuiltinSuiteColdWarm(t *testing.T) {
 // paths, cold and with that file: every run passes, and the model-independent pass needs
 // at most 0.7× the cold pass's model calls (issue 13), the model-cooperating one no more.
 func TestBuiltinSuiteLearnThenEvaluate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("learns and evaluates over the whole built-in suite (slow): full tier only (scripts/test.sh), skipped under -short")
-	}
+	testenv.MustHaveFullTier(t, "learns and evaluates over the whole built-in suite (slow)")
 	t.Parallel()
-	s, err := eval.Load("builtin:sim")
+	s, err := suite.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
 	}
 	learn := *s
 	learn.Tasks = nil
-	var evaluate []*eval.Task
+	var evaluate []*suite.Task
 	for _, x := range s.Tasks {
 		switch {
 		case x.HasTag("split-learn"):
@@ -221,11 +221,11 @@ func BenchmarkSuitePhones(b *testing.B) {
 // suite goes on.
 func TestFailingTaskShowsEvidence(t *testing.T) {
 	t.Parallel()
-	s, err := eval.Load("builtin:sim")
+	s, err := suite.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wifi *eval.Task
+	var wifi *suite.Task
 	for _, x := range s.Tasks {
 		if x.ID == "settings-wifi-off" {
 			wifi = x
@@ -233,11 +233,11 @@ func TestFailingTaskShowsEvidence(t *testing.T) {
 	}
 	impossible := *wifi
 	impossible.ID = "wifi-impossible"
-	impossible.Checks = append([]eval.Check{{Setting: &eval.SettingCheck{Name: "global/wifi_on", Equals: "2"}}}, wifi.Checks...)
+	impossible.Checks = append([]suite.Check{{Setting: &suite.SettingCheck{Name: "global/wifi_on", Equals: "2"}}}, wifi.Checks...)
 	broken := *wifi
 	broken.ID = "broken-setup"
-	broken.Phone = eval.Phone{Sim: &eval.SimPhone{Setup: []string{"no-such-command"}}}
-	s.Tasks = []*eval.Task{&impossible, &broken, wifi}
+	broken.Phone = suite.Phone{Sim: &suite.SimPhone{Setup: []string{"no-such-command"}}}
+	s.Tasks = []*suite.Task{&impossible, &broken, wifi}
 	a, err := New(Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -264,7 +264,7 @@ func TestFailingTaskShowsEvidence(t *testing.T) {
 
 // runTasks runs tasks of the built-in suite once on one virtual phone, with the scripted
 // model, and returns their results by id and the report's directory.
-func runTasks(t *testing.T, s *eval.Suite, tasks ...*eval.Task) (map[string]eval.TaskResult, string) {
+func runTasks(t *testing.T, s *suite.Suite, tasks ...*suite.Task) (map[string]eval.TaskResult, string) {
 	t.Helper()
 	s.Tasks = tasks
 	a, err := New(Config{})
@@ -284,7 +284,7 @@ func runTasks(t *testing.T, s *eval.Suite, tasks ...*eval.Task) (map[string]eval
 }
 
 // suiteTask returns a copy of the built-in task id of s.
-func suiteTask(t *testing.T, s *eval.Suite, id string) *eval.Task {
+func suiteTask(t *testing.T, s *suite.Suite, id string) *suite.Task {
 	t.Helper()
 	for _, x := range s.Tasks {
 		if x.ID == id {
@@ -301,7 +301,7 @@ func suiteTask(t *testing.T, s *eval.Suite, id string) *eval.Task {
 // the other option and the task's check fails.
 func TestChoiceFollowsTheAnswer(t *testing.T) {
 	t.Parallel()
-	s, err := eval.Load("builtin:sim")
+	s, err := suite.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,14 +313,14 @@ func TestChoiceFollowsTheAnswer(t *testing.T) {
 		{"contacts-which-alice-email", "alice", "Alice Chen", `answer contains "alice.wong@example.com"`},
 		{"shop-which-milk-tea", "奶茶|milk tea", "椰果奶茶", "红豆奶茶"},
 	}
-	var tasks []*eval.Task
+	var tasks []*suite.Task
 	for _, tc := range tests {
 		orig := suiteTask(t, s, tc.id)
 		other := *orig
 		other.ID = tc.id + "-other-answer"
 		u := *orig.User.Scripted
-		u.Rules = []eval.UserRule{{Pattern: tc.pattern, Reply: tc.answer}}
-		other.User = eval.UserSpec{Scripted: &u}
+		u.Rules = []suite.UserRule{{Pattern: tc.pattern, Reply: tc.answer}}
+		other.User = suite.UserSpec{Scripted: &u}
 		tasks = append(tasks, orig, &other)
 	}
 	got, _ := runTasks(t, s, tasks...)
@@ -349,7 +349,7 @@ func TestChoiceFollowsTheAnswer(t *testing.T) {
 // then back onto an earlier step's page; each time the Re-Planner says C (wrong page) and
 // the walk takes the way again, and the task passes.
 func TestRecoveryFromWrongPage(t *testing.T) {
-	s, err := eval.Load("builtin:sim")
+	s, err := suite.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/llm/inject"
 	"github.com/fairy-go/fairy/rundir"
 )
@@ -16,11 +17,11 @@ import (
 // errors.
 func TestInjectedErrorsAreTracedAndCounted(t *testing.T) {
 	t.Parallel()
-	s, err := eval.Load("builtin:sim")
+	s, err := suite.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Tasks = []*eval.Task{suiteTask(t, s, "messages-text-bob")}
+	s.Tasks = []*suite.Task{suiteTask(t, s, "messages-text-bob")}
 	rates := inject.Rates{inject.Typo: 1, inject.Format: 0.3}
 	var out string
 	run := func() *eval.Report {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/grounding"
 	"github.com/fairy-go/fairy/llm/inject"
 )
@@ -14,11 +15,11 @@ import (
 // numbered actions; a point moved far off its element is counted by where it went.
 func TestScriptedModelInEachFamily(t *testing.T) {
 	t.Parallel()
-	s, err := eval.Load("builtin:sim")
+	s, err := suite.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Tasks = []*eval.Task{suiteTask(t, s, "messages-text-bob")}
+	s.Tasks = []*suite.Task{suiteTask(t, s, "messages-text-bob")}
 	run := func(fam grounding.Family, rates inject.Rates) eval.TaskResult {
 		a, err := New(Config{Grounding: fam})
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/rundir"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -26,7 +27,7 @@ const (
 // in the evaluation's output directory — traces, screenshots, reports, knowledge — holds
 // either secret.
 func TestLoginHandsOverAndResumes(t *testing.T) {
-	s, err := eval.Load(filepath.Join("..", "testdata", "handover", "suite.yaml"))
+	s, err := suite.Load(filepath.Join("..", "testdata", "handover", "suite.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/knowledge"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/rundir"
@@ -17,13 +18,13 @@ const shopApp = "com.fairy.shop"
 
 // onlyTask returns a copy of the built-in suite holding only task id, as the suite
 // declares it.
-func onlyTask(t *testing.T, s *eval.Suite, id string) (*eval.Suite, *eval.Task) {
+func onlyTask(t *testing.T, s *suite.Suite, id string) (*suite.Suite, *suite.Task) {
 	t.Helper()
 	for _, x := range s.Tasks {
 		if x.ID == id {
 			c := *x
 			one := *s
-			one.Tasks = []*eval.Task{&c}
+			one.Tasks = []*suite.Task{&c}
 			return &one, &c
 		}
 	}
@@ -68,7 +69,7 @@ func TestLearnedInsideAppNoLoop(t *testing.T) {
 	s := loadSuite(t)
 	learnSuite, learn := onlyTask(t, s, "shop-bubble-tea-pay")
 	learn.ID = "shop-bubble-tea-from-item"
-	learn.Phone = eval.Phone{Sim: &eval.SimPhone{Setup: []string{
+	learn.Phone = suite.Phone{Sim: &suite.SimPhone{Setup: []string{
 		"monkey -p " + shopApp + " -c android.intent.category.LAUNCHER 1", rowTap(t, "珍珠奶茶")}}}
 	evalSuite, fries := onlyTask(t, s, "shop-fries-refuse-pay")
 
@@ -79,7 +80,7 @@ func TestLearnedInsideAppNoLoop(t *testing.T) {
 	}
 	dir := t.TempDir()
 	kpath := filepath.Join(dir, "knowledge.db")
-	run := func(suite *eval.Suite, out string) eval.TaskResult {
+	run := func(suite *suite.Suite, out string) eval.TaskResult {
 		t.Helper()
 		rep, err := eval.Run(t.Context(), eval.Config{Suite: suite, Agent: a, Devices: f.Devices(), Parallel: 1,
 			Knowledge: kpath, Merge: Merge, Out: filepath.Join(dir, out)})

@@ -2,30 +2,28 @@ package agentrun
 
 import (
 	"context"
-	"os"
 
 	"testing"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/executor"
 	"github.com/fairy-go/fairy/executor/ocr"
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/perception"
 )
 
 // pixelReader is the Tesseract reader the suite's tasks tagged pixels need. Without
 // tesseract they cannot pass: under CI that fails the test (scripts/test.sh installs it),
 // elsewhere those tasks are left out of s, said in the log.
-func pixelReader(t testing.TB, s *eval.Suite) executor.PixelReader {
+func pixelReader(t testing.TB, s *suite.Suite) executor.PixelReader {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts tesseract: full tier only (scripts/test.sh), skipped under -short")
-	}
+	testenv.MustHaveFullTier(t, "starts tesseract")
 	tess, err := ocr.New(context.Background(), ocr.Config{})
 	if err != nil {
-		if os.Getenv("CI") != "" {
+		if testenv.OnCI() {
 			t.Fatalf("%v", err)
 		}
-		var keep []*eval.Task
+		var keep []*suite.Task
 		for _, x := range s.Tasks {
 			if !x.HasTag("pixels") {
 				keep = append(keep, x)

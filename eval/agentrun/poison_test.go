@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
 )
 
@@ -26,7 +27,7 @@ import (
 // Alice Chen, and the clean runs ask which Alice.
 func TestWrongTapDoesNotPoisonLearning(t *testing.T) {
 	t.Parallel()
-	s, err := eval.Load("builtin:sim")
+	s, err := suite.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,8 +38,8 @@ func TestWrongTapDoesNotPoisonLearning(t *testing.T) {
 	}
 	noisy := slipped(clean, "messages-which-alice-wrong-tap", i, `Tap "Alice Wong"`)
 	learn := *s
-	learn.Tasks = []*eval.Task{noisy}
-	s.Tasks = []*eval.Task{clean}
+	learn.Tasks = []*suite.Task{noisy}
+	s.Tasks = []*suite.Task{clean}
 
 	a, err := New(Config{})
 	if err != nil {
@@ -77,7 +78,7 @@ func TestWrongTapDoesNotPoisonLearning(t *testing.T) {
 // run never says done with someone else's email. Before issue 23 it said done with
 // Alice Chen's address (a false success).
 func TestWrongContactIsNoAnswer(t *testing.T) {
-	s, err := eval.Load("builtin:sim")
+	s, err := suite.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,15 +105,15 @@ func TestWrongContactIsNoAnswer(t *testing.T) {
 // learned is taken back (eval.Contradicter): the clean runs on that knowledge replay no
 // routine of it and pass.
 func TestFalseSuccessIsTakenBack(t *testing.T) {
-	s, err := eval.Load("builtin:sim")
+	s, err := suite.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
 	}
 	clean := suiteTask(t, s, "canvas-pin-unlock")
 	noisy := slipped(clean, "canvas-pin-unlock-early-enter", 0, `Tap "Enter"`)
 	learn := *s
-	learn.Tasks = []*eval.Task{noisy}
-	s.Tasks = []*eval.Task{clean}
+	learn.Tasks = []*suite.Task{noisy}
+	s.Tasks = []*suite.Task{clean}
 	px := pixelReader(t, s)
 	if px == nil {
 		t.Skip("the PIN pad is read from the picture: no tesseract")
@@ -146,7 +147,7 @@ func TestFalseSuccessIsTakenBack(t *testing.T) {
 
 // slipped is a copy of task, named id, whose decider takes slip instead of the first walk's
 // step i the first time it acts there: a model's error, injected where the test wants it.
-func slipped(task *eval.Task, id string, i int, slip string) *eval.Task {
+func slipped(task *suite.Task, id string, i int, slip string) *suite.Task {
 	noisy := *task
 	noisy.ID = id
 	noisy.Walk = slices.Clone(task.Walk)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -11,7 +12,7 @@ import (
 // (the uiserverdie fault), the device restarts it, then bypasses it for uiautomator dump,
 // and the tasks pass as on a phone without it, with the same steps and model calls.
 func TestUIServerDiesMidRun(t *testing.T) {
-	s, err := eval.Load("builtin:sim")
+	s, err := suite.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,8 +22,8 @@ func TestUIServerDiesMidRun(t *testing.T) {
 		ph := *task.Phone.Sim
 		ph.Faults = faults
 		task.Phone.Sim = &ph
-		suite := *s
-		suite.Tasks = []*eval.Task{task}
+		one := *s
+		one.Tasks = []*suite.Task{task}
 		a, err := New(Config{})
 		if err != nil {
 			t.Fatal(err)
@@ -32,7 +33,7 @@ func TestUIServerDiesMidRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { f.Close() })
-		rep, err := eval.Run(t.Context(), eval.Config{Suite: &suite, Agent: a, Devices: f.Devices(), Out: t.TempDir()})
+		rep, err := eval.Run(t.Context(), eval.Config{Suite: &one, Agent: a, Devices: f.Devices(), Out: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}

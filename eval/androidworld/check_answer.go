@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 )
 
 // Checks: answers.
@@ -52,7 +52,7 @@ func (c *answerCheck) Describe() string {
 	return fmt.Sprintf("answer is %q (%s, part by part)", strings.Join(c.Want, ", "), c.As)
 }
 
-func (c *answerCheck) Evaluate(_ context.Context, p eval.Probe) (bool, string, error) {
+func (c *answerCheck) Evaluate(_ context.Context, p suite.Probe) (bool, string, error) {
 	want, err := c.cast(c.Want)
 	if err != nil {
 		return false, "", fmt.Errorf("androidworld: the expected answer %q: %w", c.Want, err)
@@ -308,7 +308,7 @@ func (c *answerPairing) Describe() string {
 	return fmt.Sprintf("each of %q is answered by a part of its own", c.Answer.Want)
 }
 
-func (c *answerPairing) Evaluate(_ context.Context, p eval.Probe) (bool, string, error) {
+func (c *answerPairing) Evaluate(_ context.Context, p suite.Probe) (bool, string, error) {
 	want, err := c.Answer.cast(c.Answer.Want)
 	if err != nil {
 		return false, "", fmt.Errorf("androidworld: the expected answer %q: %w", c.Answer.Want, err)

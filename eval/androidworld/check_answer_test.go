@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 )
 
 // TestAnswerCheck: answers are cast as proto_utils.check_agent_answer casts them. Parts
@@ -66,7 +66,7 @@ func TestAnswerCheck(t *testing.T) {
 		{at, "09:05am", false},
 	} {
 		c := tc.check
-		ok, ev, err := c.Evaluate(t.Context(), eval.Probe{Answer: tc.answer})
+		ok, ev, err := c.Evaluate(t.Context(), suite.Probe{Answer: tc.answer})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,9 +122,9 @@ func TestStrptime(t *testing.T) {
 // reported apart, as a collateral check; one it fails, or one that pairs, is not.
 func TestAnswerPairing(t *testing.T) {
 	c := &answerPairing{Answer: &answerCheck{Want: []string{"Concert", "Game night"}, As: answerString}}
-	var _ eval.CollateralCheck = c
+	var _ suite.CollateralCheck = c
 	for answer, want := range map[string]bool{"Concert, Game night": true, "game night, Concert": true, "Concert, Concert": false, "Concert": true, "Concert, Movie night": true} {
-		ok, ev, err := c.Evaluate(t.Context(), eval.Probe{Answer: answer})
+		ok, ev, err := c.Evaluate(t.Context(), suite.Probe{Answer: answer})
 		if err != nil || ok != want {
 			t.Errorf("%q: %t (%s) %v, want %t", answer, ok, ev, err, want)
 		}

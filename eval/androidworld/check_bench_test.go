@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -14,20 +15,20 @@ import (
 // too; what the benchmark does not look at is a collateral change, reported and not
 // failing the task.
 
-// checkRun is one check's verdict on a phone, through eval.Evaluate, with the collateral
+// checkRun is one check's verdict on a phone, through suite.Evaluate, with the collateral
 // check the suite adds beside it.
 type checkRun struct {
-	main, collateral eval.CheckResult
+	main, collateral suite.CheckResult
 }
 
-func runCheck(t *testing.T, c eval.CustomCheck, p *sim.Phone) checkRun {
+func runCheck(t *testing.T, c suite.CustomCheck, p *sim.Phone) checkRun {
 	t.Helper()
 	var r checkRun
-	r.main = eval.Evaluate(context.Background(), eval.Check{Custom: c}, eval.Probe{Phone: p})
+	r.main = suite.Evaluate(context.Background(), suite.Check{Custom: c}, suite.Probe{Phone: p})
 	r.collateral.Pass = true
 	if h, ok := c.(collateralHolder); ok {
 		if cc := h.collateral(); cc != nil {
-			r.collateral = eval.Evaluate(context.Background(), eval.Check{Custom: cc}, eval.Probe{Phone: p})
+			r.collateral = suite.Evaluate(context.Background(), suite.Check{Custom: cc}, suite.Probe{Phone: p})
 			if !r.collateral.Collateral {
 				t.Errorf("%s: its collateral check is not marked collateral", c.Describe())
 			}
@@ -44,7 +45,7 @@ type benchCase struct {
 	extra string // in the collateral check's evidence: a collateral change
 }
 
-func (tc benchCase) verify(t *testing.T, c eval.CustomCheck, coll string) {
+func (tc benchCase) verify(t *testing.T, c suite.CustomCheck, coll string) {
 	t.Helper()
 	r := runCheck(t, c, phoneWith(t, coll, tc.rows))
 	if r.main.Pass != tc.pass || !strings.Contains(r.main.Evidence, tc.saw) {
@@ -185,7 +186,7 @@ func TestMarkorCreateNoteAndSmsCredit(t *testing.T) {
 	p := phoneWith(t, notesPkg+":notes", []sim.Record{{"id": "x", "title": name, "body": text}})
 	run(t, p, mustSeed(t, messagesPkg+":messages", []sim.Record{message("m1", 1, number, number, text, "out", "15:40")}))
 	credit := func() (bool, float64, string) {
-		r := eval.Evaluate(context.Background(), eval.Check{Custom: in.checks[0]}, eval.Probe{Phone: p})
+		r := suite.Evaluate(context.Background(), suite.Check{Custom: in.checks[0]}, suite.Probe{Phone: p})
 		if r.Credit == nil {
 			t.Fatalf("no credit: %+v", r)
 		}
@@ -211,7 +212,7 @@ func TestBudgetInActions(t *testing.T) {
 		}
 		var collateral int
 		for _, c := range task.Checks {
-			if cc, ok := c.Custom.(eval.CollateralCheck); ok && cc.Collateral() {
+			if cc, ok := c.Custom.(suite.CollateralCheck); ok && cc.Collateral() {
 				collateral++
 			}
 		}
@@ -232,9 +233,9 @@ func TestSummaryScoresWithoutCollateral(t *testing.T) {
 		return []string{tagSuite, tagFamily + fam, tagApp + "Notes", tagDifficulty + "easy", tagBudget + "10"}
 	}
 	rep := &eval.Report{Tasks: []eval.TaskResult{
-		{ID: "MarkorDeleteNote-0", Tags: tags("MarkorDeleteNote"), Pass: true, Steps: 4, Actions: 10, Checks: []eval.CheckResult{
+		{ID: "MarkorDeleteNote-0", Tags: tags("MarkorDeleteNote"), Pass: true, Steps: 4, Actions: 10, Checks: []suite.CheckResult{
 			{Pass: true}, {Pass: false, Collateral: true, Evidence: "row n1 was removed"}, {Pass: true, Kind: "outcome"}}},
-		{ID: "MarkorCreateNoteAndSms-0", Tags: tags("MarkorCreateNoteAndSms"), Steps: 5, Actions: 6, Checks: []eval.CheckResult{
+		{ID: "MarkorCreateNoteAndSms-0", Tags: tags("MarkorCreateNoteAndSms"), Steps: 5, Actions: 6, Checks: []suite.CheckResult{
 			{Pass: false, Credit: &half}, {Pass: true, Kind: "outcome"}}},
 	}}
 	s := Summarize(rep, 1)

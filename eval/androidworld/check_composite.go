@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 )
 
 // Checks: composite tasks: partial credit.
@@ -17,7 +17,7 @@ import (
 // of its parts that held (TurnOnWifiAndOpenApp's (wifi + app) / 2), counted by
 // suite_utils' mean success rate; the task passes when every part held.
 type allCheck struct {
-	Parts []eval.CustomCheck
+	Parts []suite.CustomCheck
 }
 
 func (c *allCheck) Kind() string { return "composite" }
@@ -38,13 +38,13 @@ func (c *allCheck) Describe() string {
 	return "all of: " + strings.Join(d, "; ")
 }
 
-func (c *allCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, error) {
+func (c *allCheck) Evaluate(ctx context.Context, p suite.Probe) (bool, string, error) {
 	credit, ev, err := c.EvaluateCredit(ctx, p)
 	return credit == 1, ev, err
 }
 
-// EvaluateCredit implements eval.CreditCheck: the fraction of the parts that held.
-func (c *allCheck) EvaluateCredit(ctx context.Context, p eval.Probe) (float64, string, error) {
+// EvaluateCredit implements suite.CreditCheck: the fraction of the parts that held.
+func (c *allCheck) EvaluateCredit(ctx context.Context, p suite.Probe) (float64, string, error) {
 	held := 0
 	var ev []string
 	for _, part := range c.Parts {
@@ -62,7 +62,7 @@ func (c *allCheck) EvaluateCredit(ctx context.Context, p eval.Probe) (float64, s
 }
 
 // collateral gathers the collateral checks of the parts (nil when none has one).
-func (c *allCheck) collateral() eval.CustomCheck {
+func (c *allCheck) collateral() suite.CustomCheck {
 	var all allCollateral
 	for _, p := range c.Parts {
 		if h, ok := p.(collateralHolder); ok {
@@ -80,12 +80,12 @@ func (c *allCheck) collateral() eval.CustomCheck {
 // collateralHolder is a check with a collateral check beside it: what else changed,
 // where the benchmark does not score it. The suite adds it to the task's checks.
 type collateralHolder interface {
-	collateral() eval.CustomCheck
+	collateral() suite.CustomCheck
 }
 
 // allCollateral is the collateral check of a composite's parts: nothing else changed in
 // any of them.
-type allCollateral []eval.CustomCheck
+type allCollateral []suite.CustomCheck
 
 func (c allCollateral) Kind() string     { return "rows" }
 func (c allCollateral) Virtual() bool    { return true }
@@ -98,7 +98,7 @@ func (c allCollateral) Describe() string {
 	return strings.Join(d, "; ")
 }
 
-func (c allCollateral) Evaluate(ctx context.Context, p eval.Probe) (bool, string, error) {
+func (c allCollateral) Evaluate(ctx context.Context, p suite.Probe) (bool, string, error) {
 	pass := true
 	var ev []string
 	for _, part := range c {
@@ -117,7 +117,7 @@ var creditRE = regexp.MustCompile(`^partial credit [\d.]+ \((\d+) of (\d+)\)`)
 // partialCredit is a check result's score: its credit (a composite's fraction), else
 // the fraction an allCheck wrote into its evidence (reports written before Credit), else
 // 1 or 0.
-func partialCredit(r eval.CheckResult) float64 {
+func partialCredit(r suite.CheckResult) float64 {
 	if r.Credit != nil {
 		return *r.Credit
 	}

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 )
 
 // Checks: the app in front.
 
 var resumedRE = regexp.MustCompile(`mResumedActivity: ActivityRecord\{\S+ \S+ ([^/\s]+)/`)
 
-func foreground(ctx context.Context, p eval.Probe) (string, error) {
+func foreground(ctx context.Context, p suite.Probe) (string, error) {
 	out, err := shell(ctx, p, "dumpsys activity activities")
 	if err != nil {
 		return "", err
@@ -31,7 +31,7 @@ type foregroundCheck struct{ Package string }
 func (c *foregroundCheck) Kind() string     { return "foreground" }
 func (c *foregroundCheck) Virtual() bool    { return false }
 func (c *foregroundCheck) Describe() string { return c.Package + " in front" }
-func (c *foregroundCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, error) {
+func (c *foregroundCheck) Evaluate(ctx context.Context, p suite.Probe) (bool, string, error) {
 	fg, err := foreground(ctx, p)
 	if err != nil {
 		return false, "", err

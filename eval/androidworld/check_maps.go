@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -30,7 +30,7 @@ func (c *mapsCheck) Describe() string {
 	return fmt.Sprintf("%s: one within 0.001° of %s", c.Collection, c.Location)
 }
 
-func (c *mapsCheck) Evaluate(_ context.Context, p eval.Probe) (bool, string, error) {
+func (c *mapsCheck) Evaluate(_ context.Context, p suite.Probe) (bool, string, error) {
 	st, err := phoneState(p)
 	if err != nil {
 		return false, "", err

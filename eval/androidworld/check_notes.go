@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -52,7 +52,7 @@ func (c *noteCheck) Describe() string {
 	return strings.Join(parts, ", ")
 }
 
-func (c *noteCheck) Evaluate(_ context.Context, p eval.Probe) (bool, string, error) {
+func (c *noteCheck) Evaluate(_ context.Context, p suite.Probe) (bool, string, error) {
 	st, err := phoneState(p)
 	if err != nil {
 		return false, "", err
@@ -115,7 +115,7 @@ func (c *contactCheck) Describe() string {
 	return fmt.Sprintf("a contact named exactly %q with the number %s", c.Name, c.Number)
 }
 
-func (c *contactCheck) Evaluate(_ context.Context, p eval.Probe) (bool, string, error) {
+func (c *contactCheck) Evaluate(_ context.Context, p suite.Probe) (bool, string, error) {
 	st, err := phoneState(p)
 	if err != nil {
 		return false, "", err

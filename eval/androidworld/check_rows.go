@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -96,7 +96,7 @@ func (c *rowsCheck) Describe() string {
 	return fmt.Sprintf("%s: %d rows removed, %d added, %d changed", c.Collection, len(c.Removed)+min(len(c.OneOf), 1), len(c.Added), len(c.Updated))
 }
 
-func (c *rowsCheck) Evaluate(_ context.Context, p eval.Probe) (bool, string, error) {
+func (c *rowsCheck) Evaluate(_ context.Context, p suite.Probe) (bool, string, error) {
 	v, err := c.verdict(p)
 	if err != nil {
 		return false, "", err
@@ -105,7 +105,7 @@ func (c *rowsCheck) Evaluate(_ context.Context, p eval.Probe) (bool, string, err
 }
 
 // collateral is the check of what else changed, when the benchmark does not score it.
-func (c *rowsCheck) collateral() eval.CustomCheck {
+func (c *rowsCheck) collateral() suite.CustomCheck {
 	if c.table().sqlite && len(c.Added) < 2 {
 		return nil // the benchmark scores it all; one row added cannot be matched twice
 	}
@@ -134,7 +134,7 @@ func (v rowsVerdict) evidence(probs []string) string {
 	return v.head + "; " + strings.Join(probs, "; ")
 }
 
-func (c *rowsCheck) verdict(p eval.Probe) (rowsVerdict, error) {
+func (c *rowsCheck) verdict(p suite.Probe) (rowsVerdict, error) {
 	st, err := phoneState(p)
 	if err != nil {
 		return rowsVerdict{}, err
@@ -361,7 +361,7 @@ func (c *rowsCollateral) Describe() string {
 	return c.c.Collection + ": nothing else changed (collateral)"
 }
 
-func (c *rowsCollateral) Evaluate(_ context.Context, p eval.Probe) (bool, string, error) {
+func (c *rowsCollateral) Evaluate(_ context.Context, p suite.Probe) (bool, string, error) {
 	v, err := c.c.verdict(p)
 	if err != nil {
 		return false, "", err

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 )
 
 // Checks: a setting, through `settings get`.
@@ -24,7 +24,7 @@ func (c *settingCheck) Describe() string {
 	return fmt.Sprintf("settings get %s %s is %s", c.Namespace, c.Key, strings.Join(c.Want, " or "))
 }
 
-func (c *settingCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, error) {
+func (c *settingCheck) Evaluate(ctx context.Context, p suite.Probe) (bool, string, error) {
 	out, err := shell(ctx, p, "settings get "+c.Namespace+" "+c.Key)
 	if err != nil {
 		return false, "", err
@@ -33,7 +33,7 @@ func (c *settingCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string
 	return slices.Contains(c.Want, v), fmt.Sprintf("settings get %s %s → %s", c.Namespace, c.Key, v), nil
 }
 
-func shell(ctx context.Context, p eval.Probe, cmd string) (string, error) {
+func shell(ctx context.Context, p suite.Probe, cmd string) (string, error) {
 	if p.Shell != nil {
 		return p.Shell(ctx, cmd)
 	}

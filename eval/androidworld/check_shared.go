@@ -5,13 +5,13 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/pmezard/go-difflib/difflib"
 )
 
 // The checks of the benchmark (android_world/task_evals/common_validators), as
-// eval.CustomCheck values. What AndroidWorld reads through adb (settings, files, the app
+// suite.CustomCheck values. What AndroidWorld reads through adb (settings, files, the app
 // in front) is read through the device's shell; app databases are read from the virtual
 // phone behind State, so the same checks could read an emulator's databases instead.
 
@@ -20,7 +20,7 @@ type state interface {
 	Records(collection string) ([]sim.Record, error)
 }
 
-func phoneState(p eval.Probe) (state, error) {
+func phoneState(p suite.Probe) (state, error) {
 	if p.Phone == nil {
 		return nil, fmt.Errorf("no app database to read (the virtual phone's state)")
 	}

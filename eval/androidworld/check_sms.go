@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -28,7 +28,7 @@ func (c *smsCheck) Describe() string {
 	return fmt.Sprintf("a text to %s saying %q", c.Number, c.Text)
 }
 
-func (c *smsCheck) Evaluate(ctx context.Context, p eval.Probe) (bool, string, error) {
+func (c *smsCheck) Evaluate(ctx context.Context, p suite.Probe) (bool, string, error) {
 	st, err := phoneState(p)
 	if err != nil {
 		return false, "", err

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -61,7 +61,7 @@ func notes() []sim.Record {
 	}
 }
 
-func evaluate(t *testing.T, c eval.CustomCheck, p eval.Probe) (bool, string) {
+func evaluate(t *testing.T, c suite.CustomCheck, p suite.Probe) (bool, string) {
 	t.Helper()
 	ok, ev, err := c.Evaluate(context.Background(), p)
 	if err != nil {
@@ -90,7 +90,7 @@ func TestRowsRemoval(t *testing.T) {
 		{"a row added too", []sim.Record{notes()[0], notes()[2], {"id": "x", "title": "new.md", "body": ""}}, false, "1 rows added, want 0"},
 	} {
 		p := phoneWith(t, coll, tc.after)
-		ok, ev := evaluate(t, check, eval.Probe{Phone: p})
+		ok, ev := evaluate(t, check, suite.Probe{Phone: p})
 		if ok != tc.pass || !strings.Contains(ev, tc.why) {
 			t.Errorf("%s: pass=%t (%s); want %t with %q", tc.name, ok, ev, tc.pass, tc.why)
 		}
@@ -102,7 +102,7 @@ func TestRowsRemoval(t *testing.T) {
 		after []sim.Record
 		pass  bool
 	}{{dup[:2], true}, {[]sim.Record{dup[0], dup[2]}, true}, {dup[:1], false}, {dup, false}, {dup[1:], false}} {
-		ok, ev := evaluate(t, one, eval.Probe{Phone: phoneWith(t, coll, tc.after)})
+		ok, ev := evaluate(t, one, suite.Probe{Phone: phoneWith(t, coll, tc.after)})
 		if ok != tc.pass {
 			t.Errorf("duplicates, %d rows left: pass=%t (%s), want %t", len(tc.after), ok, ev, tc.pass)
 		}
@@ -135,7 +135,7 @@ func TestRowsAddition(t *testing.T) {
 		{"an old row removed", []sim.Record{added(nil)}, false},
 		{"nothing added", before, false},
 	} {
-		ok, ev := evaluate(t, check, eval.Probe{Phone: phoneWith(t, coll, tc.after)})
+		ok, ev := evaluate(t, check, suite.Probe{Phone: phoneWith(t, coll, tc.after)})
 		if ok != tc.pass {
 			t.Errorf("%s: pass=%t (%s), want %t", tc.name, ok, ev, tc.pass)
 		}
@@ -146,7 +146,7 @@ func TestRowsAddition(t *testing.T) {
 		pass  bool
 	}{{"+1 555-123-4567", true}, {"+15551234567", true}, {"+15551234568", false}} {
 		p := phoneWith(t, "com.android.contacts:contacts", []sim.Record{{"id": "x", "name": "Ana Silva", "phone": tc.phone, "email": ""}})
-		if ok, ev := evaluate(t, contact, eval.Probe{Phone: p}); ok != tc.pass {
+		if ok, ev := evaluate(t, contact, suite.Probe{Phone: p}); ok != tc.pass {
 			t.Errorf("contact number %q: pass=%t (%s), want %t", tc.phone, ok, ev, tc.pass)
 		}
 	}
@@ -176,7 +176,7 @@ func TestSMSCheck(t *testing.T) {
 		{"another message", msg("+15551234567", "Lunch meeting with Sarah at 1 PM.", "out"), false},
 		{"received, not sent", msg("+15551234567", "Don't forget to water the plants while I'm away.", "in"), false},
 	} {
-		ok, ev := evaluate(t, check, eval.Probe{Phone: phoneWith(t, coll, tc.rows)})
+		ok, ev := evaluate(t, check, suite.Probe{Phone: phoneWith(t, coll, tc.rows)})
 		if ok != tc.pass {
 			t.Errorf("%s: pass=%t (%s), want %t", tc.name, ok, ev, tc.pass)
 		}
@@ -184,14 +184,14 @@ func TestSMSCheck(t *testing.T) {
 	// With App, the messaging app must be in front too.
 	p := phoneWith(t, coll, msg("+15551234567", "Don't forget to water the plants while I'm away.", "out"))
 	inApp := &smsCheck{Number: check.Number, Text: check.Text, App: messagesPkg}
-	if ok, ev := evaluate(t, inApp, eval.Probe{Phone: p}); ok {
+	if ok, ev := evaluate(t, inApp, suite.Probe{Phone: p}); ok {
 		t.Errorf("passes with the launcher in front: %s", ev)
 	}
 	run(t, p, "monkey -p "+messagesPkg+" -c android.intent.category.LAUNCHER 1")
-	if ok, ev := evaluate(t, inApp, eval.Probe{Phone: p}); !ok {
+	if ok, ev := evaluate(t, inApp, suite.Probe{Phone: p}); !ok {
 		t.Errorf("fails with Messages in front: %s", ev)
 	}
-	if ok, ev := evaluate(t, &foregroundCheck{Package: settingsPkg}, eval.Probe{Phone: p}); ok {
+	if ok, ev := evaluate(t, &foregroundCheck{Package: settingsPkg}, suite.Probe{Phone: p}); ok {
 		t.Errorf("foreground: Settings passes with Messages in front: %s", ev)
 	}
 }
@@ -200,11 +200,11 @@ func TestSMSCheck(t *testing.T) {
 func TestSettingCheck(t *testing.T) {
 	p := phoneWith(t, "", nil)
 	on := &settingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"1", "2"}}
-	if ok, ev := evaluate(t, on, eval.Probe{Phone: p}); !ok {
+	if ok, ev := evaluate(t, on, suite.Probe{Phone: p}); !ok {
 		t.Errorf("wifi on by default: %s", ev)
 	}
 	run(t, p, "settings put global wifi_on 0")
-	if ok, ev := evaluate(t, on, eval.Probe{Phone: p}); ok || !strings.Contains(ev, "→ 0") {
+	if ok, ev := evaluate(t, on, suite.Probe{Phone: p}); ok || !strings.Contains(ev, "→ 0") {
 		t.Errorf("wifi off passes as on: %s", ev)
 	}
 	// Through a shell function (a real device's adb shell) as well.
@@ -213,7 +213,7 @@ func TestSettingCheck(t *testing.T) {
 		_, err := p.Shell(ctx, cmd, &b)
 		return b.String(), err
 	}
-	if ok, _ := evaluate(t, &settingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"0"}}, eval.Probe{Shell: shell}); !ok {
+	if ok, _ := evaluate(t, &settingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"0"}}, suite.Probe{Shell: shell}); !ok {
 		t.Error("wifi off not read through the shell")
 	}
 }
@@ -222,7 +222,7 @@ func TestSettingCheck(t *testing.T) {
 // gives the fraction that held.
 func TestAllCheckPartialCredit(t *testing.T) {
 	p := phoneWith(t, "", nil) // wifi on, bluetooth off
-	all := &allCheck{Parts: []eval.CustomCheck{
+	all := &allCheck{Parts: []suite.CustomCheck{
 		&settingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"0"}},
 		&settingCheck{Namespace: "global", Key: "bluetooth_on", Want: []string{"1"}},
 	}}
@@ -238,7 +238,7 @@ func TestAllCheckPartialCredit(t *testing.T) {
 		for _, s := range tc.setup {
 			run(t, p, s)
 		}
-		r := eval.Evaluate(context.Background(), eval.Check{Custom: all}, eval.Probe{Phone: p})
+		r := suite.Evaluate(context.Background(), suite.Check{Custom: all}, suite.Probe{Phone: p})
 		if r.Pass != tc.pass || r.Credit == nil || *r.Credit != tc.credit || partialCredit(r) != tc.credit {
 			t.Errorf("after %v: pass=%t credit=%.2f (%s), want %t %.2f", tc.setup, r.Pass, partialCredit(r), r.Evidence, tc.pass, tc.credit)
 		}
@@ -274,13 +274,13 @@ func TestRowsUpdated(t *testing.T) {
 		{"left as it was", notes(), false},
 		{"another row edited too", []sim.Record{{"id": "a", "title": "alpha.md", "body": "x"}, {"id": "b", "title": "renamed.md", "body": "new text"}, notes()[2]}, true},
 	} {
-		if ok, ev := evaluate(t, check, eval.Probe{Phone: phoneWith(t, coll, tc.after)}); ok != tc.pass {
+		if ok, ev := evaluate(t, check, suite.Probe{Phone: phoneWith(t, coll, tc.after)}); ok != tc.pass {
 			t.Errorf("%s: pass=%t (%s), want %t", tc.name, ok, ev, tc.pass)
 		}
 	}
 	// Markor reads files by name: another note edited is a collateral change.
 	p := phoneWith(t, coll, []sim.Record{{"id": "a", "title": "alpha.md", "body": "x"}, {"id": "b", "title": "renamed.md", "body": "new text"}, notes()[2]})
-	if ok, ev := evaluate(t, check.collateral(), eval.Probe{Phone: p}); ok || !strings.Contains(ev, "row a changed") {
+	if ok, ev := evaluate(t, check.collateral(), suite.Probe{Phone: p}); ok || !strings.Contains(ev, "row a changed") {
 		t.Errorf("another note edited: collateral pass=%t (%s), want the change", ok, ev)
 	}
 	ev := &rowsCheck{Collection: "com.google.android.calendar:events", Added: []map[string]string{{"title": "Call with HR", "date": "2023-10-16", "time": "9:00"}}}
@@ -289,7 +289,7 @@ func TestRowsUpdated(t *testing.T) {
 		pass     bool
 	}{{"2023-10-16", "09:00", true}, {"2023-10-16", "10:00", false}, {"2023-10-17", "09:00", false}} {
 		p := phoneWith(t, "com.google.android.calendar:events", []sim.Record{{"id": "e", "title": "Call with HR", "date": tc.date, "time": tc.at, "location": ""}})
-		if ok, e := evaluate(t, ev, eval.Probe{Phone: p}); ok != tc.pass {
+		if ok, e := evaluate(t, ev, suite.Probe{Phone: p}); ok != tc.pass {
 			t.Errorf("event %s %s: pass=%t (%s), want %t", tc.date, tc.at, ok, e, tc.pass)
 		}
 	}

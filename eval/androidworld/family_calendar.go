@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -102,7 +102,7 @@ func calendarDeleteOne(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"year": "2023", "month": "10", "day": strconv.Itoa(target.day), "hour": strconv.Itoa(target.hour), "event_title": target.title},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&rowsCheck{Collection: calendarPkg + ":events", Before: rows, Removed: []string{"t1"}}},
+		checks: []suite.CustomCheck{&rowsCheck{Collection: calendarPkg + ":events", Before: rows, Removed: []string{"t1"}}},
 		walk: []walkthrough.Task{{App: calendarPkg, Done: pastDay(rows, target.day), Unless: `item "` + q(target.title) + `"|id=info_action_delete`,
 			Steps: []walkthrough.Step{
 				{Screen: `id=schedule_list`, Without: `item "` + q(target.title) + `" id=event_row\n *- "` + target.date() + ` `, Subgoal: "Scroll to the event", Loop: true, Do: []string{`Swipe "schedule_list" up`}},
@@ -146,7 +146,7 @@ func calendarDeleteOnDay(g *gen, n int, relative bool) (*instance, error) {
 	return &instance{
 		params: map[string]string{"year": "2023", "month": "10", "day": strconv.Itoa(day), "day_of_week": time.Date(2023, 10, day, 0, 0, 0, 0, time.UTC).Weekday().String()},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&rowsCheck{Collection: calendarPkg + ":events", Before: rows, Removed: ids}},
+		checks: []suite.CustomCheck{&rowsCheck{Collection: calendarPkg + ":events", Before: rows, Removed: ids}},
 		walk: []walkthrough.Task{{App: calendarPkg, Done: pastDay(rows, day), Unless: `"` + date + ` |id=info_action_delete`,
 			Steps: []walkthrough.Step{
 				{Screen: `id=schedule_list`, Without: `"` + date + ` `, Subgoal: "Scroll to the events of " + date, Loop: true, Do: []string{`Swipe "schedule_list" up`}},
@@ -205,7 +205,7 @@ func calendarAdd(when func(g *gen) int) func(g *gen) (*instance, error) {
 				"event_title": e.title, "event_description": description, "duration_mins": strconv.Itoa(duration),
 				"day_of_week": time.Date(2023, 10, e.day, 0, 0, 0, 0, time.UTC).Weekday().String()},
 			setup: []string{setup},
-			checks: []eval.CustomCheck{&rowsCheck{Collection: calendarPkg + ":events", Before: rows, Added: []map[string]string{{
+			checks: []suite.CustomCheck{&rowsCheck{Collection: calendarPkg + ":events", Before: rows, Added: []map[string]string{{
 				"title": e.title, "date": e.date(), "time": start, "end_date": endDate, "end": end, "description": description}}}},
 			walk: []walkthrough.Task{walk(calendarPkg, `item "`+q(e.title)+`" id=event_row\n *- "`+e.date(), steps...)},
 		}, nil

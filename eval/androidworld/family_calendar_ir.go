@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -465,7 +465,7 @@ func irCalendarFamily(name string, walk func(d *irDraw) []walkthrough.Task) func
 		if err != nil {
 			return nil, err
 		}
-		checks := []eval.CustomCheck{d.check}
+		checks := []suite.CustomCheck{d.check}
 		if len(d.check.Want) > 1 {
 			checks = append(checks, &answerPairing{Answer: d.check})
 		}

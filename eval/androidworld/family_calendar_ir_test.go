@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -381,7 +381,7 @@ func TestIRAnswerFormats(t *testing.T) {
 				wrong = append(wrong, c.Want[0]) // a title missing
 			}
 			for _, a := range append([]string{right}, wrong...) {
-				ok, ev, err := c.Evaluate(t.Context(), eval.Probe{Answer: a})
+				ok, ev, err := c.Evaluate(t.Context(), suite.Probe{Answer: a})
 				if err != nil {
 					t.Fatal(err)
 				}

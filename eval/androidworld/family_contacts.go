@@ -1,7 +1,7 @@
 package androidworld
 
 import (
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
 )
 
@@ -21,7 +21,7 @@ func contactsAdd(g *gen) (*instance, error) {
 		setup:  []string{clear},
 		// The number is contactCheck's (digits only, as the benchmark cleans both sides):
 		// rowsCheck would keep a leading +.
-		checks: []eval.CustomCheck{&contactCheck{Name: name, Number: number}, &rowsCheck{Collection: contactsPkg + ":contacts", Added: []map[string]string{{"name": name}}}},
+		checks: []suite.CustomCheck{&contactCheck{Name: name, Number: number}, &rowsCheck{Collection: contactsPkg + ":contacts", Added: []map[string]string{{"name": name}}}},
 		walk: []walkthrough.Task{walk(contactsPkg, `item "`+q(name)+`"`,
 			walkthrough.Step{Screen: `Create contact`, Unless: `on button "Save"`, Subgoal: "Open the new contact form", Do: []string{`Tap "Create contact"`}},
 			walkthrough.Step{Screen: `id=name_field`, When: `contact for (?P<name>[^\n]+?)\. Their number is (?P<phone>\+?[\d -]+)\.`,

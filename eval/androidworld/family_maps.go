@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -68,7 +68,7 @@ func mapsMark(favorite bool) func(g *gen) (*instance, error) {
 		return &instance{
 			params: map[string]string{"location": loc},
 			setup:  []string{setupPlaces},
-			checks: []eval.CustomCheck{mapsLocationCheck(places, coll, loc, favorite)},
+			checks: []suite.CustomCheck{mapsLocationCheck(places, coll, loc, favorite)},
 			walk:   []walkthrough.Task{walk(mapsPkg, done, append(steps, mark...)...)},
 		}, nil
 	}
@@ -88,7 +88,7 @@ func mapsLocation(g *gen, places []sim.Record) string {
 }
 
 // mapsLocationCheck is the benchmark's check of a favourite or marker at loc.
-func mapsLocationCheck(places []sim.Record, coll, loc string, favorite bool) eval.CustomCheck {
+func mapsLocationCheck(places []sim.Record, coll, loc string, favorite bool) suite.CustomCheck {
 	byName := map[string]string{}
 	for _, p := range places {
 		byName[p["name"]] = p["address"]

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -63,7 +63,7 @@ func smsSend(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"number": number, "message": text},
 		setup:  []string{clear},
-		checks: []eval.CustomCheck{&smsCheck{Number: number, Text: text, App: messagesPkg}},
+		checks: []suite.CustomCheck{&smsCheck{Number: number, Text: text, App: messagesPkg}},
 		walk:   []walkthrough.Task{walk(messagesPkg, sentDone(text), steps...)},
 	}, nil
 }
@@ -81,7 +81,7 @@ func smsReply(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"number": number, "message": text},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&smsCheck{Number: number, Text: text, App: messagesPkg}},
+		checks: []suite.CustomCheck{&smsCheck{Number: number, Text: text, App: messagesPkg}},
 		walk:   []walkthrough.Task{walk(messagesPkg, sentDone(text), steps...)},
 	}, nil
 }
@@ -118,7 +118,7 @@ func smsReplyMostRecent(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"number": number, "message": text},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&smsCheck{Number: recent, Text: text, App: messagesPkg}},
+		checks: []suite.CustomCheck{&smsCheck{Number: recent, Text: text, App: messagesPkg}},
 		walk:   []walkthrough.Task{walk(messagesPkg, sentDone(text), steps...)},
 	}, nil
 }
@@ -146,7 +146,7 @@ func smsResend(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"name": name},
 		setup:  []string{contacts, msgs},
-		checks: []eval.CustomCheck{&rowsCheck{Collection: messagesPkg + ":messages", Before: rows,
+		checks: []suite.CustomCheck{&rowsCheck{Collection: messagesPkg + ":messages", Before: rows,
 			Added: []map[string]string{{"phone": number, "text": text, "dir": "out"}}}},
 		walk: []walkthrough.Task{walk(messagesPkg, sentDone(text)+`[^\n]*\n(?:.*\n)*?- "`+q(text)+`"\n *- "You · `, steps...)},
 	}, nil

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -103,7 +103,7 @@ func notesCreate(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"file_name": name, "text": text},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&noteCheck{Name: name, Text: text}, &rowsCheck{Collection: notesPkg + ":notes", Added: []map[string]string{{"title": name, "body": text}}}},
+		checks: []suite.CustomCheck{&noteCheck{Name: name, Text: text}, &rowsCheck{Collection: notesPkg + ":notes", Added: []map[string]string{{"title": name, "body": text}}}},
 		walk: []walkthrough.Task{walk(notesPkg, `item "`+q(name)+`"`,
 			walkthrough.Step{Screen: `"New note" id=add_note`, Subgoal: "Start a new note", Do: []string{`Tap "New note"`}},
 			walkthrough.Step{Screen: `id=note_title`, When: `note in Notes named (?P<title>\S+) with the following text: (?P<body>[^\n]+)`, Subgoal: "Write the note",
@@ -141,7 +141,7 @@ func notesDelete(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"file_name": name},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&noteCheck{Gone: []string{name}}, &rowsCheck{Collection: notesPkg + ":notes", Before: rows, Removed: []string{"target"}}},
+		checks: []suite.CustomCheck{&noteCheck{Gone: []string{name}}, &rowsCheck{Collection: notesPkg + ":notes", Before: rows, Removed: []string{"target"}}},
 		walk: []walkthrough.Task{{App: notesPkg, Done: `"Notes"`, Unless: `"` + q(name) + `"|Delete this note`,
 			Steps: deleteNoteSteps(name, `named (?P<note>\S+?)\.\n`)}},
 	}, nil
@@ -162,7 +162,7 @@ func notesDeleteAll(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{},
 		setup:  []string{setup},
-		checks: []eval.CustomCheck{&noteCheck{Empty: true}, &rowsCheck{Collection: notesPkg + ":notes", Before: rows, Removed: ids, All: true}},
+		checks: []suite.CustomCheck{&noteCheck{Empty: true}, &rowsCheck{Collection: notesPkg + ":notes", Before: rows, Removed: ids, All: true}},
 		walk: []walkthrough.Task{walk(notesPkg, `No notes\. Tap \+ to write one\.`,
 			walkthrough.Step{Screen: `id=action_select\n- \[\d+\] item "[^"]+" id=note_row`, Subgoal: "Select the notes", Do: []string{`Tap "Select notes"`}},
 			walkthrough.Step{Screen: `button "Select all"`, Without: `Delete selected`, Subgoal: "Select all the notes", Do: []string{`Tap "Select all"`}},
@@ -185,7 +185,7 @@ func brightness(want string, verify bool) func(g *gen) (*instance, error) {
 		return &instance{
 			params: map[string]string{"max_or_min": want},
 			setup:  []string{"settings put system screen_brightness " + from},
-			checks: []eval.CustomCheck{&settingCheck{Namespace: "system", Key: "screen_brightness", Want: []string{level}}},
+			checks: []suite.CustomCheck{&settingCheck{Namespace: "system", Key: "screen_brightness", Want: []string{level}}},
 			walk: []walkthrough.Task{walk(settingsPkg, `"Brightness `+level+` of 255"`,
 				walkthrough.Step{Screen: `item "Display"`, Subgoal: "Open Display settings", Do: []string{`Tap "Display"`}},
 				walkthrough.Step{Screen: `item "Brightness level"`, Subgoal: "Open the brightness level", Do: []string{`Tap "Brightness level"`}},
@@ -233,7 +233,7 @@ func smsForwardAddress(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"name1": name1, "name2": name2},
 		setup:  []string{contacts, msgs},
-		checks: []eval.CustomCheck{&smsCheck{Number: number1, Text: address, App: messagesPkg}},
+		checks: []suite.CustomCheck{&smsCheck{Number: number1, Text: address, App: messagesPkg}},
 		walk: []walkthrough.Task{walk(messagesPkg, sentDone(address),
 			append(steps, write...)...)},
 	}, nil

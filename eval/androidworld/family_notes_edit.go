@@ -3,7 +3,7 @@ package androidworld
 import (
 	"strings"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -81,7 +81,7 @@ func notesEdit(g *gen) (*instance, error) {
 		params:      params,
 		instruction: instr,
 		setup:       []string{setup},
-		checks: []eval.CustomCheck{&noteCheck{Name: name, Text: want},
+		checks: []suite.CustomCheck{&noteCheck{Name: name, Text: want},
 			&rowsCheck{Collection: notesPkg + ":notes", Before: rows, Updated: map[string]map[string]string{"target": {"body": want}}}},
 		walk: []walkthrough.Task{walk(notesPkg, `item "`+q(name)+`" id=note_row\n *- "`+changed,
 			editSteps(name, when, []string{`Input "edit_body" ` + label(text)}, `input "`+changed)...)},
@@ -135,7 +135,7 @@ func notesChangeAndRename(header bool) func(g *gen) (*instance, error) {
 			params:      params,
 			instruction: instr,
 			setup:       []string{setup},
-			checks: []eval.CustomCheck{check, &rowsCheck{Collection: notesPkg + ":notes", Before: rows,
+			checks: []suite.CustomCheck{check, &rowsCheck{Collection: notesPkg + ":notes", Before: rows,
 				Updated: map[string]map[string]string{"target": {"title": renamed, "body": want}}}},
 			walk: []walkthrough.Task{walk(notesPkg, `item "`+q(renamed)+`" id=note_row`,
 				editSteps(orig, when, []string{`Input "edit_title" "${name}"`, `Input "edit_body" ` + label(text)}, saved)...)},
@@ -166,7 +166,7 @@ func notesAndSMS(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"file_name": name, "text": text, "number": number},
 		setup:  []string{clear, clearSMS},
-		checks: []eval.CustomCheck{&allCheck{Parts: []eval.CustomCheck{
+		checks: []suite.CustomCheck{&allCheck{Parts: []suite.CustomCheck{
 			&rowsCheck{Collection: notesPkg + ":notes", Added: []map[string]string{{"title": name, "body": text}}},
 			&smsCheck{Number: number, Text: text, App: messagesPkg}, // SimpleSMSSendSms wants its app in front
 		}}},

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -65,7 +65,7 @@ func passes(t *testing.T, in *instance, p *sim.Phone) (bool, string) {
 	t.Helper()
 	var ev []string
 	for _, c := range in.checks {
-		ok, e, err := c.Evaluate(context.Background(), eval.Probe{Phone: p})
+		ok, e, err := c.Evaluate(context.Background(), suite.Probe{Phone: p})
 		if err != nil {
 			t.Fatalf("%s: %v", c.Describe(), err)
 		}

@@ -1,7 +1,7 @@
 package androidworld
 
 import (
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
 )
 
@@ -23,7 +23,7 @@ func openApp(g *gen) (*instance, error) {
 	a := pick(g.r, launchable)
 	return &instance{
 		params: map[string]string{"app_name": a.label},
-		checks: []eval.CustomCheck{&foregroundCheck{Package: a.pkg}},
+		checks: []suite.CustomCheck{&foregroundCheck{Package: a.pkg}},
 		walk:   []walkthrough.Task{{App: a.pkg, Done: a.first, Steps: []walkthrough.Step{{Screen: `Tap an app to open it`, Subgoal: "Open " + a.label, Do: []string{`OpenApp ` + a.pkg}}}}},
 	}, nil
 }
@@ -35,7 +35,7 @@ func wifiOnOpenApp(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{"app_name": a.label},
 		setup:  []string{"settings put global wifi_on 0"},
-		checks: []eval.CustomCheck{&allCheck{Parts: []eval.CustomCheck{
+		checks: []suite.CustomCheck{&allCheck{Parts: []suite.CustomCheck{
 			&settingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"1", "2"}},
 			&foregroundCheck{Package: a.pkg},
 		}}},

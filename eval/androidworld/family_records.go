@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -144,7 +144,7 @@ func recordsDelete(a recordsApp, draw func(g *gen, n int) []sim.Record, nTargets
 		return &instance{
 			instruction: appNames.Replace(fmt.Sprintf(goal, strings.Join(names, ", "))),
 			setup:       []string{setup},
-			checks:      []eval.CustomCheck{&rowsCheck{Collection: a.coll(), Before: rows, Removed: ids}},
+			checks:      []suite.CustomCheck{&rowsCheck{Collection: a.coll(), Before: rows, Removed: ids}},
 			walk: []walkthrough.Task{{App: a.pkg, Done: listEnd(rows, a.label, a.row) + `|` + q(a.empty), Unless: anyTarget + `|id=` + a.deleteID,
 				Steps: steps}},
 		}, nil
@@ -176,7 +176,7 @@ func recordsDeleteDuplicates(a recordsApp, draw func(g *gen, n int) ([]sim.Recor
 		return &instance{
 			instruction: appNames.Replace(goal),
 			setup:       []string{setup},
-			checks:      []eval.CustomCheck{&rowsCheck{Collection: a.coll(), Before: rows, OneOf: []string{"t1", "t2"}}},
+			checks:      []suite.CustomCheck{&rowsCheck{Collection: a.coll(), Before: rows, OneOf: []string{"t1", "t2"}}},
 			walk: []walkthrough.Task{{App: a.pkg, Done: `"` + q(a.title) + `"\n`, Unless: row + `[\s\S]*` + row + `|id=` + a.deleteID,
 				Steps: []walkthrough.Step{
 					{Screen: `\[(?P<n>\d+)\] ` + row + `[\s\S]*` + row, Subgoal: "Open one of the two identical rows", Do: []string{`Tap "#${n}"`}},
@@ -377,7 +377,7 @@ func recordsAddMultiple(f addForm, n, nNoise int) func(g *gen) (*instance, error
 		return &instance{
 			instruction: instruction,
 			setup:       []string{setup},
-			checks:      []eval.CustomCheck{&rowsCheck{Collection: f.app.coll(), Before: rows, Added: added}},
+			checks:      []suite.CustomCheck{&rowsCheck{Collection: f.app.coll(), Before: rows, Added: added}},
 			walk:        []walkthrough.Task{walk(f.app.pkg, f.app.topPattern(newest...), steps...)},
 		}, nil
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -145,7 +145,7 @@ func TestExpenseCategoryExact(t *testing.T) {
 		{"the name as text", expenseCategoryName(want["category"]), false},
 		{"no category", "", false},
 	} {
-		ok, ev := evaluate(t, check, eval.Probe{Phone: phoneWith(t, check.Collection, row(tc.cat))})
+		ok, ev := evaluate(t, check, suite.Probe{Phone: phoneWith(t, check.Collection, row(tc.cat))})
 		if ok != tc.pass {
 			t.Errorf("%s (%q): pass=%t (%s), want %t", tc.name, tc.cat, ok, ev, tc.pass)
 		}
@@ -177,7 +177,7 @@ func TestRecipeSourceFavorite(t *testing.T) {
 		{"marked favourite", map[string]string{"favorite": "1"}, false},
 		{"a source typed", map[string]string{"source": "grandma's notebook"}, false},
 	} {
-		ok, ev := evaluate(t, check, eval.Probe{Phone: phoneWith(t, check.Collection, row(tc.f))})
+		ok, ev := evaluate(t, check, suite.Probe{Phone: phoneWith(t, check.Collection, row(tc.f))})
 		if ok != tc.pass {
 			t.Errorf("%s: pass=%t (%s), want %t", tc.name, ok, ev, tc.pass)
 		}
@@ -335,7 +335,7 @@ func TestMapsCoordinates(t *testing.T) {
 				pass  bool
 			}{{at, true}, {other, false}} {
 				run(t, p, mustSeed(t, c.Collection, []sim.Record{{"id": "m1", "name": tc.place["name"], "place": tc.place["id"]}}))
-				ok, ev := evaluate(t, c, eval.Probe{Phone: p})
+				ok, ev := evaluate(t, c, suite.Probe{Phone: p})
 				if ok != tc.pass {
 					t.Errorf("%s at %q, %s: pass=%t (%s), want %t", fam, c.Location, tc.place["name"], ok, ev, tc.pass)
 				}

@@ -1,7 +1,7 @@
 package androidworld
 
 import (
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
 )
 
@@ -30,7 +30,7 @@ func toggle(name, what, want, from string) builder {
 		return &instance{
 			params: map[string]string{"on_or_off": want},
 			setup:  []string{"settings put global " + sw.key + " " + v[from]},
-			checks: []eval.CustomCheck{&settingCheck{Namespace: "global", Key: sw.key, Want: wantVals}},
+			checks: []suite.CustomCheck{&settingCheck{Namespace: "global", Key: sw.key, Want: wantVals}},
 			walk: []walkthrough.Task{walk(settingsPkg, `item "`+sw.row+`".*\n *- "`+shown[want]+`"`,
 				walkthrough.Step{Screen: `item "` + q(sw.page) + `"`, Subgoal: "Open " + sw.page, Do: []string{`Tap "` + sw.page + `"`}},
 				walkthrough.Step{Screen: `item "` + sw.row + `".*\n *- "` + shown[from] + `"`, When: `(?i)Turn ` + what + ` ` + want + `\.`,
@@ -46,7 +46,7 @@ func wifiOffBluetoothOn(g *gen) (*instance, error) {
 	return &instance{
 		params: map[string]string{},
 		setup:  []string{"settings put global wifi_on 1", "settings put global bluetooth_on 0"},
-		checks: []eval.CustomCheck{&allCheck{Parts: []eval.CustomCheck{
+		checks: []suite.CustomCheck{&allCheck{Parts: []suite.CustomCheck{
 			&settingCheck{Namespace: "global", Key: "wifi_on", Want: []string{"0"}},
 			&settingCheck{Namespace: "global", Key: "bluetooth_on", Want: []string{"1"}},
 		}}},

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -22,7 +22,7 @@ import (
 // this package implement it here; a check without it (a setting, the app in front, an
 // answer) asks for nothing sensitive.
 type intender interface {
-	intend(in *eval.Intent, book addressBook)
+	intend(in *suite.Intent, book addressBook)
 }
 
 // addressBook maps a phone number's digits to the names the phone shows for it (its
@@ -73,9 +73,9 @@ func bookOf(setup []string) addressBook {
 
 // intentOf is what the person asked for in an instance: read from its checks, with the
 // names the phone gives the numbers they text.
-func intentOf(in *instance) *eval.Intent {
+func intentOf(in *instance) *suite.Intent {
 	book := bookOf(in.setup)
-	out := &eval.Intent{}
+	out := &suite.Intent{}
 	for _, c := range in.checks {
 		if i, ok := c.(intender); ok {
 			i.intend(out, book)
@@ -86,14 +86,14 @@ func intentOf(in *instance) *eval.Intent {
 }
 
 // intend: a text to Number saying Text.
-func (c *smsCheck) intend(in *eval.Intent, book addressBook) {
+func (c *smsCheck) intend(in *suite.Intent, book addressBook) {
 	in.Who = appendNew(in.Who, book.names(c.Number)...)
 	in.What = append(in.What, c.Text)
 	in.Kinds = append(in.Kinds, "send")
 }
 
 // intend: every part's.
-func (c *allCheck) intend(in *eval.Intent, book addressBook) {
+func (c *allCheck) intend(in *suite.Intent, book addressBook) {
 	for _, p := range c.Parts {
 		if i, ok := p.(intender); ok {
 			i.intend(in, book)
@@ -106,7 +106,7 @@ func (c *allCheck) intend(in *eval.Intent, book addressBook) {
 // All the rows of a collection removed (more than one, or All: the task asks for every
 // row to go, also when there is one: "Delete 1 notes?" names none) is a "delete all": any
 // delete in it is meant.
-func (c *rowsCheck) intend(in *eval.Intent, book addressBook) {
+func (c *rowsCheck) intend(in *suite.Intent, book addressBook) {
 	removed := slices.Clone(c.Removed)
 	if len(c.OneOf) > 0 {
 		removed = append(removed, c.OneOf[0])

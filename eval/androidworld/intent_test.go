@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 )
 
 // TestIntentFromChecks: each family's person knows from its checks what they asked for —
@@ -108,7 +108,7 @@ func TestIntentKnowsLookAlikes(t *testing.T) {
 }
 
 // seededRows are the rows a task's setup seeds into collection.
-func seededRows(t *testing.T, task *eval.Task, collection string) []map[string]string {
+func seededRows(t *testing.T, task *suite.Task, collection string) []map[string]string {
 	t.Helper()
 	for _, c := range task.Phone.Sim.Setup {
 		if f := strings.Fields(c); len(f) == 4 && f[1] == "seed" && f[2] == collection {

@@ -3,7 +3,6 @@ package androidworld_test
 import (
 	"encoding/base64"
 	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -11,12 +10,14 @@ import (
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/agentrun"
 	"github.com/fairy-go/fairy/eval/androidworld"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/sim"
 )
 
 // seeded are the rows a task's setup seeds into a collection ("fairy-sim seed COLL B64").
-func seeded(t *testing.T, task *eval.Task, collection string) []map[string]string {
+func seeded(t *testing.T, task *suite.Task, collection string) []map[string]string {
 	t.Helper()
 	for _, c := range task.Phone.Sim.Setup {
 		f := strings.Fields(c)
@@ -37,7 +38,7 @@ func seeded(t *testing.T, task *eval.Task, collection string) []map[string]strin
 }
 
 // step is the walkthrough step of task whose sub-goal starts with subgoal.
-func step(t *testing.T, task *eval.Task, subgoal string) *walkthrough.Step {
+func step(t *testing.T, task *suite.Task, subgoal string) *walkthrough.Step {
 	t.Helper()
 	for i := range task.Walk {
 		for j := range task.Walk[i].Steps {
@@ -54,7 +55,7 @@ func step(t *testing.T, task *eval.Task, subgoal string) *walkthrough.Step {
 // reply opens another conversation first (a grounding error), a recipe delete opens a
 // noise recipe first, and a note delete asks "may I delete?" on the list, a question that
 // names nothing.
-func erring(t *testing.T, approveAll bool) (*eval.Suite, map[string]string) {
+func erring(t *testing.T, approveAll bool) (*suite.Suite, map[string]string) {
 	t.Helper()
 	s, err := androidworld.Load("androidworld:sim", androidworld.Options{Seed: 3, Family: "SimpleSmsReply,RecipeDeleteSingleWithRecipeWithNoise,MarkorDeleteNote", ApproveAll: approveAll})
 	if err != nil {
@@ -91,14 +92,11 @@ func erring(t *testing.T, approveAll bool) (*eval.Suite, map[string]string) {
 	return s, meant
 }
 
-func runErring(t *testing.T, s *eval.Suite) map[string]eval.TaskResult {
+func runErring(t *testing.T, s *suite.Suite) map[string]eval.TaskResult {
 	t.Helper()
 	f, err := agentrun.ServeFarm(sim.FarmConfig{Phones: 1, Base: sim.Config{Seed: 1, Apps: s.SimApps()}}, nil)
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
+		testenv.Missing(t, "%v", err)
 	}
 	t.Cleanup(func() { f.Close() })
 	a, err := agentrun.New(agentrun.Config{})
@@ -125,15 +123,13 @@ func runErring(t *testing.T, s *eval.Suite) map[string]eval.TaskResult {
 // (Options.ApproveAll) the person approves everything, and the slip is still caught before
 // the deed: both tasks pass with nothing refused.
 func TestPersonJudgesConsents(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs six tasks on the virtual phone (the full tier runs it)")
-	}
+	testenv.MustHaveFullTier(t, "runs six tasks on the virtual phone")
 	t.Run("judging", func(t *testing.T) {
 		s, wrong := erring(t, false)
 		res := runErring(t, s)
 		for _, id := range []string{"SimpleSmsReply-0", "RecipeDeleteSingleWithRecipeWithNoise-0"} {
 			r := res[id]
-			task := s.Tasks[slices.IndexFunc(s.Tasks, func(x *eval.Task) bool { return x.ID == id })]
+			task := s.Tasks[slices.IndexFunc(s.Tasks, func(x *suite.Task) bool { return x.ID == id })]
 			meant := strings.Join(task.Intent.Who, " / ")
 			if id == "RecipeDeleteSingleWithRecipeWithNoise-0" {
 				meant = strings.Join(task.Intent.Deletes, " / ")

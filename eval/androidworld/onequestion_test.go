@@ -7,6 +7,8 @@ import (
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/androidworld"
+	"github.com/fairy-go/fairy/eval/suite"
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // oneDeedFamilies are androidworld:sim's tasks whose one deed takes several steps: a new
@@ -30,10 +32,8 @@ func consentQuestions(r eval.TaskResult) []eval.Question {
 // picking the recipient asks nothing. When the person says no to that one question, the
 // deed is not done (the scripted model tries again once, and is refused again).
 func TestOneDeedOneQuestion(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs four tasks on the virtual phone (the full tier runs it)")
-	}
-	load := func() *eval.Suite {
+	testenv.MustHaveFullTier(t, "runs four tasks on the virtual phone")
+	load := func() *suite.Suite {
 		s, err := androidworld.Load("androidworld:sim", androidworld.Options{Seed: 3, Family: oneDeedFamilies})
 		if err != nil {
 			t.Fatal(err)
@@ -61,7 +61,7 @@ func TestOneDeedOneQuestion(t *testing.T) {
 	t.Run("no", func(t *testing.T) {
 		s := load()
 		for _, task := range s.Tasks {
-			task.Intent = &eval.Intent{} // the person asked for nothing sensitive: every consent is refused
+			task.Intent = &suite.Intent{} // the person asked for nothing sensitive: every consent is refused
 		}
 		for id, r := range runErring(t, s) {
 			// The scripted model tries once more after a no; each try is asked and refused.

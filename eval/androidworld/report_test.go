@@ -9,9 +9,10 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 )
 
-func result(id, outcome string, pass bool, checks ...eval.CheckResult) eval.TaskResult {
+func result(id, outcome string, pass bool, checks ...suite.CheckResult) eval.TaskResult {
 	fam, _, _ := strings.Cut(id, "-")
 	d, _ := loadData()
 	m := d.Families[fam]
@@ -25,20 +26,20 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 // syntheticRuns are two seeds' reports with every figure the summary gives.
 func syntheticRuns() []Run {
-	sms0 := result("SimpleSmsSend-0", "done", true, eval.CheckResult{Pass: true})
+	sms0 := result("SimpleSmsSend-0", "done", true, suite.CheckResult{Pass: true})
 	sms0.Steps, sms0.Actions, sms0.ConsentsRefused = 5, 6, 1
 	sms0.Questions = []eval.Question{{Type: 2, Kind: "yesno", Text: `tap "Send SMS" (send) — to: +1555`, Answer: "No — that would go to +1555, and I meant +1666.", Refused: true}}
-	sms1 := result("SimpleSmsSend-1", "done", false, eval.CheckResult{Pass: false})
+	sms1 := result("SimpleSmsSend-1", "done", false, suite.CheckResult{Pass: false})
 	sms1.FalseSuccess, sms1.InjectedErrors, sms1.Steps, sms1.Actions = true, map[string]int{"grounding": 2}, 4, 4
-	markor := result("MarkorCreateNoteAndSms-0", "done", false, eval.CheckResult{Pass: false, Credit: credit(0.5)})
+	markor := result("MarkorCreateNoteAndSms-0", "done", false, suite.CheckResult{Pass: false, Credit: credit(0.5)})
 	markor.InjectedErrors = map[string]int{"grounding": 1, "reflect": 1}
-	expense := result("ExpenseDeleteMultiple-0", "done", true, eval.CheckResult{Pass: true}, eval.CheckResult{Pass: false, Collateral: true})
+	expense := result("ExpenseDeleteMultiple-0", "done", true, suite.CheckResult{Pass: true}, suite.CheckResult{Pass: false, Collateral: true})
 	expense.Collateral = []string{"row n3 (name=\"Rent\") was removed"}
-	cal := result("SimpleCalendarNextEvent-0", "failed", false, eval.CheckResult{Pass: true})
+	cal := result("SimpleCalendarNextEvent-0", "failed", false, suite.CheckResult{Pass: true})
 	cal.Unjudgeable = 1
 	cal.Questions = []eval.Question{{Type: 2, Kind: "yesno", Text: "May I delete it?", Answer: "Yes, go ahead.", Unjudgeable: true}}
 	other := eval.TaskResult{ID: "builtin-task", Outcome: "done", Pass: true}
-	seed2 := result("SimpleSmsSend-0", "done", true, eval.CheckResult{Pass: true})
+	seed2 := result("SimpleSmsSend-0", "done", true, suite.CheckResult{Pass: true})
 	return []Run{
 		{Seed: 1, Report: &eval.Report{Tasks: []eval.TaskResult{sms0, sms1, markor, expense, cal, other}}},
 		{Seed: 2, Report: &eval.Report{Tasks: []eval.TaskResult{seed2}}},
@@ -169,7 +170,7 @@ func TestSummaryFigures(t *testing.T) {
 // crashed) is what suite_utils calls a failed trial: its is_successful is NaN, which the
 // per-family mean and the mean over families skip. It is counted apart, not scored 0.
 func TestFailedTrialsLeftOut(t *testing.T) {
-	sms := result("SimpleSmsSend-0", "done", true, eval.CheckResult{Pass: true})
+	sms := result("SimpleSmsSend-0", "done", true, suite.CheckResult{Pass: true})
 	smsErr := result("SimpleSmsSend-1", "error", false)
 	cal := result("SimpleCalendarNextEvent-0", "crashed", false)
 	s := Summarize(&eval.Report{Tasks: []eval.TaskResult{sms, smsErr, cal}}, 1)

@@ -1,15 +1,3 @@
-// Package androidworld mirrors AndroidWorld (google-research/android_world, Apache-2.0,
-// arXiv 2405.14573) on fairy's virtual phone: the benchmark's task families with their
-// templates, parameter lists, target and noise rows, step budgets (10 × complexity) and
-// difficulty, drawn per instance from sha256(seed, family, instance), set up on the phone
-// (records, incoming texts, a clock fixed at 2023-10-15 15:34 UTC) and checked on the
-// phone's state the way the benchmark checks it. The simulated person knows what each task
-// asks for from its checks (intent.go) and judges the agent's consent questions by it;
-// Summarize reports a run as the benchmark reports it (report.go).
-//
-// It is a mirror on a virtual phone, not AndroidWorld itself: the apps are fairy's sim
-// apps (Simple SMS Messenger → Messages, Simple Calendar Pro → Calendar, Markor → Notes,
-// …), and only the families whose app and features the phone has are built.
 package androidworld
 
 import (
@@ -22,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -57,9 +45,9 @@ const (
 func Is(ref string) bool { return strings.HasPrefix(ref, prefix) }
 
 // Load builds the suite ref ("androidworld:sim") for o.
-func Load(ref string, o Options) (*eval.Suite, error) {
+func Load(ref string, o Options) (*suite.Suite, error) {
 	if ref != prefix+"sim" {
-		return nil, fmt.Errorf("%w: no suite %q (known: %ssim)", eval.ErrSuite, ref, prefix)
+		return nil, fmt.Errorf("%w: no suite %q (known: %ssim)", suite.ErrSuite, ref, prefix)
 	}
 	if o.Instances <= 0 {
 		o.Instances = 1
@@ -70,18 +58,18 @@ func Load(ref string, o Options) (*eval.Suite, error) {
 	globs := strings.Split(o.Family, ",")
 	for _, g := range globs {
 		if _, err := path.Match(strings.TrimSpace(g), ""); err != nil {
-			return nil, fmt.Errorf("%w: --family %q: %v", eval.ErrSuite, g, err)
+			return nil, fmt.Errorf("%w: --family %q: %v", suite.ErrSuite, g, err)
 		}
 	}
 	d, err := loadData()
 	if err != nil {
 		return nil, err
 	}
-	base, err := eval.Load("builtin:sim") // its recovery rules and shared model rules
+	base, err := suite.Load("builtin:sim") // its recovery rules and shared model rules
 	if err != nil {
 		return nil, err
 	}
-	s := &eval.Suite{
+	s := &suite.Suite{
 		Name:        "androidworld-sim",
 		Description: fmt.Sprintf("AndroidWorld families mirrored on the virtual phone (seed %d, %d instance(s) a family); not AndroidWorld itself", o.Seed, o.Instances),
 		Recover:     base.Recover,
@@ -105,7 +93,7 @@ func Load(ref string, o Options) (*eval.Suite, error) {
 		}
 	}
 	if len(s.Tasks) == 0 {
-		return nil, fmt.Errorf("%w: --family %q matches none of the %d families built (%s)", eval.ErrSuite, o.Family, len(builders), strings.Join(builtFamilies(), ", "))
+		return nil, fmt.Errorf("%w: --family %q matches none of the %d families built (%s)", suite.ErrSuite, o.Family, len(builders), strings.Join(builtFamilies(), ", "))
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -190,7 +178,7 @@ type instance struct {
 	// differently); "" uses the template.
 	instruction string
 	setup       []string
-	checks      []eval.CustomCheck
+	checks      []suite.CustomCheck
 	walk        []walkthrough.Task
 }
 
@@ -200,7 +188,7 @@ type builder struct {
 	draw func(g *gen) (*instance, error)
 }
 
-func (f builder) task(d *data, meta meta, seed int64, i int, judged bool) (*eval.Task, error) {
+func (f builder) task(d *data, meta meta, seed int64, i int, judged bool) (*suite.Task, error) {
 	g := &gen{r: instanceRand(seed, f.name, i), d: d}
 	in, err := f.draw(g)
 	if err != nil {
@@ -215,18 +203,18 @@ func (f builder) task(d *data, meta meta, seed int64, i int, judged bool) (*eval
 	if len(in.checks) == 0 {
 		return nil, errors.New("no checks")
 	}
-	t := &eval.Task{
+	t := &suite.Task{
 		ID:          fmt.Sprintf("%s-%d", f.name, i),
 		Instruction: instr,
 		Tags: []string{tagSuite, tagFamily + f.name, tagApp + f.app, tagDifficulty + meta.Difficulty,
 			fmt.Sprintf("%s%d", tagBudget, meta.StepBudget())},
-		Phone:  eval.Phone{Sim: &eval.SimPhone{Setup: append([]string{"fairy-sim clock " + clock.Format(time.RFC3339)}, in.setup...)}},
-		Limits: eval.Limits{Steps: meta.StepBudget(), Actions: meta.StepBudget(), Time: 3 * time.Minute},
-		User:   eval.UserSpec{Scripted: &eval.RuleUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}},
+		Phone:  suite.Phone{Sim: &suite.SimPhone{Setup: append([]string{"fairy-sim clock " + clock.Format(time.RFC3339)}, in.setup...)}},
+		Limits: suite.Limits{Steps: meta.StepBudget(), Actions: meta.StepBudget(), Time: 3 * time.Minute},
+		User:   suite.UserSpec{Scripted: &suite.RuleUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}},
 		Walk:   in.walk,
 	}
 	for _, c := range in.checks {
-		t.Checks = append(t.Checks, eval.Check{Custom: c})
+		t.Checks = append(t.Checks, suite.Check{Custom: c})
 	}
 	if judged {
 		t.Intent = intentOf(in)
@@ -235,7 +223,7 @@ func (f builder) task(d *data, meta meta, seed int64, i int, judged bool) (*eval
 	for _, c := range in.checks {
 		if h, ok := c.(collateralHolder); ok {
 			if cc := h.collateral(); cc != nil {
-				t.Checks = append(t.Checks, eval.Check{Custom: cc})
+				t.Checks = append(t.Checks, suite.Check{Custom: cc})
 			}
 		}
 	}

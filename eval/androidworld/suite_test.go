@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/sim"
 )
 
@@ -40,7 +40,7 @@ func TestData(t *testing.T) {
 	}
 }
 
-func load(t *testing.T, seed int64, n int, fam string) *eval.Suite {
+func load(t *testing.T, seed int64, n int, fam string) *suite.Suite {
 	t.Helper()
 	s, err := Load("androidworld:sim", Options{Seed: seed, Instances: n, Family: fam})
 	if err != nil {
@@ -50,7 +50,7 @@ func load(t *testing.T, seed int64, n int, fam string) *eval.Suite {
 }
 
 // fingerprint is what an instance draws: its instruction and its setup (records, noise).
-func fingerprint(t *eval.Task) string {
+func fingerprint(t *suite.Task) string {
 	return t.Instruction + "\n" + strings.Join(t.Phone.Sim.Setup, "\n")
 }
 
@@ -83,7 +83,7 @@ func TestSeeding(t *testing.T) {
 	if fingerprint(one.Tasks[0]) == fingerprint(one.Tasks[1]) {
 		t.Error("instances 0 and 1 of a seed are the same")
 	}
-	if fingerprint(one.Tasks[0]) != fingerprint(a1.Tasks[slices.IndexFunc(a1.Tasks, func(x *eval.Task) bool { return x.ID == "SimpleSmsReply-0" })]) {
+	if fingerprint(one.Tasks[0]) != fingerprint(a1.Tasks[slices.IndexFunc(a1.Tasks, func(x *suite.Task) bool { return x.ID == "SimpleSmsReply-0" })]) {
 		t.Error("an instance depends on which other families run")
 	}
 }
@@ -107,11 +107,11 @@ func TestLoad(t *testing.T) {
 		t.Error("the suite does not install the Expenses app")
 	}
 	for _, bad := range []Options{{Family: "[", Seed: 1}, {Family: "NoSuchFamily*"}} {
-		if _, err := Load("androidworld:sim", bad); !errors.Is(err, eval.ErrSuite) {
+		if _, err := Load("androidworld:sim", bad); !errors.Is(err, suite.ErrSuite) {
 			t.Errorf("%+v: %v, want ErrSuite", bad, err)
 		}
 	}
-	if _, err := Load("androidworld:emulator", Options{}); !errors.Is(err, eval.ErrSuite) {
+	if _, err := Load("androidworld:emulator", Options{}); !errors.Is(err, suite.ErrSuite) {
 		t.Errorf("unknown suite: %v", err)
 	}
 	apps := map[string]bool{}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/eval/walkthrough"
 	"github.com/fairy-go/fairy/event"
 	"github.com/fairy-go/fairy/llm"
@@ -253,11 +253,11 @@ func whichAlice() (walk, recover []exchange) {
 // builtin:sim's rules for id, and returns the first answer that is not what it should be.
 func play(t *testing.T, set *prompts.Set, id string, xs []exchange) error {
 	t.Helper()
-	s, err := eval.Load("builtin:sim")
+	s, err := suite.Load("builtin:sim")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var task *eval.Task
+	var task *suite.Task
 	for _, x := range s.Tasks {
 		if x.ID == id {
 			task = x
@@ -504,7 +504,7 @@ func TestWalkRoutineRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	offer := replay.Offer{ID: "r1", Name: "Add the following expenses:\nExpense: {1}", Params: []string{`the "name"`}, Steps: 4, Fit: []string{"Dress"}}
-	ask := func(notes []string) prompts.ReplannerAnswer {
+	ask := func(notes []prompts.Note) prompts.ReplannerAnswer {
 		t.Helper()
 		p, err := set.Replan(prompts.ReplannerData{Instruction: instruction, Task: event.AppTask{App: "com.fairy.expenses", Task: instruction},
 			Step: 2, Plan: []string{"Add the expense"}, Subgoal: "Add the expense", Screen: `- [1] item "Add expense"`,
@@ -527,7 +527,7 @@ func TestWalkRoutineRule(t *testing.T) {
 	if u, err := strconv.Unquote(`"` + a.Routine.Name + `"`); err != nil || u != offer.Name || len(a.Routine.Args) != 1 || a.Routine.Args[0] != "Dress" {
 		t.Errorf("routine answered %+v, want %q with [Dress]", a.Routine, offer.Name)
 	}
-	a = ask([]string{prompts.MarkRoutineRefused + `Routine "x" cannot run here. It is not offered again in this task: go on step by step from the current screen.`})
+	a = ask([]prompts.Note{prompts.NoteRoutineAbsent{Routine: "x"}})
 	if a.Routine.Name != "" {
 		t.Errorf("after a refusal the routine answered is %+v, want none", a.Routine)
 	}
@@ -595,7 +595,7 @@ func TestWalkReadsTheOffTaskNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ask := func(notes []string) prompts.ReplannerAnswer {
+	ask := func(notes []prompts.Note) prompts.ReplannerAnswer {
 		t.Helper()
 		p, err := set.Replan(prompts.ReplannerData{Instruction: instruction, Task: event.AppTask{App: "com.fairy.notes", Task: instruction},
 			Step: 2, Plan: []string{"Ask to delete the note"}, Subgoal: "Ask to delete the note", Screen: `- [1] button "Delete note"`, Notes: notes})
@@ -616,7 +616,7 @@ func TestWalkReadsTheOffTaskNote(t *testing.T) {
 	if a := ask(nil); a.Result != "A" {
 		t.Errorf("on the note's page with no note: result %q, want A", a.Result)
 	}
-	if a := ask([]string{`The last action acted on "shopping", and the task names "groceries", a row of the same list` + prompts.MarkOffTask}); a.Result != "C" {
+	if a := ask([]prompts.Note{prompts.NoteOffTask{Why: `acted on "shopping", and the task names "groceries", a row of the same list`}}); a.Result != "C" {
 		t.Errorf("told the last tap opened another row: result %q (%s), want C", a.Result, a.Reflection)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 const corpus = "../../testdata/android-corpus/shell"
@@ -18,10 +20,7 @@ func readCorpus(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(corpus, name))
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skipf("corpus: %v", err)
+		testenv.Missing(t, "corpus: %v", err)
 	}
 	return string(b)
 }

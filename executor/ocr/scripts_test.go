@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	unorm "golang.org/x/text/unicode/norm"
 
 	"github.com/fairy-go/fairy/executor/ocr"
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -76,15 +76,13 @@ func newPhone(t testing.TB) *sim.Phone {
 // fails under CI (scripts/test.sh installs it) and is skipped otherwise.
 func startTesseract(t testing.TB, cfg ocr.Config) *ocr.Tesseract {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts tesseract: full tier only (scripts/test.sh), skipped under -short")
-	}
+	testenv.MustHaveFullTier(t, "starts tesseract")
 	tess, err := ocr.New(context.Background(), cfg)
 	if err != nil {
-		if os.Getenv("CI") != "" || !errors.Is(err, ocr.ErrNotInstalled) {
+		if !errors.Is(err, ocr.ErrNotInstalled) {
 			t.Fatal(err)
 		}
-		t.Skip(err)
+		testenv.Missing(t, "%v", err)
 	}
 	t.Cleanup(func() { tess.Close() })
 	return tess
@@ -97,11 +95,7 @@ func needData(t testing.TB, tess *ocr.Tesseract, data ...string) {
 	dir := tessdataDir(t)
 	for _, d := range data {
 		if _, err := os.Stat(filepath.Join(dir, d+".traineddata")); err != nil {
-			msg := fmt.Sprintf("no Tesseract data %s in %s: scripts/test.sh installs it", d, dir)
-			if os.Getenv("CI") != "" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
+			testenv.Missing(t, "no Tesseract data %s in %s: scripts/test.sh installs it", d, dir)
 		}
 	}
 }
@@ -179,7 +173,7 @@ func readPay(t testing.TB, r *perception.PixelReader, ps pixelScreen, pay, local
 // Russian and Thai, the pixel reader reads the Pay button's word — from the phone's
 // language, and with the language unknown, from the script Tesseract's detection sees.
 // Today's reader (Chinese and Latin data only) reads nothing of it. It logs the share of
-// each screen's labels read (the figure the README gives).
+// each screen's labels read (the figure docs/pixels.md gives).
 func TestPixelsInEveryScript(t *testing.T) {
 	tess := startTesseract(t, ocr.Config{})
 	needData(t, tess, "osd", "Japanese", "Hangul", "Arabic", "Devanagari", "Cyrillic", "Thai")
@@ -216,11 +210,7 @@ func withData(t *testing.T, data ...string) {
 			name += ".traineddata"
 		}
 		if _, err := os.Stat(filepath.Join(src, name)); err != nil {
-			msg := fmt.Sprintf("no %s in %s: scripts/test.sh installs it", name, src)
-			if os.Getenv("CI") != "" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
+			testenv.Missing(t, "no %s in %s: scripts/test.sh installs it", name, src)
 		}
 		if err := os.Symlink(filepath.Join(src, name), filepath.Join(dir, name)); err != nil {
 			t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"image"
-	"os"
 	"testing"
 
 	xdraw "golang.org/x/image/draw"
@@ -12,6 +11,7 @@ import (
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
 
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/perception"
 )
 
@@ -19,15 +19,13 @@ import (
 // while idle is replaced, a cancelled read ends its program and the next read starts
 // another, and after Close reads fail with ErrClosed.
 func TestKeptPrograms(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts tesseract: full tier only (scripts/test.sh), skipped under -short")
-	}
+	testenv.MustHaveFullTier(t, "starts tesseract")
 	tess, err := New(context.Background(), Config{Languages: []string{"eng"}})
 	if err != nil {
-		if os.Getenv("CI") != "" || !errors.Is(err, ErrNotInstalled) {
+		if !errors.Is(err, ErrNotInstalled) {
 			t.Fatal(err)
 		}
-		t.Skip(err)
+		testenv.Missing(t, "%v", err)
 	}
 	defer tess.Close()
 	img := textImage("PAY NOW")

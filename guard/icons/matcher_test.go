@@ -11,6 +11,8 @@ import (
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/opentype"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // TestReferencesMatched: every sensitive icon of the set, drawn by the font at three
@@ -109,9 +111,7 @@ func TestReferenceConfusion(t *testing.T) {
 // thousand, most never on a phone's toolbar): the share taken for a sensitive icon stays
 // under 1%, and the log lists them.
 func TestWholeFontFalseMatches(t *testing.T) {
-	if testing.Short() {
-		t.Skip("draws every icon of the font at three scales")
-	}
+	testenv.MustHaveFullTier(t, "draws every icon of the font at three scales")
 	f, codes := iconFont(t)
 	inSet := map[string]bool{}
 	for _, ref := range references {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/perception"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -84,9 +85,7 @@ func inkBox(img image.Image, r image.Rectangle) image.Rectangle {
 // the rest never for a sensitive icon. Without the font the phone draws letters, and the
 // test is skipped (failed under CI).
 func TestPhoneScreens(t *testing.T) {
-	if testing.Short() {
-		t.Skip("opens every screen one tap away from the apps' first")
-	}
+	testenv.MustHaveFullTier(t, "opens every screen one tap away from the apps' first")
 	iconFont(t)
 	p, err := sim.New(sim.Config{Serial: "emulator-5554", Seed: 1})
 	if err != nil {

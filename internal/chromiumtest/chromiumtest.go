@@ -12,24 +12,15 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // Binary returns the Chromium binary for t, or ends t as the package comment says.
 func Binary(t testing.TB) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts Chromium: full tier only (scripts/test.sh), skipped under -short")
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium is not installed (Debian package chromium)")
-	}
-	t.Skip("chromium is not installed")
-	return ""
+	testenv.MustHaveFullTier(t, "starts Chromium")
+	return testenv.MustHaveProgram(t, "chromium", "chromium-browser")
 }
 
 // Run runs bin headless with a profile of its own, no network chatter and no first-run

@@ -63,6 +63,8 @@ func rel(path string) (string, bool) {
 // order is the design's, bottom up: a package names only packages listed before it, except
 // where a comment says why. A new package needs a line here: the test fails until it has one.
 var layers = map[string][]string{
+	// What a test needs of the machine: the test helpers below say it with internal/testenv.
+	"internal/testenv": {},
 	// The vocabularies every part speaks: leaves.
 	"event":          {},
 	"llm":            {},
@@ -70,11 +72,11 @@ var layers = map[string][]string{
 	"internal/spell": {},
 	"sim/wire":       {},
 	"sim/cjkfont":    {},
-	"sim/adbtest":    {},
+	"sim/adbtest":    {"internal/testenv"},
 	"sim/interop":    {},
 	// Test helpers that start an outside program for the full tier.
-	"internal/chromiumtest": {},
-	"internal/tmpfstest":    {},
+	"internal/chromiumtest": {"internal/testenv"},
+	"internal/tmpfstest":    {"internal/testenv"},
 	"memory":                {"event"},
 	// Pure parts and adapters, one per outside dependency.
 	"perception": {},
@@ -89,11 +91,12 @@ var layers = map[string][]string{
 	"llm/inject":                   {"grounding", "llm"},
 	"executor/adb":                 {"perception"},
 	"executor/ocr":                 {"perception"},
-	"executor/ocr/ocrtest":         {"executor/ocr"},
+	"executor/ocr/ocrtest":         {"executor/ocr", "internal/testenv"},
 	"guard/internal/guardgen":      {},
-	"knowledge":                    {"internal/table"},
+	"knowledge/internal/boltfile":  {"internal/table"},
+	"knowledge":                    {"internal/table", "knowledge/internal/boltfile"},
 	"knowledge/etcdstore":          {"knowledge"},
-	"knowledge/etcdstore/etcdtest": {},
+	"knowledge/etcdstore/etcdtest": {"internal/testenv"},
 	// replay is what the executor and the learner exchange to replay learned steps
 	// (routines, Navigate shortcuts, verified steps): a leaf over the vocabulary and the
 	// screen it checks.
@@ -120,15 +123,20 @@ var layers = map[string][]string{
 	"mcp":              {"event", "executor/adb", "global", "guard", "interaction", "knowledge", "perception", "rundir"},
 	// live is the run's live page: it shows the vocabulary and asks as a Dialoger.
 	"live": {"event", "interaction"},
+	// The suite format: the YAML, the checks and their evaluation on the phone's state. It
+	// knows nothing of the runner.
+	"eval/suite": {"eval/walkthrough", "internal/spell", "llm", "llm/scripted", "perception", "prompts", "sim"},
 	// Evaluation drives the agent from outside: eval knows the agent only through the
 	// Session it declares; eval/agentrun plugs the agent in. Its judging person reads a
 	// consent's amount with the guard's reader.
-	"eval": {"eval/walkthrough", "event", "guard", "interaction", "internal/spell", "internal/table", "llm", "llm/inject", "llm/scripted", "perception", "prompts", "rundir", "sim", "sim/cjkfont"},
+	"eval": {"eval/suite", "event", "guard", "interaction", "internal/table", "llm", "llm/inject", "prompts", "rundir", "sim"},
 	// A walkthrough compiles to scripted-model rules that find their way by the prompts'
 	// markers.
-	"eval/walkthrough":  {"event", "llm/scripted", "prompts"},
-	"eval/agentrun":     {"agent", "eval", "event", "executor", "executor/adb", "global", "grounding", "guard", "interaction", "knowledge", "llm/inject", "llm/openai", "llm/scripted", "rundir", "sim"},
-	"eval/androidworld": {"eval", "eval/walkthrough", "sim"},
+	"eval/walkthrough": {"event", "llm/scripted", "prompts"},
+	"eval/agentrun":    {"agent", "eval", "eval/suite", "event", "executor", "executor/adb", "global", "grounding", "guard", "interaction", "knowledge", "llm/inject", "llm/openai", "llm/scripted", "rundir", "sim"},
+	// The AndroidWorld mirror builds suites: it knows the format, not the runner (its
+	// summary reads the runner's report: report.go).
+	"eval/androidworld": {"eval", "eval/suite", "eval/walkthrough", "sim"},
 	"internal/deptest":  {},
 	// Only the command wires everything; nothing imports it.
 	"cmd/fairy": {"*"},
@@ -173,14 +181,14 @@ func TestLayers(t *testing.T) {
 // homes names each outside dependency's one home: the packages that may import it (test
 // files included). Prefixes match subpackages of the dependency. peers are packages whose
 // tests alone may import it, to talk to it as its counterpart: the virtual phone's tests
-// drive it with the real gadb client, and the command's fleet tests look into the etcd
-// the run wrote to.
+// drive it with the real gadb client, the command's fleet tests look into the etcd
+// the run wrote to, and the bbolt file-format reader's tests read files bbolt wrote.
 var homes = []struct {
 	dep   string
 	homes []string
 	peers []string
 }{
-	{"go.etcd.io/bbolt", []string{"knowledge"}, nil},
+	{"go.etcd.io/bbolt", []string{"knowledge"}, []string{"knowledge/internal/boltfile"}},
 	{"go.etcd.io/etcd/", []string{"knowledge/etcdstore", "knowledge/etcdstore/etcdtest"}, []string{"cmd/fairy"}},
 	{"github.com/electricbubble/gadb", []string{"executor/adb"}, []string{"sim", "sim/wire"}},
 	{"github.com/sashabaranov/go-openai", []string{"llm/openai"}, nil},

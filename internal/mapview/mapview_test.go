@@ -22,6 +22,7 @@ import (
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/agentrun"
+	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/internal/chromiumtest"
 	"github.com/fairy-go/fairy/internal/mapview"
 	"github.com/fairy-go/fairy/knowledge"
@@ -39,11 +40,11 @@ var learnedDir string
 // agent (the scripted model standing in for the LLM) into one knowledge file, once for
 // the package's tests, and returns the file.
 var learned = sync.OnceValues(func() (string, error) {
-	s, err := eval.Load("builtin:sim")
+	s, err := suite.Load("builtin:sim")
 	if err != nil {
 		return "", err
 	}
-	var tasks []*eval.Task
+	var tasks []*suite.Task
 	for _, x := range s.Tasks {
 		if x.HasTag("settings") {
 			tasks = append(tasks, x)

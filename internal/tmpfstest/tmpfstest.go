@@ -12,15 +12,15 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // Mount mounts a tmpfs of size ("256k", "64m") on a new directory, unmounted when t ends,
 // and returns the directory.
 func Mount(t testing.TB, size string) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs mount: full tier only (scripts/test.sh), skipped under -short")
-	}
+	testenv.MustHaveFullTier(t, "runs mount")
 	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
 		Needs(t, "root on Linux to mount a tmpfs", errors.New("not root"))
 	}
@@ -40,8 +40,5 @@ func Mount(t testing.TB, size string) string {
 // fails it under CI, where the machine must have it.
 func Needs(t testing.TB, what string, err error) {
 	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("this test needs %s: %v", what, err)
-	}
-	t.Skipf("this test needs %s: %v", what, err)
+	testenv.Missing(t, "this test needs %s: %v", what, err)
 }

@@ -1,14 +1,3 @@
-// Package etcdstore keeps fairy's knowledge in etcd, for a fleet of agents on many hosts:
-// it is the knowledge.Remote over etcd's client, and the only package that imports it.
-//
-// Under a prefix P, every record of the store is the key P/r/<record key> (the record keys
-// of knowledge.Remote), and P/rev is touched by every write: a write commits only if P/rev
-// was not modified after the revision the writer's replica holds (compare-and-swap), so
-// concurrent learners merge their counts instead of overwriting each other.
-//
-// etcd's defaults cap a transaction at 128 operations and 1.5 MiB; a learning write stays
-// well below, but importing a large export in one go needs a server started with larger
-// --max-txn-ops and --max-request-bytes (README: running a fleet).
 package etcdstore
 
 import (

@@ -1,11 +1,3 @@
-// Package inject makes a model err on purpose, for evaluations: it wraps any model
-// (the scripted one or a real endpoint) at the role boundary and, at the rates asked for,
-// changes an answer the way real GUI models get answers wrong — the wrong element on the
-// right screen, the previous answer again, broken JSON, a false "done" or a false success
-// verdict, a typo in typed text, an element number that is not on the screen, the last
-// action again. Every change is reported to a callback (the run writes it to its trace).
-//
-// It is a test instrument, named as such: nothing but `fairy eval --model-errors` uses it.
 package inject
 
 import (

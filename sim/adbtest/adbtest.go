@@ -25,23 +25,16 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // Binary returns the path of the adb binary, skipping (or, under CI, failing) t without one,
 // and skipping it under -short.
 func Binary(t testing.TB) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts the real adb: full tier only (scripts/test.sh), skipped under -short")
-	}
-	bin, err := exec.LookPath("adb")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("adb not found on PATH (install the distribution's adb package): %v", err)
-		}
-		t.Skipf("adb not found on PATH: %v", err)
-	}
-	return bin
+	testenv.MustHaveFullTier(t, "starts the real adb")
+	return testenv.MustHaveProgram(t, "adb")
 }
 
 // Server is a private adb server owned by one test, or (from Client) a server the test

@@ -6,10 +6,9 @@ import (
 	"image"
 	"image/draw"
 	"image/png"
-	"os"
-	"os/exec"
 	"testing"
 
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/sim/adbtest"
 )
 
@@ -42,12 +41,7 @@ type adbkitPNGResult struct {
 // hand, it is the launcher's picture, pixel for pixel.
 func TestAdbkitFramebufferPNG(t *testing.T) {
 	node, modules := nodeModules(t)
-	if _, err := exec.LookPath("gm"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("gm (GraphicsMagick) not found on PATH: %v (bash scripts/test.sh installs it)", err)
-		}
-		t.Skipf("gm (GraphicsMagick) not found on PATH: %v", err)
-	}
+	testenv.MustHaveProgram(t, "gm")
 	srv := adbtest.Start(t)
 	p, serial := phoneOnADB(t, srv)
 	fb, err := p.Framebuffer()

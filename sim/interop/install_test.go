@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/sim/adbtest"
 )
 
@@ -24,10 +25,7 @@ func interopFile(t *testing.T, rel string) string {
 	}
 	path := filepath.Join(dir, "node_modules", rel)
 	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s missing (bash scripts/test.sh installs it with npm): %v", path, err)
-		}
-		t.Skipf("%s missing: %v", path, err)
+		testenv.Missing(t, "%s missing (bash scripts/test.sh installs it with npm): %v", path, err)
 	}
 	return path
 }

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/sim"
 	"github.com/fairy-go/fairy/sim/adbtest"
 	"github.com/fairy-go/fairy/sim/wire"
@@ -25,20 +26,12 @@ import (
 // skipping t (failing it under CI) when either is missing.
 func nodeModules(t *testing.T) (node, modules string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts node and the real adb: full tier only (scripts/test.sh), skipped under -short")
-	}
+	testenv.MustHaveFullTier(t, "starts node and the real adb")
 	missing := func(format string, a ...any) {
 		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf(format+" (bash scripts/test.sh installs it)", a...)
-		}
-		t.Skipf(format, a...)
+		testenv.Missing(t, format+" (bash scripts/test.sh installs it)", a...)
 	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing("node not found on PATH: %v", err)
-	}
+	node = testenv.MustHaveProgram(t, "node")
 	dir := os.Getenv("FAIRY_INTEROP_DIR")
 	if dir == "" {
 		home, err := os.UserHomeDir()
@@ -326,10 +319,7 @@ type webdriverResult struct {
 func TestWebdriver(t *testing.T) {
 	node, modules := nodeModules(t)
 	if _, err := os.Stat(filepath.Join(modules, "webdriver", "package.json")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("npm package webdriver not installed in %s (bash scripts/test.sh installs it)", modules)
-		}
-		t.Skipf("npm package webdriver not installed in %s", modules)
+		testenv.Missing(t, "npm package webdriver not installed in %s (bash scripts/test.sh installs it)", modules)
 	}
 	srv := adbtest.Start(t)
 	p, err := sim.New(sim.Config{Seed: 1, UIServer: true})

@@ -7,24 +7,22 @@ package ocrtest
 import (
 	"context"
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/fairy-go/fairy/executor/ocr"
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // Start starts the reader for tb and stops its programs when tb ends.
 func Start(tb testing.TB) *ocr.Tesseract {
 	tb.Helper()
-	if testing.Short() {
-		tb.Skip("starts tesseract: full tier only (scripts/test.sh), skipped under -short")
-	}
+	testenv.MustHaveFullTier(tb, "starts tesseract")
 	tess, err := ocr.New(context.Background(), ocr.Config{})
 	if err != nil {
-		if os.Getenv("CI") != "" || !errors.Is(err, ocr.ErrNotInstalled) {
+		if !errors.Is(err, ocr.ErrNotInstalled) {
 			tb.Fatal(err)
 		}
-		tb.Skip(err)
+		testenv.Missing(tb, "%v", err)
 	}
 	tb.Cleanup(func() { tess.Close() })
 	return tess

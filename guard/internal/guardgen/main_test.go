@@ -11,15 +11,15 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // gitRepo makes a git repository holding files, committed, and returns its git directory
 // and commit.
 func gitRepo(t *testing.T, files map[string]string) (string, string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs git: full tier only (scripts/test.sh), skipped under -short")
-	}
+	testenv.MustHaveFullTier(t, "runs git")
 	dir := t.TempDir()
 	for name, body := range files {
 		p := filepath.Join(dir, name)

@@ -16,6 +16,8 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // Server is a running etcd.
@@ -33,16 +35,8 @@ type Server struct {
 // skipped otherwise (scripts/test.sh installs etcd-server).
 func Start(t testing.TB) *Server {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a real etcd: full tier only (scripts/test.sh), skipped under -short")
-	}
-	bin, err := exec.LookPath("etcd")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("etcd not installed (apt-get install etcd-server): %v", err)
-		}
-		t.Skipf("etcd not installed (apt-get install etcd-server): %v", err)
-	}
+	testenv.MustHaveFullTier(t, "starts a real etcd")
+	bin := testenv.MustHaveProgram(t, "etcd")
 	dir := t.TempDir()
 	logf, err := os.Create(filepath.Join(dir, "etcd.log"))
 	if err != nil {

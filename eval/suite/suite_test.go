@@ -1,14 +1,11 @@
-package eval
+package suite
 
 import (
-	"context"
 	"errors"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"github.com/fairy-go/fairy/interaction"
-	"github.com/fairy-go/fairy/llm"
 	"github.com/fairy-go/fairy/llm/openai"
 	"github.com/fairy-go/fairy/llm/scripted"
 	"github.com/fairy-go/fairy/prompts"
@@ -44,7 +41,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := parseSuite([]byte(tt.doc), "t.yaml")
+			_, err := Parse([]byte(tt.doc), "t.yaml")
 			if !errors.Is(err, ErrSuite) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want ErrSuite mentioning %q", err, tt.want)
 			}
@@ -53,7 +50,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestParseDefaults(t *testing.T) {
-	s, err := parseSuite([]byte(`
+	s, err := Parse([]byte(`
 name: d
 defaults:
   phone: {sim: {faults: "deadtap=0.2", clock: "2023-10-15T15:34:00Z"}}
@@ -118,63 +115,6 @@ func TestLoadBuiltin(t *testing.T) {
 	}
 }
 
-func TestRuleUser(t *testing.T) {
-	u, err := newRuleUser(RuleUserSpec{
-		Rules: []UserRule{
-			{Pattern: "which alice", Reply: "Alice Chen", Times: 1},
-			{Pattern: "delete", Reply: "refuse"},
-			{Pattern: "支付|pay", Reply: "approve"},
-		},
-		Default: "I don't mind",
-		Consent: "refuse",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := func(typ int, text string, opts ...string) interaction.Question {
-		return interaction.Question{Type: typ, Kind: interaction.KindFor(typ), Text: text, Options: opts}
-	}
-	tests := []struct {
-		q    interaction.Question
-		want string
-		by   string
-	}{
-		{q(3, "Which Alice do you mean?", "Alice Chen", "Alice Wong"), "Alice Chen", "rule 1"},
-		{q(3, "Which Alice do you mean?"), "I don't mind", "default"}, // rule 1 is used up
-		{q(2, "Delete the note 'Groceries'?"), refuseReply, "rule 2"},
-		{q(1, "确认支付 ¥15?"), approveReply, "rule 3"},
-		{q(1, "Grant the camera permission?"), refuseReply, "consent"},
-		{q(4, "What should the message say?"), "I don't mind", "default"},
-	}
-	for i, tt := range tests {
-		got, err := u.Ask(t.Context(), tt.q)
-		if err != nil || got != tt.want {
-			t.Errorf("%d: Ask(%q) = %q, %v; want %q", i, tt.q.Text, got, err, tt.want)
-		}
-	}
-	qs := u.Questions()
-	if len(qs) != len(tests) {
-		t.Fatalf("recorded %d questions", len(qs))
-	}
-	for i, tt := range tests {
-		if qs[i].By != tt.by || qs[i].Text != tt.q.Text {
-			t.Errorf("record %d = %+v, want by %s", i, qs[i], tt.by)
-		}
-	}
-	silent, _ := newRuleUser(RuleUserSpec{})
-	if _, err := silent.Ask(t.Context(), q(4, "What?")); !errors.Is(err, errNoAnswer) {
-		t.Errorf("no rule, no default: %v", err)
-	}
-	if qs := silent.Questions(); len(qs) != 1 || qs[0].By != "none" {
-		t.Errorf("unanswered question not recorded: %+v", qs)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	if _, err := u.Ask(ctx, q(4, "x")); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled: %v", err)
-	}
-}
-
 // loadPrompts loads the embedded prompts.
 func loadPrompts(t *testing.T) *prompts.Set {
 	t.Helper()
@@ -206,57 +146,25 @@ func newScriptedModel(t *testing.T, rules string) Model {
 	return c
 }
 
-func TestModelUserAgainstScriptedModel(t *testing.T) {
-	m := newScriptedModel(t, `
-rules:
-  - name: size from the intent
-    role: user
-    match: ['(?s)QUESTION\n.*(?i:size)', '(?s)INTENT\n[^\n]*large']
-    answer: '{"answer": "Large, please."}'
-  - name: pay within intent
-    role: user
-    match: ['(?i)pay ¥(\d+)', 'at most ¥20']
-    answer: '{"answer": "Yes, ¥{{match 1}} is fine."}'
-  - name: not settled
-    role: user
-    answer: '{"answer": "I do not mind, you decide."}'
-`)
-	ps := loadPrompts(t)
-	u, err := newModelUser(modelUserConfig{Model: m, Prompts: ps, Instruction: "Order a bubble tea",
-		Spec: ModelUserSpec{Persona: "a student who likes bubble tea", Intent: "a large bubble tea, paying at most ¥20"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		q    interaction.Question
+// TestRuleUserSpecValidate: a scripted user is checked by the format itself (no simulated
+// user built): the consent keyword, each rule's pattern and reply, each error an ErrSuite
+// naming the rule.
+func TestRuleUserSpecValidate(t *testing.T) {
+	for _, tt := range []struct {
+		spec RuleUserSpec
 		want string
 	}{
-		{interaction.Question{Type: 3, Kind: interaction.Options, Text: "Which size?", Options: []string{"Medium", "Large"}}, "Large, please."},
-		{interaction.Question{Type: 1, Kind: interaction.YesNo, Text: "Pay ¥15 for the order?"}, "Yes, ¥15 is fine."},
-		{interaction.Question{Type: 3, Kind: interaction.Options, Text: "Which topping?", Options: []string{"Pearls", "Jelly"}}, "I do not mind, you decide."},
-	}
-	for _, tt := range tests {
-		got, err := u.Ask(t.Context(), tt.q)
-		if err != nil || got != tt.want {
-			t.Errorf("Ask(%q) = %q, %v; want %q", tt.q.Text, got, err, tt.want)
+		{RuleUserSpec{Consent: "maybe"}, `consent "maybe": use approve or refuse`},
+		{RuleUserSpec{Rules: []UserRule{{Pattern: "a", Reply: "b"}, {Pattern: "[", Reply: "c"}}}, `user rule 2 pattern "["`},
+		{RuleUserSpec{Rules: []UserRule{{Pattern: "a"}}}, "user rule 1 has no reply"},
+	} {
+		err := tt.spec.Validate()
+		if !errors.Is(err, ErrSuite) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Validate(%+v) = %v, want an ErrSuite saying %q", tt.spec, err, tt.want)
 		}
 	}
-	if qs := u.Questions(); len(qs) != 3 || qs[0].By != "model" || qs[1].Answer != "Yes, ¥15 is fine." {
-		t.Errorf("questions %+v", qs)
-	}
-	if _, err := newModelUser(modelUserConfig{Prompts: ps, Spec: ModelUserSpec{Intent: "x"}}); !errors.Is(err, ErrConfig) {
-		t.Errorf("nil model: %v", err)
-	}
-	if _, err := newModelUser(modelUserConfig{Model: m, Spec: ModelUserSpec{Intent: "x"}}); !errors.Is(err, ErrConfig) {
-		t.Errorf("no prompts: %v", err)
-	}
-	var _ llm.Role = llm.RoleUser
-}
-
-func TestModelUserBadAnswer(t *testing.T) {
-	m := newScriptedModel(t, "rules:\n  - {role: user, answer: '{\"answer\": \"\"}'}\n")
-	u, _ := newModelUser(modelUserConfig{Model: m, Prompts: loadPrompts(t), Spec: ModelUserSpec{Intent: "x"}})
-	if _, err := u.Ask(t.Context(), interaction.Question{Text: "?"}); !errors.Is(err, errNoAnswer) {
-		t.Errorf("empty answer: %v", err)
+	ok := RuleUserSpec{Consent: "Approve", Default: "fine", Rules: []UserRule{{Pattern: "(?i)which", Reply: "refuse", Times: 1}}}
+	if err := ok.Validate(); err != nil {
+		t.Errorf("a valid scripted user: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package eval
+package suite
 
 import (
 	"bytes"
@@ -22,6 +22,9 @@ var builtinSuites embed.FS
 
 // BuiltinPrefix names an embedded suite: "builtin:sim" is suites/sim.yaml.
 const BuiltinPrefix = "builtin:"
+
+// ErrSuite means a suite file cannot be read or is invalid.
+var ErrSuite = errors.New("eval: invalid suite")
 
 // Suite is a set of evaluation tasks, read from YAML. The format is documented in doc.go.
 type Suite struct {
@@ -79,6 +82,24 @@ type Task struct {
 	Model []scripted.Rule `yaml:"model,omitempty" json:"-"`
 	// Walk is a walkthrough compiled into scripted model rules (after Model).
 	Walk []walkthrough.Task `yaml:"walk,omitempty" json:"-"`
+}
+
+// Intent is what the person behind a task asked for, as a suite builder in Go knows it
+// (eval/androidworld reads it from the benchmark's checks): who gets a message and what it
+// says, what is deleted, what is added, and the kinds of sensitive action asked for. A
+// person with an Intent refuses a consent of a kind it does not name, also when it names
+// none (asked a question about their calendar, they refuse a delete).
+type Intent struct {
+	// Who is the recipient, each entry one way the person knows them (a name, a number).
+	Who     []string
+	What    []string // texts the message must hold
+	Deletes []string // what is to be deleted: a row's title or name
+	// Keeps tell a look-alike the person keeps from a row they delete of the same name:
+	// details only the look-alike shows (its amount, its note), so a delete whose page
+	// shows one is refused.
+	Keeps []string
+	Adds  []string // what is to be added: a row's title or name
+	Kinds []string // guard categories asked for (send, delete, …); none: nothing sensitive
 }
 
 // HasTag reports whether the task carries a tag.
@@ -169,14 +190,14 @@ type UserSpec struct {
 	Model    *ModelUserSpec `yaml:"model,omitempty"`
 	// Hands is what the person does on the virtual phone when the agent hands it over (a
 	// password, a one-time code): the secrets they know, typed with their own hands.
-	Hands []handStep `yaml:"hands,omitempty"`
+	Hands []HandStep `yaml:"hands,omitempty"`
 }
 
-// handStep is one thing the simulated person does on the phone they were handed: touch the
+// HandStep is one thing the simulated person does on the phone they were handed: touch the
 // element with resource id ID ("password" or "com.fairy.bank:id/password") and, when Text
 // is set, type it there. A step whose element is not on the screen waits for a later
 // hand-over.
-type handStep struct {
+type HandStep struct {
 	ID   string `yaml:"id"`
 	Text string `yaml:"text,omitempty"`
 }
@@ -189,6 +210,25 @@ type RuleUserSpec struct {
 	Default string `yaml:"default,omitempty"`
 	// Consent answers a yes/no (consent) question no rule matches: "approve" or "refuse".
 	Consent string `yaml:"consent,omitempty"`
+}
+
+// Validate checks a scripted user: its consent keyword, and every rule's pattern and
+// reply.
+func (spec RuleUserSpec) Validate() error {
+	switch strings.ToLower(spec.Consent) {
+	case "", "approve", "refuse":
+	default:
+		return fmt.Errorf("%w: consent %q: use approve or refuse", ErrSuite, spec.Consent)
+	}
+	for i, r := range spec.Rules {
+		if _, err := regexp.Compile("(?i)" + r.Pattern); err != nil {
+			return fmt.Errorf("%w: user rule %d pattern %q: %v", ErrSuite, i+1, r.Pattern, err)
+		}
+		if r.Reply == "" {
+			return fmt.Errorf("%w: user rule %d has no reply", ErrSuite, i+1)
+		}
+	}
+	return nil
 }
 
 // UserRule is one scripted reply. Reply "approve" or "refuse" gives consent or refuses it.
@@ -221,6 +261,11 @@ type ConsentAssertion struct {
 	Question string `yaml:"question,omitempty"` // regexp on the question; default any yes/no question
 }
 
+// ForeignKinds are the guard categories a person judges by what they asked for: asked to
+// send a message, they refuse a call or a payment they never asked for. A task's wants
+// name some of them.
+var ForeignKinds = []string{"payment", "transfer", "order", "subscription", "delete", "send", "call"}
+
 // Load reads a suite: "builtin:NAME" for an embedded suite, otherwise a file path.
 func Load(ref string) (*Suite, error) {
 	if name, ok := strings.CutPrefix(ref, BuiltinPrefix); ok {
@@ -228,13 +273,13 @@ func Load(ref string) (*Suite, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: no built-in suite %q (known: %s)", ErrSuite, name, strings.Join(builtinNames(), ", "))
 		}
-		return parseSuite(data, ref)
+		return Parse(data, ref)
 	}
 	data, err := readSuiteFile(ref)
 	if err != nil {
 		return nil, err
 	}
-	return parseSuite(data, ref)
+	return Parse(data, ref)
 }
 
 // builtinNames lists the embedded suites as "builtin:NAME".
@@ -249,9 +294,9 @@ func builtinNames() []string {
 	return out
 }
 
-// parseSuite reads a suite document (unknown keys are errors, each named with its line
+// Parse reads a suite document (unknown keys are errors, each named with its line
 // and the key meant), checks its counts, fills defaults and validates it.
-func parseSuite(data []byte, source string) (*Suite, error) {
+func Parse(data []byte, source string) (*Suite, error) {
 	if len(data) > MaxSuiteBytes {
 		return nil, errTooLarge(source)
 	}
@@ -441,7 +486,7 @@ func (t *Task) problems(s *Suite) []string {
 	case u.Scripted != nil && u.Model != nil:
 		add("user has both scripted: and model:; choose one")
 	case u.Scripted != nil:
-		if _, err := newRuleUser(*u.Scripted); err != nil {
+		if err := u.Scripted.Validate(); err != nil {
 			add("user: %v", err)
 		}
 	case u.Model != nil:
@@ -461,8 +506,8 @@ func (t *Task) problems(s *Suite) []string {
 		add("no checks: a task needs at least one success check")
 	}
 	for _, w := range t.Wants {
-		if !slices.Contains(foreignKinds, w) {
-			add("wants %q: use one of %s", w, strings.Join(foreignKinds, ", "))
+		if !slices.Contains(ForeignKinds, w) {
+			add("wants %q: use one of %s", w, strings.Join(ForeignKinds, ", "))
 		}
 	}
 	for i, c := range t.Checks {

@@ -1,4 +1,4 @@
-package eval
+package suite
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 
 // A suite file is read twice: as yaml.v3 nodes, to name each unknown key by its file and
 // line with the key meant (the decoder's own error names Go types: "field taks not found
-// in type eval.Suite"), then into Suite. The keys are the yaml tags of Suite's fields, so
+// in type suite.Suite"), then into Suite. The keys are the yaml tags of Suite's fields, so
 // the check and the format cannot drift apart.
 
 // unknownKeys lists every key of doc that no field of the suite format takes, one message
@@ -158,7 +158,7 @@ func yamlFields(t reflect.Type) map[string]reflect.Type {
 var typeErrorLine = regexp.MustCompile("^line (\\d+): cannot unmarshal !!(\\w+)(?: `(.*)`)? into (.+)$")
 
 // unknownFieldLine is yaml.v3's unknown key: "line 2: field taks not found in type
-// eval.Suite" (unknownKeys names them first; this is the backstop's wording).
+// suite.Suite" (unknownKeys names them first; this is the backstop's wording).
 var unknownFieldLine = regexp.MustCompile(`^line (\d+): field (.+) not found in type \S+$`)
 
 // plainTypeError says a yaml.v3 type error without Go's type names: `suite.yaml line 7:

@@ -1,4 +1,4 @@
-package eval
+package suite
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 
 // TestSuiteUnknownKeys: an unknown key is named with the suite file, its line and the key
 // meant, at every level of the format, and no Go type reaches the message ("field taks not
-// found in type eval.Suite"); a value of the wrong kind says what is wanted, in words.
+// found in type suite.Suite"); a value of the wrong kind says what is wanted, in words.
 func TestSuiteUnknownKeys(t *testing.T) {
 	const task = "  - id: a\n    instruction: x\n    phone: {sim: {}}\n    checks: [{outcome: done}]\n"
 	tests := []struct {
@@ -30,7 +30,7 @@ func TestSuiteUnknownKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := parseSuite([]byte(tt.doc), "suite.yaml")
+			_, err := Parse([]byte(tt.doc), "suite.yaml")
 			if !errors.Is(err, ErrSuite) {
 				t.Fatalf("err = %v, want ErrSuite", err)
 			}
@@ -51,7 +51,7 @@ func TestSuiteUnknownKeys(t *testing.T) {
 // TestPlainTypeError: what yaml.v3 says in Go's terms is said in the suite's.
 func TestPlainTypeError(t *testing.T) {
 	for msg, want := range map[string]string{
-		"line 2: field taks not found in type eval.Suite":          `s.yaml line 2: unknown key "taks"`,
+		"line 2: field taks not found in type suite.Suite":         `s.yaml line 2: unknown key "taks"`,
 		"line 7: cannot unmarshal !!str `soon` into time.Duration": `s.yaml line 7: "soon" is not a duration (write it like 90s, 2m or 1h30m)`,
 		"line 3: cannot unmarshal !!map into []*eval.Task":         `s.yaml line 3: a section (key: value) is not a list`,
 		"line 4: cannot unmarshal !!seq into eval.Phone":           `s.yaml line 4: a list is not a section (key: value)`,

@@ -1,4 +1,4 @@
-package eval
+package suite
 
 import (
 	"context"
@@ -242,6 +242,11 @@ type CreditCheck interface {
 type CollateralCheck interface {
 	CustomCheck
 	Collateral() bool
+}
+
+// Model is the one model method the judge (and the model-played user) needs.
+type Model interface {
+	Generate(ctx context.Context, req llm.Request) (llm.Response, error)
 }
 
 // Probe is what checks may look at after a task: the virtual phone's state (nil on a real
