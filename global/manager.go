@@ -158,7 +158,8 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 		return res, err
 	}
 	for started := 0; ; started++ {
-		bus.Publish(event.GlobalPlanned{Tasks: ans.Tasks, Next: ans.Next, Progress: ans.Progress, Adjusted: data.Phase == "adjust"})
+		bus.Publish(event.GlobalPlanned{Tasks: ans.Tasks, Next: ans.Next, Progress: ans.Progress,
+			Adjusted: data.Phase == "adjust"})
 		switch ans.Status {
 		case "done":
 			res.Outcome, res.Reason = event.OutcomeDone, ans.Reason
@@ -175,7 +176,8 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 		if err := m.cfg.Launcher.Launch(ctx, task.App); err != nil {
 			return res, fmt.Errorf("global: launch %s: %w", task.App, err)
 		}
-		r, err := m.cfg.Executor.Run(ctx, executor.Assignment{Index: started, Instruction: instruction, Task: task, Context: m.cfg.Memory.KeyContext()})
+		r, err := m.cfg.Executor.Run(ctx, executor.Assignment{Index: started, Instruction: instruction, Task: task,
+			Context: m.cfg.Memory.KeyContext()})
 		tr := event.TaskResult{Index: started, Task: task, Outcome: r.Outcome, Reason: r.Reason, Answer: r.Answer}
 		res.Tasks = append(res.Tasks, tr)
 		if r.Answer != "" {
@@ -197,7 +199,8 @@ func (m *Manager) Run(ctx context.Context, instruction string) (res Result, err 
 			res.Outcome, res.Reason = event.OutcomeDone, r.Reason
 			return res, nil
 		}
-		data = prompts.PlannerData{Phase: prompts.PhaseAdjust, Instruction: instruction, Now: m.phoneNow(ctx), Progress: ans.Progress, Apps: apps, Tasks: ans.Tasks, Done: res.Tasks,
+		data = prompts.PlannerData{Phase: prompts.PhaseAdjust, Instruction: instruction, Now: m.phoneNow(ctx),
+			Progress: ans.Progress, Apps: apps, Tasks: ans.Tasks, Done: res.Tasks,
 			Context: m.cfg.Memory.KeyContext(), Tricks: data.Tricks}
 		if ans, err = m.plan(ctx, data, apps); err != nil {
 			return res, err
@@ -261,7 +264,8 @@ func check(a *prompts.PlannerAnswer, apps []event.App) string {
 	}
 	for i, t := range a.Tasks {
 		if !slices.ContainsFunc(apps, func(x event.App) bool { return x.Package == t.App }) {
-			return fmt.Sprintf("task %d names app %q, which is not in the list of launchable apps; use a listed package, or status impossible when none fits", i, t.App)
+			return fmt.Sprintf("task %d names app %q, which is not in the list of launchable apps; "+
+				"use a listed package, or status impossible when none fits", i, t.App)
 		}
 	}
 	return ""

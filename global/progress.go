@@ -96,7 +96,8 @@ func (p *Progress) Handle(r event.Record) {
 			line += ", stopped at " + e.Stopped
 		}
 	case event.ActionGuarded:
-		line = fmt.Sprintf("  step %d · held back %s: %s needs your consent", e.Step, actionWords(e.Action, e.Target), e.Category)
+		line = fmt.Sprintf("  step %d · held back %s: %s needs your consent", e.Step, actionWords(e.Action,
+			e.Target), e.Category)
 	case event.ActionRejected:
 		line = fmt.Sprintf("  step %d · rejected %s: %s", e.Step, e.Action, e.Reason)
 	case event.LoopBroken:
@@ -113,7 +114,8 @@ func (p *Progress) Handle(r event.Record) {
 		case e.Error != "":
 			line = fmt.Sprintf("  step %d · the phone was handed over for %s and not given back: %s", e.Step, e.Reason, e.Error)
 		case !e.Ended.IsZero():
-			line = fmt.Sprintf("  step %d · the phone is back after %.0f s (%s): reading the screen again", e.Step, e.Duration.Seconds(), e.Reason)
+			line = fmt.Sprintf("  step %d · the phone is back after %.0f s (%s): reading the screen again", e.Step,
+				e.Duration.Seconds(), e.Reason)
 		case !p.HideQuestions:
 			line = fmt.Sprintf("  step %d · your turn: the screen needs %s", e.Step, e.Reason)
 		}
@@ -130,7 +132,8 @@ func (p *Progress) Handle(r event.Record) {
 			line = fmt.Sprintf("  step %d · not done yet: %s", e.Step, e.Reason)
 		}
 	case event.TaskFinished:
-		line = fmt.Sprintf("%s task %d %s after %s", mark(e.Outcome), e.Index+1, e.Outcome, table.Count(e.Steps, "step", "steps"))
+		line = fmt.Sprintf("%s task %d %s after %s", mark(e.Outcome), e.Index+1, e.Outcome, table.Count(e.Steps,
+			"step", "steps"))
 		if e.Reason != "" {
 			line += ": " + e.Reason
 		}

@@ -36,7 +36,8 @@ func FormatAnswer(f Family, fr Frame, thought string, as []Action) string {
 	case AutoGLM:
 		return "<think>" + thought + "</think>\n<answer>" + strings.Join(calls, "\n") + "</answer>"
 	case GUIOwl:
-		return "<thinking>\n" + thought + "\n</thinking>\n" + strings.Join(calls, "\n") + "\n<conclusion>\n" + oneLine(thought) + "\n</conclusion>"
+		return "<thinking>\n" + thought + "\n</thinking>\n" + strings.Join(calls,
+			"\n") + "\n<conclusion>\n" + oneLine(thought) + "\n</conclusion>"
 	case QwenVL:
 		if thought != "" {
 			return oneLine(thought) + "\n" + strings.Join(calls, "\n")

@@ -103,7 +103,8 @@ func (fr Frame) ToScreen(p Point, screenW, screenH int) (Point, error) {
 	}
 	maxX, maxY, divX, divY := fr.extent()
 	if math.IsNaN(p.X) || math.IsNaN(p.Y) || p.X < 0 || p.Y < 0 || p.X > maxX || p.Y > maxY {
-		return Point{}, fmt.Errorf("%w: %s is outside the frame (%s: x from 0 to %g, y from 0 to %g); give a point on the screen", ErrOffFrame, p, fr, maxX, maxY)
+		return Point{}, fmt.Errorf("%w: %s is outside the frame (%s: x from 0 to %g, y from 0 to %g); "+
+			"give a point on the screen", ErrOffFrame, p, fr, maxX, maxY)
 	}
 	x := math.Floor(p.X / divX * float64(screenW))
 	y := math.Floor(p.Y / divY * float64(screenH))

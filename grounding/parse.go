@@ -22,7 +22,8 @@ func Parse(f Family, text string) ([]Action, error) {
 	case QwenVL, GUIOwl:
 		as, err = parseMobileUse(f, text)
 	default:
-		return nil, fmt.Errorf("%w: %q answers are not coordinates (families: uitars, autoglm, qwen-vl, guiowl)", ErrFamily, f)
+		return nil, fmt.Errorf("%w: %q answers are not coordinates (families: "+
+			"uitars, autoglm, qwen-vl, guiowl)", ErrFamily, f)
 	}
 	if err != nil {
 		return nil, err
@@ -243,7 +244,8 @@ func parseAutoGLM(text string) ([]Action, error) {
 		elem := func(key string) (Point, error) {
 			p, ok := readPoint(c.args[key])
 			if !ok || strings.Count(c.args[key], ",") != 1 {
-				return Point{}, errorf(AutoGLM, "do(action=%q, %s=%q): %s is a list of 2 integers [x,y]", c.args["action"], key, c.args[key], key)
+				return Point{}, errorf(AutoGLM, "do(action=%q, %s=%q): %s is a list of 2 integers [x,y]", c.args["action"], key,
+					c.args[key], key)
 			}
 			return p, nil
 		}
@@ -294,7 +296,8 @@ func parseAutoGLM(text string) ([]Action, error) {
 		case "Note", "Call_API":
 			// Open-AutoGLM's notes to itself: nothing on the phone.
 		default:
-			return nil, errorf(AutoGLM, "do(action=%q) is not in the action space (Tap, Type, Swipe, Long Press, Double Tap, Launch, Back, Home, Wait, Take_over)", act)
+			return nil, errorf(AutoGLM, "do(action=%q) is not in the action space (Tap, Type, Swipe, Long Press, Double Tap, "+
+				"Launch, Back, Home, Wait, Take_over)", act)
 		}
 	}
 	return out, nil
@@ -431,7 +434,8 @@ func parseMobileUse(f Family, text string) ([]Action, error) {
 				out = append(out, Action{Kind: Finish})
 			}
 		default:
-			return nil, errorf(f, "the action %q is not in mobile_use (click, long_press, swipe, type, system_button, open, wait, answer, terminate)", a.Action)
+			return nil, errorf(f, "the action %q is not in mobile_use (click, long_press, swipe, type, system_button, open, "+
+				"wait, answer, terminate)", a.Action)
 		}
 	}
 	return out, nil

@@ -23,7 +23,7 @@ func (g *Guard) match(el *perception.Element, cache labelCache) (compiledRule, b
 	return g.ruleOf(hits|g.idHits(el, cache), money)
 }
 
-// matchOn is match for el on screen s: the texts a record row (recordRow) shows are the
+// matchOn is match for el on screen s: the texts a record row (isRecordRow) shows are the
 // record's, not an action; its resource id counts, and so does a content description of
 // its own, which is the app's word for what the row does ("Call Mobile +1 415-555-0100"
 // on a phone number's row). On a page whose structure says it pays, sends or deletes, a
@@ -40,7 +40,7 @@ func (g *Guard) matchOn(el *perception.Element, s *perception.Screen, info *page
 	} else {
 		r, ok = g.match(el, cache)
 	}
-	if ok && s != nil && !g.page(s).strong && g.recordRow(el, s) {
+	if ok && s != nil && !g.page(s).strong && g.isRecordRow(el, s) {
 		_, money := g.wordHits(el, cache)
 		hits := g.idHits(el, cache)
 		if d := el.Desc; d != "" && d != el.Text && !slices.Contains(el.Texts, d) {

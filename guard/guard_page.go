@@ -92,7 +92,7 @@ type pageInfo struct {
 	// bands index the elements by the horizontal bands of bandHeight pixels they cover,
 	// so finding what is drawn at a point costs a band's elements, not the page's.
 	bands map[int][]int
-	// rows are the page's rows alike, counted when first asked (recordRow).
+	// rows are the page's rows alike, counted when first asked (isRecordRow).
 	rows *recordRows
 	// role is what the page is for by its structure (role.go).
 	role roleInfo

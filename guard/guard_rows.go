@@ -44,9 +44,9 @@ type recordRows struct {
 	count map[rowKey]int
 }
 
-// recordRow reports whether el is a row of records on s, whose texts are content and not
+// isRecordRow reports whether el is a row of records on s, whose texts are content and not
 // an action (see minRecordRows).
-func (g *Guard) recordRow(el *perception.Element, s *perception.Screen) bool {
+func (g *Guard) isRecordRow(el *perception.Element, s *perception.Screen) bool {
 	if s == nil || !g.rowLike(el) {
 		return false
 	}

@@ -35,13 +35,13 @@ import (
 // prefix: a Remote adds its own.
 type Remote interface {
 	// Load returns every record and the revision they were read at.
-	Load(ctx context.Context) ([]Record, int64, error)
+	Load(ctx context.Context) ([]MirrorRecord, int64, error)
 	// Watch sends each change after revision after, in revision order, until ctx ends or
 	// the watch fails (it returns ErrRemoteCompacted when after is no longer kept).
 	Watch(ctx context.Context, after int64, changes chan<- Change) error
 	// Commit writes changes if nothing was committed after revision base. It returns the
 	// new revision and true, or the Remote's current revision and false on a conflict.
-	Commit(ctx context.Context, base int64, changes []Record) (rev int64, ok bool, err error)
+	Commit(ctx context.Context, base int64, changes []MirrorRecord) (rev int64, ok bool, err error)
 	// Revision returns the Remote's current revision: a cheap call that says whether it
 	// can be reached.
 	Revision(ctx context.Context) (int64, error)
@@ -51,8 +51,8 @@ type Remote interface {
 	Close() error
 }
 
-// Record is one record of a mirrored store: a bbolt key, a bucket or a bucket's sequence.
-type Record struct {
+// MirrorRecord is one record of a mirrored store: a bbolt key, a bucket or a bucket's sequence.
+type MirrorRecord struct {
 	Key     string
 	Value   []byte
 	Deleted bool
@@ -61,7 +61,7 @@ type Record struct {
 // Change is the records one Remote transaction wrote, at revision Rev.
 type Change struct {
 	Rev     int64
-	Records []Record
+	Records []MirrorRecord
 }
 
 const (

@@ -126,15 +126,15 @@ func (s *Store) reload(ctx context.Context) error {
 			for _, r := range recs {
 				loaded[r.Key] = r.Value
 			}
-			var changes []Record
+			var changes []MirrorRecord
 			for k, v := range loaded {
 				if old, ok := m.records[k]; !ok || !bytes.Equal(old, v) {
-					changes = append(changes, Record{Key: k, Value: v})
+					changes = append(changes, MirrorRecord{Key: k, Value: v})
 				}
 			}
 			for k := range m.records {
 				if _, ok := loaded[k]; !ok {
-					changes = append(changes, Record{Key: k, Deleted: true})
+					changes = append(changes, MirrorRecord{Key: k, Deleted: true})
 				}
 			}
 			if err := applyRecords(tx, changes); err != nil {

@@ -89,13 +89,13 @@ func parseKey(k string) (parsedKey, error) {
 }
 
 // diffRecords walks tx and returns the records that differ from old.
-func diffRecords(tx *bolt.Tx, old map[string][]byte) ([]Record, error) {
-	var changes []Record
+func diffRecords(tx *bolt.Tx, old map[string][]byte) ([]MirrorRecord, error) {
+	var changes []MirrorRecord
 	seen := make(map[string]struct{}, len(old))
 	note := func(k string, v []byte) {
 		seen[k] = struct{}{}
 		if ov, ok := old[k]; !ok || !bytes.Equal(ov, v) {
-			changes = append(changes, Record{Key: k, Value: bytes.Clone(v)})
+			changes = append(changes, MirrorRecord{Key: k, Value: bytes.Clone(v)})
 		}
 	}
 	var walk func(path string, b *bolt.Bucket) error
@@ -122,14 +122,14 @@ func diffRecords(tx *bolt.Tx, old map[string][]byte) ([]Record, error) {
 	}
 	for k := range old {
 		if _, ok := seen[k]; !ok {
-			changes = append(changes, Record{Key: k, Deleted: true})
+			changes = append(changes, MirrorRecord{Key: k, Deleted: true})
 		}
 	}
 	return changes, nil
 }
 
 // applyToMap applies changes to records.
-func applyToMap(records map[string][]byte, changes []Record) {
+func applyToMap(records map[string][]byte, changes []MirrorRecord) {
 	for _, c := range changes {
 		if c.Deleted {
 			delete(records, c.Key)
@@ -141,7 +141,7 @@ func applyToMap(records map[string][]byte, changes []Record) {
 
 // applyRecords writes changes into tx: puts first (creating buckets on the way), then
 // deleted keys, then deleted buckets, deepest first.
-func applyRecords(tx *bolt.Tx, changes []Record) error {
+func applyRecords(tx *bolt.Tx, changes []MirrorRecord) error {
 	var gone []parsedKey
 	for _, c := range changes {
 		p, err := parseKey(c.Key)

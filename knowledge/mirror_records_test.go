@@ -22,9 +22,9 @@ func TestMirrorRecordsRoundTrip(t *testing.T) {
 	}
 	src, dst := open("src.db"), open("dst.db")
 	records := map[string][]byte{}
-	sync := func(change func(tx *bolt.Tx) error) []Record {
+	sync := func(change func(tx *bolt.Tx) error) []MirrorRecord {
 		t.Helper()
-		var changes []Record
+		var changes []MirrorRecord
 		err := src.Update(func(tx *bolt.Tx) error {
 			if err := change(tx); err != nil {
 				return err

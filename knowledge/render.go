@@ -41,16 +41,15 @@ func dotQuote(s string) string {
 	return `"` + r.Replace(s) + `"`
 }
 
-// WriteDOT writes the map as a Graphviz digraph (render with `dot -Tsvg`).
-// Nodes are page IDs labelled with the page name; the transitions between two
-// pages are one edge labelled with the most reliable (the others counted, and all
-// in the edge's tooltip); same-page transitions are one dashed loop; an edge whose
-// best way mostly fails is red. It is laid out to read as a map, not a
-// strip: top-down from the first page seen (where the app opened), ranks as depth;
-// an edge back up the map (Back, mostly) does not pull pages into its rank; a page
-// with many ways out wraps them into rows a rank apart, so a settings list of
-// twenty entries makes a block rather than one wide rank; and long labels wrap. The font is the generic sans-serif, so Graphviz's font
-// fallback finds a CJK font for Chinese labels where one is installed.
+// WriteDOT writes the map as a Graphviz digraph (render with `dot -Tsvg`). Nodes are page IDs
+// labelled with the page name; the transitions between two pages are one edge labelled with the
+// most reliable (the others counted, and all in the edge's tooltip); same-page transitions are one
+// dashed loop; an edge whose best way mostly fails is red. It is laid out to read as a map, not a
+// strip: top-down from the first page seen (where the app opened), ranks as depth; an edge back up
+// the map (Back, mostly) does not pull pages into its rank; a page with many ways out wraps them
+// into rows a rank apart, so a settings list of twenty entries makes a block rather than one wide
+// rank; and long labels wrap. The font is the generic sans-serif, so Graphviz's font fallback finds
+// a CJK font for Chinese labels where one is installed.
 func (m *Map) WriteDOT(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "digraph %s {\n", dotQuote(m.App))

@@ -6,11 +6,11 @@ import (
 	"github.com/fairy-go/fairy/interaction"
 )
 
-// First is a Dialoger that puts each question to every one of its dialogers at once (the
-// terminal and the live page) and returns the first answer; the others are withdrawn (their
-// context ends: the terminal keeps the line it was reading for the next question, the page
-// takes the question down); a hand-over is raced the same way (HandOver). A dialoger that fails (a terminal whose input has ended) leaves
-// the question to the others; when all fail, the first failure is returned.
+// First is a Dialoger that puts each question to every one of its dialogers at once (the terminal
+// and the live page) and returns the first answer; the others are withdrawn (their context ends:
+// the terminal keeps the line it was reading for the next question, the page takes the question
+// down); a hand-over is raced the same way (HandOver). A dialoger that fails (a terminal whose
+// input has ended) leaves the question to the others; when all fail, the first failure is returned.
 type First []interaction.Dialoger
 
 // Ask implements interaction.Dialoger.
@@ -30,7 +30,9 @@ func (f First) HandOver(ctx context.Context, h interaction.HandOver) error {
 
 // race calls do on every dialoger at once and returns the first success; the others' context
 // ends. When all fail, the first failure is returned.
-func (f First) race(ctx context.Context, do func(context.Context, interaction.Dialoger) (string, error)) (string, error) {
+func (f First) race(
+	ctx context.Context, do func(context.Context, interaction.Dialoger) (string, error),
+) (string, error) {
 	switch len(f) {
 	case 0:
 		return "", interaction.ErrNoAnswer

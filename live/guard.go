@@ -61,7 +61,8 @@ func CheckAddr(addr string, tokenGiven bool) error {
 		return fmt.Errorf("%w: %q: give host:port, e.g. 127.0.0.1:8766", errAddress, addr)
 	}
 	if !IsLoopback(host) && !tokenGiven {
-		return fmt.Errorf("%w: %s is reachable from other machines: listen on 127.0.0.1, or set a token of your own to serve there", ErrNotLoopback, addr)
+		return fmt.Errorf("%w: %s is reachable from other machines: listen on 127.0.0.1, "+
+			"or set a token of your own to serve there", ErrNotLoopback, addr)
 	}
 	return nil
 }
@@ -84,7 +85,8 @@ func (a Access) Protect(h http.Handler) http.Handler {
 // Check returns 0 for a request that may pass, else the status and the reason to refuse it.
 func (a Access) Check(r *http.Request) (status int, why string) {
 	if a.Loopback && !a.loopbackHost(r.Host) {
-		return http.StatusForbidden, "fairy: refused: the Host header names no loopback address of this server (DNS rebinding?): open the address fairy printed"
+		return http.StatusForbidden, "fairy: refused: the Host header names no loopback address of this server " +
+			"(DNS rebinding?): open the address fairy printed"
 	}
 	if o := r.Header.Get("Origin"); o != "" {
 		u, err := url.Parse(o)
@@ -96,7 +98,8 @@ func (a Access) Check(r *http.Request) (status int, why string) {
 		return http.StatusForbidden, "fairy: refused: a cross-site request may not drive the phone"
 	}
 	if !a.tokenOK(r) {
-		return http.StatusUnauthorized, "fairy: refused: no token or a wrong one: open the address fairy printed, with its token"
+		return http.StatusUnauthorized, "fairy: refused: no token or a wrong one: " +
+			"open the address fairy printed, with its token"
 	}
 	return 0, ""
 }

@@ -82,7 +82,8 @@ func (p *Panel) HandOver(ctx context.Context, h interaction.HandOver) error {
 		}
 		p.mu.Unlock()
 	}()
-	p.s.add(message{Panel: p.id, Kind: "YourTurn", Data: turnData{ID: id, Step: h.Step, App: h.App, Reason: h.Reason, Taps: ph != nil}})
+	p.s.add(message{Panel: p.id, Kind: "YourTurn", Data: turnData{ID: id, Step: h.Step, App: h.App, Reason: h.Reason,
+		Taps: ph != nil}})
 	lctx, stopLooking := context.WithCancel(ctx)
 	defer stopLooking()
 	if ph != nil {
@@ -153,7 +154,8 @@ func (p *Panel) giveBack(id int) bool {
 }
 
 // errNotHanded refuses a tap while the phone is the agent's.
-var errNotHanded = fmt.Errorf("%w: the phone is not handed over to you: taps reach it only when the page says it is your turn", errRefused)
+var errNotHanded = fmt.Errorf("%w: the phone is not handed over to you: "+
+	"taps reach it only when the page says it is your turn", errRefused)
 
 // tap forwards a tap at (fx, fy), the fractions of the picture's width and height from its
 // top left corner, to the phone, during a hand-over only.
@@ -168,7 +170,8 @@ func (p *Panel) tap(ctx context.Context, id int, fx, fy float64) error {
 		return fmt.Errorf("%w: this page cannot reach the phone: tap on the phone itself", errRefused)
 	}
 	if math.IsNaN(fx) || math.IsNaN(fy) || fx < 0 || fx > 1 || fy < 0 || fy > 1 {
-		return fmt.Errorf("%w: a tap at (%g, %g) is off the picture: give fractions of its width and height, 0 to 1", errBadRequest, fx, fy)
+		return fmt.Errorf("%w: a tap at (%g, %g) is off the picture: give fractions of its width and height, 0 to 1",
+			errBadRequest, fx, fy)
 	}
 	w, h, err := ph.Size(ctx)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 )
@@ -74,7 +75,8 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.streams.Add(1) > maxStreams {
 		s.streams.Add(-1)
-		http.Error(w, fmt.Sprintf("at most %d live streams at once: close another page", maxStreams), http.StatusTooManyRequests)
+		http.Error(w, fmt.Sprintf("at most %d live streams at once: close another page", maxStreams),
+			http.StatusTooManyRequests)
 		return
 	}
 	defer s.streams.Add(-1)
@@ -100,7 +102,8 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request) {
 			h.Set("Cache-Control", "no-store")
 			w.WriteHeader(http.StatusOK)
 		}
-		if _, err := fmt.Fprintf(w, "--%s\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n", streamBoundary, len(jpg)); err != nil {
+		head := fmt.Sprintf("--%s\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n", streamBoundary, len(jpg))
+		if _, err := io.WriteString(w, head); err != nil {
 			return err
 		}
 		if _, err := w.Write(jpg); err != nil {

@@ -224,7 +224,8 @@ func (rp *Replay) Generate(ctx context.Context, req Request) (Response, error) {
 		if why := rp.changed(req); why != "" {
 			return Response{}, fmt.Errorf("%w: %w: role %q: %s", ErrReplayMiss, ErrPromptChanged, req.Role, why)
 		}
-		return Response{}, fmt.Errorf("%w: role %q, key %s, prompt starts %q", ErrReplayMiss, req.Role, key[:12], head(prompt, 300))
+		return Response{}, fmt.Errorf("%w: role %q, key %s, prompt starts %q", ErrReplayMiss, req.Role, key[:12],
+			head(prompt, 300))
 	}
 	i := min(rp.served[key], len(list)-1)
 	rp.served[key]++
@@ -286,7 +287,8 @@ func (rp *Replay) changed(req Request) string {
 				b = il[l]
 			}
 			if a != b {
-				return fmt.Sprintf("the prompt changed since the recording: %s differs at line %d: recorded %q, now %q (record the run again)",
+				return fmt.Sprintf("the prompt changed since the recording: %s differs at line %d: "+
+					"recorded %q, now %q (record the run again)",
 					part, l+1, head(a, 160), head(b, 160))
 			}
 		}

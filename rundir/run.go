@@ -124,10 +124,13 @@ func knowledgeLines(k KnowledgeUse) []string {
 	}
 	add(k.Tricks, "1 App Trick put into a prompt", "%d App Tricks put into prompts")
 	add(k.Hints, "1 navigation hint from the App Map", "%d navigation hints from the App Map")
-	add(k.DescribedApps, "1 learned app description given to the planner", "%d learned app descriptions given to the planner")
-	add(k.VerifiedSteps, "1 step confirmed by the App Map without the Re-Planner", "%d steps confirmed by the App Map without the Re-Planner")
+	add(k.DescribedApps, "1 learned app description given to the planner", "%d learned app descriptions given "+
+		"to the planner")
+	add(k.VerifiedSteps, "1 step confirmed by the App Map without the Re-Planner",
+		"%d steps confirmed by the App Map without the Re-Planner")
 	add(k.Navigations, "1 known path replayed", "%d known paths replayed")
-	add(k.ShortcutSteps, "1 step replayed from the App Map with no model call", "%d steps replayed from the App Map with no model call")
+	add(k.ShortcutSteps, "1 step replayed from the App Map with no model call",
+		"%d steps replayed from the App Map with no model call")
 	add(k.Routines, "1 learned routine run", "%d learned routines run")
 	add(k.KnownReads, "1 page whose facts were already known", "%d pages whose facts were already known")
 	if len(out) == 0 {
@@ -141,7 +144,8 @@ func knowledgeLines(k KnowledgeUse) []string {
 		if k.LearnedTasks > 1 {
 			tasks = fmt.Sprintf("%d app tasks", k.LearnedTasks)
 		}
-		out = append(out, fmt.Sprintf("Learned from %s: %d trick(s) added or merged, and the App Map updated.", tasks, k.LearnedTricks))
+		out = append(out, fmt.Sprintf("Learned from %s: %d trick(s) added or merged, and the App Map updated.", tasks,
+			k.LearnedTricks))
 	}
 	return out
 }
@@ -173,7 +177,8 @@ func servedLines(tr *Trajectory) []string {
 		case "Navigated":
 			var e event.Navigated
 			if json.Unmarshal(ev.Raw, &e) == nil {
-				line := fmt.Sprintf("%sknown path to %s: %d of %d steps replayed", stepPrefix(e.Step), e.Target, e.Replayed, e.Planned)
+				line := fmt.Sprintf("%sknown path to %s: %d of %d steps replayed", stepPrefix(e.Step), e.Target,
+					e.Replayed, e.Planned)
 				if e.Stopped != "" {
 					line += " (stopped: " + e.Stopped + ")"
 				}
@@ -182,7 +187,8 @@ func servedLines(tr *Trajectory) []string {
 		case "RoutineRan":
 			var e event.RoutineRan
 			if json.Unmarshal(ev.Raw, &e) == nil {
-				out = append(out, fmt.Sprintf("%sroutine %q: %d of %d steps replayed", stepPrefix(e.Step), e.Name, e.Replayed, e.Planned))
+				out = append(out, fmt.Sprintf("%sroutine %q: %d of %d steps replayed", stepPrefix(e.Step), e.Name,
+					e.Replayed, e.Planned))
 			}
 		}
 	}

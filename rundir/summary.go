@@ -88,7 +88,8 @@ type tally struct {
 
 // newTally returns an empty tally.
 func newTally() *tally {
-	return &tally{s: Summary{Schema: SummarySchema, ModelCallsByRole: map[string]int{}, Questions: []string{}, Tasks: []TaskSummary{}}}
+	return &tally{s: Summary{Schema: SummarySchema, ModelCallsByRole: map[string]int{}, Questions: []string{},
+		Tasks: []TaskSummary{}}}
 }
 
 // Handle counts one event.
@@ -138,7 +139,8 @@ func (t *tally) Handle(r event.Record) {
 		s.Interactions++
 	case event.TaskFinished:
 		t.inStep = false
-		s.Tasks = append(s.Tasks, TaskSummary{Index: e.Index, App: e.App, Task: t.lastStarted.Task.Task, Outcome: e.Outcome, Reason: e.Reason, Steps: e.Steps})
+		s.Tasks = append(s.Tasks, TaskSummary{Index: e.Index, App: e.App, Task: t.lastStarted.Task.Task, Outcome: e.Outcome,
+			Reason: e.Reason, Steps: e.Steps})
 		// A lone app task run without a Global Task Manager ends the run with it.
 		s.Outcome, s.Reason, s.Answer, s.Finished = e.Outcome, e.Reason, e.Answer, r.Time
 	case event.RunFinished:

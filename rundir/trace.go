@@ -94,7 +94,8 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 				for i, b := range e.Read {
 					boxes[i] = fmt.Sprintf("%q [%d,%d][%d,%d]", b.Text, b.Bounds[0], b.Bounds[1], b.Bounds[2], b.Bounds[3])
 				}
-				step().Lines = append(step().Lines, fmt.Sprintf("read from the picture (%d): %s", len(e.Read), strings.Join(boxes, ", ")))
+				step().Lines = append(step().Lines, fmt.Sprintf("read from the picture (%d): %s", len(e.Read),
+					strings.Join(boxes, ", ")))
 			}
 		case "Reflected":
 			var e event.Reflected
@@ -157,7 +158,8 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 		case "Unpredicted":
 			var e event.Unpredicted
 			_ = json.Unmarshal(l.Event, &e)
-			step().Lines = append(step().Lines, fmt.Sprintf("the App Map expected page %s, the screen is page %s", e.Expected, e.Got))
+			step().Lines = append(step().Lines, fmt.Sprintf("the App Map expected page %s, the screen is page %s",
+				e.Expected, e.Got))
 		case "ConfirmationOpened":
 			var e event.ConfirmationOpened
 			_ = json.Unmarshal(l.Event, &e)
@@ -171,9 +173,11 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 			_ = json.Unmarshal(l.Event, &e)
 			switch {
 			case e.Error != "":
-				step().Lines = append(step().Lines, fmt.Sprintf("handed over to the person for %s at step %d: not taken back (%s)", e.Reason, e.Step, e.Error))
+				step().Lines = append(step().Lines, fmt.Sprintf("handed over to the person for %s at step %d: "+
+					"not taken back (%s)", e.Reason, e.Step, e.Error))
 			case !e.Ended.IsZero():
-				step().Lines = append(step().Lines, fmt.Sprintf("handed over to the person for %s at step %d for %.0f s", e.Reason, e.Step, e.Duration.Seconds()))
+				step().Lines = append(step().Lines, fmt.Sprintf("handed over to the person for %s at step %d for %.0f s",
+					e.Reason, e.Step, e.Duration.Seconds()))
 			}
 		case "TaskFinished":
 			var e event.TaskFinished

@@ -161,7 +161,8 @@ func manifestInfo(b []byte) (apkInfo, bool) {
 				if strings.HasPrefix(n, ".") {
 					n = info.pkg + n
 				}
-				info.instrumentations = append(info.instrumentations, apkInstrumentation{name: n, target: attrs["targetPackage"].str})
+				info.instrumentations = append(info.instrumentations, apkInstrumentation{name: n,
+					target: attrs["targetPackage"].str})
 			}
 		}
 		off += size

@@ -29,8 +29,10 @@ func (p *Phone) startSettingsHelper(c *cmdIO, in intent) bool {
 	}
 	p.pkgs.helperRunning = true
 	p.pkgs.helperStarted = p.cfg.Clock()
-	p.logf("system", pidSystemServer, 'I', "ActivityTaskManager", "START u0 {act=%s cat=[%s] flg=0x10000000 cmp=%s} from uid 2000", defaultStr(in.action, "android.intent.action.MAIN"), strings.Join(in.categories, ","), in.component)
-	p.logf("system", pidSystemServer, 'I', "ActivityManager", "Start proc %d:%s/u0a%d for next-top-activity {%s}", p.helperPid(), settingsHelperPackage, p.pkgs.pkgs[settingsHelperPackage].uid-10000, in.component)
+	p.logf("system", pidSystemServer, 'I', "ActivityTaskManager", "START u0 {act=%s cat=[%s] flg=0x10000000 cmp=%s} "+
+		"from uid 2000", defaultStr(in.action, "android.intent.action.MAIN"), strings.Join(in.categories, ","), in.component)
+	p.logf("system", pidSystemServer, 'I', "ActivityManager", "Start proc %d:%s/u0a%d for next-top-activity {%s}",
+		p.helperPid(), settingsHelperPackage, p.pkgs.pkgs[settingsHelperPackage].uid-10000, in.component)
 	if in.wait {
 		c.printf("Status: ok\nLaunchState: COLD\nActivity: %s\nTotalTime: 212\nWaitTime: 216\nComplete\n", in.component)
 	}
@@ -90,7 +92,8 @@ func fmtAgo(d interface{ Milliseconds() int64 }) string {
 // (Appium allows its helper's NLService to read notifications).
 func cmdNotification(p *Phone, c *cmdIO) int {
 	if len(c.args) < 3 {
-		c.printf("usage: cmd notification SUBCMD [args]\n\nSUBCMDs:\n  allow_listener COMPONENT [user_id (current user if not specified)]\n  disallow_listener COMPONENT [user_id (current user if not specified)]\n")
+		c.printf("usage: cmd notification SUBCMD [args]\n\nSUBCMDs:\n  allow_listener COMPONENT [user_id " +
+			"(current user if not specified)]\n  disallow_listener COMPONENT [user_id (current user if not specified)]\n")
 		return 0
 	}
 	switch c.args[2] {
@@ -113,7 +116,8 @@ func cmdNotification(p *Phone, c *cmdIO) int {
 // packages out of Doze) and `dumpsys deviceidle` alone.
 func (p *Phone) dumpsysDeviceIdle(c *cmdIO) int {
 	if len(c.args) < 3 || c.args[2] != "whitelist" {
-		c.printf("  Settings:\n    light_after_inactive_to=+3m0s0ms\n  mLightEnabled=true  mDeepEnabled=true\n  mForceIdle=false\n  mScreenOn=true\n  mCharging=true\n  mState=ACTIVE mLightState=ACTIVE\n")
+		c.printf("  Settings:\n    light_after_inactive_to=+3m0s0ms\n  mLightEnabled=true  mDeepEnabled=true\n" +
+			"  mForceIdle=false\n  mScreenOn=true\n  mCharging=true\n  mState=ACTIVE mLightState=ACTIVE\n")
 		return 0
 	}
 	if p.pkgs.idleAllow == nil {

@@ -263,7 +263,8 @@ func (a *AppSpec) checkTemplates() error {
 			fields := []struct{ name, src string }{{"text", e.Text}, {"desc", e.Desc}, {"hint", e.Hint}, {"checked", e.Checked},
 				{"visible", e.Visible}, {"enabled", e.Enabled}, {"where", e.Where}, {"empty", e.Empty}}
 			if r := e.Row; r != nil {
-				fields = append(fields, []struct{ name, src string }{{"row.id", r.ID}, {"row.title", r.Title}, {"row.subtitle", r.Subtitle},
+				fields = append(fields, []struct{ name, src string }{{"row.id", r.ID}, {"row.title", r.Title},
+					{"row.subtitle", r.Subtitle},
 					{"row.trailing", r.Trailing}, {"row.desc", r.Desc}, {"row.icon", r.Icon}, {"row.switch", r.Switch},
 					{"row.radio", r.Radio}, {"row.checkbox", r.Checkbox}}...)
 			}
@@ -275,7 +276,8 @@ func (a *AppSpec) checkTemplates() error {
 			for _, acts := range []struct {
 				name string
 				acts []Action
-			}{{"on_tap", e.OnTap}, {"on_long_press", e.OnLongPress}, {"on_submit", e.OnSubmit}, {"on_end", e.OnEnd}, {"on_start", e.OnStart}} {
+			}{{"on_tap", e.OnTap}, {"on_long_press", e.OnLongPress}, {"on_submit", e.OnSubmit}, {"on_end", e.OnEnd},
+				{"on_start", e.OnStart}} {
 				if err := checkActs(where+" "+acts.name, acts.acts); err != nil {
 					return err
 				}
@@ -339,7 +341,8 @@ func LoadAppDir(dir string) ([]*AppSpec, error) {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			if st, lerr := os.Lstat(filepath.Join(dir, pe.Path)); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
-				return nil, fmt.Errorf("apps %s: %s is a link that is not followed (%v): a link may only lead to a file inside the apps directory; copy the app file into it",
+				return nil, fmt.Errorf("apps %s: %s is a link that is not followed (%v): "+
+					"a link may only lead to a file inside the apps directory; copy the app file into it",
 					dir, filepath.Join(dir, pe.Path), pe.Err)
 			}
 		}
@@ -377,7 +380,8 @@ func MergeApps(base, extra []*AppSpec) ([]*AppSpec, error) {
 		i, builtin := at[a.Package]
 		switch {
 		case builtin && !a.Override:
-			return nil, a.bad(a.line, "package %s is a built-in app (%s): give your app another package, or add \"override: true\" to replace the built-in one",
+			return nil, a.bad(a.line, "package %s is a built-in app (%s): give your app another package, or add \"override: "+
+				"true\" to replace the built-in one",
 				a.Package, out[i].source)
 		case builtin:
 			if out[i].Home && !a.Home {
@@ -389,7 +393,8 @@ func MergeApps(base, extra []*AppSpec) ([]*AppSpec, error) {
 				return nil, a.bad(a.line, "package %s: override: true, but no built-in app has this package", a.Package)
 			}
 			if a.Home {
-				return nil, a.bad(a.line, "package %s: home: true, but the phone has its launcher; override the launcher's package (%s) to replace it",
+				return nil, a.bad(a.line, "package %s: home: true, but the phone has its launcher; "+
+					"override the launcher's package (%s) to replace it",
 					a.Package, homePackage(base))
 			}
 			out = append(out, a)
@@ -427,14 +432,16 @@ var appPackage = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9
 // reaches a terminal, so it is what Android accepts and nothing else.
 func (a *AppSpec) checkPackage() error {
 	if !appPackage.MatchString(a.Package) {
-		return a.bad(a.line, "package %q: give the Android package name, e.g. com.example.notes: two or more parts separated by dots, each a letter followed by letters, digits or _", a.Package)
+		return a.bad(a.line, "package %q: give the Android package name, e.g. com.example.notes: "+
+			"two or more parts separated by dots, each a letter followed by letters, digits or _", a.Package)
 	}
 	return nil
 }
 
 // tooLarge is the error of an app file of n bytes, over maxAppFileBytes.
 func tooLarge(file string, n int64) *appError {
-	return &appError{File: file, Msg: fmt.Sprintf("the file is %d bytes, over the %d MiB an app file may have: an app is a few screens of YAML", n, maxAppFileBytes>>20)}
+	return &appError{File: file, Msg: fmt.Sprintf("the file is %d bytes, over the %d MiB an app file may have: "+
+		"an app is a few screens of YAML", n, maxAppFileBytes>>20)}
 }
 
 // checkOneDocument refuses a file whose root is not a mapping (it is not an app; its text
@@ -446,7 +453,8 @@ func checkOneDocument(data []byte, doc *yaml.Node) error {
 		root = root.Content[0]
 	}
 	if root.Kind != yaml.MappingNode {
-		return &appError{Line: root.Line, Msg: "not an app: an app file is a YAML mapping that starts with package: (docs/apps.md)"}
+		return &appError{Line: root.Line, Msg: "not an app: an app file is a YAML mapping that starts with package: " +
+			"(docs/apps.md)"}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var first, second yaml.Node
@@ -459,7 +467,8 @@ func checkOneDocument(data []byte, doc *yaml.Node) error {
 	case err != nil:
 		return yamlError(err)
 	}
-	return &appError{Line: second.Line, Msg: "a second YAML document (after ---): an app file holds one app; put each app in a file of its own"}
+	return &appError{Line: second.Line, Msg: "a second YAML document (after ---): " +
+		"an app file holds one app; put each app in a file of its own"}
 }
 
 // checkIDs refuses what the phone would silently pick one of: two elements of a screen
@@ -472,11 +481,13 @@ func (a *AppSpec) checkIDs(doc *yaml.Node) error {
 		walk = func(els []*ElementSpec, depth int) error {
 			for _, e := range els {
 				if depth > maxElementDepth {
-					return a.bad(e.line, "%s/%s: elements nest deeper than %d levels: a screen nests under 40; flatten its layout", a.Package, s.ID, maxElementDepth)
+					return a.bad(e.line, "%s/%s: elements nest deeper than %d levels: a screen nests under 40; flatten its layout",
+						a.Package, s.ID, maxElementDepth)
 				}
 				if e.ID != "" {
 					if prev := seen[e.ID]; prev != nil {
-						return a.bad(e.line, "%s/%s: element id %q is declared twice, at lines %d and %d: give each element of a screen its own id", a.Package, s.ID, e.ID, prev.line, e.line)
+						return a.bad(e.line, "%s/%s: element id %q is declared twice, at lines %d and %d: "+
+							"give each element of a screen its own id", a.Package, s.ID, e.ID, prev.line, e.line)
 					}
 					seen[e.ID] = e
 				}
@@ -508,7 +519,8 @@ func (a *AppSpec) checkIDs(doc *yaml.Node) error {
 		for i, r := range a.Records[name] {
 			id := r["id"]
 			if prev, dup := at[id]; dup {
-				return a.bad(line(i), "%s: records.%s: id %q is given to records %d (line %d) and %d (line %d): a record's id is unique in its collection",
+				return a.bad(line(i), "%s: records.%s: id %q is given to records %d (line %d) and %d (line %d): "+
+					"a record's id is unique in its collection",
 					a.Package, name, id, prev+1, line(prev), i+1, line(i))
 			}
 			at[id] = i

@@ -13,7 +13,9 @@ import (
 
 func cmdAm(p *Phone, c *cmdIO) int {
 	if len(c.args) < 2 {
-		c.errorf("Activity manager (activity) commands:\n  help\n      Print this help text.\n  start [-D] [-N] [-W] [-P <FILE>] [--start-profiler <FILE>] <INTENT>\n  force-stop <PACKAGE>\n  broadcast [--user <USER_ID> | all | current] <INTENT>\n")
+		c.errorf("Activity manager (activity) commands:\n  help\n      Print this help text.\n" +
+			"  start [-D] [-N] [-W] [-P <FILE>] [--start-profiler <FILE>] <INTENT>\n  force-stop <PACKAGE>\n" +
+			"  broadcast [--user <USER_ID> | all | current] <INTENT>\n")
 		return 1
 	}
 	switch c.args[1] {
@@ -32,7 +34,8 @@ func cmdAm(p *Phone, c *cmdIO) int {
 			p.pkgs.helperRunning = false
 		}
 		if p.packageKnown(pkg) {
-			p.logf("system", pidSystemServer, 'I', "ActivityManager", "Force stopping %s appid=%d user=0: from pid %d", pkg, 10100+int(crc(pkg)%400), pidShell)
+			p.logf("system", pidSystemServer, 'I', "ActivityManager", "Force stopping %s appid=%d user=0: from pid %d", pkg,
+				10100+int(crc(pkg)%400), pidShell)
 		}
 		p.forceStop(pkg)
 		return 0
@@ -163,7 +166,8 @@ func amStart(p *Phone, c *cmdIO, args []string) int {
 		}
 		if p.pkgs.pkgs[pkg] != nil {
 			// Installed over adb: a phone would run it; this one runs no code of it.
-			c.errorf("Error: Activity not started, the virtual phone runs no code of %s (installed over adb): only its declared apps run\n", pkg)
+			c.errorf("Error: Activity not started, the virtual phone runs no code of %s (installed over adb): "+
+				"only its declared apps run\n", pkg)
 			return 1
 		}
 		c.errorf("Error type 3\nError: Activity class {%s/%s} does not exist.\n", pkg, act)
@@ -184,7 +188,8 @@ func amStart(p *Phone, c *cmdIO, args []string) int {
 	if in.wait {
 		el := int(p.cfg.Clock().Sub(start).Milliseconds()) + 180
 		top := p.top()
-		c.printf("Status: ok\nLaunchState: COLD\nActivity: %s\nTotalTime: %d\nWaitTime: %d\nComplete\n", top.app.spec.shortComponent(top.spec.Activity), el, el+4)
+		c.printf("Status: ok\nLaunchState: COLD\nActivity: %s\nTotalTime: %d\nWaitTime: %d\nComplete\n",
+			top.app.spec.shortComponent(top.spec.Activity), el, el+4)
 	}
 	return 0
 }
@@ -307,6 +312,7 @@ func cmdMonkey(p *Phone, c *cmdIO) int {
 		return 252
 	}
 	_, _ = p.launch(target.spec.Package)
-	c.printf("Events injected: 1\n## Network stats: elapsed time=%dms (0ms mobile, 0ms wifi, %dms not connected)\n", 18, 18)
+	c.printf("Events injected: 1\n## Network stats: elapsed time=%dms (0ms mobile, 0ms wifi, "+
+		"%dms not connected)\n", 18, 18)
 	return 0
 }

@@ -66,7 +66,12 @@ func (p *Phone) packageKnown(pkg string) bool {
 
 func cmdAppops(p *Phone, c *cmdIO) int {
 	usage := func() int {
-		c.printf("AppOps service (appops) commands:\n  help\n    Print this help text.\n  start [--user <USER_ID>] [--attribution <ATTRIBUTION_TAG>] <PACKAGE | UID> <OP> \n  stop [--user <USER_ID>] [--attribution <ATTRIBUTION_TAG>] <PACKAGE | UID> <OP> \n  set [--user <USER_ID>] <[--uid] PACKAGE | UID> <OP> <MODE>\n  get [--user <USER_ID>] [--attribution <ATTRIBUTION_TAG>] <PACKAGE | UID> [<OP>]\n  query-op [--user <USER_ID>] <OP> [<MODE>]\n  reset [--user <USER_ID>] [<PACKAGE>]\n")
+		c.printf("AppOps service (appops) commands:\n  help\n    Print this help text.\n" +
+			"  start [--user <USER_ID>] [--attribution <ATTRIBUTION_TAG>] <PACKAGE | UID> <OP> \n" +
+			"  stop [--user <USER_ID>] [--attribution <ATTRIBUTION_TAG>] <PACKAGE | UID> <OP> \n" +
+			"  set [--user <USER_ID>] <[--uid] PACKAGE | UID> <OP> <MODE>\n  get [--user <USER_ID>] [--attribution " +
+			"<ATTRIBUTION_TAG>] <PACKAGE | UID> [<OP>]\n  query-op [--user <USER_ID>] <OP> [<MODE>]\n" +
+			"  reset [--user <USER_ID>] [<PACKAGE>]\n")
 		return 0
 	}
 	if len(c.args) < 2 {

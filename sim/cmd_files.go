@@ -77,7 +77,8 @@ func cmdLs(p *Phone, c *cmdIO) int {
 			if e.Mode.IsDir() {
 				links = "2"
 			}
-			c.printf("%s %*s %-*s %-*s %*d %s %s\n", modeString(e.Mode), wl, links, wu, u, wg, g, ws, e.Size, e.ModTime.Format("2006-01-02 15:04"), e.Name)
+			c.printf("%s %*s %-*s %-*s %*d %s %s\n", modeString(e.Mode), wl, links, wu, u, wg, g, ws, e.Size,
+				e.ModTime.Format("2006-01-02 15:04"), e.Name)
 		}
 	}
 	for i, d := range ops {
@@ -101,7 +102,8 @@ func cmdLs(p *Phone, c *cmdIO) int {
 		entries, _ := p.fs.readDir(d)
 		var shown []fileInfo
 		if all {
-			shown = append(shown, fileInfo{Name: ".", Mode: fi.Mode, ModTime: fi.ModTime}, fileInfo{Name: "..", Mode: fs.ModeDir | 0o755, ModTime: fi.ModTime})
+			shown = append(shown, fileInfo{Name: ".", Mode: fi.Mode, ModTime: fi.ModTime}, fileInfo{Name: "..",
+				Mode: fs.ModeDir | 0o755, ModTime: fi.ModTime})
 		}
 		for _, e := range entries {
 			if all || !strings.HasPrefix(e.Name, ".") {
@@ -239,7 +241,8 @@ func cmdStat(p *Phone, c *cmdIO) int {
 		return 1
 	}
 	if format == "" {
-		format = "  File: %N\n  Size: %s\t Blocks: %b\t IO Blocks: %B\t%F\nDevice: fd05h/64773d\t Inode: %i\t Links: %h\nAccess: (%a/%A)\tUid: (%5u/%8U)\tGid: (%5g/%8G)\nAccess: %x\nModify: %y\nChange: %z"
+		format = "  File: %N\n  Size: %s\t Blocks: %b\t IO Blocks: %B\t%F\nDevice: fd05h/64773d\t Inode: %i\t Links: %h\n" +
+			"Access: (%a/%A)\tUid: (%5u/%8U)\tGid: (%5g/%8G)\nAccess: %x\nModify: %y\nChange: %z"
 	}
 	st := 0
 	for _, f := range ops {

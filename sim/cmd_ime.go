@@ -9,7 +9,8 @@ import (
 
 func cmdIme(p *Phone, c *cmdIO) int {
 	if len(c.args) < 2 {
-		c.errorf("ime <command>:\n  list [-a] [-s]\n  enable [--user <USER_ID>] <ID>\n  disable [--user <USER_ID>] <ID>\n  set [--user <USER_ID>] <ID>\n  reset [--user <USER_ID>]\n")
+		c.errorf("ime <command>:\n  list [-a] [-s]\n  enable [--user <USER_ID>] <ID>\n  disable [--user <USER_ID>] <ID>\n" +
+			"  set [--user <USER_ID>] <ID>\n  reset [--user <USER_ID>]\n")
 		return 1
 	}
 	lastArg := c.args[len(c.args)-1]
@@ -25,7 +26,10 @@ func cmdIme(p *Phone, c *cmdIO) int {
 				continue
 			}
 			pkg := strings.SplitN(id, "/", 2)[0]
-			c.printf("%s:\n  mId=%s mSettingsActivityName=null mIsVrOnly=false mSupportsSwitchingToNextInputMethod=false\n  mIsDefaultResId=0x0\n  Service:\n    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n    ServiceInfo:\n      name=%s\n      packageName=%s\n      enabled=true exported=true directBootAware=false\n      permission=android.permission.BIND_INPUT_METHOD\n", id, id, strings.SplitN(id, "/", 2)[1], pkg)
+			c.printf("%s:\n  mId=%s mSettingsActivityName=null mIsVrOnly=false mSupportsSwitchingToNextInputMethod=false\n"+
+				"  mIsDefaultResId=0x0\n  Service:\n    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 "+
+				"isDefault=false\n    ServiceInfo:\n      name=%s\n      packageName=%s\n"+
+				"      enabled=true exported=true directBootAware=false\n      permission=android.permission.BIND_INPUT_METHOD\n", id, id, strings.SplitN(id, "/", 2)[1], pkg)
 		}
 		return 0
 	case "enable", "disable":

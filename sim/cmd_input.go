@@ -115,7 +115,8 @@ func cmdInput(p *Phone, c *cmdIO) int {
 				continue
 			}
 			if !p.faults.NonASCIISilent {
-				c.errorf("Exception occurred while executing 'text':\njava.lang.NullPointerException: Attempt to get length of null array\n\tat com.android.server.input.InputShellCommand.sendText(InputShellCommand.java:313)\n\tat com.android.server.input.InputShellCommand.runText(InputShellCommand.java:270)\n\tat com.android.server.input.InputShellCommand.onCommand(InputShellCommand.java:198)\n\tat com.android.modules.utils.BasicShellCommandHandler.exec(BasicShellCommandHandler.java:97)\n\tat android.os.ShellCommand.exec(ShellCommand.java:38)\n\tat com.android.server.input.InputManagerService.onShellCommand(InputManagerService.java:2921)\n\tat android.os.Binder.shellCommand(Binder.java:1092)\n\tat android.os.Binder.onTransact(Binder.java:912)\n")
+				c.errorf("Exception occurred while executing 'text':\njava.lang.NullPointerException: " +
+					"Attempt to get length of null array\n\tat com.android.server.input.InputShellCommand.sendText(InputShellCommand.java:313)\n\tat com.android.server.input.InputShellCommand.runText(InputShellCommand.java:270)\n\tat com.android.server.input.InputShellCommand.onCommand(InputShellCommand.java:198)\n\tat com.android.modules.utils.BasicShellCommandHandler.exec(BasicShellCommandHandler.java:97)\n\tat android.os.ShellCommand.exec(ShellCommand.java:38)\n\tat com.android.server.input.InputManagerService.onShellCommand(InputManagerService.java:2921)\n\tat android.os.Binder.shellCommand(Binder.java:1092)\n\tat android.os.Binder.onTransact(Binder.java:912)\n")
 				return 255
 			}
 		}

@@ -37,7 +37,8 @@ type phoneLog struct {
 // logf adds an entry; callers hold the phone's lock.
 func (p *Phone) logf(buffer string, pid int, level byte, tag, format string, a ...any) {
 	p.logs.seq++
-	e := logEntry{seq: p.logs.seq, at: p.cfg.Clock(), pid: pid, tid: pid + 17, level: level, tag: tag, msg: fmt.Sprintf(format, a...), buffer: buffer}
+	e := logEntry{seq: p.logs.seq, at: p.cfg.Clock(), pid: pid, tid: pid + 17, level: level, tag: tag,
+		msg: fmt.Sprintf(format, a...), buffer: buffer}
 	if len(p.logs.entries) >= maxLogEntries {
 		p.logs.entries = append(p.logs.entries[:0], p.logs.entries[maxLogEntries/4:]...)
 	}

@@ -295,7 +295,8 @@ func queryActivities(p *Phone, c *cmdIO, args []string) int {
 	for i, a := range found {
 		c.printf("  Activity #%d:\n", i)
 		if brief {
-			c.printf("    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n    %s\n", a.spec.shortComponent(a.spec.Activity))
+			c.printf("    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n    %s\n",
+				a.spec.shortComponent(a.spec.Activity))
 			continue
 		}
 		c.printf("%s", resolveInfo(p, a, "    ", true))

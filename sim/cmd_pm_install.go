@@ -30,7 +30,8 @@ func pmInstall(p *Phone, c *cmdIO) int {
 		}
 		data = c.stdin
 		if int64(len(data)) != o.size {
-			c.printf("Failure [INSTALL_FAILED_INVALID_APK: Failed to read the APK from standard input: %d of %d bytes arrived]\n", len(data), o.size)
+			c.printf("Failure [INSTALL_FAILED_INVALID_APK: Failed to read the APK from standard input: "+
+				"%d of %d bytes arrived]\n", len(data), o.size)
 			return 1
 		}
 	case len(ops) == 1:
@@ -38,7 +39,8 @@ func pmInstall(p *Phone, c *cmdIO) int {
 		data, err = p.fs.readFile(ops[0])
 		if err != nil {
 			c.errorf("Error: Can't open file: %s\n", ops[0])
-			c.printf("Exception occurred while executing 'install':\njava.lang.IllegalArgumentException: Error: Can't open file: %s\n", ops[0])
+			c.printf("Exception occurred while executing 'install':\njava.lang.IllegalArgumentException: Error: "+
+				"Can't open file: %s\n", ops[0])
 			return 1
 		}
 	default:
@@ -93,7 +95,8 @@ func pmSession(p *Phone, c *cmdIO) int {
 			return 1
 		}
 		if len(p.pkgs.sessions) >= maxSessions { // PackageInstallerService's bound for a caller
-			c.errorf("Error: java.lang.IllegalStateException: Too many active sessions for UID 2000 (commit or abandon them: pm install-abandon ID)\n")
+			c.errorf("Error: java.lang.IllegalStateException: Too many active sessions for UID 2000 (commit or abandon them: " +
+				"pm install-abandon ID)\n")
 			return 1
 		}
 		p.pkgs.nextSess += 7919
@@ -134,7 +137,8 @@ func pmSession(p *Phone, c *cmdIO) int {
 			}
 		}
 		if staged := p.pkgs.staged() - len(sess.splits[ops[1]]) + len(data); staged > maxStaged {
-			c.errorf("Error: Failed to write; java.io.IOException: Requested internal only, but not enough space: the open sessions would hold %d MiB, over %d MiB (commit or abandon them)\n", staged>>20, maxStaged>>20)
+			c.errorf("Error: Failed to write; java.io.IOException: Requested internal only, but not enough space: "+
+				"the open sessions would hold %d MiB, over %d MiB (commit or abandon them)\n", staged>>20, maxStaged>>20)
 			return 1
 		}
 		if _, seen := sess.splits[ops[1]]; !seen {
@@ -198,9 +202,15 @@ func (p *Phone) dumpsysInstalled(c *cmdIO, name string) bool {
 	}
 	i := pkg.info
 	ts := func(t time.Time) string { return t.Format("2006-01-02 15:04:05") }
-	c.printf("Packages:\n  Package [%s] (%s):\n    userId=%d\n    pkg=Package{%s %s}\n    codePath=%s\n    resourcePath=%s\n    primaryCpuAbi=null\n    secondaryCpuAbi=null\n    versionCode=%d minSdk=%d targetSdk=%d\n    versionName=%s\n    flags=[ DEBUGGABLE HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]\n    dataDir=/data/user/0/%s\n    timeStamp=%s\n    firstInstallTime=%s\n    lastUpdateTime=%s\n    installerPackageName=%s\n",
-		i.pkg, hash7(int(crc(i.pkg)+2)), pkg.uid, hash7(int(crc(i.pkg)+3)), i.pkg, strings.TrimSuffix(pkg.codePath, "/base.apk"), strings.TrimSuffix(pkg.codePath, "/base.apk"),
-		i.versionCode, i.minSdk, i.targetSdk, i.versionName, i.pkg, ts(pkg.lastTime), ts(pkg.firstTime), ts(pkg.lastTime), defaultStr(pkg.installer, "null"))
+	c.printf("Packages:\n  Package [%s] (%s):\n    userId=%d\n    pkg=Package{%s %s}\n    codePath=%s\n"+
+		"    resourcePath=%s\n    primaryCpuAbi=null\n    secondaryCpuAbi=null\n"+
+		"    versionCode=%d minSdk=%d targetSdk=%d\n    versionName=%s\n    flags=[ DEBUGGABLE HAS_CODE "+
+		"ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]\n    dataDir=/data/user/0/%s\n    timeStamp=%s\n    firstInstallTime=%s\n"+
+		"    lastUpdateTime=%s\n    installerPackageName=%s\n",
+		i.pkg, hash7(int(crc(i.pkg)+2)), pkg.uid, hash7(int(crc(i.pkg)+3)), i.pkg, strings.TrimSuffix(pkg.codePath,
+			"/base.apk"), strings.TrimSuffix(pkg.codePath, "/base.apk"),
+		i.versionCode, i.minSdk, i.targetSdk, i.versionName, i.pkg, ts(pkg.lastTime), ts(pkg.firstTime), ts(pkg.lastTime),
+		defaultStr(pkg.installer, "null"))
 	if len(i.permissions) > 0 {
 		c.printf("    requested permissions:\n")
 		for _, perm := range i.permissions {
@@ -213,7 +223,8 @@ func (p *Phone) dumpsysInstalled(c *cmdIO, name string) bool {
 			}
 		}
 	}
-	c.printf("    User 0: ceDataInode=%d installed=true hidden=false suspended=false distractionFlags=0 stopped=false notLaunched=false enabled=0 instant=false virtual=false\n", 40000+crc(i.pkg)%9000)
+	c.printf("    User 0: ceDataInode=%d installed=true hidden=false suspended=false distractionFlags=0 stopped=false "+
+		"notLaunched=false enabled=0 instant=false virtual=false\n", 40000+crc(i.pkg)%9000)
 	var runtime []string
 	for _, perm := range i.permissions {
 		if runtimePermissions[perm] {
@@ -246,16 +257,19 @@ func pmGrant(p *Phone, c *cmdIO) int {
 		if p.packageKnown(ops[0]) {
 			return 0 // a built-in app: its permissions are its own business
 		}
-		c.errorf("Exception occurred while executing '%s':\njava.lang.IllegalArgumentException: Unknown package: %s\n", c.args[1], ops[0])
+		c.errorf("Exception occurred while executing '%s':\njava.lang.IllegalArgumentException: Unknown package: %s\n",
+			c.args[1], ops[0])
 		return 255
 	}
 	perm := ops[1]
 	if !slices.Contains(pkg.info.permissions, perm) {
-		c.errorf("Exception occurred while executing '%s':\njava.lang.SecurityException: Package %s has not requested permission %s\n", c.args[1], ops[0], perm)
+		c.errorf("Exception occurred while executing '%s':\njava.lang.SecurityException: "+
+			"Package %s has not requested permission %s\n", c.args[1], ops[0], perm)
 		return 255
 	}
 	if !runtimePermissions[perm] {
-		c.errorf("Exception occurred while executing '%s':\njava.lang.SecurityException: Permission %s requested by %s is not a changeable permission type\n", c.args[1], perm, ops[0])
+		c.errorf("Exception occurred while executing '%s':\njava.lang.SecurityException: "+
+			"Permission %s requested by %s is not a changeable permission type\n", c.args[1], perm, ops[0])
 		return 255
 	}
 	if pkg.granted == nil {

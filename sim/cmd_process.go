@@ -23,10 +23,12 @@ func cmdPs(p *Phone, c *cmdIO) int {
 	// The processes of Appium's helpers while they run: the UiAutomator2 server's
 	// instrumentation runs in its target package's process.
 	if p.uia2.running {
-		c.printf("u0_a%-3d       %5d   356   13902116 141560 do_epoll_wait       0 S %s\n", 100+int(crc(uiServerPackage)%90), 3100+int(crc(uiServerPackage)%700), uiServerPackage)
+		c.printf("u0_a%-3d       %5d   356   13902116 141560 do_epoll_wait       0 S %s\n",
+			100+int(crc(uiServerPackage)%90), 3100+int(crc(uiServerPackage)%700), uiServerPackage)
 	}
 	if p.pkgs.helperRunning {
-		c.printf("u0_a%-3d       %5d   356   13852400  98312 do_epoll_wait       0 S %s\n", 100+int(crc(settingsHelperPackage)%90), p.helperPid(), settingsHelperPackage)
+		c.printf("u0_a%-3d       %5d   356   13852400  98312 do_epoll_wait       0 S %s\n",
+			100+int(crc(settingsHelperPackage)%90), p.helperPid(), settingsHelperPackage)
 	}
 	c.printf("shell         %5d  2101   10793900   3840 0                   0 R ps\n", 4000+int(p.version%1000))
 	return 0

@@ -18,7 +18,12 @@ func cmdSettings(p *Phone, c *cmdIO) int {
 		args = args[2:]
 	}
 	usage := func() int {
-		c.errorf("Settings provider (settings) commands:\n  help\n      Print this help text.\n  get [--user <USER_ID> | current] NAMESPACE KEY\n      Retrieve the current value of KEY.\n  put [--user <USER_ID> | current] NAMESPACE KEY VALUE [TAG] [default]\n      Change the contents of KEY to VALUE.\n  delete [--user <USER_ID> | current] NAMESPACE KEY\n      Delete the entry for KEY.\n  list [--user <USER_ID> | current] NAMESPACE\n      Print all defined keys.\n      NAMESPACE is one of {system, secure, global}, case-insensitive\n")
+		c.errorf("Settings provider (settings) commands:\n  help\n      Print this help text.\n" +
+			"  get [--user <USER_ID> | current] NAMESPACE KEY\n      Retrieve the current value of KEY.\n" +
+			"  put [--user <USER_ID> | current] NAMESPACE KEY VALUE [TAG] [default]\n" +
+			"      Change the contents of KEY to VALUE.\n  delete [--user <USER_ID> | current] NAMESPACE KEY\n" +
+			"      Delete the entry for KEY.\n  list [--user <USER_ID> | current] NAMESPACE\n" +
+			"      Print all defined keys.\n      NAMESPACE is one of {system, secure, global}, case-insensitive\n")
 		return 255
 	}
 	if len(args) < 2 {
@@ -92,7 +97,8 @@ func cmdContent(p *Phone, c *cmdIO) int {
 	ns, ok := strings.CutPrefix(uri, "content://settings/")
 	store := p.settings[ns]
 	if !ok || store == nil {
-		c.errorf("Error while accessing provider:%s\njava.lang.IllegalArgumentException: Unknown URI %s\n", strings.TrimPrefix(uri, "content://"), uri)
+		c.errorf("Error while accessing provider:%s\njava.lang.IllegalArgumentException: Unknown URI %s\n",
+			strings.TrimPrefix(uri, "content://"), uri)
 		return 1
 	}
 	switch c.args[1] {

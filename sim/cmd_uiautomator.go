@@ -6,7 +6,12 @@ import "strings"
 
 func cmdUiautomator(p *Phone, c *cmdIO) int {
 	if len(c.args) < 2 || c.args[1] != "dump" {
-		c.errorf("Usage: uiautomator <subcommand> [options]\n\nAvailable subcommands:\n\nhelp: displays help message\n\nruntest: executes UI automation tests\n    runtest <class spec> [options]\n\ndump: creates an XML dump of current UI hierarchy\n    dump [--verbose][file]\n      [--compressed]: dumps compressed layout information.\n      [file]: the location where the dumped XML should be stored, default is\n      /sdcard/window_dump.xml\n\nevents: prints out accessibility events until terminated\n")
+		c.errorf("Usage: uiautomator <subcommand> [options]\n\nAvailable subcommands:\n\nhelp: displays help message\n\n" +
+			"runtest: executes UI automation tests\n    runtest <class spec> [options]\n\n" +
+			"dump: creates an XML dump of current UI hierarchy\n    dump [--verbose][file]\n" +
+			"      [--compressed]: dumps compressed layout information.\n      [file]: " +
+			"the location where the dumped XML should be stored, default is\n      /sdcard/window_dump.xml\n\n" +
+			"events: prints out accessibility events until terminated\n")
 		if len(c.args) < 2 {
 			return 1
 		}

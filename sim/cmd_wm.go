@@ -4,7 +4,8 @@ package sim
 
 func cmdWm(p *Phone, c *cmdIO) int {
 	if len(c.args) < 2 {
-		c.errorf("Window manager (window) commands:\n  help\n  size [reset|WxH|WdpxHdp] [-d DISPLAY_ID]\n  density [reset|DENSITY] [-d DISPLAY_ID]\n")
+		c.errorf("Window manager (window) commands:\n  help\n  size [reset|WxH|WdpxHdp] [-d DISPLAY_ID]\n" +
+			"  density [reset|DENSITY] [-d DISPLAY_ID]\n")
 		return 1
 	}
 	switch c.args[1] {

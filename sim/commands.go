@@ -167,24 +167,30 @@ func cmdCmd(p *Phone, c *cmdIO) int {
 	}
 	switch c.args[1] {
 	case "package":
-		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"pm"}, c.args[2:]...), stdin: c.stdin, stream: c.stream, streamErr: c.streamErr, stdout: c.stdout, stderr: c.stderr}
+		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"pm"}, c.args[2:]...), stdin: c.stdin, stream: c.stream,
+			streamErr: c.streamErr, stdout: c.stdout, stderr: c.stderr}
 		return cmdPm(p, sub)
 	case "activity":
-		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"am"}, c.args[2:]...), stdin: c.stdin, stream: c.stream, streamErr: c.streamErr, stdout: c.stdout, stderr: c.stderr}
+		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"am"}, c.args[2:]...), stdin: c.stdin, stream: c.stream,
+			streamErr: c.streamErr, stdout: c.stdout, stderr: c.stderr}
 		return cmdAm(p, sub)
 	case "input":
-		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"input"}, c.args[2:]...), stdin: c.stdin, stream: c.stream, streamErr: c.streamErr, stdout: c.stdout, stderr: c.stderr}
+		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"input"}, c.args[2:]...), stdin: c.stdin,
+			stream: c.stream, streamErr: c.streamErr, stdout: c.stdout, stderr: c.stderr}
 		return cmdInput(p, sub)
 	case "settings":
-		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"settings"}, c.args[2:]...), stdin: c.stdin, stream: c.stream, streamErr: c.streamErr, stdout: c.stdout, stderr: c.stderr}
+		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"settings"}, c.args[2:]...), stdin: c.stdin,
+			stream: c.stream, streamErr: c.streamErr, stdout: c.stdout, stderr: c.stderr}
 		return cmdSettings(p, sub)
 	case "appops":
-		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"appops"}, c.args[2:]...), stdin: c.stdin, stdout: c.stdout, stderr: c.stderr}
+		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"appops"}, c.args[2:]...), stdin: c.stdin,
+			stdout: c.stdout, stderr: c.stderr}
 		return cmdAppops(p, sub)
 	case "notification":
 		return cmdNotification(p, c)
 	case "input_method":
-		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"ime"}, c.args[2:]...), stdin: c.stdin, stream: c.stream, streamErr: c.streamErr, stdout: c.stdout, stderr: c.stderr}
+		sub := &cmdIO{ctx: c.ctx, env: c.env, args: append([]string{"ime"}, c.args[2:]...), stdin: c.stdin,
+			stream: c.stream, streamErr: c.streamErr, stdout: c.stdout, stderr: c.stderr}
 		return cmdIme(p, sub)
 	}
 	c.errorf("Can't find service: %s\n", c.args[1])

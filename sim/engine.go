@@ -28,7 +28,8 @@ type appState struct {
 }
 
 func newAppState(p *Phone, spec *AppSpec) *appState {
-	a := &appState{p: p, spec: spec, vars: maps.Clone(spec.Vars), records: map[string][]Record{}, tmpl: map[string]*template.Template{}}
+	a := &appState{p: p, spec: spec, vars: maps.Clone(spec.Vars), records: map[string][]Record{},
+		tmpl: map[string]*template.Template{}}
 	if a.vars == nil {
 		a.vars = map[string]string{}
 	}

@@ -108,7 +108,8 @@ func ParseFaults(spec string) (Faults, error) {
 			}
 			f.NonASCIISilent = true
 		default:
-			err = fmt.Errorf("%w: unknown fault %q (known: idle, idlerun, slow, drop, deadtap, dialog, nonascii, uiserverdie, nomjpeg)", ErrFaultSpec, key)
+			err = fmt.Errorf("%w: unknown fault %q (known: idle, idlerun, slow, drop, deadtap, dialog, nonascii, "+
+				"uiserverdie, nomjpeg)", ErrFaultSpec, key)
 		}
 		if err != nil {
 			return Faults{}, err

@@ -122,10 +122,12 @@ func (p *Phone) buildFrame() *frame {
 		if under != nil {
 			f.under = &window{kind: "app", root: p.layoutScreen(m, under, m.sb, contentBottom), secure: under.spec.Secure}
 		}
-		f.windows = append(f.windows, &window{kind: "dialog", root: p.layoutDialog(m, inst, m.sb, kbTop), secure: inst.spec.Secure})
+		f.windows = append(f.windows, &window{kind: "dialog", root: p.layoutDialog(m, inst, m.sb, kbTop),
+			secure: inst.spec.Secure})
 		f.secure = inst.spec.Secure || (under != nil && under.spec.Secure)
 	} else {
-		f.windows = append(f.windows, &window{kind: "app", root: p.layoutScreen(m, inst, m.sb, kbTop), secure: inst.spec.Secure})
+		f.windows = append(f.windows, &window{kind: "app", root: p.layoutScreen(m, inst, m.sb, kbTop),
+			secure: inst.spec.Secure})
 		f.secure = inst.spec.Secure
 	}
 	if showKb {

@@ -217,7 +217,8 @@ func (p *Phone) layoutDialog(m metrics, inst *screenInst, top, bottom int) *node
 	y := y0 + m.dp(24)
 	for _, e := range els {
 		eh := p.elemHeight(m, a, inst, e, inner-2*m.dp(8))
-		panel.children = append(panel.children, p.elementNode(m, pkg, inst, e, nil, image.Rect(card.Min.X+m.dp(8), y, card.Max.X-m.dp(8), y+eh)))
+		panel.children = append(panel.children, p.elementNode(m, pkg, inst, e, nil, image.Rect(card.Min.X+m.dp(8), y,
+			card.Max.X-m.dp(8), y+eh)))
 		y += eh
 	}
 	return root

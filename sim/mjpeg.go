@@ -30,8 +30,10 @@ const (
 	// UIServerMJPEGPort is the stream's device port.
 	UIServerMJPEGPort = 7810
 	mjpegIdleTurn     = 500 * time.Millisecond // NO_CLIENTS_CONNECTED_SLEEP_TIME_MS
-	mjpegHeader       = "HTTP/1.0 200 OK\r\nServer: Android Screenshot Socket Server\r\nConnection: close\r\nMax-Age: 0\r\nExpires: 0\r\nCache-Control: no-cache, private\r\nPragma: no-cache\r\nContent-Type: multipart/x-mixed-replace; boundary=--BoundaryString\r\n\r\n"
-	mjpegPartHeader   = "--BoundaryString\r\nContent-type: image/jpg\r\nContent-Length: %d\r\n\r\n"
+	mjpegHeader       = "HTTP/1.0 200 OK\r\nServer: Android Screenshot Socket Server\r\nConnection: close\r\n" +
+		"Max-Age: 0\r\nExpires: 0\r\nCache-Control: no-cache, private\r\nPragma: no-cache\r\n" +
+		"Content-Type: multipart/x-mixed-replace; boundary=--BoundaryString\r\n\r\n"
+	mjpegPartHeader = "--BoundaryString\r\nContent-type: image/jpg\r\nContent-Length: %d\r\n\r\n"
 )
 
 // mjpegConfig is the stream's settings; a zero field is the server's default.

@@ -193,13 +193,16 @@ func (p *Phone) installAPK(apk []byte, o installOptions, source string) string {
 	p.pkgs.init()
 	info, err := readAPK(apk)
 	if err != nil {
-		return "INSTALL_PARSE_FAILED_NOT_APK: Failed to parse " + source + ": " + strings.TrimPrefix(err.Error(), errBadAPK.Error()+": ")
+		return "INSTALL_PARSE_FAILED_NOT_APK: Failed to parse " + source + ": " + strings.TrimPrefix(err.Error(),
+			errBadAPK.Error()+": ")
 	}
 	if !validPackageName(info.pkg) {
 		return "INSTALL_PARSE_FAILED_BAD_PACKAGE_NAME: Invalid manifest package: " + strconv.Quote(info.pkg)
 	}
 	if info.minSdk > sdkLevel {
-		return fmt.Sprintf("INSTALL_FAILED_OLDER_SDK: Failed parse during installPackageLI: /data/app/vmdl.tmp/base.apk (at Binary XML file line #7): Requires newer sdk version #%d (current version is #%d)", info.minSdk, sdkLevel)
+		return fmt.Sprintf("INSTALL_FAILED_OLDER_SDK: Failed parse during installPackageLI: "+
+			"/data/app/vmdl.tmp/base.apk (at Binary XML file line #7): Requires newer sdk version #%d "+
+			"(current version is #%d)", info.minSdk, sdkLevel)
 	}
 	if p.apps[info.pkg] != nil || slices.ContainsFunc(extraPackages, func(e struct {
 		pkg    string
@@ -207,14 +210,17 @@ func (p *Phone) installAPK(apk []byte, o installOptions, source string) string {
 	}) bool {
 		return e.pkg == info.pkg
 	}) {
-		return "INSTALL_FAILED_UPDATE_INCOMPATIBLE: Existing package " + info.pkg + " signatures do not match newer version; ignoring!"
+		return "INSTALL_FAILED_UPDATE_INCOMPATIBLE: Existing package " + info.pkg + " signatures do not match newer " +
+			"version; ignoring!"
 	}
 	now := p.cfg.Clock()
 	old := p.pkgs.pkgs[info.pkg]
 	if old != nil && old.info.versionCode > info.versionCode && !o.downgrade {
-		return fmt.Sprintf("INSTALL_FAILED_VERSION_DOWNGRADE: Downgrade detected: Update version code %d is older than current %d", info.versionCode, old.info.versionCode)
+		return fmt.Sprintf("INSTALL_FAILED_VERSION_DOWNGRADE: Downgrade detected: "+
+			"Update version code %d is older than current %d", info.versionCode, old.info.versionCode)
 	}
-	pkg := &installedPkg{info: info, size: len(apk), firstTime: now, lastTime: now, installer: o.installer, grantAll: o.grant,
+	pkg := &installedPkg{info: info, size: len(apk), firstTime: now, lastTime: now, installer: o.installer,
+		grantAll: o.grant,
 		codePath: p.apkPath(info.pkg, false), uid: 10100 + int(crc(info.pkg)%400)}
 	if old != nil {
 		pkg.firstTime = old.firstTime
@@ -230,7 +236,8 @@ func (p *Phone) installAPK(apk []byte, o installOptions, source string) string {
 		p.pkgs.helperRunning = false // an update kills the running process
 	}
 	p.pkgs.pkgs[info.pkg] = pkg
-	p.logf("system", pidSystemServer, 'I', "PackageManager", "installPackageLI: %s versionCode=%d versionName=%s", info.pkg, info.versionCode, info.versionName)
+	p.logf("system", pidSystemServer, 'I', "PackageManager", "installPackageLI: %s versionCode=%d versionName=%s",
+		info.pkg, info.versionCode, info.versionName)
 	return ""
 }
 

@@ -242,8 +242,9 @@ func (p *Phone) reset() error {
 	p.settings = map[string]map[string]string{
 		// The keys adb clients read answer as on a freshly set-up phone: user_rotation 0
 		// (mobile-mcp, mobilecli), the animation scales (uiautomator2, Appium), provisioning.
-		"system": {"screen_brightness": "102", "screen_off_timeout": "60000", "font_scale": "1.0", "accelerometer_rotation": "0",
-			"user_rotation": "0", "screen_brightness_mode": "0", "haptic_feedback_enabled": "1", "sound_effects_enabled": "1"},
+		"system": {"screen_brightness": "102", "screen_off_timeout": "60000", "font_scale": "1.0",
+			"accelerometer_rotation": "0",
+			"user_rotation":          "0", "screen_brightness_mode": "0", "haptic_feedback_enabled": "1", "sound_effects_enabled": "1"},
 		"secure": {"ui_night_mode": "1", "location_mode": "3", "android_id": fmt.Sprintf("%016x", cfg.Seed*2654435761+1),
 			"user_setup_complete": "1", "show_ime_with_hard_keyboard": "0", "accessibility_enabled": "0"},
 		"global": {"wifi_on": "1", "bluetooth_on": "0", "airplane_mode_on": "0", "mobile_data": "1", "low_power": "0",

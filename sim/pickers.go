@@ -102,8 +102,10 @@ func (p *Phone) datePickerNode(m metrics, pkg string, inst *screenInst, e *Eleme
 	header.rid, header.kind = "android:id/date_picker_header", "toolbar"
 	years := inst.scroll[e.ID+pickYearsKey] == 1
 	// The header's year opens the year list, its date the month grid, as Android's do.
-	hy := text("date_picker_header_year", strconv.Itoa(chosen.Year()), "small", image.Rect(r.Min.X+m.dp(24), y+m.dp(12), r.Max.X-m.dp(24), y+m.dp(40)))
-	hd := text("date_picker_header_date", chosen.Format("Mon, Jan 2"), "title", image.Rect(r.Min.X+m.dp(24), y+m.dp(44), r.Max.X-m.dp(24), y+m.dp(84)))
+	hy := text("date_picker_header_year", strconv.Itoa(chosen.Year()), "small", image.Rect(r.Min.X+m.dp(24), y+m.dp(12),
+		r.Max.X-m.dp(24), y+m.dp(40)))
+	hd := text("date_picker_header_date", chosen.Format("Mon, Jan 2"), "title", image.Rect(r.Min.X+m.dp(24), y+m.dp(44),
+		r.Max.X-m.dp(24), y+m.dp(84)))
 	for i, t := range []*node{hy, hd} {
 		show := 1 - i
 		t.clickable, t.focusable = true, true
@@ -150,7 +152,8 @@ func (p *Phone) datePickerNode(m metrics, pkg string, inst *screenInst, e *Eleme
 	title := first.Format("January 2006")
 	tw := p.fonts.width(title, m.dp(16)) + m.dp(16)
 	cx := (r.Min.X + r.Max.X) / 2
-	month.children = append(month.children, text("month_title", title, "rowtitle", image.Rect(cx-tw/2, y+m.dp(12), cx+tw/2, y+m.dp(40))))
+	month.children = append(month.children, text("month_title", title, "rowtitle", image.Rect(cx-tw/2, y+m.dp(12),
+		cx+tw/2, y+m.dp(40))))
 	cw := r.Dx() / 7
 	row0 := y + m.dp(48)
 	lead := int(first.Weekday()) // Sunday first, as en-US shows it
@@ -190,7 +193,8 @@ func (p *Phone) datePickerNode(m metrics, pkg string, inst *screenInst, e *Eleme
 		b.act = &hit{inst: inst, el: e, pick: func(*Phone) { inst.scroll[key] += step }}
 		return b
 	}
-	n.children = append(n.children, arrow("prev", "Previous month", "<", r.Min.X+m.dp(8), -1), arrow("next", "Next month", ">", r.Max.X-m.dp(56), 1))
+	n.children = append(n.children, arrow("prev", "Previous month", "<", r.Min.X+m.dp(8), -1), arrow("next",
+		"Next month", ">", r.Max.X-m.dp(56), 1))
 	return n
 }
 
@@ -211,11 +215,13 @@ func (p *Phone) timePickerNode(m metrics, pkg string, inst *screenInst, e *Eleme
 	textMode := inst.scroll[e.ID+pickTextKey] == 1
 	minutes := inst.scroll[e.ID+pickMinutesKey] == 1
 	y := r.Min.Y
-	toggle := baseNode("android.widget.ImageButton", pkg, image.Rect(r.Min.X+m.dp(8), r.Max.Y-m.dp(52), r.Min.X+m.dp(56), r.Max.Y-m.dp(4)))
+	toggle := baseNode("android.widget.ImageButton", pkg,
+		image.Rect(r.Min.X+m.dp(8), r.Max.Y-m.dp(52), r.Min.X+m.dp(56), r.Max.Y-m.dp(4)))
 	toggle.rid, toggle.kind = "android:id/toggle_mode", "icon"
 	toggle.clickable, toggle.focusable = true, true
 	if textMode {
-		n.children = append(n.children, text("top_label", "Type in time", "small", image.Rect(r.Min.X+m.dp(24), y+m.dp(16), r.Max.X-m.dp(24), y+m.dp(48))))
+		n.children = append(n.children, text("top_label", "Type in time", "small", image.Rect(r.Min.X+m.dp(24), y+m.dp(16),
+			r.Max.X-m.dp(24), y+m.dp(48))))
 		y += m.dp(56)
 		half := (r.Dx() - m.dp(48)) / 2
 		for i, part := range e.parts {
@@ -228,11 +234,14 @@ func (p *Phone) timePickerNode(m metrics, pkg string, inst *screenInst, e *Eleme
 			f.act = &hit{inst: inst, el: part, input: part.ID}
 			n.children = append(n.children, f)
 			label := []string{"hour", "minute"}[i]
-			n.children = append(n.children, text("label_"+label, label, "small", image.Rect(x0, y+m.dp(68), x0+half, y+m.dp(92))))
+			n.children = append(n.children, text("label_"+label, label, "small", image.Rect(x0, y+m.dp(68),
+				x0+half, y+m.dp(92))))
 		}
-		n.children = append(n.children, text("input_separator", ":", "title", image.Rect(r.Min.X+m.dp(16)+half, y, r.Min.X+m.dp(32)+half, y+m.dp(64))))
+		n.children = append(n.children, text("input_separator", ":", "title", image.Rect(r.Min.X+m.dp(16)+half, y,
+			r.Min.X+m.dp(32)+half, y+m.dp(64))))
 		if a.vars[e.Bind] == "" {
-			n.children = append(n.children, text("label_error", "Invalid time", "small", image.Rect(r.Min.X+m.dp(24), y+m.dp(96), r.Max.X-m.dp(24), y+m.dp(120))))
+			n.children = append(n.children, text("label_error", "Invalid time", "small", image.Rect(r.Min.X+m.dp(24),
+				y+m.dp(96), r.Max.X-m.dp(24), y+m.dp(120))))
 		}
 		toggle.desc, toggle.lines = toClockMode, []string{"◷"}
 		toggle.act = &hit{inst: inst, el: e, pick: func(p *Phone) {
@@ -256,7 +265,8 @@ func (p *Phone) timePickerNode(m metrics, pkg string, inst *screenInst, e *Eleme
 		t.selected = (i == 1) == minutes
 		t.act = &hit{inst: inst, el: e, pick: func(*Phone) { inst.scroll[e.ID+pickMinutesKey] = show }}
 	}
-	header.children = []*node{hours, text("separator", ":", "title", image.Rect(cx-m.dp(8), y+m.dp(20), cx+m.dp(8), y+m.dp(76))), mins}
+	header.children = []*node{hours, text("separator", ":", "title", image.Rect(cx-m.dp(8), y+m.dp(20), cx+m.dp(8),
+		y+m.dp(76))), mins}
 	n.children = append(n.children, header)
 	y += m.dp(96)
 	dial := baseNode("android.view.View", pkg, image.Rect(cx-m.dp(136), y+m.dp(4), cx+m.dp(136), y+m.dp(276)))
@@ -291,7 +301,8 @@ func (p *Phone) timePickerNode(m metrics, pkg string, inst *screenInst, e *Eleme
 		ang := float64(nu.slot) * math.Pi / 6
 		px := center.X + int(math.Round(math.Sin(ang)*float64(m.dp(nu.radius))))
 		py := center.Y - int(math.Round(math.Cos(ang)*float64(m.dp(nu.radius))))
-		c := baseNode("android.widget.RadialTimePickerView$RadialPickerTouchHelper", pkg, image.Rect(px-m.dp(18), py-m.dp(18), px+m.dp(18), py+m.dp(18)))
+		c := baseNode("android.widget.RadialTimePickerView$RadialPickerTouchHelper", pkg, image.Rect(px-m.dp(18),
+			py-m.dp(18), px+m.dp(18), py+m.dp(18)))
 		c.desc = strconv.Itoa(nu.value)
 		c.lines = []string{nu.label}
 		c.clickable, c.focusable = true, true

@@ -158,14 +158,17 @@ func paletteFor(dark bool) palette {
 	if dark {
 		return palette{
 			bg: color.RGBA{18, 18, 18, 255}, fg: color.RGBA{235, 235, 235, 255}, sub: color.RGBA{170, 170, 170, 255},
-			primary: color.RGBA{138, 180, 248, 255}, onPrimary: color.RGBA{10, 10, 10, 255}, surface: color.RGBA{40, 40, 44, 255},
+			primary: color.RGBA{138, 180, 248, 255}, onPrimary: color.RGBA{10, 10, 10, 255},
+			surface: color.RGBA{40, 40, 44, 255},
 			divider: color.RGBA{60, 60, 60, 255}, statusBg: color.RGBA{0, 0, 0, 255}, hint: color.RGBA{120, 120, 120, 255},
 		}
 	}
 	return palette{
 		bg: color.RGBA{255, 255, 255, 255}, fg: color.RGBA{32, 33, 36, 255}, sub: color.RGBA{95, 99, 104, 255},
-		primary: color.RGBA{26, 115, 232, 255}, onPrimary: color.RGBA{255, 255, 255, 255}, surface: color.RGBA{241, 243, 244, 255},
-		divider: color.RGBA{218, 220, 224, 255}, statusBg: color.RGBA{230, 230, 230, 255}, hint: color.RGBA{150, 150, 150, 255},
+		primary: color.RGBA{26, 115, 232, 255}, onPrimary: color.RGBA{255, 255, 255, 255}, surface: color.RGBA{241,
+			243, 244, 255},
+		divider: color.RGBA{218, 220, 224, 255}, statusBg: color.RGBA{230, 230, 230, 255}, hint: color.RGBA{150,
+			150, 150, 255},
 	}
 }
 

@@ -188,7 +188,8 @@ func displayRuns(runes []rune) []bidiRun {
 		}
 	}
 	var p bidi.Paragraph
-	if _, err := p.SetString(string(runes), bidi.DefaultDirection([...]bidi.Direction{bidi.LeftToRight, bidi.RightToLeft}[base])); err != nil {
+	if _, err := p.SetString(string(runes), bidi.DefaultDirection([...]bidi.Direction{bidi.LeftToRight,
+		bidi.RightToLeft}[base])); err != nil {
 		return []bidiRun{{0, len(runes), base}}
 	}
 	o, err := p.Order()

@@ -503,7 +503,8 @@ func (e *shellEnv) runSimple(c simpleCmd, stdin []byte, stream io.Reader, out io
 		if err := e.p.waitProfile(e.ctx, args); err != nil {
 			return 130, err
 		}
-		st, err = e.p.dispatch(&cmdIO{ctx: e.ctx, env: e, args: args, cmdEnv: cmdEnv, stdin: stdin, stream: stream, stdout: stdout, stderr: stderr})
+		st, err = e.p.dispatch(&cmdIO{ctx: e.ctx, env: e, args: args, cmdEnv: cmdEnv, stdin: stdin, stream: stream,
+			stdout: stdout, stderr: stderr})
 	}
 	for _, f := range files {
 		if werr := e.p.writeRedirect(f.path, f.buf.Bytes(), f.append); werr != nil {

@@ -106,7 +106,8 @@ func (p *Phone) serveU2(ctx context.Context, conn io.ReadWriter) error {
 // the phone emulates) until the client closes or asks to close, or answer reports the
 // server gone (ok false: the socket closes unanswered); served, if set, runs after each
 // answer is written.
-func serveHTTP(ctx context.Context, conn io.ReadWriter, answer func(req *http.Request, body []byte) (status int, ctype string, out []byte, ok bool), served func()) error {
+func serveHTTP(ctx context.Context, conn io.ReadWriter, answer func(req *http.Request, body []byte) (status int,
+	ctype string, out []byte, ok bool), served func()) error {
 	br := bufio.NewReader(conn)
 	for ctx.Err() == nil {
 		req, err := http.ReadRequest(br)

@@ -367,7 +367,8 @@ func (a *AppSpec) check() error {
 			switch e.Type {
 			case "text", "title", "button", "input", "switch", "checkbox", "icon", "image", "hbox", "list", "grid", "fab", "slider", "canvas", "datepicker", "timepicker":
 			default:
-				return a.bad(e.line, "%s/%s: element %q has unknown type %q (want text, title, button, input, switch, checkbox, icon, image, hbox, list, grid, fab, slider, canvas, datepicker or timepicker)",
+				return a.bad(e.line, "%s/%s: element %q has unknown type %q (want text, title, button, input, switch, checkbox, "+
+					"icon, image, hbox, list, grid, fab, slider, canvas, datepicker or timepicker)",
 					a.Package, s.ID, e.ID, e.Type)
 			}
 			if e.Type == "input" && (e.ID == "" || e.Bind == "") {
@@ -398,7 +399,8 @@ func (a *AppSpec) check() error {
 					return fmt.Errorf("%w: %s/%s: canvas %q draws an unknown kind %q", ErrAppSpec, a.Package, s.ID, e.ID, d.Kind)
 				}
 				if (d.Kind == "icon") != (d.Glyph != "") || (d.Glyph != "" && !validGlyph(d.Glyph)) {
-					return fmt.Errorf("%w: %s/%s: canvas %q: an icon needs a glyph (%s), and only an icon has one; got kind %q glyph %q", ErrAppSpec, a.Package, s.ID, e.ID, strings.Join(glyphNames, ", "), d.Kind, d.Glyph)
+					return fmt.Errorf("%w: %s/%s: canvas %q: an icon needs a glyph (%s), and only an icon has one; "+
+						"got kind %q glyph %q", ErrAppSpec, a.Package, s.ID, e.ID, strings.Join(glyphNames, ", "), d.Kind, d.Glyph)
 				}
 				if err := checkActs(s.ID+"/"+e.ID, d.OnTap); err != nil {
 					return err

@@ -198,7 +198,8 @@ func (p *Phone) Messages() []Message {
 	recs, _ := p.Records("messages")
 	out := make([]Message, 0, len(recs))
 	for _, r := range recs {
-		out = append(out, Message{To: r["to"], Phone: r["phone"], Text: r["text"], Time: r["time"], Outgoing: r["dir"] == "out"})
+		out = append(out, Message{To: r["to"], Phone: r["phone"], Text: r["text"], Time: r["time"],
+			Outgoing: r["dir"] == "out"})
 	}
 	return out
 }
@@ -213,7 +214,8 @@ func (p *Phone) Events() []Event {
 	recs, _ := p.Records("events")
 	out := make([]Event, 0, len(recs))
 	for _, r := range recs {
-		out = append(out, Event{ID: r["id"], Title: r["title"], Date: r["date"], Time: r["time"], End: r["end"], Location: r["location"]})
+		out = append(out, Event{ID: r["id"], Title: r["title"], Date: r["date"], Time: r["time"], End: r["end"],
+			Location: r["location"]})
 	}
 	return out
 }

@@ -72,9 +72,14 @@ var deviceFeatures = []string{
 // the /proc files read for CPU, memory and kernel facts.
 func systemFiles() map[string]string {
 	files := map[string]string{
-		"/proc/version":              "Linux version 6.1.23-android14-4-00257-g7e35917775b8-ab9964412 (build-user@build-host) (Android (9796371, based on r487747) clang version 17.0.0) #1 SMP PREEMPT Mon Apr 17 20:50:58 UTC 2023\n",
-		"/proc/loadavg":              "0.84 0.61 0.52 2/1472 5012\n",
-		"/proc/meminfo":              "MemTotal:        2017504 kB\nMemFree:          155732 kB\nMemAvailable:     895720 kB\nBuffers:            5480 kB\nCached:           815968 kB\nSwapCached:         5112 kB\nActive:           556212 kB\nInactive:         856508 kB\nSwapTotal:       1512124 kB\nSwapFree:        1402876 kB\n",
+		"/proc/version": "Linux version 6.1.23-android14-4-00257-g7e35917775b8-ab9964412 " +
+			"(build-user@build-host) (Android (9796371, based on r487747) clang version 17.0.0) #1 SMP PREEMPT Mon Apr 17 " +
+			"20:50:58 UTC 2023\n",
+		"/proc/loadavg": "0.84 0.61 0.52 2/1472 5012\n",
+		"/proc/meminfo": "MemTotal:        2017504 kB\nMemFree:          155732 kB\n" +
+			"MemAvailable:     895720 kB\nBuffers:            5480 kB\nCached:           815968 kB\n" +
+			"SwapCached:         5112 kB\nActive:           556212 kB\nInactive:         856508 kB\n" +
+			"SwapTotal:       1512124 kB\nSwapFree:        1402876 kB\n",
 		"/proc/sys/kernel/osrelease": "6.1.23-android14-4-00257-g7e35917775b8-ab9964412\n",
 	}
 	var cpu strings.Builder
@@ -82,7 +87,10 @@ func systemFiles() map[string]string {
 		if i > 0 {
 			cpu.WriteString("\n")
 		}
-		cpu.WriteString("processor\t: " + string(rune('0'+i)) + "\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\nmodel name\t: Intel(R) Xeon(R) CPU @ 2.20GHz\ncpu MHz\t\t: 2199.998\ncache size\t: 39424 KB\nflags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ss ht syscall nx pdpe1gb rdtscp lm constant_tsc\nbogomips\t: 4399.99\n")
+		cpu.WriteString("processor\t: " + string(rune('0'+i)) + "\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n" +
+			"model\t\t: 85\nmodel name\t: Intel(R) Xeon(R) CPU @ 2.20GHz\ncpu MHz\t\t: 2199.998\ncache size\t: 39424 KB\n" +
+			"flags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ss " +
+			"ht syscall nx pdpe1gb rdtscp lm constant_tsc\nbogomips\t: 4399.99\n")
 	}
 	files["/proc/cpuinfo"] = cpu.String()
 	return files
@@ -111,7 +119,8 @@ func seedSystem(m *memFS, now time.Time, clock func() time.Time) {
 	m.files["/system"].mode = fs.ModeDir | 0o755
 	m.files["/system/bin"].mode = fs.ModeDir | 0o751
 	for name, size := range systemBinaries {
-		m.files["/system/bin/"+name] = &memFile{data: make([]byte, size), mode: 0o755, mtime: time.Date(2009, 1, 1, 0, 0, 0, 0, time.UTC)}
+		m.files["/system/bin/"+name] = &memFile{data: make([]byte, size), mode: 0o755, mtime: time.Date(2009, 1, 1, 0, 0,
+			0, 0, time.UTC)}
 	}
 	m.files["/system/bin/app_process"] = m.files["/system/bin/app_process64"]
 	for p, text := range systemFiles() {
@@ -133,7 +142,8 @@ func procStat(up time.Duration) []byte {
 	for i := range 4 {
 		b.WriteString(line(fmt.Sprintf("cpu%d", i), ticks))
 	}
-	fmt.Fprintf(&b, "intr %d 0 9 0 0 0 0 3 0 1 0 0 0 0 0 0 0\nctxt %d\nbtime %d\nprocesses %d\nprocs_running 2\nprocs_blocked 0\nsoftirq %d 2 %d 3 5617 0 0 1181 229487 0 201651\n",
+	fmt.Fprintf(&b, "intr %d 0 9 0 0 0 0 3 0 1 0 0 0 0 0 0 0\nctxt %d\nbtime %d\nprocesses %d\nprocs_running 2\n"+
+		"procs_blocked 0\nsoftirq %d 2 %d 3 5617 0 0 1181 229487 0 201651\n",
 		ticks*3, ticks*6, 1700000000, 5000+ticks/100, ticks*2, ticks/2)
 	return []byte(b.String())
 }

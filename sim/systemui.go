@@ -39,7 +39,8 @@ func (p *Phone) navWindow(m metrics) *window {
 	frameN := baseNode("android.widget.FrameLayout", systemUI, b)
 	frameN.rid = systemUI + ":id/navigation_bar_frame"
 	third := m.w / 3
-	for i, k := range []struct{ id, desc, key string }{{"back", "Back", "back"}, {"home", "Home", "home"}, {"recent_apps", "Overview", "recents"}} {
+	for i, k := range []struct{ id, desc, key string }{{"back", "Back", "back"}, {"home", "Home", "home"},
+		{"recent_apps", "Overview", "recents"}} {
 		cx := third*i + third/2
 		n := baseNode("android.widget.ImageView", systemUI, image.Rect(cx-m.dp(35), m.h-m.nb, cx+m.dp(35), m.h))
 		n.rid = systemUI + ":id/" + k.id
@@ -110,7 +111,8 @@ func (p *Phone) keyboardWindow(m metrics, top, bottom int) (*window, []kbKey) {
 		wd   float64
 	}{"del", "DEL", 1.5})
 	addRow(rowsTop+2*rowH, 0, r3)
-	addRow(rowsTop+3*rowH, 0, ks{{"?123", "SYM", 1.5}, {",", ",", 1}, {"space", " ", 5}, {".", ".", 1}, {"enter", "ENTER", 1.5}})
+	addRow(rowsTop+3*rowH, 0, ks{{"?123", "SYM", 1.5}, {",", ",", 1}, {"space", " ", 5}, {".", ".", 1}, {"enter",
+		"ENTER", 1.5}})
 	return &window{kind: "keyboard", root: root}, keys
 }
 

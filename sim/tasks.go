@@ -63,7 +63,8 @@ func (p *Phone) launch(pkg string) (existed bool, err error) {
 	p.hideKeyboard()
 	p.toast = ""
 	defer p.bump()
-	p.logf("system", pidSystemServer, 'I', "ActivityTaskManager", "START u0 {act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] flg=0x10200000 cmp=%s} from uid 2000", a.spec.shortComponent(a.spec.Activity))
+	p.logf("system", pidSystemServer, 'I', "ActivityTaskManager", "START u0 {act=android.intent.action.MAIN "+
+		"cat=[android.intent.category.LAUNCHER] flg=0x10200000 cmp=%s} from uid 2000", a.spec.shortComponent(a.spec.Activity))
 	if pkg == p.home {
 		p.goHome()
 		return true, nil

@@ -149,7 +149,8 @@ func (p *Phone) serveUIServer(ctx context.Context, conn io.ReadWriter) error {
 
 // w3cError is a W3C WebDriver error value.
 func w3cError(sid any, status int, name, msg string) (int, []byte) {
-	out, _ := json.Marshal(map[string]any{"sessionId": sid, "value": map[string]any{"error": name, "message": msg, "stacktrace": ""}})
+	out, _ := json.Marshal(map[string]any{"sessionId": sid, "value": map[string]any{"error": name, "message": msg,
+		"stacktrace": ""}})
 	return status, out
 }
 
@@ -190,7 +191,8 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		p.mu.Unlock()
 		return w3cValue(nil, list)
 	case len(parts) < 2 || parts[0] != "session":
-		return w3cError(nil, http.StatusNotFound, "unknown command", "The requested resource could not be found, or a request was received using an HTTP method that is not supported by the mapped resource")
+		return w3cError(nil, http.StatusNotFound, "unknown command", "The requested resource could not be found, "+
+			"or a request was received using an HTTP method that is not supported by the mapped resource")
 	}
 	sid := parts[1]
 	p.mu.Lock()
@@ -251,7 +253,9 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		if raw, ok := req.Settings["waitForIdleTimeout"]; ok {
 			var msec int64
 			if err := json.Unmarshal(raw, &msec); err != nil || msec < 0 {
-				return w3cError(sid, http.StatusBadRequest, "invalid argument", "waitForIdleTimeout must be a non-negative number of milliseconds")
+				return w3cError(sid, http.StatusBadRequest, "invalid argument", "waitForIdleTimeout must be a "+
+					"non-negative number "+
+					"of milliseconds")
 			}
 			p.mu.Lock()
 			p.uia2.idle = time.Duration(msec) * time.Millisecond
@@ -267,7 +271,8 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 			}
 			var v int
 			if err := json.Unmarshal(raw, &v); err != nil || v < s.min || v > s.max {
-				return w3cError(sid, http.StatusBadRequest, "invalid argument", fmt.Sprintf("Invalid %s value specified, must be in range %d..%d. %s was given", s.name, s.min, s.max, raw))
+				return w3cError(sid, http.StatusBadRequest, "invalid argument", fmt.Sprintf("Invalid %s value specified, "+
+					"must be in range %d..%d. %s was given", s.name, s.min, s.max, raw))
 			}
 			*s.field(&cfg) = v
 		}
@@ -310,7 +315,8 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 			Offset *struct{ X, Y float64 } `json:"offset"`
 		}
 		if err := json.Unmarshal(body, &req); err != nil || req.Offset == nil || req.Origin != nil {
-			return w3cError(sid, http.StatusBadRequest, "invalid argument", "Click offset coordinates must be provided if element is not set")
+			return w3cError(sid, http.StatusBadRequest, "invalid argument", "Click offset coordinates must be provided if "+
+				"element is not set")
 		}
 		if err := p.uiServerWait(ctx, p.cfg.Profile.UIInput); err != nil {
 			return w3cError(sid, http.StatusInternalServerError, "unknown error", err.Error())
@@ -371,7 +377,8 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 		}
 		if rest == "element" {
 			if len(found) == 0 {
-				return w3cError(sid, http.StatusNotFound, "no such element", "An element could not be located on the page using the given search parameters")
+				return w3cError(sid, http.StatusNotFound, "no such element", "An element could not be located on the page using "+
+					"the given search parameters")
 			}
 			return w3cValue(sid, found[0])
 		}
@@ -419,7 +426,8 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 				text = *req.Text
 			}
 			if !p.typeText(text) {
-				return w3cError(sid, http.StatusBadRequest, "invalid element state", "The element does not take text: it is not an editable field")
+				return w3cError(sid, http.StatusBadRequest, "invalid element state",
+					"The element does not take text: it is not an editable field")
 			}
 			return w3cValue(sid, nil)
 		case method == http.MethodGet && strings.HasPrefix(sub, "attribute/"):
@@ -445,7 +453,8 @@ func (p *Phone) uiServerAnswer(ctx context.Context, method, path string, body []
 			return w3cValue(sid, map[string]any{"x": el.x0, "y": el.y0, "width": el.x1 - el.x0, "height": el.y1 - el.y0})
 		}
 	}
-	return w3cError(sid, http.StatusNotFound, "unknown command", "The requested resource could not be found, or a request was received using an HTTP method that is not supported by the mapped resource")
+	return w3cError(sid, http.StatusNotFound, "unknown command", "The requested resource could not be found, "+
+		"or a request was received using an HTTP method that is not supported by the mapped resource")
 }
 
 // uiServerIdle waits as Device.waitForIdle does before a source: UiDevice.waitForIdle

@@ -26,7 +26,8 @@ func (p *Phone) uiServerFind(using, value string, first bool, within *elementRef
 	case "xpath":
 		attr, want, ok := parseXPath(value)
 		if !ok {
-			return nil, fmt.Errorf("unsupported xpath %q: use //*[@text='…'], //*[@resource-id='…'], //*[@content-desc='…'] or //CLASS", value)
+			return nil, fmt.Errorf("unsupported xpath %q: use //*[@text='…'], //*[@resource-id='…'], "+
+				"//*[@content-desc='…'] or //CLASS", value)
 		}
 		match = func(n *node) bool {
 			switch attr {
@@ -54,7 +55,8 @@ func (p *Phone) uiServerFind(using, value string, first bool, within *elementRef
 		if inside && match(n) {
 			p.uia2.nextEl++
 			id := fmt.Sprintf("00000000-0000-%04x-ffff-ffff%08x", p.uia2.nextEl>>16&0xffff, p.uia2.nextEl)
-			p.uia2.elements[id] = elementRef{text: n.text, x0: n.b.Min.X, y0: n.b.Min.Y, x1: n.b.Max.X, y1: n.b.Max.Y, attrs: appiumAttrs(n)}
+			p.uia2.elements[id] = elementRef{text: n.text, x0: n.b.Min.X, y0: n.b.Min.Y, x1: n.b.Max.X, y1: n.b.Max.Y,
+				attrs: appiumAttrs(n)}
 			out = append(out, map[string]string{"ELEMENT": id, w3cElementKey: id})
 			if first {
 				return false

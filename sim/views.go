@@ -9,7 +9,8 @@ import (
 // icons, images, sliders, boxes, and lists of record rows or cells.
 
 // elementNode builds the node of a non-list element in rectangle r.
-func (p *Phone) elementNode(m metrics, pkg string, inst *screenInst, e *ElementSpec, item Record, r image.Rectangle) *node {
+func (p *Phone) elementNode(m metrics, pkg string, inst *screenInst, e *ElementSpec, item Record,
+	r image.Rectangle) *node {
 	switch e.Type {
 	case "datepicker":
 		return p.datePickerNode(m, pkg, inst, e, r)
@@ -34,7 +35,8 @@ func (p *Phone) elementNode(m metrics, pkg string, inst *screenInst, e *ElementS
 		n.act = &hit{inst: inst, el: e, item: item, tap: e.OnTap, long: e.OnLongPress}
 	}
 	inset := func(h, v int) {
-		n.b = image.Rect(r.Min.X+m.dp(float64(h)), r.Min.Y+m.dp(float64(v)), r.Max.X-m.dp(float64(h)), r.Max.Y-m.dp(float64(v)))
+		dh, dv := m.dp(float64(h)), m.dp(float64(v))
+		n.b = image.Rect(r.Min.X+dh, r.Min.Y+dv, r.Max.X-dh, r.Max.Y-dv)
 	}
 	switch e.Type {
 	case "title", "text":
@@ -166,7 +168,8 @@ func (p *Phone) listNode(m metrics, pkg string, inst *screenInst, e *ElementSpec
 	}
 	if len(rows) == 0 {
 		if e.Empty != "" {
-			t := baseNode("android.widget.TextView", pkg, image.Rect(r.Min.X+m.dp(16), r.Min.Y+m.dp(16), r.Max.X-m.dp(16), r.Min.Y+m.dp(64)))
+			t := baseNode("android.widget.TextView", pkg, image.Rect(r.Min.X+m.dp(16), r.Min.Y+m.dp(16), r.Max.X-m.dp(16),
+				r.Min.Y+m.dp(64)))
 			t.rid = pkg + ":id/empty"
 			t.text = a.eval(e.Empty, tctx{inst: inst})
 			t.kind = "text"
@@ -241,7 +244,8 @@ func (p *Phone) rowNode(m metrics, pkg string, inst *screenInst, e *ElementSpec,
 	}
 	x := r.Min.X + m.dp(16)
 	if rs.Icon != "" {
-		ic := baseNode("android.widget.ImageView", pkg, image.Rect(x, r.Min.Y+(r.Dy()-m.dp(40))/2, x+m.dp(40), r.Min.Y+(r.Dy()+m.dp(40))/2))
+		ic := baseNode("android.widget.ImageView", pkg, image.Rect(x, r.Min.Y+(r.Dy()-m.dp(40))/2, x+m.dp(40),
+			r.Min.Y+(r.Dy()+m.dp(40))/2))
 		ic.rid = pkg + ":id/icon"
 		ic.kind = "avatar"
 		ic.lines = []string{a.eval(rs.Icon, c)}
@@ -250,11 +254,14 @@ func (p *Phone) rowNode(m metrics, pkg string, inst *screenInst, e *ElementSpec,
 	}
 	right := r.Max.X - m.dp(16)
 	var widget *node
-	for _, wdg := range []struct{ tmpl, class, id string }{{rs.Switch, "android.widget.Switch", "android:id/switch_widget"}, {rs.Radio, "android.widget.RadioButton", pkg + ":id/radio"}, {rs.Checkbox, "android.widget.CheckBox", "android:id/checkbox"}} {
+	for _, wdg := range []struct{ tmpl, class, id string }{{rs.Switch, "android.widget.Switch",
+		"android:id/switch_widget"}, {rs.Radio, "android.widget.RadioButton", pkg + ":id/radio"}, {rs.Checkbox,
+		"android.widget.CheckBox", "android:id/checkbox"}} {
 		if wdg.tmpl == "" || a.eval(wdg.tmpl, c) == "" {
 			continue // a mixed list: this row has no widget
 		}
-		widget = baseNode(wdg.class, pkg, image.Rect(right-m.dp(52), r.Min.Y+(r.Dy()-m.dp(32))/2, right, r.Min.Y+(r.Dy()+m.dp(32))/2))
+		widget = baseNode(wdg.class, pkg, image.Rect(right-m.dp(52), r.Min.Y+(r.Dy()-m.dp(32))/2, right,
+			r.Min.Y+(r.Dy()+m.dp(32))/2))
 		widget.rid = wdg.id
 		widget.checkable, widget.focusable = true, true
 		widget.checked = a.truth(wdg.tmpl, c)
@@ -268,7 +275,8 @@ func (p *Phone) rowNode(m metrics, pkg string, inst *screenInst, e *ElementSpec,
 	if rs.Trailing != "" {
 		txt := a.eval(rs.Trailing, c)
 		tw := p.fonts.width(txt, m.dp(14)) + m.dp(8)
-		trailing = baseNode("android.widget.TextView", pkg, image.Rect(right-tw, r.Min.Y+(r.Dy()-m.dp(24))/2, right, r.Min.Y+(r.Dy()+m.dp(24))/2))
+		trailing = baseNode("android.widget.TextView", pkg, image.Rect(right-tw, r.Min.Y+(r.Dy()-m.dp(24))/2, right,
+			r.Min.Y+(r.Dy()+m.dp(24))/2))
 		trailing.rid = pkg + ":id/trailing"
 		trailing.text = txt
 		trailing.kind = "small"
@@ -290,7 +298,8 @@ func (p *Phone) rowNode(m metrics, pkg string, inst *screenInst, e *ElementSpec,
 		s.lines = []string{sub}
 		n.children = append(n.children, t, s)
 	} else {
-		t := baseNode("android.widget.TextView", pkg, image.Rect(x, r.Min.Y+(r.Dy()-m.dp(28))/2, right, r.Min.Y+(r.Dy()+m.dp(28))/2))
+		t := baseNode("android.widget.TextView", pkg, image.Rect(x, r.Min.Y+(r.Dy()-m.dp(28))/2, right,
+			r.Min.Y+(r.Dy()+m.dp(28))/2))
 		t.rid = "android:id/title"
 		t.text = title
 		t.kind = "rowtitle"

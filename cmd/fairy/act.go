@@ -43,7 +43,8 @@ func newActCmd(deps actDeps) *cobra.Command {
   fairy act launch com.android.settings`,
 	}
 	// do runs f on the device; judged, when set, is the action the guard judges first.
-	do := func(judged func(args []string) (event.Action, error), f func(ctx context.Context, d *adb.Device, args []string) error) func(*cobra.Command, []string) error {
+	do := func(judged func(args []string) (event.Action, error),
+		f func(ctx context.Context, d *adb.Device, args []string) error) func(*cobra.Command, []string) error {
 		return func(cmd *cobra.Command, args []string) error {
 			var a event.Action
 			if judged != nil {
@@ -113,8 +114,8 @@ func newActCmd(deps actDeps) *cobra.Command {
 				}
 				return d.Swipe(ctx, v[0], v[1], v[2], v[3], 0)
 			})},
-		&cobra.Command{Use: "text TEXT", Short: "Type text into the focused field " +
-			"(non-ASCII needs ADB Keyboard)", Args: cobra.ExactArgs(1),
+		&cobra.Command{Use: "text TEXT", Short: "Type text into the focused field (non-ASCII needs ADB Keyboard)",
+			Args: cobra.ExactArgs(1),
 			RunE: do(func(args []string) (event.Action, error) { return event.Action{Type: event.Input, Text: args[0]}, nil },
 				func(ctx context.Context, d *adb.Device, args []string) error {
 					err := d.TypeText(ctx, args[0])

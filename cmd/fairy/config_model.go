@@ -77,8 +77,8 @@ const defaultModelName = "gpt-4o-mini"
 // modelEnvKeys are the model and agent keys FAIRY_<KEY> variables set (none has a flag).
 var modelEnvKeys = map[string]string{
 	keyModelBaseURL: "", keyModelAPIKey: "", keyModelDefault: "", keyModelBackup: "", keyModelMode: "",
-	keyModelTimeout: "", keyModelMaxResp: "", keyAgentMaxSteps: "", keyAgentMaxWall: "", keyAgentMaxTokens: "", keyAgentMaxCost: "",
-	keyAgentTextOnly: "", keyModelGrounding: "",
+	keyModelTimeout: "", keyModelMaxResp: "", keyAgentMaxSteps: "", keyAgentMaxWall: "", keyAgentMaxTokens: "",
+	keyAgentMaxCost: "", keyAgentTextOnly: "", keyModelGrounding: "",
 }
 
 // errNoModel says no model endpoint is configured.

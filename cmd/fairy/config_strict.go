@@ -66,17 +66,19 @@ func configSchema() keySpec {
 	price := section(map[string]keySpec{"prompt_per_m": flt, "completion_per_m": flt})
 	rule := section(map[string]keySpec{"category": str, "type": num, "keywords": strs, "ids": strs, "commands": strs,
 		"except": strs, "page": strs, "totals": strs, "amount": boolean})
+	modes := []string{string(openai.ModeJSONSchema), string(openai.ModeJSONObject), string(openai.ModeText)}
 	// The person's own rules (guard.PersonRule): `fairy guard add` writes them.
-	person := section(map[string]keySpec{"app": str, "category": str, "verdict": {kind: kindChoice, choices: guard.PersonVerdicts},
-		"to": str, "up-to": str})
+	person := section(map[string]keySpec{"app": str, "category": str,
+		"verdict": {kind: kindChoice, choices: guard.PersonVerdicts}, "to": str, "up-to": str})
 	return section(map[string]keySpec{
-		keyRuns: str, keyKnowledge: str, keyEtcdSection: section(map[string]keySpec{"username": str, "password": str, "ca-file": str, "cert-file": str, "key-file": str}),
+		keyRuns: str, keyKnowledge: str, keyEtcdSection: section(map[string]keySpec{"username": str, "password": str,
+			"ca-file": str, "cert-file": str, "key-file": str}),
 		keyLogLevel: {kind: kindChoice, choices: logLevels},
 		"device":    section(map[string]keySpec{"serial": str, "adb-host": str, "adb-port": num}),
 		"model": section(map[string]keySpec{
 			"base-url": str, "api-key": str, "default": str, "backup": str,
 			"roles":              {kind: kindMap, choices: roles, elem: &str},
-			"mode":               {kind: kindChoice, choices: []string{string(openai.ModeJSONSchema), string(openai.ModeJSONObject), string(openai.ModeText)}},
+			"mode":               {kind: kindChoice, choices: modes},
 			"timeout":            dur,
 			"max-response-bytes": {kind: kindSize},
 			"prices":             {kind: kindMap, elem: &price},
@@ -86,7 +88,8 @@ func configSchema() keySpec {
 		"agent": section(map[string]keySpec{"max-steps": num, "max-wall": dur, "max-tokens": num, "max-cost": flt,
 			"text-only": boolean, "shell": strs, "hand-over-logins": boolean}),
 		"pixels": section(map[string]keySpec{"languages": strs}),
-		keyGuard: section(map[string]keySpec{"keywords": {kind: kindMap, elem: &strs}, "page": {kind: kindMap, elem: &strs}, "confirm": strs, "dismiss": strs,
+		keyGuard: section(map[string]keySpec{"keywords": {kind: kindMap, elem: &strs}, "page": {kind: kindMap, elem: &strs},
+			"confirm": strs, "dismiss": strs,
 			"rules": {kind: kindList, elem: &rule}, "person": {kind: kindList, elem: &person}}),
 	})
 }
@@ -174,7 +177,8 @@ func checkNode(file, key string, n *yaml.Node, spec keySpec) error {
 				sub = s
 			case spec.choices != nil && !slices.Contains(spec.choices, name):
 				return &configError{File: file, Line: kn.Line, Key: full,
-					Msg: fmt.Sprintf("unknown key: want one of %s%s", strings.Join(spec.choices, ", "), spell.DidYouMean(name, spec.choices))}
+					Msg: fmt.Sprintf("unknown key: want one of %s%s", strings.Join(spec.choices, ", "),
+						spell.DidYouMean(name, spec.choices))}
 			default:
 				sub = *spec.elem
 			}
@@ -243,7 +247,8 @@ func checkValue(v string, spec keySpec) string {
 		}
 	case kindChoice:
 		if !slices.Contains(spec.choices, strings.ToLower(v)) {
-			return fmt.Sprintf("%q is not one of %s%s", v, strings.Join(spec.choices, ", "), spell.DidYouMean(strings.ToLower(v), spec.choices))
+			return fmt.Sprintf("%q is not one of %s%s", v, strings.Join(spec.choices, ", "),
+				spell.DidYouMean(strings.ToLower(v), spec.choices))
 		}
 	}
 	return ""
@@ -336,7 +341,8 @@ func (s *settings) checkEnvAndFlags(cmd *cobra.Command) error {
 // processes a file in FAIRY_KNOWLEDGE_CRASH_FILE or FAIRY_KNOWLEDGE_WRITER_FILE;
 // FAIRY_WATCH_TOKEN and FAIRY_MCP_TOKEN are secrets (the live page's token, the bearer
 // token of fairy mcp --http), kept out of config files on purpose.
-var otherEnvNames = []string{"FAIRY_CONFIG", "FAIRY_INTEROP_DIR", "FAIRY_KNOWLEDGE_CRASH_FILE", "FAIRY_KNOWLEDGE_WRITER_FILE", envWatchToken, envMCPToken}
+var otherEnvNames = []string{"FAIRY_CONFIG", "FAIRY_INTEROP_DIR", "FAIRY_KNOWLEDGE_CRASH_FILE",
+	"FAIRY_KNOWLEDGE_WRITER_FILE", envWatchToken, envMCPToken}
 
 // testEnvPrefix starts the variables tests hand the child processes they start
 // (FAIRY_TEST_RUN_MAIN makes the test binary run fairy's main).

@@ -90,7 +90,8 @@ before the order is placed and paid. A scripted person answers; with --interacti
 				}
 			}
 			_, err = runDemo(cmd.Context(), demoOptions{RunsDir: runs, Interactive: interactive, TextOnly: textOnly,
-				Stdin: stdin, Out: d.Style.wrap(cmd.OutOrStdout()), Err: cmd.ErrOrStderr(), Logger: log, Log: d.Log, Knowledge: kpath, KnowledgeDefault: kdefault})
+				Stdin: stdin, Out: d.Style.wrap(cmd.OutOrStdout()), Err: cmd.ErrOrStderr(), Logger: log, Log: d.Log,
+				Knowledge: kpath, KnowledgeDefault: kdefault})
 			return err
 		},
 	}
@@ -142,8 +143,8 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 	out := o.Out
 	fmt.Fprintln(out, "fairy demo — everything here is SIMULATED:")
 	fmt.Fprintln(out, "  phone:  a virtual Android phone (sim), in process, over the real ADB host protocol")
-	fmt.Fprintf(out, "  model:  a scripted model (%q, not a real model) answering from a bundled rules "+
-		"file\n", scripted.ModelName)
+	fmt.Fprintf(out, "  model:  a scripted model (%q, not a real model) answering from a bundled rules file\n",
+		scripted.ModelName)
 	if o.Interactive {
 		fmt.Fprintln(out, "  person: you — answer the questions below")
 	} else {
@@ -160,7 +161,8 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 	if err != nil {
 		return res, fmt.Errorf("demo rules: %w", err)
 	}
-	model, err := agent.ServeScriptedModel(rules, openai.Config{Logger: o.Logger, MaxRetries: -1, RepairRetries: -1}, o.Logger)
+	model, err := agent.ServeScriptedModel(rules, openai.Config{Logger: o.Logger, MaxRetries: -1,
+		RepairRetries: -1}, o.Logger)
 	if err != nil {
 		return res, err
 	}
@@ -188,7 +190,8 @@ func runDemo(ctx context.Context, o demoOptions) (demoResult, error) {
 	cfg := runConfig{RunsDir: o.RunsDir, Model: m, Log: o.Log,
 		// The demo shows the same transcript on every run, however busy the machine: key
 		// context joins the run in step order.
-		Agent: agent.Config{Logger: o.Logger, TextOnly: o.TextOnly, Limits: executor.Limits{MaxSteps: 25}, OrderedContext: true}}
+		Agent: agent.Config{Logger: o.Logger, TextOnly: o.TextOnly, Limits: executor.Limits{MaxSteps: 25},
+			OrderedContext: true}}
 	var person interaction.Dialoger
 	var scriptedPerson *interaction.Canned
 	if o.Interactive {
@@ -232,8 +235,8 @@ func printPhoneState(out io.Writer, p *sim.Phone) {
 		if o.Paid {
 			paid = "paid"
 		}
-		fmt.Fprintf(out, "  shop:     order %s: "+
-			"%s, ¥%g, %s, delivery %s\n", o.ID, strings.Join(items, ", "), o.Total, paid, o.DeliveryTime)
+		fmt.Fprintf(out, "  shop:     order %s: %s, ¥%g, %s, delivery %s\n", o.ID, strings.Join(items, ", "), o.Total, paid,
+			o.DeliveryTime)
 	}
 	for _, e := range p.Events() {
 		if strings.Contains(strings.ToLower(e.Title), "bubble tea") {

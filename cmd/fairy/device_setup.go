@@ -56,8 +56,8 @@ is absent.`,
 				if dir == "" {
 					base, err := os.UserCacheDir()
 					if err != nil {
-						return withExit(exitUsage, fmt.Errorf("no cache directory (%v): "+
-							"name one with --cache or the APKs with --apk", err))
+						return withExit(exitUsage, fmt.Errorf("no cache directory (%v): name one with --cache or the "+
+							"APKs with --apk", err))
 					}
 					dir = filepath.Join(base, "fairy", "appium-uiautomator2-server", version)
 				}
@@ -71,8 +71,8 @@ is absent.`,
 				apks = got
 			case 2:
 			default:
-				return withExit(exitUsage, fmt.Errorf("--apk names %d files: name both the server APK and its androidTest "+
-					"APK", len(apks)))
+				return withExit(exitUsage, fmt.Errorf("--apk names %d files: name both the server APK and its "+
+					"androidTest APK", len(apks)))
 			}
 			d, err := openDevice(ctx, target)
 			if err != nil {
@@ -90,8 +90,8 @@ is absent.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "started: %s (adb forward tcp:%d tcp:%d answers "+
-				"/status)\n", adb.UIServerStartCommand, port, adb.UIServerPort)
+			fmt.Fprintf(out, "started: %s (adb forward tcp:%d tcp:%d answers /status)\n", adb.UIServerStartCommand, port,
+				adb.UIServerPort)
 			return nil
 		},
 	}
@@ -133,11 +133,12 @@ func uiServerAPKs(ctx context.Context, version, dir string) (apks []string, fetc
 		return nil, false, fmt.Errorf("device setup: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	c := exec.CommandContext(ctx, npm, "pack", "--silent", "--pack-destination", tmp, "appium-uiautomator2-server@"+version)
+	c := exec.CommandContext(ctx, npm, "pack", "--silent", "--pack-destination", tmp,
+		"appium-uiautomator2-server@"+version)
 	c.Dir = tmp
 	if b, err := c.CombinedOutput(); err != nil {
-		return nil, false, fmt.Errorf("npm pack appium-uiautomator2-server@%s: %w: "+
-			"%s", version, err, strings.TrimSpace(string(b)))
+		return nil, false, fmt.Errorf("npm pack appium-uiautomator2-server@%s: %w: %s", version, err,
+			strings.TrimSpace(string(b)))
 	}
 	tgz := filepath.Join(tmp, "appium-uiautomator2-server-"+version+".tgz")
 	keep := map[string]string{"package/LICENSE": "LICENSE"}
@@ -149,8 +150,8 @@ func uiServerAPKs(ctx context.Context, version, dir string) (apks []string, fetc
 	}
 	got := have()
 	if len(got) != len(want) {
-		return nil, false, fmt.Errorf("device setup: the npm package appium-uiautomator2-server@%s holds no "+
-			"%s", version, strings.Join(want, " and "))
+		return nil, false, fmt.Errorf("device setup: the npm package appium-uiautomator2-server@%s holds no %s", version,
+			strings.Join(want, " and "))
 	}
 	return got, true, nil
 }

@@ -120,7 +120,8 @@ func newScreenCmd(target func() deviceTarget) *cobra.Command {
 	f.StringVar(&xmlPath, "xml", "", "save the raw UI dump to `FILE`")
 	f.StringVar(&pngPath, "png", "", "save the screenshot to `FILE`")
 	f.StringVar(&format, "format", "text", "output format: text or json")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"},
+		cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
@@ -155,7 +156,8 @@ func newAppsCmd(target func() deviceTarget) *cobra.Command {
 			tw := table.NewWriter(cmd.OutOrStdout())
 			fmt.Fprintln(tw, "PACKAGE\tACTIVITY\tLABEL")
 			for _, a := range apps {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", table.Escape(a.Package), table.Escape(a.Activity), table.Escape(a.Label)) // a cell each: a tab or newline in a label adds no row
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", table.Escape(a.Package), table.Escape(a.Activity),
+					table.Escape(a.Label)) // a cell each: a tab or newline in a label adds no row
 			}
 			return tw.Flush()
 		},

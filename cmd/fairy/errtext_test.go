@@ -112,7 +112,7 @@ func TestKnowledgeCheckOnEtcd(t *testing.T) {
 	if trick == "" {
 		t.Fatalf("no record of trick t1 among %d records", len(recs))
 	}
-	if _, ok, err := c.Commit(t.Context(), rev, []knowledge.Record{{Key: trick, Value: []byte("{not json")}}); err != nil || !ok {
+	if _, ok, err := c.Commit(t.Context(), rev, []knowledge.MirrorRecord{{Key: trick, Value: []byte("{not json")}}); err != nil || !ok {
 		t.Fatalf("damage %s: %v, %v", trick, ok, err)
 	}
 	code, stdout, stderr = execRoot(t, env, "", "knowledge", "check", "--knowledge", loc)

@@ -134,24 +134,25 @@ func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, 
 	}
 
 	tw, live := out.(*termWriter)
-	cfg := explore.Config{Device: dev, Store: store, App: app, Guard: guard, Budget: f.budget, Depth: f.depth, Time: f.time,
+	cfg := explore.Config{Device: dev, Store: store, App: app, Guard: guard, Budget: f.budget,
+		Depth: f.depth, Time: f.time,
 		DryRun: f.dryRun, Pictures: f.pictures && !f.dryRun, Logger: log,
 		Progress: func(p explore.Progress) {
 			if p.Found != "" {
 				// The map's page ID, so that `fairy map show` finds the page under the same name.
-				fmt.Fprintf(out, "+ page %s: %s · %d pages, %d transitions · %d actions, "+
-					"%d left\n", p.PageID, table.Escape(p.Found), p.Pages, p.Transitions, p.Actions, p.Left)
+				fmt.Fprintf(out, "+ page %s: %s · %d pages, %d transitions · %d actions, %d left\n", p.PageID,
+					table.Escape(p.Found), p.Pages, p.Transitions, p.Actions, p.Left)
 			}
 			if live && tw.style.Live {
-				tw.showStatus(fmt.Sprintf("%d pages · %d transitions · %d actions left · %s on "+
-					"%s", p.Pages, p.Transitions, p.Left, p.Doing, p.Page))
+				tw.showStatus(fmt.Sprintf("%d pages · %d transitions · %d actions left · %s on %s", p.Pages, p.Transitions,
+					p.Left, p.Doing, p.Page))
 			}
 		}}
 	if f.dryRun {
 		fmt.Fprintf(out, "dry run: %s, first page only, no tap\n", app)
 	} else {
-		fmt.Fprintf(out, "exploring %s: budget %d actions, depth %d (no model; "+
-			"Ctrl-C keeps what is learned)\n", app, f.budget, f.depth)
+		fmt.Fprintf(out, "exploring %s: budget %d actions, depth %d (no model; Ctrl-C keeps what is learned)\n", app,
+			f.budget, f.depth)
 	}
 	sum, err := explore.Run(ctx, cfg)
 	if live {
@@ -187,8 +188,8 @@ func runExplore(ctx context.Context, d exploreDeps, f exploreFlags, app string, 
 		fmt.Fprintln(out)
 	}
 	if sum.Unreached > 0 {
-		fmt.Fprintf(out, "%s found but not explored: "+
-			"%s\n", table.Count(sum.Unreached, "page", "pages"), unexploredAdvice(ctx, sum.Stopped))
+		fmt.Fprintf(out, "%s found but not explored: %s\n", table.Count(sum.Unreached, "page", "pages"),
+			unexploredAdvice(ctx, sum.Stopped))
 	}
 	fmt.Fprintf(out, "see it: fairy map show %s%s\n", app, d.KnowledgePath.flag())
 	if ctx.Err() != nil {

@@ -88,13 +88,14 @@ func writePersonRules(w io.Writer, rules []guard.PersonRule, asJSON bool) error 
 	if asJSON {
 		out := make([]personRuleJSON, 0, len(rules))
 		for i, r := range rules {
-			out = append(out, personRuleJSON{N: i + 1, App: r.App, Category: r.Category, Verdict: r.Verdict, To: r.To, UpTo: r.UpTo})
+			out = append(out, personRuleJSON{N: i + 1, App: r.App, Category: r.Category, Verdict: r.Verdict, To: r.To,
+				UpTo: r.UpTo})
 		}
 		return writeJSON(w, out)
 	}
 	if len(rules) == 0 {
-		_, err := fmt.Fprintln(w, "No rules of your own: fairy asks before every action the guard holds.\nAdd one with "+
-			"'fairy guard add VERDICT CATEGORY' (see 'fairy guard --help').")
+		_, err := fmt.Fprintln(w, "No rules of your own: fairy asks before every action the guard holds.\n"+
+			"Add one with 'fairy guard add VERDICT CATEGORY' (see 'fairy guard --help').")
 		return err
 	}
 	tw := tabwriter.NewWriter(table.EscapingWriter(w), 0, 0, 2, ' ', 0)
@@ -190,8 +191,8 @@ func newGuardRemoveCmd(d guardDeps) *cobra.Command {
 			var removed guard.PersonRule
 			if err := editPersonRules(path, func(rules *yaml.Node) error {
 				if n > len(rules.Content) {
-					return withExit(exitUsage, fmt.Errorf("no rule %d: you have %s "+
-						"('fairy guard list' shows them)", n, table.Count(len(rules.Content), "rule", "rules")))
+					return withExit(exitUsage, fmt.Errorf("no rule %d: you have %s ('fairy guard list' shows them)", n,
+						table.Count(len(rules.Content), "rule", "rules")))
 				}
 				if removed, err = decodePersonRule(rules.Content[n-1]); err != nil {
 					return fmt.Errorf("config %s:%d: %w", path, rules.Content[n-1].Line, err)

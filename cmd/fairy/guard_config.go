@@ -32,8 +32,8 @@ func (s *settings) personRules() ([]guard.PersonRule, error) {
 	}
 	var rules []guard.PersonRule
 	if err := s.v.UnmarshalKey(keyGuardPerson, &rules); err != nil {
-		return nil, fmt.Errorf("config %s: %w (see docs/guard.md: each rule is {app, category, verdict, to, "+
-			"up-to})", keyGuardPerson, err)
+		return nil, fmt.Errorf("config %s: %w (see docs/guard.md: each rule is {app, category, verdict, to, up-to})",
+			keyGuardPerson, err)
 	}
 	cats, err := s.guardCategories()
 	if err != nil {
@@ -141,7 +141,8 @@ func mappingValue(m *yaml.Node, key string, kind yaml.Kind) (*yaml.Node, error) 
 			*v = yaml.Node{Kind: kind, LineComment: v.LineComment, HeadComment: v.HeadComment, FootComment: v.FootComment}
 		}
 		if v.Kind != kind {
-			return v, fmt.Errorf("%s holds %s; want %s", key, describe(v), map[yaml.Kind]string{yaml.MappingNode: "a section", yaml.SequenceNode: "a list"}[kind])
+			return v, fmt.Errorf("%s holds %s; want %s", key, describe(v), map[yaml.Kind]string{yaml.MappingNode: "a section",
+				yaml.SequenceNode: "a list"}[kind])
 		}
 		return v, nil
 	}
@@ -155,7 +156,8 @@ func personRuleNode(r guard.PersonRule) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
 	add := func(k, v string) {
 		if v != "" {
-			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, &yaml.Node{Kind: yaml.ScalarNode, Value: v})
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k},
+				&yaml.Node{Kind: yaml.ScalarNode, Value: v})
 		}
 	}
 	add("app", r.App)

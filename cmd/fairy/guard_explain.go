@@ -43,8 +43,8 @@ func newGuardExplainCmd(d guardDeps) *cobra.Command {
 	var app string
 	cmd := &cobra.Command{
 		Use: "explain DUMP.xml [--app PKG]",
-		Short: "Say, for each element of a screen dump, whether a run would act on it unasked, ask first or refuse it, " +
-			"and why",
+		Short: "Say, for each element of a screen dump, whether a run would act on it unasked, " +
+			"ask first or refuse it, and why",
 		Long: `Reads a UI Automator dump ('fairy screen --xml FILE', or adb shell uiautomator dump) and
 says, for each element a tap reaches, whether fairy would act on it unasked (free), ask
 first (held) or refuse it (never): the category, the element's words or the page's cues
@@ -87,7 +87,8 @@ func (x *guardExplainer) explain(w io.Writer, name string, s *perception.Screen)
 	fmt.Fprintf(w, "%s: a screen of %s; %s of yours\n", name, app, table.Count(len(x.rules), "rule", "rules"))
 	held, free, never := 0, 0, 0
 	for _, e := range x.g.Explain(s) {
-		line := fmt.Sprintf("[%d] %s %s — %s", e.Element.Index, e.Element.Role, strconv.QuoteToGraphic(e.Element.Name()), e.Verdict)
+		line := fmt.Sprintf("[%d] %s %s — %s", e.Element.Index, e.Element.Role,
+			strconv.QuoteToGraphic(e.Element.Name()), e.Verdict)
 		if e.Category != "" {
 			line += " (" + e.Category + ")"
 		}

@@ -139,7 +139,8 @@ func runKnowledgeCheck(out io.Writer, knowledgePath knowledgeRef, args []string)
 	if err != nil {
 		return withExit(2, err)
 	}
-	s, err := openKnowledgeStore(path, knowledge.Options{ReadOnly: true, Timeout: knowledgeLockWait}, knowledgePath.Access())
+	s, err := openKnowledgeStore(path, knowledge.Options{ReadOnly: true, Timeout: knowledgeLockWait},
+		knowledgePath.Access())
 	if err == nil {
 		err = s.Check()
 		if err == nil {
@@ -231,8 +232,8 @@ func runKnowledgeRepair(w io.Writer, knowledgePath knowledgeRef, args []string, 
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "Saved to %s; %s is unchanged. Use the copy with --knowledge %s, "+
-		"or move it in place of %s.\n", out, path, out, path)
+	fmt.Fprintf(w, "Saved to %s; %s is unchanged. Use the copy with --knowledge %s, or move it in place of %s.\n", out,
+		path, out, path)
 	fmt.Fprintln(w, "LOST: records not saved (unreadable, on a damaged page that still counts them, "+
 		"or named by the trick index); DAMAGED PAGES: pages skipped whole.")
 	if uncounted {

@@ -30,11 +30,11 @@ func run() int {
 	return exitStatus(ctx, root.ExecuteContext(ctx), os.Stderr)
 }
 
-// exitStatus maps a command's error to fairy's exit status and tells the person why on
-// stderr: 0 success, 1 task failed or refused, 2 usage or configuration error, 130
-// interrupted (README.md's table; shared_exit.go says which error is which). An interrupted command is 130 whatever its error says: a run stopped by
-// Ctrl-C may fail on the way out (a device call or a model request cut short) with an
-// error that would otherwise read as a failure or a usage error.
+// exitStatus maps a command's error to fairy's exit status and tells the person why on stderr: 0
+// success, 1 task failed or refused, 2 usage or configuration error, 130 interrupted (README.md's
+// table; shared_exit.go says which error is which). An interrupted command is 130 whatever its
+// error says: a run stopped by Ctrl-C may fail on the way out (a device call or a model request cut
+// short) with an error that would otherwise read as a failure or a usage error.
 func exitStatus(ctx context.Context, err error, stderr io.Writer) int {
 	if err == nil {
 		return 0

@@ -61,7 +61,8 @@ phone showed is known by its name too, most with nothing learned; --all lists th
 		},
 	}
 	export.Flags().StringVar(&exportFormat, "format", "dot", "output format: dot, json or mermaid")
-	_ = export.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"dot", "json", "mermaid"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = export.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"dot", "json", "mermaid"},
+		cobra.ShellCompDirectiveNoFileComp))
 	addFormatFlag(list, &listFormat)
 	addFormatFlag(show, &showFormat)
 	addFormatFlag(path, &pathFormat)
@@ -99,7 +100,8 @@ func learnedApps(apps []knowledge.AppSummary) (learned []knowledge.AppSummary, h
 
 // writeApps writes the list of `fairy map list`; hidden apps with nothing learned were
 // left out (JSON: left out too, the count is not written).
-func writeApps(out io.Writer, knowledgePath knowledgeRef, format string, apps []knowledge.AppSummary, hidden int) error {
+func writeApps(out io.Writer, knowledgePath knowledgeRef, format string, apps []knowledge.AppSummary,
+	hidden int) error {
 	if isJSON(format) {
 		return writeMapList(out, apps)
 	}
@@ -109,8 +111,8 @@ func writeApps(out io.Writer, knowledgePath knowledgeRef, format string, apps []
 		if hidden == 1 {
 			it = "it"
 		}
-		return fmt.Sprintf("%s the phone showed, with nothing learned yet: "+
-			"'fairy map list --all' lists %s.", table.Count(hidden, one, many), it)
+		return fmt.Sprintf("%s the phone showed, with nothing learned yet: 'fairy map list --all' lists %s.",
+			table.Count(hidden, one, many), it)
 	}
 	if len(apps) == 0 {
 		fmt.Fprintln(out, "No apps learned yet.")
@@ -123,7 +125,8 @@ func writeApps(out io.Writer, knowledgePath knowledgeRef, format string, apps []
 	tw := table.NewWriter(out)
 	fmt.Fprintln(tw, "PACKAGE\tLABEL\tPAGES\tTRANSITIONS\tTRICKS")
 	for _, a := range apps {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", table.Escape(a.Package), table.Escape(a.Label), a.Pages, a.Transitions, a.Tricks)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", table.Escape(a.Package), table.Escape(a.Label), a.Pages,
+			a.Transitions, a.Tricks)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -190,7 +193,8 @@ func writeMapPath(out io.Writer, s *knowledge.Store, format string, args []strin
 	tw := table.NewWriter(out)
 	fmt.Fprintln(tw, "STEP\tFROM\tACTION\tTO\tRELIABILITY")
 	for i, t := range steps {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.2f\n", i+1, table.Escape(name(t.From)), table.Escape(t.Action.String()), table.Escape(name(t.To)), t.Reliability())
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.2f\n", i+1, table.Escape(name(t.From)), table.Escape(t.Action.String()),
+			table.Escape(name(t.To)), t.Reliability())
 	}
 	return tw.Flush()
 }

@@ -68,7 +68,8 @@ questions can be answered on the page too, and its Stop ends that run.`,
 				getenv = func(string) string { return "" }
 			}
 			mw := &mcpWatch{}
-			wt, ctx, err := startWatch(cmd.Context(), watch, "fairy mcp", getenv(envWatchToken), d.Stderr, d.Stderr, rc.Agent.Logger)
+			wt, ctx, err := startWatch(cmd.Context(), watch, "fairy mcp", getenv(envWatchToken), d.Stderr, d.Stderr,
+				rc.Agent.Logger)
 			if err != nil {
 				return err
 			}
@@ -95,8 +96,8 @@ questions can be answered on the page too, and its Stop ends that run.`,
 		},
 	}
 	watch.add(cmd, "each run the client starts")
-	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on `ADDR` (host:port, "+
-		"e.g. "+mcpHTTPExample+"; fairy model serve takes 8765) instead of stdio")
+	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on `ADDR` "+
+		"(host:port, e.g. "+mcpHTTPExample+"; fairy model serve takes 8765) instead of stdio")
 	return cmd
 }
 
@@ -145,7 +146,8 @@ func mcpConfig(d mcpDeps, rc runConfig, mw *mcpWatch) mcp.Config {
 			if panel != nil {
 				person = live.First{r.Dialoger, panel}
 			}
-			sum, err := runAgent(ctx, agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: r.Progress, Watch: panelHandler(panel)}, r.Instruction)
+			sum, err := runAgent(ctx, agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: r.Progress,
+				Watch: panelHandler(panel)}, r.Instruction)
 			if err != nil && errors.Is(context.Cause(ctx), errStopped) {
 				err = fmt.Errorf("%w: the run directory and the knowledge file are kept", errStopped)
 			}
@@ -180,7 +182,8 @@ func serveMCPHTTP(ctx context.Context, srv *mcp.Server, addr, token string, stde
 }
 
 // serveMCPHTTPWith is serveMCPHTTP with the session bounds, telling ready its address.
-func serveMCPHTTPWith(ctx context.Context, srv *mcp.Server, addr, token string, o mcp.HTTPOptions, stderr io.Writer, ready func(net.Addr)) error {
+func serveMCPHTTPWith(ctx context.Context, srv *mcp.Server, addr, token string, o mcp.HTTPOptions, stderr io.Writer,
+	ready func(net.Addr)) error {
 	if err := live.CheckAddr(addr, token != ""); err != nil {
 		if errors.Is(err, live.ErrNotLoopback) {
 			err = fmt.Errorf("%w (set %s; clients send it as \"Authorization: Bearer TOKEN\")", err, envMCPToken)
@@ -204,8 +207,8 @@ func serveMCPHTTPWith(ctx context.Context, srv *mcp.Server, addr, token string, 
 	hs := &http.Server{Handler: access.Protect(srv.HTTPHandler(o)), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "fairy mcp: serving streamable HTTP on http://%s/\n", ln.Addr())
 	if random {
-		fmt.Fprintf(stderr, "fairy mcp: clients send \"Authorization: Bearer %s\" (a random token; "+
-			"set %s to choose it)\n", token, envMCPToken)
+		fmt.Fprintf(stderr, "fairy mcp: clients send \"Authorization: Bearer %s\" (a random token; set %s to choose it)\n",
+			token, envMCPToken)
 	} else {
 		fmt.Fprintf(stderr, "fairy mcp: clients send \"Authorization: Bearer\" with the token of %s\n", envMCPToken)
 	}

@@ -111,7 +111,8 @@ func newModelCheckCmd(d modelDeps) *cobra.Command {
 
 // checkModels runs the check for each role, prints a table (or JSON) and returns the
 // failures.
-func checkModels(ctx context.Context, c *openai.Client, roles []llm.Role, timeout time.Duration, format string, cmd *cobra.Command) []error {
+func checkModels(ctx context.Context, c *openai.Client, roles []llm.Role, timeout time.Duration, format string,
+	cmd *cobra.Command) []error {
 	var failed []error
 	rows := make([]roleCheckJSON, 0, len(roles))
 	for _, role := range roles {
@@ -133,7 +134,8 @@ func checkModels(ctx context.Context, c *openai.Client, roles []llm.Role, timeou
 			}
 			continue
 		}
-		rows = append(rows, roleCheckJSON{Role: string(role), Model: resp.Model, OK: true, LatencyMS: resp.Latency.Milliseconds(),
+		rows = append(rows, roleCheckJSON{Role: string(role), Model: resp.Model, OK: true,
+			LatencyMS:    resp.Latency.Milliseconds(),
 			PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens, Cost: resp.Cost})
 	}
 	if isJSON(format) {

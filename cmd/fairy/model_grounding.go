@@ -23,7 +23,8 @@ const (
 )
 
 // groundingChoices are the values model.grounding takes, in the order docs/grounding.md lists them.
-var groundingChoices = []string{groundingSoM, groundingUITARS, groundingAutoGLM, groundingQwenVL, groundingGUIOwl, groundingAuto}
+var groundingChoices = []string{groundingSoM, groundingUITARS, groundingAutoGLM, groundingQwenVL, groundingGUIOwl,
+	groundingAuto}
 
 // pointParser reads the point of one tap from a model's answer, in the numbers the model
 // wrote (its own frame). At merge with package grounding it is grounding.Parse of the

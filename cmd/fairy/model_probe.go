@@ -356,8 +356,9 @@ the probe tries every family's syntax, as auto does.`,
 			if err != nil {
 				return withExit(2, err)
 			}
-			_, err = probeAndRemember(cmd.Context(), probeOptions{Model: c, ModelName: c.ModelFor(llm.Role(role)), Endpoint: cfg.BaseURL,
-				Role: llm.Role(role), Grounding: family, Logger: d.logger()}, store, cmd.OutOrStdout())
+			_, err = probeAndRemember(cmd.Context(), probeOptions{Model: c, ModelName: c.ModelFor(llm.Role(role)),
+				Endpoint: cfg.BaseURL,
+				Role:     llm.Role(role), Grounding: family, Logger: d.logger()}, store, cmd.OutOrStdout())
 			return err
 		},
 	}
@@ -437,7 +438,8 @@ func prepareGrounding(ctx context.Context, cfg *runConfig, out io.Writer) error 
 		fmt.Fprintf(out, "model %q at %s answers in coordinates (model.grounding %s) and was not probed: "+
 			"probing its frame first\n", g.Model, g.Endpoint, g.Family)
 		var err error
-		rec, err = probeAndRemember(ctx, probeOptions{Model: cfg.Model, ModelName: g.Model, Endpoint: g.Endpoint, Role: llm.RoleDecider,
+		rec, err = probeAndRemember(ctx, probeOptions{Model: cfg.Model, ModelName: g.Model, Endpoint: g.Endpoint,
+			Role:      llm.RoleDecider,
 			Grounding: g.Family, Logger: cfg.Agent.Logger}, g.Store, out)
 		if err != nil {
 			return err

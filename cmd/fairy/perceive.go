@@ -89,7 +89,8 @@ element marked "(read from the picture)".`,
 	f := cmd.Flags()
 	f.StringVar(&pngPath, "png", "", "screenshot `SHOT.png` taken with the dump (needed for --som)")
 	f.StringVar(&format, "format", "text", "output format: text or json")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"},
+		cobra.ShellCompDirectiveNoFileComp))
 	f.StringVar(&somPath, "som", "", "write the set-of-mark image to `OUT.png` (or .jpg)")
 	f.IntVar(&longEdge, "long-edge", perception.DefaultLongEdge, "downscale the set-of-mark image to this long side in "+
 		"pixels (-1: keep size)")
@@ -109,15 +110,15 @@ func parseError(path string, err error) error {
 	)
 	switch {
 	case errors.As(err, &de):
-		return fmt.Errorf("%s holds a dumper message, not a UI hierarchy (%q): "+
-			"dump again once the screen is idle", path, de.Message)
+		return fmt.Errorf("%s holds a dumper message, not a UI hierarchy (%q): dump again once the screen is idle",
+			path, de.Message)
 	case errors.As(err, &ne):
 		return fmt.Errorf("%s is not a UI dump: %s; give the XML that 'adb shell uiautomator dump' writes "+
 			"(a screenshot goes to --png)",
 			path, strings.TrimPrefix(ne.Error(), "perception: "))
 	case errors.As(err, &se):
-		return fmt.Errorf("%s is a broken UI dump: "+
-			"%s; dump the screen again", path, strings.TrimPrefix(se.Error(), "perception: "))
+		return fmt.Errorf("%s is a broken UI dump: %s; dump the screen again", path, strings.TrimPrefix(se.Error(),
+			"perception: "))
 	}
 	return fmt.Errorf("%s: %w", path, err)
 }

@@ -125,7 +125,8 @@ func writeRoutines(w io.Writer, rs []knowledge.Routine, asJSON bool) error {
 	if asJSON {
 		rows := make([]routineJSON, len(rs))
 		for i, r := range rs {
-			rows[i] = routineJSON{ID: r.ID, App: r.App, Name: r.Name, Also: append([]string{}, r.Also...), Params: []string{}, Steps: len(r.Steps), Runs: r.Runs, Stops: r.Stops, Demoted: r.Demoted, Trusted: r.Trusted()}
+			rows[i] = routineJSON{ID: r.ID, App: r.App, Name: r.Name, Also: append([]string{}, r.Also...), Params: []string{},
+				Steps: len(r.Steps), Runs: r.Runs, Stops: r.Stops, Demoted: r.Demoted, Trusted: r.Trusted()}
 			for _, p := range r.Params {
 				rows[i].Params = append(rows[i].Params, p.What)
 			}
@@ -143,15 +144,16 @@ func writeRoutines(w io.Writer, rs []knowledge.Routine, asJSON bool) error {
 		if n := len(r.Also); n > 0 {
 			name += " (+" + table.Count(n, "other name", "other names") + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%s\n", table.Escape(r.ID), table.Escape(r.App), r.Runs, r.Stops, r.Demoted, len(r.Steps), table.Escape(name))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%s\n", table.Escape(r.ID), table.Escape(r.App), r.Runs, r.Stops, r.Demoted,
+			len(r.Steps), table.Escape(name))
 	}
 	return tw.Flush()
 }
 
 func showRoutine(w io.Writer, r knowledge.Routine) error {
 	w = table.EscapingWriter(w) // names, texts and pages learned from a phone
-	fmt.Fprintf(w, "Routine %s in %s: run %d times to a good end, "+
-		"stopped %d times at a surprise", r.ID, r.App, r.Runs, r.Stops)
+	fmt.Fprintf(w, "Routine %s in %s: run %d times to a good end, stopped %d times at a surprise", r.ID, r.App,
+		r.Runs, r.Stops)
 	if r.Demoted > 0 {
 		fmt.Fprintf(w, ", demoted %d times after a wrong result", r.Demoted)
 	}

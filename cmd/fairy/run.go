@@ -104,7 +104,8 @@ button ends the run as Ctrl-C does.`,
 			if d.WatchToken != nil {
 				token = d.WatchToken()
 			}
-			wt, ctx, err := startWatch(cmd.Context(), watch, "fairy run: "+instruction(args), token, d.Style.wrap(d.Stdout), cmp.Or(d.Stderr, cmd.ErrOrStderr()), cfg.Agent.Logger)
+			wt, ctx, err := startWatch(cmd.Context(), watch, "fairy run: "+instruction(args), token, d.Style.wrap(d.Stdout),
+				cmp.Or(d.Stderr, cmd.ErrOrStderr()), cfg.Agent.Logger)
 			if err != nil {
 				return err
 			}
@@ -127,7 +128,8 @@ button ends the run as Ctrl-C does.`,
 			if maxSteps > 0 {
 				cfg.Agent.Limits.MaxSteps = maxSteps
 			}
-			kn, err := openRunKnowledge(cfg.Knowledge, cfg.KnowledgeDefault, cfg.Agent.Clock, cmp.Or(d.Stderr, cmd.ErrOrStderr()), cfg.Etcd)
+			kn, err := openRunKnowledge(cfg.Knowledge, cfg.KnowledgeDefault, cfg.Agent.Clock, cmp.Or(d.Stderr,
+				cmd.ErrOrStderr()), cfg.Etcd)
 			if err != nil {
 				return err
 			}
@@ -142,7 +144,8 @@ button ends the run as Ctrl-C does.`,
 			panel := wt.panel(dev.Serial())
 			panelPhone(panel, dev)
 			person = watched(person, panel, out)
-			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out, HideQuestions: true, ConfirmResult: confirm,
+			_, err = runAgent(cmd.Context(), agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out,
+				HideQuestions: true, ConfirmResult: confirm,
 				Watch: panelHandler(panel)}, instruction(args))
 			return err
 		},
@@ -198,8 +201,10 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (rundir.Sum
 	}
 	fmt.Fprintf(s.Out, "run directory: %s\n", dir)
 	cfg.Log.attach(dir)
-	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: dir, ID: id, Device: s.Device, Model: stopModelsOn(ctx, liveModelFor(cfg.Model, s.Out)),
-		Dialoger: s.Dialoger, Knowledge: kn.Store, KnowledgeOff: kn.Off, Progress: s.Out, HideQuestions: s.HideQuestions, Watch: s.Watch})
+	res, err := ag.Run(ctx, agent.Run{Instruction: instruction, Dir: dir, ID: id, Device: s.Device,
+		Model:    stopModelsOn(ctx, liveModelFor(cfg.Model, s.Out)),
+		Dialoger: s.Dialoger, Knowledge: kn.Store, KnowledgeOff: kn.Off, Progress: s.Out, HideQuestions: s.HideQuestions,
+		Watch: s.Watch})
 	if err != nil {
 		return rundir.Summary{}, withExit(2, err)
 	}
@@ -219,7 +224,8 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (rundir.Sum
 			runErr = fmt.Errorf("close knowledge file: %w", err)
 		}
 	}
-	counts := fmt.Sprintf("%s, %s, %s", table.Count(sum.Steps, "step", "steps"), table.Count(sum.ModelCalls, "model call", "model calls"),
+	counts := fmt.Sprintf("%s, %s, %s", table.Count(sum.Steps, "step", "steps"), table.Count(sum.ModelCalls,
+		"model call", "model calls"),
 		table.Count(len(sum.Questions), "question", "questions"))
 	if res.SummaryWritten {
 		fmt.Fprintf(s.Out, "summary: %s (%s)\n", filepath.Join(dir, rundir.SummaryFile), counts)
@@ -235,8 +241,8 @@ func runAgent(ctx context.Context, s agentSetup, instruction string) (rundir.Sum
 	case ctx.Err() != nil:
 		return sum, ctx.Err()
 	case errors.As(runErr, &unrecorded):
-		return sum, withExit(1, fmt.Errorf("%w — the run stopped there; free space under %s or choose another directory "+
-			"with --runs", runErr, cfg.RunsDir))
+		return sum, withExit(1, fmt.Errorf("%w — the run stopped there; free space under %s or choose another "+
+			"directory with --runs", runErr, cfg.RunsDir))
 	case runErr != nil:
 		return sum, withExit(1, runErr)
 	case res.Outcome != event.OutcomeDone:
@@ -276,7 +282,8 @@ func confirmResult(ctx context.Context, person interaction.Dialoger, out io.Writ
 		return true
 	}
 	fmt.Fprintf(out, "knowledge: taken back: %s demoted, %s demoted, %s withdrawn\n",
-		table.Count(u.Routines, "routine", "routines"), table.Count(u.Tricks, "trick", "tricks"), table.Count(u.Goals, "sub-goal credit", "sub-goal credits"))
+		table.Count(u.Routines, "routine", "routines"), table.Count(u.Tricks, "trick", "tricks"), table.Count(u.Goals,
+			"sub-goal credit", "sub-goal credits"))
 	return true
 }
 

@@ -212,8 +212,8 @@ func runSimTry(ctx context.Context, o simTryOptions) (simTryResult, error) {
 	out := o.Out
 	fmt.Fprintln(out, "fairy run --sim — an offline try, everything here is SIMULATED:")
 	fmt.Fprintln(out, "  phone:  a virtual Android phone (sim), in process, over the real ADB host protocol")
-	fmt.Fprintf(out, "  model:  a scripted model (%q, not a real model) answering from the walkthrough of %s task "+
-		"%s\n", scripted.ModelName, trySuite, task.ID)
+	fmt.Fprintf(out, "  model:  a scripted model (%q, not a real model) answering from the walkthrough of %s task %s\n",
+		scripted.ModelName, trySuite, task.ID)
 	fmt.Fprintln(out, "  person: you — answer the questions below")
 	fmt.Fprintln(out)
 
@@ -254,12 +254,13 @@ func runSimTry(ctx context.Context, o simTryOptions) (simTryResult, error) {
 	panel := o.Watch.panel("virtual phone " + p.Serial())
 	panelPhone(panel, dev)
 	person = watched(person, panel, out)
-	res.Summary, err = runAgent(ctx, agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out, HideQuestions: o.Dialoger == nil,
+	res.Summary, err = runAgent(ctx, agentSetup{Config: cfg, Knowledge: kn, Device: dev, Dialoger: person, Out: out,
+		HideQuestions: o.Dialoger == nil,
 		ConfirmResult: o.ConfirmResult, Watch: panelHandler(panel)}, o.Instruction)
 	if kn.Store != nil && cfg.KnowledgeDefault {
 		k := "--knowledge " + shellWord(cfg.Knowledge)
-		fmt.Fprintf(out, "\nWhat the offline try learned is kept apart from a real phone's, "+
-			"in %s. See it with:\n", cfg.Knowledge)
+		fmt.Fprintf(out, "\nWhat the offline try learned is kept apart from a real phone's, in %s. See it with:\n",
+			cfg.Knowledge)
 		fmt.Fprintf(out, "  fairy map list %s\n  fairy routines list %s\n", k, k)
 	}
 	return res, err
@@ -318,7 +319,8 @@ func (s *settings) simKnowledgePath(cmd *cobra.Command) (path string, isDefault 
 
 // runOfflineTry is `fairy run --sim`: cfg's runs directory, agent settings and log, with
 // the offline try's knowledge file and scripted model (the configured model is not used).
-func runOfflineTry(cmd *cobra.Command, d runDeps, cfg runConfig, textOnly, confirm bool, maxSteps int, instr string, wt *watching) error {
+func runOfflineTry(cmd *cobra.Command, d runDeps, cfg runConfig, textOnly, confirm bool, maxSteps int, instr string,
+	wt *watching) error {
 	for _, f := range []string{"serial", "adb-host", "adb-port"} {
 		if fl := cmd.Flags().Lookup(f); fl != nil && fl.Changed {
 			return withExit(exitUsage, fmt.Errorf("--sim runs on a virtual phone in process: "+
@@ -342,6 +344,7 @@ func runOfflineTry(cmd *cobra.Command, d runDeps, cfg runConfig, textOnly, confi
 	if stderr == nil {
 		stderr = cmd.ErrOrStderr()
 	}
-	_, err := runSimTry(cmd.Context(), simTryOptions{Config: cfg, Instruction: instr, Stdin: d.Stdin, Out: d.Style.wrap(d.Stdout), Err: stderr, ConfirmResult: confirm, Watch: wt})
+	_, err := runSimTry(cmd.Context(), simTryOptions{Config: cfg, Instruction: instr, Stdin: d.Stdin,
+		Out: d.Style.wrap(d.Stdout), Err: stderr, ConfirmResult: confirm, Watch: wt})
 	return err
 }

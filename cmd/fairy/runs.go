@@ -150,8 +150,8 @@ func findRun(runsDir string, args []string) (string, error) {
 	case 1:
 		return filepath.Join(runsDir, found[0]), nil
 	}
-	return "", withExit(exitUsage, fmt.Errorf("run %q matches %d runs (%s): "+
-		"give more of its ID", ref, len(found), strings.Join(found[:min(3, len(found))], ", ")))
+	return "", withExit(exitUsage, fmt.Errorf("run %q matches %d runs (%s): give more of its ID", ref, len(found),
+		strings.Join(found[:min(3, len(found))], ", ")))
 }
 
 // newRunsCmd builds `fairy runs list|show|open`.
@@ -191,7 +191,8 @@ func newRunsCmd(d runsDeps) *cobra.Command {
 			tw := table.NewWriter(out)
 			fmt.Fprintln(tw, "RUN\tSTARTED\tOUTCOME\tSTEPS\tINSTRUCTION")
 			for _, r := range runs {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", filepath.Base(r.Dir), r.Started.Local().Format("2006-01-02 15:04"), r.Outcome, r.Steps, clipWidth(oneLine(r.Instruction), 60))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", filepath.Base(r.Dir), r.Started.Local().Format("2006-01-02 15:04"),
+					r.Outcome, r.Steps, clipWidth(oneLine(r.Instruction), 60))
 			}
 			return tw.Flush()
 		},
@@ -298,7 +299,8 @@ func showRun(w io.Writer, v *rundir.Run) error {
 		fmt.Fprintln(w, "\nApp tasks:")
 		tw = table.NewWriter(w)
 		for _, t := range s.Tasks {
-			fmt.Fprintf(tw, "  %d.\t%s\t%s\t%s\t%s\n", t.Index+1, table.Escape(t.App), oneLine(t.Task), table.Escape(string(t.Outcome)), table.Count(t.Steps, "step", "steps"))
+			fmt.Fprintf(tw, "  %d.\t%s\t%s\t%s\t%s\n", t.Index+1, table.Escape(t.App), oneLine(t.Task),
+				table.Escape(string(t.Outcome)), table.Count(t.Steps, "step", "steps"))
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -29,7 +29,8 @@ func (s *settings) completionSeesConfig(root *cobra.Command) {
 			walk(sub)
 		}
 		if f := c.ValidArgsFunction; f != nil {
-			c.ValidArgsFunction = func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			c.ValidArgsFunction = func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion,
+				cobra.ShellCompDirective) {
 				s.resolveForCompletion(cmd)
 				return f(cmd, args, toComplete)
 			}
@@ -47,7 +48,8 @@ func (s *settings) resolveForCompletion(cmd *cobra.Command) {
 }
 
 // completeSerials offers the serials the adb server lists, with their state and model.
-func (s *settings) completeSerials(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+func (s *settings) completeSerials(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion,
+	cobra.ShellCompDirective) {
 	s.resolveForCompletion(cmd)
 	ctx, cancel := context.WithTimeout(cmd.Context(), completionWait)
 	defer cancel()

@@ -37,13 +37,14 @@ func openKnowledge(knowledgePath knowledgeRef, write bool) (*knowledge.Store, er
 			return nil, fmt.Errorf("create knowledge directory: %w", err)
 		}
 	}
-	s, err := openKnowledgeStore(path, knowledge.Options{ReadOnly: !write, Timeout: knowledgeLockWait}, knowledgePath.Access())
+	s, err := openKnowledgeStore(path, knowledge.Options{ReadOnly: !write, Timeout: knowledgeLockWait},
+		knowledgePath.Access())
 	if !write && errors.Is(err, fs.ErrNotExist) {
 		if note := knowledgePath.demoNote(); note != "" {
 			return nil, fmt.Errorf("no knowledge file at %s yet (%s): %w", path, note, errNoKnowledge)
 		}
-		return nil, fmt.Errorf("no knowledge file at %s yet: run a task first, or pass --knowledge FILE: "+
-			"%w", path, errNoKnowledge)
+		return nil, fmt.Errorf("no knowledge file at %s yet: run a task first, or pass --knowledge FILE: %w", path,
+			errNoKnowledge)
 	}
 	return s, err
 }
@@ -73,7 +74,8 @@ func withKnowledge(knowledgePath knowledgeRef, write bool, f func(*knowledge.Sto
 
 // withKnowledgeList reads a list from the knowledge and writes it with write; with no
 // knowledge file yet, it writes the empty list (a list command says "none yet", not an error).
-func withKnowledgeList[T any](knowledgePath knowledgeRef, read func(*knowledge.Store) ([]T, error), write func([]T) error) error {
+func withKnowledgeList[T any](knowledgePath knowledgeRef, read func(*knowledge.Store) ([]T, error),
+	write func([]T) error) error {
 	err := withKnowledge(knowledgePath, false, func(s *knowledge.Store) error {
 		list, err := read(s)
 		if err != nil {
@@ -90,5 +92,6 @@ func withKnowledgeList[T any](knowledgePath knowledgeRef, read func(*knowledge.S
 // knowledgeCounts says how much knowledge there is: "1 app, 3 pages, 2 transitions, 1 trick, 0 runs".
 func knowledgeCounts(apps, pages, transitions, tricks, runs int) string {
 	return strings.Join([]string{table.Count(apps, "app", "apps"), table.Count(pages, "page", "pages"),
-		table.Count(transitions, "transition", "transitions"), table.Count(tricks, "trick", "tricks"), table.Count(runs, "run", "runs")}, ", ")
+		table.Count(transitions, "transition", "transitions"), table.Count(tricks, "trick", "tricks"), table.Count(runs,
+			"run", "runs")}, ", ")
 }

@@ -101,8 +101,8 @@ func openKnowledgeStore(loc string, opts knowledge.Options, access etcdAccess) (
 		return nil, err // it says what is wrong and what to do
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w (is etcd running there? TLS and auth come from the config's %s: "+
-			"section)", err, keyEtcdSection)
+		return nil, fmt.Errorf("%w (is etcd running there? TLS and auth come from the config's %s: section)", err,
+			keyEtcdSection)
 	}
 	return s, nil
 }

@@ -21,7 +21,8 @@ const (
 // addFormatFlag adds --format table|json to a listing command.
 func addFormatFlag(cmd *cobra.Command, format *string) {
 	cmd.Flags().StringVar(format, "format", formatTable, "output format: table or json")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{formatTable, formatJSON}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{formatTable, formatJSON},
+		cobra.ShellCompDirectiveNoFileComp))
 }
 
 // checkFormat reports an unknown --format as a usage error.
@@ -114,7 +115,8 @@ func writeMapList(w io.Writer, apps []knowledge.AppSummary) error {
 func writePath(w io.Writer, steps []knowledge.Transition, name func(key string) string) error {
 	rows := make([]pathStepJSON, len(steps))
 	for i, t := range steps {
-		rows[i] = pathStepJSON{Step: i + 1, From: name(t.From), Action: t.Action.String(), To: name(t.To), Reliability: t.Reliability()}
+		rows[i] = pathStepJSON{Step: i + 1, From: name(t.From), Action: t.Action.String(), To: name(t.To),
+			Reliability: t.Reliability()}
 	}
 	return writeJSON(w, rows)
 }
@@ -123,7 +125,8 @@ func writePath(w io.Writer, steps []knowledge.Transition, name func(key string) 
 func writeTricks(w io.Writer, tricks []knowledge.Trick) error {
 	rows := make([]trickJSON, len(tricks))
 	for i, t := range tricks {
-		rows[i] = trickJSON{ID: t.ID, App: t.App, Kind: string(t.Kind), Score: t.Score, Uses: t.Uses, Successes: t.Successes, Text: t.Text}
+		rows[i] = trickJSON{ID: t.ID, App: t.App, Kind: string(t.Kind), Score: t.Score, Uses: t.Uses,
+			Successes: t.Successes, Text: t.Text}
 	}
 	return writeJSON(w, rows)
 }

@@ -43,7 +43,8 @@ func (k *runKnowledge) close() error {
 // the config file). The default file, damaged, is left aside instead: the run goes
 // without knowledge and says so on stderr and in its summary. Call it before the phone
 // is touched.
-func openRunKnowledge(path string, isDefault bool, now func() time.Time, stderr io.Writer, access etcdAccess) (runKnowledge, error) {
+func openRunKnowledge(path string, isDefault bool, now func() time.Time, stderr io.Writer,
+	access etcdAccess) (runKnowledge, error) {
 	k := runKnowledge{Path: path}
 	if path == "" {
 		return k, nil
@@ -103,19 +104,22 @@ func reportKnowledge(out io.Writer, k runKnowledge, sum rundir.Summary, mapErr e
 		add(u.Hints, table.Count(u.Hints, "navigation hint", "navigation hints"))
 		add(u.ShortcutSteps, table.Count(u.ShortcutSteps, "step", "steps")+" replayed by shortcut")
 		add(u.VerifiedSteps, table.Count(u.VerifiedSteps, "step", "steps")+" confirmed by the App Map")
-		add(u.Routines, table.Count(u.Routines, "routine", "routines")+" ("+table.Count(u.RoutineSteps, "step", "steps")+" replayed)")
+		add(u.Routines, table.Count(u.Routines, "routine", "routines")+" ("+table.Count(u.RoutineSteps, "step",
+			"steps")+" replayed)")
 		add(u.KnownReads, table.Count(u.KnownReads, "page", "pages")+" whose facts were known")
 		used = "used " + strings.Join(parts, ", ")
 	}
-	learned := fmt.Sprintf("learned from %s (%s)", table.Count(u.LearnedTasks, "app task", "app tasks"), table.Count(u.LearnedTricks, "trick", "tricks"))
+	learned := fmt.Sprintf("learned from %s (%s)", table.Count(u.LearnedTasks, "app task", "app tasks"),
+		table.Count(u.LearnedTricks, "trick", "tricks"))
 	if u.SkippedLearns > 0 {
-		learned += fmt.Sprintf(", %s followed a known routine "+
-			"(nothing new to learn)", table.Count(u.SkippedLearns, "app task", "app tasks"))
+		learned += fmt.Sprintf(", %s followed a known routine (nothing new to learn)", table.Count(u.SkippedLearns,
+			"app task", "app tasks"))
 	}
 	switch {
 	case u.LearnErrors > 0 && interrupted:
 		// After Ctrl-C no model call is made: the passes it refused did not fail.
-		learned += fmt.Sprintf(", %s not made: interrupted (Ctrl-C)", table.Count(u.LearnErrors, "learning pass", "learning passes"))
+		learned += fmt.Sprintf(", %s not made: interrupted (Ctrl-C)", table.Count(u.LearnErrors, "learning pass",
+			"learning passes"))
 	case u.LearnErrors > 0:
 		learned += fmt.Sprintf(", %s failed (see the trace)", table.Count(u.LearnErrors, "learning pass", "learning passes"))
 	}

@@ -71,7 +71,8 @@ type watching struct {
 // startWatch opens the live page (nil, ctx when w is off) and prints its address on out.
 // The returned context ends, as the first Ctrl-C ends the command's, when Stop is pressed
 // on the page.
-func startWatch(ctx context.Context, w watchFlags, title, token string, out, stderr io.Writer, log *slog.Logger) (*watching, context.Context, error) {
+func startWatch(ctx context.Context, w watchFlags, title, token string, out, stderr io.Writer,
+	log *slog.Logger) (*watching, context.Context, error) {
 	if !w.on {
 		if w.addr != "" {
 			return nil, ctx, withExit(exitUsage, errors.New("--watch-addr without --watch: add --watch to serve the live page"))

@@ -71,14 +71,14 @@ func getStream(t *testing.T, pageURL string) int {
 	return resp.StatusCode
 }
 
-// TestWatchPageHandOver (issue 40): a run on the virtual phone reaches Harbor Bank's
-// sign-in and hands the phone over; headless Chromium shows "your turn" with the phone's
-// screen as it is now; the person types the password on the phone itself, then taps
-// "Sign in" on the live picture — the tap reaches the phone, which shows the code page —
-// types the code on the phone, and gives the phone back with the page's button: the run
-// resumes and reads the balance. The phone has the resident UI server's live stream, which
-// the page does not show (nor serve) while the phone is handed over. The terminal's prompt was raced and withdrawn; a tap
-// once the phone is the agent's again is refused; no secret is in the run directory.
+// TestWatchPageHandOver (issue 40): a run on the virtual phone reaches Harbor Bank's sign-in and
+// hands the phone over; headless Chromium shows "your turn" with the phone's screen as it is now;
+// the person types the password on the phone itself, then taps "Sign in" on the live picture — the
+// tap reaches the phone, which shows the code page — types the code on the phone, and gives the
+// phone back with the page's button: the run resumes and reads the balance. The phone has the
+// resident UI server's live stream, which the page does not show (nor serve) while the phone is
+// handed over. The terminal's prompt was raced and withdrawn; a tap once the phone is the agent's
+// again is refused; no secret is in the run directory.
 func TestWatchPageHandOver(t *testing.T) {
 	bctx := browser(t)
 	dir := t.TempDir()

@@ -102,7 +102,8 @@ func serveSim(ctx context.Context, out, errOut io.Writer, o simServeOptions) err
 		return withExit(2, fmt.Errorf("--apps: %w", err))
 	}
 	warn := slog.New(slog.NewTextHandler(errOut, &slog.HandlerOptions{Level: slog.LevelWarn})) // quotes what it logs: no raw controls
-	farm, err := sim.NewFarm(sim.FarmConfig{Phones: o.phones, Base: sim.Config{Seed: o.seed, Faults: faults, Profile: profile, Apps: apps, Logger: warn}})
+	farm, err := sim.NewFarm(sim.FarmConfig{Phones: o.phones, Base: sim.Config{Seed: o.seed, Faults: faults,
+		Profile: profile, Apps: apps, Logger: warn}})
 	if err != nil {
 		return err
 	}

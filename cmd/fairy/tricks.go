@@ -107,7 +107,8 @@ func writeTrickList(out io.Writer, knowledgePath knowledgeRef, format string, tr
 		if r := []rune(text); len(r) > 70 {
 			text = string(r[:69]) + "…"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%d/%d\t%s\n", table.Escape(t.ID), table.Escape(t.App), t.Kind, t.Score, t.Successes, t.Uses, text)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%d/%d\t%s\n", table.Escape(t.ID), table.Escape(t.App), t.Kind, t.Score,
+			t.Successes, t.Uses, text)
 	}
 	return tw.Flush()
 }

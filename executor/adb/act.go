@@ -58,7 +58,8 @@ func (d *Device) Swipe(ctx context.Context, x1, y1, x2, y2 int, dur time.Duratio
 }
 
 func (d *Device) swipe(ctx context.Context, x1, y1, x2, y2 int, dur time.Duration) error {
-	_, err := d.shArgs(ctx, false, "input", "swipe", strconv.Itoa(x1), strconv.Itoa(y1), strconv.Itoa(x2), strconv.Itoa(y2), strconv.FormatInt(dur.Milliseconds(), 10))
+	_, err := d.shArgs(ctx, false, "input", "swipe", strconv.Itoa(x1), strconv.Itoa(y1), strconv.Itoa(x2),
+		strconv.Itoa(y2), strconv.FormatInt(dur.Milliseconds(), 10))
 	return err
 }
 
@@ -151,14 +152,15 @@ func keyCode(key string) (string, error) {
 	return "", fmt.Errorf("%w: %q (use back, home, enter, delete, tab, menu, … or a key code)", ErrUnknownKey, key)
 }
 
-// Key presses one key (through the resident UI server when it runs, else input keyevent): a name (back, home, enter, delete, tab, menu, app_switch, …), a
-// KEYCODE_ name or a key code number.
+// Key presses one key (through the resident UI server when it runs, else input keyevent): a name
+// (back, home, enter, delete, tab, menu, app_switch, …), a KEYCODE_ name or a key code number.
 func (d *Device) Key(ctx context.Context, key string) error {
 	code, err := keyCode(key)
 	if err != nil {
 		return fmt.Errorf("adb key: %w", err)
 	}
-	if n, err := strconv.Atoi(code); err == nil && d.uiInput(ctx, "/appium/device/press_keycode", map[string]int{"keycode": n}) {
+	if n, err := strconv.Atoi(code); err == nil && d.uiInput(ctx, "/appium/device/press_keycode",
+		map[string]int{"keycode": n}) {
 		return nil
 	}
 	if _, err := d.shArgs(ctx, false, "input", "keyevent", code); err != nil {
@@ -186,7 +188,8 @@ func (d *Device) LauncherActivity(ctx context.Context, pkg string) (string, erro
 			}
 		}
 	}
-	out, err := d.shArgs(ctx, true, "cmd", "package", "resolve-activity", "--brief", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.LAUNCHER", pkg)
+	out, err := d.shArgs(ctx, true, "cmd", "package", "resolve-activity", "--brief", "-a", "android.intent.action.MAIN",
+		"-c", "android.intent.category.LAUNCHER", pkg)
 	if err == nil {
 		if m := componentRE.FindStringSubmatch(out); m != nil && m[1] == pkg {
 			return m[1] + "/" + m[2], nil
@@ -224,14 +227,16 @@ func (d *Device) Launch(ctx context.Context, pkg string) error {
 	if err != nil {
 		return fmt.Errorf("adb launch: %w", err)
 	}
-	out, err := d.shArgs(ctx, false, "am", "start", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.LAUNCHER", "-n", comp)
+	out, err := d.shArgs(ctx, false, "am", "start", "-a", "android.intent.action.MAIN", "-c",
+		"android.intent.category.LAUNCHER", "-n", comp)
 	if err != nil {
 		return fmt.Errorf("adb launch %s: %w", pkg, err)
 	}
 	// am start exits 0 on many versions even when it fails.
 	for line := range strings.Lines(out) {
 		if strings.HasPrefix(line, "Error") || strings.Contains(line, "Exception") {
-			return fmt.Errorf("adb launch %s: %w", pkg, &exitError{Serial: d.serial, Command: "am start -n " + comp, Output: out})
+			return fmt.Errorf("adb launch %s: %w", pkg, &exitError{Serial: d.serial,
+				Command: "am start -n " + comp, Output: out})
 		}
 	}
 	return nil

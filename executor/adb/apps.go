@@ -61,7 +61,8 @@ func (d *Device) knownApps() ([]App, bool) {
 }
 
 func (d *Device) listApps(ctx context.Context) ([]App, error) {
-	out, err := d.shArgs(ctx, true, "cmd", "package", "query-activities", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.LAUNCHER")
+	out, err := d.shArgs(ctx, true, "cmd", "package", "query-activities", "-a", "android.intent.action.MAIN", "-c",
+		"android.intent.category.LAUNCHER")
 	if err == nil && !strings.Contains(out, "Unknown command") {
 		if apps := parseQueryActivities(out); len(apps) > 0 {
 			return apps, nil
@@ -84,7 +85,8 @@ func (d *Device) listApps(ctx context.Context) ([]App, error) {
 	var b strings.Builder
 	for _, p := range pkgs {
 		b.WriteString("echo " + quote(sectionMark) + "\n")
-		b.WriteString(join("cmd", "package", "resolve-activity", "--brief", "-a", "android.intent.action.MAIN", "-c", "android.intent.category.LAUNCHER", p))
+		b.WriteString(join("cmd", "package", "resolve-activity", "--brief", "-a", "android.intent.action.MAIN", "-c",
+			"android.intent.category.LAUNCHER", p))
 		b.WriteString("\n")
 	}
 	out, err = d.sh(ctx, b.String(), true)

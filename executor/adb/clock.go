@@ -54,7 +54,8 @@ func parseDate(out string) (time.Time, error) {
 	y, mo, day := wall.Date()
 	if y < 2000 {
 		// A clock never set since boot counts from 1970: its date would be told as today.
-		return time.Time{}, fmt.Errorf("the phone's clock is not set (it says %q); set its date to have it in the prompts", strings.TrimSpace(out))
+		return time.Time{}, fmt.Errorf("the phone's clock is not set (it says %q); set its date to have it in the prompts",
+			strings.TrimSpace(out))
 	}
 	hh, mm, ss := wall.Clock()
 	return time.Date(y, mo, day, hh, mm, ss, 0, time.FixedZone(zone, offset)), nil

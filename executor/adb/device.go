@@ -340,7 +340,8 @@ func parseDevices(s string) []DeviceInfo {
 	var out []DeviceInfo
 	for line := range strings.Lines(s) {
 		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "List of devices") || strings.HasPrefix(line, "* ") || strings.HasPrefix(line, "$ ") || strings.HasPrefix(line, "adb ") {
+		if line == "" || strings.HasPrefix(line, "List of devices") ||
+			strings.HasPrefix(line, "* ") || strings.HasPrefix(line, "$ ") || strings.HasPrefix(line, "adb ") {
 			continue
 		}
 		f := strings.Fields(line)
@@ -391,7 +392,8 @@ func choose(list []DeviceInfo, serial string) (DeviceInfo, error) {
 			}
 		}
 		if !found {
-			return info, fmt.Errorf("%w: %q is not listed (listed: %s): check the serial or connect it", ErrDeviceNotFound, serial, listing(list))
+			return info, fmt.Errorf("%w: %q is not listed (listed: %s): check the serial or connect it", ErrDeviceNotFound,
+				serial, listing(list))
 		}
 	case len(list) == 0:
 		return info, ErrNoDevice

@@ -41,7 +41,8 @@ var (
 	// characters, too long).
 	ErrTextRefused = errors.New("adb: text refused")
 	// errNoADBKeyboard: the text needs ADB Keyboard, which is not installed.
-	errNoADBKeyboard = errors.New("adb: cannot type this text: install ADB Keyboard (com.android.adbkeyboard, https://github.com/senzhk/ADBKeyBoard) on the device")
+	errNoADBKeyboard = errors.New("adb: cannot type this text: install ADB Keyboard (com.android.adbkeyboard, " +
+		"https://github.com/senzhk/ADBKeyBoard) on the device")
 	// errTextMismatch is wrapped by *TextError: the field does not hold the typed text.
 	errTextMismatch = errors.New("adb: typed text not in the field")
 	// errDenied: a technician shell command outside the allow-list.
@@ -68,7 +69,8 @@ type exitError struct {
 }
 
 func (e *exitError) Error() string {
-	return fmt.Sprintf("adb %s: %q exited with status %d: %s", e.Serial, abbreviate(e.Command, 80), e.Status, abbreviate(strings.TrimSpace(e.Output), 300))
+	return fmt.Sprintf("adb %s: %q exited with status %d: %s", e.Serial, abbreviate(e.Command, 80), e.Status,
+		abbreviate(strings.TrimSpace(e.Output), 300))
 }
 
 // Unwrap returns ErrCommandFailed.
@@ -102,7 +104,8 @@ type TextError struct {
 }
 
 func (e *TextError) Error() string {
-	msg := fmt.Sprintf("adb type text: field holds %q, want it to end with %q", abbreviate(e.Got, 120), abbreviate(e.Want, 120))
+	msg := fmt.Sprintf("adb type text: field holds %q, want it to end with %q", abbreviate(e.Got, 120),
+		abbreviate(e.Want, 120))
 	if e.Note != "" {
 		msg += " (" + e.Note + ")"
 	}

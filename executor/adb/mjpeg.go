@@ -72,7 +72,9 @@ func (d *Device) uiMJPEGSettings(ctx context.Context, sid string) map[string]any
 			Height int `json:"height"`
 		} `json:"value"`
 	}
-	if err := d.uiCall(ctx, d.ui.client, http.MethodGet, "/session/"+sid+"/window/current/size", nil, &size); err != nil || size.Value.Width <= 0 || size.Value.Height <= 0 {
+	sizePath := "/session/" + sid + "/window/current/size"
+	err := d.uiCall(ctx, d.ui.client, http.MethodGet, sizePath, nil, &size)
+	if err != nil || size.Value.Width <= 0 || size.Value.Height <= 0 {
 		d.log.Debug("adb: no screen size from the resident UI server; pictures stay PNG", slog.Any(keyErr, err))
 		return nil
 	}
@@ -268,7 +270,8 @@ func readMJPEGPart(br *bufio.Reader) ([]byte, error) {
 
 // errNoStream: the phone has no MJPEG stream to follow (no resident UI server, a session
 // without the stream's settings, or a stream that failed before).
-var errNoStream = errors.New("adb: no live stream of the screen: the resident UI server is not running (fairy device setup installs it)")
+var errNoStream = errors.New("adb: no live stream of the screen: the resident UI server is not running " +
+	"(fairy device setup installs it)")
 
 // Frames follows the resident server's MJPEG stream: each is called with every frame
 // (JPEG, scaled as the models' pictures are) until ctx ends, each returns an error (that

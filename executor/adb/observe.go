@@ -212,7 +212,8 @@ func (d *Device) freshScreenshot(ctx context.Context) ([]byte, bool, error) {
 		return nil, false, fmt.Errorf("adb screenshot: %w", err)
 	}
 	if r.status != 0 {
-		return nil, false, fmt.Errorf("adb screenshot: %w", &exitError{Serial: d.serial, Command: "screencap -p", Status: r.status, Output: abbreviate(string(r.out), 200)})
+		return nil, false, fmt.Errorf("adb screenshot: %w", &exitError{Serial: d.serial, Command: "screencap -p",
+			Status: r.status, Output: abbreviate(string(r.out), 200)})
 	}
 	secure, err := checkPNG(r.out)
 	if err != nil {
@@ -227,7 +228,8 @@ var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 // frame compresses to almost nothing, so only small files are decoded in full.
 func checkPNG(b []byte) (black bool, err error) {
 	if !bytes.HasPrefix(b, pngMagic) {
-		return false, fmt.Errorf("%w: not a PNG (%d bytes, starts %q)", errScreenshot, len(b), abbreviate(string(b[:min(len(b), 40)]), 40))
+		return false, fmt.Errorf("%w: not a PNG (%d bytes, starts %q)", errScreenshot, len(b),
+			abbreviate(string(b[:min(len(b), 40)]), 40))
 	}
 	if !bytes.Contains(b[max(0, len(b)-16):], []byte("IEND")) {
 		return false, fmt.Errorf("%w: truncated PNG (%d bytes, no IEND)", errScreenshot, len(b))
@@ -243,7 +245,9 @@ func checkJPEG(b []byte) (black bool, err error) {
 
 // checkBlack decodes b's size with decodeConfig and, when the file is small enough to be
 // a black frame, the whole image with decode, and reports whether every pixel is black.
-func checkBlack(b []byte, decodeConfig func(io.Reader) (image.Config, error), decode func(io.Reader) (image.Image, error)) (black bool, err error) {
+func checkBlack(
+	b []byte, decodeConfig func(io.Reader) (image.Config, error), decode func(io.Reader) (image.Image, error),
+) (black bool, err error) {
 	cfg, err := decodeConfig(bytes.NewReader(b))
 	if err != nil {
 		return false, fmt.Errorf("%w: %v", errScreenshot, err)
@@ -328,7 +332,8 @@ const sectionMark = ":fairy-section:"
 // Screen returns size, density and orientation in one round trip (wm size, wm density and
 // dumpsys window displays / input for the rotation).
 func (d *Device) Screen(ctx context.Context) (ScreenInfo, error) {
-	out, err := d.sh(ctx, "wm size; echo "+sectionMark+"; wm density; echo "+sectionMark+"; dumpsys window displays; dumpsys input", true)
+	out, err := d.sh(ctx, "wm size; echo "+sectionMark+"; wm density; echo "+sectionMark+"; dumpsys window displays; "+
+		"dumpsys input", true)
 	if err != nil {
 		return ScreenInfo{}, fmt.Errorf("adb screen info: %w", err)
 	}

@@ -35,7 +35,8 @@ func (d *Device) rawScreenshot(ctx context.Context) (pngBytes []byte, secure, ok
 		return nil, false, false, fmt.Errorf("adb screenshot: %w", err)
 	}
 	if r.status != 0 {
-		return nil, false, false, fmt.Errorf("adb screenshot: %w", &exitError{Serial: d.serial, Command: "screencap", Status: r.status, Output: abbreviate(string(r.out), 200)})
+		return nil, false, false, fmt.Errorf("adb screenshot: %w", &exitError{Serial: d.serial, Command: "screencap",
+			Status: r.status, Output: abbreviate(string(r.out), 200)})
 	}
 	img, black, ok, err := decodeRaw(r.out)
 	if err != nil || !ok {

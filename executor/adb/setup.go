@@ -45,7 +45,8 @@ func (d *Device) InstallUIServer(ctx context.Context, apks []string) error {
 		out, err := d.sh(ctx, "pm install -r -t -g "+quote(remote), false)
 		_, _ = d.sh(ctx, "rm -f "+quote(remote), false)
 		if err != nil || !strings.Contains(out, "Success") {
-			return fmt.Errorf("adb install ui server: pm install %s: %s%w", apk, abbreviate(strings.TrimSpace(out), 200), errSuffix(err))
+			return fmt.Errorf("adb install ui server: pm install %s: %s%w", apk, abbreviate(strings.TrimSpace(out), 200),
+				errSuffix(err))
 		}
 	}
 	d.ui.mu.Lock()

@@ -71,7 +71,8 @@ func (d *Device) run(ctx context.Context, kind, cmdline string, idempotent bool)
 			// not logged.
 			break
 		}
-		d.log.Debug("adb: retrying after lost connection", slog.String(keyCmd, abbreviate(cmdline, 80)), slog.Int(keyAttempt, i+1), slog.Any(keyErr, err))
+		d.log.Debug("adb: retrying after lost connection", slog.String(keyCmd, abbreviate(cmdline, 80)),
+			slog.Int(keyAttempt, i+1), slog.Any(keyErr, err))
 	}
 	return result{}, err
 }
@@ -86,7 +87,8 @@ func (d *Device) runOnce(ctx context.Context, kind, cmdline string) (result, err
 	}
 	i := bytes.LastIndex(out, []byte(marker))
 	if i < 0 {
-		return result{}, fmt.Errorf("adb %s %q: %w (no status after %d bytes of output)", d.serial, abbreviate(cmdline, 60), errConnLost, len(out))
+		return result{}, fmt.Errorf("adb %s %q: %w (no status after %d bytes of output)", d.serial, abbreviate(cmdline, 60),
+			errConnLost, len(out))
 	}
 	tail := strings.TrimRight(string(out[i+len(marker):]), "\r\n")
 	status, perr := strconv.Atoi(tail)
@@ -137,7 +139,8 @@ func (d *Device) Shell(ctx context.Context, cmd string) (string, error) {
 		return "", fmt.Errorf("adb shell %q: %w: %v", abbreviate(cmd, 60), errDenied, err)
 	}
 	if !allowed(d.cfg.ShellAllow, words) {
-		return "", fmt.Errorf("adb shell %q: %w: not in the allow-list (%s)", abbreviate(cmd, 60), errDenied, strings.Join(d.cfg.ShellAllow, "; "))
+		return "", fmt.Errorf("adb shell %q: %w: not in the allow-list (%s)", abbreviate(cmd, 60), errDenied,
+			strings.Join(d.cfg.ShellAllow, "; "))
 	}
 	out, err := d.shArgs(ctx, false, words...)
 	if err != nil {

@@ -148,7 +148,8 @@ func (d *Device) uiConnectLocked(ctx context.Context) error {
 	u.mjpeg.Store(false)
 	if !u.mjpegWarned.Load() && d.cfg.ShotLongEdge >= 0 {
 		if m := d.uiMJPEGSettings(ctx, sid); m != nil {
-			if err := d.uiCall(ctx, u.client, http.MethodPost, "/session/"+sid+"/appium/settings", map[string]any{"settings": m}, nil); err != nil {
+			if err := d.uiCall(ctx, u.client, http.MethodPost, "/session/"+sid+"/appium/settings",
+				map[string]any{"settings": m}, nil); err != nil {
 				d.log.Debug("adb: the resident UI server refused the MJPEG settings; pictures stay PNG", slog.Any(keyErr, err))
 			} else {
 				u.mjpeg.Store(true)
@@ -185,7 +186,8 @@ func (d *Device) uiInstalled(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return strings.Contains(out, "package:"+UIServerPackage+"\n") && strings.Contains(out, "package:"+UIServerTestPackage+"\n"), nil
+	return strings.Contains(out, "package:"+UIServerPackage+"\n") &&
+		strings.Contains(out, "package:"+UIServerTestPackage+"\n"), nil
 }
 
 // uiStartLocked starts the server in the background: `am instrument -w` under nohup, so
@@ -214,7 +216,8 @@ func (d *Device) uiGiveUpLocked(err error) {
 		if errors.Is(err, errUINotInstalled) {
 			// A phone without the server is a normal phone: said once, not a warning that
 			// would be summed up at the end of every run.
-			d.log.Info("adb: no resident UI server on the phone, reading the screen with uiautomator dump and screencap", slog.Any(keyErr, err))
+			d.log.Info("adb: no resident UI server on the phone, reading the screen with uiautomator dump and screencap",
+				slog.Any(keyErr, err))
 			return
 		}
 		d.log.Warn("adb: resident UI server unavailable, using uiautomator dump and screencap", slog.Any(keyErr, err))
@@ -239,7 +242,8 @@ func (d *Device) uiFailed(ctx context.Context, session string, err error) (retry
 		return false
 	}
 	u.restarts++
-	d.log.Info("adb: resident UI server stopped answering; starting it again", slog.Any(keyErr, err), slog.Int(keyAttempt, u.restarts))
+	d.log.Info("adb: resident UI server stopped answering; starting it again", slog.Any(keyErr, err),
+		slog.Int(keyAttempt, u.restarts))
 	u.client.CloseIdleConnections()
 	if cerr := d.uiConnectLocked(ctx); cerr != nil {
 		d.uiGiveUpLocked(fmt.Errorf("%w (restart: %v)", err, cerr))
@@ -326,7 +330,8 @@ func (d *Device) uiCall(ctx context.Context, client *http.Client, method, path s
 	if err != nil {
 		return fmt.Errorf("%w: %s %s: %v", errUIServer, method, path, err)
 	}
-	if resp.StatusCode == http.StatusNotFound && strings.Contains(string(raw), "unknown command") || resp.StatusCode == http.StatusNotFound && len(bytes.TrimSpace(raw)) == 0 {
+	if resp.StatusCode == http.StatusNotFound && strings.Contains(string(raw),
+		"unknown command") || resp.StatusCode == http.StatusNotFound && len(bytes.TrimSpace(raw)) == 0 {
 		return fmt.Errorf("%w: %s %s", errUIUnknownCommand, method, path)
 	}
 	if resp.StatusCode != http.StatusOK {

@@ -88,7 +88,8 @@ func New(ctx context.Context, cfg Config) (*Tesseract, error) {
 	// (Tesseract 4 and later).
 	params, err := exec.CommandContext(ctx, path, "--print-parameters").CombinedOutput()
 	if err != nil || !bytes.Contains(params, []byte("stream_filelist")) {
-		return nil, fmt.Errorf("ocr: %s cannot read a stream of images (stream_filelist, Tesseract 4 or later): %v", path, err)
+		return nil, fmt.Errorf("ocr: %s cannot read a stream of images (stream_filelist, "+
+			"Tesseract 4 or later): %v", path, err)
 	}
 	if defaults && !slices.Contains(have, "Latin") {
 		// English data reads the other Latin-script languages without their accents
@@ -106,14 +107,18 @@ func New(ctx context.Context, cfg Config) (*Tesseract, error) {
 		if d, ok := installed[strings.TrimPrefix(l, "script/")]; ok {
 			t.langs = append(t.langs, d)
 		} else if !defaults {
-			t.say("lang:"+l, fmt.Sprintf("pixels: Tesseract has no data for %s, which the config names: install it (Debian: apt-get install %s)", l, packageOf(l)))
+			t.say("lang:"+l, fmt.Sprintf("pixels: Tesseract has no data for %s, which the config names: install it (Debian: "+
+				"apt-get install %s)", l, packageOf(l)))
 		}
 	}
 	if !t.osd {
-		t.say("osd", "pixels: Tesseract cannot tell which script a screen is written in, so text in scripts beyond the configured languages and the phone's is not read: install its script detection data (Debian: apt-get install tesseract-ocr-osd)")
+		t.say("osd", "pixels: Tesseract cannot tell which script a screen is written in, "+
+			"so text in scripts beyond the configured languages and the phone's is not read: "+
+			"install its script detection data (Debian: apt-get install tesseract-ocr-osd)")
 	}
 	if len(t.langs) == 0 {
-		return nil, fmt.Errorf("%w: wanted %s, installed %s", ErrNoLanguage, strings.Join(want, ", "), strings.Join(have, ", "))
+		return nil, fmt.Errorf("%w: wanted %s, installed %s", ErrNoLanguage, strings.Join(want, ", "),
+			strings.Join(have, ", "))
 	}
 	for _, l := range t.langs {
 		if cjkData(l) {
@@ -240,7 +245,8 @@ func (t *Tesseract) dataFor(s *script, why string) (string, bool) {
 			return l, true
 		}
 	}
-	t.say("script:"+s.iso, fmt.Sprintf("pixels: %s, which Tesseract cannot read here: text in it is not read from the picture; install its data (Debian: apt-get install %s)", why, s.pkg))
+	t.say("script:"+s.iso, fmt.Sprintf("pixels: %s, which Tesseract cannot read here: "+
+		"text in it is not read from the picture; install its data (Debian: apt-get install %s)", why, s.pkg))
 	return "", false
 }
 
@@ -349,7 +355,8 @@ func parseTSV(data []byte, header bool) ([]perception.Word, error) {
 		if err != nil {
 			return nil, fmt.Errorf("ocr: tesseract TSV line %d: %w", n+1, err)
 		}
-		words = append(words, perception.Word{Text: f[11], Box: image.Rect(v[0], v[1], v[0]+v[2], v[1]+v[3]), Confidence: conf})
+		words = append(words, perception.Word{Text: f[11], Box: image.Rect(v[0], v[1], v[0]+v[2], v[1]+v[3]),
+			Confidence: conf})
 	}
 	return words, nil
 }

@@ -66,10 +66,10 @@ func NewMatcher() *Matcher {
 	return &Matcher{seed: maphash.MakeSeed(), refs: map[int][]*grid{}, seen: map[cropKey]result{}}
 }
 
-// Match recognises the icon drawn in r of img: the nearest icon of the set, and whether
-// it is a sensitive one, within maxDistance and clearly nearer than any ordinary one. The picture may be any colour on any
-// background, light on dark or dark on light, at any size from minSide to maxSide pixels;
-// what is drawn just around r (a bar, a neighbour) is not part of it.
+// Match recognises the icon drawn in r of img: the nearest icon of the set, and whether it is a
+// sensitive one, within maxDistance and clearly nearer than any ordinary one. The picture may be
+// any colour on any background, light on dark or dark on light, at any size from minSide to maxSide
+// pixels; what is drawn just around r (a bar, a neighbour) is not part of it.
 func (m *Matcher) Match(img image.Image, r image.Rectangle) (Match, bool) {
 	r = r.Intersect(img.Bounds())
 	w, h := r.Dx(), r.Dy()

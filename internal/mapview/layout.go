@@ -177,7 +177,10 @@ func placeLayers(m *knowledge.Map, nodeH int, aspect float64) geometry {
 		if len(from) == 0 {
 			break
 		}
-		slices.SortFunc(from, func(a, b string) int { return cmp.Or(cmp.Compare(depth[a], depth[b]), cmp.Compare(order[a], order[b])) })
+		slices.SortFunc(from, func(a, b string) int {
+			return cmp.Or(cmp.Compare(depth[a], depth[b]),
+				cmp.Compare(order[a], order[b]))
+		})
 		bfs(from[0], either)
 	}
 	for _, p := range m.Pages {
@@ -452,7 +455,9 @@ func labelBox(text string, p image.Point) image.Rectangle {
 // placeLabel finds where along c (first near t, then farther out, then a little off the
 // curve) a label of text overlaps no card, no label placed so far and stays on the map;
 // when the map has no such spot, the one that hides least.
-func placeLabel(c curve, t float64, text string, bounds image.Rectangle, cards, placed []image.Rectangle) image.Rectangle {
+func placeLabel(
+	c curve, t float64, text string, bounds image.Rectangle, cards, placed []image.Rectangle,
+) image.Rectangle {
 	var best image.Rectangle
 	bestCost := -1
 	for _, dt := range []float64{0, -0.08, 0.08, -0.16, 0.16, -0.24, 0.24, -0.32, -0.4, 0.3} {
@@ -485,7 +490,8 @@ func placeLabel(c curve, t float64, text string, bounds image.Rectangle, cards, 
 	}
 	if bestCost < 0 { // nothing fits the map: on the curve, moved onto the map
 		r := labelBox(text, c.at(t))
-		r = r.Add(image.Pt(max(0, bounds.Min.X-r.Min.X)-max(0, r.Max.X-bounds.Max.X), max(0, bounds.Min.Y-r.Min.Y)-max(0, r.Max.Y-bounds.Max.Y)))
+		r = r.Add(image.Pt(max(0, bounds.Min.X-r.Min.X)-max(0, r.Max.X-bounds.Max.X),
+			max(0, bounds.Min.Y-r.Min.Y)-max(0, r.Max.Y-bounds.Max.Y)))
 		return r
 	}
 	return best

@@ -166,7 +166,8 @@ func buildView(m *knowledge.Map, thumbs map[string]knowledge.Thumb, opt Options)
 	loops := map[string]int{}
 	for _, t := range m.Transitions {
 		td := transData{From: ids[t.From], To: ids[t.To], Action: t.Action.String(), Effect: string(t.Effect),
-			OK: t.Successes, Fail: t.Failures, Rel: float64(int(t.Reliability()*100)) / 100, Side: t.Action.Args[knowledge.ArgSideEffect]}
+			OK: t.Successes, Fail: t.Failures, Rel: float64(int(t.Reliability()*100)) / 100,
+			Side: t.Action.Args[knowledge.ArgSideEffect]}
 		v.Data.Trans = append(v.Data.Trans, td)
 		if t.From == t.To {
 			loops[t.From]++
@@ -178,7 +179,8 @@ func buildView(m *knowledge.Map, thumbs map[string]knowledge.Thumb, opt Options)
 		if i == 0 {
 			v.Edges = edges
 		}
-		l := layoutData{W: gi.width, H: gi.height, Pages: make(map[string][2]int, len(m.Pages)), Edges: make(map[string]edgeData, len(edges))}
+		l := layoutData{W: gi.width, H: gi.height, Pages: make(map[string][2]int, len(m.Pages)),
+			Edges: make(map[string]edgeData, len(edges))}
 		for _, p := range m.Pages {
 			l.Pages[p.ID] = [2]int{gi.places[p.Key].X, gi.places[p.Key].Y}
 		}

@@ -202,14 +202,14 @@ func (c *Client) String() string { return c.name }
 func (c *Client) Close() error { return c.cli.Close() }
 
 // Load implements knowledge.Remote.
-func (c *Client) Load(ctx context.Context) ([]knowledge.Record, int64, error) {
+func (c *Client) Load(ctx context.Context) ([]knowledge.MirrorRecord, int64, error) {
 	resp, err := c.cli.Get(ctx, c.records, clientv3.WithPrefix())
 	if err != nil {
 		return nil, 0, fmt.Errorf("etcd load %s: %w", c.name, err)
 	}
-	recs := make([]knowledge.Record, len(resp.Kvs))
+	recs := make([]knowledge.MirrorRecord, len(resp.Kvs))
 	for i, kv := range resp.Kvs {
-		recs[i] = knowledge.Record{Key: strings.TrimPrefix(string(kv.Key), c.records), Value: kv.Value}
+		recs[i] = knowledge.MirrorRecord{Key: strings.TrimPrefix(string(kv.Key), c.records), Value: kv.Value}
 	}
 	return recs, resp.Header.Revision, nil
 }
@@ -225,7 +225,7 @@ func (c *Client) Revision(ctx context.Context) (int64, error) {
 
 // Commit implements knowledge.Remote: one etcd transaction, taken only if P/rev was not
 // modified after base.
-func (c *Client) Commit(ctx context.Context, base int64, changes []knowledge.Record) (int64, bool, error) {
+func (c *Client) Commit(ctx context.Context, base int64, changes []knowledge.MirrorRecord) (int64, bool, error) {
 	ops := make([]clientv3.Op, 0, len(changes)+1)
 	for _, r := range changes {
 		if r.Deleted {
@@ -274,7 +274,7 @@ func (c *Client) Watch(ctx context.Context, after int64, changes chan<- knowledg
 				}
 				cur = knowledge.Change{Rev: ev.Kv.ModRevision}
 			}
-			r := knowledge.Record{Key: strings.TrimPrefix(string(ev.Kv.Key), c.records)}
+			r := knowledge.MirrorRecord{Key: strings.TrimPrefix(string(ev.Kv.Key), c.records)}
 			if ev.Type == clientv3.EventTypeDelete {
 				r.Deleted = true
 			} else {

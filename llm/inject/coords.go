@@ -71,7 +71,8 @@ func (w *Wrapper) misplace(k Kind, text, prompt string) (string, string, bool, K
 		// The kind says where the points went, so the report's count of injected errors
 		// by kind tells the misses apart: offset (still on the element), offset→no element,
 		// offset→other element.
-		return out, strings.Join(what, "; "), true, [...]Kind{Offset, Offset + "→no element", Offset + "→other element"}[landed]
+		return out, strings.Join(what, "; "), true, [...]Kind{Offset, Offset + "→no element",
+			Offset + "→other element"}[landed]
 	}
 	return out, strings.Join(what, "; "), true, k
 }

@@ -86,7 +86,8 @@ func ParseRates(spec string) (Rates, error) {
 		if kind == Offset {
 			px, err := strconv.Atoi(strings.TrimSuffix(v, "px"))
 			if err != nil || px < 0 || px > 2000 {
-				return nil, fmt.Errorf("%w: offset %q is not a whole number of pixels between 0 and 2000 (offset=30 moves every point 30 px)", ErrSpec, v)
+				return nil, fmt.Errorf("%w: offset %q is not a whole number of pixels between 0 and 2000 "+
+					"(offset=30 moves every point 30 px)", ErrSpec, v)
 			}
 			if _, dup := r[kind]; dup {
 				return nil, fmt.Errorf("%w: %s given twice", ErrSpec, kind)
@@ -179,7 +180,8 @@ func Seed(seed uint64, names ...string) uint64 {
 // Wrap returns m with errors injected at rates, drawn from seed; note (may be nil) hears
 // of every injected error.
 func Wrap(m Model, rates Rates, seed uint64, note func(Injection)) *Wrapper {
-	return &Wrapper{inner: m, rates: rates, note: note, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), last: map[llm.Role]string{}}
+	return &Wrapper{inner: m, rates: rates, note: note, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		last: map[llm.Role]string{}}
 }
 
 // Generate implements Model: the inner model answers, then at most one error is injected
@@ -378,7 +380,8 @@ func (w *Wrapper) retarget(k Kind, text, prompt string) (string, string, bool) {
 			to := top + 1 + w.rng.IntN(5)
 			act["index"] = to
 			a.setActions(acts)
-			return a.encode(), fmt.Sprintf("%s(%s) → %s(%d), not on the screen (%d elements)", act["type"], label(els, idx), act["type"], to, len(els)), true
+			return a.encode(), fmt.Sprintf("%s(%s) → %s(%d), not on the screen (%d elements)", act["type"], label(els, idx),
+				act["type"], to, len(els)), true
 		case Typo:
 			s, _ := act["text"].(string)
 			if t != "input" || utf8.RuneCountInString(s) == 0 {
@@ -496,7 +499,8 @@ func (w *Wrapper) format(text string) (string, string, bool) {
 	}
 	switch w.rng.IntN(3) {
 	case 0:
-		return "Sure! Here is my answer:\n```json\n" + text + "\n```\nLet me know if you need anything else.", "prose around the JSON", true
+		return "Sure! Here is my answer:\n```json\n" + text + "\n```\nLet me know if you need anything else.",
+			"prose around the JSON", true
 	case 1:
 		n := max(1, len(text)/2)
 		for n > 1 && !utf8.RuneStart(text[n]) {

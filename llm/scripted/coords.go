@@ -39,7 +39,8 @@ func inFamily(f grounding.Family, answer, prompt string) (string, error) {
 	}
 	fr, _, _, ok := grounding.ReadFrameLine(prompt)
 	if !ok {
-		return "", fmt.Errorf("scripted: a %s answer needs the prompt's coordinate line (\"Coordinates: …\"), and the prompt has none", f)
+		return "", fmt.Errorf("scripted: a %s answer needs the prompt's coordinate line (\"Coordinates: "+
+			"…\"), and the prompt has none", f)
 	}
 	screen, boxes := parseScreen(prompt), grounding.ReadBoxes(prompt)
 	centre := func(i int) (grounding.Point, error) {

@@ -91,7 +91,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			{"id": s.model, "object": "model", "created": 0, "owned_by": "fairy (scripted, not a real model)"},
 		}})
 	default:
-		writeError(w, http.StatusNotFound, "not_found", "the scripted model serves POST /v1/chat/completions and GET /v1/models")
+		writeError(w, http.StatusNotFound, "not_found", "the scripted model serves POST /v1/chat/completions and "+
+			"GET /v1/models")
 	}
 }
 
@@ -173,11 +174,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			s.answer(w, d, images, `{"ok": true}`)
 			return
 		}
-		msg := fmt.Sprintf("%v for role %q (of %d rules); prompt starts: %q", errNoRule, role, len(s.rules), llm.Head(d.Prompt, 300))
+		msg := fmt.Sprintf("%v for role %q (of %d rules); prompt starts: %q", errNoRule, role, len(s.rules),
+			llm.Head(d.Prompt, 300))
 		if role == string(llm.RolePlanner) {
 			// The planner sees the instruction first: no rule for it means the script does
 			// not know the instruction, whatever it knows of the apps.
-			msg = fmt.Sprintf("%v: the scripted model (not a real model) answers only what its rules cover; %s", errNoInstructionRule, msg)
+			msg = fmt.Sprintf("%v: the scripted model (not a real model) answers only what its rules cover; %s",
+				errNoInstructionRule, msg)
 		}
 		log.Warn("scripted request: no rule matches", slog.String("prompt", llm.Head(d.Prompt, 120)))
 		writeError(w, http.StatusBadRequest, "no_rule_matched", msg)
@@ -194,7 +197,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if role == string(llm.RoleDecider) && s.family.Coordinates() {
 		if text, err = inFamily(s.family, text, d.Prompt); err != nil {
 			log.Warn("scripted request: no way to say it", slog.String("rule", c.Name), slog.String("err", err.Error()))
-			writeError(w, http.StatusBadRequest, "template_failed", fmt.Sprintf("scripted: rule %q for role %q: %v", c.Name, role, err))
+			writeError(w, http.StatusBadRequest, "template_failed", fmt.Sprintf("scripted: rule %q for role %q: %v",
+				c.Name, role, err))
 			return
 		}
 	}
@@ -307,7 +311,8 @@ func (s *Server) answer(w http.ResponseWriter, d data, images int, text string) 
 			"message":       map[string]any{"role": "assistant", "content": text},
 			"finish_reason": "stop",
 		}},
-		"usage": map[string]int{"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
+		"usage": map[string]int{"prompt_tokens": prompt, "completion_tokens": completion,
+			"total_tokens": prompt + completion},
 	})
 }
 

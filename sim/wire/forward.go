@@ -90,7 +90,8 @@ func (s *HostServer) addForward(c *hostConn, dev Device, local, remote string, n
 		local = "tcp:" + strconv.Itoa(port)
 	}
 	stop := func() { _ = loop.close() }
-	if _, err := s.fwd.table.add(forwardRule{serial: dev.Serial(), local: local, remote: remote, stop: stop}, noRebind); err != nil {
+	if _, err := s.fwd.table.add(forwardRule{serial: dev.Serial(), local: local, remote: remote, stop: stop},
+		noRebind); err != nil {
 		stop()
 		_ = writeFail(c, err.Error())
 		return

@@ -201,7 +201,8 @@ const (
 	msgNoDevices    = "no devices/emulators found"
 	msgMoreThanOne  = "more than one device/emulator"
 	msgOffline      = "device offline"
-	msgUnauthorized = "device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\nTry 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device."
+	msgUnauthorized = "device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\n" +
+		"Try 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device."
 )
 
 // transportErr is a failed device selection, worded for the client.

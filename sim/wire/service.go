@@ -72,7 +72,8 @@ func parseService(req string) (service, bool) {
 
 // runService runs svc for dev on st and ends st (each shell form ends it itself, before
 // waiting for its input reader, which only returns once the stream has ended). ctx is cancelled when the client closes.
-func runService(ctx context.Context, dev Device, svc service, st serviceStream, reverses *forwardTable, log *slog.Logger) {
+func runService(ctx context.Context, dev Device, svc service, st serviceStream, reverses *forwardTable,
+	log *slog.Logger) {
 	log = log.With(slog.String(keySerial, dev.Serial()), slog.String(keyService, svc.kind))
 	var err error
 	switch {
