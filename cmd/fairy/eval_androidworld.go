@@ -12,6 +12,7 @@ import (
 
 	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/androidworld"
+	"github.com/fairy-go/fairy/eval/androidworld/awreport"
 	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/internal/table"
 	"github.com/fairy-go/fairy/llm/inject"
@@ -99,12 +100,12 @@ func writeAndroidWorld(out io.Writer, ref string, f awFlags, rep *eval.Report, d
 	if !androidworld.Is(ref) || rep == nil {
 		return nil
 	}
-	return writeAndroidWorldSummary(out, f, []androidworld.Run{{Seed: f.seed, Report: rep}}, dir)
+	return writeAndroidWorldSummary(out, f, []awreport.Run{{Seed: f.seed, Report: rep}}, dir)
 }
 
 // writeAndroidWorldSummary prints and writes the summary of one or several seeds' runs.
-func writeAndroidWorldSummary(out io.Writer, f awFlags, runs []androidworld.Run, dir string) error {
-	s := androidworld.SummarizeRuns(runs)
+func writeAndroidWorldSummary(out io.Writer, f awFlags, runs []awreport.Run, dir string) error {
+	s := awreport.SummarizeRuns(runs)
 	s.ApproveAll = f.approveAll
 	md := s.Markdown()
 	fmt.Fprint(out, table.EscapeLines(md)) // task names and reasons from files and models
@@ -122,7 +123,7 @@ func writeAndroidWorldSummary(out io.Writer, f awFlags, runs []androidworld.Run,
 // errors drawn from it), each into --out/seed-N, and writes the summary of all of them,
 // with the spread over seeds, into --out.
 func runAndroidWorldSeeds(ctx context.Context, out io.Writer, cfg eval.Config, f evalFlags) error {
-	var runs []androidworld.Run
+	var runs []awreport.Run
 	failed, total := 0, 0
 	var learned *learnSeedRun
 	if f.aw.learnSeedSet {
@@ -155,7 +156,7 @@ func runAndroidWorldSeeds(ctx context.Context, out io.Writer, cfg eval.Config, f
 		rep, err := eval.Run(ctx, c)
 		if rep != nil {
 			fmt.Fprintf(out, "seed %d: passed %d of %s\n", seed, rep.Totals.Passed, table.Count(rep.Totals.Tasks, "run", "runs"))
-			runs = append(runs, androidworld.Run{Seed: int64(seed), Report: rep})
+			runs = append(runs, awreport.Run{Seed: int64(seed), Report: rep})
 			failed += rep.Totals.Failed
 			total += rep.Totals.Tasks
 		}
@@ -231,7 +232,7 @@ func learnOnSeed(ctx context.Context, out io.Writer, cfg eval.Config, f evalFlag
 // writeLearnSeedTable prints and writes (report.md, report.json in dir) the table of the
 // four passes on each evaluation seed and their means over the seeds, with each seed's
 // knowledge that misled and learning curves.
-func writeLearnSeedTable(out io.Writer, f evalFlags, l *learnSeedRun, runs []androidworld.Run, dir string) error {
+func writeLearnSeedTable(out io.Writer, f evalFlags, l *learnSeedRun, runs []awreport.Run, dir string) error {
 	errorsIn := "every pass"
 	if f.modelErrorsIn == "learn" {
 		errorsIn = fmt.Sprintf("the learning run on seed %d only (every pass of the evaluation seeds ran clean)", l.seed)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairy-go/fairy/eval"
 	"github.com/fairy-go/fairy/eval/suite"
 	"github.com/fairy-go/fairy/sim"
 )
@@ -206,7 +205,7 @@ func TestMarkorCreateNoteAndSmsCredit(t *testing.T) {
 // check beside the scoring one.
 func TestBudgetInActions(t *testing.T) {
 	for _, task := range load(t, 1, 1, "*").Tasks {
-		budget := tagValue(task.Tags, tagBudget)
+		budget := TagValue(task.Tags, TagBudget)
 		if l := task.Limits; budget == "" || l.Actions == 0 || l.Steps != l.Actions || budget != strconv.Itoa(l.Actions) {
 			t.Errorf("%s: limits %+v, budget %q", task.ID, l, budget)
 		}
@@ -221,26 +220,6 @@ func TestBudgetInActions(t *testing.T) {
 				t.Errorf("%s: %d collateral checks, want 1", task.ID, collateral)
 			}
 		}
-	}
-}
-
-// TestSummaryScoresWithoutCollateral: the mean credit counts a composite's fraction and
-// leaves collateral checks out (a pass with a noise row deleted is a whole credit); a
-// run that spent its budget in actions, in fewer steps, is over budget.
-func TestSummaryScoresWithoutCollateral(t *testing.T) {
-	half := 0.5
-	tags := func(fam string) []string {
-		return []string{tagSuite, tagFamily + fam, tagApp + "Notes", tagDifficulty + "easy", tagBudget + "10"}
-	}
-	rep := &eval.Report{Tasks: []eval.TaskResult{
-		{ID: "MarkorDeleteNote-0", Tags: tags("MarkorDeleteNote"), Pass: true, Steps: 4, Actions: 10, Checks: []suite.CheckResult{
-			{Pass: true}, {Pass: false, Collateral: true, Evidence: "row n1 was removed"}, {Pass: true, Kind: "outcome"}}},
-		{ID: "MarkorCreateNoteAndSms-0", Tags: tags("MarkorCreateNoteAndSms"), Steps: 5, Actions: 6, Checks: []suite.CheckResult{
-			{Pass: false, Credit: &half}, {Pass: true, Kind: "outcome"}}},
-	}}
-	s := Summarize(rep, 1)
-	if s.PartialScore != 0.75 || s.OverBudget != 1 || s.Passed != 1 {
-		t.Errorf("partial score %.2f, over budget %d, passed %d; want 0.75 (1 and ½), 1, 1", s.PartialScore, s.OverBudget, s.Passed)
 	}
 }
 

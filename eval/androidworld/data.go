@@ -25,8 +25,9 @@ type Source struct {
 	Note       string `json:"note"`
 }
 
-// meta is one AndroidWorld task family as the benchmark describes it.
-type meta struct {
+// Family is one AndroidWorld task family as the benchmark describes it (its
+// metadata: families.json).
+type Family struct {
 	Family       string   `json:"family"`
 	Template     string   `json:"template"`
 	Difficulty   string   `json:"difficulty"` // easy, medium, hard
@@ -38,14 +39,14 @@ type meta struct {
 }
 
 // StepBudget is the benchmark's step budget: 10 × complexity.
-func (m meta) StepBudget() int {
+func (m Family) StepBudget() int {
 	n := int(math.Round(m.Complexity * 10))
 	return max(n, 1)
 }
 
 type data struct {
 	Source   Source
-	Families map[string]meta
+	Families map[string]Family
 	Order    []string
 	Lists    map[string][]string
 	IR       map[string]*irTask // the information-retrieval tasks, by name
@@ -53,8 +54,8 @@ type data struct {
 
 var loadData = sync.OnceValues(func() (*data, error) {
 	var fam struct {
-		Source   Source `json:"source"`
-		Families []meta `json:"families"`
+		Source   Source   `json:"source"`
+		Families []Family `json:"families"`
 	}
 	var par struct {
 		Source Source              `json:"source"`
@@ -69,7 +70,7 @@ var loadData = sync.OnceValues(func() (*data, error) {
 			return nil, fmt.Errorf("androidworld: %s: %w", name, err)
 		}
 	}
-	d := &data{Source: fam.Source, Families: map[string]meta{}, Lists: par.Lists, IR: map[string]*irTask{}}
+	d := &data{Source: fam.Source, Families: map[string]Family{}, Lists: par.Lists, IR: map[string]*irTask{}}
 	tasks, err := parseIRTasks()
 	if err != nil {
 		return nil, err
@@ -90,13 +91,14 @@ var loadData = sync.OnceValues(func() (*data, error) {
 	return d, nil
 })
 
-// families returns the benchmark's 116 families in its metadata's order.
-func families() ([]meta, Source, error) {
+// Families returns the benchmark's 116 families in its metadata's order, built or not,
+// and where their metadata was read from.
+func Families() ([]Family, Source, error) {
 	d, err := loadData()
 	if err != nil {
 		return nil, Source{}, err
 	}
-	out := make([]meta, 0, len(d.Order))
+	out := make([]Family, 0, len(d.Order))
 	for _, n := range d.Order {
 		out = append(out, d.Families[n])
 	}

@@ -6,8 +6,10 @@
 // complexity) and difficulty; an instance is drawn from sha256(seed, family, instance), set
 // up on the phone (records, incoming texts, a clock fixed at 2023-10-15 15:34 UTC) and
 // checked on the phone's state. The simulated person knows what each task asks for from its
-// checks (intent.go) and judges the agent's consent questions by it; Summarize reports a
-// run as the benchmark reports it (report.go). `fairy eval androidworld:sim` runs it.
+// checks (intent.go) and judges the agent's consent questions by it. It builds a suite and
+// knows only the suite format (package suite), not the runner; package awreport reports a
+// run as the benchmark reports it, from the tags every task carries (TagSuite, …).
+// `fairy eval androidworld:sim` runs it.
 //
 // What to know:
 //

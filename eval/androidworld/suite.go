@@ -32,14 +32,27 @@ type Options struct {
 	ApproveAll bool
 }
 
-// Tags a task carries, read by the report.
+// Tags every task of the suite carries, read by the report (package awreport): the
+// suite's tag, then prefixes followed by the task's family, app, difficulty and step
+// budget.
 const (
-	tagSuite      = "androidworld"
-	tagApp        = "app:"
-	tagDifficulty = "difficulty:"
-	tagFamily     = "family:"
-	tagBudget     = "budget:"
+	TagSuite      = "androidworld"
+	TagApp        = "app:"
+	TagDifficulty = "difficulty:"
+	TagFamily     = "family:"
+	TagBudget     = "budget:"
 )
+
+// TagValue is the value of a task's tag with prefix (one of the Tag prefixes), "" if
+// it has none.
+func TagValue(tags []string, prefix string) string {
+	for _, t := range tags {
+		if v, ok := strings.CutPrefix(t, prefix); ok {
+			return v
+		}
+	}
+	return ""
+}
 
 // Is reports whether ref names this suite.
 func Is(ref string) bool { return strings.HasPrefix(ref, prefix) }
@@ -93,7 +106,7 @@ func Load(ref string, o Options) (*suite.Suite, error) {
 		}
 	}
 	if len(s.Tasks) == 0 {
-		return nil, fmt.Errorf("%w: --family %q matches none of the %d families built (%s)", suite.ErrSuite, o.Family, len(builders), strings.Join(builtFamilies(), ", "))
+		return nil, fmt.Errorf("%w: --family %q matches none of the %d families built (%s)", suite.ErrSuite, o.Family, len(builders), strings.Join(BuiltFamilies(), ", "))
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -121,8 +134,8 @@ func apps() ([]*sim.AppSpec, error) {
 //go:embed apps/*.yaml
 var appFS embed.FS
 
-// builtFamilies names the families the mirror builds, sorted.
-func builtFamilies() []string {
+// BuiltFamilies names the families the mirror builds, sorted.
+func BuiltFamilies() []string {
 	var out []string
 	for _, f := range builders {
 		out = append(out, f.name)
@@ -188,7 +201,7 @@ type builder struct {
 	draw func(g *gen) (*instance, error)
 }
 
-func (f builder) task(d *data, meta meta, seed int64, i int, judged bool) (*suite.Task, error) {
+func (f builder) task(d *data, meta Family, seed int64, i int, judged bool) (*suite.Task, error) {
 	g := &gen{r: instanceRand(seed, f.name, i), d: d}
 	in, err := f.draw(g)
 	if err != nil {
@@ -206,8 +219,8 @@ func (f builder) task(d *data, meta meta, seed int64, i int, judged bool) (*suit
 	t := &suite.Task{
 		ID:          fmt.Sprintf("%s-%d", f.name, i),
 		Instruction: instr,
-		Tags: []string{tagSuite, tagFamily + f.name, tagApp + f.app, tagDifficulty + meta.Difficulty,
-			fmt.Sprintf("%s%d", tagBudget, meta.StepBudget())},
+		Tags: []string{TagSuite, TagFamily + f.name, TagApp + f.app, TagDifficulty + meta.Difficulty,
+			fmt.Sprintf("%s%d", TagBudget, meta.StepBudget())},
 		Phone:  suite.Phone{Sim: &suite.SimPhone{Setup: append([]string{"fairy-sim clock " + clock.Format(time.RFC3339)}, in.setup...)}},
 		Limits: suite.Limits{Steps: meta.StepBudget(), Actions: meta.StepBudget(), Time: 3 * time.Minute},
 		User:   suite.UserSpec{Scripted: &suite.RuleUserSpec{Default: "I don't mind, you choose.", Consent: "approve"}},

@@ -13,14 +13,14 @@ import (
 // TestData: the benchmark's 116 families with their difficulty and complexity; every
 // family the mirror builds is one of them; its parameter lists are there.
 func TestData(t *testing.T) {
-	fams, src, err := families()
+	fams, src, err := Families()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(fams) != 116 || src.Commit == "" || !strings.Contains(src.License, "Apache-2.0") {
 		t.Fatalf("%d families, source %+v", len(fams), src)
 	}
-	byName := map[string]meta{}
+	byName := map[string]Family{}
 	for _, m := range fams {
 		if m.Complexity <= 0 || !slices.Contains([]string{"easy", "medium", "hard"}, m.Difficulty) || m.Template == "" {
 			t.Errorf("%s: %+v", m.Family, m)
@@ -33,7 +33,7 @@ func TestData(t *testing.T) {
 	if b := byName["ExpenseDeleteMultiple2"].StepBudget(); b != 34 {
 		t.Errorf("ExpenseDeleteMultiple2 budget %d, want 34", b)
 	}
-	for _, n := range builtFamilies() {
+	for _, n := range BuiltFamilies() {
 		if _, ok := byName[n]; !ok {
 			t.Errorf("built family %s is not the benchmark's", n)
 		}
@@ -73,7 +73,7 @@ func TestSeeding(t *testing.T) {
 	// The settings toggles and the brightness levels have no parameter to draw (the
 	// benchmark fixes on/off, max/min per family); every other family differs between
 	// seeds 7 and 8.
-	for _, f := range builtFamilies() {
+	for _, f := range BuiltFamilies() {
 		fixed := strings.HasPrefix(f, "SystemWifi") || strings.HasPrefix(f, "SystemBluetooth") || strings.HasPrefix(f, "SystemBrightness") || f == "TurnOffWifiAndTurnOnBluetooth"
 		if !varies[f] && !fixed {
 			t.Errorf("%s: seeds 7 and 8 drew the same instances", f)
@@ -93,7 +93,7 @@ func TestSeeding(t *testing.T) {
 func TestLoad(t *testing.T) {
 	s := load(t, 1, 1, "Expense*")
 	for _, task := range s.Tasks {
-		if !strings.HasPrefix(task.ID, "Expense") || !task.HasTag(tagSuite) || !task.HasTag("app:Expenses") || task.Limits.Steps == 0 {
+		if !strings.HasPrefix(task.ID, "Expense") || !task.HasTag(TagSuite) || !task.HasTag("app:Expenses") || task.Limits.Steps == 0 {
 			t.Errorf("%s: tags %v, limits %+v", task.ID, task.Tags, task.Limits)
 		}
 		if task.Phone.Sim.Setup[0] != "fairy-sim clock 2023-10-15T15:34:00Z" {
@@ -117,7 +117,7 @@ func TestLoad(t *testing.T) {
 	apps := map[string]bool{}
 	for _, task := range load(t, 1, 1, "*").Tasks {
 		for _, tag := range task.Tags {
-			if a, ok := strings.CutPrefix(tag, tagApp); ok {
+			if a, ok := strings.CutPrefix(tag, TagApp); ok {
 				apps[a] = true
 			}
 		}

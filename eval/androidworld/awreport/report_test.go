@@ -1,4 +1,4 @@
-package androidworld
+package awreport
 
 import (
 	"encoding/json"
@@ -9,15 +9,19 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/androidworld"
 	"github.com/fairy-go/fairy/eval/suite"
 )
 
 func result(id, outcome string, pass bool, checks ...suite.CheckResult) eval.TaskResult {
 	fam, _, _ := strings.Cut(id, "-")
-	d, _ := loadData()
-	m := d.Families[fam]
+	fams, _, _ := androidworld.Families()
+	var m androidworld.Family
+	if i := slices.IndexFunc(fams, func(f androidworld.Family) bool { return f.Family == fam }); i >= 0 {
+		m = fams[i]
+	}
 	return eval.TaskResult{ID: id, Outcome: outcome, Pass: pass, Checks: checks,
-		Tags: []string{tagSuite, tagFamily + fam, tagApp + "App" + fam[:4], tagDifficulty + m.Difficulty, tagBudget + strconv.Itoa(m.StepBudget())}}
+		Tags: []string{androidworld.TagSuite, androidworld.TagFamily + fam, androidworld.TagApp + "App" + fam[:4], androidworld.TagDifficulty + m.Difficulty, androidworld.TagBudget + strconv.Itoa(m.StepBudget())}}
 }
 
 func credit(v float64) *float64 { return &v }
@@ -95,17 +99,20 @@ func TestSummaryFigures(t *testing.T) {
 		t.Errorf("steps %d actions %d optimal %d, want 9, 10, 35", s.Steps, s.Actions, s.OptimalSteps)
 	}
 	// Coverage, computed from the benchmark's metadata and the families built.
-	fams, _, _ := families()
+	fams, _, err := androidworld.Families()
+	if err != nil {
+		t.Fatal(err)
+	}
 	c := s.Coverage
-	if c.Total != 116 || c.Built != len(builders) || c.Ran != 4 || len(c.ByDifficulty) != 3 {
-		t.Fatalf("coverage %+v, want 116 families, %d built, 4 ran", c, len(builders))
+	if c.Total != 116 || c.Built != len(androidworld.BuiltFamilies()) || c.Ran != 4 || len(c.ByDifficulty) != 3 {
+		t.Fatalf("coverage %+v, want 116 families, %d built, 4 ran", c, len(androidworld.BuiltFamilies()))
 	}
 	for _, l := range c.ByDifficulty {
 		total, built := 0, 0
 		for _, m := range fams {
 			if m.Difficulty == l.Difficulty {
 				total++
-				if slices.Contains(builtFamilies(), m.Family) {
+				if slices.Contains(androidworld.BuiltFamilies(), m.Family) {
 					built++
 				}
 			}
@@ -202,5 +209,25 @@ func TestByTagEmptyTag(t *testing.T) {
 	}
 	if !slices.ContainsFunc(got, func(g TagGroup) bool { return g.Tag == "untagged" && g.Families == 1 && g.Rate == 1 }) {
 		t.Errorf("no untagged row for the family tagged \"\": %+v", got)
+	}
+}
+
+// TestSummaryScoresWithoutCollateral: the mean credit counts a composite's fraction and
+// leaves collateral checks out (a pass with a noise row deleted is a whole credit); a
+// run that spent its budget in actions, in fewer steps, is over budget.
+func TestSummaryScoresWithoutCollateral(t *testing.T) {
+	half := 0.5
+	tags := func(fam string) []string {
+		return []string{androidworld.TagSuite, androidworld.TagFamily + fam, androidworld.TagApp + "Notes", androidworld.TagDifficulty + "easy", androidworld.TagBudget + "10"}
+	}
+	rep := &eval.Report{Tasks: []eval.TaskResult{
+		{ID: "MarkorDeleteNote-0", Tags: tags("MarkorDeleteNote"), Pass: true, Steps: 4, Actions: 10, Checks: []suite.CheckResult{
+			{Pass: true}, {Pass: false, Collateral: true, Evidence: "row n1 was removed"}, {Pass: true, Kind: "outcome"}}},
+		{ID: "MarkorCreateNoteAndSms-0", Tags: tags("MarkorCreateNoteAndSms"), Steps: 5, Actions: 6, Checks: []suite.CheckResult{
+			{Pass: false, Credit: &half}, {Pass: true, Kind: "outcome"}}},
+	}}
+	s := Summarize(rep, 1)
+	if s.PartialScore != 0.75 || s.OverBudget != 1 || s.Passed != 1 {
+		t.Errorf("partial score %.2f, over budget %d, passed %d; want 0.75 (1 and ½), 1, 1", s.PartialScore, s.OverBudget, s.Passed)
 	}
 }

@@ -1,4 +1,12 @@
-package androidworld
+// Package awreport reports a run of the AndroidWorld mirror (androidworld:sim) the way
+// the benchmark reports it: its mean success rate over families, success by tag ×
+// difficulty and by app, coverage of the benchmark's families, steps beside its optimal
+// steps; and what the benchmark cannot show (false successes, collateral changes, injected
+// model errors, the questions asked and how the simulated person answered).
+//
+// It reads the runner's report (package eval) and the tags the mirror's tasks carry
+// (package androidworld), so the mirror itself knows only the suite format.
+package awreport
 
 import (
 	"encoding/json"
@@ -9,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/eval/androidworld"
 )
 
 // Summary is an androidworld:sim run reported the way the benchmark reports it: its mean
@@ -65,12 +74,12 @@ type Summary struct {
 	ByFamily    []FamilyLine    `json:"by_family"`
 	Asked       []AskedQuestion `json:"asked,omitempty"`
 	// Spread is the mean success rate over seeds (with --seeds).
-	Spread *Spread         `json:"spread,omitempty"`
-	Mirror string          `json:"mirror"`
-	Source Source          `json:"source"`
-	Kinds  map[string]int  `json:"question_kinds,omitempty"`
-	meta   map[string]meta // the benchmark's families, by name
-	scored int             // the families with a trial run to an end: the mean's
+	Spread *Spread                        `json:"spread,omitempty"`
+	Mirror string                         `json:"mirror"`
+	Source androidworld.Source            `json:"source"`
+	Kinds  map[string]int                 `json:"question_kinds,omitempty"`
+	meta   map[string]androidworld.Family // the benchmark's families, by name
+	scored int                            // the families with a trial run to an end: the mean's
 }
 
 // Group is a success rate over a set of tasks.
@@ -170,15 +179,6 @@ const mirrorNote = "A mirror of AndroidWorld's task families on fairy's virtual 
 
 var difficulties = []string{"easy", "medium", "hard"}
 
-func tagValue(tags []string, prefix string) string {
-	for _, t := range tags {
-		if v, ok := strings.CutPrefix(t, prefix); ok {
-			return v
-		}
-	}
-	return ""
-}
-
 // Summarize reads an eval report of androidworld:sim.
 func Summarize(rep *eval.Report, seed int64) Summary {
 	return SummarizeRuns([]Run{{Seed: seed, Report: rep}})
@@ -245,14 +245,16 @@ func failedTrial(r eval.TaskResult) bool {
 }
 
 func summarize(runs []Run) Summary {
-	s := Summary{Mirror: mirrorNote, Kinds: map[string]int{}, InjectedErrors: map[string]int{}, meta: map[string]meta{},
+	s := Summary{Mirror: mirrorNote, Kinds: map[string]int{}, InjectedErrors: map[string]int{}, meta: map[string]androidworld.Family{},
 		FalseSuccesses: []string{}, Collateral: []Change{}} // [] in JSON, not null, when there are none
 	if len(runs) > 0 {
 		s.Seed = runs[0].Seed
 	}
-	d, err := loadData()
-	if err == nil {
-		s.Source, s.meta = d.Source, d.Families
+	if fams, src, err := androidworld.Families(); err == nil {
+		s.Source = src
+		for _, m := range fams {
+			s.meta[m.Family] = m
+		}
 	}
 	apps, diffs := map[string]*Group{}, map[string]*Group{}
 	fams := map[string]*FamilyLine{}
@@ -262,7 +264,7 @@ func summarize(runs []Run) Summary {
 			continue
 		}
 		for _, r := range run.Report.Tasks {
-			if !slices.Contains(r.Tags, tagSuite) {
+			if !slices.Contains(r.Tags, androidworld.TagSuite) {
 				continue
 			}
 			id := r.ID
@@ -270,8 +272,8 @@ func summarize(runs []Run) Summary {
 				id = fmt.Sprintf("%s (seed %d)", r.ID, run.Seed)
 			}
 			s.Tasks++
-			app, diff, fam := tagValue(r.Tags, tagApp), tagValue(r.Tags, tagDifficulty), tagValue(r.Tags, tagFamily)
-			budget, _ := strconv.Atoi(tagValue(r.Tags, tagBudget))
+			app, diff, fam := androidworld.TagValue(r.Tags, androidworld.TagApp), androidworld.TagValue(r.Tags, androidworld.TagDifficulty), androidworld.TagValue(r.Tags, androidworld.TagFamily)
+			budget, _ := strconv.Atoi(androidworld.TagValue(r.Tags, androidworld.TagBudget))
 			for _, mk := range []struct {
 				m map[string]*Group
 				k string
@@ -398,8 +400,8 @@ func byTag(fams []FamilyLine) []TagGroup {
 }
 
 // coverage counts the benchmark's families, those built and those ran, by difficulty.
-func coverage(all map[string]meta, ran map[string]*FamilyLine) Coverage {
-	built := builtFamilies()
+func coverage(all map[string]androidworld.Family, ran map[string]*FamilyLine) Coverage {
+	built := androidworld.BuiltFamilies()
 	var c Coverage
 	for _, diff := range difficulties {
 		l := CoverageLine{Difficulty: diff}
