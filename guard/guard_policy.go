@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -140,8 +141,34 @@ func flatVocabulary(m map[string][]string) []string {
 // DefaultPolicy covers paying, transferring money, placing orders, subscribing,
 // deleting, sending, calling and granting permissions: guard/guard.yaml (written by
 // hand: phrasings, resource ids, shell commands, page words) and guard/guard_vocab.yaml
-// (generated from real apps' translated strings, over a hundred locales).
-func DefaultPolicy() Policy {
+// (generated from real apps' translated strings, over a hundred locales). Each call
+// returns a copy of its own: the two files are read once per process.
+func DefaultPolicy() Policy { return defaultPolicy().clone() }
+
+// defaultPolicy is the default policy, built once: reading the YAML of over a hundred
+// locales is most of what starting an executor costs.
+var defaultPolicy = sync.OnceValue(buildDefaultPolicy)
+
+// clone returns p with every list copied, so a change to one copy leaves the other as it was.
+func (p Policy) clone() Policy {
+	out := p
+	out.Rules = slices.Clone(p.Rules)
+	for i, r := range out.Rules {
+		r.Keywords, r.IDs, r.Commands = slices.Clone(r.Keywords), slices.Clone(r.IDs), slices.Clone(r.Commands)
+		r.Except, r.Page, r.Totals = slices.Clone(r.Except), slices.Clone(r.Page), slices.Clone(r.Totals)
+		out.Rules[i] = r
+	}
+	out.Confirm, out.Dismiss, out.Person = slices.Clone(p.Confirm), slices.Clone(p.Dismiss), slices.Clone(p.Person)
+	pr := &out.Precision
+	for _, l := range []*[]string{&pr.Lead, &pr.Nounable, &pr.Nouns, &pr.Before, &pr.Objects, &pr.Clear, &pr.Data,
+		&pr.Cancel, &pr.Compose, &pr.Whole, &pr.Done, &pr.Directions, &pr.Browser} {
+		*l = slices.Clone(*l)
+	}
+	return out
+}
+
+// buildDefaultPolicy reads guard.yaml and guard_vocab.yaml into the default policy.
+func buildDefaultPolicy() Policy {
 	var f vocabularyFile
 	if err := yaml.Unmarshal(guardVocabulary, &f); err != nil {
 		// guard.yaml is compiled in and tested (TestGuardVocabularyLoads): this cannot

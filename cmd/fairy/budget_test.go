@@ -2,15 +2,20 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fairy-go/fairy/event"
+	"github.com/fairy-go/fairy/llm"
 
 	"github.com/fairy-go/fairy/memory"
 	"github.com/fairy-go/fairy/perception"
@@ -33,29 +38,50 @@ var promptBaseline = map[string]float64{
 	"checker": 581 * 600 / 590, "learner": 988,
 }
 
-// demoPromptTokens runs the demo and returns each role's mean prompt tokens.
-func demoPromptTokens(tb testing.TB) map[string]float64 {
-	tb.Helper()
-	runs := tb.TempDir()
-	res, err := runDemo(tb.Context(), demoOptions{RunsDir: runs, Out: io.Discard, Stdin: strings.NewReader(""),
-		Knowledge: filepath.Join(tb.TempDir(), "k.db")})
+// freshDemo is one run of the demo on fresh knowledge: every request the models were
+// sent, in order, and the run's trace.jsonl.
+type freshDemo struct {
+	seen  []llm.Request
+	trace []byte
+}
+
+// runFreshDemo runs the demo on fresh knowledge, recording what freshDemo holds.
+func runFreshDemo(ctx context.Context) (freshDemo, error) {
+	dir, err := os.MkdirTemp("", "fairy-demo-")
 	if err != nil {
-		tb.Fatalf("demo: %v", err)
+		return freshDemo{}, err
+	}
+	defer os.RemoveAll(dir)
+	var mu sync.Mutex
+	var d freshDemo
+	runs := filepath.Join(dir, "runs")
+	res, err := runDemo(ctx, demoOptions{RunsDir: runs, Out: io.Discard, Stdin: strings.NewReader(""),
+		Knowledge: filepath.Join(dir, "k.db"), Sees: func(r llm.Request) { mu.Lock(); d.seen = append(d.seen, r); mu.Unlock() }})
+	if err != nil {
+		return d, fmt.Errorf("demo: %w", err)
 	}
 	if res.Summary.Outcome != event.OutcomeDone {
-		tb.Fatalf("demo outcome %s", res.Summary.Outcome)
+		return d, fmt.Errorf("demo outcome %s", res.Summary.Outcome)
 	}
-	dirs, _ := filepath.Glob(filepath.Join(runs, "*", "trace.jsonl"))
-	if len(dirs) != 1 {
-		tb.Fatalf("trace files: %v", dirs)
+	traces, _ := filepath.Glob(filepath.Join(runs, "*", "trace.jsonl"))
+	if len(traces) != 1 {
+		return d, fmt.Errorf("trace files: %v", traces)
 	}
-	f, err := os.Open(dirs[0])
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
+	d.trace, err = os.ReadFile(traces[0])
+	mu.Lock()
+	defer mu.Unlock()
+	return d, err
+}
+
+// sharedDemo is the one fresh demo run the fast tests that only read its prompts share
+// (TestDemoPromptsGolden, TestPromptBudgets): the demo is the slowest thing they do.
+var sharedDemo = sync.OnceValues(func() (freshDemo, error) { return runFreshDemo(context.Background()) })
+
+// demoPromptTokens returns each role's mean prompt tokens in the trace of a demo run.
+func demoPromptTokens(tb testing.TB, d freshDemo) map[string]float64 {
+	tb.Helper()
 	sum, n := map[string]float64{}, map[string]float64{}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(d.trace))
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
 		var line struct {
@@ -140,7 +166,11 @@ func corpusPromptTokens(tb testing.TB, screen string) map[string]float64 {
 // baseline; the figures are logged next to it.
 func TestPromptBudgets(t *testing.T) {
 	t.Parallel()
-	got := demoPromptTokens(t)
+	d, err := sharedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := demoPromptTokens(t, d)
 	roles := make([]string, 0, len(got))
 	for r := range got {
 		roles = append(roles, r)
@@ -164,7 +194,11 @@ func TestPromptBudgets(t *testing.T) {
 func BenchmarkPromptBudget(b *testing.B) {
 	var demo map[string]float64
 	for b.Loop() {
-		demo = demoPromptTokens(b)
+		d, err := runFreshDemo(b.Context())
+		if err != nil {
+			b.Fatal(err)
+		}
+		demo = demoPromptTokens(b, d)
 	}
 	for r, v := range demo {
 		b.ReportMetric(v, r+"-tokens")

@@ -2,12 +2,10 @@ package main
 
 import (
 	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/fairy-go/fairy/llm"
@@ -58,13 +56,11 @@ func stable(s string) string {
 // the role cannot use).
 func TestDemoPromptsGolden(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	var seen []llm.Request
-	res, err := runDemo(t.Context(), demoOptions{RunsDir: t.TempDir(), Out: io.Discard, Stdin: strings.NewReader(""),
-		Knowledge: filepath.Join(t.TempDir(), "k.db"), Sees: func(r llm.Request) { mu.Lock(); seen = append(seen, r); mu.Unlock() }})
-	if err != nil || res.Summary.Outcome != "done" {
-		t.Fatalf("demo: %v (%s)", err, res.Summary.Outcome)
+	d, err := sharedDemo()
+	if err != nil {
+		t.Fatal(err)
 	}
+	seen := d.seen
 	for _, pick := range demoPromptPicks {
 		var got *llm.Request
 		for i := range seen {

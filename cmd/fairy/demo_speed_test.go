@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/llm"
 )
 
@@ -44,6 +45,8 @@ func demoPromptsAt(t *testing.T, d time.Duration, slow ...llm.Role) (map[llm.Rol
 // (the facts it noted at the same places), with a collector slower than the rest and with
 // the rest slower than the collector.
 func TestDemoPromptsSameAtAnySpeed(t *testing.T) {
+	testenv.MustHaveFullTier(t, "runs the demo twice with some roles slowed (about 20 s); "+
+		"TestDemoPromptsGolden checks the demo's prompts at one speed in the fast tier")
 	t.Parallel()
 	slowCollector, slowCollectorOut := demoPromptsAt(t, 150*time.Millisecond, llm.RoleExtractor)
 	slowRest, slowRestOut := demoPromptsAt(t, 60*time.Millisecond, llm.RolePlanner, llm.RoleReplanner, llm.RoleDecider, llm.RoleInteractor, "checker")

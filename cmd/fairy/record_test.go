@@ -268,7 +268,8 @@ func TestDemoChild(t *testing.T) {
 // TestKilledRunLeavesWholeLines: `fairy demo` in a child process, killed with SIGKILL at
 // several moments of its run (as soon as its trace holds n lines, or a screenshot
 // appears); each time every line of trace.jsonl is a whole event, none is missing before
-// the last, and every screenshot the trace names is on disk.
+// the last, and every screenshot the trace names is on disk. Under -short it kills at three
+// of the seven moments.
 func TestKilledRunLeavesWholeLines(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGKILL")
@@ -277,6 +278,11 @@ func TestKilledRunLeavesWholeLines(t *testing.T) {
 		lines int // kill once the trace holds this many lines
 		shot  int // or once this many screenshots are there
 	}{{lines: 1}, {lines: 12}, {lines: 37}, {lines: 80}, {lines: 125}, {shot: 3}, {shot: 9}}
+	if testing.Short() {
+		// Each moment is a demo in a child process; the fast tier kills at one moment
+		// early in the trace, one mid-way and one among the screenshots, the full tier at all.
+		moments = []struct{ lines, shot int }{{lines: 1}, {lines: 37}, {shot: 3}}
+	}
 	for _, m := range moments {
 		t.Run(fmt.Sprintf("lines=%d,shots=%d", m.lines, m.shot), func(t *testing.T) {
 			t.Parallel()
