@@ -3,6 +3,7 @@ package guard
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -65,8 +66,18 @@ type textReader struct {
 // letter of the scripts that have letters drawn like Latin ones (about 3,000), the table
 // of characters NFKC leaves alone (x/text's properties of the Basic Multilingual Plane),
 // the table of letters, numbers and marks, and the currency set from guard_currency.txt:
-// about 8 ms, once for a Guard.
+// about 8 ms, built once per process (baseTextReader) and shared: its tables are only read
+// once built. Each Guard gets a reader of its own, with its own vocabulary.
 func newTextReader() *textReader {
+	rd := *baseTextReader()
+	return &rd
+}
+
+// baseTextReader is the reader newTextReader copies, with no vocabulary.
+var baseTextReader = sync.OnceValue(buildTextReader)
+
+// buildTextReader builds the tables newTextReader describes.
+func buildTextReader() *textReader {
 	rd := &textReader{lookAlike: map[rune]string{}, lookAlikeSet: make([]uint64, 1<<16/64), currency: map[string]bool{},
 		symbolEdge: make([]uint64, 1<<16/64), stable: make([]uint64, 1<<16/64),
 		word: make([]uint64, 1<<16/64), formatSet: make([]uint64, 1<<16/64), lettersSet: make([]uint64, 1<<16/64),

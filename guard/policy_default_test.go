@@ -42,3 +42,16 @@ func scribble(v reflect.Value) int {
 	}
 	return 0
 }
+
+// TestTextReadersApart: the readers of two guards share the Unicode tables built once,
+// but a guard's vocabulary stays its own.
+func TestTextReadersApart(t *testing.T) {
+	a, b := newTextReader(), newTextReader()
+	if a == b || &a.stable[0] != &b.stable[0] {
+		t.Fatal("want two readers over one set of tables")
+	}
+	a.vocab = map[string]bool{"zahlen": true}
+	if b.vocab != nil || baseTextReader().vocab != nil {
+		t.Error("one reader's vocabulary shows in another's")
+	}
+}
