@@ -96,3 +96,32 @@ func TestDoneRefusesARecordSavedTwice(t *testing.T) {
 		t.Errorf("no finish check says %q; trace:\n%s", why, r.trace)
 	}
 }
+
+// TestDoneRefusesARecordOfAnotherDate: the model fills the title and the description and
+// saves, never setting the date or the hour the task names; the list then shows the event
+// on the form's default day. However sure the model is, the finish check names what the
+// row shows against what the task names, and the run does not say done.
+func TestDoneRefusesARecordOfAnotherDate(t *testing.T) {
+	const app, title = "com.google.android.calendar", "Standup with Ana"
+	task := "In Calendar, create a calendar event on 2023-10-20 at 10h with the title '" + title + "' and the description 'Daily sync.'."
+	quoted := strings.ReplaceAll(task, "'", "''") // inside a YAML single-quoted string
+	rules := `
+  - name: plan
+    role: planner
+    match: ['Phase: plan']
+    answer: '{"thought":"","status":"continue","tasks":[{"app":"` + app + `","task":"` + quoted + `","produces":""}],"next":0,"progress":"","reason":""}'
+  - name: the model thinks it is done once it sees the event saved
+    role: replanner
+    answer: '{{if and (has "Create new event") (has "` + title + `")}}{"result":"A","reflection":"","progress":"","plan":["Finished"],"subgoal":"Finished","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}{{else}}{"result":"A","reflection":"","progress":"","plan":["Add the event"],"subgoal":"Add the event","facts":[],"routine":{"name":"","args":[]},"interaction":0,"reason":""}{{end}}'
+  - name: open a new form, or type the title and the description and save
+    role: decider
+    answer: '{{if has "Add title"}}{"thought":"","actions":[{"type":"Input","index":{{index "Add title"}},"text":"` + title + `"},{"type":"Input","index":{{index "Description"}},"text":"Daily sync."},{"type":"Tap","index":{{index "Save"}}}],"expect":""}{{else}}{"thought":"","actions":[{"type":"Tap","index":{{index "Create new event"}}}],"expect":""}{{end}}'
+`
+	r := rig{rules: rules, maxSteps: 8}.run(t, task)
+	if r.res.Outcome == event.OutcomeDone {
+		t.Fatalf("outcome done with the event %q saved on another day", title)
+	}
+	if why := `and the task names 2023-10-20 at 10h`; !strings.Contains(string(r.trace), why) {
+		t.Errorf("no finish check says %q; trace:\n%s", why, r.trace)
+	}
+}

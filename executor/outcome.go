@@ -5,6 +5,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fairy-go/fairy/event"
@@ -221,6 +222,60 @@ func (r *run) extraSaved() string {
 	return ""
 }
 
+// isoDate is a date as a task or a row writes it (2023-10-23); taskHour is the hour a task
+// names ("at 13h").
+var (
+	isoDate  = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
+	taskHour = regexp.MustCompile(`(?i)\bat (\d{1,2})h\b`)
+	rowTime  = regexp.MustCompile(`\b(\d{2}):\d{2}\b`)
+)
+
+// savedAmiss says why an add task cannot be done on this screen: the record it saved shows,
+// in its row, another date or hour than the task names (a wrong day picked in a date
+// picker, a wrong hour typed): the list shows what was stored, and the benchmark checks it.
+// Only a task that names a date (2023-10-23) or an hour ("at 13h") in its first sentence,
+// and a row that shows one, are compared. "" otherwise.
+func (r *run) savedAmiss() string {
+	s := r.screen
+	titles := savedTitles(r.a.Task.Task)
+	if s == nil || len(titles) != 1 {
+		return ""
+	}
+	first, _, _ := strings.Cut(r.a.Task.Task, "\n")
+	first = quotedValue.ReplaceAllString(first, " ")
+	date, hour := isoDate.FindString(first), ""
+	if m := taskHour.FindStringSubmatch(first); m != nil {
+		if h, err := strconv.Atoi(m[1]); err == nil {
+			hour = fmt.Sprintf("%02d", h)
+		}
+	}
+	if date == "" && hour == "" {
+		return ""
+	}
+	var shown []string
+	for _, e := range s.Elements {
+		if e.Editable || !strings.EqualFold(strings.TrimSpace(e.Label), titles[0]) {
+			continue
+		}
+		for _, t := range e.Texts {
+			d := isoDate.FindString(t)
+			m := rowTime.FindStringSubmatch(t)
+			if d == "" && m == nil {
+				continue
+			}
+			if (date == "" || d == "" || d == date) && (hour == "" || m == nil || m[1] == hour) {
+				return "" // a row of the title shows what the task names
+			}
+			shown = append(shown, strings.TrimSpace(t))
+		}
+	}
+	if len(shown) == 0 {
+		return ""
+	}
+	want := strings.TrimSpace(date + " " + map[bool]string{true: "at " + hour + "h", false: ""}[hour != ""])
+	return fmt.Sprintf("the record titled %q shows %q, and the task names %s: open it and set what the task names", titles[0], shown[0], want)
+}
+
 // unsaved says which value an add task names was never typed nor picked (tapped) in the
 // app task: a task that stopped half-way. "" when every one was.
 func (r *run) unsaved() string {
@@ -286,6 +341,9 @@ func (r *run) unsettled() string {
 		return why
 	}
 	if why := r.extraSaved(); why != "" {
+		return why
+	}
+	if why := r.savedAmiss(); why != "" {
 		return why
 	}
 	for _, c := range slices.Sorted(maps.Keys(r.unreconciled)) {

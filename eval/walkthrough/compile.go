@@ -62,9 +62,7 @@ func (c *walkCompiler) planner(instruction string, walk []Task) error {
 	c.add("walk: plan", prompts.NamePlanner, mustMatch(line(prompts.MarkPhase, prompts.PhasePlan)), nil,
 		typedAnswer(prompts.PlannerAnswer{Thought: "walkthrough", Status: prompts.StatusContinue, Tasks: plan, Next: 0}, nil))
 	adjust := line(prompts.MarkPhase, prompts.PhaseAdjust)
-	finished := func(i int, app, outcome string) string {
-		return `(?ms)^` + regexp.QuoteMeta(prompts.MarkFinishedTasks) + `$.*^` + strconv.Itoa(i) + `\. \[` + regexp.QuoteMeta(app) + `\][^\n]* — (?:` + outcome + `)`
-	}
+	finished := finishedTask
 	// A failed app task ends the instruction: no later rule may take it for a done one.
 	failed := `(?:` + string(event.OutcomeFailed) + `|` + string(event.OutcomeStopped) + `)`
 	for i, w := range walk {
@@ -85,6 +83,15 @@ func (c *walkCompiler) planner(instruction string, walk []Task) error {
 				Progress: fmt.Sprintf("%d of %d app tasks done", i+1, len(walk))}, nil))
 	}
 	return nil
+}
+
+// finishedTask matches the Global Planner's line for finished app task i in app with one of
+// the outcomes (a regexp alternation). A task's text may hold line breaks (a task that adds
+// records, one block a record): its lines after the first are blank or never start with a digit, while
+// the next task's line does ("1. [app] …"), so the match never runs into the next task.
+func finishedTask(i int, app, outcome string) string {
+	return `(?ms)^` + regexp.QuoteMeta(prompts.MarkFinishedTasks) + `$.*^` + strconv.Itoa(i) + `\. \[` + regexp.QuoteMeta(app) +
+		`\][^\n]*(?:\n(?:[^0-9\n][^\n]*)?)* — (?:` + outcome + `)`
 }
 
 // appTask adds the Re-Planner's, the decider's, the collector's and the interactor's rules
