@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // TestEvalAndroidWorldCalendarAnswers runs the calendar's nine information-retrieval
@@ -12,6 +14,7 @@ import (
 // answers in the layout the benchmark accepts (the meeting as "October 17 2023 20:00",
 // not the app's 2023-10-17 20:00) within the family's step budget.
 func TestEvalAndroidWorldCalendarAnswers(t *testing.T) {
+	testenv.MustHaveFullTier(t, "runs nine calendar families end to end (eval/androidworld tests their checks)")
 	t.Parallel()
 	families := "SimpleCalendarLocationOfEvent,SimpleCalendarNextEvent,SimpleCalendarEventsOnDate,SimpleCalendarAnyEventsOnDate," +
 		"SimpleCalendarNextMeetingWithPerson,SimpleCalendarFirstEventAfterStartTime,SimpleCalendarEventsInNextWeek," +

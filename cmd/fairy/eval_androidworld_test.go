@@ -8,12 +8,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // TestEvalAndroidWorld runs androidworld:sim from the command line on a virtual phone with
 // the scripted model: two instances of two families pass, and the benchmark-style summary
 // (by app, by difficulty, steps against the budget, questions) is printed and written.
 func TestEvalAndroidWorld(t *testing.T) {
+	testenv.MustHaveFullTier(t, "runs androidworld:sim end to end (TestEvalOwnVirtualSuite runs the eval command in the fast tier)")
 	t.Parallel()
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
@@ -55,6 +58,7 @@ func TestEvalAndroidWorld(t *testing.T) {
 // own directory, and the summary pools them with the spread over seeds; --approve-all
 // makes the person approve every consent, and is refused on another suite.
 func TestEvalAndroidWorldSeeds(t *testing.T) {
+	testenv.MustHaveFullTier(t, "runs androidworld:sim on two seeds end to end (awreport tests the spread)")
 	t.Parallel()
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // TestEvalLearnSeed: `fairy eval androidworld:sim --learn-seed 11 --seeds 12` learns on
@@ -19,6 +21,7 @@ import (
 // is on, it ends on its End page with Wi-Fi still on. The knowledge-that-misled table
 // names that routine and the run it was learned from.
 func TestEvalLearnSeed(t *testing.T) {
+	testenv.MustHaveFullTier(t, "runs androidworld:sim four ways on two seeds end to end (the eval package tests each pass)")
 	t.Parallel()
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
@@ -134,6 +137,7 @@ func TestEvalLearnSeed(t *testing.T) {
 // the learn seed errs; every pass of the evaluation seeds runs clean (knowledge learned at
 // one error mix, evaluated clean).
 func TestEvalLearnSeedErrorsInLearn(t *testing.T) {
+	testenv.MustHaveFullTier(t, "runs androidworld:sim four ways with errors in the learn pass end to end")
 	t.Parallel()
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer

@@ -9,11 +9,13 @@ import (
 	"testing"
 
 	"github.com/fairy-go/fairy/eval"
+	"github.com/fairy-go/fairy/internal/testenv"
 )
 
 // TestEvalCommand runs `fairy eval builtin:sim` on two virtual phones with cold/warm passes
 // for a few tasks (the whole suite runs in eval/agentrun's TestBuiltinSuiteColdWarm).
 func TestEvalCommand(t *testing.T) {
+	testenv.MustHaveFullTier(t, "runs the nine tasks of builtin:sim end to end (TestEvalOwnVirtualSuite runs the eval command in the fast tier)")
 	t.Parallel()
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer

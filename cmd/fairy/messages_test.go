@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairy-go/fairy/internal/testenv"
 	"github.com/fairy-go/fairy/rundir"
 )
 
@@ -16,6 +17,7 @@ import (
 // there is one ("learned from 1 app task (1 trick)"). Run again on what the first run
 // learned, it lists the steps a routine replayed.
 func TestDemoMessagesReadForAPerson(t *testing.T) {
+	testenv.MustHaveFullTier(t, "runs the demo twice to read its messages (TestDemo runs it in the fast tier)")
 	t.Parallel()
 	dir := t.TempDir()
 	demo := func() string {
