@@ -38,6 +38,23 @@ type signalRig struct {
 	signaled bool     // the first SIGINT was sent
 	after    []string // roles of the model requests that arrived after it
 	deciders int
+	// extractors counts the Key Context Collector's requests: it runs beside the step, so
+	// one sent before the child saw the Ctrl-C may still be on its way (see settle).
+	extractors int
+}
+
+// settle waits, up to 5 s, until the Key Context Collector's request of every step the
+// decider reached has arrived: a request the child sent before it was interrupted is no
+// request after the Ctrl-C, however late a loaded machine delivers it.
+func (rig *signalRig) settle() {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		rig.mu.Lock()
+		done := rig.extractors >= rig.deciders
+		rig.mu.Unlock()
+		if done {
+			return
+		}
+	}
 }
 
 // modelHold holds model requests instead of answering them from the script: the second
@@ -92,6 +109,9 @@ func startSignalRig(t *testing.T, hold modelHold) *signalRig {
 			rig.deciders++
 			n = rig.deciders
 		}
+		if role == "extractor" {
+			rig.extractors++
+		}
 		rig.mu.Unlock()
 		switch {
 		case signaled:
@@ -140,6 +160,12 @@ func startSignalRig(t *testing.T, hold modelHold) *signalRig {
 // interrupt sends SIGINT to the child; the first marks every later model request.
 func (rig *signalRig) interrupt(t *testing.T) {
 	t.Helper()
+	rig.mu.Lock()
+	first := !rig.signaled
+	rig.mu.Unlock()
+	if first {
+		rig.settle()
+	}
 	rig.mu.Lock()
 	rig.signaled = true
 	rig.mu.Unlock()
