@@ -71,7 +71,7 @@ func (r *run) act(ctx context.Context) (State, error) {
 		ev := event.ActionExecuted{Step: r.step, Action: r.masked([]event.Action{a})[0], Signature: r.screen.Signature,
 			Consent: r.consents[i].Category, ConsentFor: r.consents[i].Action}
 		if el != nil {
-			ev.Element = &event.ElementRef{Label: el.Name(), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+			ev.Element = elementRef(el)
 		}
 		desc := ev.Action.String()
 		if el != nil {

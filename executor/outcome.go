@@ -272,7 +272,10 @@ func (r *run) savedAmiss() string {
 	if len(shown) == 0 {
 		return ""
 	}
-	want := strings.TrimSpace(date + " " + map[bool]string{true: "at " + hour + "h", false: ""}[hour != ""])
+	want := date
+	if hour != "" {
+		want = strings.TrimSpace(date + " at " + hour + "h")
+	}
 	return fmt.Sprintf("the record titled %q shows %q, and the task names %s: open it and set what the task names", titles[0], shown[0], want)
 }
 

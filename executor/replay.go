@@ -97,7 +97,7 @@ func (r *run) replay(ctx context.Context, steps []replay.Step) replayed {
 			Consent: used.Category, ConsentFor: used.Action}
 		desc := r.masked([]event.Action{a})[0].String()
 		if el != nil {
-			ae.Element = &event.ElementRef{Label: el.Name(), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+			ae.Element = elementRef(el)
 			desc += fmt.Sprintf(" on %s %q", el.Role, el.Name())
 		}
 		res.unreflected = false
@@ -186,7 +186,7 @@ func (r *run) seek(ctx context.Context, st replay.Step, how replay.Learned, res 
 			}
 			ae := event.ActionExecuted{Step: r.step, Action: sw, Signature: r.screen.Signature}
 			if el != nil {
-				ae.Element = &event.ElementRef{Label: el.Name(), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
+				ae.Element = elementRef(el)
 			}
 			r.publish(ae)
 			res.done = append(res.done, fmt.Sprintf("%s to find %s", sw, st))
@@ -226,4 +226,9 @@ func opposite(dir string) string {
 		return "left"
 	}
 	return dir
+}
+
+// elementRef is how an event names the element an action ran on.
+func elementRef(el *perception.Element) *event.ElementRef {
+	return &event.ElementRef{Label: el.Name(), ResourceID: el.ResourceID, Class: el.Class, X: el.Center.X, Y: el.Center.Y}
 }
